@@ -1,0 +1,4 @@
+//! Back ends: lower a validated IR into output. Back ends never parse and never report user
+//! errors; they run only when validation found none.
+
+pub mod program;

@@ -1,0 +1,177 @@
+//! Lowering to the runtime's program format: intern names to 32-bit ids, flatten machines into
+//! contiguous state and transition tables, keep only the library states in use, and record
+//! source locations in the debug symbols.
+
+use crate::ir::{self, Handle, Module};
+use crate::source::{SourceMap, Span};
+use ensemble_runtime::program::debug::{DebugInfo, SourceLoc};
+use ensemble_runtime::program::*;
+use std::collections::HashMap;
+use std::path::Path;
+
+#[derive(Default)]
+struct Interner {
+    names: Vec<String>,
+    index: HashMap<String, NameId>,
+}
+
+impl Interner {
+    fn intern(&mut self, s: &str) -> NameId {
+        if let Some(&id) = self.index.get(s) {
+            return id;
+        }
+        let id = NameId(self.names.len() as u32);
+        self.names.push(s.to_string());
+        self.index.insert(s.to_string(), id);
+        id
+    }
+}
+
+fn loc(sources: &SourceMap, span: Span) -> Option<SourceLoc> {
+    let (line, column) = sources.line_col(span);
+    Some(SourceLoc {
+        file: span.file.0,
+        line: line as u32,
+        column: column as u32,
+    })
+}
+
+/// Emits the program and its debug symbols. Errors here are compiler bugs (validation should
+/// have refused the module), reported as such rather than as a panic.
+pub fn emit(module: &Module, sources: &SourceMap) -> Result<(Program, DebugInfo), String> {
+    let mut names = Interner::default();
+    let mut library = Vec::new();
+    let mut library_ids: HashMap<Handle<ir::LibraryState>, LibraryId> = HashMap::new();
+    let mut machines = Vec::new();
+    let mut states = Vec::new();
+    let mut transitions = Vec::new();
+    let mut debug = DebugInfo {
+        files: sources.iter().map(|(_, f)| f.name.clone()).collect(),
+        ..DebugInfo::default()
+    };
+    let bug = |what: &str| format!("internal compiler error: {what} survived validation");
+    // State ids follow machine order, so each machine's states are contiguous.
+    let mut state_ids: HashMap<Handle<ir::State>, StateId> = HashMap::new();
+    let mut next = 0u32;
+    for (_, machine) in module.machines.iter() {
+        for &s in &machine.states {
+            state_ids.insert(s, StateId(next));
+            next += 1;
+        }
+    }
+    for (mi, (_, machine)) in module.machines.iter().enumerate() {
+        let first_state = states.len() as u32;
+        let initial = machine
+            .initial
+            .ok_or_else(|| bug("a machine without initial state"))?;
+        machines.push(MachineDef {
+            name: names.intern(&machine.name.text),
+            initial: state_ids[&initial],
+            first_state,
+            state_count: machine.states.len() as u32,
+        });
+        debug.machines.push(loc(sources, machine.name.span));
+        for &s in &machine.states {
+            let state = &module.states[s];
+            let code = state.code.ok_or_else(|| bug("an unknown library state"))?;
+            let next_lib = LibraryId(library.len() as u32);
+            let code = *library_ids.entry(code).or_insert_with(|| {
+                let l = &module.library[code];
+                library.push(LibraryState {
+                    name: names.intern(&l.name),
+                    modifier: l.modifier,
+                    terminal: l.terminal,
+                });
+                next_lib
+            });
+            let modifier = match &state.modifier {
+                ir::Modifier::None => Modifier::None,
+                ir::Modifier::Location(l) => Modifier::Location(LocationId(l.index() as u32)),
+                ir::Modifier::Machine(m) => Modifier::Machine(MachineId(m.index() as u32)),
+                ir::Modifier::Agent(a) => Modifier::Agent(names.intern(a)),
+                ir::Modifier::Text(t) => Modifier::Text(names.intern(t)),
+                ir::Modifier::Number(x) => Modifier::Number(*x),
+                ir::Modifier::Unresolved => return Err(bug("an unresolved modifier")),
+            };
+            let first_transition = transitions.len() as u32;
+            for t in &state.transitions {
+                let target = t
+                    .target
+                    .ok_or_else(|| bug("an unknown transition target"))?;
+                transitions.push(TransitionDef {
+                    event: names.intern(&t.event.text),
+                    target: state_ids[&target],
+                });
+                debug.transitions.push(loc(sources, t.event.span));
+            }
+            states.push(StateDef {
+                name: names.intern(&state.name.text),
+                machine: MachineId(mi as u32),
+                code,
+                modifier,
+                first_transition,
+                transition_count: state.transitions.len() as u32,
+            });
+            debug.states.push(loc(sources, state.name.span));
+        }
+    }
+    let locations = module
+        .locations
+        .iter()
+        .map(|(_, l)| LocationDef {
+            name: names.intern(&l.name.text),
+            x: l.x,
+            y: l.y,
+        })
+        .collect();
+    let mut scenes = Vec::new();
+    for (_, scene) in module.scenes.iter() {
+        let mut agents = Vec::new();
+        for a in &scene.agents {
+            agents.push(AgentDef {
+                name: names.intern(&a.name.text),
+                machine: MachineId(
+                    a.machine
+                        .ok_or_else(|| bug("an unknown agent machine"))?
+                        .index() as u32,
+                ),
+                start: LocationId(
+                    a.at.ok_or_else(|| bug("an unknown agent location"))?
+                        .index() as u32,
+                ),
+            });
+        }
+        scenes.push(SceneDef {
+            name: names.intern(&scene.name.text),
+            tick_rate: scene.tick_rate,
+            agents,
+        });
+    }
+    let program = Program::new(
+        names.names,
+        library,
+        machines,
+        states,
+        transitions,
+        locations,
+        scenes,
+    )
+    .map_err(|e| format!("internal compiler error: the emitted program does not verify: {e}"))?;
+    debug.program_checksum = program.checksum();
+    Ok((program, debug))
+}
+
+/// Writes `NAME.ensb` and `NAME.ensdbg` into `dir` atomically; returns their paths.
+pub fn write(
+    dir: &Path,
+    name: &str,
+    program: &Program,
+    debug: &DebugInfo,
+) -> std::io::Result<(std::path::PathBuf, std::path::PathBuf)> {
+    std::fs::create_dir_all(dir)?;
+    let ensb = dir.join(format!("{name}.ensb"));
+    let ensdbg = dir.join(format!("{name}.ensdbg"));
+    ensemble_runtime::fs::write_atomic(&ensb, &program.to_bytes())?;
+    ensemble_runtime::fs::write_atomic(&ensdbg, &debug.to_bytes())?;
+    Ok((ensb, ensdbg))
+}

@@ -1,0 +1,187 @@
+//! The `ensemble` command line. [`run`] takes the arguments and the output streams, so tests
+//! drive the real command in-process; `src/bin/ensemble.rs` is a thin wrapper around it.
+//!
+//! Exit codes (DESIGN.md): 0 success (warnings allowed), 1 errors found in the input, 2 could not
+//! run (bad arguments, unreadable path).
+
+mod run_scene;
+
+use crate::project::ProjectError;
+use crate::{Compilation, compile_path};
+use clap::{Parser, Subcommand, ValueEnum};
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_ERRORS: i32 = 1;
+pub const EXIT_CANNOT_RUN: i32 = 2;
+
+#[derive(Parser, Debug)]
+#[command(name = "ensemble", version, about = "Compile, check and run Ensemble NPC behaviour.", long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum Format {
+    Human,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum TraceFormat {
+    Text,
+    Json,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check a project (directory with Ensemble.ron) or a single source file; report every problem.
+    Check {
+        path: PathBuf,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+    },
+    /// Check, then write NAME.ensb and NAME.ensdbg.
+    Build {
+        path: PathBuf,
+        /// Output directory (default: `build/` inside the project).
+        #[arg(short = 'o', long = "out")]
+        out: Option<PathBuf>,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+    },
+    /// Run a scene headless and print its trace.
+    Run {
+        /// A project directory, a source file, or a built `.ensb` program.
+        path: PathBuf,
+        #[arg(long)]
+        scene: String,
+        #[arg(long, default_value_t = 1000)]
+        ticks: u64,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        #[arg(long, value_enum, default_value = "text")]
+        trace: TraceFormat,
+    },
+}
+
+/// Where the command writes. `color` adds ANSI colours to human diagnostics.
+pub struct Io<'a> {
+    pub out: &'a mut dyn Write,
+    pub err: &'a mut dyn Write,
+    pub color: bool,
+}
+
+/// Runs the command line; returns the exit code.
+pub fn run<I, T>(args: I, io: &mut Io<'_>) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            let to_out = matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            );
+            let text = e.render().to_string();
+            if to_out && e.kind() != ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                let _ = write!(io.out, "{text}");
+                return EXIT_OK;
+            }
+            let _ = write!(io.err, "{text}");
+            return EXIT_CANNOT_RUN;
+        }
+    };
+    match cli.command {
+        Command::Check { path, format } => check(&path, format, io).0,
+        Command::Build { path, out, format } => build(&path, out, format, io),
+        Command::Run {
+            path,
+            scene,
+            ticks,
+            seed,
+            trace,
+        } => run_scene::run(
+            &path,
+            &run_scene::Options {
+                scene,
+                ticks,
+                seed,
+                json: matches!(trace, TraceFormat::Json),
+            },
+            io,
+        ),
+    }
+}
+
+pub(crate) fn cannot_run(io: &mut Io<'_>, e: &ProjectError) -> i32 {
+    let _ = writeln!(io.err, "error: {e}");
+    EXIT_CANNOT_RUN
+}
+
+/// Reports a compilation's diagnostics in the requested format.
+pub(crate) fn report(c: &Compilation, format: Format, io: &mut Io<'_>) {
+    match format {
+        Format::Json => {
+            let _ = writeln!(io.out, "{}", c.diagnostics.to_json(&c.sources));
+        }
+        Format::Human => {
+            let _ = write!(io.err, "{}", c.diagnostics.render(&c.sources, io.color));
+            let _ = writeln!(io.err, "{}: {}", c.name, c.diagnostics.summary());
+        }
+    }
+}
+
+fn check(path: &Path, format: Format, io: &mut Io<'_>) -> (i32, Option<Compilation>) {
+    let c = match compile_path(path) {
+        Ok(c) => c,
+        Err(e) => return (cannot_run(io, &e), None),
+    };
+    report(&c, format, io);
+    let code = if c.diagnostics.has_errors() {
+        EXIT_ERRORS
+    } else {
+        EXIT_OK
+    };
+    (code, Some(c))
+}
+
+fn build(path: &Path, out: Option<PathBuf>, format: Format, io: &mut Io<'_>) -> i32 {
+    let (code, c) = check(path, format, io);
+    let Some(c) = c else { return code };
+    let Some((program, debug)) = &c.output else {
+        return code;
+    };
+    let dir = out.unwrap_or_else(|| {
+        let base = if path.is_dir() {
+            path.to_path_buf()
+        } else {
+            path.parent().map(Path::to_path_buf).unwrap_or_default()
+        };
+        base.join("build")
+    });
+    match crate::back::program::write(&dir, &c.name, program, debug) {
+        Ok((ensb, ensdbg)) => {
+            let size = std::fs::metadata(&ensb).map(|m| m.len()).unwrap_or(0);
+            let _ = writeln!(
+                io.err,
+                "wrote {} ({size} bytes) and {}",
+                ensb.display(),
+                ensdbg.display()
+            );
+            code
+        }
+        Err(e) => {
+            let _ = writeln!(io.err, "error: cannot write to {}: {e}", dir.display());
+            EXIT_CANNOT_RUN
+        }
+    }
+}

@@ -1,0 +1,361 @@
+//! Diagnostics: every problem the compiler finds, with a stable code, a location and related
+//! locations. Rendered for people (source snippets, via codespan-reporting) and as the JSON
+//! document fixed in DESIGN.md. Codes are listed with examples in docs/diagnostics.md.
+
+use crate::source::{SourceMap, Span};
+use codespan_reporting::diagnostic as cs;
+use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::term;
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+/// Stable diagnostic codes. Their kebab-case names are a contract: never rename one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Code {
+    Syntax,
+    UnknownReference,
+    DuplicateName,
+    UnreachableState,
+    NoInitialState,
+    DeadEndState,
+    RecursiveMachine,
+    ModifierMismatch,
+    UnknownEvent,
+    UnknownAsset,
+    InvalidValue,
+    UninstantiatedVariable,
+    UnsafeNegation,
+    UnexecutableRule,
+    ArityMismatch,
+    NeverProduced,
+    BadCardinality,
+    UnknownRole,
+    UnboundSentenceVariable,
+    TransitionNotNormalized,
+    ArbitrationCycle,
+    UnreachableGoal,
+    StateLimitExceeded,
+    UnsupportedFeature,
+    Internal,
+}
+
+impl Code {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::Syntax => "syntax",
+            Code::UnknownReference => "unknown-reference",
+            Code::DuplicateName => "duplicate-name",
+            Code::UnreachableState => "unreachable-state",
+            Code::NoInitialState => "no-initial-state",
+            Code::DeadEndState => "dead-end-state",
+            Code::RecursiveMachine => "recursive-machine",
+            Code::ModifierMismatch => "modifier-mismatch",
+            Code::UnknownEvent => "unknown-event",
+            Code::UnknownAsset => "unknown-asset",
+            Code::InvalidValue => "invalid-value",
+            Code::UninstantiatedVariable => "uninstantiated-variable",
+            Code::UnsafeNegation => "unsafe-negation",
+            Code::UnexecutableRule => "unexecutable-rule",
+            Code::ArityMismatch => "arity-mismatch",
+            Code::NeverProduced => "never-produced",
+            Code::BadCardinality => "bad-cardinality",
+            Code::UnknownRole => "unknown-role",
+            Code::UnboundSentenceVariable => "unbound-sentence-variable",
+            Code::TransitionNotNormalized => "transition-not-normalized",
+            Code::ArbitrationCycle => "arbitration-cycle",
+            Code::UnreachableGoal => "unreachable-goal",
+            Code::StateLimitExceeded => "state-limit-exceeded",
+            Code::UnsupportedFeature => "unsupported-feature",
+            Code::Internal => "internal",
+        }
+    }
+}
+
+/// The closest candidate to `name`, if one is close enough to be a likely typo.
+pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (name.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .filter(|c| *c != name)
+        .map(|c| {
+            let d = if c.eq_ignore_ascii_case(name) {
+                0
+            } else {
+                strsim::levenshtein(name, c)
+            };
+            (d, c)
+        })
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, c)| (*d, *c))
+        .map(|(_, c)| c)
+}
+
+/// A location with a message: the primary label of a diagnostic, or a related one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Label {
+    pub span: Span,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub code: Code,
+    pub message: String,
+    pub primary: Option<Label>,
+    pub related: Vec<Label>,
+    /// Extra advice ("did you mean ...").
+    pub notes: Vec<String>,
+    /// For workbook sources: the sheet and cell (`D7`).
+    pub sheet: Option<String>,
+    pub cell: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn new(severity: Severity, code: Code, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity,
+            code,
+            message: message.into(),
+            primary: None,
+            related: Vec::new(),
+            notes: Vec::new(),
+            sheet: None,
+            cell: None,
+        }
+    }
+
+    pub fn error(code: Code, message: impl Into<String>) -> Self {
+        Self::new(Severity::Error, code, message)
+    }
+
+    pub fn warning(code: Code, message: impl Into<String>) -> Self {
+        Self::new(Severity::Warning, code, message)
+    }
+
+    pub fn at(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.primary = Some(Label {
+            span,
+            message: label.into(),
+        });
+        self
+    }
+
+    pub fn related(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.related.push(Label {
+            span,
+            message: label.into(),
+        });
+        self
+    }
+
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+}
+
+/// All diagnostics of one compilation, in the order found.
+#[derive(Clone, Debug, Default)]
+pub struct Diagnostics {
+    items: Vec<Diagnostic>,
+}
+
+#[derive(Serialize)]
+struct JsonLocation<'a> {
+    message: &'a str,
+    file: &'a str,
+    line: usize,
+    column: usize,
+}
+
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    severity: Severity,
+    code: &'static str,
+    message: &'a str,
+    file: Option<&'a str>,
+    line: Option<usize>,
+    column: Option<usize>,
+    sheet: Option<&'a str>,
+    cell: Option<&'a str>,
+    related: Vec<JsonLocation<'a>>,
+    notes: &'a [String],
+}
+
+#[derive(Serialize)]
+struct JsonSummary {
+    errors: usize,
+    warnings: usize,
+}
+
+#[derive(Serialize)]
+struct JsonDocument<'a> {
+    diagnostics: Vec<JsonDiagnostic<'a>>,
+    summary: JsonSummary,
+}
+
+impl Diagnostics {
+    pub fn push(&mut self, d: Diagnostic) {
+        self.items.push(d);
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.items.iter()
+    }
+
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    pub fn count(&self, severity: Severity) -> usize {
+        self.items.iter().filter(|d| d.severity == severity).count()
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.count(Severity::Error) > 0
+    }
+
+    /// Sorted by file, then position, then code: output that does not depend on discovery order.
+    pub fn sorted(&self, sources: &SourceMap) -> Vec<&Diagnostic> {
+        let mut v: Vec<&Diagnostic> = self.items.iter().collect();
+        v.sort_by_key(|d| {
+            let loc = d
+                .primary
+                .as_ref()
+                .map(|l| (sources.get(l.span.file).name.clone(), l.span.start));
+            (loc, d.code.as_str(), d.message.clone())
+        });
+        v
+    }
+
+    /// The JSON document of DESIGN.md: `{"diagnostics":[...],"summary":{...}}`.
+    pub fn to_json(&self, sources: &SourceMap) -> String {
+        let location = |l: &'_ Label| -> (usize, usize) { sources.line_col(l.span) };
+        let diagnostics = self
+            .sorted(sources)
+            .into_iter()
+            .map(|d| {
+                let (line, column) = match &d.primary {
+                    Some(l) => {
+                        let (a, b) = location(l);
+                        (Some(a), Some(b))
+                    }
+                    None => (None, None),
+                };
+                JsonDiagnostic {
+                    severity: d.severity,
+                    code: d.code.as_str(),
+                    message: &d.message,
+                    file: d
+                        .primary
+                        .as_ref()
+                        .map(|l| sources.get(l.span.file).name.as_str()),
+                    line,
+                    column,
+                    sheet: d.sheet.as_deref(),
+                    cell: d.cell.as_deref(),
+                    related: d
+                        .related
+                        .iter()
+                        .map(|l| {
+                            let (line, column) = location(l);
+                            JsonLocation {
+                                message: &l.message,
+                                file: &sources.get(l.span.file).name,
+                                line,
+                                column,
+                            }
+                        })
+                        .collect(),
+                    notes: &d.notes,
+                }
+            })
+            .collect();
+        let doc = JsonDocument {
+            diagnostics,
+            summary: JsonSummary {
+                errors: self.count(Severity::Error),
+                warnings: self.count(Severity::Warning),
+            },
+        };
+        serde_json::to_string_pretty(&doc).expect("diagnostics always serialise")
+    }
+
+    /// Human-readable rendering with source snippets. `color` adds ANSI colours.
+    pub fn render(&self, sources: &SourceMap, color: bool) -> String {
+        let mut files = SimpleFiles::new();
+        for (_, f) in sources.iter() {
+            files.add(f.name.clone(), f.text.as_str());
+        }
+        let config = term::Config::default();
+        let mut buffer = if color {
+            term::termcolor::Buffer::ansi()
+        } else {
+            term::termcolor::Buffer::no_color()
+        };
+        for d in self.sorted(sources) {
+            let severity = match d.severity {
+                Severity::Error => cs::Severity::Error,
+                Severity::Warning => cs::Severity::Warning,
+                Severity::Info => cs::Severity::Note,
+            };
+            let mut labels = Vec::new();
+            if let Some(l) = &d.primary {
+                labels.push(
+                    cs::Label::primary(l.span.file.0 as usize, l.span.range())
+                        .with_message(&l.message),
+                );
+            }
+            for l in &d.related {
+                labels.push(
+                    cs::Label::secondary(l.span.file.0 as usize, l.span.range())
+                        .with_message(&l.message),
+                );
+            }
+            let mut notes = d.notes.clone();
+            if let (Some(sheet), Some(cell)) = (&d.sheet, &d.cell) {
+                notes.insert(0, format!("in sheet `{sheet}`, cell {cell}"));
+            }
+            let diagnostic = cs::Diagnostic::new(severity)
+                .with_code(d.code.as_str())
+                .with_message(&d.message)
+                .with_labels(labels)
+                .with_notes(notes);
+            // Rendering only fails when a span is outside its file, which would be a compiler
+            // bug; fall back to the bare message rather than losing the diagnostic.
+            if term::emit_to_write_style(&mut buffer, &config, &files, &diagnostic).is_err() {
+                use std::io::Write;
+                let _ = writeln!(
+                    buffer,
+                    "{}[{}]: {}",
+                    d.code.as_str(),
+                    d.code.as_str(),
+                    d.message
+                );
+            }
+        }
+        String::from_utf8_lossy(buffer.as_slice()).into_owned()
+    }
+
+    /// `N errors, M warnings`.
+    pub fn summary(&self) -> String {
+        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        format!(
+            "{}, {}",
+            plural(self.count(Severity::Error), "error"),
+            plural(self.count(Severity::Warning), "warning")
+        )
+    }
+}

@@ -1,0 +1,131 @@
+//! The shapes of the native assets, exactly as authored (docs/formats/). Unknown fields are
+//! errors, so a typo in a field name is reported instead of silently ignored.
+
+use serde::{Deserialize, Serialize};
+
+/// `Ensemble.ron`, the project manifest.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Project", deny_unknown_fields)]
+pub struct Manifest {
+    pub name: String,
+    /// Built-in state libraries to link against (`sim`: the simulator's standard library).
+    #[serde(default = "default_libraries")]
+    pub libraries: Vec<String>,
+}
+
+fn default_libraries() -> Vec<String> {
+    vec!["sim".to_string()]
+}
+
+/// `*.machine.ron`: one hierarchical state machine.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Machine", deny_unknown_fields)]
+pub struct MachineAsset {
+    pub name: String,
+    /// The initial state; defaults to the state named `Start`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial: Option<String>,
+    pub states: Vec<StateAsset>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StateAsset {
+    pub name: String,
+    /// The library state; defaults to the name without its numeric suffix (`Goto1` -> `Goto`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// The optional modifier: a location, a child machine, an agent, a text or a number,
+    /// depending on what the library state takes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modifier: Option<ModifierValue>,
+    /// Transitions as `(event, target state)`, in author order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on: Vec<(String, String)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ModifierValue {
+    Number(f64),
+    Name(String),
+}
+
+/// `*.statelib.ron`: library states the game registers, declared for the compiler.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "StateLibrary", deny_unknown_fields)]
+pub struct StateLibraryAsset {
+    pub states: Vec<LibraryStateAsset>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LibraryStateAsset {
+    pub name: String,
+    #[serde(default)]
+    pub modifier: ModifierKindAsset,
+    #[serde(default)]
+    pub terminal: TerminalAsset,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raises: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub doc: String,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub enum ModifierKindAsset {
+    #[default]
+    None,
+    Location,
+    Machine,
+    Agent,
+    Text,
+    Number,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub enum TerminalAsset {
+    #[default]
+    No,
+    End,
+    Failure,
+}
+
+/// `*.locations.ron`: named places of the world.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Locations", deny_unknown_fields)]
+pub struct LocationsAsset {
+    pub locations: Vec<LocationAsset>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LocationAsset {
+    pub name: String,
+    pub x: f64,
+    pub y: f64,
+}
+
+/// `*.scene.ron`: a scene to run: agents, their root machines and where they start.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Scene", deny_unknown_fields)]
+pub struct SceneAsset {
+    pub name: String,
+    /// Ticks per second.
+    #[serde(default = "default_tick_rate")]
+    pub tick_rate: u32,
+    pub agents: Vec<AgentAsset>,
+}
+
+fn default_tick_rate() -> u32 {
+    30
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentAsset {
+    pub name: String,
+    pub machine: String,
+    /// The location the agent starts at.
+    pub at: String,
+}

@@ -1,0 +1,623 @@
+//! Lowering RON assets into the IR: parse every file, then resolve names in dependency order
+//! (libraries, locations, machine names, states, scenes), reporting everything that does not
+//! resolve.
+
+use super::locate::{self, Node, Seg};
+use super::{AssetKind, ModifierKindAsset, ModifierValue, TerminalAsset, assets::*, parse};
+use crate::diag::{Code, Diagnostic, Diagnostics, suggest};
+use crate::ir::*;
+use crate::source::{FileId, SourceMap, Span};
+use ensemble_runtime::program::{ModifierKind, Terminal};
+use std::collections::HashMap;
+
+/// Finds spans in one file; falls back to the file start when the structure is unreadable.
+struct Locator {
+    file: FileId,
+    tree: Option<Node>,
+}
+
+impl Locator {
+    fn new(sources: &SourceMap, file: FileId) -> Self {
+        Locator {
+            file,
+            tree: locate::parse(&sources.get(file).text),
+        }
+    }
+
+    fn span(&self, path: &[Seg<'_>]) -> Span {
+        match &self.tree {
+            Some(t) => Span::new(self.file, t.find(path)),
+            None => Span::file_start(self.file),
+        }
+    }
+
+    fn name(&self, text: &str, path: &[Seg<'_>]) -> Name {
+        Name {
+            text: text.to_string(),
+            span: self.span(path),
+        }
+    }
+}
+
+fn with_suggestion<'a>(
+    d: Diagnostic,
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Diagnostic {
+    match suggest(name, candidates) {
+        Some(s) => d.note(format!("did you mean `{s}`?")),
+        None => d,
+    }
+}
+
+/// The library state a state name implies: the name without a numeric suffix (`Goto1` -> `Goto`).
+pub fn implied_code(state_name: &str) -> &str {
+    let trimmed = state_name.trim_end_matches(|c: char| c.is_ascii_digit());
+    if trimmed.is_empty() {
+        state_name
+    } else {
+        trimmed
+    }
+}
+
+pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics) -> Module {
+    let mut module = Module::default();
+    let mut machines = Vec::new();
+    let mut statelibs = Vec::new();
+    let mut locations = Vec::new();
+    let mut scenes = Vec::new();
+    let mut manifest = None;
+    for (id, file) in sources.iter() {
+        if file.name == crate::project::MANIFEST {
+            manifest = Some(id);
+        }
+        match AssetKind::of(&file.name) {
+            Some(AssetKind::Machine) => machines.extend(
+                parse::<MachineAsset>(sources, id, diags).map(|a| (a, Locator::new(sources, id))),
+            ),
+            Some(AssetKind::StateLibrary) => statelibs.extend(
+                parse::<StateLibraryAsset>(sources, id, diags)
+                    .map(|a| (a, Locator::new(sources, id))),
+            ),
+            Some(AssetKind::Locations) => locations.extend(
+                parse::<LocationsAsset>(sources, id, diags).map(|a| (a, Locator::new(sources, id))),
+            ),
+            Some(AssetKind::Scene) => scenes.extend(
+                parse::<SceneAsset>(sources, id, diags).map(|a| (a, Locator::new(sources, id))),
+            ),
+            None => {}
+        }
+    }
+    lower_libraries(&mut module, libraries, manifest, &statelibs, diags);
+    lower_locations(&mut module, &locations, diags);
+    let bodies = declare_machines(&mut module, &machines, diags);
+    for (machine, asset, loc) in bodies {
+        lower_states(&mut module, machine, asset, loc, diags);
+    }
+    lower_scenes(&mut module, &scenes, diags);
+    module
+}
+
+fn lower_libraries(
+    module: &mut Module,
+    libraries: &[String],
+    manifest: Option<FileId>,
+    statelibs: &[(StateLibraryAsset, Locator)],
+    diags: &mut Diagnostics,
+) {
+    for lib in libraries {
+        if lib == "sim" {
+            for decl in ensemble_runtime::sim::declarations() {
+                module.library.append(LibraryState {
+                    name: decl.name,
+                    span: None,
+                    modifier: decl.spec.modifier,
+                    terminal: decl.spec.terminal,
+                    raises: decl.spec.raises,
+                    doc: decl.spec.doc,
+                });
+            }
+        } else {
+            let mut d = Diagnostic::error(
+                Code::UnknownReference,
+                format!("no built-in state library `{lib}`"),
+            )
+            .note("built-in libraries: sim");
+            if let Some(m) = manifest {
+                let loc = Locator {
+                    file: m,
+                    tree: None,
+                };
+                d = d.at(loc.span(&[]), "listed in the manifest");
+            }
+            diags.push(d);
+        }
+    }
+    for (asset, loc) in statelibs {
+        for (i, s) in asset.states.iter().enumerate() {
+            let span = loc.span(&[Seg::Field("states"), Seg::Index(i), Seg::Field("name")]);
+            if let Some(prev) = module.library_by_name(&s.name) {
+                let mut d = Diagnostic::error(
+                    Code::DuplicateName,
+                    format!("library state `{}` is declared twice", s.name),
+                )
+                .at(span, "declared again here");
+                d = match module.library[prev].span {
+                    Some(p) => d.related(p, "first declared here"),
+                    None => d.note("it is already declared by a built-in library"),
+                };
+                diags.push(d);
+                continue;
+            }
+            module.library.append(LibraryState {
+                name: s.name.clone(),
+                span: Some(span),
+                modifier: match s.modifier {
+                    ModifierKindAsset::None => ModifierKind::None,
+                    ModifierKindAsset::Location => ModifierKind::Location,
+                    ModifierKindAsset::Machine => ModifierKind::Machine,
+                    ModifierKindAsset::Agent => ModifierKind::Agent,
+                    ModifierKindAsset::Text => ModifierKind::Text,
+                    ModifierKindAsset::Number => ModifierKind::Number,
+                },
+                terminal: match s.terminal {
+                    TerminalAsset::No => Terminal::No,
+                    TerminalAsset::End => Terminal::End,
+                    TerminalAsset::Failure => Terminal::Failure,
+                },
+                raises: s.raises.clone(),
+                doc: s.doc.clone(),
+            });
+        }
+    }
+}
+
+fn lower_locations(
+    module: &mut Module,
+    files: &[(LocationsAsset, Locator)],
+    diags: &mut Diagnostics,
+) {
+    for (asset, loc) in files {
+        for (i, l) in asset.locations.iter().enumerate() {
+            let name = loc.name(
+                &l.name,
+                &[Seg::Field("locations"), Seg::Index(i), Seg::Field("name")],
+            );
+            if let Some(prev) = module.location_by_name(&l.name) {
+                diags.push(
+                    Diagnostic::error(
+                        Code::DuplicateName,
+                        format!("location `{}` is defined twice", l.name),
+                    )
+                    .at(name.span, "defined again here")
+                    .related(module.locations[prev].name.span, "first defined here"),
+                );
+                continue;
+            }
+            if !l.x.is_finite() || !l.y.is_finite() {
+                diags.push(
+                    Diagnostic::error(
+                        Code::InvalidValue,
+                        format!("location `{}` has a non-finite position", l.name),
+                    )
+                    .at(name.span, "here"),
+                );
+                continue;
+            }
+            module.locations.append(Location {
+                name,
+                x: l.x,
+                y: l.y,
+            });
+        }
+    }
+}
+
+/// Appends every machine (without states) so that states can refer to machines in any file.
+fn declare_machines<'a>(
+    module: &mut Module,
+    files: &'a [(MachineAsset, Locator)],
+    diags: &mut Diagnostics,
+) -> Vec<(Handle<Machine>, &'a MachineAsset, &'a Locator)> {
+    let mut bodies = Vec::new();
+    for (asset, loc) in files {
+        let name = loc.name(&asset.name, &[Seg::Field("name")]);
+        if let Some(prev) = module.machine_by_name(&asset.name) {
+            diags.push(
+                Diagnostic::error(
+                    Code::DuplicateName,
+                    format!("machine `{}` is defined twice", asset.name),
+                )
+                .at(name.span, "defined again here")
+                .related(module.machines[prev].name.span, "first defined here"),
+            );
+            continue;
+        }
+        let h = module.machines.append(Machine {
+            name,
+            initial: None,
+            span: loc.span(&[]),
+            states: Vec::new(),
+        });
+        bodies.push((h, asset, loc));
+    }
+    bodies
+}
+
+fn lower_states(
+    module: &mut Module,
+    machine: Handle<Machine>,
+    asset: &MachineAsset,
+    loc: &Locator,
+    diags: &mut Diagnostics,
+) {
+    let machine_name = asset.name.as_str();
+    let mut by_name: HashMap<&str, Handle<State>> = HashMap::new();
+    // First pass: states, so transitions can target states written later.
+    for (i, s) in asset.states.iter().enumerate() {
+        let base = [Seg::Field("states"), Seg::Index(i)];
+        let path = |f: &'static str| [base[0], base[1], Seg::Field(f)];
+        let name = loc.name(&s.name, &path("name"));
+        let code_text = s
+            .code
+            .clone()
+            .unwrap_or_else(|| implied_code(&s.name).to_string());
+        let code_name = Name {
+            text: code_text.clone(),
+            span: if s.code.is_some() {
+                loc.span(&path("code"))
+            } else {
+                name.span
+            },
+        };
+        let code = module.library_by_name(&code_text);
+        if code.is_none() {
+            let what = if s.code.is_some() {
+                format!(
+                    "state `{}` uses library state `{code_text}`, which does not exist",
+                    s.name
+                )
+            } else {
+                format!(
+                    "state `{}` has no library state `{code_text}` to run (the name, minus any numeric suffix, names its code)",
+                    s.name
+                )
+            };
+            let d = Diagnostic::error(Code::UnknownReference, what)
+                .at(code_name.span, "unknown library state");
+            let names: Vec<&str> = module
+                .library
+                .iter()
+                .map(|(_, l)| l.name.as_str())
+                .collect();
+            diags.push(
+                with_suggestion(d, &code_text, names)
+                    .note("set `code:` to name the library state explicitly"),
+            );
+        }
+        let modifier_span = s.modifier.as_ref().map(|_| loc.span(&path("modifier")));
+        let modifier = resolve_modifier(module, s, code, modifier_span.unwrap_or(name.span), diags);
+        let h = module.states.append(State {
+            name,
+            machine,
+            code_name,
+            code,
+            modifier,
+            modifier_span,
+            transitions: Vec::new(),
+        });
+        module.machines[machine].states.push(h);
+        if let Some(&prev) = by_name.get(s.name.as_str()) {
+            diags.push(
+                Diagnostic::error(
+                    Code::DuplicateName,
+                    format!("machine `{machine_name}` has two states named `{}`", s.name),
+                )
+                .at(module.states[h].name.span, "second state with this name")
+                .related(module.states[prev].name.span, "first one"),
+            );
+        } else {
+            by_name.insert(&s.name, h);
+        }
+    }
+    // Second pass: transitions.
+    let state_names: Vec<&str> = asset.states.iter().map(|s| s.name.as_str()).collect();
+    let handles = module.machines[machine].states.clone();
+    for ((i, s), &h) in asset.states.iter().enumerate().zip(&handles) {
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        for (j, (event, target)) in s.on.iter().enumerate() {
+            let tpath = [
+                Seg::Field("states"),
+                Seg::Index(i),
+                Seg::Field("on"),
+                Seg::Index(j),
+            ];
+            let event_name = loc.name(
+                event,
+                &[tpath[0], tpath[1], tpath[2], tpath[3], Seg::Index(0)],
+            );
+            let target_name = loc.name(
+                target,
+                &[tpath[0], tpath[1], tpath[2], tpath[3], Seg::Index(1)],
+            );
+            let resolved = by_name.get(target.as_str()).copied();
+            if resolved.is_none() {
+                let d = Diagnostic::error(
+                    Code::UnknownReference,
+                    format!("transition `{event}` of state `{}` goes to `{target}`, which is not a state of machine `{machine_name}`", s.name),
+                )
+                .at(target_name.span, "no such state");
+                diags.push(with_suggestion(d, target, state_names.iter().copied()));
+            }
+            if let Some(prev) = seen.get(event.as_str()) {
+                diags.push(
+                    Diagnostic::error(
+                        Code::DuplicateName,
+                        format!("state `{}` has two transitions on `{event}`", s.name),
+                    )
+                    .at(event_name.span, "second transition on this event")
+                    .related(*prev, "first one"),
+                );
+            } else {
+                seen.insert(event, event_name.span);
+            }
+            module.states[h].transitions.push(Transition {
+                event: event_name,
+                target_name,
+                target: resolved,
+            });
+        }
+    }
+    // Initial state.
+    let initial = match &asset.initial {
+        Some(initial) => {
+            let span = loc.span(&[Seg::Field("initial")]);
+            let found = by_name.get(initial.as_str()).copied();
+            if found.is_none() {
+                let d = Diagnostic::error(
+                    Code::UnknownReference,
+                    format!("initial state `{initial}` is not a state of machine `{machine_name}`"),
+                )
+                .at(span, "no such state");
+                diags.push(with_suggestion(d, initial, state_names.iter().copied()));
+            }
+            found
+        }
+        None => {
+            let found = by_name.get("Start").copied();
+            if found.is_none() {
+                diags.push(
+                    Diagnostic::error(
+                        Code::NoInitialState,
+                        format!("machine `{machine_name}` has no initial state"),
+                    )
+                    .at(module.machines[machine].name.span, "this machine")
+                    .note("name one with `initial: \"...\"`, or add a state called `Start`"),
+                );
+            }
+            found
+        }
+    };
+    module.machines[machine].initial = initial;
+}
+
+fn resolve_modifier(
+    module: &Module,
+    s: &StateAsset,
+    code: Option<Handle<LibraryState>>,
+    span: Span,
+    diags: &mut Diagnostics,
+) -> Modifier {
+    let Some(code) = code else {
+        return if s.modifier.is_some() {
+            Modifier::Unresolved
+        } else {
+            Modifier::None
+        };
+    };
+    let lib = &module.library[code];
+    let mismatch = |msg: String| Diagnostic::error(Code::ModifierMismatch, msg).at(span, "here");
+    match (lib.modifier, &s.modifier) {
+        (ModifierKind::None, None) => Modifier::None,
+        (ModifierKind::None, Some(_)) => {
+            diags.push(
+                mismatch(format!(
+                    "state `{}`: library state `{}` takes no modifier",
+                    s.name, lib.name
+                ))
+                .note("remove the `modifier:` field"),
+            );
+            Modifier::Unresolved
+        }
+        (kind, None) => {
+            diags.push(mismatch(format!(
+                "state `{}`: library state `{}` needs a {} modifier",
+                s.name,
+                lib.name,
+                kind.as_str()
+            )));
+            Modifier::Unresolved
+        }
+        (ModifierKind::Location, Some(ModifierValue::Name(n))) => {
+            match module.location_by_name(n) {
+                Some(l) => Modifier::Location(l),
+                None => {
+                    let d = Diagnostic::error(
+                        Code::UnknownReference,
+                        format!(
+                            "state `{}` goes to location `{n}`, which is not defined",
+                            s.name
+                        ),
+                    )
+                    .at(span, "no such location");
+                    let names: Vec<&str> = module
+                        .locations
+                        .iter()
+                        .map(|(_, l)| l.name.text.as_str())
+                        .collect();
+                    diags.push(
+                        with_suggestion(d, n, names)
+                            .note("locations are defined in *.locations.ron files"),
+                    );
+                    Modifier::Unresolved
+                }
+            }
+        }
+        (ModifierKind::Machine, Some(ModifierValue::Name(n))) => match module.machine_by_name(n) {
+            Some(m) => Modifier::Machine(m),
+            None => {
+                let d = Diagnostic::error(
+                    Code::UnknownReference,
+                    format!(
+                        "state `{}` hosts machine `{n}`, which is not defined",
+                        s.name
+                    ),
+                )
+                .at(span, "no such machine");
+                let names: Vec<&str> = module
+                    .machines
+                    .iter()
+                    .map(|(_, m)| m.name.text.as_str())
+                    .collect();
+                diags.push(with_suggestion(d, n, names));
+                Modifier::Unresolved
+            }
+        },
+        (ModifierKind::Agent, Some(ModifierValue::Name(n))) => Modifier::Agent(n.clone()),
+        (ModifierKind::Text, Some(ModifierValue::Name(n))) => Modifier::Text(n.clone()),
+        (ModifierKind::Text, Some(ModifierValue::Number(x))) => Modifier::Text(x.to_string()),
+        (ModifierKind::Number, Some(ModifierValue::Number(x))) if x.is_finite() => {
+            Modifier::Number(*x)
+        }
+        (kind, Some(_)) => {
+            diags.push(mismatch(format!(
+                "state `{}`: library state `{}` takes a {} modifier",
+                s.name,
+                lib.name,
+                kind.as_str()
+            )));
+            Modifier::Unresolved
+        }
+    }
+}
+
+fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mut Diagnostics) {
+    for (asset, loc) in files {
+        let name = loc.name(&asset.name, &[Seg::Field("name")]);
+        if let Some((_, prev)) = module
+            .scenes
+            .iter()
+            .find(|(_, s)| s.name.text == asset.name)
+        {
+            diags.push(
+                Diagnostic::error(
+                    Code::DuplicateName,
+                    format!("scene `{}` is defined twice", asset.name),
+                )
+                .at(name.span, "defined again here")
+                .related(prev.name.span, "first defined here"),
+            );
+            continue;
+        }
+        let tick_rate_span = loc.span(&[Seg::Field("tick_rate")]);
+        if !(1..=10_000).contains(&asset.tick_rate) {
+            diags.push(
+                Diagnostic::error(
+                    Code::InvalidValue,
+                    format!(
+                        "tick_rate must be between 1 and 10000 ticks per second, not {}",
+                        asset.tick_rate
+                    ),
+                )
+                .at(tick_rate_span, "here"),
+            );
+        }
+        let mut agents: Vec<SceneAgent> = Vec::new();
+        for (i, a) in asset.agents.iter().enumerate() {
+            let path = |f: &'static str| [Seg::Field("agents"), Seg::Index(i), Seg::Field(f)];
+            let agent_name = loc.name(&a.name, &path("name"));
+            if let Some(prev) = agents.iter().find(|p| p.name.text == a.name) {
+                diags.push(
+                    Diagnostic::error(
+                        Code::DuplicateName,
+                        format!("scene `{}` has two agents named `{}`", asset.name, a.name),
+                    )
+                    .at(agent_name.span, "second agent with this name")
+                    .related(prev.name.span, "first one"),
+                );
+            }
+            let machine_name = loc.name(&a.machine, &path("machine"));
+            let machine = module.machine_by_name(&a.machine);
+            if machine.is_none() {
+                let d = Diagnostic::error(
+                    Code::UnknownReference,
+                    format!(
+                        "agent `{}` runs machine `{}`, which is not defined",
+                        a.name, a.machine
+                    ),
+                )
+                .at(machine_name.span, "no such machine");
+                let names: Vec<&str> = module
+                    .machines
+                    .iter()
+                    .map(|(_, m)| m.name.text.as_str())
+                    .collect();
+                diags.push(with_suggestion(d, &a.machine, names));
+            }
+            let at_name = loc.name(&a.at, &path("at"));
+            let at = module.location_by_name(&a.at);
+            if at.is_none() {
+                let d = Diagnostic::error(
+                    Code::UnknownReference,
+                    format!(
+                        "agent `{}` starts at location `{}`, which is not defined",
+                        a.name, a.at
+                    ),
+                )
+                .at(at_name.span, "no such location");
+                let names: Vec<&str> = module
+                    .locations
+                    .iter()
+                    .map(|(_, l)| l.name.text.as_str())
+                    .collect();
+                diags.push(with_suggestion(d, &a.at, names));
+            }
+            agents.push(SceneAgent {
+                name: agent_name,
+                machine_name,
+                machine,
+                at_name,
+                at,
+            });
+        }
+        module.scenes.append(Scene {
+            name,
+            tick_rate: asset.tick_rate,
+            tick_rate_span,
+            agents,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn implied_code_strips_numeric_suffix() {
+        assert_eq!(implied_code("Goto1"), "Goto");
+        assert_eq!(implied_code("Goto12"), "Goto");
+        assert_eq!(implied_code("Start"), "Start");
+        assert_eq!(implied_code("123"), "123");
+    }
+
+    #[test]
+    fn suggestions_catch_typos_only() {
+        assert_eq!(
+            suggest("LeaveAtX", ["Start", "LeaveAtY", "Finish"]),
+            Some("LeaveAtY")
+        );
+        assert_eq!(suggest("goto", ["Goto", "Wait"]), Some("Goto"));
+        assert_eq!(suggest("Completely", ["Goto", "Wait"]), None);
+    }
+}

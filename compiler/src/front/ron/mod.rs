@@ -1,0 +1,125 @@
+//! The native format: RON assets, one kind per file extension (docs/formats/).
+//!
+//! Parsing uses the `ron` crate, which is authoritative for syntax and shape errors. The
+//! [`locate`] module re-reads the same text to find where each value was written, so that
+//! validation can point at the exact state, transition or modifier.
+
+pub mod assets;
+pub mod locate;
+mod lower;
+
+pub use assets::*;
+pub use lower::lower;
+
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::source::{FileId, SourceMap, Span};
+use serde::de::DeserializeOwned;
+
+/// The asset kinds, by file suffix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssetKind {
+    Machine,
+    StateLibrary,
+    Locations,
+    Scene,
+}
+
+impl AssetKind {
+    pub const ALL: [AssetKind; 4] = [
+        AssetKind::Machine,
+        AssetKind::StateLibrary,
+        AssetKind::Locations,
+        AssetKind::Scene,
+    ];
+
+    pub fn suffix(self) -> &'static str {
+        match self {
+            AssetKind::Machine => ".machine.ron",
+            AssetKind::StateLibrary => ".statelib.ron",
+            AssetKind::Locations => ".locations.ron",
+            AssetKind::Scene => ".scene.ron",
+        }
+    }
+
+    pub fn of(file_name: &str) -> Option<AssetKind> {
+        Self::ALL
+            .into_iter()
+            .find(|k| file_name.ends_with(k.suffix()))
+    }
+
+    pub fn suffix_list() -> String {
+        Self::ALL.map(|k| k.suffix()).join(", ")
+    }
+}
+
+fn options() -> ron::Options {
+    // `implicit_some` lets authors write `initial: "Start"` instead of `initial: Some("Start")`.
+    ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+}
+
+/// Byte offset of a ron (1-based line, 1-based column) position.
+fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let mut start = 0;
+    for _ in 1..line {
+        match text[start..].find('\n') {
+            Some(i) => start += i + 1,
+            None => return text.len(),
+        }
+    }
+    let line_text = &text[start..];
+    start
+        + line_text
+            .char_indices()
+            .nth(column.saturating_sub(1))
+            .map(|(i, _)| i)
+            .unwrap_or(line_text.len())
+}
+
+/// Parses one asset file; reports a `syntax` diagnostic at the error position on failure.
+pub fn parse<T: DeserializeOwned>(
+    sources: &SourceMap,
+    file: FileId,
+    diagnostics: &mut Diagnostics,
+) -> Option<T> {
+    let text = &sources.get(file).text;
+    match options().from_str::<T>(text) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            let start = offset_of(text, e.span.start.line, e.span.start.col);
+            let end = offset_of(text, e.span.end.line, e.span.end.col).max(start);
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::Syntax,
+                    format!("cannot read {}: {}", sources.get(file).name, e.code),
+                )
+                .at(Span::new(file, start..end), e.code.to_string()),
+            );
+            None
+        }
+    }
+}
+
+pub fn parse_manifest(
+    sources: &SourceMap,
+    file: FileId,
+    diagnostics: &mut Diagnostics,
+) -> Option<Manifest> {
+    parse(sources, file, diagnostics)
+}
+
+/// Writes an asset in the canonical layout the editor saves: ron's pretty printer with fixed
+/// settings, so that the same content always produces the same bytes.
+pub fn to_canonical_string<T: serde::Serialize>(value: &T) -> String {
+    let config = ron::ser::PrettyConfig::new()
+        .indentor("    ".to_string())
+        .struct_names(true)
+        .separate_tuple_members(false)
+        .enumerate_arrays(false)
+        .compact_arrays(false);
+    let mut s = ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .to_string_pretty(value, config)
+        .expect("assets always serialise");
+    s.push('\n');
+    s
+}

@@ -1,0 +1,136 @@
+//! The one intermediate representation every frontend lowers into and every later stage reads.
+//!
+//! Items live in typed arenas and refer to each other by [`Handle`]s, as in naga: a handle is an
+//! index that can only be used with the arena of its type. References that failed to resolve are
+//! `None` (the frontend has already reported them), so validation and lowering never guess.
+//!
+//! Invariants:
+//! - every item carries the [`Span`] of the source it came from;
+//! - the states of one machine are appended to `states` consecutively, in author order;
+//! - names are resolved once, in the frontend; later stages compare handles, not strings.
+
+mod arena;
+
+pub use arena::{Arena, Handle};
+
+use crate::source::Span;
+use ensemble_runtime::program::{ModifierKind, Terminal};
+
+/// A name as written, with where it was written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Name {
+    pub text: String,
+    pub span: Span,
+}
+
+/// A library state machines can use: declared by a built-in library (no span) or by a project
+/// `.statelib.ron` file.
+#[derive(Clone, Debug)]
+pub struct LibraryState {
+    pub name: String,
+    pub span: Option<Span>,
+    pub modifier: ModifierKind,
+    pub terminal: Terminal,
+    /// Events its code raises; `None` when not declared (then any event is accepted).
+    pub raises: Option<Vec<String>>,
+    pub doc: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct Machine {
+    pub name: Name,
+    /// The initial state; `None` when it is missing or did not resolve.
+    pub initial: Option<Handle<State>>,
+    /// The whole asset, for diagnostics about the machine as a whole.
+    pub span: Span,
+    pub states: Vec<Handle<State>>,
+}
+
+/// A resolved modifier.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Modifier {
+    None,
+    Location(Handle<Location>),
+    Machine(Handle<Machine>),
+    Agent(String),
+    Text(String),
+    Number(f64),
+    /// Written but not resolvable (already reported).
+    Unresolved,
+}
+
+#[derive(Clone, Debug)]
+pub struct Transition {
+    pub event: Name,
+    pub target_name: Name,
+    pub target: Option<Handle<State>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct State {
+    pub name: Name,
+    pub machine: Handle<Machine>,
+    /// The library state, written explicitly or derived from the name (`Goto1` -> `Goto`).
+    pub code_name: Name,
+    pub code: Option<Handle<LibraryState>>,
+    pub modifier: Modifier,
+    pub modifier_span: Option<Span>,
+    pub transitions: Vec<Transition>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Location {
+    pub name: Name,
+    pub x: f64,
+    pub y: f64,
+}
+
+#[derive(Clone, Debug)]
+pub struct SceneAgent {
+    pub name: Name,
+    pub machine_name: Name,
+    pub machine: Option<Handle<Machine>>,
+    pub at_name: Name,
+    pub at: Option<Handle<Location>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Scene {
+    pub name: Name,
+    pub tick_rate: u32,
+    pub tick_rate_span: Span,
+    pub agents: Vec<SceneAgent>,
+}
+
+/// Everything one project defines.
+#[derive(Clone, Debug, Default)]
+pub struct Module {
+    pub library: Arena<LibraryState>,
+    pub machines: Arena<Machine>,
+    pub states: Arena<State>,
+    pub locations: Arena<Location>,
+    pub scenes: Arena<Scene>,
+}
+
+impl Module {
+    pub fn machine_by_name(&self, name: &str) -> Option<Handle<Machine>> {
+        self.machines
+            .iter()
+            .find(|(_, m)| m.name.text == name)
+            .map(|(h, _)| h)
+    }
+
+    pub fn library_by_name(&self, name: &str) -> Option<Handle<LibraryState>> {
+        self.library
+            .iter()
+            .find(|(_, l)| l.name == name)
+            .map(|(h, _)| h)
+    }
+
+    pub fn location_by_name(&self, name: &str) -> Option<Handle<Location>> {
+        self.locations
+            .iter()
+            .find(|(_, l)| l.name.text == name)
+            .map(|(h, _)| h)
+    }
+}

@@ -1,0 +1,70 @@
+//! Ensemble's compiler, shaped like naga: frontends read sources into one IR, validation checks
+//! the IR and reports every problem at once, the back end lowers a valid IR into the runtime's
+//! program format.
+//!
+//! ```text
+//! project::load ─► front::ron ─► ir::Module ─► valid ─► back::program ─► .ensb + .ensdbg
+//!      (files)      (parse,          (typed        (all        (intern, flatten,
+//!                    resolve)         handles)     checks)      verify, write)
+//! ```
+//! Frontends never emit; backends never parse. Every IR item carries the span it came from, so
+//! any stage can point at the source.
+
+pub mod back;
+pub mod cli;
+pub mod diag;
+pub mod front;
+pub mod ir;
+pub mod project;
+pub mod source;
+pub mod valid;
+
+use diag::Diagnostics;
+use ensemble_runtime::program::{Program, debug::DebugInfo};
+use source::SourceMap;
+
+/// The result of compiling a project: its sources, every diagnostic, and the program when there
+/// were no errors.
+pub struct Compilation {
+    pub name: String,
+    pub sources: SourceMap,
+    /// The resolved IR (complete even when there are errors; unresolved references are `None`).
+    pub module: ir::Module,
+    pub diagnostics: Diagnostics,
+    pub output: Option<(Program, DebugInfo)>,
+}
+
+/// Runs the whole pipeline on a loaded project.
+pub fn compile(project: project::Project) -> Compilation {
+    let project::Project {
+        name,
+        sources,
+        libraries,
+        mut diagnostics,
+    } = project;
+    let module = front::ron::lower(&sources, &libraries, &mut diagnostics);
+    valid::validate(&module, &mut diagnostics);
+    let output = if diagnostics.has_errors() {
+        None
+    } else {
+        match back::program::emit(&module, &sources) {
+            Ok(out) => Some(out),
+            Err(message) => {
+                diagnostics.push(diag::Diagnostic::error(diag::Code::Internal, message));
+                None
+            }
+        }
+    };
+    Compilation {
+        name,
+        sources,
+        module,
+        diagnostics,
+        output,
+    }
+}
+
+/// Loads and compiles the project or single source file at `path`.
+pub fn compile_path(path: &std::path::Path) -> Result<Compilation, project::ProjectError> {
+    Ok(compile(project::load(path)?))
+}

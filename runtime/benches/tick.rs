@@ -1,0 +1,185 @@
+//! Cost of one frame for many agents, each running a three-level hierarchical machine.
+//!
+//! Anchor: the spine issue's goal of under 1 ms per frame for 10,000 agents on one core.
+//! Reproduce: `cargo bench -p ensemble-runtime --bench tick`.
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use ensemble_runtime::hsm::{Scene, StateCode, StateCx, StateLibrary, StateSpec};
+use ensemble_runtime::program::*;
+use std::hint::black_box;
+use std::sync::Arc;
+
+/// Counts time and raises `Next` every `period` seconds: typical "wait, then move on" state.
+struct Timer {
+    t: f64,
+    period: f64,
+}
+
+impl StateCode<()> for Timer {
+    fn update(&mut self, cx: &mut StateCx<'_, ()>, dt: f64) {
+        self.t += dt;
+        if self.t >= self.period {
+            self.t = 0.0;
+            cx.raise("Next");
+        }
+    }
+}
+
+/// Three levels: Top hosts Mid, Mid hosts Leaf; each level cycles between two states on its own
+/// timer (leaf fastest), so transitions, child entry and cleanup all happen during the run.
+fn program(agents: usize) -> Arc<Program> {
+    let names: Vec<String> = [
+        "Top",
+        "Mid",
+        "Leaf",
+        "HostSlow",
+        "HostMid",
+        "TimerFast",
+        "Next",
+        "A",
+        "B",
+        "here",
+        "s",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain((0..agents).map(|i| format!("agent{i}")))
+    .collect();
+    let n = |s: &str| NameId(names.iter().position(|x| x == s).unwrap() as u32);
+    let library = vec![
+        LibraryState {
+            name: n("HostSlow"),
+            modifier: ModifierKind::Machine,
+            terminal: Terminal::No,
+        },
+        LibraryState {
+            name: n("HostMid"),
+            modifier: ModifierKind::Machine,
+            terminal: Terminal::No,
+        },
+        LibraryState {
+            name: n("TimerFast"),
+            modifier: ModifierKind::None,
+            terminal: Terminal::No,
+        },
+    ];
+    let machines = vec![
+        MachineDef {
+            name: n("Top"),
+            initial: StateId(0),
+            first_state: 0,
+            state_count: 2,
+        },
+        MachineDef {
+            name: n("Mid"),
+            initial: StateId(2),
+            first_state: 2,
+            state_count: 2,
+        },
+        MachineDef {
+            name: n("Leaf"),
+            initial: StateId(4),
+            first_state: 4,
+            state_count: 2,
+        },
+    ];
+    let st = |name, machine, code, modifier, t| StateDef {
+        name: n(name),
+        machine: MachineId(machine),
+        code: LibraryId(code),
+        modifier,
+        first_transition: t,
+        transition_count: 1,
+    };
+    let states = vec![
+        st("A", 0, 0, Modifier::Machine(MachineId(1)), 0),
+        st("B", 0, 0, Modifier::Machine(MachineId(1)), 1),
+        st("A", 1, 1, Modifier::Machine(MachineId(2)), 2),
+        st("B", 1, 1, Modifier::Machine(MachineId(2)), 3),
+        st("A", 2, 2, Modifier::None, 4),
+        st("B", 2, 2, Modifier::None, 5),
+    ];
+    let tr = |target| TransitionDef {
+        event: n("Next"),
+        target: StateId(target),
+    };
+    let transitions = vec![tr(1), tr(0), tr(3), tr(2), tr(5), tr(4)];
+    let agents = (0..agents)
+        .map(|i| AgentDef {
+            name: n(&format!("agent{i}")),
+            machine: MachineId(0),
+            start: LocationId(0),
+        })
+        .collect();
+    let locations = vec![LocationDef {
+        name: n("here"),
+        x: 0.0,
+        y: 0.0,
+    }];
+    let scenes = vec![SceneDef {
+        name: n("s"),
+        tick_rate: 60,
+        agents,
+    }];
+    Arc::new(
+        Program::new(
+            names,
+            library,
+            machines,
+            states,
+            transitions,
+            locations,
+            scenes,
+        )
+        .unwrap(),
+    )
+}
+
+fn library() -> StateLibrary<()> {
+    let mut lib = StateLibrary::new();
+    lib.register("HostSlow", StateSpec::new(ModifierKind::Machine), || {
+        Box::new(Timer {
+            t: 0.0,
+            period: 10.0,
+        })
+    });
+    lib.register("HostMid", StateSpec::new(ModifierKind::Machine), || {
+        Box::new(Timer {
+            t: 0.0,
+            period: 3.0,
+        })
+    });
+    lib.register("TimerFast", StateSpec::new(ModifierKind::None), || {
+        Box::new(Timer {
+            t: 0.0,
+            period: 0.5,
+        })
+    });
+    lib
+}
+
+fn bench_tick(c: &mut Criterion) {
+    let mut group = c.benchmark_group("frame");
+    for agents in [1_000usize, 10_000] {
+        let mut scene = Scene::new(program(agents), library(), "s", (), 1).unwrap();
+        scene.set_tracing(false);
+        // Warm up past the start so the frames measured are steady-state.
+        for _ in 0..120 {
+            scene.tick();
+        }
+        group.bench_with_input(
+            BenchmarkId::new("three_level_agents", agents),
+            &agents,
+            |b, _| {
+                b.iter(|| {
+                    scene.tick();
+                    black_box(scene.tick_count());
+                })
+            },
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_tick);
+criterion_main!(benches);

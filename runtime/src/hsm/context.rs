@@ -1,0 +1,178 @@
+//! What state code sees while it runs: the game, its agent, its modifier, and ways to raise
+//! events, send messages and say lines. Effects are collected in an outbox and applied by the
+//! interpreter after the call returns, so code never re-enters the interpreter.
+
+use super::scene::{AgentId, Symbols};
+use crate::program::{LocationDef, MachineId, Modifier, NameId, Program, StateId};
+use crate::rng::Rng;
+
+/// A message: a name and the agent that sent it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Message {
+    pub name: NameId,
+    pub from: AgentId,
+}
+
+/// Effects of one call into state code.
+#[derive(Default, Debug)]
+pub(crate) struct Outbox {
+    pub raised: Vec<NameId>,
+    pub up: Vec<NameId>,
+    pub to_agents: Vec<(AgentId, NameId)>,
+    pub said: Vec<String>,
+    pub errors: Vec<String>,
+}
+
+impl Outbox {
+    pub fn is_empty(&self) -> bool {
+        self.raised.is_empty()
+            && self.up.is_empty()
+            && self.to_agents.is_empty()
+            && self.said.is_empty()
+            && self.errors.is_empty()
+    }
+}
+
+pub struct StateCx<'a, G> {
+    /// The game world: whatever the game gave the scene.
+    pub game: &'a mut G,
+    /// The agent running this state.
+    pub agent: AgentId,
+    /// This agent's random stream (seeded; same seed, same run).
+    pub rng: &'a mut Rng,
+    /// Seconds since the scene started.
+    pub now: f64,
+    pub(crate) program: &'a Program,
+    pub(crate) agent_names: &'a [NameId],
+    pub(crate) symbols: &'a mut Symbols,
+    pub(crate) state: StateId,
+    pub(crate) out: &'a mut Outbox,
+}
+
+impl<G> StateCx<'_, G> {
+    pub fn program(&self) -> &Program {
+        self.program
+    }
+
+    /// The state instance this code runs for.
+    pub fn state(&self) -> StateId {
+        self.state
+    }
+
+    pub fn state_name(&self) -> &str {
+        self.program.name(self.program.state(self.state).name)
+    }
+
+    pub fn modifier(&self) -> Modifier {
+        self.program.state(self.state).modifier
+    }
+
+    /// The location modifier, if the state has one.
+    pub fn location(&self) -> Option<&LocationDef> {
+        match self.modifier() {
+            Modifier::Location(l) => self.program.locations.get(l.index()),
+            _ => None,
+        }
+    }
+
+    /// The child machine this state hosts, if any.
+    pub fn child_machine(&self) -> Option<MachineId> {
+        match self.modifier() {
+            Modifier::Machine(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The text modifier, if the state has one.
+    pub fn text(&self) -> Option<&str> {
+        match self.modifier() {
+            Modifier::Text(t) => Some(self.program.name(t)),
+            _ => None,
+        }
+    }
+
+    /// The number modifier, if the state has one.
+    pub fn number(&self) -> Option<f64> {
+        match self.modifier() {
+            Modifier::Number(x) => Some(x),
+            _ => None,
+        }
+    }
+
+    /// The agent named by the state's agent modifier, if it is in the scene.
+    pub fn modifier_agent(&self) -> Option<AgentId> {
+        match self.modifier() {
+            Modifier::Agent(n) => self.agent_by_name_id(n),
+            _ => None,
+        }
+    }
+
+    pub fn agent_by_name(&self, name: &str) -> Option<AgentId> {
+        self.agent_by_name_id(self.program.name_id(name)?)
+    }
+
+    fn agent_by_name_id(&self, name: NameId) -> Option<AgentId> {
+        self.agent_names
+            .iter()
+            .position(|n| *n == name)
+            .map(|i| AgentId(i as u32))
+    }
+
+    pub fn agent_name(&self, agent: AgentId) -> &str {
+        self.agent_names
+            .get(agent.index())
+            .map(|n| self.program.name(*n))
+            .unwrap_or("?")
+    }
+
+    pub fn message_name(&self, msg: &Message) -> &str {
+        self.symbols.name(self.program, msg.name)
+    }
+
+    /// Whether `msg` is called `name`.
+    pub fn message_is(&self, msg: &Message, name: &str) -> bool {
+        self.message_name(msg) == name
+    }
+
+    /// Whether the current state has a transition on `event`.
+    pub fn has_transition(&self, event: &str) -> bool {
+        match self.program.name_id(event) {
+            Some(e) => self
+                .program
+                .transitions_of(self.state)
+                .iter()
+                .any(|t| t.event == e),
+            None => false,
+        }
+    }
+
+    /// Raises an event in this state's machine. An event the program never mentions cannot
+    /// match a transition, so it is dropped here.
+    pub fn raise(&mut self, event: &str) {
+        if let Some(e) = self.program.name_id(event) {
+            self.out.raised.push(e);
+        }
+    }
+
+    /// Sends a message up this agent's hierarchy (to the host state, then its host, ...).
+    pub fn send_up(&mut self, name: &str) {
+        let n = self.symbols.intern(self.program, name);
+        self.out.up.push(n);
+    }
+
+    /// Sends a message to another agent; it is delivered at the start of the next tick.
+    pub fn send_to(&mut self, agent: AgentId, name: &str) {
+        let n = self.symbols.intern(self.program, name);
+        self.out.to_agents.push((agent, n));
+    }
+
+    /// Says a line (a `say` trace event).
+    pub fn say(&mut self, text: &str) {
+        self.out.said.push(text.to_string());
+    }
+
+    /// Reports a problem in the trace without stopping the agent.
+    pub fn error(&mut self, message: String) {
+        self.out.errors.push(message);
+    }
+}

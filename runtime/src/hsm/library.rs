@@ -1,0 +1,192 @@
+//! The state library: the code behind states, registered by the game under names.
+
+use super::context::{Message, StateCx};
+use crate::program::{LibraryId, ModifierKind, Program, Terminal};
+use std::collections::HashMap;
+use thiserror::Error;
+
+/// The code of one library state. One instance is created each time a state using it is
+/// entered, so instances may keep per-visit data (a timer, a target).
+pub trait StateCode<G>: 'static {
+    /// Runs when the state is entered.
+    fn init(&mut self, _cx: &mut StateCx<'_, G>) {}
+    /// Runs every tick while the state is active, with the elapsed time in seconds.
+    fn update(&mut self, _cx: &mut StateCx<'_, G>, _dt: f64) {}
+    /// Runs when the state is left, after its children have been cleaned up.
+    fn cleanup(&mut self, _cx: &mut StateCx<'_, G>) {}
+    /// A message reached this state. Return `true` to consume it; otherwise it continues (and
+    /// may still take a transition of the same name).
+    fn on_message(&mut self, _cx: &mut StateCx<'_, G>, _msg: &Message) -> bool {
+        false
+    }
+}
+
+/// Code that does nothing: `Start`, `Finish`, `Listen`-like states whose behaviour is all in
+/// their transitions.
+pub struct Inert;
+impl<G> StateCode<G> for Inert {}
+
+/// What a library state declares to the compiler: its modifier type, whether it ends its machine,
+/// and the events its code raises (`None`: not declared, any event may be used).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateSpec {
+    pub modifier: ModifierKind,
+    pub terminal: Terminal,
+    pub raises: Option<Vec<String>>,
+    pub doc: String,
+}
+
+impl StateSpec {
+    pub fn new(modifier: ModifierKind) -> Self {
+        StateSpec {
+            modifier,
+            terminal: Terminal::No,
+            raises: None,
+            doc: String::new(),
+        }
+    }
+
+    pub fn terminal(mut self, terminal: Terminal) -> Self {
+        self.terminal = terminal;
+        self
+    }
+
+    pub fn raises<I: IntoIterator<Item = S>, S: Into<String>>(mut self, events: I) -> Self {
+        self.raises = Some(events.into_iter().map(Into::into).collect());
+        self
+    }
+
+    pub fn doc(mut self, doc: &str) -> Self {
+        self.doc = doc.to_string();
+        self
+    }
+}
+
+/// A named library declaration, as the compiler sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LibraryDecl {
+    pub name: String,
+    pub spec: StateSpec,
+}
+
+type Factory<G> = Box<dyn Fn() -> Box<dyn StateCode<G>>>;
+
+struct Entry<G> {
+    spec: StateSpec,
+    make: Factory<G>,
+}
+
+/// The game's state library: name -> code factory and declaration.
+pub struct StateLibrary<G> {
+    entries: Vec<(String, Entry<G>)>,
+    index: HashMap<String, usize>,
+}
+
+impl<G> Default for StateLibrary<G> {
+    fn default() -> Self {
+        StateLibrary {
+            entries: Vec::new(),
+            index: HashMap::new(),
+        }
+    }
+}
+
+/// Why a program cannot run against a state library.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum LinkError {
+    #[error("the program needs library state `{0}`, which the game did not register")]
+    Missing(String),
+    #[error(
+        "library state `{name}` takes a {registered} modifier, but the program was compiled for a {expected} modifier"
+    )]
+    ModifierMismatch {
+        name: String,
+        registered: &'static str,
+        expected: &'static str,
+    },
+    #[error(
+        "library state `{name}` is registered as {registered:?} but the program expects {expected:?}"
+    )]
+    TerminalMismatch {
+        name: String,
+        registered: Terminal,
+        expected: Terminal,
+    },
+}
+
+impl<G> StateLibrary<G> {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Registers (or replaces) a library state.
+    pub fn register<F>(&mut self, name: &str, spec: StateSpec, make: F) -> &mut Self
+    where
+        F: Fn() -> Box<dyn StateCode<G>> + 'static,
+    {
+        let entry = Entry {
+            spec,
+            make: Box::new(make),
+        };
+        match self.index.get(name) {
+            Some(&i) => self.entries[i].1 = entry,
+            None => {
+                self.index.insert(name.to_string(), self.entries.len());
+                self.entries.push((name.to_string(), entry));
+            }
+        }
+        self
+    }
+
+    /// The declarations of every registered state, in registration order.
+    pub fn declarations(&self) -> Vec<LibraryDecl> {
+        self.entries
+            .iter()
+            .map(|(name, e)| LibraryDecl {
+                name: name.clone(),
+                spec: e.spec.clone(),
+            })
+            .collect()
+    }
+
+    /// Maps each library state the program needs to a registered entry, checking that the
+    /// declarations agree with what the program was compiled against.
+    pub(crate) fn link(&self, program: &Program) -> Result<Vec<usize>, LinkError> {
+        program
+            .library
+            .iter()
+            .map(|need| {
+                let name = program.name(need.name);
+                let &i = self
+                    .index
+                    .get(name)
+                    .ok_or_else(|| LinkError::Missing(name.to_string()))?;
+                let spec = &self.entries[i].1.spec;
+                if spec.modifier != need.modifier {
+                    return Err(LinkError::ModifierMismatch {
+                        name: name.to_string(),
+                        registered: spec.modifier.as_str(),
+                        expected: need.modifier.as_str(),
+                    });
+                }
+                if spec.terminal != need.terminal {
+                    return Err(LinkError::TerminalMismatch {
+                        name: name.to_string(),
+                        registered: spec.terminal,
+                        expected: need.terminal,
+                    });
+                }
+                Ok(i)
+            })
+            .collect()
+    }
+
+    pub(crate) fn instantiate(&self, entry: usize) -> Box<dyn StateCode<G>> {
+        (self.entries[entry].1.make)()
+    }
+}
+
+/// Used by the interpreter to go from a program's library id to the linked entry.
+pub(crate) fn entry_of(links: &[usize], id: LibraryId) -> usize {
+    links[id.index()]
+}

@@ -1,0 +1,642 @@
+//! A running scene: agents, their frame stacks, message delivery and the tick loop.
+
+use super::context::{Message, Outbox, StateCx};
+use super::library::{LinkError, StateCode, StateLibrary, entry_of};
+use super::{END_STATE_MACHINE, MAX_TRANSITIONS_PER_TICK, STATE_MACHINE_FAILED};
+use crate::program::{MachineId, Modifier, NameId, Program, SceneId, StateId, Terminal};
+use crate::rng::Rng;
+use crate::trace::{EventKind, NameView, TraceEvent};
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use thiserror::Error;
+
+/// An agent of a scene: its index in scene order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AgentId(pub u32);
+
+impl AgentId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum AgentStatus {
+    /// Its root machine is running.
+    Running,
+    /// Its root machine reached a terminal `End` state.
+    Finished,
+    /// Its root machine failed and nothing handled the failure.
+    Failed,
+    /// The runtime stopped it (a transition loop); the reason is in the trace.
+    Halted(String),
+}
+
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum SceneError {
+    #[error("the program has no scene `{name}` (scenes: {available})")]
+    UnknownScene { name: String, available: String },
+    #[error(transparent)]
+    Link(#[from] LinkError),
+}
+
+/// Names created at run time (messages that no source mentions). Their ids continue after the
+/// program's own names so one [`NameId`] space covers both.
+#[derive(Clone, Debug, Default)]
+pub struct Symbols {
+    extra: Vec<String>,
+    index: HashMap<String, u32>,
+}
+
+impl Symbols {
+    pub fn intern(&mut self, program: &Program, name: &str) -> NameId {
+        if let Some(id) = program.name_id(name) {
+            return id;
+        }
+        let base = program.names.len() as u32;
+        if let Some(&i) = self.index.get(name) {
+            return NameId(base + i);
+        }
+        let i = self.extra.len() as u32;
+        self.extra.push(name.to_string());
+        self.index.insert(name.to_string(), i);
+        NameId(base + i)
+    }
+
+    pub fn name<'a>(&'a self, program: &'a Program, id: NameId) -> &'a str {
+        match id.index().checked_sub(program.names.len()) {
+            None => program.name(id),
+            Some(i) => self.extra.get(i).map(String::as_str).unwrap_or("?"),
+        }
+    }
+}
+
+struct Frame<G> {
+    state: StateId,
+    /// Unique per state instance; work addressed to a left instance is dropped.
+    serial: u64,
+    code: Box<dyn StateCode<G>>,
+}
+
+enum Work {
+    Event {
+        depth: usize,
+        serial: u64,
+        event: NameId,
+    },
+    Up {
+        from_depth: usize,
+        msg: Message,
+    },
+    ChildEnded {
+        depth: usize,
+        serial: u64,
+        failed: bool,
+    },
+}
+
+struct Agent<G> {
+    name: NameId,
+    frames: Vec<Frame<G>>,
+    inbox: Vec<Message>,
+    rng: Rng,
+    status: AgentStatus,
+    queue: VecDeque<Work>,
+    transitions_this_tick: u32,
+}
+
+/// A running scene. `G` is the game world the state code acts on.
+pub struct Scene<G> {
+    program: Arc<Program>,
+    library: StateLibrary<G>,
+    links: Vec<usize>,
+    /// The game world, shared by all agents' state code.
+    pub game: G,
+    agents: Vec<Agent<G>>,
+    agent_names: Vec<NameId>,
+    symbols: Symbols,
+    seed: u64,
+    tick: u64,
+    dt: f64,
+    next_serial: u64,
+    pending: Vec<(AgentId, Message)>,
+    tracing: bool,
+    events: Vec<TraceEvent>,
+}
+
+impl<G: 'static> Scene<G> {
+    /// Starts the program's scene `name`: links the library, creates its agents and enters each
+    /// root machine's initial state (tick 0).
+    pub fn new(
+        program: Arc<Program>,
+        library: StateLibrary<G>,
+        name: &str,
+        game: G,
+        seed: u64,
+    ) -> Result<Self, SceneError> {
+        let id = program
+            .scene_by_name(name)
+            .ok_or_else(|| SceneError::UnknownScene {
+                name: name.to_string(),
+                available: program.scene_names().collect::<Vec<_>>().join(", "),
+            })?;
+        let tick_rate = program.scenes[id.index()].tick_rate;
+        let mut scene = Self::empty(program, library, game, seed, tick_rate)?;
+        scene.spawn_scene_agents(id);
+        Ok(scene)
+    }
+
+    /// A scene with no agents; add them with [`Scene::spawn`].
+    pub fn empty(
+        program: Arc<Program>,
+        library: StateLibrary<G>,
+        game: G,
+        seed: u64,
+        tick_rate: u32,
+    ) -> Result<Self, SceneError> {
+        let links = library.link(&program)?;
+        Ok(Scene {
+            program,
+            library,
+            links,
+            game,
+            agents: Vec::new(),
+            agent_names: Vec::new(),
+            symbols: Symbols::default(),
+            seed,
+            tick: 0,
+            dt: 1.0 / tick_rate.max(1) as f64,
+            next_serial: 0,
+            pending: Vec::new(),
+            tracing: true,
+            events: Vec::new(),
+        })
+    }
+
+    fn spawn_scene_agents(&mut self, id: SceneId) {
+        let program = self.program.clone();
+        for a in &program.scenes[id.index()].agents {
+            let name = program.name(a.name).to_string();
+            self.spawn(&name, a.machine);
+        }
+    }
+
+    /// Adds an agent running `machine` and enters its initial state.
+    pub fn spawn(&mut self, name: &str, machine: MachineId) -> AgentId {
+        let id = AgentId(self.agents.len() as u32);
+        let name = self.symbols.intern(&self.program, name);
+        self.agent_names.push(name);
+        self.agents.push(Agent {
+            name,
+            frames: Vec::new(),
+            inbox: Vec::new(),
+            rng: Rng::new(self.seed, id.0 as u64),
+            status: AgentStatus::Running,
+            queue: VecDeque::new(),
+            transitions_this_tick: 0,
+        });
+        let initial = self.program.machine(machine).initial;
+        let (mut runner, agents) = self.runner();
+        let agent = &mut agents[id.index()];
+        runner.enter(agent, id, 0, initial);
+        runner.drain(agent, id);
+        id
+    }
+
+    /// Turns trace recording on or off (on by default). Off, a tick allocates nothing.
+    pub fn set_tracing(&mut self, on: bool) {
+        self.tracing = on;
+        if !on {
+            self.events.clear();
+        }
+    }
+
+    /// Takes the trace events recorded since the last call.
+    pub fn take_events(&mut self) -> Vec<TraceEvent> {
+        std::mem::take(&mut self.events)
+    }
+
+    pub fn program(&self) -> &Arc<Program> {
+        &self.program
+    }
+
+    pub fn tick_count(&self) -> u64 {
+        self.tick
+    }
+
+    /// Seconds per tick.
+    pub fn dt(&self) -> f64 {
+        self.dt
+    }
+
+    pub fn now(&self) -> f64 {
+        self.tick as f64 * self.dt
+    }
+
+    pub fn agents(&self) -> impl Iterator<Item = AgentId> + '_ {
+        (0..self.agents.len()).map(|i| AgentId(i as u32))
+    }
+
+    pub fn agent_name(&self, id: AgentId) -> &str {
+        self.symbols
+            .name(&self.program, self.agents[id.index()].name)
+    }
+
+    pub fn status(&self, id: AgentId) -> &AgentStatus {
+        &self.agents[id.index()].status
+    }
+
+    /// The agent's active states, root first.
+    pub fn active_states(&self, id: AgentId) -> Vec<StateId> {
+        self.agents[id.index()]
+            .frames
+            .iter()
+            .map(|f| f.state)
+            .collect()
+    }
+
+    /// Names for rendering trace events.
+    pub fn names(&self) -> NameView<'_> {
+        NameView {
+            program: &self.program,
+            symbols: &self.symbols,
+            agent_names: &self.agent_names,
+        }
+    }
+
+    /// Sends a message from outside (the game, the player) to an agent; delivered next tick.
+    pub fn send(&mut self, to: AgentId, from: AgentId, name: &str) {
+        let name = self.symbols.intern(&self.program, name);
+        self.pending.push((to, Message { name, from }));
+    }
+
+    /// Advances the scene by one tick of `dt` seconds.
+    pub fn tick(&mut self) {
+        self.tick += 1;
+        let mut pending = std::mem::take(&mut self.pending);
+        for (to, msg) in pending.drain(..) {
+            match self.agents.get_mut(to.index()) {
+                Some(a) => a.inbox.push(msg),
+                None => self.record(
+                    None,
+                    EventKind::Error {
+                        message: format!("message sent to agent #{} which does not exist", to.0),
+                    },
+                ),
+            }
+        }
+        self.pending = pending;
+        let first_serial_this_tick = self.next_serial;
+        let dt = self.dt;
+        let (mut runner, agents) = self.runner();
+        for (i, agent) in agents.iter_mut().enumerate() {
+            let id = AgentId(i as u32);
+            agent.transitions_this_tick = 0;
+            let inbox = std::mem::take(&mut agent.inbox);
+            for msg in inbox {
+                runner.dispatch_down(agent, id, msg);
+            }
+            let mut depth = 0;
+            while agent.status == AgentStatus::Running && depth < agent.frames.len() {
+                // A state entered during this tick is first updated on the next one.
+                if agent.frames[depth].serial < first_serial_this_tick {
+                    runner.call(agent, id, depth, |code, cx| code.update(cx, dt));
+                    runner.drain(agent, id);
+                }
+                depth += 1;
+            }
+        }
+    }
+
+    fn record(&mut self, agent: Option<AgentId>, kind: EventKind) {
+        if self.tracing {
+            self.events.push(TraceEvent {
+                tick: self.tick,
+                time: self.now(),
+                agent,
+                kind,
+            });
+        }
+    }
+
+    fn runner(&mut self) -> (Runner<'_, G>, &mut Vec<Agent<G>>) {
+        let now = self.now();
+        (
+            Runner {
+                program: &self.program,
+                library: &self.library,
+                links: &self.links,
+                game: &mut self.game,
+                agent_names: &self.agent_names,
+                symbols: &mut self.symbols,
+                pending: &mut self.pending,
+                events: if self.tracing {
+                    Some(&mut self.events)
+                } else {
+                    None
+                },
+                next_serial: &mut self.next_serial,
+                tick: self.tick,
+                now,
+            },
+            &mut self.agents,
+        )
+    }
+}
+
+/// The scene's fields minus its agents, borrowed for processing one agent at a time.
+struct Runner<'a, G> {
+    program: &'a Program,
+    library: &'a StateLibrary<G>,
+    links: &'a [usize],
+    game: &'a mut G,
+    agent_names: &'a [NameId],
+    symbols: &'a mut Symbols,
+    pending: &'a mut Vec<(AgentId, Message)>,
+    events: Option<&'a mut Vec<TraceEvent>>,
+    next_serial: &'a mut u64,
+    tick: u64,
+    now: f64,
+}
+
+impl<G: 'static> Runner<'_, G> {
+    fn record(&mut self, agent: AgentId, kind: EventKind) {
+        if let Some(events) = self.events.as_deref_mut() {
+            events.push(TraceEvent {
+                tick: self.tick,
+                time: self.now,
+                agent: Some(agent),
+                kind,
+            });
+        }
+    }
+
+    /// Calls into the code of frame `depth` and queues what it asked for.
+    fn call<R>(
+        &mut self,
+        agent: &mut Agent<G>,
+        id: AgentId,
+        depth: usize,
+        f: impl FnOnce(&mut dyn StateCode<G>, &mut StateCx<'_, G>) -> R,
+    ) -> R {
+        let mut out = Outbox::default();
+        let Agent { frames, rng, .. } = &mut *agent;
+        let frame = &mut frames[depth];
+        let serial = frame.serial;
+        let mut cx = StateCx {
+            game: &mut *self.game,
+            agent: id,
+            rng,
+            now: self.now,
+            program: self.program,
+            agent_names: self.agent_names,
+            symbols: &mut *self.symbols,
+            state: frame.state,
+            out: &mut out,
+        };
+        let r = f(frame.code.as_mut(), &mut cx);
+        if !out.is_empty() {
+            self.apply(agent, id, depth, serial, out);
+        }
+        r
+    }
+
+    fn apply(&mut self, agent: &mut Agent<G>, id: AgentId, depth: usize, serial: u64, out: Outbox) {
+        for text in out.said {
+            self.record(id, EventKind::Say { text });
+        }
+        for message in out.errors {
+            self.record(id, EventKind::Error { message });
+        }
+        for event in out.raised {
+            agent.queue.push_back(Work::Event {
+                depth,
+                serial,
+                event,
+            });
+        }
+        for name in out.up {
+            agent.queue.push_back(Work::Up {
+                from_depth: depth,
+                msg: Message { name, from: id },
+            });
+        }
+        for (to, name) in out.to_agents {
+            self.pending.push((to, Message { name, from: id }));
+        }
+    }
+
+    fn transition_on(&self, state: StateId, event: NameId) -> Option<StateId> {
+        self.program
+            .transitions_of(state)
+            .iter()
+            .find(|t| t.event == event)
+            .map(|t| t.target)
+    }
+
+    /// Offers a message to frame `depth`: its code first, then a transition of the same name.
+    fn offer(&mut self, agent: &mut Agent<G>, id: AgentId, depth: usize, msg: &Message) -> bool {
+        if self.call(agent, id, depth, |code, cx| code.on_message(cx, msg)) {
+            return true;
+        }
+        let frame = &agent.frames[depth];
+        if self.transition_on(frame.state, msg.name).is_some() {
+            agent.queue.push_back(Work::Event {
+                depth,
+                serial: frame.serial,
+                event: msg.name,
+            });
+            return true;
+        }
+        false
+    }
+
+    /// Dispatches a message from another agent top-down until a state handles it.
+    fn dispatch_down(&mut self, agent: &mut Agent<G>, id: AgentId, msg: Message) {
+        let mut handled = false;
+        let mut depth = 0;
+        while !handled && depth < agent.frames.len() {
+            handled = self.offer(agent, id, depth, &msg);
+            depth += 1;
+        }
+        self.record(
+            id,
+            EventKind::Message {
+                from: msg.from,
+                to: id,
+                name: msg.name,
+                handled,
+                up: false,
+            },
+        );
+        self.drain(agent, id);
+    }
+
+    fn alive(agent: &Agent<G>, depth: usize, serial: u64) -> bool {
+        agent.frames.get(depth).is_some_and(|f| f.serial == serial)
+    }
+
+    /// Processes queued work until none is left.
+    fn drain(&mut self, agent: &mut Agent<G>, id: AgentId) {
+        while let Some(work) = agent.queue.pop_front() {
+            if agent.status != AgentStatus::Running {
+                agent.queue.clear();
+                return;
+            }
+            match work {
+                Work::Event {
+                    depth,
+                    serial,
+                    event,
+                } => {
+                    if !Self::alive(agent, depth, serial) {
+                        continue;
+                    }
+                    if let Some(target) = self.transition_on(agent.frames[depth].state, event) {
+                        self.transition(agent, id, depth, target);
+                    }
+                }
+                Work::Up { from_depth, msg } => {
+                    let mut handled = false;
+                    let mut depth = from_depth.min(agent.frames.len());
+                    while !handled && depth > 0 {
+                        depth -= 1;
+                        handled = self.offer(agent, id, depth, &msg);
+                    }
+                    self.record(
+                        id,
+                        EventKind::Message {
+                            from: id,
+                            to: id,
+                            name: msg.name,
+                            handled,
+                            up: true,
+                        },
+                    );
+                }
+                Work::ChildEnded {
+                    depth,
+                    serial,
+                    failed,
+                } => {
+                    if !Self::alive(agent, depth, serial) {
+                        continue;
+                    }
+                    self.exit_from(agent, id, depth);
+                    let host = depth - 1;
+                    let name = if failed {
+                        STATE_MACHINE_FAILED
+                    } else {
+                        END_STATE_MACHINE
+                    };
+                    let event = self.symbols.intern(self.program, name);
+                    match self.transition_on(agent.frames[host].state, event) {
+                        Some(target) => self.transition(agent, id, host, target),
+                        // A failure nobody handles fails the host's machine too; an end with
+                        // no transition leaves the host running, childless.
+                        None if failed => self.fail_machine(agent, id, host),
+                        None => {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// The machine whose current state is at `depth` has failed.
+    fn fail_machine(&mut self, agent: &mut Agent<G>, id: AgentId, depth: usize) {
+        if depth == 0 {
+            let state = agent.frames[0].state;
+            let machine = self.program.state(state).machine;
+            self.exit_from(agent, id, 0);
+            self.record(id, EventKind::Fail { machine, state });
+            agent.status = AgentStatus::Failed;
+        } else {
+            agent.queue.push_front(Work::ChildEnded {
+                depth,
+                serial: agent.frames[depth].serial,
+                failed: true,
+            });
+        }
+    }
+
+    fn transition(&mut self, agent: &mut Agent<G>, id: AgentId, depth: usize, target: StateId) {
+        agent.transitions_this_tick += 1;
+        if agent.transitions_this_tick > MAX_TRANSITIONS_PER_TICK {
+            let state = agent.frames[depth].state;
+            let machine = self.program.machine(self.program.state(state).machine);
+            let reason = format!(
+                "more than {MAX_TRANSITIONS_PER_TICK} transitions in one tick in machine `{}` (last at state `{}`): the agent is stopped",
+                self.program.name(machine.name),
+                self.program.name(self.program.state(state).name),
+            );
+            self.record(
+                id,
+                EventKind::Error {
+                    message: reason.clone(),
+                },
+            );
+            agent.status = AgentStatus::Halted(reason);
+            agent.queue.clear();
+            return;
+        }
+        self.exit_from(agent, id, depth);
+        self.enter(agent, id, depth, target);
+    }
+
+    /// Leaves every state at `depth` and below, deepest first.
+    fn exit_from(&mut self, agent: &mut Agent<G>, id: AgentId, depth: usize) {
+        while agent.frames.len() > depth {
+            let d = agent.frames.len() - 1;
+            self.call(agent, id, d, |code, cx| code.cleanup(cx));
+            let state = agent.frames[d].state;
+            let machine = self.program.state(state).machine;
+            self.record(
+                id,
+                EventKind::Exit {
+                    machine,
+                    state,
+                    depth: d as u32,
+                },
+            );
+            agent.frames.pop();
+        }
+    }
+
+    /// Enters `state` at `depth` (frames above it stay), then its child machine if it hosts one.
+    fn enter(&mut self, agent: &mut Agent<G>, id: AgentId, depth: usize, state: StateId) {
+        debug_assert_eq!(agent.frames.len(), depth);
+        let def = self.program.state(state);
+        let serial = *self.next_serial;
+        *self.next_serial += 1;
+        let code = self.library.instantiate(entry_of(self.links, def.code));
+        agent.frames.push(Frame {
+            state,
+            serial,
+            code,
+        });
+        self.record(
+            id,
+            EventKind::Enter {
+                machine: def.machine,
+                state,
+                depth: depth as u32,
+            },
+        );
+        self.call(agent, id, depth, |code, cx| code.init(cx));
+        match self.program.library[def.code.index()].terminal {
+            Terminal::End if depth == 0 => agent.status = AgentStatus::Finished,
+            Terminal::Failure if depth == 0 => self.fail_machine(agent, id, 0),
+            Terminal::End | Terminal::Failure => agent.queue.push_back(Work::ChildEnded {
+                depth,
+                serial,
+                failed: self.program.library[def.code.index()].terminal == Terminal::Failure,
+            }),
+            Terminal::No => {
+                if let Modifier::Machine(child) = def.modifier {
+                    let initial = self.program.machine(child).initial;
+                    self.enter(agent, id, depth + 1, initial);
+                }
+            }
+        }
+    }
+}

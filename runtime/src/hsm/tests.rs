@@ -1,0 +1,504 @@
+//! Interpreter semantics, on programs built by hand (the runtime's tests never need the compiler).
+
+use super::*;
+use crate::program::*;
+use crate::trace::EventKind;
+use std::sync::Arc;
+
+/// Test world: a log of what state code did.
+#[derive(Default)]
+struct Log(Vec<String>);
+
+/// Records init/update/cleanup, raises the event named by its text modifier after `after`
+/// updates, and forwards messages named `Fwd*` up.
+struct Probe {
+    updates: u32,
+    after: u32,
+}
+
+impl StateCode<Log> for Probe {
+    fn init(&mut self, cx: &mut StateCx<'_, Log>) {
+        let s = format!("init {}", cx.state_name());
+        cx.game.0.push(s);
+        if self.after == 0 {
+            if let Some(e) = cx.text().map(str::to_string) {
+                cx.raise(&e);
+            }
+        }
+    }
+    fn update(&mut self, cx: &mut StateCx<'_, Log>, dt: f64) {
+        self.updates += 1;
+        let s = format!("update {} {dt}", cx.state_name());
+        cx.game.0.push(s);
+        if self.updates == self.after {
+            if let Some(e) = cx.text().map(str::to_string) {
+                if e.starts_with("Send") {
+                    let to = cx.agent_by_name("b").unwrap();
+                    cx.send_to(to, &e[4..]);
+                } else if e.starts_with("Up") {
+                    cx.send_up(&e[2..]);
+                } else {
+                    cx.raise(&e);
+                }
+            }
+        }
+    }
+    fn cleanup(&mut self, cx: &mut StateCx<'_, Log>) {
+        let s = format!("cleanup {}", cx.state_name());
+        cx.game.0.push(s);
+    }
+}
+
+/// Builds programs from a compact description. Library: `Start` (raises Empty at init),
+/// `Finish`, `Fail`, `Host` (machine modifier), `Probe0` (text modifier, raises it at init),
+/// `Probe1`/`Probe2` (raise it after 1 or 2 updates).
+#[derive(Default)]
+struct Builder {
+    names: Vec<String>,
+    machines: Vec<MachineDef>,
+    states: Vec<StateDef>,
+    transitions: Vec<TransitionDef>,
+    pending: Vec<(usize, String)>, // (state index, host target machine name)
+}
+
+const LIB: [(&str, ModifierKind, Terminal); 7] = [
+    ("Start", ModifierKind::None, Terminal::No),
+    ("Finish", ModifierKind::None, Terminal::End),
+    ("Fail", ModifierKind::None, Terminal::Failure),
+    ("Host", ModifierKind::Machine, Terminal::No),
+    ("Probe0", ModifierKind::Text, Terminal::No),
+    ("Probe1", ModifierKind::Text, Terminal::No),
+    ("Probe2", ModifierKind::Text, Terminal::No),
+];
+
+impl Builder {
+    fn intern(&mut self, s: &str) -> NameId {
+        match self.names.iter().position(|n| n == s) {
+            Some(i) => NameId(i as u32),
+            None => {
+                self.names.push(s.to_string());
+                NameId(self.names.len() as u32 - 1)
+            }
+        }
+    }
+
+    /// states: (name, code, modifier, transitions as (event, target name)).
+    fn machine(mut self, name: &str, states: &[(&str, &str, &str, &[(&str, &str)])]) -> Self {
+        let mi = self.machines.len() as u32;
+        let first = self.states.len() as u32;
+        let name = self.intern(name);
+        for (sname, code, modifier, trans) in states {
+            let code_ix = LIB.iter().position(|l| l.0 == *code).unwrap() as u32;
+            let sname_id = self.intern(sname);
+            let modifier = match LIB[code_ix as usize].1 {
+                ModifierKind::Text => Modifier::Text(self.intern(modifier)),
+                ModifierKind::Machine => {
+                    self.pending.push((self.states.len(), modifier.to_string()));
+                    Modifier::Machine(MachineId(0))
+                }
+                _ => Modifier::None,
+            };
+            let first_transition = self.transitions.len() as u32;
+            for (event, target) in trans.iter() {
+                let event = self.intern(event);
+                let t = states.iter().position(|s| s.0 == *target).unwrap() as u32;
+                self.transitions.push(TransitionDef {
+                    event,
+                    target: StateId(first + t),
+                });
+            }
+            self.states.push(StateDef {
+                name: sname_id,
+                machine: MachineId(mi),
+                code: LibraryId(code_ix),
+                modifier,
+                first_transition,
+                transition_count: trans.len() as u32,
+            });
+        }
+        self.machines.push(MachineDef {
+            name,
+            initial: StateId(first),
+            first_state: first,
+            state_count: states.len() as u32,
+        });
+        self
+    }
+
+    fn build(mut self, agents: &[(&str, &str)]) -> Arc<Program> {
+        for (state, machine) in std::mem::take(&mut self.pending) {
+            let id = self.names.iter().position(|n| *n == machine).unwrap() as u32;
+            let m = self
+                .machines
+                .iter()
+                .position(|m| m.name == NameId(id))
+                .unwrap();
+            self.states[state].modifier = Modifier::Machine(MachineId(m as u32));
+        }
+        let library = LIB
+            .iter()
+            .map(|(n, m, t)| LibraryState {
+                name: self.intern(n),
+                modifier: *m,
+                terminal: *t,
+            })
+            .collect();
+        let here = self.intern("here");
+        let scene_name = self.intern("scene");
+        let agents = agents
+            .iter()
+            .map(|(a, m)| {
+                let mname = self.intern(m);
+                let machine =
+                    MachineId(self.machines.iter().position(|x| x.name == mname).unwrap() as u32);
+                AgentDef {
+                    name: self.intern(a),
+                    machine,
+                    start: LocationId(0),
+                }
+            })
+            .collect();
+        let p = Program::new(
+            self.names,
+            library,
+            self.machines,
+            self.states,
+            self.transitions,
+            vec![LocationDef {
+                name: here,
+                x: 0.0,
+                y: 0.0,
+            }],
+            vec![SceneDef {
+                name: scene_name,
+                tick_rate: 10,
+                agents,
+            }],
+        )
+        .unwrap();
+        Arc::new(p)
+    }
+}
+
+fn library() -> StateLibrary<Log> {
+    let mut lib = StateLibrary::new();
+    for (name, modifier, terminal) in LIB {
+        let after = match name {
+            "Probe1" => 1,
+            "Probe2" => 2,
+            _ => 0,
+        };
+        let spec = StateSpec::new(modifier).terminal(terminal);
+        if name == "Start" {
+            lib.register(name, spec, || Box::new(Starter));
+        } else {
+            lib.register(name, spec, move || Box::new(Probe { updates: 0, after }));
+        }
+    }
+    lib
+}
+
+struct Starter;
+impl StateCode<Log> for Starter {
+    fn init(&mut self, cx: &mut StateCx<'_, Log>) {
+        cx.raise("Empty");
+    }
+}
+
+fn scene(p: Arc<Program>) -> Scene<Log> {
+    Scene::new(p, library(), "scene", Log::default(), 1).unwrap()
+}
+
+/// The trace as compact strings: `agent:enter Machine/State@depth`.
+fn trace(s: &mut Scene<Log>) -> Vec<String> {
+    let events = s.take_events();
+    let names = s.names();
+    events
+        .iter()
+        .map(|e| {
+            let who = e
+                .agent
+                .map(|a| names.agent(a).to_string())
+                .unwrap_or_default();
+            match &e.kind {
+                EventKind::Enter {
+                    machine,
+                    state,
+                    depth,
+                } => {
+                    format!(
+                        "{who}:enter {}/{}@{depth}",
+                        names.machine(*machine),
+                        names.state(*state)
+                    )
+                }
+                EventKind::Exit {
+                    machine,
+                    state,
+                    depth,
+                } => {
+                    format!(
+                        "{who}:exit {}/{}@{depth}",
+                        names.machine(*machine),
+                        names.state(*state)
+                    )
+                }
+                EventKind::Message {
+                    from,
+                    to,
+                    name,
+                    handled,
+                    ..
+                } => format!(
+                    "{who}:message {} {}->{} {handled}",
+                    names.name(*name),
+                    names.agent(*from),
+                    names.agent(*to)
+                ),
+                EventKind::Fail { machine, .. } => {
+                    format!("{who}:fail {}", names.machine(*machine))
+                }
+                EventKind::Say { text } => format!("{who}:say {text}"),
+                EventKind::Error { message } => format!("{who}:error {message}"),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn start_raises_empty_and_machine_finishes() {
+    let p = Builder::default()
+        .machine(
+            "M",
+            &[
+                ("Start", "Start", "", &[("Empty", "A")]),
+                ("A", "Probe2", "Go", &[("Go", "Finish")]),
+                ("Finish", "Finish", "", &[]),
+            ],
+        )
+        .build(&[("a", "M")]);
+    let mut s = scene(p);
+    assert_eq!(
+        trace(&mut s),
+        ["a:enter M/Start@0", "a:exit M/Start@0", "a:enter M/A@0"]
+    );
+    s.tick();
+    assert_eq!(s.status(AgentId(0)), &AgentStatus::Running);
+    s.tick();
+    assert_eq!(trace(&mut s), ["a:exit M/A@0", "a:enter M/Finish@0"]);
+    assert_eq!(s.status(AgentId(0)), &AgentStatus::Finished);
+}
+
+#[test]
+fn host_runs_child_and_receives_end_state_machine() {
+    let p = Builder::default()
+        .machine(
+            "Child",
+            &[
+                ("Start", "Start", "", &[("Empty", "Talk")]),
+                ("Talk", "Probe1", "Done", &[("Done", "Finish")]),
+                ("Finish", "Finish", "", &[]),
+            ],
+        )
+        .machine(
+            "Top",
+            &[
+                ("Start", "Start", "", &[("Empty", "H")]),
+                ("H", "Host", "Child", &[("EndStateMachine", "After")]),
+                ("After", "Probe0", "", &[]),
+            ],
+        )
+        .build(&[("a", "Top")]);
+    let mut s = scene(p);
+    s.tick();
+    assert_eq!(
+        trace(&mut s),
+        [
+            "a:enter Top/Start@0",
+            "a:exit Top/Start@0",
+            "a:enter Top/H@0",
+            "a:enter Child/Start@1",
+            "a:exit Child/Start@1",
+            "a:enter Child/Talk@1",
+            "a:exit Child/Talk@1",
+            "a:enter Child/Finish@1",
+            "a:exit Child/Finish@1",
+            "a:exit Top/H@0",
+            "a:enter Top/After@0",
+        ]
+    );
+    // Every active state is updated each tick, root first; cleanup runs child first.
+    let log = &s.game.0;
+    let h_update = log.iter().position(|l| l.starts_with("update H")).unwrap();
+    let talk_update = log
+        .iter()
+        .position(|l| l.starts_with("update Talk"))
+        .unwrap();
+    assert!(h_update < talk_update, "{log:?}");
+    let talk_cleanup = log.iter().position(|l| l == "cleanup Talk").unwrap();
+    let h_cleanup = log.iter().position(|l| l == "cleanup H").unwrap();
+    assert!(talk_cleanup < h_cleanup, "{log:?}");
+}
+
+#[test]
+fn unhandled_child_failure_fails_the_root() {
+    let p = Builder::default()
+        .machine(
+            "Child",
+            &[
+                ("Start", "Start", "", &[("Empty", "Fail")]),
+                ("Fail", "Fail", "", &[]),
+            ],
+        )
+        .machine(
+            "Mid",
+            &[("H", "Host", "Child", &[("EndStateMachine", "H")])],
+        )
+        .machine("Top", &[("H", "Host", "Mid", &[])])
+        .build(&[("a", "Top")]);
+    let mut s = scene(p);
+    let t = trace(&mut s);
+    assert_eq!(t.last().unwrap(), "a:fail Top", "{t:?}");
+    assert_eq!(s.status(AgentId(0)), &AgentStatus::Failed);
+}
+
+#[test]
+fn handled_child_failure_takes_the_hosts_transition() {
+    let p = Builder::default()
+        .machine(
+            "Child",
+            &[
+                ("Start", "Start", "", &[("Empty", "Fail")]),
+                ("Fail", "Fail", "", &[]),
+            ],
+        )
+        .machine(
+            "Top",
+            &[
+                ("H", "Host", "Child", &[("StateMachineFailed", "Recover")]),
+                ("Recover", "Probe0", "", &[]),
+            ],
+        )
+        .build(&[("a", "Top")]);
+    let mut s = scene(p);
+    let t = trace(&mut s);
+    assert_eq!(t.last().unwrap(), "a:enter Top/Recover@0", "{t:?}");
+    assert_eq!(s.status(AgentId(0)), &AgentStatus::Running);
+}
+
+#[test]
+fn messages_between_agents_arrive_next_tick_top_down() {
+    let p = Builder::default()
+        .machine(
+            "Child",
+            &[
+                ("Wait", "Probe0", "", &[("Ping", "Got")]),
+                ("Got", "Probe0", "", &[]),
+            ],
+        )
+        .machine("B", &[("H", "Host", "Child", &[])])
+        .machine("A", &[("S", "Probe1", "SendPing", &[])])
+        .build(&[("a", "A"), ("b", "B")]);
+    let mut s = scene(p);
+    trace(&mut s);
+    s.tick(); // a sends
+    assert!(!trace(&mut s).iter().any(|l| l.contains("Ping")));
+    s.tick(); // b receives: its host does not handle Ping, the child's state does
+    assert_eq!(
+        trace(&mut s),
+        [
+            "b:message Ping a->b true",
+            "b:exit Child/Wait@1",
+            "b:enter Child/Got@1"
+        ]
+    );
+}
+
+#[test]
+fn up_messages_reach_the_host() {
+    let p = Builder::default()
+        .machine("Child", &[("C", "Probe1", "UpHelp", &[])])
+        .machine(
+            "Top",
+            &[
+                ("H", "Host", "Child", &[("Help", "Done")]),
+                ("Done", "Probe0", "", &[]),
+            ],
+        )
+        .build(&[("a", "Top")]);
+    let mut s = scene(p);
+    trace(&mut s);
+    s.tick();
+    assert_eq!(
+        trace(&mut s),
+        [
+            "a:message Help a->a true",
+            "a:exit Child/C@1",
+            "a:exit Top/H@0",
+            "a:enter Top/Done@0"
+        ]
+    );
+}
+
+#[test]
+fn transition_loops_halt_the_agent_with_an_error() {
+    let p = Builder::default()
+        .machine(
+            "M",
+            &[
+                ("A", "Probe0", "Go", &[("Go", "B")]),
+                ("B", "Probe0", "Go", &[("Go", "A")]),
+            ],
+        )
+        .build(&[("a", "M")]);
+    let mut s = scene(p);
+    assert!(matches!(s.status(AgentId(0)), AgentStatus::Halted(_)));
+    let t = trace(&mut s);
+    assert!(
+        t.last().unwrap().contains("more than 64 transitions"),
+        "{t:?}"
+    );
+    s.tick(); // a halted agent stays quiet
+    assert!(trace(&mut s).is_empty());
+}
+
+#[test]
+fn states_entered_this_tick_are_updated_from_the_next() {
+    let p = Builder::default()
+        .machine(
+            "M",
+            &[
+                ("A", "Probe1", "Go", &[("Go", "B")]),
+                ("B", "Probe2", "", &[]),
+            ],
+        )
+        .build(&[("a", "M")]);
+    let mut s = scene(p);
+    s.tick();
+    assert_eq!(s.game.0, ["init A", "update A 0.1", "cleanup A", "init B"]);
+    s.tick();
+    assert_eq!(s.game.0.last().unwrap(), "update B 0.1");
+}
+
+#[test]
+fn linking_reports_missing_and_mismatched_library_states() {
+    let p = Builder::default()
+        .machine("M", &[("A", "Probe0", "", &[])])
+        .build(&[("a", "M")]);
+    let mut lib = library();
+    lib.register("Probe0", StateSpec::new(ModifierKind::None), || {
+        Box::new(Starter)
+    });
+    let err = Scene::new(p.clone(), lib, "scene", Log::default(), 0)
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("takes a none modifier"), "{err}");
+    let err = Scene::new(p.clone(), StateLibrary::new(), "scene", Log::default(), 0)
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("did not register"), "{err}");
+    let err = Scene::new(p, library(), "nope", Log::default(), 0)
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("scenes: scene"), "{err}");
+}

@@ -1,0 +1,156 @@
+//! The binary container shared by `.ensb` and `.ensdbg` files.
+//!
+//! Layout (little-endian):
+//! ```text
+//! 0..8    magic: 0x89 'E' 'N' 'S' <kind> '\r' '\n' 0x1a
+//! 8..10   format version (u16)
+//! 10..12  reserved, zero
+//! 12..20  payload length (u64)
+//! 20..24  CRC-32 of the payload
+//! 24..    payload (postcard)
+//! ```
+//! The high byte and the CR LF / ^Z in the magic catch files mangled by text-mode transfers,
+//! the same trick PNG uses. The checksum catches truncation and flipped bits before the payload
+//! decoder ever sees the bytes.
+
+use thiserror::Error;
+
+/// Bumped whenever the payload layout changes; the loader refuses every other version.
+pub const FORMAT_VERSION: u16 = 1;
+const HEADER_LEN: usize = 24;
+
+/// Which kind of file a container holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `.ensb`: a program.
+    Program,
+    /// `.ensdbg`: debug symbols for a program.
+    Debug,
+}
+
+impl Kind {
+    fn tag(self) -> u8 {
+        match self {
+            Kind::Program => b'B',
+            Kind::Debug => b'D',
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Kind::Program => "an Ensemble program (.ensb)",
+            Kind::Debug => "Ensemble debug symbols (.ensdbg)",
+        }
+    }
+}
+
+/// Why a program or debug file was refused. Every variant says what is wrong in words a build
+/// engineer can act on.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum LoadError {
+    #[error("cannot read the file: {0}")]
+    Io(String),
+    #[error("the file is empty")]
+    Empty,
+    #[error("the file is not {expected}: it does not start with the Ensemble magic bytes")]
+    BadMagic { expected: &'static str },
+    #[error("the file is {found} but {expected} was expected")]
+    WrongKind {
+        expected: &'static str,
+        found: &'static str,
+    },
+    #[error(
+        "format version {found} is not supported (this runtime reads version {supported}); rebuild the project with a matching `ensemble build`"
+    )]
+    UnsupportedVersion { found: u16, supported: u16 },
+    #[error(
+        "the file is truncated: the header promises {expected} bytes of payload but {actual} are present"
+    )]
+    Truncated { expected: u64, actual: u64 },
+    #[error("the file has {extra} unexpected bytes after its payload")]
+    TrailingBytes { extra: u64 },
+    #[error(
+        "checksum mismatch (stored {stored:#010x}, computed {computed:#010x}): the file is corrupt"
+    )]
+    ChecksumMismatch { stored: u32, computed: u32 },
+    #[error("the payload cannot be decoded: {0}")]
+    Decode(String),
+    #[error("the program is inconsistent: {0}")]
+    Invalid(String),
+}
+
+pub(crate) fn wrap(kind: Kind, payload: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
+    out.extend_from_slice(&[0x89, b'E', b'N', b'S', kind.tag(), b'\r', b'\n', 0x1a]);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&[0, 0]);
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&crc32fast::hash(payload).to_le_bytes());
+    out.extend_from_slice(payload);
+    out
+}
+
+/// The stored payload checksum of a container produced by [`wrap`].
+pub(crate) fn payload_checksum(container: &[u8]) -> u32 {
+    u32::from_le_bytes(container[20..24].try_into().expect("4 bytes"))
+}
+
+pub(crate) fn unwrap(kind: Kind, bytes: &[u8]) -> Result<&[u8], LoadError> {
+    if bytes.is_empty() {
+        return Err(LoadError::Empty);
+    }
+    // The kind byte (4) is checked separately so a program/debug mix-up gets its own message.
+    let magic_ok = bytes.len() >= 8
+        && bytes[0] == 0x89
+        && &bytes[1..4] == b"ENS"
+        && &bytes[5..8] == b"\r\n\x1a";
+    if !magic_ok {
+        return Err(LoadError::BadMagic {
+            expected: kind.describe(),
+        });
+    }
+    if bytes[4] != kind.tag() {
+        let found = match bytes[4] {
+            b'B' => Kind::Program.describe(),
+            b'D' => Kind::Debug.describe(),
+            _ => "an unknown kind of Ensemble file",
+        };
+        return Err(LoadError::WrongKind {
+            expected: kind.describe(),
+            found,
+        });
+    }
+    if bytes.len() < HEADER_LEN {
+        return Err(LoadError::Truncated {
+            expected: HEADER_LEN as u64,
+            actual: bytes.len() as u64,
+        });
+    }
+    let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+    if version != FORMAT_VERSION {
+        return Err(LoadError::UnsupportedVersion {
+            found: version,
+            supported: FORMAT_VERSION,
+        });
+    }
+    let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
+    let actual = (bytes.len() - HEADER_LEN) as u64;
+    if actual < len {
+        return Err(LoadError::Truncated {
+            expected: len,
+            actual,
+        });
+    }
+    if actual > len {
+        return Err(LoadError::TrailingBytes {
+            extra: actual - len,
+        });
+    }
+    let payload = &bytes[HEADER_LEN..];
+    let stored = payload_checksum(bytes);
+    let computed = crc32fast::hash(payload);
+    if stored != computed {
+        return Err(LoadError::ChecksumMismatch { stored, computed });
+    }
+    Ok(payload)
+}

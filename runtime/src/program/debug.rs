@@ -1,0 +1,58 @@
+//! `.ensdbg`: debug symbols beside a program. They map program items back to where they were
+//! authored, so the runtime, the trace viewer and the editor can point at source lines. A program
+//! runs without them.
+
+use super::container::{self, Kind, LoadError};
+use serde::{Deserialize, Serialize};
+
+/// Where an item was authored: a file of [`DebugInfo::files`] and a 1-based line and column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceLoc {
+    pub file: u32,
+    pub line: u32,
+    pub column: u32,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DebugInfo {
+    /// Payload checksum of the program these symbols describe.
+    pub program_checksum: u32,
+    /// Source files, relative to the project root, with `/` separators.
+    pub files: Vec<String>,
+    /// Parallel to `Program::machines`, `states`, `transitions`.
+    pub machines: Vec<Option<SourceLoc>>,
+    pub states: Vec<Option<SourceLoc>>,
+    pub transitions: Vec<Option<SourceLoc>>,
+}
+
+impl DebugInfo {
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let payload = postcard::to_allocvec(self).expect("serialising into memory cannot fail");
+        container::wrap(Kind::Debug, &payload)
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, LoadError> {
+        let payload = container::unwrap(Kind::Debug, bytes)?;
+        let info: DebugInfo =
+            postcard::from_bytes(payload).map_err(|e| LoadError::Decode(e.to_string()))?;
+        let files = info.files.len();
+        let all = info
+            .machines
+            .iter()
+            .chain(&info.states)
+            .chain(&info.transitions);
+        if all.flatten().any(|loc| loc.file as usize >= files) {
+            return Err(LoadError::Invalid(
+                "a source location names a file that is not listed".into(),
+            ));
+        }
+        Ok(info)
+    }
+
+    /// Formats a location as `file:line:column`.
+    pub fn describe(&self, loc: Option<SourceLoc>) -> Option<String> {
+        let loc = loc?;
+        let file = self.files.get(loc.file as usize)?;
+        Some(format!("{file}:{}:{}", loc.line, loc.column))
+    }
+}

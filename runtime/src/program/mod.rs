@@ -1,0 +1,324 @@
+//! The compiled program: what the compiler emits and the runtime executes.
+//!
+//! A program is a flat set of tables indexed by 32-bit ids. Names are interned once in
+//! [`Program::names`]; every other table refers to them by [`NameId`]. States of one machine are
+//! contiguous, and transitions of one state are contiguous, so the interpreter scans only the
+//! current state's slice.
+//!
+//! Invariant: a [`Program`] obtained from [`Program::from_bytes`] has passed [`verify`], so every
+//! id in it is in range and every cross-reference is consistent. Interpreters index tables
+//! without further checks.
+//!
+//! The names stay in the program (not only in the `.ensdbg`) because the runtime links by name:
+//! library states are registered by the game under their names, messages arrive by name, and a
+//! hot reload carries live state across by name. Source locations live in [`debug::DebugInfo`].
+
+mod container;
+pub mod debug;
+mod verify;
+
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+pub use container::{FORMAT_VERSION, Kind, LoadError};
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(pub u32);
+
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+id_type!(
+    /// An interned name: index into [`Program::names`].
+    NameId
+);
+id_type!(
+    /// A machine: index into [`Program::machines`].
+    MachineId
+);
+id_type!(
+    /// A state, program-wide: index into [`Program::states`].
+    StateId
+);
+id_type!(
+    /// A library state the program needs: index into [`Program::library`].
+    LibraryId
+);
+id_type!(
+    /// A named location of the world: index into [`Program::locations`].
+    LocationId
+);
+id_type!(
+    /// A scene: index into [`Program::scenes`].
+    SceneId
+);
+
+/// What a library state takes as its modifier (the thesis's "Optional Modifier").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ModifierKind {
+    /// No modifier allowed.
+    None,
+    /// A named location (`Goto1, TicketCounterLocation`).
+    Location,
+    /// A child machine the state hosts (`TalkStateMachine, SellTicket`).
+    Machine,
+    /// Another agent of the scene, by name.
+    Agent,
+    /// Free text (a canned line, a label).
+    Text,
+    /// A number (a duration in seconds, a count).
+    Number,
+}
+
+impl ModifierKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ModifierKind::None => "none",
+            ModifierKind::Location => "location",
+            ModifierKind::Machine => "machine",
+            ModifierKind::Agent => "agent",
+            ModifierKind::Text => "text",
+            ModifierKind::Number => "number",
+        }
+    }
+}
+
+/// Whether entering a state ends its machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Terminal {
+    /// An ordinary state.
+    No,
+    /// The machine ends successfully (`Finish`); the host receives `EndStateMachine`.
+    End,
+    /// The machine fails; the host receives `StateMachineFailed` and may handle it or pass it up.
+    Failure,
+}
+
+/// A resolved modifier of one state instance.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Modifier {
+    None,
+    Location(LocationId),
+    Machine(MachineId),
+    Agent(NameId),
+    Text(NameId),
+    Number(f64),
+}
+
+impl Modifier {
+    pub fn kind(&self) -> ModifierKind {
+        match self {
+            Modifier::None => ModifierKind::None,
+            Modifier::Location(_) => ModifierKind::Location,
+            Modifier::Machine(_) => ModifierKind::Machine,
+            Modifier::Agent(_) => ModifierKind::Agent,
+            Modifier::Text(_) => ModifierKind::Text,
+            Modifier::Number(_) => ModifierKind::Number,
+        }
+    }
+}
+
+/// A library state the program relies on; the game must register code under this name with
+/// the same modifier kind.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LibraryState {
+    pub name: NameId,
+    pub modifier: ModifierKind,
+    pub terminal: Terminal,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MachineDef {
+    pub name: NameId,
+    pub initial: StateId,
+    /// States `first_state .. first_state + state_count` belong to this machine.
+    pub first_state: u32,
+    pub state_count: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StateDef {
+    pub name: NameId,
+    pub machine: MachineId,
+    pub code: LibraryId,
+    pub modifier: Modifier,
+    /// Transitions `first_transition .. first_transition + transition_count`, in author order.
+    pub first_transition: u32,
+    pub transition_count: u32,
+}
+
+/// A named transition: when `event` is raised in the state (by its code, by a message, or by
+/// a child machine ending), the machine moves to `target`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TransitionDef {
+    pub event: NameId,
+    pub target: StateId,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LocationDef {
+    pub name: NameId,
+    pub x: f64,
+    pub y: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AgentDef {
+    pub name: NameId,
+    pub machine: MachineId,
+    pub start: LocationId,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SceneDef {
+    pub name: NameId,
+    /// Simulation ticks per second; each tick advances time by `1 / tick_rate`.
+    pub tick_rate: u32,
+    pub agents: Vec<AgentDef>,
+}
+
+/// A compiled program. See the module documentation for its invariants.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Program {
+    pub names: Vec<String>,
+    pub library: Vec<LibraryState>,
+    pub machines: Vec<MachineDef>,
+    pub states: Vec<StateDef>,
+    pub transitions: Vec<TransitionDef>,
+    pub locations: Vec<LocationDef>,
+    pub scenes: Vec<SceneDef>,
+    /// Built on load, never serialised: name -> id.
+    #[serde(skip)]
+    name_index: HashMap<String, NameId>,
+}
+
+impl Program {
+    /// Assembles a program from its tables (the compiler's back end calls this).
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        names: Vec<String>,
+        library: Vec<LibraryState>,
+        machines: Vec<MachineDef>,
+        states: Vec<StateDef>,
+        transitions: Vec<TransitionDef>,
+        locations: Vec<LocationDef>,
+        scenes: Vec<SceneDef>,
+    ) -> Result<Self, LoadError> {
+        let mut program = Program {
+            names,
+            library,
+            machines,
+            states,
+            transitions,
+            locations,
+            scenes,
+            name_index: HashMap::new(),
+        };
+        verify::verify(&program).map_err(LoadError::Invalid)?;
+        program.build_index();
+        Ok(program)
+    }
+
+    fn build_index(&mut self) {
+        self.name_index = self
+            .names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.clone(), NameId(i as u32)))
+            .collect();
+    }
+
+    pub fn name(&self, id: NameId) -> &str {
+        &self.names[id.index()]
+    }
+
+    /// The id of an interned name, if the program uses it at all.
+    pub fn name_id(&self, name: &str) -> Option<NameId> {
+        self.name_index.get(name).copied()
+    }
+
+    pub fn machine(&self, id: MachineId) -> &MachineDef {
+        &self.machines[id.index()]
+    }
+
+    pub fn state(&self, id: StateId) -> &StateDef {
+        &self.states[id.index()]
+    }
+
+    pub fn transitions_of(&self, id: StateId) -> &[TransitionDef] {
+        let s = self.state(id);
+        let start = s.first_transition as usize;
+        &self.transitions[start..start + s.transition_count as usize]
+    }
+
+    pub fn states_of(&self, id: MachineId) -> impl Iterator<Item = StateId> + '_ {
+        let m = self.machine(id);
+        (m.first_state..m.first_state + m.state_count).map(StateId)
+    }
+
+    pub fn machine_by_name(&self, name: &str) -> Option<MachineId> {
+        let n = self.name_id(name)?;
+        self.machines
+            .iter()
+            .position(|m| m.name == n)
+            .map(|i| MachineId(i as u32))
+    }
+
+    /// A state of `machine` by name.
+    pub fn state_by_name(&self, machine: MachineId, name: &str) -> Option<StateId> {
+        let n = self.name_id(name)?;
+        self.states_of(machine).find(|s| self.state(*s).name == n)
+    }
+
+    pub fn scene_by_name(&self, name: &str) -> Option<SceneId> {
+        let n = self.name_id(name)?;
+        self.scenes
+            .iter()
+            .position(|s| s.name == n)
+            .map(|i| SceneId(i as u32))
+    }
+
+    pub fn scene_names(&self) -> impl Iterator<Item = &str> + '_ {
+        self.scenes.iter().map(|s| self.name(s.name))
+    }
+
+    /// Serialises into the `.ensb` container: header, checksum, payload.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let payload = postcard::to_allocvec(self).expect("serialising into memory cannot fail");
+        container::wrap(Kind::Program, &payload)
+    }
+
+    /// Parses and verifies an `.ensb` file's bytes. Never panics on any input.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, LoadError> {
+        let payload = container::unwrap(Kind::Program, bytes)?;
+        let mut program: Program =
+            postcard::from_bytes(payload).map_err(|e| LoadError::Decode(e.to_string()))?;
+        verify::verify(&program).map_err(LoadError::Invalid)?;
+        program.build_index();
+        Ok(program)
+    }
+
+    /// Reads and verifies an `.ensb` file.
+    pub fn load(path: &std::path::Path) -> Result<Self, LoadError> {
+        let bytes = std::fs::read(path).map_err(|e| LoadError::Io(e.to_string()))?;
+        Self::from_bytes(&bytes)
+    }
+
+    /// The checksum that ties a `.ensdbg` to this program.
+    pub fn checksum(&self) -> u32 {
+        let bytes = self.to_bytes();
+        container::payload_checksum(&bytes)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

@@ -1,0 +1,214 @@
+//! Round-trip and corruption tests of the container and the verifier.
+
+use super::*;
+
+/// A two-machine program: `Top` hosts `Child` from its second state.
+pub(crate) fn sample() -> Program {
+    let names = [
+        "Start",
+        "Finish",
+        "Host",
+        "Top",
+        "Child",
+        "Empty",
+        "EndStateMachine",
+        "Here",
+        "scene",
+        "bob",
+    ];
+    let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+    let lib = vec![
+        LibraryState {
+            name: NameId(0),
+            modifier: ModifierKind::None,
+            terminal: Terminal::No,
+        },
+        LibraryState {
+            name: NameId(1),
+            modifier: ModifierKind::None,
+            terminal: Terminal::End,
+        },
+        LibraryState {
+            name: NameId(2),
+            modifier: ModifierKind::Machine,
+            terminal: Terminal::No,
+        },
+    ];
+    let machines = vec![
+        MachineDef {
+            name: NameId(3),
+            initial: StateId(0),
+            first_state: 0,
+            state_count: 2,
+        },
+        MachineDef {
+            name: NameId(4),
+            initial: StateId(2),
+            first_state: 2,
+            state_count: 2,
+        },
+    ];
+    let states = vec![
+        StateDef {
+            name: NameId(0),
+            machine: MachineId(0),
+            code: LibraryId(0),
+            modifier: Modifier::None,
+            first_transition: 0,
+            transition_count: 1,
+        },
+        StateDef {
+            name: NameId(2),
+            machine: MachineId(0),
+            code: LibraryId(2),
+            modifier: Modifier::Machine(MachineId(1)),
+            first_transition: 1,
+            transition_count: 0,
+        },
+        StateDef {
+            name: NameId(0),
+            machine: MachineId(1),
+            code: LibraryId(0),
+            modifier: Modifier::None,
+            first_transition: 1,
+            transition_count: 1,
+        },
+        StateDef {
+            name: NameId(1),
+            machine: MachineId(1),
+            code: LibraryId(1),
+            modifier: Modifier::None,
+            first_transition: 2,
+            transition_count: 0,
+        },
+    ];
+    let transitions = vec![
+        TransitionDef {
+            event: NameId(5),
+            target: StateId(1),
+        },
+        TransitionDef {
+            event: NameId(5),
+            target: StateId(3),
+        },
+    ];
+    let locations = vec![LocationDef {
+        name: NameId(7),
+        x: 1.0,
+        y: 2.0,
+    }];
+    let scenes = vec![SceneDef {
+        name: NameId(8),
+        tick_rate: 30,
+        agents: vec![AgentDef {
+            name: NameId(9),
+            machine: MachineId(0),
+            start: LocationId(0),
+        }],
+    }];
+    Program::new(names, lib, machines, states, transitions, locations, scenes).unwrap()
+}
+
+#[test]
+fn round_trip() {
+    let p = sample();
+    let bytes = p.to_bytes();
+    let q = Program::from_bytes(&bytes).unwrap();
+    assert_eq!(p, q);
+    assert_eq!(q.name_id("Child"), Some(NameId(4)));
+    assert_eq!(q.machine_by_name("Child"), Some(MachineId(1)));
+}
+
+#[test]
+fn empty_file_is_refused() {
+    assert_eq!(Program::from_bytes(&[]), Err(LoadError::Empty));
+}
+
+#[test]
+fn text_file_is_refused_by_magic() {
+    let e = Program::from_bytes(b"Machine(name: \"x\")").unwrap_err();
+    assert!(matches!(e, LoadError::BadMagic { .. }), "{e}");
+}
+
+#[test]
+fn debug_file_is_not_a_program() {
+    let dbg = debug::DebugInfo::default().to_bytes();
+    let e = Program::from_bytes(&dbg).unwrap_err();
+    assert!(matches!(e, LoadError::WrongKind { .. }), "{e}");
+}
+
+#[test]
+fn every_truncation_is_refused() {
+    let bytes = sample().to_bytes();
+    for len in 0..bytes.len() {
+        assert!(
+            Program::from_bytes(&bytes[..len]).is_err(),
+            "truncated to {len} bytes was accepted"
+        );
+    }
+}
+
+#[test]
+fn every_single_bit_flip_is_refused() {
+    let bytes = sample().to_bytes();
+    for i in 0..bytes.len() {
+        for bit in 0..8 {
+            let mut b = bytes.clone();
+            b[i] ^= 1 << bit;
+            // Flips in the two reserved bytes are harmless by design; all else must be caught.
+            if (10..12).contains(&i) {
+                continue;
+            }
+            assert!(
+                Program::from_bytes(&b).is_err(),
+                "flip of bit {bit} in byte {i} was accepted"
+            );
+        }
+    }
+}
+
+#[test]
+fn wrong_version_is_refused_with_both_versions_named() {
+    let mut bytes = sample().to_bytes();
+    bytes[8] = 99;
+    let e = Program::from_bytes(&bytes).unwrap_err();
+    assert_eq!(
+        e,
+        LoadError::UnsupportedVersion {
+            found: 99,
+            supported: FORMAT_VERSION
+        }
+    );
+    assert!(e.to_string().contains("99"));
+}
+
+#[test]
+fn checksummed_garbage_is_refused_by_decoder_or_verifier() {
+    // A well-formed container around an inconsistent program must still be refused.
+    let mut p = sample();
+    p.transitions[0].target = StateId(3); // leaves machine 0
+    let payload = postcard::to_allocvec(&p).unwrap();
+    let bytes = container::wrap(Kind::Program, &payload);
+    let e = Program::from_bytes(&bytes).unwrap_err();
+    assert!(matches!(e, LoadError::Invalid(_)), "{e}");
+}
+
+#[test]
+fn self_hosting_machine_is_refused() {
+    let mut p = sample();
+    p.states[3].code = LibraryId(2);
+    p.states[3].modifier = Modifier::Machine(MachineId(0));
+    let payload = postcard::to_allocvec(&p).unwrap();
+    let e = Program::from_bytes(&container::wrap(Kind::Program, &payload)).unwrap_err();
+    assert!(e.to_string().contains("hosts itself"), "{e}");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+    /// Arbitrary bytes behind a valid header and checksum never panic the loader.
+    #[test]
+    fn random_payloads_never_panic(payload in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..512)) {
+        let bytes = container::wrap(Kind::Program, &payload);
+        let _ = Program::from_bytes(&bytes);
+    }
+}

@@ -1,0 +1,82 @@
+//! A small simulated world and the standard state library that runs in it.
+//!
+//! `ensemble run` and the editor preview execute programs against this world: agents are points
+//! on a plane that walk between named locations, and talking takes time proportional to the
+//! words said. A game replaces all of this with its own world and library; the interpreter does
+//! not depend on it.
+//!
+//! The library is declared once here; the compiler reads the same declarations (the built-in
+//! library `sim`), so what the compiler checks and what the runtime links cannot drift apart.
+
+mod states;
+
+use crate::hsm::{AgentId, LibraryDecl, StateLibrary};
+use crate::program::{Program, SceneId};
+
+/// Walking speed of every simulated agent, metres per second.
+pub const WALK_SPEED: f64 = 1.4;
+/// How close counts as arrived, metres.
+pub const ARRIVAL_RADIUS: f64 = 0.05;
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Body {
+    pub x: f64,
+    pub y: f64,
+}
+
+/// The simulated world: one body per agent, and who is talking with whom.
+#[derive(Clone, Debug, Default)]
+pub struct SimWorld {
+    pub bodies: Vec<Body>,
+    pub partners: Vec<Option<AgentId>>,
+}
+
+impl SimWorld {
+    /// The world of a program's scene: each agent at its start location.
+    pub fn for_scene(program: &Program, scene: SceneId) -> Self {
+        let agents = &program.scenes[scene.index()].agents;
+        let bodies = agents
+            .iter()
+            .map(|a| {
+                let l = &program.locations[a.start.index()];
+                Body { x: l.x, y: l.y }
+            })
+            .collect::<Vec<_>>();
+        SimWorld {
+            partners: vec![None; bodies.len()],
+            bodies,
+        }
+    }
+
+    pub fn body(&mut self, agent: AgentId) -> &mut Body {
+        let i = agent.index();
+        if i >= self.bodies.len() {
+            self.bodies.resize(i + 1, Body::default());
+        }
+        &mut self.bodies[i]
+    }
+
+    pub fn partner(&self, agent: AgentId) -> Option<AgentId> {
+        self.partners.get(agent.index()).copied().flatten()
+    }
+
+    pub fn set_partner(&mut self, agent: AgentId, partner: Option<AgentId>) {
+        let i = agent.index();
+        if i >= self.partners.len() {
+            self.partners.resize(i + 1, None);
+        }
+        self.partners[i] = partner;
+    }
+}
+
+/// The standard library, ready to link.
+pub fn library() -> StateLibrary<SimWorld> {
+    let mut lib = StateLibrary::new();
+    states::register(&mut lib);
+    lib
+}
+
+/// The declarations of the standard library (what the compiler checks machines against).
+pub fn declarations() -> Vec<LibraryDecl> {
+    library().declarations()
+}

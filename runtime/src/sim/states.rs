@@ -1,0 +1,320 @@
+//! The standard library states. Each is small on purpose: behaviour lives in the machines that
+//! designers author; these are the verbs those machines are built from.
+
+use super::{ARRIVAL_RADIUS, SimWorld, WALK_SPEED};
+use crate::hsm::{Inert, Message, StateCode, StateCx, StateLibrary, StateSpec};
+use crate::program::{ModifierKind, Terminal};
+
+type Cx<'a> = StateCx<'a, SimWorld>;
+
+/// How often an unanswered conversation request is repeated, seconds.
+const REQUEST_RETRY: f64 = 1.0;
+
+pub(super) fn register(lib: &mut StateLibrary<SimWorld>) {
+    use ModifierKind as M;
+    lib.register(
+        "Start",
+        StateSpec::new(M::None)
+            .raises(["Empty"])
+            .doc("Entry state: raises Empty at once."),
+        || Box::new(Start),
+    );
+    lib.register(
+        "Finish",
+        StateSpec::new(M::None)
+            .terminal(Terminal::End)
+            .raises(Vec::<String>::new())
+            .doc("Ends the machine; its host receives EndStateMachine."),
+        || Box::new(Inert),
+    );
+    lib.register(
+        "Fail",
+        StateSpec::new(M::None)
+            .terminal(Terminal::Failure)
+            .raises(Vec::<String>::new())
+            .doc("Ends the machine in failure; its host receives StateMachineFailed."),
+        || Box::new(Inert),
+    );
+    lib.register(
+        "Goto",
+        StateSpec::new(M::Location)
+            .raises(["ReachedLocation"])
+            .doc("Walks to the location; raises ReachedLocation on arrival."),
+        || Box::new(Goto { arrived: false }),
+    );
+    lib.register(
+        "Wait",
+        StateSpec::new(M::Number)
+            .raises(["Done"])
+            .doc("Waits the given number of seconds; raises Done."),
+        || Box::new(Wait { left: 0.0 }),
+    );
+    lib.register(
+        "WaitForConversation",
+        StateSpec::new(M::None)
+            .raises(["ConversationCoupled"])
+            .doc("Accepts the first RequestConversation message; raises ConversationCoupled."),
+        || Box::new(WaitForConversation),
+    );
+    lib.register(
+        "RequestConversation",
+        StateSpec::new(M::Agent)
+            .raises(["ConversationCoupled"])
+            .doc("Asks the agent for a conversation every second until it accepts; raises ConversationCoupled."),
+        || Box::new(RequestConversation { since_sent: 0.0 }),
+    );
+    lib.register(
+        "TalkStateMachine",
+        StateSpec::new(M::Machine)
+            .raises(["EndStateMachine", "StateMachineFailed"])
+            .doc("Hosts a conversation machine: passes turns to the partner and ends when either side finishes."),
+        || Box::new(Talk { partner_left: false }),
+    );
+    lib.register(
+        "Say",
+        StateSpec::new(M::Text)
+            .raises(["FinishStatement", "WaitForResponse"])
+            .doc("Says the text. Then raises FinishStatement if the state has that transition; otherwise yields the turn and raises WaitForResponse when the partner has answered."),
+        || Box::new(Say::new(None)),
+    );
+    lib.register(
+        "Salutation",
+        StateSpec::new(M::None)
+            .raises(["FinishStatement", "WaitForResponse"])
+            .doc("One-off state: says a canned greeting (\"Hi.\" or \"Hello.\"), then behaves like Say."),
+        || Box::new(Say::new(Some(&["Hi.", "Hello."]))),
+    );
+    lib.register(
+        "Listen",
+        StateSpec::new(M::None).doc(
+            "Waits for a message; its transitions are named after the messages it listens for.",
+        ),
+        || Box::new(Inert),
+    );
+    lib.register(
+        "FinishTalkState",
+        StateSpec::new(M::None)
+            .raises(["FinishTalk"])
+            .doc("Post-conversation wrap-up for 1.5 to 2.5 s; raises FinishTalk."),
+        || Box::new(Wait { left: f64::NAN }),
+    );
+}
+
+struct Start;
+impl StateCode<SimWorld> for Start {
+    fn init(&mut self, cx: &mut Cx<'_>) {
+        cx.raise("Empty");
+    }
+}
+
+struct Goto {
+    arrived: bool,
+}
+
+impl Goto {
+    fn step(&mut self, cx: &mut Cx<'_>, dt: f64) {
+        let Some(target) = cx.location().map(|l| (l.x, l.y)) else {
+            return;
+        };
+        let agent = cx.agent;
+        let body = cx.game.body(agent);
+        let (dx, dy) = (target.0 - body.x, target.1 - body.y);
+        let dist = (dx * dx + dy * dy).sqrt();
+        let stride = WALK_SPEED * dt;
+        if dist <= ARRIVAL_RADIUS.max(stride) {
+            body.x = target.0;
+            body.y = target.1;
+            if !self.arrived {
+                self.arrived = true;
+                cx.raise("ReachedLocation");
+            }
+        } else {
+            body.x += dx / dist * stride;
+            body.y += dy / dist * stride;
+        }
+    }
+}
+
+impl StateCode<SimWorld> for Goto {
+    fn init(&mut self, cx: &mut Cx<'_>) {
+        self.step(cx, 0.0);
+    }
+    fn update(&mut self, cx: &mut Cx<'_>, dt: f64) {
+        self.step(cx, dt);
+    }
+}
+
+/// `Wait` (modifier seconds, raises Done) and `FinishTalkState` (random 1.5–2.5 s, raises
+/// FinishTalk): a timer that raises one event.
+struct Wait {
+    left: f64,
+}
+
+impl StateCode<SimWorld> for Wait {
+    fn init(&mut self, cx: &mut Cx<'_>) {
+        self.left = match cx.number() {
+            Some(seconds) => seconds,
+            None => cx.rng.range_f64(1.5, 2.5),
+        };
+    }
+    fn update(&mut self, cx: &mut Cx<'_>, dt: f64) {
+        if self.left > 0.0 {
+            self.left -= dt;
+            if self.left <= 0.0 {
+                let event = if cx.number().is_some() {
+                    "Done"
+                } else {
+                    "FinishTalk"
+                };
+                cx.raise(event);
+            }
+        }
+    }
+}
+
+struct WaitForConversation;
+impl StateCode<SimWorld> for WaitForConversation {
+    fn on_message(&mut self, cx: &mut Cx<'_>, msg: &Message) -> bool {
+        if !cx.message_is(msg, "RequestConversation") || cx.game.partner(cx.agent).is_some() {
+            return false;
+        }
+        let me = cx.agent;
+        cx.game.set_partner(me, Some(msg.from));
+        cx.send_to(msg.from, "ConversationCoupled");
+        cx.raise("ConversationCoupled");
+        true
+    }
+}
+
+struct RequestConversation {
+    since_sent: f64,
+}
+
+impl RequestConversation {
+    fn request(&mut self, cx: &mut Cx<'_>) {
+        self.since_sent = 0.0;
+        match cx.modifier_agent() {
+            Some(other) => cx.send_to(other, "RequestConversation"),
+            None => {
+                let state = cx.state_name().to_string();
+                cx.error(format!(
+                    "{state}: the agent it asks for is not in this scene"
+                ));
+            }
+        }
+    }
+}
+
+impl StateCode<SimWorld> for RequestConversation {
+    fn init(&mut self, cx: &mut Cx<'_>) {
+        self.request(cx);
+    }
+    fn update(&mut self, cx: &mut Cx<'_>, dt: f64) {
+        self.since_sent += dt;
+        if self.since_sent >= REQUEST_RETRY {
+            self.request(cx);
+        }
+    }
+    fn on_message(&mut self, cx: &mut Cx<'_>, msg: &Message) -> bool {
+        if !cx.message_is(msg, "ConversationCoupled") {
+            return false;
+        }
+        let me = cx.agent;
+        cx.game.set_partner(me, Some(msg.from));
+        cx.raise("ConversationCoupled");
+        true
+    }
+}
+
+/// Hosts a conversation machine. Turn-taking: a child state that yields sends
+/// `AwaitingResponse` up; the host passes `YourTurn` to the partner. When either side's machine
+/// ends, its host tells the partner `ConversationEnded`, which ends the partner's conversation
+/// too (after its current state has had a chance to take it as its response).
+struct Talk {
+    partner_left: bool,
+}
+
+impl StateCode<SimWorld> for Talk {
+    fn update(&mut self, cx: &mut Cx<'_>, _dt: f64) {
+        if self.partner_left {
+            cx.raise("EndStateMachine");
+        }
+    }
+    fn cleanup(&mut self, cx: &mut Cx<'_>) {
+        let me = cx.agent;
+        if let Some(partner) = cx.game.partner(me) {
+            if !self.partner_left {
+                cx.send_to(partner, "ConversationEnded");
+            }
+        }
+        cx.game.set_partner(me, None);
+    }
+    fn on_message(&mut self, cx: &mut Cx<'_>, msg: &Message) -> bool {
+        if cx.message_is(msg, "AwaitingResponse") {
+            match cx.game.partner(cx.agent) {
+                Some(partner) => cx.send_to(partner, "YourTurn"),
+                None => cx.error("AwaitingResponse with no conversation partner".into()),
+            }
+            true
+        } else if cx.message_is(msg, "ConversationEnded") {
+            self.partner_left = true;
+            false // let the child take it as its response first
+        } else {
+            false
+        }
+    }
+}
+
+/// `Say` and one-off states such as `Salutation`.
+struct Say {
+    canned: Option<&'static [&'static str]>,
+    speaking_left: f64,
+    waiting: bool,
+}
+
+impl Say {
+    fn new(canned: Option<&'static [&'static str]>) -> Self {
+        Say {
+            canned,
+            speaking_left: 0.0,
+            waiting: false,
+        }
+    }
+}
+
+impl StateCode<SimWorld> for Say {
+    fn init(&mut self, cx: &mut Cx<'_>) {
+        let text = match self.canned {
+            Some(lines) => lines[cx.rng.index(lines.len())].to_string(),
+            None => cx.text().unwrap_or("").to_string(),
+        };
+        let words = text.split_whitespace().count() as f64;
+        self.speaking_left = (0.4 + 0.3 * words) * cx.rng.range_f64(0.9, 1.1);
+        cx.say(&text);
+    }
+    fn update(&mut self, cx: &mut Cx<'_>, dt: f64) {
+        if self.waiting || self.speaking_left <= 0.0 {
+            return;
+        }
+        self.speaking_left -= dt;
+        if self.speaking_left > 0.0 {
+            return;
+        }
+        if cx.has_transition("WaitForResponse") && !cx.has_transition("FinishStatement") {
+            self.waiting = true;
+            cx.send_up("AwaitingResponse");
+        } else {
+            cx.raise("FinishStatement");
+        }
+    }
+    fn on_message(&mut self, cx: &mut Cx<'_>, msg: &Message) -> bool {
+        // The partner leaving counts as the response we were waiting for.
+        if self.waiting
+            && (cx.message_is(msg, "YourTurn") || cx.message_is(msg, "ConversationEnded"))
+        {
+            cx.raise("WaitForResponse");
+            return true;
+        }
+        false
+    }
+}

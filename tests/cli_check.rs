@@ -1,0 +1,276 @@
+//! `ensemble check`: exit codes, the JSON document of DESIGN.md, and the seed's broken example.
+
+use ensemble_tests::{ensemble, repo_path};
+use serde_json::Value;
+
+fn json(stdout: &str) -> Value {
+    serde_json::from_str(stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{stdout}"))
+}
+
+fn diagnostics(doc: &Value) -> &Vec<Value> {
+    doc["diagnostics"]
+        .as_array()
+        .expect("diagnostics is an array")
+}
+
+#[test]
+fn airport_sample_is_clean() {
+    let out = ensemble(&["check", &repo_path("samples/airport"), "--format", "json"]);
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    let doc = json(&out.stdout);
+    assert_eq!(doc["summary"]["errors"], 0);
+    assert_eq!(doc["summary"]["warnings"], 0, "{}", out.stdout);
+}
+
+#[test]
+fn figure_3_6_as_printed_is_rejected_with_both_problems_located() {
+    let out = ensemble(&[
+        "check",
+        &repo_path("samples/airport/broken"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    let doc = json(&out.stdout);
+    let ds = diagnostics(&doc);
+    let unknown = ds
+        .iter()
+        .find(|d| d["code"] == "unknown-reference")
+        .expect("an unknown-reference diagnostic");
+    assert_eq!(unknown["severity"], "error");
+    assert_eq!(unknown["file"], "BuyTicket.machine.ron");
+    assert_eq!(unknown["line"], 12);
+    assert!(unknown["message"].as_str().unwrap().contains("LeaveAtX"));
+    let unreachable = ds
+        .iter()
+        .find(|d| {
+            d["code"] == "unreachable-state" && d["message"].as_str().unwrap().contains("LeaveAtY")
+        })
+        .expect("LeaveAtY reported unreachable");
+    assert_eq!(unreachable["file"], "BuyTicket.machine.ron");
+    assert_eq!(unreachable["line"], 13);
+    assert_eq!(unreachable["column"], 16);
+    // Every diagnostic has the fields DESIGN.md fixes.
+    for d in ds {
+        for key in [
+            "severity", "code", "message", "file", "line", "column", "sheet", "cell", "related",
+        ] {
+            assert!(d.get(key).is_some(), "missing `{key}` in {d}");
+        }
+    }
+    assert_eq!(doc["summary"]["errors"], 1);
+}
+
+#[test]
+fn human_output_shows_the_source_line_and_a_suggestion() {
+    let out = ensemble(&["check", &repo_path("samples/airport/broken")]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("error[unknown-reference]"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("BuyTicket.machine.ron:12:"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("did you mean `LeaveAtY`?"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("airport-broken: 1 error, 2 warnings"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_single_machine_file_can_be_checked() {
+    let out = ensemble(&[
+        "check",
+        &repo_path("samples/airport/machines/BuyTicket.machine.ron"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stdout);
+}
+
+#[test]
+fn missing_paths_and_non_projects_cannot_run() {
+    let out = ensemble(&["check", "/definitely/not/here"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("no such file or directory"),
+        "{}",
+        out.stderr
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = ensemble(&["check", dir.path().to_str().unwrap()]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("not an Ensemble project"),
+        "{}",
+        out.stderr
+    );
+    let txt = dir.path().join("notes.txt");
+    std::fs::write(&txt, "hello").unwrap();
+    let out = ensemble(&["check", txt.to_str().unwrap()]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("not an Ensemble source file"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    assert_eq!(ensemble(&["check"]).code, 2);
+    assert_eq!(ensemble(&["frobnicate"]).code, 2);
+    assert_eq!(ensemble(&["check", ".", "--format", "xml"]).code, 2);
+    assert_eq!(ensemble(&["--help"]).code, 0);
+}
+
+/// Writes a project with the given files into a temporary directory.
+fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("Ensemble.ron"), "Project(name: \"t\")").unwrap();
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+fn check_json(dir: &tempfile::TempDir) -> (i32, Value) {
+    let out = ensemble(&["check", dir.path().to_str().unwrap(), "--format", "json"]);
+    (out.code, json(&out.stdout))
+}
+
+fn codes(doc: &Value) -> Vec<String> {
+    diagnostics(doc)
+        .iter()
+        .map(|d| d["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn malformed_ron_is_a_located_syntax_error() {
+    let dir = project(&[(
+        "m.machine.ron",
+        "Machine(\n    name: \"M\",\n    states: [\n        (name: \"Start\" on: []),\n    ],\n)\n",
+    )]);
+    let (code, doc) = check_json(&dir);
+    assert_eq!(code, 1);
+    let d = &diagnostics(&doc)[0];
+    assert_eq!(d["code"], "syntax");
+    assert_eq!(d["file"], "m.machine.ron");
+    assert_eq!(d["line"], 4);
+}
+
+#[test]
+fn misspelt_field_names_are_reported() {
+    let dir = project(&[(
+        "m.machine.ron",
+        "Machine(name: \"M\", states: [(name: \"Start\", onn: [])])",
+    )]);
+    let (code, doc) = check_json(&dir);
+    assert_eq!(code, 1);
+    let d = &diagnostics(&doc)[0];
+    assert_eq!(d["code"], "syntax");
+    assert!(d["message"].as_str().unwrap().contains("onn"), "{d}");
+}
+
+#[test]
+fn every_problem_is_reported_at_once() {
+    let machine = r#"Machine(
+    name: "M",
+    states: [
+        (name: "Start", on: [("Empty", "Goto1"), ("Empty", "Wait1")]),
+        (name: "Goto1", modifier: "Nowhere", on: [("ReachedLocaton", "Start")]),
+        (name: "Goto1", modifier: "Home"),
+        (name: "Wait1"),
+        (name: "Dance1", on: [("Done", "Start")]),
+        (name: "TalkStateMachine", on: [("EndStateMachine", "Start")]),
+    ],
+)"#;
+    let noinit =
+        r#"Machine(name: "N", states: [(name: "Idle", code: "Listen", on: [("Go", "Idle")])])"#;
+    let cycle_a = r#"Machine(name: "A", states: [(name: "Start", on: [("Empty", "TalkStateMachine")]), (name: "TalkStateMachine", modifier: "B")])"#;
+    let cycle_b = r#"Machine(name: "B", states: [(name: "TalkStateMachine", modifier: "A")])"#;
+    let places = r#"Locations(locations: [(name: "Home", x: 0.0, y: 0.0)])"#;
+    let scene = r#"Scene(name: "s", agents: [(name: "a", machine: "Mm", at: "Home"), (name: "a", machine: "M", at: "Away")])"#;
+    let dir = project(&[
+        ("m.machine.ron", machine),
+        ("n.machine.ron", noinit),
+        ("a.machine.ron", cycle_a),
+        ("b.machine.ron", cycle_b),
+        ("p.locations.ron", places),
+        ("s.scene.ron", scene),
+        ("notes.ron", "()"),
+    ]);
+    let (code, doc) = check_json(&dir);
+    assert_eq!(code, 1);
+    let codes = codes(&doc);
+    for expected in [
+        "duplicate-name",
+        "unknown-reference",
+        "unreachable-state",
+        "no-initial-state",
+        "dead-end-state",
+        "recursive-machine",
+        "modifier-mismatch",
+        "unknown-event",
+        "unknown-asset",
+    ] {
+        assert!(
+            codes.iter().any(|c| c == expected),
+            "missing {expected} in {codes:?}"
+        );
+    }
+    // `Dance1` names no library state; the unknown location, the misspelt machine and start
+    // location are all reported separately.
+    let messages: Vec<&str> = diagnostics(&doc)
+        .iter()
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    for needle in ["`Dance`", "`Nowhere`", "`Mm`", "`Away`", "ReachedLocaton"] {
+        assert!(
+            messages.iter().any(|m| m.contains(needle)),
+            "nothing mentions {needle}: {messages:#?}"
+        );
+    }
+}
+
+#[test]
+fn agent_modifiers_must_name_agents_of_the_scene() {
+    let machine = r#"Machine(name: "M", states: [(name: "Start", on: [("Empty", "RequestConversation")]), (name: "RequestConversation", modifier: "sellr", on: [("ConversationCoupled", "Finish")]), (name: "Finish")])"#;
+    let places = r#"Locations(locations: [(name: "Home", x: 0.0, y: 0.0)])"#;
+    let scene = r#"Scene(name: "s", agents: [(name: "seller", machine: "M", at: "Home")])"#;
+    let dir = project(&[
+        ("m.machine.ron", machine),
+        ("p.locations.ron", places),
+        ("s.scene.ron", scene),
+    ]);
+    let (code, doc) = check_json(&dir);
+    assert_eq!(code, 1);
+    let d = diagnostics(&doc)
+        .iter()
+        .find(|d| d["code"] == "unknown-reference")
+        .unwrap();
+    assert!(d["message"].as_str().unwrap().contains("sellr"), "{d}");
+    assert_eq!(d["related"][0]["file"], "s.scene.ron");
+}
+
+#[test]
+fn non_utf8_sources_are_reported_not_panicked_on() {
+    let dir = project(&[]);
+    std::fs::write(dir.path().join("x.machine.ron"), [0xff, 0xfe, b'(', b')']).unwrap();
+    let (code, doc) = check_json(&dir);
+    assert_eq!(code, 1);
+    assert!(codes(&doc).iter().all(|c| c == "syntax"));
+}
