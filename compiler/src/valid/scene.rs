@@ -9,10 +9,10 @@ fn hosted_closure(module: &Module, root: Handle<Machine>) -> Vec<Handle<Machine>
     let mut i = 0;
     while i < seen.len() {
         for &s in &module.machines[seen[i]].states {
-            if let Modifier::Machine(child) = module.states[s].modifier {
-                if !seen.contains(&child) {
-                    seen.push(child);
-                }
+            if let Modifier::Machine(child) = module.states[s].modifier
+                && !seen.contains(&child)
+            {
+                seen.push(child);
             }
         }
         i += 1;

@@ -20,26 +20,26 @@ impl StateCode<Log> for Probe {
     fn init(&mut self, cx: &mut StateCx<'_, Log>) {
         let s = format!("init {}", cx.state_name());
         cx.game.0.push(s);
-        if self.after == 0 {
-            if let Some(e) = cx.text().map(str::to_string) {
-                cx.raise(&e);
-            }
+        if self.after == 0
+            && let Some(e) = cx.text().map(str::to_string)
+        {
+            cx.raise(&e);
         }
     }
     fn update(&mut self, cx: &mut StateCx<'_, Log>, dt: f64) {
         self.updates += 1;
         let s = format!("update {} {dt}", cx.state_name());
         cx.game.0.push(s);
-        if self.updates == self.after {
-            if let Some(e) = cx.text().map(str::to_string) {
-                if e.starts_with("Send") {
-                    let to = cx.agent_by_name("b").unwrap();
-                    cx.send_to(to, &e[4..]);
-                } else if e.starts_with("Up") {
-                    cx.send_up(&e[2..]);
-                } else {
-                    cx.raise(&e);
-                }
+        if self.updates == self.after
+            && let Some(e) = cx.text().map(str::to_string)
+        {
+            if let Some(message) = e.strip_prefix("Send") {
+                let to = cx.agent_by_name("b").unwrap();
+                cx.send_to(to, message);
+            } else if let Some(message) = e.strip_prefix("Up") {
+                cx.send_up(message);
+            } else {
+                cx.raise(&e);
             }
         }
     }
@@ -48,6 +48,9 @@ impl StateCode<Log> for Probe {
         cx.game.0.push(s);
     }
 }
+
+/// A state: (name, library code, modifier, transitions as (event, target name)).
+type StateRow<'a> = (&'a str, &'a str, &'a str, &'a [(&'a str, &'a str)]);
 
 /// Builds programs from a compact description. Library: `Start` (raises Empty at init),
 /// `Finish`, `Fail`, `Host` (machine modifier), `Probe0` (text modifier, raises it at init),
@@ -83,7 +86,7 @@ impl Builder {
     }
 
     /// states: (name, code, modifier, transitions as (event, target name)).
-    fn machine(mut self, name: &str, states: &[(&str, &str, &str, &[(&str, &str)])]) -> Self {
+    fn machine(mut self, name: &str, states: &[StateRow<'_>]) -> Self {
         let mi = self.machines.len() as u32;
         let first = self.states.len() as u32;
         let name = self.intern(name);

@@ -242,10 +242,10 @@ impl StateCode<SimWorld> for Talk {
     }
     fn cleanup(&mut self, cx: &mut Cx<'_>) {
         let me = cx.agent;
-        if let Some(partner) = cx.game.partner(me) {
-            if !self.partner_left {
-                cx.send_to(partner, "ConversationEnded");
-            }
+        if let Some(partner) = cx.game.partner(me)
+            && !self.partner_left
+        {
+            cx.send_to(partner, "ConversationEnded");
         }
         cx.game.set_partner(me, None);
     }

@@ -55,7 +55,7 @@ impl Node {
         }
         // A `Some(x)` value points at `x`.
         match node {
-            Node::Seq { items, span } if items.len() == 1 && span.len() > 0 => items[0].span(),
+            Node::Seq { items, span } if items.len() == 1 && !span.is_empty() => items[0].span(),
             n => n.span(),
         }
     }
