@@ -242,6 +242,15 @@ impl Diagnostics {
 
     /// The JSON document of DESIGN.md: `{"diagnostics":[...],"summary":{...}}`.
     pub fn to_json(&self, sources: &SourceMap) -> String {
+        serde_json::to_string_pretty(&self.json_document(sources)).expect("diagnostics always serialise")
+    }
+
+    /// The same document on one line (for streams such as `ensemble watch --format json`).
+    pub fn to_json_compact(&self, sources: &SourceMap) -> String {
+        serde_json::to_string(&self.json_document(sources)).expect("diagnostics always serialise")
+    }
+
+    fn json_document<'a>(&'a self, sources: &'a SourceMap) -> JsonDocument<'a> {
         let location = |l: &'_ Label| -> (usize, usize) { sources.line_col(l.span) };
         let diagnostics = self
             .sorted(sources)
@@ -283,14 +292,13 @@ impl Diagnostics {
                 }
             })
             .collect();
-        let doc = JsonDocument {
+        JsonDocument {
             diagnostics,
             summary: JsonSummary {
                 errors: self.count(Severity::Error),
                 warnings: self.count(Severity::Warning),
             },
-        };
-        serde_json::to_string_pretty(&doc).expect("diagnostics always serialise")
+        }
     }
 
     /// Human-readable rendering with source snippets. `color` adds ANSI colours.

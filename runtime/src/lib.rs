@@ -14,5 +14,7 @@ pub mod program;
 pub mod rng;
 pub mod sim;
 pub mod trace;
+#[cfg(feature = "watch")]
+pub mod watch;
 
 pub use program::{LoadError, Program};

@@ -1,36 +1,39 @@
 //! Trace events: what happened, tick by tick. The JSON form is a contract (docs/formats/trace.md):
 //! one object per line with `tick`, `time`, `agent`, `event` and the fields of each kind.
+//!
+//! Events carry names, not ids, so they stay meaningful after a hot reload replaces the program
+//! (the editor's timeline scrubs back across reloads). Names are shared strings: recording an
+//! event costs a few reference-count increments, and nothing at all when tracing is off.
 
-use crate::hsm::AgentId;
-use crate::program::{MachineId, NameId, Program, StateId};
 use serde::Serialize;
+use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct TraceEvent {
     pub tick: u64,
     /// Seconds since the scene started.
     pub time: f64,
-    pub agent: Option<AgentId>,
+    pub agent: Option<Arc<str>>,
     pub kind: EventKind,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum EventKind {
     Enter {
-        machine: MachineId,
-        state: StateId,
+        machine: Arc<str>,
+        state: Arc<str>,
         depth: u32,
     },
     Exit {
-        machine: MachineId,
-        state: StateId,
+        machine: Arc<str>,
+        state: Arc<str>,
         depth: u32,
     },
     /// A message was delivered (`up`: inside one agent's hierarchy; otherwise between agents).
     Message {
-        from: AgentId,
-        to: AgentId,
-        name: NameId,
+        from: Arc<str>,
+        to: Arc<str>,
+        name: Arc<str>,
         handled: bool,
         up: bool,
     },
@@ -39,11 +42,22 @@ pub enum EventKind {
     },
     /// A root machine failed and nothing handled it.
     Fail {
-        machine: MachineId,
-        state: StateId,
+        machine: Arc<str>,
+        state: Arc<str>,
     },
     Error {
         message: String,
+    },
+    /// A new program replaced the running one. `kept`: active states carried across by name;
+    /// `fallbacks`: what could not be mapped and what was done instead.
+    Reload {
+        reason: String,
+        kept: u32,
+        fallbacks: Vec<String>,
+    },
+    /// A new program was refused; the old one keeps running.
+    ReloadRejected {
+        reason: String,
     },
 }
 
@@ -56,15 +70,10 @@ impl EventKind {
             EventKind::Say { .. } => "say",
             EventKind::Fail { .. } => "fail",
             EventKind::Error { .. } => "error",
+            EventKind::Reload { .. } => "reload",
+            EventKind::ReloadRejected { .. } => "reload-rejected",
         }
     }
-}
-
-/// Everything needed to turn ids in events into names.
-pub struct NameView<'a> {
-    pub(crate) program: &'a Program,
-    pub(crate) symbols: &'a crate::hsm::Symbols,
-    pub(crate) agent_names: &'a [NameId],
 }
 
 #[derive(Serialize)]
@@ -104,130 +113,85 @@ enum Fields<'a> {
     Error {
         message: &'a str,
     },
+    Reload {
+        reason: &'a str,
+        kept: u32,
+        fallbacks: &'a [String],
+    },
+    Rejected {
+        reason: &'a str,
+    },
 }
 
-impl NameView<'_> {
-    pub fn name(&self, id: NameId) -> &str {
-        self.symbols.name(self.program, id)
-    }
-
-    pub fn agent(&self, id: AgentId) -> &str {
-        self.agent_names
-            .get(id.index())
-            .map(|n| self.name(*n))
-            .unwrap_or("?")
-    }
-
-    pub fn machine(&self, id: MachineId) -> &str {
-        self.program.name(self.program.machine(id).name)
-    }
-
-    pub fn state(&self, id: StateId) -> &str {
-        self.program.name(self.program.state(id).name)
-    }
-
-    fn fields<'s>(&'s self, kind: &'s EventKind) -> Fields<'s> {
-        match kind {
-            EventKind::Enter {
+impl TraceEvent {
+    fn fields(&self) -> Fields<'_> {
+        match &self.kind {
+            EventKind::Enter { machine, state, depth } | EventKind::Exit { machine, state, depth } => Fields::State {
                 machine,
                 state,
-                depth,
-            }
-            | EventKind::Exit {
-                machine,
-                state,
-                depth,
-            } => Fields::State {
-                machine: self.machine(*machine),
-                state: self.state(*state),
                 depth: *depth,
             },
-            EventKind::Message {
+            EventKind::Message { from, to, name, handled, up } => Fields::Message {
                 from,
                 to,
                 name,
-                handled,
-                up,
-            } => Fields::Message {
-                from: self.agent(*from),
-                to: self.agent(*to),
-                name: self.name(*name),
                 handled: *handled,
                 scope: if *up { "up" } else { "agent" },
             },
             EventKind::Say { text } => Fields::Say { text },
             EventKind::Fail { machine, state } => Fields::Fail {
-                action: self.machine(*machine),
+                action: machine,
                 target: None,
-                machine: self.machine(*machine),
-                state: self.state(*state),
+                machine,
+                state,
             },
             EventKind::Error { message } => Fields::Error { message },
+            EventKind::Reload { reason, kept, fallbacks } => Fields::Reload {
+                reason,
+                kept: *kept,
+                fallbacks,
+            },
+            EventKind::ReloadRejected { reason } => Fields::Rejected { reason },
         }
     }
 
     /// One JSON object, no trailing newline.
-    pub fn to_json(&self, e: &TraceEvent) -> String {
+    pub fn to_json(&self) -> String {
         let line = Line {
-            tick: e.tick,
-            time: (e.time * 1e6).round() / 1e6,
-            agent: e.agent.map(|a| self.agent(a)),
-            event: e.kind.name(),
-            fields: self.fields(&e.kind),
+            tick: self.tick,
+            time: (self.time * 1e6).round() / 1e6,
+            agent: self.agent.as_deref(),
+            event: self.kind.name(),
+            fields: self.fields(),
         };
         serde_json::to_string(&line).expect("trace lines always serialise")
     }
 
     /// One human-readable line.
-    pub fn to_text(&self, e: &TraceEvent) -> String {
-        let who = e.agent.map(|a| self.agent(a)).unwrap_or("-");
-        let what = match &e.kind {
-            EventKind::Enter {
-                machine,
-                state,
-                depth,
-            } => {
-                format!(
-                    "{:indent$}enter {}/{}",
-                    "",
-                    self.machine(*machine),
-                    self.state(*state),
-                    indent = *depth as usize * 2
-                )
-            }
-            EventKind::Exit {
-                machine,
-                state,
-                depth,
-            } => {
-                format!(
-                    "{:indent$}exit  {}/{}",
-                    "",
-                    self.machine(*machine),
-                    self.state(*state),
-                    indent = *depth as usize * 2
-                )
-            }
-            EventKind::Message {
-                from,
-                to,
-                name,
-                handled,
-                up,
-            } => format!(
-                "message {} {} -> {}{}{}",
-                self.name(*name),
-                self.agent(*from),
-                self.agent(*to),
+    pub fn to_text(&self) -> String {
+        let who = self.agent.as_deref().unwrap_or("-");
+        let indent = |depth: &u32| " ".repeat(*depth as usize * 2);
+        let what = match &self.kind {
+            EventKind::Enter { machine, state, depth } => format!("{}enter {machine}/{state}", indent(depth)),
+            EventKind::Exit { machine, state, depth } => format!("{}exit  {machine}/{state}", indent(depth)),
+            EventKind::Message { from, to, name, handled, up } => format!(
+                "message {name} {from} -> {to}{}{}",
                 if *up { " (up)" } else { "" },
                 if *handled { "" } else { " [unhandled]" }
             ),
             EventKind::Say { text } => format!("says \"{text}\""),
-            EventKind::Fail { machine, state } => {
-                format!("FAIL {} at {}", self.machine(*machine), self.state(*state))
-            }
+            EventKind::Fail { machine, state } => format!("FAIL {machine} at {state}"),
             EventKind::Error { message } => format!("ERROR {message}"),
+            EventKind::Reload { reason, kept, fallbacks } => {
+                let mut s = format!("RELOAD ({reason}): {kept} active states kept");
+                for f in fallbacks {
+                    s.push_str("; ");
+                    s.push_str(f);
+                }
+                s
+            }
+            EventKind::ReloadRejected { reason } => format!("RELOAD REJECTED: {reason}"),
         };
-        format!("{:>6} {:>8.3}s {:<10} {}", e.tick, e.time, who, what)
+        format!("{:>6} {:>8.3}s {:<10} {}", self.tick, self.time, who, what)
     }
 }

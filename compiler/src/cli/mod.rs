@@ -5,6 +5,7 @@
 //! run (bad arguments, unreadable path).
 
 mod run_scene;
+mod watch;
 
 use crate::project::ProjectError;
 use crate::{Compilation, compile_path};
@@ -65,6 +66,22 @@ enum Command {
         seed: u64,
         #[arg(long, value_enum, default_value = "text")]
         trace: TraceFormat,
+        /// Run in real time and hot-reload whenever the sources (or the .ensb) change.
+        #[arg(long)]
+        watch: bool,
+        /// With --watch: scene seconds per wall-clock second.
+        #[arg(long, default_value_t = 1.0)]
+        speed: f64,
+    },
+    /// Recompile on every save, print diagnostics, and keep the last good build.
+    Watch {
+        path: PathBuf,
+        /// Output directory (default: `build/` inside the project).
+        #[arg(short = 'o', long = "out")]
+        out: Option<PathBuf>,
+        /// `json`: one compact diagnostics document per line, one line per rebuild.
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
     },
 }
 
@@ -109,6 +126,8 @@ where
             ticks,
             seed,
             trace,
+            watch,
+            speed,
         } => run_scene::run(
             &path,
             &run_scene::Options {
@@ -116,9 +135,12 @@ where
                 ticks,
                 seed,
                 json: matches!(trace, TraceFormat::Json),
+                watch,
+                speed,
             },
             io,
         ),
+        Command::Watch { path, out, format } => watch::watch(&path, out, format, io),
     }
 }
 
@@ -154,20 +176,23 @@ fn check(path: &Path, format: Format, io: &mut Io<'_>) -> (i32, Option<Compilati
     (code, Some(c))
 }
 
+/// `build/` inside the project (or beside a single source file).
+pub(crate) fn default_out_dir(path: &Path) -> PathBuf {
+    let base = if path.is_dir() {
+        path.to_path_buf()
+    } else {
+        path.parent().map(Path::to_path_buf).unwrap_or_default()
+    };
+    base.join("build")
+}
+
 fn build(path: &Path, out: Option<PathBuf>, format: Format, io: &mut Io<'_>) -> i32 {
     let (code, c) = check(path, format, io);
     let Some(c) = c else { return code };
     let Some((program, debug)) = &c.output else {
         return code;
     };
-    let dir = out.unwrap_or_else(|| {
-        let base = if path.is_dir() {
-            path.to_path_buf()
-        } else {
-            path.parent().map(Path::to_path_buf).unwrap_or_default()
-        };
-        base.join("build")
-    });
+    let dir = out.unwrap_or_else(|| default_out_dir(path));
     match crate::back::program::write(&dir, &c.name, program, debug) {
         Ok((ensb, ensdbg)) => {
             let size = std::fs::metadata(&ensb).map(|m| m.len()).unwrap_or(0);

@@ -1,109 +1,152 @@
 //! `ensemble run`: compile (or load) a program and run one of its scenes headless in the
-//! simulated world, printing the trace.
+//! simulated world, printing the trace. With `--watch`, the scene runs in real time and hot
+//! reloads whenever the sources (or the `.ensb`) change.
 
-use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io, cannot_run, report};
+use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io, report};
+use crate::diag::Severity;
 use ensemble_runtime::Program;
 use ensemble_runtime::hsm::Scene;
 use ensemble_runtime::sim::{self, SimWorld};
+use ensemble_runtime::watch::FileWatcher;
 use std::path::Path;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 pub struct Options {
     pub scene: String,
     pub ticks: u64,
     pub seed: u64,
     pub json: bool,
+    pub watch: bool,
+    /// Scene seconds per wall-clock second when watching.
+    pub speed: f64,
 }
 
-/// Loads a built program, or compiles a project or source file in memory.
-fn program_for(path: &Path, io: &mut Io<'_>) -> Result<Program, i32> {
-    if path.extension().is_some_and(|e| e == "ensb") {
-        return Program::load(path).map_err(|e| {
-            let _ = writeln!(io.err, "error: cannot load {}: {e}", path.display());
-            EXIT_ERRORS
-        });
+fn is_program(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "ensb")
+}
+
+/// Why a (re)load produced no program.
+enum LoadFailure {
+    /// Could not run at all (exit 2).
+    CannotRun(String),
+    /// The input has errors (exit 1); diagnostics were printed.
+    Errors(String),
+}
+
+/// Loads a built program, or compiles a project or source file in memory, printing diagnostics.
+fn load(path: &Path, io: &mut Io<'_>) -> Result<Program, LoadFailure> {
+    if is_program(path) {
+        return Program::load(path).map_err(|e| LoadFailure::Errors(format!("cannot load {}: {e}", path.display())));
     }
-    let c = crate::compile_path(path).map_err(|e| cannot_run(io, &e))?;
+    let c = crate::compile_path(path).map_err(|e| LoadFailure::CannotRun(e.to_string()))?;
     if !c.diagnostics.is_empty() {
         report(&c, Format::Human, io);
     }
     match c.output {
         Some((program, _)) => Ok(program),
-        None => Err(EXIT_ERRORS),
+        None => {
+            let first = c.diagnostics.sorted(&c.sources).into_iter().find(|d| d.severity == Severity::Error);
+            let summary = match first.and_then(|d| d.primary.as_ref().map(|l| (d, l))) {
+                Some((d, l)) => {
+                    let (line, col) = c.sources.line_col(l.span);
+                    format!("{}:{line}:{col}: {} [{}] ({})", c.sources.get(l.span.file).name, d.message, d.code.as_str(), c.diagnostics.summary())
+                }
+                None => c.diagnostics.summary(),
+            };
+            Err(LoadFailure::Errors(summary))
+        }
     }
 }
 
+/// Writes the events recorded since the last call; `false` if the reader went away.
+fn flush_events(scene: &mut Scene<SimWorld>, options: &Options, io: &mut Io<'_>) -> bool {
+    for e in scene.take_events() {
+        let line = if options.json { e.to_json() } else { e.to_text() };
+        if writeln!(io.out, "{line}").is_err() {
+            return false;
+        }
+    }
+    !options.watch || io.out.flush().is_ok()
+}
+
 pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
-    let program = match program_for(path, io) {
+    // Watch before the first load, so a save made while it compiles is not missed.
+    let mut watcher = if options.watch {
+        match FileWatcher::new(path) {
+            Ok(w) => Some(w),
+            Err(e) => {
+                let _ = writeln!(io.err, "error: {e}");
+                return EXIT_CANNOT_RUN;
+            }
+        }
+    } else {
+        None
+    };
+    let program = match load(path, io) {
         Ok(p) => Arc::new(p),
-        Err(code) => return code,
+        Err(LoadFailure::CannotRun(message)) => {
+            let _ = writeln!(io.err, "error: {message}");
+            return EXIT_CANNOT_RUN;
+        }
+        Err(LoadFailure::Errors(message)) => {
+            if is_program(path) {
+                let _ = writeln!(io.err, "error: {message}");
+            }
+            return EXIT_ERRORS;
+        }
     };
     let Some(scene_id) = program.scene_by_name(&options.scene) else {
         let scenes: Vec<&str> = program.scene_names().collect();
-        let list = if scenes.is_empty() {
-            "none".to_string()
-        } else {
-            scenes.join(", ")
-        };
-        let _ = writeln!(
-            io.err,
-            "error: no scene `{}` in {} (scenes: {list})",
-            options.scene,
-            path.display()
-        );
+        let list = if scenes.is_empty() { "none".to_string() } else { scenes.join(", ") };
+        let _ = writeln!(io.err, "error: no scene `{}` in {} (scenes: {list})", options.scene, path.display());
         return EXIT_CANNOT_RUN;
     };
     let world = SimWorld::for_scene(&program, scene_id);
-    let mut scene = match Scene::new(
-        program.clone(),
-        sim::library(),
-        &options.scene,
-        world,
-        options.seed,
-    ) {
+    let mut scene = match Scene::new(program.clone(), sim::library(), &options.scene, world, options.seed) {
         Ok(s) => s,
         Err(e) => {
             let _ = writeln!(io.err, "error: cannot start scene `{}`: {e}", options.scene);
             return EXIT_ERRORS;
         }
     };
+    let started = Instant::now();
+    let speed = if options.speed > 0.0 { options.speed } else { 1.0 };
     for tick in 0..=options.ticks {
         if tick > 0 {
+            if let Some(w) = watcher.as_mut() {
+                // Real time: wait for the tick's moment, reloading on every change meanwhile.
+                let due = started + Duration::from_secs_f64(tick as f64 * scene.dt() / speed);
+                while let Some(change) = w.wait_until(due) {
+                    let what = change
+                        .paths
+                        .iter()
+                        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    match load(path, io) {
+                        Ok(p) => {
+                            let _ = scene.reload(Arc::new(p), &format!("changed: {what}"));
+                        }
+                        Err(LoadFailure::CannotRun(m) | LoadFailure::Errors(m)) => scene.reject_reload(m),
+                    }
+                    if !flush_events(&mut scene, options, io) {
+                        return EXIT_OK;
+                    }
+                }
+            }
             scene.tick();
         }
-        let events = scene.take_events();
-        let names = scene.names();
-        for e in &events {
-            let line = if options.json {
-                names.to_json(e)
-            } else {
-                names.to_text(e)
-            };
-            if writeln!(io.out, "{line}").is_err() {
-                return EXIT_OK; // reader went away (e.g. `| head`)
-            }
+        if !flush_events(&mut scene, options, io) {
+            return EXIT_OK; // reader went away (e.g. `| head`)
         }
     }
     if !options.json {
-        let _ = writeln!(
-            io.err,
-            "ran {} ticks ({:.1} s of scene time)",
-            options.ticks,
-            scene.now()
-        );
+        let _ = writeln!(io.err, "ran {} ticks ({:.1} s of scene time)", options.ticks, scene.now());
+        let program = scene.program().clone();
         for a in scene.agents() {
-            let states: Vec<String> = scene
-                .active_states(a)
-                .iter()
-                .map(|s| program.name(program.state(*s).name).to_string())
-                .collect();
-            let _ = writeln!(
-                io.err,
-                "  {:<10} {:?} in {}",
-                scene.agent_name(a),
-                scene.status(a),
-                states.join(" > ")
-            );
+            let states: Vec<&str> = scene.active_states(a).iter().map(|s| program.name(program.state(*s).name)).collect();
+            let _ = writeln!(io.err, "  {:<10} {:?} in {}", scene.agent_name(a), scene.status(a), states.join(" > "));
         }
     }
     EXIT_OK

@@ -5,7 +5,7 @@ use super::library::{LinkError, StateCode, StateLibrary, entry_of};
 use super::{END_STATE_MACHINE, MAX_TRANSITIONS_PER_TICK, STATE_MACHINE_FAILED};
 use crate::program::{MachineId, Modifier, NameId, Program, SceneId, StateId, Terminal};
 use crate::rng::Rng;
-use crate::trace::{EventKind, NameView, TraceEvent};
+use crate::trace::{EventKind, TraceEvent};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use thiserror::Error;
@@ -32,6 +32,26 @@ pub enum AgentStatus {
     Halted(String),
 }
 
+/// What a hot reload did (also recorded as a `reload` trace event).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ReloadReport {
+    /// Active states carried across by name, over all agents and depths.
+    pub kept: u32,
+    /// What could not be mapped, and what was done instead, one line each.
+    pub fallbacks: Vec<String>,
+}
+
+/// How one agent's frame stack maps onto a new program.
+struct AgentMapping {
+    /// New ids of the frames that carry over (a prefix of the stack).
+    states: Vec<StateId>,
+    /// A state at depth `states.len()` to enter afresh (its code changed), if any.
+    reenter: Option<StateId>,
+    /// Restart the root machine (by id in the new program) when nothing maps at depth 0.
+    restart_root: Option<MachineId>,
+    note: Option<String>,
+}
+
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum SceneError {
     #[error("the program has no scene `{name}` (scenes: {available})")]
@@ -44,7 +64,7 @@ pub enum SceneError {
 /// program's own names so one [`NameId`] space covers both.
 #[derive(Clone, Debug, Default)]
 pub struct Symbols {
-    extra: Vec<String>,
+    extra: Vec<Arc<str>>,
     index: HashMap<String, u32>,
 }
 
@@ -58,7 +78,7 @@ impl Symbols {
             return NameId(base + i);
         }
         let i = self.extra.len() as u32;
-        self.extra.push(name.to_string());
+        self.extra.push(Arc::from(name));
         self.index.insert(name.to_string(), i);
         NameId(base + i)
     }
@@ -66,7 +86,14 @@ impl Symbols {
     pub fn name<'a>(&'a self, program: &'a Program, id: NameId) -> &'a str {
         match id.index().checked_sub(program.names.len()) {
             None => program.name(id),
-            Some(i) => self.extra.get(i).map(String::as_str).unwrap_or("?"),
+            Some(i) => self.extra.get(i).map(|s| &**s).unwrap_or("?"),
+        }
+    }
+
+    pub fn shared(&self, program: &Program, id: NameId) -> Arc<str> {
+        match id.index().checked_sub(program.names.len()) {
+            None => program.shared_name(id),
+            Some(i) => self.extra.get(i).cloned().unwrap_or_else(|| Arc::from("?")),
         }
     }
 }
@@ -96,7 +123,6 @@ enum Work {
 }
 
 struct Agent<G> {
-    name: NameId,
     frames: Vec<Frame<G>>,
     inbox: Vec<Message>,
     rng: Rng,
@@ -114,6 +140,7 @@ pub struct Scene<G> {
     pub game: G,
     agents: Vec<Agent<G>>,
     agent_names: Vec<NameId>,
+    agent_labels: Vec<Arc<str>>,
     symbols: Symbols,
     seed: u64,
     tick: u64,
@@ -162,6 +189,7 @@ impl<G: 'static> Scene<G> {
             game,
             agents: Vec::new(),
             agent_names: Vec::new(),
+            agent_labels: Vec::new(),
             symbols: Symbols::default(),
             seed,
             tick: 0,
@@ -184,10 +212,10 @@ impl<G: 'static> Scene<G> {
     /// Adds an agent running `machine` and enters its initial state.
     pub fn spawn(&mut self, name: &str, machine: MachineId) -> AgentId {
         let id = AgentId(self.agents.len() as u32);
+        self.agent_labels.push(Arc::from(name));
         let name = self.symbols.intern(&self.program, name);
         self.agent_names.push(name);
         self.agents.push(Agent {
-            name,
             frames: Vec::new(),
             inbox: Vec::new(),
             rng: Rng::new(self.seed, id.0 as u64),
@@ -238,8 +266,7 @@ impl<G: 'static> Scene<G> {
     }
 
     pub fn agent_name(&self, id: AgentId) -> &str {
-        self.symbols
-            .name(&self.program, self.agents[id.index()].name)
+        &self.agent_labels[id.index()]
     }
 
     pub fn status(&self, id: AgentId) -> &AgentStatus {
@@ -253,15 +280,6 @@ impl<G: 'static> Scene<G> {
             .iter()
             .map(|f| f.state)
             .collect()
-    }
-
-    /// Names for rendering trace events.
-    pub fn names(&self) -> NameView<'_> {
-        NameView {
-            program: &self.program,
-            symbols: &self.symbols,
-            agent_names: &self.agent_names,
-        }
     }
 
     /// Sends a message from outside (the game, the player) to an agent; delivered next tick.
@@ -308,12 +326,117 @@ impl<G: 'static> Scene<G> {
         }
     }
 
+    /// Records that a new program was refused (it did not compile or load); the running one
+    /// goes on.
+    pub fn reject_reload(&mut self, reason: impl Into<String>) {
+        self.record(None, EventKind::ReloadRejected { reason: reason.into() });
+    }
+
+    /// Replaces the running program while agents run, carrying live state across by name.
+    ///
+    /// Each agent's active states are matched level by level: the root machine by name, then
+    /// each active state by name within its machine, then each child by the machine its host
+    /// now hosts. State code instances of matched states are kept (a walk in progress goes on).
+    /// Where matching stops, the rest of the stack is left (cleanup runs under the old program)
+    /// and the fallback rule applies:
+    /// - a state whose library code changed is entered afresh;
+    /// - a state that no longer exists restarts its machine at the initial state;
+    /// - a root machine that no longer exists halts the agent.
+    ///
+    /// A program that does not link against the library is refused: the old one keeps running
+    /// and a `reload-rejected` event says why. Agents added to a scene appear on restart.
+    pub fn reload(&mut self, program: Arc<Program>, reason: &str) -> Result<ReloadReport, LinkError> {
+        let links = match self.library.link(&program) {
+            Ok(l) => l,
+            Err(e) => {
+                self.reject_reload(e.to_string());
+                return Err(e);
+            }
+        };
+        let mappings: Vec<AgentMapping> = self
+            .agents
+            .iter()
+            .map(|a| map_frames(&self.program, &program, a.frames.iter().map(|f| f.state)))
+            .collect();
+        // Leave what does not carry over while the old program is still in force.
+        {
+            let (mut runner, agents) = self.runner();
+            for (i, (agent, m)) in agents.iter_mut().zip(&mappings).enumerate() {
+                if m.states.len() < agent.frames.len() {
+                    runner.exit_from(agent, AgentId(i as u32), m.states.len());
+                }
+                // Effects aimed at states that are gone are dropped; messages to other
+                // agents (already in `pending`) still go out.
+                agent.queue.clear();
+            }
+        }
+        // Swap the program and re-intern every name the scene holds.
+        let old = std::mem::replace(&mut self.program, program);
+        let old_symbols = std::mem::take(&mut self.symbols);
+        let remap = |symbols: &mut Symbols, id: NameId| symbols.intern(&self.program, old_symbols.name(&old, id));
+        for n in &mut self.agent_names {
+            *n = remap(&mut self.symbols, *n);
+        }
+        for (_, msg) in &mut self.pending {
+            msg.name = remap(&mut self.symbols, msg.name);
+        }
+        for agent in &mut self.agents {
+            for msg in &mut agent.inbox {
+                msg.name = remap(&mut self.symbols, msg.name);
+            }
+        }
+        self.links = links;
+        let mut report = ReloadReport::default();
+        let (mut runner, agents) = self.runner();
+        for (i, (agent, m)) in agents.iter_mut().zip(mappings).enumerate() {
+            let id = AgentId(i as u32);
+            for (frame, state) in agent.frames.iter_mut().zip(&m.states) {
+                frame.state = *state;
+            }
+            report.kept += m.states.len() as u32;
+            if let Some(note) = m.note {
+                report.fallbacks.push(format!("{}: {note}", runner.agent_labels[i]));
+            }
+            if agent.status != AgentStatus::Running && agent.status != AgentStatus::Finished {
+                continue;
+            }
+            let depth = agent.frames.len();
+            let next = match (m.reenter, m.restart_root) {
+                (Some(state), _) => Some(state),
+                (None, Some(root)) => Some(runner.program.machine(root).initial),
+                (None, None) if depth == 0 => {
+                    agent.status = AgentStatus::Halted("its root machine no longer exists".into());
+                    None
+                }
+                // The deepest kept state may now host a machine it did not host before.
+                (None, None) => match runner.program.state(agent.frames[depth - 1].state).modifier {
+                    Modifier::Machine(child) => Some(runner.program.machine(child).initial),
+                    _ => None,
+                },
+            };
+            if let Some(state) = next {
+                agent.status = AgentStatus::Running;
+                runner.enter(agent, id, depth, state);
+                runner.drain(agent, id);
+            }
+        }
+        self.record(
+            None,
+            EventKind::Reload {
+                reason: reason.to_string(),
+                kept: report.kept,
+                fallbacks: report.fallbacks.clone(),
+            },
+        );
+        Ok(report)
+    }
+
     fn record(&mut self, agent: Option<AgentId>, kind: EventKind) {
         if self.tracing {
             self.events.push(TraceEvent {
                 tick: self.tick,
                 time: self.now(),
-                agent,
+                agent: agent.map(|a| self.agent_labels[a.index()].clone()),
                 kind,
             });
         }
@@ -328,6 +451,7 @@ impl<G: 'static> Scene<G> {
                 links: &self.links,
                 game: &mut self.game,
                 agent_names: &self.agent_names,
+                agent_labels: &self.agent_labels,
                 symbols: &mut self.symbols,
                 pending: &mut self.pending,
                 events: if self.tracing {
@@ -351,6 +475,7 @@ struct Runner<'a, G> {
     links: &'a [usize],
     game: &'a mut G,
     agent_names: &'a [NameId],
+    agent_labels: &'a [Arc<str>],
     symbols: &'a mut Symbols,
     pending: &'a mut Vec<(AgentId, Message)>,
     events: Option<&'a mut Vec<TraceEvent>>,
@@ -360,15 +485,43 @@ struct Runner<'a, G> {
 }
 
 impl<G: 'static> Runner<'_, G> {
+    fn tracing(&self) -> bool {
+        self.events.is_some()
+    }
+
     fn record(&mut self, agent: AgentId, kind: EventKind) {
+        let label = self.agent_labels[agent.index()].clone();
         if let Some(events) = self.events.as_deref_mut() {
             events.push(TraceEvent {
                 tick: self.tick,
                 time: self.now,
-                agent: Some(agent),
+                agent: Some(label),
                 kind,
             });
         }
+    }
+
+    /// `machine/state` names of a state, for enter/exit/fail events.
+    fn state_names(&self, state: StateId) -> (Arc<str>, Arc<str>) {
+        let def = self.program.state(state);
+        (
+            self.program.shared_name(self.program.machine(def.machine).name),
+            self.program.shared_name(def.name),
+        )
+    }
+
+    fn record_message(&mut self, to: AgentId, msg: &Message, handled: bool, up: bool) {
+        if !self.tracing() {
+            return;
+        }
+        let kind = EventKind::Message {
+            from: self.agent_labels[msg.from.index()].clone(),
+            to: self.agent_labels[to.index()].clone(),
+            name: self.symbols.shared(self.program, msg.name),
+            handled,
+            up,
+        };
+        self.record(to, kind);
     }
 
     /// Calls into the code of frame `depth` and queues what it asked for.
@@ -459,16 +612,7 @@ impl<G: 'static> Runner<'_, G> {
             handled = self.offer(agent, id, depth, &msg);
             depth += 1;
         }
-        self.record(
-            id,
-            EventKind::Message {
-                from: msg.from,
-                to: id,
-                name: msg.name,
-                handled,
-                up: false,
-            },
-        );
+        self.record_message(id, &msg, handled, false);
         self.drain(agent, id);
     }
 
@@ -503,16 +647,7 @@ impl<G: 'static> Runner<'_, G> {
                         depth -= 1;
                         handled = self.offer(agent, id, depth, &msg);
                     }
-                    self.record(
-                        id,
-                        EventKind::Message {
-                            from: id,
-                            to: id,
-                            name: msg.name,
-                            handled,
-                            up: true,
-                        },
-                    );
+                    self.record_message(id, &msg, handled, true);
                 }
                 Work::ChildEnded {
                     depth,
@@ -545,8 +680,7 @@ impl<G: 'static> Runner<'_, G> {
     /// The machine whose current state is at `depth` has failed.
     fn fail_machine(&mut self, agent: &mut Agent<G>, id: AgentId, depth: usize) {
         if depth == 0 {
-            let state = agent.frames[0].state;
-            let machine = self.program.state(state).machine;
+            let (machine, state) = self.state_names(agent.frames[0].state);
             self.exit_from(agent, id, 0);
             self.record(id, EventKind::Fail { machine, state });
             agent.status = AgentStatus::Failed;
@@ -588,16 +722,10 @@ impl<G: 'static> Runner<'_, G> {
         while agent.frames.len() > depth {
             let d = agent.frames.len() - 1;
             self.call(agent, id, d, |code, cx| code.cleanup(cx));
-            let state = agent.frames[d].state;
-            let machine = self.program.state(state).machine;
-            self.record(
-                id,
-                EventKind::Exit {
-                    machine,
-                    state,
-                    depth: d as u32,
-                },
-            );
+            if self.tracing() {
+                let (machine, state) = self.state_names(agent.frames[d].state);
+                self.record(id, EventKind::Exit { machine, state, depth: d as u32 });
+            }
             agent.frames.pop();
         }
     }
@@ -614,14 +742,10 @@ impl<G: 'static> Runner<'_, G> {
             serial,
             code,
         });
-        self.record(
-            id,
-            EventKind::Enter {
-                machine: def.machine,
-                state,
-                depth: depth as u32,
-            },
-        );
+        if self.tracing() {
+            let (machine, name) = self.state_names(state);
+            self.record(id, EventKind::Enter { machine, state: name, depth: depth as u32 });
+        }
         self.call(agent, id, depth, |code, cx| code.init(cx));
         match self.program.library[def.code.index()].terminal {
             Terminal::End if depth == 0 => agent.status = AgentStatus::Finished,
@@ -639,4 +763,58 @@ impl<G: 'static> Runner<'_, G> {
             }
         }
     }
+}
+
+/// Matches a stack of active states (root first) in `old` against `new`, by names.
+fn map_frames(old: &Program, new: &Program, frames: impl Iterator<Item = StateId>) -> AgentMapping {
+    let mut m = AgentMapping {
+        states: Vec::new(),
+        reenter: None,
+        restart_root: None,
+        note: None,
+    };
+    let mut hosted: Option<MachineId> = None;
+    for (depth, state) in frames.enumerate() {
+        let os = old.state(state);
+        let machine_name = old.name(old.machine(os.machine).name);
+        let state_name = old.name(os.name);
+        let machine = if depth == 0 {
+            new.machine_by_name(machine_name)
+        } else {
+            hosted.filter(|h| new.name(new.machine(*h).name) == machine_name)
+        };
+        let Some(machine) = machine else {
+            m.note = Some(if depth == 0 {
+                format!("machine {machine_name} no longer exists; the agent stops")
+            } else {
+                format!("{machine_name} is no longer hosted here; left it")
+            });
+            return m;
+        };
+        let Some(ns) = new.state_by_name(machine, state_name) else {
+            m.note = Some(format!(
+                "state {machine_name}/{state_name} no longer exists; {machine_name} restarts at its initial state"
+            ));
+            // Below the root, the kept host re-enters its child's initial state (see `reload`).
+            if depth == 0 {
+                m.restart_root = Some(machine);
+            }
+            return m;
+        };
+        let old_code = old.name(old.library[os.code.index()].name);
+        let new_code = new.name(new.library[new.state(ns).code.index()].name);
+        if old_code != new_code {
+            m.note = Some(format!(
+                "state {machine_name}/{state_name} now runs {new_code} instead of {old_code}; entered it afresh"
+            ));
+            m.reenter = Some(ns);
+            return m;
+        }
+        m.states.push(ns);
+        hosted = match new.state(ns).modifier {
+            Modifier::Machine(child) => Some(child),
+            _ => None,
+        };
+    }
+    m
 }

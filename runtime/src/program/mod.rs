@@ -19,6 +19,7 @@ mod verify;
 
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 pub use container::{FORMAT_VERSION, Kind, LoadError};
 
@@ -199,6 +200,9 @@ pub struct Program {
     /// Built on load, never serialised: name -> id.
     #[serde(skip)]
     name_index: HashMap<String, NameId>,
+    /// Built on load, never serialised: names shared with trace events, which outlive reloads.
+    #[serde(skip)]
+    shared_names: Vec<Arc<str>>,
 }
 
 impl Program {
@@ -222,6 +226,7 @@ impl Program {
             locations,
             scenes,
             name_index: HashMap::new(),
+            shared_names: Vec::new(),
         };
         verify::verify(&program).map_err(LoadError::Invalid)?;
         program.build_index();
@@ -229,6 +234,7 @@ impl Program {
     }
 
     fn build_index(&mut self) {
+        self.shared_names = self.names.iter().map(|n| Arc::from(n.as_str())).collect();
         self.name_index = self
             .names
             .iter()
@@ -239,6 +245,11 @@ impl Program {
 
     pub fn name(&self, id: NameId) -> &str {
         &self.names[id.index()]
+    }
+
+    /// The name as a shared string (cheap to clone into trace events).
+    pub fn shared_name(&self, id: NameId) -> Arc<str> {
+        self.shared_names[id.index()].clone()
     }
 
     /// The id of an interned name, if the program uses it at all.
