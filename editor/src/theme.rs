@@ -1,0 +1,88 @@
+//! The editor's look: a calm dark slate theme with one accent colour. Colours live here so the
+//! panels and the diagram agree, and severity colours mean the same thing everywhere.
+
+use eframe::egui;
+use ensemble_compiler::diag::Severity;
+use egui::{Color32, CornerRadius, FontFamily, FontId, Stroke, TextStyle, Visuals};
+
+/// Canvas behind the diagram.
+pub const CANVAS: Color32 = Color32::from_rgb(22, 25, 31);
+/// Side panels and bars.
+pub const PANEL: Color32 = Color32::from_rgb(29, 33, 41);
+pub const BORDER: Color32 = Color32::from_rgb(46, 52, 63);
+pub const BOX_FILL: Color32 = Color32::from_rgb(38, 43, 54);
+pub const BOX_FILL_HOVER: Color32 = Color32::from_rgb(46, 52, 65);
+pub const BOX_STROKE: Color32 = Color32::from_rgb(74, 84, 103);
+pub const TEXT: Color32 = Color32::from_rgb(221, 226, 235);
+pub const TEXT_WEAK: Color32 = Color32::from_rgb(140, 150, 168);
+pub const ACCENT: Color32 = Color32::from_rgb(108, 182, 217);
+pub const EDGE: Color32 = Color32::from_rgb(122, 134, 154);
+pub const ERROR: Color32 = Color32::from_rgb(232, 102, 112);
+pub const WARNING: Color32 = Color32::from_rgb(226, 166, 90);
+pub const INFO: Color32 = Color32::from_rgb(120, 160, 230);
+pub const OK: Color32 = Color32::from_rgb(128, 192, 144);
+
+pub fn severity_color(severity: Severity) -> Color32 {
+    match severity {
+        Severity::Error => ERROR,
+        Severity::Warning => WARNING,
+        Severity::Info => INFO,
+    }
+}
+
+/// Small caps-like section titles in the side panels.
+pub fn section_font() -> FontId {
+    FontId::new(11.5, FontFamily::Proportional)
+}
+
+/// Installs the theme; dark whatever the system prefers, since the colours above assume it.
+pub fn apply(ctx: &egui::Context) {
+    ctx.set_theme(egui::ThemePreference::Dark);
+    ctx.style_mut_of(egui::Theme::Dark, |style| {
+        style.visuals = visuals();
+        style.spacing.item_spacing = egui::vec2(8.0, 6.0);
+        style.spacing.button_padding = egui::vec2(10.0, 4.0);
+        style.text_styles.insert(TextStyle::Body, FontId::new(14.0, FontFamily::Proportional));
+        style.text_styles.insert(TextStyle::Button, FontId::new(14.0, FontFamily::Proportional));
+        style.text_styles.insert(TextStyle::Heading, FontId::new(17.0, FontFamily::Proportional));
+        style.text_styles.insert(TextStyle::Small, FontId::new(11.5, FontFamily::Proportional));
+        style.text_styles.insert(TextStyle::Monospace, FontId::new(12.5, FontFamily::Monospace));
+    });
+}
+
+fn visuals() -> Visuals {
+    let mut v = Visuals::dark();
+    let radius = CornerRadius::same(5);
+    v.panel_fill = PANEL;
+    v.window_fill = PANEL;
+    v.extreme_bg_color = CANVAS;
+    v.faint_bg_color = Color32::from_rgb(34, 38, 47);
+    v.code_bg_color = BOX_FILL;
+    v.window_stroke = Stroke::new(1.0, BORDER);
+    v.warn_fg_color = WARNING;
+    v.error_fg_color = ERROR;
+    v.hyperlink_color = ACCENT;
+    v.override_text_color = None;
+    v.selection.bg_fill = Color32::from_rgb(44, 78, 98);
+    v.selection.stroke = Stroke::new(1.0, ACCENT);
+
+    let w = &mut v.widgets;
+    w.noninteractive.bg_fill = PANEL;
+    w.noninteractive.weak_bg_fill = PANEL;
+    w.noninteractive.bg_stroke = Stroke::new(1.0, BORDER);
+    w.noninteractive.fg_stroke = Stroke::new(1.0, TEXT);
+    w.inactive.weak_bg_fill = Color32::from_rgb(44, 50, 62);
+    w.inactive.bg_fill = Color32::from_rgb(44, 50, 62);
+    w.inactive.fg_stroke = Stroke::new(1.0, TEXT);
+    w.hovered.weak_bg_fill = Color32::from_rgb(54, 62, 77);
+    w.hovered.bg_fill = Color32::from_rgb(54, 62, 77);
+    w.hovered.bg_stroke = Stroke::new(1.0, BOX_STROKE);
+    w.hovered.fg_stroke = Stroke::new(1.5, Color32::WHITE);
+    w.active.weak_bg_fill = Color32::from_rgb(60, 70, 88);
+    w.active.bg_fill = Color32::from_rgb(60, 70, 88);
+    w.active.fg_stroke = Stroke::new(1.5, Color32::WHITE);
+    for visuals in [&mut w.noninteractive, &mut w.inactive, &mut w.hovered, &mut w.active, &mut w.open] {
+        visuals.corner_radius = radius;
+    }
+    v
+}
