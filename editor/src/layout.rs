@@ -59,7 +59,11 @@ pub fn layered(node_count: usize, root: Option<usize>, edges: &[(usize, usize)])
             column_of[n] = c;
         }
     }
-    Layers { columns, column_of, has_unreachable_column }
+    Layers {
+        columns,
+        column_of,
+        has_unreachable_column,
+    }
 }
 
 #[cfg(test)]
@@ -77,7 +81,10 @@ mod tests {
     #[test]
     fn rows_keep_discovery_order_and_unreachable_nodes_come_last() {
         let layers = layered(6, Some(0), &[(0, 2), (0, 1), (2, 3), (5, 4)]);
-        assert_eq!(layers.columns, vec![vec![0], vec![2, 1], vec![3], vec![4, 5]]);
+        assert_eq!(
+            layers.columns,
+            vec![vec![0], vec![2, 1], vec![3], vec![4, 5]]
+        );
         assert!(layers.has_unreachable_column);
         assert_eq!(layers.column_of, vec![0, 1, 1, 2, 3, 3]);
     }

@@ -63,7 +63,10 @@ fn modifier_text(module: &Module, c: &Compilation, state: &State) -> Option<Stri
         Modifier::Unresolved => {
             let written = state.modifier_span.map(|s| {
                 let text = &c.sources.get(s.file).text;
-                text.get(s.range()).unwrap_or("").trim_matches('"').to_string()
+                text.get(s.range())
+                    .unwrap_or("")
+                    .trim_matches('"')
+                    .to_string()
             });
             format!("{}?", written.unwrap_or_default())
         }
@@ -105,7 +108,10 @@ fn state_node(c: &Compilation, severities: &Severities, handle: Handle<State>) -
         details.push(m);
     }
     if let Some(h) = child {
-        details.push(format!("Double-click to open {}.", module.machines[h].name.text));
+        details.push(format!(
+            "Double-click to open {}.",
+            module.machines[h].name.text
+        ));
     }
     Node {
         state: Some(handle),
@@ -122,8 +128,13 @@ fn state_node(c: &Compilation, severities: &Severities, handle: Handle<State>) -
 pub fn build(c: &Compilation, severities: &Severities, machine: Handle<Machine>) -> MachineGraph {
     let module = &c.module;
     let m = &module.machines[machine];
-    let mut nodes: Vec<Node> = m.states.iter().map(|&s| state_node(c, severities, s)).collect();
-    let index: HashMap<Handle<State>, usize> = m.states.iter().enumerate().map(|(i, &s)| (s, i)).collect();
+    let mut nodes: Vec<Node> = m
+        .states
+        .iter()
+        .map(|&s| state_node(c, severities, s))
+        .collect();
+    let index: HashMap<Handle<State>, usize> =
+        m.states.iter().enumerate().map(|(i, &s)| (s, i)).collect();
 
     let mut missing: HashMap<String, usize> = HashMap::new();
     let mut edges: Vec<Edge> = Vec::new();
@@ -150,7 +161,12 @@ pub fn build(c: &Compilation, severities: &Severities, machine: Handle<Machine>)
             };
             match edges.iter_mut().find(|e| e.from == from && e.to == to) {
                 Some(e) => e.events.push(t.event.text.clone()),
-                None => edges.push(Edge { from, to, events: vec![t.event.text.clone()], broken }),
+                None => edges.push(Edge {
+                    from,
+                    to,
+                    events: vec![t.event.text.clone()],
+                    broken,
+                }),
             }
         }
     }
@@ -163,36 +179,69 @@ mod tests {
     use super::*;
 
     fn airport(sub: &str) -> Compilation {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport").join(sub);
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../samples/airport")
+            .join(sub);
         ensemble_compiler::compile_path(&path).expect("sample loads")
     }
 
     #[test]
     fn boxes_say_code_and_modifier() {
         let c = airport("");
-        let g = build(&c, &Severities::of(&c), c.module.machine_by_name("StandSellTicket").unwrap());
+        let g = build(
+            &c,
+            &Severities::of(&c),
+            c.module.machine_by_name("StandSellTicket").unwrap(),
+        );
         let goto = g.nodes.iter().find(|n| n.title == "Goto1").unwrap();
-        assert_eq!(goto.subtitle.as_deref(), Some("Goto · TicketCounterLocation"));
-        let talk = g.nodes.iter().find(|n| n.title == "TalkStateMachine").unwrap();
+        assert_eq!(
+            goto.subtitle.as_deref(),
+            Some("Goto · TicketCounterLocation")
+        );
+        let talk = g
+            .nodes
+            .iter()
+            .find(|n| n.title == "TalkStateMachine")
+            .unwrap();
         assert_eq!(talk.child, c.module.machine_by_name("SellTicket"));
         assert_eq!(g.nodes[g.root.unwrap()].title, "Start");
-        assert!(g.edges.iter().any(|e| g.nodes[e.from].title == "FinishTalkState" && g.nodes[e.to].title == "Goto1"));
+        assert!(
+            g.edges
+                .iter()
+                .any(|e| g.nodes[e.from].title == "FinishTalkState"
+                    && g.nodes[e.to].title == "Goto1")
+        );
     }
 
     #[test]
     fn long_text_modifiers_are_shortened() {
         let c = airport("");
-        let g = build(&c, &Severities::of(&c), c.module.machine_by_name("SellTicket").unwrap());
-        let confirm = g.nodes.iter().find(|n| n.title == "ConfirmFlightX").unwrap();
+        let g = build(
+            &c,
+            &Severities::of(&c),
+            c.module.machine_by_name("SellTicket").unwrap(),
+        );
+        let confirm = g
+            .nodes
+            .iter()
+            .find(|n| n.title == "ConfirmFlightX")
+            .unwrap();
         let sub = confirm.subtitle.as_deref().unwrap();
-        assert!(sub.starts_with("Say · “Here is") && sub.ends_with('…'), "{sub}");
+        assert!(
+            sub.starts_with("Say · “Here is") && sub.ends_with('…'),
+            "{sub}"
+        );
         assert!(g.nodes.iter().any(|n| n.title == "Finish" && n.is_final));
     }
 
     #[test]
     fn a_dangling_transition_points_at_a_missing_box() {
         let c = airport("broken");
-        let g = build(&c, &Severities::of(&c), c.module.machine_by_name("BuyTicket").unwrap());
+        let g = build(
+            &c,
+            &Severities::of(&c),
+            c.module.machine_by_name("BuyTicket").unwrap(),
+        );
         let ghost = g.nodes.iter().position(|n| n.is_missing()).unwrap();
         assert_eq!(g.nodes[ghost].title, "LeaveAtX");
         let edge = g.edges.iter().find(|e| e.to == ghost).unwrap();

@@ -21,7 +21,9 @@ fn default_project() -> PathBuf {
 }
 
 fn has_display() -> bool {
-    ["DISPLAY", "WAYLAND_DISPLAY"].iter().any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
+    ["DISPLAY", "WAYLAND_DISPLAY"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
 }
 
 fn exit(code: i32) -> ExitCode {
@@ -37,17 +39,37 @@ fn headless_demo(path: &Path) -> i32 {
             return cli::EXIT_CANNOT_RUN;
         }
     };
-    let scene = compilation.module.scenes.iter().next().map(|(_, s)| s.name.text.clone());
+    let scene = compilation
+        .module
+        .scenes
+        .iter()
+        .next()
+        .map(|(_, s)| s.name.text.clone());
     let path = OsString::from(path);
     let args: Vec<OsString> = match scene {
-        Some(scene) => vec!["ensemble".into(), "run".into(), path, "--scene".into(), scene.into(), "--ticks".into(), "2000".into()],
+        Some(scene) => vec![
+            "ensemble".into(),
+            "run".into(),
+            path,
+            "--scene".into(),
+            scene.into(),
+            "--ticks".into(),
+            "2000".into(),
+        ],
         None => {
-            eprintln!("{}: no scene to run; checking the project instead", compilation.name);
+            eprintln!(
+                "{}: no scene to run; checking the project instead",
+                compilation.name
+            );
             vec!["ensemble".into(), "check".into(), path]
         }
     };
     let (mut stdout, mut stderr) = (std::io::stdout(), std::io::stderr());
-    let mut io = cli::Io { out: &mut stdout, err: &mut stderr, color: false };
+    let mut io = cli::Io {
+        out: &mut stdout,
+        err: &mut stderr,
+        color: false,
+    };
     cli::run(args, &mut io)
 }
 
@@ -66,7 +88,9 @@ fn main() -> ExitCode {
         }
     };
     if !has_display() {
-        eprintln!("ensemble-editor: no display found (DISPLAY and WAYLAND_DISPLAY are unset); running the headless demo instead");
+        eprintln!(
+            "ensemble-editor: no display found (DISPLAY and WAYLAND_DISPLAY are unset); running the headless demo instead"
+        );
         return exit(headless_demo(&path));
     }
 
@@ -75,8 +99,15 @@ fn main() -> ExitCode {
         .with_title(app.title())
         .with_inner_size([1280.0, 820.0])
         .with_min_inner_size([720.0, 480.0]);
-    let options = eframe::NativeOptions { viewport, ..Default::default() };
-    match eframe::run_native("ensemble-editor", options, Box::new(|_cc| Ok(Box::new(app)))) {
+    let options = eframe::NativeOptions {
+        viewport,
+        ..Default::default()
+    };
+    match eframe::run_native(
+        "ensemble-editor",
+        options,
+        Box::new(|_cc| Ok(Box::new(app))),
+    ) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("ensemble-editor: cannot open a window: {e}");

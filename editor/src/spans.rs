@@ -14,15 +14,28 @@ fn contains(outer: Span, inner: Span) -> bool {
 
 /// The spans written for one state: its name, code, modifier and transitions.
 fn state_spans(state: &State) -> impl Iterator<Item = Span> + '_ {
-    [Some(state.name.span), Some(state.code_name.span), state.modifier_span]
-        .into_iter()
-        .flatten()
-        .chain(state.transitions.iter().flat_map(|t| [t.event.span, t.target_name.span]))
+    [
+        Some(state.name.span),
+        Some(state.code_name.span),
+        state.modifier_span,
+    ]
+    .into_iter()
+    .flatten()
+    .chain(
+        state
+            .transitions
+            .iter()
+            .flat_map(|t| [t.event.span, t.target_name.span]),
+    )
 }
 
 /// The state whose own text holds `span`.
 pub fn state_at(module: &Module, span: Span) -> Option<Handle<State>> {
-    module.states.iter().find(|(_, s)| state_spans(s).any(|own| contains(own, span))).map(|(h, _)| h)
+    module
+        .states
+        .iter()
+        .find(|(_, s)| state_spans(s).any(|own| contains(own, span)))
+        .map(|(h, _)| h)
 }
 
 /// The machine, and state if any, that `span` points into.
@@ -51,12 +64,14 @@ impl Severities {
             if d.severity == Severity::Info {
                 continue;
             }
-            let Some((machine, state)) = d.primary.as_ref().and_then(|l| locate(&c.module, l.span)) else {
+            let Some((machine, state)) = d.primary.as_ref().and_then(|l| locate(&c.module, l.span))
+            else {
                 continue;
             };
             // `Severity` orders Error first, so the worst is the minimum.
             let worst = |slot: Option<&Severity>| slot.map_or(d.severity, |s| (*s).min(d.severity));
-            out.machines.insert(machine, worst(out.machines.get(&machine)));
+            out.machines
+                .insert(machine, worst(out.machines.get(&machine)));
             if let Some(s) = state {
                 out.states.insert(s, worst(out.states.get(&s)));
             }

@@ -2,8 +2,8 @@
 //! panels and the diagram agree, and severity colours mean the same thing everywhere.
 
 use eframe::egui;
-use ensemble_compiler::diag::Severity;
 use egui::{Color32, CornerRadius, FontFamily, FontId, Stroke, TextStyle, Visuals};
+use ensemble_compiler::diag::Severity;
 
 /// Canvas behind the diagram.
 pub const CANVAS: Color32 = Color32::from_rgb(22, 25, 31);
@@ -42,11 +42,25 @@ pub fn apply(ctx: &egui::Context) {
         style.visuals = visuals();
         style.spacing.item_spacing = egui::vec2(8.0, 6.0);
         style.spacing.button_padding = egui::vec2(10.0, 4.0);
-        style.text_styles.insert(TextStyle::Body, FontId::new(14.0, FontFamily::Proportional));
-        style.text_styles.insert(TextStyle::Button, FontId::new(14.0, FontFamily::Proportional));
-        style.text_styles.insert(TextStyle::Heading, FontId::new(17.0, FontFamily::Proportional));
-        style.text_styles.insert(TextStyle::Small, FontId::new(11.5, FontFamily::Proportional));
-        style.text_styles.insert(TextStyle::Monospace, FontId::new(12.5, FontFamily::Monospace));
+        style
+            .text_styles
+            .insert(TextStyle::Body, FontId::new(14.0, FontFamily::Proportional));
+        style.text_styles.insert(
+            TextStyle::Button,
+            FontId::new(14.0, FontFamily::Proportional),
+        );
+        style.text_styles.insert(
+            TextStyle::Heading,
+            FontId::new(17.0, FontFamily::Proportional),
+        );
+        style.text_styles.insert(
+            TextStyle::Small,
+            FontId::new(11.5, FontFamily::Proportional),
+        );
+        style.text_styles.insert(
+            TextStyle::Monospace,
+            FontId::new(12.5, FontFamily::Monospace),
+        );
     });
 }
 
@@ -81,7 +95,13 @@ fn visuals() -> Visuals {
     w.active.weak_bg_fill = Color32::from_rgb(60, 70, 88);
     w.active.bg_fill = Color32::from_rgb(60, 70, 88);
     w.active.fg_stroke = Stroke::new(1.5, Color32::WHITE);
-    for visuals in [&mut w.noninteractive, &mut w.inactive, &mut w.hovered, &mut w.active, &mut w.open] {
+    for visuals in [
+        &mut w.noninteractive,
+        &mut w.inactive,
+        &mut w.hovered,
+        &mut w.active,
+        &mut w.open,
+    ] {
         visuals.corner_radius = radius;
     }
     v

@@ -28,7 +28,10 @@ impl SourceWatch {
             (p, stamp)
         });
         let stamps = stamps.collect();
-        SourceWatch { stamps, last_poll: Instant::now() }
+        SourceWatch {
+            stamps,
+            last_poll: Instant::now(),
+        }
     }
 
     /// Whether anything changed since the last look; looks at most once per [`POLL_INTERVAL`].
@@ -37,7 +40,9 @@ impl SourceWatch {
             return false;
         }
         self.last_poll = Instant::now();
-        self.stamps.iter().any(|(path, stamp)| modified(path) != *stamp)
+        self.stamps
+            .iter()
+            .any(|(path, stamp)| modified(path) != *stamp)
     }
 }
 
@@ -47,7 +52,8 @@ mod tests {
 
     #[test]
     fn a_changed_file_is_noticed_after_the_interval() {
-        let dir = std::env::temp_dir().join(format!("ensemble-editor-watch-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("ensemble-editor-watch-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("a.machine.ron");
         std::fs::write(&file, "1").unwrap();
@@ -56,7 +62,12 @@ mod tests {
         watch.last_poll -= POLL_INTERVAL;
         assert!(!watch.poll(), "nothing changed");
         let later = SystemTime::now() + Duration::from_secs(5);
-        std::fs::File::options().write(true).open(&file).unwrap().set_modified(later).unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&file)
+            .unwrap()
+            .set_modified(later)
+            .unwrap();
         watch.last_poll -= POLL_INTERVAL;
         assert!(watch.poll());
         std::fs::remove_dir_all(&dir).unwrap();

@@ -1,14 +1,16 @@
 //! Drives the real editor UI headless with egui_kittest: what a designer sees and clicks.
 
-use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
 use eframe::egui;
 use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
 use ensemble_editor::EditorApp;
 use std::path::{Path, PathBuf};
 
 fn sample(sub: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport").join(sub)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../samples/airport")
+        .join(sub)
 }
 
 fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
@@ -30,7 +32,10 @@ fn airport_lists_its_machines_and_opens_one_on_click() {
     harness.get_by_role_and_label(Role::Button, "BuyTicketAtCounter");
     harness.get_by_label("ticket-counter.scene.ron");
     // The first scene's first agent runs StandSellTicket: it is shown at start.
-    assert_eq!(harness.state().current_machine_name(), Some("StandSellTicket"));
+    assert_eq!(
+        harness.state().current_machine_name(),
+        Some("StandSellTicket")
+    );
     harness.get_by_label("TalkStateMachine");
 
     harness.get_by_label("SellTicket").click();
@@ -52,7 +57,10 @@ fn broken_airport_shows_the_unknown_reference() {
     assert_eq!(harness.state().current_machine_name(), Some("BuyTicket"));
     let app = harness.state();
     let module = &app.project().unwrap().compilation.module;
-    assert_eq!(module.states[app.selected_state().unwrap()].name.text, "WantTicketToX");
+    assert_eq!(
+        module.states[app.selected_state().unwrap()].name.text,
+        "WantTicketToX"
+    );
     // The missing target is drawn as its own box.
     harness.get_by_label("LeaveAtX");
 }
@@ -74,7 +82,14 @@ fn double_clicking_a_host_state_opens_its_child_and_breadcrumbs_lead_back() {
     harness.run();
     assert_eq!(harness.state().current_machine_name(), Some("SellTicket"));
     // The breadcrumb back up is a button, after the list entry of the same name.
-    harness.get_all_by_role_and_label(Role::Button, "StandSellTicket").last().unwrap().click();
+    harness
+        .get_all_by_role_and_label(Role::Button, "StandSellTicket")
+        .last()
+        .unwrap()
+        .click();
     harness.run();
-    assert_eq!(harness.state().current_machine_name(), Some("StandSellTicket"));
+    assert_eq!(
+        harness.state().current_machine_name(),
+        Some("StandSellTicket")
+    );
 }
