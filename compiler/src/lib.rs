@@ -15,6 +15,8 @@ pub mod cli;
 pub mod diag;
 pub mod front;
 pub mod ir;
+pub mod nav;
+pub mod plan;
 pub mod project;
 pub mod source;
 pub mod valid;

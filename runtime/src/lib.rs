@@ -10,6 +10,8 @@
 
 pub mod fs;
 pub mod hsm;
+pub mod plan;
+pub mod nav;
 pub mod program;
 pub mod rng;
 pub mod sim;

@@ -4,6 +4,8 @@
 //! Exit codes (DESIGN.md): 0 success (warnings allowed), 1 errors found in the input, 2 could not
 //! run (bad arguments, unreadable path).
 
+mod nav;
+mod plan;
 mod run_scene;
 mod watch;
 
@@ -83,6 +85,13 @@ enum Command {
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
     },
+    /// Navigation (PPA*): `build` precomputes a map, `query` answers scenario queries.
+    Nav {
+        #[command(subcommand)]
+        command: nav::NavCommand,
+    },
+    /// Plan on a STRIPS domain and problem (PDDL or native), validate the plan, print it.
+    Plan(plan::PlanArgs),
 }
 
 /// Where the command writes. `color` adds ANSI colours to human diagnostics.
@@ -141,6 +150,8 @@ where
             io,
         ),
         Command::Watch { path, out, format } => watch::watch(&path, out, format, io),
+        Command::Nav { command } => nav::run(command, io),
+        Command::Plan(args) => plan::run(args, io),
     }
 }
 

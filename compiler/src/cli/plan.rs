@@ -1,0 +1,303 @@
+//! `ensemble plan DOMAIN PROBLEM [--search astar|gbfs|minmin|pop] [--format json]`: plan on a
+//! STRIPS task (PDDL, or a native action list in RON), validate the plan step by step, print it.
+//!
+//! Exit codes: 0 with a plan; 3 when the task is proven unsolvable; 1 on errors in the input
+//! (or when a search limit stops the search without a plan); 2 when it cannot run.
+
+use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io};
+use crate::diag::Diagnostics;
+use crate::source::SourceMap;
+use clap::{Args, ValueEnum};
+use ensemble_runtime::plan::pop::{self, AchieverIndex, Achievers, PopConfig, PopOutcome};
+use ensemble_runtime::plan::{Heuristic, Limits, Outcome, Task, minmin, search, validate};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Exit code when the task is proven unsolvable.
+pub const EXIT_UNSOLVABLE: i32 = 3;
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum SearchKind {
+    /// A* (optimal with the default h_max).
+    Astar,
+    /// Greedy best-first search (default h_ff).
+    Gbfs,
+    /// MinMin real-time search, interleaving planning and simulated execution.
+    Minmin,
+    /// Partial-order planning with the achiever index (A-POP).
+    Pop,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum HeuristicKind {
+    Hmax,
+    Hadd,
+    Hff,
+    Blind,
+}
+
+#[derive(Args, Debug)]
+pub struct PlanArgs {
+    /// Domain: a PDDL file, or a native action list (`.ron`).
+    pub domain: PathBuf,
+    /// Problem: a PDDL file, or a native problem (`.ron`).
+    pub problem: PathBuf,
+    #[arg(long, value_enum, default_value = "astar")]
+    pub search: SearchKind,
+    /// Heuristic (default: hmax for astar, hff for gbfs, hadd for minmin).
+    #[arg(long, value_enum)]
+    pub heuristic: Option<HeuristicKind>,
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: Format,
+    /// Stop after this many expansions (A*/GBFS), nodes per decision (MinMin) or partial plans
+    /// (POP).
+    #[arg(long)]
+    pub max_expansions: Option<u64>,
+    /// Stop after this many seconds (A*/GBFS).
+    #[arg(long)]
+    pub time_limit: Option<f64>,
+    /// MinMin lookahead horizon.
+    #[arg(long, default_value_t = 3)]
+    pub horizon: u32,
+}
+
+struct Found {
+    plan: Vec<u32>,
+    expanded: u64,
+    heuristic: Option<Heuristic>,
+}
+
+enum Result_ {
+    Found(Found),
+    Unsolvable(u64),
+    Limit(u64, &'static str),
+}
+
+fn heuristic(args: &PlanArgs, default: Heuristic) -> Heuristic {
+    match args.heuristic {
+        None => default,
+        Some(HeuristicKind::Hmax) => Heuristic::Max,
+        Some(HeuristicKind::Hadd) => Heuristic::Add,
+        Some(HeuristicKind::Hff) => Heuristic::Ff,
+        Some(HeuristicKind::Blind) => Heuristic::Blind,
+    }
+}
+
+fn solve(task: &Task, args: &PlanArgs) -> Result_ {
+    let limits = Limits {
+        max_expansions: args.max_expansions,
+        max_time: args.time_limit.map(Duration::from_secs_f64),
+    };
+    match args.search {
+        SearchKind::Astar | SearchKind::Gbfs => {
+            let (h, r) = if args.search == SearchKind::Astar {
+                let h = heuristic(args, Heuristic::Max);
+                (h, search::astar(task, h, limits))
+            } else {
+                let h = heuristic(args, Heuristic::Ff);
+                (h, search::gbfs(task, h, limits))
+            };
+            match r.outcome {
+                Outcome::Plan(plan) => Result_::Found(Found {
+                    plan,
+                    expanded: r.stats.expanded,
+                    heuristic: Some(h),
+                }),
+                Outcome::Unsolvable => Result_::Unsolvable(r.stats.expanded),
+                Outcome::LimitReached => {
+                    Result_::Limit(r.stats.expanded, "expansion or time limit")
+                }
+            }
+        }
+        SearchKind::Minmin => {
+            let h = heuristic(args, Heuristic::Add);
+            let s0 = task.initial_state();
+            if ensemble_runtime::plan::heuristic::evaluate(task, &s0, Heuristic::Max).is_none() {
+                return Result_::Unsolvable(0);
+            }
+            let cfg = minmin::MinMinConfig {
+                horizon: args.horizon.max(1),
+                heuristic: h,
+                max_nodes: Some(args.max_expansions.unwrap_or(200_000)),
+                ..Default::default()
+            };
+            let max_steps = 10 * task.operators.len().max(10);
+            let ep = minmin::run(task, &s0, cfg, max_steps, |_, o, s| task.op(o).apply(s));
+            if ep.reached_goal {
+                Result_::Found(Found {
+                    plan: ep.executed,
+                    expanded: ep.nodes,
+                    heuristic: Some(h),
+                })
+            } else {
+                Result_::Limit(ep.nodes, "MinMin found no way forward within its bounds")
+            }
+        }
+        SearchKind::Pop => {
+            let idx = AchieverIndex::build(task);
+            let cfg = PopConfig {
+                max_nodes: args
+                    .max_expansions
+                    .unwrap_or(PopConfig::default().max_nodes),
+                ..PopConfig::default()
+            };
+            let r = pop::plan(task, Achievers::Index(&idx), &task.initial_state(), cfg);
+            match r.outcome {
+                PopOutcome::Found => Result_::Found(Found {
+                    plan: r.plan.expect("found").linear_plan(),
+                    expanded: r.nodes,
+                    heuristic: None,
+                }),
+                PopOutcome::Unsolvable => Result_::Unsolvable(r.nodes),
+                PopOutcome::LimitReached => Result_::Limit(r.nodes, "step or node limit"),
+            }
+        }
+    }
+}
+
+fn is_native(p: &Path) -> bool {
+    p.extension().is_some_and(|e| e == "ron")
+}
+
+/// Loads the task; `Err(code)` when it cannot (diagnostics already printed).
+fn load(args: &PlanArgs, io: &mut Io<'_>) -> Result<Task, i32> {
+    let mut sources = SourceMap::default();
+    let mut diags = Diagnostics::default();
+    let loaded = if is_native(&args.domain) {
+        crate::plan::native::load(&mut sources, &args.domain, &args.problem, &mut diags).map(|n| {
+            n.and_then(|n| {
+                let task = n.compiled.to_task(&n.seeds[0], &n.goal);
+                if task.is_none() {
+                    diags.push(
+                        crate::diag::Diagnostic::error(
+                            crate::diag::Code::UnsupportedFeature,
+                            "`ensemble plan` needs enumerated variables (integer variables need the planning graph)",
+                        ),
+                    );
+                }
+                task
+            })
+        })
+    } else {
+        crate::front::pddl::ground_files(&mut sources, &args.domain, &args.problem, &mut diags)
+            .map(|g| g.map(|g| g.task))
+    };
+    let task = match loaded {
+        Ok(t) => t,
+        Err((path, e)) => {
+            let _ = writeln!(io.err, "error: cannot read {}: {e}", path.display());
+            return Err(EXIT_CANNOT_RUN);
+        }
+    };
+    match (task, diags.has_errors()) {
+        (Some(t), false) => {
+            if !diags.is_empty() && matches!(args.format, Format::Human) {
+                let _ = write!(io.err, "{}", diags.render(&sources, io.color));
+            }
+            Ok(t)
+        }
+        _ => {
+            match args.format {
+                Format::Json => {
+                    let _ = writeln!(io.out, "{}", diags.to_json(&sources));
+                }
+                Format::Human => {
+                    let _ = write!(io.err, "{}", diags.render(&sources, io.color));
+                    let _ = writeln!(io.err, "{}", diags.summary());
+                }
+            }
+            Err(EXIT_ERRORS)
+        }
+    }
+}
+
+pub fn run(args: PlanArgs, io: &mut Io<'_>) -> i32 {
+    let task = match load(&args, io) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let started = Instant::now();
+    let result = solve(&task, &args);
+    let millis = started.elapsed().as_secs_f64() * 1000.0;
+    let search = format!("{:?}", args.search).to_lowercase();
+    let json = matches!(args.format, Format::Json);
+    match result {
+        Result_::Found(f) => {
+            let names = task.plan_names(&f.plan);
+            let check = validate(&task, &task.initial_state(), &f.plan);
+            let valid = check.is_ok();
+            if json {
+                let doc = json!({
+                    "plan": names,
+                    "length": f.plan.len(),
+                    "valid": valid,
+                    "expanded": f.expanded,
+                    "millis": (millis * 1000.0).round() / 1000.0,
+                    "search": search,
+                    "heuristic": f.heuristic.map(Heuristic::name),
+                    "facts": task.facts.len(),
+                    "operators": task.operators.len(),
+                });
+                let _ = writeln!(io.out, "{doc}");
+            } else {
+                for (i, n) in names.iter().enumerate() {
+                    let _ = writeln!(io.out, "{:>4}. {n}", i + 1);
+                }
+                let _ = writeln!(
+                    io.err,
+                    "plan of length {} found by {search}{} in {millis:.1} ms ({} expanded; {} facts, {} operators); {}",
+                    f.plan.len(),
+                    f.heuristic
+                        .map(|h| format!(" ({})", h.name()))
+                        .unwrap_or_default(),
+                    f.expanded,
+                    task.facts.len(),
+                    task.operators.len(),
+                    if valid { "valid" } else { "INVALID" }
+                );
+            }
+            match check {
+                Ok(_) => EXIT_OK,
+                Err(e) => {
+                    let _ = writeln!(
+                        io.err,
+                        "error: the plan does not validate: {}",
+                        e.describe(&task)
+                    );
+                    EXIT_ERRORS
+                }
+            }
+        }
+        Result_::Unsolvable(expanded) => {
+            if json {
+                let doc = json!({
+                    "plan": null, "length": null, "valid": false, "unsolvable": true,
+                    "expanded": expanded, "millis": (millis * 1000.0).round() / 1000.0, "search": search,
+                });
+                let _ = writeln!(io.out, "{doc}");
+            } else {
+                let _ = writeln!(
+                    io.err,
+                    "no plan exists: the task is unsolvable ({search}, {expanded} expanded, {millis:.1} ms)"
+                );
+            }
+            EXIT_UNSOLVABLE
+        }
+        Result_::Limit(expanded, why) => {
+            if json {
+                let doc = json!({
+                    "plan": null, "length": null, "valid": false, "unsolvable": false,
+                    "expanded": expanded, "millis": (millis * 1000.0).round() / 1000.0, "search": search,
+                    "error": format!("stopped by the {why} without a plan"),
+                });
+                let _ = writeln!(io.out, "{doc}");
+            }
+            let _ = writeln!(
+                io.err,
+                "error: {search} stopped by the {why} without a plan ({expanded} expanded, {millis:.1} ms)"
+            );
+            EXIT_ERRORS
+        }
+    }
+}

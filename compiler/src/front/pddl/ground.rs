@@ -1,0 +1,480 @@
+//! Grounding with reachability: instantiate only the actions whose positive preconditions are
+//! reachable with deletes ignored (a fixpoint from the initial state), compile static
+//! predicates away, and build the runtime's grounded task.
+//!
+//! Also reports what the fixpoint reveals: goals that are unreachable even with deletes
+//! relaxed (`unreachable-goal`), actions that never become applicable (`unexecutable-rule`)
+//! and predicates that some action needs but nothing produces (`never-produced`).
+
+use super::resolve::{Arg, LAction, LAtom, Lifted, ObjId, PredId};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::source::Span;
+use ensemble_runtime::plan::{FactId, Operator, Task};
+use std::collections::{HashMap, HashSet};
+
+/// Sizes, for reports and benchmarks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GroundingStats {
+    pub lifted_actions: usize,
+    pub operators: usize,
+    pub facts: usize,
+    pub static_facts: usize,
+}
+
+/// A grounded task and what the reachability analysis found.
+#[derive(Clone, Debug)]
+pub struct Grounded {
+    pub task: Task,
+    /// Goal literals unreachable even with deletes relaxed (the task is then unsolvable).
+    pub unreachable_goals: Vec<Span>,
+    pub stats: GroundingStats,
+}
+
+type Key = (PredId, Vec<ObjId>);
+
+struct Facts {
+    set: HashSet<Key>,
+    by_pred: Vec<Vec<Vec<ObjId>>>,
+    order: Vec<Key>,
+}
+
+impl Facts {
+    fn new(preds: usize) -> Self {
+        Facts {
+            set: HashSet::new(),
+            by_pred: vec![Vec::new(); preds],
+            order: Vec::new(),
+        }
+    }
+
+    fn insert(&mut self, k: Key) -> bool {
+        if self.set.contains(&k) {
+            return false;
+        }
+        self.by_pred[k.0 as usize].push(k.1.clone());
+        self.order.push(k.clone());
+        self.set.insert(k);
+        true
+    }
+
+    fn contains(&self, k: &Key) -> bool {
+        self.set.contains(k)
+    }
+}
+
+fn inst(args: &[Arg], binding: &[ObjId]) -> Vec<ObjId> {
+    args.iter()
+        .map(|a| match a {
+            Arg::Obj(o) => *o,
+            Arg::Param(p) => binding[*p as usize],
+        })
+        .collect()
+}
+
+struct Enumerator<'a> {
+    action: &'a LAction,
+    /// Positive preconditions, static ones first.
+    pre: Vec<&'a LAtom>,
+    is_static: &'a [bool],
+    /// Allowed objects per parameter, as a membership table.
+    allowed: Vec<Vec<bool>>,
+}
+
+impl Enumerator<'_> {
+    fn run(&self, statics: &Facts, fluents: &Facts, out: &mut dyn FnMut(&[ObjId])) {
+        let mut binding: Vec<Option<ObjId>> = vec![None; self.action.params.len()];
+        self.join(0, &mut binding, statics, fluents, out);
+    }
+
+    fn join(
+        &self,
+        k: usize,
+        binding: &mut Vec<Option<ObjId>>,
+        statics: &Facts,
+        fluents: &Facts,
+        out: &mut dyn FnMut(&[ObjId]),
+    ) {
+        if k == self.pre.len() {
+            self.free(0, binding, statics, out);
+            return;
+        }
+        let atom = self.pre[k];
+        let source = if self.is_static[atom.pred as usize] {
+            statics
+        } else {
+            fluents
+        };
+        let n = source.by_pred[atom.pred as usize].len();
+        for t in 0..n {
+            let tuple = &source.by_pred[atom.pred as usize][t];
+            let mut newly = Vec::new();
+            let mut ok = true;
+            for (a, &o) in atom.args.iter().zip(tuple.iter()) {
+                match *a {
+                    Arg::Obj(c) => ok = c == o,
+                    Arg::Param(p) => match binding[p as usize] {
+                        Some(b) => ok = b == o,
+                        None => {
+                            if self.allowed[p as usize].get(o as usize) == Some(&true) {
+                                binding[p as usize] = Some(o);
+                                newly.push(p);
+                            } else {
+                                ok = false;
+                            }
+                        }
+                    },
+                }
+                if !ok {
+                    break;
+                }
+            }
+            if ok {
+                self.join(k + 1, binding, statics, fluents, out);
+            }
+            for p in newly {
+                binding[p as usize] = None;
+            }
+        }
+    }
+
+    /// Binds the parameters no positive precondition mentions, then checks the rest.
+    fn free(
+        &self,
+        p: usize,
+        binding: &mut Vec<Option<ObjId>>,
+        statics: &Facts,
+        out: &mut dyn FnMut(&[ObjId]),
+    ) {
+        if p == binding.len() {
+            let b: Vec<ObjId> = binding.iter().map(|x| x.expect("bound")).collect();
+            let arg = |a: &Arg| match a {
+                Arg::Obj(o) => *o,
+                Arg::Param(i) => b[*i as usize],
+            };
+            if self
+                .action
+                .eq
+                .iter()
+                .any(|(x, y, eq)| (arg(x) == arg(y)) != *eq)
+            {
+                return;
+            }
+            // A negative precondition on a static predicate is decided now.
+            if self.action.pre_neg.iter().any(|a| {
+                self.is_static[a.pred as usize] && statics.contains(&(a.pred, inst(&a.args, &b)))
+            }) {
+                return;
+            }
+            out(&b);
+            return;
+        }
+        if binding[p].is_some() {
+            return self.free(p + 1, binding, statics, out);
+        }
+        for o in 0..self.allowed[p].len() {
+            if self.allowed[p][o] {
+                binding[p] = Some(o as ObjId);
+                self.free(p + 1, binding, statics, out);
+            }
+        }
+        binding[p] = None;
+    }
+}
+
+/// Grounds a resolved task. Never fails: problems become diagnostics.
+pub fn ground(l: &Lifted, diags: &mut Diagnostics) -> Grounded {
+    let npred = l.predicates.len();
+    let mut is_static = vec![true; npred];
+    for a in &l.actions {
+        for x in a.add.iter().chain(a.del.iter()) {
+            is_static[x.pred as usize] = false;
+        }
+    }
+    let mut statics = Facts::new(npred);
+    let mut fluents = Facts::new(npred);
+    for (p, args) in &l.init {
+        if is_static[*p as usize] {
+            statics.insert((*p, args.clone()));
+        } else {
+            fluents.insert((*p, args.clone()));
+        }
+    }
+    let init_fluents: Vec<Key> = fluents.order.clone();
+    let enumerators: Vec<Enumerator> = l
+        .actions
+        .iter()
+        .map(|a| {
+            let mut pre: Vec<&LAtom> = a.pre_pos.iter().collect();
+            pre.sort_by_key(|x| !is_static[x.pred as usize]);
+            Enumerator {
+                action: a,
+                pre,
+                is_static: &is_static,
+                allowed: a
+                    .params
+                    .iter()
+                    .map(|(_, objs)| {
+                        let mut m = vec![false; l.objects.len()];
+                        for &o in objs {
+                            m[o as usize] = true;
+                        }
+                        m
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    // Fixpoint: ground every action whose positive preconditions are reached; add its effects.
+    let mut groundings: Vec<Vec<Vec<ObjId>>> = vec![Vec::new(); l.actions.len()];
+    let mut seen: Vec<HashSet<Vec<ObjId>>> = vec![HashSet::new(); l.actions.len()];
+    loop {
+        let mut changed = false;
+        for (ai, e) in enumerators.iter().enumerate() {
+            let mut found = Vec::new();
+            e.run(&statics, &fluents, &mut |b| {
+                if !seen[ai].contains(b) {
+                    found.push(b.to_vec());
+                }
+            });
+            for b in found {
+                if seen[ai].insert(b.clone()) {
+                    for x in &l.actions[ai].add {
+                        changed |= fluents.insert((x.pred, inst(&x.args, &b)));
+                    }
+                    groundings[ai].push(b);
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    // Facts: the reached fluent atoms, sorted for a deterministic task.
+    let mut keys: Vec<Key> = fluents.order.clone();
+    keys.sort();
+    let ids: HashMap<Key, FactId> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, k)| (k.clone(), i as FactId))
+        .collect();
+    let name = |k: &Key| -> String {
+        let mut s = format!("({}", l.predicates[k.0 as usize].0);
+        for &o in &k.1 {
+            s.push(' ');
+            s.push_str(&l.objects[o as usize]);
+        }
+        s.push(')');
+        s
+    };
+    let mut facts: Vec<String> = keys.iter().map(name).collect();
+    let mut operators = Vec::new();
+    for (ai, a) in l.actions.iter().enumerate() {
+        for b in &groundings[ai] {
+            let mut o = Operator::new({
+                let mut s = format!("({}", a.name);
+                for &x in b {
+                    s.push(' ');
+                    s.push_str(&l.objects[x as usize]);
+                }
+                s.push(')');
+                s
+            });
+            for x in &a.pre_pos {
+                if !is_static[x.pred as usize] {
+                    o.pre.push(ids[&(x.pred, inst(&x.args, b))]);
+                }
+            }
+            for x in &a.pre_neg {
+                if !is_static[x.pred as usize]
+                    && let Some(&f) = ids.get(&(x.pred, inst(&x.args, b)))
+                {
+                    o.pre_neg.push(f);
+                }
+            }
+            for x in &a.add {
+                o.add.push(ids[&(x.pred, inst(&x.args, b))]);
+            }
+            for x in &a.del {
+                if let Some(&f) = ids.get(&(x.pred, inst(&x.args, b))) {
+                    o.del.push(f);
+                }
+            }
+            operators.push(o);
+        }
+    }
+    // Goal.
+    let mut goal = Vec::new();
+    let mut goal_neg = Vec::new();
+    let mut unreachable_goals = Vec::new();
+    for g in &l.goal {
+        let k = (g.pred, g.args.clone());
+        let reachable = if is_static[g.pred as usize] {
+            statics.contains(&k) == g.positive
+        } else {
+            match (ids.get(&k), g.positive) {
+                (Some(&f), true) => {
+                    goal.push(f);
+                    true
+                }
+                (Some(&f), false) => {
+                    goal_neg.push(f);
+                    true
+                }
+                (None, positive) => !positive,
+            }
+        };
+        if !reachable {
+            unreachable_goals.push(g.span);
+            diags.push(
+                Diagnostic::warning(
+                    Code::UnreachableGoal,
+                    "this goal cannot be reached, even ignoring delete effects",
+                )
+                .at(g.span, "unreachable from the initial state"),
+            );
+        }
+    }
+    if !l.goal_equalities_hold
+        && let Some(span) = l.goal_span
+    {
+        unreachable_goals.push(span);
+        diags.push(
+            Diagnostic::warning(
+                Code::UnreachableGoal,
+                "the goal requires `(= a b)` of two different objects",
+            )
+            .at(span, "never true"),
+        );
+    }
+    if !unreachable_goals.is_empty() {
+        // Keep the task honest: an unreachable goal fact that nothing achieves.
+        facts.push("(unreachable-goal)".into());
+        goal.push((facts.len() - 1) as FactId);
+    }
+    // What the fixpoint says about the domain.
+    for (ai, a) in l.actions.iter().enumerate() {
+        if groundings[ai].is_empty() {
+            diags.push(
+                Diagnostic::warning(
+                    Code::UnexecutableRule,
+                    format!("action `{}` can never be applied in this problem", a.name),
+                )
+                .at(
+                    a.span,
+                    "no instance is reachable, even ignoring delete effects",
+                ),
+            );
+        }
+    }
+    let mut produced = vec![false; npred];
+    for a in &l.actions {
+        for x in &a.add {
+            produced[x.pred as usize] = true;
+        }
+    }
+    for (p, _) in &l.init {
+        produced[*p as usize] = true;
+    }
+    let mut reported = vec![false; npred];
+    for a in &l.actions {
+        for x in &a.pre_pos {
+            let p = x.pred as usize;
+            if !produced[p] && !reported[p] {
+                reported[p] = true;
+                diags.push(
+                    Diagnostic::warning(
+                        Code::NeverProduced,
+                        format!(
+                            "`{}` is required by `{}` but no action produces it and the initial state does not hold it",
+                            l.predicates[p].0, a.name
+                        ),
+                    )
+                    .at(x.span, "never true"),
+                );
+            }
+        }
+    }
+    let stats = GroundingStats {
+        lifted_actions: l.actions.len(),
+        operators: operators.len(),
+        facts: facts.len(),
+        static_facts: statics.order.len(),
+    };
+    let init: Vec<FactId> = init_fluents.iter().map(|k| ids[k]).collect();
+    let task = Task::new(facts, operators, init, goal, goal_neg)
+        .expect("grounding only refers to facts it created");
+    let task = relevant_part(task);
+    let stats = GroundingStats {
+        operators: task.operators.len(),
+        facts: task.facts.len(),
+        ..stats
+    };
+    Grounded {
+        task,
+        unreachable_goals,
+        stats,
+    }
+}
+
+/// Backward relevance analysis: keep only facts that can matter for the goal (goal facts, and
+/// the preconditions of operators that add or delete a relevant fact), and only operators that
+/// change a relevant fact. States that differ only in irrelevant facts (a package nobody needs
+/// moved) then coincide, as in pyperplan and Fast Downward. Plans stay valid on the full task:
+/// no kept operator reads a dropped fact.
+pub fn relevant_part(task: Task) -> Task {
+    let n = task.facts.len();
+    let mut relevant = vec![false; n];
+    for &f in task.goal.iter().chain(&task.goal_neg) {
+        relevant[f as usize] = true;
+    }
+    loop {
+        let mut changed = false;
+        for o in &task.operators {
+            if o.add.iter().chain(&o.del).any(|&f| relevant[f as usize]) {
+                for &f in o.pre.iter().chain(&o.pre_neg) {
+                    if !relevant[f as usize] {
+                        relevant[f as usize] = true;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut new_id = vec![FactId::MAX; n];
+    let mut facts = Vec::new();
+    for (f, name) in task.facts.iter().enumerate() {
+        if relevant[f] {
+            new_id[f] = facts.len() as FactId;
+            facts.push(name.clone());
+        }
+    }
+    let map = |v: &[FactId]| -> Vec<FactId> {
+        v.iter()
+            .filter(|&&f| relevant[f as usize])
+            .map(|&f| new_id[f as usize])
+            .collect()
+    };
+    let operators = task
+        .operators
+        .iter()
+        .filter(|o| o.add.iter().chain(&o.del).any(|&f| relevant[f as usize]))
+        .map(|o| Operator {
+            name: o.name.clone(),
+            pre: map(&o.pre),
+            pre_neg: map(&o.pre_neg),
+            add: map(&o.add),
+            del: map(&o.del),
+        })
+        .collect();
+    Task::new(
+        facts,
+        operators,
+        map(&task.init),
+        map(&task.goal),
+        map(&task.goal_neg),
+    )
+    .expect("relevance keeps every referenced fact")
+}

@@ -1,0 +1,218 @@
+use super::*;
+use crate::diag::{Code, Diagnostics};
+use crate::source::SourceMap;
+
+const DOMAIN: &str = "(define (domain d)
+  (:requirements :strips :typing :negative-preconditions :equality)
+  (:types block - thing thing)
+  (:constants table - thing)
+  (:predicates (on ?x - block ?y - thing) (clear ?x - thing) (holding ?x - block) (handempty))
+  (:action pick
+    :parameters (?x - block ?y - thing)
+    :precondition (and (on ?x ?y) (clear ?x) (handempty) (not (= ?x ?y)))
+    :effect (and (holding ?x) (clear ?y) (not (on ?x ?y)) (not (clear ?x)) (not (handempty))))
+  (:action put
+    :parameters (?x - block ?y - thing)
+    :precondition (and (holding ?x) (clear ?y) (not (holding ?y)))
+    :effect (and (on ?x ?y) (clear ?x) (handempty) (not (holding ?x)) (not (clear ?y)))))";
+
+const PROBLEM: &str = "(define (problem p) (:domain d)
+  (:objects a b - block)
+  (:init (on a table) (on b a) (clear b) (clear table) (handempty))
+  (:goal (and (on a b) (not (holding b)))))";
+
+fn run(domain: &str, problem: &str) -> (Option<Grounded>, Diagnostics, SourceMap) {
+    let mut sources = SourceMap::default();
+    let mut diags = Diagnostics::default();
+    let g = ground_texts(
+        &mut sources,
+        ("domain.pddl", domain),
+        ("problem.pddl", problem),
+        &mut diags,
+    );
+    (g, diags, sources)
+}
+
+fn codes(d: &Diagnostics) -> Vec<&'static str> {
+    d.iter().map(|x| x.code.as_str()).collect()
+}
+
+#[test]
+fn grounds_a_typed_domain_with_constants_equality_and_negation() {
+    let (g, d, _) = run(DOMAIN, PROBLEM);
+    assert!(!d.has_errors(), "{:?}", codes(&d));
+    let g = g.unwrap();
+    let t = &g.task;
+    assert!(t.op_id("(pick b a)").is_some());
+    assert!(t.op_id("(pick a a)").is_none(), "equality pruned");
+    let put = t.op(t.op_id("(put a b)").unwrap());
+    assert_eq!(put.pre_neg.len(), 1);
+    assert_eq!(t.goal_neg.len(), 1);
+    let r = ensemble_runtime::plan::search::astar(
+        t,
+        ensemble_runtime::plan::Heuristic::Max,
+        Default::default(),
+    );
+    let plan = r.plan().unwrap();
+    assert_eq!(
+        t.plan_names(plan),
+        ["(pick b a)", "(put b table)", "(pick a table)", "(put a b)"]
+    );
+}
+
+fn first_line(d: &Diagnostics, s: &SourceMap, code: Code) -> (usize, String) {
+    let x = d
+        .iter()
+        .find(|x| x.code == code)
+        .unwrap_or_else(|| panic!("no {code:?}"));
+    let p = x.primary.as_ref().expect("located");
+    (s.line_col(p.span).0, x.message.clone())
+}
+
+#[test]
+fn refuses_unsupported_features_naming_construct_and_line() {
+    let dom = "(define (domain d)\n(:requirements :strips :action-costs)\n(:predicates (p) (q))\n(:functions (total-cost))\n(:action a :parameters ()\n :precondition (or (p) (q))\n :effect (and (when (p) (q)) (increase (total-cost) 1))))";
+    let (g, d, s) = run(
+        dom,
+        "(define (problem x) (:domain d) (:init) (:goal (p)) (:metric minimize (total-cost)))",
+    );
+    assert!(g.is_none());
+    let msgs: Vec<(usize, String)> = d
+        .iter()
+        .filter(|x| x.code == Code::UnsupportedFeature)
+        .map(|x| {
+            (
+                s.line_col(x.primary.as_ref().unwrap().span).0,
+                x.message.clone(),
+            )
+        })
+        .collect();
+    let has = |line: usize, word: &str| msgs.iter().any(|(l, m)| *l == line && m.contains(word));
+    assert!(has(2, ":action-costs"), "{msgs:?}");
+    assert!(has(4, ":functions"), "{msgs:?}");
+    assert!(has(6, "`or`"), "{msgs:?}");
+    assert!(has(7, "`when`"), "{msgs:?}");
+    assert!(has(7, "total-cost"), "{msgs:?}");
+    assert!(has(1, ":metric"), "{msgs:?}");
+}
+
+#[test]
+fn bad_input_gets_located_diagnostics() {
+    // Unknown predicate, arity mismatch, undeclared type, unbound variable, unknown object.
+    let dom = "(define (domain d) (:requirements :typing) (:types t)\n(:predicates (p ?x - t) (q))\n(:action a :parameters (?x - t ?y - u)\n :precondition (and (p ?x ?x) (r))\n :effect (p ?z)))";
+    let (g, d, s) = run(
+        dom,
+        "(define (problem x) (:domain d) (:objects o - t) (:init (p o2)) (:goal (q)))",
+    );
+    assert!(g.is_none());
+    let c = codes(&d);
+    for want in [
+        "unknown-reference",
+        "arity-mismatch",
+        "uninstantiated-variable",
+    ] {
+        assert!(c.contains(&want), "{c:?}");
+    }
+    assert_eq!(first_line(&d, &s, Code::ArityMismatch).0, 4);
+    let (line, msg) = first_line(&d, &s, Code::UninstantiatedVariable);
+    assert_eq!(line, 5);
+    assert!(msg.contains("?z"));
+    assert!(d.iter().any(|x| x.message.contains("undeclared type `u`")));
+    assert!(
+        d.iter()
+            .any(|x| x.message.contains("unknown predicate `r`"))
+    );
+    assert!(
+        d.iter()
+            .any(|x| x.message.contains("unknown object or constant `o2`"))
+    );
+}
+
+#[test]
+fn malformed_text_never_panics() {
+    for text in [
+        "",
+        "(",
+        ")",
+        "(define",
+        "(define (domain))",
+        "(define (domain d) (:action))",
+        "(define (domain d) (:action a :parameters))",
+        "(define (domain d) (:predicates (p ?x -)))",
+        "(define (domain d) (:types - ))",
+        "((((",
+        "(define (problem p) (:domain d))",
+        "ü(é",
+    ] {
+        let (g, d, _) = run(text, text);
+        assert!(g.is_none() || !d.has_errors(), "{text}");
+        assert!(d.has_errors(), "{text:?} gave no error");
+    }
+}
+
+#[test]
+fn unreachable_goal_and_never_produced_are_reported() {
+    let dom = "(define (domain d) (:predicates (p) (q) (w))\n(:action a :parameters () :precondition (w) :effect (q)))";
+    let (g, d, _) = run(
+        dom,
+        "(define (problem x) (:domain d) (:init (p)) (:goal (q)))",
+    );
+    let g = g.unwrap();
+    assert!(!d.has_errors());
+    assert_eq!(g.unreachable_goals.len(), 1);
+    let c = codes(&d);
+    assert!(
+        c.contains(&"unreachable-goal")
+            && c.contains(&"never-produced")
+            && c.contains(&"unexecutable-rule"),
+        "{c:?}"
+    );
+}
+
+#[test]
+fn fixtures_from_the_shared_data_parse() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/pddl");
+    let Ok(entries) = std::fs::read_dir(&root) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let dir = e.path();
+        let mut sources = SourceMap::default();
+        let mut diags = Diagnostics::default();
+        let g = ground_files(
+            &mut sources,
+            &dir.join("domain.pddl"),
+            &dir.join("task01.pddl"),
+            &mut diags,
+        )
+        .unwrap();
+        assert!(
+            g.is_some() || diags.iter().any(|x| x.code == Code::UnsupportedFeature),
+            "{}: {}",
+            dir.display(),
+            diags.render(&sources, false)
+        );
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    /// Cutting and splicing real PDDL never panics the reader or the grounder.
+    #[test]
+    fn mutated_pddl_never_panics(
+        cut in 0usize..DOMAIN.len(),
+        at in 0usize..PROBLEM.len(),
+        junk in "[()?: ;a-z=\\-\n]{0,8}",
+    ) {
+        let mut d = DOMAIN.to_string();
+        let mut c = cut;
+        while !d.is_char_boundary(c) { c -= 1; }
+        d.insert_str(c, &junk);
+        let mut p = PROBLEM.to_string();
+        p.truncate(at);
+        let _ = run(&d, PROBLEM);
+        let _ = run(DOMAIN, &p);
+        let _ = run(&d[..c], &p);
+    }
+}

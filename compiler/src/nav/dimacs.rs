@@ -1,0 +1,187 @@
+//! DIMACS shortest-path graphs (`.gr`, 9th DIMACS Implementation Challenge): `c` comments, one
+//! `p sp NODES ARCS` line, then `a FROM TO WEIGHT` arcs with 1-based node ids and positive
+//! whole-number weights. PPA*'s tables here assume an undirected graph, so every arc must come
+//! with its reverse at the same weight (true of the challenge's road graphs); anything else is
+//! refused with the arc's line.
+
+use super::InputError;
+use super::movingai::read_text;
+use ensemble_runtime::nav::Graph;
+use ensemble_runtime::nav::cost::Metric;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// For nodes `(a, b)` with `a < b`: weight of `a -> b`, weight of `b -> a`, line of the first.
+type ArcPair = (Option<u32>, Option<u32>, usize);
+
+pub fn read_gr(path: &Path) -> Result<Graph, InputError> {
+    let text = read_text(path)?;
+    parse_gr(path, &text)
+}
+
+pub fn parse_gr(path: &Path, text: &str) -> Result<Graph, InputError> {
+    let mut header: Option<(u32, u64)> = None;
+    let mut arcs: HashMap<(u32, u32), ArcPair> = HashMap::new();
+    let mut count = 0u64;
+    for (i, line) in text.lines().enumerate() {
+        let no = i + 1;
+        let mut w = line.split_whitespace();
+        match w.next() {
+            None | Some("c") => {}
+            Some("p") => {
+                if header.is_some() {
+                    return Err(InputError::at(
+                        path,
+                        no,
+                        Some(1),
+                        "a second `p` line".into(),
+                    ));
+                }
+                let kind = w.next().unwrap_or("");
+                if kind != "sp" {
+                    return Err(InputError::at(
+                        path,
+                        no,
+                        Some(3),
+                        format!(
+                            "problem kind `{kind}` is not supported (expected `p sp NODES ARCS`)"
+                        ),
+                    ));
+                }
+                let n = w.next().and_then(|s| s.parse::<u32>().ok());
+                let m = w.next().and_then(|s| s.parse::<u64>().ok());
+                match (n, m) {
+                    (Some(n), Some(m)) if n < u32::MAX / 2 => header = Some((n, m)),
+                    _ => {
+                        return Err(InputError::at(
+                            path,
+                            no,
+                            None,
+                            "expected `p sp NODES ARCS` with whole numbers".into(),
+                        ));
+                    }
+                }
+            }
+            Some("a") => {
+                let Some((n, _)) = header else {
+                    return Err(InputError::at(
+                        path,
+                        no,
+                        Some(1),
+                        "an arc before the `p sp` line".into(),
+                    ));
+                };
+                let nums: Vec<Option<u64>> = w.map(|s| s.parse::<u64>().ok()).collect();
+                let (u, v, wt) = match nums.as_slice() {
+                    [Some(u), Some(v), Some(wt)] => (*u, *v, *wt),
+                    _ => {
+                        return Err(InputError::at(
+                            path,
+                            no,
+                            None,
+                            "expected `a FROM TO WEIGHT` with whole numbers".into(),
+                        ));
+                    }
+                };
+                if u == 0 || v == 0 || u > n as u64 || v > n as u64 {
+                    return Err(InputError::at(
+                        path,
+                        no,
+                        None,
+                        format!("arc {u} -> {v} names a node outside 1..={n}"),
+                    ));
+                }
+                if wt == 0 || wt >= u32::MAX as u64 / 4 {
+                    return Err(InputError::at(
+                        path,
+                        no,
+                        None,
+                        format!(
+                            "arc weight {wt} is out of range (1 to {})",
+                            u32::MAX / 4 - 1
+                        ),
+                    ));
+                }
+                count += 1;
+                let (u, v, wt) = (u as u32 - 1, v as u32 - 1, wt as u32);
+                if u == v {
+                    continue;
+                }
+                let e = arcs.entry((u.min(v), u.max(v))).or_insert((None, None, no));
+                let slot = if u < v { &mut e.0 } else { &mut e.1 };
+                match *slot {
+                    Some(old) if old <= wt => {}
+                    _ => *slot = Some(wt),
+                }
+            }
+            Some(other) => {
+                return Err(InputError::at(
+                    path,
+                    no,
+                    Some(1),
+                    format!("unknown line kind `{other}` (expected c, p or a)"),
+                ));
+            }
+        }
+    }
+    let Some((n, m)) = header else {
+        return Err(InputError::whole(path, "no `p sp NODES ARCS` line".into()));
+    };
+    if count != m {
+        return Err(InputError::whole(
+            path,
+            format!("the `p` line promises {m} arcs but the file has {count}"),
+        ));
+    }
+    let mut edges = Vec::with_capacity(arcs.len());
+    let mut sorted: Vec<_> = arcs.into_iter().collect();
+    sorted.sort_unstable();
+    for ((a, b), (ab, ba, line)) in sorted {
+        match (ab, ba) {
+            (Some(x), Some(y)) if x == y => edges.push((a, b, x)),
+            _ => {
+                return Err(InputError::at(
+                    path,
+                    line,
+                    None,
+                    format!(
+                        "arc between nodes {} and {} is one-way or its two directions differ in weight ({:?} vs {:?}); only undirected graphs are supported",
+                        a + 1,
+                        b + 1,
+                        ab,
+                        ba
+                    ),
+                ));
+            }
+        }
+    }
+    Graph::from_edges(n, Metric::Integer, &edges)
+        .map_err(|e| InputError::whole(path, e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_symmetric_graph() {
+        let text = "c tiny\np sp 3 4\na 1 2 5\na 2 1 5\na 2 3 7\na 3 2 7\n";
+        let g = parse_gr(Path::new("t.gr"), text).unwrap();
+        assert_eq!(g.node_count(), 3);
+        assert_eq!(g.path_cost(&[0, 1, 2]), Some(12.0));
+    }
+
+    #[test]
+    fn refuses_bad_input_with_lines() {
+        let p = Path::new("t.gr");
+        let e = parse_gr(p, "p sp 2 1\na 1 2 5\n").unwrap_err();
+        assert_eq!(e.line, Some(2));
+        let e = parse_gr(p, "p sp 2 2\na 1 2 5\na 2 x 5\n").unwrap_err();
+        assert_eq!(e.line, Some(3));
+        let e = parse_gr(p, "p sp 2 1\na 1 3 5\n").unwrap_err();
+        assert!(e.message.contains("outside"));
+        assert!(parse_gr(p, "a 1 2 3\n").is_err());
+        assert!(parse_gr(p, "p sp 2 5\na 1 2 5\na 2 1 5\n").is_err());
+        assert!(parse_gr(p, "").is_err());
+    }
+}

@@ -1,0 +1,13 @@
+//! Compiler-side planning: Hewlett's action lists over named variables ([`action_list`]), the
+//! planning graph with its state limit and state-explosion report ([`graph`]), and the static
+//! checks on action lists ([`check`]). PDDL lives in `front::pddl`; the planners themselves are
+//! in the runtime (`ensemble_runtime::plan`).
+
+pub mod action_list;
+pub mod check;
+pub mod fixtures;
+pub mod graph;
+pub mod native;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,204 @@
+use super::action_list::*;
+use super::check::check;
+use super::fixtures::{airport, airport_wrong_gate_seed};
+use super::graph::PlanningGraph;
+use crate::diag::Code;
+use ensemble_runtime::plan::{Heuristic, search, validate};
+
+const FIG_2_3: [&str; 9] = [
+    "Go_To_Ticket_Counter",
+    "Ask_For_Gate",
+    "Ask_For_Ticket",
+    "Go_To_Main_Terminal",
+    "Go_To_Security",
+    "Pass_Through_Security",
+    "Go_To_Gate",
+    "Wait_At_Gate",
+    "Get_On_Plane",
+];
+
+#[test]
+fn airport_planning_graph_gives_the_nine_step_plan_of_fig_2_3() {
+    let (d, p) = airport();
+    let c = d.compile().unwrap();
+    let seed = d.state(&p.seeds[0]).unwrap();
+    let goal = d.goal(&p.goal).unwrap();
+    let g = PlanningGraph::build(&c, std::slice::from_ref(&seed), 10_000).unwrap();
+    let start = g.find(&seed).unwrap();
+    let plan = g.plan(start, |s| satisfies(s, &goal)).unwrap();
+    let names: Vec<&str> = plan
+        .iter()
+        .map(|&a| c.actions[a as usize].name.as_str())
+        .collect();
+    assert_eq!(names, FIG_2_3);
+}
+
+#[test]
+fn airport_as_strips_gives_an_optimal_nine_step_plan() {
+    let (d, p) = airport();
+    let c = d.compile().unwrap();
+    let seed = d.state(&p.seeds[0]).unwrap();
+    let t = c.to_task(&seed, &d.goal(&p.goal).unwrap()).unwrap();
+    let r = search::astar(&t, Heuristic::Max, Default::default());
+    let plan = r.plan().unwrap();
+    assert_eq!(plan.len(), 9);
+    validate(&t, &t.initial_state(), plan).unwrap();
+    let names: Vec<&str> = FIG_2_3.to_vec();
+    validate::validate_names(&t, &t.initial_state(), &names).unwrap();
+}
+
+#[test]
+fn at_wrong_gate_is_never_produced_and_replanning_needs_a_second_seed() {
+    let (d, p) = airport();
+    let c = d.compile().unwrap();
+    let seed = d.state(&p.seeds[0]).unwrap();
+    let goal = d.goal(&p.goal).unwrap();
+    let diags = check(&c, std::slice::from_ref(&seed), &goal);
+    let never: Vec<_> = diags
+        .iter()
+        .filter(|(x, _)| x.code == Code::NeverProduced)
+        .collect();
+    assert_eq!(never.len(), 1);
+    assert!(never[0].0.message.contains("Location=WrongGate"));
+    let unexec: Vec<_> = diags
+        .iter()
+        .filter(|(x, _)| x.code == Code::UnexecutableRule)
+        .map(|(_, a)| a.clone().unwrap())
+        .collect();
+    assert_eq!(unexec, ["Check_Gate", "Go_To_Correct_Gate"]);
+    // The graph built from the normal seed has no wrong-gate node to replan from...
+    let wrong = d.state(&airport_wrong_gate_seed()).unwrap();
+    let g = PlanningGraph::build(&c, std::slice::from_ref(&seed), 10_000).unwrap();
+    assert!(g.find(&wrong).is_none());
+    // ...with it as a second seed, one shared graph serves both starts.
+    let g = PlanningGraph::build(&c, &[seed.clone(), wrong.clone()], 10_000).unwrap();
+    let plan = g
+        .plan(g.find(&wrong).unwrap(), |s| satisfies(s, &goal))
+        .unwrap();
+    let names: Vec<&str> = plan
+        .iter()
+        .map(|&a| c.actions[a as usize].name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "Check_Gate",
+            "Go_To_Correct_Gate",
+            "Wait_At_Gate",
+            "Get_On_Plane"
+        ]
+    );
+    assert!(
+        g.plan(g.find(&seed).unwrap(), |s| satisfies(s, &goal))
+            .is_some()
+    );
+}
+
+#[test]
+fn polarity_example_blames_the_unbounded_variable_not_the_busiest_action() {
+    // §2.5: an (X, Y) grid plus a polarity flag; only X is unbounded (Travel_North).
+    let d = ActionDomain {
+        variables: vec![
+            Variable {
+                name: "X".into(),
+                values: None,
+            },
+            Variable {
+                name: "Y".into(),
+                values: None,
+            },
+            Variable {
+                name: "Polarity".into(),
+                values: Some(vec!["minus".into(), "plus".into()]),
+            },
+        ],
+        actions: vec![
+            Action {
+                name: "Switch_Polarity_Up".into(),
+                constraints: vec![Condition::Eq(
+                    "Polarity".into(),
+                    Value::Name("minus".into()),
+                )],
+                effects: vec![Effect::Set("Polarity".into(), Value::Name("plus".into()))],
+                machine: None,
+            },
+            Action {
+                name: "Switch_Polarity_Down".into(),
+                constraints: vec![Condition::Eq("Polarity".into(), Value::Name("plus".into()))],
+                effects: vec![Effect::Set("Polarity".into(), Value::Name("minus".into()))],
+                machine: None,
+            },
+            Action {
+                name: "Travel_North".into(),
+                constraints: vec![],
+                effects: vec![Effect::Add("X".into(), 1)],
+                machine: None,
+            },
+            Action {
+                name: "Travel_East".into(),
+                constraints: vec![Condition::Ne("Y".into(), Value::Int(3))],
+                effects: vec![Effect::Add("Y".into(), 1)],
+                machine: None,
+            },
+        ],
+    };
+    let c = d.compile().unwrap();
+    let err = PlanningGraph::build(&c, &[vec![0, 0, 0]], 500).unwrap_err();
+    assert_eq!(err.unbounded, ["X"]);
+    assert_eq!(err.causes[0].1[0].0, "Travel_North");
+    // The per-action counts alone do not tell: switching is expanded as often as travelling.
+    let count = |n: &str| err.expansions.iter().find(|(a, _)| a == n).unwrap().1;
+    let switch = count("Switch_Polarity_Up") + count("Switch_Polarity_Down");
+    assert!(switch >= count("Travel_North"), "{:?}", err.expansions);
+    let text = super::check::explosion(&err).message;
+    assert!(
+        text.contains("`X` is unbounded") && text.contains("Travel_North"),
+        "{text}"
+    );
+}
+
+#[test]
+fn mutually_exclusive_goals_and_bad_names_are_reported() {
+    let (d, _) = airport();
+    let c = d.compile().unwrap();
+    let seed = vec![0, 3, 0, 0, 0];
+    let goal = d
+        .goal(&[
+            Condition::Eq("Location".into(), Value::Name("Gate".into())),
+            Condition::Eq("Location".into(), Value::Name("Security".into())),
+        ])
+        .unwrap();
+    let diags = check(&c, &[seed], &goal);
+    assert!(
+        diags
+            .iter()
+            .any(|(x, _)| x.code == Code::UnreachableGoal
+                && x.message.contains("mutually exclusive"))
+    );
+    let mut bad = d.clone();
+    bad.actions[0]
+        .constraints
+        .push(Condition::Eq("Nope".into(), Value::Int(1)));
+    bad.actions[1]
+        .effects
+        .push(Effect::Set("Location".into(), Value::Name("Moon".into())));
+    let errs = bad.compile().unwrap_err();
+    assert_eq!(errs.len(), 2);
+    assert!(errs[0].message.contains("unknown variable `Nope`"));
+    assert!(
+        errs[1]
+            .message
+            .contains("`Moon` is not a value of `Location`")
+    );
+}
+
+#[test]
+fn action_lists_round_trip_through_ron() {
+    let (d, p) = airport();
+    let text = ron::ser::to_string_pretty(&d, Default::default()).unwrap();
+    let back: ActionDomain = ron::from_str(&text).unwrap();
+    assert_eq!(back, d);
+    let text = ron::ser::to_string_pretty(&p, Default::default()).unwrap();
+    let back: ActionProblem = ron::from_str(&text).unwrap();
+    assert_eq!(back, p);
+}

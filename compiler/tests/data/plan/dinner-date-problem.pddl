@@ -1,0 +1,3 @@
+(define (problem dinner-date-1) (:domain dinner-date)
+  (:init (garbage) (clean-hands) (quiet))
+  (:goal (and (dinner) (present) (garb-out))))

@@ -1,0 +1,96 @@
+//! The precomputed navigation file (`.ensnav`), written by `ensemble nav build`.
+//!
+//! Same container discipline as programs (runtime/src/program/container.rs), little-endian:
+//! ```text
+//! 0..8    magic: 0x89 'E' 'N' 'S' 'N' '\r' '\n' 0x1a
+//! 8..10   format version (u16)
+//! 10..12  reserved, zero
+//! 12..20  payload length (u64)
+//! 20..24  CRC-32 of the payload
+//! 24..    payload: postcard-encoded `NavData`
+//! ```
+//! The loader checks every step, then verifies every index the search follows, so no byte
+//! sequence makes it (or a later query) panic.
+
+use super::{NavData, NavError};
+use std::path::Path;
+
+/// Bumped whenever the payload layout changes; the loader refuses every other version.
+pub const NAV_FORMAT_VERSION: u16 = 1;
+pub const MAGIC: [u8; 8] = [0x89, b'E', b'N', b'S', b'N', b'\r', b'\n', 0x1a];
+const HEADER_LEN: usize = 24;
+
+/// Whether `bytes` start like a navigation file (used to tell one from a map).
+pub fn looks_like_nav(bytes: &[u8]) -> bool {
+    bytes.starts_with(&MAGIC)
+}
+
+impl NavData {
+    pub fn to_bytes(&self) -> Result<Vec<u8>, NavError> {
+        let payload = postcard::to_stdvec(self).map_err(|e| NavError::Decode(e.to_string()))?;
+        let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&NAV_FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&[0, 0]);
+        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+        out.extend_from_slice(&payload);
+        Ok(out)
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<NavData, NavError> {
+        if bytes.is_empty() {
+            return Err(NavError::Empty);
+        }
+        if !looks_like_nav(bytes) {
+            return Err(NavError::BadMagic);
+        }
+        if bytes.len() < HEADER_LEN {
+            return Err(NavError::Truncated {
+                expected: HEADER_LEN as u64,
+                actual: bytes.len() as u64,
+            });
+        }
+        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+        if version != NAV_FORMAT_VERSION {
+            return Err(NavError::UnsupportedVersion(version));
+        }
+        if bytes[10..12] != [0, 0] {
+            return Err(NavError::Invalid(
+                "the reserved header bytes are not zero".into(),
+            ));
+        }
+        let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
+        let actual = (bytes.len() - HEADER_LEN) as u64;
+        if actual < len {
+            return Err(NavError::Truncated {
+                expected: len,
+                actual,
+            });
+        }
+        if actual > len {
+            return Err(NavError::TrailingBytes(actual - len));
+        }
+        let payload = &bytes[HEADER_LEN..];
+        let stored = u32::from_le_bytes(bytes[20..24].try_into().expect("4 bytes"));
+        let computed = crc32fast::hash(payload);
+        if stored != computed {
+            return Err(NavError::ChecksumMismatch { stored, computed });
+        }
+        let mut data: NavData =
+            postcard::from_bytes(payload).map_err(|e| NavError::Decode(e.to_string()))?;
+        data.verify()?;
+        Ok(data)
+    }
+
+    /// Reads and verifies a navigation file.
+    pub fn load(path: &Path) -> Result<NavData, NavError> {
+        let bytes = std::fs::read(path).map_err(|e| NavError::Io(e.to_string()))?;
+        NavData::from_bytes(&bytes)
+    }
+
+    /// Writes the file atomically.
+    pub fn save(&self, path: &Path) -> Result<(), NavError> {
+        crate::fs::write_atomic(path, &self.to_bytes()?).map_err(|e| NavError::Io(e.to_string()))
+    }
+}

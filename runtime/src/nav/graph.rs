@@ -1,0 +1,357 @@
+//! The navigation graph: an undirected graph in compressed sparse row form (every edge is
+//! stored in both directions), optionally laid out on an octile grid so that A* has a
+//! coordinate heuristic.
+
+use super::NavError;
+use super::cost::{Metric, Packed, UNREACHABLE};
+use serde::{Deserialize, Serialize};
+
+/// Node id: index into the graph's nodes.
+pub type NodeId = u32;
+
+/// The grid behind a graph read from a MovingAI map: which cell each node is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Grid {
+    pub width: u32,
+    pub height: u32,
+    /// Node -> cell (`y * width + x`).
+    cell_of: Vec<u32>,
+    /// Cell -> node (`u32::MAX` when blocked); rebuilt from `cell_of` after loading.
+    #[serde(skip)]
+    node_of: Vec<u32>,
+    /// Node -> `[x, y]`, for the heuristic; rebuilt after loading.
+    #[serde(skip)]
+    xy: Vec<[u16; 2]>,
+}
+
+impl Grid {
+    /// The node at `(x, y)`, if the cell exists and is passable.
+    pub fn node_at(&self, x: u32, y: u32) -> Option<NodeId> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        let n = self.node_of[(y * self.width + x) as usize];
+        (n != u32::MAX).then_some(n)
+    }
+
+    /// The cell `(x, y)` of node `v`.
+    pub fn cell(&self, v: NodeId) -> (u32, u32) {
+        let c = self.cell_of[v as usize];
+        (c % self.width, c / self.width)
+    }
+
+    fn rebuild_index(&mut self) -> Result<(), NavError> {
+        if self.width > u16::MAX as u32 || self.height > u16::MAX as u32 {
+            return Err(NavError::Invalid(
+                "the grid is wider or taller than 65,535 cells".into(),
+            ));
+        }
+        let w = self.width;
+        self.xy = self
+            .cell_of
+            .iter()
+            .map(|&c| [(c % w) as u16, (c / w) as u16])
+            .collect();
+        let cells = self.width as usize * self.height as usize;
+        self.node_of = vec![u32::MAX; cells];
+        for (v, &c) in self.cell_of.iter().enumerate() {
+            let slot = self
+                .node_of
+                .get_mut(c as usize)
+                .ok_or_else(|| NavError::Invalid(format!("node {v} lies outside the grid")))?;
+            if *slot != u32::MAX {
+                return Err(NavError::Invalid(format!("two nodes share grid cell {c}")));
+            }
+            *slot = v as u32;
+        }
+        Ok(())
+    }
+}
+
+/// An undirected weighted graph with positive edge costs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Graph {
+    pub metric: Metric,
+    offsets: Vec<u32>,
+    targets: Vec<NodeId>,
+    /// Per stored edge; `UNREACHABLE` once the edge is removed.
+    costs: Vec<Packed>,
+    pub grid: Option<Grid>,
+}
+
+impl Graph {
+    /// Builds a graph from undirected edges `(u, v, cost)`. Self-loops are dropped; costs must
+    /// be positive.
+    pub fn from_edges(
+        nodes: u32,
+        metric: Metric,
+        edges: &[(NodeId, NodeId, Packed)],
+    ) -> Result<Graph, NavError> {
+        let mut degree = vec![0u32; nodes as usize + 1];
+        for (i, &(u, v, c)) in edges.iter().enumerate() {
+            if u >= nodes || v >= nodes {
+                return Err(NavError::Invalid(format!(
+                    "edge {i} joins node {u} and {v} but the graph has {nodes} nodes"
+                )));
+            }
+            if c == 0 || c == UNREACHABLE {
+                return Err(NavError::Invalid(format!(
+                    "edge {i} ({u}-{v}) has cost {c}; costs must be positive and finite"
+                )));
+            }
+            if u != v {
+                degree[u as usize + 1] += 1;
+                degree[v as usize + 1] += 1;
+            }
+        }
+        for i in 1..degree.len() {
+            degree[i] += degree[i - 1];
+        }
+        let offsets = degree;
+        let mut fill = offsets.clone();
+        let m = offsets[nodes as usize] as usize;
+        let mut targets = vec![0; m];
+        let mut costs = vec![0; m];
+        for &(u, v, c) in edges {
+            if u == v {
+                continue;
+            }
+            for (a, b) in [(u, v), (v, u)] {
+                let slot = fill[a as usize] as usize;
+                targets[slot] = b;
+                costs[slot] = c;
+                fill[a as usize] += 1;
+            }
+        }
+        Ok(Graph {
+            metric,
+            offsets,
+            targets,
+            costs,
+            grid: None,
+        })
+    }
+
+    /// The octile grid graph of a `width`×`height` map: 8-connected, diagonal cost √2, and a
+    /// diagonal step only when both straight cells beside it are passable (no corner cutting).
+    pub fn octile_grid(width: u32, height: u32, passable: &[bool]) -> Result<Graph, NavError> {
+        let cells = width as usize * height as usize;
+        if passable.len() != cells {
+            return Err(NavError::Invalid(format!(
+                "a {width}x{height} grid needs {cells} cells, got {}",
+                passable.len()
+            )));
+        }
+        let open = |x: i64, y: i64| {
+            x >= 0
+                && y >= 0
+                && x < width as i64
+                && y < height as i64
+                && passable[(y * width as i64 + x) as usize]
+        };
+        let mut node_of = vec![u32::MAX; cells];
+        let mut cell_of = Vec::new();
+        for (c, &p) in passable.iter().enumerate() {
+            if p {
+                node_of[c] = cell_of.len() as u32;
+                cell_of.push(c as u32);
+            }
+        }
+        let mut edges = Vec::new();
+        for &c in &cell_of {
+            let (x, y) = ((c % width) as i64, (c / width) as i64);
+            let u = node_of[c as usize];
+            // Each undirected edge once: east, south, south-east, south-west.
+            for (dx, dy) in [(1i64, 0i64), (0, 1), (1, 1), (-1, 1)] {
+                let (nx, ny) = (x + dx, y + dy);
+                if !open(nx, ny) {
+                    continue;
+                }
+                let diagonal = dx != 0 && dy != 0;
+                if diagonal && !(open(x + dx, y) && open(x, y + dy)) {
+                    continue;
+                }
+                let v = node_of[(ny * width as i64 + nx) as usize];
+                let cost = if diagonal {
+                    Metric::DIAGONAL
+                } else {
+                    Metric::STRAIGHT
+                };
+                edges.push((u, v, cost));
+            }
+        }
+        let mut g = Graph::from_edges(cell_of.len() as u32, Metric::Octile, &edges)?;
+        let mut grid = Grid {
+            width,
+            height,
+            cell_of,
+            node_of,
+            xy: Vec::new(),
+        };
+        grid.rebuild_index()?;
+        g.grid = Some(grid);
+        Ok(g)
+    }
+
+    pub fn node_count(&self) -> u32 {
+        (self.offsets.len() - 1) as u32
+    }
+
+    /// Stored edge slots (each undirected edge counts twice, removed edges included).
+    pub fn edge_slots(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// The live edges leaving `v`: `(neighbour, cost)`.
+    #[inline]
+    pub fn neighbors(&self, v: NodeId) -> impl Iterator<Item = (NodeId, Packed)> + '_ {
+        let (a, b) = (
+            self.offsets[v as usize] as usize,
+            self.offsets[v as usize + 1] as usize,
+        );
+        self.targets[a..b]
+            .iter()
+            .zip(&self.costs[a..b])
+            .filter(|(_, c)| **c != UNREACHABLE)
+            .map(|(t, c)| (*t, *c))
+    }
+
+    /// The cost of the cheapest live edge `u -> v`, if any.
+    pub fn edge_cost(&self, u: NodeId, v: NodeId) -> Option<Packed> {
+        if u >= self.node_count() {
+            return None;
+        }
+        self.neighbors(u)
+            .filter(|(t, _)| *t == v)
+            .map(|(_, c)| c)
+            .min_by(|a, b| self.metric.value(*a).total_cmp(&self.metric.value(*b)))
+    }
+
+    /// Removes every edge between `u` and `v` (both directions). Returns whether one existed.
+    pub fn remove_edge(&mut self, u: NodeId, v: NodeId) -> bool {
+        let mut found = false;
+        for (a, b) in [(u, v), (v, u)] {
+            if a >= self.node_count() {
+                continue;
+            }
+            let (s, e) = (
+                self.offsets[a as usize] as usize,
+                self.offsets[a as usize + 1] as usize,
+            );
+            for i in s..e {
+                if self.targets[i] == b && self.costs[i] != UNREACHABLE {
+                    self.costs[i] = UNREACHABLE;
+                    found = true;
+                }
+            }
+        }
+        found
+    }
+
+    /// An admissible and consistent estimate of the distance from `a` to `b`: the octile
+    /// distance on grids, zero otherwise.
+    #[inline]
+    pub fn heuristic(&self, a: NodeId, b: NodeId) -> f64 {
+        match &self.grid {
+            Some(grid) => {
+                let [ax, ay] = grid.xy[a as usize];
+                let [bx, by] = grid.xy[b as usize];
+                let dx = ax.abs_diff(bx) as f64;
+                let dy = ay.abs_diff(by) as f64;
+                dx.max(dy) + (std::f64::consts::SQRT_2 - 1.0) * dx.min(dy)
+            }
+            None => 0.0,
+        }
+    }
+
+    /// The cost of a path given as its nodes, or `None` when two consecutive nodes are not
+    /// joined by a live edge.
+    pub fn path_cost(&self, path: &[NodeId]) -> Option<f64> {
+        let mut total = 0.0;
+        for w in path.windows(2) {
+            total += self.metric.value(self.edge_cost(w[0], w[1])?);
+        }
+        Some(total)
+    }
+
+    /// Bytes held by the graph's arrays.
+    pub fn heap_bytes(&self) -> usize {
+        4 * (self.offsets.len() + self.targets.len() + self.costs.len())
+            + self
+                .grid
+                .as_ref()
+                .map_or(0, |g| 4 * (g.cell_of.len() + g.node_of.len() + g.xy.len()))
+    }
+
+    /// Checks the arrays after decoding so that no lookup can go out of bounds, and rebuilds the
+    /// grid index.
+    pub(crate) fn verify(&mut self) -> Result<(), NavError> {
+        let bad = |m: String| Err(NavError::Invalid(m));
+        if self.offsets.is_empty() || self.offsets[0] != 0 {
+            return bad("the edge offsets do not start at 0".into());
+        }
+        if self.offsets.windows(2).any(|w| w[0] > w[1]) {
+            return bad("the edge offsets are not sorted".into());
+        }
+        let m = *self.offsets.last().unwrap() as usize;
+        if m != self.targets.len() || m != self.costs.len() {
+            return bad("the edge arrays have inconsistent lengths".into());
+        }
+        let n = self.node_count();
+        if let Some(i) = self.targets.iter().position(|&t| t >= n) {
+            return bad(format!("edge slot {i} points at a missing node"));
+        }
+        if self.costs.contains(&0) {
+            return bad("an edge has cost 0".into());
+        }
+        if let Some(grid) = &mut self.grid {
+            if grid.cell_of.len() != n as usize {
+                return bad("the grid and the graph disagree on the number of nodes".into());
+            }
+            if grid.width as u64 * grid.height as u64 > 1 << 28 {
+                return bad("the grid is implausibly large".into());
+            }
+            grid.rebuild_index()?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grid_has_no_corner_cutting() {
+        // . @
+        // . .
+        let g = Graph::octile_grid(2, 2, &[true, false, true, true]).unwrap();
+        let grid = g.grid.as_ref().unwrap();
+        let a = grid.node_at(0, 0).unwrap();
+        let d = grid.node_at(1, 1).unwrap();
+        assert_eq!(
+            g.edge_cost(a, d),
+            None,
+            "the diagonal cuts the blocked corner"
+        );
+        let b = grid.node_at(0, 1).unwrap();
+        assert_eq!(g.edge_cost(a, b), Some(Metric::STRAIGHT));
+        assert_eq!(g.heuristic(a, d), std::f64::consts::SQRT_2);
+    }
+
+    #[test]
+    fn removing_an_edge_removes_both_directions() {
+        let mut g = Graph::from_edges(3, Metric::Integer, &[(0, 1, 2), (1, 2, 3)]).unwrap();
+        assert!(g.remove_edge(1, 0));
+        assert_eq!(g.edge_cost(0, 1), None);
+        assert_eq!(g.edge_cost(1, 0), None);
+        assert_eq!(g.path_cost(&[1, 2]), Some(3.0));
+        assert!(!g.remove_edge(0, 1));
+    }
+
+    #[test]
+    fn rejects_bad_edges() {
+        assert!(Graph::from_edges(2, Metric::Integer, &[(0, 2, 1)]).is_err());
+        assert!(Graph::from_edges(2, Metric::Integer, &[(0, 1, 0)]).is_err());
+    }
+}

@@ -1,0 +1,121 @@
+//! Navigation: Hewlett's Partially Precomputed A* (PPA*, thesis ch. 4).
+//!
+//! Offline (in the compiler) the graph is clustered recursively into a hierarchy and every
+//! cluster gets an exact distance table. Online, [`NavData::find_path`] runs A* over border
+//! nodes only, with table lookups for edge costs ([`search`]), then ResolvePath turns the
+//! virtual edges into real steps ([`resolve`]). Paths are optimal: the same cost plain
+//! [`astar::astar`] finds.
+//!
+//! - [`cost`]: exact packed costs (octile `a + b·√2`, or whole numbers).
+//! - [`graph`]: the navigation graph (CSR, undirected; optional octile grid).
+//! - [`hierarchy`]: clusters, border nodes, chains, distance tables (the precomputed data).
+//! - [`table`]: computing one cluster's distance table (bottom-up, shared with updates).
+//! - [`search`]: the layered A* of Pseudo-code 1, with several goals.
+//! - [`resolve`]: ResolvePath (Pseudo-code 2, with the erratum fixed).
+//! - [`update`]: dynamic update after an edge is removed.
+//! - [`astar`]: plain A*, the baseline and test oracle.
+//! - [`file`]: the checksummed `.ensnav` container.
+
+pub mod astar;
+pub mod cost;
+pub mod file;
+pub mod graph;
+pub mod hierarchy;
+pub mod resolve;
+pub mod search;
+pub mod table;
+pub mod update;
+
+#[cfg(test)]
+mod tests;
+
+pub use graph::{Graph, NodeId};
+pub use hierarchy::{Cluster, ClusterId, Hierarchy};
+pub use search::Workspace;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// A found path.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathResult {
+    /// The goal reached (the nearest one, with several goals).
+    pub goal: NodeId,
+    /// Sum of the edge costs along `path`.
+    pub cost: f64,
+    /// Every node from start to goal, consecutive nodes joined by an edge.
+    pub path: Vec<NodeId>,
+    /// Nodes taken off the open list (including the leaf search when start and goal share a
+    /// leaf).
+    pub expanded: u64,
+    /// Nodes put on the open list.
+    pub generated: u64,
+}
+
+/// The graph and its precomputed hierarchy.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NavData {
+    pub graph: Graph,
+    pub hierarchy: Hierarchy,
+}
+
+impl NavData {
+    /// Pairs a graph with its hierarchy, checking that they fit together.
+    pub fn new(graph: Graph, hierarchy: Hierarchy) -> Result<NavData, NavError> {
+        let mut data = NavData { graph, hierarchy };
+        data.verify()?;
+        Ok(data)
+    }
+
+    pub(crate) fn verify(&mut self) -> Result<(), NavError> {
+        self.graph.verify()?;
+        self.hierarchy
+            .verify_structure(self.graph.node_count(), true)?;
+        self.hierarchy.verify_tables(self.graph.metric)
+    }
+
+    /// Bytes held in memory by the graph and the hierarchy.
+    pub fn heap_bytes(&self) -> usize {
+        self.graph.heap_bytes() + self.hierarchy.heap_bytes()
+    }
+}
+
+/// What can go wrong in navigation: a refused file, bad input, or a broken invariant.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum NavError {
+    #[error("cannot read the file: {0}")]
+    Io(String),
+    #[error("the file is empty")]
+    Empty,
+    #[error(
+        "the file is not Ensemble navigation data: it does not start with the .ensnav magic bytes"
+    )]
+    BadMagic,
+    #[error(
+        "navigation format version {0} is not supported (this runtime reads version {v}); rebuild it with `ensemble nav build`",
+        v = file::NAV_FORMAT_VERSION
+    )]
+    UnsupportedVersion(u16),
+    #[error(
+        "the file is truncated: the header promises {expected} bytes of payload but {actual} are present"
+    )]
+    Truncated { expected: u64, actual: u64 },
+    #[error("the file has {0} unexpected bytes after its payload")]
+    TrailingBytes(u64),
+    #[error(
+        "checksum mismatch (stored {stored:#010x}, computed {computed:#010x}): the file is corrupt"
+    )]
+    ChecksumMismatch { stored: u32, computed: u32 },
+    #[error("the payload cannot be decoded: {0}")]
+    Decode(String),
+    #[error("the navigation data is inconsistent: {0}")]
+    Invalid(String),
+    #[error("node {0} does not exist")]
+    NoSuchNode(NodeId),
+    #[error(
+        "a distance does not fit the table encoding (the graph is too large for 16-bit step counts)"
+    )]
+    Overflow,
+    #[error("internal error in PPA*: {0}")]
+    Internal(&'static str),
+}
