@@ -175,7 +175,7 @@ impl Builder {
             vec![SceneDef {
                 name: scene_name,
                 tick_rate: 10,
-                agents,
+                agents, ambient: vec![],
             }],
         )
         .unwrap();
