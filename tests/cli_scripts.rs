@@ -49,19 +49,50 @@ fn the_printed_rule_5_is_caught_at_its_cell() {
 fn import_reproduces_the_committed_native_asset() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bench.script.ron");
-    let r = ensemble(&["import", &repo_path("samples/bench/bench.xlsx"), "-o", out.to_str().unwrap()]);
+    let r = ensemble(&[
+        "import",
+        &repo_path("samples/bench/bench.xlsx"),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let imported = std::fs::read_to_string(&out).unwrap();
     let committed = std::fs::read_to_string(repo_path("samples/bench/bench.script.ron")).unwrap();
-    assert_eq!(imported, committed, "re-import samples/bench/bench.xlsx after changing it");
+    assert_eq!(
+        imported, committed,
+        "re-import samples/bench/bench.xlsx after changing it"
+    );
     // Importing something that is not a workbook cannot run.
-    assert_eq!(ensemble(&["import", &repo_path("samples/bench/Ensemble.ron"), "-o", out.to_str().unwrap()]).code, 2);
+    assert_eq!(
+        ensemble(&[
+            "import",
+            &repo_path("samples/bench/Ensemble.ron"),
+            "-o",
+            out.to_str().unwrap()
+        ])
+        .code,
+        2
+    );
 }
 
 fn bench_trace(seed: u64) -> Vec<Value> {
-    let out = ensemble(&["run", &repo_path("samples/bench"), "--scene", "bench", "--ticks", "20000", "--seed", &seed.to_string(), "--trace", "json"]);
+    let out = ensemble(&[
+        "run",
+        &repo_path("samples/bench"),
+        "--scene",
+        "bench",
+        "--ticks",
+        "20000",
+        "--seed",
+        &seed.to_string(),
+        "--trace",
+        "json",
+    ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    out.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    out.stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
 }
 
 #[test]
@@ -74,14 +105,24 @@ fn bench_invariants_hold_for_many_seeds() {
         let mut got_up: Vec<String> = Vec::new();
         for e in &trace {
             let fact = e["fact"].as_str().unwrap_or("");
-            if let Some(args) = fact.strip_prefix("reserved(").and_then(|f| f.strip_suffix(')')) {
+            if let Some(args) = fact
+                .strip_prefix("reserved(")
+                .and_then(|f| f.strip_suffix(')'))
+            {
                 let (seat, who) = args.split_once(',').unwrap();
                 if e["event"] == "add" {
                     if let Some(other) = reserved.insert(seat.to_string(), who.to_string()) {
-                        panic!("seed {seed}: {seat} reserved by {who} while {other} holds it (tick {})", e["tick"]);
+                        panic!(
+                            "seed {seed}: {seat} reserved by {who} while {other} holds it (tick {})",
+                            e["tick"]
+                        );
                     }
                 } else if e["event"] == "del" {
-                    assert_eq!(reserved.remove(seat).as_deref(), Some(who), "seed {seed}: released a seat it did not hold");
+                    assert_eq!(
+                        reserved.remove(seat).as_deref(),
+                        Some(who),
+                        "seed {seed}: released a seat it did not hold"
+                    );
                 }
             }
             let agent = e["agent"].as_str().unwrap_or("").to_string();
@@ -97,10 +138,16 @@ fn bench_invariants_hold_for_many_seeds() {
         got_up.sort();
         assert!(!sat.is_empty(), "seed {seed}: nobody sat down");
         assert_eq!(sat, got_up, "seed {seed}");
-        assert!(reserved.is_empty(), "seed {seed}: {reserved:?} still reserved");
+        assert!(
+            reserved.is_empty(),
+            "seed {seed}: {reserved:?} still reserved"
+        );
         // The chapter's vocabulary shows up: joining, talking and listening.
         for needle in ["join", "act", "add", "del", "leave"] {
-            assert!(trace.iter().any(|e| e["event"] == needle), "seed {seed}: no {needle}");
+            assert!(
+                trace.iter().any(|e| e["event"] == needle),
+                "seed {seed}: no {needle}"
+            );
         }
     }
 }
@@ -108,16 +155,28 @@ fn bench_invariants_hold_for_many_seeds() {
 #[test]
 fn bench_talk_and_listen_and_late_joiner() {
     let trace = bench_trace(3);
-    let acts: Vec<&str> = trace.iter().filter(|e| e["event"] == "act").map(|e| e["action"].as_str().unwrap()).collect();
+    let acts: Vec<&str> = trace
+        .iter()
+        .filter(|e| e["event"] == "act")
+        .map(|e| e["action"].as_str().unwrap())
+        .collect();
     for a in ["sit", "talk", "listen", "getup"] {
         assert!(acts.contains(&a), "no {a} in {acts:?}");
     }
     for f in ["talker(", "timer(", "sitting(", "reserved("] {
-        assert!(trace.iter().any(|e| e["event"] == "add" && e["fact"].as_str().unwrap().starts_with(f)), "{f}");
+        assert!(
+            trace
+                .iter()
+                .any(|e| e["event"] == "add" && e["fact"].as_str().unwrap().starts_with(f)),
+            "{f}"
+        );
     }
     // tourist2 arrives after the script started, and joins it.
     let first_join = trace.iter().position(|e| e["event"] == "join").unwrap();
-    let late = trace.iter().position(|e| e["event"] == "join" && e["agent"] == "tourist2").expect("tourist2 joins");
+    let late = trace
+        .iter()
+        .position(|e| e["event"] == "join" && e["agent"] == "tourist2")
+        .expect("tourist2 joins");
     assert!(late > first_join);
 }
 
@@ -153,7 +212,8 @@ fn write(path: &std::path::Path, sheets: &[Sheet<'_>]) {
                         ws.write_number(r, c, *x).unwrap();
                     }
                     Some(C::F(f, result)) => {
-                        ws.write_formula(r, c, Formula::new(*f).set_result(*result)).unwrap();
+                        ws.write_formula(r, c, Formula::new(*f).set_result(*result))
+                            .unwrap();
                     }
                     None => {}
                 }
@@ -163,32 +223,112 @@ fn write(path: &std::path::Path, sheets: &[Sheet<'_>]) {
     wb.save(path).unwrap();
 }
 
-const RULE_HEADER: [&str; 14] = ["Rule", "Role", "State", "Precondition", "Action", "Target", "Parameters", "Add", "Delete", "Deferred Add", "Deferred Delete", "On Error", "Next State", "Terminate"];
+const RULE_HEADER: [&str; 14] = [
+    "Rule",
+    "Role",
+    "State",
+    "Precondition",
+    "Action",
+    "Target",
+    "Parameters",
+    "Add",
+    "Delete",
+    "Deferred Add",
+    "Deferred Delete",
+    "On Error",
+    "Next State",
+    "Terminate",
+];
 
 /// A small valid script; `edit` changes it before writing.
-fn script(edit: impl FnOnce(&mut Vec<Vec<Option<C<'static>>>>, &mut Vec<Vec<Option<C<'static>>>>, &mut Vec<Vec<Option<C<'static>>>>)) -> (tempfile::TempDir, String) {
+fn script(
+    edit: impl FnOnce(
+        &mut Vec<Vec<Option<C<'static>>>>,
+        &mut Vec<Vec<Option<C<'static>>>>,
+        &mut Vec<Vec<Option<C<'static>>>>,
+    ),
+) -> (tempfile::TempDir, String) {
     let s = |t: &'static str| Some(C::S(t));
-    let mut meta = vec![vec![s("Key"), s("Value")], vec![s("name"), s("t")], vec![s("initial_state"), s("idle")], vec![s("supplies"), s("seat/1")]];
-    let mut roles = vec![vec![s("Role"), s("Min"), s("Max"), s("Flags")], vec![s("guest"), Some(C::N(1.0)), Some(C::N(2.0)), s("dynamicJoin")]];
+    let mut meta = vec![
+        vec![s("Key"), s("Value")],
+        vec![s("name"), s("t")],
+        vec![s("initial_state"), s("idle")],
+        vec![s("supplies"), s("seat/1")],
+    ];
+    let mut roles = vec![
+        vec![s("Role"), s("Min"), s("Max"), s("Flags")],
+        vec![
+            s("guest"),
+            Some(C::N(1.0)),
+            Some(C::N(2.0)),
+            s("dynamicJoin"),
+        ],
+    ];
     let row = |cells: [Option<C<'static>>; 14]| cells.into_iter().collect::<Vec<_>>();
     let mut rules = vec![
         RULE_HEADER.iter().map(|h| s(h)).collect(),
-        row([s("sit"), s("guest"), s("idle"), s("seat(X), not taken(X)"), s("sit"), s("X"), None, s("taken(X)"), None, s("resting(.me)"), None, None, s("resting"), None]),
-        row([s("leave"), s("guest"), s("resting"), s("resting(.me), taken(X)"), s("getup"), None, None, None, s("resting(.me)"), None, s("taken(X)"), None, None, s("actor")]),
+        row([
+            s("sit"),
+            s("guest"),
+            s("idle"),
+            s("seat(X), not taken(X)"),
+            s("sit"),
+            s("X"),
+            None,
+            s("taken(X)"),
+            None,
+            s("resting(.me)"),
+            None,
+            None,
+            s("resting"),
+            None,
+        ]),
+        row([
+            s("leave"),
+            s("guest"),
+            s("resting"),
+            s("resting(.me), taken(X)"),
+            s("getup"),
+            None,
+            None,
+            None,
+            s("resting(.me)"),
+            None,
+            s("taken(X)"),
+            None,
+            None,
+            s("actor"),
+        ]),
     ];
     edit(&mut meta, &mut roles, &mut rules);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.xlsx");
-    write(&path, &[("Script", meta), ("Roles", roles), ("Rules", rules)]);
+    write(
+        &path,
+        &[("Script", meta), ("Roles", roles), ("Rules", rules)],
+    );
     let p = path.to_string_lossy().into_owned();
     (dir, p)
 }
 
-fn defect(edit: impl FnOnce(&mut Vec<Vec<Option<C<'static>>>>, &mut Vec<Vec<Option<C<'static>>>>, &mut Vec<Vec<Option<C<'static>>>>), code: &str, sheet: &str, cell: &str) -> Value {
+fn defect(
+    edit: impl FnOnce(
+        &mut Vec<Vec<Option<C<'static>>>>,
+        &mut Vec<Vec<Option<C<'static>>>>,
+        &mut Vec<Vec<Option<C<'static>>>>,
+    ),
+    code: &str,
+    sheet: &str,
+    cell: &str,
+) -> Value {
     let (_dir, path) = script(edit);
     let (exit, doc) = check_json(&path);
     let d = find(&doc, code).clone();
-    assert_eq!((d["sheet"].as_str(), d["cell"].as_str()), (Some(sheet), Some(cell)), "{code}: {d:#}");
+    assert_eq!(
+        (d["sheet"].as_str(), d["cell"].as_str()),
+        (Some(sheet), Some(cell)),
+        "{code}: {d:#}"
+    );
     assert_eq!(d["file"], "t.xlsx");
     if d["severity"] == "error" {
         assert_eq!(exit, 1);
@@ -210,21 +350,63 @@ fn reader_defects_are_located() {
     let (_dir, path) = script(|_, _, rules| rules.clear());
     let dir2 = tempfile::tempdir().unwrap();
     let p2 = dir2.path().join("t.xlsx");
-    write(&p2, &[("Script", vec![vec![Some(C::S("Key")), Some(C::S("Value"))], vec![Some(C::S("name")), Some(C::S("t"))]])]);
+    write(
+        &p2,
+        &[(
+            "Script",
+            vec![
+                vec![Some(C::S("Key")), Some(C::S("Value"))],
+                vec![Some(C::S("name")), Some(C::S("t"))],
+            ],
+        )],
+    );
     let (code, doc) = check_json(p2.to_str().unwrap());
     assert_eq!(code, 1);
-    let d = doc["diagnostics"].as_array().unwrap().iter().find(|d| d["message"].as_str().unwrap().contains("no `Rules` sheet")).unwrap();
-    assert_eq!((d["sheet"].as_str(), d["cell"].as_str()), (Some("Rules"), Some("A1")));
+    let d = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().contains("no `Rules` sheet"))
+        .unwrap();
+    assert_eq!(
+        (d["sheet"].as_str(), d["cell"].as_str()),
+        (Some("Rules"), Some("A1"))
+    );
     drop(path);
     // A misspelt header: warned about where it is, and the missing column named.
-    let d = defect(|_, _, rules| rules[0][3] = Some(C::S("Precondtion")), "unknown-column", "Rules", "D1");
-    assert!(d["notes"].to_string().contains("did you mean `precondition`"), "{d:#}");
-    defect(|_, _, rules| rules[0][3] = Some(C::S("Precondtion")), "missing-column", "Rules", "O1");
+    let d = defect(
+        |_, _, rules| rules[0][3] = Some(C::S("Precondtion")),
+        "unknown-column",
+        "Rules",
+        "D1",
+    );
+    assert!(
+        d["notes"]
+            .to_string()
+            .contains("did you mean `precondition`"),
+        "{d:#}"
+    );
+    defect(
+        |_, _, rules| rules[0][3] = Some(C::S("Precondtion")),
+        "missing-column",
+        "Rules",
+        "O1",
+    );
     // A formula error in a cell.
-    let d = defect(|_, _, rules| rules[1][3] = Some(C::F("=1/0", "#DIV/0!")), "syntax", "Rules", "D2");
+    let d = defect(
+        |_, _, rules| rules[1][3] = Some(C::F("=1/0", "#DIV/0!")),
+        "syntax",
+        "Rules",
+        "D2",
+    );
     assert!(d["message"].as_str().unwrap().contains("#DIV/0!"), "{d:#}");
     // A syntax error inside a cell.
-    defect(|_, _, rules| rules[2][3] = Some(C::S("resting(.me")), "syntax", "Rules", "D3");
+    defect(
+        |_, _, rules| rules[2][3] = Some(C::S("resting(.me")),
+        "syntax",
+        "Rules",
+        "D3",
+    );
     // Not a workbook at all.
     let dir = tempfile::tempdir().unwrap();
     let fake = dir.path().join("fake.xlsx");
@@ -232,36 +414,113 @@ fn reader_defects_are_located() {
     let (code, doc) = check_json(fake.to_str().unwrap());
     assert_eq!(code, 1);
     let d = find(&doc, "syntax");
-    assert!(d["message"].as_str().unwrap().contains("not a readable Excel workbook"), "{d:#}");
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("not a readable Excel workbook"),
+        "{d:#}"
+    );
     assert_eq!(d["file"], "fake.xlsx");
 }
 
 #[test]
 fn validation_defects_are_located() {
     let s = |t: &'static str| Some(C::S(t));
-    defect(|_, _, rules| rules[1][1] = s("gest"), "unknown-role", "Rules", "B2");
-    defect(|_, roles, _| roles[1][1] = Some(C::N(3.0)), "bad-cardinality", "Roles", "C2");
-    defect(|_, roles, _| roles[1][2] = s("many"), "bad-cardinality", "Roles", "C2");
+    defect(
+        |_, _, rules| rules[1][1] = s("gest"),
+        "unknown-role",
+        "Rules",
+        "B2",
+    );
+    defect(
+        |_, roles, _| roles[1][1] = Some(C::N(3.0)),
+        "bad-cardinality",
+        "Roles",
+        "C2",
+    );
+    defect(
+        |_, roles, _| roles[1][2] = s("many"),
+        "bad-cardinality",
+        "Roles",
+        "C2",
+    );
     // A state no rule leads to.
-    defect(|_, _, rules| rules[2][2] = s("dancing"), "unreachable-state", "Rules", "C3");
+    defect(
+        |_, _, rules| rules[2][2] = s("dancing"),
+        "unreachable-state",
+        "Rules",
+        "C3",
+    );
     // A rule shadowed by an earlier one of the same state and role.
     let d = defect(
         |_, _, rules| {
-            let copy = vec![s("sit2"), s("guest"), s("idle"), s("seat(X), not taken(X), seat(X)"), s("sit"), s("X"), None, s("taken(X)"), None, None, None, None, s("resting"), None];
+            let copy = vec![
+                s("sit2"),
+                s("guest"),
+                s("idle"),
+                s("seat(X), not taken(X), seat(X)"),
+                s("sit"),
+                s("X"),
+                None,
+                s("taken(X)"),
+                None,
+                None,
+                None,
+                None,
+                s("resting"),
+                None,
+            ];
             rules.push(copy);
         },
         "unexecutable-rule",
         "Rules",
         "D4",
     );
-    assert!(d["message"].as_str().unwrap().contains("rule sit comes first"), "{d:#}");
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("rule sit comes first"),
+        "{d:#}"
+    );
     // A precondition that contradicts itself.
-    defect(|_, _, rules| rules[2][3] = s("resting(.me), not resting(.me)"), "unexecutable-rule", "Rules", "D3");
+    defect(
+        |_, _, rules| rules[2][3] = s("resting(.me), not resting(.me)"),
+        "unexecutable-rule",
+        "Rules",
+        "D3",
+    );
     // A variable used in the target that nothing binds.
-    defect(|_, _, rules| rules[1][5] = s("Z"), "uninstantiated-variable", "Rules", "F2");
-    defect(|_, _, rules| rules[1][7] = s("taken(X, Y)"), "arity-mismatch", "Rules", "H2");
-    defect(|_, _, rules| rules[2][3] = s("not taken(X), resting(X)"), "unsafe-negation", "Rules", "D3");
-    defect(|_, _, rules| rules[2][3] = s("resting(.me), sleepy(.me)"), "never-produced", "Rules", "D3");
+    defect(
+        |_, _, rules| rules[1][5] = s("Z"),
+        "uninstantiated-variable",
+        "Rules",
+        "F2",
+    );
+    defect(
+        |_, _, rules| rules[1][7] = s("taken(X, Y)"),
+        "arity-mismatch",
+        "Rules",
+        "H2",
+    );
+    defect(
+        |_, _, rules| rules[2][3] = s("not taken(X), resting(X)"),
+        "unsafe-negation",
+        "Rules",
+        "D3",
+    );
+    defect(
+        |_, _, rules| rules[2][3] = s("resting(.me), sleepy(.me)"),
+        "never-produced",
+        "Rules",
+        "D3",
+    );
     // A deletion whose arguments are the wrong way round.
-    defect(|_, _, rules| rules[2][10] = s("taken(.me)"), "deletion-never-matches", "Rules", "K3");
+    defect(
+        |_, _, rules| rules[2][10] = s("taken(.me)"),
+        "deletion-never-matches",
+        "Rules",
+        "K3",
+    );
 }

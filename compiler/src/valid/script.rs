@@ -81,11 +81,11 @@ fn reachability(s: &Script, diags: &mut Diagnostics) {
                 Some(st) => reached[st],
                 None => true,
             };
-            if let (true, Some((next, _))) = (from_reached, &r.next_state) {
-                if !reached[*next] {
-                    reached[*next] = true;
-                    changed = true;
-                }
+            if let (true, Some((next, _))) = (from_reached, &r.next_state)
+                && !reached[*next]
+            {
+                reached[*next] = true;
+                changed = true;
             }
         }
     }
@@ -228,25 +228,19 @@ fn variables(r: &ScriptRule, diags: &mut Diagnostics) {
                 }
             }
             LiteralAst::Cmp(l, op, rt, _) => {
-                if *op == "=" {
-                    if let Term::Var(v, _) = l {
-                        if !bound.contains(v.as_str()) {
-                            let mut ev = Vec::new();
-                            term_vars(rt, &mut ev);
-                            for (w, rg) in ev {
-                                if !bound.contains(w) {
-                                    diags.push(uninstantiated(
-                                        &r.precondition_cell,
-                                        w,
-                                        rg,
-                                        "a comparison",
-                                    ));
-                                }
-                            }
-                            bound.insert(v);
-                            continue;
+                if *op == "="
+                    && let Term::Var(v, _) = l
+                    && !bound.contains(v.as_str())
+                {
+                    let mut ev = Vec::new();
+                    term_vars(rt, &mut ev);
+                    for (w, rg) in ev {
+                        if !bound.contains(w) {
+                            diags.push(uninstantiated(&r.precondition_cell, w, rg, "a comparison"));
                         }
                     }
+                    bound.insert(v);
+                    continue;
                 }
                 let mut ev = Vec::new();
                 term_vars(l, &mut ev);
@@ -719,15 +713,14 @@ fn deletions(s: &Script, supplied: &[(String, usize)], diags: &mut Diagnostics) 
                     o.additions()
                         .find(|(x, _)| x.predicate == a.predicate && x.args.len() == a.args.len())
                         .map(|x| (o, x))
-                }) {
-                    if let Some(c) = &eff.cell {
-                        d = related(
-                            d,
-                            c,
-                            Some(atom.range.clone()),
-                            &format!("rule {} adds it like this", adder.label),
-                        );
-                    }
+                }) && let Some(c) = &eff.cell
+                {
+                    d = related(
+                        d,
+                        c,
+                        Some(atom.range.clone()),
+                        &format!("rule {} adds it like this", adder.label),
+                    );
                 }
                 diags.push(d);
                 break;

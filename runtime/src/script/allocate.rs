@@ -95,11 +95,11 @@ pub fn allocate(
         }
     }
     for u in 0..units.len() {
-        if !used[u] {
-            if let Some(a) = place(def, &units[u], &mut counts, None, false) {
-                used[u] = true;
-                assignment.extend(a);
-            }
+        if !used[u]
+            && let Some(a) = place(def, &units[u], &mut counts, None, false)
+        {
+            used[u] = true;
+            assignment.extend(a);
         }
     }
     (!assignment.is_empty()).then_some(assignment)

@@ -463,3 +463,121 @@ impl ScriptInstance {
 pub fn rule_applies_to(rule: &RuleDef, role: u16) -> bool {
     rule.role.is_none_or(|r| r == role)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::def::*;
+    use super::*;
+
+    const SIT: NameId = NameId(1);
+    const SITTING: NameId = NameId(2);
+    const OOPS: NameId = NameId(3);
+    const BUSY: NameId = NameId(4);
+    const A: NameId = NameId(10);
+    const B: NameId = NameId(11);
+
+    /// One state: `not sitting(.me) -> sit; add busy(.me); deferred add sitting(.me);
+    /// on error oops(.me); terminate actor`. Role 0 needs at least one actor.
+    fn def(min: u16) -> ScriptDef {
+        let me = |p| Atom {
+            predicate: p,
+            args: vec![Expr::Me],
+        };
+        ScriptDef {
+            name: NameId(0),
+            roles: vec![RoleDef {
+                name: NameId(5),
+                min,
+                max: 2,
+                dynamic_join: true,
+                leave_command: None,
+            }],
+            states: vec![ScriptStateDef {
+                name: NameId(6),
+                first_rule: 0,
+                rule_count: 1,
+            }],
+            initial_state: 0,
+            rules: vec![RuleDef {
+                name: NameId(7),
+                role: None,
+                precondition: vec![Literal::Neg(me(SITTING))],
+                action: Some(ActionDef {
+                    name: SIT,
+                    target: None,
+                    parameters: vec![],
+                }),
+                add: vec![me(BUSY)],
+                delete: vec![],
+                deferred_add: vec![me(SITTING)],
+                deferred_delete: vec![],
+                on_error: vec![me(OOPS)],
+                next_state: None,
+                terminate: Termination::Actor,
+                variables: 0,
+            }],
+        }
+    }
+
+    fn world() -> World<'static> {
+        World {
+            now: 0.0,
+            distance: &|_, _| None,
+        }
+    }
+
+    #[test]
+    fn deferred_effects_wait_for_success_and_errors_add_on_error_facts() {
+        let d = def(0);
+        let mut inst = ScriptInstance::new(0, &[], 1, 1);
+        let mut ev = Vec::new();
+        inst.join(&d, 0, A, 0, &mut ev);
+        inst.join(&d, 1, B, 0, &mut ev);
+        let mut req = Vec::new();
+        inst.update(&d, &world(), &[], &mut ev, &mut req);
+        assert_eq!(req.len(), 2, "both idle participants fire the rule");
+        assert!(
+            inst.space.contains(BUSY, &[Value::Sym(A)]),
+            "immediate effects apply at once"
+        );
+        assert!(
+            !inst.space.contains(SITTING, &[Value::Sym(A)]),
+            "deferred effects wait for the action"
+        );
+        let a = req.iter().find(|r| r.actor == 0).unwrap().id;
+        let b = req.iter().find(|r| r.actor == 1).unwrap().id;
+        ev.clear();
+        req.clear();
+        inst.update(
+            &d,
+            &world(),
+            &[(a, ActionOutcome::Succeeded), (b, ActionOutcome::Failed)],
+            &mut ev,
+            &mut req,
+        );
+        assert!(inst.space.contains(SITTING, &[Value::Sym(A)]));
+        assert!(!inst.space.contains(SITTING, &[Value::Sym(B)]));
+        assert!(inst.space.contains(OOPS, &[Value::Sym(B)]));
+        // Both terminated: they leave once their actions are done, and the script ends.
+        assert_eq!(
+            ev.iter()
+                .filter(|e| matches!(e, ScriptEvent::Leave { .. }))
+                .count(),
+            2
+        );
+        assert!(inst.ended());
+    }
+
+    #[test]
+    fn a_role_below_its_minimum_ends_the_script() {
+        let d = def(2);
+        let mut inst = ScriptInstance::new(0, &[], 1, 1);
+        let mut ev = Vec::new();
+        inst.join(&d, 0, A, 0, &mut ev);
+        inst.update(&d, &world(), &[], &mut ev, &mut Vec::new());
+        assert!(inst.ended());
+        assert!(
+            matches!(ev.last(), Some(ScriptEvent::End { reason }) if reason.contains("below its minimum"))
+        );
+    }
+}
