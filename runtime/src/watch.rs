@@ -125,11 +125,8 @@ impl FileWatcher {
             }
         }
         // Then until the files have been quiet for a while.
-        loop {
-            match self.events.recv_timeout(self.quiet) {
-                Ok(event) => paths.extend(self.relevant_paths(event)),
-                Err(_) => break,
-            }
+        while let Ok(event) = self.events.recv_timeout(self.quiet) {
+            paths.extend(self.relevant_paths(event));
         }
         paths.sort();
         paths.dedup();
