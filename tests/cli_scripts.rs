@@ -524,3 +524,97 @@ fn validation_defects_are_located() {
         "K3",
     );
 }
+
+// ---- templating (35.6) ----
+
+fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("Ensemble.ron"), "Project(name: \"shops\")").unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    dir
+}
+
+const SHOPKEEPER: &str = r#"Script(
+    name: "shopkeeper",
+    supplies: "counter/1",
+    roles: [Role(name: "keeper", min: "1", max: "1"), Role(name: "customer", min: "0", max: "$queue", flags: "dynamicJoin")],
+    rules: [
+        Rule(rule: "greet", role: "customer", state: "shop", precondition: "not greeted(.me)", action: "$greeting", add: "greeted(.me)"),
+        Rule(rule: "serve", role: "keeper", state: "shop", precondition: "counter(C), greeted(X)", action: "sell", target: "X", parameters: "wares=$wares", delete: "greeted(X)"),
+    ],
+)"#;
+
+#[test]
+fn derived_scripts_substitute_meta_parameters_and_templates_are_not_compiled_alone() {
+    let baker = r#"Script(name: "baker", base: "shopkeeper", params: [("$greeting", "wave"), ("$wares", "bread"), ("$queue", "3")])"#;
+    let fishmonger = r#"Script(
+        name: "fishmonger",
+        base: "shopkeeper",
+        params: [("$greeting", "nod"), ("$wares", "fish"), ("$queue", "2")],
+        rules: [Rule(rule: "haggle", role: "customer", state: "shop", precondition: "greeted(.me)", action: "haggle")],
+    )"#;
+    let dir = project(&[
+        ("shopkeeper.script.ron", SHOPKEEPER),
+        ("baker.script.ron", baker),
+        ("fishmonger.script.ron", fishmonger),
+    ]);
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = ensemble(&[
+        "build",
+        dir.path().to_str().unwrap(),
+        "-o",
+        out_dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let program = ensemble_runtime::Program::load(&out_dir.path().join("shops.ensb")).unwrap();
+    let names: Vec<&str> = program
+        .scripts
+        .iter()
+        .map(|s| program.name(s.name))
+        .collect();
+    assert_eq!(
+        names,
+        ["baker", "fishmonger"],
+        "the template itself is not compiled"
+    );
+    let baker = &program.scripts[0];
+    assert_eq!(baker.roles[1].max, 3);
+    let actions: Vec<&str> = baker
+        .rules
+        .iter()
+        .filter_map(|r| r.action.as_ref())
+        .map(|a| program.name(a.name))
+        .collect();
+    assert_eq!(actions, ["wave", "sell"]);
+    assert!(program.name_id("bread").is_some() && program.name_id("fish").is_some());
+    // The derived script's own rules come first: they take precedence over the base's.
+    let fish = &program.scripts[1];
+    assert_eq!(program.name(fish.rules[0].name), "haggle");
+    assert_eq!(fish.roles[1].max, 2);
+}
+
+#[test]
+fn template_errors_are_reported() {
+    let orphan = r#"Script(name: "orphan", base: "shopkeepr")"#;
+    let dir = project(&[
+        ("shopkeeper.script.ron", SHOPKEEPER),
+        ("orphan.script.ron", orphan),
+    ]);
+    let (code, doc) = check_json(dir.path().to_str().unwrap());
+    assert_eq!(code, 1);
+    let d = find(&doc, "unknown-reference");
+    assert!(
+        d["notes"].to_string().contains("did you mean `shopkeeper`"),
+        "{d:#}"
+    );
+    assert_eq!(d["file"], "orphan.script.ron");
+    // The unused template is pointed out.
+    let dir = project(&[("shopkeeper.script.ron", SHOPKEEPER)]);
+    let (code, doc) = check_json(dir.path().to_str().unwrap());
+    assert_eq!(code, 0);
+    let d = find(&doc, "uninstantiated-variable");
+    assert_eq!(d["severity"], "warning");
+    assert!(d["message"].as_str().unwrap().contains("$queue"), "{d:#}");
+}
