@@ -16,6 +16,7 @@ pub mod diag;
 pub mod front;
 pub mod ir;
 pub mod project;
+pub mod script;
 pub mod source;
 pub mod valid;
 
@@ -42,7 +43,9 @@ pub fn compile(project: project::Project) -> Compilation {
         libraries,
         mut diagnostics,
     } = project;
-    let module = front::ron::lower(&sources, &libraries, &mut diagnostics);
+    let mut module = front::ron::lower(&sources, &libraries, &mut diagnostics);
+    script::lower::lower(&sources, &mut module, &mut diagnostics);
+    script::lower::lower_smart_locations(&sources, &mut module, &mut diagnostics);
     valid::validate(&module, &mut diagnostics);
     let output = if diagnostics.has_errors() {
         None

@@ -119,7 +119,7 @@ fn program(agents: usize) -> Arc<Program> {
     let scenes = vec![SceneDef {
         name: n("s"),
         tick_rate: 60,
-        agents,
+        agents, ambient: vec![],
     }];
     Arc::new(
         Program::new(

@@ -12,6 +12,7 @@ pub mod fs;
 pub mod hsm;
 pub mod program;
 pub mod rng;
+pub mod script;
 pub mod sim;
 pub mod trace;
 #[cfg(feature = "watch")]

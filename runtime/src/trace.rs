@@ -59,6 +59,39 @@ pub enum EventKind {
     ReloadRejected {
         reason: String,
     },
+    /// An interaction script started an action for the agent.
+    Act {
+        action: Arc<str>,
+        target: Option<Arc<str>>,
+    },
+    /// The action finished successfully.
+    Done {
+        action: Arc<str>,
+        target: Option<Arc<str>>,
+    },
+    /// The action failed (rendered as `fail`, with `action` and `target`).
+    ActionFailed {
+        action: Arc<str>,
+        target: Option<Arc<str>>,
+    },
+    /// A fact was added to a script's tuple space (`fact` such as `reserved(seat1,tourist1)`).
+    Add {
+        script: Arc<str>,
+        fact: String,
+    },
+    Del {
+        script: Arc<str>,
+        fact: String,
+    },
+    /// The agent joined a script in a role.
+    Join {
+        script: Arc<str>,
+        role: Arc<str>,
+    },
+    Leave {
+        script: Arc<str>,
+        role: Arc<str>,
+    },
 }
 
 impl EventKind {
@@ -72,6 +105,13 @@ impl EventKind {
             EventKind::Error { .. } => "error",
             EventKind::Reload { .. } => "reload",
             EventKind::ReloadRejected { .. } => "reload-rejected",
+            EventKind::Act { .. } => "act",
+            EventKind::Done { .. } => "done",
+            EventKind::ActionFailed { .. } => "fail",
+            EventKind::Add { .. } => "add",
+            EventKind::Del { .. } => "del",
+            EventKind::Join { .. } => "join",
+            EventKind::Leave { .. } => "leave",
         }
     }
 }
@@ -121,17 +161,44 @@ enum Fields<'a> {
     Rejected {
         reason: &'a str,
     },
+    Action {
+        action: &'a str,
+        target: Option<&'a str>,
+    },
+    Fact {
+        script: &'a str,
+        fact: &'a str,
+    },
+    Role {
+        script: &'a str,
+        role: &'a str,
+    },
 }
 
 impl TraceEvent {
     fn fields(&self) -> Fields<'_> {
         match &self.kind {
-            EventKind::Enter { machine, state, depth } | EventKind::Exit { machine, state, depth } => Fields::State {
+            EventKind::Enter {
+                machine,
+                state,
+                depth,
+            }
+            | EventKind::Exit {
+                machine,
+                state,
+                depth,
+            } => Fields::State {
                 machine,
                 state,
                 depth: *depth,
             },
-            EventKind::Message { from, to, name, handled, up } => Fields::Message {
+            EventKind::Message {
+                from,
+                to,
+                name,
+                handled,
+                up,
+            } => Fields::Message {
                 from,
                 to,
                 name,
@@ -146,12 +213,28 @@ impl TraceEvent {
                 state,
             },
             EventKind::Error { message } => Fields::Error { message },
-            EventKind::Reload { reason, kept, fallbacks } => Fields::Reload {
+            EventKind::Reload {
+                reason,
+                kept,
+                fallbacks,
+            } => Fields::Reload {
                 reason,
                 kept: *kept,
                 fallbacks,
             },
             EventKind::ReloadRejected { reason } => Fields::Rejected { reason },
+            EventKind::Act { action, target }
+            | EventKind::Done { action, target }
+            | EventKind::ActionFailed { action, target } => Fields::Action {
+                action,
+                target: target.as_deref(),
+            },
+            EventKind::Add { script, fact } | EventKind::Del { script, fact } => {
+                Fields::Fact { script, fact }
+            }
+            EventKind::Join { script, role } | EventKind::Leave { script, role } => {
+                Fields::Role { script, role }
+            }
         }
     }
 
@@ -172,9 +255,23 @@ impl TraceEvent {
         let who = self.agent.as_deref().unwrap_or("-");
         let indent = |depth: &u32| " ".repeat(*depth as usize * 2);
         let what = match &self.kind {
-            EventKind::Enter { machine, state, depth } => format!("{}enter {machine}/{state}", indent(depth)),
-            EventKind::Exit { machine, state, depth } => format!("{}exit  {machine}/{state}", indent(depth)),
-            EventKind::Message { from, to, name, handled, up } => format!(
+            EventKind::Enter {
+                machine,
+                state,
+                depth,
+            } => format!("{}enter {machine}/{state}", indent(depth)),
+            EventKind::Exit {
+                machine,
+                state,
+                depth,
+            } => format!("{}exit  {machine}/{state}", indent(depth)),
+            EventKind::Message {
+                from,
+                to,
+                name,
+                handled,
+                up,
+            } => format!(
                 "message {name} {from} -> {to}{}{}",
                 if *up { " (up)" } else { "" },
                 if *handled { "" } else { " [unhandled]" }
@@ -182,7 +279,11 @@ impl TraceEvent {
             EventKind::Say { text } => format!("says \"{text}\""),
             EventKind::Fail { machine, state } => format!("FAIL {machine} at {state}"),
             EventKind::Error { message } => format!("ERROR {message}"),
-            EventKind::Reload { reason, kept, fallbacks } => {
+            EventKind::Reload {
+                reason,
+                kept,
+                fallbacks,
+            } => {
                 let mut s = format!("RELOAD ({reason}): {kept} active states kept");
                 for f in fallbacks {
                     s.push_str("; ");
@@ -191,6 +292,31 @@ impl TraceEvent {
                 s
             }
             EventKind::ReloadRejected { reason } => format!("RELOAD REJECTED: {reason}"),
+            EventKind::Act { action, target } => format!(
+                "act {action}{}",
+                target
+                    .as_deref()
+                    .map(|t| format!(" {t}"))
+                    .unwrap_or_default()
+            ),
+            EventKind::Done { action, target } => format!(
+                "done {action}{}",
+                target
+                    .as_deref()
+                    .map(|t| format!(" {t}"))
+                    .unwrap_or_default()
+            ),
+            EventKind::ActionFailed { action, target } => format!(
+                "FAILED {action}{}",
+                target
+                    .as_deref()
+                    .map(|t| format!(" {t}"))
+                    .unwrap_or_default()
+            ),
+            EventKind::Add { script, fact } => format!("[{script}] + {fact}"),
+            EventKind::Del { script, fact } => format!("[{script}] - {fact}"),
+            EventKind::Join { script, role } => format!("joins {script} as {role}"),
+            EventKind::Leave { script, role } => format!("leaves {script} ({role})"),
         };
         format!("{:>6} {:>8.3}s {:<10} {}", self.tick, self.time, who, what)
     }

@@ -4,6 +4,7 @@
 //! Exit codes (DESIGN.md): 0 success (warnings allowed), 1 errors found in the input, 2 could not
 //! run (bad arguments, unreadable path).
 
+mod import;
 mod run_scene;
 mod watch;
 
@@ -73,6 +74,13 @@ enum Command {
         #[arg(long, default_value_t = 1.0)]
         speed: f64,
     },
+    /// Turn an Excel interaction script into the native format.
+    Import {
+        path: PathBuf,
+        /// The `.script.ron` file to write.
+        #[arg(short = 'o', long = "out")]
+        out: PathBuf,
+    },
     /// Recompile on every save, print diagnostics, and keep the last good build.
     Watch {
         path: PathBuf,
@@ -141,6 +149,7 @@ where
             io,
         ),
         Command::Watch { path, out, format } => watch::watch(&path, out, format, io),
+        Command::Import { path, out } => import::import(&path, &out, io),
     }
 }
 

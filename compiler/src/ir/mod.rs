@@ -10,6 +10,7 @@
 //! - names are resolved once, in the frontend; later stages compare handles, not strings.
 
 mod arena;
+pub mod script;
 
 pub use arena::{Arena, Handle};
 
@@ -88,10 +89,26 @@ pub struct Location {
 #[derive(Clone, Debug)]
 pub struct SceneAgent {
     pub name: Name,
+    /// Empty text when the agent runs no machine (an ambient NPC driven by smart locations).
     pub machine_name: Name,
     pub machine: Option<Handle<Machine>>,
     pub at_name: Name,
     pub at: Option<Handle<Location>>,
+    /// Roles it can take in interaction scripts.
+    pub roles: Vec<String>,
+    /// Locations it walks through when not taking part in a script.
+    pub route: Vec<Handle<Location>>,
+    /// Agents of one group join scripts together (a family).
+    pub group: Option<String>,
+    /// Seconds before it appears.
+    pub delay: f64,
+}
+
+impl SceneAgent {
+    /// Whether a state machine drives it (otherwise smart locations do).
+    pub fn runs_machine(&self) -> bool {
+        !self.machine_name.text.is_empty()
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -110,6 +127,8 @@ pub struct Module {
     pub states: Arena<State>,
     pub locations: Arena<Location>,
     pub scenes: Arena<Scene>,
+    pub scripts: Arena<script::Script>,
+    pub smart_locations: Arena<script::SmartLocation>,
 }
 
 impl Module {

@@ -123,6 +123,8 @@ enum Work {
 }
 
 struct Agent<G> {
+    /// Driven by something other than a machine (smart locations); reload leaves it alone.
+    idle: bool,
     frames: Vec<Frame<G>>,
     inbox: Vec<Message>,
     rng: Rng,
@@ -207,6 +209,35 @@ impl<G: 'static> Scene<G> {
             let name = program.name(a.name).to_string();
             self.spawn(&name, a.machine);
         }
+        for a in &program.scenes[id.index()].ambient {
+            let name = program.name(a.name).to_string();
+            self.spawn_idle(&name);
+        }
+    }
+
+    /// Adds an agent that runs no machine (an ambient NPC moved by smart locations); it has an
+    /// id and a name in the trace.
+    pub fn spawn_idle(&mut self, name: &str) -> AgentId {
+        let id = AgentId(self.agents.len() as u32);
+        self.agent_labels.push(Arc::from(name));
+        let name = self.symbols.intern(&self.program, name);
+        self.agent_names.push(name);
+        self.agents.push(Agent {
+            idle: true,
+            frames: Vec::new(),
+            inbox: Vec::new(),
+            rng: Rng::new(self.seed, id.0 as u64),
+            status: AgentStatus::Running,
+            queue: VecDeque::new(),
+            transitions_this_tick: 0,
+        });
+        id
+    }
+
+    /// Records an event produced outside the interpreter (smart locations, the game) into
+    /// this scene's trace, stamped with the current tick.
+    pub fn record_external(&mut self, agent: Option<AgentId>, kind: EventKind) {
+        self.record(agent, kind);
     }
 
     /// Adds an agent running `machine` and enters its initial state.
@@ -216,6 +247,7 @@ impl<G: 'static> Scene<G> {
         let name = self.symbols.intern(&self.program, name);
         self.agent_names.push(name);
         self.agents.push(Agent {
+            idle: false,
             frames: Vec::new(),
             inbox: Vec::new(),
             rng: Rng::new(self.seed, id.0 as u64),
@@ -329,7 +361,12 @@ impl<G: 'static> Scene<G> {
     /// Records that a new program was refused (it did not compile or load); the running one
     /// goes on.
     pub fn reject_reload(&mut self, reason: impl Into<String>) {
-        self.record(None, EventKind::ReloadRejected { reason: reason.into() });
+        self.record(
+            None,
+            EventKind::ReloadRejected {
+                reason: reason.into(),
+            },
+        );
     }
 
     /// Replaces the running program while agents run, carrying live state across by name.
@@ -345,7 +382,11 @@ impl<G: 'static> Scene<G> {
     ///
     /// A program that does not link against the library is refused: the old one keeps running
     /// and a `reload-rejected` event says why. Agents added to a scene appear on restart.
-    pub fn reload(&mut self, program: Arc<Program>, reason: &str) -> Result<ReloadReport, LinkError> {
+    pub fn reload(
+        &mut self,
+        program: Arc<Program>,
+        reason: &str,
+    ) -> Result<ReloadReport, LinkError> {
         let links = match self.library.link(&program) {
             Ok(l) => l,
             Err(e) => {
@@ -373,7 +414,9 @@ impl<G: 'static> Scene<G> {
         // Swap the program and re-intern every name the scene holds.
         let old = std::mem::replace(&mut self.program, program);
         let old_symbols = std::mem::take(&mut self.symbols);
-        let remap = |symbols: &mut Symbols, id: NameId| symbols.intern(&self.program, old_symbols.name(&old, id));
+        let remap = |symbols: &mut Symbols, id: NameId| {
+            symbols.intern(&self.program, old_symbols.name(&old, id))
+        };
         for n in &mut self.agent_names {
             *n = remap(&mut self.symbols, *n);
         }
@@ -395,9 +438,13 @@ impl<G: 'static> Scene<G> {
             }
             report.kept += m.states.len() as u32;
             if let Some(note) = m.note {
-                report.fallbacks.push(format!("{}: {note}", runner.agent_labels[i]));
+                report
+                    .fallbacks
+                    .push(format!("{}: {note}", runner.agent_labels[i]));
             }
-            if agent.status != AgentStatus::Running && agent.status != AgentStatus::Finished {
+            if agent.idle
+                || (agent.status != AgentStatus::Running && agent.status != AgentStatus::Finished)
+            {
                 continue;
             }
             let depth = agent.frames.len();
@@ -409,10 +456,12 @@ impl<G: 'static> Scene<G> {
                     None
                 }
                 // The deepest kept state may now host a machine it did not host before.
-                (None, None) => match runner.program.state(agent.frames[depth - 1].state).modifier {
-                    Modifier::Machine(child) => Some(runner.program.machine(child).initial),
-                    _ => None,
-                },
+                (None, None) => {
+                    match runner.program.state(agent.frames[depth - 1].state).modifier {
+                        Modifier::Machine(child) => Some(runner.program.machine(child).initial),
+                        _ => None,
+                    }
+                }
             };
             if let Some(state) = next {
                 agent.status = AgentStatus::Running;
@@ -505,7 +554,8 @@ impl<G: 'static> Runner<'_, G> {
     fn state_names(&self, state: StateId) -> (Arc<str>, Arc<str>) {
         let def = self.program.state(state);
         (
-            self.program.shared_name(self.program.machine(def.machine).name),
+            self.program
+                .shared_name(self.program.machine(def.machine).name),
             self.program.shared_name(def.name),
         )
     }
@@ -724,7 +774,14 @@ impl<G: 'static> Runner<'_, G> {
             self.call(agent, id, d, |code, cx| code.cleanup(cx));
             if self.tracing() {
                 let (machine, state) = self.state_names(agent.frames[d].state);
-                self.record(id, EventKind::Exit { machine, state, depth: d as u32 });
+                self.record(
+                    id,
+                    EventKind::Exit {
+                        machine,
+                        state,
+                        depth: d as u32,
+                    },
+                );
             }
             agent.frames.pop();
         }
@@ -744,7 +801,14 @@ impl<G: 'static> Runner<'_, G> {
         });
         if self.tracing() {
             let (machine, name) = self.state_names(state);
-            self.record(id, EventKind::Enter { machine, state: name, depth: depth as u32 });
+            self.record(
+                id,
+                EventKind::Enter {
+                    machine,
+                    state: name,
+                    depth: depth as u32,
+                },
+            );
         }
         self.call(agent, id, depth, |code, cx| code.init(cx));
         match self.program.library[def.code.index()].terminal {

@@ -175,7 +175,7 @@ impl Builder {
             vec![SceneDef {
                 name: scene_name,
                 tick_rate: 10,
-                agents,
+                agents, ambient: vec![],
             }],
         )
         .unwrap();
@@ -227,6 +227,7 @@ fn trace(s: &mut Scene<Log>) -> Vec<String> {
                 EventKind::Error { message } => format!("{who}:error {message}"),
                 EventKind::Reload { kept, fallbacks, .. } => format!("reload kept={kept} {fallbacks:?}"),
                 EventKind::ReloadRejected { reason } => format!("rejected {reason}"),
+                other => format!("{who}:{}", other.name()),
             }
         })
         .collect()

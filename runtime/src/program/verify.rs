@@ -127,6 +127,30 @@ pub(crate) fn verify(p: &Program) -> Result<(), String> {
             }
         }
     }
+    for (ci, scene) in p.scenes.iter().enumerate() {
+        for a in &scene.ambient {
+            name(a.name, &format!("an ambient agent of scene #{ci}"))?;
+            for r in &a.roles {
+                name(*r, &format!("a role of an ambient agent of scene #{ci}"))?;
+            }
+            if let Some(g) = a.group {
+                name(g, &format!("a group of scene #{ci}"))?;
+            }
+            if a.start.index() >= p.locations.len()
+                || a.route.iter().any(|l| l.index() >= p.locations.len())
+            {
+                return Err(format!(
+                    "an ambient agent of scene #{ci} names a location that does not exist"
+                ));
+            }
+            if !(a.delay.is_finite() && a.delay >= 0.0) {
+                return Err(format!(
+                    "an ambient agent of scene #{ci} has an invalid delay"
+                ));
+            }
+        }
+    }
+    verify_scripts(p)?;
     // Hosting must be acyclic, or entering a state would recurse forever.
     let mut colour = vec![0u8; p.machines.len()];
     fn visit(p: &Program, m: usize, colour: &mut [u8]) -> Result<(), String> {
@@ -146,6 +170,95 @@ pub(crate) fn verify(p: &Program) -> Result<(), String> {
     }
     for m in 0..p.machines.len() {
         visit(p, m, &mut colour)?;
+    }
+    Ok(())
+}
+
+fn verify_scripts(p: &Program) -> Result<(), String> {
+    use crate::script::{Atom, Expr, Literal};
+    let names = p.names.len();
+    let name_ok = |id: NameId| id.index() < names;
+    fn expr_ok(e: &Expr, vars: u16, name_ok: &dyn Fn(NameId) -> bool) -> bool {
+        match e {
+            Expr::Var(v) => *v < vars,
+            Expr::Sym(s) => name_ok(*s),
+            Expr::Num(x) => x.is_finite(),
+            Expr::Me | Expr::Now => true,
+            Expr::Call(f, args) => {
+                args.len() == f.arity() && args.iter().all(|a| expr_ok(a, vars, name_ok))
+            }
+            Expr::Bin(_, l, r) => expr_ok(l, vars, name_ok) && expr_ok(r, vars, name_ok),
+        }
+    }
+    let atom_ok = |a: &Atom, vars: u16| {
+        name_ok(a.predicate) && a.args.iter().all(|e| expr_ok(e, vars, &name_ok))
+    };
+    for (si, s) in p.scripts.iter().enumerate() {
+        let bad = |what: &str| Err(format!("script #{si}: {what}"));
+        if !name_ok(s.name)
+            || s.roles.iter().any(|r| {
+                !name_ok(r.name) || r.leave_command.is_some_and(|c| !name_ok(c)) || r.min > r.max
+            })
+        {
+            return bad("a role is inconsistent");
+        }
+        if s.states.is_empty() || s.initial_state as usize >= s.states.len() {
+            return bad("its initial state does not exist");
+        }
+        let mut next = 0u64;
+        for st in &s.states {
+            if !name_ok(st.name) || st.first_rule as u64 != next {
+                return bad("its states' rules are not contiguous");
+            }
+            next += st.rule_count as u64;
+        }
+        if next != s.rules.len() as u64 {
+            return bad("some rules belong to no state");
+        }
+        for r in &s.rules {
+            let v = r.variables;
+            let lits = r.precondition.iter().all(|l| match l {
+                Literal::Pos(a) | Literal::Neg(a) => atom_ok(a, v),
+                Literal::Cmp(a, _, b) => expr_ok(a, v, &name_ok) && expr_ok(b, v, &name_ok),
+                Literal::Any(e) => expr_ok(e, v, &name_ok),
+            });
+            let effects = [
+                &r.add,
+                &r.delete,
+                &r.deferred_add,
+                &r.deferred_delete,
+                &r.on_error,
+            ]
+            .iter()
+            .all(|e| e.iter().all(|a| atom_ok(a, v)));
+            let action = r.action.as_ref().is_none_or(|a| {
+                name_ok(a.name)
+                    && a.target.as_ref().is_none_or(|t| expr_ok(t, v, &name_ok))
+                    && a.parameters
+                        .iter()
+                        .all(|(k, e)| name_ok(*k) && expr_ok(e, v, &name_ok))
+            });
+            let refs = name_ok(r.name)
+                && r.role.is_none_or(|x| (x as usize) < s.roles.len())
+                && r.next_state.is_none_or(|x| (x as usize) < s.states.len());
+            if !(lits && effects && action && refs) {
+                return bad("a rule refers to something that does not exist");
+            }
+        }
+    }
+    for (li, l) in p.smart_locations.iter().enumerate() {
+        if !name_ok(l.name)
+            || l.at.index() >= p.locations.len()
+            || !(l.radius.is_finite() && l.radius >= 0.0)
+            || l.props.iter().any(|(a, b)| !name_ok(*a) || !name_ok(*b))
+            || l.scripts
+                .iter()
+                .any(|(s, w)| *s as usize >= p.scripts.len() || !w.is_finite())
+        {
+            return Err(format!(
+                "smart location #{li} refers to something that does not exist"
+            ));
+        }
     }
     Ok(())
 }

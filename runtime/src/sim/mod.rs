@@ -8,7 +8,10 @@
 //! The library is declared once here; the compiler reads the same declarations (the built-in
 //! library `sim`), so what the compiler checks and what the runtime links cannot drift apart.
 
+mod interactions;
 mod states;
+
+pub use interactions::Interactions;
 
 use crate::hsm::{AgentId, LibraryDecl, StateLibrary};
 use crate::program::{Program, SceneId};
@@ -34,11 +37,16 @@ pub struct SimWorld {
 impl SimWorld {
     /// The world of a program's scene: each agent at its start location.
     pub fn for_scene(program: &Program, scene: SceneId) -> Self {
-        let agents = &program.scenes[scene.index()].agents;
-        let bodies = agents
+        let def = &program.scenes[scene.index()];
+        // Machine-driven agents first, then ambient ones: the scene's agent id order.
+        let starts = def
+            .agents
             .iter()
-            .map(|a| {
-                let l = &program.locations[a.start.index()];
+            .map(|a| a.start)
+            .chain(def.ambient.iter().map(|a| a.start));
+        let bodies = starts
+            .map(|start| {
+                let l = &program.locations[start.index()];
                 Body { x: l.x, y: l.y }
             })
             .collect::<Vec<_>>();

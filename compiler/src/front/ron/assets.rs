@@ -11,6 +11,10 @@ pub struct Manifest {
     /// Built-in state libraries to link against (`sim`: the simulator's standard library).
     #[serde(default = "default_libraries")]
     pub libraries: Vec<String>,
+    /// Files (relative to the project root, `/`-separated) that are not part of the project,
+    /// such as a workbook whose imported `.script.ron` the project uses instead.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exclude: Vec<String>,
 }
 
 fn default_libraries() -> Vec<String> {
@@ -125,7 +129,68 @@ fn default_tick_rate() -> u32 {
 #[serde(deny_unknown_fields)]
 pub struct AgentAsset {
     pub name: String,
-    pub machine: String,
+    /// The root machine. Agents without one are ambient NPCs, driven by smart locations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
     /// The location the agent starts at.
     pub at: String,
+    /// Roles it can take in interaction scripts (`elder`, `tourist`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roles: Vec<String>,
+    /// Locations it walks through when not in a script.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub route: Vec<String>,
+    /// Agents sharing a group join scripts together (a family).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// Seconds after the scene starts before it appears.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub delay: f64,
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
+/// `*.smartloc.ron`: a smart location (Skubch 35.2).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "SmartLocation", deny_unknown_fields)]
+pub struct SmartLocationAsset {
+    pub name: String,
+    /// The named location it stands at.
+    pub at: String,
+    /// How far it looks for NPCs, metres.
+    #[serde(default = "default_radius")]
+    pub radius: f64,
+    /// Props it owns; each supplies `kind(name)` to its scripts.
+    #[serde(default)]
+    pub props: Vec<PropAsset>,
+    /// Predicates a proxy object supplies (`"sale/2"`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub supplies: String,
+    /// Scripts it can run.
+    pub scripts: Vec<ScriptChoiceAsset>,
+}
+
+fn default_radius() -> f64 {
+    5.0
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PropAsset {
+    pub name: String,
+    pub kind: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptChoiceAsset {
+    pub script: String,
+    #[serde(default = "default_preference")]
+    pub preference: f64,
+}
+
+fn default_preference() -> f64 {
+    1.0
 }

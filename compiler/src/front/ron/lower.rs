@@ -85,7 +85,8 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
             Some(AssetKind::Scene) => scenes.extend(
                 parse::<SceneAsset>(sources, id, diags).map(|a| (a, Locator::new(sources, id))),
             ),
-            None => {}
+            // Interaction scripts, smart locations and workbooks: compiler/src/script.
+            Some(AssetKind::Script | AssetKind::SmartLocation | AssetKind::Workbook) | None => {}
         }
     }
     lower_libraries(&mut module, libraries, manifest, &statelibs, diags);
@@ -546,23 +547,84 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
                     .related(prev.name.span, "first one"),
                 );
             }
-            let machine_name = loc.name(&a.machine, &path("machine"));
-            let machine = module.machine_by_name(&a.machine);
-            if machine.is_none() {
-                let d = Diagnostic::error(
-                    Code::UnknownReference,
-                    format!(
-                        "agent `{}` runs machine `{}`, which is not defined",
-                        a.name, a.machine
-                    ),
-                )
-                .at(machine_name.span, "no such machine");
-                let names: Vec<&str> = module
-                    .machines
-                    .iter()
-                    .map(|(_, m)| m.name.text.as_str())
-                    .collect();
-                diags.push(with_suggestion(d, &a.machine, names));
+            let (machine_name, machine) = match &a.machine {
+                Some(m) => {
+                    let name = loc.name(m, &path("machine"));
+                    let found = module.machine_by_name(m);
+                    if found.is_none() {
+                        let d = Diagnostic::error(
+                            Code::UnknownReference,
+                            format!(
+                                "agent `{}` runs machine `{m}`, which is not defined",
+                                a.name
+                            ),
+                        )
+                        .at(name.span, "no such machine");
+                        let names: Vec<&str> = module
+                            .machines
+                            .iter()
+                            .map(|(_, m)| m.name.text.as_str())
+                            .collect();
+                        diags.push(with_suggestion(d, m, names));
+                    }
+                    (name, found)
+                }
+                None => {
+                    if a.roles.is_empty() {
+                        diags.push(
+                            Diagnostic::error(Code::InvalidValue, format!("agent `{}` has neither a machine nor any roles, so nothing can drive it", a.name))
+                                .at(agent_name.span, "idle forever")
+                                .note("give it `machine:` (a state machine) or `roles:` (so smart locations can use it)"),
+                        );
+                    }
+                    (
+                        Name {
+                            text: String::new(),
+                            span: agent_name.span,
+                        },
+                        None,
+                    )
+                }
+            };
+            let mut route = Vec::new();
+            for (j, stop) in a.route.iter().enumerate() {
+                match module.location_by_name(stop) {
+                    Some(l) => route.push(l),
+                    None => {
+                        let span = loc.span(&[
+                            Seg::Field("agents"),
+                            Seg::Index(i),
+                            Seg::Field("route"),
+                            Seg::Index(j),
+                        ]);
+                        let d = Diagnostic::error(
+                            Code::UnknownReference,
+                            format!(
+                                "agent `{}` walks to location `{stop}`, which is not defined",
+                                a.name
+                            ),
+                        )
+                        .at(span, "no such location");
+                        let names: Vec<&str> = module
+                            .locations
+                            .iter()
+                            .map(|(_, l)| l.name.text.as_str())
+                            .collect();
+                        diags.push(with_suggestion(d, stop, names));
+                    }
+                }
+            }
+            if !(a.delay.is_finite() && a.delay >= 0.0) {
+                diags.push(
+                    Diagnostic::error(
+                        Code::InvalidValue,
+                        format!(
+                            "agent `{}`: delay must be a number of seconds, 0 or more",
+                            a.name
+                        ),
+                    )
+                    .at(agent_name.span, "here"),
+                );
             }
             let at_name = loc.name(&a.at, &path("at"));
             let at = module.location_by_name(&a.at);
@@ -588,6 +650,10 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
                 machine,
                 at_name,
                 at,
+                roles: a.roles.clone(),
+                route,
+                group: a.group.clone(),
+                delay: a.delay.max(0.0),
             });
         }
         module.scenes.append(Scene {

@@ -22,14 +22,23 @@ pub enum AssetKind {
     StateLibrary,
     Locations,
     Scene,
+    /// `*.script.ron`: an interaction script (compiler/src/script).
+    Script,
+    /// `*.smartloc.ron`: a smart location.
+    SmartLocation,
+    /// `*.xlsx`: an interaction script as an Excel workbook.
+    Workbook,
 }
 
 impl AssetKind {
-    pub const ALL: [AssetKind; 4] = [
+    pub const ALL: [AssetKind; 7] = [
         AssetKind::Machine,
         AssetKind::StateLibrary,
         AssetKind::Locations,
         AssetKind::Scene,
+        AssetKind::Script,
+        AssetKind::SmartLocation,
+        AssetKind::Workbook,
     ];
 
     pub fn suffix(self) -> &'static str {
@@ -38,13 +47,26 @@ impl AssetKind {
             AssetKind::StateLibrary => ".statelib.ron",
             AssetKind::Locations => ".locations.ron",
             AssetKind::Scene => ".scene.ron",
+            AssetKind::Script => ".script.ron",
+            AssetKind::SmartLocation => ".smartloc.ron",
+            AssetKind::Workbook => ".xlsx",
         }
     }
 
     pub fn of(file_name: &str) -> Option<AssetKind> {
+        // `~$name.xlsx` is Excel's lock file for an open workbook, not a workbook.
+        let base = file_name.rsplit('/').next().unwrap_or(file_name);
+        if base.starts_with("~$") {
+            return None;
+        }
         Self::ALL
             .into_iter()
             .find(|k| file_name.ends_with(k.suffix()))
+    }
+
+    /// Whether files of this kind are binary (read by their frontend, not as text).
+    pub fn is_binary(self) -> bool {
+        self == AssetKind::Workbook
     }
 
     pub fn suffix_list() -> String {
