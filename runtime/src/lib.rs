@@ -13,6 +13,7 @@ pub mod hsm;
 pub mod program;
 pub mod rng;
 pub mod sim;
+pub mod speech;
 pub mod trace;
 #[cfg(feature = "watch")]
 pub mod watch;

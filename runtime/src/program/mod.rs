@@ -197,6 +197,9 @@ pub struct Program {
     pub transitions: Vec<TransitionDef>,
     pub locations: Vec<LocationDef>,
     pub scenes: Vec<SceneDef>,
+    /// Sentence states with their ranked candidates, and the variables scenes bind
+    /// (docs/formats/sentence.md).
+    pub speech: crate::speech::SpeechTable,
     /// Built on load, never serialised: name -> id.
     #[serde(skip)]
     name_index: HashMap<String, NameId>,
@@ -225,12 +228,20 @@ impl Program {
             transitions,
             locations,
             scenes,
+            speech: Default::default(),
             name_index: HashMap::new(),
             shared_names: Vec::new(),
         };
         verify::verify(&program).map_err(LoadError::Invalid)?;
         program.build_index();
         Ok(program)
+    }
+
+    /// Adds the speech section (sentence states and scene variables) and verifies again.
+    pub fn with_speech(mut self, speech: crate::speech::SpeechTable) -> Result<Self, LoadError> {
+        self.speech = speech;
+        verify::verify(&self).map_err(LoadError::Invalid)?;
+        Ok(self)
     }
 
     fn build_index(&mut self) {
