@@ -43,6 +43,10 @@ pub enum Code {
     UnreachableGoal,
     StateLimitExceeded,
     UnsupportedFeature,
+    NoCandidate,
+    SwappedArguments,
+    OutOfVocabulary,
+    NgramDatabase,
     Internal,
 }
 
@@ -73,6 +77,10 @@ impl Code {
             Code::UnreachableGoal => "unreachable-goal",
             Code::StateLimitExceeded => "state-limit-exceeded",
             Code::UnsupportedFeature => "unsupported-feature",
+            Code::NoCandidate => "no-candidate",
+            Code::SwappedArguments => "swapped-arguments",
+            Code::OutOfVocabulary => "out-of-vocabulary",
+            Code::NgramDatabase => "ngram-database",
             Code::Internal => "internal",
         }
     }

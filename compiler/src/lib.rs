@@ -15,6 +15,7 @@ pub mod cli;
 pub mod diag;
 pub mod front;
 pub mod ir;
+pub mod nlg;
 pub mod project;
 pub mod source;
 pub mod valid;
@@ -42,8 +43,9 @@ pub fn compile(project: project::Project) -> Compilation {
         libraries,
         mut diagnostics,
     } = project;
-    let module = front::ron::lower(&sources, &libraries, &mut diagnostics);
+    let mut module = front::ron::lower(&sources, &libraries, &mut diagnostics);
     valid::validate(&module, &mut diagnostics);
+    nlg::compile(&mut module, &mut diagnostics);
     let output = if diagnostics.has_errors() {
         None
     } else {

@@ -2,3 +2,4 @@
 //! errors; they run only when validation found none.
 
 pub mod program;
+pub mod speech;

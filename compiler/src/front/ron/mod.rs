@@ -7,6 +7,7 @@
 pub mod assets;
 pub mod locate;
 mod lower;
+mod sentences;
 
 pub use assets::*;
 pub use lower::lower;
@@ -22,14 +23,16 @@ pub enum AssetKind {
     StateLibrary,
     Locations,
     Scene,
+    Sentences,
 }
 
 impl AssetKind {
-    pub const ALL: [AssetKind; 4] = [
+    pub const ALL: [AssetKind; 5] = [
         AssetKind::Machine,
         AssetKind::StateLibrary,
         AssetKind::Locations,
         AssetKind::Scene,
+        AssetKind::Sentences,
     ];
 
     pub fn suffix(self) -> &'static str {
@@ -38,6 +41,7 @@ impl AssetKind {
             AssetKind::StateLibrary => ".statelib.ron",
             AssetKind::Locations => ".locations.ron",
             AssetKind::Scene => ".scene.ron",
+            AssetKind::Sentences => ".sentences.ron",
         }
     }
 
