@@ -118,8 +118,9 @@ pub fn run(command: NgramCommand, io: &mut Io<'_>) -> i32 {
     }
 }
 
+/// A database (`.ngr`) or a Web1T-style count file.
 fn open(path: &Path, io: &mut Io<'_>) -> Option<NgramDb> {
-    match NgramDb::open(path) {
+    match ngram::open_source(path) {
         Ok(db) => Some(db),
         Err(e) => {
             let _ = writeln!(io.err, "error: {e}");
