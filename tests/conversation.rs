@@ -210,7 +210,7 @@ fn broken_sentence_content_is_reported_in_one_run() {
 fn a_buyer_without_a_city_is_an_unbound_variable() {
     let dir = tempfile::tempdir().unwrap();
     let copy = dir.path().join("airport");
-    copy_dir(&std::path::Path::new(&repo_path("samples/airport")), &copy);
+    copy_dir(std::path::Path::new(&repo_path("samples/airport")), &copy);
     let scene = copy.join("ticket-counter.scene.ron");
     let text = std::fs::read_to_string(&scene).unwrap();
     std::fs::write(&scene, text.replace(r#""CityName": "San Francisco", "#, "")).unwrap();

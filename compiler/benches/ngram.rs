@@ -71,7 +71,7 @@ fn benches(c: &mut Criterion) {
     let mut i = 0u64;
     db.for_each(3, |ids, count| {
         flat.push([ids[0], ids[1], ids[2], count as u32]);
-        if i % 997 == 0 {
+        if i.is_multiple_of(997) {
             keys.push([ids[0], ids[1], ids[2]]);
         }
         i += 1;
