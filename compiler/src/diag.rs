@@ -46,6 +46,10 @@ pub enum Code {
     UnreachableGoal,
     StateLimitExceeded,
     UnsupportedFeature,
+    NoCandidate,
+    SwappedArguments,
+    OutOfVocabulary,
+    NgramDatabase,
     Internal,
 }
 
@@ -79,6 +83,10 @@ impl Code {
             Code::UnreachableGoal => "unreachable-goal",
             Code::StateLimitExceeded => "state-limit-exceeded",
             Code::UnsupportedFeature => "unsupported-feature",
+            Code::NoCandidate => "no-candidate",
+            Code::SwappedArguments => "swapped-arguments",
+            Code::OutOfVocabulary => "out-of-vocabulary",
+            Code::NgramDatabase => "ngram-database",
             Code::Internal => "internal",
         }
     }

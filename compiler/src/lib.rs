@@ -15,6 +15,7 @@ pub mod cli;
 pub mod diag;
 pub mod front;
 pub mod ir;
+pub mod nlg;
 pub mod project;
 pub mod script;
 pub mod source;
@@ -47,6 +48,7 @@ pub fn compile(project: project::Project) -> Compilation {
     script::lower::lower(&sources, &mut module, &mut diagnostics);
     script::lower::lower_smart_locations(&sources, &mut module, &mut diagnostics);
     valid::validate(&module, &mut diagnostics);
+    nlg::compile(&mut module, &mut diagnostics);
     let output = if diagnostics.has_errors() {
         None
     } else {

@@ -163,7 +163,7 @@ fn watch_rebuilds_and_keeps_the_last_good_build() {
     assert_eq!(broken["diagnostics"][0]["code"], "unknown-reference");
     assert_eq!(std::fs::read(&ensb).unwrap(), good, "the last good build must stay");
 
-    std::fs::write(&machine, text.replace("I want a ticket to Paris.", "I want a ticket to Rome.")).unwrap();
+    std::fs::write(&machine, text.replace(r#"(name: "Finish"),"#, r#"(name: "Finish"), (name: "Finish2", code: "Finish"),"#)).unwrap();
     watch.until("the fixed build", |v| v["summary"]["errors"] == 0);
     let deadline = Instant::now() + TIMEOUT;
     while std::fs::read(&ensb).unwrap() == good && Instant::now() < deadline {

@@ -14,6 +14,7 @@ pub mod program;
 pub mod rng;
 pub mod script;
 pub mod sim;
+pub mod speech;
 pub mod trace;
 #[cfg(feature = "watch")]
 pub mod watch;

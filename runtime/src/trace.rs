@@ -39,6 +39,10 @@ pub enum EventKind {
     },
     Say {
         text: String,
+        /// The sentence state the line realises (`None` for plain text).
+        sentence: Option<Arc<str>>,
+        /// The stable id of the candidate line spoken.
+        candidate: Option<u32>,
     },
     /// A root machine failed and nothing handled it.
     Fail {
@@ -143,6 +147,9 @@ enum Fields<'a> {
     },
     Say {
         text: &'a str,
+        sentence: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        candidate: Option<String>,
     },
     Fail {
         action: &'a str,
@@ -205,7 +212,11 @@ impl TraceEvent {
                 handled: *handled,
                 scope: if *up { "up" } else { "agent" },
             },
-            EventKind::Say { text } => Fields::Say { text },
+            EventKind::Say { text, sentence, candidate } => Fields::Say {
+                text,
+                sentence: sentence.as_deref(),
+                candidate: candidate.map(|c| format!("{c:08x}")),
+            },
             EventKind::Fail { machine, state } => Fields::Fail {
                 action: machine,
                 target: None,
@@ -276,7 +287,10 @@ impl TraceEvent {
                 if *up { " (up)" } else { "" },
                 if *handled { "" } else { " [unhandled]" }
             ),
-            EventKind::Say { text } => format!("says \"{text}\""),
+            EventKind::Say { text, sentence, candidate } => match (sentence, candidate) {
+                (Some(s), Some(c)) => format!("says \"{text}\" ({s} #{c:08x})"),
+                _ => format!("says \"{text}\""),
+            },
             EventKind::Fail { machine, state } => format!("FAIL {machine} at {state}"),
             EventKind::Error { message } => format!("ERROR {message}"),
             EventKind::Reload {

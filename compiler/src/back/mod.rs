@@ -3,3 +3,4 @@
 
 pub mod program;
 mod script;
+pub mod speech;

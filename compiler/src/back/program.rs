@@ -197,6 +197,7 @@ pub fn emit(module: &Module, sources: &SourceMap) -> Result<(Program, DebugInfo)
         .collect::<Result<Vec<_>, String>>()?;
     let verify =
         |e: LoadError| format!("internal compiler error: the emitted program does not verify: {e}");
+    let speech = super::speech::lower(module, &mut |s| names.intern(s));
     let program = Program::new(
         names.names,
         library,
@@ -207,6 +208,7 @@ pub fn emit(module: &Module, sources: &SourceMap) -> Result<(Program, DebugInfo)
         scenes,
     )
     .and_then(|p| p.with_interactions(scripts, smart_locations))
+    .and_then(|p| p.with_speech(speech))
     .map_err(verify)?;
     debug.program_checksum = program.checksum();
     Ok((program, debug))

@@ -5,6 +5,7 @@
 //! run (bad arguments, unreadable path).
 
 mod import;
+mod ngram;
 mod run_scene;
 mod watch;
 
@@ -54,6 +55,9 @@ enum Command {
         out: Option<PathBuf>,
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
+        /// Also write the sentence candidates as a CSV string table (localisation, voice recording).
+        #[arg(long, value_name = "FILE.csv")]
+        strings: Option<PathBuf>,
     },
     /// Run a scene headless and print its trace.
     Run {
@@ -82,6 +86,11 @@ enum Command {
         out: PathBuf,
     },
     /// Recompile on every save, print diagnostics, and keep the last good build.
+    /// Build, inspect and query n-gram databases; rank a project's sentence states.
+    Ngram {
+        #[command(subcommand)]
+        command: ngram::NgramCommand,
+    },
     Watch {
         path: PathBuf,
         /// Output directory (default: `build/` inside the project).
@@ -127,7 +136,13 @@ where
     };
     match cli.command {
         Command::Check { path, format } => check(&path, format, io).0,
-        Command::Build { path, out, format } => build(&path, out, format, io),
+        Command::Build {
+            path,
+            out,
+            format,
+            strings,
+        } => build(&path, out, format, strings, io),
+        Command::Ngram { command } => ngram::run(command, io),
         Command::Run {
             path,
             scene,
@@ -195,12 +210,26 @@ pub(crate) fn default_out_dir(path: &Path) -> PathBuf {
     base.join("build")
 }
 
-fn build(path: &Path, out: Option<PathBuf>, format: Format, io: &mut Io<'_>) -> i32 {
+fn build(
+    path: &Path,
+    out: Option<PathBuf>,
+    format: Format,
+    strings: Option<PathBuf>,
+    io: &mut Io<'_>,
+) -> i32 {
     let (code, c) = check(path, format, io);
     let Some(c) = c else { return code };
     let Some((program, debug)) = &c.output else {
         return code;
     };
+    if let Some(csv) = strings {
+        let table = crate::back::speech::string_table(&c.module);
+        if let Err(e) = ensemble_runtime::fs::write_atomic(&csv, table.as_bytes()) {
+            let _ = writeln!(io.err, "error: cannot write {}: {e}", csv.display());
+            return EXIT_CANNOT_RUN;
+        }
+        let _ = writeln!(io.err, "wrote {} ({} lines)", csv.display(), table.lines().count() - 1);
+    }
     let dir = out.unwrap_or_else(|| default_out_dir(path));
     match crate::back::program::write(&dir, &c.name, program, debug) {
         Ok((ensb, ensdbg)) => {

@@ -102,6 +102,8 @@ pub struct SceneAgent {
     pub group: Option<String>,
     /// Seconds before it appears.
     pub delay: f64,
+    /// Variables the agent starts with (`CityName = "Boston"`), for sentence-state slots.
+    pub variables: Vec<(Name, String)>,
 }
 
 impl SceneAgent {
@@ -119,6 +121,39 @@ pub struct Scene {
     pub agents: Vec<SceneAgent>,
 }
 
+/// A `*.sentences.ron` file: the settings its sentence states share (docs/formats/sentence.md).
+#[derive(Clone, Debug)]
+pub struct SentenceFile {
+    /// The whole asset.
+    pub span: Span,
+    /// The n-gram database or count file, resolved against the file's folder, and where it is
+    /// named.
+    pub ngrams: Option<(std::path::PathBuf, Span)>,
+    pub scoring: crate::nlg::ngram::Method,
+    /// Candidates kept per sentence state.
+    pub keep: u32,
+    /// How many of the best the runtime chooses among.
+    pub choose_among: u32,
+    /// Values used for slots while ranking (`CityName` -> "Boston").
+    pub examples: Vec<(String, String)>,
+    /// Warn when a sentence state's best candidate scores below this.
+    pub min_score: Option<f64>,
+}
+
+/// A sentence state (Hewlett Fig. 3.2): verbs, nouns, modifiers; after [`crate::nlg::compile`],
+/// its ranked candidates.
+#[derive(Clone, Debug)]
+pub struct SentenceState {
+    pub name: Name,
+    pub file: Handle<SentenceFile>,
+    pub span: Span,
+    pub input: crate::nlg::overgen::Input,
+    /// The `VARIABLE` names in order of appearance, each with where it is written.
+    pub variables: Vec<Name>,
+    pub candidates: Vec<crate::nlg::Candidate>,
+    pub report: crate::nlg::GenerationReport,
+}
+
 /// Everything one project defines.
 #[derive(Clone, Debug, Default)]
 pub struct Module {
@@ -129,6 +164,8 @@ pub struct Module {
     pub scenes: Arena<Scene>,
     pub scripts: Arena<script::Script>,
     pub smart_locations: Arena<script::SmartLocation>,
+    pub sentence_files: Arena<SentenceFile>,
+    pub sentences: Arena<SentenceState>,
 }
 
 impl Module {
@@ -143,6 +180,13 @@ impl Module {
         self.library
             .iter()
             .find(|(_, l)| l.name == name)
+            .map(|(h, _)| h)
+    }
+
+    pub fn sentence_by_name(&self, name: &str) -> Option<Handle<SentenceState>> {
+        self.sentences
+            .iter()
+            .find(|(_, s)| s.name.text == name)
             .map(|(h, _)| h)
     }
 

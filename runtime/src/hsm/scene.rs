@@ -605,8 +605,10 @@ impl<G: 'static> Runner<'_, G> {
     }
 
     fn apply(&mut self, agent: &mut Agent<G>, id: AgentId, depth: usize, serial: u64, out: Outbox) {
-        for text in out.said {
-            self.record(id, EventKind::Say { text });
+        for said in out.said {
+            let sentence = said.sentence.map(|n| self.program.shared_name(n));
+            let candidate = said.candidate;
+            self.record(id, EventKind::Say { text: said.text, sentence, candidate });
         }
         for message in out.errors {
             self.record(id, EventKind::Error { message });

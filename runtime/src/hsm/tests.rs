@@ -223,7 +223,7 @@ fn trace(s: &mut Scene<Log>) -> Vec<String> {
                 EventKind::Exit { machine, state, depth } => format!("{who}:exit {machine}/{state}@{depth}"),
                 EventKind::Message { from, to, name, handled, .. } => format!("{who}:message {name} {from}->{to} {handled}"),
                 EventKind::Fail { machine, .. } => format!("{who}:fail {machine}"),
-                EventKind::Say { text } => format!("{who}:say {text}"),
+                EventKind::Say { text, .. } => format!("{who}:say {text}"),
                 EventKind::Error { message } => format!("{who}:error {message}"),
                 EventKind::Reload { kept, fallbacks, .. } => format!("reload kept={kept} {fallbacks:?}"),
                 EventKind::ReloadRejected { reason } => format!("rejected {reason}"),

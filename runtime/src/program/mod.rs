@@ -228,6 +228,9 @@ pub struct Program {
     /// Interaction scripts (`crate::script`).
     pub scripts: Vec<crate::script::ScriptDef>,
     pub smart_locations: Vec<SmartLocationDef>,
+    /// Sentence states with their ranked candidates, and the variables scenes bind
+    /// (docs/formats/sentence.md).
+    pub speech: crate::speech::SpeechTable,
     /// Built on load, never serialised: name -> id.
     #[serde(skip)]
     name_index: HashMap<String, NameId>,
@@ -258,6 +261,7 @@ impl Program {
             scenes,
             scripts: Vec::new(),
             smart_locations: Vec::new(),
+            speech: Default::default(),
             name_index: HashMap::new(),
             shared_names: Vec::new(),
         };
@@ -274,6 +278,13 @@ impl Program {
     ) -> Result<Self, LoadError> {
         self.scripts = scripts;
         self.smart_locations = smart_locations;
+        verify::verify(&self).map_err(LoadError::Invalid)?;
+        Ok(self)
+    }
+
+    /// Adds the speech section (sentence states and scene variables) and verifies again.
+    pub fn with_speech(mut self, speech: crate::speech::SpeechTable) -> Result<Self, LoadError> {
+        self.speech = speech;
         verify::verify(&self).map_err(LoadError::Invalid)?;
         Ok(self)
     }

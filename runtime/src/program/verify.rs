@@ -171,7 +171,12 @@ pub(crate) fn verify(p: &Program) -> Result<(), String> {
     for m in 0..p.machines.len() {
         visit(p, m, &mut colour)?;
     }
-    Ok(())
+    verify_speech(p)
+}
+
+/// The speech section: sentence states, their candidates and scene variable bindings.
+fn verify_speech(p: &Program) -> Result<(), String> {
+    crate::speech::verify(p)
 }
 
 fn verify_scripts(p: &Program) -> Result<(), String> {

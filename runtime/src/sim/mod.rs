@@ -15,6 +15,7 @@ pub use interactions::Interactions;
 
 use crate::hsm::{AgentId, LibraryDecl, StateLibrary};
 use crate::program::{Program, SceneId};
+use std::collections::BTreeMap;
 
 /// Walking speed of every simulated agent, metres per second.
 pub const WALK_SPEED: f64 = 1.4;
@@ -27,11 +28,13 @@ pub struct Body {
     pub y: f64,
 }
 
-/// The simulated world: one body per agent, and who is talking with whom.
+/// The simulated world: one body per agent, who is talking with whom, and each agent's
+/// variables (the values `VARIABLE` slots of sentence states are filled with).
 #[derive(Clone, Debug, Default)]
 pub struct SimWorld {
     pub bodies: Vec<Body>,
     pub partners: Vec<Option<AgentId>>,
+    pub variables: Vec<BTreeMap<String, String>>,
 }
 
 impl SimWorld {
@@ -50,10 +53,33 @@ impl SimWorld {
                 Body { x: l.x, y: l.y }
             })
             .collect::<Vec<_>>();
+        let mut variables = vec![BTreeMap::new(); bodies.len()];
+        for b in program.speech.bindings.iter().filter(|b| b.scene == scene) {
+            if let Some(vars) = variables.get_mut(b.agent as usize) {
+                vars.insert(program.name(b.variable).to_string(), b.value.clone());
+            }
+        }
         SimWorld {
             partners: vec![None; bodies.len()],
             bodies,
+            variables,
         }
+    }
+
+    /// An agent's variable.
+    pub fn variable(&self, agent: AgentId, name: &str) -> Option<&str> {
+        self.variables
+            .get(agent.index())
+            .and_then(|v| v.get(name))
+            .map(String::as_str)
+    }
+
+    pub fn set_variable(&mut self, agent: AgentId, name: &str, value: &str) {
+        let i = agent.index();
+        if i >= self.variables.len() {
+            self.variables.resize(i + 1, BTreeMap::new());
+        }
+        self.variables[i].insert(name.to_string(), value.to_string());
     }
 
     pub fn body(&mut self, agent: AgentId) -> &mut Body {

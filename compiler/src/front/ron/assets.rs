@@ -146,6 +146,10 @@ pub struct AgentAsset {
     /// Seconds after the scene starts before it appears.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub delay: f64,
+    /// Variables the agent starts with, for the `VARIABLE` slots of sentence states
+    /// (`{"CityName": "Boston"}`).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub variables: std::collections::BTreeMap<String, String>,
 }
 
 fn is_zero(x: &f64) -> bool {
@@ -193,4 +197,58 @@ pub struct ScriptChoiceAsset {
 
 fn default_preference() -> f64 {
     1.0
+}
+
+/// `*.sentences.ron`: sentence states (Hewlett Fig. 3.2) and how to rank their realisations.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Sentences", deny_unknown_fields)]
+pub struct SentencesAsset {
+    /// An n-gram database (`.ngr`) or a Web1T-style count file, relative to this file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ngrams: Option<String>,
+    /// `Interpolated` (default: interpolated absolute discounting), `StupidBackoff`, or `Eq31`
+    /// (Hewlett's Eq. 3.1 exactly, `-inf` for unseen n-grams).
+    #[serde(default)]
+    pub scoring: ScoringAsset,
+    /// Candidates kept per sentence state (default 5).
+    #[serde(default = "default_keep")]
+    pub keep: u32,
+    /// How many of the best candidates the runtime chooses among, by weight (default 2).
+    #[serde(default = "default_choose_among")]
+    pub choose_among: u32,
+    /// Values that stand in for `VARIABLE` slots while ranking.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub examples: std::collections::BTreeMap<String, String>,
+    /// Warn (`no-candidate`) when a sentence state's best candidate scores below this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_score: Option<f64>,
+    pub states: Vec<SentenceStateAsset>,
+}
+
+fn default_keep() -> u32 {
+    5
+}
+
+fn default_choose_among() -> u32 {
+    2
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub enum ScoringAsset {
+    #[default]
+    Interpolated,
+    StupidBackoff,
+    Eq31,
+}
+
+/// One sentence state, its two lines written exactly as in Fig. 3.2:
+/// `verbs: "be, PAST book"`, `nouns: "you, flight, VARIABLE CityName"`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SentenceStateAsset {
+    pub name: String,
+    #[serde(default)]
+    pub verbs: String,
+    #[serde(default)]
+    pub nouns: String,
 }

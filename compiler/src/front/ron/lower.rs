@@ -11,27 +11,27 @@ use ensemble_runtime::program::{ModifierKind, Terminal};
 use std::collections::HashMap;
 
 /// Finds spans in one file; falls back to the file start when the structure is unreadable.
-struct Locator {
-    file: FileId,
+pub(super) struct Locator {
+    pub(super) file: FileId,
     tree: Option<Node>,
 }
 
 impl Locator {
-    fn new(sources: &SourceMap, file: FileId) -> Self {
+    pub(super) fn new(sources: &SourceMap, file: FileId) -> Self {
         Locator {
             file,
             tree: locate::parse(&sources.get(file).text),
         }
     }
 
-    fn span(&self, path: &[Seg<'_>]) -> Span {
+    pub(super) fn span(&self, path: &[Seg<'_>]) -> Span {
         match &self.tree {
             Some(t) => Span::new(self.file, t.find(path)),
             None => Span::file_start(self.file),
         }
     }
 
-    fn name(&self, text: &str, path: &[Seg<'_>]) -> Name {
+    pub(super) fn name(&self, text: &str, path: &[Seg<'_>]) -> Name {
         Name {
             text: text.to_string(),
             span: self.span(path),
@@ -39,7 +39,7 @@ impl Locator {
     }
 }
 
-fn with_suggestion<'a>(
+pub(super) fn with_suggestion<'a>(
     d: Diagnostic,
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
@@ -66,6 +66,7 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
     let mut statelibs = Vec::new();
     let mut locations = Vec::new();
     let mut scenes = Vec::new();
+    let mut sentences = Vec::new();
     let mut manifest = None;
     for (id, file) in sources.iter() {
         if file.name == crate::project::MANIFEST {
@@ -86,7 +87,11 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
                 parse::<SceneAsset>(sources, id, diags).map(|a| (a, Locator::new(sources, id))),
             ),
             // Interaction scripts, smart locations and workbooks: compiler/src/script.
-            Some(AssetKind::Script | AssetKind::SmartLocation | AssetKind::Workbook) | None => {}
+            Some(AssetKind::Script | AssetKind::SmartLocation | AssetKind::Workbook) => {}
+            Some(AssetKind::Sentences) => sentences.extend(
+                parse::<SentencesAsset>(sources, id, diags).map(|a| (a, Locator::new(sources, id))),
+            ),
+            None => {}
         }
     }
     lower_libraries(&mut module, libraries, manifest, &statelibs, diags);
@@ -96,6 +101,7 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
         lower_states(&mut module, machine, asset, loc, diags);
     }
     lower_scenes(&mut module, &scenes, diags);
+    super::sentences::lower_sentences(&mut module, sources, &sentences, diags);
     module
 }
 
@@ -644,6 +650,12 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
                     .collect();
                 diags.push(with_suggestion(d, &a.at, names));
             }
+            let [f, n, v] = path("variables");
+            let variables = a
+                .variables
+                .iter()
+                .map(|(k, value)| (loc.name(k, &[f, n, v, Seg::Field(k)]), value.clone()))
+                .collect();
             agents.push(SceneAgent {
                 name: agent_name,
                 machine_name,
@@ -654,6 +666,7 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
                 route,
                 group: a.group.clone(),
                 delay: a.delay.max(0.0),
+                variables,
             });
         }
         module.scenes.append(Scene {

@@ -7,6 +7,7 @@
 pub mod assets;
 pub mod locate;
 mod lower;
+mod sentences;
 
 pub use assets::*;
 pub use lower::lower;
@@ -28,10 +29,12 @@ pub enum AssetKind {
     SmartLocation,
     /// `*.xlsx`: an interaction script as an Excel workbook.
     Workbook,
+    /// `*.sentences.ron`: sentence states (compiler/src/nlg).
+    Sentences,
 }
 
 impl AssetKind {
-    pub const ALL: [AssetKind; 7] = [
+    pub const ALL: [AssetKind; 8] = [
         AssetKind::Machine,
         AssetKind::StateLibrary,
         AssetKind::Locations,
@@ -39,6 +42,7 @@ impl AssetKind {
         AssetKind::Script,
         AssetKind::SmartLocation,
         AssetKind::Workbook,
+        AssetKind::Sentences,
     ];
 
     pub fn suffix(self) -> &'static str {
@@ -50,6 +54,7 @@ impl AssetKind {
             AssetKind::Script => ".script.ron",
             AssetKind::SmartLocation => ".smartloc.ron",
             AssetKind::Workbook => ".xlsx",
+            AssetKind::Sentences => ".sentences.ron",
         }
     }
 
