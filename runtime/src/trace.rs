@@ -59,6 +59,19 @@ pub enum EventKind {
     ReloadRejected {
         reason: String,
     },
+    /// A social agent heard the player (`speaker`); its own output, fed back, is not repeated.
+    Input {
+        speaker: Arc<str>,
+        emote: Arc<str>,
+        text: String,
+    },
+    /// A social agent's output: the arbitration winner's `action`(s, joined by `+`) and belief.
+    Output {
+        emote: Arc<str>,
+        text: String,
+        action: String,
+        belief: f64,
+    },
 }
 
 impl EventKind {
@@ -72,6 +85,8 @@ impl EventKind {
             EventKind::Error { .. } => "error",
             EventKind::Reload { .. } => "reload",
             EventKind::ReloadRejected { .. } => "reload-rejected",
+            EventKind::Input { .. } => "input",
+            EventKind::Output { .. } => "output",
         }
     }
 }
@@ -121,6 +136,17 @@ enum Fields<'a> {
     Rejected {
         reason: &'a str,
     },
+    Input {
+        speaker: &'a str,
+        emote: &'a str,
+        text: &'a str,
+    },
+    Output {
+        emote: &'a str,
+        text: &'a str,
+        action: &'a str,
+        belief: f64,
+    },
 }
 
 impl TraceEvent {
@@ -152,6 +178,13 @@ impl TraceEvent {
                 fallbacks,
             },
             EventKind::ReloadRejected { reason } => Fields::Rejected { reason },
+            EventKind::Input { speaker, emote, text } => Fields::Input { speaker, emote, text },
+            EventKind::Output { emote, text, action, belief } => Fields::Output {
+                emote,
+                text,
+                action,
+                belief: (belief * 1e6).round() / 1e6,
+            },
         }
     }
 
@@ -191,6 +224,10 @@ impl TraceEvent {
                 s
             }
             EventKind::ReloadRejected { reason } => format!("RELOAD REJECTED: {reason}"),
+            EventKind::Input { speaker, emote, text } if text.is_empty() => format!("{speaker} {emote}"),
+            EventKind::Input { speaker, emote, text } => format!("{speaker} {emote}: {text}"),
+            EventKind::Output { emote, text, .. } if text.is_empty() => format!("{who} {emote}"),
+            EventKind::Output { emote, text, .. } => format!("{who} {emote}: {text}"),
         };
         format!("{:>6} {:>8.3}s {:<10} {}", self.tick, self.time, who, what)
     }

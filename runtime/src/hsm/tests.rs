@@ -227,6 +227,7 @@ fn trace(s: &mut Scene<Log>) -> Vec<String> {
                 EventKind::Error { message } => format!("{who}:error {message}"),
                 EventKind::Reload { kept, fallbacks, .. } => format!("reload kept={kept} {fallbacks:?}"),
                 EventKind::ReloadRejected { reason } => format!("rejected {reason}"),
+                other => format!("{who}:{}", other.name()),
             }
         })
         .collect()

@@ -197,6 +197,8 @@ pub struct Program {
     pub transitions: Vec<TransitionDef>,
     pub locations: Vec<LocationDef>,
     pub scenes: Vec<SceneDef>,
+    /// HMM spaces and everything around them (Zubek's social agents); empty when none.
+    pub hpmm: crate::hpmm::Model,
     /// Built on load, never serialised: name -> id.
     #[serde(skip)]
     name_index: HashMap<String, NameId>,
@@ -225,12 +227,21 @@ impl Program {
             transitions,
             locations,
             scenes,
+            hpmm: crate::hpmm::Model::default(),
             name_index: HashMap::new(),
             shared_names: Vec::new(),
         };
         verify::verify(&program).map_err(LoadError::Invalid)?;
         program.build_index();
         Ok(program)
+    }
+
+    /// The same program with an HPMM section, verified again (the compiler's back end adds it
+    /// after [`Program::new`], so programs without spaces are built exactly as before).
+    pub fn with_hpmm(mut self, hpmm: crate::hpmm::Model) -> Result<Self, LoadError> {
+        self.hpmm = hpmm;
+        verify::verify(&self).map_err(LoadError::Invalid)?;
+        Ok(self)
     }
 
     fn build_index(&mut self) {
