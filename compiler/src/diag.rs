@@ -43,6 +43,9 @@ pub enum Code {
     UnreachableGoal,
     StateLimitExceeded,
     UnsupportedFeature,
+    DefinitionCycle,
+    RepeatingAction,
+    IncompleteDependency,
     Internal,
 }
 
@@ -73,6 +76,9 @@ impl Code {
             Code::UnreachableGoal => "unreachable-goal",
             Code::StateLimitExceeded => "state-limit-exceeded",
             Code::UnsupportedFeature => "unsupported-feature",
+            Code::DefinitionCycle => "definition-cycle",
+            Code::RepeatingAction => "repeating-action",
+            Code::IncompleteDependency => "incomplete-dependency",
             Code::Internal => "internal",
         }
     }

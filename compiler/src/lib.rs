@@ -14,6 +14,7 @@ pub mod back;
 pub mod cli;
 pub mod diag;
 pub mod front;
+pub mod hpmm;
 pub mod ir;
 pub mod project;
 pub mod source;
@@ -44,6 +45,7 @@ pub fn compile(project: project::Project) -> Compilation {
     } = project;
     let module = front::ron::lower(&sources, &libraries, &mut diagnostics);
     valid::validate(&module, &mut diagnostics);
+    hpmm::validate(&module, &mut diagnostics);
     let output = if diagnostics.has_errors() {
         None
     } else {

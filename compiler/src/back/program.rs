@@ -147,6 +147,7 @@ pub fn emit(module: &Module, sources: &SourceMap) -> Result<(Program, DebugInfo)
             agents,
         });
     }
+    let hpmm = crate::hpmm::back::emit(module, &mut |s| names.intern(s))?;
     let program = Program::new(
         names.names,
         library,
@@ -156,6 +157,7 @@ pub fn emit(module: &Module, sources: &SourceMap) -> Result<(Program, DebugInfo)
         locations,
         scenes,
     )
+    .and_then(|p| p.with_hpmm(hpmm))
     .map_err(|e| format!("internal compiler error: the emitted program does not verify: {e}"))?;
     debug.program_checksum = program.checksum();
     Ok((program, debug))

@@ -4,6 +4,7 @@
 //! Exit codes (DESIGN.md): 0 success (warnings allowed), 1 errors found in the input, 2 could not
 //! run (bad arguments, unreadable path).
 
+mod run_chat;
 mod run_scene;
 mod watch;
 
@@ -72,6 +73,9 @@ enum Command {
         /// With --watch: scene seconds per wall-clock second.
         #[arg(long, default_value_t = 1.0)]
         speed: f64,
+        /// Conversation scenes: player lines, one per line (`-`: standard input).
+        #[arg(long)]
+        input: Option<PathBuf>,
     },
     /// Recompile on every save, print diagnostics, and keep the last good build.
     Watch {
@@ -128,6 +132,7 @@ where
             trace,
             watch,
             speed,
+            input,
         } => run_scene::run(
             &path,
             &run_scene::Options {
@@ -137,6 +142,7 @@ where
                 json: matches!(trace, TraceFormat::Json),
                 watch,
                 speed,
+                input,
             },
             io,
         ),

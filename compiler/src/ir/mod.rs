@@ -10,6 +10,7 @@
 //! - names are resolved once, in the frontend; later stages compare handles, not strings.
 
 mod arena;
+pub mod hpmm;
 
 pub use arena::{Arena, Handle};
 
@@ -110,6 +111,16 @@ pub struct Module {
     pub states: Arena<State>,
     pub locations: Arena<Location>,
     pub scenes: Arena<Scene>,
+    pub spaces: Arena<hpmm::Space>,
+    pub space_states: Arena<hpmm::SpaceState>,
+    pub estimators: Arena<hpmm::Estimator>,
+    pub categories: Arena<hpmm::Category>,
+    pub concepts: Arena<hpmm::Concept>,
+    pub variables: Arena<hpmm::Variable>,
+    pub actions: Arena<hpmm::Action>,
+    pub templates: Arena<hpmm::Template>,
+    pub accumulators: Arena<hpmm::Accumulator>,
+    pub chats: Arena<hpmm::Chat>,
 }
 
 impl Module {

@@ -66,6 +66,7 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
     let mut statelibs = Vec::new();
     let mut locations = Vec::new();
     let mut scenes = Vec::new();
+    let mut hpmm_files = Vec::new();
     let mut manifest = None;
     for (id, file) in sources.iter() {
         if file.name == crate::project::MANIFEST {
@@ -85,6 +86,7 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
             Some(AssetKind::Scene) => scenes.extend(
                 parse::<SceneAsset>(sources, id, diags).map(|a| (a, Locator::new(sources, id))),
             ),
+            Some(kind) => hpmm_files.push((kind, id)),
             None => {}
         }
     }
@@ -95,6 +97,7 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
         lower_states(&mut module, machine, asset, loc, diags);
     }
     lower_scenes(&mut module, &scenes, diags);
+    crate::hpmm::lower(&mut module, sources, &hpmm_files, diags);
     module
 }
 

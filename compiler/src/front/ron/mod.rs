@@ -22,14 +22,27 @@ pub enum AssetKind {
     StateLibrary,
     Locations,
     Scene,
+    /// HMM spaces and their companions (compiler/src/hpmm/).
+    Space,
+    Lexicon,
+    Evidence,
+    Concepts,
+    Actions,
+    Chat,
 }
 
 impl AssetKind {
-    pub const ALL: [AssetKind; 4] = [
+    pub const ALL: [AssetKind; 10] = [
         AssetKind::Machine,
         AssetKind::StateLibrary,
         AssetKind::Locations,
         AssetKind::Scene,
+        AssetKind::Space,
+        AssetKind::Lexicon,
+        AssetKind::Evidence,
+        AssetKind::Concepts,
+        AssetKind::Actions,
+        AssetKind::Chat,
     ];
 
     pub fn suffix(self) -> &'static str {
@@ -38,6 +51,12 @@ impl AssetKind {
             AssetKind::StateLibrary => ".statelib.ron",
             AssetKind::Locations => ".locations.ron",
             AssetKind::Scene => ".scene.ron",
+            AssetKind::Space => ".space.ron",
+            AssetKind::Lexicon => ".lexicon.ron",
+            AssetKind::Evidence => ".evidence.ron",
+            AssetKind::Concepts => ".concepts.ron",
+            AssetKind::Actions => ".actions.ron",
+            AssetKind::Chat => ".chat.ron",
         }
     }
 
