@@ -211,7 +211,8 @@ impl SocialAgent {
         let model = &program.hpmm;
         let mut texts = Vec::new();
         let mut emote = None;
-        for &a in &winner.actions {
+        let actions: Vec<ActionId> = winner.actions().collect();
+        for &a in &actions {
             let action = &model.actions[a.index()];
             for &(v, c) in &action.bind {
                 self.bindings[v.index()] = c;
@@ -228,7 +229,7 @@ impl SocialAgent {
         Output {
             emote: program.shared_name(emote.expect("a proposal has at least one action")),
             text: texts.join(" "),
-            actions: winner.actions,
+            actions,
             belief: winner.belief,
         }
     }

@@ -5,11 +5,28 @@
 use super::belief::argmax;
 use super::model::{ActionId, Model, Rule, Source, SpaceId};
 
-/// An action (or, after an `all` accumulator, several) proposed with a belief.
+/// An action (or, after an `all` accumulator, several) proposed with a belief. The common
+/// single action needs no heap allocation: `more` stays empty.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Proposal {
-    pub actions: Vec<ActionId>,
+    pub action: ActionId,
+    pub more: Vec<ActionId>,
     pub belief: f64,
+}
+
+impl Proposal {
+    pub fn single(action: ActionId, belief: f64) -> Self {
+        Proposal {
+            action,
+            more: Vec::new(),
+            belief,
+        }
+    }
+
+    /// Every action, in order.
+    pub fn actions(&self) -> impl Iterator<Item = ActionId> + '_ {
+        std::iter::once(self.action).chain(self.more.iter().copied())
+    }
 }
 
 /// The local policy of a space: the argmax state's action (ties: the earliest state), or
@@ -40,7 +57,7 @@ pub fn fold<'a>(
         Rule::All => live.fold(None, |acc: Option<Proposal>, p| match acc {
             None => Some(p.clone()),
             Some(mut acc) => {
-                acc.actions.extend_from_slice(&p.actions);
+                acc.more.extend(p.actions());
                 acc.belief = acc.belief.max(p.belief);
                 Some(acc)
             }
@@ -57,12 +74,10 @@ pub fn arbitrate(
     outputs: &mut Vec<Option<Proposal>>,
 ) {
     spaces.clear();
-    spaces.extend((0..model.spaces.len()).map(|i| {
-        policy(model, SpaceId(i as u32), belief).map(|(a, b)| Proposal {
-            actions: vec![a],
-            belief: b,
-        })
-    }));
+    spaces
+        .extend((0..model.spaces.len()).map(|i| {
+            policy(model, SpaceId(i as u32), belief).map(|(a, b)| Proposal::single(a, b))
+        }));
     outputs.clear();
     for acc in &model.accumulators {
         let out = {
@@ -81,10 +96,7 @@ mod tests {
     use super::*;
 
     fn p(a: u32, b: f64) -> Proposal {
-        Proposal {
-            actions: vec![ActionId(a)],
-            belief: b,
-        }
+        Proposal::single(ActionId(a), b)
     }
 
     #[test]
@@ -97,7 +109,8 @@ mod tests {
         assert_eq!(
             fold(Rule::All, ys.iter().map(Some)),
             Some(Proposal {
-                actions: vec![ActionId(0), ActionId(1)],
+                action: ActionId(0),
+                more: vec![ActionId(1)],
                 belief: 0.5
             })
         );

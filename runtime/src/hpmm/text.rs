@@ -72,14 +72,15 @@ pub struct Word {
 /// Lookup tables built once per agent from the model: stem ids, lexicon tags, concept words.
 #[derive(Clone, Debug)]
 pub struct Preprocessor {
-    stemmer_cache: HashMap<String, String>,
+    /// Word -> (stem id, tags): stemming and both lexicon lookups, done once per distinct word.
+    seen: HashMap<String, (Option<StemId>, Tags)>,
     stems: HashMap<String, StemId>,
     lexicon: HashMap<String, Tags>,
     concepts: HashMap<StemId, Vec<ConceptId>>,
 }
 
-/// The stem cache stops growing here; an agent fed endless novel words keeps constant memory.
-const STEM_CACHE_LIMIT: usize = 4096;
+/// The word cache stops growing here; an agent fed endless novel words keeps constant memory.
+const WORD_CACHE_LIMIT: usize = 4096;
 
 impl Preprocessor {
     pub fn new(model: &Model) -> Self {
@@ -101,34 +102,35 @@ impl Preprocessor {
             }
         }
         Preprocessor {
-            stemmer_cache: HashMap::new(),
+            seen: HashMap::new(),
             stems,
             lexicon,
             concepts,
         }
     }
 
+    fn classify(&self, text: &str) -> (Option<StemId>, Tags) {
+        let stemmed = stem(text);
+        let tags = self.lexicon.get(text).copied().unwrap_or(0)
+            | self.lexicon.get(&stemmed).copied().unwrap_or(0);
+        (self.stems.get(&stemmed).copied(), tags)
+    }
+
     /// Tokenizes, stems and tags an utterance into `out` (cleared first).
     pub fn words(&mut self, utterance: &str, out: &mut Vec<Word>) {
         out.clear();
         for text in tokenize(utterance) {
-            let stemmed = match self.stemmer_cache.get(&text) {
-                Some(s) => s.clone(),
+            let (stem, tags) = match self.seen.get(&text) {
+                Some(&known) => known,
                 None => {
-                    let s = stem(&text);
-                    if self.stemmer_cache.len() < STEM_CACHE_LIMIT {
-                        self.stemmer_cache.insert(text.clone(), s.clone());
+                    let known = self.classify(&text);
+                    if self.seen.len() < WORD_CACHE_LIMIT {
+                        self.seen.insert(text.clone(), known);
                     }
-                    s
+                    known
                 }
             };
-            let tags = self.lexicon.get(&text).copied().unwrap_or(0)
-                | self.lexicon.get(&stemmed).copied().unwrap_or(0);
-            out.push(Word {
-                stem: self.stems.get(&stemmed).copied(),
-                tags,
-                text,
-            });
+            out.push(Word { text, stem, tags });
         }
     }
 
