@@ -50,6 +50,9 @@ pub enum Code {
     SwappedArguments,
     OutOfVocabulary,
     NgramDatabase,
+    DefinitionCycle,
+    RepeatingAction,
+    IncompleteDependency,
     Internal,
 }
 
@@ -87,6 +90,9 @@ impl Code {
             Code::SwappedArguments => "swapped-arguments",
             Code::OutOfVocabulary => "out-of-vocabulary",
             Code::NgramDatabase => "ngram-database",
+            Code::DefinitionCycle => "definition-cycle",
+            Code::RepeatingAction => "repeating-action",
+            Code::IncompleteDependency => "incomplete-dependency",
             Code::Internal => "internal",
         }
     }

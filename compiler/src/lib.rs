@@ -14,6 +14,7 @@ pub mod back;
 pub mod cli;
 pub mod diag;
 pub mod front;
+pub mod hpmm;
 pub mod ir;
 pub mod nlg;
 pub mod project;
@@ -49,6 +50,7 @@ pub fn compile(project: project::Project) -> Compilation {
     script::lower::lower_smart_locations(&sources, &mut module, &mut diagnostics);
     valid::validate(&module, &mut diagnostics);
     nlg::compile(&mut module, &mut diagnostics);
+    hpmm::validate(&module, &mut diagnostics);
     let output = if diagnostics.has_errors() {
         None
     } else {

@@ -9,6 +9,7 @@
 //! editor preview use it; a game registers its own library states instead.
 
 pub mod fs;
+pub mod hpmm;
 pub mod hsm;
 pub mod program;
 pub mod rng;

@@ -96,6 +96,19 @@ pub enum EventKind {
         script: Arc<str>,
         role: Arc<str>,
     },
+    /// A social agent heard the player (`speaker`); its own output, fed back, is not repeated.
+    Input {
+        speaker: Arc<str>,
+        emote: Arc<str>,
+        text: String,
+    },
+    /// A social agent's output: the arbitration winner's `action`(s, joined by `+`) and belief.
+    Output {
+        emote: Arc<str>,
+        text: String,
+        action: String,
+        belief: f64,
+    },
 }
 
 impl EventKind {
@@ -116,6 +129,8 @@ impl EventKind {
             EventKind::Del { .. } => "del",
             EventKind::Join { .. } => "join",
             EventKind::Leave { .. } => "leave",
+            EventKind::Input { .. } => "input",
+            EventKind::Output { .. } => "output",
         }
     }
 }
@@ -179,6 +194,17 @@ enum Fields<'a> {
     Role {
         script: &'a str,
         role: &'a str,
+    },
+    Input {
+        speaker: &'a str,
+        emote: &'a str,
+        text: &'a str,
+    },
+    Output {
+        emote: &'a str,
+        text: &'a str,
+        action: &'a str,
+        belief: f64,
     },
 }
 
@@ -246,6 +272,13 @@ impl TraceEvent {
             EventKind::Join { script, role } | EventKind::Leave { script, role } => {
                 Fields::Role { script, role }
             }
+            EventKind::Input { speaker, emote, text } => Fields::Input { speaker, emote, text },
+            EventKind::Output { emote, text, action, belief } => Fields::Output {
+                emote,
+                text,
+                action,
+                belief: (belief * 1e6).round() / 1e6,
+            },
         }
     }
 
@@ -331,6 +364,10 @@ impl TraceEvent {
             EventKind::Del { script, fact } => format!("[{script}] - {fact}"),
             EventKind::Join { script, role } => format!("joins {script} as {role}"),
             EventKind::Leave { script, role } => format!("leaves {script} ({role})"),
+            EventKind::Input { speaker, emote, text } if text.is_empty() => format!("{speaker} {emote}"),
+            EventKind::Input { speaker, emote, text } => format!("{speaker} {emote}: {text}"),
+            EventKind::Output { emote, text, .. } if text.is_empty() => format!("{who} {emote}"),
+            EventKind::Output { emote, text, .. } => format!("{who} {emote}: {text}"),
         };
         format!("{:>6} {:>8.3}s {:<10} {}", self.tick, self.time, who, what)
     }

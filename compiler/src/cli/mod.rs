@@ -6,6 +6,7 @@
 
 mod import;
 mod ngram;
+mod run_chat;
 mod run_scene;
 mod watch;
 
@@ -77,6 +78,9 @@ enum Command {
         /// With --watch: scene seconds per wall-clock second.
         #[arg(long, default_value_t = 1.0)]
         speed: f64,
+        /// Conversation scenes: player lines, one per line (`-`: standard input).
+        #[arg(long)]
+        input: Option<PathBuf>,
     },
     /// Turn an Excel interaction script into the native format.
     Import {
@@ -151,6 +155,7 @@ where
             trace,
             watch,
             speed,
+            input,
         } => run_scene::run(
             &path,
             &run_scene::Options {
@@ -160,6 +165,7 @@ where
                 json: matches!(trace, TraceFormat::Json),
                 watch,
                 speed,
+                input,
             },
             io,
         ),

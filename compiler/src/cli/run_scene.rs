@@ -20,6 +20,8 @@ pub struct Options {
     pub watch: bool,
     /// Scene seconds per wall-clock second when watching.
     pub speed: f64,
+    /// Player lines for a conversation scene (`-`: stdin).
+    pub input: Option<std::path::PathBuf>,
 }
 
 fn is_program(path: &Path) -> bool {
@@ -111,8 +113,18 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
             return EXIT_ERRORS;
         }
     };
+    if program.hpmm.chats.iter().any(|c| program.name(c.name) == options.scene) {
+        return super::run_chat::run(program, options, io);
+    }
+    if options.input.is_some() {
+        let _ = writeln!(io.err, "error: --input feeds conversation scenes; `{}` is not one", options.scene);
+        return EXIT_CANNOT_RUN;
+    }
     let Some(scene_id) = program.scene_by_name(&options.scene) else {
-        let scenes: Vec<&str> = program.scene_names().collect();
+        let scenes: Vec<&str> = program
+            .scene_names()
+            .chain(program.hpmm.chats.iter().map(|c| program.name(c.name)))
+            .collect();
         let list = if scenes.is_empty() {
             "none".to_string()
         } else {

@@ -11,6 +11,7 @@
 
 mod arena;
 pub mod script;
+pub mod hpmm;
 
 pub use arena::{Arena, Handle};
 
@@ -166,6 +167,16 @@ pub struct Module {
     pub smart_locations: Arena<script::SmartLocation>,
     pub sentence_files: Arena<SentenceFile>,
     pub sentences: Arena<SentenceState>,
+    pub spaces: Arena<hpmm::Space>,
+    pub space_states: Arena<hpmm::SpaceState>,
+    pub estimators: Arena<hpmm::Estimator>,
+    pub categories: Arena<hpmm::Category>,
+    pub concepts: Arena<hpmm::Concept>,
+    pub variables: Arena<hpmm::Variable>,
+    pub actions: Arena<hpmm::Action>,
+    pub templates: Arena<hpmm::Template>,
+    pub accumulators: Arena<hpmm::Accumulator>,
+    pub chats: Arena<hpmm::Chat>,
 }
 
 impl Module {

@@ -231,6 +231,8 @@ pub struct Program {
     /// Sentence states with their ranked candidates, and the variables scenes bind
     /// (docs/formats/sentence.md).
     pub speech: crate::speech::SpeechTable,
+    /// HMM spaces and everything around them (Zubek's social agents); empty when none.
+    pub hpmm: crate::hpmm::Model,
     /// Built on load, never serialised: name -> id.
     #[serde(skip)]
     name_index: HashMap<String, NameId>,
@@ -262,6 +264,7 @@ impl Program {
             scripts: Vec::new(),
             smart_locations: Vec::new(),
             speech: Default::default(),
+            hpmm: crate::hpmm::Model::default(),
             name_index: HashMap::new(),
             shared_names: Vec::new(),
         };
@@ -285,6 +288,14 @@ impl Program {
     /// Adds the speech section (sentence states and scene variables) and verifies again.
     pub fn with_speech(mut self, speech: crate::speech::SpeechTable) -> Result<Self, LoadError> {
         self.speech = speech;
+        verify::verify(&self).map_err(LoadError::Invalid)?;
+        Ok(self)
+    }
+
+    /// The same program with an HPMM section, verified again (the compiler's back end adds it
+    /// after [`Program::new`], so programs without spaces are built exactly as before).
+    pub fn with_hpmm(mut self, hpmm: crate::hpmm::Model) -> Result<Self, LoadError> {
+        self.hpmm = hpmm;
         verify::verify(&self).map_err(LoadError::Invalid)?;
         Ok(self)
     }

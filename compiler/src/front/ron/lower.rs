@@ -67,6 +67,7 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
     let mut locations = Vec::new();
     let mut scenes = Vec::new();
     let mut sentences = Vec::new();
+    let mut hpmm_files = Vec::new();
     let mut manifest = None;
     for (id, file) in sources.iter() {
         if file.name == crate::project::MANIFEST {
@@ -91,6 +92,7 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
             Some(AssetKind::Sentences) => sentences.extend(
                 parse::<SentencesAsset>(sources, id, diags).map(|a| (a, Locator::new(sources, id))),
             ),
+            Some(kind) => hpmm_files.push((kind, id)),
             None => {}
         }
     }
@@ -102,6 +104,7 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
     }
     lower_scenes(&mut module, &scenes, diags);
     super::sentences::lower_sentences(&mut module, sources, &sentences, diags);
+    crate::hpmm::lower(&mut module, sources, &hpmm_files, diags);
     module
 }
 

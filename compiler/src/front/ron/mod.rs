@@ -31,10 +31,17 @@ pub enum AssetKind {
     Workbook,
     /// `*.sentences.ron`: sentence states (compiler/src/nlg).
     Sentences,
+    /// HMM spaces and their companions (compiler/src/hpmm/).
+    Space,
+    Lexicon,
+    Evidence,
+    Concepts,
+    Actions,
+    Chat,
 }
 
 impl AssetKind {
-    pub const ALL: [AssetKind; 8] = [
+    pub const ALL: [AssetKind; 14] = [
         AssetKind::Machine,
         AssetKind::StateLibrary,
         AssetKind::Locations,
@@ -43,6 +50,12 @@ impl AssetKind {
         AssetKind::SmartLocation,
         AssetKind::Workbook,
         AssetKind::Sentences,
+        AssetKind::Space,
+        AssetKind::Lexicon,
+        AssetKind::Evidence,
+        AssetKind::Concepts,
+        AssetKind::Actions,
+        AssetKind::Chat,
     ];
 
     pub fn suffix(self) -> &'static str {
@@ -55,6 +68,12 @@ impl AssetKind {
             AssetKind::SmartLocation => ".smartloc.ron",
             AssetKind::Workbook => ".xlsx",
             AssetKind::Sentences => ".sentences.ron",
+            AssetKind::Space => ".space.ron",
+            AssetKind::Lexicon => ".lexicon.ron",
+            AssetKind::Evidence => ".evidence.ron",
+            AssetKind::Concepts => ".concepts.ron",
+            AssetKind::Actions => ".actions.ron",
+            AssetKind::Chat => ".chat.ron",
         }
     }
 
