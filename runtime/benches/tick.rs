@@ -119,7 +119,8 @@ fn program(agents: usize) -> Arc<Program> {
     let scenes = vec![SceneDef {
         name: n("s"),
         tick_rate: 60,
-        agents, ambient: vec![],
+        agents,
+        ambient: vec![],
     }];
     Arc::new(
         Program::new(

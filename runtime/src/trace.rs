@@ -238,7 +238,11 @@ impl TraceEvent {
                 handled: *handled,
                 scope: if *up { "up" } else { "agent" },
             },
-            EventKind::Say { text, sentence, candidate } => Fields::Say {
+            EventKind::Say {
+                text,
+                sentence,
+                candidate,
+            } => Fields::Say {
                 text,
                 sentence: sentence.as_deref(),
                 candidate: candidate.map(|c| format!("{c:08x}")),
@@ -272,8 +276,21 @@ impl TraceEvent {
             EventKind::Join { script, role } | EventKind::Leave { script, role } => {
                 Fields::Role { script, role }
             }
-            EventKind::Input { speaker, emote, text } => Fields::Input { speaker, emote, text },
-            EventKind::Output { emote, text, action, belief } => Fields::Output {
+            EventKind::Input {
+                speaker,
+                emote,
+                text,
+            } => Fields::Input {
+                speaker,
+                emote,
+                text,
+            },
+            EventKind::Output {
+                emote,
+                text,
+                action,
+                belief,
+            } => Fields::Output {
                 emote,
                 text,
                 action,
@@ -320,7 +337,11 @@ impl TraceEvent {
                 if *up { " (up)" } else { "" },
                 if *handled { "" } else { " [unhandled]" }
             ),
-            EventKind::Say { text, sentence, candidate } => match (sentence, candidate) {
+            EventKind::Say {
+                text,
+                sentence,
+                candidate,
+            } => match (sentence, candidate) {
                 (Some(s), Some(c)) => format!("says \"{text}\" ({s} #{c:08x})"),
                 _ => format!("says \"{text}\""),
             },
@@ -364,8 +385,16 @@ impl TraceEvent {
             EventKind::Del { script, fact } => format!("[{script}] - {fact}"),
             EventKind::Join { script, role } => format!("joins {script} as {role}"),
             EventKind::Leave { script, role } => format!("leaves {script} ({role})"),
-            EventKind::Input { speaker, emote, text } if text.is_empty() => format!("{speaker} {emote}"),
-            EventKind::Input { speaker, emote, text } => format!("{speaker} {emote}: {text}"),
+            EventKind::Input {
+                speaker,
+                emote,
+                text,
+            } if text.is_empty() => format!("{speaker} {emote}"),
+            EventKind::Input {
+                speaker,
+                emote,
+                text,
+            } => format!("{speaker} {emote}: {text}"),
             EventKind::Output { emote, text, .. } if text.is_empty() => format!("{who} {emote}"),
             EventKind::Output { emote, text, .. } => format!("{who} {emote}: {text}"),
         };

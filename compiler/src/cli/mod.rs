@@ -234,7 +234,12 @@ fn build(
             let _ = writeln!(io.err, "error: cannot write {}: {e}", csv.display());
             return EXIT_CANNOT_RUN;
         }
-        let _ = writeln!(io.err, "wrote {} ({} lines)", csv.display(), table.lines().count() - 1);
+        let _ = writeln!(
+            io.err,
+            "wrote {} ({} lines)",
+            csv.display(),
+            table.lines().count() - 1
+        );
     }
     let dir = out.unwrap_or_else(|| default_out_dir(path));
     match crate::back::program::write(&dir, &c.name, program, debug) {

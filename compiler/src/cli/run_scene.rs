@@ -113,11 +113,20 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
             return EXIT_ERRORS;
         }
     };
-    if program.hpmm.chats.iter().any(|c| program.name(c.name) == options.scene) {
+    if program
+        .hpmm
+        .chats
+        .iter()
+        .any(|c| program.name(c.name) == options.scene)
+    {
         return super::run_chat::run(program, options, io);
     }
     if options.input.is_some() {
-        let _ = writeln!(io.err, "error: --input feeds conversation scenes; `{}` is not one", options.scene);
+        let _ = writeln!(
+            io.err,
+            "error: --input feeds conversation scenes; `{}` is not one",
+            options.scene
+        );
         return EXIT_CANNOT_RUN;
     }
     let Some(scene_id) = program.scene_by_name(&options.scene) else {

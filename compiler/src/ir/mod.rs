@@ -10,8 +10,8 @@
 //! - names are resolved once, in the frontend; later stages compare handles, not strings.
 
 mod arena;
-pub mod script;
 pub mod hpmm;
+pub mod script;
 
 pub use arena::{Arena, Handle};
 

@@ -608,7 +608,14 @@ impl<G: 'static> Runner<'_, G> {
         for said in out.said {
             let sentence = said.sentence.map(|n| self.program.shared_name(n));
             let candidate = said.candidate;
-            self.record(id, EventKind::Say { text: said.text, sentence, candidate });
+            self.record(
+                id,
+                EventKind::Say {
+                    text: said.text,
+                    sentence,
+                    candidate,
+                },
+            );
         }
         for message in out.errors {
             self.record(id, EventKind::Error { message });

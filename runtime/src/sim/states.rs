@@ -320,7 +320,9 @@ impl Say {
 fn speak_sentence(cx: &mut Cx<'_>) -> String {
     let state = cx.state_name().to_string();
     let Modifier::Text(name) = cx.modifier() else {
-        cx.error(format!("{state}: a Dialog state needs a sentence state name"));
+        cx.error(format!(
+            "{state}: a Dialog state needs a sentence state name"
+        ));
         return String::new();
     };
     let u = cx.rng.range_f64(0.0, 1.0);
