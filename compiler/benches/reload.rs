@@ -36,11 +36,21 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 fn main() {
     let tmp = tempfile::tempdir().unwrap();
     let project = tmp.path().join("airport");
-    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport"), &project);
-    let program = Arc::new(ensemble_compiler::compile_path(&project).unwrap().output.unwrap().0);
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport"),
+        &project,
+    );
+    let program = Arc::new(
+        ensemble_compiler::compile_path(&project)
+            .unwrap()
+            .output
+            .unwrap()
+            .0,
+    );
     let scene_id = program.scene_by_name("ticket-counter").unwrap();
     let world = SimWorld::for_scene(&program, scene_id);
-    let mut scene = Scene::new(program.clone(), sim::library(), "ticket-counter", world, 7).unwrap();
+    let mut scene =
+        Scene::new(program.clone(), sim::library(), "ticket-counter", world, 7).unwrap();
     scene.set_tracing(false);
     for _ in 0..100 {
         scene.tick();
@@ -48,15 +58,27 @@ fn main() {
     let mut watcher = FileWatcher::new(&project).unwrap();
     let file = project.join("airport.locations.ron");
     let original = std::fs::read_to_string(&file).unwrap();
-    let (mut total, mut detect, mut compile, mut reload) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut total, mut detect, mut compile, mut reload) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for i in 0..SAVES {
         // Move the gate a little: a real edit that changes the program.
-        let edited = original.replace("x: 30.0, y: -10.0", &format!("x: {}.0, y: -10.0", 30 + (i % 5)));
+        let edited = original.replace(
+            "x: 30.0, y: -10.0",
+            &format!("x: {}.0, y: -10.0", 30 + (i % 5)),
+        );
         let t0 = Instant::now();
         std::fs::write(&file, &edited).unwrap();
-        watcher.wait_until(t0 + Duration::from_secs(5)).expect("the save is seen");
+        watcher
+            .wait_until(t0 + Duration::from_secs(5))
+            .expect("the save is seen");
         let t1 = Instant::now();
-        let program = Arc::new(ensemble_compiler::compile_path(&project).unwrap().output.expect("compiles").0);
+        let program = Arc::new(
+            ensemble_compiler::compile_path(&project)
+                .unwrap()
+                .output
+                .expect("compiles")
+                .0,
+        );
         let t2 = Instant::now();
         scene.reload(program, "bench").expect("reloads");
         scene.tick();
@@ -68,8 +90,18 @@ fn main() {
         reload.push(ms(t2, t3));
     }
     println!("save -> reloaded program running, {SAVES} saves of samples/airport (ms):");
-    for (name, v) in [("total", &mut total), ("watch (incl. 25 ms debounce)", &mut detect), ("compile", &mut compile), ("reload + 1 tick", &mut reload)] {
+    for (name, v) in [
+        ("total", &mut total),
+        ("watch (incl. 25 ms debounce)", &mut detect),
+        ("compile", &mut compile),
+        ("reload + 1 tick", &mut reload),
+    ] {
         v.sort_by(f64::total_cmp);
-        println!("  {name:<30} median {:>7.2}  p90 {:>7.2}  worst {:>7.2}", percentile(v, 0.5), percentile(v, 0.9), v[v.len() - 1]);
+        println!(
+            "  {name:<30} median {:>7.2}  p90 {:>7.2}  worst {:>7.2}",
+            percentile(v, 0.5),
+            percentile(v, 0.9),
+            v[v.len() - 1]
+        );
     }
 }

@@ -12,6 +12,7 @@
 pub mod bind;
 pub mod check;
 pub mod input;
+mod memo;
 pub mod morph;
 pub mod ngram;
 pub mod overgen;
@@ -37,14 +38,14 @@ pub fn compile(module: &mut Module, diags: &mut Diagnostics) {
         return;
     }
     // Open each n-gram source once.
-    let mut dbs: HashMap<PathBuf, Option<NgramDb>> = HashMap::new();
+    let mut dbs: HashMap<PathBuf, Option<std::sync::Arc<NgramDb>>> = HashMap::new();
     for (_, file) in module.sentence_files.iter() {
         match &file.ngrams {
             Some((path, span)) => {
                 if dbs.contains_key(path) {
                     continue;
                 }
-                let db = match ngram::open_source(path) {
+                let db = match memo::open_source(path) {
                     Ok(db) => Some(db),
                     Err(e) => {
                         diags.push(
@@ -75,7 +76,8 @@ pub fn compile(module: &mut Module, diags: &mut Diagnostics) {
             .ngrams
             .as_ref()
             .and_then(|(p, _)| dbs.get(p))
-            .and_then(Option::as_ref);
+            .and_then(Option::as_ref)
+            .map(|db| &**db);
         let values = slot_values(module, file);
         let slot = |name: &str| -> String {
             values
@@ -83,13 +85,23 @@ pub fn compile(module: &mut Module, diags: &mut Diagnostics) {
                 .cloned()
                 .unwrap_or_else(|| "<unk>".to_string())
         };
-        let (unique, variations) = rank::generate(&s.input);
-        let report = GenerationReport {
-            variations,
-            unique: unique.len(),
-        };
-        let mut ranked = rank::rank(&s.name.text, unique, db, file.scoring, slot);
-        ranked.truncate(file.keep as usize);
+        let mut slots: Vec<_> = values.iter().collect();
+        slots.sort();
+        let source = file.ngrams.as_ref().and_then(|(p, _)| memo::fingerprint(p));
+        let key = format!(
+            "{}|{:?}|{:?}|{:?}|{}|{:?}",
+            s.name.text, s.input, source, file.scoring, file.keep, slots
+        );
+        let (ranked, report) = memo::ranked_or(key, || {
+            let (unique, variations) = rank::generate(&s.input);
+            let report = GenerationReport {
+                variations,
+                unique: unique.len(),
+            };
+            let mut ranked = rank::rank(&s.name.text, unique, db, file.scoring, slot);
+            ranked.truncate(file.keep as usize);
+            (ranked, report)
+        });
         report_candidates(module, h, &ranked, db.is_some(), diags);
         let s = &mut module.sentences[h];
         s.candidates = ranked;
