@@ -360,27 +360,9 @@ impl TraceEvent {
                 s
             }
             EventKind::ReloadRejected { reason } => format!("RELOAD REJECTED: {reason}"),
-            EventKind::Act { action, target } => format!(
-                "act {action}{}",
-                target
-                    .as_deref()
-                    .map(|t| format!(" {t}"))
-                    .unwrap_or_default()
-            ),
-            EventKind::Done { action, target } => format!(
-                "done {action}{}",
-                target
-                    .as_deref()
-                    .map(|t| format!(" {t}"))
-                    .unwrap_or_default()
-            ),
-            EventKind::ActionFailed { action, target } => format!(
-                "FAILED {action}{}",
-                target
-                    .as_deref()
-                    .map(|t| format!(" {t}"))
-                    .unwrap_or_default()
-            ),
+            EventKind::Act { action, target } => action_text("act", action, target),
+            EventKind::Done { action, target } => action_text("done", action, target),
+            EventKind::ActionFailed { action, target } => action_text("FAILED", action, target),
             EventKind::Add { script, fact } => format!("[{script}] + {fact}"),
             EventKind::Del { script, fact } => format!("[{script}] - {fact}"),
             EventKind::Join { script, role } => format!("joins {script} as {role}"),
@@ -399,5 +381,13 @@ impl TraceEvent {
             EventKind::Output { emote, text, .. } => format!("{who} {emote}: {text}"),
         };
         format!("{:>6} {:>8.3}s {:<10} {}", self.tick, self.time, who, what)
+    }
+}
+
+/// `act sit seat1`: an action line of the text trace.
+fn action_text(verb: &str, action: &str, target: &Option<Arc<str>>) -> String {
+    match target {
+        Some(t) => format!("{verb} {action} {t}"),
+        None => format!("{verb} {action}"),
     }
 }

@@ -218,12 +218,17 @@ impl<G: 'static> Scene<G> {
     /// Adds an agent that runs no machine (an ambient NPC moved by smart locations); it has an
     /// id and a name in the trace.
     pub fn spawn_idle(&mut self, name: &str) -> AgentId {
+        self.push_agent(name, true)
+    }
+
+    /// Registers an agent (name, random stream) with no active state yet.
+    fn push_agent(&mut self, name: &str, idle: bool) -> AgentId {
         let id = AgentId(self.agents.len() as u32);
         self.agent_labels.push(Arc::from(name));
         let name = self.symbols.intern(&self.program, name);
         self.agent_names.push(name);
         self.agents.push(Agent {
-            idle: true,
+            idle,
             frames: Vec::new(),
             inbox: Vec::new(),
             rng: Rng::new(self.seed, id.0 as u64),
@@ -242,19 +247,7 @@ impl<G: 'static> Scene<G> {
 
     /// Adds an agent running `machine` and enters its initial state.
     pub fn spawn(&mut self, name: &str, machine: MachineId) -> AgentId {
-        let id = AgentId(self.agents.len() as u32);
-        self.agent_labels.push(Arc::from(name));
-        let name = self.symbols.intern(&self.program, name);
-        self.agent_names.push(name);
-        self.agents.push(Agent {
-            idle: false,
-            frames: Vec::new(),
-            inbox: Vec::new(),
-            rng: Rng::new(self.seed, id.0 as u64),
-            status: AgentStatus::Running,
-            queue: VecDeque::new(),
-            transitions_this_tick: 0,
-        });
+        let id = self.push_agent(name, false);
         let initial = self.program.machine(machine).initial;
         let (mut runner, agents) = self.runner();
         let agent = &mut agents[id.index()];
