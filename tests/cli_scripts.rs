@@ -76,6 +76,10 @@ fn import_reproduces_the_committed_native_asset() {
 }
 
 fn bench_trace(seed: u64) -> Vec<Value> {
+    bench_trace_with(seed, "0")
+}
+
+fn bench_trace_with(seed: u64, fail_rate: &str) -> Vec<Value> {
     let out = ensemble(&[
         "run",
         &repo_path("samples/bench"),
@@ -87,6 +91,8 @@ fn bench_trace(seed: u64) -> Vec<Value> {
         &seed.to_string(),
         "--trace",
         "json",
+        "--fail-rate",
+        fail_rate,
     ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     out.stdout
@@ -617,4 +623,49 @@ fn template_errors_are_reported() {
     let d = find(&doc, "uninstantiated-variable");
     assert_eq!(d["severity"], "warning");
     assert!(d["message"].as_str().unwrap().contains("$queue"), "{d:#}");
+}
+
+#[test]
+fn failed_actions_take_the_on_error_path_and_release_their_seats() {
+    let mut failures = 0;
+    for seed in 0..10 {
+        let trace = bench_trace_with(seed, "0.3");
+        let mut reserved: HashMap<String, String> = HashMap::new();
+        for e in &trace {
+            let fact = e["fact"].as_str().unwrap_or("");
+            if let Some(args) = fact
+                .strip_prefix("reserved(")
+                .and_then(|f| f.strip_suffix(')'))
+            {
+                let (seat, who) = args.split_once(',').unwrap();
+                if e["event"] == "add" {
+                    assert!(
+                        reserved.insert(seat.to_string(), who.to_string()).is_none(),
+                        "seed {seed}: {seat} double-booked"
+                    );
+                } else if e["event"] == "del" {
+                    reserved.remove(seat);
+                }
+            }
+            if e["event"] == "fail" && e["action"] == "sit" {
+                failures += 1;
+                // The rule's On Error fact is added, and the `fell` rule then releases the seat.
+                let who = e["agent"].as_str().unwrap();
+                assert!(
+                    trace
+                        .iter()
+                        .any(|x| x["event"] == "add" && x["fact"] == format!("sitfailed({who})")),
+                    "seed {seed}"
+                );
+            }
+        }
+        assert!(
+            reserved.is_empty(),
+            "seed {seed}: {reserved:?} still reserved after failures"
+        );
+    }
+    assert!(
+        failures > 0,
+        "a 30% failure rate over ten runs must fail some sit actions"
+    );
 }

@@ -81,6 +81,10 @@ enum Command {
         /// Conversation scenes: player lines, one per line (`-`: standard input).
         #[arg(long)]
         input: Option<PathBuf>,
+        /// Make each simulated script action fail with this probability (seeded), to exercise
+        /// On Error paths.
+        #[arg(long, default_value_t = 0.0)]
+        fail_rate: f64,
     },
     /// Turn an Excel interaction script into the native format.
     Import {
@@ -156,6 +160,7 @@ where
             watch,
             speed,
             input,
+            fail_rate,
         } => run_scene::run(
             &path,
             &run_scene::Options {
@@ -166,6 +171,7 @@ where
                 watch,
                 speed,
                 input,
+                fail_rate,
             },
             io,
         ),

@@ -22,6 +22,8 @@ pub struct Options {
     pub speed: f64,
     /// Player lines for a conversation scene (`-`: stdin).
     pub input: Option<std::path::PathBuf>,
+    /// Probability that a simulated script action fails.
+    pub fail_rate: f64,
 }
 
 fn is_program(path: &Path) -> bool {
@@ -162,7 +164,8 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
         }
     };
     // Smart locations and the ambient NPCs they run scripts with.
-    let mut interactions = Interactions::new(&program, scene_id, options.seed);
+    let mut interactions =
+        Interactions::new(&program, scene_id, options.seed).with_failure_rate(options.fail_rate);
     let mut external = Vec::new();
     let started = Instant::now();
     let speed = if options.speed > 0.0 {
@@ -188,7 +191,8 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
                             if scene.reload(p.clone(), &format!("changed: {what}")).is_ok() {
                                 // Script instances restart under the new program (see docs/formats/script.md).
                                 if let Some(id) = p.scene_by_name(&options.scene) {
-                                    interactions = Interactions::new(&p, id, options.seed);
+                                    interactions = Interactions::new(&p, id, options.seed)
+                                        .with_failure_rate(options.fail_rate);
                                 }
                             }
                         }

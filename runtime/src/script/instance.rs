@@ -178,6 +178,9 @@ impl ScriptInstance {
             self.participants.swap(i, j);
         }
         let values: Vec<Value> = self.participants.iter().map(|p| p.value).collect();
+        // A rule's termination takes effect when its action succeeds (at once when it has none):
+        // a participant whose getup failed is still there, and its On Error facts can retry.
+        let mut end_script = false;
         // 2. Deferred effects of finished actions; on-error facts of failed ones.
         for i in 0..self.participants.len() {
             let Some(busy) = &self.participants[i].busy else {
@@ -197,6 +200,11 @@ impl ScriptInstance {
                         action: busy.action,
                         target: busy.target,
                     });
+                    match rule.terminate {
+                        Termination::None => {}
+                        Termination::Actor => self.participants[i].leaving = true,
+                        Termination::Script => end_script = true,
+                    }
                     self.apply(
                         &rule.deferred_delete,
                         &rule.deferred_add,
@@ -228,7 +236,6 @@ impl ScriptInstance {
             }
         }
         // 3. Each idle participant fires the first matching rule of its state.
-        let mut end_script = false;
         for i in 0..self.participants.len() {
             let p = &self.participants[i];
             if p.busy.is_some() || p.leaving {
@@ -322,10 +329,12 @@ impl ScriptInstance {
             if let Some(next) = rule.next_state {
                 p.state = next;
             }
-            match rule.terminate {
-                Termination::None => {}
-                Termination::Actor => p.leaving = true,
-                Termination::Script => end_script = true,
+            if rule.action.is_none() {
+                match rule.terminate {
+                    Termination::None => {}
+                    Termination::Actor => p.leaving = true,
+                    Termination::Script => end_script = true,
+                }
             }
         }
         // 4. Participants that terminated leave once their action is done.
@@ -558,14 +567,19 @@ mod tests {
         assert!(inst.space.contains(SITTING, &[Value::Sym(A)]));
         assert!(!inst.space.contains(SITTING, &[Value::Sym(B)]));
         assert!(inst.space.contains(OOPS, &[Value::Sym(B)]));
-        // Both terminated: they leave once their actions are done, and the script ends.
-        assert_eq!(
-            ev.iter()
-                .filter(|e| matches!(e, ScriptEvent::Leave { .. }))
-                .count(),
-            2
-        );
-        assert!(inst.ended());
+        // A's rule succeeded, so A leaves. B's action failed: its termination does not take
+        // effect, it stays, and (its precondition still holding) tries again at once.
+        let leaves: Vec<u32> = ev
+            .iter()
+            .filter_map(|e| match e {
+                ScriptEvent::Leave { actor, .. } => Some(*actor),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(leaves, [0]);
+        assert!(!inst.ended());
+        assert_eq!(req.len(), 1);
+        assert_eq!(req[0].actor, 1);
     }
 
     #[test]
