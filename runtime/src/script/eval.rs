@@ -5,20 +5,25 @@
 use super::def::{BinOp, CmpOp, Expr, Function, Literal};
 use super::space::{TupleSpace, Value};
 use crate::rng::Rng;
+use smallvec::SmallVec;
+
+/// Rules rarely have more than eight variables; bindings that fit stay inline, so the clone
+/// made at each backtracking point is a copy, not an allocation.
+const INLINE_VARS: usize = 8;
 
 /// Variable bindings. Variables unified with each other point at the lowest index among them
 /// (their representative), which holds the value, as the chapter recommends.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Bindings {
-    repr: Vec<u16>,
-    value: Vec<Option<Value>>,
+    repr: SmallVec<[u16; INLINE_VARS]>,
+    value: SmallVec<[Option<Value>; INLINE_VARS]>,
 }
 
 impl Bindings {
     pub fn new(variables: u16) -> Self {
         Bindings {
             repr: (0..variables).collect(),
-            value: vec![None; variables as usize],
+            value: smallvec::smallvec![None; variables as usize],
         }
     }
 

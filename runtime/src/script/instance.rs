@@ -84,6 +84,8 @@ struct Participant {
 pub struct ScriptInstance {
     /// Index of the script in the program.
     pub script: u32,
+    /// Participants as values, in this update's order (reused between updates).
+    values: Vec<Value>,
     pub space: TupleSpace,
     participants: Vec<Participant>,
     rng: Rng,
@@ -110,6 +112,7 @@ impl ScriptInstance {
         }
         ScriptInstance {
             script,
+            values: Vec::new(),
             space,
             participants: Vec::new(),
             rng: Rng::new(seed, stream),
@@ -177,7 +180,9 @@ impl ScriptInstance {
             let j = self.rng.index(i + 1);
             self.participants.swap(i, j);
         }
-        let values: Vec<Value> = self.participants.iter().map(|p| p.value).collect();
+        let mut values = std::mem::take(&mut self.values);
+        values.clear();
+        values.extend(self.participants.iter().map(|p| p.value));
         // A rule's termination takes effect when its action succeeds (at once when it has none):
         // a participant whose getup failed is still there, and its On Error facts can retry.
         let mut end_script = false;
@@ -372,6 +377,7 @@ impl ScriptInstance {
         if let Some(reason) = reason {
             self.end(reason, out);
         }
+        self.values = values;
     }
 
     /// Ends the script: everyone remaining leaves.

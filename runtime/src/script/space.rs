@@ -2,7 +2,7 @@
 //! not in it is false). Insertion order is kept, so queries are deterministic.
 
 use crate::program::NameId;
-use std::collections::HashMap;
+use smallvec::SmallVec;
 
 /// A ground value: a symbol (a prop, a participant, a constant) or a number.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -29,18 +29,34 @@ pub struct Fact {
     pub args: Vec<Value>,
 }
 
+/// A fact's arguments; facts of up to four arguments are stored inline.
+pub type Args = SmallVec<[Value; 4]>;
+
+/// Keyed by (predicate, arity). A script uses a handful of predicates, so a linear scan over a
+/// small vector beats hashing, and keeps each space in a few contiguous allocations.
 #[derive(Clone, Debug, Default)]
 pub struct TupleSpace {
-    facts: HashMap<(NameId, usize), Vec<Vec<Value>>>,
+    facts: Vec<((NameId, usize), Vec<Args>)>,
 }
 
 impl TupleSpace {
     /// The facts of `predicate/arity`, in insertion order.
-    pub fn facts(&self, predicate: NameId, arity: usize) -> &[Vec<Value>] {
+    pub fn facts(&self, predicate: NameId, arity: usize) -> &[Args] {
         self.facts
-            .get(&(predicate, arity))
-            .map(Vec::as_slice)
+            .iter()
+            .find(|(k, _)| *k == (predicate, arity))
+            .map(|(_, f)| f.as_slice())
             .unwrap_or(&[])
+    }
+
+    fn list_mut(&mut self, key: (NameId, usize)) -> &mut Vec<Args> {
+        match self.facts.iter().position(|(k, _)| *k == key) {
+            Some(i) => &mut self.facts[i].1,
+            None => {
+                self.facts.push((key, Vec::new()));
+                &mut self.facts.last_mut().expect("just pushed").1
+            }
+        }
     }
 
     pub fn contains(&self, predicate: NameId, args: &[Value]) -> bool {
@@ -54,10 +70,7 @@ impl TupleSpace {
         if self.contains(predicate, &args) {
             return false;
         }
-        self.facts
-            .entry((predicate, args.len()))
-            .or_default()
-            .push(args);
+        self.list_mut((predicate, args.len())).push(Args::from_vec(args));
         true
     }
 
@@ -67,7 +80,7 @@ impl TupleSpace {
         predicate: NameId,
         pattern: &[Option<Value>],
     ) -> Vec<Vec<Value>> {
-        let Some(list) = self.facts.get_mut(&(predicate, pattern.len())) else {
+        let Some((_, list)) = self.facts.iter_mut().find(|(k, _)| *k == (predicate, pattern.len())) else {
             return Vec::new();
         };
         let mut removed = Vec::new();
@@ -77,7 +90,7 @@ impl TupleSpace {
                 .zip(pattern)
                 .all(|(v, p)| p.as_ref().is_none_or(|p| p.same(v)));
             if hit {
-                removed.push(f.clone());
+                removed.push(f.to_vec());
             }
             !hit
         });
@@ -85,7 +98,7 @@ impl TupleSpace {
     }
 
     pub fn len(&self) -> usize {
-        self.facts.values().map(Vec::len).sum()
+        self.facts.iter().map(|(_, f)| f.len()).sum()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -94,13 +107,14 @@ impl TupleSpace {
 
     /// Every fact, grouped by predicate in id order (for blackboard views and tests).
     pub fn all(&self) -> Vec<Fact> {
-        let mut keys: Vec<_> = self.facts.keys().copied().collect();
-        keys.sort();
-        keys.into_iter()
-            .flat_map(|k| {
-                self.facts[&k].iter().map(move |args| Fact {
+        let mut keyed: Vec<_> = self.facts.iter().collect();
+        keyed.sort_by_key(|(k, _)| *k);
+        keyed
+            .into_iter()
+            .flat_map(|(k, facts)| {
+                facts.iter().map(move |args| Fact {
                     predicate: k.0,
-                    args: args.clone(),
+                    args: args.to_vec(),
                 })
             })
             .collect()
@@ -134,6 +148,7 @@ mod tests {
         t.add(P, vec![s(4), s(5)]);
         let removed = t.remove_matching(P, &[None, Some(s(3))]);
         assert_eq!(removed.len(), 2);
-        assert_eq!(t.facts(P, 2), &[vec![s(4), s(5)]]);
+        assert_eq!(t.facts(P, 2).len(), 1);
+        assert_eq!(t.facts(P, 2)[0].as_slice(), &[s(4), s(5)]);
     }
 }
