@@ -669,3 +669,65 @@ fn failed_actions_take_the_on_error_path_and_release_their_seats() {
         "a 30% failure rate over ten runs must fail some sit actions"
     );
 }
+
+#[test]
+fn review_findings_stay_fixed() {
+    let s = |t: &'static str| Some(C::S(t));
+    // `_` in an added fact can never be added.
+    defect(
+        |_, _, rules| rules[1][7] = s("taken(_)"),
+        "uninstantiated-variable",
+        "Rules",
+        "H2",
+    );
+    // A negation over a function term with an unbound variable.
+    defect(
+        |_, _, rules| rules[2][3] = s("resting(.me), not taken(T + 1)"),
+        "uninstantiated-variable",
+        "Rules",
+        "D3",
+    );
+    // Random preconditions do not shadow later rules.
+    let (_dir, path) = script(|_, _, rules| {
+        rules.insert(
+            1,
+            vec![
+                s("maybe"),
+                s("guest"),
+                s("idle"),
+                s("randf(0, 1) < 0.5"),
+                s("wave"),
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+            ],
+        );
+        rules.insert(
+            2,
+            vec![
+                s("maybe2"),
+                s("guest"),
+                s("idle"),
+                s("randf(0, 1) < 0.5, seat(X)"),
+                s("nod"),
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+            ],
+        );
+    });
+    let (_, doc) = check_json(&path);
+    assert!(!doc.to_string().contains("unexecutable-rule"), "{doc:#}");
+}

@@ -164,6 +164,22 @@ fn placeholders(text: &str) -> Vec<String> {
     out
 }
 
+/// Replaces the meta-parameter `name` (`$seats`) where it stands as a whole word, so `$n`
+/// does not eat the start of `$name`.
+fn substitute(text: &str, name: &str, value: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(name) {
+        let after = &rest[i + name.len()..];
+        let whole = !after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+        out.push_str(&rest[..i]);
+        out.push_str(if whole { value } else { name });
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
 fn all_cells(s: &mut ScriptSource) -> Vec<&mut Cell> {
     let mut cells: Vec<&mut Cell> = Vec::new();
     for r in &mut s.roles {
@@ -249,7 +265,7 @@ fn resolve_templates(mut scripts: Vec<ScriptSource>, diags: &mut Diagnostics) ->
         for c in all_cells(&mut s) {
             for p in placeholders(&c.text) {
                 match params.iter().find(|(k, _)| *k == p) {
-                    Some((_, v)) => c.text = c.text.replace(&p, &v.text),
+                    Some((_, v)) => c.text = substitute(&c.text, &p, &v.text),
                     None => {
                         if !unset.iter().any(|(u, _)| *u == p) {
                             unset.push((p, c.clone()));
@@ -705,5 +721,18 @@ pub fn lower_smart_locations(sources: &SourceMap, module: &mut Module, diags: &m
             supplies,
             scripts,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn substitution_respects_word_boundaries() {
+        assert_eq!(super::substitute("f($n, $name)", "$n", "2"), "f(2, $name)");
+        assert_eq!(
+            super::substitute("f($n, $name)", "$name", "bob"),
+            "f($n, bob)"
+        );
+        assert_eq!(super::substitute("$n$n", "$n", "1"), "11");
     }
 }

@@ -50,6 +50,10 @@ struct AgentMapping {
     /// Restart the root machine (by id in the new program) when nothing maps at depth 0.
     restart_root: Option<MachineId>,
     note: Option<String>,
+    /// The old stack had a frame below the kept ones (a child that did not carry over).
+    child_dropped: bool,
+    /// The machine the deepest kept state hosted under the old program, by name.
+    old_hosted: Option<String>,
 }
 
 #[derive(Debug, Error, Clone, PartialEq)]
@@ -448,10 +452,17 @@ impl<G: 'static> Scene<G> {
                     agent.status = AgentStatus::Halted("its root machine no longer exists".into());
                     None
                 }
-                // The deepest kept state may now host a machine it did not host before.
+                // The deepest kept state hosts a machine: enter it if its child did not carry
+                // over or it now hosts a different machine. A host whose child had already
+                // ended (and that chose to stay) stays childless.
                 (None, None) => {
                     match runner.program.state(agent.frames[depth - 1].state).modifier {
-                        Modifier::Machine(child) => Some(runner.program.machine(child).initial),
+                        Modifier::Machine(child) => {
+                            let name = runner.program.name(runner.program.machine(child).name);
+                            let changed = m.old_hosted.as_deref() != Some(name);
+                            (m.child_dropped || changed)
+                                .then(|| runner.program.machine(child).initial)
+                        }
                         _ => None,
                     }
                 }
@@ -833,14 +844,28 @@ impl<G: 'static> Runner<'_, G> {
 
 /// Matches a stack of active states (root first) in `old` against `new`, by names.
 fn map_frames(old: &Program, new: &Program, frames: impl Iterator<Item = StateId>) -> AgentMapping {
+    let frames: Vec<StateId> = frames.collect();
     let mut m = AgentMapping {
         states: Vec::new(),
         reenter: None,
         restart_root: None,
         note: None,
+        child_dropped: false,
+        old_hosted: None,
     };
     let mut hosted: Option<MachineId> = None;
-    for (depth, state) in frames.enumerate() {
+    let finish = |mut m: AgentMapping| {
+        let kept = m.states.len();
+        m.child_dropped = frames.len() > kept;
+        m.old_hosted = kept
+            .checked_sub(1)
+            .and_then(|d| match old.state(frames[d]).modifier {
+                Modifier::Machine(h) => Some(old.name(old.machine(h).name).to_string()),
+                _ => None,
+            });
+        m
+    };
+    for (depth, &state) in frames.iter().enumerate() {
         let os = old.state(state);
         let machine_name = old.name(old.machine(os.machine).name);
         let state_name = old.name(os.name);
@@ -855,7 +880,7 @@ fn map_frames(old: &Program, new: &Program, frames: impl Iterator<Item = StateId
             } else {
                 format!("{machine_name} is no longer hosted here; left it")
             });
-            return m;
+            return finish(m);
         };
         let Some(ns) = new.state_by_name(machine, state_name) else {
             m.note = Some(format!(
@@ -865,7 +890,7 @@ fn map_frames(old: &Program, new: &Program, frames: impl Iterator<Item = StateId
             if depth == 0 {
                 m.restart_root = Some(machine);
             }
-            return m;
+            return finish(m);
         };
         let old_code = old.name(old.library[os.code.index()].name);
         let new_code = new.name(new.library[new.state(ns).code.index()].name);
@@ -874,7 +899,7 @@ fn map_frames(old: &Program, new: &Program, frames: impl Iterator<Item = StateId
                 "state {machine_name}/{state_name} now runs {new_code} instead of {old_code}; entered it afresh"
             ));
             m.reenter = Some(ns);
-            return m;
+            return finish(m);
         }
         m.states.push(ns);
         hosted = match new.state(ns).modifier {
@@ -882,5 +907,5 @@ fn map_frames(old: &Program, new: &Program, frames: impl Iterator<Item = StateId
             _ => None,
         };
     }
-    m
+    finish(m)
 }

@@ -648,3 +648,28 @@ fn messages_in_flight_survive_a_reload() {
         "{t:?}"
     );
 }
+
+#[test]
+fn reload_leaves_a_host_whose_child_ended_childless() {
+    // H hosts Child, which ends at once; H has no EndStateMachine transition, so it stays,
+    // childless. Reloading the same program must not start the child again.
+    let build = || {
+        Builder::default()
+            .machine(
+                "Child",
+                &[
+                    ("Start", "Start", "", &[("Empty", "Finish")]),
+                    ("Finish", "Finish", "", &[]),
+                ],
+            )
+            .machine("Top", &[("H", "Host", "Child", &[])])
+            .build(&[("a", "Top")])
+    };
+    let mut s = scene(build());
+    s.tick();
+    assert_eq!(active(&s), ["H"]);
+    trace(&mut s);
+    s.reload(build(), "same").unwrap();
+    assert_eq!(trace(&mut s), ["reload kept=1 []"]);
+    assert_eq!(active(&s), ["H"]);
+}

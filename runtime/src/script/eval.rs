@@ -115,11 +115,13 @@ pub fn eval(e: &Expr, b: &Bindings, env: &mut Env<'_>) -> Result<Value, EvalErro
             Value::Num(match f {
                 Function::RandF => env.rng.range_f64(n(&vals[0])?, n(&vals[1])?),
                 Function::RandI => {
-                    let (lo, hi) = (n(&vals[0])?.round() as i64, n(&vals[1])?.round() as i64);
-                    if hi < lo {
+                    // i128 so that any pair of f64-rounded bounds has a representable span.
+                    let (lo, hi) = (n(&vals[0])?.round() as i128, n(&vals[1])?.round() as i128);
+                    if hi <= lo {
                         lo as f64
                     } else {
-                        (lo + env.rng.index((hi - lo + 1) as usize) as i64) as f64
+                        let span = (hi - lo + 1).min(u32::MAX as i128) as usize;
+                        (lo + env.rng.index(span) as i128) as f64
                     }
                 }
                 Function::Min => n(&vals[0])?.min(n(&vals[1])?),

@@ -86,6 +86,8 @@ pub struct ScriptInstance {
     pub script: u32,
     /// Participants as values, in this update's order (reused between updates).
     values: Vec<Value>,
+    /// Leave commands not yet handed out.
+    leave_requests: Vec<ActionRequest>,
     pub space: TupleSpace,
     participants: Vec<Participant>,
     rng: Rng,
@@ -113,6 +115,7 @@ impl ScriptInstance {
         ScriptInstance {
             script,
             values: Vec::new(),
+            leave_requests: Vec::new(),
             space,
             participants: Vec::new(),
             rng: Rng::new(seed, stream),
@@ -242,6 +245,9 @@ impl ScriptInstance {
         }
         // 3. Each idle participant fires the first matching rule of its state.
         for i in 0..self.participants.len() {
+            if end_script {
+                break; // the script is ending: nobody starts anything new
+            }
             let p = &self.participants[i];
             if p.busy.is_some() || p.leaving {
                 continue;
@@ -347,11 +353,8 @@ impl ScriptInstance {
         while i < self.participants.len() {
             let p = &self.participants[i];
             if p.leaving && p.busy.is_none() {
-                out.push(ScriptEvent::Leave {
-                    actor: p.actor,
-                    role: p.role,
-                });
-                self.participants.remove(i);
+                let p = self.participants.remove(i);
+                self.leave(def, p, out);
             } else {
                 i += 1;
             }
@@ -375,33 +378,58 @@ impl ScriptInstance {
             None
         };
         if let Some(reason) = reason {
-            self.end(reason, out);
+            self.end(def, reason, out);
         }
+        requests.append(&mut self.leave_requests);
         self.values = values;
     }
 
-    /// Ends the script: everyone remaining leaves.
-    pub fn end(&mut self, reason: String, out: &mut Vec<ScriptEvent>) {
-        for p in self.participants.drain(..) {
-            out.push(ScriptEvent::Leave {
+    /// A participant leaves; a role with a leave command sends it to the actor (35.3.3 flags).
+    fn leave(&mut self, def: &ScriptDef, p: Participant, out: &mut Vec<ScriptEvent>) {
+        out.push(ScriptEvent::Leave {
+            actor: p.actor,
+            role: p.role,
+        });
+        if let Some(action) = def.roles.get(p.role as usize).and_then(|r| r.leave_command) {
+            let id = self.next_action;
+            self.next_action += 1;
+            out.push(ScriptEvent::Act {
                 actor: p.actor,
-                role: p.role,
+                action,
+                target: None,
             });
+            self.leave_requests.push(ActionRequest {
+                id,
+                actor: p.actor,
+                action,
+                target: None,
+                parameters: Vec::new(),
+            });
+        }
+    }
+
+    /// Ends the script: everyone remaining leaves.
+    pub fn end(&mut self, def: &ScriptDef, reason: String, out: &mut Vec<ScriptEvent>) {
+        for p in std::mem::take(&mut self.participants) {
+            self.leave(def, p, out);
         }
         self.ended = true;
         out.push(ScriptEvent::End { reason });
     }
 
     /// Removes one participant from outside (it was called away); the next update checks
-    /// cardinalities.
-    pub fn remove(&mut self, actor: u32, out: &mut Vec<ScriptEvent>) {
+    /// cardinalities and hands out its leave command.
+    pub fn remove(&mut self, def: &ScriptDef, actor: u32, out: &mut Vec<ScriptEvent>) {
         if let Some(i) = self.participants.iter().position(|p| p.actor == actor) {
             let p = self.participants.remove(i);
-            out.push(ScriptEvent::Leave {
-                actor: p.actor,
-                role: p.role,
-            });
+            self.leave(def, p, out);
         }
+    }
+
+    /// Leave commands issued by `end` or `remove` outside an update (an update returns them in
+    /// its `requests`).
+    pub fn take_leave_requests(&mut self) -> Vec<ActionRequest> {
+        std::mem::take(&mut self.leave_requests)
     }
 
     fn env<'a>(&'a mut self, me: Value, values: &'a [Value], world: &'a World<'_>) -> Env<'a> {
@@ -432,14 +460,17 @@ impl ScriptInstance {
     ) {
         for atom in delete {
             let mut env = self.env(me, values, world);
-            let pattern: Vec<Option<Value>> = atom
+            // Only an unbound variable matches anything; a term that cannot be evaluated
+            // (ruled out by validation) must not turn into a wildcard and delete everything.
+            let pattern: Option<Vec<Option<Value>>> = atom
                 .args
                 .iter()
                 .map(|t| match t {
-                    Expr::Var(v) => b.get(*v),
-                    other => eval(other, b, &mut env).ok(),
+                    Expr::Var(v) => Some(b.get(*v)),
+                    other => eval(other, b, &mut env).ok().map(Some),
                 })
                 .collect();
+            let Some(pattern) = pattern else { continue };
             for args in self.space.remove_matching(atom.predicate, &pattern) {
                 out.push(ScriptEvent::Del {
                     actor: Some(actor),

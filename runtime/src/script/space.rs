@@ -70,7 +70,8 @@ impl TupleSpace {
         if self.contains(predicate, &args) {
             return false;
         }
-        self.list_mut((predicate, args.len())).push(Args::from_vec(args));
+        self.list_mut((predicate, args.len()))
+            .push(Args::from_vec(args));
         true
     }
 
@@ -80,7 +81,11 @@ impl TupleSpace {
         predicate: NameId,
         pattern: &[Option<Value>],
     ) -> Vec<Vec<Value>> {
-        let Some((_, list)) = self.facts.iter_mut().find(|(k, _)| *k == (predicate, pattern.len())) else {
+        let Some((_, list)) = self
+            .facts
+            .iter_mut()
+            .find(|(k, _)| *k == (predicate, pattern.len()))
+        else {
             return Vec::new();
         };
         let mut removed = Vec::new();
