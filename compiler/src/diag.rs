@@ -30,6 +30,9 @@ pub enum Code {
     UnknownEvent,
     UnknownAsset,
     InvalidValue,
+    UnknownColumn,
+    MissingColumn,
+    DeletionNeverMatches,
     UninstantiatedVariable,
     UnsafeNegation,
     UnexecutableRule,
@@ -43,6 +46,13 @@ pub enum Code {
     UnreachableGoal,
     StateLimitExceeded,
     UnsupportedFeature,
+    NoCandidate,
+    SwappedArguments,
+    OutOfVocabulary,
+    NgramDatabase,
+    DefinitionCycle,
+    RepeatingAction,
+    IncompleteDependency,
     Internal,
 }
 
@@ -60,6 +70,9 @@ impl Code {
             Code::UnknownEvent => "unknown-event",
             Code::UnknownAsset => "unknown-asset",
             Code::InvalidValue => "invalid-value",
+            Code::UnknownColumn => "unknown-column",
+            Code::MissingColumn => "missing-column",
+            Code::DeletionNeverMatches => "deletion-never-matches",
             Code::UninstantiatedVariable => "uninstantiated-variable",
             Code::UnsafeNegation => "unsafe-negation",
             Code::UnexecutableRule => "unexecutable-rule",
@@ -73,6 +86,13 @@ impl Code {
             Code::UnreachableGoal => "unreachable-goal",
             Code::StateLimitExceeded => "state-limit-exceeded",
             Code::UnsupportedFeature => "unsupported-feature",
+            Code::NoCandidate => "no-candidate",
+            Code::SwappedArguments => "swapped-arguments",
+            Code::OutOfVocabulary => "out-of-vocabulary",
+            Code::NgramDatabase => "ngram-database",
+            Code::DefinitionCycle => "definition-cycle",
+            Code::RepeatingAction => "repeating-action",
+            Code::IncompleteDependency => "incomplete-dependency",
             Code::Internal => "internal",
         }
     }
@@ -97,6 +117,29 @@ pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .map(|(_, c)| c)
 }
 
+/// Adds a "did you mean" note when a candidate is close to `name`.
+pub fn suggest_note<'a>(
+    d: Diagnostic,
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Diagnostic {
+    match suggest(name, candidates) {
+        Some(s) => d.note(format!("did you mean `{s}`?")),
+        None => d,
+    }
+}
+
+/// Sort key of a cell reference such as `D7`: row first, then column.
+fn cell_order(cell: &str) -> (u32, u32) {
+    let split = cell
+        .find(|c: char| c.is_ascii_digit())
+        .unwrap_or(cell.len());
+    let col = cell[..split].bytes().fold(0u32, |acc, b| {
+        acc * 26 + (b.to_ascii_uppercase() - b'A' + 1) as u32
+    });
+    (cell[split..].parse().unwrap_or(0), col)
+}
+
 /// A location with a message: the primary label of a diagnostic, or a related one.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Label {
@@ -107,6 +150,8 @@ pub struct Label {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Diagnostic {
     pub severity: Severity,
+    /// The file, for diagnostics located by sheet and cell rather than by span.
+    pub file: Option<crate::source::FileId>,
     pub code: Code,
     pub message: String,
     pub primary: Option<Label>,
@@ -122,6 +167,7 @@ impl Diagnostic {
     pub fn new(severity: Severity, code: Code, message: impl Into<String>) -> Self {
         Diagnostic {
             severity,
+            file: None,
             code,
             message: message.into(),
             primary: None,
@@ -154,6 +200,19 @@ impl Diagnostic {
             message: label.into(),
         });
         self
+    }
+
+    /// Locates the diagnostic at a workbook cell (`sheet`, `cell` such as `D7`).
+    pub fn in_cell(mut self, file: crate::source::FileId, sheet: &str, cell: &str) -> Self {
+        self.file = Some(file);
+        self.sheet = Some(sheet.to_string());
+        self.cell = Some(cell.to_string());
+        self
+    }
+
+    /// The file this diagnostic is about, from its primary label or its cell.
+    pub fn file_id(&self) -> Option<crate::source::FileId> {
+        self.primary.as_ref().map(|l| l.span.file).or(self.file)
     }
 
     pub fn note(mut self, note: impl Into<String>) -> Self {
@@ -231,18 +290,24 @@ impl Diagnostics {
     pub fn sorted(&self, sources: &SourceMap) -> Vec<&Diagnostic> {
         let mut v: Vec<&Diagnostic> = self.items.iter().collect();
         v.sort_by_key(|d| {
-            let loc = d
-                .primary
-                .as_ref()
-                .map(|l| (sources.get(l.span.file).name.clone(), l.span.start));
-            (loc, d.code.as_str(), d.message.clone())
+            let file = d.file_id().map(|f| sources.get(f).name.clone());
+            let start = d.primary.as_ref().map(|l| l.span.start);
+            (
+                file,
+                start,
+                d.sheet.clone(),
+                d.cell.as_deref().map(cell_order),
+                d.code.as_str(),
+                d.message.clone(),
+            )
         });
         v
     }
 
     /// The JSON document of DESIGN.md: `{"diagnostics":[...],"summary":{...}}`.
     pub fn to_json(&self, sources: &SourceMap) -> String {
-        serde_json::to_string_pretty(&self.json_document(sources)).expect("diagnostics always serialise")
+        serde_json::to_string_pretty(&self.json_document(sources))
+            .expect("diagnostics always serialise")
     }
 
     /// The same document on one line (for streams such as `ensemble watch --format json`).
@@ -270,7 +335,9 @@ impl Diagnostics {
                     file: d
                         .primary
                         .as_ref()
-                        .map(|l| sources.get(l.span.file).name.as_str()),
+                        .map(|l| l.span.file)
+                        .or(d.file)
+                        .map(|f| sources.get(f).name.as_str()),
                     line,
                     column,
                     sheet: d.sheet.as_deref(),
@@ -334,7 +401,11 @@ impl Diagnostics {
             }
             let mut notes = d.notes.clone();
             if let (Some(sheet), Some(cell)) = (&d.sheet, &d.cell) {
-                notes.insert(0, format!("in sheet `{sheet}`, cell {cell}"));
+                let file = d
+                    .file_id()
+                    .map(|f| sources.get(f).name.as_str())
+                    .unwrap_or("?");
+                notes.insert(0, format!("in {file}, sheet `{sheet}`, cell {cell}"));
             }
             let diagnostic = cs::Diagnostic::new(severity)
                 .with_code(d.code.as_str())

@@ -14,10 +14,13 @@ pub mod back;
 pub mod cli;
 pub mod diag;
 pub mod front;
+pub mod hpmm;
 pub mod ir;
 pub mod nav;
+pub mod nlg;
 pub mod plan;
 pub mod project;
+pub mod script;
 pub mod source;
 pub mod valid;
 
@@ -44,8 +47,12 @@ pub fn compile(project: project::Project) -> Compilation {
         libraries,
         mut diagnostics,
     } = project;
-    let module = front::ron::lower(&sources, &libraries, &mut diagnostics);
+    let mut module = front::ron::lower(&sources, &libraries, &mut diagnostics);
+    script::lower::lower(&sources, &mut module, &mut diagnostics);
+    script::lower::lower_smart_locations(&sources, &mut module, &mut diagnostics);
     valid::validate(&module, &mut diagnostics);
+    nlg::compile(&mut module, &mut diagnostics);
+    hpmm::validate(&module, &mut diagnostics);
     let output = if diagnostics.has_errors() {
         None
     } else {

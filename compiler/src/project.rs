@@ -57,6 +57,16 @@ fn read_source(
     name: String,
     path: &Path,
 ) -> Result<FileId, ProjectError> {
+    if AssetKind::of(&name).is_some_and(AssetKind::is_binary) {
+        // Binary sources are read by their frontend; the map only names them.
+        if let Err(e) = std::fs::metadata(path) {
+            return Err(ProjectError::Io {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            });
+        }
+        return Ok(sources.add(SourceFile::new(name, path.to_path_buf(), String::new())));
+    }
     let bytes = std::fs::read(path).map_err(|e| ProjectError::Io {
         path: path.to_path_buf(),
         message: e.to_string(),
@@ -94,9 +104,9 @@ fn load_dir(root: &Path) -> Result<Project, ProjectError> {
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "project".to_string());
     let manifest = ron_front::parse_manifest(&sources, manifest_id, &mut diagnostics);
-    let (name, libraries) = match manifest {
-        Some(m) => (m.name, m.libraries),
-        None => (fallback_name, vec!["sim".to_string()]),
+    let (name, libraries, exclude) = match manifest {
+        Some(m) => (m.name, m.libraries, m.exclude),
+        None => (fallback_name, vec!["sim".to_string()], Vec::new()),
     };
     let mut files = Vec::new();
     collect(root, root, &mut files)?;
@@ -108,6 +118,9 @@ fn load_dir(root: &Path) -> Result<Project, ProjectError> {
             .map(|c| c.as_os_str().to_string_lossy())
             .collect::<Vec<_>>()
             .join("/");
+        if exclude.contains(&name) {
+            continue;
+        }
         let id = read_source(&mut sources, &mut diagnostics, name.clone(), &full)?;
         if AssetKind::of(&name).is_none() {
             diagnostics.push(
@@ -150,7 +163,10 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Projec
                 continue;
             }
             collect(root, &path, out)?;
-        } else if name.ends_with(".ron") && !(dir == root && name == MANIFEST) {
+        } else if (name.ends_with(".ron") || name.ends_with(".xlsx"))
+            && !name.starts_with("~$")
+            && !(dir == root && name == MANIFEST)
+        {
             out.push(path.strip_prefix(root).unwrap_or(&path).to_path_buf());
         }
     }

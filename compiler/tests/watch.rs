@@ -28,7 +28,10 @@ fn copy_dir(from: &Path, to: &Path) {
 fn airport_copy() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let airport = dir.path().join("airport");
-    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport"), &airport);
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport"),
+        &airport,
+    );
     (dir, airport)
 }
 
@@ -70,10 +73,21 @@ impl Running {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let line = self.lines.recv_timeout(left).unwrap_or_else(|_| {
-                panic!("timed out waiting for {what}; last lines:\n{}", self.seen.iter().rev().take(15).rev().cloned().collect::<Vec<_>>().join("\n"))
+                panic!(
+                    "timed out waiting for {what}; last lines:\n{}",
+                    self.seen
+                        .iter()
+                        .rev()
+                        .take(15)
+                        .rev()
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                )
             });
             self.seen.push(line.clone());
-            let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+            let v: Value =
+                serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
             if pred(&v) {
                 return v;
             }
@@ -108,7 +122,9 @@ fn run_watch_reloads_keeps_agents_states_and_survives_broken_saves() {
         "--speed",
         "10",
     ]);
-    run.until("the seller waiting at the counter", |v| is(v, "seller", "enter", "WaitForConversation"));
+    run.until("the seller waiting at the counter", |v| {
+        is(v, "seller", "enter", "WaitForConversation")
+    });
 
     // Rename a transition target to a new state, added by the same save.
     let machine = airport.join("machines/StandSellTicket.machine.ron");
@@ -124,17 +140,33 @@ fn run_watch_reloads_keeps_agents_states_and_survives_broken_saves() {
     assert!(reload["kept"].as_u64().unwrap() >= 3, "{reload}");
     let reload_tick = reload["tick"].as_u64().unwrap();
     // No agent restarted: the next seller state entered is the conversation, not Start.
-    let next = run.until("the seller's next state", |v| v["agent"] == "seller" && v["event"] == "enter");
+    let next = run.until("the seller's next state", |v| {
+        v["agent"] == "seller" && v["event"] == "enter"
+    });
     assert_ne!(next["state"], "Start", "{next}");
-    run.until("the new behaviour", |v| is(v, "seller", "enter", "Stretch1"));
+    run.until("the new behaviour", |v| {
+        is(v, "seller", "enter", "Stretch1")
+    });
 
     // A broken save is refused, and the scene goes on with the last good program.
-    std::fs::write(&machine, "Machine(name: \"StandSellTicket\", states: [(name: ").unwrap();
+    std::fs::write(
+        &machine,
+        "Machine(name: \"StandSellTicket\", states: [(name: ",
+    )
+    .unwrap();
     let rejected = run.until("reload-rejected", |v| v["event"] == "reload-rejected");
-    assert!(rejected["reason"].as_str().unwrap().contains("StandSellTicket.machine.ron"), "{rejected}");
+    assert!(
+        rejected["reason"]
+            .as_str()
+            .unwrap()
+            .contains("StandSellTicket.machine.ron"),
+        "{rejected}"
+    );
     let at = rejected["tick"].as_u64().unwrap();
     assert!(at > reload_tick);
-    run.until("the trace going on", |v| v["tick"].as_u64().unwrap_or(0) > at && v["event"] == "enter");
+    run.until("the trace going on", |v| {
+        v["tick"].as_u64().unwrap_or(0) > at && v["event"] == "enter"
+    });
 
     // Fixing the file reloads again.
     std::fs::write(&machine, &edited).unwrap();
@@ -145,7 +177,14 @@ fn run_watch_reloads_keeps_agents_states_and_survives_broken_saves() {
 fn watch_rebuilds_and_keeps_the_last_good_build() {
     let (tmp, airport) = airport_copy();
     let out = tmp.path().join("out");
-    let mut watch = Running::start(&["watch", airport.to_str().unwrap(), "-o", out.to_str().unwrap(), "--format", "json"]);
+    let mut watch = Running::start(&[
+        "watch",
+        airport.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
     let first = watch.until("the first build", |v| v.get("summary").is_some());
     assert_eq!(first["summary"]["errors"], 0);
     let ensb = out.join("airport.ensb");
@@ -158,16 +197,40 @@ fn watch_rebuilds_and_keeps_the_last_good_build() {
 
     let machine = airport.join("machines/BuyTicket.machine.ron");
     let text = std::fs::read_to_string(&machine).unwrap();
-    std::fs::write(&machine, text.replace(r#"("WaitForResponse", "LeaveAtX")"#, r#"("WaitForResponse", "LeaveAtZ")"#)).unwrap();
-    let broken = watch.until("the broken build", |v| v["summary"]["errors"].as_u64().unwrap_or(0) > 0);
+    std::fs::write(
+        &machine,
+        text.replace(
+            r#"("WaitForResponse", "LeaveAtX")"#,
+            r#"("WaitForResponse", "LeaveAtZ")"#,
+        ),
+    )
+    .unwrap();
+    let broken = watch.until("the broken build", |v| {
+        v["summary"]["errors"].as_u64().unwrap_or(0) > 0
+    });
     assert_eq!(broken["diagnostics"][0]["code"], "unknown-reference");
-    assert_eq!(std::fs::read(&ensb).unwrap(), good, "the last good build must stay");
+    assert_eq!(
+        std::fs::read(&ensb).unwrap(),
+        good,
+        "the last good build must stay"
+    );
 
-    std::fs::write(&machine, text.replace("I want a ticket to Paris.", "I want a ticket to Rome.")).unwrap();
+    std::fs::write(
+        &machine,
+        text.replace(
+            r#"(name: "Finish"),"#,
+            r#"(name: "Finish"), (name: "Finish2", code: "Finish"),"#,
+        ),
+    )
+    .unwrap();
     watch.until("the fixed build", |v| v["summary"]["errors"] == 0);
     let deadline = Instant::now() + TIMEOUT;
     while std::fs::read(&ensb).unwrap() == good && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert_ne!(std::fs::read(&ensb).unwrap(), good, "the fixed build is written");
+    assert_ne!(
+        std::fs::read(&ensb).unwrap(),
+        good,
+        "the fixed build is written"
+    );
 }

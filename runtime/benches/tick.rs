@@ -120,6 +120,7 @@ fn program(agents: usize) -> Arc<Program> {
         name: n("s"),
         tick_rate: 60,
         agents,
+        ambient: vec![],
     }];
     Arc::new(
         Program::new(

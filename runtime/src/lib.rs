@@ -9,12 +9,15 @@
 //! editor preview use it; a game registers its own library states instead.
 
 pub mod fs;
+pub mod hpmm;
 pub mod hsm;
-pub mod plan;
 pub mod nav;
+pub mod plan;
 pub mod program;
 pub mod rng;
+pub mod script;
 pub mod sim;
+pub mod speech;
 pub mod trace;
 #[cfg(feature = "watch")]
 pub mod watch;

@@ -39,6 +39,10 @@ pub enum EventKind {
     },
     Say {
         text: String,
+        /// The sentence state the line realises (`None` for plain text).
+        sentence: Option<Arc<str>>,
+        /// The stable id of the candidate line spoken.
+        candidate: Option<u32>,
     },
     /// A root machine failed and nothing handled it.
     Fail {
@@ -59,6 +63,52 @@ pub enum EventKind {
     ReloadRejected {
         reason: String,
     },
+    /// An interaction script started an action for the agent.
+    Act {
+        action: Arc<str>,
+        target: Option<Arc<str>>,
+    },
+    /// The action finished successfully.
+    Done {
+        action: Arc<str>,
+        target: Option<Arc<str>>,
+    },
+    /// The action failed (rendered as `fail`, with `action` and `target`).
+    ActionFailed {
+        action: Arc<str>,
+        target: Option<Arc<str>>,
+    },
+    /// A fact was added to a script's tuple space (`fact` such as `reserved(seat1,tourist1)`).
+    Add {
+        script: Arc<str>,
+        fact: String,
+    },
+    Del {
+        script: Arc<str>,
+        fact: String,
+    },
+    /// The agent joined a script in a role.
+    Join {
+        script: Arc<str>,
+        role: Arc<str>,
+    },
+    Leave {
+        script: Arc<str>,
+        role: Arc<str>,
+    },
+    /// A social agent heard the player (`speaker`); its own output, fed back, is not repeated.
+    Input {
+        speaker: Arc<str>,
+        emote: Arc<str>,
+        text: String,
+    },
+    /// A social agent's output: the arbitration winner's `action`(s, joined by `+`) and belief.
+    Output {
+        emote: Arc<str>,
+        text: String,
+        action: String,
+        belief: f64,
+    },
 }
 
 impl EventKind {
@@ -72,6 +122,15 @@ impl EventKind {
             EventKind::Error { .. } => "error",
             EventKind::Reload { .. } => "reload",
             EventKind::ReloadRejected { .. } => "reload-rejected",
+            EventKind::Act { .. } => "act",
+            EventKind::Done { .. } => "done",
+            EventKind::ActionFailed { .. } => "fail",
+            EventKind::Add { .. } => "add",
+            EventKind::Del { .. } => "del",
+            EventKind::Join { .. } => "join",
+            EventKind::Leave { .. } => "leave",
+            EventKind::Input { .. } => "input",
+            EventKind::Output { .. } => "output",
         }
     }
 }
@@ -103,6 +162,9 @@ enum Fields<'a> {
     },
     Say {
         text: &'a str,
+        sentence: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        candidate: Option<String>,
     },
     Fail {
         action: &'a str,
@@ -121,24 +183,70 @@ enum Fields<'a> {
     Rejected {
         reason: &'a str,
     },
+    Action {
+        action: &'a str,
+        target: Option<&'a str>,
+    },
+    Fact {
+        script: &'a str,
+        fact: &'a str,
+    },
+    Role {
+        script: &'a str,
+        role: &'a str,
+    },
+    Input {
+        speaker: &'a str,
+        emote: &'a str,
+        text: &'a str,
+    },
+    Output {
+        emote: &'a str,
+        text: &'a str,
+        action: &'a str,
+        belief: f64,
+    },
 }
 
 impl TraceEvent {
     fn fields(&self) -> Fields<'_> {
         match &self.kind {
-            EventKind::Enter { machine, state, depth } | EventKind::Exit { machine, state, depth } => Fields::State {
+            EventKind::Enter {
+                machine,
+                state,
+                depth,
+            }
+            | EventKind::Exit {
+                machine,
+                state,
+                depth,
+            } => Fields::State {
                 machine,
                 state,
                 depth: *depth,
             },
-            EventKind::Message { from, to, name, handled, up } => Fields::Message {
+            EventKind::Message {
+                from,
+                to,
+                name,
+                handled,
+                up,
+            } => Fields::Message {
                 from,
                 to,
                 name,
                 handled: *handled,
                 scope: if *up { "up" } else { "agent" },
             },
-            EventKind::Say { text } => Fields::Say { text },
+            EventKind::Say {
+                text,
+                sentence,
+                candidate,
+            } => Fields::Say {
+                text,
+                sentence: sentence.as_deref(),
+                candidate: candidate.map(|c| format!("{c:08x}")),
+            },
             EventKind::Fail { machine, state } => Fields::Fail {
                 action: machine,
                 target: None,
@@ -146,12 +254,48 @@ impl TraceEvent {
                 state,
             },
             EventKind::Error { message } => Fields::Error { message },
-            EventKind::Reload { reason, kept, fallbacks } => Fields::Reload {
+            EventKind::Reload {
+                reason,
+                kept,
+                fallbacks,
+            } => Fields::Reload {
                 reason,
                 kept: *kept,
                 fallbacks,
             },
             EventKind::ReloadRejected { reason } => Fields::Rejected { reason },
+            EventKind::Act { action, target }
+            | EventKind::Done { action, target }
+            | EventKind::ActionFailed { action, target } => Fields::Action {
+                action,
+                target: target.as_deref(),
+            },
+            EventKind::Add { script, fact } | EventKind::Del { script, fact } => {
+                Fields::Fact { script, fact }
+            }
+            EventKind::Join { script, role } | EventKind::Leave { script, role } => {
+                Fields::Role { script, role }
+            }
+            EventKind::Input {
+                speaker,
+                emote,
+                text,
+            } => Fields::Input {
+                speaker,
+                emote,
+                text,
+            },
+            EventKind::Output {
+                emote,
+                text,
+                action,
+                belief,
+            } => Fields::Output {
+                emote,
+                text,
+                action,
+                belief: (belief * 1e6).round() / 1e6,
+            },
         }
     }
 
@@ -172,17 +316,42 @@ impl TraceEvent {
         let who = self.agent.as_deref().unwrap_or("-");
         let indent = |depth: &u32| " ".repeat(*depth as usize * 2);
         let what = match &self.kind {
-            EventKind::Enter { machine, state, depth } => format!("{}enter {machine}/{state}", indent(depth)),
-            EventKind::Exit { machine, state, depth } => format!("{}exit  {machine}/{state}", indent(depth)),
-            EventKind::Message { from, to, name, handled, up } => format!(
+            EventKind::Enter {
+                machine,
+                state,
+                depth,
+            } => format!("{}enter {machine}/{state}", indent(depth)),
+            EventKind::Exit {
+                machine,
+                state,
+                depth,
+            } => format!("{}exit  {machine}/{state}", indent(depth)),
+            EventKind::Message {
+                from,
+                to,
+                name,
+                handled,
+                up,
+            } => format!(
                 "message {name} {from} -> {to}{}{}",
                 if *up { " (up)" } else { "" },
                 if *handled { "" } else { " [unhandled]" }
             ),
-            EventKind::Say { text } => format!("says \"{text}\""),
+            EventKind::Say {
+                text,
+                sentence,
+                candidate,
+            } => match (sentence, candidate) {
+                (Some(s), Some(c)) => format!("says \"{text}\" ({s} #{c:08x})"),
+                _ => format!("says \"{text}\""),
+            },
             EventKind::Fail { machine, state } => format!("FAIL {machine} at {state}"),
             EventKind::Error { message } => format!("ERROR {message}"),
-            EventKind::Reload { reason, kept, fallbacks } => {
+            EventKind::Reload {
+                reason,
+                kept,
+                fallbacks,
+            } => {
                 let mut s = format!("RELOAD ({reason}): {kept} active states kept");
                 for f in fallbacks {
                     s.push_str("; ");
@@ -191,7 +360,34 @@ impl TraceEvent {
                 s
             }
             EventKind::ReloadRejected { reason } => format!("RELOAD REJECTED: {reason}"),
+            EventKind::Act { action, target } => action_text("act", action, target),
+            EventKind::Done { action, target } => action_text("done", action, target),
+            EventKind::ActionFailed { action, target } => action_text("FAILED", action, target),
+            EventKind::Add { script, fact } => format!("[{script}] + {fact}"),
+            EventKind::Del { script, fact } => format!("[{script}] - {fact}"),
+            EventKind::Join { script, role } => format!("joins {script} as {role}"),
+            EventKind::Leave { script, role } => format!("leaves {script} ({role})"),
+            EventKind::Input {
+                speaker,
+                emote,
+                text,
+            } if text.is_empty() => format!("{speaker} {emote}"),
+            EventKind::Input {
+                speaker,
+                emote,
+                text,
+            } => format!("{speaker} {emote}: {text}"),
+            EventKind::Output { emote, text, .. } if text.is_empty() => format!("{who} {emote}"),
+            EventKind::Output { emote, text, .. } => format!("{who} {emote}: {text}"),
         };
         format!("{:>6} {:>8.3}s {:<10} {}", self.tick, self.time, who, what)
+    }
+}
+
+/// `act sit seat1`: an action line of the text trace.
+fn action_text(verb: &str, action: &str, target: &Option<Arc<str>>) -> String {
+    match target {
+        Some(t) => format!("{verb} {action} {t}"),
+        None => format!("{verb} {action}"),
     }
 }

@@ -50,8 +50,14 @@ impl FileWatcher {
         let (root, only, mode) = if path.is_dir() {
             (path.clone(), None, RecursiveMode::Recursive)
         } else {
-            let parent = path.parent().ok_or_else(|| err("it has no parent directory".into()))?;
-            (parent.to_path_buf(), path.file_name().map(|n| n.to_os_string()), RecursiveMode::NonRecursive)
+            let parent = path
+                .parent()
+                .ok_or_else(|| err("it has no parent directory".into()))?;
+            (
+                parent.to_path_buf(),
+                path.file_name().map(|n| n.to_os_string()),
+                RecursiveMode::NonRecursive,
+            )
         };
         let (tx, rx) = channel();
         let mut watcher = notify::recommended_watcher(move |event| {
@@ -82,13 +88,23 @@ impl FileWatcher {
         let rel = path.strip_prefix(&self.root).unwrap_or(path);
         !rel.components().any(|c| {
             let s = c.as_os_str().to_string_lossy();
-            s.starts_with('.') || s == "build" || s == "target" || s.ends_with('~') || s.ends_with(".tmp") || s.ends_with(".swp")
+            s.starts_with('.')
+                || s == "build"
+                || s == "target"
+                || s.ends_with('~')
+                || s.ends_with(".tmp")
+                || s.ends_with(".swp")
         })
     }
 
     fn relevant_paths(&self, event: notify::Result<notify::Event>) -> Vec<PathBuf> {
         match event {
-            Ok(e) if matches!(e.kind, EventKind::Create(_) | EventKind::Modify(_) | EventKind::Remove(_)) => {
+            Ok(e)
+                if matches!(
+                    e.kind,
+                    EventKind::Create(_) | EventKind::Modify(_) | EventKind::Remove(_)
+                ) =>
+            {
                 e.paths.into_iter().filter(|p| self.relevant(p)).collect()
             }
             _ => Vec::new(),
@@ -103,15 +119,14 @@ impl FileWatcher {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.events.recv_timeout(left) {
                 Ok(event) => paths = self.relevant_paths(event),
-                Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => return None,
+                Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => {
+                    return None;
+                }
             }
         }
         // Then until the files have been quiet for a while.
-        loop {
-            match self.events.recv_timeout(self.quiet) {
-                Ok(event) => paths.extend(self.relevant_paths(event)),
-                Err(_) => break,
-            }
+        while let Ok(event) = self.events.recv_timeout(self.quiet) {
+            paths.extend(self.relevant_paths(event));
         }
         paths.sort();
         paths.dedup();
@@ -140,12 +155,23 @@ mod tests {
         let mut w = FileWatcher::new(dir.path()).unwrap();
         std::fs::write(&file, "two").unwrap();
         let c = w.wait_until(soon()).expect("in-place write seen");
-        assert!(c.paths.iter().any(|p| p.ends_with("a.machine.ron")), "{c:?}");
+        assert!(
+            c.paths.iter().any(|p| p.ends_with("a.machine.ron")),
+            "{c:?}"
+        );
         // Save by rename-and-replace, as many editors do (and as our own atomic writes do).
         crate::fs::write_atomic(&file, b"three").unwrap();
         let c = w.wait_until(soon()).expect("rename seen");
-        assert!(c.paths.iter().any(|p| p.ends_with("a.machine.ron")), "{c:?}");
-        assert!(!c.paths.iter().any(|p| p.to_string_lossy().contains(".ensemble-")), "temp files are ignored: {c:?}");
+        assert!(
+            c.paths.iter().any(|p| p.ends_with("a.machine.ron")),
+            "{c:?}"
+        );
+        assert!(
+            !c.paths
+                .iter()
+                .any(|p| p.to_string_lossy().contains(".ensemble-")),
+            "temp files are ignored: {c:?}"
+        );
         // Vanish and come back.
         std::fs::remove_file(&file).unwrap();
         let _ = w.wait_until(soon());
@@ -158,12 +184,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("a.scene.ron");
         std::fs::write(&file, "").unwrap();
-        let mut w = FileWatcher::new(dir.path()).unwrap().with_quiet(Duration::from_millis(100));
+        let mut w = FileWatcher::new(dir.path())
+            .unwrap()
+            .with_quiet(Duration::from_millis(100));
         for i in 0..5 {
             std::fs::write(&file, format!("part {i}")).unwrap();
         }
         assert!(w.wait_until(soon()).is_some());
-        assert!(w.wait_until(Instant::now() + Duration::from_millis(200)).is_none());
+        assert!(
+            w.wait_until(Instant::now() + Duration::from_millis(200))
+                .is_none()
+        );
     }
 
     #[test]
@@ -173,13 +204,19 @@ mod tests {
         let mut w = FileWatcher::new(dir.path()).unwrap();
         std::fs::write(dir.path().join("build/x.ensb"), "x").unwrap();
         std::fs::write(dir.path().join(".hidden"), "x").unwrap();
-        assert!(w.wait_until(Instant::now() + Duration::from_millis(300)).is_none());
+        assert!(
+            w.wait_until(Instant::now() + Duration::from_millis(300))
+                .is_none()
+        );
         // Watching one file ignores its neighbours.
         let target = dir.path().join("p.ensb");
         std::fs::write(&target, "x").unwrap();
         let mut one = FileWatcher::new(&target).unwrap();
         std::fs::write(dir.path().join("other.ensb"), "y").unwrap();
-        assert!(one.wait_until(Instant::now() + Duration::from_millis(300)).is_none());
+        assert!(
+            one.wait_until(Instant::now() + Duration::from_millis(300))
+                .is_none()
+        );
         std::fs::write(&target, "z").unwrap();
         assert!(one.wait_until(soon()).is_some());
     }

@@ -2,3 +2,5 @@
 //! errors; they run only when validation found none.
 
 pub mod program;
+mod script;
+pub mod speech;

@@ -10,13 +10,13 @@ use std::collections::HashMap;
 use std::path::Path;
 
 #[derive(Default)]
-struct Interner {
+pub(crate) struct Interner {
     names: Vec<String>,
     index: HashMap<String, NameId>,
 }
 
 impl Interner {
-    fn intern(&mut self, s: &str) -> NameId {
+    pub(crate) fn intern(&mut self, s: &str) -> NameId {
         if let Some(&id) = self.index.get(s) {
             return id;
         }
@@ -127,7 +127,25 @@ pub fn emit(module: &Module, sources: &SourceMap) -> Result<(Program, DebugInfo)
     let mut scenes = Vec::new();
     for (_, scene) in module.scenes.iter() {
         let mut agents = Vec::new();
-        for a in &scene.agents {
+        let mut ambient = Vec::new();
+        for a in scene.agents.iter().filter(|a| !a.runs_machine()) {
+            ambient.push(AmbientAgentDef {
+                name: names.intern(&a.name.text),
+                start: LocationId(
+                    a.at.ok_or_else(|| bug("an unknown agent location"))?
+                        .index() as u32,
+                ),
+                roles: a.roles.iter().map(|r| names.intern(r)).collect(),
+                route: a
+                    .route
+                    .iter()
+                    .map(|l| LocationId(l.index() as u32))
+                    .collect(),
+                group: a.group.as_deref().map(|g| names.intern(g)),
+                delay: a.delay,
+            });
+        }
+        for a in scene.agents.iter().filter(|a| a.runs_machine()) {
             agents.push(AgentDef {
                 name: names.intern(&a.name.text),
                 machine: MachineId(
@@ -145,8 +163,42 @@ pub fn emit(module: &Module, sources: &SourceMap) -> Result<(Program, DebugInfo)
             name: names.intern(&scene.name.text),
             tick_rate: scene.tick_rate,
             agents,
+            ambient,
         });
     }
+    let scripts = module
+        .scripts
+        .iter()
+        .map(|(_, s)| super::script::emit(s, &mut names))
+        .collect::<Result<Vec<_>, _>>()?;
+    let smart_locations = module
+        .smart_locations
+        .iter()
+        .map(|(_, l)| {
+            Ok(SmartLocationDef {
+                name: names.intern(&l.name.text),
+                at: LocationId(
+                    l.at.ok_or_else(|| bug("an unknown smart location position"))?
+                        .index() as u32,
+                ),
+                radius: l.radius,
+                props: l
+                    .props
+                    .iter()
+                    .map(|(n, k)| (names.intern(n), names.intern(k)))
+                    .collect(),
+                scripts: l
+                    .scripts
+                    .iter()
+                    .map(|(s, w)| (s.index() as u32, *w))
+                    .collect(),
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let verify =
+        |e: LoadError| format!("internal compiler error: the emitted program does not verify: {e}");
+    let speech = super::speech::lower(module, &mut |s| names.intern(s));
+    let hpmm = crate::hpmm::back::emit(module, &mut |s| names.intern(s))?;
     let program = Program::new(
         names.names,
         library,
@@ -156,7 +208,10 @@ pub fn emit(module: &Module, sources: &SourceMap) -> Result<(Program, DebugInfo)
         locations,
         scenes,
     )
-    .map_err(|e| format!("internal compiler error: the emitted program does not verify: {e}"))?;
+    .and_then(|p| p.with_interactions(scripts, smart_locations))
+    .and_then(|p| p.with_speech(speech))
+    .and_then(|p| p.with_hpmm(hpmm))
+    .map_err(verify)?;
     debug.program_checksum = program.checksum();
     Ok((program, debug))
 }

@@ -4,8 +4,11 @@
 //! Exit codes (DESIGN.md): 0 success (warnings allowed), 1 errors found in the input, 2 could not
 //! run (bad arguments, unreadable path).
 
+mod import;
 mod nav;
+mod ngram;
 mod plan;
+mod run_chat;
 mod run_scene;
 mod watch;
 
@@ -55,6 +58,9 @@ enum Command {
         out: Option<PathBuf>,
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
+        /// Also write the sentence candidates as a CSV string table (localisation, voice recording).
+        #[arg(long, value_name = "FILE.csv")]
+        strings: Option<PathBuf>,
     },
     /// Run a scene headless and print its trace.
     Run {
@@ -74,8 +80,27 @@ enum Command {
         /// With --watch: scene seconds per wall-clock second.
         #[arg(long, default_value_t = 1.0)]
         speed: f64,
+        /// Conversation scenes: player lines, one per line (`-`: standard input).
+        #[arg(long)]
+        input: Option<PathBuf>,
+        /// Make each simulated script action fail with this probability (seeded), to exercise
+        /// On Error paths.
+        #[arg(long, default_value_t = 0.0)]
+        fail_rate: f64,
+    },
+    /// Turn an Excel interaction script into the native format.
+    Import {
+        path: PathBuf,
+        /// The `.script.ron` file to write.
+        #[arg(short = 'o', long = "out")]
+        out: PathBuf,
     },
     /// Recompile on every save, print diagnostics, and keep the last good build.
+    /// Build, inspect and query n-gram databases; rank a project's sentence states.
+    Ngram {
+        #[command(subcommand)]
+        command: ngram::NgramCommand,
+    },
     Watch {
         path: PathBuf,
         /// Output directory (default: `build/` inside the project).
@@ -128,7 +153,13 @@ where
     };
     match cli.command {
         Command::Check { path, format } => check(&path, format, io).0,
-        Command::Build { path, out, format } => build(&path, out, format, io),
+        Command::Build {
+            path,
+            out,
+            format,
+            strings,
+        } => build(&path, out, format, strings, io),
+        Command::Ngram { command } => ngram::run(command, io),
         Command::Run {
             path,
             scene,
@@ -137,6 +168,8 @@ where
             trace,
             watch,
             speed,
+            input,
+            fail_rate,
         } => run_scene::run(
             &path,
             &run_scene::Options {
@@ -146,12 +179,15 @@ where
                 json: matches!(trace, TraceFormat::Json),
                 watch,
                 speed,
+                input,
+                fail_rate,
             },
             io,
         ),
         Command::Watch { path, out, format } => watch::watch(&path, out, format, io),
         Command::Nav { command } => nav::run(command, io),
         Command::Plan(args) => plan::run(args, io),
+        Command::Import { path, out } => import::import(&path, &out, io),
     }
 }
 
@@ -197,12 +233,31 @@ pub(crate) fn default_out_dir(path: &Path) -> PathBuf {
     base.join("build")
 }
 
-fn build(path: &Path, out: Option<PathBuf>, format: Format, io: &mut Io<'_>) -> i32 {
+fn build(
+    path: &Path,
+    out: Option<PathBuf>,
+    format: Format,
+    strings: Option<PathBuf>,
+    io: &mut Io<'_>,
+) -> i32 {
     let (code, c) = check(path, format, io);
     let Some(c) = c else { return code };
     let Some((program, debug)) = &c.output else {
         return code;
     };
+    if let Some(csv) = strings {
+        let table = crate::back::speech::string_table(&c.module);
+        if let Err(e) = ensemble_runtime::fs::write_atomic(&csv, table.as_bytes()) {
+            let _ = writeln!(io.err, "error: cannot write {}: {e}", csv.display());
+            return EXIT_CANNOT_RUN;
+        }
+        let _ = writeln!(
+            io.err,
+            "wrote {} ({} lines)",
+            csv.display(),
+            table.lines().count() - 1
+        );
+    }
     let dir = out.unwrap_or_else(|| default_out_dir(path));
     match crate::back::program::write(&dir, &c.name, program, debug) {
         Ok((ensb, ensdbg)) => {

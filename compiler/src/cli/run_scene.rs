@@ -6,7 +6,7 @@ use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io, report};
 use crate::diag::Severity;
 use ensemble_runtime::Program;
 use ensemble_runtime::hsm::Scene;
-use ensemble_runtime::sim::{self, SimWorld};
+use ensemble_runtime::sim::{self, Interactions, SimWorld};
 use ensemble_runtime::watch::FileWatcher;
 use std::path::Path;
 use std::sync::Arc;
@@ -20,6 +20,10 @@ pub struct Options {
     pub watch: bool,
     /// Scene seconds per wall-clock second when watching.
     pub speed: f64,
+    /// Player lines for a conversation scene (`-`: stdin).
+    pub input: Option<std::path::PathBuf>,
+    /// Probability that a simulated script action fails.
+    pub fail_rate: f64,
 }
 
 fn is_program(path: &Path) -> bool {
@@ -37,7 +41,8 @@ enum LoadFailure {
 /// Loads a built program, or compiles a project or source file in memory, printing diagnostics.
 fn load(path: &Path, io: &mut Io<'_>) -> Result<Program, LoadFailure> {
     if is_program(path) {
-        return Program::load(path).map_err(|e| LoadFailure::Errors(format!("cannot load {}: {e}", path.display())));
+        return Program::load(path)
+            .map_err(|e| LoadFailure::Errors(format!("cannot load {}: {e}", path.display())));
     }
     let c = crate::compile_path(path).map_err(|e| LoadFailure::CannotRun(e.to_string()))?;
     if !c.diagnostics.is_empty() {
@@ -46,11 +51,21 @@ fn load(path: &Path, io: &mut Io<'_>) -> Result<Program, LoadFailure> {
     match c.output {
         Some((program, _)) => Ok(program),
         None => {
-            let first = c.diagnostics.sorted(&c.sources).into_iter().find(|d| d.severity == Severity::Error);
+            let first = c
+                .diagnostics
+                .sorted(&c.sources)
+                .into_iter()
+                .find(|d| d.severity == Severity::Error);
             let summary = match first.and_then(|d| d.primary.as_ref().map(|l| (d, l))) {
                 Some((d, l)) => {
                     let (line, col) = c.sources.line_col(l.span);
-                    format!("{}:{line}:{col}: {} [{}] ({})", c.sources.get(l.span.file).name, d.message, d.code.as_str(), c.diagnostics.summary())
+                    format!(
+                        "{}:{line}:{col}: {} [{}] ({})",
+                        c.sources.get(l.span.file).name,
+                        d.message,
+                        d.code.as_str(),
+                        c.diagnostics.summary()
+                    )
                 }
                 None => c.diagnostics.summary(),
             };
@@ -62,7 +77,11 @@ fn load(path: &Path, io: &mut Io<'_>) -> Result<Program, LoadFailure> {
 /// Writes the events recorded since the last call; `false` if the reader went away.
 fn flush_events(scene: &mut Scene<SimWorld>, options: &Options, io: &mut Io<'_>) -> bool {
     for e in scene.take_events() {
-        let line = if options.json { e.to_json() } else { e.to_text() };
+        let line = if options.json {
+            e.to_json()
+        } else {
+            e.to_text()
+        };
         if writeln!(io.out, "{line}").is_err() {
             return false;
         }
@@ -96,22 +115,64 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
             return EXIT_ERRORS;
         }
     };
+    if program
+        .hpmm
+        .chats
+        .iter()
+        .any(|c| program.name(c.name) == options.scene)
+    {
+        return super::run_chat::run(program, options, io);
+    }
+    if options.input.is_some() {
+        let _ = writeln!(
+            io.err,
+            "error: --input feeds conversation scenes; `{}` is not one",
+            options.scene
+        );
+        return EXIT_CANNOT_RUN;
+    }
     let Some(scene_id) = program.scene_by_name(&options.scene) else {
-        let scenes: Vec<&str> = program.scene_names().collect();
-        let list = if scenes.is_empty() { "none".to_string() } else { scenes.join(", ") };
-        let _ = writeln!(io.err, "error: no scene `{}` in {} (scenes: {list})", options.scene, path.display());
+        let scenes: Vec<&str> = program
+            .scene_names()
+            .chain(program.hpmm.chats.iter().map(|c| program.name(c.name)))
+            .collect();
+        let list = if scenes.is_empty() {
+            "none".to_string()
+        } else {
+            scenes.join(", ")
+        };
+        let _ = writeln!(
+            io.err,
+            "error: no scene `{}` in {} (scenes: {list})",
+            options.scene,
+            path.display()
+        );
         return EXIT_CANNOT_RUN;
     };
     let world = SimWorld::for_scene(&program, scene_id);
-    let mut scene = match Scene::new(program.clone(), sim::library(), &options.scene, world, options.seed) {
+    let mut scene = match Scene::new(
+        program.clone(),
+        sim::library(),
+        &options.scene,
+        world,
+        options.seed,
+    ) {
         Ok(s) => s,
         Err(e) => {
             let _ = writeln!(io.err, "error: cannot start scene `{}`: {e}", options.scene);
             return EXIT_ERRORS;
         }
     };
+    // Smart locations and the ambient NPCs they run scripts with.
+    let mut interactions =
+        Interactions::new(&program, scene_id, options.seed).with_failure_rate(options.fail_rate);
+    let mut external = Vec::new();
     let started = Instant::now();
-    let speed = if options.speed > 0.0 { options.speed } else { 1.0 };
+    let speed = if options.speed > 0.0 {
+        options.speed
+    } else {
+        1.0
+    };
     for tick in 0..=options.ticks {
         if tick > 0 {
             if let Some(w) = watcher.as_mut() {
@@ -126,9 +187,18 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
                         .join(", ");
                     match load(path, io) {
                         Ok(p) => {
-                            let _ = scene.reload(Arc::new(p), &format!("changed: {what}"));
+                            let p = Arc::new(p);
+                            if scene.reload(p.clone(), &format!("changed: {what}")).is_ok() {
+                                // Script instances restart under the new program (see docs/formats/script.md).
+                                if let Some(id) = p.scene_by_name(&options.scene) {
+                                    interactions = Interactions::new(&p, id, options.seed)
+                                        .with_failure_rate(options.fail_rate);
+                                }
+                            }
                         }
-                        Err(LoadFailure::CannotRun(m) | LoadFailure::Errors(m)) => scene.reject_reload(m),
+                        Err(LoadFailure::CannotRun(m) | LoadFailure::Errors(m)) => {
+                            scene.reject_reload(m)
+                        }
                     }
                     if !flush_events(&mut scene, options, io) {
                         return EXIT_OK;
@@ -136,17 +206,37 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
                 }
             }
             scene.tick();
+            let program = scene.program().clone();
+            let (now, dt) = (scene.now(), scene.dt());
+            interactions.tick(&program, &mut scene.game, now, dt, &mut external);
+            for (agent, kind) in external.drain(..) {
+                scene.record_external(agent, kind);
+            }
         }
         if !flush_events(&mut scene, options, io) {
             return EXIT_OK; // reader went away (e.g. `| head`)
         }
     }
     if !options.json {
-        let _ = writeln!(io.err, "ran {} ticks ({:.1} s of scene time)", options.ticks, scene.now());
+        let _ = writeln!(
+            io.err,
+            "ran {} ticks ({:.1} s of scene time)",
+            options.ticks,
+            scene.now()
+        );
         let program = scene.program().clone();
         for a in scene.agents() {
-            let states: Vec<&str> = scene.active_states(a).iter().map(|s| program.name(program.state(*s).name)).collect();
-            let _ = writeln!(io.err, "  {:<10} {:?} in {}", scene.agent_name(a), scene.status(a), states.join(" > "));
+            let states: Vec<&str> = scene
+                .active_states(a)
+                .iter()
+                .map(|s| program.name(program.state(*s).name))
+                .collect();
+            let what = if states.is_empty() {
+                "(no machine: driven by smart locations)".to_string()
+            } else {
+                format!("{:?} in {}", scene.status(a), states.join(" > "))
+            };
+            let _ = writeln!(io.err, "  {:<10} {what}", scene.agent_name(a));
         }
     }
     EXIT_OK

@@ -33,7 +33,11 @@ fn rebuild(path: &Path, out: &Path, format: Format, io: &mut Io<'_>) -> bool {
             }
         },
         None => {
-            let _ = writeln!(io.err, "not written: fix the errors above (the last good build stays in {})", out.display());
+            let _ = writeln!(
+                io.err,
+                "not written: fix the errors above (the last good build stays in {})",
+                out.display()
+            );
         }
     }
     let _ = io.out.flush();
@@ -56,7 +60,10 @@ pub fn watch(path: &Path, out: Option<PathBuf>, format: Format, io: &mut Io<'_>)
     }
     let _ = writeln!(io.err, "watching {} (Ctrl-C to stop)", path.display());
     loop {
-        if watcher.wait_until(Instant::now() + Duration::from_secs(3600)).is_some() {
+        if watcher
+            .wait_until(Instant::now() + Duration::from_secs(3600))
+            .is_some()
+        {
             // A path that vanished for good (the project was deleted) ends the watch.
             if !rebuild(path, &out, format, io) && !path.exists() {
                 return EXIT_CANNOT_RUN;

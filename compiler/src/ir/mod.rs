@@ -10,6 +10,8 @@
 //! - names are resolved once, in the frontend; later stages compare handles, not strings.
 
 mod arena;
+pub mod hpmm;
+pub mod script;
 
 pub use arena::{Arena, Handle};
 
@@ -88,10 +90,28 @@ pub struct Location {
 #[derive(Clone, Debug)]
 pub struct SceneAgent {
     pub name: Name,
+    /// Empty text when the agent runs no machine (an ambient NPC driven by smart locations).
     pub machine_name: Name,
     pub machine: Option<Handle<Machine>>,
     pub at_name: Name,
     pub at: Option<Handle<Location>>,
+    /// Roles it can take in interaction scripts.
+    pub roles: Vec<String>,
+    /// Locations it walks through when not taking part in a script.
+    pub route: Vec<Handle<Location>>,
+    /// Agents of one group join scripts together (a family).
+    pub group: Option<String>,
+    /// Seconds before it appears.
+    pub delay: f64,
+    /// Variables the agent starts with (`CityName = "Boston"`), for sentence-state slots.
+    pub variables: Vec<(Name, String)>,
+}
+
+impl SceneAgent {
+    /// Whether a state machine drives it (otherwise smart locations do).
+    pub fn runs_machine(&self) -> bool {
+        !self.machine_name.text.is_empty()
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -102,6 +122,39 @@ pub struct Scene {
     pub agents: Vec<SceneAgent>,
 }
 
+/// A `*.sentences.ron` file: the settings its sentence states share (docs/formats/sentence.md).
+#[derive(Clone, Debug)]
+pub struct SentenceFile {
+    /// The whole asset.
+    pub span: Span,
+    /// The n-gram database or count file, resolved against the file's folder, and where it is
+    /// named.
+    pub ngrams: Option<(std::path::PathBuf, Span)>,
+    pub scoring: crate::nlg::ngram::Method,
+    /// Candidates kept per sentence state.
+    pub keep: u32,
+    /// How many of the best the runtime chooses among.
+    pub choose_among: u32,
+    /// Values used for slots while ranking (`CityName` -> "Boston").
+    pub examples: Vec<(String, String)>,
+    /// Warn when a sentence state's best candidate scores below this.
+    pub min_score: Option<f64>,
+}
+
+/// A sentence state (Hewlett Fig. 3.2): verbs, nouns, modifiers; after [`crate::nlg::compile`],
+/// its ranked candidates.
+#[derive(Clone, Debug)]
+pub struct SentenceState {
+    pub name: Name,
+    pub file: Handle<SentenceFile>,
+    pub span: Span,
+    pub input: crate::nlg::overgen::Input,
+    /// The `VARIABLE` names in order of appearance, each with where it is written.
+    pub variables: Vec<Name>,
+    pub candidates: Vec<crate::nlg::Candidate>,
+    pub report: crate::nlg::GenerationReport,
+}
+
 /// Everything one project defines.
 #[derive(Clone, Debug, Default)]
 pub struct Module {
@@ -110,6 +163,20 @@ pub struct Module {
     pub states: Arena<State>,
     pub locations: Arena<Location>,
     pub scenes: Arena<Scene>,
+    pub scripts: Arena<script::Script>,
+    pub smart_locations: Arena<script::SmartLocation>,
+    pub sentence_files: Arena<SentenceFile>,
+    pub sentences: Arena<SentenceState>,
+    pub spaces: Arena<hpmm::Space>,
+    pub space_states: Arena<hpmm::SpaceState>,
+    pub estimators: Arena<hpmm::Estimator>,
+    pub categories: Arena<hpmm::Category>,
+    pub concepts: Arena<hpmm::Concept>,
+    pub variables: Arena<hpmm::Variable>,
+    pub actions: Arena<hpmm::Action>,
+    pub templates: Arena<hpmm::Template>,
+    pub accumulators: Arena<hpmm::Accumulator>,
+    pub chats: Arena<hpmm::Chat>,
 }
 
 impl Module {
@@ -124,6 +191,13 @@ impl Module {
         self.library
             .iter()
             .find(|(_, l)| l.name == name)
+            .map(|(h, _)| h)
+    }
+
+    pub fn sentence_by_name(&self, name: &str) -> Option<Handle<SentenceState>> {
+        self.sentences
+            .iter()
+            .find(|(_, s)| s.name.text == name)
             .map(|(h, _)| h)
     }
 

@@ -4,6 +4,7 @@
 
 mod machine;
 mod scene;
+mod script;
 
 use crate::diag::Diagnostics;
 use crate::ir::Module;
@@ -14,4 +15,5 @@ pub fn validate(module: &Module, diags: &mut Diagnostics) {
     machine::check_events(module, diags);
     machine::check_recursion(module, diags);
     scene::check_agent_modifiers(module, diags);
+    script::check(module, diags);
 }

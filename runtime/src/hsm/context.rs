@@ -13,13 +13,21 @@ pub struct Message {
     pub from: AgentId,
 }
 
+/// A line said: plain text, or a candidate of a sentence state.
+#[derive(Debug)]
+pub(crate) struct Said {
+    pub text: String,
+    pub sentence: Option<NameId>,
+    pub candidate: Option<u32>,
+}
+
 /// Effects of one call into state code.
 #[derive(Default, Debug)]
 pub(crate) struct Outbox {
     pub raised: Vec<NameId>,
     pub up: Vec<NameId>,
     pub to_agents: Vec<(AgentId, NameId)>,
-    pub said: Vec<String>,
+    pub said: Vec<Said>,
     pub errors: Vec<String>,
 }
 
@@ -168,7 +176,21 @@ impl<G> StateCx<'_, G> {
 
     /// Says a line (a `say` trace event).
     pub fn say(&mut self, text: &str) {
-        self.out.said.push(text.to_string());
+        self.out.said.push(Said {
+            text: text.to_string(),
+            sentence: None,
+            candidate: None,
+        });
+    }
+
+    /// Says a candidate line of a sentence state (a `say` event with `sentence` and
+    /// `candidate`).
+    pub fn say_sentence(&mut self, text: &str, sentence: NameId, candidate: u32) {
+        self.out.said.push(Said {
+            text: text.to_string(),
+            sentence: Some(sentence),
+            candidate: Some(candidate),
+        });
     }
 
     /// Reports a problem in the trace without stopping the agent.

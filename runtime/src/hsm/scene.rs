@@ -50,6 +50,10 @@ struct AgentMapping {
     /// Restart the root machine (by id in the new program) when nothing maps at depth 0.
     restart_root: Option<MachineId>,
     note: Option<String>,
+    /// The old stack had a frame below the kept ones (a child that did not carry over).
+    child_dropped: bool,
+    /// The machine the deepest kept state hosted under the old program, by name.
+    old_hosted: Option<String>,
 }
 
 #[derive(Debug, Error, Clone, PartialEq)]
@@ -123,6 +127,8 @@ enum Work {
 }
 
 struct Agent<G> {
+    /// Driven by something other than a machine (smart locations); reload leaves it alone.
+    idle: bool,
     frames: Vec<Frame<G>>,
     inbox: Vec<Message>,
     rng: Rng,
@@ -207,15 +213,26 @@ impl<G: 'static> Scene<G> {
             let name = program.name(a.name).to_string();
             self.spawn(&name, a.machine);
         }
+        for a in &program.scenes[id.index()].ambient {
+            let name = program.name(a.name).to_string();
+            self.spawn_idle(&name);
+        }
     }
 
-    /// Adds an agent running `machine` and enters its initial state.
-    pub fn spawn(&mut self, name: &str, machine: MachineId) -> AgentId {
+    /// Adds an agent that runs no machine (an ambient NPC moved by smart locations); it has an
+    /// id and a name in the trace.
+    pub fn spawn_idle(&mut self, name: &str) -> AgentId {
+        self.push_agent(name, true)
+    }
+
+    /// Registers an agent (name, random stream) with no active state yet.
+    fn push_agent(&mut self, name: &str, idle: bool) -> AgentId {
         let id = AgentId(self.agents.len() as u32);
         self.agent_labels.push(Arc::from(name));
         let name = self.symbols.intern(&self.program, name);
         self.agent_names.push(name);
         self.agents.push(Agent {
+            idle,
             frames: Vec::new(),
             inbox: Vec::new(),
             rng: Rng::new(self.seed, id.0 as u64),
@@ -223,6 +240,18 @@ impl<G: 'static> Scene<G> {
             queue: VecDeque::new(),
             transitions_this_tick: 0,
         });
+        id
+    }
+
+    /// Records an event produced outside the interpreter (smart locations, the game) into
+    /// this scene's trace, stamped with the current tick.
+    pub fn record_external(&mut self, agent: Option<AgentId>, kind: EventKind) {
+        self.record(agent, kind);
+    }
+
+    /// Adds an agent running `machine` and enters its initial state.
+    pub fn spawn(&mut self, name: &str, machine: MachineId) -> AgentId {
+        let id = self.push_agent(name, false);
         let initial = self.program.machine(machine).initial;
         let (mut runner, agents) = self.runner();
         let agent = &mut agents[id.index()];
@@ -329,7 +358,12 @@ impl<G: 'static> Scene<G> {
     /// Records that a new program was refused (it did not compile or load); the running one
     /// goes on.
     pub fn reject_reload(&mut self, reason: impl Into<String>) {
-        self.record(None, EventKind::ReloadRejected { reason: reason.into() });
+        self.record(
+            None,
+            EventKind::ReloadRejected {
+                reason: reason.into(),
+            },
+        );
     }
 
     /// Replaces the running program while agents run, carrying live state across by name.
@@ -345,7 +379,11 @@ impl<G: 'static> Scene<G> {
     ///
     /// A program that does not link against the library is refused: the old one keeps running
     /// and a `reload-rejected` event says why. Agents added to a scene appear on restart.
-    pub fn reload(&mut self, program: Arc<Program>, reason: &str) -> Result<ReloadReport, LinkError> {
+    pub fn reload(
+        &mut self,
+        program: Arc<Program>,
+        reason: &str,
+    ) -> Result<ReloadReport, LinkError> {
         let links = match self.library.link(&program) {
             Ok(l) => l,
             Err(e) => {
@@ -373,7 +411,9 @@ impl<G: 'static> Scene<G> {
         // Swap the program and re-intern every name the scene holds.
         let old = std::mem::replace(&mut self.program, program);
         let old_symbols = std::mem::take(&mut self.symbols);
-        let remap = |symbols: &mut Symbols, id: NameId| symbols.intern(&self.program, old_symbols.name(&old, id));
+        let remap = |symbols: &mut Symbols, id: NameId| {
+            symbols.intern(&self.program, old_symbols.name(&old, id))
+        };
         for n in &mut self.agent_names {
             *n = remap(&mut self.symbols, *n);
         }
@@ -395,9 +435,13 @@ impl<G: 'static> Scene<G> {
             }
             report.kept += m.states.len() as u32;
             if let Some(note) = m.note {
-                report.fallbacks.push(format!("{}: {note}", runner.agent_labels[i]));
+                report
+                    .fallbacks
+                    .push(format!("{}: {note}", runner.agent_labels[i]));
             }
-            if agent.status != AgentStatus::Running && agent.status != AgentStatus::Finished {
+            if agent.idle
+                || (agent.status != AgentStatus::Running && agent.status != AgentStatus::Finished)
+            {
                 continue;
             }
             let depth = agent.frames.len();
@@ -408,11 +452,20 @@ impl<G: 'static> Scene<G> {
                     agent.status = AgentStatus::Halted("its root machine no longer exists".into());
                     None
                 }
-                // The deepest kept state may now host a machine it did not host before.
-                (None, None) => match runner.program.state(agent.frames[depth - 1].state).modifier {
-                    Modifier::Machine(child) => Some(runner.program.machine(child).initial),
-                    _ => None,
-                },
+                // The deepest kept state hosts a machine: enter it if its child did not carry
+                // over or it now hosts a different machine. A host whose child had already
+                // ended (and that chose to stay) stays childless.
+                (None, None) => {
+                    match runner.program.state(agent.frames[depth - 1].state).modifier {
+                        Modifier::Machine(child) => {
+                            let name = runner.program.name(runner.program.machine(child).name);
+                            let changed = m.old_hosted.as_deref() != Some(name);
+                            (m.child_dropped || changed)
+                                .then(|| runner.program.machine(child).initial)
+                        }
+                        _ => None,
+                    }
+                }
             };
             if let Some(state) = next {
                 agent.status = AgentStatus::Running;
@@ -505,7 +558,8 @@ impl<G: 'static> Runner<'_, G> {
     fn state_names(&self, state: StateId) -> (Arc<str>, Arc<str>) {
         let def = self.program.state(state);
         (
-            self.program.shared_name(self.program.machine(def.machine).name),
+            self.program
+                .shared_name(self.program.machine(def.machine).name),
             self.program.shared_name(def.name),
         )
     }
@@ -555,8 +609,17 @@ impl<G: 'static> Runner<'_, G> {
     }
 
     fn apply(&mut self, agent: &mut Agent<G>, id: AgentId, depth: usize, serial: u64, out: Outbox) {
-        for text in out.said {
-            self.record(id, EventKind::Say { text });
+        for said in out.said {
+            let sentence = said.sentence.map(|n| self.program.shared_name(n));
+            let candidate = said.candidate;
+            self.record(
+                id,
+                EventKind::Say {
+                    text: said.text,
+                    sentence,
+                    candidate,
+                },
+            );
         }
         for message in out.errors {
             self.record(id, EventKind::Error { message });
@@ -724,7 +787,14 @@ impl<G: 'static> Runner<'_, G> {
             self.call(agent, id, d, |code, cx| code.cleanup(cx));
             if self.tracing() {
                 let (machine, state) = self.state_names(agent.frames[d].state);
-                self.record(id, EventKind::Exit { machine, state, depth: d as u32 });
+                self.record(
+                    id,
+                    EventKind::Exit {
+                        machine,
+                        state,
+                        depth: d as u32,
+                    },
+                );
             }
             agent.frames.pop();
         }
@@ -744,7 +814,14 @@ impl<G: 'static> Runner<'_, G> {
         });
         if self.tracing() {
             let (machine, name) = self.state_names(state);
-            self.record(id, EventKind::Enter { machine, state: name, depth: depth as u32 });
+            self.record(
+                id,
+                EventKind::Enter {
+                    machine,
+                    state: name,
+                    depth: depth as u32,
+                },
+            );
         }
         self.call(agent, id, depth, |code, cx| code.init(cx));
         match self.program.library[def.code.index()].terminal {
@@ -767,14 +844,28 @@ impl<G: 'static> Runner<'_, G> {
 
 /// Matches a stack of active states (root first) in `old` against `new`, by names.
 fn map_frames(old: &Program, new: &Program, frames: impl Iterator<Item = StateId>) -> AgentMapping {
+    let frames: Vec<StateId> = frames.collect();
     let mut m = AgentMapping {
         states: Vec::new(),
         reenter: None,
         restart_root: None,
         note: None,
+        child_dropped: false,
+        old_hosted: None,
     };
     let mut hosted: Option<MachineId> = None;
-    for (depth, state) in frames.enumerate() {
+    let finish = |mut m: AgentMapping| {
+        let kept = m.states.len();
+        m.child_dropped = frames.len() > kept;
+        m.old_hosted = kept
+            .checked_sub(1)
+            .and_then(|d| match old.state(frames[d]).modifier {
+                Modifier::Machine(h) => Some(old.name(old.machine(h).name).to_string()),
+                _ => None,
+            });
+        m
+    };
+    for (depth, &state) in frames.iter().enumerate() {
         let os = old.state(state);
         let machine_name = old.name(old.machine(os.machine).name);
         let state_name = old.name(os.name);
@@ -789,7 +880,7 @@ fn map_frames(old: &Program, new: &Program, frames: impl Iterator<Item = StateId
             } else {
                 format!("{machine_name} is no longer hosted here; left it")
             });
-            return m;
+            return finish(m);
         };
         let Some(ns) = new.state_by_name(machine, state_name) else {
             m.note = Some(format!(
@@ -799,7 +890,7 @@ fn map_frames(old: &Program, new: &Program, frames: impl Iterator<Item = StateId
             if depth == 0 {
                 m.restart_root = Some(machine);
             }
-            return m;
+            return finish(m);
         };
         let old_code = old.name(old.library[os.code.index()].name);
         let new_code = new.name(new.library[new.state(ns).code.index()].name);
@@ -808,7 +899,7 @@ fn map_frames(old: &Program, new: &Program, frames: impl Iterator<Item = StateId
                 "state {machine_name}/{state_name} now runs {new_code} instead of {old_code}; entered it afresh"
             ));
             m.reenter = Some(ns);
-            return m;
+            return finish(m);
         }
         m.states.push(ns);
         hosted = match new.state(ns).modifier {
@@ -816,5 +907,5 @@ fn map_frames(old: &Program, new: &Program, frames: impl Iterator<Item = StateId
             _ => None,
         };
     }
-    m
+    finish(m)
 }

@@ -176,6 +176,7 @@ impl Builder {
                 name: scene_name,
                 tick_rate: 10,
                 agents,
+                ambient: vec![],
             }],
         )
         .unwrap();
@@ -219,14 +220,31 @@ fn trace(s: &mut Scene<Log>) -> Vec<String> {
         .map(|e| {
             let who = e.agent.as_deref().unwrap_or_default();
             match &e.kind {
-                EventKind::Enter { machine, state, depth } => format!("{who}:enter {machine}/{state}@{depth}"),
-                EventKind::Exit { machine, state, depth } => format!("{who}:exit {machine}/{state}@{depth}"),
-                EventKind::Message { from, to, name, handled, .. } => format!("{who}:message {name} {from}->{to} {handled}"),
+                EventKind::Enter {
+                    machine,
+                    state,
+                    depth,
+                } => format!("{who}:enter {machine}/{state}@{depth}"),
+                EventKind::Exit {
+                    machine,
+                    state,
+                    depth,
+                } => format!("{who}:exit {machine}/{state}@{depth}"),
+                EventKind::Message {
+                    from,
+                    to,
+                    name,
+                    handled,
+                    ..
+                } => format!("{who}:message {name} {from}->{to} {handled}"),
                 EventKind::Fail { machine, .. } => format!("{who}:fail {machine}"),
-                EventKind::Say { text } => format!("{who}:say {text}"),
+                EventKind::Say { text, .. } => format!("{who}:say {text}"),
                 EventKind::Error { message } => format!("{who}:error {message}"),
-                EventKind::Reload { kept, fallbacks, .. } => format!("reload kept={kept} {fallbacks:?}"),
+                EventKind::Reload {
+                    kept, fallbacks, ..
+                } => format!("reload kept={kept} {fallbacks:?}"),
                 EventKind::ReloadRejected { reason } => format!("rejected {reason}"),
+                other => format!("{who}:{}", other.name()),
             }
         })
         .collect()
@@ -473,18 +491,32 @@ fn linking_reports_missing_and_mismatched_library_states() {
 // ---- hot reload ----
 
 fn two_level(child_states: &[StateRow<'_>], top_extra: bool) -> Arc<Program> {
-    let mut top: Vec<StateRow<'_>> = vec![("Start", "Start", "", &[("Empty", "H")]), ("H", "Host", "Child", &[("EndStateMachine", "Done")]), ("Done", "Probe0", "", &[])];
+    let mut top: Vec<StateRow<'_>> = vec![
+        ("Start", "Start", "", &[("Empty", "H")]),
+        ("H", "Host", "Child", &[("EndStateMachine", "Done")]),
+        ("Done", "Probe0", "", &[]),
+    ];
     if top_extra {
         top.push(("Extra", "Probe0", "", &[]));
     }
-    Builder::default().machine("Child", child_states).machine("Top", &top).build(&[("a", "Top")])
+    Builder::default()
+        .machine("Child", child_states)
+        .machine("Top", &top)
+        .build(&[("a", "Top")])
 }
 
-const CHILD: [StateRow<'static>; 3] = [("Start", "Start", "", &[("Empty", "Work")]), ("Work", "Probe2", "Go", &[("Go", "Finish")]), ("Finish", "Finish", "", &[])];
+const CHILD: [StateRow<'static>; 3] = [
+    ("Start", "Start", "", &[("Empty", "Work")]),
+    ("Work", "Probe2", "Go", &[("Go", "Finish")]),
+    ("Finish", "Finish", "", &[]),
+];
 
 fn active(s: &Scene<Log>) -> Vec<String> {
     let p = s.program().clone();
-    s.active_states(AgentId(0)).iter().map(|id| p.name(p.state(*id).name).to_string()).collect()
+    s.active_states(AgentId(0))
+        .iter()
+        .map(|id| p.name(p.state(*id).name).to_string())
+        .collect()
 }
 
 #[test]
@@ -501,7 +533,11 @@ fn reload_keeps_active_states_and_their_code() {
     // The Work instance kept its update count: one more tick reaches its second update.
     s.game.0.clear();
     s.tick();
-    assert!(s.game.0.iter().any(|l| l == "update Work 0.1"), "{:?}", s.game.0);
+    assert!(
+        s.game.0.iter().any(|l| l == "update Work 0.1"),
+        "{:?}",
+        s.game.0
+    );
 }
 
 #[test]
@@ -509,11 +545,18 @@ fn reload_restarts_a_machine_whose_active_state_was_deleted() {
     let mut s = scene(two_level(&CHILD, false));
     s.tick();
     trace(&mut s);
-    let renamed: [StateRow<'static>; 3] = [("Start", "Start", "", &[("Empty", "Toil")]), ("Toil", "Probe2", "", &[("Go", "Finish")]), ("Finish", "Finish", "", &[])];
+    let renamed: [StateRow<'static>; 3] = [
+        ("Start", "Start", "", &[("Empty", "Toil")]),
+        ("Toil", "Probe2", "", &[("Go", "Finish")]),
+        ("Finish", "Finish", "", &[]),
+    ];
     let report = s.reload(two_level(&renamed, false), "test").unwrap();
     assert_eq!(report.kept, 1);
     assert_eq!(report.fallbacks.len(), 1);
-    assert!(report.fallbacks[0].contains("Child/Work no longer exists"), "{report:?}");
+    assert!(
+        report.fallbacks[0].contains("Child/Work no longer exists"),
+        "{report:?}"
+    );
     let t = trace(&mut s);
     // The old child state is cleaned up; the child restarts at Start and moves on to Toil.
     assert_eq!(t[0], "a:exit Child/Work@1");
@@ -526,10 +569,23 @@ fn reload_reenters_a_state_whose_code_changed() {
     let mut s = scene(two_level(&CHILD, false));
     s.tick();
     trace(&mut s);
-    let recoded: [StateRow<'static>; 3] = [("Start", "Start", "", &[("Empty", "Work")]), ("Work", "Probe1", "", &[("Go", "Finish")]), ("Finish", "Finish", "", &[])];
+    let recoded: [StateRow<'static>; 3] = [
+        ("Start", "Start", "", &[("Empty", "Work")]),
+        ("Work", "Probe1", "", &[("Go", "Finish")]),
+        ("Finish", "Finish", "", &[]),
+    ];
     let report = s.reload(two_level(&recoded, false), "test").unwrap();
-    assert!(report.fallbacks[0].contains("now runs Probe1 instead of Probe2"), "{report:?}");
-    assert_eq!(trace(&mut s)[..2], ["a:exit Child/Work@1".to_string(), "a:enter Child/Work@1".to_string()]);
+    assert!(
+        report.fallbacks[0].contains("now runs Probe1 instead of Probe2"),
+        "{report:?}"
+    );
+    assert_eq!(
+        trace(&mut s)[..2],
+        [
+            "a:exit Child/Work@1".to_string(),
+            "a:enter Child/Work@1".to_string()
+        ]
+    );
 }
 
 #[test]
@@ -544,7 +600,10 @@ fn a_program_the_library_cannot_run_is_rejected_and_the_old_one_goes_on() {
     let bytes = lib_names.to_bytes();
     let new = Arc::new(Program::from_bytes(&bytes).unwrap());
     assert!(s.reload(new, "test").is_err());
-    assert_eq!(trace(&mut s), ["rejected the program needs library state `Teleport`, which the game did not register"]);
+    assert_eq!(
+        trace(&mut s),
+        ["rejected the program needs library state `Teleport`, which the game did not register"]
+    );
     s.tick();
     assert_eq!(active(&s), ["Done"], "the old program finished its work");
 }
@@ -552,7 +611,13 @@ fn a_program_the_library_cannot_run_is_rejected_and_the_old_one_goes_on() {
 #[test]
 fn messages_in_flight_survive_a_reload() {
     let p = Builder::default()
-        .machine("Child", &[("Wait", "Probe0", "", &[("Ping", "Got")]), ("Got", "Probe0", "", &[])])
+        .machine(
+            "Child",
+            &[
+                ("Wait", "Probe0", "", &[("Ping", "Got")]),
+                ("Got", "Probe0", "", &[]),
+            ],
+        )
         .machine("B", &[("H", "Host", "Child", &[])])
         .machine("A", &[("S", "Probe1", "SendPing", &[])])
         .build(&[("a", "A"), ("b", "B")]);
@@ -563,7 +628,13 @@ fn messages_in_flight_survive_a_reload() {
     // A program with more names shifts every runtime-interned id; messages must be remapped.
     let bigger = Builder::default()
         .machine("Extra", &[("X", "Probe0", "", &[("Wave", "X")])])
-        .machine("Child", &[("Wait", "Probe0", "", &[("Ping", "Got")]), ("Got", "Probe0", "", &[])])
+        .machine(
+            "Child",
+            &[
+                ("Wait", "Probe0", "", &[("Ping", "Got")]),
+                ("Got", "Probe0", "", &[]),
+            ],
+        )
         .machine("B", &[("H", "Host", "Child", &[])])
         .machine("A", &[("S", "Probe1", "SendPing", &[])])
         .build(&[("a", "A"), ("b", "B")]);
@@ -572,5 +643,33 @@ fn messages_in_flight_survive_a_reload() {
     s.tick();
     let t = trace(&mut s);
     assert!(t.contains(&"b:message Ping a->b true".to_string()), "{t:?}");
-    assert!(t.contains(&"b:message Wave a->b false".to_string()), "{t:?}");
+    assert!(
+        t.contains(&"b:message Wave a->b false".to_string()),
+        "{t:?}"
+    );
+}
+
+#[test]
+fn reload_leaves_a_host_whose_child_ended_childless() {
+    // H hosts Child, which ends at once; H has no EndStateMachine transition, so it stays,
+    // childless. Reloading the same program must not start the child again.
+    let build = || {
+        Builder::default()
+            .machine(
+                "Child",
+                &[
+                    ("Start", "Start", "", &[("Empty", "Finish")]),
+                    ("Finish", "Finish", "", &[]),
+                ],
+            )
+            .machine("Top", &[("H", "Host", "Child", &[])])
+            .build(&[("a", "Top")])
+    };
+    let mut s = scene(build());
+    s.tick();
+    assert_eq!(active(&s), ["H"]);
+    trace(&mut s);
+    s.reload(build(), "same").unwrap();
+    assert_eq!(trace(&mut s), ["reload kept=1 []"]);
+    assert_eq!(active(&s), ["H"]);
 }

@@ -185,6 +185,34 @@ pub struct SceneDef {
     /// Simulation ticks per second; each tick advances time by `1 / tick_rate`.
     pub tick_rate: u32,
     pub agents: Vec<AgentDef>,
+    /// Agents driven by smart locations rather than a machine. Their agent ids follow the
+    /// machine-driven agents' (`agents.len() + i`).
+    pub ambient: Vec<AmbientAgentDef>,
+}
+
+/// An ambient NPC: walks its route and takes part in interaction scripts on the way.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AmbientAgentDef {
+    pub name: NameId,
+    pub start: LocationId,
+    /// Roles it can take.
+    pub roles: Vec<NameId>,
+    pub route: Vec<LocationId>,
+    pub group: Option<NameId>,
+    /// Seconds before it appears.
+    pub delay: f64,
+}
+
+/// A smart location (Skubch 35.2): it owns props and runs one script instance at a time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SmartLocationDef {
+    pub name: NameId,
+    pub at: LocationId,
+    pub radius: f64,
+    /// Props `(name, kind)`; each supplies `kind(name)` to the scripts it runs.
+    pub props: Vec<(NameId, NameId)>,
+    /// Scripts it can run (indices into `Program::scripts`) with their preference.
+    pub scripts: Vec<(u32, f64)>,
 }
 
 /// A compiled program. See the module documentation for its invariants.
@@ -197,6 +225,14 @@ pub struct Program {
     pub transitions: Vec<TransitionDef>,
     pub locations: Vec<LocationDef>,
     pub scenes: Vec<SceneDef>,
+    /// Interaction scripts (`crate::script`).
+    pub scripts: Vec<crate::script::ScriptDef>,
+    pub smart_locations: Vec<SmartLocationDef>,
+    /// Sentence states with their ranked candidates, and the variables scenes bind
+    /// (docs/formats/sentence.md).
+    pub speech: crate::speech::SpeechTable,
+    /// HMM spaces and everything around them (Zubek's social agents); empty when none.
+    pub hpmm: crate::hpmm::Model,
     /// Built on load, never serialised: name -> id.
     #[serde(skip)]
     name_index: HashMap<String, NameId>,
@@ -225,12 +261,43 @@ impl Program {
             transitions,
             locations,
             scenes,
+            scripts: Vec::new(),
+            smart_locations: Vec::new(),
+            speech: Default::default(),
+            hpmm: crate::hpmm::Model::default(),
             name_index: HashMap::new(),
             shared_names: Vec::new(),
         };
         verify::verify(&program).map_err(LoadError::Invalid)?;
         program.build_index();
         Ok(program)
+    }
+
+    /// Adds interaction scripts and smart locations (verified again as a whole).
+    pub fn with_interactions(
+        mut self,
+        scripts: Vec<crate::script::ScriptDef>,
+        smart_locations: Vec<SmartLocationDef>,
+    ) -> Result<Self, LoadError> {
+        self.scripts = scripts;
+        self.smart_locations = smart_locations;
+        verify::verify(&self).map_err(LoadError::Invalid)?;
+        Ok(self)
+    }
+
+    /// Adds the speech section (sentence states and scene variables) and verifies again.
+    pub fn with_speech(mut self, speech: crate::speech::SpeechTable) -> Result<Self, LoadError> {
+        self.speech = speech;
+        verify::verify(&self).map_err(LoadError::Invalid)?;
+        Ok(self)
+    }
+
+    /// The same program with an HPMM section, verified again (the compiler's back end adds it
+    /// after [`Program::new`], so programs without spaces are built exactly as before).
+    pub fn with_hpmm(mut self, hpmm: crate::hpmm::Model) -> Result<Self, LoadError> {
+        self.hpmm = hpmm;
+        verify::verify(&self).map_err(LoadError::Invalid)?;
+        Ok(self)
     }
 
     fn build_index(&mut self) {

@@ -105,6 +105,7 @@ pub(crate) fn sample() -> Program {
             machine: MachineId(0),
             start: LocationId(0),
         }],
+        ambient: vec![],
     }];
     Program::new(names, lib, machines, states, transitions, locations, scenes).unwrap()
 }

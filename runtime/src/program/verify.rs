@@ -127,6 +127,30 @@ pub(crate) fn verify(p: &Program) -> Result<(), String> {
             }
         }
     }
+    for (ci, scene) in p.scenes.iter().enumerate() {
+        for a in &scene.ambient {
+            name(a.name, &format!("an ambient agent of scene #{ci}"))?;
+            for r in &a.roles {
+                name(*r, &format!("a role of an ambient agent of scene #{ci}"))?;
+            }
+            if let Some(g) = a.group {
+                name(g, &format!("a group of scene #{ci}"))?;
+            }
+            if a.start.index() >= p.locations.len()
+                || a.route.iter().any(|l| l.index() >= p.locations.len())
+            {
+                return Err(format!(
+                    "an ambient agent of scene #{ci} names a location that does not exist"
+                ));
+            }
+            if !(a.delay.is_finite() && a.delay >= 0.0) {
+                return Err(format!(
+                    "an ambient agent of scene #{ci} has an invalid delay"
+                ));
+            }
+        }
+    }
+    verify_scripts(p)?;
     // Hosting must be acyclic, or entering a state would recurse forever.
     let mut colour = vec![0u8; p.machines.len()];
     fn visit(p: &Program, m: usize, colour: &mut [u8]) -> Result<(), String> {
@@ -146,6 +170,385 @@ pub(crate) fn verify(p: &Program) -> Result<(), String> {
     }
     for m in 0..p.machines.len() {
         visit(p, m, &mut colour)?;
+    }
+    verify_speech(p)?;
+    verify_hpmm(p)
+}
+
+/// The speech section: sentence states, their candidates and scene variable bindings.
+fn verify_speech(p: &Program) -> Result<(), String> {
+    crate::speech::verify(p)
+}
+
+fn verify_scripts(p: &Program) -> Result<(), String> {
+    use crate::script::{Atom, Expr, Literal};
+    let names = p.names.len();
+    let name_ok = |id: NameId| id.index() < names;
+    fn expr_ok(e: &Expr, vars: u16, name_ok: &dyn Fn(NameId) -> bool) -> bool {
+        match e {
+            Expr::Var(v) => *v < vars,
+            Expr::Sym(s) => name_ok(*s),
+            Expr::Num(x) => x.is_finite(),
+            Expr::Me | Expr::Now => true,
+            Expr::Call(f, args) => {
+                args.len() == f.arity() && args.iter().all(|a| expr_ok(a, vars, name_ok))
+            }
+            Expr::Bin(_, l, r) => expr_ok(l, vars, name_ok) && expr_ok(r, vars, name_ok),
+        }
+    }
+    let atom_ok = |a: &Atom, vars: u16| {
+        name_ok(a.predicate) && a.args.iter().all(|e| expr_ok(e, vars, &name_ok))
+    };
+    for (si, s) in p.scripts.iter().enumerate() {
+        let bad = |what: &str| Err(format!("script #{si}: {what}"));
+        if !name_ok(s.name)
+            || s.roles.iter().any(|r| {
+                !name_ok(r.name) || r.leave_command.is_some_and(|c| !name_ok(c)) || r.min > r.max
+            })
+        {
+            return bad("a role is inconsistent");
+        }
+        if s.states.is_empty() || s.initial_state as usize >= s.states.len() {
+            return bad("its initial state does not exist");
+        }
+        let mut next = 0u64;
+        for st in &s.states {
+            if !name_ok(st.name) || st.first_rule as u64 != next {
+                return bad("its states' rules are not contiguous");
+            }
+            next += st.rule_count as u64;
+        }
+        if next != s.rules.len() as u64 {
+            return bad("some rules belong to no state");
+        }
+        for r in &s.rules {
+            let v = r.variables;
+            let lits = r.precondition.iter().all(|l| match l {
+                Literal::Pos(a) | Literal::Neg(a) => atom_ok(a, v),
+                Literal::Cmp(a, _, b) => expr_ok(a, v, &name_ok) && expr_ok(b, v, &name_ok),
+                Literal::Any(e) => expr_ok(e, v, &name_ok),
+            });
+            let effects = [
+                &r.add,
+                &r.delete,
+                &r.deferred_add,
+                &r.deferred_delete,
+                &r.on_error,
+            ]
+            .iter()
+            .all(|e| e.iter().all(|a| atom_ok(a, v)));
+            let action = r.action.as_ref().is_none_or(|a| {
+                name_ok(a.name)
+                    && a.target.as_ref().is_none_or(|t| expr_ok(t, v, &name_ok))
+                    && a.parameters
+                        .iter()
+                        .all(|(k, e)| name_ok(*k) && expr_ok(e, v, &name_ok))
+            });
+            let refs = name_ok(r.name)
+                && r.role.is_none_or(|x| (x as usize) < s.roles.len())
+                && r.next_state.is_none_or(|x| (x as usize) < s.states.len());
+            if !(lits && effects && action && refs) {
+                return bad("a rule refers to something that does not exist");
+            }
+        }
+    }
+    for (li, l) in p.smart_locations.iter().enumerate() {
+        if !name_ok(l.name)
+            || l.at.index() >= p.locations.len()
+            || !(l.radius.is_finite() && l.radius >= 0.0)
+            || l.props.iter().any(|(a, b)| !name_ok(*a) || !name_ok(*b))
+            || l.scripts
+                .iter()
+                .any(|(s, w)| *s as usize >= p.scripts.len() || !w.is_finite())
+        {
+            return Err(format!(
+                "smart location #{li} refers to something that does not exist"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The HPMM section (`Program::hpmm`): every id in range, every space's p a row-stochastic
+/// square matrix, evidence and accumulators in evaluation order (operands before users),
+/// numbers finite. The runtime relies on all of it without further checks.
+fn verify_hpmm(p: &Program) -> Result<(), String> {
+    use crate::hpmm::model::*;
+    let m = &p.hpmm;
+    let names = p.names.len();
+    let name = |id: NameId, what: &dyn Fn() -> String| -> Result<(), String> {
+        if id.index() < names {
+            Ok(())
+        } else {
+            Err(format!("{} refers to name #{} of {names}", what(), id.0))
+        }
+    };
+    let finite = |x: f64, what: &dyn Fn() -> String| -> Result<(), String> {
+        if x.is_finite() {
+            Ok(())
+        } else {
+            Err(format!("{} is not a finite number", what()))
+        }
+    };
+    let check = |ok: bool, what: &dyn Fn() -> String| -> Result<(), String> {
+        if ok { Ok(()) } else { Err(what()) }
+    };
+    if m.categories.len() > MAX_CATEGORIES {
+        return Err(format!(
+            "the lexicon has more than {MAX_CATEGORIES} categories"
+        ));
+    }
+    for (i, c) in m.categories.iter().enumerate() {
+        name(*c, &|| format!("lexicon category #{i}"))?;
+    }
+    let stems = m.stems.len();
+    for (i, pat) in m.patterns.iter().enumerate() {
+        for test in pat.segments.iter().flatten() {
+            if let WordTest::Is { stems: s, .. } = test {
+                check(s.iter().all(|x| x.index() < stems), &|| {
+                    format!("pattern #{i} tests a stem that does not exist")
+                })?;
+            }
+        }
+    }
+    let (evidence, concepts, variables, actions) = (
+        m.evidence.len(),
+        m.concepts.len(),
+        m.variables.len(),
+        m.actions.len(),
+    );
+    check(m.late_evidence as usize <= evidence, &|| {
+        "the late evidence starts past the evidence table".into()
+    })?;
+    let concept = |c: ConceptId, what: &dyn Fn() -> String| check(c.index() < concepts, what);
+    let variable = |v: VariableId, what: &dyn Fn() -> String| check(v.index() < variables, what);
+    let state_count = m.states.len();
+    for (i, ev) in m.evidence.iter().enumerate() {
+        let what = || format!("evidence #{i}");
+        if let Some(n) = ev.name {
+            name(n, &what)?;
+        }
+        // Operands strictly before their user: evaluation in table order is then correct.
+        let before = |x: &EvidenceId| x.index() < i;
+        match &ev.estimator {
+            Estimator::Always | Estimator::Speaker(_) | Estimator::Did(None) => {}
+            Estimator::Match {
+                pattern,
+                confidence,
+            } => {
+                check(pattern.index() < m.patterns.len(), &what)?;
+                finite(*confidence, &what)?;
+            }
+            Estimator::Emote(n) => name(*n, &what)?,
+            Estimator::Did(Some(a)) => check(a.index() < actions, &what)?,
+            Estimator::Mentions(c) => concept(*c, &what)?,
+            Estimator::Inspect { of, shape, .. } => {
+                for t in of {
+                    match t {
+                        Inspected::State(s) => check(s.index() < state_count, &what)?,
+                        Inspected::Active(s) => check(s.index() < m.spaces.len(), &what)?,
+                    }
+                }
+                match *shape {
+                    Shape::Identity => {}
+                    Shape::Threshold(x) | Shape::Scale(x) => finite(x, &what)?,
+                    Shape::Ramp(lo, hi) => {
+                        finite(lo, &what)?;
+                        finite(hi, &what)?;
+                        check(lo < hi, &what)?;
+                    }
+                }
+            }
+            Estimator::Var { variable: v, test } => {
+                variable(*v, &what)?;
+                match test {
+                    VarTest::Bound => {}
+                    VarTest::IsA(c) => concept(*c, &what)?,
+                    VarTest::Related { relation, to } => {
+                        name(*relation, &what)?;
+                        concept(*to, &what)?;
+                    }
+                }
+            }
+            Estimator::And(xs) | Estimator::Or(xs) | Estimator::Max(xs) => {
+                check(xs.iter().all(before), &|| {
+                    format!("evidence #{i} reads evidence not computed before it")
+                })?
+            }
+            Estimator::Not(x) => check(before(x), &what)?,
+            Estimator::Scale(k, x) => {
+                finite(*k, &what)?;
+                check(before(x), &what)?;
+            }
+        }
+    }
+    for (i, c) in m.concepts.iter().enumerate() {
+        let what = || format!("concept #{i}");
+        name(c.name, &what)?;
+        check(c.is_a.iter().all(|x| x.index() < concepts), &what)?;
+        check(c.is_a.windows(2).all(|w| w[0] < w[1]), &|| {
+            format!("concept #{i}'s kinds are not sorted")
+        })?;
+        check(c.words.iter().all(|x| x.index() < stems), &what)?;
+        for (n, _) in &c.properties {
+            name(*n, &what)?;
+        }
+        for (n, to) in &c.relations {
+            name(*n, &what)?;
+            concept(*to, &what)?;
+        }
+    }
+    for (i, v) in m.variables.iter().enumerate() {
+        name(v.name, &|| format!("variable #{i}"))?;
+    }
+    for (i, t) in m.trackers.iter().enumerate() {
+        let what = || format!("tracker #{i}");
+        variable(t.variable, &what)?;
+        match &t.rule {
+            TrackerRule::Mention { types } => {
+                check(types.iter().all(|c| c.index() < concepts), &what)?
+            }
+            TrackerRule::Bind(c) => concept(*c, &what)?,
+            TrackerRule::Copy(v) => variable(*v, &what)?,
+            TrackerRule::Clear => {}
+        }
+        if let Some((y, threshold)) = t.when {
+            check(y.index() < m.late_evidence as usize, &|| {
+                format!("tracker #{i} waits for evidence computed after the trackers")
+            })?;
+            finite(threshold, &what)?;
+        }
+    }
+    let mut next_state = 0u64;
+    for (si, s) in m.spaces.iter().enumerate() {
+        let what = || format!("space #{si}");
+        name(s.name, &what)?;
+        check(s.state_count > 0, &|| format!("space #{si} has no states"))?;
+        check(s.first_state as u64 == next_state, &|| {
+            format!("space #{si}'s states are not contiguous")
+        })?;
+        next_state = s.first_state as u64 + s.state_count as u64;
+        check(next_state <= state_count as u64, &|| {
+            format!("space #{si}'s states run past the state table")
+        })?;
+        let range = s.first_state..s.first_state + s.state_count;
+        check(range.contains(&s.initial.0), &|| {
+            format!("space #{si}'s initial state is not one of its states")
+        })?;
+        if let Some(d) = s.disable {
+            check(range.contains(&d.0), &|| {
+                format!("space #{si}'s disable state is not one of its states")
+            })?;
+        }
+        let n = s.state_count as usize;
+        check(s.p.len() == n * n, &|| {
+            format!("space #{si}'s transition matrix is not {n}×{n}")
+        })?;
+        for (row, chunk) in s.p.chunks(n.max(1)).enumerate() {
+            check(chunk.iter().all(|x| x.is_finite() && *x >= 0.0), &|| {
+                format!("space #{si}'s transition row {row} has a negative or non-finite entry")
+            })?;
+            let sum: f64 = chunk.iter().sum();
+            check((sum - 1.0).abs() < 1e-3, &|| {
+                format!("space #{si}'s transition row {row} sums to {sum}, not 1")
+            })?;
+        }
+        for t in &s.transition_expects {
+            check(
+                (t.from as usize) < n
+                    && (t.to as usize) < n
+                    && t.expects
+                        .iter()
+                        .all(|(y, g)| y.index() < evidence && g.is_finite()),
+                &|| format!("space #{si} has a transition expectation out of range"),
+            )?;
+        }
+        for st in range {
+            check(m.states[st as usize].space.index() == si, &|| {
+                format!("state #{st} claims another space than the one owning it")
+            })?;
+        }
+    }
+    check(next_state == state_count as u64, &|| {
+        "some space states belong to no space".into()
+    })?;
+    for (i, s) in m.states.iter().enumerate() {
+        let what = || format!("space state #{i}");
+        name(s.name, &what)?;
+        for (y, g) in &s.expects {
+            check(y.index() < evidence, &what)?;
+            finite(*g, &what)?;
+        }
+        if let Some(a) = s.action {
+            check(a.index() < actions, &what)?;
+        }
+    }
+    let templates = m.templates.len();
+    fn chunks_ok(chunks: &[Chunk], variables: usize, templates: usize, names: usize) -> bool {
+        chunks.iter().all(|c| match c {
+            Chunk::Text(_) => true,
+            Chunk::Choice(alts) => alts
+                .iter()
+                .all(|a| chunks_ok(a, variables, templates, names)),
+            Chunk::Var { variable, property } => {
+                variable.index() < variables && property.is_none_or(|p| p.index() < names)
+            }
+            Chunk::Template(t) => t.index() < templates,
+        })
+    }
+    for (i, t) in m.templates.iter().enumerate() {
+        name(t.name, &|| format!("template #{i}"))?;
+        check(
+            t.variants
+                .iter()
+                .all(|v| chunks_ok(v, variables, templates, names)),
+            &|| format!("template #{i} refers to something that does not exist"),
+        )?;
+    }
+    for (i, a) in m.actions.iter().enumerate() {
+        let what = || format!("action #{i}");
+        name(a.name, &what)?;
+        name(a.emote, &what)?;
+        check(
+            a.say
+                .iter()
+                .all(|v| chunks_ok(v, variables, templates, names)),
+            &what,
+        )?;
+        for (v, c) in &a.bind {
+            variable(*v, &what)?;
+            if let Some(c) = c {
+                concept(*c, &what)?;
+            }
+        }
+        for c in &a.copy_belief {
+            check(
+                c.target.index() < state_count && c.source.index() < state_count,
+                &what,
+            )?;
+        }
+    }
+    for (i, acc) in m.accumulators.iter().enumerate() {
+        let what = || format!("accumulator #{i}");
+        name(acc.name, &what)?;
+        for s in &acc.inputs {
+            match s {
+                Source::Space(x) => check(x.index() < m.spaces.len(), &what)?,
+                // Inputs strictly before: the network is evaluated in table order, and a
+                // cycle cannot be written down.
+                Source::Accumulator(x) => check(x.index() < i, &|| {
+                    format!("accumulator #{i} reads an accumulator not evaluated before it")
+                })?,
+            }
+        }
+    }
+    for (i, c) in m.chats.iter().enumerate() {
+        let what = || format!("conversation #{i}");
+        name(c.name, &what)?;
+        name(c.agent, &what)?;
+        name(c.player, &what)?;
+        check(c.tick_rate > 0 && c.tick_rate <= 10_000, &what)?;
+        check(c.output.index() < m.accumulators.len(), &what)?;
     }
     Ok(())
 }

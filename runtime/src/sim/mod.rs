@@ -8,10 +8,14 @@
 //! The library is declared once here; the compiler reads the same declarations (the built-in
 //! library `sim`), so what the compiler checks and what the runtime links cannot drift apart.
 
+mod interactions;
 mod states;
+
+pub use interactions::Interactions;
 
 use crate::hsm::{AgentId, LibraryDecl, StateLibrary};
 use crate::program::{Program, SceneId};
+use std::collections::BTreeMap;
 
 /// Walking speed of every simulated agent, metres per second.
 pub const WALK_SPEED: f64 = 1.4;
@@ -24,28 +28,58 @@ pub struct Body {
     pub y: f64,
 }
 
-/// The simulated world: one body per agent, and who is talking with whom.
+/// The simulated world: one body per agent, who is talking with whom, and each agent's
+/// variables (the values `VARIABLE` slots of sentence states are filled with).
 #[derive(Clone, Debug, Default)]
 pub struct SimWorld {
     pub bodies: Vec<Body>,
     pub partners: Vec<Option<AgentId>>,
+    pub variables: Vec<BTreeMap<String, String>>,
 }
 
 impl SimWorld {
     /// The world of a program's scene: each agent at its start location.
     pub fn for_scene(program: &Program, scene: SceneId) -> Self {
-        let agents = &program.scenes[scene.index()].agents;
-        let bodies = agents
+        let def = &program.scenes[scene.index()];
+        // Machine-driven agents first, then ambient ones: the scene's agent id order.
+        let starts = def
+            .agents
             .iter()
-            .map(|a| {
-                let l = &program.locations[a.start.index()];
+            .map(|a| a.start)
+            .chain(def.ambient.iter().map(|a| a.start));
+        let bodies = starts
+            .map(|start| {
+                let l = &program.locations[start.index()];
                 Body { x: l.x, y: l.y }
             })
             .collect::<Vec<_>>();
+        let mut variables = vec![BTreeMap::new(); bodies.len()];
+        for b in program.speech.bindings.iter().filter(|b| b.scene == scene) {
+            if let Some(vars) = variables.get_mut(b.agent as usize) {
+                vars.insert(program.name(b.variable).to_string(), b.value.clone());
+            }
+        }
         SimWorld {
             partners: vec![None; bodies.len()],
             bodies,
+            variables,
         }
+    }
+
+    /// An agent's variable.
+    pub fn variable(&self, agent: AgentId, name: &str) -> Option<&str> {
+        self.variables
+            .get(agent.index())
+            .and_then(|v| v.get(name))
+            .map(String::as_str)
+    }
+
+    pub fn set_variable(&mut self, agent: AgentId, name: &str, value: &str) {
+        let i = agent.index();
+        if i >= self.variables.len() {
+            self.variables.resize(i + 1, BTreeMap::new());
+        }
+        self.variables[i].insert(name.to_string(), value.to_string());
     }
 
     pub fn body(&mut self, agent: AgentId) -> &mut Body {

@@ -3,7 +3,7 @@
 
 use super::{ARRIVAL_RADIUS, SimWorld, WALK_SPEED};
 use crate::hsm::{Inert, Message, StateCode, StateCx, StateLibrary, StateSpec};
-use crate::program::{ModifierKind, Terminal};
+use crate::program::{Modifier, ModifierKind, Terminal};
 
 type Cx<'a> = StateCx<'a, SimWorld>;
 
@@ -75,14 +75,35 @@ pub(super) fn register(lib: &mut StateLibrary<SimWorld>) {
         StateSpec::new(M::Text)
             .raises(["FinishStatement", "WaitForResponse"])
             .doc("Says the text. Then raises FinishStatement if the state has that transition; otherwise yields the turn and raises WaitForResponse when the partner has answered."),
-        || Box::new(Say::new(None)),
+        || Box::new(Say::new(Line::Modifier)),
     );
     lib.register(
         "Salutation",
         StateSpec::new(M::None)
             .raises(["FinishStatement", "WaitForResponse"])
             .doc("One-off state: says a canned greeting (\"Hi.\" or \"Hello.\"), then behaves like Say."),
-        || Box::new(Say::new(Some(&["Hi.", "Hello."]))),
+        || Box::new(Say::new(Line::Canned(&["Hi.", "Hello."]))),
+    );
+    lib.register(
+        "OneOff",
+        StateSpec::new(M::Text)
+            .raises(["FinishStatement", "WaitForResponse"])
+            .doc("One-off state: says one of the canned lines of its modifier, separated by `|` (\"OK.|Sure.\"), chosen by the seeded stream; then behaves like Say."),
+        || Box::new(Say::new(Line::OneOff)),
+    );
+    lib.register(
+        "Dialog",
+        StateSpec::new(M::Text)
+            .raises(["FinishStatement", "WaitForResponse"])
+            .doc("Dialog state: speaks the sentence state its modifier names, choosing among its best candidates by weight and filling its VARIABLE slots from the agent's variables (then the partner's); then behaves like Say."),
+        || Box::new(Say::new(Line::Sentence)),
+    );
+    lib.register(
+        "Set",
+        StateSpec::new(M::Text)
+            .raises(["Done"])
+            .doc("Binds one of the agent's variables, written `Name = value` (\"CityName = Boston\"); raises Done."),
+        || Box::new(Set),
     );
     lib.register(
         "Listen",
@@ -265,32 +286,103 @@ impl StateCode<SimWorld> for Talk {
     }
 }
 
-/// `Say` and one-off states such as `Salutation`.
+/// What a speaking state says.
+#[derive(Clone, Copy)]
+enum Line {
+    /// `Say`: the modifier's text.
+    Modifier,
+    /// `Salutation`: one of a fixed list.
+    Canned(&'static [&'static str]),
+    /// `OneOff`: one of the modifier's `|`-separated lines.
+    OneOff,
+    /// `Dialog`: a candidate of the sentence state the modifier names.
+    Sentence,
+}
+
+/// `Say`, `Dialog` and one-off states such as `Salutation`: they speak, then take turns.
 struct Say {
-    canned: Option<&'static [&'static str]>,
+    line: Line,
     speaking_left: f64,
     waiting: bool,
 }
 
 impl Say {
-    fn new(canned: Option<&'static [&'static str]>) -> Self {
+    fn new(line: Line) -> Self {
         Say {
-            canned,
+            line,
             speaking_left: 0.0,
             waiting: false,
         }
     }
 }
 
+/// Speaks a candidate of the state's sentence state; returns the text.
+fn speak_sentence(cx: &mut Cx<'_>) -> String {
+    let state = cx.state_name().to_string();
+    let Modifier::Text(name) = cx.modifier() else {
+        cx.error(format!(
+            "{state}: a Dialog state needs a sentence state name"
+        ));
+        return String::new();
+    };
+    let u = cx.rng.range_f64(0.0, 1.0);
+    let me = cx.agent;
+    let program = cx.program;
+    let speech = &program.speech;
+    let Some(sentence) = speech.sentence_by_name(name) else {
+        cx.error(format!(
+            "{state}: there is no sentence state `{}`",
+            program.name(name)
+        ));
+        return String::new();
+    };
+    let Some(i) = speech.choose(sentence, u) else {
+        cx.error(format!(
+            "{state}: sentence state `{}` has no candidates",
+            program.name(name)
+        ));
+        return String::new();
+    };
+    let candidate = &speech.candidates_of(sentence)[i];
+    let game: &SimWorld = cx.game;
+    let partner = game.partner(me);
+    let (text, missing) = speech.fill(program, sentence, candidate, |v| {
+        game.variable(me, v)
+            .or_else(|| partner.and_then(|p| game.variable(p, v)))
+    });
+    for m in missing {
+        cx.error(format!("{state}: variable `{}` is not bound", m.0));
+    }
+    cx.say_sentence(&text, name, candidate.id);
+    text
+}
+
 impl StateCode<SimWorld> for Say {
     fn init(&mut self, cx: &mut Cx<'_>) {
-        let text = match self.canned {
-            Some(lines) => lines[cx.rng.index(lines.len())].to_string(),
-            None => cx.text().unwrap_or("").to_string(),
+        let text = match self.line {
+            Line::Canned(lines) => lines[cx.rng.index(lines.len())].to_string(),
+            Line::Modifier => cx.text().unwrap_or("").to_string(),
+            Line::OneOff => {
+                let lines: Vec<String> = cx
+                    .text()
+                    .unwrap_or("")
+                    .split('|')
+                    .map(|l| l.trim().to_string())
+                    .filter(|l| !l.is_empty())
+                    .collect();
+                if lines.is_empty() {
+                    String::new()
+                } else {
+                    lines[cx.rng.index(lines.len())].clone()
+                }
+            }
+            Line::Sentence => speak_sentence(cx),
         };
         let words = text.split_whitespace().count() as f64;
         self.speaking_left = (0.4 + 0.3 * words) * cx.rng.range_f64(0.9, 1.1);
-        cx.say(&text);
+        if !matches!(self.line, Line::Sentence) {
+            cx.say(&text);
+        }
     }
     fn update(&mut self, cx: &mut Cx<'_>, dt: f64) {
         if self.waiting || self.speaking_left <= 0.0 {
@@ -316,5 +408,24 @@ impl StateCode<SimWorld> for Say {
             return true;
         }
         false
+    }
+}
+
+/// `Set`: binds one of the agent's variables (`CityName = Boston`).
+struct Set;
+impl StateCode<SimWorld> for Set {
+    fn init(&mut self, cx: &mut Cx<'_>) {
+        let text = cx.text().unwrap_or("").to_string();
+        match text.split_once('=') {
+            Some((name, value)) if !name.trim().is_empty() => {
+                let me = cx.agent;
+                cx.game.set_variable(me, name.trim(), value.trim());
+                cx.raise("Done");
+            }
+            _ => {
+                let state = cx.state_name().to_string();
+                cx.error(format!("{state}: `{text}` is not `Name = value`"));
+            }
+        }
     }
 }

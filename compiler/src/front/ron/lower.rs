@@ -11,27 +11,27 @@ use ensemble_runtime::program::{ModifierKind, Terminal};
 use std::collections::HashMap;
 
 /// Finds spans in one file; falls back to the file start when the structure is unreadable.
-struct Locator {
-    file: FileId,
+pub(super) struct Locator {
+    pub(super) file: FileId,
     tree: Option<Node>,
 }
 
 impl Locator {
-    fn new(sources: &SourceMap, file: FileId) -> Self {
+    pub(super) fn new(sources: &SourceMap, file: FileId) -> Self {
         Locator {
             file,
             tree: locate::parse(&sources.get(file).text),
         }
     }
 
-    fn span(&self, path: &[Seg<'_>]) -> Span {
+    pub(super) fn span(&self, path: &[Seg<'_>]) -> Span {
         match &self.tree {
             Some(t) => Span::new(self.file, t.find(path)),
             None => Span::file_start(self.file),
         }
     }
 
-    fn name(&self, text: &str, path: &[Seg<'_>]) -> Name {
+    pub(super) fn name(&self, text: &str, path: &[Seg<'_>]) -> Name {
         Name {
             text: text.to_string(),
             span: self.span(path),
@@ -39,7 +39,7 @@ impl Locator {
     }
 }
 
-fn with_suggestion<'a>(
+pub(super) fn with_suggestion<'a>(
     d: Diagnostic,
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
@@ -66,6 +66,8 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
     let mut statelibs = Vec::new();
     let mut locations = Vec::new();
     let mut scenes = Vec::new();
+    let mut sentences = Vec::new();
+    let mut hpmm_files = Vec::new();
     let mut manifest = None;
     for (id, file) in sources.iter() {
         if file.name == crate::project::MANIFEST {
@@ -85,6 +87,12 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
             Some(AssetKind::Scene) => scenes.extend(
                 parse::<SceneAsset>(sources, id, diags).map(|a| (a, Locator::new(sources, id))),
             ),
+            // Interaction scripts, smart locations and workbooks: compiler/src/script.
+            Some(AssetKind::Script | AssetKind::SmartLocation | AssetKind::Workbook) => {}
+            Some(AssetKind::Sentences) => sentences.extend(
+                parse::<SentencesAsset>(sources, id, diags).map(|a| (a, Locator::new(sources, id))),
+            ),
+            Some(kind) => hpmm_files.push((kind, id)),
             None => {}
         }
     }
@@ -95,6 +103,8 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
         lower_states(&mut module, machine, asset, loc, diags);
     }
     lower_scenes(&mut module, &scenes, diags);
+    super::sentences::lower_sentences(&mut module, sources, &sentences, diags);
+    crate::hpmm::lower(&mut module, sources, &hpmm_files, diags);
     module
 }
 
@@ -546,23 +556,84 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
                     .related(prev.name.span, "first one"),
                 );
             }
-            let machine_name = loc.name(&a.machine, &path("machine"));
-            let machine = module.machine_by_name(&a.machine);
-            if machine.is_none() {
-                let d = Diagnostic::error(
-                    Code::UnknownReference,
-                    format!(
-                        "agent `{}` runs machine `{}`, which is not defined",
-                        a.name, a.machine
-                    ),
-                )
-                .at(machine_name.span, "no such machine");
-                let names: Vec<&str> = module
-                    .machines
-                    .iter()
-                    .map(|(_, m)| m.name.text.as_str())
-                    .collect();
-                diags.push(with_suggestion(d, &a.machine, names));
+            let (machine_name, machine) = match &a.machine {
+                Some(m) => {
+                    let name = loc.name(m, &path("machine"));
+                    let found = module.machine_by_name(m);
+                    if found.is_none() {
+                        let d = Diagnostic::error(
+                            Code::UnknownReference,
+                            format!(
+                                "agent `{}` runs machine `{m}`, which is not defined",
+                                a.name
+                            ),
+                        )
+                        .at(name.span, "no such machine");
+                        let names: Vec<&str> = module
+                            .machines
+                            .iter()
+                            .map(|(_, m)| m.name.text.as_str())
+                            .collect();
+                        diags.push(with_suggestion(d, m, names));
+                    }
+                    (name, found)
+                }
+                None => {
+                    if a.roles.is_empty() {
+                        diags.push(
+                            Diagnostic::error(Code::InvalidValue, format!("agent `{}` has neither a machine nor any roles, so nothing can drive it", a.name))
+                                .at(agent_name.span, "idle forever")
+                                .note("give it `machine:` (a state machine) or `roles:` (so smart locations can use it)"),
+                        );
+                    }
+                    (
+                        Name {
+                            text: String::new(),
+                            span: agent_name.span,
+                        },
+                        None,
+                    )
+                }
+            };
+            let mut route = Vec::new();
+            for (j, stop) in a.route.iter().enumerate() {
+                match module.location_by_name(stop) {
+                    Some(l) => route.push(l),
+                    None => {
+                        let span = loc.span(&[
+                            Seg::Field("agents"),
+                            Seg::Index(i),
+                            Seg::Field("route"),
+                            Seg::Index(j),
+                        ]);
+                        let d = Diagnostic::error(
+                            Code::UnknownReference,
+                            format!(
+                                "agent `{}` walks to location `{stop}`, which is not defined",
+                                a.name
+                            ),
+                        )
+                        .at(span, "no such location");
+                        let names: Vec<&str> = module
+                            .locations
+                            .iter()
+                            .map(|(_, l)| l.name.text.as_str())
+                            .collect();
+                        diags.push(with_suggestion(d, stop, names));
+                    }
+                }
+            }
+            if !(a.delay.is_finite() && a.delay >= 0.0) {
+                diags.push(
+                    Diagnostic::error(
+                        Code::InvalidValue,
+                        format!(
+                            "agent `{}`: delay must be a number of seconds, 0 or more",
+                            a.name
+                        ),
+                    )
+                    .at(agent_name.span, "here"),
+                );
             }
             let at_name = loc.name(&a.at, &path("at"));
             let at = module.location_by_name(&a.at);
@@ -582,12 +653,23 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
                     .collect();
                 diags.push(with_suggestion(d, &a.at, names));
             }
+            let [f, n, v] = path("variables");
+            let variables = a
+                .variables
+                .iter()
+                .map(|(k, value)| (loc.name(k, &[f, n, v, Seg::Field(k)]), value.clone()))
+                .collect();
             agents.push(SceneAgent {
                 name: agent_name,
                 machine_name,
                 machine,
                 at_name,
                 at,
+                roles: a.roles.clone(),
+                route,
+                group: a.group.clone(),
+                delay: a.delay.max(0.0),
+                variables,
             });
         }
         module.scenes.append(Scene {

@@ -7,6 +7,7 @@
 pub mod assets;
 pub mod locate;
 mod lower;
+mod sentences;
 
 pub use assets::*;
 pub use lower::lower;
@@ -22,14 +23,39 @@ pub enum AssetKind {
     StateLibrary,
     Locations,
     Scene,
+    /// `*.script.ron`: an interaction script (compiler/src/script).
+    Script,
+    /// `*.smartloc.ron`: a smart location.
+    SmartLocation,
+    /// `*.xlsx`: an interaction script as an Excel workbook.
+    Workbook,
+    /// `*.sentences.ron`: sentence states (compiler/src/nlg).
+    Sentences,
+    /// HMM spaces and their companions (compiler/src/hpmm/).
+    Space,
+    Lexicon,
+    Evidence,
+    Concepts,
+    Actions,
+    Chat,
 }
 
 impl AssetKind {
-    pub const ALL: [AssetKind; 4] = [
+    pub const ALL: [AssetKind; 14] = [
         AssetKind::Machine,
         AssetKind::StateLibrary,
         AssetKind::Locations,
         AssetKind::Scene,
+        AssetKind::Script,
+        AssetKind::SmartLocation,
+        AssetKind::Workbook,
+        AssetKind::Sentences,
+        AssetKind::Space,
+        AssetKind::Lexicon,
+        AssetKind::Evidence,
+        AssetKind::Concepts,
+        AssetKind::Actions,
+        AssetKind::Chat,
     ];
 
     pub fn suffix(self) -> &'static str {
@@ -38,13 +64,33 @@ impl AssetKind {
             AssetKind::StateLibrary => ".statelib.ron",
             AssetKind::Locations => ".locations.ron",
             AssetKind::Scene => ".scene.ron",
+            AssetKind::Script => ".script.ron",
+            AssetKind::SmartLocation => ".smartloc.ron",
+            AssetKind::Workbook => ".xlsx",
+            AssetKind::Sentences => ".sentences.ron",
+            AssetKind::Space => ".space.ron",
+            AssetKind::Lexicon => ".lexicon.ron",
+            AssetKind::Evidence => ".evidence.ron",
+            AssetKind::Concepts => ".concepts.ron",
+            AssetKind::Actions => ".actions.ron",
+            AssetKind::Chat => ".chat.ron",
         }
     }
 
     pub fn of(file_name: &str) -> Option<AssetKind> {
+        // `~$name.xlsx` is Excel's lock file for an open workbook, not a workbook.
+        let base = file_name.rsplit('/').next().unwrap_or(file_name);
+        if base.starts_with("~$") {
+            return None;
+        }
         Self::ALL
             .into_iter()
             .find(|k| file_name.ends_with(k.suffix()))
+    }
+
+    /// Whether files of this kind are binary (read by their frontend, not as text).
+    pub fn is_binary(self) -> bool {
+        self == AssetKind::Workbook
     }
 
     pub fn suffix_list() -> String {

@@ -1,0 +1,67 @@
+//! `ensemble import FILE.xlsx -o OUT.script.ron`: turn an Excel interaction script into the
+//! native format, so it can be diffed, merged and edited as text.
+
+use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io, cannot_run, report};
+use crate::Compilation;
+use std::path::Path;
+
+pub fn import(path: &Path, out: &Path, io: &mut Io<'_>) -> i32 {
+    if !path.to_string_lossy().ends_with(".xlsx") {
+        let _ = writeln!(
+            io.err,
+            "error: {}: `import` reads Excel workbooks (.xlsx)",
+            path.display()
+        );
+        return EXIT_CANNOT_RUN;
+    }
+    let project = match crate::project::load(path) {
+        Ok(p) => p,
+        Err(e) => return cannot_run(io, &e),
+    };
+    let crate::project::Project {
+        name,
+        sources,
+        mut diagnostics,
+        ..
+    } = project;
+    let file = sources
+        .iter()
+        .next()
+        .map(|(id, _)| id)
+        .expect("a single-file project has its file");
+    let script = crate::script::xlsx::read(&sources, file, &mut diagnostics);
+    let failed = diagnostics.has_errors() || script.is_none();
+    if !diagnostics.is_empty() || failed {
+        let c = Compilation {
+            name,
+            sources,
+            module: Default::default(),
+            diagnostics,
+            output: None,
+        };
+        report(&c, Format::Human, io);
+    }
+    let Some(script) = script.filter(|_| !failed) else {
+        return EXIT_ERRORS;
+    };
+    let text = crate::front::ron::to_canonical_string(&crate::script::lower::to_asset(&script));
+    if let Err(e) = ensemble_runtime::fs::write_atomic(out, text.as_bytes()) {
+        let _ = writeln!(io.err, "error: cannot write {}: {e}", out.display());
+        return EXIT_CANNOT_RUN;
+    }
+    if !out.to_string_lossy().ends_with(".script.ron") {
+        let _ = writeln!(
+            io.err,
+            "warning: {} does not end in .script.ron, so projects will not pick it up",
+            out.display()
+        );
+    }
+    let _ = writeln!(
+        io.err,
+        "imported {} rules and {} roles into {}",
+        script.rules.len(),
+        script.roles.len(),
+        out.display()
+    );
+    EXIT_OK
+}

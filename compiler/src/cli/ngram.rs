@@ -1,0 +1,449 @@
+//! `ensemble ngram`: build n-gram databases from corpora or count files, inspect and query them,
+//! and show how a project's sentence states over-generate and rank.
+
+use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io};
+use crate::nlg::ngram::{self, BuildOptions, Builder, Method, NgramDb, build, tokenise};
+use crate::nlg::rank;
+use clap::{Subcommand, ValueEnum};
+use std::collections::{BTreeSet, HashMap};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ScoreMethod {
+    /// Stupid back-off.
+    Backoff,
+    /// Hewlett's Eq. 3.1 exactly (-inf when an n-gram is unseen).
+    Eq31,
+    /// Interpolated absolute discounting (the default ranking).
+    Interpolated,
+}
+
+impl From<ScoreMethod> for Method {
+    fn from(m: ScoreMethod) -> Self {
+        match m {
+            ScoreMethod::Backoff => Method::StupidBackoff,
+            ScoreMethod::Eq31 => Method::Eq31,
+            ScoreMethod::Interpolated => Method::Interpolated,
+        }
+    }
+}
+
+#[derive(Subcommand, Debug)]
+pub enum NgramCommand {
+    /// Count 1- to 3-grams of plain-text corpora (or Web1T-style count files) into a database.
+    Build {
+        /// Text files, or folders of `.txt` files (with --counts: count files, or folders of them).
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        #[arg(short = 'o', long = "out")]
+        out: PathBuf,
+        /// Inputs are `w1 w2 w3<TAB>count` lines (Google Web1T style), not text.
+        #[arg(long)]
+        counts: bool,
+        /// Keep only n-grams of words in this list (one per line, e.g. /usr/share/dict/american-english).
+        #[arg(long = "dict", value_name = "FILE")]
+        dictionaries: Vec<PathBuf>,
+        /// Memory for counting before sorted runs are spilled to disk.
+        #[arg(long, default_value_t = 512)]
+        memory_mb: usize,
+        /// Folder for sorted runs and intermediate files (default: the output's folder).
+        #[arg(long)]
+        temp_dir: Option<PathBuf>,
+    },
+    /// Sizes of a database: vocabulary, n-grams, bytes per section and per trigram.
+    Info { db: PathBuf },
+    /// Score sentences against a database.
+    Score {
+        db: PathBuf,
+        #[arg(required = true)]
+        sentences: Vec<String>,
+        #[arg(long, value_enum, default_value = "interpolated")]
+        method: ScoreMethod,
+    },
+    /// Print every n-gram of one order as `w1 w2 w3<TAB>count` (the Web1T format).
+    Dump {
+        db: PathBuf,
+        /// 1, 2 or 3; all orders when absent.
+        #[arg(long)]
+        order: Option<usize>,
+    },
+    /// Over-generate and rank a project's sentence states; print variation counts and the best.
+    Rank {
+        path: PathBuf,
+        /// Only this sentence state.
+        #[arg(long)]
+        sentence: Option<String>,
+        #[arg(long, default_value_t = 10)]
+        top: usize,
+        /// Print the vocabulary of every realisation instead (one word per line), for a
+        /// dictionary that restricts a database to what the project says.
+        #[arg(long)]
+        lexicon: bool,
+    },
+}
+
+pub fn run(command: NgramCommand, io: &mut Io<'_>) -> i32 {
+    match command {
+        NgramCommand::Build {
+            inputs,
+            out,
+            counts,
+            dictionaries,
+            memory_mb,
+            temp_dir,
+        } => build_db(
+            &inputs,
+            &out,
+            counts,
+            &dictionaries,
+            memory_mb,
+            temp_dir,
+            io,
+        ),
+        NgramCommand::Info { db } => info(&db, io),
+        NgramCommand::Score {
+            db,
+            sentences,
+            method,
+        } => score(&db, &sentences, method.into(), io),
+        NgramCommand::Dump { db, order } => dump(&db, order, io),
+        NgramCommand::Rank {
+            path,
+            sentence,
+            top,
+            lexicon,
+        } => rank_project(&path, sentence.as_deref(), top, lexicon, io),
+    }
+}
+
+/// A database (`.ngr`) or a Web1T-style count file.
+fn open(path: &Path, io: &mut Io<'_>) -> Option<NgramDb> {
+    match ngram::open_source(path) {
+        Ok(db) => Some(db),
+        Err(e) => {
+            let _ = writeln!(io.err, "error: {e}");
+            None
+        }
+    }
+}
+
+/// Input files, folders expanded (sorted, hidden entries skipped).
+fn expand(inputs: &[PathBuf], counts: bool) -> std::io::Result<Vec<PathBuf>> {
+    fn walk(dir: &Path, counts: bool, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
+            .map(|e| e.map(|e| e.path()))
+            .collect::<Result<_, _>>()?;
+        entries.sort();
+        for p in entries {
+            let hidden = p
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+            if hidden {
+                continue;
+            }
+            if p.is_dir() {
+                walk(&p, counts, out)?;
+            } else if counts || p.extension().is_some_and(|e| e == "txt") {
+                out.push(p);
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    for i in inputs {
+        if i.is_dir() {
+            walk(i, counts, &mut out)?;
+        } else {
+            std::fs::metadata(i)?;
+            out.push(i.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn mb(bytes: u64) -> f64 {
+    bytes as f64 / 1e6
+}
+
+fn build_db(
+    inputs: &[PathBuf],
+    out: &Path,
+    counts: bool,
+    dictionaries: &[PathBuf],
+    memory_mb: usize,
+    temp_dir: Option<PathBuf>,
+    io: &mut Io<'_>,
+) -> i32 {
+    let started = Instant::now();
+    let files = match expand(inputs, counts) {
+        Ok(f) if !f.is_empty() => f,
+        Ok(_) => {
+            let _ = writeln!(io.err, "error: no input files");
+            return EXIT_CANNOT_RUN;
+        }
+        Err(e) => {
+            let _ = writeln!(io.err, "error: cannot read the inputs: {e}");
+            return EXIT_CANNOT_RUN;
+        }
+    };
+    let dictionary = if dictionaries.is_empty() {
+        None
+    } else {
+        let mut words = std::collections::HashSet::new();
+        for d in dictionaries {
+            match std::fs::read_to_string(d) {
+                Ok(text) => words.extend(build::read_dictionary(&text)),
+                Err(e) => {
+                    let _ = writeln!(io.err, "error: cannot read dictionary {}: {e}", d.display());
+                    return EXIT_CANNOT_RUN;
+                }
+            }
+        }
+        let _ = writeln!(io.err, "dictionary: {} words", words.len());
+        Some(words)
+    };
+    let total: u64 = files
+        .iter()
+        .map(|f| std::fs::metadata(f).map(|m| m.len()).unwrap_or(0))
+        .sum();
+    let mut builder = Builder::new(BuildOptions {
+        memory: memory_mb.max(1) << 20,
+        temp_dir,
+        dictionary,
+    });
+    let mut done = 0u64;
+    for (i, file) in files.iter().enumerate() {
+        let result = if counts {
+            read_counts(file, &mut builder)
+        } else {
+            read_text(file, &mut builder)
+        };
+        match result {
+            Ok(()) => {}
+            Err(ReadError::Io(e)) => {
+                let _ = writeln!(io.err, "error: {}: {e}", file.display());
+                return EXIT_CANNOT_RUN;
+            }
+            Err(ReadError::Line(line, e)) => {
+                let _ = writeln!(io.err, "error: {}:{line}: {e}", file.display());
+                return EXIT_ERRORS;
+            }
+        }
+        done += std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
+        let (sentences, tokens, runs) = builder.progress();
+        let _ = writeln!(
+            io.err,
+            "[{}/{}] {:.1}/{:.1} MB ({:.0}%), {sentences} sentences, {tokens} tokens, {runs} runs spilled, {:.1} s  {}",
+            i + 1,
+            files.len(),
+            mb(done),
+            mb(total),
+            100.0 * done as f64 / total.max(1) as f64,
+            started.elapsed().as_secs_f64(),
+            file.file_name()
+                .map(|n| n.to_string_lossy())
+                .unwrap_or_default(),
+        );
+    }
+    let _ = writeln!(io.err, "sorting, merging and writing {} ...", out.display());
+    match builder.finish(out) {
+        Ok(r) => {
+            let secs = started.elapsed().as_secs_f64();
+            let _ = writeln!(
+                io.err,
+                "wrote {}: {} words, {} bigrams, {} trigrams, {} bytes ({:.2} bytes per trigram overall), {} tokens ({} outside the dictionary), {} runs, {secs:.1} s",
+                out.display(),
+                r.vocabulary,
+                r.bigrams,
+                r.trigrams,
+                r.bytes,
+                r.bytes as f64 / r.trigrams.max(1) as f64,
+                r.tokens,
+                r.out_of_dictionary,
+                r.runs
+            );
+            EXIT_OK
+        }
+        Err(e) => {
+            let _ = writeln!(io.err, "error: cannot write {}: {e}", out.display());
+            EXIT_CANNOT_RUN
+        }
+    }
+}
+
+enum ReadError {
+    Io(std::io::Error),
+    Line(usize, String),
+}
+
+fn read_text(file: &Path, b: &mut Builder) -> Result<(), ReadError> {
+    let bytes = std::fs::read(file).map_err(ReadError::Io)?;
+    let text = String::from_utf8_lossy(&bytes);
+    let mut result = Ok(());
+    tokenise::sentences(tokenise::gutenberg_body(&text), |s| {
+        if result.is_ok() {
+            result = b.add_sentence(s);
+        }
+    });
+    result.map_err(ReadError::Io)
+}
+
+fn read_counts(file: &Path, b: &mut Builder) -> Result<(), ReadError> {
+    let f = std::fs::File::open(file).map_err(ReadError::Io)?;
+    for (i, line) in BufReader::new(f).lines().enumerate() {
+        let line = line.map_err(ReadError::Io)?;
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (words, count) =
+            build::parse_count_line(&line).map_err(|e| ReadError::Line(i + 1, e))?;
+        b.add_counted(&words, count)
+            .map_err(|e| ReadError::Line(i + 1, e.to_string()))?;
+    }
+    Ok(())
+}
+
+fn info(path: &Path, io: &mut Io<'_>) -> i32 {
+    let Some(db) = open(path, io) else {
+        return EXIT_ERRORS;
+    };
+    let s = db.stats();
+    let _ = writeln!(io.out, "{}", path.display());
+    let _ = writeln!(io.out, "  vocabulary      {}", s.vocabulary);
+    let _ = writeln!(io.out, "  bigrams         {}", s.bigrams);
+    let _ = writeln!(io.out, "  trigrams        {}", s.trigrams);
+    let _ = writeln!(io.out, "  tokens (N)      {}", s.total);
+    let _ = writeln!(io.out, "  distinct counts {}", s.distinct_counts);
+    let _ = writeln!(io.out, "  file bytes      {}", s.file_bytes);
+    for (name, bytes, bits) in &s.sections {
+        let _ = writeln!(
+            io.out,
+            "    {name:<20} {bytes:>12} bytes  {bits:>2} bits/item"
+        );
+    }
+    let _ = writeln!(
+        io.out,
+        "  bytes per trigram: {:.2} (trigram level), {:.2} (whole file); Hewlett: 16",
+        s.trigram_bytes_per_trigram(),
+        s.file_bytes as f64 / s.trigrams.max(1) as f64
+    );
+    EXIT_OK
+}
+
+fn score(path: &Path, sentences: &[String], method: Method, io: &mut Io<'_>) -> i32 {
+    let Some(db) = open(path, io) else {
+        return EXIT_ERRORS;
+    };
+    for s in sentences {
+        let r = ngram::score(&db, s, method);
+        let _ = write!(io.out, "{:>12.6}  {s}", r.value);
+        if r.unseen_trigrams > 0 {
+            let _ = write!(io.out, "  [{} unseen trigrams]", r.unseen_trigrams);
+        }
+        if !r.oov.is_empty() {
+            let _ = write!(io.out, "  [unknown: {}]", r.oov.join(", "));
+        }
+        let _ = writeln!(io.out);
+    }
+    EXIT_OK
+}
+
+fn dump(path: &Path, order: Option<usize>, io: &mut Io<'_>) -> i32 {
+    let Some(db) = open(path, io) else {
+        return EXIT_ERRORS;
+    };
+    let orders: Vec<usize> = match order {
+        Some(o @ 1..=3) => vec![o],
+        Some(o) => {
+            let _ = writeln!(io.err, "error: order {o}: the database holds orders 1 to 3");
+            return EXIT_CANNOT_RUN;
+        }
+        None => vec![1, 2, 3],
+    };
+    let mut failed = false;
+    for o in orders {
+        db.for_each(o, |ids, count| {
+            if failed {
+                return;
+            }
+            let words: Vec<&str> = ids.iter().map(|&i| db.word(i).unwrap_or("?")).collect();
+            failed = writeln!(io.out, "{}\t{count}", words.join(" ")).is_err();
+        });
+    }
+    EXIT_OK
+}
+
+fn rank_project(
+    path: &Path,
+    only: Option<&str>,
+    top: usize,
+    lexicon: bool,
+    io: &mut Io<'_>,
+) -> i32 {
+    let c = match crate::compile_path(path) {
+        Ok(c) => c,
+        Err(e) => return super::cannot_run(io, &e),
+    };
+    let module = &c.module;
+    let mut dbs: HashMap<PathBuf, Option<NgramDb>> = HashMap::new();
+    let mut words = BTreeSet::new();
+    let mut found = false;
+    for (_, s) in module.sentences.iter() {
+        if only.is_some_and(|o| o != s.name.text) {
+            continue;
+        }
+        found = true;
+        let file = &module.sentence_files[s.file];
+        let db = file.ngrams.as_ref().and_then(|(p, _)| {
+            dbs.entry(p.clone())
+                .or_insert_with(|| ngram::open_source(p).ok())
+                .as_ref()
+        });
+        let values = crate::nlg::slot_values(module, file);
+        let slot = |n: &str| values.get(n).cloned().unwrap_or_else(|| "<unk>".into());
+        let (unique, variations) = rank::generate(&s.input);
+        if lexicon {
+            for (sentence, _) in &unique {
+                for t in tokenise::sentence_tokens(&sentence.with_slots(slot)) {
+                    if !t.starts_with('<') {
+                        words.insert(t);
+                    }
+                }
+            }
+            continue;
+        }
+        let n_unique = unique.len();
+        let ranked = rank::rank(&s.name.text, unique, db, file.scoring, slot);
+        let _ = writeln!(
+            io.out,
+            "{}: {variations} variations, {n_unique} unique sentences, scored by {}{}",
+            s.name.text,
+            file.scoring.as_str(),
+            if db.is_some() {
+                ""
+            } else {
+                " (no n-gram database: unranked)"
+            }
+        );
+        for c in ranked.iter().take(top) {
+            let _ = writeln!(io.out, "  {:>11.6}  {:08x}  {}", c.score, c.id, c.template);
+        }
+    }
+    if lexicon {
+        for w in words {
+            let _ = writeln!(io.out, "{w}");
+        }
+    }
+    if !found {
+        let _ = writeln!(
+            io.err,
+            "error: no sentence state{} in {}",
+            only.map(|o| format!(" `{o}`")).unwrap_or_default(),
+            path.display()
+        );
+        return EXIT_ERRORS;
+    }
+    EXIT_OK
+}

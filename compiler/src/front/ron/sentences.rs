@@ -1,0 +1,136 @@
+//! Lowering `*.sentences.ron` files: settings into [`SentenceFile`]s, each sentence state's two
+//! Fig. 3.2 lines parsed into an over-generation input, with every mistake located inside the
+//! string that contains it.
+
+use super::assets::{ScoringAsset, SentencesAsset};
+use super::locate::Seg;
+use super::lower::Locator;
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::ir::{Module, Name, SentenceFile, SentenceState};
+use crate::nlg::input::{self, LineError, Parsed};
+use crate::nlg::ngram::Method;
+use crate::nlg::overgen::{Input, Term};
+use crate::source::{SourceMap, Span};
+
+/// The span of bytes `range` inside the string literal at `literal` (after its opening quote).
+fn inside(literal: Span, range: std::ops::Range<usize>) -> Span {
+    let (lo, hi) = (literal.start as usize, literal.end as usize);
+    let start = (lo + 1 + range.start).min(hi);
+    let end = (lo + 1 + range.end).min(hi).max(start);
+    Span::new(literal.file, start..end)
+}
+
+pub(super) fn lower_sentences(
+    module: &mut Module,
+    sources: &SourceMap,
+    files: &[(SentencesAsset, Locator)],
+    diags: &mut Diagnostics,
+) {
+    for (asset, loc) in files {
+        let dir = sources
+            .get(loc.file)
+            .path
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default();
+        let ngrams = asset
+            .ngrams
+            .as_ref()
+            .map(|p| (dir.join(p), loc.span(&[Seg::Field("ngrams")])));
+        for (field, value) in [("keep", asset.keep), ("choose_among", asset.choose_among)] {
+            if value == 0 {
+                diags.push(
+                    Diagnostic::error(Code::InvalidValue, format!("`{field}` must be at least 1"))
+                        .at(loc.span(&[Seg::Field(field)]), "here"),
+                );
+            }
+        }
+        let file = module.sentence_files.append(SentenceFile {
+            span: loc.span(&[]),
+            ngrams,
+            scoring: match asset.scoring {
+                ScoringAsset::StupidBackoff => Method::StupidBackoff,
+                ScoringAsset::Eq31 => Method::Eq31,
+                ScoringAsset::Interpolated => Method::Interpolated,
+            },
+            keep: asset.keep.max(1),
+            choose_among: asset.choose_among.max(1),
+            examples: asset
+                .examples
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            min_score: asset.min_score,
+        });
+        for (i, s) in asset.states.iter().enumerate() {
+            let path = |f: &'static str| [Seg::Field("states"), Seg::Index(i), Seg::Field(f)];
+            let name = loc.name(&s.name, &path("name"));
+            let verbs_span = loc.span(&path("verbs"));
+            let nouns_span = loc.span(&path("nouns"));
+            let mut parsed = Parsed::default();
+            let mut errors: Vec<LineError> = Vec::new();
+            input::parse_verbs(&s.verbs, &mut parsed, &mut errors);
+            let verb_errors = errors.len();
+            input::parse_nouns(&s.nouns, &mut parsed, &mut errors);
+            for (k, e) in errors.into_iter().enumerate() {
+                let literal = if k < verb_errors {
+                    verbs_span
+                } else {
+                    nouns_span
+                };
+                diags.push(
+                    Diagnostic::error(
+                        Code::Syntax,
+                        format!("sentence state `{}`: {}", s.name, e.message),
+                    )
+                    .at(inside(literal, e.range), "here")
+                    .note("Fig. 3.2 syntax: verbs `be, PAST book`; nouns `you, flight, VARIABLE CityName` or `you QUESTION when`"),
+                );
+            }
+            if parsed.verbs.is_empty() && parsed.nouns.is_empty() {
+                diags.push(
+                    Diagnostic::error(
+                        Code::InvalidValue,
+                        format!("sentence state `{}` has neither verbs nor nouns", s.name),
+                    )
+                    .at(name.span, "nothing to say"),
+                );
+            }
+            if let Some(prev) = module.sentence_by_name(&s.name) {
+                diags.push(
+                    Diagnostic::error(
+                        Code::DuplicateName,
+                        format!("sentence state `{}` is defined twice", s.name),
+                    )
+                    .at(name.span, "defined again here")
+                    .related(module.sentences[prev].name.span, "first defined here"),
+                );
+                continue;
+            }
+            let variables = parsed
+                .nouns
+                .iter()
+                .filter_map(|(t, r)| match t {
+                    Term::Variable(v) => Some(Name {
+                        text: v.clone(),
+                        span: inside(nouns_span, r.clone()),
+                    }),
+                    Term::Word(_) => None,
+                })
+                .collect();
+            module.sentences.append(SentenceState {
+                span: loc.span(&[Seg::Field("states"), Seg::Index(i)]),
+                name,
+                file,
+                input: Input {
+                    verbs: parsed.verbs.into_iter().map(|(v, _)| v).collect(),
+                    nouns: parsed.nouns.into_iter().map(|(n, _)| n).collect(),
+                    question: parsed.question.map(|(q, _)| q),
+                },
+                variables,
+                candidates: Vec::new(),
+                report: Default::default(),
+            });
+        }
+    }
+}

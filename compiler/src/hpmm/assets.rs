@@ -1,0 +1,288 @@
+//! The shapes of the HMM-space assets, exactly as authored (docs/formats/space.md, evidence.md,
+//! concepts.md, actions.md, chat.md). Unknown fields are errors, as for every native asset.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// `*.space.ron`: one HMM (Zubek's "space").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Space", deny_unknown_fields)]
+pub struct SpaceAsset {
+    pub name: String,
+    /// The initial state s0 (required: a space has exactly one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial: Option<String>,
+    /// The disable state s_D of a model dependency.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disable: Option<String>,
+    /// Model dependency: the space is engaged as much as f(Σ b_{t-1}(controllers)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled_by: Option<InspectAsset>,
+    pub states: Vec<SpaceStateAsset>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpaceStateAsset {
+    pub name: String,
+    /// Expectations g(y, s): evidence names, optionally weighted (`("greeting", 0.5)`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expects: Vec<ExpectAsset>,
+    /// The state's action, at most one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+    /// Transitions p(s' | s) as `(target, probability)`; none means "stays here" (p = 1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub to: Vec<(String, f64)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ExpectAsset {
+    Evidence(String),
+    Weighted(String, f64),
+}
+
+/// An inspection: `of` names states (`space.state`) or whole spaces (`space`: its activation,
+/// the belief outside its disable state); their beliefs are summed and shaped.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InspectAsset {
+    pub of: Vec<String>,
+    #[serde(default = "identity", skip_serializing_if = "is_identity")]
+    pub shape: ShapeAsset,
+}
+
+fn identity() -> ShapeAsset {
+    ShapeAsset::Identity
+}
+
+fn is_identity(s: &ShapeAsset) -> bool {
+    *s == ShapeAsset::Identity
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ShapeAsset {
+    Identity,
+    Threshold(f64),
+    Ramp(f64, f64),
+    Scale(f64),
+}
+
+/// `*.lexicon.ron`: word categories for the preprocessor.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Lexicon", deny_unknown_fields)]
+pub struct LexiconAsset {
+    pub categories: Vec<CategoryAsset>,
+}
+
+/// A category: `words` ∪ every `union` category, ∩ every `intersect` category, minus every
+/// `minus` category.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CategoryAsset {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub words: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub union: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub intersect: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub minus: Vec<String>,
+}
+
+/// `*.evidence.ron`: evidence estimators.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Evidence", deny_unknown_fields)]
+pub struct EvidenceAsset {
+    pub estimators: Vec<EstimatorAsset>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EstimatorAsset {
+    pub name: String,
+    pub is: ExprAsset,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum SpeakerAsset {
+    Player,
+    Agent,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum VarTestAsset {
+    Bound,
+    IsA(String),
+    Related(String, String),
+}
+
+/// An estimator expression (docs/formats/evidence.md).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ExprAsset {
+    Always,
+    /// `Match(pattern, confidence)`.
+    Match(String, f64),
+    Speaker(SpeakerAsset),
+    Emote(String),
+    Did(String),
+    DidAny,
+    Mentions(String),
+    Inspect {
+        of: Vec<String>,
+        #[serde(default = "identity")]
+        shape: ShapeAsset,
+    },
+    Var(String, VarTestAsset),
+    /// Another estimator, by name.
+    Ev(String),
+    And(Vec<ExprAsset>),
+    Or(Vec<ExprAsset>),
+    Max(Vec<ExprAsset>),
+    Not(Box<ExprAsset>),
+    Scale(f64, Box<ExprAsset>),
+}
+
+/// `*.concepts.ron`: the knowledge representation: concepts and situational variables.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Concepts", deny_unknown_fields)]
+pub struct ConceptsAsset {
+    #[serde(default)]
+    pub concepts: Vec<ConceptAsset>,
+    #[serde(default)]
+    pub variables: Vec<VariableAsset>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConceptAsset {
+    pub name: String,
+    /// Concepts this one is a kind of (`sword` is a `weapon`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub is: Vec<String>,
+    /// Words that name it in an utterance (stemmed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub words: Vec<String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub properties: BTreeMap<String, String>,
+    /// `(relation, concept)`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub relations: Vec<(String, String)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariableAsset {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub track: Vec<TrackerAsset>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrackerAsset {
+    pub rule: TrackerRuleAsset,
+    /// Fires only when this evidence is at least `above`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<String>,
+    #[serde(default = "half")]
+    pub above: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speaker: Option<SpeakerAsset>,
+}
+
+fn half() -> f64 {
+    0.5
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum TrackerRuleAsset {
+    /// The last mentioned concept of one of these kinds (any concept when empty).
+    Mention(Vec<String>),
+    Bind(String),
+    Copy(String),
+    Clear,
+}
+
+/// `*.actions.ron`: the action-selection system: actions, templates and the arbitration network.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Actions", deny_unknown_fields)]
+pub struct ActionsAsset {
+    #[serde(default)]
+    pub templates: Vec<TemplateAsset>,
+    #[serde(default)]
+    pub actions: Vec<ActionAsset>,
+    #[serde(default)]
+    pub accumulators: Vec<AccumulatorAsset>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TemplateAsset {
+    pub name: String,
+    pub variants: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionAsset {
+    pub name: String,
+    #[serde(default = "says")]
+    pub emote: String,
+    /// Utterance variants (templates); one is chosen at random.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub say: Vec<String>,
+    /// `(variable, concept)` bindings the action makes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bind: Vec<(String, String)>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unbind: Vec<String>,
+    /// Self-modification `(target state, source state)`: b(target) := b(source).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub copy_belief: Vec<(String, String)>,
+}
+
+fn says() -> String {
+    "says".to_string()
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RuleAsset {
+    First,
+    Max,
+    All,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AccumulatorAsset {
+    pub name: String,
+    pub rule: RuleAsset,
+    /// Spaces and accumulators, in priority order.
+    pub inputs: Vec<String>,
+}
+
+/// `*.chat.ron`: a conversation scene: the project's spaces as one social agent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Chat", deny_unknown_fields)]
+pub struct ChatAsset {
+    pub name: String,
+    pub agent: String,
+    #[serde(default = "player")]
+    pub player: String,
+    /// Iterations per second.
+    #[serde(default = "one")]
+    pub tick_rate: u32,
+    /// The sink accumulator of the arbitration network.
+    pub output: String,
+}
+
+fn player() -> String {
+    "Player".to_string()
+}
+
+fn one() -> u32 {
+    1
+}

@@ -1,0 +1,575 @@
+//! Lowering valid HMM-space IR into the runtime's tables (`ensemble_runtime::hpmm::model`):
+//! lexicon categories become bitmasks, estimators are flattened into one evidence table with
+//! shared sub-expressions computed once (Zubek §5.3.3) and ordered so that every operand comes
+//! first and variable-dependent evidence comes last, model dependencies become their two
+//! inspection evidences, and accumulators are put in evaluation order.
+
+use crate::ir::hpmm as ir;
+use crate::ir::{Handle, Module};
+use ensemble_runtime::hpmm::model::*;
+use ensemble_runtime::hpmm::text;
+use ensemble_runtime::program::NameId;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+fn bug(what: &str) -> String {
+    format!("internal compiler error: {what} survived validation")
+}
+
+#[derive(Default)]
+struct Stems {
+    list: Vec<String>,
+    index: HashMap<String, StemId>,
+}
+
+impl Stems {
+    fn intern(&mut self, stem: &str) -> StemId {
+        if let Some(&id) = self.index.get(stem) {
+            return id;
+        }
+        let id = StemId(self.list.len() as u32);
+        self.list.push(stem.to_string());
+        self.index.insert(stem.to_string(), id);
+        id
+    }
+}
+
+/// The evidence table under construction, in emission (post-)order.
+#[derive(Default)]
+struct Flat {
+    entries: Vec<(Evidence, bool)>,
+    shared: HashMap<String, EvidenceId>,
+    named: HashMap<Handle<ir::Estimator>, EvidenceId>,
+}
+
+struct Cx<'a> {
+    module: &'a Module,
+    intern: &'a mut dyn FnMut(&str) -> NameId,
+    stems: Stems,
+    flat: Flat,
+    state_ids: HashMap<Handle<ir::SpaceState>, SpaceStateId>,
+    patterns: Vec<Pattern>,
+}
+
+fn target<T>(r: &ir::Ref<T>) -> Result<Handle<T>, String> {
+    r.target
+        .ok_or_else(|| bug(&format!("an unknown reference `{}`", r.name.text)))
+}
+
+fn id<T>(r: &ir::Ref<T>) -> Result<u32, String> {
+    Ok(target(r)?.index() as u32)
+}
+
+impl Cx<'_> {
+    fn inspected(&self, t: &ir::InspectTarget) -> Result<Inspected, String> {
+        match t
+            .target
+            .ok_or_else(|| bug("an unknown inspection target"))?
+        {
+            ir::Inspected::State(s) => Ok(Inspected::State(self.state_ids[&s])),
+            ir::Inspected::Active(s) => Ok(Inspected::Active(SpaceId(s.index() as u32))),
+        }
+    }
+
+    fn push(&mut self, name: Option<NameId>, estimator: Estimator, late: bool) -> EvidenceId {
+        if name.is_none() {
+            let key = format!("{estimator:?}");
+            if let Some(&id) = self.flat.shared.get(&key) {
+                return id;
+            }
+            let id = EvidenceId(self.flat.entries.len() as u32);
+            self.flat.shared.insert(key, id);
+            self.flat.entries.push((Evidence { name, estimator }, late));
+            return id;
+        }
+        self.flat.entries.push((Evidence { name, estimator }, late));
+        EvidenceId(self.flat.entries.len() as u32 - 1)
+    }
+
+    fn late(&self, y: EvidenceId) -> bool {
+        self.flat.entries[y.index()].1
+    }
+
+    fn named(&mut self, h: Handle<ir::Estimator>) -> Result<EvidenceId, String> {
+        if let Some(&y) = self.flat.named.get(&h) {
+            return Ok(y);
+        }
+        let module = self.module;
+        let e = &module.estimators[h];
+        let name = (self.intern)(&e.name.text);
+        let y = self.expr(&e.expr, Some(name))?;
+        self.flat.named.insert(h, y);
+        Ok(y)
+    }
+
+    fn pattern(&mut self, p: &ir::Pattern) -> Result<Pattern, String> {
+        let mut segments = Vec::new();
+        for seg in &p.segments {
+            let mut tests = Vec::new();
+            for w in seg {
+                tests.push(match w {
+                    ir::PatternWord::Any => WordTest::Any,
+                    ir::PatternWord::Is { stems, any, all } => {
+                        let mask = |refs: &[ir::Ref<ir::Category>]| -> Result<Tags, String> {
+                            refs.iter()
+                                .try_fold(0, |m, r| Ok(m | 1u128 << target(r)?.index()))
+                        };
+                        WordTest::Is {
+                            any: mask(any)?,
+                            all: mask(all)?,
+                            stems: stems.iter().map(|s| self.stems.intern(s)).collect(),
+                        }
+                    }
+                });
+            }
+            segments.push(tests);
+        }
+        Ok(Pattern {
+            from_start: p.from_start,
+            to_end: p.to_end,
+            segments,
+        })
+    }
+
+    fn inspection(
+        &mut self,
+        i: &ir::Inspection,
+        complement: bool,
+        name: Option<NameId>,
+    ) -> Result<EvidenceId, String> {
+        let of =
+            i.of.iter()
+                .map(|t| self.inspected(t))
+                .collect::<Result<Vec<_>, _>>()?;
+        Ok(self.push(
+            name,
+            Estimator::Inspect {
+                of,
+                shape: i.shape,
+                complement,
+            },
+            false,
+        ))
+    }
+
+    /// Emits an expression (operands first); `name` for a named estimator's own entry.
+    fn expr(&mut self, e: &ir::Expr, name: Option<NameId>) -> Result<EvidenceId, String> {
+        let operands =
+            |cx: &mut Self, xs: &[ir::Expr]| -> Result<(Vec<EvidenceId>, bool), String> {
+                let ids = xs
+                    .iter()
+                    .map(|x| cx.expr(x, None))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let late = ids.iter().any(|&y| cx.late(y));
+                Ok((ids, late))
+            };
+        let (estimator, late) = match e {
+            ir::Expr::Always => (Estimator::Always, false),
+            ir::Expr::Match {
+                pattern,
+                confidence,
+            } => {
+                let p = self.pattern(pattern)?;
+                let id = PatternId(self.patterns.len() as u32);
+                self.patterns.push(p);
+                (
+                    Estimator::Match {
+                        pattern: id,
+                        confidence: *confidence,
+                    },
+                    false,
+                )
+            }
+            ir::Expr::Speaker(s) => (Estimator::Speaker(*s), false),
+            ir::Expr::Emote(e) => (Estimator::Emote((self.intern)(e)), false),
+            ir::Expr::Did(a) => (
+                Estimator::Did(a.as_ref().map(id).transpose()?.map(ActionId)),
+                false,
+            ),
+            ir::Expr::Mentions(c) => (Estimator::Mentions(ConceptId(id(c)?)), false),
+            ir::Expr::Inspect(i) => return self.inspection(i, false, name),
+            ir::Expr::Var { variable, test } => {
+                let test = match test {
+                    ir::VarTest::Bound => VarTest::Bound,
+                    ir::VarTest::IsA(c) => VarTest::IsA(ConceptId(id(c)?)),
+                    ir::VarTest::Related(r, c) => VarTest::Related {
+                        relation: (self.intern)(r),
+                        to: ConceptId(id(c)?),
+                    },
+                };
+                (
+                    Estimator::Var {
+                        variable: VariableId(id(variable)?),
+                        test,
+                    },
+                    true,
+                )
+            }
+            ir::Expr::Ev(r) => {
+                let y = self.named(target(r)?)?;
+                if name.is_none() {
+                    return Ok(y);
+                }
+                // A named alias of another estimator: its own entry, same value.
+                (Estimator::Max(vec![y]), self.late(y))
+            }
+            ir::Expr::And(xs) => {
+                let (ids, late) = operands(self, xs)?;
+                (Estimator::And(ids), late)
+            }
+            ir::Expr::Or(xs) => {
+                let (ids, late) = operands(self, xs)?;
+                (Estimator::Or(ids), late)
+            }
+            ir::Expr::Max(xs) => {
+                let (ids, late) = operands(self, xs)?;
+                (Estimator::Max(ids), late)
+            }
+            ir::Expr::Not(x) => {
+                let y = self.expr(x, None)?;
+                (Estimator::Not(y), self.late(y))
+            }
+            ir::Expr::Scale(k, x) => {
+                let y = self.expr(x, None)?;
+                (Estimator::Scale(*k, y), self.late(y))
+            }
+            ir::Expr::Invalid => return Err(bug("an invalid estimator")),
+        };
+        Ok(self.push(name, estimator, late))
+    }
+
+    fn chunks(&mut self, chunks: &[ir::Chunk]) -> Result<Vec<Chunk>, String> {
+        chunks
+            .iter()
+            .map(|c| {
+                Ok(match c {
+                    ir::Chunk::Text(t) => Chunk::Text(t.clone()),
+                    ir::Chunk::Choice(alts) => Chunk::Choice(
+                        alts.iter()
+                            .map(|a| self.chunks(a))
+                            .collect::<Result<_, String>>()?,
+                    ),
+                    ir::Chunk::Var { variable, property } => Chunk::Var {
+                        variable: VariableId(id(variable)?),
+                        property: property.as_deref().map(|p| (self.intern)(p)),
+                    },
+                    ir::Chunk::Template(t) => Chunk::Template(TemplateId(id(t)?)),
+                })
+            })
+            .collect()
+    }
+
+    /// Members of a category after its set operations (categories are acyclic by now).
+    fn members(
+        &self,
+        h: Handle<ir::Category>,
+        memo: &mut HashMap<Handle<ir::Category>, BTreeSet<String>>,
+    ) -> BTreeSet<String> {
+        if let Some(m) = memo.get(&h) {
+            return m.clone();
+        }
+        let c = &self.module.categories[h];
+        let mut set: BTreeSet<String> = c.words.iter().cloned().collect();
+        for r in c.union.iter().filter_map(|r| r.target) {
+            set.extend(self.members(r, memo));
+        }
+        for r in c.intersect.iter().filter_map(|r| r.target) {
+            let other = self.members(r, memo);
+            set.retain(|w| other.contains(w));
+        }
+        for r in c.minus.iter().filter_map(|r| r.target) {
+            let other = self.members(r, memo);
+            set.retain(|w| !other.contains(w));
+        }
+        memo.insert(h, set.clone());
+        set
+    }
+}
+
+/// Emits the HPMM section of a valid module. Errors are compiler bugs.
+pub fn emit(module: &Module, intern: &mut dyn FnMut(&str) -> NameId) -> Result<Model, String> {
+    let mut model = Model::default();
+    let mut state_ids = HashMap::new();
+    for (_, sp) in module.spaces.iter() {
+        for &s in &sp.states {
+            let next = SpaceStateId(state_ids.len() as u32);
+            state_ids.insert(s, next);
+        }
+    }
+    let mut cx = Cx {
+        module,
+        intern,
+        stems: Stems::default(),
+        flat: Flat::default(),
+        state_ids,
+        patterns: Vec::new(),
+    };
+    // Lexicon: one bit per category, words and their stems tagged with every category they
+    // are in.
+    let mut lexicon: BTreeMap<String, Tags> = BTreeMap::new();
+    let mut memo = HashMap::new();
+    for (bit, (h, c)) in module.categories.iter().enumerate() {
+        model.categories.push((cx.intern)(&c.name.text));
+        for w in cx.members(h, &mut memo) {
+            *lexicon.entry(text::stem(&w)).or_default() |= 1u128 << bit;
+            *lexicon.entry(w).or_default() |= 1u128 << bit;
+        }
+    }
+    model.lexicon = lexicon
+        .into_iter()
+        .map(|(word, tags)| LexWord { word, tags })
+        .collect();
+    // Concepts.
+    for (me, c) in module.concepts.iter() {
+        let mut is_a = BTreeSet::new();
+        let mut stack = vec![me];
+        while let Some(h) = stack.pop() {
+            if is_a.insert(ConceptId(h.index() as u32)) {
+                stack.extend(module.concepts[h].is.iter().filter_map(|r| r.target));
+            }
+        }
+        let words = c
+            .words
+            .iter()
+            .map(|w| cx.stems.intern(&text::stem(w)))
+            .collect();
+        let properties = c
+            .properties
+            .iter()
+            .map(|(k, v)| ((cx.intern)(k), v.clone()))
+            .collect();
+        let relations = c
+            .relations
+            .iter()
+            .map(|(r, to)| Ok(((cx.intern)(r), ConceptId(id(to)?))))
+            .collect::<Result<_, String>>()?;
+        model.concepts.push(Concept {
+            name: (cx.intern)(&c.name.text),
+            is_a: is_a.into_iter().collect(),
+            words,
+            properties,
+            relations,
+        });
+    }
+    // Evidence: every named estimator (operands first), then the model dependencies'.
+    for (h, _) in module.estimators.iter() {
+        cx.named(h)?;
+    }
+    let mut dependency = HashMap::new();
+    for (h, sp) in module.spaces.iter() {
+        if let Some(i) = &sp.enabled_by {
+            let y_e = cx.inspection(i, false, None)?;
+            let y_d = cx.inspection(i, true, None)?;
+            dependency.insert(h, (y_e, y_d));
+        }
+    }
+    // Early evidence first, then late; operands keep preceding their users.
+    let mut order: Vec<usize> = (0..cx.flat.entries.len())
+        .filter(|&i| !cx.flat.entries[i].1)
+        .collect();
+    model.late_evidence = order.len() as u32;
+    order.extend((0..cx.flat.entries.len()).filter(|&i| cx.flat.entries[i].1));
+    let mut new_id = vec![EvidenceId(0); order.len()];
+    for (new, &old) in order.iter().enumerate() {
+        new_id[old] = EvidenceId(new as u32);
+    }
+    let map = |y: EvidenceId| new_id[y.index()];
+    model.evidence = order
+        .iter()
+        .map(|&old| {
+            let mut e = cx.flat.entries[old].0.clone();
+            e.estimator = match e.estimator {
+                Estimator::And(xs) => Estimator::And(xs.into_iter().map(map).collect()),
+                Estimator::Or(xs) => Estimator::Or(xs.into_iter().map(map).collect()),
+                Estimator::Max(xs) => Estimator::Max(xs.into_iter().map(map).collect()),
+                Estimator::Not(x) => Estimator::Not(map(x)),
+                Estimator::Scale(k, x) => Estimator::Scale(k, map(x)),
+                other => other,
+            };
+            e
+        })
+        .collect();
+    let evidence_of = |cx: &Cx<'_>, r: &ir::Ref<ir::Estimator>| -> Result<EvidenceId, String> {
+        Ok(map(cx.flat.named[&target(r)?]))
+    };
+    // Variables and trackers (variable order, then tracker order).
+    for (vh, v) in module.variables.iter() {
+        model.variables.push(Variable {
+            name: (cx.intern)(&v.name.text),
+        });
+        for t in &v.trackers {
+            let rule = match &t.rule {
+                ir::TrackerRule::Mention(kinds) => TrackerRule::Mention {
+                    types: kinds
+                        .iter()
+                        .map(|k| Ok(ConceptId(id(k)?)))
+                        .collect::<Result<_, String>>()?,
+                },
+                ir::TrackerRule::Bind(c) => TrackerRule::Bind(ConceptId(id(c)?)),
+                ir::TrackerRule::Copy(v) => TrackerRule::Copy(VariableId(id(v)?)),
+                ir::TrackerRule::Clear => TrackerRule::Clear,
+            };
+            let when = match &t.when {
+                Some((r, x)) => Some((evidence_of(&cx, r)?, *x)),
+                None => None,
+            };
+            model.trackers.push(Tracker {
+                variable: VariableId(vh.index() as u32),
+                rule,
+                when,
+                speaker: t.speaker,
+            });
+        }
+    }
+    // Templates and actions.
+    for (_, t) in module.templates.iter() {
+        let variants = t
+            .variants
+            .iter()
+            .map(|v| cx.chunks(v))
+            .collect::<Result<_, String>>()?;
+        model.templates.push(Template {
+            name: (cx.intern)(&t.name.text),
+            variants,
+        });
+    }
+    for (_, a) in module.actions.iter() {
+        let say = a
+            .say
+            .iter()
+            .map(|v| cx.chunks(v))
+            .collect::<Result<_, String>>()?;
+        let bind = a
+            .bind
+            .iter()
+            .map(|(v, c)| {
+                Ok((
+                    VariableId(id(v)?),
+                    c.as_ref().map(id).transpose()?.map(ConceptId),
+                ))
+            })
+            .collect::<Result<_, String>>()?;
+        let copy_belief = a
+            .copy_belief
+            .iter()
+            .map(|(t, s)| match (cx.inspected(t)?, cx.inspected(s)?) {
+                (Inspected::State(target), Inspected::State(source)) => {
+                    Ok(BeliefCopy { target, source })
+                }
+                _ => Err(bug("a belief copy between whole spaces")),
+            })
+            .collect::<Result<_, String>>()?;
+        model.actions.push(Action {
+            name: (cx.intern)(&a.name.text),
+            emote: (cx.intern)(&a.emote),
+            say,
+            bind,
+            copy_belief,
+        });
+    }
+    // Spaces.
+    for (h, sp) in module.spaces.iter() {
+        let first = model.states.len() as u32;
+        let n = sp.states.len();
+        let local: HashMap<Handle<ir::SpaceState>, usize> =
+            sp.states.iter().enumerate().map(|(i, &s)| (s, i)).collect();
+        let mut p = vec![0.0; n * n];
+        for (i, &s) in sp.states.iter().enumerate() {
+            let st = &module.space_states[s];
+            for (t, prob) in crate::hpmm::valid::successors(module, s) {
+                p[i * n + local[&t]] += prob;
+            }
+            let mut expects = st
+                .expects
+                .iter()
+                .map(|e| Ok((evidence_of(&cx, &e.evidence)?, e.weight)))
+                .collect::<Result<Vec<_>, String>>()?;
+            if let (Some(&(_, y_d)), Some(d)) = (dependency.get(&h), sp.disable)
+                && d == s
+            {
+                expects.push((map(y_d), 1.0));
+            }
+            model.states.push(SpaceState {
+                name: (cx.intern)(&st.name.text),
+                space: SpaceId(h.index() as u32),
+                expects,
+                action: st.action.as_ref().map(id).transpose()?.map(ActionId),
+            });
+        }
+        let initial = sp
+            .initial
+            .ok_or_else(|| bug("a space without initial state"))?;
+        let mut transition_expects = Vec::new();
+        if let (Some(&(y_e, _)), Some(d)) = (dependency.get(&h), sp.disable) {
+            transition_expects.push(TransitionExpectation {
+                from: local[&d] as u32,
+                to: local[&initial] as u32,
+                expects: vec![(map(y_e), 1.0)],
+            });
+        }
+        model.spaces.push(Space {
+            name: (cx.intern)(&sp.name.text),
+            first_state: first,
+            state_count: n as u32,
+            initial: cx.state_ids[&initial],
+            disable: sp.disable.map(|d| cx.state_ids[&d]),
+            p,
+            transition_expects,
+        });
+    }
+    // Accumulators, inputs first.
+    let mut acc_ids: HashMap<Handle<ir::Accumulator>, AccumulatorId> = HashMap::new();
+    fn place(
+        module: &Module,
+        h: Handle<ir::Accumulator>,
+        order: &mut Vec<Handle<ir::Accumulator>>,
+        ids: &mut HashMap<Handle<ir::Accumulator>, AccumulatorId>,
+    ) {
+        if ids.contains_key(&h) {
+            return;
+        }
+        // Marked before the inputs: a cycle (refused by validation) cannot recurse forever.
+        ids.insert(h, AccumulatorId(u32::MAX));
+        for (_, input) in &module.accumulators[h].inputs {
+            if let Some(ir::ArbitrationInput::Accumulator(a)) = input {
+                place(module, *a, order, ids);
+            }
+        }
+        ids.insert(h, AccumulatorId(order.len() as u32));
+        order.push(h);
+    }
+    let mut order = Vec::new();
+    for (h, _) in module.accumulators.iter() {
+        place(module, h, &mut order, &mut acc_ids);
+    }
+    for h in order {
+        let a = &module.accumulators[h];
+        let inputs = a
+            .inputs
+            .iter()
+            .map(|(_, i)| match i {
+                Some(ir::ArbitrationInput::Space(s)) => {
+                    Ok(Source::Space(SpaceId(s.index() as u32)))
+                }
+                Some(ir::ArbitrationInput::Accumulator(x)) => Ok(Source::Accumulator(acc_ids[x])),
+                None => Err(bug("an unknown arbitration input")),
+            })
+            .collect::<Result<_, String>>()?;
+        model.accumulators.push(Accumulator {
+            name: (cx.intern)(&a.name.text),
+            rule: a.rule,
+            inputs,
+        });
+    }
+    for (_, c) in module.chats.iter() {
+        model.chats.push(Chat {
+            name: (cx.intern)(&c.name.text),
+            agent: (cx.intern)(&c.agent),
+            player: (cx.intern)(&c.player),
+            tick_rate: c.tick_rate,
+            output: acc_ids[&target(&c.output)?],
+        });
+    }
+    model.stems = std::mem::take(&mut cx.stems.list);
+    model.patterns = std::mem::take(&mut cx.patterns);
+    Ok(model)
+}

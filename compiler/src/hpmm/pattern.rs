@@ -1,0 +1,194 @@
+//! The surface pattern language of estimators (docs/formats/evidence.md). Words separated by
+//! spaces, matched against consecutive input words:
+//!
+//! - `can you` — words, compared by stem (`paying` matches `pay`);
+//! - `@pleasant` — a word in a lexicon category; `@copula&negative` — in all of them;
+//! - `can|could|@modal` — any one of the alternatives;
+//! - `_` — any one word; `*` — any number of words (a gap);
+//! - `^` first / `$` last — the match starts at the first / ends at the last word.
+//!
+//! No backtracking is needed to match (see `ensemble_runtime::hpmm::pattern`).
+
+use crate::ir::hpmm::{Category, Pattern, PatternWord, Ref};
+use crate::ir::{Handle, Name};
+use crate::source::Span;
+use ensemble_runtime::hpmm::text;
+
+/// Parses `source`; category references are resolved with `category` (unresolved ones are
+/// `None` in the result, for the caller to report).
+pub fn parse(
+    source: &str,
+    span: Span,
+    category: &dyn Fn(&str) -> Option<Handle<Category>>,
+) -> Result<Pattern, String> {
+    let pieces: Vec<&str> = source.split_whitespace().collect();
+    if pieces.is_empty() {
+        return Err("the pattern is empty".into());
+    }
+    let mut pattern = Pattern {
+        from_start: false,
+        to_end: false,
+        segments: vec![Vec::new()],
+    };
+    let last = pieces.len() - 1;
+    for (i, piece) in pieces.iter().enumerate() {
+        match *piece {
+            "^" if i == 0 => pattern.from_start = true,
+            "$" if i == last => pattern.to_end = true,
+            "^" | "$" => {
+                return Err(format!(
+                    "`{piece}` may only {} the pattern",
+                    if *piece == "^" { "start" } else { "end" }
+                ));
+            }
+            "*" => {
+                if pattern.segments.last().is_some_and(|s| !s.is_empty()) {
+                    pattern.segments.push(Vec::new());
+                }
+            }
+            "_" => pattern
+                .segments
+                .last_mut()
+                .expect("one segment")
+                .push(PatternWord::Any),
+            p if p.contains('|') || p.starts_with('@') => {
+                let test = alternatives(p, span, category)?;
+                pattern.segments.last_mut().expect("one segment").push(test);
+            }
+            p => {
+                let words = text::tokenize(p);
+                if words.is_empty() {
+                    return Err(format!("`{p}` contains no word"));
+                }
+                for w in words {
+                    pattern
+                        .segments
+                        .last_mut()
+                        .expect("one segment")
+                        .push(PatternWord::Is {
+                            stems: vec![text::stem(&w)],
+                            any: vec![],
+                            all: vec![],
+                        });
+                }
+            }
+        }
+    }
+    pattern.segments.retain(|s| !s.is_empty());
+    if pattern.segments.is_empty() {
+        return Err("the pattern matches any input: it has no word to test".into());
+    }
+    Ok(pattern)
+}
+
+fn alternatives(
+    piece: &str,
+    span: Span,
+    category: &dyn Fn(&str) -> Option<Handle<Category>>,
+) -> Result<PatternWord, String> {
+    let mut stems = Vec::new();
+    let mut any = Vec::new();
+    let mut all = Vec::new();
+    let reference = |name: &str| Ref {
+        name: Name {
+            text: name.to_string(),
+            span,
+        },
+        target: category(name),
+    };
+    for alt in piece.split('|') {
+        if let Some(cats) = alt.strip_prefix('@') {
+            if cats.contains('&') {
+                if !all.is_empty() {
+                    return Err(format!(
+                        "`{piece}` has two `&` conjunctions; one word test takes at most one"
+                    ));
+                }
+                for c in cats.split('&') {
+                    if c.is_empty() {
+                        return Err(format!("`{piece}` has an empty category name"));
+                    }
+                    all.push(reference(c));
+                }
+            } else if cats.is_empty() {
+                return Err(format!("`{piece}` has an empty category name"));
+            } else {
+                any.push(reference(cats));
+            }
+        } else {
+            let words = text::tokenize(alt);
+            match words.as_slice() {
+                [w] => stems.push(text::stem(w)),
+                _ => {
+                    return Err(format!(
+                        "`{alt}` in `{piece}` is not a single word (alternatives are single words)"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(PatternWord::Is { stems, any, all })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::FileId;
+
+    fn stems(p: &Pattern) -> Vec<Vec<String>> {
+        p.segments
+            .iter()
+            .map(|s| {
+                s.iter()
+                    .map(|w| match w {
+                        PatternWord::Any => "_".to_string(),
+                        PatternWord::Is { stems, any, all } => {
+                            let mut parts = stems.clone();
+                            parts.extend(any.iter().map(|c| format!("@{}", c.name.text)));
+                            if !all.is_empty() {
+                                let names: Vec<&str> =
+                                    all.iter().map(|c| c.name.text.as_str()).collect();
+                                parts.push(format!("@{}", names.join("&")));
+                            }
+                            parts.join("|")
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn parse_ok(s: &str) -> Pattern {
+        parse(s, Span::file_start(FileId(0)), &|_| None).unwrap()
+    }
+
+    #[test]
+    fn the_report_examples() {
+        let p = parse_ok("^ can|could you *");
+        assert!(p.from_start && !p.to_end);
+        assert_eq!(stems(&p), [["can|could", "you"]]);
+        let p = parse_ok("what's up ?");
+        assert_eq!(stems(&p), [["what", "up", "?"]]);
+        let p = parse_ok("@wh-word @copula&negative * paying $");
+        assert_eq!(
+            stems(&p),
+            [vec!["@wh-word", "@copula&negative"], vec!["pay"]]
+        );
+        assert!(p.to_end);
+        assert_eq!(
+            stems(&parse_ok("give _ beer!")),
+            [["give", "_", "beer", "!"]]
+        );
+    }
+
+    #[test]
+    fn malformed_patterns() {
+        let err = |s: &str| parse(s, Span::file_start(FileId(0)), &|_| None).unwrap_err();
+        assert!(err("").contains("empty"));
+        assert!(err("* *").contains("no word"));
+        assert!(err("hello ^").contains("start"));
+        assert!(err("@a&b|@c&d").contains("two"));
+        assert!(err("@").contains("empty category"));
+        assert!(err("well|,").contains("not a single word"));
+    }
+}

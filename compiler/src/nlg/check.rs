@@ -1,0 +1,65 @@
+//! Checks on the states that speak: a `Dialog` state must name a sentence state, and a `Set`
+//! state's modifier must read `Name = value`.
+
+use crate::diag::{Code, Diagnostic, Diagnostics, suggest};
+use crate::ir::{Modifier, Module, State};
+
+/// The library state that speaks sentence states.
+pub const DIALOG: &str = "Dialog";
+/// The library state that binds a variable.
+pub const SET: &str = "Set";
+
+/// The library name of a state's code, if it resolved.
+pub fn code_name<'m>(module: &'m Module, state: &State) -> Option<&'m str> {
+    state.code.map(|c| module.library[c].name.as_str())
+}
+
+/// The variable a `Set` state binds (`CityName = Boston` -> `CityName`).
+pub fn set_variable(text: &str) -> Option<&str> {
+    let (name, _) = text.split_once('=')?;
+    let name = name.trim();
+    (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(name)
+}
+
+pub fn check_dialog_states(module: &Module, diags: &mut Diagnostics) {
+    let names: Vec<&str> = module
+        .sentences
+        .iter()
+        .map(|(_, s)| s.name.text.as_str())
+        .collect();
+    for (_, state) in module.states.iter() {
+        let Modifier::Text(text) = &state.modifier else {
+            continue;
+        };
+        let span = state.modifier_span.unwrap_or(state.name.span);
+        match code_name(module, state) {
+            Some(DIALOG) if module.sentence_by_name(text).is_none() => {
+                let mut d = Diagnostic::error(
+                    Code::UnknownReference,
+                    format!(
+                        "dialog state `{}` speaks sentence state `{text}`, which is not defined",
+                        state.name.text
+                    ),
+                )
+                .at(span, "no such sentence state")
+                .note("sentence states are defined in *.sentences.ron files");
+                if let Some(s) = suggest(text, names.iter().copied()) {
+                    d = d.note(format!("did you mean `{s}`?"));
+                }
+                diags.push(d);
+            }
+            Some(SET) if set_variable(text).is_none() => diags.push(
+                Diagnostic::error(
+                    Code::InvalidValue,
+                    format!(
+                        "state `{}` sets `{text}`, which is not `Name = value`",
+                        state.name.text
+                    ),
+                )
+                .at(span, "here")
+                .note("write it like `CityName = Boston`"),
+            ),
+            _ => {}
+        }
+    }
+}

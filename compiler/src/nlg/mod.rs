@@ -1,0 +1,206 @@
+//! Natural language generation (Hewlett 2013, ch. 3): sentence states are over-generated into
+//! realiser inputs, realised into English by our own realiser, de-duplicated, and ranked with
+//! n-gram counts, all at compile time. The program carries each sentence state's best
+//! candidates with their slots; the runtime only fills the slots and chooses.
+//!
+//! ```text
+//! sentence state ─► overgen ─► realise ─► de-duplicate ─► score (ngram) ─► ranked candidates
+//!  (verbs, nouns,    (trees)    (English)                  (Eq. 3.1 or
+//!   modifiers)                                               stupid back-off)
+//! ```
+
+pub mod bind;
+pub mod check;
+pub mod input;
+mod memo;
+pub mod morph;
+pub mod ngram;
+pub mod overgen;
+pub mod rank;
+pub mod realise;
+pub mod tree;
+
+pub use rank::{Candidate, GenerationReport};
+
+use crate::diag::{Code, Diagnostic, Diagnostics, Severity};
+use crate::ir::Module;
+use ngram::NgramDb;
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// The NLG stage of the pipeline: checks dialog states and their variables, then generates and
+/// ranks every sentence state's candidates into the module (`SentenceState::candidates`), with
+/// `no-candidate`, `swapped-arguments` and `out-of-vocabulary` reports.
+pub fn compile(module: &mut Module, diags: &mut Diagnostics) {
+    check::check_dialog_states(module, diags);
+    bind::check_bindings(module, diags);
+    if module.sentences.is_empty() {
+        return;
+    }
+    // Open each n-gram source once.
+    let mut dbs: HashMap<PathBuf, Option<std::sync::Arc<NgramDb>>> = HashMap::new();
+    for (_, file) in module.sentence_files.iter() {
+        match &file.ngrams {
+            Some((path, span)) => {
+                if dbs.contains_key(path) {
+                    continue;
+                }
+                let db = match memo::open_source(path) {
+                    Ok(db) => Some(db),
+                    Err(e) => {
+                        diags.push(
+                            Diagnostic::error(Code::NgramDatabase, e)
+                                .at(*span, "n-gram source named here")
+                                .note("build one with `ensemble ngram build CORPUS -o FILE.ngr`, or name a `w1 w2 w3<TAB>count` file"),
+                        );
+                        None
+                    }
+                };
+                dbs.insert(path.clone(), db);
+            }
+            None => diags.push(
+                Diagnostic::warning(
+                    Code::NgramDatabase,
+                    "no n-gram source: candidates cannot be ranked and are kept in alphabetical order",
+                )
+                .at(file.span, "these sentence states")
+                .note("add `ngrams: \"FILE.ngr\"` (built with `ensemble ngram build`)"),
+            ),
+        }
+    }
+    let handles: Vec<_> = module.sentences.handles().collect();
+    for h in handles {
+        let s = &module.sentences[h];
+        let file = &module.sentence_files[s.file];
+        let db = file
+            .ngrams
+            .as_ref()
+            .and_then(|(p, _)| dbs.get(p))
+            .and_then(Option::as_ref)
+            .map(|db| &**db);
+        let values = slot_values(module, file);
+        let slot = |name: &str| -> String {
+            values
+                .get(name)
+                .cloned()
+                .unwrap_or_else(|| "<unk>".to_string())
+        };
+        let mut slots: Vec<_> = values.iter().collect();
+        slots.sort();
+        let source = file.ngrams.as_ref().and_then(|(p, _)| memo::fingerprint(p));
+        let key = format!(
+            "{}|{:?}|{:?}|{:?}|{}|{:?}",
+            s.name.text, s.input, source, file.scoring, file.keep, slots
+        );
+        let (ranked, report) = memo::ranked_or(key, || {
+            let (unique, variations) = rank::generate(&s.input);
+            let report = GenerationReport {
+                variations,
+                unique: unique.len(),
+            };
+            let mut ranked = rank::rank(&s.name.text, unique, db, file.scoring, slot);
+            ranked.truncate(file.keep as usize);
+            (ranked, report)
+        });
+        report_candidates(module, h, &ranked, db.is_some(), diags);
+        let s = &mut module.sentences[h];
+        s.candidates = ranked;
+        s.report = report;
+    }
+}
+
+/// The values slots are ranked with: the file's `examples`, else the first value any scene
+/// binds to the variable (slots without either are scored as the unknown word).
+pub fn slot_values(module: &Module, file: &crate::ir::SentenceFile) -> HashMap<String, String> {
+    let mut values: HashMap<String, String> = file.examples.iter().cloned().collect();
+    for (_, scene) in module.scenes.iter() {
+        for a in &scene.agents {
+            for (n, v) in &a.variables {
+                values.entry(n.text.clone()).or_insert_with(|| v.clone());
+            }
+        }
+    }
+    values
+}
+
+fn report_candidates(
+    module: &Module,
+    h: crate::ir::Handle<crate::ir::SentenceState>,
+    ranked: &[Candidate],
+    scored: bool,
+    diags: &mut Diagnostics,
+) {
+    let s = &module.sentences[h];
+    let file = &module.sentence_files[s.file];
+    let name = &s.name.text;
+    match ranked.first() {
+        None => diags.push(
+            Diagnostic::warning(
+                Code::NoCandidate,
+                format!("sentence state `{name}` yields no candidate sentence"),
+            )
+            .at(s.name.span, "nothing to say")
+            .note("give it at least one verb or noun that realises to words"),
+        ),
+        Some(best)
+            if scored
+                && (!best.score.is_finite() || file.min_score.is_some_and(|m| best.score < m)) =>
+        {
+            let threshold = match file.min_score {
+                Some(m) => format!("the threshold {m}"),
+                None => "any finite score".to_string(),
+            };
+            diags.push(
+                Diagnostic::warning(
+                    Code::NoCandidate,
+                    format!(
+                        "sentence state `{name}`: every candidate scores below {threshold} (best: \"{}\", {:.3})",
+                        best.template, best.score
+                    ),
+                )
+                .at(s.name.span, "no candidate the n-grams support")
+                .note("the n-gram counts do not support any realisation; check its words, or use a larger corpus"),
+            );
+        }
+        _ => {}
+    }
+    if let [a, b, ..] = ranked
+        && let (Some(x), Some(y)) = (a.subject, b.subject)
+        && x != y
+    {
+        diags.push(
+            Diagnostic::warning(
+                Code::SwappedArguments,
+                format!(
+                    "sentence state `{name}`: the two best candidates differ in who does what: \"{}\" / \"{}\"",
+                    a.template, b.template
+                ),
+            )
+            .at(s.name.span, "arguments swapped between the top two")
+            .note("the n-gram ranking cannot tell meanings apart (Hewlett §3.4.3, \"Bob hit Sam\"); reorder the nouns or keep fewer candidates"),
+        );
+    }
+    let mut oov: Vec<&str> = ranked
+        .iter()
+        .flat_map(|c| c.oov.iter().map(String::as_str))
+        .filter(|w| *w != "<unk>")
+        .collect();
+    oov.sort_unstable();
+    oov.dedup();
+    if scored && !oov.is_empty() {
+        diags.push(
+            Diagnostic::new(
+                Severity::Info,
+                Code::OutOfVocabulary,
+                format!(
+                    "sentence state `{name}`: the n-gram database does not know {}",
+                    oov.iter()
+                        .map(|w| format!("`{w}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )
+            .at(s.name.span, "scored with back-off for these words"),
+        );
+    }
+}

@@ -1,0 +1,395 @@
+//! Over-generation (Hewlett §3.4.3): from a sentence state's verbs, nouns and modifiers,
+//! enumerate realiser inputs that vary
+//! - the noun-verb relations: which noun is the subject, and for every other noun whether it is
+//!   an object of a verb, a prepositional argument of the last verb, or attached to the noun
+//!   before it;
+//! - the prepositions ("particles") of those attachments;
+//! - the articles (a / the / none);
+//! - auxiliaries and modals (none, would, can, will) and tense (present, past);
+//! - the form of each complement verb (to-infinitive or gerund);
+//! - the question form (wh-word fronted with inversion, in situ, or as the subject).
+//!
+//! Most variations are not grammatical; realisation and de-duplication come next, and the
+//! n-gram ranking sorts the rest.
+
+use super::morph::{self, Number, Person};
+use super::tree::*;
+
+/// A verb of a sentence state (`PAST book` is `past: true`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerbSpec {
+    pub lemma: String,
+    pub past: bool,
+}
+
+/// A noun of a sentence state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Term {
+    Word(String),
+    /// `VARIABLE <Name>`.
+    Variable(String),
+}
+
+/// What the over-generator needs from a sentence state.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Input {
+    pub verbs: Vec<VerbSpec>,
+    pub nouns: Vec<Term>,
+    /// `QUESTION` (with its wh-word, if any).
+    pub question: Option<Option<String>>,
+}
+
+/// One variation: the realiser input and which noun it made the subject.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    pub clause: Clause,
+    /// Index of the noun that is the subject (`None`: no subject, or the wh-word is).
+    pub subject: Option<usize>,
+}
+
+/// Prepositions tried for prepositional attachments.
+pub const PREPOSITIONS: &[&str] = &["to", "on", "at", "for", "in"];
+/// Modal auxiliaries tried on the head verb (besides none).
+pub const MODALS: &[&str] = &["would", "can", "will"];
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Relation {
+    Object(usize),
+    Oblique(&'static str),
+    Attach(&'static str, usize),
+}
+
+fn head_of(term: &Term) -> Head {
+    match term {
+        Term::Variable(name) => Head::Slot(name.clone()),
+        Term::Word(w) => match morph::pronoun_features(w) {
+            Some((person, number)) => Head::Pronoun {
+                person,
+                number,
+                gender: morph::pronoun_gender(w),
+            },
+            None if w.chars().next().is_some_and(char::is_uppercase) => Head::Proper(w.clone()),
+            None => Head::Common(w.to_lowercase()),
+        },
+    }
+}
+
+fn articles(head: &Head) -> &'static [Det] {
+    match head {
+        Head::Pronoun { .. } => &[Det::None],
+        Head::Common(_) => &[Det::A, Det::The, Det::None],
+        Head::Proper(_) | Head::Slot(_) => &[Det::None, Det::The],
+    }
+}
+
+/// The relations noun `k` may take, given the subject and the verbs.
+fn relations(input: &Input, heads: &[Head], subject: Option<usize>, k: usize) -> Vec<Relation> {
+    let last = input.verbs.len().saturating_sub(1);
+    let mut out = Vec::new();
+    if !input.verbs.is_empty() {
+        out.push(Relation::Object(last));
+        if last > 0 {
+            out.push(Relation::Object(0));
+        }
+        out.extend(PREPOSITIONS.iter().map(|p| Relation::Oblique(p)));
+    }
+    // Attach to the nearest earlier noun that is not the subject and not a pronoun.
+    let prev = (0..k).rev().find(|&j| {
+        (Some(j) != subject || input.verbs.is_empty()) && !matches!(heads[j], Head::Pronoun { .. })
+    });
+    if let Some(j) = prev
+        && !matches!(heads[k], Head::Pronoun { .. })
+    {
+        out.extend(PREPOSITIONS.iter().map(|p| Relation::Attach(p, j)));
+    }
+    if out.is_empty() {
+        out.push(Relation::Object(0));
+    }
+    out
+}
+
+/// The question placements to try.
+fn placements(input: &Input) -> Vec<Option<Question>> {
+    match &input.question {
+        None => vec![None],
+        Some(None) => vec![Some(Question::YesNo)],
+        Some(Some(word)) => {
+            let mut v = vec![
+                Some(Question::Wh {
+                    word: word.clone(),
+                    placement: WhPlacement::Fronted,
+                }),
+                Some(Question::Wh {
+                    word: word.clone(),
+                    placement: WhPlacement::InSitu,
+                }),
+            ];
+            if matches!(word.as_str(), "what" | "who") {
+                v.push(Some(Question::Wh {
+                    word: word.clone(),
+                    placement: WhPlacement::Subject,
+                }));
+            }
+            v
+        }
+    }
+}
+
+/// Every combination of choices, as mixed-radix counters.
+fn for_each_combination(radices: &[usize], mut f: impl FnMut(&[usize])) {
+    if radices.contains(&0) {
+        return;
+    }
+    let mut digits = vec![0usize; radices.len()];
+    loop {
+        f(&digits);
+        let mut i = 0;
+        loop {
+            if i == digits.len() {
+                return;
+            }
+            digits[i] += 1;
+            if digits[i] < radices[i] {
+                break;
+            }
+            digits[i] = 0;
+            i += 1;
+        }
+    }
+}
+
+/// Enumerates the variations of a sentence state, in a fixed order.
+pub fn overgenerate(input: &Input) -> Vec<Variant> {
+    let heads: Vec<Head> = input.nouns.iter().map(head_of).collect();
+    let mut out = Vec::new();
+    for question in placements(input) {
+        let wh_subject = matches!(
+            question,
+            Some(Question::Wh {
+                placement: WhPlacement::Subject,
+                ..
+            })
+        );
+        let subjects: Vec<Option<usize>> = if wh_subject || heads.is_empty() {
+            vec![None]
+        } else {
+            (0..heads.len().min(2)).map(Some).collect()
+        };
+        for subject in subjects {
+            let others: Vec<usize> = (0..heads.len()).filter(|&k| Some(k) != subject).collect();
+            let rels: Vec<Vec<Relation>> = others
+                .iter()
+                .map(|&k| relations(input, &heads, subject, k))
+                .collect();
+            let dets: Vec<&[Det]> = heads.iter().map(articles).collect();
+            let complements = input.verbs.len().saturating_sub(1);
+            // Digits: modal/tense, complement forms, relations, articles.
+            let mut radices = vec![MODALS.len() + 2];
+            radices.extend(std::iter::repeat_n(2, complements));
+            radices.extend(rels.iter().map(Vec::len));
+            radices.extend(dets.iter().map(|d| d.len()));
+            for_each_combination(&radices, |d| {
+                let (modal, tense) = match d[0] {
+                    0 => (None, Tense::Present),
+                    1 => (None, Tense::Past),
+                    m => (Some(MODALS[m - 2].to_string()), Tense::Present),
+                };
+                let mut verbs: Vec<VerbNode> = input
+                    .verbs
+                    .iter()
+                    .map(|v| VerbNode::new(&v.lemma, v.past))
+                    .collect();
+                for (i, v) in verbs.iter_mut().skip(1).enumerate() {
+                    v.form = if d[1 + i] == 0 {
+                        VerbForm::ToInfinitive
+                    } else {
+                        VerbForm::Gerund
+                    };
+                }
+                let rel_digits = &d[1 + complements..1 + complements + rels.len()];
+                let det_digits = &d[1 + complements + rels.len()..];
+                let mut nps: Vec<Option<NounPhrase>> = heads
+                    .iter()
+                    .enumerate()
+                    .map(|(k, h)| {
+                        Some(NounPhrase {
+                            det: dets[k][det_digits[k]],
+                            ..NounPhrase::new(h.clone(), k)
+                        })
+                    })
+                    .collect();
+                let chosen: Vec<(usize, Relation)> = others
+                    .iter()
+                    .zip(rel_digits)
+                    .enumerate()
+                    .map(|(i, (&k, &r))| (k, rels[i][r]))
+                    .collect();
+                // Attach nouns to earlier nouns, last first, so chains keep author order.
+                for &(k, rel) in chosen.iter().rev() {
+                    if let Relation::Attach(p, j) = rel
+                        && let Some(np) = nps[k].take()
+                        && let Some(target) = nps[j].as_mut()
+                    {
+                        target.attached.insert(
+                            0,
+                            PrepPhrase {
+                                prep: Some(p.to_string()),
+                                np,
+                            },
+                        );
+                    }
+                }
+                let mut loose = Vec::new();
+                for &(k, rel) in &chosen {
+                    let Some(np) = nps[k].take() else { continue };
+                    match rel {
+                        // Without verbs there is nothing to be an object of: a fragment.
+                        Relation::Object(_) if verbs.is_empty() => {
+                            loose.push(PrepPhrase { prep: None, np })
+                        }
+                        Relation::Object(v) => verbs[v].objects.push(np),
+                        Relation::Oblique(p) => {
+                            let last = verbs.len() - 1;
+                            verbs[last].obliques.push(PrepPhrase {
+                                prep: Some(p.to_string()),
+                                np,
+                            })
+                        }
+                        Relation::Attach(..) => {}
+                    }
+                }
+                let mut subject_np = subject.and_then(|s| nps[s].take());
+                if let Some(s) = subject_np.as_mut() {
+                    s.attached.append(&mut loose);
+                }
+                out.push(Variant {
+                    clause: Clause {
+                        subject: subject_np,
+                        verbs,
+                        modal,
+                        tense,
+                        question: question.clone(),
+                    },
+                    subject,
+                });
+            });
+        }
+    }
+    out
+}
+
+/// Person of the first noun when it is a pronoun (for reports).
+pub fn first_person(input: &Input) -> Option<(Person, Number)> {
+    match input.nouns.first() {
+        Some(Term::Word(w)) => morph::pronoun_features(w),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::realise::realise;
+    use super::*;
+    use std::collections::BTreeSet;
+
+    fn input(verbs: &[&str], nouns: &[&str], question: Option<Option<&str>>) -> Input {
+        Input {
+            verbs: verbs
+                .iter()
+                .map(|v| match v.strip_prefix("PAST ") {
+                    Some(l) => VerbSpec {
+                        lemma: l.into(),
+                        past: true,
+                    },
+                    None => VerbSpec {
+                        lemma: (*v).into(),
+                        past: false,
+                    },
+                })
+                .collect(),
+            nouns: nouns
+                .iter()
+                .map(|n| match n.strip_prefix("VARIABLE ") {
+                    Some(v) => Term::Variable(v.into()),
+                    None => Term::Word((*n).into()),
+                })
+                .collect(),
+            question: question.map(|q| q.map(Into::into)),
+        }
+    }
+
+    fn unique(input: &Input) -> BTreeSet<String> {
+        overgenerate(input)
+            .iter()
+            .map(|v| realise(&v.clause).template())
+            .collect()
+    }
+
+    #[test]
+    fn want_ticket_to_x_contains_fig_3_4() {
+        let i = input(
+            &["like", "buy"],
+            &["I", "ticket", "VARIABLE CityName"],
+            None,
+        );
+        let all = unique(&i);
+        for s in [
+            "I would like to buy a ticket to {CityName}.",
+            "I would like to buy the ticket to {CityName}.",
+            "I like to buy a ticket to {CityName}.",
+            "I would like to buy ticket to {CityName}.",
+            "I would like to buy a ticket to the {CityName}.",
+        ] {
+            assert!(all.contains(s), "missing {s}");
+        }
+        // Many variations realise to the same sentence (Hewlett: 864 -> 306).
+        assert!(overgenerate(&i).len() > all.len());
+    }
+
+    #[test]
+    fn confirm_flight_x_contains_fig_3_5() {
+        let i = input(
+            &["be", "PAST book"],
+            &["you", "flight", "VARIABLE CityName"],
+            None,
+        );
+        let all = unique(&i);
+        for s in [
+            "You are booked a flight to {CityName}.",
+            "You are booked on a flight to {CityName}.",
+            "You are booked on the flight to {CityName}.",
+            "You are booked on flight to {CityName}.",
+            "You would be booked on a flight to {CityName}.",
+        ] {
+            assert!(all.contains(s), "missing {s}");
+        }
+    }
+
+    #[test]
+    fn when_travel_and_leave_at_x() {
+        let all = unique(&input(&["like", "travel"], &["you"], Some(Some("when"))));
+        assert!(all.contains("When would you like to travel?"));
+        assert!(all.contains("When do you like to travel?"));
+        let all = unique(&input(&["like", "leave"], &["I", "VARIABLE Time"], None));
+        assert!(all.contains("I would like to leave at {Time}."));
+    }
+
+    #[test]
+    fn subject_swaps_are_generated() {
+        let all = unique(&input(&["hit"], &["Bob", "Sam"], None));
+        assert!(all.contains("Bob hit Sam."));
+        assert!(all.contains("Sam hit Bob."));
+    }
+
+    #[test]
+    fn degenerate_inputs_do_not_panic() {
+        for v in overgenerate(&Input::default()) {
+            assert!(realise(&v.clause).tokens.is_empty());
+        }
+        let only_nouns = unique(&input(&[], &["ticket", "VARIABLE CityName"], None));
+        assert!(
+            only_nouns.contains("A ticket to {CityName}."),
+            "{only_nouns:?}"
+        );
+    }
+}

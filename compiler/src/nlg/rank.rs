@@ -1,0 +1,89 @@
+//! From a sentence state to its ranked candidates: over-generate, realise, de-duplicate, score.
+
+use super::ngram::{Method, NgramDb, score::score_tokens, tokenise::sentence_tokens};
+use super::overgen::{Input, overgenerate};
+use super::realise::{Sentence, realise};
+use std::collections::HashMap;
+
+/// One realisation of a sentence state, scored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    /// Stable id (see [`ensemble_runtime::speech::candidate_id`]).
+    pub id: u32,
+    pub sentence: Sentence,
+    /// The line with slots written `{Name}`.
+    pub template: String,
+    /// The n-gram score (higher is better); `-inf` under Eq. 3.1 when an n-gram is unseen.
+    pub score: f64,
+    /// The noun the realisation made the subject (for the swapped-arguments check).
+    pub subject: Option<usize>,
+    /// Words the n-gram database does not know.
+    pub oov: Vec<String>,
+}
+
+/// What generation did for one sentence state (Hewlett: 864 variations, 306 unique).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GenerationReport {
+    pub variations: usize,
+    pub unique: usize,
+}
+
+/// Over-generates and realises `input`; returns the distinct sentences in generation order with
+/// the subject of the first variation that produced each, and the number of variations.
+pub fn generate(input: &Input) -> (Vec<(Sentence, Option<usize>)>, usize) {
+    let variants = overgenerate(input);
+    let mut seen: HashMap<String, ()> = HashMap::new();
+    let mut unique = Vec::new();
+    for v in &variants {
+        let s = realise(&v.clause);
+        if s.tokens.is_empty() {
+            continue;
+        }
+        if seen.insert(s.template(), ()).is_none() {
+            unique.push((s, v.subject));
+        }
+    }
+    (unique, variants.len())
+}
+
+/// Scores every sentence and sorts best first (ties by template, so the order is stable).
+/// Without a database every score is 0 and the order is the templates'.
+pub fn rank(
+    sentence_name: &str,
+    sentences: Vec<(Sentence, Option<usize>)>,
+    db: Option<&NgramDb>,
+    method: Method,
+    slot_value: impl Fn(&str) -> String,
+) -> Vec<Candidate> {
+    let mut out: Vec<Candidate> = sentences
+        .into_iter()
+        .map(|(sentence, subject)| {
+            let template = sentence.template();
+            let (score, oov) = match db {
+                Some(db) => {
+                    let s = score_tokens(
+                        db,
+                        &sentence_tokens(&sentence.with_slots(&slot_value)),
+                        method,
+                    );
+                    (s.value, s.oov)
+                }
+                None => (0.0, Vec::new()),
+            };
+            Candidate {
+                id: ensemble_runtime::speech::candidate_id(sentence_name, &template),
+                sentence,
+                template,
+                score,
+                subject,
+                oov,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| a.template.cmp(&b.template))
+    });
+    out
+}

@@ -1,0 +1,433 @@
+//! A social agent: the whole model run on one stream of input events (Zubek §5.1). One call of
+//! [`SocialAgent::iterate`] is one iteration (time slice):
+//!
+//! 1. preprocess the input (words, stems, categories, mentioned concepts);
+//! 2. estimate the evidence that does not depend on variables, inspections reading b_{t-1};
+//! 3. run the trackers (situational variables);
+//! 4. estimate the evidence that tests variables;
+//! 5. update every space's belief (all from b_{t-1}: update order does not matter);
+//! 6. local policies and arbitration; apply the winner's self-modifications; render its text.
+//!
+//! The caller feeds the returned output back as the next iteration's input ([`Output::as_input`]),
+//! as the report's engine does.
+
+use super::arbitration::{self, Proposal};
+use super::belief;
+use super::concepts;
+use super::evidence::{self, Observation};
+use super::model::{ActionId, ChatId, ConceptId, Model, SpaceId, Speaker};
+use super::output;
+use super::text::{Preprocessor, Word};
+use crate::program::Program;
+use crate::rng::Rng;
+use std::sync::Arc;
+use thiserror::Error;
+
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum ChatError {
+    #[error("the program has no conversation scene `{name}` (conversations: {available})")]
+    UnknownChat { name: String, available: String },
+}
+
+/// One input event ⟨speaker, emote, utterance⟩ (Zubek §5.2.1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Input {
+    pub speaker: Speaker,
+    /// `says`, `nods`, `waves`...
+    pub emote: String,
+    pub text: String,
+    /// When the agent's own output is fed back: the actions it performed.
+    pub did: Vec<ActionId>,
+}
+
+impl Input {
+    pub fn player(text: &str) -> Self {
+        Input {
+            speaker: Speaker::Player,
+            emote: "says".to_string(),
+            text: text.to_string(),
+            did: Vec::new(),
+        }
+    }
+}
+
+/// What the agent produced in one iteration: ⟨agent, emote, utterance⟩ and the actions behind it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Output {
+    pub emote: Arc<str>,
+    pub text: String,
+    pub actions: Vec<ActionId>,
+    /// The belief the arbitration network carried the winner with.
+    pub belief: f64,
+}
+
+impl Output {
+    /// The output as the next iteration's input: the agent hears itself.
+    pub fn as_input(&self) -> Input {
+        Input {
+            speaker: Speaker::Agent,
+            emote: self.emote.to_string(),
+            text: self.text.clone(),
+            did: self.actions.clone(),
+        }
+    }
+}
+
+/// What a hot reload carried across.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CarryReport {
+    /// Spaces whose belief carried across by space and state name.
+    pub kept: u32,
+    /// What could not be mapped and what was done instead.
+    pub fallbacks: Vec<String>,
+}
+
+pub struct SocialAgent {
+    program: Arc<Program>,
+    chat: ChatId,
+    pre: Preprocessor,
+    /// b_{t-1} before an update, b_t after; one entry per state of every space.
+    belief: Vec<f64>,
+    next: Vec<f64>,
+    q: Vec<f64>,
+    evidence: Vec<f64>,
+    bindings: Vec<Option<ConceptId>>,
+    words: Vec<Word>,
+    mentions: Vec<ConceptId>,
+    space_proposals: Vec<Option<Proposal>>,
+    accumulator_outputs: Vec<Option<Proposal>>,
+    rng: Rng,
+}
+
+/// Initial beliefs: each space's start state (its disable state, else its initial state) at 1.
+fn initial_belief(model: &Model) -> Vec<f64> {
+    let mut b = vec![0.0; model.states.len()];
+    for s in &model.spaces {
+        b[s.start().index()] = 1.0;
+    }
+    b
+}
+
+impl SocialAgent {
+    /// The agent of conversation `chat`. `seed` drives its template choices.
+    pub fn new(program: Arc<Program>, chat: &str, seed: u64) -> Result<Self, ChatError> {
+        let model = &program.hpmm;
+        let id = find_chat(&program, chat)?;
+        Ok(SocialAgent {
+            pre: Preprocessor::new(model),
+            belief: initial_belief(model),
+            next: vec![0.0; model.states.len()],
+            q: vec![0.0; model.states.len()],
+            evidence: vec![0.0; model.evidence.len()],
+            bindings: vec![None; model.variables.len()],
+            words: Vec::new(),
+            mentions: Vec::new(),
+            space_proposals: Vec::new(),
+            accumulator_outputs: Vec::new(),
+            rng: Rng::new(seed, id.0 as u64),
+            chat: id,
+            program,
+        })
+    }
+
+    pub fn program(&self) -> &Arc<Program> {
+        &self.program
+    }
+
+    pub fn chat(&self) -> ChatId {
+        self.chat
+    }
+
+    /// Runs one iteration on `input` (`None`: time passes without input).
+    pub fn iterate(&mut self, input: Option<&Input>) -> Option<Output> {
+        let program = self.program.clone();
+        let model = &program.hpmm;
+        // 1. Preprocessing.
+        match input {
+            Some(i) => self.pre.words(&i.text, &mut self.words),
+            None => self.words.clear(),
+        }
+        self.mentions.clear();
+        for w in &self.words {
+            self.mentions.extend_from_slice(self.pre.concepts_of(w));
+        }
+        let obs = Observation {
+            speaker: input.map(|i| i.speaker),
+            emote: input.and_then(|i| program.name_id(&i.emote)),
+            words: &self.words,
+            did: input.map(|i| i.did.as_slice()).unwrap_or(&[]),
+            mentions: &self.mentions,
+        };
+        // 2–4. Evidence, trackers, variable evidence.
+        let late = model.late_evidence as usize;
+        evidence::estimate(
+            model,
+            0..late,
+            &obs,
+            &self.belief,
+            &self.bindings,
+            &mut self.evidence,
+        );
+        concepts::track(model, &obs, &self.evidence, &mut self.bindings);
+        evidence::estimate(
+            model,
+            late..model.evidence.len(),
+            &obs,
+            &self.belief,
+            &self.bindings,
+            &mut self.evidence,
+        );
+        // 5. Belief update of every space, from b_{t-1} into b_t.
+        for space in &model.spaces {
+            let r = space.states();
+            belief::evidence_for(
+                &model.states[r.clone()],
+                &self.evidence,
+                &mut self.q[r.clone()],
+            );
+            belief::forward(
+                space,
+                &self.belief[r.clone()],
+                &self.q[r.clone()],
+                &self.evidence,
+                &mut self.next[r],
+            );
+        }
+        std::mem::swap(&mut self.belief, &mut self.next);
+        // 6. Action selection.
+        arbitration::arbitrate(
+            model,
+            &self.belief,
+            &mut self.space_proposals,
+            &mut self.accumulator_outputs,
+        );
+        let sink = model.chats[self.chat.index()].output;
+        let winner = self.accumulator_outputs[sink.index()].clone()?;
+        Some(self.perform(&program, winner))
+    }
+
+    /// Applies the winner's self-modifications right away and renders its text.
+    fn perform(&mut self, program: &Program, winner: Proposal) -> Output {
+        let model = &program.hpmm;
+        let mut texts = Vec::new();
+        let mut emote = None;
+        let actions: Vec<ActionId> = winner.actions().collect();
+        for &a in &actions {
+            let action = &model.actions[a.index()];
+            for &(v, c) in &action.bind {
+                self.bindings[v.index()] = c;
+            }
+            for copy in &action.copy_belief {
+                self.set_belief(model, copy.target, self.belief[copy.source.index()]);
+            }
+            let text = output::render(program, &action.say, &self.bindings, &mut self.rng);
+            if !text.is_empty() {
+                texts.push(text);
+            }
+            emote.get_or_insert(action.emote);
+        }
+        Output {
+            emote: program.shared_name(emote.expect("a proposal has at least one action")),
+            text: texts.join(" "),
+            actions,
+            belief: winner.belief,
+        }
+    }
+
+    /// Sets b(target) := value and rescales the rest of its space so it still sums to 1.
+    fn set_belief(&mut self, model: &Model, target: super::model::SpaceStateId, value: f64) {
+        let value = value.clamp(0.0, 1.0);
+        let space = model.space(model.state(target).space);
+        let range = space.states();
+        let t = target.index();
+        let rest: f64 = range
+            .clone()
+            .filter(|&i| i != t)
+            .map(|i| self.belief[i])
+            .sum();
+        if rest > 0.0 {
+            let k = (1.0 - value) / rest;
+            for i in range.filter(|&i| i != t) {
+                self.belief[i] *= k;
+            }
+            self.belief[t] = value;
+        } else {
+            // Nothing else holds belief: the target keeps all of it.
+            self.belief[t] = 1.0;
+        }
+    }
+
+    /// The current belief of every state of a space.
+    pub fn space_belief(&self, space: SpaceId) -> &[f64] {
+        &self.belief[self.program.hpmm.space(space).states()]
+    }
+
+    /// b(state) by names.
+    pub fn belief(&self, space: &str, state: &str) -> Option<f64> {
+        let (sp, st) = find_state(&self.program, space, state)?;
+        let _ = sp;
+        Some(self.belief[st])
+    }
+
+    /// The argmax state's name of a space.
+    pub fn argmax(&self, space: &str) -> Option<&str> {
+        let program = &self.program;
+        let model = &program.hpmm;
+        let id = find_space(program, space)?;
+        let r = model.space(id).states();
+        let best = belief::argmax(&self.belief[r.clone()]);
+        Some(program.name(model.states[r.start + best].name))
+    }
+
+    /// The last e(y) of a named evidence type.
+    pub fn evidence(&self, name: &str) -> Option<f64> {
+        let n = self.program.name_id(name)?;
+        let i = self
+            .program
+            .hpmm
+            .evidence
+            .iter()
+            .position(|e| e.name == Some(n))?;
+        Some(self.evidence[i])
+    }
+
+    /// The concept a situational variable is bound to, by name.
+    pub fn binding(&self, variable: &str) -> Option<&str> {
+        let program = &self.program;
+        let n = program.name_id(variable)?;
+        let v = program.hpmm.variables.iter().position(|v| v.name == n)?;
+        let c = self.bindings[v]?;
+        Some(program.name(program.hpmm.concepts[c.index()].name))
+    }
+
+    /// Name of an action id of the current program.
+    pub fn action_name(&self, a: ActionId) -> &str {
+        self.program.name(self.program.hpmm.actions[a.index()].name)
+    }
+
+    /// Swaps in a new program, carrying beliefs across by space and state name and variable
+    /// bindings by variable and concept name. A space that is new, or whose carried states hold
+    /// no belief, starts afresh; carried beliefs are renormalised within their space (a state
+    /// that disappeared takes its mass with it). Fails, keeping the old program, when the new
+    /// one lacks this agent's conversation scene.
+    pub fn reload(&mut self, program: Arc<Program>) -> Result<CarryReport, ChatError> {
+        let chat_name = self
+            .program
+            .name(self.program.hpmm.chats[self.chat.index()].name)
+            .to_string();
+        let chat = find_chat(&program, &chat_name)?;
+        let old = std::mem::replace(&mut self.program, program.clone());
+        let (old_model, model) = (&old.hpmm, &program.hpmm);
+        let mut report = CarryReport::default();
+        let mut belief = initial_belief(model);
+        for space in &model.spaces {
+            let name = program.name(space.name);
+            let Some(old_id) = find_space(&old, name) else {
+                report
+                    .fallbacks
+                    .push(format!("space `{name}` is new: it starts afresh"));
+                continue;
+            };
+            let old_range = old_model.space(old_id).states();
+            let mut carried = vec![0.0; space.len()];
+            for (k, s) in space.states().enumerate() {
+                let state_name = program.name(model.states[s].name);
+                if let Some(j) = old_range
+                    .clone()
+                    .find(|&j| old.name(old_model.states[j].name) == state_name)
+                {
+                    carried[k] = self.belief[j];
+                }
+            }
+            let sum: f64 = carried.iter().sum();
+            if sum > 0.0 && sum.is_finite() {
+                for (k, s) in space.states().enumerate() {
+                    belief[s] = carried[k] / sum;
+                }
+                report.kept += 1;
+                if sum < 1.0 - 1e-9 {
+                    report.fallbacks.push(format!(
+                        "space `{name}`: {:.0}% of its belief was in states that are gone; the rest was renormalised",
+                        (1.0 - sum) * 100.0
+                    ));
+                }
+            } else {
+                report.fallbacks.push(format!(
+                    "space `{name}`: its believed states are gone: it starts afresh"
+                ));
+            }
+        }
+        let mut bindings = vec![None; model.variables.len()];
+        for (i, v) in model.variables.iter().enumerate() {
+            let vname = program.name(v.name);
+            let old_binding = old_model
+                .variables
+                .iter()
+                .position(|ov| old.name(ov.name) == vname)
+                .and_then(|ov| self.bindings[ov]);
+            if let Some(c) = old_binding {
+                let cname = old.name(old_model.concepts[c.index()].name);
+                match model
+                    .concepts
+                    .iter()
+                    .position(|nc| program.name(nc.name) == cname)
+                {
+                    Some(nc) => bindings[i] = Some(ConceptId(nc as u32)),
+                    None => report.fallbacks.push(format!(
+                        "variable `{vname}`: concept `{cname}` is gone; unbound"
+                    )),
+                }
+            }
+        }
+        self.chat = chat;
+        self.pre = Preprocessor::new(model);
+        self.next = vec![0.0; model.states.len()];
+        self.q = vec![0.0; model.states.len()];
+        self.evidence = vec![0.0; model.evidence.len()];
+        self.belief = belief;
+        self.bindings = bindings;
+        Ok(report)
+    }
+}
+
+fn find_chat(program: &Program, name: &str) -> Result<ChatId, ChatError> {
+    let model = &program.hpmm;
+    program
+        .name_id(name)
+        .and_then(|n| model.chats.iter().position(|c| c.name == n))
+        .map(|i| ChatId(i as u32))
+        .ok_or_else(|| ChatError::UnknownChat {
+            name: name.to_string(),
+            available: {
+                let names: Vec<&str> = model.chats.iter().map(|c| program.name(c.name)).collect();
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            },
+        })
+}
+
+/// A space by name.
+pub fn find_space(program: &Program, name: &str) -> Option<SpaceId> {
+    let n = program.name_id(name)?;
+    program
+        .hpmm
+        .spaces
+        .iter()
+        .position(|s| s.name == n)
+        .map(|i| SpaceId(i as u32))
+}
+
+/// A state by space and state name: (space, model-wide state index).
+pub fn find_state(program: &Program, space: &str, state: &str) -> Option<(SpaceId, usize)> {
+    let sp = find_space(program, space)?;
+    let n = program.name_id(state)?;
+    let model = &program.hpmm;
+    model
+        .space(sp)
+        .states()
+        .find(|&i| model.states[i].name == n)
+        .map(|i| (sp, i))
+}

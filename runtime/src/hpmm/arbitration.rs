@@ -1,0 +1,131 @@
+//! Action selection (Zubek §5.2.6): every space's local policy proposes its argmax state's
+//! action with that state's belief; a DAG of accumulators folds the proposals down to the one
+//! output of the sink. Actions stay ids until the very end; only the winner is rendered.
+
+use super::belief::argmax;
+use super::model::{ActionId, Model, Rule, Source, SpaceId};
+
+/// An action (or, after an `all` accumulator, several) proposed with a belief. The common
+/// single action needs no heap allocation: `more` stays empty.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Proposal {
+    pub action: ActionId,
+    pub more: Vec<ActionId>,
+    pub belief: f64,
+}
+
+impl Proposal {
+    pub fn single(action: ActionId, belief: f64) -> Self {
+        Proposal {
+            action,
+            more: Vec::new(),
+            belief,
+        }
+    }
+
+    /// Every action, in order.
+    pub fn actions(&self) -> impl Iterator<Item = ActionId> + '_ {
+        std::iter::once(self.action).chain(self.more.iter().copied())
+    }
+}
+
+/// The local policy of a space: the argmax state's action (ties: the earliest state), or
+/// nothing when that state has no action.
+pub fn policy(model: &Model, space: SpaceId, belief: &[f64]) -> Option<(ActionId, f64)> {
+    let range = model.space(space).states();
+    let local = &belief[range.clone()];
+    let best = argmax(local);
+    model.states[range.start + best]
+        .action
+        .map(|a| (a, local[best]))
+}
+
+/// Folds one accumulator's inputs.
+pub fn fold<'a>(
+    rule: Rule,
+    inputs: impl Iterator<Item = Option<&'a Proposal>>,
+) -> Option<Proposal> {
+    let mut live = inputs.flatten().filter(|p| p.belief > 0.0);
+    match rule {
+        Rule::First => live.next().cloned(),
+        Rule::Max => live
+            .fold(None::<&Proposal>, |best, p| match best {
+                Some(b) if b.belief >= p.belief => Some(b),
+                _ => Some(p),
+            })
+            .cloned(),
+        Rule::All => live.fold(None, |acc: Option<Proposal>, p| match acc {
+            None => Some(p.clone()),
+            Some(mut acc) => {
+                acc.more.extend(p.actions());
+                acc.belief = acc.belief.max(p.belief);
+                Some(acc)
+            }
+        }),
+    }
+}
+
+/// Evaluates the whole network into `outputs` (one slot per accumulator, table order) and
+/// `spaces` (one proposal per space); returns nothing itself: the caller reads its sink.
+pub fn arbitrate(
+    model: &Model,
+    belief: &[f64],
+    spaces: &mut Vec<Option<Proposal>>,
+    outputs: &mut Vec<Option<Proposal>>,
+) {
+    spaces.clear();
+    spaces
+        .extend((0..model.spaces.len()).map(|i| {
+            policy(model, SpaceId(i as u32), belief).map(|(a, b)| Proposal::single(a, b))
+        }));
+    outputs.clear();
+    for acc in &model.accumulators {
+        let out = {
+            let inputs = acc.inputs.iter().map(|s| match *s {
+                Source::Space(id) => spaces[id.index()].as_ref(),
+                Source::Accumulator(id) => outputs[id.index()].as_ref(),
+            });
+            fold(acc.rule, inputs)
+        };
+        outputs.push(out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(a: u32, b: f64) -> Proposal {
+        Proposal::single(ActionId(a), b)
+    }
+
+    #[test]
+    fn the_digest_examples() {
+        // Digest test 19: first([(a,0),(b,.3),(c,.9)]) = b; max = c; all([(a,.2),(b,.5)]) = (a+b, .5).
+        let xs = [p(0, 0.0), p(1, 0.3), p(2, 0.9)];
+        assert_eq!(fold(Rule::First, xs.iter().map(Some)), Some(p(1, 0.3)));
+        assert_eq!(fold(Rule::Max, xs.iter().map(Some)), Some(p(2, 0.9)));
+        let ys = [p(0, 0.2), p(1, 0.5)];
+        assert_eq!(
+            fold(Rule::All, ys.iter().map(Some)),
+            Some(Proposal {
+                action: ActionId(0),
+                more: vec![ActionId(1)],
+                belief: 0.5
+            })
+        );
+    }
+
+    #[test]
+    fn missing_and_empty_inputs() {
+        assert_eq!(fold(Rule::First, [None, None].into_iter()), None);
+        assert_eq!(fold(Rule::All, std::iter::empty()), None);
+        // Max keeps the first of equals.
+        let xs = [p(0, 0.5), p(1, 0.5)];
+        assert_eq!(fold(Rule::Max, xs.iter().map(Some)), Some(p(0, 0.5)));
+        assert_eq!(
+            fold(Rule::Max, [None, Some(&xs[1])].into_iter()),
+            Some(p(1, 0.5))
+        );
+    }
+}

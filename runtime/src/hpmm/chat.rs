@@ -1,0 +1,204 @@
+//! A conversation scene: one social agent and a player, one iteration per tick, with trace
+//! events. The agent's output is its next iteration's input (Zubek §5.1); the player speaks
+//! when the agent has nothing of its own to hear, so each production gets an iteration of its
+//! own (one production per time slice, the assumption of the report's Lemma 2).
+
+use super::agent::{CarryReport, ChatError, Input, SocialAgent};
+use super::model::Speaker;
+use crate::program::Program;
+use crate::trace::{EventKind, TraceEvent};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// One line of a transcript as player input: `hi there` says it; `/nods` or `/waves hi there`
+/// is an emote (with optional words); an empty line is an iteration in which the player says
+/// nothing. Returns `None` for the silent iteration.
+pub fn parse_player_line(line: &str) -> Option<Input> {
+    let line = line.trim();
+    if line.is_empty() {
+        return None;
+    }
+    let mut input = Input::player(line);
+    if let Some(rest) = line.strip_prefix('/') {
+        let (emote, text) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        if !emote.is_empty() {
+            input.emote = emote.to_lowercase();
+            input.text = text.trim().to_string();
+        }
+    }
+    Some(input)
+}
+
+pub struct ChatScene {
+    agent: SocialAgent,
+    agent_label: Arc<str>,
+    player_label: Arc<str>,
+    tick: u64,
+    dt: f64,
+    /// The agent's last output, heard on the next iteration.
+    feedback: Option<Input>,
+    /// Player inputs not yet heard; `None` entries are silent iterations.
+    player: VecDeque<Option<Input>>,
+    tracing: bool,
+    events: Vec<TraceEvent>,
+}
+
+impl ChatScene {
+    pub fn new(program: Arc<Program>, name: &str, seed: u64) -> Result<Self, ChatError> {
+        let agent = SocialAgent::new(program.clone(), name, seed)?;
+        let chat = &program.hpmm.chats[agent.chat().index()];
+        Ok(ChatScene {
+            agent_label: program.shared_name(chat.agent),
+            player_label: program.shared_name(chat.player),
+            dt: 1.0 / chat.tick_rate.max(1) as f64,
+            agent,
+            tick: 0,
+            feedback: None,
+            player: VecDeque::new(),
+            tracing: true,
+            events: Vec::new(),
+        })
+    }
+
+    pub fn agent(&self) -> &SocialAgent {
+        &self.agent
+    }
+
+    pub fn set_tracing(&mut self, on: bool) {
+        self.tracing = on;
+    }
+
+    pub fn tick_count(&self) -> u64 {
+        self.tick
+    }
+
+    pub fn now(&self) -> f64 {
+        self.tick as f64 * self.dt
+    }
+
+    /// True when the next iteration would hear nothing: the agent did not just speak and no
+    /// player input is queued. Drivers give the player a turn then.
+    pub fn awaits_player(&self) -> bool {
+        self.feedback.is_none() && self.player.is_empty()
+    }
+
+    /// Queues a player input (`None`: a silent iteration).
+    pub fn hear(&mut self, input: Option<Input>) {
+        self.player.push_back(input);
+    }
+
+    /// One iteration: the agent hears its own last output if it has one, else the next queued
+    /// player input, else nothing.
+    pub fn step(&mut self) {
+        self.tick += 1;
+        let input = match self.feedback.take() {
+            Some(own) => Some(own),
+            None => self.player.pop_front().flatten(),
+        };
+        if let Some(i) = &input
+            && i.speaker == Speaker::Player
+        {
+            self.record(EventKind::Input {
+                speaker: self.player_label.clone(),
+                emote: Arc::from(i.emote.as_str()),
+                text: i.text.clone(),
+            });
+        }
+        if let Some(out) = self.agent.iterate(input.as_ref()) {
+            let action = out
+                .actions
+                .iter()
+                .map(|&a| self.agent.action_name(a))
+                .collect::<Vec<_>>()
+                .join("+");
+            self.record(EventKind::Output {
+                emote: out.emote.clone(),
+                text: out.text.clone(),
+                action,
+                belief: out.belief,
+            });
+            self.feedback = Some(out.as_input());
+        }
+    }
+
+    fn record(&mut self, kind: EventKind) {
+        if self.tracing {
+            self.events.push(TraceEvent {
+                tick: self.tick,
+                time: self.now(),
+                agent: Some(self.agent_label.clone()),
+                kind,
+            });
+        }
+    }
+
+    pub fn take_events(&mut self) -> Vec<TraceEvent> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// Hot reload: beliefs and bindings carry across by name ([`SocialAgent::reload`]); the
+    /// pending feedback keeps only the actions that still exist. Recorded as `reload` or
+    /// `reload-rejected`.
+    pub fn reload(
+        &mut self,
+        program: Arc<Program>,
+        reason: &str,
+    ) -> Result<CarryReport, ChatError> {
+        let old_names: Vec<String> = self
+            .feedback
+            .iter()
+            .flat_map(|f| f.did.iter().map(|&a| self.agent.action_name(a).to_string()))
+            .collect();
+        match self.agent.reload(program.clone()) {
+            Ok(report) => {
+                if let Some(f) = &mut self.feedback {
+                    f.did = old_names
+                        .iter()
+                        .filter_map(|n| {
+                            let id = program.name_id(n)?;
+                            program
+                                .hpmm
+                                .actions
+                                .iter()
+                                .position(|a| a.name == id)
+                                .map(|i| super::model::ActionId(i as u32))
+                        })
+                        .collect();
+                }
+                let chat = &program.hpmm.chats[self.agent.chat().index()];
+                self.agent_label = program.shared_name(chat.agent);
+                self.player_label = program.shared_name(chat.player);
+                self.dt = 1.0 / chat.tick_rate.max(1) as f64;
+                self.record(EventKind::Reload {
+                    reason: reason.to_string(),
+                    kept: report.kept,
+                    fallbacks: report.fallbacks.clone(),
+                });
+                Ok(report)
+            }
+            Err(e) => {
+                self.record(EventKind::ReloadRejected {
+                    reason: e.to_string(),
+                });
+                Err(e)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transcript_lines() {
+        assert_eq!(parse_player_line("   "), None);
+        let i = parse_player_line(" hi there ").unwrap();
+        assert_eq!((i.emote.as_str(), i.text.as_str()), ("says", "hi there"));
+        let i = parse_player_line("/Nods").unwrap();
+        assert_eq!((i.emote.as_str(), i.text.as_str()), ("nods", ""));
+        let i = parse_player_line("/waves hi there").unwrap();
+        assert_eq!((i.emote.as_str(), i.text.as_str()), ("waves", "hi there"));
+        assert_eq!(parse_player_line("/").unwrap().text, "/");
+    }
+}

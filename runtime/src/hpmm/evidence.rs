@@ -1,0 +1,112 @@
+//! Evidence estimation (Zubek §5.2.3): e(y) ∈ [0, 1] for every evidence type, independently of
+//! any state. Surface estimators read the preprocessed words; inspections read the previous
+//! iteration's beliefs (so the order in which spaces update never matters); variable tests read
+//! the situational variables. Combinations read entries computed before them: the compiler
+//! orders the table so that every operand precedes its user, which also memoises sub-patterns
+//! shared by several estimators (they are one entry).
+
+use super::model::{
+    ActionId, ConceptId, Estimator, Inspected, Model, Speaker, VarTest, VariableId,
+};
+use super::text::Word;
+use crate::program::NameId;
+
+/// One input event, preprocessed: what the estimators look at.
+#[derive(Clone, Copy, Debug)]
+pub struct Observation<'a> {
+    /// `None` on an iteration without input (time passes, nobody spoke).
+    pub speaker: Option<Speaker>,
+    /// The emote's name id, when the program knows the emote.
+    pub emote: Option<NameId>,
+    pub words: &'a [Word],
+    /// Actions the agent performed, when the input is its own output fed back.
+    pub did: &'a [ActionId],
+    /// Concepts the words name, in word order.
+    pub mentions: &'a [ConceptId],
+}
+
+/// Whether concept `c` is (transitively) concept `of`.
+pub fn is_a(model: &Model, c: ConceptId, of: ConceptId) -> bool {
+    model.concepts[c.index()].is_a.binary_search(&of).is_ok()
+}
+
+/// Sum of b_{t-1} over what an inspection looks at.
+fn inspected(model: &Model, of: &[Inspected], belief: &[f64]) -> f64 {
+    let mut x = 0.0;
+    for target in of {
+        x += match *target {
+            Inspected::State(s) => belief[s.index()],
+            Inspected::Active(space) => match model.space(space).disable {
+                Some(d) => 1.0 - belief[d.index()],
+                None => 1.0,
+            },
+        };
+    }
+    x.clamp(0.0, 1.0)
+}
+
+pub fn var_test(
+    model: &Model,
+    bindings: &[Option<ConceptId>],
+    v: VariableId,
+    test: &VarTest,
+) -> bool {
+    let Some(bound) = bindings[v.index()] else {
+        return false;
+    };
+    match test {
+        VarTest::Bound => true,
+        VarTest::IsA(c) => is_a(model, bound, *c),
+        VarTest::Related { relation, to } => model.concepts[bound.index()]
+            .relations
+            .iter()
+            .any(|(r, c)| r == relation && c == to),
+    }
+}
+
+/// Computes `e[range]` in table order.
+pub fn estimate(
+    model: &Model,
+    range: std::ops::Range<usize>,
+    obs: &Observation<'_>,
+    belief: &[f64],
+    bindings: &[Option<ConceptId>],
+    e: &mut [f64],
+) {
+    let flag = |b: bool| if b { 1.0 } else { 0.0 };
+    for i in range {
+        let value = match &model.evidence[i].estimator {
+            Estimator::Always => 1.0,
+            Estimator::Match {
+                pattern,
+                confidence,
+            } => {
+                if obs.speaker.is_some() && model.patterns[pattern.index()].matches(obs.words) {
+                    *confidence
+                } else {
+                    0.0
+                }
+            }
+            Estimator::Speaker(s) => flag(obs.speaker == Some(*s)),
+            Estimator::Emote(n) => flag(obs.emote == Some(*n)),
+            Estimator::Did(None) => flag(!obs.did.is_empty()),
+            Estimator::Did(Some(a)) => flag(obs.did.contains(a)),
+            Estimator::Mentions(c) => flag(obs.mentions.iter().any(|&m| is_a(model, m, *c))),
+            Estimator::Inspect {
+                of,
+                shape,
+                complement,
+            } => {
+                let f = shape.apply(inspected(model, of, belief));
+                if *complement { 1.0 - f } else { f }
+            }
+            Estimator::Var { variable, test } => flag(var_test(model, bindings, *variable, test)),
+            Estimator::And(xs) => xs.iter().map(|x| e[x.index()]).product(),
+            Estimator::Or(xs) => 1.0 - xs.iter().map(|x| 1.0 - e[x.index()]).product::<f64>(),
+            Estimator::Max(xs) => xs.iter().map(|x| e[x.index()]).fold(0.0, f64::max),
+            Estimator::Not(x) => 1.0 - e[x.index()],
+            Estimator::Scale(k, x) => (k * e[x.index()]).min(1.0),
+        };
+        e[i] = value.clamp(0.0, 1.0);
+    }
+}

@@ -1,0 +1,446 @@
+//! The compiled HPMM section of a program: flat tables indexed by 32-bit ids, exactly what the
+//! runtime evaluates. The compiler produces it (`compiler/src/hpmm/`); `program::verify` checks
+//! every id in it once, so the runtime indexes without checks.
+//!
+//! Evaluation order is baked into the tables: evidence entries come in dependency order (an entry
+//! reads only entries before it), the evidence that depends on situational variables comes after
+//! [`Model::late_evidence`], and accumulators come after every accumulator they read. The runtime
+//! walks the tables front to back and never sorts.
+
+use crate::program::NameId;
+use serde::{Deserialize, Serialize};
+
+macro_rules! hpmm_id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(pub u32);
+
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+hpmm_id!(
+    /// A space: index into [`Model::spaces`].
+    SpaceId
+);
+hpmm_id!(
+    /// A state of some space, model-wide: index into [`Model::states`] and into the belief vector.
+    SpaceStateId
+);
+hpmm_id!(
+    /// An evidence type y: index into [`Model::evidence`] and into the evidence vector e.
+    EvidenceId
+);
+hpmm_id!(
+    /// A surface pattern: index into [`Model::patterns`].
+    PatternId
+);
+hpmm_id!(
+    /// A concept of the knowledge representation: index into [`Model::concepts`].
+    ConceptId
+);
+hpmm_id!(
+    /// A situational variable (`the-topic`): index into [`Model::variables`].
+    VariableId
+);
+hpmm_id!(
+    /// An agent action: index into [`Model::actions`].
+    ActionId
+);
+hpmm_id!(
+    /// A named output template: index into [`Model::templates`].
+    TemplateId
+);
+hpmm_id!(
+    /// An accumulator of the arbitration network: index into [`Model::accumulators`].
+    AccumulatorId
+);
+hpmm_id!(
+    /// A stem some pattern or concept mentions: index into [`Model::stems`].
+    StemId
+);
+hpmm_id!(
+    /// A conversation scene: index into [`Model::chats`].
+    ChatId
+);
+
+/// Lexicon categories of a word as a bitmask (bit i = [`Model::categories`]\[i\]). Categories are
+/// enumerated at design time, so tag tests are mask operations (Zubek §5.3.2).
+pub type Tags = u128;
+
+/// The most lexicon categories a model may define (bits in [`Tags`]).
+pub const MAX_CATEGORIES: usize = 128;
+
+/// Everything the HPMM runtime needs. Empty in programs without spaces.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Model {
+    /// Lexicon categories, by bit.
+    pub categories: Vec<NameId>,
+    /// Lexicon words (lower case) and stems of those words, with their categories.
+    pub lexicon: Vec<LexWord>,
+    /// Every stem a pattern or a concept mentions; input words whose stem is not here match no
+    /// stem test.
+    pub stems: Vec<String>,
+    pub patterns: Vec<Pattern>,
+    /// Evidence types in evaluation order.
+    pub evidence: Vec<Evidence>,
+    /// `evidence[late_evidence..]` depends on situational variables: it is evaluated after the
+    /// trackers ran (Zubek §5.1, stage 3); everything before it, before them.
+    pub late_evidence: u32,
+    pub concepts: Vec<Concept>,
+    pub variables: Vec<Variable>,
+    /// Trackers in the order they run.
+    pub trackers: Vec<Tracker>,
+    pub spaces: Vec<Space>,
+    /// States of all spaces; the states of one space are contiguous.
+    pub states: Vec<SpaceState>,
+    pub actions: Vec<Action>,
+    pub templates: Vec<Template>,
+    /// Accumulators in evaluation order (inputs first).
+    pub accumulators: Vec<Accumulator>,
+    pub chats: Vec<Chat>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LexWord {
+    pub word: String,
+    pub tags: Tags,
+}
+
+/// A backtracking-free surface pattern: segments of consecutive word tests separated by gaps
+/// (`*`). Each segment is matched at its leftmost position after the previous one, which is
+/// complete for this shape of pattern, so matching is one pass over the words.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Pattern {
+    /// `^`: the first segment must start at the first word.
+    pub from_start: bool,
+    /// `$`: the last segment must end at the last word.
+    pub to_end: bool,
+    pub segments: Vec<Vec<WordTest>>,
+}
+
+/// A test on one word.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum WordTest {
+    /// `_`: any word.
+    Any,
+    /// `can|could|@modal`: the stem is one of `stems`, or the word has one of the `any` tags,
+    /// or (when `all` is non-zero) it has all of the `all` tags.
+    Is {
+        stems: Vec<StemId>,
+        any: Tags,
+        all: Tags,
+    },
+}
+
+/// Who produced an input event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Speaker {
+    /// The person the agent talks with.
+    Player,
+    /// The agent itself: its own output, fed back as input.
+    Agent,
+}
+
+/// A scalar map applied to an inspected belief (Zubek's shaping function f, §3.3.4).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Shape {
+    Identity,
+    /// 1 when x ≥ θ, else 0.
+    Threshold(f64),
+    /// 0 up to `lo`, 1 from `hi`, linear in between.
+    Ramp(f64, f64),
+    /// min(1, k·x).
+    Scale(f64),
+}
+
+impl Shape {
+    pub fn apply(self, x: f64) -> f64 {
+        match self {
+            Shape::Identity => x,
+            Shape::Threshold(t) => {
+                if x >= t {
+                    1.0
+                } else {
+                    0.0
+                }
+            }
+            Shape::Ramp(lo, hi) => {
+                if x <= lo {
+                    0.0
+                } else if x >= hi {
+                    1.0
+                } else {
+                    (x - lo) / (hi - lo)
+                }
+            }
+            Shape::Scale(k) => (k * x).min(1.0),
+        }
+    }
+}
+
+/// What an inspection looks at in the previous iteration's beliefs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Inspected {
+    /// b_{t-1}(s).
+    State(SpaceStateId),
+    /// The space's activation: the mass outside its disable state (1 without one).
+    Active(SpaceId),
+}
+
+/// A test on a situational variable (Zubek §5.2.4).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum VarTest {
+    Bound,
+    /// Bound to a concept that is (transitively) a `ConceptId`.
+    IsA(ConceptId),
+    /// Bound to a concept with relation `relation` to the concept.
+    Related {
+        relation: NameId,
+        to: ConceptId,
+    },
+}
+
+/// How one evidence value e(y) ∈ [0, 1] is estimated.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Estimator {
+    /// Always 1.
+    Always,
+    /// `confidence` when the pattern matches the input words, else 0.
+    Match { pattern: PatternId, confidence: f64 },
+    /// 1 when the input came from this speaker.
+    Speaker(Speaker),
+    /// 1 when the input's emote is this one (`nods`, `says`).
+    Emote(NameId),
+    /// 1 when the input is the agent's own output and it performed this action (any action
+    /// when `None`).
+    Did(Option<ActionId>),
+    /// 1 when a word of the input names a concept that is this concept (transitively).
+    Mentions(ConceptId),
+    /// f(Σ b_{t-1}(inspected)), or 1 − f(...) when `complement` (Zubek §3.3.2–3.3.5).
+    Inspect {
+        of: Vec<Inspected>,
+        shape: Shape,
+        complement: bool,
+    },
+    /// 1 when the variable test holds.
+    Var { variable: VariableId, test: VarTest },
+    /// Product of the operands (independent conjunction).
+    And(Vec<EvidenceId>),
+    /// Noisy or: 1 − Π(1 − x).
+    Or(Vec<EvidenceId>),
+    /// Largest operand (`greeted-or-complimented`, Zubek §5.2.3).
+    Max(Vec<EvidenceId>),
+    /// 1 − x.
+    Not(EvidenceId),
+    /// min(1, k·x).
+    Scale(f64, EvidenceId),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Evidence {
+    /// `None` for sub-expressions the compiler pulled out (shared between estimators).
+    pub name: Option<NameId>,
+    pub estimator: Estimator,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Concept {
+    pub name: NameId,
+    /// Every concept this one is, itself included (transitive closure, sorted).
+    pub is_a: Vec<ConceptId>,
+    /// Stems of the words that name it in an utterance.
+    pub words: Vec<StemId>,
+    /// Properties templates read (`{the-item.price}`), sorted by name.
+    pub properties: Vec<(NameId, String)>,
+    pub relations: Vec<(NameId, ConceptId)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Variable {
+    pub name: NameId,
+}
+
+/// What a tracker does to its variable when it fires.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum TrackerRule {
+    /// Bind to the last concept the input mentions that is one of `types` (any when empty).
+    Mention {
+        types: Vec<ConceptId>,
+    },
+    /// Bind to a fixed concept.
+    Bind(ConceptId),
+    /// Copy another variable's binding.
+    Copy(VariableId),
+    Clear,
+}
+
+/// A binding routine of one situational variable (Zubek §5.2.4).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tracker {
+    pub variable: VariableId,
+    pub rule: TrackerRule,
+    /// Fires only when this evidence is at least the threshold (always when `None`). Always
+    /// evidence from before [`Model::late_evidence`].
+    pub when: Option<(EvidenceId, f64)>,
+    /// Fires only on input from this speaker (any when `None`).
+    pub speaker: Option<Speaker>,
+}
+
+/// One HMM: a state space with transition matrix p, run every iteration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Space {
+    pub name: NameId,
+    /// States `first_state .. first_state + state_count`.
+    pub first_state: u32,
+    pub state_count: u32,
+    /// The initial state s0.
+    pub initial: SpaceStateId,
+    /// The disable state s_D of a model dependency: belief in it is the confidence that the
+    /// space is disengaged. A space with one starts disengaged (all belief in s_D).
+    pub disable: Option<SpaceStateId>,
+    /// p(s_j | s_i) at `p[i * n + j]` (row i: from state i; every row sums to 1).
+    pub p: Vec<f64>,
+    /// Transitions observed through their own evidence instead of their target state's:
+    /// q(y | s_i, s_j) of the report's Eq. 1 where a state's q(y | s_j) (Eq. 1b) does not fit.
+    /// A model dependency puts its enabling evidence y_E on the edge s_D → s0 only, so an
+    /// engaged space is not pulled back to s0 while the controller stays on.
+    pub transition_expects: Vec<TransitionExpectation>,
+}
+
+/// q(y | s_i, s_j) = Σ e(y)·weight for one edge, in local state indices.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TransitionExpectation {
+    pub from: u32,
+    pub to: u32,
+    pub expects: Vec<(EvidenceId, f64)>,
+}
+
+impl Space {
+    pub fn len(&self) -> usize {
+        self.state_count as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.state_count == 0
+    }
+
+    pub fn states(&self) -> std::ops::Range<usize> {
+        self.first_state as usize..(self.first_state + self.state_count) as usize
+    }
+
+    /// Where belief starts: the disable state if there is one, else the initial state.
+    pub fn start(&self) -> SpaceStateId {
+        self.disable.unwrap_or(self.initial)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpaceState {
+    pub name: NameId,
+    pub space: SpaceId,
+    /// Expectations g(y, s): (y, weight). q(y|s) = Σ e(y)·g(y, s).
+    pub expects: Vec<(EvidenceId, f64)>,
+    /// The state's action (at most one, Zubek §5.2.6).
+    pub action: Option<ActionId>,
+}
+
+/// A piece of an output template.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Chunk {
+    Text(String),
+    /// One of the alternatives, chosen at random (seeded).
+    Choice(Vec<Vec<Chunk>>),
+    /// A property of the concept bound to a variable; its `name` property, or its name, when
+    /// `property` is `None`. Renders as nothing when unbound.
+    Var {
+        variable: VariableId,
+        property: Option<NameId>,
+    },
+    /// A named template.
+    Template(TemplateId),
+}
+
+/// A named, reusable template with random variants.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Template {
+    pub name: NameId,
+    pub variants: Vec<Vec<Chunk>>,
+}
+
+/// Zubek's self-modification: b_t(target) := b_t(source), applied right after arbitration.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BeliefCopy {
+    pub target: SpaceStateId,
+    pub source: SpaceStateId,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Action {
+    pub name: NameId,
+    /// `says`, `nods`, `glances`...
+    pub emote: NameId,
+    /// Utterance variants, one chosen at random; none for a pure emote.
+    pub say: Vec<Vec<Chunk>>,
+    /// Variable bindings it makes (`None` clears).
+    pub bind: Vec<(VariableId, Option<ConceptId>)>,
+    pub copy_belief: Vec<BeliefCopy>,
+}
+
+/// How an accumulator folds its inputs (Zubek §5.2.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Rule {
+    /// The first input with non-zero belief (fixed priority).
+    First,
+    /// The input with the highest belief (the first of equals).
+    Max,
+    /// Every input's actions concatenated; belief is their max.
+    All,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Source {
+    /// A space's local policy: its argmax state's action, with that state's belief.
+    Space(SpaceId),
+    /// An earlier accumulator's output.
+    Accumulator(AccumulatorId),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Accumulator {
+    pub name: NameId,
+    pub rule: Rule,
+    pub inputs: Vec<Source>,
+}
+
+/// A conversation scene: one social agent, run by the whole model, talking with a player.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Chat {
+    pub name: NameId,
+    pub agent: NameId,
+    pub player: NameId,
+    /// Iterations per second of scene time.
+    pub tick_rate: u32,
+    /// The sink of the arbitration network.
+    pub output: AccumulatorId,
+}
+
+impl Model {
+    pub fn is_empty(&self) -> bool {
+        self.spaces.is_empty() && self.chats.is_empty() && self.evidence.is_empty()
+    }
+
+    pub fn space(&self, id: SpaceId) -> &Space {
+        &self.spaces[id.index()]
+    }
+
+    pub fn state(&self, id: SpaceStateId) -> &SpaceState {
+        &self.states[id.index()]
+    }
+}

@@ -1,0 +1,169 @@
+//! The compiled form of interaction scripts, as stored in the program.
+//!
+//! Invariants (checked by the program verifier): every name id is in range; variable indices
+//! are below the rule's `variables`; the rules of one state are contiguous (`states[i]` spans
+//! `first_rule .. first_rule + rule_count`) so an actor's update scans only its state's rules.
+
+use crate::program::NameId;
+use serde::{Deserialize, Serialize};
+
+/// Comparison operators of preconditions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+/// Functions evaluated immediately when reached (the Datalog restriction of 35.3.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Function {
+    /// `randf(lo, hi)`: uniform real.
+    RandF,
+    /// `randi(lo, hi)`: uniform integer, inclusive.
+    RandI,
+    /// `distance(a, b)`: between two participants or props, supplied by the game.
+    Distance,
+    Min,
+    Max,
+    Abs,
+}
+
+impl Function {
+    pub fn arity(self) -> usize {
+        match self {
+            Function::Abs => 1,
+            _ => 2,
+        }
+    }
+
+    pub fn by_name(name: &str) -> Option<Function> {
+        Some(match name {
+            "randf" => Function::RandF,
+            "randi" => Function::RandI,
+            "distance" => Function::Distance,
+            "min" => Function::Min,
+            "max" => Function::Max,
+            "abs" => Function::Abs,
+            _ => return None,
+        })
+    }
+}
+
+/// A term or arithmetic expression.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Expr {
+    Var(u16),
+    Sym(NameId),
+    Num(f64),
+    /// `.me`: the acting participant.
+    Me,
+    /// `.now`: seconds since the scene started.
+    Now,
+    Call(Function, Vec<Expr>),
+    Bin(BinOp, Box<Expr>, Box<Expr>),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Atom {
+    pub predicate: NameId,
+    pub args: Vec<Expr>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Literal {
+    Pos(Atom),
+    /// Negation as failure; variables not bound before it are existential inside it.
+    Neg(Atom),
+    Cmp(Expr, CmpOp, Expr),
+    /// `.any(X)`: X ranges over the participants, in the update's shuffled order.
+    Any(Expr),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Termination {
+    None,
+    /// The actor leaves the script (after its action, if any, has finished).
+    Actor,
+    /// The whole script ends.
+    Script,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ActionDef {
+    pub name: NameId,
+    pub target: Option<Expr>,
+    pub parameters: Vec<(NameId, Expr)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RuleDef {
+    /// The rule's label (`1`, `sit-down`), for traces and the debugger.
+    pub name: NameId,
+    /// Only actors of this role may fire it.
+    pub role: Option<u16>,
+    pub precondition: Vec<Literal>,
+    pub action: Option<ActionDef>,
+    pub add: Vec<Atom>,
+    pub delete: Vec<Atom>,
+    pub deferred_add: Vec<Atom>,
+    pub deferred_delete: Vec<Atom>,
+    pub on_error: Vec<Atom>,
+    /// Index into the script's states.
+    pub next_state: Option<u16>,
+    pub terminate: Termination,
+    /// Number of distinct variables (indices `0..variables`).
+    pub variables: u16,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RoleDef {
+    pub name: NameId,
+    pub min: u16,
+    pub max: u16,
+    pub dynamic_join: bool,
+    /// Action sent to an actor of this role when it leaves (`leaveCommand=ACTION`).
+    pub leave_command: Option<NameId>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScriptStateDef {
+    pub name: NameId,
+    pub first_rule: u32,
+    pub rule_count: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScriptDef {
+    pub name: NameId,
+    pub roles: Vec<RoleDef>,
+    pub states: Vec<ScriptStateDef>,
+    pub initial_state: u16,
+    /// All rules, grouped by state.
+    pub rules: Vec<RuleDef>,
+}
+
+impl ScriptDef {
+    pub fn rules_of(&self, state: u16) -> &[RuleDef] {
+        let s = &self.states[state as usize];
+        &self.rules[s.first_rule as usize..(s.first_rule + s.rule_count) as usize]
+    }
+
+    pub fn role_by_name(&self, name: NameId) -> Option<u16> {
+        self.roles
+            .iter()
+            .position(|r| r.name == name)
+            .map(|i| i as u16)
+    }
+}

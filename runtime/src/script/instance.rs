@@ -1,0 +1,634 @@
+//! A running script instance and its update, exactly as 35.4 lists it.
+
+use super::def::{Atom, Expr, RuleDef, ScriptDef, Termination};
+use super::eval::{Bindings, Env, eval, solve};
+use super::space::{Fact, TupleSpace, Value};
+use crate::program::NameId;
+use crate::rng::Rng;
+
+/// An action the game (or the simulator) should start for an actor.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionRequest {
+    pub id: u64,
+    /// The game's handle of the actor.
+    pub actor: u32,
+    pub action: NameId,
+    pub target: Option<Value>,
+    pub parameters: Vec<(NameId, Value)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActionOutcome {
+    Succeeded,
+    Failed,
+}
+
+/// What an update did, for the trace.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ScriptEvent {
+    Act {
+        actor: u32,
+        action: NameId,
+        target: Option<Value>,
+    },
+    Done {
+        actor: u32,
+        action: NameId,
+        target: Option<Value>,
+    },
+    Fail {
+        actor: u32,
+        action: NameId,
+        target: Option<Value>,
+    },
+    Add {
+        actor: Option<u32>,
+        fact: Fact,
+    },
+    Del {
+        actor: Option<u32>,
+        fact: Fact,
+    },
+    Join {
+        actor: u32,
+        role: u16,
+    },
+    Leave {
+        actor: u32,
+        role: u16,
+    },
+    /// The script ended; every remaining participant has left.
+    End {
+        reason: String,
+    },
+}
+
+struct Busy {
+    action_id: u64,
+    rule: usize,
+    bindings: Bindings,
+    action: NameId,
+    target: Option<Value>,
+}
+
+struct Participant {
+    actor: u32,
+    /// The participant as a value (`.me`, what `.any` returns): its name.
+    value: Value,
+    role: u16,
+    state: u16,
+    busy: Option<Busy>,
+    leaving: bool,
+}
+
+pub struct ScriptInstance {
+    /// Index of the script in the program.
+    pub script: u32,
+    /// Participants as values, in this update's order (reused between updates).
+    values: Vec<Value>,
+    /// Leave commands not yet handed out.
+    leave_requests: Vec<ActionRequest>,
+    pub space: TupleSpace,
+    participants: Vec<Participant>,
+    rng: Rng,
+    next_action: u64,
+    ended: bool,
+    /// Literal solutions tried so far (benchmarks).
+    pub steps: u64,
+    /// Rules evaluated so far (benchmarks).
+    pub rule_evaluations: u64,
+}
+
+/// Game services an update needs.
+pub struct World<'a> {
+    pub now: f64,
+    pub distance: &'a dyn Fn(Value, Value) -> Option<f64>,
+}
+
+impl ScriptInstance {
+    /// A new instance whose tuple space starts with the facts the smart location supplies.
+    pub fn new(script: u32, supplied: &[Fact], seed: u64, stream: u64) -> Self {
+        let mut space = TupleSpace::default();
+        for f in supplied {
+            space.add(f.predicate, f.args.clone());
+        }
+        ScriptInstance {
+            script,
+            values: Vec::new(),
+            leave_requests: Vec::new(),
+            space,
+            participants: Vec::new(),
+            rng: Rng::new(seed, stream),
+            next_action: 0,
+            ended: false,
+            steps: 0,
+            rule_evaluations: 0,
+        }
+    }
+
+    pub fn ended(&self) -> bool {
+        self.ended
+    }
+
+    /// Actors taking part, with their roles.
+    pub fn participants(&self) -> impl Iterator<Item = (u32, u16)> + '_ {
+        self.participants.iter().map(|p| (p.actor, p.role))
+    }
+
+    pub fn count(&self, role: u16) -> usize {
+        self.participants.iter().filter(|p| p.role == role).count()
+    }
+
+    /// Adds a participant (at the start, or joining late).
+    pub fn join(
+        &mut self,
+        def: &ScriptDef,
+        actor: u32,
+        name: NameId,
+        role: u16,
+        out: &mut Vec<ScriptEvent>,
+    ) {
+        self.participants.push(Participant {
+            actor,
+            value: Value::Sym(name),
+            role,
+            state: def.initial_state,
+            busy: None,
+            leaving: false,
+        });
+        out.push(ScriptEvent::Join { actor, role });
+    }
+
+    /// Facts pushed in from outside (a proxy object, the player).
+    pub fn push_fact(&mut self, fact: Fact, out: &mut Vec<ScriptEvent>) {
+        if self.space.add(fact.predicate, fact.args.clone()) {
+            out.push(ScriptEvent::Add { actor: None, fact });
+        }
+    }
+
+    /// One update (35.4). `finished` lists actions that ended since the last update.
+    pub fn update(
+        &mut self,
+        def: &ScriptDef,
+        world: &World<'_>,
+        finished: &[(u64, ActionOutcome)],
+        out: &mut Vec<ScriptEvent>,
+        requests: &mut Vec<ActionRequest>,
+    ) {
+        if self.ended {
+            return;
+        }
+        // 1. Shuffle the participants (counters bias toward the first or last).
+        for i in (1..self.participants.len()).rev() {
+            let j = self.rng.index(i + 1);
+            self.participants.swap(i, j);
+        }
+        let mut values = std::mem::take(&mut self.values);
+        values.clear();
+        values.extend(self.participants.iter().map(|p| p.value));
+        // A rule's termination takes effect when its action succeeds (at once when it has none):
+        // a participant whose getup failed is still there, and its On Error facts can retry.
+        let mut end_script = false;
+        // 2. Deferred effects of finished actions; on-error facts of failed ones.
+        for i in 0..self.participants.len() {
+            let Some(busy) = &self.participants[i].busy else {
+                continue;
+            };
+            let Some((_, outcome)) = finished.iter().find(|(id, _)| *id == busy.action_id) else {
+                continue;
+            };
+            let busy = self.participants[i].busy.take().expect("checked above");
+            let actor = self.participants[i].actor;
+            let me = self.participants[i].value;
+            let rule = &def.rules[busy.rule];
+            match outcome {
+                ActionOutcome::Succeeded => {
+                    out.push(ScriptEvent::Done {
+                        actor,
+                        action: busy.action,
+                        target: busy.target,
+                    });
+                    match rule.terminate {
+                        Termination::None => {}
+                        Termination::Actor => self.participants[i].leaving = true,
+                        Termination::Script => end_script = true,
+                    }
+                    self.apply(
+                        &rule.deferred_delete,
+                        &rule.deferred_add,
+                        &busy.bindings,
+                        actor,
+                        me,
+                        &values,
+                        world,
+                        out,
+                    );
+                }
+                ActionOutcome::Failed => {
+                    out.push(ScriptEvent::Fail {
+                        actor,
+                        action: busy.action,
+                        target: busy.target,
+                    });
+                    self.apply(
+                        &[],
+                        &rule.on_error,
+                        &busy.bindings,
+                        actor,
+                        me,
+                        &values,
+                        world,
+                        out,
+                    );
+                }
+            }
+        }
+        // 3. Each idle participant fires the first matching rule of its state.
+        for i in 0..self.participants.len() {
+            if end_script {
+                break; // the script is ending: nobody starts anything new
+            }
+            let p = &self.participants[i];
+            if p.busy.is_some() || p.leaving {
+                continue;
+            }
+            let (actor, me, role, state) = (p.actor, p.value, p.role, p.state);
+            let first = def.states[state as usize].first_rule as usize;
+            let mut fired = None;
+            for (k, rule) in def.rules_of(state).iter().enumerate() {
+                if rule.role.is_some_and(|r| r != role) {
+                    continue;
+                }
+                self.rule_evaluations += 1;
+                let mut env = Env {
+                    space: &self.space,
+                    me,
+                    now: world.now,
+                    participants: &values,
+                    rng: &mut self.rng,
+                    distance: world.distance,
+                    steps: 0,
+                };
+                let solution = solve(&rule.precondition, rule.variables, &mut env);
+                self.steps += env.steps;
+                if let Some(b) = solution {
+                    fired = Some((first + k, b));
+                    break;
+                }
+            }
+            let Some((index, bindings)) = fired else {
+                continue;
+            };
+            let rule = &def.rules[index];
+            self.apply(
+                &rule.delete,
+                &rule.add,
+                &bindings,
+                actor,
+                me,
+                &values,
+                world,
+                out,
+            );
+            match &rule.action {
+                Some(action) => {
+                    let mut env = self.env(me, &values, world);
+                    let target = action
+                        .target
+                        .as_ref()
+                        .and_then(|t| eval(t, &bindings, &mut env).ok());
+                    let parameters = action
+                        .parameters
+                        .iter()
+                        .filter_map(|(k, v)| eval(v, &bindings, &mut env).ok().map(|v| (*k, v)))
+                        .collect();
+                    let id = self.next_action;
+                    self.next_action += 1;
+                    requests.push(ActionRequest {
+                        id,
+                        actor,
+                        action: action.name,
+                        target,
+                        parameters,
+                    });
+                    out.push(ScriptEvent::Act {
+                        actor,
+                        action: action.name,
+                        target,
+                    });
+                    self.participants[i].busy = Some(Busy {
+                        action_id: id,
+                        rule: index,
+                        bindings,
+                        action: action.name,
+                        target,
+                    });
+                }
+                // Without an action, deferred effects apply at once.
+                None => self.apply(
+                    &rule.deferred_delete,
+                    &rule.deferred_add,
+                    &bindings,
+                    actor,
+                    me,
+                    &values,
+                    world,
+                    out,
+                ),
+            }
+            let p = &mut self.participants[i];
+            if let Some(next) = rule.next_state {
+                p.state = next;
+            }
+            if rule.action.is_none() {
+                match rule.terminate {
+                    Termination::None => {}
+                    Termination::Actor => p.leaving = true,
+                    Termination::Script => end_script = true,
+                }
+            }
+        }
+        // 4. Participants that terminated leave once their action is done.
+        let mut i = 0;
+        while i < self.participants.len() {
+            let p = &self.participants[i];
+            if p.leaving && p.busy.is_none() {
+                let p = self.participants.remove(i);
+                self.leave(def, p, out);
+            } else {
+                i += 1;
+            }
+        }
+        // 5. End when asked to, when a minimum can no longer be met, or when nobody is left.
+        let short = def
+            .roles
+            .iter()
+            .enumerate()
+            .find(|(r, role)| self.count(*r as u16) < role.min as usize);
+        let reason = if end_script {
+            Some("a rule terminated the script".to_string())
+        } else if let Some((_, role)) = short {
+            Some(format!(
+                "role #{} is below its minimum of {}",
+                role.name.0, role.min
+            ))
+        } else if self.participants.is_empty() {
+            Some("every participant left".to_string())
+        } else {
+            None
+        };
+        if let Some(reason) = reason {
+            self.end(def, reason, out);
+        }
+        requests.append(&mut self.leave_requests);
+        self.values = values;
+    }
+
+    /// A participant leaves; a role with a leave command sends it to the actor (35.3.3 flags).
+    fn leave(&mut self, def: &ScriptDef, p: Participant, out: &mut Vec<ScriptEvent>) {
+        out.push(ScriptEvent::Leave {
+            actor: p.actor,
+            role: p.role,
+        });
+        if let Some(action) = def.roles.get(p.role as usize).and_then(|r| r.leave_command) {
+            let id = self.next_action;
+            self.next_action += 1;
+            out.push(ScriptEvent::Act {
+                actor: p.actor,
+                action,
+                target: None,
+            });
+            self.leave_requests.push(ActionRequest {
+                id,
+                actor: p.actor,
+                action,
+                target: None,
+                parameters: Vec::new(),
+            });
+        }
+    }
+
+    /// Ends the script: everyone remaining leaves.
+    pub fn end(&mut self, def: &ScriptDef, reason: String, out: &mut Vec<ScriptEvent>) {
+        for p in std::mem::take(&mut self.participants) {
+            self.leave(def, p, out);
+        }
+        self.ended = true;
+        out.push(ScriptEvent::End { reason });
+    }
+
+    /// Removes one participant from outside (it was called away); the next update checks
+    /// cardinalities and hands out its leave command.
+    pub fn remove(&mut self, def: &ScriptDef, actor: u32, out: &mut Vec<ScriptEvent>) {
+        if let Some(i) = self.participants.iter().position(|p| p.actor == actor) {
+            let p = self.participants.remove(i);
+            self.leave(def, p, out);
+        }
+    }
+
+    /// Leave commands issued by `end` or `remove` outside an update (an update returns them in
+    /// its `requests`).
+    pub fn take_leave_requests(&mut self) -> Vec<ActionRequest> {
+        std::mem::take(&mut self.leave_requests)
+    }
+
+    fn env<'a>(&'a mut self, me: Value, values: &'a [Value], world: &'a World<'_>) -> Env<'a> {
+        Env {
+            space: &self.space,
+            me,
+            now: world.now,
+            participants: values,
+            rng: &mut self.rng,
+            distance: world.distance,
+            steps: 0,
+        }
+    }
+
+    /// Applies deletions, then additions, evaluated under `b`. A free variable in a deletion
+    /// matches anything, so every matching fact is removed.
+    #[allow(clippy::too_many_arguments)]
+    fn apply(
+        &mut self,
+        delete: &[Atom],
+        add: &[Atom],
+        b: &Bindings,
+        actor: u32,
+        me: Value,
+        values: &[Value],
+        world: &World<'_>,
+        out: &mut Vec<ScriptEvent>,
+    ) {
+        for atom in delete {
+            let mut env = self.env(me, values, world);
+            // Only an unbound variable matches anything; a term that cannot be evaluated
+            // (ruled out by validation) must not turn into a wildcard and delete everything.
+            let pattern: Option<Vec<Option<Value>>> = atom
+                .args
+                .iter()
+                .map(|t| match t {
+                    Expr::Var(v) => Some(b.get(*v)),
+                    other => eval(other, b, &mut env).ok().map(Some),
+                })
+                .collect();
+            let Some(pattern) = pattern else { continue };
+            for args in self.space.remove_matching(atom.predicate, &pattern) {
+                out.push(ScriptEvent::Del {
+                    actor: Some(actor),
+                    fact: Fact {
+                        predicate: atom.predicate,
+                        args,
+                    },
+                });
+            }
+        }
+        for atom in add {
+            let mut env = self.env(me, values, world);
+            let Ok(args) = atom
+                .args
+                .iter()
+                .map(|t| eval(t, b, &mut env))
+                .collect::<Result<Vec<_>, _>>()
+            else {
+                // Ruled out by validation (`uninstantiated-variable`); never add a half-bound fact.
+                continue;
+            };
+            if self.space.add(atom.predicate, args.clone()) {
+                out.push(ScriptEvent::Add {
+                    actor: Some(actor),
+                    fact: Fact {
+                        predicate: atom.predicate,
+                        args,
+                    },
+                });
+            }
+        }
+    }
+}
+
+/// Whether `rule` can fire for `role` (used by joining late and by tools).
+pub fn rule_applies_to(rule: &RuleDef, role: u16) -> bool {
+    rule.role.is_none_or(|r| r == role)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::def::*;
+    use super::*;
+
+    const SIT: NameId = NameId(1);
+    const SITTING: NameId = NameId(2);
+    const OOPS: NameId = NameId(3);
+    const BUSY: NameId = NameId(4);
+    const A: NameId = NameId(10);
+    const B: NameId = NameId(11);
+
+    /// One state: `not sitting(.me) -> sit; add busy(.me); deferred add sitting(.me);
+    /// on error oops(.me); terminate actor`. Role 0 needs at least one actor.
+    fn def(min: u16) -> ScriptDef {
+        let me = |p| Atom {
+            predicate: p,
+            args: vec![Expr::Me],
+        };
+        ScriptDef {
+            name: NameId(0),
+            roles: vec![RoleDef {
+                name: NameId(5),
+                min,
+                max: 2,
+                dynamic_join: true,
+                leave_command: None,
+            }],
+            states: vec![ScriptStateDef {
+                name: NameId(6),
+                first_rule: 0,
+                rule_count: 1,
+            }],
+            initial_state: 0,
+            rules: vec![RuleDef {
+                name: NameId(7),
+                role: None,
+                precondition: vec![Literal::Neg(me(SITTING))],
+                action: Some(ActionDef {
+                    name: SIT,
+                    target: None,
+                    parameters: vec![],
+                }),
+                add: vec![me(BUSY)],
+                delete: vec![],
+                deferred_add: vec![me(SITTING)],
+                deferred_delete: vec![],
+                on_error: vec![me(OOPS)],
+                next_state: None,
+                terminate: Termination::Actor,
+                variables: 0,
+            }],
+        }
+    }
+
+    fn world() -> World<'static> {
+        World {
+            now: 0.0,
+            distance: &|_, _| None,
+        }
+    }
+
+    #[test]
+    fn deferred_effects_wait_for_success_and_errors_add_on_error_facts() {
+        let d = def(0);
+        let mut inst = ScriptInstance::new(0, &[], 1, 1);
+        let mut ev = Vec::new();
+        inst.join(&d, 0, A, 0, &mut ev);
+        inst.join(&d, 1, B, 0, &mut ev);
+        let mut req = Vec::new();
+        inst.update(&d, &world(), &[], &mut ev, &mut req);
+        assert_eq!(req.len(), 2, "both idle participants fire the rule");
+        assert!(
+            inst.space.contains(BUSY, &[Value::Sym(A)]),
+            "immediate effects apply at once"
+        );
+        assert!(
+            !inst.space.contains(SITTING, &[Value::Sym(A)]),
+            "deferred effects wait for the action"
+        );
+        let a = req.iter().find(|r| r.actor == 0).unwrap().id;
+        let b = req.iter().find(|r| r.actor == 1).unwrap().id;
+        ev.clear();
+        req.clear();
+        inst.update(
+            &d,
+            &world(),
+            &[(a, ActionOutcome::Succeeded), (b, ActionOutcome::Failed)],
+            &mut ev,
+            &mut req,
+        );
+        assert!(inst.space.contains(SITTING, &[Value::Sym(A)]));
+        assert!(!inst.space.contains(SITTING, &[Value::Sym(B)]));
+        assert!(inst.space.contains(OOPS, &[Value::Sym(B)]));
+        // A's rule succeeded, so A leaves. B's action failed: its termination does not take
+        // effect, it stays, and (its precondition still holding) tries again at once.
+        let leaves: Vec<u32> = ev
+            .iter()
+            .filter_map(|e| match e {
+                ScriptEvent::Leave { actor, .. } => Some(*actor),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(leaves, [0]);
+        assert!(!inst.ended());
+        assert_eq!(req.len(), 1);
+        assert_eq!(req[0].actor, 1);
+    }
+
+    #[test]
+    fn a_role_below_its_minimum_ends_the_script() {
+        let d = def(2);
+        let mut inst = ScriptInstance::new(0, &[], 1, 1);
+        let mut ev = Vec::new();
+        inst.join(&d, 0, A, 0, &mut ev);
+        inst.update(&d, &world(), &[], &mut ev, &mut Vec::new());
+        assert!(inst.ended());
+        assert!(
+            matches!(ev.last(), Some(ScriptEvent::End { reason }) if reason.contains("below its minimum"))
+        );
+    }
+}

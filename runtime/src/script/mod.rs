@@ -1,0 +1,25 @@
+//! Interaction scripts (Skubch, *Ambient Interactions*, Game AI Pro 3 ch. 35): STRIPS-like rules
+//! over a tuple space, run by smart locations for several participants at once.
+//!
+//! A script is roles and rules. Each participant holds one role and one state; every update
+//! (35.4) shuffles the participants, applies the deferred effects of finished actions (or the
+//! on-error facts of failed ones), lets each idle participant fire the first rule of its state
+//! whose precondition holds, removes participants that terminated, and ends the script when a
+//! role's minimum can no longer be met.
+//!
+//! - [`def`]: the compiled form (part of the program): roles, rules grouped by state, literals,
+//!   expressions, all names interned.
+//! - [`space`]: the tuple space, a closed-world multimap keyed by predicate and arity.
+//! - [`eval`]: unification and backtracking; each literal is asked for its n-th solution.
+//! - [`instance`]: a running script and its update.
+//! - [`allocate`]: Monte-Carlo greedy role allocation (35.4.1) and joining late (35.4.2).
+
+pub mod allocate;
+pub mod def;
+pub mod eval;
+pub mod instance;
+pub mod space;
+
+pub use def::*;
+pub use instance::{ActionOutcome, ActionRequest, ScriptEvent, ScriptInstance};
+pub use space::{Fact, TupleSpace, Value};

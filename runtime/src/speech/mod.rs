@@ -1,0 +1,338 @@
+//! Speech: what a program carries of its sentence states (Hewlett 2013, §3.4), and the two things
+//! the runtime does with them: fill the `VARIABLE` slots and choose a candidate.
+//!
+//! Everything expensive happened at compile time: over-generation, realisation, de-duplication
+//! and n-gram ranking. For each sentence state the program keeps its best candidates, best first,
+//! each a sequence of text and slots with its score and a stable id (the same line keeps the same
+//! id across rebuilds, for string tables and voice recording). Choosing is a weighted draw among
+//! the first `choose_among` candidates (Hewlett §3.4.4: "a weighted average to pick from the
+//! first two entries"), weight `2^score`, from the agent's seeded random stream.
+
+use crate::program::{NameId, Program, SceneId};
+use serde::{Deserialize, Serialize};
+
+/// A sentence state: index into [`SpeechTable::sentences`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SentenceId(pub u32);
+
+impl SentenceId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A piece of a candidate line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Part {
+    Text(String),
+    /// The value of the sentence state's slot with this index.
+    Slot(u32),
+}
+
+/// One ranked realisation of a sentence state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CandidateDef {
+    /// Stable id: a hash of the sentence state's name and the line's template.
+    pub id: u32,
+    pub parts: Vec<Part>,
+    /// The n-gram score the compiler ranked it by (log2 of a geometric-mean probability).
+    pub score: f32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SentenceDef {
+    pub name: NameId,
+    /// The `VARIABLE` names, in the order `Part::Slot` indexes them.
+    pub slots: Vec<NameId>,
+    /// Candidates `first_candidate .. first_candidate + candidate_count`, best first.
+    pub first_candidate: u32,
+    pub candidate_count: u32,
+    /// How many of the best candidates the runtime chooses among (at least 1).
+    pub choose_among: u32,
+}
+
+/// A variable an agent of a scene starts with (`CityName = "Boston"`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AgentBinding {
+    pub scene: SceneId,
+    /// The agent's index in the scene.
+    pub agent: u32,
+    pub variable: NameId,
+    pub value: String,
+}
+
+/// The program's speech section.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SpeechTable {
+    pub sentences: Vec<SentenceDef>,
+    pub candidates: Vec<CandidateDef>,
+    pub bindings: Vec<AgentBinding>,
+}
+
+/// Why a line could not be spoken as written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unbound(pub String);
+
+impl SpeechTable {
+    pub fn is_empty(&self) -> bool {
+        self.sentences.is_empty() && self.bindings.is_empty()
+    }
+
+    pub fn sentence(&self, id: SentenceId) -> &SentenceDef {
+        &self.sentences[id.index()]
+    }
+
+    /// The sentence state called `name`.
+    pub fn sentence_by_name(&self, name: NameId) -> Option<SentenceId> {
+        self.sentences
+            .iter()
+            .position(|s| s.name == name)
+            .map(|i| SentenceId(i as u32))
+    }
+
+    /// The candidates of a sentence state, best first.
+    pub fn candidates_of(&self, id: SentenceId) -> &[CandidateDef] {
+        let s = self.sentence(id);
+        let start = s.first_candidate as usize;
+        &self.candidates[start..start + s.candidate_count as usize]
+    }
+
+    /// Picks a candidate by weight among the best `choose_among`; `u` is uniform in `[0, 1)`.
+    /// Returns an index into [`SpeechTable::candidates_of`] (`None` when there is none).
+    pub fn choose(&self, id: SentenceId, u: f64) -> Option<usize> {
+        let cands = self.candidates_of(id);
+        let k = (self.sentence(id).choose_among as usize).min(cands.len());
+        if k == 0 {
+            return None;
+        }
+        // Weights relative to the best, so that very negative scores do not underflow.
+        let best = cands[0].score as f64;
+        let weights: Vec<f64> = cands[..k]
+            .iter()
+            .map(|c| (c.score as f64 - best).exp2())
+            .collect();
+        let total: f64 = weights.iter().sum();
+        let mut x = u.clamp(0.0, 1.0) * total;
+        for (i, w) in weights.iter().enumerate() {
+            if x < *w {
+                return Some(i);
+            }
+            x -= w;
+        }
+        Some(k - 1)
+    }
+
+    /// The line with its slots filled by `value(variable name)`, capitalised, with "a" turned
+    /// into "an" before a value that starts with a vowel. A slot without a value is written
+    /// `{Name}` and reported.
+    pub fn fill<'v>(
+        &self,
+        program: &Program,
+        id: SentenceId,
+        candidate: &CandidateDef,
+        value: impl Fn(&str) -> Option<&'v str>,
+    ) -> (String, Vec<Unbound>) {
+        let sentence = self.sentence(id);
+        let mut out = String::new();
+        let mut missing = Vec::new();
+        for part in &candidate.parts {
+            match part {
+                Part::Text(t) => out.push_str(t),
+                Part::Slot(i) => {
+                    let name = sentence
+                        .slots
+                        .get(*i as usize)
+                        .map(|n| program.name(*n))
+                        .unwrap_or("?");
+                    match value(name) {
+                        Some(v) => {
+                            fix_article(&mut out, v);
+                            out.push_str(v);
+                        }
+                        None => {
+                            missing.push(Unbound(name.to_string()));
+                            out.push('{');
+                            out.push_str(name);
+                            out.push('}');
+                        }
+                    }
+                }
+            }
+        }
+        (capitalise(&out), missing)
+    }
+}
+
+/// "a" before a word starting with a vowel letter becomes "an" (slot values are not known when
+/// the compiler realises the article).
+fn fix_article(out: &mut String, next: &str) {
+    let vowel = next
+        .chars()
+        .next()
+        .is_some_and(|c| matches!(c.to_ascii_lowercase(), 'a' | 'e' | 'i' | 'o' | 'u'));
+    if !vowel {
+        return;
+    }
+    let at_start = out == "a " || out == "A ";
+    if at_start || out.ends_with(" a ") {
+        out.insert(out.len() - 1, 'n');
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(first) => first.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// The stable id of a candidate line: FNV-1a (32 bits) of the sentence state's name, a NUL, and
+/// the line's template (slots written `{Name}`).
+pub fn candidate_id(sentence: &str, template: &str) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in sentence.bytes().chain([0]).chain(template.bytes()) {
+        h ^= b as u32;
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    h
+}
+
+/// Checks the speech section of a program (called by the program verifier).
+pub(crate) fn verify(p: &Program) -> Result<(), String> {
+    let s = &p.speech;
+    let names = p.names.len();
+    let mut next = 0u64;
+    for (i, sentence) in s.sentences.iter().enumerate() {
+        if sentence.name.index() >= names || sentence.slots.iter().any(|n| n.index() >= names) {
+            return Err(format!(
+                "sentence state #{i} refers to a name that does not exist"
+            ));
+        }
+        if sentence.first_candidate as u64 != next {
+            return Err(format!(
+                "sentence state #{i}'s candidates are not contiguous"
+            ));
+        }
+        next += sentence.candidate_count as u64;
+        if next > s.candidates.len() as u64 {
+            return Err(format!(
+                "sentence state #{i}'s candidates run past the candidate table"
+            ));
+        }
+        if sentence.choose_among == 0 {
+            return Err(format!("sentence state #{i} chooses among no candidates"));
+        }
+        let range = sentence.first_candidate as usize..next as usize;
+        for c in &s.candidates[range] {
+            if !c.score.is_finite() {
+                return Err(format!(
+                    "a candidate of sentence state #{i} has a non-finite score"
+                ));
+            }
+            for part in &c.parts {
+                if let Part::Slot(k) = part
+                    && *k as usize >= sentence.slots.len()
+                {
+                    return Err(format!(
+                        "a candidate of sentence state #{i} uses slot #{k} of {}",
+                        sentence.slots.len()
+                    ));
+                }
+            }
+        }
+    }
+    if next != s.candidates.len() as u64 {
+        return Err("some candidates belong to no sentence state".into());
+    }
+    for b in &s.bindings {
+        let Some(scene) = p.scenes.get(b.scene.index()) else {
+            return Err("a variable binding names a scene that does not exist".into());
+        };
+        if b.agent as usize >= scene.agents.len() || b.variable.index() >= names {
+            return Err("a variable binding names an agent or variable that does not exist".into());
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> (Program, SpeechTable) {
+        let mut program = Program::default();
+        program.names = vec!["WantTicketToX".into(), "CityName".into()];
+        let speech = SpeechTable {
+            sentences: vec![SentenceDef {
+                name: NameId(0),
+                slots: vec![NameId(1)],
+                first_candidate: 0,
+                candidate_count: 3,
+                choose_among: 2,
+            }],
+            candidates: vec![
+                CandidateDef {
+                    id: 1,
+                    parts: vec![
+                        Part::Text("I would like to buy a ticket to ".into()),
+                        Part::Slot(0),
+                        Part::Text(".".into()),
+                    ],
+                    score: -9.0,
+                },
+                CandidateDef {
+                    id: 2,
+                    parts: vec![
+                        Part::Text("a ".into()),
+                        Part::Slot(0),
+                        Part::Text(" ticket.".into()),
+                    ],
+                    score: -10.0,
+                },
+                CandidateDef {
+                    id: 3,
+                    parts: vec![Part::Text("never chosen.".into())],
+                    score: -11.0,
+                },
+            ],
+            bindings: vec![],
+        };
+        (program, speech)
+    }
+
+    #[test]
+    fn slots_are_filled_and_capitalised() {
+        let (p, s) = table();
+        let id = SentenceId(0);
+        let (text, missing) = s.fill(&p, id, &s.candidates[0], |n| {
+            (n == "CityName").then_some("Boston")
+        });
+        assert_eq!(text, "I would like to buy a ticket to Boston.");
+        assert!(missing.is_empty());
+        let (text, _) = s.fill(&p, id, &s.candidates[1], |_| Some("Albany"));
+        assert_eq!(text, "An Albany ticket.");
+        let (text, missing) = s.fill(&p, id, &s.candidates[0], |_| None);
+        assert_eq!(text, "I would like to buy a ticket to {CityName}.");
+        assert_eq!(missing, vec![Unbound("CityName".into())]);
+    }
+
+    #[test]
+    fn choice_is_weighted_among_the_best_two() {
+        let (_, s) = table();
+        let id = SentenceId(0);
+        // Weights 1 and 1/2: the first two thirds choose the best.
+        assert_eq!(s.choose(id, 0.0), Some(0));
+        assert_eq!(s.choose(id, 0.6), Some(0));
+        assert_eq!(s.choose(id, 0.7), Some(1));
+        assert_eq!(s.choose(id, 0.999), Some(1));
+        assert_eq!(s.choose(id, 1.0), Some(1));
+    }
+
+    #[test]
+    fn ids_are_stable() {
+        assert_eq!(candidate_id("A", "b"), candidate_id("A", "b"));
+        assert_ne!(candidate_id("A", "b"), candidate_id("Ab", ""));
+    }
+}

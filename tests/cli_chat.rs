@@ -1,0 +1,517 @@
+//! HMM spaces end to end: the innkeeper's scripted conversation (golden), the digest's
+//! behaviour tests that need a whole agent (Table 5-2, fallback, situation override,
+//! variables), and one negative fixture per diagnostic of the content kind.
+
+use ensemble_runtime::hpmm::{Input, SocialAgent};
+use ensemble_tests::{assert_golden, ensemble, repo_path, root};
+use serde_json::Value;
+use std::sync::Arc;
+
+fn chat(input: &str, seed: &str) -> String {
+    let out = ensemble(&[
+        "run",
+        &repo_path("samples/innkeeper"),
+        "--scene",
+        "chat",
+        "--input",
+        input,
+        "--seed",
+        seed,
+        "--trace",
+        "json",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    out.stdout
+}
+
+fn events(trace: &str) -> Vec<Value> {
+    trace
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line ({e}): {l}")))
+        .collect()
+}
+
+/// (player line, agent outputs that followed it) pairs.
+fn exchanges(trace: &str) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for e in events(trace) {
+        match e["event"].as_str().unwrap() {
+            "input" => out.push((e["text"].as_str().unwrap().to_string(), vec![])),
+            "output" => {
+                let line = format!(
+                    "{}: {}",
+                    e["emote"].as_str().unwrap(),
+                    e["text"].as_str().unwrap()
+                );
+                if let Some(last) = out.last_mut() {
+                    last.1.push(line);
+                }
+            }
+            other => panic!("unexpected event {other}"),
+        }
+    }
+    out
+}
+
+const TRANSCRIPT: &str = "samples/innkeeper/transcripts/xenos.txt";
+
+#[test]
+fn the_innkeeper_conversation_is_golden() {
+    let trace = chat(&repo_path(TRANSCRIPT), "7");
+    assert_golden("innkeeper-chat-seed7.jsonl", &trace);
+    assert_eq!(
+        trace,
+        chat(&repo_path(TRANSCRIPT), "7"),
+        "same seed, same trace"
+    );
+    for e in events(&trace) {
+        assert!(e["tick"].is_u64() && e["time"].is_number(), "{e}");
+        assert_eq!(e["agent"], "Xenos");
+        assert!(e["text"].is_string(), "{e}");
+    }
+}
+
+#[test]
+fn fallbacks_answer_at_the_most_specific_level_that_understood() {
+    // Digest test 20 (Figs. 4-14, 4-17) and the Fig. 1-1 interleaving, on the golden run.
+    let ex = exchanges(&chat(&repo_path(TRANSCRIPT), "7"));
+    let reply = |said: &str| -> Vec<String> {
+        ex.iter()
+            .find(|(p, _)| p == said)
+            .unwrap_or_else(|| panic!("`{said}` not in the transcript"))
+            .1
+            .clone()
+    };
+    assert_eq!(
+        reply("i demand a shrubbery"),
+        ["says: you like what again?"]
+    );
+    assert_eq!(reply("a shrubbery"), ["says: i not have that"]);
+    assert_eq!(
+        reply("it is necessary that i get some food"),
+        ["says: what about half a chicken?"]
+    );
+    assert_eq!(
+        reply("i demand food!"),
+        ["glances: ", "nods: sure", "gives you: chicken roast"]
+    );
+    assert_eq!(
+        reply("i hate it when the slithy toves gyre and gimble in the wabe"),
+        ["says: me not know enough to judge, really"]
+    );
+    assert_eq!(
+        reply("i h8 slithy toves"),
+        ["says: by the way, you might like this sword me just got"]
+    );
+    // Haggle and praise interleave (α1 β1 α2 β3 α3 of Fig. 1-1's spaces).
+    assert_eq!(
+        reply("how much is it"),
+        ["says: i'll trade for a health potion"]
+    );
+    assert_eq!(reply("how about one gold")[0], "says: it's a deal");
+    // The stuck monitor rushes the player once while the offer is pending.
+    let rushes = ex
+        .iter()
+        .flat_map(|(_, r)| r)
+        .filter(|r| r.contains("other customers"))
+        .count();
+    assert_eq!(rushes, 1);
+    // The synchronous help call: ask, wait for the directions handler, then move on one
+    // iteration after its end state is believed (the silent line that follows).
+    assert_eq!(
+        reply("can you help me"),
+        ["considers: ", "says: what help you need?"]
+    );
+    assert_eq!(
+        reply("i need to find the mayor"),
+        [
+            "says: mayor is in town hall, by fountain",
+            "says: anything else you need?"
+        ]
+    );
+}
+
+fn write_input(dir: &tempfile::TempDir, lines: &str) -> String {
+    let path = dir.path().join("input.txt");
+    std::fs::write(&path, lines).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn whats_up_is_a_greeting_only_during_the_greeting() {
+    // Digest test 21 (Fig. 4-18): the specialised handler wins while the greeting runs; after
+    // the greeting is over it is disengaged and the general what-is handler answers.
+    let dir = tempfile::tempdir().unwrap();
+    let input = write_input(&dir, "hi there\nwhat's up\nwhat's up\n");
+    let actions: Vec<String> = events(&chat(&input, "1"))
+        .iter()
+        .filter(|e| e["event"] == "output")
+        .map(|e| e["action"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(actions, ["greet", "staying-out-of-trouble", "answer-what"]);
+}
+
+#[test]
+fn input_problems_are_reported_not_panicked() {
+    let missing = ensemble(&[
+        "run",
+        &repo_path("samples/innkeeper"),
+        "--scene",
+        "chat",
+        "--input",
+        "/nonexistent/input.txt",
+    ]);
+    assert_eq!(missing.code, 2);
+    assert!(missing.stderr.contains("cannot read"), "{}", missing.stderr);
+    let hsm = ensemble(&[
+        "run",
+        &repo_path("samples/airport"),
+        "--scene",
+        "ticket-counter",
+        "--input",
+        &repo_path(TRANSCRIPT),
+    ]);
+    assert_eq!(hsm.code, 2);
+    assert!(hsm.stderr.contains("conversation"), "{}", hsm.stderr);
+    // Text mode reads like the report's figures.
+    let dir = tempfile::tempdir().unwrap();
+    let input = write_input(&dir, "# a comment\nhi there\n/waves\n");
+    let text = ensemble(&[
+        "run",
+        &repo_path("samples/innkeeper"),
+        "--scene",
+        "chat",
+        "--input",
+        &input,
+    ]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(
+        text.stdout.contains("Player says: hi there"),
+        "{}",
+        text.stdout
+    );
+    assert!(text.stdout.contains("Player waves"), "{}", text.stdout);
+    assert!(text.stdout.contains("Xenos says: "), "{}", text.stdout);
+}
+
+fn innkeeper() -> Arc<ensemble_runtime::Program> {
+    let c = ensemble_compiler::compile_path(&root().join("samples/innkeeper")).unwrap();
+    Arc::new(c.output.expect("the innkeeper compiles").0)
+}
+
+fn evidence_for(agent: &mut SocialAgent, said: &str, names: &[&str]) -> Vec<f64> {
+    agent.iterate(Some(&Input::player(said)));
+    names.iter().map(|n| agent.evidence(n).unwrap()).collect()
+}
+
+#[test]
+fn table_5_2_and_the_reports_estimator_examples() {
+    // Digest test 5.
+    let program = innkeeper();
+    let mut agent = SocialAgent::new(program.clone(), "chat", 0).unwrap();
+    let e = evidence_for(
+        &mut agent,
+        "it's a good idea",
+        &["compliment", "agreement", "greeting", "insult"],
+    );
+    assert!(e[0] > 0.8 && e[0] > e[1] && e[1] > 0.0, "{e:?}");
+    assert_eq!((e[2], e[3]), (0.0, 0.0));
+    let high = evidence_for(&mut agent, "can you give me a beer", &["request"])[0];
+    let low = evidence_for(&mut agent, "you can give me a beer", &["request"])[0];
+    assert!(high > 0.8 && low < 0.3, "{high} {low}");
+    let e = evidence_for(&mut agent, "what's up", &["greeting", "question"]);
+    assert!(e[0] > e[1], "{e:?}");
+}
+
+#[test]
+fn categories_are_bitmasks_with_set_operations_and_variables_track_topics() {
+    // Digest test 24.
+    let program = innkeeper();
+    let m = &program.hpmm;
+    let bit = |name: &str| {
+        let i = m
+            .categories
+            .iter()
+            .position(|&c| program.name(c) == name)
+            .unwrap();
+        1u128 << i
+    };
+    let tags = |word: &str| m.lexicon.iter().find(|w| w.word == word).unwrap().tags;
+    let isnt = tags("isn't");
+    assert!(isnt & bit("copula") != 0 && isnt & bit("negative") != 0);
+    // negative = insulting ∪ unpleasant ∪ negation.
+    assert!(tags("idiot") & bit("negative") != 0 && tags("awful") & bit("negative") != 0);
+    assert!(tags("good") & bit("negative") == 0);
+    let mut agent = SocialAgent::new(program.clone(), "chat", 0).unwrap();
+    agent.iterate(Some(&Input::player("what about the job")));
+    assert_eq!(agent.binding("the-topic"), Some("letter-quest"));
+    assert_eq!(agent.evidence("topic-is-quest"), Some(1.0));
+    agent.iterate(Some(&Input::player("i need a new sword")));
+    assert_eq!(agent.binding("the-item"), Some("sword"));
+}
+
+#[test]
+fn beliefs_carry_across_a_reload_of_the_compiled_sample() {
+    let program = innkeeper();
+    let mut agent = SocialAgent::new(program.clone(), "chat", 0).unwrap();
+    agent.iterate(Some(&Input::player("i need a new sword")));
+    let out = agent.iterate(None);
+    assert!(out.is_none() || out.is_some());
+    let before = agent.argmax("selling").unwrap().to_string();
+    let report = agent.reload(innkeeper()).unwrap();
+    assert!(report.fallbacks.is_empty(), "{:?}", report.fallbacks);
+    assert_eq!(agent.argmax("selling").unwrap(), before);
+    assert_eq!(agent.binding("the-item"), Some("sword"));
+}
+
+// ---- negative fixtures: one small project per diagnostic -------------------------------
+
+const BASE: &[(&str, &str)] = &[
+    ("Ensemble.ron", r#"Project(name: "t")"#),
+    (
+        "t.evidence.ron",
+        r#"Evidence(estimators: [
+    (name: "hi", is: Match("^ hi|hello", 1.0)),
+    (name: "did-greet", is: Did("greet")),
+])"#,
+    ),
+    (
+        "t.actions.ron",
+        r#"Actions(
+    actions: [(name: "greet", say: ["{hello|hail}"])],
+    accumulators: [(name: "out", rule: Max, inputs: ["g"])],
+)"#,
+    ),
+    (
+        "g.space.ron",
+        r#"Space(name: "g", initial: "idle", states: [
+    (name: "idle", to: [("idle", 0.5), ("greeted", 0.5)]),
+    (name: "greeted", expects: ["hi"], action: "greet", to: [("replied", 1.0)]),
+    (name: "replied", expects: ["did-greet"]),
+])"#,
+    ),
+    (
+        "chat.chat.ron",
+        r#"Chat(name: "chat", agent: "A", output: "out")"#,
+    ),
+];
+
+/// Checks the base project with some files replaced or added; returns the JSON document.
+fn check_with(changes: &[(&str, &str)]) -> (i32, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in BASE.iter().chain(changes) {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let out = ensemble(&["check", &dir.path().to_string_lossy(), "--format", "json"]);
+    let doc: Value = serde_json::from_str(&out.stdout).expect("JSON");
+    (out.code, doc)
+}
+
+/// Asserts exactly one diagnostic with `code` and `severity`, located in `file`.
+fn expect_one(changes: &[(&str, &str)], code: &str, severity: &str, file: &str, says: &str) {
+    let (exit, doc) = check_with(changes);
+    let ds = doc["diagnostics"].as_array().unwrap();
+    let found: Vec<&Value> = ds.iter().filter(|d| d["code"] == code).collect();
+    assert_eq!(found.len(), 1, "{code}: {doc:#}");
+    let d = found[0];
+    assert_eq!(d["severity"], severity, "{d}");
+    assert_eq!(d["file"], file, "{d}");
+    assert!(d["line"].is_u64() && d["column"].is_u64(), "{d}");
+    assert!(d["message"].as_str().unwrap().contains(says), "{d}");
+    assert_eq!(exit, if severity == "error" { 1 } else { 0 }, "{doc:#}");
+}
+
+#[test]
+fn the_base_fixture_is_clean_and_runs() {
+    let (exit, doc) = check_with(&[]);
+    assert_eq!(exit, 0);
+    assert_eq!(doc["summary"]["errors"], 0, "{doc:#}");
+    assert_eq!(doc["summary"]["warnings"], 0, "{doc:#}");
+}
+
+#[test]
+fn transition_not_normalized() {
+    let space = r#"Space(name: "g", initial: "idle", states: [
+    (name: "idle", to: [("idle", 0.5), ("greeted", 0.6)]),
+    (name: "greeted", expects: ["hi"], action: "greet", to: [("replied", 1.0)]),
+    (name: "replied", expects: ["did-greet"]),
+])"#;
+    expect_one(
+        &[("g.space.ron", space)],
+        "transition-not-normalized",
+        "error",
+        "g.space.ron",
+        "sum to 1.1",
+    );
+}
+
+#[test]
+fn no_initial_state() {
+    let space = r#"Space(name: "g", states: [
+    (name: "idle", to: [("idle", 0.5), ("greeted", 0.5)]),
+    (name: "greeted", expects: ["hi"], action: "greet", to: [("replied", 1.0)]),
+    (name: "replied", expects: ["did-greet"]),
+])"#;
+    expect_one(
+        &[("g.space.ron", space)],
+        "no-initial-state",
+        "error",
+        "g.space.ron",
+        "no initial state",
+    );
+}
+
+#[test]
+fn unknown_references_of_every_kind() {
+    // An estimator an expectation names.
+    let space = r#"Space(name: "g", initial: "idle", states: [
+    (name: "idle", to: [("idle", 0.5), ("greeted", 0.5)]),
+    (name: "greeted", expects: ["hii"], action: "greet", to: [("replied", 1.0)]),
+    (name: "replied", expects: ["did-greet"]),
+])"#;
+    expect_one(
+        &[("g.space.ron", space)],
+        "unknown-reference",
+        "error",
+        "g.space.ron",
+        "estimator `hii`",
+    );
+    // An inspection target.
+    let inspect = r#"Evidence(estimators: [(name: "look", is: Inspect(of: ["g.nowhere"]))])"#;
+    expect_one(
+        &[("more.evidence.ron", inspect)],
+        "unknown-reference",
+        "error",
+        "more.evidence.ron",
+        "no state `nowhere`",
+    );
+    // A dependency target.
+    let dependent = r#"Space(name: "d", initial: "on", disable: "off", enabled_by: (of: ["missing.x"]), states: [
+    (name: "on", to: [("on", 0.5), ("off", 0.5)]),
+    (name: "off", to: [("off", 0.5), ("on", 0.5)]),
+])"#;
+    expect_one(
+        &[("d.space.ron", dependent)],
+        "unknown-reference",
+        "error",
+        "d.space.ron",
+        "space `missing`",
+    );
+    // A template.
+    let actions = r#"Actions(
+    actions: [(name: "greet", say: ["{@salutation}"])],
+    accumulators: [(name: "out", rule: Max, inputs: ["g"])],
+)"#;
+    expect_one(
+        &[("t.actions.ron", actions)],
+        "unknown-reference",
+        "error",
+        "t.actions.ron",
+        "template `salutation`",
+    );
+}
+
+#[test]
+fn arbitration_cycle() {
+    let actions = r#"Actions(
+    actions: [(name: "greet", say: ["hello"])],
+    accumulators: [
+        (name: "out", rule: First, inputs: ["a"]),
+        (name: "a", rule: Max, inputs: ["g", "b"]),
+        (name: "b", rule: All, inputs: ["a"]),
+    ],
+)"#;
+    expect_one(
+        &[("t.actions.ron", actions)],
+        "arbitration-cycle",
+        "error",
+        "t.actions.ron",
+        "cycle",
+    );
+}
+
+#[test]
+fn unreachable_state_is_a_warning() {
+    let space = r#"Space(name: "g", initial: "idle", states: [
+    (name: "idle", to: [("idle", 0.5), ("greeted", 0.5)]),
+    (name: "greeted", expects: ["hi"], action: "greet", to: [("replied", 1.0)]),
+    (name: "replied", expects: ["did-greet"]),
+    (name: "lost", expects: ["hi"], to: [("idle", 1.0)]),
+])"#;
+    expect_one(
+        &[("g.space.ron", space)],
+        "unreachable-state",
+        "warning",
+        "g.space.ron",
+        "`lost`",
+    );
+}
+
+#[test]
+fn an_action_nobody_hears_would_repeat() {
+    let space = r#"Space(name: "g", initial: "idle", states: [
+    (name: "idle", to: [("idle", 0.5), ("greeted", 0.5)]),
+    (name: "greeted", expects: ["hi"], action: "greet", to: [("replied", 1.0)]),
+    (name: "replied", expects: ["hi"]),
+])"#;
+    expect_one(
+        &[("g.space.ron", space)],
+        "repeating-action",
+        "warning",
+        "g.space.ron",
+        "repeat itself",
+    );
+}
+
+#[test]
+fn definition_cycle() {
+    let evidence = r#"Evidence(estimators: [
+    (name: "x", is: Max([Ev("y"), Match("yo", 1.0)])),
+    (name: "y", is: Not(Ev("x"))),
+])"#;
+    expect_one(
+        &[("more.evidence.ron", evidence)],
+        "definition-cycle",
+        "error",
+        "more.evidence.ron",
+        "x → y → x",
+    );
+}
+
+#[test]
+fn incomplete_dependency() {
+    let space = r#"Space(name: "d", initial: "on", disable: "off", enabled_by: (of: ["g.greeted"]), states: [
+    (name: "on", to: [("on", 1.0)]),
+    (name: "off", to: [("off", 0.5), ("on", 0.5)]),
+])"#;
+    expect_one(
+        &[("d.space.ron", space)],
+        "incomplete-dependency",
+        "warning",
+        "d.space.ron",
+        "into `off` from on",
+    );
+}
+
+#[test]
+fn bad_patterns_and_templates_are_syntax_errors() {
+    let evidence = r#"Evidence(estimators: [(name: "odd", is: Match("hello ^", 1.0))])"#;
+    expect_one(
+        &[("more.evidence.ron", evidence)],
+        "syntax",
+        "error",
+        "more.evidence.ron",
+        "bad pattern",
+    );
+    let actions = r#"Actions(
+    actions: [(name: "greet", say: ["{hello|hail"])],
+    accumulators: [(name: "out", rule: Max, inputs: ["g"])],
+)"#;
+    expect_one(
+        &[("t.actions.ron", actions)],
+        "syntax",
+        "error",
+        "t.actions.ron",
+        "bad template",
+    );
+}

@@ -1,0 +1,218 @@
+//! `ensemble ngram`: building from Gutenberg text and from Web1T-style count files, refusing
+//! corrupt databases, and ranking on the sample's counts (Hewlett's Figs. 3.1, 3.4-3.5, 5.6).
+
+use ensemble_tests::{ensemble, repo_path};
+use std::path::Path;
+
+const CORPUS: &str = "/work/shared/data/corpus";
+
+fn corpus_file(name: &str) -> Option<std::path::PathBuf> {
+    let p = Path::new(CORPUS).join(name);
+    p.exists().then_some(p)
+}
+
+#[test]
+fn build_from_gutenberg_text_strips_headers_and_reports_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two real books when the shared corpus is present, a small stand-in otherwise.
+    let inputs: Vec<String> = match (
+        corpus_file("pg00011_carroll_alice-s-adventures-in-wonderland.txt"),
+        corpus_file("pg00046_dickens_a-christmas-carol.txt"),
+    ) {
+        (Some(a), Some(b)) => vec![a.display().to_string(), b.display().to_string()],
+        _ => {
+            let f = dir.path().join("book.txt");
+            std::fs::write(&f, "\u{feff}licence\r\n*** START OF THE PROJECT GUTENBERG EBOOK X ***\r\nAlice said, \"I would like to go.\"\r\n*** END OF THE PROJECT GUTENBERG EBOOK X ***\r\nProject Gutenberg licence text\r\n").unwrap();
+            vec![f.display().to_string()]
+        }
+    };
+    let out = dir.path().join("books.ngr");
+    let mut args = vec!["ngram", "build"];
+    args.extend(inputs.iter().map(String::as_str));
+    args.extend(["-o", out.to_str().unwrap(), "--memory-mb", "1"]);
+    let r = ensemble(&args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("100%"), "progress is shown: {}", r.stderr);
+    assert!(r.stderr.contains("trigrams"), "{}", r.stderr);
+    let info = ensemble(&["ngram", "info", out.to_str().unwrap()]);
+    assert_eq!(info.code, 0, "{}", info.stderr);
+    assert!(info.stdout.contains("bytes per trigram"), "{}", info.stdout);
+    // The header and licence outside the markers are not counted: each book's header and
+    // footer say "Gutenberg" dozens of times, its text at most once or twice.
+    let dump = ensemble(&["ngram", "dump", out.to_str().unwrap(), "--order", "1"]);
+    let gutenberg: u64 = dump
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("gutenberg\t"))
+        .map_or(0, |c| c.parse().unwrap());
+    assert!(
+        gutenberg <= 3,
+        "header/footer leaked: gutenberg x{gutenberg}"
+    );
+    assert!(dump.stdout.lines().any(|l| l.starts_with("alice\t")));
+}
+
+#[test]
+fn build_from_count_files_merges_duplicates_and_honours_the_dictionary() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("3gm-0001");
+    let b = dir.path().join("3gm-0002");
+    std::fs::write(
+        &a,
+        "are booked on\t9822\nAre Booked On\t8\nbooked on a\t17476\nteh booked on\t99\n",
+    )
+    .unwrap();
+    std::fs::write(&b, "are booked on\t170\nare booked\t113311\n").unwrap();
+    let dict = dir.path().join("words");
+    std::fs::write(&dict, "are\nbooked\non\na\n").unwrap();
+    let out = dir.path().join("w.ngr");
+    let r = ensemble(&[
+        "ngram",
+        "build",
+        "--counts",
+        dir.path().to_str().unwrap(),
+        "--dict",
+        dict.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    // The dictionary itself is a file of the folder: it has no TAB, so it is refused by line.
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("words:1:"), "{}", r.stderr);
+    let r = ensemble(&[
+        "ngram",
+        "build",
+        "--counts",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--dict",
+        dict.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let dump = ensemble(&["ngram", "dump", out.to_str().unwrap(), "--order", "3"]);
+    assert!(
+        dump.stdout.contains("are booked on\t10000\n"),
+        "{}",
+        dump.stdout
+    );
+    assert!(!dump.stdout.contains("teh"), "{}", dump.stdout);
+}
+
+#[test]
+fn corrupt_databases_are_refused_with_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("c.tsv");
+    std::fs::write(&src, "a b c\t3\n").unwrap();
+    let db = dir.path().join("c.ngr");
+    assert_eq!(
+        ensemble(&[
+            "ngram",
+            "build",
+            "--counts",
+            src.to_str().unwrap(),
+            "-o",
+            db.to_str().unwrap()
+        ])
+        .code,
+        0
+    );
+    let mut bytes = std::fs::read(&db).unwrap();
+    let last = bytes.len() - 20;
+    bytes[last] ^= 0x40;
+    std::fs::write(&db, &bytes).unwrap();
+    let r = ensemble(&["ngram", "info", db.to_str().unwrap()]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("checksum mismatch"), "{}", r.stderr);
+    std::fs::write(&db, &bytes[..100]).unwrap();
+    let r = ensemble(&["ngram", "info", db.to_str().unwrap()]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("error:"), "{}", r.stderr);
+}
+
+fn scores(sentences: &[&str]) -> Vec<f64> {
+    let mut args = vec!["ngram", "score"];
+    let counts = repo_path("samples/airport/ngrams/airport.counts.tsv");
+    args.push(&counts);
+    args.extend(sentences);
+    let r = ensemble(&args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    r.stdout
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
+        .collect()
+}
+
+/// Where our corpus's counts allow, the grammatical variant outranks the ungrammatical one.
+#[test]
+fn grammatical_variants_outrank_ungrammatical_ones_on_the_corpus() {
+    for (good, bad) in [
+        (
+            "I would like to buy a ticket to Boston.",
+            "I would like to buy ticket to Boston.",
+        ),
+        (
+            "I would like to leave at seven.",
+            "I would like leave at seven.",
+        ),
+        (
+            "When would you like to travel?",
+            "You would like to travel when?",
+        ),
+        // Fig. 5.6: the thesis ranked "Gate was changed." first; our counts get it right.
+        ("The gate was changed.", "Gate was changed."),
+    ] {
+        let s = scores(&[good, bad]);
+        assert!(
+            s[0] > s[1],
+            "{good} ({}) should outrank {bad} ({})",
+            s[0],
+            s[1]
+        );
+    }
+}
+
+/// Where the counts do not allow it: documented, not hidden (docs/formats/sentence.md).
+#[test]
+fn known_ranking_failures_on_the_corpus() {
+    // The corpus says "in Boston" far more often than "to Boston".
+    let s = scores(&[
+        "I would like to buy a ticket in Boston.",
+        "I would like to buy a ticket to Boston.",
+    ]);
+    assert!(s[0] > s[1]);
+    // "When did you like" is more frequent than "When would you like" in 19th-century novels.
+    let s = scores(&[
+        "When did you like to travel?",
+        "When would you like to travel?",
+    ]);
+    assert!(s[0] > s[1]);
+    // Fig. 3.1/3.5, the thesis's own failure, reproduced on the sample's lexicon-restricted
+    // counts (the full corpus database ranks these two the right way round: BENCHMARKS.md).
+    let s = scores(&[
+        "You are booked a flight to Boston.",
+        "You are booked on a flight to Boston.",
+    ]);
+    assert!(s[0] > s[1]);
+}
+
+#[test]
+fn rank_reports_variations_and_unique_sentences() {
+    let r = ensemble(&[
+        "ngram",
+        "rank",
+        &repo_path("samples/airport"),
+        "--sentence",
+        "WantTicketToX",
+        "--top",
+        "3",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let first = r.stdout.lines().next().unwrap();
+    assert!(
+        first.starts_with("WantTicketToX: 7980 variations, 6180 unique sentences"),
+        "{first}"
+    );
+    assert_eq!(r.stdout.lines().count(), 4);
+}
