@@ -4,11 +4,16 @@
 use ensemble_tests::{ensemble, repo_path};
 use std::path::Path;
 
-const CORPUS: &str = "/work/shared/data/corpus";
-
+/// The shared reference corpus: beside the repository (as CI checks it out), else the
+/// workplace's copy.
 fn corpus_file(name: &str) -> Option<std::path::PathBuf> {
-    let p = Path::new(CORPUS).join(name);
-    p.exists().then_some(p)
+    [
+        ensemble_tests::root().join("../shared/data/corpus"),
+        Path::new("/work/shared/data/corpus").to_path_buf(),
+    ]
+    .into_iter()
+    .map(|dir| dir.join(name))
+    .find(|p| p.exists())
 }
 
 #[test]
