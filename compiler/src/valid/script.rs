@@ -131,6 +131,20 @@ fn evaluated_vars<'a>(t: &'a Term, out: &mut Vec<(&'a str, Range<usize>)>) {
     }
 }
 
+/// Variables inside an atom's function terms that are not bound yet (function terms are
+/// evaluated when reached, so their variables must already have values).
+fn unbound_in_function_terms<'a>(
+    a: &'a AtomAst,
+    bound: &HashSet<&str>,
+) -> Vec<(&'a str, Range<usize>)> {
+    let mut ev = Vec::new();
+    for t in &a.args {
+        evaluated_vars(t, &mut ev);
+    }
+    ev.retain(|(v, _)| !bound.contains(v));
+    ev
+}
+
 /// `uninstantiated-variable` and `unsafe-negation`, left to right through the rule.
 fn variables(r: &ScriptRule, diags: &mut Diagnostics) {
     let mut bound: HashSet<&str> = HashSet::new();
@@ -186,36 +200,24 @@ fn variables(r: &ScriptRule, diags: &mut Diagnostics) {
     for (i, lit) in r.precondition.iter().enumerate() {
         match lit {
             LiteralAst::Pos(a) => {
-                for t in &a.args {
-                    let mut ev = Vec::new();
-                    evaluated_vars(t, &mut ev);
-                    for (v, rg) in ev {
-                        if !bound.contains(v) {
-                            diags.push(uninstantiated(
-                                &r.precondition_cell,
-                                v,
-                                rg,
-                                "a function term",
-                            ));
-                        }
-                    }
+                for (v, rg) in unbound_in_function_terms(a, &bound) {
+                    diags.push(uninstantiated(
+                        &r.precondition_cell,
+                        v,
+                        rg,
+                        "a function term",
+                    ));
                 }
                 bound.extend(atom_vars(a).into_iter().map(|(v, _)| v));
             }
             LiteralAst::Neg(a, range) => {
-                for t in &a.args {
-                    let mut ev = Vec::new();
-                    evaluated_vars(t, &mut ev);
-                    for (v, rg) in ev {
-                        if !bound.contains(v) {
-                            diags.push(uninstantiated(
-                                &r.precondition_cell,
-                                v,
-                                rg,
-                                "a function term",
-                            ));
-                        }
-                    }
+                for (v, rg) in unbound_in_function_terms(a, &bound) {
+                    diags.push(uninstantiated(
+                        &r.precondition_cell,
+                        v,
+                        rg,
+                        "a function term",
+                    ));
                 }
                 for (v, _) in atom_vars(a) {
                     if bound.contains(v) {

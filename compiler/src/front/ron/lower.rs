@@ -50,6 +50,24 @@ pub(super) fn with_suggestion<'a>(
     }
 }
 
+/// Names to suggest from when a machine reference does not resolve.
+fn machine_names(module: &Module) -> Vec<&str> {
+    module
+        .machines
+        .iter()
+        .map(|(_, m)| m.name.text.as_str())
+        .collect()
+}
+
+/// Names to suggest from when a location reference does not resolve.
+fn location_names(module: &Module) -> Vec<&str> {
+    module
+        .locations
+        .iter()
+        .map(|(_, l)| l.name.text.as_str())
+        .collect()
+}
+
 /// The library state a state name implies: the name without a numeric suffix (`Goto1` -> `Goto`).
 pub fn implied_code(state_name: &str) -> &str {
     let trimmed = state_name.trim_end_matches(|c: char| c.is_ascii_digit());
@@ -460,11 +478,7 @@ fn resolve_modifier(
                         ),
                     )
                     .at(span, "no such location");
-                    let names: Vec<&str> = module
-                        .locations
-                        .iter()
-                        .map(|(_, l)| l.name.text.as_str())
-                        .collect();
+                    let names = location_names(module);
                     diags.push(
                         with_suggestion(d, n, names)
                             .note("locations are defined in *.locations.ron files"),
@@ -484,11 +498,7 @@ fn resolve_modifier(
                     ),
                 )
                 .at(span, "no such machine");
-                let names: Vec<&str> = module
-                    .machines
-                    .iter()
-                    .map(|(_, m)| m.name.text.as_str())
-                    .collect();
+                let names = machine_names(module);
                 diags.push(with_suggestion(d, n, names));
                 Modifier::Unresolved
             }
@@ -569,11 +579,7 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
                             ),
                         )
                         .at(name.span, "no such machine");
-                        let names: Vec<&str> = module
-                            .machines
-                            .iter()
-                            .map(|(_, m)| m.name.text.as_str())
-                            .collect();
+                        let names = machine_names(module);
                         diags.push(with_suggestion(d, m, names));
                     }
                     (name, found)
@@ -614,11 +620,7 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
                             ),
                         )
                         .at(span, "no such location");
-                        let names: Vec<&str> = module
-                            .locations
-                            .iter()
-                            .map(|(_, l)| l.name.text.as_str())
-                            .collect();
+                        let names = location_names(module);
                         diags.push(with_suggestion(d, stop, names));
                     }
                 }
@@ -646,11 +648,7 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
                     ),
                 )
                 .at(at_name.span, "no such location");
-                let names: Vec<&str> = module
-                    .locations
-                    .iter()
-                    .map(|(_, l)| l.name.text.as_str())
-                    .collect();
+                let names = location_names(module);
                 diags.push(with_suggestion(d, &a.at, names));
             }
             let [f, n, v] = path("variables");
