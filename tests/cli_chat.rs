@@ -3,7 +3,7 @@
 //! variables), and one negative fixture per diagnostic of the content kind.
 
 use ensemble_runtime::hpmm::{Input, SocialAgent};
-use ensemble_tests::{assert_golden, ensemble, repo_path, root};
+use ensemble_tests::{assert_golden, ensemble, json_lines as events, repo_path, root};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -22,13 +22,6 @@ fn chat(input: &str, seed: &str) -> String {
     ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     out.stdout
-}
-
-fn events(trace: &str) -> Vec<Value> {
-    trace
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line ({e}): {l}")))
-        .collect()
 }
 
 /// (player line, agent outputs that followed it) pairs.

@@ -1,7 +1,6 @@
 //! `ensemble run`: the airport scene of the spine issue, determinism, and the golden trace.
 
-use ensemble_tests::{assert_golden, ensemble, repo_path};
-use serde_json::Value;
+use ensemble_tests::{assert_golden, ensemble, json_lines as events, repo_path};
 
 fn airport_trace(seed: &str) -> String {
     let out = ensemble(&[
@@ -18,13 +17,6 @@ fn airport_trace(seed: &str) -> String {
     ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     out.stdout
-}
-
-fn events(trace: &str) -> Vec<Value> {
-    trace
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line ({e}): {l}")))
-        .collect()
 }
 
 #[test]

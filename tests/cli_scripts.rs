@@ -95,10 +95,7 @@ fn bench_trace_with(seed: u64, fail_rate: &str) -> Vec<Value> {
         fail_rate,
     ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    out.stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    ensemble_tests::json_lines(&out.stdout)
 }
 
 #[test]

@@ -71,3 +71,11 @@ pub fn assert_golden(name: &str, actual: &str) {
         );
     }
 }
+
+/// Parses a JSON-lines trace (`ensemble run --trace json`), one event per line.
+pub fn json_lines(trace: &str) -> Vec<serde_json::Value> {
+    trace
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line ({e}): {l}")))
+        .collect()
+}
