@@ -191,12 +191,24 @@ pub struct PropAsset {
 #[serde(deny_unknown_fields)]
 pub struct ScriptChoiceAsset {
     pub script: String,
-    #[serde(default = "default_preference")]
+    #[serde(
+        default = "default_preference",
+        skip_serializing_if = "is_default_preference"
+    )]
     pub preference: f64,
 }
 
 fn default_preference() -> f64 {
     1.0
+}
+
+fn is_default_preference(x: &f64) -> bool {
+    *x == default_preference()
+}
+
+/// Whether a field holds its default, so the canonical printer leaves it out.
+fn is_default<T: Default + PartialEq>(x: &T) -> bool {
+    *x == T::default()
 }
 
 /// `*.sentences.ron`: sentence states (Hewlett Fig. 3.2) and how to rank their realisations.
@@ -208,7 +220,7 @@ pub struct SentencesAsset {
     pub ngrams: Option<String>,
     /// `Interpolated` (default: interpolated absolute discounting), `StupidBackoff`, or `Eq31`
     /// (Hewlett's Eq. 3.1 exactly, `-inf` for unseen n-grams).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub scoring: ScoringAsset,
     /// Candidates kept per sentence state (default 5).
     #[serde(default = "default_keep")]
