@@ -1,9 +1,11 @@
-//! Which column and row each node of a machine goes in: a deterministic layered layout.
+//! Auto-layout for content without a layout (imported, hand-written, or asked for): a
+//! deterministic layered layout.
 //!
 //! Columns are breadth-first depths from the initial state, so reading left to right follows the
-//! machine's flow. Rows keep discovery order (transitions in author order), so the same source
-//! always draws the same picture. Nodes the search never reaches share one last column, where
-//! they stand out as the unreachable states they are.
+//! machine's flow. Rows start in discovery order (transitions in author order) and are then
+//! ordered by the mean row of each node's predecessors (one barycentre sweep), which removes most
+//! crossings of a state machine's mostly forward flow. Nodes the search never reaches share one
+//! last column, where they stand out as the unreachable states they are.
 
 use std::collections::VecDeque;
 
@@ -66,9 +68,62 @@ pub fn layered(node_count: usize, root: Option<usize>, edges: &[(usize, usize)])
     }
 }
 
+/// Horizontal distance between columns and vertical distance between rows, in points.
+pub const COLUMN: f32 = 300.0;
+pub const ROW: f32 = 130.0;
+
+/// Node positions (top-left corners) for a layered layout, columns centred on `y = 0`.
+pub fn positions(node_count: usize, root: Option<usize>, edges: &[(usize, usize)]) -> Vec<[f32; 2]> {
+    let mut layers = layered(node_count, root, edges);
+    // One barycentre sweep: order each column by the mean row of its predecessors.
+    for c in 1..layers.columns.len() {
+        let prev: Vec<usize> = layers.columns[c - 1].clone();
+        let row_of = |n: usize| prev.iter().position(|&p| p == n);
+        let key = |n: usize| {
+            let rows: Vec<usize> = edges
+                .iter()
+                .filter(|&&(from, to)| to == n && from != n)
+                .filter_map(|&(from, _)| row_of(from))
+                .collect();
+            if rows.is_empty() {
+                f32::MAX
+            } else {
+                rows.iter().sum::<usize>() as f32 / rows.len() as f32
+            }
+        };
+        let mut keyed: Vec<(f32, usize, usize)> = layers.columns[c]
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| (key(n), i, n))
+            .collect();
+        keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        layers.columns[c] = keyed.into_iter().map(|(_, _, n)| n).collect();
+    }
+    let mut out = vec![[0.0, 0.0]; node_count];
+    for (c, nodes) in layers.columns.iter().enumerate() {
+        let top = -(nodes.len() as f32 - 1.0) * ROW / 2.0;
+        for (r, &n) in nodes.iter().enumerate() {
+            out[n] = [c as f32 * COLUMN, top + r as f32 * ROW];
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn positions_are_columns_of_rows_without_overlap() {
+        let edges = [(0, 1), (0, 2), (1, 3), (2, 3)];
+        let p = positions(5, Some(0), &edges);
+        assert_eq!(p[0], [0.0, 0.0]);
+        assert_eq!(p[1][0], COLUMN);
+        assert_eq!(p[3][0], 3.0f32.min(2.0) * COLUMN);
+        assert_ne!(p[1], p[2]);
+        // The unreachable node 4 gets the last column.
+        assert_eq!(p[4][0], 3.0 * COLUMN);
+    }
 
     #[test]
     fn columns_follow_breadth_first_depth() {

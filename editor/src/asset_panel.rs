@@ -1,0 +1,111 @@
+//! The contract between the editor and the editor of one asset kind (a *panel*).
+//!
+//! A panel edits a plain value — the asset as the compiler's `front::ron` (or `script`, `hpmm`)
+//! shapes it — and nothing else. The host owns everything around it: it snapshots the value
+//! before [`AssetPanel::ui`], compares after, records undo (typing in one field coalesces into
+//! one step), marks the document dirty, prints and saves it, and recompiles it for diagnostics.
+//! So a panel has no save, undo or file code, and cannot corrupt a file.
+//!
+//! ```ignore
+//! impl AssetPanel<ScriptAsset> for RulesPanel {
+//!     fn ui(&mut self, ui: &mut egui::Ui, script: &mut ScriptAsset, cx: &PanelCx) -> bool {
+//!         let mut changed = false;
+//!         for rule in &mut script.rules {
+//!             changed |= ui.text_edit_singleline(&mut rule.precondition).changed();
+//!         }
+//!         changed
+//!     }
+//!     fn reveal(&mut self, target: &Reveal) { self.scroll_to = Some(target.clone()); }
+//! }
+//! ```
+//!
+//! Diagnostics arrive located ([`Located`]): line and column in the file, sheet and cell for
+//! workbooks, and the RON path of the value they are about (`rules[3].precondition`) with the
+//! name of the item it enters, so a panel can outline the offending cell without parsing spans.
+//! When the user clicks a diagnostic of this document, the host calls [`AssetPanel::reveal`].
+
+use crate::analysis::Located;
+use eframe::egui;
+use ensemble_compiler::front::ron::locate::PathSeg;
+use std::cell::RefCell;
+use std::path::Path;
+
+/// What a panel sees besides its value.
+pub struct PanelCx<'a> {
+    /// The project folder.
+    pub root: &'a Path,
+    /// The document's path, relative to `root`.
+    pub file: &'a str,
+    /// The diagnostics located in this document, in the compiler's order.
+    pub diagnostics: &'a [Located],
+    /// Names defined across the project, for pickers.
+    pub names: &'a ProjectNames,
+    /// Requests for the host (open another asset, ...), taken after the frame.
+    pub requests: &'a RefCell<Vec<Request>>,
+}
+
+impl PanelCx<'_> {
+    pub fn request(&self, r: Request) {
+        self.requests.borrow_mut().push(r);
+    }
+
+    /// The diagnostics about the item named `name` of the list field `list`.
+    pub fn about<'b>(&'b self, list: &'b str, name: &'b str) -> impl Iterator<Item = &'b Located> {
+        self.diagnostics
+            .iter()
+            .filter(move |l| l.list() == Some(list) && l.item.as_deref() == Some(name))
+    }
+}
+
+/// What to show after a click on a diagnostic or a search result.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reveal {
+    /// The value at this RON path (from a diagnostic).
+    Path(Vec<PathSeg>),
+    /// The item named so (from Find), in the list field `list`.
+    Item { list: String, name: String },
+}
+
+/// Something a panel asks of the host.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Request {
+    /// Open the machine named so.
+    OpenMachine(String),
+    /// Open the document at this path.
+    Open(String),
+}
+
+/// Names the project defines, from the documents as they are now (not the last compile).
+#[derive(Clone, Debug, Default)]
+pub struct ProjectNames {
+    pub machines: Vec<String>,
+    pub locations: Vec<String>,
+    pub agents: Vec<String>,
+    pub sentences: Vec<String>,
+    /// Library states: name, modifier kind, whether it ends the machine, events it raises, doc.
+    pub library: Vec<LibraryEntry>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LibraryEntry {
+    pub name: String,
+    pub modifier: ensemble_runtime::program::ModifierKind,
+    pub terminal: ensemble_runtime::program::Terminal,
+    pub raises: Option<Vec<String>>,
+    pub doc: String,
+}
+
+impl ProjectNames {
+    pub fn library(&self, name: &str) -> Option<&LibraryEntry> {
+        self.library.iter().find(|l| l.name == name)
+    }
+}
+
+/// The editor of one asset kind.
+pub trait AssetPanel<T> {
+    /// Draws the editor of `value` and edits it in place; returns whether it changed it.
+    fn ui(&mut self, ui: &mut egui::Ui, value: &mut T, cx: &PanelCx) -> bool;
+
+    /// Scrolls to and selects `target` the next time it is drawn.
+    fn reveal(&mut self, target: &Reveal);
+}

@@ -1,0 +1,1077 @@
+//! The graph of one machine on egui-snarl. The snarl is a *view*: it is rebuilt from the asset
+//! whenever the asset changes, its node positions are set from the layout every frame, and
+//! whatever the user does in it (drag, connect, drop a wire, use a menu) comes back as
+//! [`Op`]s. So undo, saving and diagnostics never depend on snarl's own state.
+//!
+//! Nodes: the initial-state marker (drag its wire to make another state initial), one node per
+//! state, and a red node for each target that names no state (a typo stays visible where it
+//! happened). Pins: one input per state; one output per transition, labelled with its event,
+//! and a last `+` output that adds a transition when dragged to a state or dropped on empty
+//! space (then a menu creates the new state there).
+
+use super::auto_layout;
+use super::ops::{self, Clip};
+use super::{From, Op};
+use crate::analysis::Located;
+use crate::asset_panel::ProjectNames;
+use crate::sidecar::Layout;
+use crate::theme;
+use eframe::egui;
+use egui::{Color32, CornerRadius, Margin, Pos2, Rect, RichText, Sense, Stroke, Ui, Vec2, pos2, vec2};
+use egui_snarl::ui::{
+    AnyPins, BackgroundPattern, Grid, NodeLayout, PinInfo, PinPlacement, PinShape, SelectionStyle,
+    SnarlStyle, SnarlViewer, SnarlWidget, WireStyle,
+};
+use egui_snarl::{InPin, InPinId, NodeId, OutPin, OutPinId, Snarl};
+use ensemble_compiler::diag::Severity;
+use ensemble_compiler::front::ron::locate::PathSeg;
+use ensemble_compiler::front::ron::{MachineAsset, ModifierValue, StateAsset};
+use ensemble_runtime::program::{ModifierKind, Terminal};
+use std::collections::{BTreeSet, HashMap};
+
+/// A node of the graph.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GNode {
+    /// The initial-state marker.
+    Entry,
+    /// The state at this index of the machine.
+    State(usize),
+    /// A transition target that names no state.
+    Missing(String),
+}
+
+/// How a state is drawn, from its library state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Look {
+    Plain,
+    /// Hosts a child machine (double-click opens it).
+    Host,
+    /// Speaks a sentence state (`Dialog`).
+    Dialog,
+    /// Says a canned line or one of several (`OneOff`, `Salutation`).
+    OneOff,
+    /// Says its modifier (`Say`).
+    Line,
+    /// Conversation plumbing (`Set`, `Listen`, `WaitForConversation`, `RequestConversation`).
+    Special,
+    End,
+    Failure,
+    /// A library state the project does not link.
+    Unknown,
+}
+
+impl Look {
+    pub fn of(code: &str, names: &ProjectNames) -> Look {
+        let Some(lib) = names.library(code) else {
+            return Look::Unknown;
+        };
+        match (code, lib.terminal, lib.modifier) {
+            (_, Terminal::End, _) => Look::End,
+            (_, Terminal::Failure, _) => Look::Failure,
+            (_, _, ModifierKind::Machine) => Look::Host,
+            ("Dialog", ..) => Look::Dialog,
+            ("OneOff" | "Salutation", ..) => Look::OneOff,
+            ("Say", ..) => Look::Line,
+            ("Set" | "Listen" | "WaitForConversation" | "RequestConversation", ..) => Look::Special,
+            _ => Look::Plain,
+        }
+    }
+
+    fn fill(self) -> Color32 {
+        match self {
+            Look::Dialog | Look::OneOff | Look::Line => theme::SPEECH_FILL,
+            Look::Special => theme::SPECIAL_FILL,
+            Look::Host => theme::HOST_FILL,
+            Look::End | Look::Failure => theme::TERMINAL_FILL,
+            Look::Plain | Look::Unknown => theme::BOX_FILL,
+        }
+    }
+
+    fn badge(self) -> Option<(&'static str, Color32)> {
+        Some(match self {
+            Look::Dialog => ("DIALOG", theme::SPEECH),
+            Look::OneOff => ("ONE-OFF", theme::SPEECH),
+            Look::Line => ("SAY", theme::SPEECH),
+            Look::Special => ("SPECIAL", theme::SPECIAL),
+            Look::Host => ("⏵ CHILD", theme::ACCENT),
+            Look::End => ("END", theme::OK),
+            Look::Failure => ("FAIL", theme::ERROR),
+            Look::Plain | Look::Unknown => return None,
+        })
+    }
+}
+
+/// What the graph needs besides the machine.
+pub struct GraphCx<'a> {
+    pub names: &'a ProjectNames,
+    /// Diagnostics located in this machine's file.
+    pub diagnostics: &'a [&'a Located],
+    /// Best line of each sentence state, for dialog states.
+    pub lines: &'a HashMap<String, String>,
+}
+
+/// What happened in the graph this frame.
+#[derive(Default)]
+pub struct GraphOutput {
+    pub ops: Vec<Op>,
+    /// A host state was double-clicked: open this machine.
+    pub open_child: Option<String>,
+    /// Rename was asked from a node's menu: focus the inspector's name field.
+    pub rename: bool,
+    /// Copy the selection (from the menu; Ctrl+C is handled by the host).
+    pub copy: bool,
+}
+
+enum LookAt {
+    Fit,
+    Node(String),
+}
+
+/// The graph editor's own state; one per editor, following the open machine.
+pub struct GraphView {
+    snarl: Snarl<GNode>,
+    built: Option<(usize, MachineAsset)>,
+    /// Positions for states the layout does not place (content without a layout).
+    auto: HashMap<String, [f32; 2]>,
+    pub selection: BTreeSet<String>,
+    snarl_selection: Vec<NodeId>,
+    look_at: Option<LookAt>,
+    /// Node rectangles last frame, in graph coordinates.
+    rects: HashMap<NodeId, Rect>,
+    to_screen: egui::emath::TSTransform,
+    id: egui::Id,
+}
+
+impl Default for GraphView {
+    fn default() -> Self {
+        GraphView {
+            snarl: Snarl::new(),
+            built: None,
+            auto: HashMap::new(),
+            selection: BTreeSet::new(),
+            snarl_selection: Vec::new(),
+            look_at: Some(LookAt::Fit),
+            rects: HashMap::new(),
+            to_screen: Default::default(),
+            id: egui::Id::new("machine-graph"),
+        }
+    }
+}
+
+const NODE_MAX_WIDTH: f32 = 240.0;
+
+fn style() -> SnarlStyle {
+    SnarlStyle {
+        node_layout: Some(NodeLayout::coil()),
+        pin_placement: Some(PinPlacement::Edge),
+        pin_size: Some(9.0),
+        pin_stroke: Some(Stroke::new(1.0, theme::CANVAS)),
+        node_frame: Some(egui::Frame {
+            inner_margin: Margin::symmetric(10, 6),
+            outer_margin: Margin::ZERO,
+            corner_radius: CornerRadius::same(7),
+            fill: theme::BOX_FILL,
+            stroke: Stroke::new(1.0, theme::BOX_STROKE),
+            shadow: egui::Shadow::NONE,
+        }),
+        header_frame: Some(egui::Frame {
+            inner_margin: Margin::symmetric(10, 6),
+            outer_margin: Margin::ZERO,
+            corner_radius: CornerRadius::same(7),
+            fill: Color32::TRANSPARENT,
+            stroke: Stroke::NONE,
+            shadow: egui::Shadow::NONE,
+        }),
+        bg_frame: Some(egui::Frame {
+            inner_margin: Margin::ZERO,
+            outer_margin: Margin::ZERO,
+            corner_radius: CornerRadius::ZERO,
+            fill: theme::CANVAS,
+            stroke: Stroke::NONE,
+            shadow: egui::Shadow::NONE,
+        }),
+        bg_pattern: Some(BackgroundPattern::Grid(Grid {
+            spacing: vec2(40.0, 40.0),
+            angle: 0.0,
+        })),
+        bg_pattern_stroke: Some(Stroke::new(1.0, theme::GRID)),
+        wire_width: Some(2.0),
+        wire_style: Some(WireStyle::Bezier5),
+        select_style: Some(SelectionStyle {
+            margin: Margin::same(3),
+            rounding: CornerRadius::same(9),
+            fill: Color32::TRANSPARENT,
+            stroke: Stroke::NONE,
+        }),
+        select_fill: Some(Color32::from_rgba_unmultiplied(108, 182, 217, 24)),
+        select_stoke: Some(Stroke::new(1.0, theme::ACCENT)),
+        select_rect_contained: Some(false),
+        min_scale: Some(0.25),
+        max_scale: Some(1.6),
+        centering: Some(true),
+        crisp_magnified_text: Some(false),
+        ..SnarlStyle::new()
+    }
+}
+
+/// Severity and messages per state name and per (state, transition index).
+#[derive(Default)]
+struct Marks {
+    states: HashMap<String, (Severity, Vec<String>)>,
+    transitions: HashMap<(String, usize), Severity>,
+}
+
+fn worse(a: Severity, b: Severity) -> Severity {
+    // `Severity` orders Error first.
+    a.min(b)
+}
+
+impl Marks {
+    fn of(diagnostics: &[&Located]) -> Marks {
+        let mut marks = Marks::default();
+        for l in diagnostics {
+            let sev = l.severity();
+            if sev == Severity::Info || l.list() != Some("states") {
+                continue;
+            }
+            let Some(name) = &l.item else { continue };
+            let e = marks
+                .states
+                .entry(name.clone())
+                .or_insert((sev, Vec::new()));
+            e.0 = worse(e.0, sev);
+            e.1.push(format!("{}: {}", l.diagnostic.code.as_str(), l.diagnostic.message));
+            if let [PathSeg::Field(f), PathSeg::Index(t), ..] = l.below_item()
+                && f == "on"
+            {
+                let t = marks.transitions.entry((name.clone(), *t)).or_insert(sev);
+                *t = worse(*t, sev);
+            }
+        }
+        marks
+    }
+}
+
+impl GraphView {
+    /// Centres the view on the state `name` and selects it.
+    pub fn reveal(&mut self, name: &str) {
+        self.selection = [name.to_string()].into();
+        self.look_at = Some(LookAt::Node(name.to_string()));
+    }
+
+    pub fn fit(&mut self) {
+        self.look_at = Some(LookAt::Fit);
+    }
+
+    /// The position a state is drawn at: its layout, else the auto-layout.
+    pub fn position(&self, layout: &Layout, name: &str) -> [f32; 2] {
+        layout
+            .get(name)
+            .or_else(|| self.auto.get(name).copied())
+            .unwrap_or([0.0, 0.0])
+    }
+
+    /// Screen rectangles of the states last frame (for tests driving the canvas).
+    pub fn state_rect(&self, name: &str) -> Option<Rect> {
+        let (_, m) = self.built.as_ref()?;
+        let i = ops::index_of(m, name)?;
+        let id = self
+            .snarl
+            .nodes_ids_data()
+            .find(|(_, n)| n.value == GNode::State(i))
+            .map(|(id, _)| id)?;
+        self.rects.get(&id).map(|r| self.to_screen * *r)
+    }
+
+    /// Auto-layout positions of every state of `m`.
+    pub fn arrange(m: &MachineAsset) -> Vec<(String, [f32; 2])> {
+        let index: HashMap<&str, usize> = m
+            .states
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.name.as_str(), i))
+            .collect();
+        let edges: Vec<(usize, usize)> = m
+            .states
+            .iter()
+            .enumerate()
+            .flat_map(|(i, s)| {
+                s.on.iter()
+                    .filter_map(|(_, t)| index.get(t.as_str()).map(|&j| (i, j)))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let root = index.get(ops::initial(m)).copied();
+        let p = auto_layout::positions(m.states.len(), root, &edges);
+        m.states
+            .iter()
+            .zip(p)
+            .map(|(s, p)| (s.name.clone(), p))
+            .collect()
+    }
+
+    fn rebuild(&mut self, doc: usize, m: &MachineAsset) {
+        let same_doc = self.built.as_ref().is_some_and(|(d, _)| *d == doc);
+        if !same_doc {
+            self.selection.clear();
+            self.look_at = Some(LookAt::Fit);
+        }
+        self.auto = GraphView::arrange(m).into_iter().collect();
+        let mut snarl = Snarl::new();
+        let entry = snarl.insert_node(Pos2::ZERO, GNode::Entry);
+        let ids: Vec<NodeId> = (0..m.states.len())
+            .map(|i| snarl.insert_node(Pos2::ZERO, GNode::State(i)))
+            .collect();
+        let index: HashMap<&str, usize> = m
+            .states
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.name.as_str(), i))
+            .collect();
+        let mut missing: HashMap<String, NodeId> = HashMap::new();
+        for (i, s) in m.states.iter().enumerate() {
+            for (j, (_, target)) in s.on.iter().enumerate() {
+                let to = match index.get(target.as_str()) {
+                    Some(&k) => ids[k],
+                    None => *missing
+                        .entry(target.clone())
+                        .or_insert_with(|| snarl.insert_node(Pos2::ZERO, GNode::Missing(target.clone()))),
+                };
+                snarl.connect(
+                    OutPinId {
+                        node: ids[i],
+                        output: j,
+                    },
+                    InPinId { node: to, input: 0 },
+                );
+            }
+        }
+        if let Some(&k) = index.get(ops::initial(m)) {
+            snarl.connect(
+                OutPinId {
+                    node: entry,
+                    output: 0,
+                },
+                InPinId {
+                    node: ids[k],
+                    input: 0,
+                },
+            );
+        }
+        self.snarl = snarl;
+        self.rects.clear();
+        self.built = Some((doc, m.clone()));
+        self.selection.retain(|n| index.contains_key(n.as_str()));
+    }
+
+    /// Where each node should be this frame.
+    fn expected(&self, m: &MachineAsset, layout: &Layout) -> HashMap<NodeId, Pos2> {
+        let mut out = HashMap::new();
+        let mut missing_row = 0.0;
+        for (id, node) in self.snarl.nodes_ids_data() {
+            let p = match &node.value {
+                GNode::State(i) => self.position(layout, &m.states[*i].name),
+                GNode::Entry => {
+                    let [x, y] = self.position(layout, ops::initial(m));
+                    [x - 110.0, y + 8.0]
+                }
+                GNode::Missing(name) => {
+                    // Beside the first state that points at it.
+                    let from = m
+                        .states
+                        .iter()
+                        .find(|s| s.on.iter().any(|(_, t)| t == name))
+                        .map(|s| self.position(layout, &s.name))
+                        .unwrap_or([0.0, 0.0]);
+                    missing_row += 1.0;
+                    [from[0] + auto_layout::COLUMN, from[1] + 60.0 * missing_row]
+                }
+            };
+            out.insert(id, pos2(p[0], p[1]));
+        }
+        out
+    }
+
+    /// Draws the graph of the machine document `doc` and returns what the user did.
+    pub fn show(
+        &mut self,
+        ui: &mut Ui,
+        doc: usize,
+        m: &MachineAsset,
+        layout: &Layout,
+        cx: &GraphCx,
+    ) -> GraphOutput {
+        if self
+            .built
+            .as_ref()
+            .is_none_or(|(d, built)| *d != doc || built != m)
+        {
+            self.rebuild(doc, m);
+        }
+        let expected = self.expected(m, layout);
+        for (id, pos) in &expected {
+            if let Some(info) = self.snarl.get_node_info_mut(*id) {
+                info.pos = *pos;
+            }
+        }
+
+        let viewport = ui.available_rect_before_wrap();
+        let marks = Marks::of(cx.diagnostics);
+        let mut out = GraphOutput::default();
+        let mut clicked: Option<String> = None;
+        let mut viewer = Viewer {
+            m,
+            cx,
+            marks: &marks,
+            selection: &self.selection,
+            out: &mut out,
+            clicked: &mut clicked,
+            rects: &mut self.rects,
+            to_screen: &mut self.to_screen,
+            look_at: self.look_at.take(),
+            viewport,
+            layout,
+            auto: &self.auto,
+        };
+        let widget = SnarlWidget::new().id(self.id).style(style());
+        let response = widget.show(&mut self.snarl, &mut viewer, ui);
+
+        // Moves: read back where nodes ended up.
+        let mut moved = Vec::new();
+        for (id, node) in self.snarl.nodes_ids_data() {
+            if let (GNode::State(i), Some(want)) = (&node.value, expected.get(&id))
+                && (node.pos - *want).length() > 0.01
+            {
+                moved.push((m.states[*i].name.clone(), [node.pos.x, node.pos.y]));
+            }
+        }
+        if !moved.is_empty() {
+            // The first move of a machine drawn by the auto-layout keeps every position.
+            if m.states.iter().any(|s| layout.get(&s.name).is_none()) {
+                let mut all: Vec<(String, [f32; 2])> = m
+                    .states
+                    .iter()
+                    .map(|s| (s.name.clone(), self.position(layout, &s.name)))
+                    .collect();
+                for (name, p) in &moved {
+                    if let Some(e) = all.iter_mut().find(|(n, _)| n == name) {
+                        e.1 = *p;
+                    }
+                }
+                moved = all;
+            }
+            out.ops.push(Op::Move(moved));
+        }
+
+        // Selection: box select (Shift+drag) is snarl's; clicks are ours.
+        let snarl_sel = egui_snarl::ui::get_selected_nodes(self.id, ui.ctx());
+        if snarl_sel != self.snarl_selection {
+            self.selection = snarl_sel
+                .iter()
+                .filter_map(|id| match self.snarl.get_node(*id) {
+                    Some(GNode::State(i)) => Some(m.states[*i].name.clone()),
+                    _ => None,
+                })
+                .collect();
+            self.snarl_selection = snarl_sel;
+        }
+        let modifiers = ui.input(|i| i.modifiers);
+        if let Some(name) = clicked {
+            if modifiers.command || modifiers.shift {
+                if !self.selection.remove(&name) {
+                    self.selection.insert(name);
+                }
+            } else {
+                self.selection = [name].into();
+            }
+        } else if ui.input(|i| i.pointer.primary_clicked())
+            && let Some(p) = ui.input(|i| i.pointer.interact_pos())
+            && response.rect.contains(p)
+            && !self.rects.values().any(|r| (self.to_screen * *r).contains(p))
+            && !ui.ctx().any_popup_open()
+        {
+            self.selection.clear();
+        }
+        out
+    }
+
+    /// States of `m` whose nodes are selected.
+    pub fn selected_states(&self, m: &MachineAsset) -> BTreeSet<String> {
+        self.selection
+            .iter()
+            .filter(|n| ops::index_of(m, n).is_some())
+            .cloned()
+            .collect()
+    }
+
+    /// The middle of the view, in graph coordinates (where pasted states go).
+    pub fn view_center(&self, screen: Rect) -> [f32; 2] {
+        let c = self.to_screen.inverse() * screen.center();
+        [c.x, c.y]
+    }
+}
+
+struct Viewer<'a> {
+    m: &'a MachineAsset,
+    cx: &'a GraphCx<'a>,
+    marks: &'a Marks,
+    selection: &'a BTreeSet<String>,
+    out: &'a mut GraphOutput,
+    clicked: &'a mut Option<String>,
+    rects: &'a mut HashMap<NodeId, Rect>,
+    to_screen: &'a mut egui::emath::TSTransform,
+    look_at: Option<LookAt>,
+    viewport: Rect,
+    layout: &'a Layout,
+    auto: &'a HashMap<String, [f32; 2]>,
+}
+
+impl Viewer<'_> {
+    fn state(&self, node: &GNode) -> Option<&StateAsset> {
+        match node {
+            GNode::State(i) => self.m.states.get(*i),
+            _ => None,
+        }
+    }
+
+    fn pos(&self, name: &str) -> [f32; 2] {
+        self.layout
+            .get(name)
+            .or_else(|| self.auto.get(name).copied())
+            .unwrap_or([0.0, 0.0])
+    }
+
+    fn name_of(&self, snarl: &Snarl<GNode>, node: NodeId) -> Option<String> {
+        match snarl.get_node(node)? {
+            GNode::State(i) => self.m.states.get(*i).map(|s| s.name.clone()),
+            GNode::Missing(n) => Some(n.clone()),
+            GNode::Entry => None,
+        }
+    }
+
+    /// The library states a designer adds most, then the rest by name.
+    fn add_menu(&mut self, ui: &mut Ui, at: Pos2, from: Option<From>) {
+        let common = [
+            "Goto",
+            "Wait",
+            "Say",
+            "Dialog",
+            "OneOff",
+            "TalkStateMachine",
+            "RequestConversation",
+            "WaitForConversation",
+            "Set",
+            "Finish",
+            "Fail",
+        ];
+        let library = &self.cx.names.library;
+        let mut entries: Vec<&str> = common
+            .iter()
+            .copied()
+            .filter(|c| library.iter().any(|l| l.name == *c))
+            .collect();
+        let mut rest: Vec<&str> = library
+            .iter()
+            .map(|l| l.name.as_str())
+            .filter(|n| !common.contains(n))
+            .collect();
+        rest.sort();
+        entries.extend(rest);
+        ui.label(RichText::new("New state").small().color(theme::TEXT_WEAK));
+        egui::ScrollArea::vertical().max_height(320.0).show(ui, |ui| {
+            for code in entries {
+                let doc = self
+                    .cx
+                    .names
+                    .library(code)
+                    .map(|l| l.doc.clone())
+                    .unwrap_or_default();
+                if ui.button(code).on_hover_text(doc).clicked() {
+                    self.out.ops.push(Op::AddState {
+                        code: code.to_string(),
+                        modifier: None,
+                        at: [at.x, at.y],
+                        from: from.clone(),
+                    });
+                    ui.close();
+                }
+            }
+        });
+    }
+
+    fn subtitle(&self, s: &StateAsset, look: Look) -> Vec<RichText> {
+        let code = ops::code(s);
+        let mut lines = Vec::new();
+        let modifier = s.modifier.as_ref().map(|m| match m {
+            ModifierValue::Name(n) => n.clone(),
+            ModifierValue::Number(x) => format!("{x}"),
+        });
+        let code_line = if code == s.name {
+            None
+        } else if look == Look::Unknown {
+            Some(RichText::new(format!("{code}?")).color(theme::ERROR).small())
+        } else {
+            Some(RichText::new(code).color(theme::TEXT_WEAK).small())
+        };
+        lines.extend(code_line);
+        match (look, modifier) {
+            (Look::Dialog, Some(sentence)) => {
+                lines.push(RichText::new(format!("💬 {sentence}")).color(theme::SPEECH));
+                if let Some(line) = self.cx.lines.get(&sentence) {
+                    lines.push(RichText::new(format!("“{line}”")).italics().color(theme::TEXT));
+                }
+            }
+            (Look::OneOff | Look::Line, Some(text)) => {
+                let shown = text.split('|').collect::<Vec<_>>().join("” / “");
+                lines.push(RichText::new(format!("“{shown}”")).italics().color(theme::TEXT));
+            }
+            (Look::Host, Some(child)) => {
+                lines.push(RichText::new(format!("⏵ {child}")).color(theme::ACCENT));
+            }
+            (_, Some(m)) => {
+                let kind = self.cx.names.library(code).map(|l| l.modifier);
+                let icon = match kind {
+                    Some(ModifierKind::Location) => "📍 ",
+                    Some(ModifierKind::Agent) => "👤 ",
+                    Some(ModifierKind::Number) => "⏱ ",
+                    _ => "",
+                };
+                lines.push(RichText::new(format!("{icon}{m}")).color(theme::TEXT));
+            }
+            _ => {}
+        }
+        lines
+    }
+}
+
+/// A label that reports clicks (node selection) without taking the drag (node moves).
+fn clickable(ui: &mut Ui, text: RichText) -> egui::Response {
+    ui.add(egui::Label::new(text).sense(Sense::click()).selectable(false))
+}
+
+impl SnarlViewer<GNode> for Viewer<'_> {
+    fn title(&mut self, node: &GNode) -> String {
+        match node {
+            GNode::Entry => "initial".into(),
+            GNode::State(i) => self.m.states.get(*i).map(|s| s.name.clone()).unwrap_or_default(),
+            GNode::Missing(n) => n.clone(),
+        }
+    }
+
+    fn node_frame(
+        &mut self,
+        default: egui::Frame,
+        node: NodeId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        snarl: &Snarl<GNode>,
+    ) -> egui::Frame {
+        let mut frame = default;
+        match &snarl[node] {
+            GNode::Entry => {
+                frame.fill = Color32::TRANSPARENT;
+                frame.stroke = Stroke::NONE;
+                frame.inner_margin = Margin::same(2);
+            }
+            GNode::Missing(_) => {
+                frame.fill = theme::MISSING_FILL;
+                frame.stroke = Stroke::new(1.5, theme::ERROR);
+            }
+            GNode::State(i) => {
+                let s = &self.m.states[*i];
+                let look = Look::of(ops::code(s), self.cx.names);
+                frame.fill = look.fill();
+                if matches!(look, Look::End | Look::Failure) {
+                    frame.corner_radius = CornerRadius::same(14);
+                }
+                if let Some((sev, _)) = self.marks.states.get(&s.name) {
+                    frame.stroke = Stroke::new(1.8, theme::severity_color(*sev));
+                }
+                if self.selection.contains(&s.name) {
+                    frame.stroke = Stroke::new(2.2, theme::ACCENT);
+                }
+            }
+        }
+        frame
+    }
+
+    fn header_frame(
+        &mut self,
+        default: egui::Frame,
+        _node: NodeId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        _snarl: &Snarl<GNode>,
+    ) -> egui::Frame {
+        default
+    }
+
+    fn show_header(
+        &mut self,
+        node: NodeId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        ui: &mut Ui,
+        snarl: &mut Snarl<GNode>,
+    ) {
+        ui.set_max_width(NODE_MAX_WIDTH);
+        match snarl[node].clone() {
+            GNode::Entry => {
+                ui.label(RichText::new("▶ initial").small().color(theme::ACCENT))
+                    .on_hover_text("The machine starts here. Drag this wire to another state to make it initial.");
+            }
+            GNode::Missing(name) => {
+                ui.horizontal(|ui| {
+                    ui.label(RichText::new(&name).strong().color(theme::ERROR));
+                });
+            }
+            GNode::State(i) => {
+                let s = &self.m.states[i];
+                let look = Look::of(ops::code(s), self.cx.names);
+                ui.horizontal(|ui| {
+                    let r = clickable(ui, RichText::new(&s.name).strong().color(theme::TEXT).size(14.5));
+                    if r.clicked() {
+                        *self.clicked = Some(s.name.clone());
+                    }
+                    if r.double_clicked() && look == Look::Host {
+                        if let Some(ModifierValue::Name(child)) = &s.modifier {
+                            self.out.open_child = Some(child.clone());
+                        }
+                    }
+                    if let Some((badge, color)) = look.badge() {
+                        ui.label(RichText::new(badge).size(9.5).strong().color(color));
+                    }
+                });
+            }
+        }
+    }
+
+    fn has_body(&mut self, node: &GNode) -> bool {
+        !matches!(node, GNode::Entry)
+    }
+
+    fn show_body(
+        &mut self,
+        node: NodeId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        ui: &mut Ui,
+        snarl: &mut Snarl<GNode>,
+    ) {
+        ui.set_max_width(NODE_MAX_WIDTH);
+        ui.vertical(|ui| {
+            ui.spacing_mut().item_spacing.y = 2.0;
+            match snarl[node].clone() {
+                GNode::Missing(_) => {
+                    ui.label(RichText::new("no such state").small().color(theme::ERROR));
+                }
+                GNode::State(i) => {
+                    let s = &self.m.states[i];
+                    let look = Look::of(ops::code(s), self.cx.names);
+                    for line in self.subtitle(s, look) {
+                        let r = ui.add(
+                            egui::Label::new(line)
+                                .wrap()
+                                .sense(Sense::click())
+                                .selectable(false),
+                        );
+                        if r.clicked() {
+                            *self.clicked = Some(s.name.clone());
+                        }
+                        if r.double_clicked() && look == Look::Host {
+                            if let Some(ModifierValue::Name(child)) = &s.modifier {
+                                self.out.open_child = Some(child.clone());
+                            }
+                        }
+                    }
+                }
+                GNode::Entry => {}
+            }
+        });
+    }
+
+    fn inputs(&mut self, node: &GNode) -> usize {
+        match node {
+            GNode::Entry => 0,
+            _ => 1,
+        }
+    }
+
+    fn show_input(
+        &mut self,
+        pin: &InPin,
+        _ui: &mut Ui,
+        snarl: &mut Snarl<GNode>,
+    ) -> impl egui_snarl::ui::SnarlPin + 'static {
+        let fill = match &snarl[pin.id.node] {
+            GNode::Missing(_) => theme::ERROR,
+            _ => theme::EDGE,
+        };
+        PinInfo::circle().with_fill(fill)
+    }
+
+    fn outputs(&mut self, node: &GNode) -> usize {
+        match node {
+            GNode::Entry => 1,
+            GNode::State(i) => self.m.states.get(*i).map_or(0, |s| s.on.len() + 1),
+            GNode::Missing(_) => 0,
+        }
+    }
+
+    fn show_output(
+        &mut self,
+        pin: &OutPin,
+        ui: &mut Ui,
+        snarl: &mut Snarl<GNode>,
+    ) -> impl egui_snarl::ui::SnarlPin + 'static {
+        let node = snarl[pin.id.node].clone();
+        match node {
+            GNode::Entry => PinInfo::circle()
+                .with_fill(theme::ACCENT)
+                .with_wire_color(theme::ACCENT),
+            GNode::State(i) => {
+                let s = &self.m.states[i];
+                match s.on.get(pin.id.output) {
+                    Some((event, target)) => {
+                        let broken = ops::index_of(self.m, target).is_none();
+                        let marked = self.marks.transitions.get(&(s.name.clone(), pin.id.output));
+                        let color = match (broken, marked) {
+                            (true, _) => theme::ERROR,
+                            (_, Some(sev)) => theme::severity_color(*sev),
+                            _ => theme::EDGE,
+                        };
+                        ui.label(RichText::new(event).size(12.5).color(if broken || marked.is_some() {
+                            color
+                        } else {
+                            theme::TEXT
+                        }))
+                        .on_hover_text(format!("on {event} go to {target}"));
+                        PinInfo::circle().with_fill(color).with_wire_color(color)
+                    }
+                    None => {
+                        ui.label(RichText::new("+").color(theme::TEXT_WEAK))
+                            .on_hover_text("Drag to a state to add a transition, or to empty space to add a state");
+                        PinInfo::default()
+                            .with_shape(PinShape::Square)
+                            .with_fill(theme::BOX_STROKE)
+                    }
+                }
+            }
+            GNode::Missing(_) => PinInfo::circle(),
+        }
+    }
+
+    fn final_node_rect(&mut self, node: NodeId, rect: Rect, _ui: &mut Ui, _snarl: &mut Snarl<GNode>) {
+        self.rects.insert(node, rect);
+    }
+
+    fn has_on_hover_popup(&mut self, node: &GNode) -> bool {
+        matches!(node, GNode::State(_) | GNode::Missing(_))
+    }
+
+    fn show_on_hover_popup(
+        &mut self,
+        node: NodeId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        ui: &mut Ui,
+        snarl: &mut Snarl<GNode>,
+    ) {
+        match snarl[node].clone() {
+            GNode::Missing(name) => {
+                ui.label(format!("`{name}` is not a state of {}.", self.m.name));
+                ui.label(RichText::new("Connect the transition to an existing state, or add one with this name.").color(theme::TEXT_WEAK));
+            }
+            GNode::State(i) => {
+                let s = &self.m.states[i];
+                let code = ops::code(s);
+                match self.cx.names.library(code) {
+                    Some(l) if !l.doc.is_empty() => {
+                        ui.label(RichText::new(format!("{code}: {}", l.doc)).color(theme::TEXT));
+                    }
+                    Some(_) => {}
+                    None => {
+                        ui.label(RichText::new(format!("{code}: not a library state of this project")).color(theme::ERROR));
+                    }
+                }
+                if let Some((_, messages)) = self.marks.states.get(&s.name) {
+                    for m in messages {
+                        ui.label(RichText::new(m).color(theme::WARNING));
+                    }
+                }
+                if Look::of(code, self.cx.names) == Look::Host {
+                    ui.label(RichText::new("Double-click to open its machine.").color(theme::TEXT_WEAK));
+                }
+            }
+            GNode::Entry => {}
+        }
+    }
+
+    fn has_graph_menu(&mut self, _pos: Pos2, _snarl: &mut Snarl<GNode>) -> bool {
+        true
+    }
+
+    fn show_graph_menu(&mut self, pos: Pos2, ui: &mut Ui, _snarl: &mut Snarl<GNode>) {
+        ui.menu_button("Add state", |ui| self.add_menu(ui, pos, None));
+        if ui.button("Auto-layout").clicked() {
+            self.out.ops.push(Op::Arrange(GraphView::arrange(self.m)));
+            ui.close();
+        }
+    }
+
+    fn has_dropped_wire_menu(&mut self, src_pins: AnyPins, _snarl: &mut Snarl<GNode>) -> bool {
+        matches!(src_pins, AnyPins::Out(_))
+    }
+
+    fn show_dropped_wire_menu(&mut self, pos: Pos2, ui: &mut Ui, src_pins: AnyPins, snarl: &mut Snarl<GNode>) {
+        let AnyPins::Out(pins) = src_pins else { return };
+        let Some(pin) = pins.first() else { return };
+        let from = match snarl.get_node(pin.node) {
+            Some(GNode::Entry) => From::Entry,
+            Some(GNode::State(i)) => {
+                let s = &self.m.states[*i];
+                if pin.output < s.on.len() {
+                    From::Transition(s.name.clone(), pin.output)
+                } else {
+                    From::NewTransition(s.name.clone())
+                }
+            }
+            _ => return,
+        };
+        self.add_menu(ui, pos, Some(from));
+    }
+
+    fn has_node_menu(&mut self, node: &GNode) -> bool {
+        matches!(node, GNode::State(_))
+    }
+
+    fn show_node_menu(
+        &mut self,
+        node: NodeId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        ui: &mut Ui,
+        snarl: &mut Snarl<GNode>,
+    ) {
+        let Some(s) = self.state(&snarl[node]).cloned() else {
+            return;
+        };
+        *self.clicked = Some(s.name.clone());
+        if ui.button("Rename…").clicked() {
+            self.out.rename = true;
+            ui.close();
+        }
+        if ops::initial(self.m) != s.name && ui.button("Make initial").clicked() {
+            self.out.ops.push(Op::SetInitial(s.name.clone()));
+            ui.close();
+        }
+        if let (Look::Host, Some(ModifierValue::Name(child))) =
+            (Look::of(ops::code(&s), self.cx.names), &s.modifier)
+            && ui.button(format!("Open {child}")).clicked()
+        {
+            self.out.open_child = Some(child.clone());
+            ui.close();
+        }
+        if ui.button("Copy").clicked() {
+            self.out.copy = true;
+            ui.close();
+        }
+        if ui.button("Duplicate").clicked() {
+            let names: BTreeSet<String> = [s.name.clone()].into();
+            let mut layout = Layout::default();
+            let [x, y] = self.pos(&s.name);
+            layout.set(&s.name, [x, y]);
+            self.out.ops.push(Op::Paste {
+                clip: Clip::of(self.m, &layout, &names),
+                offset: [30.0, 30.0],
+            });
+            ui.close();
+        }
+        ui.separator();
+        if ui.button(RichText::new("Delete").color(theme::ERROR)).clicked() {
+            self.out.ops.push(Op::Delete([s.name.clone()].into()));
+            ui.close();
+        }
+    }
+
+    fn connect(&mut self, from: &OutPin, to: &InPin, snarl: &mut Snarl<GNode>) {
+        let Some(target) = self.name_of(snarl, to.id.node) else {
+            return;
+        };
+        match snarl.get_node(from.id.node) {
+            Some(GNode::Entry) => {
+                if ops::index_of(self.m, &target).is_some() {
+                    self.out.ops.push(Op::SetInitial(target));
+                }
+            }
+            Some(GNode::State(i)) => {
+                let s = &self.m.states[*i];
+                if from.id.output < s.on.len() {
+                    self.out.ops.push(Op::SetTarget {
+                        state: s.name.clone(),
+                        index: from.id.output,
+                        target,
+                    });
+                } else {
+                    self.out.ops.push(Op::AddTransition {
+                        state: s.name.clone(),
+                        target,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn disconnect(&mut self, from: &OutPin, _to: &InPin, snarl: &mut Snarl<GNode>) {
+        self.drop_outputs(from, snarl);
+    }
+
+    fn drop_outputs(&mut self, pin: &OutPin, snarl: &mut Snarl<GNode>) {
+        if let Some(GNode::State(i)) = snarl.get_node(pin.id.node) {
+            let s = &self.m.states[*i];
+            if pin.id.output < s.on.len() {
+                self.out.ops.push(Op::RemoveTransition {
+                    state: s.name.clone(),
+                    index: pin.id.output,
+                });
+            }
+        }
+    }
+
+    fn drop_inputs(&mut self, _pin: &InPin, _snarl: &mut Snarl<GNode>) {
+        // Removing every transition into a state at once is too easy to do by accident.
+    }
+
+    fn current_transform(&mut self, to_global: &mut egui::emath::TSTransform, snarl: &mut Snarl<GNode>) {
+        match self.look_at.take() {
+            Some(LookAt::Fit) => {
+                let mut bb = Rect::NOTHING;
+                for (p, _) in snarl.nodes_pos() {
+                    bb.extend_with(p);
+                    bb.extend_with(p + NODE_SIZE);
+                }
+                if bb.is_positive() {
+                    let bb = bb.expand(60.0);
+                    let scale = (self.viewport.width() / bb.width())
+                        .min(self.viewport.height() / bb.height())
+                        .clamp(0.35, 1.0);
+                    to_global.scaling = scale;
+                    to_global.translation = self.viewport.center().to_vec2() - bb.center().to_vec2() * scale;
+                }
+            }
+            Some(LookAt::Node(name)) => {
+                if let Some(i) = ops::index_of(self.m, &name) {
+                    let [x, y] = self.pos(&self.m.states[i].name);
+                    let center = pos2(x + 90.0, y + 30.0);
+                    to_global.translation = self.viewport.center().to_vec2() - center.to_vec2() * to_global.scaling;
+                }
+            }
+            None => {}
+        }
+        *self.to_screen = *to_global;
+    }
+}
+
+/// Node size used by tests and the fit computation.
+pub const NODE_SIZE: Vec2 = vec2(200.0, 90.0);
