@@ -166,8 +166,8 @@ struct Job {
 }
 
 fn run(job: Job) -> Report {
-    let compilation = ensemble_compiler::compile_path_with(&job.root, &job.overlay)
-        .map_err(|e| e.to_string());
+    let compilation =
+        ensemble_compiler::compile_path_with(&job.root, &job.overlay).map_err(|e| e.to_string());
     let located = compilation.as_ref().map(locate_all).unwrap_or_default();
     Report {
         generation: job.generation,
@@ -268,7 +268,11 @@ impl Analysis {
     /// How long until a due compile should be sent (for repaint scheduling).
     pub fn wake_in(&self) -> Option<Duration> {
         if self.is_stale() {
-            Some(DEBOUNCE.saturating_sub(self.edited_at.elapsed()).max(Duration::from_millis(16)))
+            Some(
+                DEBOUNCE
+                    .saturating_sub(self.edited_at.elapsed())
+                    .max(Duration::from_millis(16)),
+            )
         } else {
             None
         }

@@ -139,9 +139,24 @@ pub fn names_from(project: Option<&Project>, c: Option<&Compilation>) -> Project
                 doc: l.doc.clone(),
             })
             .collect();
-        n.machines = c.module.machines.iter().map(|(_, m)| m.name.text.clone()).collect();
-        n.locations = c.module.locations.iter().map(|(_, l)| l.name.text.clone()).collect();
-        n.sentences = c.module.sentences.iter().map(|(_, s)| s.name.text.clone()).collect();
+        n.machines = c
+            .module
+            .machines
+            .iter()
+            .map(|(_, m)| m.name.text.clone())
+            .collect();
+        n.locations = c
+            .module
+            .locations
+            .iter()
+            .map(|(_, l)| l.name.text.clone())
+            .collect();
+        n.sentences = c
+            .module
+            .sentences
+            .iter()
+            .map(|(_, s)| s.name.text.clone())
+            .collect();
     }
     if let Some(p) = project {
         n.machines.clear();
@@ -150,9 +165,9 @@ pub fn names_from(project: Option<&Project>, c: Option<&Compilation>) -> Project
         for (_, d) in p.live() {
             match d.state.asset() {
                 Some(AnyAsset::Machine(m)) => n.machines.push(m.name.clone()),
-                Some(AnyAsset::Locations(l)) => {
-                    n.locations.extend(l.locations.iter().map(|x| x.name.clone()))
-                }
+                Some(AnyAsset::Locations(l)) => n
+                    .locations
+                    .extend(l.locations.iter().map(|x| x.name.clone())),
                 Some(AnyAsset::Sentences(s)) => {
                     n.sentences.extend(s.states.iter().map(|x| x.name.clone()))
                 }
@@ -242,10 +257,13 @@ impl Session {
 
     /// Start where the first scene starts: its first agent's machine, else the first machine.
     fn open_default(&mut self) {
-        let from_scene = self.project.live().find_map(|(_, d)| match d.state.asset() {
-            Some(AnyAsset::Scene(s)) => s.agents.iter().find_map(|a| a.machine.clone()),
-            _ => None,
-        });
+        let from_scene = self
+            .project
+            .live()
+            .find_map(|(_, d)| match d.state.asset() {
+                Some(AnyAsset::Scene(s)) => s.agents.iter().find_map(|a| a.machine.clone()),
+                _ => None,
+            });
         let machine = from_scene
             .filter(|m| self.project.machine_doc(m).is_some())
             .or_else(|| self.project.machine_names().into_iter().next());
@@ -256,7 +274,11 @@ impl Session {
     }
 
     fn show_machine(&mut self, trail: Vec<String>) {
-        self.open = trail.last().and_then(|m| self.project.machine_doc(m));
+        let open = trail.last().and_then(|m| self.project.machine_doc(m));
+        if open != self.open {
+            self.graph.selection.clear();
+        }
+        self.open = open;
         self.trail = trail;
     }
 
@@ -272,6 +294,7 @@ impl Session {
             None => {
                 self.open = Some(doc);
                 self.trail.clear();
+                self.graph.selection.clear();
             }
         }
     }
@@ -348,7 +371,10 @@ impl Session {
             self.trail.retain(|t| machines.contains(t));
             return;
         }
-        if self.open.is_some_and(|d| self.project.docs[d].state.deleted) {
+        if self
+            .open
+            .is_some_and(|d| self.project.docs[d].state.deleted)
+        {
             self.open_default();
         }
     }
@@ -431,9 +457,7 @@ impl EditorApp {
 
     /// Whether the shown diagnostics are behind the last edit.
     pub fn is_checking(&self) -> bool {
-        self.session
-            .as_ref()
-            .is_some_and(|s| s.analysis.is_stale())
+        self.session.as_ref().is_some_and(|s| s.analysis.is_stale())
     }
 
     pub fn is_dirty(&self) -> bool {
@@ -479,7 +503,11 @@ impl EditorApp {
     pub fn title(&self) -> String {
         match &self.session {
             Some(s) if s.project.is_dirty() => {
-                format!("• {} — Ensemble ({} unsaved)", s.project.name(), s.project.dirty_count())
+                format!(
+                    "• {} — Ensemble ({} unsaved)",
+                    s.project.name(),
+                    s.project.dirty_count()
+                )
             }
             Some(s) => format!("{} — Ensemble", s.project.name()),
             None => "Ensemble".into(),
@@ -497,9 +525,19 @@ impl EditorApp {
         };
         let result = s.project.save();
         let (message, ok) = match &result {
-            Ok(r) if r.written.is_empty() && r.removed.is_empty() => ("Nothing to save".to_string(), true),
+            Ok(r) if r.written.is_empty() && r.removed.is_empty() => {
+                ("Nothing to save".to_string(), true)
+            }
             Ok(r) => (
-                format!("Saved {} file{}", r.written.len() + r.removed.len(), if r.written.len() + r.removed.len() == 1 { "" } else { "s" }),
+                format!(
+                    "Saved {} file{}",
+                    r.written.len() + r.removed.len(),
+                    if r.written.len() + r.removed.len() == 1 {
+                        ""
+                    } else {
+                        "s"
+                    }
+                ),
                 true,
             ),
             Err((_, errors)) => (format!("Could not save: {}", errors.join("; ")), false),
@@ -596,7 +634,10 @@ impl EditorApp {
         };
         if s.project.is_dirty() {
             s.watch = watch_for(&s.project);
-            self.say("Files changed on disk; your unsaved changes are kept. Save to overwrite them.", true);
+            self.say(
+                "Files changed on disk; your unsaved changes are kept. Save to overwrite them.",
+                true,
+            );
             return;
         }
         let trail = s.trail.clone();
@@ -604,7 +645,12 @@ impl EditorApp {
         let root = s.project.root.clone();
         if let Ok(project) = Project::open(&root) {
             let mut fresh = Session::new(project);
-            fresh.show_machine(trail.into_iter().filter(|t| fresh.project.machine_doc(t).is_some()).collect());
+            fresh.show_machine(
+                trail
+                    .into_iter()
+                    .filter(|t| fresh.project.machine_doc(t).is_some())
+                    .collect(),
+            );
             if fresh.open.is_none() {
                 fresh.open_default();
             }
@@ -699,7 +745,10 @@ impl EditorApp {
                 });
                 ui.separator();
                 let dirty = self.is_dirty();
-                if ui.add_enabled(dirty, egui::Button::new("Save all   Ctrl+S")).clicked() {
+                if ui
+                    .add_enabled(dirty, egui::Button::new("Save all   Ctrl+S"))
+                    .clicked()
+                {
                     actions.push(Action::Save);
                     ui.close();
                 }
@@ -708,15 +757,24 @@ impl EditorApp {
                 ui.menu_button("Edit", |ui| {
                     let undo = s.history.undo_label().map(|l| format!("Undo {l}   Ctrl+Z"));
                     if ui
-                        .add_enabled(undo.is_some(), egui::Button::new(undo.unwrap_or("Undo".into())))
+                        .add_enabled(
+                            undo.is_some(),
+                            egui::Button::new(undo.unwrap_or("Undo".into())),
+                        )
                         .clicked()
                     {
                         actions.push(Action::Undo);
                         ui.close();
                     }
-                    let redo = s.history.redo_label().map(|l| format!("Redo {l}   Ctrl+Shift+Z"));
+                    let redo = s
+                        .history
+                        .redo_label()
+                        .map(|l| format!("Redo {l}   Ctrl+Shift+Z"));
                     if ui
-                        .add_enabled(redo.is_some(), egui::Button::new(redo.unwrap_or("Redo".into())))
+                        .add_enabled(
+                            redo.is_some(),
+                            egui::Button::new(redo.unwrap_or("Redo".into())),
+                        )
                         .clicked()
                     {
                         actions.push(Action::Redo);
@@ -782,10 +840,17 @@ impl EditorApp {
         ui.vertical_centered(|ui| {
             ui.add_space((ui.available_height() * 0.2).max(16.0));
             ui.label(RichText::new("Ensemble").size(30.0).color(theme::ACCENT));
-            ui.label(RichText::new("Author NPC behaviour, check it, preview it.").color(theme::TEXT_WEAK));
+            ui.label(
+                RichText::new("Author NPC behaviour, check it, preview it.")
+                    .color(theme::TEXT_WEAK),
+            );
             ui.add_space(18.0);
             if let Some(e) = &self.load_error {
-                ui.label(RichText::new("Cannot open this project").heading().color(theme::ERROR));
+                ui.label(
+                    RichText::new("Cannot open this project")
+                        .heading()
+                        .color(theme::ERROR),
+                );
                 ui.label(RichText::new(e).color(theme::TEXT));
                 ui.add_space(12.0);
             }
@@ -800,7 +865,11 @@ impl EditorApp {
             });
             if !self.recent.is_empty() {
                 ui.add_space(18.0);
-                ui.label(RichText::new("RECENT").font(theme::section_font()).color(theme::TEXT_WEAK));
+                ui.label(
+                    RichText::new("RECENT")
+                        .font(theme::section_font())
+                        .color(theme::TEXT_WEAK),
+                );
                 for p in &self.recent {
                     if ui.link(p.display().to_string()).clicked() {
                         actions.push(Action::OpenProject(p.clone()));
@@ -893,7 +962,7 @@ impl EditorApp {
             });
     }
 
-    fn breadcrumbs(s: &Session, ui: &mut Ui, actions: &mut Vec<Action>) {
+    fn breadcrumbs(s: &mut Session, ui: &mut Ui, doc: DocId, actions: &mut Vec<Action>) {
         Frame::new()
             .fill(theme::PANEL)
             .inner_margin(Margin::symmetric(12, 6))
@@ -904,26 +973,47 @@ impl EditorApp {
                         if i + 1 == s.trail.len() {
                             ui.label(RichText::new(name).color(theme::TEXT).strong());
                         } else {
-                            let crumb = egui::Button::new(RichText::new(name).color(theme::ACCENT)).frame(false);
-                            if ui.add(crumb).on_hover_text("Back to this machine").clicked() {
+                            let crumb = egui::Button::new(RichText::new(name).color(theme::ACCENT))
+                                .frame(false);
+                            if ui
+                                .add(crumb)
+                                .on_hover_text("Back to this machine")
+                                .clicked()
+                            {
                                 actions.push(Action::Crumb(i));
                             }
                             ui.label(RichText::new("›").color(theme::TEXT_WEAK));
                         }
                     }
+                    ui.add_space(16.0);
+                    let d = &s.project.docs[doc];
+                    if let Some(m) = d.state.machine() {
+                        let ops = s.graph.toolbar(ui, m, &d.state.layout, &s.names);
+                        if !ops.is_empty() {
+                            actions.push(Action::Ops(doc, ops));
+                        }
+                    }
                     ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                         ui.label(
-                            RichText::new("right-click: add · drag ＋: connect · Shift+drag: select · double-click ⏵: open")
-                                .color(theme::TEXT_WEAK)
-                                .small(),
+                            RichText::new(
+                                "drag + to connect · Shift+drag to select · double-click ⏵ to open",
+                            )
+                            .color(theme::TEXT_WEAK)
+                            .small(),
                         );
                     });
                 });
             });
     }
 
-    fn machine_view(s: &mut Session, ui: &mut Ui, doc: DocId, diagnostics: &[&Located], actions: &mut Vec<Action>) {
-        Self::breadcrumbs(s, ui, actions);
+    fn machine_view(
+        s: &mut Session,
+        ui: &mut Ui,
+        doc: DocId,
+        diagnostics: &[&Located],
+        actions: &mut Vec<Action>,
+    ) {
+        Self::breadcrumbs(s, ui, doc, actions);
         let d = &s.project.docs[doc];
         let Some(m) = d.state.machine() else { return };
         let cx = GraphCx {
@@ -946,7 +1036,13 @@ impl EditorApp {
         }
     }
 
-    fn text_view(s: &mut Session, ui: &mut Ui, doc: DocId, diagnostics: &[&Located], actions: &mut Vec<Action>) {
+    fn text_view(
+        s: &mut Session,
+        ui: &mut Ui,
+        doc: DocId,
+        diagnostics: &[&Located],
+        actions: &mut Vec<Action>,
+    ) {
         let d = &s.project.docs[doc];
         let located: Vec<Located> = diagnostics.iter().map(|l| (*l).clone()).collect();
         let requests = RefCell::new(Vec::new());
@@ -1256,7 +1352,10 @@ impl EditorApp {
             }
             Action::OpenDialog => {
                 self.modal = Some(Modal::Open {
-                    path: self.project().map(|p| p.root.display().to_string()).unwrap_or_default(),
+                    path: self
+                        .project()
+                        .map(|p| p.root.display().to_string())
+                        .unwrap_or_default(),
                     error: None,
                 })
             }
@@ -1269,7 +1368,10 @@ impl EditorApp {
             }
             Action::OpenProject(path) => {
                 if self.is_dirty() {
-                    self.say("Save or undo your changes before opening another project.", true);
+                    self.say(
+                        "Save or undo your changes before opening another project.",
+                        true,
+                    );
                 } else {
                     self.open_project(&path);
                 }
@@ -1290,7 +1392,12 @@ impl EditorApp {
                 })
             }
             Action::AskRename(doc) => {
-                let name = self.project().map(|p| p.docs[doc].state.machine().map_or_else(|| p.docs[doc].title(), |m| m.name.clone()));
+                let name = self.project().map(|p| {
+                    p.docs[doc]
+                        .state
+                        .machine()
+                        .map_or_else(|| p.docs[doc].title(), |m| m.name.clone())
+                });
                 self.modal = Some(Modal::Rename {
                     doc,
                     name: name.unwrap_or_default(),
@@ -1300,10 +1407,15 @@ impl EditorApp {
             Action::AskDelete(doc) => self.modal = Some(Modal::ConfirmDelete(doc)),
             _ => {
                 let copy = matches!(action, Action::Copy);
-                let Some(s) = self.session.as_mut() else { return };
+                let Some(s) = self.session.as_mut() else {
+                    return;
+                };
                 let message = Self::apply_to_session(s, action);
                 if let Some((m, e)) = message {
-                    if copy && !e && let Some(text) = self.clipboard_text() {
+                    if copy
+                        && !e
+                        && let Some(text) = self.clipboard_text()
+                    {
                         ctx.copy_text(text);
                     }
                     self.say(m, e);
@@ -1350,7 +1462,10 @@ impl EditorApp {
             }
             Action::Jump(hit) => {
                 s.open_doc(hit.doc);
-                match (&hit.reveal, s.project.docs[hit.doc].state.machine().is_some()) {
+                match (
+                    &hit.reveal,
+                    s.project.docs[hit.doc].state.machine().is_some(),
+                ) {
                     (Some(Reveal::Item { name, .. }), true) => s.graph.reveal(name),
                     (Some(r), false) => s.text.reveal(r),
                     _ => {}
@@ -1411,13 +1526,26 @@ impl EditorApp {
                 }
                 let clip = Clip::of(m, &layout, &selected);
                 s.clipboard = Some(clip);
-                return Some((format!("Copied {} state{}", selected.len(), if selected.len() == 1 { "" } else { "s" }), false));
+                return Some((
+                    format!(
+                        "Copied {} state{}",
+                        selected.len(),
+                        if selected.len() == 1 { "" } else { "s" }
+                    ),
+                    false,
+                ));
             }
             Action::Paste => {
                 let doc = s.open?;
                 s.project.docs[doc].state.machine()?;
                 let clip = s.clipboard.clone()?;
-                let _ = s.apply_ops(doc, vec![Op::Paste { clip, offset: [40.0, 40.0] }]);
+                let _ = s.apply_ops(
+                    doc,
+                    vec![Op::Paste {
+                        clip,
+                        offset: [40.0, 40.0],
+                    }],
+                );
             }
             _ => {}
         }

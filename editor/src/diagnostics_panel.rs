@@ -87,7 +87,11 @@ pub fn show(ui: &mut Ui, report: Option<&Report>, stale: bool, actions: &mut Vec
         .iter()
         .map(|l| {
             ui.painter()
-                .layout_no_wrap(l.diagnostic.code.as_str().to_string(), mono.clone(), theme::TEXT)
+                .layout_no_wrap(
+                    l.diagnostic.code.as_str().to_string(),
+                    mono.clone(),
+                    theme::TEXT,
+                )
                 .size()
                 .x
         })
@@ -156,7 +160,11 @@ pub fn show(ui: &mut Ui, report: Option<&Report>, stale: bool, actions: &mut Vec
 
 fn summary(r: &Report) -> String {
     let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
-    format!("{}, {}", plural(r.errors(), "error"), plural(r.warnings(), "warning"))
+    format!(
+        "{}, {}",
+        plural(r.errors(), "error"),
+        plural(r.warnings(), "warning")
+    )
 }
 
 /// The whole diagnostic, for the row's tooltip.

@@ -22,7 +22,10 @@ pub type DocId = usize;
 pub enum Content {
     Asset(AnyAsset),
     /// Text that does not read as its kind: kept exactly as written, shown with its error.
-    Unparsed { text: String, error: ParseError },
+    Unparsed {
+        text: String,
+        error: ParseError,
+    },
     /// A binary source (an Excel workbook): listed, not edited here.
     Binary,
 }
@@ -94,7 +97,10 @@ impl DocState {
         let content = match AnyAsset::parse(kind, &text) {
             None => Content::Binary,
             Some(Ok(a)) => Content::Asset(a),
-            Some(Err(error)) => Content::Unparsed { text: text.clone(), error },
+            Some(Err(error)) => Content::Unparsed {
+                text: text.clone(),
+                error,
+            },
         };
         let comments = match content {
             Content::Asset(_) => Comments::of(&text),
@@ -249,7 +255,9 @@ impl Project {
     }
 
     pub fn by_path(&self, path: &str) -> Option<DocId> {
-        self.live().find(|(_, d)| d.state.path == path).map(|(i, _)| i)
+        self.live()
+            .find(|(_, d)| d.state.path == path)
+            .map(|(i, _)| i)
     }
 
     /// The document holding the machine named `name`.
@@ -471,8 +479,9 @@ pub(crate) mod tests {
         let id = p.machine_doc("SellTicket").unwrap();
         let path = p.docs[id].state.path.clone();
         let before = std::fs::read_to_string(dir.path().join(&path)).unwrap();
-        p.docs[id].state.machine_mut().unwrap().states[2].modifier =
-            Some(ensemble_compiler::front::ron::ModifierValue::Name("Right.|Sure.".into()));
+        p.docs[id].state.machine_mut().unwrap().states[2].modifier = Some(
+            ensemble_compiler::front::ron::ModifierValue::Name("Right.|Sure.".into()),
+        );
         assert!(p.is_dirty());
         assert_eq!(p.overlay().is_empty(), false);
         let report = p.save().unwrap();
@@ -495,7 +504,10 @@ pub(crate) mod tests {
         let id = p.machine_doc("BuyTicket").unwrap();
         p.docs[id].state.layout.set("Start", [10.0, 20.0]);
         let report = p.save().unwrap();
-        assert_eq!(report.written, vec!["machines/BuyTicket.machine.layout.ron"]);
+        assert_eq!(
+            report.written,
+            vec!["machines/BuyTicket.machine.layout.ron"]
+        );
         let again = Project::open(dir.path()).unwrap();
         assert_eq!(
             again.docs[again.machine_doc("BuyTicket").unwrap()]
@@ -560,7 +572,11 @@ pub(crate) mod tests {
         let p = Project::create(&root, "quest").unwrap();
         assert_eq!(p.name(), "quest");
         let c = ensemble_compiler::compile_path(&root).unwrap();
-        assert!(!c.diagnostics.has_errors(), "{}", c.diagnostics.render(&c.sources, false));
+        assert!(
+            !c.diagnostics.has_errors(),
+            "{}",
+            c.diagnostics.render(&c.sources, false)
+        );
         assert!(Project::create(&root, "again").is_err());
     }
 }

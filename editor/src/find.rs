@@ -114,9 +114,7 @@ fn rank(name: &str, query: &str) -> Option<u8> {
         Some(2)
     } else {
         let mut letters = n.chars();
-        q.chars()
-            .all(|c| letters.any(|x| x == c))
-            .then_some(3)
+        q.chars().all(|c| letters.any(|x| x == c)).then_some(3)
     }
 }
 
@@ -152,7 +150,10 @@ mod tests {
         assert!(hits.iter().all(|h| h.kind == "state"));
         assert_eq!(hits[0].context, "BuyTicketAtCounter");
         let hits = search(&index(&airport), "SellTicket", 10);
-        assert_eq!((hits[0].kind, hits[0].name.as_str()), ("machine", "SellTicket"));
+        assert_eq!(
+            (hits[0].kind, hits[0].name.as_str()),
+            ("machine", "SellTicket")
+        );
         assert!(hits.iter().any(|h| h.name == "StandSellTicket"));
 
         let bench = Project::open(&root.join("bench")).unwrap();

@@ -128,7 +128,11 @@ fn folder_for(project: &Project, kind: AssetKind) -> String {
 }
 
 /// Creates an asset of `kind` named `name`; returns it and the change to record.
-pub fn create(project: &mut Project, kind: AssetKind, name: &str) -> Result<(DocId, Changes), String> {
+pub fn create(
+    project: &mut Project,
+    kind: AssetKind,
+    name: &str,
+) -> Result<(DocId, Changes), String> {
     check_asset_name(name)?;
     if kind == AssetKind::Machine && project.machine_doc(name).is_some() {
         return Err(format!("there is a machine called {name} already"));
@@ -281,10 +285,17 @@ mod tests {
         assert_eq!(p.docs[doc].state.path, "machines/SellTickets.machine.ron");
         let stand = p.machine_doc("StandSellTicket").unwrap();
         let host = &p.docs[stand].state.machine().unwrap().states[3];
-        assert_eq!(host.modifier, Some(ModifierValue::Name("SellTickets".into())));
+        assert_eq!(
+            host.modifier,
+            Some(ModifierValue::Name("SellTickets".into()))
+        );
         // The project still compiles clean as it would be saved.
         let c = ensemble_compiler::compile_path_with(dir.path(), &p.overlay()).unwrap();
-        assert!(!c.diagnostics.has_errors(), "{}", c.diagnostics.render(&c.sources, false));
+        assert!(
+            !c.diagnostics.has_errors(),
+            "{}",
+            c.diagnostics.render(&c.sources, false)
+        );
         // Scenes follow too.
         let stand_changes = rename_machine(&mut p, stand, "Seller", &names()).unwrap();
         assert_eq!(stand_changes.len(), 3, "the machine and both scenes");
@@ -310,6 +321,10 @@ mod tests {
         assert!(create(&mut p, AssetKind::Machine, "Patrol").is_err());
         assert!(create(&mut p, AssetKind::Machine, "no spaces").is_err());
         let c = ensemble_compiler::compile_path_with(dir.path(), &p.overlay()).unwrap();
-        assert!(!c.diagnostics.has_errors(), "{}", c.diagnostics.render(&c.sources, false));
+        assert!(
+            !c.diagnostics.has_errors(),
+            "{}",
+            c.diagnostics.render(&c.sources, false)
+        );
     }
 }

@@ -57,7 +57,13 @@ fn worst(report: Option<&Report>, path: &str) -> Option<Severity> {
         .min()
 }
 
-fn group_header(ui: &mut Ui, title: &str, count: usize, kind: AssetKind, actions: &mut Vec<Action>) {
+fn group_header(
+    ui: &mut Ui,
+    title: &str,
+    count: usize,
+    kind: AssetKind,
+    actions: &mut Vec<Action>,
+) {
     ui.add_space(8.0);
     ui.horizontal(|ui| {
         ui.label(
@@ -184,7 +190,7 @@ pub fn show(
                 }
             }
             ui.add_space(12.0);
-            ui.menu_button(RichText::new("＋ New asset…").color(theme::ACCENT), |ui| {
+            ui.menu_button(RichText::new("+ New asset…").color(theme::ACCENT), |ui| {
                 for (_, kind) in GROUPS {
                     if ui.button(format!("New {}", noun(kind))).clicked() {
                         actions.push(Action::NewAsset(kind));

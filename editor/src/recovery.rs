@@ -57,7 +57,11 @@ pub fn snapshot(project: &Project) -> Recovery {
             path: d.state.path.clone(),
             was: (!d.saved.deleted).then(|| d.saved.path.clone()),
             deleted: d.state.deleted,
-            text: if d.state.deleted { None } else { d.state.text() },
+            text: if d.state.deleted {
+                None
+            } else {
+                d.state.text()
+            },
             layout: (!d.state.layout.is_empty()).then(|| d.state.layout.print()),
         })
         .collect();
@@ -113,10 +117,12 @@ pub fn apply(project: &mut Project, recovery: &Recovery) -> Vec<(DocId, DocState
         let Some(kind) = FileKind::of(&r.path) else {
             continue;
         };
-        let existing = r
-            .was
-            .as_ref()
-            .and_then(|was| project.docs.iter().position(|d| d.saved.path == *was && !d.saved.deleted));
+        let existing = r.was.as_ref().and_then(|was| {
+            project
+                .docs
+                .iter()
+                .position(|d| d.saved.path == *was && !d.saved.deleted)
+        });
         let layout = r.layout.as_deref().map(Layout::parse).unwrap_or_default();
         let mut state = match (&r.text, existing) {
             (Some(text), _) => DocState::from_text(&r.path, kind, text.clone(), layout),

@@ -118,7 +118,12 @@ mod tests {
 
     #[test]
     fn unreadable_sidecars_are_no_layout() {
-        for text in ["", "Layout(", "garbage", "Layout(nodes: [(name: \"A\", x: NaN, y: 0.0)])"] {
+        for text in [
+            "",
+            "Layout(",
+            "garbage",
+            "Layout(nodes: [(name: \"A\", x: NaN, y: 0.0)])",
+        ] {
             assert!(Layout::parse(text).is_empty(), "{text}");
         }
     }

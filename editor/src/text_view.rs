@@ -109,7 +109,8 @@ impl AssetPanel<String> for TextPanel {
                             None => Color32::TRANSPARENT,
                         };
                         let rect = ui.available_rect_before_wrap();
-                        let row = egui::Rect::from_min_size(rect.min, egui::vec2(rect.width(), 18.0));
+                        let row =
+                            egui::Rect::from_min_size(rect.min, egui::vec2(rect.width(), 18.0));
                         ui.painter().rect_filled(row, 0.0, bg);
                         ui.label(
                             RichText::new(format!("{n:>4}  "))

@@ -1,11 +1,15 @@
-//! Drives the real editor UI headless with egui_kittest: what a designer sees and clicks.
+//! Drives the real editor UI headless with egui_kittest: what a designer sees, clicks and
+//! types. Each test works on a copy of a sample (or a new project) in a temporary folder.
 
 use eframe::egui;
 use egui::accesskit::Role;
+use egui::{Key, Modifiers};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
+use ensemble_compiler::front::ron::MachineAsset;
 use ensemble_editor::EditorApp;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 fn sample(sub: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -13,83 +17,472 @@ fn sample(sub: &str) -> PathBuf {
         .join(sub)
 }
 
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+fn airport_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&sample(""), dir.path());
+    dir
+}
+
 fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
     let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
+        .with_size(egui::vec2(1440.0, 900.0))
         // Each queued input event takes one step; short steps let two clicks make a double click.
         .with_step_dt(0.02)
+        .with_max_steps(400)
         .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
-    harness.run();
+    harness.run_steps(3);
     harness
 }
 
-#[test]
-fn airport_lists_its_machines_and_opens_one_on_click() {
-    let mut harness = harness(EditorApp::open(sample("")));
-    harness.get_by_label("airport");
-    // Machines are buttons in the list (the shown one is also the breadcrumb, a plain label).
-    harness.get_by_role_and_label(Role::Button, "StandSellTicket");
-    harness.get_by_role_and_label(Role::Button, "BuyTicketAtCounter");
-    harness.get_by_label("ticket-counter.scene.ron");
-    // The first scene's first agent runs StandSellTicket: it is shown at start.
-    assert_eq!(
-        harness.state().current_machine_name(),
-        Some("StandSellTicket")
-    );
-    harness.get_by_label("TalkStateMachine");
+fn settle(h: &mut Harness<'static, EditorApp>) {
+    h.run_steps(4);
+}
 
-    harness.get_by_label("SellTicket").click();
-    harness.run();
-    assert_eq!(harness.state().current_machine_name(), Some("SellTicket"));
-    // Its states are on the canvas now.
-    harness.get_by_label("ConfirmFlightX");
-    harness.get_by_label("WhenTravel");
+/// Steps (in real time) until the background compile has caught up with the last edit.
+fn wait_for_diagnostics(h: &mut Harness<'static, EditorApp>) {
+    let start = Instant::now();
+    h.step();
+    while h.state().is_checking() {
+        assert!(start.elapsed() < Duration::from_secs(60), "no diagnostics");
+        std::thread::sleep(Duration::from_millis(20));
+        h.step();
+    }
+    settle(h);
+}
+
+fn machine<'a>(h: &'a Harness<'static, EditorApp>, name: &str) -> &'a MachineAsset {
+    let p = h.state().project().unwrap();
+    p.docs[p.machine_doc(name).unwrap()]
+        .state
+        .machine()
+        .unwrap()
+}
+
+fn codes(h: &Harness<'static, EditorApp>) -> Vec<String> {
+    h.state()
+        .report()
+        .map(|r| {
+            r.located
+                .iter()
+                .map(|l| l.diagnostic.code.as_str().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Where the title of the node of `state` is on screen.
+fn title_of(h: &Harness<'static, EditorApp>, state: &str) -> egui::Pos2 {
+    let rect = h
+        .state()
+        .session()
+        .unwrap()
+        .graph
+        .state_rect(state)
+        .unwrap_or_else(|| panic!("no node {state}"));
+    rect.left_top() + egui::vec2(22.0, 14.0)
+}
+
+/// Clicks the pointer at `pos`, as a mouse does.
+fn click_at(h: &mut Harness<'static, EditorApp>, pos: egui::Pos2) {
+    h.hover_at(pos);
+    h.run_steps(1);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+        h.run_steps(1);
+    }
+}
+
+/// Clicks the title of the node of `state` on the canvas (selects it).
+fn select(h: &mut Harness<'static, EditorApp>, state: &str) {
+    let at = title_of(h, state);
+    click_at(h, at);
+    settle(h);
+    assert!(
+        h.state().selection().contains(state),
+        "{state} not selected"
+    );
+}
+
+/// Replaces the text of the text field showing `current` and presses Enter.
+fn retype(h: &mut Harness<'static, EditorApp>, current: &str, new: &str) {
+    let field = h
+        .get_all_by_role(Role::TextInput)
+        .find(|n| n.value().as_deref() == Some(current))
+        .unwrap_or_else(|| panic!("no text field holding {current}"));
+    field.focus();
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run_steps(1);
+    h.get_all_by_role(Role::TextInput)
+        .find(|n| n.is_focused())
+        .unwrap()
+        .type_text(new);
+    h.run_steps(1);
+    h.key_press(Key::Enter);
+    settle(h);
+}
+
+/// Picks `option` in the combo box currently showing `shown`.
+fn choose(h: &mut Harness<'static, EditorApp>, shown: &str, option: &str) {
+    h.get_all_by_role(Role::ComboBox)
+        .find(|n| n.value().as_deref() == Some(shown))
+        .unwrap_or_else(|| panic!("no combo box showing {shown}"))
+        .click();
+    settle(h);
+    h.get_all_by_label(option)
+        .last()
+        .unwrap_or_else(|| panic!("no option {option}"))
+        .click();
+    settle(h);
 }
 
 #[test]
-fn broken_airport_shows_the_unknown_reference() {
-    let mut harness = harness(EditorApp::open(sample("broken")));
-    harness.get_by_label("airport-broken");
-    let row = harness.get_by_label_contains("unknown-reference");
+fn airport_lists_its_assets_and_opens_a_machine_on_click() {
+    let mut h = harness(EditorApp::open(sample("")));
+    assert_eq!(h.state().project_name(), "airport");
+    for m in [
+        "StandSellTicket",
+        "BuyTicketAtCounter",
+        "SellTicket",
+        "BuyTicket",
+    ] {
+        h.get_all_by_role_and_label(Role::Button, m).next().unwrap();
+    }
+    h.get_by_label("ticket-counter");
+    // The first scene's first agent runs StandSellTicket: it is shown at start.
+    assert_eq!(h.state().current_machine_name(), Some("StandSellTicket"));
+    h.get_by_label("TalkStateMachine");
+
+    h.get_by_role_and_label(Role::Button, "SellTicket").click();
+    settle(&mut h);
+    assert_eq!(h.state().current_machine_name(), Some("SellTicket"));
+    // Its states are on the canvas, dialog states with the line they speak.
+    h.get_by_label("ConfirmFlightX");
+    h.get_by_label("💬 WhenTravel");
+    assert!(!h.state().is_dirty());
+}
+
+#[test]
+fn broken_airport_shows_the_unknown_reference_and_jumps_to_it() {
+    let mut h = harness(EditorApp::open(sample("broken")));
+    assert_eq!(h.state().project_name(), "airport-broken");
+    let row = h.get_by_label_contains("unknown-reference");
     row.click();
-    harness.run();
+    settle(&mut h);
     // The row opens the machine it points into and selects the state.
-    assert_eq!(harness.state().current_machine_name(), Some("BuyTicket"));
-    let app = harness.state();
-    let module = &app.project().unwrap().compilation.module;
-    assert_eq!(
-        module.states[app.selected_state().unwrap()].name.text,
-        "WantTicketToX"
+    assert_eq!(h.state().current_machine_name(), Some("BuyTicket"));
+    assert_eq!(h.state().selection(), ["WantTicketToX".to_string()].into());
+    // The missing target is drawn as its own node, and the inspector marks the transition.
+    h.get_by_label("LeaveAtX");
+    h.get_by_label("no such state");
+    assert!(
+        h.get_all_by_role(Role::ComboBox)
+            .any(|n| n.value().as_deref() == Some("LeaveAtX?"))
     );
-    // The missing target is drawn as its own box.
-    harness.get_by_label("LeaveAtX");
 }
 
 #[test]
 fn a_folder_that_is_not_a_project_keeps_the_window_open() {
-    let dir = sample("machines");
-    let harness = harness(EditorApp::open(dir));
-    harness.get_by_label("Cannot open this project");
-    harness.get_by_label_contains("not an Ensemble project");
+    let h = harness(EditorApp::open(sample("machines")));
+    h.get_by_label("Cannot open this project");
+    h.get_by_label_contains("not an Ensemble project");
+    h.get_by_label("Open project…");
 }
 
 #[test]
 fn double_clicking_a_host_state_opens_its_child_and_breadcrumbs_lead_back() {
-    let mut harness = harness(EditorApp::open(sample("")));
-    let talk = harness.get_by_label("TalkStateMachine");
-    talk.click();
-    talk.click();
-    harness.run();
-    assert_eq!(harness.state().current_machine_name(), Some("SellTicket"));
+    let mut h = harness(EditorApp::open(sample("")));
+    let at = title_of(&h, "TalkStateMachine");
+    click_at(&mut h, at);
+    click_at(&mut h, at);
+    settle(&mut h);
+    assert_eq!(h.state().current_machine_name(), Some("SellTicket"));
     // The breadcrumb back up is a button, after the list entry of the same name.
-    harness
-        .get_all_by_role_and_label(Role::Button, "StandSellTicket")
+    h.get_all_by_role_and_label(Role::Button, "StandSellTicket")
         .last()
         .unwrap()
         .click();
-    harness.run();
-    assert_eq!(
-        harness.state().current_machine_name(),
-        Some("StandSellTicket")
+    settle(&mut h);
+    assert_eq!(h.state().current_machine_name(), Some("StandSellTicket"));
+}
+
+/// The first check: new project, new machine, add and connect states, see
+/// `unreachable-state` appear and go, save, reopen, same content.
+#[test]
+fn create_connect_check_fix_save_and_reopen() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("quest");
+    let mut h = harness(EditorApp::empty());
+    h.get_by_label("New project…").click();
+    settle(&mut h);
+    let inputs: Vec<_> = h.get_all_by_role(Role::TextInput).collect();
+    assert_eq!(inputs.len(), 2, "name and folder");
+    inputs[0].focus();
+    h.run_steps(1);
+    h.get_all_by_role(Role::TextInput)
+        .next()
+        .unwrap()
+        .type_text("quest");
+    h.run_steps(1);
+    h.get_all_by_role(Role::TextInput).nth(1).unwrap().focus();
+    h.run_steps(1);
+    h.get_all_by_role(Role::TextInput)
+        .nth(1)
+        .unwrap()
+        .type_text(&root.display().to_string());
+    h.run_steps(1);
+    h.get_by_label("Create").click();
+    settle(&mut h);
+    assert!(root.join("Ensemble.ron").is_file());
+    assert_eq!(h.state().project_name(), "quest");
+    assert_eq!(h.state().current_machine_name(), Some("Main"));
+
+    // A new machine from the browser.
+    h.get_by_label("+ New asset…").click();
+    settle(&mut h);
+    h.get_by_label("New machine").click();
+    settle(&mut h);
+    h.get_all_by_role(Role::TextInput)
+        .find(|n| n.is_focused())
+        .unwrap()
+        .type_text("Guard");
+    h.run_steps(1);
+    h.get_by_label("Create").click();
+    settle(&mut h);
+    assert_eq!(h.state().current_machine_name(), Some("Guard"));
+    assert!(
+        h.state().title().starts_with("• quest"),
+        "{}",
+        h.state().title()
     );
+
+    // Add a Wait state from the toolbar, then route Start through it.
+    h.get_by_label("+ State").click();
+    settle(&mut h);
+    h.get_by_label("Wait").click();
+    settle(&mut h);
+    assert!(machine(&h, "Guard").states.iter().any(|s| s.name == "Wait"));
+    select(&mut h, "Start");
+    choose(&mut h, "Finish", "Wait");
+    select(&mut h, "Wait");
+    h.get_by_label("+ Add transition").click();
+    settle(&mut h);
+    choose(&mut h, "Start", "Finish");
+    let guard = machine(&h, "Guard").clone();
+    assert_eq!(guard.states[0].on, vec![("Empty".into(), "Wait".into())]);
+    assert_eq!(
+        guard.states[2].on,
+        vec![("Done".into(), "Finish".into())],
+        "Wait raises Done"
+    );
+    wait_for_diagnostics(&mut h);
+    assert!(
+        !codes(&h).contains(&"unreachable-state".to_string()),
+        "{:?}",
+        codes(&h)
+    );
+
+    // Cut Wait off: the diagnostic appears, on the node too.
+    select(&mut h, "Start");
+    choose(&mut h, "Wait", "Finish");
+    wait_for_diagnostics(&mut h);
+    h.get_by_label_contains("unreachable-state");
+    // Fix it.
+    choose(&mut h, "Finish", "Wait");
+    wait_for_diagnostics(&mut h);
+    assert!(!codes(&h).contains(&"unreachable-state".to_string()));
+
+    // Save (Ctrl+S) and reopen.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    settle(&mut h);
+    assert!(!h.state().is_dirty());
+    assert_eq!(h.state().title(), "quest — Ensemble");
+    let saved = machine(&h, "Guard").clone();
+    let again = harness(EditorApp::open(&root));
+    assert_eq!(*machine(&again, "Guard"), saved);
+    let text = std::fs::read_to_string(root.join("machines/Guard.machine.ron")).unwrap();
+    assert!(
+        text.contains("(name: \"Wait\", on: [(\"Done\", \"Finish\")]),\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn renaming_a_state_moves_its_transitions_and_undo_redo_follow() {
+    let dir = airport_copy();
+    let mut h = harness(EditorApp::open(dir.path()));
+    select(&mut h, "Goto1");
+    retype(&mut h, "Goto1", "WalkToCounter");
+    let m = machine(&h, "StandSellTicket").clone();
+    assert_eq!(m.states[1].name, "WalkToCounter");
+    assert_eq!(m.states[1].code.as_deref(), Some("Goto"));
+    assert_eq!(m.states[0].on[0].1, "WalkToCounter");
+    assert_eq!(m.states[4].on[0].1, "WalkToCounter");
+    h.get_by_label("WalkToCounter");
+    assert!(h.state().is_dirty());
+
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    assert_eq!(machine(&h, "StandSellTicket").states[0].on[0].1, "Goto1");
+    assert!(
+        !h.state().is_dirty(),
+        "undo back to the saved state is clean"
+    );
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    settle(&mut h);
+    assert_eq!(
+        machine(&h, "StandSellTicket").states[0].on[0].1,
+        "WalkToCounter"
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Y);
+    settle(&mut h);
+    assert_eq!(
+        machine(&h, "StandSellTicket").states[1].name,
+        "WalkToCounter"
+    );
+
+    // A rename onto another state's name is refused, and says why.
+    select(&mut h, "WalkToCounter");
+    retype(&mut h, "WalkToCounter", "Start");
+    h.get_by_label_contains("is already a state");
+    assert_eq!(
+        machine(&h, "StandSellTicket").states[1].name,
+        "WalkToCounter"
+    );
+}
+
+#[test]
+fn copy_paste_and_delete_in_the_graph() {
+    let dir = airport_copy();
+    let mut h = harness(EditorApp::open(dir.path()));
+    select(&mut h, "Goto1");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::C);
+    settle(&mut h);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::V);
+    settle(&mut h);
+    let m = machine(&h, "StandSellTicket").clone();
+    let pasted = m
+        .states
+        .iter()
+        .find(|s| s.name == "Goto2")
+        .expect("a uniquely named copy");
+    assert_eq!(pasted.modifier, m.states[1].modifier);
+    assert_eq!(
+        pasted.on,
+        vec![("ReachedLocation".into(), "WaitForConversation".into())]
+    );
+    assert_eq!(h.state().selection(), ["Goto2".to_string()].into());
+    // Delete removes the selection, and undo brings it back.
+    h.key_press(Key::Delete);
+    settle(&mut h);
+    assert!(
+        !machine(&h, "StandSellTicket")
+            .states
+            .iter()
+            .any(|s| s.name == "Goto2")
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    assert!(
+        machine(&h, "StandSellTicket")
+            .states
+            .iter()
+            .any(|s| s.name == "Goto2")
+    );
+}
+
+#[test]
+fn closing_with_unsaved_changes_asks_first() {
+    let dir = airport_copy();
+    let mut h = harness(EditorApp::open(dir.path()));
+    select(&mut h, "Goto1");
+    retype(&mut h, "Goto1", "Walk");
+    assert!(h.state().title().starts_with("• airport"));
+    let close = |h: &mut Harness<'static, EditorApp>| {
+        h.input_mut()
+            .viewports
+            .entry(egui::ViewportId::ROOT)
+            .or_default()
+            .events
+            .push(egui::ViewportEvent::Close);
+        settle(h);
+    };
+    close(&mut h);
+    assert!(h.state().close_prompt_open());
+    assert!(!h.state().closing);
+    h.get_by_label("Cancel").click();
+    settle(&mut h);
+    assert!(!h.state().close_prompt_open());
+    assert!(h.state().is_dirty());
+
+    close(&mut h);
+    // The dialog's Save (the top bar has one too).
+    h.get_all_by_label("Save").last().unwrap().click();
+    settle(&mut h);
+    assert!(h.state().closing);
+    assert!(!h.state().is_dirty());
+    let text =
+        std::fs::read_to_string(dir.path().join("machines/StandSellTicket.machine.ron")).unwrap();
+    assert!(text.contains("(name: \"Walk\", code: \"Goto\""));
+}
+
+#[test]
+fn a_crash_loses_nothing() {
+    let dir = airport_copy();
+    {
+        let mut h = harness(EditorApp::open(dir.path()));
+        select(&mut h, "Goto1");
+        retype(&mut h, "Goto1", "Walk");
+        // The autosave runs every few seconds while there are unsaved changes.
+        std::thread::sleep(ensemble_editor::recovery::INTERVAL + Duration::from_millis(200));
+        settle(&mut h);
+        assert!(ensemble_editor::recovery::path(dir.path()).exists());
+        // The editor dies here: no save, no cleanup.
+    }
+    let mut h = harness(EditorApp::open(dir.path()));
+    assert!(!h.state().is_dirty());
+    h.get_by_label("Restore unsaved changes?");
+    h.get_by_label("Restore").click();
+    settle(&mut h);
+    assert!(h.state().is_dirty());
+    assert_eq!(machine(&h, "StandSellTicket").states[1].name, "Walk");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    settle(&mut h);
+    assert!(!ensemble_editor::recovery::path(dir.path()).exists());
+}
+
+#[test]
+fn find_jumps_to_a_state_in_another_machine() {
+    let mut h = harness(EditorApp::open(sample("")));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::F);
+    settle(&mut h);
+    h.get_all_by_role(Role::TextInput)
+        .find(|n| n.is_focused())
+        .unwrap()
+        .type_text("okay2");
+    settle(&mut h);
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    assert_eq!(h.state().current_machine_name(), Some("SellTicket"));
+    assert_eq!(h.state().selection(), ["Okay2".to_string()].into());
 }

@@ -68,12 +68,21 @@ pub fn layered(node_count: usize, root: Option<usize>, edges: &[(usize, usize)])
     }
 }
 
-/// Horizontal distance between columns and vertical distance between rows, in points.
+/// Gaps between columns and between the nodes of a column, in points.
+pub const COLUMN_GAP: f32 = 90.0;
+pub const ROW_GAP: f32 = 36.0;
+/// A column's width when nothing is known of its nodes' sizes (missing targets).
 pub const COLUMN: f32 = 300.0;
-pub const ROW: f32 = 130.0;
 
-/// Node positions (top-left corners) for a layered layout, columns centred on `y = 0`.
-pub fn positions(node_count: usize, root: Option<usize>, edges: &[(usize, usize)]) -> Vec<[f32; 2]> {
+/// Node positions (top-left corners) for a layered layout, columns centred on `y = 0`;
+/// `sizes` are the nodes' estimated sizes, so columns are as wide as their widest node.
+pub fn positions(
+    node_count: usize,
+    root: Option<usize>,
+    edges: &[(usize, usize)],
+    sizes: &[[f32; 2]],
+) -> Vec<[f32; 2]> {
+    let size = |n: usize| sizes.get(n).copied().unwrap_or([200.0, 80.0]);
     let mut layers = layered(node_count, root, edges);
     // One barycentre sweep: order each column by the mean row of its predecessors.
     for c in 1..layers.columns.len() {
@@ -100,11 +109,15 @@ pub fn positions(node_count: usize, root: Option<usize>, edges: &[(usize, usize)
         layers.columns[c] = keyed.into_iter().map(|(_, _, n)| n).collect();
     }
     let mut out = vec![[0.0, 0.0]; node_count];
-    for (c, nodes) in layers.columns.iter().enumerate() {
-        let top = -(nodes.len() as f32 - 1.0) * ROW / 2.0;
-        for (r, &n) in nodes.iter().enumerate() {
-            out[n] = [c as f32 * COLUMN, top + r as f32 * ROW];
+    let mut x = 0.0;
+    for nodes in &layers.columns {
+        let height: f32 = nodes.iter().map(|&n| size(n)[1] + ROW_GAP).sum::<f32>() - ROW_GAP;
+        let mut y = -height / 2.0;
+        for &n in nodes {
+            out[n] = [x, y.round()];
+            y += size(n)[1] + ROW_GAP;
         }
+        x += nodes.iter().map(|&n| size(n)[0]).fold(0.0, f32::max) + COLUMN_GAP;
     }
     out
 }
@@ -116,13 +129,22 @@ mod tests {
     #[test]
     fn positions_are_columns_of_rows_without_overlap() {
         let edges = [(0, 1), (0, 2), (1, 3), (2, 3)];
-        let p = positions(5, Some(0), &edges);
-        assert_eq!(p[0], [0.0, 0.0]);
-        assert_eq!(p[1][0], COLUMN);
-        assert_eq!(p[3][0], 3.0f32.min(2.0) * COLUMN);
-        assert_ne!(p[1], p[2]);
+        let sizes = [
+            [100.0, 50.0],
+            [150.0, 60.0],
+            [120.0, 60.0],
+            [100.0, 50.0],
+            [80.0, 40.0],
+        ];
+        let p = positions(5, Some(0), &edges, &sizes);
+        assert_eq!(p[0], [0.0, -25.0]);
+        assert_eq!(p[1][0], 100.0 + COLUMN_GAP);
+        assert_eq!(p[2][0], p[1][0]);
+        assert!(p[2][1] >= p[1][1] + 60.0 + ROW_GAP, "{p:?}");
+        // Columns are as wide as their widest node.
+        assert_eq!(p[3][0], 100.0 + 150.0 + 2.0 * COLUMN_GAP);
         // The unreachable node 4 gets the last column.
-        assert_eq!(p[4][0], 3.0 * COLUMN);
+        assert!(p[4][0] > p[3][0]);
     }
 
     #[test]

@@ -99,7 +99,11 @@ impl Inspector {
                     }
                 }
                 n => {
-                    ui.label(RichText::new(format!("{n} states selected")).heading().color(theme::TEXT));
+                    ui.label(
+                        RichText::new(format!("{n} states selected"))
+                            .heading()
+                            .color(theme::TEXT),
+                    );
                     ui.add_space(6.0);
                     ui.label(
                         RichText::new("Delete removes them; Ctrl+C copies them.")
@@ -113,11 +117,20 @@ impl Inspector {
         out
     }
 
-    fn machine(&mut self, ui: &mut Ui, m: &MachineAsset, cx: &InspectorCx, out: &mut InspectorOutput) {
+    fn machine(
+        &mut self,
+        ui: &mut Ui,
+        m: &MachineAsset,
+        cx: &InspectorCx,
+        out: &mut InspectorOutput,
+    ) {
         ui.label(RichText::new("Machine").heading().color(theme::TEXT));
         heading(ui, "Name");
         let buffer = self.machine_name.get_or_insert_with(|| m.name.clone());
-        if !ui.memory(|mem| mem.has_focus(egui::Id::new("machine-name"))) && *buffer != m.name && self.machine_error.is_none() {
+        if !ui.memory(|mem| mem.has_focus(egui::Id::new("machine-name")))
+            && *buffer != m.name
+            && self.machine_error.is_none()
+        {
             *buffer = m.name.clone();
         }
         let r = ui.add(
@@ -126,7 +139,8 @@ impl Inspector {
                 .desired_width(f32::INFINITY)
                 .hint_text("machine name"),
         );
-        let commit = r.lost_focus() || (r.has_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
+        let commit =
+            r.lost_focus() || (r.has_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
         if commit {
             let new = buffer.trim().to_string();
             if new != m.name {
@@ -149,7 +163,9 @@ impl Inspector {
             .width(ui.available_width() - 8.0)
             .show_ui(ui, |ui| {
                 for s in &m.states {
-                    if ui.selectable_label(s.name == initial, &s.name).clicked() && s.name != initial {
+                    if ui.selectable_label(s.name == initial, &s.name).clicked()
+                        && s.name != initial
+                    {
                         out.ops.push(Op::SetInitial(s.name.clone()));
                     }
                 }
@@ -157,7 +173,13 @@ impl Inspector {
 
         heading(ui, "Contents");
         let transitions: usize = m.states.iter().map(|s| s.on.len()).sum();
-        ui.label(RichText::new(format!("{} states, {transitions} transitions", m.states.len())).color(theme::TEXT));
+        ui.label(
+            RichText::new(format!(
+                "{} states, {transitions} transitions",
+                m.states.len()
+            ))
+            .color(theme::TEXT),
+        );
         ui.add_space(6.0);
         if ui
             .button("Auto-layout")
@@ -175,7 +197,7 @@ impl Inspector {
         diagnostics_list(ui, &machine_level);
         ui.add_space(10.0);
         ui.label(
-            RichText::new("Select a state to edit it. Right-click the canvas to add one; drag from a ＋ pin to connect.")
+            RichText::new("Select a state to edit it. Right-click the canvas to add one; drag from a + pin to connect.")
                 .small()
                 .color(theme::TEXT_WEAK),
         );
@@ -224,7 +246,8 @@ impl Inspector {
                 *buffer = s.name.clone();
                 self.rename_error = None;
             }
-            let commit = r.lost_focus() || (r.has_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
+            let commit =
+                r.lost_focus() || (r.has_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
             if commit && buffer.trim() != s.name {
                 match ops::check_name(m, &s.name, buffer) {
                     Ok(()) => out.ops.push(Op::RenameState {
@@ -255,7 +278,11 @@ impl Inspector {
             .width(ui.available_width() - 8.0)
             .show_ui(ui, |ui| {
                 for name in library {
-                    let doc = cx.names.library(name).map(|l| l.doc.clone()).unwrap_or_default();
+                    let doc = cx
+                        .names
+                        .library(name)
+                        .map(|l| l.doc.clone())
+                        .unwrap_or_default();
                     if ui
                         .selectable_label(name == code, name)
                         .on_hover_text(doc)
@@ -270,7 +297,11 @@ impl Inspector {
                 }
             });
         if s.code.is_none() {
-            ui.label(RichText::new("implied by the state's name").small().color(theme::TEXT_WEAK));
+            ui.label(
+                RichText::new("implied by the state's name")
+                    .small()
+                    .color(theme::TEXT_WEAK),
+            );
         }
         if let Some(l) = lib
             && !l.doc.is_empty()
@@ -337,10 +368,14 @@ impl Inspector {
         };
         match kind {
             Some(ModifierKind::None) => {
-                ui.label(RichText::new("This library state takes no modifier.").color(theme::TEXT_WEAK));
+                ui.label(
+                    RichText::new("This library state takes no modifier.").color(theme::TEXT_WEAK),
+                );
                 if s.modifier.is_some() {
                     ui.horizontal(|ui| {
-                        ui.label(RichText::new(format!("It has “{current}”.")).color(theme::WARNING));
+                        ui.label(
+                            RichText::new(format!("It has “{current}”.")).color(theme::WARNING),
+                        );
                         if ui.small_button("Remove").clicked() {
                             set(out, None);
                         }
@@ -372,7 +407,12 @@ impl Inspector {
                     Some(ModifierValue::Number(x)) => *x,
                     _ => 0.0,
                 };
-                let r = ui.add(egui::DragValue::new(&mut x).speed(0.1).range(0.0..=f64::MAX).suffix(" s"));
+                let r = ui.add(
+                    egui::DragValue::new(&mut x)
+                        .speed(0.1)
+                        .range(0.0..=f64::MAX)
+                        .suffix(" s"),
+                );
                 if r.changed() || (s.modifier.is_none() && r.clicked()) {
                     out.ops.push(Op::SetModifier {
                         state: s.name.clone(),
@@ -383,8 +423,16 @@ impl Inspector {
             Some(ModifierKind::Text) if look == Look::Dialog => {
                 pick(ui, out, "sentence state", &cx.names.sentences);
                 if let Some(line) = cx.lines.get(&current) {
-                    ui.label(RichText::new(format!("“{line}”")).italics().color(theme::SPEECH));
-                    ui.label(RichText::new("the best-ranked realisation").small().color(theme::TEXT_WEAK));
+                    ui.label(
+                        RichText::new(format!("“{line}”"))
+                            .italics()
+                            .color(theme::SPEECH),
+                    );
+                    ui.label(
+                        RichText::new("the best-ranked realisation")
+                            .small()
+                            .color(theme::TEXT_WEAK),
+                    );
                 }
             }
             _ => {
@@ -439,7 +487,11 @@ impl Inspector {
                     && !raises.is_empty()
                 {
                     ui.menu_button("▾", |ui| {
-                        ui.label(RichText::new("raised by this state").small().color(theme::TEXT_WEAK));
+                        ui.label(
+                            RichText::new("raised by this state")
+                                .small()
+                                .color(theme::TEXT_WEAK),
+                        );
                         for e in raises {
                             if ui.button(e).clicked() {
                                 out.ops.push(Op::SetEvent {
@@ -464,7 +516,9 @@ impl Inspector {
                     .width(110.0)
                     .show_ui(ui, |ui| {
                         for t in &m.states {
-                            if ui.selectable_label(t.name == *target, &t.name).clicked() && t.name != *target {
+                            if ui.selectable_label(t.name == *target, &t.name).clicked()
+                                && t.name != *target
+                            {
                                 out.ops.push(Op::SetTarget {
                                     state: s.name.clone(),
                                     index: j,
@@ -485,7 +539,7 @@ impl Inspector {
                 }
             });
         }
-        if ui.button("＋ Add transition").clicked() {
+        if ui.button("+ Add transition").clicked() {
             let target = m
                 .states
                 .iter()

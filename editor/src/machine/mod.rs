@@ -257,8 +257,8 @@ mod tests {
     use super::*;
     use crate::document::Content;
     use crate::sidecar::Layout;
-    use ensemble_compiler::front::ron::any::{AnyAsset, FileKind};
     use ensemble_compiler::front::ron::AssetKind;
+    use ensemble_compiler::front::ron::any::{AnyAsset, FileKind};
 
     fn doc() -> DocState {
         DocState::from_text(

@@ -30,7 +30,11 @@ pub fn index_of(m: &MachineAsset, name: &str) -> Option<usize> {
 
 /// `base` if no state has it, else `base` with the next free number (`Goto1` -> `Goto2`).
 pub fn unique_name(base: &str, taken: &dyn Fn(&str) -> bool) -> String {
-    let base = if base.trim().is_empty() { "State" } else { base.trim() };
+    let base = if base.trim().is_empty() {
+        "State"
+    } else {
+        base.trim()
+    };
     if !taken(base) {
         return base.to_string();
     }
@@ -195,7 +199,12 @@ impl Clip {
 /// Pastes `clip` into `m`, `offset` away from where the states were: names made unique,
 /// transitions among the pasted states following the new names, transitions to states that
 /// this machine does not have dropped. Returns the new names.
-pub fn paste(m: &mut MachineAsset, layout: &mut Layout, clip: &Clip, offset: [f32; 2]) -> Vec<String> {
+pub fn paste(
+    m: &mut MachineAsset,
+    layout: &mut Layout,
+    clip: &Clip,
+    offset: [f32; 2],
+) -> Vec<String> {
     let mut renamed: HashMap<String, String> = HashMap::new();
     let mut added = Vec::new();
     for s in &clip.states {
@@ -212,14 +221,13 @@ pub fn paste(m: &mut MachineAsset, layout: &mut Layout, clip: &Clip, offset: [f3
             state.code = Some(implied_code(&s.name).to_string());
         }
         state.name = name.clone();
-        state.on = s
-            .on
-            .iter()
-            .filter_map(|(e, t)| match renamed.get(t) {
-                Some(new) => Some((e.clone(), new.clone())),
-                None => existing.contains(t).then(|| (e.clone(), t.clone())),
-            })
-            .collect();
+        state.on =
+            s.on.iter()
+                .filter_map(|(e, t)| match renamed.get(t) {
+                    Some(new) => Some((e.clone(), new.clone())),
+                    None => existing.contains(t).then(|| (e.clone(), t.clone())),
+                })
+                .collect();
         m.states.push(state);
         let at = clip
             .at
@@ -264,7 +272,11 @@ Machine(
         let mut comments = Comments::of(BUY);
         rename_state(&mut m, &mut layout, &mut comments, "Goto1", "WalkUp").unwrap();
         assert_eq!(m.states[1].name, "WalkUp");
-        assert_eq!(m.states[1].code.as_deref(), Some("Goto"), "the code was implied");
+        assert_eq!(
+            m.states[1].code.as_deref(),
+            Some("Goto"),
+            "the code was implied"
+        );
         assert_eq!(m.states[0].on[0].1, "WalkUp");
         assert_eq!(m.states[2].on[0].1, "WalkUp");
         assert_eq!(layout.get("WalkUp"), Some([5.0, 5.0]));
@@ -303,7 +315,10 @@ Machine(
         delete_states(&mut m, &mut l, &["Goto1".to_string()].into());
         assert_eq!(m.states.len(), 3);
         assert!(m.states[0].on.is_empty());
-        assert_eq!(m.states[1].on, vec![("StateMachineFailed".into(), "Finish".into())]);
+        assert_eq!(
+            m.states[1].on,
+            vec![("StateMachineFailed".into(), "Finish".into())]
+        );
     }
 
     #[test]
@@ -312,11 +327,17 @@ Machine(
         let mut l = Layout::default();
         assert_eq!(add_state(&mut m, &mut l, "Goto", None, [0.0, 0.0]), "Goto");
         assert_eq!(add_state(&mut m, &mut l, "Goto", None, [0.0, 0.0]), "Goto2");
-        assert_eq!(add_state(&mut m, &mut l, "Finish", None, [0.0, 0.0]), "Finish2");
+        assert_eq!(
+            add_state(&mut m, &mut l, "Finish", None, [0.0, 0.0]),
+            "Finish2"
+        );
         for s in &m.states[4..] {
             assert_eq!(code(s), implied_code(&s.name));
         }
-        assert_eq!(unique_name("Goto1", &|n| n == "Goto1" || n == "Goto2"), "Goto3");
+        assert_eq!(
+            unique_name("Goto1", &|n| n == "Goto1" || n == "Goto2"),
+            "Goto3"
+        );
     }
 
     #[test]
@@ -353,7 +374,10 @@ Machine(
     #[test]
     fn new_events_follow_what_the_library_state_raises() {
         let m = machine(BUY);
-        let raises = vec!["EndStateMachine".to_string(), "StateMachineFailed".to_string()];
+        let raises = vec![
+            "EndStateMachine".to_string(),
+            "StateMachineFailed".to_string(),
+        ];
         assert_eq!(new_event(&m.states[2], Some(&raises)), "Event");
         assert_eq!(new_event(&m.states[3], Some(&raises)), "EndStateMachine");
     }

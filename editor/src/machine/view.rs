@@ -17,7 +17,9 @@ use crate::asset_panel::ProjectNames;
 use crate::sidecar::Layout;
 use crate::theme;
 use eframe::egui;
-use egui::{Color32, CornerRadius, Margin, Pos2, Rect, RichText, Sense, Stroke, Ui, Vec2, pos2, vec2};
+use egui::{
+    Color32, CornerRadius, Margin, Pos2, Rect, RichText, Sense, Stroke, Ui, Vec2, pos2, vec2,
+};
 use egui_snarl::ui::{
     AnyPins, BackgroundPattern, Grid, NodeLayout, PinInfo, PinPlacement, PinShape, SelectionStyle,
     SnarlStyle, SnarlViewer, SnarlWidget, WireStyle,
@@ -139,6 +141,8 @@ pub struct GraphView {
     /// Node rectangles last frame, in graph coordinates.
     rects: HashMap<NodeId, Rect>,
     to_screen: egui::emath::TSTransform,
+    /// The canvas on screen last frame.
+    viewport: Rect,
     id: egui::Id,
 }
 
@@ -153,6 +157,7 @@ impl Default for GraphView {
             look_at: Some(LookAt::Fit),
             rects: HashMap::new(),
             to_screen: Default::default(),
+            viewport: Rect::NOTHING,
             id: egui::Id::new("machine-graph"),
         }
     }
@@ -162,7 +167,7 @@ const NODE_MAX_WIDTH: f32 = 240.0;
 
 fn style() -> SnarlStyle {
     SnarlStyle {
-        node_layout: Some(NodeLayout::coil()),
+        node_layout: Some(NodeLayout::sandwich().with_min_pin_row_height(18.0)),
         pin_placement: Some(PinPlacement::Edge),
         pin_size: Some(9.0),
         pin_stroke: Some(Stroke::new(1.0, theme::CANVAS)),
@@ -209,6 +214,8 @@ fn style() -> SnarlStyle {
         min_scale: Some(0.25),
         max_scale: Some(1.6),
         centering: Some(true),
+        collapsible: Some(false),
+        header_drag_space: Some(Vec2::ZERO),
         crisp_magnified_text: Some(false),
         ..SnarlStyle::new()
     }
@@ -240,7 +247,11 @@ impl Marks {
                 .entry(name.clone())
                 .or_insert((sev, Vec::new()));
             e.0 = worse(e.0, sev);
-            e.1.push(format!("{}: {}", l.diagnostic.code.as_str(), l.diagnostic.message));
+            e.1.push(format!(
+                "{}: {}",
+                l.diagnostic.code.as_str(),
+                l.diagnostic.message
+            ));
             if let [PathSeg::Field(f), PathSeg::Index(t), ..] = l.below_item()
                 && f == "on"
             {
@@ -302,7 +313,8 @@ impl GraphView {
             })
             .collect();
         let root = index.get(ops::initial(m)).copied();
-        let p = auto_layout::positions(m.states.len(), root, &edges);
+        let sizes: Vec<[f32; 2]> = m.states.iter().map(estimated_size).collect();
+        let p = auto_layout::positions(m.states.len(), root, &edges, &sizes);
         m.states
             .iter()
             .zip(p)
@@ -312,8 +324,7 @@ impl GraphView {
 
     fn rebuild(&mut self, doc: usize, m: &MachineAsset) {
         let same_doc = self.built.as_ref().is_some_and(|(d, _)| *d == doc);
-        if !same_doc {
-            self.selection.clear();
+        if !same_doc && self.look_at.is_none() {
             self.look_at = Some(LookAt::Fit);
         }
         self.auto = GraphView::arrange(m).into_iter().collect();
@@ -333,9 +344,9 @@ impl GraphView {
             for (j, (_, target)) in s.on.iter().enumerate() {
                 let to = match index.get(target.as_str()) {
                     Some(&k) => ids[k],
-                    None => *missing
-                        .entry(target.clone())
-                        .or_insert_with(|| snarl.insert_node(Pos2::ZERO, GNode::Missing(target.clone()))),
+                    None => *missing.entry(target.clone()).or_insert_with(|| {
+                        snarl.insert_node(Pos2::ZERO, GNode::Missing(target.clone()))
+                    }),
                 };
                 snarl.connect(
                     OutPinId {
@@ -416,6 +427,7 @@ impl GraphView {
         }
 
         let viewport = ui.available_rect_before_wrap();
+        self.viewport = viewport;
         let marks = Marks::of(cx.diagnostics);
         let mut out = GraphOutput::default();
         let mut clicked: Option<String> = None;
@@ -435,6 +447,10 @@ impl GraphView {
         };
         let widget = SnarlWidget::new().id(self.id).style(style());
         let response = widget.show(&mut self.snarl, &mut viewer, ui);
+        let again = viewer.look_at.take();
+        if self.look_at.is_none() {
+            self.look_at = again;
+        }
 
         // Moves: read back where nodes ended up.
         let mut moved = Vec::new();
@@ -487,7 +503,10 @@ impl GraphView {
         } else if ui.input(|i| i.pointer.primary_clicked())
             && let Some(p) = ui.input(|i| i.pointer.interact_pos())
             && response.rect.contains(p)
-            && !self.rects.values().any(|r| (self.to_screen * *r).contains(p))
+            && !self
+                .rects
+                .values()
+                .any(|r| (self.to_screen * *r).contains(p))
             && !ui.ctx().any_popup_open()
         {
             self.selection.clear();
@@ -504,10 +523,86 @@ impl GraphView {
             .collect()
     }
 
-    /// The middle of the view, in graph coordinates (where pasted states go).
-    pub fn view_center(&self, screen: Rect) -> [f32; 2] {
-        let c = self.to_screen.inverse() * screen.center();
-        [c.x, c.y]
+    /// A free spot near the middle of the view, in graph coordinates, for a new state.
+    pub fn free_spot(&self, m: &MachineAsset, layout: &Layout) -> [f32; 2] {
+        let c = if self.viewport.is_positive() {
+            self.to_screen.inverse() * self.viewport.center()
+        } else {
+            Pos2::ZERO
+        };
+        let mut at = [c.x - 60.0, c.y - 30.0];
+        let taken = |p: [f32; 2]| {
+            m.states.iter().any(|s| {
+                let q = self.position(layout, &s.name);
+                (q[0] - p[0]).abs() < 60.0 && (q[1] - p[1]).abs() < 50.0
+            })
+        };
+        for _ in 0..40 {
+            if !taken(at) {
+                break;
+            }
+            at[1] += 60.0;
+        }
+        [at[0].round(), at[1].round()]
+    }
+
+    /// The toolbar above the graph: add a state, arrange, fit.
+    pub fn toolbar(
+        &mut self,
+        ui: &mut Ui,
+        m: &MachineAsset,
+        layout: &Layout,
+        names: &ProjectNames,
+    ) -> Vec<Op> {
+        let mut ops = Vec::new();
+        let at = self.free_spot(m, layout);
+        ui.menu_button("+ State", |ui| {
+            let mut out = GraphOutput::default();
+            let mut clicked = None;
+            let mut rects = HashMap::new();
+            let mut to_screen = self.to_screen;
+            let auto = HashMap::new();
+            let cx = GraphCx {
+                names,
+                diagnostics: &[],
+                lines: &HashMap::new(),
+            };
+            let selection = BTreeSet::new();
+            let marks = Marks::default();
+            let mut viewer = Viewer {
+                m,
+                cx: &cx,
+                marks: &marks,
+                selection: &selection,
+                out: &mut out,
+                clicked: &mut clicked,
+                rects: &mut rects,
+                to_screen: &mut to_screen,
+                look_at: None,
+                viewport: self.viewport,
+                layout,
+                auto: &auto,
+            };
+            viewer.add_menu(ui, pos2(at[0], at[1]), None);
+            ops.extend(out.ops);
+        })
+        .response
+        .on_hover_text("Add a state (or right-click the canvas)");
+        if ui
+            .button("Auto-layout")
+            .on_hover_text("Arrange the states in columns that follow the flow")
+            .clicked()
+        {
+            ops.push(Op::Arrange(GraphView::arrange(m)));
+        }
+        if ui
+            .button("Fit")
+            .on_hover_text("Show the whole machine (or double-click the canvas)")
+            .clicked()
+        {
+            self.fit();
+        }
+        ops
     }
 }
 
@@ -578,25 +673,27 @@ impl Viewer<'_> {
         rest.sort();
         entries.extend(rest);
         ui.label(RichText::new("New state").small().color(theme::TEXT_WEAK));
-        egui::ScrollArea::vertical().max_height(320.0).show(ui, |ui| {
-            for code in entries {
-                let doc = self
-                    .cx
-                    .names
-                    .library(code)
-                    .map(|l| l.doc.clone())
-                    .unwrap_or_default();
-                if ui.button(code).on_hover_text(doc).clicked() {
-                    self.out.ops.push(Op::AddState {
-                        code: code.to_string(),
-                        modifier: None,
-                        at: [at.x, at.y],
-                        from: from.clone(),
-                    });
-                    ui.close();
+        egui::ScrollArea::vertical()
+            .max_height(320.0)
+            .show(ui, |ui| {
+                for code in entries {
+                    let doc = self
+                        .cx
+                        .names
+                        .library(code)
+                        .map(|l| l.doc.clone())
+                        .unwrap_or_default();
+                    if ui.button(code).on_hover_text(doc).clicked() {
+                        self.out.ops.push(Op::AddState {
+                            code: code.to_string(),
+                            modifier: None,
+                            at: [at.x, at.y],
+                            from: from.clone(),
+                        });
+                        ui.close();
+                    }
                 }
-            }
-        });
+            });
     }
 
     fn subtitle(&self, s: &StateAsset, look: Look) -> Vec<RichText> {
@@ -609,24 +706,46 @@ impl Viewer<'_> {
         let code_line = if code == s.name {
             None
         } else if look == Look::Unknown {
-            Some(RichText::new(format!("{code}?")).color(theme::ERROR).small())
+            Some(
+                RichText::new(format!("{code}?"))
+                    .color(theme::ERROR)
+                    .small(),
+            )
         } else {
             Some(RichText::new(code).color(theme::TEXT_WEAK).small())
         };
         lines.extend(code_line);
         match (look, modifier) {
             (Look::Dialog, Some(sentence)) => {
-                lines.push(RichText::new(format!("💬 {sentence}")).color(theme::SPEECH));
+                lines.push(
+                    RichText::new(format!("💬 {sentence}"))
+                        .color(theme::SPEECH)
+                        .size(13.0),
+                );
                 if let Some(line) = self.cx.lines.get(&sentence) {
-                    lines.push(RichText::new(format!("“{line}”")).italics().color(theme::TEXT));
+                    lines.push(
+                        RichText::new(format!("“{line}”"))
+                            .italics()
+                            .color(theme::TEXT)
+                            .size(13.0),
+                    );
                 }
             }
             (Look::OneOff | Look::Line, Some(text)) => {
                 let shown = text.split('|').collect::<Vec<_>>().join("” / “");
-                lines.push(RichText::new(format!("“{shown}”")).italics().color(theme::TEXT));
+                lines.push(
+                    RichText::new(format!("“{shown}”"))
+                        .italics()
+                        .color(theme::TEXT)
+                        .size(13.0),
+                );
             }
             (Look::Host, Some(child)) => {
-                lines.push(RichText::new(format!("⏵ {child}")).color(theme::ACCENT));
+                lines.push(
+                    RichText::new(format!("⏵ {child}"))
+                        .color(theme::ACCENT)
+                        .size(13.0),
+                );
             }
             (_, Some(m)) => {
                 let kind = self.cx.names.library(code).map(|l| l.modifier);
@@ -636,7 +755,11 @@ impl Viewer<'_> {
                     Some(ModifierKind::Number) => "⏱ ",
                     _ => "",
                 };
-                lines.push(RichText::new(format!("{icon}{m}")).color(theme::TEXT));
+                lines.push(
+                    RichText::new(format!("{icon}{m}"))
+                        .color(theme::TEXT)
+                        .size(13.0),
+                );
             }
             _ => {}
         }
@@ -646,14 +769,23 @@ impl Viewer<'_> {
 
 /// A label that reports clicks (node selection) without taking the drag (node moves).
 fn clickable(ui: &mut Ui, text: RichText) -> egui::Response {
-    ui.add(egui::Label::new(text).sense(Sense::click()).selectable(false))
+    ui.add(
+        egui::Label::new(text)
+            .sense(Sense::click())
+            .selectable(false),
+    )
 }
 
 impl SnarlViewer<GNode> for Viewer<'_> {
     fn title(&mut self, node: &GNode) -> String {
         match node {
             GNode::Entry => "initial".into(),
-            GNode::State(i) => self.m.states.get(*i).map(|s| s.name.clone()).unwrap_or_default(),
+            GNode::State(i) => self
+                .m
+                .states
+                .get(*i)
+                .map(|s| s.name.clone())
+                .unwrap_or_default(),
             GNode::Missing(n) => n.clone(),
         }
     }
@@ -729,7 +861,13 @@ impl SnarlViewer<GNode> for Viewer<'_> {
                 let s = &self.m.states[i];
                 let look = Look::of(ops::code(s), self.cx.names);
                 ui.horizontal(|ui| {
-                    let r = clickable(ui, RichText::new(&s.name).strong().color(theme::TEXT).size(14.5));
+                    let r = clickable(
+                        ui,
+                        RichText::new(&s.name)
+                            .strong()
+                            .color(theme::TEXT)
+                            .size(14.0),
+                    );
                     if r.clicked() {
                         *self.clicked = Some(s.name.clone());
                     }
@@ -840,11 +978,13 @@ impl SnarlViewer<GNode> for Viewer<'_> {
                             (_, Some(sev)) => theme::severity_color(*sev),
                             _ => theme::EDGE,
                         };
-                        ui.label(RichText::new(event).size(12.5).color(if broken || marked.is_some() {
-                            color
-                        } else {
-                            theme::TEXT
-                        }))
+                        ui.label(RichText::new(event).size(12.0).color(
+                            if broken || marked.is_some() {
+                                color
+                            } else {
+                                theme::TEXT
+                            },
+                        ))
                         .on_hover_text(format!("on {event} go to {target}"));
                         PinInfo::circle().with_fill(color).with_wire_color(color)
                     }
@@ -861,7 +1001,13 @@ impl SnarlViewer<GNode> for Viewer<'_> {
         }
     }
 
-    fn final_node_rect(&mut self, node: NodeId, rect: Rect, _ui: &mut Ui, _snarl: &mut Snarl<GNode>) {
+    fn final_node_rect(
+        &mut self,
+        node: NodeId,
+        rect: Rect,
+        _ui: &mut Ui,
+        _snarl: &mut Snarl<GNode>,
+    ) {
         self.rects.insert(node, rect);
     }
 
@@ -880,7 +1026,12 @@ impl SnarlViewer<GNode> for Viewer<'_> {
         match snarl[node].clone() {
             GNode::Missing(name) => {
                 ui.label(format!("`{name}` is not a state of {}.", self.m.name));
-                ui.label(RichText::new("Connect the transition to an existing state, or add one with this name.").color(theme::TEXT_WEAK));
+                ui.label(
+                    RichText::new(
+                        "Connect the transition to an existing state, or add one with this name.",
+                    )
+                    .color(theme::TEXT_WEAK),
+                );
             }
             GNode::State(i) => {
                 let s = &self.m.states[i];
@@ -891,7 +1042,10 @@ impl SnarlViewer<GNode> for Viewer<'_> {
                     }
                     Some(_) => {}
                     None => {
-                        ui.label(RichText::new(format!("{code}: not a library state of this project")).color(theme::ERROR));
+                        ui.label(
+                            RichText::new(format!("{code}: not a library state of this project"))
+                                .color(theme::ERROR),
+                        );
                     }
                 }
                 if let Some((_, messages)) = self.marks.states.get(&s.name) {
@@ -900,7 +1054,9 @@ impl SnarlViewer<GNode> for Viewer<'_> {
                     }
                 }
                 if Look::of(code, self.cx.names) == Look::Host {
-                    ui.label(RichText::new("Double-click to open its machine.").color(theme::TEXT_WEAK));
+                    ui.label(
+                        RichText::new("Double-click to open its machine.").color(theme::TEXT_WEAK),
+                    );
                 }
             }
             GNode::Entry => {}
@@ -923,7 +1079,13 @@ impl SnarlViewer<GNode> for Viewer<'_> {
         matches!(src_pins, AnyPins::Out(_))
     }
 
-    fn show_dropped_wire_menu(&mut self, pos: Pos2, ui: &mut Ui, src_pins: AnyPins, snarl: &mut Snarl<GNode>) {
+    fn show_dropped_wire_menu(
+        &mut self,
+        pos: Pos2,
+        ui: &mut Ui,
+        src_pins: AnyPins,
+        snarl: &mut Snarl<GNode>,
+    ) {
         let AnyPins::Out(pins) = src_pins else { return };
         let Some(pin) = pins.first() else { return };
         let from = match snarl.get_node(pin.node) {
@@ -988,7 +1150,10 @@ impl SnarlViewer<GNode> for Viewer<'_> {
             ui.close();
         }
         ui.separator();
-        if ui.button(RichText::new("Delete").color(theme::ERROR)).clicked() {
+        if ui
+            .button(RichText::new("Delete").color(theme::ERROR))
+            .clicked()
+        {
             self.out.ops.push(Op::Delete([s.name.clone()].into()));
             ui.close();
         }
@@ -1043,28 +1208,52 @@ impl SnarlViewer<GNode> for Viewer<'_> {
         // Removing every transition into a state at once is too easy to do by accident.
     }
 
-    fn current_transform(&mut self, to_global: &mut egui::emath::TSTransform, snarl: &mut Snarl<GNode>) {
+    fn current_transform(
+        &mut self,
+        to_global: &mut egui::emath::TSTransform,
+        snarl: &mut Snarl<GNode>,
+    ) {
         match self.look_at.take() {
             Some(LookAt::Fit) => {
+                // Nodes are measured once drawn; until then, fit their estimated sizes and
+                // fit again next frame.
+                let measured = self.rects.len() >= snarl.nodes().count();
+                if !measured {
+                    self.look_at = Some(LookAt::Fit);
+                }
                 let mut bb = Rect::NOTHING;
-                for (p, _) in snarl.nodes_pos() {
-                    bb.extend_with(p);
-                    bb.extend_with(p + NODE_SIZE);
+                for (id, node) in snarl.nodes_ids_data() {
+                    match self.rects.get(&id) {
+                        Some(r) => bb = bb.union(*r),
+                        None => {
+                            let size = match &node.value {
+                                GNode::State(i) => {
+                                    let [w, h] = estimated_size(&self.m.states[*i]);
+                                    vec2(w, h)
+                                }
+                                _ => NODE_SIZE,
+                            };
+                            bb = bb.union(Rect::from_min_size(node.pos, size));
+                        }
+                    }
                 }
                 if bb.is_positive() {
                     let bb = bb.expand(60.0);
+                    // Readable first: shrink only as far as text stays legible.
                     let scale = (self.viewport.width() / bb.width())
                         .min(self.viewport.height() / bb.height())
-                        .clamp(0.35, 1.0);
+                        .clamp(0.5, 1.0);
                     to_global.scaling = scale;
-                    to_global.translation = self.viewport.center().to_vec2() - bb.center().to_vec2() * scale;
+                    to_global.translation =
+                        self.viewport.center().to_vec2() - bb.center().to_vec2() * scale;
                 }
             }
             Some(LookAt::Node(name)) => {
                 if let Some(i) = ops::index_of(self.m, &name) {
                     let [x, y] = self.pos(&self.m.states[i].name);
                     let center = pos2(x + 90.0, y + 30.0);
-                    to_global.translation = self.viewport.center().to_vec2() - center.to_vec2() * to_global.scaling;
+                    to_global.translation =
+                        self.viewport.center().to_vec2() - center.to_vec2() * to_global.scaling;
                 }
             }
             None => {}
@@ -1073,5 +1262,24 @@ impl SnarlViewer<GNode> for Viewer<'_> {
     }
 }
 
-/// Node size used by tests and the fit computation.
+/// Node size used where a node's own is not known yet.
 pub const NODE_SIZE: Vec2 = vec2(200.0, 90.0);
+
+/// About how big a state's node is drawn, from its texts (for the auto-layout, before the
+/// node has ever been drawn).
+pub fn estimated_size(s: &StateAsset) -> [f32; 2] {
+    let chars = |t: &str| t.chars().count() as f32;
+    let modifier = match &s.modifier {
+        Some(ModifierValue::Name(n)) => chars(n) + 4.0,
+        Some(ModifierValue::Number(_)) => 8.0,
+        None => 0.0,
+    };
+    let body = (chars(ops::code(s)) * 6.0)
+        .max(modifier * 6.8)
+        .min(NODE_MAX_WIDTH);
+    let events = s.on.iter().map(|(e, _)| chars(e)).fold(1.0, f32::max) * 6.6;
+    let width = (chars(&s.name) * 8.0 + 50.0).max(body).max(events) + 24.0;
+    let body_lines = 1.0 + (modifier * 6.8 / NODE_MAX_WIDTH).ceil();
+    let height = 30.0 + 20.0 + body_lines * 17.0 + (s.on.len() as f32 + 1.0) * 20.0 + 10.0;
+    [width.round(), height.round()]
+}
