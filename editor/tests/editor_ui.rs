@@ -486,3 +486,78 @@ fn find_jumps_to_a_state_in_another_machine() {
     assert_eq!(h.state().current_machine_name(), Some("SellTicket"));
     assert_eq!(h.state().selection(), ["Okay2".to_string()].into());
 }
+
+/// Presses at `from`, moves in steps to `to`, releases: a mouse drag.
+fn drag(h: &mut Harness<'static, EditorApp>, from: egui::Pos2, to: egui::Pos2) {
+    h.hover_at(from);
+    h.run_steps(1);
+    h.event(egui::Event::PointerButton {
+        pos: from,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    h.run_steps(1);
+    for i in 1..=8 {
+        h.hover_at(from + (to - from) * (i as f32 / 8.0));
+        h.run_steps(1);
+    }
+    h.event(egui::Event::PointerButton {
+        pos: to,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    settle(h);
+}
+
+fn layout_of(h: &Harness<'static, EditorApp>, machine: &str) -> ensemble_editor::sidecar::Layout {
+    let p = h.state().project().unwrap();
+    p.docs[p.machine_doc(machine).unwrap()].state.layout.clone()
+}
+
+#[test]
+fn a_node_drag_is_one_undo_step_and_saves_only_the_sidecar() {
+    let dir = airport_copy();
+    let file = dir.path().join("machines/StandSellTicket.machine.ron");
+    let before = std::fs::read(&file).unwrap();
+    let mut h = harness(EditorApp::open(dir.path()));
+    assert!(layout_of(&h, "StandSellTicket").is_empty(), "the sample has no layout yet");
+    let from = title_of(&h, "Goto1");
+    drag(&mut h, from, from + egui::vec2(80.0, 120.0));
+    let layout = layout_of(&h, "StandSellTicket");
+    // The first move keeps every state where it was drawn, and moves this one.
+    assert_eq!(layout.nodes.len(), 5);
+    let moved = title_of(&h, "Goto1");
+    assert!((moved - from - egui::vec2(80.0, 120.0)).length() < 4.0, "{from:?} -> {moved:?}");
+    assert!(h.state().is_dirty());
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    assert!(layout_of(&h, "StandSellTicket").is_empty(), "one step undoes the whole drag");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Y);
+    settle(&mut h);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    settle(&mut h);
+    assert_eq!(std::fs::read(&file).unwrap(), before, "behaviour untouched");
+    let sidecar = std::fs::read_to_string(dir.path().join("machines/StandSellTicket.machine.layout.ron")).unwrap();
+    assert!(sidecar.contains("(name: \"Goto1\""), "{sidecar}");
+}
+
+#[test]
+fn dragging_from_the_plus_pin_to_a_state_adds_a_transition() {
+    let dir = airport_copy();
+    let mut h = harness(EditorApp::open(dir.path()));
+    let graph = &h.state().session().unwrap().graph;
+    // The `+` pin is the output after the state's transitions.
+    let plus = graph.output_pin("WaitForConversation", 1).unwrap();
+    let input = graph.input_pin("Goto1").unwrap();
+    drag(&mut h, plus, input);
+    let m = machine(&h, "StandSellTicket");
+    assert_eq!(
+        m.states[2].on,
+        vec![
+            ("ConversationCoupled".into(), "TalkStateMachine".into()),
+            ("Event".into(), "Goto1".into())
+        ]
+    );
+}

@@ -140,6 +140,8 @@ pub struct GraphView {
     look_at: Option<LookAt>,
     /// Node rectangles last frame, in graph coordinates.
     rects: HashMap<NodeId, Rect>,
+    /// Pin rows last frame: (node, output or `None` for the input) -> y, graph coordinates.
+    pins: HashMap<(NodeId, Option<usize>), f32>,
     to_screen: egui::emath::TSTransform,
     /// The canvas on screen last frame.
     viewport: Rect,
@@ -156,6 +158,7 @@ impl Default for GraphView {
             snarl_selection: Vec::new(),
             look_at: Some(LookAt::Fit),
             rects: HashMap::new(),
+            pins: HashMap::new(),
             to_screen: Default::default(),
             viewport: Rect::NOTHING,
             id: egui::Id::new("machine-graph"),
@@ -292,6 +295,30 @@ impl GraphView {
             .find(|(_, n)| n.value == GNode::State(i))
             .map(|(id, _)| id)?;
         self.rects.get(&id).map(|r| self.to_screen * *r)
+    }
+
+    fn node_of(&self, name: &str) -> Option<NodeId> {
+        let (_, m) = self.built.as_ref()?;
+        let i = ops::index_of(m, name)?;
+        self.snarl
+            .nodes_ids_data()
+            .find(|(_, n)| n.value == GNode::State(i))
+            .map(|(id, _)| id)
+    }
+
+    /// Where the output pin `output` of `state` was last drawn, on screen (the last output is
+    /// the `+` pin).
+    pub fn output_pin(&self, state: &str, output: usize) -> Option<Pos2> {
+        let id = self.node_of(state)?;
+        let (rect, y) = (self.rects.get(&id)?, self.pins.get(&(id, Some(output)))?);
+        Some(self.to_screen * pos2(rect.right(), *y))
+    }
+
+    /// Where the input pin of `state` was last drawn, on screen.
+    pub fn input_pin(&self, state: &str) -> Option<Pos2> {
+        let id = self.node_of(state)?;
+        let (rect, y) = (self.rects.get(&id)?, self.pins.get(&(id, None))?);
+        Some(self.to_screen * pos2(rect.left(), *y))
     }
 
     /// Auto-layout positions of every state of `m`.
@@ -439,6 +466,7 @@ impl GraphView {
             out: &mut out,
             clicked: &mut clicked,
             rects: &mut self.rects,
+            pins: &mut self.pins,
             to_screen: &mut self.to_screen,
             look_at: self.look_at.take(),
             viewport,
@@ -560,6 +588,7 @@ impl GraphView {
             let mut out = GraphOutput::default();
             let mut clicked = None;
             let mut rects = HashMap::new();
+            let mut pins = HashMap::new();
             let mut to_screen = self.to_screen;
             let auto = HashMap::new();
             let cx = GraphCx {
@@ -577,6 +606,7 @@ impl GraphView {
                 out: &mut out,
                 clicked: &mut clicked,
                 rects: &mut rects,
+                pins: &mut pins,
                 to_screen: &mut to_screen,
                 look_at: None,
                 viewport: self.viewport,
@@ -614,6 +644,7 @@ struct Viewer<'a> {
     out: &'a mut GraphOutput,
     clicked: &'a mut Option<String>,
     rects: &'a mut HashMap<NodeId, Rect>,
+    pins: &'a mut HashMap<(NodeId, Option<usize>), f32>,
     to_screen: &'a mut egui::emath::TSTransform,
     look_at: Option<LookAt>,
     viewport: Rect,
@@ -938,9 +969,11 @@ impl SnarlViewer<GNode> for Viewer<'_> {
     fn show_input(
         &mut self,
         pin: &InPin,
-        _ui: &mut Ui,
+        ui: &mut Ui,
         snarl: &mut Snarl<GNode>,
     ) -> impl egui_snarl::ui::SnarlPin + 'static {
+        self.pins
+            .insert((pin.id.node, None), ui.max_rect().center().y);
         let fill = match &snarl[pin.id.node] {
             GNode::Missing(_) => theme::ERROR,
             _ => theme::EDGE,
@@ -962,6 +995,8 @@ impl SnarlViewer<GNode> for Viewer<'_> {
         ui: &mut Ui,
         snarl: &mut Snarl<GNode>,
     ) -> impl egui_snarl::ui::SnarlPin + 'static {
+        self.pins
+            .insert((pin.id.node, Some(pin.id.output)), ui.max_rect().center().y);
         let node = snarl[pin.id.node].clone();
         match node {
             GNode::Entry => PinInfo::circle()
@@ -1282,4 +1317,46 @@ pub fn estimated_size(s: &StateAsset) -> [f32; 2] {
     let body_lines = 1.0 + (modifier * 6.8 / NODE_MAX_WIDTH).ceil();
     let height = 30.0 + 20.0 + body_lines * 17.0 + (s.on.len() as f32 + 1.0) * 20.0 + 10.0;
     [width.round(), height.round()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::locate_all;
+
+    #[test]
+    fn diagnostics_mark_their_state_and_transition() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport/broken");
+        let c = ensemble_compiler::compile_path(&root).unwrap();
+        let located = locate_all(&c);
+        let refs: Vec<&Located> = located
+            .iter()
+            .filter(|l| l.file.as_deref() == Some("BuyTicket.machine.ron"))
+            .collect();
+        let marks = Marks::of(&refs);
+        assert_eq!(marks.states["WantTicketToX"].0, Severity::Error);
+        assert_eq!(marks.transitions[&("WantTicketToX".to_string(), 0)], Severity::Error);
+        // LeaveAtY is unreachable (a warning), and Salutation is fine.
+        assert_eq!(marks.states["LeaveAtY"].0, Severity::Warning);
+        assert!(!marks.states.contains_key("Salutation"));
+    }
+
+    #[test]
+    fn layout_estimates_grow_with_content() {
+        let small = StateAsset {
+            name: "A".into(),
+            code: None,
+            modifier: None,
+            on: vec![],
+        };
+        let big = StateAsset {
+            name: "AVeryLongStateName".into(),
+            code: Some("Say".into()),
+            modifier: Some(ModifierValue::Name("A long line that wraps over more than one row of the node".into())),
+            on: vec![("FinishStatement".into(), "A".into()), ("WaitForResponse".into(), "A".into())],
+        };
+        let (s, b) = (estimated_size(&small), estimated_size(&big));
+        assert!(b[0] > s[0] && b[1] > s[1]);
+        assert!(b[0] <= NODE_MAX_WIDTH + 24.0 + 1.0);
+    }
 }

@@ -12,7 +12,7 @@ pub mod print;
 mod sentences;
 
 pub use assets::*;
-pub use lower::lower;
+pub use lower::{implied_code, lower};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::source::{FileId, SourceMap, Span};
