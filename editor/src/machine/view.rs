@@ -142,6 +142,12 @@ pub struct GraphView {
     rects: HashMap<NodeId, Rect>,
     /// Pin rows last frame: (node, output or `None` for the input) -> y, graph coordinates.
     pins: HashMap<(NodeId, Option<usize>), f32>,
+    /// The size each state was last drawn at.
+    drawn: HashMap<String, Vec2>,
+    /// Which states the snarl holds (the others are out of view).
+    built_visible: Vec<bool>,
+    /// Transitions with an end out of view: (state, transition, target), drawn by us.
+    culled: Vec<(usize, usize, usize)>,
     to_screen: egui::emath::TSTransform,
     /// The canvas on screen last frame.
     viewport: Rect,
@@ -159,6 +165,9 @@ impl Default for GraphView {
             look_at: Some(LookAt::Fit),
             rects: HashMap::new(),
             pins: HashMap::new(),
+            drawn: HashMap::new(),
+            built_visible: Vec::new(),
+            culled: Vec::new(),
             to_screen: Default::default(),
             viewport: Rect::NOTHING,
             id: egui::Id::new("machine-graph"),
@@ -167,6 +176,9 @@ impl Default for GraphView {
 }
 
 const NODE_MAX_WIDTH: f32 = 240.0;
+
+/// How far beyond the view (screen points) states are still drawn, so panning shows no gap.
+const CULL_MARGIN: f32 = 250.0;
 
 fn style() -> SnarlStyle {
     SnarlStyle {
@@ -349,12 +361,75 @@ impl GraphView {
             .collect()
     }
 
-    fn rebuild(&mut self, doc: usize, m: &MachineAsset) {
+    /// The graph-space rectangle a state occupies: as last drawn, else estimated.
+    fn state_box(&self, m: &MachineAsset, layout: &Layout, i: usize) -> Rect {
+        let [x, y] = self.position(layout, &m.states[i].name);
+        let size = self
+            .drawn
+            .get(&m.states[i].name)
+            .copied()
+            .unwrap_or_else(|| {
+                let [w, h] = estimated_size(&m.states[i]);
+                vec2(w, h)
+            });
+        Rect::from_min_size(pos2(x, y), size)
+    }
+
+    /// The transitions snarl does not draw because an end is out of view, as (from, to) in
+    /// graph coordinates: from the output pin's row, to the input pin.
+    fn stubs(&self, m: &MachineAsset, layout: &Layout) -> Vec<(Pos2, Pos2)> {
+        let node = |i: usize| -> Option<NodeId> {
+            self.snarl
+                .nodes_ids_data()
+                .find(|(_, n)| n.value == GNode::State(i))
+                .map(|(id, _)| id)
+        };
+        self.culled
+            .iter()
+            .map(|&(i, j, k)| {
+                let from_box = self.state_box(m, layout, i);
+                let from_y = node(i)
+                    .and_then(|id| self.pins.get(&(id, Some(j))))
+                    .copied()
+                    .unwrap_or(from_box.top() + 56.0 + 20.0 * j as f32);
+                let to_box = self.state_box(m, layout, k);
+                let to_y = node(k)
+                    .and_then(|id| self.pins.get(&(id, None)))
+                    .copied()
+                    .unwrap_or(to_box.top() + 40.0);
+                (pos2(from_box.right(), from_y), pos2(to_box.left(), to_y))
+            })
+            .collect()
+    }
+
+    /// Which states to put in the snarl this frame: those near the view (with a margin, so
+    /// panning never shows a gap). Before the first frame, all.
+    fn visible(&self, m: &MachineAsset, layout: &Layout) -> Vec<bool> {
+        if !self.viewport.is_positive() || self.look_at.is_some() {
+            return vec![true; m.states.len()];
+        }
+        let scale = self.to_screen.scaling.max(0.05);
+        let view = (self.to_screen.inverse() * self.viewport).expand(CULL_MARGIN / scale);
+        (0..m.states.len())
+            .map(|i| view.intersects(self.state_box(m, layout, i)))
+            .collect()
+    }
+
+    fn rebuild(&mut self, doc: usize, m: &MachineAsset, visible: Vec<bool>) {
         let same_doc = self.built.as_ref().is_some_and(|(d, _)| *d == doc);
         if !same_doc && self.look_at.is_none() {
             self.look_at = Some(LookAt::Fit);
         }
-        self.auto = GraphView::arrange(m).into_iter().collect();
+        let changed = self.built.as_ref().is_none_or(|(d, built)| *d != doc || built != m);
+        if changed {
+            self.auto = GraphView::arrange(m).into_iter().collect();
+            self.drawn.retain(|name, _| ops::index_of(m, name).is_some());
+            // Node ids follow state indices, which an edit may shift.
+            self.rects.clear();
+            self.pins.clear();
+        }
+        // Every node is inserted, then the ones out of view removed: node ids stay the state's
+        // index whatever is visible, so snarl's per-node memory (sizes) stays with its node.
         let mut snarl = Snarl::new();
         let entry = snarl.insert_node(Pos2::ZERO, GNode::Entry);
         let ids: Vec<NodeId> = (0..m.states.len())
@@ -367,10 +442,16 @@ impl GraphView {
             .map(|(i, s)| (s.name.as_str(), i))
             .collect();
         let mut missing: HashMap<String, NodeId> = HashMap::new();
+        let mut culled = Vec::new();
         for (i, s) in m.states.iter().enumerate() {
             for (j, (_, target)) in s.on.iter().enumerate() {
                 let to = match index.get(target.as_str()) {
-                    Some(&k) => ids[k],
+                    Some(&k) if visible[i] && visible[k] => ids[k],
+                    Some(&k) => {
+                        culled.push((i, j, k));
+                        continue;
+                    }
+                    None if !visible[i] => continue,
                     None => *missing.entry(target.clone()).or_insert_with(|| {
                         snarl.insert_node(Pos2::ZERO, GNode::Missing(target.clone()))
                     }),
@@ -384,20 +465,31 @@ impl GraphView {
                 );
             }
         }
-        if let Some(&k) = index.get(ops::initial(m)) {
-            snarl.connect(
-                OutPinId {
-                    node: entry,
-                    output: 0,
-                },
-                InPinId {
-                    node: ids[k],
-                    input: 0,
-                },
-            );
+        match index.get(ops::initial(m)) {
+            Some(&k) if visible[k] => {
+                snarl.connect(
+                    OutPinId {
+                        node: entry,
+                        output: 0,
+                    },
+                    InPinId {
+                        node: ids[k],
+                        input: 0,
+                    },
+                );
+            }
+            _ => {
+                snarl.remove_node(entry);
+            }
+        }
+        for (i, id) in ids.iter().enumerate() {
+            if !visible[i] {
+                snarl.remove_node(*id);
+            }
         }
         self.snarl = snarl;
-        self.rects.clear();
+        self.culled = culled;
+        self.built_visible = visible;
         self.built = Some((doc, m.clone()));
         self.selection.retain(|n| index.contains_key(n.as_str()));
     }
@@ -439,12 +531,14 @@ impl GraphView {
         layout: &Layout,
         cx: &GraphCx,
     ) -> GraphOutput {
+        let visible = self.visible(m, layout);
         if self
             .built
             .as_ref()
             .is_none_or(|(d, built)| *d != doc || built != m)
+            || visible != self.built_visible
         {
-            self.rebuild(doc, m);
+            self.rebuild(doc, m, visible);
         }
         let expected = self.expected(m, layout);
         for (id, pos) in &expected {
@@ -455,6 +549,11 @@ impl GraphView {
 
         let viewport = ui.available_rect_before_wrap();
         self.viewport = viewport;
+        let stubs = self.stubs(m, layout);
+        if self.look_at.is_some() {
+            // The view moves this frame; draw again at once with the states now in view.
+            ui.ctx().request_repaint();
+        }
         let marks = Marks::of(cx.diagnostics);
         let mut out = GraphOutput::default();
         let mut clicked: Option<String> = None;
@@ -472,6 +571,7 @@ impl GraphView {
             viewport,
             layout,
             auto: &self.auto,
+            stubs: &stubs,
         };
         let widget = SnarlWidget::new().id(self.id).style(style());
         let response = widget.show(&mut self.snarl, &mut viewer, ui);
@@ -480,6 +580,11 @@ impl GraphView {
             self.look_at = again;
         }
 
+        for (id, node) in self.snarl.nodes_ids_data() {
+            if let (GNode::State(i), Some(r)) = (&node.value, self.rects.get(&id)) {
+                self.drawn.insert(m.states[*i].name.clone(), r.size());
+            }
+        }
         // Moves: read back where nodes ended up.
         let mut moved = Vec::new();
         for (id, node) in self.snarl.nodes_ids_data() {
@@ -612,6 +717,7 @@ impl GraphView {
                 viewport: self.viewport,
                 layout,
                 auto: &auto,
+                stubs: &[],
             };
             viewer.add_menu(ui, pos2(at[0], at[1]), None);
             ops.extend(out.ops);
@@ -650,6 +756,8 @@ struct Viewer<'a> {
     viewport: Rect,
     layout: &'a Layout,
     auto: &'a HashMap<String, [f32; 2]>,
+    /// Transitions with an end out of view: (from, to), graph coordinates.
+    stubs: &'a [(Pos2, Pos2)],
 }
 
 impl Viewer<'_> {
@@ -1243,6 +1351,31 @@ impl SnarlViewer<GNode> for Viewer<'_> {
         // Removing every transition into a state at once is too easy to do by accident.
     }
 
+    fn draw_background(
+        &mut self,
+        background: Option<&BackgroundPattern>,
+        viewport: &Rect,
+        snarl_style: &SnarlStyle,
+        style: &egui::Style,
+        painter: &egui::Painter,
+        _snarl: &Snarl<GNode>,
+    ) {
+        if let Some(background) = background {
+            background.draw(viewport, snarl_style, style, painter);
+        }
+        // Wires snarl does not draw because one end is out of view (culled for speed).
+        let stroke = Stroke::new(2.0, theme::EDGE);
+        for &(from, to) in self.stubs {
+            let dx = ((to.x - from.x).abs() * 0.4).max(40.0);
+            painter.add(egui::epaint::CubicBezierShape::from_points_stroke(
+                [from, from + vec2(dx, 0.0), to - vec2(dx, 0.0), to],
+                false,
+                Color32::TRANSPARENT,
+                stroke,
+            ));
+        }
+    }
+
     fn current_transform(
         &mut self,
         to_global: &mut egui::emath::TSTransform,
@@ -1274,13 +1407,24 @@ impl SnarlViewer<GNode> for Viewer<'_> {
                 }
                 if bb.is_positive() {
                     let bb = bb.expand(60.0);
-                    // Readable first: shrink only as far as text stays legible.
-                    let scale = (self.viewport.width() / bb.width())
-                        .min(self.viewport.height() / bb.height())
-                        .clamp(0.5, 1.0);
-                    to_global.scaling = scale;
-                    to_global.translation =
-                        self.viewport.center().to_vec2() - bb.center().to_vec2() * scale;
+                    let fits = (self.viewport.width() / bb.width())
+                        .min(self.viewport.height() / bb.height());
+                    if fits >= 0.5 {
+                        // Readable first: shrink only as far as text stays legible.
+                        let scale = fits.min(1.0);
+                        to_global.scaling = scale;
+                        to_global.translation =
+                            self.viewport.center().to_vec2() - bb.center().to_vec2() * scale;
+                    } else {
+                        // Too big to show whole and readable: start where the machine starts.
+                        let [x, y] = self.pos(ops::initial(self.m));
+                        let scale = 0.8;
+                        to_global.scaling = scale;
+                        to_global.translation = vec2(
+                            self.viewport.left() + 80.0 - (x - 120.0) * scale,
+                            self.viewport.center().y - y * scale,
+                        );
+                    }
                 }
             }
             Some(LookAt::Node(name)) => {
