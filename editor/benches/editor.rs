@@ -21,10 +21,16 @@ fn frame(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     support::big_project(dir.path(), 500);
     let mut group = c.benchmark_group("editor frame");
-    for (name, fit) in [("500 states, fitted", true), ("500 states, zoom 1:1", false)] {
+    for (name, fit) in [
+        ("500 states, fitted", true),
+        ("500 states, zoom 1:1", false),
+    ] {
         let mut harness = Harness::builder()
             .with_size(egui::vec2(1600.0, 1000.0))
-            .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), EditorApp::open(dir.path()));
+            .build_ui_state(
+                |ui, app: &mut EditorApp| app.show(ui),
+                EditorApp::open(dir.path()),
+            );
         harness.run_steps(4);
         if !fit {
             // Zoom back to 1:1 around the middle: the densest readable view.
@@ -59,7 +65,11 @@ fn diagnostics(c: &mut Criterion) {
         let doc = project
             .docs
             .iter()
-            .position(|d| d.state.machine().is_some() || d.state.path.ends_with(".script.ron") || d.state.path.ends_with(".space.ron"))
+            .position(|d| {
+                d.state.machine().is_some()
+                    || d.state.path.ends_with(".script.ron")
+                    || d.state.path.ends_with(".space.ron")
+            })
             .unwrap();
         use ensemble_compiler::front::ron::any::AnyAsset;
         match project.docs[doc].state.asset_mut().unwrap() {

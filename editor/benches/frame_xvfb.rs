@@ -38,16 +38,23 @@ impl eframe::App for Timed {
         }
         self.last = Some(now);
         if self.zoom && self.frames.len() == 10 {
-            ui.ctx().input_mut(|i| i.events.push(egui::Event::Zoom(2.0)));
+            ui.ctx()
+                .input_mut(|i| i.events.push(egui::Event::Zoom(2.0)));
         }
         self.app.show(ui);
         if let Some(cpu) = frame.info().cpu_usage {
             self.cpu.push(Duration::from_secs_f32(cpu));
         }
         if self.frames.len() == WARM_UP + FRAMES {
-            report(&format!("{} (frame to frame)", self.label), &self.frames[WARM_UP..]);
+            report(
+                &format!("{} (frame to frame)", self.label),
+                &self.frames[WARM_UP..],
+            );
             let skip = self.cpu.len().saturating_sub(FRAMES);
-            report(&format!("{} (eframe frame time)", self.label), &self.cpu[skip..]);
+            report(
+                &format!("{} (eframe frame time)", self.label),
+                &self.cpu[skip..],
+            );
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
         }
         ui.ctx().request_repaint();

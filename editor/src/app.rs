@@ -889,7 +889,7 @@ impl EditorApp {
         Panel::left("project")
             .frame(side)
             .resizable(true)
-            .default_size(230.0)
+            .default_size(210.0)
             .min_size(160.0)
             .show(ui, |ui| {
                 project_panel::show(ui, &s.project, s.open, s.analysis.current.as_ref(), actions)
@@ -922,7 +922,8 @@ impl EditorApp {
                     .frame(side)
                     .resizable(true)
                     .default_size(300.0)
-                    .min_size(220.0)
+                    .min_size(240.0)
+                    .max_size(480.0)
                     .show(ui, |ui| {
                         let cx = InspectorCx {
                             names: &s.names,
@@ -1196,21 +1197,21 @@ impl EditorApp {
                     }
                     ui.horizontal(|ui| {
                         let enter = ui.input(|i| i.key_pressed(Key::Enter));
-                        if ui.button("Rename").clicked() || enter {
-                            if let Some(s) = self.session.as_mut() {
-                                let doc = *doc;
-                                let result = if s.project.docs[doc].state.machine().is_some() {
-                                    project_ops::rename_machine(&mut s.project, doc, name, &s.names)
-                                } else {
-                                    project_ops::rename_file(&mut s.project, doc, name.trim())
-                                };
-                                match result {
-                                    Ok(changes) => {
-                                        s.record("rename", changes, None);
-                                        close = true;
-                                    }
-                                    Err(e) => *error = Some(e),
+                        if (ui.button("Rename").clicked() || enter)
+                            && let Some(s) = self.session.as_mut()
+                        {
+                            let doc = *doc;
+                            let result = if s.project.docs[doc].state.machine().is_some() {
+                                project_ops::rename_machine(&mut s.project, doc, name, &s.names)
+                            } else {
+                                project_ops::rename_file(&mut s.project, doc, name.trim())
+                            };
+                            match result {
+                                Ok(changes) => {
+                                    s.record("rename", changes, None);
+                                    close = true;
                                 }
+                                Err(e) => *error = Some(e),
                             }
                         }
                         if ui.button("Cancel").clicked() {

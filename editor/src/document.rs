@@ -483,7 +483,7 @@ pub(crate) mod tests {
             ensemble_compiler::front::ron::ModifierValue::Name("Right.|Sure.".into()),
         );
         assert!(p.is_dirty());
-        assert_eq!(p.overlay().is_empty(), false);
+        assert!(!p.overlay().is_empty());
         let report = p.save().unwrap();
         assert_eq!(report.written, vec![path.clone()]);
         assert!(!p.is_dirty());

@@ -5,7 +5,7 @@ use eframe::egui;
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::kittest::Queryable;
 use ensemble_compiler::front::ron::MachineAsset;
 use ensemble_editor::EditorApp;
 use std::path::{Path, PathBuf};
@@ -176,7 +176,7 @@ fn airport_lists_its_assets_and_opens_a_machine_on_click() {
     assert_eq!(h.state().current_machine_name(), Some("SellTicket"));
     // Its states are on the canvas, dialog states with the line they speak.
     h.get_by_label("ConfirmFlightX");
-    h.get_by_label("💬 WhenTravel");
+    h.get_by_label("says WhenTravel");
     assert!(!h.state().is_dirty());
 }
 
@@ -522,24 +522,37 @@ fn a_node_drag_is_one_undo_step_and_saves_only_the_sidecar() {
     let file = dir.path().join("machines/StandSellTicket.machine.ron");
     let before = std::fs::read(&file).unwrap();
     let mut h = harness(EditorApp::open(dir.path()));
-    assert!(layout_of(&h, "StandSellTicket").is_empty(), "the sample has no layout yet");
+    assert!(
+        layout_of(&h, "StandSellTicket").is_empty(),
+        "the sample has no layout yet"
+    );
     let from = title_of(&h, "Goto1");
     drag(&mut h, from, from + egui::vec2(80.0, 120.0));
     let layout = layout_of(&h, "StandSellTicket");
     // The first move keeps every state where it was drawn, and moves this one.
     assert_eq!(layout.nodes.len(), 5);
     let moved = title_of(&h, "Goto1");
-    assert!((moved - from - egui::vec2(80.0, 120.0)).length() < 4.0, "{from:?} -> {moved:?}");
+    assert!(
+        (moved - from - egui::vec2(80.0, 120.0)).length() < 4.0,
+        "{from:?} -> {moved:?}"
+    );
     assert!(h.state().is_dirty());
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     settle(&mut h);
-    assert!(layout_of(&h, "StandSellTicket").is_empty(), "one step undoes the whole drag");
+    assert!(
+        layout_of(&h, "StandSellTicket").is_empty(),
+        "one step undoes the whole drag"
+    );
     h.key_press_modifiers(Modifiers::COMMAND, Key::Y);
     settle(&mut h);
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     settle(&mut h);
     assert_eq!(std::fs::read(&file).unwrap(), before, "behaviour untouched");
-    let sidecar = std::fs::read_to_string(dir.path().join("machines/StandSellTicket.machine.layout.ron")).unwrap();
+    let sidecar = std::fs::read_to_string(
+        dir.path()
+            .join("machines/StandSellTicket.machine.layout.ron"),
+    )
+    .unwrap();
     assert!(sidecar.contains("(name: \"Goto1\""), "{sidecar}");
 }
 

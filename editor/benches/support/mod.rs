@@ -20,7 +20,9 @@ pub fn big_project(root: &Path, states: usize) {
         "Machine(\n    name: \"Child\",\n    states: [\n        (name: \"Start\", on: [(\"Empty\", \"Finish\")]),\n        (name: \"Finish\"),\n    ],\n)\n",
     )
     .unwrap();
-    let mut lines = vec![format!("        (name: \"Start\", on: [(\"Empty\", \"S1\")]),")];
+    let mut lines = vec![format!(
+        "        (name: \"Start\", on: [(\"Empty\", \"S1\")]),"
+    )];
     for i in 1..states - 1 {
         let next = i + 1;
         // A second way forward every few states, so the graph has branches and joins.
@@ -35,17 +37,28 @@ pub fn big_project(root: &Path, states: usize) {
             format!("S{next}")
         };
         let line = match i % 4 {
-            0 => format!("        (name: \"S{i}\", code: \"Goto\", modifier: \"There\", on: [(\"ReachedLocation\", \"{next}\"){skip}]),"),
-            1 => format!("        (name: \"S{i}\", code: \"Wait\", modifier: 1.5, on: [(\"Done\", \"{next}\")]),"),
-            2 => format!("        (name: \"S{i}\", code: \"Say\", modifier: \"Line number {i}.\", on: [(\"FinishStatement\", \"{next}\")]),"),
-            _ => format!("        (name: \"S{i}\", code: \"TalkStateMachine\", modifier: \"Child\", on: [(\"EndStateMachine\", \"{next}\")]),"),
+            0 => format!(
+                "        (name: \"S{i}\", code: \"Goto\", modifier: \"There\", on: [(\"ReachedLocation\", \"{next}\"){skip}]),"
+            ),
+            1 => format!(
+                "        (name: \"S{i}\", code: \"Wait\", modifier: 1.5, on: [(\"Done\", \"{next}\")]),"
+            ),
+            2 => format!(
+                "        (name: \"S{i}\", code: \"Say\", modifier: \"Line number {i}.\", on: [(\"FinishStatement\", \"{next}\")]),"
+            ),
+            _ => format!(
+                "        (name: \"S{i}\", code: \"TalkStateMachine\", modifier: \"Child\", on: [(\"EndStateMachine\", \"{next}\")]),"
+            ),
         };
         lines.push(line);
     }
     lines.push("        (name: \"Finish\"),".to_string());
     std::fs::write(
         root.join("machines/Big.machine.ron"),
-        format!("Machine(\n    name: \"Big\",\n    states: [\n{}\n    ],\n)\n", lines.join("\n")),
+        format!(
+            "Machine(\n    name: \"Big\",\n    states: [\n{}\n    ],\n)\n",
+            lines.join("\n")
+        ),
     )
     .unwrap();
     std::fs::write(

@@ -69,8 +69,8 @@ pub fn layered(node_count: usize, root: Option<usize>, edges: &[(usize, usize)])
 }
 
 /// Gaps between columns and between the nodes of a column, in points.
-pub const COLUMN_GAP: f32 = 90.0;
-pub const ROW_GAP: f32 = 36.0;
+pub const COLUMN_GAP: f32 = 60.0;
+pub const ROW_GAP: f32 = 30.0;
 /// A column's width when nothing is known of its nodes' sizes (missing targets).
 pub const COLUMN: f32 = 300.0;
 

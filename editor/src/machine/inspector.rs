@@ -88,6 +88,8 @@ impl Inspector {
     ) -> InspectorOutput {
         let mut out = InspectorOutput::default();
         let selected = graph.selected_states(m);
+        // Content never widens the panel; the designer does, by dragging its edge.
+        ui.set_max_width(ui.available_width());
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| match selected.len() {
@@ -468,76 +470,98 @@ impl Inspector {
             ui.label(RichText::new("none: the machine stays here").color(theme::TEXT_WEAK));
         }
         for (j, (event, target)) in s.on.iter().enumerate() {
-            ui.horizontal(|ui| {
-                let mut text = event.clone();
-                let r = ui.add(
-                    egui::TextEdit::singleline(&mut text)
-                        .id(egui::Id::new(("event", &s.name, j)))
-                        .desired_width(120.0)
-                        .hint_text("event"),
-                );
-                if r.changed() {
-                    out.ops.push(Op::SetEvent {
-                        state: s.name.clone(),
-                        index: j,
-                        event: text,
-                    });
-                }
-                if let Some(raises) = raises
-                    && !raises.is_empty()
-                {
-                    ui.menu_button("▾", |ui| {
-                        ui.label(
-                            RichText::new("raised by this state")
-                                .small()
-                                .color(theme::TEXT_WEAK),
+            // Two lines per transition: "on EVENT", then "go to TARGET"; narrow enough for the
+            // panel, and it reads as the rule it is.
+            egui::Frame::new()
+                .fill(theme::BOX_FILL)
+                .corner_radius(5)
+                .inner_margin(egui::Margin::symmetric(8, 6))
+                .show(ui, |ui| {
+                    ui.horizontal(|ui| {
+                        ui.label(RichText::new("on").color(theme::TEXT_WEAK));
+                        let mut text = event.clone();
+                        let remove_width = 36.0;
+                        let menu_width = if raises.is_some_and(|r| !r.is_empty()) {
+                            40.0
+                        } else {
+                            0.0
+                        };
+                        let r = ui.add(
+                            egui::TextEdit::singleline(&mut text)
+                                .id(egui::Id::new(("event", &s.name, j)))
+                                .desired_width(
+                                    ui.available_width() - remove_width - menu_width - 8.0,
+                                )
+                                .hint_text("event"),
                         );
-                        for e in raises {
-                            if ui.button(e).clicked() {
-                                out.ops.push(Op::SetEvent {
-                                    state: s.name.clone(),
-                                    index: j,
-                                    event: e.clone(),
-                                });
-                                ui.close();
-                            }
+                        if r.changed() {
+                            out.ops.push(Op::SetEvent {
+                                state: s.name.clone(),
+                                index: j,
+                                event: text,
+                            });
+                        }
+                        if let Some(raises) = raises
+                            && !raises.is_empty()
+                        {
+                            ui.menu_button("⏷", |ui| {
+                                ui.label(
+                                    RichText::new("raised by this state")
+                                        .small()
+                                        .color(theme::TEXT_WEAK),
+                                );
+                                for e in raises {
+                                    if ui.button(e).clicked() {
+                                        out.ops.push(Op::SetEvent {
+                                            state: s.name.clone(),
+                                            index: j,
+                                            event: e.clone(),
+                                        });
+                                        ui.close();
+                                    }
+                                }
+                            })
+                            .response
+                            .on_hover_text("Events this library state raises");
+                        }
+                        if ui
+                            .small_button("×")
+                            .on_hover_text("Remove this transition")
+                            .clicked()
+                        {
+                            out.ops.push(Op::RemoveTransition {
+                                state: s.name.clone(),
+                                index: j,
+                            });
                         }
                     });
-                }
-                ui.label(RichText::new("→").color(theme::TEXT_WEAK));
-                let known = ops::index_of(m, target).is_some();
-                let shown = if known {
-                    RichText::new(target)
-                } else {
-                    RichText::new(format!("{target}?")).color(theme::ERROR)
-                };
-                egui::ComboBox::from_id_salt(("target", &s.name, j))
-                    .selected_text(shown)
-                    .width(110.0)
-                    .show_ui(ui, |ui| {
-                        for t in &m.states {
-                            if ui.selectable_label(t.name == *target, &t.name).clicked()
-                                && t.name != *target
-                            {
-                                out.ops.push(Op::SetTarget {
-                                    state: s.name.clone(),
-                                    index: j,
-                                    target: t.name.clone(),
-                                });
-                            }
-                        }
+                    ui.horizontal(|ui| {
+                        ui.label(RichText::new("go to").color(theme::TEXT_WEAK));
+                        let known = ops::index_of(m, target).is_some();
+                        let shown = if known {
+                            RichText::new(target)
+                        } else {
+                            RichText::new(format!("{target}?")).color(theme::ERROR)
+                        };
+                        egui::ComboBox::from_id_salt(("target", &s.name, j))
+                            .selected_text(shown)
+                            .width(ui.available_width() - 12.0)
+                            .show_ui(ui, |ui| {
+                                for t in &m.states {
+                                    if ui.selectable_label(t.name == *target, &t.name).clicked()
+                                        && t.name != *target
+                                    {
+                                        out.ops.push(Op::SetTarget {
+                                            state: s.name.clone(),
+                                            index: j,
+                                            target: t.name.clone(),
+                                        });
+                                    }
+                                }
+                            });
                     });
-                if ui
-                    .small_button("✕")
-                    .on_hover_text("Remove this transition")
-                    .clicked()
-                {
-                    out.ops.push(Op::RemoveTransition {
-                        state: s.name.clone(),
-                        index: j,
-                    });
-                }
-            });
+                });
+            ui.add_space(2.0);
         }
         if ui.button("+ Add transition").clicked() {
             let target = m

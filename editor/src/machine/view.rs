@@ -420,10 +420,14 @@ impl GraphView {
         if !same_doc && self.look_at.is_none() {
             self.look_at = Some(LookAt::Fit);
         }
-        let changed = self.built.as_ref().is_none_or(|(d, built)| *d != doc || built != m);
+        let changed = self
+            .built
+            .as_ref()
+            .is_none_or(|(d, built)| *d != doc || built != m);
         if changed {
             self.auto = GraphView::arrange(m).into_iter().collect();
-            self.drawn.retain(|name, _| ops::index_of(m, name).is_some());
+            self.drawn
+                .retain(|name, _| ops::index_of(m, name).is_some());
             // Node ids follow state indices, which an edit may shift.
             self.rects.clear();
             self.pins.clear();
@@ -857,7 +861,7 @@ impl Viewer<'_> {
         match (look, modifier) {
             (Look::Dialog, Some(sentence)) => {
                 lines.push(
-                    RichText::new(format!("💬 {sentence}"))
+                    RichText::new(format!("says {sentence}"))
                         .color(theme::SPEECH)
                         .size(13.0),
                 );
@@ -888,17 +892,14 @@ impl Viewer<'_> {
             }
             (_, Some(m)) => {
                 let kind = self.cx.names.library(code).map(|l| l.modifier);
-                let icon = match kind {
-                    Some(ModifierKind::Location) => "📍 ",
-                    Some(ModifierKind::Agent) => "👤 ",
-                    Some(ModifierKind::Number) => "⏱ ",
-                    _ => "",
+                // Read as a sentence: "Goto at Gate", "Wait 1.5 s", "RequestConversation with seller".
+                let text = match kind {
+                    Some(ModifierKind::Location) => format!("at {m}"),
+                    Some(ModifierKind::Agent) => format!("with {m}"),
+                    Some(ModifierKind::Number) => format!("{m} s"),
+                    _ => m,
                 };
-                lines.push(
-                    RichText::new(format!("{icon}{m}"))
-                        .color(theme::TEXT)
-                        .size(13.0),
-                );
+                lines.push(RichText::new(text).color(theme::TEXT).size(13.0));
             }
             _ => {}
         }
@@ -1010,10 +1011,11 @@ impl SnarlViewer<GNode> for Viewer<'_> {
                     if r.clicked() {
                         *self.clicked = Some(s.name.clone());
                     }
-                    if r.double_clicked() && look == Look::Host {
-                        if let Some(ModifierValue::Name(child)) = &s.modifier {
-                            self.out.open_child = Some(child.clone());
-                        }
+                    if r.double_clicked()
+                        && look == Look::Host
+                        && let Some(ModifierValue::Name(child)) = &s.modifier
+                    {
+                        self.out.open_child = Some(child.clone());
                     }
                     if let Some((badge, color)) = look.badge() {
                         ui.label(RichText::new(badge).size(9.5).strong().color(color));
@@ -1024,7 +1026,15 @@ impl SnarlViewer<GNode> for Viewer<'_> {
     }
 
     fn has_body(&mut self, node: &GNode) -> bool {
-        !matches!(node, GNode::Entry)
+        match node {
+            GNode::Entry => false,
+            GNode::Missing(_) => true,
+            GNode::State(i) => self.m.states.get(*i).is_some_and(|s| {
+                !self
+                    .subtitle(s, Look::of(ops::code(s), self.cx.names))
+                    .is_empty()
+            }),
+        }
     }
 
     fn show_body(
@@ -1055,10 +1065,11 @@ impl SnarlViewer<GNode> for Viewer<'_> {
                         if r.clicked() {
                             *self.clicked = Some(s.name.clone());
                         }
-                        if r.double_clicked() && look == Look::Host {
-                            if let Some(ModifierValue::Name(child)) = &s.modifier {
-                                self.out.open_child = Some(child.clone());
-                            }
+                        if r.double_clicked()
+                            && look == Look::Host
+                            && let Some(ModifierValue::Name(child)) = &s.modifier
+                        {
+                            self.out.open_child = Some(child.clone());
                         }
                     }
                 }
@@ -1307,10 +1318,8 @@ impl SnarlViewer<GNode> for Viewer<'_> {
             return;
         };
         match snarl.get_node(from.id.node) {
-            Some(GNode::Entry) => {
-                if ops::index_of(self.m, &target).is_some() {
-                    self.out.ops.push(Op::SetInitial(target));
-                }
+            Some(GNode::Entry) if ops::index_of(self.m, &target).is_some() => {
+                self.out.ops.push(Op::SetInitial(target));
             }
             Some(GNode::State(i)) => {
                 let s = &self.m.states[*i];
@@ -1470,7 +1479,8 @@ mod tests {
 
     #[test]
     fn diagnostics_mark_their_state_and_transition() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport/broken");
+        let root =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport/broken");
         let c = ensemble_compiler::compile_path(&root).unwrap();
         let located = locate_all(&c);
         let refs: Vec<&Located> = located
@@ -1479,7 +1489,10 @@ mod tests {
             .collect();
         let marks = Marks::of(&refs);
         assert_eq!(marks.states["WantTicketToX"].0, Severity::Error);
-        assert_eq!(marks.transitions[&("WantTicketToX".to_string(), 0)], Severity::Error);
+        assert_eq!(
+            marks.transitions[&("WantTicketToX".to_string(), 0)],
+            Severity::Error
+        );
         // LeaveAtY is unreachable (a warning), and Salutation is fine.
         assert_eq!(marks.states["LeaveAtY"].0, Severity::Warning);
         assert!(!marks.states.contains_key("Salutation"));
@@ -1496,8 +1509,13 @@ mod tests {
         let big = StateAsset {
             name: "AVeryLongStateName".into(),
             code: Some("Say".into()),
-            modifier: Some(ModifierValue::Name("A long line that wraps over more than one row of the node".into())),
-            on: vec![("FinishStatement".into(), "A".into()), ("WaitForResponse".into(), "A".into())],
+            modifier: Some(ModifierValue::Name(
+                "A long line that wraps over more than one row of the node".into(),
+            )),
+            on: vec![
+                ("FinishStatement".into(), "A".into()),
+                ("WaitForResponse".into(), "A".into()),
+            ],
         };
         let (s, b) = (estimated_size(&small), estimated_size(&big));
         assert!(b[0] > s[0] && b[1] > s[1]);
