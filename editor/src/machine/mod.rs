@@ -187,10 +187,7 @@ pub fn apply(doc: &mut DocState, op: Op, names: &ProjectNames) -> Result<Selecti
             index,
             event,
         } => {
-            let i = state_mut(m, &state)?;
-            if let Some(t) = m.states[i].on.get_mut(index) {
-                t.0 = event;
-            }
+            transition_mut(m, &state, index)?.0 = event;
             Ok(None)
         }
         Op::SetTarget {
@@ -198,10 +195,7 @@ pub fn apply(doc: &mut DocState, op: Op, names: &ProjectNames) -> Result<Selecti
             index,
             target,
         } => {
-            let i = state_mut(m, &state)?;
-            if let Some(t) = m.states[i].on.get_mut(index) {
-                t.1 = target;
-            }
+            transition_mut(m, &state, index)?.1 = target;
             Ok(None)
         }
         Op::AddTransition { state, target } => {
@@ -241,6 +235,18 @@ pub fn apply(doc: &mut DocState, op: Op, names: &ProjectNames) -> Result<Selecti
             Ok(Some(added.into_iter().collect()))
         }
     }
+}
+
+fn transition_mut<'m>(
+    m: &'m mut ensemble_compiler::front::ron::MachineAsset,
+    state: &str,
+    index: usize,
+) -> Result<&'m mut (String, String), String> {
+    let i = ops::index_of(m, state).ok_or_else(|| format!("no state `{state}`"))?;
+    m.states[i]
+        .on
+        .get_mut(index)
+        .ok_or_else(|| format!("`{state}` has no transition {index}"))
 }
 
 fn raises_of(

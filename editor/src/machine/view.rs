@@ -839,6 +839,19 @@ impl Viewer<'_> {
             });
     }
 
+    /// A click on a state's text selects it; a double-click on a host state opens its child.
+    fn on_state_label(&mut self, r: &egui::Response, s: &StateAsset, look: Look) {
+        if r.clicked() {
+            *self.clicked = Some(s.name.clone());
+        }
+        if r.double_clicked()
+            && look == Look::Host
+            && let Some(ModifierValue::Name(child)) = &s.modifier
+        {
+            self.out.open_child = Some(child.clone());
+        }
+    }
+
     fn subtitle(&self, s: &StateAsset, look: Look) -> Vec<RichText> {
         let code = ops::code(s);
         let mut lines = Vec::new();
@@ -967,17 +980,6 @@ impl SnarlViewer<GNode> for Viewer<'_> {
         frame
     }
 
-    fn header_frame(
-        &mut self,
-        default: egui::Frame,
-        _node: NodeId,
-        _inputs: &[InPin],
-        _outputs: &[OutPin],
-        _snarl: &Snarl<GNode>,
-    ) -> egui::Frame {
-        default
-    }
-
     fn show_header(
         &mut self,
         node: NodeId,
@@ -1008,15 +1010,7 @@ impl SnarlViewer<GNode> for Viewer<'_> {
                             .color(theme::TEXT)
                             .size(14.0),
                     );
-                    if r.clicked() {
-                        *self.clicked = Some(s.name.clone());
-                    }
-                    if r.double_clicked()
-                        && look == Look::Host
-                        && let Some(ModifierValue::Name(child)) = &s.modifier
-                    {
-                        self.out.open_child = Some(child.clone());
-                    }
+                    self.on_state_label(&r, s, look);
                     if let Some((badge, color)) = look.badge() {
                         ui.label(RichText::new(badge).size(9.5).strong().color(color));
                     }
@@ -1062,15 +1056,7 @@ impl SnarlViewer<GNode> for Viewer<'_> {
                                 .sense(Sense::click())
                                 .selectable(false),
                         );
-                        if r.clicked() {
-                            *self.clicked = Some(s.name.clone());
-                        }
-                        if r.double_clicked()
-                            && look == Look::Host
-                            && let Some(ModifierValue::Name(child)) = &s.modifier
-                        {
-                            self.out.open_child = Some(child.clone());
-                        }
+                        self.on_state_label(&r, s, look);
                     }
                 }
                 GNode::Entry => {}

@@ -723,6 +723,17 @@ impl ser::Error for Error {
 /// The serializer building a [`V`].
 struct Tree;
 
+/// Integers print as Rust writes them.
+macro_rules! integers {
+    ($($method:ident: $ty:ty),* $(,)?) => {
+        $(
+            fn $method(self, v: $ty) -> Result<V, Error> {
+                Ok(V::Num(v.to_string()))
+            }
+        )*
+    };
+}
+
 struct SeqB(Vec<V>, bool);
 struct MapB(Vec<(V, V)>, Option<V>);
 struct StructB(&'static str, Vec<(&'static str, V)>, Option<&'static str>);
@@ -742,30 +753,16 @@ impl ser::Serializer for Tree {
     fn serialize_bool(self, v: bool) -> Result<V, Error> {
         Ok(V::Bool(v))
     }
-    fn serialize_i8(self, v: i8) -> Result<V, Error> {
-        Ok(V::Num(v.to_string()))
-    }
-    fn serialize_i16(self, v: i16) -> Result<V, Error> {
-        Ok(V::Num(v.to_string()))
-    }
-    fn serialize_i32(self, v: i32) -> Result<V, Error> {
-        Ok(V::Num(v.to_string()))
-    }
-    fn serialize_i64(self, v: i64) -> Result<V, Error> {
-        Ok(V::Num(v.to_string()))
-    }
-    fn serialize_u8(self, v: u8) -> Result<V, Error> {
-        Ok(V::Num(v.to_string()))
-    }
-    fn serialize_u16(self, v: u16) -> Result<V, Error> {
-        Ok(V::Num(v.to_string()))
-    }
-    fn serialize_u32(self, v: u32) -> Result<V, Error> {
-        Ok(V::Num(v.to_string()))
-    }
-    fn serialize_u64(self, v: u64) -> Result<V, Error> {
-        Ok(V::Num(v.to_string()))
-    }
+    integers!(
+        serialize_i8: i8,
+        serialize_i16: i16,
+        serialize_i32: i32,
+        serialize_i64: i64,
+        serialize_u8: u8,
+        serialize_u16: u16,
+        serialize_u32: u32,
+        serialize_u64: u64,
+    );
     fn serialize_f32(self, v: f32) -> Result<V, Error> {
         Ok(V::Num(float(f64::from(v))))
     }
