@@ -385,6 +385,9 @@ impl Session {
         }
         if recovery::write(&self.project).is_ok() {
             self.autosaved = (Instant::now(), self.revision);
+            // Writing the recovery file touches the project folder: that is not a change made
+            // elsewhere.
+            self.watch = watch_for(&self.project);
         }
     }
 }

@@ -453,6 +453,8 @@ pub(crate) mod tests {
             &Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport"),
             dir.path(),
         );
+        // Whatever an editor session left in the sample is not part of it.
+        let _ = std::fs::remove_dir_all(dir.path().join(".ensemble"));
         dir
     }
 

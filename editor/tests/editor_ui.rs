@@ -30,10 +30,17 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-fn airport_copy() -> tempfile::TempDir {
+/// A copy of a sample: tests never write into the repository, nor see what an editor left in
+/// it (a recovery file of a designer's session).
+fn sample_copy(sub: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    copy_dir(&sample(""), dir.path());
+    copy_dir(&sample(sub), dir.path());
+    let _ = std::fs::remove_dir_all(dir.path().join(".ensemble"));
     dir
+}
+
+fn airport_copy() -> tempfile::TempDir {
+    sample_copy("")
 }
 
 fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
@@ -156,7 +163,8 @@ fn choose(h: &mut Harness<'static, EditorApp>, shown: &str, option: &str) {
 
 #[test]
 fn airport_lists_its_assets_and_opens_a_machine_on_click() {
-    let mut h = harness(EditorApp::open(sample("")));
+    let dir = airport_copy();
+    let mut h = harness(EditorApp::open(dir.path()));
     assert_eq!(h.state().project_name(), "airport");
     for m in [
         "StandSellTicket",
@@ -182,7 +190,8 @@ fn airport_lists_its_assets_and_opens_a_machine_on_click() {
 
 #[test]
 fn broken_airport_shows_the_unknown_reference_and_jumps_to_it() {
-    let mut h = harness(EditorApp::open(sample("broken")));
+    let dir = sample_copy("broken");
+    let mut h = harness(EditorApp::open(dir.path()));
     assert_eq!(h.state().project_name(), "airport-broken");
     let row = h.get_by_label_contains("unknown-reference");
     row.click();
@@ -209,7 +218,8 @@ fn a_folder_that_is_not_a_project_keeps_the_window_open() {
 
 #[test]
 fn double_clicking_a_host_state_opens_its_child_and_breadcrumbs_lead_back() {
-    let mut h = harness(EditorApp::open(sample("")));
+    let dir = airport_copy();
+    let mut h = harness(EditorApp::open(dir.path()));
     let at = title_of(&h, "TalkStateMachine");
     click_at(&mut h, at);
     click_at(&mut h, at);
@@ -320,9 +330,11 @@ fn create_connect_check_fix_save_and_reopen() {
     assert_eq!(*machine(&again, "Guard"), saved);
     let text = std::fs::read_to_string(root.join("machines/Guard.machine.ron")).unwrap();
     assert!(
-        text.contains("(name: \"Wait\", on: [(\"Done\", \"Finish\")]),\n"),
+        text.contains("(name: \"Wait\", modifier: 1.0, on: [(\"Done\", \"Finish\")]),\n"),
         "{text}"
     );
+    // A new timer starts at a second, so the machine is clean.
+    assert!(codes(&h).is_empty(), "{:?}", codes(&h));
 }
 
 #[test]
@@ -473,7 +485,8 @@ fn a_crash_loses_nothing() {
 
 #[test]
 fn find_jumps_to_a_state_in_another_machine() {
-    let mut h = harness(EditorApp::open(sample("")));
+    let dir = airport_copy();
+    let mut h = harness(EditorApp::open(dir.path()));
     h.key_press_modifiers(Modifiers::COMMAND, Key::F);
     settle(&mut h);
     h.get_all_by_role(Role::TextInput)

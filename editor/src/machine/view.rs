@@ -829,7 +829,7 @@ impl Viewer<'_> {
                     if ui.button(code).on_hover_text(doc).clicked() {
                         self.out.ops.push(Op::AddState {
                             code: code.to_string(),
-                            modifier: None,
+                            modifier: default_modifier(code, self.cx.names),
                             at: [at.x, at.y],
                             from: from.clone(),
                         });
@@ -917,6 +917,17 @@ impl Viewer<'_> {
             _ => {}
         }
         lines
+    }
+}
+
+/// What a new state starts with, so it is valid at once where a sensible value exists: a
+/// second for a timer, the first location for a walk. Others (a child machine, a line) are the
+/// designer's to choose, and the diagnostic says so.
+fn default_modifier(code: &str, names: &ProjectNames) -> Option<ModifierValue> {
+    match names.library(code)?.modifier {
+        ModifierKind::Number => Some(ModifierValue::Number(1.0)),
+        ModifierKind::Location => names.locations.first().cloned().map(ModifierValue::Name),
+        _ => None,
     }
 }
 
