@@ -587,3 +587,107 @@ fn dragging_from_the_plus_pin_to_a_state_adds_a_transition() {
         ]
     );
 }
+
+#[test]
+fn box_select_then_delete_removes_every_selected_state() {
+    let dir = airport_copy();
+    let mut h = harness(EditorApp::open(dir.path()));
+    let graph = &h.state().session().unwrap().graph;
+    let a = graph.state_rect("WaitForConversation").unwrap();
+    let b = graph.state_rect("TalkStateMachine").unwrap();
+    // Shift+drag from above-left of one node to below-right of the next.
+    let from = egui::pos2(a.left() - 10.0, a.top().min(b.top()) - 20.0);
+    let to = egui::pos2(b.right() + 10.0, a.bottom().max(b.bottom()) + 20.0);
+    h.event(egui::Event::ModifiersChanged(Modifiers::SHIFT));
+    drag(&mut h, from, to);
+    h.event(egui::Event::ModifiersChanged(Modifiers::NONE));
+    settle(&mut h);
+    assert_eq!(
+        h.state().selection(),
+        [
+            "TalkStateMachine".to_string(),
+            "WaitForConversation".to_string()
+        ]
+        .into()
+    );
+    h.key_press(Key::Delete);
+    settle(&mut h);
+    let m = machine(&h, "StandSellTicket");
+    assert_eq!(m.states.len(), 3);
+    // The transitions into them went with them.
+    assert!(
+        m.states
+            .iter()
+            .all(|s| s.on.iter().all(|(_, t)| t != "TalkStateMachine"))
+    );
+}
+
+#[test]
+fn renaming_a_machine_renames_its_file_and_its_hosts_in_one_undo_step() {
+    let dir = airport_copy();
+    let mut h = harness(EditorApp::open(dir.path()));
+    h.get_by_role_and_label(Role::Button, "SellTicket").click();
+    settle(&mut h);
+    // Nothing selected: the inspector edits the machine.
+    retype(&mut h, "SellTicket", "SellTickets");
+    let p = h.state().project().unwrap();
+    let doc = p.machine_doc("SellTickets").unwrap();
+    assert_eq!(p.docs[doc].state.path, "machines/SellTickets.machine.ron");
+    assert_eq!(
+        machine(&h, "StandSellTicket").states[3].modifier,
+        Some(ensemble_compiler::front::ron::ModifierValue::Name(
+            "SellTickets".into()
+        ))
+    );
+    assert_eq!(h.state().current_machine_name(), Some("SellTickets"));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    assert!(
+        !h.state().is_dirty(),
+        "one step undoes the rename everywhere"
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Y);
+    settle(&mut h);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    settle(&mut h);
+    assert!(dir.path().join("machines/SellTickets.machine.ron").exists());
+    assert!(!dir.path().join("machines/SellTicket.machine.ron").exists());
+    wait_for_diagnostics(&mut h);
+    assert!(codes(&h).is_empty(), "{:?}", codes(&h));
+}
+
+#[test]
+fn edits_made_outside_the_editor_are_picked_up() {
+    let dir = airport_copy();
+    let mut h = harness(EditorApp::open(dir.path()));
+    let file = dir.path().join("machines/BuyTicket.machine.ron");
+    let text = std::fs::read_to_string(&file).unwrap().replace(
+        "\"Salutation\", on:",
+        "\"Salutation\", modifier: \"x\", on:",
+    );
+    std::fs::write(&file, text).unwrap();
+    // Some file systems keep whole-second times: make the change visible whatever the clock.
+    let later = std::time::SystemTime::now() + Duration::from_secs(5);
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    std::thread::sleep(ensemble_editor::watch::POLL_INTERVAL + Duration::from_millis(100));
+    settle(&mut h);
+    assert_eq!(
+        machine(&h, "BuyTicket").states[1].modifier,
+        Some(ensemble_compiler::front::ron::ModifierValue::Name(
+            "x".into()
+        ))
+    );
+    assert!(!h.state().is_dirty());
+    // And the compiler's verdict on it is shown (Salutation takes no modifier).
+    wait_for_diagnostics(&mut h);
+    assert!(
+        codes(&h).contains(&"modifier-mismatch".to_string()),
+        "{:?}",
+        codes(&h)
+    );
+}
