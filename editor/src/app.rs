@@ -51,6 +51,8 @@ pub enum Action {
     Copy,
     Paste,
     DeleteSelection,
+    /// Select every state of the open machine (true) or none.
+    Select(bool),
 }
 
 /// A dialog in front of everything.
@@ -689,6 +691,12 @@ impl EditorApp {
             }
             if i.consume_key(Modifiers::NONE, Key::Delete) {
                 actions.push(Action::DeleteSelection);
+            }
+            if i.consume_key(Modifiers::NONE, Key::Escape) {
+                actions.push(Action::Select(false));
+            }
+            if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::A)) {
+                actions.push(Action::Select(true));
             }
             let mut copy = i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::C));
             let mut paste = i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::V));
@@ -1507,6 +1515,15 @@ impl EditorApp {
                 }
                 None => return Some(("Nothing to redo".into(), false)),
             },
+            Action::Select(all) => {
+                let doc = s.open?;
+                let m = s.project.docs[doc].state.machine()?;
+                s.graph.selection = if all {
+                    m.states.iter().map(|st| st.name.clone()).collect()
+                } else {
+                    BTreeSet::new()
+                };
+            }
             Action::DeleteSelection => {
                 let doc = s.open?;
                 let m = s.project.docs[doc].state.machine()?;

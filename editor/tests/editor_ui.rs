@@ -614,6 +614,14 @@ fn box_select_then_delete_removes_every_selected_state() {
     settle(&mut h);
     let m = machine(&h, "StandSellTicket");
     assert_eq!(m.states.len(), 3);
+    // Ctrl+A selects every state, Escape none.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    settle(&mut h);
+    assert_eq!(h.state().selection().len(), 3);
+    h.key_press(Key::Escape);
+    settle(&mut h);
+    assert!(h.state().selection().is_empty());
+    let m = machine(&h, "StandSellTicket");
     // The transitions into them went with them.
     assert!(
         m.states

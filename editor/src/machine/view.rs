@@ -844,9 +844,10 @@ impl Viewer<'_> {
         if r.clicked() {
             *self.clicked = Some(s.name.clone());
         }
+        // Any state whose modifier names a machine opens it, whatever its library state says.
         if r.double_clicked()
-            && look == Look::Host
             && let Some(ModifierValue::Name(child)) = &s.modifier
+            && (look == Look::Host || self.cx.names.machines.contains(child))
         {
             self.out.open_child = Some(child.clone());
         }
