@@ -356,6 +356,45 @@ impl Session {
         self.open_doc(doc);
     }
 
+    /// The open machine and the indices of its selected states.
+    fn selected_indices(&self) -> Option<(DocId, Vec<usize>)> {
+        let doc = self.open?;
+        let m = self.project.docs[doc].state.machine()?;
+        let indices = m
+            .states
+            .iter()
+            .enumerate()
+            .filter(|(_, st)| self.graph.selection.contains(&st.name))
+            .map(|(i, _)| i)
+            .collect();
+        Some((doc, indices))
+    }
+
+    /// After undo or redo of the same machine, keeps the selection on the same states even when
+    /// the step renamed them (states keep their place in the list).
+    fn reselect(&mut self, kept: Option<(DocId, Vec<usize>)>) {
+        let Some((doc, indices)) = kept else { return };
+        if self.open != Some(doc) {
+            return;
+        }
+        let Some(m) = self.project.docs[doc].state.machine() else {
+            return;
+        };
+        if self
+            .graph
+            .selection
+            .iter()
+            .all(|n| crate::machine::ops::index_of(m, n).is_some())
+            && !self.graph.selection.is_empty()
+        {
+            return;
+        }
+        self.graph.selection = indices
+            .iter()
+            .filter_map(|&i| m.states.get(i).map(|st| st.name.clone()))
+            .collect();
+    }
+
     /// Keeps the trail true after renames, deletes and undo.
     fn repair_trail(&mut self) {
         if let Some(doc) = self.open
@@ -1501,20 +1540,22 @@ impl EditorApp {
                     }
                 }
             }
-            Action::Undo => match s.history.undo(&mut s.project) {
-                Some(doc) => {
-                    s.edited();
-                    s.focus(doc);
-                }
-                None => return Some(("Nothing to undo".into(), false)),
-            },
-            Action::Redo => match s.history.redo(&mut s.project) {
-                Some(doc) => {
-                    s.edited();
-                    s.focus(doc);
-                }
-                None => return Some(("Nothing to redo".into(), false)),
-            },
+            Action::Undo | Action::Redo => {
+                let undo = matches!(action, Action::Undo);
+                let kept = s.selected_indices();
+                let doc = if undo {
+                    s.history.undo(&mut s.project)
+                } else {
+                    s.history.redo(&mut s.project)
+                };
+                let Some(doc) = doc else {
+                    let what = if undo { "undo" } else { "redo" };
+                    return Some((format!("Nothing to {what}"), false));
+                };
+                s.edited();
+                s.focus(doc);
+                s.reselect(kept);
+            }
             Action::Select(all) => {
                 let doc = s.open?;
                 let m = s.project.docs[doc].state.machine()?;

@@ -373,8 +373,9 @@ fn renaming_a_state_moves_its_transitions_and_undo_redo_follow() {
         "WalkToCounter"
     );
 
+    // The selection followed the state through undo and redo.
+    assert_eq!(h.state().selection(), ["WalkToCounter".to_string()].into());
     // A rename onto another state's name is refused, and says why.
-    select(&mut h, "WalkToCounter");
     retype(&mut h, "WalkToCounter", "Start");
     h.get_by_label_contains("is already a state");
     assert_eq!(
