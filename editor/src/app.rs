@@ -12,7 +12,6 @@ use crate::machine::inspector::{Inspector, InspectorCx};
 use crate::machine::ops::Clip;
 use crate::machine::view::GraphCx;
 use crate::machine::{self, GraphView, Op};
-use crate::project_panel::noun;
 use crate::recovery::{self, Recovery};
 use crate::text_view::TextPanel;
 use crate::watch::{POLL_INTERVAL, SourceWatch};
@@ -20,7 +19,6 @@ use crate::{diagnostics_panel, project_ops, project_panel, recent, theme};
 use eframe::egui;
 use egui::{CentralPanel, Frame, Key, KeyboardShortcut, Margin, Modifiers, Panel, RichText, Ui};
 use ensemble_compiler::Compilation;
-use ensemble_compiler::front::ron::AssetKind;
 use ensemble_compiler::front::ron::any::AnyAsset;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -38,7 +36,7 @@ pub enum Action {
     Jump(Hit),
     Ops(DocId, Vec<Op>),
     RenameMachine(DocId, String),
-    NewAsset(AssetKind),
+    NewAsset(project_ops::Starter),
     AskRename(DocId),
     AskDelete(DocId),
     Save,
@@ -67,7 +65,7 @@ pub enum Modal {
         error: Option<String>,
     },
     NewAsset {
-        kind: AssetKind,
+        kind: project_ops::Starter,
         name: String,
         error: Option<String>,
     },
@@ -1211,7 +1209,7 @@ impl EditorApp {
                     });
                 }
                 Modal::NewAsset { kind, name, error } => {
-                    ui.label(RichText::new(format!("New {}", noun(*kind))).heading());
+                    ui.label(RichText::new(format!("New {}", kind.noun())).heading());
                     let r = ui.add(egui::TextEdit::singleline(name).desired_width(f32::INFINITY).hint_text("name"));
                     r.request_focus();
                     if let Some(e) = error {
@@ -1223,9 +1221,9 @@ impl EditorApp {
                             let kind = *kind;
                             let n = name.trim().to_string();
                             if let Some(s) = self.session.as_mut() {
-                                match project_ops::create(&mut s.project, kind, &n) {
+                                match project_ops::start(&mut s.project, kind, &n) {
                                     Ok((id, changes)) => {
-                                        s.record(&format!("new {}", noun(kind)), changes, None);
+                                        s.record(&format!("new {}", kind.noun()), changes, None);
                                         s.open_doc(id);
                                         close = true;
                                     }

@@ -15,6 +15,63 @@ use ensemble_runtime::program::ModifierKind;
 
 pub type Changes = Vec<(DocId, DocState)>;
 
+/// What a designer can start: an asset of a kind, or a conversation machine (a machine that
+/// starts with a line and a dialog turn, to be hosted by `TalkStateMachine`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Starter {
+    Kind(AssetKind),
+    Conversation,
+}
+
+impl Starter {
+    pub fn kind(self) -> AssetKind {
+        match self {
+            Starter::Kind(k) => k,
+            Starter::Conversation => AssetKind::Machine,
+        }
+    }
+
+    pub fn noun(self) -> &'static str {
+        match self {
+            Starter::Kind(k) => noun(k),
+            Starter::Conversation => "conversation machine",
+        }
+    }
+}
+
+/// A conversation machine to start from: a greeting, then a line that waits for the answer.
+pub fn conversation_machine(name: &str) -> MachineAsset {
+    let state = |name: &str, code: &str, modifier: &str, on: &[(&str, &str)]| StateAsset {
+        name: name.into(),
+        code: (!code.is_empty()).then(|| code.into()),
+        modifier: (!modifier.is_empty()).then(|| ModifierValue::Name(modifier.into())),
+        on: on
+            .iter()
+            .map(|(e, t)| (e.to_string(), t.to_string()))
+            .collect(),
+    };
+    MachineAsset {
+        name: name.to_string(),
+        initial: None,
+        states: vec![
+            state("Start", "", "", &[("Empty", "Greet")]),
+            state(
+                "Greet",
+                "OneOff",
+                "Hello.|Hi there.",
+                &[("FinishStatement", "Ask")],
+            ),
+            state(
+                "Ask",
+                "Say",
+                "How can I help?",
+                &[("WaitForResponse", "Finish")],
+            ),
+            state("Finish", "", "", &[]),
+        ],
+    }
+}
+
 /// A name an asset can have: letters, digits, `-` and `_`, starting with a letter.
 pub fn check_asset_name(name: &str) -> Result<(), String> {
     let ok = name.chars().next().is_some_and(|c| c.is_alphabetic())
@@ -133,12 +190,25 @@ pub fn create(
     kind: AssetKind,
     name: &str,
 ) -> Result<(DocId, Changes), String> {
+    start(project, Starter::Kind(kind), name)
+}
+
+/// Creates what `starter` says, named `name`; returns it and the change to record.
+pub fn start(
+    project: &mut Project,
+    starter: Starter,
+    name: &str,
+) -> Result<(DocId, Changes), String> {
+    let kind = starter.kind();
     check_asset_name(name)?;
     if kind == AssetKind::Machine && project.machine_doc(name).is_some() {
         return Err(format!("there is a machine called {name} already"));
     }
-    let asset = template(kind, name, project)
-        .ok_or_else(|| format!("a {} cannot be created here", noun(kind)))?;
+    let asset = match starter {
+        Starter::Conversation => Some(AnyAsset::Machine(conversation_machine(name))),
+        Starter::Kind(kind) => template(kind, name, project),
+    }
+    .ok_or_else(|| format!("a {} cannot be created here", noun(kind)))?;
     let path = project.free_path(&folder_for(project, kind), name, kind);
     let state = DocState {
         path,

@@ -5,6 +5,7 @@
 use crate::analysis::Report;
 use crate::app::Action;
 use crate::document::{DocId, Project};
+use crate::project_ops::Starter;
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
@@ -84,7 +85,7 @@ fn group_header(
                 .on_hover_text(format!("New {}", noun(kind)))
                 .clicked()
             {
-                actions.push(Action::NewAsset(kind));
+                actions.push(Action::NewAsset(Starter::Kind(kind)));
             }
         });
     });
@@ -193,7 +194,16 @@ pub fn show(
             ui.menu_button(RichText::new("+ New asset…").color(theme::ACCENT), |ui| {
                 for (_, kind) in GROUPS {
                     if ui.button(format!("New {}", noun(kind))).clicked() {
-                        actions.push(Action::NewAsset(kind));
+                        actions.push(Action::NewAsset(Starter::Kind(kind)));
+                        ui.close();
+                    }
+                    if kind == AssetKind::Machine
+                        && ui
+                            .button("New conversation machine")
+                            .on_hover_text("A machine that speaks: a greeting, then a line that waits for the answer")
+                            .clicked()
+                    {
+                        actions.push(Action::NewAsset(Starter::Conversation));
                         ui.close();
                     }
                 }
