@@ -151,6 +151,8 @@ pub struct GraphView {
     to_screen: egui::emath::TSTransform,
     /// The canvas on screen last frame.
     viewport: Rect,
+    /// Fits still to repeat (see [`FIT_PASSES`]).
+    fit_passes: u8,
     id: egui::Id,
 }
 
@@ -170,12 +172,16 @@ impl Default for GraphView {
             culled: Vec::new(),
             to_screen: Default::default(),
             viewport: Rect::NOTHING,
+            fit_passes: FIT_PASSES,
             id: egui::Id::new("machine-graph"),
         }
     }
 }
 
 const NODE_MAX_WIDTH: f32 = 240.0;
+
+/// Frames a fit is repeated for while node sizes settle.
+const FIT_PASSES: u8 = 2;
 
 /// How far beyond the view (screen points) states are still drawn, so panning shows no gap.
 const CULL_MARGIN: f32 = 250.0;
@@ -287,6 +293,7 @@ impl GraphView {
 
     pub fn fit(&mut self) {
         self.look_at = Some(LookAt::Fit);
+        self.fit_passes = FIT_PASSES;
     }
 
     /// The position a state is drawn at: its layout, else the auto-layout.
@@ -335,29 +342,40 @@ impl GraphView {
 
     /// Auto-layout positions of every state of `m`.
     pub fn arrange(m: &MachineAsset) -> Vec<(String, [f32; 2])> {
-        let index: HashMap<&str, usize> = m
-            .states
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.name.as_str(), i))
-            .collect();
-        let edges: Vec<(usize, usize)> = m
-            .states
-            .iter()
-            .enumerate()
-            .flat_map(|(i, s)| {
-                s.on.iter()
-                    .filter_map(|(_, t)| index.get(t.as_str()).map(|&j| (i, j)))
-                    .collect::<Vec<_>>()
+        let mut all = GraphView::arrange_with_missing(m);
+        all.truncate(m.states.len());
+        all
+    }
+
+    /// [`GraphView::arrange`] with the targets that name no state laid out too, after the
+    /// states (they get a place in the flow instead of landing on a state).
+    fn arrange_with_missing(m: &MachineAsset) -> Vec<(String, [f32; 2])> {
+        let mut names: Vec<&str> = m.states.iter().map(|s| s.name.as_str()).collect();
+        let mut index: HashMap<&str, usize> =
+            names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+        let mut edges = Vec::new();
+        for (i, s) in m.states.iter().enumerate() {
+            for (_, t) in &s.on {
+                let j = *index.entry(t.as_str()).or_insert_with(|| {
+                    names.push(t.as_str());
+                    names.len() - 1
+                });
+                edges.push((i, j));
+            }
+        }
+        let root = index.get(ops::initial(m)).copied();
+        let sizes: Vec<[f32; 2]> = (0..names.len())
+            .map(|i| {
+                m.states
+                    .get(i)
+                    .map_or([NODE_SIZE.x * 0.6, NODE_SIZE.y * 0.6], estimated_size)
             })
             .collect();
-        let root = index.get(ops::initial(m)).copied();
-        let sizes: Vec<[f32; 2]> = m.states.iter().map(estimated_size).collect();
-        let p = auto_layout::positions(m.states.len(), root, &edges, &sizes);
-        m.states
-            .iter()
+        let p = auto_layout::positions(names.len(), root, &edges, &sizes);
+        names
+            .into_iter()
             .zip(p)
-            .map(|(s, p)| (s.name.clone(), p))
+            .map(|(n, p)| (n.to_string(), p))
             .collect()
     }
 
@@ -418,14 +436,14 @@ impl GraphView {
     fn rebuild(&mut self, doc: usize, m: &MachineAsset, visible: Vec<bool>) {
         let same_doc = self.built.as_ref().is_some_and(|(d, _)| *d == doc);
         if !same_doc && self.look_at.is_none() {
-            self.look_at = Some(LookAt::Fit);
+            self.fit();
         }
         let changed = self
             .built
             .as_ref()
             .is_none_or(|(d, built)| *d != doc || built != m);
         if changed {
-            self.auto = GraphView::arrange(m).into_iter().collect();
+            self.auto = GraphView::arrange_with_missing(m).into_iter().collect();
             self.drawn
                 .retain(|name, _| ops::index_of(m, name).is_some());
             // Node ids follow state indices, which an edit may shift.
@@ -510,15 +528,22 @@ impl GraphView {
                     [x - 110.0, y + 8.0]
                 }
                 GNode::Missing(name) => {
-                    // Beside the first state that points at it.
                     let from = m
                         .states
                         .iter()
-                        .find(|s| s.on.iter().any(|(_, t)| t == name))
-                        .map(|s| self.position(layout, &s.name))
-                        .unwrap_or([0.0, 0.0]);
-                    missing_row += 1.0;
-                    [from[0] + auto_layout::COLUMN, from[1] + 60.0 * missing_row]
+                        .position(|s| s.on.iter().any(|(_, t)| t == name));
+                    let laid_out = from.is_none_or(|i| layout.get(&m.states[i].name).is_none());
+                    match (laid_out, self.auto.get(name), from) {
+                        // Content without a layout: its place in the flow.
+                        (true, Some(p), _) => *p,
+                        // Beside the first state that points at it, below its other targets.
+                        (_, _, Some(i)) => {
+                            let b = self.state_box(m, layout, i);
+                            missing_row += 1.0;
+                            [b.right() + 80.0, b.top() + 90.0 * (missing_row - 1.0)]
+                        }
+                        _ => [0.0, 0.0],
+                    }
                 }
             };
             out.insert(id, pos2(p[0], p[1]));
@@ -572,6 +597,7 @@ impl GraphView {
             pins: &mut self.pins,
             to_screen: &mut self.to_screen,
             look_at: self.look_at.take(),
+            fit_passes: &mut self.fit_passes,
             viewport,
             layout,
             auto: &self.auto,
@@ -699,6 +725,7 @@ impl GraphView {
             let mut rects = HashMap::new();
             let mut pins = HashMap::new();
             let mut to_screen = self.to_screen;
+            let mut fit_passes = 0;
             let auto = HashMap::new();
             let cx = GraphCx {
                 names,
@@ -718,6 +745,7 @@ impl GraphView {
                 pins: &mut pins,
                 to_screen: &mut to_screen,
                 look_at: None,
+                fit_passes: &mut fit_passes,
                 viewport: self.viewport,
                 layout,
                 auto: &auto,
@@ -757,6 +785,7 @@ struct Viewer<'a> {
     pins: &'a mut HashMap<(NodeId, Option<usize>), f32>,
     to_screen: &'a mut egui::emath::TSTransform,
     look_at: Option<LookAt>,
+    fit_passes: &'a mut u8,
     viewport: Rect,
     layout: &'a Layout,
     auto: &'a HashMap<String, [f32; 2]>,
@@ -1390,10 +1419,14 @@ impl SnarlViewer<GNode> for Viewer<'_> {
     ) {
         match self.look_at.take() {
             Some(LookAt::Fit) => {
-                // Nodes are measured once drawn; until then, fit their estimated sizes and
-                // fit again next frame.
+                // Nodes are measured once drawn, and snarl settles a new node's size over two
+                // frames; until then, fit what is known and fit again next frame.
                 let measured = self.rects.len() >= snarl.nodes().count();
                 if !measured {
+                    *self.fit_passes = FIT_PASSES;
+                }
+                if *self.fit_passes > 0 {
+                    *self.fit_passes -= 1;
                     self.look_at = Some(LookAt::Fit);
                 }
                 let mut bb = Rect::NOTHING;
