@@ -17,7 +17,8 @@ fn default_project() -> PathBuf {
     if here.is_dir() {
         return here;
     }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport")
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport");
+    built.canonicalize().unwrap_or(built)
 }
 
 fn has_display() -> bool {
