@@ -4,7 +4,9 @@
 //! drawing only reads the documents and every change goes through one place that records it.
 
 use crate::analysis::{Analysis, Located, Report};
-use crate::asset_panel::{AssetPanel, LibraryEntry, PanelCx, ProjectNames, Request, Reveal};
+use crate::asset_panel::{
+    AssetPanel, KindPanel, LibraryEntry, PanelCx, ProjectNames, Request, Reveal,
+};
 use crate::document::{Content, DocId, Project};
 use crate::find::{self, Hit};
 use crate::history::History;
@@ -19,7 +21,8 @@ use crate::{diagnostics_panel, project_ops, project_panel, recent, theme};
 use eframe::egui;
 use egui::{CentralPanel, Frame, Key, KeyboardShortcut, Margin, Modifiers, Panel, RichText, Ui};
 use ensemble_compiler::Compilation;
-use ensemble_compiler::front::ron::any::AnyAsset;
+use ensemble_compiler::front::ron::AssetKind;
+use ensemble_compiler::front::ron::any::{AnyAsset, FileKind};
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -100,6 +103,8 @@ pub struct Session {
     pub graph: GraphView,
     inspector: Inspector,
     text: TextPanel,
+    /// The panels of asset kinds that have one (see `asset_panel::plugged`).
+    panels: HashMap<AssetKind, Box<dyn KindPanel>>,
     /// Bumped by every change of any document.
     pub revision: u64,
     autosaved: (Instant, u64),
@@ -225,6 +230,7 @@ impl Session {
             graph: GraphView::default(),
             inspector: Inspector::default(),
             text: TextPanel::default(),
+            panels: crate::asset_panel::plugged().into_iter().collect(),
             revision: 0,
             autosaved: (Instant::now(), 0),
             watch,
@@ -354,6 +360,18 @@ impl Session {
         self.open_doc(doc);
     }
 
+    /// Asks the panel showing `doc` (or the text view) to reveal `target`.
+    fn reveal_in_panel(&mut self, doc: DocId, target: &Reveal) {
+        let panel = match self.project.docs[doc].kind {
+            FileKind::Asset(k) => self.panels.get_mut(&k),
+            FileKind::Manifest => None,
+        };
+        match panel {
+            Some(p) => p.reveal(target),
+            None => self.text.reveal(target),
+        }
+    }
+
     /// The open machine and the indices of its selected states.
     fn selected_indices(&self) -> Option<(DocId, Vec<usize>)> {
         let doc = self.open?;
@@ -454,6 +472,14 @@ impl EditorApp {
             themed: false,
             shown_title: String::new(),
         }
+    }
+
+    /// Opens assets of `kind` with `panel` (instead of the read-only text view).
+    pub fn with_panel(mut self, kind: AssetKind, panel: Box<dyn KindPanel>) -> Self {
+        if let Some(s) = self.session.as_mut() {
+            s.panels.insert(kind, panel);
+        }
+        self
     }
 
     /// Remembers recent projects in `dir` (the user's config folder; tests leave it unset).
@@ -1006,7 +1032,7 @@ impl EditorApp {
                 if is_machine {
                     Self::machine_view(s, ui, doc, &diagnostics, actions);
                 } else {
-                    Self::text_view(s, ui, doc, &diagnostics, actions);
+                    Self::asset_view(s, ui, doc, &diagnostics, actions);
                 }
             });
     }
@@ -1085,40 +1111,65 @@ impl EditorApp {
         }
     }
 
-    fn text_view(
+    /// Any asset but a machine: its kind's panel when one is plugged in, else the read-only
+    /// text view. The host snapshots the value around the panel and records what changed.
+    fn asset_view(
         s: &mut Session,
         ui: &mut Ui,
         doc: DocId,
         diagnostics: &[&Located],
         actions: &mut Vec<Action>,
     ) {
-        let d = &s.project.docs[doc];
         let located: Vec<Located> = diagnostics.iter().map(|l| (*l).clone()).collect();
         let requests = RefCell::new(Vec::new());
-        let cx = PanelCx {
-            root: &s.project.root,
-            file: &d.state.path,
-            diagnostics: &located,
-            names: &s.names,
-            requests: &requests,
+        let kind = match s.project.docs[doc].kind {
+            FileKind::Asset(k) => Some(k),
+            _ => None,
         };
-        let mut text = match &d.state.content {
-            Content::Asset(_) | Content::Unparsed { .. } => d.state.text().unwrap_or_default(),
-            Content::Binary => {
-                "This Excel workbook is read by the compiler as it is.\nEdit it in your spreadsheet program; the editor shows its problems here.\n".to_string()
-            }
-        };
-        Frame::new()
-            .inner_margin(Margin::symmetric(12, 8))
-            .show(ui, |ui| {
-                if let Content::Unparsed { error, .. } = &d.state.content {
-                    ui.label(
-                        RichText::new(format!("This file does not read: {error}. Fix it in a text editor; the editor reloads it."))
-                            .color(theme::ERROR),
-                    );
-                }
-                s.text.ui(ui, &mut text, &cx);
-            });
+        let before = s.project.docs[doc].state.clone();
+        let mut edited = None;
+        {
+            let d = &s.project.docs[doc];
+            let cx = PanelCx {
+                root: &s.project.root,
+                file: &d.state.path,
+                diagnostics: &located,
+                names: &s.names,
+                requests: &requests,
+            };
+            let panel = kind.and_then(|k| s.panels.get_mut(&k));
+            Frame::new()
+                .inner_margin(Margin::symmetric(12, 8))
+                .show(ui, |ui| match (panel, &d.state.content) {
+                    (Some(panel), Content::Asset(asset)) => {
+                        let mut value = asset.clone();
+                        if panel.ui(ui, &mut value, &cx) && value != *asset {
+                            edited = Some(value);
+                        }
+                    }
+                    (_, content) => {
+                        if let Content::Unparsed { error, .. } = content {
+                            ui.label(
+                                RichText::new(format!("This file does not read: {error}. Fix it in a text editor; the editor reloads it."))
+                                    .color(theme::ERROR),
+                            );
+                        }
+                        let mut text = match content {
+                            Content::Binary => "This Excel workbook is read by the compiler as it is.\nEdit it in your spreadsheet program; the editor shows its problems here.\n".to_string(),
+                            _ => d.state.text().unwrap_or_default(),
+                        };
+                        s.text.ui(ui, &mut text, &cx);
+                    }
+                });
+        }
+        if let Some(value) = edited {
+            s.project.docs[doc].state.content = Content::Asset(value);
+            // Typing in one field is one step: the gesture is keyed by the focused widget.
+            let focus = ui.ctx().memory(|m| m.focused());
+            let key = format!("panel {doc} {focus:?}");
+            let label = format!("edit {}", s.project.docs[doc].title());
+            s.record(&label, vec![(doc, before)], Some(&key));
+        }
         for r in requests.into_inner() {
             match r {
                 Request::OpenMachine(m) => actions.push(Action::EnterMachine(m)),
@@ -1506,7 +1557,7 @@ impl EditorApp {
                         }
                     }
                 } else {
-                    s.text.reveal(&Reveal::Path(l.path.clone()));
+                    s.reveal_in_panel(doc, &Reveal::Path(l.path.clone()));
                 }
             }
             Action::Jump(hit) => {
@@ -1516,7 +1567,7 @@ impl EditorApp {
                     s.project.docs[hit.doc].state.machine().is_some(),
                 ) {
                     (Some(Reveal::Item { name, .. }), true) => s.graph.reveal(name),
-                    (Some(r), false) => s.text.reveal(r),
+                    (Some(r), false) => s.reveal_in_panel(hit.doc, r),
                     _ => {}
                 }
             }

@@ -26,6 +26,8 @@
 
 use crate::analysis::Located;
 use eframe::egui;
+use ensemble_compiler::front::ron::AssetKind;
+use ensemble_compiler::front::ron::any::AnyAsset;
 use ensemble_compiler::front::ron::locate::PathSeg;
 use std::cell::RefCell;
 use std::path::Path;
@@ -108,4 +110,50 @@ pub trait AssetPanel<T> {
 
     /// Scrolls to and selects `target` the next time it is drawn.
     fn reveal(&mut self, target: &Reveal);
+}
+
+/// A panel as the host keeps it: one per asset kind, over [`AnyAsset`]. [`for_kind`] makes one
+/// from an [`AssetPanel`] of the kind's own shape.
+pub trait KindPanel {
+    fn ui(&mut self, ui: &mut egui::Ui, asset: &mut AnyAsset, cx: &PanelCx) -> bool;
+    fn reveal(&mut self, target: &Reveal);
+}
+
+struct ForKind<P, F> {
+    panel: P,
+    shape: F,
+}
+
+impl<T, P, F> KindPanel for ForKind<P, F>
+where
+    P: AssetPanel<T>,
+    F: Fn(&mut AnyAsset) -> Option<&mut T>,
+{
+    fn ui(&mut self, ui: &mut egui::Ui, asset: &mut AnyAsset, cx: &PanelCx) -> bool {
+        match (self.shape)(asset) {
+            Some(value) => self.panel.ui(ui, value, cx),
+            None => false,
+        }
+    }
+
+    fn reveal(&mut self, target: &Reveal) {
+        self.panel.reveal(target);
+    }
+}
+
+/// Wraps `panel`, which edits the `T` that `shape` finds in an asset of its kind:
+/// `for_kind(RulesPanel::default(), |a| match a { AnyAsset::Script(s) => Some(s), _ => None })`.
+pub fn for_kind<T, P, F>(panel: P, shape: F) -> Box<dyn KindPanel>
+where
+    T: 'static,
+    P: AssetPanel<T> + 'static,
+    F: Fn(&mut AnyAsset) -> Option<&mut T> + 'static,
+{
+    Box::new(ForKind { panel, shape })
+}
+
+/// The panels the editor opens assets with, by kind. Kinds without one open in the read-only
+/// text view. Editors of other kinds are added here.
+pub fn plugged() -> Vec<(AssetKind, Box<dyn KindPanel>)> {
+    Vec::new()
 }

@@ -700,3 +700,127 @@ fn edits_made_outside_the_editor_are_picked_up() {
         codes(&h)
     );
 }
+
+/// A panel as another editor would write one: it edits its asset's value and nothing else.
+struct LocationsPanel {
+    revealed: std::rc::Rc<std::cell::RefCell<Vec<ensemble_editor::asset_panel::Reveal>>>,
+}
+
+impl ensemble_editor::asset_panel::AssetPanel<ensemble_compiler::front::ron::LocationsAsset>
+    for LocationsPanel
+{
+    fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        value: &mut ensemble_compiler::front::ron::LocationsAsset,
+        cx: &ensemble_editor::asset_panel::PanelCx,
+    ) -> bool {
+        ui.label(format!("{} problems here", cx.diagnostics.len()));
+        let mut changed = false;
+        for l in &mut value.locations {
+            changed |= ui.text_edit_singleline(&mut l.name).changed();
+        }
+        changed
+    }
+
+    fn reveal(&mut self, target: &ensemble_editor::asset_panel::Reveal) {
+        self.revealed.borrow_mut().push(target.clone());
+    }
+}
+
+#[test]
+fn a_plugged_panel_gets_undo_dirty_tracking_saving_and_reveal_from_the_host() {
+    use ensemble_compiler::front::ron::AssetKind;
+    use ensemble_compiler::front::ron::any::AnyAsset;
+    use ensemble_editor::asset_panel::{Reveal, for_kind};
+    let dir = airport_copy();
+    let revealed = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let panel = for_kind(
+        LocationsPanel {
+            revealed: revealed.clone(),
+        },
+        |a| match a {
+            AnyAsset::Locations(l) => Some(l),
+            _ => None,
+        },
+    );
+    let app = EditorApp::open(dir.path()).with_panel(AssetKind::Locations, panel);
+    let mut h = harness(app);
+    // The locations group lists its file before the sentences group lists theirs.
+    h.get_all_by_role_and_label(Role::Button, "airport")
+        .next()
+        .unwrap()
+        .click();
+    settle(&mut h);
+    h.get_by_label("0 problems here");
+    let field = h
+        .get_all_by_role(Role::TextInput)
+        .find(|n| n.value().as_deref() == Some("Gate"))
+        .unwrap();
+    field.focus();
+    h.run_steps(2);
+    for c in ["s", "1"] {
+        h.get_all_by_role(Role::TextInput)
+            .find(|n| n.is_focused())
+            .unwrap()
+            .type_text(c);
+        h.run_steps(2);
+    }
+    let text = |h: &Harness<'static, EditorApp>| {
+        let p = h.state().project().unwrap();
+        p.docs[p.by_path("airport.locations.ron").unwrap()]
+            .state
+            .text()
+            .unwrap()
+    };
+    assert!(text(&h).contains("(name: \"Gates1\""), "{}", text(&h));
+    assert!(h.state().is_dirty());
+    // Unfocus, then one undo takes back the whole typing.
+    h.key_press(Key::Escape);
+    h.event(egui::Event::PointerButton {
+        pos: egui::pos2(700.0, 700.0),
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    h.event(egui::Event::PointerButton {
+        pos: egui::pos2(700.0, 700.0),
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    settle(&mut h);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    assert!(!h.state().is_dirty(), "{}", text(&h));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Y);
+    settle(&mut h);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    settle(&mut h);
+    let saved = std::fs::read_to_string(dir.path().join("airport.locations.ron")).unwrap();
+    assert!(
+        saved.contains("        (name: \"Gates1\", x: 30.0, y: -10.0),\n"),
+        "{saved}"
+    );
+    assert!(
+        saved.starts_with("// Named places of the terminal"),
+        "comments kept"
+    );
+    // Find reveals the item through the panel.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::F);
+    settle(&mut h);
+    h.get_all_by_role(Role::TextInput)
+        .find(|n| n.is_focused())
+        .unwrap()
+        .type_text("CounterFront");
+    settle(&mut h);
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    assert_eq!(
+        revealed.borrow().last(),
+        Some(&Reveal::Item {
+            list: "locations".into(),
+            name: "CounterFront".into()
+        })
+    );
+}
