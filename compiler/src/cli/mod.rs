@@ -4,6 +4,7 @@
 //! Exit codes (DESIGN.md): 0 success (warnings allowed), 1 errors found in the input, 2 could not
 //! run (bad arguments, unreadable path).
 
+mod export;
 mod import;
 mod nav;
 mod ngram;
@@ -95,12 +96,19 @@ enum Command {
         #[arg(short = 'o', long = "out")]
         out: PathBuf,
     },
-    /// Recompile on every save, print diagnostics, and keep the last good build.
+    /// Turn a native interaction script into an Excel workbook (the inverse of `import`).
+    Export {
+        path: PathBuf,
+        /// The `.xlsx` workbook to write.
+        #[arg(short = 'o', long = "out")]
+        out: PathBuf,
+    },
     /// Build, inspect and query n-gram databases; rank a project's sentence states.
     Ngram {
         #[command(subcommand)]
         command: ngram::NgramCommand,
     },
+    /// Recompile on every save, print diagnostics, and keep the last good build.
     Watch {
         path: PathBuf,
         /// Output directory (default: `build/` inside the project).
@@ -188,6 +196,7 @@ where
         Command::Nav { command } => nav::run(command, io),
         Command::Plan(args) => plan::run(args, io),
         Command::Import { path, out } => import::import(&path, &out, io),
+        Command::Export { path, out } => export::export(&path, &out, io),
     }
 }
 
