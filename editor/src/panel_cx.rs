@@ -1,0 +1,122 @@
+//! The contract between the editor's host and its content panels (rule table, sentence states,
+//! navigation view).
+//!
+//! A panel is a struct holding only view state (scroll, selection, caches, worker threads) with
+//!
+//! ```text
+//! fn ui(&mut self, ui: &mut egui::Ui, value: &mut T, cx: &PanelCx) -> bool
+//! fn reveal(&mut self, target)
+//! ```
+//!
+//! `ui` edits the document `value` in place and returns whether it changed it. The host owns
+//! undo/redo, dirty tracking and saving by comparing values, so a panel never saves, never keeps
+//! its own copy of the document, and makes every edit as a plain change of `value`. `reveal`
+//! scrolls to and selects an item, for a clicked diagnostic or a find by name.
+
+use eframe::egui;
+use ensemble_compiler::diag::{Diagnostic, Severity};
+use ensemble_compiler::source::{FileId, SourceMap, Span};
+use std::path::{Path, PathBuf};
+
+/// What a panel is told besides its document.
+#[derive(Clone, Copy)]
+pub struct PanelCx<'a> {
+    /// The diagnostics of the last compile. A panel shows those of its own document (see
+    /// [`PanelCx::own_diagnostics`]).
+    pub diagnostics: &'a [Diagnostic],
+    /// The sources that compile read, for the spans of `diagnostics`.
+    pub sources: &'a SourceMap,
+    /// This document in `sources`, when it was compiled from a file.
+    pub file: Option<FileId>,
+    /// The project root.
+    pub root: &'a Path,
+}
+
+impl<'a> PanelCx<'a> {
+    /// No diagnostics and no file: a document that has not been compiled (yet).
+    pub fn detached(sources: &'a SourceMap, root: &'a Path) -> Self {
+        PanelCx {
+            diagnostics: &[],
+            sources,
+            file: None,
+            root,
+        }
+    }
+
+    /// The diagnostics about this document.
+    pub fn own_diagnostics(&self) -> impl Iterator<Item = &'a Diagnostic> + 'a {
+        let file = self.file;
+        self.diagnostics
+            .iter()
+            .filter(move |d| file.is_some() && d.file_id() == file)
+    }
+
+    /// The text this document was compiled from (empty for binary sources such as workbooks).
+    pub fn text(&self) -> &'a str {
+        match self.file {
+            Some(f) if (f.0 as usize) < self.sources.len() => &self.sources.get(f).text,
+            _ => "",
+        }
+    }
+
+    /// The folder relative paths inside the document resolve against: the document's own, else
+    /// the project root.
+    pub fn document_dir(&self) -> PathBuf {
+        self.file
+            .filter(|f| (f.0 as usize) < self.sources.len())
+            .and_then(|f| self.sources.get(f).path.parent().map(Path::to_path_buf))
+            .unwrap_or_else(|| self.root.to_path_buf())
+    }
+}
+
+/// Whether `inner` lies within `outer` (same file).
+pub fn span_within(inner: Span, outer: std::ops::Range<usize>) -> bool {
+    outer.start <= inner.start as usize
+        && inner.end as usize <= outer.end
+        && outer.start < outer.end
+}
+
+/// The glyph shown for a severity, next to its message (told apart by shape, not only colour).
+pub fn severity_glyph(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "✖",
+        Severity::Warning => "⚠",
+        Severity::Info => "ℹ",
+    }
+}
+
+/// Outlines a widget in the colour of the worst severity among `notes` and adds them to its
+/// hover text. Returns the response (with the hover text) for chaining.
+pub fn mark(
+    ui: &egui::Ui,
+    response: egui::Response,
+    notes: &[(Severity, String)],
+) -> egui::Response {
+    let Some(worst) = notes.iter().map(|(s, _)| *s).min() else {
+        return response;
+    };
+    let color = crate::theme::severity_color(worst);
+    let width = if worst == Severity::Info { 1.0 } else { 1.5 };
+    ui.painter().rect_stroke(
+        response.rect.expand(1.0),
+        3.0,
+        egui::Stroke::new(width, color),
+        egui::StrokeKind::Inside,
+    );
+    response.on_hover_ui(|ui| {
+        for (s, text) in notes {
+            ui.label(
+                egui::RichText::new(format!("{} {text}", severity_glyph(*s)))
+                    .color(crate::theme::severity_color(*s)),
+            );
+        }
+    })
+}
+
+/// Gives a widget an accessible name (screen readers; what tests find it by), for widgets
+/// such as text fields whose visible label is a column header elsewhere.
+pub fn name_widget(ui: &egui::Ui, response: &egui::Response, name: impl Into<String>) {
+    let name = name.into();
+    ui.ctx()
+        .accesskit_node_builder(response.id, |node| node.set_label(name));
+}
