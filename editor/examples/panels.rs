@@ -11,6 +11,7 @@
 use eframe::egui;
 use ensemble_compiler::Compilation;
 use ensemble_compiler::diag::{Diagnostic, Diagnostics};
+use ensemble_compiler::front::ron::SentencesAsset;
 use ensemble_compiler::script::source::ScriptAsset;
 use ensemble_compiler::source::{FileId, SourceFile, SourceMap};
 use ensemble_editor::panel_cx::PanelCx;
@@ -92,7 +93,13 @@ impl<T: Clone + PartialEq + Serialize> Doc<T> {
 }
 
 enum Shown {
-    Rules(Doc<ScriptAsset>, RuleTable),
+    Rules(Box<(Doc<ScriptAsset>, RuleTable)>),
+    Sentences(
+        Box<(
+            Doc<SentencesAsset>,
+            ensemble_editor::sentences::SentenceEditor,
+        )>,
+    ),
 }
 
 struct Gallery {
@@ -115,7 +122,22 @@ impl eframe::App for Gallery {
                     .inner_margin(egui::Margin::same(10)),
             )
             .show(ui, |ui| match &mut self.shown {
-                Shown::Rules(doc, panel) => {
+                Shown::Rules(shown) => {
+                    let (doc, panel) = &mut **shown;
+                    let diags = doc.diagnostics();
+                    let sources = doc.compiled.as_ref().map(|(_, c)| &c.sources);
+                    let empty = SourceMap::default();
+                    let cx = PanelCx {
+                        diagnostics: &diags,
+                        sources: sources.unwrap_or(&empty),
+                        file: sources.map(|_| FileId(0)),
+                        root: &root,
+                    };
+                    let changed = panel.ui(ui, &mut doc.value, &cx);
+                    doc.settle(changed, ui.ctx());
+                }
+                Shown::Sentences(shown) => {
+                    let (doc, panel) = &mut **shown;
                     let diags = doc.diagnostics();
                     let sources = doc.compiled.as_ref().map(|(_, c)| &c.sources);
                     let empty = SourceMap::default();
@@ -157,7 +179,14 @@ fn main() -> Result<(), String> {
                     ensemble_editor::rules::Column::Precondition,
                 ));
             }
-            Shown::Rules(Doc::new(path.clone(), read(&path)?), table)
+            Shown::Rules(Box::new((Doc::new(path.clone(), read(&path)?), table)))
+        }
+        "sentences" => {
+            let mut editor = ensemble_editor::sentences::SentenceEditor::new();
+            if let Some(n) = select {
+                editor.reveal(ensemble_editor::sentences::SentenceTarget::State(n));
+            }
+            Shown::Sentences(Box::new((Doc::new(path.clone(), read(&path)?), editor)))
         }
         _ => return Err(usage.into()),
     };

@@ -15,6 +15,7 @@ pub mod machine_graph;
 pub mod panel_cx;
 pub mod project_panel;
 pub mod rules;
+pub mod sentences;
 pub mod spans;
 pub mod theme;
 pub mod watch;

@@ -51,6 +51,25 @@ impl<'a> PanelCx<'a> {
             .filter(move |d| file.is_some() && d.file_id() == file)
     }
 
+    /// Identifies this document's diagnostics (and the text they point into), so a panel can
+    /// keep what it derives from them until they change.
+    pub fn fingerprint(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.file.map(|f| f.0).hash(&mut h);
+        self.text().len().hash(&mut h);
+        for d in self.own_diagnostics() {
+            d.code.as_str().hash(&mut h);
+            d.message.hash(&mut h);
+            d.primary
+                .as_ref()
+                .map(|l| (l.span.start, l.span.end))
+                .hash(&mut h);
+            (&d.sheet, &d.cell).hash(&mut h);
+        }
+        h.finish()
+    }
+
     /// The text this document was compiled from (empty for binary sources such as workbooks).
     pub fn text(&self) -> &'a str {
         match self.file {
@@ -82,6 +101,15 @@ pub fn severity_glyph(severity: Severity) -> &'static str {
         Severity::Error => "✖",
         Severity::Warning => "⚠",
         Severity::Info => "ℹ",
+    }
+}
+
+/// The word for a severity, for accessible names and messages.
+pub fn severity_word(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "info",
     }
 }
 
@@ -119,4 +147,73 @@ pub fn name_widget(ui: &egui::Ui, response: &egui::Response, name: impl Into<Str
     let name = name.into();
     ui.ctx()
         .accesskit_node_builder(response.id, |node| node.set_label(name));
+}
+
+/// One diagnostic as a panel shows it on the item it names.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Marker {
+    pub severity: Severity,
+    pub code: &'static str,
+    pub message: String,
+    pub notes: Vec<String>,
+}
+
+/// A document's diagnostics by the place (`P`: a cell, a state...) each names; rebuilt only
+/// when the diagnostics change.
+pub struct Markers<P> {
+    fingerprint: Option<u64>,
+    by_place: std::collections::HashMap<P, Vec<Marker>>,
+}
+
+impl<P> Default for Markers<P> {
+    fn default() -> Self {
+        Markers {
+            fingerprint: None,
+            by_place: Default::default(),
+        }
+    }
+}
+
+impl<P: Copy + Eq + std::hash::Hash> Markers<P> {
+    /// Sorts `cx`'s diagnostics by place; `place_of` gets the document's RON structure (when
+    /// it is RON) to look spans up in.
+    pub fn update(
+        &mut self,
+        cx: &PanelCx<'_>,
+        place_of: impl Fn(&Diagnostic, Option<&ensemble_compiler::front::ron::locate::Node>) -> P,
+    ) {
+        let f = Some(cx.fingerprint());
+        if f == self.fingerprint {
+            return;
+        }
+        self.fingerprint = f;
+        self.by_place.clear();
+        let tree = ensemble_compiler::front::ron::locate::parse(cx.text());
+        for d in cx.own_diagnostics() {
+            self.by_place
+                .entry(place_of(d, tree.as_ref()))
+                .or_default()
+                .push(Marker {
+                    severity: d.severity,
+                    code: d.code.as_str(),
+                    message: d.message.clone(),
+                    notes: d.notes.clone(),
+                });
+        }
+    }
+
+    pub fn at(&self, place: P) -> &[Marker] {
+        self.by_place.get(&place).map_or(&[], Vec::as_slice)
+    }
+
+    /// The worst severity at `place` (errors first).
+    pub fn worst(&self, place: P) -> Option<Severity> {
+        self.at(place).iter().map(|m| m.severity).min()
+    }
+
+    pub fn all(&self) -> impl Iterator<Item = (P, &Marker)> {
+        self.by_place
+            .iter()
+            .flat_map(|(p, ms)| ms.iter().map(move |m| (*p, m)))
+    }
 }

@@ -135,8 +135,15 @@ pub(super) fn state_color(state: &str) -> Color32 {
     egui::ecolor::Hsva::new(hue, 0.45, 0.85, 1.0).into()
 }
 
-/// The notes shown on a cell: its own check, then the compiler's.
-fn notes_of(problem: Option<&Problem>, markers: &Markers, place: Place) -> Vec<(Severity, String)> {
+/// The notes shown on a cell or field: its own check, then the compiler's. The compiler's
+/// `syntax` report of a cell the live check already finds wrong is left out: the live one is
+/// about the text as it is now.
+pub(super) fn notes_of(
+    problem: Option<&Problem>,
+    markers: &Markers,
+    place: Place,
+) -> Vec<(Severity, String)> {
+    let own_error = problem.is_some_and(|p| p.severity == Severity::Error);
     let mut notes: Vec<(Severity, String)> = problem
         .map(|p| (p.severity, p.message.clone()))
         .into_iter()
@@ -145,6 +152,7 @@ fn notes_of(problem: Option<&Problem>, markers: &Markers, place: Place) -> Vec<(
         markers
             .at(place)
             .iter()
+            .filter(|m| !(own_error && m.code == "syntax"))
             .map(|m| (m.severity, format!("{}: {}", m.code, m.message))),
     );
     notes

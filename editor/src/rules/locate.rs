@@ -4,11 +4,9 @@
 //! contract's layout (the one `export` writes): row 2 is the first rule, column A is Rule.
 
 use super::columns::Column;
-use crate::panel_cx::{PanelCx, span_within};
-use ensemble_compiler::diag::{Diagnostic, Severity};
-use ensemble_compiler::front::ron::locate::{self, Node};
-use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+use crate::panel_cx::{Marker, span_within};
+use ensemble_compiler::diag::Diagnostic;
+use ensemble_compiler::front::ron::locate::Node;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RoleField {
@@ -37,15 +35,6 @@ pub enum Place {
     Key(Key),
     /// The script as a whole, or somewhere the table has no place for.
     Script,
-}
-
-/// One diagnostic as the table shows it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Marker {
-    pub severity: Severity,
-    pub code: &'static str,
-    pub message: String,
-    pub notes: Vec<String>,
 }
 
 fn struct_fields(node: &Node) -> &[(String, Node)] {
@@ -151,79 +140,21 @@ pub fn place_of(d: &Diagnostic, tree: Option<&Node>) -> Place {
     }
 }
 
-/// The markers of one compile, by place; recomputed only when the diagnostics change.
-#[derive(Default)]
-pub struct Markers {
-    fingerprint: u64,
-    by_place: HashMap<Place, Vec<Marker>>,
-}
+/// The markers of one compile, by place.
+pub type Markers = crate::panel_cx::Markers<Place>;
 
-fn fingerprint(cx: &PanelCx<'_>) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    cx.file.map(|f| f.0).hash(&mut h);
-    cx.text().len().hash(&mut h);
-    for d in cx.own_diagnostics() {
-        d.code.as_str().hash(&mut h);
-        d.message.hash(&mut h);
-        d.primary
-            .as_ref()
-            .map(|l| (l.span.start, l.span.end))
-            .hash(&mut h);
-        (&d.sheet, &d.cell).hash(&mut h);
-    }
-    h.finish()
-}
-
-impl Markers {
-    pub fn update(&mut self, cx: &PanelCx<'_>) {
-        let f = fingerprint(cx);
-        if f == self.fingerprint && !self.by_place.is_empty() {
-            return;
-        }
-        self.fingerprint = f;
-        self.by_place.clear();
-        let tree = locate::parse(cx.text());
-        for d in cx.own_diagnostics() {
-            self.by_place
-                .entry(place_of(d, tree.as_ref()))
-                .or_default()
-                .push(Marker {
-                    severity: d.severity,
-                    code: d.code.as_str(),
-                    message: d.message.clone(),
-                    notes: d.notes.clone(),
-                });
-        }
-    }
-
-    pub fn at(&self, place: Place) -> &[Marker] {
-        self.by_place.get(&place).map_or(&[], Vec::as_slice)
-    }
-
-    /// The worst severity at `place` (errors first).
-    pub fn worst(&self, place: Place) -> Option<Severity> {
-        self.at(place).iter().map(|m| m.severity).min()
-    }
-
-    /// Every marker of rule `i`, on its row or any of its cells.
-    pub fn of_rule(&self, i: usize) -> impl Iterator<Item = (Place, &Marker)> {
-        self.by_place
-            .iter()
-            .filter(move |(p, _)| matches!(p, Place::Row(r) | Place::Cell(r, _) if *r == i))
-            .flat_map(|(p, ms)| ms.iter().map(move |m| (*p, m)))
-    }
-
-    pub fn all(&self) -> impl Iterator<Item = (Place, &Marker)> {
-        self.by_place
-            .iter()
-            .flat_map(|(p, ms)| ms.iter().map(move |m| (*p, m)))
-    }
+/// Every marker of rule `i`, on its row or any of its cells.
+pub fn of_rule(markers: &Markers, i: usize) -> impl Iterator<Item = (Place, &Marker)> {
+    markers
+        .all()
+        .filter(move |(p, _)| matches!(p, Place::Row(r) | Place::Cell(r, _) if *r == i))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use ensemble_compiler::diag::Code;
+    use ensemble_compiler::front::ron::locate;
     use ensemble_compiler::source::{FileId, Span};
 
     const TEXT: &str = r#"Script(

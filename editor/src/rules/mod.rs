@@ -191,7 +191,7 @@ impl RuleTable {
 
     /// Draws the panel; edits `value` in place and returns whether it changed it.
     pub fn ui(&mut self, ui: &mut Ui, value: &mut ScriptAsset, cx: &PanelCx<'_>) -> bool {
-        self.markers.update(cx);
+        self.markers.update(cx, locate::place_of);
         self.checks.sync(&value.roles, &value.params);
         let mut ops = Vec::new();
         let mut changed = false;
@@ -643,7 +643,7 @@ impl RuleTable {
         let Some(column) = self.selection.column else {
             ui.label(RichText::new(title).strong().color(theme::TEXT));
             let mut any = false;
-            for (place, m) in self.markers.of_rule(row) {
+            for (place, m) in locate::of_rule(&self.markers, row) {
                 any = true;
                 let at = match place {
                     Place::Cell(_, c) => format!("{}: ", c.header()),
@@ -709,7 +709,15 @@ impl RuleTable {
                     .color(theme::severity_color(p.severity)),
             );
         }
-        for m in self.markers.at(Place::Cell(row, column)) {
+        let own_error = problem
+            .as_ref()
+            .is_some_and(|p| p.severity == Severity::Error);
+        for m in self
+            .markers
+            .at(Place::Cell(row, column))
+            .iter()
+            .filter(|m| !(own_error && m.code == "syntax"))
+        {
             ui.label(
                 RichText::new(format!(
                     "{} {}: {}",

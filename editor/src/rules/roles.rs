@@ -2,7 +2,8 @@
 //! (name, cardinality, flags), edited as small forms above the rule grid. Flags the compiler
 //! knows are offered as controls; anything else written in the flags cell is kept and shown.
 
-use super::check::{Flags, KeyProblems, Problem, check_keys, check_role};
+use super::check::{Flags, KeyProblems, check_keys, check_role};
+use super::grid::notes_of;
 use super::locate::{Key, Markers, Place, RoleField};
 use crate::panel_cx::{mark, name_widget};
 use crate::theme;
@@ -10,20 +11,6 @@ use eframe::egui;
 use egui::{RichText, TextEdit, Ui};
 use ensemble_compiler::diag::Severity;
 use ensemble_compiler::script::source::{RoleAsset, ScriptAsset};
-
-fn notes(problem: Option<&Problem>, markers: &Markers, place: Place) -> Vec<(Severity, String)> {
-    let mut out: Vec<(Severity, String)> = problem
-        .map(|p| (p.severity, p.message.clone()))
-        .into_iter()
-        .collect();
-    out.extend(
-        markers
-            .at(place)
-            .iter()
-            .map(|m| (m.severity, format!("{}: {}", m.code, m.message))),
-    );
-    out
-}
 
 /// A one-line text field, named and marked.
 fn field(
@@ -91,7 +78,7 @@ pub(super) fn keys(ui: &mut Ui, s: &mut ScriptAsset, markers: &Markers) -> bool 
                 220.0,
                 "script name",
                 "script name",
-                &notes(problems.name.as_ref(), markers, Place::Key(Key::Name)),
+                &notes_of(problems.name.as_ref(), markers, Place::Key(Key::Name)),
             );
             ui.end_row();
 
@@ -103,7 +90,7 @@ pub(super) fn keys(ui: &mut Ui, s: &mut ScriptAsset, markers: &Markers) -> bool 
                     190.0,
                     states.first().map_or("first rule's state", String::as_str),
                     "initial state",
-                    &notes(problems.initial_state.as_ref(), markers, Place::Key(Key::InitialState)),
+                    &notes_of(problems.initial_state.as_ref(), markers, Place::Key(Key::InitialState)),
                 );
                 ui.menu_button("⏷", |ui| {
                     if states.is_empty() {
@@ -129,7 +116,7 @@ pub(super) fn keys(ui: &mut Ui, s: &mut ScriptAsset, markers: &Markers) -> bool 
                 220.0,
                 "none",
                 "base script",
-                &notes(None, markers, Place::Key(Key::Base)),
+                &notes_of(None, markers, Place::Key(Key::Base)),
             );
             ui.end_row();
 
@@ -140,7 +127,7 @@ pub(super) fn keys(ui: &mut Ui, s: &mut ScriptAsset, markers: &Markers) -> bool 
                 220.0,
                 "seat/1, sale/2",
                 "supplies",
-                &notes(problems.supplies.as_ref(), markers, Place::Key(Key::Supplies)),
+                &notes_of(problems.supplies.as_ref(), markers, Place::Key(Key::Supplies)),
             );
             ui.end_row();
 
@@ -150,7 +137,7 @@ pub(super) fn keys(ui: &mut Ui, s: &mut ScriptAsset, markers: &Markers) -> bool 
                 for (i, (k, v)) in s.params.iter_mut().enumerate() {
                     ui.horizontal(|ui| {
                         let problem = problems.params.iter().find(|(j, _)| *j == i).map(|(_, p)| p);
-                        let key_notes = notes(problem, markers, Place::Key(Key::Param(i)));
+                        let key_notes = notes_of(problem, markers, Place::Key(Key::Param(i)));
                         changed |= field(ui, k, 90.0, "$name", &format!("parameter {} name", i + 1), &key_notes);
                         ui.label("=");
                         changed |= field(ui, v, 110.0, "value", &format!("parameter {} value", i + 1), &[]);
@@ -220,7 +207,7 @@ pub(super) fn roles(ui: &mut Ui, s: &mut ScriptAsset, markers: &Markers) -> bool
                     110.0,
                     "role",
                     &format!("role {n} name"),
-                    &notes(p.name.as_ref(), markers, Place::Role(i, RoleField::Name)),
+                    &notes_of(p.name.as_ref(), markers, Place::Role(i, RoleField::Name)),
                 );
                 changed |= field(
                     ui,
@@ -228,7 +215,7 @@ pub(super) fn roles(ui: &mut Ui, s: &mut ScriptAsset, markers: &Markers) -> bool
                     36.0,
                     "0",
                     &format!("role {n} min"),
-                    &notes(p.min.as_ref(), markers, Place::Role(i, RoleField::Min)),
+                    &notes_of(p.min.as_ref(), markers, Place::Role(i, RoleField::Min)),
                 );
                 changed |= field(
                     ui,
@@ -236,13 +223,13 @@ pub(super) fn roles(ui: &mut Ui, s: &mut ScriptAsset, markers: &Markers) -> bool
                     36.0,
                     "∞",
                     &format!("role {n} max"),
-                    &notes(p.max.as_ref(), markers, Place::Role(i, RoleField::Max)),
+                    &notes_of(p.max.as_ref(), markers, Place::Role(i, RoleField::Max)),
                 );
                 changed |= flags(
                     ui,
                     role,
                     n,
-                    &notes(p.flags.as_ref(), markers, Place::Role(i, RoleField::Flags)),
+                    &notes_of(p.flags.as_ref(), markers, Place::Role(i, RoleField::Flags)),
                 );
                 if ui
                     .small_button("🗙")
