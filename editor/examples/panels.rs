@@ -14,6 +14,7 @@ use ensemble_compiler::diag::{Diagnostic, Diagnostics};
 use ensemble_compiler::front::ron::SentencesAsset;
 use ensemble_compiler::script::source::ScriptAsset;
 use ensemble_compiler::source::{FileId, SourceFile, SourceMap};
+use ensemble_editor::nav_view::{NavSettings, NavView};
 use ensemble_editor::panel_cx::PanelCx;
 use ensemble_editor::rules::RuleTable;
 use ensemble_editor::theme;
@@ -100,6 +101,7 @@ enum Shown {
             ensemble_editor::sentences::SentenceEditor,
         )>,
     ),
+    Nav(Box<(NavSettings, NavView)>),
 }
 
 struct Gallery {
@@ -150,6 +152,12 @@ impl eframe::App for Gallery {
                     let changed = panel.ui(ui, &mut doc.value, &cx);
                     doc.settle(changed, ui.ctx());
                 }
+                Shown::Nav(shown) => {
+                    let (settings, view) = &mut **shown;
+                    let empty = SourceMap::default();
+                    let cx = PanelCx::detached(&empty, &root);
+                    view.ui(ui, settings, &cx);
+                }
             });
     }
 }
@@ -187,6 +195,10 @@ fn main() -> Result<(), String> {
                 editor.reveal(ensemble_editor::sentences::SentenceTarget::State(n));
             }
             Shown::Sentences(Box::new((Doc::new(path.clone(), read(&path)?), editor)))
+        }
+        "nav" => {
+            let settings = NavSettings::open(path.clone());
+            Shown::Nav(Box::new((settings, NavView::new())))
         }
         _ => return Err(usage.into()),
     };

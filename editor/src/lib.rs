@@ -12,6 +12,7 @@ pub mod diagram;
 pub mod graph_view;
 pub mod layout;
 pub mod machine_graph;
+pub mod nav_view;
 pub mod panel_cx;
 pub mod project_panel;
 pub mod rules;
