@@ -247,18 +247,12 @@ pub(super) fn header(ui: &mut Ui, t: &mut RuleTable, rect: Rect, offset: f32) {
         [rect.left_bottom(), rect.right_bottom()],
         Stroke::new(1.0, theme::BORDER),
     );
-    painter.text(
-        pos2(rect.left() + 8.0 - offset, rect.center().y),
-        egui::Align2::LEFT_CENTER,
-        "#",
-        FontId::new(12.0, FontFamily::Proportional),
-        theme::TEXT_WEAK,
-    );
+    let pinned = Rect::from_min_size(rect.min, vec2(ROW_HEADER_WIDTH, rect.height()));
     let mut x = rect.left() + ROW_HEADER_WIDTH - offset;
     for c in Column::ALL {
         let w = t.widths[c.index()];
         let cell = Rect::from_min_size(pos2(x, rect.top()), vec2(w, rect.height()));
-        if cell.right() > rect.left() && cell.left() < rect.right() {
+        if cell.right() > pinned.right() && cell.left() < rect.right() {
             painter.text(
                 pos2(cell.left() + 6.0, cell.center().y),
                 egui::Align2::LEFT_CENTER,
@@ -266,8 +260,9 @@ pub(super) fn header(ui: &mut Ui, t: &mut RuleTable, rect: Rect, offset: f32) {
                 FontId::new(12.5, FontFamily::Proportional),
                 theme::TEXT,
             );
+            let visible = Rect::from_x_y_ranges(pinned.right()..=rect.right(), rect.y_range());
             let tip = ui.interact(
-                cell.intersect(rect).shrink2(vec2(4.0, 0.0)),
+                cell.intersect(visible).shrink2(vec2(4.0, 0.0)),
                 ui.id().with(("header", c)),
                 Sense::hover(),
             );
@@ -276,7 +271,7 @@ pub(super) fn header(ui: &mut Ui, t: &mut RuleTable, rect: Rect, offset: f32) {
                 pos2(cell.right(), rect.center().y),
                 vec2(8.0, rect.height()),
             )
-            .intersect(rect);
+            .intersect(visible);
             let r = ui.interact(handle, ui.id().with(("resize", c)), Sense::click_and_drag());
             if r.hovered() || r.dragged() {
                 ui.ctx().set_cursor_icon(egui::CursorIcon::ResizeHorizontal);
@@ -302,6 +297,18 @@ pub(super) fn header(ui: &mut Ui, t: &mut RuleTable, rect: Rect, offset: f32) {
         }
         x += w;
     }
+    painter.rect_filled(pinned, 0.0, theme::BOX_FILL);
+    painter.line_segment(
+        [pinned.right_top(), pinned.right_bottom()],
+        Stroke::new(1.0, theme::BORDER),
+    );
+    painter.text(
+        pos2(pinned.left() + 8.0, pinned.center().y),
+        egui::Align2::LEFT_CENTER,
+        "#",
+        FontId::new(12.0, FontFamily::Proportional),
+        theme::TEXT_WEAK,
+    );
 }
 
 /// What the row drag carries: the row being moved.
@@ -412,7 +419,12 @@ pub(super) fn rows(
         }
 
         // The row header: number, grip, state colour; click selects, drag reorders.
-        let head = Rect::from_min_size(rect.min, vec2(ROW_HEADER_WIDTH, rect.height()));
+        // Pinned to the left edge of the view, like a spreadsheet's frozen first column, so
+        // the rule's number stays in sight when the columns are scrolled.
+        let head = Rect::from_min_size(
+            pos2(rect.left().max(ui.clip_rect().left()), rect.top()),
+            vec2(ROW_HEADER_WIDTH, rect.height()),
+        );
         let head_response = ui.interact(head, row_id.with("head"), Sense::click_and_drag());
         head_response.dnd_set_drag_payload(RowDrag(i));
         name_widget(ui, &head_response, format!("rule row {}", i + 1));
@@ -464,6 +476,23 @@ pub(super) fn rows(
             fill = Color32::from_rgb(36, 52, 64);
         }
         painter.set(background, egui::Shape::rect_filled(rect, 0.0, fill));
+        let mut x = rect.left() + ROW_HEADER_WIDTH;
+        for c in Column::ALL {
+            x += t.widths[c.index()];
+            painter.line_segment(
+                [pos2(x, rect.top()), pos2(x, rect.bottom())],
+                Stroke::new(1.0, theme::BORDER.gamma_multiply(0.6)),
+            );
+        }
+        painter.line_segment(
+            [rect.left_bottom(), rect.right_bottom()],
+            Stroke::new(1.0, theme::BORDER.gamma_multiply(0.6)),
+        );
+        painter.rect_filled(head, 0.0, fill);
+        painter.line_segment(
+            [head.right_top(), head.right_bottom()],
+            Stroke::new(1.0, theme::BORDER),
+        );
         let worst_row = t.markers.worst(Place::Row(i));
         painter.rect_filled(
             Rect::from_min_size(head.min, vec2(3.0, head.height())),
@@ -500,18 +529,6 @@ pub(super) fn rows(
                 );
             }
         }
-        let mut x = rect.left() + ROW_HEADER_WIDTH;
-        for c in Column::ALL {
-            x += t.widths[c.index()];
-            painter.line_segment(
-                [pos2(x, rect.top()), pos2(x, rect.bottom())],
-                Stroke::new(1.0, theme::BORDER.gamma_multiply(0.6)),
-            );
-        }
-        painter.line_segment(
-            [rect.left_bottom(), rect.right_bottom()],
-            Stroke::new(1.0, theme::BORDER.gamma_multiply(0.6)),
-        );
         if let Some(worst) = worst_row {
             let r = ui
                 .interact(head, row_id.with("row-notes"), Sense::hover())
