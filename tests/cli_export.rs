@@ -181,3 +181,49 @@ fn an_unwritable_output_leaves_nothing_behind() {
     names.sort();
     assert_eq!(names, ["good.xlsx", "huge.script.ron", "taken.xlsx"]);
 }
+
+#[test]
+fn import_refuses_broken_workbooks_without_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.script.ron");
+    // Not a workbook at all.
+    let fake = dir.path().join("fake.xlsx");
+    std::fs::write(&fake, "Key,Value\nname,x\n").unwrap();
+    let r = ensemble(&["import", s(&fake), "-o", s(&out)]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("not a readable Excel workbook"),
+        "{}",
+        r.stderr
+    );
+    assert!(!out.exists());
+    // A workbook without its Rules sheet.
+    let partial = dir.path().join("partial.xlsx");
+    let mut wb = rust_xlsxwriter::Workbook::new();
+    let ws = wb.add_worksheet().set_name("Script").unwrap();
+    ws.write(0, 0, "Key").unwrap();
+    ws.write(0, 1, "Value").unwrap();
+    ws.write(1, 0, "name").unwrap();
+    ws.write(1, 1, "x").unwrap();
+    let ws = wb.add_worksheet().set_name("Roles").unwrap();
+    for (c, h) in ["Role", "Min", "Max"].iter().enumerate() {
+        ws.write(0, c as u16, *h).unwrap();
+    }
+    wb.save(&partial).unwrap();
+    let r = ensemble(&["import", s(&partial), "-o", s(&out)]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("the workbook has no `Rules` sheet"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("sheet `Rules`, cell A1"), "{}", r.stderr);
+    assert!(!out.exists());
+    // An output that cannot be written.
+    let bench = repo_path("samples/bench/bench.xlsx");
+    let unwritable = dir.path().join("no/such/dir/b.script.ron");
+    let r = ensemble(&["import", &bench, "-o", s(&unwritable)]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("cannot write"), "{}", r.stderr);
+    assert!(!dir.path().join("no").exists());
+}

@@ -26,11 +26,12 @@ pub(super) const HEADER_HEIGHT: f32 = 26.0;
 const MIN_ROW_HEIGHT: f32 = 24.0;
 const MIN_COLUMN_WIDTH: f32 = 40.0;
 
-/// Cell checks of the current roles and parameters, by column and text.
+/// Cell checks of the current roles and parameters, by column and text (keyed by the text's
+/// hash, the text kept to confirm, so a lookup allocates nothing).
 #[derive(Default)]
 pub(super) struct CheckCache {
     epoch: u64,
-    cells: HashMap<(Column, String), Option<Problem>>,
+    cells: HashMap<(Column, u64), (String, Option<Problem>)>,
 }
 
 impl CheckCache {
@@ -52,11 +53,16 @@ impl CheckCache {
         if text.trim().is_empty() {
             return None;
         }
-        if let Some(p) = self.cells.get(&(column, text.to_string())) {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        text.hash(&mut h);
+        let key = (column, h.finish());
+        if let Some((t, p)) = self.cells.get(&key)
+            && t == text
+        {
             return p.clone();
         }
         let p = check_cell(column, text, cx);
-        self.cells.insert((column, text.to_string()), p.clone());
+        self.cells.insert(key, (text.to_string(), p.clone()));
         p
     }
 }
