@@ -85,11 +85,29 @@ impl<T: Clone + PartialEq + Serialize> Doc<T> {
         }
     }
 
-    fn diagnostics(&self) -> Vec<Diagnostic> {
-        self.compiled
+    /// Shows `panel` on this document with the last compile's diagnostics, and recompiles
+    /// after it changes the value.
+    fn show(
+        &mut self,
+        ui: &mut egui::Ui,
+        root: &Path,
+        panel: impl FnOnce(&mut egui::Ui, &mut T, &PanelCx<'_>) -> bool,
+    ) {
+        let diagnostics: Vec<Diagnostic> = self
+            .compiled
             .as_ref()
             .map(|(_, c)| c.diagnostics.iter().cloned().collect())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        let empty = SourceMap::default();
+        let sources = self.compiled.as_ref().map(|(_, c)| &c.sources);
+        let cx = PanelCx {
+            diagnostics: &diagnostics,
+            sources: sources.unwrap_or(&empty),
+            file: sources.map(|_| FileId(0)),
+            root,
+        };
+        let changed = panel(ui, &mut self.value, &cx);
+        self.settle(changed, ui.ctx());
     }
 }
 
@@ -126,31 +144,11 @@ impl eframe::App for Gallery {
             .show(ui, |ui| match &mut self.shown {
                 Shown::Rules(shown) => {
                     let (doc, panel) = &mut **shown;
-                    let diags = doc.diagnostics();
-                    let sources = doc.compiled.as_ref().map(|(_, c)| &c.sources);
-                    let empty = SourceMap::default();
-                    let cx = PanelCx {
-                        diagnostics: &diags,
-                        sources: sources.unwrap_or(&empty),
-                        file: sources.map(|_| FileId(0)),
-                        root: &root,
-                    };
-                    let changed = panel.ui(ui, &mut doc.value, &cx);
-                    doc.settle(changed, ui.ctx());
+                    doc.show(ui, &root, |ui, value, cx| panel.ui(ui, value, cx));
                 }
                 Shown::Sentences(shown) => {
                     let (doc, panel) = &mut **shown;
-                    let diags = doc.diagnostics();
-                    let sources = doc.compiled.as_ref().map(|(_, c)| &c.sources);
-                    let empty = SourceMap::default();
-                    let cx = PanelCx {
-                        diagnostics: &diags,
-                        sources: sources.unwrap_or(&empty),
-                        file: sources.map(|_| FileId(0)),
-                        root: &root,
-                    };
-                    let changed = panel.ui(ui, &mut doc.value, &cx);
-                    doc.settle(changed, ui.ctx());
+                    doc.show(ui, &root, |ui, value, cx| panel.ui(ui, value, cx));
                 }
                 Shown::Nav(shown) => {
                     let (settings, view) = &mut **shown;

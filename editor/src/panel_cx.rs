@@ -217,3 +217,59 @@ impl<P: Copy + Eq + std::hash::Hash> Markers<P> {
             .flat_map(|(p, ms)| ms.iter().map(move |m| (*p, m)))
     }
 }
+
+/// A panel docked inside another panel's area, in the panels' look: resizable, framed.
+pub fn docked(panel: egui::Panel, default_size: f32, min_size: f32) -> egui::Panel {
+    panel
+        .resizable(true)
+        .default_size(default_size)
+        .min_size(min_size)
+        .frame(
+            egui::Frame::new()
+                .fill(crate::theme::PANEL)
+                .inner_margin(egui::Margin::symmetric(10, 8)),
+        )
+}
+
+/// A one-line text field of a form: a set width, a visible background, an accessible name.
+pub fn text_field(
+    ui: &mut egui::Ui,
+    text: &mut String,
+    width: f32,
+    hint: &str,
+    name: impl Into<String>,
+) -> egui::Response {
+    let r = ui.add_sized(
+        [width, 22.0],
+        egui::TextEdit::singleline(text)
+            .hint_text(hint)
+            .background_color(crate::theme::BOX_FILL),
+    );
+    name_widget(ui, &r, name);
+    r
+}
+
+/// The newest of `first` and whatever else is waiting on `rx`: a worker answers only the
+/// latest request. `None` when the sender is gone.
+pub fn newest<T>(rx: &std::sync::mpsc::Receiver<T>, mut first: T) -> Option<T> {
+    loop {
+        match rx.try_recv() {
+            Ok(newer) => first = newer,
+            Err(std::sync::mpsc::TryRecvError::Empty) => return Some(first),
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => return None,
+        }
+    }
+}
+
+/// The value of field `name` of a RON struct (as the compiler's locator read it).
+pub fn ron_field<'a>(
+    node: &'a ensemble_compiler::front::ron::locate::Node,
+    name: &str,
+) -> Option<&'a ensemble_compiler::front::ron::locate::Node> {
+    match node {
+        ensemble_compiler::front::ron::locate::Node::Struct { fields, .. } => {
+            fields.iter().find(|(k, _)| k == name).map(|(_, n)| n)
+        }
+        _ => None,
+    }
+}

@@ -4,6 +4,8 @@
 
 use eframe::egui;
 use egui::{Modifiers, PointerButton, Pos2};
+
+mod support;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ensemble_compiler::source::SourceMap;
@@ -52,10 +54,7 @@ fn harness(value: NavSettings) -> Harness<'static, Host> {
     h
 }
 
-/// Runs an interaction's frames (spinners repaint for ever, so this does not wait for idle).
-fn frame(h: &mut Harness<'static, Host>) {
-    let _ = h.try_run();
-}
+use support::frame;
 
 fn wait(h: &mut Harness<'static, Host>, what: &str, done: impl Fn(&Host) -> bool) {
     let deadline = Instant::now() + Duration::from_secs(120);

@@ -3,11 +3,13 @@
 
 use eframe::egui;
 use egui::{Key, Modifiers};
+
+mod support;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use ensemble_compiler::diag::{Diagnostic, Diagnostics};
+use ensemble_compiler::diag::Diagnostic;
 use ensemble_compiler::script::source::ScriptAsset;
-use ensemble_compiler::source::{FileId, SourceFile, SourceMap};
+use ensemble_compiler::source::{FileId, SourceMap};
 use ensemble_editor::panel_cx::PanelCx;
 use ensemble_editor::rules::excel;
 use ensemble_editor::rules::{Column, FileRequest, RuleTable, RuleTarget};
@@ -68,22 +70,9 @@ impl Host {
 
     /// Compiles the document as the `*.script.ron` it would be saved as.
     fn compile(&mut self) {
-        let text = ensemble_compiler::front::ron::to_canonical_string(&self.value);
-        let mut sources = SourceMap::default();
-        let file = sources.add(SourceFile::new(
-            "t.script.ron".into(),
-            "t.script.ron".into(),
-            text,
-        ));
-        let c = ensemble_compiler::compile(ensemble_compiler::project::Project {
-            name: "t".into(),
-            sources,
-            libraries: vec!["sim".into()],
-            diagnostics: Diagnostics::default(),
-        });
-        self.diagnostics = c.diagnostics.iter().cloned().collect();
-        self.sources = c.sources;
-        self.file = Some(file);
+        let (diagnostics, sources, file) =
+            support::compile_document(&self.value, "t.script.ron".into());
+        (self.diagnostics, self.sources, self.file) = (diagnostics, sources, Some(file));
     }
 
     fn cx(&self) -> PanelCx<'_> {
@@ -117,15 +106,7 @@ fn harness(host: Host) -> Harness<'static, Host> {
     h
 }
 
-/// Replaces the text of the cell (or field) named `label` by typing, as a user would.
-fn retype(h: &mut Harness<'static, Host>, label: &str, text: &str) {
-    h.get_by_label(label).click();
-    h.run();
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.run();
-    h.get_by_label(label).type_text(text);
-    h.run();
-}
+use support::retype;
 
 #[test]
 fn a_bad_cell_is_outlined_with_the_parsers_message_before_any_compile() {

@@ -3,12 +3,13 @@
 //! once; modifiers through chips and buttons.
 
 use eframe::egui;
-use egui::{Key, Modifiers};
+
+mod support;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use ensemble_compiler::diag::{Diagnostic, Diagnostics};
+use ensemble_compiler::diag::Diagnostic;
 use ensemble_compiler::front::ron::SentencesAsset;
-use ensemble_compiler::source::{FileId, SourceFile, SourceMap};
+use ensemble_compiler::source::{FileId, SourceMap};
 use ensemble_editor::panel_cx::PanelCx;
 use ensemble_editor::sentences::{SentenceEditor, SentenceTarget};
 use std::path::{Path, PathBuf};
@@ -48,22 +49,8 @@ impl Host {
 
     /// Compiles the document as the file it is saved as (so `ngrams` resolves beside it).
     fn compile(&mut self) {
-        let text = ensemble_compiler::front::ron::to_canonical_string(&self.value);
-        let mut sources = SourceMap::default();
-        let file = sources.add(SourceFile::new(
-            "airport.sentences.ron".into(),
-            airport(),
-            text,
-        ));
-        let c = ensemble_compiler::compile(ensemble_compiler::project::Project {
-            name: "airport".into(),
-            sources,
-            libraries: vec!["sim".into()],
-            diagnostics: Diagnostics::default(),
-        });
-        self.diagnostics = c.diagnostics.iter().cloned().collect();
-        self.sources = c.sources;
-        self.file = Some(file);
+        let (diagnostics, sources, file) = support::compile_document(&self.value, airport());
+        (self.diagnostics, self.sources, self.file) = (diagnostics, sources, Some(file));
     }
 }
 
@@ -103,20 +90,7 @@ fn settle(h: &mut Harness<'static, Host>) -> Vec<(String, f64, u32)> {
     }
 }
 
-fn retype(h: &mut Harness<'static, Host>, label: &str, text: &str) {
-    h.get_by_label(label).click();
-    frame(h);
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    frame(h);
-    h.get_by_label(label).type_text(text);
-    frame(h);
-}
-
-/// Runs the frames an interaction needs. The spinner of a running ranking repaints for ever,
-/// so this does not wait for the UI to go idle.
-fn frame(h: &mut Harness<'static, Host>) {
-    let _ = h.try_run();
-}
+use support::{frame, retype};
 
 #[test]
 fn typing_a_verb_changes_the_ranked_candidates() {

@@ -3,8 +3,7 @@
 //! them is `ensemble check`'s job (on the script or on the exported workbook, with the same
 //! findings).
 
-use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io, cannot_run, report};
-use crate::Compilation;
+use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io};
 use crate::script::source::ScriptAsset;
 use std::path::Path;
 
@@ -25,34 +24,17 @@ pub fn export(path: &Path, out: &Path, io: &mut Io<'_>) -> i32 {
         );
         return EXIT_CANNOT_RUN;
     }
-    let project = match crate::project::load(path) {
+    let (mut project, file) = match super::load_single(path, io) {
         Ok(p) => p,
-        Err(e) => return cannot_run(io, &e),
+        Err(code) => return code,
     };
-    let crate::project::Project {
-        name,
-        sources,
-        mut diagnostics,
-        ..
-    } = project;
-    let Some((file, _)) = sources.iter().next() else {
-        let _ = writeln!(io.err, "error: {}: nothing to export", path.display());
-        return EXIT_CANNOT_RUN;
-    };
-    let asset: Option<ScriptAsset> = if diagnostics.has_errors() {
+    let asset: Option<ScriptAsset> = if project.diagnostics.has_errors() {
         None
     } else {
-        crate::front::ron::parse(&sources, file, &mut diagnostics)
+        crate::front::ron::parse(&project.sources, file, &mut project.diagnostics)
     };
     let Some(asset) = asset else {
-        let c = Compilation {
-            name,
-            sources,
-            module: Default::default(),
-            diagnostics,
-            output: None,
-        };
-        report(&c, Format::Human, io);
+        super::report_read(project, io);
         return EXIT_ERRORS;
     };
     if let Err(e) = crate::script::xlsx_write::write(&asset, out) {

@@ -205,6 +205,35 @@ pub(crate) fn cannot_run(io: &mut Io<'_>, e: &ProjectError) -> i32 {
     EXIT_CANNOT_RUN
 }
 
+/// Loads the single source file at `path` (`import`, `export`); the exit code when it cannot be.
+pub(crate) fn load_single(
+    path: &Path,
+    io: &mut Io<'_>,
+) -> Result<(crate::project::Project, crate::source::FileId), i32> {
+    let project = crate::project::load(path).map_err(|e| cannot_run(io, &e))?;
+    let first = project.sources.iter().next().map(|(file, _)| file);
+    match first {
+        Some(file) => Ok((project, file)),
+        None => {
+            let _ = writeln!(io.err, "error: {}: no source file here", path.display());
+            Err(EXIT_CANNOT_RUN)
+        }
+    }
+}
+
+/// Reports what a reader found in a file that was not compiled (`import`, `export`), as
+/// `check` would.
+pub(crate) fn report_read(project: crate::project::Project, io: &mut Io<'_>) {
+    let c = Compilation {
+        name: project.name,
+        sources: project.sources,
+        module: Default::default(),
+        diagnostics: project.diagnostics,
+        output: None,
+    };
+    report(&c, Format::Human, io);
+}
+
 /// Reports a compilation's diagnostics in the requested format.
 pub(crate) fn report(c: &Compilation, format: Format, io: &mut Io<'_>) {
     match format {

@@ -223,15 +223,7 @@ impl NavView {
         {
             ui.ctx().request_repaint_after(Duration::from_millis(100));
         }
-        egui::Panel::right(ui.id().with("nav-side"))
-            .resizable(true)
-            .default_size(330.0)
-            .min_size(260.0)
-            .frame(
-                egui::Frame::new()
-                    .fill(theme::PANEL)
-                    .inner_margin(egui::Margin::symmetric(10, 8)),
-            )
+        crate::panel_cx::docked(egui::Panel::right(ui.id().with("nav-side")), 330.0, 260.0)
             .show(ui, |ui| self.side(ui, value));
         self.canvas_ui(ui, value);
         *value != before

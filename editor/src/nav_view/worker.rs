@@ -12,7 +12,7 @@ use ensemble_runtime::nav::{NodeId, PathResult, Workspace};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
 /// The leaf size the view builds with when none is set: about 64 leaves, so a small map still
@@ -162,15 +162,10 @@ fn run(
     };
     let n = data.graph.node_count();
     let (mut ws_ppa, mut ws_astar) = (Workspace::new(n), Workspace::new(n));
-    while let Ok(mut q) = queries.recv() {
-        // Answer only the newest query waiting.
-        loop {
-            match queries.try_recv() {
-                Ok(newer) => q = newer,
-                Err(TryRecvError::Empty) => break,
-                Err(TryRecvError::Disconnected) => return,
-            }
-        }
+    while let Ok(q) = queries.recv() {
+        let Some(q) = crate::panel_cx::newest(queries, q) else {
+            return;
+        };
         if stop.load(Ordering::Relaxed) {
             return;
         }

@@ -4,7 +4,7 @@
 //! contract's layout (the one `export` writes): row 2 is the first rule, column A is Rule.
 
 use super::columns::Column;
-use crate::panel_cx::{Marker, span_within};
+use crate::panel_cx::{Marker, ron_field as field, span_within};
 use ensemble_compiler::diag::Diagnostic;
 use ensemble_compiler::front::ron::locate::Node;
 
@@ -37,25 +37,11 @@ pub enum Place {
     Script,
 }
 
-fn struct_fields(node: &Node) -> &[(String, Node)] {
-    match node {
-        Node::Struct { fields, .. } => fields,
-        _ => &[],
-    }
-}
-
 fn items(node: Option<&Node>) -> &[Node] {
     match node {
         Some(Node::Seq { items, .. }) => items,
         _ => &[],
     }
-}
-
-fn field<'a>(node: &'a Node, name: &str) -> Option<&'a Node> {
-    struct_fields(node)
-        .iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, n)| n)
 }
 
 fn place_in_ron(tree: &Node, span: ensemble_compiler::source::Span) -> Place {

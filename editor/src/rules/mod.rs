@@ -220,16 +220,12 @@ impl RuleTable {
             });
         ui.add_space(4.0);
 
-        egui::Panel::bottom(ui.id().with("rules-inspector"))
-            .resizable(true)
-            .default_size(150.0)
-            .min_size(90.0)
-            .frame(
-                egui::Frame::new()
-                    .fill(theme::PANEL)
-                    .inner_margin(egui::Margin::symmetric(10, 8)),
-            )
-            .show(ui, |ui| changed |= self.inspector(ui, value));
+        crate::panel_cx::docked(
+            egui::Panel::bottom(ui.id().with("rules-inspector")),
+            150.0,
+            90.0,
+        )
+        .show(ui, |ui| changed |= self.inspector(ui, value));
 
         changed |= self.grid(ui, value, &mut ops);
         changed |= self.apply(ops, &mut value.rules);

@@ -5,10 +5,10 @@
 use super::check::{Flags, KeyProblems, check_keys, check_role};
 use super::grid::notes_of;
 use super::locate::{Key, Markers, Place, RoleField};
-use crate::panel_cx::{mark, name_widget};
+use crate::panel_cx::{mark, name_widget, text_field};
 use crate::theme;
 use eframe::egui;
-use egui::{RichText, TextEdit, Ui};
+use egui::{RichText, Ui};
 use ensemble_compiler::diag::Severity;
 use ensemble_compiler::script::source::{RoleAsset, ScriptAsset};
 
@@ -21,13 +21,7 @@ fn field(
     name: &str,
     notes: &[(Severity, String)],
 ) -> bool {
-    let r = ui.add_sized(
-        [width, 22.0],
-        TextEdit::singleline(text)
-            .hint_text(hint)
-            .background_color(theme::BOX_FILL),
-    );
-    name_widget(ui, &r, name);
+    let r = text_field(ui, text, width, hint, name);
     mark(ui, r, notes).changed()
 }
 
@@ -271,13 +265,7 @@ fn flags(ui: &mut Ui, role: &mut RoleAsset, n: usize, notes: &[(Severity, String
     touched |= r.changed();
     ui.horizontal(|ui| {
         let mut leave = f.leave_command.clone().unwrap_or_default();
-        let r = ui.add_sized(
-            [90.0, 22.0],
-            TextEdit::singleline(&mut leave)
-                .hint_text("action")
-                .background_color(theme::BOX_FILL),
-        );
-        name_widget(ui, &r, format!("role {n} leave command"));
+        let r = text_field(ui, &mut leave, 90.0, "action", format!("role {n} leave command"));
         if mark(ui, r, notes).changed() {
             f.leave_command = (!leave.trim().is_empty()).then_some(leave);
             touched = true;

@@ -2,7 +2,7 @@
 //! RON text is re-read with the compiler's locator and the diagnostic's span is looked up in
 //! `states[i]`; anything else concerns the file's ranking settings.
 
-use crate::panel_cx::{Marker, span_within};
+use crate::panel_cx::{Marker, ron_field as field, span_within};
 use ensemble_compiler::diag::{Diagnostic, Severity};
 use ensemble_compiler::front::ron::locate::Node;
 
@@ -20,13 +20,6 @@ pub enum Place {
     State(usize, Field),
     /// The file's settings (`ngrams`, `keep`, ...), or the file as a whole.
     Settings,
-}
-
-fn field<'a>(node: &'a Node, name: &str) -> Option<&'a Node> {
-    match node {
-        Node::Struct { fields, .. } => fields.iter().find(|(k, _)| k == name).map(|(_, n)| n),
-        _ => None,
-    }
 }
 
 pub fn place_of(d: &Diagnostic, tree: Option<&Node>) -> Place {

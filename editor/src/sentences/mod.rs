@@ -10,7 +10,7 @@ pub mod line;
 pub mod locate;
 pub mod preview;
 
-use crate::panel_cx::{PanelCx, mark, name_widget, severity_glyph, severity_word};
+use crate::panel_cx::{PanelCx, mark, name_widget, severity_glyph, severity_word, text_field};
 use crate::theme;
 use eframe::egui;
 use egui::text::{LayoutJob, TextFormat};
@@ -186,16 +186,12 @@ impl SentenceEditor {
             .open(open)
             .show(ui, |ui| changed |= self.settings(ui, value));
         ui.add_space(4.0);
-        egui::Panel::left(ui.id().with("sentence-list"))
-            .resizable(true)
-            .default_size(230.0)
-            .min_size(170.0)
-            .frame(
-                egui::Frame::new()
-                    .fill(theme::PANEL)
-                    .inner_margin(egui::Margin::symmetric(8, 8)),
-            )
-            .show(ui, |ui| changed |= self.list(ui, value));
+        crate::panel_cx::docked(
+            egui::Panel::left(ui.id().with("sentence-list")),
+            230.0,
+            170.0,
+        )
+        .show(ui, |ui| changed |= self.list(ui, value));
         egui::Frame::new()
             .inner_margin(egui::Margin {
                 left: 14,
@@ -236,13 +232,7 @@ impl SentenceEditor {
                 ui.label(RichText::new("N-gram source").color(theme::TEXT_WEAK))
                     .on_hover_text("An .ngr database (`ensemble ngram build`) or a `w1 w2 w3<TAB>count` file, relative to this file.");
                 let mut path = value.ngrams.clone().unwrap_or_default();
-                let r = ui.add_sized(
-                    [260.0, 22.0],
-                    TextEdit::singleline(&mut path)
-                        .hint_text("none: candidates stay unranked")
-                        .background_color(theme::BOX_FILL),
-                );
-                name_widget(ui, &r, "n-gram source");
+                let r = text_field(ui, &mut path, 260.0, "none: candidates stay unranked", "n-gram source");
                 if mark(ui, r, &notes).changed() {
                     value.ngrams = (!path.trim().is_empty()).then_some(path);
                     changed = true;
@@ -300,20 +290,12 @@ impl SentenceEditor {
             let mut renamed = None;
             for (k, v) in value.examples.iter_mut() {
                 let mut key = k.clone();
-                let r = ui.add_sized(
-                    [96.0, 20.0],
-                    TextEdit::singleline(&mut key).background_color(theme::BOX_FILL),
-                );
-                name_widget(ui, &r, format!("example {k} name"));
+                let r = text_field(ui, &mut key, 96.0, "Slot", format!("example {k} name"));
                 if r.changed() {
                     renamed = Some((k.clone(), key));
                 }
                 ui.label("=");
-                let r = ui.add_sized(
-                    [96.0, 20.0],
-                    TextEdit::singleline(v).background_color(theme::BOX_FILL),
-                );
-                name_widget(ui, &r, format!("example {k}"));
+                let r = text_field(ui, v, 96.0, "value", format!("example {k}"));
                 changed |= r.changed();
                 if ui
                     .small_button("×")
@@ -485,11 +467,7 @@ impl SentenceEditor {
                 } else if duplicate {
                     notes.push((Severity::Error, format!("`{}` is defined twice", state.name.trim())));
                 }
-                let r = ui.add_sized(
-                    [280.0, 24.0],
-                    TextEdit::singleline(&mut state.name).background_color(theme::BOX_FILL),
-                );
-                name_widget(ui, &r, "sentence name");
+                let r = text_field(ui, &mut state.name, 280.0, "SentenceName", "sentence name");
                 if self.reveal == Some(SentenceTarget::State(i)) {
                     r.request_focus();
                     self.reveal = None;
@@ -831,13 +809,7 @@ fn noun_chips(ui: &mut Ui, nouns: &mut String) -> bool {
 fn modifier_buttons(ui: &mut Ui, nouns: &mut String, new_variable: &mut String) -> bool {
     let mut changed = false;
     ui.horizontal(|ui| {
-        let r = ui.add_sized(
-            [110.0, 20.0],
-            TextEdit::singleline(new_variable)
-                .hint_text("SlotName")
-                .background_color(theme::BOX_FILL),
-        );
-        name_widget(ui, &r, "new variable name");
+        let r = text_field(ui, new_variable, 110.0, "SlotName", "new variable name");
         let ok = line::is_variable_name(new_variable);
         let add = ui
             .add_enabled(ok, egui::Button::new("+ VARIABLE"))

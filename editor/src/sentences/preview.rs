@@ -9,7 +9,7 @@ use ensemble_compiler::nlg::ngram::Method;
 use ensemble_compiler::nlg::{Candidate, GenerationReport};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
 /// How long typing must pause before a request goes out.
@@ -96,15 +96,11 @@ impl Preview {
         std::thread::Builder::new()
             .name("sentence-preview".into())
             .spawn(move || {
-                while let Ok(mut request) = requests.recv() {
+                while let Ok(request) = requests.recv() {
                     // Only the newest request matters.
-                    loop {
-                        match requests.try_recv() {
-                            Ok(newer) => request = newer,
-                            Err(TryRecvError::Empty) => break,
-                            Err(TryRecvError::Disconnected) => return,
-                        }
-                    }
+                    let Some(request) = crate::panel_cx::newest(&requests, request) else {
+                        return;
+                    };
                     if results.send(rank(request)).is_err() {
                         return;
                     }
