@@ -337,6 +337,7 @@ pub(super) fn rows(
     let focused_row = t.selection.column.and(t.selection.row);
     let reveal_row = t.reveal.and_then(|r| r.row());
     let mut drop_line: Option<(f32, usize)> = None;
+    t.grid_focus = false;
     let n = rules.len();
     for (i, rule) in rules.iter_mut().enumerate() {
         let top = ui.cursor().min;
@@ -372,6 +373,7 @@ pub(super) fn rows(
                     })
                     .inner;
                 changed |= r.changed();
+                t.grid_focus |= r.has_focus();
                 if r.has_focus() || r.gained_focus() {
                     t.selection = Selection {
                         row: Some(i),

@@ -130,6 +130,8 @@ pub struct RuleTable {
     /// A cell to give the keyboard focus on the next frame.
     focus: Option<(usize, Column)>,
     open_script: Option<bool>,
+    /// Whether a cell had the keyboard focus in the last frame.
+    grid_focus: bool,
     markers: Markers,
     checks: grid::CheckCache,
     row_heights: Vec<f32>,
@@ -157,6 +159,7 @@ impl RuleTable {
             reveal: None,
             focus: None,
             open_script: None,
+            grid_focus: false,
             markers: Markers::default(),
             checks: Default::default(),
             row_heights: Vec::new(),
@@ -236,6 +239,12 @@ impl RuleTable {
         let Some(row) = self.selection.row.filter(|&r| r < len) else {
             return;
         };
+        // Only while the grid has the keyboard (a cell last frame) or nothing has it (a row
+        // picked by its number): typing elsewhere, say in a role's name, moves no rule.
+        let nothing_focused = ui.memory(|m| m.focused().is_none());
+        if !(self.grid_focus || nothing_focused) {
+            return;
+        }
         // Consumed before the cells are drawn, so a focused cell does not move its cursor too.
         let (up, down) = ui.input_mut(|i| {
             (
@@ -255,7 +264,6 @@ impl RuleTable {
                 to: row + 1,
             });
         }
-        let nothing_focused = ui.memory(|m| m.focused().is_none());
         if nothing_focused
             && self.selection.column.is_none()
             && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Delete))

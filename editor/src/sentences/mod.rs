@@ -527,7 +527,7 @@ impl SentenceEditor {
             ui.horizontal(|ui| {
                 ui.label(
                     RichText::new(format!(
-                        "ℹ VARIABLE {v} has no example value: it is scored as an unknown word"
+                        "ℹ VARIABLE {v} has no example value: ranked here as an unknown word (the build uses a value a scene binds, if any)"
                     ))
                     .color(theme::INFO),
                 );
