@@ -196,7 +196,11 @@ fn main() -> Result<(), String> {
         }
         "nav" => {
             let settings = NavSettings::open(path.clone());
-            Shown::Nav(Box::new((settings, NavView::new())))
+            let mut view = NavView::new();
+            if let Some(n) = select {
+                view.reveal(ensemble_editor::nav_view::NavTarget::Scenario(n));
+            }
+            Shown::Nav(Box::new((settings, view)))
         }
         _ => return Err(usage.into()),
     };

@@ -96,6 +96,9 @@ pub struct NavView {
     marked: Option<(u32, u32)>,
     center_on: Option<(u32, u32)>,
     pending_scenario: Option<usize>,
+    /// A scenario to bring into the list's view, and the list's height last frame.
+    scroll_to_scenario: Option<usize>,
+    list_height: f32,
     /// The leaf size being typed or dragged, applied when the designer lets go.
     leaf_edit: Option<u32>,
     picker: MapPicker,
@@ -157,6 +160,8 @@ impl NavView {
             marked: None,
             center_on: None,
             pending_scenario: None,
+            scroll_to_scenario: None,
+            list_height: 300.0,
             leaf_edit: None,
             picker,
         }
@@ -168,7 +173,10 @@ impl NavView {
                 self.marked = Some((x, y));
                 self.center_on = Some((x, y));
             }
-            NavTarget::Scenario(i) => self.pending_scenario = Some(i),
+            NavTarget::Scenario(i) => {
+                self.pending_scenario = Some(i);
+                self.scroll_to_scenario = Some(i);
+            }
         }
     }
 
@@ -212,7 +220,10 @@ impl NavView {
     pub fn ui(&mut self, ui: &mut Ui, value: &mut NavSettings, _cx: &PanelCx<'_>) -> bool {
         let before = value.clone();
         self.sync(ui.ctx(), value);
-        if let Some(i) = self.pending_scenario.take() {
+        // A scenario asked for before the `.scen` file was read waits for it.
+        if !self.scenarios().is_empty()
+            && let Some(i) = self.pending_scenario.take()
+        {
             self.pick_scenario(value, i);
         }
         self.ask(value);
@@ -474,12 +485,15 @@ impl NavView {
         }
         let Some(l) = &self.loaded else { return };
         let Some(a) = &l.answer else {
-            if l.data.is_some() {
-                ui.horizontal(|ui| {
-                    ui.add(egui::Spinner::new().size(12.0));
-                    ui.label(RichText::new("searching…").color(theme::TEXT_WEAK));
-                });
-            }
+            let waiting = if l.data.is_some() {
+                "searching…"
+            } else {
+                "waiting for the hierarchy…"
+            };
+            ui.horizontal(|ui| {
+                ui.add(egui::Spinner::new().size(12.0));
+                ui.label(RichText::new(waiting).color(theme::TEXT_WEAK));
+            });
             return;
         };
         let line = |ui: &mut Ui,
@@ -560,37 +574,80 @@ impl NavView {
         );
         let row_height = 20.0;
         let mut pick = None;
-        egui::ScrollArea::vertical()
+        ui.spacing_mut().item_spacing.y = 0.0;
+        let mut area = egui::ScrollArea::vertical()
             .id_salt("nav-scenarios")
-            .auto_shrink([false, false])
-            .show_rows(ui, row_height, scenarios.len(), |ui, rows| {
-                for i in rows {
-                    let s = &scenarios[i];
-                    let text = format!(
-                        "{:>4}  b{:<3} ({},{}) → ({},{})  {:.2}",
-                        i + 1,
-                        s.bucket,
-                        s.start.0,
-                        s.start.1,
-                        s.goal.0,
-                        s.goal.1,
-                        s.optimal
-                    );
-                    let r = ui
-                        .with_layout(egui::Layout::top_down_justified(egui::Align::LEFT), |ui| {
-                            ui.set_height(row_height);
-                            ui.selectable_label(
-                                value.scenario == Some(i),
-                                RichText::new(text).monospace().size(12.0),
-                            )
-                        })
-                        .inner;
-                    name_widget(ui, &r, format!("scenario {}", i + 1));
-                    if r.clicked() {
-                        pick = Some(i);
+            .auto_shrink([false, false]);
+        // Asked again each frame until the row is in view once the panel above has its final
+        // height (the hierarchy built, the path shown).
+        let settled = self
+            .loaded
+            .as_ref()
+            .is_some_and(|l| l.answer.is_some() || l.error.is_some());
+        if let Some(i) = self.scroll_to_scenario {
+            let step = row_height + ui.spacing().item_spacing.y;
+            // Centred in the list.
+            let top = i as f32 * step - (self.list_height - step) * 0.5;
+            area = area.vertical_scroll_offset(top.max(0.0));
+        }
+        let out = area.show_rows(ui, row_height, scenarios.len(), |ui, rows| {
+            for i in rows {
+                let s = &scenarios[i];
+                let text = format!(
+                    "{:>4}  b{:<3} ({},{}) → ({},{})  {:.2}",
+                    i + 1,
+                    s.bucket,
+                    s.start.0,
+                    s.start.1,
+                    s.goal.0,
+                    s.goal.1,
+                    s.optimal
+                );
+                // Drawn at exactly `row_height`, so the virtual list's arithmetic holds and
+                // every row can be scrolled to.
+                let selected = value.scenario == Some(i);
+                let (rect, r) =
+                    ui.allocate_exact_size(vec2(ui.available_width(), row_height), Sense::click());
+                r.widget_info(|| {
+                    egui::WidgetInfo::selected(
+                        egui::WidgetType::SelectableLabel,
+                        true,
+                        selected,
+                        &text,
+                    )
+                });
+                let fill = if selected {
+                    ui.visuals().selection.bg_fill
+                } else if r.hovered() {
+                    theme::BOX_FILL_HOVER
+                } else {
+                    Color32::TRANSPARENT
+                };
+                if self.scroll_to_scenario == Some(i) {
+                    ui.scroll_to_rect(rect, Some(egui::Align::Center));
+                    if settled && ui.clip_rect().contains_rect(rect) {
+                        self.scroll_to_scenario = None;
                     }
                 }
-            });
+                ui.painter().rect_filled(rect, 3.0, fill);
+                ui.painter().text(
+                    rect.left_center() + vec2(4.0, 0.0),
+                    egui::Align2::LEFT_CENTER,
+                    &text,
+                    egui::FontId::monospace(12.0),
+                    if selected {
+                        Color32::WHITE
+                    } else {
+                        theme::TEXT
+                    },
+                );
+                name_widget(ui, &r, format!("scenario {}", i + 1));
+                if r.clicked() {
+                    pick = Some(i);
+                }
+            }
+        });
+        self.list_height = out.inner_rect.height();
         if let Some(i) = pick {
             self.pick_scenario(value, i);
         }
