@@ -163,7 +163,10 @@ fn a_scenario_shows_its_path_and_optimal_length() {
     h.get_by_label("scenario 288").click();
     frame(&mut h);
     assert_eq!(h.state().value.scenario, Some(287));
-    assert_eq!(h.state().value.start, Some(h.state().view.scenarios()[287].start));
+    assert_eq!(
+        h.state().value.start,
+        Some(h.state().view.scenarios()[287].start)
+    );
 }
 
 #[test]
