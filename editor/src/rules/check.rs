@@ -20,6 +20,18 @@ pub struct Problem {
 }
 
 impl Problem {
+    /// The message with where it points in `text` (1-based characters), when it points.
+    pub fn located(&self, text: &str) -> String {
+        match &self.range {
+            Some(r) => {
+                let upto = r.start.min(text.len());
+                let at = text.get(..upto).map_or(upto, |t| t.chars().count()) + 1;
+                format!("{} (at character {at})", self.message)
+            }
+            None => self.message.clone(),
+        }
+    }
+
     fn error(message: impl Into<String>, range: Option<Range<usize>>) -> Self {
         Problem {
             severity: Severity::Error,
@@ -341,6 +353,14 @@ mod tests {
         assert_eq!(p.severity, Severity::Error);
         assert_eq!(p.range, Some(8..16));
         assert!(p.message.contains("expected `,`"), "{p:?}");
+        assert_eq!(
+            p.located("seat(X) reserved(X)"),
+            "expected `,` (at character 9)"
+        );
+        // Characters, not bytes: the quoted `é` is two bytes.
+        let text = "p('é') q(Y)";
+        let p = check_cell(Column::Precondition, text, &cx).unwrap();
+        assert!(p.located(text).ends_with("(at character 8)"), "{p:?}");
         let p = check_cell(Column::Add, "Seat(X)", &cx).unwrap();
         assert!(p.message.contains("variable"));
         assert!(check_cell(Column::Target, "X Y", &cx).is_some());

@@ -358,7 +358,11 @@ pub(super) fn rows(
                 let w = t.widths[c.index()];
                 let text = c.get_mut(rule);
                 let problem = t.checks.get(c, text, check);
-                let notes = notes_of(problem.as_ref(), &t.markers, Place::Cell(i, c));
+                let shown = problem.as_ref().map(|p| Problem {
+                    message: p.located(text),
+                    ..p.clone()
+                });
+                let notes = notes_of(shown.as_ref(), &t.markers, Place::Cell(i, c));
                 let id = row_id.with(c);
                 let r = ui
                     .allocate_ui_with_layout(vec2(w, 0.0), Layout::top_down(Align::Min), |ui| {

@@ -698,19 +698,13 @@ impl RuleTable {
         crate::panel_cx::name_widget(ui, &r, format!("{} (full size)", column.header()));
         let changed = r.changed();
         if let Some(p) = &problem {
-            let at = p
-                .range
-                .as_ref()
-                .map(|r| {
-                    format!(
-                        " (at character {})",
-                        text[..r.start.min(text.len())].chars().count() + 1
-                    )
-                })
-                .unwrap_or_default();
             ui.label(
-                RichText::new(format!("{} {}{at}", severity_glyph(p.severity), p.message))
-                    .color(theme::severity_color(p.severity)),
+                RichText::new(format!(
+                    "{} {}",
+                    severity_glyph(p.severity),
+                    p.located(text)
+                ))
+                .color(theme::severity_color(p.severity)),
             );
         }
         let own_error = problem
