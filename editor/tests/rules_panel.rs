@@ -326,4 +326,7 @@ fn find_by_name_reveals_rules_states_and_roles() {
     h.run();
     assert_eq!(h.state().table.selection().row, Some(6));
     h.get_by_label_contains("Rule 7 (3) · state seated");
+    h.state_mut().table.reveal(RuleTarget::Role(1));
+    h.run();
+    assert!(h.get_by_label("role 2 name").is_focused());
 }

@@ -132,6 +132,8 @@ pub struct RuleTable {
     open_script: Option<bool>,
     /// Whether a cell had the keyboard focus in the last frame.
     grid_focus: bool,
+    /// A role whose name gets the keyboard on the next frame.
+    focus_role: Option<usize>,
     markers: Markers,
     checks: grid::CheckCache,
     row_heights: Vec<f32>,
@@ -160,6 +162,7 @@ impl RuleTable {
             focus: None,
             open_script: None,
             grid_focus: false,
+            focus_role: None,
             markers: Markers::default(),
             checks: Default::default(),
             row_heights: Vec::new(),
@@ -181,7 +184,11 @@ impl RuleTable {
                     column: None,
                 }
             }
-            RuleTarget::Role(_) | RuleTarget::Script => self.open_script = Some(true),
+            RuleTarget::Role(i) => {
+                self.open_script = Some(true);
+                self.focus_role = Some(i);
+            }
+            RuleTarget::Script => self.open_script = Some(true),
             RuleTarget::Cell(..) => {}
         }
         self.reveal = Some(target);
@@ -211,7 +218,8 @@ impl RuleTable {
                 let row = ui.horizontal_top(|ui| {
                     let keys = ui.vertical(|ui| changed |= roles::keys(ui, value, &self.markers));
                     ui.add_space(36.0);
-                    ui.vertical(|ui| changed |= roles::roles(ui, value, &self.markers));
+                    let focus = self.focus_role.take();
+                    ui.vertical(|ui| changed |= roles::roles(ui, value, &self.markers, focus));
                     keys.response.rect.right() + 18.0
                 });
                 let x = row.inner;

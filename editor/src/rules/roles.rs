@@ -158,8 +158,14 @@ pub(super) fn keys(ui: &mut Ui, s: &mut ScriptAsset, markers: &Markers) -> bool 
     changed
 }
 
-/// The roles. Returns whether anything changed.
-pub(super) fn roles(ui: &mut Ui, s: &mut ScriptAsset, markers: &Markers) -> bool {
+/// The roles; `focus` gives role `i`'s name the keyboard (a revealed role). Returns whether
+/// anything changed.
+pub(super) fn roles(
+    ui: &mut Ui,
+    s: &mut ScriptAsset,
+    markers: &Markers,
+    focus: Option<usize>,
+) -> bool {
     let mut changed = false;
     let mut remove = None;
     let problems: Vec<_> = (0..s.roles.len())
@@ -195,14 +201,13 @@ pub(super) fn roles(ui: &mut Ui, s: &mut ScriptAsset, markers: &Markers) -> bool
             for (i, role) in s.roles.iter_mut().enumerate() {
                 let p = &problems[i];
                 let n = i + 1;
-                changed |= field(
-                    ui,
-                    &mut role.name,
-                    110.0,
-                    "role",
-                    &format!("role {n} name"),
-                    &notes_of(p.name.as_ref(), markers, Place::Role(i, RoleField::Name)),
-                );
+                let r = text_field(ui, &mut role.name, 110.0, "role", format!("role {n} name"));
+                if focus == Some(i) {
+                    r.request_focus();
+                    r.scroll_to_me(Some(egui::Align::Center));
+                }
+                let notes = notes_of(p.name.as_ref(), markers, Place::Role(i, RoleField::Name));
+                changed |= mark(ui, r, &notes).changed();
                 changed |= field(
                     ui,
                     &mut role.min,
