@@ -75,6 +75,20 @@ pub enum Expr {
     Bin(BinOp, Box<Expr>, Box<Expr>),
 }
 
+impl Expr {
+    /// Whether its value can change while the tuple space and the participants stay the same:
+    /// it reads the clock, draws a random number or measures a distance.
+    pub fn volatile(&self) -> bool {
+        match self {
+            Expr::Now => true,
+            Expr::Call(Function::RandF | Function::RandI | Function::Distance, _) => true,
+            Expr::Call(_, args) => args.iter().any(Expr::volatile),
+            Expr::Bin(_, l, r) => l.volatile() || r.volatile(),
+            Expr::Var(_) | Expr::Sym(_) | Expr::Num(_) | Expr::Me => false,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Atom {
     pub predicate: NameId,
@@ -125,6 +139,19 @@ pub struct RuleDef {
     pub terminate: Termination,
     /// Number of distinct variables (indices `0..variables`).
     pub variables: u16,
+}
+
+impl RuleDef {
+    /// Whether its precondition can change from false to true with nothing in the tuple space
+    /// or the participants changing (see [`Expr::volatile`]). A rule that is not volatile and
+    /// failed stays failed until the space or the participants change, so an update may skip it.
+    pub fn volatile(&self) -> bool {
+        self.precondition.iter().any(|l| match l {
+            Literal::Pos(a) | Literal::Neg(a) => a.args.iter().any(Expr::volatile),
+            Literal::Cmp(l, _, r) => l.volatile() || r.volatile(),
+            Literal::Any(e) => e.volatile(),
+        })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

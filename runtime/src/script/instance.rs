@@ -1,10 +1,11 @@
 //! A running script instance and its update, exactly as 35.4 lists it.
 
 use super::def::{Atom, Expr, RuleDef, ScriptDef, Termination};
-use super::eval::{Bindings, Env, eval, solve};
+use super::eval::{Bindings, Env, Scratch, eval, solve};
 use super::space::{Fact, TupleSpace, Value};
 use crate::program::NameId;
 use crate::rng::Rng;
+use smallvec::SmallVec;
 
 /// An action the game (or the simulator) should start for an actor.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,19 +78,26 @@ struct Participant {
     value: Value,
     role: u16,
     state: u16,
-    busy: Option<Busy>,
+    /// Boxed: participants are shuffled every update, and a small struct moves cheaply.
+    busy: Option<Box<Busy>>,
     leaving: bool,
+    /// Rules of its state (bit k: the state's k-th rule) known to fail while the tuple space
+    /// and the participants are as `known_at` says. Only rules that are not volatile are
+    /// recorded, so skipping them cannot change what fires.
+    known_false: u64,
+    known_at: (u64, u64),
 }
 
 pub struct ScriptInstance {
     /// Index of the script in the program.
     pub script: u32,
     /// Participants as values, in this update's order (reused between updates).
-    values: Vec<Value>,
+    values: SmallVec<[Value; 4]>,
     /// Leave commands not yet handed out.
     leave_requests: Vec<ActionRequest>,
     pub space: TupleSpace,
-    participants: Vec<Participant>,
+    /// Inline: an update touches few cache lines, which matters with thousands of instances.
+    participants: SmallVec<[Participant; 4]>,
     rng: Rng,
     next_action: u64,
     ended: bool,
@@ -97,6 +105,19 @@ pub struct ScriptInstance {
     pub steps: u64,
     /// Rules evaluated so far (benchmarks).
     pub rule_evaluations: u64,
+    /// Rules not evaluated because they were known to fail (benchmarks).
+    pub rule_skips: u64,
+    /// Bumped whenever a participant joins or leaves (what `.any` ranges over changed).
+    membership: u64,
+    /// Per state of the script, bit k set if the state's k-th rule is volatile
+    /// ([`RuleDef::volatile`]); computed on the first update.
+    volatile: SmallVec<[u64; 4]>,
+}
+
+thread_local! {
+    /// Backtracking memory shared by every instance updated on this thread: one buffer that
+    /// stays in cache, rather than one per instance.
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
 /// Game services an update needs.
@@ -114,15 +135,18 @@ impl ScriptInstance {
         }
         ScriptInstance {
             script,
-            values: Vec::new(),
+            values: SmallVec::new(),
             leave_requests: Vec::new(),
             space,
-            participants: Vec::new(),
+            participants: SmallVec::new(),
             rng: Rng::new(seed, stream),
             next_action: 0,
             ended: false,
             steps: 0,
             rule_evaluations: 0,
+            rule_skips: 0,
+            membership: 0,
+            volatile: SmallVec::new(),
         }
     }
 
@@ -155,7 +179,10 @@ impl ScriptInstance {
             state: def.initial_state,
             busy: None,
             leaving: false,
+            known_false: 0,
+            known_at: (u64::MAX, u64::MAX),
         });
+        self.membership += 1;
         out.push(ScriptEvent::Join { actor, role });
     }
 
@@ -177,6 +204,17 @@ impl ScriptInstance {
     ) {
         if self.ended {
             return;
+        }
+        if self.volatile.len() != def.states.len() {
+            self.volatile = (0..def.states.len() as u16)
+                .map(|s| {
+                    def.rules_of(s)
+                        .iter()
+                        .enumerate()
+                        .filter(|(k, r)| *k < 64 && r.volatile())
+                        .fold(0, |mask, (k, _)| mask | 1 << k)
+                })
+                .collect();
         }
         // 1. Shuffle the participants (counters bias toward the first or last).
         for i in (1..self.participants.len()).rev() {
@@ -253,10 +291,21 @@ impl ScriptInstance {
                 continue;
             }
             let (actor, me, role, state) = (p.actor, p.value, p.role, p.state);
+            let now_at = (self.space.version(), self.membership);
+            let mut known_false = if p.known_at == now_at {
+                p.known_false
+            } else {
+                0
+            };
             let first = def.states[state as usize].first_rule as usize;
+            let volatile = self.volatile[state as usize];
             let mut fired = None;
             for (k, rule) in def.rules_of(state).iter().enumerate() {
                 if rule.role.is_some_and(|r| r != role) {
+                    continue;
+                }
+                if k < 64 && known_false & (1 << k) != 0 {
+                    self.rule_skips += 1;
                     continue;
                 }
                 self.rule_evaluations += 1;
@@ -269,13 +318,22 @@ impl ScriptInstance {
                     distance: world.distance,
                     steps: 0,
                 };
-                let solution = solve(&rule.precondition, rule.variables, &mut env);
+                let solution = SCRATCH.with_borrow_mut(|scratch| {
+                    solve(&rule.precondition, rule.variables, &mut env, scratch)
+                });
                 self.steps += env.steps;
-                if let Some(b) = solution {
-                    fired = Some((first + k, b));
-                    break;
+                match solution {
+                    Some(b) => {
+                        fired = Some((first + k, b));
+                        break;
+                    }
+                    None if k < 64 && volatile & (1 << k) == 0 => known_false |= 1 << k,
+                    None => {}
                 }
             }
+            let p = &mut self.participants[i];
+            p.known_false = known_false;
+            p.known_at = now_at;
             let Some((index, bindings)) = fired else {
                 continue;
             };
@@ -316,13 +374,13 @@ impl ScriptInstance {
                         action: action.name,
                         target,
                     });
-                    self.participants[i].busy = Some(Busy {
+                    self.participants[i].busy = Some(Box::new(Busy {
                         action_id: id,
                         rule: index,
                         bindings,
                         action: action.name,
                         target,
-                    });
+                    }));
                 }
                 // Without an action, deferred effects apply at once.
                 None => self.apply(
@@ -337,8 +395,11 @@ impl ScriptInstance {
                 ),
             }
             let p = &mut self.participants[i];
-            if let Some(next) = rule.next_state {
+            if let Some(next) = rule.next_state
+                && next != p.state
+            {
                 p.state = next;
+                p.known_false = 0;
             }
             if rule.action.is_none() {
                 match rule.terminate {
@@ -386,6 +447,7 @@ impl ScriptInstance {
 
     /// A participant leaves; a role with a leave command sends it to the actor (35.3.3 flags).
     fn leave(&mut self, def: &ScriptDef, p: Participant, out: &mut Vec<ScriptEvent>) {
+        self.membership += 1;
         out.push(ScriptEvent::Leave {
             actor: p.actor,
             role: p.role,
