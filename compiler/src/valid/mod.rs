@@ -2,6 +2,7 @@
 //! Every check runs and reports; none stops at the first problem. Name resolution problems were
 //! already reported by the frontend, and unresolved references are skipped here.
 
+mod location;
 mod machine;
 mod scene;
 mod script;
@@ -16,4 +17,5 @@ pub fn validate(module: &Module, diags: &mut Diagnostics) {
     machine::check_recursion(module, diags);
     scene::check_agent_modifiers(module, diags);
     script::check(module, diags);
+    location::check(module, diags);
 }

@@ -13,7 +13,8 @@ use std::ops::Range;
 
 pub fn check(module: &Module, diags: &mut Diagnostics) {
     for (h, script) in module.scripts.iter() {
-        // Props of smart locations that run this script are supplied facts `kind(prop)`.
+        // What the smart locations that run this script put on its blackboard: props
+        // (`kind(prop)`), proxies' reports, player input, notifications.
         let mut supplied: Vec<(String, usize)> = script
             .supplies
             .iter()
@@ -21,8 +22,7 @@ pub fn check(module: &Module, diags: &mut Diagnostics) {
             .collect();
         for (_, loc) in module.smart_locations.iter() {
             if loc.scripts.iter().any(|(s, _)| *s == h) {
-                supplied.extend(loc.props.iter().map(|(_, kind)| (kind.clone(), 1)));
-                supplied.extend(loc.supplies.iter().cloned());
+                supplied.extend(loc.supplied());
             }
         }
         reachability(script, diags);

@@ -76,6 +76,20 @@ pub enum Expr {
 }
 
 impl Expr {
+    /// The same expression with every symbol renamed (hot reload re-interns names).
+    pub fn renamed(&self, rename: &mut dyn FnMut(NameId) -> NameId) -> Expr {
+        match self {
+            Expr::Sym(s) => Expr::Sym(rename(*s)),
+            Expr::Call(f, args) => Expr::Call(*f, args.iter().map(|a| a.renamed(rename)).collect()),
+            Expr::Bin(op, l, r) => Expr::Bin(
+                *op,
+                Box::new(l.renamed(rename)),
+                Box::new(r.renamed(rename)),
+            ),
+            other => other.clone(),
+        }
+    }
+
     /// Whether its value can change while the tuple space and the participants stay the same:
     /// it reads the clock, draws a random number or measures a distance.
     pub fn volatile(&self) -> bool {
@@ -93,6 +107,16 @@ impl Expr {
 pub struct Atom {
     pub predicate: NameId,
     pub args: Vec<Expr>,
+}
+
+impl Atom {
+    /// The same atom with its predicate and symbols renamed.
+    pub fn renamed(&self, rename: &mut dyn FnMut(NameId) -> NameId) -> Atom {
+        Atom {
+            predicate: rename(self.predicate),
+            args: self.args.iter().map(|a| a.renamed(rename)).collect(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

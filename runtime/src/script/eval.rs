@@ -8,6 +8,7 @@
 
 use super::def::{BinOp, CmpOp, Expr, Function, Literal};
 use super::space::{TupleSpace, Value};
+use crate::program::NameId;
 use crate::rng::Rng;
 use smallvec::SmallVec;
 
@@ -77,6 +78,13 @@ impl Bindings {
 
     pub fn get(&self, v: u16) -> Option<Value> {
         get(&self.slots, v)
+    }
+
+    /// Renames every bound symbol (hot reload re-interns names).
+    pub fn rename(&mut self, rename: &mut dyn FnMut(NameId) -> NameId) {
+        for s in &mut self.slots {
+            s.value = s.value.map(|v| v.renamed(rename));
+        }
     }
 
     #[cfg(test)]

@@ -70,6 +70,40 @@ struct Busy {
     bindings: Bindings,
     action: NameId,
     target: Option<Value>,
+    /// Set by a hot reload: the ending of the rule that started the action, so that it
+    /// finishes as it began whatever the new program's rules say.
+    carried: Option<Ending>,
+}
+
+/// What an action's end applies: deferred effects on success, on-error facts on failure.
+struct Ending {
+    deferred_add: Vec<Atom>,
+    deferred_delete: Vec<Atom>,
+    on_error: Vec<Atom>,
+    terminate: Termination,
+}
+
+impl Ending {
+    fn of(rule: &RuleDef, rename: &mut dyn FnMut(NameId) -> NameId) -> Ending {
+        let mut atoms = |list: &[Atom]| list.iter().map(|a| a.renamed(rename)).collect();
+        Ending {
+            deferred_add: atoms(&rule.deferred_add),
+            deferred_delete: atoms(&rule.deferred_delete),
+            on_error: atoms(&rule.on_error),
+            terminate: rule.terminate,
+        }
+    }
+}
+
+/// What became of an instance carried across a hot reload ([`ScriptInstance::carry`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Carried {
+    /// Participants kept, with their states.
+    pub kept: u32,
+    /// What could not be mapped and what was done instead, one line each.
+    pub notes: Vec<String>,
+    /// Participants that left: actor and the name of the role they had.
+    pub left: Vec<(u32, String)>,
 }
 
 struct Participant {
@@ -186,11 +220,134 @@ impl ScriptInstance {
         out.push(ScriptEvent::Join { actor, role });
     }
 
-    /// Facts pushed in from outside (a proxy object, the player).
-    pub fn push_fact(&mut self, fact: Fact, out: &mut Vec<ScriptEvent>) {
+    /// Facts pushed in from outside: by `actor` (the player, a proxy object) or by nobody (the
+    /// location itself, a notification).
+    pub fn push_fact(&mut self, fact: Fact, actor: Option<u32>, out: &mut Vec<ScriptEvent>) {
         if self.space.add(fact.predicate, fact.args.clone()) {
-            out.push(ScriptEvent::Add { actor: None, fact });
+            out.push(ScriptEvent::Add { actor, fact });
         }
+    }
+
+    /// Takes a fact back that was pushed from outside (a notification's facts that stop lasting).
+    pub fn retract_fact(&mut self, fact: &Fact, out: &mut Vec<ScriptEvent>) {
+        let pattern: Vec<Option<Value>> = fact.args.iter().copied().map(Some).collect();
+        for args in self.space.remove_matching(fact.predicate, &pattern) {
+            out.push(ScriptEvent::Del {
+                actor: None,
+                fact: Fact {
+                    predicate: fact.predicate,
+                    args,
+                },
+            });
+        }
+    }
+
+    /// Whether `actor` takes part.
+    pub fn has(&self, actor: u32) -> bool {
+        self.participants.iter().any(|p| p.actor == actor)
+    }
+
+    /// Carries the instance across a hot reload onto `new`, the same script (by name) in the
+    /// new program, at index `index`. Participants keep their roles and states by name, their
+    /// actions in flight and the tuple space are kept. What cannot be mapped follows fixed
+    /// rules, each reported in [`Carried::notes`]:
+    /// - a role that no longer exists: its participants leave the script;
+    /// - more participants in a role than its new maximum: the extra ones leave;
+    /// - a state that no longer exists: the participant restarts at the initial state;
+    /// - an action in flight finishes with the effects of the rule that started it.
+    ///
+    /// `rename` maps the old program's name ids to the new one's; `name` spells an old name id,
+    /// `new_name` a new one and `label` an actor, for the notes.
+    #[allow(clippy::too_many_arguments)]
+    pub fn carry(
+        &mut self,
+        old: &ScriptDef,
+        new: &ScriptDef,
+        index: u32,
+        rename: &mut dyn FnMut(NameId) -> NameId,
+        name: &dyn Fn(NameId) -> String,
+        new_name: &dyn Fn(NameId) -> String,
+        label: &dyn Fn(u32) -> String,
+    ) -> Carried {
+        let mut carried = Carried::default();
+        let script = name(old.name);
+        self.space.rename(rename);
+        let mut counts = vec![0u16; new.roles.len()];
+        let mut kept: SmallVec<[Participant; 4]> = SmallVec::new();
+        for mut p in std::mem::take(&mut self.participants) {
+            let who = label(p.actor);
+            let old_role = &old.roles[p.role as usize];
+            let Some(role) = new.role_by_name(rename(old_role.name)) else {
+                carried.notes.push(format!(
+                    "{who}: role `{}` of script `{script}` no longer exists; it left the script",
+                    name(old_role.name)
+                ));
+                carried.left.push((p.actor, name(old_role.name)));
+                continue;
+            };
+            if counts[role as usize] >= new.roles[role as usize].max {
+                carried.notes.push(format!(
+                    "{who}: role `{}` of script `{script}` now takes at most {}; it left the script",
+                    name(old_role.name),
+                    new.roles[role as usize].max
+                ));
+                carried.left.push((p.actor, name(old_role.name)));
+                continue;
+            }
+            counts[role as usize] += 1;
+            p.role = role;
+            let old_state = old.states[p.state as usize].name;
+            let state_name = rename(old_state);
+            p.state = match new.states.iter().position(|s| s.name == state_name) {
+                Some(s) => s as u16,
+                None => {
+                    carried.notes.push(format!(
+                        "{who}: state `{}` of script `{script}` no longer exists; it restarts at `{}`",
+                        name(old_state),
+                        new_name(new.states[new.initial_state as usize].name)
+                    ));
+                    new.initial_state
+                }
+            };
+            p.value = p.value.renamed(rename);
+            if let Some(busy) = &mut p.busy {
+                if busy.carried.is_none() {
+                    busy.carried = Some(Ending::of(&old.rules[busy.rule], rename));
+                } else if let Some(e) = &mut busy.carried {
+                    // Carried before: its atoms already use the old program's ids.
+                    *e = Ending {
+                        deferred_add: e.deferred_add.iter().map(|a| a.renamed(rename)).collect(),
+                        deferred_delete: e
+                            .deferred_delete
+                            .iter()
+                            .map(|a| a.renamed(rename))
+                            .collect(),
+                        on_error: e.on_error.iter().map(|a| a.renamed(rename)).collect(),
+                        terminate: e.terminate,
+                    };
+                }
+                busy.bindings.rename(rename);
+                busy.action = rename(busy.action);
+                busy.target = busy.target.map(|t| t.renamed(rename));
+            }
+            p.known_false = 0;
+            p.known_at = (u64::MAX, u64::MAX);
+            kept.push(p);
+        }
+        carried.kept = kept.len() as u32;
+        self.participants = kept;
+        for r in &mut self.leave_requests {
+            r.action = rename(r.action);
+            r.target = r.target.map(|t| t.renamed(rename));
+            for (k, v) in &mut r.parameters {
+                *k = rename(*k);
+                *v = v.renamed(rename);
+            }
+        }
+        self.script = index;
+        self.volatile.clear();
+        self.membership += 1;
+        carried
     }
 
     /// One update (35.4). `finished` lists actions that ended since the last update.
@@ -238,7 +395,23 @@ impl ScriptInstance {
             let busy = self.participants[i].busy.take().expect("checked above");
             let actor = self.participants[i].actor;
             let me = self.participants[i].value;
-            let rule = &def.rules[busy.rule];
+            let (deferred_delete, deferred_add, on_error, terminate) = match &busy.carried {
+                Some(e) => (
+                    &e.deferred_delete,
+                    &e.deferred_add,
+                    &e.on_error,
+                    e.terminate,
+                ),
+                None => {
+                    let rule = &def.rules[busy.rule];
+                    (
+                        &rule.deferred_delete,
+                        &rule.deferred_add,
+                        &rule.on_error,
+                        rule.terminate,
+                    )
+                }
+            };
             match outcome {
                 ActionOutcome::Succeeded => {
                     out.push(ScriptEvent::Done {
@@ -246,14 +419,14 @@ impl ScriptInstance {
                         action: busy.action,
                         target: busy.target,
                     });
-                    match rule.terminate {
+                    match terminate {
                         Termination::None => {}
                         Termination::Actor => self.participants[i].leaving = true,
                         Termination::Script => end_script = true,
                     }
                     self.apply(
-                        &rule.deferred_delete,
-                        &rule.deferred_add,
+                        deferred_delete,
+                        deferred_add,
                         &busy.bindings,
                         actor,
                         me,
@@ -270,7 +443,7 @@ impl ScriptInstance {
                     });
                     self.apply(
                         &[],
-                        &rule.on_error,
+                        on_error,
                         &busy.bindings,
                         actor,
                         me,
@@ -380,6 +553,7 @@ impl ScriptInstance {
                         bindings,
                         action: action.name,
                         target,
+                        carried: None,
                     }));
                 }
                 // Without an action, deferred effects apply at once.

@@ -21,6 +21,14 @@ impl Value {
             _ => false,
         }
     }
+
+    /// The same value with its symbol renamed.
+    pub fn renamed(self, rename: &mut dyn FnMut(NameId) -> NameId) -> Value {
+        match self {
+            Value::Sym(s) => Value::Sym(rename(s)),
+            n => n,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -146,6 +154,20 @@ impl TupleSpace {
         }
         self.version += 1;
         removed
+    }
+
+    /// Renames every predicate and symbol (a hot reload re-interns names under the new program).
+    /// `rename` must be injective, as interning is; the order of facts is kept.
+    pub fn rename(&mut self, rename: &mut dyn FnMut(NameId) -> NameId) {
+        for r in &mut self.runs {
+            r.key.0 = rename(r.key.0);
+        }
+        for f in &mut self.facts {
+            for v in f.iter_mut() {
+                *v = v.renamed(rename);
+            }
+        }
+        self.version += 1;
     }
 
     pub fn len(&self) -> usize {

@@ -585,7 +585,7 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
                     (name, found)
                 }
                 None => {
-                    if a.roles.is_empty() {
+                    if a.roles.is_empty() && !a.player {
                         diags.push(
                             Diagnostic::error(Code::InvalidValue, format!("agent `{}` has neither a machine nor any roles, so nothing can drive it", a.name))
                                 .at(agent_name.span, "idle forever")
@@ -668,6 +668,7 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
                 group: a.group.clone(),
                 delay: a.delay.max(0.0),
                 variables,
+                player: a.player,
             });
         }
         module.scenes.append(Scene {
