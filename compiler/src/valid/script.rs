@@ -25,14 +25,27 @@ pub fn check(module: &Module, diags: &mut Diagnostics) {
                 supplied.extend(loc.supplied());
             }
         }
-        reachability(script, diags);
-        arities(script, diags);
+        let mut found = Diagnostics::default();
+        reachability(script, &mut found);
+        arities(script, &mut found);
         for rule in &script.rules {
-            variables(rule, diags);
+            variables(rule, &mut found);
         }
-        never_produced(script, &supplied, diags);
-        unexecutable(script, diags);
-        deletions(script, &supplied, diags);
+        never_produced(script, &supplied, &mut found);
+        unexecutable(script, &mut found);
+        deletions(script, &supplied, &mut found);
+        // A problem found in a derived script may sit in a rule of its base (templating): say
+        // which script it is about, since the base's own file is where it points.
+        for d in found.iter() {
+            let mut d = d.clone();
+            if d.file_id().is_some_and(|f| f != script.file) {
+                d = d.note(format!(
+                    "in script `{}`, which takes this from the script it extends",
+                    script.name
+                ));
+            }
+            diags.push(d);
+        }
     }
 }
 

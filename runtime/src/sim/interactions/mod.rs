@@ -172,9 +172,26 @@ fn render(program: &Program, symbols: &Symbols, v: &Value) -> String {
     }
 }
 
+/// A fact as written in a cell: `reserved(seat1,tourist1)`, `stocked`; constants that are not
+/// plain names are quoted (`topic(weather,'Good wind, good catch.')`).
 fn render_fact(program: &Program, symbols: &Symbols, f: &Fact) -> String {
-    let args: Vec<String> = f.args.iter().map(|a| render(program, symbols, a)).collect();
-    format!("{}({})", symbols.name(program, f.predicate), args.join(","))
+    let name = symbols.name(program, f.predicate);
+    if f.args.is_empty() {
+        return name.to_string();
+    }
+    let args: Vec<String> = f
+        .args
+        .iter()
+        .map(|a| {
+            let text = render(program, symbols, a);
+            let plain = matches!(a, Value::Num(_))
+                || text
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '#');
+            if plain { text } else { format!("'{text}'") }
+        })
+        .collect();
+    format!("{name}({})", args.join(","))
 }
 
 fn distance(a: (f64, f64), b: (f64, f64)) -> f64 {
@@ -433,11 +450,14 @@ impl Interactions {
                 }
             }
         }
-        self.update(program, world, p, now, &mut events);
+        let said = self.update(program, world, p, now, &mut events);
         self.report(program, p, events);
+        // Lines come right after the `act` that says them.
+        self.out.extend(said);
     }
 
-    /// One update of place `p`'s instance, if it runs one; starts the actions it asks for.
+    /// One update of place `p`'s instance, if it runs one; starts the actions it asks for, and
+    /// returns the lines said by actions that carry a `line`.
     fn update(
         &mut self,
         program: &Program,
@@ -445,9 +465,10 @@ impl Interactions {
         p: usize,
         now: f64,
         events: &mut Vec<ScriptEvent>,
-    ) {
+    ) -> Vec<(Option<AgentId>, EventKind)> {
+        let mut said = Vec::new();
         let Some(mut inst) = self.places[p].instance.take() else {
-            return;
+            return said;
         };
         let def = &program.scripts[inst.script as usize];
         let mut finished = Vec::new();
@@ -511,7 +532,7 @@ impl Interactions {
                 fails,
             });
             if let Some(text) = line {
-                self.out.push((
+                said.push((
                     Some(AgentId(r.actor)),
                     EventKind::Say {
                         text,
@@ -527,6 +548,7 @@ impl Interactions {
         } else {
             self.places[p].instance = Some(inst);
         }
+        said
     }
 
     /// How long a simulated action takes, seconds.
