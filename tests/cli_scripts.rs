@@ -2,7 +2,7 @@
 //! many seeds, and a workbook for every defect the validator and the reader must catch, each
 //! reported at the right sheet and cell.
 
-use ensemble_tests::{ensemble, repo_path};
+use ensemble_tests::{assert_golden, ensemble, repo_path};
 use rust_xlsxwriter::{Formula, Workbook};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -80,6 +80,10 @@ fn bench_trace(seed: u64) -> Vec<Value> {
 }
 
 fn bench_trace_with(seed: u64, fail_rate: &str) -> Vec<Value> {
+    ensemble_tests::json_lines(&bench_stdout(seed, fail_rate))
+}
+
+fn bench_stdout(seed: u64, fail_rate: &str) -> String {
     let out = ensemble(&[
         "run",
         &repo_path("samples/bench"),
@@ -95,7 +99,7 @@ fn bench_trace_with(seed: u64, fail_rate: &str) -> Vec<Value> {
         fail_rate,
     ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    ensemble_tests::json_lines(&out.stdout)
+    out.stdout
 }
 
 #[test]
@@ -184,8 +188,10 @@ fn bench_talk_and_listen_and_late_joiner() {
 }
 
 #[test]
-fn same_seed_same_bench_trace() {
-    assert_eq!(bench_trace(11), bench_trace(11));
+fn same_seed_same_bench_trace_and_the_golden_trace_holds() {
+    let trace = bench_stdout(11, "0");
+    assert_eq!(trace, bench_stdout(11, "0"));
+    assert_golden("bench-seed11.jsonl", &trace);
 }
 
 // ---- defective workbooks ----
