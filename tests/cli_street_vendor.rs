@@ -192,7 +192,7 @@ fn check_vendor(seed: u64, trace: &[Value]) {
     for (tick, who) in &joins {
         let couple: Vec<&String> = who.iter().filter(|w| w.starts_with("couple")).collect();
         assert!(
-            couple.len() % 2 == 0,
+            couple.len().is_multiple_of(2),
             "seed {seed}: a couple split at tick {tick}: {who:?}"
         );
     }

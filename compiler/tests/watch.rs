@@ -26,13 +26,19 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 fn airport_copy() -> (tempfile::TempDir, PathBuf) {
+    sample_copy("airport")
+}
+
+fn sample_copy(name: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
-    let airport = dir.path().join("airport");
+    let copy = dir.path().join(name);
     copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport"),
-        &airport,
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../samples")
+            .join(name),
+        &copy,
     );
-    (dir, airport)
+    (dir, copy)
 }
 
 /// A child process whose stdout lines arrive on a channel; killed on drop.
@@ -233,4 +239,61 @@ fn watch_rebuilds_and_keeps_the_last_good_build() {
         good,
         "the fixed build is written"
     );
+}
+
+#[test]
+fn run_watch_keeps_script_instances_across_a_reload() {
+    let (_tmp, bench) = sample_copy("bench");
+    let mut run = Running::start(&[
+        "run",
+        bench.to_str().unwrap(),
+        "--scene",
+        "bench",
+        "--watch",
+        "--trace",
+        "json",
+        "--ticks",
+        "1000000",
+        "--speed",
+        "20",
+        "--seed",
+        "3",
+    ]);
+    // Wait until two sit on the bench, then make listeners nod instead.
+    let first = run.until("someone sitting", |v| {
+        v["event"] == "done" && v["action"] == "sit"
+    });
+    let sitter = first["agent"].as_str().unwrap().to_string();
+    let script = bench.join("bench.script.ron");
+    let text = std::fs::read_to_string(&script).unwrap();
+    let edited = text.replace(r#"action: "listen""#, r#"action: "nod""#);
+    assert_ne!(text, edited);
+    std::fs::write(&script, &edited).unwrap();
+    let reload = run.until("a reload", |v| v["event"] == "reload");
+    assert_eq!(reload["fallbacks"].as_array().unwrap().len(), 0, "{reload}");
+    assert!(reload["kept"].as_u64().unwrap() >= 1, "{reload}");
+    let at = reload["tick"].as_u64().unwrap();
+    // The sitter stays in the running instance: nobody re-joins, and it gets up later under
+    // the new program, releasing the seat it took before the reload.
+    let next = run.until("the new behaviour or the sitter's getting up", |v| {
+        (v["event"] == "act" && v["action"] == "nod")
+            || (v["event"] == "join" && v["agent"] == sitter.as_str())
+            || (v["event"] == "done" && v["action"] == "getup" && v["agent"] == sitter.as_str())
+    });
+    assert_ne!(next["event"], "join", "{next}");
+    assert!(next["tick"].as_u64().unwrap() > at);
+    // A broken script is refused and the instance goes on.
+    std::fs::write(&script, edited.replace("seat(X), not", "seat(X) not")).unwrap();
+    let rejected = run.until("reload-rejected", |v| v["event"] == "reload-rejected");
+    assert!(
+        rejected["reason"]
+            .as_str()
+            .unwrap()
+            .contains("bench.script.ron"),
+        "{rejected}"
+    );
+    run.until("the script going on", |v| {
+        v["tick"].as_u64().unwrap_or(0) > rejected["tick"].as_u64().unwrap()
+            && (v["event"] == "act" || v["event"] == "done")
+    });
 }

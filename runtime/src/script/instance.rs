@@ -193,6 +193,11 @@ impl ScriptInstance {
         self.participants.iter().map(|p| (p.actor, p.role))
     }
 
+    /// Actors taking part with their roles and script states (for blackboard views and tests).
+    pub fn states(&self) -> impl Iterator<Item = (u32, u16, u16)> + '_ {
+        self.participants.iter().map(|p| (p.actor, p.role, p.state))
+    }
+
     pub fn count(&self, role: u16) -> usize {
         self.participants.iter().filter(|p| p.role == role).count()
     }

@@ -516,10 +516,12 @@ impl Interactions {
         );
         self.rule_evaluations += inst.rule_evaluations - before;
         for r in requests {
-            let name = program.name(r.action).to_string();
+            // Actions carried across a reload may be names the new program no longer has.
+            let name = self.symbols.name(program, r.action).to_string();
             // An action with a `line` parameter is something said: the trace shows the line.
             let line = r.parameters.iter().find_map(|(k, v)| {
-                (program.name(*k) == "line").then(|| render(program, &self.symbols, v))
+                (self.symbols.name(program, *k) == "line")
+                    .then(|| render(program, &self.symbols, v))
             });
             let proxy = self
                 .ambient_of(r.actor)
@@ -717,7 +719,7 @@ fn render_events(
             } => (
                 Some(actor),
                 EventKind::Act {
-                    action: program.shared_name(action),
+                    action: symbols.shared(program, action),
                     target: value(&target),
                 },
             ),
@@ -728,7 +730,7 @@ fn render_events(
             } => (
                 Some(actor),
                 EventKind::Done {
-                    action: program.shared_name(action),
+                    action: symbols.shared(program, action),
                     target: value(&target),
                 },
             ),
@@ -739,7 +741,7 @@ fn render_events(
             } => (
                 Some(actor),
                 EventKind::ActionFailed {
-                    action: program.shared_name(action),
+                    action: symbols.shared(program, action),
                     target: value(&target),
                 },
             ),
