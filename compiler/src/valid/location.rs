@@ -18,6 +18,7 @@ pub fn check(module: &Module, diags: &mut Diagnostics) {
             .collect();
         proxies(loc, &scripts, diags);
         emitters(loc, &scripts, diags);
+        takers(module, loc, &scripts, diags);
     }
     names(module, diags);
     players(module, diags);
@@ -98,6 +99,43 @@ fn proxies(loc: &SmartLocation, scripts: &[&Script], diags: &mut Diagnostics) {
                 let d = suggest_note(d, action, p.actions.iter().map(|a| a.text.as_str()));
                 diags.push(d.related(p.name.span, "the proxy"));
             }
+        }
+    }
+}
+
+/// `bad-cardinality` (a warning): a role a script needs at least one of, that nobody who could
+/// come to this location can take — no agent of any scene, none of its spawn emitters or
+/// proxies, not the player. The location then never starts that script.
+fn takers(module: &Module, loc: &SmartLocation, scripts: &[&Script], diags: &mut Diagnostics) {
+    for s in scripts {
+        for role in s.roles.iter().filter(|r| r.min > 0) {
+            let name = role.name.as_str();
+            let can = module
+                .scenes
+                .iter()
+                .any(|(_, sc)| sc.agents.iter().any(|a| a.roles.iter().any(|r| r == name)))
+                || loc
+                    .spawns
+                    .iter()
+                    .any(|sp| sp.roles.iter().any(|r| r.text == name))
+                || loc.proxies.iter().any(|p| p.role.text == name)
+                || loc.player.as_ref().is_some_and(|p| p.role.text == name);
+            if can {
+                continue;
+            }
+            let d = Diagnostic::warning(
+                Code::BadCardinality,
+                format!(
+                    "script `{}` needs at least {} `{name}`, but nothing that comes to `{}` can take that role: it never starts there",
+                    s.name, role.min, loc.name.text
+                ),
+            )
+            .note("give the role to agents of a scene (`roles: [...]`), to a spawn emitter or a proxy of the location, or to the player emitter");
+            diags.push(
+                role.cell
+                    .locate(d, None, "nobody can take it")
+                    .related(loc.name.span, "the smart location"),
+            );
         }
     }
 }

@@ -6,6 +6,7 @@ mod location;
 mod machine;
 mod scene;
 mod script;
+mod subsume;
 
 use crate::diag::Diagnostics;
 use crate::ir::Module;
