@@ -127,7 +127,7 @@ pub struct SceneAsset {
 
 /// A scene event at `at` seconds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(rename = "SceneEvent", deny_unknown_fields)]
 pub enum SceneEventAsset {
     /// The player reacts to the interaction icon of a smart location's player emitter.
     Interact { at: f64, location: String },
