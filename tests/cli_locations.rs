@@ -2,7 +2,7 @@
 //! and scene events is reported with its code at the right line and column; scene events that
 //! cannot happen at run time are `error` trace events while the scene goes on.
 
-use ensemble_tests::ensemble;
+use ensemble_tests::{ensemble, line_col};
 use serde_json::Value;
 
 const LOCATIONS: &str = r#"Locations(locations: [
@@ -79,6 +79,23 @@ fn project(edit: impl FnOnce(&mut [(&str, String); 4])) -> tempfile::TempDir {
     dir
 }
 
+/// Runs the project's scene `day` for `ticks`: the trace's lines and its events.
+fn run_day(dir: &tempfile::TempDir, ticks: u64) -> (String, Vec<Value>) {
+    let out = ensemble(&[
+        "run",
+        dir.path().to_str().unwrap(),
+        "--scene",
+        "day",
+        "--ticks",
+        &ticks.to_string(),
+        "--trace",
+        "json",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let trace = ensemble_tests::json_lines(&out.stdout);
+    (out.stdout, trace)
+}
+
 fn check(dir: &tempfile::TempDir) -> (i32, Value) {
     let out = ensemble(&["check", dir.path().to_str().unwrap(), "--format", "json"]);
     let doc = serde_json::from_str(&out.stdout)
@@ -114,14 +131,10 @@ fn defect_in(k: usize, from: &str, to: &str, code: &str, j: usize, at: &str) -> 
         .find(|d| d["code"] == code && d["file"] == file)
         .unwrap_or_else(|| panic!("no `{code}` in {file}: {doc:#}"))
         .clone();
-    let offset = text
-        .find(at)
-        .unwrap_or_else(|| panic!("`{at}` not in the edited text"));
-    let line = text[..offset].matches('\n').count() + 1;
-    let column = offset - text[..offset].rfind('\n').map_or(0, |i| i + 1) + 1;
+    let (line, column) = line_col(&text, at);
     assert_eq!(
         (d["line"].as_u64(), d["column"].as_u64()),
-        (Some(line as u64), Some(column as u64)),
+        (Some(line), Some(column)),
         "{code}: {d:#}"
     );
     if d["severity"] == "error" {
@@ -136,23 +149,8 @@ fn the_defect_free_project_is_clean_and_runs() {
     let (code, doc) = check(&dir);
     assert_eq!(code, 0, "{doc:#}");
     assert_eq!(doc["summary"]["warnings"], 0, "{doc:#}");
-    let out = ensemble(&[
-        "run",
-        dir.path().to_str().unwrap(),
-        "--scene",
-        "day",
-        "--ticks",
-        "1200",
-        "--trace",
-        "json",
-    ]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let trace = ensemble_tests::json_lines(&out.stdout);
-    assert!(
-        !trace.iter().any(|e| e["event"] == "error"),
-        "{}",
-        out.stdout
-    );
+    let (stdout, trace) = run_day(&dir, 1200);
+    assert!(!trace.iter().any(|e| e["event"] == "error"), "{stdout}");
     for (agent, event) in [
         ("you", "join"),
         ("till", "join"),
@@ -410,18 +408,7 @@ fn scene_events_that_cannot_happen_are_trace_errors_and_the_scene_goes_on() {
             r#"point: "Back", roles: ["keeper"], at: 40.0)"#,
         );
     });
-    let out = ensemble(&[
-        "run",
-        dir.path().to_str().unwrap(),
-        "--scene",
-        "day",
-        "--ticks",
-        "1500",
-        "--trace",
-        "json",
-    ]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let trace = ensemble_tests::json_lines(&out.stdout);
+    let (_, trace) = run_day(&dir, 1500);
     let errors: Vec<(&str, &str)> = trace
         .iter()
         .filter(|e| e["event"] == "error")

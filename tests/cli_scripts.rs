@@ -2,7 +2,7 @@
 //! many seeds, and a workbook for every defect the validator and the reader must catch, each
 //! reported at the right sheet and cell.
 
-use ensemble_tests::{assert_golden, ensemble, repo_path};
+use ensemble_tests::{assert_golden, assert_import_reproduces, ensemble, line_col, repo_path};
 use rust_xlsxwriter::{Formula, Workbook};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -47,21 +47,9 @@ fn the_printed_rule_5_is_caught_at_its_cell() {
 
 #[test]
 fn import_reproduces_the_committed_native_asset() {
+    assert_import_reproduces("samples/bench/bench.xlsx", "samples/bench/bench.script.ron");
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bench.script.ron");
-    let r = ensemble(&[
-        "import",
-        &repo_path("samples/bench/bench.xlsx"),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let imported = std::fs::read_to_string(&out).unwrap();
-    let committed = std::fs::read_to_string(repo_path("samples/bench/bench.script.ron")).unwrap();
-    assert_eq!(
-        imported, committed,
-        "re-import samples/bench/bench.xlsx after changing it"
-    );
     // Importing something that is not a workbook cannot run.
     assert_eq!(
         ensemble(&[
@@ -84,22 +72,7 @@ fn bench_trace_with(seed: u64, fail_rate: &str) -> Vec<Value> {
 }
 
 fn bench_stdout(seed: u64, fail_rate: &str) -> String {
-    let out = ensemble(&[
-        "run",
-        &repo_path("samples/bench"),
-        "--scene",
-        "bench",
-        "--ticks",
-        "20000",
-        "--seed",
-        &seed.to_string(),
-        "--trace",
-        "json",
-        "--fail-rate",
-        fail_rate,
-    ]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    out.stdout
+    ensemble_tests::run_trace("samples/bench", "bench", 20_000, seed, fail_rate).0
 }
 
 #[test]
@@ -248,6 +221,17 @@ const RULE_HEADER: [&str; 14] = [
     "Next State",
     "Terminate",
 ];
+
+/// A Rules row: the cells given from the first column on (empty text: an empty cell), the rest
+/// empty.
+fn rule_row(cells: &[&'static str]) -> Vec<Option<C<'static>>> {
+    let mut row: Vec<Option<C<'static>>> = cells
+        .iter()
+        .map(|t| (!t.is_empty()).then_some(C::S(t)))
+        .collect();
+    row.resize_with(RULE_HEADER.len(), || None);
+    row
+}
 
 /// A small valid script; `edit` changes it before writing.
 fn script(
@@ -464,23 +448,21 @@ fn validation_defects_are_located() {
     // A rule shadowed by an earlier one of the same state and role.
     let d = defect(
         |_, _, rules| {
-            let copy = vec![
-                s("sit2"),
-                s("guest"),
-                s("idle"),
-                s("seat(X), not taken(X), seat(X)"),
-                s("sit"),
-                s("X"),
-                None,
-                s("taken(X)"),
-                None,
-                None,
-                None,
-                None,
-                s("resting"),
-                None,
-            ];
-            rules.push(copy);
+            rules.push(rule_row(&[
+                "sit2",
+                "guest",
+                "idle",
+                "seat(X), not taken(X), seat(X)",
+                "sit",
+                "X",
+                "",
+                "taken(X)",
+                "",
+                "",
+                "",
+                "",
+                "resting",
+            ]));
         },
         "unexecutable-rule",
         "Rules",
@@ -694,41 +676,17 @@ fn review_findings_stay_fixed() {
     let (_dir, path) = script(|_, _, rules| {
         rules.insert(
             1,
-            vec![
-                s("maybe"),
-                s("guest"),
-                s("idle"),
-                s("randf(0, 1) < 0.5"),
-                s("wave"),
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-            ],
+            rule_row(&["maybe", "guest", "idle", "randf(0, 1) < 0.5", "wave"]),
         );
         rules.insert(
             2,
-            vec![
-                s("maybe2"),
-                s("guest"),
-                s("idle"),
-                s("randf(0, 1) < 0.5, seat(X)"),
-                s("nod"),
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-            ],
+            rule_row(&[
+                "maybe2",
+                "guest",
+                "idle",
+                "randf(0, 1) < 0.5, seat(X)",
+                "nod",
+            ]),
         );
     });
     let (_, doc) = check_json(&path);
@@ -778,14 +736,10 @@ fn ron_defect_in(place: bool, from: &str, to: &str, code: &str, at: &str) -> Val
     let (exit, doc) = check_json(dir.path().to_str().unwrap());
     let d = find(&doc, code).clone();
     assert_eq!(d["file"], "t.script.ron", "{d:#}");
-    let offset = script
-        .find(at)
-        .unwrap_or_else(|| panic!("`{at}` not in the edited script"));
-    let line = script[..offset].matches('\n').count() + 1;
-    let column = offset - script[..offset].rfind('\n').map_or(0, |i| i + 1) + 1;
+    let (line, column) = line_col(&script, at);
     assert_eq!(
         (d["line"].as_u64(), d["column"].as_u64()),
-        (Some(line as u64), Some(column as u64)),
+        (Some(line), Some(column)),
         "{code}: {d:#}"
     );
     assert!(d["sheet"].is_null() && d["cell"].is_null());
@@ -793,14 +747,6 @@ fn ron_defect_in(place: bool, from: &str, to: &str, code: &str, at: &str) -> Val
         assert_eq!(exit, 1);
     }
     d
-}
-
-/// The line and column of `at` in the original script (for related locations).
-fn ron_at(script: &str, at: &str) -> (u64, u64) {
-    let offset = script.find(at).unwrap();
-    let line = script[..offset].matches('\n').count() + 1;
-    let column = offset - script[..offset].rfind('\n').map_or(0, |i| i + 1) + 1;
-    (line as u64, column as u64)
 }
 
 #[test]
@@ -863,7 +809,7 @@ fn every_script_check_points_into_the_native_asset() {
         "deletion-never-matches",
         "taken(.me)",
     );
-    let (line, column) = ron_at(RON_SCRIPT, r#"taken(X)", deferred_add"#);
+    let (line, column) = line_col(RON_SCRIPT, r#"taken(X)", deferred_add"#);
     assert_eq!(
         (
             d["related"][0]["line"].as_u64(),
@@ -930,7 +876,7 @@ fn a_specialisation_of_an_earlier_rule_is_unexecutable_in_any_literal_order() {
             .contains("rule sit comes first"),
         "{d:#}"
     );
-    let (line, column) = ron_at(RON_SCRIPT, r#""seat(X), not taken(X)""#);
+    let (line, column) = line_col(RON_SCRIPT, r#""seat(X), not taken(X)""#);
     assert_eq!(
         (
             d["related"][0]["line"].as_u64(),
@@ -1031,22 +977,14 @@ fn the_new_checks_point_at_cells_in_workbooks() {
     // A specialisation of rule `sit`, in another literal order, one row below.
     let d = defect(
         |_, _, rules| {
-            rules.push(vec![
-                s("sit2"),
-                s("guest"),
-                s("idle"),
-                s("seat(S), not taken(S), seat(S)"),
-                s("sit"),
-                s("S"),
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-            ])
+            rules.push(rule_row(&[
+                "sit2",
+                "guest",
+                "idle",
+                "seat(S), not taken(S), seat(S)",
+                "sit",
+                "S",
+            ]))
         },
         "unexecutable-rule",
         "Rules",

@@ -2,39 +2,14 @@
 //! proxy objects, keepers placed by spawn emitters, the player through a player emitter and a
 //! notification emitter — checked as invariants over many seeds, and as a golden trace.
 
-use ensemble_tests::{assert_golden, ensemble, json_lines, repo_path};
+use ensemble_tests::{assert_golden, build_program, ensemble, fact_args, repo_path, run_trace};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
 const TICKS: u64 = 12_000; // 400 s of scene time at 30 ticks per second
 
 fn market(seed: u64, ticks: u64, fail_rate: &str) -> (String, Vec<Value>) {
-    let out = ensemble(&[
-        "run",
-        &repo_path("samples/shops"),
-        "--scene",
-        "market",
-        "--ticks",
-        &ticks.to_string(),
-        "--seed",
-        &seed.to_string(),
-        "--trace",
-        "json",
-        "--fail-rate",
-        fail_rate,
-    ]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let events = json_lines(&out.stdout);
-    (out.stdout, events)
-}
-
-fn fact_args(e: &Value, predicate: &str) -> Option<Vec<String>> {
-    let fact = e["fact"].as_str()?;
-    let inner = fact
-        .strip_prefix(predicate)?
-        .strip_prefix('(')?
-        .strip_suffix(')')?;
-    Some(inner.split(',').map(str::to_string).collect())
+    run_trace("samples/shops", "market", ticks, seed, fail_rate)
 }
 
 fn is(e: &Value, event: &str) -> bool {
@@ -47,15 +22,7 @@ fn the_market_checks_clean_and_the_template_is_not_compiled_alone() {
     assert_eq!(out.code, 0, "{}", out.stdout);
     let doc: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(doc["summary"]["warnings"], 0, "{doc:#}");
-    let dir = tempfile::tempdir().unwrap();
-    let built = ensemble(&[
-        "build",
-        &repo_path("samples/shops"),
-        "-o",
-        dir.path().to_str().unwrap(),
-    ]);
-    assert_eq!(built.code, 0, "{}", built.stderr);
-    let program = ensemble_runtime::Program::load(&dir.path().join("shops.ensb")).unwrap();
+    let program = build_program(&ensemble_tests::root().join("samples/shops"), "shops");
     let scripts: Vec<&str> = program
         .scripts
         .iter()

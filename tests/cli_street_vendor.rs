@@ -3,37 +3,14 @@
 //! over and sends a machine-driven friend to the stall. Invariants over many seeds, with and
 //! without failing actions; the workbook and its import; a golden trace.
 
-use ensemble_tests::{assert_golden, ensemble, json_lines, repo_path};
+use ensemble_tests::{
+    assert_golden, assert_import_reproduces, ensemble, fact_args as args, repo_path, run_trace,
+};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 fn street(seed: u64, ticks: u64, fail_rate: &str) -> (String, Vec<Value>) {
-    let out = ensemble(&[
-        "run",
-        &repo_path("samples/street-vendor"),
-        "--scene",
-        "street",
-        "--ticks",
-        &ticks.to_string(),
-        "--seed",
-        &seed.to_string(),
-        "--trace",
-        "json",
-        "--fail-rate",
-        fail_rate,
-    ]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let events = json_lines(&out.stdout);
-    (out.stdout, events)
-}
-
-fn args(e: &Value, predicate: &str) -> Option<Vec<String>> {
-    let fact = e["fact"].as_str()?;
-    let inner = fact
-        .strip_prefix(predicate)?
-        .strip_prefix('(')?
-        .strip_suffix(')')?;
-    Some(inner.split(',').map(str::to_string).collect())
+    run_trace("samples/street-vendor", "street", ticks, seed, fail_rate)
 }
 
 fn is(e: &Value, event: &str) -> bool {
@@ -58,19 +35,9 @@ fn the_workbook_checks_clean_and_imports_to_the_committed_asset() {
     assert_eq!(out.code, 0, "{}", out.stdout);
     let doc: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(doc["summary"]["warnings"], 0, "{doc:#}");
-    let dir = tempfile::tempdir().unwrap();
-    let imported = dir.path().join("vendor.script.ron");
-    let r = ensemble(&[
-        "import",
-        &repo_path("samples/street-vendor/vendor.xlsx"),
-        "-o",
-        imported.to_str().unwrap(),
-    ]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert_eq!(
-        std::fs::read_to_string(&imported).unwrap(),
-        std::fs::read_to_string(repo_path("samples/street-vendor/vendor.script.ron")).unwrap(),
-        "re-import samples/street-vendor/vendor.xlsx after changing it"
+    assert_import_reproduces(
+        "samples/street-vendor/vendor.xlsx",
+        "samples/street-vendor/vendor.script.ron",
     );
 }
 

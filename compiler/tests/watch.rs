@@ -108,6 +108,23 @@ impl Drop for Running {
     }
 }
 
+/// `ensemble run PROJECT --scene SCENE --watch --trace json` for (nearly) ever, plus `extra`.
+fn run_watch(project: &Path, scene: &str, extra: &[&str]) -> Running {
+    let mut args = vec![
+        "run",
+        project.to_str().unwrap(),
+        "--scene",
+        scene,
+        "--watch",
+        "--trace",
+        "json",
+        "--ticks",
+        "1000000",
+    ];
+    args.extend_from_slice(extra);
+    Running::start(&args)
+}
+
 fn is(v: &Value, agent: &str, event: &str, state: &str) -> bool {
     v["agent"] == agent && v["event"] == event && v["state"] == state
 }
@@ -115,19 +132,7 @@ fn is(v: &Value, agent: &str, event: &str, state: &str) -> bool {
 #[test]
 fn run_watch_reloads_keeps_agents_states_and_survives_broken_saves() {
     let (_tmp, airport) = airport_copy();
-    let mut run = Running::start(&[
-        "run",
-        airport.to_str().unwrap(),
-        "--scene",
-        "ticket-counter",
-        "--watch",
-        "--trace",
-        "json",
-        "--ticks",
-        "1000000",
-        "--speed",
-        "10",
-    ]);
+    let mut run = run_watch(&airport, "ticket-counter", &["--speed", "10"]);
     run.until("the seller waiting at the counter", |v| {
         is(v, "seller", "enter", "WaitForConversation")
     });
@@ -244,21 +249,7 @@ fn watch_rebuilds_and_keeps_the_last_good_build() {
 #[test]
 fn run_watch_keeps_script_instances_across_a_reload() {
     let (_tmp, bench) = sample_copy("bench");
-    let mut run = Running::start(&[
-        "run",
-        bench.to_str().unwrap(),
-        "--scene",
-        "bench",
-        "--watch",
-        "--trace",
-        "json",
-        "--ticks",
-        "1000000",
-        "--speed",
-        "20",
-        "--seed",
-        "3",
-    ]);
+    let mut run = run_watch(&bench, "bench", &["--speed", "20", "--seed", "3"]);
     // Wait until two sit on the bench, then make listeners nod instead.
     let first = run.until("someone sitting", |v| {
         v["event"] == "done" && v["action"] == "sit"

@@ -9,7 +9,8 @@
 use super::cell;
 use super::source::{Cell, Origin};
 use crate::diag::{Code, Diagnostic, Diagnostics, suggest_note};
-use crate::front::ron::locate::{self, Node, Seg};
+use crate::front::ron::Locator;
+use crate::front::ron::locate::Seg;
 use crate::front::ron::{SceneAsset, SceneEventAsset, SmartLocationAsset};
 use crate::ir::script::{
     Notification, PlayerEmitter, Proxy, SceneEvent, SceneEventKind, SmartLocation, Spawn,
@@ -17,41 +18,28 @@ use crate::ir::script::{
 use crate::ir::{Handle, Location, Module, Name};
 use crate::source::{FileId, SourceMap, Span};
 
-/// Where values of one file are: spans by path.
-struct Spans {
-    file: FileId,
-    tree: Option<Node>,
+/// A string value as a cell, so cell-syntax errors point inside it.
+fn cell(at: &Locator, text: &str, path: &[Seg<'_>]) -> Cell {
+    Cell {
+        text: text.to_string(),
+        origin: Origin::Ron(at.span(path)),
+    }
 }
 
-impl Spans {
-    fn new(sources: &SourceMap, file: FileId) -> Self {
-        Spans {
-            file,
-            tree: locate::parse(&sources.get(file).text),
-        }
-    }
-
-    fn at(&self, path: &[Seg<'_>]) -> Span {
-        match &self.tree {
-            Some(t) => Span::new(self.file, t.find(path)),
-            None => Span::file_start(self.file),
-        }
-    }
-
-    fn name(&self, text: &str, path: &[Seg<'_>]) -> Name {
-        Name {
-            text: text.to_string(),
-            span: self.at(path),
-        }
-    }
-
-    /// A string value as a cell, so cell-syntax errors point inside it.
-    fn cell(&self, text: &str, path: &[Seg<'_>]) -> Cell {
-        Cell {
-            text: text.to_string(),
-            origin: Origin::Ron(self.at(path)),
-        }
-    }
+/// The names of a list inside item `i` of another (`proxies[i].actions[k]`), located.
+fn names(spans: &Locator, list: &[String], [outer, inner]: [&str; 2], i: usize) -> Vec<Name> {
+    list.iter()
+        .enumerate()
+        .map(|(k, text)| {
+            let path = [
+                Seg::Field(outer),
+                Seg::Index(i),
+                Seg::Field(inner),
+                Seg::Index(k),
+            ];
+            spans.name(text, &path)
+        })
+        .collect()
 }
 
 /// `seat/1, sale/2`.
@@ -146,7 +134,7 @@ pub fn lower(sources: &SourceMap, module: &mut Module, diags: &mut Diagnostics) 
         let Some(asset) = crate::front::ron::parse::<SmartLocationAsset>(sources, id, diags) else {
             continue;
         };
-        let spans = Spans::new(sources, id);
+        let spans = Locator::new(sources, id);
         if let Some(loc) = smart_location(&asset, &spans, module, diags) {
             module.smart_locations.append(loc);
         }
@@ -160,7 +148,7 @@ pub fn lower(sources: &SourceMap, module: &mut Module, diags: &mut Diagnostics) 
 
 fn smart_location(
     asset: &SmartLocationAsset,
-    spans: &Spans,
+    spans: &Locator,
     module: &Module,
     diags: &mut Diagnostics,
 ) -> Option<SmartLocation> {
@@ -184,11 +172,11 @@ fn smart_location(
     let at = location(
         module,
         &asset.at,
-        spans.at(&f("at")),
+        spans.span(&f("at")),
         || format!("smart location `{}` stands at `{}`", asset.name, asset.at),
         diags,
     );
-    let radius = non_negative(asset.radius, "radius", spans.at(&f("radius")), diags);
+    let radius = non_negative(asset.radius, "radius", spans.span(&f("radius")), diags);
     let mut scripts = Vec::new();
     for (i, choice) in asset.scripts.iter().enumerate() {
         match module.scripts.iter().find(|(_, s)| s.name == choice.script) {
@@ -202,7 +190,7 @@ fn smart_location(
                     ),
                 )
                 .at(
-                    spans.at(&[Seg::Field("scripts"), Seg::Index(i), Seg::Field("script")]),
+                    spans.span(&[Seg::Field("scripts"), Seg::Index(i), Seg::Field("script")]),
                     "no such script",
                 );
                 diags.push(suggest_note(
@@ -222,23 +210,8 @@ fn smart_location(
             Proxy {
                 name: spans.name(&p.name, &path("name")),
                 role: spans.name(&p.role, &path("role")),
-                actions: p
-                    .actions
-                    .iter()
-                    .enumerate()
-                    .map(|(k, a)| {
-                        spans.name(
-                            a,
-                            &[
-                                Seg::Field("proxies"),
-                                Seg::Index(i),
-                                Seg::Field("actions"),
-                                Seg::Index(k),
-                            ],
-                        )
-                    })
-                    .collect(),
-                supplies: supplies(&p.supplies, spans.at(&path("supplies")), diags),
+                actions: names(spans, &p.actions, ["proxies", "actions"], i),
+                supplies: supplies(&p.supplies, spans.span(&path("supplies")), diags),
             }
         })
         .collect();
@@ -255,21 +228,26 @@ fn smart_location(
                 ]
             };
             let facts_cell =
-                (!n.facts.trim().is_empty()).then(|| spans.cell(&n.facts, &path("facts")));
+                (!n.facts.trim().is_empty()).then(|| cell(spans, &n.facts, &path("facts")));
             Notification {
                 name: spans.name(&n.name, &path("name")),
-                at: non_negative(n.at, "a notification's `at`", spans.at(&path("at")), diags),
+                at: non_negative(
+                    n.at,
+                    "a notification's `at`",
+                    spans.span(&path("at")),
+                    diags,
+                ),
                 every: non_negative(
                     n.every,
                     "a notification's `every`",
-                    spans.at(&path("every")),
+                    spans.span(&path("every")),
                     diags,
                 ),
                 radius: match n.radius {
                     Some(r) => non_negative(
                         r,
                         "a notification's radius",
-                        spans.at(&path("radius")),
+                        spans.span(&path("radius")),
                         diags,
                     ),
                     None => radius,
@@ -278,7 +256,7 @@ fn smart_location(
                     non_negative(
                         x,
                         "a notification's `lasts`",
-                        spans.at(&path("lasts")),
+                        spans.span(&path("lasts")),
                         diags,
                     )
                 }),
@@ -299,7 +277,7 @@ fn smart_location(
             let point = location(
                 module,
                 &s.point,
-                spans.at(&path("point")),
+                spans.span(&path("point")),
                 || format!("spawn emitter `{}` places NPCs at `{}`", s.name, s.point),
                 diags,
             );
@@ -311,7 +289,7 @@ fn smart_location(
                     location(
                         module,
                         stop,
-                        spans.at(&[
+                        spans.span(&[
                             Seg::Field("spawns"),
                             Seg::Index(i),
                             Seg::Field("route"),
@@ -331,37 +309,22 @@ fn smart_location(
                             s.name, s.size
                         ),
                     )
-                    .at(spans.at(&path("size")), "here"),
+                    .at(spans.span(&path("size")), "here"),
                 );
             }
             let every = non_negative(
                 s.every,
                 "a spawn's `every`",
-                spans.at(&path("every")),
+                spans.span(&path("every")),
                 diags,
             );
             Spawn {
                 name: spans.name(&s.name, &path("name")),
                 point,
-                roles: s
-                    .roles
-                    .iter()
-                    .enumerate()
-                    .map(|(k, r)| {
-                        spans.name(
-                            r,
-                            &[
-                                Seg::Field("spawns"),
-                                Seg::Index(i),
-                                Seg::Field("roles"),
-                                Seg::Index(k),
-                            ],
-                        )
-                    })
-                    .collect(),
+                roles: names(spans, &s.roles, ["spawns", "roles"], i),
                 route,
                 size: s.size.clamp(1, 1000),
-                at: non_negative(s.at, "a spawn's `at`", spans.at(&path("at")), diags),
+                at: non_negative(s.at, "a spawn's `at`", spans.span(&path("at")), diags),
                 every,
                 waves: s.waves.unwrap_or(if every > 0.0 { 0 } else { 1 }),
             }
@@ -372,8 +335,8 @@ fn smart_location(
         PlayerEmitter {
             role: spans.name(&p.role, &path("role")),
             icon: p.icon.clone(),
-            supplies: supplies(&p.supplies, spans.at(&path("supplies")), diags),
-            span: spans.at(&f("player")),
+            supplies: supplies(&p.supplies, spans.span(&path("supplies")), diags),
+            span: spans.span(&f("player")),
         }
     });
     Some(SmartLocation {
@@ -385,7 +348,7 @@ fn smart_location(
             .iter()
             .map(|p| (p.name.clone(), p.kind.clone()))
             .collect(),
-        supplies: supplies(&asset.supplies, spans.at(&f("supplies")), diags),
+        supplies: supplies(&asset.supplies, spans.span(&f("supplies")), diags),
         scripts,
         proxies,
         notifications,
@@ -409,12 +372,12 @@ fn scene_events(sources: &SourceMap, file: FileId, module: &mut Module, diags: &
     else {
         return;
     };
-    let spans = Spans::new(sources, file);
+    let spans = Locator::new(sources, file);
     let mut events = Vec::new();
     for (i, e) in asset.events.iter().enumerate() {
         let path = |field| [Seg::Field("events"), Seg::Index(i), Seg::Field(field)];
-        let span = spans.at(&[Seg::Field("events"), Seg::Index(i)]);
-        let at = non_negative(e.at(), "an event's `at`", spans.at(&path("at")), diags);
+        let span = spans.span(&[Seg::Field("events"), Seg::Index(i)]);
+        let at = non_negative(e.at(), "an event's `at`", spans.span(&path("at")), diags);
         let find_location = |name: &str, diags: &mut Diagnostics| {
             let found = module
                 .smart_locations
@@ -426,7 +389,7 @@ fn scene_events(sources: &SourceMap, file: FileId, module: &mut Module, diags: &
                     Code::UnknownReference,
                     format!("scene `{}`: `{name}` is not a smart location", asset.name),
                 )
-                .at(spans.at(&path("location")), "no such smart location");
+                .at(spans.span(&path("location")), "no such smart location");
                 diags.push(suggest_note(
                     d,
                     name,
@@ -439,7 +402,7 @@ fn scene_events(sources: &SourceMap, file: FileId, module: &mut Module, diags: &
             found
         };
         let fact = |text: &str, diags: &mut Diagnostics| {
-            let cell = spans.cell(text, &path("fact"));
+            let cell = cell(&spans, text, &path("fact"));
             let atoms = facts(&cell, "the event's fact", diags)?;
             if atoms.len() != 1 {
                 let d = Diagnostic::error(
@@ -476,7 +439,7 @@ fn scene_events(sources: &SourceMap, file: FileId, module: &mut Module, diags: &
                             asset.name
                         ),
                     )
-                    .at(spans.at(&path("proxy")), "no such proxy");
+                    .at(spans.span(&path("proxy")), "no such proxy");
                     diags.push(suggest_note(
                         d,
                         proxy,
@@ -511,7 +474,7 @@ fn scene_events(sources: &SourceMap, file: FileId, module: &mut Module, diags: &
                         Code::UnknownReference,
                         format!("smart location `{location}` has no notification `{notification}`"),
                     )
-                    .at(spans.at(&path("notification")), "no such notification");
+                    .at(spans.span(&path("notification")), "no such notification");
                     diags.push(suggest_note(
                         d,
                         notification,

@@ -3,8 +3,8 @@
 //! once spawned NPCs and proxies are agents of a scene; facts that must be ground and declared.
 
 use crate::diag::{Code, Diagnostic, Diagnostics, suggest_note};
-use crate::ir::Module;
 use crate::ir::script::{SceneEventKind, Script, SmartLocation};
+use crate::ir::{Module, Name};
 use crate::script::cell::{AtomAst, Term};
 use crate::script::source::Cell;
 use crate::source::Span;
@@ -37,22 +37,35 @@ fn role_names<'a>(scripts: &'a [&'a Script]) -> impl Iterator<Item = &'a str> {
         .flat_map(|s| s.roles.iter().map(|r| r.name.as_str()))
 }
 
+/// `duplicate-name` when `name` is among the `earlier` names of the location's `what`s.
+fn twice<'a>(
+    loc: &SmartLocation,
+    what: &str,
+    plural: &str,
+    mut earlier: impl Iterator<Item = &'a Name>,
+    name: &Name,
+    diags: &mut Diagnostics,
+) {
+    if let Some(prev) = earlier.find(|e| e.text == name.text) {
+        diags.push(
+            Diagnostic::error(
+                Code::DuplicateName,
+                format!(
+                    "smart location `{}` has two {plural} named `{}`",
+                    loc.name.text, name.text
+                ),
+            )
+            .at(name.span, format!("second {what} with this name"))
+            .related(prev.span, "first one"),
+        );
+    }
+}
+
 /// A proxy takes a role of the location's scripts and can only do the actions it offers.
 fn proxies(loc: &SmartLocation, scripts: &[&Script], diags: &mut Diagnostics) {
     for (i, p) in loc.proxies.iter().enumerate() {
-        if let Some(prev) = loc.proxies[..i].iter().find(|q| q.name.text == p.name.text) {
-            diags.push(
-                Diagnostic::error(
-                    Code::DuplicateName,
-                    format!(
-                        "smart location `{}` has two proxies named `{}`",
-                        loc.name.text, p.name.text
-                    ),
-                )
-                .at(p.name.span, "second proxy with this name")
-                .related(prev.name.span, "first one"),
-            );
-        }
+        let earlier = loc.proxies[..i].iter().map(|q| &q.name);
+        twice(loc, "proxy", "proxies", earlier, &p.name, diags);
         if !has_role(scripts, &p.role.text) {
             let d = Diagnostic::warning(
                 Code::UnknownRole,
@@ -158,22 +171,15 @@ fn ground(fact: &AtomAst, cell: &Cell, what: &str, diags: &mut Diagnostics) {
 
 fn emitters(loc: &SmartLocation, scripts: &[&Script], diags: &mut Diagnostics) {
     for (i, n) in loc.notifications.iter().enumerate() {
-        if let Some(prev) = loc.notifications[..i]
-            .iter()
-            .find(|m| m.name.text == n.name.text)
-        {
-            diags.push(
-                Diagnostic::error(
-                    Code::DuplicateName,
-                    format!(
-                        "smart location `{}` has two notifications named `{}`",
-                        loc.name.text, n.name.text
-                    ),
-                )
-                .at(n.name.span, "second notification with this name")
-                .related(prev.name.span, "first one"),
-            );
-        }
+        let earlier = loc.notifications[..i].iter().map(|m| &m.name);
+        twice(
+            loc,
+            "notification",
+            "notifications",
+            earlier,
+            &n.name,
+            diags,
+        );
         if let Some(cell) = &n.facts_cell {
             for f in &n.facts {
                 // `.me` has no meaning for a location's own event.

@@ -148,34 +148,25 @@ impl Interactions {
             let Some(q) = place_map[p] else { continue };
             let (was, is) = (&old.smart_locations[p], &new.smart_locations[q]);
             let target = &mut places[q];
-            // Emitters by name; new ones keep their fresh timing.
-            for (k, n) in is.notifications.iter().enumerate() {
-                if let Some(j) = was
-                    .notifications
-                    .iter()
-                    .position(|m| old.name(m.name) == new.name(n.name))
-                {
-                    target.next_notice[k] = place.next_notice[j];
-                }
-            }
-            for (k, s) in is.spawns.iter().enumerate() {
-                if let Some(j) = was
-                    .spawns
-                    .iter()
-                    .position(|m| old.name(m.name) == new.name(s.name))
-                {
-                    target.next_wave[k] = place.next_wave[j];
-                }
-            }
-            for (k, x) in is.proxies.iter().enumerate() {
-                if let Some(j) = was
-                    .proxies
-                    .iter()
-                    .position(|m| old.name(m.name) == new.name(x.name))
-                {
-                    target.proxies[k] = place.proxies[j];
-                }
-            }
+            // Emitters and proxies by name; new ones keep their fresh start.
+            carry_by_name(
+                &spelled(old, was.notifications.iter().map(|n| n.name)),
+                &spelled(new, is.notifications.iter().map(|n| n.name)),
+                &place.next_notice,
+                &mut target.next_notice,
+            );
+            carry_by_name(
+                &spelled(old, was.spawns.iter().map(|s| s.name)),
+                &spelled(new, is.spawns.iter().map(|s| s.name)),
+                &place.next_wave,
+                &mut target.next_wave,
+            );
+            carry_by_name(
+                &spelled(old, was.proxies.iter().map(|x| x.name)),
+                &spelled(new, is.proxies.iter().map(|x| x.name)),
+                &place.proxies,
+                &mut target.proxies,
+            );
             target.standing = place
                 .standing
                 .iter()
@@ -240,5 +231,19 @@ impl Interactions {
         self.set_up = false;
         self.out.extend(out);
         report
+    }
+}
+
+fn spelled(program: &Program, ids: impl Iterator<Item = NameId>) -> Vec<String> {
+    ids.map(|id| program.name(id).to_string()).collect()
+}
+
+/// `to[k] = from[j]` wherever new item `k` has the name of old item `j`; other items keep what
+/// they have (a fresh start).
+fn carry_by_name<T: Clone>(old: &[String], new: &[String], from: &[T], to: &mut [T]) {
+    for (k, name) in new.iter().enumerate() {
+        if let Some(j) = old.iter().position(|o| o == name) {
+            to[k] = from[j].clone();
+        }
     }
 }
