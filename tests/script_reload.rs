@@ -363,3 +363,22 @@ fn a_refused_program_leaves_every_instance_as_it_was() {
     run.tick();
     assert_eq!(run.cast().len(), cast.len(), "the old program goes on");
 }
+
+#[test]
+fn reloads_survive_a_scene_that_is_renamed_away_and_back() {
+    let mut run = Run::new(bench(same), 3);
+    run.until("two on the bench", seated);
+    let renamed = bench(|name, text| match name {
+        "bench.scene.ron" => text.replace("name: \"bench\"", "name: \"park\""),
+        _ => text,
+    });
+    let (kept, fallbacks) = run.reload(renamed);
+    assert!(fallbacks.is_empty(), "{fallbacks:?}");
+    assert!(kept >= 2);
+    for _ in 0..300 {
+        run.tick();
+    }
+    let (_, fallbacks) = run.reload(bench(same));
+    assert!(fallbacks.is_empty(), "{fallbacks:?}");
+    run.until("the bench is empty again", |r| r.instance().is_none());
+}

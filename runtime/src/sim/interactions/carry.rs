@@ -102,7 +102,7 @@ impl Interactions {
                 .position(|m| new.name(m.name) == name)
                 .map(|i| LocationId(i as u32))
         };
-        let scene = new.scene_by_name(old.name(old.scenes[self.scene.index()].name));
+        let scene = new.scene_by_name(&self.scene);
         for a in &mut self.ambient {
             a.name = rename(a.name);
             a.roles = a.roles.iter().map(|r| rename(*r)).collect();
@@ -223,9 +223,6 @@ impl Interactions {
             Some(s) => scene_events(new, s, now),
             None => Default::default(),
         };
-        if let Some(s) = scene {
-            self.scene = s;
-        }
         self.symbols = symbols;
         // Proxies the new program adds are created on the next step.
         self.set_up = false;

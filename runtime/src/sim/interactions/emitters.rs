@@ -212,8 +212,7 @@ impl Interactions {
         }
         self.report(program, p, events);
         let at = Self::location_position(program, p);
-        let machine_driven = program.scenes[self.scene.index()].agents.len();
-        for i in 0..machine_driven {
+        for i in 0..self.machine_driven {
             if let Some(b) = world.bodies.get(i)
                 && distance((b.x, b.y), at) <= n.radius
             {

@@ -141,7 +141,10 @@ impl Place {
 
 /// The smart locations of a scene and the agents they drive.
 pub struct Interactions {
-    scene: SceneId,
+    /// The scene's name: what a reload finds it by (its id may change or go away).
+    scene: String,
+    /// Agents `0..machine_driven` of the scene run machines (a reload never adds any).
+    machine_driven: usize,
     ambient: Vec<Ambient>,
     places: Vec<Place>,
     /// Index of the player in `ambient`.
@@ -231,7 +234,8 @@ impl Interactions {
             .map(|p| Place::new(program, p))
             .collect();
         Interactions {
-            scene,
+            scene: program.name(def.name).to_string(),
+            machine_driven: first as usize,
             player: ambient.iter().position(|a| a.player),
             ambient,
             places,
