@@ -224,13 +224,21 @@ fn a_buyer_without_a_city_is_an_unbound_variable() {
         .filter(|d| d["code"] == "unbound-sentence-variable")
         .map(|d| d["file"].as_str().unwrap())
         .collect();
-    // The buyer's own WantTicketToX, and the seller's ConfirmFlightX (its partner's city).
+    // The buyer's own WantTicketToX, and the seller's HandOverTicket transaction and
+    // ConfirmFlightX (both use its partner's city).
     assert_eq!(
         files,
         [
             "machines/BuyTicket.machine.ron",
+            "machines/SellTicket.machine.ron",
             "machines/SellTicket.machine.ron"
         ],
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("`{CityName}` in transaction `HandOverTicket` of machine `SellTicket`"),
         "{}",
         out.stdout
     );
@@ -249,4 +257,164 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
             std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
         }
     }
+}
+
+/// The airport with interruptions wired in: a `BagStolen` message takes the seller out of its
+/// conversation (to chase the thief, then back to the counter), a `Paged` message takes a buyer
+/// out of its own (it then checks for its ticket as usual).
+fn interruptible_airport() -> (tempfile::TempDir, std::sync::Arc<ensemble_runtime::Program>) {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("airport");
+    copy_dir(std::path::Path::new(&repo_path("samples/airport")), &copy);
+    let edit = |file: &str, from: &str, to: &str| {
+        let path = copy.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{file} has no {from}");
+        std::fs::write(&path, text.replace(from, to)).unwrap();
+    };
+    edit(
+        "machines/StandSellTicket.machine.ron",
+        r#"on: [("EndStateMachine", "FinishTalkState")]"#,
+        r#"on: [("EndStateMachine", "FinishTalkState"), ("BagStolen", "ChaseThief")]), (name: "ChaseThief", code: "Goto", modifier: "Entrance", on: [("ReachedLocation", "Goto1")]"#,
+    );
+    edit(
+        "machines/BuyTicketAtCounter.machine.ron",
+        r#"on: [("EndStateMachine", "HasTicket")]"#,
+        r#"on: [("EndStateMachine", "HasTicket"), ("Paged", "HasTicket")]"#,
+    );
+    let c = ensemble_compiler::compile_path(&copy).unwrap();
+    let (program, _) = c.output.expect("the interruptible airport compiles");
+    (dir, std::sync::Arc::new(program))
+}
+
+struct Interrupted {
+    events: Vec<Value>,
+    world: ensemble_runtime::sim::SimWorld,
+}
+
+/// Runs `ticket-sale`, sending `message` to `agent` just before tick `at` (never if `None`).
+fn run_interrupted(
+    program: &std::sync::Arc<ensemble_runtime::Program>,
+    interrupt: Option<(&str, &str, u64)>,
+    ticks: u64,
+) -> Interrupted {
+    use ensemble_runtime::hsm::Scene;
+    use ensemble_runtime::sim::{self, SimWorld};
+    let id = program.scene_by_name("ticket-sale").unwrap();
+    let world = SimWorld::for_scene(program, id);
+    let mut scene = Scene::new(program.clone(), sim::library(), "ticket-sale", world, 7).unwrap();
+    let agent = |scene: &Scene<SimWorld>, name: &str| {
+        scene.agents().find(|&a| scene.agent_name(a) == name).unwrap()
+    };
+    let mut events = Vec::new();
+    for t in 1..=ticks {
+        if let Some((who, message, at)) = interrupt
+            && at == t
+        {
+            let a = agent(&scene, who);
+            scene.send(a, a, message);
+        }
+        scene.tick();
+        events.extend(
+            scene
+                .take_events()
+                .iter()
+                .map(|e| serde_json::from_str::<Value>(&e.to_json()).unwrap()),
+        );
+    }
+    Interrupted {
+        events,
+        world: scene.game.clone(),
+    }
+}
+
+fn tick_of(e: &Value) -> u64 {
+    e["tick"].as_u64().unwrap()
+}
+
+/// Interrupting the conversation at any tick — the seller called away by a message, or the
+/// buyer leaving — ends both sides cleanly: both hosts are left within a few ticks, nothing more
+/// is said or traded in that conversation, no error is raised, the ticket is handed over exactly
+/// once (in that conversation or in the buyer's next one), and the buyer only walks to the gate
+/// with it.
+#[test]
+fn interrupting_the_conversation_at_any_point_ends_both_sides_cleanly() {
+    let (_dir, program) = interruptible_airport();
+    let plain = run_interrupted(&program, None, 1500);
+    let talk = |e: &Value, who: &str, event: &str| {
+        e["agent"] == who && e["event"] == event && e["state"] == "TalkStateMachine"
+    };
+    let start = tick_of(plain.events.iter().find(|e| talk(e, "customer", "enter")).unwrap());
+    let end = tick_of(plain.events.iter().find(|e| talk(e, "customer", "exit")).unwrap());
+    assert!(end > start + 100, "{start}..{end}");
+    let mut before_ticket = 0;
+    let mut after_ticket = 0;
+    for (who, message) in [("seller", "BagStolen"), ("customer", "Paged")] {
+        for at in (start + 1..end).step_by(7) {
+            let run = run_interrupted(&program, Some((who, message, at)), 6000);
+            let ev = &run.events;
+            let context = || format!("{message} to {who} at tick {at}");
+            assert!(
+                !ev.iter().any(|e| e["event"] == "error"),
+                "{}: {:?}",
+                context(),
+                ev.iter().find(|e| e["event"] == "error")
+            );
+            // Both sides leave their hosts at once.
+            for side in ["seller", "customer"] {
+                let left = ev
+                    .iter()
+                    .find(|e| talk(e, side, "exit") && tick_of(e) >= at)
+                    .unwrap_or_else(|| panic!("{}: {side} never left the conversation", context()));
+                assert!(tick_of(left) <= at + 3, "{}: {side} left at {}", context(), left);
+            }
+            // Nothing more is said or traded in it.
+            let next_talk = ev
+                .iter()
+                .find(|e| talk(e, "seller", "enter") && tick_of(e) > at)
+                .map_or(u64::MAX, tick_of);
+            let late: Vec<&Value> = ev
+                .iter()
+                .filter(|e| {
+                    let t = tick_of(e);
+                    t > at
+                        && t < next_talk
+                        && (e["event"] == "say" || e["event"] == "add")
+                        && (e["agent"] == "seller" || e["agent"] == "customer")
+                })
+                .collect();
+            assert!(late.is_empty(), "{}: {late:?}", context());
+            // The ticket changes hands exactly once, and the buyer goes to the gate with it.
+            let handed: Vec<u64> = ev
+                .iter()
+                .filter(|e| {
+                    e["event"] == "add"
+                        && e["fact"].as_str().unwrap().starts_with("Ticket(customer)")
+                })
+                .map(tick_of)
+                .collect();
+            assert_eq!(handed.len(), 1, "{}: {handed:?}", context());
+            if handed[0] < at {
+                after_ticket += 1;
+            } else {
+                before_ticket += 1;
+            }
+            assert_eq!(
+                run.world.variables[1].get("Ticket").map(String::as_str),
+                Some("ticket to Boston"),
+                "{}",
+                context()
+            );
+            let gate = ev
+                .iter()
+                .find(|e| e["agent"] == "customer" && e["event"] == "enter" && e["state"] == "Goto2")
+                .unwrap_or_else(|| panic!("{}: the customer never heads for the gate", context()));
+            assert!(tick_of(gate) > handed[0], "{}", context());
+            // Nobody is left half in a conversation.
+            assert!(run.world.partners.iter().all(Option::is_none), "{}", context());
+            assert!(run.world.talking.iter().all(|t| !t), "{}", context());
+        }
+    }
+    // Interruptions fell on both sides of the hand-over.
+    assert!(before_ticket > 0 && after_ticket > 0, "{before_ticket} / {after_ticket}");
 }
