@@ -199,6 +199,9 @@ fn broken_sentence_content_is_reported_in_one_run() {
     );
     find("syntax", "`VARIABLE` must be followed by a name");
     find("invalid-value", "not `Name = value`");
+    let give = find("invalid-value", "starts with `give` or `take`, not `hand`");
+    assert_eq!((give["line"].as_u64(), give["column"].as_u64()), (Some(11), Some(58)));
+    find("invalid-value", "`a ticket`, which is not a variable name");
     // No n-gram source: a warning, not an error.
     assert!(
         ds.iter()
@@ -417,4 +420,186 @@ fn interrupting_the_conversation_at_any_point_ends_both_sides_cleanly() {
     }
     // Interruptions fell on both sides of the hand-over.
     assert!(before_ticket > 0 && after_ticket > 0, "{before_ticket} / {after_ticket}");
+}
+
+/// A two-agent project: `a` asks `b` for a conversation; `a_root`/`b_root` are the states of
+/// their root machines, `conv_a`/`conv_b` those of the conversation machines they host.
+/// Returns `(state, variable)` for every `unbound-sentence-variable` error.
+fn unbound_in(a_root: &str, conv_a: &str, b_root: &str, conv_b: &str) -> Vec<(String, String)> {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let files = [
+        ("Ensemble.ron", "Project(name: \"pair\", libraries: [\"sim\"])".to_string()),
+        (
+            "pair.locations.ron",
+            "Locations(locations: [(name: \"Here\", x: 0.0, y: 0.0)])".to_string(),
+        ),
+        (
+            "pair.scene.ron",
+            "Scene(name: \"pair\", agents: [(name: \"a\", machine: \"A\", at: \"Here\"), (name: \"b\", machine: \"B\", at: \"Here\")])".to_string(),
+        ),
+        (
+            "pair.sentences.ron",
+            r#"Sentences(states: [
+                (name: "GoToX", verbs: "like, go", nouns: "I, VARIABLE CityName"),
+                (name: "ThanksForX", verbs: "thank", nouns: "I, you, VARIABLE Ticket"),
+            ])"#
+            .to_string(),
+        ),
+        ("A.machine.ron", format!("Machine(name: \"A\", states: [{a_root}])")),
+        ("ConvA.machine.ron", format!("Machine(name: \"ConvA\", states: [{conv_a}])")),
+        ("B.machine.ron", format!("Machine(name: \"B\", states: [{b_root}])")),
+        ("ConvB.machine.ron", format!("Machine(name: \"ConvB\", states: [{conv_b}])")),
+    ];
+    for (name, text) in files {
+        std::fs::write(p.join(name), text).unwrap();
+    }
+    let out = ensemble(&["check", p.to_str().unwrap(), "--format", "json"]);
+    assert_ne!(out.code, 2, "{}", out.stderr);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    let ds = doc["diagnostics"].as_array().unwrap();
+    let others: Vec<&Value> = ds
+        .iter()
+        .filter(|d| d["severity"] == "error" && d["code"] != "unbound-sentence-variable")
+        .collect();
+    assert!(others.is_empty(), "unexpected errors: {others:?}");
+    let mut found: Vec<(String, String)> = ds
+        .iter()
+        .filter(|d| d["code"] == "unbound-sentence-variable")
+        .map(|d| {
+            let m = d["message"].as_str().unwrap();
+            let quoted: Vec<&str> = m.split('`').skip(1).step_by(2).collect();
+            // "`VARIABLE X` of sentence state `S` ... dialog state `D` ..." or
+            // "`{X}` in transaction `T` ..."
+            let (var, state) = if m.starts_with("`VARIABLE") {
+                (quoted[0].trim_start_matches("VARIABLE "), quoted[2])
+            } else {
+                (quoted[0].trim_matches(['{', '}']), quoted[1])
+            };
+            (state.to_string(), var.to_string())
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+const A_ROOT: &str = r#"(name: "Start", on: [("Empty", "RequestConversation")]),
+    (name: "RequestConversation", modifier: "b", on: [("ConversationCoupled", "TalkStateMachine")]),
+    (name: "TalkStateMachine", modifier: "ConvA", on: [("EndStateMachine", "Finish")]),
+    (name: "Finish")"#;
+const B_ROOT: &str = r#"(name: "Start", on: [("Empty", "WaitForConversation")]),
+    (name: "WaitForConversation", on: [("ConversationCoupled", "TalkStateMachine")]),
+    (name: "TalkStateMachine", modifier: "ConvB", on: [("EndStateMachine", "Finish")]),
+    (name: "Finish")"#;
+/// `a` greets, yields, and then speaks `GoToX` (its city comes from the partner).
+const A_GREETS_THEN_ASKS: &str = r#"(name: "Start", on: [("Empty", "Hello")]),
+    (name: "Hello", code: "Say", modifier: "Hi.", on: [("WaitForResponse", "Ask")]),
+    (name: "Ask", code: "Dialog", modifier: "GoToX", on: [("WaitForResponse", "Finish")]),
+    (name: "Finish")"#;
+
+fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+}
+
+#[test]
+fn a_partner_binding_counts_only_if_it_is_on_every_path_before_the_conversation() {
+    let conv_b = r#"(name: "Start", on: [("Empty", "Listen")]),
+        (name: "Listen", on: [("YourTurn", "Reply")]),
+        (name: "Reply", code: "Say", modifier: "Yes?", on: [("WaitForResponse", "Finish")]),
+        (name: "Finish")"#;
+    // `b` binds the city on one of its two paths to the counter only.
+    let one_path = r#"(name: "Start", on: [("Empty", "Choose")]),
+        (name: "Choose", code: "Listen", on: [("Left", "SetCity"), ("Right", "WaitForConversation")]),
+        (name: "SetCity", code: "Set", modifier: "CityName = Boston", on: [("Done", "WaitForConversation")]),
+        (name: "WaitForConversation", on: [("ConversationCoupled", "TalkStateMachine")]),
+        (name: "TalkStateMachine", modifier: "ConvB", on: [("EndStateMachine", "Finish")]),
+        (name: "Finish")"#;
+    assert_eq!(
+        unbound_in(A_ROOT, A_GREETS_THEN_ASKS, one_path, conv_b),
+        pairs(&[("Ask", "CityName")])
+    );
+    let every_path = one_path.replace(r#"("Right", "WaitForConversation")"#, r#"("Right", "SetCity")"#);
+    assert_eq!(unbound_in(A_ROOT, A_GREETS_THEN_ASKS, &every_path, conv_b), pairs(&[]));
+    // Nobody binds it: also the case without a partner binding at all.
+    assert_eq!(
+        unbound_in(A_ROOT, A_GREETS_THEN_ASKS, B_ROOT, conv_b),
+        pairs(&[("Ask", "CityName")])
+    );
+}
+
+#[test]
+fn a_partner_binding_inside_the_conversation_counts_when_the_turns_order_it_first() {
+    // `b` binds the city in its turn, before yielding back: `a` asks after that.
+    let sets_in_its_turn = r#"(name: "Start", on: [("Empty", "Listen")]),
+        (name: "Listen", on: [("YourTurn", "SetCity")]),
+        (name: "SetCity", code: "Set", modifier: "CityName = Boston", on: [("Done", "Reply")]),
+        (name: "Reply", code: "Say", modifier: "Yes?", on: [("WaitForResponse", "Finish")]),
+        (name: "Finish")"#;
+    assert_eq!(
+        unbound_in(A_ROOT, A_GREETS_THEN_ASKS, B_ROOT, sets_in_its_turn),
+        pairs(&[])
+    );
+    // `b` binds it only after yielding: `a` may already be asking.
+    let sets_after_yielding = r#"(name: "Start", on: [("Empty", "Listen")]),
+        (name: "Listen", on: [("YourTurn", "Reply")]),
+        (name: "Reply", code: "Say", modifier: "Yes?", on: [("WaitForResponse", "SetCity")]),
+        (name: "SetCity", code: "Set", modifier: "CityName = Boston", on: [("Done", "Finish")]),
+        (name: "Finish")"#;
+    assert_eq!(
+        unbound_in(A_ROOT, A_GREETS_THEN_ASKS, B_ROOT, sets_after_yielding),
+        pairs(&[("Ask", "CityName")])
+    );
+    // `a` asks first, without waiting for `b`'s turn at all.
+    let asks_at_once = r#"(name: "Start", on: [("Empty", "Ask")]),
+        (name: "Ask", code: "Dialog", modifier: "GoToX", on: [("WaitForResponse", "Finish")]),
+        (name: "Finish")"#;
+    assert_eq!(
+        unbound_in(A_ROOT, asks_at_once, B_ROOT, sets_in_its_turn),
+        pairs(&[("Ask", "CityName")])
+    );
+}
+
+#[test]
+fn what_a_transaction_gives_is_there_in_the_conversation_and_after_it_only_behind_has() {
+    let a_city = r#"(name: "Start", on: [("Empty", "SetCity")]),
+        (name: "SetCity", code: "Set", modifier: "CityName = Boston", on: [("Done", "RequestConversation")]),
+        (name: "RequestConversation", modifier: "b", on: [("ConversationCoupled", "TalkStateMachine")]),
+        (name: "TalkStateMachine", modifier: "ConvA", on: [("EndStateMachine", "Later")]),
+        (name: "Later", code: "Dialog", modifier: "ThanksForX", on: [("FinishStatement", "Finish")]),
+        (name: "Finish")"#;
+    let a_thanks = r#"(name: "Start", on: [("Empty", "Hello")]),
+        (name: "Hello", code: "Say", modifier: "Hi.", on: [("WaitForResponse", "Thanks")]),
+        (name: "Thanks", code: "Dialog", modifier: "ThanksForX", on: [("WaitForResponse", "Finish")]),
+        (name: "Finish")"#;
+    // The seller's value is filled from the buyer's city: its own slot check passes too.
+    let b_gives = r#"(name: "Start", on: [("Empty", "Listen")]),
+        (name: "Listen", on: [("YourTurn", "Give")]),
+        (name: "Give", code: "Transaction", modifier: "give Ticket = ticket to {CityName}", on: [("Done", "Reply")]),
+        (name: "Reply", code: "Say", modifier: "Here you are.", on: [("WaitForResponse", "Finish")]),
+        (name: "Finish")"#;
+    // Inside the conversation `Thanks` comes after the hand-over; after it, `Later` may follow
+    // an interrupted conversation that never got there.
+    assert_eq!(
+        unbound_in(a_city, a_thanks, B_ROOT, b_gives),
+        pairs(&[("Later", "Ticket")])
+    );
+    let with_has = a_city
+        .replace(r#"("EndStateMachine", "Later")"#, r#"("EndStateMachine", "HasTicket")"#)
+        .replace(
+            r#"(name: "Later""#,
+            r#"(name: "HasTicket", code: "Has", modifier: "Ticket", on: [("Yes", "Later"), ("No", "Finish")]),
+        (name: "Later""#,
+        );
+    assert_eq!(unbound_in(&with_has, a_thanks, B_ROOT, b_gives), pairs(&[]));
+    // A hand-over the seller makes after yielding does not precede the buyer's thanks, and a
+    // value slot nobody binds is reported on the transaction.
+    let b_gives_late = r#"(name: "Start", on: [("Empty", "Listen")]),
+        (name: "Listen", on: [("YourTurn", "Reply")]),
+        (name: "Reply", code: "Say", modifier: "Here you are.", on: [("WaitForResponse", "Give")]),
+        (name: "Give", code: "Transaction", modifier: "give Ticket = ticket to {Destination}", on: [("Done", "Finish")]),
+        (name: "Finish")"#;
+    assert_eq!(
+        unbound_in(&with_has, a_thanks, B_ROOT, b_gives_late),
+        pairs(&[("Give", "Destination"), ("Thanks", "Ticket")])
+    );
 }
