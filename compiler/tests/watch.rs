@@ -25,14 +25,18 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-fn airport_copy() -> (tempfile::TempDir, PathBuf) {
+fn sample_copy(name: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
-    let airport = dir.path().join("airport");
+    let copy = dir.path().join(name);
     copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport"),
-        &airport,
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples").join(name),
+        &copy,
     );
-    (dir, airport)
+    (dir, copy)
+}
+
+fn airport_copy() -> (tempfile::TempDir, PathBuf) {
+    sample_copy("airport")
 }
 
 /// A child process whose stdout lines arrive on a channel; killed on drop.
@@ -233,4 +237,101 @@ fn watch_rebuilds_and_keeps_the_last_good_build() {
         good,
         "the fixed build is written"
     );
+}
+
+/// `run --watch` on a conversation (HMM-space chat) scene: the player's transcript goes on in
+/// real time while an action's lines are edited; the reload keeps every belief (nothing falls
+/// back), the new line is said, a broken save is refused and the conversation goes on.
+#[test]
+fn run_watch_reloads_a_chat_scene_keeping_its_beliefs() {
+    let (_tmp, inn) = sample_copy("innkeeper");
+    let mut run = Running::start(&[
+        "run",
+        inn.to_str().unwrap(),
+        "--scene",
+        "chat",
+        "--input",
+        inn.join("transcripts/xenos.txt").to_str().unwrap(),
+        "--watch",
+        "--trace",
+        "json",
+        "--ticks",
+        "1000000",
+        "--speed",
+        "4",
+    ]);
+    let first = run.until("Xenos greeting back", |v| v["event"] == "output");
+    let actions = inn.join("innkeeper.actions.ron");
+    let text = std::fs::read_to_string(&actions).unwrap();
+    let edited = text.replace("me fix that right away", "me mend that at once");
+    assert_ne!(text, edited);
+    std::fs::write(&actions, &edited).unwrap();
+    let reload = run.until("a reload", |v| v["event"] == "reload");
+    assert_eq!(reload["fallbacks"].as_array().unwrap().len(), 0, "{reload}");
+    assert!(reload["kept"].as_u64().unwrap() > 0, "{reload}");
+    assert!(reload["tick"].as_u64() >= first["tick"].as_u64(), "{reload}");
+    // The conversation did not restart: the player's next line is a later one.
+    let next = run.until("the player's next line", |v| v["event"] == "input");
+    assert_ne!(next["text"], "hi there", "{next}");
+    run.until("the edited line", |v| {
+        v["event"] == "output" && v["text"] == "me mend that at once"
+    });
+
+    std::fs::write(&actions, "Actions(actions: [(name: ").unwrap();
+    let rejected = run.until("reload-rejected", |v| v["event"] == "reload-rejected");
+    assert!(
+        rejected["reason"]
+            .as_str()
+            .unwrap()
+            .contains("innkeeper.actions.ron"),
+        "{rejected}"
+    );
+    let at = rejected["tick"].as_u64().unwrap();
+    run.until("the conversation going on", |v| {
+        v["tick"].as_u64().unwrap_or(0) > at && v["event"] == "output"
+    });
+}
+
+/// The ticket sale (sentence states, dialog and one-off states, a transaction) under
+/// `run --watch`: editing the seller's conversation machine mid-scene reloads it, keeps every
+/// agent where it is, and the next buyer hears the new line.
+#[test]
+fn run_watch_reloads_the_ticket_sale() {
+    let (_tmp, airport) = airport_copy();
+    let mut run = Running::start(&[
+        "run",
+        airport.to_str().unwrap(),
+        "--scene",
+        "ticket-sale",
+        "--watch",
+        "--trace",
+        "json",
+        "--ticks",
+        "1000000",
+        "--speed",
+        "10",
+    ]);
+    run.until("the first buyer asking for a ticket", |v| {
+        v["agent"] == "customer" && v["event"] == "say" && v["sentence"] == "WantTicketToX"
+    });
+    let machine = airport.join("machines/SellTicket.machine.ron");
+    let text = std::fs::read_to_string(&machine).unwrap();
+    let edited = text.replace(r#"modifier: "OK.|Sure.""#, r#"modifier: "Right away.""#);
+    assert_ne!(text, edited);
+    std::fs::write(&machine, &edited).unwrap();
+    let reload = run.until("a reload", |v| v["event"] == "reload");
+    assert_eq!(reload["fallbacks"].as_array().unwrap().len(), 0, "{reload}");
+    let next = run.until("the seller's next state", |v| {
+        v["agent"] == "seller" && v["event"] == "enter"
+    });
+    assert_ne!(next["state"], "Start", "{next}");
+    run.until("the hand-over to the first buyer", |v| {
+        v["event"] == "add" && v["fact"] == "Ticket(customer) = ticket to Boston"
+    });
+    run.until("the second buyer hearing the new line", |v| {
+        v["agent"] == "seller" && v["event"] == "say" && v["text"] == "Right away."
+    });
+    run.until("the hand-over to the second buyer", |v| {
+        v["event"] == "add" && v["fact"] == "Ticket(traveler) = ticket to Chicago"
+    });
 }
