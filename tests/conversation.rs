@@ -603,3 +603,79 @@ fn what_a_transaction_gives_is_there_in_the_conversation_and_after_it_only_behin
         pairs(&[("Give", "Destination"), ("Thanks", "Ticket")])
     );
 }
+
+/// Checks a project made of one sentences file (and a counts file beside it); returns the
+/// diagnostics.
+fn check_sentences(sentences: &str, counts: &str) -> Vec<Value> {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    std::fs::write(p.join("Ensemble.ron"), "Project(name: \"words\")").unwrap();
+    std::fs::write(p.join("words.sentences.ron"), sentences).unwrap();
+    std::fs::write(p.join("counts.tsv"), counts).unwrap();
+    let out = ensemble(&["check", p.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    doc["diagnostics"].as_array().unwrap().clone()
+}
+
+fn codes(ds: &[Value]) -> Vec<&str> {
+    ds.iter().map(|d| d["code"].as_str().unwrap()).collect()
+}
+
+/// Hewlett §3.4.3: "Bob hit Sam" and "Sam hit Bob" score alike on counts that have both, and
+/// the runtime would pick either — the meaning is not the designer's any more.
+#[test]
+fn swapped_arguments_among_the_best_candidates_are_a_warning() {
+    let sentences = r#"Sentences(ngrams: "counts.tsv", states: [(name: "BobHitSam", verbs: "PAST hit", nouns: "Bob, Sam")])"#;
+    let both = "bob\t10\nsam\t10\nhit\t10\n<s> bob\t5\n<s> sam\t5\nbob hit\t5\nsam hit\t5\nhit sam\t5\nhit bob\t5\n\
+                <s> bob hit\t5\n<s> sam hit\t5\nbob hit sam\t5\nsam hit bob\t5\nhit sam .\t5\nhit bob .\t5\n";
+    let ds = check_sentences(sentences, both);
+    let swapped = ds
+        .iter()
+        .find(|d| d["code"] == "swapped-arguments")
+        .unwrap_or_else(|| panic!("{ds:?}"));
+    let message = swapped["message"].as_str().unwrap();
+    assert!(
+        message.contains("\"Bob hit Sam.\"") && message.contains("\"Sam hit Bob.\""),
+        "{message}"
+    );
+    assert_eq!(swapped["severity"], "warning");
+    assert_eq!((swapped["line"].as_u64(), swapped["file"].as_str()), (Some(1), Some("words.sentences.ron")));
+    // Counts that only know one order keep the meaning: no warning.
+    let one = "bob\t10\nsam\t10\nhit\t10\n<s> bob\t5\nbob hit\t5\nhit sam\t5\n<s> bob hit\t5\nbob hit sam\t5\nhit sam .\t5\n";
+    let ds = check_sentences(sentences, one);
+    assert!(!codes(&ds).contains(&"swapped-arguments"), "{ds:?}");
+}
+
+#[test]
+fn candidates_the_counts_do_not_support_are_a_warning() {
+    let counts = "i\t10\nleave\t3\n<s> i\t5\n";
+    // Eq. 3.1 has no treatment of unseen trigrams: every candidate scores -inf.
+    let ds = check_sentences(
+        r#"Sentences(ngrams: "counts.tsv", scoring: Eq31, states: [(name: "LeaveAtX", verbs: "like, leave", nouns: "I, VARIABLE Time")], examples: {"Time": "seven"})"#,
+        counts,
+    );
+    let low = ds
+        .iter()
+        .find(|d| d["code"] == "no-candidate")
+        .unwrap_or_else(|| panic!("{ds:?}"));
+    assert!(
+        low["message"].as_str().unwrap().contains("every candidate scores below any finite score"),
+        "{low}"
+    );
+    // With back-off every score is finite; a threshold above the best still warns, one below
+    // it does not.
+    let with = |min: &str| {
+        check_sentences(
+            &format!(r#"Sentences(ngrams: "counts.tsv", min_score: {min}, states: [(name: "LeaveAtX", verbs: "like, leave", nouns: "I, VARIABLE Time")], examples: {{"Time": "seven"}})"#),
+            counts,
+        )
+    };
+    let ds = with("-1.0");
+    assert!(
+        ds.iter().any(|d| d["code"] == "no-candidate"
+            && d["message"].as_str().unwrap().contains("below the threshold -1")),
+        "{ds:?}"
+    );
+    assert!(!codes(&with("-100.0")).contains(&"no-candidate"));
+}
