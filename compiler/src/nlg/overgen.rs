@@ -5,7 +5,8 @@
 //!   before it;
 //! - the prepositions ("particles") of those attachments;
 //! - the articles (a / the / none);
-//! - auxiliaries and modals (none, would, can, will) and tense (present, past);
+//! - auxiliaries and modals (none, would, can, will) and tense (present, past), unless the head
+//!   verb is written `PAST` (then the simple past only);
 //! - the form of each complement verb (to-infinitive or gerund);
 //! - the question form (wh-word fronted with inversion, in situ, or as the subject).
 //!
@@ -183,13 +184,17 @@ pub fn overgenerate(input: &Input) -> Vec<Variant> {
                 .collect();
             let dets: Vec<&[Det]> = heads.iter().map(articles).collect();
             let complements = input.verbs.len().saturating_sub(1);
-            // Digits: modal/tense, complement forms, relations, articles.
-            let mut radices = vec![MODALS.len() + 2];
+            // Digits: modal/tense, complement forms, relations, articles. A head verb written
+            // `PAST` fixes the tense: a modal would change what is said ("what happened" is
+            // not "what would have happened"), so it is realised in the simple past only.
+            let past_head = input.verbs.first().is_some_and(|v| v.past);
+            let mut radices = vec![if past_head { 1 } else { MODALS.len() + 2 }];
             radices.extend(std::iter::repeat_n(2, complements));
             radices.extend(rels.iter().map(Vec::len));
             radices.extend(dets.iter().map(|d| d.len()));
             for_each_combination(&radices, |d| {
                 let (modal, tense) = match d[0] {
+                    _ if past_head => (None, Tense::Past),
                     0 => (None, Tense::Present),
                     1 => (None, Tense::Past),
                     m => (Some(MODALS[m - 2].to_string()), Tense::Present),
@@ -323,6 +328,28 @@ mod tests {
             .iter()
             .map(|v| realise(&v.clause).template())
             .collect()
+    }
+
+    /// Figs. 5.4-5.5: a head verb written `PAST` keeps its tense; no modal reinterprets it.
+    #[test]
+    fn a_past_head_verb_is_realised_in_the_simple_past_only() {
+        let all = unique(&input(
+            &["PAST happen"],
+            &["flight", "VARIABLE CityName"],
+            Some(Some("what")),
+        ));
+        assert!(all.contains("What happened to the flight to {CityName}?"), "{all:?}");
+        for s in &all {
+            assert!(
+                !["would", "can", "will", "have", "happens"]
+                    .iter()
+                    .any(|w| s.split([' ', '?']).any(|x| x == *w)),
+                "{s}"
+            );
+        }
+        // A present head still varies: "be, PAST book" keeps "will be booked".
+        let booked = unique(&input(&["be", "PAST book"], &["you", "flight", "VARIABLE CityName"], None));
+        assert!(booked.iter().any(|s| s.starts_with("You will be booked")), "{booked:?}");
     }
 
     #[test]
