@@ -200,7 +200,10 @@ fn broken_sentence_content_is_reported_in_one_run() {
     find("syntax", "`VARIABLE` must be followed by a name");
     find("invalid-value", "not `Name = value`");
     let give = find("invalid-value", "starts with `give` or `take`, not `hand`");
-    assert_eq!((give["line"].as_u64(), give["column"].as_u64()), (Some(11), Some(58)));
+    assert_eq!(
+        (give["line"].as_u64(), give["column"].as_u64()),
+        (Some(11), Some(58))
+    );
     find("invalid-value", "`a ticket`, which is not a variable name");
     // No n-gram source: a warning, not an error.
     assert!(
@@ -307,7 +310,10 @@ fn run_interrupted(
     let world = SimWorld::for_scene(program, id);
     let mut scene = Scene::new(program.clone(), sim::library(), "ticket-sale", world, 7).unwrap();
     let agent = |scene: &Scene<SimWorld>, name: &str| {
-        scene.agents().find(|&a| scene.agent_name(a) == name).unwrap()
+        scene
+            .agents()
+            .find(|&a| scene.agent_name(a) == name)
+            .unwrap()
     };
     let mut events = Vec::new();
     for t in 1..=ticks {
@@ -347,8 +353,20 @@ fn interrupting_the_conversation_at_any_point_ends_both_sides_cleanly() {
     let talk = |e: &Value, who: &str, event: &str| {
         e["agent"] == who && e["event"] == event && e["state"] == "TalkStateMachine"
     };
-    let start = tick_of(plain.events.iter().find(|e| talk(e, "customer", "enter")).unwrap());
-    let end = tick_of(plain.events.iter().find(|e| talk(e, "customer", "exit")).unwrap());
+    let start = tick_of(
+        plain
+            .events
+            .iter()
+            .find(|e| talk(e, "customer", "enter"))
+            .unwrap(),
+    );
+    let end = tick_of(
+        plain
+            .events
+            .iter()
+            .find(|e| talk(e, "customer", "exit"))
+            .unwrap(),
+    );
     assert!(end > start + 100, "{start}..{end}");
     let mut before_ticket = 0;
     let mut after_ticket = 0;
@@ -369,7 +387,12 @@ fn interrupting_the_conversation_at_any_point_ends_both_sides_cleanly() {
                     .iter()
                     .find(|e| talk(e, side, "exit") && tick_of(e) >= at)
                     .unwrap_or_else(|| panic!("{}: {side} never left the conversation", context()));
-                assert!(tick_of(left) <= at + 3, "{}: {side} left at {}", context(), left);
+                assert!(
+                    tick_of(left) <= at + 3,
+                    "{}: {side} left at {}",
+                    context(),
+                    left
+                );
             }
             // Nothing more is said or traded in it.
             let next_talk = ev
@@ -410,16 +433,25 @@ fn interrupting_the_conversation_at_any_point_ends_both_sides_cleanly() {
             );
             let gate = ev
                 .iter()
-                .find(|e| e["agent"] == "customer" && e["event"] == "enter" && e["state"] == "Goto2")
+                .find(|e| {
+                    e["agent"] == "customer" && e["event"] == "enter" && e["state"] == "Goto2"
+                })
                 .unwrap_or_else(|| panic!("{}: the customer never heads for the gate", context()));
             assert!(tick_of(gate) > handed[0], "{}", context());
             // Nobody is left half in a conversation.
-            assert!(run.world.partners.iter().all(Option::is_none), "{}", context());
+            assert!(
+                run.world.partners.iter().all(Option::is_none),
+                "{}",
+                context()
+            );
             assert!(run.world.talking.iter().all(|t| !t), "{}", context());
         }
     }
     // Interruptions fell on both sides of the hand-over.
-    assert!(before_ticket > 0 && after_ticket > 0, "{before_ticket} / {after_ticket}");
+    assert!(
+        before_ticket > 0 && after_ticket > 0,
+        "{before_ticket} / {after_ticket}"
+    );
 }
 
 /// A two-agent project: `a` asks `b` for a conversation; `a_root`/`b_root` are the states of
@@ -498,7 +530,9 @@ const A_GREETS_THEN_ASKS: &str = r#"(name: "Start", on: [("Empty", "Hello")]),
     (name: "Finish")"#;
 
 fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
-    list.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    list.iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
 }
 
 #[test]
@@ -518,8 +552,14 @@ fn a_partner_binding_counts_only_if_it_is_on_every_path_before_the_conversation(
         unbound_in(A_ROOT, A_GREETS_THEN_ASKS, one_path, conv_b),
         pairs(&[("Ask", "CityName")])
     );
-    let every_path = one_path.replace(r#"("Right", "WaitForConversation")"#, r#"("Right", "SetCity")"#);
-    assert_eq!(unbound_in(A_ROOT, A_GREETS_THEN_ASKS, &every_path, conv_b), pairs(&[]));
+    let every_path = one_path.replace(
+        r#"("Right", "WaitForConversation")"#,
+        r#"("Right", "SetCity")"#,
+    );
+    assert_eq!(
+        unbound_in(A_ROOT, A_GREETS_THEN_ASKS, &every_path, conv_b),
+        pairs(&[])
+    );
     // Nobody binds it: also the case without a partner binding at all.
     assert_eq!(
         unbound_in(A_ROOT, A_GREETS_THEN_ASKS, B_ROOT, conv_b),
@@ -640,7 +680,10 @@ fn swapped_arguments_among_the_best_candidates_are_a_warning() {
         "{message}"
     );
     assert_eq!(swapped["severity"], "warning");
-    assert_eq!((swapped["line"].as_u64(), swapped["file"].as_str()), (Some(1), Some("words.sentences.ron")));
+    assert_eq!(
+        (swapped["line"].as_u64(), swapped["file"].as_str()),
+        (Some(1), Some("words.sentences.ron"))
+    );
     // Counts that only know one order keep the meaning: no warning.
     let one = "bob\t10\nsam\t10\nhit\t10\n<s> bob\t5\nbob hit\t5\nhit sam\t5\n<s> bob hit\t5\nbob hit sam\t5\nhit sam .\t5\n";
     let ds = check_sentences(sentences, one);
@@ -660,21 +703,29 @@ fn candidates_the_counts_do_not_support_are_a_warning() {
         .find(|d| d["code"] == "no-candidate")
         .unwrap_or_else(|| panic!("{ds:?}"));
     assert!(
-        low["message"].as_str().unwrap().contains("every candidate scores below any finite score"),
+        low["message"]
+            .as_str()
+            .unwrap()
+            .contains("every candidate scores below any finite score"),
         "{low}"
     );
     // With back-off every score is finite; a threshold above the best still warns, one below
     // it does not.
     let with = |min: &str| {
         check_sentences(
-            &format!(r#"Sentences(ngrams: "counts.tsv", min_score: {min}, states: [(name: "LeaveAtX", verbs: "like, leave", nouns: "I, VARIABLE Time")], examples: {{"Time": "seven"}})"#),
+            &format!(
+                r#"Sentences(ngrams: "counts.tsv", min_score: {min}, states: [(name: "LeaveAtX", verbs: "like, leave", nouns: "I, VARIABLE Time")], examples: {{"Time": "seven"}})"#
+            ),
             counts,
         )
     };
     let ds = with("-1.0");
     assert!(
         ds.iter().any(|d| d["code"] == "no-candidate"
-            && d["message"].as_str().unwrap().contains("below the threshold -1")),
+            && d["message"]
+                .as_str()
+                .unwrap()
+                .contains("below the threshold -1")),
         "{ds:?}"
     );
     assert!(!codes(&with("-100.0")).contains(&"no-candidate"));

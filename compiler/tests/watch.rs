@@ -29,7 +29,9 @@ fn sample_copy(name: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let copy = dir.path().join(name);
     copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples").join(name),
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../samples")
+            .join(name),
         &copy,
     );
     (dir, copy)
@@ -69,6 +71,25 @@ impl Running {
             lines: rx,
             seen: Vec::new(),
         }
+    }
+
+    /// `ensemble run PROJECT --scene SCENE --watch --trace json` in real time at `speed`.
+    fn watch(project: &Path, scene: &str, speed: &str, extra: &[&str]) -> Running {
+        let mut args = vec![
+            "run",
+            project.to_str().unwrap(),
+            "--scene",
+            scene,
+            "--watch",
+            "--trace",
+            "json",
+            "--ticks",
+            "1000000",
+            "--speed",
+            speed,
+        ];
+        args.extend(extra);
+        Running::start(&args)
     }
 
     /// Reads lines until one satisfies `pred`; panics after the timeout.
@@ -113,19 +134,7 @@ fn is(v: &Value, agent: &str, event: &str, state: &str) -> bool {
 #[test]
 fn run_watch_reloads_keeps_agents_states_and_survives_broken_saves() {
     let (_tmp, airport) = airport_copy();
-    let mut run = Running::start(&[
-        "run",
-        airport.to_str().unwrap(),
-        "--scene",
-        "ticket-counter",
-        "--watch",
-        "--trace",
-        "json",
-        "--ticks",
-        "1000000",
-        "--speed",
-        "10",
-    ]);
+    let mut run = Running::watch(&airport, "ticket-counter", "10", &[]);
     run.until("the seller waiting at the counter", |v| {
         is(v, "seller", "enter", "WaitForConversation")
     });
@@ -245,21 +254,15 @@ fn watch_rebuilds_and_keeps_the_last_good_build() {
 #[test]
 fn run_watch_reloads_a_chat_scene_keeping_its_beliefs() {
     let (_tmp, inn) = sample_copy("innkeeper");
-    let mut run = Running::start(&[
-        "run",
-        inn.to_str().unwrap(),
-        "--scene",
+    let mut run = Running::watch(
+        &inn,
         "chat",
-        "--input",
-        inn.join("transcripts/xenos.txt").to_str().unwrap(),
-        "--watch",
-        "--trace",
-        "json",
-        "--ticks",
-        "1000000",
-        "--speed",
         "4",
-    ]);
+        &[
+            "--input",
+            inn.join("transcripts/xenos.txt").to_str().unwrap(),
+        ],
+    );
     let first = run.until("Xenos greeting back", |v| v["event"] == "output");
     let actions = inn.join("innkeeper.actions.ron");
     let text = std::fs::read_to_string(&actions).unwrap();
@@ -269,7 +272,10 @@ fn run_watch_reloads_a_chat_scene_keeping_its_beliefs() {
     let reload = run.until("a reload", |v| v["event"] == "reload");
     assert_eq!(reload["fallbacks"].as_array().unwrap().len(), 0, "{reload}");
     assert!(reload["kept"].as_u64().unwrap() > 0, "{reload}");
-    assert!(reload["tick"].as_u64() >= first["tick"].as_u64(), "{reload}");
+    assert!(
+        reload["tick"].as_u64() >= first["tick"].as_u64(),
+        "{reload}"
+    );
     // The conversation did not restart: the player's next line is a later one.
     let next = run.until("the player's next line", |v| v["event"] == "input");
     assert_ne!(next["text"], "hi there", "{next}");
@@ -298,19 +304,7 @@ fn run_watch_reloads_a_chat_scene_keeping_its_beliefs() {
 #[test]
 fn run_watch_reloads_the_ticket_sale() {
     let (_tmp, airport) = airport_copy();
-    let mut run = Running::start(&[
-        "run",
-        airport.to_str().unwrap(),
-        "--scene",
-        "ticket-sale",
-        "--watch",
-        "--trace",
-        "json",
-        "--ticks",
-        "1000000",
-        "--speed",
-        "10",
-    ]);
+    let mut run = Running::watch(&airport, "ticket-sale", "10", &[]);
     run.until("the first buyer asking for a ticket", |v| {
         v["agent"] == "customer" && v["event"] == "say" && v["sentence"] == "WantTicketToX"
     });

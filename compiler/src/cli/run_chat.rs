@@ -12,7 +12,7 @@
 //! Input lines: `hi there` (says), `/nods` or `/waves hi` (an emote), an empty line (the player
 //! stays silent for one iteration), `# ...` (a comment, skipped).
 
-use super::run_scene::{LoadFailure, Options, load, reload_reason};
+use super::run_scene::{LoadFailure, Options, load, reload_reason, write_trace};
 use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io};
 use ensemble_runtime::Program;
 use ensemble_runtime::hpmm::ChatScene;
@@ -81,18 +81,8 @@ impl Player {
 }
 
 fn write_events(scene: &mut ChatScene, options: &Options, io: &mut Io<'_>) -> bool {
-    for e in scene.take_events() {
-        let line = if options.json {
-            e.to_json()
-        } else {
-            e.to_text()
-        };
-        if writeln!(io.out, "{line}").is_err() {
-            return false; // reader went away
-        }
-    }
-    // Interactive use: show the agent's answer before blocking on the next line.
-    io.out.flush().is_ok()
+    // Always flushed: interactive use shows the agent's answer before blocking on the next line.
+    write_trace(scene.take_events(), options, true, io)
 }
 
 pub fn run(

@@ -93,9 +93,15 @@ pub(super) fn reload_reason(change: &Change) -> String {
     format!("changed: {what}")
 }
 
-/// Writes the events recorded since the last call; `false` if the reader went away.
-fn flush_events(scene: &mut Scene<SimWorld>, options: &Options, io: &mut Io<'_>) -> bool {
-    for e in scene.take_events() {
+/// Writes trace events as JSON lines or text, flushing when asked (watching, interactive);
+/// `false` if the reader went away.
+pub(super) fn write_trace(
+    events: Vec<ensemble_runtime::trace::TraceEvent>,
+    options: &Options,
+    flush: bool,
+    io: &mut Io<'_>,
+) -> bool {
+    for e in events {
         let line = if options.json {
             e.to_json()
         } else {
@@ -105,7 +111,12 @@ fn flush_events(scene: &mut Scene<SimWorld>, options: &Options, io: &mut Io<'_>)
             return false;
         }
     }
-    !options.watch || io.out.flush().is_ok()
+    !flush || io.out.flush().is_ok()
+}
+
+/// Writes the events recorded since the last call; `false` if the reader went away.
+fn flush_events(scene: &mut Scene<SimWorld>, options: &Options, io: &mut Io<'_>) -> bool {
+    write_trace(scene.take_events(), options, options.watch, io)
 }
 
 pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {

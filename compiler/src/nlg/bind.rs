@@ -182,7 +182,10 @@ struct Step<'m> {
 fn steps<'m>(module: &'m Module, side: Side, my_turn: bool) -> Vec<Step<'m>> {
     let st = &module.states[side.state];
     let code = code_name(module, st);
-    if st.code.is_some_and(|c| module.library[c].terminal != Terminal::No) {
+    if st
+        .code
+        .is_some_and(|c| module.library[c].terminal != Terminal::No)
+    {
         return Vec::new();
     }
     let has = |e: &str| st.transitions.iter().any(|t| t.event.text == e);
@@ -581,7 +584,10 @@ pub fn check_bindings(module: &Module, diags: &mut Diagnostics) {
             ));
         if m.need == Need::Sentence
             && let Some(h) = module.sentence_by_name(text)
-            && let Some(v) = module.sentences[h].variables.iter().find(|v| v.text == *var)
+            && let Some(v) = module.sentences[h]
+                .variables
+                .iter()
+                .find(|v| v.text == *var)
         {
             d = d.related(v.span, "the variable is declared here");
         }

@@ -338,7 +338,10 @@ mod tests {
             &["flight", "VARIABLE CityName"],
             Some(Some("what")),
         ));
-        assert!(all.contains("What happened to the flight to {CityName}?"), "{all:?}");
+        assert!(
+            all.contains("What happened to the flight to {CityName}?"),
+            "{all:?}"
+        );
         for s in &all {
             assert!(
                 !["would", "can", "will", "have", "happens"]
@@ -348,8 +351,15 @@ mod tests {
             );
         }
         // A present head still varies: "be, PAST book" keeps "will be booked".
-        let booked = unique(&input(&["be", "PAST book"], &["you", "flight", "VARIABLE CityName"], None));
-        assert!(booked.iter().any(|s| s.starts_with("You will be booked")), "{booked:?}");
+        let booked = unique(&input(
+            &["be", "PAST book"],
+            &["you", "flight", "VARIABLE CityName"],
+            None,
+        ));
+        assert!(
+            booked.iter().any(|s| s.starts_with("You will be booked")),
+            "{booked:?}"
+        );
     }
 
     #[test]

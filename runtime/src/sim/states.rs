@@ -470,7 +470,9 @@ impl StateCode<SimWorld> for Transaction {
         }
         let state = cx.state_name().to_string();
         let Some(partner) = cx.game.partner(me) else {
-            cx.error(format!("{state}: a transaction needs a conversation partner"));
+            cx.error(format!(
+                "{state}: a transaction needs a conversation partner"
+            ));
             return;
         };
         let text = cx.text().unwrap_or("").to_string();
@@ -504,7 +506,10 @@ impl StateCode<SimWorld> for Transaction {
                 }
                 None => {
                     let owner = cx.agent_name(from).to_string();
-                    cx.error(format!("{state}: {owner} has no `{}` to hand over", t.variable));
+                    cx.error(format!(
+                        "{state}: {owner} has no `{}` to hand over",
+                        t.variable
+                    ));
                     cx.raise("Failed");
                     return;
                 }

@@ -47,9 +47,7 @@ fn is_name(s: &str) -> bool {
 /// Parses a `Transaction` modifier; the error says what is wrong, for a diagnostic.
 pub fn parse(text: &str) -> Result<Transaction<'_>, String> {
     let text = text.trim();
-    let (verb, rest) = text
-        .split_once(char::is_whitespace)
-        .unwrap_or((text, ""));
+    let (verb, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
     let direction = match verb {
         "give" => Direction::Give,
         "take" => Direction::Take,
@@ -160,7 +158,10 @@ mod tests {
         assert_eq!(t.slots(), ["CityName"]);
         assert!(!t.moves());
         let t = parse("  give   Money ").unwrap();
-        assert_eq!((t.direction, t.variable, t.value), (Direction::Give, "Money", None));
+        assert_eq!(
+            (t.direction, t.variable, t.value),
+            (Direction::Give, "Money", None)
+        );
         assert!(t.moves());
         let t = parse("take Payment").unwrap();
         assert_eq!(t.direction, Direction::Take);
