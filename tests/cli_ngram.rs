@@ -194,9 +194,9 @@ fn known_ranking_failures_on_the_corpus() {
     ]);
     assert!(s[0] > s[1]);
     // "When did you like" and "When do you like" (habit, not the wish the thesis meant) are
-    // more frequent than "When would you like" in 19th-century novels: WhenTravel's best
-    // candidate is "When do you like to travel?". Both are grammatical; choosing the wish is
-    // meaning, which n-grams do not see.
+    // more frequent than "When would you like" in 19th-century novels. Both are grammatical;
+    // the wish is meaning, which n-grams do not see, so the over-generator makes it a rule
+    // (a verb of liking with a verb under it takes `would`) instead of asking the counts.
     let s = scores(&[
         "When do you like to travel?",
         "When did you like to travel?",
@@ -239,7 +239,7 @@ fn rank_reports_variations_and_unique_sentences() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let first = r.stdout.lines().next().unwrap();
     assert!(
-        first.starts_with("WantTicketToX: 7980 variations, 6180 unique sentences"),
+        first.starts_with("WantTicketToX: 1596 variations, 1236 unique sentences"),
         "{first}"
     );
     assert_eq!(r.stdout.lines().count(), 4);

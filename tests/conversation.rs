@@ -129,8 +129,9 @@ fn string_table_lists_the_candidates_the_trace_speaks() {
     let table = std::fs::read_to_string(&csv).unwrap();
     let mut lines = table.lines();
     assert_eq!(lines.next(), Some("id,sentence,rank,score,text,slots"));
-    // 7 sentence states, 5 candidates kept each.
-    assert_eq!(lines.count(), 35);
+    // 7 sentence states, 5 candidates kept each, except WhenTravel, which has only 4
+    // ("When would you like to travel?", in situ, each with a to-infinitive or a gerund).
+    assert_eq!(lines.count(), 34);
     for e in trace("ticket-sale", "7")
         .iter()
         .filter(|e| e["event"] == "say" && e["sentence"].is_string())
