@@ -206,6 +206,8 @@ fn broken_sentence_content_is_reported_in_one_run() {
         (Some(11), Some(58))
     );
     find("invalid-value", "`a ticket`, which is not a variable name");
+    let outside = find("transaction-outside-conversation", "`BadGive`");
+    assert_eq!(outside["line"], 11);
     // No n-gram source: a warning, not an error.
     assert!(
         ds.iter()
@@ -730,4 +732,74 @@ fn candidates_the_counts_do_not_support_are_a_warning() {
         "{ds:?}"
     );
     assert!(!codes(&with("-100.0")).contains(&"no-candidate"));
+}
+
+/// A `TalkStateMachine` entered without a partner says so and ends, instead of stalling
+/// silently in its first speaking state.
+#[test]
+fn a_conversation_without_a_partner_is_an_error_and_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    for (name, text) in [
+        (
+            "Ensemble.ron",
+            "Project(name: \"alone\", libraries: [\"sim\"])",
+        ),
+        (
+            "alone.locations.ron",
+            "Locations(locations: [(name: \"Here\", x: 0.0, y: 0.0)])",
+        ),
+        (
+            "alone.scene.ron",
+            "Scene(name: \"alone\", agents: [(name: \"hermit\", machine: \"Hermit\", at: \"Here\")])",
+        ),
+        (
+            "Hermit.machine.ron",
+            r#"Machine(name: "Hermit", states: [
+                (name: "Start", on: [("Empty", "TalkStateMachine")]),
+                (name: "TalkStateMachine", modifier: "Monologue", on: [("EndStateMachine", "Finish")]),
+                (name: "Finish"),
+            ])"#,
+        ),
+        (
+            "Monologue.machine.ron",
+            r#"Machine(name: "Monologue", states: [
+                (name: "Start", on: [("Empty", "Hello")]),
+                (name: "Hello", code: "Say", modifier: "Anyone?", on: [("WaitForResponse", "Finish")]),
+                (name: "Finish"),
+            ])"#,
+        ),
+    ] {
+        std::fs::write(p.join(name), text).unwrap();
+    }
+    let out = ensemble(&[
+        "run",
+        p.to_str().unwrap(),
+        "--scene",
+        "alone",
+        "--ticks",
+        "30",
+        "--trace",
+        "json",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let t = ensemble_tests::json_lines(&out.stdout);
+    let error = t
+        .iter()
+        .find(|e| e["event"] == "error")
+        .expect("an error event");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("no conversation partner"),
+        "{error}"
+    );
+    assert!(t.iter().all(|e| e["event"] != "say"), "nobody to say it to");
+    assert!(
+        t.iter()
+            .any(|e| e["event"] == "enter" && e["machine"] == "Hermit" && e["state"] == "Finish"),
+        "the conversation ends: {}",
+        out.stdout
+    );
 }

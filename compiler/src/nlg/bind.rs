@@ -25,7 +25,7 @@
 //!
 //! Machines no scene runs are not checked.
 
-use super::check::{DIALOG, HAS, SET, TRANSACTION, code_name, set_variable};
+use super::check::{DIALOG, HAS, SET, TALK, TRANSACTION, closure, code_name, set_variable};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::{Handle, Machine, Modifier, Module, Scene, State};
 use ensemble_runtime::program::Terminal;
@@ -34,7 +34,6 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 type Vars = BTreeSet<String>;
 
-const TALK: &str = "TalkStateMachine";
 const REQUEST: &str = "RequestConversation";
 const SPEAKING: [&str; 4] = ["Say", "Salutation", "OneOff", DIALOG];
 
@@ -332,23 +331,6 @@ fn converse(
         }
     }
     available
-}
-
-/// Machines reachable from `root` by hosting.
-fn closure(module: &Module, root: Handle<Machine>) -> Vec<Handle<Machine>> {
-    let mut seen = vec![root];
-    let mut i = 0;
-    while i < seen.len() {
-        for &s in &module.machines[seen[i]].states {
-            if let Modifier::Machine(c) = module.states[s].modifier
-                && !seen.contains(&c)
-            {
-                seen.push(c);
-            }
-        }
-        i += 1;
-    }
-    seen
 }
 
 /// Agent names the `RequestConversation` states of an agent's machines ask for.

@@ -3,8 +3,9 @@
 //! own parser, `speech::transaction`), and a `Has` state's must be a variable name.
 
 use crate::diag::{Code, Diagnostic, Diagnostics, suggest};
-use crate::ir::{Modifier, Module, State};
+use crate::ir::{Handle, Machine, Modifier, Module, State};
 use ensemble_runtime::speech::transaction;
+use std::collections::HashSet;
 
 /// The library state that speaks sentence states.
 pub const DIALOG: &str = "Dialog";
@@ -14,6 +15,53 @@ pub const SET: &str = "Set";
 pub const TRANSACTION: &str = "Transaction";
 /// The library state that branches on whether a variable is bound.
 pub const HAS: &str = "Has";
+/// The library state that hosts a conversation machine.
+pub const TALK: &str = "TalkStateMachine";
+
+/// Machines reachable from `root` by hosting (`root` first).
+pub fn closure(module: &Module, root: Handle<Machine>) -> Vec<Handle<Machine>> {
+    let mut seen = vec![root];
+    let mut i = 0;
+    while i < seen.len() {
+        for &s in &module.machines[seen[i]].states {
+            if let Modifier::Machine(c) = module.states[s].modifier
+                && !seen.contains(&c)
+            {
+                seen.push(c);
+            }
+        }
+        i += 1;
+    }
+    seen
+}
+
+/// `transaction-outside-conversation`: a `Transaction` in a machine that no
+/// `TalkStateMachine` runs, directly or through the machines it hosts, has no partner to trade
+/// with; Hewlett §3.5.2 puts the hand-over inside the conversation machine, not after it.
+pub fn check_transaction_placement(module: &Module, diags: &mut Diagnostics) {
+    let mut in_conversation: HashSet<Handle<Machine>> = HashSet::new();
+    for (_, st) in module.states.iter() {
+        if let (Modifier::Machine(c), Some(TALK)) = (&st.modifier, code_name(module, st)) {
+            in_conversation.extend(closure(module, *c));
+        }
+    }
+    for (_, st) in module.states.iter() {
+        if code_name(module, st) != Some(TRANSACTION) || in_conversation.contains(&st.machine) {
+            continue;
+        }
+        diags.push(
+            Diagnostic::error(
+                Code::TransactionOutsideConversation,
+                format!(
+                    "transaction `{}` is in machine `{}`, which no `TalkStateMachine` runs: there is no partner to trade with",
+                    st.name.text, module.machines[st.machine].name.text
+                ),
+            )
+            .at(st.name.span, "outside any conversation")
+            .note("put it in the conversation machine, before the states an interruption may skip (Hewlett §3.5.2)"),
+        );
+    }
+}
 
 /// The library name of a state's code, if it resolved.
 pub fn code_name<'m>(module: &'m Module, state: &State) -> Option<&'m str> {

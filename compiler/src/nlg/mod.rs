@@ -33,6 +33,7 @@ use std::path::PathBuf;
 /// `no-candidate`, `swapped-arguments` and `out-of-vocabulary` reports.
 pub fn compile(module: &mut Module, diags: &mut Diagnostics) {
     check::check_dialog_states(module, diags);
+    check::check_transaction_placement(module, diags);
     bind::check_bindings(module, diags);
     if module.sentences.is_empty() {
         return;

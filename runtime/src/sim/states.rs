@@ -277,6 +277,14 @@ impl StateCode<SimWorld> for Talk {
     fn init(&mut self, cx: &mut Cx<'_>) {
         let me = cx.agent;
         cx.game.set_talking(me, true);
+        if cx.game.partner(me).is_none() {
+            // Nobody to talk with: say so, and end the conversation rather than stall in it.
+            let state = cx.state_name().to_string();
+            cx.error(format!(
+                "{state}: no conversation partner (enter it after RequestConversation or WaitForConversation)"
+            ));
+            self.partner_left = true;
+        }
     }
     fn update(&mut self, cx: &mut Cx<'_>, _dt: f64) {
         if self.partner_left {
