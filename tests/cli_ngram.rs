@@ -244,3 +244,47 @@ fn rank_reports_variations_and_unique_sentences() {
     );
     assert_eq!(r.stdout.lines().count(), 4);
 }
+
+/// Inputs larger than the memory budget are counted in sorted runs spilled to disk and merged;
+/// the file is byte-for-byte the one an unlimited build writes. The text is generated, so the
+/// test does not depend on the shared corpus.
+#[test]
+fn a_small_memory_budget_spills_sorted_runs_and_writes_the_same_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = dir.path().join("generated.txt");
+    // 120,000 words over a 400-word vocabulary (a linear congruential stream): far more
+    // distinct trigrams than a 1 MB budget holds.
+    let mut x: u64 = 12345;
+    let mut words = String::new();
+    for i in 0..120_000 {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        words.push_str(&format!("w{}", (x >> 33) % 400));
+        words.push_str(if i % 17 == 16 { ". " } else { " " });
+    }
+    std::fs::write(&text, words).unwrap();
+    let build = |memory: &str, out: &str| {
+        let out = dir.path().join(out);
+        let r = ensemble(&[
+            "ngram",
+            "build",
+            text.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--memory-mb",
+            memory,
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        (std::fs::read(out).unwrap(), r.stderr)
+    };
+    let (small, report) = build("1", "small.ngr");
+    let runs: u64 = report
+        .split(" runs spilled")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no run count in: {report}"));
+    assert!(runs >= 2, "{report}");
+    let (big, report) = build("512", "big.ngr");
+    assert!(report.contains(" 0 runs spilled"), "{report}");
+    assert!(small == big, "the spilled build differs from the in-memory one");
+}
