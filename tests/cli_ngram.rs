@@ -257,7 +257,9 @@ fn a_small_memory_budget_spills_sorted_runs_and_writes_the_same_file() {
     let mut x: u64 = 12345;
     let mut words = String::new();
     for i in 0..120_000 {
-        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         words.push_str(&format!("w{}", (x >> 33) % 400));
         words.push_str(if i % 17 == 16 { ". " } else { " " });
     }
@@ -286,5 +288,8 @@ fn a_small_memory_budget_spills_sorted_runs_and_writes_the_same_file() {
     assert!(runs >= 2, "{report}");
     let (big, report) = build("512", "big.ngr");
     assert!(report.contains(" 0 runs spilled"), "{report}");
-    assert!(small == big, "the spilled build differs from the in-memory one");
+    assert!(
+        small == big,
+        "the spilled build differs from the in-memory one"
+    );
 }

@@ -457,21 +457,30 @@ fn interrupting_the_conversation_at_any_point_ends_both_sides_cleanly() {
     );
 }
 
-/// A two-agent project: `a` asks `b` for a conversation; `a_root`/`b_root` are the states of
-/// their root machines, `conv_a`/`conv_b` those of the conversation machines they host.
-/// Returns `(state, variable)` for every `unbound-sentence-variable` error.
-fn unbound_in(a_root: &str, conv_a: &str, b_root: &str, conv_b: &str) -> Vec<(String, String)> {
+/// The files of a two-agent project (see [`unbound_in`]); `b_vars` are `b`'s scene variables
+/// (`"Money": "20"`).
+fn pair_project(
+    a_root: &str,
+    conv_a: &str,
+    b_root: &str,
+    conv_b: &str,
+    b_vars: &str,
+) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let p = dir.path();
     let files = [
-        ("Ensemble.ron", "Project(name: \"pair\", libraries: [\"sim\"])".to_string()),
+        (
+            "Ensemble.ron",
+            "Project(name: \"pair\", libraries: [\"sim\"])".to_string(),
+        ),
         (
             "pair.locations.ron",
             "Locations(locations: [(name: \"Here\", x: 0.0, y: 0.0)])".to_string(),
         ),
         (
             "pair.scene.ron",
-            "Scene(name: \"pair\", agents: [(name: \"a\", machine: \"A\", at: \"Here\"), (name: \"b\", machine: \"B\", at: \"Here\")])".to_string(),
+            format!(
+                "Scene(name: \"pair\", agents: [(name: \"a\", machine: \"A\", at: \"Here\"), (name: \"b\", machine: \"B\", at: \"Here\", variables: {{{b_vars}}})])"
+            ),
         ),
         (
             "pair.sentences.ron",
@@ -481,14 +490,35 @@ fn unbound_in(a_root: &str, conv_a: &str, b_root: &str, conv_b: &str) -> Vec<(St
             ])"#
             .to_string(),
         ),
-        ("A.machine.ron", format!("Machine(name: \"A\", states: [{a_root}])")),
-        ("ConvA.machine.ron", format!("Machine(name: \"ConvA\", states: [{conv_a}])")),
-        ("B.machine.ron", format!("Machine(name: \"B\", states: [{b_root}])")),
-        ("ConvB.machine.ron", format!("Machine(name: \"ConvB\", states: [{conv_b}])")),
+        (
+            "A.machine.ron",
+            format!("Machine(name: \"A\", states: [{a_root}])"),
+        ),
+        (
+            "ConvA.machine.ron",
+            format!("Machine(name: \"ConvA\", states: [{conv_a}])"),
+        ),
+        (
+            "B.machine.ron",
+            format!("Machine(name: \"B\", states: [{b_root}])"),
+        ),
+        (
+            "ConvB.machine.ron",
+            format!("Machine(name: \"ConvB\", states: [{conv_b}])"),
+        ),
     ];
     for (name, text) in files {
-        std::fs::write(p.join(name), text).unwrap();
+        std::fs::write(dir.path().join(name), text).unwrap();
     }
+    dir
+}
+
+/// A two-agent project: `a` asks `b` for a conversation; `a_root`/`b_root` are the states of
+/// their root machines, `conv_a`/`conv_b` those of the conversation machines they host.
+/// Returns `(state, variable)` for every `unbound-sentence-variable` error.
+fn unbound_in(a_root: &str, conv_a: &str, b_root: &str, conv_b: &str) -> Vec<(String, String)> {
+    let dir = pair_project(a_root, conv_a, b_root, conv_b, "");
+    let p = dir.path();
     let out = ensemble(&["check", p.to_str().unwrap(), "--format", "json"]);
     assert_ne!(out.code, 2, "{}", out.stderr);
     let doc: Value = serde_json::from_str(&out.stdout).unwrap();
@@ -802,4 +832,77 @@ fn a_conversation_without_a_partner_is_an_error_and_ends() {
         "the conversation ends: {}",
         out.stdout
     );
+}
+
+/// `take` and `give` move a variable between the partners (a `del` and an `add` event), `give`
+/// of something the agent does not have takes the `Failed` branch quietly, and `Has` sees what
+/// the conversation left behind.
+#[test]
+fn transactions_move_variables_between_partners() {
+    // `a` takes b's money, tries to give a gift it does not have, then hands the money back.
+    let conv_a = r#"(name: "Start", on: [("Empty", "TakeMoney")]),
+        (name: "TakeMoney", code: "Transaction", modifier: "take Money", on: [("Done", "GiveGift")]),
+        (name: "GiveGift", code: "Transaction", modifier: "give Gift", on: [("Done", "Finish"), ("Failed", "Sorry")]),
+        (name: "Sorry", code: "Say", modifier: "No gift, sorry.", on: [("FinishStatement", "Refund")]),
+        (name: "Refund", code: "Transaction", modifier: "give Money", on: [("Done", "Receipt")]),
+        (name: "Receipt", code: "Transaction", modifier: "give Receipt = paid {Money}", on: [("Done", "Finish")]),
+        (name: "Finish")"#;
+    let conv_b = r#"(name: "Start", on: [("Empty", "Listen")]), (name: "Listen", on: [("YourTurn", "Finish")]), (name: "Finish")"#;
+    let b_root = r#"(name: "Start", on: [("Empty", "WaitForConversation")]),
+        (name: "WaitForConversation", on: [("ConversationCoupled", "TalkStateMachine")]),
+        (name: "TalkStateMachine", modifier: "ConvB", on: [("EndStateMachine", "HasMoney")]),
+        (name: "HasMoney", code: "Has", modifier: "Money", on: [("Yes", "Finish"), ("No", "Broke")]),
+        (name: "Broke", code: "Say", modifier: "I am broke.", on: [("FinishStatement", "Finish")]),
+        (name: "Finish")"#;
+    let dir = pair_project(A_ROOT, conv_a, b_root, conv_b, r#""Money": "20""#);
+    let check = ensemble(&["check", dir.path().to_str().unwrap(), "--format", "json"]);
+    let doc: Value = serde_json::from_str(&check.stdout).unwrap();
+    assert_eq!(doc["summary"]["errors"], 0, "{}", check.stdout);
+    let out = ensemble(&[
+        "run",
+        dir.path().to_str().unwrap(),
+        "--scene",
+        "pair",
+        "--ticks",
+        "300",
+        "--trace",
+        "json",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let t = ensemble_tests::json_lines(&out.stdout);
+    let facts: Vec<String> = t
+        .iter()
+        .filter(|e| e["event"] == "add" || e["event"] == "del")
+        .map(|e| {
+            format!(
+                "{} {} {}",
+                e["agent"].as_str().unwrap(),
+                e["event"].as_str().unwrap(),
+                e["fact"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        facts,
+        [
+            "a del Money(b) = 20",
+            "a add Money(a) = 20",
+            "a del Money(a) = 20",
+            "a add Money(b) = 20",
+            // `{Money}` is filled from `a`'s variables, then from its partner's: `b` has it.
+            "a add Receipt(b) = paid 20",
+        ],
+        "{}",
+        out.stdout
+    );
+    // No error either from `a` asking for `b` at tick 0, before `b` exists (it asks again on
+    // its first update).
+    assert!(t.iter().all(|e| e["event"] != "error"), "{}", out.stdout);
+    let said: Vec<&str> = t
+        .iter()
+        .filter(|e| e["event"] == "say")
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    // `b` has its money back: it does not say it is broke.
+    assert_eq!(said, ["No gift, sorry."], "{}", out.stdout);
 }

@@ -227,28 +227,34 @@ struct RequestConversation {
 }
 
 impl RequestConversation {
-    fn request(&mut self, cx: &mut Cx<'_>) {
+    /// Sends the request; `false` when the agent is not (yet) in the scene.
+    fn request(&mut self, cx: &mut Cx<'_>) -> bool {
         self.since_sent = 0.0;
         match cx.modifier_agent() {
-            Some(other) => cx.send_to(other, "RequestConversation"),
-            None => {
-                let state = cx.state_name().to_string();
-                cx.error(format!(
-                    "{state}: the agent it asks for is not in this scene"
-                ));
+            Some(other) => {
+                cx.send_to(other, "RequestConversation");
+                true
             }
+            None => false,
         }
     }
 }
 
 impl StateCode<SimWorld> for RequestConversation {
     fn init(&mut self, cx: &mut Cx<'_>) {
-        self.request(cx);
+        // At tick 0 the agent asked for may not have been created yet (agents start in scene
+        // order): ask again on the first update instead of reporting it.
+        if !self.request(cx) {
+            self.since_sent = REQUEST_RETRY;
+        }
     }
     fn update(&mut self, cx: &mut Cx<'_>, dt: f64) {
         self.since_sent += dt;
-        if self.since_sent >= REQUEST_RETRY {
-            self.request(cx);
+        if self.since_sent >= REQUEST_RETRY && !self.request(cx) {
+            let state = cx.state_name().to_string();
+            cx.error(format!(
+                "{state}: the agent it asks for is not in this scene"
+            ));
         }
     }
     fn on_message(&mut self, cx: &mut Cx<'_>, msg: &Message) -> bool {
@@ -513,11 +519,14 @@ impl StateCode<SimWorld> for Transaction {
                     v
                 }
                 None => {
-                    let owner = cx.agent_name(from).to_string();
-                    cx.error(format!(
-                        "{state}: {owner} has no `{}` to hand over",
-                        t.variable
-                    ));
+                    // A designed branch when the state handles `Failed`; a mistake otherwise.
+                    if !cx.has_transition("Failed") {
+                        let owner = cx.agent_name(from).to_string();
+                        cx.error(format!(
+                            "{state}: {owner} has no `{}` to hand over",
+                            t.variable
+                        ));
+                    }
                     cx.raise("Failed");
                     return;
                 }
