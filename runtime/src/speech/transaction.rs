@@ -184,6 +184,23 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Any modifier a designer may type parses or is refused with a message, never a
+        /// panic; what parses fills without panicking, and a value whose slots are all bound
+        /// leaves no brace behind.
+        #[test]
+        fn any_text_parses_or_is_refused(text in "(give|take|hand)? ?[A-Za-zé_ ]{0,8}(= ?[a-z{}é ]{0,12})?") {
+            if let Ok(t) = parse(&text) {
+                let value = t.value.unwrap_or("");
+                let (filled, missing) = fill(value, |_| Some("x"));
+                proptest::prop_assert!(missing.is_empty());
+                let braces = filled.contains(['{', '}']);
+                proptest::prop_assert!(!braces, "left braces in {:?}", filled);
+                proptest::prop_assert_eq!(t.slots().len(), slots(value).len());
+            }
+        }
+    }
+
     #[test]
     fn fill_uses_the_lookup_and_keeps_unbound_slots() {
         let (text, missing) = fill("ticket to {CityName} at {Time}", |n| {
