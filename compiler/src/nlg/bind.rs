@@ -25,9 +25,10 @@
 //!
 //! Machines no scene runs are not checked.
 
-use super::check::{DIALOG, HAS, SET, TALK, TRANSACTION, closure, code_name, set_variable};
+use super::check::{DIALOG, HAS, SET, TALK, TRANSACTION, code_name, set_variable};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::{Handle, Machine, Modifier, Module, Scene, State};
+use crate::valid::hosted_closure;
 use ensemble_runtime::program::Terminal;
 use ensemble_runtime::speech::transaction::{self, Direction};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -336,7 +337,7 @@ fn converse(
 /// Agent names the `RequestConversation` states of an agent's machines ask for.
 fn requested(module: &Module, root: Handle<Machine>) -> Vec<String> {
     let mut out = Vec::new();
-    for m in closure(module, root) {
+    for m in hosted_closure(module, root) {
         for &s in &module.machines[m].states {
             let st = &module.states[s];
             if code_name(module, st) == Some(REQUEST)

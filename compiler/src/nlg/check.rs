@@ -4,6 +4,7 @@
 
 use crate::diag::{Code, Diagnostic, Diagnostics, suggest};
 use crate::ir::{Handle, Machine, Modifier, Module, State};
+use crate::valid::hosted_closure;
 use ensemble_runtime::speech::transaction;
 use std::collections::HashSet;
 
@@ -18,23 +19,6 @@ pub const HAS: &str = "Has";
 /// The library state that hosts a conversation machine.
 pub const TALK: &str = "TalkStateMachine";
 
-/// Machines reachable from `root` by hosting (`root` first).
-pub fn closure(module: &Module, root: Handle<Machine>) -> Vec<Handle<Machine>> {
-    let mut seen = vec![root];
-    let mut i = 0;
-    while i < seen.len() {
-        for &s in &module.machines[seen[i]].states {
-            if let Modifier::Machine(c) = module.states[s].modifier
-                && !seen.contains(&c)
-            {
-                seen.push(c);
-            }
-        }
-        i += 1;
-    }
-    seen
-}
-
 /// `transaction-outside-conversation`: a `Transaction` in a machine that no
 /// `TalkStateMachine` runs, directly or through the machines it hosts, has no partner to trade
 /// with; Hewlett §3.5.2 puts the hand-over inside the conversation machine, not after it.
@@ -42,7 +26,7 @@ pub fn check_transaction_placement(module: &Module, diags: &mut Diagnostics) {
     let mut in_conversation: HashSet<Handle<Machine>> = HashSet::new();
     for (_, st) in module.states.iter() {
         if let (Modifier::Machine(c), Some(TALK)) = (&st.modifier, code_name(module, st)) {
-            in_conversation.extend(closure(module, *c));
+            in_conversation.extend(hosted_closure(module, *c));
         }
     }
     for (_, st) in module.states.iter() {

@@ -4,6 +4,7 @@
 
 mod machine;
 mod scene;
+pub(crate) use scene::hosted_closure;
 mod script;
 
 use crate::diag::Diagnostics;
