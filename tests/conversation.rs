@@ -518,7 +518,12 @@ fn pair_project(
 /// Returns `(state, variable)` for every `unbound-sentence-variable` error.
 fn unbound_in(a_root: &str, conv_a: &str, b_root: &str, conv_b: &str) -> Vec<(String, String)> {
     let dir = pair_project(a_root, conv_a, b_root, conv_b, "");
-    let p = dir.path();
+    unbound_errors(dir.path())
+}
+
+/// `(state, variable)` of every `unbound-sentence-variable` error `check` reports on a project
+/// that has no other errors.
+fn unbound_errors(p: &std::path::Path) -> Vec<(String, String)> {
     let out = ensemble(&["check", p.to_str().unwrap(), "--format", "json"]);
     assert_ne!(out.code, 2, "{}", out.stderr);
     let doc: Value = serde_json::from_str(&out.stdout).unwrap();
@@ -905,4 +910,32 @@ fn transactions_move_variables_between_partners() {
         .collect();
     // `b` has its money back: it does not say it is broke.
     assert_eq!(said, ["No gift, sorry."], "{}", out.stdout);
+}
+
+/// A game's own library state in a conversation may yield the turn in ways the analysis does
+/// not know, so a partner binding after it is not credited (sound, if conservative).
+#[test]
+fn a_game_state_in_the_partner_conversation_may_yield_the_turn() {
+    let sets_after_a_gesture = r#"(name: "Start", on: [("Empty", "Listen")]),
+        (name: "Listen", on: [("YourTurn", "Gesture")]),
+        (name: "Gesture", on: [("Done", "SetCity")]),
+        (name: "SetCity", code: "Set", modifier: "CityName = Boston", on: [("Done", "Reply")]),
+        (name: "Reply", code: "Say", modifier: "Yes?", on: [("WaitForResponse", "Finish")]),
+        (name: "Finish")"#;
+    let dir = pair_project(A_ROOT, A_GREETS_THEN_ASKS, B_ROOT, sets_after_a_gesture, "");
+    std::fs::write(
+        dir.path().join("game.statelib.ron"),
+        r#"StateLibrary(states: [(name: "Gesture", raises: ["Done"])])"#,
+    )
+    .unwrap();
+    assert_eq!(unbound_errors(dir.path()), pairs(&[("Ask", "CityName")]));
+    // The same machine with the sim library's `Wait` instead is credited.
+    let with_wait = sets_after_a_gesture.replace(
+        r#"(name: "Gesture", on: [("Done", "SetCity")])"#,
+        r#"(name: "Gesture", code: "Wait", modifier: 0.5, on: [("Done", "SetCity")])"#,
+    );
+    assert_eq!(
+        unbound_in(A_ROOT, A_GREETS_THEN_ASKS, B_ROOT, &with_wait),
+        pairs(&[])
+    );
 }

@@ -14,7 +14,7 @@
 //!   possible partner's conversation machine, over the product of the two machines under the
 //!   turn-taking protocol ([`converse`]): a speaking state that waits for a response yields the
 //!   turn and moves on only when the partner yields it back (or leaves); everything else may
-//!   happen at any time. So a partner's `Set` or transaction counts exactly when every
+//!   happen at any time, and a game's own library states may also yield the turn at any time. So a partner's `Set` or transaction counts exactly when every
 //!   interleaving the protocol allows has done it before the dialog state speaks. Partners are
 //!   the agents this agent's `RequestConversation` states name and the agents whose
 //!   `RequestConversation` states name it, each entering its conversation with what it has
@@ -191,8 +191,12 @@ fn steps<'m>(module: &'m Module, side: Side, my_turn: bool) -> Vec<Step<'m>> {
     let has = |e: &str| st.transitions.iter().any(|t| t.event.text == e);
     let speaking = code.is_some_and(|c| SPEAKING.contains(&c));
     let yields = speaking && has("WaitForResponse") && !has("FinishStatement");
+    // A game's own state (declared in a *.statelib.ron) may take part in turn-taking in ways
+    // this model does not know: it may yield the turn at any moment (an over-approximation,
+    // so the analysis stays sound).
+    let foreign = st.code.is_some_and(|c| module.library[c].span.is_some());
     let mut out = Vec::new();
-    if yields && !side.waiting {
+    if (yields && !side.waiting) || foreign {
         out.push(Step {
             to: None,
             consumes_turn: false,
@@ -220,6 +224,13 @@ fn steps<'m>(module: &'m Module, side: Side, my_turn: bool) -> Vec<Step<'m>> {
         }
     }
     out
+}
+
+/// Whether yielding the turn leaves the state waiting for the response (the sim library's
+/// speaking states do; a game's own states are not modelled and keep going).
+fn yields_and_waits(module: &Module, state: Handle<State>) -> bool {
+    let st = &module.states[state];
+    code_name(module, st).is_some_and(|c| SPEAKING.contains(&c))
 }
 
 /// What a conversation analysis found for side `a`: the variables available (its own and the
@@ -271,7 +282,7 @@ fn converse(
                 }
                 if step.yields_turn {
                     *theirs = true;
-                    side.waiting = true;
+                    side.waiting = yields_and_waits(module, side.state);
                 }
                 let (e, entered) = match step.to {
                     Some((target, event)) => {
