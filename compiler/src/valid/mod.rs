@@ -5,6 +5,7 @@
 mod location;
 mod machine;
 mod scene;
+pub(crate) use scene::hosted_closure;
 mod script;
 mod subsume;
 

@@ -640,6 +640,17 @@ impl<G: 'static> Runner<'_, G> {
         for message in out.errors {
             self.record(id, EventKind::Error { message });
         }
+        for (add, machine, fact) in out.facts {
+            let script = self
+                .program
+                .shared_name(self.program.machines[machine.index()].name);
+            let kind = if add {
+                EventKind::Add { script, fact }
+            } else {
+                EventKind::Del { script, fact }
+            };
+            self.record(id, kind);
+        }
         for event in out.raised {
             agent.queue.push_back(Work::Event {
                 depth,
