@@ -329,3 +329,49 @@ fn run_watch_reloads_the_ticket_sale() {
         v["event"] == "add" && v["fact"] == "Ticket(traveler) = ticket to Chicago"
     });
 }
+
+/// `run --watch` on an interaction-script scene: a rule's action is edited while two sit on
+/// the bench; the running script instance is carried across (nobody leaves or re-joins), the new
+/// action is taken, a broken save is refused and the script goes on.
+#[test]
+fn run_watch_keeps_script_instances_across_a_reload() {
+    let (_tmp, bench) = sample_copy("bench");
+    let mut run = Running::watch(&bench, "bench", "20", &["--seed", "3"]);
+    // Wait until someone sits on the bench, then make listeners nod instead.
+    let first = run.until("someone sitting", |v| {
+        v["event"] == "done" && v["action"] == "sit"
+    });
+    let sitter = first["agent"].as_str().unwrap().to_string();
+    let script = bench.join("bench.script.ron");
+    let text = std::fs::read_to_string(&script).unwrap();
+    let edited = text.replace(r#"action: "listen""#, r#"action: "nod""#);
+    assert_ne!(text, edited);
+    std::fs::write(&script, &edited).unwrap();
+    let reload = run.until("a reload", |v| v["event"] == "reload");
+    assert_eq!(reload["fallbacks"].as_array().unwrap().len(), 0, "{reload}");
+    assert!(reload["kept"].as_u64().unwrap() >= 1, "{reload}");
+    let at = reload["tick"].as_u64().unwrap();
+    // The sitter stays in the running instance: nobody re-joins, and the new behaviour (or the
+    // sitter getting up under the new program) follows.
+    let next = run.until("the new behaviour or the sitter's getting up", |v| {
+        (v["event"] == "act" && v["action"] == "nod")
+            || (v["event"] == "join" && v["agent"] == sitter.as_str())
+            || (v["event"] == "done" && v["action"] == "getup" && v["agent"] == sitter.as_str())
+    });
+    assert_ne!(next["event"], "join", "{next}");
+    assert!(next["tick"].as_u64().unwrap() > at);
+    // A broken script is refused and the instance goes on.
+    std::fs::write(&script, edited.replace("seat(X), not", "seat(X) not")).unwrap();
+    let rejected = run.until("reload-rejected", |v| v["event"] == "reload-rejected");
+    assert!(
+        rejected["reason"]
+            .as_str()
+            .unwrap()
+            .contains("bench.script.ron"),
+        "{rejected}"
+    );
+    run.until("the script going on", |v| {
+        v["tick"].as_u64().unwrap_or(0) > rejected["tick"].as_u64().unwrap()
+            && (v["event"] == "act" || v["event"] == "done")
+    });
+}

@@ -196,7 +196,6 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
     // Smart locations and the ambient NPCs they run scripts with.
     let mut interactions =
         Interactions::new(&program, scene_id, options.seed).with_failure_rate(options.fail_rate);
-    let mut external = Vec::new();
     let started = Instant::now();
     let speed = if options.speed > 0.0 {
         options.speed
@@ -211,14 +210,13 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
                 while let Some(change) = w.wait_until(due) {
                     match load(path, io) {
                         Ok(p) => {
-                            let p = Arc::new(p);
-                            if scene.reload(p.clone(), &reload_reason(&change)).is_ok() {
-                                // Script instances restart under the new program (see docs/formats/script.md).
-                                if let Some(id) = p.scene_by_name(&options.scene) {
-                                    interactions = Interactions::new(&p, id, options.seed)
-                                        .with_failure_rate(options.fail_rate);
-                                }
-                            }
+                            // Agents keep their states, smart locations their script instances
+                            // (docs/formats/script.md, "Hot reload"); a refused program is reported.
+                            let _ = interactions.reload(
+                                &mut scene,
+                                Arc::new(p),
+                                &reload_reason(&change),
+                            );
                         }
                         Err(LoadFailure::CannotRun(m) | LoadFailure::Errors(m)) => {
                             scene.reject_reload(m)
@@ -230,12 +228,7 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
                 }
             }
             scene.tick();
-            let program = scene.program().clone();
-            let (now, dt) = (scene.now(), scene.dt());
-            interactions.tick(&program, &mut scene.game, now, dt, &mut external);
-            for (agent, kind) in external.drain(..) {
-                scene.record_external(agent, kind);
-            }
+            interactions.advance(&mut scene);
         }
         if !flush_events(&mut scene, options, io) {
             return EXIT_OK; // reader went away (e.g. `| head`)

@@ -4,6 +4,7 @@
 //! diagnostics pointing into the RON string or at the sheet and cell.
 
 pub mod cell;
+pub mod location;
 pub mod lower;
 pub mod source;
 pub mod xlsx;
