@@ -33,6 +33,7 @@ use std::path::PathBuf;
 /// `no-candidate`, `swapped-arguments` and `out-of-vocabulary` reports.
 pub fn compile(module: &mut Module, diags: &mut Diagnostics) {
     check::check_dialog_states(module, diags);
+    check::check_transaction_placement(module, diags);
     bind::check_bindings(module, diags);
     if module.sentences.is_empty() {
         return;
@@ -201,19 +202,25 @@ fn report_candidates(
         }
         _ => {}
     }
-    if let [a, b, ..] = ranked
-        && let (Some(x), Some(y)) = (a.subject, b.subject)
-        && x != y
-    {
+    // Among the candidates the runtime may choose (at least the top two), the first pair whose
+    // subjects differ.
+    let among = &ranked[..ranked.len().min((file.choose_among as usize).max(2))];
+    let swapped = among.iter().enumerate().find_map(|(i, a)| {
+        among[i + 1..]
+            .iter()
+            .find(|b| matches!((a.subject, b.subject), (Some(x), Some(y)) if x != y))
+            .map(|b| (a, b))
+    });
+    if let Some((a, b)) = swapped {
         diags.push(
             Diagnostic::warning(
                 Code::SwappedArguments,
                 format!(
-                    "sentence state `{name}`: the two best candidates differ in who does what: \"{}\" / \"{}\"",
+                    "sentence state `{name}`: two of the best candidates differ in who does what: \"{}\" / \"{}\"",
                     a.template, b.template
                 ),
             )
-            .at(s.name.span, "arguments swapped between the top two")
+            .at(s.name.span, "arguments swapped among the candidates the runtime chooses from")
             .note("the n-gram ranking cannot tell meanings apart (Hewlett §3.4.3, \"Bob hit Sam\"); reorder the nouns or keep fewer candidates"),
         );
     }

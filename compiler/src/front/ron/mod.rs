@@ -10,7 +10,7 @@ mod lower;
 mod sentences;
 
 pub use assets::*;
-pub use lower::lower;
+pub use lower::{Locator, lower};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::source::{FileId, SourceMap, Span};
