@@ -143,7 +143,7 @@ pub fn to_asset(s: &ScriptSource) -> ScriptAsset {
 }
 
 /// Meta-parameters used in a cell (`$name`).
-fn placeholders(text: &str) -> Vec<String> {
+pub fn placeholders(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let b = text.as_bytes();
     let mut i = 0;
@@ -166,7 +166,7 @@ fn placeholders(text: &str) -> Vec<String> {
 
 /// Replaces the meta-parameter `name` (`$seats`) where it stands as a whole word, so `$n`
 /// does not eat the start of `$name`.
-fn substitute(text: &str, name: &str, value: &str) -> String {
+pub fn substitute(text: &str, name: &str, value: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(i) = rest.find(name) {
