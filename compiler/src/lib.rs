@@ -49,7 +49,7 @@ pub fn compile(project: project::Project) -> Compilation {
     } = project;
     let mut module = front::ron::lower(&sources, &libraries, &mut diagnostics);
     script::lower::lower(&sources, &mut module, &mut diagnostics);
-    script::lower::lower_smart_locations(&sources, &mut module, &mut diagnostics);
+    script::location::lower(&sources, &mut module, &mut diagnostics);
     valid::validate(&module, &mut diagnostics);
     nlg::compile(&mut module, &mut diagnostics);
     hpmm::validate(&module, &mut diagnostics);

@@ -133,6 +133,8 @@ pub struct Report {
     pub generation: u64,
     pub compilation: Result<Compilation, String>,
     pub located: Vec<Located>,
+    /// Every diagnostic as reported (for panels that locate spans themselves).
+    pub all: Vec<Diagnostic>,
     /// Time from the edit that asked for it to the result (the keystroke-to-diagnostics figure).
     pub latency: Duration,
 }
@@ -169,10 +171,15 @@ fn run(job: Job) -> Report {
     let compilation =
         ensemble_compiler::compile_path_with(&job.root, &job.overlay).map_err(|e| e.to_string());
     let located = compilation.as_ref().map(locate_all).unwrap_or_default();
+    let all = compilation
+        .as_ref()
+        .map(|c| c.diagnostics.iter().cloned().collect())
+        .unwrap_or_default();
     Report {
         generation: job.generation,
         compilation,
         located,
+        all,
         latency: job.asked.elapsed(),
     }
 }

@@ -1130,12 +1130,25 @@ impl EditorApp {
         let mut edited = None;
         {
             let d = &s.project.docs[doc];
+            let compiled = s.analysis.current.as_ref().and_then(|r| {
+                let c = r.compilation.as_ref().ok()?;
+                Some(crate::asset_panel::Compiled {
+                    diagnostics: &r.all,
+                    sources: &c.sources,
+                    file: c
+                        .sources
+                        .iter()
+                        .find(|(_, f)| f.name == d.state.path)
+                        .map(|(id, _)| id),
+                })
+            });
             let cx = PanelCx {
                 root: &s.project.root,
                 file: &d.state.path,
                 diagnostics: &located,
                 names: &s.names,
                 requests: &requests,
+                compiled,
             };
             let panel = kind.and_then(|k| s.panels.get_mut(&k));
             Frame::new()

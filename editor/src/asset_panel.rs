@@ -44,6 +44,37 @@ pub struct PanelCx<'a> {
     pub names: &'a ProjectNames,
     /// Requests for the host (open another asset, ...), taken after the frame.
     pub requests: &'a RefCell<Vec<Request>>,
+    /// The last compile as the compiler reported it — every diagnostic, the sources their
+    /// spans point into, and this document among them — for panels that locate spans
+    /// themselves (see [`PanelCx::compiled`]).
+    pub compiled: Option<Compiled<'a>>,
+}
+
+/// The raw form of the last compile.
+#[derive(Clone, Copy)]
+pub struct Compiled<'a> {
+    pub diagnostics: &'a [ensemble_compiler::diag::Diagnostic],
+    pub sources: &'a ensemble_compiler::source::SourceMap,
+    /// This document in `sources`, when it was compiled.
+    pub file: Option<ensemble_compiler::source::FileId>,
+}
+
+impl<'a> PanelCx<'a> {
+    /// The same context in the raw form the rule table and sentence editor take
+    /// ([`crate::panel_cx::PanelCx`]).
+    pub fn compiled(&self) -> crate::panel_cx::PanelCx<'a> {
+        static NONE: std::sync::LazyLock<ensemble_compiler::source::SourceMap> =
+            std::sync::LazyLock::new(Default::default);
+        match self.compiled {
+            Some(c) => crate::panel_cx::PanelCx {
+                diagnostics: c.diagnostics,
+                sources: c.sources,
+                file: c.file,
+                root: self.root,
+            },
+            None => crate::panel_cx::PanelCx::detached(&NONE, self.root),
+        }
+    }
 }
 
 impl PanelCx<'_> {
@@ -155,5 +186,21 @@ where
 /// The panels the editor opens assets with, by kind. Kinds without one open in the read-only
 /// text view. Editors of other kinds are added here.
 pub fn plugged() -> Vec<(AssetKind, Box<dyn KindPanel>)> {
-    Vec::new()
+    use crate::panels::{RulesPanel, SentencesPanel};
+    vec![
+        (
+            AssetKind::Script,
+            for_kind(RulesPanel::default(), |a| match a {
+                AnyAsset::Script(s) => Some(s),
+                _ => None,
+            }),
+        ),
+        (
+            AssetKind::Sentences,
+            for_kind(SentencesPanel::default(), |a| match a {
+                AnyAsset::Sentences(s) => Some(s),
+                _ => None,
+            }),
+        ),
+    ]
 }

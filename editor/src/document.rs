@@ -18,6 +18,9 @@ use std::path::{Path, PathBuf};
 pub type DocId = usize;
 
 /// What a document holds.
+// A project has tens of documents, each held once (plus undo snapshots): the size of the
+// parsed variant does not matter, and boxing it would only add a pointer chase to every edit.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Content {
     Asset(AnyAsset),

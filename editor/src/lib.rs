@@ -4,7 +4,9 @@
 //!
 //! The host ([`app`]) owns the documents ([`document`]), undo ([`history`]), saving and
 //! autosave ([`recovery`]), and the background compile ([`analysis`]); editors of one asset
-//! kind plug in through [`asset_panel`]. The graph editor of machines is [`machine`].
+//! kind plug in through [`asset_panel`]. The graph editor of machines is [`machine`]; the rule
+//! table of interaction scripts is [`rules`], the sentence-state editor [`sentences`], the
+//! navigation view [`nav_view`] (their shared helpers: [`panel_cx`]).
 
 pub mod analysis;
 pub mod app;
@@ -14,10 +16,15 @@ pub mod document;
 pub mod find;
 pub mod history;
 pub mod machine;
+pub mod nav_view;
+pub mod panel_cx;
+pub mod panels;
 pub mod project_ops;
 pub mod project_panel;
 pub mod recent;
 pub mod recovery;
+pub mod rules;
+pub mod sentences;
 pub mod sidecar;
 pub mod text_view;
 pub mod theme;

@@ -97,6 +97,7 @@ pub fn template(kind: AssetKind, name: &str, project: &Project) -> Option<AnyAss
             name: name.to_string(),
             tick_rate: 30,
             agents: Vec::new(),
+            events: Vec::new(),
         }),
         AssetKind::Locations => AnyAsset::Locations(LocationsAsset {
             locations: vec![LocationAsset {
@@ -117,6 +118,10 @@ pub fn template(kind: AssetKind, name: &str, project: &Project) -> Option<AnyAss
             props: Vec::new(),
             supplies: String::new(),
             scripts: Vec::new(),
+            proxies: Vec::new(),
+            notifications: Vec::new(),
+            spawns: Vec::new(),
+            player: None,
         }),
         AssetKind::Sentences => AnyAsset::Sentences(SentencesAsset {
             ngrams: None,

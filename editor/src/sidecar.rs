@@ -18,12 +18,12 @@ pub struct Layout {
 #[serde(rename = "Layout", deny_unknown_fields)]
 struct LayoutFile {
     #[serde(default)]
-    nodes: Vec<NodeAt>,
+    nodes: Vec<NodeAsset>,
 }
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct NodeAt {
+struct NodeAsset {
     name: String,
     x: f32,
     y: f32,
@@ -57,7 +57,7 @@ impl Layout {
             nodes: self
                 .nodes
                 .iter()
-                .map(|(name, [x, y])| NodeAt {
+                .map(|(name, [x, y])| NodeAsset {
                     name: name.clone(),
                     x: x.round(),
                     y: y.round(),

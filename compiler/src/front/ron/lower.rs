@@ -11,27 +11,27 @@ use ensemble_runtime::program::{ModifierKind, Terminal};
 use std::collections::HashMap;
 
 /// Finds spans in one file; falls back to the file start when the structure is unreadable.
-pub(super) struct Locator {
+pub struct Locator {
     pub(super) file: FileId,
     tree: Option<Node>,
 }
 
 impl Locator {
-    pub(super) fn new(sources: &SourceMap, file: FileId) -> Self {
+    pub fn new(sources: &SourceMap, file: FileId) -> Self {
         Locator {
             file,
             tree: locate::parse(&sources.get(file).text),
         }
     }
 
-    pub(super) fn span(&self, path: &[Seg<'_>]) -> Span {
+    pub fn span(&self, path: &[Seg<'_>]) -> Span {
         match &self.tree {
             Some(t) => Span::new(self.file, t.find(path)),
             None => Span::file_start(self.file),
         }
     }
 
-    pub(super) fn name(&self, text: &str, path: &[Seg<'_>]) -> Name {
+    pub fn name(&self, text: &str, path: &[Seg<'_>]) -> Name {
         Name {
             text: text.to_string(),
             span: self.span(path),
@@ -585,7 +585,7 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
                     (name, found)
                 }
                 None => {
-                    if a.roles.is_empty() {
+                    if a.roles.is_empty() && !a.player {
                         diags.push(
                             Diagnostic::error(Code::InvalidValue, format!("agent `{}` has neither a machine nor any roles, so nothing can drive it", a.name))
                                 .at(agent_name.span, "idle forever")
@@ -668,6 +668,7 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
                 group: a.group.clone(),
                 delay: a.delay.max(0.0),
                 variables,
+                player: a.player,
             });
         }
         module.scenes.append(Scene {

@@ -12,7 +12,7 @@ pub mod print;
 mod sentences;
 
 pub use assets::*;
-pub use lower::{implied_code, lower};
+pub use lower::{Locator, implied_code, lower};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::source::{FileId, SourceMap, Span};

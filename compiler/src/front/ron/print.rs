@@ -7,7 +7,9 @@
 //!   written inline (`(name: "Start", on: [("Empty", "Goto1")])`) — one state per line;
 //! - items of the kinds in [`EXPANDED`] (the rule-table rows of scripts) get one field per line
 //!   instead, so a change to one cell is a one-line diff;
-//! - everything else is inline; `Some(x)` is written `x`; floats always carry a decimal point.
+//! - everything else is inline; `Some(x)` is written `x`; floats always carry a decimal point;
+//!   an inline struct carries its name only when its type names itself (`Proxy(...)`; the
+//!   `...Asset` shapes are bare).
 //!
 //! Comments are content: [`Comments::of`] lifts the comments of a file off its text and attaches
 //! each block to the item or field that follows it — items by *name* (the text of their first
@@ -561,7 +563,14 @@ fn inline(out: &mut String, v: &V) {
             }
             out.push('}');
         }
-        V::Struct { fields, .. } => struct_fields(out, fields),
+        V::Struct { name, fields } => {
+            // Types that name themselves (`Proxy`, `Player`) keep their name; the plain serde
+            // shapes (`StateAsset`, ...) are written bare, as `(name: ..., ...)`.
+            if !name.ends_with("Asset") {
+                out.push_str(name);
+            }
+            struct_fields(out, fields)
+        }
         V::Variant { name, body } => {
             out.push_str(name);
             match body {
