@@ -275,7 +275,19 @@ impl Session {
             .or_else(|| self.project.machine_names().into_iter().next());
         match machine {
             Some(m) => self.show_machine(vec![m]),
-            None => self.open = None,
+            // No machine: the first asset that has an editor, else the first asset.
+            None => {
+                let with_panel = self.project.live().find(|(_, d)| match d.kind {
+                    FileKind::Asset(k) => self.panels.contains_key(&k),
+                    FileKind::Manifest => false,
+                });
+                let any = self
+                    .project
+                    .live()
+                    .find(|(_, d)| d.kind != FileKind::Manifest);
+                self.open = with_panel.or(any).map(|(id, _)| id);
+                self.trail.clear();
+            }
         }
     }
 

@@ -824,3 +824,29 @@ fn a_plugged_panel_gets_undo_dirty_tracking_saving_and_reveal_from_the_host() {
         })
     );
 }
+
+#[test]
+fn scripts_open_in_the_rule_table_and_its_edits_are_undoable() {
+    let dir = sample_copy("../bench");
+    let mut h = harness(EditorApp::open(dir.path()));
+    // No machine in this project: the script opens, in the rule table.
+    h.get_by_label("+ Add a rule").click();
+    settle(&mut h);
+    let p = h.state().project().unwrap();
+    let doc = p.by_path("bench.script.ron").unwrap();
+    let rules = |h: &Harness<'static, EditorApp>| match h.state().project().unwrap().docs[doc]
+        .state
+        .asset()
+    {
+        Some(ensemble_compiler::front::ron::any::AnyAsset::Script(s)) => s.rules.len(),
+        _ => 0,
+    };
+    assert_eq!(rules(&h), 9);
+    assert!(h.state().is_dirty());
+    h.key_press(Key::Escape);
+    settle(&mut h);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    assert_eq!(rules(&h), 8);
+    assert!(!h.state().is_dirty());
+}
