@@ -12,15 +12,12 @@
 //! Input lines: `hi there` (says), `/nods` or `/waves hi` (an emote), an empty line (the player
 //! stays silent for one iteration), `# ...` (a comment, skipped).
 
-use super::run_scene::{LoadFailure, Options, load, reload_reason, write_trace};
-use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io};
-use ensemble_runtime::Program;
-use ensemble_runtime::hpmm::ChatScene;
-use ensemble_runtime::hpmm::chat::parse_player_line;
+use super::run_scene::{Options, reload, write_trace};
+use super::{EXIT_CANNOT_RUN, EXIT_OK, Io};
+use ensemble_runtime::sim::Simulation;
 use ensemble_runtime::watch::FileWatcher;
 use std::io::BufRead;
 use std::path::Path;
-use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
@@ -80,25 +77,19 @@ impl Player {
     }
 }
 
-fn write_events(scene: &mut ChatScene, options: &Options, io: &mut Io<'_>) -> bool {
+fn write_events(scene: &mut Simulation, options: &Options, io: &mut Io<'_>) -> bool {
     // Always flushed: interactive use shows the agent's answer before blocking on the next line.
     write_trace(scene.take_events(), options, true, io)
 }
 
+/// Runs the conversation `scene` (a [`Simulation`] of kind `Chat`, just started).
 pub fn run(
-    program: Arc<Program>,
+    mut scene: Simulation,
     path: &Path,
     mut watcher: Option<FileWatcher>,
     options: &Options,
     io: &mut Io<'_>,
 ) -> i32 {
-    let mut scene = match ChatScene::new(program, &options.scene, options.seed) {
-        Ok(s) => s,
-        Err(e) => {
-            let _ = writeln!(io.err, "error: {e}");
-            return EXIT_ERRORS;
-        }
-    };
     let lines = match input_lines(options.input.as_deref()) {
         Ok(l) => l,
         Err(e) => {
@@ -132,15 +123,7 @@ pub fn run(
             // Real time: wait for the iteration's moment, reloading on every change meanwhile.
             let due = started + Duration::from_secs_f64(tick as f64 * scene.dt() / speed);
             while let Some(change) = w.wait_until(due) {
-                match load(path, io) {
-                    Ok(p) => {
-                        // A refused program is recorded by the scene as `reload-rejected`.
-                        let _ = scene.reload(Arc::new(p), &reload_reason(&change));
-                    }
-                    Err(LoadFailure::CannotRun(m) | LoadFailure::Errors(m)) => {
-                        scene.reject_reload(m)
-                    }
-                }
+                reload(&mut scene, path, &change, io);
                 if !write_events(&mut scene, options, io) {
                     return EXIT_OK;
                 }
@@ -150,7 +133,7 @@ pub fn run(
             match player.next() {
                 Ok(Turn::Says(line)) => {
                     heard += 1;
-                    scene.hear(parse_player_line(&line));
+                    scene.say(&line);
                 }
                 Ok(Turn::Nothing) => {}
                 // Watching, the scene goes on after the player has finished.
@@ -162,7 +145,7 @@ pub fn run(
                 }
             }
         }
-        scene.step();
+        scene.tick();
         if !write_events(&mut scene, options, io) {
             return EXIT_OK;
         }

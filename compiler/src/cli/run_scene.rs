@@ -5,8 +5,8 @@
 use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io, report};
 use crate::diag::Severity;
 use ensemble_runtime::Program;
-use ensemble_runtime::hsm::Scene;
-use ensemble_runtime::sim::{self, Interactions, SimWorld};
+use ensemble_runtime::sim::Simulation;
+use ensemble_runtime::sim::simulation::{self, SceneKind, StartError};
 use ensemble_runtime::watch::{Change, FileWatcher};
 use std::path::Path;
 use std::sync::Arc;
@@ -115,8 +115,8 @@ pub(super) fn write_trace(
 }
 
 /// Writes the events recorded since the last call; `false` if the reader went away.
-fn flush_events(scene: &mut Scene<SimWorld>, options: &Options, io: &mut Io<'_>) -> bool {
-    write_trace(scene.take_events(), options, options.watch, io)
+fn flush_events(sim: &mut Simulation, options: &Options, io: &mut Io<'_>) -> bool {
+    write_trace(sim.take_events(), options, options.watch, io)
 }
 
 pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
@@ -145,15 +145,12 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
             return EXIT_ERRORS;
         }
     };
-    if program
+    let is_chat = program
         .hpmm
         .chats
         .iter()
-        .any(|c| program.name(c.name) == options.scene)
-    {
-        return super::run_chat::run(program, path, watcher, options, io);
-    }
-    if options.input.is_some() {
+        .any(|c| program.name(c.name) == options.scene);
+    if !is_chat && options.input.is_some() {
         let _ = writeln!(
             io.err,
             "error: --input feeds conversation scenes; `{}` is not one",
@@ -161,41 +158,37 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
         );
         return EXIT_CANNOT_RUN;
     }
-    let Some(scene_id) = program.scene_by_name(&options.scene) else {
-        let scenes: Vec<&str> = program
-            .scene_names()
-            .chain(program.hpmm.chats.iter().map(|c| program.name(c.name)))
-            .collect();
-        let list = if scenes.is_empty() {
-            "none".to_string()
-        } else {
-            scenes.join(", ")
-        };
-        let _ = writeln!(
-            io.err,
-            "error: no scene `{}` in {} (scenes: {list})",
-            options.scene,
-            path.display()
-        );
-        return EXIT_CANNOT_RUN;
+    let start = simulation::Options {
+        fail_rate: options.fail_rate,
     };
-    let world = SimWorld::for_scene(&program, scene_id);
-    let mut scene = match Scene::new(
-        program.clone(),
-        sim::library(),
-        &options.scene,
-        world,
-        options.seed,
-    ) {
+    let mut sim = match Simulation::start(program, &options.scene, options.seed, &start) {
         Ok(s) => s,
-        Err(e) => {
+        Err(StartError::UnknownScene { available, .. }) => {
+            let list = if available.is_empty() {
+                "none".to_string()
+            } else {
+                available.join(", ")
+            };
+            let _ = writeln!(
+                io.err,
+                "error: no scene `{}` in {} (scenes: {list})",
+                options.scene,
+                path.display()
+            );
+            return EXIT_CANNOT_RUN;
+        }
+        Err(e @ StartError::Chat(_)) => {
+            let _ = writeln!(io.err, "error: {e}");
+            return EXIT_ERRORS;
+        }
+        Err(StartError::Link(e)) => {
             let _ = writeln!(io.err, "error: cannot start scene `{}`: {e}", options.scene);
             return EXIT_ERRORS;
         }
     };
-    // Smart locations and the ambient NPCs they run scripts with.
-    let mut interactions =
-        Interactions::new(&program, scene_id, options.seed).with_failure_rate(options.fail_rate);
+    if sim.kind() == SceneKind::Chat {
+        return super::run_chat::run(sim, path, watcher, options, io);
+    }
     let started = Instant::now();
     let speed = if options.speed > 0.0 {
         options.speed
@@ -206,35 +199,23 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
         if tick > 0 {
             if let Some(w) = watcher.as_mut() {
                 // Real time: wait for the tick's moment, reloading on every change meanwhile.
-                let due = started + Duration::from_secs_f64(tick as f64 * scene.dt() / speed);
+                let due = started + Duration::from_secs_f64(tick as f64 * sim.dt() / speed);
                 while let Some(change) = w.wait_until(due) {
-                    match load(path, io) {
-                        Ok(p) => {
-                            // Agents keep their states, smart locations their script instances
-                            // (docs/formats/script.md, "Hot reload"); a refused program is reported.
-                            let _ = interactions.reload(
-                                &mut scene,
-                                Arc::new(p),
-                                &reload_reason(&change),
-                            );
-                        }
-                        Err(LoadFailure::CannotRun(m) | LoadFailure::Errors(m)) => {
-                            scene.reject_reload(m)
-                        }
-                    }
-                    if !flush_events(&mut scene, options, io) {
+                    reload(&mut sim, path, &change, io);
+                    if !flush_events(&mut sim, options, io) {
                         return EXIT_OK;
                     }
                 }
             }
-            scene.tick();
-            interactions.advance(&mut scene);
+            sim.tick();
         }
-        if !flush_events(&mut scene, options, io) {
+        if !flush_events(&mut sim, options, io) {
             return EXIT_OK; // reader went away (e.g. `| head`)
         }
     }
-    if !options.json {
+    if !options.json
+        && let Some(scene) = sim.scene()
+    {
         let _ = writeln!(
             io.err,
             "ran {} ticks ({:.1} s of scene time)",
@@ -257,4 +238,17 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
         }
     }
     EXIT_OK
+}
+
+/// Loads the changed sources and hot-reloads them into `sim`: agents keep their states, smart
+/// locations their script instances, social agents their beliefs (docs/formats/script.md,
+/// "Hot reload"); a program that does not load or link is recorded as `reload-rejected`.
+pub(super) fn reload(sim: &mut Simulation, path: &Path, change: &Change, io: &mut Io<'_>) {
+    match load(path, io) {
+        Ok(p) => {
+            // A refused program is recorded by the simulation.
+            let _ = sim.reload(Arc::new(p), &reload_reason(change));
+        }
+        Err(LoadFailure::CannotRun(m) | LoadFailure::Errors(m)) => sim.reject_reload(m),
+    }
 }

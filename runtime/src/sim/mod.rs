@@ -9,9 +9,11 @@
 //! library `sim`), so what the compiler checks and what the runtime links cannot drift apart.
 
 mod interactions;
+pub mod simulation;
 mod states;
 
 pub use interactions::Interactions;
+pub use simulation::Simulation;
 
 use crate::hsm::{AgentId, LibraryDecl, StateLibrary};
 use crate::program::{Program, SceneId};

@@ -95,6 +95,13 @@ impl Ambient {
     }
 }
 
+/// Who an agent driven by smart locations is, and where it stands (`None`: not in the world
+/// yet, or gone).
+pub struct Presence {
+    pub kind: super::simulation::AgentKind,
+    pub at: Option<[f64; 2]>,
+}
+
 struct RunningAction {
     id: u64,
     ends_at: f64,
@@ -270,6 +277,46 @@ impl Interactions {
     /// The name of a script value (participants, props, constants), for blackboard views.
     pub fn spell(&self, program: &Program, v: &Value) -> String {
         render(program, &self.symbols, v)
+    }
+
+    /// A fact as the trace writes it (`reserved(seat1,tourist1)`), for blackboard views.
+    pub fn spell_fact(&self, program: &Program, f: &Fact) -> String {
+        render_fact(program, &self.symbols, f)
+    }
+
+    /// Running instances: (smart location, how many instances it has started, instance).
+    pub fn instances(&self) -> impl Iterator<Item = (usize, u64, &ScriptInstance)> {
+        self.places
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.instance.as_ref().map(|s| (i, p.started, s)))
+    }
+
+    /// Who an agent these smart locations drive is, and where it stands now (`None` for
+    /// agents that run a machine).
+    pub fn presence(
+        &self,
+        program: &Program,
+        world: &SimWorld,
+        agent: AgentId,
+        now: f64,
+    ) -> Option<Presence> {
+        use super::simulation::AgentKind;
+        let a = self.ambient.iter().find(|a| a.agent == agent)?;
+        let kind = match a.origin {
+            _ if a.player => AgentKind::Player,
+            Origin::Scene => AgentKind::Ambient,
+            Origin::Spawned => AgentKind::Spawned,
+            Origin::Proxy(_) => AgentKind::Proxy,
+        };
+        let away = a.gone || now < a.delay || matches!(a.origin, Origin::Proxy(None));
+        Some(Presence {
+            kind,
+            at: (!away).then(|| {
+                let (x, y) = self.position(program, world, a);
+                [x, y]
+            }),
+        })
     }
 
     /// Advances the smart locations by one tick of the scene, after [`Scene::tick`]: creates

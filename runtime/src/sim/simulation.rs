@@ -1,0 +1,633 @@
+//! One runner for every host that runs a scene of a program in the simulated world: the
+//! `ensemble run` command, its `--watch` mode and the editor's preview all drive a
+//! [`Simulation`], so what a designer previews is exactly what the command line runs.
+//!
+//! A simulation is either a scene of state-machine agents in the [`SimWorld`] with the smart
+//! locations that drive its ambient NPCs ([`Interactions`]), or a conversation scene of a
+//! social agent ([`ChatScene`]). One [`Simulation::tick`] advances either by one tick of its
+//! scene. Hot reload goes through [`Simulation::reload`] (live state carried across by name,
+//! reported as a `reload` trace event) and [`Simulation::reject_reload`].
+//!
+//! Read access is by names (`Arc<str>` shared with the trace), so what a host keeps of it stays
+//! meaningful after a reload replaces the program: [`Simulation::agents`] (positions, active
+//! states at every depth, partners), [`Simulation::blackboards`] (each running script
+//! instance, its participants and its tuple space), [`Simulation::beliefs`] (HMM spaces) and
+//! [`Simulation::transcript`] (the lines said).
+//!
+//! **Invariant:** the trace of a simulation is the trace of its parts ticked in this order:
+//! the scene (machines), then the smart locations; nothing here draws random numbers, so the
+//! same program, scene and seed give the same trace whoever hosts it.
+
+use super::interactions::{Interactions, Presence};
+use super::{SimWorld, library};
+use crate::hpmm::chat::parse_player_line;
+use crate::hpmm::{ChatError, ChatScene, Input};
+use crate::hsm::{AgentId, AgentStatus, LinkError, ReloadReport, Scene, SceneError};
+use crate::program::Program;
+use crate::script::ScriptInstance;
+use crate::trace::{EventKind, TraceEvent};
+use std::collections::VecDeque;
+use std::sync::Arc;
+use thiserror::Error;
+
+/// How many said lines [`Simulation::transcript`] keeps (the oldest go first).
+pub const TRANSCRIPT_LINES: usize = 10_000;
+
+/// What a simulation is started with besides its program, scene and seed.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Probability that a simulated script action fails (seeded), to exercise on-error paths.
+    pub fail_rate: f64,
+}
+
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum StartError {
+    #[error("no scene `{name}` (scenes: {})", list(.available))]
+    UnknownScene {
+        name: String,
+        /// Machine scenes, then conversation scenes.
+        available: Vec<String>,
+    },
+    #[error(transparent)]
+    Link(#[from] LinkError),
+    #[error(transparent)]
+    Chat(#[from] ChatError),
+}
+
+fn list(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// Why a new program was refused (also recorded as a `reload-rejected` event).
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum ReloadError {
+    #[error(transparent)]
+    Link(#[from] LinkError),
+    #[error(transparent)]
+    Chat(#[from] ChatError),
+}
+
+/// What kind of scene runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SceneKind {
+    /// State-machine agents in the simulated world, with smart locations.
+    Machines,
+    /// A conversation with a social agent (HMM spaces); the player speaks through
+    /// [`Simulation::hear`].
+    Chat,
+}
+
+enum Running {
+    Machines {
+        scene: Box<Scene<SimWorld>>,
+        interactions: Box<Interactions>,
+    },
+    Chat(Box<ChatScene>),
+}
+
+/// Who an agent is in the scene.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AgentKind {
+    /// Runs a state machine.
+    Machine,
+    /// An NPC of the scene without a machine, moved by smart locations.
+    Ambient,
+    /// Brought in by a spawn emitter.
+    Spawned,
+    /// A smart location's proxy object (stands at its location).
+    Proxy,
+    /// The player.
+    Player,
+    /// The social agent of a conversation scene.
+    Social,
+}
+
+/// One active state of an agent's frame stack.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActiveState {
+    pub machine: Arc<str>,
+    pub state: Arc<str>,
+}
+
+/// An agent as a view shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentView {
+    pub id: AgentId,
+    pub name: Arc<str>,
+    pub kind: AgentKind,
+    /// Where it stands, metres; `None` while it is not in the world (not arrived yet, left).
+    pub at: Option<[f64; 2]>,
+    pub status: AgentStatus,
+    /// Active states, root first.
+    pub states: Vec<ActiveState>,
+    /// Whom it is in a conversation with.
+    pub partner: Option<AgentId>,
+}
+
+/// A participant of a running script instance.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Participant {
+    pub agent: AgentId,
+    pub name: Arc<str>,
+    pub role: Arc<str>,
+    /// Its state in the script.
+    pub state: Arc<str>,
+}
+
+/// A running script instance at a smart location: its blackboard (tuple space) and who takes
+/// part. Facts are rendered on demand ([`Blackboard::facts`]); `version` changes whenever the
+/// tuple space does, so a host can keep the last rendering while it does not.
+pub struct Blackboard<'a> {
+    pub location: Arc<str>,
+    pub script: Arc<str>,
+    /// Which instance this is at its location (the n-th started there): with `version`, what
+    /// identifies the facts.
+    pub instance: u64,
+    pub version: u64,
+    pub participants: Vec<Participant>,
+    inner: &'a ScriptInstance,
+    interactions: &'a Interactions,
+    program: &'a Program,
+}
+
+impl Blackboard<'_> {
+    /// The facts of its tuple space as written in a cell (`reserved(seat1,tourist1)`), sorted.
+    pub fn facts(&self) -> Vec<String> {
+        let mut facts: Vec<String> = self
+            .inner
+            .space
+            .all()
+            .iter()
+            .map(|f| self.interactions.spell_fact(self.program, f))
+            .collect();
+        facts.sort();
+        facts
+    }
+}
+
+/// The belief over the states of one HMM space.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpaceBelief {
+    pub space: Arc<str>,
+    /// State names and b(state), in the space's order.
+    pub states: Vec<(Arc<str>, f64)>,
+}
+
+/// What a transcript line is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LineKind {
+    /// Said by an agent (a dialog or one-off state, a script action with a line).
+    Said,
+    /// The player's input to a social agent (`emote`: `says`, `nods`...).
+    Player { emote: Arc<str> },
+    /// A social agent's output.
+    Output { emote: Arc<str> },
+}
+
+/// One line of the transcript.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    pub tick: u64,
+    pub time: f64,
+    pub speaker: Arc<str>,
+    pub text: String,
+    /// The sentence state it realises, if any.
+    pub sentence: Option<Arc<str>>,
+    pub kind: LineKind,
+}
+
+impl Line {
+    fn of(e: &TraceEvent) -> Option<Line> {
+        let speaker = e.agent.clone().unwrap_or_else(|| Arc::from("?"));
+        let (text, sentence, kind) = match &e.kind {
+            EventKind::Say { text, sentence, .. } => (text, sentence.clone(), LineKind::Said),
+            EventKind::Input {
+                speaker: who,
+                emote,
+                text,
+            } => {
+                return Some(Line {
+                    tick: e.tick,
+                    time: e.time,
+                    speaker: who.clone(),
+                    text: text.clone(),
+                    sentence: None,
+                    kind: LineKind::Player {
+                        emote: emote.clone(),
+                    },
+                });
+            }
+            EventKind::Output { emote, text, .. } => (
+                text,
+                None,
+                LineKind::Output {
+                    emote: emote.clone(),
+                },
+            ),
+            _ => return None,
+        };
+        Some(Line {
+            tick: e.tick,
+            time: e.time,
+            speaker,
+            text: text.clone(),
+            sentence,
+            kind,
+        })
+    }
+}
+
+/// A scene of a program, running.
+pub struct Simulation {
+    running: Running,
+    name: String,
+    seed: u64,
+    /// Events recorded since the last [`Simulation::take_events`].
+    events: Vec<TraceEvent>,
+    /// How many of `events` the transcript has seen.
+    noted: usize,
+    transcript: VecDeque<Line>,
+}
+
+impl Simulation {
+    /// Starts scene `name` of `program` (a scene of machine agents, or a conversation scene):
+    /// its agents enter their initial states (tick 0, recorded as events).
+    pub fn start(
+        program: Arc<Program>,
+        name: &str,
+        seed: u64,
+        options: &Options,
+    ) -> Result<Simulation, StartError> {
+        // A conversation of that name first, as `ensemble run` always has.
+        let running = if program
+            .hpmm
+            .chats
+            .iter()
+            .any(|c| program.name(c.name) == name)
+        {
+            Running::Chat(Box::new(ChatScene::new(program.clone(), name, seed)?))
+        } else if let Some(id) = program.scene_by_name(name) {
+            let world = SimWorld::for_scene(&program, id);
+            let scene = match Scene::new(program.clone(), library(), name, world, seed) {
+                Ok(s) => s,
+                Err(SceneError::Link(e)) => return Err(e.into()),
+                Err(SceneError::UnknownScene { .. }) => unreachable!("found above"),
+            };
+            let interactions =
+                Interactions::new(&program, id, seed).with_failure_rate(options.fail_rate);
+            Running::Machines {
+                scene: Box::new(scene),
+                interactions: Box::new(interactions),
+            }
+        } else {
+            return Err(StartError::UnknownScene {
+                name: name.to_string(),
+                available: scene_names(&program),
+            });
+        };
+        let mut sim = Simulation {
+            running,
+            name: name.to_string(),
+            seed,
+            events: Vec::new(),
+            noted: 0,
+            transcript: VecDeque::new(),
+        };
+        sim.collect();
+        Ok(sim)
+    }
+
+    /// The scene's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    pub fn kind(&self) -> SceneKind {
+        match self.running {
+            Running::Machines { .. } => SceneKind::Machines,
+            Running::Chat(_) => SceneKind::Chat,
+        }
+    }
+
+    pub fn program(&self) -> &Arc<Program> {
+        match &self.running {
+            Running::Machines { scene, .. } => scene.program(),
+            Running::Chat(chat) => chat.agent().program(),
+        }
+    }
+
+    /// The scene of machine agents (`None` for a conversation).
+    pub fn scene(&self) -> Option<&Scene<SimWorld>> {
+        match &self.running {
+            Running::Machines { scene, .. } => Some(scene),
+            Running::Chat(_) => None,
+        }
+    }
+
+    /// The scene and its smart locations, for a game's calls (the player, proxies).
+    pub fn scene_mut(&mut self) -> Option<(&mut Scene<SimWorld>, &mut Interactions)> {
+        match &mut self.running {
+            Running::Machines {
+                scene,
+                interactions,
+            } => Some((scene, interactions)),
+            Running::Chat(_) => None,
+        }
+    }
+
+    pub fn interactions(&self) -> Option<&Interactions> {
+        match &self.running {
+            Running::Machines { interactions, .. } => Some(interactions),
+            Running::Chat(_) => None,
+        }
+    }
+
+    /// The conversation (`None` for a scene of machine agents).
+    pub fn chat(&self) -> Option<&ChatScene> {
+        match &self.running {
+            Running::Chat(chat) => Some(chat),
+            Running::Machines { .. } => None,
+        }
+    }
+
+    /// Ticks so far.
+    pub fn tick_count(&self) -> u64 {
+        match &self.running {
+            Running::Machines { scene, .. } => scene.tick_count(),
+            Running::Chat(chat) => chat.tick_count(),
+        }
+    }
+
+    /// Seconds of scene time so far.
+    pub fn now(&self) -> f64 {
+        match &self.running {
+            Running::Machines { scene, .. } => scene.now(),
+            Running::Chat(chat) => chat.now(),
+        }
+    }
+
+    /// Seconds of scene time per tick.
+    pub fn dt(&self) -> f64 {
+        match &self.running {
+            Running::Machines { scene, .. } => scene.dt(),
+            Running::Chat(chat) => chat.dt(),
+        }
+    }
+
+    /// Advances the scene by one tick: the machines, then the smart locations (or one
+    /// iteration of the conversation).
+    pub fn tick(&mut self) {
+        match &mut self.running {
+            Running::Machines {
+                scene,
+                interactions,
+            } => {
+                scene.tick();
+                interactions.advance(scene);
+            }
+            Running::Chat(chat) => chat.step(),
+        }
+        self.collect();
+    }
+
+    /// Conversation scenes: true when the next iteration would hear nothing, so the player
+    /// has a turn (always false for scenes of machine agents).
+    pub fn awaits_player(&self) -> bool {
+        match &self.running {
+            Running::Chat(chat) => chat.awaits_player(),
+            Running::Machines { .. } => false,
+        }
+    }
+
+    /// Conversation scenes: queues a player input (`None`: a silent iteration). Returns false
+    /// (and does nothing) for scenes of machine agents.
+    pub fn hear(&mut self, input: Option<Input>) -> bool {
+        match &mut self.running {
+            Running::Chat(chat) => {
+                chat.hear(input);
+                true
+            }
+            Running::Machines { .. } => false,
+        }
+    }
+
+    /// Conversation scenes: the player says `line` (`/nods` is an emote, an empty line
+    /// silence; see [`parse_player_line`]).
+    pub fn say(&mut self, line: &str) -> bool {
+        self.hear(parse_player_line(line))
+    }
+
+    /// Replaces the running program, carrying live state across by name (agents' active
+    /// states, script instances with their tuple spaces, HMM beliefs); recorded as a `reload`
+    /// event with what carried over and what fell back. A program that cannot run this scene
+    /// is refused and recorded as `reload-rejected`; the old one goes on.
+    pub fn reload(
+        &mut self,
+        program: Arc<Program>,
+        reason: &str,
+    ) -> Result<ReloadReport, ReloadError> {
+        let result = match &mut self.running {
+            Running::Machines {
+                scene,
+                interactions,
+            } => interactions
+                .reload(scene, program, reason)
+                .map_err(ReloadError::from),
+            Running::Chat(chat) => chat
+                .reload(program, reason)
+                .map(|r| ReloadReport {
+                    kept: r.kept,
+                    fallbacks: r.fallbacks,
+                })
+                .map_err(ReloadError::from),
+        };
+        self.collect();
+        result
+    }
+
+    /// Records that a new program was refused before it got here (it did not compile or load);
+    /// the running one goes on.
+    pub fn reject_reload(&mut self, reason: impl Into<String>) {
+        match &mut self.running {
+            Running::Machines { scene, .. } => scene.reject_reload(reason),
+            Running::Chat(chat) => chat.reject_reload(reason),
+        }
+        self.collect();
+    }
+
+    /// Takes the trace events recorded since the last call.
+    pub fn take_events(&mut self) -> Vec<TraceEvent> {
+        self.collect();
+        self.noted = 0;
+        std::mem::take(&mut self.events)
+    }
+
+    /// The lines said so far (at most [`TRANSCRIPT_LINES`], the latest).
+    pub fn transcript(&self) -> impl ExactSizeIterator<Item = &Line> {
+        self.transcript.iter()
+    }
+
+    /// Moves the parts' new events here and notes the lines said.
+    fn collect(&mut self) {
+        match &mut self.running {
+            Running::Machines { scene, .. } => self.events.extend(scene.take_events()),
+            Running::Chat(chat) => self.events.extend(chat.take_events()),
+        }
+        for e in &self.events[self.noted..] {
+            if let Some(line) = Line::of(e) {
+                if self.transcript.len() == TRANSCRIPT_LINES {
+                    self.transcript.pop_front();
+                }
+                self.transcript.push_back(line);
+            }
+        }
+        self.noted = self.events.len();
+    }
+
+    /// Every agent: where it is, what it runs, whom it talks with.
+    pub fn agents(&self) -> Vec<AgentView> {
+        match &self.running {
+            Running::Machines {
+                scene,
+                interactions,
+            } => {
+                let program = scene.program();
+                let now = scene.now();
+                scene
+                    .agents()
+                    .map(|id| {
+                        let world = &scene.game;
+                        let body = world.bodies.get(id.index());
+                        let (kind, at) = match interactions.presence(program, world, id, now) {
+                            None => (AgentKind::Machine, body.map(|b| [b.x, b.y])),
+                            Some(Presence { kind, at }) => (kind, at),
+                        };
+                        AgentView {
+                            id,
+                            name: Arc::from(scene.agent_name(id)),
+                            kind,
+                            at,
+                            status: scene.status(id).clone(),
+                            states: scene
+                                .active_states(id)
+                                .into_iter()
+                                .map(|s| {
+                                    let def = program.state(s);
+                                    ActiveState {
+                                        machine: program
+                                            .shared_name(program.machine(def.machine).name),
+                                        state: program.shared_name(def.name),
+                                    }
+                                })
+                                .collect(),
+                            partner: world.partner(id),
+                        }
+                    })
+                    .collect()
+            }
+            Running::Chat(chat) => {
+                let program = chat.agent().program();
+                let c = &program.hpmm.chats[chat.agent().chat().index()];
+                vec![AgentView {
+                    id: AgentId(0),
+                    name: program.shared_name(c.agent),
+                    kind: AgentKind::Social,
+                    at: None,
+                    status: AgentStatus::Running,
+                    states: Vec::new(),
+                    partner: None,
+                }]
+            }
+        }
+    }
+
+    /// The running script instances, one per smart location that runs one, in the program's
+    /// order of smart locations.
+    pub fn blackboards(&self) -> Vec<Blackboard<'_>> {
+        let Running::Machines {
+            scene,
+            interactions,
+        } = &self.running
+        else {
+            return Vec::new();
+        };
+        let program: &Program = scene.program();
+        interactions
+            .instances()
+            .map(|(p, instance, inner)| {
+                let def = &program.scripts[inner.script as usize];
+                let participants = inner
+                    .states()
+                    .map(|(actor, role, state)| {
+                        let agent = AgentId(actor);
+                        Participant {
+                            agent,
+                            name: Arc::from(scene.agent_name(agent)),
+                            role: program.shared_name(def.roles[role as usize].name),
+                            state: program.shared_name(def.states[state as usize].name),
+                        }
+                    })
+                    .collect();
+                Blackboard {
+                    location: program.shared_name(program.smart_locations[p].name),
+                    script: program.shared_name(def.name),
+                    instance,
+                    version: inner.space.version(),
+                    participants,
+                    inner,
+                    interactions,
+                    program,
+                }
+            })
+            .collect()
+    }
+
+    /// Conversation scenes: the belief of every HMM space (empty for scenes of machine agents).
+    pub fn beliefs(&self) -> Vec<SpaceBelief> {
+        let Running::Chat(chat) = &self.running else {
+            return Vec::new();
+        };
+        let agent = chat.agent();
+        let program = agent.program();
+        let model = &program.hpmm;
+        model
+            .spaces
+            .iter()
+            .enumerate()
+            .map(|(i, space)| {
+                let b = agent.space_belief(crate::hpmm::model::SpaceId(i as u32));
+                SpaceBelief {
+                    space: program.shared_name(space.name),
+                    states: space
+                        .states()
+                        .zip(b)
+                        .map(|(s, p)| (program.shared_name(model.states[s].name), *p))
+                        .collect(),
+                }
+            })
+            .collect()
+    }
+}
+
+/// The scenes a simulation can start in `program`: machine scenes, then conversations.
+pub fn scene_names(program: &Program) -> Vec<String> {
+    program
+        .scene_names()
+        .map(str::to_string)
+        .chain(
+            program
+                .hpmm
+                .chats
+                .iter()
+                .map(|c| program.name(c.name).to_string()),
+        )
+        .collect()
+}

@@ -1,0 +1,354 @@
+//! The runner every host uses (`ensemble_runtime::sim::Simulation`): it produces exactly the
+//! traces `ensemble run` printed before the runner existed (the golden files), carries state
+//! across a reload, and what it shows of a running scene (blackboards, agents, transcript)
+//! agrees with its own trace.
+
+use ensemble_runtime::Program;
+use ensemble_runtime::sim::Simulation;
+use ensemble_runtime::sim::simulation::{AgentKind, LineKind, Options, SceneKind, StartError};
+use ensemble_runtime::trace::{EventKind, TraceEvent};
+use ensemble_tests::{json_lines, root};
+use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
+use std::sync::Arc;
+
+fn compile(project: &Path) -> Arc<Program> {
+    let c = ensemble_compiler::compile_path(project).expect("the project reads");
+    let (program, _) = c.output.unwrap_or_else(|| {
+        panic!(
+            "{} does not compile: {}",
+            project.display(),
+            c.diagnostics.summary()
+        )
+    });
+    Arc::new(program)
+}
+
+fn sample(name: &str) -> Arc<Program> {
+    compile(&root().join("samples").join(name))
+}
+
+fn golden(name: &str) -> String {
+    let path = root().join("tests/golden").join(name);
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {} ({e})", path.display()))
+}
+
+/// What `ensemble run --ticks N --trace json` prints: tick 0, then N ticks.
+fn run(sim: &mut Simulation, ticks: u64) -> String {
+    let mut out = String::new();
+    for tick in 0..=ticks {
+        if tick > 0 {
+            sim.tick();
+        }
+        for e in sim.take_events() {
+            out.push_str(&e.to_json());
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn first_difference(expected: &str, actual: &str) -> String {
+    let line = expected
+        .lines()
+        .zip(actual.lines())
+        .position(|(a, b)| a != b)
+        .unwrap_or(expected.lines().count().min(actual.lines().count()));
+    format!(
+        "line {}:\n  expected: {}\n  actual:   {}",
+        line + 1,
+        expected.lines().nth(line).unwrap_or("<end>"),
+        actual.lines().nth(line).unwrap_or("<end>")
+    )
+}
+
+#[test]
+fn the_runner_gives_the_golden_traces_of_ensemble_run() {
+    for (project, scene, ticks, seed, file) in [
+        (
+            "airport",
+            "ticket-counter",
+            2000,
+            7,
+            "airport-ticket-counter-seed7.jsonl",
+        ),
+        ("bench", "bench", 20_000, 11, "bench-seed11.jsonl"),
+        ("shops", "market", 3_600, 7, "shops-market-seed7.jsonl"),
+        (
+            "street-vendor",
+            "street",
+            3_600,
+            7,
+            "street-vendor-seed7.jsonl",
+        ),
+    ] {
+        let mut sim = Simulation::start(sample(project), scene, seed, &Options::default())
+            .unwrap_or_else(|e| panic!("{project}/{scene}: {e}"));
+        assert_eq!(sim.kind(), SceneKind::Machines);
+        let actual = run(&mut sim, ticks);
+        let expected = golden(file);
+        assert!(
+            actual == expected,
+            "{project}/{scene} differs from {file} at {}",
+            first_difference(&expected, &actual)
+        );
+    }
+}
+
+#[test]
+fn the_runner_gives_the_golden_conversation() {
+    let mut sim = Simulation::start(sample("innkeeper"), "chat", 7, &Options::default()).unwrap();
+    assert_eq!(sim.kind(), SceneKind::Chat);
+    let transcript =
+        std::fs::read_to_string(root().join("samples/innkeeper/transcripts/xenos.txt")).unwrap();
+    // As `ensemble run --input FILE` does: the player speaks when the agent has nothing of its
+    // own to hear; comments are skipped; the run ends when the input is exhausted.
+    let mut lines = transcript
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'));
+    let mut out = String::new();
+    for _ in 1..=10_000u64 {
+        if sim.awaits_player() {
+            match lines.next() {
+                Some(line) => assert!(sim.say(line)),
+                None => break,
+            }
+        }
+        sim.tick();
+        for e in sim.take_events() {
+            out.push_str(&e.to_json());
+            out.push('\n');
+        }
+    }
+    let expected = golden("innkeeper-chat-seed7.jsonl");
+    assert!(
+        out == expected,
+        "the conversation differs at {}",
+        first_difference(&expected, &out)
+    );
+    // The transcript holds the player's lines and the agent's outputs, in order.
+    let said: Vec<(String, String)> = json_lines(&out)
+        .iter()
+        .filter(|e| e["event"] == "input" || e["event"] == "output")
+        .map(|e| {
+            let who = if e["event"] == "input" {
+                e["speaker"].as_str().unwrap()
+            } else {
+                e["agent"].as_str().unwrap()
+            };
+            (who.to_string(), e["text"].as_str().unwrap().to_string())
+        })
+        .collect();
+    let lines: Vec<(String, String)> = sim
+        .transcript()
+        .map(|l| (l.speaker.to_string(), l.text.clone()))
+        .collect();
+    assert_eq!(lines, said);
+    assert!(
+        sim.transcript()
+            .any(|l| matches!(&l.kind, LineKind::Player { emote } if &**emote == "says"))
+    );
+    // Every space's belief is a distribution.
+    let beliefs = sim.beliefs();
+    assert!(!beliefs.is_empty());
+    for b in &beliefs {
+        let sum: f64 = b.states.iter().map(|(_, p)| p).sum();
+        assert!((sum - 1.0).abs() < 1e-6, "{}: {sum}", b.space);
+    }
+    assert!(sim.agents()[0].kind == AgentKind::Social);
+}
+
+#[test]
+fn unknown_scenes_list_every_scene_and_conversation() {
+    let err = Simulation::start(sample("airport"), "nope", 1, &Options::default())
+        .err()
+        .unwrap();
+    let StartError::UnknownScene { available, .. } = &err else {
+        panic!("{err}")
+    };
+    assert!(available.contains(&"ticket-counter".to_string()));
+    assert!(err.to_string().contains("ticket-sale"), "{err}");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+/// Whether `agent` entered `machine/state`.
+fn entered(events: &[TraceEvent], agent: &str, at: &str) -> bool {
+    events.iter().any(|e| {
+        e.agent.as_deref() == Some(agent)
+            && matches!(&e.kind, EventKind::Enter { machine, state, .. } if format!("{machine}/{state}") == at)
+    })
+}
+
+#[test]
+fn a_reload_keeps_every_agent_in_its_state_and_a_refused_one_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("samples/airport"), dir.path());
+    let mut sim = Simulation::start(
+        compile(dir.path()),
+        "ticket-counter",
+        7,
+        &Options::default(),
+    )
+    .unwrap();
+    for _ in 0..300 {
+        sim.tick();
+    }
+    sim.take_events();
+    let before = sim.agents();
+
+    // A new state the seller goes to after each sale, added by the same edit.
+    let machine = dir.path().join("machines/StandSellTicket.machine.ron");
+    let text = std::fs::read_to_string(&machine).unwrap();
+    let edited = text
+        .replace(r#"("FinishTalk", "Goto1")"#, r#"("FinishTalk", "Stretch1")"#)
+        .replace(
+            "    ],\n)",
+            "        (name: \"Stretch1\", code: \"Wait\", modifier: 1.5, on: [(\"Done\", \"Goto1\")]),\n    ],\n)",
+        );
+    assert_ne!(text, edited);
+    std::fs::write(&machine, edited).unwrap();
+    let report = sim.reload(compile(dir.path()), "test").unwrap();
+    assert!(report.fallbacks.is_empty(), "{:?}", report.fallbacks);
+    assert!(report.kept >= 3);
+    let after = sim.agents();
+    assert_eq!(before, after, "every agent keeps its states and place");
+    let events = sim.take_events();
+    assert!(matches!(
+        events.as_slice(),
+        [TraceEvent {
+            kind: EventKind::Reload { .. },
+            ..
+        }]
+    ));
+
+    let mut seen = Vec::new();
+    for _ in 0..6000 {
+        sim.tick();
+        seen.extend(sim.take_events());
+        if entered(&seen, "seller", "StandSellTicket/Stretch1") {
+            break;
+        }
+    }
+    assert!(
+        entered(&seen, "seller", "StandSellTicket/Stretch1"),
+        "the new state runs"
+    );
+    assert!(
+        !entered(&seen, "seller", "StandSellTicket/Start"),
+        "the seller never restarted"
+    );
+
+    let tick = sim.tick_count();
+    sim.reject_reload("BuyTicket.machine.ron:3:1: syntax error");
+    let events = sim.take_events();
+    assert!(
+        matches!(&events[..], [TraceEvent { kind: EventKind::ReloadRejected { reason }, tick: t, .. }] if reason.contains("syntax") && *t == tick)
+    );
+    sim.tick();
+    assert_eq!(sim.tick_count(), tick + 1, "the scene goes on");
+}
+
+#[test]
+fn agents_show_their_stack_place_and_partner() {
+    let mut sim =
+        Simulation::start(sample("airport"), "ticket-counter", 7, &Options::default()).unwrap();
+    let start = sim.agents();
+    assert_eq!(start.len(), 3);
+    let seller = &start[0];
+    assert_eq!(&*seller.name, "seller");
+    assert_eq!(seller.kind, AgentKind::Machine);
+    // At SellerSpawn (12, 6), entering its first walk.
+    assert_eq!(seller.at, Some([12.0, 6.0]));
+    assert_eq!(&*seller.states[0].machine, "StandSellTicket");
+    let mut talked = false;
+    for _ in 0..2000 {
+        sim.tick();
+        let agents = sim.agents();
+        let by_name: HashMap<&str, _> = agents.iter().map(|a| (&*a.name, a)).collect();
+        // Partners agree (the second one learns it from a message, a tick later).
+        for a in &agents {
+            if let Some(p) = a.partner {
+                talked = true;
+                let back = agents[p.index()].partner;
+                assert!(back.is_none() || back == Some(a.id), "{}", a.name);
+            }
+            for pair in a.states.windows(2) {
+                assert_ne!(pair[0].machine, pair[1].machine);
+            }
+        }
+        assert!(by_name["seller"].at.is_some());
+    }
+    assert!(talked, "the seller talks with a buyer");
+    // Every line said is in the transcript, with its sentence state when it has one.
+    assert!(
+        sim.transcript()
+            .any(|l| l.sentence.as_deref() == Some("WhenTravel"))
+    );
+}
+
+#[test]
+fn blackboards_hold_what_the_trace_added_and_deleted() {
+    let program = sample("bench");
+    let props: BTreeSet<String> = program
+        .smart_locations
+        .iter()
+        .flat_map(|l| {
+            l.props
+                .iter()
+                .map(|(name, kind)| format!("{}({})", program.name(*kind), program.name(*name)))
+        })
+        .collect();
+    let mut sim = Simulation::start(program, "bench", 11, &Options::default()).unwrap();
+    let mut facts: BTreeSet<String> = BTreeSet::new();
+    let mut instance = None;
+    let mut checked = 0;
+    let mut participants = 0;
+    for _ in 0..8000 {
+        sim.tick();
+        let events = sim.take_events();
+        let boards = sim.blackboards();
+        assert!(boards.len() <= 1, "the bench runs one script at a time");
+        let Some(b) = boards.first() else {
+            instance = None;
+            continue;
+        };
+        if instance != Some(b.instance) {
+            instance = Some(b.instance);
+            facts = props.clone();
+        }
+        for e in &events {
+            match &e.kind {
+                EventKind::Add { fact, .. } => {
+                    facts.insert(fact.clone());
+                }
+                EventKind::Del { fact, .. } => {
+                    facts.remove(fact);
+                }
+                _ => {}
+            }
+        }
+        let shown: BTreeSet<String> = b.facts().into_iter().collect();
+        assert_eq!(shown, facts, "tick {}", sim.tick_count());
+        checked += 1;
+        participants = participants.max(b.participants.len());
+        for p in &b.participants {
+            let a = &sim.agents()[p.agent.index()];
+            assert_eq!(a.name, p.name);
+            assert!(a.at.is_some(), "{} takes part where it stands", p.name);
+        }
+    }
+    assert!(checked > 1000, "the bench ran a script for a while");
+    assert!(participants >= 2);
+}
