@@ -191,6 +191,8 @@ pub struct Analysis {
     wanted: u64,
     edited_at: Instant,
     sent: u64,
+    /// Send the next compile without waiting for the debounce.
+    hurried: bool,
     pub current: Option<Report>,
 }
 
@@ -219,6 +221,7 @@ impl Analysis {
             wanted: 0,
             edited_at: Instant::now(),
             sent: 0,
+            hurried: false,
             current: None,
         }
     }
@@ -243,7 +246,8 @@ impl Analysis {
     /// Sends the compile when due and takes a finished result; true when `current` changed.
     /// `project` is only read when a compile is sent.
     pub fn poll(&mut self, project: &Project) -> bool {
-        if self.sent < self.wanted && self.edited_at.elapsed() >= DEBOUNCE {
+        if self.sent < self.wanted && (self.hurried || self.edited_at.elapsed() >= DEBOUNCE) {
+            self.hurried = false;
             let job = Job {
                 generation: self.wanted,
                 root: project.root.clone(),
@@ -263,6 +267,17 @@ impl Analysis {
             }
         }
         changed
+    }
+
+    /// The generation of the latest edit (a compile of it, or a later one, answers it).
+    pub fn generation(&self) -> u64 {
+        self.wanted
+    }
+
+    /// Compiles the latest edit at the next poll, without waiting for typing to pause (a save
+    /// wants its program now).
+    pub fn hurry(&mut self) {
+        self.hurried = true;
     }
 
     /// Whether the shown diagnostics are behind the latest edit.

@@ -54,6 +54,8 @@ pub enum Action {
     DeleteSelection,
     /// Select every state of the open machine (true) or none.
     Select(bool),
+    /// Show this stack of machines (the preview follows an agent): root first.
+    Follow(Vec<String>),
 }
 
 /// A dialog in front of everything.
@@ -110,6 +112,8 @@ pub struct Session {
     autosaved: (Instant, u64),
     watch: SourceWatch,
     clipboard: Option<Clip>,
+    /// The live preview of a scene (the bottom dock's second tab).
+    pub preview: crate::preview::Preview,
 }
 
 pub struct EditorApp {
@@ -235,6 +239,7 @@ impl Session {
             autosaved: (Instant::now(), 0),
             watch,
             clipboard: None,
+            preview: Default::default(),
         };
         s.refresh_names();
         s.open_default();
@@ -625,6 +630,10 @@ impl EditorApp {
         if ok {
             let _ = recovery::clear(&s.project.root);
             s.autosaved = (Instant::now(), s.revision);
+            if let Ok(r) = &result {
+                let files: Vec<String> = r.written.iter().chain(&r.removed).cloned().collect();
+                s.preview.saved(&mut s.analysis, &files);
+            }
         }
         s.watch = watch_for(&s.project);
         self.say(message, !ok);
@@ -647,6 +656,7 @@ impl EditorApp {
             if s.analysis.poll(&s.project) {
                 s.names_at = None;
             }
+            s.preview.poll(&ctx, &s.analysis);
             if let Some(wait) = s.analysis.wake_in() {
                 ctx.request_repaint_after(wait);
             }
@@ -735,6 +745,9 @@ impl EditorApp {
                 fresh.open_default();
             }
             fresh.graph.selection = selection;
+            // The preview goes on, reloaded with what is on disk now.
+            fresh.preview = std::mem::take(&mut s.preview);
+            fresh.preview.changed_on_disk(&mut fresh.analysis);
             self.session = Some(fresh);
             self.say("Reloaded: files changed on disk", false);
         }
@@ -984,13 +997,22 @@ impl EditorApp {
             .fill(theme::PANEL)
             .inner_margin(Margin::symmetric(10, 8));
         let stale = s.analysis.is_stale();
-        Panel::bottom("diagnostics")
+        // The bottom dock: problems, or the live preview (each keeps its own height).
+        let preview = s.preview.tab == crate::preview::DockTab::Preview;
+        Panel::bottom(if preview { "preview" } else { "diagnostics" })
             .frame(bottom)
             .resizable(true)
-            .default_size(150.0)
-            .min_size(70.0)
+            .default_size(if preview { 400.0 } else { 150.0 })
+            .min_size(if preview { 200.0 } else { 70.0 })
             .show(ui, |ui| {
-                diagnostics_panel::show(ui, s.analysis.current.as_ref(), stale, actions)
+                if s.preview.tabs(ui, s.analysis.current.as_ref()) {
+                    s.graph.fit();
+                }
+                if preview {
+                    s.preview.ui(ui, &s.analysis, actions);
+                } else {
+                    diagnostics_panel::show(ui, s.analysis.current.as_ref(), stale, actions)
+                }
             });
 
         let open = s.open.filter(|d| !s.project.docs[*d].state.deleted);
@@ -1103,10 +1125,12 @@ impl EditorApp {
         Self::breadcrumbs(s, ui, doc, actions);
         let d = &s.project.docs[doc];
         let Some(m) = d.state.machine() else { return };
+        let live = s.preview.live(&m.name);
         let cx = GraphCx {
             names: &s.names,
             diagnostics,
             lines: &s.lines,
+            live: live.as_ref(),
         };
         let out = s.graph.show(ui, doc, m, &d.state.layout, &cx);
         if !out.ops.is_empty() {
@@ -1569,6 +1593,15 @@ impl EditorApp {
                 let mut trail = s.trail.clone();
                 trail.truncate(i + 1);
                 s.show_machine(trail);
+            }
+            Action::Follow(stack) => {
+                let trail: Vec<String> = stack
+                    .into_iter()
+                    .filter(|m| s.project.machine_doc(m).is_some())
+                    .collect();
+                if !trail.is_empty() && trail != s.trail {
+                    s.show_machine(trail);
+                }
             }
             Action::Reveal(l) => {
                 let doc = l.file.as_deref().and_then(|f| s.project.by_path(f))?;

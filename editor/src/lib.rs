@@ -6,7 +6,8 @@
 //! autosave ([`recovery`]), and the background compile ([`analysis`]); editors of one asset
 //! kind plug in through [`asset_panel`]. The graph editor of machines is [`machine`]; the rule
 //! table of interaction scripts is [`rules`], the sentence-state editor [`sentences`], the
-//! navigation view [`nav_view`] (their shared helpers: [`panel_cx`]).
+//! navigation view [`nav_view`] (their shared helpers: [`panel_cx`]). The live [`preview`]
+//! runs a scene of the project beside the editor and hot-reloads it on every save.
 
 pub mod analysis;
 pub mod app;
@@ -19,6 +20,7 @@ pub mod machine;
 pub mod nav_view;
 pub mod panel_cx;
 pub mod panels;
+pub mod preview;
 pub mod project_ops;
 pub mod project_panel;
 pub mod recent;

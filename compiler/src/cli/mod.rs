@@ -11,6 +11,7 @@ mod ngram;
 mod plan;
 mod run_chat;
 mod run_scene;
+pub use run_scene::error_summary;
 mod watch;
 
 use crate::project::ProjectError;

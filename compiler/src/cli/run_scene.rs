@@ -50,35 +50,38 @@ pub(super) fn load(path: &Path, io: &mut Io<'_>) -> Result<Program, LoadFailure>
     }
     match c.output {
         Some((program, _)) => Ok(program),
-        None => {
-            // A file that does not parse is the root cause of the errors it leaves behind
-            // (everything that referred to what it defined), so it comes first.
-            let errors: Vec<_> = c
-                .diagnostics
-                .sorted(&c.sources)
-                .into_iter()
-                .filter(|d| d.severity == Severity::Error)
-                .collect();
-            let first = errors
-                .iter()
-                .find(|d| d.code == crate::diag::Code::Syntax)
-                .or(errors.first())
-                .copied();
-            let summary = match first.and_then(|d| d.primary.as_ref().map(|l| (d, l))) {
-                Some((d, l)) => {
-                    let (line, col) = c.sources.line_col(l.span);
-                    format!(
-                        "{}:{line}:{col}: {} [{}] ({})",
-                        c.sources.get(l.span.file).name,
-                        d.message,
-                        d.code.as_str(),
-                        c.diagnostics.summary()
-                    )
-                }
-                None => c.diagnostics.summary(),
-            };
-            Err(LoadFailure::Errors(summary))
+        None => Err(LoadFailure::Errors(error_summary(&c))),
+    }
+}
+
+/// Why a project did not compile, in one line (a `reload-rejected` event's reason): the first
+/// error as `file:line:column: message [code]`, and the count of all of them.
+pub fn error_summary(c: &crate::Compilation) -> String {
+    // A file that does not parse is the root cause of the errors it leaves behind
+    // (everything that referred to what it defined), so it comes first.
+    let errors: Vec<_> = c
+        .diagnostics
+        .sorted(&c.sources)
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    let first = errors
+        .iter()
+        .find(|d| d.code == crate::diag::Code::Syntax)
+        .or(errors.first())
+        .copied();
+    match first.and_then(|d| d.primary.as_ref().map(|l| (d, l))) {
+        Some((d, l)) => {
+            let (line, col) = c.sources.line_col(l.span);
+            format!(
+                "{}:{line}:{col}: {} [{}] ({})",
+                c.sources.get(l.span.file).name,
+                d.message,
+                d.code.as_str(),
+                c.diagnostics.summary()
+            )
         }
+        None => c.diagnostics.summary(),
     }
 }
 

@@ -14,6 +14,7 @@ use super::ops::{self, Clip};
 use super::{From, Op};
 use crate::analysis::Located;
 use crate::asset_panel::ProjectNames;
+use crate::preview::live::LiveMachine;
 use crate::sidecar::Layout;
 use crate::theme;
 use eframe::egui;
@@ -110,6 +111,8 @@ pub struct GraphCx<'a> {
     pub diagnostics: &'a [&'a Located],
     /// Best line of each sentence state, for dialog states.
     pub lines: &'a HashMap<String, String>,
+    /// The preview's agents in this machine's states (drawn glowing, with their names).
+    pub live: Option<&'a LiveMachine>,
 }
 
 /// What happened in the graph this frame.
@@ -731,6 +734,7 @@ impl GraphView {
                 names,
                 diagnostics: &[],
                 lines: &HashMap::new(),
+                live: None,
             };
             let selection = BTreeSet::new();
             let marks = Marks::default();
@@ -793,7 +797,64 @@ struct Viewer<'a> {
     stubs: &'a [(Pos2, Pos2)],
 }
 
+/// The glow of active states: green live, amber when the preview shows the past.
+fn live_color(live: &LiveMachine) -> Color32 {
+    if live.scrubbed {
+        theme::WARNING
+    } else {
+        crate::preview::live::LIVE
+    }
+}
+
 impl Viewer<'_> {
+    /// Behind each active state: a glow, and above it the agents in it (the preview's).
+    fn draw_live(&self, live: &LiveMachine, painter: &egui::Painter, snarl: &Snarl<GNode>) {
+        let color = live_color(live);
+        for (id, node) in snarl.nodes_ids_data() {
+            let GNode::State(i) = node.value else {
+                continue;
+            };
+            let Some(s) = self.m.states.get(i) else {
+                continue;
+            };
+            let agents = live.agents_in(&s.name);
+            let Some(rect) = self.rects.get(&id).copied() else {
+                continue;
+            };
+            if agents.is_empty() {
+                continue;
+            }
+            for (k, alpha) in [(1.0, 70u8), (4.0, 38), (8.0, 20), (13.0, 9)] {
+                painter.rect_filled(
+                    rect.expand(k),
+                    CornerRadius::same((7.0 + k) as u8),
+                    Color32::from_rgba_unmultiplied(color.r(), color.g(), color.b(), alpha),
+                );
+            }
+            // The agents' names in pills above the node, left to right.
+            let mut x = rect.left() + 4.0;
+            for a in agents {
+                let font = egui::FontId::proportional(11.0);
+                let galley = painter.layout_no_wrap(a.name.clone(), font, theme::CANVAS);
+                let pill = Rect::from_min_size(
+                    pos2(x, rect.top() - galley.size().y - 9.0),
+                    galley.size() + vec2(14.0, 4.0),
+                );
+                painter.rect_filled(pill, CornerRadius::same(8), a.color);
+                if a.selected {
+                    painter.rect_stroke(
+                        pill.expand(1.5),
+                        CornerRadius::same(9),
+                        Stroke::new(1.5, theme::TEXT),
+                        egui::StrokeKind::Outside,
+                    );
+                }
+                painter.galley(pill.min + vec2(7.0, 2.0), galley, theme::CANVAS);
+                x = pill.right() + 4.0;
+            }
+        }
+    }
+
     fn state(&self, node: &GNode) -> Option<&StateAsset> {
         match node {
             GNode::State(i) => self.m.states.get(*i),
@@ -1012,6 +1073,11 @@ impl SnarlViewer<GNode> for Viewer<'_> {
                 }
                 if let Some((sev, _)) = self.marks.states.get(&s.name) {
                     frame.stroke = Stroke::new(1.8, theme::severity_color(*sev));
+                }
+                if let Some(live) = self.cx.live
+                    && !live.agents_in(&s.name).is_empty()
+                {
+                    frame.stroke = Stroke::new(2.4, live_color(live));
                 }
                 if self.selection.contains(&s.name) {
                     frame.stroke = Stroke::new(2.2, theme::ACCENT);
@@ -1398,6 +1464,9 @@ impl SnarlViewer<GNode> for Viewer<'_> {
     ) {
         if let Some(background) = background {
             background.draw(viewport, snarl_style, style, painter);
+        }
+        if let Some(live) = self.cx.live {
+            self.draw_live(live, painter, _snarl);
         }
         // Wires snarl does not draw because one end is out of view (culled for speed).
         let stroke = Stroke::new(2.0, theme::EDGE);

@@ -175,6 +175,9 @@ pub struct SpaceBelief {
     pub space: Arc<str>,
     /// State names and b(state), in the space's order.
     pub states: Vec<(Arc<str>, f64)>,
+    /// Where its belief starts (its disable state, else its initial state): the space is
+    /// engaged while belief has moved away from it.
+    pub start: usize,
 }
 
 /// What a transcript line is.
@@ -201,7 +204,8 @@ pub struct Line {
 }
 
 impl Line {
-    fn of(e: &TraceEvent) -> Option<Line> {
+    /// The line a trace event says, if it says one (`say`, `input`, `output`).
+    pub fn of(e: &TraceEvent) -> Option<Line> {
         let speaker = e.agent.clone().unwrap_or_else(|| Arc::from("?"));
         let (text, sentence, kind) = match &e.kind {
             EventKind::Say { text, sentence, .. } => (text, sentence.clone(), LineKind::Said),
@@ -605,6 +609,7 @@ impl Simulation {
             .map(|(i, space)| {
                 let b = agent.space_belief(crate::hpmm::model::SpaceId(i as u32));
                 SpaceBelief {
+                    start: space.start().index() - space.first_state as usize,
                     space: program.shared_name(space.name),
                     states: space
                         .states()

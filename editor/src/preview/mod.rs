@@ -1,0 +1,942 @@
+//! The live preview: a scene of the open project running against the real runtime, beside the
+//! editor, reloaded in place on every save.
+//!
+//! - [`worker`]: the scene runs on its own thread ([`ensemble_runtime::sim::Simulation`], the
+//!   runner `ensemble run` uses), driven by commands; it reports one snapshot per tick.
+//! - [`snapshot`]: what the views show at one tick, and the bounded history the timeline
+//!   scrubs back through. Every view draws from a snapshot — the latest, or the one scrubbed
+//!   to — never from the running scene, so looking at the past never disturbs it.
+//! - Views: [`world_view`] (the 2D map), [`boards`] (blackboards of running scripts),
+//!   [`beliefs`] (HMM beliefs over time and the player's input line), [`transcript`],
+//!   [`timeline`] (trace events, filters, the scrubber), and [`live`] (what the graph editor
+//!   highlights: the active state of every machine).
+//!
+//! Hot reload: saving sends the program the background compile made of exactly the saved
+//! text (the compile is hurried if it is behind the save); the scene reloads it keeping its
+//! state, or, when the project does not compile, records `reload-rejected` and goes on with
+//! the last good program. Nothing here compiles on the UI thread.
+//!
+//! **Invariants:** at most one scene runs per preview (a restart stops the old thread before
+//! the new one starts); a save is answered exactly once (reload or refusal), by the compile of
+//! the generation that was current when it was saved, or a later one.
+
+pub mod beliefs;
+pub mod boards;
+pub mod live;
+pub mod snapshot;
+pub mod timeline;
+pub mod transcript;
+pub mod worker;
+pub mod world_view;
+
+use crate::analysis::{Analysis, Report};
+use crate::app::Action;
+use crate::theme;
+use eframe::egui;
+use egui::{Color32, Panel, RichText, Ui};
+use ensemble_runtime::Program;
+use ensemble_runtime::sim::simulation::SceneKind;
+use snapshot::{History, Snapshot, WorldInfo};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use worker::{Command, Report as WorkerReport, Worker};
+
+/// Speeds offered, scene seconds per wall-clock second.
+pub const SPEEDS: [f64; 6] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0];
+
+/// Which tab the bottom dock shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum DockTab {
+    #[default]
+    Problems,
+    Preview,
+}
+
+/// What the middle pane shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Pane {
+    #[default]
+    Blackboards,
+    Transcript,
+    Agent,
+}
+
+/// A scene running on its worker.
+struct Run {
+    worker: Worker,
+    scene: String,
+    seed: u64,
+    world: Option<Arc<WorldInfo>>,
+    playing: bool,
+    behind: bool,
+    failed: Option<String>,
+}
+
+/// A save waiting for the compile of its generation.
+struct Pending {
+    generation: u64,
+    asked: Instant,
+    reason: String,
+}
+
+/// The last reload, as the toolbar reports it.
+pub struct ReloadNote {
+    pub ok: bool,
+    pub latency: Duration,
+    pub at: Instant,
+    /// Kept states and fallbacks, or why it was refused.
+    pub summary: String,
+}
+
+pub struct Preview {
+    pub tab: DockTab,
+    pub pane: Pane,
+    /// The scene picked to run.
+    pub scene: Option<String>,
+    pub seed: u64,
+    pub speed: f64,
+    run: Option<Run>,
+    pub history: History,
+    /// `None`: live (the latest tick); else the tick scrubbed back to.
+    pub viewing: Option<u64>,
+    /// The agent the views single out (by name: names survive reloads).
+    pub selected: Option<Arc<str>>,
+    /// Open the machine the selected agent runs, whenever it changes.
+    pub follow: bool,
+    /// Highlight every agent's states in the graph, or only the selected agent's.
+    pub highlight_all: bool,
+    /// The machine stack last followed.
+    followed: Vec<String>,
+    /// A machine stack to open (asked from the agent pane).
+    open_trail: Option<Vec<String>>,
+    pending: Option<Pending>,
+    /// Save-to-running latencies of this session's reloads.
+    pub latencies: Vec<Duration>,
+    pub last_reload: Option<ReloadNote>,
+    /// Why the preview could not start.
+    pub error: Option<String>,
+    /// Scenes of the last compile that produced a program.
+    scenes: Vec<(String, SceneKind)>,
+    scenes_of: Option<u64>,
+    pub timeline: timeline::State,
+    /// The scrubber moved: the timeline scrolls to the tick shown.
+    timeline_scroll: bool,
+    pub world_view: world_view::State,
+    pub boards: boards::State,
+    pub beliefs: beliefs::State,
+}
+
+impl Default for Preview {
+    fn default() -> Self {
+        Preview {
+            tab: DockTab::default(),
+            pane: Pane::default(),
+            scene: None,
+            seed: 7,
+            speed: 1.0,
+            run: None,
+            history: History::default(),
+            viewing: None,
+            selected: None,
+            follow: false,
+            highlight_all: true,
+            followed: Vec::new(),
+            open_trail: None,
+            pending: None,
+            latencies: Vec::new(),
+            last_reload: None,
+            error: None,
+            scenes: Vec::new(),
+            scenes_of: None,
+            timeline: timeline::State::default(),
+            timeline_scroll: false,
+            world_view: world_view::State::default(),
+            boards: boards::State::default(),
+            beliefs: beliefs::State::default(),
+        }
+    }
+}
+
+/// The program of a compile, or why there is none (one line, as `reload-rejected` says it).
+pub fn program_of(report: &Report) -> Result<Arc<Program>, String> {
+    match &report.compilation {
+        Ok(c) => match &c.output {
+            Some((program, _)) => Ok(Arc::new(program.clone())),
+            None => Err(ensemble_compiler::cli::error_summary(c)),
+        },
+        Err(e) => Err(e.clone()),
+    }
+}
+
+/// The colour an agent is drawn in everywhere (map, timeline, graph), by its index.
+pub fn agent_color(index: usize) -> Color32 {
+    const PALETTE: [Color32; 10] = [
+        Color32::from_rgb(108, 182, 217),
+        Color32::from_rgb(236, 170, 96),
+        Color32::from_rgb(140, 206, 132),
+        Color32::from_rgb(200, 160, 240),
+        Color32::from_rgb(236, 128, 150),
+        Color32::from_rgb(220, 200, 110),
+        Color32::from_rgb(110, 206, 196),
+        Color32::from_rgb(170, 150, 120),
+        Color32::from_rgb(150, 170, 240),
+        Color32::from_rgb(200, 220, 150),
+    ];
+    PALETTE[index % PALETTE.len()]
+}
+
+impl Preview {
+    pub fn is_running(&self) -> bool {
+        self.run.as_ref().is_some_and(|r| r.failed.is_none())
+    }
+
+    pub fn is_playing(&self) -> bool {
+        self.run.as_ref().is_some_and(|r| r.playing)
+    }
+
+    /// The scene running (or stopped with an error).
+    pub fn running_scene(&self) -> Option<&str> {
+        self.run.as_ref().map(|r| r.scene.as_str())
+    }
+
+    /// Why the running scene stopped, if it did.
+    pub fn failure(&self) -> Option<&str> {
+        self.run.as_ref()?.failed.as_deref()
+    }
+
+    /// The snapshot the views show: the one scrubbed to, else the latest.
+    pub fn shown(&self) -> Option<&Snapshot> {
+        match self.viewing {
+            Some(t) => self.history.at(t),
+            None => self.history.latest(),
+        }
+    }
+
+    /// The scenes the last good compile offers.
+    pub fn scenes(&self) -> &[(String, SceneKind)] {
+        &self.scenes
+    }
+
+    /// Starts (or restarts) the picked scene with the current compile's program.
+    pub fn start(&mut self, analysis: &Analysis, play: bool) {
+        self.stop();
+        let Some(scene) = self.scene.clone() else {
+            self.error = Some("Pick a scene to run.".into());
+            return;
+        };
+        let program = match analysis.current.as_ref().map(program_of) {
+            Some(Ok(p)) => p,
+            Some(Err(e)) => {
+                self.error = Some(format!("The project does not compile: {e}"));
+                return;
+            }
+            None => {
+                self.error = Some("The project has not been compiled yet.".into());
+                return;
+            }
+        };
+        self.error = None;
+        self.history = History::default();
+        self.viewing = None;
+        self.followed.clear();
+        self.last_reload = None;
+        let worker = Worker::start(program, scene.clone(), self.seed, self.speed, play);
+        self.run = Some(Run {
+            worker,
+            scene,
+            seed: self.seed,
+            world: None,
+            playing: play,
+            behind: false,
+            failed: None,
+        });
+    }
+
+    /// Stops the running scene (its history stays to look at).
+    pub fn stop(&mut self) {
+        self.run = None;
+        self.pending = None;
+    }
+
+    fn send(&mut self, command: Command) {
+        if let Some(r) = &self.run
+            && !r.worker.send(command)
+            && let Some(r) = self.run.as_mut()
+        {
+            r.failed.get_or_insert_with(|| "the scene stopped".into());
+        }
+    }
+
+    pub fn play(&mut self, analysis: &Analysis) {
+        if !self.is_running() {
+            self.start(analysis, true);
+            return;
+        }
+        self.send(Command::Play);
+        if let Some(r) = self.run.as_mut() {
+            r.playing = true;
+        }
+        // Playing goes back to the present.
+        self.viewing = None;
+    }
+
+    pub fn pause(&mut self) {
+        self.send(Command::Pause);
+        if let Some(r) = self.run.as_mut() {
+            r.playing = false;
+        }
+    }
+
+    /// Runs `n` ticks at once (paused).
+    pub fn step(&mut self, analysis: &Analysis, n: u32) {
+        if !self.is_running() {
+            self.start(analysis, false);
+        }
+        if let Some(r) = self.run.as_mut() {
+            r.playing = false;
+        }
+        self.viewing = None;
+        self.send(Command::Step(n));
+    }
+
+    pub fn set_speed(&mut self, speed: f64) {
+        self.speed = speed;
+        self.send(Command::Speed(speed));
+    }
+
+    /// A player line for the running conversation.
+    pub fn say(&mut self, line: String) {
+        self.send(Command::Say(line));
+    }
+
+    /// Keeps the scene list in step with the compile and takes what the worker reported.
+    /// Returns true when something new arrived (the window should repaint).
+    pub fn poll(&mut self, ctx: &egui::Context, analysis: &Analysis) -> bool {
+        self.refresh_scenes(analysis);
+        self.answer_pending(analysis);
+        let mut changed = false;
+        if let Some(run) = self.run.as_mut() {
+            while let Ok(report) = run.worker.reports.try_recv() {
+                changed = true;
+                match report {
+                    WorkerReport::Started(world) => run.world = Some(world),
+                    WorkerReport::Tick {
+                        snapshot,
+                        bytes,
+                        events,
+                    } => self.history.push(snapshot, bytes, events),
+                    WorkerReport::Reloaded {
+                        world,
+                        ok,
+                        asked,
+                        done,
+                    } => {
+                        run.world = Some(world);
+                        let latency = done.saturating_duration_since(asked);
+                        if ok {
+                            self.latencies.push(latency);
+                        }
+                        let summary = reload_summary(&self.history);
+                        self.last_reload = Some(ReloadNote {
+                            ok,
+                            latency,
+                            at: Instant::now(),
+                            summary,
+                        });
+                    }
+                    WorkerReport::Behind(b) => run.behind = b,
+                    WorkerReport::Failed(why) => {
+                        run.failed = Some(why);
+                        run.playing = false;
+                    }
+                }
+            }
+        }
+        let active = self.is_playing() || self.pending.is_some();
+        if active || changed {
+            // The scene moves on its own clock; draw it at a steady rate while it does.
+            ctx.request_repaint_after(Duration::from_millis(16));
+        }
+        changed
+    }
+
+    fn refresh_scenes(&mut self, analysis: &Analysis) {
+        let Some(report) = analysis.current.as_ref() else {
+            return;
+        };
+        if self.scenes_of == Some(report.generation) {
+            return;
+        }
+        self.scenes_of = Some(report.generation);
+        let Ok(c) = &report.compilation else { return };
+        let Some((program, _)) = &c.output else {
+            return;
+        };
+        self.scenes = ensemble_runtime::sim::simulation::scene_names(program)
+            .into_iter()
+            .map(|name| {
+                let chat = program
+                    .hpmm
+                    .chats
+                    .iter()
+                    .any(|c| program.name(c.name) == name);
+                let kind = if chat {
+                    SceneKind::Chat
+                } else {
+                    SceneKind::Machines
+                };
+                (name, kind)
+            })
+            .collect();
+        if self
+            .scene
+            .as_ref()
+            .is_none_or(|s| !self.scenes.iter().any(|(n, _)| n == s))
+        {
+            self.scene = self.scenes.first().map(|(n, _)| n.clone());
+        }
+    }
+
+    /// The project was saved (`written`: the files, relative). A running scene reloads the
+    /// program of exactly what was saved — the current compile, or the next one if it is
+    /// behind the save (hurried: no debounce).
+    pub fn saved(&mut self, analysis: &mut Analysis, written: &[String]) {
+        // Node positions are not behaviour.
+        let names: Vec<&str> = written
+            .iter()
+            .filter(|p| !p.ends_with(".layout.ron"))
+            .map(|p| p.rsplit('/').next().unwrap_or(p))
+            .collect();
+        if !names.is_empty() {
+            self.reload_soon(analysis, format!("saved: {}", names.join(", ")));
+        }
+    }
+
+    /// The project's files changed on disk (the editor reopened them): reload what is there.
+    pub fn changed_on_disk(&mut self, analysis: &mut Analysis) {
+        self.reload_soon(analysis, "changed on disk".into());
+    }
+
+    fn reload_soon(&mut self, analysis: &mut Analysis, reason: String) {
+        if !self.is_running() {
+            return;
+        }
+        analysis.hurry();
+        self.pending = Some(Pending {
+            generation: analysis.generation(),
+            asked: Instant::now(),
+            reason,
+        });
+        self.answer_pending(analysis);
+    }
+
+    /// Sends the reload (or the refusal) of a pending save once its compile is in.
+    fn answer_pending(&mut self, analysis: &Analysis) {
+        let Some(p) = &self.pending else { return };
+        let Some(report) = analysis
+            .current
+            .as_ref()
+            .filter(|r| r.generation >= p.generation)
+        else {
+            return;
+        };
+        let p = self.pending.take().expect("checked");
+        let command = match program_of(report) {
+            Ok(program) => Command::Reload {
+                program,
+                reason: p.reason,
+                asked: p.asked,
+            },
+            Err(why) => Command::Reject {
+                reason: why,
+                asked: p.asked,
+            },
+        };
+        self.send(command);
+        // A reload is news from the present.
+        self.viewing = None;
+    }
+
+    /// Whether a save is waiting for its compile.
+    pub fn reload_pending(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// What the graph should highlight in machine `machine` now.
+    pub fn live(&self, machine: &str) -> Option<live::LiveMachine> {
+        if !self.is_running() && self.history.latest().is_none() {
+            return None;
+        }
+        let snapshot = self.shown()?;
+        let only = (!self.highlight_all)
+            .then_some(self.selected.as_deref())
+            .flatten();
+        let mut live = live::LiveMachine::of(snapshot, machine, only, self.selected.as_deref());
+        live.scrubbed = self.viewing.is_some();
+        Some(live)
+    }
+
+    /// When following, the machine stack of the selected agent, if it changed since it was
+    /// last followed.
+    fn follow_target(&mut self) -> Option<Vec<String>> {
+        if !self.follow {
+            return None;
+        }
+        let name = self.selected.clone()?;
+        let stack: Vec<String> = self
+            .shown()?
+            .agent(&name)?
+            .states
+            .iter()
+            .map(|s| s.machine.to_string())
+            .collect();
+        if stack.is_empty() || stack == self.followed {
+            return None;
+        }
+        self.followed = stack.clone();
+        Some(stack)
+    }
+
+    /// Selects an agent (or none) in every view.
+    pub fn select(&mut self, agent: Option<Arc<str>>) {
+        if self.selected != agent {
+            self.followed.clear();
+        }
+        self.selected = agent;
+    }
+
+    /// The tab strip of the bottom dock: problems and the preview. True when the tab changed
+    /// (the dock changes height).
+    pub fn tabs(&mut self, ui: &mut Ui, report: Option<&Report>) -> bool {
+        let before = self.tab;
+        ui.horizontal(|ui| {
+            let (e, w) = report.map_or((0, 0), |r| (r.errors(), r.warnings()));
+            let problems = if e + w > 0 {
+                format!("Problems ({})", e + w)
+            } else {
+                "Problems".into()
+            };
+            if tab_button(ui, self.tab == DockTab::Problems, &problems).clicked() {
+                self.tab = DockTab::Problems;
+            }
+            let r = tab_button(ui, self.tab == DockTab::Preview, "Preview")
+                .on_hover_text("Run a scene of this project against the runtime");
+            if r.clicked() {
+                self.tab = DockTab::Preview;
+            }
+            if self.is_playing() {
+                // A scene is running, even while the problems are shown.
+                ui.painter().circle_filled(
+                    r.rect.right_center() + egui::vec2(2.0, -1.0),
+                    3.5,
+                    theme::OK,
+                );
+            }
+        });
+        self.tab != before
+    }
+
+    /// The preview tab: controls, views and the timeline.
+    pub fn ui(&mut self, ui: &mut Ui, analysis: &Analysis, actions: &mut Vec<Action>) {
+        // The dock keeps the height it is given (a panel shrinks to its contents otherwise).
+        ui.set_min_size(ui.available_size());
+        self.toolbar(ui, analysis);
+        ui.add_space(4.0);
+        if self.history.latest().is_none() {
+            let message = match (&self.error, self.failure()) {
+                (Some(e), _) => RichText::new(e).color(theme::ERROR),
+                (None, Some(f)) => RichText::new(f).color(theme::ERROR),
+                _ if self.run.is_some() => RichText::new("Starting…").color(theme::TEXT_WEAK),
+                _ => RichText::new(
+                    "Pick a scene and press ▶ to run it. Saving reloads it in place, keeping every agent's state.",
+                )
+                .color(theme::TEXT_WEAK),
+            };
+            ui.add_space(20.0);
+            ui.vertical_centered(|ui| ui.label(message));
+            return;
+        }
+        self.scrubber(ui);
+        let panel_frame = egui::Frame::new().inner_margin(egui::Margin::symmetric(6, 4));
+        let chat = self
+            .history
+            .latest()
+            .is_some_and(|s| s.world.kind == SceneKind::Chat);
+        Panel::right("preview-timeline")
+            .frame(panel_frame)
+            .resizable(true)
+            .default_size(ui.available_width() * 0.34)
+            .min_size(220.0)
+            .show(ui, |ui| timeline::show(self, ui));
+        if !chat {
+            Panel::right("preview-pane")
+                .frame(panel_frame)
+                .resizable(true)
+                .default_size(ui.available_width() * 0.42)
+                .min_size(200.0)
+                .show(ui, |ui| self.pane_ui(ui));
+        }
+        egui::CentralPanel::default()
+            .frame(egui::Frame::new().fill(theme::CANVAS))
+            .show(ui, |ui| {
+                if chat {
+                    beliefs::show(self, ui);
+                } else {
+                    world_view::show(self, ui);
+                }
+            });
+        if let Some(trail) = self.open_trail.take().or_else(|| self.follow_target()) {
+            actions.push(Action::Follow(trail));
+        }
+    }
+
+    fn pane_ui(&mut self, ui: &mut Ui) {
+        // A scene without smart locations has no blackboards to show.
+        let boards = self.shown().is_some_and(|s| !s.world.places.is_empty());
+        if !boards && self.pane == Pane::Blackboards {
+            self.pane = Pane::Transcript;
+        }
+        ui.horizontal(|ui| {
+            for (pane, label) in [
+                (Pane::Blackboards, "Blackboards"),
+                (Pane::Transcript, "Transcript"),
+                (Pane::Agent, "Agent"),
+            ] {
+                if pane == Pane::Blackboards && !boards {
+                    continue;
+                }
+                if tab_button(ui, self.pane == pane, label).clicked() {
+                    self.pane = pane;
+                }
+            }
+        });
+        ui.separator();
+        match self.pane {
+            Pane::Blackboards => boards::show(self, ui),
+            Pane::Transcript => transcript::show(self, ui),
+            Pane::Agent => self.agent_ui(ui),
+        }
+    }
+
+    /// The selected agent: its stack of active states and what it takes part in.
+    fn agent_ui(&mut self, ui: &mut Ui) {
+        let Some(snapshot) = self.shown() else { return };
+        let Some(name) = self.selected.clone() else {
+            ui.label(
+                RichText::new("Click an agent on the map or in the timeline.")
+                    .color(theme::TEXT_WEAK),
+            );
+            return;
+        };
+        let Some(a) = snapshot.agent(&name) else {
+            ui.label(
+                RichText::new(format!("{name} is not in the scene at this tick."))
+                    .color(theme::TEXT_WEAK),
+            );
+            return;
+        };
+        let color = agent_color(a.id.index());
+        ui.label(RichText::new(&*a.name).color(color).strong().size(15.0));
+        ui.label(
+            RichText::new(format!(
+                "{:?} · {}",
+                a.kind,
+                match a.at {
+                    Some([x, y]) => format!("at ({x:.1}, {y:.1})"),
+                    None => "not in the world".into(),
+                }
+            ))
+            .color(theme::TEXT_WEAK)
+            .small(),
+        );
+        ui.add_space(4.0);
+        if a.states.is_empty() {
+            ui.label(
+                RichText::new("No machine: smart locations drive it.").color(theme::TEXT_WEAK),
+            );
+        }
+        let mut open = None;
+        for (depth, s) in a.states.iter().enumerate() {
+            ui.horizontal(|ui| {
+                ui.add_space(depth as f32 * 14.0);
+                if ui
+                    .link(RichText::new(&*s.machine).color(theme::ACCENT))
+                    .on_hover_text("Open this machine")
+                    .clicked()
+                {
+                    open = Some(depth);
+                }
+                ui.label(RichText::new("›").color(theme::TEXT_WEAK));
+                ui.label(RichText::new(&*s.state).color(live::LIVE).strong());
+            });
+        }
+        if let Some(p) = a.partner.and_then(|p| snapshot.agents.get(p.index())) {
+            ui.label(format!("talking with {}", p.name));
+        }
+        if let Some((b, p)) = snapshot.board_of(&name) {
+            ui.label(format!(
+                "{} in {} at {} (state {})",
+                p.role, b.script, b.location, p.state
+            ));
+        }
+        if !matches!(a.status, ensemble_runtime::hsm::AgentStatus::Running) {
+            ui.label(RichText::new(format!("{:?}", a.status)).color(theme::WARNING));
+        }
+        if let Some(depth) = open {
+            let trail = a.states[..=depth]
+                .iter()
+                .map(|s| s.machine.to_string())
+                .collect();
+            self.open_trail = Some(trail);
+        }
+    }
+
+    fn toolbar(&mut self, ui: &mut Ui, analysis: &Analysis) {
+        ui.horizontal(|ui| {
+            let scenes = self.scenes.clone();
+            let shown = self.scene.clone().unwrap_or_else(|| "no scene".into());
+            egui::ComboBox::from_id_salt("preview-scene")
+                .selected_text(shown)
+                .width(150.0)
+                .show_ui(ui, |ui| {
+                    for (name, kind) in &scenes {
+                        let label = match kind {
+                            SceneKind::Chat => format!("{name}  (conversation)"),
+                            SceneKind::Machines => name.clone(),
+                        };
+                        if ui
+                            .selectable_label(self.scene.as_deref() == Some(name), label)
+                            .clicked()
+                        {
+                            self.scene = Some(name.clone());
+                        }
+                    }
+                })
+                .response
+                .on_hover_text("The scene to run");
+            let playing = self.is_playing();
+            let play = if playing { "⏸ Pause" } else { "▶ Play" };
+            if ui
+                .add_enabled(self.scene.is_some(), egui::Button::new(play))
+                .on_hover_text(if playing {
+                    "Pause the scene"
+                } else {
+                    "Run the scene in real time"
+                })
+                .clicked()
+            {
+                if playing {
+                    self.pause();
+                } else {
+                    self.play(analysis);
+                }
+            }
+            if ui
+                .add_enabled(self.scene.is_some(), egui::Button::new("⏭ Step"))
+                .on_hover_text("Pause and run one tick (Shift: ten)")
+                .clicked()
+            {
+                let n = if ui.input(|i| i.modifiers.shift) {
+                    10
+                } else {
+                    1
+                };
+                self.step(analysis, n);
+            }
+            let speed_label = |s: f64| {
+                if s < 1.0 {
+                    format!("{s}×")
+                } else {
+                    format!("{s:.0}×")
+                }
+            };
+            egui::ComboBox::from_id_salt("preview-speed")
+                .selected_text(speed_label(self.speed))
+                .width(60.0)
+                .show_ui(ui, |ui| {
+                    for s in SPEEDS {
+                        if ui
+                            .selectable_label(self.speed == s, speed_label(s))
+                            .clicked()
+                        {
+                            self.set_speed(s);
+                        }
+                    }
+                })
+                .response
+                .on_hover_text("Speed: scene seconds per second");
+            ui.label(RichText::new("seed").color(theme::TEXT_WEAK));
+            ui.add(egui::DragValue::new(&mut self.seed).speed(0.2))
+                .on_hover_text("The scene's random seed: the same seed gives the same run");
+            if ui
+                .add_enabled(self.scene.is_some(), egui::Button::new("↻ Restart"))
+                .on_hover_text("Start the scene again from tick 0 with this seed")
+                .clicked()
+            {
+                let play = self.is_playing() || !self.is_running();
+                self.start(analysis, play);
+            }
+            if ui
+                .add_enabled(self.run.is_some(), egui::Button::new("⏹"))
+                .on_hover_text("Stop the scene (its history stays to look at)")
+                .clicked()
+            {
+                self.stop();
+            }
+            ui.separator();
+            if let Some(s) = self.history.latest() {
+                let seed = self
+                    .run
+                    .as_ref()
+                    .map_or(String::new(), |r| format!("  ·  seed {}", r.seed));
+                ui.label(
+                    RichText::new(format!("tick {}  ·  {:.1} s{seed}", s.tick, s.time))
+                        .monospace()
+                        .color(theme::TEXT),
+                );
+            }
+            let (status, color) = match &self.run {
+                None if self.history.latest().is_some() => ("stopped", theme::TEXT_WEAK),
+                None => ("", theme::TEXT_WEAK),
+                Some(r) if r.failed.is_some() => ("stopped", theme::ERROR),
+                Some(r) if r.playing && r.behind => ("slower than real time", theme::WARNING),
+                Some(r) if r.playing => ("running", theme::OK),
+                Some(_) => ("paused", theme::TEXT_WEAK),
+            };
+            if color == theme::OK {
+                let (rect, _) = ui.allocate_exact_size(egui::vec2(8.0, 8.0), egui::Sense::hover());
+                ui.painter().circle_filled(rect.center(), 4.0, color);
+            }
+            let status = ui.label(RichText::new(status).color(color));
+            if let Some(f) = self.failure() {
+                status.on_hover_text(f);
+            }
+            if self.pending.is_some() {
+                ui.label(RichText::new("reloading…").color(theme::ACCENT));
+            } else if let Some(n) = &self.last_reload
+                && n.at.elapsed() < Duration::from_secs(20)
+            {
+                let (text, color) = if n.ok {
+                    (
+                        format!("↻ reloaded in {} ms: {}", n.latency.as_millis(), n.summary),
+                        theme::OK,
+                    )
+                } else {
+                    (format!("save refused: {}", n.summary), theme::ERROR)
+                };
+                ui.add(egui::Label::new(RichText::new(text).color(color)).truncate());
+            }
+        });
+    }
+
+    /// The time slider across the views: drag back to look at an earlier tick.
+    fn scrubber(&mut self, ui: &mut Ui) {
+        let (Some(first), Some(last)) = (
+            self.history.first_tick(),
+            self.history.latest().map(|s| s.tick),
+        ) else {
+            return;
+        };
+        ui.horizontal(|ui| {
+            let live = self.viewing.is_none();
+            let live_button = egui::Button::new(
+                RichText::new(if live { "LIVE" } else { "⏵ LIVE" }).color(if live {
+                    theme::OK
+                } else {
+                    theme::TEXT_WEAK
+                }),
+            );
+            if ui
+                .add(live_button)
+                .on_hover_text("Back to the present")
+                .clicked()
+            {
+                self.viewing = None;
+            }
+            let mut tick = self.viewing.unwrap_or(last);
+            let width = (ui.available_width() - 140.0).max(80.0);
+            ui.spacing_mut().slider_width = width;
+            let r = ui.add(
+                egui::Slider::new(&mut tick, first..=last.max(first + 1))
+                    .show_value(false)
+                    .trailing_fill(true),
+            );
+            // Marks: reloads (green) and refused reloads (red) along the track.
+            let track = r.rect;
+            let span = (last.max(first + 1) - first) as f32;
+            for &(t, ok) in &self.history.reloads {
+                if t < first {
+                    continue;
+                }
+                let x = track.left() + 7.0 + (track.width() - 14.0) * (t - first) as f32 / span;
+                let color = if ok { theme::OK } else { theme::ERROR };
+                ui.painter().line_segment(
+                    [
+                        egui::pos2(x, track.top() + 1.0),
+                        egui::pos2(x, track.bottom() - 1.0),
+                    ],
+                    egui::Stroke::new(2.0, color),
+                );
+            }
+            if r.changed() {
+                self.viewing = (tick < last).then_some(tick);
+                self.timeline_scroll = true;
+            }
+            let at = self.shown().map(|s| (s.tick, s.time));
+            if let Some((t, time)) = at {
+                let text = if self.viewing.is_some() {
+                    format!("viewing tick {t} · {time:.1} s")
+                } else {
+                    format!("tick {t}")
+                };
+                ui.label(RichText::new(text).monospace().small().color(
+                    if self.viewing.is_some() {
+                        theme::WARNING
+                    } else {
+                        theme::TEXT_WEAK
+                    },
+                ));
+            }
+        });
+    }
+}
+
+/// What the last `reload` or `reload-rejected` event said.
+fn reload_summary(history: &History) -> String {
+    use ensemble_runtime::trace::EventKind;
+    for (_, e) in history.events().rev() {
+        match &e.kind {
+            EventKind::Reload {
+                kept, fallbacks, ..
+            } => {
+                let f = match fallbacks.len() {
+                    0 => "nothing fell back".to_string(),
+                    1 => format!("1 fallback: {}", fallbacks[0]),
+                    n => format!("{n} fallbacks"),
+                };
+                return format!("kept {kept} states, {f}");
+            }
+            EventKind::ReloadRejected { reason } => return reason.clone(),
+            _ => {}
+        }
+    }
+    String::new()
+}
+
+/// A flat tab: strong and underlined when selected.
+pub fn tab_button(ui: &mut Ui, selected: bool, label: &str) -> egui::Response {
+    let text = if selected {
+        RichText::new(label).color(theme::TEXT).strong()
+    } else {
+        RichText::new(label).color(theme::TEXT_WEAK)
+    };
+    let r = ui.add(egui::Button::new(text).frame(false));
+    if selected {
+        let rect = r.rect;
+        ui.painter().line_segment(
+            [rect.left_bottom(), rect.right_bottom()],
+            egui::Stroke::new(2.0, theme::ACCENT),
+        );
+    }
+    r
+}

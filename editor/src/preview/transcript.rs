@@ -1,0 +1,81 @@
+//! The transcript: every line said up to the tick shown — who, the text, the sentence state it
+//! realises. Clicking a line shows the scene as it was when it was said.
+
+use super::{Preview, agent_color};
+use crate::theme;
+use eframe::egui;
+use egui::{RichText, Ui};
+use ensemble_runtime::sim::simulation::{Line, LineKind};
+
+const ROW: f32 = 20.0;
+
+pub fn show(p: &mut Preview, ui: &mut Ui) {
+    let Some(snapshot) = p.shown() else { return };
+    let tick = snapshot.tick;
+    // Speakers' colours follow their agents'.
+    let colors: Vec<(String, egui::Color32)> = snapshot
+        .agents
+        .iter()
+        .map(|a| (a.name.to_string(), agent_color(a.id.index())))
+        .collect();
+    let lines: Vec<Line> = p.history.transcript_until(tick).cloned().collect();
+    if lines.is_empty() {
+        ui.label(RichText::new("Nothing has been said yet.").color(theme::TEXT_WEAK));
+        return;
+    }
+    let mut go_to = None;
+    let live = p.viewing.is_none();
+    egui::ScrollArea::vertical()
+        .id_salt("preview-transcript")
+        .auto_shrink([false, false])
+        .stick_to_bottom(live)
+        .show_rows(ui, ROW, lines.len(), |ui, range| {
+            for l in &lines[range] {
+                let color = colors
+                    .iter()
+                    .find(|(n, _)| *n == *l.speaker)
+                    .map_or(theme::TEXT, |(_, c)| *c);
+                let r = ui
+                    .horizontal(|ui| {
+                        ui.set_height(ROW);
+                        // The row takes the click (it scrubs), not its texts.
+                        ui.style_mut().interaction.selectable_labels = false;
+                        // The row takes the click (it scrubs), not its texts.
+                        ui.style_mut().interaction.selectable_labels = false;
+                        ui.label(
+                            RichText::new(format!("{:>6.1}s", l.time))
+                                .monospace()
+                                .small()
+                                .color(theme::TEXT_WEAK),
+                        );
+                        let who = match &l.kind {
+                            LineKind::Player { emote } if &**emote != "says" => {
+                                format!("{} /{emote}", l.speaker)
+                            }
+                            LineKind::Output { emote } if &**emote != "says" => {
+                                format!("{} /{emote}", l.speaker)
+                            }
+                            _ => l.speaker.to_string(),
+                        };
+                        ui.label(RichText::new(who).color(color).strong());
+                        ui.add(
+                            egui::Label::new(RichText::new(&l.text).color(theme::TEXT)).truncate(),
+                        );
+                        if let Some(s) = &l.sentence {
+                            ui.label(RichText::new(&**s).small().color(theme::SPEECH))
+                                .on_hover_text("the sentence state this line realises");
+                        }
+                    })
+                    .response
+                    .interact(egui::Sense::click());
+                if r.on_hover_text("Show the scene when this was said")
+                    .clicked()
+                {
+                    go_to = Some(l.tick);
+                }
+            }
+        });
+    if let Some(t) = go_to {
+        p.viewing = Some(t);
+    }
+}

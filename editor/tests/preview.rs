@@ -1,0 +1,357 @@
+//! The live preview, driven like a designer drives it (egui_kittest): run a scene, edit a
+//! machine in the graph editor while it runs, save, and see the running scene change without
+//! restarting; a broken save keeps it running on the last good program.
+//!
+//! The scene runs on its own thread in real time, so these tests wait in real time (bounded).
+
+use eframe::egui;
+use egui::accesskit::Role;
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use ensemble_editor::EditorApp;
+use ensemble_editor::preview::Preview;
+use ensemble_runtime::trace::{EventKind, TraceEvent};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+const TIMEOUT: Duration = Duration::from_secs(90);
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+fn sample_copy(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../samples")
+            .join(name),
+        dir.path(),
+    );
+    let _ = std::fs::remove_dir_all(dir.path().join(".ensemble"));
+    dir
+}
+
+fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1440.0, 900.0))
+        .with_step_dt(0.02)
+        .with_max_steps(400)
+        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
+    h.run_steps(3);
+    h
+}
+
+fn settle(h: &mut Harness<'static, EditorApp>) {
+    h.run_steps(4);
+}
+
+fn preview<'a>(h: &'a Harness<'static, EditorApp>) -> &'a Preview {
+    &h.state().session().unwrap().preview
+}
+
+/// Steps the UI in real time until `done` holds.
+fn until(
+    h: &mut Harness<'static, EditorApp>,
+    what: &str,
+    done: impl Fn(&Harness<'static, EditorApp>) -> bool,
+) {
+    let start = Instant::now();
+    while !done(h) {
+        assert!(
+            start.elapsed() < TIMEOUT,
+            "timed out waiting for {what}; {}",
+            preview(h).failure().unwrap_or("the scene is still running")
+        );
+        std::thread::sleep(Duration::from_millis(10));
+        h.step();
+    }
+}
+
+fn tick(h: &Harness<'static, EditorApp>) -> u64 {
+    preview(h).history.latest().map_or(0, |s| s.tick)
+}
+
+fn events(h: &Harness<'static, EditorApp>) -> Vec<TraceEvent> {
+    preview(h)
+        .history
+        .events()
+        .map(|(_, e)| e.clone())
+        .collect()
+}
+
+fn entered(e: &TraceEvent, agent: &str, machine: &str, state: &str) -> bool {
+    e.agent.as_deref() == Some(agent)
+        && matches!(&e.kind, EventKind::Enter { machine: m, state: s, .. } if &**m == machine && &**s == state)
+}
+
+/// Every agent's stack of `machine/state`, at a tick of the history.
+fn stacks(h: &Harness<'static, EditorApp>, tick: u64) -> Vec<(String, Vec<String>)> {
+    preview(h)
+        .history
+        .at(tick)
+        .unwrap()
+        .agents
+        .iter()
+        .map(|a| {
+            let stack = a
+                .states
+                .iter()
+                .map(|s| format!("{}/{}", s.machine, s.state))
+                .collect();
+            (a.name.to_string(), stack)
+        })
+        .collect()
+}
+
+/// Picks `option` in the combo box currently showing `shown`.
+fn choose(h: &mut Harness<'static, EditorApp>, shown: &str, option: &str) {
+    h.get_all_by_role(Role::ComboBox)
+        .find(|n| n.value().as_deref() == Some(shown))
+        .unwrap_or_else(|| panic!("no combo box showing {shown}"))
+        .click();
+    settle(h);
+    h.get_all_by_label(option)
+        .last()
+        .unwrap_or_else(|| panic!("no option {option}"))
+        .click();
+    settle(h);
+}
+
+/// Clicks the title of a state's node on the canvas (selects it).
+fn select(h: &mut Harness<'static, EditorApp>, state: &str) {
+    let rect = h
+        .state()
+        .session()
+        .unwrap()
+        .graph
+        .state_rect(state)
+        .unwrap_or_else(|| panic!("no node {state}"));
+    let pos = rect.left_top() + egui::vec2(22.0, 14.0);
+    h.hover_at(pos);
+    h.run_steps(1);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+        h.run_steps(1);
+    }
+    settle(h);
+    assert!(
+        h.state().selection().contains(state),
+        "{state} not selected"
+    );
+}
+
+/// Types `text` into the empty text field whose hint is `hint`.
+fn type_into(h: &mut Harness<'static, EditorApp>, hint: &str, text: &str) {
+    h.get_all_by_role(Role::TextInput)
+        .find(|n| n.accesskit_node().placeholder() == Some(hint))
+        .unwrap_or_else(|| panic!("no text field `{hint}`"))
+        .focus();
+    h.run_steps(2);
+    h.get_all_by_role(Role::TextInput)
+        .find(|n| n.is_focused())
+        .unwrap()
+        .type_text(text);
+    settle(h);
+}
+
+fn save(h: &mut Harness<'static, EditorApp>) {
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    settle(h);
+    assert!(!h.state().is_dirty(), "saved");
+}
+
+fn reloads(h: &Harness<'static, EditorApp>) -> Vec<TraceEvent> {
+    events(h)
+        .into_iter()
+        .filter(|e| matches!(e.kind, EventKind::Reload { .. }))
+        .collect()
+}
+
+fn rejections(h: &Harness<'static, EditorApp>) -> Vec<TraceEvent> {
+    events(h)
+        .into_iter()
+        .filter(|e| matches!(e.kind, EventKind::ReloadRejected { .. }))
+        .collect()
+}
+
+#[test]
+fn a_saved_edit_reloads_the_running_ticket_counter_in_place() {
+    let dir = sample_copy("airport");
+    let mut h = harness(EditorApp::open(dir.path()));
+    assert_eq!(h.state().current_machine_name(), Some("StandSellTicket"));
+
+    // Open the preview; the first scene is picked; run it at 8×.
+    h.get_by_label("Preview").click();
+    settle(&mut h);
+    assert_eq!(preview(&h).scene.as_deref(), Some("ticket-counter"));
+    choose(&mut h, "1×", "8×");
+    h.get_by_label("▶ Play").click();
+    settle(&mut h);
+    until(&mut h, "300 ticks", |h| tick(h) >= 300);
+    assert!(preview(&h).is_playing());
+    // The graph shows where the seller is.
+    let live = preview(&h).live("StandSellTicket").unwrap();
+    assert!(
+        live.states.values().flatten().any(|a| a.name == "seller"),
+        "{live:?}"
+    );
+
+    // In the graph editor: a new Wait state after each sale, between FinishTalkState and Goto1.
+    h.get_by_label("+ State").click();
+    settle(&mut h);
+    h.get_by_label("Wait").click();
+    settle(&mut h);
+    select(&mut h, "FinishTalkState");
+    choose(&mut h, "Goto1", "Wait");
+    select(&mut h, "Wait");
+    h.get_by_label("+ Add transition").click();
+    settle(&mut h);
+    choose(&mut h, "Start", "Goto1");
+    let m = {
+        let p = h.state().project().unwrap();
+        p.docs[p.machine_doc("StandSellTicket").unwrap()]
+            .state
+            .machine()
+            .unwrap()
+            .clone()
+    };
+    let wait = m.states.iter().find(|s| s.name == "Wait").unwrap();
+    assert_eq!(wait.on, vec![("Done".into(), "Goto1".into())]);
+    // Unsaved edits do not reach the running scene.
+    assert!(reloads(&h).is_empty());
+
+    // Save: the scene reloads in place.
+    save(&mut h);
+    until(&mut h, "the reload", |h| !reloads(h).is_empty());
+    let reload = reloads(&h).remove(0);
+    let EventKind::Reload {
+        kept, fallbacks, ..
+    } = &reload.kind
+    else {
+        unreachable!()
+    };
+    assert!(fallbacks.is_empty(), "{fallbacks:?}");
+    assert!(*kept >= 3, "kept {kept}");
+    // Every agent kept its states across the reload: no one restarted.
+    assert_eq!(stacks(&h, reload.tick), stacks(&h, reload.tick - 1));
+    assert!(
+        !events(&h)
+            .iter()
+            .any(|e| e.tick >= reload.tick && entered(e, "seller", "StandSellTicket", "Start")),
+        "the seller restarted"
+    );
+    let note = preview(&h)
+        .last_reload
+        .as_ref()
+        .expect("the toolbar reports it");
+    assert!(note.ok);
+    assert!(!preview(&h).latencies.is_empty());
+
+    // The new state runs: the seller goes through Wait after its sale.
+    until(&mut h, "the seller in Wait", |h| {
+        events(h)
+            .iter()
+            .any(|e| entered(e, "seller", "StandSellTicket", "Wait"))
+    });
+    let at = events(&h)
+        .into_iter()
+        .find(|e| entered(e, "seller", "StandSellTicket", "Wait"))
+        .unwrap()
+        .tick;
+    assert!(at > reload.tick);
+    h.get_by_label("⏸ Pause").click();
+    settle(&mut h);
+    assert!(!preview(&h).is_playing());
+    // In the timeline, found by its name; clicking it shows the scene as it was then: the
+    // graph has the seller in Wait.
+    type_into(&mut h, "filter", "StandSellTicket/Wait");
+    h.get_all_by_label("StandSellTicket/Wait")
+        .next()
+        .expect("the event in the timeline")
+        .click();
+    settle(&mut h);
+    assert_eq!(preview(&h).viewing, Some(at));
+    let live = preview(&h).live("StandSellTicket").unwrap();
+    assert!(live.scrubbed);
+    assert!(
+        live.agents_in("Wait").iter().any(|a| a.name == "seller"),
+        "{live:?}"
+    );
+    // Leave the filter (Escape), back to the present.
+    h.key_press(Key::Escape);
+    settle(&mut h);
+    h.get_by_label("⏵ LIVE").click();
+    settle(&mut h);
+    assert_eq!(preview(&h).viewing, None);
+
+    // A broken save: a typo in the agent a buyer asks for a conversation. The scene goes on
+    // with the last good program, and the diagnostics show why.
+    h.get_by_label("▶ Play").click();
+    settle(&mut h);
+    // Find the buyer's RequestConversation (Ctrl+F): it opens its machine and selects it.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::F);
+    settle(&mut h);
+    h.get_all_by_role(Role::TextInput)
+        .find(|n| n.is_focused())
+        .unwrap()
+        .type_text("RequestConversation");
+    settle(&mut h);
+    h.key_press(Key::Enter);
+    h.run_steps(8);
+    assert_eq!(h.state().current_machine_name(), Some("BuyTicketAtCounter"));
+    assert!(h.state().selection().contains("RequestConversation"));
+    let field = h
+        .get_all_by_role(Role::TextInput)
+        .find(|n| n.value().as_deref() == Some("seller"))
+        .expect("the agent field");
+    field.focus();
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run_steps(1);
+    h.get_all_by_role(Role::TextInput)
+        .find(|n| n.is_focused())
+        .unwrap()
+        .type_text("sellr");
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    assert!(h.state().is_dirty());
+    save(&mut h);
+    until(&mut h, "the refusal", |h| !rejections(h).is_empty());
+    let refused = rejections(&h).remove(0);
+    let EventKind::ReloadRejected { reason } = &refused.kind else {
+        unreachable!()
+    };
+    assert!(
+        reason.contains("BuyTicketAtCounter.machine.ron"),
+        "{reason}"
+    );
+    assert!(reason.contains("unknown-reference"), "{reason}");
+    assert!(h.state().report().unwrap().errors() > 0);
+    until(&mut h, "the scene going on", |h| {
+        tick(h) > refused.tick + 30
+    });
+    assert!(preview(&h).is_playing());
+    assert_eq!(reloads(&h).len(), 1, "the broken program never ran");
+
+    // Undo and save: it reloads again.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    save(&mut h);
+    until(&mut h, "the second reload", |h| reloads(h).len() == 2);
+}
