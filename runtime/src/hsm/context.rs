@@ -21,10 +21,18 @@ pub(crate) struct Said {
     pub candidate: Option<u32>,
 }
 
+/// A change to the child machine a state code asked for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum ChildRequest {
+    Start(MachineId),
+    Stop,
+}
+
 /// Effects of one call into state code.
 #[derive(Default, Debug)]
 pub(crate) struct Outbox {
     pub raised: Vec<NameId>,
+    pub child: Option<ChildRequest>,
     pub up: Vec<NameId>,
     pub to_agents: Vec<(AgentId, NameId)>,
     pub said: Vec<Said>,
@@ -38,6 +46,7 @@ impl Outbox {
             && self.to_agents.is_empty()
             && self.said.is_empty()
             && self.errors.is_empty()
+            && self.child.is_none()
     }
 }
 
@@ -54,6 +63,8 @@ pub struct StateCx<'a, G> {
     pub(crate) agent_names: &'a [NameId],
     pub(crate) symbols: &'a mut Symbols,
     pub(crate) state: StateId,
+    /// The machine running below this state, if any.
+    pub(crate) child: Option<MachineId>,
     pub(crate) out: &'a mut Outbox,
 }
 
@@ -89,6 +100,24 @@ impl<G> StateCx<'_, G> {
             Modifier::Machine(m) => Some(m),
             _ => None,
         }
+    }
+
+    /// The machine running below this state (its modifier's, or one its code started).
+    pub fn child(&self) -> Option<MachineId> {
+        self.child
+    }
+
+    /// Runs `machine` below this state, replacing the child it runs: the machine's initial
+    /// state is entered once this call returns. Its end reaches this state's code through
+    /// [`StateCode::on_child_ended`](super::StateCode::on_child_ended). This is how a state
+    /// decides at run time what to host (a `Plan` state runs the machine of each action).
+    pub fn start_machine(&mut self, machine: MachineId) {
+        self.out.child = Some(ChildRequest::Start(machine));
+    }
+
+    /// Leaves the child machine this state runs, if any.
+    pub fn stop_machine(&mut self) {
+        self.out.child = Some(ChildRequest::Stop);
     }
 
     /// The text modifier, if the state has one.
