@@ -37,6 +37,7 @@ pub(crate) struct Outbox {
     pub to_agents: Vec<(AgentId, NameId)>,
     pub said: Vec<Said>,
     pub errors: Vec<String>,
+    pub events: Vec<crate::trace::EventKind>,
 }
 
 impl Outbox {
@@ -46,6 +47,7 @@ impl Outbox {
             && self.to_agents.is_empty()
             && self.said.is_empty()
             && self.errors.is_empty()
+            && self.events.is_empty()
             && self.child.is_none()
     }
 }
@@ -220,6 +222,12 @@ impl<G> StateCx<'_, G> {
             sentence: Some(sentence),
             candidate: Some(candidate),
         });
+    }
+
+    /// Records a trace event for this agent (a library state's own kinds of events, such as
+    /// `plan` and `replan`).
+    pub fn trace(&mut self, kind: crate::trace::EventKind) {
+        self.out.events.push(kind);
     }
 
     /// Reports a problem in the trace without stopping the agent.

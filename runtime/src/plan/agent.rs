@@ -279,7 +279,7 @@ impl Executive {
             Plan::Partial { plan, running } => {
                 let now = remap_state(ot, nt, &plan.now);
                 let p = plan
-                    .remap(&op, &fact, now)
+                    .remap(op, fact, now)
                     .ok_or("the partial plan uses facts or actions that no longer exist")?;
                 Plan::Partial {
                     plan: Box::new(p),

@@ -9,9 +9,11 @@
 //! library `sim`), so what the compiler checks and what the runtime links cannot drift apart.
 
 mod interactions;
+pub mod planning;
 mod states;
 
 pub use interactions::Interactions;
+pub use planning::PlanningWorld;
 
 use crate::hsm::{AgentId, LibraryDecl, StateLibrary};
 use crate::program::{Program, SceneId};
@@ -35,6 +37,8 @@ pub struct SimWorld {
     pub bodies: Vec<Body>,
     pub partners: Vec<Option<AgentId>>,
     pub variables: Vec<BTreeMap<String, String>>,
+    /// Planning agents' worlds and the scene's world events (`planning`).
+    pub planning: PlanningWorld,
 }
 
 impl SimWorld {
@@ -63,6 +67,7 @@ impl SimWorld {
             partners: vec![None; bodies.len()],
             bodies,
             variables,
+            planning: PlanningWorld::for_scene(program, scene),
         }
     }
 
