@@ -53,6 +53,7 @@ pub fn compile(project: project::Project) -> Compilation {
     valid::validate(&module, &mut diagnostics);
     nlg::compile(&mut module, &mut diagnostics);
     hpmm::validate(&module, &mut diagnostics);
+    plan::project::compile(&sources, &mut module, &mut diagnostics);
     let output = if diagnostics.has_errors() {
         None
     } else {

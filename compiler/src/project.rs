@@ -144,7 +144,8 @@ fn load_dir(root: &Path) -> Result<Project, ProjectError> {
     })
 }
 
-/// Collects `.ron` files below `dir` (relative to `root`), except the manifest.
+/// Collects `.ron`, `.xlsx` and `.pddl` files below `dir` (relative to `root`), except the
+/// manifest.
 fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ProjectError> {
     let io = |e: std::io::Error| ProjectError::Io {
         path: dir.to_path_buf(),
@@ -163,7 +164,7 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Projec
                 continue;
             }
             collect(root, &path, out)?;
-        } else if (name.ends_with(".ron") || name.ends_with(".xlsx"))
+        } else if (name.ends_with(".ron") || name.ends_with(".xlsx") || name.ends_with(".pddl"))
             && !name.starts_with("~$")
             && !(dir == root && name == MANIFEST)
         {

@@ -188,7 +188,12 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
                     match load(path, io) {
                         Ok(p) => {
                             let p = Arc::new(p);
+                            let old = scene.program().clone();
                             if scene.reload(p.clone(), &format!("changed: {what}")).is_ok() {
+                                // Planning agents' worlds carry over by problem and fact names.
+                                if let Some(id) = p.scene_by_name(&options.scene) {
+                                    scene.game.planning.reload(&old, &p, id);
+                                }
                                 // Script instances restart under the new program (see docs/formats/script.md).
                                 if let Some(id) = p.scene_by_name(&options.scene) {
                                     interactions = Interactions::new(&p, id, options.seed)
@@ -209,6 +214,8 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
             let program = scene.program().clone();
             let (now, dt) = (scene.now(), scene.dt());
             interactions.tick(&program, &mut scene.game, now, dt, &mut external);
+            // World events for planning agents (docs/formats/scene.md).
+            scene.game.planning.tick(&program, now, &mut external);
             for (agent, kind) in external.drain(..) {
                 scene.record_external(agent, kind);
             }

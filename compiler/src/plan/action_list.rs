@@ -10,6 +10,7 @@ use ensemble_runtime::plan::{Operator, Task};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Variable {
     pub name: String,
     /// Value names, for an enumerated variable (value `i` is `values[i]`); `None` = integer.
@@ -39,12 +40,13 @@ pub enum Effect {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Action {
     pub name: String,
     #[serde(default)]
     pub constraints: Vec<Condition>,
     pub effects: Vec<Effect>,
-    /// The state machine that performs it (linked later, at integration).
+    /// The state machine that performs it (run as a child of the agent's `Plan` state).
     #[serde(default)]
     pub machine: Option<String>,
 }

@@ -53,7 +53,7 @@ fn at_wrong_gate_is_never_produced_and_replanning_needs_a_second_seed() {
     let c = d.compile().unwrap();
     let seed = d.state(&p.seeds[0]).unwrap();
     let goal = d.goal(&p.goal).unwrap();
-    let diags = check(&c, std::slice::from_ref(&seed), &goal);
+    let diags = check(&c, std::slice::from_ref(&seed), &goal, &[]);
     let never: Vec<_> = diags
         .iter()
         .filter(|(x, _)| x.code == Code::NeverProduced)
@@ -168,7 +168,7 @@ fn mutually_exclusive_goals_and_bad_names_are_reported() {
             Condition::Eq("Location".into(), Value::Name("Security".into())),
         ])
         .unwrap();
-    let diags = check(&c, &[seed], &goal);
+    let diags = check(&c, &[seed], &goal, &[]);
     assert!(
         diags
             .iter()

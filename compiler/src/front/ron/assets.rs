@@ -119,6 +119,9 @@ pub struct SceneAsset {
     #[serde(default = "default_tick_rate")]
     pub tick_rate: u32,
     pub agents: Vec<AgentAsset>,
+    /// World events for planning agents (docs/formats/scene.md).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<crate::plan::assets::WorldEventAsset>,
 }
 
 fn default_tick_rate() -> u32 {

@@ -11,27 +11,27 @@ use ensemble_runtime::program::{ModifierKind, Terminal};
 use std::collections::HashMap;
 
 /// Finds spans in one file; falls back to the file start when the structure is unreadable.
-pub(super) struct Locator {
-    pub(super) file: FileId,
+pub struct Locator {
+    pub file: FileId,
     tree: Option<Node>,
 }
 
 impl Locator {
-    pub(super) fn new(sources: &SourceMap, file: FileId) -> Self {
+    pub fn new(sources: &SourceMap, file: FileId) -> Self {
         Locator {
             file,
             tree: locate::parse(&sources.get(file).text),
         }
     }
 
-    pub(super) fn span(&self, path: &[Seg<'_>]) -> Span {
+    pub fn span(&self, path: &[Seg<'_>]) -> Span {
         match &self.tree {
             Some(t) => Span::new(self.file, t.find(path)),
             None => Span::file_start(self.file),
         }
     }
 
-    pub(super) fn name(&self, text: &str, path: &[Seg<'_>]) -> Name {
+    pub fn name(&self, text: &str, path: &[Seg<'_>]) -> Name {
         Name {
             text: text.to_string(),
             span: self.span(path),
@@ -107,6 +107,10 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
             ),
             // Interaction scripts, smart locations and workbooks: compiler/src/script.
             Some(AssetKind::Script | AssetKind::SmartLocation | AssetKind::Workbook) => {}
+            // Planning assets: compiler/src/plan.
+            Some(
+                AssetKind::ActionList | AssetKind::Domain | AssetKind::Problem | AssetKind::Pddl,
+            ) => {}
             Some(AssetKind::Sentences) => sentences.extend(
                 parse::<SentencesAsset>(sources, id, diags).map(|a| (a, Locator::new(sources, id))),
             ),
@@ -670,11 +674,43 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
                 variables,
             });
         }
+        let events = asset
+            .events
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let at = |f: &'static str| {
+                    loc.span(&[Seg::Field("events"), Seg::Index(i), Seg::Field(f)])
+                };
+                let each = |f: &'static str, n: usize| {
+                    (0..n)
+                        .map(|k| {
+                            loc.span(&[
+                                Seg::Field("events"),
+                                Seg::Index(i),
+                                Seg::Field(f),
+                                Seg::Index(k),
+                            ])
+                        })
+                        .collect()
+                };
+                crate::ir::plan::EventSource {
+                    span: loc.span(&[Seg::Field("events"), Seg::Index(i)]),
+                    problem_span: at("problem"),
+                    agent_span: at("agent"),
+                    perform_span: at("perform"),
+                    when_spans: each("when", e.when.len()),
+                    set_spans: each("set", e.set.len()),
+                    asset: e.clone(),
+                }
+            })
+            .collect();
         module.scenes.append(Scene {
             name,
             tick_rate: asset.tick_rate,
             tick_rate_span,
             agents,
+            events,
         });
     }
 }

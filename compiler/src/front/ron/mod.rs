@@ -10,7 +10,7 @@ mod lower;
 mod sentences;
 
 pub use assets::*;
-pub use lower::lower;
+pub use lower::{Locator, lower};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::source::{FileId, SourceMap, Span};
@@ -38,10 +38,16 @@ pub enum AssetKind {
     Concepts,
     Actions,
     Chat,
+    /// Planning (compiler/src/plan/): Hewlett's action lists, STRIPS domains and problems,
+    /// and PDDL files (a domain or a problem).
+    ActionList,
+    Domain,
+    Problem,
+    Pddl,
 }
 
 impl AssetKind {
-    pub const ALL: [AssetKind; 14] = [
+    pub const ALL: [AssetKind; 18] = [
         AssetKind::Machine,
         AssetKind::StateLibrary,
         AssetKind::Locations,
@@ -56,6 +62,10 @@ impl AssetKind {
         AssetKind::Concepts,
         AssetKind::Actions,
         AssetKind::Chat,
+        AssetKind::ActionList,
+        AssetKind::Domain,
+        AssetKind::Problem,
+        AssetKind::Pddl,
     ];
 
     pub fn suffix(self) -> &'static str {
@@ -74,6 +84,10 @@ impl AssetKind {
             AssetKind::Concepts => ".concepts.ron",
             AssetKind::Actions => ".actions.ron",
             AssetKind::Chat => ".chat.ron",
+            AssetKind::ActionList => ".actionlist.ron",
+            AssetKind::Domain => ".domain.ron",
+            AssetKind::Problem => ".problem.ron",
+            AssetKind::Pddl => ".pddl",
         }
     }
 
