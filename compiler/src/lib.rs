@@ -46,6 +46,7 @@ pub fn compile(project: project::Project) -> Compilation {
         sources,
         libraries,
         mut diagnostics,
+        standalone,
     } = project;
     let mut module = front::ron::lower(&sources, &libraries, &mut diagnostics);
     script::lower::lower(&sources, &mut module, &mut diagnostics);
@@ -53,7 +54,13 @@ pub fn compile(project: project::Project) -> Compilation {
     valid::validate(&module, &mut diagnostics);
     nlg::compile(&mut module, &mut diagnostics);
     hpmm::validate(&module, &mut diagnostics);
-    plan::project::compile(&sources, &mut module, &mut diagnostics);
+    // A file checked on its own cannot see the machines its actions name.
+    let stage = plan::project::Options {
+        standalone,
+        bind_machines: !standalone,
+        ..plan::project::Options::PROJECT
+    };
+    plan::project::compile_with(&sources, &mut module, &mut diagnostics, stage);
     let output = if diagnostics.has_errors() {
         None
     } else {

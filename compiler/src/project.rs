@@ -20,6 +20,9 @@ pub struct Project {
     /// Built-in libraries the manifest asks for (`sim`).
     pub libraries: Vec<String>,
     pub diagnostics: Diagnostics,
+    /// A single file checked on its own (not a project): references it makes to things that
+    /// would be elsewhere in a project are not errors.
+    pub standalone: bool,
 }
 
 /// Why a path could not be compiled at all (exit code 2).
@@ -141,6 +144,7 @@ fn load_dir(root: &Path) -> Result<Project, ProjectError> {
         sources,
         libraries,
         diagnostics,
+        standalone: false,
     })
 }
 
@@ -184,7 +188,10 @@ fn load_file(path: &Path) -> Result<Project, ProjectError> {
     };
     let mut sources = SourceMap::default();
     let mut diagnostics = Diagnostics::default();
-    read_source(&mut sources, &mut diagnostics, file_name.clone(), path)?;
+    let id = read_source(&mut sources, &mut diagnostics, file_name.clone(), path)?;
+    if matches!(kind, AssetKind::Pddl | AssetKind::Problem) {
+        add_domain_beside(&mut sources, &mut diagnostics, id, path)?;
+    }
     let name = file_name
         .strip_suffix(kind.suffix())
         .unwrap_or(&file_name)
@@ -194,5 +201,68 @@ fn load_file(path: &Path) -> Result<Project, ProjectError> {
         sources,
         libraries: vec!["sim".to_string()],
         diagnostics,
+        standalone: true,
     })
+}
+
+/// A problem checked on its own is checked against its domain when the domain is beside it:
+/// for a PDDL problem, `domain.pddl` in the same folder if it defines the domain the problem
+/// names, else the first other `.pddl` file there (in name order) that does; for a
+/// `*.problem.ron`, the `*.domain.ron` there with that name.
+fn add_domain_beside(
+    sources: &mut SourceMap,
+    diagnostics: &mut Diagnostics,
+    problem: FileId,
+    path: &Path,
+) -> Result<(), ProjectError> {
+    let text = &sources.get(problem).text;
+    let native = !path.extension().is_some_and(|e| e == "pddl");
+    let wanted = if native {
+        ron_front::problem_domain(text)
+    } else {
+        match crate::front::pddl::header(text) {
+            Some((false, _)) => crate::front::pddl::problem_domain(text),
+            _ => None, // a domain, or unreadable: checked as it is
+        }
+    };
+    let Some(wanted) = wanted else {
+        return Ok(());
+    };
+    let defines = |p: &Path, t: &str| {
+        if native {
+            AssetKind::of(&p.to_string_lossy()) == Some(AssetKind::Domain)
+                && ron_front::domain_name(t).as_deref() == Some(wanted.as_str())
+        } else {
+            p.extension().is_some_and(|e| e == "pddl")
+                && crate::front::pddl::header(t) == Some((true, wanted.clone()))
+        }
+    };
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut candidates: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.as_path() != path)
+                .collect()
+        })
+        .unwrap_or_default();
+    candidates.sort_by_key(|p| (p.file_name().is_none_or(|n| n != "domain.pddl"), p.clone()));
+    for c in candidates {
+        let Ok(t) = std::fs::read_to_string(&c) else {
+            continue;
+        };
+        if defines(&c, &t) {
+            let name = c
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            read_source(sources, diagnostics, name, &c)?;
+            return Ok(());
+        }
+    }
+    Ok(())
 }

@@ -452,6 +452,12 @@ impl TraceEvent {
                 actions,
                 reason,
                 ..
+            } if actions.is_empty() => format!("REPLANS {problem} ({reason}): nothing left to do"),
+            EventKind::Replan {
+                problem,
+                actions,
+                reason,
+                ..
             } => format!("REPLANS {problem} ({reason}): {}", actions.join(", ")),
             EventKind::WorldFact {
                 world,

@@ -39,16 +39,21 @@ pub struct Options {
     /// `unreachable-goal` is an error in a project (the agent could never succeed) and a
     /// warning for `ensemble plan` (which proves the task unsolvable and exits 3).
     pub goal_severity: Severity,
+    /// One file checked on its own: a problem whose domain is not there is checked alone
+    /// (a warning), not an error.
+    pub standalone: bool,
 }
 
 impl Options {
     pub const PROJECT: Options = Options {
         bind_machines: true,
         goal_severity: Severity::Error,
+        standalone: false,
     };
     pub const PLAN_COMMAND: Options = Options {
         bind_machines: false,
         goal_severity: Severity::Warning,
+        standalone: false,
     };
 }
 
@@ -323,12 +328,21 @@ pub fn compile_with(
             Source::Native(_, _) | Source::Pddl(_) => {
                 let (dname, dspan) = e.domain().unwrap_or(("", e.name_span));
                 let Some(domain) = domains.iter().find(|d| d.name() == dname) else {
-                    let d = Diagnostic::error(
-                        Code::UnknownReference,
-                        format!("problem `{}` is for domain `{dname}`, which is not defined", e.name),
-                    )
-                    .at(dspan, "no such domain")
-                    .note("domains are *.domain.ron files and PDDL files that `(define (domain NAME))`");
+                    let d = if opts.standalone {
+                        Diagnostic::warning(
+                            Code::UnknownReference,
+                            format!("problem `{}` was checked on its own: its domain `{dname}` is not beside it", e.name),
+                        )
+                        .at(dspan, "not found")
+                        .note("put the domain in the same folder (a .pddl file, ideally domain.pddl, or a *.domain.ron that defines it), or check the whole project")
+                    } else {
+                        Diagnostic::error(
+                            Code::UnknownReference,
+                            format!("problem `{}` is for domain `{dname}`, which is not defined", e.name),
+                        )
+                        .at(dspan, "no such domain")
+                        .note("domains are *.domain.ron files and PDDL files that `(define (domain NAME))`")
+                    };
                     diags.push(suggest_note(d, dname, domains.iter().map(|d| d.name())));
                     continue;
                 };

@@ -170,12 +170,15 @@ impl Executive {
         let name = &task.op(op).name;
         if !succeeded {
             let learned = *observed != self.belief;
-            self.belief = observed.clone();
             let mut reason = format!("{name} failed");
-            if !learned && !self.banned.contains(&op) {
+            if learned {
+                let change = difference(&self.belief, observed);
+                reason.push_str(&format!("; {}", describe(task, &change)));
+            } else if !self.banned.contains(&op) {
                 self.banned.push(op);
                 reason.push_str("; nothing new was learned, so it will not be tried again");
             }
+            self.belief = observed.clone();
             // A failed step leaves a partial plan inconsistent: plan again from scratch.
             if let Plan::Partial { .. } = self.plan {
                 self.plan = Plan::None;
@@ -462,6 +465,7 @@ impl Executive {
             unreachable!("checked above");
         };
         plan.now = before.clone();
+        let planned_before = plan.linear_plan();
         let report = pop::player_action(
             task,
             achievers,
@@ -477,6 +481,17 @@ impl Executive {
             .collect();
         let mut actions: Vec<OpId> = self.current.into_iter().collect();
         let mut d = Decision::new(Next::Continue);
+        if report.outcome == RepairOutcome::Repaired
+            && report.over_consistent == 0
+            && report.under_consistent == 0
+            && plan.linear_plan() == planned_before
+        {
+            // The change touched nothing the plan relies on.
+            if self.current.is_none() {
+                d.next = self.advance(def, &mut d.notes);
+            }
+            return d;
+        }
         let reason = match report.outcome {
             RepairOutcome::Repaired if removed.is_empty() => {
                 format!("{reason}; the plan was repaired (D-POP)")

@@ -159,6 +159,22 @@ pub fn parse<T: DeserializeOwned>(
     }
 }
 
+/// The `domain` a `*.problem.ron` names, read quietly (to find the domain beside it).
+pub fn problem_domain(text: &str) -> Option<String> {
+    options()
+        .from_str::<crate::plan::assets::ProblemAsset>(text)
+        .ok()
+        .map(|p| p.domain)
+}
+
+/// The `name` of a `*.domain.ron`, read quietly.
+pub fn domain_name(text: &str) -> Option<String> {
+    options()
+        .from_str::<crate::plan::assets::DomainAsset>(text)
+        .ok()
+        .map(|d| d.name)
+}
+
 pub fn parse_manifest(
     sources: &SourceMap,
     file: FileId,
