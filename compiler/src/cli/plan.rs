@@ -62,6 +62,12 @@ pub struct PlanArgs {
     /// MinMin lookahead horizon.
     #[arg(long, default_value_t = 3)]
     pub horizon: u32,
+    /// MinMin's first depth bound (default: the number of operators, as in Lozano et al.).
+    #[arg(long)]
+    pub depth_bound: Option<u32>,
+    /// MinMin without its second bound (2-B: prune successors that add no new fact).
+    #[arg(long)]
+    pub no_second_bound: bool,
 }
 
 struct Found {
@@ -120,6 +126,8 @@ fn solve(task: &Task, args: &PlanArgs) -> Result_ {
             }
             let cfg = minmin::MinMinConfig {
                 horizon: args.horizon.max(1),
+                depth_bound: args.depth_bound,
+                second_bound: !args.no_second_bound,
                 heuristic: h,
                 max_nodes: Some(args.max_expansions.unwrap_or(200_000)),
                 ..Default::default()

@@ -118,7 +118,6 @@ pub fn lower(
                 }
             }
         };
-    let mut machines: Vec<Option<Handle<Machine>>> = Vec::new();
     let mut seen_actions: HashMap<&str, Span> = HashMap::new();
     for (i, a) in asset.actions.iter().enumerate() {
         let field = |f: &'static str| [Seg::Field("actions"), Seg::Index(i), Seg::Field(f)];
@@ -180,9 +179,6 @@ pub fn lower(
                 .at(name_span, "it changes nothing"),
             );
         }
-        machines.push(a.machine.as_ref().and_then(|m| {
-            super::project::machine(module, stage, m, loc.span(&field("machine")), diags)
-        }));
     }
     let mut seeds: Vec<VarState> = Vec::new();
     for (s, seed) in asset.seeds.iter().enumerate() {
@@ -217,16 +213,31 @@ pub fn lower(
             goal.push((v, x, matches!(c, Condition::Eq(..))));
         }
     }
+    let settings = Settings::read(&asset.planner, SearchAsset::Graph, loc, diags);
+    if diags.count(crate::diag::Severity::Error) > errors_before {
+        return None;
+    }
+    // A machine that is not defined is reported; the list is still lowered (so later checks
+    // see it), and the build stops anyway.
+    let machines: Vec<Option<Handle<Machine>>> = asset
+        .actions
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let at = loc.span(&[Seg::Field("actions"), Seg::Index(i), Seg::Field("machine")]);
+            a.machine
+                .as_ref()
+                .and_then(|m| super::project::machine(module, stage, m, at, diags))
+        })
+        .collect();
+    // Mistakes in world events are the events' (they are dropped), not the action list's.
     let mut world_values = Vec::new();
     for (var, value, at) in world {
         if let Some(vx) = resolve(var, value, *at, diags) {
             world_values.push(vx);
         }
     }
-    let settings = Settings::read(&asset.planner, SearchAsset::Graph, loc, diags);
-    if diags.count(crate::diag::Severity::Error) > errors_before {
-        return None;
-    }
+    let errors_before = diags.count(crate::diag::Severity::Error);
     let compiled = domain.compile().ok()?;
     // Static checks, located at the action they name or at the goal.
     let goal_span = loc.span(&[Seg::Field("goal")]);

@@ -198,16 +198,26 @@ pub fn lower(
 ) -> Option<Problem> {
     let before = diags.count(Severity::Error);
     let lifted = resolve::resolve(&domain.ast, problem, diags);
+    if diags.count(Severity::Error) > before {
+        return None;
+    }
+    // Mistakes in world events are the events' (reported here, dropped when resolving them),
+    // not the problem's: they do not stop it.
+    let mut events_diags = Diagnostics::default();
     let mut may_change = Vec::new();
     let mut may_become_true = Vec::new();
     for e in events {
-        if let Some((p, objs)) = lift(&lifted, e, diags) {
+        if let Some((p, objs)) = lift(&lifted, e, &mut events_diags) {
             may_change.push(p);
             if e.2 {
                 may_become_true.push((p, objs));
             }
         }
     }
+    for d in events_diags.iter() {
+        diags.push(d.clone());
+    }
+    let before = diags.count(Severity::Error);
     let actor = match extras.actor {
         None => None,
         Some((who, at)) => match lifted.objects.iter().position(|o| o == who) {
@@ -225,9 +235,6 @@ pub fn lower(
             }
         },
     };
-    if diags.count(Severity::Error) > before {
-        return None;
-    }
     let opts = GroundOptions {
         relevance: false,
         naming: domain.naming,
@@ -235,7 +242,13 @@ pub fn lower(
         may_change,
         goal_severity: stage.goal_severity,
     };
-    let grounded = crate::front::pddl::ground::ground_with(&lifted, &opts, diags);
+    // What grounding finds depends on the problem: say which one.
+    let mut local = Diagnostics::default();
+    let grounded = crate::front::pddl::ground::ground_with(&lifted, &opts, &mut local);
+    let problem_name = problem.name.as_ref().map_or("", |n| n.text.as_str());
+    for d in local.iter() {
+        diags.push(d.clone().note(format!("in problem `{problem_name}`")));
+    }
     if diags.count(Severity::Error) > before {
         return None;
     }
@@ -292,7 +305,11 @@ pub fn lower(
             external.push(op.clone());
         }
     }
-    // Machines: the problem's, else the domain's.
+    if diags.count(Severity::Error) > before {
+        return None;
+    }
+    // Machines: the problem's, else the domain's. A machine that is not defined is reported;
+    // the problem is still lowered (so later checks see it), and the build stops anyway.
     let mut by_action: BTreeMap<usize, Option<Handle<Machine>>> = BTreeMap::new();
     for (ai, a) in lifted.actions.iter().enumerate() {
         let named = extras
@@ -342,9 +359,6 @@ pub fn lower(
                 "check the actor and the actions' `actor`",
             ),
         );
-    }
-    if diags.count(Severity::Error) > before {
-        return None;
     }
     let planner = planner_of(&extras.settings, &task);
     let name = problem.name.clone().map_or(

@@ -553,8 +553,8 @@ impl Executive {
             Planner::Graph => {
                 let graph = def.graph.as_ref();
                 match graph.and_then(|g| g.plan(task, from, &self.banned)) {
-                    Some(Some(p)) => Ok((Fresh::Linear(p), 0)),
-                    Some(None) => Err(NoPlan("no plan reaches the goal".into())),
+                    Some((Some(p), visited)) => Ok((Fresh::Linear(p), visited)),
+                    Some((None, _)) => Err(NoPlan("no plan reaches the goal".into())),
                     // A state the graph does not have (only a world event leads there).
                     None => searched(search::astar_from(
                         task,

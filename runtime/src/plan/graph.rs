@@ -80,16 +80,23 @@ impl PlanGraph {
     }
 
     /// Multi-goal breadth-first search (§4.5 with h = 0): the shortest plan from `from` to any
-    /// node where the goal holds, skipping `banned` operators. `None` if `from` is not a node;
-    /// `Some(None)` if no goal node is reachable.
-    pub fn plan(&self, task: &Task, from: &State, banned: &[OpId]) -> Option<Option<Vec<OpId>>> {
+    /// node where the goal holds, skipping `banned` operators, and the nodes it visited. `None`
+    /// if `from` is not a node; a `None` plan if no goal node is reachable.
+    pub fn plan(
+        &self,
+        task: &Task,
+        from: &State,
+        banned: &[OpId],
+    ) -> Option<(Option<Vec<OpId>>, u64)> {
         let start = self.find(from)?;
+        let mut visited = 0u64;
         let n = self.nodes.len();
         let mut parent: Vec<(u32, OpId)> = vec![(u32::MAX, 0); n];
         let mut seen = vec![false; n];
         let mut queue = VecDeque::from([start]);
         seen[start as usize] = true;
         while let Some(v) = queue.pop_front() {
+            visited += 1;
             let state = task.state_of(self.nodes[v as usize].iter().copied());
             if task.is_goal(&state) {
                 let mut plan = Vec::new();
@@ -100,7 +107,7 @@ impl PlanGraph {
                     cur = p;
                 }
                 plan.reverse();
-                return Some(Some(plan));
+                return Some((Some(plan), visited));
             }
             for &(o, t) in self.out(v) {
                 if !seen[t as usize] && !banned.contains(&o) {
@@ -110,7 +117,7 @@ impl PlanGraph {
                 }
             }
         }
-        Some(None)
+        Some((None, visited))
     }
 
     /// Checks every id against the task, node order and edge rows (the loader's verifier).
@@ -174,12 +181,12 @@ mod tests {
         let t = fixtures::dinner_date();
         let g = enumerate(&t);
         g.verify(&t).unwrap();
-        let plan = g.plan(&t, &t.initial_state(), &[]).unwrap().unwrap();
+        let plan = g.plan(&t, &t.initial_state(), &[]).unwrap().0.unwrap();
         assert_eq!(plan.len(), 3);
         crate::plan::validate(&t, &t.initial_state(), &plan).unwrap();
         // Without cook the goal is out of reach.
         let cook = t.op_id("cook").unwrap();
-        assert_eq!(g.plan(&t, &t.initial_state(), &[cook]), Some(None));
+        assert_eq!(g.plan(&t, &t.initial_state(), &[cook]).unwrap().0, None);
         // A state that is not a node.
         let odd = t.state_of([t.fact_id("dinner").unwrap()]);
         assert_eq!(g.plan(&t, &odd, &[]), None);
