@@ -3,6 +3,7 @@
 //! dinner date (digest T1–T6) and the shop (T8–T10) run as scenes with golden traces; a built
 //! program plans like its project; a plan in progress across a hot reload.
 
+use ensemble_compiler::plan::fixtures::FIG_2_3;
 use ensemble_runtime::hsm::Scene;
 use ensemble_runtime::plan::heuristic::{Heuristic, evaluate};
 use ensemble_runtime::plan::{Task, validate};
@@ -32,6 +33,13 @@ fn of_kind<'a>(trace: &'a [Value], kind: &str) -> Vec<&'a Value> {
     trace.iter().filter(|e| e["event"] == kind).collect()
 }
 
+/// Whether some event of `kind` has `field` equal to `value`.
+fn has(trace: &[Value], kind: &str, field: &str, value: &str) -> bool {
+    trace
+        .iter()
+        .any(|e| e["event"] == kind && e[field] == value)
+}
+
 fn names(v: &Value) -> Vec<&str> {
     v.as_array()
         .unwrap_or_else(|| panic!("not a list: {v}"))
@@ -39,18 +47,6 @@ fn names(v: &Value) -> Vec<&str> {
         .map(|x| x.as_str().unwrap())
         .collect()
 }
-
-const FIG_2_3: [&str; 9] = [
-    "Go_To_Ticket_Counter",
-    "Ask_For_Gate",
-    "Ask_For_Ticket",
-    "Go_To_Main_Terminal",
-    "Go_To_Security",
-    "Pass_Through_Security",
-    "Go_To_Gate",
-    "Wait_At_Gate",
-    "Get_On_Plane",
-];
 
 #[test]
 fn the_planning_samples_check_clean() {
@@ -153,11 +149,7 @@ fn t9_the_shop_npc_repairs_its_plan_when_the_player_opens_the_door() {
             .iter()
             .any(|e| e["event"] == "act" && e["action"].as_str().unwrap().starts_with("Close"))
     );
-    assert!(
-        trace
-            .iter()
-            .any(|e| e["event"] == "done" && e["action"] == "Buy(npc, sword)")
-    );
+    assert!(has(&trace, "done", "action", "Buy(npc, sword)"));
 }
 
 #[test]
@@ -175,16 +167,8 @@ fn t10_the_repair_fails_when_the_player_buys_the_last_sword() {
             .contains("Buy(player, sword) happened; the plan cannot be repaired"),
         "{last}"
     );
-    assert!(
-        trace
-            .iter()
-            .any(|e| e["event"] == "enter" && e["state"] == "Disappointed")
-    );
-    assert!(
-        !trace
-            .iter()
-            .any(|e| e["event"] == "done" && e["action"] == "Buy(npc, sword)")
-    );
+    assert!(has(&trace, "enter", "state", "Disappointed"));
+    assert!(!has(&trace, "done", "action", "Buy(npc, sword)"));
 }
 
 #[test]
@@ -483,7 +467,7 @@ fn t1_t4_t5_the_dinner_dates_through_ensemble_plan() {
     // MinMin with d = 10 and H = 3, 4, with and without the second bound: always length 6,
     // the first action wrap, and 2-B saves nodes (Lozano et al., Table 1).
     for h in ["3", "4"] {
-        let with = plan_json(&[
+        let args = [
             &d,
             &p,
             "--search",
@@ -492,18 +476,9 @@ fn t1_t4_t5_the_dinner_dates_through_ensemble_plan() {
             h,
             "--depth-bound",
             "10",
-        ]);
-        let without = plan_json(&[
-            &d,
-            &p,
-            "--search",
-            "minmin",
-            "--horizon",
-            h,
-            "--depth-bound",
-            "10",
-            "--no-second-bound",
-        ]);
+        ];
+        let with = plan_json(&args);
+        let without = plan_json(&[&args[..], &["--no-second-bound"]].concat());
         for j in [&with, &without] {
             assert_eq!(j["length"], 6, "H={h}: {j}");
             assert_eq!(j["plan"][0], "wrap");
@@ -537,13 +512,7 @@ fn scene_of(dir: &std::path::Path, scene: &str, ticks: u64) -> Scene<SimWorld> {
 
 fn step(s: &mut Scene<SimWorld>) {
     s.tick();
-    let p = s.program().clone();
-    let now = s.now();
-    let mut out = Vec::new();
-    s.game.planning.tick(&p, now, &mut out);
-    for (a, k) in out {
-        s.record_external(a, k);
-    }
+    sim::planning::fire_world_events(s);
 }
 
 fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
@@ -604,11 +573,7 @@ fn a_plan_in_progress_survives_a_reload_by_action_names_or_replans() {
             .starts_with("reloaded: action wrap no longer exists")
     );
     assert!(names(&replan["actions"]).contains(&"giftWrap"));
-    assert!(
-        trace
-            .iter()
-            .any(|e| e["event"] == "done" && e["action"] == "giftWrap")
-    );
+    assert!(has(&trace, "done", "action", "giftWrap"));
     assert_eq!(
         s.status(ensemble_runtime::hsm::AgentId(0)),
         &ensemble_runtime::hsm::AgentStatus::Finished

@@ -216,7 +216,7 @@ fn add_domain_beside(
     path: &Path,
 ) -> Result<(), ProjectError> {
     let text = &sources.get(problem).text;
-    let native = !path.extension().is_some_and(|e| e == "pddl");
+    let native = path.extension().is_none_or(|e| e != "pddl");
     let wanted = if native {
         ron_front::problem_domain(text)
     } else {

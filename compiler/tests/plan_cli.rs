@@ -331,64 +331,68 @@ fn bad_input_is_located_and_never_panics() {
     assert_eq!(o.code, 2);
 }
 
+/// Every shared task as `(domain, problem, "domain/taskNN")`, all 88 of them.
+fn shared_tasks() -> Vec<(PathBuf, PathBuf, String)> {
+    let mut out = Vec::new();
+    for dir in shared_domains() {
+        for i in 1..=11 {
+            let p = dir.join(format!("task{i:02}.pddl"));
+            let name = format!("{}/task{i:02}", dir.file_name().unwrap().to_string_lossy());
+            assert!(p.is_file(), "{name} is missing");
+            out.push((dir.join("domain.pddl"), p, name));
+        }
+    }
+    assert_eq!(out.len(), 88);
+    out
+}
+
+/// `ensemble plan DOMAIN PROBLEM --format json ARGS...`.
+fn plan_task(d: &Path, p: &Path, args: &[&str]) -> Out {
+    let mut all = vec![
+        "plan",
+        d.to_str().unwrap(),
+        p.to_str().unwrap(),
+        "--format",
+        "json",
+    ];
+    all.extend_from_slice(args);
+    ensemble(&all)
+}
+
 /// Every shared task: a plan that greedy best-first search finds within its budget is
 /// validated step by step against an independently grounded task; and on the tasks where our
 /// A* needs few expansions, the optimal length is the reference planner's (recorded below).
 #[test]
 fn every_shared_task_is_solved_validated_and_optimal_where_astar_is_quick() {
     let mut solved = 0;
-    let mut tasks = 0;
-    for dir in shared_domains() {
-        let d = dir.join("domain.pddl");
-        for i in 1..=11 {
-            let p = dir.join(format!("task{i:02}.pddl"));
-            let name = format!("{}/task{i:02}", dir.file_name().unwrap().to_string_lossy());
-            assert!(p.is_file(), "{name} is missing");
-            tasks += 1;
-            let o = ensemble(&[
-                "plan",
-                d.to_str().unwrap(),
-                p.to_str().unwrap(),
-                "--search",
-                "gbfs",
-                "--format",
-                "json",
-                "--max-expansions",
-                "500",
-            ]);
-            match o.code {
-                0 => {
-                    revalidate(&d, &p, &json(&o)["plan"]);
-                    solved += 1;
-                }
-                1 if json(&o)["error"]
-                    .as_str()
-                    .is_some_and(|e| e.contains("limit")) => {}
-                code => panic!("{name}: exit {code}: {} {}", o.stdout, o.stderr),
+    let tasks = shared_tasks();
+    for (d, p, name) in &tasks {
+        let o = plan_task(d, p, &["--search", "gbfs", "--max-expansions", "500"]);
+        match o.code {
+            0 => {
+                revalidate(d, p, &json(&o)["plan"]);
+                solved += 1;
             }
-            let Some(&(_, len, expansions)) = QUICK_OPTIMAL.iter().find(|(n, _, _)| *n == name)
-            else {
-                continue;
-            };
-            let o = ensemble(&[
-                "plan",
-                d.to_str().unwrap(),
-                p.to_str().unwrap(),
-                "--format",
-                "json",
-                "--max-expansions",
-                &(expansions * 2).to_string(),
-            ]);
-            assert_eq!(o.code, 0, "{name}: {}", o.stderr);
-            let j = json(&o);
-            revalidate(&d, &p, &j["plan"]);
-            assert_eq!(j["length"].as_u64().unwrap(), len, "{name}: not optimal");
+            1 if json(&o)["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("limit")) => {}
+            code => panic!("{name}: exit {code}: {} {}", o.stdout, o.stderr),
         }
+        let Some(&(_, len, expansions)) = QUICK_OPTIMAL.iter().find(|(n, _, _)| n == name) else {
+            continue;
+        };
+        let o = plan_task(d, p, &["--max-expansions", &(expansions * 2).to_string()]);
+        assert_eq!(o.code, 0, "{name}: {}", o.stderr);
+        let j = json(&o);
+        revalidate(d, p, &j["plan"]);
+        assert_eq!(j["length"].as_u64().unwrap(), len, "{name}: not optimal");
     }
-    assert_eq!(tasks, 88);
     // GBFS with h_ff solves most of them within 500 expansions (BENCHMARKS.md).
-    eprintln!("GBFS solved {solved} of {tasks} shared tasks within 500 expansions");
-    assert!(solved >= 60, "only {solved} of {tasks} solved");
+    eprintln!(
+        "GBFS solved {solved} of {} shared tasks within 500 expansions",
+        tasks.len()
+    );
+    assert!(solved >= 60, "only {solved} of {} solved", tasks.len());
 }
 
 /// Every shared task: GBFS plans are validated independently; A* (h_max) plans, where A*
@@ -400,43 +404,20 @@ fn every_shared_task_is_solved_validated_and_optimal_where_astar_finishes() {
     // Optimal lengths measured with Fast Downward `astar(lmcut())` (see BENCHMARKS.md).
     let optimal: &[(&str, u64)] = REFERENCE_OPTIMAL;
     let mut astar_done = 0;
-    for dir in shared_domains() {
-        let d = dir.join("domain.pddl");
-        for i in 1..=11 {
-            let p = dir.join(format!("task{i:02}.pddl"));
-            let name = format!("{}/task{i:02}", dir.file_name().unwrap().to_string_lossy());
-            let o = ensemble(&[
-                "plan",
-                d.to_str().unwrap(),
-                p.to_str().unwrap(),
-                "--search",
-                "gbfs",
-                "--format",
-                "json",
-                "--time-limit",
-                "20",
-            ]);
-            if o.code == 0 {
-                revalidate(&d, &p, &json(&o)["plan"]);
-            }
-            let o = ensemble(&[
-                "plan",
-                d.to_str().unwrap(),
-                p.to_str().unwrap(),
-                "--format",
-                "json",
-                "--time-limit",
-                "10",
-            ]);
-            if o.code != 0 {
-                continue;
-            }
-            let j = json(&o);
-            revalidate(&d, &p, &j["plan"]);
-            astar_done += 1;
-            if let Some((_, len)) = optimal.iter().find(|(n, _)| *n == name) {
-                assert_eq!(j["length"].as_u64().unwrap(), *len, "{name}: not optimal");
-            }
+    for (d, p, name) in shared_tasks() {
+        let o = plan_task(&d, &p, &["--search", "gbfs", "--time-limit", "20"]);
+        if o.code == 0 {
+            revalidate(&d, &p, &json(&o)["plan"]);
+        }
+        let o = plan_task(&d, &p, &["--time-limit", "10"]);
+        if o.code != 0 {
+            continue;
+        }
+        let j = json(&o);
+        revalidate(&d, &p, &j["plan"]);
+        astar_done += 1;
+        if let Some((_, len)) = optimal.iter().find(|(n, _)| *n == name) {
+            assert_eq!(j["length"].as_u64().unwrap(), *len, "{name}: not optimal");
         }
     }
     assert!(astar_done > 30);

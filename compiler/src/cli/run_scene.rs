@@ -214,11 +214,11 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
             let program = scene.program().clone();
             let (now, dt) = (scene.now(), scene.dt());
             interactions.tick(&program, &mut scene.game, now, dt, &mut external);
-            // World events for planning agents (docs/formats/scene.md).
-            scene.game.planning.tick(&program, now, &mut external);
             for (agent, kind) in external.drain(..) {
                 scene.record_external(agent, kind);
             }
+            // World events for planning agents (docs/formats/scene.md).
+            sim::planning::fire_world_events(&mut scene);
         }
         if !flush_events(&mut scene, options, io) {
             return EXIT_OK; // reader went away (e.g. `| head`)

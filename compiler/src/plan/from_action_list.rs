@@ -9,7 +9,7 @@
 //! searching the graph therefore agree on every state the graph has.
 
 use super::action_list::{
-    ActionDomain, Compiled, CompiledEffect, Condition, Effect, Value, VarState,
+    ActionDomain, Compiled, CompiledAction, CompiledEffect, Condition, Effect, Value, VarState,
 };
 use super::assets::{ActionListAsset, SearchAsset};
 use super::check;
@@ -306,6 +306,22 @@ pub fn lower(
     })
 }
 
+/// The integer variables an action adds to, ascending: one operator per combination of their
+/// starting values.
+fn added_to(a: &CompiledAction) -> Vec<usize> {
+    let mut added: Vec<usize> = a
+        .effects
+        .iter()
+        .filter_map(|e| match *e {
+            CompiledEffect::Add(v, _) => Some(v),
+            CompiledEffect::Set(..) => None,
+        })
+        .collect();
+    added.sort_unstable();
+    added.dedup();
+    added
+}
+
 /// The STRIPS task over the variables' reachable values, the planning graph over its facts,
 /// and the machine of each operator.
 #[allow(clippy::too_many_arguments)]
@@ -327,6 +343,12 @@ fn ground(
             None => {
                 values[v].extend(graph.states.iter().map(|s| s[v]));
                 values[v].extend(world.iter().filter(|w| w.0 == v).map(|w| w.1));
+                // Values the goal or a constraint names get a fact too, reached or not, so
+                // that nothing about them is silently dropped.
+                values[v].extend(goal.iter().filter(|g| g.0 == v).map(|g| g.1));
+                for a in &compiled.actions {
+                    values[v].extend(a.constraints.iter().filter(|c| c.0 == v).map(|c| c.1));
+                }
                 for a in &compiled.actions {
                     for e in &a.effects {
                         if let CompiledEffect::Set(w, x) = *e
@@ -353,16 +375,7 @@ fn ground(
     // (action, values of its added-to variables) -> operator.
     let mut instance: HashMap<(usize, Vec<i64>), OpId> = HashMap::new();
     for (ai, a) in compiled.actions.iter().enumerate() {
-        let mut added: Vec<usize> = a
-            .effects
-            .iter()
-            .filter_map(|e| match *e {
-                CompiledEffect::Add(v, _) => Some(v),
-                CompiledEffect::Set(..) => None,
-            })
-            .collect();
-        added.sort_unstable();
-        added.dedup();
+        let added = added_to(a);
         // Every combination of starting values of the added-to variables.
         let mut combos: Vec<Vec<i64>> = vec![Vec::new()];
         for &v in &added {
@@ -442,18 +455,10 @@ fn ground(
     for (si, s) in graph.states.iter().enumerate() {
         let mut out = Vec::new();
         for &(ai, t) in &graph.edges[si] {
-            let a = &compiled.actions[ai as usize];
-            let mut added: Vec<usize> = a
-                .effects
+            let combo: Vec<i64> = added_to(&compiled.actions[ai as usize])
                 .iter()
-                .filter_map(|e| match *e {
-                    CompiledEffect::Add(v, _) => Some(v),
-                    CompiledEffect::Set(..) => None,
-                })
+                .map(|&v| s[v])
                 .collect();
-            added.sort_unstable();
-            added.dedup();
-            let combo: Vec<i64> = added.iter().map(|&v| s[v]).collect();
             if let Some(&o) = instance.get(&(ai as usize, combo)) {
                 out.push((o, t));
             }

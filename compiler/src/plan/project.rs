@@ -184,6 +184,22 @@ struct Entry {
 }
 
 impl Entry {
+    /// A native asset named by its `name` field.
+    fn new(
+        name: String,
+        file: FileId,
+        sources: &SourceMap,
+        source: impl FnOnce(Locator) -> Source,
+    ) -> Entry {
+        let loc = Locator::new(sources, file);
+        Entry {
+            name,
+            name_span: loc.span(&[Seg::Field("name")]),
+            file,
+            source: source(loc),
+        }
+    }
+
     /// The domain a STRIPS problem is for, and where it says so.
     fn domain(&self) -> Option<(&str, Span)> {
         match &self.source {
@@ -212,13 +228,8 @@ pub fn compile_with(
         match AssetKind::of(&file.name) {
             Some(AssetKind::ActionList) => {
                 if let Some(a) = parse::<ActionListAsset>(sources, id, diags) {
-                    let loc = Locator::new(sources, id);
-                    entries.push(Entry {
-                        name: a.name.clone(),
-                        name_span: loc.span(&[Seg::Field("name")]),
-                        file: id,
-                        source: Source::ActionList(a, loc),
-                    });
+                    let name = a.name.clone();
+                    entries.push(Entry::new(name, id, sources, |l| Source::ActionList(a, l)));
                 }
             }
             Some(AssetKind::Domain) => {
@@ -230,13 +241,8 @@ pub fn compile_with(
             }
             Some(AssetKind::Problem) => {
                 if let Some(a) = parse::<ProblemAsset>(sources, id, diags) {
-                    let loc = Locator::new(sources, id);
-                    entries.push(Entry {
-                        name: a.name.clone(),
-                        name_span: loc.span(&[Seg::Field("name")]),
-                        file: id,
-                        source: Source::Native(a, loc),
-                    });
+                    let name = a.name.clone();
+                    entries.push(Entry::new(name, id, sources, |l| Source::Native(a, l)));
                 }
             }
             Some(AssetKind::Pddl) => match pddl::read(sources, id, diags) {
@@ -263,28 +269,19 @@ pub fn compile_with(
         if let Some(n) = &d.ast.name
             && let Some(prev) = seen.insert(format!("domain {}", n.text), n.span)
         {
-            diags.push(
-                Diagnostic::error(
-                    Code::DuplicateName,
-                    format!("domain `{}` is defined twice", n.text),
-                )
-                .at(n.span, "defined again here")
-                .related(prev, "first defined here"),
-            );
+            diags.push(defined_twice("domain", &n.text, n.span, prev));
         }
     }
     let mut unique = vec![true; entries.len()];
     for (i, e) in entries.iter().enumerate() {
         if let Some(prev) = seen.insert(format!("problem {}", e.name), e.name_span) {
             unique[i] = false;
-            diags.push(
-                Diagnostic::error(
-                    Code::DuplicateName,
-                    format!("planning problem `{}` is defined twice", e.name),
-                )
-                .at(e.name_span, "defined again here")
-                .related(prev, "first defined here"),
-            );
+            diags.push(defined_twice(
+                "planning problem",
+                &e.name,
+                e.name_span,
+                prev,
+            ));
         }
     }
     // World events, by the problem they change.
@@ -362,6 +359,15 @@ pub fn compile_with(
     check_recursion(module, diags);
 }
 
+fn defined_twice(what: &str, name: &str, at: Span, prev: Span) -> Diagnostic {
+    Diagnostic::error(
+        Code::DuplicateName,
+        format!("{what} `{name}` is defined twice"),
+    )
+    .at(at, "defined again here")
+    .related(prev, "first defined here")
+}
+
 /// `Var = value` assignments world events make on an action list (parsed; resolved later).
 fn action_list_event_values(
     events: &[(Handle<Scene>, EventSource)],
@@ -405,7 +411,7 @@ fn lower_strips(
             ));
         }
     }
-    match &e.source {
+    let (ast, kind, extras) = match &e.source {
         Source::Native(asset, loc) => {
             let ast = native::problem(asset, loc, diags);
             let settings = Settings::read(&asset.planner, SearchAsset::AStar, loc, diags);
@@ -438,17 +444,7 @@ fn lower_strips(
                     .map(|a| (a, loc.span(&[Seg::Field("actor")]))),
                 machines,
             };
-            from_strips::lower(
-                domain,
-                &ast,
-                ProblemSource::Native,
-                &extras,
-                &lits,
-                span,
-                module,
-                opts,
-                diags,
-            )
+            (ast, ProblemSource::Native, extras)
         }
         Source::Pddl(ast) => {
             let extras = Extras {
@@ -456,20 +452,13 @@ fn lower_strips(
                 actor: None,
                 machines: Vec::new(),
             };
-            from_strips::lower(
-                domain,
-                ast,
-                ProblemSource::Pddl,
-                &extras,
-                &lits,
-                span,
-                module,
-                opts,
-                diags,
-            )
+            (ast.clone(), ProblemSource::Pddl, extras)
         }
-        Source::ActionList(..) => None,
-    }
+        Source::ActionList(..) => return None,
+    };
+    from_strips::lower(
+        domain, &ast, kind, &extras, &lits, span, module, opts, diags,
+    )
 }
 
 /// The problems each machine can plan on, through the machines it hosts and the machines its
@@ -698,23 +687,23 @@ fn resolve_events(
                     }
                 }
             }
-            if a.set.is_empty() && a.perform.is_none() {
+            let shape = match (a.set.is_empty(), a.perform.is_some()) {
+                (true, false) => Some(("changes nothing", ev.span, "give it `set` or `perform`")),
+                (false, true) => Some((
+                    "has both `set` and `perform`",
+                    ev.perform_span,
+                    "one or the other",
+                )),
+                _ => None,
+            };
+            if let Some((what, at, label)) = shape {
                 ok = false;
                 diags.push(
                     Diagnostic::error(
                         Code::InvalidValue,
-                        format!("world event `{}` changes nothing", a.name),
+                        format!("world event `{}` {what}", a.name),
                     )
-                    .at(ev.span, "give it `set` or `perform`"),
-                );
-            } else if !a.set.is_empty() && a.perform.is_some() {
-                ok = false;
-                diags.push(
-                    Diagnostic::error(
-                        Code::InvalidValue,
-                        format!("world event `{}` has both `set` and `perform`", a.name),
-                    )
-                    .at(ev.perform_span, "one or the other"),
+                    .at(at, label),
                 );
             }
             let (Some(agent), true) = (agent, ok) else {

@@ -1,21 +1,9 @@
 use super::action_list::*;
 use super::check::check;
-use super::fixtures::{airport, airport_wrong_gate_seed};
+use super::fixtures::{FIG_2_3, airport, airport_wrong_gate_seed};
 use super::graph::PlanningGraph;
 use crate::diag::Code;
 use ensemble_runtime::plan::{Heuristic, search, validate};
-
-const FIG_2_3: [&str; 9] = [
-    "Go_To_Ticket_Counter",
-    "Ask_For_Gate",
-    "Ask_For_Ticket",
-    "Go_To_Main_Terminal",
-    "Go_To_Security",
-    "Pass_Through_Security",
-    "Go_To_Gate",
-    "Wait_At_Gate",
-    "Get_On_Plane",
-];
 
 #[test]
 fn airport_planning_graph_gives_the_nine_step_plan_of_fig_2_3() {

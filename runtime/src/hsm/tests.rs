@@ -730,31 +730,35 @@ impl StateCode<Log> for Dyn {
 }
 
 fn dynamic_program(second: &[StateRow<'_>]) -> Arc<Program> {
-    Builder::default()
-        .machine(
-            "Top",
-            &[
-                ("Start", "Start", "", &[("Empty", "Run")]),
-                (
-                    "Run",
-                    "Dyn",
-                    "One,Two",
-                    &[("AllDone", "Finish"), ("Broke", "Failed")],
-                ),
-                ("Finish", "Finish", "", &[]),
-                ("Failed", "Fail", "", &[]),
-            ],
-        )
-        .machine(
-            "One",
-            &[
-                ("Start", "Start", "", &[("Empty", "W")]),
-                ("W", "Probe1", "Go", &[("Go", "Finish")]),
-                ("Finish", "Finish", "", &[]),
-            ],
-        )
-        .machine("Two", second)
-        .build(&[("a", "Top")])
+    dynamic_program_after(Builder::default(), second)
+}
+
+/// [`dynamic_program`] after the machines `b` already has.
+fn dynamic_program_after(b: Builder, second: &[StateRow<'_>]) -> Arc<Program> {
+    b.machine(
+        "Top",
+        &[
+            ("Start", "Start", "", &[("Empty", "Run")]),
+            (
+                "Run",
+                "Dyn",
+                "One,Two",
+                &[("AllDone", "Finish"), ("Broke", "Failed")],
+            ),
+            ("Finish", "Finish", "", &[]),
+            ("Failed", "Fail", "", &[]),
+        ],
+    )
+    .machine(
+        "One",
+        &[
+            ("Start", "Start", "", &[("Empty", "W")]),
+            ("W", "Probe1", "Go", &[("Go", "Finish")]),
+            ("Finish", "Finish", "", &[]),
+        ],
+    )
+    .machine("Two", second)
+    .build(&[("a", "Top")])
 }
 
 const TWO_ENDS: &[StateRow<'static>] = &[
@@ -839,32 +843,10 @@ fn reload_carries_a_started_child_by_name_and_tells_its_host() {
     s.tick();
     assert_eq!(active(&s), ["Run", "W"]);
     // The same program with a new, unused machine: everything maps by name.
-    let p2 = Builder::default()
-        .machine("Extra", &[("Start", "Start", "", &[])])
-        .machine(
-            "Top",
-            &[
-                ("Start", "Start", "", &[("Empty", "Run")]),
-                (
-                    "Run",
-                    "Dyn",
-                    "One,Two",
-                    &[("AllDone", "Finish"), ("Broke", "Failed")],
-                ),
-                ("Finish", "Finish", "", &[]),
-                ("Failed", "Fail", "", &[]),
-            ],
-        )
-        .machine(
-            "One",
-            &[
-                ("Start", "Start", "", &[("Empty", "W")]),
-                ("W", "Probe1", "Go", &[("Go", "Finish")]),
-                ("Finish", "Finish", "", &[]),
-            ],
-        )
-        .machine("Two", TWO_ENDS)
-        .build(&[("a", "Top")]);
+    let p2 = dynamic_program_after(
+        Builder::default().machine("Extra", &[("Start", "Start", "", &[])]),
+        TWO_ENDS,
+    );
     let r = s.reload(p2, "test").unwrap();
     assert_eq!(r.kept, 2);
     assert_eq!(r.fallbacks, ["a: Dyn kept its list"]);

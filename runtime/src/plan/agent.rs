@@ -226,29 +226,9 @@ impl Executive {
         let task = &def.task;
         let name = task.op(op).name.clone();
         if task.op(op).is_applicable(&self.belief) {
-            // Plan the rest from where the current action will leave the agent.
-            let after = task.op(op).apply(&self.belief);
             let reason = format!("{} happened while {name} was under way", change.name);
-            return match self.solve(def, &after) {
-                Ok((plan, nodes)) => {
-                    self.replans += 1;
-                    let mut actions = vec![op];
-                    actions.extend(self.adopt(plan));
-                    let mut d = Decision::new(Next::Continue);
-                    d.notes.push(Note::Replan {
-                        actions,
-                        reason,
-                        nodes,
-                    });
-                    d
-                }
-                Err(NoPlan(why)) => {
-                    self.current = None;
-                    let mut d = Decision::new(Next::Failed(format!("{reason}; {why}")));
-                    d.interrupted = true;
-                    d
-                }
-            };
+            self.replans += 1;
+            return self.plan_rest(def, op, reason);
         }
         self.current = None;
         let reason = format!(
@@ -261,7 +241,8 @@ impl Executive {
     }
 
     /// Carries the plan over to a new version of the problem (a hot reload), by action and fact
-    /// names. `Err` says why it cannot: the caller then plans again from the belief.
+    /// names. `Err` says why it cannot: the plan is then dropped (the action under way is kept
+    /// if it still exists) and the caller plans again with [`Executive::replan_after_reload`].
     pub fn remap(&mut self, old: &ProblemDef, new: &ProblemDef) -> Result<(), String> {
         let (ot, nt) = (&old.task, &new.task);
         let fact = |f: FactId| nt.fact_id(&ot.facts[f as usize]);
@@ -269,31 +250,36 @@ impl Executive {
         self.belief = remap_state(ot, nt, &self.belief);
         self.banned = self.banned.iter().filter_map(|&o| op(o)).collect();
         let missing = |o: OpId| format!("action {} no longer exists", ot.op(o).name);
-        if let Some(c) = self.current {
-            self.current = Some(op(c).ok_or_else(|| missing(c))?);
-        }
-        self.plan = match std::mem::replace(&mut self.plan, Plan::None) {
-            Plan::None => Plan::None,
-            Plan::Linear(v) => Plan::Linear(
-                v.iter()
-                    .map(|&o| op(o).ok_or_else(|| missing(o)))
-                    .collect::<Result<_, _>>()?,
-            ),
+        let current = self.current.map(|c| op(c).ok_or_else(|| missing(c)));
+        self.current = current.clone().and_then(Result::ok);
+        let plan = match std::mem::replace(&mut self.plan, Plan::None) {
+            Plan::None => Ok(Plan::None),
+            Plan::Linear(v) => v
+                .iter()
+                .map(|&o| op(o).ok_or_else(|| missing(o)))
+                .collect::<Result<_, _>>()
+                .map(Plan::Linear),
             Plan::Partial { plan, running } => {
                 let now = remap_state(ot, nt, &plan.now);
-                let p = plan
-                    .remap(op, fact, now)
-                    .ok_or("the partial plan uses facts or actions that no longer exist")?;
-                Plan::Partial {
-                    plan: Box::new(p),
-                    running,
-                }
+                plan.remap(op, fact, now)
+                    .map(|p| Plan::Partial {
+                        plan: Box::new(p),
+                        running,
+                    })
+                    .ok_or_else(|| {
+                        "the partial plan uses facts or actions that no longer exist".to_string()
+                    })
             }
         };
+        if let Some(Err(e)) = current {
+            return Err(e);
+        }
+        self.plan = plan?;
         // The carried plan must still reach the goal from the belief.
         let mut rest: Vec<OpId> = self.current.into_iter().collect();
         rest.extend(self.remaining());
         if let Err(e) = validate::validate(nt, &self.belief, &rest) {
+            self.plan = Plan::None;
             return Err(format!(
                 "the plan no longer reaches the goal ({})",
                 e.describe(nt)
@@ -308,37 +294,44 @@ impl Executive {
         self.current = None;
     }
 
-    /// Plans again from the belief after a reload; the current action, if any, goes on.
+    /// Plans again from the belief after a reload; the current action, if it is still
+    /// possible, goes on.
     pub fn replan_after_reload(&mut self, def: &ProblemDef, why: &str) -> Decision {
         self.plan = Plan::None;
         let reason = format!("reloaded: {why}");
         match self.current {
-            None => self.replan(def, reason),
             Some(op) if def.task.op(op).is_applicable(&self.belief) => {
-                let after = def.task.op(op).apply(&self.belief);
-                match self.solve(def, &after) {
-                    Ok((plan, nodes)) => {
-                        let mut actions = vec![op];
-                        actions.extend(self.adopt(plan));
-                        let mut d = Decision::new(Next::Continue);
-                        d.notes.push(Note::Replan {
-                            actions,
-                            reason,
-                            nodes,
-                        });
-                        d
-                    }
-                    Err(NoPlan(why)) => {
-                        self.current = None;
-                        let mut d = Decision::new(Next::Failed(why));
-                        d.interrupted = true;
-                        d
-                    }
-                }
+                self.plan_rest(def, op, reason)
             }
             Some(_) => {
                 self.current = None;
                 let mut d = self.replan(def, reason);
+                d.interrupted = true;
+                d
+            }
+            None => self.replan(def, reason),
+        }
+    }
+
+    /// Plans the rest from where the current action `op` will leave the agent; the action goes
+    /// on.
+    fn plan_rest(&mut self, def: &ProblemDef, op: OpId, reason: String) -> Decision {
+        let after = def.task.op(op).apply(&self.belief);
+        match self.solve(def, &after) {
+            Ok((plan, nodes)) => {
+                let mut actions = vec![op];
+                actions.extend(self.adopt(plan));
+                let mut d = Decision::new(Next::Continue);
+                d.notes.push(Note::Replan {
+                    actions,
+                    reason,
+                    nodes,
+                });
+                d
+            }
+            Err(NoPlan(why)) => {
+                self.current = None;
+                let mut d = Decision::new(Next::Failed(format!("{reason}; {why}")));
                 d.interrupted = true;
                 d
             }
@@ -453,14 +446,8 @@ impl Executive {
         self.replans += 1;
         let task = without(def, &self.banned);
         let task = task.as_ref();
-        let idx;
-        let achievers = match &def.achievers {
-            Some(a) if self.banned.is_empty() => Achievers::Index(a),
-            _ => {
-                idx = pop::AchieverIndex::build(task);
-                Achievers::Index(&idx)
-            }
-        };
+        let mut built = None;
+        let achievers = achievers(def, task, !self.banned.is_empty(), &mut built);
         let Plan::Partial { plan, running } = &mut self.plan else {
             unreachable!("checked above");
         };
@@ -582,14 +569,8 @@ impl Executive {
                 }
             }
             Planner::Pop => {
-                let idx;
-                let achievers = match &def.achievers {
-                    Some(a) if self.banned.is_empty() => Achievers::Index(a),
-                    _ => {
-                        idx = pop::AchieverIndex::build(task);
-                        Achievers::Index(&idx)
-                    }
-                };
+                let mut built = None;
+                let achievers = achievers(def, task, !self.banned.is_empty(), &mut built);
                 let r = pop::plan(task, achievers, from, Planner::pop_config(def.max_nodes));
                 match r.plan {
                     Some(p) => Ok((Fresh::Partial(Box::new(p)), r.nodes)),
@@ -619,6 +600,19 @@ fn without<'a>(def: &'a ProblemDef, banned: &[OpId]) -> Cow<'a, Task> {
         op.pre_neg.push(0);
     }
     Cow::Owned(t)
+}
+
+/// The problem's achiever index, or one built for `task` when banned actions changed it.
+fn achievers<'a>(
+    def: &'a ProblemDef,
+    task: &Task,
+    banned: bool,
+    built: &'a mut Option<pop::AchieverIndex>,
+) -> Achievers<'a> {
+    match &def.achievers {
+        Some(a) if !banned => Achievers::Index(a),
+        _ => Achievers::Index(built.insert(pop::AchieverIndex::build(task))),
+    }
 }
 
 enum Fresh {

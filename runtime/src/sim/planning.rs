@@ -19,7 +19,7 @@
 //!   why. [`PlanningWorld::reload`] carries truths and beliefs across by problem and fact names.
 
 use super::SimWorld;
-use crate::hsm::{AgentId, StateCode, StateCx};
+use crate::hsm::{AgentId, Scene, StateCode, StateCx};
 use crate::plan::agent::{Decision, Executive, Next, Note, remap_state};
 use crate::plan::section::{ProblemDef, WorldChange};
 use crate::plan::{OpId, Operator, State};
@@ -183,6 +183,18 @@ impl PlanningWorld {
             s.fired = fired.contains(&key);
         }
         self.events = events;
+    }
+}
+
+/// Fires the scene's due world events and records what they change in its trace: what a game
+/// (or `ensemble run`) does once per tick, after `Scene::tick`.
+pub fn fire_world_events(scene: &mut Scene<SimWorld>) {
+    let program = scene.program().clone();
+    let now = scene.now();
+    let mut out = Vec::new();
+    scene.game.planning.tick(&program, now, &mut out);
+    for (agent, kind) in out {
+        scene.record_external(agent, kind);
     }
 }
 
@@ -439,45 +451,35 @@ impl StateCode<SimWorld> for Plan {
         };
         self.problem = Some(problem);
         let def = Self::def(program, problem);
+        let old_machine = exec
+            .current()
+            .and_then(|o| old_def.actions[o as usize].machine)
+            .map(|m| old.name(old.machine(m).name).to_string());
+        let why = exec.remap(old_def, def).err();
+        // The action under way goes on only if it still exists and its machine carried over.
         let running = exec.current();
-        // The action under way goes on only if its machine carried over.
-        let machine_kept = running.is_some_and(|o| {
-            let old_machine = old_def.actions[o as usize].machine;
-            let name = old_machine.map(|m| old.name(old.machine(m).name));
-            cx.child().map(|m| program.name(program.machine(m).name)) == name
-        });
-        match exec.remap(old_def, def) {
-            Ok(()) if machine_kept || running.is_none() => None,
-            outcome => {
-                let why = match outcome {
-                    Err(e) => e,
-                    Ok(()) => "the machine of the action under way changed".to_string(),
-                };
-                let mut fresh = Executive::new(exec.belief().clone());
-                if running.is_some() && cx.child().is_some() {
-                    cx.stop_machine();
-                }
-                let d = fresh.start(def);
-                let d = Decision {
-                    notes: d
-                        .notes
-                        .into_iter()
-                        .map(|n| match n {
-                            Note::Plan { actions, nodes } => Note::Replan {
-                                actions,
-                                reason: format!("reloaded: {why}"),
-                                nodes,
-                            },
-                            other => other,
-                        })
-                        .collect(),
-                    ..d
-                };
-                self.exec = Some(fresh);
-                self.follow(cx, d);
-                Some(format!("{state}: {why}; planned again"))
+        let child = cx
+            .child()
+            .map(|m| program.name(program.machine(m).name).to_string());
+        let machine_kept = running.is_some() && child == old_machine;
+        let abandoned = old_machine.is_some() && !machine_kept;
+        if abandoned {
+            if cx.child().is_some() {
+                cx.stop_machine();
             }
+            exec.reset();
         }
+        let why = match (why, abandoned) {
+            (None, false) => return None,
+            (Some(w), _) => w,
+            (None, true) => "the machine of the action under way changed".to_string(),
+        };
+        let d = exec.replan_after_reload(def, &why);
+        if d.interrupted && cx.child().is_some() {
+            cx.stop_machine();
+        }
+        self.follow(cx, d);
+        Some(format!("{state}: {why}; planned again"))
     }
 }
 

@@ -50,145 +50,67 @@ fn program(
         })
         .collect();
     let lib = |s: &str| LibraryId(lib_names.iter().position(|x| *x == s).unwrap() as u32);
-    let mut states = Vec::new();
-    let mut transitions = Vec::new();
-    let mut machines = Vec::new();
-    let state = |n: &mut Names,
-                 states: &mut Vec<StateDef>,
-                 transitions: &mut Vec<TransitionDef>,
-                 m: u32,
-                 name: &str,
-                 code: &str,
-                 modifier: Modifier,
-                 on: &[(&str, u32)]| {
-        let first = transitions.len() as u32;
-        for (e, t) in on {
-            transitions.push(TransitionDef {
-                event: n.id(e),
-                target: StateId(*t),
+    let problem_name = n.id("Evening");
+    // (machine, [(state, library code, modifier, transitions to state ids)]); ids are global.
+    type Row<'a> = (&'a str, &'a str, Modifier, &'a [(&'a str, u32)]);
+    let table: [(&str, &[Row<'_>]); 3] = [
+        (
+            "Top",
+            &[
+                ("Start", "Start", Modifier::None, &[("Empty", 1)]),
+                (
+                    "Plan",
+                    "Plan",
+                    Modifier::Text(problem_name),
+                    &[("PlanSucceeded", 2), ("PlanFailed", 3)],
+                ),
+                ("Finish", "Finish", Modifier::None, &[]),
+                ("Fail", "Fail", Modifier::None, &[]),
+            ],
+        ),
+        (
+            "Act",
+            &[
+                ("Start", "Start", Modifier::None, &[("Empty", 5)]),
+                ("Wait", "Wait", Modifier::Number(1.0), &[("Done", 6)]),
+                ("Finish", "Finish", Modifier::None, &[]),
+            ],
+        ),
+        (
+            "Broken",
+            &[
+                ("Start", "Start", Modifier::None, &[("Empty", 8)]),
+                ("Fail", "Fail", Modifier::None, &[]),
+            ],
+        ),
+    ];
+    let (mut states, mut transitions, mut machines) = (Vec::new(), Vec::new(), Vec::new());
+    for (m, (machine, rows)) in table.iter().enumerate() {
+        let first_state = states.len() as u32;
+        for (name, code, modifier, on) in rows.iter() {
+            let first = transitions.len() as u32;
+            for (e, t) in on.iter() {
+                transitions.push(TransitionDef {
+                    event: n.id(e),
+                    target: StateId(*t),
+                });
+            }
+            states.push(StateDef {
+                name: n.id(name),
+                machine: MachineId(m as u32),
+                code: lib(code),
+                modifier: *modifier,
+                first_transition: first,
+                transition_count: on.len() as u32,
             });
         }
-        states.push(StateDef {
-            name: n.id(name),
-            machine: MachineId(m),
-            code: lib(code),
-            modifier,
-            first_transition: first,
-            transition_count: on.len() as u32,
+        machines.push(MachineDef {
+            name: n.id(machine),
+            initial: StateId(first_state),
+            first_state,
+            state_count: rows.len() as u32,
         });
-    };
-    let problem_name = n.id("Evening");
-    // Top: states 0..4
-    state(
-        &mut n,
-        &mut states,
-        &mut transitions,
-        0,
-        "Start",
-        "Start",
-        Modifier::None,
-        &[("Empty", 1)],
-    );
-    state(
-        &mut n,
-        &mut states,
-        &mut transitions,
-        0,
-        "Plan",
-        "Plan",
-        Modifier::Text(problem_name),
-        &[("PlanSucceeded", 2), ("PlanFailed", 3)],
-    );
-    state(
-        &mut n,
-        &mut states,
-        &mut transitions,
-        0,
-        "Finish",
-        "Finish",
-        Modifier::None,
-        &[],
-    );
-    state(
-        &mut n,
-        &mut states,
-        &mut transitions,
-        0,
-        "Fail",
-        "Fail",
-        Modifier::None,
-        &[],
-    );
-    machines.push(MachineDef {
-        name: n.id("Top"),
-        initial: StateId(0),
-        first_state: 0,
-        state_count: 4,
-    });
-    // Act: states 4..7
-    state(
-        &mut n,
-        &mut states,
-        &mut transitions,
-        1,
-        "Start",
-        "Start",
-        Modifier::None,
-        &[("Empty", 5)],
-    );
-    state(
-        &mut n,
-        &mut states,
-        &mut transitions,
-        1,
-        "Wait",
-        "Wait",
-        Modifier::Number(1.0),
-        &[("Done", 6)],
-    );
-    state(
-        &mut n,
-        &mut states,
-        &mut transitions,
-        1,
-        "Finish",
-        "Finish",
-        Modifier::None,
-        &[],
-    );
-    machines.push(MachineDef {
-        name: n.id("Act"),
-        initial: StateId(4),
-        first_state: 4,
-        state_count: 3,
-    });
-    // Broken: states 7..9
-    state(
-        &mut n,
-        &mut states,
-        &mut transitions,
-        2,
-        "Start",
-        "Start",
-        Modifier::None,
-        &[("Empty", 8)],
-    );
-    state(
-        &mut n,
-        &mut states,
-        &mut transitions,
-        2,
-        "Fail",
-        "Fail",
-        Modifier::None,
-        &[],
-    );
-    machines.push(MachineDef {
-        name: n.id("Broken"),
-        initial: StateId(7),
-        first_state: 7,
-        state_count: 2,
-    });
+    }
     let here = n.id("here");
     let scene = n.id("evening");
     let agent = n.id("host");
@@ -267,15 +189,10 @@ fn run(p: &Arc<Program>, ticks: u32) -> (Scene<SimWorld>, Vec<String>) {
     let world = SimWorld::for_scene(p, SceneId(0));
     let mut s = Scene::new(p.clone(), sim::library(), "evening", world, 7).unwrap();
     let mut lines = Vec::new();
-    let mut external = Vec::new();
     for t in 0..=ticks {
         if t > 0 {
             s.tick();
-            let now = s.now();
-            s.game.planning.tick(p, now, &mut external);
-            for (a, k) in external.drain(..) {
-                s.record_external(a, k);
-            }
+            fire_world_events(&mut s);
         }
         lines.extend(s.take_events().iter().filter_map(compact));
     }
