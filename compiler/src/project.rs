@@ -206,9 +206,8 @@ fn load_file(path: &Path) -> Result<Project, ProjectError> {
 }
 
 /// A problem checked on its own is checked against its domain when the domain is beside it:
-/// for a PDDL problem, `domain.pddl` in the same folder if it defines the domain the problem
-/// names, else the first other `.pddl` file there (in name order) that does; for a
-/// `*.problem.ron`, the `*.domain.ron` there with that name.
+/// `domain.pddl` in the same folder if it defines the domain the problem names, else the first
+/// other `.pddl` or `*.domain.ron` file there (in name order) that does.
 fn add_domain_beside(
     sources: &mut SourceMap,
     diagnostics: &mut Diagnostics,
@@ -228,14 +227,11 @@ fn add_domain_beside(
     let Some(wanted) = wanted else {
         return Ok(());
     };
-    let defines = |p: &Path, t: &str| {
-        if native {
-            AssetKind::of(&p.to_string_lossy()) == Some(AssetKind::Domain)
-                && ron_front::domain_name(t).as_deref() == Some(wanted.as_str())
-        } else {
-            p.extension().is_some_and(|e| e == "pddl")
-                && crate::front::pddl::header(t) == Some((true, wanted.clone()))
-        }
+    // Either kind of problem may use either kind of domain.
+    let defines = |p: &Path, t: &str| match AssetKind::of(&p.to_string_lossy()) {
+        Some(AssetKind::Domain) => ron_front::domain_name(t).as_deref() == Some(wanted.as_str()),
+        Some(AssetKind::Pddl) => crate::front::pddl::header(t) == Some((true, wanted.clone())),
+        _ => false,
     };
     let dir = path
         .parent()

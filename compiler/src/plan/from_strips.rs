@@ -70,7 +70,10 @@ pub fn parse_event_literals(
     span: Span,
     diags: &mut Diagnostics,
 ) -> Vec<EventLit> {
+    let sexpr_form = text.trim_start().starts_with('(');
     let lits: Vec<Literal> = match naming {
+        // PDDL names are case-insensitive: `clean-hands`, `at(p1, a)` as well as `(at p1 a)`.
+        Naming::Pddl if !sexpr_form => event_literals(&text.to_ascii_lowercase(), span, diags),
         Naming::Native => event_literals(text, span, diags),
         Naming::Pddl => {
             let mut local = Diagnostics::default();
@@ -398,11 +401,12 @@ pub fn find_fact(task: &Task, naming: Naming, lit: &EventLit) -> Option<Lit> {
 fn parse_call(text: &str, naming: Naming) -> Option<(String, Vec<String>)> {
     let t = text.trim();
     match naming {
-        Naming::Pddl => {
+        Naming::Pddl if t.starts_with('(') => {
             let inner = t.strip_prefix('(')?.strip_suffix(')')?;
             let mut words = inner.split_whitespace().map(|w| w.to_ascii_lowercase());
             Some((words.next()?, words.collect()))
         }
+        Naming::Pddl => parse_call(&t.to_ascii_lowercase(), Naming::Native),
         Naming::Native => match t.split_once('(') {
             None if !t.is_empty() => Some((t.to_string(), Vec::new())),
             None => None,

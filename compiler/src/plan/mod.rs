@@ -10,6 +10,7 @@ pub mod fixtures;
 pub mod from_action_list;
 pub mod from_strips;
 pub mod graph;
+pub mod literal;
 pub mod mutex;
 pub mod native;
 pub mod project;

@@ -4,10 +4,10 @@
 //! `not doorOpen`, `Who != npc`) and every name keeps its exact location inside its string.
 
 use super::assets::{DomainAsset, ProblemAsset};
+use super::literal::{self as lit, Word};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::front::pddl::ast::{self, Atom, Literal, Name, PredicateDecl, Term, Typed};
 use crate::front::ron::locate::Seg;
-use crate::script::cell::{self, AtomAst, LiteralAst};
 use crate::source::Span;
 use std::ops::Range;
 
@@ -69,76 +69,40 @@ fn literals(
     diags: &mut Diagnostics,
 ) -> Vec<Literal> {
     let at = |r: Range<usize>| loc.inside(path, r);
-    let parsed = match cell::literals(text) {
+    let parsed = match lit::literals(text) {
         Ok(l) => l,
         Err(e) => {
-            diags.push(Diagnostic::error(Code::Syntax, e.message).at(at(e.range), "here"));
+            diags.push(Diagnostic::error(e.code, e.message).at(at(e.range), "here"));
             return Vec::new();
         }
     };
-    let mut out = Vec::new();
-    for l in parsed {
-        match l {
-            LiteralAst::Pos(a) => out.extend(atom(&a, &at, diags).map(Literal::Pos)),
-            LiteralAst::Neg(a, _) => out.extend(atom(&a, &at, diags).map(Literal::Neg)),
-            LiteralAst::Cmp(l, op @ ("=" | "!="), r, range) => {
-                if let (Some(a), Some(b)) = (term(&l, &at, diags), term(&r, &at, diags)) {
-                    out.push(Literal::Eq {
-                        a,
-                        b,
-                        equal: op == "=",
-                        span: at(range),
-                    });
-                }
-            }
-            LiteralAst::Cmp(_, op, _, range) => diags.push(
-                Diagnostic::error(
-                    Code::UnsupportedFeature,
-                    format!(
-                        "numeric comparison `{op}` (numeric fluents) is not supported in planning"
-                    ),
-                )
-                .at(at(range), "here"),
-            ),
-            LiteralAst::Any(_, range) => diags.push(
-                Diagnostic::error(
-                    Code::UnsupportedFeature,
-                    "`.any(...)` (existential preconditions) is not supported in planning",
-                )
-                .at(at(range), "here"),
-            ),
-        }
-    }
-    out
+    parsed
+        .into_iter()
+        .map(|l| match l {
+            lit::Literal::Pos(a) => Literal::Pos(atom(&a, &at)),
+            lit::Literal::Neg(a, _) => Literal::Neg(atom(&a, &at)),
+            lit::Literal::Eq(a, b, equal, range) => Literal::Eq {
+                a: term(&a, &at),
+                b: term(&b, &at),
+                equal,
+                span: at(range),
+            },
+        })
+        .collect()
 }
 
-fn atom(a: &AtomAst, at: &dyn Fn(Range<usize>) -> Span, diags: &mut Diagnostics) -> Option<Atom> {
-    let args: Option<Vec<Term>> = a.args.iter().map(|t| term(t, at, diags)).collect();
-    Some(Atom {
-        pred: name(&a.predicate, at(a.predicate_range.clone())),
-        args: args?,
+fn atom(a: &lit::Atom, at: &dyn Fn(Range<usize>) -> Span) -> Atom {
+    Atom {
+        pred: name(&a.pred, at(a.pred_range.clone())),
+        args: a.args.iter().map(|w| term(w, at)).collect(),
         span: at(a.range.clone()),
-    })
+    }
 }
 
-fn term(
-    t: &cell::Term,
-    at: &dyn Fn(Range<usize>) -> Span,
-    diags: &mut Diagnostics,
-) -> Option<Term> {
-    match t {
-        cell::Term::Var(v, r) => Some(Term::Var(name(v, at(r.clone())))),
-        cell::Term::Sym(s, r) => Some(Term::Const(name(s, at(r.clone())))),
-        other => {
-            diags.push(
-                Diagnostic::error(
-                    Code::UnsupportedFeature,
-                    "numbers, built-ins and function terms (numeric fluents) are not supported in planning; use an object name or a variable",
-                )
-                .at(at(other.range()), "here"),
-            );
-            None
-        }
+fn term(w: &Word, at: &dyn Fn(Range<usize>) -> Span) -> Term {
+    match w {
+        Word::Var(v, r) => Term::Var(name(v, at(r.clone()))),
+        Word::Name(n, r) => Term::Const(name(n, at(r.clone()))),
     }
 }
 
@@ -167,34 +131,30 @@ pub fn domain(asset: &DomainAsset, loc: &dyn Where, diags: &mut Diagnostics) -> 
     for (i, text) in asset.predicates.iter().enumerate() {
         let path = [Seg::Field("predicates"), Seg::Index(i)];
         let at = |r: Range<usize>| loc.inside(&path, r);
-        match cell::atoms(text) {
+        match lit::atoms(text) {
             Ok(atoms) => {
                 for a in atoms {
                     let mut params = Vec::new();
                     for (k, t) in a.args.iter().enumerate() {
+                        let span = at(t.range());
                         match t {
-                            cell::Term::Sym(ty, r) => {
-                                let span = at(r.clone());
-                                params.push(typed(&format!("?{k}"), ty, span, span));
-                            }
-                            other => diags.push(
+                            Word::Name(ty, _) => params.push(typed(&format!("?{k}"), ty, span, span)),
+                            Word::Var(..) => diags.push(
                                 Diagnostic::error(
                                     Code::Syntax,
                                     "a predicate declares the types of its arguments: `inside(agent)`",
                                 )
-                                .at(at(other.range()), "expected a type name"),
+                                .at(span, "expected a type name"),
                             ),
                         }
                     }
                     d.predicates.push(PredicateDecl {
-                        name: name(&a.predicate, at(a.predicate_range.clone())),
+                        name: name(&a.pred, at(a.pred_range.clone())),
                         params,
                     });
                 }
             }
-            Err(e) => {
-                diags.push(Diagnostic::error(Code::Syntax, e.message).at(at(e.range), "here"))
-            }
+            Err(e) => diags.push(Diagnostic::error(e.code, e.message).at(at(e.range), "here")),
         }
     }
     let mut meta = Vec::new();
