@@ -190,3 +190,130 @@ fn action_lists_round_trip_through_ron() {
     let back: ActionProblem = ron::from_str(&text).unwrap();
     assert_eq!(back, p);
 }
+
+/// Runs the planning stage on in-memory files, as `ensemble plan` does.
+fn stage(files: &[(&str, &str)]) -> (crate::ir::Module, crate::diag::Diagnostics) {
+    let mut sources = crate::source::SourceMap::default();
+    for (name, text) in files {
+        sources.add(crate::source::SourceFile::new(
+            name.to_string(),
+            name.into(),
+            text.to_string(),
+        ));
+    }
+    let mut module = crate::ir::Module::default();
+    let mut diags = crate::diag::Diagnostics::default();
+    super::project::compile_with(
+        &sources,
+        &mut module,
+        &mut diags,
+        super::project::Options::PLAN_COMMAND,
+    );
+    (module, diags)
+}
+
+#[test]
+fn integer_variables_become_one_fact_per_reached_value() {
+    let (m, d) = stage(&[(
+        "walk.actionlist.ron",
+        r#"ActionList(
+            name: "Walk",
+            variables: [(name: "X"), (name: "Tired", values: ["no", "yes"])],
+            actions: [
+                (name: "Step", constraints: [Eq("Tired", "no")], effects: [Add("X", 1)]),
+                (name: "Rest", effects: [Set("Tired", "no")]),
+                (name: "Run", effects: [Add("X", 2), Set("Tired", "yes")]),
+            ],
+            seeds: [[("X", 0)]],
+            goal: [Eq("X", 3)],
+            state_limit: 100,
+        )"#,
+    )]);
+    // X keeps growing: the graph stops at the limit with the explosion report.
+    assert!(d.iter().any(|x| x.code == Code::StateLimitExceeded), "{d:?}");
+    assert!(m.problems.is_empty());
+    let (m, d) = stage(&[(
+        "walk.actionlist.ron",
+        r#"ActionList(
+            name: "Walk",
+            variables: [(name: "X"), (name: "Tired", values: ["no", "yes"])],
+            actions: [
+                (name: "Step", constraints: [Eq("Tired", "no"), Ne("X", 3)], effects: [Add("X", 1)]),
+                (name: "Rest", effects: [Set("Tired", "no")]),
+                (name: "Run", constraints: [Eq("X", 0)], effects: [Add("X", 2), Set("Tired", "yes")]),
+            ],
+            seeds: [[("X", 0)]],
+            goal: [Eq("X", 3)],
+        )"#,
+    )]);
+    assert!(!d.has_errors(), "{d:?}");
+    let p = &m.problems.iter().next().unwrap().1;
+    let t = &p.task;
+    let xs: Vec<&String> = t.facts.iter().filter(|f| f.starts_with("X=")).collect();
+    assert_eq!(xs, ["X=0", "X=1", "X=2", "X=3"]);
+    // Step is one operator per starting value it can leave the known values from.
+    assert_eq!(t.operators.iter().filter(|o| o.name == "Step").count(), 3);
+    let graph = p.graph.as_ref().expect("search: Graph by default");
+    graph.verify(t).unwrap();
+    let (plan, _) = graph.plan(t, &t.initial_state(), &[]).unwrap();
+    let plan = plan.unwrap();
+    // Three steps either way: Step, Step, Step, or Run, Rest, Step.
+    assert_eq!(plan.len(), 3, "{:?}", t.plan_names(&plan));
+    validate::validate(t, &t.initial_state(), &plan).unwrap();
+    // Planning on the task and on the graph agree.
+    let r = search::astar(t, Heuristic::Max, Default::default());
+    assert_eq!(r.plan().unwrap().len(), 3);
+}
+
+#[test]
+fn a_native_domain_and_a_pddl_domain_ground_to_the_same_task() {
+    let pddl = include_str!("../../tests/data/plan/dinner-date-domain.pddl");
+    let native = r#"Domain(
+        name: "dinner-date",
+        predicates: ["garbage", "clean-hands", "quiet", "dinner", "present", "garb-out"],
+        actions: [
+            (name: "cook", pre: ["clean-hands"], add: ["dinner"]),
+            (name: "wrap", pre: ["quiet"], add: ["present"]),
+            (name: "carry", add: ["garb-out"], del: ["garbage", "clean-hands"]),
+            (name: "dolly", add: ["garb-out"], del: ["garbage", "quiet"]),
+        ],
+    )"#;
+    let problem = r#"Problem(name: "P", domain: "dinner-date",
+        init: ["garbage", "clean-hands", "quiet"], goal: ["dinner, present, garb-out"])"#;
+    let (a, da) = stage(&[("d.domain.ron", native), ("p.problem.ron", problem)]);
+    let (b, db) = stage(&[("d.pddl", pddl), ("p.problem.ron", problem)]);
+    assert!(!da.has_errors() && !db.has_errors(), "{da:?} {db:?}");
+    let (ta, tb) = (&a.problems.iter().next().unwrap().1.task, &b.problems.iter().next().unwrap().1.task);
+    assert_eq!(ta.operators.len(), tb.operators.len());
+    let strip = |s: &str| s.trim_matches(|c| c == '(' || c == ')').to_string();
+    let fa: Vec<String> = ta.facts.iter().map(|f| strip(f)).collect();
+    let fb: Vec<String> = tb.facts.iter().map(|f| strip(f)).collect();
+    assert_eq!(fa, fb);
+    for t in [ta, tb] {
+        let r = search::astar(t, Heuristic::Max, Default::default());
+        assert_eq!(r.plan().unwrap().len(), 3);
+    }
+}
+
+#[test]
+fn the_actor_keeps_only_its_own_actions_and_the_rest_are_others() {
+    let domain = r#"Domain(
+        name: "shop",
+        types: {"agent": "object"},
+        predicates: ["open", "inside(agent)"],
+        actions: [
+            (name: "Open", parameters: [("Who", "agent")], actor: "Who", pre: ["not open"], add: ["open"]),
+            (name: "WalkIn", parameters: [("Who", "agent")], actor: "Who", pre: ["open, not inside(Who)"], add: ["inside(Who)"]),
+        ],
+    )"#;
+    let problem = r#"Problem(name: "In", domain: "shop", objects: {"npc": "agent", "player": "agent"},
+        goal: ["inside(npc)"], actor: "npc", planner: (search: Pop))"#;
+    let (m, d) = stage(&[("s.domain.ron", domain), ("p.problem.ron", problem)]);
+    assert!(!d.has_errors(), "{d:?}");
+    let p = &m.problems.iter().next().unwrap().1;
+    let own: Vec<&str> = p.task.operators.iter().map(|o| o.name.as_str()).collect();
+    let others: Vec<&str> = p.external.iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(own, ["Open(npc)", "WalkIn(npc)"]);
+    assert_eq!(others, ["Open(player)", "WalkIn(player)"]);
+    assert!(matches!(p.planner, ensemble_runtime::plan::section::Planner::Pop));
+}
