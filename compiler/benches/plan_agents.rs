@@ -17,7 +17,9 @@ use std::hint::black_box;
 use std::path::Path;
 
 fn sample(name: &str) -> Program {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../samples")
+        .join(name);
     ensemble_compiler::compile_path(&path)
         .unwrap()
         .output
@@ -34,9 +36,15 @@ fn problem(p: &Program, name: &str) -> ProblemDef {
 fn wrong_gate(def: &ProblemDef) -> State {
     let t = &def.task;
     t.state_of(
-        ["Has_Ticket=1", "Location=WrongGate", "Time=0", "Traveled=0", "Know=0"]
-            .iter()
-            .map(|f| t.fact_id(f).unwrap()),
+        [
+            "Has_Ticket=1",
+            "Location=WrongGate",
+            "Time=0",
+            "Traveled=0",
+            "Know=0",
+        ]
+        .iter()
+        .map(|f| t.fact_id(f).unwrap()),
     )
 }
 
@@ -105,11 +113,25 @@ fn bench_compile(c: &mut Criterion) {
     let mut g = c.benchmark_group("compile");
     g.sample_size(20);
     g.bench_function("shop-project", |b| {
-        b.iter(|| black_box(ensemble_compiler::compile_path(&path).unwrap().output.is_some()))
+        b.iter(|| {
+            black_box(
+                ensemble_compiler::compile_path(&path)
+                    .unwrap()
+                    .output
+                    .is_some(),
+            )
+        })
     });
     let dd = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/dinner-date");
     g.bench_function("dinner-date-project", |b| {
-        b.iter(|| black_box(ensemble_compiler::compile_path(&dd).unwrap().output.is_some()))
+        b.iter(|| {
+            black_box(
+                ensemble_compiler::compile_path(&dd)
+                    .unwrap()
+                    .output
+                    .is_some(),
+            )
+        })
     });
     g.finish();
 }

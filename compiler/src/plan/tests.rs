@@ -230,7 +230,10 @@ fn integer_variables_become_one_fact_per_reached_value() {
         )"#,
     )]);
     // X keeps growing: the graph stops at the limit with the explosion report.
-    assert!(d.iter().any(|x| x.code == Code::StateLimitExceeded), "{d:?}");
+    assert!(
+        d.iter().any(|x| x.code == Code::StateLimitExceeded),
+        "{d:?}"
+    );
     assert!(m.problems.is_empty());
     let (m, d) = stage(&[(
         "walk.actionlist.ron",
@@ -283,7 +286,10 @@ fn a_native_domain_and_a_pddl_domain_ground_to_the_same_task() {
     let (a, da) = stage(&[("d.domain.ron", native), ("p.problem.ron", problem)]);
     let (b, db) = stage(&[("d.pddl", pddl), ("p.problem.ron", problem)]);
     assert!(!da.has_errors() && !db.has_errors(), "{da:?} {db:?}");
-    let (ta, tb) = (&a.problems.iter().next().unwrap().1.task, &b.problems.iter().next().unwrap().1.task);
+    let (ta, tb) = (
+        &a.problems.iter().next().unwrap().1.task,
+        &b.problems.iter().next().unwrap().1.task,
+    );
     assert_eq!(ta.operators.len(), tb.operators.len());
     let strip = |s: &str| s.trim_matches(|c| c == '(' || c == ')').to_string();
     let fa: Vec<String> = ta.facts.iter().map(|f| strip(f)).collect();
@@ -315,5 +321,8 @@ fn the_actor_keeps_only_its_own_actions_and_the_rest_are_others() {
     let others: Vec<&str> = p.external.iter().map(|o| o.name.as_str()).collect();
     assert_eq!(own, ["Open(npc)", "WalkIn(npc)"]);
     assert_eq!(others, ["Open(player)", "WalkIn(player)"]);
-    assert!(matches!(p.planner, ensemble_runtime::plan::section::Planner::Pop));
+    assert!(matches!(
+        p.planner,
+        ensemble_runtime::plan::section::Planner::Pop
+    ));
 }

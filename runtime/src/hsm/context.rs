@@ -65,8 +65,9 @@ pub struct StateCx<'a, G> {
     pub(crate) agent_names: &'a [NameId],
     pub(crate) symbols: &'a mut Symbols,
     pub(crate) state: StateId,
-    /// The machine running below this state, if any.
-    pub(crate) child: Option<MachineId>,
+    /// The state running below this one, if any (its machine is looked up only when asked:
+    /// this is on every call's path).
+    pub(crate) child: Option<StateId>,
     pub(crate) out: &'a mut Outbox,
 }
 
@@ -106,7 +107,7 @@ impl<G> StateCx<'_, G> {
 
     /// The machine running below this state (its modifier's, or one its code started).
     pub fn child(&self) -> Option<MachineId> {
-        self.child
+        self.child.map(|s| self.program.state(s).machine)
     }
 
     /// Runs `machine` below this state, replacing the child it runs: the machine's initial

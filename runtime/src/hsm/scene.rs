@@ -607,9 +607,7 @@ impl<G: 'static> Runner<'_, G> {
     ) -> R {
         let mut out = Outbox::default();
         let Agent { frames, rng, .. } = &mut *agent;
-        let child = frames
-            .get(depth + 1)
-            .map(|f| self.program.state(f.state).machine);
+        let child = frames.get(depth + 1).map(|f| f.state);
         let frame = &mut frames[depth];
         let serial = frame.serial;
         let mut cx = StateCx {
