@@ -294,6 +294,7 @@ fn every_planning_mistake_is_reported_at_its_place() {
         ("unknown-reference", "town.scene.ron", 7),
         ("unknown-reference", "town.scene.ron", 8),
         ("invalid-value", "town.scene.ron", 9),
+        ("duplicate-name", "town.scene.ron", 10),
     ];
     for (code, file, line) in expect {
         assert!(

@@ -288,7 +288,13 @@ pub fn compile_with(
     let mut events: Vec<Vec<(Handle<Scene>, EventSource)>> = vec![Vec::new(); entries.len()];
     let problem_names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
     for (h, scene) in module.scenes.iter() {
+        // Events are told apart by name (hot reload keeps what already happened by name).
+        let mut names: HashMap<&str, Span> = HashMap::new();
         for ev in &scene.events {
+            if let Some(prev) = names.insert(ev.asset.name.as_str(), ev.span) {
+                diags.push(defined_twice("world event", &ev.asset.name, ev.span, prev));
+                continue;
+            }
             match entries.iter().position(|e| e.name == ev.asset.problem) {
                 Some(i) => events[i].push((h, ev.clone())),
                 None => {
