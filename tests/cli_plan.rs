@@ -50,7 +50,11 @@ fn names(v: &Value) -> Vec<&str> {
 
 #[test]
 fn the_planning_samples_check_clean() {
-    for p in ["samples/airport", "samples/dinner-date", "samples/shop"] {
+    for p in [
+        "samples/airport",
+        "samples/dinner-date",
+        "samples/weapon-shop",
+    ] {
         let o = ensemble(&["check", &repo_path(p), "--format", "json"]);
         assert_eq!(o.code, 0, "{p}: {}", o.stdout);
         let j: Value = serde_json::from_str(&o.stdout).unwrap();
@@ -120,8 +124,8 @@ fn the_traveller_plans_fig_2_3_finds_the_gate_changed_and_replans() {
 
 #[test]
 fn t9_the_shop_npc_repairs_its_plan_when_the_player_opens_the_door() {
-    let out = run("samples/shop", "shop", "300");
-    assert_golden("shop-shop-seed7.jsonl", &out);
+    let out = run("samples/weapon-shop", "shop", "300");
+    assert_golden("weapon-shop-shop-seed7.jsonl", &out);
     let trace = json_lines(&out);
     let plan = of_kind(&trace, "plan");
     assert_eq!(
@@ -154,8 +158,8 @@ fn t9_the_shop_npc_repairs_its_plan_when_the_player_opens_the_door() {
 
 #[test]
 fn t10_the_repair_fails_when_the_player_buys_the_last_sword() {
-    let out = run("samples/shop", "shop-sold-out", "300");
-    assert_golden("shop-sold-out-seed7.jsonl", &out);
+    let out = run("samples/weapon-shop", "shop-sold-out", "300");
+    assert_golden("weapon-shop-sold-out-seed7.jsonl", &out);
     let trace = json_lines(&out);
     let replans = of_kind(&trace, "replan");
     let last = replans.last().unwrap();
@@ -209,7 +213,7 @@ fn the_dinner_date_scenes_plan_with_astar_and_with_minmin() {
 fn every_trace_line_of_a_planning_scene_keeps_the_contract() {
     for (project, scene) in [
         ("samples/airport", "traveller"),
-        ("samples/shop", "shop-sold-out"),
+        ("samples/weapon-shop", "shop-sold-out"),
     ] {
         for e in json_lines(&run(project, scene, "1500")) {
             assert!(e["tick"].is_u64() && e["time"].is_number(), "{e}");
@@ -230,9 +234,9 @@ fn every_trace_line_of_a_planning_scene_keeps_the_contract() {
 fn a_built_program_plans_exactly_like_its_project() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().to_string_lossy().into_owned();
-    let o = ensemble(&["build", &repo_path("samples/shop"), "-o", &out]);
+    let o = ensemble(&["build", &repo_path("samples/weapon-shop"), "-o", &out]);
     assert_eq!(o.code, 0, "{}", o.stderr);
-    let ensb = dir.path().join("shop.ensb");
+    let ensb = dir.path().join("weapon-shop.ensb");
     let o = ensemble(&[
         "run",
         ensb.to_str().unwrap(),
@@ -246,7 +250,7 @@ fn a_built_program_plans_exactly_like_its_project() {
         "json",
     ]);
     assert_eq!(o.code, 0, "{}", o.stderr);
-    assert_eq!(o.stdout, run("samples/shop", "shop-sold-out", "300"));
+    assert_eq!(o.stdout, run("samples/weapon-shop", "shop-sold-out", "300"));
 }
 
 /// `(code, file, line)` of every diagnostic.
@@ -585,8 +589,8 @@ fn a_plan_in_progress_survives_a_reload_by_action_names_or_replans() {
 fn ensemble_plan_and_the_project_agree_on_the_shop() {
     // The same files through `ensemble plan` (no machines) and the project (with machines).
     let j = plan_json(&[
-        &repo_path("samples/shop/shop.domain.ron"),
-        &repo_path("samples/shop/buy-sword.problem.ron"),
+        &repo_path("samples/weapon-shop/shop.domain.ron"),
+        &repo_path("samples/weapon-shop/buy-sword.problem.ron"),
         "--search",
         "pop",
     ]);

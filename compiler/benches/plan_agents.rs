@@ -80,7 +80,7 @@ fn bench_traveller(c: &mut Criterion) {
 }
 
 fn bench_shop(c: &mut Criterion) {
-    let def = problem(&sample("shop"), "BuySword");
+    let def = problem(&sample("weapon-shop"), "BuySword");
     let t = &def.task;
     let open = def
         .external
@@ -109,10 +109,10 @@ fn bench_shop(c: &mut Criterion) {
 }
 
 fn bench_compile(c: &mut Criterion) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/shop");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/weapon-shop");
     let mut g = c.benchmark_group("compile");
     g.sample_size(20);
-    g.bench_function("shop-project", |b| {
+    g.bench_function("weapon-shop-project", |b| {
         b.iter(|| {
             black_box(
                 ensemble_compiler::compile_path(&path)

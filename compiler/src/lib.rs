@@ -41,16 +41,16 @@ pub struct Compilation {
 
 /// Runs the whole pipeline on a loaded project.
 pub fn compile(project: project::Project) -> Compilation {
+    let standalone = project.is_single_file();
     let project::Project {
         name,
         sources,
         libraries,
         mut diagnostics,
-        standalone,
     } = project;
     let mut module = front::ron::lower(&sources, &libraries, &mut diagnostics);
     script::lower::lower(&sources, &mut module, &mut diagnostics);
-    script::lower::lower_smart_locations(&sources, &mut module, &mut diagnostics);
+    script::location::lower(&sources, &mut module, &mut diagnostics);
     valid::validate(&module, &mut diagnostics);
     nlg::compile(&mut module, &mut diagnostics);
     hpmm::validate(&module, &mut diagnostics);

@@ -20,9 +20,14 @@ pub struct Project {
     /// Built-in libraries the manifest asks for (`sim`).
     pub libraries: Vec<String>,
     pub diagnostics: Diagnostics,
-    /// A single file checked on its own (not a project): references it makes to things that
-    /// would be elsewhere in a project are not errors.
-    pub standalone: bool,
+}
+
+impl Project {
+    /// A single file checked on its own, not a project (it has no manifest): references it
+    /// makes to things that would be elsewhere in a project are not all errors.
+    pub fn is_single_file(&self) -> bool {
+        !self.sources.iter().any(|(_, f)| f.name == MANIFEST)
+    }
 }
 
 /// Why a path could not be compiled at all (exit code 2).
@@ -144,7 +149,6 @@ fn load_dir(root: &Path) -> Result<Project, ProjectError> {
         sources,
         libraries,
         diagnostics,
-        standalone: false,
     })
 }
 
@@ -201,7 +205,6 @@ fn load_file(path: &Path) -> Result<Project, ProjectError> {
         sources,
         libraries: vec!["sim".to_string()],
         diagnostics,
-        standalone: true,
     })
 }
 

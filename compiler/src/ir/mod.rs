@@ -106,6 +106,8 @@ pub struct SceneAgent {
     pub delay: f64,
     /// Variables the agent starts with (`CityName = "Boston"`), for sentence-state slots.
     pub variables: Vec<(Name, String)>,
+    /// The player (joins scripts through player emitters only).
+    pub player: bool,
 }
 
 impl SceneAgent {
@@ -168,6 +170,8 @@ pub struct Module {
     pub scenes: Arena<Scene>,
     pub scripts: Arena<script::Script>,
     pub smart_locations: Arena<script::SmartLocation>,
+    /// What scenes make happen at smart locations, in the order written per scene.
+    pub scene_events: Vec<script::SceneEvent>,
     pub sentence_files: Arena<SentenceFile>,
     pub sentences: Arena<SentenceState>,
     pub spaces: Arena<hpmm::Space>,

@@ -13,7 +13,7 @@ pub mod dimacs;
 pub mod movingai;
 pub mod partition;
 
-pub use build::{BuildOptions, BuildReport, build};
+pub use build::{BuildOptions, BuildReport, Stage, build, build_observed};
 pub use ensemble_runtime::nav::NavData;
 
 use std::fmt;

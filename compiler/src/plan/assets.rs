@@ -129,30 +129,52 @@ pub struct ProblemAsset {
     pub planner: PlannerAsset,
 }
 
-/// A scripted change of the world in a scene (`events: [...]` of `*.scene.ron`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A world event as written in a scene (`World(...)` in a scene's `events`, read by the RON
+/// frontend as a `SceneEventAsset`).
+#[derive(Clone, Debug, PartialEq)]
 pub struct WorldEventAsset {
     pub name: String,
     /// The planning problem whose facts it changes.
     pub problem: String,
     /// Whose world (default: the scene's only agent that plans on the problem).
-    #[serde(default)]
     pub agent: Option<String>,
     /// Seconds after the scene starts before it may happen.
-    #[serde(default)]
-    pub after: f64,
+    pub at: f64,
     /// Conditions on that world that must also hold.
-    #[serde(default)]
     pub when: Vec<String>,
     /// Facts that become true (`doorOpen`, `Location = WrongGate`) or false (`not doorOpen`).
-    #[serde(default)]
     pub set: Vec<String>,
     /// An action someone else performs (a ground action of the problem, `Open(player)`); it
     /// happens once its preconditions hold.
-    #[serde(default)]
     pub perform: Option<String>,
     /// The agent sees it happen (otherwise it finds out when its current action ends).
-    #[serde(default)]
     pub seen: bool,
+}
+
+impl WorldEventAsset {
+    /// The world event a scene event is, if it is one.
+    pub fn of(e: &crate::front::ron::SceneEventAsset) -> Option<WorldEventAsset> {
+        match e {
+            crate::front::ron::SceneEventAsset::World {
+                name,
+                problem,
+                agent,
+                at,
+                when,
+                set,
+                perform,
+                seen,
+            } => Some(WorldEventAsset {
+                name: name.clone(),
+                problem: problem.clone(),
+                agent: agent.clone(),
+                at: *at,
+                when: when.clone(),
+                set: set.clone(),
+                perform: perform.clone(),
+                seen: *seen,
+            }),
+            _ => None,
+        }
+    }
 }

@@ -568,15 +568,8 @@ fn resolve_events(
                     }
                 }
             };
-            if !(a.after.is_finite() && a.after >= 0.0) {
-                diags.push(
-                    Diagnostic::error(
-                        Code::InvalidValue,
-                        "`after` must be a number of seconds, 0 or more",
-                    )
-                    .at(ev.span, "here"),
-                );
-                continue;
+            if !(a.at.is_finite() && a.at >= 0.0) {
+                continue; // reported with the scene's other events (script/location.rs)
             }
             let task = &problem.task;
             let mut when = Vec::new();
@@ -727,7 +720,7 @@ fn resolve_events(
                 scene: *sh,
                 problem: ph,
                 agent,
-                after: a.after,
+                after: a.at,
                 when,
                 change,
                 seen: a.seen,

@@ -38,6 +38,8 @@ pub(crate) struct Outbox {
     pub said: Vec<Said>,
     pub errors: Vec<String>,
     pub events: Vec<crate::trace::EventKind>,
+    /// Facts added (`true`) or deleted by the state, with the machine that did it.
+    pub facts: Vec<(bool, MachineId, String)>,
 }
 
 impl Outbox {
@@ -49,6 +51,7 @@ impl Outbox {
             && self.errors.is_empty()
             && self.events.is_empty()
             && self.child.is_none()
+            && self.facts.is_empty()
     }
 }
 
@@ -204,6 +207,19 @@ impl<G> StateCx<'_, G> {
     pub fn send_to(&mut self, agent: AgentId, name: &str) {
         let n = self.symbols.intern(self.program, name);
         self.out.to_agents.push((agent, n));
+    }
+
+    /// Records a fact that became true (an `add` trace event), such as a ticket changing hands
+    /// inside a conversation machine.
+    pub fn add_fact(&mut self, fact: String) {
+        let machine = self.program.state(self.state).machine;
+        self.out.facts.push((true, machine, fact));
+    }
+
+    /// Records a fact that stopped being true (a `del` trace event).
+    pub fn del_fact(&mut self, fact: String) {
+        let machine = self.program.state(self.state).machine;
+        self.out.facts.push((false, machine, fact));
     }
 
     /// Says a line (a `say` trace event).

@@ -390,6 +390,20 @@ impl<G: 'static> Scene<G> {
         program: Arc<Program>,
         reason: &str,
     ) -> Result<ReloadReport, LinkError> {
+        self.reload_with(program, reason, |_, _, _| ReloadReport::default())
+    }
+
+    /// [`Scene::reload`], with what other systems carry across at the same moment (a game's
+    /// smart locations and their script instances, planning agents' worlds): once the new
+    /// program has linked, and before any state code hears of the reload, `carry` gets the old
+    /// and the new program and the game world, and what it reports joins the `reload` event
+    /// (`kept` added, `fallbacks` appended). If the program is refused, `carry` is never called.
+    pub fn reload_with(
+        &mut self,
+        program: Arc<Program>,
+        reason: &str,
+        carry: impl FnOnce(&Program, &Program, &mut G) -> ReloadReport,
+    ) -> Result<ReloadReport, LinkError> {
         let links = match self.library.link(&program) {
             Ok(l) => l,
             Err(e) => {
@@ -397,6 +411,7 @@ impl<G: 'static> Scene<G> {
                 return Err(e);
             }
         };
+        let carried = carry(&self.program, &program, &mut self.game);
         let mappings: Vec<AgentMapping> = self
             .agents
             .iter()
@@ -492,6 +507,8 @@ impl<G: 'static> Scene<G> {
                 runner.drain(agent, id);
             }
         }
+        report.kept += carried.kept;
+        report.fallbacks.extend(carried.fallbacks);
         self.record(
             None,
             EventKind::Reload {
@@ -646,6 +663,17 @@ impl<G: 'static> Runner<'_, G> {
             self.record(id, EventKind::Error { message });
         }
         for kind in out.events {
+            self.record(id, kind);
+        }
+        for (add, machine, fact) in out.facts {
+            let script = self
+                .program
+                .shared_name(self.program.machines[machine.index()].name);
+            let kind = if add {
+                EventKind::Add { script, fact }
+            } else {
+                EventKind::Del { script, fact }
+            };
             self.record(id, kind);
         }
         for event in out.raised {

@@ -37,6 +37,9 @@ pub struct SimWorld {
     pub bodies: Vec<Body>,
     pub partners: Vec<Option<AgentId>>,
     pub variables: Vec<BTreeMap<String, String>>,
+    /// Agents whose `TalkStateMachine` host is active. Talking without a partner means the
+    /// partner has left: the conversation is over and its remaining states stay silent.
+    pub talking: Vec<bool>,
     /// Planning agents' worlds and the scene's world events (`planning`).
     pub planning: PlanningWorld,
 }
@@ -65,6 +68,7 @@ impl SimWorld {
         }
         SimWorld {
             partners: vec![None; bodies.len()],
+            talking: vec![false; bodies.len()],
             bodies,
             variables,
             planning: PlanningWorld::for_scene(program, scene),
@@ -87,6 +91,11 @@ impl SimWorld {
         self.variables[i].insert(name.to_string(), value.to_string());
     }
 
+    /// Removes one of an agent's variables, returning its value.
+    pub fn remove_variable(&mut self, agent: AgentId, name: &str) -> Option<String> {
+        self.variables.get_mut(agent.index())?.remove(name)
+    }
+
     pub fn body(&mut self, agent: AgentId) -> &mut Body {
         let i = agent.index();
         if i >= self.bodies.len() {
@@ -105,6 +114,20 @@ impl SimWorld {
             self.partners.resize(i + 1, None);
         }
         self.partners[i] = partner;
+    }
+
+    pub fn set_talking(&mut self, agent: AgentId, on: bool) {
+        let i = agent.index();
+        if i >= self.talking.len() {
+            self.talking.resize(i + 1, false);
+        }
+        self.talking[i] = on;
+    }
+
+    /// True when the agent runs a conversation whose partner has left (or never came): what is
+    /// left of its conversation machine does not speak or trade, and its host ends it.
+    pub fn conversation_over(&self, agent: AgentId) -> bool {
+        self.talking.get(agent.index()).copied().unwrap_or(false) && self.partner(agent).is_none()
     }
 }
 

@@ -589,7 +589,7 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
                     (name, found)
                 }
                 None => {
-                    if a.roles.is_empty() {
+                    if a.roles.is_empty() && !a.player {
                         diags.push(
                             Diagnostic::error(Code::InvalidValue, format!("agent `{}` has neither a machine nor any roles, so nothing can drive it", a.name))
                                 .at(agent_name.span, "idle forever")
@@ -672,12 +672,15 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
                 group: a.group.clone(),
                 delay: a.delay.max(0.0),
                 variables,
+                player: a.player,
             });
         }
+        // World events for planning agents, kept for the planning stage (compiler/src/plan).
         let events = asset
             .events
             .iter()
             .enumerate()
+            .filter_map(|(i, e)| crate::plan::assets::WorldEventAsset::of(e).map(|w| (i, w)))
             .map(|(i, e)| {
                 let at = |f: &'static str| {
                     loc.span(&[Seg::Field("events"), Seg::Index(i), Seg::Field(f)])
@@ -701,7 +704,7 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
                     perform_span: at("perform"),
                     when_spans: each("when", e.when.len()),
                     set_spans: each("set", e.set.len()),
-                    asset: e.clone(),
+                    asset: e,
                 }
             })
             .collect();
