@@ -85,3 +85,12 @@ pub fn compile(project: project::Project) -> Compilation {
 pub fn compile_path(path: &std::path::Path) -> Result<Compilation, project::ProjectError> {
     Ok(compile(project::load(path)?))
 }
+
+/// [`compile_path`] with some files' contents given in memory (the editor's unsaved documents):
+/// what the project would be if `overlay` were saved.
+pub fn compile_path_with(
+    path: &std::path::Path,
+    overlay: &project::Overlay,
+) -> Result<Compilation, project::ProjectError> {
+    Ok(compile(project::load_with(path, overlay)?))
+}

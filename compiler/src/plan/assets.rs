@@ -31,22 +31,28 @@ pub enum HeuristicAsset {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlannerAsset {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search: Option<SearchAsset>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub heuristic: Option<HeuristicAsset>,
     /// MinMin's lookahead horizon (1–16, default 3).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub horizon: Option<u32>,
     /// MinMin's first depth bound (default: the number of actions).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth_bound: Option<u32>,
     /// MinMin's second bound (prune successors that add no new fact; default on).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub second_bound: Option<bool>,
     /// Most nodes one planning call may visit (default 100,000).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_nodes: Option<u64>,
+}
+
+impl PlannerAsset {
+    pub fn is_default(&self) -> bool {
+        *self == PlannerAsset::default()
+    }
 }
 
 /// `*.actionlist.ron`: one of Hewlett's action lists with its seed states and goal; it is one
@@ -61,9 +67,9 @@ pub struct ActionListAsset {
     pub seeds: Vec<Vec<(String, Value)>>,
     pub goal: Vec<Condition>,
     /// Most states the planning graph may have (default 10,000).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state_limit: Option<usize>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "PlannerAsset::is_default")]
     pub planner: PlannerAsset,
 }
 
@@ -74,10 +80,10 @@ pub struct ActionListAsset {
 pub struct DomainAsset {
     pub name: String,
     /// Types and their parent (`{"npc": "agent", "agent": "object"}`); `object` is the root.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub types: BTreeMap<String, String>,
     /// Objects every problem of the domain has, with their type.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub constants: BTreeMap<String, String>,
     /// `doorOpen`, `inside(agent)`: names with their argument types.
     pub predicates: Vec<String>,
@@ -89,21 +95,21 @@ pub struct DomainAsset {
 pub struct OperatorAsset {
     pub name: String,
     /// `[("Who", "agent")]`, in order.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub parameters: Vec<(String, String)>,
     /// The parameter that performs the action (Inampudi's affordant). Problems plan only with
     /// the instances their `actor` performs; the others are actions of someone else (a player)
     /// that world events can perform.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actor: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pre: Vec<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub add: Vec<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub del: Vec<String>,
     /// The state machine that performs it.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine: Option<String>,
 }
 
@@ -114,18 +120,18 @@ pub struct ProblemAsset {
     pub name: String,
     /// The domain's name (a `*.domain.ron`, or a PDDL `(define (domain NAME))`).
     pub domain: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub objects: BTreeMap<String, String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub init: Vec<String>,
     pub goal: Vec<String>,
     /// The object that plans (see `OperatorAsset::actor`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actor: Option<String>,
     /// Machines for actions, by action name (for PDDL domains, or to override the domain's).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub machines: BTreeMap<String, String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "PlannerAsset::is_default")]
     pub planner: PlannerAsset,
 }
 

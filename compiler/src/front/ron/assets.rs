@@ -157,7 +157,7 @@ pub enum SceneEventAsset {
         /// Whose world (default: the scene's only agent that plans on the problem).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         agent: Option<String>,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero")]
         at: f64,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         when: Vec<String>,
@@ -166,7 +166,7 @@ pub enum SceneEventAsset {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         perform: Option<String>,
         /// The agent sees it happen (otherwise it finds out when its current action ends).
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         seen: bool,
     },
 }
@@ -234,7 +234,7 @@ pub struct SmartLocationAsset {
     #[serde(default = "default_radius")]
     pub radius: f64,
     /// Props it owns; each supplies `kind(name)` to its scripts.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub props: Vec<PropAsset>,
     /// Predicates a proxy object supplies (`"sale/2"`).
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -301,7 +301,7 @@ pub struct SpawnAsset {
     pub roles: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub route: Vec<String>,
-    #[serde(default = "default_size")]
+    #[serde(default = "default_size", skip_serializing_if = "is_default_size")]
     pub size: u32,
     #[serde(default, skip_serializing_if = "is_zero")]
     pub at: f64,
@@ -310,6 +310,10 @@ pub struct SpawnAsset {
     /// How many waves: default 1, or no limit when `every` is set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waves: Option<u32>,
+}
+
+fn is_default_size(n: &u32) -> bool {
+    *n == default_size()
 }
 
 fn default_size() -> u32 {
@@ -343,12 +347,24 @@ pub struct PropAsset {
 #[serde(deny_unknown_fields)]
 pub struct ScriptChoiceAsset {
     pub script: String,
-    #[serde(default = "default_preference")]
+    #[serde(
+        default = "default_preference",
+        skip_serializing_if = "is_default_preference"
+    )]
     pub preference: f64,
 }
 
 fn default_preference() -> f64 {
     1.0
+}
+
+fn is_default_preference(x: &f64) -> bool {
+    *x == default_preference()
+}
+
+/// Whether a field holds its default, so the canonical printer leaves it out.
+fn is_default<T: Default + PartialEq>(x: &T) -> bool {
+    *x == T::default()
 }
 
 /// `*.sentences.ron`: sentence states (Hewlett Fig. 3.2) and how to rank their realisations.
@@ -360,7 +376,7 @@ pub struct SentencesAsset {
     pub ngrams: Option<String>,
     /// `Interpolated` (default: interpolated absolute discounting), `StupidBackoff`, or `Eq31`
     /// (Hewlett's Eq. 3.1 exactly, `-inf` for unseen n-grams).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub scoring: ScoringAsset,
     /// Candidates kept per sentence state (default 5).
     #[serde(default = "default_keep")]
