@@ -212,43 +212,36 @@ fn stage(files: &[(&str, &str)]) -> (crate::ir::Module, crate::diag::Diagnostics
     (module, diags)
 }
 
-#[test]
-fn integer_variables_become_one_fact_per_reached_value() {
-    let (m, d) = stage(&[(
-        "walk.actionlist.ron",
+/// A walker with an integer position; `step` and `run` add constraints to Step and Run, `extra`
+/// adds fields.
+fn walk(step: &str, run: &str, extra: &str) -> String {
+    format!(
         r#"ActionList(
             name: "Walk",
             variables: [(name: "X"), (name: "Tired", values: ["no", "yes"])],
             actions: [
-                (name: "Step", constraints: [Eq("Tired", "no")], effects: [Add("X", 1)]),
+                (name: "Step", constraints: [Eq("Tired", "no"){step}], effects: [Add("X", 1)]),
                 (name: "Rest", effects: [Set("Tired", "no")]),
-                (name: "Run", effects: [Add("X", 2), Set("Tired", "yes")]),
+                (name: "Run", constraints: [{run}], effects: [Add("X", 2), Set("Tired", "yes")]),
             ],
             seeds: [[("X", 0)]],
             goal: [Eq("X", 3)],
-            state_limit: 100,
-        )"#,
-    )]);
+            {extra}
+        )"#
+    )
+}
+
+#[test]
+fn integer_variables_become_one_fact_per_reached_value() {
+    let (m, d) = stage(&[("walk.actionlist.ron", &walk("", "", "state_limit: 100,"))]);
     // X keeps growing: the graph stops at the limit with the explosion report.
     assert!(
         d.iter().any(|x| x.code == Code::StateLimitExceeded),
         "{d:?}"
     );
     assert!(m.problems.is_empty());
-    let (m, d) = stage(&[(
-        "walk.actionlist.ron",
-        r#"ActionList(
-            name: "Walk",
-            variables: [(name: "X"), (name: "Tired", values: ["no", "yes"])],
-            actions: [
-                (name: "Step", constraints: [Eq("Tired", "no"), Ne("X", 3)], effects: [Add("X", 1)]),
-                (name: "Rest", effects: [Set("Tired", "no")]),
-                (name: "Run", constraints: [Eq("X", 0)], effects: [Add("X", 2), Set("Tired", "yes")]),
-            ],
-            seeds: [[("X", 0)]],
-            goal: [Eq("X", 3)],
-        )"#,
-    )]);
+    let bounded = walk(r#", Ne("X", 3)"#, r#"Eq("X", 0)"#, "");
+    let (m, d) = stage(&[("walk.actionlist.ron", &bounded)]);
     assert!(!d.has_errors(), "{d:?}");
     let p = &m.problems.iter().next().unwrap().1;
     let t = &p.task;
