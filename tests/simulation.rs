@@ -82,6 +82,41 @@ fn the_runner_gives_the_golden_traces_of_ensemble_run() {
             7,
             "street-vendor-seed7.jsonl",
         ),
+        (
+            "airport",
+            "traveller",
+            1_500,
+            7,
+            "airport-traveller-seed7.jsonl",
+        ),
+        (
+            "weapon-shop",
+            "shop",
+            300,
+            7,
+            "weapon-shop-shop-seed7.jsonl",
+        ),
+        (
+            "weapon-shop",
+            "shop-sold-out",
+            300,
+            7,
+            "weapon-shop-sold-out-seed7.jsonl",
+        ),
+        (
+            "dinner-date",
+            "date",
+            300,
+            7,
+            "dinner-date-date-seed7.jsonl",
+        ),
+        (
+            "dinner-date",
+            "funny-evening",
+            800,
+            7,
+            "dinner-date-funny-evening-seed7.jsonl",
+        ),
     ] {
         let mut sim = Simulation::start(sample(project), scene, seed, &Options::default())
             .unwrap_or_else(|e| panic!("{project}/{scene}: {e}"));
@@ -351,4 +386,99 @@ fn blackboards_hold_what_the_trace_added_and_deleted() {
     }
     assert!(checked > 1000, "the bench ran a script for a while");
     assert!(participants >= 2);
+}
+
+/// A reload of the very program that runs changes nothing: the trace with a reload in the
+/// middle is the trace without it, but for the `reload` event (everything carries over, down
+/// to script instances, planning worlds and world events already fired).
+#[test]
+fn reloading_the_same_program_changes_nothing() {
+    for (project, scene, ticks, at) in [
+        ("airport", "ticket-counter", 1_500, 400),
+        ("airport", "traveller", 1_500, 300),
+        ("bench", "bench", 6_000, 2_500),
+        ("dinner-date", "funny-evening", 800, 200),
+    ] {
+        let program = sample(project);
+        let plain = {
+            let mut sim =
+                Simulation::start(program.clone(), scene, 7, &Options::default()).unwrap();
+            run(&mut sim, ticks)
+        };
+        let mut sim = Simulation::start(program.clone(), scene, 7, &Options::default()).unwrap();
+        let mut out = String::new();
+        for tick in 0..=ticks {
+            if tick > 0 {
+                sim.tick();
+            }
+            if tick == at {
+                let again = Arc::new((*program).clone());
+                let report = sim.reload(again, "same").unwrap();
+                assert!(
+                    report.fallbacks.is_empty(),
+                    "{project}/{scene}: {:?}",
+                    report.fallbacks
+                );
+            }
+            for e in sim.take_events() {
+                if !matches!(e.kind, EventKind::Reload { .. }) {
+                    out.push_str(&e.to_json());
+                    out.push('\n');
+                }
+            }
+        }
+        assert!(
+            out == plain,
+            "{project}/{scene}: the reload changed the run at {}",
+            first_difference(&plain, &out)
+        );
+    }
+}
+
+/// The planning world reloads with the program: a world event removed by the edit no longer
+/// happens (the traveller's gate stays where it was), and one that already happened stays
+/// happened.
+#[test]
+fn world_events_follow_the_reloaded_scene() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("samples/airport"), dir.path());
+    let scene_file = dir.path().join("traveller/traveller.scene.ron");
+    let text = std::fs::read_to_string(&scene_file).unwrap();
+    let changed = |e: &TraceEvent| matches!(&e.kind, EventKind::WorldFact { world, .. } if &**world == "GateChanged");
+
+    // Removed before it happens: it never does.
+    let mut sim =
+        Simulation::start(compile(dir.path()), "traveller", 7, &Options::default()).unwrap();
+    for _ in 0..300 {
+        sim.tick();
+    }
+    let start = text.find("    events: [").unwrap();
+    let end = text[start..].find("],\n").unwrap() + start + 3;
+    std::fs::write(&scene_file, format!("{}{}", &text[..start], &text[end..])).unwrap();
+    let report = sim.reload(compile(dir.path()), "no gate change").unwrap();
+    assert!(report.fallbacks.is_empty(), "{:?}", report.fallbacks);
+    let mut seen = sim.take_events();
+    for _ in 300..1500 {
+        sim.tick();
+        seen.extend(sim.take_events());
+    }
+    assert!(!seen.iter().any(changed), "the removed event happened");
+
+    // Already happened: a reload does not make it happen again.
+    std::fs::write(&scene_file, &text).unwrap();
+    let mut sim =
+        Simulation::start(compile(dir.path()), "traveller", 7, &Options::default()).unwrap();
+    let mut seen = Vec::new();
+    for _ in 0..700 {
+        sim.tick();
+        seen.extend(sim.take_events());
+    }
+    assert!(seen.iter().any(changed), "the gate changed at tick 614");
+    sim.reload(compile(dir.path()), "same").unwrap();
+    seen.clear();
+    for _ in 700..1500 {
+        sim.tick();
+        seen.extend(sim.take_events());
+    }
+    assert!(!seen.iter().any(changed), "the event happened twice");
 }

@@ -5,6 +5,7 @@
 use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io, report};
 use crate::diag::Severity;
 use ensemble_runtime::Program;
+use ensemble_runtime::hsm::AgentStatus;
 use ensemble_runtime::sim::Simulation;
 use ensemble_runtime::sim::simulation::{self, SceneKind, StartError};
 use ensemble_runtime::watch::{Change, FileWatcher};
@@ -232,7 +233,7 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
                 .iter()
                 .map(|s| program.name(program.state(*s).name))
                 .collect();
-            let what = if states.is_empty() {
+            let what = if states.is_empty() && *scene.status(a) == AgentStatus::Running {
                 "(no machine: driven by smart locations)".to_string()
             } else {
                 format!("{:?} in {}", scene.status(a), states.join(" > "))

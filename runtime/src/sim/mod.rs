@@ -9,10 +9,12 @@
 //! library `sim`), so what the compiler checks and what the runtime links cannot drift apart.
 
 mod interactions;
+pub mod planning;
 pub mod simulation;
 mod states;
 
 pub use interactions::Interactions;
+pub use planning::PlanningWorld;
 pub use simulation::Simulation;
 
 use crate::hsm::{AgentId, LibraryDecl, StateLibrary};
@@ -40,6 +42,8 @@ pub struct SimWorld {
     /// Agents whose `TalkStateMachine` host is active. Talking without a partner means the
     /// partner has left: the conversation is over and its remaining states stay silent.
     pub talking: Vec<bool>,
+    /// Planning agents' worlds and the scene's world events (`planning`).
+    pub planning: PlanningWorld,
 }
 
 impl SimWorld {
@@ -69,6 +73,7 @@ impl SimWorld {
             talking: vec![false; bodies.len()],
             bodies,
             variables,
+            planning: PlanningWorld::for_scene(program, scene),
         }
     }
 

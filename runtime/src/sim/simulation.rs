@@ -15,8 +15,9 @@
 //! [`Simulation::transcript`] (the lines said).
 //!
 //! **Invariant:** the trace of a simulation is the trace of its parts ticked in this order:
-//! the scene (machines), then the smart locations; nothing here draws random numbers, so the
-//! same program, scene and seed give the same trace whoever hosts it.
+//! the scene (machines), then the smart locations, then the scene's world events (planning);
+//! nothing here draws random numbers, so the same program, scene and seed give the same trace
+//! whoever hosts it.
 
 use super::interactions::{Interactions, Presence};
 use super::{SimWorld, library};
@@ -396,6 +397,8 @@ impl Simulation {
             } => {
                 scene.tick();
                 interactions.advance(scene);
+                // World events for planning agents (docs/formats/scene.md).
+                super::planning::fire_world_events(scene);
             }
             Running::Chat(chat) => chat.step(),
         }
