@@ -19,17 +19,19 @@ pub enum Group {
     Actions,
     Facts,
     Roles,
+    Plans,
     Reloads,
     Errors,
 }
 
-pub const GROUPS: [(Group, &str); 8] = [
+pub const GROUPS: [(Group, &str); 9] = [
     (Group::States, "states"),
     (Group::Messages, "messages"),
     (Group::Speech, "speech"),
     (Group::Actions, "actions"),
     (Group::Facts, "facts"),
     (Group::Roles, "roles"),
+    (Group::Plans, "plans"),
     (Group::Reloads, "reloads"),
     (Group::Errors, "errors"),
 ];
@@ -42,7 +44,8 @@ pub fn group(kind: &EventKind) -> Group {
         EventKind::Act { .. } | EventKind::Done { .. } | EventKind::ActionFailed { .. } => {
             Group::Actions
         }
-        EventKind::Add { .. } | EventKind::Del { .. } => Group::Facts,
+        EventKind::Add { .. } | EventKind::Del { .. } | EventKind::WorldFact { .. } => Group::Facts,
+        EventKind::Plan { .. } | EventKind::Replan { .. } => Group::Plans,
         EventKind::Join { .. } | EventKind::Leave { .. } => Group::Roles,
         EventKind::Reload { .. } | EventKind::ReloadRejected { .. } => Group::Reloads,
         EventKind::Error { .. } | EventKind::Fail { .. } => Group::Errors,
@@ -55,6 +58,7 @@ fn group_color(g: Group) -> Color32 {
         Group::Messages => theme::EDGE,
         Group::Speech => theme::SPEECH,
         Group::Actions | Group::Roles => theme::SPECIAL,
+        Group::Plans => theme::INFO,
         Group::Facts => theme::ACCENT,
         Group::Reloads => theme::OK,
         Group::Errors => theme::ERROR,
@@ -116,6 +120,22 @@ pub fn detail(e: &TraceEvent) -> String {
             text,
         } => format!("{speaker} {emote}: {text}"),
         EventKind::Output { emote, text, .. } => format!("{emote}: {text}"),
+        EventKind::Plan {
+            problem,
+            planner,
+            actions,
+            nodes,
+        } => format!(
+            "{problem} ({planner}, {nodes} nodes): {}",
+            actions.join(", ")
+        ),
+        EventKind::Replan {
+            problem,
+            actions,
+            reason,
+            ..
+        } => format!("{problem} ({reason}): {}", actions.join(", ")),
+        EventKind::WorldFact { world, fact, .. } => format!("{fact}  [{world}]"),
     }
 }
 
