@@ -95,23 +95,29 @@ fn entered(e: &TraceEvent, agent: &str, machine: &str, state: &str) -> bool {
         && matches!(&e.kind, EventKind::Enter { machine: m, state: s, .. } if &**m == machine && &**s == state)
 }
 
-/// Every agent's stack of `machine/state`, at a tick of the history.
-fn stacks(h: &Harness<'static, EditorApp>, tick: u64) -> Vec<(String, Vec<String>)> {
-    preview(h)
-        .history
-        .at(tick)
-        .unwrap()
-        .agents
-        .iter()
-        .map(|a| {
-            let stack = a
-                .states
-                .iter()
-                .map(|s| format!("{}/{}", s.machine, s.state))
-                .collect();
-            (a.name.to_string(), stack)
-        })
-        .collect()
+/// Every agent's stack of `machine/state` just before and just after a reload at `tick`.
+type Stacks = Vec<(String, Vec<String>)>;
+fn around(h: &Harness<'static, EditorApp>, tick: u64) -> (Stacks, Stacks) {
+    let stacks = |s: &ensemble_editor::preview::snapshot::Snapshot| -> Stacks {
+        s.agents
+            .iter()
+            .map(|a| {
+                let stack = a
+                    .states
+                    .iter()
+                    .map(|s| format!("{}/{}", s.machine, s.state))
+                    .collect();
+                (a.name.to_string(), stack)
+            })
+            .collect()
+    };
+    let at: Vec<_> = preview(h).history.range(tick, tick).collect();
+    assert_eq!(
+        at.len(),
+        2,
+        "tick {tick} is recorded before and after the reload"
+    );
+    (stacks(at[0]), stacks(at[1]))
 }
 
 /// Picks `option` in the combo box currently showing `shown`.
@@ -205,6 +211,8 @@ fn a_saved_edit_reloads_the_running_ticket_counter_in_place() {
     settle(&mut h);
     until(&mut h, "300 ticks", |h| tick(h) >= 300);
     assert!(preview(&h).is_playing());
+    // Real time while editing: the seller's sales end at ticks 710 and 1286.
+    choose(&mut h, "8×", "1×");
     // The graph shows where the seller is.
     let live = preview(&h).live("StandSellTicket").unwrap();
     assert!(
@@ -240,6 +248,12 @@ fn a_saved_edit_reloads_the_running_ticket_counter_in_place() {
     save(&mut h);
     until(&mut h, "the reload", |h| !reloads(h).is_empty());
     let reload = reloads(&h).remove(0);
+    assert!(
+        reload.tick < 1286,
+        "the edit came after the last sale (tick {}): too slow to see it run",
+        reload.tick
+    );
+    choose(&mut h, "1×", "8×");
     let EventKind::Reload {
         kept, fallbacks, ..
     } = &reload.kind
@@ -248,8 +262,10 @@ fn a_saved_edit_reloads_the_running_ticket_counter_in_place() {
     };
     assert!(fallbacks.is_empty(), "{fallbacks:?}");
     assert!(*kept >= 3, "kept {kept}");
-    // Every agent kept its states across the reload: no one restarted.
-    assert_eq!(stacks(&h, reload.tick), stacks(&h, reload.tick - 1));
+    // Every agent kept its states across the reload (the tick is recorded just before and just
+    // after it): no one restarted.
+    let (before, after) = around(&h, reload.tick);
+    assert_eq!(before, after);
     assert!(
         !events(&h)
             .iter()
@@ -354,4 +370,138 @@ fn a_saved_edit_reloads_the_running_ticket_counter_in_place() {
     settle(&mut h);
     save(&mut h);
     until(&mut h, "the second reload", |h| reloads(h).len() == 2);
+}
+
+#[test]
+fn following_an_agent_opens_the_machines_it_runs() {
+    let dir = sample_copy("airport");
+    let mut h = harness(EditorApp::open(dir.path()));
+    h.get_by_label("Preview").click();
+    settle(&mut h);
+    choose(&mut h, "1×", "8×");
+    h.get_by_label("▶ Play").click();
+    settle(&mut h);
+    // Until buyer1 talks with the seller: it runs BuyTicket under BuyTicketAtCounter.
+    until(&mut h, "buyer1 in its conversation", |h| {
+        preview(h)
+            .history
+            .latest()
+            .and_then(|s| s.agent("buyer1"))
+            .is_some_and(|a| a.states.len() == 2)
+    });
+    h.get_by_label("⏸ Pause").click();
+    settle(&mut h);
+    // Select buyer1 from the timeline, and follow it.
+    h.get_by_label("Agent").click();
+    settle(&mut h);
+    // (A row in the middle of the list: the first and last may be half scrolled out.)
+    let rows: Vec<_> = h.get_all_by_label("buyer1").collect();
+    rows[rows.len() / 2].click();
+    settle(&mut h);
+    assert_eq!(preview(&h).selected.as_deref(), Some("buyer1"));
+    h.get_all_by_label("Follow").next().unwrap().click();
+    h.run_steps(8);
+    assert!(preview(&h).follow);
+    assert_eq!(h.state().current_machine_name(), Some("BuyTicket"));
+    let trail = &h.state().session().unwrap().trail;
+    assert_eq!(trail, &["BuyTicketAtCounter", "BuyTicket"]);
+    // Its state glows; with "only its states", the seller's do not.
+    h.get_all_by_label("Only its states")
+        .next()
+        .unwrap()
+        .click();
+    settle(&mut h);
+    let live = preview(&h).live("BuyTicket").unwrap();
+    let agents: Vec<&str> = live
+        .states
+        .values()
+        .flatten()
+        .map(|a| a.name.as_str())
+        .collect();
+    assert_eq!(agents, ["buyer1"]);
+}
+
+#[test]
+fn the_bench_shows_its_blackboard_searchable() {
+    let dir = sample_copy("bench");
+    let mut h = harness(EditorApp::open(dir.path()));
+    h.get_by_label("Preview").click();
+    settle(&mut h);
+    assert_eq!(preview(&h).scene.as_deref(), Some("bench"));
+    choose(&mut h, "1×", "8×");
+    h.get_by_label("▶ Play").click();
+    settle(&mut h);
+    until(&mut h, "a seat reserved", |h| {
+        preview(h).history.latest().is_some_and(|s| {
+            s.boards
+                .iter()
+                .any(|b| b.facts.iter().any(|f| f.starts_with("reserved(")))
+        })
+    });
+    h.get_by_label("⏸ Pause").click();
+    settle(&mut h);
+    h.get_by_label("bench · bench");
+    h.get_by_label("seat(seat1)");
+    // Searching keeps what matches.
+    type_into(&mut h, "search facts", "reserved");
+    assert!(h.query_by_label("seat(seat1)").is_none());
+    assert!(h.get_all_by_label_contains("reserved(").next().is_some());
+    // The participants, with their roles and script states.
+    let board = preview(&h).history.latest().unwrap().boards[0].clone();
+    for p in &board.participants {
+        h.get_all_by_label(&p.name).next().unwrap();
+        h.get_all_by_label(&p.role).next().unwrap();
+    }
+}
+
+#[test]
+fn a_conversation_hears_the_player_and_charts_its_beliefs() {
+    let dir = sample_copy("innkeeper");
+    let mut h = harness(EditorApp::open(dir.path()));
+    h.get_by_label("Preview").click();
+    settle(&mut h);
+    assert_eq!(preview(&h).scene.as_deref(), Some("chat"));
+    choose(&mut h, "1×", "8×");
+    h.get_by_label("▶ Play").click();
+    settle(&mut h);
+    until(&mut h, "the scene started", |h| tick(h) >= 2);
+    type_into(
+        &mut h,
+        "your turn: say something (/nods for an emote)",
+        "hi there",
+    );
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    until(&mut h, "Xenos answering", |h| {
+        events(h)
+            .iter()
+            .any(|e| matches!(&e.kind, EventKind::Output { .. }))
+    });
+    let said: Vec<String> = events(&h)
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Input { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(said, ["hi there"]);
+    h.get_by_label("⏸ Pause").click();
+    settle(&mut h);
+    // The transcript shows both, and the greeting space is engaged, with its chart.
+    h.get_all_by_label("hi there").next().unwrap();
+    let s = preview(&h).history.latest().unwrap().clone();
+    assert_eq!(s.world.spaces.len(), 18);
+    let greeting = s
+        .world
+        .spaces
+        .iter()
+        .position(|x| &*x.name == "greeting")
+        .unwrap();
+    let start: usize = s.world.spaces[..greeting]
+        .iter()
+        .map(|x| x.states.len())
+        .sum();
+    let at_rest = s.beliefs[start + s.world.spaces[greeting].start];
+    assert!(at_rest < 0.9, "greeting is engaged: {at_rest}");
+    h.get_all_by_label("greeting").next().unwrap();
 }

@@ -36,6 +36,7 @@ use eframe::egui;
 use egui::{Color32, Panel, RichText, Ui};
 use ensemble_runtime::Program;
 use ensemble_runtime::sim::simulation::SceneKind;
+use ensemble_runtime::trace::EventKind;
 use snapshot::{History, Snapshot, WorldInfo};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -620,7 +621,9 @@ impl Preview {
 
     /// The selected agent: its stack of active states and what it takes part in.
     fn agent_ui(&mut self, ui: &mut Ui) {
-        let Some(snapshot) = self.shown() else { return };
+        let Some(snapshot) = self.shown().cloned() else {
+            return;
+        };
         let Some(name) = self.selected.clone() else {
             ui.label(
                 RichText::new("Click an agent on the map or in the timeline.")
@@ -628,15 +631,17 @@ impl Preview {
             );
             return;
         };
-        let Some(a) = snapshot.agent(&name) else {
+        if snapshot.agent(&name).is_none() {
             ui.label(
                 RichText::new(format!("{name} is not in the scene at this tick."))
                     .color(theme::TEXT_WEAK),
             );
             return;
+        }
+        ui.horizontal(|ui| world_view::follow_controls(self, ui, &snapshot));
+        let Some(a) = snapshot.agent(&name) else {
+            return;
         };
-        let color = agent_color(a.id.index());
-        ui.label(RichText::new(&*a.name).color(color).strong().size(15.0));
         ui.label(
             RichText::new(format!(
                 "{:?} · {}",
@@ -678,6 +683,38 @@ impl Preview {
                 "{} in {} at {} (state {})",
                 p.role, b.script, b.location, p.state
             ));
+        }
+        // A planning agent's plan, as last made or changed.
+        let plan = self.history.events().rev().find_map(|(_, e)| {
+            if e.tick > snapshot.tick || e.agent.as_deref() != Some(&*name) {
+                return None;
+            }
+            match &e.kind {
+                EventKind::Plan {
+                    problem, actions, ..
+                } => Some((problem.clone(), actions.clone(), None)),
+                EventKind::Replan {
+                    problem,
+                    actions,
+                    reason,
+                    ..
+                } => Some((problem.clone(), actions.clone(), Some(reason.clone()))),
+                _ => None,
+            }
+        });
+        if let Some((problem, actions, why)) = plan {
+            ui.add_space(4.0);
+            ui.label(RichText::new(format!("plan for {problem}")).color(theme::INFO));
+            if let Some(why) = why {
+                ui.label(
+                    RichText::new(format!("replanned: {why}"))
+                        .small()
+                        .color(theme::TEXT_WEAK),
+                );
+            }
+            for (i, act) in actions.iter().enumerate() {
+                ui.label(RichText::new(format!("{}. {act}", i + 1)).monospace());
+            }
         }
         if !matches!(a.status, ensemble_runtime::hsm::AgentStatus::Running) {
             ui.label(RichText::new(format!("{:?}", a.status)).color(theme::WARNING));
@@ -903,7 +940,6 @@ impl Preview {
 
 /// What the last `reload` or `reload-rejected` event said.
 fn reload_summary(history: &History) -> String {
-    use ensemble_runtime::trace::EventKind;
     for (_, e) in history.events().rev() {
         match &e.kind {
             EventKind::Reload {

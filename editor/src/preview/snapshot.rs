@@ -6,7 +6,8 @@
 //! agents when nobody moved, a blackboard whose tuple space kept its version, the beliefs), so
 //! a tick where little happened costs a few pointers.
 //!
-//! **Invariants:** snapshots in a history are in tick order; the history's estimated size stays
+//! **Invariants:** snapshots in a history are in tick order (a tick may be recorded twice: just
+//! before and just after a reload); the history's estimated size stays
 //! under its budget by thinning the oldest half (every other snapshot dropped), so the far past
 //! stays reachable at a coarser grain while the recent past keeps every tick; events are kept
 //! up to a count, oldest dropped first.
@@ -319,15 +320,8 @@ impl History {
             }
             self.events.push_back(e);
         }
-        // A step can record the same tick again (a reload between ticks): the newer wins.
-        if self
-            .snapshots
-            .back()
-            .is_some_and(|(s, _)| s.tick == snapshot.tick)
-        {
-            let (_, b) = self.snapshots.pop_back().expect("checked");
-            self.bytes -= b;
-        }
+        // A tick can be recorded twice (a reload between ticks: before and after it); both
+        // stay, and the later one answers for the tick.
         self.bytes += bytes;
         self.snapshots.push_back((snapshot, bytes));
         while self.bytes > self.budget && self.snapshots.len() > 2 {
@@ -539,13 +533,19 @@ mod tests {
     }
 
     #[test]
-    fn a_second_snapshot_of_the_same_tick_replaces_the_first() {
+    fn a_tick_recorded_twice_keeps_both_and_answers_with_the_later() {
         let mut h = History::new(1 << 20, 100);
         h.push(snapshot(0, 0.0), 10, Vec::new());
         h.push(snapshot(1, 1.0), 10, Vec::new());
         h.push(snapshot(1, 5.0), 10, Vec::new());
-        assert_eq!(h.snapshot_count(), 2);
-        assert_eq!(h.bytes(), 20);
+        h.push(snapshot(2, 6.0), 10, Vec::new());
+        assert_eq!(h.snapshot_count(), 4);
         assert_eq!(h.at(1).unwrap().agents[0].at, Some([5.0, 0.0]));
+        let both: Vec<_> = h.range(1, 1).map(|s| s.agents[0].at).collect();
+        assert_eq!(both, [Some([1.0, 0.0]), Some([5.0, 0.0])]);
+        assert_eq!(
+            h.before(h.at(2).unwrap()).unwrap().agents[0].at,
+            Some([5.0, 0.0])
+        );
     }
 }

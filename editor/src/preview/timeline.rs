@@ -305,6 +305,7 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
             let future = e.tick > now;
             let current = e.tick == now && !live;
             let dim = |c: Color32| if future { c.gamma_multiply(0.35) } else { c };
+            let mut agent_rect: Option<(egui::Rect, String)> = None;
             let r = ui
                 .horizontal(|ui| {
                     ui.set_height(ROW);
@@ -328,16 +329,8 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
                         .iter()
                         .find(|(n, _)| n == who)
                         .map_or(theme::TEXT_WEAK, |(_, c)| *c);
-                    if ui
-                        .add(
-                            egui::Label::new(RichText::new(who).color(dim(color)))
-                                .sense(egui::Sense::click()),
-                        )
-                        .on_hover_text("Select this agent")
-                        .clicked()
-                    {
-                        pick = Some(who.to_string());
-                    }
+                    let name = ui.label(RichText::new(who).color(dim(color)));
+                    agent_rect = Some((name.rect, who.to_string()));
                     let g = group(&e.kind);
                     ui.label(
                         RichText::new(e.kind.name())
@@ -352,13 +345,29 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
                 })
                 .response
                 .interact(egui::Sense::click());
-            if r.on_hover_text(format!(
-                "tick {} · {:.2} s — click to see the scene then",
-                e.tick, e.time
-            ))
-            .clicked()
-            {
-                go_to = Some(e.tick);
+            // A click on the agent's name selects the agent; anywhere else on the row, it
+            // shows the scene at the event's tick.
+            let over_agent = |p: Option<egui::Pos2>| {
+                agent_rect
+                    .as_ref()
+                    .zip(p)
+                    .is_some_and(|((rect, _), p)| rect.contains(p))
+            };
+            let (hovering, clicked_at) = (r.hover_pos(), r.interact_pointer_pos());
+            let hint = if over_agent(hovering) {
+                "select this agent".to_string()
+            } else {
+                format!(
+                    "tick {} · {:.2} s: click to see the scene then",
+                    e.tick, e.time
+                )
+            };
+            if r.on_hover_text(hint).clicked() {
+                if over_agent(clicked_at) {
+                    pick = agent_rect.map(|(_, who)| who);
+                } else {
+                    go_to = Some(e.tick);
+                }
             }
         }
     });

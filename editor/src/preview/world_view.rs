@@ -164,7 +164,10 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
     }
 
     // Agents: their marks first (labels keep clear of them), then their labels.
-    let mut labels = Labels::default();
+    let mut labels = Labels {
+        view: rect.shrink(2.0),
+        taken: Vec::new(),
+    };
     let pointer = response.hover_pos();
     let mut hovered = None;
     let mut nearest: Option<(f32, Arc<str>)> = None;
@@ -262,6 +265,12 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
         p.select(nearest.map(|(_, n)| n));
     }
 
+    // The selected agent, and what the graph does with it.
+    let bar = Rect::from_min_size(rect.min + vec2(8.0, 6.0), vec2(rect.width() - 16.0, 24.0));
+    ui.scope_builder(egui::UiBuilder::new().max_rect(bar), |ui| {
+        ui.horizontal(|ui| follow_controls(p, ui, &snapshot));
+    });
+
     // Scale and hints.
     let metres = nice_length(80.0 / map.scale);
     let bar = metres as f32 * map.scale;
@@ -277,13 +286,46 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
         FontId::proportional(11.0),
         theme::TEXT_WEAK,
     );
-    painter.text(
-        rect.right_bottom() + vec2(-10.0, -10.0),
-        Align2::RIGHT_BOTTOM,
-        "click an agent · scroll to zoom · drag to pan · double-click to fit",
-        FontId::proportional(10.5),
-        theme::TEXT_WEAK.gamma_multiply(0.7),
-    );
+    if response.hovered() {
+        painter.text(
+            rect.right_bottom() + vec2(-10.0, -10.0),
+            Align2::RIGHT_BOTTOM,
+            "click an agent · scroll to zoom · drag to pan · double-click to fit",
+            FontId::proportional(10.5),
+            theme::TEXT_WEAK.gamma_multiply(0.7),
+        );
+    }
+}
+
+/// The selected agent's name, and the graph's options for it: follow it (open the machine it
+/// runs), highlight only its states.
+pub fn follow_controls(p: &mut Preview, ui: &mut Ui, snapshot: &Snapshot) {
+    let Some(name) = p.selected.clone() else {
+        return;
+    };
+    let color = snapshot
+        .agent(&name)
+        .map_or(theme::TEXT, |a| agent_color(a.id.index()));
+    ui.label(egui::RichText::new(&*name).color(color).strong());
+    ui.toggle_value(&mut p.follow, "Follow")
+        .on_hover_text("Open the machine it runs in the graph, whenever that changes");
+    let mut only = !p.highlight_all;
+    if ui
+        .toggle_value(&mut only, "Only its states")
+        .on_hover_text("Highlight only this agent's states in the graph (else every agent's)")
+        .changed()
+    {
+        p.highlight_all = !only;
+    }
+    if ui
+        .small_button("✕")
+        .on_hover_text("Select no agent")
+        .clicked()
+    {
+        p.select(None);
+        p.follow = false;
+        p.highlight_all = true;
+    }
 }
 
 /// 1, 2 or 5 times a power of ten, near `x`.
@@ -389,15 +431,15 @@ fn locations(painter: &egui::Painter, s: &Snapshot, map: Map, labels: &mut Label
     }
 }
 
-/// Places labels where they cover no mark and no other label.
-#[derive(Default)]
+/// Places labels inside the view where they cover no mark and no other label.
 struct Labels {
+    view: Rect,
     taken: Vec<Rect>,
 }
 
 impl Labels {
     fn free(&self, r: Rect) -> bool {
-        !self.taken.iter().any(|t| t.intersects(r))
+        self.view.contains_rect(r) && !self.taken.iter().any(|t| t.intersects(r))
     }
 
     /// The top-left corner for a label of `size` beside a mark of radius `r` at `c`: right,
