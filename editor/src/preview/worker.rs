@@ -213,14 +213,13 @@ fn run(
     }
     let mut playing = play;
     let mut speed = speed.clamp(0.01, 100.0);
-    // The scene's clock: when the next tick is due.
-    let mut due = Instant::now();
+    let mut clock = Clock::start(Instant::now(), tick_time(&l.sim, speed));
     let mut behind = false;
     // Since when the scene has been playing at this speed, and the ticks it ran since.
     let mut window = (Instant::now(), 0u64);
     loop {
         let wait = if playing {
-            due.saturating_duration_since(Instant::now())
+            clock.wait(Instant::now())
         } else {
             Duration::from_secs(3600)
         };
@@ -233,7 +232,7 @@ fn run(
         match command {
             Some(Command::Play) if !playing => {
                 playing = true;
-                due = Instant::now() + tick_time(&l.sim, speed);
+                clock = Clock::start(Instant::now(), tick_time(&l.sim, speed));
                 window = (Instant::now(), 0);
             }
             Some(Command::Play) => {}
@@ -246,7 +245,7 @@ fn run(
             }
             Some(Command::Speed(s)) => {
                 speed = s.clamp(0.01, 100.0);
-                due = Instant::now() + tick_time(&l.sim, speed);
+                clock = Clock::start(Instant::now(), tick_time(&l.sim, speed));
                 window = (Instant::now(), 0);
             }
             Some(Command::Reload {
@@ -262,7 +261,8 @@ fn run(
                 // The reload is recorded at the current tick; the new program's first tick
                 // runs now, so the latency covers the program actually running.
                 go_on = l.report() && l.tick() && l.reloaded(ok, asked);
-                due = Instant::now() + tick_time(&l.sim, speed);
+                // A new program may have a new tick rate.
+                clock = Clock::start(Instant::now(), tick_time(&l.sim, speed));
             }
             Some(Command::Reject { reason, asked }) => {
                 l.sim.reject_reload(reason);
@@ -276,39 +276,231 @@ fn run(
         if !go_on {
             return;
         }
-        if playing {
-            let mut burst = 0;
-            while Instant::now() >= due && burst < BURST {
-                if !l.tick() {
+        if !playing {
+            window = (Instant::now(), 0);
+            continue;
+        }
+        for _ in 0..clock.due(Instant::now()) {
+            if !l.tick() {
+                return;
+            }
+            window.1 += 1;
+        }
+        // Over each second of play: did the scene keep up with its clock?
+        let elapsed = window.0.elapsed();
+        if elapsed >= Duration::from_secs(1) {
+            let expected = elapsed.as_secs_f64() * speed / l.sim.dt();
+            let late = (window.1 as f64) < 0.9 * expected;
+            window = (Instant::now(), 0);
+            if late != behind {
+                behind = late;
+                if l.out.send(Report::Behind(late)).is_err() {
                     return;
                 }
-                due += tick_time(&l.sim, speed);
-                burst += 1;
-                window.1 += 1;
             }
-            if Instant::now().saturating_duration_since(due) > MAX_LAG {
-                // Drop the backlog: run slower than real time rather than race.
-                due = Instant::now();
-            }
-            // Over each second of play: did the scene keep up with its clock?
-            let elapsed = window.0.elapsed();
-            if elapsed >= Duration::from_secs(1) {
-                let expected = elapsed.as_secs_f64() * speed / l.sim.dt();
-                let late = (window.1 as f64) < 0.9 * expected;
-                window = (Instant::now(), 0);
-                if late != behind {
-                    behind = late;
-                    if l.out.send(Report::Behind(late)).is_err() {
-                        return;
-                    }
-                }
-            }
-        } else {
-            window = (Instant::now(), 0);
         }
     }
 }
 
 fn tick_time(sim: &Simulation, speed: f64) -> Duration {
     Duration::from_secs_f64(sim.dt() / speed)
+}
+
+/// The scene's clock while it plays: when the next tick is due.
+struct Clock {
+    next: Instant,
+    period: Duration,
+}
+
+impl Clock {
+    /// A clock whose first tick is due one period after `now`.
+    fn start(now: Instant, period: Duration) -> Clock {
+        Clock {
+            next: now + period,
+            period,
+        }
+    }
+
+    /// How many ticks are due at `now` (at most [`BURST`]; the rest on the next call). A
+    /// backlog longer than [`MAX_LAG`] is dropped: the scene runs slower than its speed asks
+    /// rather than racing to catch up.
+    fn due(&mut self, now: Instant) -> u32 {
+        let mut n = 0;
+        while now >= self.next && n < BURST {
+            self.next += self.period;
+            n += 1;
+        }
+        if now.saturating_duration_since(self.next) > MAX_LAG {
+            self.next = now + self.period;
+        }
+        n
+    }
+
+    fn wait(&self, now: Instant) -> Duration {
+        self.next.saturating_duration_since(now)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ensemble_runtime::trace::EventKind;
+
+    fn sample(name: &str) -> Arc<Program> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../samples")
+            .join(name);
+        let c = ensemble_compiler::compile_path(&root).unwrap();
+        Arc::new(c.output.expect("the sample compiles").0)
+    }
+
+    /// Reports until one satisfies `stop` (returned with the ones before it).
+    fn until(w: &Worker, stop: impl Fn(&Report) -> bool) -> Vec<Report> {
+        let mut seen = Vec::new();
+        loop {
+            let r = w
+                .reports
+                .recv_timeout(Duration::from_secs(60))
+                .expect("the worker reports");
+            let done = stop(&r);
+            seen.push(r);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    fn ticks(reports: &[Report]) -> Vec<u64> {
+        reports
+            .iter()
+            .filter_map(|r| match r {
+                Report::Tick { snapshot, .. } => Some(snapshot.tick),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn paused_it_steps_reloads_and_refuses_on_command() {
+        let program = sample("airport");
+        let w = Worker::start(program.clone(), "ticket-counter".into(), 7, 1.0, false);
+        let first = until(&w, |r| matches!(r, Report::Tick { .. }));
+        assert!(matches!(first[0], Report::Started(_)));
+        assert_eq!(ticks(&first), [0]);
+        assert!(w.send(Command::Step(10)));
+        let steps = until(
+            &w,
+            |r| matches!(r, Report::Tick { snapshot, .. } if snapshot.tick == 10),
+        );
+        assert_eq!(ticks(&steps), (1..=10).collect::<Vec<_>>());
+        // Paused, nothing more comes.
+        assert!(w.reports.recv_timeout(Duration::from_millis(200)).is_err());
+
+        let asked = Instant::now();
+        w.send(Command::Reload {
+            program: Arc::new((*program).clone()),
+            reason: "saved: test".into(),
+            asked,
+        });
+        let reload = until(&w, |r| matches!(r, Report::Reloaded { .. }));
+        // The reload is recorded at tick 10, then the new program runs tick 11.
+        assert_eq!(ticks(&reload), [10, 11]);
+        let Report::Tick { events, .. } = &reload[0] else {
+            panic!()
+        };
+        assert!(
+            matches!(&events[..], [e] if matches!(&e.kind, EventKind::Reload { reason, .. } if reason == "saved: test"))
+        );
+        let Some(Report::Reloaded {
+            ok, done, world, ..
+        }) = reload.last()
+        else {
+            panic!()
+        };
+        assert!(*ok && *done >= asked);
+        assert_eq!(world.program, 1, "the second program of the run");
+
+        w.send(Command::Reject {
+            reason: "broken".into(),
+            asked: Instant::now(),
+        });
+        let refused = until(&w, |r| matches!(r, Report::Reloaded { .. }));
+        let Some(Report::Reloaded { ok, .. }) = refused.last() else {
+            panic!()
+        };
+        assert!(!ok);
+        assert_eq!(ticks(&refused), [11], "refusing runs no tick");
+    }
+
+    #[test]
+    fn the_clock_runs_what_is_due_in_bursts_and_drops_a_long_backlog() {
+        let t0 = Instant::now();
+        let ms = Duration::from_millis;
+        let mut c = Clock::start(t0, ms(10));
+        assert_eq!(c.due(t0), 0);
+        assert_eq!(c.due(t0 + ms(35)), 3);
+        assert_eq!(c.due(t0 + ms(35)), 0, "nothing twice");
+        assert_eq!(c.due(t0 + ms(40)), 1);
+        // Far behind: one burst, then the backlog is dropped rather than raced through.
+        let late = t0 + Duration::from_secs(5);
+        assert_eq!(c.due(late), BURST);
+        assert_eq!(c.due(late), 0);
+        assert_eq!(c.due(late + ms(10)), 1);
+        // A short lag is caught up over the next calls.
+        let mut c = Clock::start(t0, ms(10));
+        assert_eq!(c.due(t0 + ms(10) * (BURST + 10)), BURST);
+        assert_eq!(c.due(t0 + ms(10) * (BURST + 10)), 10);
+    }
+
+    #[test]
+    fn a_scene_that_cannot_start_says_why() {
+        let w = Worker::start(sample("airport"), "nowhere".into(), 7, 1.0, true);
+        let r = until(&w, |r| matches!(r, Report::Failed(_)));
+        let Some(Report::Failed(why)) = r.last() else {
+            panic!()
+        };
+        assert!(why.contains("no scene `nowhere`"), "{why}");
+        assert!(why.contains("ticket-counter"), "{why}");
+    }
+
+    #[test]
+    fn snapshots_share_what_did_not_change() {
+        let program = sample("bench");
+        let mut sim = Simulation::start(program, "bench", 11, &Options::default()).unwrap();
+        let world = Arc::new(WorldInfo::of(&sim, 0));
+        let mut recorder = Recorder::default();
+        let mut last: Option<Snapshot> = None;
+        let (mut shared, mut changed) = (0, 0);
+        for _ in 0..3000 {
+            sim.tick();
+            let (s, bytes) = recorder.record(&sim, &world);
+            if let (Some(l), Some(b)) = (&last, s.boards.first())
+                && let Some(o) = l.boards.iter().find(|o| o.instance == b.instance)
+            {
+                if o.version == b.version {
+                    assert!(Arc::ptr_eq(&o.facts, &b.facts), "same version, same facts");
+                    shared += 1;
+                } else {
+                    changed += 1;
+                }
+            }
+            if let Some(l) = &last
+                && *l.agents == *s.agents
+            {
+                assert!(Arc::ptr_eq(&l.agents, &s.agents));
+                if Arc::ptr_eq(&l.boards, &s.boards) {
+                    assert_eq!(
+                        bytes,
+                        std::mem::size_of::<Snapshot>(),
+                        "a tick where nothing changed costs its pointers"
+                    );
+                }
+            }
+            last = Some(s);
+        }
+        assert!(
+            shared > 100 && changed > 0,
+            "{shared} shared, {changed} changed"
+        );
+    }
 }
