@@ -359,3 +359,40 @@ fn a_reload_mid_plan_carries_the_plan_by_name() {
     }
     assert_eq!(s.status(AgentId(0)), &AgentStatus::Finished);
 }
+
+#[test]
+fn a_reload_that_removes_the_problem_mid_action_fails_the_plan_without_panicking() {
+    let p = program(
+        fixtures::dinner_date(),
+        Planner::AStar(Heuristic::Max),
+        &[],
+        vec![],
+    );
+    let world = SimWorld::for_scene(&p, SceneId(0));
+    let mut s = Scene::new(p.clone(), sim::library(), "evening", world, 7).unwrap();
+    // Mid-action: `Act` runs below the Plan state.
+    for _ in 0..5 {
+        s.tick();
+    }
+    // The same program, but its problem is called something else now, and the state
+    // PlanFailed leads to waits instead of ending the machine (like the samples' `Say`).
+    let mut renamed = (*p).clone();
+    renamed.planning.problems[0].name = renamed.name_id("here").unwrap();
+    let wait = renamed
+        .library
+        .iter()
+        .position(|l| renamed.names[l.name.index()] == "Wait");
+    renamed.states[3].code = LibraryId(wait.unwrap() as u32);
+    renamed.states[3].modifier = Modifier::Number(100.0);
+    let r = s.reload(Arc::new(renamed), "renamed").unwrap();
+    assert!(
+        r.fallbacks
+            .iter()
+            .any(|f| f.contains("problem Evening no longer exists")),
+        "{:?}",
+        r.fallbacks
+    );
+    let ev: Vec<String> = s.take_events().iter().filter_map(compact).collect();
+    assert!(ev.contains(&"enter Top/Fail".to_string()), "{ev:#?}");
+    assert_eq!(s.status(AgentId(0)), &AgentStatus::Running);
+}
