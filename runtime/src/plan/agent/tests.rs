@@ -428,3 +428,30 @@ fn the_graph_planner_follows_declaration_order_and_falls_back_off_the_graph() {
     let d = ex.start(&def);
     assert!(matches!(d.next, Next::Perform(_)), "{d:?}");
 }
+
+/// `p0 -> p1 -> ... -> pn`, one action per step.
+fn corridor(n: usize) -> Task {
+    let mut b = Task::builder();
+    for i in 0..n {
+        let (from, to) = (format!("p{i}"), format!("p{}", i + 1));
+        b = b.op(&format!("step{i}"), &[&from], &[&to], &[&from]);
+    }
+    b.init(&["p0"]).goal(&[&format!("p{n}")]).build()
+}
+
+#[test]
+fn minmin_plans_again_after_every_action_however_long_the_plan() {
+    // Planning again after each action is how MinMin works, not a sign of trouble: a plan
+    // longer than MAX_REPLANS actions must still be carried out.
+    let n = MAX_REPLANS as usize + 10;
+    let planner = Planner::MinMin {
+        horizon: 2,
+        depth_bound: None,
+        second_bound: true,
+        heuristic: Heuristic::Add,
+    };
+    let def = problem(corridor(n), planner, vec![]);
+    let (done, _, end) = run(&def, |_, _| false, |_, _| {});
+    assert_eq!(end, Next::Succeeded, "after {} actions", done.len());
+    assert_eq!(done.len(), n);
+}
