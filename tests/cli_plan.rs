@@ -597,3 +597,57 @@ fn ensemble_plan_and_the_project_agree_on_the_shop() {
     assert_eq!(j["length"], 4);
     assert_eq!(j["operators"], 5, "only the NPC's own actions: {j}");
 }
+
+#[test]
+fn a_world_event_may_test_a_fact_that_no_action_changes() {
+    // `sells(sword)` is static (no action changes it): the event's `when` must still find it
+    // as a fact of the problem, with its truth from the initial state.
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("weapon-shop");
+    copy_dir(&root().join("samples/weapon-shop"), &project);
+    let edit = |file: &str, from: &str, to: &str| {
+        let path = project.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{file}: {from}");
+        std::fs::write(&path, text.replace(from, to)).unwrap();
+    };
+    edit(
+        "shop.domain.ron",
+        "\"has(agent, item)\"]",
+        "\"has(agent, item)\", \"sells(item)\"]",
+    );
+    edit(
+        "shop.domain.ron",
+        "inStock(I)\"], add",
+        "inStock(I), sells(I)\"], add",
+    );
+    edit(
+        "buy-sword.problem.ron",
+        "\"inStock(sword)\"]",
+        "\"inStock(sword)\", \"sells(sword)\"]",
+    );
+    edit(
+        "shop.scene.ron",
+        "perform: \"Open(player, shopdoor)\",",
+        "perform: \"Open(player, shopdoor)\", when: [\"sells(sword)\"],",
+    );
+    let o = ensemble(&["check", project.to_str().unwrap()]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let o = ensemble(&[
+        "run",
+        project.to_str().unwrap(),
+        "--scene",
+        "shop",
+        "--ticks",
+        "300",
+        "--trace",
+        "json",
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let trace = json_lines(&o.stdout);
+    assert!(
+        has(&trace, "add", "world", "PlayerOpensTheDoor"),
+        "{}",
+        o.stdout
+    );
+}

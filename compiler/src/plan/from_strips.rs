@@ -185,8 +185,9 @@ fn lift(l: &Lifted, lit: &EventLit, diags: &mut Diagnostics) -> Option<(PredId, 
     Some((p as PredId, objs))
 }
 
-/// A problem, lowered. `events` are the literals world events will set or test, so that their
-/// facts exist and stay fluent.
+/// A problem, lowered. `events` are the literals world events will set, `tested` those their
+/// `when` conditions test: the predicates of both stay fluent (never compiled away as static),
+/// so that their facts exist; what events set may also become true.
 #[allow(clippy::too_many_arguments)]
 pub fn lower(
     domain: &StripsDomain,
@@ -194,6 +195,7 @@ pub fn lower(
     source: ProblemSource,
     extras: &Extras<'_>,
     events: &[EventLit],
+    tested: &[EventLit],
     span: Span,
     module: &Module,
     stage: super::project::Options,
@@ -219,6 +221,13 @@ pub fn lower(
     }
     for d in events_diags.iter() {
         diags.push(d.clone());
+    }
+    // Mistakes in conditions are reported when the events are resolved.
+    let mut quiet = Diagnostics::default();
+    for e in tested {
+        if let Some((p, _)) = lift(&lifted, e, &mut quiet) {
+            may_change.push(p);
+        }
     }
     let before = diags.count(Severity::Error);
     let actor = match extras.actor {

@@ -407,6 +407,9 @@ fn lower_strips(
     diags: &mut Diagnostics,
 ) -> Option<Problem> {
     let mut lits: Vec<EventLit> = Vec::new();
+    let mut tested: Vec<EventLit> = Vec::new();
+    // Mistakes in `when` are reported once, when the events are resolved.
+    let mut quiet = Diagnostics::default();
     for (_, ev) in events {
         for (text, &at) in ev.asset.set.iter().zip(&ev.set_spans) {
             lits.extend(from_strips::parse_event_literals(
@@ -414,6 +417,14 @@ fn lower_strips(
                 domain.naming,
                 at,
                 diags,
+            ));
+        }
+        for (text, &at) in ev.asset.when.iter().zip(&ev.when_spans) {
+            tested.extend(from_strips::parse_event_literals(
+                text,
+                domain.naming,
+                at,
+                &mut quiet,
             ));
         }
     }
@@ -463,7 +474,7 @@ fn lower_strips(
         Source::ActionList(..) => return None,
     };
     from_strips::lower(
-        domain, &ast, kind, &extras, &lits, span, module, opts, diags,
+        domain, &ast, kind, &extras, &lits, &tested, span, module, opts, diags,
     )
 }
 
