@@ -651,3 +651,51 @@ fn a_world_event_may_test_a_fact_that_no_action_changes() {
         o.stdout
     );
 }
+
+#[test]
+fn a_world_event_on_an_action_list_names_values_as_the_action_list_does() {
+    // A number names an enumerated variable's value by its index (docs/formats/planning.md),
+    // in world events as in the action list; a wrong value is one mistake, reported once.
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("airport");
+    copy_dir(&root().join("samples/airport"), &project);
+    let scene = project.join("traveller/traveller.scene.ron");
+    let text = std::fs::read_to_string(&scene).unwrap();
+    let original = r#"when: ["Location = Gate"], set: ["Location = WrongGate", "Know = 0"]"#;
+    assert!(text.contains(original));
+    let numbered = r#"when: ["Location = 0"], set: ["Location = 5", "Know = 0"]"#;
+    std::fs::write(&scene, text.replace(original, numbered)).unwrap();
+    let o = ensemble(&["check", project.to_str().unwrap()]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let o = ensemble(&[
+        "run",
+        project.to_str().unwrap(),
+        "--scene",
+        "traveller",
+        "--ticks",
+        "1500",
+        "--trace",
+        "json",
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let trace = json_lines(&o.stdout);
+    assert!(
+        has(&trace, "add", "fact", "Location=WrongGate"),
+        "{}",
+        o.stdout
+    );
+    let wrong = r#"when: ["Location = Gate"], set: ["Location = Nowhere", "Know = 0"]"#;
+    std::fs::write(&scene, text.replace(original, wrong)).unwrap();
+    let o = ensemble(&["check", project.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(o.code, 1);
+    let doc: Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(
+        located(&doc),
+        [(
+            "invalid-value".into(),
+            "traveller/traveller.scene.ron".into(),
+            12
+        )],
+        "{doc}"
+    );
+}

@@ -8,7 +8,7 @@
 //! problem by `(define (problem NAME))`. A problem finds its domain by the domain's name (a
 //! native `name`, or PDDL's `(define (domain NAME))`). Names are unique across the project.
 
-use super::action_list::Value;
+use super::action_list::{ActionDomain, Value};
 use super::assets::{
     ActionListAsset, DomainAsset, HeuristicAsset, PlannerAsset, ProblemAsset, SearchAsset,
 };
@@ -525,7 +525,6 @@ fn resolve_events(
     for (i, list) in events.iter().enumerate() {
         let Some(ph) = lowered[i] else { continue };
         let problem = &module.problems[ph];
-        let action_list = matches!(entries[i].source, Source::ActionList(..));
         for (sh, ev) in list {
             let a = &ev.asset;
             let scene = &module.scenes[*sh];
@@ -587,21 +586,31 @@ fn resolve_events(
             let mut change = Operator::new(a.name.clone());
             let mut perform: Option<u32> = None;
             let mut ok = true;
-            if action_list {
+            if let Source::ActionList(asset, _) = &entries[i].source {
+                let domain = ActionDomain {
+                    variables: asset.variables.clone(),
+                    actions: Vec::new(),
+                };
+                // `Var = value` as the action list names values; the fact, if the task has it.
+                let fact = |var: &str, value: &Value, at: Span, diags: &mut Diagnostics| {
+                    let (v, x) = from_action_list::resolve_value(&domain, var, value, at, diags)?;
+                    let name = from_action_list::fact_name(&domain, v, x);
+                    let found = task.fact_id(&name);
+                    if found.is_none() {
+                        // An integer value that no state of the planning graph has.
+                        diags.push(unknown_fact(&name, at, task));
+                    }
+                    found
+                };
                 for (text, &at) in a.when.iter().zip(&ev.when_spans) {
                     match from_action_list::assignment(text) {
-                        Some((var, value, eq)) => {
-                            match task.fact_id(&format!("{var}={}", value_text(&value))) {
-                                Some(f) => when.push(Lit {
-                                    fact: f,
-                                    positive: eq,
-                                }),
-                                None => {
-                                    ok = false;
-                                    diags.push(unknown_fact(text, at, task));
-                                }
-                            }
-                        }
+                        Some((var, value, eq)) => match fact(&var, &value, at, diags) {
+                            Some(f) => when.push(Lit {
+                                fact: f,
+                                positive: eq,
+                            }),
+                            None => ok = false,
+                        },
                         None => {
                             ok = false;
                             diags.push(
@@ -621,7 +630,8 @@ fn resolve_events(
                         ok = false; // reported while lowering the action list
                         continue;
                     };
-                    match task.fact_id(&format!("{var}={}", value_text(&value))) {
+                    // A wrong name or value was reported while lowering the action list.
+                    match fact(&var, &value, at, &mut Diagnostics::default()) {
                         Some(f) => {
                             change.add.push(f);
                             let prefix = format!("{var}=");
@@ -629,10 +639,7 @@ fn resolve_events(
                                 g != f && task.facts[g as usize].starts_with(&prefix)
                             }));
                         }
-                        None => {
-                            ok = false;
-                            diags.push(unknown_fact(text, at, task));
-                        }
+                        None => ok = false,
                     }
                 }
                 if a.perform.is_some() {
@@ -740,13 +747,6 @@ fn resolve_events(
     }
     for e in out {
         module.world_events.append(e);
-    }
-}
-
-fn value_text(v: &Value) -> String {
-    match v {
-        Value::Int(i) => i.to_string(),
-        Value::Name(n) => n.clone(),
     }
 }
 
