@@ -228,3 +228,35 @@ fn unreachable_goal_is_proven_unsolvable() {
     );
     assert_eq!(r.outcome, PopOutcome::Unsolvable);
 }
+
+#[test]
+fn a_running_step_that_deletes_a_condition_threatens_links_from_the_past() {
+    // R deletes `a` and runs while the player hands over `a`: C may not use the player's `a`
+    // (or a_now's), because R takes it away again when it finishes, before C starts.
+    let t = Task::builder()
+        .op("R", &[], &["g1"], &["a"])
+        .op("A", &[], &["a"], &[])
+        .op("C", &["a"], &["g2"], &[])
+        .init(&[])
+        .goal(&["g1", "g2"])
+        .build();
+    let idx = AchieverIndex::build(&t);
+    let mut p = pop(&t);
+    assert_eq!(names(&t, &p), ["R", "A", "C"]);
+    let r_step = step_of(&t, &p, "R");
+    p.begin(r_step);
+    let mut user = crate::plan::task::Operator::new("User");
+    user.add.push(t.fact_id("a").unwrap());
+    let r = player_action(
+        &t,
+        Achievers::Index(&idx),
+        &mut p,
+        user,
+        PopConfig::default(),
+    );
+    assert_eq!(r.outcome, RepairOutcome::Repaired);
+    assert_eq!(names(&t, &p), ["A", "C"]);
+    // Whatever the repair did, the rest must be executable once R has finished.
+    let after_r = t.op(t.op_id("R").unwrap()).apply(&p.now);
+    validate(&t, &after_r, &p.linear_plan()).unwrap();
+}
