@@ -699,3 +699,44 @@ fn a_world_event_on_an_action_list_names_values_as_the_action_list_does() {
         "{doc}"
     );
 }
+
+#[test]
+fn ensemble_plan_says_why_minmin_stopped_in_plain_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let (d, p) = (
+        dir.path().join("u.domain.ron"),
+        dir.path().join("u.problem.ron"),
+    );
+    std::fs::write(
+        &d,
+        r#"Domain(name: "u", predicates: ["a", "b"], actions: [
+            (name: "ab", pre: ["a"], add: ["b"], del: ["a"]),
+            (name: "ba", pre: ["b"], add: ["a"], del: ["b"]),
+        ])"#,
+    )
+    .unwrap();
+    std::fs::write(
+        &p,
+        r#"Problem(name: "U", domain: "u", init: ["a"], goal: ["a, b"])"#,
+    )
+    .unwrap();
+    let o = ensemble(&[
+        "plan",
+        d.to_str().unwrap(),
+        p.to_str().unwrap(),
+        "--search",
+        "minmin",
+    ]);
+    assert_eq!(o.code, 1);
+    assert!(
+        o.stderr.contains(
+            "error: minmin stopped by the depth bound, node budget or step limit without a plan"
+        ),
+        "{}",
+        o.stderr
+    );
+    // The goals can never hold together: A* proves it, and the check says why.
+    let o = ensemble(&["plan", d.to_str().unwrap(), p.to_str().unwrap()]);
+    assert_eq!(o.code, 3, "{}", o.stderr);
+    assert!(o.stderr.contains("mutually exclusive"), "{}", o.stderr);
+}
