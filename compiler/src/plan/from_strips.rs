@@ -360,6 +360,22 @@ pub fn lower(
         full.goal_neg.clone(),
     )
     .expect("the same facts");
+    // An actor only tells actions apart through the actions' own `actor` parameters.
+    if let (Some((who, at)), Some(_)) = (extras.actor, actor)
+        && !domain.meta.iter().any(|m| m.actor.is_some())
+    {
+        diags.push(
+            Diagnostic::warning(
+                Code::InvalidValue,
+                format!(
+                    "`{who}` plans with every action: no action of domain `{}` says which parameter performs it",
+                    domain.name()
+                ),
+            )
+            .at(at, "the actor changes nothing here")
+            .note("give the domain's actions an `actor` (native domains), so that the agent plans only with its own"),
+        );
+    }
     if task.operators.is_empty() {
         diags.push(
             Diagnostic::warning(
