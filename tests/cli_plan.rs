@@ -564,7 +564,7 @@ fn a_plan_in_progress_survives_a_reload_by_action_names_or_replans() {
     );
     s.game
         .planning
-        .reload(&same, &renamed, renamed.scene_by_name("date").unwrap());
+        .reload(&same, &renamed, renamed.scene_by_name("date"));
     for _ in 0..300 {
         step(&mut s);
     }
@@ -739,4 +739,52 @@ fn ensemble_plan_says_why_minmin_stopped_in_plain_words() {
     let o = ensemble(&["plan", d.to_str().unwrap(), p.to_str().unwrap()]);
     assert_eq!(o.code, 3, "{}", o.stderr);
     assert!(o.stderr.contains("mutually exclusive"), "{}", o.stderr);
+}
+
+#[test]
+fn a_reload_that_renames_the_running_scene_keeps_planning_without_its_events() {
+    // The scene's world events are gone with its name; the traveller's world (by problem and
+    // fact names) carries over and she goes on planning.
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("airport");
+    copy_dir(&root().join("samples/airport"), &project);
+    let compile = || {
+        let c = ensemble_compiler::compile_path(&project).unwrap();
+        Arc::new(c.output.expect("the project compiles").0)
+    };
+    let program = compile();
+    let id = program.scene_by_name("traveller").unwrap();
+    let mut s = Scene::new(
+        program.clone(),
+        sim::library(),
+        "traveller",
+        SimWorld::for_scene(&program, id),
+        7,
+    )
+    .unwrap();
+    let mut interactions = sim::Interactions::new(&program, id, 7);
+    let mut run = |s: &mut Scene<SimWorld>, interactions: &mut sim::Interactions, ticks| {
+        for _ in 0..ticks {
+            s.tick();
+            interactions.advance(s);
+            sim::planning::fire_world_events(s);
+        }
+    };
+    run(&mut s, &mut interactions, 50);
+    let scene = project.join("traveller/traveller.scene.ron");
+    let text = std::fs::read_to_string(&scene).unwrap();
+    let start = text.find("    events: [").unwrap();
+    let end = text[start..].find("    ],\n").unwrap() + start + "    ],\n".len();
+    let renamed = format!("{}{}", &text[..start], &text[end..])
+        .replace("name: \"traveller\"", "name: \"traveller-renamed\"");
+    std::fs::write(&scene, renamed).unwrap();
+    let p2 = compile();
+    assert!(p2.planning.events.is_empty());
+    interactions.reload(&mut s, p2, "renamed").unwrap();
+    run(&mut s, &mut interactions, 2000);
+    let ev: Vec<String> = s.take_events().iter().map(|e| e.to_json()).collect();
+    let trace = json_lines(&ev.join("\n"));
+    // No gate change any more: she boards at the gate she was told.
+    assert!(has(&trace, "done", "action", "Get_On_Plane"), "{trace:#?}");
+    assert!(!has(&trace, "add", "fact", "Location=WrongGate"));
 }

@@ -138,8 +138,9 @@ impl PlanningWorld {
     }
 
     /// Carries every world across to a new program by problem name and fact names; events
-    /// that already happened stay happened (by scene and event name).
-    pub fn reload(&mut self, old: &Program, new: &Program, scene: SceneId) {
+    /// that already happened stay happened (by scene and event name). `scene` is the running
+    /// scene in `new`; `None` when it no longer exists there, and then it has no world events.
+    pub fn reload(&mut self, old: &Program, new: &Program, scene: Option<SceneId>) {
         let fired: Vec<(String, String)> = self
             .events
             .iter()
@@ -173,7 +174,10 @@ impl PlanningWorld {
             );
         }
         self.worlds = worlds;
-        let mut events = PlanningWorld::for_scene(new, scene).events;
+        let mut events = match scene {
+            Some(scene) => PlanningWorld::for_scene(new, scene).events,
+            None => Vec::new(),
+        };
         for s in &mut events {
             let e = &new.planning.events[s.event];
             let key = (

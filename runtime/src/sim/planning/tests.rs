@@ -346,7 +346,7 @@ fn a_reload_mid_plan_carries_the_plan_by_name() {
         "{:?}",
         r.fallbacks
     );
-    s.game.planning.reload(&p, &p2, SceneId(0));
+    s.game.planning.reload(&p, &p2, Some(SceneId(0)));
     let ev: Vec<String> = s.take_events().iter().filter_map(compact).collect();
     assert!(
         ev.iter().any(|l| l.starts_with("replan")
