@@ -788,3 +788,29 @@ fn a_reload_that_renames_the_running_scene_keeps_planning_without_its_events() {
     assert!(has(&trace, "done", "action", "Get_On_Plane"), "{trace:#?}");
     assert!(!has(&trace, "add", "fact", "Location=WrongGate"));
 }
+
+#[test]
+fn a_problem_with_errors_is_not_also_called_undefined_where_it_is_used() {
+    // One mistake in the problem (a goal that can never be reached): the Plan state naming it
+    // must not get a second error saying that the problem does not exist.
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("weapon-shop");
+    copy_dir(&root().join("samples/weapon-shop"), &project);
+    let path = project.join("buy-sword.problem.ron");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replace("\"inStock(sword)\"]", "]")).unwrap();
+    let o = ensemble(&["check", project.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(o.code, 1);
+    let doc: Value = serde_json::from_str(&o.stdout).unwrap();
+    let errors: Vec<&Value> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["severity"] == "error")
+        .collect();
+    assert_eq!(errors.len(), 1, "{doc}");
+    assert_eq!(
+        (&errors[0]["code"], &errors[0]["file"]),
+        (&"unreachable-goal".into(), &"buy-sword.problem.ron".into())
+    );
+}

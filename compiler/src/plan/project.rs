@@ -361,7 +361,7 @@ pub fn compile_with(
         }
     }
     resolve_events(module, &entries, &events, &lowered, &namings, diags);
-    check_plan_states(module, diags);
+    check_plan_states(module, &problem_names, diags);
     check_recursion(module, diags);
 }
 
@@ -759,13 +759,9 @@ fn unknown_fact(text: &str, at: Span, task: &Task) -> Diagnostic {
     suggest_note(d, text, task.facts.iter().map(String::as_str))
 }
 
-/// Every `Plan` state names a problem.
-fn check_plan_states(module: &Module, diags: &mut Diagnostics) {
-    let names: Vec<&str> = module
-        .problems
-        .iter()
-        .map(|(_, p)| p.name.text.as_str())
-        .collect();
+/// Every `Plan` state names a problem the project defines (`names`: lowered or not — a
+/// problem with errors has its own diagnostics, and is not also undefined).
+fn check_plan_states(module: &Module, names: &[&str], diags: &mut Diagnostics) {
     for (h, state) in module.states.iter() {
         if !is_plan(module, h) {
             continue;
