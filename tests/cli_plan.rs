@@ -763,7 +763,7 @@ fn a_reload_that_renames_the_running_scene_keeps_planning_without_its_events() {
     )
     .unwrap();
     let mut interactions = sim::Interactions::new(&program, id, 7);
-    let mut run = |s: &mut Scene<SimWorld>, interactions: &mut sim::Interactions, ticks| {
+    let run = |s: &mut Scene<SimWorld>, interactions: &mut sim::Interactions, ticks| {
         for _ in 0..ticks {
             s.tick();
             interactions.advance(s);
