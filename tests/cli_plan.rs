@@ -532,6 +532,34 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     }
 }
 
+/// A copy of a sample project to change (the directory lives as long as the guard).
+fn sample_copy(sample: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join(sample);
+    copy_dir(&root().join("samples").join(sample), &project);
+    (dir, project)
+}
+
+/// Replaces `from` (which must be there) by `to` in a file of `project`.
+fn edit(project: &std::path::Path, file: &str, from: &str, to: &str) {
+    let path = project.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{file}: {from}");
+    std::fs::write(&path, text.replace(from, to)).unwrap();
+}
+
+/// Checks `project` (no errors), then runs `scene`; returns the trace.
+fn check_and_run(project: &std::path::Path, scene: &str, ticks: &str) -> Vec<Value> {
+    let path = project.to_str().unwrap();
+    let o = ensemble(&["check", path]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let o = ensemble(&[
+        "run", path, "--scene", scene, "--ticks", ticks, "--trace", "json",
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    json_lines(&o.stdout)
+}
+
 #[test]
 fn a_plan_in_progress_survives_a_reload_by_action_names_or_replans() {
     let dir = tempfile::tempdir().unwrap();
@@ -602,53 +630,36 @@ fn ensemble_plan_and_the_project_agree_on_the_shop() {
 fn a_world_event_may_test_a_fact_that_no_action_changes() {
     // `sells(sword)` is static (no action changes it): the event's `when` must still find it
     // as a fact of the problem, with its truth from the initial state.
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("weapon-shop");
-    copy_dir(&root().join("samples/weapon-shop"), &project);
-    let edit = |file: &str, from: &str, to: &str| {
-        let path = project.join(file);
-        let text = std::fs::read_to_string(&path).unwrap();
-        assert!(text.contains(from), "{file}: {from}");
-        std::fs::write(&path, text.replace(from, to)).unwrap();
-    };
+    let (_dir, project) = sample_copy("weapon-shop");
+    let domain = "shop.domain.ron";
     edit(
-        "shop.domain.ron",
+        &project,
+        domain,
         "\"has(agent, item)\"]",
         "\"has(agent, item)\", \"sells(item)\"]",
     );
     edit(
-        "shop.domain.ron",
+        &project,
+        domain,
         "inStock(I)\"], add",
         "inStock(I), sells(I)\"], add",
     );
     edit(
+        &project,
         "buy-sword.problem.ron",
         "\"inStock(sword)\"]",
         "\"inStock(sword)\", \"sells(sword)\"]",
     );
     edit(
+        &project,
         "shop.scene.ron",
         "perform: \"Open(player, shopdoor)\",",
         "perform: \"Open(player, shopdoor)\", when: [\"sells(sword)\"],",
     );
-    let o = ensemble(&["check", project.to_str().unwrap()]);
-    assert_eq!(o.code, 0, "{}", o.stderr);
-    let o = ensemble(&[
-        "run",
-        project.to_str().unwrap(),
-        "--scene",
-        "shop",
-        "--ticks",
-        "300",
-        "--trace",
-        "json",
-    ]);
-    assert_eq!(o.code, 0, "{}", o.stderr);
-    let trace = json_lines(&o.stdout);
+    let trace = check_and_run(&project, "shop", "300");
     assert!(
         has(&trace, "add", "world", "PlayerOpensTheDoor"),
-        "{}",
-        o.stdout
+        "{trace:#?}"
     );
 }
 
@@ -656,46 +667,24 @@ fn a_world_event_may_test_a_fact_that_no_action_changes() {
 fn a_world_event_on_an_action_list_names_values_as_the_action_list_does() {
     // A number names an enumerated variable's value by its index (docs/formats/planning.md),
     // in world events as in the action list; a wrong value is one mistake, reported once.
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("airport");
-    copy_dir(&root().join("samples/airport"), &project);
-    let scene = project.join("traveller/traveller.scene.ron");
-    let text = std::fs::read_to_string(&scene).unwrap();
+    let (_dir, project) = sample_copy("airport");
+    let scene = "traveller/traveller.scene.ron";
     let original = r#"when: ["Location = Gate"], set: ["Location = WrongGate", "Know = 0"]"#;
-    assert!(text.contains(original));
     let numbered = r#"when: ["Location = 0"], set: ["Location = 5", "Know = 0"]"#;
-    std::fs::write(&scene, text.replace(original, numbered)).unwrap();
-    let o = ensemble(&["check", project.to_str().unwrap()]);
-    assert_eq!(o.code, 0, "{}", o.stderr);
-    let o = ensemble(&[
-        "run",
-        project.to_str().unwrap(),
-        "--scene",
-        "traveller",
-        "--ticks",
-        "1500",
-        "--trace",
-        "json",
-    ]);
-    assert_eq!(o.code, 0, "{}", o.stderr);
-    let trace = json_lines(&o.stdout);
+    edit(&project, scene, original, numbered);
+    let trace = check_and_run(&project, "traveller", "1500");
     assert!(
         has(&trace, "add", "fact", "Location=WrongGate"),
-        "{}",
-        o.stdout
+        "{trace:#?}"
     );
     let wrong = r#"when: ["Location = Gate"], set: ["Location = Nowhere", "Know = 0"]"#;
-    std::fs::write(&scene, text.replace(original, wrong)).unwrap();
+    edit(&project, scene, numbered, wrong);
     let o = ensemble(&["check", project.to_str().unwrap(), "--format", "json"]);
     assert_eq!(o.code, 1);
     let doc: Value = serde_json::from_str(&o.stdout).unwrap();
     assert_eq!(
         located(&doc),
-        [(
-            "invalid-value".into(),
-            "traveller/traveller.scene.ron".into(),
-            12
-        )],
+        [("invalid-value".into(), scene.into(), 12)],
         "{doc}"
     );
 }
@@ -745,9 +734,7 @@ fn ensemble_plan_says_why_minmin_stopped_in_plain_words() {
 fn a_reload_that_renames_the_running_scene_keeps_planning_without_its_events() {
     // The scene's world events are gone with its name; the traveller's world (by problem and
     // fact names) carries over and she goes on planning.
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("airport");
-    copy_dir(&root().join("samples/airport"), &project);
+    let (_dir, project) = sample_copy("airport");
     let compile = || {
         let c = ensemble_compiler::compile_path(&project).unwrap();
         Arc::new(c.output.expect("the project compiles").0)
@@ -793,12 +780,13 @@ fn a_reload_that_renames_the_running_scene_keeps_planning_without_its_events() {
 fn a_problem_with_errors_is_not_also_called_undefined_where_it_is_used() {
     // One mistake in the problem (a goal that can never be reached): the Plan state naming it
     // must not get a second error saying that the problem does not exist.
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("weapon-shop");
-    copy_dir(&root().join("samples/weapon-shop"), &project);
-    let path = project.join("buy-sword.problem.ron");
-    let text = std::fs::read_to_string(&path).unwrap();
-    std::fs::write(&path, text.replace("\"inStock(sword)\"]", "]")).unwrap();
+    let (_dir, project) = sample_copy("weapon-shop");
+    edit(
+        &project,
+        "buy-sword.problem.ron",
+        "\"inStock(sword)\"]",
+        "]",
+    );
     let o = ensemble(&["check", project.to_str().unwrap(), "--format", "json"]);
     assert_eq!(o.code, 1);
     let doc: Value = serde_json::from_str(&o.stdout).unwrap();

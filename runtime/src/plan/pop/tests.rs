@@ -29,6 +29,13 @@ fn pop(task: &Task) -> PartialPlan {
     r.plan.unwrap()
 }
 
+/// Someone else makes `fact` true; the plan is repaired.
+fn user_adds(task: &Task, idx: &AchieverIndex, p: &mut PartialPlan, fact: &str) -> RepairReport {
+    let mut user = crate::plan::task::Operator::new("User");
+    user.add.push(task.fact_id(fact).unwrap());
+    player_action(task, Achievers::Index(idx), p, user, PopConfig::default())
+}
+
 #[test]
 fn t3_carry_is_promoted_after_cook_and_wrap_stays_unordered() {
     let t = fixtures::dinner_date();
@@ -155,15 +162,7 @@ fn t11_consistency_propagation_removes_the_chain_and_terminates() {
     let mut p = pop(&t);
     assert_eq!(names(&t, &p), ["A1", "A2", "A3"]);
     let (a1, a2) = (step_of(&t, &p, "A1"), step_of(&t, &p, "A2"));
-    let mut user = crate::plan::task::Operator::new("User");
-    user.add.push(t.fact_id("p2").unwrap());
-    let r = player_action(
-        &t,
-        Achievers::Index(&idx),
-        &mut p,
-        user,
-        PopConfig::default(),
-    );
+    let r = user_adds(&t, &idx, &mut p, "p2");
     assert_eq!(r.outcome, RepairOutcome::Repaired);
     assert_eq!(r.removed, vec![a2, a1]);
     assert_eq!(names(&t, &p), ["A3"]);
@@ -245,15 +244,7 @@ fn a_running_step_that_deletes_a_condition_threatens_links_from_the_past() {
     assert_eq!(names(&t, &p), ["R", "A", "C"]);
     let r_step = step_of(&t, &p, "R");
     p.begin(r_step);
-    let mut user = crate::plan::task::Operator::new("User");
-    user.add.push(t.fact_id("a").unwrap());
-    let r = player_action(
-        &t,
-        Achievers::Index(&idx),
-        &mut p,
-        user,
-        PopConfig::default(),
-    );
+    let r = user_adds(&t, &idx, &mut p, "a");
     assert_eq!(r.outcome, RepairOutcome::Repaired);
     assert_eq!(names(&t, &p), ["A", "C"]);
     // Whatever the repair did, the rest must be executable once R has finished.

@@ -184,10 +184,15 @@ fn program(
     Arc::new(p)
 }
 
+/// The program's scene, started.
+fn scene(p: &Arc<Program>) -> Scene<SimWorld> {
+    let world = SimWorld::for_scene(p, SceneId(0));
+    Scene::new(p.clone(), sim::library(), "evening", world, 7).unwrap()
+}
+
 /// Runs the scene like `ensemble run` does; returns its trace as compact lines.
 fn run(p: &Arc<Program>, ticks: u32) -> (Scene<SimWorld>, Vec<String>) {
-    let world = SimWorld::for_scene(p, SceneId(0));
-    let mut s = Scene::new(p.clone(), sim::library(), "evening", world, 7).unwrap();
+    let mut s = scene(p);
     let mut lines = Vec::new();
     for t in 0..=ticks {
         if t > 0 {
@@ -312,19 +317,24 @@ fn minmin_plans_again_after_every_action() {
     );
 }
 
-#[test]
-fn a_reload_mid_plan_carries_the_plan_by_name() {
+/// The dinner date planned with A*, `ticks` into the scene.
+fn dinner_after(ticks: u32) -> (Arc<Program>, Scene<SimWorld>) {
     let p = program(
         fixtures::dinner_date(),
         Planner::AStar(Heuristic::Max),
         &[],
         vec![],
     );
-    let world = SimWorld::for_scene(&p, SceneId(0));
-    let mut s = Scene::new(p.clone(), sim::library(), "evening", world, 7).unwrap();
-    for _ in 0..15 {
+    let mut s = scene(&p);
+    for _ in 0..ticks {
         s.tick();
     }
+    (p, s)
+}
+
+#[test]
+fn a_reload_mid_plan_carries_the_plan_by_name() {
+    let (p, mut s) = dinner_after(15);
     // The same program again: nothing to report, the plan goes on.
     let r = s.reload(p.clone(), "same").unwrap();
     assert!(r.fallbacks.is_empty(), "{:?}", r.fallbacks);
@@ -362,18 +372,8 @@ fn a_reload_mid_plan_carries_the_plan_by_name() {
 
 #[test]
 fn a_reload_that_removes_the_problem_mid_action_fails_the_plan_without_panicking() {
-    let p = program(
-        fixtures::dinner_date(),
-        Planner::AStar(Heuristic::Max),
-        &[],
-        vec![],
-    );
-    let world = SimWorld::for_scene(&p, SceneId(0));
-    let mut s = Scene::new(p.clone(), sim::library(), "evening", world, 7).unwrap();
     // Mid-action: `Act` runs below the Plan state.
-    for _ in 0..5 {
-        s.tick();
-    }
+    let (p, mut s) = dinner_after(5);
     // The same program, but its problem is called something else now, and the state
     // PlanFailed leads to waits instead of ending the machine (like the samples' `Say`).
     let mut renamed = (*p).clone();
