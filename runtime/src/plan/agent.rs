@@ -582,15 +582,21 @@ impl Executive {
             Planner::Pop => {
                 let mut built = None;
                 let achievers = achievers(def, task, !self.banned.is_empty(), &mut built);
-                let r = pop::plan(task, achievers, from, Planner::pop_config(def.max_nodes));
+                let cfg = Planner::pop_config(def.max_nodes);
+                let r = pop::plan(task, achievers, from, cfg);
                 match r.plan {
                     Some(p) => Ok((Fresh::Partial(Box::new(p)), r.nodes)),
                     None if r.outcome == pop::PopOutcome::Unsolvable => {
                         Err(NoPlan("no plan reaches the goal".into()))
                     }
-                    None => Err(NoPlan(format!(
+                    None if r.nodes > def.max_nodes => Err(NoPlan(format!(
                         "no partial-order plan found within {} nodes",
                         def.max_nodes
+                    ))),
+                    // The iterative deepening stopped at its bound, not the node budget.
+                    None => Err(NoPlan(format!(
+                        "no partial-order plan of at most {} steps",
+                        cfg.max_steps
                     ))),
                 }
             }

@@ -3,7 +3,7 @@
 //! repair and repair failure in the shop (T9, T10), hot-reload carry-over.
 
 use super::*;
-use crate::plan::pop::AchieverIndex;
+use crate::plan::pop::{AchieverIndex, PopConfig};
 use crate::plan::section::ActionDef;
 use crate::plan::{Heuristic, fixtures};
 use crate::program::NameId;
@@ -454,4 +454,15 @@ fn minmin_plans_again_after_every_action_however_long_the_plan() {
     let (done, _, end) = run(&def, |_, _| false, |_, _| {});
     assert_eq!(end, Next::Succeeded, "after {} actions", done.len());
     assert_eq!(done.len(), n);
+}
+
+#[test]
+fn a_partial_order_plan_too_long_for_the_step_bound_says_so() {
+    let n = PopConfig::default().max_steps as usize + 5;
+    let def = problem(corridor(n), Planner::Pop, vec![]);
+    let mut ex = Executive::new(def.task.initial_state());
+    let Next::Failed(why) = ex.start(&def).next else {
+        panic!("a plan longer than the step bound")
+    };
+    assert!(why.contains("of at most 40 steps"), "{why}");
 }
