@@ -267,14 +267,14 @@ pub fn compile_with(
     let mut seen: HashMap<String, Span> = HashMap::new();
     for d in &domains {
         if let Some(n) = &d.ast.name
-            && let Some(prev) = seen.insert(format!("domain {}", n.text), n.span)
+            && let Some(prev) = first_seen(&mut seen, format!("domain {}", n.text), n.span)
         {
             diags.push(defined_twice("domain", &n.text, n.span, prev));
         }
     }
     let mut unique = vec![true; entries.len()];
     for (i, e) in entries.iter().enumerate() {
-        if let Some(prev) = seen.insert(format!("problem {}", e.name), e.name_span) {
+        if let Some(prev) = first_seen(&mut seen, format!("problem {}", e.name), e.name_span) {
             unique[i] = false;
             diags.push(defined_twice(
                 "planning problem",
@@ -291,7 +291,7 @@ pub fn compile_with(
         // Events are told apart by name (hot reload keeps what already happened by name).
         let mut names: HashMap<&str, Span> = HashMap::new();
         for ev in &scene.events {
-            if let Some(prev) = names.insert(ev.asset.name.as_str(), ev.span) {
+            if let Some(prev) = first_seen(&mut names, ev.asset.name.as_str(), ev.span) {
                 diags.push(defined_twice("world event", &ev.asset.name, ev.span, prev));
                 continue;
             }
@@ -363,6 +363,22 @@ pub fn compile_with(
     resolve_events(module, &entries, &events, &lowered, &namings, diags);
     check_plan_states(module, &problem_names, diags);
     check_recursion(module, diags);
+}
+
+/// Records where `key` is defined, unless it was before: then returns where it was first
+/// defined (every repeat points at the first definition, not at the previous repeat).
+fn first_seen<K: std::hash::Hash + Eq>(
+    seen: &mut HashMap<K, Span>,
+    key: K,
+    at: Span,
+) -> Option<Span> {
+    match seen.entry(key) {
+        std::collections::hash_map::Entry::Occupied(first) => Some(*first.get()),
+        std::collections::hash_map::Entry::Vacant(v) => {
+            v.insert(at);
+            None
+        }
+    }
 }
 
 fn defined_twice(what: &str, name: &str, at: Span, prev: Span) -> Diagnostic {

@@ -353,3 +353,25 @@ fn an_actor_over_actions_that_name_no_performer_is_reported() {
     assert!(d.iter().all(|x| x.code != Code::InvalidValue), "{d:?}");
     assert_eq!(m.problems.iter().next().unwrap().1.task.operators.len(), 1);
 }
+
+#[test]
+fn a_name_defined_three_times_points_each_repeat_at_the_first() {
+    let problem = |n: u32| {
+        (
+            format!("p{n}.problem.ron"),
+            r#"Problem(name: "Same", domain: "d", goal: ["g"])"#.to_string(),
+        )
+    };
+    let domain = r#"Domain(name: "d", predicates: ["g"], actions: [(name: "a", add: ["g"])])"#;
+    let files: Vec<(String, String)> = (1..=3).map(problem).collect();
+    let mut all: Vec<(&str, &str)> = vec![("d.domain.ron", domain)];
+    all.extend(files.iter().map(|(a, b)| (a.as_str(), b.as_str())));
+    let (_, d) = stage(&all);
+    let twice: Vec<_> = d.iter().filter(|x| x.code == Code::DuplicateName).collect();
+    assert_eq!(twice.len(), 2, "{d:?}");
+    for x in twice {
+        // The related location is in p1, the first definition.
+        assert_eq!(x.related.len(), 1);
+        assert_eq!(x.related[0].span.file, crate::source::FileId(1), "{x:?}");
+    }
+}
