@@ -802,3 +802,56 @@ fn a_problem_with_errors_is_not_also_called_undefined_where_it_is_used() {
         (&"unreachable-goal".into(), &"buy-sword.problem.ron".into())
     );
 }
+
+#[test]
+fn a_world_event_for_an_agent_a_reload_added_waits_for_a_restart() {
+    // Agents added to a scene appear on restart; until then an event about one has nobody
+    // to happen to, and must neither panic nor change someone else's world.
+    let (_dir, project) = sample_copy("airport");
+    let compile = || {
+        let c = ensemble_compiler::compile_path(&project).unwrap();
+        Arc::new(c.output.expect("the project compiles").0)
+    };
+    let program = compile();
+    let id = program.scene_by_name("traveller").unwrap();
+    let mut s = Scene::new(
+        program.clone(),
+        sim::library(),
+        "traveller",
+        SimWorld::for_scene(&program, id),
+        7,
+    )
+    .unwrap();
+    let mut interactions = sim::Interactions::new(&program, id, 7);
+    edit(
+        &project,
+        "traveller/traveller.scene.ron",
+        r#"(name: "traveller", machine: "Traveller", at: "TerminalEntrance"),"#,
+        r#"(name: "companion", machine: "Traveller", at: "TerminalEntrance"),
+        (name: "traveller", machine: "Traveller", at: "TerminalEntrance"),"#,
+    );
+    edit(
+        &project,
+        "traveller/traveller.scene.ron",
+        r#"World(name: "GateChanged", problem: "CatchFlight","#,
+        r#"World(name: "CompanionLost", problem: "CatchFlight", agent: "companion", set: ["Location = WrongGate"]),
+        World(name: "GateChanged", problem: "CatchFlight", agent: "traveller","#,
+    );
+    let p2 = compile();
+    interactions.reload(&mut s, p2, "a companion").unwrap();
+    for _ in 0..1500 {
+        s.tick();
+        interactions.advance(&mut s);
+        sim::planning::fire_world_events(&mut s);
+    }
+    let ev: Vec<String> = s.take_events().iter().map(|e| e.to_json()).collect();
+    let trace = json_lines(&ev.join("\n"));
+    assert!(!has(&trace, "add", "world", "CompanionLost"), "{trace:#?}");
+    // The traveller's own event still happens to her.
+    let changed = trace
+        .iter()
+        .find(|e| e["event"] == "add" && e["world"] == "GateChanged")
+        .expect("the gate changes");
+    assert_eq!(changed["agent"], "traveller");
+    assert!(has(&trace, "done", "action", "Get_On_Plane"));
+}
