@@ -440,3 +440,54 @@ fn scene_events_that_cannot_happen_are_trace_errors_and_the_scene_goes_on() {
         && e["agent"] == "keeper"
         && e["time"].as_f64().unwrap() >= 40.0));
 }
+
+/// What proxies and the player report is only declared by predicate and arity: any value may
+/// sit in any position (the player's own name, a number), so no deletion of such a fact is
+/// "never matching"; a notification's ground facts say exactly what they hold.
+#[test]
+fn deletions_of_reported_facts_are_not_judged_by_a_guessed_sort() {
+    let dir = project(|files| {
+        files[1].1 = files[1].1.replacen(
+            r#"Rule(rule: "in","#,
+            r#"Rule(rule: "forget", role: "buyer", state: "open", precondition: "asks(.me, T)", delete: "asks(.me, T)"),
+        Rule(rule: "cheap", role: "keeper", state: "open", precondition: "price(I, 3)", delete: "price(I, 3)"),
+        Rule(rule: "in","#,
+            1,
+        );
+        files[2].1 = files[2].1.replacen(
+            r#"facts: "special(bread)""#,
+            r#"facts: "special(bread), price(bread, 3)""#,
+            1,
+        );
+    });
+    let (code, doc) = check(&dir);
+    assert_eq!(code, 0, "{doc:#}");
+    // The player's question is deleted at run time by the rule the check doubted.
+    let (_, trace) = run_day(&dir, 1200);
+    assert!(
+        trace
+            .iter()
+            .any(|e| e["event"] == "del" && e["fact"] == "asks(you,'Open on Sundays?')"),
+        "the player's fact is deleted"
+    );
+    // A notification's numbers are numbers: deleting one with another number never matches.
+    let dir = project(|files| {
+        files[1].1 = files[1].1.replacen(
+            r#"Rule(rule: "in","#,
+            r#"Rule(rule: "cheap", role: "keeper", state: "open", precondition: "special(I)", delete: "price(I, cheap)"),
+        Rule(rule: "in","#,
+            1,
+        );
+        files[2].1 = files[2].1.replacen(
+            r#"facts: "special(bread)""#,
+            r#"facts: "special(bread), price(bread, 3)""#,
+            1,
+        );
+    });
+    let (code, doc) = check(&dir);
+    assert_eq!(code, 1, "{doc:#}");
+    assert!(
+        doc.to_string().contains("deletion-never-matches"),
+        "{doc:#}"
+    );
+}
