@@ -1060,3 +1060,46 @@ fn sorts_flow_through_chains_of_any_length() {
     );
     assert_eq!(code, 0, "{doc:#}");
 }
+
+/// An earlier rule that uses a variable before binding it never holds (the literal fails at
+/// run time), so it shadows nothing; nor does one that reads a variable a negation saw unbound.
+#[test]
+fn rules_that_bind_too_late_shadow_nothing() {
+    for (early, later) in [
+        (
+            "T + 60 < .now, since(.me, T)",
+            "since(.me, T), T + 60 < .now",
+        ),
+        ("not resting(X), .any(X)", ".any(X), not resting(X)"),
+    ] {
+        let script = RON_SCRIPT.replacen(
+            r#"next_state: "resting"),"#,
+            &format!(
+                r#"next_state: "resting"),
+        Rule(rule: "early", role: "guest", state: "resting", precondition: "{early}", action: "wave"),
+        Rule(rule: "later", role: "guest", state: "resting", precondition: "{later}", action: "nod"),"#
+            ),
+            1,
+        );
+        let (_, doc) = check_native(&script);
+        let shadowed: Vec<&Value> = doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| {
+                d["code"] == "unexecutable-rule"
+                    && d["message"]
+                        .as_str()
+                        .unwrap()
+                        .contains("rule early comes first")
+            })
+            .collect();
+        assert!(shadowed.is_empty(), "{early} / {later}: {shadowed:#?}");
+        // The earlier rule's own defect is what is reported.
+        assert!(
+            doc.to_string().contains("uninstantiated-variable")
+                || doc.to_string().contains("unsafe-negation"),
+            "{doc:#}"
+        );
+    }
+}
