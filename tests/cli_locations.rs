@@ -4,6 +4,7 @@
 
 use ensemble_tests::{ensemble, line_col};
 use serde_json::Value;
+use std::collections::HashMap;
 
 const LOCATIONS: &str = r#"Locations(locations: [
     (name: "Shop", x: 0.0, y: 0.0),
@@ -490,4 +491,75 @@ fn deletions_of_reported_facts_are_not_judged_by_a_guessed_sort() {
         doc.to_string().contains("deletion-never-matches"),
         "{doc:#}"
     );
+}
+
+/// Runs `day` for `ticks` on another thread; `None` if it has not finished within a minute
+/// (a hang is a failure, not a test that never ends).
+fn run_day_within_a_minute(dir: &tempfile::TempDir, ticks: u64) -> Option<(String, Vec<Value>)> {
+    let path = dir.path().to_path_buf();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let out = ensemble(&[
+            "run",
+            path.to_str().unwrap(),
+            "--scene",
+            "day",
+            "--ticks",
+            &ticks.to_string(),
+            "--trace",
+            "json",
+        ]);
+        let _ = tx.send(out);
+    });
+    let out = rx.recv_timeout(std::time::Duration::from_secs(60)).ok()?;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let trace = ensemble_tests::json_lines(&out.stdout);
+    Some((out.stdout, trace))
+}
+
+/// A period far below a step (or below what a float adds to the clock) fires once per step; it
+/// neither hangs the scene nor floods it.
+#[test]
+fn emitters_with_periods_below_a_step_fire_once_per_step() {
+    let dir = project(|files| {
+        files[2].1 = files[2]
+            .1
+            .replacen("every: 30.0", "every: 1e-300, waves: 0", 1)
+            .replacen("lasts: 10.0,", "lasts: 10.0, every: 1e-300,", 1);
+    });
+    let (code, doc) = check(&dir);
+    assert_eq!(code, 0, "{doc:#}");
+    let (_, trace) = run_day_within_a_minute(&dir, 400).expect("the scene hangs");
+    let ticks: std::collections::BTreeSet<u64> = trace
+        .iter()
+        .filter(|e| e["event"] == "message" && e["name"] == "spawned")
+        .map(|e| e["tick"].as_u64().unwrap())
+        .collect();
+    let spawned = trace
+        .iter()
+        .filter(|e| {
+            e["event"] == "message"
+                && e["name"] == "spawned"
+                && e["agent"].as_str().unwrap().starts_with("walker")
+        })
+        .count();
+    assert!(
+        spawned > 0 && spawned <= ticks.len(),
+        "{spawned} walkers in {} ticks",
+        ticks.len()
+    );
+    // The notification (from 5 s on) is heard at most once per step by each agent in reach.
+    let mut heard: HashMap<(u64, String), u32> = HashMap::new();
+    for e in trace
+        .iter()
+        .filter(|e| e["event"] == "message" && e["name"] == "Sale")
+    {
+        *heard
+            .entry((
+                e["tick"].as_u64().unwrap(),
+                e["agent"].as_str().unwrap().to_string(),
+            ))
+            .or_default() += 1;
+    }
+    assert!(heard.values().all(|n| *n == 1), "{heard:?}");
 }
