@@ -939,3 +939,38 @@ fn a_game_state_in_the_partner_conversation_may_yield_the_turn() {
         pairs(&[])
     );
 }
+
+/// What the agent gives away during a conversation (`give Name` moves it) or the partner takes
+/// from it (`take Name`) may be gone after the conversation (at run time `Later` says "...at
+/// the {CityName}" and reports the variable unbound): a dialog state after the conversation
+/// that needs it is reported.
+#[test]
+fn what_a_conversation_may_move_away_is_not_definitely_there_after_it() {
+    let a_city = r#"(name: "Start", on: [("Empty", "SetCity")]),
+        (name: "SetCity", code: "Set", modifier: "CityName = Boston", on: [("Done", "RequestConversation")]),
+        (name: "RequestConversation", modifier: "b", on: [("ConversationCoupled", "TalkStateMachine")]),
+        (name: "TalkStateMachine", modifier: "ConvA", on: [("EndStateMachine", "Later")]),
+        (name: "Later", code: "Dialog", modifier: "GoToX", on: [("FinishStatement", "Finish")]),
+        (name: "Finish")"#;
+    let b_listens = r#"(name: "Start", on: [("Empty", "Listen")]),
+        (name: "Listen", on: [("YourTurn", "Reply")]),
+        (name: "Reply", code: "Say", modifier: "Thanks.", on: [("WaitForResponse", "Finish")]),
+        (name: "Finish")"#;
+    let a_gives = r#"(name: "Start", on: [("Empty", "Give")]),
+        (name: "Give", code: "Transaction", modifier: "give CityName", on: [("Done", "Hello"), ("Failed", "Hello")]),
+        (name: "Hello", code: "Say", modifier: "Here.", on: [("WaitForResponse", "Finish")]),
+        (name: "Finish")"#;
+    assert_eq!(
+        unbound_in(a_city, a_gives, B_ROOT, b_listens),
+        pairs(&[("Later", "CityName")])
+    );
+    let b_takes = r#"(name: "Start", on: [("Empty", "Listen")]),
+        (name: "Listen", on: [("YourTurn", "Take")]),
+        (name: "Take", code: "Transaction", modifier: "take CityName", on: [("Done", "Reply")]),
+        (name: "Reply", code: "Say", modifier: "Thanks.", on: [("WaitForResponse", "Finish")]),
+        (name: "Finish")"#;
+    assert_eq!(
+        unbound_in(a_city, A_GREETS_THEN_ASKS, B_ROOT, b_takes),
+        pairs(&[("Later", "CityName")])
+    );
+}
