@@ -974,3 +974,40 @@ fn what_a_conversation_may_move_away_is_not_definitely_there_after_it() {
         pairs(&[("Later", "CityName")])
     );
 }
+
+/// A variable that moves between the partners is in the conversation on every path, whichever
+/// side holds it: when one branch moves it and the other does not, the line that needs it still
+/// has it (from its agent or from the partner).
+#[test]
+fn a_variable_moved_on_one_branch_is_still_in_the_conversation() {
+    let a_city = r#"(name: "Start", on: [("Empty", "SetCity")]),
+        (name: "SetCity", code: "Set", modifier: "CityName = Boston", on: [("Done", "RequestConversation")]),
+        (name: "RequestConversation", modifier: "b", on: [("ConversationCoupled", "TalkStateMachine")]),
+        (name: "TalkStateMachine", modifier: "ConvA", on: [("EndStateMachine", "Finish")]),
+        (name: "Finish")"#;
+    // The take fails only if `a` has no city (it always has one), but the check does not know.
+    let b_takes = r#"(name: "Start", on: [("Empty", "Listen")]),
+        (name: "Listen", on: [("YourTurn", "Take")]),
+        (name: "Take", code: "Transaction", modifier: "take CityName", on: [("Done", "Reply"), ("Failed", "Reply")]),
+        (name: "Reply", code: "Say", modifier: "Thanks.", on: [("WaitForResponse", "Finish")]),
+        (name: "Finish")"#;
+    assert_eq!(
+        unbound_in(a_city, A_GREETS_THEN_ASKS, B_ROOT, b_takes),
+        pairs(&[])
+    );
+    // Moved by `a` itself, on one branch of a choice.
+    let a_may_give = r#"(name: "Start", on: [("Empty", "Choose")]),
+        (name: "Choose", code: "Listen", on: [("Left", "Give"), ("Right", "Hello")]),
+        (name: "Give", code: "Transaction", modifier: "give CityName", on: [("Done", "Hello")]),
+        (name: "Hello", code: "Say", modifier: "Hi.", on: [("WaitForResponse", "Ask")]),
+        (name: "Ask", code: "Dialog", modifier: "GoToX", on: [("WaitForResponse", "Finish")]),
+        (name: "Finish")"#;
+    let b_listens = r#"(name: "Start", on: [("Empty", "Listen")]),
+        (name: "Listen", on: [("YourTurn", "Reply")]),
+        (name: "Reply", code: "Say", modifier: "Yes?", on: [("WaitForResponse", "Finish")]),
+        (name: "Finish")"#;
+    assert_eq!(
+        unbound_in(a_city, a_may_give, B_ROOT, b_listens),
+        pairs(&[])
+    );
+}

@@ -374,22 +374,33 @@ fn converse(
         }
         out
     };
-    let mut values: HashMap<Node, (Vars, Vars)> =
-        HashMap::from([(start, (a_entry.clone(), b_entry.clone()))]);
+    // Per node: what `a` has, what `b` has, and what the two hold between them — a transaction
+    // moves a variable from one to the other, so a branch that moved it and one that did not
+    // both leave it in the conversation although neither side has it on both.
+    let step = |(va, vb, vp): &(Vars, Vars, Vars), e: &Effect, lost: &Vars, moving_a: bool| {
+        let (mut na, mut nb, mut np) = (va.clone(), vb.clone(), vp.clone());
+        let (own, other) = if moving_a {
+            (&mut na, &mut nb)
+        } else {
+            (&mut nb, &mut na)
+        };
+        own.retain(|v| !lost.contains(v));
+        np.retain(|v| !lost.contains(v));
+        apply(own, Some(other), e);
+        np.extend(e.own_gain.iter().chain(&e.other_gain).cloned());
+        (na, nb, np)
+    };
+    let pooled: Vars = a_entry.union(b_entry).cloned().collect();
+    let mut values: HashMap<Node, (Vars, Vars, Vars)> =
+        HashMap::from([(start, (a_entry.clone(), b_entry.clone(), pooled.clone()))]);
     let mut work = vec![start];
     while let Some(n) = work.pop() {
-        let (va, vb) = values[&n].clone();
+        let here = values[&n].clone();
         for (next, e, lost, moving_a, _) in successors(&n) {
-            let (mut na, mut nb) = (va.clone(), vb.clone());
-            (if moving_a { &mut na } else { &mut nb }).retain(|v| !lost.contains(v));
-            if moving_a {
-                apply(&mut na, Some(&mut nb), &e);
-            } else {
-                apply(&mut nb, Some(&mut na), &e);
-            }
+            let (na, nb, np) = step(&here, &e, &lost, moving_a);
             let merged = match values.get(&next) {
-                None => (na, nb),
-                Some((oa, ob)) => (intersect(oa, &na), intersect(ob, &nb)),
+                None => (na, nb, np),
+                Some((oa, ob, op)) => (intersect(oa, &na), intersect(ob, &nb), intersect(op, &np)),
             };
             if values.get(&next) != Some(&merged) {
                 values.insert(next, merged);
@@ -397,7 +408,8 @@ fn converse(
             }
         }
     }
-    // Every entry of a state of `a`: the start, and every step of `a` into a state.
+    // Every entry of a state of `a`: the start, and every step of `a` into a state. A line
+    // reads its agent's variables, then the partner's: whatever the pair holds.
     let mut available = Available::new();
     let mut note = |s: Handle<State>, vars: Vars| {
         let v = match available.remove(&s) {
@@ -406,15 +418,13 @@ fn converse(
         };
         available.insert(s, v);
     };
-    note(ia, a_entry.union(b_entry).cloned().collect());
-    for (n, (va, vb)) in &values {
+    note(ia, pooled);
+    for (n, here) in &values {
         for (next, e, lost, moving_a, entered) in successors(n) {
             if let (true, Some(s)) = (moving_a, entered) {
-                let (mut na, mut nb) = (va.clone(), vb.clone());
-                na.retain(|v| !lost.contains(v));
-                apply(&mut na, Some(&mut nb), &e);
+                let (na, nb, np) = step(here, &e, &lost, true);
                 debug_assert_eq!(next.a.state, s);
-                note(s, na.union(&nb).cloned().collect());
+                note(s, np.union(&na).chain(&nb).cloned().collect());
             }
         }
     }
