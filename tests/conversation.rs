@@ -1011,3 +1011,18 @@ fn a_variable_moved_on_one_branch_is_still_in_the_conversation() {
         pairs(&[])
     );
 }
+
+/// Five nouns make millions of variations: the state is reported, not generated (it used to
+/// exhaust memory).
+#[test]
+fn a_sentence_state_with_too_many_variations_is_reported_not_generated() {
+    let ds = check_sentences(
+        r#"Sentences(ngrams: "counts.tsv", states: [(name: "Big", verbs: "like, buy", nouns: "I, ticket, train, station, city")])"#,
+        "i\t10\n",
+    );
+    let d = ds
+        .iter()
+        .find(|d| d["code"] == "no-candidate")
+        .unwrap_or_else(|| panic!("{ds:?}"));
+    assert!(d["message"].as_str().unwrap().contains("variations"), "{d}");
+}
