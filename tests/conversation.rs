@@ -1026,3 +1026,78 @@ fn a_sentence_state_with_too_many_variations_is_reported_not_generated() {
         .unwrap_or_else(|| panic!("{ds:?}"));
     assert!(d["message"].as_str().unwrap().contains("variations"), "{d}");
 }
+
+/// Runs scene `pair` of a project, sending `message` to agent `a` just before tick `at`.
+fn run_pair(dir: &std::path::Path, interrupt: Option<(&str, u64)>, ticks: u64) -> Vec<Value> {
+    use ensemble_runtime::hsm::Scene;
+    use ensemble_runtime::sim::{self, SimWorld};
+    let c = ensemble_compiler::compile_path(dir).unwrap();
+    let (program, _) = c.output.expect("the pair compiles");
+    let program = std::sync::Arc::new(program);
+    let id = program.scene_by_name("pair").unwrap();
+    let world = SimWorld::for_scene(&program, id);
+    let mut scene = Scene::new(program.clone(), sim::library(), "pair", world, 7).unwrap();
+    let a = scene
+        .agents()
+        .find(|&x| scene.agent_name(x) == "a")
+        .unwrap();
+    let mut events = Vec::new();
+    for t in 1..=ticks {
+        if let Some((message, at)) = interrupt
+            && at == t
+        {
+            scene.send(a, a, message);
+        }
+        scene.tick();
+        events.extend(
+            scene
+                .take_events()
+                .iter()
+                .map(|e| serde_json::from_str::<Value>(&e.to_json()).unwrap()),
+        );
+    }
+    events
+}
+
+/// A partner that leaves the conversation has left it for everyone at once: in the very tick it
+/// is called away, the other side no longer trades with it (whichever agent the scene updates
+/// first), as "an interruption before the hand-over cannot fake it" (Hewlett §3.5.2).
+#[test]
+fn a_transaction_never_reaches_a_partner_that_has_left() {
+    let a_root = r#"(name: "Start", on: [("Empty", "RequestConversation")]),
+    (name: "RequestConversation", modifier: "b", on: [("ConversationCoupled", "TalkStateMachine")]),
+    (name: "TalkStateMachine", modifier: "ConvA", on: [("EndStateMachine", "Finish"), ("Paged", "Finish")]),
+    (name: "Finish")"#;
+    let a_greets = r#"(name: "Start", on: [("Empty", "Hello")]),
+        (name: "Hello", code: "Say", modifier: "Hi.", on: [("WaitForResponse", "Finish")]),
+        (name: "Finish")"#;
+    let b_gives = r#"(name: "Start", on: [("Empty", "Listen")]),
+        (name: "Listen", on: [("YourTurn", "Give")]),
+        (name: "Give", code: "Transaction", modifier: "give Gift = flowers", on: [("Done", "Reply")]),
+        (name: "Reply", code: "Say", modifier: "For you.", on: [("WaitForResponse", "Finish")]),
+        (name: "Finish")"#;
+    let dir = pair_project(a_root, a_greets, B_ROOT, b_gives, "");
+    let given = |ev: &[Value]| {
+        ev.iter()
+            .find(|e| e["event"] == "add" && e["fact"] == "Gift(a) = flowers")
+            .map(tick_of)
+    };
+    let plain = run_pair(dir.path(), None, 300);
+    let at = given(&plain).expect("b gives the flowers");
+    // Called away in the tick the flowers would change hands, or any tick before: no flowers.
+    for t in at - 3..=at {
+        let ev = run_pair(dir.path(), Some(("Paged", t)), 300);
+        let left = ev
+            .iter()
+            .find(|e| e["agent"] == "a" && e["event"] == "exit" && e["state"] == "TalkStateMachine")
+            .map(tick_of)
+            .unwrap();
+        assert_eq!(left, t, "a leaves when paged");
+        assert_eq!(
+            given(&ev),
+            None,
+            "paged at {t}, flowers at {:?}",
+            given(&ev)
+        );
+    }
+}
