@@ -1103,3 +1103,30 @@ fn rules_that_bind_too_late_shadow_nothing() {
         );
     }
 }
+
+/// A cell that cannot be read is reported once, at the cell: the rule is not checked as if the
+/// cell were empty (an empty precondition would shadow every later rule, an empty addition
+/// would leave what it adds "never produced").
+#[test]
+fn a_cell_that_cannot_be_read_causes_no_follow_up_errors() {
+    for (from, to) in [
+        (
+            r#"precondition: "seat(X), not taken(X)""#,
+            r#"precondition: "seat(X), not taken(X""#,
+        ),
+        (
+            r#"deferred_add: "resting(.me), since(.me, .now)""#,
+            r#"deferred_add: "resting(.me), since(.me, .now""#,
+        ),
+    ] {
+        let (code, doc) = check_native(&RON_SCRIPT.replacen(from, to, 1));
+        assert_eq!(code, 1);
+        let codes: Vec<&str> = doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["code"].as_str().unwrap())
+            .collect();
+        assert_eq!(codes, ["syntax"], "{to}: {doc:#}");
+    }
+}

@@ -30,12 +30,15 @@ pub fn check(module: &Module, diags: &mut Diagnostics) {
         let mut found = Diagnostics::default();
         reachability(script, &mut found);
         arities(script, &mut found);
-        for rule in &script.rules {
+        for rule in script.rules.iter().filter(|r| !r.unreadable) {
             variables(rule, &mut found);
         }
-        never_produced(script, &supplied, &mut found);
         unexecutable(script, &mut found);
-        deletions(script, supplied_sorts(script, &places), &mut found);
+        // What the script adds and reads is only known when every rule could be read.
+        if !script.rules.iter().any(|r| r.unreadable) {
+            never_produced(script, &supplied, &mut found);
+            deletions(script, supplied_sorts(script, &places), &mut found);
+        }
         // A problem found in a derived script may sit in a rule of its base (templating): say
         // which script it is about, since the base's own file is where it points.
         for d in found.iter() {
@@ -630,6 +633,9 @@ fn canonical(rule: &ScriptRule) -> Vec<String> {
 fn unexecutable(s: &Script, diags: &mut Diagnostics) {
     let canon: Vec<Vec<String>> = s.rules.iter().map(canonical).collect();
     for (j, r) in s.rules.iter().enumerate() {
+        if r.unreadable {
+            continue;
+        }
         // Contradictions.
         let c = &canon[j];
         if let Some((k, lit)) = r.precondition.iter().enumerate().find(|(k, _)| {
@@ -661,6 +667,9 @@ fn unexecutable(s: &Script, diags: &mut Diagnostics) {
             continue;
         }
         for (i, earlier) in s.rules[..j].iter().enumerate() {
+            if earlier.unreadable {
+                continue;
+            }
             let same_state = earlier.state.is_none() || earlier.state == r.state;
             let same_role = earlier.role.is_none() || earlier.role == r.role;
             // A precondition that draws random numbers may fail where a later one holds.
