@@ -1130,3 +1130,25 @@ fn a_cell_that_cannot_be_read_causes_no_follow_up_errors() {
         assert_eq!(codes, ["syntax"], "{to}: {doc:#}");
     }
 }
+
+/// A failure rate outside 0..=1 is refused, not clamped (2 used to mean "always", NaN "never").
+#[test]
+fn a_failure_rate_that_is_not_a_probability_is_refused() {
+    for bad in ["2", "-0.5", "nan", "often"] {
+        let out = ensemble(&[
+            "run",
+            &repo_path("samples/bench"),
+            "--scene",
+            "bench",
+            "--ticks",
+            "10",
+            &format!("--fail-rate={bad}"),
+        ]);
+        assert_eq!(out.code, 2, "{bad}: {}", out.stdout);
+        assert!(
+            out.stderr.contains("not a probability from 0 to 1"),
+            "{bad}: {}",
+            out.stderr
+        );
+    }
+}
