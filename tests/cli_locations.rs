@@ -82,9 +82,13 @@ fn project(edit: impl FnOnce(&mut [(&str, String); 4])) -> tempfile::TempDir {
 
 /// Runs the project's scene `day` for `ticks`: the trace's lines and its events.
 fn run_day(dir: &tempfile::TempDir, ticks: u64) -> (String, Vec<Value>) {
+    run_day_at(dir.path(), ticks)
+}
+
+fn run_day_at(dir: &std::path::Path, ticks: u64) -> (String, Vec<Value>) {
     let out = ensemble(&[
         "run",
-        dir.path().to_str().unwrap(),
+        dir.to_str().unwrap(),
         "--scene",
         "day",
         "--ticks",
@@ -447,20 +451,25 @@ fn scene_events_that_cannot_happen_are_trace_errors_and_the_scene_goes_on() {
 /// "never matching"; a notification's ground facts say exactly what they hold.
 #[test]
 fn deletions_of_reported_facts_are_not_judged_by_a_guessed_sort() {
-    let dir = project(|files| {
-        files[1].1 = files[1].1.replacen(
-            r#"Rule(rule: "in","#,
-            r#"Rule(rule: "forget", role: "buyer", state: "open", precondition: "asks(.me, T)", delete: "asks(.me, T)"),
-        Rule(rule: "cheap", role: "keeper", state: "open", precondition: "price(I, 3)", delete: "price(I, 3)"),
-        Rule(rule: "in","#,
-            1,
-        );
-        files[2].1 = files[2].1.replacen(
-            r#"facts: "special(bread)""#,
-            r#"facts: "special(bread), price(bread, 3)""#,
-            1,
-        );
-    });
+    // The keeper's and buyer's `rules` before rule `in`; the notification also says `price`.
+    let with = |rules: &str| {
+        project(|files| {
+            files[1].1 = files[1].1.replacen(
+                r#"Rule(rule: "in","#,
+                &format!("{rules}\n        Rule(rule: \"in\","),
+                1,
+            );
+            files[2].1 = files[2].1.replacen(
+                r#"facts: "special(bread)""#,
+                r#"facts: "special(bread), price(bread, 3)""#,
+                1,
+            );
+        })
+    };
+    let dir = with(
+        r#"Rule(rule: "forget", role: "buyer", state: "open", precondition: "asks(.me, T)", delete: "asks(.me, T)"),
+        Rule(rule: "cheap", role: "keeper", state: "open", precondition: "price(I, 3)", delete: "price(I, 3)"),"#,
+    );
     let (code, doc) = check(&dir);
     assert_eq!(code, 0, "{doc:#}");
     // The player's question is deleted at run time by the rule the check doubted.
@@ -472,19 +481,9 @@ fn deletions_of_reported_facts_are_not_judged_by_a_guessed_sort() {
         "the player's fact is deleted"
     );
     // A notification's numbers are numbers: deleting one with another number never matches.
-    let dir = project(|files| {
-        files[1].1 = files[1].1.replacen(
-            r#"Rule(rule: "in","#,
-            r#"Rule(rule: "cheap", role: "keeper", state: "open", precondition: "special(I)", delete: "price(I, cheap)"),
-        Rule(rule: "in","#,
-            1,
-        );
-        files[2].1 = files[2].1.replacen(
-            r#"facts: "special(bread)""#,
-            r#"facts: "special(bread), price(bread, 3)""#,
-            1,
-        );
-    });
+    let dir = with(
+        r#"Rule(rule: "cheap", role: "keeper", state: "open", precondition: "special(I)", delete: "price(I, cheap)"),"#,
+    );
     let (code, doc) = check(&dir);
     assert_eq!(code, 1, "{doc:#}");
     assert!(
@@ -496,25 +495,17 @@ fn deletions_of_reported_facts_are_not_judged_by_a_guessed_sort() {
 /// Runs `day` for `ticks` on another thread; `None` if it has not finished within a minute
 /// (a hang is a failure, not a test that never ends).
 fn run_day_within_a_minute(dir: &tempfile::TempDir, ticks: u64) -> Option<(String, Vec<Value>)> {
+    use std::sync::mpsc::RecvTimeoutError;
     let path = dir.path().to_path_buf();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let out = ensemble(&[
-            "run",
-            path.to_str().unwrap(),
-            "--scene",
-            "day",
-            "--ticks",
-            &ticks.to_string(),
-            "--trace",
-            "json",
-        ]);
-        let _ = tx.send(out);
+        let _ = tx.send(run_day_at(&path, ticks));
     });
-    let out = rx.recv_timeout(std::time::Duration::from_secs(60)).ok()?;
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let trace = ensemble_tests::json_lines(&out.stdout);
-    Some((out.stdout, trace))
+    match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+        Ok(run) => Some(run),
+        Err(RecvTimeoutError::Timeout) => None,
+        Err(RecvTimeoutError::Disconnected) => panic!("the run failed (see its panic above)"),
+    }
 }
 
 /// A period far below a step (or below what a float adds to the clock) fires once per step; it

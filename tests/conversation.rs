@@ -307,11 +307,21 @@ fn run_interrupted(
     interrupt: Option<(&str, &str, u64)>,
     ticks: u64,
 ) -> Interrupted {
+    run_scene_interrupted(program, "ticket-sale", interrupt, ticks)
+}
+
+/// Runs scene `name` as [`run_interrupted`] does.
+fn run_scene_interrupted(
+    program: &std::sync::Arc<ensemble_runtime::Program>,
+    name: &str,
+    interrupt: Option<(&str, &str, u64)>,
+    ticks: u64,
+) -> Interrupted {
     use ensemble_runtime::hsm::Scene;
     use ensemble_runtime::sim::{self, SimWorld};
-    let id = program.scene_by_name("ticket-sale").unwrap();
+    let id = program.scene_by_name(name).unwrap();
     let world = SimWorld::for_scene(program, id);
-    let mut scene = Scene::new(program.clone(), sim::library(), "ticket-sale", world, 7).unwrap();
+    let mut scene = Scene::new(program.clone(), sim::library(), name, world, 7).unwrap();
     let agent = |scene: &Scene<SimWorld>, name: &str| {
         scene
             .agents()
@@ -940,37 +950,57 @@ fn a_game_state_in_the_partner_conversation_may_yield_the_turn() {
     );
 }
 
+/// `a` sets its city, asks `b` for a conversation (`ConvA`), and then goes to `after`
+/// (`Later` speaks `GoToX`).
+fn a_with_city(after: &str) -> String {
+    format!(
+        r#"(name: "Start", on: [("Empty", "SetCity")]),
+        (name: "SetCity", code: "Set", modifier: "CityName = Boston", on: [("Done", "RequestConversation")]),
+        (name: "RequestConversation", modifier: "b", on: [("ConversationCoupled", "TalkStateMachine")]),
+        (name: "TalkStateMachine", modifier: "ConvA", on: [("EndStateMachine", "{after}")]),
+        (name: "Later", code: "Dialog", modifier: "GoToX", on: [("FinishStatement", "Finish")]),
+        (name: "Finish")"#
+    )
+}
+
+/// `b` listens, answers in its turn, and is done.
+const B_LISTENS: &str = r#"(name: "Start", on: [("Empty", "Listen")]),
+    (name: "Listen", on: [("YourTurn", "Reply")]),
+    (name: "Reply", code: "Say", modifier: "Yes?", on: [("WaitForResponse", "Finish")]),
+    (name: "Finish")"#;
+
+/// `b` takes the city in its turn (`on`: the take's transitions), then answers.
+fn b_takes(on: &str) -> String {
+    format!(
+        r#"(name: "Start", on: [("Empty", "Listen")]),
+        (name: "Listen", on: [("YourTurn", "Take")]),
+        (name: "Take", code: "Transaction", modifier: "take CityName", on: [{on}]),
+        (name: "Reply", code: "Say", modifier: "Thanks.", on: [("WaitForResponse", "Finish")]),
+        (name: "Finish")"#
+    )
+}
+
 /// What the agent gives away during a conversation (`give Name` moves it) or the partner takes
 /// from it (`take Name`) may be gone after the conversation (at run time `Later` says "...at
 /// the {CityName}" and reports the variable unbound): a dialog state after the conversation
 /// that needs it is reported.
 #[test]
 fn what_a_conversation_may_move_away_is_not_definitely_there_after_it() {
-    let a_city = r#"(name: "Start", on: [("Empty", "SetCity")]),
-        (name: "SetCity", code: "Set", modifier: "CityName = Boston", on: [("Done", "RequestConversation")]),
-        (name: "RequestConversation", modifier: "b", on: [("ConversationCoupled", "TalkStateMachine")]),
-        (name: "TalkStateMachine", modifier: "ConvA", on: [("EndStateMachine", "Later")]),
-        (name: "Later", code: "Dialog", modifier: "GoToX", on: [("FinishStatement", "Finish")]),
-        (name: "Finish")"#;
-    let b_listens = r#"(name: "Start", on: [("Empty", "Listen")]),
-        (name: "Listen", on: [("YourTurn", "Reply")]),
-        (name: "Reply", code: "Say", modifier: "Thanks.", on: [("WaitForResponse", "Finish")]),
-        (name: "Finish")"#;
     let a_gives = r#"(name: "Start", on: [("Empty", "Give")]),
         (name: "Give", code: "Transaction", modifier: "give CityName", on: [("Done", "Hello"), ("Failed", "Hello")]),
         (name: "Hello", code: "Say", modifier: "Here.", on: [("WaitForResponse", "Finish")]),
         (name: "Finish")"#;
     assert_eq!(
-        unbound_in(a_city, a_gives, B_ROOT, b_listens),
+        unbound_in(&a_with_city("Later"), a_gives, B_ROOT, B_LISTENS),
         pairs(&[("Later", "CityName")])
     );
-    let b_takes = r#"(name: "Start", on: [("Empty", "Listen")]),
-        (name: "Listen", on: [("YourTurn", "Take")]),
-        (name: "Take", code: "Transaction", modifier: "take CityName", on: [("Done", "Reply")]),
-        (name: "Reply", code: "Say", modifier: "Thanks.", on: [("WaitForResponse", "Finish")]),
-        (name: "Finish")"#;
     assert_eq!(
-        unbound_in(a_city, A_GREETS_THEN_ASKS, B_ROOT, b_takes),
+        unbound_in(
+            &a_with_city("Later"),
+            A_GREETS_THEN_ASKS,
+            B_ROOT,
+            &b_takes(r#"("Done", "Reply")"#)
+        ),
         pairs(&[("Later", "CityName")])
     );
 }
@@ -980,19 +1010,14 @@ fn what_a_conversation_may_move_away_is_not_definitely_there_after_it() {
 /// has it (from its agent or from the partner).
 #[test]
 fn a_variable_moved_on_one_branch_is_still_in_the_conversation() {
-    let a_city = r#"(name: "Start", on: [("Empty", "SetCity")]),
-        (name: "SetCity", code: "Set", modifier: "CityName = Boston", on: [("Done", "RequestConversation")]),
-        (name: "RequestConversation", modifier: "b", on: [("ConversationCoupled", "TalkStateMachine")]),
-        (name: "TalkStateMachine", modifier: "ConvA", on: [("EndStateMachine", "Finish")]),
-        (name: "Finish")"#;
     // The take fails only if `a` has no city (it always has one), but the check does not know.
-    let b_takes = r#"(name: "Start", on: [("Empty", "Listen")]),
-        (name: "Listen", on: [("YourTurn", "Take")]),
-        (name: "Take", code: "Transaction", modifier: "take CityName", on: [("Done", "Reply"), ("Failed", "Reply")]),
-        (name: "Reply", code: "Say", modifier: "Thanks.", on: [("WaitForResponse", "Finish")]),
-        (name: "Finish")"#;
     assert_eq!(
-        unbound_in(a_city, A_GREETS_THEN_ASKS, B_ROOT, b_takes),
+        unbound_in(
+            &a_with_city("Finish"),
+            A_GREETS_THEN_ASKS,
+            B_ROOT,
+            &b_takes(r#"("Done", "Reply"), ("Failed", "Reply")"#)
+        ),
         pairs(&[])
     );
     // Moved by `a` itself, on one branch of a choice.
@@ -1002,12 +1027,8 @@ fn a_variable_moved_on_one_branch_is_still_in_the_conversation() {
         (name: "Hello", code: "Say", modifier: "Hi.", on: [("WaitForResponse", "Ask")]),
         (name: "Ask", code: "Dialog", modifier: "GoToX", on: [("WaitForResponse", "Finish")]),
         (name: "Finish")"#;
-    let b_listens = r#"(name: "Start", on: [("Empty", "Listen")]),
-        (name: "Listen", on: [("YourTurn", "Reply")]),
-        (name: "Reply", code: "Say", modifier: "Yes?", on: [("WaitForResponse", "Finish")]),
-        (name: "Finish")"#;
     assert_eq!(
-        unbound_in(a_city, a_may_give, B_ROOT, b_listens),
+        unbound_in(&a_with_city("Finish"), a_may_give, B_ROOT, B_LISTENS),
         pairs(&[])
     );
 }
@@ -1029,34 +1050,11 @@ fn a_sentence_state_with_too_many_variations_is_reported_not_generated() {
 
 /// Runs scene `pair` of a project, sending `message` to agent `a` just before tick `at`.
 fn run_pair(dir: &std::path::Path, interrupt: Option<(&str, u64)>, ticks: u64) -> Vec<Value> {
-    use ensemble_runtime::hsm::Scene;
-    use ensemble_runtime::sim::{self, SimWorld};
     let c = ensemble_compiler::compile_path(dir).unwrap();
     let (program, _) = c.output.expect("the pair compiles");
     let program = std::sync::Arc::new(program);
-    let id = program.scene_by_name("pair").unwrap();
-    let world = SimWorld::for_scene(&program, id);
-    let mut scene = Scene::new(program.clone(), sim::library(), "pair", world, 7).unwrap();
-    let a = scene
-        .agents()
-        .find(|&x| scene.agent_name(x) == "a")
-        .unwrap();
-    let mut events = Vec::new();
-    for t in 1..=ticks {
-        if let Some((message, at)) = interrupt
-            && at == t
-        {
-            scene.send(a, a, message);
-        }
-        scene.tick();
-        events.extend(
-            scene
-                .take_events()
-                .iter()
-                .map(|e| serde_json::from_str::<Value>(&e.to_json()).unwrap()),
-        );
-    }
-    events
+    let interrupt = interrupt.map(|(message, at)| ("a", message, at));
+    run_scene_interrupted(&program, "pair", interrupt, ticks).events
 }
 
 /// A partner that leaves the conversation has left it for everyone at once: in the very tick it
