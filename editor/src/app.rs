@@ -532,6 +532,11 @@ impl EditorApp {
         self.session.as_ref()
     }
 
+    /// The open project's session, to drive it from a harness (benches start the preview).
+    pub fn session_mut(&mut self) -> Option<&mut Session> {
+        self.session.as_mut()
+    }
+
     pub fn project(&self) -> Option<&Project> {
         self.session.as_ref().map(|s| &s.project)
     }
