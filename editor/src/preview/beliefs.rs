@@ -134,6 +134,9 @@ fn charts(p: &mut Preview, ui: &mut Ui, now: &Snapshot) {
     let from = now.tick.saturating_sub(WINDOW - 1);
     let past: Vec<Snapshot> = p.history.range(from, now.tick).cloned().collect();
     let columns = ((ui.available_width() / (CHART_WIDTH + 12.0)).floor() as usize).max(1);
+    // The charts share the width out, up to half as wide again as their least.
+    let width = ((ui.available_width() - 12.0 * columns as f32) / columns as f32)
+        .clamp(CHART_WIDTH, CHART_WIDTH * 1.5);
     egui::ScrollArea::vertical()
         .id_salt("belief-charts")
         .auto_shrink([false, false])
@@ -143,7 +146,7 @@ fn charts(p: &mut Preview, ui: &mut Ui, now: &Snapshot) {
                 .spacing([12.0, 10.0])
                 .show(ui, |ui| {
                     for (n, &k) in shown.iter().enumerate() {
-                        chart(ui, &spaces[k], k, &past, now);
+                        chart(ui, &spaces[k], k, &past, now, width);
                         if (n + 1) % columns == 0 {
                             ui.end_row();
                         }
@@ -152,9 +155,9 @@ fn charts(p: &mut Preview, ui: &mut Ui, now: &Snapshot) {
         });
 }
 
-fn chart(ui: &mut Ui, space: &SpaceInfo, k: usize, past: &[Snapshot], now: &Snapshot) {
+fn chart(ui: &mut Ui, space: &SpaceInfo, k: usize, past: &[Snapshot], now: &Snapshot, width: f32) {
     ui.vertical(|ui| {
-        ui.set_width(CHART_WIDTH);
+        ui.set_width(width);
         let b = space_slice(now, k);
         let best = b
             .iter()
@@ -186,7 +189,8 @@ fn chart(ui: &mut Ui, space: &SpaceInfo, k: usize, past: &[Snapshot], now: &Snap
                 .map(|s| {
                     let v = space_slice(s, k).get(i).copied().unwrap_or(0.0);
                     Bar::new(s.tick as f64, v as f64)
-                        .width(0.9)
+                        // Touching bars: gaps would stripe a narrow chart.
+                        .width(1.0)
                         .fill(state_color(i))
                         .stroke(egui::Stroke::NONE)
                 })
@@ -198,7 +202,7 @@ fn chart(ui: &mut Ui, space: &SpaceInfo, k: usize, past: &[Snapshot], now: &Snap
             charts.push(chart);
         }
         Plot::new(("belief", k))
-            .width(CHART_WIDTH)
+            .width(width)
             .height(CHART_HEIGHT)
             .show_axes([false, true])
             .show_grid(false)

@@ -568,6 +568,8 @@ impl Preview {
             .resizable(true)
             .default_size(ui.available_width() * 0.34)
             .min_size(220.0)
+            // Long rows must not squeeze the map out: they truncate instead.
+            .max_size(ui.available_width() * 0.45)
             .show(ui, |ui| timeline::show(self, ui));
         if !chat {
             Panel::right("preview-pane")
@@ -575,6 +577,7 @@ impl Preview {
                 .resizable(true)
                 .default_size(ui.available_width() * 0.42)
                 .min_size(200.0)
+                .max_size(ui.available_width() * 0.5)
                 .show(ui, |ui| self.pane_ui(ui));
         }
         egui::CentralPanel::default()

@@ -82,7 +82,7 @@ pub fn detail(e: &TraceEvent) -> String {
             handled,
             up,
         } => format!(
-            "{name}  {from} → {to}{}{}",
+            "{name}  {from} to {to}{}{}",
             if *up { " (up)" } else { "" },
             if *handled { "" } else { "  [unhandled]" }
         ),

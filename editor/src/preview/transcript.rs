@@ -40,8 +40,6 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
                         ui.set_height(ROW);
                         // The row takes the click (it scrubs), not its texts.
                         ui.style_mut().interaction.selectable_labels = false;
-                        // The row takes the click (it scrubs), not its texts.
-                        ui.style_mut().interaction.selectable_labels = false;
                         ui.label(
                             RichText::new(format!("{:>6.1}s", l.time))
                                 .monospace()
@@ -58,11 +56,29 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
                             _ => l.speaker.to_string(),
                         };
                         ui.label(RichText::new(who).color(color).strong());
-                        ui.add(
-                            egui::Label::new(RichText::new(&l.text).color(theme::TEXT)).truncate(),
-                        );
-                        if let Some(s) = &l.sentence {
-                            ui.label(RichText::new(&**s).small().color(theme::SPEECH))
+                        // The sentence state's tag keeps its room; the text truncates
+                        // before it, so a long line never widens the pane.
+                        let tag = l.sentence.as_ref().map(|s| {
+                            egui::WidgetText::from(RichText::new(&**s).small().color(theme::SPEECH))
+                                .into_galley(
+                                    ui,
+                                    Some(egui::TextWrapMode::Extend),
+                                    f32::INFINITY,
+                                    egui::TextStyle::Small,
+                                )
+                        });
+                        let reserve = tag
+                            .as_ref()
+                            .map_or(0.0, |t| t.size().x + ui.spacing().item_spacing.x);
+                        ui.scope(|ui| {
+                            ui.set_max_width((ui.available_width() - reserve).max(24.0));
+                            ui.add(
+                                egui::Label::new(RichText::new(&l.text).color(theme::TEXT))
+                                    .truncate(),
+                            );
+                        });
+                        if let Some(tag) = tag {
+                            ui.label(tag)
                                 .on_hover_text("the sentence state this line realises");
                         }
                     })

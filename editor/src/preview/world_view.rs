@@ -230,6 +230,8 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
             painter.galley(at + vec2(0.0, name.size().y), d, theme::TEXT);
         }
     }
+    // Bubbles keep clear of the agents and their labels (not of the places').
+    let agents_drawn = labels.taken.clone();
     locations(&painter, &snapshot, map, &mut labels);
 
     // What was just said, in bubbles above the speakers.
@@ -244,7 +246,14 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
     let mut said: Vec<Rect> = Vec::new();
     for &(a, c, r, _) in &shown {
         if let Some((_, text)) = bubbles.iter().find(|(who, _)| *who == a.name) {
-            said.push(bubble(&painter, c + vec2(0.0, -r - 6.0), text, &said));
+            let avoid: Vec<Rect> = agents_drawn.iter().chain(&said).copied().collect();
+            said.push(bubble(
+                &painter,
+                c + vec2(0.0, -r - 6.0),
+                text,
+                &avoid,
+                &said,
+            ));
         }
     }
 
@@ -481,9 +490,16 @@ fn dashed_circle(painter: &egui::Painter, c: Pos2, r: f32, stroke: Stroke) {
     painter.extend(Shape::dashed_line(&points, stroke, 4.0, 4.0));
 }
 
-/// A speech bubble whose tail points down at `tip`, lifted above the bubbles already drawn;
+/// A speech bubble whose tail points down at `tip`, lifted above `avoid` (agents, labels and
+/// the bubbles already drawn), or, where that would leave the view, above `bubbles` only;
 /// returns where it went.
-fn bubble(painter: &egui::Painter, tip: Pos2, text: &str, others: &[Rect]) -> Rect {
+fn bubble(
+    painter: &egui::Painter,
+    tip: Pos2,
+    text: &str,
+    avoid: &[Rect],
+    bubbles: &[Rect],
+) -> Rect {
     let shown: String = if text.chars().count() > 48 {
         text.chars().take(46).chain("…".chars()).collect()
     } else {
@@ -491,9 +507,17 @@ fn bubble(painter: &egui::Painter, tip: Pos2, text: &str, others: &[Rect]) -> Re
     };
     let galley = painter.layout_no_wrap(shown, FontId::proportional(12.0), theme::TEXT);
     let size = galley.size() + vec2(12.0, 6.0);
-    let mut rect = Rect::from_center_size(tip + vec2(0.0, -size.y / 2.0 - 6.0), size);
-    while let Some(o) = others.iter().find(|o| o.intersects(rect)) {
-        rect = rect.translate(vec2(0.0, o.top() - rect.bottom() - 3.0));
+    let start = Rect::from_center_size(tip + vec2(0.0, -size.y / 2.0 - 6.0), size);
+    let lift = |others: &[Rect]| {
+        let mut rect = start;
+        while let Some(o) = others.iter().find(|o| o.intersects(rect)) {
+            rect = rect.translate(vec2(0.0, o.top() - rect.bottom() - 3.0));
+        }
+        rect
+    };
+    let mut rect = lift(avoid);
+    if rect.top() < painter.clip_rect().top() {
+        rect = lift(bubbles);
     }
     painter.line_segment(
         [tip, pos2(tip.x, rect.bottom())],
