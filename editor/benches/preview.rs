@@ -19,42 +19,19 @@
 //! ```
 
 use eframe::egui;
-use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
 use ensemble_editor::EditorApp;
 use ensemble_editor::preview::DockTab;
-use std::path::Path;
 use std::time::{Duration, Instant};
+
+#[path = "../tests/support/mod.rs"]
+mod support;
+use support::{find, sample_copy as sample, type_over};
 
 const SAVES: usize = 40;
 const FRAME: Duration = Duration::from_micros(16_667);
 const FRAMES: usize = 300;
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &to.join(e.file_name()));
-        } else {
-            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
-    }
-}
-
-fn sample(name: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../samples")
-            .join(name),
-        dir.path(),
-    );
-    let _ = std::fs::remove_dir_all(dir.path().join(".ensemble"));
-    dir
-}
 
 fn stats(label: &str, v: &mut [f64]) {
     v.sort_by(f64::total_cmp);
@@ -110,19 +87,7 @@ fn preview_reloads(h: &Harness<'static, EditorApp>) -> usize {
 
 /// Renames the state whose name field shows `from` to `to` in the inspector (Enter commits).
 fn rename(h: &mut Harness<'static, EditorApp>, from: &str, to: &str) {
-    h.get_all_by_role(Role::TextInput)
-        .find(|n| n.value().as_deref() == Some(from))
-        .unwrap_or_else(|| panic!("no field holding {from}"))
-        .focus();
-    h.run_steps(2);
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.run_steps(1);
-    h.get_all_by_role(Role::TextInput)
-        .find(|n| n.is_focused())
-        .unwrap()
-        .type_text(to);
-    h.run_steps(1);
-    h.key_press(Key::Enter);
+    type_over(h, from, to);
     // The frame that commits the rename.
     frame(h);
 }
@@ -136,14 +101,7 @@ fn save_to_running() {
         let mut h = harness(EditorApp::open(dir.path()));
         play(&mut h);
         // Select FinishTalkState through Find: its name field appears in the inspector.
-        h.key_press_modifiers(Modifiers::COMMAND, Key::F);
-        h.run_steps(2);
-        h.get_all_by_role(Role::TextInput)
-            .find(|n| n.is_focused())
-            .unwrap()
-            .type_text("FinishTalkState");
-        h.run_steps(2);
-        h.key_press(Key::Enter);
+        find(&mut h, "FinishTalkState");
         h.run_steps(4);
         let (mut ui, mut worker, mut compile) = (Vec::new(), Vec::new(), Vec::new());
         let mut name = "FinishTalkState".to_string();

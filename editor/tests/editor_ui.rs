@@ -11,54 +11,26 @@ use ensemble_editor::EditorApp;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+mod support;
+use support::{
+    choose, click_at, editor_harness as harness, find, project_copy, select, settle, title_of,
+    type_over,
+};
+
 fn sample(sub: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../samples/airport")
         .join(sub)
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
-    }
-}
-
-/// A copy of a sample: tests never write into the repository, nor see what an editor left in
-/// it (a recovery file of a designer's session).
 fn sample_copy(sub: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    copy_dir(&sample(sub), dir.path());
-    let _ = std::fs::remove_dir_all(dir.path().join(".ensemble"));
-    dir
+    project_copy(&sample(sub))
 }
 
 fn airport_copy() -> tempfile::TempDir {
     sample_copy("")
 }
 
-fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1440.0, 900.0))
-        // Each queued input event takes one step; short steps let two clicks make a double click.
-        .with_step_dt(0.02)
-        .with_max_steps(400)
-        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
-    harness.run_steps(3);
-    harness
-}
-
-fn settle(h: &mut Harness<'static, EditorApp>) {
-    h.run_steps(4);
-}
-
-/// Steps (in real time) until the background compile has caught up with the last edit.
 fn wait_for_diagnostics(h: &mut Harness<'static, EditorApp>) {
     let start = Instant::now();
     h.step();
@@ -90,74 +62,9 @@ fn codes(h: &Harness<'static, EditorApp>) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Where the title of the node of `state` is on screen.
-fn title_of(h: &Harness<'static, EditorApp>, state: &str) -> egui::Pos2 {
-    let rect = h
-        .state()
-        .session()
-        .unwrap()
-        .graph
-        .state_rect(state)
-        .unwrap_or_else(|| panic!("no node {state}"));
-    rect.left_top() + egui::vec2(22.0, 14.0)
-}
-
-/// Clicks the pointer at `pos`, as a mouse does.
-fn click_at(h: &mut Harness<'static, EditorApp>, pos: egui::Pos2) {
-    h.hover_at(pos);
-    h.run_steps(1);
-    for pressed in [true, false] {
-        h.event(egui::Event::PointerButton {
-            pos,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
-        h.run_steps(1);
-    }
-}
-
-/// Clicks the title of the node of `state` on the canvas (selects it).
-fn select(h: &mut Harness<'static, EditorApp>, state: &str) {
-    let at = title_of(h, state);
-    click_at(h, at);
-    settle(h);
-    assert!(
-        h.state().selection().contains(state),
-        "{state} not selected"
-    );
-}
-
 /// Replaces the text of the text field showing `current` and presses Enter.
 fn retype(h: &mut Harness<'static, EditorApp>, current: &str, new: &str) {
-    let field = h
-        .get_all_by_role(Role::TextInput)
-        .find(|n| n.value().as_deref() == Some(current))
-        .unwrap_or_else(|| panic!("no text field holding {current}"));
-    field.focus();
-    h.run_steps(2);
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.run_steps(1);
-    h.get_all_by_role(Role::TextInput)
-        .find(|n| n.is_focused())
-        .unwrap()
-        .type_text(new);
-    h.run_steps(1);
-    h.key_press(Key::Enter);
-    settle(h);
-}
-
-/// Picks `option` in the combo box currently showing `shown`.
-fn choose(h: &mut Harness<'static, EditorApp>, shown: &str, option: &str) {
-    h.get_all_by_role(Role::ComboBox)
-        .find(|n| n.value().as_deref() == Some(shown))
-        .unwrap_or_else(|| panic!("no combo box showing {shown}"))
-        .click();
-    settle(h);
-    h.get_all_by_label(option)
-        .last()
-        .unwrap_or_else(|| panic!("no option {option}"))
-        .click();
+    type_over(h, current, new);
     settle(h);
 }
 
@@ -488,14 +395,7 @@ fn a_crash_loses_nothing() {
 fn find_jumps_to_a_state_in_another_machine() {
     let dir = airport_copy();
     let mut h = harness(EditorApp::open(dir.path()));
-    h.key_press_modifiers(Modifiers::COMMAND, Key::F);
-    settle(&mut h);
-    h.get_all_by_role(Role::TextInput)
-        .find(|n| n.is_focused())
-        .unwrap()
-        .type_text("okay2");
-    settle(&mut h);
-    h.key_press(Key::Enter);
+    find(&mut h, "okay2");
     settle(&mut h);
     assert_eq!(h.state().current_machine_name(), Some("SellTicket"));
     assert_eq!(h.state().selection(), ["Okay2".to_string()].into());
@@ -807,14 +707,7 @@ fn a_plugged_panel_gets_undo_dirty_tracking_saving_and_reveal_from_the_host() {
         "comments kept"
     );
     // Find reveals the item through the panel.
-    h.key_press_modifiers(Modifiers::COMMAND, Key::F);
-    settle(&mut h);
-    h.get_all_by_role(Role::TextInput)
-        .find(|n| n.is_focused())
-        .unwrap()
-        .type_text("CounterFront");
-    settle(&mut h);
-    h.key_press(Key::Enter);
+    find(&mut h, "CounterFront");
     settle(&mut h);
     assert_eq!(
         revealed.borrow().last(),

@@ -12,49 +12,12 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use ensemble_editor::EditorApp;
 use ensemble_editor::preview::Preview;
 use ensemble_runtime::trace::{EventKind, TraceEvent};
-use std::path::Path;
 use std::time::{Duration, Instant};
 
+mod support;
+use support::{choose, editor_harness as harness, find, sample_copy, select, settle, type_over};
+
 const TIMEOUT: Duration = Duration::from_secs(90);
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
-    }
-}
-
-fn sample_copy(name: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../samples")
-            .join(name),
-        dir.path(),
-    );
-    let _ = std::fs::remove_dir_all(dir.path().join(".ensemble"));
-    dir
-}
-
-fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1440.0, 900.0))
-        .with_step_dt(0.02)
-        .with_max_steps(400)
-        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
-    h.run_steps(3);
-    h
-}
-
-fn settle(h: &mut Harness<'static, EditorApp>) {
-    h.run_steps(4);
-}
 
 fn preview<'a>(h: &'a Harness<'static, EditorApp>) -> &'a Preview {
     &h.state().session().unwrap().preview
@@ -118,48 +81,6 @@ fn around(h: &Harness<'static, EditorApp>, tick: u64) -> (Stacks, Stacks) {
         "tick {tick} is recorded before and after the reload"
     );
     (stacks(at[0]), stacks(at[1]))
-}
-
-/// Picks `option` in the combo box currently showing `shown`.
-fn choose(h: &mut Harness<'static, EditorApp>, shown: &str, option: &str) {
-    h.get_all_by_role(Role::ComboBox)
-        .find(|n| n.value().as_deref() == Some(shown))
-        .unwrap_or_else(|| panic!("no combo box showing {shown}"))
-        .click();
-    settle(h);
-    h.get_all_by_label(option)
-        .last()
-        .unwrap_or_else(|| panic!("no option {option}"))
-        .click();
-    settle(h);
-}
-
-/// Clicks the title of a state's node on the canvas (selects it).
-fn select(h: &mut Harness<'static, EditorApp>, state: &str) {
-    let rect = h
-        .state()
-        .session()
-        .unwrap()
-        .graph
-        .state_rect(state)
-        .unwrap_or_else(|| panic!("no node {state}"));
-    let pos = rect.left_top() + egui::vec2(22.0, 14.0);
-    h.hover_at(pos);
-    h.run_steps(1);
-    for pressed in [true, false] {
-        h.event(egui::Event::PointerButton {
-            pos,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
-        h.run_steps(1);
-    }
-    settle(h);
-    assert!(
-        h.state().selection().contains(state),
-        "{state} not selected"
-    );
 }
 
 /// Types `text` into the empty text field whose hint is `hint`.
@@ -321,30 +242,11 @@ fn a_saved_edit_reloads_the_running_ticket_counter_in_place() {
     h.get_by_label("▶ Play").click();
     settle(&mut h);
     // Find the buyer's RequestConversation (Ctrl+F): it opens its machine and selects it.
-    h.key_press_modifiers(Modifiers::COMMAND, Key::F);
-    settle(&mut h);
-    h.get_all_by_role(Role::TextInput)
-        .find(|n| n.is_focused())
-        .unwrap()
-        .type_text("RequestConversation");
-    settle(&mut h);
-    h.key_press(Key::Enter);
+    find(&mut h, "RequestConversation");
     h.run_steps(8);
     assert_eq!(h.state().current_machine_name(), Some("BuyTicketAtCounter"));
     assert!(h.state().selection().contains("RequestConversation"));
-    let field = h
-        .get_all_by_role(Role::TextInput)
-        .find(|n| n.value().as_deref() == Some("seller"))
-        .expect("the agent field");
-    field.focus();
-    h.run_steps(2);
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.run_steps(1);
-    h.get_all_by_role(Role::TextInput)
-        .find(|n| n.is_focused())
-        .unwrap()
-        .type_text("sellr");
-    h.key_press(Key::Enter);
+    type_over(&mut h, "seller", "sellr");
     settle(&mut h);
     assert!(h.state().is_dirty());
     save(&mut h);

@@ -3,7 +3,7 @@
 //! one colour per state; a bar sums to 1).
 
 use super::snapshot::{Snapshot, SpaceInfo};
-use super::{Preview, transcript};
+use super::{Preview, agent_color, transcript};
 use crate::theme;
 use eframe::egui;
 use egui::{Color32, Panel, RichText, Ui};
@@ -29,18 +29,12 @@ impl Default for State {
     }
 }
 
+/// A state's colour: the first (a space's rest state) grey, the others the agents' palette.
 fn state_color(i: usize) -> Color32 {
-    const COLORS: [Color32; 8] = [
-        Color32::from_rgb(90, 100, 120),
-        Color32::from_rgb(108, 182, 217),
-        Color32::from_rgb(236, 170, 96),
-        Color32::from_rgb(140, 206, 132),
-        Color32::from_rgb(200, 160, 240),
-        Color32::from_rgb(236, 128, 150),
-        Color32::from_rgb(220, 200, 110),
-        Color32::from_rgb(110, 206, 196),
-    ];
-    COLORS[i % COLORS.len()]
+    match i {
+        0 => Color32::from_rgb(90, 100, 120),
+        i => agent_color(i - 1),
+    }
 }
 
 /// The slice of a snapshot's beliefs that belongs to space `k`.

@@ -415,17 +415,7 @@ fn places(painter: &egui::Painter, s: &Snapshot, map: Map) {
 fn locations(painter: &egui::Painter, s: &Snapshot, map: Map, labels: &mut Labels) {
     for (name, at) in &s.world.locations {
         let c = map.to_screen(*at);
-        let d = 4.0;
-        painter.add(Shape::convex_polygon(
-            vec![
-                c + vec2(0.0, -d),
-                c + vec2(d, 0.0),
-                c + vec2(0.0, d),
-                c + vec2(-d, 0.0),
-            ],
-            theme::BOX_STROKE,
-            Stroke::NONE,
-        ));
+        diamond(painter, c, 4.0, theme::BOX_STROKE);
         let galley = painter.layout_no_wrap(
             name.to_string(),
             FontId::proportional(10.5),
@@ -558,17 +548,7 @@ fn mark(
             painter.rect_filled(Rect::from_center_size(c, Vec2::splat(r * 1.6)), 2.0, fill);
         }
         AgentKind::Player => {
-            let d = r * 1.25;
-            painter.add(Shape::convex_polygon(
-                vec![
-                    c + vec2(0.0, -d),
-                    c + vec2(d, 0.0),
-                    c + vec2(0.0, d),
-                    c + vec2(-d, 0.0),
-                ],
-                fill,
-                Stroke::NONE,
-            ));
+            diamond(painter, c, r * 1.25, fill);
         }
         AgentKind::Ambient | AgentKind::Spawned => {
             painter.circle_filled(c, r, fill);
@@ -578,4 +558,18 @@ fn mark(
             painter.circle_filled(c, r, fill);
         }
     }
+}
+
+/// A filled diamond centred on `c`, `d` from centre to corner.
+fn diamond(painter: &egui::Painter, c: Pos2, d: f32, fill: egui::Color32) {
+    painter.add(Shape::convex_polygon(
+        vec![
+            c + vec2(0.0, -d),
+            c + vec2(d, 0.0),
+            c + vec2(0.0, d),
+            c + vec2(-d, 0.0),
+        ],
+        fill,
+        Stroke::NONE,
+    ));
 }
