@@ -143,7 +143,7 @@ pub fn structure(graph: &Graph, tree: &ClusterTree, leaf_size: u32) -> Result<Hi
             members: Vec::new(),
             child_start: Vec::new(),
             border: Vec::new(),
-            table: Vec::new(),
+            table: Default::default(),
         })
         .collect();
     // Bottom-up: a cluster's members are its children's border nodes.

@@ -9,6 +9,7 @@
 //! - [`cost`]: exact packed costs (octile `a + b·√2`, or whole numbers).
 //! - [`graph`]: the navigation graph (CSR, undirected; optional octile grid).
 //! - [`hierarchy`]: clusters, border nodes, chains, distance tables (the precomputed data).
+//! - [`distances`]: one cluster's stored table, 16 bits an entry where the distances fit.
 //! - [`table`]: computing one cluster's distance table (bottom-up, shared with updates).
 //! - [`search`]: the layered A* of Pseudo-code 1, with several goals.
 //! - [`resolve`]: ResolvePath (Pseudo-code 2, with the erratum fixed).
@@ -18,6 +19,7 @@
 
 pub mod astar;
 pub mod cost;
+pub mod distances;
 pub mod file;
 pub mod graph;
 pub mod hierarchy;

@@ -21,6 +21,11 @@ use super::{NavData, NavError, PathResult};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+fn prune(bits: &crate::nav::distances::Bits) -> Option<&crate::nav::distances::Bits> {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    ON.get_or_init(|| std::env::var_os("NAV_NO_PRUNE").is_none()).then_some(bits)
+}
+
 /// `via` of a node reached by the leaf-internal search from the start.
 pub(crate) const VIA_LEAF_SEARCH: ClusterId = u32::MAX - 1;
 
@@ -264,13 +269,37 @@ impl NavData {
             for &lv in h.chain(v) {
                 let cl = &h.clusters[c as usize];
                 let depth = cl.depth as usize;
+                let m = cl.members.len();
                 // Up the start's chain: the border nodes of this ancestor of the start.
                 if start_path.get(depth) == Some(&c) {
-                    for &b in &cl.border {
-                        let d = cl.dist(lv, b);
+                    let mut generate = |b: u32, d: Packed| {
                         if d != UNREACHABLE {
                             let w = cl.members[b as usize];
                             ws.relax(w, g + metric.value(d), || heuristic(w), v, c);
+                        }
+                    };
+                    if cl.is_leaf() {
+                        let (lv, c) = (lv as usize, cl.border.len());
+                        if lv < c {
+                            // A border node: its own column holds its distances to the
+                            // other border nodes, contiguously.
+                            cl.table.for_each(lv * m, c, 1, prune(&cl.table.via_border), |b, d| {
+                                generate(b as u32, d)
+                            });
+                        } else {
+                            // Only the start itself: one entry per border column.
+                            cl.table.for_each(lv, c, m, prune(&cl.table.via_border), |b, d| {
+                                generate(b as u32, d)
+                            });
+                        }
+                    } else {
+                        let row = lv as usize * m;
+                        let skip = prune(&cl.table.via_border);
+                        for &b in &cl.border {
+                            let i = row + b as usize;
+                            if skip.is_none_or(|bits| !bits.get(i)) {
+                                generate(b, cl.table.get(i));
+                            }
                         }
                     }
                 }
@@ -294,13 +323,12 @@ impl NavData {
                     }
                     children_done.push(below);
                     let k = cl.children.iter().position(|&x| x == below).unwrap_or(0);
-                    for b in cl.child_start[k]..cl.child_start[k + 1] {
-                        let d = cl.dist(lv, b);
-                        if d != UNREACHABLE {
-                            let w = cl.members[b as usize];
+                    let (s, e) = (cl.child_start[k] as usize, cl.child_start[k + 1] as usize);
+                    cl.table
+                        .for_each(lv as usize * m + s, e - s, 1, prune(&cl.table.via_block), |j, d| {
+                            let w = cl.members[s + j];
                             ws.relax(w, g + metric.value(d), || heuristic(w), v, c);
-                        }
-                    }
+                        });
                 }
                 c = cl.parent;
             }

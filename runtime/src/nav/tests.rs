@@ -22,7 +22,7 @@ fn sample() -> NavData {
         members,
         child_start: vec![],
         border: (0..border).collect(),
-        table: vec![],
+        table: Default::default(),
     };
     let clusters = vec![
         Cluster {
@@ -32,7 +32,7 @@ fn sample() -> NavData {
             members: vec![1, 4, 2],
             child_start: vec![0, 2, 3],
             border: vec![],
-            table: vec![],
+            table: Default::default(),
         },
         leaf(0, vec![1, 4, 0], 2),
         leaf(0, vec![2, 3], 1),
@@ -149,7 +149,7 @@ fn same_leaf_path_through_another_cluster() {
             members: vec![0, 1, 2],
             child_start: vec![0, 2, 3],
             border: vec![],
-            table: vec![],
+            table: Default::default(),
         },
         Cluster {
             parent: 0,
@@ -158,7 +158,7 @@ fn same_leaf_path_through_another_cluster() {
             members: vec![0, 1, 3],
             child_start: vec![],
             border: vec![0, 1],
-            table: vec![],
+            table: Default::default(),
         },
         Cluster {
             parent: 0,
@@ -167,7 +167,7 @@ fn same_leaf_path_through_another_cluster() {
             members: vec![2],
             child_start: vec![],
             border: vec![0],
-            table: vec![],
+            table: Default::default(),
         },
     ];
     let chains = vec![vec![0, 0], vec![1, 1], vec![0, 2], vec![2]];
