@@ -67,6 +67,19 @@ impl Bits {
         }
     }
 
+    /// The 64 bits starting at `pos` (bit `j` of the result is bit `pos + j`); bits past the
+    /// end read as zero.
+    #[inline]
+    pub fn word_at(&self, pos: usize) -> u64 {
+        let (w, shift) = (pos >> 6, pos & 63);
+        let lo = self.words.get(w).copied().unwrap_or(0) >> shift;
+        if shift == 0 {
+            lo
+        } else {
+            lo | (self.words.get(w + 1).copied().unwrap_or(0) << (64 - shift))
+        }
+    }
+
     pub fn count_ones(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
@@ -163,6 +176,26 @@ impl Table {
         }
     }
 
+    /// Calls `f(k, entry)` for the `count` consecutive entries from `start` whose bit in `skip`
+    /// is clear and (with `keep`, indexed from 0 for the run) whose bit in `keep` is set, and
+    /// which are reachable. Bits are taken 64 at a time, so dominated entries cost almost
+    /// nothing.
+    #[inline]
+    pub fn for_each_open(
+        &self,
+        start: usize,
+        count: usize,
+        skip: &Bits,
+        keep: Option<&Bits>,
+        f: impl FnMut(usize, Packed),
+    ) {
+        match &self.entries {
+            Entries::Wide(v) => run_open(v, |x| x, start, count, skip, keep, f),
+            Entries::Octile16(v) => run_open(v, widen_octile, start, count, skip, keep, f),
+            Entries::Integer16(v) => run_open(v, widen_integer, start, count, skip, keep, f),
+        }
+    }
+
     /// Whether every entry is a well-formed distance of `metric` and the bit sets fit
     /// (checked after decoding).
     pub(crate) fn is_valid_for(&self, metric: Metric, inner: bool) -> bool {
@@ -205,6 +238,37 @@ fn run<T: Copy>(
                 visit(k, start + k * stride);
             }
         }
+    }
+}
+
+#[inline(always)]
+fn run_open<T: Copy>(
+    v: &[T],
+    widen: impl Fn(T) -> Packed,
+    start: usize,
+    count: usize,
+    skip: &Bits,
+    keep: Option<&Bits>,
+    mut f: impl FnMut(usize, Packed),
+) {
+    let mut k = 0;
+    while k < count {
+        let mut open = !skip.word_at(start + k);
+        if let Some(keep) = keep {
+            open &= keep.word_at(k);
+        }
+        if count - k < 64 {
+            open &= (1u64 << (count - k)) - 1;
+        }
+        while open != 0 {
+            let j = k + open.trailing_zeros() as usize;
+            open &= open - 1;
+            let d = widen(v[start + j]);
+            if d != UNREACHABLE {
+                f(j, d);
+            }
+        }
+        k += 64;
     }
 }
 
@@ -303,7 +367,9 @@ impl Entries {
                 v.iter().all(|&d| d == UNREACHABLE || (d >> 16) != 0xffff)
             }
             (Entries::Wide(_), Metric::Integer) => true,
-            (Entries::Octile16(_), Metric::Octile) | (Entries::Integer16(_), Metric::Integer) => true,
+            (Entries::Octile16(_), Metric::Octile) | (Entries::Integer16(_), Metric::Integer) => {
+                true
+            }
             _ => false,
         }
     }
@@ -349,6 +415,25 @@ mod tests {
         seen.clear();
         t.for_each(1, 4, 3, Some(&t.via_border), |k, d| seen.push((k, d)));
         assert_eq!(seen, vec![(0, 1), (3, 10)]);
+        let mut keep = Bits::new(4);
+        for k in [0, 1, 3] {
+            keep.set(k, true);
+        }
+        seen.clear();
+        t.for_each_open(2, 4, &t.via_border, Some(&keep), |k, d| seen.push((k, d)));
+        assert_eq!(
+            seen,
+            vec![(0, 2), (1, 3), (3, 5)],
+            "4 is skipped, 5 not kept"
+        );
+        // Runs longer than a word, starting off a word boundary.
+        let big = Table::new(Metric::Integer, (0..300).collect(), false);
+        let mut n = 0;
+        big.for_each_open(70, 200, &big.via_border, None, |k, d| {
+            assert_eq!(d as usize, 70 + k);
+            n += 1;
+        });
+        assert_eq!(n, 200);
         assert!(!t.is_valid_for(Metric::Octile, false));
         assert!(t.is_valid_for(Metric::Integer, false));
         assert!(!t.is_valid_for(Metric::Integer, true));

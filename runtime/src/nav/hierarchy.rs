@@ -19,6 +19,7 @@ use super::NavError;
 use super::cost::{Metric, Packed, UNREACHABLE};
 use super::distances::Table;
 use super::graph::NodeId;
+use super::index::SearchIndex;
 use serde::{Deserialize, Serialize};
 
 /// Cluster id: index into [`Hierarchy::clusters`]. The root is 0; parents come before children.
@@ -104,6 +105,9 @@ pub struct Hierarchy {
     chain_start: Vec<u32>,
     /// For each node, its local index in its leaf, its leaf's parent, ... (see module docs).
     chain_local: Vec<u32>,
+    /// Derived on construction and load, never stored (see [`super::index`]).
+    #[serde(skip)]
+    index: SearchIndex,
 }
 
 impl Hierarchy {
@@ -121,15 +125,34 @@ impl Hierarchy {
             chain_local.extend_from_slice(c);
             chain_start.push(chain_local.len() as u32);
         }
-        let h = Hierarchy {
+        let mut h = Hierarchy {
             leaf_size,
             clusters,
             leaf_of,
             chain_start,
             chain_local,
+            index: SearchIndex::default(),
         };
         h.verify_structure(chains.len() as u32, false)?;
+        h.reindex()?;
         Ok(h)
+    }
+
+    /// Rebuilds the search index (after [`Hierarchy::verify_structure`]).
+    pub(crate) fn reindex(&mut self) -> Result<(), NavError> {
+        self.index = SearchIndex::new(self)?;
+        Ok(())
+    }
+
+    /// Rebuilds cluster `c`'s part of the search index after its table changed.
+    pub(crate) fn reindex_cluster(&mut self, c: ClusterId) {
+        let mut index = std::mem::take(&mut self.index);
+        index.refresh(self, c);
+        self.index = index;
+    }
+
+    pub(crate) fn index(&self) -> &SearchIndex {
+        &self.index
     }
 
     /// `v`'s local indices, leaf first.
@@ -215,7 +238,9 @@ impl Hierarchy {
                     + c.table.heap_bytes()
             })
             .sum();
-        per_cluster + 4 * (self.leaf_of.len() + self.chain_start.len() + self.chain_local.len())
+        per_cluster
+            + self.index.heap_bytes()
+            + 4 * (self.leaf_of.len() + self.chain_start.len() + self.chain_local.len())
     }
 
     /// Checks every index the search and ResolvePath follow, so that a hierarchy that passed

@@ -10,6 +10,8 @@
 //! - [`graph`]: the navigation graph (CSR, undirected; optional octile grid).
 //! - [`hierarchy`]: clusters, border nodes, chains, distance tables (the precomputed data).
 //! - [`distances`]: one cluster's stored table, 16 bits an entry where the distances fit.
+//! - `index`: what the search reads per expansion, derived on load (dense slots, successor
+//!   lists of the non-dominated entries).
 //! - [`table`]: computing one cluster's distance table (bottom-up, shared with updates).
 //! - [`search`]: the layered A* of Pseudo-code 1, with several goals.
 //! - [`resolve`]: ResolvePath (Pseudo-code 2, with the erratum fixed).
@@ -23,6 +25,7 @@ pub mod distances;
 pub mod file;
 pub mod graph;
 pub mod hierarchy;
+mod index;
 pub mod resolve;
 pub mod search;
 pub mod table;
@@ -73,7 +76,8 @@ impl NavData {
         self.graph.verify()?;
         self.hierarchy
             .verify_structure(self.graph.node_count(), true)?;
-        self.hierarchy.verify_tables(self.graph.metric)
+        self.hierarchy.verify_tables(self.graph.metric)?;
+        self.hierarchy.reindex()
     }
 
     /// Bytes held in memory by the graph and the hierarchy.

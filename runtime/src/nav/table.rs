@@ -178,6 +178,7 @@ impl Hierarchy {
         };
         let result = self.fill_rows(graph, c, &sources, &mut table);
         self.clusters[c as usize].table = table.into_table(metric);
+        self.reindex_cluster(c);
         result.map(|()| sources.len())
     }
 
@@ -237,7 +238,9 @@ impl Hierarchy {
         let block: Vec<u32> = if leaf {
             Vec::new()
         } else {
-            (0..m as u32).map(|a| role_block(cl.child_index(a))).collect()
+            (0..m as u32)
+                .map(|a| role_block(cl.child_index(a)))
+                .collect()
         };
         for (r, b) in roles.iter_mut().zip(&block) {
             *r |= b;
