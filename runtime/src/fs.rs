@@ -1,7 +1,7 @@
 //! Atomic file writes: a reader never sees a half-written file and a failed write never
 //! destroys the previous version.
 
-use std::io::Write;
+use std::io::{Seek, SeekFrom, Write};
 use std::path::Path;
 
 /// Writes `bytes` to `path` by writing a temporary file in the same directory, syncing it and
@@ -22,6 +22,73 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Writes a file made of a fixed-size header and a payload, atomically, without holding the
+/// payload in memory: `payload` writes it through a writer that counts and checksums
+/// (CRC-32) what passes, then the header made by `header(length, crc)` is written in front.
+/// Large programs and navigation data are streamed this way, so writing them costs no second
+/// copy of the data.
+pub fn write_atomic_framed(
+    path: &Path,
+    header_len: usize,
+    header: impl FnOnce(u64, u32) -> Vec<u8>,
+    payload: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".ensemble-")
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    let file = tmp.as_file_mut();
+    file.write_all(&vec![0; header_len])?;
+    let mut sink = Checksummed::new(std::io::BufWriter::with_capacity(1 << 16, &mut *file));
+    payload(&mut sink)?;
+    let (len, crc) = (sink.len, sink.crc.clone().finalize());
+    sink.inner.flush()?;
+    drop(sink);
+    let head = header(len, crc);
+    if head.len() != header_len {
+        return Err(std::io::Error::other("the header has the wrong length"));
+    }
+    file.seek(SeekFrom::Start(0))?;
+    file.write_all(&head)?;
+    file.sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// A writer that counts and checksums the bytes passing through it.
+pub struct Checksummed<W> {
+    pub inner: W,
+    pub len: u64,
+    pub crc: crc32fast::Hasher,
+}
+
+impl<W> Checksummed<W> {
+    pub fn new(inner: W) -> Self {
+        Checksummed {
+            inner,
+            len: 0,
+            crc: crc32fast::Hasher::new(),
+        }
+    }
+}
+
+impl<W: Write> Write for Checksummed<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.crc.update(&buf[..n]);
+        self.len += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -35,6 +102,36 @@ mod tests {
         assert_eq!(std::fs::read(&path).unwrap(), b"second");
         let entries: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(entries.len(), 1, "temporary files must not be left behind");
+    }
+
+    #[test]
+    fn framed_writes_put_length_and_checksum_in_front() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("framed.bin");
+        write_atomic_framed(
+            &path,
+            12,
+            |len, crc| [&len.to_le_bytes()[..], &crc.to_le_bytes()].concat(),
+            |w| w.write_all(b"payload"),
+        )
+        .unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(&bytes[12..], b"payload");
+        assert_eq!(u64::from_le_bytes(bytes[..8].try_into().unwrap()), 7);
+        assert_eq!(
+            u32::from_le_bytes(bytes[8..12].try_into().unwrap()),
+            crc32fast::hash(b"payload")
+        );
+        // A failing payload leaves the old file and no temporary behind.
+        let err = write_atomic_framed(
+            &path,
+            12,
+            |_, _| vec![0; 12],
+            |_| Err(std::io::Error::other("boom")),
+        );
+        assert!(err.is_err());
+        assert_eq!(std::fs::read(&path).unwrap(), bytes);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     #[test]

@@ -13,13 +13,12 @@
 //! the target's child block (the set generated down the goal's chain).
 
 use super::cost::{Metric, Packed, UNREACHABLE};
-use serde::{Deserialize, Serialize};
 
 const NARROW_UNREACHABLE: u16 = u16::MAX;
 
 /// A cluster's distance entries and their domination bits (the layout is the cluster's
-/// business, see [`super::hierarchy`]).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// business, see [`super::hierarchy`]). Stored compactly in files ([`super::codec`]).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Table {
     pub entries: Entries,
     /// Per entry: a shortest path behind it passes another border node of the cluster.
@@ -30,7 +29,7 @@ pub struct Table {
 }
 
 /// A fixed-size set of bits.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Bits {
     len: u64,
     words: Vec<u64>,
@@ -95,10 +94,12 @@ impl Bits {
 }
 
 /// Distance entries, 16 or 32 bits each.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Entries {
-    /// Any metric, 32 bits an entry: the [`Packed`] value itself.
-    Wide(Vec<Packed>),
+    /// Octile distances, 32 bits an entry: the [`Packed`] value itself.
+    Octile(Vec<Packed>),
+    /// Whole-number distances, 32 bits an entry.
+    Integer(Vec<Packed>),
     /// Octile distances with fewer than 256 straight and 256 diagonal steps.
     Octile16(Vec<u16>),
     /// Whole-number distances below 65,535.
@@ -107,7 +108,7 @@ pub enum Entries {
 
 impl Default for Entries {
     fn default() -> Self {
-        Entries::Wide(Vec::new())
+        Entries::Integer(Vec::new())
     }
 }
 
@@ -170,7 +171,9 @@ impl Table {
         f: impl FnMut(usize, Packed),
     ) {
         match &self.entries {
-            Entries::Wide(v) => run(v, |x| x, start, count, stride, skip, f),
+            Entries::Octile(v) | Entries::Integer(v) => {
+                run(v, |x| x, start, count, stride, skip, f)
+            }
             Entries::Octile16(v) => run(v, widen_octile, start, count, stride, skip, f),
             Entries::Integer16(v) => run(v, widen_integer, start, count, stride, skip, f),
         }
@@ -190,7 +193,9 @@ impl Table {
         f: impl FnMut(usize, Packed),
     ) {
         match &self.entries {
-            Entries::Wide(v) => run_open(v, |x| x, start, count, skip, keep, f),
+            Entries::Octile(v) | Entries::Integer(v) => {
+                run_open(v, |x| x, start, count, skip, keep, f)
+            }
             Entries::Octile16(v) => run_open(v, widen_octile, start, count, skip, keep, f),
             Entries::Integer16(v) => run_open(v, widen_integer, start, count, skip, keep, f),
         }
@@ -315,13 +320,16 @@ impl Entries {
                 }
             }
         }
-        Entries::Wide(entries)
+        match metric {
+            Metric::Octile => Entries::Octile(entries),
+            Metric::Integer => Entries::Integer(entries),
+        }
     }
 
     /// Every entry as a [`Packed`] value.
     pub fn to_wide(&self) -> Vec<Packed> {
         match self {
-            Entries::Wide(v) => v.clone(),
+            Entries::Octile(v) | Entries::Integer(v) => v.clone(),
             Entries::Octile16(v) => v.iter().map(|&x| widen_octile(x)).collect(),
             Entries::Integer16(v) => v.iter().map(|&x| widen_integer(x)).collect(),
         }
@@ -329,7 +337,7 @@ impl Entries {
 
     pub fn len(&self) -> usize {
         match self {
-            Entries::Wide(v) => v.len(),
+            Entries::Octile(v) | Entries::Integer(v) => v.len(),
             Entries::Octile16(v) | Entries::Integer16(v) => v.len(),
         }
     }
@@ -341,7 +349,7 @@ impl Entries {
     /// Bytes an entry takes (2 or 4).
     pub fn entry_bytes(&self) -> usize {
         match self {
-            Entries::Wide(_) => 4,
+            Entries::Octile(_) | Entries::Integer(_) => 4,
             _ => 2,
         }
     }
@@ -354,7 +362,7 @@ impl Entries {
     #[inline]
     pub fn get(&self, i: usize) -> Packed {
         match self {
-            Entries::Wide(v) => v[i],
+            Entries::Octile(v) | Entries::Integer(v) => v[i],
             Entries::Octile16(v) => widen_octile(v[i]),
             Entries::Integer16(v) => widen_integer(v[i]),
         }
@@ -363,13 +371,12 @@ impl Entries {
     /// Whether every entry is a well-formed distance of `metric` (checked after decoding).
     pub(crate) fn is_valid_for(&self, metric: Metric) -> bool {
         match (self, metric) {
-            (Entries::Wide(v), Metric::Octile) => {
+            (Entries::Octile(v), Metric::Octile) => {
                 v.iter().all(|&d| d == UNREACHABLE || (d >> 16) != 0xffff)
             }
-            (Entries::Wide(_), Metric::Integer) => true,
-            (Entries::Octile16(_), Metric::Octile) | (Entries::Integer16(_), Metric::Integer) => {
-                true
-            }
+            (Entries::Integer(_), Metric::Integer)
+            | (Entries::Octile16(_), Metric::Octile)
+            | (Entries::Integer16(_), Metric::Integer) => true,
             _ => false,
         }
     }
@@ -389,14 +396,14 @@ mod tests {
         // 256 straight steps, or 255 diagonal ones, need the wide form.
         for big in [256, 255 << 16] {
             let t = Entries::from_wide(Metric::Octile, vec![1, big]);
-            assert!(matches!(t, Entries::Wide(_)), "{big:#x}");
+            assert!(matches!(t, Entries::Octile(_)), "{big:#x}");
         }
         let t = Entries::from_wide(Metric::Integer, vec![7, 65_534, UNREACHABLE]);
         assert!(matches!(t, Entries::Integer16(_)));
         assert_eq!(t.to_wide(), vec![7, 65_534, UNREACHABLE]);
         assert!(matches!(
             Entries::from_wide(Metric::Integer, vec![65_535]),
-            Entries::Wide(_)
+            Entries::Integer(_)
         ));
     }
 

@@ -18,8 +18,11 @@
 //! - [`update`]: dynamic update after an edge is removed.
 //! - [`astar`]: plain A*, the baseline and test oracle.
 //! - [`file`]: the checksummed `.ensnav` container.
+//! - `codec`: the compact file encodings (tables as prefix-coded differences, grids as
+//!   bitmaps).
 
 pub mod astar;
+mod codec;
 pub mod cost;
 pub mod distances;
 pub mod file;
