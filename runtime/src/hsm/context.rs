@@ -29,6 +29,8 @@ pub(crate) struct Outbox {
     pub to_agents: Vec<(AgentId, NameId)>,
     pub said: Vec<Said>,
     pub errors: Vec<String>,
+    /// Other trace events the code reports (a planned walk, ...).
+    pub events: Vec<crate::trace::EventKind>,
 }
 
 impl Outbox {
@@ -38,6 +40,7 @@ impl Outbox {
             && self.to_agents.is_empty()
             && self.said.is_empty()
             && self.errors.is_empty()
+            && self.events.is_empty()
     }
 }
 
@@ -196,5 +199,10 @@ impl<G> StateCx<'_, G> {
     /// Reports a problem in the trace without stopping the agent.
     pub fn error(&mut self, message: String) {
         self.out.errors.push(message);
+    }
+
+    /// Records a trace event for this agent (such as the `path` a walk takes).
+    pub fn record(&mut self, event: crate::trace::EventKind) {
+        self.out.events.push(event);
     }
 }

@@ -624,6 +624,9 @@ impl<G: 'static> Runner<'_, G> {
         for message in out.errors {
             self.record(id, EventKind::Error { message });
         }
+        for kind in out.events {
+            self.record(id, kind);
+        }
         for event in out.raised {
             agent.queue.push_back(Work::Event {
                 depth,

@@ -35,7 +35,7 @@ pub mod table;
 pub mod update;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use graph::{Graph, NodeId};
 pub use hierarchy::{Cluster, ClusterId, Hierarchy};

@@ -7,13 +7,15 @@ use super::hierarchy::{Cluster, NO_CLUSTER};
 use super::*;
 
 /// The path 0 - 1 - 2 - 3 (costs 1, 5, 1) plus a detour 1 - 4 - 2 (costs 1, 1), clustered as
-/// root { leaf A = {0, 1, 4}, leaf B = {2, 3} }.
-fn sample() -> NavData {
+/// root { leaf A = {0, 1, 4}, leaf B = {2, 3} }; nodes on a line, 4 off it.
+pub(crate) fn sample() -> NavData {
     let graph = Graph::from_edges(
         5,
         Metric::Integer,
         &[(0, 1, 1), (1, 2, 5), (2, 3, 1), (1, 4, 1), (4, 2, 1)],
     )
+    .unwrap()
+    .with_points(vec![[0, 0], [1, 0], [2, 0], [3, 0], [1, 1]])
     .unwrap();
     let leaf = |parent, members: Vec<u32>, border: u32| Cluster {
         parent,

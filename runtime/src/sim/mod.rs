@@ -10,8 +10,10 @@
 
 mod interactions;
 mod states;
+mod walk;
 
 pub use interactions::Interactions;
+pub use walk::NavWorld;
 
 use crate::hsm::{AgentId, LibraryDecl, StateLibrary};
 use crate::program::{Program, SceneId};
@@ -28,13 +30,19 @@ pub struct Body {
     pub y: f64,
 }
 
-/// The simulated world: one body per agent, who is talking with whom, and each agent's
-/// variables (the values `VARIABLE` slots of sentence states are filled with).
+/// The simulated world: one body per agent, who is talking with whom, each agent's
+/// variables (the values `VARIABLE` slots of sentence states are filled with), and the
+/// navigation graph as the scene's doors leave it.
 #[derive(Clone, Debug, Default)]
 pub struct SimWorld {
     pub bodies: Vec<Body>,
     pub partners: Vec<Option<AgentId>>,
     pub variables: Vec<BTreeMap<String, String>>,
+    /// The navigation graph walks are planned on; `None` when the program has none (agents
+    /// then walk straight).
+    pub nav: Option<NavWorld>,
+    /// The scene this world belongs to (its door events apply).
+    scene: Option<SceneId>,
 }
 
 impl SimWorld {
@@ -63,6 +71,8 @@ impl SimWorld {
             partners: vec![None; bodies.len()],
             bodies,
             variables,
+            nav: NavWorld::new(program, scene, 0.0),
+            scene: Some(scene),
         }
     }
 
@@ -88,6 +98,13 @@ impl SimWorld {
             self.bodies.resize(i + 1, Body::default());
         }
         &mut self.bodies[i]
+    }
+
+    /// Where `agent` stands, `[x, y]`.
+    pub fn body_at(&self, agent: AgentId) -> [f64; 2] {
+        self.bodies
+            .get(agent.index())
+            .map_or([0.0, 0.0], |b| [b.x, b.y])
     }
 
     pub fn partner(&self, agent: AgentId) -> Option<AgentId> {
