@@ -38,6 +38,11 @@ fn every_line_has_the_contract_fields() {
                 "{e}"
             ),
             "say" => assert!(e["text"].is_string(), "{e}"),
+            // The airport has a navigation graph (terminal.nav.ron): walks are planned.
+            "path" => assert!(
+                e["to"].is_string() && e["length"].is_number() && e["via"].is_array(),
+                "{e}"
+            ),
             other => panic!("unexpected event kind {other} in the airport trace: {e}"),
         }
     }
@@ -168,7 +173,7 @@ fn unknown_scene_lists_the_scenes() {
     let out = ensemble(&["run", &repo_path("samples/airport"), "--scene", "lobby"]);
     assert_eq!(out.code, 2);
     assert!(
-        out.stderr.contains("scenes: ticket-counter"),
+        out.stderr.contains("(scenes: ") && out.stderr.contains("ticket-counter, ticket-sale"),
         "{}",
         out.stderr
     );

@@ -208,6 +208,8 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
             scene.tick();
             let program = scene.program().clone();
             let (now, dt) = (scene.now(), scene.dt());
+            // The world's own events (doors of the navigation graph), then smart locations.
+            scene.game.advance(&program, now, &mut external);
             interactions.tick(&program, &mut scene.game, now, dt, &mut external);
             for (agent, kind) in external.drain(..) {
                 scene.record_external(agent, kind);

@@ -11,6 +11,7 @@
 
 mod arena;
 pub mod hpmm;
+pub mod nav;
 pub mod script;
 
 pub use arena::{Arena, Handle};
@@ -120,6 +121,8 @@ pub struct Scene {
     pub tick_rate: u32,
     pub tick_rate_span: Span,
     pub agents: Vec<SceneAgent>,
+    /// Doors opening and closing during the scene (resolved against the navigation graph).
+    pub events: Vec<nav::SceneEvent>,
 }
 
 /// A `*.sentences.ron` file: the settings its sentence states share (docs/formats/sentence.md).
@@ -177,6 +180,8 @@ pub struct Module {
     pub templates: Arena<hpmm::Template>,
     pub accumulators: Arena<hpmm::Accumulator>,
     pub chats: Arena<hpmm::Chat>,
+    /// The navigation graph, when the project has one (`*.nav.ron`).
+    pub nav: Option<nav::Navigation>,
 }
 
 impl Module {

@@ -181,11 +181,35 @@ impl SimWorld {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Route {
     points: Vec<[f64; 2]>,
+    /// The node of each point (the last point, the location itself, has none).
+    nodes: Vec<NodeId>,
     next: usize,
     /// The graph generation it was planned under.
     generation: u64,
     /// No path existed: the agent waits for the graph to change.
     blocked: bool,
+}
+
+impl Route {
+    /// Where a walk in progress can start again: the node it was heading for and the one it
+    /// came from, or only the latter when the edge between them is gone (a door closed on it).
+    fn ends_of_leg(&self, nav: &NavWorld, program: &Program) -> Vec<NodeId> {
+        let ahead = self.nodes.get(self.next).copied();
+        let behind = self
+            .next
+            .checked_sub(1)
+            .and_then(|i| self.nodes.get(i))
+            .copied();
+        match (behind, ahead) {
+            (Some(b), Some(a)) => {
+                let open = nav
+                    .data(&program.nav)
+                    .is_some_and(|d| d.graph.edge_cost(b, a).is_some());
+                if open { vec![a, b] } else { vec![b] }
+            }
+            (b, a) => b.or(a).into_iter().collect(),
+        }
+    }
 }
 
 /// What `Goto` does each tick: plan if needed, then move. Returns whether the agent stands
@@ -205,13 +229,24 @@ pub(crate) fn walk_to(
     let goal = program.nav.location_node(location);
     let planned = match (&cx.game.nav, goal) {
         (Some(nav), Some(goal)) => {
-            if route
+            let body = cx.game.body_at(agent);
+            let there = (body[0] - target[0]).hypot(body[1] - target[1]) <= ARRIVAL_RADIUS;
+            if route.is_none() && there {
+                // Already standing on the location: nothing to plan.
+                *route = Some(Route {
+                    generation: nav.generation,
+                    ..Route::default()
+                });
+            } else if route
                 .as_ref()
                 .is_none_or(|r| r.generation != nav.generation)
             {
                 let reroute = route.is_some();
-                let body = cx.game.body_at(agent);
-                let (new_route, event) = plan(program, nav, body, goal, target, location, reroute);
+                let starts = route
+                    .as_ref()
+                    .map_or_else(Vec::new, |r| r.ends_of_leg(nav, program));
+                let (new_route, event) =
+                    plan(program, nav, body, &starts, goal, target, location, reroute);
                 let blocked = new_route.blocked;
                 *route = Some(new_route);
                 cx.record(event);
@@ -261,11 +296,14 @@ fn step_towards(x: &mut f64, y: &mut f64, to: [f64; 2], stride: &mut f64) -> boo
     false
 }
 
-/// Plans a walk from `from` (world metres) to `goal`/`target`.
+/// Plans a walk from `from` (world metres) to `goal`/`target`, starting at whichever of
+/// `starts` gives the shortest walk (the nearest node when there are none).
+#[allow(clippy::too_many_arguments)]
 fn plan(
     program: &Program,
     nav: &NavWorld,
     from: [f64; 2],
+    starts: &[NodeId],
     goal: NodeId,
     target: [f64; 2],
     location: LocationId,
@@ -276,10 +314,9 @@ fn plan(
     let blocked = |reroute| {
         (
             Route {
-                points: Vec::new(),
-                next: 0,
                 generation: nav.generation,
                 blocked: true,
+                ..Route::default()
             },
             EventKind::Path {
                 to: to.clone(),
@@ -292,11 +329,29 @@ fn plan(
             },
         )
     };
-    let (Some(data), Some(start)) = (nav.data(section), section.node_near(from[0], from[1])) else {
+    let Some(data) = nav.data(section) else {
         return blocked(reroute);
     };
-    let found = WORKSPACE.with_borrow_mut(|ws| data.find_path(start, goal, ws));
-    let Ok(Some(path)) = found else {
+    let nearest;
+    let starts = if starts.is_empty() {
+        nearest = section.node_near(from[0], from[1]);
+        nearest.as_slice()
+    } else {
+        starts
+    };
+    // Each candidate start: the straight walk to it plus the path from it, in metres.
+    let mut best: Option<(f64, crate::nav::PathResult)> = None;
+    for &start in starts {
+        let found = WORKSPACE.with_borrow_mut(|ws| data.find_path(start, goal, ws));
+        if let (Ok(Some(path)), Some(at)) = (found, section.world(start)) {
+            let total =
+                (at[0] - from[0]).hypot(at[1] - from[1]) + path.cost * section.metres_per_cost();
+            if best.as_ref().is_none_or(|(b, _)| total < *b) {
+                best = Some((total, path));
+            }
+        }
+    }
+    let Some((_, path)) = best else {
         return blocked(reroute);
     };
     let mut points: Vec<[f64; 2]> = path.path.iter().filter_map(|&v| section.world(v)).collect();
@@ -307,16 +362,20 @@ fn plan(
         length += (p[0] - at[0]).hypot(p[1] - at[1]);
         at = *p;
     }
-    let via: Vec<Arc<str>> = path
-        .path
+    // The named nodes passed between where the agent starts and where it arrives.
+    let inner = match path.path.as_slice() {
+        [_, inner @ .., _] => inner,
+        _ => &[],
+    };
+    let via: Vec<Arc<str>> = inner
         .iter()
         .filter_map(|&v| section.node_name(v))
         .map(|n| program.shared_name(n))
-        .filter(|n| **n != *to)
         .collect();
     (
         Route {
             points,
+            nodes: path.path.clone(),
             next: 0,
             generation: nav.generation,
             blocked: false,

@@ -119,6 +119,21 @@ pub struct SceneAsset {
     #[serde(default = "default_tick_rate")]
     pub tick_rate: u32,
     pub agents: Vec<AgentAsset>,
+    /// Doors of the navigation graph opening and closing during the scene.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<SceneEventAsset>,
+}
+
+/// `(at: 12.0, close: "SecurityLaneA")` or `(at: 40.0, open: "SecurityLaneA")`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SceneEventAsset {
+    /// Seconds into the scene.
+    pub at: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub close: Option<String>,
 }
 
 fn default_tick_rate() -> u32 {

@@ -105,8 +105,14 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
             Some(AssetKind::Scene) => scenes.extend(
                 parse::<SceneAsset>(sources, id, diags).map(|a| (a, Locator::new(sources, id))),
             ),
-            // Interaction scripts, smart locations and workbooks: compiler/src/script.
-            Some(AssetKind::Script | AssetKind::SmartLocation | AssetKind::Workbook) => {}
+            // Interaction scripts, smart locations and workbooks: compiler/src/script;
+            // navigation graphs: compiler/src/nav.
+            Some(
+                AssetKind::Script
+                | AssetKind::SmartLocation
+                | AssetKind::Workbook
+                | AssetKind::Navigation,
+            ) => {}
             Some(AssetKind::Sentences) => sentences.extend(
                 parse::<SentencesAsset>(sources, id, diags).map(|a| (a, Locator::new(sources, id))),
             ),
@@ -670,11 +676,51 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
                 variables,
             });
         }
+        let events = asset
+            .events
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| {
+                let path = |f: &'static str| [Seg::Field("events"), Seg::Index(i), Seg::Field(f)];
+                if !(e.at.is_finite() && e.at >= 0.0) {
+                    diags.push(
+                        Diagnostic::error(
+                            Code::InvalidValue,
+                            "a scene event happens at a number of seconds, 0 or more",
+                        )
+                        .at(loc.span(&path("at")), "here"),
+                    );
+                }
+                match (&e.open, &e.close) {
+                    (Some(door), None) => Some(crate::ir::nav::SceneEvent {
+                        at: e.at,
+                        door: loc.name(door, &path("open")),
+                        open: true,
+                    }),
+                    (None, Some(door)) => Some(crate::ir::nav::SceneEvent {
+                        at: e.at,
+                        door: loc.name(door, &path("close")),
+                        open: false,
+                    }),
+                    _ => {
+                        diags.push(
+                            Diagnostic::error(
+                                Code::InvalidValue,
+                                "a scene event opens or closes one door: write `open: \"Door\"` or `close: \"Door\"`",
+                            )
+                            .at(loc.span(&[Seg::Field("events"), Seg::Index(i)]), "this event"),
+                        );
+                        None
+                    }
+                }
+            })
+            .collect();
         module.scenes.append(Scene {
             name,
             tick_rate: asset.tick_rate,
             tick_rate_span,
             agents,
+            events,
         });
     }
 }

@@ -38,10 +38,12 @@ pub enum AssetKind {
     Concepts,
     Actions,
     Chat,
+    /// `*.nav.ron`: the navigation graph (compiler/src/nav).
+    Navigation,
 }
 
 impl AssetKind {
-    pub const ALL: [AssetKind; 14] = [
+    pub const ALL: [AssetKind; 15] = [
         AssetKind::Machine,
         AssetKind::StateLibrary,
         AssetKind::Locations,
@@ -56,6 +58,7 @@ impl AssetKind {
         AssetKind::Concepts,
         AssetKind::Actions,
         AssetKind::Chat,
+        AssetKind::Navigation,
     ];
 
     pub fn suffix(self) -> &'static str {
@@ -74,6 +77,7 @@ impl AssetKind {
             AssetKind::Concepts => ".concepts.ron",
             AssetKind::Actions => ".actions.ron",
             AssetKind::Chat => ".chat.ron",
+            AssetKind::Navigation => ".nav.ron",
         }
     }
 
