@@ -157,6 +157,9 @@ fn resolve_events(
 
 /// A graph built from the asset's source, with what resolving node references needs.
 struct Built {
+    /// Nothing was wrong (otherwise the graph holds what could be read, so that doors,
+    /// locations and scene events are still checked).
+    clean: bool,
     graph: Graph,
     placement: Placement,
     names: Vec<(Name, NodeId)>,
@@ -224,8 +227,11 @@ fn build(
         build_roads(roads, &dir, &loc, &mut fingerprint, diags)
     }?;
     let doors = lower_doors(asset, &built, &loc, diags);
-    let location_nodes = place_locations(module, &built, snap, whole, diags);
-    warn_disconnected(module, &built.graph, &location_nodes, whole, diags);
+    let location_nodes = place_locations(module, &built, snap, diags);
+    if built.clean {
+        // With edges missing the warning would only repeat those errors.
+        warn_disconnected(module, &built.graph, &location_nodes, diags);
+    }
     fingerprint.update(&leaf_size.to_le_bytes());
     Some(Navigation {
         span: whole,
@@ -283,6 +289,7 @@ fn build_native(asset: &NavAsset, loc: &Loc, diags: &mut Diagnostics) -> Option<
     }
     let nodes = asset.nodes.len() as u32;
     let placeholder = Built {
+        clean: true,
         graph: Graph::from_edges(0, Metric::Integer, &[]).ok()?,
         placement: Placement::default(),
         names: Vec::new(),
@@ -352,13 +359,11 @@ fn build_native(asset: &NavAsset, loc: &Loc, diags: &mut Diagnostics) -> Option<
         );
         return None;
     }
-    if !ok {
-        return None;
-    }
     let graph = Graph::from_edges(nodes, Metric::Integer, &edges)
         .and_then(|g| g.with_points(xy))
         .ok()?;
     Some(Built {
+        clean: ok,
         graph,
         placement: Placement::Points {
             origin: [0.0, 0.0],
@@ -431,6 +436,7 @@ fn build_grid(
         return None;
     }
     Some(Built {
+        clean: true,
         graph: map.graph(),
         placement: Placement::Grid {
             origin: [grid.origin.0, grid.origin.1],
@@ -476,6 +482,7 @@ fn build_roads(
     }
     let graph = graph.with_points(xy).ok()?;
     Some(Built {
+        clean: true,
         graph,
         placement: Placement::Points {
             origin: [roads.origin.0, roads.origin.1],
@@ -551,6 +558,12 @@ fn lower_doors(asset: &NavAsset, built: &Built, loc: &Loc, diags: &mut Diagnosti
             continue;
         }
         let Some(edges) = door_edges(d, i, built, loc, diags) else {
+            // Reported; the door still exists, so that scene events naming it resolve.
+            doors.push(Door {
+                name,
+                edges: Vec::new(),
+                closed: d.closed,
+            });
             continue;
         };
         if edges.is_empty() {
@@ -655,10 +668,10 @@ fn door_edges(
                                 Diagnostic::error(
                                     Code::InvalidValue,
                                     format!(
-                                        "door `{}` names cell ({x}, {y}), which is {} of the {}x{} map",
+                                        "door `{}` names cell ({x}, {y}), which is {} the {}x{} map",
                                         d.name,
                                         if x < grid.width && y < grid.height {
-                                            "a blocked cell"
+                                            "a blocked cell of"
                                         } else {
                                             "outside"
                                         },
@@ -684,7 +697,6 @@ fn place_locations(
     module: &Module,
     built: &Built,
     snap: f64,
-    nav_span: Span,
     diags: &mut Diagnostics,
 ) -> Vec<Option<NodeId>> {
     let graph = &built.graph;
@@ -723,8 +735,7 @@ fn place_locations(
                             Code::LocationOffGraph,
                             format!("location `{}` at ({}, {}) {why}", l.name.text, l.x, l.y),
                         )
-                        .at(l.name.span, "not on a walkable cell")
-                        .related(nav_span, "the navigation graph"),
+                        .at(l.name.span, "not on a walkable cell"),
                     );
                 }
                 node
@@ -753,7 +764,6 @@ fn place_locations(
                                 ),
                             )
                             .at(l.name.span, "off the navigation graph")
-                            .related(nav_span, "the navigation graph")
                             .note("add a node where the location is, move the location, or raise `snap`"),
                         );
                         None
@@ -770,7 +780,6 @@ fn warn_disconnected(
     module: &Module,
     graph: &Graph,
     location_nodes: &[Option<NodeId>],
-    nav_span: Span,
     diags: &mut Diagnostics,
 ) {
     // Union-find over every edge.
@@ -823,8 +832,7 @@ fn warn_disconnected(
                 ),
             )
             .at(l.name.span, "on a separate part of the graph")
-            .related(m.name.span, "where most locations are")
-            .related(nav_span, "the navigation graph"),
+            .related(m.name.span, "where most locations are"),
         );
     }
 }
