@@ -349,3 +349,59 @@ fn a_built_program_carries_the_graph_and_runs_the_same() {
     assert_eq!(out.code, 1);
     assert!(out.stderr.contains("checksum mismatch"), "{}", out.stderr);
 }
+
+/// Compiles the project at `dir` into a program.
+fn program_of(dir: &std::path::Path) -> std::sync::Arc<ensemble_runtime::Program> {
+    let c = ensemble_compiler::compile_path(dir).unwrap();
+    assert!(!c.diagnostics.has_errors(), "{}", c.diagnostics.render(&c.sources, false));
+    std::sync::Arc::new(c.output.unwrap().0)
+}
+
+#[test]
+fn reloading_a_changed_graph_replans_walks_in_progress() {
+    use ensemble_runtime::hsm::Scene;
+    use ensemble_runtime::sim::{self, SimWorld};
+    // A copy of the grid fixture, so that its graph can change under a running scene.
+    let dir = tempfile::tempdir().unwrap();
+    let src = std::path::Path::new(&repo_path("tests/fixtures/nav-grid")).to_path_buf();
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
+    }
+    let program = program_of(dir.path());
+    let scene_id = program.scene_by_name("cross").unwrap();
+    let world = SimWorld::for_scene(&program, scene_id);
+    let mut scene = Scene::new(program.clone(), sim::library(), "cross", world, 7).unwrap();
+    let mut external = Vec::new();
+    for _ in 0..60 {
+        scene.tick();
+        let (p, now) = (scene.program().clone(), scene.now());
+        scene.game.advance(&p, now, &mut external);
+    }
+    scene.take_events();
+    // Wall off the top rows of the map: the walker, heading for the north gate, must re-plan.
+    let map = std::fs::read_to_string(dir.path().join("yard.map")).unwrap();
+    let walled = map.replacen("....................\n.........@", "....................\n@@@@@@@@@@", 1);
+    assert_ne!(map, walled);
+    std::fs::write(dir.path().join("yard.map"), walled).unwrap();
+    let changed = program_of(dir.path());
+    assert_ne!(changed.nav.fingerprint, program.nav.fingerprint);
+    scene.reload(changed.clone(), "yard.map changed").unwrap();
+    for _ in 0..5 {
+        scene.tick();
+        let now = scene.now();
+        scene.game.advance(&changed, now, &mut external);
+    }
+    // The doors kept their state across the reload, by name: south shut at 1 s, north opened.
+    let nav = scene.game.nav.as_ref().unwrap();
+    assert!(nav.is_closed(0) && !nav.is_closed(1));
+    let events = scene.take_events();
+    let replanned = events.iter().find_map(|e| match &e.kind {
+        ensemble_runtime::trace::EventKind::Path { reroute: true, cost, .. } => Some(*cost),
+        _ => None,
+    });
+    assert!(
+        matches!(replanned, Some(Some(_))),
+        "the walk was planned again on the new graph: {events:#?}"
+    );
+}
