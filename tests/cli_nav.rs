@@ -353,7 +353,11 @@ fn a_built_program_carries_the_graph_and_runs_the_same() {
 /// Compiles the project at `dir` into a program.
 fn program_of(dir: &std::path::Path) -> std::sync::Arc<ensemble_runtime::Program> {
     let c = ensemble_compiler::compile_path(dir).unwrap();
-    assert!(!c.diagnostics.has_errors(), "{}", c.diagnostics.render(&c.sources, false));
+    assert!(
+        !c.diagnostics.has_errors(),
+        "{}",
+        c.diagnostics.render(&c.sources, false)
+    );
     std::sync::Arc::new(c.output.unwrap().0)
 }
 
@@ -381,7 +385,11 @@ fn reloading_a_changed_graph_replans_walks_in_progress() {
     scene.take_events();
     // Wall off the top rows of the map: the walker, heading for the north gate, must re-plan.
     let map = std::fs::read_to_string(dir.path().join("yard.map")).unwrap();
-    let walled = map.replacen("....................\n.........@", "....................\n@@@@@@@@@@", 1);
+    let walled = map.replacen(
+        "....................\n.........@",
+        "....................\n@@@@@@@@@@",
+        1,
+    );
     assert_ne!(map, walled);
     std::fs::write(dir.path().join("yard.map"), walled).unwrap();
     let changed = program_of(dir.path());
@@ -397,7 +405,11 @@ fn reloading_a_changed_graph_replans_walks_in_progress() {
     assert!(nav.is_closed(0) && !nav.is_closed(1));
     let events = scene.take_events();
     let replanned = events.iter().find_map(|e| match &e.kind {
-        ensemble_runtime::trace::EventKind::Path { reroute: true, cost, .. } => Some(*cost),
+        ensemble_runtime::trace::EventKind::Path {
+            reroute: true,
+            cost,
+            ..
+        } => Some(*cost),
         _ => None,
     });
     assert!(

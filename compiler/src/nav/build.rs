@@ -3,7 +3,7 @@
 //! chain, and the distance tables, computed bottom-up (children first, because an inner
 //! cluster's virtual edges are its children's table entries).
 
-use super::partition::{ClusterTree, partition};
+use super::partition::{ClusterTree, Partitioning, partition_with};
 use ensemble_runtime::nav::hierarchy::{Cluster, NO_CLUSTER};
 use ensemble_runtime::nav::{Graph, Hierarchy, NavData, NodeId};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -46,8 +46,17 @@ pub struct BuildReport {
 
 /// Clusters `graph` and computes every distance table.
 pub fn build(graph: Graph, options: &BuildOptions) -> Result<(NavData, BuildReport), String> {
+    build_with(graph, options, &Partitioning::default())
+}
+
+/// [`build`] with METIS settings (for measuring them; the defaults are what measured best).
+pub fn build_with(
+    graph: Graph,
+    options: &BuildOptions,
+    how: &Partitioning,
+) -> Result<(NavData, BuildReport), String> {
     let t0 = Instant::now();
-    let tree = partition(&graph, options.leaf_size);
+    let tree = partition_with(&graph, options.leaf_size, how);
     let partition_secs = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     let mut hierarchy = structure(&graph, &tree, options.leaf_size)?;

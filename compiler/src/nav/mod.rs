@@ -19,8 +19,9 @@ pub mod movingai;
 pub mod partition;
 pub mod precompute;
 
-pub use build::{BuildOptions, BuildReport, build};
+pub use build::{BuildOptions, BuildReport, build, build_with};
 pub use ensemble_runtime::nav::NavData;
+pub use partition::Partitioning;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -32,6 +32,9 @@ pub(crate) struct SearchIndex {
     pub(crate) member_slot: Vec<Vec<u32>>,
     /// Per cluster, its successor lists (empty until the tables exist).
     pub(crate) lists: Vec<Lists>,
+    /// Node -> (its leaf, its local index there): what ResolvePath's walk inside a leaf asks
+    /// of every neighbour, in one load.
+    pub(crate) leaf_local: Vec<(u32, u32)>,
 }
 
 /// One cluster's successor lists in compressed-row form. A leaf has one list per border
@@ -115,6 +118,9 @@ impl SearchIndex {
             slot_of: vec![NO_SLOT; h.leaf_of.len()],
             member_slot: Vec::with_capacity(h.clusters.len()),
             lists: Vec::with_capacity(h.clusters.len()),
+            leaf_local: (0..h.leaf_of.len() as NodeId)
+                .map(|v| (h.leaf_of[v as usize], h.chain(v)[0]))
+                .collect(),
         };
         for c in h.clusters.iter().filter(|c| c.is_leaf()) {
             for &v in &c.members[..c.border.len()] {
@@ -150,6 +156,7 @@ impl SearchIndex {
         4 * (self.slot_node.len()
             + self.slot_of.len()
             + self.member_slot.iter().map(Vec::len).sum::<usize>())
+            + 8 * self.leaf_local.len()
             + self.lists.iter().map(Lists::heap_bytes).sum::<usize>()
     }
 }
