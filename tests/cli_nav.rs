@@ -259,10 +259,9 @@ fn every_mistake_in_a_node_graph_is_reported_where_it_is_written() {
     has(&list, "unknown-reference", nav, 18, 37); // a door on an edge that does not exist
     has(&list, "invalid-value", nav, 19, 16); // a door blocking nothing
     has(&list, "location-off-graph", "places.locations.ron", 4, 16);
-    has(&list, "unknown-reference", "walk.scene.ron", 5, 26); // door "FrontDor"
-    has(&list, "invalid-value", "walk.scene.ron", 6, 14); // at: -1
-    has(&list, "invalid-value", "walk.scene.ron", 7, 9); // neither open nor close
-    assert_eq!(list.len(), 12, "{list:#?}");
+    has(&list, "unknown-reference", "walk.scene.ron", 5, 30); // door "FrontDor"
+    has(&list, "invalid-value", "walk.scene.ron", 6, 18); // at: -1
+    assert_eq!(list.len(), 11, "{list:#?}");
 }
 
 #[test]

@@ -167,6 +167,12 @@ fn grammatical_variants_outrank_ungrammatical_ones_on_the_corpus() {
         ),
         // Fig. 5.6: the thesis ranked "Gate was changed." first; our counts get it right.
         ("The gate was changed.", "Gate was changed."),
+        ("The gate was changed.", "The gate were changed."),
+        ("You need to go to gate two.", "You need go to gate two."),
+        (
+            "You are booked on a flight to Boston.",
+            "You are booked on flight to Boston.",
+        ),
     ] {
         let s = scores(&[good, bad]);
         assert!(
@@ -187,12 +193,29 @@ fn known_ranking_failures_on_the_corpus() {
         "I would like to buy a ticket to Boston.",
     ]);
     assert!(s[0] > s[1]);
-    // "When did you like" is more frequent than "When would you like" in 19th-century novels.
+    // "When did you like" and "When do you like" (habit, not the wish the thesis meant) are
+    // more frequent than "When would you like" in 19th-century novels. Both are grammatical;
+    // the wish is meaning, which n-grams do not see, so the over-generator makes it a rule
+    // (a verb of liking with a verb under it takes `would`) instead of asking the counts.
     let s = scores(&[
+        "When do you like to travel?",
         "When did you like to travel?",
         "When would you like to travel?",
     ]);
-    assert!(s[0] > s[1]);
+    assert!(s[0] > s[2] && s[1] > s[2], "{s:?}");
+    // Fig. 5.5: "happened to the flight" is rarer in the restricted counts than "happened at
+    // the flight", so WhatHappenedToFlight's best is the latter.
+    let s = scores(&[
+        "What happened at the flight to Boston?",
+        "What happened to the flight to Boston?",
+    ]);
+    assert!(s[0] > s[1], "{s:?}");
+    // ... and by a hair, the article: "happened to flight" beats "happened to the flight".
+    let s = scores(&[
+        "What happened to flight to Boston?",
+        "What happened to the flight to Boston?",
+    ]);
+    assert!(s[0] > s[1], "{s:?}");
     // Fig. 3.1/3.5, the thesis's own failure, reproduced on the sample's lexicon-restricted
     // counts (the full corpus database ranks these two the right way round: BENCHMARKS.md).
     let s = scores(&[
@@ -216,8 +239,110 @@ fn rank_reports_variations_and_unique_sentences() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let first = r.stdout.lines().next().unwrap();
     assert!(
-        first.starts_with("WantTicketToX: 7980 variations, 6180 unique sentences"),
+        first.starts_with("WantTicketToX: 1596 variations, 1236 unique sentences"),
         "{first}"
     );
     assert_eq!(r.stdout.lines().count(), 4);
+}
+
+/// Inputs larger than the memory budget are counted in sorted runs spilled to disk and merged;
+/// the file is byte-for-byte the one an unlimited build writes. The text is generated, so the
+/// test does not depend on the shared corpus.
+#[test]
+fn a_small_memory_budget_spills_sorted_runs_and_writes_the_same_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = dir.path().join("generated.txt");
+    // 120,000 words over a 400-word vocabulary (a linear congruential stream): far more
+    // distinct trigrams than a 1 MB budget holds.
+    let mut x: u64 = 12345;
+    let mut words = String::new();
+    for i in 0..120_000 {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        words.push_str(&format!("w{}", (x >> 33) % 400));
+        words.push_str(if i % 17 == 16 { ". " } else { " " });
+    }
+    std::fs::write(&text, words).unwrap();
+    let build = |memory: &str, out: &str| {
+        let out = dir.path().join(out);
+        let r = ensemble(&[
+            "ngram",
+            "build",
+            text.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--memory-mb",
+            memory,
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        (std::fs::read(out).unwrap(), r.stderr)
+    };
+    let (small, report) = build("1", "small.ngr");
+    let runs: u64 = report
+        .split(" runs spilled")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no run count in: {report}"));
+    assert!(runs >= 2, "{report}");
+    let (big, report) = build("512", "big.ngr");
+    assert!(report.contains(" 0 runs spilled"), "{report}");
+    assert!(
+        small == big,
+        "the spilled build differs from the in-memory one"
+    );
+}
+
+/// What the airport's sentence states say first, on the sample's counts: the thesis's sentence
+/// where the realiser's rules and the counts get there, and the documented failures where they
+/// do not (docs/formats/sentence.md). A change to over-generation, realisation or scoring that
+/// moves any of these must update this list and the table.
+#[test]
+fn the_airport_sentence_states_say_first() {
+    let r = ensemble(&["ngram", "rank", &repo_path("samples/airport"), "--top", "1"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    let best: Vec<(&str, String)> = lines
+        .chunks(2)
+        .map(|pair| {
+            let name = pair[0].split(':').next().unwrap();
+            // "    -8.786122  096a1386  You will be booked ...": score, id, text.
+            let text = pair[1]
+                .split_whitespace()
+                .skip(2)
+                .collect::<Vec<_>>()
+                .join(" ");
+            (name, text)
+        })
+        .collect();
+    let expected = [
+        // Fig. 3.5 says "You are booked on a flight to Boston."; ours is grammatical too.
+        (
+            "ConfirmFlightX",
+            "You will be booked on the flight to {CityName}.",
+        ),
+        // The thesis's sentence, thanks to the wish rule (the counts prefer "When do you like").
+        ("WhenTravel", "When would you like to travel?"),
+        // Documented failure: the corpus says "in Boston" more than "to Boston".
+        (
+            "WantTicketToX",
+            "I would like to buy a ticket in {CityName}.",
+        ),
+        ("LeaveAtX", "I would like to leave at {Time}."),
+        // Documented failure (Fig. 5.5 has "What happened to the flight to Boston?").
+        (
+            "WhatHappenedToFlight",
+            "What happened at the flight to {CityName}?",
+        ),
+        // Fig. 5.6's right answer, which the thesis's Web1T ranking missed.
+        ("GateChanged", "The gate was changed."),
+        // Documented failure: "the gate at the two" (Fig. 5.4 has "You need to go to Gate Two.").
+        (
+            "GoToGateX",
+            "You will need to go to the gate at the {GateNumber}.",
+        ),
+    ];
+    let expected: Vec<(&str, String)> = expected.iter().map(|(n, t)| (*n, t.to_string())).collect();
+    assert_eq!(best, expected, "{}", r.stdout);
 }

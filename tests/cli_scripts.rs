@@ -2,7 +2,7 @@
 //! many seeds, and a workbook for every defect the validator and the reader must catch, each
 //! reported at the right sheet and cell.
 
-use ensemble_tests::{ensemble, repo_path};
+use ensemble_tests::{assert_golden, assert_import_reproduces, ensemble, line_col, repo_path};
 use rust_xlsxwriter::{Formula, Workbook};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -47,21 +47,9 @@ fn the_printed_rule_5_is_caught_at_its_cell() {
 
 #[test]
 fn import_reproduces_the_committed_native_asset() {
+    assert_import_reproduces("samples/bench/bench.xlsx", "samples/bench/bench.script.ron");
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bench.script.ron");
-    let r = ensemble(&[
-        "import",
-        &repo_path("samples/bench/bench.xlsx"),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let imported = std::fs::read_to_string(&out).unwrap();
-    let committed = std::fs::read_to_string(repo_path("samples/bench/bench.script.ron")).unwrap();
-    assert_eq!(
-        imported, committed,
-        "re-import samples/bench/bench.xlsx after changing it"
-    );
     // Importing something that is not a workbook cannot run.
     assert_eq!(
         ensemble(&[
@@ -80,22 +68,11 @@ fn bench_trace(seed: u64) -> Vec<Value> {
 }
 
 fn bench_trace_with(seed: u64, fail_rate: &str) -> Vec<Value> {
-    let out = ensemble(&[
-        "run",
-        &repo_path("samples/bench"),
-        "--scene",
-        "bench",
-        "--ticks",
-        "20000",
-        "--seed",
-        &seed.to_string(),
-        "--trace",
-        "json",
-        "--fail-rate",
-        fail_rate,
-    ]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    ensemble_tests::json_lines(&out.stdout)
+    ensemble_tests::json_lines(&bench_stdout(seed, fail_rate))
+}
+
+fn bench_stdout(seed: u64, fail_rate: &str) -> String {
+    ensemble_tests::run_trace("samples/bench", "bench", 20_000, seed, fail_rate).0
 }
 
 #[test]
@@ -184,8 +161,10 @@ fn bench_talk_and_listen_and_late_joiner() {
 }
 
 #[test]
-fn same_seed_same_bench_trace() {
-    assert_eq!(bench_trace(11), bench_trace(11));
+fn same_seed_same_bench_trace_and_the_golden_trace_holds() {
+    let trace = bench_stdout(11, "0");
+    assert_eq!(trace, bench_stdout(11, "0"));
+    assert_golden("bench-seed11.jsonl", &trace);
 }
 
 // ---- defective workbooks ----
@@ -242,6 +221,17 @@ const RULE_HEADER: [&str; 14] = [
     "Next State",
     "Terminate",
 ];
+
+/// A Rules row: the cells given from the first column on (empty text: an empty cell), the rest
+/// empty.
+fn rule_row(cells: &[&'static str]) -> Vec<Option<C<'static>>> {
+    let mut row: Vec<Option<C<'static>>> = cells
+        .iter()
+        .map(|t| (!t.is_empty()).then_some(C::S(t)))
+        .collect();
+    row.resize_with(RULE_HEADER.len(), || None);
+    row
+}
 
 /// A small valid script; `edit` changes it before writing.
 fn script(
@@ -458,23 +448,21 @@ fn validation_defects_are_located() {
     // A rule shadowed by an earlier one of the same state and role.
     let d = defect(
         |_, _, rules| {
-            let copy = vec![
-                s("sit2"),
-                s("guest"),
-                s("idle"),
-                s("seat(X), not taken(X), seat(X)"),
-                s("sit"),
-                s("X"),
-                None,
-                s("taken(X)"),
-                None,
-                None,
-                None,
-                None,
-                s("resting"),
-                None,
-            ];
-            rules.push(copy);
+            rules.push(rule_row(&[
+                "sit2",
+                "guest",
+                "idle",
+                "seat(X), not taken(X), seat(X)",
+                "sit",
+                "X",
+                "",
+                "taken(X)",
+                "",
+                "",
+                "",
+                "",
+                "resting",
+            ]));
         },
         "unexecutable-rule",
         "Rules",
@@ -688,43 +676,340 @@ fn review_findings_stay_fixed() {
     let (_dir, path) = script(|_, _, rules| {
         rules.insert(
             1,
-            vec![
-                s("maybe"),
-                s("guest"),
-                s("idle"),
-                s("randf(0, 1) < 0.5"),
-                s("wave"),
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-            ],
+            rule_row(&["maybe", "guest", "idle", "randf(0, 1) < 0.5", "wave"]),
         );
         rules.insert(
             2,
-            vec![
-                s("maybe2"),
-                s("guest"),
-                s("idle"),
-                s("randf(0, 1) < 0.5, seat(X)"),
-                s("nod"),
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-            ],
+            rule_row(&[
+                "maybe2",
+                "guest",
+                "idle",
+                "randf(0, 1) < 0.5, seat(X)",
+                "nod",
+            ]),
         );
     });
     let (_, doc) = check_json(&path);
     assert!(!doc.to_string().contains("unexecutable-rule"), "{doc:#}");
+}
+
+// ---- the same checks on the native format: line and column, related locations ----
+
+const RON_SCRIPT: &str = r#"Script(
+    name: "t",
+    initial_state: "idle",
+    roles: [
+        Role(name: "guest", min: "1", max: "2", flags: "dynamicJoin"),
+    ],
+    rules: [
+        Rule(rule: "sit", role: "guest", state: "idle", precondition: "seat(X), not taken(X)", action: "sit", target: "X", add: "taken(X)", deferred_add: "resting(.me), since(.me, .now)", next_state: "resting"),
+        Rule(rule: "leave", role: "guest", state: "resting", precondition: "resting(.me), since(.me, T), T + 60 < .now, taken(X)", action: "getup", delete: "resting(.me), since(.me, T)", deferred_delete: "taken(X)", terminate: "actor"),
+    ],
+)"#;
+
+const RON_PLACE: &str = r#"SmartLocation(name: "bench", at: "Here", props: [(name: "seat1", kind: "seat")], scripts: [(script: "t")])"#;
+const RON_WORLD: &str = r#"Locations(locations: [(name: "Here", x: 0.0, y: 0.0)])"#;
+const RON_SCENE: &str = r#"Scene(name: "s", agents: [(name: "g", at: "Here", roles: ["guest"])])"#;
+
+/// Edits the native script (or, with `place`, the smart location), and expects `code` at the
+/// line and column of `at` in the edited script.
+fn ron_defect(from: &str, to: &str, code: &str, at: &str) -> Value {
+    ron_defect_in(false, from, to, code, at)
+}
+
+fn ron_defect_in(place: bool, from: &str, to: &str, code: &str, at: &str) -> Value {
+    let (script, loc) = if place {
+        (RON_SCRIPT.to_string(), RON_PLACE.replacen(from, to, 1))
+    } else {
+        (RON_SCRIPT.replacen(from, to, 1), RON_PLACE.to_string())
+    };
+    assert!(
+        script != RON_SCRIPT || loc != RON_PLACE,
+        "`{from}` is not in the sample"
+    );
+    let dir = project(&[
+        ("t.script.ron", &script),
+        ("bench.smartloc.ron", &loc),
+        ("w.locations.ron", RON_WORLD),
+        ("s.scene.ron", RON_SCENE),
+    ]);
+    let (exit, doc) = check_json(dir.path().to_str().unwrap());
+    let d = find(&doc, code).clone();
+    assert_eq!(d["file"], "t.script.ron", "{d:#}");
+    let (line, column) = line_col(&script, at);
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(line), Some(column)),
+        "{code}: {d:#}"
+    );
+    assert!(d["sheet"].is_null() && d["cell"].is_null());
+    if d["severity"] == "error" {
+        assert_eq!(exit, 1);
+    }
+    d
+}
+
+#[test]
+fn the_defect_free_native_script_is_clean() {
+    let dir = project(&[
+        ("t.script.ron", RON_SCRIPT),
+        ("bench.smartloc.ron", RON_PLACE),
+        ("w.locations.ron", RON_WORLD),
+        ("s.scene.ron", RON_SCENE),
+    ]);
+    let (code, doc) = check_json(dir.path().to_str().unwrap());
+    assert_eq!(code, 0, "{doc:#}");
+    assert_eq!(doc["summary"]["warnings"], 0, "{doc:#}");
+}
+
+#[test]
+fn every_script_check_points_into_the_native_asset() {
+    ron_defect(
+        r#"role: "guest", state: "resting""#,
+        r#"role: "guest", state: "dozing""#,
+        "unreachable-state",
+        r#""dozing""#,
+    );
+    ron_defect(
+        r#"role: "guest", state: "idle""#,
+        r#"role: "gest", state: "idle""#,
+        "unknown-role",
+        r#""gest""#,
+    );
+    ron_defect(
+        r#"min: "1", max: "2""#,
+        r#"min: "3", max: "2""#,
+        "bad-cardinality",
+        r#""2""#,
+    );
+    let d = ron_defect(
+        r#"add: "taken(X)""#,
+        r#"add: "taken(X, .me)""#,
+        "arity-mismatch",
+        "taken(X, .me)",
+    );
+    assert_eq!(d["related"][0]["message"], "first used here");
+    let d = ron_defect(
+        r#"precondition: "resting(.me), since"#,
+        r#"precondition: "not busy(X), resting(.me), busy(X), since"#,
+        "unsafe-negation",
+        "not busy(X)",
+    );
+    assert_eq!(d["related"][0]["message"], "used here");
+    ron_defect(
+        r#"precondition: "seat(X), not taken(X)""#,
+        r#"precondition: "chair(X), not taken(X)""#,
+        "never-produced",
+        "chair(X)",
+    );
+    // A deletion whose arguments are the wrong way round, with the rule that adds the fact.
+    let d = ron_defect(
+        r#"deferred_delete: "taken(X)""#,
+        r#"deferred_delete: "taken(.me)""#,
+        "deletion-never-matches",
+        "taken(.me)",
+    );
+    let (line, column) = line_col(RON_SCRIPT, r#"taken(X)", deferred_add"#);
+    assert_eq!(
+        (
+            d["related"][0]["line"].as_u64(),
+            d["related"][0]["column"].as_u64()
+        ),
+        (Some(line), Some(column)),
+        "{d:#}"
+    );
+}
+
+#[test]
+fn an_uninstantiated_variable_points_at_what_should_bind_it() {
+    // Bound only after its use: the literal to move is the related location.
+    let d = ron_defect(
+        "resting(.me), since(.me, T), T + 60 < .now",
+        "resting(.me), T + 60 < .now, since(.me, T)",
+        "uninstantiated-variable",
+        "T + 60",
+    );
+    assert!(
+        d["related"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["message"] == "bound only here, after its use: move this literal before it"),
+        "{d:#}"
+    );
+    // Mentioned only inside a negation, which does not bind.
+    let d = ron_defect(
+        r#"action: "sit", target: "X""#,
+        r#"action: "sit", target: "Y""#,
+        "uninstantiated-variable",
+        r#"Y", add"#,
+    );
+    assert!(d["related"].as_array().unwrap().is_empty(), "{d:#}");
+    let d = ron_defect(
+        r#"precondition: "seat(X), not taken(X)", action: "sit", target: "X""#,
+        r#"precondition: "seat(X), not taken(Y)", action: "sit", target: "Y""#,
+        "uninstantiated-variable",
+        r#"Y", add"#,
+    );
+    assert_eq!(
+        d["related"][0]["message"], "only a negation mentions it, and a negation does not bind",
+        "{d:#}"
+    );
+}
+
+#[test]
+fn a_specialisation_of_an_earlier_rule_is_unexecutable_in_any_literal_order() {
+    // The later rule asks for more, in another order, with other variable names: the earlier
+    // rule matches whenever it does (35.5.1, "specialization of rules of higher precedence").
+    let extra = r#"
+        Rule(rule: "picky", role: "guest", state: "idle", precondition: "sunny, seat(S), not taken(S)", action: "sit", target: "S"),"#;
+    let d = ron_defect(
+        r#"next_state: "resting"),"#,
+        &format!(r#"next_state: "resting"),{extra}"#),
+        "unexecutable-rule",
+        r#""sunny, seat(S), not taken(S)""#,
+    );
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("rule sit comes first"),
+        "{d:#}"
+    );
+    let (line, column) = line_col(RON_SCRIPT, r#""seat(X), not taken(X)""#);
+    assert_eq!(
+        (
+            d["related"][0]["line"].as_u64(),
+            d["related"][0]["column"].as_u64()
+        ),
+        (Some(line), Some(column))
+    );
+    // Not a specialisation: the earlier rule's negation is stronger than the later one's.
+    let dir = project(&[
+        (
+            "t.script.ron",
+            &RON_SCRIPT.replacen(
+                r#"next_state: "resting"),"#,
+                r#"next_state: "resting"),
+        Rule(rule: "other", role: "guest", state: "idle", precondition: "seat(S), not taken(seat1)", add: "sunny"),"#,
+                1,
+            ),
+        ),
+        ("bench.smartloc.ron", RON_PLACE),
+        ("w.locations.ron", RON_WORLD),
+        ("s.scene.ron", RON_SCENE),
+    ]);
+    let (_, doc) = check_json(dir.path().to_str().unwrap());
+    assert!(!doc.to_string().contains("unexecutable-rule"), "{doc:#}");
+}
+
+#[test]
+fn comparisons_that_leave_no_value_are_unexecutable() {
+    let d = ron_defect(
+        "T + 60 < .now, taken(X)",
+        "T + 60 < .now, taken(X), T < 5, T > 7",
+        "unexecutable-rule",
+        "T > 7",
+    );
+    assert!(d["message"].as_str().unwrap().contains("no value"), "{d:#}");
+    ron_defect(
+        r#"precondition: "seat(X), not taken(X)""#,
+        r#"precondition: "seat(X), not taken(X), X = seat1, X = seat2""#,
+        "unexecutable-rule",
+        "X = seat2",
+    );
+    // A range with room is fine.
+    let dir = project(&[
+        (
+            "t.script.ron",
+            &RON_SCRIPT.replacen(
+                "T + 60 < .now, taken(X)",
+                "T + 60 < .now, taken(X), T >= 5, T <= 5",
+                1,
+            ),
+        ),
+        ("bench.smartloc.ron", RON_PLACE),
+        ("w.locations.ron", RON_WORLD),
+        ("s.scene.ron", RON_SCENE),
+    ]);
+    let (code, doc) = check_json(dir.path().to_str().unwrap());
+    assert_eq!(code, 0, "{doc:#}");
+}
+
+#[test]
+fn a_negation_of_something_never_produced_is_a_warning() {
+    let d = ron_defect(
+        r#"precondition: "seat(X), not taken(X)""#,
+        r#"precondition: "seat(X), not takn(X)""#,
+        "never-produced",
+        "not takn(X)",
+    );
+    assert_eq!(d["severity"], "warning");
+    assert!(
+        d["message"].as_str().unwrap().contains("always holds"),
+        "{d:#}"
+    );
+}
+
+#[test]
+fn a_role_nobody_can_take_is_pointed_out() {
+    let d = ron_defect(
+        r#"Role(name: "guest", min: "1", max: "2", flags: "dynamicJoin"),"#,
+        r#"Role(name: "guest", min: "1", max: "2", flags: "dynamicJoin"),
+        Role(name: "host", min: "1", max: "1"),"#,
+        "bad-cardinality",
+        r#""host""#,
+    );
+    assert_eq!(d["severity"], "warning");
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("never starts there"),
+        "{d:#}"
+    );
+    assert_eq!(d["related"][0]["file"], "bench.smartloc.ron");
+}
+
+#[test]
+fn the_new_checks_point_at_cells_in_workbooks() {
+    let s = |t: &'static str| Some(C::S(t));
+    // A specialisation of rule `sit`, in another literal order, one row below.
+    let d = defect(
+        |_, _, rules| {
+            rules.push(rule_row(&[
+                "sit2",
+                "guest",
+                "idle",
+                "seat(S), not taken(S), seat(S)",
+                "sit",
+                "S",
+            ]))
+        },
+        "unexecutable-rule",
+        "Rules",
+        "D4",
+    );
+    assert!(d["notes"].to_string().contains("cell D2"), "{d:#}");
+    defect(
+        |_, _, rules| rules[2][3] = s("resting(.me), taken(X), X = a, X = b"),
+        "unexecutable-rule",
+        "Rules",
+        "D3",
+    );
+    // Bound too late: the note names the cell of the literal to move.
+    let d = defect(
+        |_, _, rules| rules[2][3] = s("X != .me, taken(X), resting(.me)"),
+        "uninstantiated-variable",
+        "Rules",
+        "D3",
+    );
+    assert!(d["notes"].to_string().contains("bound only here"), "{d:#}");
+    let d = defect(
+        |_, _, rules| rules[1][3] = s("seat(X), not takn(X)"),
+        "never-produced",
+        "Rules",
+        "D2",
+    );
+    assert_eq!(d["severity"], "warning");
 }

@@ -79,3 +79,78 @@ pub fn json_lines(trace: &str) -> Vec<serde_json::Value> {
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line ({e}): {l}")))
         .collect()
 }
+
+/// `ensemble run SAMPLE --scene SCENE` with a tick count, a seed and a failure rate, as a JSON
+/// trace: the raw lines and the parsed events.
+pub fn run_trace(
+    sample: &str,
+    scene: &str,
+    ticks: u64,
+    seed: u64,
+    fail_rate: &str,
+) -> (String, Vec<serde_json::Value>) {
+    let out = ensemble(&[
+        "run",
+        &repo_path(sample),
+        "--scene",
+        scene,
+        "--ticks",
+        &ticks.to_string(),
+        "--seed",
+        &seed.to_string(),
+        "--trace",
+        "json",
+        "--fail-rate",
+        fail_rate,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let events = json_lines(&out.stdout);
+    (out.stdout, events)
+}
+
+/// The arguments of an `add`/`del` event's fact if it is of `predicate`: `reserved(seat1,elder)`
+/// gives `["seat1", "elder"]`.
+pub fn fact_args(e: &serde_json::Value, predicate: &str) -> Option<Vec<String>> {
+    let fact = e["fact"].as_str()?;
+    let inner = fact
+        .strip_prefix(predicate)?
+        .strip_prefix('(')?
+        .strip_suffix(')')?;
+    Some(inner.split(',').map(str::to_string).collect())
+}
+
+/// The 1-based line and column where `at` first occurs in `text` (what diagnostics report).
+pub fn line_col(text: &str, at: &str) -> (u64, u64) {
+    let offset = text
+        .find(at)
+        .unwrap_or_else(|| panic!("`{at}` is not in the text"));
+    let line = text[..offset].matches('\n').count() + 1;
+    let column = offset - text[..offset].rfind('\n').map_or(0, |i| i + 1) + 1;
+    (line as u64, column as u64)
+}
+
+/// `ensemble import` of a sample's workbook gives exactly the committed native asset.
+pub fn assert_import_reproduces(workbook: &str, asset: &str) {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let out = dir.path().join("imported.script.ron");
+    let r = ensemble(&["import", &repo_path(workbook), "-o", out.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        std::fs::read_to_string(repo_path(asset)).unwrap(),
+        "re-import {workbook} after changing it"
+    );
+}
+
+/// Builds a project with `ensemble build` and loads the program it wrote.
+pub fn build_program(project: &std::path::Path, name: &str) -> ensemble_runtime::Program {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let out = ensemble(&[
+        "build",
+        project.to_str().unwrap(),
+        "-o",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    ensemble_runtime::Program::load(&dir.path().join(format!("{name}.ensb"))).unwrap()
+}

@@ -61,7 +61,7 @@ pub fn compile_with(project: project::Project, options: CompileOptions) -> Compi
     } = project;
     let mut module = front::ron::lower(&sources, &libraries, &mut diagnostics);
     script::lower::lower(&sources, &mut module, &mut diagnostics);
-    script::lower::lower_smart_locations(&sources, &mut module, &mut diagnostics);
+    script::location::lower(&sources, &mut module, &mut diagnostics);
     nav::lower::lower(&sources, &mut module, &mut diagnostics);
     valid::validate(&module, &mut diagnostics);
     nlg::compile(&mut module, &mut diagnostics);
@@ -96,8 +96,17 @@ pub fn compile_path(path: &std::path::Path) -> Result<Compilation, project::Proj
     Ok(compile(project::load(path)?))
 }
 
-/// [`compile_path`] with options.
+/// [`compile_path`] with some files' contents given in memory (the editor's unsaved documents):
+/// what the project would be if `overlay` were saved.
 pub fn compile_path_with(
+    path: &std::path::Path,
+    overlay: &project::Overlay,
+) -> Result<Compilation, project::ProjectError> {
+    Ok(compile(project::load_with(path, overlay)?))
+}
+
+/// [`compile_path`] with options (a progress bar for `ensemble build` on a terminal).
+pub fn compile_path_with_options(
     path: &std::path::Path,
     options: CompileOptions,
 ) -> Result<Compilation, project::ProjectError> {

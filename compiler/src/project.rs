@@ -2,16 +2,52 @@
 //! single source file.
 //!
 //! Discovery is deterministic (sorted paths) and skips hidden folders, `build/` and `target/`
-//! output folders, and nested folders that are projects of their own (they hold their own
-//! `Ensemble.ron`, like `samples/airport/broken/`).
+//! output folders, nested folders that are projects of their own (they hold their own
+//! `Ensemble.ron`, like `samples/airport/broken/`), and the editor's layout sidecars
+//! (`*.layout.ron`: node positions, not behaviour).
+//!
+//! An [`Overlay`] lets a tool compile what it holds in memory (the editor's unsaved documents)
+//! over what is on disk, like rust-analyzer's virtual file system.
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::front::ron::{self as ron_front, AssetKind};
 use crate::source::{FileId, SourceFile, SourceMap, Span};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 pub const MANIFEST: &str = "Ensemble.ron";
+
+/// The suffix of the editor's layout sidecars (`BuyTicket.machine.layout.ron`), which discovery
+/// skips: they hold node positions, never behaviour.
+pub const LAYOUT_SUFFIX: &str = ".layout.ron";
+
+/// File contents held in memory, by project-relative `/`-separated name: a text replaces (or
+/// adds) a file, a removal hides one that is on disk.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Overlay {
+    files: BTreeMap<String, Option<String>>,
+}
+
+impl Overlay {
+    /// Compiles `text` as the file `name`, whether or not it exists on disk.
+    pub fn set(&mut self, name: impl Into<String>, text: impl Into<String>) {
+        self.files.insert(name.into(), Some(text.into()));
+    }
+
+    /// Compiles as if the file `name` did not exist.
+    pub fn remove(&mut self, name: impl Into<String>) {
+        self.files.insert(name.into(), None);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    fn get(&self, name: &str) -> Option<Option<&str>> {
+        self.files.get(name).map(|t| t.as_deref())
+    }
+}
 
 /// Sources ready to compile, and what loading them already found wrong.
 pub struct Project {
@@ -37,6 +73,12 @@ pub enum ProjectError {
 
 /// Loads the project directory or single source file at `path`.
 pub fn load(path: &Path) -> Result<Project, ProjectError> {
+    load_with(path, &Overlay::default())
+}
+
+/// [`load`], with the files of `overlay` read from memory instead of disk (a project directory
+/// only; for a single file the overlay may hold that file's text under its file name).
+pub fn load_with(path: &Path, overlay: &Overlay) -> Result<Project, ProjectError> {
     let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => ProjectError::NotFound(path.to_path_buf()),
         _ => ProjectError::Io {
@@ -45,9 +87,9 @@ pub fn load(path: &Path) -> Result<Project, ProjectError> {
         },
     })?;
     if meta.is_dir() {
-        load_dir(path)
+        load_dir(path, overlay)
     } else {
-        load_file(path)
+        load_file(path, overlay)
     }
 }
 
@@ -56,7 +98,11 @@ fn read_source(
     diagnostics: &mut Diagnostics,
     name: String,
     path: &Path,
+    overlay: &Overlay,
 ) -> Result<FileId, ProjectError> {
+    if let Some(Some(text)) = overlay.get(&name) {
+        return Ok(sources.add(SourceFile::new(name, path.to_path_buf(), text.to_string())));
+    }
     if AssetKind::of(&name).is_some_and(AssetKind::is_binary) {
         // Binary sources are read by their frontend; the map only names them.
         if let Err(e) = std::fs::metadata(path) {
@@ -85,9 +131,9 @@ fn read_source(
     Ok(id)
 }
 
-fn load_dir(root: &Path) -> Result<Project, ProjectError> {
+fn load_dir(root: &Path, overlay: &Overlay) -> Result<Project, ProjectError> {
     let manifest_path = root.join(MANIFEST);
-    if !manifest_path.is_file() {
+    if !manifest_path.is_file() && !matches!(overlay.get(MANIFEST), Some(Some(_))) {
         return Err(ProjectError::NotAProject(root.to_path_buf()));
     }
     let mut sources = SourceMap::default();
@@ -97,6 +143,7 @@ fn load_dir(root: &Path) -> Result<Project, ProjectError> {
         &mut diagnostics,
         MANIFEST.to_string(),
         &manifest_path,
+        overlay,
     )?;
     let fallback_name = root
         .canonicalize()
@@ -110,18 +157,32 @@ fn load_dir(root: &Path) -> Result<Project, ProjectError> {
     };
     let mut files = Vec::new();
     collect(root, root, &mut files)?;
-    files.sort();
-    for rel in files {
-        let full = root.join(&rel);
-        let name = rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/");
+    let mut names: Vec<String> = files
+        .iter()
+        .map(|rel| {
+            rel.components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/")
+        })
+        .collect();
+    for (name, text) in &overlay.files {
+        match text {
+            Some(_) if name != MANIFEST && !name.ends_with(LAYOUT_SUFFIX) => {
+                names.push(name.clone())
+            }
+            _ => {}
+        }
+    }
+    names.sort();
+    names.dedup();
+    names.retain(|n| !matches!(overlay.get(n), Some(None)));
+    for name in names {
+        let full = root.join(&name);
         if exclude.contains(&name) {
             continue;
         }
-        let id = read_source(&mut sources, &mut diagnostics, name.clone(), &full)?;
+        let id = read_source(&mut sources, &mut diagnostics, name.clone(), &full, overlay)?;
         if AssetKind::of(&name).is_none() {
             diagnostics.push(
                 Diagnostic::warning(
@@ -165,6 +226,7 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Projec
             collect(root, &path, out)?;
         } else if (name.ends_with(".ron") || name.ends_with(".xlsx"))
             && !name.starts_with("~$")
+            && !name.ends_with(LAYOUT_SUFFIX)
             && !(dir == root && name == MANIFEST)
         {
             out.push(path.strip_prefix(root).unwrap_or(&path).to_path_buf());
@@ -173,7 +235,7 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Projec
     Ok(())
 }
 
-fn load_file(path: &Path) -> Result<Project, ProjectError> {
+fn load_file(path: &Path, overlay: &Overlay) -> Result<Project, ProjectError> {
     let file_name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -183,7 +245,13 @@ fn load_file(path: &Path) -> Result<Project, ProjectError> {
     };
     let mut sources = SourceMap::default();
     let mut diagnostics = Diagnostics::default();
-    read_source(&mut sources, &mut diagnostics, file_name.clone(), path)?;
+    read_source(
+        &mut sources,
+        &mut diagnostics,
+        file_name.clone(),
+        path,
+        overlay,
+    )?;
     let name = file_name
         .strip_suffix(kind.suffix())
         .unwrap_or(&file_name)
@@ -194,4 +262,79 @@ fn load_file(path: &Path) -> Result<Project, ProjectError> {
         libraries: vec!["sim".to_string()],
         diagnostics,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn airport() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport")
+    }
+
+    fn names(p: &Project) -> Vec<String> {
+        p.sources.iter().map(|(_, f)| f.name.clone()).collect()
+    }
+
+    #[test]
+    fn an_overlay_replaces_adds_and_hides_files() {
+        let mut overlay = Overlay::default();
+        overlay.set(
+            "machines/BuyTicket.machine.ron",
+            "Machine(name: \"BuyTicket\", states: [(name: \"Start\")])",
+        );
+        overlay.set(
+            "machines/New.machine.ron",
+            "Machine(name: \"New\", states: [])",
+        );
+        overlay.remove("machines/SellTicket.machine.ron");
+        overlay.set("machines/New.machine.layout.ron", "Layout()");
+        let p = load_with(&airport(), &overlay).unwrap();
+        let names = names(&p);
+        assert!(names.contains(&"machines/New.machine.ron".to_string()));
+        assert!(!names.iter().any(|n| n.ends_with("/SellTicket.machine.ron")));
+        assert!(
+            names
+                .iter()
+                .any(|n| n.ends_with("/StandSellTicket.machine.ron"))
+        );
+        assert!(!names.iter().any(|n| n.contains("layout")));
+        let (_, buy) = p
+            .sources
+            .iter()
+            .find(|(_, f)| f.name == "machines/BuyTicket.machine.ron")
+            .unwrap();
+        assert!(buy.text.contains("states: [(name: \"Start\")]"));
+        // Discovery order stays sorted with added files.
+        let mut sorted = names.clone();
+        sorted[1..].sort();
+        assert_eq!(names, sorted);
+    }
+
+    #[test]
+    fn layout_sidecars_are_not_sources() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(MANIFEST), "Project(name: \"p\")").unwrap();
+        std::fs::write(
+            dir.path().join("A.machine.ron"),
+            "Machine(name: \"A\", states: [(name: \"Start\")])",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("A.machine.layout.ron"), "not even RON").unwrap();
+        let p = load(dir.path()).unwrap();
+        assert_eq!(names(&p), vec![MANIFEST, "A.machine.ron"]);
+        assert!(p.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn a_manifest_in_memory_makes_a_project() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(matches!(
+            load(dir.path()),
+            Err(ProjectError::NotAProject(_))
+        ));
+        let mut overlay = Overlay::default();
+        overlay.set(MANIFEST, "Project(name: \"fresh\")");
+        assert_eq!(load_with(dir.path(), &overlay).unwrap().name, "fresh");
+    }
 }

@@ -25,14 +25,20 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-fn airport_copy() -> (tempfile::TempDir, PathBuf) {
+fn sample_copy(name: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
-    let airport = dir.path().join("airport");
+    let copy = dir.path().join(name);
     copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport"),
-        &airport,
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../samples")
+            .join(name),
+        &copy,
     );
-    (dir, airport)
+    (dir, copy)
+}
+
+fn airport_copy() -> (tempfile::TempDir, PathBuf) {
+    sample_copy("airport")
 }
 
 /// A child process whose stdout lines arrive on a channel; killed on drop.
@@ -65,6 +71,25 @@ impl Running {
             lines: rx,
             seen: Vec::new(),
         }
+    }
+
+    /// `ensemble run PROJECT --scene SCENE --watch --trace json` in real time at `speed`.
+    fn watch(project: &Path, scene: &str, speed: &str, extra: &[&str]) -> Running {
+        let mut args = vec![
+            "run",
+            project.to_str().unwrap(),
+            "--scene",
+            scene,
+            "--watch",
+            "--trace",
+            "json",
+            "--ticks",
+            "1000000",
+            "--speed",
+            speed,
+        ];
+        args.extend(extra);
+        Running::start(&args)
     }
 
     /// Reads lines until one satisfies `pred`; panics after the timeout.
@@ -109,19 +134,7 @@ fn is(v: &Value, agent: &str, event: &str, state: &str) -> bool {
 #[test]
 fn run_watch_reloads_keeps_agents_states_and_survives_broken_saves() {
     let (_tmp, airport) = airport_copy();
-    let mut run = Running::start(&[
-        "run",
-        airport.to_str().unwrap(),
-        "--scene",
-        "ticket-counter",
-        "--watch",
-        "--trace",
-        "json",
-        "--ticks",
-        "1000000",
-        "--speed",
-        "10",
-    ]);
+    let mut run = Running::watch(&airport, "ticket-counter", "10", &[]);
     run.until("the seller waiting at the counter", |v| {
         is(v, "seller", "enter", "WaitForConversation")
     });
@@ -233,4 +246,132 @@ fn watch_rebuilds_and_keeps_the_last_good_build() {
         good,
         "the fixed build is written"
     );
+}
+
+/// `run --watch` on a conversation (HMM-space chat) scene: the player's transcript goes on in
+/// real time while an action's lines are edited; the reload keeps every belief (nothing falls
+/// back), the new line is said, a broken save is refused and the conversation goes on.
+#[test]
+fn run_watch_reloads_a_chat_scene_keeping_its_beliefs() {
+    let (_tmp, inn) = sample_copy("innkeeper");
+    let mut run = Running::watch(
+        &inn,
+        "chat",
+        "4",
+        &[
+            "--input",
+            inn.join("transcripts/xenos.txt").to_str().unwrap(),
+        ],
+    );
+    let first = run.until("Xenos greeting back", |v| v["event"] == "output");
+    let actions = inn.join("innkeeper.actions.ron");
+    let text = std::fs::read_to_string(&actions).unwrap();
+    let edited = text.replace("me fix that right away", "me mend that at once");
+    assert_ne!(text, edited);
+    std::fs::write(&actions, &edited).unwrap();
+    let reload = run.until("a reload", |v| v["event"] == "reload");
+    assert_eq!(reload["fallbacks"].as_array().unwrap().len(), 0, "{reload}");
+    assert!(reload["kept"].as_u64().unwrap() > 0, "{reload}");
+    assert!(
+        reload["tick"].as_u64() >= first["tick"].as_u64(),
+        "{reload}"
+    );
+    // The conversation did not restart: the player's next line is a later one.
+    let next = run.until("the player's next line", |v| v["event"] == "input");
+    assert_ne!(next["text"], "hi there", "{next}");
+    run.until("the edited line", |v| {
+        v["event"] == "output" && v["text"] == "me mend that at once"
+    });
+
+    std::fs::write(&actions, "Actions(actions: [(name: ").unwrap();
+    let rejected = run.until("reload-rejected", |v| v["event"] == "reload-rejected");
+    assert!(
+        rejected["reason"]
+            .as_str()
+            .unwrap()
+            .contains("innkeeper.actions.ron"),
+        "{rejected}"
+    );
+    let at = rejected["tick"].as_u64().unwrap();
+    run.until("the conversation going on", |v| {
+        v["tick"].as_u64().unwrap_or(0) > at && v["event"] == "output"
+    });
+}
+
+/// The ticket sale (sentence states, dialog and one-off states, a transaction) under
+/// `run --watch`: editing the seller's conversation machine mid-scene reloads it, keeps every
+/// agent where it is, and the next buyer hears the new line.
+#[test]
+fn run_watch_reloads_the_ticket_sale() {
+    let (_tmp, airport) = airport_copy();
+    let mut run = Running::watch(&airport, "ticket-sale", "10", &[]);
+    run.until("the first buyer asking for a ticket", |v| {
+        v["agent"] == "customer" && v["event"] == "say" && v["sentence"] == "WantTicketToX"
+    });
+    let machine = airport.join("machines/SellTicket.machine.ron");
+    let text = std::fs::read_to_string(&machine).unwrap();
+    let edited = text.replace(r#"modifier: "OK.|Sure.""#, r#"modifier: "Right away.""#);
+    assert_ne!(text, edited);
+    std::fs::write(&machine, &edited).unwrap();
+    let reload = run.until("a reload", |v| v["event"] == "reload");
+    assert_eq!(reload["fallbacks"].as_array().unwrap().len(), 0, "{reload}");
+    let next = run.until("the seller's next state", |v| {
+        v["agent"] == "seller" && v["event"] == "enter"
+    });
+    assert_ne!(next["state"], "Start", "{next}");
+    run.until("the hand-over to the first buyer", |v| {
+        v["event"] == "add" && v["fact"] == "Ticket(customer) = ticket to Boston"
+    });
+    run.until("the second buyer hearing the new line", |v| {
+        v["agent"] == "seller" && v["event"] == "say" && v["text"] == "Right away."
+    });
+    run.until("the hand-over to the second buyer", |v| {
+        v["event"] == "add" && v["fact"] == "Ticket(traveler) = ticket to Chicago"
+    });
+}
+
+/// `run --watch` on an interaction-script scene: a rule's action is edited while two sit on
+/// the bench; the running script instance is carried across (nobody leaves or re-joins), the new
+/// action is taken, a broken save is refused and the script goes on.
+#[test]
+fn run_watch_keeps_script_instances_across_a_reload() {
+    let (_tmp, bench) = sample_copy("bench");
+    let mut run = Running::watch(&bench, "bench", "20", &["--seed", "3"]);
+    // Wait until someone sits on the bench, then make listeners nod instead.
+    let first = run.until("someone sitting", |v| {
+        v["event"] == "done" && v["action"] == "sit"
+    });
+    let sitter = first["agent"].as_str().unwrap().to_string();
+    let script = bench.join("bench.script.ron");
+    let text = std::fs::read_to_string(&script).unwrap();
+    let edited = text.replace(r#"action: "listen""#, r#"action: "nod""#);
+    assert_ne!(text, edited);
+    std::fs::write(&script, &edited).unwrap();
+    let reload = run.until("a reload", |v| v["event"] == "reload");
+    assert_eq!(reload["fallbacks"].as_array().unwrap().len(), 0, "{reload}");
+    assert!(reload["kept"].as_u64().unwrap() >= 1, "{reload}");
+    let at = reload["tick"].as_u64().unwrap();
+    // The sitter stays in the running instance: nobody re-joins, and the new behaviour (or the
+    // sitter getting up under the new program) follows.
+    let next = run.until("the new behaviour or the sitter's getting up", |v| {
+        (v["event"] == "act" && v["action"] == "nod")
+            || (v["event"] == "join" && v["agent"] == sitter.as_str())
+            || (v["event"] == "done" && v["action"] == "getup" && v["agent"] == sitter.as_str())
+    });
+    assert_ne!(next["event"], "join", "{next}");
+    assert!(next["tick"].as_u64().unwrap() > at);
+    // A broken script is refused and the instance goes on.
+    std::fs::write(&script, edited.replace("seat(X), not", "seat(X) not")).unwrap();
+    let rejected = run.until("reload-rejected", |v| v["event"] == "reload-rejected");
+    assert!(
+        rejected["reason"]
+            .as_str()
+            .unwrap()
+            .contains("bench.script.ron"),
+        "{rejected}"
+    );
+    run.until("the script going on", |v| {
+        v["tick"].as_u64().unwrap_or(0) > rejected["tick"].as_u64().unwrap()
+            && (v["event"] == "act" || v["event"] == "done")
+    });
 }

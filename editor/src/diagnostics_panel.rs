@@ -1,14 +1,15 @@
-//! The "Diagnostics" panel: one row per diagnostic, in the compiler's stable order. A row is a
-//! single clickable widget whose accessible label carries the whole diagnostic, and clicking it
-//! opens the machine the diagnostic points into.
+//! The "Diagnostics" panel: one row per diagnostic, in the compiler's stable order, fed by the
+//! background compile of the documents as they are now (saved or not). A row is a single
+//! clickable widget whose accessible label carries the whole diagnostic; clicking it opens the
+//! document it points into and selects the item (the state, the transition, the rule).
 
-use crate::app::{self, Action, Loaded};
+use crate::analysis::{Located, Report};
+use crate::app::Action;
 use crate::theme;
 use eframe::egui;
 use egui::text::{LayoutJob, TextWrapping};
 use egui::{Color32, FontFamily, FontId, Pos2, RichText, Sense, Ui, pos2, vec2};
-use ensemble_compiler::diag::{Diagnostic, Severity};
-use ensemble_compiler::source::SourceMap;
+use ensemble_compiler::diag::Severity;
 
 const ROW_HEIGHT: f32 = 26.0;
 
@@ -17,16 +18,6 @@ fn severity_word(s: Severity) -> &'static str {
         Severity::Error => "error",
         Severity::Warning => "warning",
         Severity::Info => "info",
-    }
-}
-
-fn location(sources: &SourceMap, d: &Diagnostic) -> String {
-    match &d.primary {
-        Some(l) => {
-            let (line, col) = sources.line_col(l.span);
-            format!("{}:{line}:{col}", sources.get(l.span.file).name)
-        }
-        None => String::new(),
     }
 }
 
@@ -64,35 +55,43 @@ fn one_line(text: &str, font: FontId, color: Color32, max_width: f32) -> LayoutJ
     job
 }
 
-pub fn show(ui: &mut Ui, project: Option<&Loaded>, actions: &mut Vec<Action>) {
+pub fn show(ui: &mut Ui, report: Option<&Report>, stale: bool, actions: &mut Vec<Action>) {
     ui.horizontal(|ui| {
         ui.label(RichText::new("Diagnostics").heading().color(theme::TEXT));
-        if let Some(p) = project {
-            ui.label(RichText::new(p.compilation.diagnostics.summary()).color(theme::TEXT_WEAK));
+        if let Some(r) = report {
+            ui.label(RichText::new(summary(r)).color(theme::TEXT_WEAK));
+        }
+        if stale {
+            ui.add(egui::Spinner::new().size(12.0));
+            ui.label(RichText::new("checking…").small().color(theme::TEXT_WEAK));
         }
     });
-    let Some(p) = project else {
-        ui.label(
-            RichText::new("none: the project did not load")
-                .italics()
-                .color(theme::TEXT_WEAK),
-        );
+    let Some(r) = report else {
         return;
     };
-    let c = &p.compilation;
-    let diagnostics = c.diagnostics.sorted(&c.sources);
-    if diagnostics.is_empty() {
+    let located = match &r.compilation {
+        Ok(_) => &r.located,
+        Err(message) => {
+            ui.label(RichText::new(message).color(theme::ERROR));
+            return;
+        }
+    };
+    if located.is_empty() {
         ui.add_space(6.0);
         ui.label(RichText::new("No problems found.").color(theme::OK));
         return;
     }
     let mono = FontId::new(12.5, FontFamily::Monospace);
     let body = FontId::new(13.5, FontFamily::Proportional);
-    let code_width = diagnostics
+    let code_width = located
         .iter()
-        .map(|d| {
+        .map(|l| {
             ui.painter()
-                .layout_no_wrap(d.code.as_str().to_string(), mono.clone(), theme::TEXT)
+                .layout_no_wrap(
+                    l.diagnostic.code.as_str().to_string(),
+                    mono.clone(),
+                    theme::TEXT,
+                )
                 .size()
                 .x
         })
@@ -100,8 +99,9 @@ pub fn show(ui: &mut Ui, project: Option<&Loaded>, actions: &mut Vec<Action>) {
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            for (i, d) in diagnostics.iter().enumerate() {
-                let loc = location(&c.sources, d);
+            for (i, l) in located.iter().enumerate() {
+                let d = &l.diagnostic;
+                let loc = l.location();
                 let (rect, response) =
                     ui.allocate_exact_size(vec2(ui.available_width(), ROW_HEIGHT), Sense::click());
                 let label = format!(
@@ -150,34 +150,32 @@ pub fn show(ui: &mut Ui, project: Option<&Loaded>, actions: &mut Vec<Action>) {
                     galley,
                     theme::TEXT,
                 );
-
-                if let Some(action) = d.primary.as_ref().and_then(|l| app::reveal(p, l.span)) {
-                    let response = response.on_hover_ui(|ui| details(ui, c, d));
-                    if response.clicked() {
-                        actions.push(action);
-                    }
-                } else {
-                    response.on_hover_ui(|ui| details(ui, c, d));
+                let response = response.on_hover_ui(|ui| details(ui, l));
+                if response.clicked() && l.file.is_some() {
+                    actions.push(Action::Reveal(Box::new(l.clone())));
                 }
             }
         });
 }
 
+fn summary(r: &Report) -> String {
+    let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+    format!(
+        "{}, {}",
+        plural(r.errors(), "error"),
+        plural(r.warnings(), "warning")
+    )
+}
+
 /// The whole diagnostic, for the row's tooltip.
-fn details(ui: &mut Ui, c: &ensemble_compiler::Compilation, d: &Diagnostic) {
+fn details(ui: &mut Ui, l: &Located) {
+    let d = &l.diagnostic;
     ui.label(RichText::new(&d.message).color(theme::TEXT));
-    if let Some(l) = &d.primary {
-        ui.label(
-            RichText::new(format!("{}: {}", location(&c.sources, d), l.message))
-                .color(theme::TEXT_WEAK),
-        );
+    if let Some(p) = &d.primary {
+        ui.label(RichText::new(format!("{}: {}", l.location(), p.message)).color(theme::TEXT_WEAK));
     }
     for r in &d.related {
-        let (line, col) = c.sources.line_col(r.span);
-        let file = &c.sources.get(r.span.file).name;
-        ui.label(
-            RichText::new(format!("{file}:{line}:{col}: {}", r.message)).color(theme::TEXT_WEAK),
-        );
+        ui.label(RichText::new(format!("see also: {}", r.message)).color(theme::TEXT_WEAK));
     }
     for note in &d.notes {
         ui.label(RichText::new(format!("note: {note}")).color(theme::ACCENT));

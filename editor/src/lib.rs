@@ -1,19 +1,32 @@
-//! Ensemble's desktop editor. This first version is a read-only viewer: it compiles a project
-//! with the real compiler and shows its assets, each machine as a diagram, and every diagnostic,
-//! reloading when the sources change on disk.
+//! Ensemble's desktop editor: designers author state machines and conversation machines as
+//! graphs, every other asset kind in its panel, see the compiler's diagnostics as they edit,
+//! and save files that diff and merge well.
 //!
-//! The window lives in [`app`]; everything below the panels is split so the parts that decide
-//! what a diagram looks like ([`layout`], [`diagram`], [`machine_graph`]) are plain functions,
-//! tested without a window.
+//! The host ([`app`]) owns the documents ([`document`]), undo ([`history`]), saving and
+//! autosave ([`recovery`]), and the background compile ([`analysis`]); editors of one asset
+//! kind plug in through [`asset_panel`]. The graph editor of machines is [`machine`]; the rule
+//! table of interaction scripts is [`rules`], the sentence-state editor [`sentences`], the
+//! navigation view [`nav_view`] (their shared helpers: [`panel_cx`]).
 
+pub mod analysis;
 pub mod app;
+pub mod asset_panel;
 pub mod diagnostics_panel;
-pub mod diagram;
-pub mod graph_view;
-pub mod layout;
-pub mod machine_graph;
+pub mod document;
+pub mod find;
+pub mod history;
+pub mod machine;
+pub mod nav_view;
+pub mod panel_cx;
+pub mod panels;
+pub mod project_ops;
 pub mod project_panel;
-pub mod spans;
+pub mod recent;
+pub mod recovery;
+pub mod rules;
+pub mod sentences;
+pub mod sidecar;
+pub mod text_view;
 pub mod theme;
 pub mod watch;
 

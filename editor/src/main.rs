@@ -17,7 +17,8 @@ fn default_project() -> PathBuf {
     if here.is_dir() {
         return here;
     }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport")
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport");
+    built.canonicalize().unwrap_or(built)
 }
 
 fn has_display() -> bool {
@@ -94,11 +95,11 @@ fn main() -> ExitCode {
         return exit(headless_demo(&path));
     }
 
-    let app = EditorApp::open(path);
+    let app = EditorApp::open(path).with_config_dir(ensemble_editor::recent::config_dir());
     let viewport = egui::ViewportBuilder::default()
         .with_title(app.title())
-        .with_inner_size([1280.0, 820.0])
-        .with_min_inner_size([720.0, 480.0]);
+        .with_inner_size([1440.0, 900.0])
+        .with_min_inner_size([800.0, 520.0]);
     let options = eframe::NativeOptions {
         viewport,
         ..Default::default()

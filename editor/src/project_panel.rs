@@ -1,21 +1,73 @@
-//! The "Project" panel: the project's assets grouped by kind. Machines come from the IR (they
-//! are what can be opened); the other kinds are listed by file, as designers name them on disk.
+//! The project browser: every asset grouped by kind, with its unsaved and problem markers; a
+//! click opens it, the `+` of a group creates one of that kind, a right-click renames or
+//! deletes it.
 
-use crate::app::{Action, Loaded};
+use crate::analysis::Report;
+use crate::app::Action;
+use crate::document::{DocId, Project};
+use crate::project_ops::Starter;
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
-use ensemble_compiler::ir::{Handle, Machine};
+use ensemble_compiler::diag::Severity;
+use ensemble_compiler::front::ron::AssetKind;
+use ensemble_compiler::front::ron::any::FileKind;
 
-/// File-listed asset kinds: section title and file suffix.
-const FILE_KINDS: [(&str, &str); 3] = [
-    ("Scenes", ".scene.ron"),
-    ("Locations", ".locations.ron"),
-    ("State libraries", ".statelib.ron"),
+/// The groups, in the order a designer meets them.
+pub const GROUPS: [(&str, AssetKind); 14] = [
+    ("Machines", AssetKind::Machine),
+    ("Scenes", AssetKind::Scene),
+    ("Locations", AssetKind::Locations),
+    ("Sentences", AssetKind::Sentences),
+    ("Scripts", AssetKind::Script),
+    ("Smart locations", AssetKind::SmartLocation),
+    ("Spaces", AssetKind::Space),
+    ("Evidence", AssetKind::Evidence),
+    ("Lexicons", AssetKind::Lexicon),
+    ("Concepts", AssetKind::Concepts),
+    ("Actions", AssetKind::Actions),
+    ("Chats", AssetKind::Chat),
+    ("State libraries", AssetKind::StateLibrary),
+    ("Navigation", AssetKind::Navigation),
 ];
 
-fn section(ui: &mut Ui, title: &str, count: usize) {
-    ui.add_space(10.0);
+/// What a kind is called in menus (`New machine`).
+pub fn noun(kind: AssetKind) -> &'static str {
+    match kind {
+        AssetKind::Machine => "machine",
+        AssetKind::StateLibrary => "state library",
+        AssetKind::Locations => "locations file",
+        AssetKind::Scene => "scene",
+        AssetKind::Script => "interaction script",
+        AssetKind::SmartLocation => "smart location",
+        AssetKind::Workbook => "workbook",
+        AssetKind::Sentences => "sentences file",
+        AssetKind::Space => "HMM space",
+        AssetKind::Lexicon => "lexicon",
+        AssetKind::Evidence => "evidence file",
+        AssetKind::Concepts => "concepts file",
+        AssetKind::Actions => "actions file",
+        AssetKind::Chat => "chat scene",
+        AssetKind::Navigation => "navigation graph",
+    }
+}
+
+fn worst(report: Option<&Report>, path: &str) -> Option<Severity> {
+    report?
+        .in_file(path)
+        .map(|l| l.severity())
+        .filter(|s| *s != Severity::Info)
+        .min()
+}
+
+fn group_header(
+    ui: &mut Ui,
+    title: &str,
+    count: usize,
+    kind: AssetKind,
+    actions: &mut Vec<Action>,
+) {
+    ui.add_space(8.0);
     ui.horizontal(|ui| {
         ui.label(
             RichText::new(title.to_uppercase())
@@ -28,72 +80,135 @@ fn section(ui: &mut Ui, title: &str, count: usize) {
                 .font(theme::section_font())
                 .color(theme::TEXT_WEAK),
         );
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            let add = egui::Button::new(RichText::new("+").color(theme::TEXT_WEAK)).frame(false);
+            if ui
+                .add(add)
+                .on_hover_text(format!("New {}", noun(kind)))
+                .clicked()
+            {
+                actions.push(Action::NewAsset(Starter::Kind(kind)));
+            }
+        });
     });
-    ui.add_space(2.0);
 }
 
-/// A plain entry, indented like the selectable machine entries so the lists line up.
-fn entry(ui: &mut Ui, text: RichText) {
-    ui.horizontal(|ui| {
-        ui.add_space(ui.spacing().button_padding.x);
-        ui.label(text);
+fn entry(
+    ui: &mut Ui,
+    project: &Project,
+    id: DocId,
+    open: Option<DocId>,
+    report: Option<&Report>,
+    actions: &mut Vec<Action>,
+) {
+    let d = &project.docs[id];
+    let mut text = d.title();
+    if d.is_dirty() {
+        text.push_str(" •");
+    }
+    let response = ui
+        .selectable_label(open == Some(id), RichText::new(&text).color(theme::TEXT))
+        .on_hover_text(&d.state.path);
+    if let Some(sev) = worst(report, &d.state.path) {
+        let at = egui::pos2(response.rect.right() + 8.0, response.rect.center().y);
+        ui.painter()
+            .circle_filled(at, 3.5, theme::severity_color(sev));
+    }
+    if response.clicked() {
+        actions.push(Action::OpenDoc(id));
+    }
+    response.context_menu(|ui| {
+        if ui.button("Rename…").clicked() {
+            actions.push(Action::AskRename(id));
+            ui.close();
+        }
+        if ui
+            .button(RichText::new("Delete…").color(theme::ERROR))
+            .clicked()
+        {
+            actions.push(Action::AskDelete(id));
+            ui.close();
+        }
     });
-}
-
-fn none(ui: &mut Ui) {
-    entry(ui, RichText::new("none").italics().color(theme::TEXT_WEAK));
 }
 
 pub fn show(
     ui: &mut Ui,
-    project: Option<&Loaded>,
-    current: Option<Handle<Machine>>,
+    project: &Project,
+    open: Option<DocId>,
+    report: Option<&Report>,
     actions: &mut Vec<Action>,
 ) {
-    // Keep the panel's width whatever it lists, so it does not jump when a reload fails.
     ui.set_min_width(ui.available_width());
-    ui.label(RichText::new("Project").heading().color(theme::TEXT));
-    let Some(p) = project else {
-        ui.label(
-            RichText::new("not loaded")
-                .italics()
-                .color(theme::TEXT_WEAK),
-        );
-        return;
-    };
-    let c = &p.compilation;
+    ui.horizontal(|ui| {
+        ui.label(RichText::new("Project").heading().color(theme::TEXT));
+    });
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            section(ui, "Machines", c.module.machines.len());
-            if c.module.machines.is_empty() {
-                none(ui);
+            if let Some(id) = project
+                .live()
+                .find(|(_, d)| d.kind == FileKind::Manifest)
+                .map(|(i, _)| i)
+            {
+                entry(ui, project, id, open, report, actions);
             }
-            for (h, m) in c.module.machines.iter() {
-                let response = ui.selectable_label(current == Some(h), &m.name.text);
-                if let Some(&severity) = p.severities.machines.get(&h) {
-                    let at = egui::pos2(response.rect.right() + 8.0, response.rect.center().y);
-                    ui.painter()
-                        .circle_filled(at, 3.5, theme::severity_color(severity));
-                }
-                if response.clicked() {
-                    actions.push(Action::SelectMachine(h));
-                }
-            }
-            for (title, suffix) in FILE_KINDS {
-                let files: Vec<&str> = c
-                    .sources
-                    .iter()
-                    .map(|(_, f)| f.name.as_str())
-                    .filter(|n| n.ends_with(suffix))
+            for (title, kind) in GROUPS {
+                let docs: Vec<DocId> = project
+                    .live()
+                    .filter(|(_, d)| d.kind == FileKind::Asset(kind))
+                    .map(|(i, _)| i)
                     .collect();
-                section(ui, title, files.len());
-                if files.is_empty() {
-                    none(ui);
+                // Rare kinds appear once the project has one.
+                let always = matches!(
+                    kind,
+                    AssetKind::Machine | AssetKind::Scene | AssetKind::Locations
+                );
+                if docs.is_empty() && !always {
+                    continue;
                 }
-                for name in files {
-                    entry(ui, RichText::new(name).color(theme::TEXT));
+                group_header(ui, title, docs.len(), kind, actions);
+                if docs.is_empty() {
+                    ui.label(RichText::new("none").italics().color(theme::TEXT_WEAK));
+                }
+                for id in docs {
+                    entry(ui, project, id, open, report, actions);
                 }
             }
+            let books: Vec<DocId> = project
+                .live()
+                .filter(|(_, d)| d.kind == FileKind::Asset(AssetKind::Workbook))
+                .map(|(i, _)| i)
+                .collect();
+            if !books.is_empty() {
+                ui.add_space(8.0);
+                ui.label(
+                    RichText::new("WORKBOOKS")
+                        .font(theme::section_font())
+                        .color(theme::TEXT_WEAK)
+                        .strong(),
+                );
+                for id in books {
+                    entry(ui, project, id, open, report, actions);
+                }
+            }
+            ui.add_space(12.0);
+            ui.menu_button(RichText::new("+ New asset…").color(theme::ACCENT), |ui| {
+                for (_, kind) in GROUPS {
+                    if ui.button(format!("New {}", noun(kind))).clicked() {
+                        actions.push(Action::NewAsset(Starter::Kind(kind)));
+                        ui.close();
+                    }
+                    if kind == AssetKind::Machine
+                        && ui
+                            .button("New conversation machine")
+                            .on_hover_text("A machine that speaks: a greeting, then a line that waits for the answer")
+                            .clicked()
+                    {
+                        actions.push(Action::NewAsset(Starter::Conversation));
+                        ui.close();
+                    }
+                }
+            });
         });
 }

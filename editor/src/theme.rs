@@ -21,6 +21,20 @@ pub const ERROR: Color32 = Color32::from_rgb(232, 102, 112);
 pub const WARNING: Color32 = Color32::from_rgb(226, 166, 90);
 pub const INFO: Color32 = Color32::from_rgb(120, 160, 230);
 pub const OK: Color32 = Color32::from_rgb(128, 192, 144);
+/// The canvas grid, barely there.
+pub const GRID: Color32 = Color32::from_rgb(30, 34, 42);
+/// Speech states (dialog, one-off, say): their accent and their box.
+pub const SPEECH: Color32 = Color32::from_rgb(190, 160, 235);
+pub const SPEECH_FILL: Color32 = Color32::from_rgb(44, 40, 62);
+/// Conversation plumbing (`Set`, `Listen`, ...).
+pub const SPECIAL: Color32 = Color32::from_rgb(214, 190, 120);
+pub const SPECIAL_FILL: Color32 = Color32::from_rgb(48, 45, 38);
+/// States that host a child machine.
+pub const HOST_FILL: Color32 = Color32::from_rgb(34, 50, 60);
+/// `Finish` and `Fail`.
+pub const TERMINAL_FILL: Color32 = Color32::from_rgb(32, 36, 44);
+/// The box standing for a transition target that names no state.
+pub const MISSING_FILL: Color32 = Color32::from_rgb(58, 34, 38);
 
 pub fn severity_color(severity: Severity) -> Color32 {
     match severity {

@@ -154,6 +154,7 @@ pub fn emit_with_nav(
                     .collect(),
                 group: a.group.as_deref().map(|g| names.intern(g)),
                 delay: a.delay,
+                player: a.player,
             });
         }
         for a in scene.agents.iter().filter(|a| a.runs_machine()) {
@@ -185,27 +186,9 @@ pub fn emit_with_nav(
     let smart_locations = module
         .smart_locations
         .iter()
-        .map(|(_, l)| {
-            Ok(SmartLocationDef {
-                name: names.intern(&l.name.text),
-                at: LocationId(
-                    l.at.ok_or_else(|| bug("an unknown smart location position"))?
-                        .index() as u32,
-                ),
-                radius: l.radius,
-                props: l
-                    .props
-                    .iter()
-                    .map(|(n, k)| (names.intern(n), names.intern(k)))
-                    .collect(),
-                scripts: l
-                    .scripts
-                    .iter()
-                    .map(|(s, w)| (s.index() as u32, *w))
-                    .collect(),
-            })
-        })
+        .map(|(_, l)| super::script::emit_location(l, &mut names))
         .collect::<Result<Vec<_>, String>>()?;
+    let scene_events = super::script::emit_scene_events(module, &mut names)?;
     let verify =
         |e: LoadError| format!("internal compiler error: the emitted program does not verify: {e}");
     let speech = super::speech::lower(module, &mut |s| names.intern(s));
@@ -220,7 +203,7 @@ pub fn emit_with_nav(
         locations,
         scenes,
     )
-    .and_then(|p| p.with_interactions(scripts, smart_locations))
+    .and_then(|p| p.with_interactions(scripts, smart_locations, scene_events))
     .and_then(|p| p.with_speech(speech))
     .and_then(|p| p.with_hpmm(hpmm))
     .and_then(|p| p.with_nav(nav))

@@ -3,8 +3,13 @@
 //! copied into every state, at their precedence position).
 
 use super::program::Interner;
-use crate::ir::script::Script;
+use crate::ir::Module;
+use crate::ir::script::{SceneEventKind, Script, SmartLocation};
 use crate::script::cell::{AtomAst, LiteralAst, Term};
+use ensemble_runtime::program::{
+    LocationId, NotificationDef, PlayerEmitterDef, ProxyDef, SceneEvent, SceneEventDef, SceneId,
+    SmartLocationDef, SpawnDef,
+};
 use ensemble_runtime::script::*;
 use std::collections::HashMap;
 
@@ -169,4 +174,134 @@ pub(crate) fn emit(s: &Script, names: &mut Interner) -> Result<ScriptDef, String
         initial_state: s.initial as u16,
         rules,
     })
+}
+
+fn bug(what: &str) -> String {
+    format!("internal compiler error: {what} survived validation")
+}
+
+/// A ground fact (a notification's, a scene event's): validation ruled out variables.
+fn ground(a: &AtomAst, names: &mut Interner) -> Result<Atom, String> {
+    let mut vars = Vars {
+        index: HashMap::new(),
+        next: 0,
+    };
+    let atom = atom(a, &mut vars, names)?;
+    if vars.next > 0 {
+        return Err(bug("a variable in a ground fact"));
+    }
+    Ok(atom)
+}
+
+pub(crate) fn emit_location(
+    l: &SmartLocation,
+    names: &mut Interner,
+) -> Result<SmartLocationDef, String> {
+    let location = |h: crate::ir::Handle<crate::ir::Location>| LocationId(h.index() as u32);
+    Ok(SmartLocationDef {
+        name: names.intern(&l.name.text),
+        at: location(l.at.ok_or_else(|| bug("an unknown smart location position"))?),
+        radius: l.radius,
+        props: l
+            .props
+            .iter()
+            .map(|(n, k)| (names.intern(n), names.intern(k)))
+            .collect(),
+        scripts: l
+            .scripts
+            .iter()
+            .map(|(s, w)| (s.index() as u32, *w))
+            .collect(),
+        proxies: l
+            .proxies
+            .iter()
+            .map(|p| ProxyDef {
+                name: names.intern(&p.name.text),
+                role: names.intern(&p.role.text),
+                actions: p.actions.iter().map(|a| names.intern(&a.text)).collect(),
+            })
+            .collect(),
+        notifications: l
+            .notifications
+            .iter()
+            .map(|n| {
+                Ok(NotificationDef {
+                    name: names.intern(&n.name.text),
+                    at: n.at,
+                    every: n.every,
+                    radius: n.radius,
+                    lasts: n.lasts,
+                    facts: n
+                        .facts
+                        .iter()
+                        .map(|a| ground(a, names))
+                        .collect::<Result<_, String>>()?,
+                })
+            })
+            .collect::<Result<_, String>>()?,
+        spawns: l
+            .spawns
+            .iter()
+            .map(|s| {
+                Ok(SpawnDef {
+                    name: names.intern(&s.name.text),
+                    point: location(s.point.ok_or_else(|| bug("an unknown spawn point"))?),
+                    roles: s.roles.iter().map(|r| names.intern(&r.text)).collect(),
+                    route: s.route.iter().map(|h| location(*h)).collect(),
+                    size: s.size,
+                    at: s.at,
+                    every: s.every,
+                    waves: s.waves,
+                })
+            })
+            .collect::<Result<_, String>>()?,
+        player: l.player.as_ref().map(|p| PlayerEmitterDef {
+            role: names.intern(&p.role.text),
+            icon: names.intern(&p.icon),
+        }),
+    })
+}
+
+/// Scene events, per scene in the order written (the runtime orders them by time, stably).
+pub(crate) fn emit_scene_events(
+    module: &Module,
+    names: &mut Interner,
+) -> Result<Vec<SceneEventDef>, String> {
+    module
+        .scene_events
+        .iter()
+        .map(|e| {
+            let what = match &e.what {
+                SceneEventKind::Interact { location } => SceneEvent::Interact {
+                    location: location.index() as u32,
+                },
+                SceneEventKind::Input { fact, .. } => SceneEvent::Input {
+                    fact: ground(fact, names)?,
+                },
+                SceneEventKind::Leave => SceneEvent::Leave,
+                SceneEventKind::Push {
+                    location,
+                    proxy,
+                    fact,
+                    ..
+                } => SceneEvent::Push {
+                    location: location.index() as u32,
+                    proxy: *proxy as u32,
+                    fact: ground(fact, names)?,
+                },
+                SceneEventKind::Notify {
+                    location,
+                    notification,
+                } => SceneEvent::Notify {
+                    location: location.index() as u32,
+                    notification: *notification as u32,
+                },
+            };
+            Ok(SceneEventDef {
+                scene: SceneId(e.scene.index() as u32),
+                at: e.at,
+                what,
+            })
+        })
+        .collect()
 }

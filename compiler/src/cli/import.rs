@@ -1,8 +1,7 @@
 //! `ensemble import FILE.xlsx -o OUT.script.ron`: turn an Excel interaction script into the
 //! native format, so it can be diffed, merged and edited as text.
 
-use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io, cannot_run, report};
-use crate::Compilation;
+use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io};
 use std::path::Path;
 
 pub fn import(path: &Path, out: &Path, io: &mut Io<'_>) -> i32 {
@@ -14,32 +13,14 @@ pub fn import(path: &Path, out: &Path, io: &mut Io<'_>) -> i32 {
         );
         return EXIT_CANNOT_RUN;
     }
-    let project = match crate::project::load(path) {
+    let (mut project, file) = match super::load_single(path, io) {
         Ok(p) => p,
-        Err(e) => return cannot_run(io, &e),
+        Err(code) => return code,
     };
-    let crate::project::Project {
-        name,
-        sources,
-        mut diagnostics,
-        ..
-    } = project;
-    let file = sources
-        .iter()
-        .next()
-        .map(|(id, _)| id)
-        .expect("a single-file project has its file");
-    let script = crate::script::xlsx::read(&sources, file, &mut diagnostics);
-    let failed = diagnostics.has_errors() || script.is_none();
-    if !diagnostics.is_empty() || failed {
-        let c = Compilation {
-            name,
-            sources,
-            module: Default::default(),
-            diagnostics,
-            output: None,
-        };
-        report(&c, Format::Human, io);
+    let script = crate::script::xlsx::read(&project.sources, file, &mut project.diagnostics);
+    let failed = project.diagnostics.has_errors() || script.is_none();
+    if !project.diagnostics.is_empty() || failed {
+        super::report_read(project, io);
     }
     let Some(script) = script.filter(|_| !failed) else {
         return EXIT_ERRORS;

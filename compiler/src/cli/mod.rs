@@ -4,6 +4,7 @@
 //! Exit codes (DESIGN.md): 0 success (warnings allowed), 1 errors found in the input, 2 could not
 //! run (bad arguments, unreadable path).
 
+mod export;
 mod import;
 mod nav;
 mod ngram;
@@ -95,12 +96,19 @@ enum Command {
         #[arg(short = 'o', long = "out")]
         out: PathBuf,
     },
-    /// Recompile on every save, print diagnostics, and keep the last good build.
+    /// Turn a native interaction script into an Excel workbook (the inverse of `import`).
+    Export {
+        path: PathBuf,
+        /// The `.xlsx` workbook to write.
+        #[arg(short = 'o', long = "out")]
+        out: PathBuf,
+    },
     /// Build, inspect and query n-gram databases; rank a project's sentence states.
     Ngram {
         #[command(subcommand)]
         command: ngram::NgramCommand,
     },
+    /// Recompile on every save, print diagnostics, and keep the last good build.
     Watch {
         path: PathBuf,
         /// Output directory (default: `build/` inside the project).
@@ -188,12 +196,42 @@ where
         Command::Nav { command } => nav::run(command, io),
         Command::Plan(args) => plan::run(args, io),
         Command::Import { path, out } => import::import(&path, &out, io),
+        Command::Export { path, out } => export::export(&path, &out, io),
     }
 }
 
 pub(crate) fn cannot_run(io: &mut Io<'_>, e: &ProjectError) -> i32 {
     let _ = writeln!(io.err, "error: {e}");
     EXIT_CANNOT_RUN
+}
+
+/// Loads the single source file at `path` (`import`, `export`); the exit code when it cannot be.
+pub(crate) fn load_single(
+    path: &Path,
+    io: &mut Io<'_>,
+) -> Result<(crate::project::Project, crate::source::FileId), i32> {
+    let project = crate::project::load(path).map_err(|e| cannot_run(io, &e))?;
+    let first = project.sources.iter().next().map(|(file, _)| file);
+    match first {
+        Some(file) => Ok((project, file)),
+        None => {
+            let _ = writeln!(io.err, "error: {}: no source file here", path.display());
+            Err(EXIT_CANNOT_RUN)
+        }
+    }
+}
+
+/// Reports what a reader found in a file that was not compiled (`import`, `export`), as
+/// `check` would.
+pub(crate) fn report_read(project: crate::project::Project, io: &mut Io<'_>) {
+    let c = Compilation {
+        name: project.name,
+        sources: project.sources,
+        module: Default::default(),
+        diagnostics: project.diagnostics,
+        output: None,
+    };
+    report(&c, Format::Human, io);
 }
 
 /// Reports a compilation's diagnostics in the requested format.
@@ -217,7 +255,7 @@ fn check(
     progress: bool,
     io: &mut Io<'_>,
 ) -> (i32, Option<Compilation>) {
-    let c = match crate::compile_path_with(path, crate::CompileOptions { progress }) {
+    let c = match crate::compile_path_with_options(path, crate::CompileOptions { progress }) {
         Ok(c) => c,
         Err(e) => return (cannot_run(io, &e), None),
     };

@@ -3,37 +3,95 @@
 //! its own to hear. The run ends when the input is exhausted and the agent has fallen silent,
 //! or after `--ticks` iterations.
 //!
+//! With `--watch` the scene runs in real time (its tick rate times `--speed`) until `--ticks`,
+//! the player's lines are read on a thread so that a silent player never stops the clock, and
+//! every save recompiles and hot-reloads the program: HMM beliefs carry across by space and
+//! state name (`reload`), a program that does not compile is refused (`reload-rejected`) and the
+//! agent goes on with the old one.
+//!
 //! Input lines: `hi there` (says), `/nods` or `/waves hi` (an emote), an empty line (the player
 //! stays silent for one iteration), `# ...` (a comment, skipped).
 
-use super::run_scene::Options;
+use super::run_scene::{LoadFailure, Options, load, reload_reason, write_trace};
 use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io};
 use ensemble_runtime::Program;
 use ensemble_runtime::hpmm::ChatScene;
 use ensemble_runtime::hpmm::chat::parse_player_line;
+use ensemble_runtime::watch::FileWatcher;
 use std::io::BufRead;
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::time::{Duration, Instant};
+
+type Lines = Box<dyn Iterator<Item = std::io::Result<String>> + Send>;
 
 /// Player lines, read lazily so that `-` works interactively.
-fn input_lines(
-    input: Option<&Path>,
-) -> std::io::Result<Box<dyn Iterator<Item = std::io::Result<String>>>> {
+fn input_lines(input: Option<&Path>) -> std::io::Result<Lines> {
     Ok(match input {
         None => Box::new(std::iter::empty()),
-        Some(p) if p.as_os_str() == "-" => Box::new(std::io::stdin().lock().lines()),
+        Some(p) if p.as_os_str() == "-" => Box::new(std::iter::from_fn(|| {
+            // Locks stdin per line, so the iterator can move to the reading thread.
+            let mut line = String::new();
+            match std::io::stdin().read_line(&mut line) {
+                Ok(0) => None,
+                Ok(_) => Some(Ok(line.trim_end_matches(['\n', '\r']).to_string())),
+                Err(e) => Some(Err(e)),
+            }
+        })),
         Some(p) => Box::new(std::io::BufReader::new(std::fs::File::open(p)?).lines()),
     })
 }
 
-pub fn run(program: Arc<Program>, options: &Options, io: &mut Io<'_>) -> i32 {
-    if options.watch {
-        let _ = writeln!(
-            io.err,
-            "error: --watch is not supported for conversation scenes yet"
-        );
-        return EXIT_CANNOT_RUN;
+/// What the player does next.
+enum Turn {
+    Says(String),
+    /// Nothing yet (watching: the player may still type).
+    Nothing,
+    /// The input is exhausted.
+    Done,
+}
+
+/// Where player lines come from: straight from the reader, or (watching) from a thread that
+/// reads them, so that waiting for the player never blocks reloading.
+enum Player {
+    Blocking(Lines),
+    Polled(Receiver<std::io::Result<String>>),
+}
+
+impl Player {
+    fn next(&mut self) -> std::io::Result<Turn> {
+        loop {
+            let line = match self {
+                Player::Blocking(lines) => match lines.next() {
+                    Some(l) => l?,
+                    None => return Ok(Turn::Done),
+                },
+                Player::Polled(rx) => match rx.try_recv() {
+                    Ok(l) => l?,
+                    Err(TryRecvError::Empty) => return Ok(Turn::Nothing),
+                    Err(TryRecvError::Disconnected) => return Ok(Turn::Done),
+                },
+            };
+            if !line.trim_start().starts_with('#') {
+                return Ok(Turn::Says(line));
+            }
+        }
     }
+}
+
+fn write_events(scene: &mut ChatScene, options: &Options, io: &mut Io<'_>) -> bool {
+    // Always flushed: interactive use shows the agent's answer before blocking on the next line.
+    write_trace(scene.take_events(), options, true, io)
+}
+
+pub fn run(
+    program: Arc<Program>,
+    path: &Path,
+    mut watcher: Option<FileWatcher>,
+    options: &Options,
+    io: &mut Io<'_>,
+) -> i32 {
     let mut scene = match ChatScene::new(program, &options.scene, options.seed) {
         Ok(s) => s,
         Err(e) => {
@@ -41,7 +99,7 @@ pub fn run(program: Arc<Program>, options: &Options, io: &mut Io<'_>) -> i32 {
             return EXIT_ERRORS;
         }
     };
-    let mut lines = match input_lines(options.input.as_deref()) {
+    let lines = match input_lines(options.input.as_deref()) {
         Ok(l) => l,
         Err(e) => {
             let input = options.input.as_deref().unwrap_or(Path::new("-"));
@@ -49,37 +107,65 @@ pub fn run(program: Arc<Program>, options: &Options, io: &mut Io<'_>) -> i32 {
             return EXIT_CANNOT_RUN;
         }
     };
-    let mut heard = 0u64;
-    for _ in 0..options.ticks {
-        if scene.awaits_player() {
-            let line = loop {
-                match lines.next() {
-                    Some(Ok(l)) if l.trim_start().starts_with('#') => continue,
-                    Some(Ok(l)) => break Some(l),
-                    Some(Err(e)) => {
-                        let _ = writeln!(io.err, "error: cannot read the input: {e}");
-                        return EXIT_CANNOT_RUN;
-                    }
-                    None => break None,
+    let mut player = if watcher.is_some() {
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in lines {
+                if tx.send(line).is_err() {
+                    break; // the scene has ended
                 }
-            };
-            let Some(line) = line else { break };
-            heard += 1;
-            scene.hear(parse_player_line(&line));
-        }
-        scene.step();
-        for e in scene.take_events() {
-            let line = if options.json {
-                e.to_json()
-            } else {
-                e.to_text()
-            };
-            if writeln!(io.out, "{line}").is_err() {
-                return EXIT_OK; // reader went away
+            }
+        });
+        Player::Polled(rx)
+    } else {
+        Player::Blocking(lines)
+    };
+    let speed = if options.speed > 0.0 {
+        options.speed
+    } else {
+        1.0
+    };
+    let started = Instant::now();
+    let mut heard = 0u64;
+    for tick in 1..=options.ticks {
+        if let Some(w) = watcher.as_mut() {
+            // Real time: wait for the iteration's moment, reloading on every change meanwhile.
+            let due = started + Duration::from_secs_f64(tick as f64 * scene.dt() / speed);
+            while let Some(change) = w.wait_until(due) {
+                match load(path, io) {
+                    Ok(p) => {
+                        // A refused program is recorded by the scene as `reload-rejected`.
+                        let _ = scene.reload(Arc::new(p), &reload_reason(&change));
+                    }
+                    Err(LoadFailure::CannotRun(m) | LoadFailure::Errors(m)) => {
+                        scene.reject_reload(m)
+                    }
+                }
+                if !write_events(&mut scene, options, io) {
+                    return EXIT_OK;
+                }
             }
         }
-        // Interactive use: show the agent's answer before blocking on the next line.
-        let _ = io.out.flush();
+        if scene.awaits_player() {
+            match player.next() {
+                Ok(Turn::Says(line)) => {
+                    heard += 1;
+                    scene.hear(parse_player_line(&line));
+                }
+                Ok(Turn::Nothing) => {}
+                // Watching, the scene goes on after the player has finished.
+                Ok(Turn::Done) if watcher.is_some() => {}
+                Ok(Turn::Done) => break,
+                Err(e) => {
+                    let _ = writeln!(io.err, "error: cannot read the input: {e}");
+                    return EXIT_CANNOT_RUN;
+                }
+            }
+        }
+        scene.step();
+        if !write_events(&mut scene, options, io) {
+            return EXIT_OK;
+        }
     }
     if !options.json {
         let _ = writeln!(

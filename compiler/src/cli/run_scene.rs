@@ -7,7 +7,7 @@ use crate::diag::Severity;
 use ensemble_runtime::Program;
 use ensemble_runtime::hsm::Scene;
 use ensemble_runtime::sim::{self, Interactions, SimWorld};
-use ensemble_runtime::watch::FileWatcher;
+use ensemble_runtime::watch::{Change, FileWatcher};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -31,7 +31,7 @@ fn is_program(path: &Path) -> bool {
 }
 
 /// Why a (re)load produced no program.
-enum LoadFailure {
+pub(super) enum LoadFailure {
     /// Could not run at all (exit 2).
     CannotRun(String),
     /// The input has errors (exit 1); diagnostics were printed.
@@ -39,7 +39,7 @@ enum LoadFailure {
 }
 
 /// Loads a built program, or compiles a project or source file in memory, printing diagnostics.
-fn load(path: &Path, io: &mut Io<'_>) -> Result<Program, LoadFailure> {
+pub(super) fn load(path: &Path, io: &mut Io<'_>) -> Result<Program, LoadFailure> {
     if is_program(path) {
         return Program::load(path)
             .map_err(|e| LoadFailure::Errors(format!("cannot load {}: {e}", path.display())));
@@ -51,11 +51,19 @@ fn load(path: &Path, io: &mut Io<'_>) -> Result<Program, LoadFailure> {
     match c.output {
         Some((program, _)) => Ok(program),
         None => {
-            let first = c
+            // A file that does not parse is the root cause of the errors it leaves behind
+            // (everything that referred to what it defined), so it comes first.
+            let errors: Vec<_> = c
                 .diagnostics
                 .sorted(&c.sources)
                 .into_iter()
-                .find(|d| d.severity == Severity::Error);
+                .filter(|d| d.severity == Severity::Error)
+                .collect();
+            let first = errors
+                .iter()
+                .find(|d| d.code == crate::diag::Code::Syntax)
+                .or(errors.first())
+                .copied();
             let summary = match first.and_then(|d| d.primary.as_ref().map(|l| (d, l))) {
                 Some((d, l)) => {
                     let (line, col) = c.sources.line_col(l.span);
@@ -74,9 +82,26 @@ fn load(path: &Path, io: &mut Io<'_>) -> Result<Program, LoadFailure> {
     }
 }
 
-/// Writes the events recorded since the last call; `false` if the reader went away.
-fn flush_events(scene: &mut Scene<SimWorld>, options: &Options, io: &mut Io<'_>) -> bool {
-    for e in scene.take_events() {
+/// The `reason` of a `reload` event: the files that changed.
+pub(super) fn reload_reason(change: &Change) -> String {
+    let what = change
+        .paths
+        .iter()
+        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!("changed: {what}")
+}
+
+/// Writes trace events as JSON lines or text, flushing when asked (watching, interactive);
+/// `false` if the reader went away.
+pub(super) fn write_trace(
+    events: Vec<ensemble_runtime::trace::TraceEvent>,
+    options: &Options,
+    flush: bool,
+    io: &mut Io<'_>,
+) -> bool {
+    for e in events {
         let line = if options.json {
             e.to_json()
         } else {
@@ -86,7 +111,12 @@ fn flush_events(scene: &mut Scene<SimWorld>, options: &Options, io: &mut Io<'_>)
             return false;
         }
     }
-    !options.watch || io.out.flush().is_ok()
+    !flush || io.out.flush().is_ok()
+}
+
+/// Writes the events recorded since the last call; `false` if the reader went away.
+fn flush_events(scene: &mut Scene<SimWorld>, options: &Options, io: &mut Io<'_>) -> bool {
+    write_trace(scene.take_events(), options, options.watch, io)
 }
 
 pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
@@ -121,7 +151,7 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
         .iter()
         .any(|c| program.name(c.name) == options.scene)
     {
-        return super::run_chat::run(program, options, io);
+        return super::run_chat::run(program, path, watcher, options, io);
     }
     if options.input.is_some() {
         let _ = writeln!(
@@ -166,7 +196,6 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
     // Smart locations and the ambient NPCs they run scripts with.
     let mut interactions =
         Interactions::new(&program, scene_id, options.seed).with_failure_rate(options.fail_rate);
-    let mut external = Vec::new();
     let started = Instant::now();
     let speed = if options.speed > 0.0 {
         options.speed
@@ -179,22 +208,15 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
                 // Real time: wait for the tick's moment, reloading on every change meanwhile.
                 let due = started + Duration::from_secs_f64(tick as f64 * scene.dt() / speed);
                 while let Some(change) = w.wait_until(due) {
-                    let what = change
-                        .paths
-                        .iter()
-                        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-                        .collect::<Vec<_>>()
-                        .join(", ");
                     match load(path, io) {
                         Ok(p) => {
-                            let p = Arc::new(p);
-                            if scene.reload(p.clone(), &format!("changed: {what}")).is_ok() {
-                                // Script instances restart under the new program (see docs/formats/script.md).
-                                if let Some(id) = p.scene_by_name(&options.scene) {
-                                    interactions = Interactions::new(&p, id, options.seed)
-                                        .with_failure_rate(options.fail_rate);
-                                }
-                            }
+                            // Agents keep their states, smart locations their script instances
+                            // (docs/formats/script.md, "Hot reload"); a refused program is reported.
+                            let _ = interactions.reload(
+                                &mut scene,
+                                Arc::new(p),
+                                &reload_reason(&change),
+                            );
                         }
                         Err(LoadFailure::CannotRun(m) | LoadFailure::Errors(m)) => {
                             scene.reject_reload(m)
@@ -206,14 +228,14 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
                 }
             }
             scene.tick();
-            let program = scene.program().clone();
-            let (now, dt) = (scene.now(), scene.dt());
             // The world's own events (doors of the navigation graph), then smart locations.
-            scene.game.advance(&program, now, &mut external);
-            interactions.tick(&program, &mut scene.game, now, dt, &mut external);
-            for (agent, kind) in external.drain(..) {
+            let (program, now) = (scene.program().clone(), scene.now());
+            let mut doors = Vec::new();
+            scene.game.advance(&program, now, &mut doors);
+            for (agent, kind) in doors {
                 scene.record_external(agent, kind);
             }
+            interactions.advance(&mut scene);
         }
         if !flush_events(&mut scene, options, io) {
             return EXIT_OK; // reader went away (e.g. `| head`)

@@ -132,7 +132,7 @@ pub enum ExprAsset {
     Mentions(String),
     Inspect {
         of: Vec<String>,
-        #[serde(default = "identity")]
+        #[serde(default = "identity", skip_serializing_if = "is_identity")]
         shape: ShapeAsset,
     },
     Var(String, VarTestAsset),
@@ -187,7 +187,7 @@ pub struct TrackerAsset {
     /// Fires only when this evidence is at least `above`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<String>,
-    #[serde(default = "half")]
+    #[serde(default = "half", skip_serializing_if = "is_half")]
     pub above: f64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub speaker: Option<SpeakerAsset>,
@@ -195,6 +195,10 @@ pub struct TrackerAsset {
 
 fn half() -> f64 {
     0.5
+}
+
+fn is_half(x: &f64) -> bool {
+    *x == half()
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -229,7 +233,7 @@ pub struct TemplateAsset {
 #[serde(deny_unknown_fields)]
 pub struct ActionAsset {
     pub name: String,
-    #[serde(default = "says")]
+    #[serde(default = "says", skip_serializing_if = "is_says")]
     pub emote: String,
     /// Utterance variants (templates); one is chosen at random.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -246,6 +250,10 @@ pub struct ActionAsset {
 
 fn says() -> String {
     "says".to_string()
+}
+
+fn is_says(s: &str) -> bool {
+    s == "says"
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -106,6 +106,8 @@ pub struct SceneAgent {
     pub delay: f64,
     /// Variables the agent starts with (`CityName = "Boston"`), for sentence-state slots.
     pub variables: Vec<(Name, String)>,
+    /// The player (joins scripts through player emitters only).
+    pub player: bool,
 }
 
 impl SceneAgent {
@@ -122,7 +124,7 @@ pub struct Scene {
     pub tick_rate_span: Span,
     pub agents: Vec<SceneAgent>,
     /// Doors opening and closing during the scene (resolved against the navigation graph).
-    pub events: Vec<nav::SceneEvent>,
+    pub doors: Vec<nav::SceneEvent>,
 }
 
 /// A `*.sentences.ron` file: the settings its sentence states share (docs/formats/sentence.md).
@@ -168,6 +170,8 @@ pub struct Module {
     pub scenes: Arena<Scene>,
     pub scripts: Arena<script::Script>,
     pub smart_locations: Arena<script::SmartLocation>,
+    /// What scenes make happen at smart locations, in the order written per scene.
+    pub scene_events: Vec<script::SceneEvent>,
     pub sentence_files: Arena<SentenceFile>,
     pub sentences: Arena<SentenceState>,
     pub spaces: Arena<hpmm::Space>,

@@ -90,8 +90,129 @@ pub struct SmartLocation {
     pub radius: f64,
     /// Props `(name, kind)`: each supplies the fact `kind(name)` to its scripts.
     pub props: Vec<(String, String)>,
-    /// Other predicates supplied from outside (a proxy object), `(predicate, arity)`.
+    /// Other predicates supplied from outside, `(predicate, arity)`.
     pub supplies: Vec<(String, usize)>,
     /// Scripts it can run, with their preference (higher is tried first).
     pub scripts: Vec<(crate::ir::Handle<Script>, f64)>,
+    pub proxies: Vec<Proxy>,
+    pub notifications: Vec<Notification>,
+    pub spawns: Vec<Spawn>,
+    pub player: Option<PlayerEmitter>,
+}
+
+impl SmartLocation {
+    /// Every `(predicate, arity)` something outside the rules puts on this location's
+    /// blackboard: props, declared supplies, proxies, the player, notifications.
+    pub fn supplied(&self) -> Vec<(String, usize)> {
+        let mut out: Vec<(String, usize)> = self
+            .props
+            .iter()
+            .map(|(_, kind)| (kind.clone(), 1))
+            .collect();
+        out.extend(self.supplies.iter().cloned());
+        for p in &self.proxies {
+            out.extend(p.supplies.iter().cloned());
+        }
+        if let Some(p) = &self.player {
+            out.extend(p.supplies.iter().cloned());
+        }
+        for n in &self.notifications {
+            out.extend(n.facts.iter().map(|a| (a.predicate.clone(), a.args.len())));
+        }
+        out
+    }
+}
+
+/// A proxy object (35.6) as written.
+#[derive(Clone, Debug)]
+pub struct Proxy {
+    pub name: crate::ir::Name,
+    pub role: crate::ir::Name,
+    pub actions: Vec<crate::ir::Name>,
+    pub supplies: Vec<(String, usize)>,
+}
+
+/// A notification emitter as written.
+#[derive(Clone, Debug)]
+pub struct Notification {
+    pub name: crate::ir::Name,
+    pub at: f64,
+    pub every: f64,
+    pub radius: f64,
+    pub lasts: Option<f64>,
+    pub facts: Vec<AtomAst>,
+    pub facts_cell: Option<Cell>,
+}
+
+/// A spawn emitter as written.
+#[derive(Clone, Debug)]
+pub struct Spawn {
+    pub name: crate::ir::Name,
+    pub point: Option<crate::ir::Handle<crate::ir::Location>>,
+    pub roles: Vec<crate::ir::Name>,
+    pub route: Vec<crate::ir::Handle<crate::ir::Location>>,
+    pub size: u32,
+    pub at: f64,
+    pub every: f64,
+    /// 0: no limit.
+    pub waves: u32,
+}
+
+impl Spawn {
+    /// The names it gives the NPCs it spawns, or `None` when there is no limit (then every
+    /// `name` followed by a number).
+    pub fn names(&self) -> Option<Vec<String>> {
+        if self.waves == 0 {
+            return None;
+        }
+        let total = self.waves as u64 * self.size as u64;
+        Some(if total == 1 {
+            vec![self.name.text.clone()]
+        } else {
+            (1..=total.min(100_000))
+                .map(|i| format!("{}{i}", self.name.text))
+                .collect()
+        })
+    }
+}
+
+/// A player emitter as written.
+#[derive(Clone, Debug)]
+pub struct PlayerEmitter {
+    pub role: crate::ir::Name,
+    pub icon: String,
+    pub supplies: Vec<(String, usize)>,
+    pub span: crate::source::Span,
+}
+
+/// A scene event as written (`Scene(events: [...])`).
+#[derive(Clone, Debug)]
+pub struct SceneEvent {
+    pub scene: crate::ir::Handle<crate::ir::Scene>,
+    pub at: f64,
+    /// The whole event.
+    pub span: crate::source::Span,
+    pub what: SceneEventKind,
+}
+
+#[derive(Clone, Debug)]
+pub enum SceneEventKind {
+    Interact {
+        location: crate::ir::Handle<SmartLocation>,
+    },
+    Input {
+        fact: AtomAst,
+        cell: Cell,
+    },
+    Leave,
+    Push {
+        location: crate::ir::Handle<SmartLocation>,
+        proxy: usize,
+        fact: AtomAst,
+        cell: Cell,
+    },
+    Notify {
+        location: crate::ir::Handle<SmartLocation>,
+        notification: usize,
+    },
 }

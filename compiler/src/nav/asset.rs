@@ -83,16 +83,38 @@ impl<'de> Deserialize<'de> for NodeRef {
 }
 
 /// An edge: `("A", "B")`, `("A", "B", 3.5)` with a cost in metres, or
-/// `(from: "A", to: "B", cost: 3.5)`. Without a cost it is the straight-line length.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// `(from: "A", to: "B", cost: 3.5)`. Without a cost it is the straight-line length. It is
+/// written back in the form it was read in.
+#[derive(Clone, Debug, PartialEq)]
 pub struct EdgeAsset {
     pub from: NodeRef,
     pub to: NodeRef,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cost: Option<f64>,
     /// Written as a tuple (its parts are located by index, not by field name).
-    #[serde(skip)]
     pub tuple: bool,
+}
+
+impl Serialize for EdgeAsset {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeStruct, SerializeTuple};
+        if self.tuple {
+            let mut t = s.serialize_tuple(2 + self.cost.is_some() as usize)?;
+            t.serialize_element(&self.from)?;
+            t.serialize_element(&self.to)?;
+            if let Some(c) = &self.cost {
+                t.serialize_element(c)?;
+            }
+            t.end()
+        } else {
+            let mut t = s.serialize_struct("EdgeAsset", 2 + self.cost.is_some() as usize)?;
+            t.serialize_field("from", &self.from)?;
+            t.serialize_field("to", &self.to)?;
+            if let Some(c) = &self.cost {
+                t.serialize_field("cost", c)?;
+            }
+            t.end()
+        }
+    }
 }
 
 impl<'de> Deserialize<'de> for EdgeAsset {

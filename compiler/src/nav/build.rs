@@ -44,6 +44,15 @@ pub struct BuildReport {
     pub data_bytes: usize,
 }
 
+/// How far a build has come, for a progress display.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Stage {
+    /// METIS is cutting the graph into the cluster tree (one call, no finer progress).
+    Clustering,
+    /// Distance tables, bottom-up; `done` and `total` are in units of table entries.
+    Tables { done: u64, total: u64 },
+}
+
 /// Clusters `graph` and computes every distance table.
 pub fn build(graph: Graph, options: &BuildOptions) -> Result<(NavData, BuildReport), String> {
     build_with(graph, options, &Partitioning::default())
@@ -55,19 +64,8 @@ pub fn build_with(
     options: &BuildOptions,
     how: &Partitioning,
 ) -> Result<(NavData, BuildReport), String> {
-    let t0 = Instant::now();
-    let tree = partition_with(&graph, options.leaf_size, how);
-    let partition_secs = t0.elapsed().as_secs_f64();
-    let t1 = Instant::now();
-    let mut hierarchy = structure(&graph, &tree, options.leaf_size)?;
-    // Work per cluster ~ sources × members, for a bar that moves evenly.
-    let work: Vec<u64> = hierarchy
-        .clusters
-        .iter()
-        .map(|c| c.table_len() as u64 + 1)
-        .collect();
     let bar = if options.progress {
-        let bar = ProgressBar::new(work.iter().sum());
+        let bar = ProgressBar::new(0);
         bar.set_style(
             ProgressStyle::with_template(
                 "distance tables {bar:40} {percent:>3}% [{elapsed_precise} < {eta_precise}]",
@@ -78,14 +76,62 @@ pub fn build_with(
     } else {
         ProgressBar::hidden()
     };
+    let built = build_observed_with(graph, options, how, |stage| {
+        if let Stage::Tables { done, total } = stage {
+            bar.set_length(total);
+            bar.set_position(done);
+        }
+        true
+    });
+    bar.finish_and_clear();
+    built.and_then(|b| b.ok_or_else(|| "the build was cancelled".to_string()))
+}
+
+/// [`build`], telling `observe` where it is (clustering, then after each cluster's table). When
+/// `observe` returns `false` the build stops and returns `Ok(None)`: the editor cancels a build
+/// when another map is opened.
+pub fn build_observed(
+    graph: Graph,
+    options: &BuildOptions,
+    observe: impl FnMut(Stage) -> bool,
+) -> Result<Option<(NavData, BuildReport)>, String> {
+    build_observed_with(graph, options, &Partitioning::default(), observe)
+}
+
+/// [`build_observed`] with METIS settings.
+pub fn build_observed_with(
+    graph: Graph,
+    options: &BuildOptions,
+    how: &Partitioning,
+    mut observe: impl FnMut(Stage) -> bool,
+) -> Result<Option<(NavData, BuildReport)>, String> {
+    let t0 = Instant::now();
+    if !observe(Stage::Clustering) {
+        return Ok(None);
+    }
+    let tree = partition_with(&graph, options.leaf_size, how);
+    let partition_secs = t0.elapsed().as_secs_f64();
+    let t1 = Instant::now();
+    let mut hierarchy = structure(&graph, &tree, options.leaf_size)?;
+    // Work per cluster ~ sources × members, for progress that moves evenly.
+    let work: Vec<u64> = hierarchy
+        .clusters
+        .iter()
+        .map(|c| c.table_len() as u64 + 1)
+        .collect();
+    let total = work.iter().sum();
+    let mut done = 0;
     for c in (0..hierarchy.clusters.len()).rev() {
+        if !observe(Stage::Tables { done, total }) {
+            return Ok(None);
+        }
         let table = hierarchy
             .compute_table(&graph, c as u32)
             .map_err(|e| e.to_string())?;
         hierarchy.clusters[c].table = table;
-        bar.inc(work[c]);
+        done += work[c];
     }
-    bar.finish_and_clear();
+    observe(Stage::Tables { done, total });
     let tables_secs = t1.elapsed().as_secs_f64();
     let edges = graph.edge_slots() / 2;
     let data = NavData::new(graph, hierarchy).map_err(|e| format!("internal error: {e}"))?;
@@ -108,7 +154,7 @@ pub fn build_with(
         tables_secs,
         data_bytes: data.heap_bytes(),
     };
-    Ok((data, report))
+    Ok(Some((data, report)))
 }
 
 /// Members, border nodes and chains of every cluster (tables left empty).
@@ -226,4 +272,76 @@ pub fn structure(graph: &Graph, tree: &ClusterTree, leaf_size: u32) -> Result<Hi
         return Err("internal error: a node has no leaf cluster".into());
     }
     Hierarchy::from_parts(leaf_size, clusters, leaf_of, &chains).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ensemble_runtime::nav::astar::astar;
+
+    fn room() -> Graph {
+        // Two rooms joined by a door, big enough for several leaves.
+        let (w, h) = (24, 12);
+        let passable: Vec<bool> = (0..w * h)
+            .map(|i| {
+                let (x, y) = (i % w, i / w);
+                x != 12 || y == 6
+            })
+            .collect();
+        Graph::octile_grid(w, h, &passable).unwrap()
+    }
+
+    #[test]
+    fn progress_climbs_to_the_total_and_the_result_is_the_plain_build() {
+        let options = BuildOptions {
+            leaf_size: 40,
+            progress: false,
+        };
+        let mut stages = Vec::new();
+        let (data, report) = build_observed(room(), &options, |s| {
+            stages.push(s);
+            true
+        })
+        .unwrap()
+        .unwrap();
+        assert_eq!(stages[0], Stage::Clustering);
+        let tables: Vec<(u64, u64)> = stages[1..]
+            .iter()
+            .map(|s| match s {
+                Stage::Tables { done, total } => (*done, *total),
+                Stage::Clustering => panic!("clustering twice"),
+            })
+            .collect();
+        assert!(tables.windows(2).all(|w| w[0].0 <= w[1].0));
+        let &(done, total) = tables.last().unwrap();
+        assert_eq!(done, total);
+        assert_eq!(tables.len(), report.clusters + 1);
+        let (plain, _) = build(room(), &options).unwrap();
+        assert_eq!(data, plain);
+        let mut ws = ensemble_runtime::nav::Workspace::new(data.graph.node_count());
+        let (a, b) = (0, data.graph.node_count() - 1);
+        let ppa = data.find_path(a, b, &mut ws).unwrap().unwrap();
+        let reference = astar(&data.graph, a, b, &mut ws).unwrap().unwrap();
+        assert_eq!(ppa.cost, reference.cost);
+    }
+
+    #[test]
+    fn a_build_stops_when_asked() {
+        let options = BuildOptions {
+            leaf_size: 40,
+            progress: false,
+        };
+        assert!(
+            build_observed(room(), &options, |_| false)
+                .unwrap()
+                .is_none()
+        );
+        let mut calls = 0;
+        let stopped = build_observed(room(), &options, |s| {
+            calls += 1;
+            matches!(s, Stage::Clustering)
+        });
+        assert!(stopped.unwrap().is_none());
+        assert_eq!(calls, 2);
+    }
 }

@@ -112,7 +112,7 @@ fn resolve_events(
 ) -> Vec<(crate::ir::Handle<crate::ir::Scene>, f64, usize, bool)> {
     let mut out = Vec::new();
     for (h, scene) in module.scenes.iter() {
-        for e in &scene.events {
+        for e in &scene.doors {
             let found = nav.and_then(|n| n.doors.iter().position(|d| d.name.text == e.door.text));
             match (nav, found) {
                 (_, Some(i)) => out.push((h, e.at, i, e.open)),

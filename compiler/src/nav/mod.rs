@@ -19,7 +19,7 @@ pub mod movingai;
 pub mod partition;
 pub mod precompute;
 
-pub use build::{BuildOptions, BuildReport, build, build_with};
+pub use build::{BuildOptions, BuildReport, Stage, build, build_observed, build_with};
 pub use ensemble_runtime::nav::NavData;
 pub use partition::Partitioning;
 

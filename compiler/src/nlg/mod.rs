@@ -33,6 +33,7 @@ use std::path::PathBuf;
 /// `no-candidate`, `swapped-arguments` and `out-of-vocabulary` reports.
 pub fn compile(module: &mut Module, diags: &mut Diagnostics) {
     check::check_dialog_states(module, diags);
+    check::check_transaction_placement(module, diags);
     bind::check_bindings(module, diags);
     if module.sentences.is_empty() {
         return;
@@ -93,12 +94,7 @@ pub fn compile(module: &mut Module, diags: &mut Diagnostics) {
             s.name.text, s.input, source, file.scoring, file.keep, slots
         );
         let (ranked, report) = memo::ranked_or(key, || {
-            let (unique, variations) = rank::generate(&s.input);
-            let report = GenerationReport {
-                variations,
-                unique: unique.len(),
-            };
-            let mut ranked = rank::rank(&s.name.text, unique, db, file.scoring, slot);
+            let (mut ranked, report) = rank_state(&s.name.text, &s.input, db, file.scoring, slot);
             ranked.truncate(file.keep as usize);
             (ranked, report)
         });
@@ -107,6 +103,48 @@ pub fn compile(module: &mut Module, diags: &mut Diagnostics) {
         s.candidates = ranked;
         s.report = report;
     }
+}
+
+/// Over-generates, realises, de-duplicates and ranks one sentence state: every distinct
+/// candidate, best first (the caller keeps as many as it wants), and what generation did.
+/// `slot` gives the stand-in value of a `VARIABLE` slot while scoring.
+pub fn rank_state(
+    name: &str,
+    input: &overgen::Input,
+    db: Option<&NgramDb>,
+    method: ngram::Method,
+    slot: impl Fn(&str) -> String,
+) -> (Vec<Candidate>, GenerationReport) {
+    let (unique, variations) = rank::generate(input);
+    let report = GenerationReport {
+        variations,
+        unique: unique.len(),
+    };
+    (rank::rank(name, unique, db, method, slot), report)
+}
+
+/// The two Fig. 3.2 lines of a sentence state, parsed into the over-generation input, with the
+/// mistakes of each line (byte ranges inside that line), as the editor checks them per keystroke.
+pub fn parse_lines(
+    verbs: &str,
+    nouns: &str,
+) -> (overgen::Input, Vec<input::LineError>, Vec<input::LineError>) {
+    let mut parsed = input::Parsed::default();
+    let (mut verb_errors, mut noun_errors) = (Vec::new(), Vec::new());
+    input::parse_verbs(verbs, &mut parsed, &mut verb_errors);
+    input::parse_nouns(nouns, &mut parsed, &mut noun_errors);
+    let input = overgen::Input {
+        verbs: parsed.verbs.into_iter().map(|(v, _)| v).collect(),
+        nouns: parsed.nouns.into_iter().map(|(n, _)| n).collect(),
+        question: parsed.question.map(|(q, _)| q),
+    };
+    (input, verb_errors, noun_errors)
+}
+
+/// Opens an n-gram source (`.ngr` or a count file), sharing one open copy per process with the
+/// compiler, so a preview and the next compile do not read it twice.
+pub fn open_ngrams(path: &std::path::Path) -> Result<std::sync::Arc<NgramDb>, String> {
+    memo::open_source(path)
 }
 
 /// The values slots are ranked with: the file's `examples`, else the first value any scene
@@ -164,19 +202,25 @@ fn report_candidates(
         }
         _ => {}
     }
-    if let [a, b, ..] = ranked
-        && let (Some(x), Some(y)) = (a.subject, b.subject)
-        && x != y
-    {
+    // Among the candidates the runtime may choose (at least the top two), the first pair whose
+    // subjects differ.
+    let among = &ranked[..ranked.len().min((file.choose_among as usize).max(2))];
+    let swapped = among.iter().enumerate().find_map(|(i, a)| {
+        among[i + 1..]
+            .iter()
+            .find(|b| matches!((a.subject, b.subject), (Some(x), Some(y)) if x != y))
+            .map(|b| (a, b))
+    });
+    if let Some((a, b)) = swapped {
         diags.push(
             Diagnostic::warning(
                 Code::SwappedArguments,
                 format!(
-                    "sentence state `{name}`: the two best candidates differ in who does what: \"{}\" / \"{}\"",
+                    "sentence state `{name}`: two of the best candidates differ in who does what: \"{}\" / \"{}\"",
                     a.template, b.template
                 ),
             )
-            .at(s.name.span, "arguments swapped between the top two")
+            .at(s.name.span, "arguments swapped among the candidates the runtime chooses from")
             .note("the n-gram ranking cannot tell meanings apart (Hewlett §3.4.3, \"Bob hit Sam\"); reorder the nouns or keep fewer candidates"),
         );
     }
@@ -202,5 +246,59 @@ fn report_candidates(
             )
             .at(s.name.span, "scored with back-off for these words"),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::front::ron::SentencesAsset;
+
+    /// The editor previews one sentence state at a time with [`parse_lines`] and [`rank_state`];
+    /// it must show what the compiler puts in the program.
+    #[test]
+    fn a_state_ranked_alone_matches_the_compiled_project() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport");
+        let c = crate::compile_path(&root).expect("the airport sample loads");
+        let text = std::fs::read_to_string(root.join("airport.sentences.ron")).unwrap();
+        let asset: SentencesAsset = ron::Options::default()
+            .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+            .from_str(&text)
+            .unwrap();
+        let db = open_ngrams(&root.join(asset.ngrams.as_deref().unwrap())).unwrap();
+        assert!(!asset.states.is_empty());
+        for state in &asset.states {
+            let (input, verb_errors, noun_errors) = parse_lines(&state.verbs, &state.nouns);
+            assert!(verb_errors.is_empty() && noun_errors.is_empty());
+            let h = c.module.sentence_by_name(&state.name).unwrap();
+            let compiled = &c.module.sentences[h];
+            assert_eq!(input, compiled.input);
+            let slot = |n: &str| {
+                asset
+                    .examples
+                    .get(n)
+                    .cloned()
+                    .unwrap_or_else(|| "<unk>".into())
+            };
+            let (mut ranked, report) = rank_state(
+                &state.name,
+                &input,
+                Some(&db),
+                ngram::Method::Interpolated,
+                slot,
+            );
+            assert_eq!(report, compiled.report);
+            assert_eq!(ranked.len(), report.unique);
+            ranked.truncate(asset.keep as usize);
+            assert_eq!(ranked, compiled.candidates, "{}", state.name);
+        }
+    }
+
+    #[test]
+    fn each_line_keeps_its_own_mistakes() {
+        let (input, verbs, nouns) = parse_lines("be, PAST", "you, VARIABLE");
+        assert_eq!(input.verbs.len(), 1);
+        assert_eq!(verbs[0].range, 4..8);
+        assert!(nouns[0].message.contains("followed by a name"));
     }
 }

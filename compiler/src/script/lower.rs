@@ -143,7 +143,7 @@ pub fn to_asset(s: &ScriptSource) -> ScriptAsset {
 }
 
 /// Meta-parameters used in a cell (`$name`).
-fn placeholders(text: &str) -> Vec<String> {
+pub fn placeholders(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let b = text.as_bytes();
     let mut i = 0;
@@ -166,7 +166,7 @@ fn placeholders(text: &str) -> Vec<String> {
 
 /// Replaces the meta-parameter `name` (`$seats`) where it stands as a whole word, so `$n`
 /// does not eat the start of `$name`.
-fn substitute(text: &str, name: &str, value: &str) -> String {
+pub fn substitute(text: &str, name: &str, value: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(i) = rest.find(name) {
@@ -539,22 +539,13 @@ fn lower_script(s: &ScriptSource, diags: &mut Diagnostics) -> Script {
     }
     let mut supplies = Vec::new();
     if let Some(c) = &s.supplies {
-        for item in c.text.split(',').map(str::trim).filter(|i| !i.is_empty()) {
-            match item.split_once('/').and_then(|(p, a)| {
-                a.trim()
-                    .parse::<usize>()
-                    .ok()
-                    .map(|a| (p.trim().to_string(), a))
-            }) {
-                Some((p, a)) => supplies.push((p, a, c.clone())),
-                None => {
-                    let d = Diagnostic::error(
-                        Code::Syntax,
-                        format!("`{item}` is not `predicate/arity`"),
-                    )
-                    .note("write supplied predicates as `seat/1, sale/2`");
-                    diags.push(c.locate(d, None, "expected predicate/arity"));
-                }
+        match super::location::predicate_list(&c.text) {
+            Ok(list) => supplies.extend(list.into_iter().map(|(p, a)| (p, a, c.clone()))),
+            Err(item) => {
+                let d =
+                    Diagnostic::error(Code::Syntax, format!("`{item}` is not `predicate/arity`"))
+                        .note("write supplied predicates as `seat/1, sale/2`");
+                diags.push(c.locate(d, None, "expected predicate/arity"));
             }
         }
     }
@@ -603,125 +594,6 @@ pub fn lower(sources: &SourceMap, module: &mut Module, diags: &mut Diagnostics) 
         scripts.append(script);
     }
     module.scripts = scripts;
-}
-
-/// Lowers `*.smartloc.ron` assets (after the scripts they name).
-pub fn lower_smart_locations(sources: &SourceMap, module: &mut Module, diags: &mut Diagnostics) {
-    use crate::front::ron::SmartLocationAsset;
-    use crate::ir::script::SmartLocation;
-    for (id, file) in sources.iter() {
-        if !file.name.ends_with(".smartloc.ron") {
-            continue;
-        }
-        let Some(asset) = crate::front::ron::parse::<SmartLocationAsset>(sources, id, diags) else {
-            continue;
-        };
-        let tree = locate::parse(&file.text);
-        let span = |path: &[Seg<'_>]| match &tree {
-            Some(t) => Span::new(id, t.find(path)),
-            None => Span::file_start(id),
-        };
-        let name = crate::ir::Name {
-            text: asset.name.clone(),
-            span: span(&[Seg::Field("name")]),
-        };
-        if let Some((_, prev)) = module
-            .smart_locations
-            .iter()
-            .find(|(_, l)| l.name.text == asset.name)
-        {
-            diags.push(
-                Diagnostic::error(
-                    Code::DuplicateName,
-                    format!("smart location `{}` is defined twice", asset.name),
-                )
-                .at(name.span, "defined again")
-                .related(prev.name.span, "first defined here"),
-            );
-            continue;
-        }
-        let at = module.location_by_name(&asset.at);
-        if at.is_none() {
-            let d = Diagnostic::error(
-                Code::UnknownReference,
-                format!(
-                    "smart location `{}` stands at `{}`, which is not a location",
-                    asset.name, asset.at
-                ),
-            )
-            .at(span(&[Seg::Field("at")]), "no such location");
-            diags.push(crate::diag::suggest_note(
-                d,
-                &asset.at,
-                module.locations.iter().map(|(_, l)| l.name.text.as_str()),
-            ));
-        }
-        if !(asset.radius.is_finite() && asset.radius >= 0.0) {
-            diags.push(
-                Diagnostic::error(
-                    Code::InvalidValue,
-                    "radius must be a distance in metres, 0 or more",
-                )
-                .at(span(&[Seg::Field("radius")]), "here"),
-            );
-        }
-        let mut scripts = Vec::new();
-        for (i, choice) in asset.scripts.iter().enumerate() {
-            match module.scripts.iter().find(|(_, s)| s.name == choice.script) {
-                Some((h, _)) => scripts.push((h, choice.preference)),
-                None => {
-                    let d = Diagnostic::error(
-                        Code::UnknownReference,
-                        format!(
-                            "smart location `{}` runs script `{}`, which is not defined",
-                            asset.name, choice.script
-                        ),
-                    )
-                    .at(
-                        span(&[Seg::Field("scripts"), Seg::Index(i), Seg::Field("script")]),
-                        "no such script",
-                    );
-                    diags.push(crate::diag::suggest_note(
-                        d,
-                        &choice.script,
-                        module.scripts.iter().map(|(_, s)| s.name.as_str()),
-                    ));
-                }
-            }
-        }
-        let mut supplies = Vec::new();
-        for item in asset
-            .supplies
-            .split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-        {
-            match item.split_once('/').and_then(|(p, a)| {
-                a.trim()
-                    .parse::<usize>()
-                    .ok()
-                    .map(|a| (p.trim().to_string(), a))
-            }) {
-                Some(x) => supplies.push(x),
-                None => diags.push(
-                    Diagnostic::error(Code::Syntax, format!("`{item}` is not `predicate/arity`"))
-                        .at(span(&[Seg::Field("supplies")]), "expected predicate/arity"),
-                ),
-            }
-        }
-        module.smart_locations.append(SmartLocation {
-            name,
-            at,
-            radius: asset.radius.max(0.0),
-            props: asset
-                .props
-                .iter()
-                .map(|p| (p.name.clone(), p.kind.clone()))
-                .collect(),
-            supplies,
-            scripts,
-        });
-    }
 }
 
 #[cfg(test)]

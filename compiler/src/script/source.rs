@@ -137,9 +137,9 @@ pub struct ScriptAsset {
     /// Predicates supplied from outside (the smart location, a proxy): `"seat/1, sale/2"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub supplies: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub roles: Vec<RoleAsset>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<RuleAsset>,
 }
 

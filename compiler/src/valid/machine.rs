@@ -116,6 +116,7 @@ pub fn check_events(module: &Module, diags: &mut Diagnostics) {
             let e = t.event.text.as_str();
             if raises.iter().any(|r| r == e)
                 || (hosts && (e == END_STATE_MACHINE || e == STATE_MACHINE_FAILED))
+                || notified(module, e)
             {
                 continue;
             }
@@ -136,6 +137,15 @@ pub fn check_events(module: &Module, diags: &mut Diagnostics) {
             diags.push(d);
         }
     }
+}
+
+/// Whether a smart location's notification emitter sends messages named `event` (agents in
+/// reach receive them, so a transition on it is expected).
+fn notified(module: &Module, event: &str) -> bool {
+    module
+        .smart_locations
+        .iter()
+        .any(|(_, l)| l.notifications.iter().any(|n| n.name.text == event))
 }
 
 /// `recursive-machine`: machines that host themselves, directly or through their children.

@@ -2,9 +2,12 @@
 //! Every check runs and reports; none stops at the first problem. Name resolution problems were
 //! already reported by the frontend, and unresolved references are skipped here.
 
+mod location;
 mod machine;
 mod scene;
+pub(crate) use scene::hosted_closure;
 mod script;
+mod subsume;
 
 use crate::diag::Diagnostics;
 use crate::ir::Module;
@@ -16,4 +19,5 @@ pub fn validate(module: &Module, diags: &mut Diagnostics) {
     machine::check_recursion(module, diags);
     scene::check_agent_modifiers(module, diags);
     script::check(module, diags);
+    location::check(module, diags);
 }

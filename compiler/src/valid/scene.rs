@@ -4,7 +4,7 @@ use crate::diag::{Code, Diagnostic, Diagnostics, suggest};
 use crate::ir::{Handle, Machine, Modifier, Module};
 
 /// Machines an agent running `root` can reach through hosting, `root` included.
-fn hosted_closure(module: &Module, root: Handle<Machine>) -> Vec<Handle<Machine>> {
+pub(crate) fn hosted_closure(module: &Module, root: Handle<Machine>) -> Vec<Handle<Machine>> {
     let mut seen = vec![root];
     let mut i = 0;
     while i < seen.len() {

@@ -13,7 +13,8 @@ use std::ops::Range;
 
 pub fn check(module: &Module, diags: &mut Diagnostics) {
     for (h, script) in module.scripts.iter() {
-        // Props of smart locations that run this script are supplied facts `kind(prop)`.
+        // What the smart locations that run this script put on its blackboard: props
+        // (`kind(prop)`), proxies' reports, player input, notifications.
         let mut supplied: Vec<(String, usize)> = script
             .supplies
             .iter()
@@ -21,18 +22,30 @@ pub fn check(module: &Module, diags: &mut Diagnostics) {
             .collect();
         for (_, loc) in module.smart_locations.iter() {
             if loc.scripts.iter().any(|(s, _)| *s == h) {
-                supplied.extend(loc.props.iter().map(|(_, kind)| (kind.clone(), 1)));
-                supplied.extend(loc.supplies.iter().cloned());
+                supplied.extend(loc.supplied());
             }
         }
-        reachability(script, diags);
-        arities(script, diags);
+        let mut found = Diagnostics::default();
+        reachability(script, &mut found);
+        arities(script, &mut found);
         for rule in &script.rules {
-            variables(rule, diags);
+            variables(rule, &mut found);
         }
-        never_produced(script, &supplied, diags);
-        unexecutable(script, diags);
-        deletions(script, &supplied, diags);
+        never_produced(script, &supplied, &mut found);
+        unexecutable(script, &mut found);
+        deletions(script, &supplied, &mut found);
+        // A problem found in a derived script may sit in a rule of its base (templating): say
+        // which script it is about, since the base's own file is where it points.
+        for d in found.iter() {
+            let mut d = d.clone();
+            if d.file_id().is_some_and(|f| f != script.file) {
+                d = d.note(format!(
+                    "in script `{}`, which takes this from the script it extends",
+                    script.name
+                ));
+            }
+            diags.push(d);
+        }
     }
 }
 
@@ -159,6 +172,26 @@ fn variables(r: &ScriptRule, diags: &mut Diagnostics) {
         .note(
             "bind it with a positive literal earlier in the precondition, `.any(X)`, or `X = ...`",
         );
+        let in_precondition = cell.is_some() && *cell == r.precondition_cell;
+        let d = match binder(r, v, in_precondition.then_some(range.start)) {
+            Some((found, true)) => related(
+                d,
+                r.precondition_cell
+                    .as_ref()
+                    .expect("a literal was found in it"),
+                Some(found),
+                "bound only here, after its use: move this literal before it",
+            ),
+            Some((found, false)) => related(
+                d,
+                r.precondition_cell
+                    .as_ref()
+                    .expect("a literal was found in it"),
+                Some(found),
+                "only a negation mentions it, and a negation does not bind",
+            ),
+            None => d,
+        };
         at(cell, &r.row, d, Some(range), "not bound here")
     };
     // Uses after each literal, to tell a harmless existential in a negation from an unsafe one.
@@ -328,6 +361,43 @@ fn variables(r: &ScriptRule, diags: &mut Diagnostics) {
     }
 }
 
+/// The literal that mentions `v` where a reader would look for its binding: the first positive
+/// literal (`.any`, assignment) binding it after `after` (a use inside the precondition), as
+/// `(range, true)`; else the first negation mentioning it, as `(range, false)`.
+fn binder(r: &ScriptRule, v: &str, after: Option<usize>) -> Option<(Range<usize>, bool)> {
+    let mentions = |terms: &[&Term]| {
+        terms.iter().any(|t| {
+            let mut out = Vec::new();
+            t.vars(&mut out);
+            out.iter().any(|(n, _)| *n == v)
+        })
+    };
+    let mut negation = None;
+    for lit in &r.precondition {
+        match lit {
+            LiteralAst::Pos(a)
+                if mentions(&a.args.iter().collect::<Vec<_>>())
+                    && after.is_some_and(|start| a.range.start > start) =>
+            {
+                return Some((a.range.clone(), true));
+            }
+            LiteralAst::Any(Term::Var(x, _), range)
+            | LiteralAst::Cmp(Term::Var(x, _), "=", _, range)
+                if x == v && after.is_some_and(|start| range.start > start) =>
+            {
+                return Some((range.clone(), true));
+            }
+            LiteralAst::Neg(a, range)
+                if negation.is_none() && mentions(&a.args.iter().collect::<Vec<_>>()) =>
+            {
+                negation = Some((range.clone(), false));
+            }
+            _ => {}
+        }
+    }
+    negation
+}
+
 /// Every atom of the script with where it was written.
 fn all_atoms(s: &Script) -> Vec<(&AtomAst, &Option<Cell>, &Cell)> {
     let mut out = Vec::new();
@@ -476,6 +546,31 @@ fn never_produced(s: &Script, supplied: &[(String, usize)], diags: &mut Diagnost
                 "never produced",
             ));
         }
+        // A negation of something nothing ever produces always holds: most likely a typo.
+        for lit in &r.precondition {
+            let LiteralAst::Neg(a, range) = lit else {
+                continue;
+            };
+            let key = (a.predicate.as_str(), a.args.len());
+            if produced.contains(&key) || !reported.insert(key) {
+                continue;
+            }
+            let d = Diagnostic::warning(
+                Code::NeverProduced,
+                format!(
+                    "rule {}: `not {}/{}` always holds: no rule adds `{}/{}` and nothing supplies it",
+                    r.label, key.0, key.1, key.0, key.1
+                ),
+            )
+            .note("check the predicate's name and arity against the rules that add it");
+            diags.push(at(
+                &r.precondition_cell,
+                &r.row,
+                d,
+                Some(range.clone()),
+                "always true",
+            ));
+        }
     }
 }
 
@@ -528,8 +623,8 @@ fn canonical(rule: &ScriptRule) -> Vec<String> {
 }
 
 /// `unexecutable-rule`: shadowed by an earlier rule of the same state and role whose
-/// precondition is a prefix of its own (so it holds whenever this one does), or contradicting
-/// itself.
+/// precondition holds whenever its own does (it is a specialisation, [`super::subsume`]), or
+/// contradicting itself.
 fn unexecutable(s: &Script, diags: &mut Diagnostics) {
     let canon: Vec<Vec<String>> = s.rules.iter().map(canonical).collect();
     for (j, r) in s.rules.iter().enumerate() {
@@ -546,6 +641,23 @@ fn unexecutable(s: &Script, diags: &mut Diagnostics) {
             diags.push(at(&r.precondition_cell, &r.row, d, Some(lit.range()), "always false"));
             continue;
         }
+        if let Some(range) = conflicting_comparison(r) {
+            let d = Diagnostic::error(
+                Code::UnexecutableRule,
+                format!(
+                    "rule {} can never fire: no value satisfies its comparisons together",
+                    r.label
+                ),
+            );
+            diags.push(at(
+                &r.precondition_cell,
+                &r.row,
+                d,
+                Some(range),
+                "contradicts the comparisons before it",
+            ));
+            continue;
+        }
         for (i, earlier) in s.rules[..j].iter().enumerate() {
             let same_state = earlier.state.is_none() || earlier.state == r.state;
             let same_role = earlier.role.is_none() || earlier.role == r.role;
@@ -556,8 +668,7 @@ fn unexecutable(s: &Script, diags: &mut Diagnostics) {
             if same_state
                 && same_role
                 && !random
-                && canon[i].len() <= c.len()
-                && c[..canon[i].len()] == canon[i][..]
+                && super::subsume::subsumes(&earlier.precondition, &r.precondition)
             {
                 let d = Diagnostic::error(Code::UnexecutableRule, format!("rule {} can never fire: rule {} comes first and matches whenever it does", r.label, earlier.label))
                     .note("rules of a state are tried in order and the first match wins; move the more specific rule up");
@@ -567,6 +678,78 @@ fn unexecutable(s: &Script, diags: &mut Diagnostics) {
             }
         }
     }
+}
+
+/// The first comparison that leaves a variable no value together with the ones before it:
+/// bounds against numbers with an empty range between them (`T < 5, T > 7`, `N = 1, N >= 2`),
+/// or equal to two different constants (`X = a, X = b`).
+fn conflicting_comparison(r: &ScriptRule) -> Option<Range<usize>> {
+    struct Bounds {
+        lo: (f64, bool),
+        hi: (f64, bool),
+        constant: Option<String>,
+    }
+    let mut bounds: HashMap<&str, Bounds> = HashMap::new();
+    for lit in &r.precondition {
+        let LiteralAst::Cmp(l, op, rt, range) = lit else {
+            continue;
+        };
+        let flip = |op: &'static str| match op {
+            "<" => ">",
+            "<=" => ">=",
+            ">" => "<",
+            ">=" => "<=",
+            other => other,
+        };
+        let (v, op, c) = match (l, rt) {
+            (Term::Var(v, _), c @ (Term::Num(..) | Term::Sym(..))) => (v.as_str(), *op, c),
+            (c @ (Term::Num(..) | Term::Sym(..)), Term::Var(v, _)) => (v.as_str(), flip(op), c),
+            _ => continue,
+        };
+        let b = bounds.entry(v).or_insert(Bounds {
+            lo: (f64::NEG_INFINITY, false),
+            hi: (f64::INFINITY, false),
+            constant: None,
+        });
+        match c {
+            Term::Sym(s, _) if op == "=" => {
+                if b.constant.as_ref().is_some_and(|prev| prev != s) {
+                    return Some(range.clone());
+                }
+                b.constant = Some(s.clone());
+            }
+            Term::Num(x, _) => {
+                let x = *x;
+                // Tighten the range: (value, strict).
+                let below = |b: &mut Bounds, strict: bool| {
+                    if x < b.hi.0 || (x == b.hi.0 && strict) {
+                        b.hi = (x, strict);
+                    }
+                };
+                let above = |b: &mut Bounds, strict: bool| {
+                    if x > b.lo.0 || (x == b.lo.0 && strict) {
+                        b.lo = (x, strict);
+                    }
+                };
+                match op {
+                    "<" => below(b, true),
+                    "<=" => below(b, false),
+                    ">" => above(b, true),
+                    ">=" => above(b, false),
+                    "=" => {
+                        below(b, false);
+                        above(b, false);
+                    }
+                    _ => {}
+                }
+                if b.lo.0 > b.hi.0 || (b.lo.0 == b.hi.0 && (b.lo.1 || b.hi.1)) {
+                    return Some(range.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 fn num_holds(a: f64, op: &str, b: f64) -> bool {

@@ -136,6 +136,19 @@ impl ChatScene {
         std::mem::take(&mut self.events)
     }
 
+    /// Records that a new program was refused (it failed to compile or load); the scene keeps
+    /// running the one it has.
+    pub fn reject_reload(&mut self, reason: impl Into<String>) {
+        self.record(EventKind::ReloadRejected {
+            reason: reason.into(),
+        });
+    }
+
+    /// The time between iterations, seconds.
+    pub fn dt(&self) -> f64 {
+        self.dt
+    }
+
     /// Hot reload: beliefs and bindings carry across by name ([`SocialAgent::reload`]); the
     /// pending feedback keeps only the actions that still exist. Recorded as `reload` or
     /// `reload-rejected`.

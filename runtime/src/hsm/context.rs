@@ -29,6 +29,8 @@ pub(crate) struct Outbox {
     pub to_agents: Vec<(AgentId, NameId)>,
     pub said: Vec<Said>,
     pub errors: Vec<String>,
+    /// Facts added (`true`) or deleted by the state, with the machine that did it.
+    pub facts: Vec<(bool, MachineId, String)>,
     /// Other trace events the code reports (a planned walk, ...).
     pub events: Vec<crate::trace::EventKind>,
 }
@@ -40,6 +42,7 @@ impl Outbox {
             && self.to_agents.is_empty()
             && self.said.is_empty()
             && self.errors.is_empty()
+            && self.facts.is_empty()
             && self.events.is_empty()
     }
 }
@@ -175,6 +178,19 @@ impl<G> StateCx<'_, G> {
     pub fn send_to(&mut self, agent: AgentId, name: &str) {
         let n = self.symbols.intern(self.program, name);
         self.out.to_agents.push((agent, n));
+    }
+
+    /// Records a fact that became true (an `add` trace event), such as a ticket changing hands
+    /// inside a conversation machine.
+    pub fn add_fact(&mut self, fact: String) {
+        let machine = self.program.state(self.state).machine;
+        self.out.facts.push((true, machine, fact));
+    }
+
+    /// Records a fact that stopped being true (a `del` trace event).
+    pub fn del_fact(&mut self, fact: String) {
+        let machine = self.program.state(self.state).machine;
+        self.out.facts.push((false, machine, fact));
     }
 
     /// Says a line (a `say` trace event).

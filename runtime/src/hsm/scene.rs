@@ -384,6 +384,19 @@ impl<G: 'static> Scene<G> {
         program: Arc<Program>,
         reason: &str,
     ) -> Result<ReloadReport, LinkError> {
+        self.reload_with(program, reason, |_, _| ReloadReport::default())
+    }
+
+    /// [`Scene::reload`], with what other systems carry across at the same moment (a game's
+    /// smart locations and their script instances): once the new program has linked, `carry`
+    /// gets the old and the new program, and what it reports joins the `reload` event (`kept`
+    /// added, `fallbacks` appended). If the program is refused, `carry` is never called.
+    pub fn reload_with(
+        &mut self,
+        program: Arc<Program>,
+        reason: &str,
+        carry: impl FnOnce(&Program, &Program) -> ReloadReport,
+    ) -> Result<ReloadReport, LinkError> {
         let links = match self.library.link(&program) {
             Ok(l) => l,
             Err(e) => {
@@ -391,6 +404,7 @@ impl<G: 'static> Scene<G> {
                 return Err(e);
             }
         };
+        let carried = carry(&self.program, &program);
         let mappings: Vec<AgentMapping> = self
             .agents
             .iter()
@@ -473,6 +487,8 @@ impl<G: 'static> Scene<G> {
                 runner.drain(agent, id);
             }
         }
+        report.kept += carried.kept;
+        report.fallbacks.extend(carried.fallbacks);
         self.record(
             None,
             EventKind::Reload {
@@ -625,6 +641,17 @@ impl<G: 'static> Runner<'_, G> {
             self.record(id, EventKind::Error { message });
         }
         for kind in out.events {
+            self.record(id, kind);
+        }
+        for (add, machine, fact) in out.facts {
+            let script = self
+                .program
+                .shared_name(self.program.machines[machine.index()].name);
+            let kind = if add {
+                EventKind::Add { script, fact }
+            } else {
+                EventKind::Del { script, fact }
+            };
             self.record(id, kind);
         }
         for event in out.raised {

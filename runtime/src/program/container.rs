@@ -16,8 +16,8 @@
 use thiserror::Error;
 
 /// Bumped whenever the payload layout changes; the loader refuses every other version.
-/// 3: the navigation section (docs/formats/program.md).
-pub const FORMAT_VERSION: u16 = 3;
+/// 4: the navigation section (docs/formats/program.md).
+pub const FORMAT_VERSION: u16 = 4;
 pub(crate) const HEADER_LEN: usize = 24;
 
 /// Which kind of file a container holds.

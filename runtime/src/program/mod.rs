@@ -15,6 +15,7 @@
 
 mod container;
 pub mod debug;
+mod location;
 pub mod nav;
 mod verify;
 
@@ -23,6 +24,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 pub use container::{FORMAT_VERSION, Kind, LoadError};
+pub use location::{
+    NotificationDef, PlayerEmitterDef, ProxyDef, SceneEvent, SceneEventDef, SpawnDef,
+};
 
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident) => {
@@ -202,6 +206,9 @@ pub struct AmbientAgentDef {
     pub group: Option<NameId>,
     /// Seconds before it appears.
     pub delay: f64,
+    /// The player: never recruited by script emitters; it joins scripts through player
+    /// emitters, and the scene's events say what it does.
+    pub player: bool,
 }
 
 /// A smart location (Skubch 35.2): it owns props and runs one script instance at a time.
@@ -214,6 +221,10 @@ pub struct SmartLocationDef {
     pub props: Vec<(NameId, NameId)>,
     /// Scripts it can run (indices into `Program::scripts`) with their preference.
     pub scripts: Vec<(u32, f64)>,
+    pub proxies: Vec<ProxyDef>,
+    pub notifications: Vec<NotificationDef>,
+    pub spawns: Vec<SpawnDef>,
+    pub player: Option<PlayerEmitterDef>,
 }
 
 /// A compiled program. See the module documentation for its invariants.
@@ -229,6 +240,8 @@ pub struct Program {
     /// Interaction scripts (`crate::script`).
     pub scripts: Vec<crate::script::ScriptDef>,
     pub smart_locations: Vec<SmartLocationDef>,
+    /// What scenes make happen at smart locations (player input, proxy reports), by time.
+    pub scene_events: Vec<SceneEventDef>,
     /// Sentence states with their ranked candidates, and the variables scenes bind
     /// (docs/formats/sentence.md).
     pub speech: crate::speech::SpeechTable,
@@ -267,6 +280,7 @@ impl Program {
             scenes,
             scripts: Vec::new(),
             smart_locations: Vec::new(),
+            scene_events: Vec::new(),
             speech: Default::default(),
             hpmm: crate::hpmm::Model::default(),
             nav: nav::NavSection::default(),
@@ -278,14 +292,16 @@ impl Program {
         Ok(program)
     }
 
-    /// Adds interaction scripts and smart locations (verified again as a whole).
+    /// Adds interaction scripts, smart locations and scene events (verified again as a whole).
     pub fn with_interactions(
         mut self,
         scripts: Vec<crate::script::ScriptDef>,
         smart_locations: Vec<SmartLocationDef>,
+        scene_events: Vec<SceneEventDef>,
     ) -> Result<Self, LoadError> {
         self.scripts = scripts;
         self.smart_locations = smart_locations;
+        self.scene_events = scene_events;
         verify::verify(&self).map_err(LoadError::Invalid)?;
         Ok(self)
     }

@@ -253,10 +253,13 @@ fn verify_scripts(p: &Program) -> Result<(), String> {
             }
         }
     }
+    // Times and distances: finite and not negative.
+    let span = |x: f64| x.is_finite() && x >= 0.0;
+    let location_ok = |l: &LocationId| l.index() < p.locations.len();
     for (li, l) in p.smart_locations.iter().enumerate() {
         if !name_ok(l.name)
-            || l.at.index() >= p.locations.len()
-            || !(l.radius.is_finite() && l.radius >= 0.0)
+            || !location_ok(&l.at)
+            || !span(l.radius)
             || l.props.iter().any(|(a, b)| !name_ok(*a) || !name_ok(*b))
             || l.scripts
                 .iter()
@@ -265,6 +268,69 @@ fn verify_scripts(p: &Program) -> Result<(), String> {
             return Err(format!(
                 "smart location #{li} refers to something that does not exist"
             ));
+        }
+        let emitters_ok =
+            l.proxies.iter().all(|x| {
+                name_ok(x.name) && name_ok(x.role) && x.actions.iter().all(|a| name_ok(*a))
+            }) && l.notifications.iter().all(|n| {
+                name_ok(n.name)
+                    && span(n.at)
+                    && span(n.every)
+                    && span(n.radius)
+                    && n.lasts.is_none_or(span)
+                    // Ground facts: no variables.
+                    && n.facts.iter().all(|a| atom_ok(a, 0))
+            }) && l.spawns.iter().all(|x| {
+                name_ok(x.name)
+                    && location_ok(&x.point)
+                    && x.route.iter().all(location_ok)
+                    && x.roles.iter().all(|r| name_ok(*r))
+                    && (1..=1000).contains(&x.size)
+                    && span(x.at)
+                    && span(x.every)
+            }) && l
+                .player
+                .as_ref()
+                .is_none_or(|x| name_ok(x.role) && name_ok(x.icon));
+        if !emitters_ok {
+            return Err(format!(
+                "smart location #{li} has an emitter or proxy that refers to something that does not exist"
+            ));
+        }
+    }
+    for (i, e) in p.scene_events.iter().enumerate() {
+        use super::SceneEvent;
+        let location = |l: u32| p.smart_locations.get(l as usize);
+        let ok = e.scene.index() < p.scenes.len()
+            && span(e.at)
+            && match &e.what {
+                SceneEvent::Interact { location: l } => {
+                    location(*l).is_some_and(|l| l.player.is_some())
+                }
+                SceneEvent::Input { fact } => atom_ok(fact, 0),
+                SceneEvent::Leave => true,
+                SceneEvent::Push {
+                    location: l,
+                    proxy,
+                    fact,
+                } => {
+                    location(*l).is_some_and(|l| (*proxy as usize) < l.proxies.len())
+                        && atom_ok(fact, 0)
+                }
+                SceneEvent::Notify {
+                    location: l,
+                    notification,
+                } => location(*l).is_some_and(|l| (*notification as usize) < l.notifications.len()),
+            };
+        if !ok {
+            return Err(format!(
+                "scene event #{i} refers to something that does not exist"
+            ));
+        }
+    }
+    for (ci, scene) in p.scenes.iter().enumerate() {
+        if scene.ambient.iter().filter(|a| a.player).count() > 1 {
+            return Err(format!("scene #{ci} has more than one player"));
         }
     }
     Ok(())

@@ -73,6 +73,17 @@ pub fn allocate(
     candidates: &[Candidate],
     rng: &mut Rng,
 ) -> Option<Vec<(u32, u16)>> {
+    allocate_with(def, &[], candidates, rng)
+}
+
+/// [`allocate`] around actors whose roles are already fixed (the player who reacted to an icon,
+/// a location's proxy objects): they count toward the cardinalities and are part of the result.
+pub fn allocate_with(
+    def: &ScriptDef,
+    fixed: &[(u32, u16)],
+    candidates: &[Candidate],
+    rng: &mut Rng,
+) -> Option<Vec<(u32, u16)>> {
     let mut units = units(candidates);
     for i in (1..units.len()).rev() {
         let j = rng.index(i + 1);
@@ -80,7 +91,10 @@ pub fn allocate(
     }
     let mut used = vec![false; units.len()];
     let mut counts = vec![0usize; def.roles.len()];
-    let mut assignment = Vec::new();
+    for (_, role) in fixed {
+        counts[*role as usize] += 1;
+    }
+    let mut assignment = fixed.to_vec();
     for (r, role) in def.roles.iter().enumerate() {
         while counts[r] < role.min as usize {
             let placed = (0..units.len()).find_map(|u| {
@@ -103,6 +117,13 @@ pub fn allocate(
         }
     }
     (!assignment.is_empty()).then_some(assignment)
+}
+
+/// Roles for someone the location lets into its running script whenever there is room,
+/// whatever the roles' `dynamicJoin` flags say (the player, a proxy object).
+pub fn admit(def: &ScriptDef, unit: &[&Candidate], counts: &[usize]) -> Option<Vec<(u32, u16)>> {
+    let mut counts = counts.to_vec();
+    place(def, unit, &mut counts, None, false)
 }
 
 /// Roles for a candidate (or its whole group) joining a running script, if the script lets
@@ -194,6 +215,40 @@ mod tests {
         }
         let pair = [cand(0, &[2], Some(9)), cand(1, &[2], Some(9))];
         assert_eq!(allocate(&def, &pair, &mut Rng::new(1, 0)).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn fixed_actors_count_toward_cardinalities() {
+        // shop 1..1 (a proxy, fixed), keeper 1..1, customer 0..2
+        let def = script(vec![
+            role(1, 1, 1, false),
+            role(2, 1, 1, false),
+            role(3, 0, 2, true),
+        ]);
+        let cands = [
+            cand(0, &[2], None),
+            cand(1, &[1, 3], None),
+            cand(2, &[3], None),
+        ];
+        for seed in 0..30 {
+            let a = allocate_with(&def, &[(9, 0)], &cands, &mut Rng::new(seed, 0)).unwrap();
+            assert!(a.contains(&(9, 0)), "the fixed actor stays");
+            assert_eq!(
+                a.iter().filter(|(_, r)| *r == 0).count(),
+                1,
+                "no room for actor 1 as shop"
+            );
+            assert!(a.contains(&(0, 1)));
+        }
+        // Without the fixed shop the minimum of role 0 can only be met by actor 1.
+        let a = allocate(&def, &cands, &mut Rng::new(3, 0)).unwrap();
+        assert!(a.contains(&(1, 0)));
+        // The player is let in without dynamicJoin, but not beyond the maximum.
+        let def = script(vec![role(1, 0, 1, false)]);
+        let p = cand(7, &[1], None);
+        assert_eq!(admit(&def, &[&p], &[0]), Some(vec![(7, 0)]));
+        assert_eq!(join_late(&def, &[&p], &[0]), None);
+        assert_eq!(admit(&def, &[&p], &[1]), None);
     }
 
     #[test]

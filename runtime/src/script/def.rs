@@ -75,10 +75,48 @@ pub enum Expr {
     Bin(BinOp, Box<Expr>, Box<Expr>),
 }
 
+impl Expr {
+    /// The same expression with every symbol renamed (hot reload re-interns names).
+    pub fn renamed(&self, rename: &mut dyn FnMut(NameId) -> NameId) -> Expr {
+        match self {
+            Expr::Sym(s) => Expr::Sym(rename(*s)),
+            Expr::Call(f, args) => Expr::Call(*f, args.iter().map(|a| a.renamed(rename)).collect()),
+            Expr::Bin(op, l, r) => Expr::Bin(
+                *op,
+                Box::new(l.renamed(rename)),
+                Box::new(r.renamed(rename)),
+            ),
+            other => other.clone(),
+        }
+    }
+
+    /// Whether its value can change while the tuple space and the participants stay the same:
+    /// it reads the clock, draws a random number or measures a distance.
+    pub fn volatile(&self) -> bool {
+        match self {
+            Expr::Now => true,
+            Expr::Call(Function::RandF | Function::RandI | Function::Distance, _) => true,
+            Expr::Call(_, args) => args.iter().any(Expr::volatile),
+            Expr::Bin(_, l, r) => l.volatile() || r.volatile(),
+            Expr::Var(_) | Expr::Sym(_) | Expr::Num(_) | Expr::Me => false,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Atom {
     pub predicate: NameId,
     pub args: Vec<Expr>,
+}
+
+impl Atom {
+    /// The same atom with its predicate and symbols renamed.
+    pub fn renamed(&self, rename: &mut dyn FnMut(NameId) -> NameId) -> Atom {
+        Atom {
+            predicate: rename(self.predicate),
+            args: self.args.iter().map(|a| a.renamed(rename)).collect(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -125,6 +163,19 @@ pub struct RuleDef {
     pub terminate: Termination,
     /// Number of distinct variables (indices `0..variables`).
     pub variables: u16,
+}
+
+impl RuleDef {
+    /// Whether its precondition can change from false to true with nothing in the tuple space
+    /// or the participants changing (see [`Expr::volatile`]). A rule that is not volatile and
+    /// failed stays failed until the space or the participants change, so an update may skip it.
+    pub fn volatile(&self) -> bool {
+        self.precondition.iter().any(|l| match l {
+            Literal::Pos(a) | Literal::Neg(a) => a.args.iter().any(Expr::volatile),
+            Literal::Cmp(l, _, r) => l.volatile() || r.volatile(),
+            Literal::Any(e) => e.volatile(),
+        })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

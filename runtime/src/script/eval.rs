@@ -1,70 +1,109 @@
 //! Rule evaluation (35.4.3): unification restricted to the three Datalog cases, and
 //! backtracking that asks each literal for its n-th solution from scratch, saving only the
 //! variable bindings of the states it passed through.
+//!
+//! The saved bindings live in one flat scratch buffer, one level per literal (level `i` holds
+//! the bindings before literal `i`), reused from rule to rule: a backtracking point costs a copy
+//! of a few slots, never an allocation.
 
 use super::def::{BinOp, CmpOp, Expr, Function, Literal};
 use super::space::{TupleSpace, Value};
+use crate::program::NameId;
 use crate::rng::Rng;
 use smallvec::SmallVec;
 
-/// Rules rarely have more than eight variables; bindings that fit stay inline, so the clone
-/// made at each backtracking point is a copy, not an allocation.
-const INLINE_VARS: usize = 8;
+/// One variable: the lowest-index variable it has been unified with (its representative) and,
+/// on the representative, its value — the bookkeeping the chapter recommends.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Slot {
+    repr: u16,
+    value: Option<Value>,
+}
 
-/// Variable bindings. Variables unified with each other point at the lowest index among them
-/// (their representative), which holds the value, as the chapter recommends.
+fn find(slots: &[Slot], mut v: u16) -> u16 {
+    while slots[v as usize].repr != v {
+        v = slots[v as usize].repr;
+    }
+    v
+}
+
+fn get(slots: &[Slot], v: u16) -> Option<Value> {
+    slots[find(slots, v) as usize].value
+}
+
+/// Variable to constant: an assignment, or an equality check if already bound.
+fn bind(slots: &mut [Slot], v: u16, val: Value) -> bool {
+    let r = find(slots, v) as usize;
+    match slots[r].value {
+        Some(x) => x.same(&val),
+        None => {
+            slots[r].value = Some(val);
+            true
+        }
+    }
+}
+
+/// Variable to variable: merge the two classes under the lower index.
+fn join(slots: &mut [Slot], a: u16, b: u16) -> bool {
+    let (ra, rb) = (find(slots, a), find(slots, b));
+    if ra == rb {
+        return true;
+    }
+    let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
+    match (slots[lo as usize].value, slots[hi as usize].value) {
+        (Some(x), Some(y)) if !x.same(&y) => return false,
+        (None, Some(y)) => slots[lo as usize].value = Some(y),
+        _ => {}
+    }
+    slots[hi as usize].repr = lo;
+    true
+}
+
+/// The bindings of a rule that fired, kept while its action runs (deferred effects and on-error
+/// facts are evaluated under them). Rules rarely have more than four variables; those stay inline.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Bindings {
-    repr: SmallVec<[u16; INLINE_VARS]>,
-    value: SmallVec<[Option<Value>; INLINE_VARS]>,
+    slots: SmallVec<[Slot; 4]>,
 }
 
 impl Bindings {
+    /// Every variable unbound.
     pub fn new(variables: u16) -> Self {
         Bindings {
-            repr: (0..variables).collect(),
-            value: smallvec::smallvec![None; variables as usize],
+            slots: (0..variables)
+                .map(|repr| Slot { repr, value: None })
+                .collect(),
         }
-    }
-
-    fn find(&self, mut v: u16) -> u16 {
-        while self.repr[v as usize] != v {
-            v = self.repr[v as usize];
-        }
-        v
     }
 
     pub fn get(&self, v: u16) -> Option<Value> {
-        self.value[self.find(v) as usize]
+        get(&self.slots, v)
     }
 
-    /// Variable to constant: an assignment, or an equality check if already bound.
+    /// Renames every bound symbol (hot reload re-interns names).
+    pub fn rename(&mut self, rename: &mut dyn FnMut(NameId) -> NameId) {
+        for s in &mut self.slots {
+            s.value = s.value.map(|v| v.renamed(rename));
+        }
+    }
+
+    #[cfg(test)]
     fn bind(&mut self, v: u16, val: Value) -> bool {
-        let r = self.find(v) as usize;
-        match self.value[r] {
-            Some(x) => x.same(&val),
-            None => {
-                self.value[r] = Some(val);
-                true
-            }
-        }
+        bind(&mut self.slots, v, val)
     }
 
-    /// Variable to variable: merge the two classes under the lower index.
+    #[cfg(test)]
     fn join(&mut self, a: u16, b: u16) -> bool {
-        let (ra, rb) = (self.find(a), self.find(b));
-        if ra == rb {
-            return true;
-        }
-        let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
-        match (self.value[lo as usize], self.value[hi as usize]) {
-            (Some(x), Some(y)) if !x.same(&y) => return false,
-            (None, Some(y)) => self.value[lo as usize] = Some(y),
-            _ => {}
-        }
-        self.repr[hi as usize] = lo;
-        true
+        join(&mut self.slots, a, b)
     }
+}
+
+/// Reusable memory for [`solve`]: the saved bindings of every backtracking level and which
+/// solution each level is on. Keep one per instance (or per thread) and pass it to every call.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    slots: Vec<Slot>,
+    solution: Vec<u32>,
 }
 
 /// What evaluation reads besides the tuple space.
@@ -91,32 +130,44 @@ pub enum EvalError {
     NoPosition,
 }
 
+/// Evaluates a term under the bindings of a rule that fired.
 pub fn eval(e: &Expr, b: &Bindings, env: &mut Env<'_>) -> Result<Value, EvalError> {
+    eval_in(e, &b.slots, env)
+}
+
+fn number(v: Value) -> Result<f64, EvalError> {
+    match v {
+        Value::Num(x) => Ok(x),
+        Value::Sym(_) => Err(EvalError::NotANumber),
+    }
+}
+
+fn eval_in(e: &Expr, b: &[Slot], env: &mut Env<'_>) -> Result<Value, EvalError> {
     Ok(match e {
-        Expr::Var(v) => b.get(*v).ok_or(EvalError::Unbound(*v))?,
+        Expr::Var(v) => get(b, *v).ok_or(EvalError::Unbound(*v))?,
         Expr::Sym(s) => Value::Sym(*s),
         Expr::Num(x) => Value::Num(*x),
         Expr::Me => env.me,
         Expr::Now => Value::Num(env.now),
         Expr::Call(f, args) => {
-            let vals = args
-                .iter()
-                .map(|a| eval(a, b, env))
-                .collect::<Result<Vec<_>, _>>()?;
+            // Arities are verified on load: one argument for `abs`, two for the rest.
+            let first = eval_in(&args[0], b, env)?;
+            let second = match args.get(1) {
+                Some(a) => Some(eval_in(a, b, env)?),
+                None => None,
+            };
+            let second = || second.ok_or(EvalError::NotANumber);
             if *f == Function::Distance {
-                return (env.distance)(vals[0], vals[1])
+                return (env.distance)(first, second()?)
                     .map(Value::Num)
                     .ok_or(EvalError::NoPosition);
             }
-            let n = |v: &Value| match v {
-                Value::Num(x) => Ok(*x),
-                Value::Sym(_) => Err(EvalError::NotANumber),
-            };
             Value::Num(match f {
-                Function::RandF => env.rng.range_f64(n(&vals[0])?, n(&vals[1])?),
+                Function::RandF => env.rng.range_f64(number(first)?, number(second()?)?),
                 Function::RandI => {
                     // i128 so that any pair of f64-rounded bounds has a representable span.
-                    let (lo, hi) = (n(&vals[0])?.round() as i128, n(&vals[1])?.round() as i128);
+                    let lo = number(first)?.round() as i128;
+                    let hi = number(second()?)?.round() as i128;
                     if hi <= lo {
                         lo as f64
                     } else {
@@ -124,16 +175,14 @@ pub fn eval(e: &Expr, b: &Bindings, env: &mut Env<'_>) -> Result<Value, EvalErro
                         (lo + env.rng.index(span) as i128) as f64
                     }
                 }
-                Function::Min => n(&vals[0])?.min(n(&vals[1])?),
-                Function::Max => n(&vals[0])?.max(n(&vals[1])?),
-                Function::Abs => n(&vals[0])?.abs(),
+                Function::Min => number(first)?.min(number(second()?)?),
+                Function::Max => number(first)?.max(number(second()?)?),
+                Function::Abs => number(first)?.abs(),
                 Function::Distance => unreachable!("handled above"),
             })
         }
         Expr::Bin(op, l, r) => {
-            let (Value::Num(x), Value::Num(y)) = (eval(l, b, env)?, eval(r, b, env)?) else {
-                return Err(EvalError::NotANumber);
-            };
+            let (x, y) = (number(eval_in(l, b, env)?)?, number(eval_in(r, b, env)?)?);
             Value::Num(match op {
                 BinOp::Add => x + y,
                 BinOp::Sub => x - y,
@@ -145,10 +194,10 @@ pub fn eval(e: &Expr, b: &Bindings, env: &mut Env<'_>) -> Result<Value, EvalErro
 }
 
 /// Unifies a term with a ground value. Function terms are evaluated first (immediately).
-fn unify(term: &Expr, val: Value, b: &mut Bindings, env: &mut Env<'_>) -> bool {
+fn unify(term: &Expr, val: Value, b: &mut [Slot], env: &mut Env<'_>) -> bool {
     match term {
-        Expr::Var(v) => b.bind(*v, val),
-        other => eval(other, b, env).is_ok_and(|x| x.same(&val)),
+        Expr::Var(v) => bind(b, *v, val),
+        other => eval_in(other, b, env).is_ok_and(|x| x.same(&val)),
     }
 }
 
@@ -170,102 +219,137 @@ fn compare(op: CmpOp, l: Value, r: Value) -> bool {
     }
 }
 
-/// The n-th solution of one literal under `b`, computed from scratch.
-fn nth_solution(lit: &Literal, b: &Bindings, n: usize, env: &mut Env<'_>) -> Option<Bindings> {
+/// The n-th solution of one literal under the bindings `before`, computed from scratch into
+/// `after` (same length). `false` if it has fewer than n + 1 solutions.
+fn nth_solution(
+    lit: &Literal,
+    before: &[Slot],
+    after: &mut [Slot],
+    n: u32,
+    env: &mut Env<'_>,
+) -> bool {
     env.steps += 1;
     match lit {
         Literal::Pos(atom) => {
             let mut found = 0;
             for fact in env.space.facts(atom.predicate, atom.args.len()) {
-                let mut c = b.clone();
+                after.copy_from_slice(before);
                 if atom
                     .args
                     .iter()
                     .zip(fact)
-                    .all(|(t, v)| unify(t, *v, &mut c, env))
+                    .all(|(t, v)| unify(t, *v, after, env))
                 {
                     if found == n {
-                        return Some(c);
+                        return true;
                     }
                     found += 1;
                 }
             }
-            None
+            false
         }
         Literal::Neg(atom) => {
             if n > 0 {
-                return None;
+                return false;
             }
-            let any = env
-                .space
-                .facts(atom.predicate, atom.args.len())
-                .iter()
-                .any(|fact| {
-                    let mut c = b.clone();
-                    atom.args
-                        .iter()
-                        .zip(fact)
-                        .all(|(t, v)| unify(t, *v, &mut c, env))
-                });
-            (!any).then(|| b.clone())
+            let mut any = false;
+            for fact in env.space.facts(atom.predicate, atom.args.len()) {
+                after.copy_from_slice(before);
+                if atom
+                    .args
+                    .iter()
+                    .zip(fact)
+                    .all(|(t, v)| unify(t, *v, after, env))
+                {
+                    any = true;
+                    break;
+                }
+            }
+            // A negation tests; it never binds.
+            after.copy_from_slice(before);
+            !any
         }
         Literal::Cmp(l, op, r) => {
             if n > 0 {
-                return None;
+                return false;
             }
-            let mut c = b.clone();
+            after.copy_from_slice(before);
             // `X = expr` with X unbound assigns.
             if *op == CmpOp::Eq {
-                if let (Expr::Var(v), Err(EvalError::Unbound(_))) = (l, eval(l, b, env)) {
-                    let val = eval(r, b, env).ok()?;
-                    return c.bind(*v, val).then_some(c);
+                if let (Expr::Var(v), Err(EvalError::Unbound(_))) = (l, eval_in(l, before, env)) {
+                    return match eval_in(r, before, env) {
+                        Ok(val) => bind(after, *v, val),
+                        Err(_) => false,
+                    };
                 }
                 if let (Expr::Var(v), Expr::Var(w)) = (l, r) {
-                    return c.join(*v, *w).then_some(c);
+                    return join(after, *v, *w);
                 }
             }
-            let (x, y) = (eval(l, b, env).ok()?, eval(r, b, env).ok()?);
-            compare(*op, x, y).then_some(c)
+            match (eval_in(l, before, env), eval_in(r, before, env)) {
+                (Ok(x), Ok(y)) => compare(*op, x, y),
+                _ => false,
+            }
         }
         Literal::Any(term) => {
             let mut found = 0;
             for p in env.participants {
-                let mut c = b.clone();
-                if unify(term, *p, &mut c, env) {
+                after.copy_from_slice(before);
+                if unify(term, *p, after, env) {
                     if found == n {
-                        return Some(c);
+                        return true;
                     }
                     found += 1;
                 }
             }
-            None
+            false
         }
     }
 }
 
 /// The first solution of a conjunction, by backtracking; `None` if it does not hold.
-pub fn solve(literals: &[Literal], variables: u16, env: &mut Env<'_>) -> Option<Bindings> {
-    let mut stack: Vec<(usize, Bindings)> = Vec::with_capacity(literals.len());
-    let mut bindings = Bindings::new(variables);
+pub fn solve(
+    literals: &[Literal],
+    variables: u16,
+    env: &mut Env<'_>,
+    scratch: &mut Scratch,
+) -> Option<Bindings> {
+    let n = variables as usize;
+    let slots = &mut scratch.slots;
+    slots.clear();
+    slots.resize(
+        (literals.len() + 1) * n,
+        Slot {
+            repr: 0,
+            value: None,
+        },
+    );
+    for (v, slot) in slots[..n].iter_mut().enumerate() {
+        slot.repr = v as u16;
+    }
+    let solution = &mut scratch.solution;
+    solution.clear();
+    solution.resize(literals.len(), 0);
     let mut i = 0;
-    let mut n = 0;
+    let mut want = 0;
     loop {
         if i == literals.len() {
-            return Some(bindings);
+            return Some(Bindings {
+                slots: SmallVec::from_slice(&slots[i * n..(i + 1) * n]),
+            });
         }
-        match nth_solution(&literals[i], &bindings, n, env) {
-            Some(next) => {
-                stack.push((n, std::mem::replace(&mut bindings, next)));
-                i += 1;
-                n = 0;
+        let (before, after) = slots.split_at_mut((i + 1) * n);
+        if nth_solution(&literals[i], &before[i * n..], &mut after[..n], want, env) {
+            solution[i] = want;
+            i += 1;
+            want = 0;
+        } else {
+            // Back to the previous literal's saved bindings, asking it for its next solution.
+            if i == 0 {
+                return None;
             }
-            None => {
-                // Back to the previous literal's saved bindings, asking it for its next solution.
-                let (prev_n, prev) = stack.pop()?;
-                bindings = prev;
-                i -= 1;
-                n = prev_n + 1;
-            }
+            i -= 1;
+            want = solution[i] + 1;
         }
     }
 }
@@ -311,7 +395,7 @@ mod tests {
         let parts = [s(9)];
         let mut rng = Rng::new(1, 1);
         let mut e = env(&space, &parts, &mut rng);
-        let b = solve(&pre, 2, &mut e).unwrap();
+        let b = solve(&pre, 2, &mut e, &mut Scratch::default()).unwrap();
         assert_eq!(
             b.get(0),
             Some(s(2)),
@@ -319,7 +403,7 @@ mod tests {
         );
         space.add(RESERVED, vec![s(2), s(8)]);
         let mut e = env(&space, &parts, &mut rng);
-        assert!(solve(&pre, 2, &mut e).is_none());
+        assert!(solve(&pre, 2, &mut e, &mut Scratch::default()).is_none());
     }
 
     #[test]
@@ -335,7 +419,12 @@ mod tests {
         ];
         let mut rng = Rng::new(1, 1);
         let mut e = env(&space, &parts, &mut rng);
-        assert_eq!(solve(&pre, 1, &mut e).unwrap().get(0), Some(s(3)));
+        assert_eq!(
+            solve(&pre, 1, &mut e, &mut Scratch::default())
+                .unwrap()
+                .get(0),
+            Some(s(3))
+        );
         assert!(e.steps > 3);
     }
 
@@ -362,7 +451,15 @@ mod tests {
             Literal::Cmp(Expr::Var(0), CmpOp::Lt, Expr::Now),
         ];
         let mut rng = Rng::new(1, 1);
-        assert!(solve(&pre, 1, &mut env(&space, &parts, &mut rng)).is_some());
+        assert!(
+            solve(
+                &pre,
+                1,
+                &mut env(&space, &parts, &mut rng),
+                &mut Scratch::default()
+            )
+            .is_some()
+        );
         let later = vec![Literal::Cmp(
             Expr::Bin(
                 BinOp::Add,
@@ -375,6 +472,14 @@ mod tests {
             CmpOp::Gt,
             Expr::Num(101.9),
         )];
-        assert!(solve(&later, 0, &mut env(&space, &parts, &mut rng)).is_some());
+        assert!(
+            solve(
+                &later,
+                0,
+                &mut env(&space, &parts, &mut rng),
+                &mut Scratch::default()
+            )
+            .is_some()
+        );
     }
 }

@@ -1,10 +1,11 @@
 //! A running script instance and its update, exactly as 35.4 lists it.
 
 use super::def::{Atom, Expr, RuleDef, ScriptDef, Termination};
-use super::eval::{Bindings, Env, eval, solve};
+use super::eval::{Bindings, Env, Scratch, eval, solve};
 use super::space::{Fact, TupleSpace, Value};
 use crate::program::NameId;
 use crate::rng::Rng;
+use smallvec::SmallVec;
 
 /// An action the game (or the simulator) should start for an actor.
 #[derive(Clone, Debug, PartialEq)]
@@ -69,6 +70,40 @@ struct Busy {
     bindings: Bindings,
     action: NameId,
     target: Option<Value>,
+    /// Set by a hot reload: the ending of the rule that started the action, so that it
+    /// finishes as it began whatever the new program's rules say.
+    carried: Option<Ending>,
+}
+
+/// What an action's end applies: deferred effects on success, on-error facts on failure.
+struct Ending {
+    deferred_add: Vec<Atom>,
+    deferred_delete: Vec<Atom>,
+    on_error: Vec<Atom>,
+    terminate: Termination,
+}
+
+impl Ending {
+    fn of(rule: &RuleDef, rename: &mut dyn FnMut(NameId) -> NameId) -> Ending {
+        let mut atoms = |list: &[Atom]| list.iter().map(|a| a.renamed(rename)).collect();
+        Ending {
+            deferred_add: atoms(&rule.deferred_add),
+            deferred_delete: atoms(&rule.deferred_delete),
+            on_error: atoms(&rule.on_error),
+            terminate: rule.terminate,
+        }
+    }
+}
+
+/// What became of an instance carried across a hot reload ([`ScriptInstance::carry`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Carried {
+    /// Participants kept, with their states.
+    pub kept: u32,
+    /// What could not be mapped and what was done instead, one line each.
+    pub notes: Vec<String>,
+    /// Participants that left: actor and the name of the role they had.
+    pub left: Vec<(u32, String)>,
 }
 
 struct Participant {
@@ -77,19 +112,26 @@ struct Participant {
     value: Value,
     role: u16,
     state: u16,
-    busy: Option<Busy>,
+    /// Boxed: participants are shuffled every update, and a small struct moves cheaply.
+    busy: Option<Box<Busy>>,
     leaving: bool,
+    /// Rules of its state (bit k: the state's k-th rule) known to fail while the tuple space
+    /// and the participants are as `known_at` says. Only rules that are not volatile are
+    /// recorded, so skipping them cannot change what fires.
+    known_false: u64,
+    known_at: (u64, u64),
 }
 
 pub struct ScriptInstance {
     /// Index of the script in the program.
     pub script: u32,
     /// Participants as values, in this update's order (reused between updates).
-    values: Vec<Value>,
+    values: SmallVec<[Value; 4]>,
     /// Leave commands not yet handed out.
     leave_requests: Vec<ActionRequest>,
     pub space: TupleSpace,
-    participants: Vec<Participant>,
+    /// Inline: an update touches few cache lines, which matters with thousands of instances.
+    participants: SmallVec<[Participant; 4]>,
     rng: Rng,
     next_action: u64,
     ended: bool,
@@ -97,6 +139,19 @@ pub struct ScriptInstance {
     pub steps: u64,
     /// Rules evaluated so far (benchmarks).
     pub rule_evaluations: u64,
+    /// Rules not evaluated because they were known to fail (benchmarks).
+    pub rule_skips: u64,
+    /// Bumped whenever a participant joins or leaves (what `.any` ranges over changed).
+    membership: u64,
+    /// Per state of the script, bit k set if the state's k-th rule is volatile
+    /// ([`RuleDef::volatile`]); computed on the first update.
+    volatile: SmallVec<[u64; 4]>,
+}
+
+thread_local! {
+    /// Backtracking memory shared by every instance updated on this thread: one buffer that
+    /// stays in cache, rather than one per instance.
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
 /// Game services an update needs.
@@ -114,15 +169,18 @@ impl ScriptInstance {
         }
         ScriptInstance {
             script,
-            values: Vec::new(),
+            values: SmallVec::new(),
             leave_requests: Vec::new(),
             space,
-            participants: Vec::new(),
+            participants: SmallVec::new(),
             rng: Rng::new(seed, stream),
             next_action: 0,
             ended: false,
             steps: 0,
             rule_evaluations: 0,
+            rule_skips: 0,
+            membership: 0,
+            volatile: SmallVec::new(),
         }
     }
 
@@ -133,6 +191,11 @@ impl ScriptInstance {
     /// Actors taking part, with their roles.
     pub fn participants(&self) -> impl Iterator<Item = (u32, u16)> + '_ {
         self.participants.iter().map(|p| (p.actor, p.role))
+    }
+
+    /// Actors taking part with their roles and script states (for blackboard views and tests).
+    pub fn states(&self) -> impl Iterator<Item = (u32, u16, u16)> + '_ {
+        self.participants.iter().map(|p| (p.actor, p.role, p.state))
     }
 
     pub fn count(&self, role: u16) -> usize {
@@ -155,15 +218,141 @@ impl ScriptInstance {
             state: def.initial_state,
             busy: None,
             leaving: false,
+            known_false: 0,
+            known_at: (u64::MAX, u64::MAX),
         });
+        self.membership += 1;
         out.push(ScriptEvent::Join { actor, role });
     }
 
-    /// Facts pushed in from outside (a proxy object, the player).
-    pub fn push_fact(&mut self, fact: Fact, out: &mut Vec<ScriptEvent>) {
+    /// Facts pushed in from outside: by `actor` (the player, a proxy object) or by nobody (the
+    /// location itself, a notification).
+    pub fn push_fact(&mut self, fact: Fact, actor: Option<u32>, out: &mut Vec<ScriptEvent>) {
         if self.space.add(fact.predicate, fact.args.clone()) {
-            out.push(ScriptEvent::Add { actor: None, fact });
+            out.push(ScriptEvent::Add { actor, fact });
         }
+    }
+
+    /// Takes a fact back that was pushed from outside (a notification's facts that stop lasting).
+    pub fn retract_fact(&mut self, fact: &Fact, out: &mut Vec<ScriptEvent>) {
+        let pattern: Vec<Option<Value>> = fact.args.iter().copied().map(Some).collect();
+        for args in self.space.remove_matching(fact.predicate, &pattern) {
+            out.push(ScriptEvent::Del {
+                actor: None,
+                fact: Fact {
+                    predicate: fact.predicate,
+                    args,
+                },
+            });
+        }
+    }
+
+    /// Whether `actor` takes part.
+    pub fn has(&self, actor: u32) -> bool {
+        self.participants.iter().any(|p| p.actor == actor)
+    }
+
+    /// Carries the instance across a hot reload onto `new`, the same script (by name) in the
+    /// new program, at index `index`. Participants keep their roles and states by name, their
+    /// actions in flight and the tuple space are kept. What cannot be mapped follows fixed
+    /// rules, each reported in [`Carried::notes`]:
+    /// - a role that no longer exists: its participants leave the script;
+    /// - more participants in a role than its new maximum: the extra ones leave;
+    /// - a state that no longer exists: the participant restarts at the initial state;
+    /// - an action in flight finishes with the effects of the rule that started it.
+    ///
+    /// `rename` maps the old program's name ids to the new one's; `name` spells an old name id,
+    /// `new_name` a new one and `label` an actor, for the notes.
+    #[allow(clippy::too_many_arguments)]
+    pub fn carry(
+        &mut self,
+        old: &ScriptDef,
+        new: &ScriptDef,
+        index: u32,
+        rename: &mut dyn FnMut(NameId) -> NameId,
+        name: &dyn Fn(NameId) -> String,
+        new_name: &dyn Fn(NameId) -> String,
+        label: &dyn Fn(u32) -> String,
+    ) -> Carried {
+        let mut carried = Carried::default();
+        let script = name(old.name);
+        self.space.rename(rename);
+        let mut counts = vec![0u16; new.roles.len()];
+        let mut kept: SmallVec<[Participant; 4]> = SmallVec::new();
+        for mut p in std::mem::take(&mut self.participants) {
+            let who = label(p.actor);
+            let old_role = &old.roles[p.role as usize];
+            let Some(role) = new.role_by_name(rename(old_role.name)) else {
+                carried.notes.push(format!(
+                    "{who}: role `{}` of script `{script}` no longer exists; it left the script",
+                    name(old_role.name)
+                ));
+                carried.left.push((p.actor, name(old_role.name)));
+                continue;
+            };
+            if counts[role as usize] >= new.roles[role as usize].max {
+                carried.notes.push(format!(
+                    "{who}: role `{}` of script `{script}` now takes at most {}; it left the script",
+                    name(old_role.name),
+                    new.roles[role as usize].max
+                ));
+                carried.left.push((p.actor, name(old_role.name)));
+                continue;
+            }
+            counts[role as usize] += 1;
+            p.role = role;
+            let old_state = old.states[p.state as usize].name;
+            let state_name = rename(old_state);
+            p.state = match new.states.iter().position(|s| s.name == state_name) {
+                Some(s) => s as u16,
+                None => {
+                    carried.notes.push(format!(
+                        "{who}: state `{}` of script `{script}` no longer exists; it restarts at `{}`",
+                        name(old_state),
+                        new_name(new.states[new.initial_state as usize].name)
+                    ));
+                    new.initial_state
+                }
+            };
+            p.value = p.value.renamed(rename);
+            if let Some(busy) = &mut p.busy {
+                if busy.carried.is_none() {
+                    busy.carried = Some(Ending::of(&old.rules[busy.rule], rename));
+                } else if let Some(e) = &mut busy.carried {
+                    // Carried before: its atoms already use the old program's ids.
+                    *e = Ending {
+                        deferred_add: e.deferred_add.iter().map(|a| a.renamed(rename)).collect(),
+                        deferred_delete: e
+                            .deferred_delete
+                            .iter()
+                            .map(|a| a.renamed(rename))
+                            .collect(),
+                        on_error: e.on_error.iter().map(|a| a.renamed(rename)).collect(),
+                        terminate: e.terminate,
+                    };
+                }
+                busy.bindings.rename(rename);
+                busy.action = rename(busy.action);
+                busy.target = busy.target.map(|t| t.renamed(rename));
+            }
+            p.known_false = 0;
+            p.known_at = (u64::MAX, u64::MAX);
+            kept.push(p);
+        }
+        carried.kept = kept.len() as u32;
+        self.participants = kept;
+        for r in &mut self.leave_requests {
+            r.action = rename(r.action);
+            r.target = r.target.map(|t| t.renamed(rename));
+            for (k, v) in &mut r.parameters {
+                *k = rename(*k);
+                *v = v.renamed(rename);
+            }
+        }
+        self.script = index;
+        self.volatile.clear();
+        self.membership += 1;
+        carried
     }
 
     /// One update (35.4). `finished` lists actions that ended since the last update.
@@ -177,6 +366,17 @@ impl ScriptInstance {
     ) {
         if self.ended {
             return;
+        }
+        if self.volatile.len() != def.states.len() {
+            self.volatile = (0..def.states.len() as u16)
+                .map(|s| {
+                    def.rules_of(s)
+                        .iter()
+                        .enumerate()
+                        .filter(|(k, r)| *k < 64 && r.volatile())
+                        .fold(0, |mask, (k, _)| mask | 1 << k)
+                })
+                .collect();
         }
         // 1. Shuffle the participants (counters bias toward the first or last).
         for i in (1..self.participants.len()).rev() {
@@ -200,7 +400,23 @@ impl ScriptInstance {
             let busy = self.participants[i].busy.take().expect("checked above");
             let actor = self.participants[i].actor;
             let me = self.participants[i].value;
-            let rule = &def.rules[busy.rule];
+            let (deferred_delete, deferred_add, on_error, terminate) = match &busy.carried {
+                Some(e) => (
+                    &e.deferred_delete,
+                    &e.deferred_add,
+                    &e.on_error,
+                    e.terminate,
+                ),
+                None => {
+                    let rule = &def.rules[busy.rule];
+                    (
+                        &rule.deferred_delete,
+                        &rule.deferred_add,
+                        &rule.on_error,
+                        rule.terminate,
+                    )
+                }
+            };
             match outcome {
                 ActionOutcome::Succeeded => {
                     out.push(ScriptEvent::Done {
@@ -208,14 +424,14 @@ impl ScriptInstance {
                         action: busy.action,
                         target: busy.target,
                     });
-                    match rule.terminate {
+                    match terminate {
                         Termination::None => {}
                         Termination::Actor => self.participants[i].leaving = true,
                         Termination::Script => end_script = true,
                     }
                     self.apply(
-                        &rule.deferred_delete,
-                        &rule.deferred_add,
+                        deferred_delete,
+                        deferred_add,
                         &busy.bindings,
                         actor,
                         me,
@@ -232,7 +448,7 @@ impl ScriptInstance {
                     });
                     self.apply(
                         &[],
-                        &rule.on_error,
+                        on_error,
                         &busy.bindings,
                         actor,
                         me,
@@ -253,10 +469,21 @@ impl ScriptInstance {
                 continue;
             }
             let (actor, me, role, state) = (p.actor, p.value, p.role, p.state);
+            let now_at = (self.space.version(), self.membership);
+            let mut known_false = if p.known_at == now_at {
+                p.known_false
+            } else {
+                0
+            };
             let first = def.states[state as usize].first_rule as usize;
+            let volatile = self.volatile[state as usize];
             let mut fired = None;
             for (k, rule) in def.rules_of(state).iter().enumerate() {
                 if rule.role.is_some_and(|r| r != role) {
+                    continue;
+                }
+                if k < 64 && known_false & (1 << k) != 0 {
+                    self.rule_skips += 1;
                     continue;
                 }
                 self.rule_evaluations += 1;
@@ -269,13 +496,22 @@ impl ScriptInstance {
                     distance: world.distance,
                     steps: 0,
                 };
-                let solution = solve(&rule.precondition, rule.variables, &mut env);
+                let solution = SCRATCH.with_borrow_mut(|scratch| {
+                    solve(&rule.precondition, rule.variables, &mut env, scratch)
+                });
                 self.steps += env.steps;
-                if let Some(b) = solution {
-                    fired = Some((first + k, b));
-                    break;
+                match solution {
+                    Some(b) => {
+                        fired = Some((first + k, b));
+                        break;
+                    }
+                    None if k < 64 && volatile & (1 << k) == 0 => known_false |= 1 << k,
+                    None => {}
                 }
             }
+            let p = &mut self.participants[i];
+            p.known_false = known_false;
+            p.known_at = now_at;
             let Some((index, bindings)) = fired else {
                 continue;
             };
@@ -316,13 +552,14 @@ impl ScriptInstance {
                         action: action.name,
                         target,
                     });
-                    self.participants[i].busy = Some(Busy {
+                    self.participants[i].busy = Some(Box::new(Busy {
                         action_id: id,
                         rule: index,
                         bindings,
                         action: action.name,
                         target,
-                    });
+                        carried: None,
+                    }));
                 }
                 // Without an action, deferred effects apply at once.
                 None => self.apply(
@@ -337,8 +574,11 @@ impl ScriptInstance {
                 ),
             }
             let p = &mut self.participants[i];
-            if let Some(next) = rule.next_state {
+            if let Some(next) = rule.next_state
+                && next != p.state
+            {
                 p.state = next;
+                p.known_false = 0;
             }
             if rule.action.is_none() {
                 match rule.terminate {
@@ -386,6 +626,7 @@ impl ScriptInstance {
 
     /// A participant leaves; a role with a leave command sends it to the actor (35.3.3 flags).
     fn leave(&mut self, def: &ScriptDef, p: Participant, out: &mut Vec<ScriptEvent>) {
+        self.membership += 1;
         out.push(ScriptEvent::Leave {
             actor: p.actor,
             role: p.role,

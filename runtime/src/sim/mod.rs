@@ -38,6 +38,9 @@ pub struct SimWorld {
     pub bodies: Vec<Body>,
     pub partners: Vec<Option<AgentId>>,
     pub variables: Vec<BTreeMap<String, String>>,
+    /// Agents whose `TalkStateMachine` host is active. Talking without a partner means the
+    /// partner has left: the conversation is over and its remaining states stay silent.
+    pub talking: Vec<bool>,
     /// The navigation graph walks are planned on; `None` when the program has none (agents
     /// then walk straight).
     pub nav: Option<NavWorld>,
@@ -69,6 +72,7 @@ impl SimWorld {
         }
         SimWorld {
             partners: vec![None; bodies.len()],
+            talking: vec![false; bodies.len()],
             bodies,
             variables,
             nav: NavWorld::new(program, scene, 0.0),
@@ -90,6 +94,11 @@ impl SimWorld {
             self.variables.resize(i + 1, BTreeMap::new());
         }
         self.variables[i].insert(name.to_string(), value.to_string());
+    }
+
+    /// Removes one of an agent's variables, returning its value.
+    pub fn remove_variable(&mut self, agent: AgentId, name: &str) -> Option<String> {
+        self.variables.get_mut(agent.index())?.remove(name)
     }
 
     pub fn body(&mut self, agent: AgentId) -> &mut Body {
@@ -117,6 +126,20 @@ impl SimWorld {
             self.partners.resize(i + 1, None);
         }
         self.partners[i] = partner;
+    }
+
+    pub fn set_talking(&mut self, agent: AgentId, on: bool) {
+        let i = agent.index();
+        if i >= self.talking.len() {
+            self.talking.resize(i + 1, false);
+        }
+        self.talking[i] = on;
+    }
+
+    /// True when the agent runs a conversation whose partner has left (or never came): what is
+    /// left of its conversation machine does not speak or trade, and its host ends it.
+    pub fn conversation_over(&self, agent: AgentId) -> bool {
+        self.talking.get(agent.index()).copied().unwrap_or(false) && self.partner(agent).is_none()
     }
 }
 

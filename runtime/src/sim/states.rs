@@ -4,6 +4,7 @@
 use super::SimWorld;
 use crate::hsm::{Inert, Message, StateCode, StateCx, StateLibrary, StateSpec};
 use crate::program::{Modifier, ModifierKind, Terminal};
+use crate::speech::transaction::{self, Direction};
 
 type Cx<'a> = StateCx<'a, SimWorld>;
 
@@ -106,6 +107,20 @@ pub(super) fn register(lib: &mut StateLibrary<SimWorld>) {
         || Box::new(Set),
     );
     lib.register(
+        "Transaction",
+        StateSpec::new(M::Text)
+            .raises(["Done", "Failed"])
+            .doc("Special state: a side effect inside the conversation. `give Name = value` gives the partner a variable (`{Slot}`s filled like a dialog state's), `give Name` moves the agent's own to the partner, `take Name` moves the partner's to the agent; each change is an add/del trace event. Raises Done, or Failed when the value to move is missing; does nothing once the partner has left."),
+        || Box::new(Transaction),
+    );
+    lib.register(
+        "Has",
+        StateSpec::new(M::Text)
+            .raises(["Yes", "No"])
+            .doc("Raises Yes if the agent has the variable its modifier names (from the scene, a Set or a transaction), else No."),
+        || Box::new(Has),
+    );
+    lib.register(
         "Listen",
         StateSpec::new(M::None).doc(
             "Waits for a message; its transitions are named after the messages it listens for.",
@@ -201,28 +216,34 @@ struct RequestConversation {
 }
 
 impl RequestConversation {
-    fn request(&mut self, cx: &mut Cx<'_>) {
+    /// Sends the request; `false` when the agent is not (yet) in the scene.
+    fn request(&mut self, cx: &mut Cx<'_>) -> bool {
         self.since_sent = 0.0;
         match cx.modifier_agent() {
-            Some(other) => cx.send_to(other, "RequestConversation"),
-            None => {
-                let state = cx.state_name().to_string();
-                cx.error(format!(
-                    "{state}: the agent it asks for is not in this scene"
-                ));
+            Some(other) => {
+                cx.send_to(other, "RequestConversation");
+                true
             }
+            None => false,
         }
     }
 }
 
 impl StateCode<SimWorld> for RequestConversation {
     fn init(&mut self, cx: &mut Cx<'_>) {
-        self.request(cx);
+        // At tick 0 the agent asked for may not have been created yet (agents start in scene
+        // order): ask again on the first update instead of reporting it.
+        if !self.request(cx) {
+            self.since_sent = REQUEST_RETRY;
+        }
     }
     fn update(&mut self, cx: &mut Cx<'_>, dt: f64) {
         self.since_sent += dt;
-        if self.since_sent >= REQUEST_RETRY {
-            self.request(cx);
+        if self.since_sent >= REQUEST_RETRY && !self.request(cx) {
+            let state = cx.state_name().to_string();
+            cx.error(format!(
+                "{state}: the agent it asks for is not in this scene"
+            ));
         }
     }
     fn on_message(&mut self, cx: &mut Cx<'_>, msg: &Message) -> bool {
@@ -237,14 +258,29 @@ impl StateCode<SimWorld> for RequestConversation {
 }
 
 /// Hosts a conversation machine. Turn-taking: a child state that yields sends
-/// `AwaitingResponse` up; the host passes `YourTurn` to the partner. When either side's machine
-/// ends, its host tells the partner `ConversationEnded`, which ends the partner's conversation
-/// too (after its current state has had a chance to take it as its response).
+/// `AwaitingResponse` up; the host passes `YourTurn` to the partner. When either side's host is
+/// left — its machine finished, or something interrupted it (a message, a failure) — it tells the
+/// partner `ConversationEnded`. The partner's conversation is then over: a state waiting for a
+/// response takes it as one (so a last line followed by `Finish` ends normally), nothing after
+/// it speaks or trades (`SimWorld::conversation_over`), and the host ends the machine with
+/// `EndStateMachine` on its next update.
 struct Talk {
     partner_left: bool,
 }
 
 impl StateCode<SimWorld> for Talk {
+    fn init(&mut self, cx: &mut Cx<'_>) {
+        let me = cx.agent;
+        cx.game.set_talking(me, true);
+        if cx.game.partner(me).is_none() {
+            // Nobody to talk with: say so, and end the conversation rather than stall in it.
+            let state = cx.state_name().to_string();
+            cx.error(format!(
+                "{state}: no conversation partner (enter it after RequestConversation or WaitForConversation)"
+            ));
+            self.partner_left = true;
+        }
+    }
     fn update(&mut self, cx: &mut Cx<'_>, _dt: f64) {
         if self.partner_left {
             cx.raise("EndStateMachine");
@@ -258,6 +294,7 @@ impl StateCode<SimWorld> for Talk {
             cx.send_to(partner, "ConversationEnded");
         }
         cx.game.set_partner(me, None);
+        cx.game.set_talking(me, false);
     }
     fn on_message(&mut self, cx: &mut Cx<'_>, msg: &Message) -> bool {
         if cx.message_is(msg, "AwaitingResponse") {
@@ -268,6 +305,8 @@ impl StateCode<SimWorld> for Talk {
             true
         } else if cx.message_is(msg, "ConversationEnded") {
             self.partner_left = true;
+            let me = cx.agent;
+            cx.game.set_partner(me, None);
             false // let the child take it as its response first
         } else {
             false
@@ -348,6 +387,11 @@ fn speak_sentence(cx: &mut Cx<'_>) -> String {
 
 impl StateCode<SimWorld> for Say {
     fn init(&mut self, cx: &mut Cx<'_>) {
+        if cx.game.conversation_over(cx.agent) {
+            // Nobody to talk to: stay silent; the host ends the conversation.
+            self.waiting = true;
+            return;
+        }
         let text = match self.line {
             Line::Canned(lines) => lines[cx.rng.index(lines.len())].to_string(),
             Line::Modifier => cx.text().unwrap_or("").to_string(),
@@ -416,5 +460,81 @@ impl StateCode<SimWorld> for Set {
                 cx.error(format!("{state}: `{text}` is not `Name = value`"));
             }
         }
+    }
+}
+
+/// `Transaction`: a side effect inside the conversation machine (`speech::transaction`).
+struct Transaction;
+impl StateCode<SimWorld> for Transaction {
+    fn init(&mut self, cx: &mut Cx<'_>) {
+        let me = cx.agent;
+        if cx.game.conversation_over(me) {
+            return; // interrupted before the exchange: it does not happen
+        }
+        let state = cx.state_name().to_string();
+        let Some(partner) = cx.game.partner(me) else {
+            cx.error(format!(
+                "{state}: a transaction needs a conversation partner"
+            ));
+            return;
+        };
+        let text = cx.text().unwrap_or("").to_string();
+        let t = match transaction::parse(&text) {
+            Ok(t) => t,
+            Err(e) => {
+                cx.error(format!("{state}: {e}"));
+                return;
+            }
+        };
+        let (from, to) = match t.direction {
+            Direction::Give => (me, partner),
+            Direction::Take => (partner, me),
+        };
+        let value = match t.value {
+            Some(v) => {
+                let game: &SimWorld = cx.game;
+                let (value, missing) = transaction::fill(v, |n| {
+                    game.variable(me, n).or_else(|| game.variable(partner, n))
+                });
+                for m in missing {
+                    cx.error(format!("{state}: variable `{m}` is not bound"));
+                }
+                value
+            }
+            None => match cx.game.remove_variable(from, t.variable) {
+                Some(v) => {
+                    let owner = cx.agent_name(from).to_string();
+                    cx.del_fact(format!("{}({owner}) = {v}", t.variable));
+                    v
+                }
+                None => {
+                    // A designed branch when the state handles `Failed`; a mistake otherwise.
+                    if !cx.has_transition("Failed") {
+                        let owner = cx.agent_name(from).to_string();
+                        cx.error(format!(
+                            "{state}: {owner} has no `{}` to hand over",
+                            t.variable
+                        ));
+                    }
+                    cx.raise("Failed");
+                    return;
+                }
+            },
+        };
+        let receiver = cx.agent_name(to).to_string();
+        cx.add_fact(format!("{}({receiver}) = {value}", t.variable));
+        cx.game.set_variable(to, t.variable, &value);
+        cx.raise("Done");
+    }
+}
+
+/// `Has`: branches on whether the agent has a variable.
+struct Has;
+impl StateCode<SimWorld> for Has {
+    fn init(&mut self, cx: &mut Cx<'_>) {
+        let name = cx.text().unwrap_or("").trim().to_string();
+        let me = cx.agent;
+        let has = cx.game.variable(me, &name).is_some();
+        cx.raise(if has { "Yes" } else { "No" });
     }
 }

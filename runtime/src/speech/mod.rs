@@ -8,6 +8,8 @@
 //! the first `choose_among` candidates (Hewlett §3.4.4: "a weighted average to pick from the
 //! first two entries"), weight `2^score`, from the agent's seeded random stream.
 
+pub mod transaction;
+
 use crate::program::{NameId, Program, SceneId};
 use serde::{Deserialize, Serialize};
 

@@ -119,21 +119,53 @@ pub struct SceneAsset {
     #[serde(default = "default_tick_rate")]
     pub tick_rate: u32,
     pub agents: Vec<AgentAsset>,
-    /// Doors of the navigation graph opening and closing during the scene.
+    /// What happens during the scene: at smart locations, the player's actions and what proxied
+    /// game systems report; on the navigation graph, doors opening and closing
+    /// (docs/formats/scene.md).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub events: Vec<SceneEventAsset>,
 }
 
-/// `(at: 12.0, close: "SecurityLaneA")` or `(at: 40.0, open: "SecurityLaneA")`.
+/// A scene event at `at` seconds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SceneEventAsset {
-    /// Seconds into the scene.
-    pub at: f64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub open: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub close: Option<String>,
+#[serde(rename = "SceneEvent", deny_unknown_fields)]
+pub enum SceneEventAsset {
+    /// The player reacts to the interaction icon of a smart location's player emitter.
+    Interact { at: f64, location: String },
+    /// Player input: a ground fact for the blackboard of the player's script (`.me`: the player).
+    Input { at: f64, fact: String },
+    /// The player walks away from its script.
+    Leave { at: f64 },
+    /// A proxy object reports a fact (`.me`: the proxy).
+    Push {
+        at: f64,
+        proxy: String,
+        fact: String,
+    },
+    /// A smart location emits one of its notifications now.
+    Notify {
+        at: f64,
+        location: String,
+        notification: String,
+    },
+    /// A door of the navigation graph opens (docs/formats/nav.md).
+    Open { at: f64, door: String },
+    /// A door of the navigation graph closes.
+    Close { at: f64, door: String },
+}
+
+impl SceneEventAsset {
+    pub fn at(&self) -> f64 {
+        match self {
+            SceneEventAsset::Interact { at, .. }
+            | SceneEventAsset::Input { at, .. }
+            | SceneEventAsset::Leave { at }
+            | SceneEventAsset::Push { at, .. }
+            | SceneEventAsset::Notify { at, .. }
+            | SceneEventAsset::Open { at, .. }
+            | SceneEventAsset::Close { at, .. } => *at,
+        }
+    }
 }
 
 fn default_tick_rate() -> u32 {
@@ -165,6 +197,10 @@ pub struct AgentAsset {
     /// (`{"CityName": "Boston"}`).
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub variables: std::collections::BTreeMap<String, String>,
+    /// The player: joins scripts only through player emitters; the scene's events say what it
+    /// does.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub player: bool,
 }
 
 fn is_zero(x: &f64) -> bool {
@@ -182,17 +218,106 @@ pub struct SmartLocationAsset {
     #[serde(default = "default_radius")]
     pub radius: f64,
     /// Props it owns; each supplies `kind(name)` to its scripts.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub props: Vec<PropAsset>,
     /// Predicates a proxy object supplies (`"sale/2"`).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub supplies: String,
-    /// Scripts it can run.
+    /// Scripts it can run (its script emitter).
     pub scripts: Vec<ScriptChoiceAsset>,
+    /// Game systems that take part in its scripts as if they were NPCs (35.6).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub proxies: Vec<ProxyAsset>,
+    /// Notification emitters: events at the location that nearby agents react to.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notifications: Vec<NotificationAsset>,
+    /// Spawn emitters: NPCs placed at designer points.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spawns: Vec<SpawnAsset>,
+    /// The player emitter: an interaction icon that lets the player join the script.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<PlayerEmitterAsset>,
 }
 
 fn default_radius() -> f64 {
     5.0
+}
+
+/// `Proxy(name: "till", role: "till", actions: ["ring_up"], supplies: "sale/2")`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Proxy", deny_unknown_fields)]
+pub struct ProxyAsset {
+    pub name: String,
+    pub role: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<String>,
+    /// What it pushes into the blackboard, `predicate/arity` comma-separated.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub supplies: String,
+}
+
+/// `Notification(name: "Show", at: 20.0, every: 60.0, radius: 25.0, facts: "show(juggler)")`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Notification", deny_unknown_fields)]
+pub struct NotificationAsset {
+    pub name: String,
+    #[serde(default)]
+    pub at: f64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub every: f64,
+    /// Default: the location's radius.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radius: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lasts: Option<f64>,
+    /// Ground facts put on the blackboard, cell syntax.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub facts: String,
+}
+
+/// `Spawn(name: "passerby", point: "WestGate", roles: ["customer"], route: ["EastGate"], every: 20.0)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Spawn", deny_unknown_fields)]
+pub struct SpawnAsset {
+    pub name: String,
+    pub point: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roles: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub route: Vec<String>,
+    #[serde(default = "default_size", skip_serializing_if = "is_default_size")]
+    pub size: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub at: f64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub every: f64,
+    /// How many waves: default 1, or no limit when `every` is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waves: Option<u32>,
+}
+
+fn is_default_size(n: &u32) -> bool {
+    *n == default_size()
+}
+
+fn default_size() -> u32 {
+    1
+}
+
+/// `Player(role: "buyer", icon: "shop", supplies: "asks/2")`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Player", deny_unknown_fields)]
+pub struct PlayerEmitterAsset {
+    pub role: String,
+    #[serde(default = "default_icon")]
+    pub icon: String,
+    /// What player input writes into the blackboard, `predicate/arity` comma-separated.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub supplies: String,
+}
+
+fn default_icon() -> String {
+    "interact".to_string()
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -206,12 +331,24 @@ pub struct PropAsset {
 #[serde(deny_unknown_fields)]
 pub struct ScriptChoiceAsset {
     pub script: String,
-    #[serde(default = "default_preference")]
+    #[serde(
+        default = "default_preference",
+        skip_serializing_if = "is_default_preference"
+    )]
     pub preference: f64,
 }
 
 fn default_preference() -> f64 {
     1.0
+}
+
+fn is_default_preference(x: &f64) -> bool {
+    *x == default_preference()
+}
+
+/// Whether a field holds its default, so the canonical printer leaves it out.
+fn is_default<T: Default + PartialEq>(x: &T) -> bool {
+    *x == T::default()
 }
 
 /// `*.sentences.ron`: sentence states (Hewlett Fig. 3.2) and how to rank their realisations.
@@ -223,7 +360,7 @@ pub struct SentencesAsset {
     pub ngrams: Option<String>,
     /// `Interpolated` (default: interpolated absolute discounting), `StupidBackoff`, or `Eq31`
     /// (Hewlett's Eq. 3.1 exactly, `-inf` for unseen n-grams).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub scoring: ScoringAsset,
     /// Candidates kept per sentence state (default 5).
     #[serde(default = "default_keep")]

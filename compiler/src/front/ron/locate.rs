@@ -67,6 +67,60 @@ pub enum Seg<'a> {
     Index(usize),
 }
 
+/// An owned [`Seg`]: where a value sits, as tools keep it (the editor maps a diagnostic's span
+/// back to the item it is about).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PathSeg {
+    Field(String),
+    Index(usize),
+}
+
+impl std::fmt::Display for PathSeg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PathSeg::Field(name) => write!(f, ".{name}"),
+            PathSeg::Index(i) => write!(f, "[{i}]"),
+        }
+    }
+}
+
+impl Node {
+    /// The path of the deepest value whose span holds all of `range` (empty: the whole
+    /// document, or nothing holds it). The inverse of [`Node::find`].
+    pub fn path_at(&self, range: Range<usize>) -> Vec<PathSeg> {
+        let mut path = Vec::new();
+        let mut node = self;
+        'down: loop {
+            match node {
+                Node::Struct { fields, .. } => {
+                    for (name, child) in fields {
+                        if holds(&child.span(), &range) {
+                            path.push(PathSeg::Field(name.clone()));
+                            node = child;
+                            continue 'down;
+                        }
+                    }
+                }
+                Node::Seq { items, .. } => {
+                    for (i, child) in items.iter().enumerate() {
+                        if holds(&child.span(), &range) {
+                            path.push(PathSeg::Index(i));
+                            node = child;
+                            continue 'down;
+                        }
+                    }
+                }
+                Node::Scalar { .. } => {}
+            }
+            return path;
+        }
+    }
+}
+
+fn holds(outer: &Range<usize>, inner: &Range<usize>) -> bool {
+    outer.start <= inner.start && inner.end <= outer.end && outer.start < outer.end
+}
+
 /// Reads the structure of a RON document; `None` if it cannot make sense of it.
 pub fn parse(text: &str) -> Option<Node> {
     let mut r = Reader {
@@ -373,6 +427,22 @@ Machine(
     fn missing_paths_fall_back_to_the_nearest_value() {
         use Seg::*;
         assert!(at(&[Field("states"), Index(1), Field("code")]).starts_with("(name: \"Goto1\""));
+    }
+
+    #[test]
+    fn path_at_finds_the_deepest_value_holding_a_span() {
+        let n = parse(TEXT).unwrap();
+        let at = |needle: &str| {
+            let start = TEXT.find(needle).unwrap();
+            n.path_at(start..start + needle.len())
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<String>()
+        };
+        assert_eq!(at("\"Here\""), ".states[1].modifier");
+        assert_eq!(at("\"ReachedLocation\""), ".states[1].on[0][0]");
+        assert_eq!(at("\"M\""), ".name");
+        assert_eq!(at("Machine("), "");
     }
 
     #[test]

@@ -11,27 +11,27 @@ use ensemble_runtime::program::{ModifierKind, Terminal};
 use std::collections::HashMap;
 
 /// Finds spans in one file; falls back to the file start when the structure is unreadable.
-pub(super) struct Locator {
+pub struct Locator {
     pub(super) file: FileId,
     tree: Option<Node>,
 }
 
 impl Locator {
-    pub(super) fn new(sources: &SourceMap, file: FileId) -> Self {
+    pub fn new(sources: &SourceMap, file: FileId) -> Self {
         Locator {
             file,
             tree: locate::parse(&sources.get(file).text),
         }
     }
 
-    pub(super) fn span(&self, path: &[Seg<'_>]) -> Span {
+    pub fn span(&self, path: &[Seg<'_>]) -> Span {
         match &self.tree {
             Some(t) => Span::new(self.file, t.find(path)),
             None => Span::file_start(self.file),
         }
     }
 
-    pub(super) fn name(&self, text: &str, path: &[Seg<'_>]) -> Name {
+    pub fn name(&self, text: &str, path: &[Seg<'_>]) -> Name {
         Name {
             text: text.to_string(),
             span: self.span(path),
@@ -591,7 +591,7 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
                     (name, found)
                 }
                 None => {
-                    if a.roles.is_empty() {
+                    if a.roles.is_empty() && !a.player {
                         diags.push(
                             Diagnostic::error(Code::InvalidValue, format!("agent `{}` has neither a machine nor any roles, so nothing can drive it", a.name))
                                 .at(agent_name.span, "idle forever")
@@ -674,45 +674,23 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
                 group: a.group.clone(),
                 delay: a.delay.max(0.0),
                 variables,
+                player: a.player,
             });
         }
-        let events = asset
+        // Doors opening and closing (resolved by compiler/src/nav; the times are checked with
+        // the other scene events in compiler/src/script/location.rs).
+        let doors = asset
             .events
             .iter()
             .enumerate()
             .filter_map(|(i, e)| {
-                let path = |f: &'static str| [Seg::Field("events"), Seg::Index(i), Seg::Field(f)];
-                if !(e.at.is_finite() && e.at >= 0.0) {
-                    diags.push(
-                        Diagnostic::error(
-                            Code::InvalidValue,
-                            "a scene event happens at a number of seconds, 0 or more",
-                        )
-                        .at(loc.span(&path("at")), "here"),
-                    );
-                }
-                match (&e.open, &e.close) {
-                    (Some(door), None) => Some(crate::ir::nav::SceneEvent {
-                        at: e.at,
-                        door: loc.name(door, &path("open")),
-                        open: true,
-                    }),
-                    (None, Some(door)) => Some(crate::ir::nav::SceneEvent {
-                        at: e.at,
-                        door: loc.name(door, &path("close")),
-                        open: false,
-                    }),
-                    _ => {
-                        diags.push(
-                            Diagnostic::error(
-                                Code::InvalidValue,
-                                "a scene event opens or closes one door: write `open: \"Door\"` or `close: \"Door\"`",
-                            )
-                            .at(loc.span(&[Seg::Field("events"), Seg::Index(i)]), "this event"),
-                        );
-                        None
-                    }
-                }
+                let (at, door, open) = match e {
+                    SceneEventAsset::Open { at, door } => (*at, door, true),
+                    SceneEventAsset::Close { at, door } => (*at, door, false),
+                    _ => return None,
+                };
+                let door = loc.name(door, &[Seg::Field("events"), Seg::Index(i), Seg::Field("door")]);
+                Some(crate::ir::nav::SceneEvent { at, door, open })
             })
             .collect();
         module.scenes.append(Scene {
@@ -720,7 +698,7 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
             tick_rate: asset.tick_rate,
             tick_rate_span,
             agents,
-            events,
+            doors,
         });
     }
 }

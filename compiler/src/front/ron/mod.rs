@@ -4,20 +4,22 @@
 //! [`locate`] module re-reads the same text to find where each value was written, so that
 //! validation can point at the exact state, transition or modifier.
 
+pub mod any;
 pub mod assets;
 pub mod locate;
 mod lower;
+pub mod print;
 mod sentences;
 
 pub use assets::*;
-pub use lower::lower;
+pub use lower::{Locator, implied_code, lower};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::source::{FileId, SourceMap, Span};
 use serde::de::DeserializeOwned;
 
 /// The asset kinds, by file suffix.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AssetKind {
     Machine,
     StateLibrary,
@@ -157,19 +159,8 @@ pub fn parse_manifest(
     parse(sources, file, diagnostics)
 }
 
-/// Writes an asset in the canonical layout the editor saves: ron's pretty printer with fixed
-/// settings, so that the same content always produces the same bytes.
+/// Writes an asset in the canonical layout the editor saves ([`print`]), without comments: the
+/// same content always produces the same bytes.
 pub fn to_canonical_string<T: serde::Serialize>(value: &T) -> String {
-    let config = ron::ser::PrettyConfig::new()
-        .indentor("    ".to_string())
-        .struct_names(true)
-        .separate_tuple_members(false)
-        .enumerate_arrays(false)
-        .compact_arrays(false);
-    let mut s = ron::Options::default()
-        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-        .to_string_pretty(value, config)
-        .expect("assets always serialise");
-    s.push('\n');
-    s
+    print::print_plain(value)
 }

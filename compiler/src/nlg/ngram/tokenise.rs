@@ -172,6 +172,24 @@ mod tests {
         );
     }
 
+    /// UAX #29 words: accented and non-Latin letters stay inside words, dashes and curly quotes
+    /// are not words, upper case folds beyond ASCII.
+    #[test]
+    fn tokenisation_is_unicode_aware() {
+        let mut got = Vec::new();
+        sentences(
+            "ÉMILE’s café—naïve Straße, «Жил-был» 1840s. Ça va?",
+            |s| got.push(s.to_vec()),
+        );
+        assert_eq!(
+            got,
+            vec![
+                vec!["émile’s", "café", "naïve", "straße", "жил", "был", "1840s"],
+                vec!["ça", "va"],
+            ]
+        );
+    }
+
     #[test]
     fn scoring_tokens_are_padded() {
         assert_eq!(

@@ -1,0 +1,206 @@
+//! The contract between the editor and the editor of one asset kind (a *panel*).
+//!
+//! A panel edits a plain value — the asset as the compiler's `front::ron` (or `script`, `hpmm`)
+//! shapes it — and nothing else. The host owns everything around it: it snapshots the value
+//! before [`AssetPanel::ui`], compares after, records undo (typing in one field coalesces into
+//! one step), marks the document dirty, prints and saves it, and recompiles it for diagnostics.
+//! So a panel has no save, undo or file code, and cannot corrupt a file.
+//!
+//! ```ignore
+//! impl AssetPanel<ScriptAsset> for RulesPanel {
+//!     fn ui(&mut self, ui: &mut egui::Ui, script: &mut ScriptAsset, cx: &PanelCx) -> bool {
+//!         let mut changed = false;
+//!         for rule in &mut script.rules {
+//!             changed |= ui.text_edit_singleline(&mut rule.precondition).changed();
+//!         }
+//!         changed
+//!     }
+//!     fn reveal(&mut self, target: &Reveal) { self.scroll_to = Some(target.clone()); }
+//! }
+//! ```
+//!
+//! Diagnostics arrive located ([`Located`]): line and column in the file, sheet and cell for
+//! workbooks, and the RON path of the value they are about (`rules[3].precondition`) with the
+//! name of the item it enters, so a panel can outline the offending cell without parsing spans.
+//! When the user clicks a diagnostic of this document, the host calls [`AssetPanel::reveal`].
+
+use crate::analysis::Located;
+use eframe::egui;
+use ensemble_compiler::front::ron::AssetKind;
+use ensemble_compiler::front::ron::any::AnyAsset;
+use ensemble_compiler::front::ron::locate::PathSeg;
+use std::cell::RefCell;
+use std::path::Path;
+
+/// What a panel sees besides its value.
+pub struct PanelCx<'a> {
+    /// The project folder.
+    pub root: &'a Path,
+    /// The document's path, relative to `root`.
+    pub file: &'a str,
+    /// The diagnostics located in this document, in the compiler's order.
+    pub diagnostics: &'a [Located],
+    /// Names defined across the project, for pickers.
+    pub names: &'a ProjectNames,
+    /// Requests for the host (open another asset, ...), taken after the frame.
+    pub requests: &'a RefCell<Vec<Request>>,
+    /// The last compile as the compiler reported it — every diagnostic, the sources their
+    /// spans point into, and this document among them — for panels that locate spans
+    /// themselves (see [`PanelCx::compiled`]).
+    pub compiled: Option<Compiled<'a>>,
+}
+
+/// The raw form of the last compile.
+#[derive(Clone, Copy)]
+pub struct Compiled<'a> {
+    pub diagnostics: &'a [ensemble_compiler::diag::Diagnostic],
+    pub sources: &'a ensemble_compiler::source::SourceMap,
+    /// This document in `sources`, when it was compiled.
+    pub file: Option<ensemble_compiler::source::FileId>,
+}
+
+impl<'a> PanelCx<'a> {
+    /// The same context in the raw form the rule table and sentence editor take
+    /// ([`crate::panel_cx::PanelCx`]).
+    pub fn compiled(&self) -> crate::panel_cx::PanelCx<'a> {
+        static NONE: std::sync::LazyLock<ensemble_compiler::source::SourceMap> =
+            std::sync::LazyLock::new(Default::default);
+        match self.compiled {
+            Some(c) => crate::panel_cx::PanelCx {
+                diagnostics: c.diagnostics,
+                sources: c.sources,
+                file: c.file,
+                root: self.root,
+            },
+            None => crate::panel_cx::PanelCx::detached(&NONE, self.root),
+        }
+    }
+}
+
+impl PanelCx<'_> {
+    pub fn request(&self, r: Request) {
+        self.requests.borrow_mut().push(r);
+    }
+
+    /// The diagnostics about the item named `name` of the list field `list`.
+    pub fn about<'b>(&'b self, list: &'b str, name: &'b str) -> impl Iterator<Item = &'b Located> {
+        self.diagnostics
+            .iter()
+            .filter(move |l| l.list() == Some(list) && l.item.as_deref() == Some(name))
+    }
+}
+
+/// What to show after a click on a diagnostic or a search result.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reveal {
+    /// The value at this RON path (from a diagnostic).
+    Path(Vec<PathSeg>),
+    /// The item named so (from Find), in the list field `list`.
+    Item { list: String, name: String },
+}
+
+/// Something a panel asks of the host.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Request {
+    /// Open the machine named so.
+    OpenMachine(String),
+    /// Open the document at this path.
+    Open(String),
+}
+
+/// Names the project defines, from the documents as they are now (not the last compile).
+#[derive(Clone, Debug, Default)]
+pub struct ProjectNames {
+    pub machines: Vec<String>,
+    pub locations: Vec<String>,
+    pub agents: Vec<String>,
+    pub sentences: Vec<String>,
+    /// Library states: name, modifier kind, whether it ends the machine, events it raises, doc.
+    pub library: Vec<LibraryEntry>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LibraryEntry {
+    pub name: String,
+    pub modifier: ensemble_runtime::program::ModifierKind,
+    pub terminal: ensemble_runtime::program::Terminal,
+    pub raises: Option<Vec<String>>,
+    pub doc: String,
+}
+
+impl ProjectNames {
+    pub fn library(&self, name: &str) -> Option<&LibraryEntry> {
+        self.library.iter().find(|l| l.name == name)
+    }
+}
+
+/// The editor of one asset kind.
+pub trait AssetPanel<T> {
+    /// Draws the editor of `value` and edits it in place; returns whether it changed it.
+    fn ui(&mut self, ui: &mut egui::Ui, value: &mut T, cx: &PanelCx) -> bool;
+
+    /// Scrolls to and selects `target` the next time it is drawn.
+    fn reveal(&mut self, target: &Reveal);
+}
+
+/// A panel as the host keeps it: one per asset kind, over [`AnyAsset`]. [`for_kind`] makes one
+/// from an [`AssetPanel`] of the kind's own shape.
+pub trait KindPanel {
+    fn ui(&mut self, ui: &mut egui::Ui, asset: &mut AnyAsset, cx: &PanelCx) -> bool;
+    fn reveal(&mut self, target: &Reveal);
+}
+
+struct ForKind<P, F> {
+    panel: P,
+    shape: F,
+}
+
+impl<T, P, F> KindPanel for ForKind<P, F>
+where
+    P: AssetPanel<T>,
+    F: Fn(&mut AnyAsset) -> Option<&mut T>,
+{
+    fn ui(&mut self, ui: &mut egui::Ui, asset: &mut AnyAsset, cx: &PanelCx) -> bool {
+        match (self.shape)(asset) {
+            Some(value) => self.panel.ui(ui, value, cx),
+            None => false,
+        }
+    }
+
+    fn reveal(&mut self, target: &Reveal) {
+        self.panel.reveal(target);
+    }
+}
+
+/// Wraps `panel`, which edits the `T` that `shape` finds in an asset of its kind:
+/// `for_kind(RulesPanel::default(), |a| match a { AnyAsset::Script(s) => Some(s), _ => None })`.
+pub fn for_kind<T, P, F>(panel: P, shape: F) -> Box<dyn KindPanel>
+where
+    T: 'static,
+    P: AssetPanel<T> + 'static,
+    F: Fn(&mut AnyAsset) -> Option<&mut T> + 'static,
+{
+    Box::new(ForKind { panel, shape })
+}
+
+/// The panels the editor opens assets with, by kind. Kinds without one open in the read-only
+/// text view. Editors of other kinds are added here.
+pub fn plugged() -> Vec<(AssetKind, Box<dyn KindPanel>)> {
+    use crate::panels::{RulesPanel, SentencesPanel};
+    vec![
+        (
+            AssetKind::Script,
+            for_kind(RulesPanel::default(), |a| match a {
+                AnyAsset::Script(s) => Some(s),
+                _ => None,
+            }),
+        ),
+        (
+            AssetKind::Sentences,
+            for_kind(SentencesPanel::default(), |a| match a {
+                AnyAsset::Sentences(s) => Some(s),
+                _ => None,
+            }),
+        ),
+    ]
+}

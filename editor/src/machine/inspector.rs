@@ -1,0 +1,580 @@
+//! The inspector beside the graph: the selected state's name, library state, modifier and
+//! transitions (or, with nothing selected, the machine's). The modifier's widget follows what
+//! the library state takes: a location or machine is picked by name, a dialog state's sentence
+//! state from the project's, a number is dragged, a line is typed.
+//!
+//! Names are edited in a buffer and applied on Enter or when the field loses focus, because a
+//! rename changes references: applying it per keystroke could pass through another state's
+//! name and merge the two.
+
+use super::ops;
+use super::view::Look;
+use super::{GraphView, Op};
+use crate::analysis::Located;
+use crate::asset_panel::ProjectNames;
+use crate::theme;
+use eframe::egui;
+use egui::{RichText, Ui};
+use ensemble_compiler::diag::Severity;
+use ensemble_compiler::front::ron::{MachineAsset, ModifierValue, StateAsset};
+use ensemble_runtime::program::ModifierKind;
+use std::collections::HashMap;
+
+#[derive(Default)]
+pub struct Inspector {
+    /// (state, text) being renamed.
+    rename: Option<(String, String)>,
+    rename_error: Option<String>,
+    machine_name: Option<String>,
+    machine_error: Option<String>,
+    /// Focus the name field next frame (from a node's Rename… menu).
+    pub focus_name: bool,
+}
+
+#[derive(Default)]
+pub struct InspectorOutput {
+    pub ops: Vec<Op>,
+    pub rename_machine: Option<String>,
+    pub open_machine: Option<String>,
+}
+
+pub struct InspectorCx<'a> {
+    pub names: &'a ProjectNames,
+    pub diagnostics: &'a [&'a Located],
+    pub lines: &'a HashMap<String, String>,
+}
+
+fn heading(ui: &mut Ui, text: &str) {
+    ui.add_space(8.0);
+    ui.label(
+        RichText::new(text.to_uppercase())
+            .font(theme::section_font())
+            .color(theme::TEXT_WEAK)
+            .strong(),
+    );
+    ui.add_space(2.0);
+}
+
+fn diagnostics_list(ui: &mut Ui, list: &[&Located]) {
+    if list.is_empty() {
+        return;
+    }
+    heading(ui, "Problems");
+    for l in list {
+        let color = theme::severity_color(l.severity());
+        ui.horizontal_wrapped(|ui| {
+            ui.label(
+                RichText::new(l.diagnostic.code.as_str())
+                    .monospace()
+                    .color(color),
+            );
+            ui.label(RichText::new(&l.diagnostic.message).color(theme::TEXT));
+        });
+    }
+}
+
+impl Inspector {
+    /// Sets a rename error to show (from the host, when the op was refused).
+    pub fn refused(&mut self, message: String) {
+        self.rename_error = Some(message);
+    }
+
+    pub fn show(
+        &mut self,
+        ui: &mut Ui,
+        m: &MachineAsset,
+        graph: &GraphView,
+        cx: &InspectorCx,
+    ) -> InspectorOutput {
+        let mut out = InspectorOutput::default();
+        let selected = graph.selected_states(m);
+        // Content never widens the panel; the designer does, by dragging its edge.
+        ui.set_max_width(ui.available_width());
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| match selected.len() {
+                0 => self.machine(ui, m, cx, &mut out),
+                1 => {
+                    let name = selected.iter().next().cloned().unwrap_or_default();
+                    if let Some(i) = ops::index_of(m, &name) {
+                        self.state(ui, m, &m.states[i], cx, &mut out);
+                    }
+                }
+                n => {
+                    ui.label(
+                        RichText::new(format!("{n} states selected"))
+                            .heading()
+                            .color(theme::TEXT),
+                    );
+                    ui.add_space(6.0);
+                    ui.label(
+                        RichText::new("Delete removes them; Ctrl+C copies them.")
+                            .color(theme::TEXT_WEAK),
+                    );
+                    if ui.button("Delete selected").clicked() {
+                        out.ops.push(Op::Delete(selected.clone()));
+                    }
+                }
+            });
+        out
+    }
+
+    fn machine(
+        &mut self,
+        ui: &mut Ui,
+        m: &MachineAsset,
+        cx: &InspectorCx,
+        out: &mut InspectorOutput,
+    ) {
+        ui.label(RichText::new("Machine").heading().color(theme::TEXT));
+        heading(ui, "Name");
+        let buffer = self.machine_name.get_or_insert_with(|| m.name.clone());
+        if !ui.memory(|mem| mem.has_focus(egui::Id::new("machine-name")))
+            && *buffer != m.name
+            && self.machine_error.is_none()
+        {
+            *buffer = m.name.clone();
+        }
+        let r = ui.add(
+            egui::TextEdit::singleline(buffer)
+                .id(egui::Id::new("machine-name"))
+                .desired_width(f32::INFINITY)
+                .hint_text("machine name"),
+        );
+        let commit =
+            r.lost_focus() || (r.has_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
+        if commit {
+            let new = buffer.trim().to_string();
+            if new != m.name {
+                out.rename_machine = Some(new);
+            }
+        }
+        if let Some(e) = &self.machine_error {
+            ui.label(RichText::new(e).color(theme::ERROR));
+        }
+        ui.label(
+            RichText::new("Renaming updates every state and scene that runs it.")
+                .small()
+                .color(theme::TEXT_WEAK),
+        );
+
+        heading(ui, "Initial state");
+        let initial = ops::initial(m).to_string();
+        egui::ComboBox::from_id_salt("initial-state")
+            .selected_text(&initial)
+            .width(ui.available_width() - 8.0)
+            .show_ui(ui, |ui| {
+                for s in &m.states {
+                    if ui.selectable_label(s.name == initial, &s.name).clicked()
+                        && s.name != initial
+                    {
+                        out.ops.push(Op::SetInitial(s.name.clone()));
+                    }
+                }
+            });
+
+        heading(ui, "Contents");
+        let transitions: usize = m.states.iter().map(|s| s.on.len()).sum();
+        ui.label(
+            RichText::new(format!(
+                "{} states, {transitions} transitions",
+                m.states.len()
+            ))
+            .color(theme::TEXT),
+        );
+        ui.add_space(6.0);
+        if ui
+            .button("Auto-layout")
+            .on_hover_text("Arrange the states in columns that follow the flow")
+            .clicked()
+        {
+            out.ops.push(Op::Arrange(GraphView::arrange(m)));
+        }
+        let machine_level: Vec<&Located> = cx
+            .diagnostics
+            .iter()
+            .copied()
+            .filter(|l| l.list() != Some("states"))
+            .collect();
+        diagnostics_list(ui, &machine_level);
+        ui.add_space(10.0);
+        ui.label(
+            RichText::new("Select a state to edit it. Right-click the canvas to add one; drag from a + pin to connect.")
+                .small()
+                .color(theme::TEXT_WEAK),
+        );
+    }
+
+    /// Shows a refused machine rename.
+    pub fn machine_refused(&mut self, message: Option<String>) {
+        self.machine_error = message;
+    }
+
+    fn state(
+        &mut self,
+        ui: &mut Ui,
+        m: &MachineAsset,
+        s: &StateAsset,
+        cx: &InspectorCx,
+        out: &mut InspectorOutput,
+    ) {
+        let code = ops::code(s).to_string();
+        let look = Look::of(&code, cx.names);
+        let lib = cx.names.library(&code);
+        ui.horizontal(|ui| {
+            ui.label(RichText::new("State").heading().color(theme::TEXT));
+            if ops::initial(m) == s.name {
+                ui.label(RichText::new("▶ initial").small().color(theme::ACCENT));
+            }
+        });
+
+        heading(ui, "Name");
+        if self.rename.as_ref().is_none_or(|(n, _)| *n != s.name) {
+            self.rename = Some((s.name.clone(), s.name.clone()));
+            self.rename_error = None;
+        }
+        let id = egui::Id::new("state-name");
+        if let Some((_, buffer)) = self.rename.as_mut() {
+            let r = ui.add(
+                egui::TextEdit::singleline(buffer)
+                    .id(id)
+                    .desired_width(f32::INFINITY)
+                    .hint_text("state name"),
+            );
+            if std::mem::take(&mut self.focus_name) {
+                r.request_focus();
+            }
+            if r.has_focus() && ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                *buffer = s.name.clone();
+                self.rename_error = None;
+            }
+            let commit =
+                r.lost_focus() || (r.has_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
+            if commit && buffer.trim() != s.name {
+                match ops::check_name(m, &s.name, buffer) {
+                    Ok(()) => out.ops.push(Op::RenameState {
+                        old: s.name.clone(),
+                        new: buffer.trim().to_string(),
+                    }),
+                    Err(e) => self.rename_error = Some(e),
+                }
+            }
+        }
+        if let Some(e) = &self.rename_error {
+            ui.label(RichText::new(e).color(theme::ERROR));
+        }
+        if ops::initial(m) != s.name && ui.small_button("Make initial").clicked() {
+            out.ops.push(Op::SetInitial(s.name.clone()));
+        }
+
+        heading(ui, "Library state");
+        let mut library: Vec<&str> = cx.names.library.iter().map(|l| l.name.as_str()).collect();
+        library.sort();
+        let shown = if lib.is_none() {
+            RichText::new(format!("{code}  (unknown)")).color(theme::ERROR)
+        } else {
+            RichText::new(&code)
+        };
+        egui::ComboBox::from_id_salt("library-state")
+            .selected_text(shown)
+            .width(ui.available_width() - 8.0)
+            .show_ui(ui, |ui| {
+                for name in library {
+                    let doc = cx
+                        .names
+                        .library(name)
+                        .map(|l| l.doc.clone())
+                        .unwrap_or_default();
+                    if ui
+                        .selectable_label(name == code, name)
+                        .on_hover_text(doc)
+                        .clicked()
+                        && name != code
+                    {
+                        out.ops.push(Op::SetCode {
+                            state: s.name.clone(),
+                            code: Some(name.to_string()),
+                        });
+                    }
+                }
+            });
+        if s.code.is_none() {
+            ui.label(
+                RichText::new("implied by the state's name")
+                    .small()
+                    .color(theme::TEXT_WEAK),
+            );
+        }
+        if let Some(l) = lib
+            && !l.doc.is_empty()
+        {
+            ui.label(RichText::new(&l.doc).small().color(theme::TEXT_WEAK));
+        }
+
+        heading(ui, "Modifier");
+        self.modifier(ui, s, lib.map(|l| l.modifier), look, cx, out);
+
+        heading(ui, "Transitions");
+        self.transitions(ui, m, s, lib.and_then(|l| l.raises.as_deref()), out);
+
+        let mine: Vec<&Located> = cx
+            .diagnostics
+            .iter()
+            .copied()
+            .filter(|l| l.list() == Some("states") && l.item.as_deref() == Some(s.name.as_str()))
+            .collect();
+        diagnostics_list(ui, &mine);
+        if mine.iter().any(|l| l.severity() == Severity::Error) {
+            ui.add_space(4.0);
+        }
+    }
+
+    fn modifier(
+        &mut self,
+        ui: &mut Ui,
+        s: &StateAsset,
+        kind: Option<ModifierKind>,
+        look: Look,
+        cx: &InspectorCx,
+        out: &mut InspectorOutput,
+    ) {
+        let set = |out: &mut InspectorOutput, m: Option<ModifierValue>| {
+            out.ops.push(Op::SetModifier {
+                state: s.name.clone(),
+                modifier: m,
+            })
+        };
+        let current = match &s.modifier {
+            Some(ModifierValue::Name(n)) => n.clone(),
+            Some(ModifierValue::Number(x)) => format!("{x}"),
+            None => String::new(),
+        };
+        let pick = |ui: &mut Ui, out: &mut InspectorOutput, what: &str, options: &[String]| {
+            let text = if current.is_empty() {
+                RichText::new(format!("choose a {what}")).color(theme::TEXT_WEAK)
+            } else if options.contains(&current) {
+                RichText::new(&current)
+            } else {
+                RichText::new(format!("{current}  (unknown)")).color(theme::ERROR)
+            };
+            egui::ComboBox::from_id_salt(("modifier", what))
+                .selected_text(text)
+                .width(ui.available_width() - 8.0)
+                .show_ui(ui, |ui| {
+                    for o in options {
+                        if ui.selectable_label(*o == current, o).clicked() && *o != current {
+                            set(out, Some(ModifierValue::Name(o.clone())));
+                        }
+                    }
+                });
+        };
+        match kind {
+            Some(ModifierKind::None) => {
+                ui.label(
+                    RichText::new("This library state takes no modifier.").color(theme::TEXT_WEAK),
+                );
+                if s.modifier.is_some() {
+                    ui.horizontal(|ui| {
+                        ui.label(
+                            RichText::new(format!("It has “{current}”.")).color(theme::WARNING),
+                        );
+                        if ui.small_button("Remove").clicked() {
+                            set(out, None);
+                        }
+                    });
+                }
+            }
+            Some(ModifierKind::Location) => pick(ui, out, "location", &cx.names.locations),
+            Some(ModifierKind::Machine) => {
+                pick(ui, out, "machine", &cx.names.machines);
+                if let Some(ModifierValue::Name(child)) = &s.modifier
+                    && cx.names.machines.contains(child)
+                    && ui.button(format!("⏵ Open {child}")).clicked()
+                {
+                    out.open_machine = Some(child.clone());
+                }
+            }
+            Some(ModifierKind::Agent) => {
+                pick(ui, out, "agent", &cx.names.agents);
+                let mut text = current.clone();
+                if ui
+                    .add(egui::TextEdit::singleline(&mut text).hint_text("or type an agent's name"))
+                    .changed()
+                {
+                    set(out, (!text.is_empty()).then_some(ModifierValue::Name(text)));
+                }
+            }
+            Some(ModifierKind::Number) => {
+                let mut x = match &s.modifier {
+                    Some(ModifierValue::Number(x)) => *x,
+                    _ => 0.0,
+                };
+                let r = ui.add(
+                    egui::DragValue::new(&mut x)
+                        .speed(0.1)
+                        .range(0.0..=f64::MAX)
+                        .suffix(" s"),
+                );
+                if r.changed() || (s.modifier.is_none() && r.clicked()) {
+                    out.ops.push(Op::SetModifier {
+                        state: s.name.clone(),
+                        modifier: Some(ModifierValue::Number(x)),
+                    });
+                }
+            }
+            Some(ModifierKind::Text) if look == Look::Dialog => {
+                pick(ui, out, "sentence state", &cx.names.sentences);
+                if let Some(line) = cx.lines.get(&current) {
+                    ui.label(
+                        RichText::new(format!("“{line}”"))
+                            .italics()
+                            .color(theme::SPEECH),
+                    );
+                    ui.label(
+                        RichText::new("the best-ranked realisation")
+                            .small()
+                            .color(theme::TEXT_WEAK),
+                    );
+                }
+            }
+            _ => {
+                let mut text = current.clone();
+                let hint = match look {
+                    Look::OneOff => "lines separated by | (OK.|Sure.)",
+                    Look::Line => "what the agent says",
+                    _ => "modifier",
+                };
+                let r = ui.add(
+                    egui::TextEdit::multiline(&mut text)
+                        .id(egui::Id::new(("modifier-text", &s.name)))
+                        .desired_rows(2)
+                        .desired_width(f32::INFINITY)
+                        .hint_text(hint),
+                );
+                if r.changed() {
+                    set(out, (!text.is_empty()).then_some(ModifierValue::Name(text)));
+                }
+            }
+        }
+    }
+
+    fn transitions(
+        &mut self,
+        ui: &mut Ui,
+        m: &MachineAsset,
+        s: &StateAsset,
+        raises: Option<&[String]>,
+        out: &mut InspectorOutput,
+    ) {
+        if s.on.is_empty() {
+            ui.label(RichText::new("none: the machine stays here").color(theme::TEXT_WEAK));
+        }
+        for (j, (event, target)) in s.on.iter().enumerate() {
+            // Two lines per transition: "on EVENT", then "go to TARGET"; narrow enough for the
+            // panel, and it reads as the rule it is.
+            egui::Frame::new()
+                .fill(theme::BOX_FILL)
+                .corner_radius(5)
+                .inner_margin(egui::Margin::symmetric(8, 6))
+                .show(ui, |ui| {
+                    ui.horizontal(|ui| {
+                        ui.label(RichText::new("on").color(theme::TEXT_WEAK));
+                        let mut text = event.clone();
+                        let remove_width = 36.0;
+                        let menu_width = if raises.is_some_and(|r| !r.is_empty()) {
+                            40.0
+                        } else {
+                            0.0
+                        };
+                        let r = ui.add(
+                            egui::TextEdit::singleline(&mut text)
+                                .id(egui::Id::new(("event", &s.name, j)))
+                                .desired_width(
+                                    ui.available_width() - remove_width - menu_width - 8.0,
+                                )
+                                .hint_text("event"),
+                        );
+                        if r.changed() {
+                            out.ops.push(Op::SetEvent {
+                                state: s.name.clone(),
+                                index: j,
+                                event: text,
+                            });
+                        }
+                        if let Some(raises) = raises
+                            && !raises.is_empty()
+                        {
+                            ui.menu_button("⏷", |ui| {
+                                ui.label(
+                                    RichText::new("raised by this state")
+                                        .small()
+                                        .color(theme::TEXT_WEAK),
+                                );
+                                for e in raises {
+                                    if ui.button(e).clicked() {
+                                        out.ops.push(Op::SetEvent {
+                                            state: s.name.clone(),
+                                            index: j,
+                                            event: e.clone(),
+                                        });
+                                        ui.close();
+                                    }
+                                }
+                            })
+                            .response
+                            .on_hover_text("Events this library state raises");
+                        }
+                        if ui
+                            .small_button("×")
+                            .on_hover_text("Remove this transition")
+                            .clicked()
+                        {
+                            out.ops.push(Op::RemoveTransition {
+                                state: s.name.clone(),
+                                index: j,
+                            });
+                        }
+                    });
+                    ui.horizontal(|ui| {
+                        ui.label(RichText::new("go to").color(theme::TEXT_WEAK));
+                        let known = ops::index_of(m, target).is_some();
+                        let shown = if known {
+                            RichText::new(target)
+                        } else {
+                            RichText::new(format!("{target}?")).color(theme::ERROR)
+                        };
+                        egui::ComboBox::from_id_salt(("target", &s.name, j))
+                            .selected_text(shown)
+                            .width(ui.available_width() - 12.0)
+                            .show_ui(ui, |ui| {
+                                for t in &m.states {
+                                    if ui.selectable_label(t.name == *target, &t.name).clicked()
+                                        && t.name != *target
+                                    {
+                                        out.ops.push(Op::SetTarget {
+                                            state: s.name.clone(),
+                                            index: j,
+                                            target: t.name.clone(),
+                                        });
+                                    }
+                                }
+                            });
+                    });
+                });
+            ui.add_space(2.0);
+        }
+        if ui.button("+ Add transition").clicked() {
+            let target = m
+                .states
+                .iter()
+                .find(|t| t.name != s.name)
+                .unwrap_or(s)
+                .name
+                .clone();
+            out.ops.push(Op::AddTransition {
+                state: s.name.clone(),
+                target,
+            });
+        }
+    }
+}

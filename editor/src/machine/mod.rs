@@ -1,0 +1,342 @@
+//! The state-machine graph editor: states as nodes (egui-snarl), transitions as one output pin
+//! each, labelled with its event, plus a pin to add one; the inspector beside it edits the
+//! selected state. Conversation machines use the same editor: dialog, one-off and other speech
+//! states are drawn as such, with the line or sentence state they speak.
+//!
+//! The editor never changes a document itself: it reads the document and returns [`Op`]s,
+//! which the host applies with [`apply`] and records for undo. So what a gesture does is a
+//! plain function of the asset, tested in [`ops`] without a window.
+
+pub mod auto_layout;
+pub mod inspector;
+pub mod ops;
+pub mod view;
+
+use crate::asset_panel::{LibraryEntry, ProjectNames};
+use crate::document::DocState;
+use ensemble_compiler::front::ron::ModifierValue;
+use std::collections::BTreeSet;
+
+pub use view::GraphView;
+
+/// Where a new transition comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum From {
+    /// The initial-state marker: the new state becomes initial.
+    Entry,
+    /// A new transition of this state.
+    NewTransition(String),
+    /// This transition of this state gets the new state as its target.
+    Transition(String, usize),
+}
+
+/// One edit of the open machine.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op {
+    AddState {
+        code: String,
+        modifier: Option<ModifierValue>,
+        at: [f32; 2],
+        from: Option<From>,
+    },
+    Delete(BTreeSet<String>),
+    RenameState {
+        old: String,
+        new: String,
+    },
+    SetCode {
+        state: String,
+        code: Option<String>,
+    },
+    SetModifier {
+        state: String,
+        modifier: Option<ModifierValue>,
+    },
+    SetEvent {
+        state: String,
+        index: usize,
+        event: String,
+    },
+    SetTarget {
+        state: String,
+        index: usize,
+        target: String,
+    },
+    AddTransition {
+        state: String,
+        target: String,
+    },
+    RemoveTransition {
+        state: String,
+        index: usize,
+    },
+    SetInitial(String),
+    /// Node positions after a drag (or all of them, the first time a laid-out machine moves).
+    Move(Vec<(String, [f32; 2])>),
+    /// Positions from the auto-layout, replacing the layout.
+    Arrange(Vec<(String, [f32; 2])>),
+    Paste {
+        clip: ops::Clip,
+        offset: [f32; 2],
+    },
+}
+
+impl Op {
+    /// What Undo says it undoes.
+    pub fn label(&self) -> String {
+        match self {
+            Op::AddState { code, .. } => format!("add {code} state"),
+            Op::Delete(names) if names.len() == 1 => {
+                format!("delete {}", names.iter().next().map_or("", |n| n.as_str()))
+            }
+            Op::Delete(names) => format!("delete {} states", names.len()),
+            Op::RenameState { old, new } => format!("rename {old} to {new}"),
+            Op::SetCode { state, .. } => format!("change the library state of {state}"),
+            Op::SetModifier { state, .. } => format!("change the modifier of {state}"),
+            Op::SetEvent { state, .. } => format!("rename an event of {state}"),
+            Op::SetTarget { state, .. } => format!("retarget a transition of {state}"),
+            Op::AddTransition { state, .. } => format!("add a transition to {state}"),
+            Op::RemoveTransition { state, .. } => format!("remove a transition of {state}"),
+            Op::SetInitial(s) => format!("make {s} initial"),
+            Op::Move(_) => "move".into(),
+            Op::Arrange(_) => "auto-layout".into(),
+            Op::Paste { clip, .. } => format!("paste {} states", clip.states.len()),
+        }
+    }
+
+    /// Edits with the same key merge into one undo step while a gesture lasts (typing in one
+    /// field, one drag).
+    pub fn coalesce(&self) -> Option<String> {
+        match self {
+            Op::SetModifier { state, .. } => Some(format!("modifier {state}")),
+            Op::SetEvent { state, index, .. } => Some(format!("event {state} {index}")),
+            Op::Move(_) => Some("move".into()),
+            _ => None,
+        }
+    }
+}
+
+/// What applying an op leaves selected.
+pub type Selection = Option<BTreeSet<String>>;
+
+/// Applies `op` to the machine document `doc`; returns the new selection, if it changes, or
+/// why the op was refused (the document is then unchanged).
+pub fn apply(doc: &mut DocState, op: Op, names: &ProjectNames) -> Result<Selection, String> {
+    let DocState {
+        content,
+        layout,
+        comments,
+        ..
+    } = doc;
+    let m = match content {
+        crate::document::Content::Asset(ensemble_compiler::front::ron::any::AnyAsset::Machine(
+            m,
+        )) => m,
+        _ => return Err("not a machine".into()),
+    };
+    let state_mut = |m: &mut ensemble_compiler::front::ron::MachineAsset, name: &str| {
+        ops::index_of(m, name).ok_or_else(|| format!("no state `{name}`"))
+    };
+    match op {
+        Op::AddState {
+            code,
+            modifier,
+            at,
+            from,
+        } => {
+            let name = ops::add_state(m, layout, &code, modifier, at);
+            match from {
+                Some(From::Entry) => ops::set_initial(m, &name),
+                Some(From::NewTransition(s)) => {
+                    let i = state_mut(m, &s)?;
+                    let raises = raises_of(names, &m.states[i]);
+                    let event = ops::new_event(&m.states[i], raises.as_deref());
+                    m.states[i].on.push((event, name.clone()));
+                }
+                Some(From::Transition(s, t)) => {
+                    let i = state_mut(m, &s)?;
+                    if let Some(tr) = m.states[i].on.get_mut(t) {
+                        tr.1 = name.clone();
+                    }
+                }
+                None => {}
+            }
+            Ok(Some([name].into()))
+        }
+        Op::Delete(names) => {
+            ops::delete_states(m, layout, &names);
+            Ok(Some(BTreeSet::new()))
+        }
+        Op::RenameState { old, new } => {
+            ops::rename_state(m, layout, comments, &old, &new)?;
+            Ok(Some([new.trim().to_string()].into()))
+        }
+        Op::SetCode { state, code } => {
+            let i = state_mut(m, &state)?;
+            let s = &mut m.states[i];
+            s.code = code.filter(|c| c != ensemble_compiler::front::ron::implied_code(&s.name));
+            Ok(None)
+        }
+        Op::SetModifier { state, modifier } => {
+            let i = state_mut(m, &state)?;
+            m.states[i].modifier = modifier;
+            Ok(None)
+        }
+        Op::SetEvent {
+            state,
+            index,
+            event,
+        } => {
+            transition_mut(m, &state, index)?.0 = event;
+            Ok(None)
+        }
+        Op::SetTarget {
+            state,
+            index,
+            target,
+        } => {
+            transition_mut(m, &state, index)?.1 = target;
+            Ok(None)
+        }
+        Op::AddTransition { state, target } => {
+            let i = state_mut(m, &state)?;
+            let raises = raises_of(names, &m.states[i]);
+            let event = ops::new_event(&m.states[i], raises.as_deref());
+            m.states[i].on.push((event, target));
+            Ok(None)
+        }
+        Op::RemoveTransition { state, index } => {
+            let i = state_mut(m, &state)?;
+            if index < m.states[i].on.len() {
+                m.states[i].on.remove(index);
+            }
+            Ok(None)
+        }
+        Op::SetInitial(state) => {
+            state_mut(m, &state)?;
+            ops::set_initial(m, &state);
+            Ok(None)
+        }
+        Op::Move(positions) => {
+            for (name, at) in positions {
+                layout.set(&name, at);
+            }
+            Ok(None)
+        }
+        Op::Arrange(positions) => {
+            layout.nodes.clear();
+            for (name, at) in positions {
+                layout.set(&name, at);
+            }
+            Ok(None)
+        }
+        Op::Paste { clip, offset } => {
+            let added = ops::paste(m, layout, &clip, offset);
+            Ok(Some(added.into_iter().collect()))
+        }
+    }
+}
+
+fn transition_mut<'m>(
+    m: &'m mut ensemble_compiler::front::ron::MachineAsset,
+    state: &str,
+    index: usize,
+) -> Result<&'m mut (String, String), String> {
+    let i = ops::index_of(m, state).ok_or_else(|| format!("no state `{state}`"))?;
+    m.states[i]
+        .on
+        .get_mut(index)
+        .ok_or_else(|| format!("`{state}` has no transition {index}"))
+}
+
+fn raises_of(
+    names: &ProjectNames,
+    s: &ensemble_compiler::front::ron::StateAsset,
+) -> Option<Vec<String>> {
+    names
+        .library(ops::code(s))
+        .and_then(|l: &LibraryEntry| l.raises.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::Content;
+    use crate::sidecar::Layout;
+    use ensemble_compiler::front::ron::AssetKind;
+    use ensemble_compiler::front::ron::any::{AnyAsset, FileKind};
+
+    fn doc() -> DocState {
+        DocState::from_text(
+            "M.machine.ron",
+            FileKind::Asset(AssetKind::Machine),
+            "Machine(name: \"M\", states: [(name: \"Start\", on: [(\"Empty\", \"Finish\")]), (name: \"Finish\")])".into(),
+            Layout::default(),
+        )
+    }
+
+    fn names() -> ProjectNames {
+        ProjectNames {
+            library: vec![LibraryEntry {
+                name: "Start".into(),
+                modifier: ensemble_runtime::program::ModifierKind::None,
+                terminal: ensemble_runtime::program::Terminal::No,
+                raises: Some(vec!["Empty".into()]),
+                doc: String::new(),
+            }],
+            ..Default::default()
+        }
+    }
+
+    fn machine(d: &DocState) -> &ensemble_compiler::front::ron::MachineAsset {
+        match &d.content {
+            Content::Asset(AnyAsset::Machine(m)) => m,
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn a_state_dropped_from_a_pin_is_connected() {
+        let mut d = doc();
+        let sel = apply(
+            &mut d,
+            Op::AddState {
+                code: "Goto".into(),
+                modifier: None,
+                at: [10.0, 10.0],
+                from: Some(From::Transition("Start".into(), 0)),
+            },
+            &names(),
+        )
+        .unwrap();
+        assert_eq!(sel, Some(["Goto".to_string()].into()));
+        assert_eq!(machine(&d).states[0].on[0].1, "Goto");
+        // A new transition from Start takes the next event its library state raises.
+        apply(
+            &mut d,
+            Op::AddTransition {
+                state: "Start".into(),
+                target: "Finish".into(),
+            },
+            &names(),
+        )
+        .unwrap();
+        assert_eq!(machine(&d).states[0].on[1].0, "Event");
+    }
+
+    #[test]
+    fn a_refused_op_changes_nothing() {
+        let mut d = doc();
+        let before = d.clone();
+        let r = apply(
+            &mut d,
+            Op::RenameState {
+                old: "Start".into(),
+                new: "Finish".into(),
+            },
+            &names(),
+        );
+        assert!(r.is_err());
+        assert_eq!(d, before);
+    }
+}

@@ -1,0 +1,117 @@
+//! The editors of asset kinds other than machines, plugged into the host through
+//! [`AssetPanel`]: the rule table for interaction scripts ([`crate::rules`]) and the
+//! sentence-state editor ([`crate::sentences`]). A reveal (a clicked diagnostic, a find)
+//! becomes the panel's own target the next time it is drawn, when the value is at hand.
+
+use crate::asset_panel::{AssetPanel, PanelCx, Reveal};
+use crate::rules::{Column, RuleTable, RuleTarget};
+use crate::sentences::{SentenceEditor, SentenceTarget};
+use eframe::egui;
+use ensemble_compiler::front::ron::SentencesAsset;
+use ensemble_compiler::front::ron::locate::PathSeg;
+use ensemble_compiler::script::source::ScriptAsset;
+
+/// The rule table, as a panel of `*.script.ron` documents.
+#[derive(Default)]
+pub struct RulesPanel {
+    table: RuleTable,
+    pending: Option<Reveal>,
+}
+
+/// Where `target` is in `script`: a cell, a rule, a role, or the script's keys.
+pub fn rule_target(script: &ScriptAsset, target: &Reveal) -> Option<RuleTarget> {
+    match target {
+        Reveal::Item { name, .. } => RuleTarget::find(script, name),
+        Reveal::Path(path) => Some(match path.as_slice() {
+            [PathSeg::Field(list), PathSeg::Index(i), rest @ ..] if list == "rules" => {
+                match rest.first() {
+                    Some(PathSeg::Field(f)) => Column::ALL
+                        .into_iter()
+                        .find(|c| c.ron_field() == f)
+                        .map_or(RuleTarget::Rule(*i), |c| RuleTarget::Cell(*i, c)),
+                    _ => RuleTarget::Rule(*i),
+                }
+            }
+            [PathSeg::Field(list), PathSeg::Index(i), ..] if list == "roles" => {
+                RuleTarget::Role(*i)
+            }
+            _ => RuleTarget::Script,
+        }),
+    }
+}
+
+impl AssetPanel<ScriptAsset> for RulesPanel {
+    fn ui(&mut self, ui: &mut egui::Ui, value: &mut ScriptAsset, cx: &PanelCx) -> bool {
+        if let Some(t) = self.pending.take().and_then(|r| rule_target(value, &r)) {
+            self.table.reveal(t);
+        }
+        self.table.ui(ui, value, &cx.compiled())
+    }
+
+    fn reveal(&mut self, target: &Reveal) {
+        self.pending = Some(target.clone());
+    }
+}
+
+/// The sentence-state editor, as a panel of `*.sentences.ron` documents.
+#[derive(Default)]
+pub struct SentencesPanel {
+    editor: SentenceEditor,
+    pending: Option<Reveal>,
+}
+
+/// Where `target` is in `sentences`: a sentence state, or the ranking settings.
+pub fn sentence_target(sentences: &SentencesAsset, target: &Reveal) -> Option<SentenceTarget> {
+    match target {
+        Reveal::Item { name, .. } => SentenceTarget::find(sentences, name),
+        Reveal::Path(path) => Some(match path.as_slice() {
+            [PathSeg::Field(list), PathSeg::Index(i), ..] if list == "states" => {
+                SentenceTarget::State(*i)
+            }
+            _ => SentenceTarget::Settings,
+        }),
+    }
+}
+
+impl AssetPanel<SentencesAsset> for SentencesPanel {
+    fn ui(&mut self, ui: &mut egui::Ui, value: &mut SentencesAsset, cx: &PanelCx) -> bool {
+        if let Some(t) = self.pending.take().and_then(|r| sentence_target(value, &r)) {
+            self.editor.reveal(t);
+        }
+        self.editor.ui(ui, value, &cx.compiled())
+    }
+
+    fn reveal(&mut self, target: &Reveal) {
+        self.pending = Some(target.clone());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reveals_become_the_panels_own_targets() {
+        let script = ScriptAsset {
+            name: "s".into(),
+            rules: vec![Default::default(), Default::default()],
+            ..Default::default()
+        };
+        let path = |p: Vec<PathSeg>| Reveal::Path(p);
+        assert_eq!(
+            rule_target(
+                &script,
+                &path(vec![
+                    PathSeg::Field("rules".into()),
+                    PathSeg::Index(1),
+                    PathSeg::Field("precondition".into())
+                ])
+            ),
+            Some(RuleTarget::Cell(1, Column::Precondition))
+        );
+        assert_eq!(
+            rule_target(&script, &path(vec![PathSeg::Field("initial_state".into())])),
+            Some(RuleTarget::Script)
+        );
+    }
+}

@@ -1,0 +1,414 @@
+//! Edits that span documents: creating, renaming and deleting assets, and renaming a machine
+//! together with every state and scene that names it. Each returns the documents it changed
+//! with their states before, so the host records it as one undo step.
+
+use crate::asset_panel::ProjectNames;
+use crate::document::{self, Content, DocId, DocState, Project, title_of};
+use crate::project_panel::noun;
+use crate::sidecar::Layout;
+use ensemble_compiler::front::ron::any::{AnyAsset, FileKind};
+use ensemble_compiler::front::ron::print::Comments;
+use ensemble_compiler::front::ron::*;
+use ensemble_compiler::hpmm::assets as hpmm;
+use ensemble_compiler::script::source::ScriptAsset;
+use ensemble_runtime::program::ModifierKind;
+
+pub type Changes = Vec<(DocId, DocState)>;
+
+/// What a designer can start: an asset of a kind, or a conversation machine (a machine that
+/// starts with a line and a dialog turn, to be hosted by `TalkStateMachine`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Starter {
+    Kind(AssetKind),
+    Conversation,
+}
+
+impl Starter {
+    pub fn kind(self) -> AssetKind {
+        match self {
+            Starter::Kind(k) => k,
+            Starter::Conversation => AssetKind::Machine,
+        }
+    }
+
+    pub fn noun(self) -> &'static str {
+        match self {
+            Starter::Kind(k) => noun(k),
+            Starter::Conversation => "conversation machine",
+        }
+    }
+}
+
+/// A conversation machine to start from: a greeting, then a line that waits for the answer.
+pub fn conversation_machine(name: &str) -> MachineAsset {
+    let state = |name: &str, code: &str, modifier: &str, on: &[(&str, &str)]| StateAsset {
+        name: name.into(),
+        code: (!code.is_empty()).then(|| code.into()),
+        modifier: (!modifier.is_empty()).then(|| ModifierValue::Name(modifier.into())),
+        on: on
+            .iter()
+            .map(|(e, t)| (e.to_string(), t.to_string()))
+            .collect(),
+    };
+    MachineAsset {
+        name: name.to_string(),
+        initial: None,
+        states: vec![
+            state("Start", "", "", &[("Empty", "Greet")]),
+            state(
+                "Greet",
+                "OneOff",
+                "Hello.|Hi there.",
+                &[("FinishStatement", "Ask")],
+            ),
+            state(
+                "Ask",
+                "Say",
+                "How can I help?",
+                &[("WaitForResponse", "Finish")],
+            ),
+            state("Finish", "", "", &[]),
+        ],
+    }
+}
+
+/// A name an asset can have: letters, digits, `-` and `_`, starting with a letter.
+pub fn check_asset_name(name: &str) -> Result<(), String> {
+    let ok = name.chars().next().is_some_and(|c| c.is_alphabetic())
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '-' || c == '_');
+    if ok {
+        Ok(())
+    } else {
+        Err("use letters, digits, - and _, starting with a letter".into())
+    }
+}
+
+/// A new asset of `kind` named `name`, as a designer would start it.
+pub fn template(kind: AssetKind, name: &str, project: &Project) -> Option<AnyAsset> {
+    let first_location = project.live().find_map(|(_, d)| match d.state.asset() {
+        Some(AnyAsset::Locations(l)) => l.locations.first().map(|l| l.name.clone()),
+        _ => None,
+    });
+    Some(match kind {
+        AssetKind::Machine => AnyAsset::Machine(document::starter_machine(name)),
+        AssetKind::Scene => AnyAsset::Scene(SceneAsset {
+            name: name.to_string(),
+            tick_rate: 30,
+            agents: Vec::new(),
+            events: Vec::new(),
+        }),
+        AssetKind::Locations => AnyAsset::Locations(LocationsAsset {
+            locations: vec![LocationAsset {
+                name: "Origin".into(),
+                x: 0.0,
+                y: 0.0,
+            }],
+        }),
+        AssetKind::StateLibrary => AnyAsset::StateLibrary(StateLibraryAsset { states: Vec::new() }),
+        AssetKind::Script => AnyAsset::Script(ScriptAsset {
+            name: name.to_string(),
+            ..Default::default()
+        }),
+        AssetKind::SmartLocation => AnyAsset::SmartLocation(SmartLocationAsset {
+            name: name.to_string(),
+            at: first_location.unwrap_or_default(),
+            radius: 5.0,
+            props: Vec::new(),
+            supplies: String::new(),
+            scripts: Vec::new(),
+            proxies: Vec::new(),
+            notifications: Vec::new(),
+            spawns: Vec::new(),
+            player: None,
+        }),
+        AssetKind::Sentences => AnyAsset::Sentences(SentencesAsset {
+            ngrams: None,
+            scoring: ScoringAsset::default(),
+            keep: 5,
+            choose_among: 2,
+            examples: Default::default(),
+            min_score: None,
+            states: Vec::new(),
+        }),
+        AssetKind::Space => AnyAsset::Space(hpmm::SpaceAsset {
+            name: name.to_string(),
+            initial: Some("idle".into()),
+            disable: None,
+            enabled_by: None,
+            states: vec![hpmm::SpaceStateAsset {
+                name: "idle".into(),
+                expects: Vec::new(),
+                action: None,
+                to: vec![("idle".into(), 1.0)],
+            }],
+        }),
+        AssetKind::Lexicon => AnyAsset::Lexicon(hpmm::LexiconAsset {
+            categories: Vec::new(),
+        }),
+        AssetKind::Evidence => AnyAsset::Evidence(hpmm::EvidenceAsset {
+            estimators: Vec::new(),
+        }),
+        AssetKind::Concepts => AnyAsset::Concepts(hpmm::ConceptsAsset {
+            concepts: Vec::new(),
+            variables: Vec::new(),
+        }),
+        AssetKind::Actions => AnyAsset::Actions(hpmm::ActionsAsset {
+            templates: Vec::new(),
+            actions: Vec::new(),
+            accumulators: Vec::new(),
+        }),
+        AssetKind::Chat => AnyAsset::Chat(hpmm::ChatAsset {
+            name: name.to_string(),
+            agent: "Agent".into(),
+            player: "Player".into(),
+            tick_rate: 1,
+            output: String::new(),
+        }),
+        // One node at the origin; the designer adds the rest and the edges.
+        AssetKind::Navigation => AnyAsset::Navigation(ensemble_compiler::nav::asset::NavAsset {
+            nodes: vec![ensemble_compiler::nav::asset::NodeAsset {
+                name: Some("Origin".into()),
+                x: 0.0,
+                y: 0.0,
+            }],
+            ..Default::default()
+        }),
+        AssetKind::Workbook => return None,
+    })
+}
+
+/// The folder new assets of `kind` go in: where the project keeps that kind, else `machines/`
+/// for machines and the root for the rest.
+fn folder_for(project: &Project, kind: AssetKind) -> String {
+    project
+        .live()
+        .find(|(_, d)| d.kind == FileKind::Asset(kind))
+        .map(|(_, d)| {
+            d.state
+                .path
+                .rsplit_once('/')
+                .map_or(String::new(), |(dir, _)| dir.to_string())
+        })
+        .unwrap_or_else(|| match kind {
+            AssetKind::Machine => "machines".into(),
+            AssetKind::Space => "spaces".into(),
+            _ => String::new(),
+        })
+}
+
+/// Creates an asset of `kind` named `name`; returns it and the change to record.
+pub fn create(
+    project: &mut Project,
+    kind: AssetKind,
+    name: &str,
+) -> Result<(DocId, Changes), String> {
+    start(project, Starter::Kind(kind), name)
+}
+
+/// Creates what `starter` says, named `name`; returns it and the change to record.
+pub fn start(
+    project: &mut Project,
+    starter: Starter,
+    name: &str,
+) -> Result<(DocId, Changes), String> {
+    let kind = starter.kind();
+    check_asset_name(name)?;
+    if kind == AssetKind::Machine && project.machine_doc(name).is_some() {
+        return Err(format!("there is a machine called {name} already"));
+    }
+    let asset = match starter {
+        Starter::Conversation => Some(AnyAsset::Machine(conversation_machine(name))),
+        Starter::Kind(kind) => template(kind, name, project),
+    }
+    .ok_or_else(|| format!("a {} cannot be created here", noun(kind)))?;
+    let path = project.free_path(&folder_for(project, kind), name, kind);
+    let state = DocState {
+        path,
+        content: Content::Asset(asset),
+        comments: Comments::default(),
+        layout: Layout::default(),
+        deleted: false,
+    };
+    let mut before = state.clone();
+    before.deleted = true;
+    let id = project.add(FileKind::Asset(kind), state);
+    Ok((id, vec![(id, before)]))
+}
+
+/// Deletes an asset (a tombstone until saved).
+pub fn delete(project: &mut Project, doc: DocId) -> Changes {
+    let before = project.docs[doc].state.clone();
+    project.docs[doc].state.deleted = true;
+    vec![(doc, before)]
+}
+
+/// Renames the file of an asset (same folder, same kind).
+pub fn rename_file(project: &mut Project, doc: DocId, stem: &str) -> Result<Changes, String> {
+    check_asset_name(stem)?;
+    let d = &project.docs[doc];
+    let FileKind::Asset(kind) = d.kind else {
+        return Err("the manifest is always Ensemble.ron".into());
+    };
+    if d.title() == stem {
+        return Ok(Vec::new());
+    }
+    let folder = d
+        .state
+        .path
+        .rsplit_once('/')
+        .map_or(String::new(), |(dir, _)| dir.to_string());
+    let path = project.free_path(&folder, stem, kind);
+    if title_of(&path, d.kind) != stem {
+        return Err(format!("{stem}{} exists already", kind.suffix()));
+    }
+    let before = d.state.clone();
+    project.docs[doc].state.path = path;
+    Ok(vec![(doc, before)])
+}
+
+/// Renames the machine in `doc` to `new`, its file too when the file was named after it, and
+/// every reference: states that host it, scene agents that run it.
+pub fn rename_machine(
+    project: &mut Project,
+    doc: DocId,
+    new: &str,
+    names: &ProjectNames,
+) -> Result<Changes, String> {
+    let new = new.trim();
+    let Some(old) = project.docs[doc].state.machine().map(|m| m.name.clone()) else {
+        return Err("not a machine".into());
+    };
+    if new == old {
+        return Ok(Vec::new());
+    }
+    if new.is_empty() {
+        return Err("a machine needs a name".into());
+    }
+    if project.machine_doc(new).is_some() {
+        return Err(format!("there is a machine called {new} already"));
+    }
+    let mut changes: Changes = Vec::new();
+    let hosts_machines = |code: &str| {
+        names
+            .library(code)
+            .is_none_or(|l| l.modifier == ModifierKind::Machine)
+    };
+    let ids: Vec<DocId> = project.live().map(|(i, _)| i).collect();
+    for id in ids {
+        let before = project.docs[id].state.clone();
+        let mut changed = false;
+        let state = &mut project.docs[id].state;
+        match state.asset_mut() {
+            Some(AnyAsset::Machine(m)) => {
+                if id == doc {
+                    m.name = new.to_string();
+                    changed = true;
+                }
+                for s in &mut m.states {
+                    if s.modifier == Some(ModifierValue::Name(old.clone()))
+                        && hosts_machines(crate::machine::ops::code(s))
+                    {
+                        s.modifier = Some(ModifierValue::Name(new.to_string()));
+                        changed = true;
+                    }
+                }
+            }
+            Some(AnyAsset::Scene(scene)) => {
+                for a in &mut scene.agents {
+                    if a.machine.as_deref() == Some(old.as_str()) {
+                        a.machine = Some(new.to_string());
+                        changed = true;
+                    }
+                }
+            }
+            _ => {}
+        }
+        if changed {
+            changes.push((id, before));
+        }
+    }
+    // The file follows when it was named after the machine and the new name is free.
+    if title_of(&project.docs[doc].state.path, project.docs[doc].kind) == old
+        && check_asset_name(new).is_ok()
+    {
+        let folder = project.docs[doc]
+            .state
+            .path
+            .rsplit_once('/')
+            .map_or(String::new(), |(dir, _)| dir.to_string());
+        let path = project.free_path(&folder, new, AssetKind::Machine);
+        if title_of(&path, project.docs[doc].kind) == new {
+            project.docs[doc].state.path = path;
+        }
+    }
+    Ok(changes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::tests::airport_copy;
+
+    fn names() -> ProjectNames {
+        let c = ensemble_compiler::compile_path(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport"),
+        )
+        .unwrap();
+        crate::app::names_from(None, Some(&c))
+    }
+
+    #[test]
+    fn renaming_a_machine_renames_its_file_and_every_reference() {
+        let dir = airport_copy();
+        let mut p = Project::open(dir.path()).unwrap();
+        let doc = p.machine_doc("SellTicket").unwrap();
+        let changes = rename_machine(&mut p, doc, "SellTickets", &names()).unwrap();
+        assert_eq!(changes.len(), 2, "the machine and StandSellTicket");
+        assert_eq!(p.docs[doc].state.path, "machines/SellTickets.machine.ron");
+        let stand = p.machine_doc("StandSellTicket").unwrap();
+        let host = &p.docs[stand].state.machine().unwrap().states[3];
+        assert_eq!(
+            host.modifier,
+            Some(ModifierValue::Name("SellTickets".into()))
+        );
+        // The project still compiles clean as it would be saved.
+        let c = ensemble_compiler::compile_path_with(dir.path(), &p.overlay()).unwrap();
+        assert!(
+            !c.diagnostics.has_errors(),
+            "{}",
+            c.diagnostics.render(&c.sources, false)
+        );
+        // Scenes follow too.
+        let stand_changes = rename_machine(&mut p, stand, "Seller", &names()).unwrap();
+        assert_eq!(stand_changes.len(), 3, "the machine and both scenes");
+        assert!(rename_machine(&mut p, stand, "BuyTicket", &names()).is_err());
+    }
+
+    #[test]
+    fn created_assets_compile_and_names_are_checked() {
+        let dir = airport_copy();
+        let mut p = Project::open(dir.path()).unwrap();
+        for (kind, name) in [
+            (AssetKind::Machine, "Patrol"),
+            (AssetKind::Scene, "night"),
+            (AssetKind::Space, "mood"),
+        ] {
+            let (id, _) = create(&mut p, kind, name).unwrap();
+            assert!(p.docs[id].is_dirty());
+        }
+        assert_eq!(
+            p.docs[p.machine_doc("Patrol").unwrap()].state.path,
+            "machines/Patrol.machine.ron"
+        );
+        assert!(create(&mut p, AssetKind::Machine, "Patrol").is_err());
+        assert!(create(&mut p, AssetKind::Machine, "no spaces").is_err());
+        let c = ensemble_compiler::compile_path_with(dir.path(), &p.overlay()).unwrap();
+        assert!(
+            !c.diagnostics.has_errors(),
+            "{}",
+            c.diagnostics.render(&c.sources, false)
+        );
+    }
+}

@@ -1,0 +1,205 @@
+//! The sentence state panel driven headless with egui_kittest on the airport's sentence states
+//! (Hewlett's Fig. 3.2): type in a line, see the ranked candidates change; mistakes shown at
+//! once; modifiers through chips and buttons.
+
+use eframe::egui;
+
+mod support;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use ensemble_compiler::diag::Diagnostic;
+use ensemble_compiler::front::ron::SentencesAsset;
+use ensemble_compiler::source::{FileId, SourceMap};
+use ensemble_editor::panel_cx::PanelCx;
+use ensemble_editor::sentences::{SentenceEditor, SentenceTarget};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn airport() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport/airport.sentences.ron")
+}
+
+struct Host {
+    editor: SentenceEditor,
+    value: SentencesAsset,
+    edits: usize,
+    diagnostics: Vec<Diagnostic>,
+    sources: SourceMap,
+    file: Option<FileId>,
+}
+
+impl Host {
+    fn airport() -> Self {
+        let text = std::fs::read_to_string(airport()).unwrap();
+        let value: SentencesAsset = ron::Options::default()
+            .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+            .from_str(&text)
+            .unwrap();
+        let mut h = Host {
+            editor: SentenceEditor::new(),
+            value,
+            edits: 0,
+            diagnostics: Vec::new(),
+            sources: SourceMap::default(),
+            file: None,
+        };
+        h.compile();
+        h
+    }
+
+    /// Compiles the document as the file it is saved as (so `ngrams` resolves beside it).
+    fn compile(&mut self) {
+        let (diagnostics, sources, file) = support::compile_document(&self.value, airport());
+        (self.diagnostics, self.sources, self.file) = (diagnostics, sources, Some(file));
+    }
+}
+
+fn harness(host: Host) -> Harness<'static, Host> {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_ui_state(
+            |ui, host: &mut Host| {
+                let cx = PanelCx {
+                    diagnostics: &host.diagnostics,
+                    sources: &host.sources,
+                    file: host.file,
+                    root: Path::new("."),
+                };
+                if host.editor.ui(ui, &mut host.value, &cx) {
+                    host.edits += 1;
+                }
+            },
+            host,
+        );
+    frame(&mut h);
+    h
+}
+
+/// Steps frames until the preview shows the ranking of the state as it is now.
+fn settle(h: &mut Harness<'static, Host>) -> Vec<(String, f64, u32)> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        h.step();
+        let (list, current) = h.state().editor.shown_candidates();
+        if current && !list.is_empty() {
+            frame(h);
+            return list;
+        }
+        assert!(Instant::now() < deadline, "the ranking never arrived");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+use support::{frame, retype};
+
+#[test]
+fn typing_a_verb_changes_the_ranked_candidates() {
+    let mut h = harness(Host::airport());
+    h.get_by_label("sentence state WantTicketToX").click();
+    frame(&mut h);
+    assert_eq!(h.state().editor.selected(), Some(2));
+    let before = settle(&mut h);
+    assert!(before[0].0.contains("buy"), "{before:?}");
+    // What is on screen is the ranking: the best candidate, its score and its stable id.
+    h.get_by_label(&before[0].0);
+    h.get_by_label(&format!("{:08x}", before[0].2));
+    assert_eq!(h.query_all_by_label("spoken").count(), 2);
+
+    retype(&mut h, "verbs", "like, book");
+    assert_eq!(h.state().value.states[2].verbs, "like, book");
+    let after = settle(&mut h);
+    assert!(after.iter().all(|c| !c.0.contains("buy")), "{after:?}");
+    assert!(after[0].0.contains("book"), "{after:?}");
+    h.get_by_label(&after[0].0);
+    // The scores come from the sample's n-gram counts, not a placeholder.
+    assert!(after.iter().any(|c| c.1 != 0.0));
+    assert!(after.windows(2).all(|w| w[0].1 >= w[1].1));
+}
+
+#[test]
+fn mistakes_show_at_once_and_modifiers_come_from_buttons() {
+    let mut h = harness(Host::airport());
+    h.get_by_label("sentence state ConfirmFlightX").click();
+    frame(&mut h);
+    retype(&mut h, "verbs", "be, PAST");
+    h.get_by_label_contains("✖ verbs, at character 5: `PAST` must be followed by a verb");
+    retype(&mut h, "verbs", "be, book");
+    assert!(h.query_by_label_contains("must be followed").is_none());
+
+    // The chip of a verb toggles PAST.
+    h.get_by_label("verb book").click();
+    frame(&mut h);
+    assert_eq!(h.state().value.states[0].verbs, "be, PAST book");
+
+    // The question drop-down rewrites the nouns line.
+    h.get_by_label("question").click();
+    frame(&mut h);
+    h.get_by_label("QUESTION when").click();
+    frame(&mut h);
+    assert_eq!(
+        h.state().value.states[0].nouns,
+        "you, flight, VARIABLE CityName, QUESTION when"
+    );
+    let with_question = settle(&mut h);
+    assert!(with_question[0].0.starts_with("When"), "{with_question:?}");
+
+    // A new slot, by name.
+    h.get_by_label("new variable name").click();
+    frame(&mut h);
+    h.get_by_label("new variable name").type_text("Gate");
+    frame(&mut h);
+    h.get_by_label("+ VARIABLE").click();
+    frame(&mut h);
+    assert!(h.state().value.states[0].nouns.ends_with(", VARIABLE Gate"));
+    // It has no example value yet: said so, and one click adds the example.
+    h.get_by_label_contains("VARIABLE Gate has no example value");
+    h.get_by_label("Add example").click();
+    frame(&mut h);
+    assert!(h.state().value.examples.contains_key("Gate"));
+    assert!(h.state().edits >= 6);
+}
+
+#[test]
+fn states_are_added_found_and_marked_with_the_compilers_diagnostics() {
+    let mut host = Host::airport();
+    // A state with no words: the compiler reports it; the list marks it.
+    host.value.states[4].verbs.clear();
+    host.value.states[4].nouns.clear();
+    host.compile();
+    let d = host
+        .diagnostics
+        .iter()
+        .find(|d| d.message.contains("neither verbs nor nouns"))
+        .cloned()
+        .unwrap();
+    let cx = PanelCx {
+        diagnostics: &host.diagnostics,
+        sources: &host.sources,
+        file: host.file,
+        root: Path::new("."),
+    };
+    assert_eq!(
+        SentenceTarget::of_diagnostic(&d, &cx),
+        SentenceTarget::State(4)
+    );
+    assert_eq!(
+        SentenceTarget::find(&host.value, "gatechanged"),
+        Some(SentenceTarget::State(5))
+    );
+    let mut h = harness(host);
+    h.get_by_label("sentence state WhatHappenedToFlight (error)");
+    h.state_mut().editor.reveal(SentenceTarget::State(4));
+    frame(&mut h);
+    h.get_by_label_contains(
+        "invalid-value: sentence state `WhatHappenedToFlight` has neither verbs nor nouns",
+    );
+
+    h.get_by_label("+ State").click();
+    frame(&mut h);
+    assert_eq!(h.state().value.states.len(), 8);
+    assert_eq!(h.state().value.states[5].name, "NewSentence1");
+    assert_eq!(h.state().editor.selected(), Some(5));
+    h.get_by_label("Delete").click();
+    frame(&mut h);
+    assert_eq!(h.state().value.states.len(), 7);
+}
