@@ -382,7 +382,11 @@ mod tests {
         );
         // Scenes follow too.
         let stand_changes = rename_machine(&mut p, stand, "Seller", &names()).unwrap();
-        assert_eq!(stand_changes.len(), 3, "the machine and both scenes");
+        assert_eq!(
+            stand_changes.len(),
+            4,
+            "the machine and the three scenes (ticket-counter, ticket-sale, lane-closed)"
+        );
         assert!(rename_machine(&mut p, stand, "BuyTicket", &names()).is_err());
     }
 

@@ -689,7 +689,10 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
                     SceneEventAsset::Close { at, door } => (*at, door, false),
                     _ => return None,
                 };
-                let door = loc.name(door, &[Seg::Field("events"), Seg::Index(i), Seg::Field("door")]);
+                let door = loc.name(
+                    door,
+                    &[Seg::Field("events"), Seg::Index(i), Seg::Field("door")],
+                );
                 Some(crate::ir::nav::SceneEvent { at, door, open })
             })
             .collect();
