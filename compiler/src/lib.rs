@@ -53,6 +53,7 @@ pub fn compile(project: project::Project) -> Compilation {
 
 /// [`compile`] with options.
 pub fn compile_with(project: project::Project, options: CompileOptions) -> Compilation {
+    let standalone = project.is_single_file();
     let project::Project {
         name,
         sources,
@@ -66,6 +67,13 @@ pub fn compile_with(project: project::Project, options: CompileOptions) -> Compi
     valid::validate(&module, &mut diagnostics);
     nlg::compile(&mut module, &mut diagnostics);
     hpmm::validate(&module, &mut diagnostics);
+    // A file checked on its own cannot see the machines its actions name.
+    let stage = plan::project::Options {
+        standalone,
+        bind_machines: !standalone,
+        ..plan::project::Options::PROJECT
+    };
+    plan::project::compile_with(&sources, &mut module, &mut diagnostics, stage);
     if !diagnostics.has_errors() {
         nav::precompute::precompute(&mut module, options.progress, &mut diagnostics);
     }

@@ -14,7 +14,7 @@ use ensemble_compiler::front::ron::AssetKind;
 use ensemble_compiler::front::ron::any::FileKind;
 
 /// The groups, in the order a designer meets them.
-pub const GROUPS: [(&str, AssetKind); 14] = [
+pub const GROUPS: [(&str, AssetKind); 17] = [
     ("Machines", AssetKind::Machine),
     ("Scenes", AssetKind::Scene),
     ("Locations", AssetKind::Locations),
@@ -28,6 +28,9 @@ pub const GROUPS: [(&str, AssetKind); 14] = [
     ("Actions", AssetKind::Actions),
     ("Chats", AssetKind::Chat),
     ("State libraries", AssetKind::StateLibrary),
+    ("Action lists", AssetKind::ActionList),
+    ("Planning domains", AssetKind::Domain),
+    ("Planning problems", AssetKind::Problem),
     ("Navigation", AssetKind::Navigation),
 ];
 
@@ -48,6 +51,10 @@ pub fn noun(kind: AssetKind) -> &'static str {
         AssetKind::Concepts => "concepts file",
         AssetKind::Actions => "actions file",
         AssetKind::Chat => "chat scene",
+        AssetKind::ActionList => "action list",
+        AssetKind::Domain => "planning domain",
+        AssetKind::Problem => "planning problem",
+        AssetKind::Pddl => "PDDL file",
         AssetKind::Navigation => "navigation graph",
     }
 }

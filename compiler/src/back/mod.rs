@@ -2,6 +2,7 @@
 //! errors; they run only when validation found none.
 
 mod nav;
+pub mod plan;
 pub mod program;
 mod script;
 pub mod speech;

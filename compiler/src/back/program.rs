@@ -193,6 +193,7 @@ pub fn emit_with_nav(
         |e: LoadError| format!("internal compiler error: the emitted program does not verify: {e}");
     let speech = super::speech::lower(module, &mut |s| names.intern(s));
     let hpmm = crate::hpmm::back::emit(module, &mut |s| names.intern(s))?;
+    let planning = super::plan::lower(module, &mut |s| names.intern(s));
     let nav = super::nav::emit(module, nav_data, &mut |s| names.intern(s))?;
     let program = Program::new(
         names.names,
@@ -206,6 +207,7 @@ pub fn emit_with_nav(
     .and_then(|p| p.with_interactions(scripts, smart_locations, scene_events))
     .and_then(|p| p.with_speech(speech))
     .and_then(|p| p.with_hpmm(hpmm))
+    .and_then(|p| p.with_planning(planning))
     .and_then(|p| p.with_nav(nav))
     .map_err(verify)?;
     debug.program_checksum = program.checksum();

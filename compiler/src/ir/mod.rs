@@ -12,6 +12,7 @@
 mod arena;
 pub mod hpmm;
 pub mod nav;
+pub mod plan;
 pub mod script;
 
 pub use arena::{Arena, Handle};
@@ -123,6 +124,8 @@ pub struct Scene {
     pub tick_rate: u32,
     pub tick_rate_span: Span,
     pub agents: Vec<SceneAgent>,
+    /// World events as written (resolved into `Module::world_events` by the planning stage).
+    pub events: Vec<plan::EventSource>,
     /// Doors opening and closing during the scene (resolved against the navigation graph).
     pub doors: Vec<nav::SceneEvent>,
 }
@@ -184,6 +187,8 @@ pub struct Module {
     pub templates: Arena<hpmm::Template>,
     pub accumulators: Arena<hpmm::Accumulator>,
     pub chats: Arena<hpmm::Chat>,
+    pub problems: Arena<plan::Problem>,
+    pub world_events: Arena<plan::WorldEvent>,
     /// The navigation graph, when the project has one (`*.nav.ron`).
     pub nav: Option<nav::Navigation>,
 }

@@ -152,7 +152,16 @@ fn split(
     } else {
         (&kway, &recursive)
     };
-    let ok = first(&mut part) || second(&mut part);
+    // METIS keeps its random generator in process-wide state (GKlib), reseeded by each call:
+    // two builds partitioning at once (tests, the editor's worker beside a compile) would
+    // interleave it and cut differently. One METIS call at a time keeps builds reproducible.
+    static METIS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let ok = {
+        let _one = METIS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        first(&mut part) || second(&mut part)
+    };
     for &v in nodes {
         local_of[v as usize] = u32::MAX;
     }

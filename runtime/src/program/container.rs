@@ -16,8 +16,8 @@
 use thiserror::Error;
 
 /// Bumped whenever the payload layout changes; the loader refuses every other version.
-/// 4: the navigation section (docs/formats/program.md).
-pub const FORMAT_VERSION: u16 = 4;
+/// 4: the planning section; 5: the navigation section (docs/formats/program.md).
+pub const FORMAT_VERSION: u16 = 5;
 pub(crate) const HEADER_LEN: usize = 24;
 
 /// Which kind of file a container holds.

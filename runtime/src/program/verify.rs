@@ -173,6 +173,7 @@ pub(crate) fn verify(p: &Program) -> Result<(), String> {
     }
     verify_speech(p)?;
     verify_hpmm(p)?;
+    crate::plan::section::verify(p)?;
     super::nav::verify(p)
 }
 

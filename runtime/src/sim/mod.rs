@@ -9,10 +9,12 @@
 //! library `sim`), so what the compiler checks and what the runtime links cannot drift apart.
 
 mod interactions;
+pub mod planning;
 mod states;
 mod walk;
 
 pub use interactions::Interactions;
+pub use planning::PlanningWorld;
 pub use walk::NavWorld;
 
 use crate::hsm::{AgentId, LibraryDecl, StateLibrary};
@@ -41,6 +43,8 @@ pub struct SimWorld {
     /// Agents whose `TalkStateMachine` host is active. Talking without a partner means the
     /// partner has left: the conversation is over and its remaining states stay silent.
     pub talking: Vec<bool>,
+    /// Planning agents' worlds and the scene's world events (`planning`).
+    pub planning: PlanningWorld,
     /// The navigation graph walks are planned on; `None` when the program has none (agents
     /// then walk straight).
     pub nav: Option<NavWorld>,
@@ -75,6 +79,7 @@ impl SimWorld {
             talking: vec![false; bodies.len()],
             bodies,
             variables,
+            planning: PlanningWorld::for_scene(program, scene),
             nav: NavWorld::new(program, scene, 0.0),
             scene: Some(scene),
         }

@@ -249,7 +249,7 @@ pub(crate) fn walk_to(
                     plan(program, nav, body, &starts, goal, target, location, reroute);
                 let blocked = new_route.blocked;
                 *route = Some(new_route);
-                cx.record(event);
+                cx.trace(event);
                 if blocked {
                     cx.raise("NoPath");
                 }

@@ -6,6 +6,7 @@ use super::{AssetKind, assets::*, options};
 use crate::hpmm::assets::{
     ActionsAsset, ChatAsset, ConceptsAsset, EvidenceAsset, LexiconAsset, SpaceAsset,
 };
+use crate::plan::assets::{ActionListAsset, DomainAsset, ProblemAsset};
 use crate::project::MANIFEST;
 use crate::script::source::ScriptAsset;
 
@@ -43,6 +44,10 @@ pub enum AnyAsset {
     Concepts(ConceptsAsset),
     Actions(ActionsAsset),
     Chat(ChatAsset),
+    /// Planning (compiler/src/plan/assets.rs).
+    ActionList(ActionListAsset),
+    Domain(DomainAsset),
+    Problem(ProblemAsset),
     Navigation(crate::nav::asset::NavAsset),
 }
 
@@ -90,8 +95,12 @@ impl AnyAsset {
             AssetKind::Concepts => read(text).map(A::Concepts),
             AssetKind::Actions => read(text).map(A::Actions),
             AssetKind::Chat => read(text).map(A::Chat),
+            AssetKind::ActionList => read(text).map(A::ActionList),
+            AssetKind::Domain => read(text).map(A::Domain),
+            AssetKind::Problem => read(text).map(A::Problem),
             AssetKind::Navigation => read(text).map(A::Navigation),
-            AssetKind::Workbook => return None,
+            // Not RON: a workbook is binary, a PDDL file is Lisp.
+            AssetKind::Workbook | AssetKind::Pddl => return None,
         })
     }
 
@@ -113,6 +122,9 @@ impl AnyAsset {
             A::Concepts(v) => print::print(v, comments),
             A::Actions(v) => print::print(v, comments),
             A::Chat(v) => print::print(v, comments),
+            A::ActionList(v) => print::print(v, comments),
+            A::Domain(v) => print::print(v, comments),
+            A::Problem(v) => print::print(v, comments),
             A::Navigation(v) => print::print(v, comments),
         }
     }
@@ -134,6 +146,9 @@ impl AnyAsset {
             A::Concepts(_) => AssetKind::Concepts,
             A::Actions(_) => AssetKind::Actions,
             A::Chat(_) => AssetKind::Chat,
+            A::ActionList(_) => AssetKind::ActionList,
+            A::Domain(_) => AssetKind::Domain,
+            A::Problem(_) => AssetKind::Problem,
             A::Navigation(_) => AssetKind::Navigation,
         };
         FileKind::Asset(k)

@@ -40,12 +40,18 @@ pub enum AssetKind {
     Concepts,
     Actions,
     Chat,
+    /// Planning (compiler/src/plan/): Hewlett's action lists, STRIPS domains and problems,
+    /// and PDDL files (a domain or a problem).
+    ActionList,
+    Domain,
+    Problem,
+    Pddl,
     /// `*.nav.ron`: the navigation graph (compiler/src/nav).
     Navigation,
 }
 
 impl AssetKind {
-    pub const ALL: [AssetKind; 15] = [
+    pub const ALL: [AssetKind; 19] = [
         AssetKind::Machine,
         AssetKind::StateLibrary,
         AssetKind::Locations,
@@ -60,6 +66,10 @@ impl AssetKind {
         AssetKind::Concepts,
         AssetKind::Actions,
         AssetKind::Chat,
+        AssetKind::ActionList,
+        AssetKind::Domain,
+        AssetKind::Problem,
+        AssetKind::Pddl,
         AssetKind::Navigation,
     ];
 
@@ -79,6 +89,10 @@ impl AssetKind {
             AssetKind::Concepts => ".concepts.ron",
             AssetKind::Actions => ".actions.ron",
             AssetKind::Chat => ".chat.ron",
+            AssetKind::ActionList => ".actionlist.ron",
+            AssetKind::Domain => ".domain.ron",
+            AssetKind::Problem => ".problem.ron",
+            AssetKind::Pddl => ".pddl",
             AssetKind::Navigation => ".nav.ron",
         }
     }
@@ -149,6 +163,22 @@ pub fn parse<T: DeserializeOwned>(
             None
         }
     }
+}
+
+/// The `domain` a `*.problem.ron` names, read quietly (to find the domain beside it).
+pub fn problem_domain(text: &str) -> Option<String> {
+    options()
+        .from_str::<crate::plan::assets::ProblemAsset>(text)
+        .ok()
+        .map(|p| p.domain)
+}
+
+/// The `name` of a `*.domain.ron`, read quietly.
+pub fn domain_name(text: &str) -> Option<String> {
+    options()
+        .from_str::<crate::plan::assets::DomainAsset>(text)
+        .ok()
+        .map(|d| d.name)
 }
 
 pub fn parse_manifest(

@@ -3,7 +3,7 @@
 //! (`now`), which fixes the stale-state defect D1 once execution has begun.
 
 use crate::plan::state::State;
-use crate::plan::task::{Lit, OpId, Operator, Task};
+use crate::plan::task::{FactId, Lit, OpId, Operator, Task};
 
 pub type StepId = u32;
 pub const START: StepId = 0;
@@ -276,12 +276,18 @@ impl PartialPlan {
         true
     }
 
-    /// The first threat, scanning links then steps in order: a future step whose effects
-    /// contradict a link's condition and that may fall between its producer and consumer.
+    /// The first threat, scanning links then steps in order: a step whose effects contradict a
+    /// link's condition and that may fall between its producer and consumer. Done steps are in
+    /// `now` already; a running step is not, and its effects land after every step that
+    /// started before it and before every future one — so it threatens a link from the past to
+    /// the future, and neither demotion nor promotion can move it (the link must go).
     pub fn first_threat(&self, task: &Task) -> Option<Threat> {
         for l in &self.links {
             for t in self.live() {
-                if t == l.producer || t == l.consumer || self.is_past(t) {
+                if t == l.producer
+                    || t == l.consumer
+                    || (self.is_past(t) && self.step(t).status != Status::Running)
+                {
                     continue;
                 }
                 let Some(op) = self.operator(task, t) else {
@@ -290,13 +296,86 @@ impl PartialPlan {
                 if !op.has_effect(l.cond.negated()) {
                     continue;
                 }
-                if self.precedes(t, l.producer) || self.precedes(l.consumer, t) {
-                    continue;
+                let between = if self.is_past(t) {
+                    self.is_past(l.producer) && !self.is_past(l.consumer)
+                } else {
+                    !(self.precedes(t, l.producer) || self.precedes(l.consumer, t))
+                };
+                if between {
+                    return Some(Threat { link: *l, step: t });
                 }
-                return Some(Threat { link: *l, step: t });
             }
         }
         None
+    }
+
+    /// The same plan over a new task (a hot reload): operators and facts are renamed through
+    /// `op` and `fact` (old id -> new id). `None` when something the plan uses has no
+    /// counterpart, or the new task has no room for the state now.
+    pub fn remap(
+        &self,
+        op: impl Fn(OpId) -> Option<OpId>,
+        fact: impl Fn(FactId) -> Option<FactId>,
+        now: State,
+    ) -> Option<PartialPlan> {
+        let lit = |l: Lit| {
+            fact(l.fact).map(|f| Lit {
+                fact: f,
+                positive: l.positive,
+            })
+        };
+        let mut steps = self.steps.clone();
+        for st in &mut steps {
+            if let StepKind::Op(o) = st.kind
+                && !st.removed
+            {
+                st.kind = StepKind::Op(op(o)?);
+            }
+        }
+        let links = self
+            .links
+            .iter()
+            .map(|l| {
+                Some(CausalLink {
+                    cond: lit(l.cond)?,
+                    ..*l
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let agenda = self
+            .agenda
+            .iter()
+            .map(|c| {
+                Some(OpenCondition {
+                    cond: lit(c.cond)?,
+                    ..*c
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let ids = |v: &[FactId]| v.iter().map(|&f| fact(f)).collect::<Option<Vec<_>>>();
+        let external = self
+            .external
+            .iter()
+            .map(|o| {
+                Some(Operator {
+                    name: o.name.clone(),
+                    pre: ids(&o.pre)?,
+                    pre_neg: ids(&o.pre_neg)?,
+                    add: ids(&o.add)?,
+                    del: ids(&o.del)?,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(PartialPlan {
+            steps,
+            links,
+            agenda,
+            now,
+            external,
+            edges: self.edges.clone(),
+            reach: self.reach.clone(),
+            started: self.started,
+        })
     }
 
     /// Removes a step with its links, orderings and agenda entries (D7).
