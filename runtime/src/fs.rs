@@ -8,14 +8,7 @@ use std::path::Path;
 /// renaming it over the destination. Rename within one directory is atomic on the platforms we
 /// ship on, so `path` holds either the old or the new content, never a mix.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".ensemble-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
+    let mut tmp = temporary_beside(path)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
@@ -33,14 +26,7 @@ pub fn write_atomic_framed(
     header: impl FnOnce(u64, u32) -> Vec<u8>,
     payload: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".ensemble-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
+    let mut tmp = temporary_beside(path)?;
     let file = tmp.as_file_mut();
     file.write_all(&vec![0; header_len])?;
     let mut sink = Checksummed::new(std::io::BufWriter::with_capacity(1 << 16, &mut *file));
@@ -57,6 +43,29 @@ pub fn write_atomic_framed(
     file.sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// A temporary file in `path`'s directory (rename is atomic only within one file system). It
+/// gets the permissions a plain `File::create` would give (0666 less the umask), or those of
+/// the file it replaces: tempfile's private 0600 would otherwise survive the rename and leave
+/// build outputs unreadable to everyone else.
+fn temporary_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".ensemble-").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let tmp = builder.tempfile_in(dir)?;
+    if let Ok(old) = std::fs::metadata(path) {
+        tmp.as_file().set_permissions(old.permissions())?;
+    }
+    Ok(tmp)
 }
 
 /// A writer that counts and checksums the bytes passing through it.
@@ -143,5 +152,26 @@ mod tests {
         let bad = dir.path().join("missing").join("out.bin");
         assert!(write_atomic(&bad, b"x").is_err());
         assert_eq!(std::fs::read(&path).unwrap(), b"keep me");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn outputs_get_ordinary_permissions_or_keep_the_replaced_files() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        // What `File::create` gives under the same umask, not tempfile's private 0600.
+        let plain = dir.path().join("plain.bin");
+        std::fs::write(&plain, b"x").unwrap();
+        let new = dir.path().join("new.bin");
+        write_atomic(&new, b"x").unwrap();
+        assert_eq!(mode(&new), mode(&plain));
+        let framed = dir.path().join("framed.bin");
+        write_atomic_framed(&framed, 0, |_, _| Vec::new(), |w| w.write_all(b"x")).unwrap();
+        assert_eq!(mode(&framed), mode(&plain));
+        // Overwriting keeps the old file's permissions.
+        std::fs::set_permissions(&new, std::fs::Permissions::from_mode(0o640)).unwrap();
+        write_atomic(&new, b"y").unwrap();
+        assert_eq!(mode(&new), 0o640);
     }
 }
