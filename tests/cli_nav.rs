@@ -3,24 +3,11 @@
 //! serve as graphs too, every mistake in a `*.nav.ron` is reported at its place, and built
 //! programs carry the navigation data.
 
-use ensemble_tests::{assert_golden, ensemble, json_lines as events, repo_path};
+use ensemble_tests::{assert_golden, ensemble, repo_path, run_trace};
 use serde_json::Value;
 
-fn trace(project: &str, scene: &str, ticks: &str) -> Vec<Value> {
-    let out = ensemble(&[
-        "run",
-        &repo_path(project),
-        "--scene",
-        scene,
-        "--ticks",
-        ticks,
-        "--seed",
-        "7",
-        "--trace",
-        "json",
-    ]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    events(&out.stdout)
+fn trace(project: &str, scene: &str, ticks: u64) -> Vec<Value> {
+    run_trace(project, scene, ticks, 7, "0").1
 }
 
 fn paths<'a>(trace: &'a [Value], agent: &str) -> Vec<&'a Value> {
@@ -41,7 +28,7 @@ fn via(e: &Value) -> Vec<&str> {
 
 #[test]
 fn the_buyers_walk_round_the_kiosks_and_through_security() {
-    let trace = trace("samples/airport", "ticket-counter", "2000");
+    let trace = trace("samples/airport", "ticket-counter", 2000);
     let walks = paths(&trace, "buyer1");
     assert_eq!(walks.len(), 2, "to the counter, then to the gate");
     let (counter, gate) = (walks[0], walks[1]);
@@ -66,21 +53,8 @@ fn the_buyers_walk_round_the_kiosks_and_through_security() {
 
 #[test]
 fn a_closing_lane_reroutes_the_walkers_and_the_trace_is_golden() {
-    let out = ensemble(&[
-        "run",
-        &repo_path("samples/airport"),
-        "--scene",
-        "lane-closed",
-        "--ticks",
-        "2000",
-        "--seed",
-        "7",
-        "--trace",
-        "json",
-    ]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_golden("airport-lane-closed-seed7.jsonl", &out.stdout);
-    let trace = events(&out.stdout);
+    let (out, trace) = run_trace("samples/airport", "lane-closed", 2000, 7, "0");
+    assert_golden("airport-lane-closed-seed7.jsonl", &out);
     let doors: Vec<(f64, bool)> = trace
         .iter()
         .filter(|e| e["event"] == "door")
@@ -114,23 +88,13 @@ fn a_closing_lane_reroutes_the_walkers_and_the_trace_is_golden() {
 
 #[test]
 fn projects_without_a_graph_walk_straight_and_trace_no_paths() {
-    let out = ensemble(&[
-        "run",
-        &repo_path("samples/bench"),
-        "--scene",
-        "bench",
-        "--ticks",
-        "3000",
-        "--trace",
-        "json",
-    ]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(!out.stdout.contains("\"path\""));
+    let trace = trace("samples/bench", "bench", 3000);
+    assert!(trace.iter().all(|e| e["event"] != "path"));
 }
 
 #[test]
 fn a_grid_map_is_a_graph_and_a_door_of_cells_reroutes() {
-    let trace = trace("tests/fixtures/nav-grid", "cross", "600");
+    let trace = trace("tests/fixtures/nav-grid", "cross", 600);
     let walks = paths(&trace, "walker");
     let lengths: Vec<(f64, bool)> = walks
         .iter()
@@ -175,7 +139,7 @@ fn a_grid_map_is_a_graph_and_a_door_of_cells_reroutes() {
 
 #[test]
 fn with_every_way_shut_goto_raises_no_path() {
-    let trace = trace("tests/fixtures/nav-grid", "shut", "100");
+    let trace = trace("tests/fixtures/nav-grid", "shut", 100);
     let blocked = paths(&trace, "walker")
         .into_iter()
         .find(|e| e["found"] == false)
@@ -194,7 +158,7 @@ fn with_every_way_shut_goto_raises_no_path() {
 
 #[test]
 fn a_road_graph_with_coordinates_is_a_graph() {
-    let trace = trace("tests/fixtures/nav-roads", "drive", "6000");
+    let trace = trace("tests/fixtures/nav-roads", "drive", 6000);
     let walks = paths(&trace, "van");
     // Weights are decimetres (cost_unit 0.1): the diagonal street costs 150 m.
     assert!(
