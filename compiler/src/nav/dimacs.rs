@@ -71,18 +71,7 @@ pub fn parse_gr(path: &Path, text: &str) -> Result<Graph, InputError> {
                         "an arc before the `p sp` line".into(),
                     ));
                 };
-                let nums: Vec<Option<u64>> = w.map(|s| s.parse::<u64>().ok()).collect();
-                let (u, v, wt) = match nums.as_slice() {
-                    [Some(u), Some(v), Some(wt)] => (*u, *v, *wt),
-                    _ => {
-                        return Err(InputError::at(
-                            path,
-                            no,
-                            None,
-                            "expected `a FROM TO WEIGHT` with whole numbers".into(),
-                        ));
-                    }
-                };
+                let [u, v, wt] = three::<u64>(w, path, no, "a FROM TO WEIGHT")?;
                 if u == 0 || v == 0 || u > n as u64 || v > n as u64 {
                     return Err(InputError::at(
                         path,
@@ -210,18 +199,7 @@ pub fn parse_co(path: &Path, text: &str, nodes: u32) -> Result<Vec<[i32; 2]>, In
                         "a node before the `p aux sp co` line".into(),
                     ));
                 }
-                let nums: Vec<Option<i64>> = w.map(|s| s.parse::<i64>().ok()).collect();
-                let (id, x, y) = match nums.as_slice() {
-                    [Some(id), Some(x), Some(y)] => (*id, *x, *y),
-                    _ => {
-                        return Err(InputError::at(
-                            path,
-                            no,
-                            None,
-                            "expected `v ID X Y` with whole numbers".into(),
-                        ));
-                    }
-                };
+                let [id, x, y] = three::<i64>(w, path, no, "v ID X Y")?;
                 if id < 1 || id > nodes as i64 {
                     return Err(InputError::at(
                         path,
@@ -271,6 +249,25 @@ pub fn parse_co(path: &Path, text: &str, nodes: u32) -> Result<Vec<[i32; 2]>, In
             format!("node {} has no coordinates", i + 1),
         )),
         None => Ok(xy.into_iter().flatten().collect()),
+    }
+}
+
+/// The rest of a line as exactly three whole numbers (`what` names them in the message).
+fn three<'a, T: std::str::FromStr>(
+    rest: impl Iterator<Item = &'a str>,
+    path: &Path,
+    no: usize,
+    what: &str,
+) -> Result<[T; 3], InputError> {
+    let nums: Vec<Option<T>> = rest.map(|s| s.parse::<T>().ok()).collect();
+    match <[Option<T>; 3]>::try_from(nums) {
+        Ok([Some(a), Some(b), Some(c)]) => Ok([a, b, c]),
+        _ => Err(InputError::at(
+            path,
+            no,
+            None,
+            format!("expected `{what}` with whole numbers"),
+        )),
     }
 }
 
