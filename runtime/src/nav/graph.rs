@@ -401,6 +401,12 @@ impl Graph {
 
     /// Removes every edge between `u` and `v` (both directions). Returns whether one existed.
     pub fn remove_edge(&mut self, u: NodeId, v: NodeId) -> bool {
+        self.set_arcs(u, v, false, UNREACHABLE)
+    }
+
+    /// Sets the cost of the arcs between `u` and `v` (both directions) that are removed
+    /// (`removed`) or present (otherwise) to `cost`. Returns whether there was one.
+    fn set_arcs(&mut self, u: NodeId, v: NodeId, removed: bool, cost: Packed) -> bool {
         let mut found = false;
         for (a, b) in [(u, v), (v, u)] {
             if a >= self.node_count() {
@@ -411,8 +417,8 @@ impl Graph {
                 self.offsets[a as usize + 1] as usize,
             );
             for i in s..e {
-                if self.targets[i] == b && self.costs[i] != UNREACHABLE {
-                    self.costs[i] = UNREACHABLE;
+                if self.targets[i] == b && (self.costs[i] == UNREACHABLE) == removed {
+                    self.costs[i] = cost;
                     found = true;
                 }
             }
@@ -441,23 +447,7 @@ impl Graph {
     /// Puts back the edge between `u` and `v` (both directions) at `cost`, where it had been
     /// removed. Returns whether a removed edge was there to restore.
     pub fn restore_edge(&mut self, u: NodeId, v: NodeId, cost: Packed) -> bool {
-        let mut found = false;
-        for (a, b) in [(u, v), (v, u)] {
-            if a >= self.node_count() {
-                continue;
-            }
-            let (s, e) = (
-                self.offsets[a as usize] as usize,
-                self.offsets[a as usize + 1] as usize,
-            );
-            for i in s..e {
-                if self.targets[i] == b && self.costs[i] == UNREACHABLE {
-                    self.costs[i] = cost;
-                    found = true;
-                }
-            }
-        }
-        found
+        self.set_arcs(u, v, true, cost)
     }
 
     /// The cost of a path given as its nodes, or `None` when two consecutive nodes are not
