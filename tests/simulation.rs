@@ -82,6 +82,14 @@ fn the_runner_gives_the_golden_traces_of_ensemble_run() {
             7,
             "street-vendor-seed7.jsonl",
         ),
+        // Doors of the navigation graph: walkers re-route round a closed lane.
+        (
+            "airport",
+            "lane-closed",
+            2000,
+            7,
+            "airport-lane-closed-seed7.jsonl",
+        ),
         (
             "airport",
             "traveller",

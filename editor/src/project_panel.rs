@@ -14,7 +14,7 @@ use ensemble_compiler::front::ron::AssetKind;
 use ensemble_compiler::front::ron::any::FileKind;
 
 /// The groups, in the order a designer meets them.
-pub const GROUPS: [(&str, AssetKind); 16] = [
+pub const GROUPS: [(&str, AssetKind); 17] = [
     ("Machines", AssetKind::Machine),
     ("Scenes", AssetKind::Scene),
     ("Locations", AssetKind::Locations),
@@ -31,6 +31,7 @@ pub const GROUPS: [(&str, AssetKind); 16] = [
     ("Action lists", AssetKind::ActionList),
     ("Planning domains", AssetKind::Domain),
     ("Planning problems", AssetKind::Problem),
+    ("Navigation", AssetKind::Navigation),
 ];
 
 /// What a kind is called in menus (`New machine`).
@@ -54,6 +55,7 @@ pub fn noun(kind: AssetKind) -> &'static str {
         AssetKind::Domain => "planning domain",
         AssetKind::Problem => "planning problem",
         AssetKind::Pddl => "PDDL file",
+        AssetKind::Navigation => "navigation graph",
     }
 }
 

@@ -31,8 +31,58 @@ pub struct WorldInfo {
     pub places: Vec<PlaceInfo>,
     /// HMM spaces and their states, in the order of [`Snapshot::beliefs`].
     pub spaces: Vec<SpaceInfo>,
+    /// The navigation graph agents walk on, if the program has one small enough to draw.
+    pub nav: NavInfo,
     /// The n-th program of this run (0 at start, bumped by each reload).
     pub program: u32,
+}
+
+/// The program's navigation graph as lines on the map: its edges, and its doors (in the
+/// order of [`Snapshot::doors`]), in metres.
+#[derive(Debug, Default)]
+pub struct NavInfo {
+    pub edges: Vec<[[f64; 2]; 2]>,
+    pub doors: Vec<(Arc<str>, Vec<[[f64; 2]; 2]>)>,
+}
+
+/// Above this many nodes (a grid map) the graph is not drawn: its lines would hide the scene
+/// and cost the frame more than the rest of the map.
+pub const NAV_DRAWN_NODES: u32 = 4_000;
+
+impl NavInfo {
+    fn of(p: &ensemble_runtime::Program) -> NavInfo {
+        let nav = &p.nav;
+        let Some(data) = nav.data.as_ref() else {
+            return NavInfo::default();
+        };
+        let graph = &data.graph;
+        if graph.node_count() > NAV_DRAWN_NODES {
+            return NavInfo::default();
+        }
+        let line = |u, v| Some([nav.world(u)?, nav.world(v)?]);
+        let is_door = |u, v| {
+            nav.doors
+                .iter()
+                .flat_map(|d| &d.edges)
+                .any(|&(a, b, _)| (a, b) == (u, v) || (a, b) == (v, u))
+        };
+        let edges = (0..graph.node_count())
+            .flat_map(|u| graph.neighbors(u).map(move |(v, _)| (u, v)))
+            // Each undirected edge once; a one-way edge too.
+            .filter(|&(u, v)| u < v || graph.edge_cost(v, u).is_none())
+            .filter(|&(u, v)| !is_door(u, v))
+            .filter_map(|(u, v)| line(u, v))
+            .collect();
+        let doors = nav
+            .doors
+            .iter()
+            .map(|d| {
+                let lines = d.edges.iter().filter_map(|&(u, v, _)| line(u, v)).collect();
+                (p.shared_name(d.name), lines)
+            })
+            .collect();
+        NavInfo { edges, doors }
+    }
 }
 
 /// An HMM space: its name, its states, where its belief starts.
@@ -94,6 +144,7 @@ impl WorldInfo {
             locations,
             places,
             spaces,
+            nav: NavInfo::of(p),
             program,
         }
     }
@@ -129,6 +180,8 @@ pub struct Snapshot {
     pub beliefs: Arc<[f32]>,
     /// A conversation waits for the player's line.
     pub awaits_player: bool,
+    /// Which doors of [`NavInfo::doors`] are closed.
+    pub doors: Arc<[bool]>,
 }
 
 impl Snapshot {
@@ -247,6 +300,21 @@ impl Recorder {
             }
         };
 
+        let doors: Vec<bool> = (0..world.nav.doors.len())
+            .map(|i| {
+                sim.scene()
+                    .and_then(|s| s.game.nav.as_ref())
+                    .is_some_and(|n| n.is_closed(i))
+            })
+            .collect();
+        let doors: Arc<[bool]> = match last {
+            Some(l) if *l.doors == *doors => l.doors.clone(),
+            _ => {
+                bytes += doors.len();
+                doors.into()
+            }
+        };
+
         let snapshot = Snapshot {
             tick: sim.tick_count(),
             time: sim.now(),
@@ -255,6 +323,7 @@ impl Recorder {
             boards,
             beliefs,
             awaits_player: sim.awaits_player(),
+            doors,
         };
         self.last = Some(snapshot.clone());
         (snapshot, bytes)
@@ -429,6 +498,7 @@ mod tests {
             locations: Vec::new(),
             places: Vec::new(),
             spaces: Vec::new(),
+            nav: NavInfo::default(),
             program: 0,
         })
     }
@@ -451,6 +521,7 @@ mod tests {
             boards: Vec::new().into(),
             beliefs: Vec::new().into(),
             awaits_player: false,
+            doors: Vec::new().into(),
         }
     }
 

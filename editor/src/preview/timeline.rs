@@ -20,11 +20,12 @@ pub enum Group {
     Facts,
     Roles,
     Plans,
+    Walks,
     Reloads,
     Errors,
 }
 
-pub const GROUPS: [(Group, &str); 9] = [
+pub const GROUPS: [(Group, &str); 10] = [
     (Group::States, "states"),
     (Group::Messages, "messages"),
     (Group::Speech, "speech"),
@@ -32,6 +33,7 @@ pub const GROUPS: [(Group, &str); 9] = [
     (Group::Facts, "facts"),
     (Group::Roles, "roles"),
     (Group::Plans, "plans"),
+    (Group::Walks, "walks"),
     (Group::Reloads, "reloads"),
     (Group::Errors, "errors"),
 ];
@@ -47,6 +49,7 @@ pub fn group(kind: &EventKind) -> Group {
         EventKind::Add { .. } | EventKind::Del { .. } | EventKind::WorldFact { .. } => Group::Facts,
         EventKind::Plan { .. } | EventKind::Replan { .. } => Group::Plans,
         EventKind::Join { .. } | EventKind::Leave { .. } => Group::Roles,
+        EventKind::Path { .. } | EventKind::Door { .. } => Group::Walks,
         EventKind::Reload { .. } | EventKind::ReloadRejected { .. } => Group::Reloads,
         EventKind::Error { .. } | EventKind::Fail { .. } => Group::Errors,
     }
@@ -59,6 +62,7 @@ fn group_color(g: Group) -> Color32 {
         Group::Speech => theme::SPEECH,
         Group::Actions | Group::Roles => theme::SPECIAL,
         Group::Plans => theme::INFO,
+        Group::Walks => theme::EDGE,
         Group::Facts => theme::ACCENT,
         Group::Reloads => theme::OK,
         Group::Errors => theme::ERROR,
@@ -136,6 +140,22 @@ pub fn detail(e: &TraceEvent) -> String {
             ..
         } => format!("{problem} ({reason}): {}", actions.join(", ")),
         EventKind::WorldFact { world, fact, .. } => format!("{fact}  [{world}]"),
+        EventKind::Path { to, cost: None, .. } => format!("no path to {to}: waits"),
+        EventKind::Path {
+            to,
+            length,
+            via,
+            reroute,
+            ..
+        } => format!(
+            "{}{to}  {length:.1} m{}{}",
+            if *reroute { "re-routed to " } else { "" },
+            if via.is_empty() { "" } else { "  via " },
+            via.join(", ")
+        ),
+        EventKind::Door { door, open, .. } => {
+            format!("{door} {}", if *open { "opens" } else { "closes" })
+        }
     }
 }
 

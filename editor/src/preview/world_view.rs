@@ -71,6 +71,11 @@ fn bounds(s: &Snapshot) -> ([f64; 2], [f64; 2]) {
             add(p, 0.0);
         }
     }
+    let nav = &s.world.nav;
+    for line in nav.edges.iter().chain(nav.doors.iter().flat_map(|d| &d.1)) {
+        add(line[0], 0.0);
+        add(line[1], 0.0);
+    }
     if !lo[0].is_finite() {
         return ([-5.0, -5.0], [5.0, 5.0]);
     }
@@ -111,6 +116,7 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
     };
 
     grid(&painter, rect, map);
+    let shut = nav_graph(&painter, &snapshot, map);
     places(&painter, &snapshot, map);
 
     // Who talks with whom, who takes part where.
@@ -229,6 +235,16 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
         if let Some(d) = doing {
             painter.galley(at + vec2(0.0, name.size().y), d, theme::TEXT);
         }
+    }
+    // Closed doors are named where the agents' labels leave room.
+    for (mid, name) in shut {
+        let galley = painter.layout_no_wrap(
+            format!("{name} closed"),
+            FontId::proportional(10.5),
+            theme::ERROR,
+        );
+        let at = labels.place(mid, 6.0, galley.size());
+        painter.galley(at, galley, theme::ERROR);
     }
     // Bubbles keep clear of the agents and their labels (not of the places').
     let agents_drawn = labels.taken.clone();
@@ -409,6 +425,33 @@ fn places(painter: &egui::Painter, s: &Snapshot, map: Map) {
             );
         }
     }
+}
+
+/// The navigation graph under everything: its walkable edges faint, its doors green when open,
+/// red and barred when closed. Returns where the closed doors are, to name them.
+fn nav_graph(painter: &egui::Painter, s: &Snapshot, map: Map) -> Vec<(Pos2, Arc<str>)> {
+    let mut shut = Vec::new();
+    let nav = &s.world.nav;
+    let edge = Stroke::new(1.0, theme::EDGE.gamma_multiply(0.3));
+    for [a, b] in &nav.edges {
+        painter.line_segment([map.to_screen(*a), map.to_screen(*b)], edge);
+    }
+    for (i, (name, lines)) in nav.doors.iter().enumerate() {
+        let closed = s.doors.get(i).copied().unwrap_or(false);
+        let color = if closed { theme::ERROR } else { theme::OK };
+        for [a, b] in lines {
+            let (a, b) = (map.to_screen(*a), map.to_screen(*b));
+            painter.line_segment([a, b], Stroke::new(2.5, color.gamma_multiply(0.8)));
+            if closed {
+                // A bar across the middle: this way is shut.
+                let mid = a + (b - a) * 0.5;
+                let across = (b - a).normalized().rot90() * 7.0;
+                painter.line_segment([mid - across, mid + across], Stroke::new(3.0, color));
+                shut.push((mid, name.clone()));
+            }
+        }
+    }
+    shut
 }
 
 /// Named locations: a small diamond each, and the name where it does not cover an agent's.

@@ -15,7 +15,8 @@
 //! [`Simulation::transcript`] (the lines said).
 //!
 //! **Invariant:** the trace of a simulation is the trace of its parts ticked in this order:
-//! the scene (machines), then the smart locations, then the scene's world events (planning);
+//! the scene (machines), the world's doors (navigation), then the smart locations, then the
+//! scene's world events (planning);
 //! nothing here draws random numbers, so the same program, scene and seed give the same trace
 //! whoever hosts it.
 
@@ -387,7 +388,8 @@ impl Simulation {
         }
     }
 
-    /// Advances the scene by one tick: the machines, then the smart locations (or one
+    /// Advances the scene by one tick: the machines, the world's own events (doors of the
+    /// navigation graph), the smart locations, then the planning world events (or one
     /// iteration of the conversation).
     pub fn tick(&mut self) {
         match &mut self.running {
@@ -396,6 +398,12 @@ impl Simulation {
                 interactions,
             } => {
                 scene.tick();
+                let (program, now) = (scene.program().clone(), scene.now());
+                let mut doors = Vec::new();
+                scene.game.advance(&program, now, &mut doors);
+                for (agent, kind) in doors {
+                    scene.record_external(agent, kind);
+                }
                 interactions.advance(scene);
                 // World events for planning agents (docs/formats/scene.md).
                 super::planning::fire_world_events(scene);
