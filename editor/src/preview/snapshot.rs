@@ -538,6 +538,39 @@ mod tests {
         }
     }
 
+    /// The airport's terminal graph is on the map, and its door closes at 29 s and opens at
+    /// 45 s in the snapshots as in the scene.
+    #[test]
+    fn the_map_has_the_navigation_graph_and_its_doors_as_they_stand() {
+        use ensemble_runtime::sim::simulation::Options;
+        let program = crate::preview::worker::tests::sample("airport");
+        let mut sim = Simulation::start(program, "lane-closed", 7, &Options::default()).unwrap();
+        let world = Arc::new(WorldInfo::of(&sim, 0));
+        // terminal.nav.ron: 26 edges, one of them the door's.
+        assert_eq!(world.nav.edges.len(), 25);
+        let names: Vec<&str> = world.nav.doors.iter().map(|d| &*d.0).collect();
+        assert_eq!(names, ["SecurityLaneA"]);
+        assert_eq!(world.nav.doors[0].1, [[[19.0, -6.0], [21.0, -6.0]]]);
+        let mut recorder = Recorder::default();
+        let mut closed = Vec::new();
+        for _ in 0..1500 {
+            sim.tick();
+            let (s, _) = recorder.record(&sim, &world);
+            closed.push((s.time, s.doors[0]));
+        }
+        let shut: Vec<f64> = closed.iter().filter(|c| c.1).map(|c| c.0).collect();
+        assert!(
+            (shut[0] - 29.0).abs() < 0.05 && (shut[shut.len() - 1] - 45.0).abs() < 0.05,
+            "closed from {} to {}",
+            shut[0],
+            shut[shut.len() - 1]
+        );
+        // A program without a graph has nothing to draw.
+        let bench = crate::preview::worker::tests::sample("bench");
+        let sim = Simulation::start(bench, "bench", 11, &Options::default()).unwrap();
+        let nav = &WorldInfo::of(&sim, 0).nav;
+        assert!(nav.edges.is_empty() && nav.doors.is_empty());
+    }
     #[test]
     fn scrubbing_finds_the_state_as_it_was() {
         let mut h = History::new(1 << 20, 100);

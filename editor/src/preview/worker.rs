@@ -342,11 +342,12 @@ impl Clock {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use ensemble_runtime::trace::EventKind;
 
-    fn sample(name: &str) -> Arc<Program> {
+    /// A sample project, compiled.
+    pub(crate) fn sample(name: &str) -> Arc<Program> {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../samples")
             .join(name);
