@@ -246,8 +246,6 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
         let at = labels.place(mid, 6.0, galley.size());
         painter.galley(at, galley, theme::ERROR);
     }
-    // Bubbles keep clear of the agents and their labels (not of the places').
-    let agents_drawn = labels.taken.clone();
     locations(&painter, &snapshot, map, &mut labels);
 
     // What was just said, in bubbles above the speakers.
@@ -262,7 +260,8 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
     let mut said: Vec<Rect> = Vec::new();
     for &(a, c, r, _) in &shown {
         if let Some((_, text)) = bubbles.iter().find(|(who, _)| *who == a.name) {
-            let avoid: Vec<Rect> = agents_drawn.iter().chain(&said).copied().collect();
+            // Clear of every mark and label, unless that would lift it out of view.
+            let avoid: Vec<Rect> = labels.taken.iter().chain(&said).copied().collect();
             said.push(bubble(
                 &painter,
                 c + vec2(0.0, -r - 6.0),
