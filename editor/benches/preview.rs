@@ -63,11 +63,18 @@ fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
     h
 }
 
-/// Opens the preview and plays the first scene at 1×.
-fn play(h: &mut Harness<'static, EditorApp>) {
-    let s = h.state_mut().session_mut().unwrap();
-    s.preview.tab = DockTab::Preview;
-    s.preview.play(&s.analysis);
+/// Opens the preview and plays `scene` at 1×.
+fn open_and_play(app: &mut EditorApp, scene: &str) {
+    if let Some(s) = app.session_mut() {
+        s.preview.tab = DockTab::Preview;
+        s.preview.scene = Some(scene.into());
+        s.preview.play(&s.analysis);
+    }
+}
+
+/// Plays `scene` and waits for its first 30 ticks.
+fn play(h: &mut Harness<'static, EditorApp>, scene: &str) {
+    open_and_play(h.state_mut(), scene);
     while h
         .state()
         .session()
@@ -99,7 +106,7 @@ fn save_to_running() {
     for caught_up in [true, false] {
         let dir = sample("airport");
         let mut h = harness(EditorApp::open(dir.path()));
-        play(&mut h);
+        play(&mut h, "ticket-counter");
         // Select FinishTalkState through Find: its name field appears in the inspector.
         find(&mut h, "FinishTalkState");
         h.run_steps(4);
@@ -157,17 +164,25 @@ fn save_to_running() {
 /// scene plays (so every frame takes in the ticks of the last 16.7 ms).
 fn headless_frames() {
     println!("editor frame (show + tessellate), headless, 1600x1000, {FRAMES} frames (ms):");
-    for (project, label) in [
-        ("airport", "airport: graph, preview closed (peer)"),
-        ("airport", "airport: graph, ticket-counter playing"),
-        ("bench", "bench: rule table, preview closed (peer)"),
-        ("bench", "bench: rule table, bench playing"),
+    for (project, scene, label) in [
+        ("airport", None, "airport: graph, preview closed (peer)"),
+        (
+            "airport",
+            Some("ticket-counter"),
+            "airport: graph, ticket-counter playing",
+        ),
+        (
+            "airport",
+            Some("lane-closed"),
+            "airport: graph, lane-closed playing",
+        ),
+        ("bench", None, "bench: rule table, preview closed (peer)"),
+        ("bench", Some("bench"), "bench: rule table, bench playing"),
     ] {
         let dir = sample(project);
         let mut h = harness(EditorApp::open(dir.path()));
-        let playing = label.contains("playing");
-        if playing {
-            play(&mut h);
+        if let Some(scene) = scene {
+            play(&mut h, scene);
             // Let scripts start and agents spread out.
             for _ in 0..120 {
                 frame(&mut h);
@@ -192,7 +207,7 @@ fn headless_frames() {
 
 struct Timed {
     app: EditorApp,
-    play: bool,
+    scene: Option<&'static str>,
     started: bool,
     last: Option<Instant>,
     frames: Vec<Duration>,
@@ -206,11 +221,8 @@ impl eframe::App for Timed {
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         if !self.started {
             self.started = true;
-            if let Some(s) = self.app.session_mut()
-                && self.play
-            {
-                s.preview.tab = DockTab::Preview;
-                s.preview.play(&s.analysis);
+            if let Some(scene) = self.scene {
+                open_and_play(&mut self.app, scene);
             }
         }
         let now = Instant::now();
@@ -245,10 +257,19 @@ fn window_frames() {
         return;
     }
     println!("editor frame, real window (eframe + glow, software), continuous repaint (ms):");
-    for (project, play, label) in [
-        ("airport", false, "airport, preview closed (peer)"),
-        ("airport", true, "airport, ticket-counter playing"),
-        ("bench", true, "bench, bench playing"),
+    for (project, scene, label) in [
+        ("airport", None, "airport, preview closed (peer)"),
+        (
+            "airport",
+            Some("ticket-counter"),
+            "airport, ticket-counter playing",
+        ),
+        (
+            "airport",
+            Some("lane-closed"),
+            "airport, lane-closed playing",
+        ),
+        ("bench", Some("bench"), "bench, bench playing"),
     ] {
         let dir = sample(project);
         let mut options = eframe::NativeOptions {
@@ -258,7 +279,7 @@ fn window_frames() {
         options.glow_options.vsync = false;
         let timed = Timed {
             app: EditorApp::open(dir.path()),
-            play,
+            scene,
             started: false,
             last: None,
             frames: Vec::new(),

@@ -123,9 +123,11 @@ fn a_saved_edit_reloads_the_running_ticket_counter_in_place() {
     let mut h = harness(EditorApp::open(dir.path()));
     assert_eq!(h.state().current_machine_name(), Some("StandSellTicket"));
 
-    // Open the preview; the first scene is picked; run it at 8×.
+    // Open the preview (the first scene is picked), pick the ticket counter, run it at 8×.
     h.get_by_label("Preview").click();
     settle(&mut h);
+    assert_eq!(preview(&h).scene.as_deref(), Some("lane-closed"));
+    choose(&mut h, "lane-closed", "ticket-counter");
     assert_eq!(preview(&h).scene.as_deref(), Some("ticket-counter"));
     choose(&mut h, "1×", "8×");
     h.get_by_label("▶ Play").click();

@@ -41,9 +41,12 @@ pub struct WorldInfo {
 /// order of [`Snapshot::doors`]), in metres.
 #[derive(Debug, Default)]
 pub struct NavInfo {
-    pub edges: Vec<[[f64; 2]; 2]>,
-    pub doors: Vec<(Arc<str>, Vec<[[f64; 2]; 2]>)>,
+    pub edges: Vec<Segment>,
+    pub doors: Vec<(Arc<str>, Vec<Segment>)>,
 }
+
+/// A straight line between two points, metres.
+pub type Segment = [[f64; 2]; 2];
 
 /// Above this many nodes (a grid map) the graph is not drawn: its lines would hide the scene
 /// and cost the frame more than the rest of the map.
