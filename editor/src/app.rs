@@ -54,6 +54,8 @@ pub enum Action {
     DeleteSelection,
     /// Select every state of the open machine (true) or none.
     Select(bool),
+    /// Rename an item and every reference to it ([`crate::rename`]).
+    Rename(crate::rename::Named, String, String),
 }
 
 /// A dialog in front of everything.
@@ -105,6 +107,8 @@ pub struct Session {
     text: TextPanel,
     /// The panels of asset kinds that have one (see `asset_panel::plugged`).
     panels: HashMap<AssetKind, Box<dyn KindPanel>>,
+    /// The manifest's form (the manifest is no asset kind).
+    manifest_panel: Box<dyn KindPanel>,
     /// Bumped by every change of any document.
     pub revision: u64,
     autosaved: (Instant, u64),
@@ -164,6 +168,7 @@ pub fn names_from(project: Option<&Project>, c: Option<&Compilation>) -> Project
             .collect();
     }
     if let Some(p) = project {
+        n.more = crate::names::collect(p);
         n.machines.clear();
         n.locations.clear();
         n.sentences.clear();
@@ -231,6 +236,7 @@ impl Session {
             inspector: Inspector::default(),
             text: TextPanel::default(),
             panels: crate::asset_panel::plugged().into_iter().collect(),
+            manifest_panel: crate::forms::manifest_panel(),
             revision: 0,
             autosaved: (Instant::now(), 0),
             watch,
@@ -376,7 +382,7 @@ impl Session {
     fn reveal_in_panel(&mut self, doc: DocId, target: &Reveal) {
         let panel = match self.project.docs[doc].kind {
             FileKind::Asset(k) => self.panels.get_mut(&k),
-            FileKind::Manifest => None,
+            FileKind::Manifest => Some(&mut self.manifest_panel),
         };
         match panel {
             Some(p) => p.reveal(target),
@@ -743,6 +749,8 @@ impl EditorApp {
     fn shortcuts(&mut self, ctx: &egui::Context, actions: &mut Vec<Action>) {
         let shortcut = |m: Modifiers, k: Key| KeyboardShortcut::new(m, k);
         let typing = ctx.text_edit_focused();
+        // Selection keys belong to the graph of machines; other panels handle their own.
+        let graph_keys = self.current_machine_name().is_some();
         ctx.input_mut(|i| {
             if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::S)) {
                 actions.push(Action::Save);
@@ -763,6 +771,9 @@ impl EditorApp {
             }
             if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::Z)) {
                 actions.push(Action::Undo);
+            }
+            if !graph_keys {
+                return;
             }
             if i.consume_key(Modifiers::NONE, Key::Delete) {
                 actions.push(Action::DeleteSelection);
@@ -1162,17 +1173,24 @@ impl EditorApp {
                 requests: &requests,
                 compiled,
             };
-            let panel = kind.and_then(|k| s.panels.get_mut(&k));
+            let panel = match kind {
+                Some(k) => s.panels.get_mut(&k),
+                None => Some(&mut s.manifest_panel),
+            };
             Frame::new()
                 .inner_margin(Margin::symmetric(12, 8))
-                .show(ui, |ui| match (panel, &d.state.content) {
-                    (Some(panel), Content::Asset(asset)) => {
-                        let mut value = asset.clone();
-                        if panel.ui(ui, &mut value, &cx) && value != *asset {
-                            edited = Some(value);
+                .show(ui, |ui| match (panel, panel_value(&d.state.content)) {
+                    (Some(panel), Some(mut value)) => {
+                        let mut layout = d.state.layout.clone();
+                        if panel.ui_laid_out(ui, &mut value, &mut layout, &cx) {
+                            let content = content_of(&d.state.content, value);
+                            if content != d.state.content || layout != d.state.layout {
+                                edited = Some((content, layout));
+                            }
                         }
                     }
-                    (_, content) => {
+                    (_, _) => {
+                        let content = &d.state.content;
                         if let Content::Unparsed { error, .. } = content {
                             ui.label(
                                 RichText::new(format!("This file does not read: {error}. Fix it in a text editor; the editor reloads it."))
@@ -1187,8 +1205,9 @@ impl EditorApp {
                     }
                 });
         }
-        if let Some(value) = edited {
-            s.project.docs[doc].state.content = Content::Asset(value);
+        if let Some((content, layout)) = edited {
+            s.project.docs[doc].state.content = content;
+            s.project.docs[doc].state.layout = layout;
             // Typing in one field is one step: the gesture is keyed by the focused widget.
             let focus = ui.ctx().memory(|m| m.focused());
             let key = format!("panel {doc} {focus:?}");
@@ -1202,6 +1221,9 @@ impl EditorApp {
                     if let Some(id) = s.project.by_path(&path) {
                         actions.push(Action::OpenDoc(id));
                     }
+                }
+                Request::Rename { what, old, new } => {
+                    actions.push(Action::Rename(what, old, new));
                 }
             }
         }
@@ -1630,6 +1652,14 @@ impl EditorApp {
                 s.focus(doc);
                 s.reselect(kept);
             }
+            Action::Rename(what, old, new) => {
+                match crate::rename::apply(&mut s.project, &s.names, &what, &old, &new) {
+                    Ok(changes) => {
+                        s.record(&format!("rename {old} to {new}"), changes, None);
+                    }
+                    Err(e) => return Some((format!("Cannot rename {old}: {e}"), true)),
+                }
+            }
             Action::Select(all) => {
                 let doc = s.open?;
                 let m = s.project.docs[doc].state.machine()?;
@@ -1692,6 +1722,23 @@ impl EditorApp {
     /// editor windows and into a text editor).
     pub fn clipboard_text(&self) -> Option<String> {
         self.session.as_ref()?.clipboard.as_ref().map(Clip::to_text)
+    }
+}
+
+/// What a panel edits of a document's content: its asset, or the script a workbook holds.
+fn panel_value(content: &Content) -> Option<AnyAsset> {
+    match content {
+        Content::Asset(a) => Some(a.clone()),
+        Content::Workbook(script) => Some(AnyAsset::Script(script.clone())),
+        _ => None,
+    }
+}
+
+/// The content after a panel edited [`panel_value`]: a workbook stays a workbook.
+fn content_of(was: &Content, value: AnyAsset) -> Content {
+    match (was, value) {
+        (Content::Workbook(_), AnyAsset::Script(script)) => Content::Workbook(script),
+        (_, value) => Content::Asset(value),
     }
 }
 
