@@ -56,6 +56,10 @@ pub enum Action {
     Select(bool),
     /// Rename an item and every reference to it ([`crate::rename`]).
     Rename(crate::rename::Named, String, String),
+    /// Add an Excel workbook to the project (asks which).
+    ImportWorkbook,
+    /// Show the navigation map at this path (relative to the project, or absolute).
+    OpenMap(String),
 }
 
 /// A dialog in front of everything.
@@ -109,6 +113,8 @@ pub struct Session {
     panels: HashMap<AssetKind, Box<dyn KindPanel>>,
     /// The manifest's form (the manifest is no asset kind).
     manifest_panel: Box<dyn KindPanel>,
+    /// The project's navigation maps, and the one shown instead of a document.
+    pub maps: crate::maps::Maps,
     /// Bumped by every change of any document.
     pub revision: u64,
     autosaved: (Instant, u64),
@@ -129,6 +135,8 @@ pub struct EditorApp {
     pub closing: bool,
     themed: bool,
     shown_title: String,
+    /// Asks which workbook to import (the system's dialog; tests answer it).
+    workbook_picker: crate::rules::FilePicker,
 }
 
 /// Names for pickers: from the documents as they are now, and the library and sentence lines
@@ -223,6 +231,7 @@ impl Session {
         let mut analysis = Analysis::new();
         analysis.compile_now(&project.root.clone(), &project);
         let watch = watch_for(&project);
+        let maps = crate::maps::Maps::new(&project.root);
         let mut s = Session {
             project,
             history: History::default(),
@@ -237,6 +246,7 @@ impl Session {
             text: TextPanel::default(),
             panels: crate::asset_panel::plugged().into_iter().collect(),
             manifest_panel: crate::forms::manifest_panel(),
+            maps,
             revision: 0,
             autosaved: (Instant::now(), 0),
             watch,
@@ -281,12 +291,31 @@ impl Session {
             .or_else(|| self.project.machine_names().into_iter().next());
         match machine {
             Some(m) => self.show_machine(vec![m]),
-            // No machine: the first asset that has an editor, else the first asset.
+            // No machine: the behaviour a designer authors most (scripts, spaces, sentence
+            // states), else the first asset that has an editor, else the first asset.
             None => {
-                let with_panel = self.project.live().find(|(_, d)| match d.kind {
-                    FileKind::Asset(k) => self.panels.contains_key(&k),
-                    FileKind::Manifest => false,
-                });
+                let rank = |k: AssetKind| {
+                    [
+                        AssetKind::Script,
+                        AssetKind::Workbook,
+                        AssetKind::Space,
+                        AssetKind::Sentences,
+                    ]
+                    .iter()
+                    .position(|x| *x == k)
+                    .unwrap_or(usize::MAX)
+                };
+                let with_panel = self
+                    .project
+                    .live()
+                    .filter(|(_, d)| match d.kind {
+                        FileKind::Asset(k) => self.panels.contains_key(&k),
+                        FileKind::Manifest => false,
+                    })
+                    .min_by_key(|(i, d)| match d.kind {
+                        FileKind::Asset(k) => (rank(k), *i),
+                        FileKind::Manifest => (usize::MAX, *i),
+                    });
                 let any = self
                     .project
                     .live()
@@ -307,6 +336,7 @@ impl Session {
     }
 
     fn open_doc(&mut self, doc: DocId) {
+        self.maps.hide();
         match self.project.docs[doc].state.machine() {
             Some(m) => {
                 let name = m.name.clone();
@@ -470,9 +500,17 @@ impl Session {
 impl EditorApp {
     /// Opens the project at `root`; a project that does not load still opens the window, with
     /// the reason and a way to open another.
-    pub fn open(root: impl Into<PathBuf>) -> Self {
+    ///
+    /// `path` may also be a file of a project: the project opens with that file shown.
+    pub fn open(path: impl Into<PathBuf>) -> Self {
+        let (root, file) = crate::document::project_of(&path.into());
         let mut app = EditorApp::empty();
-        app.open_project(&root.into());
+        app.open_project(&root);
+        if let (Some(file), Some(s)) = (file, app.session.as_mut())
+            && let Some(id) = s.project.by_path(&file)
+        {
+            s.open_doc(id);
+        }
         app
     }
 
@@ -489,7 +527,14 @@ impl EditorApp {
             closing: false,
             themed: false,
             shown_title: String::new(),
+            workbook_picker: crate::rules::excel::native_picker(),
         }
+    }
+
+    /// Asks `picker` which workbook to import (tests; a host with its own dialogs).
+    pub fn with_workbook_picker(mut self, picker: crate::rules::FilePicker) -> Self {
+        self.workbook_picker = picker;
+        self
     }
 
     /// Opens assets of `kind` with `panel` (instead of the read-only text view).
@@ -548,6 +593,11 @@ impl EditorApp {
 
     pub fn is_dirty(&self) -> bool {
         self.project().is_some_and(Project::is_dirty)
+    }
+
+    /// The status line's message, if one is shown.
+    pub fn status(&self) -> Option<&str> {
+        self.status.as_ref().map(|(m, _, _)| m.as_str())
     }
 
     pub fn modal_open(&self) -> bool {
@@ -841,6 +891,27 @@ impl EditorApp {
                     }
                 });
                 ui.separator();
+                if self.session.is_some() {
+                    if ui
+                        .button("Import Excel workbook…")
+                        .on_hover_text("Add an interaction script workbook to the project; it is edited in the rule table and saved as a workbook")
+                        .clicked()
+                    {
+                        actions.push(Action::ImportWorkbook);
+                        ui.close();
+                    }
+                    if ui.button("Open navigation map…").clicked() {
+                        if let Some(p) = rfd::FileDialog::new()
+                            .set_title("Open a MovingAI map")
+                            .add_filter("MovingAI map", &["map"])
+                            .pick_file()
+                        {
+                            actions.push(Action::OpenMap(p.display().to_string()));
+                        }
+                        ui.close();
+                    }
+                    ui.separator();
+                }
                 let dirty = self.is_dirty();
                 if ui
                     .add_enabled(dirty, egui::Button::new("Save all   Ctrl+S"))
@@ -989,7 +1060,15 @@ impl EditorApp {
             .default_size(210.0)
             .min_size(160.0)
             .show(ui, |ui| {
-                project_panel::show(ui, &s.project, s.open, s.analysis.current.as_ref(), actions)
+                let maps = (s.maps.found.as_slice(), s.maps.shown());
+                project_panel::show(
+                    ui,
+                    &s.project,
+                    s.open,
+                    s.analysis.current.as_ref(),
+                    maps,
+                    actions,
+                )
             });
         let bottom = Frame::new()
             .fill(theme::PANEL)
@@ -1043,6 +1122,11 @@ impl EditorApp {
         CentralPanel::default()
             .frame(Frame::new().fill(theme::CANVAS))
             .show(ui, |ui| {
+                if s.maps.shown().is_some() {
+                    let root = s.project.root.clone();
+                    s.maps.ui(ui, &root);
+                    return;
+                }
                 let Some(doc) = open else {
                     centered_message(
                         ui,
@@ -1552,6 +1636,22 @@ impl EditorApp {
                 })
             }
             Action::AskDelete(doc) => self.modal = Some(Modal::ConfirmDelete(doc)),
+            Action::ImportWorkbook => {
+                let Some(path) = (self.workbook_picker)(&crate::rules::FileRequest::Import) else {
+                    return;
+                };
+                let Some(s) = self.session.as_mut() else {
+                    return;
+                };
+                match project_ops::import_workbook(&mut s.project, &path) {
+                    Ok((doc, changes, report)) => {
+                        s.record(&format!("import {}", path.display()), changes, None);
+                        s.open_doc(doc);
+                        self.say(report, false);
+                    }
+                    Err(e) => self.say(format!("Cannot import {}: {e}", path.display()), true),
+                }
+            }
             _ => {
                 let copy = matches!(action, Action::Copy);
                 let Some(s) = self.session.as_mut() else {
@@ -1651,6 +1751,12 @@ impl EditorApp {
                 s.edited();
                 s.focus(doc);
                 s.reselect(kept);
+            }
+            Action::OpenMap(path) => {
+                let root = s.project.root.clone();
+                s.maps.show(&root, &path);
+                s.open = None;
+                s.trail.clear();
             }
             Action::Rename(what, old, new) => {
                 match crate::rename::apply(&mut s.project, &s.names, &what, &old, &new) {

@@ -175,6 +175,31 @@ pub fn title_of(path: &str, kind: FileKind) -> String {
     base.strip_suffix(suffix).unwrap_or(base).to_string()
 }
 
+/// The project a path belongs to: a folder is its own project; a file belongs to the nearest
+/// folder above it that holds a manifest, and is returned relative to it (`/`-separated).
+pub fn project_of(path: &Path) -> (PathBuf, Option<String>) {
+    if !path.is_file() {
+        return (path.to_path_buf(), None);
+    }
+    let found = path
+        .ancestors()
+        .skip(1)
+        .find(|dir| dir.join(MANIFEST).is_file());
+    match found {
+        Some(root) => {
+            let rel = path
+                .strip_prefix(root)
+                .unwrap_or(path)
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
+            (root.to_path_buf(), Some(rel))
+        }
+        None => (path.to_path_buf(), None),
+    }
+}
+
 /// What saving did.
 #[derive(Debug, Default, PartialEq)]
 pub struct Saved {

@@ -19,6 +19,7 @@ pub mod forms;
 pub mod graph;
 pub mod history;
 pub mod machine;
+pub mod maps;
 pub mod names;
 pub mod nav_view;
 pub mod panel_cx;

@@ -130,11 +130,40 @@ fn entry(
     });
 }
 
+/// The Navigation section: the project's MovingAI maps; a click shows one in the navigation
+/// view. (Drawn below the assets; a project without maps shows nothing.)
+fn maps(ui: &mut Ui, maps: &[String], shown: Option<&str>, actions: &mut Vec<Action>) {
+    if maps.is_empty() {
+        return;
+    }
+    ui.add_space(8.0);
+    ui.label(
+        RichText::new("NAVIGATION")
+            .font(theme::section_font())
+            .color(theme::TEXT_WEAK)
+            .strong(),
+    );
+    for m in maps {
+        let title = m.rsplit('/').next().unwrap_or(m);
+        let r = ui
+            .selectable_label(
+                shown == Some(m.as_str()),
+                RichText::new(title).color(theme::TEXT),
+            )
+            .on_hover_text(format!("{m}: PPA* clusters and paths"));
+        if r.clicked() {
+            actions.push(Action::OpenMap(m.clone()));
+        }
+    }
+}
+
+/// The browser. `maps` are the project's navigation maps and the one shown.
 pub fn show(
     ui: &mut Ui,
     project: &Project,
     open: Option<DocId>,
     report: Option<&Report>,
+    maps_found: (&[String], Option<&str>),
     actions: &mut Vec<Action>,
 ) {
     ui.set_min_width(ui.available_width());
@@ -190,8 +219,18 @@ pub fn show(
                     entry(ui, project, id, open, report, actions);
                 }
             }
+            maps(ui, maps_found.0, maps_found.1, actions);
             ui.add_space(12.0);
             ui.menu_button(RichText::new("+ New asset…").color(theme::ACCENT), |ui| {
+                if ui
+                    .button("Import Excel workbook…")
+                    .on_hover_text("An interaction script workbook: edited in the rule table, saved as a workbook")
+                    .clicked()
+                {
+                    actions.push(Action::ImportWorkbook);
+                    ui.close();
+                }
+                ui.separator();
                 for (_, kind) in GROUPS {
                     if ui.button(format!("New {}", noun(kind))).clicked() {
                         actions.push(Action::NewAsset(Starter::Kind(kind)));

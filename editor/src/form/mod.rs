@@ -403,14 +403,14 @@ pub fn chips(
                         }
                         if ordered {
                             let earlier =
-                                ui.add_enabled(i > 0, egui::Button::new("◂").small().frame(false));
+                                ui.add_enabled(i > 0, egui::Button::new("⏴").small().frame(false));
                             name_widget(ui, &earlier, format!("move {item} earlier in {name}"));
                             if earlier.clicked() {
                                 swap = Some((i - 1, i));
                             }
                             let later = ui.add_enabled(
                                 i + 1 < len,
-                                egui::Button::new("▸").small().frame(false),
+                                egui::Button::new("⏵").small().frame(false),
                             );
                             name_widget(ui, &later, format!("move {item} later in {name}"));
                             if later.clicked() {
@@ -609,12 +609,13 @@ pub fn name_field(
     notes: &[(Severity, String)],
 ) -> Option<String> {
     let id = egui::Id::new(("name-field", id));
+    // What is being typed is kept until it is committed: the frame that reports the focus lost
+    // (after Enter, or a click elsewhere) is the one after the field gave the keyboard up.
     let focused = ui.memory(|m| m.has_focus(id));
-    let mut text: String = if focused {
-        ui.data(|d| d.get_temp(id))
-            .unwrap_or_else(|| current.to_string())
-    } else {
-        current.to_string()
+    let pending: Option<String> = ui.data(|d| d.get_temp(id));
+    let mut text = match pending {
+        Some(t) => t,
+        None => current.to_string(),
     };
     let r = ui.add(
         egui::TextEdit::singleline(&mut text)
@@ -623,15 +624,20 @@ pub fn name_field(
             .background_color(theme::BOX_FILL),
     );
     name_widget(ui, &r, name);
-    let escape = r.has_focus() && ui.input(|i| i.key_pressed(egui::Key::Escape));
+    let escape = ui.input(|i| i.key_pressed(egui::Key::Escape)) && (focused || r.has_focus());
     if escape {
         text = current.to_string();
         r.surrender_focus();
     }
-    ui.data_mut(|d| d.insert_temp(id, text.clone()));
     let r = mark(ui, r, notes);
-    let commit = r.lost_focus() || (r.has_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
-    (commit && !escape && text.trim() != current).then(|| text.trim().to_string())
+    let enter = (focused || r.has_focus()) && ui.input(|i| i.key_pressed(egui::Key::Enter));
+    let commit = !escape && (r.lost_focus() || enter) && text.trim() != current;
+    if !commit && !escape && (focused || r.has_focus()) {
+        ui.data_mut(|d| d.insert_temp(id, text.clone()));
+    } else {
+        ui.data_mut(|d| d.remove::<String>(id));
+    }
+    commit.then(|| text.trim().to_string())
 }
 
 /// A table of `key = value` rows (an agent's variables, a concept's properties): keys rename on
@@ -811,6 +817,22 @@ pub fn facts(
         ui.label(RichText::new(format!("✖ {p}")).small().color(theme::ERROR));
     }
     changed
+}
+
+/// The detail side of a list-and-detail form: scrolls, and keeps a margin from the list.
+pub fn detail(ui: &mut Ui, add: impl FnOnce(&mut Ui)) {
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            egui::Frame::new()
+                .inner_margin(egui::Margin {
+                    left: 14,
+                    right: 8,
+                    top: 4,
+                    bottom: 8,
+                })
+                .show(ui, add);
+        });
 }
 
 /// Help under a field, small and weak.

@@ -52,7 +52,7 @@ pub fn network(acc: &[AccumulatorAsset], root: &str) -> Vec<String> {
             return;
         };
         if path.iter().any(|p| p == name) {
-            out.push(format!("{pad}{name}  ⟲ cycle"));
+            out.push(format!("{pad}{name}  (cycle)"));
             return;
         }
         let rule = match a.rule {
@@ -435,22 +435,20 @@ impl AssetPanel<ActionsAsset> for ActionsPanel {
                         },
                     );
                 });
-                egui::ScrollArea::vertical()
-                    .auto_shrink([false, false])
-                    .show(ui, |ui| {
-                        if let Some(i) = self.accumulators.current(v.accumulators.len()) {
-                            changed |= self.accumulator(ui, i, &mut v.accumulators, cx, d);
-                        } else {
-                            form::help(ui, "No accumulators yet: add one with “+ accumulator”.");
+                form::detail(ui, |ui| {
+                    if let Some(i) = self.accumulators.current(v.accumulators.len()) {
+                        changed |= self.accumulator(ui, i, &mut v.accumulators, cx, d);
+                    } else {
+                        form::help(ui, "No accumulators yet: add one with “+ accumulator”.");
+                    }
+                    form::section(ui, "Network");
+                    for sink in sinks(&v.accumulators) {
+                        for line in network(&v.accumulators, sink) {
+                            ui.label(RichText::new(line).monospace().color(theme::TEXT));
                         }
-                        form::section(ui, "Network");
-                        for sink in sinks(&v.accumulators) {
-                            for line in network(&v.accumulators, sink) {
-                                ui.label(RichText::new(line).monospace().color(theme::TEXT));
-                            }
-                            ui.add_space(4.0);
-                        }
-                    });
+                        ui.add_space(4.0);
+                    }
+                });
             }
         }
         changed
@@ -491,6 +489,6 @@ mod tests {
             ]
         );
         let cyclic = vec![acc("a", &["b"]), acc("b", &["a"])];
-        assert!(network(&cyclic, "a").iter().any(|l| l.contains("cycle")));
+        assert!(network(&cyclic, "a").iter().any(|l| l.contains("(cycle)")));
     }
 }

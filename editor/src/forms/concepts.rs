@@ -262,7 +262,7 @@ impl ConceptsPanel {
                 hint: "relation",
                 width: 120.0,
             },
-            "→",
+            "⏵",
             Side::Pick {
                 options: others,
                 width: 150.0,
@@ -313,7 +313,8 @@ impl ConceptsPanel {
         let mut remove = None;
         for (k, t) in v.track.iter_mut().enumerate() {
             egui::Frame::new()
-                .fill(theme::BOX_FILL)
+                .fill(theme::PANEL)
+                .stroke(egui::Stroke::new(1.0, theme::BORDER))
                 .corner_radius(5)
                 .inner_margin(egui::Margin::symmetric(8, 6))
                 .show(ui, |ui| {
@@ -408,20 +409,18 @@ impl AssetPanel<ConceptsAsset> for ConceptsPanel {
                         },
                     );
                 });
-                egui::ScrollArea::vertical()
-                    .auto_shrink([false, false])
-                    .show(ui, |ui| {
-                        if let Some(i) = self.concepts.current(c.concepts.len()) {
-                            let others: Vec<String> = others
-                                .iter()
-                                .filter(|n| **n != c.concepts[i].name)
-                                .cloned()
-                                .collect();
-                            changed |= self.concept(ui, i, &mut c.concepts[i], &others, cx, d);
-                        } else {
-                            form::help(ui, "No concepts yet: add one with “+ concept”.");
-                        }
-                    });
+                form::detail(ui, |ui| {
+                    if let Some(i) = self.concepts.current(c.concepts.len()) {
+                        let others: Vec<String> = others
+                            .iter()
+                            .filter(|n| **n != c.concepts[i].name)
+                            .cloned()
+                            .collect();
+                        changed |= self.concept(ui, i, &mut c.concepts[i], &others, cx, d);
+                    } else {
+                        form::help(ui, "No concepts yet: add one with “+ concept”.");
+                    }
+                });
             }
             Tab::Variables => {
                 crate::panel_cx::docked(egui::Panel::left(list), 250.0, 180.0).show(ui, |ui| {
@@ -441,15 +440,13 @@ impl AssetPanel<ConceptsAsset> for ConceptsPanel {
                         },
                     );
                 });
-                egui::ScrollArea::vertical()
-                    .auto_shrink([false, false])
-                    .show(ui, |ui| {
-                        if let Some(i) = self.variables.current(c.variables.len()) {
-                            changed |= self.variable(ui, i, &mut c.variables[i], cx, d);
-                        } else {
-                            form::help(ui, "No variables yet: add one with “+ variable”.");
-                        }
-                    });
+                form::detail(ui, |ui| {
+                    if let Some(i) = self.variables.current(c.variables.len()) {
+                        changed |= self.variable(ui, i, &mut c.variables[i], cx, d);
+                    } else {
+                        form::help(ui, "No variables yet: add one with “+ variable”.");
+                    }
+                });
             }
         }
         changed

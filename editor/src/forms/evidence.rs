@@ -110,7 +110,7 @@ impl AssetPanel<EvidenceAsset> for EvidencePanel {
         ui.label(RichText::new("Evidence").heading().color(theme::TEXT));
         form::help(
             ui,
-            "Estimators of e(y) ∈ [0, 1] from each input (Zubek §3.2); spaces' states expect them.",
+            "Estimators of the evidence e(y), between 0 and 1, from each input (Zubek §3.2); spaces' states expect them.",
         );
         form::problems(ui, d.outside(&["estimators"]));
         crate::panel_cx::docked(
@@ -135,17 +135,32 @@ impl AssetPanel<EvidenceAsset> for EvidencePanel {
                 },
             );
         });
-        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+        form::detail(ui, |ui| {
             let Some(i) = self.list.current(ev.estimators.len()) else {
                 form::help(ui, "No estimators yet: add one with “+ estimator”.");
                 return;
             };
             let e = &mut ev.estimators[i];
             form::grid(ui, ("estimator", i), |ui| {
-                form::label(ui, "Name", "Spaces expect it by this name; renaming updates them.");
+                form::label(
+                    ui,
+                    "Name",
+                    "Spaces expect it by this name; renaming updates them.",
+                );
                 let notes = d.notes(&[P::F("estimators"), P::I(i), P::F("name")]);
-                if let Some(new) = form::name_field(ui, ("estimator-name", i), &e.name, 260.0, "estimator name", &notes) {
-                    cx.request(Request::Rename { what: Named::Estimator, old: e.name.clone(), new });
+                if let Some(new) = form::name_field(
+                    ui,
+                    ("estimator-name", i),
+                    &e.name,
+                    260.0,
+                    "estimator name",
+                    &notes,
+                ) {
+                    cx.request(Request::Rename {
+                        what: Named::Estimator,
+                        old: e.name.clone(),
+                        new,
+                    });
                 }
                 ui.end_row();
             });

@@ -69,95 +69,92 @@ impl AssetPanel<LexiconAsset> for LexiconPanel {
             );
         });
         let others: Vec<String> = lex.categories.iter().map(|c| c.name.clone()).collect();
-        egui::ScrollArea::vertical()
-            .auto_shrink([false, false])
-            .show(ui, |ui| {
-                let Some(i) = self.list.current(lex.categories.len()) else {
-                    form::help(ui, "No categories yet: add one with “+ category”.");
-                    return;
-                };
-                let c = &mut lex.categories[i];
-                let others: Vec<String> =
-                    others.iter().filter(|n| **n != c.name).cloned().collect();
-                let at = |f: &'static str| [P::F("categories"), P::I(i), P::F(f)];
-                form::grid(ui, ("category", i), |ui| {
-                    form::label(
-                        ui,
-                        "Name",
-                        "Patterns write it @name; renaming updates them.",
-                    );
-                    if let Some(new) = form::name_field(
-                        ui,
-                        ("category-name", i),
-                        &c.name,
-                        220.0,
-                        "category name",
-                        &d.notes(&at("name")),
-                    ) {
-                        cx.request(Request::Rename {
-                            what: Named::Category,
-                            old: c.name.clone(),
-                            new,
-                        });
-                    }
-                    ui.end_row();
-                    form::label(ui, "Words", "Comma-separated.");
-                    ui.vertical(|ui| {
-                        ui.set_width(420.0);
-                        changed |= form::comma_area(
-                            ui,
-                            &mut c.words,
-                            3,
-                            "hi, hello, hey",
-                            "words",
-                            &d.notes(&at("words")),
-                        );
+        form::detail(ui, |ui| {
+            let Some(i) = self.list.current(lex.categories.len()) else {
+                form::help(ui, "No categories yet: add one with “+ category”.");
+                return;
+            };
+            let c = &mut lex.categories[i];
+            let others: Vec<String> = others.iter().filter(|n| **n != c.name).cloned().collect();
+            let at = |f: &'static str| [P::F("categories"), P::I(i), P::F(f)];
+            form::grid(ui, ("category", i), |ui| {
+                form::label(
+                    ui,
+                    "Name",
+                    "Patterns write it @name; renaming updates them.",
+                );
+                if let Some(new) = form::name_field(
+                    ui,
+                    ("category-name", i),
+                    &c.name,
+                    220.0,
+                    "category name",
+                    &d.notes(&at("name")),
+                ) {
+                    cx.request(Request::Rename {
+                        what: Named::Category,
+                        old: c.name.clone(),
+                        new,
                     });
-                    ui.end_row();
-                    form::label(
+                }
+                ui.end_row();
+                form::label(ui, "Words", "Comma-separated.");
+                ui.vertical(|ui| {
+                    ui.set_width(420.0);
+                    changed |= form::comma_area(
                         ui,
-                        "Union",
-                        "Every word of these categories is in this one too.",
+                        &mut c.words,
+                        3,
+                        "hi, hello, hey",
+                        "words",
+                        &d.notes(&at("words")),
                     );
-                    changed |= form::chips(
-                        ui,
-                        ("category-union", i),
-                        &mut c.union,
-                        &others,
-                        false,
-                        false,
-                        "union",
-                    );
-                    ui.end_row();
-                    form::label(
-                        ui,
-                        "Intersect",
-                        "Keep only words that are also in all of these.",
-                    );
-                    changed |= form::chips(
-                        ui,
-                        ("category-intersect", i),
-                        &mut c.intersect,
-                        &others,
-                        false,
-                        false,
-                        "intersect",
-                    );
-                    ui.end_row();
-                    form::label(ui, "Minus", "Leave out the words of these.");
-                    changed |= form::chips(
-                        ui,
-                        ("category-minus", i),
-                        &mut c.minus,
-                        &others,
-                        false,
-                        false,
-                        "minus",
-                    );
-                    ui.end_row();
                 });
-                form::problems(ui, d.under(&[P::F("categories"), P::I(i)]));
+                ui.end_row();
+                form::label(
+                    ui,
+                    "Union",
+                    "Every word of these categories is in this one too.",
+                );
+                changed |= form::chips(
+                    ui,
+                    ("category-union", i),
+                    &mut c.union,
+                    &others,
+                    false,
+                    false,
+                    "union",
+                );
+                ui.end_row();
+                form::label(
+                    ui,
+                    "Intersect",
+                    "Keep only words that are also in all of these.",
+                );
+                changed |= form::chips(
+                    ui,
+                    ("category-intersect", i),
+                    &mut c.intersect,
+                    &others,
+                    false,
+                    false,
+                    "intersect",
+                );
+                ui.end_row();
+                form::label(ui, "Minus", "Leave out the words of these.");
+                changed |= form::chips(
+                    ui,
+                    ("category-minus", i),
+                    &mut c.minus,
+                    &others,
+                    false,
+                    false,
+                    "minus",
+                );
+                ui.end_row();
             });
+            form::problems(ui, d.under(&[P::F("categories"), P::I(i)]));
+        });
         changed
     }
 

@@ -54,10 +54,10 @@ impl LocationsPanel {
             }
             ui.end_row();
             form::label(ui, "x", "metres");
-            changed |= form::number(ui, &mut l.x, -1e6..=1e6, 0.1, " m", "x");
+            changed |= form::number(ui, &mut l.x, -1e6..=1e6, 0.1, " m", "location x");
             ui.end_row();
             form::label(ui, "y", "metres (+y points down the plot)");
-            changed |= form::number(ui, &mut l.y, -1e6..=1e6, 0.1, " m", "y");
+            changed |= form::number(ui, &mut l.y, -1e6..=1e6, 0.1, " m", "location y");
             ui.end_row();
         });
         form::problems(ui, d.under(&[P::F("locations"), P::I(i)]));

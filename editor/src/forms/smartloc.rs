@@ -50,7 +50,8 @@ fn remove_button(ui: &mut Ui, name: String) -> bool {
 
 fn item_frame<R>(ui: &mut Ui, add: impl FnOnce(&mut Ui) -> R) -> R {
     egui::Frame::new()
-        .fill(theme::BOX_FILL)
+        .fill(theme::PANEL)
+        .stroke(egui::Stroke::new(1.0, theme::BORDER))
         .corner_radius(5)
         .inner_margin(egui::Margin::symmetric(8, 6))
         .show(ui, |ui| {
@@ -189,7 +190,7 @@ impl AssetPanel<SmartLocationAsset> for SmartLocationPanel {
                             ui.label(RichText::new("as").color(theme::TEXT_WEAK));
                             changed |= form::pick(ui, ("proxy-role", i), &mut p.role, roles, 120.0, format!("proxy {} role", i + 1), "role…");
                             ui.label(RichText::new("does").color(theme::TEXT_WEAK));
-                            changed |= form::comma_list(ui, &mut p.actions, 150.0, "actions", format!("proxy {} actions", i + 1), &[]);
+                            changed |= form::comma_list(ui, &mut p.actions, 230.0, "actions", format!("proxy {} actions", i + 1), &[]);
                             ui.label(RichText::new("supplies").color(theme::TEXT_WEAK));
                             changed |= supplies(ui, &mut p.supplies, 110.0, &format!("proxy {} supplies", i + 1));
                             if remove_button(ui, format!("remove proxy {}", i + 1)) {

@@ -80,7 +80,7 @@ impl AssetPanel<StateLibraryAsset> for StateLibraryPanel {
                 },
             );
         });
-        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+        form::detail(ui, |ui| {
             let Some(i) = self.list.current(lib.states.len()) else {
                 form::help(ui, "No states yet: add one with “+ state”.");
                 return;
@@ -88,16 +88,49 @@ impl AssetPanel<StateLibraryAsset> for StateLibraryPanel {
             let s = &mut lib.states[i];
             let at = |f: &'static str| [P::F("states"), P::I(i), P::F(f)];
             form::grid(ui, ("statelib-state", i), |ui| {
-                form::label(ui, "Name", "What machines' states name as their library state.");
-                changed |= form::text(ui, &mut s.name, 240.0, "name", "library state name", &d.notes(&at("name")));
+                form::label(
+                    ui,
+                    "Name",
+                    "What machines' states name as their library state.",
+                );
+                changed |= form::text(
+                    ui,
+                    &mut s.name,
+                    240.0,
+                    "name",
+                    "library state name",
+                    &d.notes(&at("name")),
+                );
                 ui.end_row();
-                form::label(ui, "Modifier", "What a state of this kind is given in the machine editor.");
-                changed |= form::choose(ui, ("statelib-modifier", i), &mut s.modifier, &MODIFIERS, 240.0, "modifier kind");
+                form::label(
+                    ui,
+                    "Modifier",
+                    "What a state of this kind is given in the machine editor.",
+                );
+                changed |= form::choose(
+                    ui,
+                    ("statelib-modifier", i),
+                    &mut s.modifier,
+                    &MODIFIERS,
+                    240.0,
+                    "modifier kind",
+                );
                 ui.end_row();
                 form::label(ui, "Terminal", "Whether entering it ends the machine.");
-                changed |= form::choose(ui, ("statelib-terminal", i), &mut s.terminal, &TERMINALS, 240.0, "terminal");
+                changed |= form::choose(
+                    ui,
+                    ("statelib-terminal", i),
+                    &mut s.terminal,
+                    &TERMINALS,
+                    240.0,
+                    "terminal",
+                );
                 ui.end_row();
-                form::label(ui, "Raises", "The events its code raises. When declared, a transition on another event is warned about.");
+                form::label(
+                    ui,
+                    "Raises",
+                    "The events its code raises. When declared, a transition on another event is warned about.",
+                );
                 ui.vertical(|ui| {
                     let mut declared = s.raises.is_some();
                     let r = ui.checkbox(&mut declared, "declared");
@@ -107,7 +140,15 @@ impl AssetPanel<StateLibraryAsset> for StateLibraryPanel {
                         changed = true;
                     }
                     if let Some(raises) = &mut s.raises {
-                        changed |= form::chips(ui, ("statelib-raises", i), raises, &[], true, false, "raised events");
+                        changed |= form::chips(
+                            ui,
+                            ("statelib-raises", i),
+                            raises,
+                            &[],
+                            true,
+                            false,
+                            "raised events",
+                        );
                     }
                 });
                 ui.end_row();

@@ -221,7 +221,7 @@ pub fn state(
             ui.label(RichText::new("▶ initial").small().color(theme::ACCENT));
         }
         if sp.disable.as_deref() == Some(name.as_str()) {
-            ui.label(RichText::new("⏻ disable").small().color(theme::SPECIAL));
+            ui.label(RichText::new("disable state").small().color(theme::SPECIAL));
         }
     });
     form::section(ui, "Name");

@@ -152,7 +152,7 @@ pub fn estimated_size(st: &SpaceStateAsset) -> [f32; 2] {
         + 24.0;
     let body_lines =
         1.0 + (expects * 6.5 / NODE_MAX_WIDTH).ceil() + f32::from(u8::from(st.action.is_some()));
-    let height = 30.0 + body_lines * 17.0 + (st.to.len() as f32 + 1.0) * 22.0 + 30.0;
+    let height = 34.0 + body_lines * 18.0 + (st.to.len() as f32 + 1.0) * 24.0 + 44.0;
     [width.round(), height.round()]
 }
 
@@ -203,7 +203,7 @@ fn shape_text(shape: &ShapeAsset) -> String {
 fn probability(value: &mut f64) -> egui::DragValue<'_> {
     egui::DragValue::new(value)
         .range(0.0..=1.0)
-        .speed(0.005)
+        .speed(0.01)
         .min_decimals(2)
         .max_decimals(4)
 }
@@ -665,7 +665,7 @@ impl SnarlViewer<SNode> for Viewer<'_> {
                         *self.clicked = Some(st.name.clone());
                     }
                     if self.is_disable(st) {
-                        ui.label(RichText::new("⏻ DISABLE").size(9.5).strong().color(theme::SPECIAL))
+                        ui.label(RichText::new("DISABLE").size(9.5).strong().color(theme::SPECIAL))
                             .on_hover_text("The disable state s_D of the space's model dependency: the space is disengaged while belief is here.");
                     }
                 });
@@ -874,7 +874,15 @@ impl SnarlViewer<SNode> for Viewer<'_> {
     }
 
     fn has_on_hover_popup(&mut self, node: &SNode) -> bool {
-        matches!(node, SNode::State(_) | SNode::Missing(_))
+        match node {
+            SNode::Missing(_) => true,
+            SNode::State(i) => self
+                .sp
+                .states
+                .get(*i)
+                .is_some_and(|st| self.cx.marks.states.contains_key(&st.name)),
+            SNode::Entry => false,
+        }
     }
 
     fn show_on_hover_popup(

@@ -44,3 +44,5 @@ pub fn retype<S>(h: &mut Harness<'static, S>, label: &str, text: &str) {
     h.get_by_label(label).type_text(text);
     frame(h);
 }
+
+pub mod app;

@@ -1,0 +1,420 @@
+//! Every content kind edited in the real editor, headless with egui_kittest: HMM spaces in
+//! their graph, scenes, locations, smart locations, the manifest and the HMM companions in
+//! their forms, workbooks in the rule table, navigation maps from the browser. Each test works
+//! on a copy of a sample, drives the widgets a designer uses, and checks the document, the
+//! compiler's verdict, undo and what is saved.
+
+mod support;
+
+use eframe::egui;
+use egui::accesskit::Role;
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use ensemble_compiler::front::ron::any::AnyAsset;
+use ensemble_editor::EditorApp;
+use support::app::*;
+
+fn asset(h: &Harness<'static, EditorApp>, path: &str) -> AnyAsset {
+    let p = h.state().project().unwrap();
+    let doc = p
+        .by_path(path)
+        .unwrap_or_else(|| panic!("no document {path}"));
+    p.docs[doc].state.asset().cloned().unwrap()
+}
+
+fn space(
+    h: &Harness<'static, EditorApp>,
+    path: &str,
+) -> ensemble_compiler::hpmm::assets::SpaceAsset {
+    match asset(h, path) {
+        AnyAsset::Space(s) => s,
+        other => panic!("{path} is {:?}", other.kind()),
+    }
+}
+
+/// Types `text` into the drag value named `label` (with the keyboard on it, it is a text field).
+fn type_number(h: &mut Harness<'static, EditorApp>, label: &str, text: &str) {
+    h.get_by_label(label).focus();
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run_steps(1);
+    h.get_by_label(label).type_text(text);
+    h.run_steps(1);
+    h.key_press(Key::Enter);
+    settle(h);
+}
+
+const HAGGLE: &str = "spaces/haggle.space.ron";
+
+#[test]
+fn a_space_row_off_one_is_flagged_normalised_in_one_click_and_undone() {
+    let dir = sample_copy("innkeeper");
+    let mut h = harness(EditorApp::open(dir.path().join(HAGGLE)));
+    settle(&mut h);
+    // The space opens in its graph: every state a node, each row's sum shown.
+    assert_eq!(h.get_all_by_label_contains("Σ 1.00 ✔").count(), 6);
+    assert_eq!(
+        space(&h, HAGGLE).states[0].to[1],
+        ("asked-price".into(), 0.4)
+    );
+    type_number(&mut h, "p(asked-price | idle)", "0.2");
+    let row = |h: &Harness<'static, EditorApp>| space(h, HAGGLE).states[0].to.clone();
+    assert_eq!(row(&h)[1].1, 0.2);
+    assert!(h.state().is_dirty());
+    assert!(h.state().title().starts_with('•'));
+    // The sum is flagged at once, and the compiler agrees after the debounce.
+    h.get_by_label("normalise idle");
+    wait_for_diagnostics(&mut h);
+    assert!(
+        problems(&h).contains(&("transition-not-normalized".into(), Some("idle".into()))),
+        "{:?}",
+        problems(&h)
+    );
+    // Inside the scaled graph, the accessibility tree clicks it (its rectangle is unscaled).
+    h.get_by_label("normalise idle").click_accesskit();
+    settle(&mut h);
+    let sum: f64 = row(&h).iter().map(|(_, p)| p).sum();
+    assert!((sum - 1.0).abs() < 1e-6, "{:?}", row(&h));
+    assert_eq!(row(&h)[0].1, 0.625);
+    wait_for_diagnostics(&mut h);
+    assert!(problems(&h).is_empty(), "{:?}", problems(&h));
+    // Undo takes back the normalisation, then the typing.
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert_eq!(row(&h)[1].1, 0.2);
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert_eq!(row(&h)[1].1, 0.4);
+    assert!(!h.state().is_dirty());
+}
+
+#[test]
+fn a_state_added_and_connected_is_saved_with_its_layout_beside_the_space() {
+    let dir = sample_copy("innkeeper");
+    let mut h = harness(EditorApp::open(dir.path().join(HAGGLE)));
+    let before = std::fs::read_to_string(dir.path().join(HAGGLE)).unwrap();
+    click(&mut h, "add state");
+    let sp = space(&h, HAGGLE);
+    assert_eq!(sp.states.len(), 7);
+    assert_eq!(sp.states[6].name, "state");
+    // The new state is selected: the inspector edits it. Give it a transition to `idle`.
+    h.get_by_label("add transition").click();
+    settle(&mut h);
+    click(&mut h, "idle");
+    let sp = space(&h, HAGGLE);
+    assert_eq!(
+        sp.states[6].to,
+        vec![("state".into(), 0.5), ("idle".into(), 0.5)]
+    );
+    press(&mut h, Modifiers::COMMAND, Key::S);
+    assert!(!h.state().is_dirty());
+    let saved = std::fs::read_to_string(dir.path().join(HAGGLE)).unwrap();
+    assert!(
+        saved.contains("        (name: \"state\", to: [(\"state\", 0.5), (\"idle\", 0.5)]),\n"),
+        "{saved}"
+    );
+    // A one-state change is a one-line diff; the positions live in the sidecar.
+    assert_eq!(saved.lines().count(), before.lines().count() + 1);
+    let sidecar =
+        std::fs::read_to_string(dir.path().join("spaces/haggle.space.layout.ron")).unwrap();
+    assert!(sidecar.contains("(name: \"state\""), "{sidecar}");
+    // Reopened, it is the same space at the same place.
+    let again = harness(EditorApp::open(dir.path().join(HAGGLE)));
+    assert_eq!(space(&again, HAGGLE), space(&h, HAGGLE));
+    let p = again.state().project().unwrap();
+    let doc = &p.docs[p.by_path(HAGGLE).unwrap()].state;
+    assert!(doc.layout.get("state").is_some());
+    wait_for_diagnostics(&mut h);
+    // The new state performs nothing and nothing else goes to it: no errors.
+    assert!(
+        problems(&h)
+            .iter()
+            .all(|(c, _)| c != "transition-not-normalized"),
+        "{:?}",
+        problems(&h)
+    );
+}
+
+#[test]
+fn renaming_a_space_state_renames_the_dependencies_on_it_in_one_step() {
+    let dir = sample_copy("innkeeper");
+    let mut h = harness(EditorApp::open(dir.path().join("spaces/selling.space.ron")));
+    // Find selects the state in its graph.
+    press(&mut h, Modifiers::COMMAND, Key::F);
+    h.get_all_by_role(Role::TextInput)
+        .find(|n| n.is_focused())
+        .unwrap()
+        .type_text("presented");
+    settle(&mut h);
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    assert_eq!(
+        h.get_by_label("state name").value().as_deref(),
+        Some("presented")
+    );
+    retype_field(&mut h, "state name", "shown");
+    let selling = space(&h, "spaces/selling.space.ron");
+    assert!(selling.states.iter().any(|s| s.name == "shown"));
+    // Both spaces engaged by it follow.
+    for other in [HAGGLE, "spaces/praise.space.ron"] {
+        let of = space(&h, other).enabled_by.unwrap().of;
+        assert_eq!(of, ["selling.requested", "selling.shown"], "{other}");
+    }
+    wait_for_diagnostics(&mut h);
+    assert!(
+        problems(&h).iter().all(|(c, _)| c != "unknown-reference"),
+        "{:?}",
+        problems(&h)
+    );
+    unfocus(&mut h, egui::pos2(700.0, 400.0));
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert!(!h.state().is_dirty(), "one undo step takes back every file");
+}
+
+#[test]
+fn a_scene_is_edited_in_its_form_agents_variables_and_events() {
+    let dir = sample_copy("shops");
+    let mut h = harness(EditorApp::open(dir.path().join("market.scene.ron")));
+    let scene = |h: &Harness<'static, EditorApp>| match asset(h, "market.scene.ron") {
+        AnyAsset::Scene(s) => s,
+        _ => unreachable!(),
+    };
+    click(&mut h, "agent player");
+    choose(&mut h, "starts at", "EastEnd");
+    assert_eq!(
+        scene(&h)
+            .agents
+            .iter()
+            .find(|a| a.name == "player")
+            .unwrap()
+            .at,
+        "EastEnd"
+    );
+    // A variable, from the key/value table.
+    h.get_by_label("add variable").click();
+    settle(&mut h);
+    click(&mut h, "a new one");
+    let vars = scene(&h)
+        .agents
+        .iter()
+        .find(|a| a.player)
+        .unwrap()
+        .variables
+        .clone();
+    assert_eq!(vars.keys().collect::<Vec<_>>(), ["variable"]);
+    // A Notify event picks the smart location's notification.
+    h.get_by_label("add event").click();
+    settle(&mut h);
+    click(&mut h, "Notify");
+    let n = scene(&h).events.len();
+    choose(&mut h, &format!("event {n} notification"), "FreshBread");
+    let last = scene(&h).events.last().cloned().unwrap();
+    assert_eq!(
+        last,
+        ensemble_compiler::front::ron::assets::SceneEventAsset::Notify {
+            at: 91.0,
+            location: "bakery".into(),
+            notification: "FreshBread".into()
+        }
+    );
+    wait_for_diagnostics(&mut h);
+    assert!(
+        problems(&h).iter().all(|(c, _)| c != "unknown-reference"),
+        "{:?}",
+        problems(&h)
+    );
+    press(&mut h, Modifiers::COMMAND, Key::S);
+    let saved = std::fs::read_to_string(dir.path().join("market.scene.ron")).unwrap();
+    assert!(
+        saved.contains("Notify(at: 91.0, location: \"bakery\", notification: \"FreshBread\")"),
+        "{saved}"
+    );
+    assert!(saved.contains("variables: {\"variable\": \"\"}"), "{saved}");
+}
+
+#[test]
+fn renaming_a_location_follows_into_the_scene_and_smart_locations() {
+    let dir = sample_copy("shops");
+    let mut h = harness(EditorApp::open(dir.path().join("market.locations.ron")));
+    click(&mut h, "location Bakery");
+    retype_field(&mut h, "location name", "Patisserie");
+    let located = |h: &Harness<'static, EditorApp>| match asset(h, "bakery.smartloc.ron") {
+        AnyAsset::SmartLocation(s) => s.at,
+        _ => unreachable!(),
+    };
+    assert_eq!(located(&h), "Patisserie");
+    type_number(&mut h, "location x", "-14");
+    match asset(&h, "market.locations.ron") {
+        AnyAsset::Locations(l) => {
+            let p = l.locations.iter().find(|l| l.name == "Patisserie").unwrap();
+            assert_eq!((p.x, p.y), (-14.0, 2.0));
+        }
+        _ => unreachable!(),
+    }
+    wait_for_diagnostics(&mut h);
+    assert!(
+        problems(&h).iter().all(|(c, _)| c != "unknown-reference"),
+        "{:?}",
+        problems(&h)
+    );
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert_eq!(located(&h), "Bakery");
+    assert!(!h.state().is_dirty());
+}
+
+#[test]
+fn facts_are_checked_as_typed_and_the_manifest_names_the_project() {
+    let dir = sample_copy("shops");
+    let mut h = harness(EditorApp::open(dir.path().join("bakery.smartloc.ron")));
+    retype_field(&mut h, "notification 1 facts", "fresh(bread");
+    assert!(
+        h.get_all_by_label_contains("✖").next().is_some(),
+        "an unclosed fact is flagged under the field"
+    );
+    retype_field(&mut h, "notification 1 facts", "fresh(bread), warm(oven)");
+    match asset(&h, "bakery.smartloc.ron") {
+        AnyAsset::SmartLocation(s) => {
+            assert_eq!(s.notifications[0].facts, "fresh(bread), warm(oven)")
+        }
+        _ => unreachable!(),
+    }
+    open(&mut h, "Ensemble.ron");
+    retype_field(&mut h, "project name", "market-street");
+    assert!(
+        h.state().title().contains("market-street"),
+        "{}",
+        h.state().title()
+    );
+    press(&mut h, Modifiers::COMMAND, Key::S);
+    let saved = std::fs::read_to_string(dir.path().join("Ensemble.ron")).unwrap();
+    assert!(saved.contains("name: \"market-street\""), "{saved}");
+    assert!(
+        saved.starts_with("// A market street"),
+        "comments kept: {saved}"
+    );
+}
+
+#[test]
+fn an_estimator_is_typed_checked_and_found() {
+    let dir = sample_copy("innkeeper");
+    let mut h = harness(EditorApp::open(dir.path()));
+    press(&mut h, Modifiers::COMMAND, Key::F);
+    h.get_all_by_role(Role::TextInput)
+        .find(|n| n.is_focused())
+        .unwrap()
+        .type_text("compliment");
+    settle(&mut h);
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    assert_eq!(
+        h.get_by_label("estimator name").value().as_deref(),
+        Some("compliment")
+    );
+    let expr = |h: &Harness<'static, EditorApp>| match asset(h, "innkeeper.evidence.ron") {
+        AnyAsset::Evidence(e) => e
+            .estimators
+            .iter()
+            .find(|x| x.name == "compliment")
+            .unwrap()
+            .is
+            .clone(),
+        _ => unreachable!(),
+    };
+    let was = expr(&h);
+    // Half an expression does not read: the value stays, the error is shown.
+    h.get_by_label("expression").focus();
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run_steps(1);
+    h.get_by_label("expression")
+        .type_text("Match(\"@pleasant\", 0.8");
+    settle(&mut h);
+    assert_eq!(expr(&h), was);
+    h.get_by_label_contains("not applied until it reads");
+    h.get_by_label("expression").type_text(")");
+    settle(&mut h);
+    assert_eq!(
+        expr(&h),
+        ensemble_compiler::hpmm::assets::ExprAsset::Match("@pleasant".into(), 0.8)
+    );
+    assert!(h.state().is_dirty());
+}
+
+#[test]
+fn a_workbook_is_imported_edited_in_the_rule_table_and_saved_as_a_workbook() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("market");
+    ensemble_editor::document::Project::create(&dir, "market").unwrap();
+    let bench = samples().join("bench/bench.xlsx");
+    let app = EditorApp::open(&dir).with_workbook_picker(Box::new(move |_| Some(bench.clone())));
+    let mut h = harness(app);
+    h.get_by_label("File").click();
+    settle(&mut h);
+    click(&mut h, "Import Excel workbook…");
+    let p = h.state().project().unwrap();
+    let doc = p
+        .by_path("bench.xlsx")
+        .expect("the workbook joins the project");
+    assert_eq!(h.state().current_doc(), Some(doc));
+    assert!(h.state().is_dirty(), "not on disk until saved");
+    // Edit a cell of the table.
+    retype_field(&mut h, "row 1 Precondition", "seat(X), not reserved(X, Z)");
+    let script = |h: &Harness<'static, EditorApp>| {
+        h.state().project().unwrap().docs[doc]
+            .state
+            .workbook()
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(
+        script(&h).rules[0].precondition,
+        "seat(X), not reserved(X, Z)"
+    );
+    press(&mut h, Modifiers::COMMAND, Key::S);
+    assert!(!h.state().is_dirty());
+    let saved = dir.join("bench.xlsx");
+    // The saved workbook checks clean and its edited cell reads back.
+    let c = ensemble_compiler::compile_path(&saved).unwrap();
+    assert!(
+        !c.diagnostics.has_errors(),
+        "{}",
+        c.diagnostics.render(&c.sources, false)
+    );
+    let (read, _) = ensemble_editor::rules::excel::import(&saved).unwrap();
+    assert_eq!(read.rules[0].precondition, "seat(X), not reserved(X, Z)");
+    assert_eq!(read, script(&h));
+    // And the project opens it again as a workbook in the rule table.
+    let again = harness(EditorApp::open(&saved));
+    let p = again.state().project().unwrap();
+    assert_eq!(
+        p.docs[p.by_path("bench.xlsx").unwrap()].state.workbook(),
+        Some(&read)
+    );
+}
+
+#[test]
+fn navigation_maps_of_the_project_open_in_the_navigation_view() {
+    let dir = sample_copy("airport");
+    let data = std::env::var_os("ENSEMBLE_DATA")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data")
+        });
+    let map = data.join("movingai/den312d.map");
+    assert!(map.is_file(), "missing reference data {}", map.display());
+    std::fs::create_dir_all(dir.path().join("maps")).unwrap();
+    std::fs::copy(&map, dir.path().join("maps/den312d.map")).unwrap();
+    let mut h = harness(EditorApp::open(dir.path()));
+    h.get_by_label("den312d.map").click();
+    settle(&mut h);
+    assert_eq!(h.state().current_doc(), None);
+    assert_eq!(
+        h.state().session().unwrap().maps.shown(),
+        Some("maps/den312d.map")
+    );
+    h.get_by_label("Open map…");
+    // Opening a document puts the map away.
+    open(&mut h, "SellTicket");
+    assert_eq!(h.state().session().unwrap().maps.shown(), None);
+    assert_eq!(h.state().current_machine_name(), Some("SellTicket"));
+}

@@ -1,0 +1,179 @@
+//! Driving the whole editor (`EditorApp`) as a designer does, on copies of the samples.
+
+use eframe::egui;
+use egui::accesskit::Role;
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use ensemble_editor::EditorApp;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+pub fn samples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples")
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+/// A copy of a sample project in a temporary folder (tests never write into the repository,
+/// nor see what an editor session left in it).
+pub fn sample_copy(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&samples().join(name), dir.path());
+    let _ = std::fs::remove_dir_all(dir.path().join(".ensemble"));
+    dir
+}
+
+pub fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1440.0, 900.0))
+        .with_step_dt(0.02)
+        .with_max_steps(400)
+        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
+    harness.run_steps(3);
+    harness
+}
+
+pub fn settle(h: &mut Harness<'static, EditorApp>) {
+    h.run_steps(4);
+}
+
+/// Steps (in real time) until the background compile has caught up with the last edit.
+pub fn wait_for_diagnostics(h: &mut Harness<'static, EditorApp>) {
+    let start = Instant::now();
+    h.step();
+    while h.state().is_checking() {
+        assert!(start.elapsed() < Duration::from_secs(60), "no diagnostics");
+        std::thread::sleep(Duration::from_millis(20));
+        h.step();
+    }
+    settle(h);
+}
+
+/// The codes of the diagnostics shown, each with the item it is about.
+pub fn problems(h: &Harness<'static, EditorApp>) -> Vec<(String, Option<String>)> {
+    h.state()
+        .report()
+        .map(|r| {
+            r.located
+                .iter()
+                .map(|l| (l.diagnostic.code.as_str().to_string(), l.item.clone()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+pub fn press(h: &mut Harness<'static, EditorApp>, modifiers: Modifiers, key: Key) {
+    h.key_press_modifiers(modifiers, key);
+    settle(h);
+}
+
+/// Focuses the text field named `label`, replaces its text by typing `text`, and presses
+/// Enter (which commits names).
+pub fn retype_field(h: &mut Harness<'static, EditorApp>, label: &str, text: &str) {
+    h.get_by_label(label).focus();
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run_steps(1);
+    h.get_by_label(label).type_text(text);
+    h.run_steps(1);
+    h.key_press(Key::Enter);
+    settle(h);
+}
+
+/// Clicks the widget named `label` (the last one, when several have that name).
+pub fn click(h: &mut Harness<'static, EditorApp>, label: &str) {
+    h.get_all_by_label(label)
+        .last()
+        .unwrap_or_else(|| panic!("nothing named {label}"))
+        .click();
+    settle(h);
+}
+
+/// Opens the browser entry named `title` (a button).
+pub fn open(h: &mut Harness<'static, EditorApp>, title: &str) {
+    h.get_all_by_role_and_label(Role::Button, title)
+        .next()
+        .unwrap_or_else(|| panic!("no browser entry {title}"))
+        .click();
+    settle(h);
+}
+
+/// Picks `option` in the combo box named `label`.
+pub fn choose(h: &mut Harness<'static, EditorApp>, label: &str, option: &str) {
+    h.get_by_label(label).click();
+    settle(h);
+    h.get_all_by_label(option)
+        .last()
+        .unwrap_or_else(|| panic!("no option {option}"))
+        .click();
+    settle(h);
+}
+
+/// Presses the pointer at `from`, moves to `to` in steps, releases.
+pub fn drag<S>(h: &mut Harness<'static, S>, from: egui::Pos2, to: egui::Pos2) {
+    h.hover_at(from);
+    h.run_steps(1);
+    h.event(egui::Event::PointerButton {
+        pos: from,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    h.run_steps(1);
+    for i in 1..=8 {
+        let p = from + (to - from) * (i as f32 / 8.0);
+        h.hover_at(p);
+        h.run_steps(1);
+    }
+    h.event(egui::Event::PointerButton {
+        pos: to,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    h.run_steps(3);
+}
+
+/// Clears the keyboard focus by clicking empty space (so the gesture, and its undo step, ends).
+pub fn unfocus<S>(h: &mut Harness<'static, S>, at: egui::Pos2) {
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+        h.run_steps(1);
+    }
+    h.run_steps(2);
+}
+
+/// Clicks the widget named `label` as a mouse does, over several frames (widgets inside graph
+/// nodes need the pointer to arrive before the button goes down).
+pub fn mouse_click<S>(h: &mut Harness<'static, S>, label: &str) {
+    let pos = h.get_by_label(label).rect().center();
+    h.hover_at(pos);
+    h.run_steps(2);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+        h.run_steps(1);
+    }
+    h.run_steps(3);
+}
