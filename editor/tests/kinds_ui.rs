@@ -202,10 +202,13 @@ fn a_scene_is_edited_in_its_form_agents_variables_and_events() {
         .clone();
     assert_eq!(vars.keys().collect::<Vec<_>>(), ["variable"]);
     // A Notify event picks the smart location's notification.
+    // (Diagnostics first: a menu should not be open when they arrive and the layout moves.)
+    wait_for_diagnostics(&mut h);
     h.get_by_label("add event").click();
     settle(&mut h);
     click(&mut h, "Notify");
     let n = scene(&h).events.len();
+    assert_eq!(n, 6, "the event is added");
     choose(&mut h, &format!("event {n} notification"), "FreshBread");
     let last = scene(&h).events.last().cloned().unwrap();
     assert_eq!(

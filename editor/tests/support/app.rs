@@ -92,13 +92,31 @@ pub fn retype_field(h: &mut Harness<'static, EditorApp>, label: &str, text: &str
     settle(h);
 }
 
-/// Clicks the widget named `label` (the last one, when several have that name).
+/// Clicks the widget named `label` (the last one, when several have that name) as a mouse
+/// does: the pointer arrives, then the button goes down and up in later frames.
 pub fn click(h: &mut Harness<'static, EditorApp>, label: &str) {
-    h.get_all_by_label(label)
+    let pos = h
+        .get_all_by_label(label)
         .last()
         .unwrap_or_else(|| panic!("nothing named {label}"))
-        .click();
-    settle(h);
+        .rect()
+        .center();
+    click_at(h, pos);
+}
+
+pub fn click_at<S>(h: &mut Harness<'static, S>, pos: egui::Pos2) {
+    h.hover_at(pos);
+    h.run_steps(2);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+        h.run_steps(1);
+    }
+    h.run_steps(3);
 }
 
 /// Opens the browser entry named `title` (a button).
@@ -158,22 +176,4 @@ pub fn unfocus<S>(h: &mut Harness<'static, S>, at: egui::Pos2) {
         h.run_steps(1);
     }
     h.run_steps(2);
-}
-
-/// Clicks the widget named `label` as a mouse does, over several frames (widgets inside graph
-/// nodes need the pointer to arrive before the button goes down).
-pub fn mouse_click<S>(h: &mut Harness<'static, S>, label: &str) {
-    let pos = h.get_by_label(label).rect().center();
-    h.hover_at(pos);
-    h.run_steps(2);
-    for pressed in [true, false] {
-        h.event(egui::Event::PointerButton {
-            pos,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
-        h.run_steps(1);
-    }
-    h.run_steps(3);
 }
