@@ -63,6 +63,9 @@ def main():
     ap.add_argument("--tasks", default="01,03,05,07,09,11")
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
+    # Fast Downward runs in a temporary folder: every path must be absolute.
+    args.data = os.path.abspath(args.data)
+    args.ensemble = os.path.abspath(args.ensemble)
     venv_bin = os.path.dirname(args.python)
     args.pyperplan = os.path.join(venv_bin, "pyperplan")
     # Importing up_fast_downward needs unified-planning; only its bundled driver is used here.

@@ -41,6 +41,7 @@ pub struct Compilation {
 
 /// Runs the whole pipeline on a loaded project.
 pub fn compile(project: project::Project) -> Compilation {
+    let standalone = project.is_single_file();
     let project::Project {
         name,
         sources,
@@ -53,6 +54,13 @@ pub fn compile(project: project::Project) -> Compilation {
     valid::validate(&module, &mut diagnostics);
     nlg::compile(&mut module, &mut diagnostics);
     hpmm::validate(&module, &mut diagnostics);
+    // A file checked on its own cannot see the machines its actions name.
+    let stage = plan::project::Options {
+        standalone,
+        bind_machines: !standalone,
+        ..plan::project::Options::PROJECT
+    };
+    plan::project::compile_with(&sources, &mut module, &mut diagnostics, stage);
     let output = if diagnostics.has_errors() {
         None
     } else {

@@ -67,6 +67,14 @@ pub struct Project {
     pub diagnostics: Diagnostics,
 }
 
+impl Project {
+    /// A single file checked on its own, not a project (it has no manifest): references it
+    /// makes to things that would be elsewhere in a project are not all errors.
+    pub fn is_single_file(&self) -> bool {
+        !self.sources.iter().any(|(_, f)| f.name == MANIFEST)
+    }
+}
+
 /// Why a path could not be compiled at all (exit code 2).
 #[derive(Debug, Error)]
 pub enum ProjectError {
@@ -216,7 +224,8 @@ fn load_dir(root: &Path, overlay: &Overlay) -> Result<Project, ProjectError> {
     })
 }
 
-/// Collects `.ron` files below `dir` (relative to `root`), except the manifest.
+/// Collects `.ron`, `.xlsx` and `.pddl` files below `dir` (relative to `root`), except the
+/// manifest.
 fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ProjectError> {
     let io = |e: std::io::Error| ProjectError::Io {
         path: dir.to_path_buf(),
@@ -235,7 +244,7 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Projec
                 continue;
             }
             collect(root, &path, out)?;
-        } else if (name.ends_with(".ron") || name.ends_with(".xlsx"))
+        } else if (name.ends_with(".ron") || name.ends_with(".xlsx") || name.ends_with(".pddl"))
             && !name.starts_with("~$")
             && !name.ends_with(LAYOUT_SUFFIX)
             && !(dir == root && name == MANIFEST)
@@ -256,13 +265,16 @@ fn load_file(path: &Path, overlay: &Overlay) -> Result<Project, ProjectError> {
     };
     let mut sources = SourceMap::default();
     let mut diagnostics = Diagnostics::default();
-    read_source(
+    let id = read_source(
         &mut sources,
         &mut diagnostics,
         file_name.clone(),
         path,
         overlay,
     )?;
+    if matches!(kind, AssetKind::Pddl | AssetKind::Problem) {
+        add_domain_beside(&mut sources, &mut diagnostics, id, path)?;
+    }
     let name = file_name
         .strip_suffix(kind.suffix())
         .unwrap_or(&file_name)
@@ -273,6 +285,64 @@ fn load_file(path: &Path, overlay: &Overlay) -> Result<Project, ProjectError> {
         libraries: vec!["sim".to_string()],
         diagnostics,
     })
+}
+
+/// A problem checked on its own is checked against its domain when the domain is beside it:
+/// `domain.pddl` in the same folder if it defines the domain the problem names, else the first
+/// other `.pddl` or `*.domain.ron` file there (in name order) that does.
+fn add_domain_beside(
+    sources: &mut SourceMap,
+    diagnostics: &mut Diagnostics,
+    problem: FileId,
+    path: &Path,
+) -> Result<(), ProjectError> {
+    let text = &sources.get(problem).text;
+    let native = path.extension().is_none_or(|e| e != "pddl");
+    let wanted = if native {
+        ron_front::problem_domain(text)
+    } else {
+        match crate::front::pddl::header(text) {
+            Some((false, _)) => crate::front::pddl::problem_domain(text),
+            _ => None, // a domain, or unreadable: checked as it is
+        }
+    };
+    let Some(wanted) = wanted else {
+        return Ok(());
+    };
+    // Either kind of problem may use either kind of domain.
+    let defines = |p: &Path, t: &str| match AssetKind::of(&p.to_string_lossy()) {
+        Some(AssetKind::Domain) => ron_front::domain_name(t).as_deref() == Some(wanted.as_str()),
+        Some(AssetKind::Pddl) => crate::front::pddl::header(t) == Some((true, wanted.clone())),
+        _ => false,
+    };
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut candidates: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.as_path() != path)
+                .collect()
+        })
+        .unwrap_or_default();
+    candidates.sort_by_key(|p| (p.file_name().is_none_or(|n| n != "domain.pddl"), p.clone()));
+    for c in candidates {
+        let Ok(t) = std::fs::read_to_string(&c) else {
+            continue;
+        };
+        if defines(&c, &t) {
+            let name = c
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            read_source(sources, diagnostics, name, &c, &Overlay::default())?;
+            return Ok(());
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

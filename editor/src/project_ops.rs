@@ -10,6 +10,7 @@ use ensemble_compiler::front::ron::any::{AnyAsset, FileKind};
 use ensemble_compiler::front::ron::print::Comments;
 use ensemble_compiler::front::ron::*;
 use ensemble_compiler::hpmm::assets as hpmm;
+use ensemble_compiler::plan::assets as plan;
 use ensemble_compiler::script::source::ScriptAsset;
 use ensemble_runtime::program::ModifierKind;
 
@@ -166,7 +167,40 @@ pub fn template(kind: AssetKind, name: &str, project: &Project) -> Option<AnyAss
             tick_rate: 1,
             output: String::new(),
         }),
-        AssetKind::Workbook => return None,
+        // Planning (docs/formats/planning.md): a problem starts on the project's first domain.
+        AssetKind::ActionList => AnyAsset::ActionList(plan::ActionListAsset {
+            name: name.to_string(),
+            variables: Vec::new(),
+            actions: Vec::new(),
+            seeds: vec![Vec::new()],
+            goal: Vec::new(),
+            state_limit: None,
+            planner: Default::default(),
+        }),
+        AssetKind::Domain => AnyAsset::Domain(plan::DomainAsset {
+            name: name.to_string(),
+            types: Default::default(),
+            constants: Default::default(),
+            predicates: Vec::new(),
+            actions: Vec::new(),
+        }),
+        AssetKind::Problem => AnyAsset::Problem(plan::ProblemAsset {
+            name: name.to_string(),
+            domain: project
+                .live()
+                .find_map(|(_, d)| match d.state.asset() {
+                    Some(AnyAsset::Domain(x)) => Some(x.name.clone()),
+                    _ => None,
+                })
+                .unwrap_or_default(),
+            objects: Default::default(),
+            init: Vec::new(),
+            goal: Vec::new(),
+            actor: None,
+            machines: Default::default(),
+            planner: Default::default(),
+        }),
+        AssetKind::Workbook | AssetKind::Pddl => return None,
     })
 }
 

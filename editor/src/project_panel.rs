@@ -14,7 +14,7 @@ use ensemble_compiler::front::ron::AssetKind;
 use ensemble_compiler::front::ron::any::FileKind;
 
 /// The groups, in the order a designer meets them.
-pub const GROUPS: [(&str, AssetKind); 13] = [
+pub const GROUPS: [(&str, AssetKind); 16] = [
     ("Machines", AssetKind::Machine),
     ("Scenes", AssetKind::Scene),
     ("Locations", AssetKind::Locations),
@@ -28,6 +28,9 @@ pub const GROUPS: [(&str, AssetKind); 13] = [
     ("Actions", AssetKind::Actions),
     ("Chats", AssetKind::Chat),
     ("State libraries", AssetKind::StateLibrary),
+    ("Action lists", AssetKind::ActionList),
+    ("Planning domains", AssetKind::Domain),
+    ("Planning problems", AssetKind::Problem),
 ];
 
 /// What a kind is called in menus (`New machine`).
@@ -47,6 +50,10 @@ pub fn noun(kind: AssetKind) -> &'static str {
         AssetKind::Concepts => "concepts file",
         AssetKind::Actions => "actions file",
         AssetKind::Chat => "chat scene",
+        AssetKind::ActionList => "action list",
+        AssetKind::Domain => "planning domain",
+        AssetKind::Problem => "planning problem",
+        AssetKind::Pddl => "PDDL file",
     }
 }
 

@@ -109,6 +109,28 @@ pub enum EventKind {
         action: String,
         belief: f64,
     },
+    /// An agent planned for `problem`: the actions in order (`plan`).
+    Plan {
+        problem: Arc<str>,
+        planner: &'static str,
+        actions: Vec<Arc<str>>,
+        /// States (or partial plans) the planner visited.
+        nodes: u64,
+    },
+    /// The plan changed: what is left to do, the current action first if it goes on (`replan`).
+    Replan {
+        problem: Arc<str>,
+        actions: Vec<Arc<str>>,
+        reason: String,
+        nodes: u64,
+    },
+    /// A world event made a fact of an agent's world true or false (rendered as `add` / `del`
+    /// with `fact` and `world`, the event's name).
+    WorldFact {
+        world: Arc<str>,
+        fact: Arc<str>,
+        added: bool,
+    },
 }
 
 impl EventKind {
@@ -131,6 +153,10 @@ impl EventKind {
             EventKind::Leave { .. } => "leave",
             EventKind::Input { .. } => "input",
             EventKind::Output { .. } => "output",
+            EventKind::Plan { .. } => "plan",
+            EventKind::Replan { .. } => "replan",
+            EventKind::WorldFact { added: true, .. } => "add",
+            EventKind::WorldFact { added: false, .. } => "del",
         }
     }
 }
@@ -205,6 +231,22 @@ enum Fields<'a> {
         text: &'a str,
         action: &'a str,
         belief: f64,
+    },
+    Plan {
+        problem: &'a str,
+        planner: &'static str,
+        actions: Vec<&'a str>,
+        nodes: u64,
+    },
+    Replan {
+        problem: &'a str,
+        actions: Vec<&'a str>,
+        reason: &'a str,
+        nodes: u64,
+    },
+    WorldFact {
+        fact: &'a str,
+        world: &'a str,
     },
 }
 
@@ -296,6 +338,29 @@ impl TraceEvent {
                 action,
                 belief: (belief * 1e6).round() / 1e6,
             },
+            EventKind::Plan {
+                problem,
+                planner,
+                actions,
+                nodes,
+            } => Fields::Plan {
+                problem,
+                planner,
+                actions: actions.iter().map(|a| &**a).collect(),
+                nodes: *nodes,
+            },
+            EventKind::Replan {
+                problem,
+                actions,
+                reason,
+                nodes,
+            } => Fields::Replan {
+                problem,
+                actions: actions.iter().map(|a| &**a).collect(),
+                reason,
+                nodes: *nodes,
+            },
+            EventKind::WorldFact { world, fact, .. } => Fields::WorldFact { fact, world },
         }
     }
 
@@ -379,6 +444,31 @@ impl TraceEvent {
             } => format!("{speaker} {emote}: {text}"),
             EventKind::Output { emote, text, .. } if text.is_empty() => format!("{who} {emote}"),
             EventKind::Output { emote, text, .. } => format!("{who} {emote}: {text}"),
+            EventKind::Plan {
+                problem, actions, ..
+            } => format!("plans {problem}: {}", actions.join(", ")),
+            EventKind::Replan {
+                problem,
+                actions,
+                reason,
+                ..
+            } if actions.is_empty() => format!("REPLANS {problem} ({reason}): nothing left to do"),
+            EventKind::Replan {
+                problem,
+                actions,
+                reason,
+                ..
+            } => format!("REPLANS {problem} ({reason}): {}", actions.join(", ")),
+            EventKind::WorldFact {
+                world,
+                fact,
+                added: true,
+            } => format!("[{world}] + {fact}"),
+            EventKind::WorldFact {
+                world,
+                fact,
+                added: false,
+            } => format!("[{world}] - {fact}"),
         };
         format!("{:>6} {:>8.3}s {:<10} {}", self.tick, self.time, who, what)
     }

@@ -86,6 +86,11 @@ impl FileWatcher {
             return path.file_name() == Some(only.as_os_str());
         }
         let rel = path.strip_prefix(&self.root).unwrap_or(path);
+        // Sources always have an extension; tools' scratch files often have none (`sed -i`
+        // writes `sedXXXXXX`, vim probes with `4913`). Folders have none either, so keep them.
+        if path.extension().is_none() && !path.is_dir() {
+            return false;
+        }
         !rel.components().any(|c| {
             let s = c.as_os_str().to_string_lossy();
             s.starts_with('.')
@@ -204,6 +209,9 @@ mod tests {
         let mut w = FileWatcher::new(dir.path()).unwrap();
         std::fs::write(dir.path().join("build/x.ensb"), "x").unwrap();
         std::fs::write(dir.path().join(".hidden"), "x").unwrap();
+        // Scratch files without an extension (`sed -i`, vim's write probe).
+        std::fs::write(dir.path().join("sedAb12Cd"), "x").unwrap();
+        std::fs::write(dir.path().join("4913"), "x").unwrap();
         assert!(
             w.wait_until(Instant::now() + Duration::from_millis(300))
                 .is_none()

@@ -182,6 +182,7 @@ pub fn emit(module: &Module, sources: &SourceMap) -> Result<(Program, DebugInfo)
         |e: LoadError| format!("internal compiler error: the emitted program does not verify: {e}");
     let speech = super::speech::lower(module, &mut |s| names.intern(s));
     let hpmm = crate::hpmm::back::emit(module, &mut |s| names.intern(s))?;
+    let planning = super::plan::lower(module, &mut |s| names.intern(s));
     let program = Program::new(
         names.names,
         library,
@@ -194,6 +195,7 @@ pub fn emit(module: &Module, sources: &SourceMap) -> Result<(Program, DebugInfo)
     .and_then(|p| p.with_interactions(scripts, smart_locations, scene_events))
     .and_then(|p| p.with_speech(speech))
     .and_then(|p| p.with_hpmm(hpmm))
+    .and_then(|p| p.with_planning(planning))
     .map_err(verify)?;
     debug.program_checksum = program.checksum();
     Ok((program, debug))

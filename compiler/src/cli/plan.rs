@@ -5,8 +5,9 @@
 //! (or when a search limit stops the search without a plan); 2 when it cannot run.
 
 use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io};
-use crate::diag::Diagnostics;
-use crate::source::SourceMap;
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::front::ron::AssetKind;
+use crate::source::{SourceFile, SourceMap};
 use clap::{Args, ValueEnum};
 use ensemble_runtime::plan::pop::{self, AchieverIndex, Achievers, PopConfig, PopOutcome};
 use ensemble_runtime::plan::{Heuristic, Limits, Outcome, Task, minmin, search, validate};
@@ -39,10 +40,11 @@ pub enum HeuristicKind {
 
 #[derive(Args, Debug)]
 pub struct PlanArgs {
-    /// Domain: a PDDL file, or a native action list (`.ron`).
+    /// Domain: a PDDL domain, a native `*.domain.ron`, or an action list `*.actionlist.ron`
+    /// (which is its own problem).
     pub domain: PathBuf,
-    /// Problem: a PDDL file, or a native problem (`.ron`).
-    pub problem: PathBuf,
+    /// Problem: a PDDL problem or a native `*.problem.ron` (not needed for an action list).
+    pub problem: Option<PathBuf>,
     #[arg(long, value_enum, default_value = "astar")]
     pub search: SearchKind,
     /// Heuristic (default: hmax for astar, hff for gbfs, hadd for minmin).
@@ -60,6 +62,12 @@ pub struct PlanArgs {
     /// MinMin lookahead horizon.
     #[arg(long, default_value_t = 3)]
     pub horizon: u32,
+    /// MinMin's first depth bound (default: the number of operators, as in Lozano et al.).
+    #[arg(long)]
+    pub depth_bound: Option<u32>,
+    /// MinMin without its second bound (2-B: prune successors that add no new fact).
+    #[arg(long)]
+    pub no_second_bound: bool,
 }
 
 struct Found {
@@ -118,6 +126,8 @@ fn solve(task: &Task, args: &PlanArgs) -> Result_ {
             }
             let cfg = minmin::MinMinConfig {
                 horizon: args.horizon.max(1),
+                depth_bound: args.depth_bound,
+                second_bound: !args.no_second_bound,
                 heuristic: h,
                 max_nodes: Some(args.max_expansions.unwrap_or(200_000)),
                 ..Default::default()
@@ -156,34 +166,107 @@ fn solve(task: &Task, args: &PlanArgs) -> Result_ {
     }
 }
 
-fn is_native(p: &Path) -> bool {
-    p.extension().is_some_and(|e| e == "ron")
+fn is_pddl(p: &Path) -> bool {
+    p.extension().is_some_and(|e| e == "pddl")
+}
+
+/// Reads the files into a source map; `Err` is an I/O problem (exit 2).
+fn read_all(files: &[&Path]) -> Result<SourceMap, (PathBuf, std::io::Error)> {
+    let mut sources = SourceMap::default();
+    for p in files {
+        let text = std::fs::read_to_string(p).map_err(|e| (p.to_path_buf(), e))?;
+        sources.add(SourceFile::new(
+            p.display().to_string(),
+            p.to_path_buf(),
+            text,
+        ));
+    }
+    Ok(sources)
+}
+
+/// Grounds the task: PDDL pairs through the PDDL frontend (with relevance analysis, as the
+/// benchmarks compare), everything else through the project's planning stage.
+fn ground(
+    args: &PlanArgs,
+    sources: &mut SourceMap,
+    diags: &mut Diagnostics,
+) -> Result<Option<Task>, (PathBuf, std::io::Error)> {
+    if let Some(problem) = &args.problem
+        && is_pddl(&args.domain)
+        && is_pddl(problem)
+    {
+        return crate::front::pddl::ground_files(sources, &args.domain, problem, diags)
+            .map(|g| g.map(|g| g.task));
+    }
+    let files: Vec<&Path> = std::iter::once(args.domain.as_path())
+        .chain(args.problem.as_deref())
+        .collect();
+    *sources = read_all(&files)?;
+    let mut module = crate::ir::Module::default();
+    crate::plan::project::compile_with(
+        sources,
+        &mut module,
+        diags,
+        crate::plan::project::Options::PLAN_COMMAND,
+    );
+    let problems: Vec<&crate::ir::plan::Problem> = module.problems.iter().map(|(_, p)| p).collect();
+    match problems.as_slice() {
+        [p] => Ok(Some(p.task.clone())),
+        _ if diags.has_errors() => Ok(None),
+        [] => {
+            diags.push(Diagnostic::error(
+                Code::InvalidValue,
+                "these files define no planning problem (give a domain and a problem, or an action list)",
+            ));
+            Ok(None)
+        }
+        _ => {
+            diags.push(Diagnostic::error(
+                Code::InvalidValue,
+                "these files define more than one planning problem; give one domain and one problem",
+            ));
+            Ok(None)
+        }
+    }
 }
 
 /// Loads the task; `Err(code)` when it cannot (diagnostics already printed).
 fn load(args: &PlanArgs, io: &mut Io<'_>) -> Result<Task, i32> {
+    let planning_file = |p: &Path| {
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        matches!(
+            AssetKind::of(&name),
+            Some(AssetKind::Pddl | AssetKind::ActionList | AssetKind::Domain | AssetKind::Problem)
+        )
+    };
+    for p in std::iter::once(&args.domain).chain(args.problem.as_ref()) {
+        if !planning_file(p) {
+            let _ = writeln!(
+                io.err,
+                "error: {}: not a planning file (expected .pddl, .actionlist.ron, .domain.ron or .problem.ron)",
+                p.display()
+            );
+            return Err(EXIT_CANNOT_RUN);
+        }
+    }
+    let list = args
+        .domain
+        .to_string_lossy()
+        .ends_with(AssetKind::ActionList.suffix());
+    if args.problem.is_none() && !list {
+        let _ = writeln!(
+            io.err,
+            "error: {} needs a problem file (only an action list is its own problem)",
+            args.domain.display()
+        );
+        return Err(EXIT_CANNOT_RUN);
+    }
     let mut sources = SourceMap::default();
     let mut diags = Diagnostics::default();
-    let loaded = if is_native(&args.domain) {
-        crate::plan::native::load(&mut sources, &args.domain, &args.problem, &mut diags).map(|n| {
-            n.and_then(|n| {
-                let task = n.compiled.to_task(&n.seeds[0], &n.goal);
-                if task.is_none() {
-                    diags.push(
-                        crate::diag::Diagnostic::error(
-                            crate::diag::Code::UnsupportedFeature,
-                            "`ensemble plan` needs enumerated variables (integer variables need the planning graph)",
-                        ),
-                    );
-                }
-                task
-            })
-        })
-    } else {
-        crate::front::pddl::ground_files(&mut sources, &args.domain, &args.problem, &mut diags)
-            .map(|g| g.map(|g| g.task))
-    };
-    let task = match loaded {
+    let task = match ground(args, &mut sources, &mut diags) {
         Ok(t) => t,
         Err((path, e)) => {
             let _ = writeln!(io.err, "error: cannot read {}: {e}", path.display());

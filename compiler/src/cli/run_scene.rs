@@ -5,7 +5,7 @@
 use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io, report};
 use crate::diag::Severity;
 use ensemble_runtime::Program;
-use ensemble_runtime::hsm::Scene;
+use ensemble_runtime::hsm::{AgentStatus, Scene};
 use ensemble_runtime::sim::{self, Interactions, SimWorld};
 use ensemble_runtime::watch::{Change, FileWatcher};
 use std::path::Path;
@@ -229,6 +229,8 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
             }
             scene.tick();
             interactions.advance(&mut scene);
+            // World events for planning agents (docs/formats/scene.md).
+            sim::planning::fire_world_events(&mut scene);
         }
         if !flush_events(&mut scene, options, io) {
             return EXIT_OK; // reader went away (e.g. `| head`)
@@ -248,7 +250,7 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
                 .iter()
                 .map(|s| program.name(program.state(*s).name))
                 .collect();
-            let what = if states.is_empty() {
+            let what = if states.is_empty() && *scene.status(a) == AgentStatus::Running {
                 "(no machine: driven by smart locations)".to_string()
             } else {
                 format!("{:?} in {}", scene.status(a), states.join(" > "))

@@ -11,6 +11,7 @@
 
 mod arena;
 pub mod hpmm;
+pub mod plan;
 pub mod script;
 
 pub use arena::{Arena, Handle};
@@ -122,6 +123,8 @@ pub struct Scene {
     pub tick_rate: u32,
     pub tick_rate_span: Span,
     pub agents: Vec<SceneAgent>,
+    /// World events as written (resolved into `Module::world_events` by the planning stage).
+    pub events: Vec<plan::EventSource>,
 }
 
 /// A `*.sentences.ron` file: the settings its sentence states share (docs/formats/sentence.md).
@@ -181,6 +184,8 @@ pub struct Module {
     pub templates: Arena<hpmm::Template>,
     pub accumulators: Arena<hpmm::Accumulator>,
     pub chats: Arena<hpmm::Chat>,
+    pub problems: Arena<plan::Problem>,
+    pub world_events: Arena<plan::WorldEvent>,
 }
 
 impl Module {

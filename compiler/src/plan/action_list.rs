@@ -9,11 +9,13 @@
 use ensemble_runtime::plan::{Operator, Task};
 use serde::{Deserialize, Serialize};
 
+// Serde names ending in `Asset` are written bare by the canonical printer: `(name: ...)`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename = "VariableAsset")]
 pub struct Variable {
     pub name: String,
     /// Value names, for an enumerated variable (value `i` is `values[i]`); `None` = integer.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub values: Option<Vec<String>>,
 }
 
@@ -39,13 +41,14 @@ pub enum Effect {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename = "ActionAsset")]
 pub struct Action {
     pub name: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub constraints: Vec<Condition>,
     pub effects: Vec<Effect>,
-    /// The state machine that performs it (linked later, at integration).
-    #[serde(default)]
+    /// The state machine that performs it (run as a child of the agent's `Plan` state).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine: Option<String>,
 }
 

@@ -8,10 +8,12 @@ use super::action_list::{Compiled, CompiledEffect, VarState};
 use crate::diag::{Code, Diagnostic};
 use std::collections::BTreeSet;
 
-/// Values each variable can take when values only accumulate (`None` = any integer).
+/// Values each variable can take when values only accumulate (`None` = any integer); `world`
+/// are values world events may set.
 pub fn relaxed_values(
     domain: &Compiled,
     seeds: &[VarState],
+    world: &[(usize, i64)],
 ) -> (Vec<Option<BTreeSet<i64>>>, Vec<bool>) {
     let n = domain.names.len();
     let mut reach: Vec<Option<BTreeSet<i64>>> = vec![Some(BTreeSet::new()); n];
@@ -20,6 +22,11 @@ pub fn relaxed_values(
             if let Some(r) = &mut reach[v] {
                 r.insert(x);
             }
+        }
+    }
+    for &(v, x) in world {
+        if let Some(r) = &mut reach[v] {
+            r.insert(x);
         }
     }
     let mut enabled = vec![false; domain.actions.len()];
@@ -61,11 +68,13 @@ pub fn relaxed_values(
     (reach, enabled)
 }
 
-/// Every check that needs no search; diagnostics carry no location (the caller attaches it).
+/// Every check that needs no search; diagnostics carry no location (the caller attaches it:
+/// the action named, or the goal). `world` are values world events may set.
 pub fn check(
     domain: &Compiled,
     seeds: &[VarState],
     goal: &[(usize, i64, bool)],
+    world: &[(usize, i64)],
 ) -> Vec<(Diagnostic, Option<String>)> {
     let mut out = Vec::new();
     // never-produced
@@ -80,7 +89,8 @@ pub fn check(
                     CompiledEffect::Set(w, y) => w == v && y == x,
                     CompiledEffect::Add(w, _) => w == v,
                 })
-            }) || seeds.iter().any(|s| s[v] == x);
+            }) || seeds.iter().any(|s| s[v] == x)
+                || world.contains(&(v, x));
             if !produced {
                 reported.insert((v, x));
                 out.push((
@@ -92,13 +102,13 @@ pub fn check(
                             a.name
                         ),
                     )
-                    .note("it can only become true through a belief update; add a seed state so the planning graph contains it"),
+                    .note("it can only become true through a belief update; add a seed state that holds it so the planning graph contains it, or a world event that sets it"),
                     Some(a.name.clone()),
                 ));
             }
         }
     }
-    let (reach, enabled) = relaxed_values(domain, seeds);
+    let (reach, enabled) = relaxed_values(domain, seeds, world);
     for (a, &on) in domain.actions.iter().zip(&enabled) {
         if !on {
             out.push((

@@ -4,6 +4,19 @@
 
 use super::action_list::{Action, ActionDomain, ActionProblem, Condition, Effect, Value, Variable};
 
+/// Fig. 2.3's nine-step plan, in order.
+pub const FIG_2_3: [&str; 9] = [
+    "Go_To_Ticket_Counter",
+    "Ask_For_Gate",
+    "Ask_For_Ticket",
+    "Go_To_Main_Terminal",
+    "Go_To_Security",
+    "Pass_Through_Security",
+    "Go_To_Gate",
+    "Wait_At_Gate",
+    "Get_On_Plane",
+];
+
 fn n(s: &str) -> Value {
     Value::Name(s.into())
 }

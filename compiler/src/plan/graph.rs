@@ -219,11 +219,13 @@ fn report(
             new_per_layer: new_per_layer[v].clone(),
         })
         .collect();
+    // The last layer was cut short by the limit: judge growth on the complete ones.
     let mut growing: Vec<&VariableGrowth> = variables
         .iter()
         .filter(|g| {
-            g.new_per_layer.len() >= GROWING_LAYERS
-                && g.new_per_layer[g.new_per_layer.len() - GROWING_LAYERS..]
+            let complete = &g.new_per_layer[..g.new_per_layer.len().saturating_sub(1)];
+            complete.len() >= GROWING_LAYERS
+                && complete[complete.len() - GROWING_LAYERS..]
                     .iter()
                     .all(|&n| n > 0)
         })

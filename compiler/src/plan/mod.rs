@@ -4,10 +4,16 @@
 //! in the runtime (`ensemble_runtime::plan`).
 
 pub mod action_list;
+pub mod assets;
 pub mod check;
 pub mod fixtures;
+pub mod from_action_list;
+pub mod from_strips;
 pub mod graph;
+pub mod literal;
+pub mod mutex;
 pub mod native;
+pub mod project;
 
 #[cfg(test)]
 mod tests;

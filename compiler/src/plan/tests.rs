@@ -1,21 +1,9 @@
 use super::action_list::*;
 use super::check::check;
-use super::fixtures::{airport, airport_wrong_gate_seed};
+use super::fixtures::{FIG_2_3, airport, airport_wrong_gate_seed};
 use super::graph::PlanningGraph;
 use crate::diag::Code;
 use ensemble_runtime::plan::{Heuristic, search, validate};
-
-const FIG_2_3: [&str; 9] = [
-    "Go_To_Ticket_Counter",
-    "Ask_For_Gate",
-    "Ask_For_Ticket",
-    "Go_To_Main_Terminal",
-    "Go_To_Security",
-    "Pass_Through_Security",
-    "Go_To_Gate",
-    "Wait_At_Gate",
-    "Get_On_Plane",
-];
 
 #[test]
 fn airport_planning_graph_gives_the_nine_step_plan_of_fig_2_3() {
@@ -53,7 +41,7 @@ fn at_wrong_gate_is_never_produced_and_replanning_needs_a_second_seed() {
     let c = d.compile().unwrap();
     let seed = d.state(&p.seeds[0]).unwrap();
     let goal = d.goal(&p.goal).unwrap();
-    let diags = check(&c, std::slice::from_ref(&seed), &goal);
+    let diags = check(&c, std::slice::from_ref(&seed), &goal, &[]);
     let never: Vec<_> = diags
         .iter()
         .filter(|(x, _)| x.code == Code::NeverProduced)
@@ -168,7 +156,7 @@ fn mutually_exclusive_goals_and_bad_names_are_reported() {
             Condition::Eq("Location".into(), Value::Name("Security".into())),
         ])
         .unwrap();
-    let diags = check(&c, &[seed], &goal);
+    let diags = check(&c, &[seed], &goal, &[]);
     assert!(
         diags
             .iter()
@@ -201,4 +189,133 @@ fn action_lists_round_trip_through_ron() {
     let text = ron::ser::to_string_pretty(&p, Default::default()).unwrap();
     let back: ActionProblem = ron::from_str(&text).unwrap();
     assert_eq!(back, p);
+}
+
+/// Runs the planning stage on in-memory files, as `ensemble plan` does.
+fn stage(files: &[(&str, &str)]) -> (crate::ir::Module, crate::diag::Diagnostics) {
+    let mut sources = crate::source::SourceMap::default();
+    for (name, text) in files {
+        sources.add(crate::source::SourceFile::new(
+            name.to_string(),
+            name.into(),
+            text.to_string(),
+        ));
+    }
+    let mut module = crate::ir::Module::default();
+    let mut diags = crate::diag::Diagnostics::default();
+    super::project::compile_with(
+        &sources,
+        &mut module,
+        &mut diags,
+        super::project::Options::PLAN_COMMAND,
+    );
+    (module, diags)
+}
+
+/// A walker with an integer position; `step` and `run` add constraints to Step and Run, `extra`
+/// adds fields.
+fn walk(step: &str, run: &str, extra: &str) -> String {
+    format!(
+        r#"ActionList(
+            name: "Walk",
+            variables: [(name: "X"), (name: "Tired", values: ["no", "yes"])],
+            actions: [
+                (name: "Step", constraints: [Eq("Tired", "no"){step}], effects: [Add("X", 1)]),
+                (name: "Rest", effects: [Set("Tired", "no")]),
+                (name: "Run", constraints: [{run}], effects: [Add("X", 2), Set("Tired", "yes")]),
+            ],
+            seeds: [[("X", 0)]],
+            goal: [Eq("X", 3)],
+            {extra}
+        )"#
+    )
+}
+
+#[test]
+fn integer_variables_become_one_fact_per_reached_value() {
+    let (m, d) = stage(&[("walk.actionlist.ron", &walk("", "", "state_limit: 100,"))]);
+    // X keeps growing: the graph stops at the limit with the explosion report.
+    assert!(
+        d.iter().any(|x| x.code == Code::StateLimitExceeded),
+        "{d:?}"
+    );
+    assert!(m.problems.is_empty());
+    let bounded = walk(r#", Ne("X", 3)"#, r#"Eq("X", 0)"#, "");
+    let (m, d) = stage(&[("walk.actionlist.ron", &bounded)]);
+    assert!(!d.has_errors(), "{d:?}");
+    let p = &m.problems.iter().next().unwrap().1;
+    let t = &p.task;
+    let xs: Vec<&String> = t.facts.iter().filter(|f| f.starts_with("X=")).collect();
+    assert_eq!(xs, ["X=0", "X=1", "X=2", "X=3"]);
+    // Step is one operator per starting value it can leave the known values from.
+    assert_eq!(t.operators.iter().filter(|o| o.name == "Step").count(), 3);
+    let graph = p.graph.as_ref().expect("search: Graph by default");
+    graph.verify(t).unwrap();
+    let (plan, _) = graph.plan(t, &t.initial_state(), &[]).unwrap();
+    let plan = plan.unwrap();
+    // Three steps either way: Step, Step, Step, or Run, Rest, Step.
+    assert_eq!(plan.len(), 3, "{:?}", t.plan_names(&plan));
+    validate::validate(t, &t.initial_state(), &plan).unwrap();
+    // Planning on the task and on the graph agree.
+    let r = search::astar(t, Heuristic::Max, Default::default());
+    assert_eq!(r.plan().unwrap().len(), 3);
+}
+
+#[test]
+fn a_native_domain_and_a_pddl_domain_ground_to_the_same_task() {
+    let pddl = include_str!("../../tests/data/plan/dinner-date-domain.pddl");
+    let native = r#"Domain(
+        name: "dinner-date",
+        predicates: ["garbage", "clean-hands", "quiet", "dinner", "present", "garb-out"],
+        actions: [
+            (name: "cook", pre: ["clean-hands"], add: ["dinner"]),
+            (name: "wrap", pre: ["quiet"], add: ["present"]),
+            (name: "carry", add: ["garb-out"], del: ["garbage", "clean-hands"]),
+            (name: "dolly", add: ["garb-out"], del: ["garbage", "quiet"]),
+        ],
+    )"#;
+    let problem = r#"Problem(name: "P", domain: "dinner-date",
+        init: ["garbage", "clean-hands", "quiet"], goal: ["dinner, present, garb-out"])"#;
+    let (a, da) = stage(&[("d.domain.ron", native), ("p.problem.ron", problem)]);
+    let (b, db) = stage(&[("d.pddl", pddl), ("p.problem.ron", problem)]);
+    assert!(!da.has_errors() && !db.has_errors(), "{da:?} {db:?}");
+    let (ta, tb) = (
+        &a.problems.iter().next().unwrap().1.task,
+        &b.problems.iter().next().unwrap().1.task,
+    );
+    assert_eq!(ta.operators.len(), tb.operators.len());
+    let strip = |s: &str| s.trim_matches(|c| c == '(' || c == ')').to_string();
+    let fa: Vec<String> = ta.facts.iter().map(|f| strip(f)).collect();
+    let fb: Vec<String> = tb.facts.iter().map(|f| strip(f)).collect();
+    assert_eq!(fa, fb);
+    for t in [ta, tb] {
+        let r = search::astar(t, Heuristic::Max, Default::default());
+        assert_eq!(r.plan().unwrap().len(), 3);
+    }
+}
+
+#[test]
+fn the_actor_keeps_only_its_own_actions_and_the_rest_are_others() {
+    let domain = r#"Domain(
+        name: "shop",
+        types: {"agent": "object"},
+        predicates: ["open", "inside(agent)"],
+        actions: [
+            (name: "Open", parameters: [("Who", "agent")], actor: "Who", pre: ["not open"], add: ["open"]),
+            (name: "WalkIn", parameters: [("Who", "agent")], actor: "Who", pre: ["open, not inside(Who)"], add: ["inside(Who)"]),
+        ],
+    )"#;
+    let problem = r#"Problem(name: "In", domain: "shop", objects: {"npc": "agent", "player": "agent"},
+        goal: ["inside(npc)"], actor: "npc", planner: (search: Pop))"#;
+    let (m, d) = stage(&[("s.domain.ron", domain), ("p.problem.ron", problem)]);
+    assert!(!d.has_errors(), "{d:?}");
+    let p = &m.problems.iter().next().unwrap().1;
+    let own: Vec<&str> = p.task.operators.iter().map(|o| o.name.as_str()).collect();
+    let others: Vec<&str> = p.external.iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(own, ["Open(npc)", "WalkIn(npc)"]);
+    assert_eq!(others, ["Open(player)", "WalkIn(player)"]);
+    assert!(matches!(
+        p.planner,
+        ensemble_runtime::plan::section::Planner::Pop
+    ));
 }

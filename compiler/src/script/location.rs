@@ -486,6 +486,8 @@ fn scene_events(sources: &SourceMap, file: FileId, module: &mut Module, diags: &
                     notification,
                 })
             }),
+            // Planning agents' world events: compiler/src/plan/project.rs.
+            SceneEventAsset::World { .. } => None,
         };
         if let Some(what) = what {
             events.push(SceneEvent {

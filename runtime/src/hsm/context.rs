@@ -21,14 +21,23 @@ pub(crate) struct Said {
     pub candidate: Option<u32>,
 }
 
+/// A change to the child machine a state code asked for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum ChildRequest {
+    Start(MachineId),
+    Stop,
+}
+
 /// Effects of one call into state code.
 #[derive(Default, Debug)]
 pub(crate) struct Outbox {
     pub raised: Vec<NameId>,
+    pub child: Option<ChildRequest>,
     pub up: Vec<NameId>,
     pub to_agents: Vec<(AgentId, NameId)>,
     pub said: Vec<Said>,
     pub errors: Vec<String>,
+    pub events: Vec<crate::trace::EventKind>,
     /// Facts added (`true`) or deleted by the state, with the machine that did it.
     pub facts: Vec<(bool, MachineId, String)>,
 }
@@ -40,6 +49,8 @@ impl Outbox {
             && self.to_agents.is_empty()
             && self.said.is_empty()
             && self.errors.is_empty()
+            && self.events.is_empty()
+            && self.child.is_none()
             && self.facts.is_empty()
     }
 }
@@ -57,6 +68,9 @@ pub struct StateCx<'a, G> {
     pub(crate) agent_names: &'a [NameId],
     pub(crate) symbols: &'a mut Symbols,
     pub(crate) state: StateId,
+    /// The state running below this one, if any (its machine is looked up only when asked:
+    /// this is on every call's path).
+    pub(crate) child: Option<StateId>,
     pub(crate) out: &'a mut Outbox,
 }
 
@@ -92,6 +106,24 @@ impl<G> StateCx<'_, G> {
             Modifier::Machine(m) => Some(m),
             _ => None,
         }
+    }
+
+    /// The machine running below this state (its modifier's, or one its code started).
+    pub fn child(&self) -> Option<MachineId> {
+        self.child.map(|s| self.program.state(s).machine)
+    }
+
+    /// Runs `machine` below this state, replacing the child it runs: the machine's initial
+    /// state is entered once this call returns. Its end reaches this state's code through
+    /// [`StateCode::on_child_ended`](super::StateCode::on_child_ended). This is how a state
+    /// decides at run time what to host (a `Plan` state runs the machine of each action).
+    pub fn start_machine(&mut self, machine: MachineId) {
+        self.out.child = Some(ChildRequest::Start(machine));
+    }
+
+    /// Leaves the child machine this state runs, if any.
+    pub fn stop_machine(&mut self) {
+        self.out.child = Some(ChildRequest::Stop);
     }
 
     /// The text modifier, if the state has one.
@@ -207,6 +239,12 @@ impl<G> StateCx<'_, G> {
             sentence: Some(sentence),
             candidate: Some(candidate),
         });
+    }
+
+    /// Records a trace event for this agent (a library state's own kinds of events, such as
+    /// `plan` and `replan`).
+    pub fn trace(&mut self, kind: crate::trace::EventKind) {
+        self.out.events.push(kind);
     }
 
     /// Reports a problem in the trace without stopping the agent.

@@ -19,6 +19,19 @@ pub trait StateCode<G>: 'static {
     fn on_message(&mut self, _cx: &mut StateCx<'_, G>, _msg: &Message) -> bool {
         false
     }
+    /// The child machine this state hosts ended (`failed` if it reached a failure state); its
+    /// frames are already gone. Return `true` to take care of it here; otherwise the state's
+    /// `EndStateMachine` / `StateMachineFailed` transition applies (an unhandled failure fails
+    /// this state's machine too).
+    fn on_child_ended(&mut self, _cx: &mut StateCx<'_, G>, _failed: bool) -> bool {
+        false
+    }
+    /// A hot reload replaced the program while this state stayed active (`cx` already sees the
+    /// new program; `old` is the one it replaced). Returns a line for the reload report when
+    /// something could not be carried over.
+    fn on_reload(&mut self, _cx: &mut StateCx<'_, G>, _old: &Program) -> Option<String> {
+        None
+    }
 }
 
 /// Code that does nothing: `Start`, `Finish`, `Listen`-like states whose behaviour is all in

@@ -14,7 +14,8 @@
 //! agents never talk directly.
 //!
 //! Invariants:
-//! - frames\[d + 1\] exists only if frames\[d\]'s state hosts a machine, and runs that machine;
+//! - frames\[d + 1\] exists only if frames\[d\]'s state hosts a machine — its modifier's, or one
+//!   its code started with `StateCx::start_machine` — and runs that machine;
 //! - leaving a state cleans up its children first, deepest first;
 //! - work raised by a state instance that has since been left is dropped (frame serials).
 
@@ -32,6 +33,9 @@ pub const END_STATE_MACHINE: &str = "EndStateMachine";
 pub const STATE_MACHINE_FAILED: &str = "StateMachineFailed";
 /// The most transitions one agent may take in one tick before the runtime calls it a loop.
 pub const MAX_TRANSITIONS_PER_TICK: u32 = 64;
+/// The deepest an agent's stack of machines may grow. Static hosting is acyclic (verified on
+/// load); machines that state code starts at run time could recurse, so this stops them.
+pub const MAX_DEPTH: usize = 32;
 
 #[cfg(test)]
 mod tests;

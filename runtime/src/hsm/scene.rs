@@ -1,8 +1,8 @@
 //! A running scene: agents, their frame stacks, message delivery and the tick loop.
 
-use super::context::{Message, Outbox, StateCx};
+use super::context::{ChildRequest, Message, Outbox, StateCx};
 use super::library::{LinkError, StateCode, StateLibrary, entry_of};
-use super::{END_STATE_MACHINE, MAX_TRANSITIONS_PER_TICK, STATE_MACHINE_FAILED};
+use super::{END_STATE_MACHINE, MAX_DEPTH, MAX_TRANSITIONS_PER_TICK, STATE_MACHINE_FAILED};
 use crate::program::{MachineId, Modifier, NameId, Program, SceneId, StateId, Terminal};
 use crate::rng::Rng;
 use crate::trace::{EventKind, TraceEvent};
@@ -123,6 +123,12 @@ enum Work {
         depth: usize,
         serial: u64,
         failed: bool,
+    },
+    /// State code at `depth` asked to start or stop its child machine.
+    Child {
+        depth: usize,
+        serial: u64,
+        request: ChildRequest,
     },
 }
 
@@ -384,18 +390,19 @@ impl<G: 'static> Scene<G> {
         program: Arc<Program>,
         reason: &str,
     ) -> Result<ReloadReport, LinkError> {
-        self.reload_with(program, reason, |_, _| ReloadReport::default())
+        self.reload_with(program, reason, |_, _, _| ReloadReport::default())
     }
 
     /// [`Scene::reload`], with what other systems carry across at the same moment (a game's
-    /// smart locations and their script instances): once the new program has linked, `carry`
-    /// gets the old and the new program, and what it reports joins the `reload` event (`kept`
-    /// added, `fallbacks` appended). If the program is refused, `carry` is never called.
+    /// smart locations and their script instances, planning agents' worlds): once the new
+    /// program has linked, and before any state code hears of the reload, `carry` gets the old
+    /// and the new program and the game world, and what it reports joins the `reload` event
+    /// (`kept` added, `fallbacks` appended). If the program is refused, `carry` is never called.
     pub fn reload_with(
         &mut self,
         program: Arc<Program>,
         reason: &str,
-        carry: impl FnOnce(&Program, &Program) -> ReloadReport,
+        carry: impl FnOnce(&Program, &Program, &mut G) -> ReloadReport,
     ) -> Result<ReloadReport, LinkError> {
         let links = match self.library.link(&program) {
             Ok(l) => l,
@@ -404,7 +411,7 @@ impl<G: 'static> Scene<G> {
                 return Err(e);
             }
         };
-        let carried = carry(&self.program, &program);
+        let carried = carry(&self.program, &program, &mut self.game);
         let mappings: Vec<AgentMapping> = self
             .agents
             .iter()
@@ -447,7 +454,8 @@ impl<G: 'static> Scene<G> {
             for (frame, state) in agent.frames.iter_mut().zip(&m.states) {
                 frame.state = *state;
             }
-            report.kept += m.states.len() as u32;
+            let kept = m.states.len();
+            report.kept += kept as u32;
             if let Some(note) = m.note {
                 report
                     .fallbacks
@@ -484,6 +492,18 @@ impl<G: 'static> Scene<G> {
             if let Some(state) = next {
                 agent.status = AgentStatus::Running;
                 runner.enter(agent, id, depth, state);
+                runner.drain(agent, id);
+            }
+            // Kept state code carries its own live data across (a plan in progress).
+            for d in 0..kept.min(agent.frames.len()) {
+                if agent.status != AgentStatus::Running {
+                    break;
+                }
+                if let Some(note) = runner.call(agent, id, d, |code, cx| code.on_reload(cx, &old)) {
+                    report
+                        .fallbacks
+                        .push(format!("{}: {note}", runner.agent_labels[i]));
+                }
                 runner.drain(agent, id);
             }
         }
@@ -604,6 +624,7 @@ impl<G: 'static> Runner<'_, G> {
     ) -> R {
         let mut out = Outbox::default();
         let Agent { frames, rng, .. } = &mut *agent;
+        let child = frames.get(depth + 1).map(|f| f.state);
         let frame = &mut frames[depth];
         let serial = frame.serial;
         let mut cx = StateCx {
@@ -615,6 +636,7 @@ impl<G: 'static> Runner<'_, G> {
             agent_names: self.agent_names,
             symbols: &mut *self.symbols,
             state: frame.state,
+            child,
             out: &mut out,
         };
         let r = f(frame.code.as_mut(), &mut cx);
@@ -639,6 +661,9 @@ impl<G: 'static> Runner<'_, G> {
         }
         for message in out.errors {
             self.record(id, EventKind::Error { message });
+        }
+        for kind in out.events {
+            self.record(id, kind);
         }
         for (add, machine, fact) in out.facts {
             let script = self
@@ -666,6 +691,13 @@ impl<G: 'static> Runner<'_, G> {
         }
         for (to, name) in out.to_agents {
             self.pending.push((to, Message { name, from: id }));
+        }
+        if let Some(request) = out.child {
+            agent.queue.push_back(Work::Child {
+                depth,
+                serial,
+                request,
+            });
         }
     }
 
@@ -749,6 +781,9 @@ impl<G: 'static> Runner<'_, G> {
                     }
                     self.exit_from(agent, id, depth);
                     let host = depth - 1;
+                    if self.call(agent, id, host, |code, cx| code.on_child_ended(cx, failed)) {
+                        continue;
+                    }
                     let name = if failed {
                         STATE_MACHINE_FAILED
                     } else {
@@ -763,8 +798,45 @@ impl<G: 'static> Runner<'_, G> {
                         None => {}
                     }
                 }
+                Work::Child {
+                    depth,
+                    serial,
+                    request,
+                } => {
+                    if !Self::alive(agent, depth, serial) {
+                        continue;
+                    }
+                    self.exit_from(agent, id, depth + 1);
+                    let ChildRequest::Start(machine) = request else {
+                        continue;
+                    };
+                    if depth + 1 >= MAX_DEPTH {
+                        self.halt(
+                            agent,
+                            id,
+                            format!(
+                                "machines nested more than {MAX_DEPTH} deep (a machine that starts itself again?): the agent is stopped"
+                            ),
+                        );
+                        return;
+                    }
+                    let initial = self.program.machine(machine).initial;
+                    self.enter(agent, id, depth + 1, initial);
+                }
             }
         }
+    }
+
+    /// Stops an agent and says why in the trace.
+    fn halt(&mut self, agent: &mut Agent<G>, id: AgentId, reason: String) {
+        self.record(
+            id,
+            EventKind::Error {
+                message: reason.clone(),
+            },
+        );
+        agent.status = AgentStatus::Halted(reason);
+        agent.queue.clear();
     }
 
     /// The machine whose current state is at `depth` has failed.
@@ -793,14 +865,7 @@ impl<G: 'static> Runner<'_, G> {
                 self.program.name(machine.name),
                 self.program.name(self.program.state(state).name),
             );
-            self.record(
-                id,
-                EventKind::Error {
-                    message: reason.clone(),
-                },
-            );
-            agent.status = AgentStatus::Halted(reason);
-            agent.queue.clear();
+            self.halt(agent, id, reason);
             return;
         }
         self.exit_from(agent, id, depth);
@@ -880,7 +945,10 @@ fn map_frames(old: &Program, new: &Program, frames: impl Iterator<Item = StateId
         child_dropped: false,
         old_hosted: None,
     };
+    // What the state above hosts in the new program: a machine named by its modifier, or
+    // whatever its code starts at run time (carried by the running machine's name).
     let mut hosted: Option<MachineId> = None;
+    let mut dynamic = false;
     let finish = |mut m: AgentMapping| {
         let kept = m.states.len();
         m.child_dropped = frames.len() > kept;
@@ -896,7 +964,7 @@ fn map_frames(old: &Program, new: &Program, frames: impl Iterator<Item = StateId
         let os = old.state(state);
         let machine_name = old.name(old.machine(os.machine).name);
         let state_name = old.name(os.name);
-        let machine = if depth == 0 {
+        let machine = if depth == 0 || dynamic {
             new.machine_by_name(machine_name)
         } else {
             hosted.filter(|h| new.name(new.machine(*h).name) == machine_name)
@@ -904,6 +972,8 @@ fn map_frames(old: &Program, new: &Program, frames: impl Iterator<Item = StateId
         let Some(machine) = machine else {
             m.note = Some(if depth == 0 {
                 format!("machine {machine_name} no longer exists; the agent stops")
+            } else if dynamic {
+                format!("machine {machine_name} no longer exists; left it")
             } else {
                 format!("{machine_name} is no longer hosted here; left it")
             });
@@ -929,9 +999,9 @@ fn map_frames(old: &Program, new: &Program, frames: impl Iterator<Item = StateId
             return finish(m);
         }
         m.states.push(ns);
-        hosted = match new.state(ns).modifier {
-            Modifier::Machine(child) => Some(child),
-            _ => None,
+        (hosted, dynamic) = match new.state(ns).modifier {
+            Modifier::Machine(child) => (Some(child), false),
+            _ => (None, true),
         };
     }
     finish(m)

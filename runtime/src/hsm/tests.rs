@@ -64,7 +64,7 @@ struct Builder {
     pending: Vec<(usize, String)>, // (state index, host target machine name)
 }
 
-const LIB: [(&str, ModifierKind, Terminal); 7] = [
+const LIB: [(&str, ModifierKind, Terminal); 8] = [
     ("Start", ModifierKind::None, Terminal::No),
     ("Finish", ModifierKind::None, Terminal::End),
     ("Fail", ModifierKind::None, Terminal::Failure),
@@ -72,6 +72,7 @@ const LIB: [(&str, ModifierKind, Terminal); 7] = [
     ("Probe0", ModifierKind::Text, Terminal::No),
     ("Probe1", ModifierKind::Text, Terminal::No),
     ("Probe2", ModifierKind::Text, Terminal::No),
+    ("Dyn", ModifierKind::Text, Terminal::No),
 ];
 
 impl Builder {
@@ -195,6 +196,8 @@ fn library() -> StateLibrary<Log> {
         let spec = StateSpec::new(modifier).terminal(terminal);
         if name == "Start" {
             lib.register(name, spec, || Box::new(Starter));
+        } else if name == "Dyn" {
+            lib.register(name, spec, || Box::new(Dyn { next: 0 }));
         } else {
             lib.register(name, spec, move || Box::new(Probe { updates: 0, after }));
         }
@@ -672,4 +675,191 @@ fn reload_leaves_a_host_whose_child_ended_childless() {
     s.reload(build(), "same").unwrap();
     assert_eq!(trace(&mut s), ["reload kept=1 []"]);
     assert_eq!(active(&s), ["H"]);
+}
+
+/// Runs the machines its text modifier lists (`A,B`), one after the other, as children started
+/// at run time; raises `AllDone` after the last, `Broke` when one fails.
+struct Dyn {
+    next: usize,
+}
+
+impl Dyn {
+    fn start_next(&mut self, cx: &mut StateCx<'_, Log>) {
+        let list: Vec<String> = cx
+            .text()
+            .unwrap_or("")
+            .split(',')
+            .map(str::to_string)
+            .collect();
+        match list.get(self.next) {
+            Some(m) => {
+                self.next += 1;
+                let id = cx.program().machine_by_name(m).unwrap();
+                cx.start_machine(id);
+            }
+            None => cx.raise("AllDone"),
+        }
+    }
+}
+
+impl StateCode<Log> for Dyn {
+    fn init(&mut self, cx: &mut StateCx<'_, Log>) {
+        self.start_next(cx);
+    }
+    fn on_child_ended(&mut self, cx: &mut StateCx<'_, Log>, failed: bool) -> bool {
+        let s = format!("child ended failed={failed} child={:?}", cx.child());
+        cx.game.0.push(s);
+        if failed {
+            cx.raise("Broke");
+        } else {
+            self.start_next(cx);
+        }
+        true
+    }
+    fn on_reload(&mut self, cx: &mut StateCx<'_, Log>, old: &Program) -> Option<String> {
+        let child = cx
+            .child()
+            .map(|m| cx.program().name(cx.program().machine(m).name).to_string());
+        let s = format!(
+            "reloaded from {} machines, child {child:?}",
+            old.machines.len()
+        );
+        cx.game.0.push(s);
+        Some("Dyn kept its list".into())
+    }
+}
+
+fn dynamic_program(second: &[StateRow<'_>]) -> Arc<Program> {
+    dynamic_program_after(Builder::default(), second)
+}
+
+/// [`dynamic_program`] after the machines `b` already has.
+fn dynamic_program_after(b: Builder, second: &[StateRow<'_>]) -> Arc<Program> {
+    b.machine(
+        "Top",
+        &[
+            ("Start", "Start", "", &[("Empty", "Run")]),
+            (
+                "Run",
+                "Dyn",
+                "One,Two",
+                &[("AllDone", "Finish"), ("Broke", "Failed")],
+            ),
+            ("Finish", "Finish", "", &[]),
+            ("Failed", "Fail", "", &[]),
+        ],
+    )
+    .machine(
+        "One",
+        &[
+            ("Start", "Start", "", &[("Empty", "W")]),
+            ("W", "Probe1", "Go", &[("Go", "Finish")]),
+            ("Finish", "Finish", "", &[]),
+        ],
+    )
+    .machine("Two", second)
+    .build(&[("a", "Top")])
+}
+
+const TWO_ENDS: &[StateRow<'static>] = &[
+    ("Start", "Start", "", &[("Empty", "W")]),
+    ("W", "Probe2", "Go", &[("Go", "Finish")]),
+    ("Finish", "Finish", "", &[]),
+];
+
+#[test]
+fn state_code_starts_children_and_hears_them_end() {
+    let mut s = scene(dynamic_program(TWO_ENDS));
+    for _ in 0..5 {
+        s.tick();
+    }
+    let t = trace(&mut s);
+    let enters: Vec<&String> = t.iter().filter(|x| x.contains("enter")).collect();
+    assert!(enters.iter().any(|e| e.ends_with("enter One/W@1")), "{t:?}");
+    assert!(enters.iter().any(|e| e.ends_with("enter Two/W@1")), "{t:?}");
+    assert!(
+        enters.last().unwrap().ends_with("enter Top/Finish@0"),
+        "{t:?}"
+    );
+    assert_eq!(s.status(AgentId(0)), &AgentStatus::Finished);
+    let log = &s.game.0;
+    // The host hears each end after the child's frames are gone.
+    assert_eq!(
+        log.iter()
+            .filter(|l| l.starts_with("child ended"))
+            .collect::<Vec<_>>(),
+        [
+            "child ended failed=false child=None",
+            "child ended failed=false child=None"
+        ]
+    );
+}
+
+#[test]
+fn a_failing_child_reaches_the_host_code_not_the_machine() {
+    let p = dynamic_program(&[
+        ("Start", "Start", "", &[("Empty", "Oops")]),
+        ("Oops", "Fail", "", &[]),
+    ]);
+    let mut s = scene(p);
+    for _ in 0..4 {
+        s.tick();
+    }
+    let t = trace(&mut s);
+    // The failure went to Dyn, which raised Broke: the machine failed on purpose, once.
+    assert!(t.iter().any(|x| x.ends_with("enter Top/Failed@0")), "{t:?}");
+    assert!(
+        s.game
+            .0
+            .contains(&"child ended failed=true child=None".to_string())
+    );
+}
+
+#[test]
+fn machines_that_start_themselves_are_stopped_at_the_depth_limit() {
+    let p = Builder::default()
+        .machine(
+            "Loop",
+            &[
+                ("Start", "Start", "", &[("Empty", "Again")]),
+                ("Again", "Dyn", "Loop", &[]),
+            ],
+        )
+        .build(&[("a", "Loop")]);
+    let mut s = scene(p);
+    s.tick();
+    let t = trace(&mut s);
+    assert!(
+        t.iter()
+            .any(|x| x.contains("error machines nested more than 32 deep")),
+        "{t:?}"
+    );
+    assert!(matches!(s.status(AgentId(0)), AgentStatus::Halted(_)));
+}
+
+#[test]
+fn reload_carries_a_started_child_by_name_and_tells_its_host() {
+    let mut s = scene(dynamic_program(TWO_ENDS));
+    s.tick();
+    assert_eq!(active(&s), ["Run", "W"]);
+    // The same program with a new, unused machine: everything maps by name.
+    let p2 = dynamic_program_after(
+        Builder::default().machine("Extra", &[("Start", "Start", "", &[])]),
+        TWO_ENDS,
+    );
+    let r = s.reload(p2, "test").unwrap();
+    assert_eq!(r.kept, 2);
+    assert_eq!(r.fallbacks, ["a: Dyn kept its list"]);
+    assert_eq!(active(&s), ["Run", "W"]);
+    assert!(
+        s.game
+            .0
+            .contains(&"reloaded from 3 machines, child Some(\"Two\")".to_string()),
+        "{:?}",
+        s.game.0
+    );
+    for _ in 0..5 {
+        s.tick();
+    }
+    assert_eq!(s.status(AgentId(0)), &AgentStatus::Finished);
 }

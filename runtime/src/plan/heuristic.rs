@@ -10,11 +10,12 @@
 
 use super::state::State;
 use super::task::{FactId, OpId, Task};
+use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// Which estimate to compute.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Heuristic {
     /// Always 0 (uninformed search).
     Blind,

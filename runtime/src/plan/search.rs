@@ -101,20 +101,29 @@ struct Node {
 
 /// A* with `h` (optimal when `h` is admissible: [`Heuristic::Max`] or [`Heuristic::Blind`]).
 pub fn astar(task: &Task, h: Heuristic, limits: Limits) -> SearchResult {
-    best_first(task, h, limits, true)
+    best_first(task, task.initial_state(), h, limits, true)
 }
 
 /// Greedy best-first search on `h` alone (eager, no reopening).
 pub fn gbfs(task: &Task, h: Heuristic, limits: Limits) -> SearchResult {
-    best_first(task, h, limits, false)
+    best_first(task, task.initial_state(), h, limits, false)
 }
 
-fn best_first(task: &Task, h: Heuristic, limits: Limits, use_g: bool) -> SearchResult {
+/// [`astar`] from another state than the task's initial one (an agent's current belief).
+pub fn astar_from(task: &Task, from: &State, h: Heuristic, limits: Limits) -> SearchResult {
+    best_first(task, from.clone(), h, limits, true)
+}
+
+/// [`gbfs`] from another state than the task's initial one.
+pub fn gbfs_from(task: &Task, from: &State, h: Heuristic, limits: Limits) -> SearchResult {
+    best_first(task, from.clone(), h, limits, false)
+}
+
+fn best_first(task: &Task, init: State, h: Heuristic, limits: Limits, use_g: bool) -> SearchResult {
     let start_time = Instant::now();
     let mut stats = Stats::default();
     let mut relaxed = RelaxedExploration::new(task);
     let succ = Successors::new(task);
-    let init = task.initial_state();
 
     stats.evaluated += 1;
     let Some(h0) = relaxed.evaluate(task, &init, h) else {

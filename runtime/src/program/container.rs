@@ -16,7 +16,7 @@
 use thiserror::Error;
 
 /// Bumped whenever the payload layout changes; the loader refuses every other version.
-pub const FORMAT_VERSION: u16 = 3;
+pub const FORMAT_VERSION: u16 = 4;
 const HEADER_LEN: usize = 24;
 
 /// Which kind of file a container holds.

@@ -246,6 +246,8 @@ pub struct Program {
     pub speech: crate::speech::SpeechTable,
     /// HMM spaces and everything around them (Zubek's social agents); empty when none.
     pub hpmm: crate::hpmm::Model,
+    /// Planning problems and scripted world events (`crate::plan::section`); empty when none.
+    pub planning: crate::plan::section::Planning,
     /// Built on load, never serialised: name -> id.
     #[serde(skip)]
     name_index: HashMap<String, NameId>,
@@ -279,6 +281,7 @@ impl Program {
             scene_events: Vec::new(),
             speech: Default::default(),
             hpmm: crate::hpmm::Model::default(),
+            planning: Default::default(),
             name_index: HashMap::new(),
             shared_names: Vec::new(),
         };
@@ -312,6 +315,16 @@ impl Program {
     /// after [`Program::new`], so programs without spaces are built exactly as before).
     pub fn with_hpmm(mut self, hpmm: crate::hpmm::Model) -> Result<Self, LoadError> {
         self.hpmm = hpmm;
+        verify::verify(&self).map_err(LoadError::Invalid)?;
+        Ok(self)
+    }
+
+    /// The same program with a planning section, verified again.
+    pub fn with_planning(
+        mut self,
+        planning: crate::plan::section::Planning,
+    ) -> Result<Self, LoadError> {
+        self.planning = planning;
         verify::verify(&self).map_err(LoadError::Invalid)?;
         Ok(self)
     }

@@ -213,3 +213,199 @@ proptest::proptest! {
         let _ = Program::from_bytes(&bytes);
     }
 }
+
+/// [`sample`] with a planning section: the dinner date planned on its graph, the shop with
+/// D-POP and a player action, and a world event in the scene.
+pub(crate) fn sample_with_planning() -> Program {
+    use crate::plan::pop::AchieverIndex;
+    use crate::plan::section::*;
+    use crate::plan::{Operator, fixtures, graph::PlanGraph};
+    let mut p = sample();
+    p.names.push("dinner".into());
+    p.names.push("shop".into());
+    p.names.push("door-opens".into());
+    p.build_index();
+    let n = p.names.len() as u32;
+    let dinner = fixtures::dinner_date();
+    // The dinner date's reachable states, enumerated.
+    let mut nodes = vec![dinner.initial_state()];
+    let mut edges: Vec<Vec<(u32, u32)>> = vec![vec![]];
+    let mut i = 0;
+    while i < nodes.len() {
+        let s = nodes[i].clone();
+        for o in dinner.applicable(&s).collect::<Vec<_>>() {
+            let t = dinner.op(o).apply(&s);
+            let j = nodes.iter().position(|x| *x == t).unwrap_or_else(|| {
+                nodes.push(t);
+                edges.push(vec![]);
+                nodes.len() - 1
+            });
+            edges[i].push((o, j as u32));
+        }
+        i += 1;
+    }
+    let graph = PlanGraph::from_parts(nodes.iter().map(|s| s.facts().collect()).collect(), edges);
+    let (shop, player) = fixtures::shop();
+    let planning = Planning {
+        problems: vec![
+            ProblemDef {
+                name: NameId(n - 3),
+                actions: vec![
+                    ActionDef {
+                        machine: Some(MachineId(1))
+                    };
+                    dinner.operators.len()
+                ],
+                external: Vec::new(),
+                planner: Planner::Graph,
+                max_nodes: 1000,
+                graph: Some(graph),
+                achievers: None,
+                task: dinner,
+            },
+            ProblemDef {
+                name: NameId(n - 2),
+                actions: vec![ActionDef { machine: None }; shop.operators.len()],
+                external: player,
+                planner: Planner::Pop,
+                max_nodes: 1000,
+                graph: None,
+                achievers: Some(AchieverIndex::build(&shop)),
+                task: shop,
+            },
+        ],
+        events: vec![
+            WorldEventDef {
+                name: NameId(n - 1),
+                scene: SceneId(0),
+                problem: 1,
+                agent: 0,
+                after: 2.5,
+                when: vec![],
+                change: WorldChange::Perform(0),
+                seen: true,
+            },
+            WorldEventDef {
+                name: NameId(n - 1),
+                scene: SceneId(0),
+                problem: 0,
+                agent: 0,
+                after: 0.0,
+                when: vec![crate::plan::Lit::pos(0)],
+                change: WorldChange::Set(Operator::new("x")),
+                seen: false,
+            },
+        ],
+    };
+    p.with_planning(planning).unwrap()
+}
+
+#[test]
+fn planning_section_round_trips() {
+    let p = sample_with_planning();
+    let q = Program::from_bytes(&p.to_bytes()).unwrap();
+    assert_eq!(p, q);
+    assert_eq!(q.planning.problems.len(), 2);
+}
+
+#[test]
+fn every_truncation_of_a_program_with_plans_is_refused() {
+    let bytes = sample_with_planning().to_bytes();
+    for len in 0..bytes.len() {
+        assert!(Program::from_bytes(&bytes[..len]).is_err(), "{len}");
+    }
+}
+
+#[test]
+fn every_single_bit_flip_of_a_program_with_plans_is_refused() {
+    let bytes = sample_with_planning().to_bytes();
+    for i in (0..bytes.len()).filter(|i| !(10..12).contains(i)) {
+        for bit in 0..8 {
+            let mut b = bytes.clone();
+            b[i] ^= 1 << bit;
+            assert!(Program::from_bytes(&b).is_err(), "bit {bit} of byte {i}");
+        }
+    }
+}
+
+/// A valid container around a planning section that lies about its ids.
+fn refuse(edit: impl FnOnce(&mut Program), expect: &str) {
+    let mut p = sample_with_planning();
+    edit(&mut p);
+    let payload = postcard::to_allocvec(&p).unwrap();
+    let e = Program::from_bytes(&container::wrap(Kind::Program, &payload)).unwrap_err();
+    assert!(e.to_string().contains(expect), "{e}");
+}
+
+#[test]
+fn inconsistent_planning_sections_are_refused() {
+    refuse(
+        |p| p.planning.problems[0].task.operators[0].add.push(999),
+        "fact id is out of range",
+    );
+    refuse(
+        |p| p.planning.problems[0].task.goal.push(999),
+        "fact id is out of range",
+    );
+    refuse(
+        |p| p.planning.problems[0].actions.pop().map(|_| ()).unwrap(),
+        "differ in number",
+    );
+    refuse(
+        |p| p.planning.problems[0].actions[0].machine = Some(MachineId(9)),
+        "machine that does not exist",
+    );
+    refuse(|p| p.planning.problems[0].graph = None, "graph is missing");
+    refuse(
+        |p| p.planning.problems[0].graph.as_mut().unwrap().edges[0].1 = 999,
+        "does not exist",
+    );
+    refuse(
+        |p| p.planning.problems[1].achievers = None,
+        "achiever index is missing",
+    );
+    refuse(
+        |p| {
+            p.planning.problems[1].planner = crate::plan::section::Planner::MinMin {
+                horizon: 99,
+                depth_bound: None,
+                second_bound: true,
+                heuristic: crate::plan::Heuristic::Add,
+            }
+        },
+        "horizon",
+    );
+    refuse(|p| p.planning.problems[1].max_nodes = 0, "budget");
+    refuse(|p| p.planning.events[0].agent = 5, "not in the scene");
+    refuse(
+        |p| p.planning.events[0].problem = 5,
+        "problem does not exist",
+    );
+    refuse(|p| p.planning.events[0].after = f64::NAN, "time is invalid");
+    refuse(|p| p.planning.events[1].when[0].fact = 999, "out of range");
+    refuse(
+        |p| p.planning.events[0].change = crate::plan::section::WorldChange::Perform(9),
+        "does not exist",
+    );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+    /// Random edits of a real program with plans, re-checksummed so they reach the decoder and
+    /// the verifier, never panic the loader; whatever loads can plan without panicking.
+    #[test]
+    fn edited_planning_payloads_never_panic(edits in proptest::collection::vec((proptest::prelude::any::<proptest::sample::Index>(), proptest::prelude::any::<u8>()), 1..8)) {
+        let p = sample_with_planning();
+        let mut payload = postcard::to_allocvec(&p).unwrap();
+        for (at, byte) in edits {
+            let i = at.index(payload.len());
+            payload[i] = byte;
+        }
+        if let Ok(q) = Program::from_bytes(&container::wrap(Kind::Program, &payload)) {
+            for def in &q.planning.problems {
+                let mut ex = crate::plan::agent::Executive::new(def.task.initial_state());
+                let _ = ex.start(def);
+            }
+        }
+    }
+}

@@ -172,7 +172,8 @@ pub(crate) fn verify(p: &Program) -> Result<(), String> {
         visit(p, m, &mut colour)?;
     }
     verify_speech(p)?;
-    verify_hpmm(p)
+    verify_hpmm(p)?;
+    crate::plan::section::verify(p)
 }
 
 /// The speech section: sentence states, their candidates and scene variable bindings.

@@ -9,9 +9,11 @@
 //! library `sim`), so what the compiler checks and what the runtime links cannot drift apart.
 
 mod interactions;
+pub mod planning;
 mod states;
 
 pub use interactions::Interactions;
+pub use planning::PlanningWorld;
 
 use crate::hsm::{AgentId, LibraryDecl, StateLibrary};
 use crate::program::{Program, SceneId};
@@ -38,6 +40,8 @@ pub struct SimWorld {
     /// Agents whose `TalkStateMachine` host is active. Talking without a partner means the
     /// partner has left: the conversation is over and its remaining states stay silent.
     pub talking: Vec<bool>,
+    /// Planning agents' worlds and the scene's world events (`planning`).
+    pub planning: PlanningWorld,
 }
 
 impl SimWorld {
@@ -67,6 +71,7 @@ impl SimWorld {
             talking: vec![false; bodies.len()],
             bodies,
             variables,
+            planning: PlanningWorld::for_scene(program, scene),
         }
     }
 

@@ -128,6 +128,13 @@ pub(super) fn register(lib: &mut StateLibrary<SimWorld>) {
         || Box::new(Inert),
     );
     lib.register(
+        "Plan",
+        StateSpec::new(M::Text)
+            .raises([super::planning::PLAN_SUCCEEDED, super::planning::PLAN_FAILED])
+            .doc("Plans for the planning problem its modifier names, from what the agent believes; runs each action through the machine the action names; replans when that machine fails or the world is not as expected. Raises PlanSucceeded when the goal holds, PlanFailed when no plan reaches it."),
+        || Box::new(super::planning::Plan::new()),
+    );
+    lib.register(
         "FinishTalkState",
         StateSpec::new(M::None)
             .raises(["FinishTalk"])

@@ -7,7 +7,7 @@
 //! and predicates that some action needs but nothing produces (`never-produced`).
 
 use super::resolve::{Arg, LAction, LAtom, Lifted, ObjId, PredId};
-use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics, Severity};
 use crate::source::Span;
 use ensemble_runtime::plan::{FactId, Operator, Task};
 use std::collections::{HashMap, HashSet};
@@ -21,10 +21,59 @@ pub struct GroundingStats {
     pub static_facts: usize,
 }
 
+/// How ground names are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Naming {
+    /// `(at a b)`, `(stack a b)`: the IPC plan format.
+    Pddl,
+    /// `at(a, b)`, `Open(npc)`, `doorOpen`: the cell syntax of native assets.
+    Native,
+}
+
+impl Naming {
+    pub fn render(self, name: &str, args: &[&str]) -> String {
+        match (self, args.is_empty()) {
+            (Naming::Pddl, true) => format!("({name})"),
+            (Naming::Pddl, false) => format!("({name} {})", args.join(" ")),
+            (Naming::Native, true) => name.to_string(),
+            (Naming::Native, false) => format!("{name}({})", args.join(", ")),
+        }
+    }
+}
+
+/// How to ground. `ensemble plan` keeps only what the goal needs ([`GroundOptions::default`]);
+/// a project keeps every reachable fact, because world events and hot reload find facts by name.
+#[derive(Clone, Debug)]
+pub struct GroundOptions {
+    pub relevance: bool,
+    pub naming: Naming,
+    /// Facts world events may make true: reachable although no action adds them.
+    pub may_become_true: Vec<(PredId, Vec<ObjId>)>,
+    /// Predicates world events change: never compiled away as static.
+    pub may_change: Vec<PredId>,
+    /// `unreachable-goal` is a warning for `ensemble plan` (which exits 3) and an error in a
+    /// project (the agent could never succeed).
+    pub goal_severity: Severity,
+}
+
+impl Default for GroundOptions {
+    fn default() -> Self {
+        GroundOptions {
+            relevance: true,
+            naming: Naming::Pddl,
+            may_become_true: Vec::new(),
+            may_change: Vec::new(),
+            goal_severity: Severity::Warning,
+        }
+    }
+}
+
 /// A grounded task and what the reachability analysis found.
 #[derive(Clone, Debug)]
 pub struct Grounded {
     pub task: Task,
+    /// For each operator of `task`: the lifted action and the objects of its parameters.
+    pub origins: Vec<(u32, Vec<ObjId>)>,
     /// Goal literals unreachable even with deletes relaxed (the task is then unsolvable).
     pub unreachable_goals: Vec<Span>,
     pub stats: GroundingStats,
@@ -183,12 +232,20 @@ impl Enumerator<'_> {
 
 /// Grounds a resolved task. Never fails: problems become diagnostics.
 pub fn ground(l: &Lifted, diags: &mut Diagnostics) -> Grounded {
+    ground_with(l, &GroundOptions::default(), diags)
+}
+
+/// [`ground`] with options (a project's problems).
+pub fn ground_with(l: &Lifted, opts: &GroundOptions, diags: &mut Diagnostics) -> Grounded {
     let npred = l.predicates.len();
     let mut is_static = vec![true; npred];
     for a in &l.actions {
         for x in a.add.iter().chain(a.del.iter()) {
             is_static[x.pred as usize] = false;
         }
+    }
+    for &p in &opts.may_change {
+        is_static[p as usize] = false;
     }
     let mut statics = Facts::new(npred);
     let mut fluents = Facts::new(npred);
@@ -200,6 +257,11 @@ pub fn ground(l: &Lifted, diags: &mut Diagnostics) -> Grounded {
         }
     }
     let init_fluents: Vec<Key> = fluents.order.clone();
+    for (p, args) in &opts.may_become_true {
+        if !is_static[*p as usize] {
+            fluents.insert((*p, args.clone()));
+        }
+    }
     let enumerators: Vec<Enumerator> = l
         .actions
         .iter()
@@ -257,28 +319,22 @@ pub fn ground(l: &Lifted, diags: &mut Diagnostics) -> Grounded {
         .enumerate()
         .map(|(i, k)| (k.clone(), i as FactId))
         .collect();
-    let name = |k: &Key| -> String {
-        let mut s = format!("({}", l.predicates[k.0 as usize].0);
-        for &o in &k.1 {
-            s.push(' ');
-            s.push_str(&l.objects[o as usize]);
-        }
-        s.push(')');
-        s
+    let objects = |args: &[ObjId]| -> Vec<&str> {
+        args.iter()
+            .map(|&o| l.objects[o as usize].as_str())
+            .collect()
+    };
+    let name = |k: &Key| {
+        opts.naming
+            .render(&l.predicates[k.0 as usize].0, &objects(&k.1))
     };
     let mut facts: Vec<String> = keys.iter().map(name).collect();
     let mut operators = Vec::new();
+    let mut origins = Vec::new();
     for (ai, a) in l.actions.iter().enumerate() {
         for b in &groundings[ai] {
-            let mut o = Operator::new({
-                let mut s = format!("({}", a.name);
-                for &x in b {
-                    s.push(' ');
-                    s.push_str(&l.objects[x as usize]);
-                }
-                s.push(')');
-                s
-            });
+            origins.push((ai as u32, b.clone()));
+            let mut o = Operator::new(opts.naming.render(&a.name, &objects(b)));
             for x in &a.pre_pos {
                 if !is_static[x.pred as usize] {
                     o.pre.push(ids[&(x.pred, inst(&x.args, b))]);
@@ -326,7 +382,8 @@ pub fn ground(l: &Lifted, diags: &mut Diagnostics) -> Grounded {
         if !reachable {
             unreachable_goals.push(g.span);
             diags.push(
-                Diagnostic::warning(
+                Diagnostic::new(
+                    opts.goal_severity,
                     Code::UnreachableGoal,
                     "this goal cannot be reached, even ignoring delete effects",
                 )
@@ -339,9 +396,10 @@ pub fn ground(l: &Lifted, diags: &mut Diagnostics) -> Grounded {
     {
         unreachable_goals.push(span);
         diags.push(
-            Diagnostic::warning(
+            Diagnostic::new(
+                opts.goal_severity,
                 Code::UnreachableGoal,
-                "the goal requires `(= a b)` of two different objects",
+                "the goal requires two different objects to be equal",
             )
             .at(span, "never true"),
         );
@@ -372,7 +430,7 @@ pub fn ground(l: &Lifted, diags: &mut Diagnostics) -> Grounded {
             produced[x.pred as usize] = true;
         }
     }
-    for (p, _) in &l.init {
+    for (p, _) in l.init.iter().chain(&opts.may_become_true) {
         produced[*p as usize] = true;
     }
     let mut reported = vec![false; npred];
@@ -403,7 +461,13 @@ pub fn ground(l: &Lifted, diags: &mut Diagnostics) -> Grounded {
     let init: Vec<FactId> = init_fluents.iter().map(|k| ids[k]).collect();
     let task = Task::new(facts, operators, init, goal, goal_neg)
         .expect("grounding only refers to facts it created");
-    let task = relevant_part(task);
+    let (task, origins) = if opts.relevance {
+        let (task, kept) = relevant_part(task);
+        let origins = kept.into_iter().map(|o| origins[o].clone()).collect();
+        (task, origins)
+    } else {
+        (task, origins)
+    };
     let stats = GroundingStats {
         operators: task.operators.len(),
         facts: task.facts.len(),
@@ -411,6 +475,7 @@ pub fn ground(l: &Lifted, diags: &mut Diagnostics) -> Grounded {
     };
     Grounded {
         task,
+        origins,
         unreachable_goals,
         stats,
     }
@@ -421,7 +486,8 @@ pub fn ground(l: &Lifted, diags: &mut Diagnostics) -> Grounded {
 /// change a relevant fact. States that differ only in irrelevant facts (a package nobody needs
 /// moved) then coincide, as in pyperplan and Fast Downward. Plans stay valid on the full task:
 /// no kept operator reads a dropped fact.
-pub fn relevant_part(task: Task) -> Task {
+/// Also returns the indices of the operators kept.
+pub fn relevant_part(task: Task) -> (Task, Vec<usize>) {
     let n = task.facts.len();
     let mut relevant = vec![false; n];
     for &f in task.goal.iter().chain(&task.goal_neg) {
@@ -457,10 +523,13 @@ pub fn relevant_part(task: Task) -> Task {
             .map(|&f| new_id[f as usize])
             .collect()
     };
-    let operators = task
-        .operators
+    let changes = |o: &Operator| o.add.iter().chain(&o.del).any(|&f| relevant[f as usize]);
+    let kept: Vec<usize> = (0..task.operators.len())
+        .filter(|&i| changes(&task.operators[i]))
+        .collect();
+    let operators = kept
         .iter()
-        .filter(|o| o.add.iter().chain(&o.del).any(|&f| relevant[f as usize]))
+        .map(|&i| &task.operators[i])
         .map(|o| Operator {
             name: o.name.clone(),
             pre: map(&o.pre),
@@ -469,12 +538,13 @@ pub fn relevant_part(task: Task) -> Task {
             del: map(&o.del),
         })
         .collect();
-    Task::new(
+    let task = Task::new(
         facts,
         operators,
         map(&task.init),
         map(&task.goal),
         map(&task.goal_neg),
     )
-    .expect("relevance keeps every referenced fact")
+    .expect("relevance keeps every referenced fact");
+    (task, kept)
 }

@@ -14,11 +14,59 @@ pub mod parse;
 pub mod resolve;
 pub mod sexpr;
 
-pub use ground::{Grounded, GroundingStats};
+pub use ground::{GroundOptions, Grounded, GroundingStats, Naming};
 
 use crate::diag::Diagnostics;
-use crate::source::{SourceFile, SourceMap, Span};
+use crate::source::{FileId, SourceFile, SourceMap, Span};
 use std::path::Path;
+
+/// One PDDL file: a domain or a problem.
+#[derive(Clone, Debug)]
+pub enum PddlFile {
+    Domain(ast::Domain),
+    Problem(ast::Problem),
+}
+
+/// What a PDDL text defines, `(domain NAME)` or `(problem NAME)`, without reporting anything
+/// (to find a problem's domain among the files beside it).
+pub fn header(text: &str) -> Option<(bool, String)> {
+    let mut quiet = Diagnostics::default();
+    let top = sexpr::parse(FileId(0), text, &mut quiet);
+    let define = top.first()?.list()?;
+    let head = define.get(1)?.list()?;
+    let name = head.get(1)?.atom()?.to_string();
+    match head.first()?.atom()? {
+        "domain" => Some((true, name)),
+        "problem" => Some((false, name)),
+        _ => None,
+    }
+}
+
+/// The name of the domain a problem text is for, `(:domain NAME)`.
+pub fn problem_domain(text: &str) -> Option<String> {
+    let mut quiet = Diagnostics::default();
+    let top = sexpr::parse(FileId(0), text, &mut quiet);
+    top.first()?
+        .list()?
+        .iter()
+        .find(|s| s.head() == Some(":domain"))?
+        .list()?
+        .get(1)?
+        .atom()
+        .map(str::to_string)
+}
+
+/// Reads one file of a project: a domain or a problem, decided by its `define` header.
+pub fn read(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) -> Option<PddlFile> {
+    let text = &sources.get(file).text;
+    let top = sexpr::parse(file, text, diags);
+    let file_span = Span::file_start(file);
+    match header(text) {
+        Some((false, _)) => parse::problem(&top, file_span, diags).map(PddlFile::Problem),
+        // A domain, or something broken: the domain reader reports what is wrong.
+        _ => parse::domain(&top, file_span, diags).map(PddlFile::Domain),
+    }
+}
 
 /// Parses, resolves and grounds a domain and a problem given as text. Returns `None` when there
 /// are errors (all of them are in `diags`).

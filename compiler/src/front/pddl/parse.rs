@@ -316,7 +316,18 @@ impl Reader<'_> {
             };
             match key.atom() {
                 Some(":parameters") => match value.list() {
-                    Some(l) => action.params = self.typed_list(l, "a parameter"),
+                    Some(l) => {
+                        action.params = self.typed_list(l, "a parameter");
+                        for p in &action.params {
+                            if !p.name.text.starts_with('?') {
+                                self.syntax(
+                                    p.name.span,
+                                    format!("parameter `{}` must start with `?`", p.name.text),
+                                    "here",
+                                );
+                            }
+                        }
+                    }
                     None => self.syntax(value.span(), "expected a parameter list", "here"),
                 },
                 Some(":precondition") => self.condition(value, &mut action.pre),

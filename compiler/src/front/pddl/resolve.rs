@@ -334,15 +334,6 @@ pub fn resolve(domain: &ast::Domain, problem: &ast::Problem, diags: &mut Diagnos
                     .at(p.name.span, "declared again here"),
                 );
             }
-            if !p.name.text.starts_with('?') {
-                diags.push(
-                    Diagnostic::error(
-                        Code::Syntax,
-                        format!("parameter `{}` must start with `?`", p.name.text),
-                    )
-                    .at(p.name.span, "here"),
-                );
-            }
             let objs = if types.check(&p.ty, diags) {
                 of_type(&p.ty.text)
             } else {

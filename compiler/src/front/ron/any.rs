@@ -6,6 +6,7 @@ use super::{AssetKind, assets::*, options};
 use crate::hpmm::assets::{
     ActionsAsset, ChatAsset, ConceptsAsset, EvidenceAsset, LexiconAsset, SpaceAsset,
 };
+use crate::plan::assets::{ActionListAsset, DomainAsset, ProblemAsset};
 use crate::project::MANIFEST;
 use crate::script::source::ScriptAsset;
 
@@ -43,6 +44,10 @@ pub enum AnyAsset {
     Concepts(ConceptsAsset),
     Actions(ActionsAsset),
     Chat(ChatAsset),
+    /// Planning (compiler/src/plan/assets.rs).
+    ActionList(ActionListAsset),
+    Domain(DomainAsset),
+    Problem(ProblemAsset),
 }
 
 /// Why a text did not parse: ron's message and its 1-based line and column.
@@ -89,7 +94,11 @@ impl AnyAsset {
             AssetKind::Concepts => read(text).map(A::Concepts),
             AssetKind::Actions => read(text).map(A::Actions),
             AssetKind::Chat => read(text).map(A::Chat),
-            AssetKind::Workbook => return None,
+            AssetKind::ActionList => read(text).map(A::ActionList),
+            AssetKind::Domain => read(text).map(A::Domain),
+            AssetKind::Problem => read(text).map(A::Problem),
+            // Not RON: a workbook is binary, a PDDL file is Lisp.
+            AssetKind::Workbook | AssetKind::Pddl => return None,
         })
     }
 
@@ -111,6 +120,9 @@ impl AnyAsset {
             A::Concepts(v) => print::print(v, comments),
             A::Actions(v) => print::print(v, comments),
             A::Chat(v) => print::print(v, comments),
+            A::ActionList(v) => print::print(v, comments),
+            A::Domain(v) => print::print(v, comments),
+            A::Problem(v) => print::print(v, comments),
         }
     }
 
@@ -131,6 +143,9 @@ impl AnyAsset {
             A::Concepts(_) => AssetKind::Concepts,
             A::Actions(_) => AssetKind::Actions,
             A::Chat(_) => AssetKind::Chat,
+            A::ActionList(_) => AssetKind::ActionList,
+            A::Domain(_) => AssetKind::Domain,
+            A::Problem(_) => AssetKind::Problem,
         };
         FileKind::Asset(k)
     }

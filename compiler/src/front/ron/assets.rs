@@ -147,6 +147,28 @@ pub enum SceneEventAsset {
         location: String,
         notification: String,
     },
+    /// The world of a planning agent changes (docs/formats/scene.md, "World events";
+    /// compiler/src/plan/): facts are `set`, or someone else `perform`s one of the problem's
+    /// actions, at `at` seconds or later, once the `when` conditions hold.
+    World {
+        name: String,
+        /// The planning problem whose facts change.
+        problem: String,
+        /// Whose world (default: the scene's only agent that plans on the problem).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        agent: Option<String>,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        at: f64,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        when: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        set: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        perform: Option<String>,
+        /// The agent sees it happen (otherwise it finds out when its current action ends).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        seen: bool,
+    },
 }
 
 impl SceneEventAsset {
@@ -156,7 +178,8 @@ impl SceneEventAsset {
             | SceneEventAsset::Input { at, .. }
             | SceneEventAsset::Leave { at }
             | SceneEventAsset::Push { at, .. }
-            | SceneEventAsset::Notify { at, .. } => *at,
+            | SceneEventAsset::Notify { at, .. }
+            | SceneEventAsset::World { at, .. } => *at,
         }
     }
 }

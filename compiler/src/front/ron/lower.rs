@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 /// Finds spans in one file; falls back to the file start when the structure is unreadable.
 pub struct Locator {
-    pub(super) file: FileId,
+    pub file: FileId,
     tree: Option<Node>,
 }
 
@@ -107,6 +107,10 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
             ),
             // Interaction scripts, smart locations and workbooks: compiler/src/script.
             Some(AssetKind::Script | AssetKind::SmartLocation | AssetKind::Workbook) => {}
+            // Planning assets: compiler/src/plan.
+            Some(
+                AssetKind::ActionList | AssetKind::Domain | AssetKind::Problem | AssetKind::Pddl,
+            ) => {}
             Some(AssetKind::Sentences) => sentences.extend(
                 parse::<SentencesAsset>(sources, id, diags).map(|a| (a, Locator::new(sources, id))),
             ),
@@ -671,11 +675,45 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
                 player: a.player,
             });
         }
+        // World events for planning agents, kept for the planning stage (compiler/src/plan).
+        let events = asset
+            .events
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| crate::plan::assets::WorldEventAsset::of(e).map(|w| (i, w)))
+            .map(|(i, e)| {
+                let at = |f: &'static str| {
+                    loc.span(&[Seg::Field("events"), Seg::Index(i), Seg::Field(f)])
+                };
+                let each = |f: &'static str, n: usize| {
+                    (0..n)
+                        .map(|k| {
+                            loc.span(&[
+                                Seg::Field("events"),
+                                Seg::Index(i),
+                                Seg::Field(f),
+                                Seg::Index(k),
+                            ])
+                        })
+                        .collect()
+                };
+                crate::ir::plan::EventSource {
+                    span: loc.span(&[Seg::Field("events"), Seg::Index(i)]),
+                    problem_span: at("problem"),
+                    agent_span: at("agent"),
+                    perform_span: at("perform"),
+                    when_spans: each("when", e.when.len()),
+                    set_spans: each("set", e.set.len()),
+                    asset: e,
+                }
+            })
+            .collect();
         module.scenes.append(Scene {
             name,
             tick_rate: asset.tick_rate,
             tick_rate_span,
             agents,
+            events,
         });
     }
 }

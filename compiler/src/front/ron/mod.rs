@@ -40,10 +40,16 @@ pub enum AssetKind {
     Concepts,
     Actions,
     Chat,
+    /// Planning (compiler/src/plan/): Hewlett's action lists, STRIPS domains and problems,
+    /// and PDDL files (a domain or a problem).
+    ActionList,
+    Domain,
+    Problem,
+    Pddl,
 }
 
 impl AssetKind {
-    pub const ALL: [AssetKind; 14] = [
+    pub const ALL: [AssetKind; 18] = [
         AssetKind::Machine,
         AssetKind::StateLibrary,
         AssetKind::Locations,
@@ -58,6 +64,10 @@ impl AssetKind {
         AssetKind::Concepts,
         AssetKind::Actions,
         AssetKind::Chat,
+        AssetKind::ActionList,
+        AssetKind::Domain,
+        AssetKind::Problem,
+        AssetKind::Pddl,
     ];
 
     pub fn suffix(self) -> &'static str {
@@ -76,6 +86,10 @@ impl AssetKind {
             AssetKind::Concepts => ".concepts.ron",
             AssetKind::Actions => ".actions.ron",
             AssetKind::Chat => ".chat.ron",
+            AssetKind::ActionList => ".actionlist.ron",
+            AssetKind::Domain => ".domain.ron",
+            AssetKind::Problem => ".problem.ron",
+            AssetKind::Pddl => ".pddl",
         }
     }
 
@@ -145,6 +159,22 @@ pub fn parse<T: DeserializeOwned>(
             None
         }
     }
+}
+
+/// The `domain` a `*.problem.ron` names, read quietly (to find the domain beside it).
+pub fn problem_domain(text: &str) -> Option<String> {
+    options()
+        .from_str::<crate::plan::assets::ProblemAsset>(text)
+        .ok()
+        .map(|p| p.domain)
+}
+
+/// The `name` of a `*.domain.ron`, read quietly.
+pub fn domain_name(text: &str) -> Option<String> {
+    options()
+        .from_str::<crate::plan::assets::DomainAsset>(text)
+        .ok()
+        .map(|d| d.name)
 }
 
 pub fn parse_manifest(

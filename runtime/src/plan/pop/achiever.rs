@@ -36,6 +36,17 @@ impl AchieverIndex {
         self.map.get(&l).map(Vec::as_slice).unwrap_or(&[])
     }
 
+    /// Checks that every literal and operator id exists in `task` (the loader's verifier).
+    pub fn verify(&self, task: &Task) -> Result<(), String> {
+        let (facts, ops) = (task.facts.len(), task.operators.len());
+        for (l, v) in &self.map {
+            if l.fact as usize >= facts || v.iter().any(|&o| o as usize >= ops) {
+                return Err("the achiever index refers to something that does not exist".into());
+            }
+        }
+        Ok(())
+    }
+
     /// Every literal with at least one achiever.
     pub fn keys(&self) -> impl Iterator<Item = Lit> + '_ {
         self.map.keys().copied()

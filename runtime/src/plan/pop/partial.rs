@@ -3,7 +3,7 @@
 //! (`now`), which fixes the stale-state defect D1 once execution has begun.
 
 use crate::plan::state::State;
-use crate::plan::task::{Lit, OpId, Operator, Task};
+use crate::plan::task::{FactId, Lit, OpId, Operator, Task};
 
 pub type StepId = u32;
 pub const START: StepId = 0;
@@ -297,6 +297,75 @@ impl PartialPlan {
             }
         }
         None
+    }
+
+    /// The same plan over a new task (a hot reload): operators and facts are renamed through
+    /// `op` and `fact` (old id -> new id). `None` when something the plan uses has no
+    /// counterpart, or the new task has no room for the state now.
+    pub fn remap(
+        &self,
+        op: impl Fn(OpId) -> Option<OpId>,
+        fact: impl Fn(FactId) -> Option<FactId>,
+        now: State,
+    ) -> Option<PartialPlan> {
+        let lit = |l: Lit| {
+            fact(l.fact).map(|f| Lit {
+                fact: f,
+                positive: l.positive,
+            })
+        };
+        let mut steps = self.steps.clone();
+        for st in &mut steps {
+            if let StepKind::Op(o) = st.kind
+                && !st.removed
+            {
+                st.kind = StepKind::Op(op(o)?);
+            }
+        }
+        let links = self
+            .links
+            .iter()
+            .map(|l| {
+                Some(CausalLink {
+                    cond: lit(l.cond)?,
+                    ..*l
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let agenda = self
+            .agenda
+            .iter()
+            .map(|c| {
+                Some(OpenCondition {
+                    cond: lit(c.cond)?,
+                    ..*c
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let ids = |v: &[FactId]| v.iter().map(|&f| fact(f)).collect::<Option<Vec<_>>>();
+        let external = self
+            .external
+            .iter()
+            .map(|o| {
+                Some(Operator {
+                    name: o.name.clone(),
+                    pre: ids(&o.pre)?,
+                    pre_neg: ids(&o.pre_neg)?,
+                    add: ids(&o.add)?,
+                    del: ids(&o.del)?,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(PartialPlan {
+            steps,
+            links,
+            agenda,
+            now,
+            external,
+            edges: self.edges.clone(),
+            reach: self.reach.clone(),
+            started: self.started,
+        })
     }
 
     /// Removes a step with its links, orderings and agenda entries (D7).

@@ -309,7 +309,8 @@ impl Interactions {
 
     /// Hot reload of the scene and its smart locations: [`Scene::reload`] carries the agents'
     /// states, [`carry`] every location's running instance and emitters, by name, and both
-    /// report in one `reload` event. A refused program changes nothing here.
+    /// report in one `reload` event; planning agents' worlds (`SimWorld::planning`) carry
+    /// across by name too. A refused program changes nothing here.
     pub fn reload(
         &mut self,
         scene: &mut Scene<SimWorld>,
@@ -317,7 +318,13 @@ impl Interactions {
         reason: &str,
     ) -> Result<ReloadReport, LinkError> {
         let now = scene.now();
-        let result = scene.reload_with(program, reason, |old, new| self.carry(old, new, now));
+        let result = scene.reload_with(program, reason, |old, new, world| {
+            // Planning agents' worlds carry across by problem and fact names.
+            if let Some(id) = new.scene_by_name(&self.scene) {
+                world.planning.reload(old, new, id);
+            }
+            self.carry(old, new, now)
+        });
         self.flush(scene);
         result
     }

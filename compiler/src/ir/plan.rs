@@ -1,0 +1,64 @@
+//! Planning in the IR: grounded planning problems and the world events scenes script. Filled by
+//! `crate::plan::project` after the RON frontend; lowered by `crate::back::plan`.
+
+use super::{Handle, Machine, Name, Scene};
+use crate::source::Span;
+use ensemble_runtime::plan::graph::PlanGraph;
+use ensemble_runtime::plan::section::{Planner, WorldChange};
+use ensemble_runtime::plan::{Lit, Operator, Task};
+
+/// Where a problem was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProblemSource {
+    /// `*.actionlist.ron`.
+    ActionList,
+    /// `*.problem.ron`.
+    Native,
+    /// A PDDL `(define (problem ...))`.
+    Pddl,
+}
+
+/// A planning problem, grounded and checked.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    pub name: Name,
+    pub source: ProblemSource,
+    pub task: Task,
+    /// The machine that performs each operator of `task`.
+    pub machines: Vec<Option<Handle<Machine>>>,
+    /// Ground actions of others (players), for world events.
+    pub external: Vec<Operator>,
+    pub planner: Planner,
+    pub max_nodes: u64,
+    pub graph: Option<PlanGraph>,
+    /// The whole asset.
+    pub span: Span,
+}
+
+/// A world event of a scene, resolved against its problem.
+#[derive(Clone, Debug)]
+pub struct WorldEvent {
+    pub name: Name,
+    pub scene: Handle<Scene>,
+    pub problem: Handle<Problem>,
+    /// Index among the scene's machine-driven agents.
+    pub agent: u32,
+    pub after: f64,
+    pub when: Vec<Lit>,
+    pub change: WorldChange,
+    pub seen: bool,
+}
+
+/// A world event as written in a scene, with where; resolved by the planning stage.
+#[derive(Clone, Debug)]
+pub struct EventSource {
+    pub asset: crate::plan::assets::WorldEventAsset,
+    /// The whole event.
+    pub span: Span,
+    /// Field spans: `problem`, `agent`, `perform`, and each `when` and `set` string.
+    pub problem_span: Span,
+    pub agent_span: Span,
+    pub perform_span: Span,
+    pub when_spans: Vec<Span>,
+    pub set_spans: Vec<Span>,
+}

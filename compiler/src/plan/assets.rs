@@ -1,0 +1,186 @@
+//! The serde shapes of the native planning assets (docs/formats/planning.md):
+//! `*.actionlist.ron` (Hewlett's action lists), `*.domain.ron` and `*.problem.ron` (STRIPS), and
+//! the `events` of a scene. Unknown fields are errors, as in every native asset.
+
+use super::action_list::{Action, Condition, Value, Variable};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// How an agent plans: the same choices as `ensemble plan --search`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SearchAsset {
+    /// Breadth-first over the precomputed planning graph (action lists; Hewlett §2.5, §4.5).
+    Graph,
+    AStar,
+    Gbfs,
+    /// Lozano et al.'s MinMin, interleaving planning and execution.
+    MinMin,
+    /// Partial-order planning with D-POP repair (Inampudi).
+    Pop,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HeuristicAsset {
+    HMax,
+    HAdd,
+    HFf,
+    Blind,
+}
+
+/// The planner settings a problem may give (all optional).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlannerAsset {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search: Option<SearchAsset>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heuristic: Option<HeuristicAsset>,
+    /// MinMin's lookahead horizon (1–16, default 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub horizon: Option<u32>,
+    /// MinMin's first depth bound (default: the number of actions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth_bound: Option<u32>,
+    /// MinMin's second bound (prune successors that add no new fact; default on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub second_bound: Option<bool>,
+    /// Most nodes one planning call may visit (default 100,000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_nodes: Option<u64>,
+}
+
+impl PlannerAsset {
+    pub fn is_default(&self) -> bool {
+        *self == PlannerAsset::default()
+    }
+}
+
+/// `*.actionlist.ron`: one of Hewlett's action lists with its seed states and goal; it is one
+/// planning problem, named `name`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename = "ActionList")]
+pub struct ActionListAsset {
+    pub name: String,
+    pub variables: Vec<Variable>,
+    pub actions: Vec<Action>,
+    /// Seed states of the planning graph; the first is where agents start.
+    pub seeds: Vec<Vec<(String, Value)>>,
+    pub goal: Vec<Condition>,
+    /// Most states the planning graph may have (default 10,000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state_limit: Option<usize>,
+    #[serde(default, skip_serializing_if = "PlannerAsset::is_default")]
+    pub planner: PlannerAsset,
+}
+
+/// `*.domain.ron`: a STRIPS domain. Literals use the cell syntax of interaction scripts:
+/// `atShop(Who)`, `not doorOpen`, `Who != npc`; variables start upper-case.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename = "Domain")]
+pub struct DomainAsset {
+    pub name: String,
+    /// Types and their parent (`{"npc": "agent", "agent": "object"}`); `object` is the root.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub types: BTreeMap<String, String>,
+    /// Objects every problem of the domain has, with their type.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub constants: BTreeMap<String, String>,
+    /// `doorOpen`, `inside(agent)`: names with their argument types.
+    pub predicates: Vec<String>,
+    pub actions: Vec<OperatorAsset>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OperatorAsset {
+    pub name: String,
+    /// `[("Who", "agent")]`, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parameters: Vec<(String, String)>,
+    /// The parameter that performs the action (Inampudi's affordant). Problems plan only with
+    /// the instances their `actor` performs; the others are actions of someone else (a player)
+    /// that world events can perform.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actor: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pre: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub add: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub del: Vec<String>,
+    /// The state machine that performs it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
+}
+
+/// `*.problem.ron`: a STRIPS problem over a native or PDDL domain.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename = "Problem")]
+pub struct ProblemAsset {
+    pub name: String,
+    /// The domain's name (a `*.domain.ron`, or a PDDL `(define (domain NAME))`).
+    pub domain: String,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub objects: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub init: Vec<String>,
+    pub goal: Vec<String>,
+    /// The object that plans (see `OperatorAsset::actor`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actor: Option<String>,
+    /// Machines for actions, by action name (for PDDL domains, or to override the domain's).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub machines: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "PlannerAsset::is_default")]
+    pub planner: PlannerAsset,
+}
+
+/// A world event as written in a scene (`World(...)` in a scene's `events`, read by the RON
+/// frontend as a `SceneEventAsset`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorldEventAsset {
+    pub name: String,
+    /// The planning problem whose facts it changes.
+    pub problem: String,
+    /// Whose world (default: the scene's only agent that plans on the problem).
+    pub agent: Option<String>,
+    /// Seconds after the scene starts before it may happen.
+    pub at: f64,
+    /// Conditions on that world that must also hold.
+    pub when: Vec<String>,
+    /// Facts that become true (`doorOpen`, `Location = WrongGate`) or false (`not doorOpen`).
+    pub set: Vec<String>,
+    /// An action someone else performs (a ground action of the problem, `Open(player)`); it
+    /// happens once its preconditions hold.
+    pub perform: Option<String>,
+    /// The agent sees it happen (otherwise it finds out when its current action ends).
+    pub seen: bool,
+}
+
+impl WorldEventAsset {
+    /// The world event a scene event is, if it is one.
+    pub fn of(e: &crate::front::ron::SceneEventAsset) -> Option<WorldEventAsset> {
+        match e {
+            crate::front::ron::SceneEventAsset::World {
+                name,
+                problem,
+                agent,
+                at,
+                when,
+                set,
+                perform,
+                seen,
+            } => Some(WorldEventAsset {
+                name: name.clone(),
+                problem: problem.clone(),
+                agent: agent.clone(),
+                at: *at,
+                when: when.clone(),
+                set: set.clone(),
+                perform: perform.clone(),
+                seen: *seen,
+            }),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! The planning section of a compiled program (`Program::planning`, docs/formats/program.md):
+//! every planning problem a `Plan` state can name, grounded, with the machine that performs each
+//! action, the planner it asks for, and the world events scenes script.
+//!
+//! Everything here is checked by [`verify`] when a program is loaded, so the planners and the
+//! agents that run them index these tables without further checks.
+
+use super::graph::PlanGraph;
+use super::heuristic::Heuristic;
+use super::minmin::MinMinConfig;
+use super::pop::{AchieverIndex, PopConfig};
+use super::task::{FactId, Lit, Operator, Task};
+use crate::program::{MachineId, NameId, Program, SceneId};
+use serde::{Deserialize, Serialize};
+
+/// The planning problems of a program and the world events of its scenes; empty when none.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Planning {
+    pub problems: Vec<ProblemDef>,
+    pub events: Vec<WorldEventDef>,
+}
+
+/// Which planner an agent runs on a problem.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Planner {
+    /// Hewlett: breadth-first over the precomputed planning graph (`ProblemDef::graph`), falling
+    /// back to A* with `h_max` from a state the graph does not have.
+    Graph,
+    /// A* (optimal with an admissible heuristic).
+    AStar(Heuristic),
+    /// Greedy best-first search.
+    Gbfs(Heuristic),
+    /// Lozano et al.'s MinMin, re-planning after every executed action.
+    MinMin {
+        horizon: u32,
+        depth_bound: Option<u32>,
+        second_bound: bool,
+        heuristic: Heuristic,
+    },
+    /// Partial-order planning with the achiever index; D-POP repair when the world changes.
+    Pop,
+}
+
+impl Planner {
+    pub fn name(self) -> &'static str {
+        match self {
+            Planner::Graph => "graph",
+            Planner::AStar(_) => "astar",
+            Planner::Gbfs(_) => "gbfs",
+            Planner::MinMin { .. } => "minmin",
+            Planner::Pop => "pop",
+        }
+    }
+
+    /// MinMin's configuration, with the problem's node budget.
+    pub fn minmin_config(self, max_nodes: u64) -> Option<MinMinConfig> {
+        match self {
+            Planner::MinMin {
+                horizon,
+                depth_bound,
+                second_bound,
+                heuristic,
+            } => Some(MinMinConfig {
+                horizon,
+                depth_bound,
+                second_bound,
+                heuristic,
+                transpositions: true,
+                max_nodes: Some(max_nodes),
+            }),
+            _ => None,
+        }
+    }
+
+    pub fn pop_config(max_nodes: u64) -> PopConfig {
+        PopConfig {
+            max_nodes,
+            ..PopConfig::default()
+        }
+    }
+}
+
+/// An action of a problem: what performs it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ActionDef {
+    /// The state machine that performs it (run as a child of the `Plan` state); `None` = it
+    /// takes no time (bookkeeping).
+    pub machine: Option<MachineId>,
+}
+
+/// One planning problem: a grounded task over the agent's world, and how to run it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProblemDef {
+    pub name: NameId,
+    /// The agent's own actions, the initial state (the agent's first belief and its world's
+    /// first truth) and the goal.
+    pub task: Task,
+    /// One per operator of `task`.
+    pub actions: Vec<ActionDef>,
+    /// Ground actions others perform (the player), over the same facts; world events name them.
+    pub external: Vec<Operator>,
+    pub planner: Planner,
+    /// Most nodes one planning call may visit before it gives up.
+    pub max_nodes: u64,
+    /// The precomputed planning graph (`Planner::Graph`).
+    pub graph: Option<PlanGraph>,
+    /// The achiever index (`Planner::Pop`), built once by the compiler.
+    pub achievers: Option<AchieverIndex>,
+}
+
+/// What a world event does to an agent's world.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum WorldChange {
+    /// Facts become true or false (`add`, `del` of the operator; its name is the event's).
+    Set(Operator),
+    /// Someone else performs one of the problem's external actions (index into `external`).
+    Perform(u32),
+}
+
+/// A scripted change of the world in a scene (docs/formats/scene.md, "World events").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WorldEventDef {
+    pub name: NameId,
+    pub scene: SceneId,
+    /// Index into `Planning::problems`: whose vocabulary the change is written in.
+    pub problem: u32,
+    /// Index into the scene's machine-driven agents: whose world changes.
+    pub agent: u32,
+    /// Seconds after the scene starts before it may happen.
+    pub after: f64,
+    /// Conditions on that world that must hold too (a performed action's preconditions
+    /// included); the event happens the first tick they all do.
+    pub when: Vec<Lit>,
+    pub change: WorldChange,
+    /// The agent notices at once (otherwise when its current action ends).
+    pub seen: bool,
+}
+
+impl WorldEventDef {
+    /// The change as an operator over the problem's facts.
+    pub fn operator<'a>(&'a self, problem: &'a ProblemDef) -> &'a Operator {
+        match &self.change {
+            WorldChange::Set(op) => op,
+            WorldChange::Perform(i) => &problem.external[*i as usize],
+        }
+    }
+}
+
+impl Planning {
+    pub fn is_empty(&self) -> bool {
+        self.problems.is_empty() && self.events.is_empty()
+    }
+
+    /// A problem by name.
+    pub fn problem_by_name(&self, name: NameId) -> Option<u32> {
+        self.problems
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| i as u32)
+    }
+}
+
+fn facts_ok(ids: &[FactId], n: usize) -> bool {
+    ids.iter().all(|&f| (f as usize) < n)
+}
+
+fn operator_ok(op: &Operator, n: usize) -> bool {
+    facts_ok(&op.pre, n) && facts_ok(&op.pre_neg, n) && facts_ok(&op.add, n) && facts_ok(&op.del, n)
+}
+
+/// Checks every id of the planning section against the program and against each task.
+pub(crate) fn verify(p: &Program) -> Result<(), String> {
+    let names = p.names.len();
+    for (i, prob) in p.planning.problems.iter().enumerate() {
+        let bad = |what: &str| Err(format!("planning problem #{i}: {what}"));
+        if prob.name.index() >= names {
+            return bad("its name does not exist");
+        }
+        let t = &prob.task;
+        let n = t.facts.len();
+        if !t.operators.iter().all(|o| operator_ok(o, n))
+            || !prob.external.iter().all(|o| operator_ok(o, n))
+            || !facts_ok(&t.init, n)
+            || !facts_ok(&t.goal, n)
+            || !facts_ok(&t.goal_neg, n)
+        {
+            return bad("a fact id is out of range");
+        }
+        if prob.actions.len() != t.operators.len() {
+            return bad("actions and operators differ in number");
+        }
+        if prob
+            .actions
+            .iter()
+            .any(|a| a.machine.is_some_and(|m| m.index() >= p.machines.len()))
+        {
+            return bad("an action names a machine that does not exist");
+        }
+        if prob.max_nodes == 0 {
+            return bad("its node budget is zero");
+        }
+        match prob.planner {
+            Planner::MinMin { horizon, .. } if !(1..=16).contains(&horizon) => {
+                return bad("its MinMin horizon is not between 1 and 16");
+            }
+            Planner::Graph if prob.graph.is_none() => return bad("its planning graph is missing"),
+            Planner::Pop if prob.achievers.is_none() => {
+                return bad("its achiever index is missing");
+            }
+            _ => {}
+        }
+        if let Some(g) = &prob.graph {
+            g.verify(t)
+                .map_err(|e| format!("planning problem #{i}: {e}"))?;
+        }
+        if let Some(a) = &prob.achievers {
+            a.verify(t)
+                .map_err(|e| format!("planning problem #{i}: {e}"))?;
+        }
+    }
+    for (i, e) in p.planning.events.iter().enumerate() {
+        let bad = |what: &str| Err(format!("world event #{i}: {what}"));
+        if e.name.index() >= names {
+            return bad("its name does not exist");
+        }
+        let Some(scene) = p.scenes.get(e.scene.index()) else {
+            return bad("its scene does not exist");
+        };
+        let Some(prob) = p.planning.problems.get(e.problem as usize) else {
+            return bad("its problem does not exist");
+        };
+        if e.agent as usize >= scene.agents.len() {
+            return bad("its agent is not in the scene");
+        }
+        if !(e.after.is_finite() && e.after >= 0.0) {
+            return bad("its time is invalid");
+        }
+        let n = prob.task.facts.len();
+        if !e.when.iter().all(|l| (l.fact as usize) < n) {
+            return bad("a condition's fact id is out of range");
+        }
+        match &e.change {
+            WorldChange::Set(op) if !operator_ok(op, n) => {
+                return bad("a fact id is out of range");
+            }
+            WorldChange::Perform(a) if *a as usize >= prob.external.len() => {
+                return bad("the action it performs does not exist");
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,487 @@
+//! Planning agents in the simulated world: the `Plan` library state, each agent's world (what is
+//! true and what the agent believes), and the world events a scene scripts.
+//!
+//! - **The world of an agent.** For every (agent, problem) the world keeps the *truth* — the
+//!   problem's facts as they really are — and the agent's *belief*. Both start as the problem's
+//!   initial state. The agent's own actions change the truth when they complete (if their
+//!   preconditions really hold then; otherwise the action fails); world events change it at any
+//!   time.
+//! - **Observation.** The agent sees the truth whenever one of its actions ends, and at once
+//!   when a world event is `seen`. Between those moments it acts on its belief, which may be
+//!   wrong: the traveller walks to a gate that has changed.
+//! - **`Plan`** (modifier: the problem's name) runs [`crate::plan::agent::Executive`]: it plans
+//!   from the belief (`plan` trace event), runs each action through the machine the action names
+//!   as its child (`act`, then `done` or `fail`), replans when that machine fails or the world
+//!   is not as expected (`replan`), and raises `PlanSucceeded` when the goal holds or
+//!   `PlanFailed` when no plan reaches it.
+//! - **Hot reload.** A `Plan` state that survives a reload carries its plan across by action
+//!   and fact names; when it cannot, it plans again from the belief and the reload report says
+//!   why. [`PlanningWorld::reload`] carries truths and beliefs across by problem and fact names.
+
+use super::SimWorld;
+use crate::hsm::{AgentId, Scene, StateCode, StateCx};
+use crate::plan::agent::{Decision, Executive, Next, Note, remap_state};
+use crate::plan::section::{ProblemDef, WorldChange};
+use crate::plan::{OpId, Operator, State};
+use crate::program::{Modifier, Program, SceneId};
+use crate::trace::EventKind;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+type Cx<'a> = StateCx<'a, SimWorld>;
+
+/// Raised by `Plan` when the goal holds.
+pub const PLAN_SUCCEEDED: &str = "PlanSucceeded";
+/// Raised by `Plan` when no plan reaches the goal any more.
+pub const PLAN_FAILED: &str = "PlanFailed";
+
+/// One agent's world on one problem.
+#[derive(Clone, Debug)]
+pub struct AgentWorld {
+    /// What really holds.
+    pub truth: State,
+    /// What the agent believes holds.
+    pub belief: State,
+    /// Changes the agent saw happen and has not reacted to yet.
+    pub seen: Vec<Operator>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Scheduled {
+    /// Index into `Program::planning.events`.
+    event: usize,
+    fired: bool,
+}
+
+/// Every planning agent's world in a scene, and the scene's world events.
+#[derive(Clone, Debug, Default)]
+pub struct PlanningWorld {
+    worlds: BTreeMap<(u32, u32), AgentWorld>,
+    events: Vec<Scheduled>,
+}
+
+impl PlanningWorld {
+    /// The world events of `scene`, none fired yet.
+    pub fn for_scene(program: &Program, scene: SceneId) -> Self {
+        PlanningWorld {
+            worlds: BTreeMap::new(),
+            events: program
+                .planning
+                .events
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.scene == scene)
+                .map(|(event, _)| Scheduled {
+                    event,
+                    fired: false,
+                })
+                .collect(),
+        }
+    }
+
+    /// The world of `agent` on problem `problem` (created from the problem's initial state on
+    /// first use).
+    pub fn world(&mut self, program: &Program, agent: AgentId, problem: u32) -> &mut AgentWorld {
+        self.worlds.entry((agent.0, problem)).or_insert_with(|| {
+            let init = program.planning.problems[problem as usize]
+                .task
+                .initial_state();
+            AgentWorld {
+                truth: init.clone(),
+                belief: init,
+                seen: Vec::new(),
+            }
+        })
+    }
+
+    /// Fires every world event whose time has come and whose conditions hold; reports each
+    /// fact it changes (`add`/`del` trace events) into `out`.
+    pub fn tick(
+        &mut self,
+        program: &Program,
+        now: f64,
+        out: &mut Vec<(Option<AgentId>, EventKind)>,
+    ) {
+        for i in 0..self.events.len() {
+            if self.events[i].fired {
+                continue;
+            }
+            let def = &program.planning.events[self.events[i].event];
+            if def.after > now {
+                continue;
+            }
+            let agent = AgentId(def.agent);
+            let problem = &program.planning.problems[def.problem as usize];
+            let world = self.world(program, agent, def.problem);
+            if !def.when.iter().all(|l| l.holds(&world.truth)) {
+                continue;
+            }
+            let op = def.operator(problem);
+            let before = world.truth.clone();
+            op.apply_in_place(&mut world.truth);
+            let name = program.shared_name(def.name);
+            for f in world.truth.facts().filter(|&f| !before.contains(f)) {
+                out.push((Some(agent), fact_event(&name, problem, f, true)));
+            }
+            for f in before.facts().filter(|&f| !world.truth.contains(f)) {
+                out.push((Some(agent), fact_event(&name, problem, f, false)));
+            }
+            if def.seen {
+                let mut seen = op.clone();
+                if let WorldChange::Set(_) = def.change {
+                    seen.name = program.name(def.name).to_string();
+                }
+                world.seen.push(seen);
+            }
+            self.events[i].fired = true;
+        }
+    }
+
+    /// Carries every world across to a new program by problem name and fact names; events
+    /// that already happened stay happened (by scene and event name).
+    pub fn reload(&mut self, old: &Program, new: &Program, scene: SceneId) {
+        let fired: Vec<(String, String)> = self
+            .events
+            .iter()
+            .filter(|s| s.fired)
+            .map(|s| {
+                let e = &old.planning.events[s.event];
+                (
+                    old.name(old.scenes[e.scene.index()].name).to_string(),
+                    old.name(e.name).to_string(),
+                )
+            })
+            .collect();
+        let mut worlds = BTreeMap::new();
+        for (&(agent, p), w) in &self.worlds {
+            let op = &old.planning.problems[p as usize];
+            let Some(np) = new
+                .name_id(old.name(op.name))
+                .and_then(|n| new.planning.problem_by_name(n))
+            else {
+                continue;
+            };
+            let nt = &new.planning.problems[np as usize].task;
+            worlds.insert(
+                (agent, np),
+                AgentWorld {
+                    truth: remap_state(&op.task, nt, &w.truth),
+                    belief: remap_state(&op.task, nt, &w.belief),
+                    // What was seen but not reacted to is already in the truth.
+                    seen: Vec::new(),
+                },
+            );
+        }
+        self.worlds = worlds;
+        let mut events = PlanningWorld::for_scene(new, scene).events;
+        for s in &mut events {
+            let e = &new.planning.events[s.event];
+            let key = (
+                new.name(new.scenes[e.scene.index()].name).to_string(),
+                new.name(e.name).to_string(),
+            );
+            s.fired = fired.contains(&key);
+        }
+        self.events = events;
+    }
+}
+
+/// Fires the scene's due world events and records what they change in its trace: what a game
+/// (or `ensemble run`) does once per tick, after `Scene::tick`.
+pub fn fire_world_events(scene: &mut Scene<SimWorld>) {
+    let program = scene.program().clone();
+    let now = scene.now();
+    let mut out = Vec::new();
+    scene.game.planning.tick(&program, now, &mut out);
+    for (agent, kind) in out {
+        scene.record_external(agent, kind);
+    }
+}
+
+fn fact_event(world: &Arc<str>, problem: &ProblemDef, f: u32, added: bool) -> EventKind {
+    EventKind::WorldFact {
+        world: world.clone(),
+        fact: Arc::from(problem.task.facts[f as usize].as_str()),
+        added,
+    }
+}
+
+/// The `Plan` library state.
+pub(super) struct Plan {
+    problem: Option<u32>,
+    exec: Option<Executive>,
+    done: bool,
+}
+
+impl Plan {
+    pub(super) fn new() -> Self {
+        Plan {
+            problem: None,
+            exec: None,
+            done: false,
+        }
+    }
+
+    /// The problem the state's modifier names.
+    fn resolve(cx: &mut Cx<'_>) -> Option<u32> {
+        let program = cx.program;
+        let found = match cx.modifier() {
+            Modifier::Text(n) => program.planning.problem_by_name(n),
+            _ => None,
+        };
+        if found.is_none() {
+            let state = cx.state_name().to_string();
+            cx.error(format!(
+                "{state}: a Plan state needs the name of a planning problem"
+            ));
+            cx.raise(PLAN_FAILED);
+        }
+        found
+    }
+
+    fn def(program: &Program, problem: u32) -> &ProblemDef {
+        &program.planning.problems[problem as usize]
+    }
+
+    fn action_name(program: &Program, problem: u32, op: OpId) -> Arc<str> {
+        Arc::from(Self::def(program, problem).task.op(op).name.as_str())
+    }
+
+    /// Records the decision's notes and carries out what comes next. Actions that no machine
+    /// performs complete at once, so this loops until an action takes time or the plan ends.
+    fn follow(&mut self, cx: &mut Cx<'_>, mut d: Decision) {
+        let Some(problem) = self.problem else { return };
+        let program = cx.program;
+        let def = Self::def(program, problem);
+        let me = cx.agent;
+        // Bounded by the plan's length: each loop completes one action or stops.
+        for _ in 0..=def.task.operators.len() * 4 + 8 {
+            let exec = self.exec.as_mut().expect("an executive while planning");
+            cx.game.planning.world(program, me, problem).belief = exec.belief().clone();
+            let problem_name = program.shared_name(def.name);
+            let names = |v: &[OpId]| -> Vec<Arc<str>> {
+                v.iter()
+                    .map(|&o| Self::action_name(program, problem, o))
+                    .collect()
+            };
+            for note in d.notes.drain(..) {
+                cx.trace(match note {
+                    Note::Plan { actions, nodes } => EventKind::Plan {
+                        problem: problem_name.clone(),
+                        planner: def.planner.name(),
+                        actions: names(&actions),
+                        nodes,
+                    },
+                    Note::Replan {
+                        actions,
+                        reason,
+                        nodes,
+                    } => EventKind::Replan {
+                        problem: problem_name.clone(),
+                        actions: names(&actions),
+                        reason,
+                        nodes,
+                    },
+                });
+            }
+            match std::mem::replace(&mut d.next, Next::Continue) {
+                Next::Continue => return,
+                Next::Succeeded => {
+                    self.done = true;
+                    cx.raise(PLAN_SUCCEEDED);
+                    return;
+                }
+                Next::Failed(reason) => {
+                    self.done = true;
+                    if cx.child().is_some() {
+                        cx.stop_machine();
+                    }
+                    cx.trace(EventKind::Replan {
+                        problem: problem_name,
+                        actions: Vec::new(),
+                        reason: format!("no plan: {reason}"),
+                        nodes: 0,
+                    });
+                    cx.raise(PLAN_FAILED);
+                    return;
+                }
+                Next::Perform(op) => {
+                    cx.trace(EventKind::Act {
+                        action: Self::action_name(program, problem, op),
+                        target: None,
+                    });
+                    match def.actions[op as usize].machine {
+                        Some(m) => {
+                            cx.start_machine(m);
+                            return;
+                        }
+                        None => d = self.complete(cx, true),
+                    }
+                }
+            }
+        }
+        cx.error("Plan: too many actions completed in one tick".into());
+    }
+
+    /// The current action ended (`machine_ok`: its machine did not fail, or it has none).
+    fn complete(&mut self, cx: &mut Cx<'_>, machine_ok: bool) -> Decision {
+        let problem = self.problem.expect("a problem while planning");
+        let program = cx.program;
+        let def = Self::def(program, problem);
+        let exec = self.exec.as_mut().expect("an executive while planning");
+        let me = cx.agent;
+        let world = cx.game.planning.world(program, me, problem);
+        let op = exec.current().map(|o| (o, def.task.op(o)));
+        let ok = machine_ok && op.is_some_and(|(_, o)| o.is_applicable(&world.truth));
+        if let Some((o, operator)) = op {
+            if ok {
+                operator.apply_in_place(&mut world.truth);
+            }
+            let action = Self::action_name(program, problem, o);
+            cx.trace(if ok {
+                EventKind::Done {
+                    action,
+                    target: None,
+                }
+            } else {
+                EventKind::ActionFailed {
+                    action,
+                    target: None,
+                }
+            });
+        }
+        let world = cx.game.planning.world(program, me, problem);
+        world.seen.clear(); // seeing the world now covers what was seen before
+        let truth = world.truth.clone();
+        exec.action_ended(def, ok, &truth)
+    }
+
+    /// Reacts to world changes the agent saw happen.
+    fn notice(&mut self, cx: &mut Cx<'_>) {
+        let Some(problem) = self.problem else { return };
+        let program = cx.program;
+        let me = cx.agent;
+        let world = cx.game.planning.world(program, me, problem);
+        if world.seen.is_empty() {
+            return;
+        }
+        let seen = std::mem::take(&mut world.seen);
+        let truth = world.truth.clone();
+        let def = Self::def(program, problem);
+        for change in seen {
+            if self.done {
+                return;
+            }
+            let exec = self.exec.as_mut().expect("an executive while planning");
+            let before = exec.current();
+            let d = exec.noticed(def, &change, &truth);
+            if d.interrupted
+                && let Some(o) = before
+            {
+                cx.stop_machine();
+                cx.trace(EventKind::ActionFailed {
+                    action: Self::action_name(program, problem, o),
+                    target: None,
+                });
+            }
+            self.follow(cx, d);
+        }
+    }
+}
+
+impl StateCode<SimWorld> for Plan {
+    fn init(&mut self, cx: &mut Cx<'_>) {
+        let Some(problem) = Self::resolve(cx) else {
+            self.done = true;
+            return;
+        };
+        self.problem = Some(problem);
+        let program = cx.program;
+        let me = cx.agent;
+        let world = cx.game.planning.world(program, me, problem);
+        if !world.seen.is_empty() {
+            // Seen while doing something else: the agent knows.
+            world.seen.clear();
+            world.belief = world.truth.clone();
+        }
+        let mut exec = Executive::new(world.belief.clone());
+        let d = exec.start(Self::def(program, problem));
+        self.exec = Some(exec);
+        self.follow(cx, d);
+    }
+
+    fn update(&mut self, cx: &mut Cx<'_>, _dt: f64) {
+        if !self.done {
+            self.notice(cx);
+        }
+    }
+
+    fn on_child_ended(&mut self, cx: &mut Cx<'_>, failed: bool) -> bool {
+        if self.done || self.exec.is_none() {
+            return false;
+        }
+        let d = self.complete(cx, !failed);
+        self.follow(cx, d);
+        true
+    }
+
+    fn on_reload(&mut self, cx: &mut Cx<'_>, old: &Program) -> Option<String> {
+        let (Some(old_problem), Some(exec)) = (self.problem, self.exec.as_mut()) else {
+            return None;
+        };
+        if self.done {
+            return None;
+        }
+        let program = cx.program;
+        let old_def = &old.planning.problems[old_problem as usize];
+        let state = cx.state_name().to_string();
+        let Some(problem) = program
+            .name_id(old.name(old_def.name))
+            .and_then(|n| program.planning.problem_by_name(n))
+        else {
+            self.done = true;
+            if cx.child().is_some() {
+                cx.stop_machine();
+            }
+            cx.raise(PLAN_FAILED);
+            return Some(format!(
+                "{state}: problem {} no longer exists; the plan failed",
+                old.name(old_def.name)
+            ));
+        };
+        self.problem = Some(problem);
+        let def = Self::def(program, problem);
+        let old_machine = exec
+            .current()
+            .and_then(|o| old_def.actions[o as usize].machine)
+            .map(|m| old.name(old.machine(m).name).to_string());
+        let why = exec.remap(old_def, def).err();
+        // The action under way goes on only if it still exists and its machine carried over.
+        let running = exec.current();
+        let child = cx
+            .child()
+            .map(|m| program.name(program.machine(m).name).to_string());
+        let machine_kept = running.is_some() && child == old_machine;
+        let abandoned = old_machine.is_some() && !machine_kept;
+        if abandoned {
+            if cx.child().is_some() {
+                cx.stop_machine();
+            }
+            exec.reset();
+        }
+        let why = match (why, abandoned) {
+            (None, false) => return None,
+            (Some(w), _) => w,
+            (None, true) => "the machine of the action under way changed".to_string(),
+        };
+        let d = exec.replan_after_reload(def, &why);
+        if d.interrupted && cx.child().is_some() {
+            cx.stop_machine();
+        }
+        self.follow(cx, d);
+        Some(format!("{state}: {why}; planned again"))
+    }
+}
+
+#[cfg(test)]
+mod tests;
