@@ -115,6 +115,8 @@ pub struct Session {
     manifest_panel: Box<dyn KindPanel>,
     /// The project's navigation maps, and the one shown instead of a document.
     pub maps: crate::maps::Maps,
+    /// The editor of text sources without a RON shape (PDDL).
+    pddl: crate::planning::pddl::PddlPanel,
     /// Bumped by every change of any document.
     pub revision: u64,
     autosaved: (Instant, u64),
@@ -247,6 +249,7 @@ impl Session {
             panels: crate::asset_panel::plugged().into_iter().collect(),
             manifest_panel: crate::forms::manifest_panel(),
             maps,
+            pddl: Default::default(),
             revision: 0,
             autosaved: (Instant::now(), 0),
             watch,
@@ -410,6 +413,10 @@ impl Session {
 
     /// Asks the panel showing `doc` (or the text view) to reveal `target`.
     fn reveal_in_panel(&mut self, doc: DocId, target: &Reveal) {
+        if let Content::Text(_) = self.project.docs[doc].state.content {
+            self.pddl.reveal(target);
+            return;
+        }
         let panel = match self.project.docs[doc].kind {
             FileKind::Asset(k) => self.panels.get_mut(&k),
             FileKind::Manifest => Some(&mut self.manifest_panel),
@@ -1247,6 +1254,7 @@ impl EditorApp {
                         .iter()
                         .find(|(_, f)| f.name == d.state.path)
                         .map(|(id, _)| id),
+                    module: Some(&c.module),
                 })
             });
             let cx = PanelCx {
@@ -1264,6 +1272,12 @@ impl EditorApp {
             Frame::new()
                 .inner_margin(Margin::symmetric(12, 8))
                 .show(ui, |ui| match (panel, panel_value(&d.state.content)) {
+                    (_, None) if matches!(d.state.content, Content::Text(_)) => {
+                        let mut text = d.state.text().unwrap_or_default();
+                        if s.pddl.ui(ui, &mut text, &cx) && Some(&text) != d.state.text().as_ref() {
+                            edited = Some((Content::Text(text), d.state.layout.clone()));
+                        }
+                    }
                     (Some(panel), Some(mut value)) => {
                         let mut layout = d.state.layout.clone();
                         if panel.ui_laid_out(ui, &mut value, &mut layout, &cx) {
@@ -1703,6 +1717,11 @@ impl EditorApp {
                             s.graph.fit();
                         }
                     }
+                } else if let (Content::Text(_), Some(line)) =
+                    (&s.project.docs[doc].state.content, l.line)
+                {
+                    // PDDL has no RON path: the cursor goes to the line and column.
+                    s.pddl.reveal_at(line, l.column.unwrap_or(1));
                 } else {
                     s.reveal_in_panel(doc, &Reveal::Path(l.path.clone()));
                 }

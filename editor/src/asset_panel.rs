@@ -58,6 +58,8 @@ pub struct Compiled<'a> {
     pub sources: &'a ensemble_compiler::source::SourceMap,
     /// This document in `sources`, when it was compiled.
     pub file: Option<ensemble_compiler::source::FileId>,
+    /// The resolved project (planning problems grounded, names resolved), for previews.
+    pub module: Option<&'a ensemble_compiler::ir::Module>,
 }
 
 impl<'a> PanelCx<'a> {
@@ -258,6 +260,7 @@ where
 pub fn plugged() -> Vec<(AssetKind, Box<dyn KindPanel>)> {
     use crate::panels::{RulesPanel, SentencesPanel};
     let mut panels = crate::forms::panels();
+    panels.extend(crate::planning::panels());
     panels.extend([
         (
             AssetKind::Script,

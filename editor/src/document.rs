@@ -30,6 +30,9 @@ pub enum Content {
         text: String,
         error: ParseError,
     },
+    /// A text source with no RON shape (a PDDL domain or problem): edited as text, saved as
+    /// typed.
+    Text(String),
     /// An Excel workbook, read as the interaction script it holds: edited in the rule table
     /// and saved back as a workbook (in the contract's layout).
     Workbook(ScriptAsset),
@@ -67,7 +70,7 @@ impl DocState {
     pub fn text(&self) -> Option<String> {
         match &self.content {
             Content::Asset(a) => Some(a.print(&self.comments)),
-            Content::Unparsed { text, .. } => Some(text.clone()),
+            Content::Unparsed { text, .. } | Content::Text(text) => Some(text.clone()),
             Content::Workbook(_) | Content::Binary => None,
         }
     }
@@ -119,6 +122,7 @@ impl DocState {
     /// a workbook, `text` is its script as RON (an autosave).
     pub fn from_text(path: &str, kind: FileKind, text: String, layout: Layout) -> DocState {
         let content = match AnyAsset::parse(kind, &text) {
+            None if kind == FileKind::Asset(AssetKind::Pddl) => Content::Text(text.clone()),
             None => match AnyAsset::parse(FileKind::Asset(AssetKind::Script), &text) {
                 Some(Ok(AnyAsset::Script(s))) => Content::Workbook(s),
                 _ => Content::Binary,

@@ -58,6 +58,29 @@ pub fn index(project: &Project) -> Vec<Hit> {
                         .map(|r| item("role", &r.name, &s.name, doc, "roles")),
                 );
             }
+            // A PDDL file: the domain or problem it defines and a domain's actions.
+            if let crate::document::Content::Text(t) = &d.state.content {
+                let checked = crate::planning::pddl::check(t);
+                if let Some((domain, name)) = checked.header {
+                    out.push(Hit {
+                        kind: if domain {
+                            "PDDL domain"
+                        } else {
+                            "PDDL problem"
+                        },
+                        name,
+                        context: file.to_string(),
+                        doc,
+                        reveal: None,
+                    });
+                }
+                out.extend(
+                    checked
+                        .actions
+                        .iter()
+                        .map(|(a, _)| item("PDDL action", a, file, doc, "actions")),
+                );
+            }
             continue;
         };
         let whole = |kind, name: &str| Hit {
@@ -187,6 +210,23 @@ pub fn index(project: &Project) -> Vec<Hit> {
                         .map(|x| item("accumulator", &x.name, file, doc, "accumulators")),
                 );
             }
+            AnyAsset::ActionList(l) => {
+                out.push(whole("planning problem", &l.name));
+                out.extend(
+                    l.actions
+                        .iter()
+                        .map(|x| item("planning action", &x.name, &l.name, doc, "actions")),
+                );
+            }
+            AnyAsset::Domain(dm) => {
+                out.push(whole("planning domain", &dm.name));
+                out.extend(
+                    dm.actions
+                        .iter()
+                        .map(|x| item("operator", &x.name, &dm.name, doc, "actions")),
+                );
+            }
+            AnyAsset::Problem(p) => out.push(whole("planning problem", &p.name)),
             AnyAsset::StateLibrary(l) => out.extend(
                 l.states
                     .iter()

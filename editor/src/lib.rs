@@ -24,6 +24,7 @@ pub mod names;
 pub mod nav_view;
 pub mod panel_cx;
 pub mod panels;
+pub mod planning;
 pub mod project_ops;
 pub mod project_panel;
 pub mod recent;

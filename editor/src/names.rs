@@ -51,6 +51,9 @@ pub struct MoreNames {
     pub places: Vec<(String, [f64; 2])>,
     /// Which space states expect which estimator: `(estimator, "space.state")`.
     pub expected_by: Vec<(String, String)>,
+    /// Planning problems (action lists, `*.problem.ron`, PDDL problems) and domains.
+    pub problems: Vec<String>,
+    pub domains: Vec<String>,
 }
 
 impl MoreNames {
@@ -111,14 +114,27 @@ pub fn collect(project: &Project) -> MoreNames {
     for (_, d) in project.live() {
         n.files.push(d.state.path.clone());
         let Some(asset) = d.state.asset() else {
-            if let crate::document::Content::Workbook(s) = &d.state.content {
-                n.scripts.push(s.name.clone());
-                n.roles.extend(s.roles.iter().map(|r| r.name.clone()));
+            match &d.state.content {
+                crate::document::Content::Workbook(s) => {
+                    n.scripts.push(s.name.clone());
+                    n.roles.extend(s.roles.iter().map(|r| r.name.clone()));
+                }
+                crate::document::Content::Text(t) => {
+                    match ensemble_compiler::front::pddl::header(t) {
+                        Some((true, name)) => n.domains.push(name),
+                        Some((false, name)) => n.problems.push(name),
+                        None => {}
+                    }
+                }
+                _ => {}
             }
             continue;
         };
         match asset {
             AnyAsset::Scene(s) => n.scenes.push(s.name.clone()),
+            AnyAsset::ActionList(l) => n.problems.push(l.name.clone()),
+            AnyAsset::Problem(p) => n.problems.push(p.name.clone()),
+            AnyAsset::Domain(d) => n.domains.push(d.name.clone()),
             AnyAsset::Locations(l) => n
                 .places
                 .extend(l.locations.iter().map(|x| (x.name.clone(), [x.x, x.y]))),
@@ -194,6 +210,8 @@ pub fn collect(project: &Project) -> MoreNames {
         &mut n.variables,
         &mut n.slots,
         &mut n.files,
+        &mut n.problems,
+        &mut n.domains,
     ] {
         sorted(v);
     }

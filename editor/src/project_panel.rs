@@ -14,7 +14,7 @@ use ensemble_compiler::front::ron::AssetKind;
 use ensemble_compiler::front::ron::any::FileKind;
 
 /// The groups, in the order a designer meets them.
-pub const GROUPS: [(&str, AssetKind); 16] = [
+pub const GROUPS: [(&str, AssetKind); 17] = [
     ("Machines", AssetKind::Machine),
     ("Scenes", AssetKind::Scene),
     ("Locations", AssetKind::Locations),
@@ -31,6 +31,7 @@ pub const GROUPS: [(&str, AssetKind); 16] = [
     ("Action lists", AssetKind::ActionList),
     ("Planning domains", AssetKind::Domain),
     ("Planning problems", AssetKind::Problem),
+    ("PDDL files", AssetKind::Pddl),
 ];
 
 /// What a kind is called in menus (`New machine`).
@@ -85,6 +86,11 @@ fn group_header(
                 .font(theme::section_font())
                 .color(theme::TEXT_WEAK),
         );
+        // A PDDL file is written in a text editor (or beside the project); it is not started
+        // here.
+        if kind == AssetKind::Pddl {
+            return;
+        }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             let add = egui::Button::new(RichText::new("+").color(theme::TEXT_WEAK)).frame(false);
             if ui
@@ -238,7 +244,7 @@ pub fn show(
                     ui.close();
                 }
                 ui.separator();
-                for (_, kind) in GROUPS {
+                for (_, kind) in GROUPS.into_iter().filter(|(_, k)| *k != AssetKind::Pddl) {
                     if ui.button(format!("New {}", noun(kind))).clicked() {
                         actions.push(Action::NewAsset(Starter::Kind(kind)));
                         ui.close();

@@ -408,7 +408,8 @@ fn navigation_maps_of_the_project_open_in_the_navigation_view() {
     std::fs::create_dir_all(dir.path().join("maps")).unwrap();
     std::fs::copy(&map, dir.path().join("maps/den312d.map")).unwrap();
     let mut h = harness(EditorApp::open(dir.path()));
-    h.get_by_label("den312d.map").click();
+    // The Navigation section is below the fold of the browser: the accessibility tree clicks it.
+    h.get_by_label("den312d.map").click_accesskit();
     settle(&mut h);
     assert_eq!(h.state().current_doc(), None);
     assert_eq!(
@@ -420,4 +421,230 @@ fn navigation_maps_of_the_project_open_in_the_navigation_view() {
     open(&mut h, "SellTicket");
     assert_eq!(h.state().session().unwrap().maps.shown(), None);
     assert_eq!(h.state().current_machine_name(), Some("SellTicket"));
+}
+
+/// Waits (in real time) until `done` holds, stepping the UI; the planning previews run on a
+/// worker thread.
+fn wait_until(
+    h: &mut Harness<'static, EditorApp>,
+    what: &str,
+    done: impl Fn(&Harness<'static, EditorApp>) -> bool,
+) {
+    let start = std::time::Instant::now();
+    while !done(h) {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "never: {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.step();
+    }
+    settle(h);
+}
+
+fn shown(h: &Harness<'static, EditorApp>, text: &str) -> bool {
+    h.query_all_by_label_contains(text).next().is_some()
+}
+
+#[test]
+fn an_action_list_previews_its_plan_and_explains_an_explosion() {
+    let dir = sample_copy("airport");
+    let mut h = harness(EditorApp::open(
+        dir.path().join("traveller/traveller.actionlist.ron"),
+    ));
+    // Fig. 2.3's plan, from the first seed, on the planning graph built from the asset.
+    wait_until(&mut h, "the plan", |h| shown(h, "9 steps to a goal state"));
+    assert!(shown(&h, "19 states"));
+    // An integer that every step can increase makes the graph explode; the report says why.
+    click(&mut h, "Variables (5)");
+    click(&mut h, "add variable");
+    click(&mut h, "variable 6 enumerated");
+    click(&mut h, "Actions (11)");
+    click(&mut h, "add action");
+    click(&mut h, "add effect");
+    choose(&mut h, "effect 1 kind", "add to");
+    choose(&mut h, "effect 1 variable", "Variable");
+    let list = match asset(&h, "traveller/traveller.actionlist.ron") {
+        AnyAsset::ActionList(l) => l,
+        _ => unreachable!(),
+    };
+    assert_eq!(list.variables[5].values, None, "an integer");
+    // A new action goes after the selected one (the first), and is selected.
+    assert_eq!(list.actions[1].name, "action");
+    assert_eq!(
+        list.actions[1].effects,
+        vec![ensemble_compiler::plan::action_list::Effect::Add(
+            "Variable".into(),
+            1
+        )]
+    );
+    wait_until(&mut h, "the explosion report", |h| {
+        shown(h, "the graph explodes")
+    });
+    assert!(shown(&h, "`Variable` is unbounded"));
+    // The compiler agrees, with the same code the CLI prints.
+    wait_for_diagnostics(&mut h);
+    assert!(
+        problems(&h)
+            .iter()
+            .any(|(c, _)| c == "state-limit-exceeded"),
+        "{:?}",
+        problems(&h)
+    );
+    // Undo all the way back: the plan returns.
+    for _ in 0..6 {
+        press(&mut h, Modifiers::COMMAND, Key::Z);
+    }
+    assert!(!h.state().is_dirty());
+    wait_until(&mut h, "the plan again", |h| {
+        shown(h, "9 steps to a goal state")
+    });
+}
+
+#[test]
+fn a_problem_shows_the_plan_its_agent_would_make() {
+    let dir = sample_copy("weapon-shop");
+    let path = "buy-sword.problem.ron";
+    let mut h = harness(EditorApp::open(dir.path().join(path)));
+    wait_until(&mut h, "the plan", |h| shown(h, "4 steps, checked"));
+    assert!(shown(&h, "Buy(npc, sword)"));
+    assert!(
+        shown(&h, "⏵ Buy"),
+        "each step with the machine that performs it"
+    );
+    // A goal only the player's actions reach: the npc (the actor) finds no plan.
+    retype_field(&mut h, "goal", "has(player, sword)");
+    let goal = |h: &Harness<'static, EditorApp>| match asset(h, path) {
+        AnyAsset::Problem(p) => p.goal,
+        _ => unreachable!(),
+    };
+    assert_eq!(goal(&h), ["has(player, sword)"]);
+    assert!(h.state().title().starts_with('•'));
+    wait_for_diagnostics(&mut h);
+    wait_until(&mut h, "no plan", |h| shown(h, "no plan reaches the goal"));
+    assert!(!shown(&h, "Buy(npc, sword)"));
+    // A literal that does not read is marked as typed, and the compiler reports it.
+    retype_field(&mut h, "goal", "has(npc, sword");
+    assert!(
+        shown(&h, "line 1:"),
+        "the literal's error is shown under the field"
+    );
+    wait_for_diagnostics(&mut h);
+    assert!(!problems(&h).is_empty());
+    // Undo brings back the goal and its plan.
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert_eq!(goal(&h), ["has(npc, sword)"]);
+    assert!(!h.state().is_dirty());
+    wait_for_diagnostics(&mut h);
+    wait_until(&mut h, "the plan again", |h| shown(h, "4 steps, checked"));
+}
+
+#[test]
+fn pddl_is_edited_as_text_checked_as_typed_and_saved_as_typed() {
+    let dir = sample_copy("dinner-date");
+    let path = "pddl/date-tonight.pddl";
+    let original = std::fs::read_to_string(dir.path().join(path)).unwrap();
+    let mut h = harness(EditorApp::open(dir.path().join(path)));
+    wait_until(&mut h, "the plan", |h| shown(h, "3 steps, checked"));
+    h.get_by_label("PDDL text").focus();
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::End);
+    h.get_by_label("PDDL text").type_text("(oops");
+    settle(&mut h);
+    assert!(h.state().is_dirty());
+    assert!(h.state().title().starts_with('•'));
+    // The file ends in a newline: the unclosed list is on line 5.
+    assert!(
+        shown(&h, "line 5, column 1: unclosed"),
+        "the unclosed list is reported at its line"
+    );
+    // The compiler reports it too; its diagnostic puts the cursor on it: Delete removes it.
+    wait_for_diagnostics(&mut h);
+    assert!(
+        problems(&h).iter().any(|(c, _)| c == "syntax"),
+        "{:?}",
+        problems(&h)
+    );
+    h.get_by_label("PDDL text").focus();
+    h.run_steps(1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Home);
+    settle(&mut h);
+    let row = h
+        .query_all_by_label_contains("error syntax")
+        .next()
+        .expect("the diagnostic row")
+        .rect()
+        .center();
+    click_at(&mut h, row);
+    assert!(h.get_by_label("PDDL text").is_focused());
+    for _ in 0.."(oops".len() {
+        h.key_press(Key::Delete);
+    }
+    settle(&mut h);
+    assert!(shown(&h, "reads"));
+    let text = |h: &Harness<'static, EditorApp>| {
+        let p = h.state().project().unwrap();
+        p.docs[p.by_path(path).unwrap()].state.text().unwrap()
+    };
+    assert_eq!(text(&h), original);
+    assert!(!h.state().is_dirty(), "as saved again");
+    // Each typing gesture is one undo step: the deleting, then the typing. (While the text has
+    // the keyboard, Ctrl+Z is its own; Escape leaves it.)
+    h.key_press(Key::Escape);
+    settle(&mut h);
+    assert!(!h.get_by_label("PDDL text").is_focused());
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert_eq!(text(&h), format!("{original}(oops"));
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert_eq!(text(&h), original);
+    press(&mut h, Modifiers::COMMAND, Key::Y);
+    assert_eq!(text(&h), format!("{original}(oops"));
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    // Saved as typed: a comment stays where it was written.
+    h.get_by_label("PDDL text").focus();
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::End);
+    h.get_by_label("PDDL text").type_text("; checked");
+    settle(&mut h);
+    press(&mut h, Modifiers::COMMAND, Key::S);
+    assert!(!h.state().is_dirty());
+    let saved = std::fs::read_to_string(dir.path().join(path)).unwrap();
+    assert_eq!(saved, format!("{original}; checked"));
+}
+
+#[test]
+fn find_reaches_planning_actions_in_action_lists_domains_and_pddl() {
+    let dir = sample_copy("dinner-date");
+    let mut h = harness(EditorApp::open(dir.path()));
+    // Types `what` into Find and picks the hit shown as `row`.
+    let find = |h: &mut Harness<'static, EditorApp>, what: &str, row: &str| {
+        press(h, Modifiers::COMMAND, Key::F);
+        h.get_all_by_role(Role::TextInput)
+            .find(|n| n.is_focused())
+            .unwrap()
+            .type_text(what);
+        settle(h);
+        click(h, row);
+    };
+    // An operator of a native domain: its form opens on it.
+    find(&mut h, "cook", "cook  ·  operator in dinner-date");
+    assert_eq!(
+        h.get_by_label("operator name").value().as_deref(),
+        Some("cook")
+    );
+    // The same action in the PDDL domain: the text opens with the cursor on its name.
+    find(
+        &mut h,
+        "dolly",
+        "dolly  ·  PDDL action in pddl/dinner-date.pddl",
+    );
+    assert!(shown(&h, "PDDL domain dinner-date-pddl"));
+    assert!(h.get_by_label("PDDL text").is_focused());
+    h.get_by_label("PDDL text").type_text("x");
+    settle(&mut h);
+    let p = h.state().project().unwrap();
+    let doc = p.by_path("pddl/dinner-date.pddl").unwrap();
+    let text = p.docs[doc].state.text().unwrap();
+    assert!(text.contains("(:action xdolly"), "{text}");
 }

@@ -250,6 +250,8 @@ named_items!(
     hpmm::TemplateAsset,
     hpmm::ActionAsset,
     hpmm::AccumulatorAsset,
+    ensemble_compiler::plan::action_list::Action,
+    ensemble_compiler::plan::assets::OperatorAsset,
 );
 
 #[cfg(test)]

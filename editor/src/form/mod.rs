@@ -617,10 +617,11 @@ pub fn name_field(
         Some(t) => t,
         None => current.to_string(),
     };
-    let r = ui.add(
+    // Sized, not desired: in a grid cell the available width is last frame's column.
+    let r = ui.add_sized(
+        [width, 22.0],
         egui::TextEdit::singleline(&mut text)
             .id(id)
-            .desired_width(width)
             .background_color(theme::BOX_FILL),
     );
     name_widget(ui, &r, name);

@@ -31,14 +31,16 @@ enum Kind {
     Push,
     Leave,
     Notify,
+    World,
 }
 
-const KINDS: [(Kind, &str); 5] = [
+const KINDS: [(Kind, &str); 6] = [
     (Kind::Interact, "Interact"),
     (Kind::Input, "Input"),
     (Kind::Push, "Push"),
     (Kind::Leave, "Leave"),
     (Kind::Notify, "Notify"),
+    (Kind::World, "World"),
 ];
 
 fn kind_of(e: &SceneEventAsset) -> Kind {
@@ -48,6 +50,7 @@ fn kind_of(e: &SceneEventAsset) -> Kind {
         SceneEventAsset::Push { .. } => Kind::Push,
         SceneEventAsset::Leave { .. } => Kind::Leave,
         SceneEventAsset::Notify { .. } => Kind::Notify,
+        SceneEventAsset::World { .. } => Kind::World,
     }
 }
 
@@ -63,13 +66,22 @@ fn kind_help(k: Kind) -> &'static str {
         Kind::Push => "A proxy object reports a fact (.me: the proxy).",
         Kind::Leave => "The player walks away from its script.",
         Kind::Notify => "A smart location emits one of its notifications now.",
+        Kind::World => {
+            "The world of a planning agent changes: facts set, or an action someone else performs."
+        }
     }
 }
 
 /// An event of kind `k` at `at`, keeping what the old event had that the new one takes.
-fn convert(e: &SceneEventAsset, k: Kind, first_location: &str) -> SceneEventAsset {
+fn convert(
+    e: &SceneEventAsset,
+    k: Kind,
+    first_location: &str,
+    first_problem: &str,
+) -> SceneEventAsset {
     let at = e.at();
     let (location, fact) = match e {
+        SceneEventAsset::World { .. } => (first_location.to_string(), String::new()),
         SceneEventAsset::Interact { location, .. } | SceneEventAsset::Notify { location, .. } => {
             (location.clone(), String::new())
         }
@@ -92,6 +104,16 @@ fn convert(e: &SceneEventAsset, k: Kind, first_location: &str) -> SceneEventAsse
             location,
             notification: String::new(),
         },
+        Kind::World => SceneEventAsset::World {
+            name: "event".into(),
+            problem: first_problem.to_string(),
+            agent: None,
+            at,
+            when: Vec::new(),
+            set: Vec::new(),
+            perform: None,
+            seen: false,
+        },
     }
 }
 
@@ -101,7 +123,8 @@ fn at_mut(e: &mut SceneEventAsset) -> &mut f64 {
         | SceneEventAsset::Input { at, .. }
         | SceneEventAsset::Leave { at }
         | SceneEventAsset::Push { at, .. }
-        | SceneEventAsset::Notify { at, .. } => at,
+        | SceneEventAsset::Notify { at, .. }
+        | SceneEventAsset::World { at, .. } => at,
     }
 }
 
@@ -336,6 +359,9 @@ impl ScenePanel {
             .collect();
         let proxies = more.proxies();
         let first = smart.first().cloned().unwrap_or_default();
+        let problems = &more.problems;
+        let first_problem = problems.first().cloned().unwrap_or_default();
+        let agents: Vec<String> = scene.agents.iter().map(|a| a.name.clone()).collect();
         ui.horizontal(|ui| {
             ui.label(RichText::new("Events").strong().color(theme::TEXT));
             ui.label(RichText::new(scene.events.len().to_string()).color(theme::TEXT_WEAK));
@@ -343,7 +369,7 @@ impl ScenePanel {
                 for (k, label) in KINDS {
                     if ui.button(label).on_hover_text(kind_help(k)).clicked() {
                         let at = scene.events.last().map_or(0.0, |e| e.at() + 1.0);
-                        scene.events.push(convert(&SceneEventAsset::Leave { at }, k, &first));
+                        scene.events.push(convert(&SceneEventAsset::Leave { at }, k, &first, &first_problem));
                         self.event = Some(scene.events.len() - 1);
                         changed = true;
                         ui.close();
@@ -395,7 +421,7 @@ impl ScenePanel {
                                     90.0,
                                     format!("event {} kind", i + 1),
                                 ) {
-                                    *e = convert(e, k, &first);
+                                    *e = convert(e, k, &first, &first_problem);
                                     changed = true;
                                 }
                             });
@@ -456,6 +482,90 @@ impl ScenePanel {
                                             .italics()
                                             .color(theme::TEXT_WEAK),
                                     );
+                                }
+                                SceneEventAsset::World {
+                                    name,
+                                    problem,
+                                    agent,
+                                    when,
+                                    set,
+                                    perform,
+                                    seen,
+                                    ..
+                                } => {
+                                    ui.vertical(|ui| {
+                                        ui.horizontal(|ui| {
+                                            changed |= form::text(
+                                                ui,
+                                                name,
+                                                120.0,
+                                                "name",
+                                                format!("event {} name", i + 1),
+                                                &[],
+                                            );
+                                            ui.label(RichText::new("in").color(theme::TEXT_WEAK));
+                                            changed |= form::pick(
+                                                ui,
+                                                ("event-problem", i),
+                                                problem,
+                                                problems,
+                                                140.0,
+                                                format!("event {} problem", i + 1),
+                                                "problem…",
+                                            );
+                                            ui.label(RichText::new("of").color(theme::TEXT_WEAK));
+                                            changed |= form::pick_opt(
+                                                ui,
+                                                ("event-agent", i),
+                                                agent,
+                                                &agents,
+                                                110.0,
+                                                format!("event {} agent", i + 1),
+                                                "its planner",
+                                            );
+                                            let r = ui.checkbox(seen, "seen");
+                                            crate::panel_cx::name_widget(
+                                                ui,
+                                                &r,
+                                                format!("event {} seen", i + 1),
+                                            );
+                                            changed |= r.changed();
+                                        });
+                                        ui.horizontal(|ui| {
+                                            ui.label(RichText::new("when").color(theme::TEXT_WEAK));
+                                            changed |= form::line_list(
+                                                ui,
+                                                when,
+                                                150.0,
+                                                1,
+                                                "facts that hold",
+                                                format!("event {} when", i + 1),
+                                                &[],
+                                            );
+                                            ui.label(RichText::new("set").color(theme::TEXT_WEAK));
+                                            changed |= form::line_list(
+                                                ui,
+                                                set,
+                                                150.0,
+                                                1,
+                                                "doorOpen",
+                                                format!("event {} set", i + 1),
+                                                &[],
+                                            );
+                                            ui.label(
+                                                RichText::new("or someone does")
+                                                    .color(theme::TEXT_WEAK),
+                                            );
+                                            changed |= form::opt_text(
+                                                ui,
+                                                perform,
+                                                150.0,
+                                                "Open(player, door)",
+                                                format!("event {} perform", i + 1),
+                                                &[],
+                                            );
+                                        });
+                                    });
                                 }
                                 SceneEventAsset::Notify {
                                     location,
@@ -621,14 +731,14 @@ mod tests {
             fact: "sale(player, cake)".into(),
         };
         assert_eq!(
-            convert(&push, Kind::Input, "bakery"),
+            convert(&push, Kind::Input, "bakery", ""),
             SceneEventAsset::Input {
                 at: 30.0,
                 fact: "sale(player, cake)".into()
             }
         );
         assert_eq!(
-            convert(&push, Kind::Interact, "bakery"),
+            convert(&push, Kind::Interact, "bakery", ""),
             SceneEventAsset::Interact {
                 at: 30.0,
                 location: "bakery".into()
@@ -641,6 +751,7 @@ mod tests {
             },
             Kind::Notify,
             "bakery",
+            "",
         );
         assert_eq!(kind_of(&note), Kind::Notify);
         assert_eq!(note.at(), 5.0);
