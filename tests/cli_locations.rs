@@ -4,6 +4,7 @@
 
 use ensemble_tests::{ensemble, line_col};
 use serde_json::Value;
+use std::collections::HashMap;
 
 const LOCATIONS: &str = r#"Locations(locations: [
     (name: "Shop", x: 0.0, y: 0.0),
@@ -81,9 +82,13 @@ fn project(edit: impl FnOnce(&mut [(&str, String); 4])) -> tempfile::TempDir {
 
 /// Runs the project's scene `day` for `ticks`: the trace's lines and its events.
 fn run_day(dir: &tempfile::TempDir, ticks: u64) -> (String, Vec<Value>) {
+    run_day_at(dir.path(), ticks)
+}
+
+fn run_day_at(dir: &std::path::Path, ticks: u64) -> (String, Vec<Value>) {
     let out = ensemble(&[
         "run",
-        dir.path().to_str().unwrap(),
+        dir.to_str().unwrap(),
         "--scene",
         "day",
         "--ticks",
@@ -439,4 +444,113 @@ fn scene_events_that_cannot_happen_are_trace_errors_and_the_scene_goes_on() {
     assert!(trace.iter().any(|e| e["event"] == "join"
         && e["agent"] == "keeper"
         && e["time"].as_f64().unwrap() >= 40.0));
+}
+
+/// What proxies and the player report is only declared by predicate and arity: any value may
+/// sit in any position (the player's own name, a number), so no deletion of such a fact is
+/// "never matching"; a notification's ground facts say exactly what they hold.
+#[test]
+fn deletions_of_reported_facts_are_not_judged_by_a_guessed_sort() {
+    // The keeper's and buyer's `rules` before rule `in`; the notification also says `price`.
+    let with = |rules: &str| {
+        project(|files| {
+            files[1].1 = files[1].1.replacen(
+                r#"Rule(rule: "in","#,
+                &format!("{rules}\n        Rule(rule: \"in\","),
+                1,
+            );
+            files[2].1 = files[2].1.replacen(
+                r#"facts: "special(bread)""#,
+                r#"facts: "special(bread), price(bread, 3)""#,
+                1,
+            );
+        })
+    };
+    let dir = with(
+        r#"Rule(rule: "forget", role: "buyer", state: "open", precondition: "asks(.me, T)", delete: "asks(.me, T)"),
+        Rule(rule: "cheap", role: "keeper", state: "open", precondition: "price(I, 3)", delete: "price(I, 3)"),"#,
+    );
+    let (code, doc) = check(&dir);
+    assert_eq!(code, 0, "{doc:#}");
+    // The player's question is deleted at run time by the rule the check doubted.
+    let (_, trace) = run_day(&dir, 1200);
+    assert!(
+        trace
+            .iter()
+            .any(|e| e["event"] == "del" && e["fact"] == "asks(you,'Open on Sundays?')"),
+        "the player's fact is deleted"
+    );
+    // A notification's numbers are numbers: deleting one with another number never matches.
+    let dir = with(
+        r#"Rule(rule: "cheap", role: "keeper", state: "open", precondition: "special(I)", delete: "price(I, cheap)"),"#,
+    );
+    let (code, doc) = check(&dir);
+    assert_eq!(code, 1, "{doc:#}");
+    assert!(
+        doc.to_string().contains("deletion-never-matches"),
+        "{doc:#}"
+    );
+}
+
+/// Runs `day` for `ticks` on another thread; `None` if it has not finished within a minute
+/// (a hang is a failure, not a test that never ends).
+fn run_day_within_a_minute(dir: &tempfile::TempDir, ticks: u64) -> Option<(String, Vec<Value>)> {
+    use std::sync::mpsc::RecvTimeoutError;
+    let path = dir.path().to_path_buf();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(run_day_at(&path, ticks));
+    });
+    match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+        Ok(run) => Some(run),
+        Err(RecvTimeoutError::Timeout) => None,
+        Err(RecvTimeoutError::Disconnected) => panic!("the run failed (see its panic above)"),
+    }
+}
+
+/// A period far below a step (or below what a float adds to the clock) fires once per step; it
+/// neither hangs the scene nor floods it.
+#[test]
+fn emitters_with_periods_below_a_step_fire_once_per_step() {
+    let dir = project(|files| {
+        files[2].1 = files[2]
+            .1
+            .replacen("every: 30.0", "every: 1e-300, waves: 0", 1)
+            .replacen("lasts: 10.0,", "lasts: 10.0, every: 1e-300,", 1);
+    });
+    let (code, doc) = check(&dir);
+    assert_eq!(code, 0, "{doc:#}");
+    let (_, trace) = run_day_within_a_minute(&dir, 400).expect("the scene hangs");
+    let ticks: std::collections::BTreeSet<u64> = trace
+        .iter()
+        .filter(|e| e["event"] == "message" && e["name"] == "spawned")
+        .map(|e| e["tick"].as_u64().unwrap())
+        .collect();
+    let spawned = trace
+        .iter()
+        .filter(|e| {
+            e["event"] == "message"
+                && e["name"] == "spawned"
+                && e["agent"].as_str().unwrap().starts_with("walker")
+        })
+        .count();
+    assert!(
+        spawned > 0 && spawned <= ticks.len(),
+        "{spawned} walkers in {} ticks",
+        ticks.len()
+    );
+    // The notification (from 5 s on) is heard at most once per step by each agent in reach.
+    let mut heard: HashMap<(u64, String), u32> = HashMap::new();
+    for e in trace
+        .iter()
+        .filter(|e| e["event"] == "message" && e["name"] == "Sale")
+    {
+        *heard
+            .entry((
+                e["tick"].as_u64().unwrap(),
+                e["agent"].as_str().unwrap().to_string(),
+            ))
+            .or_default() += 1;
+    }
+    assert!(heard.values().all(|n| *n == 1), "{heard:?}");
 }

@@ -532,6 +532,34 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     }
 }
 
+/// A copy of a sample project to change (the directory lives as long as the guard).
+fn sample_copy(sample: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join(sample);
+    copy_dir(&root().join("samples").join(sample), &project);
+    (dir, project)
+}
+
+/// Replaces `from` (which must be there) by `to` in a file of `project`.
+fn edit(project: &std::path::Path, file: &str, from: &str, to: &str) {
+    let path = project.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{file}: {from}");
+    std::fs::write(&path, text.replace(from, to)).unwrap();
+}
+
+/// Checks `project` (no errors), then runs `scene`; returns the trace.
+fn check_and_run(project: &std::path::Path, scene: &str, ticks: &str) -> Vec<Value> {
+    let path = project.to_str().unwrap();
+    let o = ensemble(&["check", path]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let o = ensemble(&[
+        "run", path, "--scene", scene, "--ticks", ticks, "--trace", "json",
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    json_lines(&o.stdout)
+}
+
 #[test]
 fn a_plan_in_progress_survives_a_reload_by_action_names_or_replans() {
     let dir = tempfile::tempdir().unwrap();
@@ -564,7 +592,7 @@ fn a_plan_in_progress_survives_a_reload_by_action_names_or_replans() {
     );
     s.game
         .planning
-        .reload(&same, &renamed, renamed.scene_by_name("date").unwrap());
+        .reload(&same, &renamed, renamed.scene_by_name("date"));
     for _ in 0..300 {
         step(&mut s);
     }
@@ -596,4 +624,234 @@ fn ensemble_plan_and_the_project_agree_on_the_shop() {
     ]);
     assert_eq!(j["length"], 4);
     assert_eq!(j["operators"], 5, "only the NPC's own actions: {j}");
+}
+
+#[test]
+fn a_world_event_may_test_a_fact_that_no_action_changes() {
+    // `sells(sword)` is static (no action changes it): the event's `when` must still find it
+    // as a fact of the problem, with its truth from the initial state.
+    let (_dir, project) = sample_copy("weapon-shop");
+    let domain = "shop.domain.ron";
+    edit(
+        &project,
+        domain,
+        "\"has(agent, item)\"]",
+        "\"has(agent, item)\", \"sells(item)\"]",
+    );
+    edit(
+        &project,
+        domain,
+        "inStock(I)\"], add",
+        "inStock(I), sells(I)\"], add",
+    );
+    edit(
+        &project,
+        "buy-sword.problem.ron",
+        "\"inStock(sword)\"]",
+        "\"inStock(sword)\", \"sells(sword)\"]",
+    );
+    edit(
+        &project,
+        "shop.scene.ron",
+        "perform: \"Open(player, shopdoor)\",",
+        "perform: \"Open(player, shopdoor)\", when: [\"sells(sword)\"],",
+    );
+    let trace = check_and_run(&project, "shop", "300");
+    assert!(
+        has(&trace, "add", "world", "PlayerOpensTheDoor"),
+        "{trace:#?}"
+    );
+}
+
+#[test]
+fn a_world_event_on_an_action_list_names_values_as_the_action_list_does() {
+    // A number names an enumerated variable's value by its index (docs/formats/planning.md),
+    // in world events as in the action list; a wrong value is one mistake, reported once.
+    let (_dir, project) = sample_copy("airport");
+    let scene = "traveller/traveller.scene.ron";
+    let original = r#"when: ["Location = Gate"], set: ["Location = WrongGate", "Know = 0"]"#;
+    let numbered = r#"when: ["Location = 0"], set: ["Location = 5", "Know = 0"]"#;
+    edit(&project, scene, original, numbered);
+    let trace = check_and_run(&project, "traveller", "1500");
+    assert!(
+        has(&trace, "add", "fact", "Location=WrongGate"),
+        "{trace:#?}"
+    );
+    let wrong = r#"when: ["Location = Gate"], set: ["Location = Nowhere", "Know = 0"]"#;
+    edit(&project, scene, numbered, wrong);
+    let o = ensemble(&["check", project.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(o.code, 1);
+    let doc: Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(
+        located(&doc),
+        [("invalid-value".into(), scene.into(), 12)],
+        "{doc}"
+    );
+}
+
+#[test]
+fn ensemble_plan_says_why_minmin_stopped_in_plain_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let (d, p) = (
+        dir.path().join("u.domain.ron"),
+        dir.path().join("u.problem.ron"),
+    );
+    std::fs::write(
+        &d,
+        r#"Domain(name: "u", predicates: ["a", "b"], actions: [
+            (name: "ab", pre: ["a"], add: ["b"], del: ["a"]),
+            (name: "ba", pre: ["b"], add: ["a"], del: ["b"]),
+        ])"#,
+    )
+    .unwrap();
+    std::fs::write(
+        &p,
+        r#"Problem(name: "U", domain: "u", init: ["a"], goal: ["a, b"])"#,
+    )
+    .unwrap();
+    let o = ensemble(&[
+        "plan",
+        d.to_str().unwrap(),
+        p.to_str().unwrap(),
+        "--search",
+        "minmin",
+    ]);
+    assert_eq!(o.code, 1);
+    assert!(
+        o.stderr.contains(
+            "error: minmin stopped by the depth bound, node budget or step limit without a plan"
+        ),
+        "{}",
+        o.stderr
+    );
+    // The goals can never hold together: A* proves it, and the check says why.
+    let o = ensemble(&["plan", d.to_str().unwrap(), p.to_str().unwrap()]);
+    assert_eq!(o.code, 3, "{}", o.stderr);
+    assert!(o.stderr.contains("mutually exclusive"), "{}", o.stderr);
+}
+
+#[test]
+fn a_reload_that_renames_the_running_scene_keeps_planning_without_its_events() {
+    // The scene's world events are gone with its name; the traveller's world (by problem and
+    // fact names) carries over and she goes on planning.
+    let (_dir, project) = sample_copy("airport");
+    let compile = || {
+        let c = ensemble_compiler::compile_path(&project).unwrap();
+        Arc::new(c.output.expect("the project compiles").0)
+    };
+    let program = compile();
+    let id = program.scene_by_name("traveller").unwrap();
+    let mut s = Scene::new(
+        program.clone(),
+        sim::library(),
+        "traveller",
+        SimWorld::for_scene(&program, id),
+        7,
+    )
+    .unwrap();
+    let mut interactions = sim::Interactions::new(&program, id, 7);
+    let run = |s: &mut Scene<SimWorld>, interactions: &mut sim::Interactions, ticks| {
+        for _ in 0..ticks {
+            s.tick();
+            interactions.advance(s);
+            sim::planning::fire_world_events(s);
+        }
+    };
+    run(&mut s, &mut interactions, 50);
+    let scene = project.join("traveller/traveller.scene.ron");
+    let text = std::fs::read_to_string(&scene).unwrap();
+    let start = text.find("    events: [").unwrap();
+    let end = text[start..].find("    ],\n").unwrap() + start + "    ],\n".len();
+    let renamed = format!("{}{}", &text[..start], &text[end..])
+        .replace("name: \"traveller\"", "name: \"traveller-renamed\"");
+    std::fs::write(&scene, renamed).unwrap();
+    let p2 = compile();
+    assert!(p2.planning.events.is_empty());
+    interactions.reload(&mut s, p2, "renamed").unwrap();
+    run(&mut s, &mut interactions, 2000);
+    let ev: Vec<String> = s.take_events().iter().map(|e| e.to_json()).collect();
+    let trace = json_lines(&ev.join("\n"));
+    // No gate change any more: she boards at the gate she was told.
+    assert!(has(&trace, "done", "action", "Get_On_Plane"), "{trace:#?}");
+    assert!(!has(&trace, "add", "fact", "Location=WrongGate"));
+}
+
+#[test]
+fn a_problem_with_errors_is_not_also_called_undefined_where_it_is_used() {
+    // One mistake in the problem (a goal that can never be reached): the Plan state naming it
+    // must not get a second error saying that the problem does not exist.
+    let (_dir, project) = sample_copy("weapon-shop");
+    edit(
+        &project,
+        "buy-sword.problem.ron",
+        "\"inStock(sword)\"]",
+        "]",
+    );
+    let o = ensemble(&["check", project.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(o.code, 1);
+    let doc: Value = serde_json::from_str(&o.stdout).unwrap();
+    let errors: Vec<&Value> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["severity"] == "error")
+        .collect();
+    assert_eq!(errors.len(), 1, "{doc}");
+    assert_eq!(
+        (&errors[0]["code"], &errors[0]["file"]),
+        (&"unreachable-goal".into(), &"buy-sword.problem.ron".into())
+    );
+}
+
+#[test]
+fn a_world_event_for_an_agent_a_reload_added_waits_for_a_restart() {
+    // Agents added to a scene appear on restart; until then an event about one has nobody
+    // to happen to, and must neither panic nor change someone else's world.
+    let (_dir, project) = sample_copy("airport");
+    let compile = || {
+        let c = ensemble_compiler::compile_path(&project).unwrap();
+        Arc::new(c.output.expect("the project compiles").0)
+    };
+    let program = compile();
+    let id = program.scene_by_name("traveller").unwrap();
+    let mut s = Scene::new(
+        program.clone(),
+        sim::library(),
+        "traveller",
+        SimWorld::for_scene(&program, id),
+        7,
+    )
+    .unwrap();
+    let mut interactions = sim::Interactions::new(&program, id, 7);
+    edit(
+        &project,
+        "traveller/traveller.scene.ron",
+        r#"(name: "traveller", machine: "Traveller", at: "TerminalEntrance"),"#,
+        r#"(name: "companion", machine: "Traveller", at: "TerminalEntrance"),
+        (name: "traveller", machine: "Traveller", at: "TerminalEntrance"),"#,
+    );
+    edit(
+        &project,
+        "traveller/traveller.scene.ron",
+        r#"World(name: "GateChanged", problem: "CatchFlight","#,
+        r#"World(name: "CompanionLost", problem: "CatchFlight", agent: "companion", set: ["Location = WrongGate"]),
+        World(name: "GateChanged", problem: "CatchFlight", agent: "traveller","#,
+    );
+    let p2 = compile();
+    interactions.reload(&mut s, p2, "a companion").unwrap();
+    for _ in 0..1500 {
+        s.tick();
+        interactions.advance(&mut s);
+        sim::planning::fire_world_events(&mut s);
+    }
+    let ev: Vec<String> = s.take_events().iter().map(|e| e.to_json()).collect();
+    let trace = json_lines(&ev.join("\n"));
+    assert!(!has(&trace, "add", "world", "CompanionLost"), "{trace:#?}");
+    // The traveller's own event still happens to her.
+    let changed = trace
+        .iter()
+        .find(|e| e["event"] == "add" && e["world"] == "GateChanged")
+        .expect("the gate changes");
+    assert_eq!(changed["agent"], "traveller");
+    assert!(has(&trace, "done", "action", "Get_On_Plane"));
 }

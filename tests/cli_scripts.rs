@@ -1013,3 +1013,142 @@ fn the_new_checks_point_at_cells_in_workbooks() {
     );
     assert_eq!(d["severity"], "warning");
 }
+
+/// A project of the native script `script` run by the bench location (props `seat1`, `seat2`
+/// of kind `seat`); `check --format json` on it.
+fn check_native(script: &str) -> (i32, Value) {
+    let dir = project(&[
+        ("t.script.ron", script),
+        ("bench.smartloc.ron", RON_PLACE),
+        ("w.locations.ron", RON_WORLD),
+        ("s.scene.ron", RON_SCENE),
+    ]);
+    check_json(dir.path().to_str().unwrap())
+}
+
+/// Which sorts each predicate position holds is a fixpoint over the rules, however long the
+/// chain that carries a prop from rule to rule: `seat1` reaches `p9` through nine rules (written
+/// in the order that needs the most rounds), so deleting `p9(S)` for a seat matches.
+#[test]
+fn sorts_flow_through_chains_of_any_length() {
+    let mut rules = Vec::new();
+    // Participants reach every link at once.
+    for k in 1..=8 {
+        rules.push(format!(
+            r#"Rule(rule: "own{k}", precondition: "not p{k}(.me)", add: "p{k}(.me)")"#
+        ));
+    }
+    rules.push(r#"Rule(rule: "last", precondition: "p8(X)", add: "p9(X)")"#.to_string());
+    for k in (2..=8).rev() {
+        rules.push(format!(
+            r#"Rule(rule: "link{k}", precondition: "p{}(X)", add: "p{k}(X)")"#,
+            k - 1
+        ));
+    }
+    rules.push(
+        r#"Rule(rule: "clear", precondition: "seat(S), not p9(.me)", delete: "p9(S)")"#.to_string(),
+    );
+    rules.push(r#"Rule(rule: "link1", precondition: "seat(X)", add: "p1(X)")"#.to_string());
+    let script = format!(
+        r#"Script(name: "t", roles: [Role(name: "guest", min: "1", max: "2")], rules: [{}])"#,
+        rules.join(",\n")
+    );
+    let (code, doc) = check_native(&script);
+    assert!(
+        !doc.to_string().contains("deletion-never-matches"),
+        "{doc:#}"
+    );
+    assert_eq!(code, 0, "{doc:#}");
+}
+
+/// An earlier rule that uses a variable before binding it never holds (the literal fails at
+/// run time), so it shadows nothing; nor does one that reads a variable a negation saw unbound.
+#[test]
+fn rules_that_bind_too_late_shadow_nothing() {
+    for (early, later) in [
+        (
+            "T + 60 < .now, since(.me, T)",
+            "since(.me, T), T + 60 < .now",
+        ),
+        ("not resting(X), .any(X)", ".any(X), not resting(X)"),
+    ] {
+        let script = RON_SCRIPT.replacen(
+            r#"next_state: "resting"),"#,
+            &format!(
+                r#"next_state: "resting"),
+        Rule(rule: "early", role: "guest", state: "resting", precondition: "{early}", action: "wave"),
+        Rule(rule: "later", role: "guest", state: "resting", precondition: "{later}", action: "nod"),"#
+            ),
+            1,
+        );
+        let (_, doc) = check_native(&script);
+        let shadowed: Vec<&Value> = doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| {
+                d["code"] == "unexecutable-rule"
+                    && d["message"]
+                        .as_str()
+                        .unwrap()
+                        .contains("rule early comes first")
+            })
+            .collect();
+        assert!(shadowed.is_empty(), "{early} / {later}: {shadowed:#?}");
+        // The earlier rule's own defect is what is reported.
+        assert!(
+            doc.to_string().contains("uninstantiated-variable")
+                || doc.to_string().contains("unsafe-negation"),
+            "{doc:#}"
+        );
+    }
+}
+
+/// A cell that cannot be read is reported once, at the cell: the rule is not checked as if the
+/// cell were empty (an empty precondition would shadow every later rule, an empty addition
+/// would leave what it adds "never produced").
+#[test]
+fn a_cell_that_cannot_be_read_causes_no_follow_up_errors() {
+    for (from, to) in [
+        (
+            r#"precondition: "seat(X), not taken(X)""#,
+            r#"precondition: "seat(X), not taken(X""#,
+        ),
+        (
+            r#"deferred_add: "resting(.me), since(.me, .now)""#,
+            r#"deferred_add: "resting(.me), since(.me, .now""#,
+        ),
+    ] {
+        let (code, doc) = check_native(&RON_SCRIPT.replacen(from, to, 1));
+        assert_eq!(code, 1);
+        let codes: Vec<&str> = doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["code"].as_str().unwrap())
+            .collect();
+        assert_eq!(codes, ["syntax"], "{to}: {doc:#}");
+    }
+}
+
+/// A failure rate outside 0..=1 is refused, not clamped (2 used to mean "always", NaN "never").
+#[test]
+fn a_failure_rate_that_is_not_a_probability_is_refused() {
+    for bad in ["2", "-0.5", "nan", "often"] {
+        let out = ensemble(&[
+            "run",
+            &repo_path("samples/bench"),
+            "--scene",
+            "bench",
+            "--ticks",
+            "10",
+            &format!("--fail-rate={bad}"),
+        ]);
+        assert_eq!(out.code, 2, "{bad}: {}", out.stdout);
+        assert!(
+            out.stderr.contains("not a probability from 0 to 1"),
+            "{bad}: {}",
+            out.stderr
+        );
+    }
+}

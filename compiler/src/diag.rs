@@ -408,6 +408,12 @@ impl Diagnostics {
                     .map(|f| sources.get(f).name.as_str())
                     .unwrap_or("?");
                 notes.insert(0, format!("in {file}, sheet `{sheet}`, cell {cell}"));
+            } else if d.primary.is_none() {
+                // Without a span codespan prints no file name; a whole-file problem (not a
+                // workbook, unreadable) must still say which file it is about.
+                if let Some(f) = d.file_id() {
+                    notes.insert(0, format!("in {}", sources.get(f).name));
+                }
             }
             let diagnostic = cs::Diagnostic::new(severity)
                 .with_code(d.code.as_str())
@@ -421,7 +427,11 @@ impl Diagnostics {
                 let _ = writeln!(
                     buffer,
                     "{}[{}]: {}",
-                    d.code.as_str(),
+                    match d.severity {
+                        Severity::Error => "error",
+                        Severity::Warning => "warning",
+                        Severity::Info => "note",
+                    },
                     d.code.as_str(),
                     d.message
                 );
@@ -438,5 +448,31 @@ impl Diagnostics {
             plural(self.count(Severity::Error), "error"),
             plural(self.count(Severity::Warning), "warning")
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceFile;
+
+    #[test]
+    fn a_whole_file_diagnostic_names_its_file() {
+        let mut sources = SourceMap::default();
+        let file = sources.add(SourceFile::new(
+            "shops/broken.xlsx".into(),
+            "broken.xlsx".into(),
+            String::new(),
+        ));
+        let mut diagnostics = Diagnostics::default();
+        let mut d = Diagnostic::error(Code::Syntax, "not a readable Excel workbook");
+        d.file = Some(file);
+        diagnostics.push(d);
+        let text = diagnostics.render(&sources, false);
+        assert!(
+            text.contains("error[syntax]: not a readable Excel workbook"),
+            "{text}"
+        );
+        assert!(text.contains("in shops/broken.xlsx"), "{text}");
     }
 }

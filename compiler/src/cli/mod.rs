@@ -86,7 +86,7 @@ enum Command {
         input: Option<PathBuf>,
         /// Make each simulated script action fail with this probability (seeded), to exercise
         /// On Error paths.
-        #[arg(long, default_value_t = 0.0)]
+        #[arg(long, default_value_t = 0.0, value_parser = probability)]
         fail_rate: f64,
     },
     /// Turn an Excel interaction script into the native format.
@@ -312,5 +312,14 @@ fn build(
             let _ = writeln!(io.err, "error: cannot write to {}: {e}", dir.display());
             EXIT_CANNOT_RUN
         }
+    }
+}
+
+/// A probability argument: a number from 0 to 1 (`--fail-rate 2` or `nan` is a mistake, not a
+/// rate to clamp).
+fn probability(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
+        _ => Err(format!("`{text}` is not a probability from 0 to 1")),
     }
 }

@@ -141,7 +141,7 @@ fn solve(task: &Task, args: &PlanArgs) -> Result_ {
                     heuristic: Some(h),
                 })
             } else {
-                Result_::Limit(ep.nodes, "MinMin found no way forward within its bounds")
+                Result_::Limit(ep.nodes, "depth bound, node budget or step limit")
             }
         }
         SearchKind::Pop => {

@@ -45,6 +45,10 @@ pub struct ScriptRule {
     pub on_error: Effects,
     pub next_state: Option<(usize, Cell)>,
     pub terminate: Termination,
+    /// A cell of it could not be read, or names a role that does not exist (both reported): what
+    /// it says is unknown, so the checks that would take the cell for empty (or the rule for one
+    /// of every role) leave the rule, or the script, alone.
+    pub unreadable: bool,
 }
 
 impl ScriptRule {

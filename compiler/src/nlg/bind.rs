@@ -21,7 +21,9 @@
 //!   then;
 //! - what a partner gave during a conversation is *not* definitely there after it: the
 //!   conversation may have been interrupted before the transaction (Hewlett §3.5.2). Later
-//!   states find out with `Has`.
+//!   states find out with `Has`. What the agent may have lost in it — its own `give Name`
+//!   (which moves the value) or a possible partner's `take Name` — is not definitely there
+//!   either, after any state whose hosted machines hold such a conversation ([`lost_inside`]).
 //!
 //! Machines no scene runs are not checked.
 
@@ -88,6 +90,65 @@ fn intersect(a: &Vars, b: &Vars) -> Vars {
     a.intersection(b).cloned().collect()
 }
 
+/// The variables an agent may no longer have once it leaves `state`, a state that hosts a
+/// machine: what a `give Name` inside it moves to a partner, and — when a conversation runs
+/// somewhere inside it — `taken`, what the agent's possible partners' conversations `take`.
+/// Either may or may not have happened (the conversation may have been interrupted), so these
+/// are not definitely there afterwards.
+fn lost_inside(module: &Module, state: &State, taken: &Vars) -> Vars {
+    let Modifier::Machine(child) = state.modifier else {
+        return Vars::new();
+    };
+    let mut out = Vars::new();
+    let mut converses = code_name(module, state) == Some(TALK);
+    for m in hosted_closure(module, child) {
+        for &s in &module.machines[m].states {
+            let st = &module.states[s];
+            match (code_name(module, st), &st.modifier) {
+                (Some(TALK), _) => converses = true,
+                (Some(TRANSACTION), Modifier::Text(text)) => {
+                    if let Ok(t) = transaction::parse(text)
+                        && t.direction == Direction::Give
+                        && t.moves()
+                    {
+                        out.insert(t.variable.to_string());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    if converses {
+        out.extend(taken.iter().cloned());
+    }
+    out
+}
+
+/// What the conversation machines an agent's machines host `take` from the partner.
+fn takes(module: &Module, root: Handle<Machine>) -> Vars {
+    let mut out = Vars::new();
+    for m in hosted_closure(module, root) {
+        for &s in &module.machines[m].states {
+            let st = &module.states[s];
+            if let (Some(TALK), Modifier::Machine(conv)) = (code_name(module, st), &st.modifier) {
+                for c in hosted_closure(module, *conv) {
+                    for &t in &module.machines[c].states {
+                        let tt = &module.states[t];
+                        if code_name(module, tt) == Some(TRANSACTION)
+                            && let Modifier::Text(text) = &tt.modifier
+                            && let Ok(t) = transaction::parse(text)
+                            && t.direction == Direction::Take
+                        {
+                            out.insert(t.variable.to_string());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The variables a state needs bound when it is entered, and what they are for.
 fn needs(module: &Module, state: &State) -> Vec<(String, Need)> {
     let Modifier::Text(text) = &state.modifier else {
@@ -123,8 +184,14 @@ enum Need {
 }
 
 /// Own-side data flow inside one machine: the variables definitely bound on entry to each
-/// reachable state, in breadth-first order from the initial state.
-fn flow(module: &Module, machine: Handle<Machine>, entry: &Vars) -> Vec<(Handle<State>, Vars)> {
+/// reachable state, in breadth-first order from the initial state. `taken` is what the agent's
+/// possible partners may take from it in a conversation ([`lost_inside`]).
+fn flow(
+    module: &Module,
+    machine: Handle<Machine>,
+    entry: &Vars,
+    taken: &Vars,
+) -> Vec<(Handle<State>, Vars)> {
     let m = &module.machines[machine];
     let Some(initial) = m.initial else {
         return Vec::new();
@@ -134,9 +201,11 @@ fn flow(module: &Module, machine: Handle<Machine>, entry: &Vars) -> Vec<(Handle<
     let mut work = vec![initial];
     while let Some(s) = work.pop() {
         let st = &module.states[s];
+        let lost = lost_inside(module, st, taken);
         for t in &st.transitions {
             let Some(target) = t.target else { continue };
             let mut out = bound[&s].clone();
+            out.retain(|v| !lost.contains(v));
             apply(&mut out, None, &effect(module, st, &t.event.text));
             let merged = match bound.get(&target) {
                 None => {
@@ -262,7 +331,9 @@ fn converse(
         turn_b: false,
     };
     // Successors of a node with the effect of the step; `true` when side `a` moved.
-    let successors = |n: &Node| -> Vec<(Node, Effect, bool, Option<Handle<State>>)> {
+    // The lost set: what a machine hosted by the state left may have given away.
+    type Succ = (Node, Effect, Vars, bool, Option<Handle<State>>);
+    let successors = |n: &Node| -> Vec<Succ> {
         let mut out = Vec::new();
         for moving_a in [true, false] {
             let (me, my_turn) = if moving_a {
@@ -284,37 +355,52 @@ fn converse(
                     *theirs = true;
                     side.waiting = yields_and_waits(module, side.state);
                 }
-                let (e, entered) = match step.to {
+                let (e, lost, entered) = match step.to {
                     Some((target, event)) => {
-                        let e = effect(module, &module.states[side.state], event);
+                        let left = &module.states[side.state];
+                        // What the partner takes is a step of the partner here.
+                        let lost = lost_inside(module, left, &Vars::new());
+                        let e = effect(module, left, event);
                         *side = Side {
                             state: target,
                             waiting: false,
                         };
-                        (e, Some(target))
+                        (e, lost, Some(target))
                     }
-                    None => (Effect::default(), None),
+                    None => (Effect::default(), Vars::new(), None),
                 };
-                out.push((next, e, moving_a, entered));
+                out.push((next, e, lost, moving_a, entered));
             }
         }
         out
     };
-    let mut values: HashMap<Node, (Vars, Vars)> =
-        HashMap::from([(start, (a_entry.clone(), b_entry.clone()))]);
+    // Per node: what `a` has, what `b` has, and what the two hold between them — a transaction
+    // moves a variable from one to the other, so a branch that moved it and one that did not
+    // both leave it in the conversation although neither side has it on both.
+    let step = |(va, vb, vp): &(Vars, Vars, Vars), e: &Effect, lost: &Vars, moving_a: bool| {
+        let (mut na, mut nb, mut np) = (va.clone(), vb.clone(), vp.clone());
+        let (own, other) = if moving_a {
+            (&mut na, &mut nb)
+        } else {
+            (&mut nb, &mut na)
+        };
+        own.retain(|v| !lost.contains(v));
+        np.retain(|v| !lost.contains(v));
+        apply(own, Some(other), e);
+        np.extend(e.own_gain.iter().chain(&e.other_gain).cloned());
+        (na, nb, np)
+    };
+    let pooled: Vars = a_entry.union(b_entry).cloned().collect();
+    let mut values: HashMap<Node, (Vars, Vars, Vars)> =
+        HashMap::from([(start, (a_entry.clone(), b_entry.clone(), pooled.clone()))]);
     let mut work = vec![start];
     while let Some(n) = work.pop() {
-        let (va, vb) = values[&n].clone();
-        for (next, e, moving_a, _) in successors(&n) {
-            let (mut na, mut nb) = (va.clone(), vb.clone());
-            if moving_a {
-                apply(&mut na, Some(&mut nb), &e);
-            } else {
-                apply(&mut nb, Some(&mut na), &e);
-            }
+        let here = values[&n].clone();
+        for (next, e, lost, moving_a, _) in successors(&n) {
+            let (na, nb, np) = step(&here, &e, &lost, moving_a);
             let merged = match values.get(&next) {
-                None => (na, nb),
-                Some((oa, ob)) => (intersect(oa, &na), intersect(ob, &nb)),
+                None => (na, nb, np),
+                Some((oa, ob, op)) => (intersect(oa, &na), intersect(ob, &nb), intersect(op, &np)),
             };
             if values.get(&next) != Some(&merged) {
                 values.insert(next, merged);
@@ -322,7 +408,8 @@ fn converse(
             }
         }
     }
-    // Every entry of a state of `a`: the start, and every step of `a` into a state.
+    // Every entry of a state of `a`: the start, and every step of `a` into a state. A line
+    // reads its agent's variables, then the partner's: whatever the pair holds.
     let mut available = Available::new();
     let mut note = |s: Handle<State>, vars: Vars| {
         let v = match available.remove(&s) {
@@ -331,14 +418,13 @@ fn converse(
         };
         available.insert(s, v);
     };
-    note(ia, a_entry.union(b_entry).cloned().collect());
-    for (n, (va, vb)) in &values {
-        for (next, e, moving_a, entered) in successors(n) {
+    note(ia, pooled);
+    for (n, here) in &values {
+        for (next, e, lost, moving_a, entered) in successors(n) {
             if let (true, Some(s)) = (moving_a, entered) {
-                let (mut na, mut nb) = (va.clone(), vb.clone());
-                apply(&mut na, Some(&mut nb), &e);
+                let (na, nb, np) = step(here, &e, &lost, true);
                 debug_assert_eq!(next.a.state, s);
-                note(s, na.union(&nb).cloned().collect());
+                note(s, np.union(&na).chain(&nb).cloned().collect());
             }
         }
     }
@@ -389,12 +475,19 @@ struct Conversation {
     entry: Vars,
 }
 
-/// Every conversation an agent's machines can start (own data flow only).
-fn conversations(module: &Module, root: Handle<Machine>, entry: &Vars) -> Vec<Conversation> {
+/// Every conversation an agent's machines can start (own data flow only; `taken` as in
+/// [`flow`]).
+fn conversations(
+    module: &Module,
+    root: Handle<Machine>,
+    entry: &Vars,
+    taken: &Vars,
+) -> Vec<Conversation> {
     fn go(
         module: &Module,
         machine: Handle<Machine>,
         entry: &Vars,
+        taken: &Vars,
         stack: &mut Vec<Handle<Machine>>,
         out: &mut Vec<Conversation>,
     ) {
@@ -402,7 +495,7 @@ fn conversations(module: &Module, root: Handle<Machine>, entry: &Vars) -> Vec<Co
             return;
         }
         stack.push(machine);
-        for (s, vars) in flow(module, machine, entry) {
+        for (s, vars) in flow(module, machine, entry, taken) {
             let st = &module.states[s];
             if let Modifier::Machine(child) = st.modifier {
                 if code_name(module, st) == Some(TALK) {
@@ -411,14 +504,14 @@ fn conversations(module: &Module, root: Handle<Machine>, entry: &Vars) -> Vec<Co
                         entry: vars,
                     });
                 } else {
-                    go(module, child, &vars, stack, out);
+                    go(module, child, &vars, taken, stack, out);
                 }
             }
         }
         stack.pop();
     }
     let mut out = Vec::new();
-    go(module, root, entry, &mut Vec::new(), &mut out);
+    go(module, root, entry, taken, &mut Vec::new(), &mut out);
     out
 }
 
@@ -436,6 +529,8 @@ struct Checker<'a> {
     agent: &'a str,
     /// The conversations each possible partner can start.
     partners: Vec<(&'a str, Vec<Conversation>)>,
+    /// What those partners' conversations may take from the agent.
+    taken: Vars,
     stack: Vec<Handle<Machine>>,
     missing: &'a mut Vec<Missing>,
     reported: &'a mut HashSet<(Handle<State>, String)>,
@@ -470,7 +565,7 @@ impl Checker<'_> {
         }
         self.stack.push(machine);
         let module = self.module;
-        for (s, vars) in flow(module, machine, entry) {
+        for (s, vars) in flow(module, machine, entry, &self.taken) {
             self.require(s, &vars, None);
             let st = &module.states[s];
             if let Modifier::Machine(child) = st.modifier {
@@ -519,20 +614,38 @@ pub fn check_bindings(module: &Module, diags: &mut Diagnostics) {
             .iter()
             .map(|a| a.variables.iter().map(|(n, _)| n.text.clone()).collect())
             .collect();
+        let partner_sets: Vec<BTreeSet<usize>> = (0..scene.agents.len())
+            .map(|i| partners(module, scene, i))
+            .collect();
+        let takes: Vec<Vars> = scene
+            .agents
+            .iter()
+            .map(|a| {
+                a.machine
+                    .map(|root| takes(module, root))
+                    .unwrap_or_default()
+            })
+            .collect();
+        // What agent i's possible partners may take from it.
+        let taken: Vec<Vars> = partner_sets
+            .iter()
+            .map(|js| js.iter().flat_map(|j| takes[*j].iter().cloned()).collect())
+            .collect();
         let convs: Vec<Vec<Conversation>> = scene
             .agents
             .iter()
             .zip(&env)
-            .map(|(a, vars)| match a.machine {
-                Some(root) => conversations(module, root, vars),
+            .zip(&taken)
+            .map(|((a, vars), taken)| match a.machine {
+                Some(root) => conversations(module, root, vars, taken),
                 None => Vec::new(),
             })
             .collect();
         for (i, agent) in scene.agents.iter().enumerate() {
             let Some(root) = agent.machine else { continue };
-            let partners = partners(module, scene, i)
-                .into_iter()
-                .map(|j| (scene.agents[j].name.text.as_str(), convs[j].clone()))
+            let partners = partner_sets[i]
+                .iter()
+                .map(|&j| (scene.agents[j].name.text.as_str(), convs[j].clone()))
                 .filter(|(_, c)| !c.is_empty())
                 .collect();
             Checker {
@@ -540,6 +653,7 @@ pub fn check_bindings(module: &Module, diags: &mut Diagnostics) {
                 scene: &scene.name.text,
                 agent: &agent.name.text,
                 partners,
+                taken: taken[i].clone(),
                 stack: Vec::new(),
                 missing: &mut missing,
                 reported: &mut reported,

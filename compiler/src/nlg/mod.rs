@@ -73,6 +73,22 @@ pub fn compile(module: &mut Module, diags: &mut Diagnostics) {
     for h in handles {
         let s = &module.sentences[h];
         let file = &module.sentence_files[s.file];
+        let count = overgen::variation_count(&s.input);
+        if count > overgen::MAX_VARIATIONS {
+            diags.push(
+                Diagnostic::warning(
+                    Code::NoCandidate,
+                    format!(
+                        "sentence state `{}` yields no candidate: its verbs and nouns make {count} variations, more than the {} generated",
+                        s.name.text,
+                        overgen::MAX_VARIATIONS
+                    ),
+                )
+                .at(s.name.span, "too many variations")
+                .note("every noun multiplies the variations by its relations and articles (about 36); split the sentence state, or give it fewer nouns"),
+            );
+            continue;
+        }
         let db = file
             .ngrams
             .as_ref()

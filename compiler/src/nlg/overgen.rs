@@ -171,10 +171,31 @@ fn for_each_combination(radices: &[usize], mut f: impl FnMut(&[usize])) {
     }
 }
 
-/// Enumerates the variations of a sentence state, in a fixed order.
-pub fn overgenerate(input: &Input) -> Vec<Variant> {
+/// The most variations a sentence state may have. Their number is a product over its nouns
+/// (relations × articles each): WantTicketToX has a few thousand, four nouns about 10^5, five
+/// nouns a few million — more than realising is worth, and more than memory holds if kept.
+pub const MAX_VARIATIONS: u64 = 1_000_000;
+
+/// How many variations [`for_each_variant`] enumerates (saturating).
+pub fn variation_count(input: &Input) -> u64 {
+    let mut total: u64 = 0;
     let heads: Vec<Head> = input.nouns.iter().map(head_of).collect();
-    let mut out = Vec::new();
+    plan(input, &heads, |_, _, _, radices| {
+        let n = radices
+            .iter()
+            .fold(1u64, |acc, r| acc.saturating_mul(*r as u64));
+        total = total.saturating_add(n);
+    });
+    total
+}
+
+/// Every question placement and subject with the choices left for the other nouns: `f(question,
+/// subject, relations of the other nouns, radices)`.
+fn plan(
+    input: &Input,
+    heads: &[Head],
+    mut f: impl FnMut(&Option<Question>, Option<usize>, &[Vec<Relation>], &[usize]),
+) {
     for question in placements(input) {
         let wh_subject = matches!(
             question,
@@ -189,111 +210,133 @@ pub fn overgenerate(input: &Input) -> Vec<Variant> {
             (0..heads.len().min(2)).map(Some).collect()
         };
         for subject in subjects {
-            let others: Vec<usize> = (0..heads.len()).filter(|&k| Some(k) != subject).collect();
-            let rels: Vec<Vec<Relation>> = others
-                .iter()
-                .map(|&k| relations(input, &heads, subject, k))
+            let rels: Vec<Vec<Relation>> = (0..heads.len())
+                .filter(|&k| Some(k) != subject)
+                .map(|k| relations(input, heads, subject, k))
                 .collect();
-            let dets: Vec<&[Det]> = heads.iter().map(articles).collect();
             let complements = input.verbs.len().saturating_sub(1);
             // Digits: modal/tense, complement forms, relations, articles. A head verb written
             // `PAST` fixes the tense: a modal would change what is said ("what happened" is
             // not "what would have happened"), so it is realised in the simple past only.
             let past_head = input.verbs.first().is_some_and(|v| v.past);
-            let wish = is_wish(input);
-            let mut radices = vec![if past_head || wish {
+            let mut radices = vec![if past_head || is_wish(input) {
                 1
             } else {
                 MODALS.len() + 2
             }];
             radices.extend(std::iter::repeat_n(2, complements));
             radices.extend(rels.iter().map(Vec::len));
-            radices.extend(dets.iter().map(|d| d.len()));
-            for_each_combination(&radices, |d| {
-                let (modal, tense) = match d[0] {
-                    _ if past_head => (None, Tense::Past),
-                    _ if wish => (Some("would".to_string()), Tense::Present),
-                    0 => (None, Tense::Present),
-                    1 => (None, Tense::Past),
-                    m => (Some(MODALS[m - 2].to_string()), Tense::Present),
-                };
-                let mut verbs: Vec<VerbNode> = input
-                    .verbs
-                    .iter()
-                    .map(|v| VerbNode::new(&v.lemma, v.past))
-                    .collect();
-                for (i, v) in verbs.iter_mut().skip(1).enumerate() {
-                    v.form = if d[1 + i] == 0 {
-                        VerbForm::ToInfinitive
-                    } else {
-                        VerbForm::Gerund
-                    };
-                }
-                let rel_digits = &d[1 + complements..1 + complements + rels.len()];
-                let det_digits = &d[1 + complements + rels.len()..];
-                let mut nps: Vec<Option<NounPhrase>> = heads
-                    .iter()
-                    .enumerate()
-                    .map(|(k, h)| {
-                        Some(NounPhrase {
-                            det: dets[k][det_digits[k]],
-                            ..NounPhrase::new(h.clone(), k)
-                        })
-                    })
-                    .collect();
-                let chosen: Vec<(usize, Relation)> = others
-                    .iter()
-                    .zip(rel_digits)
-                    .enumerate()
-                    .map(|(i, (&k, &r))| (k, rels[i][r]))
-                    .collect();
-                // Attach nouns to earlier nouns, last first, so chains keep author order.
-                for &(k, rel) in chosen.iter().rev() {
-                    if let Relation::Attach(p, j) = rel
-                        && let Some(np) = nps[k].take()
-                        && let Some(target) = nps[j].as_mut()
-                    {
-                        let prep = Some(p.to_string());
-                        target.attached.insert(0, PrepPhrase { prep, np });
-                    }
-                }
-                let mut loose = Vec::new();
-                for &(k, rel) in &chosen {
-                    let Some(np) = nps[k].take() else { continue };
-                    match rel {
-                        // Without verbs there is nothing to be an object of: a fragment.
-                        Relation::Object(_) if verbs.is_empty() => {
-                            loose.push(PrepPhrase { prep: None, np })
-                        }
-                        Relation::Object(v) => verbs[v].objects.push(np),
-                        Relation::Oblique(p) => {
-                            let last = verbs.len() - 1;
-                            verbs[last].obliques.push(PrepPhrase {
-                                prep: Some(p.to_string()),
-                                np,
-                            })
-                        }
-                        Relation::Attach(..) => {}
-                    }
-                }
-                let mut subject_np = subject.and_then(|s| nps[s].take());
-                if let Some(s) = subject_np.as_mut() {
-                    s.attached.append(&mut loose);
-                }
-                out.push(Variant {
-                    clause: Clause {
-                        subject: subject_np,
-                        verbs,
-                        modal,
-                        tense,
-                        question: question.clone(),
-                    },
-                    subject,
-                });
-            });
+            radices.extend(heads.iter().map(|h| articles(h).len()));
+            f(&question, subject, &rels, &radices);
         }
     }
+}
+
+/// Enumerates the variations of a sentence state, in a fixed order (all of them in memory: for
+/// tests and small inputs; [`for_each_variant`] streams).
+pub fn overgenerate(input: &Input) -> Vec<Variant> {
+    let mut out = Vec::new();
+    for_each_variant(input, |v| out.push(v));
     out
+}
+
+/// Hands every variation of a sentence state to `f`, in a fixed order; nothing when there are
+/// more than [`MAX_VARIATIONS`] (the caller reports it, see [`variation_count`]).
+pub fn for_each_variant(input: &Input, mut f: impl FnMut(Variant)) {
+    if variation_count(input) > MAX_VARIATIONS {
+        return;
+    }
+    let heads: Vec<Head> = input.nouns.iter().map(head_of).collect();
+    let heads = &heads;
+    let dets: Vec<&[Det]> = heads.iter().map(articles).collect();
+    let complements = input.verbs.len().saturating_sub(1);
+    let past_head = input.verbs.first().is_some_and(|v| v.past);
+    let wish = is_wish(input);
+    plan(input, heads, |question, subject, rels, radices| {
+        let others: Vec<usize> = (0..heads.len()).filter(|&k| Some(k) != subject).collect();
+        for_each_combination(radices, |d| {
+            let (modal, tense) = match d[0] {
+                _ if past_head => (None, Tense::Past),
+                _ if wish => (Some("would".to_string()), Tense::Present),
+                0 => (None, Tense::Present),
+                1 => (None, Tense::Past),
+                m => (Some(MODALS[m - 2].to_string()), Tense::Present),
+            };
+            let mut verbs: Vec<VerbNode> = input
+                .verbs
+                .iter()
+                .map(|v| VerbNode::new(&v.lemma, v.past))
+                .collect();
+            for (i, v) in verbs.iter_mut().skip(1).enumerate() {
+                v.form = if d[1 + i] == 0 {
+                    VerbForm::ToInfinitive
+                } else {
+                    VerbForm::Gerund
+                };
+            }
+            let rel_digits = &d[1 + complements..1 + complements + rels.len()];
+            let det_digits = &d[1 + complements + rels.len()..];
+            let mut nps: Vec<Option<NounPhrase>> = heads
+                .iter()
+                .enumerate()
+                .map(|(k, h)| {
+                    Some(NounPhrase {
+                        det: dets[k][det_digits[k]],
+                        ..NounPhrase::new(h.clone(), k)
+                    })
+                })
+                .collect();
+            let chosen: Vec<(usize, Relation)> = others
+                .iter()
+                .zip(rel_digits)
+                .enumerate()
+                .map(|(i, (&k, &r))| (k, rels[i][r]))
+                .collect();
+            // Attach nouns to earlier nouns, last first, so chains keep author order.
+            for &(k, rel) in chosen.iter().rev() {
+                if let Relation::Attach(p, j) = rel
+                    && let Some(np) = nps[k].take()
+                    && let Some(target) = nps[j].as_mut()
+                {
+                    let prep = Some(p.to_string());
+                    target.attached.insert(0, PrepPhrase { prep, np });
+                }
+            }
+            let mut loose = Vec::new();
+            for &(k, rel) in &chosen {
+                let Some(np) = nps[k].take() else { continue };
+                match rel {
+                    // Without verbs there is nothing to be an object of: a fragment.
+                    Relation::Object(_) if verbs.is_empty() => {
+                        loose.push(PrepPhrase { prep: None, np })
+                    }
+                    Relation::Object(v) => verbs[v].objects.push(np),
+                    Relation::Oblique(p) => {
+                        let last = verbs.len() - 1;
+                        verbs[last].obliques.push(PrepPhrase {
+                            prep: Some(p.to_string()),
+                            np,
+                        })
+                    }
+                    Relation::Attach(..) => {}
+                }
+            }
+            let mut subject_np = subject.and_then(|s| nps[s].take());
+            if let Some(s) = subject_np.as_mut() {
+                s.attached.append(&mut loose);
+            }
+            f(Variant {
+                clause: Clause {
+                    subject: subject_np,
+                    verbs,
+                    modal,
+                    tense,
+                    question: question.clone(),
+                },
+                subject,
+            });
+        });
+    });
 }
 
 /// Person of the first noun when it is a pronoun (for reports).
@@ -458,6 +501,34 @@ mod tests {
         let all = unique(&input(&["hit"], &["Bob", "Sam"], None));
         assert!(all.contains("Bob hit Sam."));
         assert!(all.contains("Sam hit Bob."));
+    }
+
+    /// The count is what enumeration yields; beyond the limit nothing is enumerated (five
+    /// nouns used to be tens of millions of variations, held in memory at once).
+    #[test]
+    fn variations_are_counted_and_bounded() {
+        let small = input(
+            &["be", "PAST book"],
+            &["you", "flight", "VARIABLE CityName"],
+            None,
+        );
+        assert_eq!(variation_count(&small), overgenerate(&small).len() as u64);
+        let big = input(
+            &["like", "buy"],
+            &["I", "ticket", "train", "station", "city"],
+            None,
+        );
+        assert!(
+            variation_count(&big) > MAX_VARIATIONS,
+            "{}",
+            variation_count(&big)
+        );
+        let mut seen = 0;
+        for_each_variant(&big, |_| seen += 1);
+        assert_eq!(seen, 0);
+        // Saturating: a very long noun list does not overflow.
+        let huge = input(&["see"], &["a"; 40], None);
+        assert_eq!(variation_count(&huge), u64::MAX);
     }
 
     #[test]

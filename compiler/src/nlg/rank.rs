@@ -1,7 +1,7 @@
 //! From a sentence state to its ranked candidates: over-generate, realise, de-duplicate, score.
 
 use super::ngram::{Method, NgramDb, score::score_tokens, tokenise::sentence_tokens};
-use super::overgen::{Input, overgenerate};
+use super::overgen::{Input, for_each_variant, variation_count};
 use super::realise::{Sentence, realise};
 use std::collections::HashMap;
 
@@ -29,21 +29,20 @@ pub struct GenerationReport {
 }
 
 /// Over-generates and realises `input`; returns the distinct sentences in generation order with
-/// the subject of the first variation that produced each, and the number of variations.
+/// the subject of the first variation that produced each, and the number of variations. Beyond
+/// [`MAX_VARIATIONS`](super::overgen::MAX_VARIATIONS) nothing is generated (the count says why). Variations are realised as they
+/// are enumerated: only the distinct sentences are kept.
 pub fn generate(input: &Input) -> (Vec<(Sentence, Option<usize>)>, usize) {
-    let variants = overgenerate(input);
     let mut seen: HashMap<String, ()> = HashMap::new();
     let mut unique = Vec::new();
-    for v in &variants {
+    for_each_variant(input, |v| {
         let s = realise(&v.clause);
-        if s.tokens.is_empty() {
-            continue;
-        }
-        if seen.insert(s.template(), ()).is_none() {
+        if !s.tokens.is_empty() && seen.insert(s.template(), ()).is_none() {
             unique.push((s, v.subject));
         }
-    }
-    (unique, variants.len())
+    });
+    let count = usize::try_from(variation_count(input)).unwrap_or(usize::MAX);
+    (unique, count)
 }
 
 /// Scores every sentence and sorts best first (ties by template, so the order is stable).

@@ -60,6 +60,41 @@ pub fn fact_name(domain: &ActionDomain, var: usize, value: i64) -> String {
     }
 }
 
+/// A variable and one of its values (a name, or a number: an enumerated variable's index),
+/// or a located error.
+pub fn resolve_value(
+    domain: &ActionDomain,
+    var: &str,
+    value: &Value,
+    at: Span,
+    diags: &mut Diagnostics,
+) -> Option<(usize, i64)> {
+    let Some(v) = domain.var(var) else {
+        let d = Diagnostic::error(Code::UnknownReference, format!("unknown variable `{var}`"))
+            .at(at, "not declared in `variables`");
+        let names = domain.variables.iter().map(|v| v.name.as_str());
+        diags.push(suggest_note(d, var, names));
+        return None;
+    };
+    match domain.value(v, value) {
+        Ok(x) => Some((v, x)),
+        Err(m) => {
+            let values: Vec<&str> = domain.variables[v]
+                .values
+                .iter()
+                .flatten()
+                .map(String::as_str)
+                .collect();
+            let d = Diagnostic::error(Code::InvalidValue, m).at(at, "no such value");
+            diags.push(match value {
+                Value::Name(n) => suggest_note(d, n, values),
+                Value::Int(_) => d,
+            });
+            None
+        }
+    }
+}
+
 /// Resolves, checks and grounds one action list. `None` when it has errors (all reported).
 pub fn lower(
     asset: &ActionListAsset,
@@ -75,7 +110,6 @@ pub fn lower(
         actions: asset.actions.clone(),
     };
     let errors_before = diags.count(crate::diag::Severity::Error);
-    let var_names: Vec<&str> = asset.variables.iter().map(|v| v.name.as_str()).collect();
     let mut seen_vars: HashMap<&str, Span> = HashMap::new();
     for (i, v) in asset.variables.iter().enumerate() {
         let s = loc.span(&[Seg::Field("variables"), Seg::Index(i), Seg::Field("name")]);
@@ -91,33 +125,9 @@ pub fn lower(
         }
     }
     // Names and values, each at the exact place it is written.
-    let resolve =
-        |var: &str, value: &Value, at: Span, diags: &mut Diagnostics| -> Option<(usize, i64)> {
-            let Some(v) = domain.var(var) else {
-                let d =
-                    Diagnostic::error(Code::UnknownReference, format!("unknown variable `{var}`"))
-                        .at(at, "not declared in `variables`");
-                diags.push(suggest_note(d, var, var_names.iter().copied()));
-                return None;
-            };
-            match domain.value(v, value) {
-                Ok(x) => Some((v, x)),
-                Err(m) => {
-                    let values: Vec<&str> = domain.variables[v]
-                        .values
-                        .iter()
-                        .flatten()
-                        .map(String::as_str)
-                        .collect();
-                    let d = Diagnostic::error(Code::InvalidValue, m).at(at, "no such value");
-                    diags.push(match value {
-                        Value::Name(n) => suggest_note(d, n, values),
-                        Value::Int(_) => d,
-                    });
-                    None
-                }
-            }
-        };
+    let resolve = |var: &str, value: &Value, at: Span, diags: &mut Diagnostics| {
+        resolve_value(&domain, var, value, at, diags)
+    };
     let mut seen_actions: HashMap<&str, Span> = HashMap::new();
     for (i, a) in asset.actions.iter().enumerate() {
         let field = |f: &'static str| [Seg::Field("actions"), Seg::Index(i), Seg::Field(f)];

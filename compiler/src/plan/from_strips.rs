@@ -185,8 +185,9 @@ fn lift(l: &Lifted, lit: &EventLit, diags: &mut Diagnostics) -> Option<(PredId, 
     Some((p as PredId, objs))
 }
 
-/// A problem, lowered. `events` are the literals world events will set or test, so that their
-/// facts exist and stay fluent.
+/// A problem, lowered. `events` are the literals world events will set, `tested` those their
+/// `when` conditions test: the predicates of both stay fluent (never compiled away as static),
+/// so that their facts exist; what events set may also become true.
 #[allow(clippy::too_many_arguments)]
 pub fn lower(
     domain: &StripsDomain,
@@ -194,6 +195,7 @@ pub fn lower(
     source: ProblemSource,
     extras: &Extras<'_>,
     events: &[EventLit],
+    tested: &[EventLit],
     span: Span,
     module: &Module,
     stage: super::project::Options,
@@ -219,6 +221,13 @@ pub fn lower(
     }
     for d in events_diags.iter() {
         diags.push(d.clone());
+    }
+    // Mistakes in conditions are reported when the events are resolved.
+    let mut quiet = Diagnostics::default();
+    for e in tested {
+        if let Some((p, _)) = lift(&lifted, e, &mut quiet) {
+            may_change.push(p);
+        }
     }
     let before = diags.count(Severity::Error);
     let actor = match extras.actor {
@@ -351,6 +360,22 @@ pub fn lower(
         full.goal_neg.clone(),
     )
     .expect("the same facts");
+    // An actor only tells actions apart through the actions' own `actor` parameters.
+    if let (Some((who, at)), Some(_)) = (extras.actor, actor)
+        && !domain.meta.iter().any(|m| m.actor.is_some())
+    {
+        diags.push(
+            Diagnostic::warning(
+                Code::InvalidValue,
+                format!(
+                    "`{who}` plans with every action: no action of domain `{}` says which parameter performs it",
+                    domain.name()
+                ),
+            )
+            .at(at, "the actor changes nothing here")
+            .note("give the domain's actions an `actor` (native domains), so that the agent plans only with its own"),
+        );
+    }
     if task.operators.is_empty() {
         diags.push(
             Diagnostic::warning(

@@ -53,6 +53,8 @@ pub struct ParseError {
 #[derive(Clone, Debug, PartialEq)]
 enum Tok {
     Ident(String),
+    /// A quoted name: always a constant (`"Bob"`), never a keyword.
+    Quoted(String),
     Punct(&'static str),
 }
 
@@ -84,7 +86,7 @@ fn lex(text: &str) -> Result<Vec<(Tok, Range<usize>)>, ParseError> {
                 return Err(err(Code::Syntax, "unterminated quoted name", start..i));
             }
             i += 1;
-            out.push((Tok::Ident(text[start + 1..i - 1].to_string()), start..i));
+            out.push((Tok::Quoted(text[start + 1..i - 1].to_string()), start..i));
         } else if text[i..].starts_with("!=") {
             i += 2;
             out.push((Tok::Punct("!="), start..i));
@@ -150,20 +152,25 @@ impl Parser {
         }
     }
 
-    fn ident(&mut self, what: &str) -> Result<(String, Range<usize>), ParseError> {
+    /// A name and whether it was quoted.
+    fn ident(&mut self, what: &str) -> Result<(String, Range<usize>, bool), ParseError> {
         match self.toks.get(self.pos).cloned() {
             Some((Tok::Ident(s), r)) => {
                 self.pos += 1;
-                Ok((s, r))
+                Ok((s, r, false))
+            }
+            Some((Tok::Quoted(s), r)) => {
+                self.pos += 1;
+                Ok((s, r, true))
             }
             _ => self.err(format!("expected {what}")),
         }
     }
 
     fn word(&mut self) -> Result<Word, ParseError> {
-        let (s, r) = self.ident("an object or a variable")?;
+        let (s, r, quoted) = self.ident("an object or a variable")?;
         Ok(
-            if s.starts_with(|c: char| c.is_ascii_uppercase() || c == '_') {
+            if !quoted && s.starts_with(|c: char| c.is_ascii_uppercase() || c == '_') {
                 Word::Var(s, r)
             } else {
                 Word::Name(s, r)
@@ -172,7 +179,7 @@ impl Parser {
     }
 
     fn atom(&mut self) -> Result<Atom, ParseError> {
-        let (pred, pred_range) = self.ident("a predicate such as `open(D)`")?;
+        let (pred, pred_range, _) = self.ident("a predicate such as `open(D)`")?;
         let mut args = Vec::new();
         let mut end = pred_range.end;
         if self.eat("(") {
@@ -263,6 +270,19 @@ mod tests {
         );
         assert!(matches!(&l[3], Literal::Pos(a) if a.pred == "clean-hands" && a.args.is_empty()));
         assert_eq!(literals("").unwrap(), vec![]);
+    }
+
+    #[test]
+    fn quoted_names_are_constants() {
+        // As in interaction scripts: constants are lower-case or quoted.
+        let l = literals(r#"at("Bob", "not"), "Bob" != X"#).unwrap();
+        let Literal::Pos(a) = &l[0] else { panic!() };
+        assert!(matches!(&a.args[0], Word::Name(n, r) if n == "Bob" && *r == (3..8)));
+        assert!(matches!(&a.args[1], Word::Name(n, _) if n == "not"));
+        assert!(matches!(
+            &l[1],
+            Literal::Eq(Word::Name(..), Word::Var(..), false, _)
+        ));
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! problem by `(define (problem NAME))`. A problem finds its domain by the domain's name (a
 //! native `name`, or PDDL's `(define (domain NAME))`). Names are unique across the project.
 
-use super::action_list::Value;
+use super::action_list::{ActionDomain, Value};
 use super::assets::{
     ActionListAsset, DomainAsset, HeuristicAsset, PlannerAsset, ProblemAsset, SearchAsset,
 };
@@ -267,14 +267,14 @@ pub fn compile_with(
     let mut seen: HashMap<String, Span> = HashMap::new();
     for d in &domains {
         if let Some(n) = &d.ast.name
-            && let Some(prev) = seen.insert(format!("domain {}", n.text), n.span)
+            && let Some(prev) = first_seen(&mut seen, format!("domain {}", n.text), n.span)
         {
             diags.push(defined_twice("domain", &n.text, n.span, prev));
         }
     }
     let mut unique = vec![true; entries.len()];
     for (i, e) in entries.iter().enumerate() {
-        if let Some(prev) = seen.insert(format!("problem {}", e.name), e.name_span) {
+        if let Some(prev) = first_seen(&mut seen, format!("problem {}", e.name), e.name_span) {
             unique[i] = false;
             diags.push(defined_twice(
                 "planning problem",
@@ -291,7 +291,7 @@ pub fn compile_with(
         // Events are told apart by name (hot reload keeps what already happened by name).
         let mut names: HashMap<&str, Span> = HashMap::new();
         for ev in &scene.events {
-            if let Some(prev) = names.insert(ev.asset.name.as_str(), ev.span) {
+            if let Some(prev) = first_seen(&mut names, ev.asset.name.as_str(), ev.span) {
                 diags.push(defined_twice("world event", &ev.asset.name, ev.span, prev));
                 continue;
             }
@@ -361,8 +361,24 @@ pub fn compile_with(
         }
     }
     resolve_events(module, &entries, &events, &lowered, &namings, diags);
-    check_plan_states(module, diags);
+    check_plan_states(module, &problem_names, diags);
     check_recursion(module, diags);
+}
+
+/// Records where `key` is defined, unless it was before: then returns where it was first
+/// defined (every repeat points at the first definition, not at the previous repeat).
+fn first_seen<K: std::hash::Hash + Eq>(
+    seen: &mut HashMap<K, Span>,
+    key: K,
+    at: Span,
+) -> Option<Span> {
+    match seen.entry(key) {
+        std::collections::hash_map::Entry::Occupied(first) => Some(*first.get()),
+        std::collections::hash_map::Entry::Vacant(v) => {
+            v.insert(at);
+            None
+        }
+    }
 }
 
 fn defined_twice(what: &str, name: &str, at: Span, prev: Span) -> Diagnostic {
@@ -407,6 +423,9 @@ fn lower_strips(
     diags: &mut Diagnostics,
 ) -> Option<Problem> {
     let mut lits: Vec<EventLit> = Vec::new();
+    let mut tested: Vec<EventLit> = Vec::new();
+    // Mistakes in `when` are reported once, when the events are resolved.
+    let mut quiet = Diagnostics::default();
     for (_, ev) in events {
         for (text, &at) in ev.asset.set.iter().zip(&ev.set_spans) {
             lits.extend(from_strips::parse_event_literals(
@@ -414,6 +433,14 @@ fn lower_strips(
                 domain.naming,
                 at,
                 diags,
+            ));
+        }
+        for (text, &at) in ev.asset.when.iter().zip(&ev.when_spans) {
+            tested.extend(from_strips::parse_event_literals(
+                text,
+                domain.naming,
+                at,
+                &mut quiet,
             ));
         }
     }
@@ -463,7 +490,7 @@ fn lower_strips(
         Source::ActionList(..) => return None,
     };
     from_strips::lower(
-        domain, &ast, kind, &extras, &lits, span, module, opts, diags,
+        domain, &ast, kind, &extras, &lits, &tested, span, module, opts, diags,
     )
 }
 
@@ -514,7 +541,6 @@ fn resolve_events(
     for (i, list) in events.iter().enumerate() {
         let Some(ph) = lowered[i] else { continue };
         let problem = &module.problems[ph];
-        let action_list = matches!(entries[i].source, Source::ActionList(..));
         for (sh, ev) in list {
             let a = &ev.asset;
             let scene = &module.scenes[*sh];
@@ -576,21 +602,31 @@ fn resolve_events(
             let mut change = Operator::new(a.name.clone());
             let mut perform: Option<u32> = None;
             let mut ok = true;
-            if action_list {
+            if let Source::ActionList(asset, _) = &entries[i].source {
+                let domain = ActionDomain {
+                    variables: asset.variables.clone(),
+                    actions: Vec::new(),
+                };
+                // `Var = value` as the action list names values; the fact, if the task has it.
+                let fact = |var: &str, value: &Value, at: Span, diags: &mut Diagnostics| {
+                    let (v, x) = from_action_list::resolve_value(&domain, var, value, at, diags)?;
+                    let name = from_action_list::fact_name(&domain, v, x);
+                    let found = task.fact_id(&name);
+                    if found.is_none() {
+                        // An integer value that no state of the planning graph has.
+                        diags.push(unknown_fact(&name, at, task));
+                    }
+                    found
+                };
                 for (text, &at) in a.when.iter().zip(&ev.when_spans) {
                     match from_action_list::assignment(text) {
-                        Some((var, value, eq)) => {
-                            match task.fact_id(&format!("{var}={}", value_text(&value))) {
-                                Some(f) => when.push(Lit {
-                                    fact: f,
-                                    positive: eq,
-                                }),
-                                None => {
-                                    ok = false;
-                                    diags.push(unknown_fact(text, at, task));
-                                }
-                            }
-                        }
+                        Some((var, value, eq)) => match fact(&var, &value, at, diags) {
+                            Some(f) => when.push(Lit {
+                                fact: f,
+                                positive: eq,
+                            }),
+                            None => ok = false,
+                        },
                         None => {
                             ok = false;
                             diags.push(
@@ -610,7 +646,8 @@ fn resolve_events(
                         ok = false; // reported while lowering the action list
                         continue;
                     };
-                    match task.fact_id(&format!("{var}={}", value_text(&value))) {
+                    // A wrong name or value was reported while lowering the action list.
+                    match fact(&var, &value, at, &mut Diagnostics::default()) {
                         Some(f) => {
                             change.add.push(f);
                             let prefix = format!("{var}=");
@@ -618,10 +655,7 @@ fn resolve_events(
                                 g != f && task.facts[g as usize].starts_with(&prefix)
                             }));
                         }
-                        None => {
-                            ok = false;
-                            diags.push(unknown_fact(text, at, task));
-                        }
+                        None => ok = false,
                     }
                 }
                 if a.perform.is_some() {
@@ -732,13 +766,6 @@ fn resolve_events(
     }
 }
 
-fn value_text(v: &Value) -> String {
-    match v {
-        Value::Int(i) => i.to_string(),
-        Value::Name(n) => n.clone(),
-    }
-}
-
 fn unknown_fact(text: &str, at: Span, task: &Task) -> Diagnostic {
     let d = Diagnostic::error(
         Code::UnknownReference,
@@ -748,13 +775,9 @@ fn unknown_fact(text: &str, at: Span, task: &Task) -> Diagnostic {
     suggest_note(d, text, task.facts.iter().map(String::as_str))
 }
 
-/// Every `Plan` state names a problem.
-fn check_plan_states(module: &Module, diags: &mut Diagnostics) {
-    let names: Vec<&str> = module
-        .problems
-        .iter()
-        .map(|(_, p)| p.name.text.as_str())
-        .collect();
+/// Every `Plan` state names a problem the project defines (`names`: lowered or not — a
+/// problem with errors has its own diagnostics, and is not also undefined).
+fn check_plan_states(module: &Module, names: &[&str], diags: &mut Diagnostics) {
     for (h, state) in module.states.iter() {
         if !is_plan(module, h) {
             continue;

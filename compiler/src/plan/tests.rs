@@ -319,3 +319,59 @@ fn the_actor_keeps_only_its_own_actions_and_the_rest_are_others() {
         ensemble_runtime::plan::section::Planner::Pop
     ));
 }
+
+#[test]
+fn an_actor_over_actions_that_name_no_performer_is_reported() {
+    // Without `actor` on the actions, the NPC would plan with the player's actions too.
+    let domain = r#"Domain(
+        name: "shop",
+        types: {"agent": "object"},
+        predicates: ["open", "inside(agent)"],
+        actions: [
+            (name: "Open", parameters: [("Who", "agent")], pre: ["not open"], add: ["open"]),
+        ],
+    )"#;
+    let problem = r#"Problem(name: "In", domain: "shop", objects: {"npc": "agent", "player": "agent"},
+        goal: ["open"], actor: "npc")"#;
+    let (m, d) = stage(&[("s.domain.ron", domain), ("p.problem.ron", problem)]);
+    assert!(!d.has_errors(), "{d:?}");
+    let w: Vec<_> = d.iter().filter(|x| x.code == Code::InvalidValue).collect();
+    assert_eq!(w.len(), 1, "{d:?}");
+    assert!(
+        w[0].message.contains("`npc` plans with every action"),
+        "{}",
+        w[0].message
+    );
+    let p = &m.problems.iter().next().unwrap().1;
+    assert_eq!(p.task.operators.len(), 2);
+    // With an actor on the action, no warning and only the NPC's own.
+    let domain = domain.replace(
+        r#"("Who", "agent")], pre"#,
+        r#"("Who", "agent")], actor: "Who", pre"#,
+    );
+    let (m, d) = stage(&[("s.domain.ron", &domain), ("p.problem.ron", problem)]);
+    assert!(d.iter().all(|x| x.code != Code::InvalidValue), "{d:?}");
+    assert_eq!(m.problems.iter().next().unwrap().1.task.operators.len(), 1);
+}
+
+#[test]
+fn a_name_defined_three_times_points_each_repeat_at_the_first() {
+    let problem = |n: u32| {
+        (
+            format!("p{n}.problem.ron"),
+            r#"Problem(name: "Same", domain: "d", goal: ["g"])"#.to_string(),
+        )
+    };
+    let domain = r#"Domain(name: "d", predicates: ["g"], actions: [(name: "a", add: ["g"])])"#;
+    let files: Vec<(String, String)> = (1..=3).map(problem).collect();
+    let mut all: Vec<(&str, &str)> = vec![("d.domain.ron", domain)];
+    all.extend(files.iter().map(|(a, b)| (a.as_str(), b.as_str())));
+    let (_, d) = stage(&all);
+    let twice: Vec<_> = d.iter().filter(|x| x.code == Code::DuplicateName).collect();
+    assert_eq!(twice.len(), 2, "{d:?}");
+    for x in twice {
+        // The related location is in p1, the first definition.
+        assert_eq!(x.related.len(), 1);
+        assert_eq!(x.related[0].span.file, crate::source::FileId(1), "{x:?}");
+    }
+}

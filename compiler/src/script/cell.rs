@@ -168,10 +168,18 @@ fn lex(text: &str) -> Result<Vec<(Tok, Range<usize>)>, ParseError> {
     Ok(out)
 }
 
+/// The most operators, calls, parentheses and signs one cell may hold. Terms are trees walked
+/// recursively (here, by every check, by the runtime's evaluation, when dropped): a cell of
+/// 30,000 nested parentheses or a sum of 30,000 terms overflowed the stack. No rule needs more
+/// than a few.
+const MAX_OPERATORS: usize = 256;
+
 struct Parser {
     toks: Vec<(Tok, Range<usize>)>,
     pos: usize,
     end: usize,
+    /// Operators, calls, parentheses and signs read so far (see [`MAX_OPERATORS`]).
+    operators: usize,
 }
 
 impl Parser {
@@ -180,7 +188,22 @@ impl Parser {
             toks: lex(text)?,
             pos: 0,
             end: text.len(),
+            operators: 0,
         })
+    }
+
+    /// Counts one more operator (call, parenthesis, sign) at the token just read.
+    fn operator(&mut self) -> Result<(), ParseError> {
+        self.operators += 1;
+        if self.operators > MAX_OPERATORS {
+            return Err(ParseError {
+                message: format!(
+                    "too complex: more than {MAX_OPERATORS} operators, calls and parentheses in one cell"
+                ),
+                range: self.toks[self.pos - 1].1.clone(),
+            });
+        }
+        Ok(())
     }
 
     fn peek(&self) -> Option<&Tok> {
@@ -245,6 +268,7 @@ impl Parser {
             } else {
                 return Ok(left);
             };
+            self.operator()?;
             let right = self.product()?;
             left = Term::Bin(op, Box::new(left), Box::new(right), start..self.last_end());
         }
@@ -261,6 +285,7 @@ impl Parser {
             } else {
                 return Ok(left);
             };
+            self.operator()?;
             let right = self.primary()?;
             left = Term::Bin(op, Box::new(left), Box::new(right), start..self.last_end());
         }
@@ -286,6 +311,11 @@ impl Parser {
             return self.err("expected a term");
         };
         self.pos += 1;
+        if matches!(tok, Tok::Punct("-" | "("))
+            || matches!(tok, Tok::Ident(_)) && matches!(self.peek(), Some(Tok::Punct("(")))
+        {
+            self.operator()?;
+        }
         Ok(match tok {
             Tok::Num(x) => Term::Num(x, r),
             Tok::Str(s) => Term::Sym(s, r),
@@ -481,6 +511,23 @@ mod tests {
         let params = parameters("speed=1.5, anim='wave'").unwrap();
         assert_eq!(params[1].0, "anim");
         assert!(matches!(term("X").unwrap(), Term::Var(..)));
+    }
+
+    /// Deeply nested or very long expressions are refused with a message instead of
+    /// overflowing the stack (here, or later when the tree is walked or dropped).
+    #[test]
+    fn expressions_too_complex_to_walk_are_refused() {
+        let deep = format!("X = {}1{}", "(".repeat(30_000), ")".repeat(30_000));
+        let long = format!("T = {}", vec!["1"; 30_000].join(" + "));
+        let calls = format!("T = {}1{}", "abs(".repeat(30_000), ")".repeat(30_000));
+        let signs = format!("T = {}1", "-".repeat(30_000));
+        for text in [deep, long, calls, signs] {
+            let e = literals(&text).unwrap_err();
+            assert!(e.message.contains("too complex"), "{}", e.message);
+        }
+        // What rules write is far below the limit.
+        let fine = format!("T = {}", vec!["randf(2, 5) * .minute"; 60].join(" + "));
+        assert!(literals(&fine).is_ok());
     }
 
     #[test]

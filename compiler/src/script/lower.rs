@@ -4,7 +4,7 @@
 
 use super::cell::{self, ParseError};
 use super::source::{Cell, Origin, RoleRow, RuleRow, ScriptAsset, ScriptSource};
-use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics, Severity};
 use crate::front::ron::locate::{self, Seg};
 use crate::ir::script::{Effects, Script, ScriptRole, ScriptRule, ScriptState, Termination};
 use crate::ir::{Arena, Module};
@@ -444,6 +444,8 @@ fn lower_script(s: &ScriptSource, diags: &mut Diagnostics) -> Script {
     }
     let mut rules = Vec::new();
     for (i, row) in s.rules.iter().enumerate() {
+        // A cell that cannot be read (or names no role) is reported while the rule is lowered.
+        let errors_before = diags.count(Severity::Error);
         let label = row
             .rule
             .as_ref()
@@ -535,6 +537,7 @@ fn lower_script(s: &ScriptSource, diags: &mut Diagnostics) -> Script {
             on_error: effects(&row.on_error, "the on-error facts", diags),
             next_state,
             terminate,
+            unreadable: diags.count(Severity::Error) > errors_before,
         });
     }
     let mut supplies = Vec::new();

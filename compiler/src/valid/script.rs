@@ -4,7 +4,7 @@
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::Module;
-use crate::ir::script::{Script, ScriptRule};
+use crate::ir::script::{Script, ScriptRule, SmartLocation};
 use crate::script::cell::{AtomAst, LiteralAst, Term};
 use crate::script::source::{Cell, Origin};
 use ensemble_runtime::script::Function;
@@ -20,20 +20,25 @@ pub fn check(module: &Module, diags: &mut Diagnostics) {
             .iter()
             .map(|(p, a, _)| (p.clone(), *a))
             .collect();
+        let mut places = Vec::new();
         for (_, loc) in module.smart_locations.iter() {
             if loc.scripts.iter().any(|(s, _)| *s == h) {
                 supplied.extend(loc.supplied());
+                places.push(loc);
             }
         }
         let mut found = Diagnostics::default();
         reachability(script, &mut found);
         arities(script, &mut found);
-        for rule in &script.rules {
+        for rule in script.rules.iter().filter(|r| !r.unreadable) {
             variables(rule, &mut found);
         }
-        never_produced(script, &supplied, &mut found);
         unexecutable(script, &mut found);
-        deletions(script, &supplied, &mut found);
+        // What the script adds and reads is only known when every rule could be read.
+        if !script.rules.iter().any(|r| r.unreadable) {
+            never_produced(script, &supplied, &mut found);
+            deletions(script, supplied_sorts(script, &places), &mut found);
+        }
         // A problem found in a derived script may sit in a rule of its base (templating): say
         // which script it is about, since the base's own file is where it points.
         for d in found.iter() {
@@ -628,6 +633,9 @@ fn canonical(rule: &ScriptRule) -> Vec<String> {
 fn unexecutable(s: &Script, diags: &mut Diagnostics) {
     let canon: Vec<Vec<String>> = s.rules.iter().map(canonical).collect();
     for (j, r) in s.rules.iter().enumerate() {
+        if r.unreadable {
+            continue;
+        }
         // Contradictions.
         let c = &canon[j];
         if let Some((k, lit)) = r.precondition.iter().enumerate().find(|(k, _)| {
@@ -659,6 +667,9 @@ fn unexecutable(s: &Script, diags: &mut Diagnostics) {
             continue;
         }
         for (i, earlier) in s.rules[..j].iter().enumerate() {
+            if earlier.unreadable {
+                continue;
+            }
             let same_state = earlier.state.is_none() || earlier.state == r.state;
             let same_role = earlier.role.is_none() || earlier.role == r.role;
             // A precondition that draws random numbers may fail where a later one holds.
@@ -837,19 +848,56 @@ fn term_sort(t: &Term, vars: &HashMap<String, BTreeSet<Sort>>) -> BTreeSet<Sort>
     }
 }
 
-/// `deletion-never-matches`: a deletion whose arguments can never meet what is added in the same
-/// positions (argument order or type mismatch, as printed rule 5 of the chapter).
-fn deletions(s: &Script, supplied: &[(String, usize)], diags: &mut Diagnostics) {
+/// What comes from outside the rules, position by position. A prop's kind holds the prop (an
+/// object); a notification's ground facts hold what is written; the script's own `supplies`
+/// stand for objects such as the chapter's `seat/1` (so a workbook checked on its own still
+/// catches printed rule 5). What a location, its proxies or its player emitter declare by
+/// predicate and arity alone is written by the game at run time — the player's or the proxy's
+/// own name, numbers — so any value may sit in any of its positions.
+fn supplied_sorts(script: &Script, places: &[&SmartLocation]) -> SortMap {
     let mut map: SortMap = HashMap::new();
-    for (p, n) in supplied {
-        for i in 0..*n {
-            map.entry((p.clone(), *n, i))
-                .or_default()
-                .insert(Sort::Object);
+    let mut put = |p: &str, n: usize, i: usize, sort: Sort| {
+        map.entry((p.to_string(), n, i)).or_default().insert(sort);
+    };
+    for (p, n, _) in &script.supplies {
+        (0..*n).for_each(|i| put(p, *n, i, Sort::Object));
+    }
+    for loc in places {
+        for (_, kind) in &loc.props {
+            put(kind, 1, 0, Sort::Object);
+        }
+        for a in loc.notifications.iter().flat_map(|n| &n.facts) {
+            for (i, t) in a.args.iter().enumerate() {
+                // Ground (checked with the location); `.me` would be the location itself.
+                let sort = match t {
+                    Term::Sym(s, _) => Sort::Sym(s.clone()),
+                    Term::Me(_) => Sort::Object,
+                    Term::Var(..) => Sort::Any,
+                    Term::Num(..) | Term::Now(_) | Term::Call(..) | Term::Bin(..) => Sort::Num,
+                };
+                put(&a.predicate, a.args.len(), i, sort);
+            }
+        }
+        let declared = loc
+            .supplies
+            .iter()
+            .chain(loc.proxies.iter().flat_map(|x| &x.supplies))
+            .chain(loc.player.iter().flat_map(|x| &x.supplies));
+        for (p, n) in declared {
+            (0..*n).for_each(|i| put(p, *n, i, Sort::Any));
         }
     }
-    // Fixpoint: what each rule adds depends on the sorts its precondition binds.
-    for _ in 0..8 {
+    map
+}
+
+/// `deletion-never-matches`: a deletion whose arguments can never meet what is added in the same
+/// positions (argument order or type mismatch, as printed rule 5 of the chapter).
+fn deletions(s: &Script, supplied: SortMap, diags: &mut Diagnostics) {
+    let mut map = supplied;
+    // Fixpoint: what each rule adds depends on the sorts its precondition binds. Sets only grow,
+    // within the finite sorts the script names, so this ends; stopping early would miss sorts
+    // and report deletions that do match.
+    loop {
         let mut changed = false;
         for r in &s.rules {
             let vars = var_sorts(r, &map);

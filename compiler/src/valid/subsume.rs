@@ -7,8 +7,9 @@
 //! of the earlier rule must appear in the later one under the substitution; a negation
 //! `not a` of the earlier rule needs a negation `not b` in the later one whose atom is at least
 //! as general (`¬∃ b` implies `¬ a`), where only variables local to the negations may be
-//! generalised. Rules whose negations are unsafe, or whose earlier rule draws random numbers,
-//! are never claimed.
+//! generalised. Literals are matched in any order, so a precondition is only taken in when its
+//! written order binds every variable before it is read: rules with unsafe negations or late
+//! bindings, or whose earlier rule draws random numbers, are never claimed.
 
 use crate::script::cell::{AtomAst, LiteralAst, Term};
 use std::collections::{HashMap, HashSet};
@@ -64,37 +65,66 @@ fn atom_vars(a: &AtomAst) -> Vec<&str> {
     out
 }
 
-/// A precondition in the form the check works on, or `None` when it is out of scope (an
-/// unsafe negation: a variable first seen in a negation and used again after it; `_` inside a
-/// positive literal, which is its own variable each time).
+/// Whether every variable of `t` (`_` included, which nothing binds) is in `bound`.
+fn all_bound(t: &Term, bound: &HashSet<&str>) -> bool {
+    let mut v = Vec::new();
+    t.vars(&mut v);
+    v.iter().all(|(n, _)| bound.contains(n))
+}
+
+/// A precondition in the form the check works on, or `None` when it is out of scope: an unsafe
+/// negation (a variable first seen in a negation and bound after it, by a positive literal,
+/// `.any` or an assignment); `_` inside a positive literal, which is its own variable each time;
+/// a variable read before anything binds it (a comparison, a function term, the right side of an
+/// assignment), which makes that literal fail (or, in a negation, hold) whatever the tuple
+/// space — claims about such a rule, made as if the literals were in another order, are false.
 fn normalise(pre: &[LiteralAst]) -> Option<Vec<L>> {
     let mut bound: HashSet<&str> = HashSet::new();
     let mut seen_in_negation: HashSet<&str> = HashSet::new();
     for lit in pre {
         match lit {
-            LiteralAst::Pos(a) => {
-                for v in atom_vars(a) {
+            LiteralAst::Pos(a) | LiteralAst::Neg(a, _) => {
+                // Function terms are evaluated when reached, before the atom binds anything.
+                if a.args
+                    .iter()
+                    .any(|t| !matches!(t, Term::Var(..)) && !all_bound(t, &bound))
+                {
+                    return None;
+                }
+                let fresh = atom_vars(a).into_iter().filter(|v| !bound.contains(v));
+                if matches!(lit, LiteralAst::Neg(..)) {
+                    seen_in_negation.extend(fresh);
+                    continue;
+                }
+                for v in fresh.collect::<Vec<_>>() {
                     if seen_in_negation.contains(v) {
                         return None;
                     }
                     bound.insert(v);
                 }
             }
-            LiteralAst::Any(t, _) => {
-                let mut v = Vec::new();
-                vars(t, &mut v);
-                bound.extend(v);
-            }
-            LiteralAst::Cmp(Term::Var(v, _), "=", _, _) if !bound.contains(v.as_str()) => {
+            LiteralAst::Any(Term::Var(v, _), _) if v != "_" => {
                 if seen_in_negation.contains(v.as_str()) {
                     return None;
                 }
                 bound.insert(v);
             }
-            LiteralAst::Neg(a, _) => {
-                seen_in_negation.extend(atom_vars(a).into_iter().filter(|v| !bound.contains(v)));
+            LiteralAst::Any(t, _) => {
+                if !all_bound(t, &bound) {
+                    return None;
+                }
             }
-            LiteralAst::Cmp(..) => {}
+            LiteralAst::Cmp(Term::Var(v, _), "=", r, _) if !bound.contains(v.as_str()) => {
+                if seen_in_negation.contains(v.as_str()) || !all_bound(r, &bound) {
+                    return None;
+                }
+                bound.insert(v);
+            }
+            LiteralAst::Cmp(l, _, r, _) => {
+                if !all_bound(l, &bound) || !all_bound(r, &bound) {
+                    return None;
+                }
+            }
         }
     }
     // Anonymous variables are distinct each time: give each its own name.
@@ -325,6 +355,12 @@ mod tests {
             "seat(X), not reserved(X, Z), seat(Z)"
         ));
         assert!(!s("T < 5", "T < 6"));
+        // Bound too late, the earlier rule never holds: it shadows nothing.
+        assert!(!s("T < 5, q(T)", "q(T), T < 5"));
+        assert!(!s("p(X + 1), q(X)", "q(X), p(X + 1)"));
+        assert!(!s("X = Y, q(Y)", "q(Y), X = Y"));
+        // `.any` after a negation: the negation saw the variable unbound (¬∃).
+        assert!(!s("not p(X), .any(X)", ".any(X), not p(X)"));
         assert!(!s("q(X), X = 1", "q(X), X = 2"));
     }
 

@@ -466,6 +466,11 @@ impl<G: 'static> Scene<G> {
             {
                 continue;
             }
+            // The frames that carried over, by serial: state code that reacts to the reload
+            // may leave some of them (a `Plan` state stopping its action's machine, then
+            // transitioning away) or start fresh ones in their place, which did not live
+            // under the old program.
+            let carried: Vec<u64> = agent.frames[..kept].iter().map(|f| f.serial).collect();
             let depth = agent.frames.len();
             let next = match (m.reenter, m.restart_root) {
                 (Some(state), _) => Some(state),
@@ -495,9 +500,12 @@ impl<G: 'static> Scene<G> {
                 runner.drain(agent, id);
             }
             // Kept state code carries its own live data across (a plan in progress).
-            for d in 0..kept.min(agent.frames.len()) {
+            for (d, &serial) in carried.iter().enumerate() {
                 if agent.status != AgentStatus::Running {
                     break;
+                }
+                if !Runner::alive(agent, d, serial) {
+                    continue;
                 }
                 if let Some(note) = runner.call(agent, id, d, |code, cx| code.on_reload(cx, &old)) {
                     report

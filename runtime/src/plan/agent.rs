@@ -23,7 +23,8 @@
 //! - A change noticed while acting: a partial-order plan is repaired at once; a linear plan is
 //!   planned again from the state after the current action, or, if the current action is no
 //!   longer possible, the action is interrupted and the plan starts again from now.
-//! - At most [`MAX_REPLANS`] replans per plan; then the agent gives up.
+//! - At most [`MAX_REPLANS`] replans per plan; then the agent gives up. MinMin's planning
+//!   again after an action counts only when the new plan is no shorter than what was left.
 
 use super::pop::{self, Achievers, PartialPlan, RepairOutcome, StepId, StepKind};
 use super::search::{self, Limits, Outcome as SearchOutcome};
@@ -204,7 +205,17 @@ impl Executive {
             return self.replan(def, reason);
         }
         if matches!(def.planner, Planner::MinMin { .. }) && !def.task.is_goal(&self.belief) {
-            return self.replan(def, format!("planning again after {name} (MinMin)"));
+            // Planning again after every action is MinMin's way, not a surprise: it counts
+            // towards MAX_REPLANS only when the new plan is no shorter than what was left
+            // (each plan that is shorter is progress, so this cannot go on forever).
+            let left = self.remaining().len();
+            let d = self.replan(def, format!("planning again after {name} (MinMin)"));
+            if let Some(Note::Replan { actions, .. }) = d.notes.first()
+                && actions.len() <= left
+            {
+                self.replans -= 1;
+            }
+            return d;
         }
         let mut d = Decision::new(Next::Continue);
         d.next = self.advance(def, &mut d.notes);
@@ -571,15 +582,21 @@ impl Executive {
             Planner::Pop => {
                 let mut built = None;
                 let achievers = achievers(def, task, !self.banned.is_empty(), &mut built);
-                let r = pop::plan(task, achievers, from, Planner::pop_config(def.max_nodes));
+                let cfg = Planner::pop_config(def.max_nodes);
+                let r = pop::plan(task, achievers, from, cfg);
                 match r.plan {
                     Some(p) => Ok((Fresh::Partial(Box::new(p)), r.nodes)),
                     None if r.outcome == pop::PopOutcome::Unsolvable => {
                         Err(NoPlan("no plan reaches the goal".into()))
                     }
-                    None => Err(NoPlan(format!(
+                    None if r.nodes > def.max_nodes => Err(NoPlan(format!(
                         "no partial-order plan found within {} nodes",
                         def.max_nodes
+                    ))),
+                    // The iterative deepening stopped at its bound, not the node budget.
+                    None => Err(NoPlan(format!(
+                        "no partial-order plan of at most {} steps",
+                        cfg.max_steps
                     ))),
                 }
             }

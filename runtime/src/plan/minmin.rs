@@ -7,8 +7,11 @@
 //!   the length of the best plan found, so each later plan is strictly shorter ("plans of length
 //!   10 refined to 6").
 //! - **Second bound (2-B)**: a successor that adds no new atom is pruned. Sound for positive
-//!   STRIPS (the successor is a subset of its parent); with negative preconditions or goals it
-//!   may lose plans — the digest's caveat — so it is a switch.
+//!   STRIPS (the successor is a subset of its parent, so everything it can do its parent can).
+//!   With negative preconditions or goals a delete can be what a plan needs (closing a door
+//!   so that it is closed), so a successor is pruned only if it also deletes no fact that a
+//!   negative precondition or goal asks about: then it is still dominated and no plan is lost
+//!   (the digest's caveat; 004 gets the same by compiling negations into positive atoms).
 //!
 //! [`run`] interleaves planning and execution: plan, execute the first operator, observe the new
 //! state (which the world may have changed), re-plan.
@@ -67,6 +70,8 @@ struct Search<'a> {
     cfg: MinMinConfig,
     succ: Successors,
     relaxed: RelaxedExploration,
+    /// Facts some negative precondition or goal asks about: deleting one is progress.
+    negative: State,
     /// Longest plan still wanted.
     limit: u32,
     path: Vec<OpId>,
@@ -93,7 +98,10 @@ impl Search<'_> {
         let mut kids = Vec::with_capacity(ops.len());
         for &o in &ops {
             let op = self.task.op(o);
-            if self.cfg.second_bound && op.add.iter().all(|&f| s.contains(f)) {
+            if self.cfg.second_bound
+                && op.add.iter().all(|&f| s.contains(f))
+                && !op.del.iter().any(|&f| self.negative.contains(f))
+            {
                 self.out.pruned_2b += 1;
                 continue;
             }
@@ -184,6 +192,12 @@ pub fn minmin(task: &Task, from: &State, cfg: MinMinConfig) -> MinMinResult {
         cfg,
         succ: Successors::new(task),
         relaxed: RelaxedExploration::new(task),
+        negative: task.state_of(
+            task.operators
+                .iter()
+                .flat_map(|o| o.pre_neg.iter().copied())
+                .chain(task.goal_neg.iter().copied()),
+        ),
         limit: cfg
             .depth_bound
             .unwrap_or(task.operators.len() as u32)
@@ -325,5 +339,27 @@ mod tests {
             t.plan_names(&ep.executed)
         );
         assert!(wraps >= 1);
+    }
+
+    #[test]
+    fn the_second_bound_keeps_a_delete_that_a_negative_condition_needs() {
+        // Closing the door adds nothing, yet only a closed door lets the agent knock:
+        // pruning it would report a solvable task as having no plan.
+        let t = Task::builder()
+            .op("close", &["open"], &[], &["open"])
+            .op("knock", &["!open"], &["knocked"], &[])
+            .init(&["open"])
+            .goal(&["knocked"])
+            .build();
+        let r = minmin(&t, &t.initial_state(), MinMinConfig::default());
+        assert_eq!(t.plan_names(&r.plan.expect("a plan")), ["close", "knock"]);
+        // The same holds for a negative goal.
+        let t = Task::builder()
+            .op("close", &["open"], &[], &["open"])
+            .init(&["open"])
+            .goal(&["!open"])
+            .build();
+        let r = minmin(&t, &t.initial_state(), MinMinConfig::default());
+        assert_eq!(t.plan_names(&r.plan.expect("a plan")), ["close"]);
     }
 }

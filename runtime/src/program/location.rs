@@ -22,7 +22,7 @@ pub struct ProxyDef {
 }
 
 /// A notification emitter (35.2): an event at the location, at `at` seconds and then every
-/// `every` seconds (0: once). Each emission tells the agents within `radius` about it (ambient
+/// `every` seconds (0: once; at most once per step of the scene). Each emission tells the agents within `radius` about it (ambient
 /// NPCs come over to the location, machine-driven agents receive a message named `name`) and
 /// puts `facts` on the location's blackboard: into the running instance, and into every
 /// instance it starts while they last (`lasts` seconds; `None`: for good).
@@ -37,8 +37,8 @@ pub struct NotificationDef {
 }
 
 /// A spawn emitter (35.2): places NPCs at a designer point — `size` at a time (a group of
-/// several joins scripts together), at `at` seconds and then every `every` seconds (0: once),
-/// `waves` times (0: no limit). Spawned NPCs take `roles`, walk `route`, and leave the scene at
+/// several joins scripts together), at `at` seconds and then every `every` seconds (0: once; at
+/// most one wave per step of the scene), `waves` times (0: no limit). Spawned NPCs take `roles`, walk `route`, and leave the scene at
 /// its end (they stay where they are when it is empty).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SpawnDef {

@@ -95,11 +95,14 @@ impl PlanningWorld {
     }
 
     /// Fires every world event whose time has come and whose conditions hold; reports each
-    /// fact it changes (`add`/`del` trace events) into `out`.
+    /// fact it changes (`add`/`del` trace events) into `out`. `agents` has, per world event of
+    /// `program`, the running agent it happens to (`None`: nobody in this run has that name —
+    /// an agent a reload added, who appears on restart).
     pub fn tick(
         &mut self,
         program: &Program,
         now: f64,
+        agents: &[Option<AgentId>],
         out: &mut Vec<(Option<AgentId>, EventKind)>,
     ) {
         for i in 0..self.events.len() {
@@ -110,7 +113,9 @@ impl PlanningWorld {
             if def.after > now {
                 continue;
             }
-            let agent = AgentId(def.agent);
+            let Some(agent) = agents.get(self.events[i].event).copied().flatten() else {
+                continue;
+            };
             let problem = &program.planning.problems[def.problem as usize];
             let world = self.world(program, agent, def.problem);
             if !def.when.iter().all(|l| l.holds(&world.truth)) {
@@ -138,8 +143,9 @@ impl PlanningWorld {
     }
 
     /// Carries every world across to a new program by problem name and fact names; events
-    /// that already happened stay happened (by scene and event name).
-    pub fn reload(&mut self, old: &Program, new: &Program, scene: SceneId) {
+    /// that already happened stay happened (by scene and event name). `scene` is the running
+    /// scene in `new`; `None` when it no longer exists there, and then it has no world events.
+    pub fn reload(&mut self, old: &Program, new: &Program, scene: Option<SceneId>) {
         let fired: Vec<(String, String)> = self
             .events
             .iter()
@@ -173,7 +179,10 @@ impl PlanningWorld {
             );
         }
         self.worlds = worlds;
-        let mut events = PlanningWorld::for_scene(new, scene).events;
+        let mut events = match scene {
+            Some(scene) => PlanningWorld::for_scene(new, scene).events,
+            None => Vec::new(),
+        };
         for s in &mut events {
             let e = &new.planning.events[s.event];
             let key = (
@@ -191,8 +200,20 @@ impl PlanningWorld {
 pub fn fire_world_events(scene: &mut Scene<SimWorld>) {
     let program = scene.program().clone();
     let now = scene.now();
+    // An event names its agent by place in the program's scene; the running scene keeps the
+    // agents it started with across reloads (added ones appear on restart), so match by name.
+    let agents: Vec<Option<AgentId>> = program
+        .planning
+        .events
+        .iter()
+        .map(|e| {
+            let def = &program.scenes[e.scene.index()].agents[e.agent as usize];
+            let name = program.name(def.name);
+            scene.agents().find(|&a| scene.agent_name(a) == name)
+        })
+        .collect();
     let mut out = Vec::new();
-    scene.game.planning.tick(&program, now, &mut out);
+    scene.game.planning.tick(&program, now, &agents, &mut out);
     for (agent, kind) in out {
         scene.record_external(agent, kind);
     }

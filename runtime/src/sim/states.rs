@@ -277,11 +277,11 @@ impl StateCode<SimWorld> for RequestConversation {
 
 /// Hosts a conversation machine. Turn-taking: a child state that yields sends
 /// `AwaitingResponse` up; the host passes `YourTurn` to the partner. When either side's host is
-/// left — its machine finished, or something interrupted it (a message, a failure) — it tells the
-/// partner `ConversationEnded`. The partner's conversation is then over: a state waiting for a
-/// response takes it as one (so a last line followed by `Finish` ends normally), nothing after
-/// it speaks or trades (`SimWorld::conversation_over`), and the host ends the machine with
-/// `EndStateMachine` on its next update.
+/// left — its machine finished, or something interrupted it (a message, a failure) — it uncouples
+/// the partner at once and tells it `ConversationEnded`. The partner's conversation is then over:
+/// nothing in it speaks or trades any more (`SimWorld::conversation_over`), a state waiting for a
+/// response takes the message as one (so a last line followed by `Finish` ends normally), and the
+/// host ends the machine with `EndStateMachine` on its next update.
 struct Talk {
     partner_left: bool,
 }
@@ -310,15 +310,21 @@ impl StateCode<SimWorld> for Talk {
             && !self.partner_left
         {
             cx.send_to(partner, "ConversationEnded");
+            // The world is shared: the partner's conversation is over from now on, not only
+            // once the message arrives (next tick). Otherwise a partner the scene updates later
+            // in this tick would still trade with us — a hand-over after we were called away.
+            if cx.game.partner(partner) == Some(me) {
+                cx.game.set_partner(partner, None);
+            }
         }
         cx.game.set_partner(me, None);
         cx.game.set_talking(me, false);
     }
     fn on_message(&mut self, cx: &mut Cx<'_>, msg: &Message) -> bool {
         if cx.message_is(msg, "AwaitingResponse") {
-            match cx.game.partner(cx.agent) {
-                Some(partner) => cx.send_to(partner, "YourTurn"),
-                None => cx.error("AwaitingResponse with no conversation partner".into()),
+            // Without a partner (it has left) the waiting state is woken by ConversationEnded.
+            if let Some(partner) = cx.game.partner(cx.agent) {
+                cx.send_to(partner, "YourTurn");
             }
             true
         } else if cx.message_is(msg, "ConversationEnded") {

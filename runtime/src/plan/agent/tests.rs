@@ -3,7 +3,7 @@
 //! repair and repair failure in the shop (T9, T10), hot-reload carry-over.
 
 use super::*;
-use crate::plan::pop::AchieverIndex;
+use crate::plan::pop::{AchieverIndex, PopConfig};
 use crate::plan::section::ActionDef;
 use crate::plan::{Heuristic, fixtures};
 use crate::program::NameId;
@@ -427,4 +427,42 @@ fn the_graph_planner_follows_declaration_order_and_falls_back_off_the_graph() {
     let mut ex = Executive::new(odd);
     let d = ex.start(&def);
     assert!(matches!(d.next, Next::Perform(_)), "{d:?}");
+}
+
+/// `p0 -> p1 -> ... -> pn`, one action per step.
+fn corridor(n: usize) -> Task {
+    let mut b = Task::builder();
+    for i in 0..n {
+        let (from, to) = (format!("p{i}"), format!("p{}", i + 1));
+        b = b.op(&format!("step{i}"), &[&from], &[&to], &[&from]);
+    }
+    b.init(&["p0"]).goal(&[&format!("p{n}")]).build()
+}
+
+#[test]
+fn minmin_plans_again_after_every_action_however_long_the_plan() {
+    // Planning again after each action is how MinMin works, not a sign of trouble: a plan
+    // longer than MAX_REPLANS actions must still be carried out.
+    let n = MAX_REPLANS as usize + 10;
+    let planner = Planner::MinMin {
+        horizon: 2,
+        depth_bound: None,
+        second_bound: true,
+        heuristic: Heuristic::Add,
+    };
+    let def = problem(corridor(n), planner, vec![]);
+    let (done, _, end) = run(&def, |_, _| false, |_, _| {});
+    assert_eq!(end, Next::Succeeded, "after {} actions", done.len());
+    assert_eq!(done.len(), n);
+}
+
+#[test]
+fn a_partial_order_plan_too_long_for_the_step_bound_says_so() {
+    let n = PopConfig::default().max_steps as usize + 5;
+    let def = problem(corridor(n), Planner::Pop, vec![]);
+    let mut ex = Executive::new(def.task.initial_state());
+    let Next::Failed(why) = ex.start(&def).next else {
+        panic!("a plan longer than the step bound")
+    };
+    assert!(why.contains("of at most 40 steps"), "{why}");
 }

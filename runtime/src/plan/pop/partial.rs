@@ -276,12 +276,18 @@ impl PartialPlan {
         true
     }
 
-    /// The first threat, scanning links then steps in order: a future step whose effects
-    /// contradict a link's condition and that may fall between its producer and consumer.
+    /// The first threat, scanning links then steps in order: a step whose effects contradict a
+    /// link's condition and that may fall between its producer and consumer. Done steps are in
+    /// `now` already; a running step is not, and its effects land after every step that
+    /// started before it and before every future one — so it threatens a link from the past to
+    /// the future, and neither demotion nor promotion can move it (the link must go).
     pub fn first_threat(&self, task: &Task) -> Option<Threat> {
         for l in &self.links {
             for t in self.live() {
-                if t == l.producer || t == l.consumer || self.is_past(t) {
+                if t == l.producer
+                    || t == l.consumer
+                    || (self.is_past(t) && self.step(t).status != Status::Running)
+                {
                     continue;
                 }
                 let Some(op) = self.operator(task, t) else {
@@ -290,10 +296,14 @@ impl PartialPlan {
                 if !op.has_effect(l.cond.negated()) {
                     continue;
                 }
-                if self.precedes(t, l.producer) || self.precedes(l.consumer, t) {
-                    continue;
+                let between = if self.is_past(t) {
+                    self.is_past(l.producer) && !self.is_past(l.consumer)
+                } else {
+                    !(self.precedes(t, l.producer) || self.precedes(l.consumer, t))
+                };
+                if between {
+                    return Some(Threat { link: *l, step: t });
                 }
-                return Some(Threat { link: *l, step: t });
             }
         }
         None

@@ -64,6 +64,10 @@ impl Refiner<'_> {
             return None;
         }
         if let Some(t) = plan.first_threat(self.task) {
+            if plan.is_past(t.step) {
+                // A running step cannot be moved: the link it threatens must go.
+                return None;
+            }
             // Demotion (t ≺ producer), then promotion (consumer ≺ t).
             for (a, b) in [(t.step, t.link.producer), (t.link.consumer, t.step)] {
                 let mut next = plan.clone();

@@ -29,6 +29,13 @@ fn pop(task: &Task) -> PartialPlan {
     r.plan.unwrap()
 }
 
+/// Someone else makes `fact` true; the plan is repaired.
+fn user_adds(task: &Task, idx: &AchieverIndex, p: &mut PartialPlan, fact: &str) -> RepairReport {
+    let mut user = crate::plan::task::Operator::new("User");
+    user.add.push(task.fact_id(fact).unwrap());
+    player_action(task, Achievers::Index(idx), p, user, PopConfig::default())
+}
+
 #[test]
 fn t3_carry_is_promoted_after_cook_and_wrap_stays_unordered() {
     let t = fixtures::dinner_date();
@@ -155,15 +162,7 @@ fn t11_consistency_propagation_removes_the_chain_and_terminates() {
     let mut p = pop(&t);
     assert_eq!(names(&t, &p), ["A1", "A2", "A3"]);
     let (a1, a2) = (step_of(&t, &p, "A1"), step_of(&t, &p, "A2"));
-    let mut user = crate::plan::task::Operator::new("User");
-    user.add.push(t.fact_id("p2").unwrap());
-    let r = player_action(
-        &t,
-        Achievers::Index(&idx),
-        &mut p,
-        user,
-        PopConfig::default(),
-    );
+    let r = user_adds(&t, &idx, &mut p, "p2");
     assert_eq!(r.outcome, RepairOutcome::Repaired);
     assert_eq!(r.removed, vec![a2, a1]);
     assert_eq!(names(&t, &p), ["A3"]);
@@ -227,4 +226,28 @@ fn unreachable_goal_is_proven_unsolvable() {
         PopConfig::default(),
     );
     assert_eq!(r.outcome, PopOutcome::Unsolvable);
+}
+
+#[test]
+fn a_running_step_that_deletes_a_condition_threatens_links_from_the_past() {
+    // R deletes `a` and runs while the player hands over `a`: C may not use the player's `a`
+    // (or a_now's), because R takes it away again when it finishes, before C starts.
+    let t = Task::builder()
+        .op("R", &[], &["g1"], &["a"])
+        .op("A", &[], &["a"], &[])
+        .op("C", &["a"], &["g2"], &[])
+        .init(&[])
+        .goal(&["g1", "g2"])
+        .build();
+    let idx = AchieverIndex::build(&t);
+    let mut p = pop(&t);
+    assert_eq!(names(&t, &p), ["R", "A", "C"]);
+    let r_step = step_of(&t, &p, "R");
+    p.begin(r_step);
+    let r = user_adds(&t, &idx, &mut p, "a");
+    assert_eq!(r.outcome, RepairOutcome::Repaired);
+    assert_eq!(names(&t, &p), ["A", "C"]);
+    // Whatever the repair did, the rest must be executable once R has finished.
+    let after_r = t.op(t.op_id("R").unwrap()).apply(&p.now);
+    validate(&t, &after_r, &p.linear_plan()).unwrap();
 }

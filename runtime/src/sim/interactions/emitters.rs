@@ -16,6 +16,18 @@ use crate::sim::SimWorld;
 use crate::trace::EventKind;
 use std::sync::Arc;
 
+/// When a periodic emitter that was due at `next` fires again: the first time of its series
+/// `next + k * every` after `now` (never, for `every` 0). An emitter fires at most once per step:
+/// the times a long step skipped would all happen now, and a period below a step (or below what
+/// a float can add to the clock) must neither flood nor hang the scene.
+fn next_after(next: f64, every: f64, now: f64) -> f64 {
+    if every <= 0.0 {
+        return f64::INFINITY;
+    }
+    let t = next + (((now - next) / every).floor() + 1.0) * every;
+    if t > now { t } else { now.next_up() }
+}
+
 impl Interactions {
     /// Adds every proxy object to the scene as an agent without a machine.
     pub(super) fn create_proxies(&mut self, program: &Program, scene: &mut Scene<SimWorld>) {
@@ -40,17 +52,9 @@ impl Interactions {
         for p in 0..self.places.len() {
             let loc = &program.smart_locations[p];
             for (k, spawn) in loc.spawns.iter().enumerate() {
-                loop {
-                    let (next, done) = self.places[p].next_wave[k];
-                    if next > now || (spawn.waves != 0 && done >= spawn.waves) {
-                        break;
-                    }
-                    let after = if spawn.every > 0.0 {
-                        next + spawn.every
-                    } else {
-                        f64::INFINITY
-                    };
-                    self.places[p].next_wave[k] = (after, done + 1);
+                let (next, done) = self.places[p].next_wave[k];
+                if next <= now && (spawn.waves == 0 || done < spawn.waves) {
+                    self.places[p].next_wave[k] = (next_after(next, spawn.every, now), done + 1);
                     let base = program.name(spawn.name);
                     // A wave of several is a group: it joins scripts together.
                     let group = (spawn.size > 1).then(|| {
@@ -175,13 +179,9 @@ impl Interactions {
         for p in 0..self.places.len() {
             let loc = &program.smart_locations[p];
             for (k, n) in loc.notifications.iter().enumerate() {
-                while self.places[p].next_notice[k] <= now {
-                    let next = self.places[p].next_notice[k];
-                    self.places[p].next_notice[k] = if n.every > 0.0 {
-                        next + n.every
-                    } else {
-                        f64::INFINITY
-                    };
+                let next = self.places[p].next_notice[k];
+                if next <= now {
+                    self.places[p].next_notice[k] = next_after(next, n.every, now);
                     self.emit(program, world, p, k, now);
                 }
             }

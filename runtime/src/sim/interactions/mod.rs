@@ -319,10 +319,11 @@ impl Interactions {
     ) -> Result<ReloadReport, LinkError> {
         let now = scene.now();
         let result = scene.reload_with(program, reason, |old, new, world| {
-            // Planning agents' worlds carry across by problem and fact names.
-            if let Some(id) = new.scene_by_name(&self.scene) {
-                world.planning.reload(old, new, id);
-            }
+            // Planning agents' worlds carry across by problem and fact names, whether or not
+            // the scene (and so its world events) still exists.
+            world
+                .planning
+                .reload(old, new, new.scene_by_name(&self.scene));
             self.carry(old, new, now)
         });
         self.flush(scene);

@@ -184,10 +184,15 @@ fn program(
     Arc::new(p)
 }
 
+/// The program's scene, started.
+fn scene(p: &Arc<Program>) -> Scene<SimWorld> {
+    let world = SimWorld::for_scene(p, SceneId(0));
+    Scene::new(p.clone(), sim::library(), "evening", world, 7).unwrap()
+}
+
 /// Runs the scene like `ensemble run` does; returns its trace as compact lines.
 fn run(p: &Arc<Program>, ticks: u32) -> (Scene<SimWorld>, Vec<String>) {
-    let world = SimWorld::for_scene(p, SceneId(0));
-    let mut s = Scene::new(p.clone(), sim::library(), "evening", world, 7).unwrap();
+    let mut s = scene(p);
     let mut lines = Vec::new();
     for t in 0..=ticks {
         if t > 0 {
@@ -312,19 +317,24 @@ fn minmin_plans_again_after_every_action() {
     );
 }
 
-#[test]
-fn a_reload_mid_plan_carries_the_plan_by_name() {
+/// The dinner date planned with A*, `ticks` into the scene.
+fn dinner_after(ticks: u32) -> (Arc<Program>, Scene<SimWorld>) {
     let p = program(
         fixtures::dinner_date(),
         Planner::AStar(Heuristic::Max),
         &[],
         vec![],
     );
-    let world = SimWorld::for_scene(&p, SceneId(0));
-    let mut s = Scene::new(p.clone(), sim::library(), "evening", world, 7).unwrap();
-    for _ in 0..15 {
+    let mut s = scene(&p);
+    for _ in 0..ticks {
         s.tick();
     }
+    (p, s)
+}
+
+#[test]
+fn a_reload_mid_plan_carries_the_plan_by_name() {
+    let (p, mut s) = dinner_after(15);
     // The same program again: nothing to report, the plan goes on.
     let r = s.reload(p.clone(), "same").unwrap();
     assert!(r.fallbacks.is_empty(), "{:?}", r.fallbacks);
@@ -346,7 +356,7 @@ fn a_reload_mid_plan_carries_the_plan_by_name() {
         "{:?}",
         r.fallbacks
     );
-    s.game.planning.reload(&p, &p2, SceneId(0));
+    s.game.planning.reload(&p, &p2, Some(SceneId(0)));
     let ev: Vec<String> = s.take_events().iter().filter_map(compact).collect();
     assert!(
         ev.iter().any(|l| l.starts_with("replan")
@@ -358,4 +368,31 @@ fn a_reload_mid_plan_carries_the_plan_by_name() {
         s.tick();
     }
     assert_eq!(s.status(AgentId(0)), &AgentStatus::Finished);
+}
+
+#[test]
+fn a_reload_that_removes_the_problem_mid_action_fails_the_plan_without_panicking() {
+    // Mid-action: `Act` runs below the Plan state.
+    let (p, mut s) = dinner_after(5);
+    // The same program, but its problem is called something else now, and the state
+    // PlanFailed leads to waits instead of ending the machine (like the samples' `Say`).
+    let mut renamed = (*p).clone();
+    renamed.planning.problems[0].name = renamed.name_id("here").unwrap();
+    let wait = renamed
+        .library
+        .iter()
+        .position(|l| renamed.names[l.name.index()] == "Wait");
+    renamed.states[3].code = LibraryId(wait.unwrap() as u32);
+    renamed.states[3].modifier = Modifier::Number(100.0);
+    let r = s.reload(Arc::new(renamed), "renamed").unwrap();
+    assert!(
+        r.fallbacks
+            .iter()
+            .any(|f| f.contains("problem Evening no longer exists")),
+        "{:?}",
+        r.fallbacks
+    );
+    let ev: Vec<String> = s.take_events().iter().filter_map(compact).collect();
+    assert!(ev.contains(&"enter Top/Fail".to_string()), "{ev:#?}");
+    assert_eq!(s.status(AgentId(0)), &AgentStatus::Running);
 }
