@@ -7,6 +7,7 @@
 use crate::document::Project;
 use ensemble_compiler::front::ron::any::AnyAsset;
 use ensemble_compiler::hpmm::assets::ExpectAsset;
+use std::collections::BTreeMap;
 
 /// A smart location and the names a scene's events pick inside it.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -54,6 +55,26 @@ pub struct MoreNames {
     /// Planning problems (action lists, `*.problem.ron`, PDDL problems) and domains.
     pub problems: Vec<String>,
     pub domains: Vec<String>,
+    /// Per planning domain (native or PDDL), what a problem picks from it.
+    pub domain_names: BTreeMap<String, DomainNames>,
+}
+
+/// The types of a native domain: `object` and those it declares, sorted.
+pub fn domain_types(d: &ensemble_compiler::plan::assets::DomainAsset) -> Vec<String> {
+    let mut types: Vec<String> = d.types.keys().cloned().collect();
+    types.push("object".into());
+    types.sort();
+    types.dedup();
+    types
+}
+
+/// The names a problem picks from its domain.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DomainNames {
+    /// `object` and the declared types.
+    pub types: Vec<String>,
+    /// Its operators (actions).
+    pub actions: Vec<String>,
 }
 
 impl MoreNames {
@@ -134,7 +155,16 @@ pub fn collect(project: &Project) -> MoreNames {
             AnyAsset::Scene(s) => n.scenes.push(s.name.clone()),
             AnyAsset::ActionList(l) => n.problems.push(l.name.clone()),
             AnyAsset::Problem(p) => n.problems.push(p.name.clone()),
-            AnyAsset::Domain(d) => n.domains.push(d.name.clone()),
+            AnyAsset::Domain(d) => {
+                n.domains.push(d.name.clone());
+                n.domain_names.insert(
+                    d.name.clone(),
+                    DomainNames {
+                        types: domain_types(d),
+                        actions: d.actions.iter().map(|a| a.name.clone()).collect(),
+                    },
+                );
+            }
             AnyAsset::Locations(l) => n
                 .places
                 .extend(l.locations.iter().map(|x| (x.name.clone(), [x.x, x.y]))),

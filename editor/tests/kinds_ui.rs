@@ -499,6 +499,12 @@ fn an_action_list_previews_its_plan_and_explains_an_explosion() {
     wait_until(&mut h, "the plan again", |h| {
         shown(h, "9 steps to a goal state")
     });
+    // Each step names the machine that performs it; a click opens it.
+    click(&mut h, "open machine PassThroughSecurity");
+    assert_eq!(
+        h.state().current_machine_name(),
+        Some("PassThroughSecurity")
+    );
 }
 
 #[test]
@@ -508,10 +514,8 @@ fn a_problem_shows_the_plan_its_agent_would_make() {
     let mut h = harness(EditorApp::open(dir.path().join(path)));
     wait_until(&mut h, "the plan", |h| shown(h, "4 steps, checked"));
     assert!(shown(&h, "Buy(npc, sword)"));
-    assert!(
-        shown(&h, "⏵ Buy"),
-        "each step with the machine that performs it"
-    );
+    // Each step with the machine that performs it.
+    h.get_by_label("open machine Buy");
     // A goal only the player's actions reach: the npc (the actor) finds no plan.
     retype_field(&mut h, "goal", "has(player, sword)");
     let goal = |h: &Harness<'static, EditorApp>| match asset(h, path) {
@@ -538,6 +542,29 @@ fn a_problem_shows_the_plan_its_agent_would_make() {
     assert!(!h.state().is_dirty());
     wait_for_diagnostics(&mut h);
     wait_until(&mut h, "the plan again", |h| shown(h, "4 steps, checked"));
+    // Objects pick their type, and actions their machine, from what the domain and project
+    // declare.
+    choose(&mut h, "object sword", "door");
+    wait_for_diagnostics(&mut h);
+    assert!(
+        problems(&h).iter().any(|(c, _)| c == "unreachable-goal"),
+        "a door cannot be had: {:?}",
+        problems(&h)
+    );
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    h.get_by_label("add machine for").click();
+    settle(&mut h);
+    click(&mut h, "WalkIn");
+    choose(&mut h, "machine for WalkIn", "OpenDoor");
+    match asset(&h, path) {
+        AnyAsset::Problem(p) => {
+            assert_eq!(p.objects["sword"], "item");
+            assert_eq!(p.machines["WalkIn"], "OpenDoor");
+        }
+        _ => unreachable!(),
+    }
+    wait_for_diagnostics(&mut h);
+    assert!(problems(&h).is_empty(), "{:?}", problems(&h));
 }
 
 #[test]
@@ -647,4 +674,57 @@ fn find_reaches_planning_actions_in_action_lists_domains_and_pddl() {
     let doc = p.by_path("pddl/dinner-date.pddl").unwrap();
     let text = p.docs[doc].state.text().unwrap();
     assert!(text.contains("(:action xdolly"), "{text}");
+}
+
+#[test]
+fn a_world_event_names_its_problem_and_agent_and_is_checked() {
+    let dir = sample_copy("weapon-shop");
+    let path = "shop.scene.ron";
+    let mut h = harness(EditorApp::open(dir.path().join(path)));
+    let events = |h: &Harness<'static, EditorApp>| match asset(h, path) {
+        AnyAsset::Scene(s) => s.events,
+        _ => unreachable!(),
+    };
+    wait_for_diagnostics(&mut h);
+    h.get_by_label("add event").click();
+    settle(&mut h);
+    click(&mut h, "World");
+    let n = events(&h).len();
+    assert_eq!(n, 2, "the event is added");
+    // It starts on the project's only planning problem; the agent is picked from the scene's.
+    choose(&mut h, &format!("event {n} agent"), "npc");
+    retype_field(
+        &mut h,
+        &format!("event {n} perform"),
+        "Close(player, shopdoor)",
+    );
+    use ensemble_compiler::front::ron::assets::SceneEventAsset;
+    match events(&h).last().unwrap() {
+        SceneEventAsset::World {
+            problem,
+            agent,
+            perform,
+            at,
+            ..
+        } => {
+            assert_eq!(problem, "BuySword");
+            assert_eq!(agent.as_deref(), Some("npc"));
+            assert_eq!(perform.as_deref(), Some("Close(player, shopdoor)"));
+            assert_eq!(*at, 3.0, "a second after the last event");
+        }
+        other => panic!("{other:?}"),
+    }
+    wait_for_diagnostics(&mut h);
+    assert!(problems(&h).is_empty(), "{:?}", problems(&h));
+    // An action the problem does not have is reported as the CLI reports it.
+    retype_field(&mut h, &format!("event {n} perform"), "Fly(player)");
+    wait_for_diagnostics(&mut h);
+    assert!(
+        problems(&h).iter().any(|(c, _)| c == "unknown-reference"),
+        "{:?}",
+        problems(&h)
+    );
+    press(&mut h, Modifiers::COMMAND, Key::S);
+    let saved = std::fs::read_to_string(dir.path().join(path)).unwrap();
+    assert!(saved.contains("perform: \"Fly(player)\""), "{saved}");
 }

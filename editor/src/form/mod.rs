@@ -651,6 +651,24 @@ pub fn key_values(
     key_hint: &str,
     name: &str,
 ) -> bool {
+    let value = Side::Free {
+        hint: "value",
+        width: 180.0,
+    };
+    key_values_as(ui, id, map, keys, key_hint, name, value)
+}
+
+/// [`key_values`] whose values are typed or picked as `value` says (a problem's objects pick
+/// their type among the domain's).
+pub fn key_values_as(
+    ui: &mut Ui,
+    id: impl std::hash::Hash + std::fmt::Debug + Copy,
+    map: &mut BTreeMap<String, String>,
+    keys: &[String],
+    key_hint: &str,
+    name: &str,
+    value: Side,
+) -> bool {
     let mut changed = false;
     let mut rename = None;
     let mut remove = None;
@@ -669,7 +687,13 @@ pub fn key_values(
                 ) {
                     rename = Some((k.clone(), new));
                 }
-                changed |= text(ui, v, 180.0, "value", format!("{name} {k}"), &[]);
+                changed |= side(
+                    ui,
+                    (id, "value", k.as_str()),
+                    v,
+                    &value,
+                    format!("{name} {k}"),
+                );
                 let x = ui.small_button("×").on_hover_text("Remove");
                 name_widget(ui, &x, format!("remove {name} {k}"));
                 if x.clicked() {

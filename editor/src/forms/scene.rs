@@ -498,7 +498,7 @@ impl ScenePanel {
                                             changed |= form::text(
                                                 ui,
                                                 name,
-                                                120.0,
+                                                190.0,
                                                 "name",
                                                 format!("event {} name", i + 1),
                                                 &[],
@@ -559,7 +559,7 @@ impl ScenePanel {
                                             changed |= form::opt_text(
                                                 ui,
                                                 perform,
-                                                150.0,
+                                                240.0,
                                                 "Open(player, door)",
                                                 format!("event {} perform", i + 1),
                                                 &[],

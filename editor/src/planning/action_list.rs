@@ -43,7 +43,7 @@ enum From {
 }
 
 pub const SEARCHES: [(Option<SearchAsset>, &str); 6] = [
-    (None, "default"),
+    (None, "default search"),
     (Some(SearchAsset::Graph), "Graph (shared planning graph)"),
     (Some(SearchAsset::AStar), "A*"),
     (Some(SearchAsset::Gbfs), "greedy best-first"),
@@ -512,7 +512,7 @@ impl ActionListPanel {
         changed
     }
 
-    fn preview(&mut self, ui: &mut Ui, l: &ActionListAsset) {
+    fn preview(&mut self, ui: &mut Ui, l: &ActionListAsset, cx: &PanelCx) {
         let wake = ui.ctx().clone();
         let worker = self
             .worker
@@ -584,12 +584,18 @@ impl ActionListPanel {
                     "Bound the growing variables (give them values), or raise the state limit.",
                 );
             }
-            Preview::Graph(g) => self.graph(ui, g, &answer.elapsed),
+            Preview::Graph(g) => self.graph(ui, g, &answer.elapsed, cx),
             Preview::Plan(_) => {}
         }
     }
 
-    fn graph(&mut self, ui: &mut Ui, g: &GraphPreview, elapsed: &std::time::Duration) {
+    fn graph(
+        &mut self,
+        ui: &mut Ui,
+        g: &GraphPreview,
+        elapsed: &std::time::Duration,
+        cx: &PanelCx,
+    ) {
         let edges = g.graph.num_edges();
         let goals = g.goal.iter().filter(|x| **x).count();
         ui.label(
@@ -659,11 +665,7 @@ impl ActionListPanel {
                             ui.label(RichText::new(format!("{}.", k + 1)).color(theme::TEXT_WEAK));
                             ui.label(RichText::new(&action.name).color(theme::TEXT))
                                 .on_hover_text(describe(s));
-                            ui.label(
-                                RichText::new(self.machine_of(&action.name))
-                                    .small()
-                                    .color(theme::ACCENT),
-                            );
+                            super::machine_link(ui, cx, self.machine_of(&action.name).as_deref());
                             ui.end_row();
                         }
                     });
@@ -680,12 +682,11 @@ impl ActionListPanel {
         }
     }
 
-    fn machine_of(&self, action: &str) -> String {
+    fn machine_of(&self, action: &str) -> Option<String> {
         self.asked
             .as_ref()
             .and_then(|l| l.actions.iter().find(|a| a.name == action))
             .and_then(|a| a.machine.clone())
-            .map_or(String::new(), |m| format!("⏵ {m}"))
     }
 }
 
@@ -767,7 +768,7 @@ impl AssetPanel<ActionListAsset> for ActionListPanel {
             egui::ScrollArea::vertical()
                 .id_salt("actionlist-preview-scroll")
                 .auto_shrink([false, false])
-                .show(ui, |ui| self.preview(ui, &snapshot));
+                .show(ui, |ui| self.preview(ui, &snapshot, cx));
         });
         match self.tab {
             Tab::Variables => form::detail(ui, |ui| changed |= self.variables(ui, l, d)),

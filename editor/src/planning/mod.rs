@@ -9,7 +9,9 @@ pub mod picture;
 pub mod preview;
 pub mod strips;
 
-use crate::asset_panel::{KindPanel, for_kind};
+use crate::asset_panel::{KindPanel, PanelCx, Request, for_kind};
+use crate::theme;
+use eframe::egui;
 use ensemble_compiler::front::ron::AssetKind;
 use ensemble_compiler::front::ron::any::AnyAsset;
 
@@ -38,4 +40,26 @@ pub fn panels() -> Vec<(AssetKind, Box<dyn KindPanel>)> {
             }),
         ),
     ]
+}
+
+/// The machine that performs a plan step, as a link that opens it (empty: it takes no time).
+pub fn machine_link(ui: &mut egui::Ui, cx: &PanelCx, machine: Option<&str>) {
+    let Some(m) = machine else {
+        ui.label("");
+        return;
+    };
+    let r = ui
+        .add(
+            egui::Button::new(
+                egui::RichText::new(format!("⏵ {m}"))
+                    .small()
+                    .color(theme::ACCENT),
+            )
+            .frame(false),
+        )
+        .on_hover_text("Open the machine that performs this step");
+    crate::panel_cx::name_widget(ui, &r, format!("open machine {m}"));
+    if r.clicked() {
+        cx.request(Request::OpenMachine(m.to_string()));
+    }
 }

@@ -30,6 +30,8 @@ pub struct Checked {
     pub problems: Vec<Problem>,
     /// A domain's actions, each with the byte offset of its name (for Find).
     pub actions: Vec<(String, usize)>,
+    /// A domain's types (`object` and those it declares).
+    pub types: Vec<String>,
 }
 
 /// Reads `text` as the compiler reads a PDDL file; returns what it defines and every problem.
@@ -56,18 +58,26 @@ pub fn check(text: &str) -> Checked {
             }
         })
         .collect();
-    let actions = match read {
-        Some(ensemble_compiler::front::pddl::PddlFile::Domain(d)) => d
-            .actions
-            .iter()
-            .map(|a| (a.name.text.clone(), a.name.span.range().start))
-            .collect(),
-        _ => Vec::new(),
+    let (actions, types) = match read {
+        Some(ensemble_compiler::front::pddl::PddlFile::Domain(d)) => {
+            let mut types: Vec<String> = d.types.iter().map(|t| t.name.text.clone()).collect();
+            types.push("object".into());
+            types.sort();
+            types.dedup();
+            let actions = d
+                .actions
+                .iter()
+                .map(|a| (a.name.text.clone(), a.name.span.range().start))
+                .collect();
+            (actions, types)
+        }
+        _ => (Vec::new(), Vec::new()),
     };
     Checked {
         header: ensemble_compiler::front::pddl::header(text),
         problems,
         actions,
+        types,
     }
 }
 

@@ -377,9 +377,11 @@ impl Worker {
         }
     }
 
-    /// Whether the latest answer is older than what was asked.
+    /// Whether an answer is awaited: a job waits for the debounce, or the latest answer is older
+    /// than what was asked (nothing asked: nothing awaited).
     pub fn is_waiting(&self) -> bool {
-        self.pending.is_some() || self.latest.as_ref().is_none_or(|a| a.id != self.asked)
+        self.pending.is_some()
+            || (self.asked > 0 && self.latest.as_ref().is_none_or(|a| a.id != self.asked))
     }
 }
 
@@ -464,5 +466,30 @@ mod tests {
         // A name that does not resolve is said, not planned.
         list.goal.push(Condition::Eq("Nope".into(), Value::Int(1)));
         assert!(matches!(list_preview(&list), Preview::Invalid(_)));
+    }
+
+    #[test]
+    fn the_worker_answers_only_the_latest_request() {
+        let mut w = Worker::start(|| {});
+        assert!(!w.is_waiting(), "nothing asked, nothing awaited");
+        let mut bounded = traveller();
+        bounded.state_limit = Some(3);
+        // The first is sent at once; the second waits for the debounce and replaces it.
+        w.ask_now(Job::List(bounded));
+        w.ask(Job::List(traveller()));
+        assert!(w.is_waiting());
+        let start = Instant::now();
+        while w.is_waiting() {
+            assert!(start.elapsed() < Duration::from_secs(30), "no answer");
+            w.poll();
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let answer = w.latest.as_ref().unwrap();
+        assert_eq!(answer.id, 2);
+        assert!(
+            matches!(&answer.preview, Preview::Graph(g) if g.graph.states.len() == 19),
+            "the answer to the second request, not the bounded first: {:?}",
+            answer.preview
+        );
     }
 }

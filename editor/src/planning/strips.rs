@@ -149,10 +149,7 @@ impl AssetPanel<DomainAsset> for DomainPanel {
             );
         });
         form::problems(ui, d.outside(&["actions", "name"]));
-        let mut types: Vec<String> = dm.types.keys().cloned().collect();
-        types.push("object".into());
-        types.sort();
-        types.dedup();
+        let types = crate::names::domain_types(dm);
         egui::CollapsingHeader::new(RichText::new("Types, constants and predicates").strong())
             .id_salt("domain-header")
             .default_open(true)
@@ -269,7 +266,7 @@ impl PlanView {
         let Some(problem) = grounded else {
             form::help(
                 ui,
-                "The plan appears once the project compiles this problem (see its problems below).",
+                "The plan appears once this problem compiles without errors.",
             );
             return;
         };
@@ -329,13 +326,7 @@ impl PlanView {
                         for (k, (step, machine)) in plan.steps.iter().enumerate() {
                             ui.label(RichText::new(format!("{}.", k + 1)).color(theme::TEXT_WEAK));
                             ui.label(RichText::new(step).color(theme::TEXT));
-                            ui.label(
-                                RichText::new(
-                                    machine.as_ref().map_or(String::new(), |m| format!("⏵ {m}")),
-                                )
-                                .small()
-                                .color(theme::ACCENT),
-                            );
+                            super::machine_link(ui, cx, machine.as_deref());
                             ui.end_row();
                         }
                     });
@@ -433,13 +424,25 @@ impl AssetPanel<ProblemAsset> for ProblemPanel {
                 ui.end_row();
             });
             form::section(ui, "Objects");
-            changed |= form::key_values(
+            let domain = cx.names.more.domain_names.get(&p.domain);
+            let of_type = match domain {
+                Some(dm) => Side::Pick {
+                    options: &dm.types,
+                    width: 180.0,
+                },
+                None => Side::Free {
+                    hint: "type",
+                    width: 180.0,
+                },
+            };
+            changed |= form::key_values_as(
                 ui,
                 "problem-objects",
                 &mut p.objects,
                 &[],
                 "object",
                 "object",
+                of_type,
             );
             form::section(ui, "Initially true");
             changed |= literals(ui, &mut p.init, "atShop(player)", "initial facts", true);
@@ -452,13 +455,18 @@ impl AssetPanel<ProblemAsset> for ProblemPanel {
                 ui,
                 "Override the domain's (this is how PDDL actions get machines).",
             );
-            changed |= form::key_values(
+            let actions = domain.map_or(&[][..], |dm| &dm.actions);
+            changed |= form::key_values_as(
                 ui,
                 "problem-machines",
                 &mut p.machines,
-                &[],
+                actions,
                 "action",
                 "machine for",
+                Side::Pick {
+                    options: &cx.names.machines,
+                    width: 200.0,
+                },
             );
         });
         changed
