@@ -552,6 +552,9 @@ fn a_problem_shows_the_plan_its_agent_would_make() {
         problems(&h)
     );
     press(&mut h, Modifiers::COMMAND, Key::Z);
+    // (Diagnostics first: the form's error line goes, and the layout moves under an open menu.)
+    wait_for_diagnostics(&mut h);
+    wait_until(&mut h, "the plan again", |h| shown(h, "4 steps, checked"));
     h.get_by_label("add machine for").click();
     settle(&mut h);
     click(&mut h, "WalkIn");

@@ -509,6 +509,59 @@ fn split_list(text: &str, sep: char) -> Vec<String> {
         .collect()
 }
 
+/// How a list is typed as text.
+#[derive(Clone, Copy, PartialEq)]
+enum ListText {
+    /// One line, comma-separated.
+    Comma,
+    /// Comma-separated over several lines; a line break separates too.
+    CommaLines,
+    /// One item per line.
+    Lines,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn list_field(
+    ui: &mut Ui,
+    list: &mut Vec<String>,
+    typed: ListText,
+    width: f32,
+    rows: usize,
+    hint: &str,
+    name: String,
+    notes: &[(Severity, String)],
+) -> bool {
+    let salt = match typed {
+        ListText::Comma => "comma-list",
+        ListText::CommaLines => "comma-area",
+        ListText::Lines => "line-list",
+    };
+    let id = ui.id().with((salt, &name));
+    let r = buffered(
+        ui,
+        id,
+        list,
+        |l| l.join(if typed == ListText::Lines { "\n" } else { ", " }),
+        |t| match typed {
+            ListText::Comma => split_list(t, ','),
+            ListText::CommaLines => split_list(&t.replace('\n', ","), ','),
+            ListText::Lines => split_list(t, '\n'),
+        },
+        |t| {
+            let edit = if typed == ListText::Comma {
+                egui::TextEdit::singleline(t)
+            } else {
+                egui::TextEdit::multiline(t).desired_rows(rows)
+            };
+            edit.hint_text(hint)
+                .desired_width(width)
+                .background_color(theme::BOX_FILL)
+        },
+        name,
+    );
+    mark(ui, r, notes).changed()
+}
+
 /// A list typed as one line, comma-separated.
 pub fn comma_list(
     ui: &mut Ui,
@@ -519,22 +572,7 @@ pub fn comma_list(
     notes: &[(Severity, String)],
 ) -> bool {
     let name = name.into();
-    let id = ui.id().with(("comma-list", &name));
-    let r = buffered(
-        ui,
-        id,
-        list,
-        |l| l.join(", "),
-        |t| split_list(t, ','),
-        |t| {
-            egui::TextEdit::singleline(t)
-                .hint_text(hint)
-                .desired_width(width)
-                .background_color(theme::BOX_FILL)
-        },
-        name,
-    );
-    mark(ui, r, notes).changed()
+    list_field(ui, list, ListText::Comma, width, 1, hint, name, notes)
 }
 
 /// A list typed as comma-separated text over several lines (a lexicon's words); a line break
@@ -547,24 +585,17 @@ pub fn comma_area(
     name: impl Into<String>,
     notes: &[(Severity, String)],
 ) -> bool {
-    let name = name.into();
-    let id = ui.id().with(("comma-area", &name));
-    let r = buffered(
+    let (name, width) = (name.into(), f32::INFINITY);
+    list_field(
         ui,
-        id,
         list,
-        |l| l.join(", "),
-        |t| split_list(&t.replace('\n', ","), ','),
-        |t| {
-            egui::TextEdit::multiline(t)
-                .hint_text(hint)
-                .desired_width(f32::INFINITY)
-                .desired_rows(rows)
-                .background_color(theme::BOX_FILL)
-        },
+        ListText::CommaLines,
+        width,
+        rows,
+        hint,
         name,
-    );
-    mark(ui, r, notes).changed()
+        notes,
+    )
 }
 
 /// A list typed one item per line (utterance variants, words).
@@ -578,23 +609,7 @@ pub fn line_list(
     notes: &[(Severity, String)],
 ) -> bool {
     let name = name.into();
-    let id = ui.id().with(("line-list", &name));
-    let r = buffered(
-        ui,
-        id,
-        list,
-        |l| l.join("\n"),
-        |t| split_list(t, '\n'),
-        |t| {
-            egui::TextEdit::multiline(t)
-                .hint_text(hint)
-                .desired_width(width)
-                .desired_rows(rows)
-                .background_color(theme::BOX_FILL)
-        },
-        name,
-    );
-    mark(ui, r, notes).changed()
+    list_field(ui, list, ListText::Lines, width, rows, hint, name, notes)
 }
 
 /// A name that changes only when the edit is committed (Enter or leaving the field; Escape
@@ -639,6 +654,27 @@ pub fn name_field(
         ui.data_mut(|d| d.remove::<String>(id));
     }
     commit.then(|| text.trim().to_string())
+}
+
+/// A `×` button named `name` (tests and screen readers find it so); whether it was clicked.
+pub fn remove_button(ui: &mut Ui, name: impl Into<String>) -> bool {
+    let x = ui.small_button("×").on_hover_text("Remove");
+    name_widget(ui, &x, name);
+    x.clicked()
+}
+
+/// One item of a list drawn as a card (a tracker, a seed state, a proxy), full width.
+pub fn card<R>(ui: &mut Ui, add: impl FnOnce(&mut Ui) -> R) -> R {
+    egui::Frame::new()
+        .fill(theme::PANEL)
+        .stroke(egui::Stroke::new(1.0, theme::BORDER))
+        .corner_radius(5)
+        .inner_margin(egui::Margin::symmetric(8, 6))
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            add(ui)
+        })
+        .inner
 }
 
 /// A table of `key = value` rows (an agent's variables, a concept's properties): keys rename on
@@ -694,9 +730,7 @@ pub fn key_values_as(
                     &value,
                     format!("{name} {k}"),
                 );
-                let x = ui.small_button("×").on_hover_text("Remove");
-                name_widget(ui, &x, format!("remove {name} {k}"));
-                if x.clicked() {
+                if remove_button(ui, format!("remove {name} {k}")) {
                     remove = Some(k.clone());
                 }
                 ui.end_row();
@@ -791,9 +825,7 @@ pub fn pairs(
                     &right,
                     format!("{name} {} second", i + 1),
                 );
-                let x = ui.small_button("×").on_hover_text("Remove");
-                name_widget(ui, &x, format!("remove {name} {}", i + 1));
-                if x.clicked() {
+                if remove_button(ui, format!("remove {name} {}", i + 1)) {
                     remove = Some(i);
                 }
                 ui.end_row();

@@ -312,24 +312,18 @@ impl ConceptsPanel {
         );
         let mut remove = None;
         for (k, t) in v.track.iter_mut().enumerate() {
-            egui::Frame::new()
-                .fill(theme::PANEL)
-                .stroke(egui::Stroke::new(1.0, theme::BORDER))
-                .corner_radius(5)
-                .inner_margin(egui::Margin::symmetric(8, 6))
-                .show(ui, |ui| {
-                    ui.set_width(ui.available_width());
-                    changed |= tracker(ui, i, k, t, cx);
-                    let x = ui.small_button("remove");
-                    crate::panel_cx::name_widget(ui, &x, format!("remove tracker {}", k + 1));
-                    if x.clicked() {
-                        remove = Some(k);
-                    }
-                    form::problems(
-                        ui,
-                        d.under(&[P::F("variables"), P::I(i), P::F("track"), P::I(k)]),
-                    );
-                });
+            form::card(ui, |ui| {
+                changed |= tracker(ui, i, k, t, cx);
+                let x = ui.small_button("remove");
+                crate::panel_cx::name_widget(ui, &x, format!("remove tracker {}", k + 1));
+                if x.clicked() {
+                    remove = Some(k);
+                }
+                form::problems(
+                    ui,
+                    d.under(&[P::F("variables"), P::I(i), P::F("track"), P::I(k)]),
+                );
+            });
         }
         if let Some(k) = remove {
             v.track.remove(k);

@@ -103,7 +103,7 @@ pub fn panels() -> Vec<(AssetKind, Box<dyn KindPanel>)> {
         ),
         (
             AssetKind::Chat,
-            for_kind(chat::ChatPanel::default(), |a| match a {
+            for_kind(chat::ChatPanel, |a| match a {
                 AnyAsset::Chat(s) => Some(s),
                 _ => None,
             }),
@@ -113,7 +113,7 @@ pub fn panels() -> Vec<(AssetKind, Box<dyn KindPanel>)> {
 
 /// The manifest's panel, over [`AnyAsset`].
 pub fn manifest_panel() -> Box<dyn KindPanel> {
-    for_kind(manifest::ManifestPanel::default(), |a| match a {
+    for_kind(manifest::ManifestPanel, |a| match a {
         AnyAsset::Manifest(m) => Some(m),
         _ => None,
     })

@@ -42,25 +42,6 @@ fn supplies(ui: &mut Ui, value: &mut String, width: f32, name: &str) -> bool {
     form::text(ui, value, width, "pred/arity, …", name, &notes)
 }
 
-fn remove_button(ui: &mut Ui, name: String) -> bool {
-    let x = ui.small_button("×").on_hover_text("Remove");
-    crate::panel_cx::name_widget(ui, &x, name);
-    x.clicked()
-}
-
-fn item_frame<R>(ui: &mut Ui, add: impl FnOnce(&mut Ui) -> R) -> R {
-    egui::Frame::new()
-        .fill(theme::PANEL)
-        .stroke(egui::Stroke::new(1.0, theme::BORDER))
-        .corner_radius(5)
-        .inner_margin(egui::Margin::symmetric(8, 6))
-        .show(ui, |ui| {
-            ui.set_width(ui.available_width());
-            add(ui)
-        })
-        .inner
-}
-
 impl SmartLocationPanel {
     fn section(
         &mut self,
@@ -132,7 +113,7 @@ impl AssetPanel<SmartLocationAsset> for SmartLocationPanel {
                         changed |= form::pick(ui, ("smartloc-script", i), &mut c.script, &names.more.scripts, 200.0, format!("script {}", i + 1), "choose a script");
                         ui.label(RichText::new("preference").color(theme::TEXT_WEAK));
                         changed |= form::number(ui, &mut c.preference, 0.0..=1e3, 0.05, "", format!("script {} preference", i + 1));
-                        if remove_button(ui, format!("remove script {}", i + 1)) {
+                        if form::remove_button(ui, format!("remove script {}", i + 1)) {
                             remove = Some(i);
                         }
                     });
@@ -158,7 +139,7 @@ impl AssetPanel<SmartLocationAsset> for SmartLocationPanel {
                         changed |= form::text(ui, &mut p.name, 140.0, "name", format!("prop {} name", i + 1), &d.notes(&[P::F("props"), P::I(i), P::F("name")]));
                         ui.label(RichText::new("is a").color(theme::TEXT_WEAK));
                         changed |= form::text(ui, &mut p.kind, 140.0, "kind", format!("prop {} kind", i + 1), &d.notes(&[P::F("props"), P::I(i), P::F("kind")]));
-                        if remove_button(ui, format!("remove prop {}", i + 1)) {
+                        if form::remove_button(ui, format!("remove prop {}", i + 1)) {
                             remove = Some(i);
                         }
                     });
@@ -181,7 +162,7 @@ impl AssetPanel<SmartLocationAsset> for SmartLocationPanel {
                 form::help(ui, "Game systems that take part in its scripts as if they were NPCs (35.6).");
                 let mut remove = None;
                 for (i, p) in s.proxies.iter_mut().enumerate() {
-                    item_frame(ui, |ui| {
+                    form::card(ui, |ui| {
                         ui.horizontal_wrapped(|ui| {
                             ui.label(RichText::new("proxy").color(theme::TEXT_WEAK));
                             if let Some(new) = form::name_field(ui, ("proxy-name", i), &p.name, 120.0, format!("proxy {} name", i + 1), &d.notes(&[P::F("proxies"), P::I(i), P::F("name")])) {
@@ -193,7 +174,7 @@ impl AssetPanel<SmartLocationAsset> for SmartLocationPanel {
                             changed |= form::comma_list(ui, &mut p.actions, 230.0, "actions", format!("proxy {} actions", i + 1), &[]);
                             ui.label(RichText::new("supplies").color(theme::TEXT_WEAK));
                             changed |= supplies(ui, &mut p.supplies, 110.0, &format!("proxy {} supplies", i + 1));
-                            if remove_button(ui, format!("remove proxy {}", i + 1)) {
+                            if form::remove_button(ui, format!("remove proxy {}", i + 1)) {
                                 remove = Some(i);
                             }
                         });
@@ -216,7 +197,7 @@ impl AssetPanel<SmartLocationAsset> for SmartLocationPanel {
                 form::help(ui, "Events at the location that nearby agents react to: facts on the blackboard for a while.");
                 let mut remove = None;
                 for (i, x) in s.notifications.iter_mut().enumerate() {
-                    item_frame(ui, |ui| {
+                    form::card(ui, |ui| {
                         ui.horizontal_wrapped(|ui| {
                             if let Some(new) = form::name_field(ui, ("note-name", i), &x.name, 120.0, format!("notification {} name", i + 1), &d.notes(&[P::F("notifications"), P::I(i), P::F("name")])) {
                                 cx.request(Request::Rename { what: Named::Notification { location: location.clone() }, old: x.name.clone(), new });
@@ -229,7 +210,7 @@ impl AssetPanel<SmartLocationAsset> for SmartLocationPanel {
                             changed |= form::opt_number(ui, &mut x.radius, 5.0, 0.0..=1e4, 0.1, " m", "the location's", &format!("notification {} radius", i + 1));
                             ui.label(RichText::new("lasts").color(theme::TEXT_WEAK));
                             changed |= form::opt_number(ui, &mut x.lasts, 10.0, 0.0..=1e7, 0.5, " s", "until taken", &format!("notification {} lasts", i + 1));
-                            if remove_button(ui, format!("remove notification {}", i + 1)) {
+                            if form::remove_button(ui, format!("remove notification {}", i + 1)) {
                                 remove = Some(i);
                             }
                         });
@@ -258,7 +239,7 @@ impl AssetPanel<SmartLocationAsset> for SmartLocationPanel {
                 form::help(ui, "NPCs placed at a point, once or in waves, who then walk a route.");
                 let mut remove = None;
                 for (i, x) in s.spawns.iter_mut().enumerate() {
-                    item_frame(ui, |ui| {
+                    form::card(ui, |ui| {
                         ui.horizontal_wrapped(|ui| {
                             changed |= form::text(ui, &mut x.name, 120.0, "name", format!("spawn {} name", i + 1), &d.notes(&[P::F("spawns"), P::I(i), P::F("name")]));
                             ui.label(RichText::new("at").color(theme::TEXT_WEAK));
@@ -276,7 +257,7 @@ impl AssetPanel<SmartLocationAsset> for SmartLocationPanel {
                                 x.waves = waves.map(|w| w.round() as u32);
                                 changed = true;
                             }
-                            if remove_button(ui, format!("remove spawn {}", i + 1)) {
+                            if form::remove_button(ui, format!("remove spawn {}", i + 1)) {
                                 remove = Some(i);
                             }
                         });

@@ -117,7 +117,7 @@ pub fn moved<N>(
         .filter_map(|(id, node)| {
             let want = expected.get(&id)?;
             let name = name_of(&node.value)?;
-            ((node.pos - *want).length() > 0.01).then(|| (name, [node.pos.x, node.pos.y]))
+            ((node.pos - *want).length() > 0.01).then_some((name, [node.pos.x, node.pos.y]))
         })
         .collect()
 }

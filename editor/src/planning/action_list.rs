@@ -51,6 +51,25 @@ pub const SEARCHES: [(Option<SearchAsset>, &str); 6] = [
     (Some(SearchAsset::Pop), "partial-order (POP)"),
 ];
 
+/// A count that is optional (unset: the compiler's `default`), labelled `name` before it.
+fn count(ui: &mut Ui, value: &mut Option<u64>, default: u64, max: f64, name: &str) -> bool {
+    ui.label(RichText::new(name).color(theme::TEXT_WEAK));
+    let mut n = value.map(|n| n as f64);
+    let hint = default
+        .to_string()
+        .as_bytes()
+        .rchunks(3)
+        .rev()
+        .map(|c| std::str::from_utf8(c).unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join(",");
+    let changed = form::opt_number(ui, &mut n, default as f64, 1.0..=max, 10.0, "", &hint, name);
+    if changed {
+        *value = n.map(|n| n.round() as u64);
+    }
+    changed
+}
+
 /// The planner settings every planning asset has: search and node budget.
 pub fn planner(ui: &mut Ui, id: &str, p: &mut PlannerAsset) -> bool {
     let mut changed = form::choose(
@@ -61,21 +80,7 @@ pub fn planner(ui: &mut Ui, id: &str, p: &mut PlannerAsset) -> bool {
         220.0,
         "search",
     );
-    let mut nodes = p.max_nodes.map(|n| n as f64);
-    ui.label(RichText::new("node budget").color(theme::TEXT_WEAK));
-    if form::opt_number(
-        ui,
-        &mut nodes,
-        100_000.0,
-        1.0..=1e9,
-        100.0,
-        "",
-        "100,000",
-        "node budget",
-    ) {
-        p.max_nodes = nodes.map(|n| n.round() as u64);
-        changed = true;
-    }
+    changed |= count(ui, &mut p.max_nodes, 100_000, 1e9, "node budget");
     changed
 }
 
@@ -125,6 +130,18 @@ fn value(
     }
 }
 
+/// A variable picked among the declared ones.
+fn variable(
+    ui: &mut Ui,
+    id: impl std::hash::Hash + std::fmt::Debug,
+    var: &mut String,
+    vars: &[Variable],
+    name: String,
+) -> bool {
+    let names: Vec<String> = vars.iter().map(|v| v.name.clone()).collect();
+    form::pick(ui, id, var, &names, 130.0, name, "variable…")
+}
+
 fn condition(
     ui: &mut Ui,
     id: (&str, usize, usize),
@@ -132,20 +149,11 @@ fn condition(
     c: &mut Condition,
     label: &str,
 ) -> bool {
-    let names: Vec<String> = vars.iter().map(|v| v.name.clone()).collect();
     let (mut var, mut v, mut eq) = match c.clone() {
         Condition::Eq(n, v) => (n, v, true),
         Condition::Ne(n, v) => (n, v, false),
     };
-    let mut changed = form::pick(
-        ui,
-        (id, "var"),
-        &mut var,
-        &names,
-        130.0,
-        format!("{label} variable"),
-        "variable…",
-    );
+    let mut changed = variable(ui, (id, "var"), &mut var, vars, format!("{label} variable"));
     changed |= form::choose(
         ui,
         (id, "op"),
@@ -179,7 +187,6 @@ fn effect(
     e: &mut Effect,
     label: &str,
 ) -> bool {
-    let names: Vec<String> = vars.iter().map(|v| v.name.clone()).collect();
     let (mut set, mut var, mut v) = match e.clone() {
         Effect::Set(n, v) => (true, n, v),
         Effect::Add(n, k) => (false, n, Value::Int(k)),
@@ -192,15 +199,7 @@ fn effect(
         70.0,
         format!("{label} kind"),
     );
-    changed |= form::pick(
-        ui,
-        (id, "var"),
-        &mut var,
-        &names,
-        130.0,
-        format!("{label} variable"),
-        "variable…",
-    );
+    changed |= variable(ui, (id, "var"), &mut var, vars, format!("{label} variable"));
     ui.label(RichText::new(if set { "to" } else { "by" }).color(theme::TEXT_WEAK));
     if set {
         changed |= value(
@@ -246,9 +245,7 @@ fn conditions(
     for (k, c) in list.iter_mut().enumerate() {
         ui.horizontal(|ui| {
             changed |= condition(ui, (id, k, 0), vars, c, &format!("{noun} {}", k + 1));
-            let x = ui.small_button("×");
-            crate::panel_cx::name_widget(ui, &x, format!("remove {noun} {}", k + 1));
-            if x.clicked() {
+            if form::remove_button(ui, format!("remove {noun} {}", k + 1)) {
                 remove = Some(k);
             }
         });
@@ -311,9 +308,7 @@ impl ActionListPanel {
                             ui.label(RichText::new("integer").italics().color(theme::TEXT_WEAK));
                         }
                     }
-                    let x = ui.small_button("×");
-                    crate::panel_cx::name_widget(ui, &x, format!("remove variable {}", i + 1));
-                    if x.clicked() {
+                    if form::remove_button(ui, format!("remove variable {}", i + 1)) {
                         remove = Some(i);
                     }
                     ui.end_row();
@@ -393,9 +388,7 @@ impl ActionListPanel {
                     e,
                     &format!("effect {}", k + 1),
                 );
-                let x = ui.small_button("×");
-                crate::panel_cx::name_widget(ui, &x, format!("remove effect {}", k + 1));
-                if x.clicked() {
+                if form::remove_button(ui, format!("remove effect {}", k + 1)) {
                     remove = Some(k);
                 }
             });
@@ -426,73 +419,60 @@ impl ActionListPanel {
         );
         let mut remove_seed = None;
         for (s, seed) in l.seeds.iter_mut().enumerate() {
-            egui::Frame::new()
-                .fill(theme::PANEL)
-                .stroke(egui::Stroke::new(1.0, theme::BORDER))
-                .corner_radius(5)
-                .inner_margin(egui::Margin::symmetric(8, 6))
-                .show(ui, |ui| {
-                    ui.set_width(ui.available_width());
+            form::card(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.label(
+                        RichText::new(if s == 0 {
+                            "seed 1 (agents start here)".to_string()
+                        } else {
+                            format!("seed {}", s + 1)
+                        })
+                        .strong()
+                        .color(theme::TEXT),
+                    );
+                    let x = ui.small_button("remove seed");
+                    crate::panel_cx::name_widget(ui, &x, format!("remove seed {}", s + 1));
+                    if x.clicked() {
+                        remove_seed = Some(s);
+                    }
+                });
+                let mut remove = None;
+                for (k, (var, v)) in seed.iter_mut().enumerate() {
                     ui.horizontal(|ui| {
-                        ui.label(
-                            RichText::new(if s == 0 {
-                                "seed 1 (agents start here)".to_string()
-                            } else {
-                                format!("seed {}", s + 1)
-                            })
-                            .strong()
-                            .color(theme::TEXT),
+                        changed |= variable(
+                            ui,
+                            ("seed-var", s, k),
+                            var,
+                            &vars,
+                            format!("seed {} variable {}", s + 1, k + 1),
                         );
-                        let x = ui.small_button("remove seed");
-                        crate::panel_cx::name_widget(ui, &x, format!("remove seed {}", s + 1));
-                        if x.clicked() {
-                            remove_seed = Some(s);
+                        ui.label(RichText::new("=").color(theme::TEXT_WEAK));
+                        changed |= value(
+                            ui,
+                            ("seed-value", s, k),
+                            &vars,
+                            var,
+                            v,
+                            format!("seed {} value {}", s + 1, k + 1),
+                        );
+                        if form::remove_button(ui, format!("remove seed {} value {}", s + 1, k + 1))
+                        {
+                            remove = Some(k);
                         }
                     });
-                    let mut remove = None;
-                    for (k, (var, v)) in seed.iter_mut().enumerate() {
-                        ui.horizontal(|ui| {
-                            changed |= form::pick(
-                                ui,
-                                ("seed-var", s, k),
-                                var,
-                                &names,
-                                130.0,
-                                format!("seed {} variable {}", s + 1, k + 1),
-                                "variable…",
-                            );
-                            ui.label(RichText::new("=").color(theme::TEXT_WEAK));
-                            changed |= value(
-                                ui,
-                                ("seed-value", s, k),
-                                &vars,
-                                var,
-                                v,
-                                format!("seed {} value {}", s + 1, k + 1),
-                            );
-                            let x = ui.small_button("×");
-                            crate::panel_cx::name_widget(
-                                ui,
-                                &x,
-                                format!("remove seed {} value {}", s + 1, k + 1),
-                            );
-                            if x.clicked() {
-                                remove = Some(k);
-                            }
-                        });
-                    }
-                    if let Some(k) = remove {
-                        seed.remove(k);
-                        changed = true;
-                    }
-                    let add = ui.small_button("+ value");
-                    crate::panel_cx::name_widget(ui, &add, format!("add seed {} value", s + 1));
-                    if add.clicked() {
-                        seed.push((names.first().cloned().unwrap_or_default(), Value::Int(0)));
-                        changed = true;
-                    }
-                    form::problems(ui, d.under(&[P::F("seeds"), P::I(s)]));
-                });
+                }
+                if let Some(k) = remove {
+                    seed.remove(k);
+                    changed = true;
+                }
+                let add = ui.small_button("+ value");
+                crate::panel_cx::name_widget(ui, &add, format!("add seed {} value", s + 1));
+                if add.clicked() {
+                    seed.push((names.first().cloned().unwrap_or_default(), Value::Int(0)));
+                    changed = true;
+                }
+                form::problems(ui, d.under(&[P::F("seeds"), P::I(s)]));
+            });
         }
         if let Some(s) = remove_seed {
             l.seeds.remove(s);
@@ -726,19 +706,15 @@ impl AssetPanel<ActionListAsset> for ActionListPanel {
             );
             ui.add_space(10.0);
             changed |= planner(ui, "actionlist", &mut l.planner);
-            ui.label(RichText::new("state limit").color(theme::TEXT_WEAK));
-            let mut limit = l.state_limit.map(|n| n as f64);
-            if form::opt_number(
+            let mut limit = l.state_limit.map(|n| n as u64);
+            if count(
                 ui,
                 &mut limit,
-                preview::STATE_LIMIT as f64,
-                1.0..=1e7,
-                10.0,
-                "",
-                "10,000",
+                preview::STATE_LIMIT as u64,
+                1e7,
                 "state limit",
             ) {
-                l.state_limit = limit.map(|n| n.round() as usize);
+                l.state_limit = limit.map(|n| n as usize);
                 changed = true;
             }
         });

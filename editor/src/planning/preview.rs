@@ -413,20 +413,7 @@ mod tests {
             .map(|(a, _)| g.compiled.actions[*a as usize].name.as_str())
             .collect();
         // Hewlett Fig. 2.3.
-        assert_eq!(
-            names,
-            [
-                "Go_To_Ticket_Counter",
-                "Ask_For_Gate",
-                "Ask_For_Ticket",
-                "Go_To_Main_Terminal",
-                "Go_To_Security",
-                "Pass_Through_Security",
-                "Go_To_Gate",
-                "Wait_At_Gate",
-                "Get_On_Plane"
-            ]
-        );
+        assert_eq!(names, ensemble_compiler::plan::fixtures::FIG_2_3);
         // From the wrong gate she replans: check the gate, go to the right one.
         let wrong = g.plans[1].steps.as_ref().unwrap();
         assert_eq!(g.compiled.actions[wrong[0].0 as usize].name, "Check_Gate");

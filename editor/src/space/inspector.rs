@@ -288,9 +288,7 @@ pub fn state(
                 "",
                 format!("weight of expectation {}", k + 1),
             );
-            let x = ui.small_button("×").on_hover_text("Remove");
-            crate::panel_cx::name_widget(ui, &x, format!("remove expectation {}", k + 1));
-            if x.clicked() {
+            if form::remove_button(ui, format!("remove expectation {}", k + 1)) {
                 remove = Some(k);
             }
         });

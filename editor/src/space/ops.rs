@@ -315,10 +315,7 @@ mod tests {
             sp.states[2].to,
             vec![("off".into(), 0.5), ("idle".into(), 0.5)]
         );
-        assert!(
-            add_transition(&mut sp, "idle", "idle") == false,
-            "exists already"
-        );
+        assert!(!add_transition(&mut sp, "idle", "idle"), "exists already");
         let mut sp = space();
         sp.states[0].to.truncate(2);
         sp.states[0].to[0].1 = 0.6;
