@@ -731,3 +731,79 @@ fn a_world_event_names_its_problem_and_agent_and_is_checked() {
     let saved = std::fs::read_to_string(dir.path().join(path)).unwrap();
     assert!(saved.contains("perform: \"Fly(player)\""), "{saved}");
 }
+
+#[test]
+fn an_action_list_built_from_nothing_plans_as_it_is_written() {
+    let dir = sample_copy("weapon-shop");
+    let mut h = harness(EditorApp::open(dir.path()));
+    h.get_by_label("+ New asset…").click();
+    settle(&mut h);
+    h.get_by_label("New action list").click();
+    settle(&mut h);
+    h.get_all_by_role(Role::TextInput)
+        .find(|n| n.is_focused())
+        .unwrap()
+        .type_text("Door");
+    h.run_steps(1);
+    h.get_by_label("Create").click();
+    settle(&mut h);
+    let path = "Door.actionlist.ron";
+    let list = |h: &Harness<'static, EditorApp>| match asset(h, path) {
+        AnyAsset::ActionList(l) => l,
+        other => panic!("{:?}", other.kind()),
+    };
+    assert_eq!(list(&h).name, "Door");
+    // A variable with two values: closed (the first, so every seed starts there) and open.
+    click(&mut h, "Variables (0)");
+    click(&mut h, "add variable");
+    retype_field(&mut h, "variable 1 name", "Door");
+    retype_field(&mut h, "variable 1 values", "closed, open");
+    // An action that opens it, performed by the project's OpenDoor machine.
+    click(&mut h, "Actions (0)");
+    click(&mut h, "add action");
+    retype_field(&mut h, "action name", "Open");
+    choose(&mut h, "machine", "OpenDoor");
+    click(&mut h, "add constraint");
+    choose(&mut h, "constraint 1 value", "closed");
+    click(&mut h, "add effect");
+    choose(&mut h, "effect 1 value", "open");
+    // The goal: the door open.
+    click(&mut h, "Seeds and goal (1)");
+    click(&mut h, "add goal condition");
+    choose(&mut h, "goal condition 1 value", "open");
+    let l = list(&h);
+    use ensemble_compiler::plan::action_list::{Condition, Effect, Value};
+    let name = |s: &str| Value::Name(s.into());
+    assert_eq!(
+        l.variables[0].values.as_deref(),
+        Some(&["closed".to_string(), "open".to_string()][..])
+    );
+    assert_eq!(l.actions[0].name, "Open");
+    assert_eq!(l.actions[0].machine.as_deref(), Some("OpenDoor"));
+    assert_eq!(
+        l.actions[0].constraints,
+        [Condition::Eq("Door".into(), name("closed"))]
+    );
+    assert_eq!(
+        l.actions[0].effects,
+        [Effect::Set("Door".into(), name("open"))]
+    );
+    assert_eq!(l.goal, [Condition::Eq("Door".into(), name("open"))]);
+    wait_until(&mut h, "the plan", |h| shown(h, "1 step to a goal state"));
+    assert!(shown(&h, "2 states, 1 edges, 1 goal states"));
+    h.get_by_label("open machine OpenDoor");
+    wait_for_diagnostics(&mut h);
+    assert!(
+        problems(&h)
+            .iter()
+            .all(|(_, item)| item.as_deref() != Some("Open")),
+        "{:?}",
+        problems(&h)
+    );
+    press(&mut h, Modifiers::COMMAND, Key::S);
+    let saved = std::fs::read_to_string(dir.path().join(path)).unwrap();
+    assert!(
+        saved.contains("(name: \"Door\", values: [\"closed\", \"open\"])"),
+        "{saved}"
+    );
+}

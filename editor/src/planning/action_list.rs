@@ -130,16 +130,33 @@ fn value(
     }
 }
 
-/// A variable picked among the declared ones.
+/// A new value of variable `var`: its `nth` value by name (or its first), or the number `nth`
+/// for an integer.
+fn initial(vars: &[Variable], var: &str, nth: usize) -> Value {
+    match value_names(vars, var) {
+        Some(names) => names
+            .get(nth)
+            .or(names.first())
+            .map_or(Value::Int(0), |n| Value::Name(n.clone())),
+        None => Value::Int(nth as i64),
+    }
+}
+
+/// A variable picked among the declared ones; picking another resets `value` to one of its
+/// own ([`initial`]: its `nth`).
 fn variable(
     ui: &mut Ui,
     id: impl std::hash::Hash + std::fmt::Debug,
-    var: &mut String,
+    (var, value, nth): (&mut String, &mut Value, usize),
     vars: &[Variable],
     name: String,
 ) -> bool {
     let names: Vec<String> = vars.iter().map(|v| v.name.clone()).collect();
-    form::pick(ui, id, var, &names, 130.0, name, "variable…")
+    let changed = form::pick(ui, id, var, &names, 130.0, name, "variable…");
+    if changed {
+        *value = initial(vars, var, nth);
+    }
+    changed
 }
 
 fn condition(
@@ -153,7 +170,13 @@ fn condition(
         Condition::Eq(n, v) => (n, v, true),
         Condition::Ne(n, v) => (n, v, false),
     };
-    let mut changed = variable(ui, (id, "var"), &mut var, vars, format!("{label} variable"));
+    let mut changed = variable(
+        ui,
+        (id, "var"),
+        (&mut var, &mut v, 0),
+        vars,
+        format!("{label} variable"),
+    );
     changed |= form::choose(
         ui,
         (id, "op"),
@@ -199,7 +222,13 @@ fn effect(
         70.0,
         format!("{label} kind"),
     );
-    changed |= variable(ui, (id, "var"), &mut var, vars, format!("{label} variable"));
+    changed |= variable(
+        ui,
+        (id, "var"),
+        (&mut var, &mut v, 1),
+        vars,
+        format!("{label} variable"),
+    );
     ui.label(RichText::new(if set { "to" } else { "by" }).color(theme::TEXT_WEAK));
     if set {
         changed |= value(
@@ -258,7 +287,8 @@ fn conditions(
     crate::panel_cx::name_widget(ui, &add, format!("add {noun}"));
     if add.clicked() {
         let var = vars.first().map(|v| v.name.clone()).unwrap_or_default();
-        list.push(Condition::Eq(var, Value::Int(0)));
+        let v = initial(vars, &var, 0);
+        list.push(Condition::Eq(var, v));
         changed = true;
     }
     changed
@@ -401,7 +431,8 @@ impl ActionListPanel {
         crate::panel_cx::name_widget(ui, &add, "add effect");
         if add.clicked() {
             let var = vars.first().map(|v| v.name.clone()).unwrap_or_default();
-            a.effects.push(Effect::Set(var, Value::Int(1)));
+            let v = initial(&vars, &var, 1);
+            a.effects.push(Effect::Set(var, v));
             changed = true;
         }
         form::problems(ui, d.under(&[P::F("actions"), P::I(i)]));
@@ -442,7 +473,7 @@ impl ActionListPanel {
                         changed |= variable(
                             ui,
                             ("seed-var", s, k),
-                            var,
+                            (var, v, 0),
                             &vars,
                             format!("seed {} variable {}", s + 1, k + 1),
                         );
@@ -468,7 +499,9 @@ impl ActionListPanel {
                 let add = ui.small_button("+ value");
                 crate::panel_cx::name_widget(ui, &add, format!("add seed {} value", s + 1));
                 if add.clicked() {
-                    seed.push((names.first().cloned().unwrap_or_default(), Value::Int(0)));
+                    let var = names.first().cloned().unwrap_or_default();
+                    let v = initial(&vars, &var, 0);
+                    seed.push((var, v));
                     changed = true;
                 }
                 form::problems(ui, d.under(&[P::F("seeds"), P::I(s)]));
@@ -650,7 +683,7 @@ impl ActionListPanel {
                         }
                     });
                 ui.label(
-                    RichText::new(format!("✔ {} steps to a goal state", steps.len()))
+                    RichText::new(format!("✔ {} to a goal state", super::steps(steps.len())))
                         .color(theme::OK),
                 );
             }

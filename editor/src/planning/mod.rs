@@ -63,3 +63,12 @@ pub fn machine_link(ui: &mut egui::Ui, cx: &PanelCx, machine: Option<&str>) {
         cx.request(Request::OpenMachine(m.to_string()));
     }
 }
+
+/// `n` steps, in words (`1 step`, `4 steps`).
+pub fn steps(n: usize) -> String {
+    if n == 1 {
+        "1 step".to_string()
+    } else {
+        format!("{n} steps")
+    }
+}

@@ -338,8 +338,8 @@ impl PlanView {
                 } else if plan.valid {
                     (
                         format!(
-                            "✔ {} steps, checked: the goal holds after the last",
-                            plan.steps.len()
+                            "✔ {}, checked: the goal holds after the last",
+                            super::steps(plan.steps.len())
                         ),
                         theme::OK,
                     )
