@@ -224,6 +224,8 @@ fn every_trace_line_of_a_planning_scene_keeps_the_contract() {
                 "act" | "done" | "fail" => assert!(e["action"].is_string(), "{e}"),
                 "add" | "del" => assert!(e["fact"].is_string() && e["world"].is_string(), "{e}"),
                 "enter" | "exit" | "say" => {}
+                // The airport has a navigation graph: the traveller's walks follow it.
+                "path" => assert!(e["to"].is_string() && e["found"].is_boolean(), "{e}"),
                 other => panic!("unexpected event {other}: {e}"),
             }
         }

@@ -40,6 +40,11 @@ fn every_line_has_the_contract_fields() {
             "say" => assert!(e["text"].is_string(), "{e}"),
             // The seller's ticket hand-over, a transaction inside the conversation machine.
             "add" | "del" => assert!(e["fact"].is_string(), "{e}"),
+            // The airport has a navigation graph (terminal.nav.ron): walks are planned.
+            "path" => assert!(
+                e["to"].is_string() && e["length"].is_number() && e["via"].is_array(),
+                "{e}"
+            ),
             other => panic!("unexpected event kind {other} in the airport trace: {e}"),
         }
     }
@@ -170,7 +175,7 @@ fn unknown_scene_lists_the_scenes() {
     let out = ensemble(&["run", &repo_path("samples/airport"), "--scene", "lobby"]);
     assert_eq!(out.code, 2);
     assert!(
-        out.stderr.contains("scenes: ticket-counter"),
+        out.stderr.contains("(scenes: ") && out.stderr.contains("ticket-counter, ticket-sale"),
         "{}",
         out.stderr
     );

@@ -54,6 +54,12 @@ pub enum Code {
     DefinitionCycle,
     RepeatingAction,
     IncompleteDependency,
+    /// A location that does not stand on the navigation graph.
+    LocationOffGraph,
+    /// Locations on separate parts of the navigation graph.
+    DisconnectedLocation,
+    /// A map, road graph or coordinate file a navigation graph names is unreadable or wrong.
+    NavSource,
     Internal,
 }
 
@@ -95,6 +101,9 @@ impl Code {
             Code::DefinitionCycle => "definition-cycle",
             Code::RepeatingAction => "repeating-action",
             Code::IncompleteDependency => "incomplete-dependency",
+            Code::LocationOffGraph => "location-off-graph",
+            Code::DisconnectedLocation => "disconnected-location",
+            Code::NavSource => "nav-source",
             Code::Internal => "internal",
         }
     }

@@ -39,8 +39,20 @@ pub struct Compilation {
     pub output: Option<(Program, DebugInfo)>,
 }
 
+/// How to run the pipeline.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CompileOptions {
+    /// Draw a progress bar on stderr for long precomputations (PPA* on a large map).
+    pub progress: bool,
+}
+
 /// Runs the whole pipeline on a loaded project.
 pub fn compile(project: project::Project) -> Compilation {
+    compile_with(project, CompileOptions::default())
+}
+
+/// [`compile`] with options.
+pub fn compile_with(project: project::Project, options: CompileOptions) -> Compilation {
     let standalone = project.is_single_file();
     let project::Project {
         name,
@@ -51,6 +63,7 @@ pub fn compile(project: project::Project) -> Compilation {
     let mut module = front::ron::lower(&sources, &libraries, &mut diagnostics);
     script::lower::lower(&sources, &mut module, &mut diagnostics);
     script::location::lower(&sources, &mut module, &mut diagnostics);
+    nav::lower::lower(&sources, &mut module, &mut diagnostics);
     valid::validate(&module, &mut diagnostics);
     nlg::compile(&mut module, &mut diagnostics);
     hpmm::validate(&module, &mut diagnostics);
@@ -61,10 +74,15 @@ pub fn compile(project: project::Project) -> Compilation {
         ..plan::project::Options::PROJECT
     };
     plan::project::compile_with(&sources, &mut module, &mut diagnostics, stage);
+    if !diagnostics.has_errors() {
+        nav::precompute::precompute(&mut module, options.progress, &mut diagnostics);
+    }
     let output = if diagnostics.has_errors() {
         None
     } else {
-        match back::program::emit(&module, &sources) {
+        // The navigation data moves into the program.
+        let nav_data = module.nav.as_mut().and_then(|n| n.data.take());
+        match back::program::emit_with_nav(&module, &sources, nav_data) {
             Ok(out) => Some(out),
             Err(message) => {
                 diagnostics.push(diag::Diagnostic::error(diag::Code::Internal, message));
@@ -93,4 +111,12 @@ pub fn compile_path_with(
     overlay: &project::Overlay,
 ) -> Result<Compilation, project::ProjectError> {
     Ok(compile(project::load_with(path, overlay)?))
+}
+
+/// [`compile_path`] with options (a progress bar for `ensemble build` on a terminal).
+pub fn compile_path_with_options(
+    path: &std::path::Path,
+    options: CompileOptions,
+) -> Result<Compilation, project::ProjectError> {
+    Ok(compile_with(project::load(path)?, options))
 }

@@ -1,6 +1,7 @@
 //! Property tests: PPA* returns the cost plain A* returns — on random octile grids and random
-//! weighted graphs, for random leaf sizes, after random edge deletions (dynamic update), and
-//! with several goals — and every path it returns is a real path from start to goal.
+//! weighted graphs, for random leaf sizes, after random edge deletions and after putting the
+//! deleted edges back (dynamic update), and with several goals — and every path it returns is
+//! a real path from start to goal.
 
 use ensemble_compiler::nav::movingai::GridMap;
 use ensemble_compiler::nav::{BuildOptions, build};
@@ -20,7 +21,8 @@ fn check_path(nav: &NavData, start: u32, goal: u32, path: &[u32], cost: f64) {
 }
 
 /// Builds, answers `queries`, deletes `deletions` edges one by one (updating the tables),
-/// answering the queries again after each; compares with A* every time.
+/// answering the queries again after each, then restores them in another order; compares with
+/// A* every time.
 fn compare(graph: Graph, leaf: u32, queries: &[(u32, u32)], deletions: &[(u32, usize)]) {
     let n = graph.node_count();
     if n == 0 {
@@ -54,16 +56,40 @@ fn compare(graph: Graph, leaf: u32, queries: &[(u32, u32)], deletions: &[(u32, u
         }
     };
     round(&nav);
+    let mut removed = Vec::new();
     for &(u, k) in deletions {
         let u = u % n;
-        let neighbours: Vec<u32> = nav.graph.neighbors(u).map(|(w, _)| w).collect();
+        let neighbours: Vec<(u32, u32)> = nav.graph.neighbors(u).collect();
         if neighbours.is_empty() {
             continue;
         }
-        let v = neighbours[k % neighbours.len()];
+        let (v, cost) = neighbours[k % neighbours.len()];
+        let cost = nav.graph.edge_cost(u, v).unwrap_or(cost);
         let report = nav.remove_edge(u, v).unwrap();
         assert!(report.removed);
+        removed.push((u, v, cost));
         round(&nav);
+    }
+    // Put them back, every other one first (a door that reopens).
+    removed.sort_by_key(|&(u, v, _)| (u ^ v) & 1);
+    for (u, v, cost) in removed {
+        let report = nav.restore_edge(u, v, cost).unwrap();
+        assert!(report.removed, "{u}-{v} was removed, so it can be restored");
+        round(&nav);
+    }
+    let fresh = build(nav.graph.clone(), &options).unwrap().0;
+    for &(a, b) in queries {
+        let (a, b) = (a % n, b % n);
+        let p = nav.find_path(a, b, &mut ws).unwrap().map(|r| r.cost);
+        let f = fresh.find_path(a, b, &mut ws).unwrap().map(|r| r.cost);
+        let same = match (p, f) {
+            (Some(p), Some(f)) => (p - f).abs() < 1e-9,
+            (p, f) => p == f,
+        };
+        assert!(
+            same,
+            "after restoring every edge, {a}->{b} costs {p:?}, on the original graph {f:?}"
+        );
     }
 }
 
@@ -82,6 +108,23 @@ fn graph_strategy() -> impl Strategy<Value = Graph> {
     (2u32..80).prop_flat_map(|n| {
         proptest::collection::vec((0..n, 0..n, 1u32..50), 0..(3 * n as usize))
             .prop_map(move |edges| Graph::from_edges(n, Metric::Integer, &edges).unwrap())
+    })
+}
+
+/// A weighted graph whose nodes have positions (costs independent of them, so the estimate's
+/// scale has to absorb edges cheaper than their length).
+fn positioned_strategy() -> impl Strategy<Value = Graph> {
+    (2u32..60).prop_flat_map(|n| {
+        (
+            proptest::collection::vec((0..n, 0..n, 1u32..50), 0..(3 * n as usize)),
+            proptest::collection::vec((-40i32..40, -40i32..40), n as usize),
+        )
+            .prop_map(move |(edges, xy)| {
+                Graph::from_edges(n, Metric::Integer, &edges)
+                    .unwrap()
+                    .with_points(xy.into_iter().map(|(x, y)| [x, y]).collect())
+                    .unwrap()
+            })
     })
 }
 
@@ -107,6 +150,23 @@ proptest! {
 
     #[test]
     fn ppa_matches_astar_on_weighted_graphs(g in graph_strategy(), leaf in 1u32..24, q in queries(), d in deletions()) {
+        compare(g, leaf, &q, &d);
+    }
+
+    #[test]
+    fn positions_keep_both_searches_optimal(g in positioned_strategy(), leaf in 1u32..16, q in queries(), d in deletions()) {
+        // Against a search with no estimate at all (Dijkstra): the straight-line estimate
+        // must never make A* or PPA* miss the cheapest path.
+        let mut blind = g.clone();
+        blind.points = None;
+        let n = g.node_count();
+        let mut ws = Workspace::new(n);
+        for &(a, b) in &q {
+            let (a, b) = (a % n, b % n);
+            let with = astar(&g, a, b, &mut ws).unwrap().map(|r| r.cost);
+            let without = astar(&blind, a, b, &mut ws).unwrap().map(|r| r.cost);
+            prop_assert_eq!(with, without);
+        }
         compare(g, leaf, &q, &d);
     }
 

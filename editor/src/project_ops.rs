@@ -167,6 +167,15 @@ pub fn template(kind: AssetKind, name: &str, project: &Project) -> Option<AnyAss
             tick_rate: 1,
             output: String::new(),
         }),
+        // One node at the origin; the designer adds the rest and the edges.
+        AssetKind::Navigation => AnyAsset::Navigation(ensemble_compiler::nav::asset::NavAsset {
+            nodes: vec![ensemble_compiler::nav::asset::NodeAsset {
+                name: Some("Origin".into()),
+                x: 0.0,
+                y: 0.0,
+            }],
+            ..Default::default()
+        }),
         // Planning (docs/formats/planning.md): a problem starts on the project's first domain.
         AssetKind::ActionList => AnyAsset::ActionList(plan::ActionListAsset {
             name: name.to_string(),
@@ -453,7 +462,11 @@ mod tests {
         );
         // Scenes follow too.
         let stand_changes = rename_machine(&mut p, stand, "Seller", &names()).unwrap();
-        assert_eq!(stand_changes.len(), 3, "the machine and both scenes");
+        assert_eq!(
+            stand_changes.len(),
+            4,
+            "the machine and the three scenes (ticket-counter, ticket-sale, lane-closed)"
+        );
         assert!(rename_machine(&mut p, stand, "BuyTicket", &names()).is_err());
     }
 

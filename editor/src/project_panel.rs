@@ -14,7 +14,7 @@ use ensemble_compiler::front::ron::AssetKind;
 use ensemble_compiler::front::ron::any::FileKind;
 
 /// The groups, in the order a designer meets them.
-pub const GROUPS: [(&str, AssetKind); 17] = [
+pub const GROUPS: [(&str, AssetKind); 18] = [
     ("Machines", AssetKind::Machine),
     ("Scenes", AssetKind::Scene),
     ("Locations", AssetKind::Locations),
@@ -32,6 +32,7 @@ pub const GROUPS: [(&str, AssetKind); 17] = [
     ("Planning domains", AssetKind::Domain),
     ("Planning problems", AssetKind::Problem),
     ("PDDL files", AssetKind::Pddl),
+    ("Navigation", AssetKind::Navigation),
 ];
 
 /// What a kind is called in menus (`New machine`).
@@ -55,6 +56,7 @@ pub fn noun(kind: AssetKind) -> &'static str {
         AssetKind::Domain => "planning domain",
         AssetKind::Problem => "planning problem",
         AssetKind::Pddl => "PDDL file",
+        AssetKind::Navigation => "navigation graph",
     }
 }
 

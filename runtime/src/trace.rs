@@ -109,6 +109,26 @@ pub enum EventKind {
         action: String,
         belief: f64,
     },
+    /// An agent planned its walk to a location on the navigation graph (PPA*). `cost` is the
+    /// path's cost in metres (`None`: no path, the agent waits), `length` the walk in metres,
+    /// `via` the named nodes it passes, `reroute` whether a change of the graph (a door)
+    /// made it plan again.
+    Path {
+        to: Arc<str>,
+        nodes: u32,
+        cost: Option<f64>,
+        length: f64,
+        expanded: u64,
+        via: Vec<Arc<str>>,
+        reroute: bool,
+    },
+    /// A door of the navigation graph opened or closed; `tables`: distance tables the
+    /// incremental update recomputed.
+    Door {
+        door: Arc<str>,
+        open: bool,
+        tables: u32,
+    },
     /// An agent planned for `problem`: the actions in order (`plan`).
     Plan {
         problem: Arc<str>,
@@ -153,6 +173,8 @@ impl EventKind {
             EventKind::Leave { .. } => "leave",
             EventKind::Input { .. } => "input",
             EventKind::Output { .. } => "output",
+            EventKind::Path { .. } => "path",
+            EventKind::Door { .. } => "door",
             EventKind::Plan { .. } => "plan",
             EventKind::Replan { .. } => "replan",
             EventKind::WorldFact { added: true, .. } => "add",
@@ -232,6 +254,21 @@ enum Fields<'a> {
         action: &'a str,
         belief: f64,
     },
+    Path {
+        to: &'a str,
+        found: bool,
+        cost: Option<f64>,
+        length: f64,
+        nodes: u32,
+        expanded: u64,
+        via: Vec<&'a str>,
+        reroute: bool,
+    },
+    Door {
+        door: &'a str,
+        open: bool,
+        tables: u32,
+    },
     Plan {
         problem: &'a str,
         planner: &'static str,
@@ -248,6 +285,11 @@ enum Fields<'a> {
         fact: &'a str,
         world: &'a str,
     },
+}
+
+/// Metres in the trace: rounded to the micrometre, so traces compare across platforms.
+fn metres(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
 }
 
 impl TraceEvent {
@@ -337,6 +379,29 @@ impl TraceEvent {
                 text,
                 action,
                 belief: (belief * 1e6).round() / 1e6,
+            },
+            EventKind::Path {
+                to,
+                nodes,
+                cost,
+                length,
+                expanded,
+                via,
+                reroute,
+            } => Fields::Path {
+                to,
+                found: cost.is_some(),
+                cost: cost.map(metres),
+                length: metres(*length),
+                nodes: *nodes,
+                expanded: *expanded,
+                via: via.iter().map(|v| &**v).collect(),
+                reroute: *reroute,
+            },
+            EventKind::Door { door, open, tables } => Fields::Door {
+                door,
+                open: *open,
+                tables: *tables,
             },
             EventKind::Plan {
                 problem,
@@ -444,6 +509,25 @@ impl TraceEvent {
             } => format!("{speaker} {emote}: {text}"),
             EventKind::Output { emote, text, .. } if text.is_empty() => format!("{who} {emote}"),
             EventKind::Output { emote, text, .. } => format!("{who} {emote}: {text}"),
+            EventKind::Path { to, cost: None, .. } => format!("no path to {to}: waiting"),
+            EventKind::Path {
+                to,
+                length,
+                via,
+                reroute,
+                ..
+            } => {
+                let via = if via.is_empty() {
+                    String::new()
+                } else {
+                    format!(" via {}", via.join(", "))
+                };
+                let again = if *reroute { "re-routes" } else { "walks" };
+                format!("{again} to {to}{via} ({length:.1} m)")
+            }
+            EventKind::Door { door, open, .. } => {
+                format!("door {door} {}", if *open { "opens" } else { "closes" })
+            }
             EventKind::Plan {
                 problem, actions, ..
             } => format!("plans {problem}: {}", actions.join(", ")),

@@ -39,6 +39,17 @@ fn loc(sources: &SourceMap, span: Span) -> Option<SourceLoc> {
 /// Emits the program and its debug symbols. Errors here are compiler bugs (validation should
 /// have refused the module), reported as such rather than as a panic.
 pub fn emit(module: &Module, sources: &SourceMap) -> Result<(Program, DebugInfo), String> {
+    let nav = module.nav.as_ref().and_then(|n| n.data.clone());
+    emit_with_nav(module, sources, nav)
+}
+
+/// [`emit`] with the navigation graph's precomputed data given (moved in rather than copied:
+/// it can be the largest part of a program).
+pub fn emit_with_nav(
+    module: &Module,
+    sources: &SourceMap,
+    nav_data: Option<ensemble_runtime::nav::NavData>,
+) -> Result<(Program, DebugInfo), String> {
     let mut names = Interner::default();
     let mut library = Vec::new();
     let mut library_ids: HashMap<Handle<ir::LibraryState>, LibraryId> = HashMap::new();
@@ -183,6 +194,7 @@ pub fn emit(module: &Module, sources: &SourceMap) -> Result<(Program, DebugInfo)
     let speech = super::speech::lower(module, &mut |s| names.intern(s));
     let hpmm = crate::hpmm::back::emit(module, &mut |s| names.intern(s))?;
     let planning = super::plan::lower(module, &mut |s| names.intern(s));
+    let nav = super::nav::emit(module, nav_data, &mut |s| names.intern(s))?;
     let program = Program::new(
         names.names,
         library,
@@ -196,6 +208,7 @@ pub fn emit(module: &Module, sources: &SourceMap) -> Result<(Program, DebugInfo)
     .and_then(|p| p.with_speech(speech))
     .and_then(|p| p.with_hpmm(hpmm))
     .and_then(|p| p.with_planning(planning))
+    .and_then(|p| p.with_nav(nav))
     .map_err(verify)?;
     debug.program_checksum = program.checksum();
     Ok((program, debug))
@@ -211,7 +224,7 @@ pub fn write(
     std::fs::create_dir_all(dir)?;
     let ensb = dir.join(format!("{name}.ensb"));
     let ensdbg = dir.join(format!("{name}.ensdbg"));
-    ensemble_runtime::fs::write_atomic(&ensb, &program.to_bytes())?;
+    program.save(&ensb)?;
     ensemble_runtime::fs::write_atomic(&ensdbg, &debug.to_bytes())?;
     Ok((ensb, ensdbg))
 }

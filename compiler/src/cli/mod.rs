@@ -13,8 +13,8 @@ mod run_chat;
 mod run_scene;
 mod watch;
 
+use crate::Compilation;
 use crate::project::ProjectError;
-use crate::{Compilation, compile_path};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
 use std::io::Write;
@@ -160,7 +160,7 @@ where
         }
     };
     match cli.command {
-        Command::Check { path, format } => check(&path, format, io).0,
+        Command::Check { path, format } => check(&path, format, false, io).0,
         Command::Build {
             path,
             out,
@@ -247,8 +247,15 @@ pub(crate) fn report(c: &Compilation, format: Format, io: &mut Io<'_>) {
     }
 }
 
-fn check(path: &Path, format: Format, io: &mut Io<'_>) -> (i32, Option<Compilation>) {
-    let c = match compile_path(path) {
+/// Compiles and reports. `progress` draws a bar for long precomputations (`build` on a
+/// terminal).
+fn check(
+    path: &Path,
+    format: Format,
+    progress: bool,
+    io: &mut Io<'_>,
+) -> (i32, Option<Compilation>) {
+    let c = match crate::compile_path_with_options(path, crate::CompileOptions { progress }) {
         Ok(c) => c,
         Err(e) => return (cannot_run(io, &e), None),
     };
@@ -278,7 +285,9 @@ fn build(
     strings: Option<PathBuf>,
     io: &mut Io<'_>,
 ) -> i32 {
-    let (code, c) = check(path, format, io);
+    // `color` is set only when stderr is a terminal (and NO_COLOR is unset): the progress bar
+    // of a long PPA* precomputation goes there too, never into a log or a pipe.
+    let (code, c) = check(path, format, io.color, io);
     let Some(c) = c else { return code };
     let Some((program, debug)) = &c.output else {
         return code;

@@ -161,16 +161,16 @@ fn build_cmd(map: &Path, out: &Path, leaf_size: u32, format: Format, io: &mut Io
         Ok(x) => x,
         Err(f) => return f.report(io),
     };
-    let bytes = match data.to_bytes() {
-        Ok(b) => b,
-        Err(e) => return Failure::Bad(e.to_string()).report(io),
+    // Streamed to the file: the build's peak memory is the data, not the data plus its bytes.
+    let file_bytes = match data.save(out) {
+        Ok(n) => n,
+        Err(e) => {
+            let _ = writeln!(io.err, "error: cannot write {}: {e}", out.display());
+            return EXIT_CANNOT_RUN;
+        }
     };
-    if let Err(e) = ensemble_runtime::fs::write_atomic(out, &bytes) {
-        let _ = writeln!(io.err, "error: cannot write {}: {e}", out.display());
-        return EXIT_CANNOT_RUN;
-    }
     report_build(&report, io);
-    let _ = writeln!(io.err, "wrote {} ({} bytes)", out.display(), bytes.len());
+    let _ = writeln!(io.err, "wrote {} ({file_bytes} bytes)", out.display());
     if let Format::Json = format {
         let json = serde_json::json!({
             "nodes": report.nodes,
@@ -185,7 +185,7 @@ fn build_cmd(map: &Path, out: &Path, leaf_size: u32, format: Format, io: &mut Io
             "seconds": report.partition_secs + report.tables_secs,
             "data_bytes": report.data_bytes,
             "peak_rss_bytes": peak_rss_bytes(),
-            "file_bytes": bytes.len(),
+            "file_bytes": file_bytes,
         });
         let _ = writeln!(io.out, "{json}");
     }

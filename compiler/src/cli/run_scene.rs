@@ -228,6 +228,13 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
                 }
             }
             scene.tick();
+            // The world's own events (doors of the navigation graph), then smart locations.
+            let (program, now) = (scene.program().clone(), scene.now());
+            let mut doors = Vec::new();
+            scene.game.advance(&program, now, &mut doors);
+            for (agent, kind) in doors {
+                scene.record_external(agent, kind);
+            }
             interactions.advance(&mut scene);
             // World events for planning agents (docs/formats/scene.md).
             sim::planning::fire_world_events(&mut scene);

@@ -11,6 +11,7 @@
 
 mod arena;
 pub mod hpmm;
+pub mod nav;
 pub mod plan;
 pub mod script;
 
@@ -125,6 +126,8 @@ pub struct Scene {
     pub agents: Vec<SceneAgent>,
     /// World events as written (resolved into `Module::world_events` by the planning stage).
     pub events: Vec<plan::EventSource>,
+    /// Doors opening and closing during the scene (resolved against the navigation graph).
+    pub doors: Vec<nav::SceneEvent>,
 }
 
 /// A `*.sentences.ron` file: the settings its sentence states share (docs/formats/sentence.md).
@@ -186,6 +189,8 @@ pub struct Module {
     pub chats: Arena<hpmm::Chat>,
     pub problems: Arena<plan::Problem>,
     pub world_events: Arena<plan::WorldEvent>,
+    /// The navigation graph, when the project has one (`*.nav.ron`).
+    pub nav: Option<nav::Navigation>,
 }
 
 impl Module {

@@ -3,7 +3,7 @@
 //! chain, and the distance tables, computed bottom-up (children first, because an inner
 //! cluster's virtual edges are its children's table entries).
 
-use super::partition::{ClusterTree, partition};
+use super::partition::{ClusterTree, Partitioning, partition_with};
 use ensemble_runtime::nav::hierarchy::{Cluster, NO_CLUSTER};
 use ensemble_runtime::nav::{Graph, Hierarchy, NavData, NodeId};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -55,6 +55,15 @@ pub enum Stage {
 
 /// Clusters `graph` and computes every distance table.
 pub fn build(graph: Graph, options: &BuildOptions) -> Result<(NavData, BuildReport), String> {
+    build_with(graph, options, &Partitioning::default())
+}
+
+/// [`build`] with METIS settings (for measuring them; the defaults are what measured best).
+pub fn build_with(
+    graph: Graph,
+    options: &BuildOptions,
+    how: &Partitioning,
+) -> Result<(NavData, BuildReport), String> {
     let bar = if options.progress {
         let bar = ProgressBar::new(0);
         bar.set_style(
@@ -67,7 +76,7 @@ pub fn build(graph: Graph, options: &BuildOptions) -> Result<(NavData, BuildRepo
     } else {
         ProgressBar::hidden()
     };
-    let built = build_observed(graph, options, |stage| {
+    let built = build_observed_with(graph, options, how, |stage| {
         if let Stage::Tables { done, total } = stage {
             bar.set_length(total);
             bar.set_position(done);
@@ -84,13 +93,23 @@ pub fn build(graph: Graph, options: &BuildOptions) -> Result<(NavData, BuildRepo
 pub fn build_observed(
     graph: Graph,
     options: &BuildOptions,
+    observe: impl FnMut(Stage) -> bool,
+) -> Result<Option<(NavData, BuildReport)>, String> {
+    build_observed_with(graph, options, &Partitioning::default(), observe)
+}
+
+/// [`build_observed`] with METIS settings.
+pub fn build_observed_with(
+    graph: Graph,
+    options: &BuildOptions,
+    how: &Partitioning,
     mut observe: impl FnMut(Stage) -> bool,
 ) -> Result<Option<(NavData, BuildReport)>, String> {
     let t0 = Instant::now();
     if !observe(Stage::Clustering) {
         return Ok(None);
     }
-    let tree = partition(&graph, options.leaf_size);
+    let tree = partition_with(&graph, options.leaf_size, how);
     let partition_secs = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     let mut hierarchy = structure(&graph, &tree, options.leaf_size)?;
@@ -179,7 +198,7 @@ pub fn structure(graph: &Graph, tree: &ClusterTree, leaf_size: u32) -> Result<Hi
             members: Vec::new(),
             child_start: Vec::new(),
             border: Vec::new(),
-            table: Vec::new(),
+            table: Default::default(),
         })
         .collect();
     // Bottom-up: a cluster's members are its children's border nodes.

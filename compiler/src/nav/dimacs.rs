@@ -71,18 +71,7 @@ pub fn parse_gr(path: &Path, text: &str) -> Result<Graph, InputError> {
                         "an arc before the `p sp` line".into(),
                     ));
                 };
-                let nums: Vec<Option<u64>> = w.map(|s| s.parse::<u64>().ok()).collect();
-                let (u, v, wt) = match nums.as_slice() {
-                    [Some(u), Some(v), Some(wt)] => (*u, *v, *wt),
-                    _ => {
-                        return Err(InputError::at(
-                            path,
-                            no,
-                            None,
-                            "expected `a FROM TO WEIGHT` with whole numbers".into(),
-                        ));
-                    }
-                };
+                let [u, v, wt] = three::<u64>(w, path, no, "a FROM TO WEIGHT")?;
                 if u == 0 || v == 0 || u > n as u64 || v > n as u64 {
                     return Err(InputError::at(
                         path,
@@ -159,9 +148,152 @@ pub fn parse_gr(path: &Path, text: &str) -> Result<Graph, InputError> {
         .map_err(|e| InputError::whole(path, e.to_string()))
 }
 
+/// Reads a DIMACS `.co` coordinate file for a graph of `nodes` nodes: `c` comments, one
+/// `p aux sp co NODES` line, then `v ID X Y` with 1-based ids and whole-number coordinates,
+/// every node exactly once.
+pub fn read_co(path: &Path, nodes: u32) -> Result<Vec<[i32; 2]>, InputError> {
+    let text = read_text(path)?;
+    parse_co(path, &text, nodes)
+}
+
+pub fn parse_co(path: &Path, text: &str, nodes: u32) -> Result<Vec<[i32; 2]>, InputError> {
+    let mut header = false;
+    let mut xy: Vec<Option<[i32; 2]>> = vec![None; nodes as usize];
+    for (i, line) in text.lines().enumerate() {
+        let no = i + 1;
+        let mut w = line.split_whitespace();
+        match w.next() {
+            None | Some("c") => {}
+            Some("p") => {
+                let words: Vec<&str> = w.collect();
+                match words.as_slice() {
+                    ["aux", "sp", "co", n] if !header => {
+                        if n.parse::<u32>().ok() != Some(nodes) {
+                            return Err(InputError::at(
+                                path,
+                                no,
+                                None,
+                                format!(
+                                    "the coordinates are for {n} nodes but the graph has {nodes}"
+                                ),
+                            ));
+                        }
+                        header = true;
+                    }
+                    _ => {
+                        return Err(InputError::at(
+                            path,
+                            no,
+                            Some(1),
+                            "expected one `p aux sp co NODES` line".into(),
+                        ));
+                    }
+                }
+            }
+            Some("v") => {
+                if !header {
+                    return Err(InputError::at(
+                        path,
+                        no,
+                        Some(1),
+                        "a node before the `p aux sp co` line".into(),
+                    ));
+                }
+                let [id, x, y] = three::<i64>(w, path, no, "v ID X Y")?;
+                if id < 1 || id > nodes as i64 {
+                    return Err(InputError::at(
+                        path,
+                        no,
+                        None,
+                        format!("node {id} is outside 1..={nodes}"),
+                    ));
+                }
+                let (Ok(x), Ok(y)) = (i32::try_from(x), i32::try_from(y)) else {
+                    return Err(InputError::at(
+                        path,
+                        no,
+                        None,
+                        "a coordinate does not fit 32 bits".into(),
+                    ));
+                };
+                let slot = &mut xy[id as usize - 1];
+                if slot.is_some() {
+                    return Err(InputError::at(
+                        path,
+                        no,
+                        None,
+                        format!("node {id} is given twice"),
+                    ));
+                }
+                *slot = Some([x, y]);
+            }
+            Some(other) => {
+                return Err(InputError::at(
+                    path,
+                    no,
+                    Some(1),
+                    format!("unknown line kind `{other}` (expected c, p or v)"),
+                ));
+            }
+        }
+    }
+    if !header {
+        return Err(InputError::whole(
+            path,
+            "no `p aux sp co NODES` line".into(),
+        ));
+    }
+    match xy.iter().position(Option::is_none) {
+        Some(i) => Err(InputError::whole(
+            path,
+            format!("node {} has no coordinates", i + 1),
+        )),
+        None => Ok(xy.into_iter().flatten().collect()),
+    }
+}
+
+/// The rest of a line as exactly three whole numbers (`what` names them in the message).
+fn three<'a, T: std::str::FromStr>(
+    rest: impl Iterator<Item = &'a str>,
+    path: &Path,
+    no: usize,
+    what: &str,
+) -> Result<[T; 3], InputError> {
+    let nums: Vec<Option<T>> = rest.map(|s| s.parse::<T>().ok()).collect();
+    match <[Option<T>; 3]>::try_from(nums) {
+        Ok([Some(a), Some(b), Some(c)]) => Ok([a, b, c]),
+        _ => Err(InputError::at(
+            path,
+            no,
+            None,
+            format!("expected `{what}` with whole numbers"),
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_coordinates() {
+        let p = Path::new("t.co");
+        let xy = parse_co(
+            p,
+            "c x\np aux sp co 2\nv 2 5 -7\nv 1 -73530767 41085396\n",
+            2,
+        )
+        .unwrap();
+        assert_eq!(xy, vec![[-73530767, 41085396], [5, -7]]);
+        let e = parse_co(p, "p aux sp co 2\nv 1 0 0\n", 2).unwrap_err();
+        assert!(e.message.contains("node 2"), "{e}");
+        let e = parse_co(p, "p aux sp co 2\nv 1 0 0\nv 1 0 0\n", 2).unwrap_err();
+        assert_eq!(e.line, Some(3));
+        let e = parse_co(p, "p aux sp co 3\n", 2).unwrap_err();
+        assert_eq!(e.line, Some(1));
+        assert!(parse_co(p, "v 1 0 0\n", 1).is_err());
+        assert!(parse_co(p, "p aux sp co 1\nv 1 0 9999999999\n", 1).is_err());
+    }
 
     #[test]
     fn reads_a_symmetric_graph() {

@@ -3,18 +3,25 @@
 //! bottom-up. The result is the runtime's [`NavData`], which `ensemble nav build` writes as a
 //! checksummed `.ensnav` file.
 //!
+//! - [`asset`], [`lower`]: a project's `*.nav.ron` (nodes and edges, a grid map or a road
+//!   graph; doors), its validation, and where every location stands on it.
+//! - [`precompute`]: the project graph's PPA* data, between validation and the back end.
 //! - [`movingai`]: MovingAI `.map` grids and `.scen` scenario files.
 //! - [`dimacs`]: DIMACS `.gr` road graphs.
 //! - [`partition`]: the cluster tree (METIS, four parts per level, configurable leaf size).
 //! - [`build`]: border nodes, abstract graphs, chains and distance tables, with a progress bar.
 
+pub mod asset;
 pub mod build;
 pub mod dimacs;
+pub mod lower;
 pub mod movingai;
 pub mod partition;
+pub mod precompute;
 
-pub use build::{BuildOptions, BuildReport, Stage, build, build_observed};
+pub use build::{BuildOptions, BuildReport, Stage, build, build_observed, build_with};
 pub use ensemble_runtime::nav::NavData;
+pub use partition::Partitioning;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -1,13 +1,43 @@
 //! The cluster tree: recursive METIS partitioning (Hewlett §4.3.3). The whole graph is cut into
-//! four balanced parts with a small edge cut (METIS's objective, a "fair" proxy for few border
-//! nodes), then each part again, until a part has at most `leaf_size` nodes. Clustering ignores
-//! coordinates: only the graph's connectivity matters.
+//! four balanced parts, then each part again, until a part has at most `leaf_size` nodes.
+//! Hewlett used METIS's edge-cut objective as "a fair proxy" for few border nodes; minimising
+//! the communication volume (the nodes with a neighbour in another part, counted per part)
+//! measures the border nodes more directly and gives fewer of them, as does keeping the best of
+//! four cuts ([`Partitioning`]). Clustering ignores coordinates: only connectivity matters.
 
 use ensemble_runtime::nav::{Graph, NodeId};
 use std::collections::VecDeque;
 
 /// Parts per split (the thesis uses four).
 pub const FANOUT: usize = 4;
+
+/// How METIS cuts each cluster (measured in BENCHMARKS.md, "Navigation: clustering").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Partitioning {
+    /// Minimise the total communication volume (roughly: the border nodes) instead of the
+    /// edge cut.
+    pub volume: bool,
+    /// Partitions METIS computes per cut, keeping the best.
+    pub ncuts: i32,
+    /// Allowed imbalance of the parts, in thousandths over perfect balance (METIS `ufactor`).
+    pub ufactor: i32,
+    /// Recursive bisection instead of k-way partitioning.
+    pub recursive: bool,
+}
+
+impl Default for Partitioning {
+    /// Communication volume, four cuts per split: fewest border nodes on both 512×512
+    /// reference maps (Boston_0_512 −13%, 64room_005 −32% against METIS's defaults), and the
+    /// fastest queries (BENCHMARKS.md).
+    fn default() -> Self {
+        Partitioning {
+            volume: true,
+            ncuts: 4,
+            ufactor: 30,
+            recursive: false,
+        }
+    }
+}
 
 /// Clusters in top-down order (the root is 0, parents before children).
 #[derive(Clone, Debug, Default)]
@@ -39,6 +69,11 @@ impl ClusterTree {
 
 /// Splits `graph` into a tree whose leaves have at most `leaf_size` nodes.
 pub fn partition(graph: &Graph, leaf_size: u32) -> ClusterTree {
+    partition_with(graph, leaf_size, &Partitioning::default())
+}
+
+/// [`partition`] with METIS settings.
+pub fn partition_with(graph: &Graph, leaf_size: u32, how: &Partitioning) -> ClusterTree {
     let leaf_size = leaf_size.max(1) as usize;
     let n = graph.node_count();
     let mut tree = ClusterTree::default();
@@ -50,7 +85,7 @@ pub fn partition(graph: &Graph, leaf_size: u32) -> ClusterTree {
             tree.leaf_nodes[id as usize] = nodes;
             continue;
         }
-        let parts = split(graph, &nodes, &mut local_of);
+        let parts = split(graph, &nodes, &mut local_of, how);
         let depth = tree.depth[id as usize] + 1;
         for part in parts {
             let child = tree.push(id, depth);
@@ -62,7 +97,12 @@ pub fn partition(graph: &Graph, leaf_size: u32) -> ClusterTree {
 }
 
 /// Cuts `nodes` into up to [`FANOUT`] non-empty parts (always at least two).
-fn split(graph: &Graph, nodes: &[NodeId], local_of: &mut [u32]) -> Vec<Vec<NodeId>> {
+fn split(
+    graph: &Graph,
+    nodes: &[NodeId],
+    local_of: &mut [u32],
+    how: &Partitioning,
+) -> Vec<Vec<NodeId>> {
     for (i, &v) in nodes.iter().enumerate() {
         local_of[v as usize] = i as u32;
     }
@@ -83,14 +123,45 @@ fn split(graph: &Graph, nodes: &[NodeId], local_of: &mut [u32]) -> Vec<Vec<NodeI
         xadj.push(adjncy.len() as metis::Idx);
     }
     let mut part = vec![0 as metis::Idx; nodes.len()];
-    let ok = metis::Graph::new(1, FANOUT as metis::Idx, &xadj, &adjncy)
-        .ok()
-        .map(|g| g.set_option(metis::option::Seed(1)))
-        .is_some_and(|g| g.part_kway(&mut part).is_ok())
-        || metis::Graph::new(1, FANOUT as metis::Idx, &xadj, &adjncy)
+    let configured = || {
+        metis::Graph::new(1, FANOUT as metis::Idx, &xadj, &adjncy)
             .ok()
-            .map(|g| g.set_option(metis::option::Seed(1)))
-            .is_some_and(|g| g.part_recursive(&mut part).is_ok());
+            .map(|g| {
+                g.set_option(metis::option::Seed(1))
+                    .set_option(metis::option::NCuts(how.ncuts.max(1)))
+                    .set_option(metis::option::UFactor(how.ufactor.max(1)))
+            })
+    };
+    let kway = |part: &mut [metis::Idx]| {
+        configured()
+            .map(|g| {
+                if how.volume {
+                    g.set_option(metis::option::ObjType::Vol)
+                } else {
+                    g
+                }
+            })
+            .is_some_and(|g| g.part_kway(part).is_ok())
+    };
+    let recursive =
+        |part: &mut [metis::Idx]| configured().is_some_and(|g| g.part_recursive(part).is_ok());
+    // The configured method first; the other if METIS refuses.
+    type Method<'m> = &'m dyn Fn(&mut [metis::Idx]) -> bool;
+    let (first, second): (Method, Method) = if how.recursive {
+        (&recursive, &kway)
+    } else {
+        (&kway, &recursive)
+    };
+    // METIS keeps its random generator in process-wide state (GKlib), reseeded by each call:
+    // two builds partitioning at once (tests, the editor's worker beside a compile) would
+    // interleave it and cut differently. One METIS call at a time keeps builds reproducible.
+    static METIS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let ok = {
+        let _one = METIS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        first(&mut part) || second(&mut part)
+    };
     for &v in nodes {
         local_of[v as usize] = u32::MAX;
     }

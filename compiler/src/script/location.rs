@@ -422,6 +422,8 @@ fn scene_events(sources: &SourceMap, file: FileId, module: &mut Module, diags: &
                 fact(text, diags).map(|(fact, cell)| SceneEventKind::Input { fact, cell })
             }
             SceneEventAsset::Leave { .. } => Some(SceneEventKind::Leave),
+            // Doors of the navigation graph: compiler/src/nav.
+            SceneEventAsset::Open { .. } | SceneEventAsset::Close { .. } => None,
             SceneEventAsset::Push {
                 proxy, fact: text, ..
             } => {

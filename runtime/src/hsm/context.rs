@@ -242,7 +242,7 @@ impl<G> StateCx<'_, G> {
     }
 
     /// Records a trace event for this agent (a library state's own kinds of events, such as
-    /// `plan` and `replan`).
+    /// `plan` and `replan`, or the `path` a walk takes).
     pub fn trace(&mut self, kind: crate::trace::EventKind) {
         self.out.events.push(kind);
     }

@@ -2,8 +2,7 @@
 //! tested against (same heuristic, same tie-breaking).
 
 use super::graph::{Graph, NodeId};
-use super::hierarchy::NO_CLUSTER;
-use super::search::Workspace;
+use super::search::{NodeSearch, Workspace};
 use super::{NavError, PathResult};
 
 /// A* from `start` to the nearest of `goals`.
@@ -17,7 +16,6 @@ pub fn astar_multi(
     if let Some(&bad) = std::iter::once(&start).chain(goals).find(|&&v| v >= n) {
         return Err(NavError::NoSuchNode(bad));
     }
-    ws.reset(n);
     if goals.is_empty() {
         return Ok(None);
     }
@@ -27,28 +25,22 @@ pub fn astar_multi(
             .map(|&t| graph.heuristic(v, t))
             .fold(f64::INFINITY, f64::min)
     };
-    ws.relax(start, 0.0, || heuristic(start), start, NO_CLUSTER);
-    while let Some(v) = ws.pop() {
+    let mut open = NodeSearch::new(ws, n);
+    open.relax(start, 0.0, || heuristic(start), start);
+    while let Some(v) = open.pop() {
         if goals.contains(&v) {
-            let mut path: Vec<NodeId> = ws.hops(start, v).into_iter().map(|h| h.1).collect();
-            path.insert(0, start);
+            let (expanded, generated) = open.effort();
             return Ok(Some(PathResult {
                 goal: v,
-                cost: ws.g(v),
-                path,
-                expanded: ws.expanded,
-                generated: ws.generated,
+                cost: open.g(v),
+                path: open.path(start, v),
+                expanded,
+                generated,
             }));
         }
-        let g = ws.g(v);
+        let g = open.g(v);
         for (w, cost) in graph.neighbors(v) {
-            ws.relax(
-                w,
-                g + graph.metric.value(cost),
-                || heuristic(w),
-                v,
-                NO_CLUSTER,
-            );
+            open.relax(w, g + graph.metric.value(cost), || heuristic(w), v);
         }
     }
     Ok(None)

@@ -16,7 +16,7 @@ use super::{NavData, NavError};
 use std::path::Path;
 
 /// Bumped whenever the payload layout changes; the loader refuses every other version.
-pub const NAV_FORMAT_VERSION: u16 = 1;
+pub const NAV_FORMAT_VERSION: u16 = 2;
 pub const MAGIC: [u8; 8] = [0x89, b'E', b'N', b'S', b'N', b'\r', b'\n', 0x1a];
 const HEADER_LEN: usize = 24;
 
@@ -25,15 +25,20 @@ pub fn looks_like_nav(bytes: &[u8]) -> bool {
     bytes.starts_with(&MAGIC)
 }
 
+fn header(len: u64, crc: u32) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER_LEN);
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&NAV_FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&[0, 0]);
+    out.extend_from_slice(&len.to_le_bytes());
+    out.extend_from_slice(&crc.to_le_bytes());
+    out
+}
+
 impl NavData {
     pub fn to_bytes(&self) -> Result<Vec<u8>, NavError> {
         let payload = postcard::to_stdvec(self).map_err(|e| NavError::Decode(e.to_string()))?;
-        let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
-        out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&NAV_FORMAT_VERSION.to_le_bytes());
-        out.extend_from_slice(&[0, 0]);
-        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-        out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+        let mut out = header(payload.len() as u64, crc32fast::hash(&payload));
         out.extend_from_slice(&payload);
         Ok(out)
     }
@@ -89,8 +94,17 @@ impl NavData {
         NavData::from_bytes(&bytes)
     }
 
-    /// Writes the file atomically.
-    pub fn save(&self, path: &Path) -> Result<(), NavError> {
-        crate::fs::write_atomic(path, &self.to_bytes()?).map_err(|e| NavError::Io(e.to_string()))
+    /// Writes the file atomically, streaming the payload (no copy of the data in memory).
+    /// Returns the file's size.
+    pub fn save(&self, path: &Path) -> Result<u64, NavError> {
+        crate::fs::write_atomic_framed(path, HEADER_LEN, header, |w| {
+            postcard::to_io(self, w)
+                .map(|_| ())
+                .map_err(std::io::Error::other)
+        })
+        .map_err(|e| NavError::Io(e.to_string()))?;
+        std::fs::metadata(path)
+            .map(|m| m.len())
+            .map_err(|e| NavError::Io(e.to_string()))
     }
 }

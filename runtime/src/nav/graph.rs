@@ -4,23 +4,20 @@
 
 use super::NavError;
 use super::cost::{Metric, Packed, UNREACHABLE};
-use serde::{Deserialize, Serialize};
 
 /// Node id: index into the graph's nodes.
 pub type NodeId = u32;
 
 /// The grid behind a graph read from a MovingAI map: which cell each node is.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Grid {
     pub width: u32,
     pub height: u32,
     /// Node -> cell (`y * width + x`).
     cell_of: Vec<u32>,
     /// Cell -> node (`u32::MAX` when blocked); rebuilt from `cell_of` after loading.
-    #[serde(skip)]
     node_of: Vec<u32>,
     /// Node -> `[x, y]`, for the heuristic; rebuilt after loading.
-    #[serde(skip)]
     xy: Vec<[u16; 2]>,
 }
 
@@ -68,8 +65,32 @@ impl Grid {
     }
 }
 
-/// An undirected weighted graph with positive edge costs.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// Node positions of a graph that is not a grid (an authored navigation graph, a road graph
+/// with coordinates), for A*'s straight-line estimate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Points {
+    /// Node -> whole-number coordinates.
+    xy: Vec<[i32; 2]>,
+    /// Cost per coordinate unit in the estimate: the smallest `cost / length` over the graph's
+    /// edges, so that `scale · straight-line distance` never exceeds the cost of a path
+    /// (admissible and consistent whatever the authored costs are).
+    scale: f64,
+}
+
+impl Points {
+    /// The coordinates of node `v`.
+    pub fn xy(&self, v: NodeId) -> [i32; 2] {
+        self.xy[v as usize]
+    }
+
+    pub fn scale(&self) -> f64 {
+        self.scale
+    }
+}
+
+/// An undirected weighted graph with positive edge costs. Stored compactly in files
+/// ([`super::codec`]): a grid as its bitmap.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Graph {
     pub metric: Metric,
     offsets: Vec<u32>,
@@ -77,6 +98,8 @@ pub struct Graph {
     /// Per stored edge; `UNREACHABLE` once the edge is removed.
     costs: Vec<Packed>,
     pub grid: Option<Grid>,
+    /// Node positions for graphs that are not grids.
+    pub points: Option<Points>,
 }
 
 impl Graph {
@@ -129,7 +152,156 @@ impl Graph {
             targets,
             costs,
             grid: None,
+            points: None,
         })
+    }
+
+    /// Gives the nodes positions (whole-number coordinates, one per node), which turns on the
+    /// straight-line estimate for A* and PPA*. The estimate is scaled down to the cheapest
+    /// cost per unit of length over the edges, so it stays a lower bound.
+    pub fn with_points(self, xy: Vec<[i32; 2]>) -> Result<Graph, NavError> {
+        if xy.len() != self.node_count() as usize {
+            return Err(NavError::Invalid(format!(
+                "{} positions for {} nodes",
+                xy.len(),
+                self.node_count()
+            )));
+        }
+        let mut scale = f64::INFINITY;
+        for u in 0..self.node_count() {
+            for (v, c) in self.neighbors(u) {
+                let len = distance(xy[u as usize], xy[v as usize]);
+                if len > 0.0 {
+                    scale = scale.min(self.metric.value(c) / len);
+                }
+            }
+        }
+        // No edge with a length: no estimate. The factor keeps float rounding on the safe side.
+        let scale = if scale.is_finite() {
+            scale * (1.0 - 1e-12)
+        } else {
+            0.0
+        };
+        self.with_points_scaled(xy, scale)
+    }
+
+    /// Positions with a given scale (decoding: the scale was fixed when the graph was built,
+    /// over all its edges, so it stays a lower bound when removed edges come back).
+    pub(crate) fn with_points_scaled(
+        mut self,
+        xy: Vec<[i32; 2]>,
+        scale: f64,
+    ) -> Result<Graph, NavError> {
+        if xy.len() != self.node_count() as usize {
+            return Err(NavError::Invalid(format!(
+                "{} positions for {} nodes",
+                xy.len(),
+                self.node_count()
+            )));
+        }
+        if !(scale.is_finite() && scale >= 0.0) {
+            return Err(NavError::Invalid(
+                "the estimate's scale is not a finite non-negative number".into(),
+            ));
+        }
+        self.points = Some(Points { xy, scale });
+        Ok(self)
+    }
+
+    /// The position of node `v` in its own coordinates: the cell of a grid node, the
+    /// coordinates of a positioned node.
+    pub fn position(&self, v: NodeId) -> Option<[f64; 2]> {
+        if let Some(g) = &self.grid {
+            let (x, y) = g.cell(v);
+            return Some([x as f64, y as f64]);
+        }
+        self.points.as_ref().map(|p| {
+            let [x, y] = p.xy(v);
+            [x as f64, y as f64]
+        })
+    }
+
+    /// A graph from its compressed rows, checked as a decoded one would be.
+    pub(crate) fn from_csr(
+        metric: Metric,
+        offsets: Vec<u32>,
+        targets: Vec<NodeId>,
+        costs: Vec<Packed>,
+    ) -> Result<Graph, String> {
+        let mut g = Graph {
+            metric,
+            offsets,
+            targets,
+            costs,
+            grid: None,
+            points: None,
+        };
+        g.verify().map_err(|e| e.to_string())?;
+        Ok(g)
+    }
+
+    /// Lays the nodes on a grid: `cell_of[v]` is node `v`'s cell (`y * width + x`).
+    pub(crate) fn with_grid(
+        mut self,
+        width: u32,
+        height: u32,
+        cell_of: Vec<u32>,
+    ) -> Result<Graph, NavError> {
+        if width as u64 * height as u64 > 1 << 28 {
+            return Err(NavError::Invalid("the grid is implausibly large".into()));
+        }
+        if cell_of.len() != self.node_count() as usize {
+            return Err(NavError::Invalid(
+                "the grid and the graph disagree on the number of nodes".into(),
+            ));
+        }
+        let mut grid = Grid {
+            width,
+            height,
+            cell_of,
+            node_of: Vec::new(),
+            xy: Vec::new(),
+        };
+        grid.rebuild_index()?;
+        self.grid = Some(grid);
+        Ok(self)
+    }
+
+    /// [`Graph::octile_grid`] from a row-major passability bitmap, eight cells a byte.
+    pub(crate) fn octile_grid_from_bits(
+        width: u32,
+        height: u32,
+        bits: &[u8],
+    ) -> Result<Graph, NavError> {
+        let cells = width as usize * height as usize;
+        if bits.len() != cells.div_ceil(8) {
+            return Err(NavError::Invalid(format!(
+                "a {width}x{height} grid needs {} bytes of cells, got {}",
+                cells.div_ceil(8),
+                bits.len()
+            )));
+        }
+        let passable: Vec<bool> = (0..cells)
+            .map(|c| bits[c / 8] >> (c % 8) & 1 == 1)
+            .collect();
+        Graph::octile_grid(width, height, &passable)
+    }
+
+    /// Whether `other` has exactly this graph's edge slots (targets in the same order).
+    pub(crate) fn same_edges(&self, other: &Graph) -> bool {
+        self.offsets == other.offsets && self.targets == other.targets
+    }
+
+    /// Every stored edge leaving `v`, removed ones included (with cost [`UNREACHABLE`]).
+    pub(crate) fn all_edges(&self, v: NodeId) -> impl Iterator<Item = (NodeId, Packed)> + '_ {
+        let (a, b) = (
+            self.offsets[v as usize] as usize,
+            self.offsets[v as usize + 1] as usize,
+        );
+        self.targets[a..b]
+            .iter()
+            .zip(&self.costs[a..b])
+            .map(|(t, c)| (*t, *c))
     }
 
     /// The octile grid graph of a `width`×`height` map: 8-connected, diagonal cost √2, and a
@@ -229,6 +401,12 @@ impl Graph {
 
     /// Removes every edge between `u` and `v` (both directions). Returns whether one existed.
     pub fn remove_edge(&mut self, u: NodeId, v: NodeId) -> bool {
+        self.set_arcs(u, v, false, UNREACHABLE)
+    }
+
+    /// Sets the cost of the arcs between `u` and `v` (both directions) that are removed
+    /// (`removed`) or present (otherwise) to `cost`. Returns whether there was one.
+    fn set_arcs(&mut self, u: NodeId, v: NodeId, removed: bool, cost: Packed) -> bool {
         let mut found = false;
         for (a, b) in [(u, v), (v, u)] {
             if a >= self.node_count() {
@@ -239,8 +417,8 @@ impl Graph {
                 self.offsets[a as usize + 1] as usize,
             );
             for i in s..e {
-                if self.targets[i] == b && self.costs[i] != UNREACHABLE {
-                    self.costs[i] = UNREACHABLE;
+                if self.targets[i] == b && (self.costs[i] == UNREACHABLE) == removed {
+                    self.costs[i] = cost;
                     found = true;
                 }
             }
@@ -249,19 +427,27 @@ impl Graph {
     }
 
     /// An admissible and consistent estimate of the distance from `a` to `b`: the octile
-    /// distance on grids, zero otherwise.
+    /// distance on grids, the scaled straight-line distance on positioned graphs, zero
+    /// otherwise.
     #[inline]
     pub fn heuristic(&self, a: NodeId, b: NodeId) -> f64 {
-        match &self.grid {
-            Some(grid) => {
-                let [ax, ay] = grid.xy[a as usize];
-                let [bx, by] = grid.xy[b as usize];
-                let dx = ax.abs_diff(bx) as f64;
-                let dy = ay.abs_diff(by) as f64;
-                dx.max(dy) + (std::f64::consts::SQRT_2 - 1.0) * dx.min(dy)
-            }
+        if let Some(grid) = &self.grid {
+            let [ax, ay] = grid.xy[a as usize];
+            let [bx, by] = grid.xy[b as usize];
+            let dx = ax.abs_diff(bx) as f64;
+            let dy = ay.abs_diff(by) as f64;
+            return dx.max(dy) + (std::f64::consts::SQRT_2 - 1.0) * dx.min(dy);
+        }
+        match &self.points {
+            Some(p) => p.scale * distance(p.xy[a as usize], p.xy[b as usize]),
             None => 0.0,
         }
+    }
+
+    /// Puts back the edge between `u` and `v` (both directions) at `cost`, where it had been
+    /// removed. Returns whether a removed edge was there to restore.
+    pub fn restore_edge(&mut self, u: NodeId, v: NodeId, cost: Packed) -> bool {
+        self.set_arcs(u, v, true, cost)
     }
 
     /// The cost of a path given as its nodes, or `None` when two consecutive nodes are not
@@ -281,6 +467,7 @@ impl Graph {
                 .grid
                 .as_ref()
                 .map_or(0, |g| 4 * (g.cell_of.len() + g.node_of.len() + g.xy.len()))
+            + self.points.as_ref().map_or(0, |p| 8 * p.xy.len())
     }
 
     /// Checks the arrays after decoding so that no lookup can go out of bounds, and rebuilds the
@@ -313,8 +500,26 @@ impl Graph {
             }
             grid.rebuild_index()?;
         }
+        if let Some(p) = &self.points {
+            if p.xy.len() != n as usize {
+                return bad("the positions and the graph disagree on the number of nodes".into());
+            }
+            if !(p.scale.is_finite() && p.scale >= 0.0) {
+                return bad("the estimate's scale is not a finite non-negative number".into());
+            }
+            if self.grid.is_some() {
+                return bad("a grid graph has positions of its own".into());
+            }
+        }
         Ok(())
     }
+}
+
+/// Straight-line distance between two positions.
+fn distance(a: [i32; 2], b: [i32; 2]) -> f64 {
+    let dx = (a[0] as f64) - (b[0] as f64);
+    let dy = (a[1] as f64) - (b[1] as f64);
+    dx.hypot(dy)
 }
 
 #[cfg(test)]
@@ -347,6 +552,39 @@ mod tests {
         assert_eq!(g.edge_cost(1, 0), None);
         assert_eq!(g.path_cost(&[1, 2]), Some(3.0));
         assert!(!g.remove_edge(0, 1));
+    }
+
+    #[test]
+    fn positions_give_a_lower_bound_estimate() {
+        // A square with one cheap diagonal (cost 1 over length √2): the estimate scales down.
+        let g = Graph::from_edges(
+            4,
+            Metric::Integer,
+            &[(0, 1, 10), (1, 2, 10), (2, 3, 10), (3, 0, 10), (0, 2, 1)],
+        )
+        .unwrap()
+        .with_points(vec![[0, 0], [10, 0], [10, 10], [0, 10]])
+        .unwrap();
+        let h = g.heuristic(0, 2);
+        assert!(h <= 1.0 && h > 0.99, "{h}");
+        assert!(g.heuristic(1, 3) <= 2.0);
+        assert_eq!(g.position(2), Some([10.0, 10.0]));
+        assert!(
+            Graph::from_edges(2, Metric::Integer, &[(0, 1, 1)])
+                .unwrap()
+                .with_points(vec![[0, 0]])
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn a_removed_edge_can_be_restored() {
+        let mut g = Graph::from_edges(3, Metric::Integer, &[(0, 1, 2), (1, 2, 3)]).unwrap();
+        assert!(!g.restore_edge(0, 1, 2), "nothing was removed");
+        g.remove_edge(0, 1);
+        assert!(g.restore_edge(1, 0, 2));
+        assert_eq!(g.edge_cost(0, 1), Some(2));
+        assert_eq!(g.edge_cost(1, 0), Some(2));
     }
 
     #[test]

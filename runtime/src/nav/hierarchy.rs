@@ -4,16 +4,22 @@
 //! a virtual edge between every two border nodes of one child, weighted by the child's distance
 //! table. Each cluster stores exact distances inside its region:
 //!
-//! - a leaf: `members × border` (every member to every border node; the graph is undirected, so
-//!   the same entry is the border node's distance to the member);
-//! - an inner cluster: the upper triangle of `members × members`.
+//! - a leaf: `border × members`, border-major (every border node's distance to every member;
+//!   the graph is undirected, so it is also the member's distance to the border node). A
+//!   border node's column is contiguous, so ResolvePath's walk to it reads neighbouring cells
+//!   from neighbouring entries;
+//! - an inner cluster: the full `members × members` matrix, row-major, so that every
+//!   successor generation of the search reads one contiguous row (the upper triangle alone
+//!   would halve the bytes but turn half the reads into cache misses).
 //!
 //! A node's *chain* is its leaf, then every ancestor it is a member of: it climbs one level for
 //! as long as it is a border node of the cluster below.
 
 use super::NavError;
 use super::cost::{Metric, Packed, UNREACHABLE};
+use super::distances::Table;
 use super::graph::NodeId;
+use super::index::SearchIndex;
 use serde::{Deserialize, Serialize};
 
 /// Cluster id: index into [`Hierarchy::clusters`]. The root is 0; parents come before children.
@@ -37,8 +43,8 @@ pub struct Cluster {
     /// Local indices of this cluster's border nodes (members with an edge leaving the region).
     /// For a leaf this is `0..border.len()`.
     pub border: Vec<u32>,
-    /// The distance table (see the module documentation), row-major.
-    pub table: Vec<Packed>,
+    /// The distance table (see the module documentation for its layout).
+    pub table: Table,
 }
 
 impl Cluster {
@@ -52,7 +58,7 @@ impl Cluster {
         if self.is_leaf() {
             m * self.border.len()
         } else {
-            m * (m + 1) / 2
+            m * m
         }
     }
 
@@ -61,19 +67,18 @@ impl Cluster {
     #[inline]
     pub fn dist(&self, a: u32, b: u32) -> Packed {
         let (a, b) = (a as usize, b as usize);
+        let m = self.members.len();
         if self.is_leaf() {
             let c = self.border.len();
             if b < c {
-                self.table[a * c + b]
+                self.table.get(b * m + a)
             } else if a < c {
-                self.table[b * c + a]
+                self.table.get(a * m + b)
             } else {
                 UNREACHABLE
             }
         } else {
-            let m = self.members.len();
-            let (i, j) = if a <= b { (a, b) } else { (b, a) };
-            self.table[i * (2 * m - i + 1) / 2 + (j - i)]
+            self.table.get(a * m + b)
         }
     }
 
@@ -100,6 +105,9 @@ pub struct Hierarchy {
     chain_start: Vec<u32>,
     /// For each node, its local index in its leaf, its leaf's parent, ... (see module docs).
     chain_local: Vec<u32>,
+    /// Derived on construction and load, never stored (see [`super::index`]).
+    #[serde(skip)]
+    index: SearchIndex,
 }
 
 impl Hierarchy {
@@ -117,15 +125,34 @@ impl Hierarchy {
             chain_local.extend_from_slice(c);
             chain_start.push(chain_local.len() as u32);
         }
-        let h = Hierarchy {
+        let mut h = Hierarchy {
             leaf_size,
             clusters,
             leaf_of,
             chain_start,
             chain_local,
+            index: SearchIndex::default(),
         };
         h.verify_structure(chains.len() as u32, false)?;
+        h.reindex()?;
         Ok(h)
+    }
+
+    /// Rebuilds the search index (after [`Hierarchy::verify_structure`]).
+    pub(crate) fn reindex(&mut self) -> Result<(), NavError> {
+        self.index = SearchIndex::new(self)?;
+        Ok(())
+    }
+
+    /// Rebuilds cluster `c`'s part of the search index after its table changed.
+    pub(crate) fn reindex_cluster(&mut self, c: ClusterId) {
+        let mut index = std::mem::take(&mut self.index);
+        index.refresh(self, c);
+        self.index = index;
+    }
+
+    pub(crate) fn index(&self) -> &SearchIndex {
+        &self.index
     }
 
     /// `v`'s local indices, leaf first.
@@ -207,11 +234,13 @@ impl Hierarchy {
                     + 4 * (c.children.len()
                         + c.members.len()
                         + c.child_start.len()
-                        + c.border.len()
-                        + c.table.len())
+                        + c.border.len())
+                    + c.table.heap_bytes()
             })
             .sum();
-        per_cluster + 4 * (self.leaf_of.len() + self.chain_start.len() + self.chain_local.len())
+        per_cluster
+            + self.index.heap_bytes()
+            + 4 * (self.leaf_of.len() + self.chain_start.len() + self.chain_local.len())
     }
 
     /// Checks every index the search and ResolvePath follow, so that a hierarchy that passed
@@ -318,16 +347,11 @@ impl Hierarchy {
 
     /// Checks the table entries of a decoded hierarchy.
     pub(crate) fn verify_tables(&self, metric: Metric) -> Result<(), NavError> {
-        if metric == Metric::Octile {
-            for (i, c) in self.clusters.iter().enumerate() {
-                if c.table
-                    .iter()
-                    .any(|&d| d != UNREACHABLE && (d >> 16) == 0xffff)
-                {
-                    return Err(NavError::Invalid(format!(
-                        "cluster {i} has a malformed distance"
-                    )));
-                }
+        for (i, c) in self.clusters.iter().enumerate() {
+            if !c.table.is_valid_for(metric, !c.is_leaf()) {
+                return Err(NavError::Invalid(format!(
+                    "cluster {i} has a malformed distance table"
+                )));
             }
         }
         Ok(())

@@ -9,25 +9,33 @@
 //! - [`cost`]: exact packed costs (octile `a + b·√2`, or whole numbers).
 //! - [`graph`]: the navigation graph (CSR, undirected; optional octile grid).
 //! - [`hierarchy`]: clusters, border nodes, chains, distance tables (the precomputed data).
+//! - [`distances`]: one cluster's stored table, 16 bits an entry where the distances fit.
+//! - `index`: what the search reads per expansion, derived on load (dense slots, successor
+//!   lists of the non-dominated entries).
 //! - [`table`]: computing one cluster's distance table (bottom-up, shared with updates).
 //! - [`search`]: the layered A* of Pseudo-code 1, with several goals.
 //! - [`resolve`]: ResolvePath (Pseudo-code 2, with the erratum fixed).
 //! - [`update`]: dynamic update after an edge is removed.
 //! - [`astar`]: plain A*, the baseline and test oracle.
 //! - [`file`]: the checksummed `.ensnav` container.
+//! - `codec`: the compact file encodings (tables as prefix-coded differences, grids as
+//!   bitmaps).
 
 pub mod astar;
+mod codec;
 pub mod cost;
+pub mod distances;
 pub mod file;
 pub mod graph;
 pub mod hierarchy;
+mod index;
 pub mod resolve;
 pub mod search;
 pub mod table;
 pub mod update;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use graph::{Graph, NodeId};
 pub use hierarchy::{Cluster, ClusterId, Hierarchy};
@@ -71,7 +79,8 @@ impl NavData {
         self.graph.verify()?;
         self.hierarchy
             .verify_structure(self.graph.node_count(), true)?;
-        self.hierarchy.verify_tables(self.graph.metric)
+        self.hierarchy.verify_tables(self.graph.metric)?;
+        self.hierarchy.reindex()
     }
 
     /// Bytes held in memory by the graph and the hierarchy.

@@ -129,33 +129,41 @@ impl NavData {
         let cl = &h.clusters[c as usize];
         let metric = self.graph.metric;
         let target = cl.members[lb as usize];
+        let leaf_local = &h.index().leaf_local;
+        // The target's column: every member's distance to it, contiguous.
+        let m = cl.members.len();
+        let column = lb as usize * m;
         let mut x = a;
-        for _ in 0..=cl.members.len() {
+        let mut lx = leaf_local[a as usize].1;
+        for _ in 0..=m {
             if x == target {
                 return Ok(());
             }
-            let target = cl.dist(h.chain(x)[0], lb);
-            let mut best: Option<(f64, NodeId)> = None;
+            let target = cl.table.get(column + lx as usize);
+            let mut best: Option<(f64, NodeId, u32)> = None;
             for (w, cost) in self.graph.neighbors(x) {
-                if h.leaf_of[w as usize] != c {
+                let (leaf, lw) = leaf_local[w as usize];
+                if leaf != c {
                     continue;
                 }
-                let rest = cl.dist(h.chain(w)[0], lb);
+                let rest = cl.table.get(column + lw as usize);
                 if rest == UNREACHABLE {
                     continue;
                 }
                 if metric.add(cost, rest) == Some(target) {
-                    best = Some((0.0, w));
+                    best = Some((0.0, w, lw));
                     break;
                 }
                 let total = metric.value(cost) + metric.value(rest);
-                if best.is_none_or(|(t, _)| total < t) {
-                    best = Some((total, w));
+                if best.is_none_or(|(t, ..)| total < t) {
+                    best = Some((total, w, lw));
                 }
             }
-            let (_, w) = best.ok_or(NavError::Internal("ResolvePath found no way on in a leaf"))?;
+            let (_, w, lw) =
+                best.ok_or(NavError::Internal("ResolvePath found no way on in a leaf"))?;
             out.push(w);
             x = w;
+            lx = lw;
         }
         Err(NavError::Internal(
             "ResolvePath did not reach its target in a leaf",

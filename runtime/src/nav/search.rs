@@ -9,6 +9,10 @@
 //!   otherwise every border node of the goal's cluster one level below `C` (down the goal's
 //!   chain).
 //!
+//! Entries a table marks dominated are not generated (see [`super::distances`]): a shortest
+//! path behind them passes another node of the same generated set, which generates the target
+//! at the same cost when it is expanded, so the abstract graph keeps every distance.
+//!
 //! Each generated node remembers the cluster whose table gave its edge; ResolvePath later
 //! expands that virtual edge into real steps. When start and goal share a leaf (Fig. 4.10) the
 //! leaf-internal distance comes from a small A* inside the leaf, and the border nodes are
@@ -17,6 +21,7 @@
 use super::cost::{Packed, UNREACHABLE, key};
 use super::graph::NodeId;
 use super::hierarchy::{ClusterId, NO_CLUSTER};
+use super::index::NO_SLOT;
 use super::{NavData, NavError, PathResult};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -28,66 +33,40 @@ pub(crate) const VIA_LEAF_SEARCH: ClusterId = u32::MAX - 1;
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Slot {
     pub(crate) g: f64,
-    pub(crate) parent: NodeId,
+    pub(crate) parent: u32,
     pub(crate) via: ClusterId,
     /// Round in which the node was generated / expanded.
     seen: u32,
     closed: u32,
 }
 
-/// Reusable per-thread search memory (one slot per graph node, reset in O(1) per query).
+/// Reusable per-thread search memory, reset in O(1) per query: one slot per graph node for
+/// plain A*, one per search slot of the hierarchy (plus the start and goals) for PPA*.
 pub struct Workspace {
     pub(crate) slots: Vec<Slot>,
+    dense: Vec<Slot>,
     round: u32,
-    heap: BinaryHeap<Reverse<(u64, u64, NodeId)>>,
+    heap: BinaryHeap<Reverse<(u64, u64, u32)>>,
     pub(crate) expanded: u64,
     pub(crate) generated: u64,
 }
 
-impl Workspace {
-    pub fn new(nodes: u32) -> Workspace {
-        Workspace {
-            slots: vec![Slot::default(); nodes as usize],
-            round: 0,
-            heap: BinaryHeap::new(),
-            expanded: 0,
-            generated: 0,
-        }
-    }
+/// The open list over one slot array (shared by A* over nodes and PPA* over search slots).
+struct Open<'a> {
+    slots: &'a mut [Slot],
+    heap: &'a mut BinaryHeap<Reverse<(u64, u64, u32)>>,
+    round: u32,
+    expanded: &'a mut u64,
+    generated: &'a mut u64,
+}
 
-    pub(crate) fn reset(&mut self, nodes: u32) {
-        if self.slots.len() != nodes as usize {
-            *self = Workspace::new(nodes);
-        }
-        self.round = self.round.wrapping_add(1);
-        if self.round == 0 {
-            self.slots.fill(Slot::default());
-            self.round = 1;
-        }
-        self.heap.clear();
-        self.expanded = 0;
-        self.generated = 0;
-    }
-
-    /// `g` of a generated node.
+impl Open<'_> {
+    /// Records `g` for slot `i` if it improves on what is known, and queues it with
+    /// `f = g + h` (`h` is only computed for slots that improve).
     #[inline]
-    pub(crate) fn g(&self, v: NodeId) -> f64 {
-        self.slots[v as usize].g
-    }
-
-    /// Records `g` for `v` if it improves on what is known, and queues it with `f = g + h`
-    /// (`h` is only computed for nodes that improve).
-    #[inline]
-    pub(crate) fn relax(
-        &mut self,
-        v: NodeId,
-        g: f64,
-        h: impl FnOnce() -> f64,
-        parent: NodeId,
-        via: ClusterId,
-    ) {
+    fn relax(&mut self, i: u32, g: f64, h: impl FnOnce() -> f64, parent: u32, via: ClusterId) {
         let round = self.round;
-        let slot = &mut self.slots[v as usize];
+        let slot = &mut self.slots[i as usize];
         if slot.closed == round || (slot.seen == round && slot.g <= g) {
             return;
         }
@@ -98,32 +77,35 @@ impl Workspace {
             seen: round,
             closed: 0,
         };
-        self.generated += 1;
+        *self.generated += 1;
         // Ties on f go to the larger g (the node nearer the goal).
         self.heap
-            .push(Reverse((key(g + h()), u64::MAX - key(g), v)));
+            .push(Reverse((key(g + h()), u64::MAX - key(g), i)));
     }
 
-    /// The next node to expand (skipping stale queue entries); marks it closed.
+    /// The next slot to expand (skipping stale queue entries); marks it closed.
     #[inline]
-    pub(crate) fn pop(&mut self) -> Option<NodeId> {
-        while let Some(Reverse((_, gk, v))) = self.heap.pop() {
-            let round = self.round;
-            let slot = &mut self.slots[v as usize];
-            if slot.closed == round || u64::MAX - gk != key(slot.g) {
+    fn pop(&mut self) -> Option<u32> {
+        while let Some(Reverse((_, gk, i))) = self.heap.pop() {
+            let slot = &mut self.slots[i as usize];
+            if slot.closed == self.round || u64::MAX - gk != key(slot.g) {
                 continue;
             }
-            slot.closed = round;
-            self.expanded += 1;
-            return Some(v);
+            slot.closed = self.round;
+            *self.expanded += 1;
+            return Some(i);
         }
         None
     }
 
-    /// The search's hops from the start to `v`: `(from, to, via)`.
-    pub(crate) fn hops(&self, start: NodeId, v: NodeId) -> Vec<(NodeId, NodeId, ClusterId)> {
+    fn g(&self, i: u32) -> f64 {
+        self.slots[i as usize].g
+    }
+
+    /// The search's hops from `start` to `i`: `(from, to, via)`.
+    fn hops(&self, start: u32, i: u32) -> Vec<(u32, u32, ClusterId)> {
         let mut hops = Vec::new();
-        let mut x = v;
+        let mut x = i;
         while x != start {
             let s = self.slots[x as usize];
             hops.push((s.parent, x, s.via));
@@ -131,6 +113,103 @@ impl Workspace {
         }
         hops.reverse();
         hops
+    }
+}
+
+impl Workspace {
+    pub fn new(nodes: u32) -> Workspace {
+        Workspace {
+            slots: vec![Slot::default(); nodes as usize],
+            dense: Vec::new(),
+            round: 0,
+            heap: BinaryHeap::new(),
+            expanded: 0,
+            generated: 0,
+        }
+    }
+
+    fn next_round(&mut self) {
+        self.round = self.round.wrapping_add(1);
+        if self.round == 0 {
+            self.slots.fill(Slot::default());
+            self.dense.fill(Slot::default());
+            self.round = 1;
+        }
+        self.heap.clear();
+        self.expanded = 0;
+        self.generated = 0;
+    }
+
+    /// Starts a plain A* over `nodes` graph nodes.
+    pub(crate) fn reset(&mut self, nodes: u32) {
+        if self.slots.len() != nodes as usize {
+            self.slots = vec![Slot::default(); nodes as usize];
+        }
+        self.next_round();
+    }
+
+    /// Starts a PPA* search over `count` search slots.
+    fn reset_dense(&mut self, count: usize) {
+        // Slots added by the resize carry round 0, which no search uses.
+        self.dense.resize(count, Slot::default());
+        self.next_round();
+    }
+
+    /// The open list over graph nodes.
+    fn open_nodes(&mut self) -> Open<'_> {
+        Open {
+            slots: &mut self.slots,
+            heap: &mut self.heap,
+            round: self.round,
+            expanded: &mut self.expanded,
+            generated: &mut self.generated,
+        }
+    }
+
+    fn open_dense(&mut self) -> Open<'_> {
+        Open {
+            slots: &mut self.dense,
+            heap: &mut self.heap,
+            round: self.round,
+            expanded: &mut self.expanded,
+            generated: &mut self.generated,
+        }
+    }
+}
+
+/// Plain A* over the graph's nodes (the baseline, [`super::astar`]), on the workspace's node
+/// slots: relax, pop, `g` and the path back to the start.
+pub(crate) struct NodeSearch<'a>(Open<'a>);
+
+impl<'a> NodeSearch<'a> {
+    pub(crate) fn new(ws: &'a mut Workspace, nodes: u32) -> Self {
+        ws.reset(nodes);
+        NodeSearch(ws.open_nodes())
+    }
+
+    #[inline]
+    pub(crate) fn relax(&mut self, v: NodeId, g: f64, h: impl FnOnce() -> f64, parent: NodeId) {
+        self.0.relax(v, g, h, parent, NO_CLUSTER);
+    }
+
+    #[inline]
+    pub(crate) fn pop(&mut self) -> Option<NodeId> {
+        self.0.pop()
+    }
+
+    pub(crate) fn g(&self, v: NodeId) -> f64 {
+        self.0.g(v)
+    }
+
+    /// The nodes from `start` to `v`.
+    pub(crate) fn path(&self, start: NodeId, v: NodeId) -> Vec<NodeId> {
+        let mut path: Vec<NodeId> = self.0.hops(start, v).into_iter().map(|h| h.1).collect();
+        path.insert(0, start);
+        path
+    }
+
+    pub(crate) fn effort(&self) -> (u64, u64) {
+        (*self.0.expanded, *self.0.generated)
     }
 }
 
@@ -220,13 +299,37 @@ impl NavData {
         if let Some(&bad) = std::iter::once(&start).chain(goals).find(|&&v| v >= n) {
             return Err(NavError::NoSuchNode(bad));
         }
-        ws.reset(n);
         if goals.is_empty() {
+            ws.next_round();
             return Ok(None);
         }
         let graph = &self.graph;
         let h = &self.hierarchy;
         let metric = graph.metric;
+        let index = h.index();
+        // Search slots: a leaf border node has its own; the start and goals inside a leaf get
+        // one each after the hierarchy's.
+        let base = index.slot_node.len() as u32;
+        let mut extra: Vec<NodeId> = Vec::new();
+        let mut slot_for = |v: NodeId| match index.slot_of[v as usize] {
+            NO_SLOT => match extra.iter().position(|&x| x == v) {
+                Some(i) => base + i as u32,
+                None => {
+                    extra.push(v);
+                    base + extra.len() as u32 - 1
+                }
+            },
+            s => s,
+        };
+        let start_slot = slot_for(start);
+        let goal_slots: Vec<u32> = goals.iter().map(|&t| slot_for(t)).collect();
+        let node_of = |s: u32| {
+            if s < base {
+                index.slot_node[s as usize]
+            } else {
+                extra[(s - base) as usize]
+            }
+        };
         let heuristic = |v: NodeId| {
             goals
                 .iter()
@@ -236,26 +339,43 @@ impl NavData {
         let start_path = h.path_to_root(start);
         let goal_paths: Vec<Vec<ClusterId>> = goals.iter().map(|&t| h.path_to_root(t)).collect();
         let start_leaf = h.leaf_of[start as usize];
+        ws.reset_dense(base as usize + extra.len());
         let leaf_search = if goals.iter().any(|&t| h.leaf_of[t as usize] == start_leaf) {
             Some(self.leaf_search(start, goals, ws)?)
         } else {
             None
         };
-        ws.relax(start, 0.0, || heuristic(start), start, NO_CLUSTER);
+        let mut open = ws.open_dense();
+        open.relax(start_slot, 0.0, || heuristic(start), start_slot, NO_CLUSTER);
         let mut children_done: Vec<ClusterId> = Vec::new();
-        while let Some(v) = ws.pop() {
-            if goals.contains(&v) {
-                return self.finish(start, v, ws, leaf_search.as_ref()).map(Some);
+        while let Some(s) = open.pop() {
+            if goal_slots.contains(&s) {
+                let hops = open.hops(start_slot, s);
+                let hops: Vec<(NodeId, NodeId, ClusterId)> = hops
+                    .into_iter()
+                    .map(|(a, b, via)| (node_of(a), node_of(b), via))
+                    .collect();
+                let effort = (*open.expanded, *open.generated);
+                return self
+                    .finish(start, node_of(s), &hops, effort, leaf_search.as_ref())
+                    .map(Some);
             }
-            let g = ws.g(v);
-            if v == start
+            let v = node_of(s);
+            let g = open.g(s);
+            if s == start_slot
                 && let Some(ls) = &leaf_search
             {
-                for &t in goals {
+                for (i, &t) in goals.iter().enumerate() {
                     if h.leaf_of[t as usize] == start_leaf {
                         let d = ls.dist[h.chain(t)[0] as usize];
                         if d != UNREACHABLE {
-                            ws.relax(t, g + metric.value(d), || heuristic(t), v, VIA_LEAF_SEARCH);
+                            open.relax(
+                                goal_slots[i],
+                                g + metric.value(d),
+                                || heuristic(t),
+                                s,
+                                VIA_LEAF_SEARCH,
+                            );
                         }
                     }
                 }
@@ -264,14 +384,41 @@ impl NavData {
             for &lv in h.chain(v) {
                 let cl = &h.clusters[c as usize];
                 let depth = cl.depth as usize;
+                let m = cl.members.len();
+                let member_slot = &index.member_slot[c as usize];
+                let lists = &index.lists[c as usize];
+                // Inner clusters: per member, its border list, then one per child block.
+                let per_member = 1 + cl.children.len();
+                let mut generate_list = |list: &[(u32, Packed)]| {
+                    for &(w, d) in list {
+                        let node = index.slot_node[w as usize];
+                        open.relax(w, g + metric.value(d), || heuristic(node), s, c);
+                    }
+                };
                 // Up the start's chain: the border nodes of this ancestor of the start.
                 if start_path.get(depth) == Some(&c) {
-                    for &b in &cl.border {
-                        let d = cl.dist(lv, b);
-                        if d != UNREACHABLE {
-                            let w = cl.members[b as usize];
-                            ws.relax(w, g + metric.value(d), || heuristic(w), v, c);
-                        }
+                    if !cl.is_leaf() {
+                        generate_list(lists.get(lv as usize * per_member));
+                    } else if (lv as usize) < cl.border.len() {
+                        generate_list(lists.get(lv as usize));
+                    } else {
+                        // The start itself, inside its leaf: one entry per border column.
+                        cl.table.for_each(
+                            lv as usize,
+                            cl.border.len(),
+                            m,
+                            Some(&cl.table.via_border),
+                            |b, d| {
+                                let w = cl.members[b];
+                                open.relax(
+                                    member_slot[b],
+                                    g + metric.value(d),
+                                    || heuristic(w),
+                                    s,
+                                    c,
+                                );
+                            },
+                        );
                     }
                 }
                 // Down each goal's chain.
@@ -284,7 +431,7 @@ impl NavData {
                     if cl.is_leaf() {
                         let d = cl.dist(lv, h.chain(t)[0]);
                         if d != UNREACHABLE {
-                            ws.relax(t, g + metric.value(d), || heuristic(t), v, c);
+                            open.relax(goal_slots[i], g + metric.value(d), || heuristic(t), s, c);
                         }
                         continue;
                     }
@@ -294,12 +441,10 @@ impl NavData {
                     }
                     children_done.push(below);
                     let k = cl.children.iter().position(|&x| x == below).unwrap_or(0);
-                    for b in cl.child_start[k]..cl.child_start[k + 1] {
-                        let d = cl.dist(lv, b);
-                        if d != UNREACHABLE {
-                            let w = cl.members[b as usize];
-                            ws.relax(w, g + metric.value(d), || heuristic(w), v, c);
-                        }
+                    let list = lists.get(lv as usize * per_member + 1 + k);
+                    for &(w, d) in list {
+                        let node = index.slot_node[w as usize];
+                        open.relax(w, g + metric.value(d), || heuristic(node), s, c);
                     }
                 }
                 c = cl.parent;
@@ -323,11 +468,12 @@ impl NavData {
         &self,
         start: NodeId,
         goal: NodeId,
-        ws: &Workspace,
+        hops: &[(NodeId, NodeId, ClusterId)],
+        (expanded, generated): (u64, u64),
         leaf_search: Option<&LeafSearch>,
     ) -> Result<PathResult, NavError> {
         let mut path = vec![start];
-        for (a, b, via) in ws.hops(start, goal) {
+        for &(a, b, via) in hops {
             if via == VIA_LEAF_SEARCH {
                 let ls = leaf_search.ok_or(NavError::Internal("leaf search missing"))?;
                 let leaf = &self.hierarchy.clusters[self.hierarchy.leaf_of[a as usize] as usize];
@@ -354,8 +500,8 @@ impl NavData {
             goal,
             cost,
             path,
-            expanded: ws.expanded,
-            generated: ws.generated,
+            expanded,
+            generated,
         })
     }
 }

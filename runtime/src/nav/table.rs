@@ -5,9 +5,16 @@
 //! leaf runs it from each border node over the real edges inside the leaf; an inner cluster runs
 //! it from each member over its abstract graph (real edges between children plus virtual edges
 //! inside each child).
+//!
+//! The same Dijkstra marks dominated entries (see [`super::distances`]): it tracks, for every
+//! node, which *roles* (border node of the cluster; member of child block k) occur strictly
+//! inside some shortest path from the source, OR-ing over every tight predecessor so that ties
+//! count. A node's marks are final when it is settled, because all its tight predecessors are
+//! nearer and settled before it.
 
 use super::NavError;
 use super::cost::{Metric, Packed, UNREACHABLE, key};
+use super::distances::{Bits, Entries, Table};
 use super::graph::Graph;
 use super::hierarchy::{ClusterId, Hierarchy};
 use std::cmp::Reverse;
@@ -40,15 +47,19 @@ impl LocalGraph {
         }
     }
 
-    /// Dijkstra from local `source`; fills `dist` (length = nodes).
+    /// Dijkstra from local `source`; fills `dist` and `via` (length = nodes): `via[x]` is the
+    /// union of `roles` of the nodes strictly between `source` and `x` on shortest paths.
     fn dijkstra(
         &self,
         metric: Metric,
         source: u32,
+        roles: &[u32],
         dist: &mut [Packed],
+        via: &mut [u32],
         heap: &mut BinaryHeap<Reverse<(u64, u32)>>,
     ) -> Result<(), NavError> {
         dist.fill(UNREACHABLE);
+        via.fill(0);
         heap.clear();
         dist[source as usize] = 0;
         heap.push(Reverse((0, source)));
@@ -57,6 +68,7 @@ impl LocalGraph {
             if key(metric.value(du)) != k {
                 continue;
             }
+            let passed = via[u as usize] | if u == source { 0 } else { roles[u as usize] };
             let (a, b) = (
                 self.offsets[u as usize] as usize,
                 self.offsets[u as usize + 1] as usize,
@@ -67,7 +79,10 @@ impl LocalGraph {
                 let dv = dist[v];
                 if dv == UNREACHABLE || metric.value(nd) < metric.value(dv) {
                     dist[v] = nd;
+                    via[v] = passed;
                     heap.push(Reverse((key(metric.value(nd)), v as u32)));
+                } else if nd == dv {
+                    via[v] |= passed;
                 }
             }
         }
@@ -75,19 +90,50 @@ impl LocalGraph {
     }
 }
 
+/// A table being filled: entries in the wide form and the domination bits.
+struct Scratch {
+    entries: Vec<Packed>,
+    via_border: Bits,
+    via_block: Bits,
+}
+
+impl Scratch {
+    fn into_table(self, metric: Metric) -> Table {
+        Table {
+            entries: Entries::from_wide(metric, self.entries),
+            via_border: self.via_border,
+            via_block: self.via_block,
+        }
+    }
+}
+
+/// Role bit of a border node of the cluster.
+const ROLE_BORDER: u32 = 1;
+
+/// Role bit of a member of child block `k` (none past 31 blocks: such entries are simply never
+/// marked, which only costs pruning).
+fn role_block(k: usize) -> u32 {
+    if k < 31 { 2 << k } else { 0 }
+}
+
 impl Hierarchy {
     /// Computes cluster `c`'s distance table from the graph and (for an inner cluster) its
     /// children's tables, which must be current.
-    pub fn compute_table(&self, graph: &Graph, c: ClusterId) -> Result<Vec<Packed>, NavError> {
+    pub fn compute_table(&self, graph: &Graph, c: ClusterId) -> Result<Table, NavError> {
         let cl = &self.clusters[c as usize];
         let sources: Vec<u32> = if cl.is_leaf() {
             cl.border.clone()
         } else {
             (0..cl.members.len() as u32).collect()
         };
-        let mut table = vec![UNREACHABLE; cl.table_len()];
+        let n = cl.table_len();
+        let mut table = Scratch {
+            entries: vec![UNREACHABLE; n],
+            via_border: Bits::new(n),
+            via_block: Bits::new(if cl.is_leaf() { 0 } else { n }),
+        };
         self.fill_rows(graph, c, &sources, &mut table)?;
-        Ok(table)
+        Ok(table.into_table(graph.metric))
     }
 
     /// Brings cluster `c`'s table up to date after the edges `changed` of its abstract graph
@@ -120,9 +166,19 @@ impl Hierarchy {
                 })
             })
             .collect();
-        let mut table = std::mem::take(&mut self.clusters[c as usize].table);
+        if sources.is_empty() {
+            return Ok(0);
+        }
+        // Distances only grow after a deletion, so a narrow table may need the wide form.
+        let old = std::mem::take(&mut self.clusters[c as usize].table);
+        let mut table = Scratch {
+            entries: old.entries.to_wide(),
+            via_border: old.via_border,
+            via_block: old.via_block,
+        };
         let result = self.fill_rows(graph, c, &sources, &mut table);
-        self.clusters[c as usize].table = table;
+        self.clusters[c as usize].table = table.into_table(metric);
+        self.reindex_cluster(c);
         result.map(|()| sources.len())
     }
 
@@ -133,7 +189,7 @@ impl Hierarchy {
         graph: &Graph,
         c: ClusterId,
         sources: &[u32],
-        table: &mut [Packed],
+        table: &mut Scratch,
     ) -> Result<(), NavError> {
         let cl = &self.clusters[c as usize];
         let m = cl.members.len();
@@ -174,26 +230,38 @@ impl Hierarchy {
             }
         }
         let local = LocalGraph::from_lists(lists);
-        let mut dist = vec![UNREACHABLE; m];
-        let mut heap = BinaryHeap::new();
-        if cl.is_leaf() {
-            let c = cl.border.len();
-            for &p in sources {
-                local.dijkstra(metric, p, &mut dist, &mut heap)?;
-                for (a, &d) in dist.iter().enumerate() {
-                    table[a * c + p as usize] = d;
-                }
-            }
+        let leaf = cl.is_leaf();
+        let mut roles = vec![0u32; m];
+        for &b in &cl.border {
+            roles[b as usize] |= ROLE_BORDER;
+        }
+        let block: Vec<u32> = if leaf {
+            Vec::new()
         } else {
-            for &i in sources {
-                let i = i as usize;
-                local.dijkstra(metric, i as u32, &mut dist, &mut heap)?;
-                // Row i holds (i, j >= i); the pairs (j < i, i) sit in earlier rows.
-                for (j, &d) in dist.iter().enumerate().take(i) {
-                    table[j * (2 * m - j + 1) / 2 + (i - j)] = d;
+            (0..m as u32)
+                .map(|a| role_block(cl.child_index(a)))
+                .collect()
+        };
+        for (r, b) in roles.iter_mut().zip(&block) {
+            *r |= b;
+        }
+        let mut dist = vec![UNREACHABLE; m];
+        let mut via = vec![0u32; m];
+        let mut heap = BinaryHeap::new();
+        for &p in sources {
+            let p = p as usize;
+            local.dijkstra(metric, p as u32, &roles, &mut dist, &mut via, &mut heap)?;
+            // A leaf stores border node p's column, an inner cluster member p's row; the
+            // inner matrix is symmetric, so p's column gets the same distances. The bits
+            // belong to the source's own run (row p).
+            let row = p * m;
+            table.entries[row..row + m].copy_from_slice(&dist);
+            for (x, &passed) in via.iter().enumerate() {
+                table.via_border.set(row + x, passed & ROLE_BORDER != 0);
+                if !leaf {
+                    table.via_block.set(row + x, passed & block[x] != 0);
+                    table.entries[x * m + p] = dist[x];
                 }
-                let row = i * (2 * m - i + 1) / 2;
-                table[row..row + (m - i)].copy_from_slice(&dist[i..]);
             }
         }
         Ok(())

@@ -7,13 +7,15 @@ use super::hierarchy::{Cluster, NO_CLUSTER};
 use super::*;
 
 /// The path 0 - 1 - 2 - 3 (costs 1, 5, 1) plus a detour 1 - 4 - 2 (costs 1, 1), clustered as
-/// root { leaf A = {0, 1, 4}, leaf B = {2, 3} }.
-fn sample() -> NavData {
+/// root { leaf A = {0, 1, 4}, leaf B = {2, 3} }; nodes on a line, 4 off it.
+pub(crate) fn sample() -> NavData {
     let graph = Graph::from_edges(
         5,
         Metric::Integer,
         &[(0, 1, 1), (1, 2, 5), (2, 3, 1), (1, 4, 1), (4, 2, 1)],
     )
+    .unwrap()
+    .with_points(vec![[0, 0], [1, 0], [2, 0], [3, 0], [1, 1]])
     .unwrap();
     let leaf = |parent, members: Vec<u32>, border: u32| Cluster {
         parent,
@@ -22,7 +24,7 @@ fn sample() -> NavData {
         members,
         child_start: vec![],
         border: (0..border).collect(),
-        table: vec![],
+        table: Default::default(),
     };
     let clusters = vec![
         Cluster {
@@ -32,7 +34,7 @@ fn sample() -> NavData {
             members: vec![1, 4, 2],
             child_start: vec![0, 2, 3],
             border: vec![],
-            table: vec![],
+            table: Default::default(),
         },
         leaf(0, vec![1, 4, 0], 2),
         leaf(0, vec![2, 3], 1),
@@ -149,7 +151,7 @@ fn same_leaf_path_through_another_cluster() {
             members: vec![0, 1, 2],
             child_start: vec![0, 2, 3],
             border: vec![],
-            table: vec![],
+            table: Default::default(),
         },
         Cluster {
             parent: 0,
@@ -158,7 +160,7 @@ fn same_leaf_path_through_another_cluster() {
             members: vec![0, 1, 3],
             child_start: vec![],
             border: vec![0, 1],
-            table: vec![],
+            table: Default::default(),
         },
         Cluster {
             parent: 0,
@@ -167,7 +169,7 @@ fn same_leaf_path_through_another_cluster() {
             members: vec![2],
             child_start: vec![],
             border: vec![0],
-            table: vec![],
+            table: Default::default(),
         },
     ];
     let chains = vec![vec![0, 0], vec![1, 1], vec![0, 2], vec![2]];

@@ -6,8 +6,13 @@
 //!
 //! The clustering is kept: a node that loses its last crossing edge stays a border node, which
 //! costs a little search effort and nothing in correctness.
+//!
+//! An edge removed earlier can be put back (a door that opens again): distances can only
+//! shrink then, so the affected tables are recomputed from every source, again bottom-up and
+//! stopping at the first cluster whose border distances come out unchanged. Only edges the
+//! hierarchy was built with can come back, so border nodes stay what they were.
 
-use super::cost::UNREACHABLE;
+use super::cost::{Packed, UNREACHABLE};
 use super::graph::NodeId;
 use super::hierarchy::NO_CLUSTER;
 use super::{NavData, NavError};
@@ -15,7 +20,7 @@ use super::{NavData, NavError};
 /// What an update did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct UpdateReport {
-    /// Whether an edge was there to remove.
+    /// Whether an edge was there to remove (for [`NavData::restore_edge`]: to put back).
     pub removed: bool,
     /// Distance tables recomputed.
     pub recomputed: u32,
@@ -76,6 +81,55 @@ impl NavData {
                 .filter(|&i| before[i] != after[i] && before[i] != UNREACHABLE)
                 .map(|i| (base + (i / nb) as u32, base + (i % nb) as u32, before[i]))
                 .collect();
+            c = parent;
+        }
+    }
+}
+
+impl NavData {
+    /// Puts back the edge between `u` and `v` at `cost` after [`NavData::remove_edge`], and
+    /// brings the tables up to date.
+    pub fn restore_edge(
+        &mut self,
+        u: NodeId,
+        v: NodeId,
+        cost: Packed,
+    ) -> Result<UpdateReport, NavError> {
+        let n = self.graph.node_count();
+        for x in [u, v] {
+            if x >= n {
+                return Err(NavError::NoSuchNode(x));
+            }
+        }
+        if cost == 0 || cost == UNREACHABLE || self.graph.metric.value(cost).is_nan() {
+            return Err(NavError::Invalid(format!(
+                "edge cost {cost} is not positive"
+            )));
+        }
+        if !self.graph.restore_edge(u, v, cost) {
+            return Ok(UpdateReport {
+                removed: false,
+                recomputed: 0,
+                stopped_early: true,
+            });
+        }
+        let h = &self.hierarchy;
+        let mut c = h.common_ancestor(h.leaf_of[u as usize], h.leaf_of[v as usize]);
+        let mut recomputed = 0;
+        loop {
+            let before = self.hierarchy.border_distances(c);
+            let table = self.hierarchy.compute_table(&self.graph, c)?;
+            self.hierarchy.clusters[c as usize].table = table;
+            self.hierarchy.reindex_cluster(c);
+            recomputed += 1;
+            let parent = self.hierarchy.clusters[c as usize].parent;
+            if parent == NO_CLUSTER || self.hierarchy.border_distances(c) == before {
+                return Ok(UpdateReport {
+                    removed: true,
+                    recomputed,
+                    stopped_early: parent != NO_CLUSTER,
+                });
+            }
             c = parent;
         }
     }

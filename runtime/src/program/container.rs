@@ -16,8 +16,9 @@
 use thiserror::Error;
 
 /// Bumped whenever the payload layout changes; the loader refuses every other version.
-pub const FORMAT_VERSION: u16 = 4;
-const HEADER_LEN: usize = 24;
+/// 4: the planning section; 5: the navigation section (docs/formats/program.md).
+pub const FORMAT_VERSION: u16 = 5;
+pub(crate) const HEADER_LEN: usize = 24;
 
 /// Which kind of file a container holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,13 +81,19 @@ pub enum LoadError {
 }
 
 pub(crate) fn wrap(kind: Kind, payload: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
+    let mut out = header(kind, payload.len() as u64, crc32fast::hash(payload));
+    out.extend_from_slice(payload);
+    out
+}
+
+/// The header of a container whose payload has `len` bytes and checksum `crc`.
+pub(crate) fn header(kind: Kind, len: u64, crc: u32) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER_LEN);
     out.extend_from_slice(&[0x89, b'E', b'N', b'S', kind.tag(), b'\r', b'\n', 0x1a]);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     out.extend_from_slice(&[0, 0]);
-    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    out.extend_from_slice(&crc32fast::hash(payload).to_le_bytes());
-    out.extend_from_slice(payload);
+    out.extend_from_slice(&len.to_le_bytes());
+    out.extend_from_slice(&crc.to_le_bytes());
     out
 }
 

@@ -16,6 +16,7 @@
 mod container;
 pub mod debug;
 mod location;
+pub mod nav;
 mod verify;
 
 use serde::{Deserialize, Serialize};
@@ -248,6 +249,9 @@ pub struct Program {
     pub hpmm: crate::hpmm::Model,
     /// Planning problems and scripted world events (`crate::plan::section`); empty when none.
     pub planning: crate::plan::section::Planning,
+    /// The navigation graph with its PPA* data, doors and door events; empty when the project
+    /// has no navigation graph.
+    pub nav: nav::NavSection,
     /// Built on load, never serialised: name -> id.
     #[serde(skip)]
     name_index: HashMap<String, NameId>,
@@ -282,6 +286,7 @@ impl Program {
             speech: Default::default(),
             hpmm: crate::hpmm::Model::default(),
             planning: Default::default(),
+            nav: nav::NavSection::default(),
             name_index: HashMap::new(),
             shared_names: Vec::new(),
         };
@@ -325,6 +330,15 @@ impl Program {
         planning: crate::plan::section::Planning,
     ) -> Result<Self, LoadError> {
         self.planning = planning;
+        verify::verify(&self).map_err(LoadError::Invalid)?;
+        Ok(self)
+    }
+
+    /// The same program with a navigation section, verified again (the compiler's back end
+    /// adds it after [`Program::new`], so programs without a graph are built exactly as before).
+    pub fn with_nav(mut self, mut nav: nav::NavSection) -> Result<Self, LoadError> {
+        nav.prepare().map_err(LoadError::Invalid)?;
+        self.nav = nav;
         verify::verify(&self).map_err(LoadError::Invalid)?;
         Ok(self)
     }
@@ -409,6 +423,7 @@ impl Program {
         let payload = container::unwrap(Kind::Program, bytes)?;
         let mut program: Program =
             postcard::from_bytes(payload).map_err(|e| LoadError::Decode(e.to_string()))?;
+        program.nav.prepare().map_err(LoadError::Invalid)?;
         verify::verify(&program).map_err(LoadError::Invalid)?;
         program.build_index();
         Ok(program)
@@ -420,10 +435,28 @@ impl Program {
         Self::from_bytes(&bytes)
     }
 
-    /// The checksum that ties a `.ensdbg` to this program.
+    /// Writes the `.ensb` atomically, streaming the payload (a program with large navigation
+    /// data is never held in memory twice). Returns the file's size.
+    pub fn save(&self, path: &std::path::Path) -> std::io::Result<u64> {
+        crate::fs::write_atomic_framed(
+            path,
+            container::HEADER_LEN,
+            |len, crc| container::header(Kind::Program, len, crc),
+            |w| {
+                postcard::to_io(self, w)
+                    .map(|_| ())
+                    .map_err(std::io::Error::other)
+            },
+        )?;
+        Ok(std::fs::metadata(path)?.len())
+    }
+
+    /// The checksum that ties a `.ensdbg` to this program (computed as the payload streams
+    /// past, without the bytes in memory).
     pub fn checksum(&self) -> u32 {
-        let bytes = self.to_bytes();
-        container::payload_checksum(&bytes)
+        let mut sink = crate::fs::Checksummed::new(std::io::sink());
+        postcard::to_io(self, &mut sink).expect("serialising into a sink cannot fail");
+        sink.crc.finalize()
     }
 }
 

@@ -214,6 +214,96 @@ proptest::proptest! {
     }
 }
 
+/// [`sample`] with a navigation section: the five-node graph of the nav tests, its location on
+/// node 0, node 4 named, a door on the detour and a scene event closing it.
+pub(crate) fn sample_with_nav() -> Program {
+    use nav::{Door, DoorEvent, NavSection, Placement};
+    let data = crate::nav::tests::sample();
+    let section = NavSection {
+        data: Some(data),
+        placement: Placement::Points {
+            origin: [10.0, -2.0],
+            unit: 2.0,
+            cost_unit: 2.0,
+        },
+        location_nodes: vec![0],
+        names: vec![(NameId(7), 4)],
+        doors: vec![Door {
+            name: NameId(5),
+            edges: vec![(1, 4, 1), (4, 2, 1)],
+            closed: false,
+        }],
+        events: vec![DoorEvent {
+            scene: SceneId(0),
+            at: 1.5,
+            door: 0,
+            open: false,
+        }],
+        fingerprint: 7,
+    };
+    sample().with_nav(section).unwrap()
+}
+
+#[test]
+fn navigation_section_round_trips_and_maps_the_world() {
+    let p = sample_with_nav();
+    let q = Program::from_bytes(&p.to_bytes()).unwrap();
+    assert_eq!(p, q);
+    let nav = &q.nav;
+    assert_eq!(nav.world(4), Some([12.0, 0.0]));
+    assert_eq!(nav.node_near(11.9, 0.3), Some(4));
+    assert_eq!(nav.node_name(4), Some(NameId(7)));
+    assert_eq!(nav.location_node(LocationId(0)), Some(0));
+    assert_eq!(nav.metres_per_cost(), 2.0);
+    // The decoded data searches.
+    let data = nav.data.as_ref().unwrap();
+    let mut ws = crate::nav::Workspace::new(5);
+    assert_eq!(data.find_path(0, 3, &mut ws).unwrap().unwrap().cost, 4.0);
+    // Streaming writes produce the same bytes and checksum.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.ensb");
+    let len = q.save(&path).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(len as usize, bytes.len());
+    assert_eq!(bytes, p.to_bytes());
+    assert_eq!(q.checksum(), container::payload_checksum(&bytes));
+}
+
+#[test]
+fn navigation_section_cross_references_are_checked() {
+    let mut p = sample_with_nav();
+    p.nav.location_nodes = vec![0, 1];
+    let bytes = container::wrap(Kind::Program, &postcard::to_allocvec(&p).unwrap());
+    let e = Program::from_bytes(&bytes).unwrap_err();
+    assert!(e.to_string().contains("places 2 locations"), "{e}");
+    let mut p = sample_with_nav();
+    p.nav.events[0].door = 3;
+    let bytes = container::wrap(Kind::Program, &postcard::to_allocvec(&p).unwrap());
+    assert!(Program::from_bytes(&bytes).is_err());
+    let mut p = sample_with_nav();
+    p.nav.doors[0].edges[0].0 = 99;
+    let bytes = container::wrap(Kind::Program, &postcard::to_allocvec(&p).unwrap());
+    assert!(Program::from_bytes(&bytes).is_err());
+}
+
+#[test]
+fn navigation_section_refuses_every_truncation_and_bit_flip() {
+    let bytes = sample_with_nav().to_bytes();
+    for len in 0..bytes.len() {
+        assert!(Program::from_bytes(&bytes[..len]).is_err(), "length {len}");
+    }
+    for i in 0..bytes.len() {
+        if (10..12).contains(&i) {
+            continue;
+        }
+        for bit in 0..8 {
+            let mut b = bytes.clone();
+            b[i] ^= 1 << bit;
+            assert!(Program::from_bytes(&b).is_err(), "bit {bit} of byte {i}");
+        }
+    }
+}
+
 /// [`sample`] with a planning section: the dinner date planned on its graph, the shop with
 /// D-POP and a player action, and a world event in the scene.
 pub(crate) fn sample_with_planning() -> Program {
@@ -325,6 +415,27 @@ fn every_single_bit_flip_of_a_program_with_plans_is_refused() {
             b[i] ^= 1 << bit;
             assert!(Program::from_bytes(&b).is_err(), "bit {bit} of byte {i}");
         }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+    /// The navigation program's payload with bytes changed or cut behind a valid checksum:
+    /// refused or accepted, never a panic (the decoders of tables and graphs check everything).
+    #[test]
+    fn mutated_navigation_payloads_never_panic(
+        edits in proptest::collection::vec((0usize..4096, proptest::prelude::any::<u8>()), 1..6),
+        cut in 0usize..4096,
+    ) {
+        let good = sample_with_nav().to_bytes();
+        let mut payload = good[24..].to_vec();
+        for (at, byte) in edits {
+            let i = at % payload.len();
+            payload[i] = byte;
+        }
+        let _ = Program::from_bytes(&container::wrap(Kind::Program, &payload));
+        let cut = cut % (payload.len() + 1);
+        let _ = Program::from_bytes(&container::wrap(Kind::Program, &payload[..cut]));
     }
 }
 

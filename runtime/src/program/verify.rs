@@ -173,7 +173,8 @@ pub(crate) fn verify(p: &Program) -> Result<(), String> {
     }
     verify_speech(p)?;
     verify_hpmm(p)?;
-    crate::plan::section::verify(p)
+    crate::plan::section::verify(p)?;
+    super::nav::verify(p)
 }
 
 /// The speech section: sentence states, their candidates and scene variable bindings.

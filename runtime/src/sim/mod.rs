@@ -11,9 +11,11 @@
 mod interactions;
 pub mod planning;
 mod states;
+mod walk;
 
 pub use interactions::Interactions;
 pub use planning::PlanningWorld;
+pub use walk::NavWorld;
 
 use crate::hsm::{AgentId, LibraryDecl, StateLibrary};
 use crate::program::{Program, SceneId};
@@ -30,8 +32,9 @@ pub struct Body {
     pub y: f64,
 }
 
-/// The simulated world: one body per agent, who is talking with whom, and each agent's
-/// variables (the values `VARIABLE` slots of sentence states are filled with).
+/// The simulated world: one body per agent, who is talking with whom, each agent's
+/// variables (the values `VARIABLE` slots of sentence states are filled with), and the
+/// navigation graph as the scene's doors leave it.
 #[derive(Clone, Debug, Default)]
 pub struct SimWorld {
     pub bodies: Vec<Body>,
@@ -42,6 +45,11 @@ pub struct SimWorld {
     pub talking: Vec<bool>,
     /// Planning agents' worlds and the scene's world events (`planning`).
     pub planning: PlanningWorld,
+    /// The navigation graph walks are planned on; `None` when the program has none (agents
+    /// then walk straight).
+    pub nav: Option<NavWorld>,
+    /// The scene this world belongs to (its door events apply).
+    scene: Option<SceneId>,
 }
 
 impl SimWorld {
@@ -72,6 +80,8 @@ impl SimWorld {
             bodies,
             variables,
             planning: PlanningWorld::for_scene(program, scene),
+            nav: NavWorld::new(program, scene, 0.0),
+            scene: Some(scene),
         }
     }
 
@@ -102,6 +112,13 @@ impl SimWorld {
             self.bodies.resize(i + 1, Body::default());
         }
         &mut self.bodies[i]
+    }
+
+    /// Where `agent` stands, `[x, y]`.
+    pub fn body_at(&self, agent: AgentId) -> [f64; 2] {
+        self.bodies
+            .get(agent.index())
+            .map_or([0.0, 0.0], |b| [b.x, b.y])
     }
 
     pub fn partner(&self, agent: AgentId) -> Option<AgentId> {

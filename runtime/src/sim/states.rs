@@ -1,7 +1,7 @@
 //! The standard library states. Each is small on purpose: behaviour lives in the machines that
 //! designers author; these are the verbs those machines are built from.
 
-use super::{ARRIVAL_RADIUS, SimWorld, WALK_SPEED};
+use super::SimWorld;
 use crate::hsm::{Inert, Message, StateCode, StateCx, StateLibrary, StateSpec};
 use crate::program::{Modifier, ModifierKind, Terminal};
 use crate::speech::transaction::{self, Direction};
@@ -39,9 +39,9 @@ pub(super) fn register(lib: &mut StateLibrary<SimWorld>) {
     lib.register(
         "Goto",
         StateSpec::new(M::Location)
-            .raises(["ReachedLocation"])
-            .doc("Walks to the location; raises ReachedLocation on arrival."),
-        || Box::new(Goto { arrived: false }),
+            .raises(["ReachedLocation", "NoPath"])
+            .doc("Walks to the location (along the navigation graph's PPA* path when the project has one, else straight); raises ReachedLocation on arrival, NoPath when the graph has no way there (it waits, and walks on if a door opens)."),
+        || Box::new(Goto { arrived: false, route: None }),
     );
     lib.register(
         "Wait",
@@ -152,28 +152,17 @@ impl StateCode<SimWorld> for Start {
 
 struct Goto {
     arrived: bool,
+    route: Option<super::walk::Route>,
 }
 
 impl Goto {
     fn step(&mut self, cx: &mut Cx<'_>, dt: f64) {
-        let Some(target) = cx.location().map(|l| (l.x, l.y)) else {
+        let Modifier::Location(location) = cx.modifier() else {
             return;
         };
-        let agent = cx.agent;
-        let body = cx.game.body(agent);
-        let (dx, dy) = (target.0 - body.x, target.1 - body.y);
-        let dist = (dx * dx + dy * dy).sqrt();
-        let stride = WALK_SPEED * dt;
-        if dist <= ARRIVAL_RADIUS.max(stride) {
-            body.x = target.0;
-            body.y = target.1;
-            if !self.arrived {
-                self.arrived = true;
-                cx.raise("ReachedLocation");
-            }
-        } else {
-            body.x += dx / dist * stride;
-            body.y += dy / dist * stride;
+        if super::walk::walk_to(cx, location, &mut self.route, dt) && !self.arrived {
+            self.arrived = true;
+            cx.raise("ReachedLocation");
         }
     }
 }

@@ -48,6 +48,7 @@ pub enum AnyAsset {
     ActionList(ActionListAsset),
     Domain(DomainAsset),
     Problem(ProblemAsset),
+    Navigation(crate::nav::asset::NavAsset),
 }
 
 /// Why a text did not parse: ron's message and its 1-based line and column.
@@ -97,6 +98,7 @@ impl AnyAsset {
             AssetKind::ActionList => read(text).map(A::ActionList),
             AssetKind::Domain => read(text).map(A::Domain),
             AssetKind::Problem => read(text).map(A::Problem),
+            AssetKind::Navigation => read(text).map(A::Navigation),
             // Not RON: a workbook is binary, a PDDL file is Lisp.
             AssetKind::Workbook | AssetKind::Pddl => return None,
         })
@@ -123,6 +125,7 @@ impl AnyAsset {
             A::ActionList(v) => print::print(v, comments),
             A::Domain(v) => print::print(v, comments),
             A::Problem(v) => print::print(v, comments),
+            A::Navigation(v) => print::print(v, comments),
         }
     }
 
@@ -146,6 +149,7 @@ impl AnyAsset {
             A::ActionList(_) => AssetKind::ActionList,
             A::Domain(_) => AssetKind::Domain,
             A::Problem(_) => AssetKind::Problem,
+            A::Navigation(_) => AssetKind::Navigation,
         };
         FileKind::Asset(k)
     }

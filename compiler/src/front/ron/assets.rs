@@ -119,8 +119,9 @@ pub struct SceneAsset {
     #[serde(default = "default_tick_rate")]
     pub tick_rate: u32,
     pub agents: Vec<AgentAsset>,
-    /// What happens at smart locations during the scene: the player's actions and what proxied
-    /// game systems report (docs/formats/scene.md).
+    /// What happens during the scene: at smart locations, the player's actions and what proxied
+    /// game systems report; on the navigation graph, doors opening and closing
+    /// (docs/formats/scene.md).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub events: Vec<SceneEventAsset>,
 }
@@ -169,6 +170,10 @@ pub enum SceneEventAsset {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         seen: bool,
     },
+    /// A door of the navigation graph opens (docs/formats/nav.md).
+    Open { at: f64, door: String },
+    /// A door of the navigation graph closes.
+    Close { at: f64, door: String },
 }
 
 impl SceneEventAsset {
@@ -179,7 +184,9 @@ impl SceneEventAsset {
             | SceneEventAsset::Leave { at }
             | SceneEventAsset::Push { at, .. }
             | SceneEventAsset::Notify { at, .. }
-            | SceneEventAsset::World { at, .. } => *at,
+            | SceneEventAsset::World { at, .. }
+            | SceneEventAsset::Open { at, .. }
+            | SceneEventAsset::Close { at, .. } => *at,
         }
     }
 }

@@ -105,8 +105,14 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
             Some(AssetKind::Scene) => scenes.extend(
                 parse::<SceneAsset>(sources, id, diags).map(|a| (a, Locator::new(sources, id))),
             ),
-            // Interaction scripts, smart locations and workbooks: compiler/src/script.
-            Some(AssetKind::Script | AssetKind::SmartLocation | AssetKind::Workbook) => {}
+            // Interaction scripts, smart locations and workbooks: compiler/src/script;
+            // navigation graphs: compiler/src/nav.
+            Some(
+                AssetKind::Script
+                | AssetKind::SmartLocation
+                | AssetKind::Workbook
+                | AssetKind::Navigation,
+            ) => {}
             // Planning assets: compiler/src/plan.
             Some(
                 AssetKind::ActionList | AssetKind::Domain | AssetKind::Problem | AssetKind::Pddl,
@@ -675,6 +681,25 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
                 player: a.player,
             });
         }
+        // Doors opening and closing (resolved by compiler/src/nav; the times are checked with
+        // the other scene events in compiler/src/script/location.rs).
+        let doors = asset
+            .events
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| {
+                let (at, door, open) = match e {
+                    SceneEventAsset::Open { at, door } => (*at, door, true),
+                    SceneEventAsset::Close { at, door } => (*at, door, false),
+                    _ => return None,
+                };
+                let door = loc.name(
+                    door,
+                    &[Seg::Field("events"), Seg::Index(i), Seg::Field("door")],
+                );
+                Some(crate::ir::nav::SceneEvent { at, door, open })
+            })
+            .collect();
         // World events for planning agents, kept for the planning stage (compiler/src/plan).
         let events = asset
             .events
@@ -713,6 +738,7 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
             tick_rate: asset.tick_rate,
             tick_rate_span,
             agents,
+            doors,
             events,
         });
     }

@@ -46,10 +46,12 @@ pub enum AssetKind {
     Domain,
     Problem,
     Pddl,
+    /// `*.nav.ron`: the navigation graph (compiler/src/nav).
+    Navigation,
 }
 
 impl AssetKind {
-    pub const ALL: [AssetKind; 18] = [
+    pub const ALL: [AssetKind; 19] = [
         AssetKind::Machine,
         AssetKind::StateLibrary,
         AssetKind::Locations,
@@ -68,6 +70,7 @@ impl AssetKind {
         AssetKind::Domain,
         AssetKind::Problem,
         AssetKind::Pddl,
+        AssetKind::Navigation,
     ];
 
     pub fn suffix(self) -> &'static str {
@@ -90,6 +93,7 @@ impl AssetKind {
             AssetKind::Domain => ".domain.ron",
             AssetKind::Problem => ".problem.ron",
             AssetKind::Pddl => ".pddl",
+            AssetKind::Navigation => ".nav.ron",
         }
     }
 

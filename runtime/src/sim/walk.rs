@@ -1,0 +1,398 @@
+//! Walking on the navigation graph in the simulated world.
+//!
+//! When the program has navigation data, `Goto` plans with PPA* from the node nearest the
+//! agent to the node of its target location, then walks the resolved path node by node and
+//! finally steps onto the location itself. Without navigation data it walks in a straight
+//! line, as it always did.
+//!
+//! The world keeps its own view of the graph ([`NavWorld`]): the program's data until a door
+//! changes it, then a copy that the incremental update keeps current. Every change (a door, a
+//! reloaded program with another graph) bumps [`NavWorld::generation`]; a walk planned under
+//! an older generation plans again from where the agent stands, and its `path` event says it
+//! re-routed.
+
+use super::{ARRIVAL_RADIUS, SimWorld, WALK_SPEED};
+use crate::hsm::{AgentId, StateCx};
+use crate::nav::{NavData, NodeId, Workspace};
+use crate::program::nav::NavSection;
+use crate::program::{LocationId, Program, SceneId};
+use crate::trace::EventKind;
+use std::cell::RefCell;
+use std::sync::Arc;
+
+/// The world's view of the navigation graph.
+#[derive(Clone, Debug)]
+pub struct NavWorld {
+    /// The program section this view follows.
+    fingerprint: u32,
+    /// A copy of the program's data once a door has changed it; until then the program's.
+    changed: Option<NavData>,
+    /// Door names and states, by the section's door index.
+    doors: Vec<(String, bool)>,
+    /// Bumped by every change of the graph.
+    pub generation: u64,
+    /// The scene whose door events apply, and how many of them have.
+    scene: SceneId,
+    events_done: usize,
+}
+
+impl NavWorld {
+    /// The navigation view of `program`'s scene as it starts (doors marked closed are
+    /// closed); `None` when the program has no navigation graph. Door events due by `now`
+    /// count as done.
+    pub fn new(program: &Program, scene: SceneId, now: f64) -> Option<NavWorld> {
+        NavWorld::with_doors(program, scene, now, &[], 0)
+    }
+
+    /// Like [`NavWorld::new`], with doors already known (by name) keeping their state.
+    fn with_doors(
+        program: &Program,
+        scene: SceneId,
+        now: f64,
+        known: &[(String, bool)],
+        generation: u64,
+    ) -> Option<NavWorld> {
+        let section = &program.nav;
+        section.data.as_ref()?;
+        let mut world = NavWorld {
+            fingerprint: section.fingerprint,
+            changed: None,
+            doors: section
+                .doors
+                .iter()
+                .map(|d| (program.name(d.name).to_string(), false))
+                .collect(),
+            generation,
+            scene,
+            events_done: section
+                .events_of(scene)
+                .take_while(|e| e.at < now - 1e-9)
+                .count(),
+        };
+        for (i, door) in section.doors.iter().enumerate() {
+            let name = program.name(door.name);
+            let closed = known
+                .iter()
+                .find(|(n, _)| n == name)
+                .map_or(door.closed, |(_, c)| *c);
+            if closed {
+                world.set_door(section, i, false);
+            }
+        }
+        Some(world)
+    }
+
+    /// The graph as it stands now.
+    pub fn data<'a>(&'a self, section: &'a NavSection) -> Option<&'a NavData> {
+        self.changed.as_ref().or(section.data.as_ref())
+    }
+
+    /// Whether door `i` (by the section's index) is closed.
+    pub fn is_closed(&self, i: usize) -> bool {
+        self.doors.get(i).is_some_and(|d| d.1)
+    }
+
+    /// Opens or closes door `i`; returns the distance tables recomputed.
+    fn set_door(&mut self, section: &NavSection, i: usize, open: bool) -> u32 {
+        let (Some(door), Some(base)) = (section.doors.get(i), section.data.as_ref()) else {
+            return 0;
+        };
+        if self.doors[i].1 != open {
+            return 0;
+        }
+        let data = self.changed.get_or_insert_with(|| base.clone());
+        let mut tables = 0;
+        for &(u, v, cost) in &door.edges {
+            // Verified on load: the nodes exist and the costs are valid.
+            let report = if open {
+                data.restore_edge(u, v, cost)
+            } else {
+                data.remove_edge(u, v)
+            };
+            tables += report.map_or(0, |r| r.recomputed);
+        }
+        self.doors[i].1 = !open;
+        self.generation += 1;
+        tables
+    }
+
+    /// Applies the scene's door events due by `now`, reporting each.
+    fn advance(&mut self, program: &Program, now: f64, out: &mut Vec<EventKind>) {
+        let section = &program.nav;
+        let due: Vec<(usize, bool)> = section
+            .events_of(self.scene)
+            .skip(self.events_done)
+            .take_while(|e| e.at <= now + 1e-9)
+            .map(|e| (e.door as usize, e.open))
+            .collect();
+        for (door, open) in due {
+            self.events_done += 1;
+            let tables = self.set_door(section, door, open);
+            if let Some(d) = section.doors.get(door) {
+                out.push(EventKind::Door {
+                    door: program.shared_name(d.name),
+                    open,
+                    tables,
+                });
+            }
+        }
+    }
+}
+
+impl SimWorld {
+    /// Follows the running program's navigation section: after a reload that brought a
+    /// different graph (or none), the world's view is rebuilt, doors keeping their state by
+    /// name, and walks in progress plan again.
+    fn sync_nav(&mut self, program: &Program, now: f64) {
+        let Some(scene) = self.scene else {
+            return;
+        };
+        match &self.nav {
+            Some(nav) if nav.fingerprint == program.nav.fingerprint => {}
+            None if program.nav.data.is_none() => {}
+            old => {
+                let (known, generation) = old
+                    .as_ref()
+                    .map_or((Vec::new(), 0), |n| (n.doors.clone(), n.generation + 1));
+                self.nav = NavWorld::with_doors(program, scene, now, &known, generation);
+            }
+        }
+    }
+
+    /// Advances the world to `now`: applies the scene's door events that are due, reporting
+    /// each as a `door` trace event in `out`. Whoever drives a scene calls this once per tick
+    /// (as `ensemble run` does).
+    pub fn advance(
+        &mut self,
+        program: &Program,
+        now: f64,
+        out: &mut Vec<(Option<AgentId>, EventKind)>,
+    ) {
+        self.sync_nav(program, now);
+        if let Some(nav) = &mut self.nav {
+            let mut events = Vec::new();
+            nav.advance(program, now, &mut events);
+            out.extend(events.into_iter().map(|e| (None, e)));
+        }
+    }
+}
+
+/// A planned walk: points to pass, in world metres, the last one the location itself.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Route {
+    points: Vec<[f64; 2]>,
+    /// The node of each point (the last point, the location itself, has none).
+    nodes: Vec<NodeId>,
+    next: usize,
+    /// The graph generation it was planned under.
+    generation: u64,
+    /// No path existed: the agent waits for the graph to change.
+    blocked: bool,
+}
+
+impl Route {
+    /// Where a walk in progress can start again: the node it was heading for and the one it
+    /// came from, or only the latter when the edge between them is gone (a door closed on it).
+    fn ends_of_leg(&self, nav: &NavWorld, program: &Program) -> Vec<NodeId> {
+        let ahead = self.nodes.get(self.next).copied();
+        let behind = self
+            .next
+            .checked_sub(1)
+            .and_then(|i| self.nodes.get(i))
+            .copied();
+        match (behind, ahead) {
+            (Some(b), Some(a)) => {
+                let open = nav
+                    .data(&program.nav)
+                    .is_some_and(|d| d.graph.edge_cost(b, a).is_some());
+                if open { vec![a, b] } else { vec![b] }
+            }
+            (b, a) => b.or(a).into_iter().collect(),
+        }
+    }
+}
+
+/// What `Goto` does each tick: plan if needed, then move. Returns whether the agent stands
+/// on the location.
+pub(crate) fn walk_to(
+    cx: &mut StateCx<'_, SimWorld>,
+    location: LocationId,
+    route: &mut Option<Route>,
+    dt: f64,
+) -> bool {
+    let program = cx.program;
+    let Some(target) = program.locations.get(location.index()).map(|l| [l.x, l.y]) else {
+        return false;
+    };
+    let agent = cx.agent;
+    cx.game.sync_nav(program, cx.now);
+    let goal = program.nav.location_node(location);
+    let planned = match (&cx.game.nav, goal) {
+        (Some(nav), Some(goal)) => {
+            let body = cx.game.body_at(agent);
+            let there = (body[0] - target[0]).hypot(body[1] - target[1]) <= ARRIVAL_RADIUS;
+            if route.is_none() && there {
+                // Already standing on the location: nothing to plan.
+                *route = Some(Route {
+                    generation: nav.generation,
+                    ..Route::default()
+                });
+            } else if route
+                .as_ref()
+                .is_none_or(|r| r.generation != nav.generation)
+            {
+                let reroute = route.is_some();
+                let starts = route
+                    .as_ref()
+                    .map_or_else(Vec::new, |r| r.ends_of_leg(nav, program));
+                let (new_route, event) =
+                    plan(program, nav, body, &starts, goal, target, location, reroute);
+                let blocked = new_route.blocked;
+                *route = Some(new_route);
+                cx.trace(event);
+                if blocked {
+                    cx.raise("NoPath");
+                }
+            }
+            true
+        }
+        _ => false,
+    };
+    let body = cx.game.body(agent);
+    let mut stride = WALK_SPEED * dt;
+    if !planned {
+        // No navigation graph: straight to the location.
+        return step_towards(&mut body.x, &mut body.y, target, &mut stride);
+    }
+    let Some(r) = route.as_mut() else {
+        return false;
+    };
+    if r.blocked {
+        return false;
+    }
+    while r.next < r.points.len() {
+        if !step_towards(&mut body.x, &mut body.y, r.points[r.next], &mut stride) {
+            return false;
+        }
+        r.next += 1;
+    }
+    true
+}
+
+/// Moves up to `stride` metres towards `to`; true when there (the rest of the stride is left
+/// for the next point).
+fn step_towards(x: &mut f64, y: &mut f64, to: [f64; 2], stride: &mut f64) -> bool {
+    let (dx, dy) = (to[0] - *x, to[1] - *y);
+    let dist = dx.hypot(dy);
+    if dist <= ARRIVAL_RADIUS.max(*stride) {
+        *x = to[0];
+        *y = to[1];
+        *stride = (*stride - dist).max(0.0);
+        return true;
+    }
+    *x += dx / dist * *stride;
+    *y += dy / dist * *stride;
+    *stride = 0.0;
+    false
+}
+
+/// Plans a walk from `from` (world metres) to `goal`/`target`, starting at whichever of
+/// `starts` gives the shortest walk (the nearest node when there are none).
+#[allow(clippy::too_many_arguments)]
+fn plan(
+    program: &Program,
+    nav: &NavWorld,
+    from: [f64; 2],
+    starts: &[NodeId],
+    goal: NodeId,
+    target: [f64; 2],
+    location: LocationId,
+    reroute: bool,
+) -> (Route, EventKind) {
+    let section = &program.nav;
+    let to = program.shared_name(program.locations[location.index()].name);
+    let blocked = |reroute| {
+        (
+            Route {
+                generation: nav.generation,
+                blocked: true,
+                ..Route::default()
+            },
+            EventKind::Path {
+                to: to.clone(),
+                nodes: 0,
+                cost: None,
+                length: 0.0,
+                expanded: 0,
+                via: Vec::new(),
+                reroute,
+            },
+        )
+    };
+    let Some(data) = nav.data(section) else {
+        return blocked(reroute);
+    };
+    let nearest;
+    let starts = if starts.is_empty() {
+        nearest = section.node_near(from[0], from[1]);
+        nearest.as_slice()
+    } else {
+        starts
+    };
+    // Each candidate start: the straight walk to it plus the path from it, in metres.
+    let mut best: Option<(f64, crate::nav::PathResult)> = None;
+    for &start in starts {
+        let found = WORKSPACE.with_borrow_mut(|ws| data.find_path(start, goal, ws));
+        if let (Ok(Some(path)), Some(at)) = (found, section.world(start)) {
+            let total =
+                (at[0] - from[0]).hypot(at[1] - from[1]) + path.cost * section.metres_per_cost();
+            if best.as_ref().is_none_or(|(b, _)| total < *b) {
+                best = Some((total, path));
+            }
+        }
+    }
+    let Some((_, path)) = best else {
+        return blocked(reroute);
+    };
+    let mut points: Vec<[f64; 2]> = path.path.iter().filter_map(|&v| section.world(v)).collect();
+    points.push(target);
+    let mut length = 0.0;
+    let mut at = from;
+    for p in &points {
+        length += (p[0] - at[0]).hypot(p[1] - at[1]);
+        at = *p;
+    }
+    // The named nodes passed between where the agent starts and where it arrives.
+    let inner = match path.path.as_slice() {
+        [_, inner @ .., _] => inner,
+        _ => &[],
+    };
+    let via: Vec<Arc<str>> = inner
+        .iter()
+        .filter_map(|&v| section.node_name(v))
+        .map(|n| program.shared_name(n))
+        .collect();
+    (
+        Route {
+            points,
+            nodes: path.path.clone(),
+            next: 0,
+            generation: nav.generation,
+            blocked: false,
+        },
+        EventKind::Path {
+            to,
+            nodes: path.path.len() as u32,
+            cost: Some(path.cost * section.metres_per_cost()),
+            length,
+            expanded: path.expanded,
+            via,
+            reroute,
+        },
+    )
+}
+
+thread_local! {
+    /// Search memory reused by every walk planned on this thread.
+    static WORKSPACE: RefCell<Workspace> = RefCell::new(Workspace::new(0));
+}
