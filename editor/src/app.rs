@@ -1323,6 +1323,7 @@ impl EditorApp {
                 Request::Rename { what, old, new } => {
                     actions.push(Action::Rename(what, old, new));
                 }
+                Request::ShowMap(path) => actions.push(Action::OpenMap(path)),
             }
         }
     }

@@ -109,6 +109,8 @@ pub enum Request {
     OpenMachine(String),
     /// Open the document at this path.
     Open(String),
+    /// Show the MovingAI map at this path (from the project root) in the navigation view.
+    ShowMap(String),
     /// Rename an item that other documents may name, with every reference, as one undo step
     /// ([`crate::rename`]); the panel does not change the name itself.
     Rename {

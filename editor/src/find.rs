@@ -227,6 +227,19 @@ pub fn index(project: &Project) -> Vec<Hit> {
                 );
             }
             AnyAsset::Problem(p) => out.push(whole("planning problem", &p.name)),
+            AnyAsset::Navigation(g) => {
+                out.extend(
+                    g.nodes
+                        .iter()
+                        .filter_map(|x| x.name.as_deref())
+                        .map(|x| item("navigation node", x, file, doc, "nodes")),
+                );
+                out.extend(
+                    g.doors
+                        .iter()
+                        .map(|x| item("door", &x.name, file, doc, "doors")),
+                );
+            }
             AnyAsset::StateLibrary(l) => out.extend(
                 l.states
                     .iter()

@@ -55,6 +55,8 @@ pub struct MoreNames {
     /// Planning problems (action lists, `*.problem.ron`, PDDL problems) and domains.
     pub problems: Vec<String>,
     pub domains: Vec<String>,
+    /// The doors of the project's navigation graphs (scene `Open` and `Close` events).
+    pub doors: Vec<String>,
     /// Per planning domain (native or PDDL), what a problem picks from it.
     pub domain_names: BTreeMap<String, DomainNames>,
 }
@@ -155,6 +157,7 @@ pub fn collect(project: &Project) -> MoreNames {
             AnyAsset::Scene(s) => n.scenes.push(s.name.clone()),
             AnyAsset::ActionList(l) => n.problems.push(l.name.clone()),
             AnyAsset::Problem(p) => n.problems.push(p.name.clone()),
+            AnyAsset::Navigation(g) => n.doors.extend(g.doors.iter().map(|d| d.name.clone())),
             AnyAsset::Domain(d) => {
                 n.domains.push(d.name.clone());
                 n.domain_names.insert(
@@ -242,6 +245,7 @@ pub fn collect(project: &Project) -> MoreNames {
         &mut n.files,
         &mut n.problems,
         &mut n.domains,
+        &mut n.doors,
     ] {
         sorted(v);
     }

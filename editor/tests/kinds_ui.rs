@@ -807,3 +807,120 @@ fn an_action_list_built_from_nothing_plans_as_it_is_written() {
         "{saved}"
     );
 }
+
+#[test]
+fn a_navigation_graph_is_edited_in_its_form_and_scene_events_pick_its_doors() {
+    let dir = sample_copy("airport");
+    let path = "terminal.nav.ron";
+    let mut h = harness(EditorApp::open(dir.path().join(path)));
+    let nav = |h: &Harness<'static, EditorApp>| match asset(h, path) {
+        AnyAsset::Navigation(n) => n,
+        other => panic!("{:?}", other.kind()),
+    };
+    assert!(shown(&h, "Navigation graph"));
+    let before = nav(&h);
+    // A node moved in the form; a second door on lane B's edge, picked by node name.
+    type_number(&mut h, "node 1 x", "-5");
+    assert_eq!(nav(&h).nodes[0].x, -5.0);
+    h.get_by_label("add door").click_accesskit();
+    settle(&mut h);
+    retype_field(&mut h, "door 2 name", "SecurityLaneB");
+    h.get_by_label("add door 2 edge").click_accesskit();
+    settle(&mut h);
+    // (The doors are below the nodes: scrolled to first.)
+    for (end, node) in [("from", "LaneB"), ("to", "LaneBExit")] {
+        let label = format!("door 2 edge 1 {end}");
+        h.get_by_label(&label).scroll_to_me();
+        settle(&mut h);
+        // (A long list of nodes: the option is scrolled to in the popup too.)
+        h.get_by_label(&label).click_accesskit();
+        settle(&mut h);
+        h.get_all_by_label(node).last().unwrap().scroll_to_me();
+        settle(&mut h);
+        h.get_all_by_label(node).last().unwrap().click_accesskit();
+        settle(&mut h);
+    }
+    let door = nav(&h).doors[1].clone();
+    assert_eq!(door.name, "SecurityLaneB");
+    use ensemble_compiler::nav::asset::NodeRef;
+    assert_eq!(
+        (&door.edges[0].from, &door.edges[0].to),
+        (
+            &NodeRef::Name("LaneB".into()),
+            &NodeRef::Name("LaneBExit".into())
+        )
+    );
+    wait_for_diagnostics(&mut h);
+    assert!(problems(&h).is_empty(), "{:?}", problems(&h));
+    // The scene closes the new door instead: its event picks among the project's doors.
+    open(&mut h, "lane-closed");
+    choose(&mut h, "event 1 door", "SecurityLaneB");
+    let scene = match asset(&h, "lane-closed.scene.ron") {
+        AnyAsset::Scene(s) => s,
+        _ => unreachable!(),
+    };
+    assert_eq!(
+        scene.events[0],
+        ensemble_compiler::front::ron::assets::SceneEventAsset::Close {
+            at: 29.0,
+            door: "SecurityLaneB".into()
+        }
+    );
+    wait_for_diagnostics(&mut h);
+    assert!(problems(&h).is_empty(), "{:?}", problems(&h));
+    press(&mut h, Modifiers::COMMAND, Key::S);
+    let saved = std::fs::read_to_string(dir.path().join(path)).unwrap();
+    assert!(
+        saved.contains("(name: \"SecurityLaneB\", edges: [(\"LaneB\", \"LaneBExit\")])"),
+        "{saved}"
+    );
+    // Undo takes every step back: the door event, the edge's ends, the edge, the door's name,
+    // the door, the move.
+    for _ in 0..7 {
+        press(&mut h, Modifiers::COMMAND, Key::Z);
+    }
+    assert_eq!(nav(&h), before);
+}
+
+#[test]
+fn a_grid_navigation_graph_shows_its_map_in_the_navigation_view() {
+    let dir = sample_copy("airport");
+    let data = std::env::var_os("ENSEMBLE_DATA")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data")
+        });
+    let map = data.join("movingai/den312d.map");
+    assert!(map.is_file(), "missing reference data {}", map.display());
+    std::fs::create_dir_all(dir.path().join("maps")).unwrap();
+    std::fs::copy(&map, dir.path().join("maps/den312d.map")).unwrap();
+    std::fs::create_dir_all(dir.path().join("nav")).unwrap();
+    std::fs::write(
+        dir.path().join("nav/den.nav.ron"),
+        "Navigation(nodes: [(x: 0.0, y: 0.0)])\n",
+    )
+    .unwrap();
+    let path = "nav/den.nav.ron";
+    let mut h = harness(EditorApp::open(dir.path().join(path)));
+    // From nodes to a grid: the map is picked among the project's, written relative to the file.
+    choose(&mut h, "source", "a grid map");
+    let grid = match asset(&h, path) {
+        AnyAsset::Navigation(n) => n.grid.unwrap(),
+        _ => unreachable!(),
+    };
+    assert_eq!(grid.map, "../maps/den312d.map");
+    type_number(&mut h, "cell size", "0.5");
+    click(&mut h, "show map");
+    assert_eq!(
+        h.state().session().unwrap().maps.shown(),
+        Some("maps/den312d.map")
+    );
+    assert_eq!(h.state().current_doc(), None);
+    // The document kept its edits (the view edits nothing).
+    let p = h.state().project().unwrap();
+    let text = p.docs[p.by_path(path).unwrap()].state.text().unwrap();
+    assert!(
+        text.contains("grid: (map: \"../maps/den312d.map\", cell_size: 0.5"),
+        "{text}"
+    );
+}

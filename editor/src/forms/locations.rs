@@ -177,7 +177,7 @@ impl AssetPanel<LocationsAsset> for LocationsPanel {
                 })
             })
             .collect();
-        let events = self.plot.show(ui, &points, &reach);
+        let events = self.plot.show(ui, &points, &reach, &[]);
         for e in events {
             match e {
                 plot::Event::Select(i) if i < editable => self.list.select(i),

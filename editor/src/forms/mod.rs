@@ -1,6 +1,6 @@
 //! The form editors of the kinds that are records rather than graphs or tables: scenes,
 //! locations (with a plot to drag them on), smart locations, the manifest, state libraries,
-//! and the HMM companions (lexicons, evidence, concepts, actions, chats). Each is an
+//! the HMM companions (lexicons, evidence, concepts, actions, chats) and navigation graphs. Each is an
 //! [`AssetPanel`] of its asset's own shape, built from [`crate::form`]'s widgets; each finds
 //! its items for Ctrl+F and diagnostics through [`reveal_index`].
 
@@ -11,6 +11,7 @@ pub mod evidence;
 pub mod lexicon;
 pub mod locations;
 pub mod manifest;
+pub mod navigation;
 pub mod plot;
 pub mod scene;
 pub mod smartloc;
@@ -105,6 +106,13 @@ pub fn panels() -> Vec<(AssetKind, Box<dyn KindPanel>)> {
             AssetKind::Chat,
             for_kind(chat::ChatPanel, |a| match a {
                 AnyAsset::Chat(s) => Some(s),
+                _ => None,
+            }),
+        ),
+        (
+            AssetKind::Navigation,
+            for_kind(navigation::NavigationPanel::default(), |a| match a {
+                AnyAsset::Navigation(n) => Some(n),
                 _ => None,
             }),
         ),

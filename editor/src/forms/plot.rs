@@ -27,6 +27,13 @@ pub struct Reach<'a> {
     pub radius: f64,
 }
 
+/// A straight line between two world positions (a navigation graph's edge), under the points.
+pub struct Line {
+    pub from: [f64; 2],
+    pub to: [f64; 2],
+    pub stroke: Stroke,
+}
+
 /// What the user did in the plot.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
@@ -110,7 +117,13 @@ impl Plot {
     }
 
     /// Draws the plot in the space left in `ui`; returns what the user did.
-    pub fn show(&mut self, ui: &mut Ui, points: &[Point], reach: &[Reach]) -> Vec<Event> {
+    pub fn show(
+        &mut self,
+        ui: &mut Ui,
+        points: &[Point],
+        reach: &[Reach],
+        lines: &[Line],
+    ) -> Vec<Event> {
         let mut events = Vec::new();
         let (canvas, response) = ui.allocate_exact_size(
             ui.available_size().max(vec2(200.0, 160.0)),
@@ -140,6 +153,10 @@ impl Plot {
                 egui::FontId::proportional(11.0),
                 theme::ACCENT.gamma_multiply(0.8),
             );
+        }
+
+        for l in lines {
+            painter.line_segment([self.to_screen(l.from), self.to_screen(l.to)], l.stroke);
         }
 
         // Points: the editable ones take the pointer; the rest are context.

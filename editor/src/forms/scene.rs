@@ -32,15 +32,19 @@ enum Kind {
     Leave,
     Notify,
     World,
+    Open,
+    Close,
 }
 
-const KINDS: [(Kind, &str); 6] = [
+const KINDS: [(Kind, &str); 8] = [
     (Kind::Interact, "Interact"),
     (Kind::Input, "Input"),
     (Kind::Push, "Push"),
     (Kind::Leave, "Leave"),
     (Kind::Notify, "Notify"),
     (Kind::World, "World"),
+    (Kind::Open, "Open"),
+    (Kind::Close, "Close"),
 ];
 
 fn kind_of(e: &SceneEventAsset) -> Kind {
@@ -51,6 +55,8 @@ fn kind_of(e: &SceneEventAsset) -> Kind {
         SceneEventAsset::Leave { .. } => Kind::Leave,
         SceneEventAsset::Notify { .. } => Kind::Notify,
         SceneEventAsset::World { .. } => Kind::World,
+        SceneEventAsset::Open { .. } => Kind::Open,
+        SceneEventAsset::Close { .. } => Kind::Close,
     }
 }
 
@@ -69,19 +75,28 @@ fn kind_help(k: Kind) -> &'static str {
         Kind::World => {
             "The world of a planning agent changes: facts set, or an action someone else performs."
         }
+        Kind::Open => "A door of the navigation graph opens.",
+        Kind::Close => "A door of the navigation graph closes: walks replan around it.",
     }
 }
 
+/// What a new event of each kind names first: the project's first smart location, planning
+/// problem, door.
+#[derive(Clone, Copy, Default)]
+struct Firsts<'a> {
+    location: &'a str,
+    problem: &'a str,
+    door: &'a str,
+}
+
 /// An event of kind `k` at `at`, keeping what the old event had that the new one takes.
-fn convert(
-    e: &SceneEventAsset,
-    k: Kind,
-    first_location: &str,
-    first_problem: &str,
-) -> SceneEventAsset {
+fn convert(e: &SceneEventAsset, k: Kind, first: Firsts) -> SceneEventAsset {
     let at = e.at();
+    let first_location = first.location;
     let (location, fact) = match e {
-        SceneEventAsset::World { .. } => (first_location.to_string(), String::new()),
+        SceneEventAsset::World { .. }
+        | SceneEventAsset::Open { .. }
+        | SceneEventAsset::Close { .. } => (first_location.to_string(), String::new()),
         SceneEventAsset::Interact { location, .. } | SceneEventAsset::Notify { location, .. } => {
             (location.clone(), String::new())
         }
@@ -106,7 +121,7 @@ fn convert(
         },
         Kind::World => SceneEventAsset::World {
             name: "event".into(),
-            problem: first_problem.to_string(),
+            problem: first.problem.to_string(),
             agent: None,
             at,
             when: Vec::new(),
@@ -114,6 +129,19 @@ fn convert(
             perform: None,
             seen: false,
         },
+        Kind::Open | Kind::Close => {
+            let door = match e {
+                SceneEventAsset::Open { door, .. } | SceneEventAsset::Close { door, .. } => {
+                    door.clone()
+                }
+                _ => first.door.to_string(),
+            };
+            if k == Kind::Open {
+                SceneEventAsset::Open { at, door }
+            } else {
+                SceneEventAsset::Close { at, door }
+            }
+        }
     }
 }
 
@@ -124,7 +152,9 @@ fn at_mut(e: &mut SceneEventAsset) -> &mut f64 {
         | SceneEventAsset::Leave { at }
         | SceneEventAsset::Push { at, .. }
         | SceneEventAsset::Notify { at, .. }
-        | SceneEventAsset::World { at, .. } => at,
+        | SceneEventAsset::World { at, .. }
+        | SceneEventAsset::Open { at, .. }
+        | SceneEventAsset::Close { at, .. } => at,
     }
 }
 
@@ -361,6 +391,12 @@ impl ScenePanel {
         let first = smart.first().cloned().unwrap_or_default();
         let problems = &more.problems;
         let first_problem = problems.first().cloned().unwrap_or_default();
+        let first_door = more.doors.first().cloned().unwrap_or_default();
+        let firsts = Firsts {
+            location: &first,
+            problem: &first_problem,
+            door: &first_door,
+        };
         let agents: Vec<String> = scene.agents.iter().map(|a| a.name.clone()).collect();
         ui.horizontal(|ui| {
             ui.label(RichText::new("Events").strong().color(theme::TEXT));
@@ -369,7 +405,7 @@ impl ScenePanel {
                 for (k, label) in KINDS {
                     if ui.button(label).on_hover_text(kind_help(k)).clicked() {
                         let at = scene.events.last().map_or(0.0, |e| e.at() + 1.0);
-                        scene.events.push(convert(&SceneEventAsset::Leave { at }, k, &first, &first_problem));
+                        scene.events.push(convert(&SceneEventAsset::Leave { at }, k, firsts));
                         self.event = Some(scene.events.len() - 1);
                         changed = true;
                         ui.close();
@@ -421,7 +457,7 @@ impl ScenePanel {
                                     90.0,
                                     format!("event {} kind", i + 1),
                                 ) {
-                                    *e = convert(e, k, &first, &first_problem);
+                                    *e = convert(e, k, firsts);
                                     changed = true;
                                 }
                             });
@@ -566,6 +602,19 @@ impl ScenePanel {
                                             );
                                         });
                                     });
+                                }
+                                SceneEventAsset::Open { door, .. }
+                                | SceneEventAsset::Close { door, .. } => {
+                                    ui.label(RichText::new("door").color(theme::TEXT_WEAK));
+                                    changed |= form::pick(
+                                        ui,
+                                        ("event-door", i),
+                                        door,
+                                        &more.doors,
+                                        150.0,
+                                        format!("event {} door", i + 1),
+                                        "door…",
+                                    );
                                 }
                                 SceneEventAsset::Notify {
                                     location,
@@ -725,20 +774,25 @@ mod tests {
 
     #[test]
     fn changing_an_events_kind_keeps_its_time_and_what_carries_over() {
+        let bakery = Firsts {
+            location: "bakery",
+            door: "SouthGate",
+            ..Default::default()
+        };
         let push = SceneEventAsset::Push {
             at: 30.0,
             proxy: "till".into(),
             fact: "sale(player, cake)".into(),
         };
         assert_eq!(
-            convert(&push, Kind::Input, "bakery", ""),
+            convert(&push, Kind::Input, bakery),
             SceneEventAsset::Input {
                 at: 30.0,
                 fact: "sale(player, cake)".into()
             }
         );
         assert_eq!(
-            convert(&push, Kind::Interact, "bakery", ""),
+            convert(&push, Kind::Interact, bakery),
             SceneEventAsset::Interact {
                 at: 30.0,
                 location: "bakery".into()
@@ -750,10 +804,29 @@ mod tests {
                 location: "stall".into(),
             },
             Kind::Notify,
-            "bakery",
-            "",
+            bakery,
         );
         assert_eq!(kind_of(&note), Kind::Notify);
         assert_eq!(note.at(), 5.0);
+        // A door event starts on the first door, and keeps its door between open and close.
+        let open = convert(&note, Kind::Open, bakery);
+        assert_eq!(
+            open,
+            SceneEventAsset::Open {
+                at: 5.0,
+                door: "SouthGate".into()
+            }
+        );
+        let mut shut = open.clone();
+        if let SceneEventAsset::Open { door, .. } = &mut shut {
+            *door = "NorthGate".into();
+        }
+        assert_eq!(
+            convert(&shut, Kind::Close, bakery),
+            SceneEventAsset::Close {
+                at: 5.0,
+                door: "NorthGate".into()
+            }
+        );
     }
 }
