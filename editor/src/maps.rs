@@ -1,5 +1,5 @@
 //! The navigation maps of a project: the MovingAI `.map` files below its folder, listed in the
-//! browser's Navigation section and shown, one at a time, in the navigation view
+//! browser's Maps section and shown, one at a time, in the navigation view
 //! ([`crate::nav_view`]: PPA* clusters, paths between two clicked cells, the `.scen`
 //! scenarios beside the map). A map is not a document — the view edits nothing of the project
 //! — so what it shows (clustering, picked cells) lives here, per map, for the session.

@@ -145,7 +145,7 @@ fn entry(
     });
 }
 
-/// The Navigation section: the project's MovingAI maps; a click shows one in the navigation
+/// The Maps section: the project's MovingAI maps; a click shows one in the navigation
 /// view. (Drawn below the assets; a project without maps shows nothing.)
 fn maps(ui: &mut Ui, maps: &[String], shown: Option<&str>, actions: &mut Vec<Action>) {
     if maps.is_empty() {
@@ -153,7 +153,7 @@ fn maps(ui: &mut Ui, maps: &[String], shown: Option<&str>, actions: &mut Vec<Act
     }
     ui.add_space(8.0);
     ui.label(
-        RichText::new("NAVIGATION")
+        RichText::new("MAPS")
             .font(theme::section_font())
             .color(theme::TEXT_WEAK)
             .strong(),

@@ -408,7 +408,7 @@ fn navigation_maps_of_the_project_open_in_the_navigation_view() {
     std::fs::create_dir_all(dir.path().join("maps")).unwrap();
     std::fs::copy(&map, dir.path().join("maps/den312d.map")).unwrap();
     let mut h = harness(EditorApp::open(dir.path()));
-    // The Navigation section is below the fold of the browser: the accessibility tree clicks it.
+    // The Maps section is below the fold of the browser: the accessibility tree clicks it.
     h.get_by_label("den312d.map").click_accesskit();
     settle(&mut h);
     assert_eq!(h.state().current_doc(), None);

@@ -560,38 +560,29 @@ impl AssetPanel<NavAsset> for NavigationPanel {
             }
         });
         ui.separator();
-        crate::panel_cx::docked(egui::Panel::left(ui.id().with("nav-form")), 400.0, 300.0).show(
-            ui,
-            |ui| {
-                egui::ScrollArea::vertical()
-                    .id_salt("nav-form-scroll")
-                    .auto_shrink([false, false])
-                    .show(ui, |ui| {
-                        match src {
-                            Source::Nodes => changed |= self.nodes(ui, n, d),
-                            Source::Grid => {
-                                if let Some(g) = &mut n.grid {
-                                    changed |= self.grid(ui, g, cx);
-                                }
-                            }
-                            Source::Roads => {
-                                if let Some(r) = &mut n.roads {
-                                    changed |= Self::roads(ui, r);
-                                }
-                            }
-                        }
-                        changed |= self.doors(ui, n, d);
-                    });
-            },
-        );
-        match src {
-            Source::Nodes => changed |= self.plot(ui, n, d),
-            _ => {
-                form::help(
-                    ui,
-                    "A grid map is shown in the navigation view (Show clusters…); a road graph is drawn by `ensemble nav`.",
-                );
-            }
+        // Nodes and edges beside their plot; a map or road graph, which the editor does not
+        // draw, across the panel.
+        let form = |this: &mut Self, ui: &mut Ui, n: &mut NavAsset| {
+            let mut changed = false;
+            egui::ScrollArea::vertical()
+                .id_salt("nav-form-scroll")
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    match (&mut n.grid, &mut n.roads) {
+                        (Some(g), _) => changed |= this.grid(ui, g, cx),
+                        (None, Some(r)) => changed |= Self::roads(ui, r),
+                        (None, None) => changed |= this.nodes(ui, n, d),
+                    }
+                    changed |= this.doors(ui, n, d);
+                });
+            changed
+        };
+        if src == Source::Nodes {
+            let left = egui::Panel::left(ui.id().with("nav-form"));
+            crate::panel_cx::docked(left, 400.0, 300.0).show(ui, |ui| changed |= form(self, ui, n));
+            changed |= self.plot(ui, n, d);
+        } else {
+            changed |= form(self, ui, n);
         }
         changed
     }
