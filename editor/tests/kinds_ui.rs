@@ -395,9 +395,8 @@ fn a_workbook_is_imported_edited_in_the_rule_table_and_saved_as_a_workbook() {
     );
 }
 
-#[test]
-fn navigation_maps_of_the_project_open_in_the_navigation_view() {
-    let dir = sample_copy("airport");
+/// Copies MovingAI's den312d map (reference data) to `maps/` of the project at `root`.
+fn copy_den312d(root: &std::path::Path) {
     let data = std::env::var_os("ENSEMBLE_DATA")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| {
@@ -405,8 +404,14 @@ fn navigation_maps_of_the_project_open_in_the_navigation_view() {
         });
     let map = data.join("movingai/den312d.map");
     assert!(map.is_file(), "missing reference data {}", map.display());
-    std::fs::create_dir_all(dir.path().join("maps")).unwrap();
-    std::fs::copy(&map, dir.path().join("maps/den312d.map")).unwrap();
+    std::fs::create_dir_all(root.join("maps")).unwrap();
+    std::fs::copy(&map, root.join("maps/den312d.map")).unwrap();
+}
+
+#[test]
+fn navigation_maps_of_the_project_open_in_the_navigation_view() {
+    let dir = sample_copy("airport");
+    copy_den312d(dir.path());
     let mut h = harness(EditorApp::open(dir.path()));
     // The Maps section is below the fold of the browser: the accessibility tree clicks it.
     h.get_by_label("den312d.map").click_accesskit();
@@ -885,15 +890,7 @@ fn a_navigation_graph_is_edited_in_its_form_and_scene_events_pick_its_doors() {
 #[test]
 fn a_grid_navigation_graph_shows_its_map_in_the_navigation_view() {
     let dir = sample_copy("airport");
-    let data = std::env::var_os("ENSEMBLE_DATA")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| {
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data")
-        });
-    let map = data.join("movingai/den312d.map");
-    assert!(map.is_file(), "missing reference data {}", map.display());
-    std::fs::create_dir_all(dir.path().join("maps")).unwrap();
-    std::fs::copy(&map, dir.path().join("maps/den312d.map")).unwrap();
+    copy_den312d(dir.path());
     std::fs::create_dir_all(dir.path().join("nav")).unwrap();
     std::fs::write(
         dir.path().join("nav/den.nav.ron"),

@@ -663,6 +663,13 @@ pub fn remove_button(ui: &mut Ui, name: impl Into<String>) -> bool {
     x.clicked()
 }
 
+/// A small `+ …` button named `name`; whether it was clicked.
+pub fn add_button(ui: &mut Ui, label: impl Into<String>, name: impl Into<String>) -> bool {
+    let r = ui.small_button(label.into());
+    name_widget(ui, &r, name);
+    r.clicked()
+}
+
 /// One item of a list drawn as a card (a tracker, a seed state, a proxy), full width.
 pub fn card<R>(ui: &mut Ui, add: impl FnOnce(&mut Ui) -> R) -> R {
     egui::Frame::new()

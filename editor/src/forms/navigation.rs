@@ -130,9 +130,7 @@ fn edges(ui: &mut Ui, id: &str, list: &mut Vec<EdgeAsset>, nodes: &[String], nou
         list.remove(k);
         changed = true;
     }
-    let add = ui.small_button(format!("+ {noun}"));
-    crate::panel_cx::name_widget(ui, &add, format!("add {noun}"));
-    if add.clicked() {
+    if form::add_button(ui, format!("+ {noun}"), format!("add {noun}")) {
         let first = nodes.first().cloned().unwrap_or_default();
         let second = nodes.get(1).cloned().unwrap_or_else(|| first.clone());
         list.push(EdgeAsset {
@@ -144,6 +142,17 @@ fn edges(ui: &mut Ui, id: &str, list: &mut Vec<EdgeAsset>, nodes: &[String], nou
         changed = true;
     }
     changed
+}
+
+/// Adds a node named uniquely at `at`; returns its index.
+fn add_node(nodes: &mut Vec<NodeAsset>, at: [f64; 2]) -> usize {
+    let name = form::unique_name(nodes.iter().filter_map(|x| x.name.as_deref()), "Node");
+    nodes.push(NodeAsset {
+        name: Some(name),
+        x: at[0],
+        y: at[1],
+    });
+    nodes.len() - 1
 }
 
 /// A world position `(x, y)` in metres.
@@ -212,19 +221,9 @@ impl NavigationPanel {
             n.nodes.remove(i);
             changed = true;
         }
-        let add = ui.small_button("+ node");
-        crate::panel_cx::name_widget(ui, &add, "add node");
-        if add.clicked() {
+        if form::add_button(ui, "+ node", "add node") {
             let at = n.nodes.last().map_or([0.0, 0.0], |l| [l.x + 2.0, l.y]);
-            n.nodes.push(NodeAsset {
-                name: Some(form::unique_name(
-                    n.nodes.iter().filter_map(|x| x.name.as_deref()),
-                    "Node",
-                )),
-                x: at[0],
-                y: at[1],
-            });
-            self.selected = Some(n.nodes.len() - 1);
+            self.selected = Some(add_node(&mut n.nodes, at));
             changed = true;
         }
         let labels: Vec<String> = (0..n.nodes.len())
@@ -459,15 +458,7 @@ impl NavigationPanel {
                     changed = true;
                 }
                 plot::Event::AddAt(at) => {
-                    n.nodes.push(NodeAsset {
-                        name: Some(form::unique_name(
-                            n.nodes.iter().filter_map(|x| x.name.as_deref()),
-                            "Node",
-                        )),
-                        x: at[0],
-                        y: at[1],
-                    });
-                    self.selected = Some(n.nodes.len() - 1);
+                    self.selected = Some(add_node(&mut n.nodes, at));
                     changed = true;
                 }
             }

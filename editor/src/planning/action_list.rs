@@ -283,9 +283,7 @@ fn conditions(
         list.remove(k);
         changed = true;
     }
-    let add = ui.small_button(format!("+ {noun}"));
-    crate::panel_cx::name_widget(ui, &add, format!("add {noun}"));
-    if add.clicked() {
+    if form::add_button(ui, format!("+ {noun}"), format!("add {noun}")) {
         let var = vars.first().map(|v| v.name.clone()).unwrap_or_default();
         let v = initial(vars, &var, 0);
         list.push(Condition::Eq(var, v));
@@ -427,9 +425,7 @@ impl ActionListPanel {
             a.effects.remove(k);
             changed = true;
         }
-        let add = ui.small_button("+ effect");
-        crate::panel_cx::name_widget(ui, &add, "add effect");
-        if add.clicked() {
+        if form::add_button(ui, "+ effect", "add effect") {
             let var = vars.first().map(|v| v.name.clone()).unwrap_or_default();
             let v = initial(&vars, &var, 1);
             a.effects.push(Effect::Set(var, v));
@@ -496,9 +492,7 @@ impl ActionListPanel {
                     seed.remove(k);
                     changed = true;
                 }
-                let add = ui.small_button("+ value");
-                crate::panel_cx::name_widget(ui, &add, format!("add seed {} value", s + 1));
-                if add.clicked() {
+                if form::add_button(ui, "+ value", format!("add seed {} value", s + 1)) {
                     let var = names.first().cloned().unwrap_or_default();
                     let v = initial(&vars, &var, 0);
                     seed.push((var, v));
