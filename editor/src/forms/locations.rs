@@ -56,7 +56,7 @@ impl LocationsPanel {
             form::label(ui, "x", "metres");
             changed |= form::number(ui, &mut l.x, -1e6..=1e6, 0.1, " m", "location x");
             ui.end_row();
-            form::label(ui, "y", "metres (+y points down the plot)");
+            form::label(ui, "y", "metres (+y points north, up the plot)");
             changed |= form::number(ui, &mut l.y, -1e6..=1e6, 0.1, " m", "location y");
             ui.end_row();
         });

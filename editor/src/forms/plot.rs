@@ -3,7 +3,8 @@
 //! locations in grey and its smart locations' reach as circles, for context. Drag the
 //! background to pan, scroll to zoom, double-click empty space to add a location there.
 //!
-//! `+y` points down the screen, as rows of a navigation grid do (docs/formats/nav.md).
+//! `+y` points up the screen (north), as on the live preview's map: both show the one world
+//! plane of `*.locations.ron` and `*.nav.ron`.
 
 use crate::theme;
 use eframe::egui;
@@ -79,12 +80,12 @@ impl Plot {
     }
 
     fn to_screen(&self, at: [f64; 2]) -> Pos2 {
-        self.canvas.min + self.origin + vec2(at[0] as f32, at[1] as f32) * self.scale
+        self.canvas.min + self.origin + vec2(at[0] as f32, -(at[1] as f32)) * self.scale
     }
 
     fn to_world(&self, p: Pos2) -> [f64; 2] {
         let v = (p - self.canvas.min - self.origin) / self.scale;
-        [v.x as f64, v.y as f64]
+        [v.x as f64, -v.y as f64]
     }
 
     /// Where the point at `at` was drawn last frame (tests drag it).
@@ -113,7 +114,8 @@ impl Plot {
         self.scale = ((self.canvas.width() - 2.0 * margin) / size.x)
             .min((self.canvas.height() - 2.0 * margin) / size.y)
             .clamp(0.5, 200.0);
-        self.origin = self.canvas.size() * 0.5 - bb.center().to_vec2() * self.scale;
+        let c = bb.center();
+        self.origin = self.canvas.size() * 0.5 - vec2(c.x, -c.y) * self.scale;
     }
 
     /// Draws the plot in the space left in `ui`; returns what the user did.
@@ -263,8 +265,13 @@ impl Plot {
             .into_iter()
             .find(|s| s * self.scale >= 30.0)
             .unwrap_or(1000.0);
-        let min = self.to_world(self.canvas.min);
-        let max = self.to_world(self.canvas.max);
+        // The canvas' top-left corner is the world's smallest x and largest y.
+        let (top_left, bottom_right) = (
+            self.to_world(self.canvas.min),
+            self.to_world(self.canvas.max),
+        );
+        let min = [top_left[0], bottom_right[1]];
+        let max = [bottom_right[0], top_left[1]];
         let line = Stroke::new(1.0, theme::GRID);
         let axis = Stroke::new(1.0, theme::BORDER);
         let mut x = (min[0] as f32 / step).floor() * step;
@@ -312,5 +319,22 @@ mod tests {
     fn drags_snap_to_a_tenth_of_a_metre() {
         assert_eq!(snap(1.234), 1.2);
         assert_eq!(snap(-0.06), -0.1);
+    }
+
+    #[test]
+    fn north_is_up_and_screen_and_world_agree() {
+        let plot = Plot {
+            canvas: Rect::from_min_size(pos2(10.0, 20.0), vec2(300.0, 200.0)),
+            origin: vec2(150.0, 100.0),
+            ..Plot::default()
+        };
+        let south = plot.to_screen([0.0, -5.0]);
+        let north = plot.to_screen([0.0, 5.0]);
+        assert!(
+            north.y < south.y,
+            "north {north:?} must be above south {south:?}"
+        );
+        let back = plot.to_world(plot.to_screen([3.5, -2.25]));
+        assert!((back[0] - 3.5).abs() < 1e-4 && (back[1] + 2.25).abs() < 1e-4);
     }
 }
