@@ -27,6 +27,9 @@ pub const LAYOUT_SUFFIX: &str = ".layout.ron";
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Overlay {
     files: BTreeMap<String, Option<String>>,
+    /// Binary files (workbooks) read from another place: an editor's unsaved workbook, written
+    /// out for the compiler to read.
+    elsewhere: BTreeMap<String, PathBuf>,
 }
 
 impl Overlay {
@@ -40,8 +43,14 @@ impl Overlay {
         self.files.insert(name.into(), None);
     }
 
+    /// Compiles the binary file `name` (a workbook) from `path`, whether or not `name` exists
+    /// on disk; diagnostics still name it `name`.
+    pub fn read_from(&mut self, name: impl Into<String>, path: impl Into<PathBuf>) {
+        self.elsewhere.insert(name.into(), path.into());
+    }
+
     pub fn is_empty(&self) -> bool {
-        self.files.is_empty()
+        self.files.is_empty() && self.elsewhere.is_empty()
     }
 
     fn get(&self, name: &str) -> Option<Option<&str>> {
@@ -111,6 +120,7 @@ fn read_source(
     if let Some(Some(text)) = overlay.get(&name) {
         return Ok(sources.add(SourceFile::new(name, path.to_path_buf(), text.to_string())));
     }
+    let path = overlay.elsewhere.get(&name).map_or(path, PathBuf::as_path);
     if AssetKind::of(&name).is_some_and(AssetKind::is_binary) {
         // Binary sources are read by their frontend; the map only names them.
         if let Err(e) = std::fs::metadata(path) {
@@ -182,6 +192,7 @@ fn load_dir(root: &Path, overlay: &Overlay) -> Result<Project, ProjectError> {
             _ => {}
         }
     }
+    names.extend(overlay.elsewhere.keys().cloned());
     names.sort();
     names.dedup();
     names.retain(|n| !matches!(overlay.get(n), Some(None)));
@@ -379,6 +390,28 @@ mod tests {
         let mut sorted = names.clone();
         sorted[1..].sort();
         assert_eq!(names, sorted);
+    }
+
+    #[test]
+    fn a_workbook_can_be_read_from_elsewhere_under_its_project_name() {
+        let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/bench");
+        let mut overlay = Overlay::default();
+        overlay.remove("bench.script.ron");
+        overlay.read_from("scripts/bench.xlsx", bench.join("bench.xlsx"));
+        assert!(!overlay.is_empty());
+        let p = load_with(&bench, &overlay).unwrap();
+        let (_, book) = p
+            .sources
+            .iter()
+            .find(|(_, f)| f.name == "scripts/bench.xlsx")
+            .expect("the workbook is a source under the name it was given");
+        assert_eq!(book.path, bench.join("bench.xlsx"));
+        let c = crate::compile(p);
+        assert!(
+            !c.diagnostics.has_errors(),
+            "{}",
+            c.diagnostics.render(&c.sources, false)
+        );
     }
 
     #[test]

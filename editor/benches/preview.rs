@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 
 #[path = "../tests/support/mod.rs"]
 mod support;
-use support::{find, sample_copy as sample, type_over};
+use support::app::{find, sample_copy as sample, type_over};
 
 const SAVES: usize = 40;
 const FRAME: Duration = Duration::from_micros(16_667);

@@ -12,6 +12,7 @@ use ensemble_compiler::Compilation;
 use ensemble_compiler::diag::{Diagnostic, Severity};
 use ensemble_compiler::front::ron::locate::{self, PathSeg};
 use ensemble_compiler::project::Overlay;
+use ensemble_compiler::script::source::ScriptAsset;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
@@ -164,10 +165,34 @@ struct Job {
     generation: u64,
     root: PathBuf,
     overlay: Overlay,
+    /// Changed workbooks by project path: written to `scratch` for the compiler to read.
+    workbooks: Vec<(String, ScriptAsset)>,
     asked: Instant,
 }
 
-fn run(job: Job) -> Report {
+/// Where unsaved workbooks are written for the compiler (a temporary folder, removed with the
+/// worker).
+fn scratch() -> Option<tempfile::TempDir> {
+    tempfile::Builder::new()
+        .prefix("ensemble-editor-")
+        .tempdir()
+        .ok()
+}
+
+fn run(mut job: Job, scratch: Option<&Path>) -> Report {
+    for (i, (name, script)) in job.workbooks.iter().enumerate() {
+        let written = scratch
+            .map(|dir| dir.join(format!("{i}.xlsx")))
+            .and_then(|file| {
+                ensemble_compiler::script::xlsx_write::write(script, &file)
+                    .ok()
+                    .map(|()| file)
+            });
+        // A workbook that cannot be written out is compiled as last saved.
+        if let Some(file) = written {
+            job.overlay.read_from(name.clone(), file);
+        }
+    }
     let compilation =
         ensemble_compiler::compile_path_with(&job.root, &job.overlay).map_err(|e| e.to_string());
     let located = compilation.as_ref().map(locate_all).unwrap_or_default();
@@ -204,12 +229,14 @@ impl Analysis {
         std::thread::Builder::new()
             .name("ensemble-diagnostics".into())
             .spawn(move || {
+                let scratch = scratch();
                 while let Ok(mut job) = job_rx.recv() {
                     // Only the latest request matters.
                     while let Ok(newer) = job_rx.try_recv() {
                         job = newer;
                     }
-                    if result_tx.send(run(job)).is_err() {
+                    let report = run(job, scratch.as_ref().map(|d| d.path()));
+                    if result_tx.send(report).is_err() {
                         break;
                     }
                 }
@@ -228,12 +255,17 @@ impl Analysis {
 
     /// Compiles `project` on this thread (when it opens: the first picture has its problems).
     pub fn compile_now(&mut self, root: &Path, project: &Project) {
-        self.current = Some(run(Job {
-            generation: self.wanted,
-            root: root.to_path_buf(),
-            overlay: project.overlay(),
-            asked: Instant::now(),
-        }));
+        let scratch = scratch();
+        self.current = Some(run(
+            Job {
+                generation: self.wanted,
+                root: root.to_path_buf(),
+                overlay: project.overlay(),
+                workbooks: project.unsaved_workbooks(),
+                asked: Instant::now(),
+            },
+            scratch.as_ref().map(|d| d.path()),
+        ));
         self.sent = self.wanted;
     }
 
@@ -252,6 +284,7 @@ impl Analysis {
                 generation: self.wanted,
                 root: project.root.clone(),
                 overlay: project.overlay(),
+                workbooks: project.unsaved_workbooks(),
                 asked: self.edited_at,
             };
             self.sent = self.wanted;

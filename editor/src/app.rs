@@ -56,6 +56,12 @@ pub enum Action {
     Select(bool),
     /// Show this stack of machines (the preview follows an agent): root first.
     Follow(Vec<String>),
+    /// Rename an item and every reference to it ([`crate::rename`]).
+    Rename(crate::rename::Named, String, String),
+    /// Add an Excel workbook to the project (asks which).
+    ImportWorkbook,
+    /// Show the navigation map at this path (relative to the project, or absolute).
+    OpenMap(String),
 }
 
 /// A dialog in front of everything.
@@ -107,6 +113,12 @@ pub struct Session {
     text: TextPanel,
     /// The panels of asset kinds that have one (see `asset_panel::plugged`).
     panels: HashMap<AssetKind, Box<dyn KindPanel>>,
+    /// The manifest's form (the manifest is no asset kind).
+    manifest_panel: Box<dyn KindPanel>,
+    /// The project's navigation maps, and the one shown instead of a document.
+    pub maps: crate::maps::Maps,
+    /// The editor of text sources without a RON shape (PDDL).
+    pddl: crate::planning::pddl::PddlPanel,
     /// Bumped by every change of any document.
     pub revision: u64,
     autosaved: (Instant, u64),
@@ -129,6 +141,8 @@ pub struct EditorApp {
     pub closing: bool,
     themed: bool,
     shown_title: String,
+    /// Asks which workbook to import (the system's dialog; tests answer it).
+    workbook_picker: crate::rules::FilePicker,
 }
 
 /// Names for pickers: from the documents as they are now, and the library and sentence lines
@@ -168,6 +182,7 @@ pub fn names_from(project: Option<&Project>, c: Option<&Compilation>) -> Project
             .collect();
     }
     if let Some(p) = project {
+        n.more = crate::names::collect(p);
         n.machines.clear();
         n.locations.clear();
         n.sentences.clear();
@@ -222,6 +237,7 @@ impl Session {
         let mut analysis = Analysis::new();
         analysis.compile_now(&project.root.clone(), &project);
         let watch = watch_for(&project);
+        let maps = crate::maps::Maps::new(&project.root);
         let mut s = Session {
             project,
             history: History::default(),
@@ -235,6 +251,9 @@ impl Session {
             inspector: Inspector::default(),
             text: TextPanel::default(),
             panels: crate::asset_panel::plugged().into_iter().collect(),
+            manifest_panel: crate::forms::manifest_panel(),
+            maps,
+            pddl: Default::default(),
             revision: 0,
             autosaved: (Instant::now(), 0),
             watch,
@@ -280,12 +299,31 @@ impl Session {
             .or_else(|| self.project.machine_names().into_iter().next());
         match machine {
             Some(m) => self.show_machine(vec![m]),
-            // No machine: the first asset that has an editor, else the first asset.
+            // No machine: the behaviour a designer authors most (scripts, spaces, sentence
+            // states), else the first asset that has an editor, else the first asset.
             None => {
-                let with_panel = self.project.live().find(|(_, d)| match d.kind {
-                    FileKind::Asset(k) => self.panels.contains_key(&k),
-                    FileKind::Manifest => false,
-                });
+                let rank = |k: AssetKind| {
+                    [
+                        AssetKind::Script,
+                        AssetKind::Workbook,
+                        AssetKind::Space,
+                        AssetKind::Sentences,
+                    ]
+                    .iter()
+                    .position(|x| *x == k)
+                    .unwrap_or(usize::MAX)
+                };
+                let with_panel = self
+                    .project
+                    .live()
+                    .filter(|(_, d)| match d.kind {
+                        FileKind::Asset(k) => self.panels.contains_key(&k),
+                        FileKind::Manifest => false,
+                    })
+                    .min_by_key(|(i, d)| match d.kind {
+                        FileKind::Asset(k) => (rank(k), *i),
+                        FileKind::Manifest => (usize::MAX, *i),
+                    });
                 let any = self
                     .project
                     .live()
@@ -306,6 +344,7 @@ impl Session {
     }
 
     fn open_doc(&mut self, doc: DocId) {
+        self.maps.hide();
         match self.project.docs[doc].state.machine() {
             Some(m) => {
                 let name = m.name.clone();
@@ -379,9 +418,13 @@ impl Session {
 
     /// Asks the panel showing `doc` (or the text view) to reveal `target`.
     fn reveal_in_panel(&mut self, doc: DocId, target: &Reveal) {
+        if let Content::Text(_) = self.project.docs[doc].state.content {
+            self.pddl.reveal(target);
+            return;
+        }
         let panel = match self.project.docs[doc].kind {
             FileKind::Asset(k) => self.panels.get_mut(&k),
-            FileKind::Manifest => None,
+            FileKind::Manifest => Some(&mut self.manifest_panel),
         };
         match panel {
             Some(p) => p.reveal(target),
@@ -469,9 +512,17 @@ impl Session {
 impl EditorApp {
     /// Opens the project at `root`; a project that does not load still opens the window, with
     /// the reason and a way to open another.
-    pub fn open(root: impl Into<PathBuf>) -> Self {
+    ///
+    /// `path` may also be a file of a project: the project opens with that file shown.
+    pub fn open(path: impl Into<PathBuf>) -> Self {
+        let (root, file) = crate::document::project_of(&path.into());
         let mut app = EditorApp::empty();
-        app.open_project(&root.into());
+        app.open_project(&root);
+        if let (Some(file), Some(s)) = (file, app.session.as_mut())
+            && let Some(id) = s.project.by_path(&file)
+        {
+            s.open_doc(id);
+        }
         app
     }
 
@@ -488,7 +539,14 @@ impl EditorApp {
             closing: false,
             themed: false,
             shown_title: String::new(),
+            workbook_picker: crate::rules::excel::native_picker(),
         }
+    }
+
+    /// Asks `picker` which workbook to import (tests; a host with its own dialogs).
+    pub fn with_workbook_picker(mut self, picker: crate::rules::FilePicker) -> Self {
+        self.workbook_picker = picker;
+        self
     }
 
     /// Opens assets of `kind` with `panel` (instead of the read-only text view).
@@ -552,6 +610,11 @@ impl EditorApp {
 
     pub fn is_dirty(&self) -> bool {
         self.project().is_some_and(Project::is_dirty)
+    }
+
+    /// The status line's message, if one is shown.
+    pub fn status(&self) -> Option<&str> {
+        self.status.as_ref().map(|(m, _, _)| m.as_str())
     }
 
     pub fn modal_open(&self) -> bool {
@@ -761,6 +824,8 @@ impl EditorApp {
     fn shortcuts(&mut self, ctx: &egui::Context, actions: &mut Vec<Action>) {
         let shortcut = |m: Modifiers, k: Key| KeyboardShortcut::new(m, k);
         let typing = ctx.text_edit_focused();
+        // Selection keys belong to the graph of machines; other panels handle their own.
+        let graph_keys = self.current_machine_name().is_some();
         ctx.input_mut(|i| {
             if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::S)) {
                 actions.push(Action::Save);
@@ -781,6 +846,9 @@ impl EditorApp {
             }
             if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::Z)) {
                 actions.push(Action::Undo);
+            }
+            if !graph_keys {
+                return;
             }
             if i.consume_key(Modifiers::NONE, Key::Delete) {
                 actions.push(Action::DeleteSelection);
@@ -848,6 +916,27 @@ impl EditorApp {
                     }
                 });
                 ui.separator();
+                if self.session.is_some() {
+                    if ui
+                        .button("Import Excel workbook…")
+                        .on_hover_text("Add an interaction script workbook to the project; it is edited in the rule table and saved as a workbook")
+                        .clicked()
+                    {
+                        actions.push(Action::ImportWorkbook);
+                        ui.close();
+                    }
+                    if ui.button("Open navigation map…").clicked() {
+                        if let Some(p) = rfd::FileDialog::new()
+                            .set_title("Open a MovingAI map")
+                            .add_filter("MovingAI map", &["map"])
+                            .pick_file()
+                        {
+                            actions.push(Action::OpenMap(p.display().to_string()));
+                        }
+                        ui.close();
+                    }
+                    ui.separator();
+                }
                 let dirty = self.is_dirty();
                 if ui
                     .add_enabled(dirty, egui::Button::new("Save all   Ctrl+S"))
@@ -996,7 +1085,15 @@ impl EditorApp {
             .default_size(210.0)
             .min_size(160.0)
             .show(ui, |ui| {
-                project_panel::show(ui, &s.project, s.open, s.analysis.current.as_ref(), actions)
+                let maps = (s.maps.found.as_slice(), s.maps.shown());
+                project_panel::show(
+                    ui,
+                    &s.project,
+                    s.open,
+                    s.analysis.current.as_ref(),
+                    maps,
+                    actions,
+                )
             });
         let bottom = Frame::new()
             .fill(theme::PANEL)
@@ -1059,6 +1156,11 @@ impl EditorApp {
         CentralPanel::default()
             .frame(Frame::new().fill(theme::CANVAS))
             .show(ui, |ui| {
+                if s.maps.shown().is_some() {
+                    let root = s.project.root.clone();
+                    s.maps.ui(ui, &root);
+                    return;
+                }
                 let Some(doc) = open else {
                     centered_message(
                         ui,
@@ -1181,6 +1283,7 @@ impl EditorApp {
                         .iter()
                         .find(|(_, f)| f.name == d.state.path)
                         .map(|(id, _)| id),
+                    module: Some(&c.module),
                 })
             });
             let cx = PanelCx {
@@ -1191,17 +1294,30 @@ impl EditorApp {
                 requests: &requests,
                 compiled,
             };
-            let panel = kind.and_then(|k| s.panels.get_mut(&k));
+            let panel = match kind {
+                Some(k) => s.panels.get_mut(&k),
+                None => Some(&mut s.manifest_panel),
+            };
             Frame::new()
                 .inner_margin(Margin::symmetric(12, 8))
-                .show(ui, |ui| match (panel, &d.state.content) {
-                    (Some(panel), Content::Asset(asset)) => {
-                        let mut value = asset.clone();
-                        if panel.ui(ui, &mut value, &cx) && value != *asset {
-                            edited = Some(value);
+                .show(ui, |ui| match (panel, panel_value(&d.state.content)) {
+                    (_, None) if matches!(d.state.content, Content::Text(_)) => {
+                        let mut text = d.state.text().unwrap_or_default();
+                        if s.pddl.ui(ui, &mut text, &cx) && Some(&text) != d.state.text().as_ref() {
+                            edited = Some((Content::Text(text), d.state.layout.clone()));
                         }
                     }
-                    (_, content) => {
+                    (Some(panel), Some(mut value)) => {
+                        let mut layout = d.state.layout.clone();
+                        if panel.ui_laid_out(ui, &mut value, &mut layout, &cx) {
+                            let content = content_of(&d.state.content, value);
+                            if content != d.state.content || layout != d.state.layout {
+                                edited = Some((content, layout));
+                            }
+                        }
+                    }
+                    (_, _) => {
+                        let content = &d.state.content;
                         if let Content::Unparsed { error, .. } = content {
                             ui.label(
                                 RichText::new(format!("This file does not read: {error}. Fix it in a text editor; the editor reloads it."))
@@ -1216,8 +1332,9 @@ impl EditorApp {
                     }
                 });
         }
-        if let Some(value) = edited {
-            s.project.docs[doc].state.content = Content::Asset(value);
+        if let Some((content, layout)) = edited {
+            s.project.docs[doc].state.content = content;
+            s.project.docs[doc].state.layout = layout;
             // Typing in one field is one step: the gesture is keyed by the focused widget.
             let focus = ui.ctx().memory(|m| m.focused());
             let key = format!("panel {doc} {focus:?}");
@@ -1232,6 +1349,10 @@ impl EditorApp {
                         actions.push(Action::OpenDoc(id));
                     }
                 }
+                Request::Rename { what, old, new } => {
+                    actions.push(Action::Rename(what, old, new));
+                }
+                Request::ShowMap(path) => actions.push(Action::OpenMap(path)),
             }
         }
     }
@@ -1559,6 +1680,22 @@ impl EditorApp {
                 })
             }
             Action::AskDelete(doc) => self.modal = Some(Modal::ConfirmDelete(doc)),
+            Action::ImportWorkbook => {
+                let Some(path) = (self.workbook_picker)(&crate::rules::FileRequest::Import) else {
+                    return;
+                };
+                let Some(s) = self.session.as_mut() else {
+                    return;
+                };
+                match project_ops::import_workbook(&mut s.project, &path) {
+                    Ok((doc, changes, report)) => {
+                        s.record(&format!("import {}", path.display()), changes, None);
+                        s.open_doc(doc);
+                        self.say(report, false);
+                    }
+                    Err(e) => self.say(format!("Cannot import {}: {e}", path.display()), true),
+                }
+            }
             _ => {
                 let copy = matches!(action, Action::Copy);
                 let Some(s) = self.session.as_mut() else {
@@ -1619,6 +1756,11 @@ impl EditorApp {
                             s.graph.fit();
                         }
                     }
+                } else if let (Content::Text(_), Some(line)) =
+                    (&s.project.docs[doc].state.content, l.line)
+                {
+                    // PDDL has no RON path: the cursor goes to the line and column.
+                    s.pddl.reveal_at(line, l.column.unwrap_or(1));
                 } else {
                     s.reveal_in_panel(doc, &Reveal::Path(l.path.clone()));
                 }
@@ -1667,6 +1809,20 @@ impl EditorApp {
                 s.edited();
                 s.focus(doc);
                 s.reselect(kept);
+            }
+            Action::OpenMap(path) => {
+                let root = s.project.root.clone();
+                s.maps.show(&root, &path);
+                s.open = None;
+                s.trail.clear();
+            }
+            Action::Rename(what, old, new) => {
+                match crate::rename::apply(&mut s.project, &s.names, &what, &old, &new) {
+                    Ok(changes) => {
+                        s.record(&format!("rename {old} to {new}"), changes, None);
+                    }
+                    Err(e) => return Some((format!("Cannot rename {old}: {e}"), true)),
+                }
             }
             Action::Select(all) => {
                 let doc = s.open?;
@@ -1730,6 +1886,23 @@ impl EditorApp {
     /// editor windows and into a text editor).
     pub fn clipboard_text(&self) -> Option<String> {
         self.session.as_ref()?.clipboard.as_ref().map(Clip::to_text)
+    }
+}
+
+/// What a panel edits of a document's content: its asset, or the script a workbook holds.
+fn panel_value(content: &Content) -> Option<AnyAsset> {
+    match content {
+        Content::Asset(a) => Some(a.clone()),
+        Content::Workbook(script) => Some(AnyAsset::Script(script.clone())),
+        _ => None,
+    }
+}
+
+/// The content after a panel edited [`panel_value`]: a workbook stays a workbook.
+fn content_of(was: &Content, value: AnyAsset) -> Content {
+    match (was, value) {
+        (Content::Workbook(_), AnyAsset::Script(script)) => Content::Workbook(script),
+        (_, value) => Content::Asset(value),
     }
 }
 

@@ -25,6 +25,7 @@
 //! When the user clicks a diagnostic of this document, the host calls [`AssetPanel::reveal`].
 
 use crate::analysis::Located;
+use crate::sidecar::Layout;
 use eframe::egui;
 use ensemble_compiler::front::ron::AssetKind;
 use ensemble_compiler::front::ron::any::AnyAsset;
@@ -57,6 +58,8 @@ pub struct Compiled<'a> {
     pub sources: &'a ensemble_compiler::source::SourceMap,
     /// This document in `sources`, when it was compiled.
     pub file: Option<ensemble_compiler::source::FileId>,
+    /// The resolved project (planning problems grounded, names resolved), for previews.
+    pub module: Option<&'a ensemble_compiler::ir::Module>,
 }
 
 impl<'a> PanelCx<'a> {
@@ -106,6 +109,15 @@ pub enum Request {
     OpenMachine(String),
     /// Open the document at this path.
     Open(String),
+    /// Show the MovingAI map at this path (from the project root) in the navigation view.
+    ShowMap(String),
+    /// Rename an item that other documents may name, with every reference, as one undo step
+    /// ([`crate::rename`]); the panel does not change the name itself.
+    Rename {
+        what: crate::rename::Named,
+        old: String,
+        new: String,
+    },
 }
 
 /// Names the project defines, from the documents as they are now (not the last compile).
@@ -117,6 +129,8 @@ pub struct ProjectNames {
     pub sentences: Vec<String>,
     /// Library states: name, modifier kind, whether it ends the machine, events it raises, doc.
     pub library: Vec<LibraryEntry>,
+    /// Everything else the forms pick from ([`crate::names`]).
+    pub more: crate::names::MoreNames,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -143,11 +157,71 @@ pub trait AssetPanel<T> {
     fn reveal(&mut self, target: &Reveal);
 }
 
+/// The editor of an asset kind drawn as a graph: like [`AssetPanel`], and it also places the
+/// nodes, in the document's layout (saved in a sidecar beside the asset, never in it).
+pub trait GraphPanel<T> {
+    fn ui(&mut self, ui: &mut egui::Ui, value: &mut T, layout: &mut Layout, cx: &PanelCx) -> bool;
+    fn reveal(&mut self, target: &Reveal);
+}
+
 /// A panel as the host keeps it: one per asset kind, over [`AnyAsset`]. [`for_kind`] makes one
-/// from an [`AssetPanel`] of the kind's own shape.
+/// from an [`AssetPanel`] of the kind's own shape, [`for_kind_laid_out`] from a
+/// [`GraphPanel`].
 pub trait KindPanel {
     fn ui(&mut self, ui: &mut egui::Ui, asset: &mut AnyAsset, cx: &PanelCx) -> bool;
     fn reveal(&mut self, target: &Reveal);
+    /// [`KindPanel::ui`] with the document's layout, for panels that place nodes.
+    fn ui_laid_out(
+        &mut self,
+        ui: &mut egui::Ui,
+        asset: &mut AnyAsset,
+        _layout: &mut Layout,
+        cx: &PanelCx,
+    ) -> bool {
+        self.ui(ui, asset, cx)
+    }
+}
+
+struct LaidOut<P, F> {
+    panel: P,
+    shape: F,
+}
+
+impl<T, P, F> KindPanel for LaidOut<P, F>
+where
+    P: GraphPanel<T>,
+    F: Fn(&mut AnyAsset) -> Option<&mut T>,
+{
+    fn ui(&mut self, ui: &mut egui::Ui, asset: &mut AnyAsset, cx: &PanelCx) -> bool {
+        self.ui_laid_out(ui, asset, &mut Layout::default(), cx)
+    }
+
+    fn reveal(&mut self, target: &Reveal) {
+        self.panel.reveal(target);
+    }
+
+    fn ui_laid_out(
+        &mut self,
+        ui: &mut egui::Ui,
+        asset: &mut AnyAsset,
+        layout: &mut Layout,
+        cx: &PanelCx,
+    ) -> bool {
+        match (self.shape)(asset) {
+            Some(value) => self.panel.ui(ui, value, layout, cx),
+            None => false,
+        }
+    }
+}
+
+/// Wraps a [`GraphPanel`] of the `T` that `shape` finds in an asset of its kind.
+pub fn for_kind_laid_out<T, P, F>(panel: P, shape: F) -> Box<dyn KindPanel>
+where
+    T: 'static,
+    P: GraphPanel<T> + 'static,
+    F: Fn(&mut AnyAsset) -> Option<&mut T> + 'static,
+{
+    Box::new(LaidOut { panel, shape })
 }
 
 struct ForKind<P, F> {
@@ -187,7 +261,9 @@ where
 /// text view. Editors of other kinds are added here.
 pub fn plugged() -> Vec<(AssetKind, Box<dyn KindPanel>)> {
     use crate::panels::{RulesPanel, SentencesPanel};
-    vec![
+    let mut panels = crate::forms::panels();
+    panels.extend(crate::planning::panels());
+    panels.extend([
         (
             AssetKind::Script,
             for_kind(RulesPanel::default(), |a| match a {
@@ -202,5 +278,21 @@ pub fn plugged() -> Vec<(AssetKind, Box<dyn KindPanel>)> {
                 _ => None,
             }),
         ),
-    ]
+        // A workbook opens as the script it holds and is saved back as a workbook.
+        (
+            AssetKind::Workbook,
+            for_kind(RulesPanel::default(), |a| match a {
+                AnyAsset::Script(s) => Some(s),
+                _ => None,
+            }),
+        ),
+        (
+            AssetKind::Space,
+            for_kind_laid_out(crate::space::SpacePanel::default(), |a| match a {
+                AnyAsset::Space(s) => Some(s),
+                _ => None,
+            }),
+        ),
+    ]);
+    panels
 }

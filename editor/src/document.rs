@@ -12,6 +12,7 @@ use ensemble_compiler::front::ron::any::{AnyAsset, FileKind, ParseError};
 use ensemble_compiler::front::ron::print::Comments;
 use ensemble_compiler::front::ron::{AssetKind, MachineAsset, Manifest, StateAsset};
 use ensemble_compiler::project::{self, MANIFEST, Overlay};
+use ensemble_compiler::script::source::ScriptAsset;
 use ensemble_runtime::fs::write_atomic;
 use std::path::{Path, PathBuf};
 
@@ -29,7 +30,14 @@ pub enum Content {
         text: String,
         error: ParseError,
     },
-    /// A binary source (an Excel workbook): listed, not edited here.
+    /// A text source with no RON shape (a PDDL domain or problem): edited as text, saved as
+    /// typed.
+    Text(String),
+    /// An Excel workbook, read as the interaction script it holds: edited in the rule table
+    /// and saved back as a workbook (in the contract's layout).
+    Workbook(ScriptAsset),
+    /// A binary source that does not read (a broken workbook): listed with its problems, not
+    /// edited.
     Binary,
 }
 
@@ -62,8 +70,23 @@ impl DocState {
     pub fn text(&self) -> Option<String> {
         match &self.content {
             Content::Asset(a) => Some(a.print(&self.comments)),
-            Content::Unparsed { text, .. } => Some(text.clone()),
-            Content::Binary => None,
+            Content::Unparsed { text, .. } | Content::Text(text) => Some(text.clone()),
+            Content::Workbook(_) | Content::Binary => None,
+        }
+    }
+
+    /// What an autosave keeps of the content: the text, or a workbook's script as RON.
+    pub fn autosave_text(&self) -> Option<String> {
+        match &self.content {
+            Content::Workbook(s) => Some(ensemble_compiler::front::ron::to_canonical_string(s)),
+            _ => self.text(),
+        }
+    }
+
+    pub fn workbook(&self) -> Option<&ScriptAsset> {
+        match &self.content {
+            Content::Workbook(s) => Some(s),
+            _ => None,
         }
     }
 
@@ -95,10 +118,15 @@ impl DocState {
         }
     }
 
-    /// Reads `text` as the file at `path`: parsed when it reads, kept as text when not.
+    /// Reads `text` as the file at `path`: parsed when it reads, kept as text when not. For
+    /// a workbook, `text` is its script as RON (an autosave).
     pub fn from_text(path: &str, kind: FileKind, text: String, layout: Layout) -> DocState {
         let content = match AnyAsset::parse(kind, &text) {
-            None => Content::Binary,
+            None if kind == FileKind::Asset(AssetKind::Pddl) => Content::Text(text.clone()),
+            None => match AnyAsset::parse(FileKind::Asset(AssetKind::Script), &text) {
+                Some(Ok(AnyAsset::Script(s))) => Content::Workbook(s),
+                _ => Content::Binary,
+            },
             Some(Ok(a)) => Content::Asset(a),
             Some(Err(error)) => Content::Unparsed {
                 text: text.clone(),
@@ -151,6 +179,31 @@ pub fn title_of(path: &str, kind: FileKind) -> String {
     base.strip_suffix(suffix).unwrap_or(base).to_string()
 }
 
+/// The project a path belongs to: a folder is its own project; a file belongs to the nearest
+/// folder above it that holds a manifest, and is returned relative to it (`/`-separated).
+pub fn project_of(path: &Path) -> (PathBuf, Option<String>) {
+    if !path.is_file() {
+        return (path.to_path_buf(), None);
+    }
+    let found = path
+        .ancestors()
+        .skip(1)
+        .find(|dir| dir.join(MANIFEST).is_file());
+    match found {
+        Some(root) => {
+            let rel = path
+                .strip_prefix(root)
+                .unwrap_or(path)
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
+            (root.to_path_buf(), Some(rel))
+        }
+        None => (path.to_path_buf(), None),
+    }
+}
+
 /// What saving did.
 #[derive(Debug, Default, PartialEq)]
 pub struct Saved {
@@ -180,14 +233,20 @@ impl Project {
             let Some(kind) = FileKind::of(&file.name) else {
                 continue;
             };
-            let layout = if kind == FileKind::Asset(AssetKind::Machine) {
+            let layout = if matches!(kind, FileKind::Asset(k) if sidecar::has_sidecar(k)) {
                 std::fs::read_to_string(root.join(sidecar::path_for(&file.name)))
                     .map(|t| Layout::parse(&t))
                     .unwrap_or_default()
             } else {
                 Layout::default()
             };
-            let state = DocState::from_text(&file.name, kind, file.text.clone(), layout);
+            let mut state = DocState::from_text(&file.name, kind, file.text.clone(), layout);
+            if kind == FileKind::Asset(AssetKind::Workbook)
+                && let Ok((script, _)) = crate::rules::excel::import(&root.join(&file.name))
+            {
+                // A workbook that does not read stays binary; the compiler says why.
+                state.content = Content::Workbook(script);
+            }
             docs.push(Document {
                 kind,
                 saved: state.clone(),
@@ -317,6 +376,16 @@ impl Project {
         }
     }
 
+    /// Changed workbooks, by the path they will be saved at: the compiler reads them once they
+    /// are written somewhere ([`crate::analysis`] does, off the UI thread).
+    pub fn unsaved_workbooks(&self) -> Vec<(String, ScriptAsset)> {
+        self.docs
+            .iter()
+            .filter(|d| d.is_dirty() && !d.state.deleted)
+            .filter_map(|d| Some((d.state.path.clone(), d.state.workbook()?.clone())))
+            .collect()
+    }
+
     /// The unsaved documents as the compiler should see them: printed text for changed files,
     /// removals for deleted or moved ones.
     pub fn overlay(&self) -> Overlay {
@@ -377,8 +446,9 @@ fn write_file(root: &Path, path: &str, text: &str, report: &mut Saved) -> Result
 
 fn save_one(root: &Path, d: &Document, report: &mut Saved) -> Result<(), String> {
     let (now, was) = (&d.state, &d.saved);
-    let is_machine = d.kind == FileKind::Asset(AssetKind::Machine);
+    let has_sidecar = matches!(d.kind, FileKind::Asset(k) if sidecar::has_sidecar(k));
     let moved = !was.deleted && (now.deleted || now.path != was.path);
+    let mut wrote_workbook = false;
     if !now.deleted {
         let fresh = was.deleted || now.path != was.path;
         if (fresh || d.content_differs())
@@ -386,7 +456,20 @@ fn save_one(root: &Path, d: &Document, report: &mut Saved) -> Result<(), String>
         {
             write_file(root, &now.path, &text, report)?;
         }
-        if is_machine && (fresh || now.layout != was.layout) {
+        // A changed (or new) workbook is written whole; an unchanged one moves as it is.
+        if let Some(script) = now.workbook()
+            && (was.deleted || d.content_differs())
+        {
+            let full = root.join(&now.path);
+            if let Some(dir) = full.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
+            }
+            ensemble_compiler::script::xlsx_write::write(script, &full)
+                .map_err(|e| io_error(&full, e))?;
+            report.written.push(now.path.clone());
+            wrote_workbook = true;
+        }
+        if has_sidecar && (fresh || now.layout != was.layout) {
             let side = sidecar::path_for(&now.path);
             if now.layout.is_empty() {
                 remove_file(root, &side, report)?;
@@ -396,7 +479,7 @@ fn save_one(root: &Path, d: &Document, report: &mut Saved) -> Result<(), String>
         }
     }
     if moved {
-        if d.kind == FileKind::Asset(AssetKind::Workbook) && !now.deleted {
+        if d.kind == FileKind::Asset(AssetKind::Workbook) && !now.deleted && !wrote_workbook {
             // A binary file moves as it is.
             std::fs::rename(root.join(&was.path), root.join(&now.path))
                 .map_err(|e| io_error(&root.join(&was.path), e))?;
@@ -404,7 +487,7 @@ fn save_one(root: &Path, d: &Document, report: &mut Saved) -> Result<(), String>
         } else {
             remove_file(root, &was.path, report)?;
         }
-        if is_machine {
+        if has_sidecar {
             remove_file(root, &sidecar::path_for(&was.path), report)?;
         }
     }

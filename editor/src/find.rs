@@ -37,6 +37,50 @@ pub fn index(project: &Project) -> Vec<Hit> {
     for (doc, d) in project.live() {
         let file = d.state.path.as_str();
         let Some(asset) = d.state.asset() else {
+            // A workbook: its script's rules and roles, as for a `*.script.ron`.
+            if let Some(s) = d.state.workbook() {
+                out.push(Hit {
+                    kind: "workbook",
+                    name: s.name.clone(),
+                    context: file.to_string(),
+                    doc,
+                    reveal: None,
+                });
+                out.extend(
+                    s.rules
+                        .iter()
+                        .filter(|r| !r.rule.is_empty())
+                        .map(|r| item("rule", &r.rule, &s.name, doc, "rules")),
+                );
+                out.extend(
+                    s.roles
+                        .iter()
+                        .map(|r| item("role", &r.name, &s.name, doc, "roles")),
+                );
+            }
+            // A PDDL file: the domain or problem it defines and a domain's actions.
+            if let crate::document::Content::Text(t) = &d.state.content {
+                let checked = crate::planning::pddl::check(t);
+                if let Some((domain, name)) = checked.header {
+                    out.push(Hit {
+                        kind: if domain {
+                            "PDDL domain"
+                        } else {
+                            "PDDL problem"
+                        },
+                        name,
+                        context: file.to_string(),
+                        doc,
+                        reveal: None,
+                    });
+                }
+                out.extend(
+                    checked
+                        .actions
+                        .iter()
+                        .map(|(a, _)| item("PDDL action", a, file, doc, "actions")),
+                );
+            }
             continue;
         };
         let whole = |kind, name: &str| Hit {
@@ -95,8 +139,112 @@ pub fn index(project: &Project) -> Vec<Hit> {
                         .map(|x| item("space state", &x.name, &s.name, doc, "states")),
                 );
             }
-            AnyAsset::SmartLocation(s) => out.push(whole("smart location", &s.name)),
+            AnyAsset::SmartLocation(s) => {
+                out.push(whole("smart location", &s.name));
+                let lists = [
+                    (
+                        "proxy",
+                        "proxies",
+                        s.proxies
+                            .iter()
+                            .map(|x| x.name.as_str())
+                            .collect::<Vec<_>>(),
+                    ),
+                    (
+                        "notification",
+                        "notifications",
+                        s.notifications.iter().map(|x| x.name.as_str()).collect(),
+                    ),
+                    (
+                        "spawn",
+                        "spawns",
+                        s.spawns.iter().map(|x| x.name.as_str()).collect(),
+                    ),
+                    (
+                        "prop",
+                        "props",
+                        s.props.iter().map(|x| x.name.as_str()).collect(),
+                    ),
+                ];
+                for (kind, list, names) in lists {
+                    out.extend(names.into_iter().map(|n| item(kind, n, &s.name, doc, list)));
+                }
+            }
             AnyAsset::Chat(c) => out.push(whole("chat", &c.name)),
+            AnyAsset::Lexicon(l) => out.extend(
+                l.categories
+                    .iter()
+                    .map(|x| item("category", &x.name, file, doc, "categories")),
+            ),
+            AnyAsset::Evidence(e) => out.extend(
+                e.estimators
+                    .iter()
+                    .map(|x| item("estimator", &x.name, file, doc, "estimators")),
+            ),
+            AnyAsset::Concepts(c) => {
+                out.extend(
+                    c.concepts
+                        .iter()
+                        .map(|x| item("concept", &x.name, file, doc, "concepts")),
+                );
+                out.extend(
+                    c.variables
+                        .iter()
+                        .map(|x| item("variable", &x.name, file, doc, "variables")),
+                );
+            }
+            AnyAsset::Actions(a) => {
+                out.extend(
+                    a.actions
+                        .iter()
+                        .map(|x| item("action", &x.name, file, doc, "actions")),
+                );
+                out.extend(
+                    a.templates
+                        .iter()
+                        .map(|x| item("template", &x.name, file, doc, "templates")),
+                );
+                out.extend(
+                    a.accumulators
+                        .iter()
+                        .map(|x| item("accumulator", &x.name, file, doc, "accumulators")),
+                );
+            }
+            AnyAsset::ActionList(l) => {
+                out.push(whole("planning problem", &l.name));
+                out.extend(
+                    l.actions
+                        .iter()
+                        .map(|x| item("planning action", &x.name, &l.name, doc, "actions")),
+                );
+            }
+            AnyAsset::Domain(dm) => {
+                out.push(whole("planning domain", &dm.name));
+                out.extend(
+                    dm.actions
+                        .iter()
+                        .map(|x| item("operator", &x.name, &dm.name, doc, "actions")),
+                );
+            }
+            AnyAsset::Problem(p) => out.push(whole("planning problem", &p.name)),
+            AnyAsset::Navigation(g) => {
+                out.extend(
+                    g.nodes
+                        .iter()
+                        .filter_map(|x| x.name.as_deref())
+                        .map(|x| item("navigation node", x, file, doc, "nodes")),
+                );
+                out.extend(
+                    g.doors
+                        .iter()
+                        .map(|x| item("door", &x.name, file, doc, "doors")),
+                );
+            }
+            AnyAsset::StateLibrary(l) => out.extend(
+                l.states
+                    .iter()
+                    .map(|x| item("library state", &x.name, file, doc, "states")),
+            ),
             _ => {}
         }
     }

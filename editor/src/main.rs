@@ -9,7 +9,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: ensemble-editor [PATH]\n\nOpens the Ensemble project at PATH (a folder with Ensemble.ron; default: samples/airport).";
+const USAGE: &str = "usage: ensemble-editor [PATH]\n\nOpens the Ensemble project at PATH (a folder with Ensemble.ron; default: samples/airport), or the project of the file at PATH with that file shown.";
 
 /// The airport sample, from the current folder or else from this source tree.
 fn default_project() -> PathBuf {
@@ -92,7 +92,9 @@ fn main() -> ExitCode {
         eprintln!(
             "ensemble-editor: no display found (DISPLAY and WAYLAND_DISPLAY are unset); running the headless demo instead"
         );
-        return exit(headless_demo(&path));
+        return exit(headless_demo(
+            &ensemble_editor::document::project_of(&path).0,
+        ));
     }
 
     let app = EditorApp::open(path).with_config_dir(ensemble_editor::recent::config_dir());

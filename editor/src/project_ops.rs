@@ -271,6 +271,52 @@ pub fn start(
     Ok((id, vec![(id, before)]))
 }
 
+/// Adds the Excel workbook at `path` to the project as a new document beside the other
+/// workbooks (or at the root), holding the script it reads as: edited in the rule table, and
+/// written as a workbook on save. Returns the document, the change, and a report line.
+pub fn import_workbook(
+    project: &mut Project,
+    path: &std::path::Path,
+) -> Result<(DocId, Changes, String), String> {
+    let (script, warnings) = crate::rules::excel::import(path).map_err(|problems| {
+        problems
+            .iter()
+            .map(|m| m.text.clone())
+            .collect::<Vec<_>>()
+            .join("; ")
+    })?;
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .filter(|s| check_asset_name(s).is_ok())
+        .unwrap_or_else(|| "workbook".into());
+    let target = project.free_path(
+        &folder_for(project, AssetKind::Workbook),
+        &stem,
+        AssetKind::Workbook,
+    );
+    let report = format!(
+        "Imported {} rules and {} roles as {target}{}; Save writes it",
+        script.rules.len(),
+        script.roles.len(),
+        match warnings.len() {
+            0 => String::new(),
+            n => format!(" ({n} warnings)"),
+        }
+    );
+    let state = DocState {
+        path: target,
+        content: Content::Workbook(script),
+        comments: Comments::default(),
+        layout: Layout::default(),
+        deleted: false,
+    };
+    let mut before = state.clone();
+    before.deleted = true;
+    let id = project.add(FileKind::Asset(AssetKind::Workbook), state);
+    Ok((id, vec![(id, before)], report))
+}
+
 /// Deletes an asset (a tombstone until saved).
 pub fn delete(project: &mut Project, doc: DocId) -> Changes {
     let before = project.docs[doc].state.clone();

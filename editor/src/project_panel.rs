@@ -14,7 +14,7 @@ use ensemble_compiler::front::ron::AssetKind;
 use ensemble_compiler::front::ron::any::FileKind;
 
 /// The groups, in the order a designer meets them.
-pub const GROUPS: [(&str, AssetKind); 17] = [
+pub const GROUPS: [(&str, AssetKind); 18] = [
     ("Machines", AssetKind::Machine),
     ("Scenes", AssetKind::Scene),
     ("Locations", AssetKind::Locations),
@@ -31,6 +31,7 @@ pub const GROUPS: [(&str, AssetKind); 17] = [
     ("Action lists", AssetKind::ActionList),
     ("Planning domains", AssetKind::Domain),
     ("Planning problems", AssetKind::Problem),
+    ("PDDL files", AssetKind::Pddl),
     ("Navigation", AssetKind::Navigation),
 ];
 
@@ -87,6 +88,11 @@ fn group_header(
                 .font(theme::section_font())
                 .color(theme::TEXT_WEAK),
         );
+        // A PDDL file is written in a text editor (or beside the project); it is not started
+        // here.
+        if kind == AssetKind::Pddl {
+            return;
+        }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             let add = egui::Button::new(RichText::new("+").color(theme::TEXT_WEAK)).frame(false);
             if ui
@@ -139,11 +145,40 @@ fn entry(
     });
 }
 
+/// The Maps section: the project's MovingAI maps; a click shows one in the navigation
+/// view. (Drawn below the assets; a project without maps shows nothing.)
+fn maps(ui: &mut Ui, maps: &[String], shown: Option<&str>, actions: &mut Vec<Action>) {
+    if maps.is_empty() {
+        return;
+    }
+    ui.add_space(8.0);
+    ui.label(
+        RichText::new("MAPS")
+            .font(theme::section_font())
+            .color(theme::TEXT_WEAK)
+            .strong(),
+    );
+    for m in maps {
+        let title = m.rsplit('/').next().unwrap_or(m);
+        let r = ui
+            .selectable_label(
+                shown == Some(m.as_str()),
+                RichText::new(title).color(theme::TEXT),
+            )
+            .on_hover_text(format!("{m}: PPA* clusters and paths"));
+        if r.clicked() {
+            actions.push(Action::OpenMap(m.clone()));
+        }
+    }
+}
+
+/// The browser. `maps` are the project's navigation maps and the one shown.
 pub fn show(
     ui: &mut Ui,
     project: &Project,
     open: Option<DocId>,
     report: Option<&Report>,
+    maps_found: (&[String], Option<&str>),
     actions: &mut Vec<Action>,
 ) {
     ui.set_min_width(ui.available_width());
@@ -199,9 +234,19 @@ pub fn show(
                     entry(ui, project, id, open, report, actions);
                 }
             }
+            maps(ui, maps_found.0, maps_found.1, actions);
             ui.add_space(12.0);
             ui.menu_button(RichText::new("+ New asset…").color(theme::ACCENT), |ui| {
-                for (_, kind) in GROUPS {
+                if ui
+                    .button("Import Excel workbook…")
+                    .on_hover_text("An interaction script workbook: edited in the rule table, saved as a workbook")
+                    .clicked()
+                {
+                    actions.push(Action::ImportWorkbook);
+                    ui.close();
+                }
+                ui.separator();
+                for (_, kind) in GROUPS.into_iter().filter(|(_, k)| *k != AssetKind::Pddl) {
                     if ui.button(format!("New {}", noun(kind))).clicked() {
                         actions.push(Action::NewAsset(Starter::Kind(kind)));
                         ui.close();

@@ -60,7 +60,7 @@ pub fn snapshot(project: &Project) -> Recovery {
             text: if d.state.deleted {
                 None
             } else {
-                d.state.text()
+                d.state.autosave_text()
             },
             layout: (!d.state.layout.is_empty()).then(|| d.state.layout.print()),
         })

@@ -29,6 +29,13 @@ struct NodeAsset {
     y: f32,
 }
 
+/// Whether assets of `kind` keep node positions in a sidecar: the graphs (machines, HMM
+/// spaces).
+pub fn has_sidecar(kind: ensemble_compiler::front::ron::AssetKind) -> bool {
+    use ensemble_compiler::front::ron::AssetKind;
+    matches!(kind, AssetKind::Machine | AssetKind::Space)
+}
+
 /// The sidecar's path for the asset at `path` (`a/B.machine.ron` -> `a/B.machine.layout.ron`).
 pub fn path_for(asset: &str) -> String {
     let stem = asset.strip_suffix(".ron").unwrap_or(asset);

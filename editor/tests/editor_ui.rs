@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 mod support;
-use support::{
-    choose, click_at, editor_harness as harness, find, project_copy, select, settle, title_of,
+use support::app::{
+    choose_showing as choose, click_at, find, harness, project_copy, select, settle, title_of,
     type_over,
 };
 

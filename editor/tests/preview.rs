@@ -15,7 +15,9 @@ use ensemble_runtime::trace::{EventKind, TraceEvent};
 use std::time::{Duration, Instant};
 
 mod support;
-use support::{choose, editor_harness as harness, find, sample_copy, select, settle, type_over};
+use support::app::{
+    choose_showing as choose, find, harness, sample_copy, select, settle, type_over,
+};
 
 const TIMEOUT: Duration = Duration::from_secs(90);
 

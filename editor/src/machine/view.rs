@@ -14,16 +14,17 @@ use super::ops::{self, Clip};
 use super::{From, Op};
 use crate::analysis::Located;
 use crate::asset_panel::ProjectNames;
+use crate::graph::{FIT_PASSES, clickable};
 use crate::preview::live::LiveMachine;
 use crate::sidecar::Layout;
 use crate::theme;
 use eframe::egui;
+use egui::emath::TSTransform;
 use egui::{
     Color32, CornerRadius, Margin, Pos2, Rect, RichText, Sense, Stroke, Ui, Vec2, pos2, vec2,
 };
 use egui_snarl::ui::{
-    AnyPins, BackgroundPattern, Grid, NodeLayout, PinInfo, PinPlacement, PinShape, SelectionStyle,
-    SnarlStyle, SnarlViewer, SnarlWidget, WireStyle,
+    AnyPins, BackgroundPattern, PinInfo, PinShape, SnarlStyle, SnarlViewer, SnarlWidget,
 };
 use egui_snarl::{InPin, InPinId, NodeId, OutPin, OutPinId, Snarl};
 use ensemble_compiler::diag::Severity;
@@ -183,67 +184,8 @@ impl Default for GraphView {
 
 const NODE_MAX_WIDTH: f32 = 240.0;
 
-/// Frames a fit is repeated for while node sizes settle.
-const FIT_PASSES: u8 = 2;
-
 /// How far beyond the view (screen points) states are still drawn, so panning shows no gap.
 const CULL_MARGIN: f32 = 250.0;
-
-fn style() -> SnarlStyle {
-    SnarlStyle {
-        node_layout: Some(NodeLayout::sandwich().with_min_pin_row_height(18.0)),
-        pin_placement: Some(PinPlacement::Edge),
-        pin_size: Some(9.0),
-        pin_stroke: Some(Stroke::new(1.0, theme::CANVAS)),
-        node_frame: Some(egui::Frame {
-            inner_margin: Margin::symmetric(10, 6),
-            outer_margin: Margin::ZERO,
-            corner_radius: CornerRadius::same(7),
-            fill: theme::BOX_FILL,
-            stroke: Stroke::new(1.0, theme::BOX_STROKE),
-            shadow: egui::Shadow::NONE,
-        }),
-        header_frame: Some(egui::Frame {
-            inner_margin: Margin::symmetric(10, 6),
-            outer_margin: Margin::ZERO,
-            corner_radius: CornerRadius::same(7),
-            fill: Color32::TRANSPARENT,
-            stroke: Stroke::NONE,
-            shadow: egui::Shadow::NONE,
-        }),
-        bg_frame: Some(egui::Frame {
-            inner_margin: Margin::ZERO,
-            outer_margin: Margin::ZERO,
-            corner_radius: CornerRadius::ZERO,
-            fill: theme::CANVAS,
-            stroke: Stroke::NONE,
-            shadow: egui::Shadow::NONE,
-        }),
-        bg_pattern: Some(BackgroundPattern::Grid(Grid {
-            spacing: vec2(40.0, 40.0),
-            angle: 0.0,
-        })),
-        bg_pattern_stroke: Some(Stroke::new(1.0, theme::GRID)),
-        wire_width: Some(2.0),
-        wire_style: Some(WireStyle::Bezier5),
-        select_style: Some(SelectionStyle {
-            margin: Margin::same(3),
-            rounding: CornerRadius::same(9),
-            fill: Color32::TRANSPARENT,
-            stroke: Stroke::NONE,
-        }),
-        select_fill: Some(Color32::from_rgba_unmultiplied(108, 182, 217, 24)),
-        select_stoke: Some(Stroke::new(1.0, theme::ACCENT)),
-        select_rect_contained: Some(false),
-        min_scale: Some(0.25),
-        max_scale: Some(1.6),
-        centering: Some(true),
-        collapsible: Some(false),
-        header_drag_space: Some(Vec2::ZERO),
-        crisp_magnified_text: Some(false),
-        ..SnarlStyle::new()
-    }
-}
 
 /// Severity and messages per state name and per (state, transition index).
 #[derive(Default)]
@@ -606,7 +548,7 @@ impl GraphView {
             auto: &self.auto,
             stubs: &stubs,
         };
-        let widget = SnarlWidget::new().id(self.id).style(style());
+        let widget = SnarlWidget::new().id(self.id).style(crate::graph::style());
         let response = widget.show(&mut self.snarl, &mut viewer, ui);
         let again = viewer.look_at.take();
         if self.look_at.is_none() {
@@ -619,64 +561,29 @@ impl GraphView {
             }
         }
         // Moves: read back where nodes ended up.
-        let mut moved = Vec::new();
-        for (id, node) in self.snarl.nodes_ids_data() {
-            if let (GNode::State(i), Some(want)) = (&node.value, expected.get(&id))
-                && (node.pos - *want).length() > 0.01
-            {
-                moved.push((m.states[*i].name.clone(), [node.pos.x, node.pos.y]));
-            }
-        }
+        let state_name = |n: &GNode| match n {
+            GNode::State(i) => Some(m.states[*i].name.clone()),
+            _ => None,
+        };
+        let moved = crate::graph::moved(&self.snarl, &expected, state_name);
         if !moved.is_empty() {
-            // The first move of a machine drawn by the auto-layout keeps every position.
-            if m.states.iter().any(|s| layout.get(&s.name).is_none()) {
-                let mut all: Vec<(String, [f32; 2])> = m
-                    .states
-                    .iter()
-                    .map(|s| (s.name.clone(), self.position(layout, &s.name)))
-                    .collect();
-                for (name, p) in &moved {
-                    if let Some(e) = all.iter_mut().find(|(n, _)| n == name) {
-                        e.1 = *p;
-                    }
-                }
-                moved = all;
-            }
-            out.ops.push(Op::Move(moved));
+            let all = m
+                .states
+                .iter()
+                .map(|s| (s.name.clone(), self.position(layout, &s.name)));
+            out.ops
+                .push(Op::Move(crate::graph::complete_move(moved, layout, all)));
         }
 
         // Selection: box select (Shift+drag) is snarl's; clicks are ours.
-        let snarl_sel = egui_snarl::ui::get_selected_nodes(self.id, ui.ctx());
-        if snarl_sel != self.snarl_selection {
-            self.selection = snarl_sel
-                .iter()
-                .filter_map(|id| match self.snarl.get_node(*id) {
-                    Some(GNode::State(i)) => Some(m.states[*i].name.clone()),
-                    _ => None,
-                })
-                .collect();
-            self.snarl_selection = snarl_sel;
+        crate::graph::Select {
+            id: self.id,
+            last: &mut self.snarl_selection,
+            clicked,
+            response: &response,
+            node_rects: self.rects.values().map(|r| self.to_screen * *r).collect(),
         }
-        let modifiers = ui.input(|i| i.modifiers);
-        if let Some(name) = clicked {
-            if modifiers.command || modifiers.shift {
-                if !self.selection.remove(&name) {
-                    self.selection.insert(name);
-                }
-            } else {
-                self.selection = [name].into();
-            }
-        } else if ui.input(|i| i.pointer.primary_clicked())
-            && let Some(p) = ui.input(|i| i.pointer.interact_pos())
-            && response.rect.contains(p)
-            && !self
-                .rects
-                .values()
-                .any(|r| (self.to_screen * *r).contains(p))
-            && !ui.ctx().any_popup_open()
-        {
-            self.selection.clear();
-        }
+        .apply(ui, &self.snarl, &mut self.selection, state_name);
         out
     }
 
@@ -1020,15 +927,6 @@ fn default_modifier(code: &str, names: &ProjectNames) -> Option<ModifierValue> {
         ModifierKind::Location => names.locations.first().cloned().map(ModifierValue::Name),
         _ => None,
     }
-}
-
-/// A label that reports clicks (node selection) without taking the drag (node moves).
-fn clickable(ui: &mut Ui, text: RichText) -> egui::Response {
-    ui.add(
-        egui::Label::new(text)
-            .sense(Sense::click())
-            .selectable(false),
-    )
 }
 
 impl SnarlViewer<GNode> for Viewer<'_> {
@@ -1515,33 +1413,28 @@ impl SnarlViewer<GNode> for Viewer<'_> {
                     }
                 }
                 if bb.is_positive() {
-                    let bb = bb.expand(60.0);
-                    let fits = (self.viewport.width() / bb.width())
-                        .min(self.viewport.height() / bb.height());
-                    if fits >= 0.5 {
-                        // Readable first: shrink only as far as text stays legible.
-                        let scale = fits.min(1.0);
-                        to_global.scaling = scale;
-                        to_global.translation =
-                            self.viewport.center().to_vec2() - bb.center().to_vec2() * scale;
-                    } else {
+                    *to_global = crate::graph::fit(self.viewport, bb).unwrap_or_else(|| {
                         // Too big to show whole and readable: start where the machine starts.
                         let [x, y] = self.pos(ops::initial(self.m));
                         let scale = 0.8;
-                        to_global.scaling = scale;
-                        to_global.translation = vec2(
-                            self.viewport.left() + 80.0 - (x - 120.0) * scale,
-                            self.viewport.center().y - y * scale,
-                        );
-                    }
+                        TSTransform {
+                            scaling: scale,
+                            translation: vec2(
+                                self.viewport.left() + 80.0 - (x - 120.0) * scale,
+                                self.viewport.center().y - y * scale,
+                            ),
+                        }
+                    });
                 }
             }
             Some(LookAt::Node(name)) => {
                 if let Some(i) = ops::index_of(self.m, &name) {
                     let [x, y] = self.pos(&self.m.states[i].name);
-                    let center = pos2(x + 90.0, y + 30.0);
-                    to_global.translation =
-                        self.viewport.center().to_vec2() - center.to_vec2() * to_global.scaling;
+                    *to_global = crate::graph::centre_on(
+                        self.viewport,
+                        pos2(x + 90.0, y + 30.0),
+                        to_global.scaling,
+                    );
                 }
             }
             None => {}

@@ -59,7 +59,13 @@ pub fn problem_domain(text: &str) -> Option<String> {
 /// Reads one file of a project: a domain or a problem, decided by its `define` header.
 pub fn read(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) -> Option<PddlFile> {
     let text = &sources.get(file).text;
+    let before = diags.count(crate::diag::Severity::Error);
     let top = sexpr::parse(file, text, diags);
+    if diags.count(crate::diag::Severity::Error) > before {
+        // Unbalanced brackets: whatever structure is left is not what was meant, and reading
+        // it would only add follow-up errors to the one that matters.
+        return None;
+    }
     let file_span = Span::file_start(file);
     match header(text) {
         Some((false, _)) => parse::problem(&top, file_span, diags).map(PddlFile::Problem),
@@ -89,6 +95,9 @@ pub fn ground_texts(
     ));
     let dtop = sexpr::parse(dfile, domain.1, diags);
     let ptop = sexpr::parse(pfile, problem.1, diags);
+    if diags.count(crate::diag::Severity::Error) > before {
+        return None;
+    }
     let d = parse::domain(&dtop, Span::file_start(dfile), diags);
     let p = parse::problem(&ptop, Span::file_start(pfile), diags);
     let (d, p) = (d?, p?);

@@ -216,3 +216,30 @@ proptest::proptest! {
         let _ = run(&d[..c], &p);
     }
 }
+
+#[test]
+fn an_unclosed_bracket_is_the_only_error() {
+    // The last `)` of the domain is missing: one error at the `(` that is never closed, not a
+    // follow-up "empty file" as if nothing had been written.
+    let unclosed = &DOMAIN[..DOMAIN.len() - 1];
+    let (g, d, s) = run(unclosed, PROBLEM);
+    assert!(g.is_none());
+    assert_eq!(
+        codes(&d),
+        ["syntax"],
+        "{:?}",
+        d.iter().map(|x| &x.message).collect::<Vec<_>>()
+    );
+    let (line, msg) = first_line(&d, &s, Code::Syntax);
+    assert_eq!((line, msg.as_str()), (1, "unclosed `(`"));
+
+    let mut sources = SourceMap::default();
+    let file = sources.add(crate::source::SourceFile::new(
+        "d.pddl".into(),
+        "d.pddl".into(),
+        unclosed.to_string(),
+    ));
+    let mut diags = Diagnostics::default();
+    assert!(read(&sources, file, &mut diags).is_none());
+    assert_eq!(codes(&diags), ["syntax"]);
+}

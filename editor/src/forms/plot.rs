@@ -1,0 +1,340 @@
+//! A small 2D plot of named places in metres, for the locations form: a metre grid, this
+//! file's locations as points that can be dragged (to a tenth of a metre), the project's other
+//! locations in grey and its smart locations' reach as circles, for context. Drag the
+//! background to pan, scroll to zoom, double-click empty space to add a location there.
+//!
+//! `+y` points up the screen (north), as on the live preview's map: both show the one world
+//! plane of `*.locations.ron` and `*.nav.ron`.
+
+use crate::theme;
+use eframe::egui;
+use egui::{Color32, Pos2, Rect, RichText, Sense, Stroke, Ui, Vec2, pos2, vec2};
+use ensemble_compiler::diag::Severity;
+
+/// A point of the plot.
+pub struct Point<'a> {
+    pub name: &'a str,
+    pub at: [f64; 2],
+    /// This file's: can be dragged and selected.
+    pub editable: bool,
+    pub selected: bool,
+    pub severity: Option<Severity>,
+}
+
+/// A circle: a smart location's reach.
+pub struct Reach<'a> {
+    pub name: &'a str,
+    pub at: [f64; 2],
+    pub radius: f64,
+}
+
+/// A straight line between two world positions (a navigation graph's edge), under the points.
+pub struct Line {
+    pub from: [f64; 2],
+    pub to: [f64; 2],
+    pub stroke: Stroke,
+}
+
+/// What the user did in the plot.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// The editable point at this index (of the points given) was clicked.
+    Select(usize),
+    /// It was dragged here.
+    Moved(usize, [f64; 2]),
+    /// Double-click on empty space.
+    AddAt([f64; 2]),
+}
+
+/// The plot's view: where the world is on screen.
+pub struct Plot {
+    /// Screen position of the world origin, relative to the canvas' corner.
+    origin: Vec2,
+    /// Points per metre.
+    scale: f32,
+    fit: bool,
+    dragging: Option<usize>,
+    canvas: Rect,
+}
+
+impl Default for Plot {
+    fn default() -> Self {
+        Plot {
+            origin: Vec2::ZERO,
+            scale: 10.0,
+            fit: true,
+            dragging: None,
+            canvas: Rect::NOTHING,
+        }
+    }
+}
+
+/// A tenth of a metre: what a drag snaps to.
+fn snap(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+impl Plot {
+    pub fn fit(&mut self) {
+        self.fit = true;
+    }
+
+    fn to_screen(&self, at: [f64; 2]) -> Pos2 {
+        self.canvas.min + self.origin + vec2(at[0] as f32, -(at[1] as f32)) * self.scale
+    }
+
+    fn to_world(&self, p: Pos2) -> [f64; 2] {
+        let v = (p - self.canvas.min - self.origin) / self.scale;
+        [v.x as f64, -v.y as f64]
+    }
+
+    /// Where the point at `at` was drawn last frame (tests drag it).
+    pub fn screen_of(&self, at: [f64; 2]) -> Option<Pos2> {
+        self.canvas.is_positive().then(|| self.to_screen(at))
+    }
+
+    fn fit_to(&mut self, points: &[Point], reach: &[Reach]) {
+        let mut bb = Rect::NOTHING;
+        for p in points {
+            bb.extend_with(pos2(p.at[0] as f32, p.at[1] as f32));
+        }
+        for r in reach {
+            let c = pos2(r.at[0] as f32, r.at[1] as f32);
+            bb = bb.union(Rect::from_center_size(
+                c,
+                Vec2::splat(2.0 * r.radius as f32),
+            ));
+        }
+        if !bb.is_finite() || bb.is_negative() {
+            bb = Rect::from_center_size(Pos2::ZERO, vec2(20.0, 20.0));
+        }
+        let bb = bb.expand(2.0);
+        let size = bb.size().max(vec2(4.0, 4.0));
+        let margin = 40.0;
+        self.scale = ((self.canvas.width() - 2.0 * margin) / size.x)
+            .min((self.canvas.height() - 2.0 * margin) / size.y)
+            .clamp(0.5, 200.0);
+        let c = bb.center();
+        self.origin = self.canvas.size() * 0.5 - vec2(c.x, -c.y) * self.scale;
+    }
+
+    /// Draws the plot in the space left in `ui`; returns what the user did.
+    pub fn show(
+        &mut self,
+        ui: &mut Ui,
+        points: &[Point],
+        reach: &[Reach],
+        lines: &[Line],
+    ) -> Vec<Event> {
+        let mut events = Vec::new();
+        let (canvas, response) = ui.allocate_exact_size(
+            ui.available_size().max(vec2(200.0, 160.0)),
+            Sense::click_and_drag(),
+        );
+        self.canvas = canvas;
+        if self.fit {
+            self.fit_to(points, reach);
+            self.fit = false;
+        }
+        let painter = ui.painter_at(canvas);
+        painter.rect_filled(canvas, 4.0, theme::CANVAS);
+        self.grid(&painter);
+
+        for r in reach {
+            let c = self.to_screen(r.at);
+            painter.circle(
+                c,
+                r.radius as f32 * self.scale,
+                theme::ACCENT.gamma_multiply(0.06),
+                Stroke::new(1.0, theme::ACCENT.gamma_multiply(0.45)),
+            );
+            painter.text(
+                c + vec2(0.0, -(r.radius as f32) * self.scale - 2.0),
+                egui::Align2::CENTER_BOTTOM,
+                r.name,
+                egui::FontId::proportional(11.0),
+                theme::ACCENT.gamma_multiply(0.8),
+            );
+        }
+
+        for l in lines {
+            painter.line_segment([self.to_screen(l.from), self.to_screen(l.to)], l.stroke);
+        }
+
+        // Points: the editable ones take the pointer; the rest are context.
+        let pointer = ui.input(|i| i.pointer.interact_pos());
+        let hit = |p: Pos2| pointer.is_some_and(|q| q.distance(p) <= 9.0);
+        let mut hovered = None;
+        for (i, p) in points.iter().enumerate() {
+            let s = self.to_screen(p.at);
+            if p.editable && hit(s) {
+                hovered = Some(i);
+            }
+        }
+        if response.drag_started() {
+            self.dragging = hovered;
+        }
+        if let Some(i) = self.dragging {
+            if response.dragged()
+                && let Some(q) = pointer
+            {
+                let [x, y] = self.to_world(q);
+                events.push(Event::Moved(i, [snap(x), snap(y)]));
+            }
+            if response.drag_stopped() {
+                self.dragging = None;
+            }
+        } else if response.dragged() {
+            self.origin += response.drag_delta();
+        }
+        if response.clicked()
+            && let Some(i) = hovered
+        {
+            events.push(Event::Select(i));
+        }
+        if response.double_clicked()
+            && hovered.is_none()
+            && let Some(q) = pointer
+        {
+            let [x, y] = self.to_world(q);
+            events.push(Event::AddAt([snap(x), snap(y)]));
+        }
+        if response.hovered() {
+            let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+            if scroll != 0.0
+                && let Some(q) = pointer
+            {
+                let before = self.to_world(q);
+                self.scale = (self.scale * (scroll * 0.003).exp()).clamp(0.5, 400.0);
+                let after = self.to_screen(before);
+                self.origin += q - after;
+            }
+        }
+
+        for (i, p) in points.iter().enumerate() {
+            let s = self.to_screen(p.at);
+            let (fill, r) = match (p.editable, p.selected) {
+                (_, true) => (theme::ACCENT, 6.5),
+                (true, false) => (theme::TEXT, 5.0),
+                (false, false) => (theme::TEXT_WEAK.gamma_multiply(0.6), 3.5),
+            };
+            let stroke = match p.severity {
+                Some(sev) => Stroke::new(2.0, theme::severity_color(sev)),
+                None if hovered == Some(i) => Stroke::new(2.0, Color32::WHITE),
+                None => Stroke::new(1.0, theme::CANVAS),
+            };
+            painter.circle(s, r, fill, stroke);
+            painter.text(
+                s + vec2(8.0, -8.0),
+                egui::Align2::LEFT_BOTTOM,
+                p.name,
+                egui::FontId::proportional(if p.editable { 12.5 } else { 11.0 }),
+                if p.editable {
+                    theme::TEXT
+                } else {
+                    theme::TEXT_WEAK
+                },
+            );
+        }
+        if let Some(q) = pointer.filter(|q| canvas.contains(*q)) {
+            let [x, y] = self.to_world(q);
+            painter.text(
+                canvas.right_bottom() + vec2(-8.0, -6.0),
+                egui::Align2::RIGHT_BOTTOM,
+                format!("x {x:.1}  y {y:.1} m"),
+                egui::FontId::monospace(11.0),
+                theme::TEXT_WEAK,
+            );
+        }
+        if hovered.is_some() || self.dragging.is_some() {
+            ui.ctx().set_cursor_icon(egui::CursorIcon::Grab);
+        }
+        let _ = response.on_hover_text_at_pointer(RichText::new(
+            "drag a location to move it · drag the background to pan · scroll to zoom · double-click to add",
+        ).small());
+        events
+    }
+
+    /// A metre grid with lines at least 30 points apart (1, 2, 5 × a power of ten metres), the
+    /// axes brighter.
+    fn grid(&self, painter: &egui::Painter) {
+        const STEPS: [f32; 13] = [
+            0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0,
+        ];
+        let step = STEPS
+            .into_iter()
+            .find(|s| s * self.scale >= 30.0)
+            .unwrap_or(1000.0);
+        // The canvas' top-left corner is the world's smallest x and largest y.
+        let (top_left, bottom_right) = (
+            self.to_world(self.canvas.min),
+            self.to_world(self.canvas.max),
+        );
+        let min = [top_left[0], bottom_right[1]];
+        let max = [bottom_right[0], top_left[1]];
+        let line = Stroke::new(1.0, theme::GRID);
+        let axis = Stroke::new(1.0, theme::BORDER);
+        let mut x = (min[0] as f32 / step).floor() * step;
+        while x <= max[0] as f32 {
+            let sx = self.to_screen([x as f64, 0.0]).x;
+            let s = if x.abs() < step * 0.01 { axis } else { line };
+            painter.line_segment(
+                [pos2(sx, self.canvas.top()), pos2(sx, self.canvas.bottom())],
+                s,
+            );
+            painter.text(
+                pos2(sx + 2.0, self.canvas.top() + 2.0),
+                egui::Align2::LEFT_TOP,
+                format!("{x}"),
+                egui::FontId::proportional(9.5),
+                theme::TEXT_WEAK.gamma_multiply(0.7),
+            );
+            x += step;
+        }
+        let mut y = (min[1] as f32 / step).floor() * step;
+        while y <= max[1] as f32 {
+            let sy = self.to_screen([0.0, y as f64]).y;
+            let s = if y.abs() < step * 0.01 { axis } else { line };
+            painter.line_segment(
+                [pos2(self.canvas.left(), sy), pos2(self.canvas.right(), sy)],
+                s,
+            );
+            painter.text(
+                pos2(self.canvas.left() + 2.0, sy - 1.0),
+                egui::Align2::LEFT_BOTTOM,
+                format!("{y}"),
+                egui::FontId::proportional(9.5),
+                theme::TEXT_WEAK.gamma_multiply(0.7),
+            );
+            y += step;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drags_snap_to_a_tenth_of_a_metre() {
+        assert_eq!(snap(1.234), 1.2);
+        assert_eq!(snap(-0.06), -0.1);
+    }
+
+    #[test]
+    fn north_is_up_and_screen_and_world_agree() {
+        let plot = Plot {
+            canvas: Rect::from_min_size(pos2(10.0, 20.0), vec2(300.0, 200.0)),
+            origin: vec2(150.0, 100.0),
+            ..Plot::default()
+        };
+        let south = plot.to_screen([0.0, -5.0]);
+        let north = plot.to_screen([0.0, 5.0]);
+        assert!(
+            north.y < south.y,
+            "north {north:?} must be above south {south:?}"
+        );
+        let back = plot.to_world(plot.to_screen([3.5, -2.25]));
+        assert!((back[0] - 3.5).abs() < 1e-4 && (back[1] + 2.25).abs() < 1e-4);
+    }
+}

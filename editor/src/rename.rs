@@ -1,0 +1,609 @@
+//! Renaming an item that other documents name, with every reference, as one edit: a location
+//! (machines' walks, scenes, smart locations), an HMM space or one of its states (inspections,
+//! dependencies, arbitration, self-modification), an estimator, an action, an accumulator, a
+//! template, a lexicon category (inside patterns too), a concept, a situational variable
+//! (inside templates too), a smart location, a proxy, a notification, or a script.
+//!
+//! Panels ask for it ([`crate::asset_panel::Request::Rename`]) instead of changing the name
+//! themselves, so the host records the item and its references as one undo step. Like every
+//! project operation it returns the documents it changed with their states before.
+
+use crate::asset_panel::ProjectNames;
+use crate::document::{Content, DocState, Project};
+use crate::project_ops::Changes;
+use ensemble_compiler::front::ron::ModifierValue;
+use ensemble_compiler::front::ron::any::AnyAsset;
+use ensemble_compiler::front::ron::assets::SceneEventAsset;
+use ensemble_compiler::hpmm::assets::{ExprAsset, TrackerRuleAsset, VarTestAsset};
+use ensemble_compiler::script::source::ScriptAsset;
+use ensemble_runtime::program::ModifierKind;
+
+/// What is renamed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Named {
+    Location,
+    SmartLocation,
+    Proxy,
+    /// A notification of the smart location named so.
+    Notification {
+        location: String,
+    },
+    Space,
+    /// A state of the space named so.
+    SpaceState {
+        space: String,
+    },
+    Estimator,
+    /// An action of `*.actions.ron` (what HMM states perform).
+    Action,
+    Accumulator,
+    Template,
+    Category,
+    Concept,
+    Variable,
+    Script,
+}
+
+impl Named {
+    /// What it is called in messages.
+    pub fn noun(&self) -> &'static str {
+        match self {
+            Named::Location => "location",
+            Named::SmartLocation => "smart location",
+            Named::Proxy => "proxy",
+            Named::Notification { .. } => "notification",
+            Named::Space => "space",
+            Named::SpaceState { .. } => "state",
+            Named::Estimator => "estimator",
+            Named::Action => "action",
+            Named::Accumulator => "accumulator",
+            Named::Template => "template",
+            Named::Category => "category",
+            Named::Concept => "concept",
+            Named::Variable => "variable",
+            Named::Script => "script",
+        }
+    }
+
+    /// The names of this kind the project has now (the new name must not be one).
+    fn taken(&self, project: &Project, names: &ProjectNames) -> Vec<String> {
+        let more = crate::names::collect(project);
+        match self {
+            Named::Location => names.locations.clone(),
+            Named::SmartLocation => more.smart_locations.into_iter().map(|s| s.name).collect(),
+            Named::Proxy => more.proxies(),
+            Named::Notification { location } => more
+                .smart_location(location)
+                .map(|s| s.notifications.clone())
+                .unwrap_or_default(),
+            // Spaces and accumulators are both arbitration inputs: one namespace.
+            Named::Space | Named::Accumulator => more.arbitration_inputs(),
+            Named::SpaceState { space } => more
+                .space(space)
+                .map(|s| s.states.clone())
+                .unwrap_or_default(),
+            Named::Estimator => more.estimators,
+            Named::Action => more.actions,
+            Named::Template => more.templates,
+            Named::Category => more.categories,
+            Named::Concept => more.concepts,
+            Named::Variable => more.variables,
+            Named::Script => more.scripts,
+        }
+    }
+}
+
+/// A name as the formats allow it: not empty, no surrounding blanks, and (for the names
+/// written inside patterns, templates and `space.state` paths) no characters that would read
+/// as syntax there.
+pub fn check(what: &Named, new: &str) -> Result<(), String> {
+    if new.trim().is_empty() {
+        return Err(format!("a {} needs a name", what.noun()));
+    }
+    if new.trim() != new {
+        return Err("a name cannot start or end with a space".into());
+    }
+    let reserved: &[char] = match what {
+        Named::Space | Named::SpaceState { .. } => &['.', ' '],
+        Named::Category => &[' ', '|', '&', '@', '*', '^', '$'],
+        Named::Template | Named::Variable => &['{', '}', '|', '.', '@'],
+        _ => &[],
+    };
+    if let Some(c) = new.chars().find(|c| reserved.contains(c)) {
+        return Err(format!("a {} name cannot contain `{c}`", what.noun()));
+    }
+    Ok(())
+}
+
+/// Renames `old` to `new` and every reference to it; refuses (changing nothing) when `new` is
+/// not a valid name or another item of the kind has it.
+pub fn apply(
+    project: &mut Project,
+    names: &ProjectNames,
+    what: &Named,
+    old: &str,
+    new: &str,
+) -> Result<Changes, String> {
+    if old == new {
+        return Ok(Vec::new());
+    }
+    check(what, new)?;
+    if what.taken(project, names).iter().any(|n| n == new) {
+        return Err(format!("there is a {} called {new} already", what.noun()));
+    }
+    let ids: Vec<_> = project.live().map(|(i, _)| i).collect();
+    let mut changes = Vec::new();
+    for id in ids {
+        let before = project.docs[id].state.clone();
+        let state = &mut project.docs[id].state;
+        rename_in(state, names, what, old, new);
+        if *state != before {
+            changes.push((id, before));
+        }
+    }
+    if changes.is_empty() {
+        return Err(format!("there is no {} called {old}", what.noun()));
+    }
+    Ok(changes)
+}
+
+/// Replaces `old` by `new` where `s` is exactly `old`.
+fn swap(s: &mut String, old: &str, new: &str) {
+    if s == old {
+        *s = new.to_string();
+    }
+}
+
+fn swap_all(v: &mut [String], old: &str, new: &str) {
+    v.iter_mut().for_each(|s| swap(s, old, new));
+}
+
+/// `space` or `space.state` paths naming the space `old` (or its state `old` of `space`).
+fn swap_path(p: &mut String, what: &Named, old: &str, new: &str) {
+    let (space, state) = match p.split_once('.') {
+        Some((a, b)) => (a.to_string(), Some(b.to_string())),
+        None => (p.clone(), None),
+    };
+    match (what, state) {
+        (Named::Space, state) if space == old => {
+            *p = match state {
+                Some(st) => format!("{new}.{st}"),
+                None => new.to_string(),
+            }
+        }
+        (Named::SpaceState { space: s }, Some(st)) if *s == space && st == old => {
+            *p = format!("{space}.{new}")
+        }
+        _ => {}
+    }
+}
+
+/// Renames the category `old` inside a pattern: `@old`, and `old` among `@a&old` conjunctions.
+pub fn swap_in_pattern(pattern: &str, old: &str, new: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        if let Some(cats) = word.strip_prefix('@') {
+            let cats: Vec<&str> = cats
+                .split('&')
+                .map(|c| if c == old { new } else { c })
+                .collect();
+            out.push('@');
+            out.push_str(&cats.join("&"));
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in pattern.chars() {
+        if c.is_whitespace() || c == '|' {
+            flush(&mut word, &mut out);
+            out.push(c);
+        } else {
+            word.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+/// Renames inside a template's `{...}` chunks: `{@old}` for a template, `{old}` and
+/// `{old.property}` for a variable.
+pub fn swap_in_template(text: &str, what: &Named, old: &str, new: &str) -> String {
+    let (from, to): (Vec<String>, Vec<String>) = match what {
+        Named::Template => (vec![format!("{{@{old}}}")], vec![format!("{{@{new}}}")]),
+        Named::Variable => (
+            vec![format!("{{{old}}}"), format!("{{{old}.")],
+            vec![format!("{{{new}}}"), format!("{{{new}.")],
+        ),
+        _ => return text.to_string(),
+    };
+    let mut out = text.to_string();
+    for (f, t) in from.iter().zip(&to) {
+        out = out.replace(f, t);
+    }
+    out
+}
+
+fn walk_expr(e: &mut ExprAsset, f: &mut dyn FnMut(&mut ExprAsset)) {
+    f(e);
+    match e {
+        ExprAsset::And(xs) | ExprAsset::Or(xs) | ExprAsset::Max(xs) => {
+            xs.iter_mut().for_each(|x| walk_expr(x, f))
+        }
+        ExprAsset::Not(x) | ExprAsset::Scale(_, x) => walk_expr(x, f),
+        _ => {}
+    }
+}
+
+fn in_expr(e: &mut ExprAsset, what: &Named, old: &str, new: &str) {
+    walk_expr(e, &mut |e| match (what, e) {
+        (Named::Estimator, ExprAsset::Ev(n)) => swap(n, old, new),
+        (Named::Action, ExprAsset::Did(n)) => swap(n, old, new),
+        (Named::Concept, ExprAsset::Mentions(n)) => swap(n, old, new),
+        (Named::Concept, ExprAsset::Var(_, VarTestAsset::IsA(c))) => swap(c, old, new),
+        (Named::Concept, ExprAsset::Var(_, VarTestAsset::Related(_, c))) => swap(c, old, new),
+        (Named::Variable, ExprAsset::Var(v, _)) => swap(v, old, new),
+        (Named::Category, ExprAsset::Match(p, _)) => *p = swap_in_pattern(p, old, new),
+        (Named::Space | Named::SpaceState { .. }, ExprAsset::Inspect { of, .. }) => {
+            of.iter_mut().for_each(|p| swap_path(p, what, old, new))
+        }
+        _ => {}
+    });
+}
+
+fn in_script(s: &mut ScriptAsset, what: &Named, old: &str, new: &str) {
+    if *what == Named::Script {
+        swap(&mut s.name, old, new);
+        if let Some(b) = &mut s.base {
+            swap(b, old, new);
+        }
+    }
+}
+
+fn rename_in(state: &mut DocState, names: &ProjectNames, what: &Named, old: &str, new: &str) {
+    let layout = &mut state.layout;
+    let asset = match &mut state.content {
+        Content::Asset(a) => a,
+        Content::Workbook(s) => return in_script(s, what, old, new),
+        _ => return,
+    };
+    match asset {
+        AnyAsset::Locations(l) if *what == Named::Location => l
+            .locations
+            .iter_mut()
+            .for_each(|x| swap(&mut x.name, old, new)),
+        AnyAsset::Machine(m) if *what == Named::Location => {
+            for s in &mut m.states {
+                let code = crate::machine::ops::code(s);
+                let walks = names
+                    .library(code)
+                    .is_some_and(|l| l.modifier == ModifierKind::Location);
+                if let (true, Some(ModifierValue::Name(n))) = (walks, &mut s.modifier) {
+                    swap(n, old, new);
+                }
+            }
+        }
+        AnyAsset::Scene(scene) => {
+            for a in &mut scene.agents {
+                if *what == Named::Location {
+                    swap(&mut a.at, old, new);
+                    swap_all(&mut a.route, old, new);
+                }
+            }
+            for e in &mut scene.events {
+                match (what, e) {
+                    (
+                        Named::SmartLocation,
+                        SceneEventAsset::Interact { location, .. }
+                        | SceneEventAsset::Notify { location, .. },
+                    ) => swap(location, old, new),
+                    (Named::Proxy, SceneEventAsset::Push { proxy, .. }) => swap(proxy, old, new),
+                    (
+                        Named::Notification { location: at },
+                        SceneEventAsset::Notify {
+                            location,
+                            notification,
+                            ..
+                        },
+                    ) if location == at => swap(notification, old, new),
+                    _ => {}
+                }
+            }
+        }
+        AnyAsset::SmartLocation(s) => match what {
+            Named::Location => {
+                swap(&mut s.at, old, new);
+                for sp in &mut s.spawns {
+                    swap(&mut sp.point, old, new);
+                    swap_all(&mut sp.route, old, new);
+                }
+            }
+            Named::SmartLocation => swap(&mut s.name, old, new),
+            Named::Proxy => s
+                .proxies
+                .iter_mut()
+                .for_each(|p| swap(&mut p.name, old, new)),
+            Named::Notification { location } if *location == s.name => s
+                .notifications
+                .iter_mut()
+                .for_each(|n| swap(&mut n.name, old, new)),
+            Named::Script => s
+                .scripts
+                .iter_mut()
+                .for_each(|c| swap(&mut c.script, old, new)),
+            _ => {}
+        },
+        AnyAsset::Script(s) => in_script(s, what, old, new),
+        AnyAsset::Space(sp) => {
+            match what {
+                Named::Space => swap(&mut sp.name, old, new),
+                Named::SpaceState { space } if *space == sp.name => {
+                    for st in &mut sp.states {
+                        swap(&mut st.name, old, new);
+                        st.to.iter_mut().for_each(|(t, _)| swap(t, old, new));
+                    }
+                    for s in [&mut sp.initial, &mut sp.disable].into_iter().flatten() {
+                        swap(s, old, new);
+                    }
+                    layout.rename(old, new);
+                }
+                Named::Estimator => {
+                    for st in &mut sp.states {
+                        for e in &mut st.expects {
+                            match e {
+                                ensemble_compiler::hpmm::assets::ExpectAsset::Evidence(n)
+                                | ensemble_compiler::hpmm::assets::ExpectAsset::Weighted(n, _) => {
+                                    swap(n, old, new)
+                                }
+                            }
+                        }
+                    }
+                }
+                Named::Action => {
+                    for st in &mut sp.states {
+                        if let Some(a) = &mut st.action {
+                            swap(a, old, new);
+                        }
+                    }
+                }
+                _ => {}
+            }
+            if let Some(dep) = &mut sp.enabled_by {
+                dep.of.iter_mut().for_each(|p| swap_path(p, what, old, new));
+            }
+        }
+        AnyAsset::Evidence(ev) => {
+            for e in &mut ev.estimators {
+                if *what == Named::Estimator {
+                    swap(&mut e.name, old, new);
+                }
+                in_expr(&mut e.is, what, old, new);
+            }
+        }
+        AnyAsset::Actions(a) => {
+            for t in &mut a.templates {
+                if *what == Named::Template {
+                    swap(&mut t.name, old, new);
+                }
+                for v in &mut t.variants {
+                    *v = swap_in_template(v, what, old, new);
+                }
+            }
+            for act in &mut a.actions {
+                match what {
+                    Named::Action => swap(&mut act.name, old, new),
+                    Named::Variable => {
+                        act.bind.iter_mut().for_each(|(v, _)| swap(v, old, new));
+                        swap_all(&mut act.unbind, old, new);
+                    }
+                    Named::Concept => act.bind.iter_mut().for_each(|(_, c)| swap(c, old, new)),
+                    Named::Space | Named::SpaceState { .. } => {
+                        for (t, s) in &mut act.copy_belief {
+                            swap_path(t, what, old, new);
+                            swap_path(s, what, old, new);
+                        }
+                    }
+                    _ => {}
+                }
+                for v in &mut act.say {
+                    *v = swap_in_template(v, what, old, new);
+                }
+            }
+            for acc in &mut a.accumulators {
+                if matches!(what, Named::Accumulator | Named::Space) {
+                    if *what == Named::Accumulator {
+                        swap(&mut acc.name, old, new);
+                    }
+                    swap_all(&mut acc.inputs, old, new);
+                }
+            }
+        }
+        AnyAsset::Chat(c) if matches!(what, Named::Accumulator | Named::Space) => {
+            swap(&mut c.output, old, new)
+        }
+        AnyAsset::Lexicon(l) if *what == Named::Category => {
+            for c in &mut l.categories {
+                swap(&mut c.name, old, new);
+                swap_all(&mut c.union, old, new);
+                swap_all(&mut c.intersect, old, new);
+                swap_all(&mut c.minus, old, new);
+            }
+        }
+        AnyAsset::Concepts(c) => {
+            for concept in &mut c.concepts {
+                if *what == Named::Concept {
+                    swap(&mut concept.name, old, new);
+                    swap_all(&mut concept.is, old, new);
+                    concept
+                        .relations
+                        .iter_mut()
+                        .for_each(|(_, t)| swap(t, old, new));
+                }
+            }
+            for v in &mut c.variables {
+                if *what == Named::Variable {
+                    swap(&mut v.name, old, new);
+                }
+                for t in &mut v.track {
+                    if *what == Named::Estimator
+                        && let Some(w) = &mut t.when
+                    {
+                        swap(w, old, new);
+                    }
+                    match (what, &mut t.rule) {
+                        (Named::Concept, TrackerRuleAsset::Mention(kinds)) => {
+                            swap_all(kinds, old, new)
+                        }
+                        (Named::Concept, TrackerRuleAsset::Bind(c)) => swap(c, old, new),
+                        (Named::Variable, TrackerRuleAsset::Copy(v)) => swap(v, old, new),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn copy(sample: &str) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        fn copy_dir(from: &Path, to: &Path) {
+            std::fs::create_dir_all(to).unwrap();
+            for e in std::fs::read_dir(from).unwrap() {
+                let e = e.unwrap();
+                if e.file_type().unwrap().is_dir() {
+                    copy_dir(&e.path(), &to.join(e.file_name()));
+                } else {
+                    std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+                }
+            }
+        }
+        copy_dir(
+            &Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../samples")
+                .join(sample),
+            dir.path(),
+        );
+        let _ = std::fs::remove_dir_all(dir.path().join(".ensemble"));
+        dir
+    }
+
+    fn clean(dir: &Path, p: &Project) {
+        let c = ensemble_compiler::compile_path_with(dir, &p.overlay()).unwrap();
+        assert!(
+            !c.diagnostics.has_errors(),
+            "{}",
+            c.diagnostics.render(&c.sources, false)
+        );
+    }
+
+    fn names(dir: &Path) -> ProjectNames {
+        let c = ensemble_compiler::compile_path(dir).unwrap();
+        crate::app::names_from(None, Some(&c))
+    }
+
+    #[test]
+    fn patterns_and_templates_rename_only_whole_names() {
+        assert_eq!(
+            swap_in_pattern(
+                "@pleasant * x|@pleasant-ish @copula&pleasant",
+                "pleasant",
+                "nice"
+            ),
+            "@nice * x|@pleasant-ish @copula&nice"
+        );
+        assert_eq!(
+            swap_in_template(
+                "{@hedge}, {the-item.price} {the-item} {the-items}",
+                &Named::Variable,
+                "the-item",
+                "it"
+            ),
+            "{@hedge}, {it.price} {it} {the-items}"
+        );
+        assert_eq!(
+            swap_in_template("{@hedge} {@hedges}", &Named::Template, "hedge", "um"),
+            "{@um} {@hedges}"
+        );
+    }
+
+    #[test]
+    fn a_space_state_renamed_follows_into_inspections_dependencies_and_the_layout() {
+        let dir = copy("innkeeper");
+        let mut p = Project::open(dir.path()).unwrap();
+        let n = names(dir.path());
+        let doc = p
+            .live()
+            .find(
+                |(_, d)| matches!(d.state.asset(), Some(AnyAsset::Space(s)) if s.name == "selling"),
+            )
+            .map(|(i, _)| i)
+            .unwrap();
+        p.docs[doc].state.layout.set("requested", [1.0, 2.0]);
+        let changes = apply(
+            &mut p,
+            &n,
+            &Named::SpaceState {
+                space: "selling".into(),
+            },
+            "requested",
+            "asked",
+        )
+        .unwrap();
+        // The space itself, and the spaces and estimators that inspect it.
+        assert!(changes.len() >= 2, "{changes:?}");
+        assert_eq!(p.docs[doc].state.layout.get("asked"), Some([1.0, 2.0]));
+        clean(dir.path(), &p);
+        // Taken names and bad names are refused, and change nothing.
+        let before: Vec<_> = p.docs.iter().map(|d| d.state.clone()).collect();
+        assert!(apply(&mut p, &n, &Named::Space, "selling", "haggle").is_err());
+        assert!(apply(&mut p, &n, &Named::Space, "selling", "sell.ing").is_err());
+        assert!(apply(&mut p, &n, &Named::Estimator, "nope", "fine").is_err());
+        let after: Vec<_> = p.docs.iter().map(|d| d.state.clone()).collect();
+        assert_eq!(before, after);
+    }
+
+    #[test]
+    fn estimators_actions_categories_and_concepts_rename_everywhere() {
+        let dir = copy("innkeeper");
+        let mut p = Project::open(dir.path()).unwrap();
+        let n = names(dir.path());
+        for (what, old, new) in [
+            (Named::Estimator, "player-greeting", "player-hello"),
+            (Named::Action, "glance", "look-over"),
+            (Named::Category, "pleasant", "nice"),
+            (Named::Concept, "weapon", "arms"),
+            (Named::Accumulator, "respond", "reply"),
+            (Named::Space, "haggle", "bargain"),
+            (Named::Template, "hedge", "um"),
+            (Named::Variable, "the-topic", "subject"),
+        ] {
+            apply(&mut p, &n, &what, old, new).unwrap_or_else(|e| panic!("{what:?}: {e}"));
+            clean(dir.path(), &p);
+        }
+    }
+
+    #[test]
+    fn a_location_renamed_follows_into_machines_scenes_and_smart_locations() {
+        let dir = copy("airport");
+        let mut p = Project::open(dir.path()).unwrap();
+        let n = names(dir.path());
+        let changes = apply(&mut p, &n, &Named::Location, "Entrance", "FrontDoor").unwrap();
+        assert!(changes.len() >= 2);
+        clean(dir.path(), &p);
+
+        let dir = copy("shops");
+        let mut p = Project::open(dir.path()).unwrap();
+        let n = names(dir.path());
+        let first = n.locations[0].clone();
+        apply(&mut p, &n, &Named::Location, &first, "Renamed").unwrap();
+        apply(&mut p, &n, &Named::SmartLocation, "bakery", "patisserie").unwrap();
+        clean(dir.path(), &p);
+    }
+}

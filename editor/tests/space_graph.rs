@@ -1,0 +1,156 @@
+//! The HMM space graph driven with the pointer, headless: connecting two states by dragging
+//! from a `+` pin, dropping a wire on empty space to make a state there, moving a node (the
+//! layout changes, the space does not), selecting and deleting with the keyboard.
+
+mod support;
+
+use eframe::egui;
+use egui::{Key, Modifiers, Pos2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use ensemble_compiler::hpmm::assets::SpaceAsset;
+use ensemble_editor::asset_panel::{GraphPanel, PanelCx, ProjectNames};
+use ensemble_editor::sidecar::Layout;
+use ensemble_editor::space::SpacePanel;
+use std::cell::RefCell;
+use support::app::{drag, samples};
+
+struct Host {
+    panel: SpacePanel,
+    value: SpaceAsset,
+    layout: Layout,
+    changes: usize,
+    names: ProjectNames,
+}
+
+fn haggle() -> SpaceAsset {
+    let text =
+        std::fs::read_to_string(samples().join("innkeeper/spaces/haggle.space.ron")).unwrap();
+    ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .from_str(&text)
+        .unwrap()
+}
+
+fn harness() -> Harness<'static, Host> {
+    let host = Host {
+        panel: SpacePanel::default(),
+        value: haggle(),
+        layout: Layout::default(),
+        changes: 0,
+        names: ProjectNames::default(),
+    };
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 860.0))
+        .with_step_dt(0.02)
+        .build_ui_state(
+            |ui, host: &mut Host| {
+                let requests = RefCell::new(Vec::new());
+                let root = std::path::Path::new(".");
+                let cx = PanelCx {
+                    root,
+                    file: "spaces/haggle.space.ron",
+                    diagnostics: &[],
+                    names: &host.names,
+                    requests: &requests,
+                    compiled: None,
+                };
+                if host.panel.ui(ui, &mut host.value, &mut host.layout, &cx) {
+                    host.changes += 1;
+                }
+            },
+            host,
+        );
+    h.run_steps(8);
+    h
+}
+
+fn row(h: &Harness<'static, Host>, state: &str) -> Vec<(String, f64)> {
+    let v = &h.state().value;
+    v.states
+        .iter()
+        .find(|s| s.name == state)
+        .unwrap()
+        .to
+        .clone()
+}
+
+fn plus_pin(h: &Harness<'static, Host>, state: &str) -> Pos2 {
+    let n = row(h, state).len();
+    h.state().panel.view.output_pin(state, n).unwrap()
+}
+
+#[test]
+fn dragging_from_a_plus_pin_to_a_state_adds_a_transition_and_keeps_the_row_a_distribution() {
+    let mut h = harness();
+    let from = plus_pin(&h, "dealt");
+    let to = h.state().panel.view.input_pin("idle").unwrap();
+    drag(&mut h, from, to);
+    let r = row(&h, "dealt");
+    assert_eq!(r.len(), 3, "{r:?}");
+    assert_eq!(r[2].0, "idle");
+    let sum: f64 = r.iter().map(|(_, p)| p).sum();
+    assert!((sum - 1.0).abs() < 1e-6, "{r:?}");
+    assert_eq!(h.state().changes, 1);
+}
+
+#[test]
+fn a_wire_dropped_on_empty_space_makes_a_state_there() {
+    let mut h = harness();
+    let from = plus_pin(&h, "idle");
+    let empty = egui::pos2(from.x + 40.0, 820.0);
+    drag(&mut h, from, empty);
+    h.run_steps(2);
+    h.get_by_label("New state here").click();
+    h.run_steps(4);
+    let v = &h.state().value;
+    assert!(v.states.iter().any(|s| s.name == "state"));
+    assert!(row(&h, "idle").iter().any(|(t, _)| t == "state"));
+    assert!(h.state().layout.get("state").is_some());
+    assert_eq!(h.state().panel.view.selection, ["state".to_string()].into());
+}
+
+#[test]
+fn moving_a_node_changes_the_layout_not_the_space_and_delete_removes_the_selection() {
+    let mut h = harness();
+    let before = h.state().value.clone();
+    let rect = h.state().panel.view.state_rect("offered").unwrap();
+    let grab = rect.left_top() + egui::vec2(20.0, 12.0);
+    drag(&mut h, grab, grab + egui::vec2(60.0, 40.0));
+    assert_eq!(h.state().value, before);
+    let layout = &h.state().layout;
+    // The first move of an auto-laid-out space keeps every node where it was drawn.
+    assert_eq!(layout.nodes.len(), before.states.len());
+    let moved = h.state().panel.view.state_rect("offered").unwrap();
+    assert!(
+        (moved.left() - rect.left() - 60.0).abs() < 2.0,
+        "{rect:?} -> {moved:?}"
+    );
+    // A click on its title selects it; Delete removes it and every transition into it.
+    let title = moved.left_top() + egui::vec2(20.0, 12.0);
+    h.hover_at(title);
+    h.run_steps(2);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos: title,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+        h.run_steps(1);
+    }
+    h.run_steps(2);
+    assert_eq!(
+        h.state().panel.view.selection,
+        ["offered".to_string()].into()
+    );
+    h.key_press_modifiers(Modifiers::NONE, Key::Delete);
+    h.run_steps(3);
+    let v = &h.state().value;
+    assert!(v.states.iter().all(|s| s.name != "offered"));
+    assert!(
+        v.states
+            .iter()
+            .all(|s| s.to.iter().all(|(t, _)| t != "offered"))
+    );
+}
