@@ -7,7 +7,7 @@ use ensemble_runtime::Program;
 use ensemble_runtime::sim::Simulation;
 use ensemble_runtime::sim::simulation::{AgentKind, LineKind, Options, SceneKind, StartError};
 use ensemble_runtime::trace::{EventKind, TraceEvent};
-use ensemble_tests::{json_lines, root};
+use ensemble_tests::{assert_golden, copy_dir, first_difference, json_lines, root};
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::Arc;
@@ -28,12 +28,6 @@ fn sample(name: &str) -> Arc<Program> {
     compile(&root().join("samples").join(name))
 }
 
-fn golden(name: &str) -> String {
-    let path = root().join("tests/golden").join(name);
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {} ({e})", path.display()))
-}
-
 /// What `ensemble run --ticks N --trace json` prints: tick 0, then N ticks.
 fn run(sim: &mut Simulation, ticks: u64) -> String {
     let mut out = String::new();
@@ -47,20 +41,6 @@ fn run(sim: &mut Simulation, ticks: u64) -> String {
         }
     }
     out
-}
-
-fn first_difference(expected: &str, actual: &str) -> String {
-    let line = expected
-        .lines()
-        .zip(actual.lines())
-        .position(|(a, b)| a != b)
-        .unwrap_or(expected.lines().count().min(actual.lines().count()));
-    format!(
-        "line {}:\n  expected: {}\n  actual:   {}",
-        line + 1,
-        expected.lines().nth(line).unwrap_or("<end>"),
-        actual.lines().nth(line).unwrap_or("<end>")
-    )
 }
 
 #[test]
@@ -129,13 +109,7 @@ fn the_runner_gives_the_golden_traces_of_ensemble_run() {
         let mut sim = Simulation::start(sample(project), scene, seed, &Options::default())
             .unwrap_or_else(|e| panic!("{project}/{scene}: {e}"));
         assert_eq!(sim.kind(), SceneKind::Machines);
-        let actual = run(&mut sim, ticks);
-        let expected = golden(file);
-        assert!(
-            actual == expected,
-            "{project}/{scene} differs from {file} at {}",
-            first_difference(&expected, &actual)
-        );
+        assert_golden(file, &run(&mut sim, ticks));
     }
 }
 
@@ -164,12 +138,7 @@ fn the_runner_gives_the_golden_conversation() {
             out.push('\n');
         }
     }
-    let expected = golden("innkeeper-chat-seed7.jsonl");
-    assert!(
-        out == expected,
-        "the conversation differs at {}",
-        first_difference(&expected, &out)
-    );
+    assert_golden("innkeeper-chat-seed7.jsonl", &out);
     // The transcript holds the player's lines and the agent's outputs, in order.
     let said: Vec<(String, String)> = json_lines(&out)
         .iter()
@@ -212,18 +181,6 @@ fn unknown_scenes_list_every_scene_and_conversation() {
     };
     assert!(available.contains(&"ticket-counter".to_string()));
     assert!(err.to_string().contains("ticket-sale"), "{err}");
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &to.join(e.file_name()));
-        } else {
-            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
-    }
 }
 
 /// Whether `agent` entered `machine/state`.

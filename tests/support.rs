@@ -57,19 +57,26 @@ pub fn assert_golden(name: &str, actual: &str) {
         )
     });
     if expected != actual {
-        let first = expected
-            .lines()
-            .zip(actual.lines())
-            .position(|(a, b)| a != b)
-            .unwrap_or(expected.lines().count().min(actual.lines().count()));
         panic!(
-            "{} differs from the golden file at line {}:\n  expected: {}\n  actual:   {}\n(run with UPDATE_GOLDEN=1 if the change is intended)",
-            name,
-            first + 1,
-            expected.lines().nth(first).unwrap_or("<end>"),
-            actual.lines().nth(first).unwrap_or("<end>")
+            "{name} differs from the golden file at {}\n(run with UPDATE_GOLDEN=1 if the change is intended)",
+            first_difference(&expected, actual)
         );
     }
+}
+
+/// Where two traces first differ: the line number and both lines.
+pub fn first_difference(expected: &str, actual: &str) -> String {
+    let line = expected
+        .lines()
+        .zip(actual.lines())
+        .position(|(a, b)| a != b)
+        .unwrap_or(expected.lines().count().min(actual.lines().count()));
+    format!(
+        "line {}:\n  expected: {}\n  actual:   {}",
+        line + 1,
+        expected.lines().nth(line).unwrap_or("<end>"),
+        actual.lines().nth(line).unwrap_or("<end>")
+    )
 }
 
 /// Parses a JSON-lines trace (`ensemble run --trace json`), one event per line.
@@ -153,4 +160,18 @@ pub fn build_program(project: &std::path::Path, name: &str) -> ensemble_runtime:
     ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     ensemble_runtime::Program::load(&dir.path().join(format!("{name}.ensb"))).unwrap()
+}
+
+/// Copies the folder `from` and everything in it to `to` (a sample to edit in a test).
+pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
 }

@@ -137,6 +137,11 @@ pub fn open(h: &mut Harness<'static, EditorApp>, title: &str) {
 pub fn choose(h: &mut Harness<'static, EditorApp>, label: &str, option: &str) {
     h.get_by_label(label).click();
     settle(h);
+    pick(h, option);
+}
+
+/// Clicks `option` in the open combo box's list.
+fn pick(h: &mut Harness<'static, EditorApp>, option: &str) {
     h.get_all_by_label(option)
         .last()
         .unwrap_or_else(|| panic!("no option {option}"))
@@ -190,11 +195,7 @@ pub fn choose_showing(h: &mut Harness<'static, EditorApp>, shown: &str, option: 
         .unwrap_or_else(|| panic!("no combo box showing {shown}"))
         .click();
     settle(h);
-    h.get_all_by_label(option)
-        .last()
-        .unwrap_or_else(|| panic!("no option {option}"))
-        .click();
-    settle(h);
+    pick(h, option);
 }
 
 /// Replaces the text of the text field showing `current` by typing `new`, and presses Enter
