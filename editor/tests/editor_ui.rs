@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 
 mod support;
 use support::app::{
-    choose_showing as choose, click_at, find, harness, project_copy, select, settle, title_of,
-    type_over,
+    choose_showing as choose, click_at, find, harness, open, project_copy, select, settle,
+    title_of, type_over,
 };
 
 fn sample(sub: &str) -> PathBuf {
@@ -742,4 +742,43 @@ fn scripts_open_in_the_rule_table_and_its_edits_are_undoable() {
     settle(&mut h);
     assert_eq!(rules(&h), 8);
     assert!(!h.state().is_dirty());
+}
+
+#[test]
+fn a_machine_without_a_layout_opens_with_no_state_over_another() {
+    // SellTicket has no layout sidecar, and its dialog states draw their best line, wider than
+    // the auto-layout's estimate: the layout is redone once the states have been measured.
+    let dir = airport_copy();
+    assert!(
+        !dir.path()
+            .join("machines/SellTicket.machine.layout.ron")
+            .exists()
+    );
+    let mut h = harness(EditorApp::open(dir.path()));
+    open(&mut h, "SellTicket");
+    // The lines arrive with the compile, after the machine was first drawn.
+    wait_for_diagnostics(&mut h);
+    settle(&mut h);
+    let m = machine(&h, "SellTicket");
+    assert!(
+        h.get_all_by_label_contains("When would you like to travel?")
+            .next()
+            .is_some(),
+        "the dialog state shows its line"
+    );
+    let graph = &h.state().session().unwrap().graph;
+    let rects: Vec<(String, egui::Rect)> = m
+        .states
+        .iter()
+        .map(|s| (s.name.clone(), graph.state_rect(&s.name).expect("drawn")))
+        .collect();
+    for (i, (a, ra)) in rects.iter().enumerate() {
+        for (b, rb) in &rects[i + 1..] {
+            // Columns are laid out a gap apart; a node wider than its estimate eats the gap.
+            assert!(
+                !ra.expand(8.0).intersects(*rb),
+                "{a} {ra:?} touches {b} {rb:?}"
+            );
+        }
+    }
 }

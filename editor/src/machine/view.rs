@@ -139,6 +139,12 @@ pub struct GraphView {
     built: Option<(usize, MachineAsset)>,
     /// Positions for states the layout does not place (content without a layout).
     auto: HashMap<String, [f32; 2]>,
+    /// The sizes `auto` was laid out with, of the states the layout does not place. When a
+    /// state is drawn at another size (measured for the first time, or its dialog line arrived
+    /// with the compile — wider than any estimate knows), `auto` is laid out again.
+    auto_sizes: HashMap<String, Vec2>,
+    /// The machine was just opened: fit the view again to the measured layout.
+    fit_on_layout: bool,
     pub selection: BTreeSet<String>,
     snarl_selection: Vec<NodeId>,
     look_at: Option<LookAt>,
@@ -166,6 +172,8 @@ impl Default for GraphView {
             snarl: Snarl::new(),
             built: None,
             auto: HashMap::new(),
+            auto_sizes: HashMap::new(),
+            fit_on_layout: false,
             selection: BTreeSet::new(),
             snarl_selection: Vec::new(),
             look_at: Some(LookAt::Fit),
@@ -285,16 +293,27 @@ impl GraphView {
         Some(self.to_screen * pos2(rect.left(), *y))
     }
 
-    /// Auto-layout positions of every state of `m`.
+    /// Auto-layout positions of every state of `m`, from the states' estimated sizes.
     pub fn arrange(m: &MachineAsset) -> Vec<(String, [f32; 2])> {
-        let mut all = GraphView::arrange_with_missing(m);
+        let mut all = GraphView::arrange_with_missing(m, &HashMap::new());
+        all.truncate(m.states.len());
+        all
+    }
+
+    /// [`GraphView::arrange`] with the sizes states were last drawn at where known: a dialog
+    /// state's line, which the estimate cannot see, makes its column wider.
+    pub fn arrange_measured(&self, m: &MachineAsset) -> Vec<(String, [f32; 2])> {
+        let mut all = GraphView::arrange_with_missing(m, &self.drawn);
         all.truncate(m.states.len());
         all
     }
 
     /// [`GraphView::arrange`] with the targets that name no state laid out too, after the
     /// states (they get a place in the flow instead of landing on a state).
-    fn arrange_with_missing(m: &MachineAsset) -> Vec<(String, [f32; 2])> {
+    fn arrange_with_missing(
+        m: &MachineAsset,
+        drawn: &HashMap<String, Vec2>,
+    ) -> Vec<(String, [f32; 2])> {
         let mut names: Vec<&str> = m.states.iter().map(|s| s.name.as_str()).collect();
         let mut index: HashMap<&str, usize> =
             names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
@@ -313,7 +332,11 @@ impl GraphView {
             .map(|i| {
                 m.states
                     .get(i)
-                    .map_or([NODE_SIZE.x * 0.6, NODE_SIZE.y * 0.6], estimated_size)
+                    .map_or([NODE_SIZE.x * 0.6, NODE_SIZE.y * 0.6], |s| {
+                        drawn
+                            .get(&s.name)
+                            .map_or_else(|| estimated_size(s), |d| [d.x, d.y])
+                    })
             })
             .collect();
         let p = auto_layout::positions(names.len(), root, &edges, &sizes);
@@ -388,9 +411,15 @@ impl GraphView {
             .as_ref()
             .is_none_or(|(d, built)| *d != doc || built != m);
         if changed {
-            self.auto = GraphView::arrange_with_missing(m).into_iter().collect();
             self.drawn
                 .retain(|name, _| ops::index_of(m, name).is_some());
+            self.auto = GraphView::arrange_with_missing(m, &self.drawn)
+                .into_iter()
+                .collect();
+            self.auto_sizes.clear();
+            if !same_doc {
+                self.fit_on_layout = true;
+            }
             // Node ids follow state indices, which an edit may shift.
             self.rects.clear();
             self.pins.clear();
@@ -559,6 +588,37 @@ impl GraphView {
             if let (GNode::State(i), Some(r)) = (&node.value, self.rects.get(&id)) {
                 self.drawn.insert(m.states[*i].name.clone(), r.size());
             }
+        }
+        let unplaced = || m.states.iter().filter(|s| layout.get(&s.name).is_none());
+        let measured = unplaced().all(|s| self.drawn.contains_key(&s.name));
+        let resized =
+            unplaced().any(
+                |s| match (self.drawn.get(&s.name), self.auto_sizes.get(&s.name)) {
+                    (Some(now), Some(was)) => (*now - *was).length() > 0.5,
+                    (Some(_), None) => true,
+                    (None, _) => false,
+                },
+            );
+        if measured && resized {
+            self.auto_sizes = unplaced()
+                .map(|s| (s.name.clone(), self.drawn[&s.name]))
+                .collect();
+            let auto: HashMap<_, _> = GraphView::arrange_with_missing(m, &self.drawn)
+                .into_iter()
+                .collect();
+            if auto != self.auto {
+                self.auto = auto;
+                if self.fit_on_layout {
+                    // Fit over the next frames, once the states are drawn where they now
+                    // stand. Sizes settle, so the layout stops changing and this ends.
+                    self.fit_passes = FIT_PASSES;
+                    self.look_at = Some(LookAt::Fit);
+                }
+                ui.ctx().request_repaint();
+            }
+        } else if self.fit_passes == 0 {
+            // Settled: later size changes move states but leave the user's view alone.
+            self.fit_on_layout = false;
         }
         // Moves: read back where nodes ended up.
         let state_name = |n: &GNode| match n {
