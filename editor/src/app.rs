@@ -1162,26 +1162,44 @@ impl EditorApp {
         CentralPanel::default()
             .frame(Frame::new().fill(theme::CANVAS))
             .show(ui, |ui| {
-                if s.maps.shown().is_some() {
-                    let root = s.project.root.clone();
-                    s.maps.ui(ui, &root);
-                    return;
-                }
-                let Some(doc) = open else {
-                    centered_message(
-                        ui,
-                        "Nothing open",
-                        "Pick an asset on the left, or create one with +.",
-                        theme::TEXT_WEAK,
-                    );
-                    return;
-                };
-                if is_machine {
-                    Self::machine_view(s, ui, doc, &diagnostics, actions);
-                } else {
-                    Self::asset_view(s, ui, doc, &diagnostics, actions);
-                }
+                // The canvas takes every drag it covers: keep it clear of the bottom dock's
+                // resize handle, which reaches this far into the central area.
+                let mut area = ui.available_rect_before_wrap();
+                area.max.y -= ui.style().interaction.resize_grab_radius_side;
+                ui.scope_builder(egui::UiBuilder::new().max_rect(area), |ui| {
+                    Self::central(s, ui, open, is_machine, &diagnostics, actions)
+                });
             });
+    }
+
+    /// The central area: the open map, machine or asset.
+    fn central(
+        s: &mut Session,
+        ui: &mut Ui,
+        open: Option<DocId>,
+        is_machine: bool,
+        diagnostics: &[&Located],
+        actions: &mut Vec<Action>,
+    ) {
+        if s.maps.shown().is_some() {
+            let root = s.project.root.clone();
+            s.maps.ui(ui, &root);
+            return;
+        }
+        let Some(doc) = open else {
+            centered_message(
+                ui,
+                "Nothing open",
+                "Pick an asset on the left, or create one with +.",
+                theme::TEXT_WEAK,
+            );
+            return;
+        };
+        if is_machine {
+            Self::machine_view(s, ui, doc, diagnostics, actions);
+        } else {
+            Self::asset_view(s, ui, doc, diagnostics, actions);
+        }
     }
 
     fn breadcrumbs(s: &mut Session, ui: &mut Ui, doc: DocId, actions: &mut Vec<Action>) {

@@ -594,7 +594,7 @@ impl NavView {
             for i in rows {
                 let s = &scenarios[i];
                 let text = format!(
-                    "{:>4}  b{:<3} ({},{}) → ({},{})  {:.2}",
+                    "{:>4}  b{:<3} ({},{}) -> ({},{})  {:.2}",
                     i + 1,
                     s.bucket,
                     s.start.0,
