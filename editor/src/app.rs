@@ -1119,6 +1119,8 @@ impl EditorApp {
                 if preview {
                     s.preview.ui(ui, &s.analysis, actions);
                 } else {
+                    // Keep the height the user dragged to (a panel shrinks to its contents).
+                    ui.set_min_size(ui.available_size());
                     diagnostics_panel::show(ui, s.analysis.current.as_ref(), stale, actions)
                 }
             });

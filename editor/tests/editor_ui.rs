@@ -784,28 +784,32 @@ fn a_machine_without_a_layout_opens_with_no_state_over_another() {
 }
 
 #[test]
-fn the_preview_dock_resizes_from_just_above_its_edge_over_a_graph() {
+fn the_dock_resizes_from_just_above_its_edge_over_a_graph() {
     // The machine graph fills the central area down to the dock; its canvas must leave the
-    // dock's resize handle the pointer, on both sides of the edge.
+    // dock's resize handle the pointer, on both sides of the edge; and each tab keeps the
+    // height it is dragged to.
     let dir = airport_copy();
     let mut h = harness(EditorApp::open(dir.path()));
     open(&mut h, "SellTicket");
-    h.get_by_label("Preview").click();
-    settle(&mut h);
     let tab = |h: &Harness<'static, EditorApp>| h.get_by_label("Problems").rect();
-    let before = tab(&h);
-    // The dock's frame has an 8-point margin above the tabs: its edge is just above that.
-    let edge = before.top() - 8.0;
-    let x = 700.0;
-    drag(
-        &mut h,
-        egui::pos2(x, edge - 3.0),
-        egui::pos2(x, edge - 103.0),
-    );
-    let after = tab(&h);
-    assert!(
-        (before.top() - after.top() - 100.0).abs() < 6.0,
-        "the dock grew by {} points, not 100",
-        before.top() - after.top()
-    );
+    for dock in ["Problems", "Preview"] {
+        h.get_by_label(dock).click();
+        settle(&mut h);
+        let before = tab(&h);
+        // The dock's frame has an 8-point margin above the tabs: its edge is just above that.
+        let edge = before.top() - 8.0;
+        let x = 700.0;
+        drag(
+            &mut h,
+            egui::pos2(x, edge - 3.0),
+            egui::pos2(x, edge - 103.0),
+        );
+        settle(&mut h);
+        let after = tab(&h);
+        assert!(
+            (before.top() - after.top() - 100.0).abs() < 6.0,
+            "the {dock} dock grew by {} points, not 100",
+            before.top() - after.top()
+        );
+    }
 }
