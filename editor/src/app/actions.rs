@@ -1,0 +1,310 @@
+//! What the user asks for during a frame ([`Action`]) and where it is carried out: after the
+//! frame is drawn, in one place that records every change for undo and marks documents dirty.
+
+use super::*;
+
+/// Something the user asked for during a frame.
+pub enum Action {
+    OpenDoc(DocId),
+    /// Open the machine named so, entering it from the shown one (breadcrumbs grow).
+    EnterMachine(String),
+    /// Back up to the machine at this breadcrumb.
+    Crumb(usize),
+    Reveal(Box<Located>),
+    Jump(Hit),
+    Ops(DocId, Vec<Op>),
+    RenameMachine(DocId, String),
+    NewAsset(project_ops::Starter),
+    AskRename(DocId),
+    AskDelete(DocId),
+    Save,
+    Undo,
+    Redo,
+    Find,
+    OpenDialog,
+    NewProjectDialog,
+    OpenProject(PathBuf),
+    Copy,
+    Paste,
+    DeleteSelection,
+    /// Select every state of the open machine (true) or none.
+    Select(bool),
+    /// Show this stack of machines (the preview follows an agent): root first.
+    Follow(Vec<String>),
+    /// Rename an item and every reference to it ([`crate::rename`]).
+    Rename(crate::rename::Named, String, String),
+    /// Add an Excel workbook to the project (asks which).
+    ImportWorkbook,
+    /// Show the navigation map at this path (relative to the project, or absolute).
+    OpenMap(String),
+}
+
+impl EditorApp {
+    pub(super) fn apply(&mut self, action: Action, ctx: &egui::Context) {
+        match action {
+            Action::Save => {
+                let ok = self.save();
+                if ok && self.closing {
+                    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                } else if !ok {
+                    self.closing = false;
+                    self.allow_close = false;
+                }
+            }
+            Action::OpenDialog => {
+                self.modal = Some(Modal::Open {
+                    path: self
+                        .project()
+                        .map(|p| p.root.display().to_string())
+                        .unwrap_or_default(),
+                    error: None,
+                })
+            }
+            Action::NewProjectDialog => {
+                self.modal = Some(Modal::NewProject {
+                    folder: String::new(),
+                    name: String::new(),
+                    error: None,
+                })
+            }
+            Action::OpenProject(path) => {
+                if self.is_dirty() {
+                    self.say(
+                        "Save or undo your changes before opening another project.",
+                        true,
+                    );
+                } else {
+                    self.open_project(&path);
+                }
+            }
+            Action::Find => {
+                if self.session.is_some() {
+                    self.modal = Some(Modal::Find {
+                        query: String::new(),
+                        selected: 0,
+                    })
+                }
+            }
+            Action::NewAsset(kind) => {
+                self.modal = Some(Modal::NewAsset {
+                    kind,
+                    name: String::new(),
+                    error: None,
+                })
+            }
+            Action::AskRename(doc) => {
+                let name = self.project().map(|p| {
+                    p.docs[doc]
+                        .state
+                        .machine()
+                        .map_or_else(|| p.docs[doc].title(), |m| m.name.clone())
+                });
+                self.modal = Some(Modal::Rename {
+                    doc,
+                    name: name.unwrap_or_default(),
+                    error: None,
+                })
+            }
+            Action::AskDelete(doc) => self.modal = Some(Modal::ConfirmDelete(doc)),
+            Action::ImportWorkbook => {
+                let Some(path) = (self.workbook_picker)(&crate::rules::FileRequest::Import) else {
+                    return;
+                };
+                let Some(s) = self.session.as_mut() else {
+                    return;
+                };
+                match project_ops::import_workbook(&mut s.project, &path) {
+                    Ok((doc, changes, report)) => {
+                        s.record(&format!("import {}", path.display()), changes, None);
+                        s.open_doc(doc);
+                        self.say(report, false);
+                    }
+                    Err(e) => self.say(format!("Cannot import {}: {e}", path.display()), true),
+                }
+            }
+            _ => {
+                let copy = matches!(action, Action::Copy);
+                let Some(s) = self.session.as_mut() else {
+                    return;
+                };
+                let message = Self::apply_to_session(s, action);
+                if let Some((m, e)) = message {
+                    if copy
+                        && !e
+                        && let Some(text) = self.clipboard_text()
+                    {
+                        ctx.copy_text(text);
+                    }
+                    self.say(m, e);
+                }
+            }
+        }
+    }
+
+    /// Applies an action on the open project; returns a status message.
+    pub(super) fn apply_to_session(s: &mut Session, action: Action) -> Option<(String, bool)> {
+        match action {
+            Action::OpenDoc(doc) => s.open_doc(doc),
+            Action::EnterMachine(name) => {
+                if s.project.machine_doc(&name).is_some() {
+                    let mut trail = s.trail.clone();
+                    match trail.iter().position(|t| *t == name) {
+                        Some(i) => trail.truncate(i + 1),
+                        None => trail.push(name),
+                    }
+                    s.show_machine(trail);
+                } else {
+                    return Some((format!("There is no machine called {name}."), true));
+                }
+            }
+            Action::Crumb(i) => {
+                let mut trail = s.trail.clone();
+                trail.truncate(i + 1);
+                s.show_machine(trail);
+            }
+            Action::Follow(stack) => {
+                let trail: Vec<String> = stack
+                    .into_iter()
+                    .filter(|m| s.project.machine_doc(m).is_some())
+                    .collect();
+                if !trail.is_empty() && trail != s.trail {
+                    s.show_machine(trail);
+                }
+            }
+            Action::Reveal(l) => {
+                let doc = l.file.as_deref().and_then(|f| s.project.by_path(f))?;
+                s.open_doc(doc);
+                if s.project.docs[doc].state.machine().is_some() {
+                    match (&l.item, l.list()) {
+                        (Some(state), Some("states")) => s.graph.reveal(state),
+                        _ => {
+                            s.graph.selection.clear();
+                            s.graph.fit();
+                        }
+                    }
+                } else if let (Content::Text(_), Some(line)) =
+                    (&s.project.docs[doc].state.content, l.line)
+                {
+                    // PDDL has no RON path: the cursor goes to the line and column.
+                    s.pddl.reveal_at(line, l.column.unwrap_or(1));
+                } else {
+                    s.reveal_in_panel(doc, &Reveal::Path(l.path.clone()));
+                }
+            }
+            Action::Jump(hit) => {
+                s.open_doc(hit.doc);
+                match (
+                    &hit.reveal,
+                    s.project.docs[hit.doc].state.machine().is_some(),
+                ) {
+                    (Some(Reveal::Item { name, .. }), true) => s.graph.reveal(name),
+                    (Some(r), false) => s.reveal_in_panel(hit.doc, r),
+                    _ => {}
+                }
+            }
+            Action::Ops(doc, ops) => {
+                if let Err(e) = s.apply_ops(doc, ops) {
+                    s.inspector.refused(e.clone());
+                    return Some((e, true));
+                }
+            }
+            Action::RenameMachine(doc, new) => {
+                match project_ops::rename_machine(&mut s.project, doc, &new, &s.names) {
+                    Ok(changes) => {
+                        s.inspector.machine_refused(None);
+                        s.record(&format!("rename machine to {new}"), changes, None);
+                    }
+                    Err(e) => {
+                        s.inspector.machine_refused(Some(e.clone()));
+                        return Some((e, true));
+                    }
+                }
+            }
+            Action::Undo | Action::Redo => {
+                let undo = matches!(action, Action::Undo);
+                let kept = s.selected_indices();
+                let doc = if undo {
+                    s.history.undo(&mut s.project)
+                } else {
+                    s.history.redo(&mut s.project)
+                };
+                let Some(doc) = doc else {
+                    let what = if undo { "undo" } else { "redo" };
+                    return Some((format!("Nothing to {what}"), false));
+                };
+                s.edited();
+                s.focus(doc);
+                s.reselect(kept);
+            }
+            Action::OpenMap(path) => {
+                let root = s.project.root.clone();
+                s.maps.show(&root, &path);
+                s.open = None;
+                s.trail.clear();
+            }
+            Action::Rename(what, old, new) => {
+                match crate::rename::apply(&mut s.project, &s.names, &what, &old, &new) {
+                    Ok(changes) => {
+                        s.record(&format!("rename {old} to {new}"), changes, None);
+                    }
+                    Err(e) => return Some((format!("Cannot rename {old}: {e}"), true)),
+                }
+            }
+            Action::Select(all) => {
+                let doc = s.open?;
+                let m = s.project.docs[doc].state.machine()?;
+                s.graph.selection = if all {
+                    m.states.iter().map(|st| st.name.clone()).collect()
+                } else {
+                    BTreeSet::new()
+                };
+            }
+            Action::DeleteSelection => {
+                let doc = s.open?;
+                let m = s.project.docs[doc].state.machine()?;
+                let selected = s.graph.selected_states(m);
+                if !selected.is_empty() {
+                    let _ = s.apply_ops(doc, vec![Op::Delete(selected)]);
+                }
+            }
+            Action::Copy => {
+                let doc = s.open?;
+                let d = &s.project.docs[doc];
+                let m = d.state.machine()?;
+                let selected = s.graph.selected_states(m);
+                if selected.is_empty() {
+                    return None;
+                }
+                let mut layout = d.state.layout.clone();
+                for name in &selected {
+                    let p = s.graph.position(&d.state.layout, name);
+                    layout.set(name, p);
+                }
+                let clip = Clip::of(m, &layout, &selected);
+                s.clipboard = Some(clip);
+                return Some((
+                    format!(
+                        "Copied {} state{}",
+                        selected.len(),
+                        if selected.len() == 1 { "" } else { "s" }
+                    ),
+                    false,
+                ));
+            }
+            Action::Paste => {
+                let doc = s.open?;
+                s.project.docs[doc].state.machine()?;
+                let clip = s.clipboard.clone()?;
+                let _ = s.apply_ops(
+                    doc,
+                    vec![Op::Paste {
+                        clip,
+                        offset: [40.0, 40.0],
+                    }],
+                );
+            }
+            _ => {}
+        }
+        None
+    }
+}

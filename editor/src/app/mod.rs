@@ -1,0 +1,963 @@
+//! The editor's window and the host of every panel: the open project and its documents, undo,
+//! saving and autosave, the background compile, and the dialogs. Panels report what the user
+//! did as [`Action`]s (the graph editor as [`Op`]s), applied after the frame is drawn, so
+//! drawing only reads the documents and every change goes through one place that records it.
+
+mod actions;
+mod modals;
+mod session;
+
+pub use actions::Action;
+pub use modals::Modal;
+use session::watch_for;
+pub use session::{Session, names_from};
+
+use crate::analysis::{Analysis, Located, Report};
+use crate::asset_panel::{
+    AssetPanel, KindPanel, LibraryEntry, PanelCx, ProjectNames, Request, Reveal,
+};
+use crate::document::{Content, DocId, Project};
+use crate::find::{self, Hit};
+use crate::history::History;
+use crate::machine::inspector::{Inspector, InspectorCx};
+use crate::machine::ops::Clip;
+use crate::machine::view::GraphCx;
+use crate::machine::{self, GraphView, Op};
+use crate::recovery::{self, Recovery};
+use crate::text_view::TextPanel;
+use crate::watch::{POLL_INTERVAL, SourceWatch};
+use crate::{diagnostics_panel, project_ops, project_panel, recent, theme};
+use eframe::egui;
+use egui::{CentralPanel, Frame, Key, KeyboardShortcut, Margin, Modifiers, Panel, RichText, Ui};
+use ensemble_compiler::Compilation;
+use ensemble_compiler::front::ron::AssetKind;
+use ensemble_compiler::front::ron::any::{AnyAsset, FileKind};
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+pub struct EditorApp {
+    session: Option<Session>,
+    /// Why the last project could not be opened.
+    pub load_error: Option<String>,
+    config: Option<PathBuf>,
+    pub recent: Vec<PathBuf>,
+    modal: Option<Modal>,
+    status: Option<(String, Instant, bool)>,
+    allow_close: bool,
+    /// The window was asked to close and may (for tests: what the close prompt decided).
+    pub closing: bool,
+    themed: bool,
+    shown_title: String,
+    /// Asks which workbook to import (the system's dialog; tests answer it).
+    workbook_picker: crate::rules::FilePicker,
+}
+
+impl EditorApp {
+    /// Opens the project at `root`; a project that does not load still opens the window, with
+    /// the reason and a way to open another.
+    ///
+    /// `path` may also be a file of a project: the project opens with that file shown.
+    pub fn open(path: impl Into<PathBuf>) -> Self {
+        let (root, file) = crate::document::project_of(&path.into());
+        let mut app = EditorApp::empty();
+        app.open_project(&root);
+        if let (Some(file), Some(s)) = (file, app.session.as_mut())
+            && let Some(id) = s.project.by_path(&file)
+        {
+            s.open_doc(id);
+        }
+        app
+    }
+
+    /// The start screen, without a project.
+    pub fn empty() -> Self {
+        EditorApp {
+            session: None,
+            load_error: None,
+            config: None,
+            recent: Vec::new(),
+            modal: None,
+            status: None,
+            allow_close: false,
+            closing: false,
+            themed: false,
+            shown_title: String::new(),
+            workbook_picker: crate::rules::excel::native_picker(),
+        }
+    }
+
+    /// Asks `picker` which workbook to import (tests; a host with its own dialogs).
+    pub fn with_workbook_picker(mut self, picker: crate::rules::FilePicker) -> Self {
+        self.workbook_picker = picker;
+        self
+    }
+
+    /// Opens assets of `kind` with `panel` (instead of the read-only text view).
+    pub fn with_panel(mut self, kind: AssetKind, panel: Box<dyn KindPanel>) -> Self {
+        if let Some(s) = self.session.as_mut() {
+            s.panels.insert(kind, panel);
+        }
+        self
+    }
+
+    /// Remembers recent projects in `dir` (the user's config folder; tests leave it unset).
+    pub fn with_config_dir(mut self, dir: Option<PathBuf>) -> Self {
+        if let Some(d) = &dir {
+            self.recent = recent::load(d);
+            if let Some(s) = &self.session {
+                recent::remember(d, &mut self.recent, &s.project.root);
+            }
+        }
+        self.config = dir;
+        self
+    }
+
+    fn open_project(&mut self, root: &Path) {
+        match Project::open(root) {
+            Ok(project) => {
+                let recovered = recovery::find(&project.root);
+                self.session = Some(Session::new(project));
+                self.load_error = None;
+                self.modal = recovered.map(Modal::Recovery);
+                if let Some(d) = &self.config {
+                    recent::remember(d, &mut self.recent, root);
+                }
+            }
+            Err(e) => {
+                self.load_error = Some(e);
+            }
+        }
+    }
+
+    pub fn session(&self) -> Option<&Session> {
+        self.session.as_ref()
+    }
+
+    /// The open project's session, to drive it from a harness (benches start the preview).
+    pub fn session_mut(&mut self) -> Option<&mut Session> {
+        self.session.as_mut()
+    }
+
+    pub fn project(&self) -> Option<&Project> {
+        self.session.as_ref().map(|s| &s.project)
+    }
+
+    pub fn report(&self) -> Option<&Report> {
+        self.session.as_ref()?.analysis.current.as_ref()
+    }
+
+    /// Whether the shown diagnostics are behind the last edit.
+    pub fn is_checking(&self) -> bool {
+        self.session.as_ref().is_some_and(|s| s.analysis.is_stale())
+    }
+
+    pub fn is_dirty(&self) -> bool {
+        self.project().is_some_and(Project::is_dirty)
+    }
+
+    /// The status line's message, if one is shown.
+    pub fn status(&self) -> Option<&str> {
+        self.status.as_ref().map(|(m, _, _)| m.as_str())
+    }
+
+    pub fn modal_open(&self) -> bool {
+        self.modal.is_some()
+    }
+
+    pub fn close_prompt_open(&self) -> bool {
+        matches!(self.modal, Some(Modal::Close))
+    }
+
+    pub fn current_machine_name(&self) -> Option<&str> {
+        let s = self.session.as_ref()?;
+        s.project.docs[s.open?]
+            .state
+            .machine()
+            .map(|m| m.name.as_str())
+    }
+
+    pub fn current_doc(&self) -> Option<DocId> {
+        self.session.as_ref()?.open
+    }
+
+    /// The states selected in the graph.
+    pub fn selection(&self) -> BTreeSet<String> {
+        self.session
+            .as_ref()
+            .map(|s| s.graph.selection.clone())
+            .unwrap_or_default()
+    }
+
+    pub fn project_name(&self) -> String {
+        match &self.session {
+            Some(s) => s.project.name(),
+            None => "no project".into(),
+        }
+    }
+
+    /// The window title: the project, and `•` with the count of unsaved files.
+    pub fn title(&self) -> String {
+        match &self.session {
+            Some(s) if s.project.is_dirty() => {
+                format!(
+                    "• {} — Ensemble ({} unsaved)",
+                    s.project.name(),
+                    s.project.dirty_count()
+                )
+            }
+            Some(s) => format!("{} — Ensemble", s.project.name()),
+            None => "Ensemble".into(),
+        }
+    }
+
+    fn say(&mut self, message: impl Into<String>, error: bool) {
+        self.status = Some((message.into(), Instant::now(), error));
+    }
+
+    /// Saves every unsaved document; true when everything was written.
+    pub fn save(&mut self) -> bool {
+        let Some(s) = self.session.as_mut() else {
+            return true;
+        };
+        let result = s.project.save();
+        let (message, ok) = match &result {
+            Ok(r) if r.written.is_empty() && r.removed.is_empty() => {
+                ("Nothing to save".to_string(), true)
+            }
+            Ok(r) => (
+                format!(
+                    "Saved {} file{}",
+                    r.written.len() + r.removed.len(),
+                    if r.written.len() + r.removed.len() == 1 {
+                        ""
+                    } else {
+                        "s"
+                    }
+                ),
+                true,
+            ),
+            Err((_, errors)) => (format!("Could not save: {}", errors.join("; ")), false),
+        };
+        if ok {
+            let _ = recovery::clear(&s.project.root);
+            s.autosaved = (Instant::now(), s.revision);
+            if let Ok(r) = &result {
+                let files: Vec<String> = r.written.iter().chain(&r.removed).cloned().collect();
+                s.preview.saved(&mut s.analysis, &files);
+            }
+        }
+        s.watch = watch_for(&s.project);
+        self.say(message, !ok);
+        ok
+    }
+
+    /// Draws the whole window into `ui` (also what the tests drive).
+    pub fn show(&mut self, ui: &mut Ui) {
+        if !self.themed {
+            theme::apply(ui.ctx());
+            self.themed = true;
+        }
+        let ctx = ui.ctx().clone();
+        self.handle_close(&ctx);
+        let mut actions = Vec::new();
+        if self.modal.is_none() {
+            self.shortcuts(&ctx, &mut actions);
+        }
+        if let Some(s) = self.session.as_mut() {
+            if s.analysis.poll(&s.project) {
+                s.names_at = None;
+            }
+            s.preview.poll(&ctx, &s.analysis);
+            if let Some(wait) = s.analysis.wake_in() {
+                ctx.request_repaint_after(wait);
+            }
+            s.refresh_names();
+            s.autosave();
+            if s.project.is_dirty() {
+                ctx.request_repaint_after(recovery::INTERVAL);
+            }
+            if s.watch.poll() {
+                self.external_change();
+            }
+            ctx.request_repaint_after(POLL_INTERVAL);
+        }
+        let title = self.title();
+        if title != self.shown_title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.shown_title = title;
+        }
+
+        let bar = Frame::new()
+            .fill(theme::PANEL)
+            .inner_margin(Margin::symmetric(12, 6));
+        Panel::top("top_bar")
+            .frame(bar)
+            .show(ui, |ui| self.top_bar(ui, &mut actions));
+        if self.session.is_some() {
+            self.project_ui(ui, &mut actions);
+        } else {
+            CentralPanel::default()
+                .frame(Frame::new().fill(theme::CANVAS))
+                .show(ui, |ui| self.welcome(ui, &mut actions));
+        }
+        self.modal_ui(&ctx, &mut actions);
+
+        for action in actions {
+            self.apply(action, &ctx);
+        }
+        // A gesture ends when nothing is being typed into or dragged.
+        if let Some(s) = self.session.as_mut()
+            && !ctx.text_edit_focused()
+            && !ctx.input(|i| i.pointer.any_down())
+        {
+            s.history.close();
+        }
+        if let Some(s) = self.session.as_mut() {
+            s.repair_trail();
+        }
+    }
+
+    fn handle_close(&mut self, ctx: &egui::Context) {
+        if !ctx.input(|i| i.viewport().close_requested()) {
+            return;
+        }
+        if self.is_dirty() && !self.allow_close {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.modal = Some(Modal::Close);
+        } else {
+            self.closing = true;
+        }
+    }
+
+    fn external_change(&mut self) {
+        let Some(s) = self.session.as_mut() else {
+            return;
+        };
+        if s.project.is_dirty() {
+            s.watch = watch_for(&s.project);
+            self.say(
+                "Files changed on disk; your unsaved changes are kept. Save to overwrite them.",
+                true,
+            );
+            return;
+        }
+        let trail = s.trail.clone();
+        let selection = s.graph.selection.clone();
+        let root = s.project.root.clone();
+        if let Ok(project) = Project::open(&root) {
+            let mut fresh = Session::new(project);
+            fresh.show_machine(
+                trail
+                    .into_iter()
+                    .filter(|t| fresh.project.machine_doc(t).is_some())
+                    .collect(),
+            );
+            if fresh.open.is_none() {
+                fresh.open_default();
+            }
+            fresh.graph.selection = selection;
+            // The preview goes on, reloaded with what is on disk now.
+            fresh.preview = std::mem::take(&mut s.preview);
+            fresh.preview.changed_on_disk(&mut fresh.analysis);
+            self.session = Some(fresh);
+            self.say("Reloaded: files changed on disk", false);
+        }
+    }
+
+    fn shortcuts(&mut self, ctx: &egui::Context, actions: &mut Vec<Action>) {
+        let shortcut = |m: Modifiers, k: Key| KeyboardShortcut::new(m, k);
+        let typing = ctx.text_edit_focused();
+        // Selection keys belong to the graph of machines; other panels handle their own.
+        let graph_keys = self.current_machine_name().is_some();
+        ctx.input_mut(|i| {
+            if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::S)) {
+                actions.push(Action::Save);
+            }
+            if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::F)) {
+                actions.push(Action::Find);
+            }
+            if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::O)) {
+                actions.push(Action::OpenDialog);
+            }
+            if typing {
+                return;
+            }
+            if i.consume_shortcut(&shortcut(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z))
+                || i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::Y))
+            {
+                actions.push(Action::Redo);
+            }
+            if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::Z)) {
+                actions.push(Action::Undo);
+            }
+            if !graph_keys {
+                return;
+            }
+            if i.consume_key(Modifiers::NONE, Key::Delete) {
+                actions.push(Action::DeleteSelection);
+            }
+            if i.consume_key(Modifiers::NONE, Key::Escape) {
+                actions.push(Action::Select(false));
+            }
+            if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::A)) {
+                actions.push(Action::Select(true));
+            }
+            let mut copy = i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::C));
+            let mut paste = i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::V));
+            for e in &i.events {
+                match e {
+                    egui::Event::Copy => copy = true,
+                    egui::Event::Paste(_) => paste = true,
+                    _ => {}
+                }
+            }
+            if copy {
+                actions.push(Action::Copy);
+            }
+            if paste {
+                actions.push(Action::Paste);
+            }
+        });
+        // The text a system clipboard paste brought, for pasting states from another editor.
+        if actions.iter().any(|a| matches!(a, Action::Paste))
+            && let Some(s) = self.session.as_mut()
+        {
+            let pasted = ctx.input(|i| {
+                i.events.iter().find_map(|e| match e {
+                    egui::Event::Paste(t) => Clip::from_text(t),
+                    _ => None,
+                })
+            });
+            if let Some(clip) = pasted {
+                s.clipboard = Some(clip);
+            }
+        }
+    }
+
+    fn top_bar(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
+        ui.horizontal(|ui| {
+            ui.label(RichText::new("Ensemble").color(theme::ACCENT).strong());
+            ui.separator();
+            ui.menu_button("File", |ui| {
+                if ui.button("New project…").clicked() {
+                    actions.push(Action::NewProjectDialog);
+                    ui.close();
+                }
+                if ui.button("Open project…   Ctrl+O").clicked() {
+                    actions.push(Action::OpenDialog);
+                    ui.close();
+                }
+                ui.menu_button("Open recent", |ui| {
+                    if self.recent.is_empty() {
+                        ui.label(RichText::new("none yet").italics().color(theme::TEXT_WEAK));
+                    }
+                    for p in &self.recent {
+                        if ui.button(p.display().to_string()).clicked() {
+                            actions.push(Action::OpenProject(p.clone()));
+                            ui.close();
+                        }
+                    }
+                });
+                ui.separator();
+                if self.session.is_some() {
+                    if ui
+                        .button("Import Excel workbook…")
+                        .on_hover_text("Add an interaction script workbook to the project; it is edited in the rule table and saved as a workbook")
+                        .clicked()
+                    {
+                        actions.push(Action::ImportWorkbook);
+                        ui.close();
+                    }
+                    if ui.button("Open navigation map…").clicked() {
+                        if let Some(p) = rfd::FileDialog::new()
+                            .set_title("Open a MovingAI map")
+                            .add_filter("MovingAI map", &["map"])
+                            .pick_file()
+                        {
+                            actions.push(Action::OpenMap(p.display().to_string()));
+                        }
+                        ui.close();
+                    }
+                    ui.separator();
+                }
+                let dirty = self.is_dirty();
+                if ui
+                    .add_enabled(dirty, egui::Button::new("Save all   Ctrl+S"))
+                    .clicked()
+                {
+                    actions.push(Action::Save);
+                    ui.close();
+                }
+            });
+            if let Some(s) = &self.session {
+                ui.menu_button("Edit", |ui| {
+                    let undo = s.history.undo_label().map(|l| format!("Undo {l}   Ctrl+Z"));
+                    if ui
+                        .add_enabled(
+                            undo.is_some(),
+                            egui::Button::new(undo.unwrap_or("Undo".into())),
+                        )
+                        .clicked()
+                    {
+                        actions.push(Action::Undo);
+                        ui.close();
+                    }
+                    let redo = s
+                        .history
+                        .redo_label()
+                        .map(|l| format!("Redo {l}   Ctrl+Shift+Z"));
+                    if ui
+                        .add_enabled(
+                            redo.is_some(),
+                            egui::Button::new(redo.unwrap_or("Redo".into())),
+                        )
+                        .clicked()
+                    {
+                        actions.push(Action::Redo);
+                        ui.close();
+                    }
+                    ui.separator();
+                    if ui.button("Find…   Ctrl+F").clicked() {
+                        actions.push(Action::Find);
+                        ui.close();
+                    }
+                });
+                ui.separator();
+                ui.label(
+                    RichText::new(s.project.name())
+                        .color(theme::TEXT)
+                        .strong()
+                        .size(15.0),
+                );
+                if s.project.is_dirty() {
+                    ui.label(RichText::new("•").color(theme::WARNING).size(16.0))
+                        .on_hover_text("unsaved changes");
+                }
+                ui.label(
+                    RichText::new(s.project.root.display().to_string())
+                        .color(theme::TEXT_WEAK)
+                        .small(),
+                );
+            }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if let Some(s) = &self.session {
+                    let dirty = s.project.is_dirty();
+                    let save = egui::Button::new(if dirty { "Save" } else { "Saved" });
+                    if ui
+                        .add_enabled(dirty, save)
+                        .on_hover_text("Save every changed file (Ctrl+S)")
+                        .clicked()
+                    {
+                        actions.push(Action::Save);
+                    }
+                    if let Some(r) = s.analysis.current.as_ref() {
+                        let (e, w) = (r.errors(), r.warnings());
+                        let color = if e > 0 {
+                            theme::ERROR
+                        } else if w > 0 {
+                            theme::WARNING
+                        } else {
+                            theme::OK
+                        };
+                        ui.label(RichText::new(format!("{e} errors, {w} warnings")).color(color));
+                    }
+                }
+                if let Some((message, at, error)) = &self.status
+                    && at.elapsed() < Duration::from_secs(6)
+                {
+                    let color = if *error { theme::ERROR } else { theme::OK };
+                    ui.label(RichText::new(message).color(color));
+                }
+            });
+        });
+    }
+
+    fn welcome(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
+        ui.vertical_centered(|ui| {
+            ui.add_space((ui.available_height() * 0.2).max(16.0));
+            ui.label(RichText::new("Ensemble").size(30.0).color(theme::ACCENT));
+            ui.label(
+                RichText::new("Author NPC behaviour, check it, preview it.")
+                    .color(theme::TEXT_WEAK),
+            );
+            ui.add_space(18.0);
+            if let Some(e) = &self.load_error {
+                ui.label(
+                    RichText::new("Cannot open this project")
+                        .heading()
+                        .color(theme::ERROR),
+                );
+                ui.label(RichText::new(e).color(theme::TEXT));
+                ui.add_space(12.0);
+            }
+            ui.horizontal(|ui| {
+                ui.add_space((ui.available_width() - 300.0).max(0.0) / 2.0);
+                if ui.button("New project…").clicked() {
+                    actions.push(Action::NewProjectDialog);
+                }
+                if ui.button("Open project…").clicked() {
+                    actions.push(Action::OpenDialog);
+                }
+            });
+            if !self.recent.is_empty() {
+                ui.add_space(18.0);
+                ui.label(
+                    RichText::new("RECENT")
+                        .font(theme::section_font())
+                        .color(theme::TEXT_WEAK),
+                );
+                for p in &self.recent {
+                    if ui.link(p.display().to_string()).clicked() {
+                        actions.push(Action::OpenProject(p.clone()));
+                    }
+                }
+            }
+        });
+    }
+
+    fn project_ui(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
+        let Some(s) = self.session.as_mut() else {
+            return;
+        };
+        let side = Frame::new()
+            .fill(theme::PANEL)
+            .inner_margin(Margin::symmetric(10, 10));
+        Panel::left("project")
+            .frame(side)
+            .resizable(true)
+            .default_size(210.0)
+            .min_size(160.0)
+            .show(ui, |ui| {
+                let maps = (s.maps.found.as_slice(), s.maps.shown());
+                project_panel::show(
+                    ui,
+                    &s.project,
+                    s.open,
+                    s.analysis.current.as_ref(),
+                    maps,
+                    actions,
+                )
+            });
+        let bottom = Frame::new()
+            .fill(theme::PANEL)
+            .inner_margin(Margin::symmetric(10, 8));
+        let stale = s.analysis.is_stale();
+        // The bottom dock: problems, or the live preview (each keeps its own height).
+        let preview = s.preview.tab == crate::preview::DockTab::Preview;
+        Panel::bottom(if preview { "preview" } else { "diagnostics" })
+            .frame(bottom)
+            .resizable(true)
+            .default_size(if preview { 400.0 } else { 150.0 })
+            .min_size(if preview { 200.0 } else { 70.0 })
+            .show(ui, |ui| {
+                if s.preview.tabs(ui, s.analysis.current.as_ref()) {
+                    s.graph.fit();
+                }
+                if preview {
+                    s.preview.ui(ui, &s.analysis, actions);
+                } else {
+                    // Keep the height the user dragged to (a panel shrinks to its contents).
+                    ui.set_min_size(ui.available_size());
+                    diagnostics_panel::show(ui, s.analysis.current.as_ref(), stale, actions)
+                }
+            });
+
+        let open = s.open.filter(|d| !s.project.docs[*d].state.deleted);
+        // Owned, so the panels below can borrow the session mutably.
+        let owned: Vec<Located> = match (open, s.analysis.current.as_ref()) {
+            (Some(d), Some(r)) => r.in_file(&s.project.docs[d].state.path).cloned().collect(),
+            _ => Vec::new(),
+        };
+        let diagnostics: Vec<&Located> = owned.iter().collect();
+        let is_machine = open.is_some_and(|d| s.project.docs[d].state.machine().is_some());
+        if let (true, Some(doc)) = (is_machine, open) {
+            let m = s.project.docs[doc].state.machine().cloned();
+            if let Some(m) = m {
+                Panel::right("inspector")
+                    .frame(side)
+                    .resizable(true)
+                    .default_size(300.0)
+                    .min_size(240.0)
+                    .max_size(480.0)
+                    .show(ui, |ui| {
+                        let cx = InspectorCx {
+                            names: &s.names,
+                            diagnostics: &diagnostics,
+                            lines: &s.lines,
+                        };
+                        let out = s.inspector.show(ui, &m, &s.graph, &cx);
+                        if !out.ops.is_empty() {
+                            actions.push(Action::Ops(doc, out.ops));
+                        }
+                        if let Some(new) = out.rename_machine {
+                            actions.push(Action::RenameMachine(doc, new));
+                        }
+                        if let Some(child) = out.open_machine {
+                            actions.push(Action::EnterMachine(child));
+                        }
+                    });
+            }
+        }
+        CentralPanel::default()
+            .frame(Frame::new().fill(theme::CANVAS))
+            .show(ui, |ui| {
+                // The canvas takes every drag it covers: keep it clear of the bottom dock's
+                // resize handle, which reaches this far into the central area.
+                let mut area = ui.available_rect_before_wrap();
+                area.max.y -= ui.style().interaction.resize_grab_radius_side;
+                ui.scope_builder(egui::UiBuilder::new().max_rect(area), |ui| {
+                    Self::central(s, ui, open, is_machine, &diagnostics, actions)
+                });
+            });
+    }
+
+    /// The central area: the open map, machine or asset.
+    fn central(
+        s: &mut Session,
+        ui: &mut Ui,
+        open: Option<DocId>,
+        is_machine: bool,
+        diagnostics: &[&Located],
+        actions: &mut Vec<Action>,
+    ) {
+        if s.maps.shown().is_some() {
+            let root = s.project.root.clone();
+            s.maps.ui(ui, &root);
+            return;
+        }
+        let Some(doc) = open else {
+            centered_message(
+                ui,
+                "Nothing open",
+                "Pick an asset on the left, or create one with +.",
+                theme::TEXT_WEAK,
+            );
+            return;
+        };
+        if is_machine {
+            Self::machine_view(s, ui, doc, diagnostics, actions);
+        } else {
+            Self::asset_view(s, ui, doc, diagnostics, actions);
+        }
+    }
+
+    fn breadcrumbs(s: &mut Session, ui: &mut Ui, doc: DocId, actions: &mut Vec<Action>) {
+        Frame::new()
+            .fill(theme::PANEL)
+            .inner_margin(Margin::symmetric(12, 6))
+            .show(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.horizontal(|ui| {
+                    for (i, name) in s.trail.iter().enumerate() {
+                        if i + 1 == s.trail.len() {
+                            ui.label(RichText::new(name).color(theme::TEXT).strong());
+                        } else {
+                            let crumb = egui::Button::new(RichText::new(name).color(theme::ACCENT))
+                                .frame(false);
+                            if ui
+                                .add(crumb)
+                                .on_hover_text("Back to this machine")
+                                .clicked()
+                            {
+                                actions.push(Action::Crumb(i));
+                            }
+                            ui.label(RichText::new("›").color(theme::TEXT_WEAK));
+                        }
+                    }
+                    ui.add_space(16.0);
+                    let d = &s.project.docs[doc];
+                    if let Some(m) = d.state.machine() {
+                        let ops = s.graph.toolbar(ui, m, &d.state.layout, &s.names);
+                        if !ops.is_empty() {
+                            actions.push(Action::Ops(doc, ops));
+                        }
+                    }
+                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                        ui.label(
+                            RichText::new(
+                                "drag + to connect · Shift+drag to select · double-click ⏵ to open",
+                            )
+                            .color(theme::TEXT_WEAK)
+                            .small(),
+                        );
+                    });
+                });
+            });
+    }
+
+    fn machine_view(
+        s: &mut Session,
+        ui: &mut Ui,
+        doc: DocId,
+        diagnostics: &[&Located],
+        actions: &mut Vec<Action>,
+    ) {
+        Self::breadcrumbs(s, ui, doc, actions);
+        let d = &s.project.docs[doc];
+        let Some(m) = d.state.machine() else { return };
+        let live = s.preview.live(&m.name);
+        let cx = GraphCx {
+            names: &s.names,
+            diagnostics,
+            lines: &s.lines,
+            live: live.as_ref(),
+        };
+        let out = s.graph.show(ui, doc, m, &d.state.layout, &cx);
+        if !out.ops.is_empty() {
+            actions.push(Action::Ops(doc, out.ops));
+        }
+        if let Some(child) = out.open_child {
+            actions.push(Action::EnterMachine(child));
+        }
+        if out.rename {
+            s.inspector.focus_name = true;
+        }
+        if out.copy {
+            actions.push(Action::Copy);
+        }
+    }
+
+    /// Any asset but a machine: its kind's panel when one is plugged in, else the read-only
+    /// text view. The host snapshots the value around the panel and records what changed.
+    fn asset_view(
+        s: &mut Session,
+        ui: &mut Ui,
+        doc: DocId,
+        diagnostics: &[&Located],
+        actions: &mut Vec<Action>,
+    ) {
+        let located: Vec<Located> = diagnostics.iter().map(|l| (*l).clone()).collect();
+        let requests = RefCell::new(Vec::new());
+        let kind = match s.project.docs[doc].kind {
+            FileKind::Asset(k) => Some(k),
+            _ => None,
+        };
+        let before = s.project.docs[doc].state.clone();
+        let mut edited = None;
+        {
+            let d = &s.project.docs[doc];
+            let compiled = s.analysis.current.as_ref().and_then(|r| {
+                let c = r.compilation.as_ref().ok()?;
+                Some(crate::asset_panel::Compiled {
+                    diagnostics: &r.all,
+                    sources: &c.sources,
+                    file: c
+                        .sources
+                        .iter()
+                        .find(|(_, f)| f.name == d.state.path)
+                        .map(|(id, _)| id),
+                    module: Some(&c.module),
+                })
+            });
+            let cx = PanelCx {
+                root: &s.project.root,
+                file: &d.state.path,
+                diagnostics: &located,
+                names: &s.names,
+                requests: &requests,
+                compiled,
+            };
+            let panel = match kind {
+                Some(k) => s.panels.get_mut(&k),
+                None => Some(&mut s.manifest_panel),
+            };
+            Frame::new()
+                .inner_margin(Margin::symmetric(12, 8))
+                .show(ui, |ui| match (panel, panel_value(&d.state.content)) {
+                    (_, None) if matches!(d.state.content, Content::Text(_)) => {
+                        let mut text = d.state.text().unwrap_or_default();
+                        if s.pddl.ui(ui, &mut text, &cx) && Some(&text) != d.state.text().as_ref() {
+                            edited = Some((Content::Text(text), d.state.layout.clone()));
+                        }
+                    }
+                    (Some(panel), Some(mut value)) => {
+                        let mut layout = d.state.layout.clone();
+                        if panel.ui_laid_out(ui, &mut value, &mut layout, &cx) {
+                            let content = content_of(&d.state.content, value);
+                            if content != d.state.content || layout != d.state.layout {
+                                edited = Some((content, layout));
+                            }
+                        }
+                    }
+                    (_, _) => {
+                        let content = &d.state.content;
+                        if let Content::Unparsed { error, .. } = content {
+                            ui.label(
+                                RichText::new(format!("This file does not read: {error}. Fix it in a text editor; the editor reloads it."))
+                                    .color(theme::ERROR),
+                            );
+                        }
+                        let mut text = match content {
+                            Content::Binary => "This Excel workbook is read by the compiler as it is.\nEdit it in your spreadsheet program; the editor shows its problems here.\n".to_string(),
+                            _ => d.state.text().unwrap_or_default(),
+                        };
+                        s.text.ui(ui, &mut text, &cx);
+                    }
+                });
+        }
+        if let Some((content, layout)) = edited {
+            s.project.docs[doc].state.content = content;
+            s.project.docs[doc].state.layout = layout;
+            // Typing in one field is one step: the gesture is keyed by the focused widget.
+            let focus = ui.ctx().memory(|m| m.focused());
+            let key = format!("panel {doc} {focus:?}");
+            let label = format!("edit {}", s.project.docs[doc].title());
+            s.record(&label, vec![(doc, before)], Some(&key));
+        }
+        for r in requests.into_inner() {
+            match r {
+                Request::OpenMachine(m) => actions.push(Action::EnterMachine(m)),
+                Request::Open(path) => {
+                    if let Some(id) = s.project.by_path(&path) {
+                        actions.push(Action::OpenDoc(id));
+                    }
+                }
+                Request::Rename { what, old, new } => {
+                    actions.push(Action::Rename(what, old, new));
+                }
+                Request::ShowMap(path) => actions.push(Action::OpenMap(path)),
+            }
+        }
+    }
+
+    /// Copies the selected states to the system clipboard as text too (pasting works across
+    /// editor windows and into a text editor).
+    pub fn clipboard_text(&self) -> Option<String> {
+        self.session.as_ref()?.clipboard.as_ref().map(Clip::to_text)
+    }
+}
+
+/// What a panel edits of a document's content: its asset, or the script a workbook holds.
+fn panel_value(content: &Content) -> Option<AnyAsset> {
+    match content {
+        Content::Asset(a) => Some(a.clone()),
+        Content::Workbook(script) => Some(AnyAsset::Script(script.clone())),
+        _ => None,
+    }
+}
+
+/// The content after a panel edited [`panel_value`]: a workbook stays a workbook.
+fn content_of(was: &Content, value: AnyAsset) -> Content {
+    match (was, value) {
+        (Content::Workbook(_), AnyAsset::Script(script)) => Content::Workbook(script),
+        (_, value) => Content::Asset(value),
+    }
+}
+
+/// A calm message in the middle of the canvas, for when there is nothing to draw.
+fn centered_message(ui: &mut Ui, title: &str, body: &str, color: egui::Color32) {
+    ui.vertical_centered(|ui| {
+        ui.add_space((ui.available_height() * 0.35).max(16.0));
+        ui.label(RichText::new(title).heading().color(color));
+        ui.add_space(6.0);
+        ui.label(RichText::new(body).color(theme::TEXT));
+    });
+}
+
+impl eframe::App for EditorApp {
+    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
+}

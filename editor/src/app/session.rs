@@ -1,0 +1,412 @@
+//! An open project and everything about editing it ([`Session`]): its documents, the history,
+//! the background compile, the names pickers offer, the graph and inspector state.
+
+use super::*;
+
+/// An open project and everything about editing it.
+pub struct Session {
+    pub project: Project,
+    pub history: History,
+    pub analysis: Analysis,
+    pub names: ProjectNames,
+    /// Best line of each sentence state (dialog nodes show it).
+    pub lines: HashMap<String, String>,
+    pub(super) names_at: Option<(u64, u64)>,
+    /// The document shown in the centre.
+    pub open: Option<DocId>,
+    /// Breadcrumbs: machine names, the last shown.
+    pub trail: Vec<String>,
+    pub graph: GraphView,
+    pub(super) inspector: Inspector,
+    pub(super) text: TextPanel,
+    /// The panels of asset kinds that have one (see `asset_panel::plugged`).
+    pub(super) panels: HashMap<AssetKind, Box<dyn KindPanel>>,
+    /// The manifest's form (the manifest is no asset kind).
+    pub(super) manifest_panel: Box<dyn KindPanel>,
+    /// The project's navigation maps, and the one shown instead of a document.
+    pub maps: crate::maps::Maps,
+    /// The editor of text sources without a RON shape (PDDL).
+    pub(super) pddl: crate::planning::pddl::PddlPanel,
+    /// Bumped by every change of any document.
+    pub revision: u64,
+    pub(super) autosaved: (Instant, u64),
+    pub(super) watch: SourceWatch,
+    pub(super) clipboard: Option<Clip>,
+    /// The live preview of a scene (the bottom dock's second tab).
+    pub preview: crate::preview::Preview,
+}
+
+/// Names for pickers: from the documents as they are now, and the library and sentence lines
+/// from the last compile.
+pub fn names_from(project: Option<&Project>, c: Option<&Compilation>) -> ProjectNames {
+    let mut n = ProjectNames::default();
+    if let Some(c) = c {
+        n.library = c
+            .module
+            .library
+            .iter()
+            .map(|(_, l)| LibraryEntry {
+                name: l.name.clone(),
+                modifier: l.modifier,
+                terminal: l.terminal,
+                raises: l.raises.clone(),
+                doc: l.doc.clone(),
+            })
+            .collect();
+        n.machines = c
+            .module
+            .machines
+            .iter()
+            .map(|(_, m)| m.name.text.clone())
+            .collect();
+        n.locations = c
+            .module
+            .locations
+            .iter()
+            .map(|(_, l)| l.name.text.clone())
+            .collect();
+        n.sentences = c
+            .module
+            .sentences
+            .iter()
+            .map(|(_, s)| s.name.text.clone())
+            .collect();
+    }
+    if let Some(p) = project {
+        n.more = crate::names::collect(p);
+        n.machines.clear();
+        n.locations.clear();
+        n.sentences.clear();
+        for (_, d) in p.live() {
+            match d.state.asset() {
+                Some(AnyAsset::Machine(m)) => n.machines.push(m.name.clone()),
+                Some(AnyAsset::Locations(l)) => n
+                    .locations
+                    .extend(l.locations.iter().map(|x| x.name.clone())),
+                Some(AnyAsset::Sentences(s)) => {
+                    n.sentences.extend(s.states.iter().map(|x| x.name.clone()))
+                }
+                Some(AnyAsset::Scene(s)) => {
+                    n.agents.extend(s.agents.iter().map(|a| a.name.clone()))
+                }
+                _ => {}
+            }
+        }
+        n.agents.sort();
+        n.agents.dedup();
+    }
+    n
+}
+
+pub(super) fn lines_from(c: Option<&Compilation>) -> HashMap<String, String> {
+    c.map(|c| {
+        c.module
+            .sentences
+            .iter()
+            .filter_map(|(_, s)| {
+                s.candidates
+                    .first()
+                    .map(|best| (s.name.text.clone(), best.template.clone()))
+            })
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
+pub(super) fn watch_for(project: &Project) -> SourceWatch {
+    let mut paths = vec![project.root.clone()];
+    for (_, d) in project.live() {
+        let full = project.root.join(&d.saved.path);
+        paths.extend(full.parent().map(Path::to_path_buf));
+        paths.push(full);
+    }
+    SourceWatch::new(paths)
+}
+
+impl Session {
+    pub(super) fn new(project: Project) -> Session {
+        let mut analysis = Analysis::new();
+        analysis.compile_now(&project.root.clone(), &project);
+        let watch = watch_for(&project);
+        let maps = crate::maps::Maps::new(&project.root);
+        let mut s = Session {
+            project,
+            history: History::default(),
+            analysis,
+            names: ProjectNames::default(),
+            lines: HashMap::new(),
+            names_at: None,
+            open: None,
+            trail: Vec::new(),
+            graph: GraphView::default(),
+            inspector: Inspector::default(),
+            text: TextPanel::default(),
+            panels: crate::asset_panel::plugged().into_iter().collect(),
+            manifest_panel: crate::forms::manifest_panel(),
+            maps,
+            pddl: Default::default(),
+            revision: 0,
+            autosaved: (Instant::now(), 0),
+            watch,
+            clipboard: None,
+            preview: Default::default(),
+        };
+        s.refresh_names();
+        s.open_default();
+        s
+    }
+
+    pub(super) fn compilation(&self) -> Option<&Compilation> {
+        self.analysis
+            .current
+            .as_ref()
+            .and_then(|r| r.compilation.as_ref().ok())
+    }
+
+    pub(super) fn refresh_names(&mut self) {
+        let at = (
+            self.revision,
+            self.analysis.current.as_ref().map_or(0, |r| r.generation),
+        );
+        if self.names_at == Some(at) {
+            return;
+        }
+        self.names = names_from(Some(&self.project), self.compilation());
+        self.lines = lines_from(self.compilation());
+        self.names_at = Some(at);
+    }
+
+    /// Start where the first scene starts: its first agent's machine, else the first machine.
+    pub(super) fn open_default(&mut self) {
+        let from_scene = self
+            .project
+            .live()
+            .find_map(|(_, d)| match d.state.asset() {
+                Some(AnyAsset::Scene(s)) => s.agents.iter().find_map(|a| a.machine.clone()),
+                _ => None,
+            });
+        let machine = from_scene
+            .filter(|m| self.project.machine_doc(m).is_some())
+            .or_else(|| self.project.machine_names().into_iter().next());
+        match machine {
+            Some(m) => self.show_machine(vec![m]),
+            // No machine: the behaviour a designer authors most (scripts, spaces, sentence
+            // states), else the first asset that has an editor, else the first asset.
+            None => {
+                let rank = |k: AssetKind| {
+                    [
+                        AssetKind::Script,
+                        AssetKind::Workbook,
+                        AssetKind::Space,
+                        AssetKind::Sentences,
+                    ]
+                    .iter()
+                    .position(|x| *x == k)
+                    .unwrap_or(usize::MAX)
+                };
+                let with_panel = self
+                    .project
+                    .live()
+                    .filter(|(_, d)| match d.kind {
+                        FileKind::Asset(k) => self.panels.contains_key(&k),
+                        FileKind::Manifest => false,
+                    })
+                    .min_by_key(|(i, d)| match d.kind {
+                        FileKind::Asset(k) => (rank(k), *i),
+                        FileKind::Manifest => (usize::MAX, *i),
+                    });
+                let any = self
+                    .project
+                    .live()
+                    .find(|(_, d)| d.kind != FileKind::Manifest);
+                self.open = with_panel.or(any).map(|(id, _)| id);
+                self.trail.clear();
+            }
+        }
+    }
+
+    pub(super) fn show_machine(&mut self, trail: Vec<String>) {
+        let open = trail.last().and_then(|m| self.project.machine_doc(m));
+        if open != self.open {
+            self.graph.selection.clear();
+        }
+        self.open = open;
+        self.trail = trail;
+    }
+
+    pub(super) fn open_doc(&mut self, doc: DocId) {
+        self.maps.hide();
+        match self.project.docs[doc].state.machine() {
+            Some(m) => {
+                let name = m.name.clone();
+                if self.trail.last() != Some(&name) {
+                    self.show_machine(vec![name]);
+                }
+                self.open = Some(doc);
+            }
+            None => {
+                self.open = Some(doc);
+                self.trail.clear();
+                self.graph.selection.clear();
+            }
+        }
+    }
+
+    pub(super) fn edited(&mut self) {
+        self.revision += 1;
+        self.analysis.edited();
+    }
+
+    /// Records `changes` as one undo step.
+    pub(super) fn record(
+        &mut self,
+        label: &str,
+        changes: project_ops::Changes,
+        coalesce: Option<&str>,
+    ) {
+        if changes.is_empty() {
+            return;
+        }
+        self.history.record(&self.project, label, changes, coalesce);
+        self.edited();
+    }
+
+    pub(super) fn apply_ops(&mut self, doc: DocId, ops: Vec<Op>) -> Result<(), String> {
+        for op in ops {
+            // The panels ask for an auto-layout from estimates; the graph knows the sizes the
+            // states are drawn at.
+            let op = match (op, self.project.docs[doc].state.machine()) {
+                (Op::Arrange(_), Some(m)) => Op::Arrange(self.graph.arrange_measured(m)),
+                (op, _) => op,
+            };
+            let before = self.project.docs[doc].state.clone();
+            let label = op.label();
+            let key = op.coalesce().map(|k| format!("{doc} {k}"));
+            match machine::apply(&mut self.project.docs[doc].state, op, &self.names) {
+                Ok(selection) => {
+                    if let Some(sel) = selection {
+                        self.graph.selection = sel;
+                    }
+                    self.record(&label, vec![(doc, before)], key.as_deref());
+                }
+                Err(e) => {
+                    self.project.docs[doc].state = before;
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// After undo/redo: show the document that changed, keeping the trail if it is on it.
+    pub(super) fn focus(&mut self, doc: DocId) {
+        let d = &self.project.docs[doc];
+        if d.state.deleted {
+            if self.open == Some(doc) {
+                self.open_default();
+            }
+            return;
+        }
+        if let Some(m) = d.state.machine() {
+            let name = m.name.clone();
+            if let Some(i) = self.trail.iter().position(|t| *t == name) {
+                self.trail.truncate(i + 1);
+                self.open = Some(doc);
+                return;
+            }
+        }
+        self.open_doc(doc);
+    }
+
+    /// Asks the panel showing `doc` (or the text view) to reveal `target`.
+    pub(super) fn reveal_in_panel(&mut self, doc: DocId, target: &Reveal) {
+        if let Content::Text(_) = self.project.docs[doc].state.content {
+            self.pddl.reveal(target);
+            return;
+        }
+        let panel = match self.project.docs[doc].kind {
+            FileKind::Asset(k) => self.panels.get_mut(&k),
+            FileKind::Manifest => Some(&mut self.manifest_panel),
+        };
+        match panel {
+            Some(p) => p.reveal(target),
+            None => self.text.reveal(target),
+        }
+    }
+
+    /// The open machine and the indices of its selected states.
+    pub(super) fn selected_indices(&self) -> Option<(DocId, Vec<usize>)> {
+        let doc = self.open?;
+        let m = self.project.docs[doc].state.machine()?;
+        let indices = m
+            .states
+            .iter()
+            .enumerate()
+            .filter(|(_, st)| self.graph.selection.contains(&st.name))
+            .map(|(i, _)| i)
+            .collect();
+        Some((doc, indices))
+    }
+
+    /// After undo or redo of the same machine, keeps the selection on the same states even when
+    /// the step renamed them (states keep their place in the list).
+    pub(super) fn reselect(&mut self, kept: Option<(DocId, Vec<usize>)>) {
+        let Some((doc, indices)) = kept else { return };
+        if self.open != Some(doc) {
+            return;
+        }
+        let Some(m) = self.project.docs[doc].state.machine() else {
+            return;
+        };
+        if self
+            .graph
+            .selection
+            .iter()
+            .all(|n| crate::machine::ops::index_of(m, n).is_some())
+            && !self.graph.selection.is_empty()
+        {
+            return;
+        }
+        self.graph.selection = indices
+            .iter()
+            .filter_map(|&i| m.states.get(i).map(|st| st.name.clone()))
+            .collect();
+    }
+
+    /// Keeps the trail true after renames, deletes and undo.
+    pub(super) fn repair_trail(&mut self) {
+        if let Some(doc) = self.open
+            && let Some(m) = self.project.docs[doc].state.machine()
+            && !self.project.docs[doc].state.deleted
+        {
+            let name = m.name.clone();
+            if self.trail.last() != Some(&name) {
+                match self.trail.len() {
+                    0 => self.trail.push(name),
+                    n => self.trail[n - 1] = name,
+                }
+            }
+            let machines = self.project.machine_names();
+            self.trail.retain(|t| machines.contains(t));
+            return;
+        }
+        if self
+            .open
+            .is_some_and(|d| self.project.docs[d].state.deleted)
+        {
+            self.open_default();
+        }
+    }
+
+    pub(super) fn autosave(&mut self) {
+        if self.revision == self.autosaved.1 || self.autosaved.0.elapsed() < recovery::INTERVAL {
+            return;
+        }
+        if recovery::write(&self.project).is_ok() {
+            self.autosaved = (Instant::now(), self.revision);
+            // Writing the recovery file touches the project folder: that is not a change made
+            // elsewhere.
+            self.watch = watch_for(&self.project);
+        }
+    }
+}
