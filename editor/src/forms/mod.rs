@@ -13,6 +13,7 @@ pub mod locations;
 pub mod manifest;
 pub mod navigation;
 pub mod plot;
+pub mod roads;
 pub mod scene;
 pub mod smartloc;
 pub mod statelib;

@@ -1,11 +1,13 @@
 //! The navigation graph form (`*.nav.ron`, docs/formats/nav.md): its one source — nodes and
 //! edges written here (drawn on the plot, where nodes are dragged and double-click adds one;
 //! doors in the warning colour), a MovingAI grid map (picked among the project's `.map` files,
-//! shown in the navigation view with its PPA* clusters) or a DIMACS road graph — and the doors
-//! scenes open and close, with the PPA* leaf size and the snap distance.
+//! shown in the navigation view with its PPA* clusters) or a DIMACS road graph (drawn on the
+//! plot from its files, [`super::roads`]) — and the doors scenes open and close, with the PPA*
+//! leaf size and the snap distance. The project's locations are drawn on the plot for context.
 
 use super::plot::{self, Plot};
 use super::reveal_index;
+use super::roads::{self, Loaded, RoadCache};
 use crate::asset_panel::{AssetPanel, PanelCx, Request, Reveal};
 use crate::form::{self, Diags, P, Side};
 use crate::theme;
@@ -171,6 +173,7 @@ pub struct NavigationPanel {
     /// The project's `.map` files (from its root), found once per project.
     maps: Option<(PathBuf, Vec<String>)>,
     pending: Option<Reveal>,
+    roads: RoadCache,
 }
 
 impl NavigationPanel {
@@ -278,7 +281,7 @@ impl NavigationPanel {
         changed
     }
 
-    fn roads(ui: &mut Ui, r: &mut RoadsAsset) -> bool {
+    fn roads(&self, ui: &mut Ui, r: &mut RoadsAsset) -> bool {
         let mut changed = false;
         form::grid(ui, "nav-roads", |ui| {
             form::label(ui, "Graph", "The DIMACS .gr file, relative to this file.");
@@ -308,6 +311,30 @@ impl NavigationPanel {
             changed |= origin(ui, &mut r.origin);
             ui.end_row();
         });
+        let (text, color) = match self.roads.state() {
+            Loaded::Unset => (
+                "Name the .gr and .co files to draw the graph.".to_string(),
+                theme::TEXT_WEAK,
+            ),
+            Loaded::Reading => ("Reading the road graph…".to_string(), theme::TEXT_WEAK),
+            Loaded::Read(g) if g.stride > 1 => (
+                format!(
+                    "{} nodes, {} roads; every {}th road drawn ({} of {}) to keep the editor responsive.",
+                    g.xy.len(),
+                    g.edges,
+                    g.stride,
+                    g.drawn.len(),
+                    g.edges
+                ),
+                theme::TEXT_WEAK,
+            ),
+            Loaded::Read(g) => (
+                format!("{} nodes, {} roads drawn.", g.xy.len(), g.edges),
+                theme::TEXT_WEAK,
+            ),
+            Loaded::Failed(e) => (format!("⚠ Not drawn: {e}"), theme::ERROR),
+        };
+        ui.add(egui::Label::new(RichText::new(text).color(color)).wrap());
         changed
     }
 
@@ -403,13 +430,13 @@ impl NavigationPanel {
         changed
     }
 
-    /// The nodes on the plot, edges as lines (doors' in the warning colour, red when closed);
-    /// returns whether a node was moved or added.
-    fn plot(&mut self, ui: &mut Ui, n: &mut NavAsset, d: Diags) -> bool {
+    /// The nodes on the plot, edges as lines (doors' in the warning colour, red when closed),
+    /// the project's locations for context; returns whether a node was moved or added.
+    fn plot(&mut self, ui: &mut Ui, n: &mut NavAsset, d: Diags, cx: &PanelCx) -> bool {
         let labels: Vec<String> = (0..n.nodes.len())
             .map(|i| node_label(&n.nodes, i))
             .collect();
-        let points: Vec<plot::Point> = n
+        let mut points: Vec<plot::Point> = n
             .nodes
             .iter()
             .enumerate()
@@ -421,32 +448,17 @@ impl NavigationPanel {
                 severity: d.worst(&[P::F("nodes"), P::I(i)]),
             })
             .collect();
-        let line = |e: &EdgeAsset, stroke| {
-            let a = &n.nodes[node_index(&n.nodes, &e.from)?];
-            let b = &n.nodes[node_index(&n.nodes, &e.to)?];
-            Some(plot::Line {
-                from: [a.x, a.y],
-                to: [b.x, b.y],
-                stroke,
-            })
+        points.extend(places(cx));
+        let at = |r: &NodeRef| {
+            let node = &n.nodes[node_index(&n.nodes, r)?];
+            Some([node.x, node.y])
         };
         let mut lines: Vec<plot::Line> = n
             .edges
             .iter()
-            .filter_map(|e| line(e, egui::Stroke::new(1.5, theme::EDGE)))
+            .filter_map(|e| line(e, &at, egui::Stroke::new(1.5, theme::EDGE)))
             .collect();
-        for door in &n.doors {
-            let color = if door.closed {
-                theme::ERROR
-            } else {
-                theme::WARNING
-            };
-            lines.extend(
-                door.edges
-                    .iter()
-                    .filter_map(|e| line(e, egui::Stroke::new(3.0, color))),
-            );
-        }
+        lines.extend(door_lines(&n.doors, &at));
         let events = self.plot.show(ui, &points, &[], &lines);
         let mut changed = false;
         for e in events {
@@ -465,6 +477,126 @@ impl NavigationPanel {
         }
         changed
     }
+
+    /// A road graph on the plot, read from its files off the UI thread: its roads (thinned
+    /// when there are many), its nodes by DIMACS id when there are few, its doors as on a
+    /// waypoint graph, the project's locations. Nothing here edits the asset.
+    fn road_plot(&mut self, ui: &mut Ui, n: &NavAsset, cx: &PanelCx) {
+        let Some(r) = &n.roads else { return };
+        let dir = cx.file.rsplit_once('/').map_or("", |(d, _)| d);
+        let ctx = ui.ctx().clone();
+        if self
+            .roads
+            .poll(&cx.root.join(dir), &r.graph, &r.coordinates, move || {
+                ctx.request_repaint()
+            })
+        {
+            self.plot.fit();
+        }
+        let graph = match self.roads.state() {
+            Loaded::Read(g) => Some(g),
+            Loaded::Reading => {
+                // The worker wakes the frame; this keeps polling should the wake be missed.
+                ui.ctx()
+                    .request_repaint_after(std::time::Duration::from_millis(100));
+                None
+            }
+            Loaded::Unset | Loaded::Failed(_) => None,
+        };
+        let at = |id: &NodeRef| match (graph, id) {
+            (Some(g), NodeRef::Index(i)) => g.world(*i, r.origin, r.unit),
+            _ => None,
+        };
+        let ids: Vec<String> = match graph {
+            Some(g) if g.xy.len() <= roads::MAX_POINTS => {
+                (1..=g.xy.len()).map(|i| i.to_string()).collect()
+            }
+            _ => Vec::new(),
+        };
+        let mut points: Vec<plot::Point> = ids
+            .iter()
+            .enumerate()
+            .filter_map(|(i, name)| {
+                Some(plot::Point {
+                    name,
+                    at: at(&NodeRef::Index(i as u64 + 1))?,
+                    editable: false,
+                    selected: false,
+                    severity: None,
+                })
+            })
+            .collect();
+        points.extend(places(cx));
+        let doors: Vec<(u64, u64)> = n
+            .doors
+            .iter()
+            .flat_map(|d| &d.edges)
+            .filter_map(|e| match (&e.from, &e.to) {
+                (NodeRef::Index(a), NodeRef::Index(b)) => Some((*a.min(b), *a.max(b))),
+                _ => None,
+            })
+            .collect();
+        let stroke = egui::Stroke::new(if ids.is_empty() { 1.0 } else { 1.5 }, theme::EDGE);
+        let mut lines: Vec<plot::Line> = graph
+            .map(|g| &g.drawn[..])
+            .unwrap_or_default()
+            .iter()
+            // DIMACS ids are 1-based; a door's edge is drawn as the door only.
+            .map(|&(a, b)| (a as u64 + 1, b as u64 + 1))
+            .filter(|e| !doors.contains(e))
+            .filter_map(|(a, b)| {
+                Some(plot::Line {
+                    from: at(&NodeRef::Index(a))?,
+                    to: at(&NodeRef::Index(b))?,
+                    stroke,
+                })
+            })
+            .collect();
+        lines.extend(door_lines(&n.doors, &at));
+        // Nothing to edit: selecting, dragging and adding are ignored.
+        let _ = self.plot.show(ui, &points, &[], &lines);
+    }
+}
+
+/// The project's named locations, as context points.
+fn places<'a>(cx: &'a PanelCx) -> impl Iterator<Item = plot::Point<'a>> {
+    cx.names.more.places.iter().map(|(name, at)| plot::Point {
+        name,
+        at: *at,
+        editable: false,
+        selected: false,
+        severity: None,
+    })
+}
+
+/// Edge `e` as a line, its ends placed by `at`.
+fn line(
+    e: &EdgeAsset,
+    at: &impl Fn(&NodeRef) -> Option<[f64; 2]>,
+    stroke: egui::Stroke,
+) -> Option<plot::Line> {
+    Some(plot::Line {
+        from: at(&e.from)?,
+        to: at(&e.to)?,
+        stroke,
+    })
+}
+
+/// The doors' edges, in the warning colour (red when closed at the start of a scene).
+fn door_lines(
+    doors: &[DoorAsset],
+    at: &impl Fn(&NodeRef) -> Option<[f64; 2]>,
+) -> impl Iterator<Item = plot::Line> {
+    doors.iter().flat_map(move |door| {
+        let color = if door.closed {
+            theme::ERROR
+        } else {
+            theme::WARNING
+        };
+        door.edges
+            .iter()
+            .filter_map(move |e| line(e, at, egui::Stroke::new(3.0, color)))
+    })
 }
 
 impl AssetPanel<NavAsset> for NavigationPanel {
@@ -523,7 +655,7 @@ impl AssetPanel<NavAsset> for NavigationPanel {
                 }
                 changed = true;
             }
-            if src == Source::Nodes && ui.button("Fit").on_hover_text("Show every node").clicked() {
+            if src != Source::Grid && ui.button("Fit").on_hover_text("Show every node").clicked() {
                 self.plot.fit();
             }
         });
@@ -551,8 +683,8 @@ impl AssetPanel<NavAsset> for NavigationPanel {
             }
         });
         ui.separator();
-        // Nodes and edges beside their plot; a map or road graph, which the editor does not
-        // draw, across the panel.
+        // Nodes and edges or a road graph beside their plot; a map, which the navigation view
+        // shows, across the panel.
         let form = |this: &mut Self, ui: &mut Ui, n: &mut NavAsset| {
             let mut changed = false;
             egui::ScrollArea::vertical()
@@ -561,17 +693,21 @@ impl AssetPanel<NavAsset> for NavigationPanel {
                 .show(ui, |ui| {
                     match (&mut n.grid, &mut n.roads) {
                         (Some(g), _) => changed |= this.grid(ui, g, cx),
-                        (None, Some(r)) => changed |= Self::roads(ui, r),
+                        (None, Some(r)) => changed |= this.roads(ui, r),
                         (None, None) => changed |= this.nodes(ui, n, d),
                     }
                     changed |= this.doors(ui, n, d);
                 });
             changed
         };
-        if src == Source::Nodes {
+        if src != Source::Grid {
             let left = egui::Panel::left(ui.id().with("nav-form"));
             crate::panel_cx::docked(left, 400.0, 300.0).show(ui, |ui| changed |= form(self, ui, n));
-            changed |= self.plot(ui, n, d);
+            if src == Source::Nodes {
+                changed |= self.plot(ui, n, d, cx);
+            } else {
+                self.road_plot(ui, n, cx);
+            }
         } else {
             changed |= form(self, ui, n);
         }

@@ -69,6 +69,24 @@ impl Default for Plot {
     }
 }
 
+/// Fewest points per metre: a road graph tens of kilometres wide still fits.
+const MIN_SCALE: f32 = 1e-4;
+
+/// The spacing of grid lines at `scale` points per metre: the smallest of 1, 2, 5 × a power
+/// of ten metres (from 0.1 m) that puts them at least 30 points apart.
+fn grid_step(scale: f32) -> f32 {
+    let mut step = 0.1;
+    for _ in 0..30 {
+        for k in [1.0, 2.0, 5.0] {
+            if k * step * scale >= 30.0 {
+                return k * step;
+            }
+        }
+        step *= 10.0;
+    }
+    step
+}
+
 /// A tenth of a metre: what a drag snaps to.
 fn snap(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
@@ -93,10 +111,11 @@ impl Plot {
         self.canvas.is_positive().then(|| self.to_screen(at))
     }
 
-    fn fit_to(&mut self, points: &[Point], reach: &[Reach]) {
+    fn fit_to(&mut self, points: &[Point], reach: &[Reach], lines: &[Line]) {
         let mut bb = Rect::NOTHING;
-        for p in points {
-            bb.extend_with(pos2(p.at[0] as f32, p.at[1] as f32));
+        let ends = lines.iter().flat_map(|l| [l.from, l.to]);
+        for at in points.iter().map(|p| p.at).chain(ends) {
+            bb.extend_with(pos2(at[0] as f32, at[1] as f32));
         }
         for r in reach {
             let c = pos2(r.at[0] as f32, r.at[1] as f32);
@@ -113,7 +132,7 @@ impl Plot {
         let margin = 40.0;
         self.scale = ((self.canvas.width() - 2.0 * margin) / size.x)
             .min((self.canvas.height() - 2.0 * margin) / size.y)
-            .clamp(0.5, 200.0);
+            .clamp(MIN_SCALE, 200.0);
         let c = bb.center();
         self.origin = self.canvas.size() * 0.5 - vec2(c.x, -c.y) * self.scale;
     }
@@ -132,8 +151,14 @@ impl Plot {
             Sense::click_and_drag(),
         );
         self.canvas = canvas;
+        // What was drawn, for screen readers and tests.
+        crate::panel_cx::name_widget(
+            ui,
+            &response,
+            format!("plot: {} points, {} lines", points.len(), lines.len()),
+        );
         if self.fit {
-            self.fit_to(points, reach);
+            self.fit_to(points, reach, lines);
             self.fit = false;
         }
         let painter = ui.painter_at(canvas);
@@ -205,7 +230,7 @@ impl Plot {
                 && let Some(q) = pointer
             {
                 let before = self.to_world(q);
-                self.scale = (self.scale * (scroll * 0.003).exp()).clamp(0.5, 400.0);
+                self.scale = (self.scale * (scroll * 0.003).exp()).clamp(MIN_SCALE, 400.0);
                 let after = self.to_screen(before);
                 self.origin += q - after;
             }
@@ -249,22 +274,18 @@ impl Plot {
         if hovered.is_some() || self.dragging.is_some() {
             ui.ctx().set_cursor_icon(egui::CursorIcon::Grab);
         }
-        let _ = response.on_hover_text_at_pointer(RichText::new(
-            "drag a location to move it · drag the background to pan · scroll to zoom · double-click to add",
-        ).small());
+        let hint = if points.iter().any(|p| p.editable) {
+            "drag a location to move it · drag the background to pan · scroll to zoom · double-click to add"
+        } else {
+            "drag to pan · scroll to zoom"
+        };
+        let _ = response.on_hover_text_at_pointer(RichText::new(hint).small());
         events
     }
 
-    /// A metre grid with lines at least 30 points apart (1, 2, 5 × a power of ten metres), the
-    /// axes brighter.
+    /// A metre grid with lines at least 30 points apart ([`grid_step`]), the axes brighter.
     fn grid(&self, painter: &egui::Painter) {
-        const STEPS: [f32; 13] = [
-            0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0,
-        ];
-        let step = STEPS
-            .into_iter()
-            .find(|s| s * self.scale >= 30.0)
-            .unwrap_or(1000.0);
+        let step = grid_step(self.scale);
         // The canvas' top-left corner is the world's smallest x and largest y.
         let (top_left, bottom_right) = (
             self.to_world(self.canvas.min),
@@ -314,6 +335,14 @@ impl Plot {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn grid_lines_are_one_two_or_five_times_a_power_of_ten_metres_apart() {
+        assert_eq!(grid_step(10.0), 5.0);
+        assert_eq!(grid_step(300.0), 0.1);
+        assert_eq!(grid_step(0.02), 2000.0);
+        assert_eq!(grid_step(1e-4), 500_000.0);
+    }
 
     #[test]
     fn drags_snap_to_a_tenth_of_a_metre() {
