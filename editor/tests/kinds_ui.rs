@@ -921,3 +921,68 @@ fn a_grid_navigation_graph_shows_its_map_in_the_navigation_view() {
         "{text}"
     );
 }
+
+/// A copy of the road-graph fixture project (tests/fixtures/nav-roads).
+fn roads_copy() -> tempfile::TempDir {
+    project_copy(&samples().join("../tests/fixtures/nav-roads"))
+}
+
+/// Steps until `label` is shown (the road graph is read on a thread).
+fn wait_for_label(h: &mut Harness<'static, EditorApp>, label: &str) {
+    let start = std::time::Instant::now();
+    while h.query_by_label_contains(label).is_none() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(30),
+            "{label} never shown"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.step();
+    }
+    settle(h);
+}
+
+#[test]
+fn a_road_graph_is_drawn_from_its_files_with_its_door_and_the_locations() {
+    let dir = roads_copy();
+    let path = "streets.nav.ron";
+    let mut h = harness(EditorApp::open(dir.path().join(path)));
+    wait_for_label(&mut h, "4 nodes, 5 roads drawn.");
+    // Four junctions and the two locations; four roads and the door on the diagonal (1, 3).
+    assert!(
+        h.query_by_label("plot: 6 points, 5 lines").is_some(),
+        "{:?}",
+        h.query_by_label_contains("plot:").map(|n| format!("{n:?}"))
+    );
+    // The origin moves the drawing at once, as it moves the nodes in the build.
+    type_number(&mut h, "origin x", "50");
+    let AnyAsset::Navigation(n) = asset(&h, path) else {
+        unreachable!()
+    };
+    assert_eq!(n.roads.unwrap().origin.0, 50.0);
+    assert!(h.query_by_label("plot: 6 points, 5 lines").is_some());
+    // The compiler agrees the graph is fine (the Market is a metre from junction 3).
+    wait_for_diagnostics(&mut h);
+    assert!(
+        problems(&h).iter().all(|(code, _)| code != "nav-source"),
+        "{:?}",
+        problems(&h)
+    );
+}
+
+#[test]
+fn a_road_graph_whose_coordinates_are_missing_says_so_in_its_form() {
+    let dir = roads_copy();
+    std::fs::remove_file(dir.path().join("streets.co")).unwrap();
+    let mut h = harness(EditorApp::open(dir.path().join("streets.nav.ron")));
+    wait_for_label(&mut h, "Not drawn: streets.co: cannot read the file");
+    // Nothing of the graph is drawn; the locations still are.
+    assert!(h.query_by_label("plot: 2 points, 0 lines").is_some());
+    // The file put back is read again without reopening anything.
+    std::fs::copy(
+        samples().join("../tests/fixtures/nav-roads/streets.co"),
+        dir.path().join("streets.co"),
+    )
+    .unwrap();
+    wait_for_label(&mut h, "4 nodes, 5 roads drawn.");
+    assert!(h.query_by_label("plot: 6 points, 5 lines").is_some());
+}
