@@ -94,8 +94,18 @@ fn node_index(nodes: &[NodeAsset], r: &NodeRef) -> Option<usize> {
     }
 }
 
-/// Edges as rows of pickers among the nodes (by name, `#i` for an unnamed one).
-fn edges(ui: &mut Ui, id: &str, list: &mut Vec<EdgeAsset>, nodes: &[String], noun: &str) -> bool {
+/// How an edge's ends are given.
+#[derive(Clone, Copy)]
+enum Ends<'a> {
+    /// Picked among a waypoint graph's nodes (by name, `#i` for an unnamed one).
+    Named(&'a [String]),
+    /// A road graph's DIMACS ids, typed (a city has too many for a list); the build checks
+    /// them against the graph.
+    Ids,
+}
+
+/// Edges as rows of their two ends and a cost.
+fn edges(ui: &mut Ui, id: &str, list: &mut Vec<EdgeAsset>, ends: Ends, noun: &str) -> bool {
     let mut changed = false;
     let mut remove = None;
     egui::Grid::new(egui::Id::new(("nav-edges", id)))
@@ -104,11 +114,29 @@ fn edges(ui: &mut Ui, id: &str, list: &mut Vec<EdgeAsset>, nodes: &[String], nou
         .show(ui, |ui| {
             for (k, e) in list.iter_mut().enumerate() {
                 for (end, r) in [("from", &mut e.from), ("to", &mut e.to)] {
-                    let mut label = node_ref_label(r);
                     let name = format!("{noun} {} {end}", k + 1);
-                    if form::pick(ui, (id, k, end), &mut label, nodes, 130.0, name, "node…") {
-                        *r = node_ref(&label);
-                        changed = true;
+                    match ends {
+                        Ends::Named(nodes) => {
+                            let mut label = node_ref_label(r);
+                            if form::pick(ui, (id, k, end), &mut label, nodes, 130.0, name, "node…")
+                            {
+                                *r = node_ref(&label);
+                                changed = true;
+                            }
+                        }
+                        Ends::Ids => {
+                            // A name means nothing on a road graph (the build says so): 0.
+                            // The range holds every value a file may have, so showing one
+                            // never clamps it.
+                            let mut v = match r {
+                                NodeRef::Index(i) => (*i).min(u32::MAX as u64) as u32,
+                                NodeRef::Name(_) => 0,
+                            };
+                            if form::count(ui, &mut v, 0..=u32::MAX, "", name) {
+                                *r = NodeRef::Index(v as u64);
+                                changed = true;
+                            }
+                        }
                     }
                 }
                 let name = format!("{noun} {} cost", k + 1);
@@ -133,11 +161,17 @@ fn edges(ui: &mut Ui, id: &str, list: &mut Vec<EdgeAsset>, nodes: &[String], nou
         changed = true;
     }
     if form::add_button(ui, format!("+ {noun}"), format!("add {noun}")) {
-        let first = nodes.first().cloned().unwrap_or_default();
-        let second = nodes.get(1).cloned().unwrap_or_else(|| first.clone());
+        let (first, second) = match ends {
+            Ends::Named(nodes) => {
+                let first = nodes.first().cloned().unwrap_or_default();
+                let second = nodes.get(1).cloned().unwrap_or_else(|| first.clone());
+                (node_ref(&first), node_ref(&second))
+            }
+            Ends::Ids => (NodeRef::Index(1), NodeRef::Index(2)),
+        };
         list.push(EdgeAsset {
-            from: node_ref(&first),
-            to: node_ref(&second),
+            from: first,
+            to: second,
             cost: None,
             tuple: true,
         });
@@ -174,6 +208,8 @@ pub struct NavigationPanel {
     maps: Option<(PathBuf, Vec<String>)>,
     pending: Option<Reveal>,
     roads: RoadCache,
+    /// A large road graph's image as a texture, and the corners it covers (file units).
+    overview: Option<(egui::TextureHandle, [i32; 2], [i32; 2])>,
 }
 
 impl NavigationPanel {
@@ -237,7 +273,7 @@ impl NavigationPanel {
             ui,
             "Walkable straight lines, both ways; without a cost an edge costs its length.",
         );
-        changed |= edges(ui, "edges", &mut n.edges, &labels, "edge");
+        changed |= edges(ui, "edges", &mut n.edges, Ends::Named(&labels), "edge");
         form::problems(ui, d.under(&[P::F("edges")]));
         changed
     }
@@ -317,14 +353,13 @@ impl NavigationPanel {
                 theme::TEXT_WEAK,
             ),
             Loaded::Reading => ("Reading the road graph…".to_string(), theme::TEXT_WEAK),
-            Loaded::Read(g) if g.stride > 1 => (
+            Loaded::Read(g) if g.as_image => (
                 format!(
-                    "{} nodes, {} roads; every {}th road drawn ({} of {}) to keep the editor responsive.",
+                    "{} nodes, {} roads: more than {} roads are drawn as one image (no junction ids), \
+                     so frames stay fast; zoomed in it is coarse.",
                     g.xy.len(),
                     g.edges,
-                    g.stride,
-                    g.drawn.len(),
-                    g.edges
+                    roads::MAX_DRAWN
                 ),
                 theme::TEXT_WEAK,
             ),
@@ -349,6 +384,10 @@ impl NavigationPanel {
             .map(|i| node_label(&n.nodes, i))
             .collect();
         let on_grid = n.grid.is_some();
+        let ends = match n.roads {
+            Some(_) => Ends::Ids,
+            None => Ends::Named(&labels),
+        };
         let mut remove = None;
         for (k, door) in n.doors.iter_mut().enumerate() {
             form::card(ui, |ui| {
@@ -405,7 +444,7 @@ impl NavigationPanel {
                         ui,
                         &format!("door{k}"),
                         &mut door.edges,
-                        &labels,
+                        ends,
                         &format!("door {} edge", k + 1),
                     );
                 }
@@ -459,6 +498,7 @@ impl NavigationPanel {
             .filter_map(|e| line(e, &at, egui::Stroke::new(1.5, theme::EDGE)))
             .collect();
         lines.extend(door_lines(&n.doors, &at));
+        self.plot.set_backdrop(None);
         let events = self.plot.show(ui, &points, &[], &lines);
         let mut changed = false;
         for e in events {
@@ -491,6 +531,15 @@ impl NavigationPanel {
                 ctx.request_repaint()
             })
         {
+            self.overview = self.roads.take_image().map(|o| {
+                // Mipmapped: zoomed out, thin roads blend instead of flickering.
+                let options = egui::TextureOptions {
+                    mipmap_mode: Some(egui::TextureFilter::Linear),
+                    ..egui::TextureOptions::LINEAR
+                };
+                let texture = ui.ctx().load_texture("road-graph", o.image, options);
+                (texture, o.min, o.max)
+            });
             self.plot.fit();
         }
         let graph = match self.roads.state() {
@@ -553,6 +602,20 @@ impl NavigationPanel {
             })
             .collect();
         lines.extend(door_lines(&n.doors, &at));
+        let corner = |c: [i32; 2]| {
+            [
+                r.origin.0 + c[0] as f64 * r.unit,
+                r.origin.1 + c[1] as f64 * r.unit,
+            ]
+        };
+        self.plot.set_backdrop(match (&self.overview, graph) {
+            (Some((t, min, max)), Some(g)) if g.as_image => Some(plot::Backdrop {
+                texture: t.id(),
+                min: corner(*min),
+                max: corner(*max),
+            }),
+            _ => None,
+        });
         // Nothing to edit: selecting, dragging and adding are ignored.
         let _ = self.plot.show(ui, &points, &[], &lines);
     }

@@ -35,6 +35,15 @@ pub struct Line {
     pub stroke: Stroke,
 }
 
+/// An image stretched over a world rectangle, under the lines (a large road graph).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Backdrop {
+    pub texture: egui::TextureId,
+    /// Its south-west and north-east corners, metres.
+    pub min: [f64; 2],
+    pub max: [f64; 2],
+}
+
 /// What the user did in the plot.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
@@ -55,6 +64,7 @@ pub struct Plot {
     fit: bool,
     dragging: Option<usize>,
     canvas: Rect,
+    backdrop: Option<Backdrop>,
 }
 
 impl Default for Plot {
@@ -65,6 +75,7 @@ impl Default for Plot {
             fit: true,
             dragging: None,
             canvas: Rect::NOTHING,
+            backdrop: None,
         }
     }
 }
@@ -97,6 +108,11 @@ impl Plot {
         self.fit = true;
     }
 
+    /// The image drawn under the lines from now on (and fitted with them), if any.
+    pub fn set_backdrop(&mut self, backdrop: Option<Backdrop>) {
+        self.backdrop = backdrop;
+    }
+
     fn to_screen(&self, at: [f64; 2]) -> Pos2 {
         self.canvas.min + self.origin + vec2(at[0] as f32, -(at[1] as f32)) * self.scale
     }
@@ -114,7 +130,8 @@ impl Plot {
     fn fit_to(&mut self, points: &[Point], reach: &[Reach], lines: &[Line]) {
         let mut bb = Rect::NOTHING;
         let ends = lines.iter().flat_map(|l| [l.from, l.to]);
-        for at in points.iter().map(|p| p.at).chain(ends) {
+        let corners = self.backdrop.iter().flat_map(|b| [b.min, b.max]);
+        for at in points.iter().map(|p| p.at).chain(ends).chain(corners) {
             bb.extend_with(pos2(at[0] as f32, at[1] as f32));
         }
         for r in reach {
@@ -164,6 +181,11 @@ impl Plot {
         let painter = ui.painter_at(canvas);
         painter.rect_filled(canvas, 4.0, theme::CANVAS);
         self.grid(&painter);
+        if let Some(b) = self.backdrop {
+            let rect = Rect::from_two_pos(self.to_screen(b.min), self.to_screen(b.max));
+            let uv = Rect::from_min_max(Pos2::ZERO, pos2(1.0, 1.0));
+            painter.image(b.texture, rect, uv, Color32::WHITE);
+        }
 
         for r in reach {
             let c = self.to_screen(r.at);

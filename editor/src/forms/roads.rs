@@ -1,19 +1,23 @@
 //! A road graph's files (DIMACS `.gr` and `.co`) as the navigation form draws them: read on a
 //! thread with the compiler's own readers (so a file the build refuses is refused here with the
-//! same message), cached until a path or a file on disk changes, and thinned to at most
-//! [`MAX_DRAWN`] edges so a city-sized graph does not stall frames.
+//! same message), cached until a path or a file on disk changes. Up to [`MAX_DRAWN`] edges are
+//! drawn as lines; a larger graph (a city) is drawn whole into an image on the same thread,
+//! which the plot stretches over the graph's extent, so frames cost the same at any size.
 //!
 //! **Invariant:** positions are kept in the file's coordinate units; the form maps them to
 //! metres each frame with the asset's `origin` and `unit`, exactly as the compiler places road
 //! nodes (`origin + coordinates · unit`), so editing those fields moves the drawing at once.
 
+use eframe::egui;
 use ensemble_compiler::nav::dimacs;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::SystemTime;
 
-/// Most edges drawn: beyond it every k-th edge is drawn (and the form says so).
+/// Most edges drawn as lines; beyond it the graph is an image (and the form says so).
 pub const MAX_DRAWN: usize = 20_000;
+/// The longer side of that image, in pixels.
+const IMAGE_SIDE: usize = 2048;
 /// Most nodes drawn as labelled points (by DIMACS id); larger graphs show their edges only.
 pub const MAX_POINTS: usize = 400;
 
@@ -22,11 +26,65 @@ pub const MAX_POINTS: usize = 400;
 pub struct Roads {
     /// Each node's coordinates, by 0-based index (DIMACS id − 1).
     pub xy: Vec<[i32; 2]>,
-    /// The edges drawn (0-based ends): all of them, or every `stride`-th.
+    /// The edges drawn as lines (0-based ends): all of them, or none when there is an image.
     pub drawn: Vec<(u32, u32)>,
     /// Undirected edges in the graph.
     pub edges: usize,
-    pub stride: usize,
+    /// Every edge drawn into an image, when there are more than [`MAX_DRAWN`] (until the form
+    /// takes it for a texture).
+    pub image: Option<Overview>,
+    /// Whether the graph is drawn as an image.
+    pub as_image: bool,
+}
+
+/// A large graph drawn whole: `image` covers coordinates `min..=max` (file units), its first
+/// row at `max[1]` (north up, as on the plot).
+#[derive(Debug)]
+pub struct Overview {
+    pub image: egui::ColorImage,
+    pub min: [i32; 2],
+    pub max: [i32; 2],
+}
+
+/// Draws every edge into an image of at most [`IMAGE_SIDE`] pixels a side.
+fn overview(xy: &[[i32; 2]], edges: &[(u32, u32)]) -> Overview {
+    let mut min = [i32::MAX; 2];
+    let mut max = [i32::MIN; 2];
+    for p in xy {
+        for k in 0..2 {
+            min[k] = min[k].min(p[k]);
+            max[k] = max[k].max(p[k]);
+        }
+    }
+    let span = [
+        (max[0] as f64 - min[0] as f64).max(1.0),
+        (max[1] as f64 - min[1] as f64).max(1.0),
+    ];
+    let px = (IMAGE_SIDE as f64 - 1.0) / span[0].max(span[1]);
+    let (w, h) = ((span[0] * px) as usize + 1, (span[1] * px) as usize + 1);
+    let mut pixels = vec![egui::Color32::TRANSPARENT; w * h];
+    let ink = crate::theme::EDGE;
+    let at = |v: u32| {
+        let [x, y] = xy[v as usize];
+        (
+            (x as f64 - min[0] as f64) * px,
+            (max[1] as f64 - y as f64) * px,
+        )
+    };
+    for &(a, b) in edges {
+        let ((x0, y0), (x1, y1)) = (at(a), at(b));
+        let steps = (x1 - x0).abs().max((y1 - y0).abs()).ceil().max(1.0) as usize;
+        for i in 0..=steps {
+            let t = i as f64 / steps as f64;
+            let (x, y) = (x0 + (x1 - x0) * t, y0 + (y1 - y0) * t);
+            pixels[(y.round() as usize).min(h - 1) * w + (x.round() as usize).min(w - 1)] = ink;
+        }
+    }
+    Overview {
+        image: egui::ColorImage::new([w, h], pixels),
+        min,
+        max,
+    }
 }
 
 impl Roads {
@@ -55,13 +113,18 @@ fn read(gr: &Path, co: &Path, shown_gr: &str, shown_co: &str) -> Result<Roads, S
         .flat_map(|u| graph.neighbors(u).map(move |(v, _)| (u, v)))
         .filter(|&(u, v)| u < v)
         .collect();
-    let stride = all.len().div_ceil(MAX_DRAWN).max(1);
-    let drawn = all.iter().copied().step_by(stride).collect();
+    let edges = all.len();
+    let (drawn, image) = if edges > MAX_DRAWN {
+        (Vec::new(), Some(overview(&xy, &all)))
+    } else {
+        (all, None)
+    };
     Ok(Roads {
         xy,
         drawn,
-        edges: all.len(),
-        stride,
+        edges,
+        as_image: image.is_some(),
+        image,
     })
 }
 
@@ -139,6 +202,14 @@ impl RoadCache {
         false
     }
 
+    /// The image of the graph last read, taken out (it is copied into a texture once).
+    pub fn take_image(&mut self) -> Option<Overview> {
+        match &mut self.result {
+            Some(Ok(r)) => r.image.take(),
+            _ => None,
+        }
+    }
+
     pub fn state(&self) -> Loaded<'_> {
         match (&self.key, &self.pending, &self.result) {
             (None, _, _) => Loaded::Unset,
@@ -168,7 +239,7 @@ mod tests {
             "streets.co",
         )
         .unwrap();
-        assert_eq!((r.xy.len(), r.edges, r.stride), (4, 5, 1));
+        assert_eq!((r.xy.len(), r.edges, r.image.is_none()), (4, 5, true));
         assert_eq!(r.drawn, vec![(0, 1), (0, 2), (0, 3), (1, 2), (2, 3)]);
         assert_eq!(r.world(3, (5.0, -2.0), 0.5), Some([55.0, 48.0]));
         assert_eq!(r.world(0, (0.0, 0.0), 1.0), None);
@@ -196,7 +267,7 @@ mod tests {
     }
 
     #[test]
-    fn a_large_graph_is_thinned_to_at_most_the_edges_drawn() {
+    fn a_large_graph_is_drawn_whole_into_an_image_north_up() {
         // A 200 × 200 street grid: 79,600 roads.
         let n = 200u32;
         let id = |x: u32, y: u32| y * n + x + 1;
@@ -239,8 +310,21 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r.edges, 2 * 200 * 199);
-        assert!(r.drawn.len() <= MAX_DRAWN, "{}", r.drawn.len());
-        assert_eq!(r.drawn.len(), r.edges.div_ceil(r.stride));
-        assert_eq!(r.stride, 4);
+        assert!(r.drawn.is_empty());
+        let o = r.image.unwrap();
+        assert_eq!((o.min, o.max), ([0, 0], [199, 199]));
+        assert_eq!(o.image.size, [IMAGE_SIDE, IMAGE_SIDE]);
+        // A street grid: every pixel of a row on a street is inked, halfway between two
+        // streets nothing is.
+        let px = (IMAGE_SIDE - 1) as f64 / 199.0;
+        let row = |y: f64| (y * px).round() as usize * IMAGE_SIDE;
+        let street = row(7.0);
+        assert!(
+            o.image.pixels[street..street + IMAGE_SIDE]
+                .iter()
+                .all(|p| p.a() > 0)
+        );
+        let between = row(7.5) + (3.5 * px).round() as usize;
+        assert_eq!(o.image.pixels[between].a(), 0);
     }
 }
