@@ -326,5 +326,14 @@ mod tests {
         );
         let between = row(7.5) + (3.5 * px).round() as usize;
         assert_eq!(o.image.pixels[between].a(), 0);
+        // North up: a road along the south edge is the image's last row.
+        let o = overview(&[[0, 0], [10, 0], [0, 10]], &[(0, 1)]);
+        let side = IMAGE_SIDE;
+        assert!(
+            o.image.pixels[(side - 1) * side..]
+                .iter()
+                .all(|p| p.a() > 0)
+        );
+        assert!(o.image.pixels[..side].iter().all(|p| p.a() == 0));
     }
 }
