@@ -929,16 +929,7 @@ fn roads_copy() -> tempfile::TempDir {
 
 /// Steps until `label` is shown (the road graph is read on a thread).
 fn wait_for_label(h: &mut Harness<'static, EditorApp>, label: &str) {
-    let start = std::time::Instant::now();
-    while h.query_by_label_contains(label).is_none() {
-        assert!(
-            start.elapsed() < std::time::Duration::from_secs(30),
-            "{label} never shown"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        h.step();
-    }
-    settle(h);
+    wait_until(h, label, |h| shown(h, label));
 }
 
 #[test]
