@@ -140,6 +140,7 @@ impl AssetPanel<LocationsAsset> for LocationsPanel {
                 editable: true,
                 selected: selected == Some(i),
                 severity: d.worst(&[P::F("locations"), P::I(i)]),
+                below: false,
             })
             .collect();
         let editable = points.len();
@@ -155,6 +156,7 @@ impl AssetPanel<LocationsAsset> for LocationsPanel {
                     editable: false,
                     selected: false,
                     severity: None,
+                    below: false,
                 }),
         );
         let places = &cx.names.more.places;

@@ -485,9 +485,18 @@ impl NavigationPanel {
                 editable: true,
                 selected: self.selected == Some(i),
                 severity: d.worst(&[P::F("nodes"), P::I(i)]),
+                below: false,
             })
             .collect();
-        points.extend(places(cx));
+        // A location a node of its name stands on is that node.
+        let same = |p: &plot::Point| {
+            n.nodes.iter().any(|x| {
+                x.name.as_deref() == Some(p.name)
+                    && (x.x - p.at[0]).abs() < 0.05
+                    && (x.y - p.at[1]).abs() < 0.05
+            })
+        };
+        points.extend(places(cx).filter(|p| !same(p)));
         let at = |r: &NodeRef| {
             let node = &n.nodes[node_index(&n.nodes, r)?];
             Some([node.x, node.y])
@@ -572,6 +581,7 @@ impl NavigationPanel {
                     editable: false,
                     selected: false,
                     severity: None,
+                    below: false,
                 })
             })
             .collect();
@@ -621,7 +631,8 @@ impl NavigationPanel {
     }
 }
 
-/// The project's named locations, as context points.
+/// The project's named locations, as context points labelled under them (a node may stand on
+/// one).
 fn places<'a>(cx: &'a PanelCx) -> impl Iterator<Item = plot::Point<'a>> {
     cx.names.more.places.iter().map(|(name, at)| plot::Point {
         name,
@@ -629,6 +640,7 @@ fn places<'a>(cx: &'a PanelCx) -> impl Iterator<Item = plot::Point<'a>> {
         editable: false,
         selected: false,
         severity: None,
+        below: true,
     })
 }
 

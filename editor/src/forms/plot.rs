@@ -19,6 +19,9 @@ pub struct Point<'a> {
     pub editable: bool,
     pub selected: bool,
     pub severity: Option<Severity>,
+    /// Its label under the point rather than above: context that may share a spot with a
+    /// labelled point (a location on a navigation node).
+    pub below: bool,
 }
 
 /// A circle: a smart location's reach.
@@ -271,9 +274,14 @@ impl Plot {
                 None => Stroke::new(1.0, theme::CANVAS),
             };
             painter.circle(s, r, fill, stroke);
+            let (offset, align) = if p.below {
+                (vec2(8.0, 6.0), egui::Align2::LEFT_TOP)
+            } else {
+                (vec2(8.0, -8.0), egui::Align2::LEFT_BOTTOM)
+            };
             painter.text(
-                s + vec2(8.0, -8.0),
-                egui::Align2::LEFT_BOTTOM,
+                s + offset,
+                align,
                 p.name,
                 egui::FontId::proportional(if p.editable { 12.5 } else { 11.0 }),
                 if p.editable {
