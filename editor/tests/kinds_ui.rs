@@ -977,3 +977,40 @@ fn a_road_graph_whose_coordinates_are_missing_says_so_in_its_form() {
     wait_for_label(&mut h, "4 nodes, 5 roads drawn.");
     assert!(h.query_by_label("plot: 6 points, 5 lines").is_some());
 }
+
+#[test]
+fn a_city_sized_road_graph_is_drawn_as_one_image_and_the_form_says_so() {
+    let dir = roads_copy();
+    // A 150 × 150 street grid, 10 m a block: 44,700 roads, more than are drawn as lines.
+    let side = 150u32;
+    let id = |x: u32, y: u32| y * side + x + 1;
+    let mut arcs = Vec::new();
+    for (x, y) in (0..side).flat_map(|y| (0..side).map(move |x| (x, y))) {
+        let right = (x + 1 < side).then(|| id(x + 1, y));
+        let up = (y + 1 < side).then(|| id(x, y + 1));
+        for to in right.into_iter().chain(up) {
+            arcs.push(format!(
+                "a {} {to} 100\na {to} {} 100\n",
+                id(x, y),
+                id(x, y)
+            ));
+        }
+    }
+    let gr = format!("p sp {} {}\n{}", side * side, arcs.len() * 2, arcs.concat());
+    let co: String = (0..side * side)
+        .map(|i| format!("v {} {} {}\n", i + 1, (i % side) * 10, (i / side) * 10))
+        .collect();
+    std::fs::write(dir.path().join("streets.gr"), gr).unwrap();
+    let header = format!("p aux sp co {}\n", side * side);
+    std::fs::write(dir.path().join("streets.co"), header + &co).unwrap();
+    let mut h = harness(EditorApp::open(dir.path().join("streets.nav.ron")));
+    wait_for_label(
+        &mut h,
+        "22500 nodes, 44700 roads: more than 20000 roads are drawn",
+    );
+    // The image, the door's line and the two locations; no junction is labelled.
+    assert!(
+        h.query_by_label("plot: 2 points, 1 lines, an image")
+            .is_some()
+    );
+}

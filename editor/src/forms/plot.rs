@@ -175,7 +175,16 @@ impl Plot {
         crate::panel_cx::name_widget(
             ui,
             &response,
-            format!("plot: {} points, {} lines", points.len(), lines.len()),
+            format!(
+                "plot: {} points, {} lines{}",
+                points.len(),
+                lines.len(),
+                if self.backdrop.is_some() {
+                    ", an image"
+                } else {
+                    ""
+                }
+            ),
         );
         if self.fit {
             self.fit_to(points, reach, lines);
