@@ -99,6 +99,20 @@ fn type_into(h: &mut Harness<'static, EditorApp>, hint: &str, text: &str) {
     settle(h);
 }
 
+/// A copy of `sample` open, its preview on `scene` (the first, which the preview picks) and
+/// playing at 8×.
+fn playing(sample: &str, scene: &str) -> (tempfile::TempDir, Harness<'static, EditorApp>) {
+    let dir = sample_copy(sample);
+    let mut h = harness(EditorApp::open(dir.path()));
+    h.get_by_label("Preview").click();
+    settle(&mut h);
+    assert_eq!(preview(&h).scene.as_deref(), Some(scene));
+    choose(&mut h, "1×", "8×");
+    h.get_by_label("▶ Play").click();
+    settle(&mut h);
+    (dir, h)
+}
+
 fn save(h: &mut Harness<'static, EditorApp>) {
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     settle(h);
@@ -362,14 +376,7 @@ fn the_bench_shows_its_blackboard_searchable() {
 
 #[test]
 fn a_conversation_hears_the_player_and_charts_its_beliefs() {
-    let dir = sample_copy("innkeeper");
-    let mut h = harness(EditorApp::open(dir.path()));
-    h.get_by_label("Preview").click();
-    settle(&mut h);
-    assert_eq!(preview(&h).scene.as_deref(), Some("chat"));
-    choose(&mut h, "1×", "8×");
-    h.get_by_label("▶ Play").click();
-    settle(&mut h);
+    let (_dir, mut h) = playing("innkeeper", "chat");
     until(&mut h, "the scene started", |h| tick(h) >= 2);
     type_into(
         &mut h,
@@ -417,14 +424,7 @@ fn a_conversation_hears_the_player_and_charts_its_beliefs() {
 /// re-route), through lane B after; clicking the first walk in the timeline shows lane A again.
 #[test]
 fn scrubbing_back_shows_the_route_before_the_lane_shut() {
-    let dir = sample_copy("airport");
-    let mut h = harness(EditorApp::open(dir.path()));
-    h.get_by_label("Preview").click();
-    settle(&mut h);
-    assert_eq!(preview(&h).scene.as_deref(), Some("lane-closed"));
-    choose(&mut h, "1×", "8×");
-    h.get_by_label("▶ Play").click();
-    settle(&mut h);
+    let (_dir, mut h) = playing("airport", "lane-closed");
     until(&mut h, "the re-route at tick 871", |h| tick(h) >= 900);
     h.get_by_label("⏸ Pause").click();
     settle(&mut h);
