@@ -448,3 +448,101 @@ fn world_events_follow_the_reloaded_scene() {
     }
     assert!(!seen.iter().any(changed), "the event happened twice");
 }
+
+/// The route each agent has ahead (what the editor's map draws) agrees with the trace: when a
+/// walk is planned, it ends at the location the `path` event names and passes its `via` nodes
+/// in order; a walk on no graph goes straight to its location; an agent that stops walking has
+/// none.
+#[test]
+fn the_route_ahead_agrees_with_the_path_events() {
+    let program = sample("airport");
+    let nav = &program.nav;
+    let graph_nodes = nav.data.as_ref().unwrap().graph.node_count();
+    let node = |name: &str| {
+        (0..graph_nodes)
+            .find(|&v| nav.node_name(v).is_some_and(|n| program.name(n) == name))
+            .and_then(|v| nav.world(v))
+            .unwrap_or_else(|| panic!("no node {name}"))
+    };
+    let location = |p: &Program, name: &str| {
+        let l = p.locations.iter().find(|l| p.name(l.name) == name).unwrap();
+        [l.x, l.y]
+    };
+    let mut sim =
+        Simulation::start(program.clone(), "lane-closed", 7, &Options::default()).unwrap();
+    let (mut checked, mut reroutes) = (0, 0);
+    for _ in 0..2000 {
+        sim.tick();
+        let events = sim.take_events();
+        let scene = sim.scene().unwrap();
+        for e in events {
+            let EventKind::Path {
+                to,
+                via,
+                reroute,
+                cost: Some(_),
+                ..
+            } = &e.kind
+            else {
+                continue;
+            };
+            let agent = sim
+                .agents()
+                .into_iter()
+                .find(|a| Some(&*a.name) == e.agent.as_deref())
+                .unwrap();
+            let Some(walk) = scene.game.walk(agent.id) else {
+                // Planned and arrived within the same tick: nothing left to show.
+                continue;
+            };
+            let ahead = walk.ahead();
+            assert_eq!(ahead.last(), Some(&location(&program, to)), "{e:?}");
+            let mut points = walk.points.iter();
+            for name in via {
+                let at = node(name);
+                assert!(points.any(|p| *p == at), "{name} in order: {e:?}");
+            }
+            checked += 1;
+            reroutes += usize::from(*reroute);
+        }
+    }
+    assert!(
+        checked >= 6 && reroutes >= 2,
+        "{checked} walks, {reroutes} re-routes"
+    );
+    // At the end every buyer stands at the gate, and nobody walks.
+    let scene = sim.scene().unwrap();
+    for a in sim.agents() {
+        assert!(scene.game.walk(a.id).is_none(), "{} still walks", a.name);
+    }
+
+    // No graph: each walk is the straight line to its location, then none on arrival.
+    let program = sample("dinner-date");
+    let mut sim = Simulation::start(program.clone(), "date", 7, &Options::default()).unwrap();
+    let (mut walked, mut stopped) = (BTreeSet::new(), 0);
+    let mut before: HashMap<String, bool> = HashMap::new();
+    for _ in 0..3000 {
+        sim.tick();
+        let scene = sim.scene().unwrap();
+        for a in sim.agents() {
+            let walk = scene.game.walk(a.id);
+            if let Some(w) = walk {
+                assert_eq!(w.ahead().len(), 1, "{}: straight", a.name);
+                let end = w.ahead()[0];
+                assert!(
+                    program.locations.iter().any(|l| [l.x, l.y] == end),
+                    "{} heads for a location",
+                    a.name
+                );
+                walked.insert(a.name.to_string());
+            } else if before.get(&*a.name).copied().unwrap_or(false) {
+                stopped += 1;
+            }
+            before.insert(a.name.to_string(), walk.is_some());
+        }
+    }
+    assert!(
+        !walked.is_empty() && stopped > 0,
+        "{walked:?} walked, {stopped} stopped"
+    );
+}

@@ -99,6 +99,20 @@ fn type_into(h: &mut Harness<'static, EditorApp>, hint: &str, text: &str) {
     settle(h);
 }
 
+/// A copy of `sample` open, its preview on `scene` (the first, which the preview picks) and
+/// playing at 8×.
+fn playing(sample: &str, scene: &str) -> (tempfile::TempDir, Harness<'static, EditorApp>) {
+    let dir = sample_copy(sample);
+    let mut h = harness(EditorApp::open(dir.path()));
+    h.get_by_label("Preview").click();
+    settle(&mut h);
+    assert_eq!(preview(&h).scene.as_deref(), Some(scene));
+    choose(&mut h, "1×", "8×");
+    h.get_by_label("▶ Play").click();
+    settle(&mut h);
+    (dir, h)
+}
+
 fn save(h: &mut Harness<'static, EditorApp>) {
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     settle(h);
@@ -362,14 +376,7 @@ fn the_bench_shows_its_blackboard_searchable() {
 
 #[test]
 fn a_conversation_hears_the_player_and_charts_its_beliefs() {
-    let dir = sample_copy("innkeeper");
-    let mut h = harness(EditorApp::open(dir.path()));
-    h.get_by_label("Preview").click();
-    settle(&mut h);
-    assert_eq!(preview(&h).scene.as_deref(), Some("chat"));
-    choose(&mut h, "1×", "8×");
-    h.get_by_label("▶ Play").click();
-    settle(&mut h);
+    let (_dir, mut h) = playing("innkeeper", "chat");
     until(&mut h, "the scene started", |h| tick(h) >= 2);
     type_into(
         &mut h,
@@ -410,4 +417,50 @@ fn a_conversation_hears_the_player_and_charts_its_beliefs() {
     let at_rest = s.beliefs[start + s.world.spaces[greeting].start];
     assert!(at_rest < 0.9, "greeting is engaged: {at_rest}");
     h.get_all_by_label("greeting").next().unwrap();
+}
+
+/// The map draws the route each agent walks, and the timeline takes you back to it: in
+/// lane-closed, buyer1's walk to the gate goes through lane A until the lane shuts (its
+/// re-route), through lane B after; clicking the first walk in the timeline shows lane A again.
+#[test]
+fn scrubbing_back_shows_the_route_before_the_lane_shut() {
+    let (_dir, mut h) = playing("airport", "lane-closed");
+    until(&mut h, "the re-route at tick 871", |h| tick(h) >= 900);
+    h.get_by_label("⏸ Pause").click();
+    settle(&mut h);
+    let (lane_a, lane_b) = ([19.0, -6.0], [19.0, 5.0]);
+    let route = |h: &Harness<'static, EditorApp>| {
+        let shown = preview(h).shown().unwrap();
+        (shown.tick, shown.route_ahead("buyer1").to_vec())
+    };
+    let (_, now) = route(&h);
+    assert!(now.contains(&lane_b) && !now.contains(&lane_a), "{now:?}");
+
+    // The re-route in the timeline: the scene as it was then, lane B ahead.
+    type_into(&mut h, "filter", "re-routed");
+    h.get_all_by_label_contains("re-routed to Gate")
+        .next()
+        .expect("buyer1's re-route in the timeline")
+        .click();
+    settle(&mut h);
+    let (at, then) = route(&h);
+    assert_eq!(at, 871, "the golden trace's re-route");
+    assert!(
+        then.contains(&lane_b) && !then.contains(&lane_a),
+        "{then:?}"
+    );
+    // The walk planned before it: lane A ahead.
+    type_over(&mut h, "re-routed", "via QueueEast, LaneA");
+    settle(&mut h);
+    h.get_all_by_label_contains("via QueueEast, LaneA, LaneAExit")
+        .next()
+        .expect("buyer1's first walk to the gate in the timeline")
+        .click();
+    settle(&mut h);
+    let (at, before) = route(&h);
+    assert_eq!(at, 783);
+    assert!(
+        before.contains(&lane_a) && !before.contains(&lane_b),
+        "{before:?}"
+    );
 }

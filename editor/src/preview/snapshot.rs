@@ -12,8 +12,8 @@
 //! stays reachable at a coarser grain while the recent past keeps every tick; events are kept
 //! up to a count, oldest dropped first.
 
-use ensemble_runtime::sim::Simulation;
 use ensemble_runtime::sim::simulation::{AgentView, Line, Participant, SceneKind};
+use ensemble_runtime::sim::{RouteAhead, Simulation};
 use ensemble_runtime::trace::{EventKind, TraceEvent};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -185,11 +185,24 @@ pub struct Snapshot {
     pub awaits_player: bool,
     /// Which doors of [`NavInfo::doors`] are closed.
     pub doors: Arc<[bool]>,
+    /// The route each agent of `agents` (in its order) is walking; `None` while it does not
+    /// walk. The points are shared with the simulation's plan, so a tick costs an index.
+    pub routes: Arc<[Option<RouteAhead>]>,
 }
 
 impl Snapshot {
     pub fn agent(&self, name: &str) -> Option<&AgentView> {
         self.agents.iter().find(|a| &*a.name == name)
+    }
+
+    /// What `agent` still has to walk, its destination last; empty while it does not walk.
+    pub fn route_ahead(&self, agent: &str) -> &[[f64; 2]] {
+        self.agents
+            .iter()
+            .position(|a| &*a.name == agent)
+            .and_then(|i| self.routes.get(i))
+            .and_then(Option::as_ref)
+            .map_or(&[], RouteAhead::ahead)
     }
 
     /// The script instance `agent` takes part in, and its participant entry.
@@ -318,6 +331,28 @@ impl Recorder {
             }
         };
 
+        let routes: Vec<Option<RouteAhead>> = agents
+            .iter()
+            .map(|a| sim.scene().and_then(|s| s.game.walk(a.id)).cloned())
+            .collect();
+        let routes: Arc<[Option<RouteAhead>]> = match last {
+            Some(l) if *l.routes == *routes => l.routes.clone(),
+            _ => {
+                // A new plan's points are new; the rest shares them.
+                let fresh = routes.iter().flatten().filter(|r| {
+                    last.is_none_or(|l| {
+                        !l.routes
+                            .iter()
+                            .flatten()
+                            .any(|o| Arc::ptr_eq(&o.points, &r.points))
+                    })
+                });
+                bytes += routes.len() * std::mem::size_of::<Option<RouteAhead>>()
+                    + fresh.map(|r| r.points.len() * 16).sum::<usize>();
+                routes.into()
+            }
+        };
+
         let snapshot = Snapshot {
             tick: sim.tick_count(),
             time: sim.now(),
@@ -327,6 +362,7 @@ impl Recorder {
             beliefs,
             awaits_player: sim.awaits_player(),
             doors,
+            routes,
         };
         self.last = Some(snapshot.clone());
         (snapshot, bytes)
@@ -525,6 +561,7 @@ mod tests {
             beliefs: Vec::new().into(),
             awaits_player: false,
             doors: Vec::new().into(),
+            routes: Vec::new().into(),
         }
     }
 
@@ -574,6 +611,66 @@ mod tests {
         let nav = &WorldInfo::of(&sim, 0).nav;
         assert!(nav.edges.is_empty() && nav.doors.is_empty());
     }
+    /// buyer1 of lane-closed heads for the gate through lane A; the lane shuts at 29 s (tick
+    /// 871, the golden trace's re-route) and its route turns to lane B. The history keeps the
+    /// route of every tick, so scrubbing back shows lane A again.
+    #[test]
+    fn the_route_ahead_is_recorded_and_changes_when_a_door_shuts() {
+        use ensemble_runtime::sim::simulation::Options;
+        let program = crate::preview::worker::tests::sample("airport");
+        let mut sim = Simulation::start(program, "lane-closed", 7, &Options::default()).unwrap();
+        let world = Arc::new(WorldInfo::of(&sim, 0));
+        let (lane_a, lane_b) = ([19.0, -6.0], [19.0, 5.0]);
+        let gate = world.locations.iter().find(|l| &*l.0 == "Gate").unwrap().1;
+        let mut recorder = Recorder::default();
+        let mut history = History::new(HISTORY_BYTES, HISTORY_EVENTS);
+        let mut rerouted = None;
+        for _ in 0..1100 {
+            sim.tick();
+            let events = sim.take_events();
+            if rerouted.is_none()
+                && events.iter().any(|e| {
+                    e.agent.as_deref() == Some("buyer1")
+                        && matches!(e.kind, EventKind::Path { reroute: true, .. })
+                })
+            {
+                rerouted = Some(sim.tick_count());
+            }
+            let (s, bytes) = recorder.record(&sim, &world);
+            history.push(s, bytes, events);
+        }
+        let rerouted = rerouted.expect("buyer1 re-routes when lane A shuts");
+        assert_eq!(rerouted, 871, "the golden trace's tick");
+        let route = |tick| history.at(tick).unwrap().route_ahead("buyer1").to_vec();
+        let before = route(rerouted - 1);
+        let after = route(rerouted);
+        assert!(
+            before.contains(&lane_a) && !before.contains(&lane_b),
+            "{before:?}"
+        );
+        assert!(
+            after.contains(&lane_b) && !after.contains(&lane_a),
+            "{after:?}"
+        );
+        assert_eq!(before.last(), Some(&gate));
+        assert_eq!(after.last(), Some(&gate));
+        // Scrubbing back to where the first walk to the gate was planned shows it whole.
+        let planned = route(800);
+        assert!(planned.contains(&lane_a), "{planned:?}");
+        // Points passed drop out: by tick 1050 buyer1 is past the east corridor.
+        let later = route(1050);
+        assert!(
+            after.contains(&[18.5, 0.0]) && !later.contains(&[18.5, 0.0]),
+            "{later:?}"
+        );
+        assert!(later.contains(&lane_b) && later.len() < after.len());
+        // At the counter buyer1 stood still: no route.
+        assert!(route(700).is_empty());
+        // The seller walked only at the start.
+        assert!(!history.at(2).unwrap().route_ahead("seller").is_empty());
+        assert!(history.latest().unwrap().route_ahead("seller").is_empty());
+    }
+
     #[test]
     fn scrubbing_finds_the_state_as_it_was() {
         let mut h = History::new(1 << 20, 100);

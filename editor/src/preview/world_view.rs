@@ -1,6 +1,7 @@
 //! The 2D view of a running scene: named locations, smart locations with their radius and
 //! props, agents as labelled dots (who talks with whom, who takes part in which script and in
-//! what role, what they just said), the selected agent's recent path. Click an agent to select
+//! what role, what they just said), the selected agent's recent path and the routes agents are
+//! walking. Click an agent to select
 //! it; scroll to zoom, drag to pan, double-click to fit.
 
 use super::snapshot::Snapshot;
@@ -146,6 +147,8 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
             );
         }
     }
+
+    routes(&painter, &snapshot, map, p.selected.as_deref());
 
     // The selected agent's recent path.
     if let Some(sel) = &p.selected {
@@ -451,6 +454,37 @@ fn nav_graph(painter: &egui::Painter, s: &Snapshot, map: Map) -> Vec<(Pos2, Arc<
         }
     }
     shut
+}
+
+/// Where agents are going: the route each walking agent still has ahead (the planned path's
+/// nodes, re-planned when a door shuts), dashed in its colour from where it stands to its
+/// destination, which is ringed. With an agent selected only its route is drawn, brighter:
+/// several walkers share the corridors, and their routes drawn together hide which is whose.
+/// A walk without a navigation graph goes straight, and so does its line.
+fn routes(painter: &egui::Painter, s: &Snapshot, map: Map, selected: Option<&str>) {
+    for (a, route) in s.agents.iter().zip(s.routes.iter()) {
+        let (Some(at), Some(route)) = (a.at, route) else {
+            continue;
+        };
+        if selected.is_some_and(|sel| sel != &*a.name) {
+            continue;
+        }
+        let ahead = route.ahead();
+        let Some(&end) = ahead.last() else { continue };
+        let points: Vec<Pos2> = std::iter::once(at)
+            .chain(ahead.iter().copied())
+            .map(|p| map.to_screen(p))
+            .collect();
+        let alpha = if selected.is_some() { 0.85 } else { 0.5 };
+        let color = agent_color(a.id.index()).gamma_multiply(alpha);
+        painter.extend(Shape::dashed_line(
+            &points,
+            Stroke::new(2.0, color),
+            7.0,
+            5.0,
+        ));
+        painter.circle_stroke(map.to_screen(end), 5.5, Stroke::new(1.5, color));
+    }
 }
 
 /// Named locations: a small diamond each, and the name where it does not cover an agent's.

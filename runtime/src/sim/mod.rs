@@ -17,7 +17,7 @@ mod walk;
 pub use interactions::Interactions;
 pub use planning::PlanningWorld;
 pub use simulation::Simulation;
-pub use walk::NavWorld;
+pub use walk::{NavWorld, RouteAhead};
 
 use crate::hsm::{AgentId, LibraryDecl, StateLibrary};
 use crate::program::{Program, SceneId};
@@ -52,6 +52,9 @@ pub struct SimWorld {
     pub nav: Option<NavWorld>,
     /// The scene this world belongs to (its door events apply).
     scene: Option<SceneId>,
+    /// The route each agent is walking (by agent index), for hosts to show; `None` while it
+    /// does not walk. Only `Goto` writes it, and nothing in the simulation reads it.
+    walks: Vec<Option<RouteAhead>>,
 }
 
 impl SimWorld {
@@ -84,6 +87,7 @@ impl SimWorld {
             planning: PlanningWorld::for_scene(program, scene),
             nav: NavWorld::new(program, scene, 0.0),
             scene: Some(scene),
+            walks: Vec::new(),
         }
     }
 
@@ -114,6 +118,22 @@ impl SimWorld {
             self.bodies.resize(i + 1, Body::default());
         }
         &mut self.bodies[i]
+    }
+
+    /// The route `agent` is walking, if it walks.
+    pub fn walk(&self, agent: AgentId) -> Option<&RouteAhead> {
+        self.walks.get(agent.index()).and_then(Option::as_ref)
+    }
+
+    pub(crate) fn set_walk(&mut self, agent: AgentId, walk: Option<RouteAhead>) {
+        let i = agent.index();
+        if i >= self.walks.len() {
+            if walk.is_none() {
+                return;
+            }
+            self.walks.resize(i + 1, None);
+        }
+        self.walks[i] = walk;
     }
 
     /// Where `agent` stands, `[x, y]`.

@@ -174,6 +174,11 @@ impl StateCode<SimWorld> for Goto {
     fn update(&mut self, cx: &mut Cx<'_>, dt: f64) {
         self.step(cx, dt);
     }
+    fn cleanup(&mut self, cx: &mut Cx<'_>) {
+        // The walk is over (arrived, or interrupted): nothing is ahead any more.
+        let agent = cx.agent;
+        cx.game.set_walk(agent, None);
+    }
 }
 
 /// `Wait` (modifier seconds, raises Done) and `FinishTalkState` (random 1.5–2.5 s, raises

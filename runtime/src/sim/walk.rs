@@ -177,10 +177,27 @@ impl SimWorld {
     }
 }
 
+/// The route an agent is walking, as a host shows it: the points of the walk in world metres
+/// (the last one the location itself), and the next one to reach. On a graph they are the
+/// planned path's nodes, replaced when the walk re-routes; without one, the location alone.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RouteAhead {
+    pub points: Arc<[[f64; 2]]>,
+    pub next: usize,
+}
+
+impl RouteAhead {
+    /// The points still ahead of the agent, the destination last.
+    pub fn ahead(&self) -> &[[f64; 2]] {
+        &self.points[self.next.min(self.points.len())..]
+    }
+}
+
 /// A planned walk: points to pass, in world metres, the last one the location itself.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Route {
-    points: Vec<[f64; 2]>,
+    /// Shared with the world's [`RouteAhead`] of the agent, so showing it copies nothing.
+    points: Arc<[[f64; 2]]>,
     /// The node of each point (the last point, the location itself, has none).
     nodes: Vec<NodeId>,
     next: usize,
@@ -262,21 +279,36 @@ pub(crate) fn walk_to(
     let mut stride = WALK_SPEED * dt;
     if !planned {
         // No navigation graph: straight to the location.
-        return step_towards(&mut body.x, &mut body.y, target, &mut stride);
+        let there = step_towards(&mut body.x, &mut body.y, target, &mut stride);
+        let straight = match cx.game.walk(agent) {
+            Some(w) if *w.points == [target] => w.points.clone(),
+            _ => Arc::from([target]),
+        };
+        let ahead = (!there).then_some(RouteAhead {
+            points: straight,
+            next: 0,
+        });
+        cx.game.set_walk(agent, ahead);
+        return there;
     }
     let Some(r) = route.as_mut() else {
         return false;
     };
-    if r.blocked {
-        return false;
-    }
-    while r.next < r.points.len() {
+    let mut there = !r.blocked;
+    while there && r.next < r.points.len() {
         if !step_towards(&mut body.x, &mut body.y, r.points[r.next], &mut stride) {
-            return false;
+            there = false;
+        } else {
+            r.next += 1;
         }
-        r.next += 1;
     }
-    true
+    // A blocked walk has nothing ahead to show; neither has one that arrived.
+    let ahead = (!r.blocked && r.next < r.points.len()).then(|| RouteAhead {
+        points: r.points.clone(),
+        next: r.next,
+    });
+    cx.game.set_walk(agent, ahead);
+    there
 }
 
 /// Moves up to `stride` metres towards `to`; true when there (the rest of the stride is left
@@ -374,7 +406,7 @@ fn plan(
         .collect();
     (
         Route {
-            points,
+            points: points.into(),
             nodes: path.path.clone(),
             next: 0,
             generation: nav.generation,
