@@ -273,12 +273,6 @@ impl Session {
 
     pub(super) fn apply_ops(&mut self, doc: DocId, ops: Vec<Op>) -> Result<(), String> {
         for op in ops {
-            // The panels ask for an auto-layout from estimates; the graph knows the sizes the
-            // states are drawn at.
-            let op = match (op, self.project.docs[doc].state.machine()) {
-                (Op::Arrange(_), Some(m)) => Op::Arrange(self.graph.arrange_measured(m)),
-                (op, _) => op,
-            };
             let before = self.project.docs[doc].state.clone();
             let label = op.label();
             let key = op.coalesce().map(|k| format!("{doc} {k}"));

@@ -93,7 +93,7 @@ impl Inspector {
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| match selected.len() {
-                0 => self.machine(ui, m, cx, &mut out),
+                0 => self.machine(ui, m, graph, cx, &mut out),
                 1 => {
                     let name = selected.iter().next().cloned().unwrap_or_default();
                     if let Some(i) = ops::index_of(m, &name) {
@@ -123,6 +123,7 @@ impl Inspector {
         &mut self,
         ui: &mut Ui,
         m: &MachineAsset,
+        graph: &GraphView,
         cx: &InspectorCx,
         out: &mut InspectorOutput,
     ) {
@@ -188,7 +189,7 @@ impl Inspector {
             .on_hover_text("Arrange the states in columns that follow the flow")
             .clicked()
         {
-            out.ops.push(Op::Arrange(GraphView::arrange(m)));
+            out.ops.push(Op::Arrange(graph.arrange_measured(m)));
         }
         let machine_level: Vec<&Located> = cx
             .diagnostics

@@ -295,17 +295,14 @@ impl GraphView {
 
     /// Auto-layout positions of every state of `m`, from the states' estimated sizes.
     pub fn arrange(m: &MachineAsset) -> Vec<(String, [f32; 2])> {
-        let mut all = GraphView::arrange_with_missing(m, &HashMap::new());
-        all.truncate(m.states.len());
-        all
+        arranged(m, &HashMap::new())
     }
 
     /// [`GraphView::arrange`] with the sizes states were last drawn at where known: a dialog
-    /// state's line, which the estimate cannot see, makes its column wider.
+    /// state's line, which the estimate cannot see, makes its column wider. What the
+    /// Auto-layout buttons ask for.
     pub fn arrange_measured(&self, m: &MachineAsset) -> Vec<(String, [f32; 2])> {
-        let mut all = GraphView::arrange_with_missing(m, &self.drawn);
-        all.truncate(m.states.len());
-        all
+        arranged(m, &self.drawn)
     }
 
     /// [`GraphView::arrange`] with the targets that name no state laid out too, after the
@@ -575,6 +572,7 @@ impl GraphView {
             viewport,
             layout,
             auto: &self.auto,
+            drawn: &self.drawn,
             stubs: &stubs,
         };
         let widget = SnarlWidget::new().id(self.id).style(crate::graph::style());
@@ -720,6 +718,7 @@ impl GraphView {
                 viewport: self.viewport,
                 layout,
                 auto: &auto,
+                drawn: &self.drawn,
                 stubs: &[],
             };
             viewer.add_menu(ui, pos2(at[0], at[1]), None);
@@ -732,7 +731,7 @@ impl GraphView {
             .on_hover_text("Arrange the states in columns that follow the flow")
             .clicked()
         {
-            ops.push(Op::Arrange(GraphView::arrange(m)));
+            ops.push(Op::Arrange(self.arrange_measured(m)));
         }
         if ui
             .button("Fit")
@@ -760,8 +759,17 @@ struct Viewer<'a> {
     viewport: Rect,
     layout: &'a Layout,
     auto: &'a HashMap<String, [f32; 2]>,
+    /// The size each state was last drawn at (for Auto-layout).
+    drawn: &'a HashMap<String, Vec2>,
     /// Transitions with an end out of view: (from, to), graph coordinates.
     stubs: &'a [(Pos2, Pos2)],
+}
+
+/// Auto-layout positions of the states of `m`, from their drawn sizes where known.
+fn arranged(m: &MachineAsset, drawn: &HashMap<String, Vec2>) -> Vec<(String, [f32; 2])> {
+    let mut all = GraphView::arrange_with_missing(m, drawn);
+    all.truncate(m.states.len());
+    all
 }
 
 /// The glow of active states: green live, amber when the preview shows the past.
@@ -1275,7 +1283,7 @@ impl SnarlViewer<GNode> for Viewer<'_> {
     fn show_graph_menu(&mut self, pos: Pos2, ui: &mut Ui, _snarl: &mut Snarl<GNode>) {
         ui.menu_button("Add state", |ui| self.add_menu(ui, pos, None));
         if ui.button("Auto-layout").clicked() {
-            self.out.ops.push(Op::Arrange(GraphView::arrange(self.m)));
+            self.out.ops.push(Op::Arrange(arranged(self.m, self.drawn)));
             ui.close();
         }
     }
