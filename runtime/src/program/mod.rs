@@ -418,7 +418,32 @@ impl Program {
         container::wrap(Kind::Program, &payload)
     }
 
-    /// Parses and verifies an `.ensb` file's bytes. Never panics on any input.
+    /// Parses and verifies an `.ensb` file's bytes. Never panics on any input: bytes that are
+    /// not a program, a program of another format version, a truncated or corrupt file and a
+    /// program whose tables do not fit together each give their own [`LoadError`].
+    ///
+    /// ```
+    /// use ensemble_runtime::{LoadError, Program};
+    ///
+    /// // An empty program with one interned name (the compiler builds real ones).
+    /// let program = Program::new(vec!["guard".into()], vec![], vec![], vec![], vec![], vec![], vec![])?;
+    /// let bytes = program.to_bytes();
+    ///
+    /// let loaded = Program::from_bytes(&bytes)?;
+    /// assert_eq!(loaded.name_id("guard").map(|n| loaded.name(n)), Some("guard"));
+    ///
+    /// // Bad bytes are refused with a reason, never a panic.
+    /// assert_eq!(Program::from_bytes(b""), Err(LoadError::Empty));
+    /// assert!(matches!(Program::from_bytes(b"{\"machines\": []}"), Err(LoadError::BadMagic { .. })));
+    /// let cut = &bytes[..bytes.len() - 1];
+    /// assert!(matches!(Program::from_bytes(cut), Err(LoadError::Truncated { .. })));
+    /// let mut flipped = bytes.clone();
+    /// *flipped.last_mut().unwrap() ^= 0x01;
+    /// let err = Program::from_bytes(&flipped).unwrap_err();
+    /// assert!(matches!(err, LoadError::ChecksumMismatch { .. }));
+    /// assert!(err.to_string().contains("the file is corrupt"));
+    /// # Ok::<(), LoadError>(())
+    /// ```
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, LoadError> {
         let payload = container::unwrap(Kind::Program, bytes)?;
         let mut program: Program =
@@ -429,7 +454,23 @@ impl Program {
         Ok(program)
     }
 
-    /// Reads and verifies an `.ensb` file.
+    /// Reads and verifies an `.ensb` file; an unreadable file is [`LoadError::Io`], anything
+    /// else is refused as by [`Program::from_bytes`].
+    ///
+    /// ```
+    /// use ensemble_runtime::{LoadError, Program};
+    ///
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("game.ensb");
+    /// let program = Program::new(vec!["guard".into()], vec![], vec![], vec![], vec![], vec![], vec![])?;
+    /// let size = program.save(&path).unwrap();
+    /// assert_eq!(size, std::fs::metadata(&path).unwrap().len());
+    /// assert_eq!(Program::load(&path)?, program);
+    ///
+    /// let missing = Program::load(&dir.path().join("missing.ensb"));
+    /// assert!(matches!(missing, Err(LoadError::Io(_))));
+    /// # Ok::<(), LoadError>(())
+    /// ```
     pub fn load(path: &std::path::Path) -> Result<Self, LoadError> {
         let bytes = std::fs::read(path).map_err(|e| LoadError::Io(e.to_string()))?;
         Self::from_bytes(&bytes)

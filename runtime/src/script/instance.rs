@@ -122,6 +122,75 @@ struct Participant {
     known_at: (u64, u64),
 }
 
+/// A running interaction script at a smart location: its participants (actor, role, script
+/// state, action in flight), its own tuple space and its own random stream. The smart location
+/// (or a game's equivalent) owns it, calls [`ScriptInstance::update`] every tick, starts the
+/// [`ActionRequest`]s it returns and reports back how they ended.
+///
+/// Invariant: an instance is always updated with the [`ScriptDef`] it was created for (the one
+/// at index [`ScriptInstance::script`]); after a hot reload, [`ScriptInstance::carry`] moves it
+/// onto the new definition first.
+///
+/// # Example
+///
+/// A bench: an actor of role `sitter` who is not sitting walks to a seat and sits; sitting
+/// holds only once the game reports the action done.
+///
+/// ```
+/// use ensemble_runtime::program::NameId;
+/// use ensemble_runtime::script::instance::World;
+/// use ensemble_runtime::script::*;
+///
+/// let names = ["bench-script", "sitter", "approach", "sit-down", "sit", "seat", "sitting",
+///              "bench", "ann"];
+/// let n = |s: &str| NameId(names.iter().position(|x| *x == s).unwrap() as u32);
+/// let me = |p: &str| Atom { predicate: n(p), args: vec![Expr::Me] };
+/// // approach: seat(X), not sitting(.me) -> sit X; deferred add sitting(.me); terminate actor
+/// let def = ScriptDef {
+///     name: n("bench-script"),
+///     roles: vec![RoleDef { name: n("sitter"), min: 1, max: 2, dynamic_join: true, leave_command: None }],
+///     states: vec![ScriptStateDef { name: n("approach"), first_rule: 0, rule_count: 1 }],
+///     initial_state: 0,
+///     rules: vec![RuleDef {
+///         name: n("sit-down"),
+///         role: None,
+///         precondition: vec![
+///             Literal::Pos(Atom { predicate: n("seat"), args: vec![Expr::Var(0)] }),
+///             Literal::Neg(me("sitting")),
+///         ],
+///         action: Some(ActionDef { name: n("sit"), target: Some(Expr::Var(0)), parameters: vec![] }),
+///         add: vec![],
+///         delete: vec![],
+///         deferred_add: vec![me("sitting")],
+///         deferred_delete: vec![],
+///         on_error: vec![],
+///         next_state: None,
+///         terminate: Termination::Actor,
+///         variables: 1,
+///     }],
+/// };
+///
+/// // The smart location supplies its props as facts; the seed and stream fix the shuffles.
+/// let seat = Fact { predicate: n("seat"), args: vec![Value::Sym(n("bench"))] };
+/// let mut bench = ScriptInstance::new(0, &[seat], 42, 0);
+/// let (mut events, mut requests) = (Vec::new(), Vec::new());
+/// bench.join(&def, 7, n("ann"), 0, &mut events);
+///
+/// let world = World { now: 0.0, distance: &|_, _| None };
+/// bench.update(&def, &world, &[], &mut events, &mut requests);
+/// let sit = requests.pop().expect("ann sits down");
+/// assert_eq!((sit.actor, sit.action, sit.target), (7, n("sit"), Some(Value::Sym(n("bench")))));
+/// let ann = [Value::Sym(n("ann"))];
+/// assert!(!bench.space.contains(n("sitting"), &ann), "deferred until the action ends");
+///
+/// // The game played the animation; the next update applies the deferred effects, ann
+/// // leaves, and with no sitter left (minimum 1) the script ends.
+/// let world = World { now: 1.5, distance: &|_, _| None };
+/// bench.update(&def, &world, &[(sit.id, ActionOutcome::Succeeded)], &mut events, &mut requests);
+/// assert!(bench.space.contains(n("sitting"), &ann));
+/// assert!(bench.ended());
+/// assert!(matches!(events.last(), Some(ScriptEvent::End { .. })));
+/// ```
 pub struct ScriptInstance {
     /// Index of the script in the program.
     pub script: u32,
