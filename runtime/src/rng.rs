@@ -11,6 +11,8 @@ use rand_pcg::Pcg32;
 pub struct Rng(Pcg32);
 
 impl Rng {
+    /// The generator for one `stream` of a scene's `seed`: a scene uses the agent's index (or
+    /// another fixed number per consumer) as the stream, so consumers never share draws.
     pub fn new(seed: u64, stream: u64) -> Self {
         // splitmix64 spreads nearby (seed, stream) pairs over the whole seed space.
         let mut z = seed ^ stream.wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -20,6 +22,7 @@ impl Rng {
         Rng(Pcg32::seed_from_u64(z))
     }
 
+    /// The next raw 32 bits.
     pub fn next_u32(&mut self) -> u32 {
         self.0.next_u32()
     }

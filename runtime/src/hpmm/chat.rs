@@ -146,6 +146,8 @@ pub struct ChatScene {
 }
 
 impl ChatScene {
+    /// The conversation scene `name` of `program`; `seed` drives the agent's template choices.
+    /// Fails with [`ChatError::UnknownChat`] when the program has no such conversation.
     pub fn new(program: Arc<Program>, name: &str, seed: u64) -> Result<Self, ChatError> {
         let agent = SocialAgent::new(program.clone(), name, seed)?;
         let chat = &program.hpmm.chats[agent.chat().index()];
@@ -162,18 +164,23 @@ impl ChatScene {
         })
     }
 
+    /// The agent, to read its beliefs and bindings.
     pub fn agent(&self) -> &SocialAgent {
         &self.agent
     }
 
+    /// Turns recording of trace events on or off (on by default); an embedder that never calls
+    /// [`ChatScene::take_events`] should turn it off, or the events accumulate.
     pub fn set_tracing(&mut self, on: bool) {
         self.tracing = on;
     }
 
+    /// Iterations run so far.
     pub fn tick_count(&self) -> u64 {
         self.tick
     }
 
+    /// Scene time in seconds: iterations times the conversation's tick interval.
     pub fn now(&self) -> f64 {
         self.tick as f64 * self.dt
     }
@@ -234,6 +241,7 @@ impl ChatScene {
         }
     }
 
+    /// Hands over the trace events recorded since the last call (what was heard and said).
     pub fn take_events(&mut self) -> Vec<TraceEvent> {
         std::mem::take(&mut self.events)
     }

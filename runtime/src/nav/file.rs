@@ -17,6 +17,7 @@ use std::path::Path;
 
 /// Bumped whenever the payload layout changes; the loader refuses every other version.
 pub const NAV_FORMAT_VERSION: u16 = 2;
+/// The first eight bytes of every `.ensnav` file (the same PNG-style trick as `.ensb`).
 pub const MAGIC: [u8; 8] = [0x89, b'E', b'N', b'S', b'N', b'\r', b'\n', 0x1a];
 const HEADER_LEN: usize = 24;
 
@@ -36,6 +37,7 @@ fn header(len: u64, crc: u32) -> Vec<u8> {
 }
 
 impl NavData {
+    /// The whole `.ensnav` file in memory: header, checksum, payload.
     pub fn to_bytes(&self) -> Result<Vec<u8>, NavError> {
         let payload = postcard::to_stdvec(self).map_err(|e| NavError::Decode(e.to_string()))?;
         let mut out = header(payload.len() as u64, crc32fast::hash(&payload));
@@ -43,6 +45,8 @@ impl NavData {
         Ok(out)
     }
 
+    /// Parses and verifies an `.ensnav` file's bytes. Never panics: every refusal is a
+    /// [`NavError`] that says what is wrong.
     pub fn from_bytes(bytes: &[u8]) -> Result<NavData, NavError> {
         if bytes.is_empty() {
             return Err(NavError::Empty);

@@ -11,7 +11,9 @@ pub type NodeId = u32;
 /// The grid behind a graph read from a MovingAI map: which cell each node is.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Grid {
+    /// Columns of the map.
     pub width: u32,
+    /// Rows of the map.
     pub height: u32,
     /// Node -> cell (`y * width + x`).
     cell_of: Vec<u32>,
@@ -83,6 +85,7 @@ impl Points {
         self.xy[v as usize]
     }
 
+    /// Cost per coordinate unit of the straight-line estimate (admissible by construction).
     pub fn scale(&self) -> f64 {
         self.scale
     }
@@ -92,11 +95,13 @@ impl Points {
 /// ([`super::codec`]): a grid as its bitmap.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Graph {
+    /// How its packed costs read.
     pub metric: Metric,
     offsets: Vec<u32>,
     targets: Vec<NodeId>,
     /// Per stored edge; `UNREACHABLE` once the edge is removed.
     costs: Vec<Packed>,
+    /// The grid behind the graph, when it was read from a map.
     pub grid: Option<Grid>,
     /// Node positions for graphs that are not grids.
     pub points: Option<Points>,
@@ -365,6 +370,7 @@ impl Graph {
         Ok(g)
     }
 
+    /// Number of nodes; ids are `0..node_count`.
     pub fn node_count(&self) -> u32 {
         (self.offsets.len() - 1) as u32
     }

@@ -117,6 +117,7 @@ impl Open<'_> {
 }
 
 impl Workspace {
+    /// Scratch space sized for a graph of `nodes` nodes; a search on another graph re-sizes it.
     pub fn new(nodes: u32) -> Workspace {
         Workspace {
             slots: vec![Slot::default(); nodes as usize],

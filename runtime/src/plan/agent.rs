@@ -42,12 +42,20 @@ pub const MAX_REPLANS: u32 = 64;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Note {
     /// A new plan, from the agent's belief.
-    Plan { actions: Vec<OpId>, nodes: u64 },
+    Plan {
+        /// The actions, in order.
+        actions: Vec<OpId>,
+        /// Nodes the planning call visited.
+        nodes: u64,
+    },
     /// The plan changed; `actions` is what is left to do (the current action first, if it goes
     /// on).
     Replan {
+        /// What is left to do.
         actions: Vec<OpId>,
+        /// Why it changed, in words (`the gate closed`).
         reason: String,
+        /// Nodes the new planning call visited.
         nodes: u64,
     },
 }
@@ -65,11 +73,14 @@ pub enum Next {
     Failed(String),
 }
 
+/// What the executive decided after being told something: the trace notes and the next step.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decision {
+    /// Plans and replans made while deciding, in order.
     pub notes: Vec<Note>,
     /// The current action was abandoned (a noticed change made it impossible).
     pub interrupted: bool,
+    /// What the agent does now.
     pub next: Next,
 }
 
@@ -121,6 +132,7 @@ impl Executive {
         }
     }
 
+    /// What the agent believes holds, as far as it has been told.
     pub fn belief(&self) -> &State {
         &self.belief
     }

@@ -22,12 +22,17 @@ use super::state::State;
 use super::task::{OpId, Task};
 use std::collections::HashMap;
 
+/// How a MinMin search runs ([`minmin`], [`run`]).
 #[derive(Clone, Copy, Debug)]
 pub struct MinMinConfig {
+    /// Lookahead depth `H`; the heuristic is computed `H` levels below each scored child.
     pub horizon: u32,
     /// Initial depth bound `d`; `None` = number of operators (the paper's choice).
     pub depth_bound: Option<u32>,
+    /// Prune successors that add no new atom (and delete nothing a negative condition asks
+    /// about).
     pub second_bound: bool,
+    /// The estimate at the lookahead's frontier.
     pub heuristic: Heuristic,
     /// Skip a state already explored at the same or a smaller depth (sound for branch and
     /// bound; not in the paper, on by default).
@@ -49,6 +54,7 @@ impl Default for MinMinConfig {
     }
 }
 
+/// What one MinMin search found.
 #[derive(Clone, Debug, Default)]
 pub struct MinMinResult {
     /// The shortest plan found (its first operator is what the agent executes).
@@ -218,11 +224,15 @@ pub fn minmin(task: &Task, from: &State, cfg: MinMinConfig) -> MinMinResult {
 /// What happened while an agent interleaved planning and execution.
 #[derive(Clone, Debug, Default)]
 pub struct Episode {
+    /// Operators executed, in order.
     pub executed: Vec<OpId>,
     /// The plan computed before each executed step.
     pub plans: Vec<Vec<OpId>>,
+    /// Whether the goal held when the loop stopped.
     pub reached_goal: bool,
+    /// Nodes generated over every planning call.
     pub nodes: u64,
+    /// The state the agent observed last; always set once [`run`] returns.
     pub final_state: Option<State>,
 }
 
