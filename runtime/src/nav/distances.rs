@@ -17,7 +17,7 @@ use super::cost::{Metric, Packed, UNREACHABLE};
 const NARROW_UNREACHABLE: u16 = u16::MAX;
 
 /// A cluster's distance entries and their domination bits (the layout is the cluster's
-/// business, see [`super::hierarchy`]). Stored compactly in files ([`super::codec`]).
+/// business, see [`super::hierarchy`]). Stored compactly in files (`codec`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Table {
     /// The distances, in the cluster's layout.

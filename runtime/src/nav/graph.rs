@@ -92,7 +92,7 @@ impl Points {
 }
 
 /// An undirected weighted graph with positive edge costs. Stored compactly in files
-/// ([`super::codec`]): a grid as its bitmap.
+/// (`codec`): a grid as its bitmap.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Graph {
     /// How its packed costs read.

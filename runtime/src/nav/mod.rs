@@ -17,7 +17,7 @@
 //! - [`resolve`]: ResolvePath (Pseudo-code 2, with the erratum fixed).
 //! - [`update`]: dynamic update after an edge is removed.
 //! - [`astar`]: plain A*, the baseline and test oracle.
-//! - [`file`]: the checksummed `.ensnav` container.
+//! - [`file`](mod@file): the checksummed `.ensnav` container.
 //! - `codec`: the compact file encodings (tables as prefix-coded differences, grids as
 //!   bitmaps).
 

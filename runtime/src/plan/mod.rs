@@ -7,7 +7,7 @@
 //!   bound) and the loop that interleaves planning and execution.
 //! - [`pop`]: partial-order planning — POP, A-POP (achiever index) and D-POP repair after a
 //!   player action, with the corrected algorithms of the research digest.
-//! - [`validate`]: replays any plan step by step and says where it breaks.
+//! - [`validate`](mod@validate): replays any plan step by step and says where it breaks.
 //! - [`graph`]: Hewlett's planning graph, precomputed and shared by every agent of a problem.
 //! - [`section`]: the planning section of a compiled program (problems, world events).
 //! - [`agent`]: the plan–act–observe loop an agent runs (game-agnostic; `sim::planning` runs it

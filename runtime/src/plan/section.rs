@@ -2,8 +2,8 @@
 //! every planning problem a `Plan` state can name, grounded, with the machine that performs each
 //! action, the planner it asks for, and the world events scenes script.
 //!
-//! Everything here is checked by [`verify`] when a program is loaded, so the planners and the
-//! agents that run them index these tables without further checks.
+//! Everything here is checked by the program verifier when a program is loaded, so the planners
+//! and the agents that run them index these tables without further checks.
 
 use super::graph::PlanGraph;
 use super::heuristic::Heuristic;

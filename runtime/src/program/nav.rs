@@ -15,11 +15,19 @@ use serde::{Deserialize, Serialize};
 pub enum Placement {
     /// A grid map: cell `(x, y)` covers `origin + [x, x+1) × cell` by `origin + [y, y+1) × cell`
     /// and its node stands at the cell's centre; a straight step costs `cell` metres.
-    Grid { origin: [f64; 2], cell: f64 },
+    Grid {
+        /// World position of the grid's corner at cell `(0, 0)`, metres.
+        origin: [f64; 2],
+        /// Side of a cell, metres.
+        cell: f64,
+    },
     /// Positioned nodes: world = `origin + position × unit`; a cost of 1 is `cost_unit` metres.
     Points {
+        /// World position of the graph's coordinate origin, metres.
         origin: [f64; 2],
+        /// Metres per coordinate unit.
         unit: f64,
+        /// Metres per unit of edge cost.
         cost_unit: f64,
     },
 }
@@ -38,6 +46,7 @@ impl Default for Placement {
 /// PPA* update) and open again.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Door {
+    /// The door's name, as scene events name it.
     pub name: NameId,
     /// The edges it blocks when closed, with their costs (to put them back).
     pub edges: Vec<(NodeId, NodeId, Packed)>,
@@ -48,22 +57,28 @@ pub struct Door {
 /// A door opening or closing `at` seconds into a scene.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DoorEvent {
+    /// The scene that scripts it.
     pub scene: SceneId,
+    /// Seconds into the scene.
     pub at: f64,
     /// Index into [`NavSection::doors`].
     pub door: u32,
+    /// True opens the door, false closes it.
     pub open: bool,
 }
 
+/// The navigation section of a program (see the module documentation).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct NavSection {
     /// The graph and its PPA* data; `None` when the project has no navigation graph.
     pub data: Option<NavData>,
+    /// How graph coordinates map to world metres.
     pub placement: Placement,
     /// The node of each program location, by [`LocationId`].
     pub location_nodes: Vec<NodeId>,
     /// Named nodes of an authored graph, for the trace (`via`) and tools.
     pub names: Vec<(NameId, NodeId)>,
+    /// Doors scene events open and close.
     pub doors: Vec<Door>,
     /// Door events of every scene, in time order within a scene.
     pub events: Vec<DoorEvent>,

@@ -10,56 +10,89 @@ use smallvec::SmallVec;
 /// An action the game (or the simulator) should start for an actor.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ActionRequest {
+    /// Names this request in the outcome the game reports back ([`ScriptInstance::update`]'s
+    /// `finished`); unique within the instance.
     pub id: u64,
     /// The game's handle of the actor.
     pub actor: u32,
+    /// The action's name (`sit`, `talk`).
     pub action: NameId,
+    /// What it is aimed at, if the rule names a target that evaluated.
     pub target: Option<Value>,
+    /// Named parameters that evaluated, in rule order.
     pub parameters: Vec<(NameId, Value)>,
 }
 
+/// How an action the game performed ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ActionOutcome {
+    /// It completed: the rule's deferred effects apply.
     Succeeded,
+    /// It failed: the rule's on-error facts apply and its termination does not take effect.
     Failed,
 }
 
 /// What an update did, for the trace.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ScriptEvent {
+    /// An actor started an action.
     Act {
+        /// The actor.
         actor: u32,
+        /// The action.
         action: NameId,
+        /// Its target.
         target: Option<Value>,
     },
+    /// An actor's action succeeded.
     Done {
+        /// The actor.
         actor: u32,
+        /// The action.
         action: NameId,
+        /// Its target.
         target: Option<Value>,
     },
+    /// An actor's action failed.
     Fail {
+        /// The actor.
         actor: u32,
+        /// The action.
         action: NameId,
+        /// Its target.
         target: Option<Value>,
     },
+    /// A fact was added to the tuple space.
     Add {
+        /// Who caused it: the acting participant, or `None` for the location or the game.
         actor: Option<u32>,
+        /// The fact.
         fact: Fact,
     },
+    /// A fact was removed from the tuple space.
     Del {
+        /// Who caused it: the acting participant, or `None` for the location or the game.
         actor: Option<u32>,
+        /// The fact.
         fact: Fact,
     },
+    /// An actor joined the script.
     Join {
+        /// The actor.
         actor: u32,
+        /// Its role.
         role: u16,
     },
+    /// An actor left the script.
     Leave {
+        /// The actor.
         actor: u32,
+        /// The role it had.
         role: u16,
     },
     /// The script ended; every remaining participant has left.
     End {
+        /// Why, in words (`every participant left`, `a rule terminated the script`).
         reason: String,
     },
 }
@@ -198,6 +231,8 @@ pub struct ScriptInstance {
     values: SmallVec<[Value; 4]>,
     /// Leave commands not yet handed out.
     leave_requests: Vec<ActionRequest>,
+    /// The script's own facts: the props supplied at the start plus everything its rules and
+    /// the game added since.
     pub space: TupleSpace,
     /// Inline: an update touches few cache lines, which matters with thousands of instances.
     participants: SmallVec<[Participant; 4]>,
@@ -225,7 +260,10 @@ thread_local! {
 
 /// Game services an update needs.
 pub struct World<'a> {
+    /// Scene time in seconds (`.now`).
     pub now: f64,
+    /// The distance between two participants or props, in metres (`distance(a, b)`); `None` if
+    /// either has no position.
     pub distance: &'a dyn Fn(Value, Value) -> Option<f64>,
 }
 
@@ -253,6 +291,7 @@ impl ScriptInstance {
         }
     }
 
+    /// Whether the script has ended (an ended instance ignores updates).
     pub fn ended(&self) -> bool {
         self.ended
     }
@@ -267,6 +306,7 @@ impl ScriptInstance {
         self.participants.iter().map(|p| (p.actor, p.role, p.state))
     }
 
+    /// How many participants hold `role`.
     pub fn count(&self, role: u16) -> usize {
         self.participants.iter().filter(|p| p.role == role).count()
     }

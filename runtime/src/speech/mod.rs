@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 pub struct SentenceId(pub u32);
 
 impl SentenceId {
+    /// The id as a table index.
     pub fn index(self) -> usize {
         self.0 as usize
     }
@@ -27,6 +28,7 @@ impl SentenceId {
 /// A piece of a candidate line.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Part {
+    /// Literal text.
     Text(String),
     /// The value of the sentence state's slot with this index.
     Slot(u32),
@@ -37,18 +39,22 @@ pub enum Part {
 pub struct CandidateDef {
     /// Stable id: a hash of the sentence state's name and the line's template.
     pub id: u32,
+    /// Text and slots, in speaking order.
     pub parts: Vec<Part>,
     /// The n-gram score the compiler ranked it by (log2 of a geometric-mean probability).
     pub score: f32,
 }
 
+/// A sentence state of the program: its slots and where its ranked candidates are.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SentenceDef {
+    /// The state's name, as the program's machines use it.
     pub name: NameId,
     /// The `VARIABLE` names, in the order `Part::Slot` indexes them.
     pub slots: Vec<NameId>,
     /// Candidates `first_candidate .. first_candidate + candidate_count`, best first.
     pub first_candidate: u32,
+    /// How many candidates it has.
     pub candidate_count: u32,
     /// How many of the best candidates the runtime chooses among (at least 1).
     pub choose_among: u32,
@@ -57,18 +63,24 @@ pub struct SentenceDef {
 /// A variable an agent of a scene starts with (`CityName = "Boston"`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AgentBinding {
+    /// The scene whose agent starts with the variable.
     pub scene: SceneId,
     /// The agent's index in the scene.
     pub agent: u32,
+    /// The variable's name.
     pub variable: NameId,
+    /// Its value, as spoken.
     pub value: String,
 }
 
 /// The program's speech section.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SpeechTable {
+    /// Sentence states, by [`SentenceId`].
     pub sentences: Vec<SentenceDef>,
+    /// Candidates of every sentence state, each state's run contiguous and best first.
     pub candidates: Vec<CandidateDef>,
+    /// Variables agents of scenes start with.
     pub bindings: Vec<AgentBinding>,
 }
 
@@ -77,10 +89,12 @@ pub struct SpeechTable {
 pub struct Unbound(pub String);
 
 impl SpeechTable {
+    /// Whether the program has no speech content.
     pub fn is_empty(&self) -> bool {
         self.sentences.is_empty() && self.bindings.is_empty()
     }
 
+    /// Sentence state `id`.
     pub fn sentence(&self, id: SentenceId) -> &SentenceDef {
         &self.sentences[id.index()]
     }
