@@ -1,6 +1,10 @@
 //! The navigation graph: an undirected graph in compressed sparse row form (every edge is
 //! stored in both directions), optionally laid out on an octile grid so that A* has a
 //! coordinate heuristic.
+//!
+//! Invariant: an edge's cost is positive (checked when the graph is built); a removed edge keeps
+//! its slot, marked [`UNREACHABLE`], so putting it back (a door opening) needs no reallocation
+//! and node ids never change.
 
 use super::NavError;
 use super::cost::{Metric, Packed, UNREACHABLE};

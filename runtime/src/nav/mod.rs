@@ -20,6 +20,12 @@
 //! - [`file`](mod@file): the checksummed `.ensnav` container.
 //! - `codec`: the compact file encodings (tables as prefix-coded differences, grids as
 //!   bitmaps).
+//!
+//! Invariant: a [`NavData`] obtained from [`NavData::new`] or [`NavData::from_bytes`] has been
+//! verified (graph, hierarchy structure, table sizes and encodings), so the search and
+//! ResolvePath index it without checks and never panic on it; a query naming a node the graph
+//! does not have is [`NavError::NoSuchNode`]. A [`Workspace`] is one thread's search memory:
+//! keep one per thread and reuse it for every query (see [`NavData::find_path`]).
 
 pub mod astar;
 mod codec;

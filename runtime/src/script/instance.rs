@@ -1,4 +1,9 @@
 //! A running script instance and its update, exactly as 35.4 lists it.
+//!
+//! The instance owns no world: the caller says what time it is and how far apart things are
+//! ([`World`]), starts the actions it requests ([`ActionRequest`]) and reports back how they
+//! ended. Participants are identified by the caller's actor handles (`u32`); the instance
+//! never interprets them.
 
 use super::def::{Atom, Expr, RuleDef, ScriptDef, Termination};
 use super::eval::{Bindings, Env, Scratch, eval, solve};

@@ -7,6 +7,61 @@
 //! id across rebuilds, for string tables and voice recording). Choosing is a weighted draw among
 //! the first `choose_among` candidates (Hewlett §3.4.4: "a weighted average to pick from the
 //! first two entries"), weight `2^score`, from the agent's seeded random stream.
+//!
+//! Invariant: in a verified program every sentence state's candidates are contiguous and in
+//! range, `choose_among` is at least 1, scores are finite and every slot index is below its
+//! state's slot count, so [`SpeechTable::choose`] and [`SpeechTable::fill`] index without
+//! checks. A slot whose variable has no value is not an error: it is spoken as `{Name}` and
+//! reported, so a missing binding shows in the trace instead of silencing the agent.
+//!
+//! # Example
+//!
+//! ```
+//! use ensemble_runtime::program::{NameId, Program};
+//! use ensemble_runtime::speech::*;
+//!
+//! let names = vec!["WantTicketTo".to_string(), "City".to_string()];
+//! let line = |template: &str, parts, score| CandidateDef {
+//!     id: candidate_id("WantTicketTo", template),
+//!     parts,
+//!     score,
+//! };
+//! let speech = SpeechTable {
+//!     sentences: vec![SentenceDef {
+//!         name: NameId(0),
+//!         slots: vec![NameId(1)],
+//!         first_candidate: 0,
+//!         candidate_count: 2,
+//!         choose_among: 2,
+//!     }],
+//!     candidates: vec![
+//!         line(
+//!             "a ticket to {City}, please",
+//!             vec![Part::Text("a ticket to ".into()), Part::Slot(0), Part::Text(", please".into())],
+//!             -4.0,
+//!         ),
+//!         line("i need to get to {City}", vec![Part::Text("i need to get to ".into()), Part::Slot(0)], -7.0),
+//!     ],
+//!     bindings: vec![],
+//! };
+//! let program = Program::new(names, vec![], vec![], vec![], vec![], vec![], vec![])?
+//!     .with_speech(speech)?;
+//! let speech = &program.speech;
+//! let id = speech.sentence_by_name(program.name_id("WantTicketTo").unwrap()).unwrap();
+//!
+//! // Weights 2^-4 and 2^-7: the better line takes 8/9 of the draws.
+//! assert_eq!(speech.choose(id, 0.5), Some(0));
+//! assert_eq!(speech.choose(id, 0.95), Some(1));
+//!
+//! let best = &speech.candidates_of(id)[0];
+//! let (said, unbound) = speech.fill(&program, id, best, |v| (v == "City").then_some("Boston"));
+//! assert_eq!(said, "A ticket to Boston, please");
+//! assert!(unbound.is_empty());
+//! let (said, unbound) = speech.fill(&program, id, best, |_| None);
+//! assert_eq!(said, "A ticket to {City}, please");
+//! assert_eq!(unbound, [Unbound("City".into())]);
+//! # Ok::<(), ensemble_runtime::LoadError>(())
+//! ```
 
 pub mod transaction;
 
