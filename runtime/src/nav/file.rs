@@ -47,6 +47,39 @@ impl NavData {
 
     /// Parses and verifies an `.ensnav` file's bytes. Never panics: every refusal is a
     /// [`NavError`] that says what is wrong.
+    ///
+    /// ```
+    /// use ensemble_runtime::nav::cost::Metric;
+    /// use ensemble_runtime::nav::hierarchy::NO_CLUSTER;
+    /// use ensemble_runtime::nav::{Cluster, Graph, Hierarchy, NavData, NavError, Workspace};
+    ///
+    /// // Two rooms joined by a corridor of cost 3, small enough for one leaf cluster.
+    /// let graph = Graph::from_edges(2, Metric::Integer, &[(0, 1, 3)])?;
+    /// let leaf = Cluster {
+    ///     parent: NO_CLUSTER,
+    ///     depth: 0,
+    ///     children: vec![],
+    ///     members: vec![0, 1],
+    ///     child_start: vec![],
+    ///     border: vec![],
+    ///     table: Default::default(),
+    /// };
+    /// let hierarchy = Hierarchy::from_parts(2, vec![leaf], vec![0, 0], &[vec![0], vec![1]])?;
+    /// let bytes = NavData::new(graph, hierarchy)?.to_bytes()?;
+    ///
+    /// let nav = NavData::from_bytes(&bytes)?;
+    /// let path = nav.find_path(1, 0, &mut Workspace::new(2))?.unwrap();
+    /// assert_eq!((path.path, path.cost), (vec![1, 0], 3.0));
+    ///
+    /// assert_eq!(NavData::from_bytes(b""), Err(NavError::Empty));
+    /// assert_eq!(NavData::from_bytes(b"type octile\nheight 1"), Err(NavError::BadMagic));
+    /// let cut = NavData::from_bytes(&bytes[..bytes.len() - 2]);
+    /// assert!(matches!(cut, Err(NavError::Truncated { .. })));
+    /// let mut flipped = bytes.clone();
+    /// *flipped.last_mut().unwrap() ^= 0x80;
+    /// assert!(matches!(NavData::from_bytes(&flipped), Err(NavError::ChecksumMismatch { .. })));
+    /// # Ok::<(), NavError>(())
+    /// ```
     pub fn from_bytes(bytes: &[u8]) -> Result<NavData, NavError> {
         if bytes.is_empty() {
             return Err(NavError::Empty);
