@@ -30,8 +30,8 @@ pub fn parse_player_line(line: &str) -> Option<Input> {
 }
 
 /// A conversation scene: one [`SocialAgent`] and a player, stepped one iteration per tick,
-/// recording what is said as trace events (the `ensemble chat` command and the editor's chat
-/// preview drive it). Time is `tick_count / tick_rate` seconds of scene time.
+/// recording what is said as trace events (`ensemble run --scene CHAT` drives one). Time is
+/// `tick_count / tick_rate` seconds of scene time.
 ///
 /// # Example
 ///

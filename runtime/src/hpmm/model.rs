@@ -396,7 +396,7 @@ impl Space {
 /// One state of a space: what it expects to observe and the action it proposes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SpaceState {
-    /// The state's name, unique within its space.
+    /// The state's name (the compiler keeps it unique within its space).
     pub name: NameId,
     /// The space it belongs to.
     pub space: SpaceId,
@@ -493,7 +493,7 @@ pub struct Accumulator {
 /// A conversation scene: one social agent, run by the whole model, talking with a player.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Chat {
-    /// The conversation's name (`ensemble chat --chat NAME`).
+    /// The conversation's name (`ensemble run --scene NAME` runs it).
     pub name: NameId,
     /// The agent's label in traces.
     pub agent: NameId,

@@ -28,7 +28,7 @@ pub enum Heuristic {
 }
 
 impl Heuristic {
-    /// The name used on the command line and in benchmark tables.
+    /// Its short name (`hmax`, `hff`), as `ensemble plan --heuristic` spells it.
     pub fn name(self) -> &'static str {
         match self {
             Heuristic::Blind => "blind",

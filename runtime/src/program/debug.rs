@@ -38,8 +38,8 @@ impl DebugInfo {
         container::wrap(Kind::Debug, &payload)
     }
 
-    /// Parses and checks a `.ensdbg` file's bytes; like [`Program::from_bytes`](super::Program::from_bytes),
-    /// never panics on any input.
+    /// Parses and checks a `.ensdbg` file's bytes; like
+    /// [`Program::from_bytes`](super::Program::from_bytes), never panics on any input.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, LoadError> {
         let payload = container::unwrap(Kind::Debug, bytes)?;
         let info: DebugInfo =

@@ -24,10 +24,11 @@ pub struct ProxyDef {
 }
 
 /// A notification emitter (35.2): an event at the location, at `at` seconds and then every
-/// `every` seconds (0: once; at most once per step of the scene). Each emission tells the agents within `radius` about it (ambient
-/// NPCs come over to the location, machine-driven agents receive a message named `name`) and
-/// puts `facts` on the location's blackboard: into the running instance, and into every
-/// instance it starts while they last (`lasts` seconds; `None`: for good).
+/// `every` seconds (0: once; at most once per step of the scene). Each emission tells the
+/// agents within `radius` about it (ambient NPCs come over to the location, machine-driven
+/// agents receive a message named `name`) and puts `facts` on the location's blackboard: into
+/// the running instance, and into every instance it starts while they last (`lasts` seconds;
+/// `None`: for good).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NotificationDef {
     /// The notification's name: the message machine-driven agents receive.
@@ -46,8 +47,9 @@ pub struct NotificationDef {
 
 /// A spawn emitter (35.2): places NPCs at a designer point — `size` at a time (a group of
 /// several joins scripts together), at `at` seconds and then every `every` seconds (0: once; at
-/// most one wave per step of the scene), `waves` times (0: no limit). Spawned NPCs take `roles`, walk `route`, and leave the scene at
-/// its end (they stay where they are when it is empty).
+/// most one wave per step of the scene), `waves` times (0: no limit). Spawned NPCs take
+/// `roles`, walk `route`, and leave the scene at its end (they stay where they are when it is
+/// empty).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SpawnDef {
     /// Spawned NPCs are named `name` when only one is ever spawned, else `name1`, `name2`, ...

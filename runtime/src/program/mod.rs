@@ -171,7 +171,7 @@ pub struct MachineDef {
 /// and its outgoing transitions.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StateDef {
-    /// The state's name, unique within its machine.
+    /// The state's name, unique within its machine (the compiler's `duplicate-name` check).
     pub name: NameId,
     /// The machine it belongs to.
     pub machine: MachineId,
@@ -209,7 +209,7 @@ pub struct LocationDef {
 /// A machine-driven agent of a scene.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AgentDef {
-    /// The agent's name, unique in its scene.
+    /// The agent's name, unique in its scene (the compiler's `duplicate-name` check).
     pub name: NameId,
     /// The machine it runs.
     pub machine: MachineId,
@@ -489,7 +489,8 @@ impl Program {
     /// use ensemble_runtime::{LoadError, Program};
     ///
     /// // An empty program with one interned name (the compiler builds real ones).
-    /// let program = Program::new(vec!["guard".into()], vec![], vec![], vec![], vec![], vec![], vec![])?;
+    /// let names = vec!["guard".to_string()];
+    /// let program = Program::new(names, vec![], vec![], vec![], vec![], vec![], vec![])?;
     /// let bytes = program.to_bytes();
     ///
     /// let loaded = Program::from_bytes(&bytes)?;
@@ -497,7 +498,8 @@ impl Program {
     ///
     /// // Bad bytes are refused with a reason, never a panic.
     /// assert_eq!(Program::from_bytes(b""), Err(LoadError::Empty));
-    /// assert!(matches!(Program::from_bytes(b"{\"machines\": []}"), Err(LoadError::BadMagic { .. })));
+    /// let json = Program::from_bytes(b"{\"machines\": []}");
+    /// assert!(matches!(json, Err(LoadError::BadMagic { .. })));
     /// let cut = &bytes[..bytes.len() - 1];
     /// assert!(matches!(Program::from_bytes(cut), Err(LoadError::Truncated { .. })));
     /// let mut flipped = bytes.clone();
@@ -525,7 +527,8 @@ impl Program {
     ///
     /// let dir = tempfile::tempdir().unwrap();
     /// let path = dir.path().join("game.ensb");
-    /// let program = Program::new(vec!["guard".into()], vec![], vec![], vec![], vec![], vec![], vec![])?;
+    /// let names = vec!["guard".to_string()];
+    /// let program = Program::new(names, vec![], vec![], vec![], vec![], vec![], vec![])?;
     /// let size = program.save(&path).unwrap();
     /// assert_eq!(size, std::fs::metadata(&path).unwrap().len());
     /// assert_eq!(Program::load(&path)?, program);

@@ -186,7 +186,13 @@ struct Participant {
 /// // approach: seat(X), not sitting(.me) -> sit X; deferred add sitting(.me); terminate actor
 /// let def = ScriptDef {
 ///     name: n("bench-script"),
-///     roles: vec![RoleDef { name: n("sitter"), min: 1, max: 2, dynamic_join: true, leave_command: None }],
+///     roles: vec![RoleDef {
+///         name: n("sitter"),
+///         min: 1,
+///         max: 2,
+///         dynamic_join: true,
+///         leave_command: None,
+///     }],
 ///     states: vec![ScriptStateDef { name: n("approach"), first_rule: 0, rule_count: 1 }],
 ///     initial_state: 0,
 ///     rules: vec![RuleDef {
@@ -196,7 +202,11 @@ struct Participant {
 ///             Literal::Pos(Atom { predicate: n("seat"), args: vec![Expr::Var(0)] }),
 ///             Literal::Neg(me("sitting")),
 ///         ],
-///         action: Some(ActionDef { name: n("sit"), target: Some(Expr::Var(0)), parameters: vec![] }),
+///         action: Some(ActionDef {
+///             name: n("sit"),
+///             target: Some(Expr::Var(0)),
+///             parameters: vec![],
+///         }),
 ///         add: vec![],
 ///         delete: vec![],
 ///         deferred_add: vec![me("sitting")],

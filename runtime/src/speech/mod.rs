@@ -37,10 +37,18 @@
 //!     candidates: vec![
 //!         line(
 //!             "a ticket to {City}, please",
-//!             vec![Part::Text("a ticket to ".into()), Part::Slot(0), Part::Text(", please".into())],
+//!             vec![
+//!                 Part::Text("a ticket to ".into()),
+//!                 Part::Slot(0),
+//!                 Part::Text(", please".into()),
+//!             ],
 //!             -4.0,
 //!         ),
-//!         line("i need to get to {City}", vec![Part::Text("i need to get to ".into()), Part::Slot(0)], -7.0),
+//!         line(
+//!             "i need to get to {City}",
+//!             vec![Part::Text("i need to get to ".into()), Part::Slot(0)],
+//!             -7.0,
+//!         ),
 //!     ],
 //!     bindings: vec![],
 //! };
