@@ -7,6 +7,21 @@ use rand_pcg::Pcg32;
 
 /// A small, fast, reproducible generator (PCG32). Its output for a seed is fixed by the
 /// algorithm, so golden traces stay valid across dependency updates.
+///
+/// ```
+/// use ensemble_runtime::rng::Rng;
+///
+/// // Agent 3 of a scene seeded 42 draws the same numbers on every run...
+/// let draws = |stream| {
+///     let mut rng = Rng::new(42, stream);
+///     (0..4).map(|_| rng.index(100)).collect::<Vec<_>>()
+/// };
+/// assert_eq!(draws(3), draws(3));
+/// // ...and its own numbers, whatever agent 4 draws.
+/// assert_ne!(draws(3), draws(4));
+/// let x = Rng::new(42, 3).range_f64(0.5, 2.0);
+/// assert!((0.5..2.0).contains(&x));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Rng(Pcg32);
 

@@ -239,6 +239,23 @@ pub struct Episode {
 /// The real-time loop: plan, execute the first operator through `execute` (which returns the
 /// state the agent observes afterwards — the world may have changed it), re-plan, until the goal
 /// holds, no plan is found, or `max_steps` operators have run.
+///
+/// ```
+/// use ensemble_runtime::plan::minmin::{MinMinConfig, run};
+/// use ensemble_runtime::plan::{fixtures, validate};
+///
+/// // The funny dinner date: optimal plans have six actions.
+/// let task = fixtures::funny_dinner_date();
+/// let start = task.initial_state();
+/// // A world that does exactly what the agent does.
+/// let world = |_step, op, s: &_| task.op(op).apply(s);
+/// let episode = run(&task, &start, MinMinConfig::default(), 20, world);
+/// assert!(episode.reached_goal);
+/// assert_eq!(episode.plans.len(), episode.executed.len(), "one plan before each step");
+/// assert!(episode.executed.len() >= 6);
+/// let end = validate(&task, &start, &episode.executed).expect("every step applied");
+/// assert!(task.is_goal(&end));
+/// ```
 pub fn run(
     task: &Task,
     from: &State,
