@@ -36,7 +36,7 @@ pub struct Cluster {
     pub parent: ClusterId,
     /// Root 0, children one more than their parent.
     pub depth: u32,
-    /// Child clusters (up to four); empty for a leaf.
+    /// Child clusters; empty for a leaf.
     pub children: Vec<ClusterId>,
     /// Local index -> node. A leaf lists its border nodes first; an inner cluster lists its
     /// children's border nodes, child by child, each child in its own border order.
