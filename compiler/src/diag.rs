@@ -60,6 +60,8 @@ pub enum Code {
     DisconnectedLocation,
     /// A map, road graph or coordinate file a navigation graph names is unreadable or wrong.
     NavSource,
+    /// A space with actions, or an accumulator, that no conversation's output reaches.
+    NeverArbitrated,
     Internal,
 }
 
@@ -104,6 +106,7 @@ impl Code {
             Code::LocationOffGraph => "location-off-graph",
             Code::DisconnectedLocation => "disconnected-location",
             Code::NavSource => "nav-source",
+            Code::NeverArbitrated => "never-arbitrated",
             Code::Internal => "internal",
         }
     }
@@ -158,6 +161,15 @@ pub struct Label {
     pub message: String,
 }
 
+/// A related location in a workbook: a sheet and a cell (`D7`) rather than a span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellLabel {
+    pub file: crate::source::FileId,
+    pub sheet: String,
+    pub cell: String,
+    pub message: String,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Diagnostic {
     pub severity: Severity,
@@ -167,6 +179,8 @@ pub struct Diagnostic {
     pub message: String,
     pub primary: Option<Label>,
     pub related: Vec<Label>,
+    /// Related workbook cells; they go in the JSON `related` list beside the spans.
+    pub related_cells: Vec<CellLabel>,
     /// Extra advice ("did you mean ...").
     pub notes: Vec<String>,
     /// For workbook sources: the sheet and cell (`D7`).
@@ -183,6 +197,7 @@ impl Diagnostic {
             message: message.into(),
             primary: None,
             related: Vec::new(),
+            related_cells: Vec::new(),
             notes: Vec::new(),
             sheet: None,
             cell: None,
@@ -208,6 +223,23 @@ impl Diagnostic {
     pub fn related(mut self, span: Span, label: impl Into<String>) -> Self {
         self.related.push(Label {
             span,
+            message: label.into(),
+        });
+        self
+    }
+
+    /// A related location at a workbook cell (`sheet`, `cell` such as `D7`).
+    pub fn related_cell(
+        mut self,
+        file: crate::source::FileId,
+        sheet: &str,
+        cell: &str,
+        label: impl Into<String>,
+    ) -> Self {
+        self.related_cells.push(CellLabel {
+            file,
+            sheet: sheet.to_string(),
+            cell: cell.to_string(),
             message: label.into(),
         });
         self
@@ -242,8 +274,10 @@ pub struct Diagnostics {
 struct JsonLocation<'a> {
     message: &'a str,
     file: &'a str,
-    line: usize,
-    column: usize,
+    line: Option<usize>,
+    column: Option<usize>,
+    sheet: Option<&'a str>,
+    cell: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -361,10 +395,20 @@ impl Diagnostics {
                             JsonLocation {
                                 message: &l.message,
                                 file: &sources.get(l.span.file).name,
-                                line,
-                                column,
+                                line: Some(line),
+                                column: Some(column),
+                                sheet: None,
+                                cell: None,
                             }
                         })
+                        .chain(d.related_cells.iter().map(|c| JsonLocation {
+                            message: &c.message,
+                            file: &sources.get(c.file).name,
+                            line: None,
+                            column: None,
+                            sheet: Some(&c.sheet),
+                            cell: Some(&c.cell),
+                        }))
                         .collect(),
                     notes: &d.notes,
                 }
@@ -411,7 +455,10 @@ impl Diagnostics {
                 );
             }
             let mut notes = d.notes.clone();
+            // Where related cells go: after the note that says where the diagnostic is.
+            let mut at = 0;
             if let (Some(sheet), Some(cell)) = (&d.sheet, &d.cell) {
+                at = 1;
                 let file = d
                     .file_id()
                     .map(|f| sources.get(f).name.as_str())
@@ -422,8 +469,20 @@ impl Diagnostics {
                 // workbook, unreadable) must still say which file it is about.
                 if let Some(f) = d.file_id() {
                     notes.insert(0, format!("in {}", sources.get(f).name));
+                    at = 1;
                 }
             }
+            // Related cells have no span to draw: they are said in words.
+            let related = d.related_cells.iter().map(|c| {
+                format!(
+                    "{}: {}, sheet `{}`, cell {}",
+                    c.message,
+                    sources.get(c.file).name,
+                    c.sheet,
+                    c.cell
+                )
+            });
+            notes.splice(at..at, related);
             let diagnostic = cs::Diagnostic::new(severity)
                 .with_code(d.code.as_str())
                 .with_message(&d.message)
