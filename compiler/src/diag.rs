@@ -122,7 +122,8 @@ pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
             let d = if c.eq_ignore_ascii_case(name) {
                 0
             } else {
-                strsim::levenshtein(name, c)
+                // Swapped neighbours (`idel` for `idle`) count as one edit: the commonest slip.
+                strsim::osa_distance(name, c)
             };
             (d, c)
         })
