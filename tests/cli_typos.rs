@@ -295,6 +295,47 @@ fn a_misspelt_state_is_unknown_reference_at_its_cell() {
 }
 
 #[test]
+fn a_misspelt_first_state_taken_as_the_initial_state_is_reported_where_it_stands() {
+    // Without `initial_state` the first rule's State is the initial state; misspelt there,
+    // it is still the odd one out against the two rules written for `idle`.
+    let edit = |meta: &mut Rows, _: &mut Rows, rules: &mut Rows| {
+        meta.remove(2);
+        rules[1][2] = s("idel");
+        rules.insert(
+            2,
+            rule_row(&[
+                "wave",
+                "guest",
+                "idle",
+                "seat(X), taken(X), not waved(.me)",
+                "wave",
+                "",
+                "",
+                "waved(.me)",
+            ]),
+        );
+        rules.insert(
+            3,
+            rule_row(&[
+                "nod",
+                "guest",
+                "idle",
+                "waved(.me), not nodded(.me)",
+                "nod",
+                "",
+                "",
+                "nodded(.me)",
+            ]),
+        );
+    };
+    let d = workbook_typo(edit, "unknown-reference", "Rules", "C2");
+    assert_suggests(&d, "idle");
+    let (_, doc) = check_workbook(edit);
+    assert_eq!(doc["summary"]["errors"], 1, "{doc:#}");
+    assert_eq!(doc["summary"]["warnings"], 0, "{doc:#}");
+}
+
+#[test]
 fn a_misspelt_role_is_unknown_role_at_its_cell() {
     let d = workbook_typo(
         |_, _, rules| rules[2][1] = s("gest"),

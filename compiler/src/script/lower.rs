@@ -410,6 +410,9 @@ fn cardinality(
     }
 }
 
+/// A cell that leads to a state: a Next State with its rule, or the initial state (no rule).
+type Lead<'a> = (&'a Cell, Option<&'a RuleRow>);
+
 /// Names of states that do not match: a Next State or initial state no rule is written for,
 /// and a State nothing leads to that is one edit from a state something leads to. Each is
 /// `unknown-reference` at the cell that holds it; returns the misspelt names with the states
@@ -430,7 +433,7 @@ fn state_typos(s: &ScriptSource, diags: &mut Diagnostics) -> HashMap<String, Str
     }
     let is_written = |n: &str| written.iter().any(|(w, _)| w == n);
     // What leads somewhere: the initial state (named, else the first rule's) and Next States.
-    let mut references: Vec<(String, Vec<(&Cell, Option<&RuleRow>)>)> = Vec::new();
+    let mut references: Vec<(String, Vec<Lead<'_>>)> = Vec::new();
     let initial = s.initial_state.as_ref().map(|c| (c, None)).or_else(|| {
         s.rules
             .iter()
@@ -507,41 +510,110 @@ fn state_typos(s: &ScriptSource, diags: &mut Diagnostics) -> HashMap<String, Str
             led_to.push(m.to_string());
         }
     }
-    for (n, cells) in &written {
-        if led_to.contains(n) {
+    let occurrences = |x: &str| {
+        let state_cells = written
+            .iter()
+            .find(|(w, _)| w == x)
+            .map_or(0, |(_, c)| c.len());
+        // The implicit initial state is a State cell, already counted.
+        let leads = references.iter().find(|(r, _)| r == x).map_or(0, |(_, c)| {
+            c.iter().filter(|(c, _)| !is_state_cell(s, c)).count()
+        });
+        state_cells + leads
+    };
+    for (n, _) in &written {
+        if led_to.contains(n) || meant.contains_key(n) {
             continue;
         }
         let others = led_to
             .iter()
             .map(String::as_str)
             .chain(written_names.iter().copied())
-            .filter(|o| o != n);
+            .filter(|o| o != n && !meant.contains_key(*o));
         let Some(m) = crate::diag::suggest(n, others) else {
             continue; // a state nothing leads to: `unreachable-state` says so
         };
-        for c in cells {
+        // The name written fewer times is the misspelt one: when `m` is (the first rule's
+        // State, say, taken as the initial state), its cells are reported and it means `n`.
+        let (wrong, right) = if occurrences(m) < occurrences(n) {
+            (m, n.as_str())
+        } else {
+            (n.as_str(), m)
+        };
+        let state_cells = written
+            .iter()
+            .find(|(w, _)| w == wrong)
+            .map(|(_, c)| c.clone());
+        for c in state_cells.unwrap_or_default() {
             let rule = s
                 .rules
                 .iter()
-                .find(|r| r.state.as_ref().is_some_and(|x| std::ptr::eq(x, *c)))
+                .find(|r| r.state.as_ref().is_some_and(|x| std::ptr::eq(x, c)))
                 .expect("a State cell belongs to a rule");
+            let why = if wrong == n {
+                "which no rule leads to and which is not the initial state".to_string()
+            } else {
+                format!(
+                    "named {} in the script, while `{right}` is named {}",
+                    times(occurrences(wrong)),
+                    times(occurrences(right))
+                )
+            };
             let d = Diagnostic::error(
                 Code::UnknownReference,
-                format!(
-                    "rule {} is for state `{n}`, which no rule leads to and which is not the initial state",
-                    label(s, rule)
-                ),
+                format!("rule {} is for state `{wrong}`, {why}", label(s, rule)),
             )
-            .note(format!("did you mean `{m}`?"));
-            let d = match references.iter().find(|(r, _)| r == m) {
-                Some((_, leads)) => leads[0].0.relate(d, None, &format!("`{m}` is led to here")),
-                None => d,
+            .note(format!("did you mean `{right}`?"));
+            let d = match references.iter().find(|(r, _)| r == right) {
+                Some((_, leads)) => {
+                    leads[0]
+                        .0
+                        .relate(d, None, &format!("`{right}` is led to here"))
+                }
+                None => {
+                    let first = written.iter().find(|(w, _)| w == right).expect("written").1[0];
+                    first.relate(d, None, &format!("the rules for `{right}` start here"))
+                }
             };
-            diags.push(c.locate(d, None, "no rule leads here"));
+            diags.push(c.locate(d, None, "misspelt state"));
         }
-        meant.insert(n.clone(), m.to_string());
+        if let Some((_, leads)) = references.iter().find(|(r, _)| r == wrong) {
+            for (c, rule) in leads.iter().filter(|(c, _)| !is_state_cell(s, c)) {
+                let what = match rule {
+                    Some(r) => format!("rule {}: Next State `{wrong}`", label(s, r)),
+                    None => format!("the initial state `{wrong}`"),
+                };
+                let d = Diagnostic::error(
+                    Code::UnknownReference,
+                    format!(
+                        "{what} is named {} in the script, while `{right}` is named {}",
+                        times(occurrences(wrong)),
+                        times(occurrences(right))
+                    ),
+                )
+                .note(format!("did you mean `{right}`?"));
+                diags.push(c.locate(d, None, "misspelt state"));
+            }
+        }
+        meant.insert(wrong.to_string(), right.to_string());
+        led_to.push(right.to_string());
     }
     meant
+}
+
+fn times(n: usize) -> String {
+    match n {
+        1 => "once".to_string(),
+        2 => "twice".to_string(),
+        n => format!("{n} times"),
+    }
+}
+
+/// Whether `c` is the State cell of one of the script's rules.
+fn is_state_cell(s: &ScriptSource, c: &Cell) -> bool {
+    s.rules
+        .iter()
+        .any(|r| r.state.as_ref().is_some_and(|x| std::ptr::eq(x, c)))
 }
 
 /// How diagnostics name a rule: its Rule cell, else its position.
