@@ -919,3 +919,30 @@ fn an_accumulator_left_out_of_the_arbitration_network_is_reported_with_what_it_f
         "{messages:?}"
     );
 }
+
+// ---- roles named outside the script ----
+
+#[test]
+fn a_misspelt_role_of_a_scene_agent_is_an_error_at_the_agent() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(
+        std::path::Path::new(&repo_path("samples/bench")),
+        dir.path(),
+    );
+    let scene = dir.path().join("bench.scene.ron");
+    let text = std::fs::read_to_string(&scene).unwrap();
+    let edited = text.replacen(r#"roles: ["tourist"]"#, r#"roles: ["turist"]"#, 1);
+    assert_ne!(edited, text);
+    std::fs::write(&scene, &edited).unwrap();
+    let (exit, doc) = check_json(dir.path().to_str().unwrap());
+    assert_eq!(exit, 1, "{doc:#}");
+    let d = all(&doc, "unknown-role")[0];
+    assert_eq!(d["file"], "bench.scene.ron");
+    let (line, column) = line_col(&edited, r#""tourist1""#);
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(line), Some(column)),
+        "{d:#}"
+    );
+    assert_suggests(d, "tourist");
+}
