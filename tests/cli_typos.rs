@@ -780,6 +780,20 @@ fn every_field_of_the_native_script_reports_its_typo_where_it_stands() {
     );
     assert_suggests(&d, "dynamicJoin");
     ron_typo(r#"max: "2""#, r#"max: "2x""#, "bad-cardinality", r#""2x""#);
+    let d = ron_typo(
+        r#""seat(X), not"#,
+        r#""seet(X), not"#,
+        "never-produced",
+        "seet(X)",
+    );
+    assert_suggests(&d, "seat/1");
+    let d = ron_typo(
+        r#"supplies: "seat/1""#,
+        r#"supplies: "set/1""#,
+        "never-produced",
+        "seat(X)",
+    );
+    assert_suggests(&d, "set/1");
     // Empty names.
     ron_typo(
         r#"Role(name: "guest""#,

@@ -526,6 +526,40 @@ mod tests {
     use crate::source::SourceFile;
 
     #[test]
+    fn suggestions_count_a_swapped_pair_as_one_edit() {
+        assert_eq!(suggest("idel", ["idle", "resting"]), Some("idle"));
+        assert_eq!(suggest("restng", ["idle", "resting"]), Some("resting"));
+        assert_eq!(suggest("dancing", ["idle", "resting"]), None);
+    }
+
+    #[test]
+    fn related_cells_go_in_the_json_related_list() {
+        let mut sources = SourceMap::default();
+        let file = sources.add(SourceFile::new(
+            "t.xlsx".into(),
+            "t.xlsx".into(),
+            String::new(),
+        ));
+        let mut diagnostics = Diagnostics::default();
+        diagnostics.push(
+            Diagnostic::error(Code::DuplicateName, "role `guest` is defined twice")
+                .in_cell(file, "Roles", "A3")
+                .related_cell(file, "Roles", "A2", "first defined here"),
+        );
+        let doc: serde_json::Value = serde_json::from_str(&diagnostics.to_json(&sources)).unwrap();
+        let related = &doc["diagnostics"][0]["related"][0];
+        assert_eq!(related["sheet"], "Roles");
+        assert_eq!(related["cell"], "A2");
+        assert_eq!(related["file"], "t.xlsx");
+        assert!(related["line"].is_null() && related["column"].is_null());
+        let text = diagnostics.render(&sources, false);
+        assert!(
+            text.contains("first defined here: t.xlsx, sheet `Roles`, cell A2"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn a_whole_file_diagnostic_names_its_file() {
         let mut sources = SourceMap::default();
         let file = sources.add(SourceFile::new(
