@@ -176,6 +176,8 @@ impl Reading<'_> {
         let (top, left) = formulas.start().unwrap_or((0, 0));
         for (r, c, formula) in formulas.used_cells() {
             let at = (top + r as u32, left + c as u32);
+            // Generators write an uncached result as nothing or as an empty string; a formula
+            // that really gives "" cannot be told from them, and an empty cell says the same.
             let cached = match values.get_value(at) {
                 None | Some(Data::Empty) => false,
                 Some(Data::String(s)) => !s.is_empty(),
@@ -188,7 +190,8 @@ impl Reading<'_> {
                 Code::Syntax,
                 format!("cell holds the formula `={formula}` but the workbook stores no value for it"),
             )
-            .note("open and save the workbook in Excel or LibreOffice so the values are cached, or type the value instead of the formula");
+            .note("open and save the workbook in Excel or LibreOffice so the values are cached, or type the value instead of the formula")
+            .note("a formula meant to give an empty cell: leave the cell empty instead");
             self.at(d, sheet, &cell_name(at.0, at.1));
         }
     }

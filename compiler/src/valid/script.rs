@@ -587,7 +587,8 @@ fn deletions_of_nothing(s: &Script, supplied: &[(String, usize)], diags: &mut Di
     for r in &s.rules {
         for (a, e) in r.deletions() {
             let key = (a.predicate.as_str(), a.args.len());
-            if produced.contains(&key) {
+            // Produced with another arity: `arity-mismatch` points at it already.
+            if produced.iter().any(|(p, _)| *p == key.0) {
                 continue;
             }
             let d = Diagnostic::error(
