@@ -371,6 +371,22 @@ fn misspelt_predicates_are_never_produced_at_their_cells() {
         "Rules",
         "K4",
     );
+    // Deferred Add under another name: the rules reading `resting` never fire.
+    let d = workbook_typo(
+        |_, _, rules| rules[1][9] = s("restng(.me)"),
+        "never-produced",
+        "Rules",
+        "D3",
+    );
+    assert_suggests(&d, "restng/1");
+    // A misspelt supplied predicate: the precondition reading the real one is reported.
+    let d = workbook_typo(
+        |meta, _, _| meta[3][1] = s("seet/1"),
+        "never-produced",
+        "Rules",
+        "D2",
+    );
+    assert_suggests(&d, "seet/1");
     // Added under another name: what reads the real name is reported, and told the near one.
     let d = workbook_typo(
         |_, _, rules| rules[2][7] = s("strechted(.me)"),
