@@ -453,11 +453,15 @@ fn interrupting_the_conversation_at_any_point_ends_both_sides_cleanly() {
             assert!(tick_of(gate) > handed[0], "{}", context());
             // Nobody is left half in a conversation.
             assert!(
-                run.world.partners.iter().all(Option::is_none),
+                run.world.standard.partners().iter().all(Option::is_none),
                 "{}",
                 context()
             );
-            assert!(run.world.talking.iter().all(|t| !t), "{}", context());
+            assert!(
+                run.world.standard.talking().iter().all(|t| !t),
+                "{}",
+                context()
+            );
         }
     }
     // Interruptions fell on both sides of the hand-over.

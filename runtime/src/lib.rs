@@ -5,12 +5,15 @@
 //! It knows nothing about source files, RON, diagnostics or the editor: the compiler produces
 //! programs, the runtime executes them.
 //!
-//! [`sim`] is a small 2D world with a standard state library. The `ensemble run` command and the
-//! editor preview use it; a game registers its own library states instead.
+//! Everything a designer authors runs against the game-side seam ([`world::World`]): the
+//! standard library states ([`stdlib`]), interaction scripts at smart locations
+//! ([`interactions`]), speech and planning. [`sim`] is a small 2D world implementing that seam;
+//! the `ensemble run` command and the editor preview use it, a game supplies its own world.
 
 pub mod fs;
 pub mod hpmm;
 pub mod hsm;
+pub mod interactions;
 pub mod nav;
 pub mod plan;
 pub mod program;
@@ -18,8 +21,10 @@ pub mod rng;
 pub mod script;
 pub mod sim;
 pub mod speech;
+pub mod stdlib;
 pub mod trace;
 #[cfg(feature = "watch")]
 pub mod watch;
+pub mod world;
 
 pub use program::{LoadError, Program};

@@ -1,26 +1,26 @@
-//! A small simulated world and the standard state library that runs in it.
+//! A small simulated world: the implementation of the game-side seam ([`World`]) that
+//! `ensemble run`, the editor preview and the samples run on.
 //!
-//! `ensemble run` and the editor preview execute programs against this world: agents are points
-//! on a plane that walk between named locations, and talking takes time proportional to the
-//! words said. A game replaces all of this with its own world and library; the interpreter does
-//! not depend on it.
-//!
-//! The library is declared once here; the compiler reads the same declarations (the built-in
-//! library `sim`), so what the compiler checks and what the runtime links cannot drift apart.
+//! Agents are points on a plane. Agents that run machines walk along the navigation graph's
+//! PPA* paths when the program has one (else straight); agents that smart locations drive walk
+//! straight. Script actions take a time that depends on their name (`sit`, `talk`…) and may
+//! fail at a seeded rate; a line takes time proportional to its words. All of that is this
+//! world's own; the standard library and the smart locations only ask for it through the seam.
 
-mod interactions;
-pub mod planning;
 pub mod simulation;
-mod states;
 mod walk;
 
-pub use interactions::Interactions;
-pub use planning::PlanningWorld;
+pub use crate::interactions::Interactions;
+pub use crate::stdlib::PlanningWorld;
 pub use simulation::Simulation;
 pub use walk::{NavWorld, RouteAhead};
 
 use crate::hsm::{AgentId, LibraryDecl, StateLibrary};
 use crate::program::{Program, SceneId};
+use crate::rng::Rng;
+use crate::script::ActionOutcome;
+use crate::stdlib::StandardState;
+use crate::world::{ActionId, ActionRequest, Destination, Line, MoveEvent, World, WorldCx};
 use std::collections::BTreeMap;
 
 /// Walking speed of every simulated agent, metres per second.
@@ -34,27 +34,35 @@ pub struct Body {
     pub y: f64,
 }
 
-/// The simulated world: one body per agent, who is talking with whom, each agent's
-/// variables (the values `VARIABLE` slots of sentence states are filled with), and the
-/// navigation graph as the scene's doors leave it.
+/// The simulated world: one body per agent, each agent's variables (the values `VARIABLE`
+/// slots of sentence states are filled with), the navigation graph as the scene's doors leave
+/// it, the moves, actions and lines under way, and the standard library's own state.
 #[derive(Clone, Debug, Default)]
 pub struct SimWorld {
     pub bodies: Vec<Body>,
-    pub partners: Vec<Option<AgentId>>,
     pub variables: Vec<BTreeMap<String, String>>,
-    /// Agents whose `TalkStateMachine` host is active. Talking without a partner means the
-    /// partner has left: the conversation is over and its remaining states stay silent.
-    pub talking: Vec<bool>,
-    /// Planning agents' worlds and the scene's world events (`planning`).
-    pub planning: PlanningWorld,
+    /// Who talks with whom, planning agents' worlds (`World::standard`).
+    pub standard: StandardState,
     /// The navigation graph walks are planned on; `None` when the program has none (agents
     /// then walk straight).
     pub nav: Option<NavWorld>,
     /// The scene this world belongs to (its door events apply).
     scene: Option<SceneId>,
+    /// Agents `0..machine_agents` run machines: their walks follow the navigation graph.
+    /// The others (driven by smart locations) walk straight.
+    machine_agents: usize,
+    /// The move each agent is making (by agent index).
+    moves: Vec<Option<walk::Move>>,
     /// The route each agent is walking (by agent index), for hosts to show; `None` while it
-    /// does not walk. Only `Goto` writes it, and nothing in the simulation reads it.
+    /// does not walk. Only walks on the graph's terms (machine agents) show, and nothing in
+    /// the simulation reads it.
     walks: Vec<Option<RouteAhead>>,
+    /// Seconds each agent has left saying its line.
+    speaking: Vec<f64>,
+    /// Actions under way: when each ends, and whether it fails.
+    actions: BTreeMap<ActionId, (f64, bool)>,
+    /// Probability that an action fails (seeded).
+    failure_rate: f64,
 }
 
 impl SimWorld {
@@ -80,15 +88,20 @@ impl SimWorld {
             }
         }
         SimWorld {
-            partners: vec![None; bodies.len()],
-            talking: vec![false; bodies.len()],
             bodies,
             variables,
-            planning: PlanningWorld::for_scene(program, scene),
+            standard: StandardState::for_scene(program, scene),
             nav: NavWorld::new(program, scene, 0.0),
             scene: Some(scene),
-            walks: Vec::new(),
+            machine_agents: def.agents.len(),
+            ..SimWorld::default()
         }
+    }
+
+    /// Makes each action fail with probability `p` (seeded), to exercise on-error paths.
+    pub fn with_failure_rate(mut self, p: f64) -> Self {
+        self.failure_rate = p.clamp(0.0, 1.0);
+        self
     }
 
     /// An agent's variable.
@@ -143,41 +156,130 @@ impl SimWorld {
             .map_or([0.0, 0.0], |b| [b.x, b.y])
     }
 
+    /// Whom `agent` is in a conversation with.
     pub fn partner(&self, agent: AgentId) -> Option<AgentId> {
-        self.partners.get(agent.index()).copied().flatten()
+        self.standard.partner(agent)
     }
 
-    pub fn set_partner(&mut self, agent: AgentId, partner: Option<AgentId>) {
-        let i = agent.index();
-        if i >= self.partners.len() {
-            self.partners.resize(i + 1, None);
+    /// How long an action takes here, seconds: what the simulator knows of actions.
+    fn duration(rng: &mut Rng, action: &str, line: Option<&str>, proxy: bool) -> f64 {
+        if proxy {
+            // A game system (a shop page opening) answers quickly.
+            return rng.range_f64(0.3, 0.6);
         }
-        self.partners[i] = partner;
-    }
-
-    pub fn set_talking(&mut self, agent: AgentId, on: bool) {
-        let i = agent.index();
-        if i >= self.talking.len() {
-            self.talking.resize(i + 1, false);
+        if let Some(line) = line {
+            let words = line.split_whitespace().count() as f64;
+            return (0.4 * words).max(1.0) + rng.range_f64(0.0, 0.5);
         }
-        self.talking[i] = on;
+        match action {
+            "sit" | "getup" => rng.range_f64(1.2, 1.8),
+            "talk" => rng.range_f64(2.0, 4.0),
+            "listen" => rng.range_f64(1.5, 3.0),
+            _ => rng.range_f64(1.5, 2.5),
+        }
+    }
+}
+
+/// By agent index, growing the vector as agents appear.
+fn slot<T: Clone>(v: &mut Vec<T>, agent: AgentId, empty: T) -> &mut T {
+    let i = agent.index();
+    if i >= v.len() {
+        v.resize(i + 1, empty);
+    }
+    &mut v[i]
+}
+
+impl World for SimWorld {
+    fn position(&self, agent: AgentId) -> Option<[f64; 2]> {
+        self.bodies.get(agent.index()).map(|b| [b.x, b.y])
     }
 
-    /// True when the agent runs a conversation whose partner has left (or never came): what is
-    /// left of its conversation machine does not speak or trade, and its host ends it.
-    pub fn conversation_over(&self, agent: AgentId) -> bool {
-        self.talking.get(agent.index()).copied().unwrap_or(false) && self.partner(agent).is_none()
+    fn place(&mut self, agent: AgentId, at: [f64; 2]) {
+        let body = self.body(agent);
+        (body.x, body.y) = (at[0], at[1]);
+    }
+
+    fn move_to(&mut self, agent: AgentId, to: Destination, _cx: &mut WorldCx<'_>) {
+        let on_graph = agent.index() < self.machine_agents;
+        *slot(&mut self.moves, agent, None) = Some(walk::Move::new(to, on_graph));
+    }
+
+    fn follow_move(&mut self, agent: AgentId, cx: &mut WorldCx<'_>) -> Option<MoveEvent> {
+        let mut m = self.moves.get_mut(agent.index())?.take()?;
+        let event = self.step(agent, &mut m, cx);
+        self.moves[agent.index()] = Some(m);
+        event
+    }
+
+    fn stop_move(&mut self, agent: AgentId) {
+        if let Some(m) = self.moves.get_mut(agent.index()) {
+            *m = None;
+        }
+        self.set_walk(agent, None);
+    }
+
+    fn start_action(&mut self, request: &ActionRequest<'_>, cx: &mut WorldCx<'_>) {
+        let d = Self::duration(cx.rng, request.action, request.line, request.proxy);
+        let fails = self.failure_rate > 0.0 && cx.rng.unit() < self.failure_rate;
+        self.actions.insert(request.id, (cx.now + d, fails));
+    }
+
+    fn action_outcome(&mut self, id: ActionId, cx: &mut WorldCx<'_>) -> Option<ActionOutcome> {
+        let &(ends_at, fails) = self.actions.get(&id)?;
+        if ends_at > cx.now {
+            return None;
+        }
+        self.actions.remove(&id);
+        Some(if fails {
+            ActionOutcome::Failed
+        } else {
+            ActionOutcome::Succeeded
+        })
+    }
+
+    fn cancel_action(&mut self, id: ActionId) {
+        self.actions.remove(&id);
+    }
+
+    fn variable(&self, agent: AgentId, name: &str) -> Option<&str> {
+        SimWorld::variable(self, agent, name)
+    }
+
+    fn set_variable(&mut self, agent: AgentId, name: &str, value: &str) {
+        SimWorld::set_variable(self, agent, name, value);
+    }
+
+    fn remove_variable(&mut self, agent: AgentId, name: &str) -> Option<String> {
+        SimWorld::remove_variable(self, agent, name)
+    }
+
+    fn say(&mut self, agent: AgentId, line: &Line<'_>, cx: &mut WorldCx<'_>) {
+        // Saying takes time: a little to start, and some for every word.
+        let words = line.text.split_whitespace().count() as f64;
+        *slot(&mut self.speaking, agent, 0.0) = (0.4 + 0.3 * words) * cx.rng.range_f64(0.9, 1.1);
+    }
+
+    fn still_speaking(&mut self, agent: AgentId, cx: &mut WorldCx<'_>) -> bool {
+        let left = slot(&mut self.speaking, agent, 0.0);
+        *left -= cx.dt;
+        *left > 0.0
+    }
+
+    fn standard(&self) -> &StandardState {
+        &self.standard
+    }
+
+    fn standard_mut(&mut self) -> &mut StandardState {
+        &mut self.standard
     }
 }
 
 /// The standard library, ready to link.
 pub fn library() -> StateLibrary<SimWorld> {
-    let mut lib = StateLibrary::new();
-    states::register(&mut lib);
-    lib
+    crate::stdlib::library()
 }
 
 /// The declarations of the standard library (what the compiler checks machines against).
 pub fn declarations() -> Vec<LibraryDecl> {
-    library().declarations()
+    crate::stdlib::declarations()
 }
