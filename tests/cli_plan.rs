@@ -7,7 +7,7 @@ use ensemble_compiler::plan::fixtures::FIG_2_3;
 use ensemble_runtime::hsm::Scene;
 use ensemble_runtime::plan::heuristic::{Heuristic, evaluate};
 use ensemble_runtime::plan::{Task, validate};
-use ensemble_runtime::sim::{self, SimWorld};
+use ensemble_sim::{self as sim, SimWorld};
 use ensemble_tests::{assert_golden, ensemble, json_lines, repo_path, root};
 use serde_json::Value;
 use std::sync::Arc;

@@ -7,8 +7,9 @@
 //!
 //! Everything a designer authors runs against the game-side seam ([`world::World`]): the
 //! standard library states ([`stdlib`]), interaction scripts at smart locations
-//! ([`interactions`]), speech and planning. [`sim`] is a small 2D world implementing that seam;
-//! the `ensemble run` command and the editor preview use it, a game supplies its own world.
+//! ([`interactions`]), speech and planning. The core knows no world of its own and no
+//! simulator: a game supplies its world; the command line and the editor preview run on a
+//! simulated world that implements the same seam, in a crate of its own.
 
 pub mod fs;
 pub mod hpmm;
@@ -19,7 +20,6 @@ pub mod plan;
 pub mod program;
 pub mod rng;
 pub mod script;
-pub mod sim;
 pub mod speech;
 pub mod stdlib;
 pub mod trace;

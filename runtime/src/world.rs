@@ -4,8 +4,9 @@
 //! scripts at smart locations ([`crate::interactions`]), speech and planning. Wherever those
 //! touch the world — an agent walks somewhere, performs an action, reads or sets one of its
 //! variables, says a line — they go through the [`World`] trait, implemented by the game. The
-//! core knows no other world: the simulated world of the `ensemble` command line and the editor
-//! preview (the `ensemble-sim` crate) is one implementation of this trait, a game's is another.
+//! core knows no other world: the simulated world the `ensemble` command line and the editor
+//! preview run on (a crate of its own) is one implementation of this trait, a game's is
+//! another.
 //!
 //! **Requests are asynchronous.** A request to move ([`World::move_to`]) or to perform an action
 //! ([`World::start_action`]) returns at once; the game answers later, when the runtime polls

@@ -376,7 +376,7 @@ impl Interactions {
 
     /// Hot reload of the scene and its smart locations: [`Scene::reload`] carries the agents'
     /// states, [`carry`] every location's running instance and emitters, by name, and both
-    /// report in one `reload` event; planning agents' worlds (`SimWorld::planning`) carry
+    /// report in one `reload` event; planning agents' worlds (`StandardState::planning`) carry
     /// across by name too. A refused program changes nothing here.
     pub fn reload<W: World + 'static>(
         &mut self,

@@ -145,7 +145,7 @@ fn lower_libraries(
 ) {
     for lib in libraries {
         if lib == "sim" {
-            for decl in ensemble_runtime::sim::declarations() {
+            for decl in ensemble_runtime::stdlib::declarations() {
                 module.library.append(LibraryState {
                     name: decl.name,
                     span: None,

@@ -21,13 +21,13 @@
 //! whoever hosts it.
 
 use super::{SimWorld, library};
-use crate::hpmm::chat::parse_player_line;
-use crate::hpmm::{ChatError, ChatScene, Input};
-use crate::hsm::{AgentId, AgentStatus, LinkError, ReloadReport, Scene, SceneError};
-use crate::interactions::{DrivenKind, Interactions, Presence};
-use crate::program::Program;
-use crate::script::ScriptInstance;
-use crate::trace::{EventKind, TraceEvent};
+use ensemble_runtime::hpmm::chat::parse_player_line;
+use ensemble_runtime::hpmm::{ChatError, ChatScene, Input};
+use ensemble_runtime::hsm::{AgentId, AgentStatus, LinkError, ReloadReport, Scene, SceneError};
+use ensemble_runtime::interactions::{DrivenKind, Interactions, Presence};
+use ensemble_runtime::program::Program;
+use ensemble_runtime::script::ScriptInstance;
+use ensemble_runtime::trace::{EventKind, TraceEvent};
 use std::collections::VecDeque;
 use std::sync::Arc;
 use thiserror::Error;
@@ -416,7 +416,7 @@ impl Simulation {
                 }
                 interactions.advance(scene);
                 // World events for planning agents (docs/formats/scene.md).
-                crate::stdlib::fire_world_events(scene);
+                ensemble_runtime::stdlib::fire_world_events(scene);
             }
             Running::Chat(chat) => chat.step(),
         }
@@ -628,7 +628,7 @@ impl Simulation {
             .iter()
             .enumerate()
             .map(|(i, space)| {
-                let b = agent.space_belief(crate::hpmm::model::SpaceId(i as u32));
+                let b = agent.space_belief(ensemble_runtime::hpmm::model::SpaceId(i as u32));
                 SpaceBelief {
                     start: space.start().index() - space.first_state as usize,
                     space: program.shared_name(space.name),

@@ -12,12 +12,12 @@
 //! re-routed.
 
 use super::{ARRIVAL_RADIUS, SimWorld, WALK_SPEED};
-use crate::hsm::AgentId;
-use crate::nav::{NavData, NodeId, Workspace};
-use crate::program::nav::NavSection;
-use crate::program::{Program, SceneId};
-use crate::trace::EventKind;
-use crate::world::{Destination, MoveEvent, WorldCx};
+use ensemble_runtime::hsm::AgentId;
+use ensemble_runtime::nav::{NavData, NodeId, Workspace};
+use ensemble_runtime::program::nav::NavSection;
+use ensemble_runtime::program::{Program, SceneId};
+use ensemble_runtime::trace::EventKind;
+use ensemble_runtime::world::{Destination, MoveEvent, WorldCx};
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -410,7 +410,7 @@ fn plan(
         starts
     };
     // Each candidate start: the straight walk to it plus the path from it, in metres.
-    let mut best: Option<(f64, crate::nav::PathResult)> = None;
+    let mut best: Option<(f64, ensemble_runtime::nav::PathResult)> = None;
     for &start in starts {
         let found = WORKSPACE.with_borrow_mut(|ws| data.find_path(start, goal, ws));
         if let (Ok(Some(path)), Some(at)) = (found, section.world(start)) {

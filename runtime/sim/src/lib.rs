@@ -6,21 +6,26 @@
 //! straight. Script actions take a time that depends on their name (`sit`, `talk`…) and may
 //! fail at a seeded rate; a line takes time proportional to its words. All of that is this
 //! world's own; the standard library and the smart locations only ask for it through the seam.
+//!
+//! [`Simulation`] runs a scene of a program in this world (or a conversation with a social
+//! agent): the one runner `ensemble run`, its `--watch` mode and the editor preview share.
 
 pub mod simulation;
 mod walk;
 
-pub use crate::interactions::Interactions;
-pub use crate::stdlib::PlanningWorld;
+pub use ensemble_runtime::interactions::Interactions;
+pub use ensemble_runtime::stdlib::PlanningWorld;
 pub use simulation::Simulation;
 pub use walk::{NavWorld, RouteAhead};
 
-use crate::hsm::{AgentId, LibraryDecl, StateLibrary};
-use crate::program::{Program, SceneId};
-use crate::rng::Rng;
-use crate::script::ActionOutcome;
-use crate::stdlib::StandardState;
-use crate::world::{ActionId, ActionRequest, Destination, Line, MoveEvent, World, WorldCx};
+use ensemble_runtime::hsm::{AgentId, StateLibrary};
+use ensemble_runtime::program::{Program, SceneId};
+use ensemble_runtime::rng::Rng;
+use ensemble_runtime::script::ActionOutcome;
+use ensemble_runtime::stdlib::StandardState;
+use ensemble_runtime::world::{
+    ActionId, ActionRequest, Destination, Line, MoveEvent, World, WorldCx,
+};
 use std::collections::BTreeMap;
 
 /// Walking speed of every simulated agent, metres per second.
@@ -274,12 +279,11 @@ impl World for SimWorld {
     }
 }
 
-/// The standard library, ready to link.
+/// The standard library in the simulated world, ready to link (declared in
+/// [`ensemble_runtime::stdlib::DECLARATIONS`]).
 pub fn library() -> StateLibrary<SimWorld> {
-    crate::stdlib::library()
+    ensemble_runtime::stdlib::library()
 }
 
-/// The declarations of the standard library (what the compiler checks machines against).
-pub fn declarations() -> Vec<LibraryDecl> {
-    crate::stdlib::declarations()
-}
+#[cfg(test)]
+mod tests;
