@@ -153,6 +153,7 @@ fn lower_libraries(
                     terminal: decl.spec.terminal,
                     raises: decl.spec.raises,
                     doc: decl.spec.doc,
+                    standard: true,
                 });
             }
         } else {
@@ -205,6 +206,7 @@ fn lower_libraries(
                 },
                 raises: s.raises.clone(),
                 doc: s.doc.clone(),
+                standard: false,
             });
         }
     }
