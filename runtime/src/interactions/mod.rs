@@ -595,22 +595,25 @@ impl Interactions {
         let def = &program.scripts[inst.script as usize];
         let mut finished: Vec<(u64, ActionOutcome)> = Vec::new();
         let mut trace = Vec::new();
-        let open = std::mem::take(&mut self.places[p].actions);
-        for a in open {
+        let rng = &mut self.rng;
+        self.places[p].actions.retain(|a| {
             let mut cx = WorldCx {
                 program,
                 now,
                 dt,
-                rng: &mut self.rng,
+                rng: &mut *rng,
                 trace: &mut trace,
             };
             let outcome = world.action_outcome(a.id, &mut cx);
             said.extend(trace.drain(..).map(|kind| (Some(a.agent), kind)));
             match outcome {
-                Some(outcome) => finished.push((a.request, outcome)),
-                None => self.places[p].actions.push(a),
+                Some(outcome) => {
+                    finished.push((a.request, outcome));
+                    false
+                }
+                None => true,
             }
-        }
+        });
         // Positions for `distance`: participants and the location's props (at the location).
         let mut positions: HashMap<NameId, (f64, f64)> = HashMap::new();
         let at = Self::location_position(program, p);
