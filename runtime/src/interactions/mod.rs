@@ -419,6 +419,13 @@ impl Interactions {
                     },
                 }
             };
+            let Some(target) = target else {
+                // Taken into a script, lingering, gone: it stands still.
+                if a.moving.take().is_some() {
+                    world.stop_move(a.agent);
+                }
+                continue;
+            };
             let mut trace = Vec::new();
             let mut cx = WorldCx {
                 program,
@@ -426,13 +433,6 @@ impl Interactions {
                 dt,
                 rng: &mut self.rng,
                 trace: &mut trace,
-            };
-            let Some(target) = target else {
-                // Taken into a script, lingering, gone: it stands still.
-                if a.moving.take().is_some() {
-                    world.stop_move(a.agent);
-                }
-                continue;
             };
             if a.moving != Some(target) {
                 cx.dt = 0.0;
