@@ -6,8 +6,8 @@
 //! which reports when each is done or failed. Everything that happens becomes trace events of
 //! the scene.
 //!
-//! - [`emitters`]: notification, spawn and player emitters, proxies' reports, scene events.
-//! - [`carry`]: hot reload — running instances and emitter state carried across by name.
+//! - `emitters`: notification, spawn and player emitters, proxies' reports, scene events.
+//! - `carry`: hot reload — running instances and emitter state carried across by name.
 //!
 //! Agents the locations create at run time (proxies, spawned NPCs) are added to the scene as
 //! agents without a machine, so they have ids, names and trace lines like everyone else.
@@ -375,7 +375,7 @@ impl Interactions {
     }
 
     /// Hot reload of the scene and its smart locations: [`Scene::reload`] carries the agents'
-    /// states, [`carry`] every location's running instance and emitters, by name, and both
+    /// states, `carry` every location's running instance and emitters, by name, and both
     /// report in one `reload` event; planning agents' worlds (`StandardState::planning`) carry
     /// across by name too. A refused program changes nothing here.
     pub fn reload<W: World + 'static>(
