@@ -327,7 +327,7 @@ fn program_of(dir: &std::path::Path) -> std::sync::Arc<ensemble_runtime::Program
 #[test]
 fn reloading_a_changed_graph_replans_walks_in_progress() {
     use ensemble_runtime::hsm::Scene;
-    use ensemble_runtime::sim::{self, SimWorld};
+    use ensemble_sim::{self as sim, SimWorld};
     // A copy of the grid fixture, so that its graph can change under a running scene.
     let dir = tempfile::tempdir().unwrap();
     let src = std::path::Path::new(&repo_path("tests/fixtures/nav-grid")).to_path_buf();

@@ -3,8 +3,8 @@
 //! `player_leave`), on the market sample without its scripted events.
 
 use ensemble_runtime::hsm::Scene;
-use ensemble_runtime::sim::{self, Interactions, SimWorld};
 use ensemble_runtime::trace::EventKind;
+use ensemble_sim::{self as sim, Interactions, SimWorld};
 use ensemble_tests::root;
 use std::sync::Arc;
 

@@ -4,9 +4,9 @@
 //! the `reload` event.
 
 use ensemble_runtime::hsm::{AgentId, Scene};
-use ensemble_runtime::sim::{self, Interactions, SimWorld};
 use ensemble_runtime::trace::{EventKind, TraceEvent};
 use ensemble_runtime::{Program, script::ScriptInstance};
+use ensemble_sim::{self as sim, Interactions, SimWorld};
 use ensemble_tests::root;
 use std::sync::Arc;
 

@@ -1,12 +1,12 @@
-//! The runner every host uses (`ensemble_runtime::sim::Simulation`): it produces exactly the
+//! The runner every host uses (`ensemble_sim::Simulation`): it produces exactly the
 //! traces `ensemble run` printed before the runner existed (the golden files), carries state
 //! across a reload, and what it shows of a running scene (blackboards, agents, transcript)
 //! agrees with its own trace.
 
 use ensemble_runtime::Program;
-use ensemble_runtime::sim::Simulation;
-use ensemble_runtime::sim::simulation::{AgentKind, LineKind, Options, SceneKind, StartError};
 use ensemble_runtime::trace::{EventKind, TraceEvent};
+use ensemble_sim::Simulation;
+use ensemble_sim::simulation::{AgentKind, LineKind, Options, SceneKind, StartError};
 use ensemble_tests::{assert_golden, copy_dir, first_difference, json_lines, root};
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;

@@ -12,9 +12,9 @@
 
 use super::snapshot::{Recorder, Snapshot, WorldInfo};
 use ensemble_runtime::Program;
-use ensemble_runtime::sim::Simulation;
-use ensemble_runtime::sim::simulation::Options;
 use ensemble_runtime::trace::TraceEvent;
+use ensemble_sim::Simulation;
+use ensemble_sim::simulation::Options;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, SyncSender, channel, sync_channel};

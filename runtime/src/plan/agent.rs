@@ -9,7 +9,7 @@
 //! - Inampudi §3.1.1/§4.3: a partial-order plan is repaired in place (D-POP) when someone else
 //!   acts, instead of planned again from scratch.
 //!
-//! The caller (a library state such as `sim::planning`'s `Plan`) performs the actions and owns
+//! The caller (a library state such as `stdlib::planning`'s `Plan`) performs the actions and owns
 //! the world; it tells the executive when an action ends, what it now sees, and what it noticed
 //! meanwhile. The executive never reads the world itself, so what it believes is exactly what it
 //! was told.

@@ -10,7 +10,7 @@
 //! - [`validate`](mod@validate): replays any plan step by step and says where it breaks.
 //! - [`graph`]: Hewlett's planning graph, precomputed and shared by every agent of a problem.
 //! - [`section`]: the planning section of a compiled program (problems, world events).
-//! - [`agent`]: the plan–act–observe loop an agent runs (game-agnostic; `sim::planning` runs it
+//! - [`agent`]: the plan–act–observe loop an agent runs (game-agnostic; `stdlib::planning` runs it
 //!   as the `Plan` library state).
 //! - [`fixtures`]: the seeds' own examples (dinner date, funny dinner date, shop scene).
 //!

@@ -20,14 +20,14 @@
 //! nothing here draws random numbers, so the same program, scene and seed give the same trace
 //! whoever hosts it.
 
-use super::interactions::{Interactions, Presence};
 use super::{SimWorld, library};
-use crate::hpmm::chat::parse_player_line;
-use crate::hpmm::{ChatError, ChatScene, Input};
-use crate::hsm::{AgentId, AgentStatus, LinkError, ReloadReport, Scene, SceneError};
-use crate::program::Program;
-use crate::script::ScriptInstance;
-use crate::trace::{EventKind, TraceEvent};
+use ensemble_runtime::hpmm::chat::parse_player_line;
+use ensemble_runtime::hpmm::{ChatError, ChatScene, Input};
+use ensemble_runtime::hsm::{AgentId, AgentStatus, LinkError, ReloadReport, Scene, SceneError};
+use ensemble_runtime::interactions::{DrivenKind, Interactions, Presence};
+use ensemble_runtime::program::Program;
+use ensemble_runtime::script::ScriptInstance;
+use ensemble_runtime::trace::{EventKind, TraceEvent};
 use std::collections::VecDeque;
 use std::sync::Arc;
 use thiserror::Error;
@@ -106,6 +106,17 @@ pub enum AgentKind {
     Player,
     /// The social agent of a conversation scene.
     Social,
+}
+
+impl From<DrivenKind> for AgentKind {
+    fn from(kind: DrivenKind) -> Self {
+        match kind {
+            DrivenKind::Ambient => AgentKind::Ambient,
+            DrivenKind::Spawned => AgentKind::Spawned,
+            DrivenKind::Proxy => AgentKind::Proxy,
+            DrivenKind::Player => AgentKind::Player,
+        }
+    }
 }
 
 /// One active state of an agent's frame stack.
@@ -277,14 +288,13 @@ impl Simulation {
         {
             Running::Chat(Box::new(ChatScene::new(program.clone(), name, seed)?))
         } else if let Some(id) = program.scene_by_name(name) {
-            let world = SimWorld::for_scene(&program, id);
+            let world = SimWorld::for_scene(&program, id).with_failure_rate(options.fail_rate);
             let scene = match Scene::new(program.clone(), library(), name, world, seed) {
                 Ok(s) => s,
                 Err(SceneError::Link(e)) => return Err(e.into()),
                 Err(SceneError::UnknownScene { .. }) => unreachable!("found above"),
             };
-            let interactions =
-                Interactions::new(&program, id, seed).with_failure_rate(options.fail_rate);
+            let interactions = Interactions::new(&program, id, seed);
             Running::Machines {
                 scene: Box::new(scene),
                 interactions: Box::new(interactions),
@@ -406,7 +416,7 @@ impl Simulation {
                 }
                 interactions.advance(scene);
                 // World events for planning agents (docs/formats/scene.md).
-                super::planning::fire_world_events(scene);
+                ensemble_runtime::stdlib::fire_world_events(scene);
             }
             Running::Chat(chat) => chat.step(),
         }
@@ -523,7 +533,7 @@ impl Simulation {
                         let body = world.bodies.get(id.index());
                         let (kind, at) = match interactions.presence(program, world, id, now) {
                             None => (AgentKind::Machine, body.map(|b| [b.x, b.y])),
-                            Some(Presence { kind, at }) => (kind, at),
+                            Some(Presence { kind, at }) => (kind.into(), at),
                         };
                         AgentView {
                             id,
@@ -618,7 +628,7 @@ impl Simulation {
             .iter()
             .enumerate()
             .map(|(i, space)| {
-                let b = agent.space_belief(crate::hpmm::model::SpaceId(i as u32));
+                let b = agent.space_belief(ensemble_runtime::hpmm::model::SpaceId(i as u32));
                 SpaceBelief {
                     start: space.start().index() - space.first_state as usize,
                     space: program.shared_name(space.name),
