@@ -55,7 +55,7 @@ impl ChatScene {
             tick: 0,
             feedback: None,
             player: VecDeque::new(),
-            tracing: true,
+            tracing: false,
             events: Vec::new(),
         })
     }
@@ -64,8 +64,14 @@ impl ChatScene {
         &self.agent
     }
 
+    /// Turns trace recording on or off. Off by default, as for a
+    /// [`Scene`](crate::hsm::Scene::set_tracing): a game that only steps the conversation never
+    /// grows memory. On, events wait for [`ChatScene::take_events`]; turning it off drops them.
     pub fn set_tracing(&mut self, on: bool) {
         self.tracing = on;
+        if !on {
+            self.events = Vec::new();
+        }
     }
 
     pub fn tick_count(&self) -> u64 {
@@ -132,6 +138,7 @@ impl ChatScene {
         }
     }
 
+    /// Takes the trace events recorded since the last call (none while tracing is off).
     pub fn take_events(&mut self) -> Vec<TraceEvent> {
         std::mem::take(&mut self.events)
     }

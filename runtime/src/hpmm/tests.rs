@@ -723,6 +723,7 @@ fn output_is_fed_back_and_not_repeated() {
     // 22 and 18: the proposal is the argmax state's action; the next iteration hears the
     // agent's own production, the space moves past the action state and proposes nothing.
     let mut chat = ChatScene::new(greeting_model().build(), "chat", 0).unwrap();
+    chat.set_tracing(true);
     chat.hear(Some(emote("hi")));
     chat.step();
     assert!(!chat.awaits_player(), "the agent will hear itself first");
@@ -783,6 +784,7 @@ fn templates_are_seeded_and_read_variables() {
     let program = b.build();
     let run = |seed| {
         let mut chat = ChatScene::new(program.clone(), "chat", seed).unwrap();
+        chat.set_tracing(true);
         chat.hear(Some(emote("hi")));
         chat.step();
         chat.agent().binding("the-item").map(str::to_string);

@@ -187,7 +187,7 @@ fn program(
 /// The program's scene, started.
 fn scene(p: &Arc<Program>) -> Scene<SimWorld> {
     let world = SimWorld::for_scene(p, SceneId(0));
-    Scene::new(p.clone(), sim::library(), "evening", world, 7).unwrap()
+    Scene::new_traced(p.clone(), sim::library(), "evening", world, 7).unwrap()
 }
 
 /// Runs the scene like `ensemble run` does; returns its trace as compact lines.
