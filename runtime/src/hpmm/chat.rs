@@ -143,6 +143,17 @@ impl ChatScene {
         std::mem::take(&mut self.events)
     }
 
+    /// How many events are recorded and not yet taken.
+    pub fn events_waiting(&self) -> usize {
+        self.events.len()
+    }
+
+    /// The memory the recorded events hold, in events: none while the scene does not record.
+    #[cfg(test)]
+    pub(crate) fn trace_capacity(&self) -> usize {
+        self.events.capacity()
+    }
+
     /// Records that a new program was refused (it failed to compile or load); the scene keeps
     /// running the one it has.
     pub fn reject_reload(&mut self, reason: impl Into<String>) {
