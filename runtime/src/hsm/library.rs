@@ -96,7 +96,8 @@ struct Entry<G> {
     make: Factory<G>,
 }
 
-/// The game's state library: name -> code factory and declaration.
+/// The game's state library: name -> code factory and declaration. `Send` and `Sync` whatever
+/// the world `G`: it moves with its scene to another thread.
 pub struct StateLibrary<G> {
     entries: Vec<(String, Entry<G>)>,
     index: HashMap<String, usize>,
