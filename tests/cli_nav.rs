@@ -338,7 +338,7 @@ fn reloading_a_changed_graph_replans_walks_in_progress() {
     let program = program_of(dir.path());
     let scene_id = program.scene_by_name("cross").unwrap();
     let world = SimWorld::for_scene(&program, scene_id);
-    let mut scene = Scene::new(program.clone(), sim::library(), "cross", world, 7).unwrap();
+    let mut scene = Scene::new_traced(program.clone(), sim::library(), "cross", world, 7).unwrap();
     let mut external = Vec::new();
     for _ in 0..60 {
         scene.tick();

@@ -503,7 +503,7 @@ fn scene_of(dir: &std::path::Path, scene: &str, ticks: u64) -> Scene<SimWorld> {
     let (program, _) = c.output.expect("the project compiles");
     let program = Arc::new(program);
     let id = program.scene_by_name(scene).unwrap();
-    let mut s = Scene::new(
+    let mut s = Scene::new_traced(
         program.clone(),
         sim::library(),
         scene,
@@ -744,7 +744,7 @@ fn a_reload_that_renames_the_running_scene_keeps_planning_without_its_events() {
     };
     let program = compile();
     let id = program.scene_by_name("traveller").unwrap();
-    let mut s = Scene::new(
+    let mut s = Scene::new_traced(
         program.clone(),
         sim::library(),
         "traveller",
@@ -817,7 +817,7 @@ fn a_world_event_for_an_agent_a_reload_added_waits_for_a_restart() {
     };
     let program = compile();
     let id = program.scene_by_name("traveller").unwrap();
-    let mut s = Scene::new(
+    let mut s = Scene::new_traced(
         program.clone(),
         sim::library(),
         "traveller",

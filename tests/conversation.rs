@@ -321,7 +321,7 @@ fn run_scene_interrupted(
     use ensemble_sim::{self as sim, SimWorld};
     let id = program.scene_by_name(name).unwrap();
     let world = SimWorld::for_scene(program, id);
-    let mut scene = Scene::new(program.clone(), sim::library(), name, world, 7).unwrap();
+    let mut scene = Scene::new_traced(program.clone(), sim::library(), name, world, 7).unwrap();
     let agent = |scene: &Scene<SimWorld>, name: &str| {
         scene
             .agents()

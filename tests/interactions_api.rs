@@ -35,7 +35,7 @@ impl Game {
         let id = program.scene_by_name("market").unwrap();
         let world = SimWorld::for_scene(&program, id);
         Game {
-            scene: Scene::new(program.clone(), sim::library(), "market", world, 7).unwrap(),
+            scene: Scene::new_traced(program.clone(), sim::library(), "market", world, 7).unwrap(),
             interactions: Interactions::new(&program, id, 7),
             events: Vec::new(),
         }

@@ -43,7 +43,8 @@ impl Run {
     fn new(program: Arc<Program>, seed: u64) -> Run {
         let id = program.scene_by_name("bench").unwrap();
         let world = SimWorld::for_scene(&program, id);
-        let scene = Scene::new(program.clone(), sim::library(), "bench", world, seed).unwrap();
+        let scene =
+            Scene::new_traced(program.clone(), sim::library(), "bench", world, seed).unwrap();
         Run {
             scene,
             interactions: Interactions::new(&program, id, seed),

@@ -258,7 +258,8 @@ impl Line {
     }
 }
 
-/// A scene of a program, running.
+/// A scene of a program, running. It records the trace (what `ensemble run` prints and the
+/// editor shows) from tick 0: take the events regularly with [`Simulation::take_events`].
 pub struct Simulation {
     running: Running,
     name: String,
@@ -286,10 +287,13 @@ impl Simulation {
             .iter()
             .any(|c| program.name(c.name) == name)
         {
-            Running::Chat(Box::new(ChatScene::new(program.clone(), name, seed)?))
+            let mut chat = ChatScene::new(program.clone(), name, seed)?;
+            chat.set_tracing(true);
+            Running::Chat(Box::new(chat))
         } else if let Some(id) = program.scene_by_name(name) {
             let world = SimWorld::for_scene(&program, id).with_failure_rate(options.fail_rate);
-            let scene = match Scene::new(program.clone(), library(), name, world, seed) {
+            // The trace is what the CLI prints and the editor shows: recorded from tick 0.
+            let scene = match Scene::new_traced(program.clone(), library(), name, world, seed) {
                 Ok(s) => s,
                 Err(SceneError::Link(e)) => return Err(e.into()),
                 Err(SceneError::UnknownScene { .. }) => unreachable!("found above"),
@@ -657,3 +661,14 @@ pub fn scene_names(program: &Program) -> Vec<String> {
         )
         .collect()
 }
+
+// A simulation, its scene, the scene's library and world move to another thread whole (the
+// editor's preview thread, a game's worker): a field that is not `Send` fails this build rather
+// than a game's.
+const _: () = {
+    const fn assert_send<T: Send>() {}
+    assert_send::<Scene<SimWorld>>();
+    assert_send::<ensemble_runtime::hsm::StateLibrary<SimWorld>>();
+    assert_send::<Simulation>();
+    assert_send::<ChatScene>();
+};

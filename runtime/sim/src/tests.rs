@@ -106,7 +106,7 @@ fn walker() -> Arc<Program> {
 fn a_walk_of_fourteen_metres_takes_ten_seconds() {
     let program = walker();
     let world = SimWorld::for_scene(&program, SceneId(0));
-    let mut scene = Scene::new(program.clone(), library(), "walk", world, 7).unwrap();
+    let mut scene = Scene::new_traced(program.clone(), library(), "walk", world, 7).unwrap();
     let walker = AgentId(0);
     let mut reached = None;
     for _ in 0..200 {

@@ -104,6 +104,7 @@ pub fn parse_player_line(line: &str) -> Option<Input> {
 /// let program = Program::new(names, vec![], vec![], vec![], vec![], vec![], vec![])?
 ///     .with_hpmm(model)?;
 /// let mut scene = ChatScene::new(Arc::new(program), "inn", 7).expect("the chat exists");
+/// scene.set_tracing(true); // a game that shows the lines records them; off by default
 ///
 /// assert!(scene.awaits_player());
 /// scene.hear(parse_player_line("/waves"));
@@ -159,7 +160,7 @@ impl ChatScene {
             tick: 0,
             feedback: None,
             player: VecDeque::new(),
-            tracing: true,
+            tracing: false,
             events: Vec::new(),
         })
     }
@@ -169,10 +170,14 @@ impl ChatScene {
         &self.agent
     }
 
-    /// Turns recording of trace events on or off (on by default); an embedder that never calls
-    /// [`ChatScene::take_events`] should turn it off, or the events accumulate.
+    /// Turns trace recording on or off. Off by default, as for a
+    /// [`Scene`](crate::hsm::Scene::set_tracing): a game that only steps the conversation never
+    /// grows memory. On, events wait for [`ChatScene::take_events`]; turning it off drops them.
     pub fn set_tracing(&mut self, on: bool) {
         self.tracing = on;
+        if !on {
+            self.events = Vec::new();
+        }
     }
 
     /// Iterations run so far.
@@ -241,9 +246,20 @@ impl ChatScene {
         }
     }
 
-    /// Hands over the trace events recorded since the last call (what was heard and said).
+    /// Takes the trace events recorded since the last call (none while tracing is off).
     pub fn take_events(&mut self) -> Vec<TraceEvent> {
         std::mem::take(&mut self.events)
+    }
+
+    /// How many events are recorded and not yet taken.
+    pub fn events_waiting(&self) -> usize {
+        self.events.len()
+    }
+
+    /// The memory the recorded events hold, in events: none while the scene does not record.
+    #[cfg(test)]
+    pub(crate) fn trace_capacity(&self) -> usize {
+        self.events.capacity()
     }
 
     /// Records that a new program was refused (it failed to compile or load); the scene keeps

@@ -228,7 +228,7 @@ fn goto_follows_what_the_world_answers() {
     let run = |refuse: Option<&str>| {
         let mut world = Stagehand::for_scene(&program, SceneId(0));
         world.refuse_moves = refuse.map(str::to_string);
-        let mut scene = Scene::new(program.clone(), library(), "walk", world, 7).unwrap();
+        let mut scene = Scene::new_traced(program.clone(), library(), "walk", world, 7).unwrap();
         scene.tick();
         let errors: Vec<String> = scene
             .take_events()

@@ -188,7 +188,7 @@ fn program(
 /// The program's scene, started.
 fn scene(p: &Arc<Program>) -> Scene<Stagehand> {
     let world = Stagehand::for_scene(p, SceneId(0));
-    Scene::new(p.clone(), stdlib::library(), "evening", world, 7).unwrap()
+    Scene::new_traced(p.clone(), stdlib::library(), "evening", world, 7).unwrap()
 }
 
 /// Runs the scene like `ensemble run` does; returns its trace as compact lines.
