@@ -46,6 +46,7 @@ pub fn conversation_machine(name: &str) -> MachineAsset {
         name: name.into(),
         code: (!code.is_empty()).then(|| code.into()),
         modifier: (!modifier.is_empty()).then(|| ModifierValue::Name(modifier.into())),
+        params: Default::default(),
         on: on
             .iter()
             .map(|(e, t)| (e.to_string(), t.to_string()))

@@ -74,6 +74,7 @@ impl AssetPanel<StateLibraryAsset> for StateLibraryPanel {
                 |name| LibraryStateAsset {
                     name,
                     modifier: ModifierKindAsset::None,
+                    params: Vec::new(),
                     terminal: TerminalAsset::No,
                     raises: None,
                     doc: String::new(),

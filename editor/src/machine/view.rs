@@ -1565,6 +1565,7 @@ mod tests {
             name: "A".into(),
             code: None,
             modifier: None,
+            params: Default::default(),
             on: vec![],
         };
         let big = StateAsset {
@@ -1573,6 +1574,7 @@ mod tests {
             modifier: Some(ModifierValue::Name(
                 "A long line that wraps over more than one row of the node".into(),
             )),
+            params: Default::default(),
             on: vec![
                 ("FinishStatement".into(), "A".into()),
                 ("WaitForResponse".into(), "A".into()),
