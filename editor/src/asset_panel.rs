@@ -140,6 +140,9 @@ pub struct LibraryEntry {
     pub terminal: ensemble_runtime::program::Terminal,
     pub raises: Option<Vec<String>>,
     pub doc: String,
+    /// Named, typed parameters, when the state is declared with `params` (then `modifier`
+    /// is `None`): the inspector shows a field for each.
+    pub params: Vec<ensemble_runtime::program::ParamSpec>,
 }
 
 impl ProjectNames {

@@ -27,7 +27,8 @@ pub(super) fn builtin_params(specs: &[ParamSpec]) -> Vec<LibraryParam> {
         .collect()
 }
 
-fn literal_asset(l: &ParamLiteral) -> ParamValueAsset {
+/// A literal as it is written in a source.
+pub fn literal_asset(l: &ParamLiteral) -> ParamValueAsset {
     match l {
         ParamLiteral::Text(t) => ParamValueAsset::Text(t.clone()),
         ParamLiteral::Number(x) => ParamValueAsset::Number(*x),
