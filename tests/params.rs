@@ -494,3 +494,56 @@ fn a_game_that_registers_other_parameters_cannot_run_the_program() {
         "{err}"
     );
 }
+
+/// The fixture with a sentence file and a `Bark` state whose parameter names a sentence state
+/// (`line` as written in the machine).
+fn with_sentences(line: &str) -> (tempfile::TempDir, String) {
+    let (dir, _) = edited(
+        "game.statelib.ron",
+        r#"(name: "Shout", modifier: Text, raises: ["Done"]),"#,
+        r#"(name: "Shout", modifier: Text, raises: ["Done"]),
+        (name: "Bark", params: [(name: "line", type: Sentence)], raises: ["Done"]),"#,
+    );
+    std::fs::write(
+        dir.path().join("lines.sentences.ron"),
+        r#"Sentences(states: [(name: "Greet", verbs: "like, buy", nouns: "I, ticket")])"#,
+    )
+    .unwrap();
+    let path = dir.path().join("Guard.machine.ron");
+    let text = std::fs::read_to_string(&path).unwrap().replace(
+        r#"(name: "Shout", modifier: "Halt!", on: [("Done", "Goto1")]),"#,
+        &format!(
+            r#"(name: "Shout", modifier: "Halt!", on: [("Done", "Bark")]),
+        (name: "Bark", params: {{"line": "{line}"}}, on: [("Done", "Goto1")]),"#
+        ),
+    );
+    std::fs::write(&path, &text).unwrap();
+    (dir, text)
+}
+
+#[test]
+fn a_sentence_parameter_names_a_sentence_state_of_the_project() {
+    let (dir, _) = with_sentences("Greet");
+    let program = build_program(dir.path(), "params-game");
+    let guard = program.machine_by_name("Guard").unwrap();
+    let bark = program.state_by_name(guard, "Bark").unwrap();
+    assert_eq!(
+        program.param(bark, "line").map(|v| v.into_owned()),
+        Some(Param::One(ParamValue::Sentence(
+            program.name_id("Greet").unwrap()
+        )))
+    );
+    let (dir, text) = with_sentences("Gret");
+    let ds: Vec<Value> = errors(dir.path())
+        .into_iter()
+        .filter(|d| d["severity"] == "error")
+        .collect();
+    assert_eq!(ds.len(), 1, "{ds:#?}");
+    assert_eq!(ds[0]["code"], "unknown-reference");
+    let (line, column) = line_col(&text, r#""Gret""#);
+    assert_eq!(
+        (ds[0]["line"].as_u64(), ds[0]["column"].as_u64()),
+        (Some(line), Some(column))
+    );
+    assert!(notes(&ds[0]).contains("did you mean `Greet`?"), "{}", ds[0]);
+}

@@ -293,7 +293,7 @@ fn report(problem: Problem, who: &str, param: &str, span: Span) -> Diagnostic {
             Code::ModifierMismatch,
             format!("{who}: parameter `{param}` takes {expected}, not {found}"),
         )
-        .at(span, format!("{found}")),
+        .at(span, found),
         Problem::NotFinite => Diagnostic::error(
             Code::InvalidValue,
             format!("{who}: parameter `{param}` must be a finite number"),
