@@ -146,3 +146,31 @@ fn a_multi_parameter_state_is_edited_field_by_field_and_saved_canonically() {
     wait_for_diagnostics(&mut h);
     assert!(problems(&h).is_empty(), "{:?}", problems(&h));
 }
+
+#[test]
+fn the_state_library_form_lists_declared_parameters_instead_of_a_modifier() {
+    let dir =
+        project_copy(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/params-game"));
+    let mut h = harness(EditorApp::open(dir.path()));
+    open(&mut h, "game");
+    click(&mut h, "state PlayAnimation");
+    for line in [
+        "clip: text, required",
+        "loop: bool, default false",
+        "blend: number, default 0.2",
+        "layer: one of \"upper\", \"full\", default full",
+    ] {
+        h.get_all_by_label(line)
+            .next()
+            .unwrap_or_else(|| panic!("no `{line}`"));
+    }
+    assert_eq!(
+        h.query_all_by_label("modifier kind").count(),
+        0,
+        "no modifier chooser for a state declared with params"
+    );
+    // A state declared with a single modifier still has its chooser.
+    click(&mut h, "state Shout");
+    assert_eq!(h.query_all_by_label("modifier kind").count(), 1);
+    assert_eq!(h.query_all_by_label("clip: text, required").count(), 0);
+}

@@ -1,5 +1,6 @@
 //! The state library form (`*.statelib.ron`): the library states a game registers, declared
-//! for the compiler — each one's name, the modifier it takes, whether it ends or fails its
+//! for the compiler — each one's name, the modifier it takes (or, declared with `params`, its
+//! named parameters, listed), whether it ends or fails its
 //! machine, the events it raises (when declared, other events are warned about) and the help
 //! designers see when they pick it.
 
@@ -64,11 +65,15 @@ impl AssetPanel<StateLibraryAsset> for StateLibraryPanel {
                 "state",
                 &mut lib.states,
                 |i, s| ItemRow {
-                    detail: MODIFIERS
-                        .iter()
-                        .find(|(m, _)| *m == s.modifier)
-                        .filter(|(m, _)| *m != ModifierKindAsset::None)
-                        .map_or(String::new(), |(_, l)| l.to_string()),
+                    detail: if s.params.is_empty() {
+                        MODIFIERS
+                            .iter()
+                            .find(|(m, _)| *m == s.modifier)
+                            .filter(|(m, _)| *m != ModifierKindAsset::None)
+                            .map_or(String::new(), |(_, l)| l.to_string())
+                    } else {
+                        format!("{} parameters", s.params.len())
+                    },
                     severity: d.worst(&[P::F("states"), P::I(i)]),
                 },
                 |name| LibraryStateAsset {
@@ -103,19 +108,47 @@ impl AssetPanel<StateLibraryAsset> for StateLibraryPanel {
                     &d.notes(&at("name")),
                 );
                 ui.end_row();
-                form::label(
-                    ui,
-                    "Modifier",
-                    "What a state of this kind is given in the machine editor.",
-                );
-                changed |= form::choose(
-                    ui,
-                    ("statelib-modifier", i),
-                    &mut s.modifier,
-                    &MODIFIERS,
-                    240.0,
-                    "modifier kind",
-                );
+                if s.params.is_empty() {
+                    form::label(
+                        ui,
+                        "Modifier",
+                        "What a state of this kind is given in the machine editor.",
+                    );
+                    changed |= form::choose(
+                        ui,
+                        ("statelib-modifier", i),
+                        &mut s.modifier,
+                        &MODIFIERS,
+                        240.0,
+                        "modifier kind",
+                    );
+                } else {
+                    // Declared with named parameters instead of one modifier: listed here,
+                    // written in the file's text (docs/formats/statelib.md).
+                    form::label(
+                        ui,
+                        "Parameters",
+                        "Named, typed values a state of this kind is given; edit them in the text view.",
+                    );
+                    ui.vertical(|ui| {
+                        for p in &s.params {
+                            let ty = ensemble_compiler::front::ron::params::param_type(&p.ty)
+                                .map_or_else(|why| why.to_string(), |t| t.describe());
+                            let default = p.default.as_ref().map_or("required".to_string(), |d| {
+                                format!(
+                                    "default {}",
+                                    crate::machine::param_fields::literal_text(
+                                        &ensemble_compiler::front::ron::params::asset_literal(d)
+                                    )
+                                )
+                            });
+                            ui.label(
+                                RichText::new(format!("{}: {ty}, {default}", p.name))
+                                    .color(theme::TEXT),
+                            );
+                        }
+                    });
+                }
                 ui.end_row();
                 form::label(ui, "Terminal", "Whether entering it ends the machine.");
                 changed |= form::choose(
