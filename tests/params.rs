@@ -547,3 +547,62 @@ fn a_sentence_parameter_names_a_sentence_state_of_the_project() {
     );
     assert!(notes(&ds[0]).contains("did you mean `Greet`?"), "{}", ds[0]);
 }
+
+#[test]
+fn a_parameter_declared_twice_is_a_duplicate_at_the_second() {
+    let (dir, text) = edited(
+        "game.statelib.ron",
+        r#"(name: "Emote", params: [(name: "clip", type: Text)]"#,
+        r#"(name: "Emote", params: [(name: "clip", type: Text), (name: "clip", type: Number)]"#,
+    );
+    let ds = errors(dir.path());
+    let d = ds
+        .iter()
+        .find(|d| d["code"] == "duplicate-name")
+        .expect("the second `clip` is refused");
+    let (line, column) = line_col(&text, r#""clip", type: Number"#);
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(line), Some(column)),
+        "{d}"
+    );
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("library state `Emote` declares parameter `clip` twice"),
+        "{d}"
+    );
+}
+
+#[test]
+fn a_list_of_lists_and_an_empty_one_of_are_refused_at_the_type() {
+    // Each is located at what is wrong inside the type: the inner list, the empty list.
+    for (bad, at, why) in [
+        (
+            "List(List(Text))",
+            "List(Text)))]",
+            "a list holds single values, not lists",
+        ),
+        ("OneOf([])", "[]))]", "`OneOf` must list at least one value"),
+    ] {
+        let (dir, text) = edited(
+            "game.statelib.ron",
+            r#"(name: "Emote", params: [(name: "clip", type: Text)]"#,
+            &format!(r#"(name: "Emote", params: [(name: "clip", type: {bad})]"#),
+        );
+        let ds = errors(dir.path());
+        let d = ds
+            .iter()
+            .find(|d| d["file"] == "game.statelib.ron")
+            .unwrap_or_else(|| panic!("{bad} accepted: {ds:#?}"));
+        assert_eq!(d["code"], "invalid-value", "{d}");
+        let (line, column) = line_col(&text, at);
+        assert_eq!(
+            (d["line"].as_u64(), d["column"].as_u64()),
+            (Some(line), Some(column)),
+            "{d}"
+        );
+        assert!(d["message"].as_str().unwrap().contains(why), "{d}");
+    }
+}
