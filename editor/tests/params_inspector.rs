@@ -148,29 +148,50 @@ fn a_multi_parameter_state_is_edited_field_by_field_and_saved_canonically() {
 }
 
 #[test]
-fn the_state_library_form_lists_declared_parameters_instead_of_a_modifier() {
+fn the_state_library_form_edits_declared_parameters() {
     let dir =
         project_copy(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/params-game"));
     let mut h = harness(EditorApp::open(dir.path()));
     open(&mut h, "game");
     click(&mut h, "state PlayAnimation");
-    for line in [
-        "clip: text, required",
-        "loop: bool, default false",
-        "blend: number, default 0.2",
-        "layer: one of \"upper\", \"full\", default full",
-    ] {
-        h.get_all_by_label(line)
+    let field = |h: &Harness<'static, EditorApp>, label: &str| {
+        h.get_all_by_role_and_label(Role::TextInput, label)
             .next()
-            .unwrap_or_else(|| panic!("no `{line}`"));
-    }
+            .unwrap_or_else(|| panic!("no field {label}"))
+            .value()
+    };
+    // Each parameter's name, type and default as written; no modifier chooser beside them.
+    assert_eq!(field(&h, "parameter 2 name").as_deref(), Some("loop"));
+    assert_eq!(field(&h, "parameter 1 default").as_deref(), Some(""));
+    assert_eq!(field(&h, "parameter 3 default").as_deref(), Some("0.2"));
     assert_eq!(
-        h.query_all_by_label("modifier kind").count(),
-        0,
-        "no modifier chooser for a state declared with params"
+        field(&h, "parameter 4 default").as_deref(),
+        Some("\"full\"")
     );
-    // A state declared with a single modifier still has its chooser.
+    assert_eq!(h.query_all_by_label("modifier kind").count(), 0);
+
+    // Change a default, add a parameter with a default.
+    retype_field(&mut h, "parameter 3 default", "0.5");
+    click(&mut h, "+ parameter");
+    retype_field(&mut h, "parameter 5 name", "speed");
+    choose(&mut h, "parameter 5 type", "number");
+    retype_field(&mut h, "parameter 5 default", "1");
+
+    // A single-modifier state turns into one named parameter, named after its kind.
     click(&mut h, "state Shout");
     assert_eq!(h.query_all_by_label("modifier kind").count(), 1);
-    assert_eq!(h.query_all_by_label("clip: text, required").count(), 0);
+    click(&mut h, "Use named parameters");
+
+    press(&mut h, Modifiers::COMMAND, Key::S);
+    let text = std::fs::read_to_string(dir.path().join("game.statelib.ron")).unwrap();
+    for written in [
+        r#"(name: "blend", type: Number, default: 0.5)"#,
+        r#"(name: "speed", type: Number, default: 1.0)"#,
+        r#"(name: "Shout", params: [(name: "text", type: Text)], terminal: No, raises: ["Done"])"#,
+    ] {
+        assert!(text.contains(written), "{written}\nnot in\n{text}");
+    }
+    // The machines still check: Shout's `modifier:` sets its one parameter.
+    wait_for_diagnostics(&mut h);
+    assert!(problems(&h).is_empty(), "{:?}", problems(&h));
 }
