@@ -132,6 +132,21 @@ fn a_multi_parameter_state_is_edited_field_by_field_and_saved_canonically() {
     assert_eq!(nod.modifier, Some(ModifierValue::Name("Shrug".into())));
     assert!(nod.params.is_empty());
 
+    // A single modifier written as a parameter (`params: {"location": ...}`) stays one.
+    select(&mut h, "Goto1");
+    choose_showing(&mut h, "Gate", "Bar");
+    let goto = machine(&h, "Guard")
+        .states
+        .iter()
+        .find(|s| s.name == "Goto1")
+        .unwrap()
+        .clone();
+    assert_eq!(goto.modifier, None);
+    assert_eq!(
+        goto.params.0,
+        [("location".to_string(), V::Text("Bar".into()))]
+    );
+
     // Save, and the file says it canonically; the project still checks clean.
     press(&mut h, Modifiers::COMMAND, Key::S);
     assert!(!h.state().is_dirty());
@@ -140,6 +155,7 @@ fn a_multi_parameter_state_is_edited_field_by_field_and_saved_canonically() {
         r#"        (name: "Wave", code: "PlayAnimation", params: {"clip": "Bow", "loop": false, "layer": "upper"}, on: [("AnimationDone", "Strike")]),"#,
         r#"        (name: "Strike", code: "Attack", params: {"target": "thief", "cover": ["Gate", "Bar", "Gate"]}, on: [("Hit", "Nod"), ("Missed", "Nod")]),"#,
         r#"        (name: "Nod", code: "Emote", modifier: "Shrug", on: [("Done", "Shout")]),"#,
+        r#"        (name: "Goto1", params: {"location": "Bar"}, on: [("ReachedLocation", "Finish")]),"#,
     ] {
         assert!(text.contains(line), "{line}\nnot in\n{text}");
     }

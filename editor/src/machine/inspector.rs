@@ -312,12 +312,21 @@ impl Inspector {
             ui.label(RichText::new(&l.doc).small().color(theme::TEXT_WEAK));
         }
 
-        match lib.filter(|l| !l.params.is_empty()) {
-            Some(l) => {
+        // A single modifier written as `params: {"location": ...}` is edited as that one
+        // parameter, so it stays in the form it is written in.
+        let written_as_param = lib
+            .filter(|_| !s.params.is_empty())
+            .and_then(|l| ensemble_runtime::program::ParamSpec::of_modifier(l.modifier));
+        match (lib.filter(|l| !l.params.is_empty()), written_as_param) {
+            (Some(l), _) => {
                 heading(ui, "Parameters");
                 super::param_fields::show(ui, s, &l.params, cx, out);
             }
-            None => {
+            (None, Some(spec)) => {
+                heading(ui, "Parameters");
+                super::param_fields::show(ui, s, &[spec], cx, out);
+            }
+            (None, None) => {
                 heading(ui, "Modifier");
                 self.modifier(ui, s, lib.map(|l| l.modifier), look, cx, out);
             }
