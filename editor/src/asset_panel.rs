@@ -143,6 +143,9 @@ pub struct LibraryEntry {
     /// One of the core's standard states (`ensemble_runtime::stdlib`), not a game's own state
     /// of the same name: only these are drawn and offered as the standard states.
     pub standard: bool,
+    /// Named, typed parameters, when the state is declared with `params` (then `modifier`
+    /// is `None`): the inspector shows a field for each.
+    pub params: Vec<ensemble_runtime::program::ParamSpec>,
 }
 
 impl LibraryEntry {

@@ -12,7 +12,7 @@ use ensemble_compiler::front::ron::*;
 use ensemble_compiler::hpmm::assets as hpmm;
 use ensemble_compiler::plan::assets as plan;
 use ensemble_compiler::script::source::ScriptAsset;
-use ensemble_runtime::program::ModifierKind;
+use ensemble_runtime::program::{ModifierKind, ParamKind};
 
 pub type Changes = Vec<(DocId, DocState)>;
 
@@ -46,6 +46,7 @@ pub fn conversation_machine(name: &str) -> MachineAsset {
         name: name.into(),
         code: (!code.is_empty()).then(|| code.into()),
         modifier: (!modifier.is_empty()).then(|| ModifierValue::Name(modifier.into())),
+        params: Default::default(),
         on: on
             .iter()
             .map(|(e, t)| (e.to_string(), t.to_string()))
@@ -387,11 +388,35 @@ pub fn rename_machine(
                     changed = true;
                 }
                 for s in &mut m.states {
+                    let code = crate::machine::ops::code(s).to_string();
+                    // Machine parameters (declared with `params`) name machines too.
+                    let declared = names.library(&code).map_or(&[][..], |l| &l.params[..]);
+                    let machine_params: Vec<&str> = declared
+                        .iter()
+                        .filter(|p| p.ty.kind == ParamKind::Machine)
+                        .map(|p| p.name.as_str())
+                        .collect();
+                    let single = declared.len() == 1 && !machine_params.is_empty();
                     if s.modifier == Some(ModifierValue::Name(old.clone()))
-                        && hosts_machines(crate::machine::ops::code(s))
+                        && (single || hosts_machines(&code))
                     {
                         s.modifier = Some(ModifierValue::Name(new.to_string()));
                         changed = true;
+                    }
+                    for (key, value) in &mut s.params.0 {
+                        if !machine_params.contains(&key.as_str()) {
+                            continue;
+                        }
+                        let items = match value {
+                            ParamValueAsset::List(items) => items.iter_mut().collect(),
+                            one => vec![one],
+                        };
+                        for item in items {
+                            if *item == ParamValueAsset::Text(old.clone()) {
+                                *item = ParamValueAsset::Text(new.to_string());
+                                changed = true;
+                            }
+                        }
                     }
                 }
             }

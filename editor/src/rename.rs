@@ -11,12 +11,12 @@
 use crate::asset_panel::ProjectNames;
 use crate::document::{Content, DocState, Project};
 use crate::project_ops::Changes;
-use ensemble_compiler::front::ron::ModifierValue;
 use ensemble_compiler::front::ron::any::AnyAsset;
 use ensemble_compiler::front::ron::assets::SceneEventAsset;
+use ensemble_compiler::front::ron::{ModifierValue, ParamValueAsset};
 use ensemble_compiler::hpmm::assets::{ExprAsset, TrackerRuleAsset, VarTestAsset};
 use ensemble_compiler::script::source::ScriptAsset;
-use ensemble_runtime::program::ModifierKind;
+use ensemble_runtime::program::{ModifierKind, ParamKind};
 
 /// What is renamed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -279,8 +279,33 @@ fn rename_in(state: &mut DocState, names: &ProjectNames, what: &Named, old: &str
                 let walks = names
                     .library(code)
                     .is_some_and(|l| l.modifier == ModifierKind::Location);
-                if let (true, Some(ModifierValue::Name(n))) = (walks, &mut s.modifier) {
+                // Location parameters (declared with `params`), single or listed; a
+                // one-parameter state may write its value as `modifier:`.
+                let declared = names.library(code).map_or(&[][..], |l| &l.params[..]);
+                let located: Vec<String> = declared
+                    .iter()
+                    .filter(|p| p.ty.kind == ParamKind::Location)
+                    .map(|p| p.name.clone())
+                    .collect();
+                let single = declared.len() == 1 && !located.is_empty();
+                if let (true, Some(ModifierValue::Name(n))) = (walks || single, &mut s.modifier) {
                     swap(n, old, new);
+                }
+                for (key, value) in &mut s.params.0 {
+                    if !located.contains(key) {
+                        continue;
+                    }
+                    match value {
+                        ParamValueAsset::Text(n) => swap(n, old, new),
+                        ParamValueAsset::List(items) => {
+                            for item in items {
+                                if let ParamValueAsset::Text(n) = item {
+                                    swap(n, old, new);
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
                 }
             }
         }
@@ -605,5 +630,23 @@ mod tests {
         apply(&mut p, &n, &Named::Location, &first, "Renamed").unwrap();
         apply(&mut p, &n, &Named::SmartLocation, "bakery", "patisserie").unwrap();
         clean(dir.path(), &p);
+
+        // Into location parameters, listed ones too.
+        let dir = copy("../tests/fixtures/params-game");
+        let mut p = Project::open(dir.path()).unwrap();
+        let n = names(dir.path());
+        apply(&mut p, &n, &Named::Location, "Bar", "Tavern").unwrap();
+        clean(dir.path(), &p);
+        let guard = p.docs[p.machine_doc("Guard").unwrap()]
+            .state
+            .machine()
+            .unwrap();
+        assert_eq!(
+            guard.states[2].params.get("cover"),
+            Some(&ParamValueAsset::List(vec![
+                ParamValueAsset::Text("Gate".into()),
+                ParamValueAsset::Text("Tavern".into())
+            ]))
+        );
     }
 }

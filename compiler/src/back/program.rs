@@ -63,6 +63,7 @@ pub fn emit_with_nav(
     let bug = |what: &str| format!("internal compiler error: {what} survived validation");
     // State ids follow machine order, so each machine's states are contiguous.
     let mut state_ids: HashMap<Handle<ir::State>, StateId> = HashMap::new();
+    let mut params = ParamSection::default();
     let mut next = 0u32;
     for (_, machine) in module.machines.iter() {
         for &s in &machine.states {
@@ -84,10 +85,10 @@ pub fn emit_with_nav(
         debug.machines.push(loc(sources, machine.name.span));
         for &s in &machine.states {
             let state = &module.states[s];
-            let code = state.code.ok_or_else(|| bug("an unknown library state"))?;
+            let lib = state.code.ok_or_else(|| bug("an unknown library state"))?;
             let next_lib = LibraryId(library.len() as u32);
-            let code = *library_ids.entry(code).or_insert_with(|| {
-                let l = &module.library[code];
+            let code = *library_ids.entry(lib).or_insert_with(|| {
+                let l = &module.library[lib];
                 library.push(LibraryState {
                     name: names.intern(&l.name),
                     modifier: l.modifier,
@@ -95,6 +96,27 @@ pub fn emit_with_nav(
                 });
                 next_lib
             });
+            let lib = &module.library[lib];
+            if !lib.params.is_empty() {
+                if code == next_lib {
+                    let decls = lib
+                        .params
+                        .iter()
+                        .map(|p| ParamDecl {
+                            name: names.intern(&p.name),
+                            ty: p.ty.clone(),
+                            default: p.default.as_ref().map(|a| param(a, &mut names)),
+                        })
+                        .collect();
+                    params.library.push((code, decls));
+                }
+                let values = state
+                    .params
+                    .iter()
+                    .map(|a| a.value.as_ref().map(|a| param(a, &mut names)))
+                    .collect();
+                params.states.push((state_ids[&s], values));
+            }
             let modifier = match &state.modifier {
                 ir::Modifier::None => Modifier::None,
                 ir::Modifier::Location(l) => Modifier::Location(LocationId(l.index() as u32)),
@@ -209,9 +231,28 @@ pub fn emit_with_nav(
     .and_then(|p| p.with_hpmm(hpmm))
     .and_then(|p| p.with_planning(planning))
     .and_then(|p| p.with_nav(nav))
+    .and_then(|p| p.with_params(params))
     .map_err(verify)?;
     debug.program_checksum = program.checksum();
     Ok((program, debug))
+}
+
+/// A resolved parameter value in the program's terms.
+fn param(arg: &ir::Arg, names: &mut Interner) -> Param {
+    let mut value = |v: &ir::ArgValue| match v {
+        ir::ArgValue::Text(t) => ParamValue::Text(names.intern(t)),
+        ir::ArgValue::Number(x) => ParamValue::Number(*x),
+        ir::ArgValue::Bool(b) => ParamValue::Bool(*b),
+        ir::ArgValue::Location(l) => ParamValue::Location(LocationId(l.index() as u32)),
+        ir::ArgValue::Agent(a) => ParamValue::Agent(names.intern(a)),
+        ir::ArgValue::Machine(m) => ParamValue::Machine(MachineId(m.index() as u32)),
+        ir::ArgValue::Sentence(n) => ParamValue::Sentence(names.intern(n)),
+        ir::ArgValue::Choice(c) => ParamValue::Choice(names.intern(c)),
+    };
+    match arg {
+        ir::Arg::One(v) => Param::One(value(v)),
+        ir::Arg::List(vs) => Param::List(vs.iter().map(value).collect()),
+    }
 }
 
 /// Writes `NAME.ensb` and `NAME.ensdbg` into `dir` atomically; returns their paths.

@@ -18,7 +18,7 @@ pub mod script;
 pub use arena::{Arena, Handle};
 
 use crate::source::Span;
-use ensemble_runtime::program::{ModifierKind, Terminal};
+use ensemble_runtime::program::{ModifierKind, ParamType, Terminal};
 
 /// A name as written, with where it was written.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,6 +41,63 @@ pub struct LibraryState {
     /// Declared by the built-in standard library (`ensemble_runtime::stdlib`), not by a game's
     /// `*.statelib.ron`: only these are checked as the standard states of their names.
     pub standard: bool,
+    /// Named, typed parameters, when declared with `params` (then `modifier` is `None`).
+    pub params: Vec<LibraryParam>,
+}
+
+/// A parameter a library state declares (docs/formats/statelib.md).
+#[derive(Clone, Debug)]
+pub struct LibraryParam {
+    pub name: String,
+    pub ty: ParamType,
+    /// The default as written; `None`: required.
+    pub default_written: Option<crate::front::ron::ParamValueAsset>,
+    /// The default resolved against the project (`None` when required or unresolvable).
+    pub default: Option<Arg>,
+    /// Where it is declared (`None` for a built-in library).
+    pub span: Option<Span>,
+    /// Where its default is written.
+    pub default_span: Option<Span>,
+}
+
+/// One resolved parameter value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ArgValue {
+    Text(String),
+    Number(f64),
+    Bool(bool),
+    Location(Handle<Location>),
+    Agent(String),
+    Machine(Handle<Machine>),
+    /// A sentence state, by name (checked once sentence files are lowered).
+    Sentence(String),
+    /// A listed word of a `OneOf` parameter.
+    Choice(String),
+}
+
+/// A resolved parameter: one value or a list.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    One(ArgValue),
+    List(Vec<ArgValue>),
+}
+
+impl Arg {
+    pub fn values(&self) -> &[ArgValue] {
+        match self {
+            Arg::One(v) => std::slice::from_ref(v),
+            Arg::List(vs) => vs,
+        }
+    }
+}
+
+/// A state's value for one declared parameter.
+#[derive(Clone, Debug, Default)]
+pub struct StateArg {
+    /// `None`: not set (the default applies) or not resolvable (already reported).
+    pub value: Option<Arg>,
+    /// Where the value is written.
+    pub span: Option<Span>,
 }
 
 #[derive(Clone, Debug)]
@@ -82,6 +139,9 @@ pub struct State {
     pub code: Option<Handle<LibraryState>>,
     pub modifier: Modifier,
     pub modifier_span: Option<Span>,
+    /// One per parameter its library state declares with `params`, in declaration order
+    /// (empty for a library state with a single modifier).
+    pub params: Vec<StateArg>,
     pub transitions: Vec<Transition>,
 }
 

@@ -1,7 +1,7 @@
 //! Checks that need a scene: agent modifiers must name agents of every scene that runs them.
 
 use crate::diag::{Code, Diagnostic, Diagnostics, suggest};
-use crate::ir::{Handle, Machine, Modifier, Module};
+use crate::ir::{ArgValue, Handle, Machine, Modifier, Module};
 
 /// Machines an agent running `root` can reach through hosting, `root` included.
 pub(crate) fn hosted_closure(module: &Module, root: Handle<Machine>) -> Vec<Handle<Machine>> {
@@ -29,31 +29,42 @@ pub fn check_agent_modifiers(module: &Module, diags: &mut Diagnostics) {
             for m in hosted_closure(module, root) {
                 for &s in &module.machines[m].states {
                     let state = &module.states[s];
-                    let Modifier::Agent(name) = &state.modifier else {
-                        continue;
-                    };
-                    if agent_names.contains(&name.as_str()) {
-                        continue;
+                    // The agent modifier, and the agents typed parameters name.
+                    let mut named: Vec<(&str, Option<crate::source::Span>)> = Vec::new();
+                    if let Modifier::Agent(name) = &state.modifier {
+                        named.push((name, state.modifier_span));
                     }
-                    let mut d = Diagnostic::error(
-                        Code::UnknownReference,
-                        format!(
-                            "state `{}` names agent `{name}`, but scene `{}` has no such agent",
-                            state.name.text, scene.name.text
-                        ),
-                    )
-                    .at(
-                        state.modifier_span.unwrap_or(state.name.span),
-                        "no such agent in this scene",
-                    )
-                    .related(
-                        agent.machine_name.span,
-                        format!("agent `{}` runs this machine here", agent.name.text),
-                    );
-                    if let Some(s) = suggest(name, agent_names.iter().copied()) {
-                        d = d.note(format!("did you mean `{s}`?"));
+                    for arg in &state.params {
+                        for v in arg.value.iter().flat_map(|a| a.values()) {
+                            if let ArgValue::Agent(name) = v {
+                                named.push((name, arg.span));
+                            }
+                        }
                     }
-                    diags.push(d);
+                    for (name, span) in named {
+                        if agent_names.contains(&name) {
+                            continue;
+                        }
+                        let mut d = Diagnostic::error(
+                            Code::UnknownReference,
+                            format!(
+                                "state `{}` names agent `{name}`, but scene `{}` has no such agent",
+                                state.name.text, scene.name.text
+                            ),
+                        )
+                        .at(
+                            span.unwrap_or(state.name.span),
+                            "no such agent in this scene",
+                        )
+                        .related(
+                            agent.machine_name.span,
+                            format!("agent `{}` runs this machine here", agent.name.text),
+                        );
+                        if let Some(s) = suggest(name, agent_names.iter().copied()) {
+                            d = d.note(format!("did you mean `{s}`?"));
+                        }
+                        diags.push(d);
+                    }
                 }
             }
         }

@@ -52,6 +52,18 @@ pub fn names_from(project: Option<&Project>, c: Option<&Compilation>) -> Project
                 raises: l.raises.clone(),
                 doc: l.doc.clone(),
                 standard: l.standard,
+                params: l
+                    .params
+                    .iter()
+                    .map(|p| ensemble_runtime::program::ParamSpec {
+                        name: p.name.clone(),
+                        ty: p.ty.clone(),
+                        default: p
+                            .default_written
+                            .as_ref()
+                            .map(ensemble_compiler::front::ron::params::asset_literal),
+                    })
+                    .collect(),
             })
             .collect();
         n.machines = c

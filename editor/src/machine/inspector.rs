@@ -1,5 +1,5 @@
-//! The inspector beside the graph: the selected state's name, library state, modifier and
-//! transitions (or, with nothing selected, the machine's). The modifier's widget follows what
+//! The inspector beside the graph: the selected state's name, library state, modifier (or
+//! named parameters, [`super::param_fields`]) and transitions (or, with nothing selected, the machine's). The modifier's widget follows what
 //! the library state takes: a location or machine is picked by name, a dialog state's sentence
 //! state from the project's, a number is dragged, a line is typed.
 //!
@@ -312,8 +312,25 @@ impl Inspector {
             ui.label(RichText::new(&l.doc).small().color(theme::TEXT_WEAK));
         }
 
-        heading(ui, "Modifier");
-        self.modifier(ui, s, lib.map(|l| l.modifier), look, cx, out);
+        // A single modifier written as `params: {"location": ...}` is edited as that one
+        // parameter, so it stays in the form it is written in.
+        let written_as_param = lib
+            .filter(|_| !s.params.is_empty())
+            .and_then(|l| ensemble_runtime::program::ParamSpec::of_modifier(l.modifier));
+        match (lib.filter(|l| !l.params.is_empty()), written_as_param) {
+            (Some(l), _) => {
+                heading(ui, "Parameters");
+                super::param_fields::show(ui, s, &l.params, cx, out);
+            }
+            (None, Some(spec)) => {
+                heading(ui, "Parameters");
+                super::param_fields::show(ui, s, &[spec], cx, out);
+            }
+            (None, None) => {
+                heading(ui, "Modifier");
+                self.modifier(ui, s, lib.map(|l| l.modifier), look, cx, out);
+            }
+        }
 
         heading(ui, "Transitions");
         self.transitions(ui, m, s, lib.and_then(|l| l.raises.as_deref()), out);

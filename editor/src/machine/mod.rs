@@ -10,6 +10,7 @@
 pub mod auto_layout;
 pub mod inspector;
 pub mod ops;
+pub mod param_fields;
 pub mod view;
 
 use crate::asset_panel::{LibraryEntry, ProjectNames};
@@ -52,6 +53,14 @@ pub enum Op {
         state: String,
         modifier: Option<ModifierValue>,
     },
+    /// A state's values after one of its parameters (`param`) changed: the single modifier of
+    /// a one-parameter state written so, or the `params` map in declaration order.
+    SetParams {
+        state: String,
+        param: String,
+        modifier: Option<ModifierValue>,
+        params: ensemble_compiler::front::ron::ParamValues,
+    },
     SetEvent {
         state: String,
         index: usize,
@@ -93,6 +102,7 @@ impl Op {
             Op::RenameState { old, new } => format!("rename {old} to {new}"),
             Op::SetCode { state, .. } => format!("change the library state of {state}"),
             Op::SetModifier { state, .. } => format!("change the modifier of {state}"),
+            Op::SetParams { state, param, .. } => format!("change {param} of {state}"),
             Op::SetEvent { state, .. } => format!("rename an event of {state}"),
             Op::SetTarget { state, .. } => format!("retarget a transition of {state}"),
             Op::AddTransition { state, .. } => format!("add a transition to {state}"),
@@ -109,6 +119,7 @@ impl Op {
     pub fn coalesce(&self) -> Option<String> {
         match self {
             Op::SetModifier { state, .. } => Some(format!("modifier {state}")),
+            Op::SetParams { state, param, .. } => Some(format!("param {state} {param}")),
             Op::SetEvent { state, index, .. } => Some(format!("event {state} {index}")),
             Op::Move(_) => Some("move".into()),
             _ => None,
@@ -180,6 +191,17 @@ pub fn apply(doc: &mut DocState, op: Op, names: &ProjectNames) -> Result<Selecti
         Op::SetModifier { state, modifier } => {
             let i = state_mut(m, &state)?;
             m.states[i].modifier = modifier;
+            Ok(None)
+        }
+        Op::SetParams {
+            state,
+            modifier,
+            params,
+            ..
+        } => {
+            let i = state_mut(m, &state)?;
+            m.states[i].modifier = modifier;
+            m.states[i].params = params;
             Ok(None)
         }
         Op::SetEvent {
@@ -284,6 +306,7 @@ mod tests {
                 raises: Some(vec!["Empty".into()]),
                 doc: String::new(),
                 standard: true,
+                params: Vec::new(),
             }],
             ..Default::default()
         }

@@ -130,6 +130,7 @@ pub fn add_state(
         code: (implied_code(&name) != code).then(|| code.to_string()),
         name: name.clone(),
         modifier,
+        params: Default::default(),
         on: Vec::new(),
     };
     m.states.push(state);

@@ -993,6 +993,9 @@ impl Viewer<'_> {
             }
             _ => {}
         }
+        if let Some(values) = super::param_fields::summary(s) {
+            lines.push(RichText::new(values).color(theme::TEXT).size(13.0));
+        }
         lines
     }
 }
@@ -1532,7 +1535,7 @@ pub fn estimated_size(s: &StateAsset) -> [f32; 2] {
     let modifier = match &s.modifier {
         Some(ModifierValue::Name(n)) => chars(n) + 4.0,
         Some(ModifierValue::Number(_)) => 8.0,
-        None => 0.0,
+        None => super::param_fields::summary(s).map_or(0.0, |v| chars(&v) + 4.0),
     };
     let body = (chars(ops::code(s)) * 6.0)
         .max(modifier * 6.8)
@@ -1597,6 +1600,7 @@ mod tests {
             name: "A".into(),
             code: None,
             modifier: None,
+            params: Default::default(),
             on: vec![],
         };
         let big = StateAsset {
@@ -1605,6 +1609,7 @@ mod tests {
             modifier: Some(ModifierValue::Name(
                 "A long line that wraps over more than one row of the node".into(),
             )),
+            params: Default::default(),
             on: vec![
                 ("FinishStatement".into(), "A".into()),
                 ("WaitForResponse".into(), "A".into()),

@@ -3,7 +3,9 @@
 //! interpreter after the call returns, so code never re-enters the interpreter.
 
 use super::scene::{AgentId, Symbols};
-use crate::program::{LocationDef, MachineId, Modifier, NameId, Program, StateId};
+use crate::program::{
+    LocationDef, MachineId, Modifier, NameId, Param, ParamValue, Program, StateId,
+};
 use crate::rng::Rng;
 
 /// A message: a name and the agent that sent it.
@@ -92,11 +94,87 @@ impl<G> StateCx<'_, G> {
         self.program.state(self.state).modifier
     }
 
-    /// The location modifier, if the state has one.
+    /// The location modifier, if the state has one (or its only parameter is a location).
     pub fn location(&self) -> Option<&LocationDef> {
         match self.modifier() {
             Modifier::Location(l) => self.program.locations.get(l.index()),
+            _ => match self.program.sole_param(self.state)? {
+                ParamValue::Location(l) => self.program.locations.get(l.index()),
+                _ => None,
+            },
+        }
+    }
+
+    /// The value of the parameter `name` (the state's, else the declared default); `None` when
+    /// the library state declares no such parameter. A single modifier is the one parameter
+    /// named after its kind (`location`, `machine`, `agent`, `text`, `number`).
+    pub fn param(&self, name: &str) -> Option<Param> {
+        self.program
+            .param(self.state, name)
+            .map(std::borrow::Cow::into_owned)
+    }
+
+    /// A single-valued parameter (not a list).
+    fn one_param(&self, name: &str) -> Option<ParamValue> {
+        self.program.param(self.state, name)?.one()
+    }
+
+    /// A text parameter, or the chosen word of a one-of parameter, or the name a sentence
+    /// parameter gives.
+    pub fn text_param(&self, name: &str) -> Option<&str> {
+        match self.one_param(name)? {
+            ParamValue::Text(n) | ParamValue::Choice(n) | ParamValue::Sentence(n) => {
+                Some(self.program.name(n))
+            }
             _ => None,
+        }
+    }
+
+    /// A number parameter.
+    pub fn number_param(&self, name: &str) -> Option<f64> {
+        match self.one_param(name)? {
+            ParamValue::Number(x) => Some(x),
+            _ => None,
+        }
+    }
+
+    /// A bool parameter.
+    pub fn bool_param(&self, name: &str) -> Option<bool> {
+        match self.one_param(name)? {
+            ParamValue::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// A location parameter.
+    pub fn location_param(&self, name: &str) -> Option<&LocationDef> {
+        match self.one_param(name)? {
+            ParamValue::Location(l) => self.program.locations.get(l.index()),
+            _ => None,
+        }
+    }
+
+    /// The agent an agent parameter names, if it is in the scene.
+    pub fn agent_param(&self, name: &str) -> Option<AgentId> {
+        match self.one_param(name)? {
+            ParamValue::Agent(n) => self.agent_by_name_id(n),
+            _ => None,
+        }
+    }
+
+    /// A machine parameter (to run with [`StateCx::start_machine`]).
+    pub fn machine_param(&self, name: &str) -> Option<MachineId> {
+        match self.one_param(name)? {
+            ParamValue::Machine(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The items of a list parameter.
+    pub fn list_param(&self, name: &str) -> Option<Vec<ParamValue>> {
+        match self.program.param(self.state, name)?.into_owned() {
+            Param::List(items) => Some(items),
+            Param::One(_) => None,
         }
     }
 
@@ -126,27 +204,37 @@ impl<G> StateCx<'_, G> {
         self.out.child = Some(ChildRequest::Stop);
     }
 
-    /// The text modifier, if the state has one.
+    /// The text modifier, if the state has one (or its only parameter is text).
     pub fn text(&self) -> Option<&str> {
         match self.modifier() {
             Modifier::Text(t) => Some(self.program.name(t)),
-            _ => None,
+            _ => match self.program.sole_param(self.state)? {
+                ParamValue::Text(t) | ParamValue::Choice(t) => Some(self.program.name(t)),
+                _ => None,
+            },
         }
     }
 
-    /// The number modifier, if the state has one.
+    /// The number modifier, if the state has one (or its only parameter is a number).
     pub fn number(&self) -> Option<f64> {
         match self.modifier() {
             Modifier::Number(x) => Some(x),
-            _ => None,
+            _ => match self.program.sole_param(self.state)? {
+                ParamValue::Number(x) => Some(x),
+                _ => None,
+            },
         }
     }
 
-    /// The agent named by the state's agent modifier, if it is in the scene.
+    /// The agent named by the state's agent modifier (or its only parameter, an agent), if it
+    /// is in the scene.
     pub fn modifier_agent(&self) -> Option<AgentId> {
         match self.modifier() {
             Modifier::Agent(n) => self.agent_by_name_id(n),
-            _ => None,
+            _ => match self.program.sole_param(self.state)? {
+                ParamValue::Agent(n) => self.agent_by_name_id(n),
+                _ => None,
+            },
         }
     }
 

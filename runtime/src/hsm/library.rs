@@ -1,7 +1,7 @@
 //! The state library: the code behind states, registered by the game under names.
 
 use super::context::{Message, StateCx};
-use crate::program::{LibraryId, ModifierKind, Program, Terminal};
+use crate::program::{LibraryId, ModifierKind, ParamSpec, Program, Terminal};
 use std::collections::HashMap;
 use thiserror::Error;
 
@@ -44,11 +44,15 @@ pub trait StateCode<G>: Send + 'static {
 pub struct Inert;
 impl<G> StateCode<G> for Inert {}
 
-/// What a library state declares to the compiler: its modifier type, whether it ends its machine,
-/// and the events its code raises (`None`: not declared, any event may be used).
+/// What a library state declares to the compiler: its modifier type (or its named parameters),
+/// whether it ends its machine, and the events its code raises (`None`: not declared, any event
+/// may be used).
 #[derive(Clone, Debug, PartialEq)]
 pub struct StateSpec {
     pub modifier: ModifierKind,
+    /// Named, typed parameters (docs/formats/statelib.md); empty when the state takes its single
+    /// `modifier` (or nothing).
+    pub params: Vec<ParamSpec>,
     pub terminal: Terminal,
     pub raises: Option<Vec<String>>,
     pub doc: String,
@@ -58,9 +62,28 @@ impl StateSpec {
     pub fn new(modifier: ModifierKind) -> Self {
         StateSpec {
             modifier,
+            params: Vec::new(),
             terminal: Terminal::No,
             raises: None,
             doc: String::new(),
+        }
+    }
+
+    /// Declares the state's named parameters. They are its whole declaration: the single
+    /// modifier becomes `None`.
+    pub fn params<I: IntoIterator<Item = ParamSpec>>(mut self, params: I) -> Self {
+        self.modifier = ModifierKind::None;
+        self.params = params.into_iter().collect();
+        self
+    }
+
+    /// The parameters the state takes: its declared ones, or its single modifier as one
+    /// parameter named after its kind.
+    pub fn parameters(&self) -> Vec<ParamSpec> {
+        if self.params.is_empty() {
+            ParamSpec::of_modifier(self.modifier).into_iter().collect()
+        } else {
+            self.params.clone()
         }
     }
 
@@ -126,6 +149,10 @@ pub enum LinkError {
         expected: &'static str,
     },
     #[error(
+        "library state `{name}` is registered with other parameters than the program was compiled for: {difference}"
+    )]
+    ParamsMismatch { name: String, difference: String },
+    #[error(
         "library state `{name}` is registered as {registered:?} but the program expects {expected:?}"
     )]
     TerminalMismatch {
@@ -177,7 +204,8 @@ impl<G> StateLibrary<G> {
         program
             .library
             .iter()
-            .map(|need| {
+            .enumerate()
+            .map(|(li, need)| {
                 let name = program.name(need.name);
                 let &i = self
                     .index
@@ -189,6 +217,12 @@ impl<G> StateLibrary<G> {
                         name: name.to_string(),
                         registered: spec.modifier.as_str(),
                         expected: need.modifier.as_str(),
+                    });
+                }
+                if let Some(difference) = params_difference(program, LibraryId(li as u32), spec) {
+                    return Err(LinkError::ParamsMismatch {
+                        name: name.to_string(),
+                        difference,
                     });
                 }
                 if spec.terminal != need.terminal {
@@ -206,6 +240,45 @@ impl<G> StateLibrary<G> {
     pub(crate) fn instantiate(&self, entry: usize) -> Box<dyn StateCode<G>> {
         (self.entries[entry].1.make)()
     }
+}
+
+/// How the registered parameters differ from those the program declares for the same library
+/// state (names, order, types and which are required must agree; the program's defaults are
+/// the ones used), or `None` when they agree.
+fn params_difference(program: &Program, id: LibraryId, spec: &StateSpec) -> Option<String> {
+    let declared = program.params.decls(id).unwrap_or(&[]);
+    if declared.len() != spec.params.len() {
+        return Some(format!(
+            "{} parameters registered, {} in the program",
+            spec.params.len(),
+            declared.len()
+        ));
+    }
+    for (d, r) in declared.iter().zip(&spec.params) {
+        let name = program.name(d.name);
+        if name != r.name {
+            return Some(format!(
+                "parameter `{}` is registered where the program has `{name}`",
+                r.name
+            ));
+        }
+        if d.ty != r.ty {
+            return Some(format!(
+                "parameter `{name}` is registered as {} but the program has {}",
+                r.ty.describe(),
+                d.ty.describe()
+            ));
+        }
+        if d.default.is_some() != r.default.is_some() {
+            let required = |b: bool| if b { "optional" } else { "required" };
+            return Some(format!(
+                "parameter `{name}` is registered {} but the program has it {}",
+                required(r.default.is_some()),
+                required(d.default.is_some())
+            ));
+        }
+    }
+    None
 }
 
 /// Used by the interpreter to go from a program's library id to the linked entry.

@@ -955,4 +955,312 @@ fn a_scene_that_is_only_ticked_holds_no_trace() {
     assert!(s.events_waiting() > 0);
     s.set_tracing(false);
     assert_eq!((s.events_waiting(), s.trace_capacity()), (0, 0));
+// ---- typed, named parameters ----
+
+/// One machine `M`: `A` runs `Anim` (five declared parameters, three left to their defaults),
+/// then `B` runs `Clip` (one declared text parameter) and finishes.
+fn params_program() -> Arc<Program> {
+    let names: Vec<String> = [
+        "M", "A", "B", "Anim", "Clip", "Finish", "clip", "loop", "blend", "layer", "targets",
+        "Wave", "full", "Nod", "here", "there", "scene", "a", "Done", "C",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let n = |s: &str| NameId(names.iter().position(|x| x == s).unwrap() as u32);
+    let library = vec![
+        LibraryState {
+            name: n("Anim"),
+            modifier: ModifierKind::None,
+            terminal: Terminal::No,
+        },
+        LibraryState {
+            name: n("Clip"),
+            modifier: ModifierKind::None,
+            terminal: Terminal::No,
+        },
+        LibraryState {
+            name: n("Finish"),
+            modifier: ModifierKind::None,
+            terminal: Terminal::End,
+        },
+    ];
+    let state = |name: &str, code: u32, first_transition: u32, count: u32| StateDef {
+        name: n(name),
+        machine: MachineId(0),
+        code: LibraryId(code),
+        modifier: Modifier::None,
+        first_transition,
+        transition_count: count,
+    };
+    let states = vec![
+        state("A", 0, 0, 1),
+        state("B", 1, 1, 1),
+        state("C", 2, 2, 0),
+    ];
+    let transitions = vec![
+        TransitionDef {
+            event: n("Done"),
+            target: StateId(1),
+        },
+        TransitionDef {
+            event: n("Done"),
+            target: StateId(2),
+        },
+    ];
+    let params = ParamSection {
+        library: vec![
+            (
+                LibraryId(0),
+                vec![
+                    ParamDecl {
+                        name: n("clip"),
+                        ty: ParamType::one(ParamKind::Text),
+                        default: None,
+                    },
+                    ParamDecl {
+                        name: n("loop"),
+                        ty: ParamType::one(ParamKind::Bool),
+                        default: Some(Param::One(ParamValue::Bool(false))),
+                    },
+                    ParamDecl {
+                        name: n("blend"),
+                        ty: ParamType::one(ParamKind::Number),
+                        default: Some(Param::One(ParamValue::Number(0.2))),
+                    },
+                    ParamDecl {
+                        name: n("layer"),
+                        ty: ParamType::one(ParamKind::OneOf(vec!["upper".into(), "full".into()])),
+                        default: Some(Param::One(ParamValue::Choice(n("full")))),
+                    },
+                    ParamDecl {
+                        name: n("targets"),
+                        ty: ParamType::list_of(ParamKind::Location),
+                        default: None,
+                    },
+                ],
+            ),
+            (
+                LibraryId(1),
+                vec![ParamDecl {
+                    name: n("clip"),
+                    ty: ParamType::one(ParamKind::Text),
+                    default: None,
+                }],
+            ),
+        ],
+        states: vec![
+            (
+                StateId(0),
+                vec![
+                    Some(Param::One(ParamValue::Text(n("Wave")))),
+                    Some(Param::One(ParamValue::Bool(true))),
+                    None,
+                    None,
+                    Some(Param::List(vec![
+                        ParamValue::Location(LocationId(1)),
+                        ParamValue::Location(LocationId(0)),
+                    ])),
+                ],
+            ),
+            (
+                StateId(1),
+                vec![Some(Param::One(ParamValue::Text(n("Nod"))))],
+            ),
+        ],
+    };
+    let location = |name: &str, x: f64| LocationDef {
+        name: n(name),
+        x,
+        y: 0.0,
+    };
+    let p = Program::new(
+        names.clone(),
+        library,
+        vec![MachineDef {
+            name: n("M"),
+            initial: StateId(0),
+            first_state: 0,
+            state_count: 3,
+        }],
+        states,
+        transitions,
+        vec![location("here", 0.0), location("there", 5.0)],
+        vec![SceneDef {
+            name: n("scene"),
+            tick_rate: 10,
+            agents: vec![AgentDef {
+                name: n("a"),
+                machine: MachineId(0),
+                start: LocationId(0),
+            }],
+            ambient: vec![],
+        }],
+    )
+    .unwrap()
+    .with_params(params)
+    .unwrap();
+    Arc::new(p)
+}
+
+/// Writes what it reads of its parameters into the log, then raises `Done`.
+struct Reader;
+impl StateCode<Log> for Reader {
+    fn init(&mut self, cx: &mut StateCx<'_, Log>) {
+        let targets: Vec<String> = cx
+            .list_param("targets")
+            .unwrap_or_default()
+            .iter()
+            .map(|v| match v {
+                ParamValue::Location(l) => cx
+                    .program()
+                    .name(cx.program().locations[l.index()].name)
+                    .to_string(),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        let line = format!(
+            "{} clip={:?} loop={:?} blend={:?} layer={:?} targets={targets:?} text={:?} missing={:?} wrong={:?}",
+            cx.state_name(),
+            cx.text_param("clip"),
+            cx.bool_param("loop"),
+            cx.number_param("blend"),
+            cx.text_param("layer"),
+            cx.text(),
+            cx.param("nope"),
+            cx.number_param("clip"),
+        );
+        cx.game.0.push(line);
+        cx.raise("Done");
+    }
+}
+
+fn anim_specs() -> Vec<ParamSpec> {
+    vec![
+        ParamSpec::required("clip", ParamType::one(ParamKind::Text)),
+        ParamSpec::optional(
+            "loop",
+            ParamType::one(ParamKind::Bool),
+            ParamLiteral::Bool(false),
+        ),
+        ParamSpec::optional(
+            "blend",
+            ParamType::one(ParamKind::Number),
+            ParamLiteral::Number(0.2),
+        ),
+        ParamSpec::optional(
+            "layer",
+            ParamType::one(ParamKind::OneOf(vec!["upper".into(), "full".into()])),
+            ParamLiteral::Text("full".into()),
+        ),
+        ParamSpec::required("targets", ParamType::list_of(ParamKind::Location)),
+    ]
+}
+
+fn params_library(anim: Vec<ParamSpec>) -> StateLibrary<Log> {
+    let mut lib = StateLibrary::new();
+    lib.register(
+        "Anim",
+        StateSpec::new(ModifierKind::Text).params(anim),
+        || Box::new(Reader),
+    );
+    lib.register(
+        "Clip",
+        StateSpec::new(ModifierKind::None)
+            .params([ParamSpec::required("clip", ParamType::one(ParamKind::Text))]),
+        || Box::new(Reader),
+    );
+    lib.register(
+        "Finish",
+        StateSpec::new(ModifierKind::None).terminal(Terminal::End),
+        || Box::new(Inert),
+    );
+    lib
+}
+
+#[test]
+fn state_code_reads_typed_parameters_and_their_defaults() {
+    let mut s = Scene::new(
+        params_program(),
+        params_library(anim_specs()),
+        "scene",
+        Log::default(),
+        1,
+    )
+    .unwrap();
+    for _ in 0..3 {
+        s.tick();
+    }
+    assert_eq!(
+        s.game.0,
+        [
+            "A clip=Some(\"Wave\") loop=Some(true) blend=Some(0.2) layer=Some(\"full\") targets=[\"there\", \"here\"] text=None missing=None wrong=None",
+            "B clip=Some(\"Nod\") loop=None blend=None layer=None targets=[] text=Some(\"Nod\") missing=None wrong=None",
+        ]
+    );
+}
+
+#[test]
+fn a_single_modifier_is_the_parameter_named_after_its_kind() {
+    let p = Builder::default()
+        .machine("M", &[("A", "Probe0", "Hello", &[])])
+        .build(&[("a", "M")]);
+    let a = StateId(0);
+    assert_eq!(
+        p.param(a, "text").map(|v| v.into_owned()),
+        Some(Param::One(ParamValue::Text(p.name_id("Hello").unwrap())))
+    );
+    assert_eq!(p.param(a, "value"), None);
+    assert_eq!(
+        StateSpec::new(ModifierKind::Location).parameters(),
+        [ParamSpec::required(
+            "location",
+            ParamType::one(ParamKind::Location)
+        )]
+    );
+    assert!(StateSpec::new(ModifierKind::None).parameters().is_empty());
+}
+
+#[test]
+fn linking_refuses_parameters_that_differ_from_the_program() {
+    let refuse = |anim: Vec<ParamSpec>, expected: &str| {
+        let err = Scene::new(
+            params_program(),
+            params_library(anim),
+            "scene",
+            Log::default(),
+            0,
+        )
+        .err()
+        .unwrap();
+        assert!(
+            matches!(
+                err,
+                crate::hsm::SceneError::Link(LinkError::ParamsMismatch { .. })
+            ),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains(expected), "{err}");
+    };
+    let mut fewer = anim_specs();
+    fewer.pop();
+    refuse(fewer, "4 parameters registered, 5 in the program");
+    let mut renamed = anim_specs();
+    renamed[1].name = "looping".into();
+    refuse(
+        renamed,
+        "`looping` is registered where the program has `loop`",
+    );
+    let mut retyped = anim_specs();
+    retyped[2].ty = ParamType::one(ParamKind::Text);
+    refuse(
+        retyped,
+        "`blend` is registered as text but the program has number",
+    );
+    let mut required = anim_specs();
+    required[3].default = None;
+    refuse(
+        required,
+        "`layer` is registered required but the program has it optional",
+    );
 }

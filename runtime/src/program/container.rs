@@ -16,8 +16,9 @@
 use thiserror::Error;
 
 /// Bumped whenever the payload layout changes; the loader refuses every other version.
-/// 4: the planning section; 5: the navigation section (docs/formats/program.md).
-pub const FORMAT_VERSION: u16 = 5;
+/// 4: the planning section; 5: the navigation section; 6: the parameter section
+/// (docs/formats/program.md).
+pub const FORMAT_VERSION: u16 = 6;
 pub(crate) const HEADER_LEN: usize = 24;
 
 /// Which kind of file a container holds.

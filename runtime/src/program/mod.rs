@@ -17,6 +17,7 @@ mod container;
 pub mod debug;
 mod location;
 pub mod nav;
+mod params;
 mod verify;
 
 use serde::{Deserialize, Serialize};
@@ -26,6 +27,9 @@ use std::sync::Arc;
 pub use container::{FORMAT_VERSION, Kind, LoadError};
 pub use location::{
     NotificationDef, PlayerEmitterDef, ProxyDef, SceneEvent, SceneEventDef, SpawnDef,
+};
+pub use params::{
+    Param, ParamDecl, ParamKind, ParamLiteral, ParamSection, ParamSpec, ParamType, ParamValue,
 };
 
 macro_rules! id_type {
@@ -307,6 +311,9 @@ pub struct Program {
     /// The navigation graph with its PPA* data, doors and door events; empty when the project
     /// has no navigation graph.
     pub nav: nav::NavSection,
+    /// Typed, named parameters of library states declared with `params` (since version 6);
+    /// empty when no library state is.
+    pub params: ParamSection,
     /// Built on load, never serialised: name -> id.
     #[serde(skip)]
     name_index: HashMap<String, NameId>,
@@ -342,6 +349,7 @@ impl Program {
             hpmm: crate::hpmm::Model::default(),
             planning: Default::default(),
             nav: nav::NavSection::default(),
+            params: ParamSection::default(),
             name_index: HashMap::new(),
             shared_names: Vec::new(),
         };
@@ -396,6 +404,54 @@ impl Program {
         self.nav = nav;
         verify::verify(&self).map_err(LoadError::Invalid)?;
         Ok(self)
+    }
+
+    /// The same program with a parameter section, verified again (added last: values name
+    /// sentence states, which the speech section defines).
+    pub fn with_params(mut self, params: ParamSection) -> Result<Self, LoadError> {
+        self.params = params;
+        verify::verify(&self).map_err(LoadError::Invalid)?;
+        Ok(self)
+    }
+
+    /// The parameters `state` takes, each with its declaration and its value (the state's, else
+    /// the default): the declared `params` of its library state, or, for a library state with a
+    /// single modifier, that modifier as one parameter named after its kind (`location`, ...).
+    pub fn param(&self, state: StateId, name: &str) -> Option<std::borrow::Cow<'_, Param>> {
+        use std::borrow::Cow;
+        let def = self.state(state);
+        match self.params.decls(def.code) {
+            Some(decls) => {
+                let n = self.name_id(name)?;
+                let i = decls.iter().position(|d| d.name == n)?;
+                let set = self.params.values(state).and_then(|v| v.get(i)?.as_ref());
+                set.or(decls[i].default.as_ref()).map(Cow::Borrowed)
+            }
+            None => {
+                let kind = self.library[def.code.index()].modifier;
+                if kind == ModifierKind::None || kind.as_str() != name {
+                    return None;
+                }
+                let value = match def.modifier {
+                    Modifier::Location(l) => ParamValue::Location(l),
+                    Modifier::Machine(m) => ParamValue::Machine(m),
+                    Modifier::Agent(a) => ParamValue::Agent(a),
+                    Modifier::Text(t) => ParamValue::Text(t),
+                    Modifier::Number(x) => ParamValue::Number(x),
+                    Modifier::None => return None,
+                };
+                Some(Cow::Owned(Param::One(value)))
+            }
+        }
+    }
+
+    /// The value of a state's only parameter, when its library state declares exactly one with
+    /// `params` (so `StateCx::text` and friends work for it as for a single modifier).
+    pub(crate) fn sole_param(&self, state: StateId) -> Option<ParamValue> {
+        let decls = self.params.decls(self.state(state).code)?;
+        let [decl] = decls else { return None };
+        let set = self.params.values(state).and_then(|v| v.first()?.as_ref());
+        set.or(decl.default.as_ref())?.one()
     }
 
     fn build_index(&mut self) {

@@ -520,3 +520,192 @@ proptest::proptest! {
         }
     }
 }
+
+/// [`sample`] with a parameter section: `Probe` (a fourth library state, declared with
+/// parameters) runs a new last state of `Child`, which sets `clip` and leaves `loop` to its
+/// default.
+pub(crate) fn sample_with_params() -> Program {
+    let mut p = sample();
+    for n in [
+        "Probe", "clip", "loop", "layer", "Wave", "upper", "full", "Probe2",
+    ] {
+        p.names.push(n.to_string());
+    }
+    let n = |p: &Program, s: &str| NameId(p.names.iter().position(|x| x == s).unwrap() as u32);
+    p.library.push(LibraryState {
+        name: n(&p, "Probe"),
+        modifier: ModifierKind::None,
+        terminal: Terminal::No,
+    });
+    p.machines[1].state_count += 1;
+    p.states.push(StateDef {
+        name: n(&p, "Probe2"),
+        machine: MachineId(1),
+        code: LibraryId(3),
+        modifier: Modifier::None,
+        first_transition: 2,
+        transition_count: 0,
+    });
+    let params = ParamSection {
+        library: vec![(
+            LibraryId(3),
+            vec![
+                ParamDecl {
+                    name: n(&p, "clip"),
+                    ty: ParamType::one(ParamKind::Text),
+                    default: None,
+                },
+                ParamDecl {
+                    name: n(&p, "loop"),
+                    ty: ParamType::one(ParamKind::Bool),
+                    default: Some(Param::One(ParamValue::Bool(false))),
+                },
+                ParamDecl {
+                    name: n(&p, "layer"),
+                    ty: ParamType::list_of(ParamKind::OneOf(vec!["upper".into(), "full".into()])),
+                    default: Some(Param::List(vec![ParamValue::Choice(n(&p, "full"))])),
+                },
+            ],
+        )],
+        states: vec![(
+            StateId(4),
+            vec![
+                Some(Param::One(ParamValue::Text(n(&p, "Wave")))),
+                None,
+                Some(Param::List(vec![
+                    ParamValue::Choice(n(&p, "upper")),
+                    ParamValue::Choice(n(&p, "full")),
+                ])),
+            ],
+        )],
+    };
+    let p = Program::new(
+        p.names,
+        p.library,
+        p.machines,
+        p.states,
+        p.transitions,
+        p.locations,
+        p.scenes,
+    )
+    .unwrap();
+    p.with_params(params).unwrap()
+}
+
+#[test]
+fn parameter_section_round_trips_and_answers_by_name() {
+    let p = sample_with_params();
+    let q = Program::from_bytes(&p.to_bytes()).unwrap();
+    assert_eq!(p, q);
+    let wave = q.name_id("Wave").unwrap();
+    assert_eq!(
+        q.param(StateId(4), "clip").unwrap().into_owned(),
+        Param::One(ParamValue::Text(wave))
+    );
+    // Unset: the declared default.
+    assert_eq!(
+        q.param(StateId(4), "loop").unwrap().into_owned(),
+        Param::One(ParamValue::Bool(false))
+    );
+    assert_eq!(q.param(StateId(4), "nope"), None);
+    // A state of a library state without parameters has none.
+    assert_eq!(q.param(StateId(0), "clip"), None);
+}
+
+#[test]
+fn parameter_section_every_truncation_and_bit_flip_is_refused() {
+    let bytes = sample_with_params().to_bytes();
+    for len in 0..bytes.len() {
+        assert!(Program::from_bytes(&bytes[..len]).is_err(), "{len}");
+    }
+    for i in (0..bytes.len()).filter(|i| !(10..12).contains(i)) {
+        for bit in 0..8 {
+            let mut b = bytes.clone();
+            b[i] ^= 1 << bit;
+            assert!(Program::from_bytes(&b).is_err(), "bit {bit} of byte {i}");
+        }
+    }
+}
+
+/// `sample_with_params` changed by `change`, wrapped with a valid checksum: must be refused by
+/// the verifier with a message containing `expected`.
+fn refused(change: impl FnOnce(&mut Program), expected: &str) {
+    let mut p = sample_with_params();
+    change(&mut p);
+    let payload = postcard::to_allocvec(&p).unwrap();
+    let e = Program::from_bytes(&container::wrap(Kind::Program, &payload)).unwrap_err();
+    assert!(matches!(e, LoadError::Invalid(_)), "{e}");
+    assert!(e.to_string().contains(expected), "{e}");
+}
+
+#[test]
+fn verifier_refuses_bad_parameter_indices_and_types() {
+    let text = |p: &Program| p.name_id("Wave").unwrap();
+    refused(
+        |p| p.params.states[0].1[0] = Some(Param::One(ParamValue::Number(1.0))),
+        "parameter #0 of state #4 is not a text",
+    );
+    refused(
+        |p| p.params.states[0].1[1] = Some(Param::One(ParamValue::Location(LocationId(9)))),
+        "parameter #1 of state #4 refers to something that does not exist",
+    );
+    refused(
+        |p| p.params.states[0].1[0] = Some(Param::One(ParamValue::Text(NameId(999)))),
+        "refers to something that does not exist",
+    );
+    refused(
+        |p| {
+            let t = text(p);
+            p.params.states[0].1[2] = Some(Param::List(vec![ParamValue::Choice(t)]));
+        },
+        "is not a list of one of",
+    );
+    refused(
+        |p| p.params.states[0].1[1] = Some(Param::List(vec![ParamValue::Bool(true)])),
+        "is not a bool",
+    );
+    refused(
+        |p| p.params.states[0].1[0] = None,
+        "parameter #0 of state #4 is required but not set",
+    );
+    refused(
+        |p| {
+            p.params.states[0].1.pop();
+        },
+        "has 2 parameter values for 3 parameters",
+    );
+    refused(
+        |p| p.params.states.clear(),
+        "whose library state declares parameters has no values",
+    );
+    refused(
+        |p| p.params.library[0].0 = LibraryId(2),
+        "library state #2 declares parameters and a single modifier",
+    );
+    refused(
+        |p| p.params.library[0].0 = LibraryId(7),
+        "library state #7 which does not exist",
+    );
+    refused(
+        |p| p.params.states[0].0 = StateId(0),
+        "state #0 has parameter values but its library state declares none",
+    );
+    refused(
+        |p| {
+            let d = p.params.library[0].1[0].clone();
+            p.params.library[0].1.push(d);
+        },
+        "is declared twice",
+    );
+    refused(
+        |p| p.params.library[0].1[1].default = Some(Param::One(ParamValue::Number(f64::NAN))),
+        "the default of parameter #1 of library state #3",
+    );
+    refused(
+        |p| {
+            let s = p.params.states[0].clone();
+            p.params.states.push(s);
+        },
+        "not in state order",
+    );
+}

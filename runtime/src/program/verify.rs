@@ -172,9 +172,134 @@ pub(crate) fn verify(p: &Program) -> Result<(), String> {
         visit(p, m, &mut colour)?;
     }
     verify_speech(p)?;
+    verify_params(p)?;
     verify_hpmm(p)?;
     crate::plan::section::verify(p)?;
     super::nav::verify(p)
+}
+
+/// The parameter section: declarations only for library states without a single modifier,
+/// every index in range, every value of its declared type, and every state of such a library
+/// state with one slot per parameter, a required one set.
+fn verify_params(p: &Program) -> Result<(), String> {
+    let section = &p.params;
+    let value_ok = |v: &ParamValue, what: &dyn Fn() -> String| -> Result<(), String> {
+        let ok = match *v {
+            ParamValue::Text(n) | ParamValue::Agent(n) | ParamValue::Choice(n) => {
+                n.index() < p.names.len()
+            }
+            ParamValue::Sentence(n) => {
+                n.index() < p.names.len() && p.speech.sentence_by_name(n).is_some()
+            }
+            ParamValue::Location(l) => l.index() < p.locations.len(),
+            ParamValue::Machine(m) => m.index() < p.machines.len(),
+            ParamValue::Number(x) => x.is_finite(),
+            ParamValue::Bool(_) => true,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "{} refers to something that does not exist",
+                what()
+            ))
+        }
+    };
+    let param_ok = |v: &Param, ty: &ParamType, what: &dyn Fn() -> String| {
+        match v {
+            Param::One(x) => value_ok(x, what)?,
+            Param::List(xs) => xs.iter().try_for_each(|x| value_ok(x, what))?,
+        }
+        if v.fits(ty, &p.names) {
+            Ok(())
+        } else {
+            Err(format!("{} is not a {}", what(), ty.describe()))
+        }
+    };
+    let mut previous: Option<LibraryId> = None;
+    for (lib, decls) in &section.library {
+        if previous.is_some_and(|prev| prev >= *lib) {
+            return Err("the parameter declarations are not in library order".into());
+        }
+        previous = Some(*lib);
+        let l = p.library.get(lib.index()).ok_or_else(|| {
+            format!(
+                "parameters are declared for library state #{} which does not exist",
+                lib.0
+            )
+        })?;
+        if l.modifier != ModifierKind::None {
+            return Err(format!(
+                "library state #{} declares parameters and a single modifier",
+                lib.0
+            ));
+        }
+        for (i, d) in decls.iter().enumerate() {
+            let what = || format!("parameter #{i} of library state #{}", lib.0);
+            if d.name.index() >= p.names.len() {
+                return Err(format!("{} refers to a name that does not exist", what()));
+            }
+            if decls[..i].iter().any(|e| e.name == d.name) {
+                return Err(format!("{} is declared twice", what()));
+            }
+            if let ParamKind::OneOf(words) = &d.ty.kind
+                && words.is_empty()
+            {
+                return Err(format!("{} lists no values", what()));
+            }
+            if let Some(default) = &d.default {
+                param_ok(default, &d.ty, &|| format!("the default of {}", what()))?;
+            }
+        }
+    }
+    let mut previous: Option<StateId> = None;
+    let mut set = 0usize;
+    for (state, values) in &section.states {
+        if previous.is_some_and(|prev| prev >= *state) {
+            return Err("the parameter values are not in state order".into());
+        }
+        previous = Some(*state);
+        let s = p.states.get(state.index()).ok_or_else(|| {
+            format!(
+                "parameter values are given for state #{} which does not exist",
+                state.0
+            )
+        })?;
+        let decls = section.decls(s.code).ok_or_else(|| {
+            format!(
+                "state #{} has parameter values but its library state declares none",
+                state.0
+            )
+        })?;
+        if values.len() != decls.len() {
+            return Err(format!(
+                "state #{} has {} parameter values for {} parameters",
+                state.0,
+                values.len(),
+                decls.len()
+            ));
+        }
+        for (i, (v, d)) in values.iter().zip(decls).enumerate() {
+            let what = || format!("parameter #{i} of state #{}", state.0);
+            match v {
+                Some(v) => param_ok(v, &d.ty, &what)?,
+                None if d.default.is_none() => {
+                    return Err(format!("{} is required but not set", what()));
+                }
+                None => {}
+            }
+        }
+        set += 1;
+    }
+    let expected = p
+        .states
+        .iter()
+        .filter(|s| section.decls(s.code).is_some())
+        .count();
+    if set != expected {
+        return Err("a state whose library state declares parameters has no values".into());
+    }
+    Ok(())
 }
 
 /// The speech section: sentence states, their candidates and scene variable bindings.

@@ -43,6 +43,10 @@ pub struct StateAsset {
     /// depending on what the library state takes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub modifier: Option<ModifierValue>,
+    /// Named parameters of a library state declared with `params`, by name
+    /// (`{"clip": "Wave", "loop": true}`), in the order written.
+    #[serde(default, skip_serializing_if = "ParamValues::is_empty")]
+    pub params: ParamValues,
     /// Transitions as `(event, target state)`, in author order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub on: Vec<(String, String)>,
@@ -53,6 +57,105 @@ pub struct StateAsset {
 pub enum ModifierValue {
     Number(f64),
     Name(String),
+}
+
+/// A state's parameter values as written: a map kept in author order, duplicates included (so
+/// a name given twice is reported rather than silently overwritten).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ParamValues(pub Vec<(String, ParamValueAsset)>);
+
+impl ParamValues {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The value written for `name` (the first, if written twice).
+    pub fn get(&self, name: &str) -> Option<&ParamValueAsset> {
+        self.0.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+    }
+
+    /// Sets `name` to `value`, or removes it (`None`), keeping the others in place.
+    pub fn set(&mut self, name: &str, value: Option<ParamValueAsset>) {
+        match (self.0.iter().position(|(k, _)| k == name), value) {
+            (Some(i), Some(v)) => self.0[i].1 = v,
+            (Some(i), None) => {
+                self.0.remove(i);
+            }
+            (None, Some(v)) => self.0.push((name.to_string(), v)),
+            (None, None) => {}
+        }
+    }
+}
+
+impl Serialize for ParamValues {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for ParamValues {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Entries;
+        impl<'de> serde::de::Visitor<'de> for Entries {
+            type Value = ParamValues;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map of parameter names to values")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<ParamValues, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    entries.push(entry);
+                }
+                Ok(ParamValues(entries))
+            }
+        }
+        deserializer.deserialize_map(Entries)
+    }
+}
+
+/// A parameter value or default as written: `true`, `0.2`, `"Wave"`, `["Gate", "Exit"]`.
+/// Names (locations, machines, agents, sentence states, listed words) are written as text.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ParamValueAsset {
+    Bool(bool),
+    Number(f64),
+    Text(String),
+    List(Vec<ParamValueAsset>),
+}
+
+/// One parameter of a library state: `(name: "blend", type: Number, default: 0.2)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParamDeclAsset {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub ty: ParamTypeAsset,
+    /// Absent: every state must set the parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<ParamValueAsset>,
+}
+
+/// A parameter's type.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ParamTypeAsset {
+    Text,
+    Number,
+    Bool,
+    Location,
+    Agent,
+    Machine,
+    Sentence,
+    OneOf(Vec<String>),
+    List(Box<ParamTypeAsset>),
 }
 
 /// `*.statelib.ron`: library states the game registers, declared for the compiler.
@@ -66,8 +169,11 @@ pub struct StateLibraryAsset {
 #[serde(deny_unknown_fields)]
 pub struct LibraryStateAsset {
     pub name: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "ModifierKindAsset::is_none")]
     pub modifier: ModifierKindAsset,
+    /// Named, typed parameters; declared instead of `modifier`, never with it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<ParamDeclAsset>,
     #[serde(default)]
     pub terminal: TerminalAsset,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -85,6 +191,12 @@ pub enum ModifierKindAsset {
     Agent,
     Text,
     Number,
+}
+
+impl ModifierKindAsset {
+    pub fn is_none(&self) -> bool {
+        *self == ModifierKindAsset::None
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]

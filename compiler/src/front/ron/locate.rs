@@ -38,10 +38,20 @@ impl Node {
                 fields.iter().find(|(k, _)| k == f).map(|(_, n)| n)
             }
             (Node::Seq { items, .. }, Seg::Index(i)) => items.get(*i),
+            (Node::Struct { fields, .. }, Seg::Entry(i)) => fields.get(*i).map(|(_, n)| n),
             // `Some(x)` wraps the value: look through it.
             (Node::Seq { items, .. }, Seg::Field(_)) if items.len() == 1 => items[0].child(seg),
             _ => None,
         }
+    }
+
+    /// The span at `path`, if every step of it exists.
+    pub fn get(&self, path: &[Seg<'_>]) -> Option<Range<usize>> {
+        let mut node = self;
+        for seg in path {
+            node = node.child(seg)?;
+        }
+        Some(node.span())
     }
 
     /// The span at `path`, or of the deepest value on the way that exists.
@@ -65,6 +75,9 @@ impl Node {
 pub enum Seg<'a> {
     Field(&'a str),
     Index(usize),
+    /// The value of the n-th field of a struct or map, in the order written (a map key given
+    /// twice is two entries).
+    Entry(usize),
 }
 
 /// An owned [`Seg`]: where a value sits, as tools keep it (the editor maps a diagnostic's span

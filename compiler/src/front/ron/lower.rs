@@ -31,6 +31,12 @@ impl Locator {
         }
     }
 
+    /// The span at `path`, only if the value is written there.
+    pub fn written(&self, path: &[Seg<'_>]) -> Option<Span> {
+        let range = self.tree.as_ref()?.get(path)?;
+        Some(Span::new(self.file, range))
+    }
+
     pub fn name(&self, text: &str, path: &[Seg<'_>]) -> Name {
         Name {
             text: text.to_string(),
@@ -127,11 +133,13 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
     lower_libraries(&mut module, libraries, manifest, &statelibs, diags);
     lower_locations(&mut module, &locations, diags);
     let bodies = declare_machines(&mut module, &machines, diags);
+    super::params::resolve_defaults(&mut module, diags);
     for (machine, asset, loc) in bodies {
         lower_states(&mut module, machine, asset, loc, diags);
     }
     lower_scenes(&mut module, &scenes, diags);
     super::sentences::lower_sentences(&mut module, sources, &sentences, diags);
+    super::params::check_sentences(&module, diags);
     crate::hpmm::lower(&mut module, sources, &hpmm_files, diags);
     module
 }
@@ -154,6 +162,7 @@ fn lower_libraries(
                     raises: decl.spec.raises,
                     doc: decl.spec.doc,
                     standard: true,
+                    params: super::params::builtin_params(&decl.spec.params),
                 });
             }
         } else {
@@ -207,6 +216,7 @@ fn lower_libraries(
                 raises: s.raises.clone(),
                 doc: s.doc.clone(),
                 standard: false,
+                params: super::params::declared_params(s, i, loc, diags),
             });
         }
     }
@@ -335,8 +345,8 @@ fn lower_states(
                     .note("set `code:` to name the library state explicitly"),
             );
         }
-        let modifier_span = s.modifier.as_ref().map(|_| loc.span(&path("modifier")));
-        let modifier = resolve_modifier(module, s, code, modifier_span.unwrap_or(name.span), diags);
+        let (modifier, modifier_span, params) =
+            lower_values(module, s, code, loc, base, name.span, diags);
         let h = module.states.append(State {
             name,
             machine,
@@ -344,6 +354,7 @@ fn lower_states(
             code,
             modifier,
             modifier_span,
+            params,
             transitions: Vec::new(),
         });
         module.machines[machine].states.push(h);
@@ -439,6 +450,45 @@ fn lower_states(
         }
     };
     module.machines[machine].initial = initial;
+}
+
+/// A state's modifier or parameter values, by how its library state declares them.
+fn lower_values(
+    module: &Module,
+    s: &StateAsset,
+    code: Option<Handle<LibraryState>>,
+    loc: &Locator,
+    base: [Seg<'_>; 2],
+    state_span: Span,
+    diags: &mut Diagnostics,
+) -> (Modifier, Option<Span>, Vec<StateArg>) {
+    let field = |f: &'static str| loc.span(&[base[0], base[1], Seg::Field(f)]);
+    let lib = code.map(|c| &module.library[c]);
+    if let Some(lib) = lib.filter(|l| !l.params.is_empty()) {
+        let span = s.modifier.as_ref().map(|_| field("modifier"));
+        let args = super::params::state_args(module, s, lib, loc, base, state_span, diags);
+        return (Modifier::None, span, args);
+    }
+    match lib.and_then(|l| super::params::params_as_modifier(s, l, loc, base, diags)) {
+        // `params: {"location": ...}` on a library state with a single modifier.
+        Some(value) => {
+            let span = field("params");
+            let as_modifier = StateAsset {
+                modifier: value.clone(),
+                ..s.clone()
+            };
+            let modifier = match value {
+                Some(_) => resolve_modifier(module, &as_modifier, code, span, diags),
+                None => Modifier::Unresolved,
+            };
+            (modifier, Some(span), Vec::new())
+        }
+        None => {
+            let span = s.modifier.as_ref().map(|_| field("modifier"));
+            let modifier = resolve_modifier(module, s, code, span.unwrap_or(state_span), diags);
+            (modifier, span, Vec::new())
+        }
+    }
 }
 
 fn resolve_modifier(

@@ -8,6 +8,7 @@ pub mod any;
 pub mod assets;
 pub mod locate;
 mod lower;
+pub mod params;
 pub mod print;
 mod sentences;
 

@@ -1064,6 +1064,7 @@ Machine(
             name: "Wait1".into(),
             code: None,
             modifier: Some(crate::front::ron::ModifierValue::Number(2.5)),
+            params: Default::default(),
             on: vec![],
         });
         let out = print(&m, &comments);
@@ -1093,6 +1094,27 @@ Machine(
         m.states[2].modifier = Some(crate::front::ron::ModifierValue::Number(0.1 + 0.2));
         let out = print(&m, &Comments::default());
         assert_eq!(machine(&out), m);
+    }
+
+    #[test]
+    fn parameters_print_as_one_inline_map_in_the_order_given_and_read_back() {
+        use crate::front::ron::{ParamValueAsset as V, ParamValues};
+        let mut m = machine(MACHINE);
+        m.states[1].params = ParamValues(vec![
+            ("clip".into(), V::Text("Wave".into())),
+            ("loop".into(), V::Bool(true)),
+            ("blend".into(), V::Number(1.0)),
+            ("cover".into(), V::List(vec![V::Text("Gate".into())])),
+        ]);
+        let out = print(&m, &Comments::default());
+        assert!(
+            out.contains(
+                r#"params: {"clip": "Wave", "loop": true, "blend": 1.0, "cover": ["Gate"]}"#
+            ),
+            "{out}"
+        );
+        assert_eq!(machine(&out), m);
+        assert_eq!(print(&machine(&out), &Comments::of(&out)), out);
     }
 
     #[test]
