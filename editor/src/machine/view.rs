@@ -1563,6 +1563,7 @@ mod tests {
             raises: None,
             doc: String::new(),
             standard,
+            params: Vec::new(),
         };
         let names = |standard| ProjectNames {
             library: vec![entry(standard)],
