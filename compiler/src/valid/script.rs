@@ -480,17 +480,14 @@ fn check_calls(
     for (f, n, range) in cs {
         match Function::by_name(f) {
             None => {
+                let names = Function::ALL.map(Function::name);
                 let d =
                     Diagnostic::error(Code::UnknownReference, format!("unknown function `{f}`"))
-                        .note("functions: randf, randi, distance, min, max, abs");
+                        .note(format!("functions: {}", names.join(", ")));
                 diags.push(at(
                     cell,
                     row,
-                    crate::diag::suggest_note(
-                        d,
-                        f,
-                        ["randf", "randi", "distance", "min", "max", "abs"],
-                    ),
+                    crate::diag::suggest_note(d, f, names),
                     Some(range),
                     "unknown function",
                 ));

@@ -64,17 +64,31 @@ impl Function {
         }
     }
 
+    /// Every function, in the order the docs and diagnostics list them.
+    pub const ALL: [Function; 6] = [
+        Function::RandF,
+        Function::RandI,
+        Function::Distance,
+        Function::Min,
+        Function::Max,
+        Function::Abs,
+    ];
+
+    /// The name a script calls it by: the one definition the compiler's checks read.
+    pub fn name(self) -> &'static str {
+        match self {
+            Function::RandF => "randf",
+            Function::RandI => "randi",
+            Function::Distance => "distance",
+            Function::Min => "min",
+            Function::Max => "max",
+            Function::Abs => "abs",
+        }
+    }
+
     /// The function a script calls `name`, if there is one.
     pub fn by_name(name: &str) -> Option<Function> {
-        Some(match name {
-            "randf" => Function::RandF,
-            "randi" => Function::RandI,
-            "distance" => Function::Distance,
-            "min" => Function::Min,
-            "max" => Function::Max,
-            "abs" => Function::Abs,
-            _ => return None,
-        })
+        Function::ALL.into_iter().find(|f| f.name() == name)
     }
 }
 
