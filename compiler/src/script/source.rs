@@ -1,77 +1,9 @@
 //! The row/cell model of a script, independent of where it was written.
 
-use crate::diag::Diagnostic;
-use crate::source::{FileId, Span};
+use crate::source::FileId;
 use serde::{Deserialize, Serialize};
-use std::ops::Range;
 
-/// Where a cell's text came from.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Origin {
-    /// A string in a RON asset: the span covers the literal including its quotes.
-    Ron(Span),
-    /// A workbook cell.
-    Sheet {
-        file: FileId,
-        sheet: String,
-        cell: String,
-    },
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct Cell {
-    pub text: String,
-    pub origin: Origin,
-}
-
-impl Cell {
-    /// Points a diagnostic at this cell, or at `range` inside it when the origin allows.
-    pub fn locate(&self, d: Diagnostic, range: Option<Range<usize>>, label: &str) -> Diagnostic {
-        match &self.origin {
-            Origin::Ron(span) => {
-                let inner = span.start + 1;
-                let span = match range {
-                    // Offsets inside the string are exact unless it contains escapes; clamp to
-                    // the literal either way.
-                    Some(r) => Span {
-                        file: span.file,
-                        start: (inner + r.start as u32).min(span.end),
-                        end: (inner + r.end as u32).min(span.end),
-                    },
-                    None => *span,
-                };
-                d.at(span, label)
-            }
-            Origin::Sheet { file, sheet, cell } => {
-                d.in_cell(*file, sheet, cell).note(label.to_string())
-            }
-        }
-    }
-
-    /// Adds this cell (or `range` inside it) as a related location: a span in a RON asset, a
-    /// sheet and cell in a workbook.
-    pub fn relate(&self, d: Diagnostic, range: Option<Range<usize>>, label: &str) -> Diagnostic {
-        match &self.origin {
-            Origin::Ron(span) => {
-                let inner = span.start + 1;
-                let span = match range {
-                    Some(r) => Span {
-                        file: span.file,
-                        start: (inner + r.start as u32).min(span.end),
-                        end: (inner + r.end as u32).min(span.end),
-                    },
-                    None => *span,
-                };
-                d.related(span, label)
-            }
-            Origin::Sheet { file, sheet, cell } => d.related_cell(*file, sheet, cell, label),
-        }
-    }
-
-    pub fn is_blank(&self) -> bool {
-        self.text.trim().is_empty()
-    }
-}
+pub use crate::ir::script::{Cell, Origin};
 
 /// A row of the `Roles` sheet.
 #[derive(Clone, Debug, PartialEq)]

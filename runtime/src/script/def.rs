@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 /// Comparison operators of preconditions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CmpOp {
-    /// `==`: numbers by value, symbols by identity.
+    /// `=` (or `==`): numbers by value, symbols by identity.
     Eq,
     /// `!=`.
     Ne,
@@ -22,6 +22,40 @@ pub enum CmpOp {
     Gt,
     /// `>=` (numbers only).
     Ge,
+}
+
+impl CmpOp {
+    pub const ALL: [CmpOp; 6] = [
+        CmpOp::Eq,
+        CmpOp::Ne,
+        CmpOp::Lt,
+        CmpOp::Le,
+        CmpOp::Gt,
+        CmpOp::Ge,
+    ];
+
+    /// How a script cell writes it (`==` is read as `=`).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "=",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        }
+    }
+
+    /// The operator a cell writes `symbol`, if there is one.
+    pub fn by_symbol(symbol: &str) -> Option<CmpOp> {
+        CmpOp::ALL.into_iter().find(|op| op.symbol() == symbol)
+    }
+}
+
+impl std::fmt::Display for CmpOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.symbol())
+    }
 }
 
 /// Arithmetic operators of expressions (IEEE: dividing by zero gives an infinity, not an
@@ -36,6 +70,24 @@ pub enum BinOp {
     Mul,
     /// `/`.
     Div,
+}
+
+impl BinOp {
+    /// How a script cell writes it.
+    pub fn symbol(self) -> char {
+        match self {
+            BinOp::Add => '+',
+            BinOp::Sub => '-',
+            BinOp::Mul => '*',
+            BinOp::Div => '/',
+        }
+    }
+}
+
+impl std::fmt::Display for BinOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.symbol())
+    }
 }
 
 /// Functions evaluated immediately when reached (the Datalog restriction of 35.3.3).
