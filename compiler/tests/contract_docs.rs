@@ -10,18 +10,7 @@ use std::path::Path;
 /// (`- **Rules** — ...`), and the names of the parenthesis after it that ends in `required`.
 fn documented(doc: &str, sheet: &Sheet) -> Result<(Vec<String>, Vec<String>), String> {
     let start = format!("- **{}** —", sheet.name);
-    let mut lines = doc.lines().skip_while(|l| !l.starts_with(&start));
-    let first = lines
-        .next()
-        .ok_or_else(|| format!("no bullet starting `{start}`"))?;
-    // The bullet runs until the next bullet, heading or blank line.
-    let rest =
-        lines.take_while(|l| !l.trim().is_empty() && !l.starts_with("- ") && !l.starts_with('#'));
-    let bullet = std::iter::once(first)
-        .chain(rest)
-        .map(str::trim)
-        .collect::<Vec<_>>()
-        .join(" ");
+    let bullet = bullet(doc, &start).ok_or_else(|| format!("no bullet starting `{start}`"))?;
     let after = &bullet[start.len()..];
     let open = after
         .find('`')
@@ -81,4 +70,49 @@ fn a_renamed_column_is_noticed() {
     assert_ne!(columns, sheet.headers().collect::<Vec<_>>());
     assert_eq!(required, ["Role", "Min", "Max"]);
     assert!(documented("- **Roles** — no list\n", sheet).is_err());
+}
+
+/// The text of the bullet starting `start` (it runs to the next bullet, heading or blank line).
+fn bullet(doc: &str, start: &str) -> Option<String> {
+    let mut lines = doc.lines().skip_while(|l| !l.starts_with(start));
+    let first = lines.next()?;
+    let rest =
+        lines.take_while(|l| !l.trim().is_empty() && !l.starts_with("- ") && !l.starts_with('#'));
+    Some(
+        std::iter::once(first)
+            .chain(rest)
+            .map(str::trim)
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
+}
+
+/// The script functions the docs list are the runtime's, which the checks and the back end read.
+#[test]
+fn script_format_doc_lists_the_runtimes_functions_and_comparisons() {
+    use ensemble_runtime::script::{CmpOp, Function};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/formats/script.md");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let functions = bullet(&doc, "- Function terms").expect("a `- Function terms` bullet");
+    // Backticked names, with their arguments if written: `randf(a, b)`, `min`; not `+ - * /`.
+    let mut listed: Vec<&str> = functions
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|t| t.split('(').next().unwrap_or(t))
+        .filter(|t| t.chars().all(|c| c.is_ascii_lowercase()) && !t.is_empty())
+        .collect();
+    listed.sort_unstable();
+    let mut want: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
+    want.sort_unstable();
+    assert_eq!(listed, want, "docs/formats/script.md: `- Function terms`");
+    let symbols: Vec<String> = CmpOp::ALL
+        .iter()
+        .map(|op| op.symbol().to_string())
+        .collect();
+    assert!(
+        doc.contains(&format!("`{}`", symbols.join(" "))),
+        "docs/formats/script.md does not list the comparisons `{}`",
+        symbols.join(" ")
+    );
 }
