@@ -346,3 +346,39 @@ impl ScriptDef {
             .map(|i| i as u16)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `ALL` lists every variant once, and names and symbols read back: the compiler's checks
+    /// and the docs check list what these say.
+    #[test]
+    fn every_function_and_comparison_is_listed_once_and_reads_back() {
+        // Adding a variant breaks this match until it is counted here, and then `ALL` is checked.
+        let function_variants = |f: Function| match f {
+            Function::RandF
+            | Function::RandI
+            | Function::Distance
+            | Function::Min
+            | Function::Max
+            | Function::Abs => 6,
+        };
+        assert_eq!(Function::ALL.len(), function_variants(Function::Abs));
+        for (i, f) in Function::ALL.iter().enumerate() {
+            assert!(!Function::ALL[..i].contains(f));
+            assert_eq!(Function::by_name(f.name()), Some(*f));
+        }
+        assert_eq!(Function::by_name("rand"), None);
+        let cmp_variants = |op: CmpOp| match op {
+            CmpOp::Eq | CmpOp::Ne | CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge => 6,
+        };
+        assert_eq!(CmpOp::ALL.len(), cmp_variants(CmpOp::Eq));
+        for (i, op) in CmpOp::ALL.iter().enumerate() {
+            assert!(!CmpOp::ALL[..i].contains(op));
+            assert_eq!(CmpOp::by_symbol(op.symbol()), Some(*op));
+        }
+        assert_eq!(CmpOp::by_symbol("=="), None);
+        assert_eq!(BinOp::Div.to_string(), "/");
+    }
+}
