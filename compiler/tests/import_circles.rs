@@ -1,9 +1,11 @@
 //! Import circles among the compiler's modules, measured as docs/ARCHITECTURE.md describes: every
-//! `crate::…`, `super::…` and `self::…` path in every file under compiler/src (in `use` items and
-//! inline, comments and strings left out) is an edge from the file's module to the module that
-//! path names; the files are then grouped by top-level module (`ir`, `nlg`, `valid`, … and the
-//! crate root, `lib.rs`), and a circle is a strongly connected component of more than one group.
-//! The count may only shrink: lower [`MOST_CIRCLES`] when a change removes one.
+//! `crate::…`, `super::…` and `self::…` path, and every path that starts with a child module's
+//! name, in every file under compiler/src (in `use` items and inline; comments, strings and
+//! `#[cfg(test)]` modules left out) is an edge from the file's module to the module that path
+//! names; the files are then grouped by top-level module (`ir`, `nlg`, `valid`, … and the crate
+//! root, `lib.rs`), and a circle is a strongly connected component of more than one group.
+//! The numbers may only shrink: lower [`MOST_CIRCLES`] and [`MOST_MODULES_IN_CIRCLES`] when a
+//! change breaks a circle. Before issue 17's IR work: 1 circle holding 9 modules.
 
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -13,7 +15,7 @@ use std::path::{Path, PathBuf};
 /// Circles among the compiler's top-level modules today, and the modules in them; the test fails
 /// when either grows.
 const MOST_CIRCLES: usize = 1;
-const MOST_MODULES_IN_CIRCLES: usize = 6;
+const MOST_MODULES_IN_CIRCLES: usize = 5;
 
 /// A module as its path from the crate root (`[]` is `lib.rs`).
 type ModPath = Vec<String>;

@@ -181,6 +181,9 @@ pub fn domain_name(text: &str) -> Option<String> {
         .map(|d| d.name)
 }
 
+/// The file that makes a folder a project: the project manifest this module reads.
+pub const MANIFEST: &str = "Ensemble.ron";
+
 pub fn parse_manifest(
     sources: &SourceMap,
     file: FileId,
