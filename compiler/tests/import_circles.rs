@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 /// Circles among the compiler's top-level modules today, and the modules in them; the test fails
 /// when either grows.
 const MOST_CIRCLES: usize = 1;
-const MOST_MODULES_IN_CIRCLES: usize = 5;
+const MOST_MODULES_IN_CIRCLES: usize = 3;
 
 /// A module as its path from the crate root (`[]` is `lib.rs`).
 type ModPath = Vec<String>;

@@ -8,7 +8,9 @@ pub mod any;
 pub mod assets;
 pub mod locate;
 mod lower;
+pub mod nav;
 pub mod print;
+pub mod script;
 mod sentences;
 
 pub use assets::*;
