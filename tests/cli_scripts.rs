@@ -2,6 +2,7 @@
 //! many seeds, and a workbook for every defect the validator and the reader must catch, each
 //! reported at the right sheet and cell.
 
+use ensemble_compiler::script::contract::rules;
 use ensemble_tests::{assert_golden, assert_import_reproduces, ensemble, line_col, repo_path};
 use rust_xlsxwriter::{Formula, Workbook};
 use serde_json::Value;
@@ -205,23 +206,6 @@ fn write(path: &std::path::Path, sheets: &[Sheet<'_>]) {
     wb.save(path).unwrap();
 }
 
-const RULE_HEADER: [&str; 14] = [
-    "Rule",
-    "Role",
-    "State",
-    "Precondition",
-    "Action",
-    "Target",
-    "Parameters",
-    "Add",
-    "Delete",
-    "Deferred Add",
-    "Deferred Delete",
-    "On Error",
-    "Next State",
-    "Terminate",
-];
-
 /// A Rules row: the cells given from the first column on (empty text: an empty cell), the rest
 /// empty.
 fn rule_row(cells: &[&'static str]) -> Vec<Option<C<'static>>> {
@@ -229,7 +213,7 @@ fn rule_row(cells: &[&'static str]) -> Vec<Option<C<'static>>> {
         .iter()
         .map(|t| (!t.is_empty()).then_some(C::S(t)))
         .collect();
-    row.resize_with(RULE_HEADER.len(), || None);
+    row.resize_with(rules::COLUMNS.len(), || None);
     row
 }
 
@@ -259,7 +243,7 @@ fn script(
     ];
     let row = |cells: [Option<C<'static>>; 14]| cells.into_iter().collect::<Vec<_>>();
     let mut rules = vec![
-        RULE_HEADER.iter().map(|h| s(h)).collect(),
+        rules::COLUMNS.iter().map(|c| s(c.header)).collect(),
         row([
             s("sit"),
             s("guest"),

@@ -4,6 +4,7 @@
 //! arbitration network's spaces and accumulators that cannot reach a conversation's output.
 //! The table of answers is in docs/formats/script.md ("What a typo does").
 
+use ensemble_compiler::script::contract::rules;
 use ensemble_tests::{copy_dir, ensemble, line_col, repo_path};
 use rust_xlsxwriter::{Formula, Workbook};
 use serde_json::Value;
@@ -52,30 +53,13 @@ fn write(path: &std::path::Path, sheets: &[(&str, &Rows)]) {
     wb.save(path).unwrap();
 }
 
-const RULE_HEADER: [&str; 14] = [
-    "Rule",
-    "Role",
-    "State",
-    "Precondition",
-    "Action",
-    "Target",
-    "Parameters",
-    "Add",
-    "Delete",
-    "Deferred Add",
-    "Deferred Delete",
-    "On Error",
-    "Next State",
-    "Terminate",
-];
-
 /// A Rules row from the first column on (empty text: an empty cell).
 fn rule_row(cells: &[&'static str]) -> Vec<Option<C>> {
     let mut row: Vec<Option<C>> = cells
         .iter()
         .map(|t| (!t.is_empty()).then_some(C::S(t)))
         .collect();
-    row.resize_with(RULE_HEADER.len(), || None);
+    row.resize_with(rules::COLUMNS.len(), || None);
     row
 }
 
@@ -98,7 +82,7 @@ fn sheets() -> (Rows, Rows, Rows) {
         ],
     ];
     let rules = vec![
-        RULE_HEADER.iter().map(|h| s(h)).collect(),
+        rules::COLUMNS.iter().map(|c| s(c.header)).collect(),
         rule_row(&[
             "sit",
             "guest",
@@ -637,7 +621,7 @@ const TEMPLATE: &str = r#"Script(
 fn derived_workbook(meta: Rows) -> (i32, Value) {
     let dir = project(&[("shopkeeper.script.ron", TEMPLATE)]);
     let header: Rows = vec![vec![s("Role"), s("Min"), s("Max")]];
-    let rules: Rows = vec![RULE_HEADER.iter().map(|h| s(h)).collect()];
+    let rules: Rows = vec![rules::COLUMNS.iter().map(|c| s(c.header)).collect()];
     write(
         &dir.path().join("baker.xlsx"),
         &[("Script", &meta), ("Roles", &header), ("Rules", &rules)],

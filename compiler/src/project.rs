@@ -16,7 +16,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
-pub const MANIFEST: &str = "Ensemble.ron";
+/// Defined with the manifest's reader, so the frontend needs nothing from the project loader.
+pub use crate::front::ron::MANIFEST;
 
 /// The suffix of the editor's layout sidecars (`BuyTicket.machine.layout.ron`), which discovery
 /// skips: they hold node positions, never behaviour.

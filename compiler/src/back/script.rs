@@ -4,8 +4,7 @@
 
 use super::program::Interner;
 use crate::ir::Module;
-use crate::ir::script::{SceneEventKind, Script, SmartLocation};
-use crate::script::cell::{AtomAst, LiteralAst, Term};
+use crate::ir::script::{AtomAst, LiteralAst, SceneEventKind, Script, SmartLocation, Term};
 use ensemble_runtime::program::{
     LocationId, NotificationDef, PlayerEmitterDef, ProxyDef, SceneEvent, SceneEventDef, SceneId,
     SmartLocationDef, SpawnDef,
@@ -47,19 +46,11 @@ fn expr(t: &Term, vars: &mut Vars, names: &mut Interner) -> Result<Expr, String>
                 .map(|a| expr(a, vars, names))
                 .collect::<Result<_, _>>()?,
         ),
-        Term::Bin(op, l, r, _) => {
-            let op = match op {
-                '+' => BinOp::Add,
-                '-' => BinOp::Sub,
-                '*' => BinOp::Mul,
-                _ => BinOp::Div,
-            };
-            Expr::Bin(
-                op,
-                Box::new(expr(l, vars, names)?),
-                Box::new(expr(r, vars, names)?),
-            )
-        }
+        Term::Bin(op, l, r, _) => Expr::Bin(
+            *op,
+            Box::new(expr(l, vars, names)?),
+            Box::new(expr(r, vars, names)?),
+        ),
     })
 }
 
@@ -107,21 +98,11 @@ pub(crate) fn emit(s: &Script, names: &mut Interner) -> Result<ScriptDef, String
                         LiteralAst::Pos(a) => Literal::Pos(atom(a, &mut vars, names)?),
                         LiteralAst::Neg(a, _) => Literal::Neg(atom(a, &mut vars, names)?),
                         LiteralAst::Any(t, _) => Literal::Any(expr(t, &mut vars, names)?),
-                        LiteralAst::Cmp(l, op, rt, _) => {
-                            let op = match *op {
-                                "=" => CmpOp::Eq,
-                                "!=" => CmpOp::Ne,
-                                "<" => CmpOp::Lt,
-                                "<=" => CmpOp::Le,
-                                ">" => CmpOp::Gt,
-                                _ => CmpOp::Ge,
-                            };
-                            Literal::Cmp(
-                                expr(l, &mut vars, names)?,
-                                op,
-                                expr(rt, &mut vars, names)?,
-                            )
-                        }
+                        LiteralAst::Cmp(l, op, rt, _) => Literal::Cmp(
+                            expr(l, &mut vars, names)?,
+                            *op,
+                            expr(rt, &mut vars, names)?,
+                        ),
                     })
                 })
                 .collect::<Result<Vec<_>, String>>()?;

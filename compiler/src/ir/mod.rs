@@ -14,6 +14,7 @@ pub mod hpmm;
 pub mod nav;
 pub mod plan;
 pub mod script;
+pub mod sentence;
 
 pub use arena::{Arena, Handle};
 
@@ -201,7 +202,7 @@ pub struct SentenceFile {
     /// The n-gram database or count file, resolved against the file's folder, and where it is
     /// named.
     pub ngrams: Option<(std::path::PathBuf, Span)>,
-    pub scoring: crate::nlg::ngram::Method,
+    pub scoring: sentence::Method,
     /// Candidates kept per sentence state.
     pub keep: u32,
     /// How many of the best the runtime chooses among.
@@ -212,18 +213,18 @@ pub struct SentenceFile {
     pub min_score: Option<f64>,
 }
 
-/// A sentence state (Hewlett Fig. 3.2): verbs, nouns, modifiers; after [`crate::nlg::compile`],
-/// its ranked candidates.
+/// A sentence state (Hewlett Fig. 3.2): verbs, nouns, modifiers; once the natural-language
+/// stage has ranked them, its candidates.
 #[derive(Clone, Debug)]
 pub struct SentenceState {
     pub name: Name,
     pub file: Handle<SentenceFile>,
     pub span: Span,
-    pub input: crate::nlg::overgen::Input,
+    pub input: sentence::Input,
     /// The `VARIABLE` names in order of appearance, each with where it is written.
     pub variables: Vec<Name>,
-    pub candidates: Vec<crate::nlg::Candidate>,
-    pub report: crate::nlg::GenerationReport,
+    pub candidates: Vec<sentence::Candidate>,
+    pub report: sentence::GenerationReport,
 }
 
 /// Everything one project defines.

@@ -49,10 +49,32 @@ pub struct WorldEvent {
     pub seen: bool,
 }
 
+/// A world event as written in a scene (`World(...)` in a scene's `events`, read by the RON
+/// frontend as a `SceneEventAsset`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WrittenWorldEvent {
+    pub name: String,
+    /// The planning problem whose facts it changes.
+    pub problem: String,
+    /// Whose world (default: the scene's only agent that plans on the problem).
+    pub agent: Option<String>,
+    /// Seconds after the scene starts before it may happen.
+    pub at: f64,
+    /// Conditions on that world that must also hold.
+    pub when: Vec<String>,
+    /// Facts that become true (`doorOpen`, `Location = WrongGate`) or false (`not doorOpen`).
+    pub set: Vec<String>,
+    /// An action someone else performs (a ground action of the problem, `Open(player)`); it
+    /// happens once its preconditions hold.
+    pub perform: Option<String>,
+    /// The agent sees it happen (otherwise it finds out when its current action ends).
+    pub seen: bool,
+}
+
 /// A world event as written in a scene, with where; resolved by the planning stage.
 #[derive(Clone, Debug)]
 pub struct EventSource {
-    pub asset: crate::plan::assets::WorldEventAsset,
+    pub asset: WrittenWorldEvent,
     /// The whole event.
     pub span: Span,
     /// Field spans: `problem`, `agent`, `perform`, and each `when` and `set` string.

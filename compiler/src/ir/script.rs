@@ -1,9 +1,145 @@
-//! Interaction scripts in the IR: parsed rules with the cells they came from.
+//! Interaction scripts in the IR: parsed rules with the cells they came from. The cell syntax
+//! (`script::cell`) parses into the terms, atoms and literals defined here; every node keeps its
+//! byte range within its cell, and every cell where it was written, so any check can point
+//! inside a cell of a workbook or a string of a RON asset.
 
-use crate::script::cell::{AtomAst, LiteralAst, Term};
-use crate::script::source::Cell;
-use crate::source::FileId;
-pub use ensemble_runtime::script::Termination;
+use crate::diag::Diagnostic;
+use crate::source::{FileId, Span};
+pub use ensemble_runtime::script::{BinOp, CmpOp, Termination};
+use std::ops::Range;
+
+/// Where a cell's text came from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Origin {
+    /// A string in a RON asset: the span covers the literal including its quotes.
+    Ron(Span),
+    /// A workbook cell.
+    Sheet {
+        file: FileId,
+        sheet: String,
+        cell: String,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cell {
+    pub text: String,
+    pub origin: Origin,
+}
+
+impl Cell {
+    /// Points a diagnostic at this cell, or at `range` inside it when the origin allows.
+    pub fn locate(&self, d: Diagnostic, range: Option<Range<usize>>, label: &str) -> Diagnostic {
+        match &self.origin {
+            Origin::Ron(span) => {
+                let inner = span.start + 1;
+                let span = match range {
+                    // Offsets inside the string are exact unless it contains escapes; clamp to
+                    // the literal either way.
+                    Some(r) => Span {
+                        file: span.file,
+                        start: (inner + r.start as u32).min(span.end),
+                        end: (inner + r.end as u32).min(span.end),
+                    },
+                    None => *span,
+                };
+                d.at(span, label)
+            }
+            Origin::Sheet { file, sheet, cell } => {
+                d.in_cell(*file, sheet, cell).note(label.to_string())
+            }
+        }
+    }
+
+    /// Adds this cell (or `range` inside it) as a related location: a span in a RON asset, a
+    /// sheet and cell in a workbook.
+    pub fn relate(&self, d: Diagnostic, range: Option<Range<usize>>, label: &str) -> Diagnostic {
+        match &self.origin {
+            Origin::Ron(span) => {
+                let inner = span.start + 1;
+                let span = match range {
+                    Some(r) => Span {
+                        file: span.file,
+                        start: (inner + r.start as u32).min(span.end),
+                        end: (inner + r.end as u32).min(span.end),
+                    },
+                    None => *span,
+                };
+                d.related(span, label)
+            }
+            Origin::Sheet { file, sheet, cell } => d.related_cell(*file, sheet, cell, label),
+        }
+    }
+
+    pub fn is_blank(&self) -> bool {
+        self.text.trim().is_empty()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Term {
+    Var(String, Range<usize>),
+    Sym(String, Range<usize>),
+    Num(f64, Range<usize>),
+    Me(Range<usize>),
+    Now(Range<usize>),
+    Call(String, Vec<Term>, Range<usize>),
+    Bin(BinOp, Box<Term>, Box<Term>, Range<usize>),
+}
+
+impl Term {
+    pub fn range(&self) -> Range<usize> {
+        match self {
+            Term::Var(_, r)
+            | Term::Sym(_, r)
+            | Term::Num(_, r)
+            | Term::Me(r)
+            | Term::Now(r)
+            | Term::Call(_, _, r)
+            | Term::Bin(_, _, _, r) => r.clone(),
+        }
+    }
+
+    /// Variables in order of appearance.
+    pub fn vars<'a>(&'a self, out: &mut Vec<(&'a str, Range<usize>)>) {
+        match self {
+            Term::Var(v, r) => out.push((v, r.clone())),
+            Term::Call(_, args, _) => args.iter().for_each(|a| a.vars(out)),
+            Term::Bin(_, l, r, _) => {
+                l.vars(out);
+                r.vars(out);
+            }
+            _ => {}
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct AtomAst {
+    pub predicate: String,
+    pub predicate_range: Range<usize>,
+    pub args: Vec<Term>,
+    pub range: Range<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum LiteralAst {
+    Pos(AtomAst),
+    Neg(AtomAst, Range<usize>),
+    Cmp(Term, CmpOp, Term, Range<usize>),
+    Any(Term, Range<usize>),
+}
+
+impl LiteralAst {
+    pub fn range(&self) -> Range<usize> {
+        match self {
+            LiteralAst::Pos(a) => a.range.clone(),
+            LiteralAst::Neg(_, r) | LiteralAst::Cmp(_, _, _, r) | LiteralAst::Any(_, r) => {
+                r.clone()
+            }
+        }
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct ScriptRole {

@@ -17,29 +17,7 @@
 use super::morph::{self, Number, Person};
 use super::tree::*;
 
-/// A verb of a sentence state (`PAST book` is `past: true`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VerbSpec {
-    pub lemma: String,
-    pub past: bool,
-}
-
-/// A noun of a sentence state.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Term {
-    Word(String),
-    /// `VARIABLE <Name>`.
-    Variable(String),
-}
-
-/// What the over-generator needs from a sentence state.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct Input {
-    pub verbs: Vec<VerbSpec>,
-    pub nouns: Vec<Term>,
-    /// `QUESTION` (with its wh-word, if any).
-    pub question: Option<Option<String>>,
-}
+pub use crate::ir::sentence::{Input, Term, VerbSpec};
 
 /// One variation: the realiser input and which noun it made the subject.
 #[derive(Clone, Debug)]

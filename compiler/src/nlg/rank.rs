@@ -5,28 +5,7 @@ use super::overgen::{Input, for_each_variant, variation_count};
 use super::realise::{Sentence, realise};
 use std::collections::HashMap;
 
-/// One realisation of a sentence state, scored.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Candidate {
-    /// Stable id (see [`ensemble_runtime::speech::candidate_id`]).
-    pub id: u32,
-    pub sentence: Sentence,
-    /// The line with slots written `{Name}`.
-    pub template: String,
-    /// The n-gram score (higher is better); `-inf` under Eq. 3.1 when an n-gram is unseen.
-    pub score: f64,
-    /// The noun the realisation made the subject (for the swapped-arguments check).
-    pub subject: Option<usize>,
-    /// Words the n-gram database does not know.
-    pub oov: Vec<String>,
-}
-
-/// What generation did for one sentence state (Hewlett: 864 variations, 306 unique).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct GenerationReport {
-    pub variations: usize,
-    pub unique: usize,
-}
+pub use crate::ir::sentence::{Candidate, GenerationReport};
 
 /// Over-generates and realises `input`; returns the distinct sentences in generation order with
 /// the subject of the first variation that produced each, and the number of variations. Beyond

@@ -8,60 +8,8 @@
 
 use super::morph::{self, Case, Gender, Number, Person};
 use super::tree::*;
-use std::fmt;
 
-/// A realised word, or a `VARIABLE` slot filled at run time.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Token {
-    Word(String),
-    Slot(String),
-}
-
-/// A realised sentence: tokens, then the final punctuation.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Sentence {
-    pub tokens: Vec<Token>,
-    pub question: bool,
-}
-
-impl Sentence {
-    /// The sentence with slots written `{Name}`, capitalised and punctuated: the template a
-    /// candidate line is stored as, and what de-duplication compares.
-    pub fn template(&self) -> String {
-        self.to_string()
-    }
-
-    /// The sentence with each slot replaced by `fill(name)` (for ranking with sample values).
-    pub fn with_slots(&self, fill: impl Fn(&str) -> String) -> String {
-        let mut s = String::new();
-        for (i, t) in self.tokens.iter().enumerate() {
-            if i > 0 {
-                s.push(' ');
-            }
-            match t {
-                Token::Word(w) => s.push_str(w),
-                Token::Slot(n) => s.push_str(&fill(n)),
-            }
-        }
-        s.push(if self.question { '?' } else { '.' });
-        capitalise(&s)
-    }
-}
-
-impl fmt::Display for Sentence {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.with_slots(|n| format!("{{{n}}}")))
-    }
-}
-
-/// Upper-cases the first letter.
-pub fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(first) => first.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
-}
+pub use crate::ir::sentence::{Sentence, Token, capitalise};
 
 /// Agreement features of the subject (a clause without one agrees like "you").
 fn agreement(subject: Option<&NounPhrase>) -> (Person, Number) {

@@ -135,27 +135,8 @@ pub struct ProblemAsset {
     pub planner: PlannerAsset,
 }
 
-/// A world event as written in a scene (`World(...)` in a scene's `events`, read by the RON
-/// frontend as a `SceneEventAsset`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct WorldEventAsset {
-    pub name: String,
-    /// The planning problem whose facts it changes.
-    pub problem: String,
-    /// Whose world (default: the scene's only agent that plans on the problem).
-    pub agent: Option<String>,
-    /// Seconds after the scene starts before it may happen.
-    pub at: f64,
-    /// Conditions on that world that must also hold.
-    pub when: Vec<String>,
-    /// Facts that become true (`doorOpen`, `Location = WrongGate`) or false (`not doorOpen`).
-    pub set: Vec<String>,
-    /// An action someone else performs (a ground action of the problem, `Open(player)`); it
-    /// happens once its preconditions hold.
-    pub perform: Option<String>,
-    /// The agent sees it happen (otherwise it finds out when its current action ends).
-    pub seen: bool,
-}
+/// A world event as written; the IR holds it until the planning stage resolves it.
+pub use crate::ir::plan::WrittenWorldEvent as WorldEventAsset;
 
 impl WorldEventAsset {
     /// The world event a scene event is, if it is one.

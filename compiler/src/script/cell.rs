@@ -8,70 +8,7 @@
 
 use std::ops::Range;
 
-#[derive(Clone, Debug, PartialEq)]
-pub enum Term {
-    Var(String, Range<usize>),
-    Sym(String, Range<usize>),
-    Num(f64, Range<usize>),
-    Me(Range<usize>),
-    Now(Range<usize>),
-    Call(String, Vec<Term>, Range<usize>),
-    Bin(char, Box<Term>, Box<Term>, Range<usize>),
-}
-
-impl Term {
-    pub fn range(&self) -> Range<usize> {
-        match self {
-            Term::Var(_, r)
-            | Term::Sym(_, r)
-            | Term::Num(_, r)
-            | Term::Me(r)
-            | Term::Now(r)
-            | Term::Call(_, _, r)
-            | Term::Bin(_, _, _, r) => r.clone(),
-        }
-    }
-
-    /// Variables in order of appearance.
-    pub fn vars<'a>(&'a self, out: &mut Vec<(&'a str, Range<usize>)>) {
-        match self {
-            Term::Var(v, r) => out.push((v, r.clone())),
-            Term::Call(_, args, _) => args.iter().for_each(|a| a.vars(out)),
-            Term::Bin(_, l, r, _) => {
-                l.vars(out);
-                r.vars(out);
-            }
-            _ => {}
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct AtomAst {
-    pub predicate: String,
-    pub predicate_range: Range<usize>,
-    pub args: Vec<Term>,
-    pub range: Range<usize>,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum LiteralAst {
-    Pos(AtomAst),
-    Neg(AtomAst, Range<usize>),
-    Cmp(Term, &'static str, Term, Range<usize>),
-    Any(Term, Range<usize>),
-}
-
-impl LiteralAst {
-    pub fn range(&self) -> Range<usize> {
-        match self {
-            LiteralAst::Pos(a) => a.range.clone(),
-            LiteralAst::Neg(_, r) | LiteralAst::Cmp(_, _, _, r) | LiteralAst::Any(_, r) => {
-                r.clone()
-            }
-        }
-    }
-}
+pub use crate::ir::script::{AtomAst, BinOp, CmpOp, LiteralAst, Term};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParseError {
@@ -262,9 +199,9 @@ impl Parser {
         let mut left = self.product()?;
         loop {
             let op = if self.eat("+") {
-                '+'
+                BinOp::Add
             } else if self.eat("-") {
-                '-'
+                BinOp::Sub
             } else {
                 return Ok(left);
             };
@@ -279,9 +216,9 @@ impl Parser {
         let mut left = self.primary()?;
         loop {
             let op = if self.eat("*") {
-                '*'
+                BinOp::Mul
             } else if self.eat("/") {
-                '/'
+                BinOp::Div
             } else {
                 return Ok(left);
             };
@@ -322,7 +259,7 @@ impl Parser {
             Tok::Punct("-") => match self.primary()? {
                 Term::Num(x, r2) => Term::Num(-x, r.start..r2.end),
                 other => Term::Bin(
-                    '-',
+                    BinOp::Sub,
                     Box::new(Term::Num(0.0, r.clone())),
                     Box::new(other.clone()),
                     r.start..other.range().end,
@@ -422,7 +359,7 @@ impl Parser {
         }
         let left = self.expr()?;
         let op = match self.peek() {
-            Some(Tok::Punct(p @ ("=" | "!=" | "<" | "<=" | ">" | ">="))) => *p,
+            Some(Tok::Punct(p)) if let Some(op) = CmpOp::by_symbol(p) => op,
             _ => return self.err("expected a comparison operator (= != < <= > >=)"),
         };
         self.pos += 1;
@@ -496,16 +433,19 @@ mod tests {
         let pre = literals("talker(.me), .any(X), X != .me, sitting(X)").unwrap();
         assert!(matches!(
             &pre[2],
-            LiteralAst::Cmp(Term::Var(..), "!=", Term::Me(_), _)
+            LiteralAst::Cmp(Term::Var(..), CmpOp::Ne, Term::Me(_), _)
         ));
         let pre = literals("timer(.me, T), T < .now").unwrap();
-        assert!(matches!(&pre[1], LiteralAst::Cmp(_, "<", Term::Now(_), _)));
+        assert!(matches!(
+            &pre[1],
+            LiteralAst::Cmp(_, CmpOp::Lt, Term::Now(_), _)
+        ));
         let eff = atoms("sitting(.me), timer(.me, .now + randf(2,5) * .minute)").unwrap();
-        let Term::Bin('+', _, right, _) = &eff[1].args[1] else {
+        let Term::Bin(BinOp::Add, _, right, _) = &eff[1].args[1] else {
             panic!("{eff:?}")
         };
         assert!(
-            matches!(&**right, Term::Bin('*', l, r, _) if matches!(&**l, Term::Call(f, a, _) if f == "randf" && a.len() == 2) && matches!(&**r, Term::Num(x, _) if *x == 60.0))
+            matches!(&**right, Term::Bin(BinOp::Mul, l, r, _) if matches!(&**l, Term::Call(f, a, _) if f == "randf" && a.len() == 2) && matches!(&**r, Term::Num(x, _) if *x == 60.0))
         );
         assert_eq!(atoms("").unwrap(), vec![]);
         let params = parameters("speed=1.5, anim='wave'").unwrap();

@@ -5,6 +5,7 @@
 //! other way: a native script out to a workbook in the contract's layout (`ensemble export`).
 
 pub mod cell;
+pub mod contract;
 pub mod location;
 pub mod lower;
 pub mod source;

@@ -1,9 +1,10 @@
 //! Excel workbooks (`.xlsx`, one workbook = one script), read with calamine. The layout is the
-//! contract of DESIGN.md: sheets `Script` (Key | Value), `Roles` (Role | Min | Max | Flags) and
-//! `Rules` (one rule per row, row order is precedence); the header row first; header names match
+//! contract of [`super::contract`]: sheets `Script`, `Roles` and `Rules` (one rule per row, row
+//! order is precedence); the header row first; header names match
 //! case-insensitively; unknown columns are warned about; a missing required column is an error
 //! naming the sheet and the cell where the header row ends.
 
+use super::contract::{self, Column, Sheet, normalize, roles, rules, script};
 use super::source::{Cell, Origin, RoleRow, RuleRow, ScriptSource};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::source::{FileId, SourceMap};
@@ -28,18 +29,11 @@ pub fn cell_name(row: u32, col: u32) -> String {
     format!("{}{}", column_name(col), row + 1)
 }
 
-fn normalize(header: &str) -> String {
-    header
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
-}
-
 /// One sheet as a table: its columns by normalized header, and its data rows.
 struct Table {
     sheet: String,
-    columns: HashMap<String, u32>,
+    /// The column of each contract header found.
+    columns: HashMap<&'static str, u32>,
     /// (0-based row, cells by column) for each non-blank data row.
     rows: Vec<(u32, HashMap<u32, Data>)>,
 }
@@ -57,10 +51,9 @@ impl Reading<'_> {
     fn table(
         &mut self,
         wb: &mut calamine::Sheets<std::io::Cursor<Vec<u8>>>,
-        sheet: &str,
-        required: &[&str],
-        optional: &[&str],
+        contract: &Sheet,
     ) -> Option<Table> {
+        let sheet = contract.name;
         let range = match wb.worksheet_range(sheet) {
             Ok(r) => r,
             Err(e) => {
@@ -87,8 +80,8 @@ impl Reading<'_> {
                 };
                 last_header = col;
                 let name = normalize(&text);
-                if required.contains(&name.as_str()) || optional.contains(&name.as_str()) {
-                    if columns.insert(name.clone(), col).is_some() {
+                if let Some(known) = contract.column(&name) {
+                    if columns.insert(known.header, col).is_some() {
                         self.at(
                             Diagnostic::error(
                                 Code::DuplicateName,
@@ -99,11 +92,11 @@ impl Reading<'_> {
                         );
                     }
                 } else {
-                    let known: Vec<&str> = required.iter().chain(optional).copied().collect();
+                    let known: Vec<String> = contract.headers().map(normalize).collect();
                     // A header one letter from a known column is a misspelt column whose cells
                     // would all be ignored: an error. Other headers (notes, comments) are
                     // warned about, as the contract says.
-                    let d = match crate::diag::suggest(&name, known.iter().copied()) {
+                    let d = match crate::diag::suggest(&name, known.iter().map(String::as_str)) {
                         Some(s) => Diagnostic::error(
                             Code::UnknownColumn,
                             format!("sheet `{sheet}` has an unknown column `{text}`; its cells would be ignored"),
@@ -123,8 +116,9 @@ impl Reading<'_> {
             }
         }
         let mut missing = false;
-        for r in required {
-            if !columns.contains_key(*r) {
+        for c in contract.columns.iter().filter(|c| c.required) {
+            if !columns.contains_key(c.header) {
+                let r = normalize(c.header);
                 missing = true;
                 let d = Diagnostic::error(
                     Code::MissingColumn,
@@ -199,8 +193,13 @@ impl Reading<'_> {
     /// The cell under `column` in `row` as an empty [`Cell`] located there, for reporting a value
     /// that is missing where one is needed; `None` when the cell holds something unreadable
     /// (a formula error, already reported).
-    fn empty_cell(&self, t: &Table, row: &(u32, HashMap<u32, Data>), column: &str) -> Option<Cell> {
-        let col = *t.columns.get(column)?;
+    fn empty_cell(
+        &self,
+        t: &Table,
+        row: &(u32, HashMap<u32, Data>),
+        column: &Column,
+    ) -> Option<Cell> {
+        let col = *t.columns.get(column.header)?;
         if row.1.contains_key(&col) {
             return None;
         }
@@ -215,8 +214,13 @@ impl Reading<'_> {
     }
 
     /// The text of a cell under `column`, or `None` when empty. Formula errors are reported.
-    fn cell(&mut self, t: &Table, row: &(u32, HashMap<u32, Data>), column: &str) -> Option<Cell> {
-        let col = *t.columns.get(column)?;
+    fn cell(
+        &mut self,
+        t: &Table,
+        row: &(u32, HashMap<u32, Data>),
+        column: &Column,
+    ) -> Option<Cell> {
+        let col = *t.columns.get(column.header)?;
         let data = row.1.get(&col)?;
         let cell = cell_name(row.0, col);
         let text = match data {
@@ -248,24 +252,6 @@ impl Reading<'_> {
     }
 }
 
-pub const RULE_COLUMNS: [&str; 14] = [
-    "rule",
-    "role",
-    "state",
-    "precondition",
-    "action",
-    "target",
-    "parameters",
-    "add",
-    "delete",
-    "deferred add",
-    "deferred delete",
-    "on error",
-    "next state",
-    "terminate",
-];
-const RULES_REQUIRED: [&str; 4] = ["role", "state", "precondition", "action"];
-
 /// Reads one workbook; reports every problem it finds and returns what it could read.
 pub fn read(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) -> Option<ScriptSource> {
     let path = &sources.get(file).path;
@@ -290,7 +276,7 @@ pub fn read(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) -> Optio
     };
     let names = wb.sheet_names();
     let mut r = Reading { file, diags };
-    for required in ["Script", "Roles", "Rules"] {
+    for required in contract::SHEETS.map(|s| s.name) {
         if !names.iter().any(|n| n == required) {
             let d = Diagnostic::error(
                 Code::MissingColumn,
@@ -302,8 +288,8 @@ pub fn read(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) -> Optio
         }
     }
     // Script: Key | Value
-    let script = if names.iter().any(|n| n == "Script") {
-        r.table(&mut wb, "Script", &["key", "value"], &[])
+    let script = if names.iter().any(|n| n == script::SHEET.name) {
+        r.table(&mut wb, &script::SHEET)
     } else {
         None
     };
@@ -316,11 +302,11 @@ pub fn read(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) -> Optio
     let mut supplies = None;
     if let Some(t) = &script {
         for row in &t.rows {
-            let (key, value) = (r.cell(t, row, "key"), r.cell(t, row, "value"));
+            let (key, value) = (r.cell(t, row, &script::KEY), r.cell(t, row, &script::VALUE));
             let Some(key) = key else {
                 // A value with no key sets nothing: most likely the key was deleted by mistake.
                 if value.is_some()
-                    && let Some(c) = r.empty_cell(t, row, "key")
+                    && let Some(c) = r.empty_cell(t, row, &script::KEY)
                 {
                     let d = Diagnostic::error(Code::Syntax, "this value has no key")
                         .note("type the key (name, initial_state, base, supplies or $parameter) in the Key column, or delete the row");
@@ -336,7 +322,7 @@ pub fn read(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) -> Optio
                     None => {
                         let d = Diagnostic::error(Code::Syntax, "the script's name is empty")
                             .note("type the script's name in the Value column");
-                        if let Some(c) = r.empty_cell(t, row, "value") {
+                        if let Some(c) = r.empty_cell(t, row, &script::VALUE) {
                             r.diags.push(c.locate(d, None, "empty name"));
                         }
                     }
@@ -347,7 +333,7 @@ pub fn read(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) -> Optio
                 k if k.starts_with('$') => {
                     // Kept when empty: a meta-parameter set to nothing is reported where it is
                     // used unless a derived script sets it (templating).
-                    if let Some(v) = value.or_else(|| r.empty_cell(t, row, "value")) {
+                    if let Some(v) = value.or_else(|| r.empty_cell(t, row, &script::VALUE)) {
                         params.push((key.text.clone(), v));
                     }
                 }
@@ -380,39 +366,34 @@ pub fn read(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) -> Optio
             }
         }
     }
-    let roles_table = if names.iter().any(|n| n == "Roles") {
-        r.table(&mut wb, "Roles", &["role", "min", "max"], &["flags"])
+    let roles_table = if names.iter().any(|n| n == roles::SHEET.name) {
+        r.table(&mut wb, &roles::SHEET)
     } else {
         None
     };
     let mut roles = Vec::new();
     if let Some(t) = &roles_table {
         for row in &t.rows {
-            let Some(role) = r.cell(t, row, "role") else {
+            let Some(role) = r.cell(t, row, &roles::ROLE) else {
                 // The row has Min, Max or Flags but no name: it cannot be a role, and skipping
                 // it silently would drop a role the rules may need.
                 let d = Diagnostic::error(Code::Syntax, "this role has no name")
                     .note("type the role's name in the Role column, or delete the row");
-                if let Some(c) = r.empty_cell(t, row, "role") {
+                if let Some(c) = r.empty_cell(t, row, &roles::ROLE) {
                     r.diags.push(c.locate(d, None, "empty role name"));
                 }
                 continue;
             };
             roles.push(RoleRow {
                 name: role,
-                min: r.cell(t, row, "min"),
-                max: r.cell(t, row, "max"),
-                flags: r.cell(t, row, "flags"),
+                min: r.cell(t, row, &roles::MIN),
+                max: r.cell(t, row, &roles::MAX),
+                flags: r.cell(t, row, &roles::FLAGS),
             });
         }
     }
-    let optional: Vec<&str> = RULE_COLUMNS
-        .iter()
-        .copied()
-        .filter(|c| !RULES_REQUIRED.contains(c))
-        .collect();
-    let rules_table = if names.iter().any(|n| n == "Rules") {
-        r.table(&mut wb, "Rules", &RULES_REQUIRED, &optional)
+    let rules_table = if names.iter().any(|n| n == rules::SHEET.name) {
+        r.table(&mut wb, &rules::SHEET)
     } else {
         None
     };
@@ -424,26 +405,26 @@ pub fn read(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) -> Optio
                 text: String::new(),
                 origin: Origin::Sheet {
                     file,
-                    sheet: "Rules".into(),
+                    sheet: rules::SHEET.name.into(),
                     cell: cell_name(row.0, first_col),
                 },
             };
             rules.push(RuleRow {
                 origin,
-                rule: r.cell(t, row, "rule"),
-                role: r.cell(t, row, "role"),
-                state: r.cell(t, row, "state"),
-                precondition: r.cell(t, row, "precondition"),
-                action: r.cell(t, row, "action"),
-                target: r.cell(t, row, "target"),
-                parameters: r.cell(t, row, "parameters"),
-                add: r.cell(t, row, "add"),
-                delete: r.cell(t, row, "delete"),
-                deferred_add: r.cell(t, row, "deferred add"),
-                deferred_delete: r.cell(t, row, "deferred delete"),
-                on_error: r.cell(t, row, "on error"),
-                next_state: r.cell(t, row, "next state"),
-                terminate: r.cell(t, row, "terminate"),
+                rule: r.cell(t, row, &rules::RULE),
+                role: r.cell(t, row, &rules::ROLE),
+                state: r.cell(t, row, &rules::STATE),
+                precondition: r.cell(t, row, &rules::PRECONDITION),
+                action: r.cell(t, row, &rules::ACTION),
+                target: r.cell(t, row, &rules::TARGET),
+                parameters: r.cell(t, row, &rules::PARAMETERS),
+                add: r.cell(t, row, &rules::ADD),
+                delete: r.cell(t, row, &rules::DELETE),
+                deferred_add: r.cell(t, row, &rules::DEFERRED_ADD),
+                deferred_delete: r.cell(t, row, &rules::DEFERRED_DELETE),
+                on_error: r.cell(t, row, &rules::ON_ERROR),
+                next_state: r.cell(t, row, &rules::NEXT_STATE),
+                terminate: r.cell(t, row, &rules::TERMINATE),
             });
         }
     }
@@ -452,7 +433,7 @@ pub fn read(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) -> Optio
             r.at(
                 Diagnostic::error(Code::MissingColumn, "sheet `Script` has no `name` key")
                     .note("add a row `name | <script name>`"),
-                "Script",
+                script::SHEET.name,
                 "A2",
             );
         }

@@ -2,9 +2,8 @@
 //! designers can keep working in the spreadsheet they know (`ensemble export`, the editor's
 //! "Export to .xlsx").
 //!
-//! The layout is DESIGN.md's contract and nothing else: sheets `Script` (Key | Value), `Roles`
-//! (Role | Min | Max | Flags) and `Rules` (the fourteen columns in contract order), header row
-//! first, one rule per row from row 2 in precedence order. Because columns and rows sit exactly
+//! The layout is the contract of [`super::contract`] and nothing else: its sheets, each with its
+//! columns in contract order, header row first, one rule per row from row 2 in precedence order. Because columns and rows sit exactly
 //! where the contract puts them, `ensemble check` on an exported workbook names the same cells as
 //! on a workbook laid out by hand the same way.
 //!
@@ -13,32 +12,13 @@
 //! trimmed (the reader trims cells), rows of a rule or role that are entirely blank are dropped
 //! (the reader skips blank rows), and empty optional keys are left out.
 
+use super::contract::{Column, roles, rules, script};
 use super::source::ScriptAsset;
 use rust_xlsxwriter::{
     Color, DataValidation, Format, FormatAlign, FormatBorder, Workbook, Worksheet, XlsxError,
 };
 use std::fmt;
 use std::path::Path;
-
-/// The `Rules` headers as they are written (the reader matches them case-insensitively).
-pub const RULE_HEADERS: [&str; 14] = [
-    "Rule",
-    "Role",
-    "State",
-    "Precondition",
-    "Action",
-    "Target",
-    "Parameters",
-    "Add",
-    "Delete",
-    "Deferred Add",
-    "Deferred Delete",
-    "On Error",
-    "Next State",
-    "Terminate",
-];
-pub const ROLE_HEADERS: [&str; 4] = ["Role", "Min", "Max", "Flags"];
-pub const SCRIPT_HEADERS: [&str; 2] = ["Key", "Value"];
 
 /// Excel's limit on the characters of one cell.
 const MAX_CELL_CHARS: usize = 32_767;
@@ -165,11 +145,12 @@ impl Writer {
         &self,
         ws: &mut Worksheet,
         sheet: &'static str,
-        headers: &[&str; N],
+        columns: &[Column; N],
         rows: &[[&str; N]],
         numeric: &[usize],
         wrap: &[usize],
     ) -> Result<(), ExportError> {
+        let headers = columns.map(|c| c.header);
         let at = |row: u32, col: usize, e: XlsxError| ExportError::Cell {
             sheet,
             cell: super::xlsx::cell_name(row, col as u32),
@@ -230,25 +211,59 @@ pub fn to_bytes(asset: &ScriptAsset) -> Result<Vec<u8>, ExportError> {
     let workbook = |e: XlsxError| ExportError::Workbook(e.to_string());
 
     let ws = wb.add_worksheet();
-    writer.sheet(ws, "Script", &SCRIPT_HEADERS, &sheets.script, &[], &[1])?;
+    writer.sheet(
+        ws,
+        script::SHEET.name,
+        &script::COLUMNS,
+        &sheets.script,
+        &[],
+        &[1],
+    )?;
 
     let ws = wb.add_worksheet();
-    writer.sheet(ws, "Roles", &ROLE_HEADERS, &sheets.roles, &[1, 2], &[])?;
+    writer.sheet(
+        ws,
+        roles::SHEET.name,
+        &roles::COLUMNS,
+        &sheets.roles,
+        &[1, 2],
+        &[],
+    )?;
 
     let ws = wb.add_worksheet();
     // Literal and effect lists grow long; names stay on one line.
-    let wrap = [3, 6, 7, 8, 9, 10, 11];
-    writer.sheet(ws, "Rules", &RULE_HEADERS, &sheets.rules, &[], &wrap)?;
+    let wrapped = [
+        rules::PRECONDITION,
+        rules::PARAMETERS,
+        rules::ADD,
+        rules::DELETE,
+        rules::DEFERRED_ADD,
+        rules::DEFERRED_DELETE,
+        rules::ON_ERROR,
+    ];
+    let wrap: Vec<usize> = (0..rules::COLUMNS.len())
+        .filter(|&c| wrapped.contains(&rules::COLUMNS[c]))
+        .collect();
+    writer.sheet(
+        ws,
+        rules::SHEET.name,
+        &rules::COLUMNS,
+        &sheets.rules,
+        &[],
+        &wrap,
+    )?;
     let last = sheets.rules.len() as u32 + SPARE_ROWS;
+    let terminate_col = rules::COLUMNS.len() as u16 - 1;
+    debug_assert_eq!(rules::COLUMNS[terminate_col as usize], rules::TERMINATE);
     let terminate = DataValidation::new()
         .allow_list_strings(&["actor", "script"])
         .map_err(workbook)?
         .ignore_blank(true)
-        .set_input_title("Terminate")
+        .set_input_title(rules::TERMINATE.header)
         .map_err(workbook)?
         .set_input_message("Empty, actor (the actor leaves) or script (the script ends).")
         .map_err(workbook)?;
-    ws.add_data_validation(1, 13, last, 13, &terminate)
+    ws.add_data_validation(1, terminate_col, last, terminate_col, &terminate)
         .map_err(workbook)?;
     ws.set_active(true);
 
@@ -308,13 +323,6 @@ mod tests {
                 terminate: "script".into(),
                 ..Default::default()
             }],
-        }
-    }
-
-    #[test]
-    fn headers_are_the_readers_columns() {
-        for (written, read) in RULE_HEADERS.iter().zip(super::super::xlsx::RULE_COLUMNS) {
-            assert_eq!(written.to_lowercase(), read);
         }
     }
 

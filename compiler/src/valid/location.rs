@@ -3,10 +3,8 @@
 //! once spawned NPCs and proxies are agents of a scene; facts that must be ground and declared.
 
 use crate::diag::{Code, Diagnostic, Diagnostics, suggest_note};
-use crate::ir::script::{SceneEventKind, Script, SmartLocation};
+use crate::ir::script::{AtomAst, Cell, SceneEventKind, Script, SmartLocation, Term};
 use crate::ir::{Module, Name};
-use crate::script::cell::{AtomAst, Term};
-use crate::script::source::Cell;
 use crate::source::Span;
 
 pub fn check(module: &Module, diags: &mut Diagnostics) {

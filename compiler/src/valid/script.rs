@@ -4,9 +4,9 @@
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::Module;
-use crate::ir::script::{Script, ScriptRule, SmartLocation};
-use crate::script::cell::{AtomAst, LiteralAst, Term};
-use crate::script::source::Cell;
+use crate::ir::script::{
+    AtomAst, Cell, CmpOp, LiteralAst, Script, ScriptRule, SmartLocation, Term,
+};
 use ensemble_runtime::script::Function;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::ops::Range;
@@ -267,7 +267,7 @@ fn variables(r: &ScriptRule, diags: &mut Diagnostics) {
                 }
             }
             LiteralAst::Cmp(l, op, rt, _) => {
-                if *op == "="
+                if *op == CmpOp::Eq
                     && let Term::Var(v, _) = l
                     && !bound.contains(v.as_str())
                 {
@@ -372,7 +372,7 @@ fn binder(r: &ScriptRule, v: &str, after: Option<usize>) -> Option<(Range<usize>
                 return Some((a.range.clone(), true));
             }
             LiteralAst::Any(Term::Var(x, _), range)
-            | LiteralAst::Cmp(Term::Var(x, _), "=", _, range)
+            | LiteralAst::Cmp(Term::Var(x, _), CmpOp::Eq, _, range)
                 if x == v && after.is_some_and(|start| range.start > start) =>
             {
                 return Some((range.clone(), true));
@@ -480,17 +480,14 @@ fn check_calls(
     for (f, n, range) in cs {
         match Function::by_name(f) {
             None => {
+                let names = Function::ALL.map(Function::name);
                 let d =
                     Diagnostic::error(Code::UnknownReference, format!("unknown function `{f}`"))
-                        .note("functions: randf, randi, distance, min, max, abs");
+                        .note(format!("functions: {}", names.join(", ")));
                 diags.push(at(
                     cell,
                     row,
-                    crate::diag::suggest_note(
-                        d,
-                        f,
-                        ["randf", "randi", "distance", "min", "max", "abs"],
-                    ),
+                    crate::diag::suggest_note(d, f, names),
                     Some(range),
                     "unknown function",
                 ));
@@ -697,8 +694,8 @@ fn unexecutable(s: &Script, diags: &mut Diagnostics) {
         if let Some((k, lit)) = r.precondition.iter().enumerate().find(|(k, _)| {
             let text = &c[*k];
             text.strip_prefix("not ").is_some_and(|pos| c.contains(&pos.to_string()))
-                || matches!(&r.precondition[*k], LiteralAst::Cmp(Term::Var(a, _), "!=", Term::Var(b, _), _) if a == b)
-                || matches!(&r.precondition[*k], LiteralAst::Cmp(Term::Num(a, _), op, Term::Num(b, _), _) if !num_holds(*a, op, *b))
+                || matches!(&r.precondition[*k], LiteralAst::Cmp(Term::Var(a, _), CmpOp::Ne, Term::Var(b, _), _) if a == b)
+                || matches!(&r.precondition[*k], LiteralAst::Cmp(Term::Num(a, _), op, Term::Num(b, _), _) if !num_holds(*a, *op, *b))
         }) {
             let _ = k;
             let d = Diagnostic::error(Code::UnexecutableRule, format!("rule {} can never fire: its precondition contradicts itself", r.label));
@@ -761,16 +758,17 @@ fn conflicting_comparison(r: &ScriptRule) -> Option<Range<usize>> {
         let LiteralAst::Cmp(l, op, rt, range) = lit else {
             continue;
         };
-        let flip = |op: &'static str| match op {
-            "<" => ">",
-            "<=" => ">=",
-            ">" => "<",
-            ">=" => "<=",
+        // The same comparison with its sides swapped.
+        let flip = |op: CmpOp| match op {
+            CmpOp::Lt => CmpOp::Gt,
+            CmpOp::Le => CmpOp::Ge,
+            CmpOp::Gt => CmpOp::Lt,
+            CmpOp::Ge => CmpOp::Le,
             other => other,
         };
         let (v, op, c) = match (l, rt) {
             (Term::Var(v, _), c @ (Term::Num(..) | Term::Sym(..))) => (v.as_str(), *op, c),
-            (c @ (Term::Num(..) | Term::Sym(..)), Term::Var(v, _)) => (v.as_str(), flip(op), c),
+            (c @ (Term::Num(..) | Term::Sym(..)), Term::Var(v, _)) => (v.as_str(), flip(*op), c),
             _ => continue,
         };
         let b = bounds.entry(v).or_insert(Bounds {
@@ -779,7 +777,7 @@ fn conflicting_comparison(r: &ScriptRule) -> Option<Range<usize>> {
             constant: None,
         });
         match c {
-            Term::Sym(s, _) if op == "=" => {
+            Term::Sym(s, _) if op == CmpOp::Eq => {
                 if b.constant.as_ref().is_some_and(|prev| prev != s) {
                     return Some(range.clone());
                 }
@@ -799,15 +797,15 @@ fn conflicting_comparison(r: &ScriptRule) -> Option<Range<usize>> {
                     }
                 };
                 match op {
-                    "<" => below(b, true),
-                    "<=" => below(b, false),
-                    ">" => above(b, true),
-                    ">=" => above(b, false),
-                    "=" => {
+                    CmpOp::Lt => below(b, true),
+                    CmpOp::Le => below(b, false),
+                    CmpOp::Gt => above(b, true),
+                    CmpOp::Ge => above(b, false),
+                    CmpOp::Eq => {
                         below(b, false);
                         above(b, false);
                     }
-                    _ => {}
+                    CmpOp::Ne => {}
                 }
                 if b.lo.0 > b.hi.0 || (b.lo.0 == b.hi.0 && (b.lo.1 || b.hi.1)) {
                     return Some(range.clone());
@@ -819,14 +817,14 @@ fn conflicting_comparison(r: &ScriptRule) -> Option<Range<usize>> {
     None
 }
 
-fn num_holds(a: f64, op: &str, b: f64) -> bool {
+fn num_holds(a: f64, op: CmpOp, b: f64) -> bool {
     match op {
-        "=" => a == b,
-        "!=" => a != b,
-        "<" => a < b,
-        "<=" => a <= b,
-        ">" => a > b,
-        _ => a >= b,
+        CmpOp::Eq => a == b,
+        CmpOp::Ne => a != b,
+        CmpOp::Lt => a < b,
+        CmpOp::Le => a <= b,
+        CmpOp::Gt => a > b,
+        CmpOp::Ge => a >= b,
     }
 }
 
@@ -881,7 +879,7 @@ fn var_sorts(r: &ScriptRule, map: &SortMap) -> HashMap<String, BTreeSet<Sort>> {
             LiteralAst::Any(Term::Var(v, _), _) => {
                 vars.entry(v.clone()).or_default().insert(Sort::Participant);
             }
-            LiteralAst::Cmp(Term::Var(v, _), "=", rt, _) => {
+            LiteralAst::Cmp(Term::Var(v, _), CmpOp::Eq, rt, _) => {
                 let s = term_sort(rt, &vars);
                 vars.entry(v.clone()).or_default().extend(s);
             }

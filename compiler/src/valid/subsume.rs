@@ -11,7 +11,7 @@
 //! written order binds every variable before it is read: rules with unsafe negations or late
 //! bindings, or whose earlier rule draws random numbers, are never claimed.
 
-use crate::script::cell::{AtomAst, LiteralAst, Term};
+use crate::ir::script::{AtomAst, BinOp, CmpOp, LiteralAst, Term};
 use std::collections::{HashMap, HashSet};
 
 /// A term with variables renamed into one namespace per rule.
@@ -26,7 +26,7 @@ enum T {
     Me,
     Now,
     Call(String, Vec<T>),
-    Bin(char, Box<T>, Box<T>),
+    Bin(BinOp, Box<T>, Box<T>),
 }
 
 /// A literal over [`T`].
@@ -34,7 +34,7 @@ enum T {
 enum L {
     Pos(String, Vec<T>),
     Neg(String, Vec<T>),
-    Cmp(T, &'static str, T),
+    Cmp(T, CmpOp, T),
     Any(T),
 }
 
@@ -114,7 +114,7 @@ fn normalise(pre: &[LiteralAst]) -> Option<Vec<L>> {
                     return None;
                 }
             }
-            LiteralAst::Cmp(Term::Var(v, _), "=", r, _) if !bound.contains(v.as_str()) => {
+            LiteralAst::Cmp(Term::Var(v, _), CmpOp::Eq, r, _) if !bound.contains(v.as_str()) => {
                 if seen_in_negation.contains(v.as_str()) || !all_bound(r, &bound) {
                     return None;
                 }
@@ -172,7 +172,7 @@ fn normalise(pre: &[LiteralAst]) -> Option<Vec<L>> {
                 a.predicate.clone(),
                 a.args.iter().map(|t| term(&fresh(t), &bound)).collect(),
             ),
-            LiteralAst::Cmp(l, op, r, _) => L::Cmp(term(l, &bound), op, term(r, &bound)),
+            LiteralAst::Cmp(l, op, r, _) => L::Cmp(term(l, &bound), *op, term(r, &bound)),
             LiteralAst::Any(t, _) => L::Any(term(t, &bound)),
         });
     }
@@ -274,15 +274,17 @@ pub fn subsumes(earlier: &[LiteralAst], later: &[LiteralAst]) -> bool {
                 match_term(x, y, &mut t) && search(e, l, i + 1, &mut t, rest)
             }),
             // Assignments bind: like a positive literal.
-            L::Cmp(x @ T::Bound(v), "=", y) if !theta.contains_key(v) => l.iter().any(|cand| {
-                let L::Cmp(a, "=", b) = cand else {
-                    return false;
-                };
-                let mut t = theta.clone();
-                match_term(x, a, &mut t)
-                    && match_term(y, b, &mut t)
-                    && search(e, l, i + 1, &mut t, rest)
-            }),
+            L::Cmp(x @ T::Bound(v), CmpOp::Eq, y) if !theta.contains_key(v) => {
+                l.iter().any(|cand| {
+                    let L::Cmp(a, CmpOp::Eq, b) = cand else {
+                        return false;
+                    };
+                    let mut t = theta.clone();
+                    match_term(x, a, &mut t)
+                        && match_term(y, b, &mut t)
+                        && search(e, l, i + 1, &mut t, rest)
+                })
+            }
             _ => search(e, l, i + 1, theta, rest),
         }
     }
@@ -292,7 +294,7 @@ pub fn subsumes(earlier: &[LiteralAst], later: &[LiteralAst]) -> bool {
                 let L::Cmp(a, o, b) = cand else { return false };
                 let mut t = theta.clone();
                 (o == op && match_term(x, a, &mut t) && match_term(y, b, &mut t))
-                    || ((*op == "=" || *op == "!=") && o == op && {
+                    || (matches!(op, CmpOp::Eq | CmpOp::Ne) && o == op && {
                         let mut t = theta.clone();
                         match_term(x, b, &mut t) && match_term(y, a, &mut t)
                     })
@@ -443,7 +445,7 @@ mod tests {
                     LiteralAst::Cmp(l, op, r, _) => {
                         let (x, y) = (value(l, &env), value(r, &env));
                         match *op {
-                            "=" => x == y,
+                            crate::ir::script::CmpOp::Eq => x == y,
                             _ => x != y,
                         }
                     }

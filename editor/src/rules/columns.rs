@@ -1,6 +1,7 @@
 //! The columns of the rule table: exactly the Excel contract's `Rules` sheet, in its order,
 //! each with the field of `RuleAsset` it edits and the syntax its cells are checked against.
 
+use ensemble_compiler::script::contract;
 use ensemble_compiler::script::source::RuleAsset;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -66,29 +67,22 @@ impl Column {
         self as usize
     }
 
+    /// The contract's description of the column (header, field, what it holds).
+    pub fn contract(self) -> &'static contract::Column {
+        &contract::rules::COLUMNS[self.index()]
+    }
+
     /// The header, as the workbook writes it.
     pub fn header(self) -> &'static str {
-        ensemble_compiler::script::xlsx_write::RULE_HEADERS[self.index()]
+        self.contract().header
     }
 
     /// The field's name in `*.script.ron`.
     pub fn ron_field(self) -> &'static str {
-        match self {
-            Column::Rule => "rule",
-            Column::Role => "role",
-            Column::State => "state",
-            Column::Precondition => "precondition",
-            Column::Action => "action",
-            Column::Target => "target",
-            Column::Parameters => "parameters",
-            Column::Add => "add",
-            Column::Delete => "delete",
-            Column::DeferredAdd => "deferred_add",
-            Column::DeferredDelete => "deferred_delete",
-            Column::OnError => "on_error",
-            Column::NextState => "next_state",
-            Column::Terminate => "terminate",
-        }
+        // The contract's test checks every Rules column names a field of the rule asset.
+        self.contract()
+            .field
+            .expect("every Rules column is a field of the rule asset")
     }
 
     pub fn syntax(self) -> Syntax {
@@ -131,32 +125,7 @@ impl Column {
 
     /// A one-line reminder of what goes in the cell, with an example from the seed's bench.
     pub fn help(self) -> &'static str {
-        match self {
-            Column::Rule => "A label for the rule, used in messages: `1`, `giveup`.",
-            Column::Role => "The role whose actors fire this rule; empty: every role.",
-            Column::State => "The script state the rule belongs to; empty: every state.",
-            Column::Precondition => {
-                "Literals separated by commas: `seat(X), not reserved(X, Y)`, `T < .now`, `.any(X)`."
-            }
-            Column::Action => "A lower-case action name such as `sit`; empty: no action.",
-            Column::Target => "One term the action is aimed at: `X`, `.me`.",
-            Column::Parameters => {
-                "`key=value` pairs separated by commas: `speed=1.5, anim='wave'`."
-            }
-            Column::Add => "Facts added at once: `reserved(X, .me)`.",
-            Column::Delete => {
-                "Facts deleted at once; a free variable deletes every match: `timer(.me, T)`."
-            }
-            Column::DeferredAdd => {
-                "Facts added when the action succeeds: `timer(.me, .now + randf(2,5) * .minute)`."
-            }
-            Column::DeferredDelete => "Facts deleted when the action succeeds: `talker(.me)`.",
-            Column::OnError => "Facts added when the action fails: `sitfailed(.me)`.",
-            Column::NextState => "The state the actor moves to; empty: it stays.",
-            Column::Terminate => {
-                "Empty, `actor` (the actor leaves) or `script` (the script ends), once the action succeeds."
-            }
-        }
+        self.contract().holds
     }
 
     pub fn get(self, r: &RuleAsset) -> &String {
@@ -213,14 +182,29 @@ mod tests {
 
     #[test]
     fn columns_follow_the_contract() {
-        let headers: Vec<&str> = Column::ALL.iter().map(|c| c.header()).collect();
-        assert_eq!(headers[3], "Precondition");
-        assert_eq!(headers[13], "Terminate");
+        assert_eq!(Column::ALL.len(), contract::rules::COLUMNS.len());
         for (i, c) in Column::ALL.iter().enumerate() {
             assert_eq!(c.index(), i);
-            assert_eq!(
-                c.ron_field().replace('_', " "),
-                ensemble_compiler::script::xlsx::RULE_COLUMNS[i]
+        }
+        // Each variant is the contract column of its name (the grid's cells edit that field).
+        let names: Vec<String> = Column::ALL
+            .iter()
+            .map(|c| format!("{c:?}").to_lowercase())
+            .collect();
+        let headers: Vec<String> = contract::rules::COLUMNS
+            .iter()
+            .map(|c| c.header.replace(' ', "").to_lowercase())
+            .collect();
+        assert_eq!(names, headers);
+        let mut r = RuleAsset::default();
+        for c in Column::ALL {
+            *c.get_mut(&mut r) = c.ron_field().to_string();
+        }
+        let printed = ron::to_string(&r).unwrap();
+        for c in Column::ALL {
+            assert!(
+                printed.contains(&format!("{}:\"{}\"", c.ron_field(), c.ron_field())),
+                "{printed}"
             );
         }
         assert_eq!(Column::of_letter("D"), Some(Column::Precondition));

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 /// Comparison operators of preconditions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CmpOp {
-    /// `==`: numbers by value, symbols by identity.
+    /// `=` (or `==`): numbers by value, symbols by identity.
     Eq,
     /// `!=`.
     Ne,
@@ -22,6 +22,40 @@ pub enum CmpOp {
     Gt,
     /// `>=` (numbers only).
     Ge,
+}
+
+impl CmpOp {
+    pub const ALL: [CmpOp; 6] = [
+        CmpOp::Eq,
+        CmpOp::Ne,
+        CmpOp::Lt,
+        CmpOp::Le,
+        CmpOp::Gt,
+        CmpOp::Ge,
+    ];
+
+    /// How a script cell writes it (`==` is read as `=`).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "=",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        }
+    }
+
+    /// The operator a cell writes `symbol`, if there is one.
+    pub fn by_symbol(symbol: &str) -> Option<CmpOp> {
+        CmpOp::ALL.into_iter().find(|op| op.symbol() == symbol)
+    }
+}
+
+impl std::fmt::Display for CmpOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.symbol())
+    }
 }
 
 /// Arithmetic operators of expressions (IEEE: dividing by zero gives an infinity, not an
@@ -36,6 +70,24 @@ pub enum BinOp {
     Mul,
     /// `/`.
     Div,
+}
+
+impl BinOp {
+    /// How a script cell writes it.
+    pub fn symbol(self) -> char {
+        match self {
+            BinOp::Add => '+',
+            BinOp::Sub => '-',
+            BinOp::Mul => '*',
+            BinOp::Div => '/',
+        }
+    }
+}
+
+impl std::fmt::Display for BinOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.symbol())
+    }
 }
 
 /// Functions evaluated immediately when reached (the Datalog restriction of 35.3.3).
@@ -64,17 +116,31 @@ impl Function {
         }
     }
 
+    /// Every function, in the order the docs and diagnostics list them.
+    pub const ALL: [Function; 6] = [
+        Function::RandF,
+        Function::RandI,
+        Function::Distance,
+        Function::Min,
+        Function::Max,
+        Function::Abs,
+    ];
+
+    /// The name a script calls it by: the one definition the compiler's checks read.
+    pub fn name(self) -> &'static str {
+        match self {
+            Function::RandF => "randf",
+            Function::RandI => "randi",
+            Function::Distance => "distance",
+            Function::Min => "min",
+            Function::Max => "max",
+            Function::Abs => "abs",
+        }
+    }
+
     /// The function a script calls `name`, if there is one.
     pub fn by_name(name: &str) -> Option<Function> {
-        Some(match name {
-            "randf" => Function::RandF,
-            "randi" => Function::RandI,
-            "distance" => Function::Distance,
-            "min" => Function::Min,
-            "max" => Function::Max,
-            "abs" => Function::Abs,
-            _ => return None,
-        })
+        Function::ALL.into_iter().find(|f| f.name() == name)
     }
 }
 
@@ -278,5 +344,41 @@ impl ScriptDef {
             .iter()
             .position(|r| r.name == name)
             .map(|i| i as u16)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `ALL` lists every variant once, and names and symbols read back: the compiler's checks
+    /// and the docs check list what these say.
+    #[test]
+    fn every_function_and_comparison_is_listed_once_and_reads_back() {
+        // Adding a variant breaks this match until it is counted here, and then `ALL` is checked.
+        let function_variants = |f: Function| match f {
+            Function::RandF
+            | Function::RandI
+            | Function::Distance
+            | Function::Min
+            | Function::Max
+            | Function::Abs => 6,
+        };
+        assert_eq!(Function::ALL.len(), function_variants(Function::Abs));
+        for (i, f) in Function::ALL.iter().enumerate() {
+            assert!(!Function::ALL[..i].contains(f));
+            assert_eq!(Function::by_name(f.name()), Some(*f));
+        }
+        assert_eq!(Function::by_name("rand"), None);
+        let cmp_variants = |op: CmpOp| match op {
+            CmpOp::Eq | CmpOp::Ne | CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge => 6,
+        };
+        assert_eq!(CmpOp::ALL.len(), cmp_variants(CmpOp::Eq));
+        for (i, op) in CmpOp::ALL.iter().enumerate() {
+            assert!(!CmpOp::ALL[..i].contains(op));
+            assert_eq!(CmpOp::by_symbol(op.symbol()), Some(*op));
+        }
+        assert_eq!(CmpOp::by_symbol("=="), None);
+        assert_eq!(BinOp::Div.to_string(), "/");
     }
 }

@@ -1,14 +1,14 @@
 //! Any native text asset as one value: what a tool that edits assets (the editor) holds for a
 //! file, read with the same options the compiler uses and written with the canonical printer.
 
+use super::MANIFEST;
 use super::print::{self, Comments};
+use super::script::ScriptAsset;
 use super::{AssetKind, assets::*, options};
 use crate::hpmm::assets::{
     ActionsAsset, ChatAsset, ConceptsAsset, EvidenceAsset, LexiconAsset, SpaceAsset,
 };
 use crate::plan::assets::{ActionListAsset, DomainAsset, ProblemAsset};
-use crate::project::MANIFEST;
-use crate::script::source::ScriptAsset;
 
 /// The kind of a text asset file, the manifest included.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -48,7 +48,7 @@ pub enum AnyAsset {
     ActionList(ActionListAsset),
     Domain(DomainAsset),
     Problem(ProblemAsset),
-    Navigation(crate::nav::asset::NavAsset),
+    Navigation(super::nav::NavAsset),
 }
 
 /// Why a text did not parse: ron's message and its 1-based line and column.

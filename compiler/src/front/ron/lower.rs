@@ -94,7 +94,7 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
     let mut hpmm_files = Vec::new();
     let mut manifest = None;
     for (id, file) in sources.iter() {
-        if file.name == crate::project::MANIFEST {
+        if file.name == super::MANIFEST {
             manifest = Some(id);
         }
         match AssetKind::of(&file.name) {

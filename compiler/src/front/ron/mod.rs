@@ -8,8 +8,10 @@ pub mod any;
 pub mod assets;
 pub mod locate;
 mod lower;
+pub mod nav;
 pub mod params;
 pub mod print;
+pub mod script;
 mod sentences;
 
 pub use assets::*;
@@ -181,6 +183,9 @@ pub fn domain_name(text: &str) -> Option<String> {
         .ok()
         .map(|d| d.name)
 }
+
+/// The file that makes a folder a project: the project manifest this module reads.
+pub const MANIFEST: &str = "Ensemble.ron";
 
 pub fn parse_manifest(
     sources: &SourceMap,

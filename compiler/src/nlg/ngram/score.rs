@@ -15,34 +15,12 @@
 
 use super::format::NgramDb;
 use super::tokenise::sentence_tokens;
+pub use crate::ir::sentence::Method;
 
 /// The back-off factor of stupid back-off.
 pub const ALPHA: f64 = 0.4;
 /// The discount of interpolated absolute discounting.
 pub const DISCOUNT: f64 = 0.75;
-
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
-pub enum Method {
-    /// Eq. 3.1 exactly; `-inf` as soon as one n-gram is unseen.
-    Eq31,
-    /// Stupid back-off.
-    StupidBackoff,
-    /// Interpolated absolute discounting (Ney, Essen & Kneser 1994), `D = 0.75`: the default.
-    #[default]
-    Interpolated,
-}
-
-impl Method {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Method::Eq31 => "eq3.1",
-            Method::StupidBackoff => "stupid-backoff",
-            Method::Interpolated => "interpolated",
-        }
-    }
-}
 
 /// A sentence's score and what the database did not know.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,0 +1,478 @@
+//! Import circles among the compiler's modules, measured as docs/ARCHITECTURE.md describes: every
+//! `crate::…`, `super::…` and `self::…` path, and every path that starts with a child module's
+//! name, in every file under compiler/src (in `use` items and inline; comments, strings and
+//! `#[cfg(test)]` modules left out) is an edge from the file's module to the module that path
+//! names; the files are then grouped by top-level module (`ir`, `nlg`, `valid`, … and the crate
+//! root, `lib.rs`), and a circle is a strongly connected component of more than one group.
+//! The numbers may only shrink: lower [`MOST_CIRCLES`] and [`MOST_MODULES_IN_CIRCLES`] when a
+//! change breaks a circle. Before issue 17's IR work: 1 circle holding 9 modules.
+
+use petgraph::algo::tarjan_scc;
+use petgraph::graph::{DiGraph, NodeIndex};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Circles among the compiler's top-level modules today, and the modules in them; the test fails
+/// when either grows.
+const MOST_CIRCLES: usize = 1;
+const MOST_MODULES_IN_CIRCLES: usize = 3;
+
+/// A module as its path from the crate root (`[]` is `lib.rs`).
+type ModPath = Vec<String>;
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// `src/a/b.rs` is `a::b`, `src/a/mod.rs` is `a`, `src/lib.rs` the root.
+fn module_of(src: &Path, file: &Path) -> ModPath {
+    let rel = file.strip_prefix(src).unwrap().with_extension("");
+    let mut parts: ModPath = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if matches!(parts.last().map(String::as_str), Some("mod" | "lib")) {
+        parts.pop();
+    }
+    parts
+}
+
+/// The text with comments, string and character literals blanked out (same length, so
+/// positions stay), leaving only code to scan for paths.
+fn code_only(text: &str) -> Vec<u8> {
+    let b = text.as_bytes();
+    let mut out = b.to_vec();
+    let blank = |out: &mut Vec<u8>, from: usize, to: usize| {
+        for c in &mut out[from..to.min(b.len())] {
+            if *c != b'\n' {
+                *c = b' ';
+            }
+        }
+    };
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                let end = text[i..].find('\n').map_or(b.len(), |n| i + n);
+                blank(&mut out, i, end);
+                i = end;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                // Block comments nest in Rust.
+                let (mut depth, mut j) = (1, i + 2);
+                while j < b.len() && depth > 0 {
+                    if b[j..].starts_with(b"/*") {
+                        depth += 1;
+                        j += 2;
+                    } else if b[j..].starts_with(b"*/") {
+                        depth -= 1;
+                        j += 2;
+                    } else {
+                        j += 1;
+                    }
+                }
+                blank(&mut out, i, j);
+                i = j;
+            }
+            b'r' if (b.get(i + 1) == Some(&b'"') || b.get(i + 1) == Some(&b'#'))
+                && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')) =>
+            {
+                let hashes = b[i + 1..].iter().take_while(|&&c| c == b'#').count();
+                if b.get(i + 1 + hashes) != Some(&b'"') {
+                    i += 1;
+                    continue;
+                }
+                let close: Vec<u8> = std::iter::once(b'"')
+                    .chain(std::iter::repeat_n(b'#', hashes))
+                    .collect();
+                let start = i + 2 + hashes;
+                let end = b[start..]
+                    .windows(close.len())
+                    .position(|w| w == close.as_slice())
+                    .map_or(b.len(), |n| start + n + close.len());
+                blank(&mut out, i, end);
+                i = end;
+            }
+            b'"' => {
+                let mut j = i + 1;
+                while j < b.len() && b[j] != b'"' {
+                    j += if b[j] == b'\\' { 2 } else { 1 };
+                }
+                blank(&mut out, i, j + 1);
+                i = j + 1;
+            }
+            b'\'' => {
+                // A character literal (`'x'`, `'\n'`, `'\u{1F600}'`), not a lifetime (`'a`).
+                let len = if b.get(i + 1) == Some(&b'\\') {
+                    b[i + 2..].iter().position(|&c| c == b'\'').map(|n| n + 3)
+                } else {
+                    let ch_len = text[i + 1..].chars().next().map_or(1, char::len_utf8);
+                    (b.get(i + 1 + ch_len) == Some(&b'\'')).then_some(ch_len + 2)
+                };
+                match len {
+                    Some(n) => {
+                        blank(&mut out, i, i + n);
+                        i += n;
+                    }
+                    None => i += 1,
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+fn is_ident(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// Reads a use tree (or an inline path) at `i`: `a::b::{c, d::*}` gives `[a, b, c]`,
+/// `[a, b, d]`; a path ends at the first thing that is not `ident ::`, `{` or `*`.
+fn use_tree(code: &[u8], mut i: usize, prefix: &[String], out: &mut Vec<Vec<String>>) -> usize {
+    let skip_ws = |i: &mut usize| {
+        while *i < code.len() && code[*i].is_ascii_whitespace() {
+            *i += 1;
+        }
+    };
+    let mut path = prefix.to_vec();
+    loop {
+        skip_ws(&mut i);
+        if i < code.len() && code[i] == b'{' {
+            i += 1;
+            loop {
+                skip_ws(&mut i);
+                if i >= code.len() || code[i] == b'}' {
+                    return i + 1;
+                }
+                i = use_tree(code, i, &path, out);
+                skip_ws(&mut i);
+                if i < code.len() && code[i] == b',' {
+                    i += 1;
+                }
+            }
+        }
+        let start = i;
+        while i < code.len() && is_ident(code[i]) {
+            i += 1;
+        }
+        if start == i {
+            // `*` or the end of the path.
+            if i < code.len() && code[i] == b'*' {
+                i += 1;
+            }
+            out.push(path);
+            return i;
+        }
+        let seg = String::from_utf8_lossy(&code[start..i]).into_owned();
+        if code[i..].starts_with(b"::") && !code[i + 2..].starts_with(b"<") {
+            path.push(seg);
+            i += 2;
+        } else {
+            if seg != "self" {
+                path.push(seg);
+            }
+            out.push(path);
+            return i;
+        }
+    }
+}
+
+/// Whether the code before `at` ends in `#[cfg(test)]` (and a `pub`, if any).
+fn test_only(text: &str, at: usize) -> bool {
+    let before = text[..at].trim_end();
+    let before = before.strip_suffix("pub").unwrap_or(before).trim_end();
+    before.ends_with("#[cfg(test)]")
+}
+
+/// Inline `mod name { … }` blocks: (start, end, name, test-only), so `super::` inside one
+/// resolves from it and unit tests can be left out.
+fn inline_modules(code: &[u8]) -> Vec<(usize, usize, String, bool)> {
+    let text = String::from_utf8_lossy(code);
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(n) = text[from..].find("mod ") {
+        let at = from + n;
+        from = at + 4;
+        if at > 0 && is_ident(code[at - 1]) {
+            continue;
+        }
+        let rest = &text[at + 4..];
+        let name: String = rest
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let after = rest.trim_start()[name.len()..].trim_start();
+        if name.is_empty() || !after.starts_with('{') {
+            continue;
+        }
+        let open = text.len() - after.len();
+        let mut depth = 0;
+        let mut end = code.len();
+        for (j, &c) in code.iter().enumerate().skip(open) {
+            match c {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = j;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.push((open, end, name, test_only(&text, at)));
+    }
+    out
+}
+
+/// Every module path each file's code names, resolved against the crate's modules.
+fn imports(src: &Path) -> BTreeMap<ModPath, BTreeSet<ModPath>> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    // `src/bin` holds binaries, not modules of the library.
+    files.retain(|f| !f.starts_with(src.join("bin")));
+    let mut modules: BTreeSet<ModPath> = files.iter().map(|f| module_of(src, f)).collect();
+    // Unit tests in files of their own (`#[cfg(test)] mod tests;`) are left out like inline ones.
+    for file in &files {
+        let code = code_only(&std::fs::read_to_string(file).unwrap());
+        let text = String::from_utf8_lossy(&code);
+        for (at, _) in text.match_indices("mod ") {
+            let name: String = text[at + 4..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if text[at + 4 + name.len()..].starts_with(';') && test_only(&text, at) {
+                let mut m = module_of(src, file);
+                m.push(name);
+                modules.remove(&m);
+            }
+        }
+    }
+    files.retain(|f| modules.contains(&module_of(src, f)));
+    let mut graph = BTreeMap::new();
+    for file in &files {
+        let here = module_of(src, file);
+        let code = code_only(&std::fs::read_to_string(file).unwrap());
+        let blocks = inline_modules(&code);
+        let mut targets = BTreeSet::new();
+        for start in 0..code.len() {
+            // A path starts at an identifier that does not continue one (`a::b`), a macro's
+            // `$crate`, or a field or method (`.x`).
+            if !is_ident(code[start])
+                || (start > 0 && (is_ident(code[start - 1]) || b":$.".contains(&code[start - 1])))
+            {
+                continue;
+            }
+            let len = code[start..].iter().take_while(|&&c| is_ident(c)).count();
+            if !code[start + len..].starts_with(b"::") {
+                continue;
+            }
+            let word = &code[start..start + len];
+            // The module the code sits in: the file's, then any inline modules around it.
+            let around: Vec<_> = blocks
+                .iter()
+                .filter(|b| b.0 < start && start < b.1)
+                .collect();
+            // Unit tests may run the whole pipeline; they are not part of its shape.
+            if around.iter().any(|b| b.3) {
+                continue;
+            }
+            let mut base = here.clone();
+            base.extend(around.iter().map(|b| b.2.clone()));
+            let mut i = start;
+            match word {
+                b"crate" => {
+                    base.clear();
+                    i += "crate::".len();
+                }
+                b"self" => i += "self::".len(),
+                b"super" => {
+                    while code[i..].starts_with(b"super::") {
+                        base.pop();
+                        i += "super::".len();
+                    }
+                }
+                // A child module named without a prefix (`nlg::compile` in lib.rs).
+                _ => {
+                    let mut child = base.clone();
+                    child.push(String::from_utf8_lossy(word).into_owned());
+                    if !modules.contains(&child) {
+                        continue;
+                    }
+                }
+            }
+            let mut paths = Vec::new();
+            use_tree(&code, i, &base, &mut paths);
+            for path in paths {
+                // The longest prefix that is a module file.
+                let target = (0..=path.len())
+                    .rev()
+                    .map(|n| path[..n].to_vec())
+                    .find(|p| modules.contains(p))
+                    .unwrap_or_default();
+                targets.insert(target);
+            }
+        }
+        targets.remove(&here);
+        graph.insert(here, targets);
+    }
+    graph
+}
+
+/// The circles of a graph grouped by `group`: strongly connected components of two or more.
+fn circles(
+    graph: &BTreeMap<ModPath, BTreeSet<ModPath>>,
+    group: impl Fn(&ModPath) -> String,
+) -> Vec<Vec<String>> {
+    let mut g = DiGraph::<String, ()>::new();
+    let mut nodes: BTreeMap<String, NodeIndex> = BTreeMap::new();
+    let mut node = |g: &mut DiGraph<String, ()>, name: String| {
+        *nodes
+            .entry(name.clone())
+            .or_insert_with(|| g.add_node(name))
+    };
+    for (from, tos) in graph {
+        let a = node(&mut g, group(from));
+        for to in tos {
+            let b = node(&mut g, group(to));
+            if a != b {
+                g.update_edge(a, b, ());
+            }
+        }
+    }
+    let mut out: Vec<Vec<String>> = tarjan_scc(&g)
+        .into_iter()
+        .filter(|c| c.len() > 1)
+        .map(|c| {
+            let mut names: Vec<String> = c.into_iter().map(|n| g[n].clone()).collect();
+            names.sort();
+            names
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn top_level(m: &ModPath) -> String {
+    m.first().cloned().unwrap_or_else(|| "lib.rs".into())
+}
+
+fn compiler_src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+#[test]
+fn import_circles_do_not_grow() {
+    let graph = imports(&compiler_src());
+    let top = circles(&graph, top_level);
+    let files = circles(&graph, |m| m.join("::"));
+    println!("top-level circles: {}", top.len());
+    for c in &top {
+        println!("  {}", c.join(" <-> "));
+        // The imports that hold it together, to see which to cut.
+        for (from, tos) in &graph {
+            for to in tos {
+                let (a, b) = (top_level(from), top_level(to));
+                if a != b && c.contains(&a) && c.contains(&b) {
+                    println!("    {a} -> {b}: {} uses {}", from.join("::"), to.join("::"));
+                }
+            }
+        }
+    }
+    println!(
+        "file-level circles (a module file and its children count): {}",
+        files.len()
+    );
+    for c in &files {
+        println!("  {} files: {}", c.len(), c.join(", "));
+    }
+    let in_circles: usize = top.iter().map(Vec::len).sum();
+    assert!(
+        top.len() <= MOST_CIRCLES && in_circles <= MOST_MODULES_IN_CIRCLES,
+        "{} import circles among the compiler's top-level modules holding {in_circles} modules \
+         (at most {MOST_CIRCLES} holding {MOST_MODULES_IN_CIRCLES}): {top:?}",
+        top.len()
+    );
+}
+
+/// The IR is at the bottom: it names nothing of the compiler but diagnostics and source
+/// locations, so every frontend, check and back end can depend on it and it on none of them.
+#[test]
+fn the_ir_depends_on_nothing_above_it() {
+    let graph = imports(&compiler_src());
+    let below_ir = ["diag", "source", "ir"];
+    let mut above: Vec<String> = graph
+        .iter()
+        .filter(|(from, _)| top_level(from) == "ir")
+        .flat_map(|(from, tos)| {
+            tos.iter()
+                .filter(|to| !below_ir.contains(&top_level(to).as_str()))
+                .map(move |to| format!("{} uses {}", from.join("::"), to.join("::")))
+        })
+        .collect();
+    above.sort();
+    assert!(
+        above.is_empty(),
+        "the IR imports stages above it: {above:#?}"
+    );
+}
+
+/// The measure itself: paths in `use` trees, inline paths, `super::` from a file and from an
+/// inline module, child modules named from the root; comments, strings and unit tests ignored.
+#[test]
+fn the_measure_sees_paths_and_ignores_comments_and_tests() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path();
+    let write = |p: &str, t: &str| {
+        let p = src.join(p);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, t).unwrap();
+    };
+    write(
+        "lib.rs",
+        "pub mod a; pub mod b; pub mod c;\nfn r() { c::Y; x.a::<()>(); }",
+    );
+    write(
+        "a/mod.rs",
+        "mod x;\nuse crate::{b::{self, X}, c::*};\n// crate::lost\nfn f() -> char { let s = \"crate::lost\"; '{' }\n",
+    );
+    write("a/x.rs", "use super::super::c;");
+    write(
+        "b.rs",
+        "fn g() { super::a::h(); }\n#[cfg(test)]\nmod tests { use crate::c::Y; }\n#[cfg(test)]\nmod t;",
+    );
+    write("b/t.rs", "use crate::c::Y;");
+    write("c.rs", "pub struct Y;");
+    write("lost.rs", "");
+    let graph = imports(src);
+    let m = |s: &str| -> ModPath {
+        s.split("::")
+            .filter(|p| !p.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    let set = |v: &[&str]| v.iter().map(|s| m(s)).collect::<BTreeSet<_>>();
+    assert_eq!(graph[&m("a")], set(&["b", "c"]));
+    assert_eq!(graph[&m("a::x")], set(&["c"]));
+    assert_eq!(graph[&m("b")], set(&["a"]));
+    assert_eq!(graph[&m("")], set(&["c"]));
+    assert!(!graph.contains_key(&m("b::t")));
+    assert_eq!(
+        circles(&graph, top_level),
+        vec![vec!["a".to_string(), "b".to_string()]]
+    );
+}
