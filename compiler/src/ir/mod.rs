@@ -52,7 +52,7 @@ pub struct LibraryParam {
     pub name: String,
     pub ty: ParamType,
     /// The default as written; `None`: required.
-    pub default_written: Option<crate::front::ron::ParamValueAsset>,
+    pub default_written: Option<ensemble_runtime::program::ParamLiteral>,
     /// The default resolved against the project (`None` when required or unresolvable).
     pub default: Option<Arg>,
     /// Where it is declared (`None` for a built-in library).

@@ -58,10 +58,7 @@ pub fn names_from(project: Option<&Project>, c: Option<&Compilation>) -> Project
                     .map(|p| ensemble_runtime::program::ParamSpec {
                         name: p.name.clone(),
                         ty: p.ty.clone(),
-                        default: p
-                            .default_written
-                            .as_ref()
-                            .map(ensemble_compiler::front::ron::params::asset_literal),
+                        default: p.default_written.clone(),
                     })
                     .collect(),
             })

@@ -19,7 +19,7 @@ pub(super) fn builtin_params(specs: &[ParamSpec]) -> Vec<LibraryParam> {
         .map(|p| LibraryParam {
             name: p.name.clone(),
             ty: p.ty.clone(),
-            default_written: p.default.as_ref().map(literal_asset),
+            default_written: p.default.clone(),
             default: None,
             span: None,
             default_span: None,
@@ -148,7 +148,7 @@ pub(super) fn declared_params(
         out.push(LibraryParam {
             name: p.name.clone(),
             ty,
-            default_written: p.default.clone(),
+            default_written: p.default.as_ref().map(asset_literal),
             default: None,
             span: Some(span),
             default_span,
@@ -335,7 +335,7 @@ pub(super) fn resolve_defaults(module: &mut Module, diags: &mut Diagnostics) {
             let Some(written) = &p.default_written else {
                 continue;
             };
-            match resolve(module, &p.ty, written) {
+            match resolve(module, &p.ty, &literal_asset(written)) {
                 Ok(arg) => resolved.push((h, i, arg)),
                 Err((_, problem)) => {
                     let who = format!("library state `{}`", lib.name);
