@@ -139,9 +139,9 @@ impl NavData {
                 .map(|_| ())
                 .map_err(std::io::Error::other)
         })
-        .map_err(|e| NavError::Io(e.to_string()))?;
+        .map_err(|e| NavError::Write(e.to_string()))?;
         std::fs::metadata(path)
             .map(|m| m.len())
-            .map_err(|e| NavError::Io(e.to_string()))
+            .map_err(|e| NavError::Write(e.to_string()))
     }
 }

@@ -103,6 +103,9 @@ pub enum NavError {
     /// The file could not be read.
     #[error("cannot read the file: {0}")]
     Io(String),
+    /// The file could not be written.
+    #[error("cannot write the file: {0}")]
+    Write(String),
     /// The file has no bytes at all.
     #[error("the file is empty")]
     Empty,
