@@ -122,3 +122,260 @@ fn a_killed_writers_temporary_file_is_removed_by_the_next_write() {
         assert!(!leftover.exists(), "the stale temporary file is cleaned");
     }
 }
+
+/// A small valid workbook script, with one value far out in cell XFD100000 of its Script sheet.
+fn far_cell_workbook(path: &Path) {
+    let mut wb = rust_xlsxwriter::Workbook::new();
+    let sheets: [(&str, &[&[&str]]); 3] = [
+        (
+            "Script",
+            &[&["Key", "Value"], &["Name", "far"], &["Initial State", "s"]],
+        ),
+        ("Roles", &[&["Role", "Min", "Max"], &["r", "0", "1"]]),
+        (
+            "Rules",
+            &[
+                &[
+                    "Rule",
+                    "Role",
+                    "State",
+                    "Precondition",
+                    "Action",
+                    "Target",
+                    "Parameters",
+                    "Add",
+                ],
+                &["1", "r", "s", "not done(.me)", "", "", "", "done(.me)"],
+            ],
+        ),
+    ];
+    for (name, rows) in sheets {
+        let ws = wb.add_worksheet();
+        ws.set_name(name).unwrap();
+        for (r, row) in rows.iter().enumerate() {
+            for (c, text) in row.iter().enumerate() {
+                if !text.is_empty() {
+                    ws.write_string(r as u32, c as u16, *text).unwrap();
+                }
+            }
+        }
+        if name == "Script" {
+            // XFD100000: the last column, row 100,000.
+            ws.write_string(99_999, 16_383, "far away").unwrap();
+        }
+    }
+    wb.save(path).unwrap();
+}
+
+/// Issue 23: one far cell made `check`, `import` and `run` allocate a dense 52 GB grid and
+/// abort. The sheet is now read cell by cell.
+#[test]
+fn a_far_workbook_cell_is_read_without_a_dense_grid() {
+    let dir = tempfile::tempdir().unwrap();
+    let xlsx = dir.path().join("far.xlsx");
+    far_cell_workbook(&xlsx);
+    let r = ensemble(&["check", s(&xlsx)]);
+    assert!(r.code <= 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("far:"),
+        "the script was read: {}",
+        r.stderr
+    );
+    let out = dir.path().join("far.script.ron");
+    let r = ensemble(&["import", s(&xlsx), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("name: \"far\""), "{text}");
+}
+
+/// A one-rule script whose precondition and supplies are given.
+fn one_rule_script(dir: &Path, precondition: &str, supplies: &str) -> String {
+    let path = dir.join("big.script.ron");
+    std::fs::write(
+        &path,
+        format!(
+            r#"Script(
+    name: "big",
+    initial_state: "s",
+    supplies: "{supplies}",
+    roles: [Role(name: "r", min: "0", max: "1")],
+    rules: [
+        Rule(rule: "1", state: "s", precondition: "{precondition}", add: "done(.me)"),
+    ],
+)
+"#
+        ),
+    )
+    .unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// The single diagnostic of `code` in a JSON report, with its line and column.
+fn located(stdout: &str, code: &str) -> serde_json::Value {
+    let doc: serde_json::Value = serde_json::from_str(stdout).expect("JSON diagnostics");
+    let d = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == code)
+        .unwrap_or_else(|| panic!("no {code} in {stdout}"))
+        .clone();
+    assert!(
+        d["line"].as_u64().is_some() && d["column"].as_u64().is_some(),
+        "{d}"
+    );
+    d
+}
+
+/// Issue 23: 20,000 distinct variables in one rule passed `check`, then `run` allocated 9.6 GB;
+/// 70,000 literals gave an internal error with no location. Both are located `check` errors.
+#[test]
+fn rules_past_the_variable_and_literal_limits_are_located_check_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let vars: Vec<String> = (0..20_000).map(|i| format!("V{i}")).collect();
+    let script = one_rule_script(dir.path(), &format!("p({})", vars.join(", ")), "p/1");
+    let r = ensemble(&["check", &script, "--format", "json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let d = located(&r.stdout, "limit-exceeded");
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("`V256` is one too many"),
+        "{d}"
+    );
+    assert_eq!(d["line"], 7);
+    let literals: Vec<String> = (0..70_000).map(|i| format!("p(V{i})")).collect();
+    let script = one_rule_script(dir.path(), &literals.join(", "), "p/1");
+    let r = ensemble(&["check", &script, "--format", "json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let d = located(&r.stdout, "limit-exceeded");
+    assert!(
+        d["message"].as_str().unwrap().contains("70000 literals"),
+        "{d}"
+    );
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert!(
+        doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|d| d["code"] != "internal"),
+        "{}",
+        r.stdout
+    );
+}
+
+/// Issue 23: `supplies: "asks/18446744073709551615"` ran 30 s to 3.9 GB; it is a located error.
+#[test]
+fn an_unbounded_supplied_arity_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = one_rule_script(dir.path(), "asks(X)", "asks/18446744073709551615");
+    let r = ensemble(&["check", &script, "--format", "json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let d = located(&r.stdout, "syntax");
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("asks/18446744073709551615"),
+        "{d}"
+    );
+    assert!(d["notes"].to_string().contains("up to 64"), "{d}");
+}
+
+/// Issue 23: one state with 30,000 transitions on one 600 KB line gave 30,000 diagnostics each
+/// quoting the line. The human report is now capped per file and code and quotes no such line.
+#[test]
+fn thirty_thousand_diagnostics_on_one_line_render_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let transitions = vec![r#"("Empty", "Finish")"#; 30_000].join(", ");
+    let path = dir.path().join("Big.machine.ron");
+    std::fs::write(
+        &path,
+        format!("Machine(\n    name: \"Big\",\n    states: [\n        (name: \"Start\", on: [{transitions}]),\n        (name: \"Finish\"),\n    ],\n)\n"),
+    )
+    .unwrap();
+    let r = ensemble(&["check", s(&path)]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.len() < 20_000,
+        "{} bytes of report",
+        r.stderr.len()
+    );
+    assert!(
+        r.stderr
+            .contains("and 29979 more [duplicate-name] diagnostics"),
+        "{}",
+        &r.stderr[r.stderr.len() - 500..]
+    );
+    assert!(r.stderr.contains("not quoted"), "the long line is elided");
+    assert!(
+        r.stderr.contains("29999 errors"),
+        "the summary still counts them all"
+    );
+    // The JSON report still lists every one.
+    let r = ensemble(&["check", s(&path), "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(doc["diagnostics"].as_array().unwrap().len(), 29_999);
+}
+
+/// Issue 23: 10,000 unclosed `(` in a PDDL file printed 151 MB.
+#[test]
+fn ten_thousand_unclosed_parentheses_print_a_bounded_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let domain = dir.path().join("d.pddl");
+    std::fs::write(&domain, "(".repeat(10_000)).unwrap();
+    let problem = dir.path().join("p.pddl");
+    std::fs::write(
+        &problem,
+        "(define (problem x) (:domain d) (:init) (:goal (p)))",
+    )
+    .unwrap();
+    let r = ensemble(&["plan", s(&domain), s(&problem)]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.len() < 20_000,
+        "{} bytes of report",
+        r.stderr.len()
+    );
+    assert!(
+        r.stderr.contains("nest more than 256 levels"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("more [syntax] diagnostics in"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// Issue 23: `--time-limit` stops grounding (100,000 objects never finished).
+#[test]
+fn plan_time_limit_stops_grounding() {
+    let dir = tempfile::tempdir().unwrap();
+    let domain = dir.path().join("d.pddl");
+    std::fs::write(&domain, "(define (domain d) (:predicates (p ?a ?b ?c))\n(:action a :parameters (?a ?b ?c) :precondition () :effect (p ?a ?b ?c)))").unwrap();
+    let objects: String = (0..100_000).map(|i| format!("o{i} ")).collect();
+    let problem = dir.path().join("p.pddl");
+    std::fs::write(
+        &problem,
+        format!(
+            "(define (problem x) (:domain d) (:objects {objects}) (:init) (:goal (p o0 o0 o0)))"
+        ),
+    )
+    .unwrap();
+    let r = ensemble(&["plan", s(&domain), s(&problem), "--time-limit", "0.5"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("grounding stopped by the time limit"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("d.pddl:2:"),
+        "located at the action: {}",
+        r.stderr
+    );
+}

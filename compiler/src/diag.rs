@@ -2,6 +2,9 @@
 //! locations. Rendered for people (source snippets, via codespan-reporting) and as the JSON
 //! document fixed in DESIGN.md. Codes are listed with examples in docs/diagnostics.md.
 
+mod shown;
+pub use shown::{LONGEST_QUOTED_LINE, SHOWN_PER_FILE_AND_CODE};
+
 use crate::source::{SourceMap, Span};
 use codespan_reporting::diagnostic as cs;
 use codespan_reporting::files::SimpleFiles;
@@ -60,6 +63,9 @@ pub enum Code {
     DisconnectedLocation,
     /// A map, road graph or coordinate file a navigation graph names is unreadable or wrong.
     NavSource,
+    /// Input past a size the compiler bounds (nesting, literals, variables, arity, cells,
+    /// ground actions): refused where it is, instead of exhausting memory or the stack.
+    LimitExceeded,
     Internal,
 }
 
@@ -104,6 +110,7 @@ impl Code {
             Code::LocationOffGraph => "location-off-graph",
             Code::DisconnectedLocation => "disconnected-location",
             Code::NavSource => "nav-source",
+            Code::LimitExceeded => "limit-exceeded",
             Code::Internal => "internal",
         }
     }
@@ -391,26 +398,38 @@ impl Diagnostics {
         } else {
             term::termcolor::Buffer::no_color()
         };
+        let mut cap = shown::Cap::default();
         for d in self.sorted(sources) {
+            if !cap.admit(d, sources) {
+                continue;
+            }
             let severity = match d.severity {
                 Severity::Error => cs::Severity::Error,
                 Severity::Warning => cs::Severity::Warning,
                 Severity::Info => cs::Severity::Note,
             };
             let mut labels = Vec::new();
+            let mut elided = Vec::new();
             if let Some(l) = &d.primary {
-                labels.push(
-                    cs::Label::primary(l.span.file.0 as usize, l.span.range())
-                        .with_message(&l.message),
-                );
+                match shown::elided(l, sources) {
+                    Some(note) => elided.push(note),
+                    None => labels.push(
+                        cs::Label::primary(l.span.file.0 as usize, l.span.range())
+                            .with_message(&l.message),
+                    ),
+                }
             }
             for l in &d.related {
-                labels.push(
-                    cs::Label::secondary(l.span.file.0 as usize, l.span.range())
-                        .with_message(&l.message),
-                );
+                match shown::elided(l, sources) {
+                    Some(note) => elided.push(note),
+                    None => labels.push(
+                        cs::Label::secondary(l.span.file.0 as usize, l.span.range())
+                            .with_message(&l.message),
+                    ),
+                }
             }
-            let mut notes = d.notes.clone();
+            let mut notes = elided;
+            notes.extend(d.notes.iter().cloned());
             if let (Some(sheet), Some(cell)) = (&d.sheet, &d.cell) {
                 let file = d
                     .file_id()
@@ -446,7 +465,9 @@ impl Diagnostics {
                 );
             }
         }
-        String::from_utf8_lossy(buffer.as_slice()).into_owned()
+        let mut text = String::from_utf8_lossy(buffer.as_slice()).into_owned();
+        text.push_str(&cap.summary());
+        text
     }
 
     /// `N errors, M warnings`.

@@ -8,7 +8,7 @@ use super::source::{Cell, Origin, RoleRow, RuleRow, ScriptSource};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::source::{FileId, SourceMap};
 use calamine::{Data, Reader};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// `A`, `B`, ..., `Z`, `AA`, ... for a 0-based column.
 pub fn column_name(mut col: u32) -> String {
@@ -61,8 +61,8 @@ impl Reading<'_> {
         required: &[&str],
         optional: &[&str],
     ) -> Option<Table> {
-        let range = match wb.worksheet_range(sheet) {
-            Ok(r) => r,
+        let cells = match used_cells(wb, sheet) {
+            Ok(c) => c,
             Err(e) => {
                 self.at(
                     Diagnostic::error(Code::Syntax, format!("cannot read sheet `{sheet}`: {e}")),
@@ -72,13 +72,18 @@ impl Reading<'_> {
                 return None;
             }
         };
-        let (top, left) = range.start().unwrap_or((0, 0));
-        let mut rows = range.rows();
+        let top = cells.keys().next().copied().unwrap_or(0);
+        let left = cells
+            .values()
+            .flat_map(|row| row.keys().next())
+            .min()
+            .copied()
+            .unwrap_or(0);
+        let mut rows = cells.into_iter();
         let mut columns = HashMap::new();
         let mut last_header = left;
-        if let Some(header) = rows.next() {
-            for (i, cell) in header.iter().enumerate() {
-                let col = left + i as u32;
+        if let Some((_, header)) = rows.next().filter(|(r, _)| *r == top) {
+            for (col, cell) in header {
                 let text = match cell {
                     Data::String(s) => s.clone(),
                     Data::Empty => continue,
@@ -130,16 +135,10 @@ impl Reading<'_> {
             return None;
         }
         let mut out = Vec::new();
-        for (i, row) in rows.enumerate() {
-            let r = top + 1 + i as u32;
+        for (r, row) in rows {
             let cells: HashMap<u32, Data> = row
-                .iter()
-                .enumerate()
-                .filter(|(_, d)| {
-                    !matches!(d, Data::Empty)
-                        && !matches!(d, Data::String(s) if s.trim().is_empty())
-                })
-                .map(|(j, d)| (left + j as u32, d.clone()))
+                .into_iter()
+                .filter(|(_, d)| !matches!(d, Data::String(s) if s.trim().is_empty()))
                 .collect();
             if !cells.is_empty() {
                 out.push((r, cells));
@@ -151,7 +150,43 @@ impl Reading<'_> {
             rows: out,
         })
     }
+}
 
+/// The non-empty cells of a sheet by row, then column. A workbook is read cell by cell, so one
+/// value far out (`XFD100000`) costs one entry, not the dense grid up to it that calamine's
+/// ranges allocate (52 GB there); other formats fall back to the range.
+fn used_cells(
+    wb: &mut calamine::Sheets<std::io::Cursor<Vec<u8>>>,
+    sheet: &str,
+) -> Result<BTreeMap<u32, BTreeMap<u32, Data>>, String> {
+    let mut cells: BTreeMap<u32, BTreeMap<u32, Data>> = BTreeMap::new();
+    if let calamine::Sheets::Xlsx(xlsx) = wb {
+        let mut reader = xlsx
+            .worksheet_cells_reader(sheet)
+            .map_err(|e| e.to_string())?;
+        while let Some(cell) = reader.next_cell().map_err(|e| e.to_string())? {
+            let data: Data = cell.get_value().clone().into();
+            if !matches!(data, Data::Empty) {
+                let (row, col) = cell.get_position();
+                cells.entry(row).or_default().insert(col, data);
+            }
+        }
+        return Ok(cells);
+    }
+    let range = wb.worksheet_range(sheet).map_err(|e| e.to_string())?;
+    for (row, col, data) in range.used_cells() {
+        if !matches!(data, Data::Empty) {
+            let (top, left) = range.start().unwrap_or((0, 0));
+            cells
+                .entry(top + row as u32)
+                .or_default()
+                .insert(left + col as u32, data.clone());
+        }
+    }
+    Ok(cells)
+}
+
+impl Reading<'_> {
     /// The text of a cell under `column`, or `None` when empty. Formula errors are reported.
     fn cell(&mut self, t: &Table, row: &(u32, HashMap<u32, Data>), column: &str) -> Option<Cell> {
         let col = *t.columns.get(column)?;
