@@ -379,3 +379,77 @@ fn plan_time_limit_stops_grounding() {
         r.stderr
     );
 }
+
+/// Issue 23: `check` grew with the square of a scene's agents (20,000 agents: 38.5 s).
+#[test]
+fn a_scene_with_twenty_thousand_agents_checks_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("bench");
+    std::fs::create_dir(&project).unwrap();
+    for name in [
+        "Ensemble.ron",
+        "bench.locations.ron",
+        "bench.script.ron",
+        "bench.smartloc.ron",
+    ] {
+        std::fs::copy(
+            repo_path(&format!("samples/bench/{name}")),
+            project.join(name),
+        )
+        .unwrap();
+    }
+    let agents: Vec<String> = (0..20_000)
+        .map(|i| {
+            format!(r#"(name: "a{i}", at: "WestGate", roles: ["tourist"], route: ["EastGate"])"#)
+        })
+        .collect();
+    std::fs::write(
+        project.join("bench.scene.ron"),
+        format!(
+            "Scene(name: \"bench\", tick_rate: 30, agents: [\n{}\n])\n",
+            agents.join(",\n")
+        ),
+    )
+    .unwrap();
+    let r = ensemble(&["check", s(&project)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("bench: 0 errors, 0 warnings"),
+        "{}",
+        r.stderr
+    );
+    // A duplicate among them is still found, at the second one, naming the first.
+    let text = std::fs::read_to_string(project.join("bench.scene.ron")).unwrap();
+    std::fs::write(
+        project.join("bench.scene.ron"),
+        text.replace(r#"name: "a19999""#, r#"name: "a7""#),
+    )
+    .unwrap();
+    let r = ensemble(&["check", s(&project), "--format", "json"]);
+    assert_eq!(r.code, 1);
+    let d = located(&r.stdout, "duplicate-name");
+    assert_eq!(d["line"], 20_001, "{d}");
+    assert_eq!(d["related"][0]["line"], 9, "{d}");
+}
+
+/// Issue 23: 250,000 duplicate states took over 120 s to check.
+#[test]
+fn a_machine_with_a_quarter_million_duplicate_states_checks_in_one_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 250_000;
+    let states = vec![r#"        (name: "S", on: [("Empty", "S")])"#; n].join(",\n");
+    let path = dir.path().join("Dup.machine.ron");
+    std::fs::write(
+        &path,
+        format!("Machine(\n    name: \"Dup\",\n    states: [\n        (name: \"Start\", on: [(\"Empty\", \"S\")]),\n{states}\n    ],\n)\n"),
+    )
+    .unwrap();
+    let r = ensemble(&["check", s(&path)]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr
+            .contains(&format!("and {} more [duplicate-name]", n - 1 - 20)),
+        "{}",
+        &r.stderr[r.stderr.len().saturating_sub(800)..]
+    );
+}
