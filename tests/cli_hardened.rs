@@ -453,3 +453,39 @@ fn a_machine_with_a_quarter_million_duplicate_states_checks_in_one_pass() {
         &r.stderr[r.stderr.len().saturating_sub(800)..]
     );
 }
+
+/// Issue 23: the same input gives the same bytes. Build, export and import twice (a second
+/// apart, so a timestamp would differ) and compare.
+#[test]
+fn build_export_and_import_are_deterministic() {
+    let dir = tempfile::tempdir().unwrap();
+    let bench = repo_path("samples/bench");
+    let script = repo_path("samples/bench/bench.script.ron");
+    let run = |n: u32| -> Vec<Vec<u8>> {
+        let out = dir.path().join(format!("run{n}"));
+        std::fs::create_dir(&out).unwrap();
+        let r = ensemble(&["build", &bench, "-o", s(&out)]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let xlsx = out.join("bench.xlsx");
+        let r = ensemble(&["export", &script, "-o", s(&xlsx)]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let ron = out.join("bench.script.ron");
+        let r = ensemble(&["import", s(&xlsx), "-o", s(&ron)]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        [
+            "bench.ensb",
+            "bench.ensdbg",
+            "bench.xlsx",
+            "bench.script.ron",
+        ]
+        .iter()
+        .map(|f| std::fs::read(out.join(f)).unwrap())
+        .collect()
+    };
+    let first = run(1);
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let second = run(2);
+    for (i, (a, b)) in first.iter().zip(&second).enumerate() {
+        assert!(a == b, "output {i} differs between two runs");
+    }
+}
