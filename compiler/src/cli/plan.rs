@@ -206,7 +206,7 @@ fn ground(
                 }),
             ..Default::default()
         };
-        return crate::front::pddl::ground_files(sources, &args.domain, problem, &opts, diags)
+        return crate::front::pddl::ground_files_with(sources, &args.domain, problem, &opts, diags)
             .map(|g| g.map(|g| g.task));
     }
     let files: Vec<&Path> = std::iter::once(args.domain.as_path())

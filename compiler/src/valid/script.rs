@@ -171,12 +171,15 @@ pub const MAX_RULE_VARIABLES: usize = 256;
 /// Literals one rule's precondition may have.
 pub const MAX_RULE_LITERALS: usize = 1_000;
 
+/// A variable's name, where it is in its cell, and the cell.
+type VariableUse<'r> = (&'r str, Range<usize>, &'r Option<Cell>);
+
 /// `limit-exceeded` for a rule past [`MAX_RULE_LITERALS`] or [`MAX_RULE_VARIABLES`]; `uses`
 /// lists every variable use from the given precondition literal on. The other variable
 /// checks are skipped for such a rule: they are quadratic in its size.
 fn within_limits<'r>(
     r: &'r ScriptRule,
-    uses: &dyn Fn(usize) -> Vec<(&'r str, Range<usize>, &'r Option<Cell>)>,
+    uses: &dyn Fn(usize) -> Vec<VariableUse<'r>>,
     diags: &mut Diagnostics,
 ) -> bool {
     let errors = diags.len();

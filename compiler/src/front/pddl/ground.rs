@@ -148,7 +148,7 @@ impl Budget {
         }
         let steps = self.steps.get() + 1;
         self.steps.set(steps);
-        if steps % 4096 == 0
+        if steps.is_multiple_of(4096)
             && let Some(d) = self.deadline
             && Instant::now() >= d
         {

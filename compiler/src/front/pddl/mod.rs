@@ -129,6 +129,16 @@ pub fn ground_files(
     sources: &mut SourceMap,
     domain: &Path,
     problem: &Path,
+    diags: &mut Diagnostics,
+) -> Result<Option<Grounded>, (std::path::PathBuf, std::io::Error)> {
+    ground_files_with(sources, domain, problem, &GroundOptions::default(), diags)
+}
+
+/// [`ground_files`] with grounding options (limits, a deadline).
+pub fn ground_files_with(
+    sources: &mut SourceMap,
+    domain: &Path,
+    problem: &Path,
     opts: &GroundOptions,
     diags: &mut Diagnostics,
 ) -> Result<Option<Grounded>, (std::path::PathBuf, std::io::Error)> {

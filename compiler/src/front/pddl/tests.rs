@@ -183,7 +183,6 @@ fn fixtures_from_the_shared_data_parse() {
             &mut sources,
             &dir.join("domain.pddl"),
             &dir.join("task01.pddl"),
-            &GroundOptions::default(),
             &mut diags,
         )
         .unwrap();
