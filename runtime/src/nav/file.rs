@@ -122,6 +122,7 @@ impl NavData {
         let mut data: NavData =
             postcard::from_bytes(payload).map_err(|e| NavError::Decode(e.to_string()))?;
         data.verify()?;
+        data.verify_distances()?;
         Ok(data)
     }
 
