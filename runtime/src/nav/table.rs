@@ -311,7 +311,7 @@ impl Hierarchy {
         };
         for p in sources {
             let row = p as usize * m;
-            for x in 0..m {
+            for (x, preds) in into.iter().enumerate() {
                 let d = cl.table.entries.get(row + x);
                 if x == p as usize {
                     if d != 0 {
@@ -322,7 +322,7 @@ impl Hierarchy {
                 // Within rounding of the search's own comparison (octile costs are irrational).
                 let shorter_than = metric.value(d) * (1.0 - 1e-12);
                 let mut tight = false;
-                for &(y, cost) in &into[x] {
+                for &(y, cost) in preds {
                     let Some(through) = metric.add(cl.table.entries.get(row + y as usize), cost)
                     else {
                         continue;
