@@ -63,8 +63,8 @@ pub enum Code {
     DisconnectedLocation,
     /// A map, road graph or coordinate file a navigation graph names is unreadable or wrong.
     NavSource,
-    /// Input past a size the compiler bounds (nesting, literals, variables, arity, cells,
-    /// ground actions): refused where it is, instead of exhausting memory or the stack.
+    /// Input past a size the compiler bounds (nesting, literals, variables, ground actions,
+    /// grounding time): refused where it is, instead of exhausting memory or the stack.
     LimitExceeded,
     Internal,
 }

@@ -20,6 +20,11 @@ impl Write for SharedOut {
     fn flush(&mut self) -> std::io::Result<()> {
         self.lock().flush()
     }
+
+    /// One lock per formatted line, not one per fragment (`writeln!` writes several).
+    fn write_fmt(&mut self, args: std::fmt::Arguments<'_>) -> std::io::Result<()> {
+        self.lock().write_fmt(args)
+    }
 }
 
 impl SharedOut {

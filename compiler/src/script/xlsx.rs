@@ -161,9 +161,12 @@ fn used_cells(
 ) -> Result<BTreeMap<u32, BTreeMap<u32, Data>>, String> {
     let mut cells: BTreeMap<u32, BTreeMap<u32, Data>> = BTreeMap::new();
     if let calamine::Sheets::Xlsx(xlsx) = wb {
-        let mut reader = xlsx
-            .worksheet_cells_reader(sheet)
-            .map_err(|e| e.to_string())?;
+        let mut reader = match xlsx.worksheet_cells_reader(sheet) {
+            Ok(r) => r,
+            // A chart sheet under the name: no cells, as calamine's ranges treat it.
+            Err(calamine::XlsxError::NotAWorksheet(_)) => return Ok(cells),
+            Err(e) => return Err(e.to_string()),
+        };
         while let Some(cell) = reader.next_cell().map_err(|e| e.to_string())? {
             let data: Data = cell.get_value().clone().into();
             if !matches!(data, Data::Empty) {
@@ -174,9 +177,9 @@ fn used_cells(
         return Ok(cells);
     }
     let range = wb.worksheet_range(sheet).map_err(|e| e.to_string())?;
+    let (top, left) = range.start().unwrap_or((0, 0));
     for (row, col, data) in range.used_cells() {
         if !matches!(data, Data::Empty) {
-            let (top, left) = range.start().unwrap_or((0, 0));
             cells
                 .entry(top + row as u32)
                 .or_default()

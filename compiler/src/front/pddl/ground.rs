@@ -307,6 +307,7 @@ pub fn ground_with(l: &Lifted, opts: &GroundOptions, diags: &mut Diagnostics) ->
             fluents.insert((*p, args.clone()));
         }
     }
+    let seeded = fluents.order.len();
     let budget = Budget {
         deadline: opts.deadline,
         steps: Cell::new(0),
@@ -392,6 +393,12 @@ pub fn ground_with(l: &Lifted, opts: &GroundOptions, diags: &mut Diagnostics) ->
         if !changed {
             break;
         }
+    }
+    if stopped {
+        // The error stands; building a task of the million operators found so far would only
+        // take longer than grounding did.
+        groundings.iter_mut().for_each(Vec::clear);
+        fluents.order.truncate(seeded);
     }
     // Facts: the reached fluent atoms, sorted for a deterministic task.
     let mut keys: Vec<Key> = fluents.order.clone();
