@@ -138,12 +138,22 @@ struct Budget {
     deadline: Option<Instant>,
     steps: Cell<u64>,
     out_of_time: Cell<bool>,
+    /// Set when an action found more instances than the limit leaves room for.
+    out_of_room: Cell<bool>,
 }
 
 impl Budget {
-    /// Counts one step of the join; `true` once the deadline has passed.
+    /// Counts one step; `true` once the deadline has passed (the room does not matter here).
+    fn exhausted_in_time(&self) -> bool {
+        let room = self.out_of_room.replace(false);
+        let out = self.exhausted();
+        self.out_of_room.set(room);
+        out
+    }
+
+    /// Counts one step of the join; `true` once the deadline has passed or the room is full.
     fn exhausted(&self) -> bool {
-        if self.out_of_time.get() {
+        if self.out_of_time.get() || self.out_of_room.get() {
             return true;
         }
         let steps = self.steps.get() + 1;
@@ -312,6 +322,7 @@ pub fn ground_with(l: &Lifted, opts: &GroundOptions, diags: &mut Diagnostics) ->
         deadline: opts.deadline,
         steps: Cell::new(0),
         out_of_time: Cell::new(false),
+        out_of_room: Cell::new(false),
     };
     let enumerators: Vec<Enumerator> = l
         .actions
@@ -353,11 +364,18 @@ pub fn ground_with(l: &Lifted, opts: &GroundOptions, diags: &mut Diagnostics) ->
             // action's huge join cannot allocate past it.
             let room = opts.max_operators.saturating_sub(total);
             e.run(&statics, &fluents, &mut |b| {
-                if found.len() <= room && !seen[ai].contains(b) {
+                if !seen[ai].contains(b) {
                     found.push(b.to_vec());
+                    if found.len() > room {
+                        budget.out_of_room.set(true);
+                    }
                 }
             });
             for b in found {
+                // Recording a million instances takes seconds too: keep honouring the clock.
+                if budget.exhausted_in_time() {
+                    break;
+                }
                 if seen[ai].insert(b.clone()) {
                     for x in &l.actions[ai].add {
                         changed |= fluents.insert((x.pred, inst(&x.args, &b)));
@@ -366,16 +384,16 @@ pub fn ground_with(l: &Lifted, opts: &GroundOptions, diags: &mut Diagnostics) ->
                     total += 1;
                 }
             }
-            let stop = if total > opts.max_operators {
-                Some(format!(
-                    "grounding stopped: more than {} ground actions (at action `{}`)",
-                    opts.max_operators, l.actions[ai].name
-                ))
-            } else if budget.out_of_time.get() {
+            let stop = if budget.out_of_time.get() {
                 Some(format!(
                     "grounding stopped by the time limit after {:.1} s and {total} ground actions (at action `{}`)",
                     started.elapsed().as_secs_f64(),
                     l.actions[ai].name
+                ))
+            } else if total > opts.max_operators || budget.out_of_room.get() {
+                Some(format!(
+                    "grounding stopped: more than {} ground actions (at action `{}`)",
+                    opts.max_operators, l.actions[ai].name
                 ))
             } else {
                 None
