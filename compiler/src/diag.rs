@@ -2,6 +2,9 @@
 //! locations. Rendered for people (source snippets, via codespan-reporting) and as the JSON
 //! document fixed in DESIGN.md. Codes are listed with examples in docs/diagnostics.md.
 
+mod shown;
+pub use shown::{LONGEST_QUOTED_LINE, SHOWN_PER_FILE_AND_CODE};
+
 use crate::source::{SourceMap, Span};
 use codespan_reporting::diagnostic as cs;
 use codespan_reporting::files::SimpleFiles;
@@ -62,6 +65,9 @@ pub enum Code {
     NavSource,
     /// A space with actions, or an accumulator, that no conversation's output reaches.
     NeverArbitrated,
+    /// Input past a size the compiler bounds (nesting, literals, variables, ground actions,
+    /// grounding time): refused where it is, instead of exhausting memory or the stack.
+    LimitExceeded,
     Internal,
 }
 
@@ -107,6 +113,7 @@ impl Code {
             Code::DisconnectedLocation => "disconnected-location",
             Code::NavSource => "nav-source",
             Code::NeverArbitrated => "never-arbitrated",
+            Code::LimitExceeded => "limit-exceeded",
             Code::Internal => "internal",
         }
     }
@@ -436,26 +443,38 @@ impl Diagnostics {
         } else {
             term::termcolor::Buffer::no_color()
         };
+        let mut cap = shown::Cap::default();
         for d in self.sorted(sources) {
+            if !cap.admit(d, sources) {
+                continue;
+            }
             let severity = match d.severity {
                 Severity::Error => cs::Severity::Error,
                 Severity::Warning => cs::Severity::Warning,
                 Severity::Info => cs::Severity::Note,
             };
             let mut labels = Vec::new();
+            let mut elided = Vec::new();
             if let Some(l) = &d.primary {
-                labels.push(
-                    cs::Label::primary(l.span.file.0 as usize, l.span.range())
-                        .with_message(&l.message),
-                );
+                match shown::elided(l, sources) {
+                    Some(note) => elided.push(note),
+                    None => labels.push(
+                        cs::Label::primary(l.span.file.0 as usize, l.span.range())
+                            .with_message(&l.message),
+                    ),
+                }
             }
             for l in &d.related {
-                labels.push(
-                    cs::Label::secondary(l.span.file.0 as usize, l.span.range())
-                        .with_message(&l.message),
-                );
+                match shown::elided(l, sources) {
+                    Some(note) => elided.push(note),
+                    None => labels.push(
+                        cs::Label::secondary(l.span.file.0 as usize, l.span.range())
+                            .with_message(&l.message),
+                    ),
+                }
             }
-            let mut notes = d.notes.clone();
+            let mut notes = elided;
+            notes.extend(d.notes.iter().cloned());
             // Where related cells go: after the note that says where the diagnostic is.
             let mut at = 0;
             if let (Some(sheet), Some(cell)) = (&d.sheet, &d.cell) {
@@ -506,7 +525,9 @@ impl Diagnostics {
                 );
             }
         }
-        String::from_utf8_lossy(buffer.as_slice()).into_owned()
+        let mut text = String::from_utf8_lossy(buffer.as_slice()).into_owned();
+        text.push_str(&cap.summary());
+        text
     }
 
     /// `N errors, M warnings`.

@@ -49,13 +49,19 @@ pub fn write_atomic_framed(
 /// gets the permissions a plain `File::create` would give (0666 less the umask), or those of
 /// the file it replaces: tempfile's private 0600 would otherwise survive the rename and leave
 /// build outputs unreadable to everyone else.
-fn temporary_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+///
+/// Its name, `.ensemble-PID-XXXXXX.tmp`, carries the writer's process id. A writer killed
+/// before the rename (`kill -9`, power loss) cannot remove its own temporary file, so every
+/// write first removes the ones in its directory whose writer is gone ([`remove_stale_temporaries`]).
+pub fn temporary_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
+    remove_stale_temporaries(dir);
     let mut builder = tempfile::Builder::new();
-    builder.prefix(".ensemble-").suffix(".tmp");
+    let prefix = format!("{TEMPORARY_PREFIX}{}-", std::process::id());
+    builder.prefix(&prefix).suffix(TEMPORARY_SUFFIX);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -66,6 +72,51 @@ fn temporary_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
         tmp.as_file().set_permissions(old.permissions())?;
     }
     Ok(tmp)
+}
+
+const TEMPORARY_PREFIX: &str = ".ensemble-";
+const TEMPORARY_SUFFIX: &str = ".tmp";
+
+/// How old a temporary file without a readable process id (or on a system where liveness
+/// cannot be told) must be before it counts as abandoned: no write takes a day.
+const ABANDONED_AFTER: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
+
+/// Removes the temporary files of our own naming in `dir` whose writer has died. A file is
+/// stale when the process named in it no longer runs (Linux: no `/proc/PID`); a running
+/// writer's file, ours or another process's, is never touched, so concurrent builds into one
+/// folder stay safe. Failures are ignored: cleaning up is a courtesy, not part of the write.
+pub fn remove_stale_temporaries(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let proc_available = Path::new("/proc/self").exists();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Some(middle) = name
+            .strip_prefix(TEMPORARY_PREFIX)
+            .and_then(|n| n.strip_suffix(TEMPORARY_SUFFIX))
+        else {
+            continue;
+        };
+        let pid = middle
+            .split_once('-')
+            .and_then(|(pid, _)| pid.parse::<u32>().ok());
+        let abandoned = match pid {
+            Some(pid) if pid == std::process::id() => false,
+            Some(pid) if proc_available => !Path::new("/proc").join(pid.to_string()).exists(),
+            // An older naming without a process id, or no /proc: judge by age.
+            _ => entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age > ABANDONED_AFTER),
+        };
+        if abandoned {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// A writer that counts and checksums the bytes passing through it.
@@ -156,6 +207,30 @@ mod tests {
         let bad = dir.path().join("missing").join("out.bin");
         assert!(write_atomic(&bad, b"x").is_err());
         assert_eq!(std::fs::read(&path).unwrap(), b"keep me");
+    }
+
+    #[test]
+    fn temporaries_of_dead_writers_are_removed_by_the_next_write() {
+        let dir = tempfile::tempdir().unwrap();
+        // A writer killed before its rename: no process has this id (beyond Linux's pid_max).
+        let dead = dir.path().join(".ensemble-4294967294-abc123.tmp");
+        std::fs::write(&dead, b"half").unwrap();
+        // A live writer's file (this process) and files of other naming are left alone.
+        let live = dir
+            .path()
+            .join(format!(".ensemble-{}-xyz789.tmp", std::process::id()));
+        std::fs::write(&live, b"busy").unwrap();
+        let other = dir.path().join(".other-1-a.tmp");
+        std::fs::write(&other, b"not ours").unwrap();
+        write_atomic(&dir.path().join("out.bin"), b"x").unwrap();
+        if Path::new("/proc/self").exists() {
+            assert!(
+                !dead.exists(),
+                "the dead writer's temporary file is removed"
+            );
+        }
+        assert!(live.exists());
+        assert!(other.exists());
     }
 
     #[cfg(unix)]

@@ -255,6 +255,14 @@ fn param(arg: &ir::Arg, names: &mut Interner) -> Param {
     }
 }
 
+/// The paths [`write`] writes: `NAME.ensb` and `NAME.ensdbg` in `dir`.
+pub fn paths(dir: &Path, name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    (
+        dir.join(format!("{name}.ensb")),
+        dir.join(format!("{name}.ensdbg")),
+    )
+}
+
 /// Writes `NAME.ensb` and `NAME.ensdbg` into `dir` atomically; returns their paths.
 pub fn write(
     dir: &Path,
@@ -263,8 +271,7 @@ pub fn write(
     debug: &DebugInfo,
 ) -> std::io::Result<(std::path::PathBuf, std::path::PathBuf)> {
     std::fs::create_dir_all(dir)?;
-    let ensb = dir.join(format!("{name}.ensb"));
-    let ensdbg = dir.join(format!("{name}.ensdbg"));
+    let (ensb, ensdbg) = paths(dir, name);
     program.save(&ensb)?;
     ensemble_runtime::fs::write_atomic(&ensdbg, &debug.to_bytes())?;
     Ok((ensb, ensdbg))

@@ -24,6 +24,9 @@ pub fn export(path: &Path, out: &Path, io: &mut Io<'_>) -> i32 {
         );
         return EXIT_CANNOT_RUN;
     }
+    if let Err(code) = super::refuse_overwriting_inputs(&[path], &[out], io) {
+        return code;
+    }
     let (mut project, file) = match super::load_single(path, io) {
         Ok(p) => p,
         Err(code) => return code,

@@ -206,6 +206,55 @@ pub(crate) fn cannot_run(io: &mut Io<'_>, e: &ProjectError) -> i32 {
     EXIT_CANNOT_RUN
 }
 
+/// Refuses (exit 2, with a message) to write any of `outputs` over one of `inputs`: a command
+/// told `-o` its own input would replace the only copy of the source with its product. Paths
+/// that name one file through different spellings, symbolic links or hard links count as the
+/// same. An output that does not exist yet cannot be an input.
+pub(crate) fn refuse_overwriting_inputs(
+    inputs: &[&Path],
+    outputs: &[&Path],
+    io: &mut Io<'_>,
+) -> Result<(), i32> {
+    for out in outputs {
+        let Ok(out_meta) = std::fs::metadata(out) else {
+            continue;
+        };
+        for input in inputs {
+            if same_file(input, out, &out_meta) {
+                let _ = writeln!(
+                    io.err,
+                    "error: {} is also an input ({}); refusing to overwrite it — choose another output path",
+                    out.display(),
+                    input.display()
+                );
+                return Err(EXIT_CANNOT_RUN);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether `input` is the file `out` (whose metadata is `out_meta`).
+fn same_file(input: &Path, out: &Path, out_meta: &std::fs::Metadata) -> bool {
+    let Ok(in_meta) = std::fs::metadata(input) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let _ = out;
+        in_meta.dev() == out_meta.dev() && in_meta.ino() == out_meta.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (in_meta, out_meta);
+        matches!(
+            (std::fs::canonicalize(input), std::fs::canonicalize(out)),
+            (Ok(a), Ok(b)) if a == b
+        )
+    }
+}
+
 /// Loads the single source file at `path` (`import`, `export`); the exit code when it cannot be.
 pub(crate) fn load_single(
     path: &Path,
@@ -294,6 +343,9 @@ fn build(
         return code;
     };
     if let Some(csv) = strings {
+        if let Err(code) = refuse_overwriting_sources(&c, &[&csv], io) {
+            return code;
+        }
         let table = crate::back::speech::string_table(&c.module);
         if let Err(e) = ensemble_runtime::fs::write_atomic(&csv, table.as_bytes()) {
             let _ = writeln!(io.err, "error: cannot write {}: {e}", csv.display());
@@ -307,6 +359,10 @@ fn build(
         );
     }
     let dir = out.unwrap_or_else(|| default_out_dir(path));
+    let (ensb, ensdbg) = crate::back::program::paths(&dir, &c.name);
+    if let Err(code) = refuse_overwriting_sources(&c, &[&ensb, &ensdbg], io) {
+        return code;
+    }
     match crate::back::program::write(&dir, &c.name, program, debug) {
         Ok((ensb, ensdbg)) => {
             let size = std::fs::metadata(&ensb).map(|m| m.len()).unwrap_or(0);
@@ -323,6 +379,16 @@ fn build(
             EXIT_CANNOT_RUN
         }
     }
+}
+
+/// [`refuse_overwriting_inputs`] with a compilation's source files as the inputs.
+pub(crate) fn refuse_overwriting_sources(
+    c: &Compilation,
+    outputs: &[&Path],
+    io: &mut Io<'_>,
+) -> Result<(), i32> {
+    let inputs: Vec<&Path> = c.sources.iter().map(|(_, f)| f.path.as_path()).collect();
+    refuse_overwriting_inputs(&inputs, outputs, io)
 }
 
 /// A probability argument: a number from 0 to 1 (`--fail-rate 2` or `nan` is a mistake, not a

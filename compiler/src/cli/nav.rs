@@ -157,6 +157,9 @@ fn report_build(r: &BuildReport, io: &mut Io<'_>) {
 }
 
 fn build_cmd(map: &Path, out: &Path, leaf_size: u32, format: Format, io: &mut Io<'_>) -> i32 {
+    if let Err(code) = super::refuse_overwriting_inputs(&[map], &[out], io) {
+        return code;
+    }
     let (data, report) = match precompute(map, leaf_size, io) {
         Ok(x) => x,
         Err(f) => return f.report(io),
@@ -164,6 +167,10 @@ fn build_cmd(map: &Path, out: &Path, leaf_size: u32, format: Format, io: &mut Io
     // Streamed to the file: the build's peak memory is the data, not the data plus its bytes.
     let file_bytes = match data.save(out) {
         Ok(n) => n,
+        Err(NavError::Write(e) | NavError::Io(e)) => {
+            let _ = writeln!(io.err, "error: cannot write {}: {e}", out.display());
+            return EXIT_CANNOT_RUN;
+        }
         Err(e) => {
             let _ = writeln!(io.err, "error: cannot write {}: {e}", out.display());
             return EXIT_CANNOT_RUN;

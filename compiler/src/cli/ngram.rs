@@ -188,6 +188,14 @@ fn build_db(
             return EXIT_CANNOT_RUN;
         }
     };
+    let inputs: Vec<&Path> = files
+        .iter()
+        .chain(dictionaries)
+        .map(PathBuf::as_path)
+        .collect();
+    if let Err(code) = super::refuse_overwriting_inputs(&inputs, &[out], io) {
+        return code;
+    }
     let dictionary = if dictionaries.is_empty() {
         None
     } else {

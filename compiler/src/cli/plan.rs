@@ -195,7 +195,18 @@ fn ground(
         && is_pddl(&args.domain)
         && is_pddl(problem)
     {
-        return crate::front::pddl::ground_files(sources, &args.domain, problem, diags)
+        // `--time-limit` covers grounding too: a large problem can take longer to ground
+        // than to solve.
+        let opts = crate::front::pddl::GroundOptions {
+            deadline: args
+                .time_limit
+                .filter(|t| t.is_finite() && *t >= 0.0)
+                .map(|t| {
+                    std::time::Instant::now() + std::time::Duration::from_secs_f64(t.min(1e9))
+                }),
+            ..Default::default()
+        };
+        return crate::front::pddl::ground_files_with(sources, &args.domain, problem, &opts, diags)
             .map(|g| g.map(|g| g.task));
     }
     let files: Vec<&Path> = std::iter::once(args.domain.as_path())

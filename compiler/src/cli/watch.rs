@@ -23,6 +23,10 @@ fn rebuild(path: &Path, out: &Path, format: Format, io: &mut Io<'_>) -> bool {
         Format::Human => report(&c, format, io),
     }
     let millis = started.elapsed().as_secs_f64() * 1e3;
+    let (ensb, ensdbg) = crate::back::program::paths(out, &c.name);
+    if super::refuse_overwriting_sources(&c, &[&ensb, &ensdbg], io).is_err() {
+        return false;
+    }
     match &c.output {
         Some((program, debug)) => match crate::back::program::write(out, &c.name, program, debug) {
             Ok((ensb, _)) => {

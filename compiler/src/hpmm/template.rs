@@ -24,23 +24,28 @@ impl Resolver<'_> {
     }
 }
 
+/// How deeply `{...}` may nest. Parsing (and every later walk of the chunks) recurses once per
+/// level; real templates nest two or three.
+pub const MAX_NESTING: usize = 32;
+
 pub fn parse(source: &str, r: &Resolver<'_>) -> Result<Vec<Chunk>, String> {
     let chars: Vec<char> = source.chars().collect();
     let mut pos = 0;
-    let chunks = sequence(&chars, &mut pos, r, false)?;
+    let chunks = sequence(&chars, &mut pos, r, 0)?;
     if pos < chars.len() {
         return Err("`}` without a matching `{`".into());
     }
     Ok(chunks)
 }
 
-/// Parses chunks up to the end, or (inside braces) up to an unmatched `|` or `}`.
+/// Parses chunks up to the end, or (inside braces, `depth` > 0) up to an unmatched `|` or `}`.
 fn sequence(
     chars: &[char],
     pos: &mut usize,
     r: &Resolver<'_>,
-    inside: bool,
+    depth: usize,
 ) -> Result<Vec<Chunk>, String> {
+    let inside = depth > 0;
     let mut out = Vec::new();
     let mut text = String::new();
     while *pos < chars.len() {
@@ -49,8 +54,14 @@ fn sequence(
                 if !text.is_empty() {
                     out.push(Chunk::Text(std::mem::take(&mut text)));
                 }
+                if depth >= MAX_NESTING {
+                    return Err(format!(
+                        "`{{...}}` nests more than {MAX_NESTING} levels deep (at character {})",
+                        *pos + 1
+                    ));
+                }
                 *pos += 1;
-                out.push(braced(chars, pos, r)?);
+                out.push(braced(chars, pos, r, depth + 1)?);
             }
             '|' | '}' if inside => break,
             '}' => return Err("`}` without a matching `{`".into()),
@@ -67,11 +78,16 @@ fn sequence(
 }
 
 /// After `{`: a reference or a choice, through the matching `}`.
-fn braced(chars: &[char], pos: &mut usize, r: &Resolver<'_>) -> Result<Chunk, String> {
-    let mut alternatives = vec![sequence(chars, pos, r, true)?];
+fn braced(
+    chars: &[char],
+    pos: &mut usize,
+    r: &Resolver<'_>,
+    depth: usize,
+) -> Result<Chunk, String> {
+    let mut alternatives = vec![sequence(chars, pos, r, depth)?];
     while *pos < chars.len() && chars[*pos] == '|' {
         *pos += 1;
-        alternatives.push(sequence(chars, pos, r, true)?);
+        alternatives.push(sequence(chars, pos, r, depth)?);
     }
     if *pos >= chars.len() {
         return Err("`{` without a matching `}`".into());
@@ -172,5 +188,15 @@ mod tests {
         assert!(parse_str("{").unwrap_err().contains("matching `}`"));
         assert!(parse_str("}").unwrap_err().contains("matching `{`"));
         assert!(parse_str("{}").unwrap_err().contains("empty"));
+    }
+
+    /// Issue 23: 100,000 nested braces are an error, not a stack overflow.
+    #[test]
+    fn deep_nesting_is_refused() {
+        let deep = "{a|".repeat(100_000) + &"}".repeat(100_000);
+        let e = parse_str(&deep).unwrap_err();
+        assert!(e.contains("nests more than 32 levels"), "{e}");
+        let ok = "{a|".repeat(MAX_NESTING) + &"}".repeat(MAX_NESTING);
+        assert!(parse_str(&ok).is_ok());
     }
 }

@@ -253,6 +253,7 @@ pub fn lower(
         may_become_true,
         may_change,
         goal_severity: stage.goal_severity,
+        ..GroundOptions::default()
     };
     // What grounding finds depends on the problem: say which one.
     let mut local = Diagnostics::default();

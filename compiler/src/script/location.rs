@@ -42,7 +42,11 @@ fn names(spans: &Locator, list: &[String], [outer, inner]: [&str; 2], i: usize) 
         .collect()
 }
 
-/// `seat/1, sale/2`.
+/// The largest arity a `supplies` entry may declare: checks enumerate every position of a
+/// supplied predicate, so `asks/18446744073709551615` must be refused, not counted to.
+pub(crate) const MAX_ARITY: usize = 64;
+
+/// `seat/1, sale/2` (arities up to [`MAX_ARITY`]).
 pub(crate) fn predicate_list(text: &str) -> Result<Vec<(String, usize)>, String> {
     text.split(',')
         .map(str::trim)
@@ -53,7 +57,11 @@ pub(crate) fn predicate_list(text: &str) -> Result<Vec<(String, usize)>, String>
                     let p = p.trim();
                     let ok = p.chars().next().is_some_and(|c| c.is_ascii_lowercase());
                     ok.then_some(())?;
-                    a.trim().parse::<usize>().ok().map(|a| (p.to_string(), a))
+                    a.trim()
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|a| *a <= MAX_ARITY)
+                        .map(|a| (p.to_string(), a))
                 })
                 .ok_or_else(|| item.to_string())
         })
@@ -67,7 +75,7 @@ fn supplies(text: &str, span: Span, diags: &mut Diagnostics) -> Vec<(String, usi
             diags.push(
                 Diagnostic::error(Code::Syntax, format!("`{item}` is not `predicate/arity`"))
                     .at(span, "expected predicate/arity")
-                    .note("write supplied predicates as `seat/1, sale/2`"),
+                    .note("write supplied predicates as `seat/1, sale/2`, with arities up to 64"),
             );
             Vec::new()
         }

@@ -848,7 +848,9 @@ fn lower_script(s: &ScriptSource, diags: &mut Diagnostics) -> Script {
             Err(item) => {
                 let d =
                     Diagnostic::error(Code::Syntax, format!("`{item}` is not `predicate/arity`"))
-                        .note("write supplied predicates as `seat/1, sale/2`");
+                        .note(
+                            "write supplied predicates as `seat/1, sale/2`, with arities up to 64",
+                        );
                 diags.push(c.locate(d, None, "expected predicate/arity"));
             }
         }

@@ -9,7 +9,7 @@ use super::source::{Cell, Origin, RoleRow, RuleRow, ScriptSource};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::source::{FileId, SourceMap};
 use calamine::{Data, Reader};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// `A`, `B`, ..., `Z`, `AA`, ... for a 0-based column.
 pub fn column_name(mut col: u32) -> String {
@@ -54,8 +54,8 @@ impl Reading<'_> {
         contract: &Sheet,
     ) -> Option<Table> {
         let sheet = contract.name;
-        let range = match wb.worksheet_range(sheet) {
-            Ok(r) => r,
+        let cells = match used_cells(wb, sheet) {
+            Ok(c) => c,
             Err(e) => {
                 self.at(
                     Diagnostic::error(Code::Syntax, format!("cannot read sheet `{sheet}`: {e}")),
@@ -65,14 +65,19 @@ impl Reading<'_> {
                 return None;
             }
         };
-        self.uncached_formulas(wb, sheet, &range);
-        let (top, left) = range.start().unwrap_or((0, 0));
-        let mut rows = range.rows();
+        self.uncached_formulas(wb, sheet, &cells);
+        let top = cells.keys().next().copied().unwrap_or(0);
+        let left = cells
+            .values()
+            .flat_map(|row| row.keys().next())
+            .min()
+            .copied()
+            .unwrap_or(0);
+        let mut rows = cells.into_iter();
         let mut columns = HashMap::new();
         let mut last_header = left;
-        if let Some(header) = rows.next() {
-            for (i, cell) in header.iter().enumerate() {
-                let col = left + i as u32;
+        if let Some((_, header)) = rows.next().filter(|(r, _)| *r == top) {
+            for (col, cell) in header {
                 let text = match cell {
                     Data::String(s) => s.clone(),
                     Data::Empty => continue,
@@ -132,16 +137,10 @@ impl Reading<'_> {
             return None;
         }
         let mut out = Vec::new();
-        for (i, row) in rows.enumerate() {
-            let r = top + 1 + i as u32;
+        for (r, row) in rows {
             let cells: HashMap<u32, Data> = row
-                .iter()
-                .enumerate()
-                .filter(|(_, d)| {
-                    !matches!(d, Data::Empty)
-                        && !matches!(d, Data::String(s) if s.trim().is_empty())
-                })
-                .map(|(j, d)| (left + j as u32, d.clone()))
+                .into_iter()
+                .filter(|(_, d)| !matches!(d, Data::String(s) if s.trim().is_empty()))
                 .collect();
             if !cells.is_empty() {
                 out.push((r, cells));
@@ -153,7 +152,9 @@ impl Reading<'_> {
             rows: out,
         })
     }
+}
 
+impl Reading<'_> {
     /// A formula whose value the file does not store reads as an empty cell, so the rule or role
     /// it belongs to would silently lose that cell: report each at its cell. Files written by
     /// generators that do not compute formulas (and never opened in a spreadsheet) have them.
@@ -161,18 +162,12 @@ impl Reading<'_> {
         &mut self,
         wb: &mut calamine::Sheets<std::io::Cursor<Vec<u8>>>,
         sheet: &str,
-        values: &calamine::Range<Data>,
+        values: &BTreeMap<u32, BTreeMap<u32, Data>>,
     ) {
-        // A sheet whose formulas cannot be read has none that matter: its values are read.
-        let Ok(formulas) = wb.worksheet_formula(sheet) else {
-            return;
-        };
-        let (top, left) = formulas.start().unwrap_or((0, 0));
-        for (r, c, formula) in formulas.used_cells() {
-            let at = (top + r as u32, left + c as u32);
+        for (at, formula) in formulas(wb, sheet) {
             // Generators write an uncached result as nothing or as an empty string; a formula
             // that really gives "" cannot be told from them, and an empty cell says the same.
-            let cached = match values.get_value(at) {
+            let cached = match values.get(&at.0).and_then(|row| row.get(&at.1)) {
                 None | Some(Data::Empty) => false,
                 Some(Data::String(s)) => !s.is_empty(),
                 Some(_) => true,
@@ -212,7 +207,72 @@ impl Reading<'_> {
             },
         })
     }
+}
 
+/// The formulas of a sheet with their (0-based row, column). A workbook's are read cell by cell,
+/// like its values (`used_cells`); a sheet whose formulas cannot be read has none that matter.
+fn formulas(
+    wb: &mut calamine::Sheets<std::io::Cursor<Vec<u8>>>,
+    sheet: &str,
+) -> Vec<((u32, u32), String)> {
+    let mut out = Vec::new();
+    if let calamine::Sheets::Xlsx(xlsx) = wb {
+        if let Ok(mut reader) = xlsx.worksheet_cells_reader(sheet) {
+            while let Ok(Some(cell)) = reader.next_formula() {
+                if !cell.get_value().is_empty() {
+                    out.push((cell.get_position(), cell.get_value().clone()));
+                }
+            }
+        }
+        return out;
+    }
+    if let Ok(range) = wb.worksheet_formula(sheet) {
+        let (top, left) = range.start().unwrap_or((0, 0));
+        for (r, c, formula) in range.used_cells() {
+            out.push(((top + r as u32, left + c as u32), formula.clone()));
+        }
+    }
+    out
+}
+
+/// The non-empty cells of a sheet by row, then column. A workbook is read cell by cell, so one
+/// value far out (`XFD100000`) costs one entry, not the dense grid up to it that calamine's
+/// ranges allocate (52 GB there); other formats fall back to the range.
+fn used_cells(
+    wb: &mut calamine::Sheets<std::io::Cursor<Vec<u8>>>,
+    sheet: &str,
+) -> Result<BTreeMap<u32, BTreeMap<u32, Data>>, String> {
+    let mut cells: BTreeMap<u32, BTreeMap<u32, Data>> = BTreeMap::new();
+    if let calamine::Sheets::Xlsx(xlsx) = wb {
+        let mut reader = match xlsx.worksheet_cells_reader(sheet) {
+            Ok(r) => r,
+            // A chart sheet under the name: no cells, as calamine's ranges treat it.
+            Err(calamine::XlsxError::NotAWorksheet(_)) => return Ok(cells),
+            Err(e) => return Err(e.to_string()),
+        };
+        while let Some(cell) = reader.next_cell().map_err(|e| e.to_string())? {
+            let data: Data = cell.get_value().clone().into();
+            if !matches!(data, Data::Empty) {
+                let (row, col) = cell.get_position();
+                cells.entry(row).or_default().insert(col, data);
+            }
+        }
+        return Ok(cells);
+    }
+    let range = wb.worksheet_range(sheet).map_err(|e| e.to_string())?;
+    let (top, left) = range.start().unwrap_or((0, 0));
+    for (row, col, data) in range.used_cells() {
+        if !matches!(data, Data::Empty) {
+            cells
+                .entry(top + row as u32)
+                .or_default()
+                .insert(left + col as u32, data.clone());
+        }
+    }
+    Ok(cells)
+}
+
+impl Reading<'_> {
     /// The text of a cell under `column`, or `None` when empty. Formula errors are reported.
     fn cell(
         &mut self,

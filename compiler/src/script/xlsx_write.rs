@@ -208,6 +208,11 @@ pub fn to_bytes(asset: &ScriptAsset) -> Result<Vec<u8>, ExportError> {
     let sheets = sheets(asset);
     let writer = Writer::new();
     let mut wb = Workbook::new();
+    // The same script gives the same bytes: the writer would stamp the current time as the
+    // document's creation date (the zip entries' own times are already fixed).
+    wb.set_properties(
+        &rust_xlsxwriter::DocProperties::new().set_creation_datetime(&creation_datetime()),
+    );
     let workbook = |e: XlsxError| ExportError::Workbook(e.to_string());
 
     let ws = wb.add_worksheet();
@@ -268,6 +273,19 @@ pub fn to_bytes(asset: &ScriptAsset) -> Result<Vec<u8>, ExportError> {
     ws.set_active(true);
 
     wb.save_to_buffer().map_err(workbook)
+}
+
+/// The creation date written into exported workbooks: `SOURCE_DATE_EPOCH` (seconds since
+/// 1970, the reproducible-builds convention) when it is set, else a fixed 1980-01-01, the
+/// earliest date a zip archive can hold.
+fn creation_datetime() -> rust_xlsxwriter::ExcelDateTime {
+    let fixed =
+        || rust_xlsxwriter::ExcelDateTime::from_ymd(1980, 1, 1).expect("a valid calendar date");
+    std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse::<i64>().ok())
+        .and_then(|t| rust_xlsxwriter::ExcelDateTime::from_timestamp(t).ok())
+        .unwrap_or_else(fixed)
 }
 
 /// Writes the workbook to `path` atomically: a failure leaves any previous file untouched and

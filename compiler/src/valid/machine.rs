@@ -41,6 +41,15 @@ pub fn check_reachability(module: &Module, diags: &mut Diagnostics) {
         while let Some(n) = bfs.next(&g) {
             reached[n.index()] = true;
         }
+        // Transitions to no state, gathered once: scanning every transition again for each
+        // unreachable state made this quadratic (250,000 duplicate states: minutes).
+        let dangling: Vec<&crate::ir::Transition> = machine
+            .states
+            .iter()
+            .flat_map(|&o| module.states[o].transitions.iter())
+            .filter(|t| t.target.is_none())
+            .collect();
+        let mut misspellings: HashMap<&str, Vec<&crate::ir::Transition>> = HashMap::new();
         for &s in &machine.states {
             if !reached[nodes[&s].index()] {
                 let state = &module.states[s];
@@ -54,16 +63,15 @@ pub fn check_reachability(module: &Module, diags: &mut Diagnostics) {
                 .at(state.name.span, "no transition leads here")
                 .related(module.states[initial].name.span, "the machine starts here");
                 // The classic cause: a transition that names this state with a typo.
-                let dangling: Vec<_> = machine
-                    .states
-                    .iter()
-                    .flat_map(|&o| module.states[o].transitions.iter())
-                    .filter(|t| {
-                        t.target.is_none()
-                            && suggest(&t.target_name.text, [state.name.text.as_str()]).is_some()
-                    })
-                    .collect();
-                for t in dangling {
+                let name = state.name.text.as_str();
+                let found = misspellings.entry(name).or_insert_with(|| {
+                    dangling
+                        .iter()
+                        .filter(|t| suggest(&t.target_name.text, [name]).is_some())
+                        .copied()
+                        .collect()
+                });
+                for t in found.iter() {
                     d = d.related(
                         t.target_name.span,
                         format!(

@@ -149,6 +149,62 @@ fn unbound_in_function_terms<'a>(
 }
 
 /// `uninstantiated-variable` and `unsafe-negation`, left to right through the rule.
+/// Distinct variables one rule may use. The runtime's solver keeps a binding slot per variable
+/// for every literal (to backtrack without undo logs), so a rule's memory is literals times
+/// variables: these two limits keep it to a few megabytes.
+pub const MAX_RULE_VARIABLES: usize = 256;
+/// Literals one rule's precondition may have.
+pub const MAX_RULE_LITERALS: usize = 1_000;
+
+/// A variable's name, where it is in its cell, and the cell.
+type VariableUse<'r> = (&'r str, Range<usize>, &'r Option<Cell>);
+
+/// `limit-exceeded` for a rule past [`MAX_RULE_LITERALS`] or [`MAX_RULE_VARIABLES`]; `uses`
+/// lists every variable use from the given precondition literal on. The other variable
+/// checks are skipped for such a rule: they are quadratic in its size.
+fn within_limits<'r>(
+    r: &'r ScriptRule,
+    uses: &dyn Fn(usize) -> Vec<VariableUse<'r>>,
+    diags: &mut Diagnostics,
+) -> bool {
+    let errors = diags.len();
+    if r.precondition.len() > MAX_RULE_LITERALS {
+        let d = Diagnostic::error(
+            Code::LimitExceeded,
+            format!(
+                "rule {}: the precondition has {} literals; at most {MAX_RULE_LITERALS} are allowed",
+                r.label,
+                r.precondition.len()
+            ),
+        )
+        .note("split the rule, or keep the facts it tests in fewer predicates");
+        diags.push(at(
+            &r.precondition_cell,
+            &r.row,
+            d,
+            None,
+            "too many literals",
+        ));
+    } else {
+        let mut names: HashSet<&str> = HashSet::new();
+        for (v, range, cell) in uses(0) {
+            if names.insert(v) && names.len() > MAX_RULE_VARIABLES {
+                let d = Diagnostic::error(
+                    Code::LimitExceeded,
+                    format!(
+                        "rule {}: more than {MAX_RULE_VARIABLES} distinct variables; `{v}` is one too many",
+                        r.label
+                    ),
+                )
+                .note("split the rule: each variable costs memory for every literal when it runs");
+                diags.push(at(cell, &r.row, d, Some(range), "one variable too many"));
+                break;
+            }
+        }
+    }
+    diags.len() == errors
+}
+
 fn variables(r: &ScriptRule, diags: &mut Diagnostics) {
     let mut bound: HashSet<&str> = HashSet::new();
     let uninstantiated = |cell: &Option<Cell>, v: &str, range: Range<usize>, what: &str| {
@@ -220,6 +276,9 @@ fn variables(r: &ScriptRule, diags: &mut Diagnostics) {
         }
         v
     };
+    if !within_limits(r, &later_uses, diags) {
+        return;
+    }
     for (i, lit) in r.precondition.iter().enumerate() {
         match lit {
             LiteralAst::Pos(a) => {

@@ -122,6 +122,7 @@ impl NavData {
         let mut data: NavData =
             postcard::from_bytes(payload).map_err(|e| NavError::Decode(e.to_string()))?;
         data.verify()?;
+        data.verify_distances()?;
         Ok(data)
     }
 
@@ -139,9 +140,9 @@ impl NavData {
                 .map(|_| ())
                 .map_err(std::io::Error::other)
         })
-        .map_err(|e| NavError::Io(e.to_string()))?;
+        .map_err(|e| NavError::Write(e.to_string()))?;
         std::fs::metadata(path)
             .map(|m| m.len())
-            .map_err(|e| NavError::Io(e.to_string()))
+            .map_err(|e| NavError::Write(e.to_string()))
     }
 }

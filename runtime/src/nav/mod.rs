@@ -91,6 +91,20 @@ impl NavData {
         self.hierarchy.reindex()
     }
 
+    /// Checks every distance-table entry against the graph (see
+    /// [`Hierarchy::verify_table_distances`]). Done for data read from outside (a file): it
+    /// costs about one more pass over the tables' edges, which freshly computed tables do not
+    /// need.
+    pub(crate) fn verify_distances(&self) -> Result<(), NavError> {
+        // Children come after their parents: checking in reverse checks each child's table
+        // before a parent reads it as edges.
+        for c in (0..self.hierarchy.clusters.len()).rev() {
+            self.hierarchy
+                .verify_table_distances(&self.graph, c as hierarchy::ClusterId)?;
+        }
+        Ok(())
+    }
+
     /// Bytes held in memory by the graph and the hierarchy.
     pub fn heap_bytes(&self) -> usize {
         self.graph.heap_bytes() + self.hierarchy.heap_bytes()
@@ -103,6 +117,9 @@ pub enum NavError {
     /// The file could not be read.
     #[error("cannot read the file: {0}")]
     Io(String),
+    /// The file could not be written.
+    #[error("cannot write the file: {0}")]
+    Write(String),
     /// The file has no bytes at all.
     #[error("the file is empty")]
     Empty,

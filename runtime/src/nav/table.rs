@@ -194,6 +194,51 @@ impl Hierarchy {
         let cl = &self.clusters[c as usize];
         let m = cl.members.len();
         let metric = graph.metric;
+        let lists = self.local_edges(graph, c);
+        let local = LocalGraph::from_lists(lists);
+        let leaf = cl.is_leaf();
+        let mut roles = vec![0u32; m];
+        for &b in &cl.border {
+            roles[b as usize] |= ROLE_BORDER;
+        }
+        let block: Vec<u32> = if leaf {
+            Vec::new()
+        } else {
+            (0..m as u32)
+                .map(|a| role_block(cl.child_index(a)))
+                .collect()
+        };
+        for (r, b) in roles.iter_mut().zip(&block) {
+            *r |= b;
+        }
+        let mut dist = vec![UNREACHABLE; m];
+        let mut via = vec![0u32; m];
+        let mut heap = BinaryHeap::new();
+        for &p in sources {
+            let p = p as usize;
+            local.dijkstra(metric, p as u32, &roles, &mut dist, &mut via, &mut heap)?;
+            // A leaf stores border node p's column, an inner cluster member p's row; the
+            // inner matrix is symmetric, so p's column gets the same distances. The bits
+            // belong to the source's own run (row p).
+            let row = p * m;
+            table.entries[row..row + m].copy_from_slice(&dist);
+            for (x, &passed) in via.iter().enumerate() {
+                table.via_border.set(row + x, passed & ROLE_BORDER != 0);
+                if !leaf {
+                    table.via_block.set(row + x, passed & block[x] != 0);
+                    table.entries[x * m + p] = dist[x];
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Cluster `c`'s edges by local index: real edges inside a leaf; for an inner cluster, real
+    /// edges between members of different children and virtual edges (the child's table)
+    /// between border nodes of the same child.
+    fn local_edges(&self, graph: &Graph, c: ClusterId) -> Vec<Vec<(u32, Packed)>> {
+        let cl = &self.clusters[c as usize];
+        let m = cl.members.len();
         let mut lists: Vec<Vec<(u32, Packed)>> = vec![Vec::new(); m];
         if cl.is_leaf() {
             for (a, &v) in cl.members.iter().enumerate() {
@@ -229,38 +274,67 @@ impl Hierarchy {
                 }
             }
         }
-        let local = LocalGraph::from_lists(lists);
-        let leaf = cl.is_leaf();
-        let mut roles = vec![0u32; m];
-        for &b in &cl.border {
-            roles[b as usize] |= ROLE_BORDER;
+        lists
+    }
+
+    /// Checks that cluster `c`'s stored table holds the shortest distances of its region: each
+    /// finite entry is reached over some edge from another entry of its row, no edge offers a
+    /// shorter way, and an unreachable entry has no reachable predecessor. With positive edge
+    /// costs these (Bellman's) equations have one solution, so a corrupted entry, or a graph
+    /// changed under its tables, is found here, in one pass over the edges per row, instead of
+    /// derailing a search later. Children's tables must have passed first (they are read as
+    /// edges).
+    pub(crate) fn verify_table_distances(
+        &self,
+        graph: &Graph,
+        c: ClusterId,
+    ) -> Result<(), NavError> {
+        let cl = &self.clusters[c as usize];
+        let m = cl.members.len();
+        let metric = graph.metric;
+        // Predecessors: the row of source p holds distances *from* p.
+        let mut into: Vec<Vec<(u32, Packed)>> = vec![Vec::new(); m];
+        for (a, out) in self.local_edges(graph, c).into_iter().enumerate() {
+            for (b, cost) in out {
+                into[b as usize].push((a as u32, cost));
+            }
         }
-        let block: Vec<u32> = if leaf {
-            Vec::new()
+        let sources: Vec<u32> = if cl.is_leaf() {
+            cl.border.clone()
         } else {
-            (0..m as u32)
-                .map(|a| role_block(cl.child_index(a)))
-                .collect()
+            (0..m as u32).collect()
         };
-        for (r, b) in roles.iter_mut().zip(&block) {
-            *r |= b;
-        }
-        let mut dist = vec![UNREACHABLE; m];
-        let mut via = vec![0u32; m];
-        let mut heap = BinaryHeap::new();
-        for &p in sources {
-            let p = p as usize;
-            local.dijkstra(metric, p as u32, &roles, &mut dist, &mut via, &mut heap)?;
-            // A leaf stores border node p's column, an inner cluster member p's row; the
-            // inner matrix is symmetric, so p's column gets the same distances. The bits
-            // belong to the source's own run (row p).
-            let row = p * m;
-            table.entries[row..row + m].copy_from_slice(&dist);
-            for (x, &passed) in via.iter().enumerate() {
-                table.via_border.set(row + x, passed & ROLE_BORDER != 0);
-                if !leaf {
-                    table.via_block.set(row + x, passed & block[x] != 0);
-                    table.entries[x * m + p] = dist[x];
+        let bad = |p: u32, x: usize| {
+            Err(NavError::Invalid(format!(
+                "cluster {c}'s distance table disagrees with the graph (entry {p} -> {x}): the file is corrupt or stale; rebuild it"
+            )))
+        };
+        for p in sources {
+            let row = p as usize * m;
+            for (x, preds) in into.iter().enumerate() {
+                let d = cl.table.entries.get(row + x);
+                if x == p as usize {
+                    if d != 0 {
+                        return bad(p, x);
+                    }
+                    continue;
+                }
+                // Within rounding of the search's own comparison (octile costs are irrational).
+                let shorter_than = metric.value(d) * (1.0 - 1e-12);
+                let mut tight = false;
+                for &(y, cost) in preds {
+                    let Some(through) = metric.add(cl.table.entries.get(row + y as usize), cost)
+                    else {
+                        continue;
+                    };
+                    if through == d {
+                        tight = true;
+                    } else if metric.value(through) < shorter_than {
+                        return bad(p, x);
+                    }
+                }
+                if d != UNREACHABLE && !tight {
+                    return bad(p, x);
                 }
             }
         }

@@ -186,3 +186,40 @@ fn same_leaf_path_through_another_cluster() {
     let r = nav.find_path(3, 2, &mut ws).unwrap().unwrap();
     assert_eq!((r.cost, r.path), (11.0, vec![3, 0, 2]));
 }
+
+/// Issue 23: a file whose distance table was changed (and its checksum recomputed) loaded and
+/// then failed as "internal error in PPA*" at query time. The verifier checks every entry
+/// against the graph, so each such change is refused at load.
+#[test]
+fn a_changed_table_entry_is_refused_at_load() {
+    use super::cost::UNREACHABLE;
+    use super::distances::Entries;
+    let good = sample();
+    assert!(NavData::from_bytes(&good.to_bytes().unwrap()).is_ok());
+    let mut tried = 0;
+    for c in 0..good.hierarchy.clusters.len() {
+        let table = &good.hierarchy.clusters[c].table;
+        let n = good.hierarchy.clusters[c].table_len();
+        for i in 0..n {
+            let d = table.get(i);
+            for changed in [d.wrapping_add(1), d.wrapping_sub(1), UNREACHABLE, 0] {
+                if changed == d {
+                    continue;
+                }
+                let mut bad = good.clone();
+                let mut entries: Vec<_> = (0..n).map(|j| table.get(j)).collect();
+                entries[i] = changed;
+                bad.hierarchy.clusters[c].table.entries =
+                    Entries::from_wide(bad.graph.metric, entries);
+                let e = NavData::from_bytes(&bad.to_bytes().unwrap())
+                    .expect_err(&format!("cluster {c} entry {i}: {d} -> {changed}"));
+                assert!(
+                    matches!(&e, NavError::Invalid(m) if m.contains("disagrees with the graph")),
+                    "{e}"
+                );
+                tried += 1;
+            }
+        }
+    }
+    assert!(tried > 20, "{tried}");
+}

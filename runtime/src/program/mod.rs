@@ -570,6 +570,11 @@ impl Program {
         let mut program: Program =
             postcard::from_bytes(payload).map_err(|e| LoadError::Decode(e.to_string()))?;
         program.nav.prepare().map_err(LoadError::Invalid)?;
+        // Tables read from a file are checked against the graph too (see NavData::from_bytes).
+        if let Some(data) = &program.nav.data {
+            data.verify_distances()
+                .map_err(|e| LoadError::Invalid(format!("navigation data: {e}")))?;
+        }
         verify::verify(&program).map_err(LoadError::Invalid)?;
         program.build_index();
         Ok(program)

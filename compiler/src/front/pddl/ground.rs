@@ -10,7 +10,13 @@ use super::resolve::{Arg, LAction, LAtom, Lifted, ObjId, PredId};
 use crate::diag::{Code, Diagnostic, Diagnostics, Severity};
 use crate::source::Span;
 use ensemble_runtime::plan::{FactId, Operator, Task};
+use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
+use std::time::Instant;
+
+/// Ground actions one task may have by default: a planner given more could not search them in
+/// a game's budget, and grounding them alone takes gigabytes. `GroundOptions::max_operators`.
+pub const MAX_GROUND_ACTIONS: usize = 1_000_000;
 
 /// Sizes, for reports and benchmarks.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -54,6 +60,10 @@ pub struct GroundOptions {
     /// `unreachable-goal` is a warning for `ensemble plan` (which exits 3) and an error in a
     /// project (the agent could never succeed).
     pub goal_severity: Severity,
+    /// Grounding stops with a `limit-exceeded` error past this many ground actions.
+    pub max_operators: usize,
+    /// ... or at this moment (`ensemble plan --time-limit`).
+    pub deadline: Option<Instant>,
 }
 
 impl Default for GroundOptions {
@@ -64,6 +74,8 @@ impl Default for GroundOptions {
             may_become_true: Vec::new(),
             may_change: Vec::new(),
             goal_severity: Severity::Warning,
+            max_operators: MAX_GROUND_ACTIONS,
+            deadline: None,
         }
     }
 }
@@ -120,8 +132,45 @@ fn inst(args: &[Arg], binding: &[ObjId]) -> Vec<ObjId> {
         .collect()
 }
 
+/// What stops grounding early: the clock (read every few thousand steps, as reading it costs
+/// more than a step) and the number of ground actions.
+struct Budget {
+    deadline: Option<Instant>,
+    steps: Cell<u64>,
+    out_of_time: Cell<bool>,
+    /// Set when an action found more instances than the limit leaves room for.
+    out_of_room: Cell<bool>,
+}
+
+impl Budget {
+    /// Counts one step; `true` once the deadline has passed (the room does not matter here).
+    fn exhausted_in_time(&self) -> bool {
+        let room = self.out_of_room.replace(false);
+        let out = self.exhausted();
+        self.out_of_room.set(room);
+        out
+    }
+
+    /// Counts one step of the join; `true` once the deadline has passed or the room is full.
+    fn exhausted(&self) -> bool {
+        if self.out_of_time.get() || self.out_of_room.get() {
+            return true;
+        }
+        let steps = self.steps.get() + 1;
+        self.steps.set(steps);
+        if steps.is_multiple_of(4096)
+            && let Some(d) = self.deadline
+            && Instant::now() >= d
+        {
+            self.out_of_time.set(true);
+        }
+        self.out_of_time.get()
+    }
+}
+
 struct Enumerator<'a> {
     action: &'a LAction,
+    budget: &'a Budget,
     /// Positive preconditions, static ones first.
     pre: Vec<&'a LAtom>,
     is_static: &'a [bool],
@@ -155,6 +204,9 @@ impl Enumerator<'_> {
         };
         let n = source.by_pred[atom.pred as usize].len();
         for t in 0..n {
+            if self.budget.exhausted() {
+                return;
+            }
             let tuple = &source.by_pred[atom.pred as usize][t];
             let mut newly = Vec::new();
             let mut ok = true;
@@ -194,6 +246,9 @@ impl Enumerator<'_> {
         statics: &Facts,
         out: &mut dyn FnMut(&[ObjId]),
     ) {
+        if self.budget.exhausted() {
+            return;
+        }
         if p == binding.len() {
             let b: Vec<ObjId> = binding.iter().map(|x| x.expect("bound")).collect();
             let arg = |a: &Arg| match a {
@@ -262,6 +317,13 @@ pub fn ground_with(l: &Lifted, opts: &GroundOptions, diags: &mut Diagnostics) ->
             fluents.insert((*p, args.clone()));
         }
     }
+    let seeded = fluents.order.len();
+    let budget = Budget {
+        deadline: opts.deadline,
+        steps: Cell::new(0),
+        out_of_time: Cell::new(false),
+        out_of_room: Cell::new(false),
+    };
     let enumerators: Vec<Enumerator> = l
         .actions
         .iter()
@@ -270,6 +332,7 @@ pub fn ground_with(l: &Lifted, opts: &GroundOptions, diags: &mut Diagnostics) ->
             pre.sort_by_key(|x| !is_static[x.pred as usize]);
             Enumerator {
                 action: a,
+                budget: &budget,
                 pre,
                 is_static: &is_static,
                 allowed: a
@@ -289,27 +352,71 @@ pub fn ground_with(l: &Lifted, opts: &GroundOptions, diags: &mut Diagnostics) ->
     // Fixpoint: ground every action whose positive preconditions are reached; add its effects.
     let mut groundings: Vec<Vec<Vec<ObjId>>> = vec![Vec::new(); l.actions.len()];
     let mut seen: Vec<HashSet<Vec<ObjId>>> = vec![HashSet::new(); l.actions.len()];
-    loop {
+    let mut total = 0usize;
+    // Stopped early: what the fixpoint did not reach is unknown, not unreachable.
+    let mut stopped = false;
+    let started = Instant::now();
+    'fixpoint: loop {
         let mut changed = false;
         for (ai, e) in enumerators.iter().enumerate() {
             let mut found = Vec::new();
+            // New instances this round, counted against the limit as they are found so one
+            // action's huge join cannot allocate past it.
+            let room = opts.max_operators.saturating_sub(total);
             e.run(&statics, &fluents, &mut |b| {
                 if !seen[ai].contains(b) {
                     found.push(b.to_vec());
+                    if found.len() > room {
+                        budget.out_of_room.set(true);
+                    }
                 }
             });
             for b in found {
+                // Recording a million instances takes seconds too: keep honouring the clock.
+                if budget.exhausted_in_time() {
+                    break;
+                }
                 if seen[ai].insert(b.clone()) {
                     for x in &l.actions[ai].add {
                         changed |= fluents.insert((x.pred, inst(&x.args, &b)));
                     }
                     groundings[ai].push(b);
+                    total += 1;
                 }
+            }
+            let stop = if budget.out_of_time.get() {
+                Some(format!(
+                    "grounding stopped by the time limit after {:.1} s and {total} ground actions (at action `{}`)",
+                    started.elapsed().as_secs_f64(),
+                    l.actions[ai].name
+                ))
+            } else if total > opts.max_operators || budget.out_of_room.get() {
+                Some(format!(
+                    "grounding stopped: more than {} ground actions (at action `{}`)",
+                    opts.max_operators, l.actions[ai].name
+                ))
+            } else {
+                None
+            };
+            if let Some(message) = stop {
+                diags.push(
+                    Diagnostic::error(Code::LimitExceeded, message)
+                        .at(l.actions[ai].span, "while grounding this action")
+                        .note("fewer objects, more typed parameters or static preconditions keep grounding small"),
+                );
+                stopped = true;
+                break 'fixpoint;
             }
         }
         if !changed {
             break;
         }
+    }
+    if stopped {
+        // The error stands; building a task of the million operators found so far would only
+        // take longer than grounding did.
+        groundings.iter_mut().for_each(Vec::clear);
+        fluents.order.truncate(seeded);
     }
     // Facts: the reached fluent atoms, sorted for a deterministic task.
     let mut keys: Vec<Key> = fluents.order.clone();
@@ -381,6 +488,9 @@ pub fn ground_with(l: &Lifted, opts: &GroundOptions, diags: &mut Diagnostics) ->
         };
         if !reachable {
             unreachable_goals.push(g.span);
+            if stopped {
+                continue;
+            }
             diags.push(
                 Diagnostic::new(
                     opts.goal_severity,
@@ -411,7 +521,7 @@ pub fn ground_with(l: &Lifted, opts: &GroundOptions, diags: &mut Diagnostics) ->
     }
     // What the fixpoint says about the domain.
     for (ai, a) in l.actions.iter().enumerate() {
-        if groundings[ai].is_empty() {
+        if groundings[ai].is_empty() && !stopped {
             diags.push(
                 Diagnostic::warning(
                     Code::UnexecutableRule,

@@ -82,6 +82,17 @@ pub fn ground_texts(
     problem: (&str, &str),
     diags: &mut Diagnostics,
 ) -> Option<Grounded> {
+    ground_texts_with(sources, domain, problem, &GroundOptions::default(), diags)
+}
+
+/// [`ground_texts`] with grounding options (limits, a deadline).
+pub fn ground_texts_with(
+    sources: &mut SourceMap,
+    domain: (&str, &str),
+    problem: (&str, &str),
+    opts: &GroundOptions,
+    diags: &mut Diagnostics,
+) -> Option<Grounded> {
     let before = diags.count(crate::diag::Severity::Error);
     let dfile = sources.add(SourceFile::new(
         domain.0.to_string(),
@@ -110,7 +121,7 @@ pub fn ground_texts(
     if diags.count(crate::diag::Severity::Error) > before {
         return None;
     }
-    Some(ground::ground(&lifted, diags))
+    Some(ground::ground_with(&lifted, opts, diags))
 }
 
 /// Reads the two files and grounds them. I/O problems are returned as errors (exit 2).
@@ -120,13 +131,25 @@ pub fn ground_files(
     problem: &Path,
     diags: &mut Diagnostics,
 ) -> Result<Option<Grounded>, (std::path::PathBuf, std::io::Error)> {
+    ground_files_with(sources, domain, problem, &GroundOptions::default(), diags)
+}
+
+/// [`ground_files`] with grounding options (limits, a deadline).
+pub fn ground_files_with(
+    sources: &mut SourceMap,
+    domain: &Path,
+    problem: &Path,
+    opts: &GroundOptions,
+    diags: &mut Diagnostics,
+) -> Result<Option<Grounded>, (std::path::PathBuf, std::io::Error)> {
     let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| (p.to_path_buf(), e));
     let dtext = read(domain)?;
     let ptext = read(problem)?;
-    Ok(ground_texts(
+    Ok(ground_texts_with(
         sources,
         (&domain.display().to_string(), &dtext),
         (&problem.display().to_string(), &ptext),
+        opts,
         diags,
     ))
 }

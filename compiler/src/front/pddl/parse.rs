@@ -12,6 +12,9 @@ use crate::source::Span;
 pub const SUPPORTED_REQUIREMENTS: &[&str] =
     &[":strips", ":typing", ":negative-preconditions", ":equality"];
 
+/// Literals one action's precondition may have (docs/formats/pddl.md).
+pub const MAX_PRECONDITION_LITERALS: usize = 1_000;
+
 struct Reader<'a> {
     diags: &'a mut Diagnostics,
 }
@@ -308,12 +311,30 @@ impl Reader<'_> {
             eff: Vec::new(),
         };
         let mut i = 2;
+        // Where each keyword was first given: a second `:precondition` would silently replace
+        // or merge with the first, so it is an error naming both.
+        let mut given: Vec<(&str, Span)> = Vec::new();
         while i < items.len() {
             let key = &items[i];
             let Some(value) = items.get(i + 1) else {
                 self.syntax(key.span(), "a keyword without a value", "here");
                 break;
             };
+            if let Some(k @ (":parameters" | ":precondition" | ":effect")) = key.atom() {
+                if let Some((_, first)) = given.iter().find(|(g, _)| *g == k) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            Code::Syntax,
+                            format!("action `{}` gives `{k}` twice", action.name.text),
+                        )
+                        .at(key.span(), "given again here")
+                        .related(*first, "first given here"),
+                    );
+                    i += 2;
+                    continue;
+                }
+                given.push((k, key.span()));
+            }
             match key.atom() {
                 Some(":parameters") => match value.list() {
                     Some(l) => {
@@ -330,7 +351,25 @@ impl Reader<'_> {
                     }
                     None => self.syntax(value.span(), "expected a parameter list", "here"),
                 },
-                Some(":precondition") => self.condition(value, &mut action.pre),
+                Some(":precondition") => {
+                    self.condition(value, &mut action.pre);
+                    // Grounding joins the literals one level of recursion each, and a rule
+                    // this long is a generator's mistake, not a design.
+                    if action.pre.len() > MAX_PRECONDITION_LITERALS {
+                        self.diags.push(
+                            Diagnostic::error(
+                                Code::LimitExceeded,
+                                format!(
+                                    "action `{}` has {} precondition literals; at most {MAX_PRECONDITION_LITERALS} are allowed",
+                                    action.name.text,
+                                    action.pre.len()
+                                ),
+                            )
+                            .at(value.span(), "this precondition"),
+                        );
+                        action.pre.truncate(MAX_PRECONDITION_LITERALS);
+                    }
+                }
                 Some(":effect") => self.effect(value, &mut action.eff),
                 Some(k) => self.syntax(
                     key.span(),

@@ -37,8 +37,14 @@ impl Sexp {
     }
 }
 
+/// How deeply parentheses may nest. Real domains nest a dozen levels; the readers after this
+/// one recurse on the tree (and dropping it recurses too), so a bound here keeps a hostile
+/// `(and (and (and ...` from overflowing the stack.
+pub const MAX_NESTING: usize = 256;
+
 /// Reads every top-level expression of a file; reports unbalanced parentheses and stray
-/// characters as `syntax` errors.
+/// characters as `syntax` errors, and nesting deeper than [`MAX_NESTING`] as `limit-exceeded`
+/// (the too-deep expression is skipped whole).
 pub fn parse(file: FileId, text: &str, diags: &mut Diagnostics) -> Vec<Sexp> {
     let bytes = text.as_bytes();
     let mut i = 0;
@@ -46,6 +52,17 @@ pub fn parse(file: FileId, text: &str, diags: &mut Diagnostics) -> Vec<Sexp> {
     let mut stack: Vec<(usize, Vec<Sexp>)> = vec![(0, Vec::new())];
     while i < bytes.len() {
         let c = bytes[i];
+        if c == b'(' && stack.len() > MAX_NESTING {
+            diags.push(
+                Diagnostic::error(
+                    Code::LimitExceeded,
+                    format!("expressions nest more than {MAX_NESTING} levels deep"),
+                )
+                .at(Span::new(file, i..i + 1), "this `(` is one level too deep"),
+            );
+            i = skip_expression(bytes, i);
+            continue;
+        }
         match c {
             b';' => {
                 while i < bytes.len() && bytes[i] != b'\n' {
@@ -103,6 +120,33 @@ pub fn parse(file: FileId, text: &str, diags: &mut Diagnostics) -> Vec<Sexp> {
     stack.pop().map(|(_, items)| items).unwrap_or_default()
 }
 
+/// The offset after the expression opened at `open` (or the end of the text when it is never
+/// closed), minding comments.
+fn skip_expression(bytes: &[u8], open: usize) -> usize {
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < bytes.len() {
+        match bytes[i] {
+            b';' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    i
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,6 +164,23 @@ mod tests {
         assert_eq!(v[0].head(), Some("define"));
         let l = v[0].list().unwrap();
         assert_eq!(l[1].list().unwrap()[1].atom(), Some("x"));
+    }
+
+    #[test]
+    fn nesting_past_the_limit_is_one_located_error_not_a_stack_overflow() {
+        let depth = 30_000;
+        let text = format!("(x {} y)", "(and ".repeat(depth) + &")".repeat(depth));
+        let mut d = Diagnostics::default();
+        let v = parse(FileId(0), &text, &mut d);
+        assert_eq!(d.len(), 1, "{d:?}");
+        let e = d.iter().next().unwrap();
+        assert_eq!(e.code, Code::LimitExceeded);
+        let span = e.primary.as_ref().unwrap().span;
+        // The first `(` past the limit: the outer list is level 1, so the refused `(and` is
+        // the MAX_NESTING-th one.
+        assert_eq!(span.start as usize, 3 + (MAX_NESTING - 1) * 5);
+        // What comes after the skipped expression is still read.
+        assert_eq!(v[0].list().unwrap().last().unwrap().atom(), Some("y"));
     }
 
     #[test]

@@ -243,3 +243,117 @@ fn an_unclosed_bracket_is_the_only_error() {
     assert!(read(&sources, file, &mut diags).is_none());
     assert_eq!(codes(&diags), ["syntax"]);
 }
+
+/// Issue 23: a goal nested 30,000 `(and` deep is one located error, not a stack overflow.
+#[test]
+fn a_deeply_nested_goal_is_a_located_limit_error() {
+    let depth = 30_000;
+    let goal = "(and ".repeat(depth) + "(p)" + &")".repeat(depth);
+    let problem = format!("(define (problem x) (:domain d) (:init) (:goal {goal}))");
+    let domain = "(define (domain d) (:predicates (p)) (:action a :parameters () :precondition () :effect (p)))";
+    let (g, d, s) = run(domain, &problem);
+    assert!(g.is_none());
+    let (line, message) = first_line(&d, &s, Code::LimitExceeded);
+    assert_eq!(line, 1);
+    assert!(message.contains("nest more than"), "{message}");
+}
+
+/// Issue 23: a precondition of 200,000 literals is refused at the precondition (grounding
+/// would recurse once per literal).
+#[test]
+fn a_huge_precondition_is_a_located_limit_error() {
+    let literals = "(p) ".repeat(200_000);
+    let domain = format!(
+        "(define (domain d) (:predicates (p))\n(:action a :parameters ()\n :precondition (and {literals}) :effect (p)))"
+    );
+    let (g, d, s) = run(
+        &domain,
+        "(define (problem x) (:domain d) (:init (p)) (:goal (p)))",
+    );
+    assert!(g.is_none());
+    let (line, message) = first_line(&d, &s, Code::LimitExceeded);
+    assert_eq!(line, 3);
+    assert!(
+        message.contains("200000 precondition literals"),
+        "{message}"
+    );
+}
+
+/// Issue 23: a second `:precondition` is an error naming both, not silently merged.
+#[test]
+fn a_repeated_precondition_key_is_an_error() {
+    let domain = "(define (domain d) (:predicates (p) (q))\n(:action a :parameters ()\n :precondition (p)\n :precondition (q) :effect (p)))";
+    let (g, d, s) = run(
+        domain,
+        "(define (problem x) (:domain d) (:init (p)) (:goal (p)))",
+    );
+    assert!(g.is_none());
+    let x = d
+        .iter()
+        .find(|x| x.message.contains("twice"))
+        .expect("reported");
+    assert_eq!(x.code, Code::Syntax);
+    assert_eq!(s.line_col(x.primary.as_ref().unwrap().span).0, 4);
+    assert_eq!(s.line_col(x.related[0].span).0, 3);
+}
+
+/// A domain whose grounding explodes: `n` objects and a three-parameter action with no
+/// precondition give n^3 ground actions.
+fn exploding(n: usize) -> (String, String) {
+    let domain = "(define (domain d) (:predicates (p ?a ?b ?c))\n(:action a :parameters (?a ?b ?c) :precondition () :effect (p ?a ?b ?c)))".to_string();
+    let objects: String = (0..n).map(|i| format!("o{i} ")).collect();
+    let problem = format!(
+        "(define (problem x) (:domain d) (:objects {objects}) (:init) (:goal (p o0 o0 o0)))"
+    );
+    (domain, problem)
+}
+
+/// Issue 23: grounding past the ground-action limit stops with a clear, located error.
+#[test]
+fn grounding_stops_at_the_ground_action_limit() {
+    let (domain, problem) = exploding(100);
+    let mut sources = SourceMap::default();
+    let mut diags = Diagnostics::default();
+    let opts = GroundOptions {
+        max_operators: 10_000,
+        ..Default::default()
+    };
+    let g = ground_texts_with(
+        &mut sources,
+        ("d.pddl", &domain),
+        ("p.pddl", &problem),
+        &opts,
+        &mut diags,
+    );
+    assert!(diags.has_errors());
+    let (line, message) = first_line(&diags, &sources, Code::LimitExceeded);
+    assert_eq!(line, 2);
+    assert!(
+        message.contains("more than 10000 ground actions"),
+        "{message}"
+    );
+    // Nothing of the stopped grounding is built into a task.
+    assert!(g.is_some_and(|g| g.task.operators.is_empty()));
+}
+
+/// Issue 23: grounding honours a deadline (100,000 objects would otherwise never finish).
+#[test]
+fn grounding_stops_at_its_deadline() {
+    let (domain, problem) = exploding(100_000);
+    let mut sources = SourceMap::default();
+    let mut diags = Diagnostics::default();
+    let opts = GroundOptions {
+        deadline: Some(std::time::Instant::now() + std::time::Duration::from_millis(200)),
+        max_operators: usize::MAX,
+        ..Default::default()
+    };
+    ground_texts_with(
+        &mut sources,
+        ("d.pddl", &domain),
+        ("p.pddl", &problem),
+        &opts,
+        &mut diags,
+    );
+    let (_, message) = first_line(&diags, &sources, Code::LimitExceeded);
+    assert!(message.contains("time limit"), "{message}");
+}

@@ -247,7 +247,10 @@ impl Builder {
         let codebook: Vec<u64> = codebook.into_iter().collect();
         let mut bigram_file = bigram_file.into_inner().map_err(|e| e.into_error())?;
         let mut trigram_file = trigram_file.into_inner().map_err(|e| e.into_error())?;
-        let mut tmp = tempfile::NamedTempFile::new_in(&dir)?;
+        // Beside the output (a rename is atomic only within one file system), with the
+        // permissions every other writer gives and our naming, so a killed build's leftover is
+        // cleaned by the next write.
+        let mut tmp = ensemble_runtime::fs::temporary_beside(out)?;
         let bytes = format::write(
             tmp.as_file_mut(),
             Parts {
