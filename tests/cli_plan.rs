@@ -470,7 +470,16 @@ fn t1_t4_t5_the_dinner_dates_through_ensemble_plan() {
         repo_path("samples/dinner-date/funny-dinner-date.domain.ron"),
         repo_path("samples/dinner-date/funny-dinner-date.problem.ron"),
     );
-    assert_eq!(plan_json(&[&d, &p, "--search", "astar"])["length"], 6);
+    let lmcut = plan_json(&[&d, &p, "--search", "astar"]);
+    assert_eq!(lmcut["length"], 6);
+    assert_eq!(lmcut["heuristic"], "lmcut", "A* uses LM-cut by default");
+    let hmax = plan_json(&[&d, &p, "--search", "astar", "--heuristic", "hmax"]);
+    assert_eq!(hmax["length"], 6);
+    assert_eq!(hmax["heuristic"], "hmax");
+    assert!(
+        lmcut["expanded"].as_u64() <= hmax["expanded"].as_u64(),
+        "LM-cut is better informed: {lmcut} vs {hmax}"
+    );
     // MinMin with d = 10 and H = 3, 4, with and without the second bound: always length 6,
     // the first action wrap, and 2-B saves nodes (Lozano et al., Table 1).
     for h in ["3", "4"] {

@@ -20,9 +20,10 @@ pub const EXIT_UNSOLVABLE: i32 = 3;
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum SearchKind {
-    /// A* (optimal with the default h_max).
+    /// A* (optimal with the default LM-cut, or with h_max or blind).
     Astar,
-    /// Greedy best-first search (default h_ff).
+    /// Satisficing: lazy greedy best-first search with preferred operators (default h_ff),
+    /// then plan improvement (action elimination, anytime weighted A*) within the limits.
     Gbfs,
     /// MinMin real-time search, interleaving planning and simulated execution.
     Minmin,
@@ -32,6 +33,8 @@ pub enum SearchKind {
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum HeuristicKind {
+    /// Landmark cut: admissible, the default for A*.
+    Lmcut,
     Hmax,
     Hadd,
     Hff,
@@ -47,7 +50,7 @@ pub struct PlanArgs {
     pub problem: Option<PathBuf>,
     #[arg(long, value_enum, default_value = "astar")]
     pub search: SearchKind,
-    /// Heuristic (default: hmax for astar, hff for gbfs, hadd for minmin).
+    /// Heuristic (default: lmcut for astar, hff for gbfs, hadd for minmin).
     #[arg(long, value_enum)]
     pub heuristic: Option<HeuristicKind>,
     #[arg(long, value_enum, default_value = "human")]
@@ -85,6 +88,7 @@ enum Result_ {
 fn heuristic(args: &PlanArgs, default: Heuristic) -> Heuristic {
     match args.heuristic {
         None => default,
+        Some(HeuristicKind::Lmcut) => Heuristic::LmCut,
         Some(HeuristicKind::Hmax) => Heuristic::Max,
         Some(HeuristicKind::Hadd) => Heuristic::Add,
         Some(HeuristicKind::Hff) => Heuristic::Ff,
@@ -100,11 +104,14 @@ fn solve(task: &Task, args: &PlanArgs) -> Result_ {
     match args.search {
         SearchKind::Astar | SearchKind::Gbfs => {
             let (h, r) = if args.search == SearchKind::Astar {
-                let h = heuristic(args, Heuristic::Max);
+                let h = heuristic(args, Heuristic::LmCut);
                 (h, search::astar(task, h, limits))
             } else {
                 let h = heuristic(args, Heuristic::Ff);
-                (h, search::gbfs(task, h, limits))
+                (
+                    h,
+                    search::satisficing(task, &task.initial_state(), h, limits),
+                )
             };
             match r.outcome {
                 Outcome::Plan(plan) => Result_::Found(Found {
