@@ -135,9 +135,9 @@ impl LmCut {
             return Some(0);
         }
         self.cost.fill(1);
+        self.hmax(s);
         let mut h = 0u32;
         loop {
-            self.hmax(s);
             // The end operator's precondition choice: a costliest goal fact.
             let mut goal_choice = goal[0];
             for &g in goal {
@@ -161,6 +161,56 @@ impl LmCut {
             h = h.saturating_add(m);
             for &o in &self.cut {
                 self.cost[o as usize] -= m;
+            }
+            self.hmax_after_cut();
+            #[cfg(test)]
+            {
+                // The incremental update must equal a fresh exploration under the new costs.
+                let incremental = self.fact_cost.clone();
+                self.hmax(s);
+                assert_eq!(incremental, self.fact_cost, "incremental h_max diverged");
+            }
+        }
+    }
+
+    /// Brings `h_max` up to date after the cut's operators became cheaper: costs only fall, so
+    /// a Dijkstra seeded with the cut's effects, recomputing an operator's maximum only when its
+    /// precondition choice fell, gives the same values as exploring again from scratch.
+    fn hmax_after_cut(&mut self) {
+        self.heap.clear();
+        for &o in &self.cut {
+            let oi = o as usize;
+            let reach = self.fact_cost[self.choice[oi] as usize] + self.cost[oi];
+            for &a in &self.add[oi] {
+                if reach < self.fact_cost[a as usize] {
+                    self.fact_cost[a as usize] = reach;
+                    self.heap.push(Reverse((reach, a)));
+                }
+            }
+        }
+        while let Some(Reverse((c, f))) = self.heap.pop() {
+            if c > self.fact_cost[f as usize] {
+                continue;
+            }
+            for &o in &self.consumers[f as usize] {
+                let oi = o as usize;
+                if self.choice[oi] != f {
+                    continue;
+                }
+                let mut choice = f;
+                for &p in &self.pre[oi] {
+                    if self.fact_cost[p as usize] > self.fact_cost[choice as usize] {
+                        choice = p;
+                    }
+                }
+                self.choice[oi] = choice;
+                let reach = self.fact_cost[choice as usize] + self.cost[oi];
+                for &a in &self.add[oi] {
+                    if reach < self.fact_cost[a as usize] {
+                        self.fact_cost[a as usize] = reach;
+                        self.heap.push(Reverse((reach, a)));
+                    }
+                }
             }
         }
     }
