@@ -439,6 +439,58 @@ fn t1_t2_the_dinner_date_sample_has_six_optimal_plans_and_the_digests_heuristics
     assert_eq!(pddl.operators.len(), t.operators.len());
 }
 
+#[test]
+fn a_search_over_its_memory_limit_ends_with_a_clean_error() {
+    // 20 switches: about a million states, far more than 1 MiB holds.
+    let dir = tempfile::tempdir().unwrap();
+    let switches: Vec<String> = (0..20).map(|i| format!("s{i}")).collect();
+    let domain = "(define (domain switches) (:requirements :strips)
+        (:predicates (on ?x) (off ?x))
+        (:action flip :parameters (?x) :precondition (off ?x)
+            :effect (and (on ?x) (not (off ?x))))
+        (:action unflip :parameters (?x) :precondition (on ?x)
+            :effect (and (off ?x) (not (on ?x)))))";
+    let problem = format!(
+        "(define (problem all-on) (:domain switches) (:objects {}) (:init {}) (:goal (and {})))",
+        switches.join(" "),
+        switches
+            .iter()
+            .map(|s| format!("(off {s})"))
+            .collect::<Vec<_>>()
+            .join(" "),
+        switches
+            .iter()
+            .map(|s| format!("(on {s})"))
+            .collect::<Vec<_>>()
+            .join(" "),
+    );
+    let (d, p) = (
+        dir.path().join("domain.pddl"),
+        dir.path().join("all-on.pddl"),
+    );
+    std::fs::write(&d, domain).unwrap();
+    std::fs::write(&p, problem).unwrap();
+    let (d, p) = (d.to_string_lossy(), p.to_string_lossy());
+    let o = ensemble(&[
+        "plan",
+        &d,
+        &p,
+        "--search",
+        "astar",
+        "--heuristic",
+        "blind",
+        "--memory-limit",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    let j: Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(j["error"], "stopped by the memory limit without a plan");
+    assert!(j["stored"].as_u64().unwrap() > 1000, "{j}");
+    assert!(o.stderr.contains("memory limit"), "{}", o.stderr);
+}
+
 fn plan_json(args: &[&str]) -> Value {
     let mut all = vec!["plan"];
     all.extend_from_slice(args);

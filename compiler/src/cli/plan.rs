@@ -10,6 +10,7 @@ use crate::front::ron::AssetKind;
 use crate::source::{SourceFile, SourceMap};
 use clap::{Args, ValueEnum};
 use ensemble_runtime::plan::pop::{self, AchieverIndex, Achievers, PopConfig, PopOutcome};
+use ensemble_runtime::plan::search::Limit;
 use ensemble_runtime::plan::{Heuristic, Limits, Outcome, Task, minmin, search, validate};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -62,6 +63,9 @@ pub struct PlanArgs {
     /// Stop after this many seconds (A*/GBFS).
     #[arg(long)]
     pub time_limit: Option<f64>,
+    /// Stop A*/GBFS before the search holds more than this many MiB (default 2048).
+    #[arg(long)]
+    pub memory_limit: Option<u64>,
     /// MinMin lookahead horizon.
     #[arg(long, default_value_t = 3)]
     pub horizon: u32,
@@ -82,7 +86,8 @@ struct Found {
 enum Result_ {
     Found(Found),
     Unsolvable(u64),
-    Limit(u64, &'static str),
+    /// Expanded, what ran out, states held (A*/GBFS).
+    Limit(u64, &'static str, Option<u64>),
 }
 
 fn heuristic(args: &PlanArgs, default: Heuristic) -> Heuristic {
@@ -100,6 +105,7 @@ fn solve(task: &Task, args: &PlanArgs) -> Result_ {
     let limits = Limits {
         max_expansions: args.max_expansions,
         max_time: args.time_limit.map(Duration::from_secs_f64),
+        max_memory: args.memory_limit.map(|mib| mib.saturating_mul(1 << 20)),
     };
     match args.search {
         SearchKind::Astar | SearchKind::Gbfs => {
@@ -120,9 +126,12 @@ fn solve(task: &Task, args: &PlanArgs) -> Result_ {
                     heuristic: Some(h),
                 }),
                 Outcome::Unsolvable => Result_::Unsolvable(r.stats.expanded),
-                Outcome::LimitReached => {
-                    Result_::Limit(r.stats.expanded, "expansion or time limit")
-                }
+                Outcome::LimitReached => Result_::Limit(
+                    r.stats.expanded,
+                    r.stopped_by
+                        .map_or("expansion or time limit", Limit::describe),
+                    Some(r.stats.stored),
+                ),
             }
         }
         SearchKind::Minmin => {
@@ -148,7 +157,7 @@ fn solve(task: &Task, args: &PlanArgs) -> Result_ {
                     heuristic: Some(h),
                 })
             } else {
-                Result_::Limit(ep.nodes, "depth bound, node budget or step limit")
+                Result_::Limit(ep.nodes, "depth bound, node budget or step limit", None)
             }
         }
         SearchKind::Pop => {
@@ -167,7 +176,7 @@ fn solve(task: &Task, args: &PlanArgs) -> Result_ {
                     heuristic: None,
                 }),
                 PopOutcome::Unsolvable => Result_::Unsolvable(r.nodes),
-                PopOutcome::LimitReached => Result_::Limit(r.nodes, "step or node limit"),
+                PopOutcome::LimitReached => Result_::Limit(r.nodes, "step or node limit", None),
             }
         }
     }
@@ -374,18 +383,22 @@ pub fn run(args: PlanArgs, io: &mut Io<'_>) -> i32 {
             }
             EXIT_UNSOLVABLE
         }
-        Result_::Limit(expanded, why) => {
+        Result_::Limit(expanded, why, stored) => {
             if json {
                 let doc = json!({
                     "plan": null, "length": null, "valid": false, "unsolvable": false,
-                    "expanded": expanded, "millis": (millis * 1000.0).round() / 1000.0, "search": search,
+                    "expanded": expanded, "stored": stored,
+                    "millis": (millis * 1000.0).round() / 1000.0, "search": search,
                     "error": format!("stopped by the {why} without a plan"),
                 });
                 let _ = writeln!(io.out, "{doc}");
             }
             let _ = writeln!(
                 io.err,
-                "error: {search} stopped by the {why} without a plan ({expanded} expanded, {millis:.1} ms)"
+                "error: {search} stopped by the {why} without a plan ({expanded} expanded{}, {millis:.1} ms)",
+                stored
+                    .map(|n| format!(", {n} states held"))
+                    .unwrap_or_default()
             );
             EXIT_ERRORS
         }
