@@ -440,6 +440,25 @@ fn t1_t2_the_dinner_date_sample_has_six_optimal_plans_and_the_digests_heuristics
 }
 
 #[test]
+fn an_action_list_that_asks_for_the_graph_plans_on_it_from_the_command_line() {
+    let list = repo_path("samples/airport/traveller/traveller.actionlist.ron");
+    let j = plan_json(&[&list]);
+    assert_eq!(j["search"], "graph", "{j}");
+    assert_eq!(names(&j["plan"]), FIG_2_3);
+    // An explicit --search still wins; the graph cannot be asked for on a PDDL task.
+    assert_eq!(plan_json(&[&list, "--search", "astar"])["search"], "astar");
+    let o = ensemble(&[
+        "plan",
+        &repo_path("samples/dinner-date/pddl/dinner-date.pddl"),
+        &repo_path("samples/dinner-date/pddl/date-tonight.pddl"),
+        "--search",
+        "graph",
+    ]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stderr.contains("search: Graph"), "{}", o.stderr);
+}
+
+#[test]
 fn a_search_over_its_memory_limit_ends_with_a_clean_error() {
     // 20 switches: about a million states, far more than 1 MiB holds.
     let dir = tempfile::tempdir().unwrap();

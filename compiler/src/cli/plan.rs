@@ -1,4 +1,4 @@
-//! `ensemble plan DOMAIN PROBLEM [--search astar|gbfs|minmin|pop] [--format json]`: plan on a
+//! `ensemble plan DOMAIN PROBLEM [--search astar|gbfs|minmin|pop|graph] [--format json]`: plan on a
 //! STRIPS task (PDDL, or a native action list in RON), validate the plan step by step, print it.
 //!
 //! Exit codes: 0 with a plan; 3 when the task is proven unsolvable; 1 on errors in the input
@@ -9,8 +9,10 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::front::ron::AssetKind;
 use crate::source::{SourceFile, SourceMap};
 use clap::{Args, ValueEnum};
+use ensemble_runtime::plan::graph::PlanGraph;
 use ensemble_runtime::plan::pop::{self, AchieverIndex, Achievers, PopConfig, PopOutcome};
 use ensemble_runtime::plan::search::Limit;
+use ensemble_runtime::plan::section::Planner;
 use ensemble_runtime::plan::{Heuristic, Limits, Outcome, Task, minmin, search, validate};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -30,6 +32,9 @@ pub enum SearchKind {
     Minmin,
     /// Partial-order planning with the achiever index (A-POP).
     Pop,
+    /// Breadth-first on an action list's precomputed planning graph (Hewlett §2.5); the default
+    /// for an action list whose planner says `search: Graph`.
+    Graph,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -49,8 +54,9 @@ pub struct PlanArgs {
     pub domain: PathBuf,
     /// Problem: a PDDL problem or a native `*.problem.ron` (not needed for an action list).
     pub problem: Option<PathBuf>,
-    #[arg(long, value_enum, default_value = "astar")]
-    pub search: SearchKind,
+    /// Search (default: astar, or graph for an action list that asks for `search: Graph`).
+    #[arg(long, value_enum)]
+    pub search: Option<SearchKind>,
     /// Heuristic (default: lmcut for astar, hff for gbfs, hadd for minmin).
     #[arg(long, value_enum)]
     pub heuristic: Option<HeuristicKind>,
@@ -101,15 +107,28 @@ fn heuristic(args: &PlanArgs, default: Heuristic) -> Heuristic {
     }
 }
 
-fn solve(task: &Task, args: &PlanArgs) -> Result_ {
+fn solve(task: &Task, graph: Option<&PlanGraph>, kind: SearchKind, args: &PlanArgs) -> Result_ {
     let limits = Limits {
         max_expansions: args.max_expansions,
         max_time: args.time_limit.map(Duration::from_secs_f64),
         max_memory: args.memory_limit.map(|mib| mib.saturating_mul(1 << 20)),
     };
-    match args.search {
+    match kind {
+        SearchKind::Graph => {
+            let s0 = task.initial_state();
+            match graph.and_then(|g| g.plan(task, &s0, &[])) {
+                Some((Some(plan), visited)) => Result_::Found(Found {
+                    plan,
+                    expanded: visited,
+                    heuristic: None,
+                }),
+                Some((None, visited)) => Result_::Unsolvable(visited),
+                // The initial state is not a graph node: A* with h_max, as agents do.
+                None => solve(task, None, SearchKind::Astar, args),
+            }
+        }
         SearchKind::Astar | SearchKind::Gbfs => {
-            let (h, r) = if args.search == SearchKind::Astar {
+            let (h, r) = if kind == SearchKind::Astar {
                 let h = heuristic(args, Heuristic::LmCut);
                 (h, search::astar(task, h, limits))
             } else {
@@ -202,17 +221,20 @@ fn read_all(files: &[&Path]) -> Result<SourceMap, (PathBuf, std::io::Error)> {
 
 /// Grounds the task: PDDL pairs through the PDDL frontend (with relevance analysis, as the
 /// benchmarks compare), everything else through the project's planning stage.
+/// The task, and its planning graph when its planner asks for `search: Graph`.
+type Grounded = (Task, Option<PlanGraph>);
+
 fn ground(
     args: &PlanArgs,
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
-) -> Result<Option<Task>, (PathBuf, std::io::Error)> {
+) -> Result<Option<Grounded>, (PathBuf, std::io::Error)> {
     if let Some(problem) = &args.problem
         && is_pddl(&args.domain)
         && is_pddl(problem)
     {
         return crate::front::pddl::ground_files(sources, &args.domain, problem, diags)
-            .map(|g| g.map(|g| g.task));
+            .map(|g| g.map(|g| (g.task, None)));
     }
     let files: Vec<&Path> = std::iter::once(args.domain.as_path())
         .chain(args.problem.as_deref())
@@ -227,7 +249,13 @@ fn ground(
     );
     let problems: Vec<&crate::ir::plan::Problem> = module.problems.iter().map(|(_, p)| p).collect();
     match problems.as_slice() {
-        [p] => Ok(Some(p.task.clone())),
+        [p] => {
+            let graph = match p.planner {
+                Planner::Graph => p.graph.clone(),
+                _ => None,
+            };
+            Ok(Some((p.task.clone(), graph)))
+        }
         _ if diags.has_errors() => Ok(None),
         [] => {
             diags.push(Diagnostic::error(
@@ -247,7 +275,7 @@ fn ground(
 }
 
 /// Loads the task; `Err(code)` when it cannot (diagnostics already printed).
-fn load(args: &PlanArgs, io: &mut Io<'_>) -> Result<Task, i32> {
+fn load(args: &PlanArgs, io: &mut Io<'_>) -> Result<Grounded, i32> {
     let planning_file = |p: &Path| {
         let name = p
             .file_name()
@@ -312,14 +340,26 @@ fn load(args: &PlanArgs, io: &mut Io<'_>) -> Result<Task, i32> {
 }
 
 pub fn run(args: PlanArgs, io: &mut Io<'_>) -> i32 {
-    let task = match load(&args, io) {
+    let (task, graph) = match load(&args, io) {
         Ok(t) => t,
         Err(code) => return code,
     };
+    let kind = args.search.unwrap_or(if graph.is_some() {
+        SearchKind::Graph
+    } else {
+        SearchKind::Astar
+    });
+    if kind == SearchKind::Graph && graph.is_none() {
+        let _ = writeln!(
+            io.err,
+            "error: --search graph needs an action list whose planner says `search: Graph` (it plans on the list's precomputed graph)"
+        );
+        return EXIT_CANNOT_RUN;
+    }
     let started = Instant::now();
-    let result = solve(&task, &args);
+    let result = solve(&task, graph.as_ref(), kind, &args);
     let millis = started.elapsed().as_secs_f64() * 1000.0;
-    let search = format!("{:?}", args.search).to_lowercase();
+    let search = format!("{kind:?}").to_lowercase();
     let json = matches!(args.format, Format::Json);
     match result {
         Result_::Found(f) => {
