@@ -439,6 +439,77 @@ fn t1_t2_the_dinner_date_sample_has_six_optimal_plans_and_the_digests_heuristics
     assert_eq!(pddl.operators.len(), t.operators.len());
 }
 
+#[test]
+fn an_action_list_that_asks_for_the_graph_plans_on_it_from_the_command_line() {
+    let list = repo_path("samples/airport/traveller/traveller.actionlist.ron");
+    let j = plan_json(&[&list]);
+    assert_eq!(j["search"], "graph", "{j}");
+    assert_eq!(names(&j["plan"]), FIG_2_3);
+    // An explicit --search still wins; the graph cannot be asked for on a PDDL task.
+    assert_eq!(plan_json(&[&list, "--search", "astar"])["search"], "astar");
+    let o = ensemble(&[
+        "plan",
+        &repo_path("samples/dinner-date/pddl/dinner-date.pddl"),
+        &repo_path("samples/dinner-date/pddl/date-tonight.pddl"),
+        "--search",
+        "graph",
+    ]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stderr.contains("search: Graph"), "{}", o.stderr);
+}
+
+#[test]
+fn a_search_over_its_memory_limit_ends_with_a_clean_error() {
+    // 20 switches: about a million states, far more than 1 MiB holds.
+    let dir = tempfile::tempdir().unwrap();
+    let switches: Vec<String> = (0..20).map(|i| format!("s{i}")).collect();
+    let domain = "(define (domain switches) (:requirements :strips)
+        (:predicates (on ?x) (off ?x))
+        (:action flip :parameters (?x) :precondition (off ?x)
+            :effect (and (on ?x) (not (off ?x))))
+        (:action unflip :parameters (?x) :precondition (on ?x)
+            :effect (and (off ?x) (not (on ?x)))))";
+    let problem = format!(
+        "(define (problem all-on) (:domain switches) (:objects {}) (:init {}) (:goal (and {})))",
+        switches.join(" "),
+        switches
+            .iter()
+            .map(|s| format!("(off {s})"))
+            .collect::<Vec<_>>()
+            .join(" "),
+        switches
+            .iter()
+            .map(|s| format!("(on {s})"))
+            .collect::<Vec<_>>()
+            .join(" "),
+    );
+    let (d, p) = (
+        dir.path().join("domain.pddl"),
+        dir.path().join("all-on.pddl"),
+    );
+    std::fs::write(&d, domain).unwrap();
+    std::fs::write(&p, problem).unwrap();
+    let (d, p) = (d.to_string_lossy(), p.to_string_lossy());
+    let o = ensemble(&[
+        "plan",
+        &d,
+        &p,
+        "--search",
+        "astar",
+        "--heuristic",
+        "blind",
+        "--memory-limit",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    let j: Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(j["error"], "stopped by the memory limit without a plan");
+    assert!(j["stored"].as_u64().unwrap() > 1000, "{j}");
+    assert!(o.stderr.contains("memory limit"), "{}", o.stderr);
+}
+
 fn plan_json(args: &[&str]) -> Value {
     let mut all = vec!["plan"];
     all.extend_from_slice(args);
@@ -470,7 +541,16 @@ fn t1_t4_t5_the_dinner_dates_through_ensemble_plan() {
         repo_path("samples/dinner-date/funny-dinner-date.domain.ron"),
         repo_path("samples/dinner-date/funny-dinner-date.problem.ron"),
     );
-    assert_eq!(plan_json(&[&d, &p, "--search", "astar"])["length"], 6);
+    let lmcut = plan_json(&[&d, &p, "--search", "astar"]);
+    assert_eq!(lmcut["length"], 6);
+    assert_eq!(lmcut["heuristic"], "lmcut", "A* uses LM-cut by default");
+    let hmax = plan_json(&[&d, &p, "--search", "astar", "--heuristic", "hmax"]);
+    assert_eq!(hmax["length"], 6);
+    assert_eq!(hmax["heuristic"], "hmax");
+    assert!(
+        lmcut["expanded"].as_u64() <= hmax["expanded"].as_u64(),
+        "LM-cut is better informed: {lmcut} vs {hmax}"
+    );
     // MinMin with d = 10 and H = 3, 4, with and without the second bound: always length 6,
     // the first action wrap, and 2-B saves nodes (Lozano et al., Table 1).
     for h in ["3", "4"] {

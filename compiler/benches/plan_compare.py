@@ -11,14 +11,20 @@ Usage:
       --python VENV/bin/python --data ../shared/data/pddl --timeout 10 [--tasks 01,03,05]
 Python is only needed for this comparison, never for the tests.
 """
-import argparse, json, os, re, subprocess, sys, tempfile, time
+import argparse, json, os, re, signal, subprocess, sys, tempfile, time
 
 def run(cmd, timeout, cwd=None):
+    """Runs `cmd` in its own process group; on timeout the whole group is killed, so Fast
+    Downward's search process (a child of its Python driver) is not left running."""
     t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd,
+                         start_new_session=True)
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd)
-        return p.returncode, p.stdout + p.stderr, time.perf_counter() - t0
+        out, err = p.communicate(timeout=timeout)
+        return p.returncode, out + err, time.perf_counter() - t0
     except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
         return None, "", timeout
 
 def ours(args, dom, prob, search, h):
@@ -74,12 +80,14 @@ def main():
     args.fd = os.path.join(purelib, "up_fast_downward", "downward", "fast-downward.py")
     assert os.path.exists(args.fd), args.fd
     configs = [
+        ("ours A* lmcut", lambda d, p: ours(args, d, p, "astar", "lmcut")),
         ("ours A* hmax", lambda d, p: ours(args, d, p, "astar", "hmax")),
         ("pyperplan A* hmax", lambda d, p: pyperplan(args, d, p, "astar", "hmax")),
         ("FD A* hmax", lambda d, p: fd(args, d, p, "astar(hmax())")),
         ("FD A* lmcut (optimal ref.)", lambda d, p: fd(args, d, p, "astar(lmcut())")),
         ("ours GBFS hff", lambda d, p: ours(args, d, p, "gbfs", "hff")),
         ("pyperplan GBFS hff", lambda d, p: pyperplan(args, d, p, "gbf", "hff")),
+        ("FD lazy_greedy hff pref.", lambda d, p: fd(args, d, p, "lazy_greedy([ff()], preferred=[ff()])")),
     ]
     rows = []
     for dom_name in sorted(os.listdir(args.data)):

@@ -1,4 +1,4 @@
-//! `ensemble plan DOMAIN PROBLEM [--search astar|gbfs|minmin|pop] [--format json]`: plan on a
+//! `ensemble plan DOMAIN PROBLEM [--search astar|gbfs|minmin|pop|graph] [--format json]`: plan on a
 //! STRIPS task (PDDL, or a native action list in RON), validate the plan step by step, print it.
 //!
 //! Exit codes: 0 with a plan; 3 when the task is proven unsolvable; 1 on errors in the input
@@ -9,7 +9,10 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::front::ron::AssetKind;
 use crate::source::{SourceFile, SourceMap};
 use clap::{Args, ValueEnum};
+use ensemble_runtime::plan::graph::PlanGraph;
 use ensemble_runtime::plan::pop::{self, AchieverIndex, Achievers, PopConfig, PopOutcome};
+use ensemble_runtime::plan::search::Limit;
+use ensemble_runtime::plan::section::Planner;
 use ensemble_runtime::plan::{Heuristic, Limits, Outcome, Task, minmin, search, validate};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -20,18 +23,24 @@ pub const EXIT_UNSOLVABLE: i32 = 3;
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum SearchKind {
-    /// A* (optimal with the default h_max).
+    /// A* (optimal with the default LM-cut, or with h_max or blind).
     Astar,
-    /// Greedy best-first search (default h_ff).
+    /// Satisficing: lazy greedy best-first search with preferred operators (default h_ff),
+    /// then plan improvement (action elimination, anytime weighted A*) within the limits.
     Gbfs,
     /// MinMin real-time search, interleaving planning and simulated execution.
     Minmin,
     /// Partial-order planning with the achiever index (A-POP).
     Pop,
+    /// Breadth-first on an action list's precomputed planning graph (Hewlett §2.5); the default
+    /// for an action list whose planner says `search: Graph`.
+    Graph,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum HeuristicKind {
+    /// Landmark cut: admissible, the default for A*.
+    Lmcut,
     Hmax,
     Hadd,
     Hff,
@@ -45,9 +54,10 @@ pub struct PlanArgs {
     pub domain: PathBuf,
     /// Problem: a PDDL problem or a native `*.problem.ron` (not needed for an action list).
     pub problem: Option<PathBuf>,
-    #[arg(long, value_enum, default_value = "astar")]
-    pub search: SearchKind,
-    /// Heuristic (default: hmax for astar, hff for gbfs, hadd for minmin).
+    /// Search (default: astar, or graph for an action list that asks for `search: Graph`).
+    #[arg(long, value_enum)]
+    pub search: Option<SearchKind>,
+    /// Heuristic (default: lmcut for astar, hff for gbfs, hadd for minmin).
     #[arg(long, value_enum)]
     pub heuristic: Option<HeuristicKind>,
     #[arg(long, value_enum, default_value = "human")]
@@ -59,6 +69,9 @@ pub struct PlanArgs {
     /// Stop after this many seconds (A*/GBFS).
     #[arg(long)]
     pub time_limit: Option<f64>,
+    /// Stop A*/GBFS before the search holds more than this many MiB (default 2048).
+    #[arg(long)]
+    pub memory_limit: Option<u64>,
     /// MinMin lookahead horizon.
     #[arg(long, default_value_t = 3)]
     pub horizon: u32,
@@ -79,12 +92,14 @@ struct Found {
 enum Result_ {
     Found(Found),
     Unsolvable(u64),
-    Limit(u64, &'static str),
+    /// Expanded, what ran out, states held (A*/GBFS).
+    Limit(u64, &'static str, Option<u64>),
 }
 
 fn heuristic(args: &PlanArgs, default: Heuristic) -> Heuristic {
     match args.heuristic {
         None => default,
+        Some(HeuristicKind::Lmcut) => Heuristic::LmCut,
         Some(HeuristicKind::Hmax) => Heuristic::Max,
         Some(HeuristicKind::Hadd) => Heuristic::Add,
         Some(HeuristicKind::Hff) => Heuristic::Ff,
@@ -92,19 +107,36 @@ fn heuristic(args: &PlanArgs, default: Heuristic) -> Heuristic {
     }
 }
 
-fn solve(task: &Task, args: &PlanArgs) -> Result_ {
+fn solve(task: &Task, graph: Option<&PlanGraph>, kind: SearchKind, args: &PlanArgs) -> Result_ {
     let limits = Limits {
         max_expansions: args.max_expansions,
         max_time: args.time_limit.map(Duration::from_secs_f64),
+        max_memory: args.memory_limit.map(|mib| mib.saturating_mul(1 << 20)),
     };
-    match args.search {
+    match kind {
+        SearchKind::Graph => {
+            let s0 = task.initial_state();
+            match graph.and_then(|g| g.plan(task, &s0, &[])) {
+                Some((Some(plan), visited)) => Result_::Found(Found {
+                    plan,
+                    expanded: visited,
+                    heuristic: None,
+                }),
+                Some((None, visited)) => Result_::Unsolvable(visited),
+                // The initial state is not a graph node: A* with h_max, as agents do.
+                None => solve(task, None, SearchKind::Astar, args),
+            }
+        }
         SearchKind::Astar | SearchKind::Gbfs => {
-            let (h, r) = if args.search == SearchKind::Astar {
-                let h = heuristic(args, Heuristic::Max);
+            let (h, r) = if kind == SearchKind::Astar {
+                let h = heuristic(args, Heuristic::LmCut);
                 (h, search::astar(task, h, limits))
             } else {
                 let h = heuristic(args, Heuristic::Ff);
-                (h, search::gbfs(task, h, limits))
+                (
+                    h,
+                    search::satisficing(task, &task.initial_state(), h, limits),
+                )
             };
             match r.outcome {
                 Outcome::Plan(plan) => Result_::Found(Found {
@@ -113,9 +145,12 @@ fn solve(task: &Task, args: &PlanArgs) -> Result_ {
                     heuristic: Some(h),
                 }),
                 Outcome::Unsolvable => Result_::Unsolvable(r.stats.expanded),
-                Outcome::LimitReached => {
-                    Result_::Limit(r.stats.expanded, "expansion or time limit")
-                }
+                Outcome::LimitReached => Result_::Limit(
+                    r.stats.expanded,
+                    r.stopped_by
+                        .map_or("expansion or time limit", Limit::describe),
+                    Some(r.stats.stored),
+                ),
             }
         }
         SearchKind::Minmin => {
@@ -141,7 +176,7 @@ fn solve(task: &Task, args: &PlanArgs) -> Result_ {
                     heuristic: Some(h),
                 })
             } else {
-                Result_::Limit(ep.nodes, "depth bound, node budget or step limit")
+                Result_::Limit(ep.nodes, "depth bound, node budget or step limit", None)
             }
         }
         SearchKind::Pop => {
@@ -160,7 +195,7 @@ fn solve(task: &Task, args: &PlanArgs) -> Result_ {
                     heuristic: None,
                 }),
                 PopOutcome::Unsolvable => Result_::Unsolvable(r.nodes),
-                PopOutcome::LimitReached => Result_::Limit(r.nodes, "step or node limit"),
+                PopOutcome::LimitReached => Result_::Limit(r.nodes, "step or node limit", None),
             }
         }
     }
@@ -186,11 +221,14 @@ fn read_all(files: &[&Path]) -> Result<SourceMap, (PathBuf, std::io::Error)> {
 
 /// Grounds the task: PDDL pairs through the PDDL frontend (with relevance analysis, as the
 /// benchmarks compare), everything else through the project's planning stage.
+/// The task, and its planning graph when its planner asks for `search: Graph`.
+type Grounded = (Task, Option<PlanGraph>);
+
 fn ground(
     args: &PlanArgs,
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
-) -> Result<Option<Task>, (PathBuf, std::io::Error)> {
+) -> Result<Option<Grounded>, (PathBuf, std::io::Error)> {
     if let Some(problem) = &args.problem
         && is_pddl(&args.domain)
         && is_pddl(problem)
@@ -207,7 +245,7 @@ fn ground(
             ..Default::default()
         };
         return crate::front::pddl::ground_files_with(sources, &args.domain, problem, &opts, diags)
-            .map(|g| g.map(|g| g.task));
+            .map(|g| g.map(|g| (g.task, None)));
     }
     let files: Vec<&Path> = std::iter::once(args.domain.as_path())
         .chain(args.problem.as_deref())
@@ -222,7 +260,13 @@ fn ground(
     );
     let problems: Vec<&crate::ir::plan::Problem> = module.problems.iter().map(|(_, p)| p).collect();
     match problems.as_slice() {
-        [p] => Ok(Some(p.task.clone())),
+        [p] => {
+            let graph = match p.planner {
+                Planner::Graph => p.graph.clone(),
+                _ => None,
+            };
+            Ok(Some((p.task.clone(), graph)))
+        }
         _ if diags.has_errors() => Ok(None),
         [] => {
             diags.push(Diagnostic::error(
@@ -242,7 +286,7 @@ fn ground(
 }
 
 /// Loads the task; `Err(code)` when it cannot (diagnostics already printed).
-fn load(args: &PlanArgs, io: &mut Io<'_>) -> Result<Task, i32> {
+fn load(args: &PlanArgs, io: &mut Io<'_>) -> Result<Grounded, i32> {
     let planning_file = |p: &Path| {
         let name = p
             .file_name()
@@ -307,14 +351,26 @@ fn load(args: &PlanArgs, io: &mut Io<'_>) -> Result<Task, i32> {
 }
 
 pub fn run(args: PlanArgs, io: &mut Io<'_>) -> i32 {
-    let task = match load(&args, io) {
+    let (task, graph) = match load(&args, io) {
         Ok(t) => t,
         Err(code) => return code,
     };
+    let kind = args.search.unwrap_or(if graph.is_some() {
+        SearchKind::Graph
+    } else {
+        SearchKind::Astar
+    });
+    if kind == SearchKind::Graph && graph.is_none() {
+        let _ = writeln!(
+            io.err,
+            "error: --search graph needs an action list whose planner says `search: Graph` (it plans on the list's precomputed graph)"
+        );
+        return EXIT_CANNOT_RUN;
+    }
     let started = Instant::now();
-    let result = solve(&task, &args);
+    let result = solve(&task, graph.as_ref(), kind, &args);
     let millis = started.elapsed().as_secs_f64() * 1000.0;
-    let search = format!("{:?}", args.search).to_lowercase();
+    let search = format!("{kind:?}").to_lowercase();
     let json = matches!(args.format, Format::Json);
     match result {
         Result_::Found(f) => {
@@ -378,18 +434,22 @@ pub fn run(args: PlanArgs, io: &mut Io<'_>) -> i32 {
             }
             EXIT_UNSOLVABLE
         }
-        Result_::Limit(expanded, why) => {
+        Result_::Limit(expanded, why, stored) => {
             if json {
                 let doc = json!({
                     "plan": null, "length": null, "valid": false, "unsolvable": false,
-                    "expanded": expanded, "millis": (millis * 1000.0).round() / 1000.0, "search": search,
+                    "expanded": expanded, "stored": stored,
+                    "millis": (millis * 1000.0).round() / 1000.0, "search": search,
                     "error": format!("stopped by the {why} without a plan"),
                 });
                 let _ = writeln!(io.out, "{doc}");
             }
             let _ = writeln!(
                 io.err,
-                "error: {search} stopped by the {why} without a plan ({expanded} expanded, {millis:.1} ms)"
+                "error: {search} stopped by the {why} without a plan ({expanded} expanded{}, {millis:.1} ms)",
+                stored
+                    .map(|n| format!(", {n} states held"))
+                    .unwrap_or_default()
             );
             EXIT_ERRORS
         }

@@ -208,6 +208,7 @@ pub fn task_preview(
     let limits = Limits {
         max_expansions: Some(max_nodes),
         max_time: Some(Duration::from_secs(10)),
+        ..Limits::default()
     };
     let s0 = task.initial_state();
     let searched = |r: search::SearchResult| match r.outcome {

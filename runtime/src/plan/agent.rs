@@ -607,7 +607,7 @@ impl Executive {
         let task = task.as_ref();
         let limits = Limits {
             max_expansions: Some(def.max_nodes),
-            max_time: None,
+            ..Limits::default()
         };
         let searched = |r: search::SearchResult| match r.outcome {
             SearchOutcome::Plan(p) => Ok((Fresh::Linear(p), r.stats.expanded)),

@@ -8,6 +8,7 @@
 //! per operator. Negative preconditions and negative goals are relaxed away (treated as true),
 //! which keeps `h_max` admissible.
 
+use super::lmcut::LmCut;
 use super::state::State;
 use super::task::{FactId, OpId, Task};
 use serde::{Deserialize, Serialize};
@@ -25,6 +26,8 @@ pub enum Heuristic {
     Add,
     /// Size of the relaxed plan.
     Ff,
+    /// Landmark cut (Helmert & Domshlak 2009): admissible, at least `h_max`, usually far above.
+    LmCut,
 }
 
 impl Heuristic {
@@ -35,12 +38,13 @@ impl Heuristic {
             Heuristic::Max => "hmax",
             Heuristic::Add => "hadd",
             Heuristic::Ff => "hff",
+            Heuristic::LmCut => "lmcut",
         }
     }
 
     /// Whether it never overestimates, so A* with it finds optimal plans.
     pub fn is_admissible(self) -> bool {
-        matches!(self, Heuristic::Blind | Heuristic::Max)
+        matches!(self, Heuristic::Blind | Heuristic::Max | Heuristic::LmCut)
     }
 }
 
@@ -58,6 +62,8 @@ pub struct RelaxedExploration {
     op_cost: Vec<u32>,
     heap: BinaryHeap<Reverse<(u32, FactId)>>,
     marked: Vec<bool>,
+    /// LM-cut's own scratch space, made on its first use.
+    lmcut: Option<LmCut>,
 }
 
 impl RelaxedExploration {
@@ -85,6 +91,7 @@ impl RelaxedExploration {
             op_cost: vec![0; task.operators.len()],
             heap: BinaryHeap::new(),
             marked: vec![false; task.operators.len()],
+            lmcut: None,
         }
     }
 
@@ -170,6 +177,12 @@ impl RelaxedExploration {
                 .all(|&g| self.fact_cost[g as usize] != INF)
                 .then_some(0);
         }
+        if h == Heuristic::LmCut {
+            return self
+                .lmcut
+                .get_or_insert_with(|| LmCut::new(task))
+                .evaluate(s, goal);
+        }
         self.explore(task, s, h != Heuristic::Max, Some(goal));
         let mut total: u32 = 0;
         for &g in goal {
@@ -186,6 +199,30 @@ impl RelaxedExploration {
             return Some(self.relaxed_plan(task, goal).len() as u32);
         }
         Some(total)
+    }
+
+    /// Like [`Self::evaluate`], and fills `preferred` with the helpful actions (Hoffmann &
+    /// Nebel): the operators of the relaxed plan that apply in `s`. Only `h_ff` and `h_add`
+    /// have a relaxed plan; for other heuristics `preferred` stays empty.
+    pub fn evaluate_preferred(
+        &mut self,
+        task: &Task,
+        s: &State,
+        h: Heuristic,
+        preferred: &mut Vec<OpId>,
+    ) -> Option<u32> {
+        preferred.clear();
+        let value = self.evaluate(task, s, h)?;
+        if value > 0 && matches!(h, Heuristic::Ff | Heuristic::Add) {
+            let goal = &task.goal;
+            preferred.extend(
+                self.relaxed_plan(task, goal)
+                    .into_iter()
+                    .filter(|&o| self.op_cost[o as usize] == 0 && task.op(o).is_applicable(s)),
+            );
+            preferred.sort_unstable();
+        }
+        Some(value)
     }
 
     /// The relaxed plan of the last additive exploration: the best supporters needed for `goal`,

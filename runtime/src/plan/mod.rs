@@ -2,6 +2,7 @@
 //!
 //! - [`task`], [`state`]: the grounded task (serde) and states as bitsets.
 //! - [`heuristic`]: HSP's delete relaxation — `h_add`, `h_max`, the relaxed plan (`h_ff`).
+//! - [`lmcut`]: the landmark-cut heuristic, admissible and far better informed than `h_max`.
 //! - [`search`]: complete best-first search for offline plans — greedy best-first and A*.
 //! - [`minmin`]: Lozano et al.'s MinMin real-time search (horizon, dynamic depth bound, second
 //!   bound) and the loop that interleaves planning and execution.
@@ -63,6 +64,7 @@ pub mod agent;
 pub mod fixtures;
 pub mod graph;
 pub mod heuristic;
+pub mod lmcut;
 pub mod minmin;
 pub mod pop;
 pub mod search;

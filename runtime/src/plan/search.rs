@@ -3,11 +3,10 @@
 //! complete: when the reachable state space is exhausted the task is proven unsolvable.
 
 use super::heuristic::{Heuristic, RelaxedExploration};
-use super::state::State;
+use super::state::{State, StateRegistry};
 use super::task::{OpId, Task};
 use std::cmp::Reverse;
-use std::collections::hash_map::Entry;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 use std::time::{Duration, Instant};
 
 /// Resource bounds; exceeding one ends the search with [`Outcome::LimitReached`].
@@ -17,6 +16,31 @@ pub struct Limits {
     pub max_expansions: Option<u64>,
     /// Stop after this much wall-clock time (the outcome then depends on the machine's speed).
     pub max_time: Option<Duration>,
+    /// Stop before the states, nodes and open list held exceed this many bytes (estimated from
+    /// the packed state size); `None` is [`DEFAULT_MEMORY_LIMIT`].
+    pub max_memory: Option<u64>,
+}
+
+/// Which limit of [`Limits`] stopped a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// [`Limits::max_expansions`].
+    Expansions,
+    /// [`Limits::max_time`].
+    Time,
+    /// [`Limits::max_memory`] or [`DEFAULT_MEMORY_LIMIT`].
+    Memory,
+}
+
+impl Limit {
+    /// What ran out, in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Limit::Expansions => "expansion limit",
+            Limit::Time => "time limit",
+            Limit::Memory => "memory limit",
+        }
+    }
 }
 
 /// What a search did, for benchmarks and traces.
@@ -28,6 +52,8 @@ pub struct Stats {
     pub generated: u64,
     /// Heuristic evaluations.
     pub evaluated: u64,
+    /// States held when the search ended.
+    pub stored: u64,
 }
 
 /// How a search ended.
@@ -48,9 +74,27 @@ pub struct SearchResult {
     pub outcome: Outcome,
     /// The effort it took.
     pub stats: Stats,
+    /// The limit that stopped it, when the outcome is [`Outcome::LimitReached`].
+    pub stopped_by: Option<Limit>,
 }
 
 impl SearchResult {
+    fn ended(outcome: Outcome, stats: Stats) -> Self {
+        SearchResult {
+            outcome,
+            stats,
+            stopped_by: None,
+        }
+    }
+
+    fn stopped(limit: Limit, stats: Stats) -> Self {
+        SearchResult {
+            outcome: Outcome::LimitReached,
+            stats,
+            stopped_by: Some(limit),
+        }
+    }
+
     /// The plan, if one was found.
     pub fn plan(&self) -> Option<&[OpId]> {
         match &self.outcome {
@@ -112,25 +156,72 @@ struct Node {
 
 /// A* with `h` (optimal when `h` is admissible: [`Heuristic::Max`] or [`Heuristic::Blind`]).
 pub fn astar(task: &Task, h: Heuristic, limits: Limits) -> SearchResult {
-    best_first(task, task.initial_state(), h, limits, true)
+    best_first(task, task.initial_state(), h, limits, Order::ASTAR)
 }
 
 /// Greedy best-first search on `h` alone (eager, no reopening).
 pub fn gbfs(task: &Task, h: Heuristic, limits: Limits) -> SearchResult {
-    best_first(task, task.initial_state(), h, limits, false)
+    best_first(task, task.initial_state(), h, limits, Order::GREEDY)
 }
 
 /// [`astar`] from another state than the task's initial one (an agent's current belief).
 pub fn astar_from(task: &Task, from: &State, h: Heuristic, limits: Limits) -> SearchResult {
-    best_first(task, from.clone(), h, limits, true)
+    best_first(task, from.clone(), h, limits, Order::ASTAR)
 }
 
 /// [`gbfs`] from another state than the task's initial one.
 pub fn gbfs_from(task: &Task, from: &State, h: Heuristic, limits: Limits) -> SearchResult {
-    best_first(task, from.clone(), h, limits, false)
+    best_first(task, from.clone(), h, limits, Order::GREEDY)
 }
 
-fn best_first(task: &Task, init: State, h: Heuristic, limits: Limits, use_g: bool) -> SearchResult {
+/// How [`best_first`] orders its open list: by `g_weight·g + h_weight·h`, ties to lower `h`,
+/// then to the newest (`fifo: false`, the scenes' historical order) or oldest node.
+#[derive(Clone, Copy)]
+struct Order {
+    g_weight: u32,
+    h_weight: u32,
+    fifo: bool,
+    /// Only paths shorter than this are kept (an incumbent plan's length).
+    bound: u32,
+}
+
+impl Order {
+    const ASTAR: Order = Order {
+        g_weight: 1,
+        h_weight: 1,
+        fifo: false,
+        bound: u32::MAX,
+    };
+    const GREEDY: Order = Order {
+        g_weight: 0,
+        h_weight: 1,
+        fifo: false,
+        bound: u32::MAX,
+    };
+
+    fn key(self, g: u32, h: u32) -> u32 {
+        self.g_weight
+            .saturating_mul(g)
+            .saturating_add(self.h_weight.saturating_mul(h))
+    }
+
+    fn tie(self, counter: u64) -> Reverse<u64> {
+        Reverse(if self.fifo {
+            u64::MAX - counter
+        } else {
+            counter
+        })
+    }
+}
+
+fn best_first(
+    task: &Task,
+    init: State,
+    h: Heuristic,
+    limits: Limits,
+    order: Order,
+) -> SearchResult {
+    let use_g = order.g_weight > 0;
     let start_time = Instant::now();
     let mut stats = Stats::default();
     let mut relaxed = RelaxedExploration::new(task);
@@ -138,98 +229,133 @@ fn best_first(task: &Task, init: State, h: Heuristic, limits: Limits, use_g: boo
 
     stats.evaluated += 1;
     let Some(h0) = relaxed.evaluate(task, &init, h) else {
-        return SearchResult {
-            outcome: Outcome::Unsolvable,
-            stats,
-        };
+        return SearchResult::ended(Outcome::Unsolvable, stats);
     };
-    let mut states: Vec<State> = vec![init.clone()];
+    let mut states = StateRegistry::new(task.num_facts());
+    states.insert(&init);
     let mut nodes = vec![Node {
         parent: u32::MAX,
         op: OpId::MAX,
         g: 0,
     }];
-    let mut hval: Vec<Option<u32>> = vec![Some(h0)];
-    let mut index: HashMap<State, u32> = HashMap::new();
-    index.insert(init, 0);
+    // The heuristic value, `DEAD_END` for a relaxed dead end.
+    let mut hval: Vec<u32> = vec![h0];
     let mut closed: Vec<bool> = vec![false];
-    // (f, h, insertion counter, node) — ties go to lower h, then to the most recent node.
+    let memory = MemoryBudget::new(&states, limits, OPEN_ENTRY_BYTES);
+    // (f, h, tie-break counter, node) — ties go to lower h, then by insertion order.
     let mut open: BinaryHeap<Reverse<OpenEntry>> = BinaryHeap::new();
     let mut counter = 0u64;
-    open.push(Reverse((h0, h0, Reverse(counter), 0)));
+    open.push(Reverse((order.key(0, h0), h0, order.tie(counter), 0)));
     let mut applicable = Vec::new();
+    let mut state = init;
+    let mut next = state.clone();
 
-    while let Some(Reverse((f, hv, _, id))) = open.pop() {
+    while let Some(Reverse((f, _, _, id))) = open.pop() {
         let idu = id as usize;
         let g = nodes[idu].g;
-        if closed[idu] || (use_g && f != g + hval[idu].unwrap_or(0)) {
+        if closed[idu] || (use_g && f != order.key(g, hval[idu])) {
             continue; // stale entry
         }
-        if task.is_goal(&states[idu]) {
-            return SearchResult {
-                outcome: Outcome::Plan(extract(&nodes, id)),
-                stats,
-            };
+        states.get_into(id, &mut state);
+        if task.is_goal(&state) {
+            return SearchResult::ended(Outcome::Plan(extract(&nodes, id)), stats);
         }
         closed[idu] = true;
-        if limits.max_expansions.is_some_and(|m| stats.expanded >= m)
-            || limits.max_time.is_some_and(|t| start_time.elapsed() >= t)
-        {
-            return SearchResult {
-                outcome: Outcome::LimitReached,
-                stats,
-            };
+        if let Some(limit) = memory.reached(&limits, &stats, start_time, states.len(), open.len()) {
+            stats.stored = states.len() as u64;
+            return SearchResult::stopped(limit, stats);
         }
         stats.expanded += 1;
-        let _ = hv;
-        let state = states[idu].clone();
         succ.applicable(task, &state, &mut applicable);
         for &o in &applicable {
             stats.generated += 1;
-            let next = task.op(o).apply(&state);
+            next.clone_from(&state);
+            task.op(o).apply_in_place(&mut next);
             let ng = g + 1;
-            match index.entry(next) {
-                Entry::Occupied(e) => {
-                    let nid = *e.get();
-                    let n = &mut nodes[nid as usize];
-                    if use_g && ng < n.g {
-                        // A cheaper path: reopen (never happens with a consistent heuristic).
-                        n.g = ng;
-                        n.parent = id;
-                        n.op = o;
+            if ng >= order.bound {
+                continue; // cannot lead to a plan shorter than the incumbent
+            }
+            let (nid, new) = states.insert(&next);
+            if !new {
+                let n = &mut nodes[nid as usize];
+                if use_g && ng < n.g {
+                    // A cheaper path: reopen (never happens with a consistent heuristic).
+                    n.g = ng;
+                    n.parent = id;
+                    n.op = o;
+                    let hn = hval[nid as usize];
+                    if hn != DEAD_END {
                         closed[nid as usize] = false;
-                        if let Some(hn) = hval[nid as usize] {
-                            counter += 1;
-                            open.push(Reverse((ng + hn, hn, Reverse(counter), nid)));
-                        }
-                    }
-                }
-                Entry::Vacant(e) => {
-                    let nid = states.len() as u32;
-                    let s = e.key().clone();
-                    e.insert(nid);
-                    stats.evaluated += 1;
-                    let hn = relaxed.evaluate(task, &s, h);
-                    states.push(s);
-                    nodes.push(Node {
-                        parent: id,
-                        op: o,
-                        g: ng,
-                    });
-                    hval.push(hn);
-                    closed.push(hn.is_none());
-                    if let Some(hn) = hn {
                         counter += 1;
-                        let key = if use_g { ng + hn } else { hn };
-                        open.push(Reverse((key, hn, Reverse(counter), nid)));
+                        open.push(Reverse((order.key(ng, hn), hn, order.tie(counter), nid)));
                     }
                 }
+                continue;
+            }
+            stats.evaluated += 1;
+            let hn = relaxed.evaluate(task, &next, h).unwrap_or(DEAD_END);
+            nodes.push(Node {
+                parent: id,
+                op: o,
+                g: ng,
+            });
+            hval.push(hn);
+            closed.push(hn == DEAD_END);
+            if hn != DEAD_END {
+                counter += 1;
+                open.push(Reverse((order.key(ng, hn), hn, order.tie(counter), nid)));
             }
         }
     }
-    SearchResult {
-        outcome: Outcome::Unsolvable,
-        stats,
+    stats.stored = states.len() as u64;
+    SearchResult::ended(Outcome::Unsolvable, stats)
+}
+
+const DEAD_END: u32 = u32::MAX;
+const OPEN_ENTRY_BYTES: usize = std::mem::size_of::<Reverse<OpenEntry>>();
+
+/// The default memory limit of a search when [`Limits::max_memory`] is not given.
+pub const DEFAULT_MEMORY_LIMIT: u64 = 2 << 30;
+
+/// Bytes one search node costs beyond its packed state: parent, operator, g, h, closed flag.
+const NODE_BYTES: usize = std::mem::size_of::<Node>() + 4 + 1;
+
+/// The memory a search holds, estimated from what it stores: per state, the packed state, its
+/// index entry and its node; per open-list entry, the entry.
+struct MemoryBudget {
+    per_state: usize,
+    per_open_entry: usize,
+}
+
+impl MemoryBudget {
+    fn new(states: &StateRegistry, _limits: Limits, per_open_entry: usize) -> Self {
+        MemoryBudget {
+            per_state: states.bytes_per_state() + NODE_BYTES,
+            per_open_entry,
+        }
+    }
+
+    fn bytes(&self, stored: usize, open: usize) -> u64 {
+        (stored * self.per_state + open * self.per_open_entry) as u64
+    }
+
+    /// The first limit reached, if any.
+    fn reached(
+        &self,
+        limits: &Limits,
+        stats: &Stats,
+        start: Instant,
+        stored: usize,
+        open: usize,
+    ) -> Option<Limit> {
+        if limits.max_expansions.is_some_and(|m| stats.expanded >= m) {
+            return Some(Limit::Expansions);
+        }
+        if limits.max_time.is_some_and(|t| start.elapsed() >= t) {
+            return Some(Limit::Time);
+        }
+        let max = limits.max_memory.unwrap_or(DEFAULT_MEMORY_LIMIT);
+        (self.bytes(stored, open) > max).then_some(Limit::Memory)
     }
 }
 
@@ -241,6 +367,181 @@ fn extract(nodes: &[Node], mut id: u32) -> Vec<OpId> {
     }
     plan.reverse();
     plan
+}
+
+/// Removes every action whose removal (with the actions that then no longer apply) still
+/// reaches the goal (action elimination, Nakhost & Müller 2010). The result is valid whenever
+/// `plan` is, and never longer.
+pub fn eliminate_actions(task: &Task, from: &State, plan: &[OpId]) -> Vec<OpId> {
+    let mut plan = plan.to_vec();
+    let mut prefix_state = from.clone();
+    let mut i = 0;
+    while i < plan.len() {
+        let mut s = prefix_state.clone();
+        let mut kept = Vec::with_capacity(plan.len() - i);
+        for &o in &plan[i + 1..] {
+            if task.op(o).is_applicable(&s) {
+                task.op(o).apply_in_place(&mut s);
+                kept.push(o);
+            }
+        }
+        if task.is_goal(&s) {
+            plan.truncate(i);
+            plan.extend(kept);
+        } else {
+            task.op(plan[i]).apply_in_place(&mut prefix_state);
+            i += 1;
+        }
+    }
+    plan
+}
+
+/// Lazy greedy best-first search with preferred operators, as Fast Downward's `lazy_greedy`
+/// (the search of `lama-first`): a successor is evaluated only when taken from the open list
+/// (deferred evaluation, queued with its parent's value); helpful actions also go into a
+/// second open list that is boosted by 1000 picks whenever a better value is reached; ties go
+/// to the oldest entry (FIFO), which keeps the search moving along one relaxed plan.
+pub fn lazy_greedy(task: &Task, from: &State, h: Heuristic, limits: Limits) -> SearchResult {
+    const BOOST: i64 = 1000;
+    let start_time = Instant::now();
+    let mut stats = Stats::default();
+    let mut relaxed = RelaxedExploration::new(task);
+    let succ = Successors::new(task);
+    let mut preferred = Vec::new();
+    stats.evaluated += 1;
+    let Some(h0) = relaxed.evaluate_preferred(task, from, h, &mut preferred) else {
+        return SearchResult::ended(Outcome::Unsolvable, stats);
+    };
+    if task.is_goal(from) {
+        return SearchResult::ended(Outcome::Plan(Vec::new()), stats);
+    }
+    let mut states = StateRegistry::new(task.num_facts());
+    states.insert(from);
+    let mut nodes = vec![Node {
+        parent: u32::MAX,
+        op: OpId::MAX,
+        g: 0,
+    }];
+    type LazyEntry = Reverse<(u32, u64, u32, OpId)>;
+    let memory = MemoryBudget::new(&states, limits, std::mem::size_of::<LazyEntry>());
+    // [regular, preferred]: (parent's h, insertion counter, parent, operator), FIFO on ties.
+    let mut open: [BinaryHeap<LazyEntry>; 2] = [BinaryHeap::new(), BinaryHeap::new()];
+    let mut priority: [i64; 2] = [0, 0];
+    let mut counter = 0u64;
+    let mut best_h = h0;
+    let mut applicable = Vec::new();
+    let mut push_successors = |open: &mut [BinaryHeap<LazyEntry>; 2],
+                               stats: &mut Stats,
+                               id: u32,
+                               hv: u32,
+                               state: &State,
+                               preferred: &[OpId]| {
+        succ.applicable(task, state, &mut applicable);
+        for &o in &applicable {
+            stats.generated += 1;
+            counter += 1;
+            open[0].push(Reverse((hv, counter, id, o)));
+            if preferred.binary_search(&o).is_ok() {
+                open[1].push(Reverse((hv, counter, id, o)));
+            }
+        }
+    };
+    stats.expanded += 1;
+    push_successors(&mut open, &mut stats, 0, h0, from, &preferred);
+    let mut next = from.clone();
+    loop {
+        let which = match (open[0].is_empty(), open[1].is_empty()) {
+            (true, true) => break,
+            (false, true) => 0,
+            (true, false) => 1,
+            (false, false) => usize::from(priority[1] <= priority[0]),
+        };
+        priority[which] += 1;
+        let Some(Reverse((_, _, parent, o))) = open[which].pop() else {
+            break;
+        };
+        states.get_into(parent, &mut next);
+        task.op(o).apply_in_place(&mut next);
+        let (nid, new) = states.insert(&next);
+        if !new {
+            continue;
+        }
+        let g = nodes[parent as usize].g + 1;
+        nodes.push(Node { parent, op: o, g });
+        if task.is_goal(&next) {
+            return SearchResult::ended(Outcome::Plan(extract(&nodes, nid)), stats);
+        }
+        stats.evaluated += 1;
+        let Some(hv) = relaxed.evaluate_preferred(task, &next, h, &mut preferred) else {
+            continue; // a relaxed dead end: never expanded
+        };
+        let open_len = open[0].len() + open[1].len();
+        if let Some(limit) = memory.reached(&limits, &stats, start_time, states.len(), open_len) {
+            stats.stored = states.len() as u64;
+            return SearchResult::stopped(limit, stats);
+        }
+        if hv < best_h {
+            best_h = hv;
+            priority[1] -= BOOST;
+        }
+        stats.expanded += 1;
+        push_successors(&mut open, &mut stats, nid, hv, &next, &preferred);
+    }
+    stats.stored = states.len() as u64;
+    SearchResult::ended(Outcome::Unsolvable, stats)
+}
+
+/// Expansions the plan improvement of [`satisficing`] may spend when no limit is given.
+pub const IMPROVEMENT_EXPANSIONS: u64 = 200_000;
+
+/// Satisficing planning: [`lazy_greedy`] for a first plan, shortened by action elimination,
+/// then, while the budget lasts, anytime weighted A* (weights 5, 3, 2, 1 with the same
+/// heuristic) bounded by the incumbent's length, each new plan shortened again. The budget is
+/// what remains of `limits` (or [`IMPROVEMENT_EXPANSIONS`] when no expansion limit is given);
+/// the first plan is never lost to it.
+pub fn satisficing(task: &Task, from: &State, h: Heuristic, limits: Limits) -> SearchResult {
+    let start_time = Instant::now();
+    let first = lazy_greedy(task, from, h, limits);
+    let mut stats = first.stats;
+    let Outcome::Plan(plan) = first.outcome else {
+        return first;
+    };
+    let mut best = eliminate_actions(task, from, &plan);
+    let mut budget = limits
+        .max_expansions
+        .map_or(IMPROVEMENT_EXPANSIONS, |m| m.saturating_sub(stats.expanded));
+    for weight in [5, 3, 2, 1] {
+        let time_left = limits
+            .max_time
+            .map(|t| t.saturating_sub(start_time.elapsed()));
+        if best.len() <= 1 || budget == 0 || time_left.is_some_and(|t| t.is_zero()) {
+            break;
+        }
+        let order = Order {
+            g_weight: 1,
+            h_weight: weight,
+            fifo: true,
+            bound: best.len() as u32,
+        };
+        let run_limits = Limits {
+            max_expansions: Some(budget),
+            max_time: time_left,
+            max_memory: limits.max_memory,
+        };
+        let r = best_first(task, from.clone(), h, run_limits, order);
+        stats.expanded += r.stats.expanded;
+        stats.generated += r.stats.generated;
+        stats.evaluated += r.stats.evaluated;
+        stats.stored = stats.stored.max(r.stats.stored);
+        budget = budget.saturating_sub(r.stats.expanded);
+        if let Outcome::Plan(p) = r.outcome {
+            let p = eliminate_actions(task, from, &p);
+            if p.len() < best.len() {
+                best = p;
+            }
+        }
+    }
+    SearchResult::ended(Outcome::Plan(best), stats)
 }
 
 /// Breadth-first search: the optimal length by exhaustive search (reference for tests).
@@ -314,6 +615,70 @@ mod tests {
     }
 
     #[test]
+    fn action_elimination_drops_a_detour() {
+        let t = fixtures::funny_dinner_date();
+        let best = astar(&t, Heuristic::Max, Limits::default());
+        let best = best.plan().unwrap();
+        // Walk somewhere and back before the optimal plan: both steps are removed.
+        let s0 = t.initial_state();
+        let detour: Vec<OpId> = (0..t.operators.len() as OpId)
+            .filter(|&o| t.op(o).is_applicable(&s0))
+            .take(1)
+            .chain(best.iter().copied())
+            .collect();
+        if validate(&t, &s0, &detour).is_ok() {
+            let short = eliminate_actions(&t, &s0, &detour);
+            validate(&t, &s0, &short).unwrap();
+            assert!(short.len() <= best.len() + 1);
+        }
+        assert_eq!(eliminate_actions(&t, &s0, best), best);
+    }
+
+    #[test]
+    fn satisficing_finds_the_dinner_dates_optimal_plans() {
+        for (t, opt) in [
+            (fixtures::dinner_date(), 3),
+            (fixtures::funny_dinner_date(), 6),
+        ] {
+            let s0 = t.initial_state();
+            for r in [
+                lazy_greedy(&t, &s0, Heuristic::Ff, Limits::default()),
+                satisficing(&t, &s0, Heuristic::Ff, Limits::default()),
+            ] {
+                let p = r.plan().unwrap();
+                validate(&t, &s0, p).unwrap();
+                assert!(p.len() >= opt);
+            }
+            let p = satisficing(&t, &s0, Heuristic::Ff, Limits::default());
+            assert_eq!(p.plan().unwrap().len(), opt);
+        }
+    }
+
+    #[test]
+    fn the_memory_limit_ends_the_search_cleanly() {
+        let t = fixtures::funny_dinner_date();
+        let s0 = t.initial_state();
+        let tight = Limits {
+            max_memory: Some(200),
+            ..Limits::default()
+        };
+        for r in [
+            astar(&t, Heuristic::Blind, tight),
+            lazy_greedy(&t, &s0, Heuristic::Ff, tight),
+        ] {
+            assert_eq!(r.outcome, Outcome::LimitReached);
+            assert_eq!(r.stopped_by, Some(Limit::Memory));
+            assert!(r.stats.stored >= 1);
+        }
+        // The default limit is far above what this task needs.
+        assert!(
+            astar(&t, Heuristic::Blind, Limits::default())
+                .plan()
+                .is_some()
+        );
+    }
+
+    #[test]
     fn limits_stop_the_search() {
         let t = fixtures::funny_dinner_date();
         let r = astar(
@@ -321,7 +686,7 @@ mod tests {
             Heuristic::Blind,
             Limits {
                 max_expansions: Some(2),
-                max_time: None,
+                ..Limits::default()
             },
         );
         assert_eq!(r.outcome, Outcome::LimitReached);

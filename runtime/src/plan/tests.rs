@@ -17,15 +17,23 @@ const POP_LIMITS: PopConfig = PopConfig {
 };
 
 fn arb_facts() -> impl Strategy<Value = Vec<FactId>> {
-    prop::collection::vec(0..FACTS, 0..3)
+    arb_facts_over(FACTS)
+}
+
+fn arb_facts_over(facts: u32) -> impl Strategy<Value = Vec<FactId>> {
+    prop::collection::vec(0..facts, 0..3)
 }
 
 fn arb_op(i: usize) -> impl Strategy<Value = Operator> {
+    arb_op_over(i, FACTS)
+}
+
+fn arb_op_over(i: usize, facts: u32) -> impl Strategy<Value = Operator> {
     (
-        arb_facts(),
-        prop::collection::vec(0..FACTS, 0..2),
-        arb_facts(),
-        arb_facts(),
+        arb_facts_over(facts),
+        prop::collection::vec(0..facts, 0..2),
+        arb_facts_over(facts),
+        arb_facts_over(facts),
     )
         .prop_map(move |(pre, pre_neg, add, del)| {
             let mut o = Operator::new(format!("o{i}"));
@@ -47,6 +55,22 @@ fn arb_task() -> impl Strategy<Value = Task> {
         .prop_map(|(ops, init, goal, goal_neg)| {
             let facts = (0..FACTS).map(|i| format!("f{i}")).collect();
             Task::new(facts, ops, init, goal, goal_neg).unwrap()
+        })
+}
+
+/// Larger tasks than [`arb_task`] (8 facts, up to 14 operators): long enough plans for LM-cut's
+/// cuts to differ from `h_max`.
+fn arb_larger_task() -> impl Strategy<Value = (Task, Vec<FactId>)> {
+    const N: u32 = 8;
+    (
+        (0usize..15).prop_flat_map(|n| (0..n).map(|i| arb_op_over(i, N)).collect::<Vec<_>>()),
+        prop::collection::vec(0..N, 0..4),
+        prop::collection::vec(0..N, 1..5),
+        prop::collection::vec(0..N, 0..5),
+    )
+        .prop_map(|(ops, init, goal, other)| {
+            let facts = (0..N).map(|i| format!("f{i}")).collect();
+            (Task::new(facts, ops, init, goal, vec![]).unwrap(), other)
         })
 }
 
@@ -86,9 +110,71 @@ proptest! {
                 Outcome::LimitReached => prop_assert!(false),
             }
         }
+        for h in [Heuristic::Ff, Heuristic::Add, Heuristic::Max] {
+            for r in [search::lazy_greedy(&task, &s0, h, Limits::default()), search::satisficing(&task, &s0, h, Limits::default())] {
+                match r.outcome {
+                    Outcome::Plan(p) => {
+                        prop_assert!(validate(&task, &s0, &p).is_ok());
+                        prop_assert!(best.is_some_and(|b| p.len() >= b));
+                    }
+                    Outcome::Unsolvable => prop_assert_eq!(best, None),
+                    Outcome::LimitReached => prop_assert!(false),
+                }
+            }
+        }
         let cfg = minmin::MinMinConfig { second_bound: false, depth_bound: Some(12), ..Default::default() };
         if let Some(p) = minmin::minmin(&task, &s0, cfg).plan {
             prop_assert!(validate(&task, &s0, &p).is_ok());
+        }
+    }
+
+    /// Action elimination keeps a plan valid and never lengthens it; on the larger tasks the
+    /// satisficing search's plans are valid and it never claims a solvable task unsolvable.
+    #[test]
+    fn satisficing_plans_are_valid_and_shortened((task, _) in arb_larger_task()) {
+        let s0 = task.initial_state();
+        let best = optimal_len(&task, &s0);
+        let greedy = search::lazy_greedy(&task, &s0, Heuristic::Ff, Limits::default());
+        let improved = search::satisficing(&task, &s0, Heuristic::Ff, Limits::default());
+        match (greedy.outcome, improved.outcome) {
+            (Outcome::Plan(g), Outcome::Plan(i)) => {
+                let shorter = search::eliminate_actions(&task, &s0, &g);
+                prop_assert!(validate(&task, &s0, &shorter).is_ok());
+                prop_assert!(shorter.len() <= g.len());
+                prop_assert!(validate(&task, &s0, &i).is_ok());
+                prop_assert!(i.len() <= shorter.len());
+                prop_assert!(best.is_some_and(|b| i.len() >= b));
+            }
+            (Outcome::Unsolvable, Outcome::Unsolvable) => prop_assert_eq!(best, None),
+            other => prop_assert!(false, "{:?}", other),
+        }
+    }
+
+    /// LM-cut is admissible and dominates h_max, in the initial state and in another state;
+    /// A* with it finds plans exactly as long as A* with h_max.
+    #[test]
+    fn lmcut_is_between_hmax_and_the_optimum((task, other) in arb_larger_task()) {
+        let mut relaxed = heuristic::RelaxedExploration::new(&task);
+        for s in [task.initial_state(), task.state_of(other.iter().copied())] {
+            let best = optimal_len(&task, &s);
+            let hmax = relaxed.evaluate(&task, &s, Heuristic::Max);
+            let lmcut = relaxed.evaluate(&task, &s, Heuristic::LmCut);
+            prop_assert_eq!(hmax.is_none(), lmcut.is_none());
+            if let (Some(hm), Some(lm)) = (hmax, lmcut) {
+                prop_assert!(hm <= lm, "h_max {} > LM-cut {}", hm, lm);
+                if let Some(b) = best {
+                    prop_assert!(lm as usize <= b, "LM-cut {} > optimum {}", lm, b);
+                }
+            }
+            if lmcut.is_none() {
+                prop_assert_eq!(best, None);
+            }
+        }
+        let by_max = astar(&task, Heuristic::Max, Limits::default());
+        let by_lmcut = astar(&task, Heuristic::LmCut, Limits::default());
+        prop_assert_eq!(by_max.plan().map(<[_]>::len), by_lmcut.plan().map(<[_]>::len));
+        if let Some(p) = by_lmcut.plan() {
+            prop_assert!(validate(&task, &task.initial_state(), p).is_ok());
         }
     }
 

@@ -19,6 +19,16 @@ struct Reader<'a> {
     diags: &'a mut Diagnostics,
 }
 
+/// Requirements that name ADL constructs; each construct is checked where it is used.
+const ADL_REQUIREMENTS: &[&str] = &[
+    ":adl",
+    ":disjunctive-preconditions",
+    ":existential-preconditions",
+    ":universal-preconditions",
+    ":quantified-preconditions",
+    ":conditional-effects",
+];
+
 fn unsupported(span: Span, what: &str) -> Diagnostic {
     Diagnostic::error(
         Code::UnsupportedFeature,
@@ -70,13 +80,17 @@ impl Reader<'_> {
                 if pending.is_empty() {
                     self.syntax(it.span(), format!("`-` without {what} before it"), "here");
                 }
-                if let Some(ty) = ty {
-                    for n in pending.drain(..) {
-                        out.push(Typed {
-                            name: n,
-                            ty: ty.clone(),
-                        });
-                    }
+                // A refused type still keeps its names (as objects), so the one error is the
+                // type's and no arity errors follow.
+                let ty = ty.unwrap_or_else(|| Name {
+                    text: "object".into(),
+                    span: items[i + 1].span(),
+                });
+                for n in pending.drain(..) {
+                    out.push(Typed {
+                        name: n,
+                        ty: ty.clone(),
+                    });
                 }
                 pending.clear();
                 i += 2;
@@ -291,7 +305,17 @@ impl Reader<'_> {
                 self.syntax(r.span(), "expected a requirement such as `:strips`", "here");
                 continue;
             };
-            if !SUPPORTED_REQUIREMENTS.contains(&text) {
+            if ADL_REQUIREMENTS.contains(&text) {
+                // Each ADL construct is refused where it is used, so a STRIPS domain that
+                // merely declares it still plans.
+                self.diags.push(
+                    Diagnostic::warning(
+                        Code::UnsupportedFeature,
+                        format!("requirement `{text}` is declared, but only its STRIPS part is supported; disjunctions, quantifiers and conditional effects are refused where they are used"),
+                    )
+                    .at(r.span(), "declared here"),
+                );
+            } else if !SUPPORTED_REQUIREMENTS.contains(&text) {
                 self.diags
                     .push(unsupported(r.span(), &format!("requirement `{text}`")));
             }

@@ -97,6 +97,54 @@ fn refuses_unsupported_features_naming_construct_and_line() {
 }
 
 #[test]
+fn adl_declared_by_a_strips_domain_is_a_warning_and_it_plans() {
+    let dom = "(define (domain d) (:requirements :adl :typing)\n(:predicates (p) (q))\n(:action a :parameters () :precondition (p) :effect (q)))";
+    let (g, d, s) = run(
+        dom,
+        "(define (problem x) (:domain d) (:init (p)) (:goal (q)))",
+    );
+    assert!(g.is_some(), "{:?}", codes(&d));
+    assert!(!d.has_errors());
+    let (line, msg) = first_line(&d, &s, Code::UnsupportedFeature);
+    assert_eq!(line, 1);
+    assert!(msg.contains("`:adl`"), "{msg}");
+    // Used, an ADL construct is still refused where it is written.
+    let dom = "(define (domain d) (:requirements :adl)\n(:predicates (p) (q))\n(:action a :parameters ()\n :precondition (or (p) (q)) :effect (q)))";
+    let (g, d, s) = run(
+        dom,
+        "(define (problem x) (:domain d) (:init (p)) (:goal (q)))",
+    );
+    assert!(g.is_none());
+    assert!(d.has_errors());
+    assert!(
+        d.iter()
+            .any(|x| x.message.contains("`or`")
+                && s.line_col(x.primary.as_ref().unwrap().span).0 == 4)
+    );
+}
+
+#[test]
+fn an_either_type_is_one_error_without_follow_up_arity_errors() {
+    let dom = "(define (domain d) (:requirements :typing) (:types a b)\n(:predicates (at ?x - (either a b) ?y - a))\n(:action go :parameters (?x - (either a b) ?y - a)\n :precondition (at ?x ?y) :effect (not (at ?x ?y))))";
+    let (g, d, s) = run(
+        dom,
+        "(define (problem x) (:domain d) (:objects o - a) (:init (at o o)) (:goal (not (at o o))))",
+    );
+    assert!(g.is_none());
+    let errors: Vec<&str> = d
+        .iter()
+        .filter(|x| x.severity == crate::diag::Severity::Error)
+        .map(|x| x.code.as_str())
+        .collect();
+    assert_eq!(
+        errors,
+        ["unsupported-feature", "unsupported-feature"],
+        "{errors:?}"
+    );
+    assert_eq!(first_line(&d, &s, Code::UnsupportedFeature).0, 2);
+}
+
+#[test]
 fn bad_input_gets_located_diagnostics() {
     // Unknown predicate, arity mismatch, undeclared type, unbound variable, unknown object.
     let dom = "(define (domain d) (:requirements :typing) (:types t)\n(:predicates (p ?x - t) (q))\n(:action a :parameters (?x - t ?y - u)\n :precondition (and (p ?x ?x) (r))\n :effect (p ?z)))";

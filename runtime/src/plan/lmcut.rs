@@ -1,0 +1,317 @@
+//! The landmark-cut heuristic (Helmert & Domshlak 2009): admissible like `h_max` and dominating
+//! it, but far better informed — it sums the costs of disjoint action landmarks instead of
+//! taking one maximum.
+//!
+//! Each round computes `h_max` under the current operator costs, picks for every reached
+//! operator its precondition choice (a precondition of maximal `h_max`), and reads a cut off the
+//! justification graph: the goal zone is every fact that reaches the goal through zero-cost
+//! operators; the cut is every operator leading from the part reachable from the state without
+//! crossing the goal zone into the goal zone. Every plan uses one operator of the cut (a
+//! disjunctive action landmark), so its cheapest cost is added to the estimate and subtracted
+//! from each of its operators; rounds stop when `h_max` of the goal reaches 0.
+//!
+//! Operators without preconditions get an artificial precondition that always holds (the fact
+//! after the task's last one), and the goal is reached by an artificial zero-cost end operator,
+//! handled implicitly: its precondition choice is the costliest goal fact. Negative
+//! preconditions and goals are relaxed away, which keeps the estimate admissible. Every
+//! operator costs 1 (plans are measured by length).
+
+use super::state::State;
+use super::task::{FactId, OpId, Task};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+const INF: u32 = u32::MAX;
+const UNREACHED: FactId = FactId::MAX;
+
+/// Scratch space for LM-cut evaluations on one task.
+pub struct LmCut {
+    /// Precondition lists, `[always]` for operators without one.
+    pre: Vec<Vec<FactId>>,
+    /// Add lists, as in the task.
+    add: Vec<Vec<FactId>>,
+    /// For each fact (and the artificial one), the operators that need it.
+    consumers: Vec<Vec<OpId>>,
+    /// For each fact, the operators that add it.
+    achievers: Vec<Vec<OpId>>,
+    /// Index of the fact that always holds.
+    always: FactId,
+    cost: Vec<u32>,
+    fact_cost: Vec<u32>,
+    unsat: Vec<u32>,
+    /// Precondition choice of each reached operator (`UNREACHED` otherwise).
+    choice: Vec<FactId>,
+    heap: BinaryHeap<Reverse<(u32, FactId)>>,
+    in_goal_zone: Vec<bool>,
+    before_cut: Vec<bool>,
+    in_cut: Vec<bool>,
+    stack: Vec<FactId>,
+    cut: Vec<OpId>,
+}
+
+impl LmCut {
+    /// Scratch space sized for `task`.
+    pub fn new(task: &Task) -> Self {
+        let n = task.num_facts();
+        let always = n as FactId;
+        let mut consumers = vec![Vec::new(); n + 1];
+        let mut achievers = vec![Vec::new(); n + 1];
+        let mut pre = Vec::with_capacity(task.operators.len());
+        for (i, op) in task.operators.iter().enumerate() {
+            let p = if op.pre.is_empty() {
+                vec![always]
+            } else {
+                op.pre.clone()
+            };
+            for &f in &p {
+                consumers[f as usize].push(i as OpId);
+            }
+            for &a in &op.add {
+                achievers[a as usize].push(i as OpId);
+            }
+            pre.push(p);
+        }
+        let ops = task.operators.len();
+        LmCut {
+            pre,
+            add: task.operators.iter().map(|o| o.add.clone()).collect(),
+            consumers,
+            achievers,
+            always,
+            cost: vec![1; ops],
+            fact_cost: vec![INF; n + 1],
+            unsat: vec![0; ops],
+            choice: vec![UNREACHED; ops],
+            heap: BinaryHeap::new(),
+            in_goal_zone: vec![false; n + 1],
+            before_cut: vec![false; n + 1],
+            in_cut: vec![false; ops],
+            stack: Vec::new(),
+            cut: Vec::new(),
+        }
+    }
+
+    /// `h_max` from `s` under the current costs, recording precondition choices.
+    fn hmax(&mut self, s: &State) {
+        self.fact_cost.fill(INF);
+        self.choice.fill(UNREACHED);
+        for (u, p) in self.unsat.iter_mut().zip(&self.pre) {
+            *u = p.len() as u32;
+        }
+        self.heap.clear();
+        self.fact_cost[self.always as usize] = 0;
+        self.heap.push(Reverse((0, self.always)));
+        for f in s.facts() {
+            self.fact_cost[f as usize] = 0;
+            self.heap.push(Reverse((0, f)));
+        }
+        while let Some(Reverse((c, f))) = self.heap.pop() {
+            if c > self.fact_cost[f as usize] {
+                continue;
+            }
+            for &o in &self.consumers[f as usize] {
+                let oi = o as usize;
+                self.unsat[oi] -= 1;
+                if self.unsat[oi] == 0 {
+                    // Facts settle in cost order, so the last precondition settled is a
+                    // costliest one.
+                    self.choice[oi] = f;
+                    let reach = c + self.cost[oi];
+                    for &a in &self.add[oi] {
+                        if reach < self.fact_cost[a as usize] {
+                            self.fact_cost[a as usize] = reach;
+                            self.heap.push(Reverse((reach, a)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The estimate of `s` for the positive `goal` facts; `None` when they are unreachable even
+    /// with deletes ignored (a proven dead end).
+    pub fn evaluate(&mut self, s: &State, goal: &[FactId]) -> Option<u32> {
+        if goal.iter().all(|&g| s.contains(g)) {
+            return Some(0);
+        }
+        self.cost.fill(1);
+        self.hmax(s);
+        let mut h = 0u32;
+        loop {
+            // The end operator's precondition choice: a costliest goal fact.
+            let mut goal_choice = goal[0];
+            for &g in goal {
+                let c = self.fact_cost[g as usize];
+                if c == INF {
+                    return None;
+                }
+                if c > self.fact_cost[goal_choice as usize] {
+                    goal_choice = g;
+                }
+            }
+            if self.fact_cost[goal_choice as usize] == 0 {
+                return Some(h);
+            }
+            self.mark_goal_zone(goal_choice);
+            self.find_cut(s);
+            let Some(m) = self.cut.iter().map(|&o| self.cost[o as usize]).min() else {
+                // Cannot happen while h_max of the goal is positive; stop rather than loop.
+                return Some(h);
+            };
+            h = h.saturating_add(m);
+            for &o in &self.cut {
+                self.cost[o as usize] -= m;
+            }
+            self.hmax_after_cut();
+            #[cfg(test)]
+            {
+                // The incremental update must equal a fresh exploration under the new costs.
+                let incremental = self.fact_cost.clone();
+                self.hmax(s);
+                assert_eq!(incremental, self.fact_cost, "incremental h_max diverged");
+            }
+        }
+    }
+
+    /// Brings `h_max` up to date after the cut's operators became cheaper: costs only fall, so
+    /// a Dijkstra seeded with the cut's effects, recomputing an operator's maximum only when its
+    /// precondition choice fell, gives the same values as exploring again from scratch.
+    fn hmax_after_cut(&mut self) {
+        self.heap.clear();
+        for &o in &self.cut {
+            let oi = o as usize;
+            let reach = self.fact_cost[self.choice[oi] as usize] + self.cost[oi];
+            for &a in &self.add[oi] {
+                if reach < self.fact_cost[a as usize] {
+                    self.fact_cost[a as usize] = reach;
+                    self.heap.push(Reverse((reach, a)));
+                }
+            }
+        }
+        while let Some(Reverse((c, f))) = self.heap.pop() {
+            if c > self.fact_cost[f as usize] {
+                continue;
+            }
+            for &o in &self.consumers[f as usize] {
+                let oi = o as usize;
+                if self.choice[oi] != f {
+                    continue;
+                }
+                let mut choice = f;
+                for &p in &self.pre[oi] {
+                    if self.fact_cost[p as usize] > self.fact_cost[choice as usize] {
+                        choice = p;
+                    }
+                }
+                self.choice[oi] = choice;
+                let reach = self.fact_cost[choice as usize] + self.cost[oi];
+                for &a in &self.add[oi] {
+                    if reach < self.fact_cost[a as usize] {
+                        self.fact_cost[a as usize] = reach;
+                        self.heap.push(Reverse((reach, a)));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Facts that reach the goal in the justification graph through zero-cost operators.
+    fn mark_goal_zone(&mut self, goal_choice: FactId) {
+        self.in_goal_zone.fill(false);
+        self.in_goal_zone[goal_choice as usize] = true;
+        self.stack.clear();
+        self.stack.push(goal_choice);
+        while let Some(f) = self.stack.pop() {
+            for &o in &self.achievers[f as usize] {
+                let oi = o as usize;
+                let p = self.choice[oi];
+                if p != UNREACHED && self.cost[oi] == 0 && !self.in_goal_zone[p as usize] {
+                    self.in_goal_zone[p as usize] = true;
+                    self.stack.push(p);
+                }
+            }
+        }
+    }
+
+    /// The operators from the facts reachable from `s` (without entering the goal zone) into
+    /// the goal zone.
+    fn find_cut(&mut self, s: &State) {
+        self.before_cut.fill(false);
+        for &o in &self.cut {
+            self.in_cut[o as usize] = false;
+        }
+        self.cut.clear();
+        self.stack.clear();
+        self.before_cut[self.always as usize] = true;
+        self.stack.push(self.always);
+        for f in s.facts() {
+            self.before_cut[f as usize] = true;
+            self.stack.push(f);
+        }
+        while let Some(f) = self.stack.pop() {
+            for &o in &self.consumers[f as usize] {
+                let oi = o as usize;
+                if self.choice[oi] != f {
+                    continue;
+                }
+                for &a in &self.add[oi] {
+                    if self.in_goal_zone[a as usize] {
+                        if !self.in_cut[oi] {
+                            self.in_cut[oi] = true;
+                            self.cut.push(o);
+                        }
+                    } else if !self.before_cut[a as usize] {
+                        self.before_cut[a as usize] = true;
+                        self.stack.push(a);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::fixtures;
+    use crate::plan::heuristic::{Heuristic, evaluate};
+
+    #[test]
+    fn independent_goals_add_up_where_hmax_takes_the_maximum() {
+        // Three goals, each needing its own operator: h_max says 1, the optimum (and LM-cut) 3.
+        let t = Task::builder()
+            .op("a", &["s"], &["ga"], &[])
+            .op("b", &["s"], &["gb"], &[])
+            .op("c", &[], &["gc"], &[])
+            .init(&["s"])
+            .goal(&["ga", "gb", "gc"])
+            .build();
+        let s0 = t.initial_state();
+        assert_eq!(evaluate(&t, &s0, Heuristic::Max), Some(1));
+        assert_eq!(evaluate(&t, &s0, Heuristic::LmCut), Some(3));
+    }
+
+    #[test]
+    fn seeds_examples_are_within_bounds() {
+        // Dinner date: optimum 3, h_max 1. Funny dinner date: optimum 6, h_max 2.
+        for (t, opt) in [
+            (fixtures::dinner_date(), 3),
+            (fixtures::funny_dinner_date(), 6),
+        ] {
+            let s0 = t.initial_state();
+            let lm = evaluate(&t, &s0, Heuristic::LmCut).unwrap();
+            let hm = evaluate(&t, &s0, Heuristic::Max).unwrap();
+            assert!(hm <= lm && lm <= opt, "{hm} {lm} {opt}");
+            assert!(lm > hm, "LM-cut should see more than h_max here: {lm}");
+        }
+    }
+
+    #[test]
+    fn relaxed_dead_end_is_none() {
+        let t = Task::builder()
+            .op("a", &["x"], &["y"], &[])
+            .goal(&["y"])
+            .build();
+        assert_eq!(evaluate(&t, &t.initial_state(), Heuristic::LmCut), None);
+    }
+}
