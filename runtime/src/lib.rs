@@ -17,6 +17,7 @@ pub mod program;
 pub mod rng;
 pub mod script;
 pub mod sim;
+pub mod snapshot;
 pub mod speech;
 pub mod trace;
 #[cfg(feature = "watch")]

@@ -7,7 +7,8 @@ use rand_pcg::Pcg32;
 
 /// A small, fast, reproducible generator (PCG32). Its output for a seed is fixed by the
 /// algorithm, so golden traces stay valid across dependency updates.
-#[derive(Clone, Debug)]
+/// Serialisable (its state and stream) so a savegame continues the very same sequence.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Rng(Pcg32);
 
 impl Rng {
