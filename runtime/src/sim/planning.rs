@@ -61,6 +61,12 @@ pub struct PlanningWorld {
 }
 
 impl PlanningWorld {
+    /// Nothing to save: no agent has planned and the scene has no world events (savegames
+    /// do not carry planning worlds yet).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.worlds.is_empty() && self.events.is_empty()
+    }
+
     /// The world events of `scene`, none fired yet.
     pub fn for_scene(program: &Program, scene: SceneId) -> Self {
         PlanningWorld {

@@ -3,7 +3,8 @@
 
 use super::SimWorld;
 use crate::hsm::{Inert, Message, StateCode, StateCx, StateLibrary, StateSpec};
-use crate::program::{Modifier, ModifierKind, Terminal};
+use crate::program::{Modifier, ModifierKind, Program, Terminal};
+use crate::snapshot::{decode, encode};
 use crate::speech::transaction::{self, Direction};
 
 type Cx<'a> = StateCx<'a, SimWorld>;
@@ -179,6 +180,17 @@ impl StateCode<SimWorld> for Goto {
         let agent = cx.agent;
         cx.game.set_walk(agent, None);
     }
+    fn save(&self, _program: &Program) -> Vec<u8> {
+        encode(&(self.arrived, self.route.as_ref().map(|r| r.to_saved())))
+    }
+    fn restore(&mut self, program: &Program, data: &[u8]) -> Result<(), String> {
+        let (arrived, route): (bool, Option<super::walk::SavedRoute>) = decode(data)?;
+        self.arrived = arrived;
+        self.route = route
+            .map(|r| super::walk::Route::from_saved(r, program))
+            .transpose()?;
+        Ok(())
+    }
 }
 
 /// `Wait` (modifier seconds, raises Done) and `FinishTalkState` (random 1.5–2.5 s, raises
@@ -206,6 +218,13 @@ impl StateCode<SimWorld> for Wait {
                 cx.raise(event);
             }
         }
+    }
+    fn save(&self, _program: &Program) -> Vec<u8> {
+        encode(&self.left)
+    }
+    fn restore(&mut self, _program: &Program, data: &[u8]) -> Result<(), String> {
+        self.left = decode(data)?;
+        Ok(())
     }
 }
 
@@ -266,6 +285,13 @@ impl StateCode<SimWorld> for RequestConversation {
         cx.game.set_partner(me, Some(msg.from));
         cx.raise("ConversationCoupled");
         true
+    }
+    fn save(&self, _program: &Program) -> Vec<u8> {
+        encode(&self.since_sent)
+    }
+    fn restore(&mut self, _program: &Program, data: &[u8]) -> Result<(), String> {
+        self.since_sent = decode(data)?;
+        Ok(())
     }
 }
 
@@ -329,6 +355,13 @@ impl StateCode<SimWorld> for Talk {
         } else {
             false
         }
+    }
+    fn save(&self, _program: &Program) -> Vec<u8> {
+        encode(&self.partner_left)
+    }
+    fn restore(&mut self, _program: &Program, data: &[u8]) -> Result<(), String> {
+        self.partner_left = decode(data)?;
+        Ok(())
     }
 }
 
@@ -459,6 +492,14 @@ impl StateCode<SimWorld> for Say {
             return true;
         }
         false
+    }
+    // What it says is chosen on entry; only the time left speaking and the turn are data.
+    fn save(&self, _program: &Program) -> Vec<u8> {
+        encode(&(self.speaking_left, self.waiting))
+    }
+    fn restore(&mut self, _program: &Program, data: &[u8]) -> Result<(), String> {
+        (self.speaking_left, self.waiting) = decode(data)?;
+        Ok(())
     }
 }
 

@@ -259,6 +259,12 @@ impl Interactions {
         }
     }
 
+    /// Nothing to save: the program has no smart locations and the scene no ambient agents or
+    /// scene events (savegames do not carry interaction scripts yet).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.ambient.is_empty() && self.places.is_empty() && self.pending.is_empty()
+    }
+
     /// Makes each simulated action fail with probability `p` (seeded), to exercise on-error
     /// paths.
     pub fn with_failure_rate(mut self, p: f64) -> Self {

@@ -1,0 +1,180 @@
+//! Savegames of a simulation: the scene's own section (`crate::hsm::Scene::save`), and the
+//! simulated world's ([`WORLD_SECTION`]) and the simulation's ([`SIMULATION_SECTION`]) beside it.
+//!
+//! Not carried yet, so refused at save time rather than restored wrongly: interaction scripts
+//! at smart locations (with ambient agents and scene events), planning (agents' worlds, world
+//! events, an active `Plan` state) and conversation scenes.
+
+use super::{Options, Running, Simulation};
+use crate::hsm::{AgentId, RestoreReport, Scene};
+use crate::program::Program;
+use crate::sim::interactions::Interactions;
+use crate::sim::walk::SavedNav;
+use crate::sim::{Body, SimWorld, library};
+use crate::snapshot::{SnapshotError, SnapshotReader, SnapshotWriter};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+
+/// The section the simulated world saves into.
+pub const WORLD_SECTION: &str = "sim.world";
+/// The section naming the scene a simulation runs.
+pub const SIMULATION_SECTION: &str = "sim.simulation";
+
+#[derive(Serialize, Deserialize)]
+struct SavedSimulation {
+    scene: String,
+    seed: u64,
+}
+
+#[derive(Serialize, Deserialize)]
+struct SavedWorld {
+    bodies: Vec<[f64; 2]>,
+    partners: Vec<Option<u32>>,
+    variables: Vec<BTreeMap<String, String>>,
+    talking: Vec<bool>,
+    nav: Option<SavedNav>,
+    walks: Vec<Option<(Vec<[f64; 2]>, usize)>>,
+}
+
+impl SimWorld {
+    fn to_saved(&self) -> SavedWorld {
+        SavedWorld {
+            bodies: self.bodies.iter().map(|b| [b.x, b.y]).collect(),
+            partners: self.partners.iter().map(|p| p.map(|a| a.0)).collect(),
+            variables: self.variables.clone(),
+            talking: self.talking.clone(),
+            nav: self.nav.as_ref().map(|n| n.to_saved()),
+            walks: self
+                .walks
+                .iter()
+                .map(|w| w.as_ref().map(|w| (w.points.to_vec(), w.next)))
+                .collect(),
+        }
+    }
+
+    /// Takes back a saved world over the world of the scene as it starts.
+    fn restore_saved(&mut self, program: &Program, saved: SavedWorld) {
+        self.bodies = saved.bodies.iter().map(|&[x, y]| Body { x, y }).collect();
+        self.partners = saved.partners.iter().map(|p| p.map(AgentId)).collect();
+        self.variables = saved.variables;
+        self.talking = saved.talking;
+        self.walks = saved
+            .walks
+            .into_iter()
+            .map(|w| {
+                w.map(|(points, next)| crate::sim::RouteAhead {
+                    points: Arc::from(points),
+                    next,
+                })
+            })
+            .collect();
+        if let (Some(scene), Some(nav)) = (self.scene, &saved.nav) {
+            self.nav = crate::sim::NavWorld::from_saved(program, scene, nav);
+        }
+    }
+}
+
+impl Simulation {
+    /// What of this simulation a snapshot cannot carry yet, if anything (then
+    /// [`Simulation::save`] refuses).
+    pub fn unsaved_parts(&self) -> Option<String> {
+        let (scene, interactions) = match &self.running {
+            Running::Chat(_) => {
+                return Some("conversation scenes (HMM spaces) cannot be saved yet".into());
+            }
+            Running::Machines {
+                scene,
+                interactions,
+            } => (scene, interactions),
+        };
+        if !interactions.is_empty() {
+            return Some(
+                "interaction scripts at smart locations (with ambient agents and scene events) cannot be saved yet".into(),
+            );
+        }
+        let program = scene.program();
+        let planning = scene.agents().any(|a| {
+            scene.active_states(a).iter().any(|&s| {
+                program.name(program.library[program.state(s).code.index()].name) == "Plan"
+            })
+        });
+        if planning || !scene.game.planning.is_empty() {
+            return Some(
+                "planning (agents' worlds, world events, Plan states) cannot be saved yet".into(),
+            );
+        }
+        None
+    }
+
+    /// Saves the running scene (between ticks): the scene's section, the simulated world's
+    /// and the simulation's own. Refused, with what it cannot carry, when
+    /// [`Simulation::unsaved_parts`] names something.
+    pub fn save(&self, snapshot: &mut SnapshotWriter) -> Result<(), SnapshotError> {
+        if let Some(what) = self.unsaved_parts() {
+            return Err(SnapshotError::Unsupported(what));
+        }
+        let Running::Machines { scene, .. } = &self.running else {
+            unreachable!("unsaved_parts refuses conversations");
+        };
+        scene.save(snapshot);
+        snapshot.put(WORLD_SECTION, &scene.game.to_saved());
+        snapshot.put(
+            SIMULATION_SECTION,
+            &SavedSimulation {
+                scene: self.name.clone(),
+                seed: self.seed,
+            },
+        );
+        Ok(())
+    }
+
+    /// Restores a simulation saved by [`Simulation::save`] onto `program` (the one it was
+    /// taken from, or a rebuild: states map by name as in a hot reload, and the report says
+    /// what fell back). Its next tick is the one after the save; the transcript starts empty.
+    pub fn restore(
+        program: Arc<Program>,
+        snapshot: &SnapshotReader,
+        options: &Options,
+    ) -> Result<(Simulation, RestoreReport), SnapshotError> {
+        let saved: SavedSimulation = snapshot.get(SIMULATION_SECTION)?;
+        let Some(id) = program.scene_by_name(&saved.scene) else {
+            return Err(SnapshotError::Unsupported(format!(
+                "the program has no scene `{}` any more",
+                saved.scene
+            )));
+        };
+        let world: SavedWorld = snapshot.get(WORLD_SECTION)?;
+        let mut game = SimWorld::for_scene(&program, id);
+        game.restore_saved(&program, world);
+        let (scene, report) = Scene::restore(program.clone(), library(), game, snapshot)?;
+        let agents = scene.agents().count();
+        if let Some(p) = scene
+            .game
+            .partners
+            .iter()
+            .flatten()
+            .find(|p| p.index() >= agents)
+        {
+            return Err(SnapshotError::Invalid(format!(
+                "the world pairs an agent with agent #{}, of {agents}",
+                p.0
+            )));
+        }
+        let interactions =
+            Interactions::new(&program, id, saved.seed).with_failure_rate(options.fail_rate);
+        let mut sim = Simulation {
+            running: Running::Machines {
+                scene: Box::new(scene),
+                interactions: Box::new(interactions),
+            },
+            name: saved.scene,
+            seed: saved.seed,
+            events: Vec::new(),
+            noted: 0,
+            transcript: VecDeque::new(),
+        };
+        sim.collect();
+        Ok((sim, report))
+    }
+}
