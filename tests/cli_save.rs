@@ -1,0 +1,285 @@
+//! Savegames end to end: `ensemble run ... --save FILE`, then `--restore FILE --ticks M`, gives
+//! the uninterrupted run's trace after the save, line for line; a corrupt, truncated or foreign
+//! snapshot exits 1 with a message; a scene whose parts cannot be saved yet is refused.
+
+use ensemble_runtime::Program;
+use ensemble_runtime::sim::Simulation;
+use ensemble_runtime::sim::simulation::Options;
+use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter};
+use ensemble_tests::{copy_dir, ensemble, repo_path, root};
+use std::path::Path;
+use std::sync::Arc;
+
+fn run(path: &str, scene: &str, ticks: u64, extra: &[&str]) -> ensemble_tests::Output {
+    let ticks = ticks.to_string();
+    let mut args = vec![
+        "run", path, "--scene", scene, "--ticks", &ticks, "--trace", "json",
+    ];
+    args.extend_from_slice(extra);
+    ensemble(&args)
+}
+
+/// The lines of a JSON trace whose tick is after `tick`.
+fn after(trace: &str, tick: u64) -> Vec<&str> {
+    trace
+        .lines()
+        .filter(|l| {
+            let e: serde_json::Value = serde_json::from_str(l).unwrap();
+            e["tick"].as_u64().unwrap() > tick
+        })
+        .collect()
+}
+
+/// Runs `n` ticks and saves, restores and runs `m` more: the restored run's stdout.
+fn save_then_restore(path: &str, scene: &str, seed: u64, n: u64, m: u64) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let snap = dir.path().join("s.snap");
+    let snap = snap.to_str().unwrap();
+    let seed = seed.to_string();
+    let first = run(path, scene, n, &["--seed", &seed, "--save", snap]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let second = run(path, scene, m, &["--restore", snap]);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    second.stdout
+}
+
+#[test]
+fn the_ticket_counter_restored_after_1200_ticks_prints_the_rest_of_the_2400_tick_run() {
+    let airport = repo_path("samples/airport");
+    let whole = run(&airport, "ticket-counter", 2400, &["--seed", "3"]);
+    assert_eq!(whole.code, 0, "{}", whole.stderr);
+    let restored = save_then_restore(&airport, "ticket-counter", 3, 1200, 1200);
+    let expected = after(&whole.stdout, 1200);
+    assert!(!expected.is_empty());
+    assert_eq!(restored.lines().collect::<Vec<_>>(), expected);
+}
+
+/// A built program, so the many runs below do not compile the airport each time.
+fn built_airport(dir: &Path) -> String {
+    let out = ensemble(&[
+        "build",
+        &repo_path("samples/airport"),
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    dir.join("airport.ensb").to_string_lossy().into_owned()
+}
+
+#[test]
+fn every_airport_scene_goes_on_from_a_save_mid_walk_mid_conversation_and_after_a_door() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = built_airport(dir.path());
+    // Walking (30), in the conversation (250, 400), after lane-closed's door event (700).
+    for scene in ["ticket-counter", "ticket-sale", "lane-closed"] {
+        let whole = run(&program, scene, 1500, &["--seed", "11"]);
+        assert_eq!(whole.code, 0, "{}", whole.stderr);
+        for n in [0, 30, 250, 400, 700] {
+            let restored = save_then_restore(&program, scene, 11, n, 1500 - n);
+            assert_eq!(
+                restored.lines().collect::<Vec<_>>(),
+                after(&whole.stdout, n),
+                "{scene} saved after tick {n}"
+            );
+        }
+    }
+}
+
+/// A snapshot of the airport's ticket counter after 100 ticks, and the built program.
+fn airport_snapshot(dir: &Path) -> (String, Vec<u8>) {
+    let program = built_airport(dir);
+    let snap = dir.join("s.snap");
+    let out = run(
+        &program,
+        "ticket-counter",
+        100,
+        &["--save", snap.to_str().unwrap()],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    (program, std::fs::read(&snap).unwrap())
+}
+
+/// Restores the ticket counter from `bytes`: it must exit 1 and say why on stderr.
+fn refused(program: &str, dir: &Path, bytes: &[u8], scene: &str) -> String {
+    let bad = dir.join("bad.snap");
+    std::fs::write(&bad, bytes).unwrap();
+    let out = run(program, scene, 10, &["--restore", bad.to_str().unwrap()]);
+    assert_eq!(out.code, 1, "accepted: {}", out.stderr);
+    assert!(out.stdout.is_empty(), "{}", out.stdout);
+    assert!(
+        out.stderr.starts_with("error: cannot restore "),
+        "{}",
+        out.stderr
+    );
+    out.stderr
+}
+
+#[test]
+fn corrupt_truncated_and_foreign_snapshots_exit_1_with_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let (program, bytes) = airport_snapshot(dir.path());
+    let d = dir.path();
+    let e = refused(&program, d, &bytes[..bytes.len() / 2], "ticket-counter");
+    assert!(e.contains("the snapshot is truncated"), "{e}");
+    let mut flipped = bytes.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 0x20;
+    let e = refused(&program, d, &flipped, "ticket-counter");
+    assert!(e.contains("checksum mismatch"), "{e}");
+    let e = refused(
+        &program,
+        d,
+        &std::fs::read(&program).unwrap(),
+        "ticket-counter",
+    );
+    assert!(
+        e.contains("this is an Ensemble program (.ensb), not a snapshot"),
+        "{e}"
+    );
+    let e = refused(&program, d, b"just some text\n", "ticket-counter");
+    assert!(e.contains("not an Ensemble snapshot"), "{e}");
+    let e = refused(&program, d, &[], "ticket-counter");
+    assert!(e.contains("the snapshot is empty"), "{e}");
+    let mut future = bytes.clone();
+    future[8] += 1;
+    let e = refused(&program, d, &future, "ticket-counter");
+    assert!(e.contains("written by a newer runtime"), "{e}");
+    // Another scene of the same program, and another program.
+    let e = refused(&program, d, &bytes, "ticket-sale");
+    assert!(
+        e.contains("taken in scene `ticket-counter`, not `ticket-sale`"),
+        "{e}"
+    );
+    let bench = repo_path("samples/bench");
+    let bad = d.join("bad.snap");
+    std::fs::write(&bad, &bytes).unwrap();
+    let out = run(&bench, "bench", 10, &["--restore", bad.to_str().unwrap()]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("taken from program `airport`, not `bench`"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn scenes_with_parts_a_snapshot_cannot_carry_yet_are_refused_before_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let snap = dir.path().join("s.snap");
+    let snap = snap.to_str().unwrap();
+    for (sample, scene, what) in [
+        (
+            "samples/bench",
+            "bench",
+            "interaction scripts at smart locations",
+        ),
+        ("samples/weapon-shop", "shop", "planning"),
+        ("samples/innkeeper", "chat", "conversation scenes"),
+    ] {
+        let out = run(&repo_path(sample), scene, 10, &["--save", snap]);
+        assert_eq!(out.code, 2, "{scene}: {}", out.stderr);
+        assert!(
+            out.stderr
+                .contains(&format!("scene `{scene}` cannot be saved: {what}")),
+            "{}",
+            out.stderr
+        );
+        assert!(out.stdout.is_empty());
+        assert!(!Path::new(snap).exists(), "{scene} wrote a snapshot");
+    }
+}
+
+#[test]
+fn restoring_onto_an_edited_project_maps_by_name_and_says_what_fell_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("airport");
+    copy_dir(&root().join("samples/airport"), &project);
+    let project = project.to_str().unwrap().to_string();
+    let snap = dir.path().join("s.snap");
+    let snap = snap.to_str().unwrap();
+    // At tick 30 the buyers walk to the counter in Goto1.
+    let out = run(&project, "ticket-counter", 30, &["--save", snap]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let machine = Path::new(&project).join("machines/BuyTicketAtCounter.machine.ron");
+    let text = std::fs::read_to_string(&machine).unwrap();
+    std::fs::write(&machine, text.replace("Goto1", "Goto3")).unwrap();
+    let out = run(&project, "ticket-counter", 600, &["--restore", snap]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("warning: airport changed since the snapshot was taken; restoring by name"),
+        "{}",
+        out.stderr
+    );
+    for buyer in ["buyer1", "buyer2"] {
+        assert!(
+            out.stderr.contains(&format!(
+                "warning: not restored as saved: {buyer}: state BuyTicketAtCounter/Goto1 no longer exists; BuyTicketAtCounter restarts at its initial state"
+            )),
+            "{}",
+            out.stderr
+        );
+    }
+    // The seller kept its place; the buyers start over and still buy their tickets.
+    let trace = ensemble_tests::json_lines(&out.stdout);
+    assert_eq!(trace[0]["tick"], 30);
+    assert!(
+        trace
+            .iter()
+            .any(|e| e["agent"] == "buyer1" && e["state"] == "Goto3"),
+        "{}",
+        out.stdout
+    );
+    assert!(trace.iter().all(|e| e["tick"].as_u64().unwrap() <= 630));
+}
+
+/// The scenes of the samples whose behaviour a snapshot carries whole.
+const SCENES: [&str; 3] = ["ticket-counter", "ticket-sale", "lane-closed"];
+
+fn airport() -> Arc<Program> {
+    static PROGRAM: std::sync::OnceLock<Arc<Program>> = std::sync::OnceLock::new();
+    PROGRAM
+        .get_or_init(|| {
+            let c = ensemble_compiler::compile_path(&root().join("samples/airport")).unwrap();
+            Arc::new(c.output.expect("the airport compiles").0)
+        })
+        .clone()
+}
+
+fn lines(sim: &mut Simulation) -> Vec<String> {
+    sim.take_events().iter().map(|e| e.to_json()).collect()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+    /// Over the scenes and many seeds: run N ticks, save, restore, run M more — the trace equals
+    /// the uninterrupted N+M run's events after tick N, line for line.
+    #[test]
+    fn save_restore_equals_the_uninterrupted_run(
+        scene in proptest::sample::select(SCENES.to_vec()),
+        seed in 0u64..10_000,
+        n in 0u64..1500,
+        m in 0u64..600,
+    ) {
+        let program = airport();
+        let options = Options::default();
+        let mut whole = Simulation::start(program.clone(), scene, seed, &options).unwrap();
+        for _ in 0..n {
+            whole.tick();
+        }
+        lines(&mut whole);
+        let mut w = SnapshotWriter::new(&program, "airport");
+        whole.save(&mut w).unwrap();
+        let snapshot = SnapshotReader::from_bytes(&w.to_bytes()).unwrap();
+        for _ in 0..m {
+            whole.tick();
+        }
+        let (mut restored, report) = Simulation::restore(program, &snapshot, &options).unwrap();
+        proptest::prop_assert!(report.fallbacks.is_empty(), "{:?}", report);
+        for _ in 0..m {
+            restored.tick();
+        }
+        proptest::prop_assert_eq!(lines(&mut restored), lines(&mut whole));
+    }
+}
