@@ -18,7 +18,7 @@ use crate::program::Program;
 use crate::rng::Rng;
 use crate::snapshot::{SCENE_SECTION, SnapshotError, SnapshotReader, SnapshotWriter};
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 /// What restoring a snapshot did: like a reload's report, what carried over and what could
@@ -31,8 +31,11 @@ pub struct RestoreReport {
     pub fallbacks: Vec<String>,
 }
 
+/// Names are written once, in [`SavedScene::names`]; everything else refers to them by index
+/// there (a snapshot's own numbering, not the program's ids).
 #[derive(Serialize, Deserialize)]
 struct SavedScene {
+    names: Vec<String>,
     seed: u64,
     tick: u64,
     dt: f64,
@@ -46,7 +49,7 @@ struct SavedScene {
 
 #[derive(Serialize, Deserialize)]
 struct SavedAgent {
-    name: String,
+    name: u32,
     idle: bool,
     status: AgentStatus,
     rng: Rng,
@@ -57,10 +60,10 @@ struct SavedAgent {
 
 #[derive(Serialize, Deserialize)]
 struct SavedFrame {
-    machine: String,
-    state: String,
-    code: String,
-    hosts: Option<String>,
+    machine: u32,
+    state: u32,
+    code: u32,
+    hosts: Option<u32>,
     serial: u64,
     /// What the state's code saved ([`crate::hsm::StateCode::save`]).
     data: Vec<u8>,
@@ -70,10 +73,31 @@ struct SavedFrame {
 struct SavedMessage {
     to: u32,
     from: u32,
-    name: String,
+    name: u32,
+}
+
+/// The names a scene's snapshot writes, each once.
+#[derive(Default)]
+struct NameTable<'a> {
+    names: Vec<&'a str>,
+    index: HashMap<&'a str, u32>,
+}
+
+impl<'a> NameTable<'a> {
+    fn put(&mut self, name: &'a str) -> u32 {
+        *self.index.entry(name).or_insert_with(|| {
+            self.names.push(name);
+            self.names.len() as u32 - 1
+        })
+    }
 }
 
 impl SavedScene {
+    /// The name at `i` of the snapshot's table (checked in range by [`SavedScene::check`]).
+    fn name(&self, i: u32) -> &str {
+        &self.names[i as usize]
+    }
+
     /// Refuses what would make the interpreter index out of range or reuse a serial.
     fn check(&self) -> Result<(), SnapshotError> {
         let invalid = |m: String| Err(SnapshotError::Invalid(m));
@@ -86,33 +110,52 @@ impl SavedScene {
         if !(self.tick as f64 * self.dt).is_finite() {
             return invalid(format!("tick {} is out of range", self.tick));
         }
+        let names = self.names.len() as u64;
+        let named = |i: u32| (i as u64) < names;
         let agents = self.agents.len() as u64;
         let known = |m: &SavedMessage| (m.to as u64) < agents && (m.from as u64) < agents;
-        if let Some(m) = self.pending.iter().find(|m| !known(m)) {
+        if let Some(m) = self.pending.iter().find(|m| !known(m) || !named(m.name)) {
             return invalid(format!(
-                "message `{}` between agents #{} and #{}, of {agents}",
-                m.name, m.from, m.to
+                "a message between agents #{} and #{} (of {agents}), named #{} (of {names})",
+                m.from, m.to, m.name
             ));
         }
-        for a in &self.agents {
+        for (i, a) in self.agents.iter().enumerate() {
+            if !named(a.name) {
+                return invalid(format!("agent #{i} is named #{} (of {names})", a.name));
+            }
+            let agent = self.name(a.name);
             if a.frames.len() > MAX_DEPTH {
                 return invalid(format!(
-                    "agent {} has {} active states, more than {MAX_DEPTH}",
-                    a.name,
+                    "agent {agent} has {} active states, more than {MAX_DEPTH}",
                     a.frames.len()
                 ));
             }
-            if let Some(m) = a.inbox.iter().find(|m| !known(m)) {
+            if let Some(m) = a.inbox.iter().find(|m| !known(m) || !named(m.name)) {
                 return invalid(format!(
-                    "agent {} holds message `{}` from agent #{}, of {agents}",
-                    a.name, m.name, m.from
+                    "agent {agent} holds a message from agent #{} (of {agents}), named #{} (of {names})",
+                    m.from, m.name
                 ));
             }
-            if let Some(f) = a.frames.iter().find(|f| f.serial >= self.next_serial) {
-                return invalid(format!(
-                    "agent {}'s state {}/{} has serial {}, not below {}",
-                    a.name, f.machine, f.state, f.serial, self.next_serial
-                ));
+            for f in &a.frames {
+                let all_named = [f.machine, f.state, f.code]
+                    .into_iter()
+                    .chain(f.hosts)
+                    .all(named);
+                if !all_named {
+                    return invalid(format!(
+                        "agent {agent} has a state whose names are not in the snapshot"
+                    ));
+                }
+                if f.serial >= self.next_serial {
+                    return invalid(format!(
+                        "agent {agent}'s state {}/{} has serial {}, not below {}",
+                        self.name(f.machine),
+                        self.name(f.state),
+                        f.serial,
+                        self.next_serial
+                    ));
+                }
             }
         }
         Ok(())
@@ -126,51 +169,65 @@ impl<G: 'static> Scene<G> {
     /// owner puts it as a section of its own.
     pub fn save(&self, snapshot: &mut SnapshotWriter) {
         let program = &*self.program;
-        let name = |id| self.symbols.name(program, id).to_string();
-        let message = |to: AgentId, m: &Message| SavedMessage {
-            to: to.0,
-            from: m.from.0,
-            name: name(m.name),
-        };
-        let agents = self
-            .agents
-            .iter()
-            .enumerate()
-            .map(|(i, a)| SavedAgent {
-                name: self.agent_labels[i].to_string(),
+        let mut table = NameTable::default();
+        let symbols = &self.symbols;
+        fn message<'a>(
+            table: &mut NameTable<'a>,
+            (program, symbols): (&'a Program, &'a super::Symbols),
+            to: AgentId,
+            m: &Message,
+        ) -> SavedMessage {
+            SavedMessage {
+                to: to.0,
+                from: m.from.0,
+                name: table.put(symbols.name(program, m.name)),
+            }
+        }
+        let mut agents = Vec::with_capacity(self.agents.len());
+        for (i, a) in self.agents.iter().enumerate() {
+            let frames = a
+                .frames
+                .iter()
+                .map(|f| {
+                    let names = FrameNames::of(program, f.state);
+                    SavedFrame {
+                        machine: table.put(names.machine),
+                        state: table.put(names.state),
+                        code: table.put(names.code),
+                        hosts: names.hosts.map(|h| table.put(h)),
+                        serial: f.serial,
+                        data: f.code.save(program),
+                    }
+                })
+                .collect();
+            let inbox = a
+                .inbox
+                .iter()
+                .map(|m| message(&mut table, (program, symbols), AgentId(i as u32), m))
+                .collect();
+            agents.push(SavedAgent {
+                name: table.put(&self.agent_labels[i]),
                 idle: a.idle,
                 status: a.status.clone(),
                 rng: a.rng.clone(),
-                frames: a
-                    .frames
-                    .iter()
-                    .map(|f| {
-                        let names = FrameNames::of(program, f.state);
-                        SavedFrame {
-                            machine: names.machine.to_string(),
-                            state: names.state.to_string(),
-                            code: names.code.to_string(),
-                            hosts: names.hosts.map(str::to_string),
-                            serial: f.serial,
-                            data: f.code.save(program),
-                        }
-                    })
-                    .collect(),
-                inbox: a
-                    .inbox
-                    .iter()
-                    .map(|m| message(AgentId(i as u32), m))
-                    .collect(),
-            })
+                frames,
+                inbox,
+            });
+        }
+        let pending = self
+            .pending
+            .iter()
+            .map(|(to, m)| message(&mut table, (program, symbols), *to, m))
             .collect();
         let saved = SavedScene {
+            names: table.names.iter().map(|n| n.to_string()).collect(),
             seed: self.seed,
             tick: self.tick,
             dt: self.dt,
             next_serial: self.next_serial,
             symbols: self.symbols.extra.iter().map(|s| s.to_string()).collect(),
             agents,
-            pending: self.pending.iter().map(|(to, m)| message(*to, m)).collect(),
+            pending,
         };
         snapshot.put(SCENE_SECTION, &saved);
     }
@@ -200,14 +257,14 @@ impl<G: 'static> Scene<G> {
             scene.symbols.intern(&program, name);
         }
         for a in &saved.agents {
-            scene.agent_labels.push(Arc::from(a.name.as_str()));
-            let name = scene.symbols.intern(&program, &a.name);
+            scene.agent_labels.push(Arc::from(saved.name(a.name)));
+            let name = scene.symbols.intern(&program, saved.name(a.name));
             scene.agent_names.push(name);
             let inbox = a
                 .inbox
                 .iter()
                 .map(|m| Message {
-                    name: scene.symbols.intern(&program, &m.name),
+                    name: scene.symbols.intern(&program, saved.name(m.name)),
                     from: AgentId(m.from),
                 })
                 .collect();
@@ -222,7 +279,7 @@ impl<G: 'static> Scene<G> {
             });
         }
         for m in &saved.pending {
-            let name = scene.symbols.intern(&program, &m.name);
+            let name = scene.symbols.intern(&program, saved.name(m.name));
             let msg = Message {
                 name,
                 from: AgentId(m.from),
@@ -231,44 +288,51 @@ impl<G: 'static> Scene<G> {
         }
         let mut report = RestoreReport::default();
         let (mut runner, agents) = scene.runner();
-        for (i, (agent, saved)) in agents.iter_mut().zip(&saved.agents).enumerate() {
-            if saved.frames.is_empty() {
+        for (i, (agent, saved_agent)) in agents.iter_mut().zip(&saved.agents).enumerate() {
+            if saved_agent.frames.is_empty() {
                 continue;
             }
             let id = AgentId(i as u32);
             let labels = runner.agent_labels;
             let label = &labels[i];
-            let names: Vec<FrameNames<'_>> = saved
+            let names: Vec<FrameNames<'_>> = saved_agent
                 .frames
                 .iter()
                 .map(|f| FrameNames {
-                    machine: &f.machine,
-                    state: &f.state,
-                    code: &f.code,
-                    hosts: f.hosts.as_deref(),
+                    machine: saved.name(f.machine),
+                    state: saved.name(f.state),
+                    code: saved.name(f.code),
+                    hosts: f.hosts.map(|h| saved.name(h)),
                 })
                 .collect();
             let mut m = map_frames(&program, &names);
-            for d in 0..m.states.len() {
-                let state = m.states[d];
+            let mut failed = None;
+            for (d, (&state, (frame, names))) in m
+                .states
+                .iter()
+                .zip(saved_agent.frames.iter().zip(&names))
+                .enumerate()
+            {
                 let entry = entry_of(runner.links, program.state(state).code);
                 let mut code = runner.library.instantiate(entry);
-                if let Err(e) = code.restore(&program, &saved.frames[d].data) {
-                    let f = &saved.frames[d];
+                if let Err(e) = code.restore(&program, &frame.data) {
                     report.fallbacks.push(format!(
                         "{label}: state {}/{} could not take back its data ({e}); entered it afresh",
-                        f.machine, f.state
+                        names.machine, names.state
                     ));
-                    m.states.truncate(d);
-                    m.reenter = Some(state);
-                    m.note = None;
+                    failed = Some((d, state));
                     break;
                 }
                 agent.frames.push(Frame {
                     state,
-                    serial: saved.frames[d].serial,
+                    serial: frame.serial,
                     code,
                 });
+            }
+            if let Some((d, state)) = failed {
+                m.states.truncate(d);
+                m.reenter = Some(state);
+                m.note = None;
             }
             report.kept += agent.frames.len() as u32;
             if let Some(note) = &m.note {
