@@ -66,6 +66,7 @@ struct SavedFrame {
     hosts: Option<u32>,
     serial: u64,
     /// What the state's code saved ([`crate::hsm::StateCode::save`]).
+    #[serde(with = "crate::snapshot::byte_buf")]
     data: Vec<u8>,
 }
 
