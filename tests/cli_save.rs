@@ -323,3 +323,57 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn a_snapshot_that_cannot_be_written_fails_the_run_and_leaves_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let snap = dir.path().join("missing").join("s.snap");
+    let airport = repo_path("samples/airport");
+    let out = run(
+        &airport,
+        "ticket-counter",
+        5,
+        &["--save", snap.to_str().unwrap()],
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.starts_with("error: cannot write "),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn restored_onto_another_navigation_graph_walks_plan_again_from_where_they_stand() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("airport");
+    copy_dir(&root().join("samples/airport"), &project);
+    let project_arg = project.to_str().unwrap().to_string();
+    let snap = dir.path().join("s.snap");
+    let snap = snap.to_str().unwrap();
+    // At tick 30 both buyers walk to the counter on the terminal graph.
+    let out = run(&project_arg, "ticket-counter", 30, &["--save", snap]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let nav = project.join("terminal.nav.ron");
+    let text = std::fs::read_to_string(&nav).unwrap();
+    let moved = text.replace(
+        "(name: \"KioskEnd\", x: 4.0, y: -2.5)",
+        "(name: \"KioskEnd\", x: 4.5, y: -2.0)",
+    );
+    assert_ne!(moved, text);
+    std::fs::write(&nav, moved).unwrap();
+    let out = run(&project_arg, "ticket-counter", 10, &["--restore", snap]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let trace = ensemble_tests::json_lines(&out.stdout);
+    for buyer in ["buyer1", "buyer2"] {
+        assert!(
+            trace.iter().any(|e| e["agent"] == buyer
+                && e["event"] == "path"
+                && e["reroute"] == true
+                && e["tick"] == 31),
+            "{buyer} did not plan again: {}",
+            out.stdout
+        );
+    }
+}

@@ -476,6 +476,8 @@ impl Route {
 /// were planned under, and how many of the scene's door events have happened.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct SavedNav {
+    /// The program section the view followed.
+    fingerprint: u32,
     doors: Vec<(String, bool)>,
     generation: u64,
     events_done: usize,
@@ -484,6 +486,7 @@ pub(crate) struct SavedNav {
 impl NavWorld {
     pub(crate) fn to_saved(&self) -> SavedNav {
         SavedNav {
+            fingerprint: self.fingerprint,
             doors: self.doors.clone(),
             generation: self.generation,
             events_done: self.events_done,
@@ -491,10 +494,16 @@ impl NavWorld {
     }
 
     /// The view of `program`'s graph with the saved doors closed (by name), the walks'
-    /// generation and the door events already done; `None` without a graph.
+    /// generation and the door events already done; `None` without a graph. Restored onto a
+    /// program with another graph, the generation moves on so walks plan again from where the
+    /// agents stand, as after a reload that brought another graph.
     pub(crate) fn from_saved(program: &Program, scene: SceneId, saved: &SavedNav) -> Option<Self> {
         let mut nav = NavWorld::with_doors(program, scene, 0.0, &saved.doors, saved.generation)?;
-        nav.generation = saved.generation;
+        nav.generation = if program.nav.fingerprint == saved.fingerprint {
+            saved.generation
+        } else {
+            saved.generation.wrapping_add(1)
+        };
         nav.events_done = saved.events_done.min(program.nav.events_of(scene).count());
         Some(nav)
     }
