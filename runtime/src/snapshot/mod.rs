@@ -18,6 +18,27 @@
 //! Reading never panics: a corrupt, truncated, foreign (a program, random bytes) or
 //! future-version snapshot is a [`SnapshotError`] that says what is wrong.
 //!
+//! A game's own section beside the scene's (`Scene::save` puts [`SCENE_SECTION`] the same way):
+//!
+//! ```
+//! use ensemble_runtime::Program;
+//! use ensemble_runtime::snapshot::{SnapshotError, SnapshotReader, SnapshotWriter};
+//!
+//! let program = Program::default();
+//! let mut w = SnapshotWriter::new(&program, "my-game");
+//! w.put("game.inventory", &vec![("gold".to_string(), 3u32)]);
+//! let bytes = w.to_bytes();
+//!
+//! let r = SnapshotReader::from_bytes(&bytes)?;
+//! assert!(r.check_program(&program, "my-game")?); // the very build it was taken from
+//! let inventory: Vec<(String, u32)> = r.get("game.inventory")?;
+//! assert_eq!(inventory, [("gold".to_string(), 3)]);
+//! // Truncated, it is refused with a message, never a panic.
+//! let e = SnapshotReader::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err();
+//! assert!(e.to_string().starts_with("the snapshot is truncated"));
+//! # Ok::<(), SnapshotError>(())
+//! ```
+//!
 //! Layout of the payload (postcard): the program's stamp (name and checksum), then the
 //! sections as `(name, bytes)` pairs, each section's bytes encoded by whoever wrote it
 //! (postcard through [`encode`] for the runtime's own). Documented in
