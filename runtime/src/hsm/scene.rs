@@ -14,7 +14,10 @@ mod save;
 pub use save::RestoreReport;
 
 /// An agent of a scene: its index in scene order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
 pub struct AgentId(pub u32);
 
 impl AgentId {
@@ -95,6 +98,12 @@ impl Symbols {
             None => program.name(id),
             Some(i) => self.extra.get(i).map(|s| &**s).unwrap_or("?"),
         }
+    }
+
+    /// The names made at run time, in the order they were made (interning them in this order
+    /// again gives them the same ids: what a savegame relies on).
+    pub fn run_time_names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.extra.iter().map(|s| &**s)
     }
 
     pub fn shared(&self, program: &Program, id: NameId) -> Arc<str> {
