@@ -67,6 +67,25 @@ fn built_airport(dir: &Path) -> String {
 }
 
 #[test]
+fn scenes_of_smart_locations_go_on_from_a_save_mid_script() {
+    // The bench (an elder and two tourists, one joining late), the market (templated scripts,
+    // proxies, the player's scene events), the street (spawned passers-by, notifications).
+    for (sample, scene, n) in [
+        ("samples/bench", "bench", 700),
+        ("samples/shops", "market", 1200),
+        ("samples/street-vendor", "street", 1500),
+    ] {
+        let path = repo_path(sample);
+        let whole = run(&path, scene, n + 2000, &["--seed", "5"]);
+        assert_eq!(whole.code, 0, "{}", whole.stderr);
+        let restored = save_then_restore(&path, scene, 5, n, 2000);
+        let expected = after(&whole.stdout, n);
+        assert!(expected.len() > 20, "{scene}: {}", expected.len());
+        assert_eq!(restored.lines().collect::<Vec<_>>(), expected, "{scene}");
+    }
+}
+
+#[test]
 fn every_airport_scene_goes_on_from_a_save_mid_walk_mid_conversation_and_after_a_door() {
     let dir = tempfile::tempdir().unwrap();
     let program = built_airport(dir.path());
@@ -169,12 +188,8 @@ fn scenes_with_parts_a_snapshot_cannot_carry_yet_are_refused_before_running() {
     let snap = dir.path().join("s.snap");
     let snap = snap.to_str().unwrap();
     for (sample, scene, what) in [
-        (
-            "samples/bench",
-            "bench",
-            "interaction scripts at smart locations",
-        ),
         ("samples/weapon-shop", "shop", "planning"),
+        ("samples/dinner-date", "date", "planning"),
         ("samples/innkeeper", "chat", "conversation scenes"),
     ] {
         let out = run(&repo_path(sample), scene, 10, &["--save", snap]);
@@ -234,17 +249,30 @@ fn restoring_onto_an_edited_project_maps_by_name_and_says_what_fell_back() {
     assert!(trace.iter().all(|e| e["tick"].as_u64().unwrap() <= 630));
 }
 
-/// The scenes of the samples whose behaviour a snapshot carries whole.
-const SCENES: [&str; 3] = ["ticket-counter", "ticket-sale", "lane-closed"];
+/// The scenes of the samples whose behaviour a snapshot carries whole: state machines walking
+/// and talking on a graph with doors, smart locations with ambient, spawned and proxy agents,
+/// notifications, the player's scene events.
+const SCENES: [(&str, &str); 6] = [
+    ("samples/airport", "ticket-counter"),
+    ("samples/airport", "ticket-sale"),
+    ("samples/airport", "lane-closed"),
+    ("samples/bench", "bench"),
+    ("samples/shops", "market"),
+    ("samples/street-vendor", "street"),
+];
 
-fn airport() -> Arc<Program> {
-    static PROGRAM: std::sync::OnceLock<Arc<Program>> = std::sync::OnceLock::new();
-    PROGRAM
-        .get_or_init(|| {
-            let c = ensemble_compiler::compile_path(&root().join("samples/airport")).unwrap();
-            Arc::new(c.output.expect("the airport compiles").0)
-        })
-        .clone()
+/// A sample compiled once per test binary.
+fn compiled(sample: &str) -> Arc<Program> {
+    static PROGRAMS: std::sync::Mutex<Vec<(String, Arc<Program>)>> =
+        std::sync::Mutex::new(Vec::new());
+    let mut programs = PROGRAMS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, p)) = programs.iter().find(|(s, _)| s == sample) {
+        return p.clone();
+    }
+    let c = ensemble_compiler::compile_path(&root().join(sample)).unwrap();
+    let p = Arc::new(c.output.expect("the sample compiles").0);
+    programs.push((sample.to_string(), p.clone()));
+    p
 }
 
 fn lines(sim: &mut Simulation) -> Vec<String> {
@@ -257,19 +285,20 @@ proptest::proptest! {
     /// the uninterrupted N+M run's events after tick N, line for line.
     #[test]
     fn save_restore_equals_the_uninterrupted_run(
-        scene in proptest::sample::select(SCENES.to_vec()),
+        (sample, scene) in proptest::sample::select(SCENES.to_vec()),
         seed in 0u64..10_000,
-        n in 0u64..1500,
-        m in 0u64..600,
+        n in 0u64..3000,
+        m in 0u64..1500,
+        fail_rate in proptest::sample::select(vec![0.0, 0.25]),
     ) {
-        let program = airport();
-        let options = Options::default();
+        let program = compiled(sample);
+        let options = Options { fail_rate };
         let mut whole = Simulation::start(program.clone(), scene, seed, &options).unwrap();
         for _ in 0..n {
             whole.tick();
         }
         lines(&mut whole);
-        let mut w = SnapshotWriter::new(&program, "airport");
+        let mut w = SnapshotWriter::new(&program, sample);
         whole.save(&mut w).unwrap();
         let snapshot = SnapshotReader::from_bytes(&w.to_bytes()).unwrap();
         for _ in 0..m {
@@ -291,20 +320,25 @@ proptest::proptest! {
     /// must catch it) restore or are refused, and a restored scene runs — never a panic.
     #[test]
     fn edited_sections_are_restored_or_refused_never_a_panic(
-        section in 0usize..3,
+        (sample, scene, ticks) in proptest::sample::select(vec![
+            ("samples/airport", "lane-closed", 300),
+            ("samples/bench", "bench", 900),
+            ("samples/street-vendor", "street", 1500),
+        ]),
+        section in 0usize..4,
         edits in proptest::collection::vec((proptest::prelude::any::<proptest::sample::Index>(), proptest::prelude::any::<u8>()), 1..5),
     ) {
-        let program = airport();
+        let program = compiled(sample);
         let options = Options::default();
-        let mut sim = Simulation::start(program.clone(), "lane-closed", 5, &options).unwrap();
-        for _ in 0..300 {
+        let mut sim = Simulation::start(program.clone(), scene, 5, &options).unwrap();
+        for _ in 0..ticks {
             sim.tick();
         }
-        let mut w = SnapshotWriter::new(&program, "airport");
+        let mut w = SnapshotWriter::new(&program, sample);
         sim.save(&mut w).unwrap();
         let snapshot = SnapshotReader::from_bytes(&w.to_bytes()).unwrap();
         let names: Vec<String> = snapshot.sections().map(str::to_string).collect();
-        let mut edited = SnapshotWriter::new(&program, "airport");
+        let mut edited = SnapshotWriter::new(&program, sample);
         for (i, name) in names.iter().enumerate() {
             let mut bytes = snapshot.bytes(name).unwrap().to_vec();
             if i == section {
@@ -376,4 +410,37 @@ fn restored_onto_another_navigation_graph_walks_plan_again_from_where_they_stand
             out.stdout
         );
     }
+}
+
+#[test]
+fn smart_locations_restored_onto_a_rebuilt_project_start_afresh_and_say_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("bench");
+    copy_dir(&root().join("samples/bench"), &project);
+    let project_arg = project.to_str().unwrap().to_string();
+    let snap = dir.path().join("s.snap");
+    let snap = snap.to_str().unwrap();
+    let out = run(&project_arg, "bench", 700, &["--save", snap]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let locations = project.join("bench.locations.ron");
+    let text = std::fs::read_to_string(&locations).unwrap();
+    std::fs::write(
+        &locations,
+        text.replace("x: 0.0, y: 15.0", "x: 1.0, y: 15.0"),
+    )
+    .unwrap();
+    let out = run(&project_arg, "bench", 100, &["--restore", snap]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "warning: not restored as saved: the smart locations start afresh: the program was rebuilt since the snapshot"
+        ),
+        "{}",
+        out.stderr
+    );
+    // Unchanged, the same snapshot restores without a word.
+    std::fs::write(&locations, text).unwrap();
+    let out = run(&project_arg, "bench", 100, &["--restore", snap]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stderr.contains("warning"), "{}", out.stderr);
 }

@@ -15,6 +15,9 @@
 
 mod carry;
 mod emitters;
+mod save;
+
+pub(crate) use save::SavedInteractions;
 
 use super::{ARRIVAL_RADIUS, SimWorld, WALK_SPEED};
 use crate::hsm::{AgentId, LinkError, ReloadReport, Scene, Symbols};
@@ -31,7 +34,7 @@ use std::sync::Arc;
 const QUERY_PERIOD: f64 = 0.5;
 
 /// Where an agent driven by smart locations comes from (what a reload updates it from).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 enum Origin {
     /// An agent of the scene without a machine.
     Scene,
@@ -41,6 +44,7 @@ enum Origin {
     Proxy(Option<(usize, usize)>),
 }
 
+#[derive(serde::Serialize, serde::Deserialize)]
 struct Ambient {
     agent: AgentId,
     /// Its name as a script value (`.me`); a program name or one of [`Interactions::symbols`].
@@ -102,12 +106,14 @@ pub struct Presence {
     pub at: Option<[f64; 2]>,
 }
 
+#[derive(serde::Serialize, serde::Deserialize)]
 struct RunningAction {
     id: u64,
     ends_at: f64,
     fails: bool,
 }
 
+#[derive(serde::Serialize, serde::Deserialize)]
 struct Place {
     instance: Option<ScriptInstance>,
     next_query: f64,
@@ -257,12 +263,6 @@ impl Interactions {
             sends: Vec::new(),
             rule_evaluations: 0,
         }
-    }
-
-    /// Nothing to save: the program has no smart locations and the scene no ambient agents or
-    /// scene events (savegames do not carry interaction scripts yet).
-    pub(crate) fn is_empty(&self) -> bool {
-        self.ambient.is_empty() && self.places.is_empty() && self.pending.is_empty()
     }
 
     /// Makes each simulated action fail with probability `p` (seeded), to exercise on-error

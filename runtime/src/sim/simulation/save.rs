@@ -1,14 +1,15 @@
 //! Savegames of a simulation: the scene's own section (`crate::hsm::Scene::save`), and the
-//! simulated world's ([`WORLD_SECTION`]) and the simulation's ([`SIMULATION_SECTION`]) beside it.
+//! simulated world's ([`WORLD_SECTION`]), the smart locations' ([`INTERACTIONS_SECTION`]) and
+//! the simulation's ([`SIMULATION_SECTION`]) beside it.
 //!
-//! Not carried yet, so refused at save time rather than restored wrongly: interaction scripts
-//! at smart locations (with ambient agents and scene events), planning (agents' worlds, world
-//! events, an active `Plan` state) and conversation scenes.
+//! Not carried yet, so refused at save time rather than restored wrongly: planning (agents'
+//! worlds, world events, an active `Plan` state), conversation scenes, and an interaction-script
+//! action carried across a hot reload while it runs.
 
 use super::{Options, Running, Simulation};
 use crate::hsm::{AgentId, RestoreReport, Scene};
 use crate::program::Program;
-use crate::sim::interactions::Interactions;
+use crate::sim::interactions::{Interactions, SavedInteractions};
 use crate::sim::walk::SavedNav;
 use crate::sim::{Body, SimWorld, library};
 use crate::snapshot::{SnapshotError, SnapshotReader, SnapshotWriter};
@@ -18,6 +19,9 @@ use std::sync::Arc;
 
 /// The section the simulated world saves into.
 pub const WORLD_SECTION: &str = "sim.world";
+/// The section of the smart locations (`Interactions`): restored onto the very build it was
+/// taken from; a rebuilt program starts them afresh (reported).
+pub const INTERACTIONS_SECTION: &str = "sim.interactions";
 /// The section naming the scene a simulation runs.
 pub const SIMULATION_SECTION: &str = "sim.simulation";
 
@@ -88,9 +92,9 @@ impl Simulation {
                 interactions,
             } => (scene, interactions),
         };
-        if !interactions.is_empty() {
+        if interactions.has_carried_actions() {
             return Some(
-                "interaction scripts at smart locations (with ambient agents and scene events) cannot be saved yet".into(),
+                "a script action carried across a hot reload is still running (save once it has ended)".into(),
             );
         }
         let program = scene.program();
@@ -114,11 +118,20 @@ impl Simulation {
         if let Some(what) = self.unsaved_parts() {
             return Err(SnapshotError::Unsupported(what));
         }
-        let Running::Machines { scene, .. } = &self.running else {
+        let Running::Machines {
+            scene,
+            interactions,
+        } = &self.running
+        else {
             unreachable!("unsaved_parts refuses conversations");
         };
+        let program = scene.program();
+        let id = program
+            .scene_by_name(&self.name)
+            .ok_or_else(|| SnapshotError::Unsupported(format!("no scene `{}`", self.name)))?;
         scene.save(snapshot);
         snapshot.put(WORLD_SECTION, &scene.game.to_saved());
+        snapshot.put(INTERACTIONS_SECTION, &interactions.to_saved(program, id));
         snapshot.put(
             SIMULATION_SECTION,
             &SavedSimulation {
@@ -147,7 +160,7 @@ impl Simulation {
         let world: SavedWorld = snapshot.get(WORLD_SECTION)?;
         let mut game = SimWorld::for_scene(&program, id);
         game.restore_saved(&program, world);
-        let (scene, report) = Scene::restore(program.clone(), library(), game, snapshot)?;
+        let (scene, mut report) = Scene::restore(program.clone(), library(), game, snapshot)?;
         let agents = scene.agents().count();
         if let Some(p) = scene
             .game
@@ -161,8 +174,24 @@ impl Simulation {
                 p.0
             )));
         }
-        let interactions =
-            Interactions::new(&program, id, saved.seed).with_failure_rate(options.fail_rate);
+        let saved_interactions: SavedInteractions = snapshot.get(INTERACTIONS_SECTION)?;
+        let interactions = if program.checksum() == snapshot.program().checksum {
+            Interactions::from_saved(&program, id, saved.seed, saved_interactions, agents).map_err(
+                |e| SnapshotError::BadSection {
+                    section: INTERACTIONS_SECTION.to_string(),
+                    message: e,
+                },
+            )?
+        } else {
+            let def = &program.scenes[id.index()];
+            if !program.smart_locations.is_empty() || !def.ambient.is_empty() {
+                report.fallbacks.push(
+                    "the smart locations start afresh: the program was rebuilt since the snapshot"
+                        .into(),
+                );
+            }
+            Interactions::new(&program, id, saved.seed).with_failure_rate(options.fail_rate)
+        };
         let mut sim = Simulation {
             running: Running::Machines {
                 scene: Box::new(scene),
