@@ -108,7 +108,57 @@ pub struct Executive {
 /// Why planning produced nothing.
 struct NoPlan(String);
 
+/// An executive as a savegame holds it: what the agent believes, the actions of its linear plan
+/// still to do, the current action, the actions it gave up on, replans so far. A partial-order
+/// plan is not carried ([`Executive::to_saved`] gives `None`).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct SavedExecutive {
+    belief: State,
+    /// `None`: no plan yet.
+    linear: Option<Vec<OpId>>,
+    current: Option<OpId>,
+    banned: Vec<OpId>,
+    replans: u32,
+}
+
 impl Executive {
+    /// Its savegame form; `None` while it follows a partial-order plan.
+    pub fn to_saved(&self) -> Option<SavedExecutive> {
+        let linear = match &self.plan {
+            Plan::None => None,
+            Plan::Linear(ops) => Some(ops.iter().copied().collect()),
+            Plan::Partial { .. } => return None,
+        };
+        Some(SavedExecutive {
+            belief: self.belief.clone(),
+            linear,
+            current: self.current,
+            banned: self.banned.clone(),
+            replans: self.replans,
+        })
+    }
+
+    /// An executive taken back from a savegame, checked against `task`: the belief over its
+    /// facts, every action one of its operators.
+    pub fn from_saved(saved: SavedExecutive, task: &Task) -> Result<Executive, String> {
+        let ops = task.operators.len();
+        let known = |o: &OpId| (*o as usize) < ops;
+        let ok = saved.belief.fits(task.facts.len())
+            && saved.linear.iter().flatten().all(known)
+            && saved.current.iter().all(known)
+            && saved.banned.iter().all(known);
+        if !ok {
+            return Err("the saved plan does not fit the problem".into());
+        }
+        Ok(Executive {
+            belief: saved.belief,
+            plan: saved.linear.map_or(Plan::None, |l| Plan::Linear(l.into())),
+            current: saved.current,
+            banned: saved.banned,
+            replans: saved.replans,
+        })
+    }
+
     /// An executive that believes `belief` (the problem's initial state, or what the agent
     /// learned before).
     pub fn new(belief: State) -> Self {
