@@ -86,6 +86,30 @@ fn scenes_of_smart_locations_go_on_from_a_save_mid_script() {
 }
 
 #[test]
+fn planning_scenes_go_on_from_a_save_mid_plan() {
+    // The traveller saved before the gate changes (she replans after the restore) and after;
+    // Lozano's dinner dates (A*, MinMin) mid-plan.
+    for (sample, scene, n, m) in [
+        ("samples/airport", "traveller", 300, 1200),
+        ("samples/airport", "traveller", 800, 700),
+        ("samples/dinner-date", "date", 8, 600),
+        ("samples/dinner-date", "funny-evening", 15, 600),
+    ] {
+        let path = repo_path(sample);
+        let whole = run(&path, scene, n + m, &["--seed", "2"]);
+        assert_eq!(whole.code, 0, "{}", whole.stderr);
+        let restored = save_then_restore(&path, scene, 2, n, m);
+        let expected = after(&whole.stdout, n);
+        assert!(!expected.is_empty(), "{scene}");
+        assert_eq!(
+            restored.lines().collect::<Vec<_>>(),
+            expected,
+            "{scene} saved after tick {n}"
+        );
+    }
+}
+
+#[test]
 fn every_airport_scene_goes_on_from_a_save_mid_walk_mid_conversation_and_after_a_door() {
     let dir = tempfile::tempdir().unwrap();
     let program = built_airport(dir.path());
@@ -188,8 +212,11 @@ fn scenes_with_parts_a_snapshot_cannot_carry_yet_are_refused_before_running() {
     let snap = dir.path().join("s.snap");
     let snap = snap.to_str().unwrap();
     for (sample, scene, what) in [
-        ("samples/weapon-shop", "shop", "planning"),
-        ("samples/dinner-date", "date", "planning"),
+        (
+            "samples/weapon-shop",
+            "shop",
+            "planning with partial-order plans (D-POP)",
+        ),
         ("samples/innkeeper", "chat", "conversation scenes"),
     ] {
         let out = run(&repo_path(sample), scene, 10, &["--save", snap]);
@@ -252,10 +279,13 @@ fn restoring_onto_an_edited_project_maps_by_name_and_says_what_fell_back() {
 /// The scenes of the samples whose behaviour a snapshot carries whole: state machines walking
 /// and talking on a graph with doors, smart locations with ambient, spawned and proxy agents,
 /// notifications, the player's scene events.
-const SCENES: [(&str, &str); 6] = [
+const SCENES: [(&str, &str); 9] = [
     ("samples/airport", "ticket-counter"),
     ("samples/airport", "ticket-sale"),
     ("samples/airport", "lane-closed"),
+    ("samples/airport", "traveller"),
+    ("samples/dinner-date", "date"),
+    ("samples/dinner-date", "funny-evening"),
     ("samples/bench", "bench"),
     ("samples/shops", "market"),
     ("samples/street-vendor", "street"),
@@ -324,8 +354,9 @@ proptest::proptest! {
             ("samples/airport", "lane-closed", 300),
             ("samples/bench", "bench", 900),
             ("samples/street-vendor", "street", 1500),
+            ("samples/airport", "traveller", 400),
         ]),
-        section in 0usize..4,
+        section in 0usize..5,
         edits in proptest::collection::vec((proptest::prelude::any::<proptest::sample::Index>(), proptest::prelude::any::<u8>()), 1..5),
     ) {
         let program = compiled(sample);
@@ -443,4 +474,40 @@ fn smart_locations_restored_onto_a_rebuilt_project_start_afresh_and_say_so() {
     let out = run(&project_arg, "bench", 100, &["--restore", snap]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(!out.stderr.contains("warning"), "{}", out.stderr);
+}
+
+#[test]
+fn a_plan_restored_onto_a_changed_problem_plans_afresh_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("airport");
+    copy_dir(&root().join("samples/airport"), &project);
+    let project_arg = project.to_str().unwrap().to_string();
+    let snap = dir.path().join("s.snap");
+    let snap = snap.to_str().unwrap();
+    let out = run(&project_arg, "traveller", 300, &["--save", snap]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let actions = project.join("traveller/traveller.actionlist.ron");
+    let text = std::fs::read_to_string(&actions).unwrap();
+    std::fs::write(
+        &actions,
+        text.replace("\"Check_Gate\"", "\"Check_The_Gate\""),
+    )
+    .unwrap();
+    let out = run(&project_arg, "traveller", 100, &["--restore", snap]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "could not take back its data (planning problem `CatchFlight` changed since the save); entered it afresh"
+        ),
+        "{}",
+        out.stderr
+    );
+    let trace = ensemble_tests::json_lines(&out.stdout);
+    assert!(
+        trace
+            .iter()
+            .any(|e| e["event"] == "plan" && e["tick"] == 300),
+        "{}",
+        out.stdout
+    );
 }

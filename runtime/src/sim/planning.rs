@@ -36,7 +36,7 @@ pub const PLAN_SUCCEEDED: &str = "PlanSucceeded";
 pub const PLAN_FAILED: &str = "PlanFailed";
 
 /// One agent's world on one problem.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct AgentWorld {
     /// What really holds.
     pub truth: State,
@@ -46,7 +46,7 @@ pub struct AgentWorld {
     pub seen: Vec<Operator>,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 struct Scheduled {
     /// Index into `Program::planning.events`.
     event: usize,
@@ -61,12 +61,6 @@ pub struct PlanningWorld {
 }
 
 impl PlanningWorld {
-    /// Nothing to save: no agent has planned and the scene has no world events (savegames
-    /// do not carry planning worlds yet).
-    pub(crate) fn is_empty(&self) -> bool {
-        self.worlds.is_empty() && self.events.is_empty()
-    }
-
     /// The world events of `scene`, none fired yet.
     pub fn for_scene(program: &Program, scene: SceneId) -> Self {
         PlanningWorld {
@@ -452,6 +446,12 @@ impl StateCode<SimWorld> for Plan {
         true
     }
 
+    fn save(&self, program: &Program) -> Vec<u8> {
+        self.to_saved(program)
+    }
+    fn restore(&mut self, program: &Program, data: &[u8]) -> Result<(), String> {
+        self.take_saved(program, data)
+    }
     fn on_reload(&mut self, cx: &mut Cx<'_>, old: &Program) -> Option<String> {
         let (Some(old_problem), Some(exec)) = (self.problem, self.exec.as_mut()) else {
             return None;
@@ -509,6 +509,9 @@ impl StateCode<SimWorld> for Plan {
         Some(format!("{state}: {why}; planned again"))
     }
 }
+
+mod save;
+pub(crate) use save::SavedPlanningWorld;
 
 #[cfg(test)]
 mod tests;

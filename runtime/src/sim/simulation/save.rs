@@ -2,14 +2,16 @@
 //! simulated world's ([`WORLD_SECTION`]), the smart locations' ([`INTERACTIONS_SECTION`]) and
 //! the simulation's ([`SIMULATION_SECTION`]) beside it.
 //!
-//! Not carried yet, so refused at save time rather than restored wrongly: planning (agents'
-//! worlds, world events, an active `Plan` state), conversation scenes, and an interaction-script
-//! action carried across a hot reload while it runs.
+//! Not carried yet, so refused at save time rather than restored wrongly: a partial-order plan
+//! (D-POP) being followed, conversation scenes, and an interaction-script action carried across
+//! a hot reload while it runs. The planning agents' worlds are a section of their own
+//! ([`PLANNING_SECTION`]); each `Plan` state saves its plan as its state data.
 
 use super::{Options, Running, Simulation};
 use crate::hsm::{AgentId, RestoreReport, Scene};
 use crate::program::Program;
 use crate::sim::interactions::{Interactions, SavedInteractions};
+use crate::sim::planning::{PlanningWorld, SavedPlanningWorld};
 use crate::sim::walk::SavedNav;
 use crate::sim::{Body, SimWorld, library};
 use crate::snapshot::{SnapshotError, SnapshotReader, SnapshotWriter};
@@ -22,6 +24,9 @@ pub const WORLD_SECTION: &str = "sim.world";
 /// The section of the smart locations (`Interactions`): restored onto the very build it was
 /// taken from; a rebuilt program starts them afresh (reported).
 pub const INTERACTIONS_SECTION: &str = "sim.interactions";
+/// The section of the planning agents' worlds and the scene's world events: restored onto the
+/// very build it was taken from; a rebuilt program starts them afresh (reported).
+pub const PLANNING_SECTION: &str = "sim.planning";
 /// The section naming the scene a simulation runs.
 pub const SIMULATION_SECTION: &str = "sim.simulation";
 
@@ -97,16 +102,25 @@ impl Simulation {
                 "a script action carried across a hot reload is still running (save once it has ended)".into(),
             );
         }
+        // A `Plan` state whose problem is planned partial-order (D-POP).
         let program = scene.program();
-        let planning = scene.agents().any(|a| {
+        let partial_order = scene.agents().any(|a| {
             scene.active_states(a).iter().any(|&s| {
-                program.name(program.library[program.state(s).code.index()].name) == "Plan"
+                let def = program.state(s);
+                let code = program.name(program.library[def.code.index()].name);
+                let problem = match def.modifier {
+                    crate::program::Modifier::Text(n) => program.planning.problem_by_name(n),
+                    _ => None,
+                };
+                code == "Plan"
+                    && problem.is_some_and(|p| {
+                        program.planning.problems[p as usize].planner
+                            == crate::plan::section::Planner::Pop
+                    })
             })
         });
-        if planning || !scene.game.planning.is_empty() {
-            return Some(
-                "planning (agents' worlds, world events, Plan states) cannot be saved yet".into(),
-            );
+        if partial_order {
+            return Some("planning with partial-order plans (D-POP) cannot be saved yet".into());
         }
         None
     }
@@ -132,6 +146,7 @@ impl Simulation {
         scene.save(snapshot);
         snapshot.put(WORLD_SECTION, &scene.game.to_saved());
         snapshot.put(INTERACTIONS_SECTION, &interactions.to_saved(program, id));
+        snapshot.put(PLANNING_SECTION, &scene.game.planning.to_saved());
         snapshot.put(
             SIMULATION_SECTION,
             &SavedSimulation {
@@ -158,9 +173,26 @@ impl Simulation {
             )));
         };
         let world: SavedWorld = snapshot.get(WORLD_SECTION)?;
+        let planning: SavedPlanningWorld = snapshot.get(PLANNING_SECTION)?;
+        let same_build = program.checksum() == snapshot.program().checksum;
         let mut game = SimWorld::for_scene(&program, id);
         game.restore_saved(&program, world);
+        let mut notes = Vec::new();
+        if same_build {
+            game.planning = PlanningWorld::from_saved(&program, planning).map_err(|message| {
+                SnapshotError::BadSection {
+                    section: PLANNING_SECTION.to_string(),
+                    message,
+                }
+            })?;
+        } else if !program.planning.problems.is_empty() {
+            notes.push(
+                "the planning agents' worlds start afresh: the program was rebuilt since the snapshot"
+                    .to_string(),
+            );
+        }
         let (scene, mut report) = Scene::restore(program.clone(), library(), game, snapshot)?;
+        report.fallbacks.extend(notes);
         let agents = scene.agents().count();
         if let Some(p) = scene
             .game
@@ -175,7 +207,7 @@ impl Simulation {
             )));
         }
         let saved_interactions: SavedInteractions = snapshot.get(INTERACTIONS_SECTION)?;
-        let interactions = if program.checksum() == snapshot.program().checksum {
+        let interactions = if same_build {
             Interactions::from_saved(&program, id, saved.seed, saved_interactions, agents).map_err(
                 |e| SnapshotError::BadSection {
                     section: INTERACTIONS_SECTION.to_string(),
