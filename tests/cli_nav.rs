@@ -327,7 +327,7 @@ fn program_of(dir: &std::path::Path) -> std::sync::Arc<ensemble_runtime::Program
 #[test]
 fn reloading_a_changed_graph_replans_walks_in_progress() {
     use ensemble_runtime::hsm::Scene;
-    use ensemble_runtime::sim::{self, SimWorld};
+    use ensemble_sim::{self as sim, SimWorld};
     // A copy of the grid fixture, so that its graph can change under a running scene.
     let dir = tempfile::tempdir().unwrap();
     let src = std::path::Path::new(&repo_path("tests/fixtures/nav-grid")).to_path_buf();
@@ -338,7 +338,7 @@ fn reloading_a_changed_graph_replans_walks_in_progress() {
     let program = program_of(dir.path());
     let scene_id = program.scene_by_name("cross").unwrap();
     let world = SimWorld::for_scene(&program, scene_id);
-    let mut scene = Scene::new(program.clone(), sim::library(), "cross", world, 7).unwrap();
+    let mut scene = Scene::new_traced(program.clone(), sim::library(), "cross", world, 7).unwrap();
     let mut external = Vec::new();
     for _ in 0..60 {
         scene.tick();

@@ -7,7 +7,7 @@ use ensemble_compiler::plan::fixtures::FIG_2_3;
 use ensemble_runtime::hsm::Scene;
 use ensemble_runtime::plan::heuristic::{Heuristic, evaluate};
 use ensemble_runtime::plan::{Task, validate};
-use ensemble_runtime::sim::{self, SimWorld};
+use ensemble_sim::{self as sim, SimWorld};
 use ensemble_tests::{assert_golden, ensemble, json_lines, repo_path, root};
 use serde_json::Value;
 use std::sync::Arc;
@@ -503,7 +503,7 @@ fn scene_of(dir: &std::path::Path, scene: &str, ticks: u64) -> Scene<SimWorld> {
     let (program, _) = c.output.expect("the project compiles");
     let program = Arc::new(program);
     let id = program.scene_by_name(scene).unwrap();
-    let mut s = Scene::new(
+    let mut s = Scene::new_traced(
         program.clone(),
         sim::library(),
         scene,
@@ -519,7 +519,7 @@ fn scene_of(dir: &std::path::Path, scene: &str, ticks: u64) -> Scene<SimWorld> {
 
 fn step(s: &mut Scene<SimWorld>) {
     s.tick();
-    sim::planning::fire_world_events(s);
+    ensemble_runtime::stdlib::fire_world_events(s);
 }
 
 fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
@@ -593,6 +593,7 @@ fn a_plan_in_progress_survives_a_reload_by_action_names_or_replans() {
         r.fallbacks
     );
     s.game
+        .standard
         .planning
         .reload(&same, &renamed, renamed.scene_by_name("date"));
     for _ in 0..300 {
@@ -743,7 +744,7 @@ fn a_reload_that_renames_the_running_scene_keeps_planning_without_its_events() {
     };
     let program = compile();
     let id = program.scene_by_name("traveller").unwrap();
-    let mut s = Scene::new(
+    let mut s = Scene::new_traced(
         program.clone(),
         sim::library(),
         "traveller",
@@ -756,7 +757,7 @@ fn a_reload_that_renames_the_running_scene_keeps_planning_without_its_events() {
         for _ in 0..ticks {
             s.tick();
             interactions.advance(s);
-            sim::planning::fire_world_events(s);
+            ensemble_runtime::stdlib::fire_world_events(s);
         }
     };
     run(&mut s, &mut interactions, 50);
@@ -816,7 +817,7 @@ fn a_world_event_for_an_agent_a_reload_added_waits_for_a_restart() {
     };
     let program = compile();
     let id = program.scene_by_name("traveller").unwrap();
-    let mut s = Scene::new(
+    let mut s = Scene::new_traced(
         program.clone(),
         sim::library(),
         "traveller",
@@ -844,7 +845,7 @@ fn a_world_event_for_an_agent_a_reload_added_waits_for_a_restart() {
     for _ in 0..1500 {
         s.tick();
         interactions.advance(&mut s);
-        sim::planning::fire_world_events(&mut s);
+        ensemble_runtime::stdlib::fire_world_events(&mut s);
     }
     let ev: Vec<String> = s.take_events().iter().map(|e| e.to_json()).collect();
     let trace = json_lines(&ev.join("\n"));

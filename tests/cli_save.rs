@@ -3,9 +3,9 @@
 //! snapshot exits 1 with a message; a scene whose parts cannot be saved yet is refused.
 
 use ensemble_runtime::Program;
-use ensemble_runtime::sim::Simulation;
-use ensemble_runtime::sim::simulation::Options;
 use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter};
+use ensemble_sim::Simulation;
+use ensemble_sim::simulation::Options;
 use ensemble_tests::{copy_dir, ensemble, repo_path, root};
 use std::path::Path;
 use std::sync::Arc;
@@ -356,7 +356,7 @@ proptest::proptest! {
             ("samples/street-vendor", "street", 1500),
             ("samples/airport", "traveller", 400),
         ]),
-        section in 0usize..5,
+        section in 0usize..6,
         edits in proptest::collection::vec((proptest::prelude::any::<proptest::sample::Index>(), proptest::prelude::any::<u8>()), 1..5),
     ) {
         let program = compiled(sample);

@@ -990,21 +990,38 @@ fn the_new_checks_point_at_cells_in_workbooks() {
         "Rules",
         "D4",
     );
-    assert!(d["notes"].to_string().contains("cell D2"), "{d:#}");
+    // The rule that shadows it is a related location, by sheet and cell.
+    assert_eq!(
+        (&d["related"][0]["sheet"], &d["related"][0]["cell"]),
+        (&Value::from("Rules"), &Value::from("D2")),
+        "{d:#}"
+    );
+    assert!(d["related"][0]["line"].is_null(), "{d:#}");
     defect(
         |_, _, rules| rules[2][3] = s("resting(.me), taken(X), X = a, X = b"),
         "unexecutable-rule",
         "Rules",
         "D3",
     );
-    // Bound too late: the note names the cell of the literal to move.
+    // Bound too late: the related location is the cell of the literal to move.
     let d = defect(
         |_, _, rules| rules[2][3] = s("X != .me, taken(X), resting(.me)"),
         "uninstantiated-variable",
         "Rules",
         "D3",
     );
-    assert!(d["notes"].to_string().contains("bound only here"), "{d:#}");
+    let related = &d["related"][0];
+    assert!(
+        related["message"]
+            .as_str()
+            .unwrap()
+            .contains("bound only here"),
+        "{d:#}"
+    );
+    assert_eq!(
+        (&related["sheet"], &related["cell"]),
+        (&Value::from("Rules"), &Value::from("D3"))
+    );
     let d = defect(
         |_, _, rules| rules[1][3] = s("seat(X), not takn(X)"),
         "never-produced",

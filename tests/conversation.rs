@@ -298,7 +298,7 @@ fn interruptible_airport() -> (tempfile::TempDir, std::sync::Arc<ensemble_runtim
 
 struct Interrupted {
     events: Vec<Value>,
-    world: ensemble_runtime::sim::SimWorld,
+    world: ensemble_sim::SimWorld,
 }
 
 /// Runs `ticket-sale`, sending `message` to `agent` just before tick `at` (never if `None`).
@@ -318,10 +318,10 @@ fn run_scene_interrupted(
     ticks: u64,
 ) -> Interrupted {
     use ensemble_runtime::hsm::Scene;
-    use ensemble_runtime::sim::{self, SimWorld};
+    use ensemble_sim::{self as sim, SimWorld};
     let id = program.scene_by_name(name).unwrap();
     let world = SimWorld::for_scene(program, id);
-    let mut scene = Scene::new(program.clone(), sim::library(), name, world, 7).unwrap();
+    let mut scene = Scene::new_traced(program.clone(), sim::library(), name, world, 7).unwrap();
     let agent = |scene: &Scene<SimWorld>, name: &str| {
         scene
             .agents()
@@ -453,11 +453,15 @@ fn interrupting_the_conversation_at_any_point_ends_both_sides_cleanly() {
             assert!(tick_of(gate) > handed[0], "{}", context());
             // Nobody is left half in a conversation.
             assert!(
-                run.world.partners.iter().all(Option::is_none),
+                run.world.standard.partners().iter().all(Option::is_none),
                 "{}",
                 context()
             );
-            assert!(run.world.talking.iter().all(|t| !t), "{}", context());
+            assert!(
+                run.world.standard.talking().iter().all(|t| !t),
+                "{}",
+                context()
+            );
         }
     }
     // Interruptions fell on both sides of the hand-over.

@@ -3,8 +3,8 @@
 //! `player_leave`), on the market sample without its scripted events.
 
 use ensemble_runtime::hsm::Scene;
-use ensemble_runtime::sim::{self, Interactions, SimWorld};
 use ensemble_runtime::trace::EventKind;
+use ensemble_sim::{self as sim, Interactions, SimWorld};
 use ensemble_tests::root;
 use std::sync::Arc;
 
@@ -35,7 +35,7 @@ impl Game {
         let id = program.scene_by_name("market").unwrap();
         let world = SimWorld::for_scene(&program, id);
         Game {
-            scene: Scene::new(program.clone(), sim::library(), "market", world, 7).unwrap(),
+            scene: Scene::new_traced(program.clone(), sim::library(), "market", world, 7).unwrap(),
             interactions: Interactions::new(&program, id, 7),
             events: Vec::new(),
         }

@@ -4,9 +4,9 @@
 //! the `reload` event.
 
 use ensemble_runtime::hsm::{AgentId, Scene};
-use ensemble_runtime::sim::{self, Interactions, SimWorld};
 use ensemble_runtime::trace::{EventKind, TraceEvent};
 use ensemble_runtime::{Program, script::ScriptInstance};
+use ensemble_sim::{self as sim, Interactions, SimWorld};
 use ensemble_tests::root;
 use std::sync::Arc;
 
@@ -43,7 +43,8 @@ impl Run {
     fn new(program: Arc<Program>, seed: u64) -> Run {
         let id = program.scene_by_name("bench").unwrap();
         let world = SimWorld::for_scene(&program, id);
-        let scene = Scene::new(program.clone(), sim::library(), "bench", world, seed).unwrap();
+        let scene =
+            Scene::new_traced(program.clone(), sim::library(), "bench", world, seed).unwrap();
         Run {
             scene,
             interactions: Interactions::new(&program, id, seed),

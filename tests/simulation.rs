@@ -1,12 +1,12 @@
-//! The runner every host uses (`ensemble_runtime::sim::Simulation`): it produces exactly the
+//! The runner every host uses (`ensemble_sim::Simulation`): it produces exactly the
 //! traces `ensemble run` printed before the runner existed (the golden files), carries state
 //! across a reload, and what it shows of a running scene (blackboards, agents, transcript)
 //! agrees with its own trace.
 
 use ensemble_runtime::Program;
-use ensemble_runtime::sim::Simulation;
-use ensemble_runtime::sim::simulation::{AgentKind, LineKind, Options, SceneKind, StartError};
 use ensemble_runtime::trace::{EventKind, TraceEvent};
+use ensemble_sim::Simulation;
+use ensemble_sim::simulation::{AgentKind, LineKind, Options, SceneKind, StartError};
 use ensemble_tests::{assert_golden, copy_dir, first_difference, json_lines, root};
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
@@ -110,6 +110,49 @@ fn the_runner_gives_the_golden_traces_of_ensemble_run() {
             .unwrap_or_else(|e| panic!("{project}/{scene}: {e}"));
         assert_eq!(sim.kind(), SceneKind::Machines);
         assert_golden(file, &run(&mut sim, ticks));
+    }
+}
+
+#[test]
+fn scenes_tick_on_threads_as_they_do_one_after_another() {
+    // Scenes of the golden traces, as long as theirs.
+    let scenes = [
+        ("airport", "ticket-counter", 2000),
+        ("weapon-shop", "shop", 300),
+        ("dinner-date", "funny-evening", 800),
+        ("street-vendor", "street", 3_600),
+    ];
+    let programs: Vec<_> = scenes.iter().map(|(p, _, _)| sample(p)).collect();
+    let start = |i: usize| {
+        Simulation::start(programs[i].clone(), scenes[i].1, 7, &Options::default()).unwrap()
+    };
+    let one_after_another: Vec<String> = (0..scenes.len())
+        .map(|i| run(&mut start(i), scenes[i].2))
+        .collect();
+    // Started here, ticked on threads: each simulation moves with its scene, library and world.
+    let sims: Vec<Simulation> = (0..scenes.len()).map(start).collect();
+    let in_parallel: Vec<String> = std::thread::scope(|threads| {
+        let handles: Vec<_> = sims
+            .into_iter()
+            .zip(&scenes)
+            .map(|(mut sim, &(_, _, ticks))| threads.spawn(move || run(&mut sim, ticks)))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for ((project, scene, _), (seq, par)) in scenes
+        .iter()
+        .zip(one_after_another.iter().zip(&in_parallel))
+    {
+        assert!(
+            seq.lines().count() > 30,
+            "{project}/{scene} records its run ({} lines)",
+            seq.lines().count()
+        );
+        assert!(
+            seq == par,
+            "{project}/{scene}: on a thread the trace differs at {}",
+            first_difference(seq, par)
+        );
     }
 }
 

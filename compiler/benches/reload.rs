@@ -9,8 +9,8 @@
 
 use ensemble_runtime::hpmm::ChatScene;
 use ensemble_runtime::hsm::Scene;
-use ensemble_runtime::sim::{self, SimWorld};
 use ensemble_runtime::watch::FileWatcher;
+use ensemble_sim::{self as sim, SimWorld};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};

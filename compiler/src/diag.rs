@@ -60,6 +60,8 @@ pub enum Code {
     DisconnectedLocation,
     /// A map, road graph or coordinate file a navigation graph names is unreadable or wrong.
     NavSource,
+    /// A space with actions, or an accumulator, that no conversation's output reaches.
+    NeverArbitrated,
     Internal,
 }
 
@@ -104,6 +106,7 @@ impl Code {
             Code::LocationOffGraph => "location-off-graph",
             Code::DisconnectedLocation => "disconnected-location",
             Code::NavSource => "nav-source",
+            Code::NeverArbitrated => "never-arbitrated",
             Code::Internal => "internal",
         }
     }
@@ -119,7 +122,8 @@ pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
             let d = if c.eq_ignore_ascii_case(name) {
                 0
             } else {
-                strsim::levenshtein(name, c)
+                // Swapped neighbours (`idel` for `idle`) count as one edit: the commonest slip.
+                strsim::osa_distance(name, c)
             };
             (d, c)
         })
@@ -158,6 +162,15 @@ pub struct Label {
     pub message: String,
 }
 
+/// A related location in a workbook: a sheet and a cell (`D7`) rather than a span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellLabel {
+    pub file: crate::source::FileId,
+    pub sheet: String,
+    pub cell: String,
+    pub message: String,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Diagnostic {
     pub severity: Severity,
@@ -167,6 +180,8 @@ pub struct Diagnostic {
     pub message: String,
     pub primary: Option<Label>,
     pub related: Vec<Label>,
+    /// Related workbook cells; they go in the JSON `related` list beside the spans.
+    pub related_cells: Vec<CellLabel>,
     /// Extra advice ("did you mean ...").
     pub notes: Vec<String>,
     /// For workbook sources: the sheet and cell (`D7`).
@@ -183,6 +198,7 @@ impl Diagnostic {
             message: message.into(),
             primary: None,
             related: Vec::new(),
+            related_cells: Vec::new(),
             notes: Vec::new(),
             sheet: None,
             cell: None,
@@ -208,6 +224,23 @@ impl Diagnostic {
     pub fn related(mut self, span: Span, label: impl Into<String>) -> Self {
         self.related.push(Label {
             span,
+            message: label.into(),
+        });
+        self
+    }
+
+    /// A related location at a workbook cell (`sheet`, `cell` such as `D7`).
+    pub fn related_cell(
+        mut self,
+        file: crate::source::FileId,
+        sheet: &str,
+        cell: &str,
+        label: impl Into<String>,
+    ) -> Self {
+        self.related_cells.push(CellLabel {
+            file,
+            sheet: sheet.to_string(),
+            cell: cell.to_string(),
             message: label.into(),
         });
         self
@@ -242,8 +275,10 @@ pub struct Diagnostics {
 struct JsonLocation<'a> {
     message: &'a str,
     file: &'a str,
-    line: usize,
-    column: usize,
+    line: Option<usize>,
+    column: Option<usize>,
+    sheet: Option<&'a str>,
+    cell: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -361,10 +396,20 @@ impl Diagnostics {
                             JsonLocation {
                                 message: &l.message,
                                 file: &sources.get(l.span.file).name,
-                                line,
-                                column,
+                                line: Some(line),
+                                column: Some(column),
+                                sheet: None,
+                                cell: None,
                             }
                         })
+                        .chain(d.related_cells.iter().map(|c| JsonLocation {
+                            message: &c.message,
+                            file: &sources.get(c.file).name,
+                            line: None,
+                            column: None,
+                            sheet: Some(&c.sheet),
+                            cell: Some(&c.cell),
+                        }))
                         .collect(),
                     notes: &d.notes,
                 }
@@ -411,7 +456,10 @@ impl Diagnostics {
                 );
             }
             let mut notes = d.notes.clone();
+            // Where related cells go: after the note that says where the diagnostic is.
+            let mut at = 0;
             if let (Some(sheet), Some(cell)) = (&d.sheet, &d.cell) {
+                at = 1;
                 let file = d
                     .file_id()
                     .map(|f| sources.get(f).name.as_str())
@@ -422,8 +470,20 @@ impl Diagnostics {
                 // workbook, unreadable) must still say which file it is about.
                 if let Some(f) = d.file_id() {
                     notes.insert(0, format!("in {}", sources.get(f).name));
+                    at = 1;
                 }
             }
+            // Related cells have no span to draw: they are said in words.
+            let related = d.related_cells.iter().map(|c| {
+                format!(
+                    "{}: {}, sheet `{}`, cell {}",
+                    c.message,
+                    sources.get(c.file).name,
+                    c.sheet,
+                    c.cell
+                )
+            });
+            notes.splice(at..at, related);
             let diagnostic = cs::Diagnostic::new(severity)
                 .with_code(d.code.as_str())
                 .with_message(&d.message)
@@ -464,6 +524,40 @@ impl Diagnostics {
 mod tests {
     use super::*;
     use crate::source::SourceFile;
+
+    #[test]
+    fn suggestions_count_a_swapped_pair_as_one_edit() {
+        assert_eq!(suggest("idel", ["idle", "resting"]), Some("idle"));
+        assert_eq!(suggest("restng", ["idle", "resting"]), Some("resting"));
+        assert_eq!(suggest("dancing", ["idle", "resting"]), None);
+    }
+
+    #[test]
+    fn related_cells_go_in_the_json_related_list() {
+        let mut sources = SourceMap::default();
+        let file = sources.add(SourceFile::new(
+            "t.xlsx".into(),
+            "t.xlsx".into(),
+            String::new(),
+        ));
+        let mut diagnostics = Diagnostics::default();
+        diagnostics.push(
+            Diagnostic::error(Code::DuplicateName, "role `guest` is defined twice")
+                .in_cell(file, "Roles", "A3")
+                .related_cell(file, "Roles", "A2", "first defined here"),
+        );
+        let doc: serde_json::Value = serde_json::from_str(&diagnostics.to_json(&sources)).unwrap();
+        let related = &doc["diagnostics"][0]["related"][0];
+        assert_eq!(related["sheet"], "Roles");
+        assert_eq!(related["cell"], "A2");
+        assert_eq!(related["file"], "t.xlsx");
+        assert!(related["line"].is_null() && related["column"].is_null());
+        let text = diagnostics.render(&sources, false);
+        assert!(
+            text.contains("first defined here: t.xlsx, sheet `Roles`, cell A2"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn a_whole_file_diagnostic_names_its_file() {

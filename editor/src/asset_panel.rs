@@ -140,6 +140,16 @@ pub struct LibraryEntry {
     pub terminal: ensemble_runtime::program::Terminal,
     pub raises: Option<Vec<String>>,
     pub doc: String,
+    /// One of the core's standard states (`ensemble_runtime::stdlib`), not a game's own state
+    /// of the same name: only these are drawn and offered as the standard states.
+    pub standard: bool,
+}
+
+impl LibraryEntry {
+    /// The standard state this entry is, by name (`None` for a game's own state).
+    pub fn standard_name(&self) -> Option<&str> {
+        self.standard.then_some(self.name.as_str())
+    }
 }
 
 impl ProjectNames {

@@ -58,13 +58,13 @@ pub fn conversation_machine(name: &str) -> MachineAsset {
             state("Start", "", "", &[("Empty", "Greet")]),
             state(
                 "Greet",
-                "OneOff",
+                ensemble_runtime::stdlib::ONE_OFF,
                 "Hello.|Hi there.",
                 &[("FinishStatement", "Ask")],
             ),
             state(
                 "Ask",
-                "Say",
+                ensemble_runtime::stdlib::SAY,
                 "How can I help?",
                 &[("WaitForResponse", "Finish")],
             ),

@@ -1,8 +1,12 @@
-//! Cost of one frame for many agents, each running a three-level hierarchical machine; and of
-//! saving and restoring that scene (a savegame), with the snapshot's size.
+//! Cost of one frame for many agents, each running a three-level hierarchical machine: with
+//! the trace off (what a game that only ticks gets), with the trace recorded and taken every
+//! frame (what `ensemble run` and the editor pay), and the same 10,000 agents split into
+//! independent scenes ticked one after another or on threads; and of saving and restoring that
+//! scene (a savegame), with the snapshot's size.
 //!
 //! Anchor: the spine issue's goal of under 1 ms per frame for 10,000 agents on one core.
-//! Reproduce: `cargo bench -p ensemble-runtime --bench tick` (`-- snapshot` for the savegame).
+//! Reproduce: `cargo bench -p ensemble-runtime --bench tick` (`-- frame`, `-- scenes` or
+//! `-- snapshot` for one group).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use ensemble_runtime::hsm::{Scene, StateCode, StateCx, StateLibrary, StateSpec};
@@ -168,15 +172,21 @@ fn library() -> StateLibrary<()> {
     lib
 }
 
+/// A scene of `agents` agents in steady state (past the first 2 s), recording its trace or not.
+fn steady_scene(agents: usize, tracing: bool) -> Scene<()> {
+    let mut scene = Scene::new(program(agents), library(), "s", (), 1).unwrap();
+    scene.set_tracing(tracing);
+    for _ in 0..120 {
+        scene.tick();
+        scene.take_events();
+    }
+    scene
+}
+
 fn bench_tick(c: &mut Criterion) {
     let mut group = c.benchmark_group("frame");
     for agents in [1_000usize, 10_000] {
-        let mut scene = Scene::new(program(agents), library(), "s", (), 1).unwrap();
-        scene.set_tracing(false);
-        // Warm up past the start so the frames measured are steady-state.
-        for _ in 0..120 {
-            scene.tick();
-        }
+        let mut scene = steady_scene(agents, false);
         group.bench_with_input(
             BenchmarkId::new("three_level_agents", agents),
             &agents,
@@ -188,6 +198,31 @@ fn bench_tick(c: &mut Criterion) {
             },
         );
     }
+    // A host that shows the trace: every event recorded, taken and dropped each frame.
+    let agents = 10_000;
+    let mut scene = steady_scene(agents, true);
+    let frames = 600;
+    let events: usize = (0..frames)
+        .map(|_| {
+            scene.tick();
+            scene.take_events().len()
+        })
+        .sum();
+    eprintln!(
+        "tracing on, {agents} agents: {:.0} events per frame ({} bytes each, without their text)",
+        events as f64 / frames as f64,
+        std::mem::size_of::<ensemble_runtime::trace::TraceEvent>()
+    );
+    group.bench_with_input(
+        BenchmarkId::new("three_level_agents_traced", agents),
+        &agents,
+        |b, _| {
+            b.iter(|| {
+                scene.tick();
+                black_box(scene.take_events());
+            })
+        },
+    );
     group.finish();
 }
 
@@ -227,5 +262,40 @@ fn bench_snapshot(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_tick, bench_snapshot);
+/// 10,000 agents split into `n` independent scenes, ticked one after another on this thread or
+/// spread over the machine's cores (one scoped thread per core each frame, this thread taking
+/// one share itself), so the parallel figure includes starting the threads.
+fn bench_scenes(c: &mut Criterion) {
+    let mut group = c.benchmark_group("scenes");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    eprintln!("scenes ticked on {cores} threads");
+    for n in [2usize, 4] {
+        let mut scenes: Vec<Scene<()>> = (0..n).map(|_| steady_scene(10_000 / n, false)).collect();
+        group.bench_with_input(BenchmarkId::new("sequential", n), &n, |b, _| {
+            b.iter(|| {
+                for scene in &mut scenes {
+                    scene.tick();
+                }
+                black_box(scenes[0].tick_count());
+            })
+        });
+        group.bench_with_input(BenchmarkId::new("parallel", n), &n, |b, _| {
+            b.iter(|| {
+                let share = scenes.len().div_ceil(cores);
+                std::thread::scope(|threads| {
+                    let mut shares = scenes.chunks_mut(share);
+                    let own = shares.next();
+                    for rest in shares {
+                        threads.spawn(move || rest.iter_mut().for_each(Scene::tick));
+                    }
+                    own.into_iter().flatten().for_each(Scene::tick);
+                });
+                black_box(scenes[0].tick_count());
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_tick, bench_scenes, bench_snapshot);
 criterion_main!(benches);

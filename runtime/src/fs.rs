@@ -70,12 +70,16 @@ fn temporary_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
 
 /// A writer that counts and checksums the bytes passing through it.
 pub struct Checksummed<W> {
+    /// The writer the bytes go on to.
     pub inner: W,
+    /// Bytes written so far.
     pub len: u64,
+    /// CRC-32 of the bytes written so far (clone it to finalise mid-stream).
     pub crc: crc32fast::Hasher,
 }
 
 impl<W> Checksummed<W> {
+    /// Starts counting at zero bytes and the empty checksum.
     pub fn new(inner: W) -> Self {
         Checksummed {
             inner,

@@ -16,10 +16,14 @@ use std::time::{Duration, Instant};
 /// How long the watched files must stay quiet before a change is reported.
 pub const DEFAULT_QUIET: Duration = Duration::from_millis(25);
 
+/// The watch could not be set up: the path does not exist or the platform's notification
+/// service refused it.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot watch {}: {message}", path.display())]
 pub struct WatchError {
+    /// The path the caller asked to watch.
     pub path: PathBuf,
+    /// What the file system or the notification service said.
     pub message: String,
 }
 
@@ -30,6 +34,8 @@ pub struct Change {
     pub paths: Vec<PathBuf>,
 }
 
+/// Reports settled changes below a directory, or to one file, for hot reload. Dropping it stops
+/// the watch.
 pub struct FileWatcher {
     _watcher: notify::RecommendedWatcher,
     events: Receiver<notify::Result<notify::Event>>,

@@ -14,8 +14,8 @@
 
 use super::run_scene::{Options, reload, write_trace};
 use super::{EXIT_CANNOT_RUN, EXIT_OK, Io};
-use ensemble_runtime::sim::Simulation;
 use ensemble_runtime::watch::FileWatcher;
+use ensemble_sim::Simulation;
 use std::io::BufRead;
 use std::path::Path;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};

@@ -20,6 +20,97 @@ pub fn validate(module: &Module, diags: &mut Diagnostics) {
     }
     definition_cycles(module, diags);
     tracker_evidence(module, diags);
+    arbitration_reach(module, diags);
+}
+
+/// `never-arbitrated`: a space with actions, or an accumulator, from which no conversation's
+/// output can be reached through the arbitration network. What it proposes is never chosen, so
+/// that space never answers — most often an input left out of an accumulator's list. Spaces
+/// without actions (monitors, controllers read by inspection) need not be inputs.
+fn arbitration_reach(module: &Module, diags: &mut Diagnostics) {
+    let sinks: Vec<Handle<Accumulator>> = module
+        .chats
+        .iter()
+        .filter_map(|(_, c)| c.output.target)
+        .collect();
+    // Without a conversation (or with an unresolved output, already reported) there is no
+    // output to reach.
+    if sinks.is_empty() || module.chats.iter().any(|(_, c)| c.output.target.is_none()) {
+        return;
+    }
+    let mut spaces: HashSet<Handle<Space>> = HashSet::new();
+    let mut accumulators: HashSet<Handle<Accumulator>> = HashSet::new();
+    let mut stack = sinks.clone();
+    while let Some(a) = stack.pop() {
+        if !accumulators.insert(a) {
+            continue;
+        }
+        for (_, input) in &module.accumulators[a].inputs {
+            match input {
+                Some(ArbitrationInput::Space(s)) => {
+                    spaces.insert(*s);
+                }
+                Some(ArbitrationInput::Accumulator(x)) => stack.push(*x),
+                None => {}
+            }
+        }
+    }
+    let outputs: Vec<&str> = sinks
+        .iter()
+        .map(|&a| module.accumulators[a].name.text.as_str())
+        .collect();
+    let outputs = outputs
+        .iter()
+        .map(|o| format!("`{o}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    for (h, sp) in module.spaces.iter() {
+        if spaces.contains(&h) {
+            continue;
+        }
+        let Some(acting) = sp
+            .states
+            .iter()
+            .map(|&s| &module.space_states[s])
+            .find(|st| st.action.is_some())
+        else {
+            continue;
+        };
+        diags.push(
+            Diagnostic::error(
+                Code::NeverArbitrated,
+                format!(
+                    "space `{}` has actions but is not an input of the arbitration network that ends in {outputs}: it never answers",
+                    sp.name.text
+                ),
+            )
+            .at(sp.name.span, "never arbitrated")
+            .related(acting.name.span, "this state's action is never chosen")
+            .note(format!(
+                "add `{}` to the inputs of an accumulator that leads to {outputs}",
+                sp.name.text
+            )),
+        );
+    }
+    for (h, acc) in module.accumulators.iter() {
+        if accumulators.contains(&h) {
+            continue;
+        }
+        diags.push(
+            Diagnostic::error(
+                Code::NeverArbitrated,
+                format!(
+                    "accumulator `{}` is not an input of the arbitration network that ends in {outputs}: what it chooses is never said",
+                    acc.name.text
+                ),
+            )
+            .at(acc.name.span, "never arbitrated")
+            .note(format!(
+                "add `{}` to the inputs of an accumulator that leads to {outputs}, or name it as the conversation's output",
+                acc.name.text
+            )),
+        );
+    }
 }
 
 /// Successors of a state with their probabilities (the implicit self-loop when it has none).

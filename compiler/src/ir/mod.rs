@@ -38,6 +38,9 @@ pub struct LibraryState {
     /// Events its code raises; `None` when not declared (then any event is accepted).
     pub raises: Option<Vec<String>>,
     pub doc: String,
+    /// Declared by the built-in standard library (`ensemble_runtime::stdlib`), not by a game's
+    /// `*.statelib.ron`: only these are checked as the standard states of their names.
+    pub standard: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -37,8 +37,8 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 type Vars = BTreeSet<String>;
 
-const REQUEST: &str = "RequestConversation";
-const SPEAKING: [&str; 4] = ["Say", "Salutation", "OneOff", DIALOG];
+use ensemble_runtime::stdlib::{ONE_OFF, REQUEST_CONVERSATION as REQUEST, SALUTATION, SAY};
+const SPEAKING: [&str; 4] = [SAY, SALUTATION, ONE_OFF, DIALOG];
 
 /// What leaving a state along a transition does to the variables of its agent (`own`) and of
 /// the conversation partner (`other`).
@@ -263,7 +263,7 @@ fn steps<'m>(module: &'m Module, side: Side, my_turn: bool) -> Vec<Step<'m>> {
     // A game's own state (declared in a *.statelib.ron) may take part in turn-taking in ways
     // this model does not know: it may yield the turn at any moment (an over-approximation,
     // so the analysis stays sound).
-    let foreign = st.code.is_some_and(|c| module.library[c].span.is_some());
+    let foreign = st.code.is_some_and(|c| !module.library[c].standard);
     let mut out = Vec::new();
     if (yields && !side.waiting) || foreign {
         out.push(Step {

@@ -8,16 +8,8 @@ use crate::valid::hosted_closure;
 use ensemble_runtime::speech::transaction;
 use std::collections::HashSet;
 
-/// The library state that speaks sentence states.
-pub const DIALOG: &str = "Dialog";
-/// The library state that binds a variable.
-pub const SET: &str = "Set";
-/// The special state that moves a variable between conversation partners.
-pub const TRANSACTION: &str = "Transaction";
-/// The library state that branches on whether a variable is bound.
-pub const HAS: &str = "Has";
-/// The library state that hosts a conversation machine.
-pub const TALK: &str = "TalkStateMachine";
+// The standard states these checks know, by the names the core declares them under.
+pub use ensemble_runtime::stdlib::{DIALOG, HAS, SET, TALK_STATE_MACHINE as TALK, TRANSACTION};
 
 /// `transaction-outside-conversation`: a `Transaction` in a machine that no
 /// `TalkStateMachine` runs, directly or through the machines it hosts, has no partner to trade
@@ -47,9 +39,15 @@ pub fn check_transaction_placement(module: &Module, diags: &mut Diagnostics) {
     }
 }
 
-/// The library name of a state's code, if it resolved.
+/// The standard library state a state's code is, by name, if it resolved to one. A game's own
+/// library state of the same name (declared in its `*.statelib.ron`) is not: its code is the
+/// game's, so the checks of the standard state do not apply to it.
 pub fn code_name<'m>(module: &'m Module, state: &State) -> Option<&'m str> {
-    state.code.map(|c| module.library[c].name.as_str())
+    state
+        .code
+        .map(|c| &module.library[c])
+        .filter(|l| l.standard)
+        .map(|l| l.name.as_str())
 }
 
 /// The variable a `Set` state binds (`CityName = Boston` -> `CityName`).
@@ -126,5 +124,65 @@ pub fn check_dialog_states(module: &Module, diags: &mut Diagnostics) {
             ),
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::project;
+
+    /// Compiles a project of one machine, `Talk` (Start -> Speak -> Bind -> Finish, where
+    /// `Speak` is a `Dialog` state naming no sentence state and `Bind` a `Set` state whose text is
+    /// no binding), with `libraries` in its manifest and `statelib` as its own library (if any);
+    /// returns the diagnostics' messages.
+    fn messages(libraries: &str, statelib: Option<&str>) -> Vec<String> {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+        write(
+            "Ensemble.ron",
+            &format!("Project(name: \"game\", libraries: [{libraries}])"),
+        );
+        write(
+            "Talk.machine.ron",
+            r#"Machine(name: "Talk", states: [
+                (name: "Start", on: [("Empty", "Speak")]),
+                (name: "Speak", code: "Dialog", modifier: "Taunt", on: [("FinishStatement", "Bind")]),
+                (name: "Bind", code: "Set", modifier: "strength plus one", on: [("Done", "Finish")]),
+                (name: "Finish"),
+            ])"#,
+        );
+        if let Some(lib) = statelib {
+            write("game.statelib.ron", lib);
+        }
+        let project = project::load(dir.path()).unwrap();
+        let c = crate::compile(project);
+        c.diagnostics.iter().map(|d| d.message.clone()).collect()
+    }
+
+    const OWN_LIBRARY: &str = r#"StateLibrary(states: [
+        (name: "Start", raises: ["Empty"]),
+        (name: "Dialog", modifier: Text, raises: ["FinishStatement"], doc: "Plays a barked line by its id."),
+        (name: "Set", modifier: Text, raises: ["Done"], doc: "Applies a stat change."),
+        (name: "Finish", terminal: End),
+    ])"#;
+
+    #[test]
+    fn a_games_own_dialog_state_is_not_checked_as_the_standard_one() {
+        let own = messages("", Some(OWN_LIBRARY));
+        assert!(own.is_empty(), "{own:?}");
+        // The same machine against the standard library is checked as a dialog and a set state.
+        let standard = messages("\"sim\"", None);
+        assert!(
+            standard
+                .iter()
+                .any(|m| m.contains("speaks sentence state `Taunt`, which is not defined")),
+            "{standard:?}"
+        );
+        assert!(
+            standard
+                .iter()
+                .any(|m| m.contains("sets `strength plus one`, which is not `Name = value`")),
+            "{standard:?}"
+        );
     }
 }

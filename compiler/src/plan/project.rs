@@ -26,8 +26,8 @@ use ensemble_runtime::plan::section::{Planner, WorldChange};
 use ensemble_runtime::plan::{Heuristic, Lit, Operator, Task};
 use std::collections::{BTreeSet, HashMap};
 
-/// The library state that plans.
-pub const PLAN: &str = "Plan";
+/// The library state that plans (declared by the core's standard library).
+pub use ensemble_runtime::stdlib::PLAN;
 /// Default most nodes one planning call may visit.
 pub const MAX_NODES: u64 = 100_000;
 
@@ -525,7 +525,7 @@ fn problems_of(module: &Module, root: Handle<Machine>) -> BTreeSet<Handle<Proble
 fn is_plan(module: &Module, s: Handle<crate::ir::State>) -> bool {
     module.states[s]
         .code
-        .is_some_and(|c| module.library[c].name == PLAN)
+        .is_some_and(|c| module.library[c].standard && module.library[c].name == PLAN)
 }
 
 /// Turns each world event into facts of its problem.

@@ -9,6 +9,7 @@ use crate::front::ron::locate::{self, Seg};
 use crate::ir::script::{Effects, Script, ScriptRole, ScriptRule, ScriptState, Termination};
 use crate::ir::{Arena, Module};
 use crate::source::{FileId, SourceMap, Span};
+use std::collections::HashMap;
 
 /// Reads a `*.script.ron` asset into rows and cells, locating every string.
 pub fn from_ron(
@@ -197,10 +198,12 @@ fn all_cells(s: &mut ScriptSource) -> Vec<&mut Cell> {
 /// Resolves `base` chains: the derived script's rules come first (they take precedence), then
 /// the base's; roles of the same name are overridden; parameters of the derived script win.
 /// Returns the scripts to compile (templates with unset parameters are not compiled alone).
-fn resolve_templates(mut scripts: Vec<ScriptSource>, diags: &mut Diagnostics) -> Vec<ScriptSource> {
+fn resolve_templates(scripts: Vec<ScriptSource>, diags: &mut Diagnostics) -> Vec<ScriptSource> {
     let names: Vec<String> = scripts.iter().map(|s| s.name.text.clone()).collect();
     let mut used_as_base = vec![false; scripts.len()];
     let mut out = Vec::new();
+    // Each script's chain: itself, its base, the base's base, ...
+    let mut chains: Vec<Vec<usize>> = Vec::new();
     for i in 0..scripts.len() {
         let mut merged = scripts[i].clone();
         let mut seen = vec![i];
@@ -256,15 +259,21 @@ fn resolve_templates(mut scripts: Vec<ScriptSource>, diags: &mut Diagnostics) ->
         }
         merged.base = None;
         out.push(merged);
+        chains.push(seen);
     }
-    // Substitute parameters; a script still holding unset ones is a template.
+    // Substitute parameters; a script still holding unset ones is a template. A parameter set
+    // to nothing counts as unset.
     let mut compiled = Vec::new();
+    // Meta-parameters used by each merged script, to find the ones set but used nowhere.
+    let mut used: Vec<Vec<String>> = Vec::new();
     for (i, mut s) in out.into_iter().enumerate() {
         let params = s.params.clone();
         let mut unset: Vec<(String, Cell)> = Vec::new();
+        let mut uses = Vec::new();
         for c in all_cells(&mut s) {
             for p in placeholders(&c.text) {
-                match params.iter().find(|(k, _)| *k == p) {
+                uses.push(p.clone());
+                match params.iter().find(|(k, v)| *k == p && !v.is_blank()) {
                     Some((_, v)) => c.text = substitute(&c.text, &p, &v.text),
                     None => {
                         if !unset.iter().any(|(u, _)| *u == p) {
@@ -274,14 +283,80 @@ fn resolve_templates(mut scripts: Vec<ScriptSource>, diags: &mut Diagnostics) ->
                 }
             }
         }
+        used.push(uses);
         if unset.is_empty() {
             compiled.push(s);
-        } else if !used_as_base[i] {
-            let (p, cell) = &unset[0];
-            let d = Diagnostic::warning(Code::UninstantiatedVariable, format!("script `{}` uses meta-parameter `{p}` without a value, and no script extends it", s.name.text))
-                .note("set it in the Script sheet (`$name | value`), or extend this template from another script");
-            diags.push(cell.locate(d, None, "unset meta-parameter"));
-            scripts[i].rules.clear();
+            continue;
+        }
+        if used_as_base[i] {
+            continue; // a template: compiled through the scripts that extend it
+        }
+        // Nothing extends this script, so it is either a template nobody uses yet (a
+        // warning) or a script meant to run that would silently be left out of the program:
+        // one that sets the parameter to nothing, or extends a base.
+        let (p, use_cell) = &unset[0];
+        let blank = params.iter().find(|(k, v)| k == p && v.is_blank());
+        let declared: Vec<&str> = params.iter().map(|(k, _)| k.as_str()).collect();
+        let name = s.name.text.trim();
+        let d = match blank {
+            Some((_, empty)) => {
+                let d = Diagnostic::error(
+                    Code::UninstantiatedVariable,
+                    format!("meta-parameter `{p}` of script `{name}` is used but its value is empty, and no script extends it"),
+                )
+                .note("type its value; as it is, the script would be left out of the program");
+                let d = use_cell.relate(d, None, &format!("`{p}` is used here"));
+                empty.locate(d, None, "empty value")
+            }
+            None if scripts[i].base.is_some() => {
+                let d = Diagnostic::error(
+                    Code::UninstantiatedVariable,
+                    format!("script `{name}` extends a template but does not set its meta-parameter `{p}`"),
+                )
+                .note(format!("set it in the Script sheet (`{p} | value`) or the script's `params`; as it is, the script would be left out of the program"));
+                let d = crate::diag::suggest_note(d, p, declared.iter().copied());
+                let d = s.name.relate(d, None, &format!("script `{name}`"));
+                use_cell.locate(d, None, "unset meta-parameter")
+            }
+            None => {
+                let d = Diagnostic::warning(Code::UninstantiatedVariable, format!("script `{name}` uses meta-parameter `{p}` without a value, and no script extends it"))
+                    .note("set it in the Script sheet (`$name | value`), or extend this template from another script");
+                use_cell.locate(
+                    crate::diag::suggest_note(d, p, declared.iter().copied()),
+                    None,
+                    "unset meta-parameter",
+                )
+            }
+        };
+        diags.push(d);
+    }
+    // A parameter a script sets that no cell of it, its bases or the scripts extending it uses:
+    // most likely a misspelt name (an error when it is one edit from a parameter in use).
+    for (x, script) in scripts.iter().enumerate() {
+        let in_use: Vec<&str> = chains
+            .iter()
+            .zip(&used)
+            .filter(|(chain, _)| chain.contains(&x))
+            .flat_map(|(_, u)| u.iter().map(String::as_str))
+            .collect();
+        for (k, v) in &script.params {
+            if in_use.contains(&k.as_str()) {
+                continue;
+            }
+            let name = script.name.text.trim();
+            let d = match crate::diag::suggest(k, in_use.iter().copied()) {
+                Some(m) => Diagnostic::error(
+                    Code::UnknownReference,
+                    format!("script `{name}` sets meta-parameter `{k}`, which no cell uses"),
+                )
+                .note(format!("did you mean `{m}`?")),
+                None => Diagnostic::warning(
+                    Code::UnknownReference,
+                    format!("script `{name}` sets meta-parameter `{k}`, which no cell uses"),
+                )
+                .note("remove it, or use it in a cell as `{k}`".replace("{k}", k)),
+            };
+            diags.push(v.locate(d, None, "set but never used"));
         }
     }
     compiled
@@ -335,20 +410,240 @@ fn cardinality(
     }
 }
 
+/// A cell that leads to a state: a Next State with its rule, or the initial state (no rule).
+type Lead<'a> = (&'a Cell, Option<&'a RuleRow>);
+
+/// Names of states that do not match: a Next State or initial state no rule is written for,
+/// and a State nothing leads to that is one edit from a state something leads to. Each is
+/// `unknown-reference` at the cell that holds it; returns the misspelt names with the states
+/// they were meant to name.
+fn state_typos(s: &ScriptSource, diags: &mut Diagnostics) -> HashMap<String, String> {
+    let mut meant = HashMap::new();
+    if s.rules.is_empty() {
+        return meant;
+    }
+    let name = |c: &Cell| c.text.trim().to_string();
+    // The States written for rules, in order, with their cells.
+    let mut written: Vec<(String, Vec<&Cell>)> = Vec::new();
+    for c in s.rules.iter().filter_map(|r| r.state.as_ref()) {
+        match written.iter_mut().find(|(n, _)| *n == name(c)) {
+            Some((_, cells)) => cells.push(c),
+            None => written.push((name(c), vec![c])),
+        }
+    }
+    let is_written = |n: &str| written.iter().any(|(w, _)| w == n);
+    // What leads somewhere: the initial state (named, else the first rule's) and Next States.
+    let mut references: Vec<(String, Vec<Lead<'_>>)> = Vec::new();
+    let initial = s.initial_state.as_ref().map(|c| (c, None)).or_else(|| {
+        s.rules
+            .iter()
+            .find_map(|r| r.state.as_ref())
+            .map(|c| (c, None))
+    });
+    let nexts = s
+        .rules
+        .iter()
+        .filter_map(|r| r.next_state.as_ref().map(|c| (c, Some(r))));
+    for (c, r) in initial.into_iter().chain(nexts) {
+        match references.iter_mut().find(|(n, _)| *n == name(c)) {
+            Some((_, cells)) => cells.push((c, r)),
+            None => references.push((name(c), vec![(c, r)])),
+        }
+    }
+    let mut led_to: Vec<String> = references.iter().map(|(n, _)| n.clone()).collect();
+    let written_names: Vec<&str> = written.iter().map(|(n, _)| n.as_str()).collect();
+    // A rule with an empty State applies in every state: a state without rules of its own
+    // still does something for the roles such rules are for.
+    let any_state_rule = |role: Option<&Cell>| {
+        s.rules.iter().any(|r| {
+            r.state.is_none()
+                && match (&r.role, role) {
+                    (None, _) | (_, None) => true,
+                    (Some(a), Some(b)) => a.text.trim() == b.text.trim(),
+                }
+        })
+    };
+    for (n, cells) in &references {
+        if is_written(n) {
+            continue;
+        }
+        let suggestion = crate::diag::suggest(n, written_names.iter().copied());
+        if let Some(m) = suggestion {
+            let state_cells = &written.iter().find(|(w, _)| w == m).expect("written").1;
+            // The state's own cells are the odd ones out (nothing leads to it, and it is written
+            // fewer times than this name is led to): the typo is there, reported below.
+            if !led_to.iter().any(|l| l == m) && state_cells.len() < cells.len() {
+                continue;
+            }
+        } else if cells
+            .iter()
+            .all(|(_, r)| r.is_some_and(|r| any_state_rule(r.role.as_ref())))
+        {
+            continue;
+        }
+        for (c, rule) in cells {
+            let what = match rule {
+                Some(r) => format!("rule {}: Next State `{n}`", label(s, r)),
+                None => format!("the initial state `{n}`"),
+            };
+            let mut d = Diagnostic::error(
+                Code::UnknownReference,
+                format!(
+                    "{what} is not a state of script `{}`: no rule is written for it",
+                    s.name.text.trim()
+                ),
+            );
+            d = match suggestion {
+                Some(m) => {
+                    let d = d.note(format!("did you mean `{m}`?"));
+                    let first = written.iter().find(|(w, _)| w == m).expect("written").1[0];
+                    first.relate(d, None, &format!("the rules for `{m}` start here"))
+                }
+                None => d
+                    .note("a participant sent there would do nothing until the script ends")
+                    .note(format!("states with rules: {}", written_names.join(", "))),
+            };
+            diags.push(c.locate(d, None, "no such state"));
+        }
+        if let Some(m) = suggestion {
+            meant.insert(n.clone(), m.to_string());
+            led_to.push(m.to_string());
+        }
+    }
+    let occurrences = |x: &str| {
+        let state_cells = written
+            .iter()
+            .find(|(w, _)| w == x)
+            .map_or(0, |(_, c)| c.len());
+        // The implicit initial state is a State cell, already counted.
+        let leads = references.iter().find(|(r, _)| r == x).map_or(0, |(_, c)| {
+            c.iter().filter(|(c, _)| !is_state_cell(s, c)).count()
+        });
+        state_cells + leads
+    };
+    for (n, _) in &written {
+        if led_to.contains(n) || meant.contains_key(n) {
+            continue;
+        }
+        let others = led_to
+            .iter()
+            .map(String::as_str)
+            .chain(written_names.iter().copied())
+            .filter(|o| o != n && !meant.contains_key(*o));
+        let Some(m) = crate::diag::suggest(n, others) else {
+            continue; // a state nothing leads to: `unreachable-state` says so
+        };
+        // The name written fewer times is the misspelt one: when `m` is (the first rule's
+        // State, say, taken as the initial state), its cells are reported and it means `n`.
+        let (wrong, right) = if occurrences(m) < occurrences(n) {
+            (m, n.as_str())
+        } else {
+            (n.as_str(), m)
+        };
+        let state_cells = written
+            .iter()
+            .find(|(w, _)| w == wrong)
+            .map(|(_, c)| c.clone());
+        for c in state_cells.unwrap_or_default() {
+            let rule = s
+                .rules
+                .iter()
+                .find(|r| r.state.as_ref().is_some_and(|x| std::ptr::eq(x, c)))
+                .expect("a State cell belongs to a rule");
+            let why = if wrong == n {
+                "which no rule leads to and which is not the initial state".to_string()
+            } else {
+                format!(
+                    "named {} in the script, while `{right}` is named {}",
+                    times(occurrences(wrong)),
+                    times(occurrences(right))
+                )
+            };
+            let d = Diagnostic::error(
+                Code::UnknownReference,
+                format!("rule {} is for state `{wrong}`, {why}", label(s, rule)),
+            )
+            .note(format!("did you mean `{right}`?"));
+            let d = match references.iter().find(|(r, _)| r == right) {
+                Some((_, leads)) => {
+                    leads[0]
+                        .0
+                        .relate(d, None, &format!("`{right}` is led to here"))
+                }
+                None => {
+                    let first = written.iter().find(|(w, _)| w == right).expect("written").1[0];
+                    first.relate(d, None, &format!("the rules for `{right}` start here"))
+                }
+            };
+            diags.push(c.locate(d, None, "misspelt state"));
+        }
+        if let Some((_, leads)) = references.iter().find(|(r, _)| r == wrong) {
+            for (c, rule) in leads.iter().filter(|(c, _)| !is_state_cell(s, c)) {
+                let what = match rule {
+                    Some(r) => format!("rule {}: Next State `{wrong}`", label(s, r)),
+                    None => format!("the initial state `{wrong}`"),
+                };
+                let d = Diagnostic::error(
+                    Code::UnknownReference,
+                    format!(
+                        "{what} is named {} in the script, while `{right}` is named {}",
+                        times(occurrences(wrong)),
+                        times(occurrences(right))
+                    ),
+                )
+                .note(format!("did you mean `{right}`?"));
+                diags.push(c.locate(d, None, "misspelt state"));
+            }
+        }
+        meant.insert(wrong.to_string(), right.to_string());
+        led_to.push(right.to_string());
+    }
+    meant
+}
+
+fn times(n: usize) -> String {
+    match n {
+        1 => "once".to_string(),
+        2 => "twice".to_string(),
+        n => format!("{n} times"),
+    }
+}
+
+/// Whether `c` is the State cell of one of the script's rules.
+fn is_state_cell(s: &ScriptSource, c: &Cell) -> bool {
+    s.rules
+        .iter()
+        .any(|r| r.state.as_ref().is_some_and(|x| std::ptr::eq(x, c)))
+}
+
+/// How diagnostics name a rule: its Rule cell, else its position.
+fn label(s: &ScriptSource, r: &RuleRow) -> String {
+    match &r.rule {
+        Some(c) => c.text.clone(),
+        None => {
+            let i = s.rules.iter().position(|x| std::ptr::eq(x, r)).unwrap_or(0);
+            format!("{}", i + 1)
+        }
+    }
+}
+
 fn lower_script(s: &ScriptSource, diags: &mut Diagnostics) -> Script {
     let mut roles: Vec<ScriptRole> = Vec::new();
     for r in &s.roles {
         let name = r.name.text.trim().to_string();
+        if name.is_empty() {
+            let d = Diagnostic::error(Code::Syntax, "this role has no name")
+                .note("every role needs a name for the rules and scenes to refer to");
+            diags.push(r.name.locate(d, None, "empty role name"));
+            continue;
+        }
         if let Some(prev) = roles.iter().find(|p| p.name == name) {
             let d = Diagnostic::error(
                 Code::DuplicateName,
                 format!("role `{name}` is defined twice"),
             );
             let d = r.name.locate(d, None, "defined again");
-            diags.push(match &prev.cell.origin {
-                Origin::Ron(span) => d.related(*span, "first defined here"),
-                Origin::Sheet { cell, .. } => d.note(format!("first defined at {cell}")),
-            });
+            diags.push(prev.cell.relate(d, None, "first defined here"));
             continue;
         }
         let min = cardinality(&r.min, &name, "Min", 0, diags);
@@ -398,8 +693,9 @@ fn lower_script(s: &ScriptSource, diags: &mut Diagnostics) -> Script {
                         let d = Diagnostic::error(
                             Code::Syntax,
                             format!("role `{name}`: unknown flag `{flag}`"),
-                        )
-                        .note("flags: dynamicJoin, leaveCommand=ACTION");
+                        );
+                        let d = crate::diag::suggest_note(d, key, ["dynamicJoin", "leaveCommand"])
+                            .note("flags: dynamicJoin, leaveCommand=ACTION");
                         diags.push(flags.locate(d, None, "unknown flag"));
                     }
                 }
@@ -414,9 +710,13 @@ fn lower_script(s: &ScriptSource, diags: &mut Diagnostics) -> Script {
             cell: r.name.clone(),
         });
     }
+    let meant = state_typos(s, diags);
     let mut states: Vec<ScriptState> = Vec::new();
     let state_of = |c: &Cell, states: &mut Vec<ScriptState>| -> usize {
+        // A misspelt name (reported) stands for the state it was meant to name, so the typo
+        // creates no empty state and no follow-up warnings.
         let name = c.text.trim();
+        let name = meant.get(name).map(String::as_str).unwrap_or(name);
         match states.iter().position(|s| s.name == name) {
             Some(i) => i,
             None => {
@@ -512,7 +812,8 @@ fn lower_script(s: &ScriptSource, diags: &mut Diagnostics) -> Script {
             Some((_, t)) if t == "actor" || t == "true" => Termination::Actor,
             Some((_, t)) if t == "script" => Termination::Script,
             Some((c, t)) => {
-                let d = Diagnostic::error(Code::Syntax, format!("Terminate is `{t}`"))
+                let d = Diagnostic::error(Code::Syntax, format!("Terminate is `{t}`"));
+                let d = crate::diag::suggest_note(d, &t, ["actor", "script"])
                     .note("Terminate is empty, `actor` or `script`");
                 diags.push(c.locate(d, None, "expected actor or script"));
                 Termination::None
@@ -579,6 +880,12 @@ pub fn lower(sources: &SourceMap, module: &mut Module, diags: &mut Diagnostics) 
     }
     let mut scripts: Arena<Script> = Arena::default();
     for s in resolve_templates(found, diags) {
+        if s.name.is_blank() {
+            let d = Diagnostic::error(Code::Syntax, "the script's name is empty")
+                .note("smart locations run a script by its name");
+            diags.push(s.name.locate(d, None, "empty name"));
+            continue;
+        }
         let script = lower_script(&s, diags);
         if let Some((_, prev)) = scripts.iter().find(|(_, p)| p.name == script.name) {
             let d = Diagnostic::error(
@@ -586,12 +893,7 @@ pub fn lower(sources: &SourceMap, module: &mut Module, diags: &mut Diagnostics) 
                 format!("script `{}` is defined twice", script.name),
             );
             let d = script.name_cell.locate(d, None, "defined again");
-            diags.push(match &prev.name_cell.origin {
-                Origin::Ron(span) => d.related(*span, "first defined here"),
-                Origin::Sheet { .. } => {
-                    d.note(format!("first defined in {}", sources.get(prev.file).name))
-                }
-            });
+            diags.push(prev.name_cell.relate(d, None, "first defined here"));
             continue;
         }
         scripts.append(script);

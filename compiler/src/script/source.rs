@@ -48,6 +48,26 @@ impl Cell {
         }
     }
 
+    /// Adds this cell (or `range` inside it) as a related location: a span in a RON asset, a
+    /// sheet and cell in a workbook.
+    pub fn relate(&self, d: Diagnostic, range: Option<Range<usize>>, label: &str) -> Diagnostic {
+        match &self.origin {
+            Origin::Ron(span) => {
+                let inner = span.start + 1;
+                let span = match range {
+                    Some(r) => Span {
+                        file: span.file,
+                        start: (inner + r.start as u32).min(span.end),
+                        end: (inner + r.end as u32).min(span.end),
+                    },
+                    None => *span,
+                };
+                d.related(span, label)
+            }
+            Origin::Sheet { file, sheet, cell } => d.related_cell(*file, sheet, cell, label),
+        }
+    }
+
     pub fn is_blank(&self) -> bool {
         self.text.trim().is_empty()
     }

@@ -72,6 +72,7 @@ impl Reading<'_> {
                 return None;
             }
         };
+        self.uncached_formulas(wb, sheet, &range);
         let (top, left) = range.start().unwrap_or((0, 0));
         let mut rows = range.rows();
         let mut columns = HashMap::new();
@@ -99,13 +100,20 @@ impl Reading<'_> {
                     }
                 } else {
                     let known: Vec<&str> = required.iter().chain(optional).copied().collect();
-                    let mut d = Diagnostic::warning(
-                        Code::UnknownColumn,
-                        format!("sheet `{sheet}` has an unknown column `{text}`; it is ignored"),
-                    );
-                    if let Some(s) = crate::diag::suggest(&name, known.iter().copied()) {
-                        d = d.note(format!("did you mean `{s}`?"));
-                    }
+                    // A header one letter from a known column is a misspelt column whose cells
+                    // would all be ignored: an error. Other headers (notes, comments) are
+                    // warned about, as the contract says.
+                    let d = match crate::diag::suggest(&name, known.iter().copied()) {
+                        Some(s) => Diagnostic::error(
+                            Code::UnknownColumn,
+                            format!("sheet `{sheet}` has an unknown column `{text}`; its cells would be ignored"),
+                        )
+                        .note(format!("did you mean `{s}`?")),
+                        None => Diagnostic::warning(
+                            Code::UnknownColumn,
+                            format!("sheet `{sheet}` has an unknown column `{text}`; it is ignored"),
+                        ),
+                    };
                     self.at(
                         d.note(format!("known columns: {}", known.join(", "))),
                         sheet,
@@ -149,6 +157,60 @@ impl Reading<'_> {
             sheet: sheet.to_string(),
             columns,
             rows: out,
+        })
+    }
+
+    /// A formula whose value the file does not store reads as an empty cell, so the rule or role
+    /// it belongs to would silently lose that cell: report each at its cell. Files written by
+    /// generators that do not compute formulas (and never opened in a spreadsheet) have them.
+    fn uncached_formulas(
+        &mut self,
+        wb: &mut calamine::Sheets<std::io::Cursor<Vec<u8>>>,
+        sheet: &str,
+        values: &calamine::Range<Data>,
+    ) {
+        // A sheet whose formulas cannot be read has none that matter: its values are read.
+        let Ok(formulas) = wb.worksheet_formula(sheet) else {
+            return;
+        };
+        let (top, left) = formulas.start().unwrap_or((0, 0));
+        for (r, c, formula) in formulas.used_cells() {
+            let at = (top + r as u32, left + c as u32);
+            // Generators write an uncached result as nothing or as an empty string; a formula
+            // that really gives "" cannot be told from them, and an empty cell says the same.
+            let cached = match values.get_value(at) {
+                None | Some(Data::Empty) => false,
+                Some(Data::String(s)) => !s.is_empty(),
+                Some(_) => true,
+            };
+            if formula.trim().is_empty() || cached {
+                continue;
+            }
+            let d = Diagnostic::error(
+                Code::Syntax,
+                format!("cell holds the formula `={formula}` but the workbook stores no value for it"),
+            )
+            .note("open and save the workbook in Excel or LibreOffice so the values are cached, or type the value instead of the formula")
+            .note("a formula meant to give an empty cell: leave the cell empty instead");
+            self.at(d, sheet, &cell_name(at.0, at.1));
+        }
+    }
+
+    /// The cell under `column` in `row` as an empty [`Cell`] located there, for reporting a value
+    /// that is missing where one is needed; `None` when the cell holds something unreadable
+    /// (a formula error, already reported).
+    fn empty_cell(&self, t: &Table, row: &(u32, HashMap<u32, Data>), column: &str) -> Option<Cell> {
+        let col = *t.columns.get(column)?;
+        if row.1.contains_key(&col) {
+            return None;
+        }
+        Some(Cell {
+            text: String::new(),
+            origin: Origin::Sheet {
+                file: self.file,
+                sheet: t.sheet.clone(),
+                cell: cell_name(row.0, col),
+            },
         })
     }
 
@@ -246,32 +308,74 @@ pub fn read(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) -> Optio
         None
     };
     let mut name = None;
+    // Whether a `name` row exists, empty or not (an empty one is reported at its cell).
+    let mut name_written = false;
     let mut initial_state = None;
     let mut base = None;
     let mut params = Vec::new();
     let mut supplies = None;
     if let Some(t) = &script {
         for row in &t.rows {
-            let (Some(key), value) = (r.cell(t, row, "key"), r.cell(t, row, "value")) else {
+            let (key, value) = (r.cell(t, row, "key"), r.cell(t, row, "value"));
+            let Some(key) = key else {
+                // A value with no key sets nothing: most likely the key was deleted by mistake.
+                if value.is_some()
+                    && let Some(c) = r.empty_cell(t, row, "key")
+                {
+                    let d = Diagnostic::error(Code::Syntax, "this value has no key")
+                        .note("type the key (name, initial_state, base, supplies or $parameter) in the Key column, or delete the row");
+                    r.diags.push(c.locate(d, None, "empty key"));
+                }
                 continue;
             };
-            match key.text.to_lowercase().as_str() {
-                "name" => name = value,
+            let key_name = key.text.to_lowercase();
+            name_written |= key_name == "name";
+            match key_name.as_str() {
+                "name" => match value {
+                    Some(v) => name = Some(v),
+                    None => {
+                        let d = Diagnostic::error(Code::Syntax, "the script's name is empty")
+                            .note("type the script's name in the Value column");
+                        if let Some(c) = r.empty_cell(t, row, "value") {
+                            r.diags.push(c.locate(d, None, "empty name"));
+                        }
+                    }
+                },
                 "initial_state" | "initial state" => initial_state = value,
                 "base" => base = value,
                 "supplies" => supplies = value,
                 k if k.starts_with('$') => {
-                    if let Some(v) = value {
+                    // Kept when empty: a meta-parameter set to nothing is reported where it is
+                    // used unless a derived script sets it (templating).
+                    if let Some(v) = value.or_else(|| r.empty_cell(t, row, "value")) {
                         params.push((key.text.clone(), v));
                     }
                 }
-                _ => {
-                    let d = Diagnostic::warning(Code::UnknownColumn, format!("unknown key `{}` in sheet `Script`; it is ignored", key.text))
-                        .note("keys: name, initial_state, base, supplies, and meta-parameters written $name");
-                    if let Origin::Sheet { sheet, cell, .. } = &key.origin {
-                        let (s, c) = (sheet.clone(), cell.clone());
-                        r.at(d, &s, &c);
-                    }
+                k => {
+                    const KEYS: [&str; 4] = ["name", "initial_state", "base", "supplies"];
+                    // A misspelt key silently drops what it sets (the initial state, the
+                    // base): an error. Any other key is warned about and ignored.
+                    let d = match crate::diag::suggest(k, KEYS) {
+                        Some(s) => Diagnostic::error(
+                            Code::UnknownColumn,
+                            format!(
+                                "unknown key `{}` in sheet `Script`; its value would be ignored",
+                                key.text
+                            ),
+                        )
+                        .note(format!("did you mean `{s}`?")),
+                        None => Diagnostic::warning(
+                            Code::UnknownColumn,
+                            format!(
+                                "unknown key `{}` in sheet `Script`; it is ignored",
+                                key.text
+                            ),
+                        ),
+                    };
+                    let d = d.note(
+                        "keys: name, initial_state, base, supplies, and meta-parameters written $name",
+                    );
+                    r.diags.push(key.locate(d, None, "unknown key"));
                 }
             }
         }
@@ -285,6 +389,13 @@ pub fn read(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) -> Optio
     if let Some(t) = &roles_table {
         for row in &t.rows {
             let Some(role) = r.cell(t, row, "role") else {
+                // The row has Min, Max or Flags but no name: it cannot be a role, and skipping
+                // it silently would drop a role the rules may need.
+                let d = Diagnostic::error(Code::Syntax, "this role has no name")
+                    .note("type the role's name in the Role column, or delete the row");
+                if let Some(c) = r.empty_cell(t, row, "role") {
+                    r.diags.push(c.locate(d, None, "empty role name"));
+                }
                 continue;
             };
             roles.push(RoleRow {
@@ -337,7 +448,7 @@ pub fn read(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) -> Optio
         }
     }
     let Some(name) = name else {
-        if script.is_some() {
+        if script.is_some() && !name_written {
             r.at(
                 Diagnostic::error(Code::MissingColumn, "sheet `Script` has no `name` key")
                     .note("add a row `name | <script name>`"),

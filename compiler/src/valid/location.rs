@@ -23,6 +23,40 @@ pub fn check(module: &Module, diags: &mut Diagnostics) {
     names(module, diags);
     players(module, diags);
     events(module, diags);
+    scene_roles(module, diags);
+}
+
+/// `unknown-role`: a scene agent's role that no script defines. One edit from a role that
+/// exists it is a misspelling (an error: the agent would never join where it was meant to);
+/// otherwise a warning. Located at the agent, whose entry holds the role.
+fn scene_roles(module: &Module, diags: &mut Diagnostics) {
+    if module.scripts.is_empty() {
+        return; // no interaction scripts: roles are for scripts still to come
+    }
+    let known: Vec<&str> = module
+        .scripts
+        .iter()
+        .flat_map(|(_, s)| s.roles.iter().map(|r| r.name.as_str()))
+        .collect();
+    for (_, scene) in module.scenes.iter() {
+        for agent in &scene.agents {
+            for role in agent.roles.iter().filter(|r| !known.contains(&r.as_str())) {
+                let message = format!(
+                    "agent `{}` of scene `{}` takes role `{role}`, which no script defines",
+                    agent.name.text, scene.name.text
+                );
+                let d = match crate::diag::suggest(role, known.iter().copied()) {
+                    Some(m) => Diagnostic::error(Code::UnknownRole, message)
+                        .note(format!("did you mean `{m}`?")),
+                    None => Diagnostic::warning(Code::UnknownRole, message).note(format!(
+                        "roles of the project's scripts: {}",
+                        known.join(", ")
+                    )),
+                };
+                diags.push(d.at(agent.name.span, format!("takes role `{role}`")));
+            }
+        }
+    }
 }
 
 fn has_role(scripts: &[&Script], role: &str) -> bool {

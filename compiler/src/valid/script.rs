@@ -6,7 +6,7 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::Module;
 use crate::ir::script::{Script, ScriptRule, SmartLocation};
 use crate::script::cell::{AtomAst, LiteralAst, Term};
-use crate::script::source::{Cell, Origin};
+use crate::script::source::Cell;
 use ensemble_runtime::script::Function;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::ops::Range;
@@ -37,6 +37,7 @@ pub fn check(module: &Module, diags: &mut Diagnostics) {
         // What the script adds and reads is only known when every rule could be read.
         if !script.rules.iter().any(|r| r.unreadable) {
             never_produced(script, &supplied, &mut found);
+            deletions_of_nothing(script, &supplied, &mut found);
             deletions(script, supplied_sorts(script, &places), &mut found);
         }
         // A problem found in a derived script may sit in a rule of its base (templating): say
@@ -68,23 +69,7 @@ fn at(
 }
 
 fn related(d: Diagnostic, cell: &Cell, range: Option<Range<usize>>, label: &str) -> Diagnostic {
-    match &cell.origin {
-        Origin::Ron(span) => {
-            let inner = span.start + 1;
-            let span = match range {
-                Some(r) => crate::source::Span {
-                    file: span.file,
-                    start: (inner + r.start as u32).min(span.end),
-                    end: (inner + r.end as u32).min(span.end),
-                },
-                None => *span,
-            };
-            d.related(span, label)
-        }
-        Origin::Sheet { sheet, cell, .. } => {
-            d.note(format!("{label}: sheet `{sheet}`, cell {cell}"))
-        }
-    }
+    cell.relate(d, range, label)
 }
 
 /// `unreachable-state`: no rule leads there and it is not initial.
@@ -541,7 +526,14 @@ fn never_produced(s: &Script, supplied: &[(String, usize)], diags: &mut Diagnost
             if produced.contains(&key) || !reported.insert(key) {
                 continue;
             }
-            let d = Diagnostic::error(Code::NeverProduced, format!("rule {}: `{}/{}` is read here but no rule adds it and nothing supplies it", r.label, key.0, key.1))
+            let d = Diagnostic::error(
+                Code::NeverProduced,
+                format!(
+                    "rule {}: `{}/{}` is read here but no rule adds it and nothing supplies it",
+                    r.label, key.0, key.1
+                ),
+            );
+            let d = suggest_predicate(d, key, &produced)
                 .note("the rule can never fire; add the fact in some rule, or declare it supplied by the smart location or a proxy (`supplies`)");
             diags.push(at(
                 &r.precondition_cell,
@@ -568,6 +560,7 @@ fn never_produced(s: &Script, supplied: &[(String, usize)], diags: &mut Diagnost
                 ),
             )
             .note("check the predicate's name and arity against the rules that add it");
+            let d = suggest_predicate(d, key, &produced);
             diags.push(at(
                 &r.precondition_cell,
                 &r.row,
@@ -576,6 +569,69 @@ fn never_produced(s: &Script, supplied: &[(String, usize)], diags: &mut Diagnost
                 "always true",
             ));
         }
+    }
+}
+
+/// Deletions of a predicate nothing adds or supplies can never delete anything: most likely a
+/// misspelt name, leaving the fact that was meant in place forever.
+fn deletions_of_nothing(s: &Script, supplied: &[(String, usize)], diags: &mut Diagnostics) {
+    let produced: HashSet<(&str, usize)> = s
+        .rules
+        .iter()
+        .flat_map(|r| {
+            r.additions()
+                .map(|(a, _)| (a.predicate.as_str(), a.args.len()))
+        })
+        .chain(supplied.iter().map(|(p, a)| (p.as_str(), *a)))
+        .collect();
+    for r in &s.rules {
+        for (a, e) in r.deletions() {
+            let key = (a.predicate.as_str(), a.args.len());
+            // Produced with another arity: `arity-mismatch` points at it already.
+            if produced.iter().any(|(p, _)| *p == key.0) {
+                continue;
+            }
+            let d = Diagnostic::error(
+                Code::NeverProduced,
+                format!(
+                    "rule {}: deletes `{}/{}`, which no rule adds and nothing supplies",
+                    r.label, key.0, key.1
+                ),
+            );
+            let d = suggest_predicate(d, key, &produced)
+                .note("the deletion can never remove anything; check the predicate's name and arity against the rules that add it");
+            diags.push(at(
+                &e.cell,
+                &r.row,
+                d,
+                Some(a.range.clone()),
+                "never produced",
+            ));
+        }
+    }
+}
+
+/// "did you mean" a predicate that is produced, by name (with its arity when that differs).
+fn suggest_predicate(
+    d: Diagnostic,
+    key: (&str, usize),
+    produced: &HashSet<(&str, usize)>,
+) -> Diagnostic {
+    let mut names: Vec<&str> = produced.iter().map(|(p, _)| *p).collect();
+    names.sort_unstable();
+    names.dedup();
+    match crate::diag::suggest(key.0, names) {
+        Some(m) => {
+            let mut arities: Vec<usize> = produced
+                .iter()
+                .filter(|(p, _)| *p == m)
+                .map(|(_, n)| *n)
+                .collect();
+            arities.sort_unstable();
+            let list: Vec<String> = arities.iter().map(|n| format!("`{m}/{n}`")).collect();
+            d.note(format!("did you mean {}?", list.join(" or ")))
+        }
+        None => d,
     }
 }
 

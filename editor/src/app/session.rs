@@ -51,6 +51,7 @@ pub fn names_from(project: Option<&Project>, c: Option<&Compilation>) -> Project
                 terminal: l.terminal,
                 raises: l.raises.clone(),
                 doc: l.doc.clone(),
+                standard: l.standard,
             })
             .collect();
         n.machines = c

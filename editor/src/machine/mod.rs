@@ -283,6 +283,7 @@ mod tests {
                 terminal: ensemble_runtime::program::Terminal::No,
                 raises: Some(vec!["Empty".into()]),
                 doc: String::new(),
+                standard: true,
             }],
             ..Default::default()
         }

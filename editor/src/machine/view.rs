@@ -69,14 +69,24 @@ impl Look {
         let Some(lib) = names.library(code) else {
             return Look::Unknown;
         };
-        match (code, lib.terminal, lib.modifier) {
+        use ensemble_runtime::stdlib as std_states;
+        // Only the standard states look like themselves: a game's own `Dialog` is the game's.
+        match (lib.standard_name(), lib.terminal, lib.modifier) {
             (_, Terminal::End, _) => Look::End,
             (_, Terminal::Failure, _) => Look::Failure,
             (_, _, ModifierKind::Machine) => Look::Host,
-            ("Dialog", ..) => Look::Dialog,
-            ("OneOff" | "Salutation", ..) => Look::OneOff,
-            ("Say", ..) => Look::Line,
-            ("Set" | "Listen" | "WaitForConversation" | "RequestConversation", ..) => Look::Special,
+            (Some(std_states::DIALOG), ..) => Look::Dialog,
+            (Some(std_states::ONE_OFF | std_states::SALUTATION), ..) => Look::OneOff,
+            (Some(std_states::SAY), ..) => Look::Line,
+            (
+                Some(
+                    std_states::SET
+                    | std_states::LISTEN
+                    | std_states::WAIT_FOR_CONVERSATION
+                    | std_states::REQUEST_CONVERSATION,
+                ),
+                ..,
+            ) => Look::Special,
             _ => Look::Plain,
         }
     }
@@ -854,29 +864,30 @@ impl Viewer<'_> {
 
     /// The library states a designer adds most, then the rest by name.
     fn add_menu(&mut self, ui: &mut Ui, at: Pos2, from: Option<From>) {
+        use ensemble_runtime::stdlib as std_states;
         let common = [
-            "Goto",
-            "Wait",
-            "Say",
-            "Dialog",
-            "OneOff",
-            "TalkStateMachine",
-            "RequestConversation",
-            "WaitForConversation",
-            "Set",
-            "Finish",
-            "Fail",
+            std_states::GOTO,
+            std_states::WAIT,
+            std_states::SAY,
+            std_states::DIALOG,
+            std_states::ONE_OFF,
+            std_states::TALK_STATE_MACHINE,
+            std_states::REQUEST_CONVERSATION,
+            std_states::WAIT_FOR_CONVERSATION,
+            std_states::SET,
+            std_states::FINISH,
+            std_states::FAIL,
         ];
         let library = &self.cx.names.library;
         let mut entries: Vec<&str> = common
             .iter()
             .copied()
-            .filter(|c| library.iter().any(|l| l.name == *c))
+            .filter(|c| library.iter().any(|l| l.standard_name() == Some(*c)))
             .collect();
         let mut rest: Vec<&str> = library
             .iter()
             .map(|l| l.name.as_str())
-            .filter(|n| !common.contains(n))
+            .filter(|n| !entries.contains(n))
             .collect();
         rest.sort();
         entries.extend(rest);
@@ -1537,6 +1548,27 @@ pub fn estimated_size(s: &StateAsset) -> [f32; 2] {
 mod tests {
     use super::*;
     use crate::analysis::locate_all;
+
+    /// A standard state is drawn as what it is; a game's own state of the same name is the
+    /// game's, drawn plain.
+    #[test]
+    fn only_the_standard_dialog_state_looks_like_a_dialog_state() {
+        let entry = |standard| crate::asset_panel::LibraryEntry {
+            name: ensemble_runtime::stdlib::DIALOG.into(),
+            modifier: ModifierKind::Text,
+            terminal: Terminal::No,
+            raises: None,
+            doc: String::new(),
+            standard,
+        };
+        let names = |standard| ProjectNames {
+            library: vec![entry(standard)],
+            ..Default::default()
+        };
+        assert_eq!(Look::of("Dialog", &names(true)), Look::Dialog);
+        assert_eq!(Look::of("Dialog", &names(false)), Look::Plain);
+        assert_eq!(Look::of("Dance", &names(true)), Look::Unknown);
+    }
 
     #[test]
     fn diagnostics_mark_their_state_and_transition() {

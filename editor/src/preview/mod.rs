@@ -1,7 +1,7 @@
 //! The live preview: a scene of the open project running against the real runtime, beside the
 //! editor, reloaded in place on every save.
 //!
-//! - [`worker`]: the scene runs on its own thread ([`ensemble_runtime::sim::Simulation`], the
+//! - [`worker`]: the scene runs on its own thread ([`ensemble_sim::Simulation`], the
 //!   runner `ensemble run` uses), driven by commands; it reports one snapshot per tick.
 //! - [`snapshot`]: what the views show at one tick, and the bounded history the timeline
 //!   scrubs back through. Every view draws from a snapshot — the latest, or the one scrubbed
@@ -35,8 +35,8 @@ use crate::theme;
 use eframe::egui;
 use egui::{Color32, Panel, RichText, Ui};
 use ensemble_runtime::Program;
-use ensemble_runtime::sim::simulation::SceneKind;
 use ensemble_runtime::trace::EventKind;
+use ensemble_sim::simulation::SceneKind;
 use snapshot::{History, Snapshot, WorldInfo};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -373,7 +373,7 @@ impl Preview {
         let Some((program, _)) = &c.output else {
             return;
         };
-        self.scenes = ensemble_runtime::sim::simulation::scene_names(program)
+        self.scenes = ensemble_sim::simulation::scene_names(program)
             .into_iter()
             .map(|name| {
                 let chat = program

@@ -12,9 +12,9 @@
 //! stays reachable at a coarser grain while the recent past keeps every tick; events are kept
 //! up to a count, oldest dropped first.
 
-use ensemble_runtime::sim::simulation::{AgentView, Line, Participant, SceneKind};
-use ensemble_runtime::sim::{RouteAhead, Simulation};
 use ensemble_runtime::trace::{EventKind, TraceEvent};
+use ensemble_sim::simulation::{AgentView, Line, Participant, SceneKind};
+use ensemble_sim::{RouteAhead, Simulation};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -226,8 +226,7 @@ fn agents_bytes(agents: &[AgentView]) -> usize {
         .iter()
         .map(|a| {
             std::mem::size_of::<AgentView>()
-                + a.states.len()
-                    * std::mem::size_of::<ensemble_runtime::sim::simulation::ActiveState>()
+                + a.states.len() * std::mem::size_of::<ensemble_sim::simulation::ActiveState>()
         })
         .sum()
 }
@@ -417,7 +416,7 @@ impl History {
                 _ => {}
             }
             if let Some(line) = Line::of(&e) {
-                if self.transcript.len() == ensemble_runtime::sim::simulation::TRANSCRIPT_LINES {
+                if self.transcript.len() == ensemble_sim::simulation::TRANSCRIPT_LINES {
                     self.transcript.pop_front();
                 }
                 self.transcript.push_back(line);
@@ -527,7 +526,7 @@ impl History {
 mod tests {
     use super::*;
     use ensemble_runtime::hsm::{AgentId, AgentStatus};
-    use ensemble_runtime::sim::simulation::AgentKind;
+    use ensemble_sim::simulation::AgentKind;
 
     fn world() -> Arc<WorldInfo> {
         Arc::new(WorldInfo {
@@ -582,7 +581,7 @@ mod tests {
     /// 45 s in the snapshots as in the scene.
     #[test]
     fn the_map_has_the_navigation_graph_and_its_doors_as_they_stand() {
-        use ensemble_runtime::sim::simulation::Options;
+        use ensemble_sim::simulation::Options;
         let program = crate::preview::worker::tests::sample("airport");
         let mut sim = Simulation::start(program, "lane-closed", 7, &Options::default()).unwrap();
         let world = Arc::new(WorldInfo::of(&sim, 0));
@@ -616,7 +615,7 @@ mod tests {
     /// route of every tick, so scrubbing back shows lane A again.
     #[test]
     fn the_route_ahead_is_recorded_and_changes_when_a_door_shuts() {
-        use ensemble_runtime::sim::simulation::Options;
+        use ensemble_sim::simulation::Options;
         let program = crate::preview::worker::tests::sample("airport");
         let mut sim = Simulation::start(program, "lane-closed", 7, &Options::default()).unwrap();
         let world = Arc::new(WorldInfo::of(&sim, 0));

@@ -5,7 +5,7 @@ use super::{Preview, agent_color};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
-use ensemble_runtime::sim::simulation::{Line, LineKind};
+use ensemble_sim::simulation::{Line, LineKind};
 
 const ROW: f32 = 20.0;
 

@@ -7,14 +7,16 @@
 //! editor never touches the simulation: it sends [`Command`]s and receives [`Report`]s, among
 //! them one [`Snapshot`] per tick, which is all the views draw (live or scrubbed back).
 //!
-//! The runtime's state code is not `Send`, so the simulation is created on the thread from
-//! the program (an `Arc`, shared read-only).
+//! The simulation is created on the thread, from the program (an `Arc`, shared read-only). It
+//! is `Send` and could be started here and moved, but starting a scene builds its world (its
+//! navigation graph, its smart locations), which would hold up the editor's frame, and a panic
+//! while starting would reach the editor instead of the thread's `catch_unwind`.
 
 use super::snapshot::{Recorder, Snapshot, WorldInfo};
 use ensemble_runtime::Program;
-use ensemble_runtime::sim::Simulation;
-use ensemble_runtime::sim::simulation::Options;
 use ensemble_runtime::trace::TraceEvent;
+use ensemble_sim::Simulation;
+use ensemble_sim::simulation::Options;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, SyncSender, channel, sync_channel};

@@ -10,7 +10,7 @@ use crate::theme;
 use eframe::egui;
 use egui::{Align2, FontId, Pos2, Rect, Sense, Shape, Stroke, Ui, Vec2, pos2, vec2};
 use ensemble_runtime::hsm::AgentStatus;
-use ensemble_runtime::sim::simulation::{AgentKind, LineKind};
+use ensemble_sim::simulation::{AgentKind, LineKind};
 use std::sync::Arc;
 
 /// Seconds of scene time a line stays in its bubble.
@@ -604,7 +604,7 @@ fn bubble(
 /// proxy, a diamond for the player; a ring around the selected one.
 fn mark(
     painter: &egui::Painter,
-    a: &ensemble_runtime::sim::simulation::AgentView,
+    a: &ensemble_sim::simulation::AgentView,
     c: Pos2,
     r: f32,
     selected: bool,

@@ -23,24 +23,34 @@ use crate::rng::Rng;
 use std::sync::Arc;
 use thiserror::Error;
 
+/// Why a conversation could not be started or reloaded.
 #[derive(Clone, Debug, Error, PartialEq)]
 pub enum ChatError {
+    /// The program has no conversation scene of that name.
     #[error("the program has no conversation scene `{name}` (conversations: {available})")]
-    UnknownChat { name: String, available: String },
+    UnknownChat {
+        /// The conversation asked for.
+        name: String,
+        /// The program's conversations, comma-separated (`none` when it has none).
+        available: String,
+    },
 }
 
 /// One input event ⟨speaker, emote, utterance⟩ (Zubek §5.2.1).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Input {
+    /// Who produced it: the player, or the agent hearing its own output.
     pub speaker: Speaker,
     /// `says`, `nods`, `waves`...
     pub emote: String,
+    /// The utterance, as typed or rendered; empty for a bare emote.
     pub text: String,
     /// When the agent's own output is fed back: the actions it performed.
     pub did: Vec<ActionId>,
 }
 
 impl Input {
+    /// The player saying `text` (emote `says`).
     pub fn player(text: &str) -> Self {
         Input {
             speaker: Speaker::Player,
@@ -54,8 +64,11 @@ impl Input {
 /// What the agent produced in one iteration: ⟨agent, emote, utterance⟩ and the actions behind it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Output {
+    /// The emote of the first action that has one (`says`, `nods`).
     pub emote: Arc<str>,
+    /// The rendered utterances of every action, joined by spaces; empty for a pure emote.
     pub text: String,
+    /// The actions performed, in arbitration order (several after an `all` accumulator).
     pub actions: Vec<ActionId>,
     /// The belief the arbitration network carried the winner with.
     pub belief: f64,
@@ -82,6 +95,12 @@ pub struct CarryReport {
     pub fallbacks: Vec<String>,
 }
 
+/// One social agent running the whole HPMM model of a program on one input stream: the belief
+/// of every space, the situational variables' bindings and its own seeded random stream.
+/// Deterministic: the same program, seed and inputs give the same outputs.
+///
+/// Invariant: its belief vectors and bindings are sized for the program it holds; a new
+/// program comes in only through [`SocialAgent::reload`], which re-sizes and carries them.
 pub struct SocialAgent {
     program: Arc<Program>,
     chat: ChatId,
@@ -130,10 +149,12 @@ impl SocialAgent {
         })
     }
 
+    /// The program it runs (the one of its last successful reload).
     pub fn program(&self) -> &Arc<Program> {
         &self.program
     }
 
+    /// Its conversation scene in [`SocialAgent::program`].
     pub fn chat(&self) -> ChatId {
         self.chat
     }

@@ -9,12 +9,16 @@ use super::model::{ActionId, Model, Rule, Source, SpaceId};
 /// single action needs no heap allocation: `more` stays empty.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Proposal {
+    /// The first action proposed.
     pub action: ActionId,
+    /// Further actions, after an `all` accumulator concatenated proposals; usually empty.
     pub more: Vec<ActionId>,
+    /// The belief the proposal is carried with, in [0, 1]; accumulators compare it.
     pub belief: f64,
 }
 
 impl Proposal {
+    /// One action with its belief.
     pub fn single(action: ActionId, belief: f64) -> Self {
         Proposal {
             action,

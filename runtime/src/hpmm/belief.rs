@@ -21,6 +21,7 @@ use super::model::{EvidenceId, Space, SpaceState};
 /// What a forward step did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
+    /// Some state got evidence; the belief was renormalised.
     Updated,
     /// All mass vanished; the previous belief was kept.
     Held,

@@ -29,6 +29,109 @@ pub fn parse_player_line(line: &str) -> Option<Input> {
     Some(input)
 }
 
+/// A conversation scene: one [`SocialAgent`] and a player, stepped one iteration per tick,
+/// recording what is said as trace events (`ensemble run --scene CHAT` drives one). Time is
+/// `tick_count / tick_rate` seconds of scene time.
+///
+/// # Example
+///
+/// An innkeeper who answers a wave once: the player waves, the agent greets, then hears
+/// itself having greeted and falls silent.
+///
+/// ```
+/// use ensemble_runtime::hpmm::chat::{ChatScene, parse_player_line};
+/// use ensemble_runtime::hpmm::model::*;
+/// use ensemble_runtime::program::{NameId, Program};
+/// use ensemble_runtime::trace::EventKind;
+/// use std::sync::Arc;
+///
+/// let names = ["inn", "innkeeper", "player", "welcome", "idle", "greeted", "done",
+///              "waves", "greet", "says", "output", "heard-self"];
+/// let n = |s: &str| NameId(names.iter().position(|x| *x == s).unwrap() as u32);
+/// let model = Model {
+///     evidence: vec![
+///         Evidence { name: Some(n("waves")), estimator: Estimator::Emote(n("waves")) },
+///         Evidence { name: Some(n("heard-self")), estimator: Estimator::Did(Some(ActionId(0))) },
+///     ],
+///     late_evidence: 2,
+///     // idle -> greeted (on a wave) -> done (once it has heard itself greet).
+///     spaces: vec![Space {
+///         name: n("welcome"),
+///         first_state: 0,
+///         state_count: 3,
+///         initial: SpaceStateId(0),
+///         disable: None,
+///         p: vec![0.5, 0.5, 0.0, /**/ 0.0, 0.5, 0.5, /**/ 0.0, 0.0, 1.0],
+///         transition_expects: vec![],
+///     }],
+///     states: vec![
+///         SpaceState { name: n("idle"), space: SpaceId(0), expects: vec![], action: None },
+///         SpaceState {
+///             name: n("greeted"),
+///             space: SpaceId(0),
+///             expects: vec![(EvidenceId(0), 1.0)],
+///             action: Some(ActionId(0)),
+///         },
+///         SpaceState {
+///             name: n("done"),
+///             space: SpaceId(0),
+///             expects: vec![(EvidenceId(1), 1.0)],
+///             action: None,
+///         },
+///     ],
+///     actions: vec![Action {
+///         name: n("greet"),
+///         emote: n("says"),
+///         say: vec![vec![Chunk::Text("Welcome, traveller!".into())]],
+///         bind: vec![],
+///         copy_belief: vec![],
+///     }],
+///     accumulators: vec![Accumulator {
+///         name: n("output"),
+///         rule: Rule::Max,
+///         inputs: vec![Source::Space(SpaceId(0))],
+///     }],
+///     chats: vec![Chat {
+///         name: n("inn"),
+///         agent: n("innkeeper"),
+///         player: n("player"),
+///         tick_rate: 2,
+///         output: AccumulatorId(0),
+///     }],
+///     ..Model::default()
+/// };
+/// let names = names.iter().map(|s| s.to_string()).collect();
+/// let program = Program::new(names, vec![], vec![], vec![], vec![], vec![], vec![])?
+///     .with_hpmm(model)?;
+/// let mut scene = ChatScene::new(Arc::new(program), "inn", 7).expect("the chat exists");
+/// scene.set_tracing(true); // a game that shows the lines records them; off by default
+///
+/// assert!(scene.awaits_player());
+/// scene.hear(parse_player_line("/waves"));
+/// scene.step();
+/// let said: Vec<String> = scene
+///     .take_events()
+///     .into_iter()
+///     .filter_map(|e| match e.kind {
+///         EventKind::Output { text, action, .. } => Some(format!("{action}: {text}")),
+///         _ => None,
+///     })
+///     .collect();
+/// assert_eq!(said, ["greet: Welcome, traveller!"]);
+/// assert_eq!(scene.agent().argmax("welcome"), Some("greeted"));
+///
+/// // The next iteration hears the agent's own greeting, which moves it on, silently.
+/// assert!(!scene.awaits_player());
+/// scene.step();
+/// assert_eq!(scene.agent().argmax("welcome"), Some("done"));
+/// assert!(scene.take_events().is_empty());
+/// assert_eq!(scene.now(), 1.0);
+///
+/// // Asking for a conversation the program does not have is an error, not a panic.
+/// let program = scene.agent().program().clone();
+/// assert!(ChatScene::new(program, "tavern", 7).is_err());
+/// # Ok::<(), ensemble_runtime::LoadError>(())
+/// ```
 pub struct ChatScene {
     agent: SocialAgent,
     agent_label: Arc<str>,
@@ -44,6 +147,8 @@ pub struct ChatScene {
 }
 
 impl ChatScene {
+    /// The conversation scene `name` of `program`; `seed` drives the agent's template choices.
+    /// Fails with [`ChatError::UnknownChat`] when the program has no such conversation.
     pub fn new(program: Arc<Program>, name: &str, seed: u64) -> Result<Self, ChatError> {
         let agent = SocialAgent::new(program.clone(), name, seed)?;
         let chat = &program.hpmm.chats[agent.chat().index()];
@@ -55,23 +160,32 @@ impl ChatScene {
             tick: 0,
             feedback: None,
             player: VecDeque::new(),
-            tracing: true,
+            tracing: false,
             events: Vec::new(),
         })
     }
 
+    /// The agent, to read its beliefs and bindings.
     pub fn agent(&self) -> &SocialAgent {
         &self.agent
     }
 
+    /// Turns trace recording on or off. Off by default, as for a
+    /// [`Scene`](crate::hsm::Scene::set_tracing): a game that only steps the conversation never
+    /// grows memory. On, events wait for [`ChatScene::take_events`]; turning it off drops them.
     pub fn set_tracing(&mut self, on: bool) {
         self.tracing = on;
+        if !on {
+            self.events = Vec::new();
+        }
     }
 
+    /// Iterations run so far.
     pub fn tick_count(&self) -> u64 {
         self.tick
     }
 
+    /// Scene time in seconds: iterations times the conversation's tick interval.
     pub fn now(&self) -> f64 {
         self.tick as f64 * self.dt
     }
@@ -132,8 +246,20 @@ impl ChatScene {
         }
     }
 
+    /// Takes the trace events recorded since the last call (none while tracing is off).
     pub fn take_events(&mut self) -> Vec<TraceEvent> {
         std::mem::take(&mut self.events)
+    }
+
+    /// How many events are recorded and not yet taken.
+    pub fn events_waiting(&self) -> usize {
+        self.events.len()
+    }
+
+    /// The memory the recorded events hold, in events: none while the scene does not record.
+    #[cfg(test)]
+    pub(crate) fn trace_capacity(&self) -> usize {
+        self.events.capacity()
     }
 
     /// Records that a new program was refused (it failed to compile or load); the scene keeps

@@ -7,9 +7,13 @@
 /// One edge s → s' with its transition probability and q(y | s, s') for every symbol y.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Edge {
+    /// Source state index.
     pub from: usize,
+    /// Target state index.
     pub to: usize,
+    /// The transition probability p(s' | s).
     pub p: f64,
+    /// q(y | s, s') for each symbol y, indexed by symbol.
     pub q: Vec<f64>,
 }
 
@@ -18,8 +22,11 @@ pub struct Edge {
 /// labels, §3.4).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Labelled {
+    /// Number of states; states are `0..states`.
     pub states: usize,
+    /// Number of observation symbols; every edge's `q` has this length.
     pub symbols: usize,
+    /// Every edge, in no particular order.
     pub edges: Vec<Edge>,
 }
 
@@ -43,8 +50,11 @@ pub fn forward(m: &Labelled, prev: &[f64], e: &[f64]) -> Vec<f64> {
 /// A state-based model: p (row-major) and q(y|s) per state.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StateBased {
+    /// Number of states; states are `0..states`.
     pub states: usize,
+    /// p(s_j | s_i) at `p[i * states + j]`; every row sums to 1.
     pub p: Vec<f64>,
+    /// q(y | s) per state, indexed by symbol.
     pub q: Vec<Vec<f64>>,
 }
 

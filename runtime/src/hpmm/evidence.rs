@@ -18,6 +18,7 @@ pub struct Observation<'a> {
     pub speaker: Option<Speaker>,
     /// The emote's name id, when the program knows the emote.
     pub emote: Option<NameId>,
+    /// The preprocessed words of the utterance; empty without input.
     pub words: &'a [Word],
     /// Actions the agent performed, when the input is its own output fed back.
     pub did: &'a [ActionId],
@@ -45,6 +46,7 @@ fn inspected(model: &Model, of: &[Inspected], belief: &[f64]) -> f64 {
     x.clamp(0.0, 1.0)
 }
 
+/// Whether variable `v`'s binding passes `test`; an unbound variable passes no test.
 pub fn var_test(
     model: &Model,
     bindings: &[Option<ConceptId>],

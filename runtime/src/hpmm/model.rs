@@ -18,6 +18,7 @@ macro_rules! hpmm_id {
         pub struct $name(pub u32);
 
         impl $name {
+            /// The id as a table index.
             pub fn index(self) -> usize {
                 self.0 as usize
             }
@@ -87,29 +88,39 @@ pub struct Model {
     /// Every stem a pattern or a concept mentions; input words whose stem is not here match no
     /// stem test.
     pub stems: Vec<String>,
+    /// Surface patterns the `Match` estimators test.
     pub patterns: Vec<Pattern>,
     /// Evidence types in evaluation order.
     pub evidence: Vec<Evidence>,
     /// `evidence[late_evidence..]` depends on situational variables: it is evaluated after the
     /// trackers ran (Zubek §5.1, stage 3); everything before it, before them.
     pub late_evidence: u32,
+    /// The knowledge representation: concepts with their words, properties and relations.
     pub concepts: Vec<Concept>,
+    /// Situational variables; their bindings live in each agent.
     pub variables: Vec<Variable>,
     /// Trackers in the order they run.
     pub trackers: Vec<Tracker>,
+    /// The HMMs, each a contiguous run of [`Model::states`].
     pub spaces: Vec<Space>,
     /// States of all spaces; the states of one space are contiguous.
     pub states: Vec<SpaceState>,
+    /// Actions states propose; the arbitration network picks among them.
     pub actions: Vec<Action>,
+    /// Named templates actions' utterances refer to.
     pub templates: Vec<Template>,
     /// Accumulators in evaluation order (inputs first).
     pub accumulators: Vec<Accumulator>,
+    /// Conversation scenes, each a social agent and a player.
     pub chats: Vec<Chat>,
 }
 
+/// A lexicon entry: a word (or a stem) and its categories.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LexWord {
+    /// The word or stem, lower case.
     pub word: String,
+    /// Its categories.
     pub tags: Tags,
 }
 
@@ -122,6 +133,7 @@ pub struct Pattern {
     pub from_start: bool,
     /// `$`: the last segment must end at the last word.
     pub to_end: bool,
+    /// Segments in order; a gap (`*`) separates each from the next.
     pub segments: Vec<Vec<WordTest>>,
 }
 
@@ -133,8 +145,11 @@ pub enum WordTest {
     /// `can|could|@modal`: the stem is one of `stems`, or the word has one of the `any` tags,
     /// or (when `all` is non-zero) it has all of the `all` tags.
     Is {
+        /// Stems the word's stem may be.
         stems: Vec<StemId>,
+        /// Categories of which the word needs one.
         any: Tags,
+        /// Categories the word needs all of (no test when 0).
         all: Tags,
     },
 }
@@ -151,6 +166,7 @@ pub enum Speaker {
 /// A scalar map applied to an inspected belief (Zubek's shaping function f, §3.3.4).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Shape {
+    /// x itself.
     Identity,
     /// 1 when x ≥ θ, else 0.
     Threshold(f64),
@@ -161,6 +177,7 @@ pub enum Shape {
 }
 
 impl Shape {
+    /// f(x) for a belief sum x ∈ [0, 1]; the result is in [0, 1].
     pub fn apply(self, x: f64) -> f64 {
         match self {
             Shape::Identity => x,
@@ -197,12 +214,15 @@ pub enum Inspected {
 /// A test on a situational variable (Zubek §5.2.4).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum VarTest {
+    /// Bound to anything.
     Bound,
     /// Bound to a concept that is (transitively) a `ConceptId`.
     IsA(ConceptId),
     /// Bound to a concept with relation `relation` to the concept.
     Related {
+        /// The relation's name (`sells`, `part-of`).
         relation: NameId,
+        /// The concept it must relate to.
         to: ConceptId,
     },
 }
@@ -213,7 +233,12 @@ pub enum Estimator {
     /// Always 1.
     Always,
     /// `confidence` when the pattern matches the input words, else 0.
-    Match { pattern: PatternId, confidence: f64 },
+    Match {
+        /// The pattern tested.
+        pattern: PatternId,
+        /// e(y) on a match, in [0, 1].
+        confidence: f64,
+    },
     /// 1 when the input came from this speaker.
     Speaker(Speaker),
     /// 1 when the input's emote is this one (`nods`, `says`).
@@ -225,12 +250,20 @@ pub enum Estimator {
     Mentions(ConceptId),
     /// f(Σ b_{t-1}(inspected)), or 1 − f(...) when `complement` (Zubek §3.3.2–3.3.5).
     Inspect {
+        /// What to sum, from b_{t-1}.
         of: Vec<Inspected>,
+        /// f, applied to the sum.
         shape: Shape,
+        /// Report 1 − f(x) instead.
         complement: bool,
     },
     /// 1 when the variable test holds.
-    Var { variable: VariableId, test: VarTest },
+    Var {
+        /// The variable tested.
+        variable: VariableId,
+        /// What its binding must satisfy.
+        test: VarTest,
+    },
     /// Product of the operands (independent conjunction).
     And(Vec<EvidenceId>),
     /// Noisy or: 1 − Π(1 − x).
@@ -243,15 +276,19 @@ pub enum Estimator {
     Scale(f64, EvidenceId),
 }
 
+/// One evidence type y: how e(y) is estimated each iteration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Evidence {
     /// `None` for sub-expressions the compiler pulled out (shared between estimators).
     pub name: Option<NameId>,
+    /// How its value is computed.
     pub estimator: Estimator,
 }
 
+/// A concept of the knowledge representation (an item for sale, a topic), named by words.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Concept {
+    /// The concept's name.
     pub name: NameId,
     /// Every concept this one is, itself included (transitive closure, sorted).
     pub is_a: Vec<ConceptId>,
@@ -259,11 +296,14 @@ pub struct Concept {
     pub words: Vec<StemId>,
     /// Properties templates read (`{the-item.price}`), sorted by name.
     pub properties: Vec<(NameId, String)>,
+    /// `(relation, concept)` pairs, read by [`VarTest::Related`].
     pub relations: Vec<(NameId, ConceptId)>,
 }
 
+/// A situational variable (`the-topic`, `the-item`): trackers bind it to a concept.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Variable {
+    /// The variable's name.
     pub name: NameId,
 }
 
@@ -272,19 +312,23 @@ pub struct Variable {
 pub enum TrackerRule {
     /// Bind to the last concept the input mentions that is one of `types` (any when empty).
     Mention {
+        /// Concepts it must be (transitively); any concept when empty.
         types: Vec<ConceptId>,
     },
     /// Bind to a fixed concept.
     Bind(ConceptId),
     /// Copy another variable's binding.
     Copy(VariableId),
+    /// Unbind the variable.
     Clear,
 }
 
 /// A binding routine of one situational variable (Zubek §5.2.4).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Tracker {
+    /// The variable it binds.
     pub variable: VariableId,
+    /// What it binds the variable to.
     pub rule: TrackerRule,
     /// Fires only when this evidence is at least the threshold (always when `None`). Always
     /// evidence from before [`Model::late_evidence`].
@@ -296,9 +340,11 @@ pub struct Tracker {
 /// One HMM: a state space with transition matrix p, run every iteration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Space {
+    /// The space's name.
     pub name: NameId,
     /// States `first_state .. first_state + state_count`.
     pub first_state: u32,
+    /// Number of states; at least one.
     pub state_count: u32,
     /// The initial state s0.
     pub initial: SpaceStateId,
@@ -317,20 +363,26 @@ pub struct Space {
 /// q(y | s_i, s_j) = Σ e(y)·weight for one edge, in local state indices.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TransitionExpectation {
+    /// Local index of the source state.
     pub from: u32,
+    /// Local index of the target state.
     pub to: u32,
+    /// `(y, weight)` pairs, as for a state's expectations.
     pub expects: Vec<(EvidenceId, f64)>,
 }
 
 impl Space {
+    /// Number of states.
     pub fn len(&self) -> usize {
         self.state_count as usize
     }
 
+    /// Whether the space has no states (never so for a verified program).
     pub fn is_empty(&self) -> bool {
         self.state_count == 0
     }
 
+    /// Model-wide indices of its states, into [`Model::states`] and the belief vector.
     pub fn states(&self) -> std::ops::Range<usize> {
         self.first_state as usize..(self.first_state + self.state_count) as usize
     }
@@ -341,9 +393,12 @@ impl Space {
     }
 }
 
+/// One state of a space: what it expects to observe and the action it proposes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SpaceState {
+    /// The state's name (the compiler keeps it unique within its space).
     pub name: NameId,
+    /// The space it belongs to.
     pub space: SpaceId,
     /// Expectations g(y, s): (y, weight). q(y|s) = Σ e(y)·g(y, s).
     pub expects: Vec<(EvidenceId, f64)>,
@@ -354,13 +409,16 @@ pub struct SpaceState {
 /// A piece of an output template.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Chunk {
+    /// Literal text.
     Text(String),
     /// One of the alternatives, chosen at random (seeded).
     Choice(Vec<Vec<Chunk>>),
     /// A property of the concept bound to a variable; its `name` property, or its name, when
     /// `property` is `None`. Renders as nothing when unbound.
     Var {
+        /// The variable whose binding is rendered.
         variable: VariableId,
+        /// The property to render; the concept's `name` property (or its name) when `None`.
         property: Option<NameId>,
     },
     /// A named template.
@@ -370,19 +428,26 @@ pub enum Chunk {
 /// A named, reusable template with random variants.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Template {
+    /// The template's name.
     pub name: NameId,
+    /// Alternatives, one chosen at random when rendered.
     pub variants: Vec<Vec<Chunk>>,
 }
 
 /// Zubek's self-modification: b_t(target) := b_t(source), applied right after arbitration.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BeliefCopy {
+    /// The state whose belief is set.
     pub target: SpaceStateId,
+    /// The state whose belief it takes (read after the belief update).
     pub source: SpaceStateId,
 }
 
+/// Something the agent does: an emote with an optional utterance, variable bindings and
+/// belief changes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Action {
+    /// The action's name, as traces and `Did` evidence refer to it.
     pub name: NameId,
     /// `says`, `nods`, `glances`...
     pub emote: NameId,
@@ -390,6 +455,7 @@ pub struct Action {
     pub say: Vec<Vec<Chunk>>,
     /// Variable bindings it makes (`None` clears).
     pub bind: Vec<(VariableId, Option<ConceptId>)>,
+    /// Self-modifications applied right after arbitration, in order.
     pub copy_belief: Vec<BeliefCopy>,
 }
 
@@ -404,6 +470,7 @@ pub enum Rule {
     All,
 }
 
+/// One input of an accumulator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Source {
     /// A space's local policy: its argmax state's action, with that state's belief.
@@ -412,18 +479,25 @@ pub enum Source {
     Accumulator(AccumulatorId),
 }
 
+/// A node of the arbitration network: folds its inputs' proposals into one.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Accumulator {
+    /// The accumulator's name.
     pub name: NameId,
+    /// How it folds its inputs.
     pub rule: Rule,
+    /// Its inputs, in priority order (the order `first` and ties follow).
     pub inputs: Vec<Source>,
 }
 
 /// A conversation scene: one social agent, run by the whole model, talking with a player.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Chat {
+    /// The conversation's name (`ensemble run --scene NAME` runs it).
     pub name: NameId,
+    /// The agent's label in traces.
     pub agent: NameId,
+    /// The player's label in traces.
     pub player: NameId,
     /// Iterations per second of scene time.
     pub tick_rate: u32,
@@ -432,14 +506,17 @@ pub struct Chat {
 }
 
 impl Model {
+    /// Whether the program has no HPMM content at all.
     pub fn is_empty(&self) -> bool {
         self.spaces.is_empty() && self.chats.is_empty() && self.evidence.is_empty()
     }
 
+    /// Space `id`.
     pub fn space(&self, id: SpaceId) -> &Space {
         &self.spaces[id.index()]
     }
 
+    /// State `id`.
     pub fn state(&self, id: SpaceStateId) -> &SpaceState {
         &self.states[id.index()]
     }

@@ -7,6 +7,7 @@ use super::model::{Pattern, WordTest};
 use super::text::Word;
 
 impl WordTest {
+    /// Whether `word` passes this test.
     pub fn test(&self, word: &Word) -> bool {
         match self {
             WordTest::Any => true,
@@ -28,6 +29,7 @@ fn segment_at(segment: &[WordTest], words: &[Word], at: usize) -> bool {
 }
 
 impl Pattern {
+    /// Whether the pattern matches the utterance's words (one left-to-right pass).
     pub fn matches(&self, words: &[Word]) -> bool {
         let n = words.len();
         if self.segments.is_empty() {

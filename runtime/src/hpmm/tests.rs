@@ -719,10 +719,33 @@ fn greeting_model() -> Builder {
 }
 
 #[test]
+fn a_conversation_records_only_when_asked() {
+    let mut chat = ChatScene::new(greeting_model().build(), "chat", 0).unwrap();
+    let talk = |chat: &mut ChatScene| {
+        if chat.awaits_player() {
+            chat.hear(Some(emote("hi")));
+        }
+        chat.step();
+    };
+    for _ in 0..1_000 {
+        talk(&mut chat);
+    }
+    assert_eq!((chat.events_waiting(), chat.trace_capacity()), (0, 0));
+    assert!(chat.take_events().is_empty());
+    // The same exchange, recorded; switched off, what was not taken is dropped and freed.
+    chat.set_tracing(true);
+    talk(&mut chat);
+    assert!(chat.events_waiting() > 0);
+    chat.set_tracing(false);
+    assert_eq!((chat.events_waiting(), chat.trace_capacity()), (0, 0));
+}
+
+#[test]
 fn output_is_fed_back_and_not_repeated() {
     // 22 and 18: the proposal is the argmax state's action; the next iteration hears the
     // agent's own production, the space moves past the action state and proposes nothing.
     let mut chat = ChatScene::new(greeting_model().build(), "chat", 0).unwrap();
+    chat.set_tracing(true);
     chat.hear(Some(emote("hi")));
     chat.step();
     assert!(!chat.awaits_player(), "the agent will hear itself first");
@@ -783,6 +806,7 @@ fn templates_are_seeded_and_read_variables() {
     let program = b.build();
     let run = |seed| {
         let mut chat = ChatScene::new(program.clone(), "chat", seed).unwrap();
+        chat.set_tracing(true);
         chat.hear(Some(emote("hi")));
         chat.step();
         chat.agent().binding("the-item").map(str::to_string);

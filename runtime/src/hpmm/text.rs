@@ -63,9 +63,11 @@ pub fn tokenize(utterance: &str) -> Vec<String> {
 /// One preprocessed word.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Word {
+    /// The word in lower case, as tokenised.
     pub text: String,
     /// The stem's id when some pattern or concept mentions it.
     pub stem: Option<StemId>,
+    /// Its lexicon categories (of the word itself and of its stem).
     pub tags: Tags,
 }
 
@@ -83,6 +85,7 @@ pub struct Preprocessor {
 const WORD_CACHE_LIMIT: usize = 4096;
 
 impl Preprocessor {
+    /// Builds the lookup tables of `model`.
     pub fn new(model: &Model) -> Self {
         let stems = model
             .stems

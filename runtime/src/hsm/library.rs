@@ -7,7 +7,12 @@ use thiserror::Error;
 
 /// The code of one library state. One instance is created each time a state using it is
 /// entered, so instances may keep per-visit data (a timer, a target).
-pub trait StateCode<G>: 'static {
+///
+/// State code is `Send` so that a [`Scene`](super::Scene) holding it can move to another
+/// thread (a worker, an ECS system's thread pool) and independent scenes can tick in
+/// parallel. Per-visit data that is not `Send` (an `Rc`, a `RefCell` shared with other
+/// instances) belongs in the game world `G` or behind an `Arc<Mutex<_>>`.
+pub trait StateCode<G>: Send + 'static {
     /// Runs when the state is entered.
     fn init(&mut self, _cx: &mut StateCx<'_, G>) {}
     /// Runs every tick while the state is active, with the elapsed time in seconds.
@@ -105,14 +110,17 @@ pub struct LibraryDecl {
     pub spec: StateSpec,
 }
 
-type Factory<G> = Box<dyn Fn() -> Box<dyn StateCode<G>>>;
+/// Makes a fresh instance of a state's code. `Send + Sync` so that a library moves with its
+/// scene to another thread and can be read (its declarations) from any thread.
+type Factory<G> = Box<dyn Fn() -> Box<dyn StateCode<G>> + Send + Sync>;
 
 struct Entry<G> {
     spec: StateSpec,
     make: Factory<G>,
 }
 
-/// The game's state library: name -> code factory and declaration.
+/// The game's state library: name -> code factory and declaration. `Send` and `Sync` whatever
+/// the world `G`: it moves with its scene to another thread.
 pub struct StateLibrary<G> {
     entries: Vec<(String, Entry<G>)>,
     index: HashMap<String, usize>,
@@ -155,10 +163,11 @@ impl<G> StateLibrary<G> {
         Self::default()
     }
 
-    /// Registers (or replaces) a library state.
+    /// Registers (or replaces) a library state: `make` creates the code of one visit of a
+    /// state that uses it.
     pub fn register<F>(&mut self, name: &str, spec: StateSpec, make: F) -> &mut Self
     where
-        F: Fn() -> Box<dyn StateCode<G>> + 'static,
+        F: Fn() -> Box<dyn StateCode<G>> + Send + Sync + 'static,
     {
         let entry = Entry {
             spec,

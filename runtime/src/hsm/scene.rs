@@ -156,6 +156,10 @@ struct Agent<G> {
 }
 
 /// A running scene. `G` is the game world the state code acts on.
+///
+/// A scene is `Send` when its world is: it can move to another thread with its library and
+/// world, and independent scenes (each with its own world) can tick in parallel, one thread
+/// each. Scenes share nothing mutable; the program is an `Arc` they only read.
 pub struct Scene<G> {
     program: Arc<Program>,
     library: StateLibrary<G>,
@@ -171,19 +175,47 @@ pub struct Scene<G> {
     dt: f64,
     next_serial: u64,
     pending: Vec<(AgentId, Message)>,
+    /// Recording is opt-in: see [`Scene::set_tracing`].
     tracing: bool,
+    /// Recorded since the last [`Scene::take_events`]; stays empty (no allocation) while
+    /// tracing is off.
     events: Vec<TraceEvent>,
 }
 
 impl<G: 'static> Scene<G> {
     /// Starts the program's scene `name`: links the library, creates its agents and enters each
-    /// root machine's initial state (tick 0).
+    /// root machine's initial state (tick 0). The scene records no trace (see
+    /// [`Scene::set_tracing`]); [`Scene::new_traced`] starts one that does.
     pub fn new(
         program: Arc<Program>,
         library: StateLibrary<G>,
         name: &str,
         game: G,
         seed: u64,
+    ) -> Result<Self, SceneError> {
+        Self::start(program, library, name, game, seed, false)
+    }
+
+    /// [`Scene::new`] with trace recording on from the start, so that the trace also has the
+    /// tick-0 entries into the initial states (turning recording on after [`Scene::new`] would
+    /// miss them). The events wait for [`Scene::take_events`].
+    pub fn new_traced(
+        program: Arc<Program>,
+        library: StateLibrary<G>,
+        name: &str,
+        game: G,
+        seed: u64,
+    ) -> Result<Self, SceneError> {
+        Self::start(program, library, name, game, seed, true)
+    }
+
+    fn start(
+        program: Arc<Program>,
+        library: StateLibrary<G>,
+        name: &str,
+        game: G,
+        seed: u64,
+        tracing: bool,
     ) -> Result<Self, SceneError> {
         let id = program
             .scene_by_name(name)
@@ -193,11 +225,13 @@ impl<G: 'static> Scene<G> {
             })?;
         let tick_rate = program.scenes[id.index()].tick_rate;
         let mut scene = Self::empty(program, library, game, seed, tick_rate)?;
+        scene.tracing = tracing;
         scene.spawn_scene_agents(id);
         Ok(scene)
     }
 
-    /// A scene with no agents; add them with [`Scene::spawn`].
+    /// A scene with no agents; add them with [`Scene::spawn`]. Call [`Scene::set_tracing`]
+    /// first to record their entries.
     pub fn empty(
         program: Arc<Program>,
         library: StateLibrary<G>,
@@ -220,7 +254,7 @@ impl<G: 'static> Scene<G> {
             dt: 1.0 / tick_rate.max(1) as f64,
             next_serial: 0,
             pending: Vec::new(),
-            tracing: true,
+            tracing: false,
             events: Vec::new(),
         })
     }
@@ -278,17 +312,64 @@ impl<G: 'static> Scene<G> {
         id
     }
 
-    /// Turns trace recording on or off (on by default). Off, a tick allocates nothing.
+    /// Turns trace recording on or off. **Off by default**, so a game that only calls
+    /// [`Scene::tick`] never grows memory and builds no events nobody reads (an event for every
+    /// state entered or left and every message: 10,000 busy agents record some 800 a frame,
+    /// 90 KB, see BENCHMARKS.md).
+    ///
+    /// Recording is opt-in rather than capped because a cap would still pay that cost every
+    /// tick and would still hold the cap's worth of events that nobody reads; and a host that
+    /// reads the trace (a log, a debugger, `ensemble run`, the editor's timeline) needs every
+    /// event, which a cap that drops some would not give it.
+    ///
+    /// On, every event is kept until [`Scene::take_events`] takes it: a host that records takes
+    /// the events regularly (each tick or frame). Turning recording off drops the events not yet
+    /// taken and frees their memory.
+    ///
+    /// ```
+    /// # use ensemble_runtime::hsm::{Scene, StateLibrary};
+    /// # use ensemble_runtime::program::Program;
+    /// # use std::sync::Arc;
+    /// # fn host(program: Arc<Program>, library: StateLibrary<()>) {
+    /// // Recording from tick 0 (`set_tracing(true)` after `Scene::new` would miss the
+    /// // entries into the initial states).
+    /// let mut scene = Scene::new_traced(program, library, "market", (), 7).unwrap();
+    /// for _ in 0..60 {
+    ///     scene.tick();
+    ///     for event in scene.take_events() {
+    ///         println!("{}", event.to_text());
+    ///     }
+    /// }
+    /// # }
+    /// ```
     pub fn set_tracing(&mut self, on: bool) {
         self.tracing = on;
         if !on {
-            self.events.clear();
+            self.events = Vec::new();
         }
     }
 
-    /// Takes the trace events recorded since the last call.
+    /// Whether trace events are being recorded (see [`Scene::set_tracing`]).
+    pub fn is_tracing(&self) -> bool {
+        self.tracing
+    }
+
+    /// Takes the trace events recorded since the last call, oldest first (none while tracing
+    /// is off: see [`Scene::set_tracing`]).
     pub fn take_events(&mut self) -> Vec<TraceEvent> {
         std::mem::take(&mut self.events)
+    }
+
+    /// How many events are recorded and not yet taken.
+    pub fn events_waiting(&self) -> usize {
+        self.events.len()
+    }
+
+    /// The memory the recorded events hold, in events (the buffer's capacity): proves that a
+    /// scene that does not record holds none.
+    #[cfg(test)]
+    pub(crate) fn trace_capacity(&self) -> usize {
+        self.events.capacity()
     }
 
     pub fn program(&self) -> &Arc<Program> {
@@ -562,6 +643,17 @@ impl<G: 'static> Scene<G> {
         )
     }
 }
+
+// Whatever the world, a scene and its library move between threads with it: checked for every
+// `G` here, where a field that is not `Send` would be added.
+const _: () = {
+    const fn assert_send<T: Send>() {}
+    const fn scene_is_send<G: Send + 'static>() {
+        assert_send::<Scene<G>>();
+        assert_send::<StateLibrary<G>>();
+    }
+    scene_is_send::<()>();
+};
 
 /// The scene's fields minus its agents, borrowed for processing one agent at a time.
 struct Runner<'a, G> {

@@ -220,7 +220,7 @@ impl StateCode<Log> for Starter {
 }
 
 fn scene(p: Arc<Program>) -> Scene<Log> {
-    Scene::new(p, library(), "scene", Log::default(), 1).unwrap()
+    Scene::new_traced(p, library(), "scene", Log::default(), 1).unwrap()
 }
 
 /// The trace as compact strings: `agent:enter Machine/State@depth`.
@@ -878,6 +878,99 @@ fn reload_carries_a_started_child_by_name_and_tells_its_host() {
     assert_eq!(s.status(AgentId(0)), &AgentStatus::Finished);
 }
 
+/// `agents` agents, each hosting a machine that cycles between two states, one transition every
+/// update (`Probe1`) or every other update (`Probe2`): a scene that never goes quiet.
+fn cycling(agents: usize, probe: &str) -> Arc<Program> {
+    let names: Vec<String> = (0..agents).map(|i| format!("a{i}")).collect();
+    let rows: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), "Top")).collect();
+    Builder::default()
+        .machine(
+            "M",
+            &[
+                ("A", probe, "Go", &[("Go", "B")]),
+                ("B", probe, "Go", &[("Go", "A")]),
+            ],
+        )
+        .machine("Top", &[("H", "Host", "M", &[])])
+        .build(&rows)
+}
+
+#[test]
+fn scenes_tick_on_threads_as_they_do_one_after_another() {
+    let programs = [
+        (cycling(3, "Probe1"), 1),
+        (cycling(5, "Probe2"), 2),
+        (cycling(2, "Probe1"), 3),
+        (cycling(4, "Probe2"), 4),
+    ];
+    let start = |(p, seed): &(Arc<Program>, u64)| {
+        Scene::new_traced(p.clone(), library(), "scene", Log::default(), *seed).unwrap()
+    };
+    // The trace and the world's log of 200 ticks.
+    let run = |mut s: Scene<Log>| {
+        let mut lines = trace(&mut s);
+        for _ in 0..200 {
+            s.tick();
+            lines.extend(trace(&mut s));
+        }
+        (lines, std::mem::take(&mut s.game.0))
+    };
+    let one_after_another: Vec<_> = programs.iter().map(|p| run(start(p))).collect();
+    // Started here, ticked on other threads: each scene moves with its library and world.
+    let scenes: Vec<Scene<Log>> = programs.iter().map(start).collect();
+    let in_parallel: Vec<_> = std::thread::scope(|threads| {
+        let handles: Vec<_> = scenes
+            .into_iter()
+            .map(|s| threads.spawn(move || run(s)))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for (i, (seq, par)) in one_after_another.iter().zip(&in_parallel).enumerate() {
+        assert!(seq.0.len() > 200, "scene {i} records its transitions");
+        assert_eq!(seq, par, "scene {i}");
+    }
+    // The scenes differ, so equal traces are not the same trace four times.
+    assert_ne!(one_after_another[0].0, one_after_another[1].0);
+}
+
+#[test]
+fn a_scene_that_is_only_ticked_holds_no_trace() {
+    let p = cycling(3, "Probe1");
+    // The same scene records events when asked to: the bound below is not for want of them.
+    let mut traced = scene(p.clone());
+    traced.tick();
+    assert!(traced.is_tracing());
+    assert!(traced.events_waiting() >= 6, "{}", traced.events_waiting());
+
+    let mut s = Scene::new(p, library(), "scene", Log::default(), 1).unwrap();
+    assert!(!s.is_tracing());
+    for _ in 0..100_000 {
+        s.tick();
+        // The test world's own log (not the trace) would grow otherwise.
+        s.game.0.clear();
+        assert_eq!(s.trace_capacity(), 0);
+    }
+    s.record_external(
+        None,
+        EventKind::Error {
+            message: "from the game".into(),
+        },
+    );
+    assert_eq!((s.events_waiting(), s.trace_capacity()), (0, 0));
+    assert_eq!(s.tick_count(), 100_000);
+    assert!(s.take_events().is_empty());
+
+    // Switched on, it records (it is still cycling); switched off, what was not taken is
+    // dropped and freed.
+    let before = active(&s);
+    s.set_tracing(true);
+    s.tick();
+    assert_ne!(active(&s), before);
+    assert!(s.events_waiting() > 0);
+    s.set_tracing(false);
+    assert_eq!((s.events_waiting(), s.trace_capacity()), (0, 0));
+}
+
 // --- Savegames: the scene's part (`Scene::save`, `Scene::restore`) ---
 
 /// A scene with hosting, a machine started at run time, a loop, and a message between agents:
@@ -934,7 +1027,7 @@ fn interrupted(
         whole.tick();
     }
     let (mut restored, report) =
-        Scene::restore(onto, library(), Log::default(), &snapshot).unwrap();
+        Scene::restore_traced(onto, library(), Log::default(), &snapshot).unwrap();
     for _ in 0..m {
         restored.tick();
     }
@@ -962,7 +1055,7 @@ fn restoring_onto_an_edited_program_maps_by_name_and_reports_what_fell_back() {
     let mut s = scene(two_level(&CHILD, false));
     s.tick();
     let snapshot = save(&s);
-    let (mut r, report) = Scene::restore(
+    let (mut r, report) = Scene::restore_traced(
         two_level(&renamed, false),
         library(),
         Log::default(),
@@ -1015,7 +1108,7 @@ fn state_data_that_cannot_be_taken_back_enters_the_state_afresh() {
         Box::new(Picky)
     });
     let (mut r, report) =
-        Scene::restore(two_level(&CHILD, false), lib, Log::default(), &snapshot).unwrap();
+        Scene::restore_traced(two_level(&CHILD, false), lib, Log::default(), &snapshot).unwrap();
     assert_eq!(
         report.fallbacks,
         [

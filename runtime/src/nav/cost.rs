@@ -52,8 +52,9 @@ impl Metric {
         }
     }
 
-    /// The cost of one straight step and of one diagonal step (octile grids).
+    /// The cost of one straight step (octile grids).
     pub const STRAIGHT: Packed = 1;
+    /// The cost of one diagonal step (octile grids).
     pub const DIAGONAL: Packed = 1 << 16;
 }
 

@@ -17,9 +17,10 @@ use super::cost::{Metric, Packed, UNREACHABLE};
 const NARROW_UNREACHABLE: u16 = u16::MAX;
 
 /// A cluster's distance entries and their domination bits (the layout is the cluster's
-/// business, see [`super::hierarchy`]). Stored compactly in files ([`super::codec`]).
+/// business, see [`super::hierarchy`]). Stored compactly in files (`codec`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Table {
+    /// The distances, in the cluster's layout.
     pub entries: Entries,
     /// Per entry: a shortest path behind it passes another border node of the cluster.
     pub via_border: Bits,
@@ -36,6 +37,7 @@ pub struct Bits {
 }
 
 impl Bits {
+    /// `len` bits, all clear.
     pub fn new(len: usize) -> Bits {
         Bits {
             len: len as u64,
@@ -43,19 +45,23 @@ impl Bits {
         }
     }
 
+    /// Number of bits.
     pub fn len(&self) -> usize {
         self.len as usize
     }
 
+    /// Whether it holds no bits.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// Bit `i` (`i < len`).
     #[inline]
     pub fn get(&self, i: usize) -> bool {
         (self.words[i >> 6] >> (i & 63)) & 1 == 1
     }
 
+    /// Sets bit `i` (`i < len`) to `on`.
     #[inline]
     pub fn set(&mut self, i: usize, on: bool) {
         let bit = 1u64 << (i & 63);
@@ -79,10 +85,12 @@ impl Bits {
         }
     }
 
+    /// Number of set bits.
     pub fn count_ones(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
 
+    /// Bytes of the bit words.
     pub fn heap_bytes(&self) -> usize {
         8 * self.words.len()
     }
@@ -141,18 +149,22 @@ impl Table {
         }
     }
 
+    /// Number of entries.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// Whether the table has no entries (a leaf without border nodes).
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
+    /// Bytes held by the entries and both bit sets.
     pub fn heap_bytes(&self) -> usize {
         self.entries.heap_bytes() + self.via_border.heap_bytes() + self.via_block.heap_bytes()
     }
 
+    /// Entry `i` as a packed cost, whatever its stored width.
     #[inline]
     pub fn get(&self, i: usize) -> Packed {
         self.entries.get(i)
@@ -335,6 +347,7 @@ impl Entries {
         }
     }
 
+    /// Number of entries.
     pub fn len(&self) -> usize {
         match self {
             Entries::Octile(v) | Entries::Integer(v) => v.len(),
@@ -342,6 +355,7 @@ impl Entries {
         }
     }
 
+    /// Whether there are no entries.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -354,6 +368,7 @@ impl Entries {
         }
     }
 
+    /// Bytes held by the entries.
     pub fn heap_bytes(&self) -> usize {
         self.len() * self.entry_bytes()
     }

@@ -17,6 +17,7 @@ use std::path::Path;
 
 /// Bumped whenever the payload layout changes; the loader refuses every other version.
 pub const NAV_FORMAT_VERSION: u16 = 2;
+/// The first eight bytes of every `.ensnav` file (the same PNG-style trick as `.ensb`).
 pub const MAGIC: [u8; 8] = [0x89, b'E', b'N', b'S', b'N', b'\r', b'\n', 0x1a];
 const HEADER_LEN: usize = 24;
 
@@ -36,6 +37,7 @@ fn header(len: u64, crc: u32) -> Vec<u8> {
 }
 
 impl NavData {
+    /// The whole `.ensnav` file in memory: header, checksum, payload.
     pub fn to_bytes(&self) -> Result<Vec<u8>, NavError> {
         let payload = postcard::to_stdvec(self).map_err(|e| NavError::Decode(e.to_string()))?;
         let mut out = header(payload.len() as u64, crc32fast::hash(&payload));
@@ -43,6 +45,41 @@ impl NavData {
         Ok(out)
     }
 
+    /// Parses and verifies an `.ensnav` file's bytes. Never panics: every refusal is a
+    /// [`NavError`] that says what is wrong.
+    ///
+    /// ```
+    /// use ensemble_runtime::nav::cost::Metric;
+    /// use ensemble_runtime::nav::hierarchy::NO_CLUSTER;
+    /// use ensemble_runtime::nav::{Cluster, Graph, Hierarchy, NavData, NavError, Workspace};
+    ///
+    /// // Two rooms joined by a corridor of cost 3, small enough for one leaf cluster.
+    /// let graph = Graph::from_edges(2, Metric::Integer, &[(0, 1, 3)])?;
+    /// let leaf = Cluster {
+    ///     parent: NO_CLUSTER,
+    ///     depth: 0,
+    ///     children: vec![],
+    ///     members: vec![0, 1],
+    ///     child_start: vec![],
+    ///     border: vec![],
+    ///     table: Default::default(),
+    /// };
+    /// let hierarchy = Hierarchy::from_parts(2, vec![leaf], vec![0, 0], &[vec![0], vec![1]])?;
+    /// let bytes = NavData::new(graph, hierarchy)?.to_bytes()?;
+    ///
+    /// let nav = NavData::from_bytes(&bytes)?;
+    /// let path = nav.find_path(1, 0, &mut Workspace::new(2))?.unwrap();
+    /// assert_eq!((path.path, path.cost), (vec![1, 0], 3.0));
+    ///
+    /// assert_eq!(NavData::from_bytes(b""), Err(NavError::Empty));
+    /// assert_eq!(NavData::from_bytes(b"type octile\nheight 1"), Err(NavError::BadMagic));
+    /// let cut = NavData::from_bytes(&bytes[..bytes.len() - 2]);
+    /// assert!(matches!(cut, Err(NavError::Truncated { .. })));
+    /// let mut flipped = bytes.clone();
+    /// *flipped.last_mut().unwrap() ^= 0x80;
+    /// assert!(matches!(NavData::from_bytes(&flipped), Err(NavError::ChecksumMismatch { .. })));
+    /// # Ok::<(), NavError>(())
+    /// ```
     pub fn from_bytes(bytes: &[u8]) -> Result<NavData, NavError> {
         if bytes.is_empty() {
             return Err(NavError::Empty);

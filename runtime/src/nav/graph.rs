@@ -1,6 +1,10 @@
 //! The navigation graph: an undirected graph in compressed sparse row form (every edge is
 //! stored in both directions), optionally laid out on an octile grid so that A* has a
 //! coordinate heuristic.
+//!
+//! Invariant: an edge's cost is positive (checked when the graph is built); a removed edge keeps
+//! its slot, marked [`UNREACHABLE`], so putting it back (a door opening) needs no reallocation
+//! and node ids never change.
 
 use super::NavError;
 use super::cost::{Metric, Packed, UNREACHABLE};
@@ -11,7 +15,9 @@ pub type NodeId = u32;
 /// The grid behind a graph read from a MovingAI map: which cell each node is.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Grid {
+    /// Columns of the map.
     pub width: u32,
+    /// Rows of the map.
     pub height: u32,
     /// Node -> cell (`y * width + x`).
     cell_of: Vec<u32>,
@@ -83,20 +89,23 @@ impl Points {
         self.xy[v as usize]
     }
 
+    /// Cost per coordinate unit of the straight-line estimate (admissible by construction).
     pub fn scale(&self) -> f64 {
         self.scale
     }
 }
 
 /// An undirected weighted graph with positive edge costs. Stored compactly in files
-/// ([`super::codec`]): a grid as its bitmap.
+/// (`codec`): a grid as its bitmap.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Graph {
+    /// How its packed costs read.
     pub metric: Metric,
     offsets: Vec<u32>,
     targets: Vec<NodeId>,
     /// Per stored edge; `UNREACHABLE` once the edge is removed.
     costs: Vec<Packed>,
+    /// The grid behind the graph, when it was read from a map.
     pub grid: Option<Grid>,
     /// Node positions for graphs that are not grids.
     pub points: Option<Points>,
@@ -365,6 +374,7 @@ impl Graph {
         Ok(g)
     }
 
+    /// Number of nodes; ids are `0..node_count`.
     pub fn node_count(&self) -> u32 {
         (self.offsets.len() - 1) as u32
     }

@@ -28,11 +28,15 @@ pub type ClusterId = u32;
 /// No cluster (the root's parent).
 pub const NO_CLUSTER: ClusterId = u32::MAX;
 
+/// One cluster of the hierarchy: a region of the graph, its members (a leaf's nodes, or an
+/// inner cluster's children's border nodes) and its exact distance table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Cluster {
+    /// The parent cluster; [`NO_CLUSTER`] for the root.
     pub parent: ClusterId,
     /// Root 0, children one more than their parent.
     pub depth: u32,
+    /// Child clusters; empty for a leaf.
     pub children: Vec<ClusterId>,
     /// Local index -> node. A leaf lists its border nodes first; an inner cluster lists its
     /// children's border nodes, child by child, each child in its own border order.
@@ -48,6 +52,7 @@ pub struct Cluster {
 }
 
 impl Cluster {
+    /// Whether it is a leaf (a level-0 subgraph holding real nodes).
     pub fn is_leaf(&self) -> bool {
         self.children.is_empty()
     }
@@ -94,10 +99,15 @@ impl Cluster {
     }
 }
 
+/// The precomputed PPA* data over one graph: clusters, each node's leaf and chain.
+///
+/// Invariant: a hierarchy obtained from [`Hierarchy::from_parts`] or a verified file has
+/// every index in range, so the search and ResolvePath index it without checks.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Hierarchy {
     /// The leaf size the hierarchy was built for (clusters larger than this were split).
     pub leaf_size: u32,
+    /// Every cluster, root first, parents before children.
     pub clusters: Vec<Cluster>,
     /// Node -> its leaf.
     pub leaf_of: Vec<ClusterId>,
@@ -211,10 +221,12 @@ impl Hierarchy {
         a
     }
 
+    /// Number of leaves.
     pub fn leaf_count(&self) -> usize {
         self.clusters.iter().filter(|c| c.is_leaf()).count()
     }
 
+    /// Number of levels (the root alone is one).
     pub fn levels(&self) -> u32 {
         self.clusters.iter().map(|c| c.depth + 1).max().unwrap_or(0)
     }

@@ -117,6 +117,7 @@ impl Open<'_> {
 }
 
 impl Workspace {
+    /// Scratch space sized for a graph of `nodes` nodes; a search on another graph re-sizes it.
     pub fn new(nodes: u32) -> Workspace {
         Workspace {
             slots: vec![Slot::default(); nodes as usize],
@@ -453,7 +454,57 @@ impl NavData {
         Ok(None)
     }
 
-    /// PPA* from `start` to `goal`.
+    /// PPA* from `start` to `goal`: `Ok(None)` when the goal cannot be reached,
+    /// [`NavError::NoSuchNode`] for a node the graph does not have. The path is optimal: it
+    /// costs what plain [`astar`](super::astar::astar) finds on the full graph.
+    ///
+    /// ```
+    /// use ensemble_runtime::nav::cost::Metric;
+    /// use ensemble_runtime::nav::hierarchy::NO_CLUSTER;
+    /// use ensemble_runtime::nav::{Cluster, Graph, Hierarchy, NavData, NavError, Workspace};
+    ///
+    /// // A line 0 - 1 - 2 - 3 (costs 1, 5, 1) with a detour 1 - 4 - 2 (costs 1, 1).
+    /// let graph = Graph::from_edges(
+    ///     5,
+    ///     Metric::Integer,
+    ///     &[(0, 1, 1), (1, 2, 5), (2, 3, 1), (1, 4, 1), (4, 2, 1)],
+    /// )?;
+    /// // The compiler clusters the graph (METIS); by hand here: a root over two leaves,
+    /// // A = {0, 1, 4} with border nodes 1 and 4, B = {2, 3} with border node 2.
+    /// # let leaf = |members: Vec<u32>, border: u32| Cluster {
+    /// #     parent: 0,
+    /// #     depth: 1,
+    /// #     children: vec![],
+    /// #     members,
+    /// #     child_start: vec![],
+    /// #     border: (0..border).collect(),
+    /// #     table: Default::default(),
+    /// # };
+    /// # let root = Cluster {
+    /// #     parent: NO_CLUSTER,
+    /// #     depth: 0,
+    /// #     children: vec![1, 2],
+    /// #     members: vec![1, 4, 2],
+    /// #     child_start: vec![0, 2, 3],
+    /// #     border: vec![],
+    /// #     table: Default::default(),
+    /// # };
+    /// # let clusters = vec![root, leaf(vec![1, 4, 0], 2), leaf(vec![2, 3], 1)];
+    /// # let chains = [vec![2], vec![0, 0], vec![0, 2], vec![1], vec![1, 1]];
+    /// let mut hierarchy = Hierarchy::from_parts(4, clusters, vec![1, 1, 2, 2, 1], &chains)?;
+    /// for c in (0..3).rev() {
+    ///     hierarchy.clusters[c].table = hierarchy.compute_table(&graph, c as u32)?;
+    /// }
+    /// let nav = NavData::new(graph, hierarchy)?;
+    ///
+    /// // One workspace per thread, reused for every query.
+    /// let mut ws = Workspace::new(nav.graph.node_count());
+    /// let found = nav.find_path(0, 3, &mut ws)?.expect("3 is reachable from 0");
+    /// assert_eq!(found.path, [0, 1, 4, 2, 3]);
+    /// assert_eq!(found.cost, 4.0);
+    /// assert_eq!(nav.find_path(0, 9, &mut ws), Err(NavError::NoSuchNode(9)));
+    /// # Ok::<(), NavError>(())
+    /// ```
     pub fn find_path(
         &self,
         start: NodeId,

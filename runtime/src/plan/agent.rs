@@ -9,7 +9,7 @@
 //! - Inampudi §3.1.1/§4.3: a partial-order plan is repaired in place (D-POP) when someone else
 //!   acts, instead of planned again from scratch.
 //!
-//! The caller (a library state such as `sim::planning`'s `Plan`) performs the actions and owns
+//! The caller (a library state such as `stdlib::planning`'s `Plan`) performs the actions and owns
 //! the world; it tells the executive when an action ends, what it now sees, and what it noticed
 //! meanwhile. The executive never reads the world itself, so what it believes is exactly what it
 //! was told.
@@ -42,12 +42,20 @@ pub const MAX_REPLANS: u32 = 64;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Note {
     /// A new plan, from the agent's belief.
-    Plan { actions: Vec<OpId>, nodes: u64 },
+    Plan {
+        /// The actions, in order.
+        actions: Vec<OpId>,
+        /// Nodes the planning call visited.
+        nodes: u64,
+    },
     /// The plan changed; `actions` is what is left to do (the current action first, if it goes
     /// on).
     Replan {
+        /// What is left to do.
         actions: Vec<OpId>,
+        /// Why it changed, in words (`the gate closed`).
         reason: String,
+        /// Nodes the new planning call visited.
         nodes: u64,
     },
 }
@@ -65,11 +73,14 @@ pub enum Next {
     Failed(String),
 }
 
+/// What the executive decided after being told something: the trace notes and the next step.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decision {
+    /// Plans and replans made while deciding, in order.
     pub notes: Vec<Note>,
     /// The current action was abandoned (a noticed change made it impossible).
     pub interrupted: bool,
+    /// What the agent does now.
     pub next: Next,
 }
 
@@ -96,6 +107,64 @@ enum Plan {
 }
 
 /// One agent's plan in progress on one problem.
+///
+/// # Example
+///
+/// A traveller plans to board at gate B; while she walks there the gate closes, so she finds
+/// the world not as expected, plans again from what she sees and boards at gate A.
+///
+/// ```
+/// use ensemble_runtime::plan::agent::{Executive, Next, Note};
+/// use ensemble_runtime::plan::section::{ActionDef, Planner, ProblemDef};
+/// use ensemble_runtime::plan::{Heuristic, Task};
+/// use ensemble_runtime::program::NameId;
+///
+/// let task = Task::builder()
+///     .op("walk-to-a", &["in-hall", "a-open"], &["at-a"], &["in-hall"])
+///     .op("walk-to-b", &["in-hall", "b-open"], &["at-b"], &["in-hall"])
+///     .op("board-at-a", &["at-a", "a-open"], &["boarded"], &[])
+///     .op("board-at-b", &["at-b", "b-open"], &["boarded"], &[])
+///     .op("back-to-hall", &["at-b"], &["in-hall"], &["at-b"])
+///     .init(&["in-hall", "a-open", "b-open"])
+///     .goal(&["boarded"])
+///     .build();
+/// let problem = ProblemDef {
+///     name: NameId(0),
+///     actions: vec![ActionDef { machine: None }; task.operators.len()],
+///     external: vec![],
+///     planner: Planner::AStar(Heuristic::Max),
+///     max_nodes: 10_000,
+///     graph: None,
+///     achievers: None,
+///     task,
+/// };
+/// let task = &problem.task;
+///
+/// // The game owns the world; the executive only hears what the traveller sees.
+/// let mut world = task.initial_state();
+/// let mut traveller = Executive::new(world.clone());
+/// let mut decision = traveller.start(&problem);
+/// assert!(matches!(&decision.notes[0], Note::Plan { actions, .. }
+///     if task.plan_names(actions) == ["walk-to-b", "board-at-b"]));
+/// let (mut done, mut replans) = (Vec::new(), Vec::new());
+/// while let Next::Perform(op) = decision.next {
+///     task.op(op).apply_in_place(&mut world);
+///     done.push(task.op(op).name.clone());
+///     if done.len() == 1 {
+///         world.remove(task.fact_id("b-open").unwrap()); // gate B closes meanwhile
+///     }
+///     decision = traveller.action_ended(&problem, true, &world);
+///     for note in &decision.notes {
+///         if let Note::Replan { reason, .. } = note {
+///             replans.push(reason.clone());
+///         }
+///     }
+/// }
+/// assert_eq!(decision.next, Next::Succeeded);
+/// assert_eq!(done, ["walk-to-b", "back-to-hall", "walk-to-a", "board-at-a"]);
+/// assert_eq!(replans.len(), 1);
+/// assert!(replans[0].starts_with("after walk-to-b the world is not as expected"));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Executive {
     belief: State,
@@ -171,6 +240,7 @@ impl Executive {
         }
     }
 
+    /// What the agent believes holds, as far as it has been told.
     pub fn belief(&self) -> &State {
         &self.belief
     }

@@ -12,6 +12,8 @@ use super::task::{FactId, OpId, Task};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
+/// Hewlett's precomputed planning graph of one problem: every state reachable from the seed
+/// states, with the operators between them, shared read-only by every agent.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlanGraph {
     /// Each node's true facts, ascending; nodes in ascending lexicographic order.
@@ -61,6 +63,7 @@ impl PlanGraph {
         }
     }
 
+    /// Number of states (nodes).
     pub fn num_nodes(&self) -> usize {
         self.nodes.len()
     }

@@ -19,13 +19,16 @@ use std::collections::BinaryHeap;
 pub enum Heuristic {
     /// Always 0 (uninformed search).
     Blind,
+    /// `h_max`: the costliest goal fact (admissible).
     Max,
+    /// `h_add`: the sum of the goal facts' costs (informative, not admissible).
     Add,
     /// Size of the relaxed plan.
     Ff,
 }
 
 impl Heuristic {
+    /// Its short name (`hmax`, `hff`), as `ensemble plan --heuristic` spells it.
     pub fn name(self) -> &'static str {
         match self {
             Heuristic::Blind => "blind",
@@ -35,6 +38,7 @@ impl Heuristic {
         }
     }
 
+    /// Whether it never overestimates, so A* with it finds optimal plans.
     pub fn is_admissible(self) -> bool {
         matches!(self, Heuristic::Blind | Heuristic::Max)
     }
@@ -57,6 +61,7 @@ pub struct RelaxedExploration {
 }
 
 impl RelaxedExploration {
+    /// Scratch space sized for `task`.
     pub fn new(task: &Task) -> Self {
         let mut consumers = vec![Vec::new(); task.num_facts()];
         let mut num_pre = Vec::with_capacity(task.operators.len());

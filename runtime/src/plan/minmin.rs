@@ -22,12 +22,17 @@ use super::state::State;
 use super::task::{OpId, Task};
 use std::collections::HashMap;
 
+/// How a MinMin search runs ([`minmin`], [`run`]).
 #[derive(Clone, Copy, Debug)]
 pub struct MinMinConfig {
+    /// Lookahead depth `H`; the heuristic is computed `H` levels below each scored child.
     pub horizon: u32,
     /// Initial depth bound `d`; `None` = number of operators (the paper's choice).
     pub depth_bound: Option<u32>,
+    /// Prune successors that add no new atom (and delete nothing a negative condition asks
+    /// about).
     pub second_bound: bool,
+    /// The estimate at the lookahead's frontier.
     pub heuristic: Heuristic,
     /// Skip a state already explored at the same or a smaller depth (sound for branch and
     /// bound; not in the paper, on by default).
@@ -49,6 +54,7 @@ impl Default for MinMinConfig {
     }
 }
 
+/// What one MinMin search found.
 #[derive(Clone, Debug, Default)]
 pub struct MinMinResult {
     /// The shortest plan found (its first operator is what the agent executes).
@@ -218,17 +224,38 @@ pub fn minmin(task: &Task, from: &State, cfg: MinMinConfig) -> MinMinResult {
 /// What happened while an agent interleaved planning and execution.
 #[derive(Clone, Debug, Default)]
 pub struct Episode {
+    /// Operators executed, in order.
     pub executed: Vec<OpId>,
     /// The plan computed before each executed step.
     pub plans: Vec<Vec<OpId>>,
+    /// Whether the goal held when the loop stopped.
     pub reached_goal: bool,
+    /// Nodes generated over every planning call.
     pub nodes: u64,
+    /// The state the agent observed last; always set once [`run`] returns.
     pub final_state: Option<State>,
 }
 
 /// The real-time loop: plan, execute the first operator through `execute` (which returns the
 /// state the agent observes afterwards — the world may have changed it), re-plan, until the goal
 /// holds, no plan is found, or `max_steps` operators have run.
+///
+/// ```
+/// use ensemble_runtime::plan::minmin::{MinMinConfig, run};
+/// use ensemble_runtime::plan::{fixtures, validate};
+///
+/// // The funny dinner date: optimal plans have six actions.
+/// let task = fixtures::funny_dinner_date();
+/// let start = task.initial_state();
+/// // A world that does exactly what the agent does.
+/// let world = |_step, op, s: &_| task.op(op).apply(s);
+/// let episode = run(&task, &start, MinMinConfig::default(), 20, world);
+/// assert!(episode.reached_goal);
+/// assert_eq!(episode.plans.len(), episode.executed.len(), "one plan before each step");
+/// assert!(episode.executed.len() >= 6);
+/// let end = validate(&task, &start, &episode.executed).expect("every step applied");
+/// assert!(task.is_goal(&end));
+/// ```
 pub fn run(
     task: &Task,
     from: &State,

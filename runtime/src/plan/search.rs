@@ -13,10 +13,13 @@ use std::time::{Duration, Instant};
 /// Resource bounds; exceeding one ends the search with [`Outcome::LimitReached`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Limits {
+    /// Stop after expanding this many states.
     pub max_expansions: Option<u64>,
+    /// Stop after this much wall-clock time (the outcome then depends on the machine's speed).
     pub max_time: Option<Duration>,
 }
 
+/// What a search did, for benchmarks and traces.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
     /// States whose successors were generated.
@@ -27,21 +30,28 @@ pub struct Stats {
     pub evaluated: u64,
 }
 
+/// How a search ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
+    /// A plan: operator ids in execution order (empty when the initial state is a goal).
     Plan(Vec<OpId>),
     /// The search space was exhausted (or the goal is relaxed-unreachable): no plan exists.
     Unsolvable,
+    /// A limit of [`Limits`] stopped the search before it could decide.
     LimitReached,
 }
 
+/// The outcome of a search with its effort.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
+    /// Plan, proof of unsolvability, or a limit reached.
     pub outcome: Outcome,
+    /// The effort it took.
     pub stats: Stats,
 }
 
 impl SearchResult {
+    /// The plan, if one was found.
     pub fn plan(&self) -> Option<&[OpId]> {
         match &self.outcome {
             Outcome::Plan(p) => Some(p),
@@ -58,6 +68,7 @@ pub struct Successors {
 }
 
 impl Successors {
+    /// Files every operator of `task` under its first precondition.
     pub fn new(task: &Task) -> Self {
         let mut by_first = vec![Vec::new(); task.num_facts()];
         let mut no_pre = Vec::new();

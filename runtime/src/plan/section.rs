@@ -2,8 +2,8 @@
 //! every planning problem a `Plan` state can name, grounded, with the machine that performs each
 //! action, the planner it asks for, and the world events scenes script.
 //!
-//! Everything here is checked by [`verify`] when a program is loaded, so the planners and the
-//! agents that run them index these tables without further checks.
+//! Everything here is checked by the program verifier when a program is loaded, so the planners
+//! and the agents that run them index these tables without further checks.
 
 use super::graph::PlanGraph;
 use super::heuristic::Heuristic;
@@ -16,7 +16,9 @@ use serde::{Deserialize, Serialize};
 /// The planning problems of a program and the world events of its scenes; empty when none.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Planning {
+    /// Problems, by the index `Plan` states and world events refer to.
     pub problems: Vec<ProblemDef>,
+    /// World events of every scene.
     pub events: Vec<WorldEventDef>,
 }
 
@@ -32,9 +34,13 @@ pub enum Planner {
     Gbfs(Heuristic),
     /// Lozano et al.'s MinMin, re-planning after every executed action.
     MinMin {
+        /// Lookahead depth `H` of the minimin scoring.
         horizon: u32,
+        /// Initial depth bound; `None` = the number of operators.
         depth_bound: Option<u32>,
+        /// Prune successors that add no new atom (the second bound).
         second_bound: bool,
+        /// The estimate at the lookahead's frontier.
         heuristic: Heuristic,
     },
     /// Partial-order planning with the achiever index; D-POP repair when the world changes.
@@ -42,6 +48,7 @@ pub enum Planner {
 }
 
 impl Planner {
+    /// The planner's name in traces and the CLI (`graph`, `astar`, `gbfs`, `minmin`, `pop`).
     pub fn name(self) -> &'static str {
         match self {
             Planner::Graph => "graph",
@@ -72,6 +79,7 @@ impl Planner {
         }
     }
 
+    /// POP's configuration with the problem's node budget.
     pub fn pop_config(max_nodes: u64) -> PopConfig {
         PopConfig {
             max_nodes,
@@ -91,6 +99,7 @@ pub struct ActionDef {
 /// One planning problem: a grounded task over the agent's world, and how to run it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ProblemDef {
+    /// The problem's name, as `Plan` states name it.
     pub name: NameId,
     /// The agent's own actions, the initial state (the agent's first belief and its world's
     /// first truth) and the goal.
@@ -99,6 +108,7 @@ pub struct ProblemDef {
     pub actions: Vec<ActionDef>,
     /// Ground actions others perform (the player), over the same facts; world events name them.
     pub external: Vec<Operator>,
+    /// The planner agents run on it.
     pub planner: Planner,
     /// Most nodes one planning call may visit before it gives up.
     pub max_nodes: u64,
@@ -120,7 +130,9 @@ pub enum WorldChange {
 /// A scripted change of the world in a scene (docs/formats/scene.md, "World events").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WorldEventDef {
+    /// The event's name, as the trace shows it.
     pub name: NameId,
+    /// The scene that scripts it.
     pub scene: SceneId,
     /// Index into `Planning::problems`: whose vocabulary the change is written in.
     pub problem: u32,
@@ -131,6 +143,7 @@ pub struct WorldEventDef {
     /// Conditions on that world that must hold too (a performed action's preconditions
     /// included); the event happens the first tick they all do.
     pub when: Vec<Lit>,
+    /// What it changes.
     pub change: WorldChange,
     /// The agent notices at once (otherwise when its current action ends).
     pub seen: bool,
@@ -147,6 +160,7 @@ impl WorldEventDef {
 }
 
 impl Planning {
+    /// Whether the program has no planning content.
     pub fn is_empty(&self) -> bool {
         self.problems.is_empty() && self.events.is_empty()
     }

@@ -35,6 +35,7 @@ impl State {
         s
     }
 
+    /// Whether fact `f` holds (false for a fact beyond the state's width).
     #[inline]
     pub fn contains(&self, f: FactId) -> bool {
         let i = f as usize;
@@ -43,6 +44,7 @@ impl State {
             .is_some_and(|w| w & (1u64 << (i % 64)) != 0)
     }
 
+    /// Makes `f` hold (ignored beyond the state's width).
     #[inline]
     pub fn insert(&mut self, f: FactId) {
         let i = f as usize;
@@ -51,6 +53,7 @@ impl State {
         }
     }
 
+    /// Makes `f` false.
     #[inline]
     pub fn remove(&mut self, f: FactId) {
         let i = f as usize;
@@ -79,6 +82,7 @@ impl State {
         self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
 
+    /// Whether no fact holds.
     pub fn is_empty(&self) -> bool {
         self.words.iter().all(|&w| w == 0)
     }

@@ -9,17 +9,22 @@
 use super::state::State;
 use serde::{Deserialize, Serialize};
 
+/// A fact: index into [`Task::facts`].
 pub type FactId = u32;
+/// An operator: index into [`Task::operators`].
 pub type OpId = u32;
 
 /// A fact or its negation: a precondition, a goal condition or an effect.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Lit {
+    /// The fact it speaks of.
     pub fact: FactId,
+    /// True for the fact itself, false for its negation.
     pub positive: bool,
 }
 
 impl Lit {
+    /// The fact holds.
     pub fn pos(fact: FactId) -> Self {
         Lit {
             fact,
@@ -27,6 +32,7 @@ impl Lit {
         }
     }
 
+    /// The fact does not hold.
     pub fn neg(fact: FactId) -> Self {
         Lit {
             fact,
@@ -39,6 +45,7 @@ impl Lit {
         self.fact == other.fact && self.positive != other.positive
     }
 
+    /// The opposite literal.
     pub fn negated(self) -> Lit {
         Lit {
             fact: self.fact,
@@ -46,6 +53,7 @@ impl Lit {
         }
     }
 
+    /// Whether it is true in `s` (closed world: a fact not in `s` is false).
     pub fn holds(self, s: &State) -> bool {
         s.contains(self.fact) == self.positive
     }
@@ -56,15 +64,20 @@ impl Lit {
 pub struct Operator {
     /// Display name, e.g. `(stack a b)` or `Go_To_Gate`.
     pub name: String,
+    /// Facts that must hold before it applies.
     pub pre: Vec<FactId>,
+    /// Facts that must not hold before it applies.
     #[serde(default)]
     pub pre_neg: Vec<FactId>,
+    /// Facts it makes true (applied after `del`).
     pub add: Vec<FactId>,
+    /// Facts it makes false; disjoint from `add` after [`Task::new`].
     #[serde(default)]
     pub del: Vec<FactId>,
 }
 
 impl Operator {
+    /// An operator called `name` with no preconditions and no effects.
     pub fn new(name: impl Into<String>) -> Self {
         Operator {
             name: name.into(),
@@ -91,6 +104,7 @@ impl Operator {
             .chain(self.del.iter().map(|&f| Lit::neg(f)))
     }
 
+    /// Whether applying it makes `l` true.
     pub fn has_effect(&self, l: Lit) -> bool {
         if l.positive {
             self.add.contains(&l.fact)
@@ -99,6 +113,7 @@ impl Operator {
         }
     }
 
+    /// Whether every precondition, positive and negative, holds in `s`.
     pub fn is_applicable(&self, s: &State) -> bool {
         self.pre.iter().all(|&f| s.contains(f)) && self.pre_neg.iter().all(|&f| !s.contains(f))
     }
@@ -118,6 +133,7 @@ impl Operator {
         }
     }
 
+    /// The state after applying it to `s` (deletes, then adds), ignoring preconditions.
     pub fn apply(&self, s: &State) -> State {
         let mut next = s.clone();
         self.apply_in_place(&mut next);
@@ -144,9 +160,13 @@ impl Operator {
 pub struct Task {
     /// Fact names, e.g. `(on a b)`; a fact's id is its index.
     pub facts: Vec<String>,
+    /// The ground operators; an operator's id is its index.
     pub operators: Vec<Operator>,
+    /// Facts true in the initial state; every other fact is false.
     pub init: Vec<FactId>,
+    /// Facts the goal needs true.
     pub goal: Vec<FactId>,
+    /// Facts the goal needs false.
     #[serde(default)]
     pub goal_neg: Vec<FactId>,
 }
@@ -201,14 +221,17 @@ impl Task {
         TaskBuilder::default()
     }
 
+    /// Number of facts; states are bitsets of this width.
     pub fn num_facts(&self) -> usize {
         self.facts.len()
     }
 
+    /// The initial state as a bitset.
     pub fn initial_state(&self) -> State {
         State::from_facts(self.facts.len(), self.init.iter().copied())
     }
 
+    /// The state in which exactly `facts` hold.
     pub fn state_of(&self, facts: impl IntoIterator<Item = FactId>) -> State {
         State::from_facts(self.facts.len(), facts)
     }
@@ -221,10 +244,12 @@ impl Task {
             .chain(self.goal_neg.iter().map(|&f| Lit::neg(f)))
     }
 
+    /// Whether `s` satisfies every goal condition, positive and negative.
     pub fn is_goal(&self, s: &State) -> bool {
         self.goal.iter().all(|&f| s.contains(f)) && self.goal_neg.iter().all(|&f| !s.contains(f))
     }
 
+    /// Operator `id` (a valid id of this task).
     pub fn op(&self, id: OpId) -> &Operator {
         &self.operators[id as usize]
     }
@@ -236,6 +261,7 @@ impl Task {
             .filter(move |&o| self.operators[o as usize].is_applicable(&s))
     }
 
+    /// The id of the fact named `name`.
     pub fn fact_id(&self, name: &str) -> Option<FactId> {
         self.facts
             .iter()
@@ -243,6 +269,7 @@ impl Task {
             .map(|i| i as FactId)
     }
 
+    /// The id of the first operator named `name`.
     pub fn op_id(&self, name: &str) -> Option<OpId> {
         self.operators
             .iter()
@@ -313,6 +340,7 @@ impl TaskBuilder {
         self
     }
 
+    /// The facts true in the initial state (created if new); replaces earlier calls.
     pub fn init(mut self, facts: &[&str]) -> Self {
         self.init = self.ids(facts);
         self
@@ -335,6 +363,7 @@ impl TaskBuilder {
         self
     }
 
+    /// The task, checked and normalised as by [`Task::new`].
     pub fn build(self) -> Task {
         Task::new(
             self.facts,

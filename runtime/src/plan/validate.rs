@@ -9,15 +9,26 @@ use super::task::{Lit, OpId, Task};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlanError {
     /// Step `step` (0-based) names no operator of the task.
-    UnknownOperator { step: usize, name: String },
+    UnknownOperator {
+        /// The step's position, 0-based.
+        step: usize,
+        /// The name or id it gave.
+        name: String,
+    },
     /// Step `step` applies `op`, but these preconditions do not hold before it.
     NotApplicable {
+        /// The step's position, 0-based.
         step: usize,
+        /// The operator applied.
         op: OpId,
+        /// Its preconditions that do not hold before it.
         unmet: Vec<Lit>,
     },
     /// Every step applied, but these goal conditions do not hold at the end.
-    GoalNotReached { unmet: Vec<Lit> },
+    GoalNotReached {
+        /// The goal conditions that fail in the final state.
+        unmet: Vec<Lit>,
+    },
 }
 
 impl PlanError {

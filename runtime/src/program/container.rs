@@ -62,33 +62,51 @@ impl Kind {
 /// engineer can act on.
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum LoadError {
+    /// The file could not be read (the operating system's message).
     #[error("cannot read the file: {0}")]
     Io(String),
+    /// The file has no bytes at all.
     #[error("the file is empty")]
     Empty,
+    /// The file does not start with the Ensemble magic bytes: it is something else, or was
+    /// mangled by a text-mode transfer. `expected` describes the kind of file asked for.
     #[error("the file is not {expected}: it does not start with the Ensemble magic bytes")]
     BadMagic { expected: &'static str },
+    /// The file is an Ensemble file of the other kind (debug symbols where a program was
+    /// expected, or the reverse).
     #[error("the file is {found} but {expected} was expected")]
     WrongKind {
+        /// What the caller asked for.
         expected: &'static str,
+        /// What the file is.
         found: &'static str,
     },
+    /// The file was written for another format version: `found` in the header, `supported`
+    /// ([`FORMAT_VERSION`]) by this runtime.
     #[error(
         "format version {found} is not supported (this runtime reads version {supported}); rebuild the project with a matching `ensemble build`"
     )]
     UnsupportedVersion { found: u16, supported: u16 },
+    /// The file is shorter than its header says (cut off in transfer or while being written):
+    /// `expected` payload bytes promised, `actual` present.
     #[error(
         "the file is truncated: the header promises {expected} bytes of payload but {actual} are present"
     )]
     Truncated { expected: u64, actual: u64 },
+    /// The file is longer than its header says, by `extra` bytes.
     #[error("the file has {extra} unexpected bytes after its payload")]
     TrailingBytes { extra: u64 },
+    /// The payload's CRC-32 does not match the header's: the file is corrupt. `stored` is the
+    /// header's checksum, `computed` the payload's.
     #[error(
         "checksum mismatch (stored {stored:#010x}, computed {computed:#010x}): the file is corrupt"
     )]
     ChecksumMismatch { stored: u32, computed: u32 },
+    /// The payload passed the checksum but is not a valid encoding (written by a mismatched
+    /// build).
     #[error("the payload cannot be decoded: {0}")]
     Decode(String),
+    /// The payload decoded but its tables do not fit together (the message says where).
     #[error("the program is inconsistent: {0}")]
     Invalid(String),
 }

@@ -8,11 +8,15 @@ use serde::{Deserialize, Serialize};
 /// Where an item was authored: a file of [`DebugInfo::files`] and a 1-based line and column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SourceLoc {
+    /// Index into [`DebugInfo::files`].
     pub file: u32,
+    /// Line, 1-based.
     pub line: u32,
+    /// Column, 1-based.
     pub column: u32,
 }
 
+/// The contents of a `.ensdbg` file: source locations of a program's items.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DebugInfo {
     /// Payload checksum of the program these symbols describe.
@@ -21,16 +25,21 @@ pub struct DebugInfo {
     pub files: Vec<String>,
     /// Parallel to `Program::machines`, `states`, `transitions`.
     pub machines: Vec<Option<SourceLoc>>,
+    /// Where each state was authored, parallel to `Program::states`.
     pub states: Vec<Option<SourceLoc>>,
+    /// Where each transition was authored, parallel to `Program::transitions`.
     pub transitions: Vec<Option<SourceLoc>>,
 }
 
 impl DebugInfo {
+    /// Serialises into the `.ensdbg` container.
     pub fn to_bytes(&self) -> Vec<u8> {
         let payload = postcard::to_allocvec(self).expect("serialising into memory cannot fail");
         container::wrap(Kind::Debug, &payload)
     }
 
+    /// Parses and checks a `.ensdbg` file's bytes; like
+    /// [`Program::from_bytes`](super::Program::from_bytes), never panics on any input.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, LoadError> {
         let payload = container::unwrap(Kind::Debug, bytes)?;
         let info: DebugInfo =

@@ -15,41 +15,58 @@ use serde::{Deserialize, Serialize};
 /// those in `actions`), and pushes what happens in its domain into the blackboard.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ProxyDef {
+    /// The proxy's name, as a participant of scripts.
     pub name: NameId,
+    /// The role it holds in the location's scripts.
     pub role: NameId,
     /// The actions it offers (opening a shop page, ringing up a sale).
     pub actions: Vec<NameId>,
 }
 
 /// A notification emitter (35.2): an event at the location, at `at` seconds and then every
-/// `every` seconds (0: once; at most once per step of the scene). Each emission tells the agents within `radius` about it (ambient
-/// NPCs come over to the location, machine-driven agents receive a message named `name`) and
-/// puts `facts` on the location's blackboard: into the running instance, and into every
-/// instance it starts while they last (`lasts` seconds; `None`: for good).
+/// `every` seconds (0: once; at most once per step of the scene). Each emission tells the
+/// agents within `radius` about it (ambient NPCs come over to the location, machine-driven
+/// agents receive a message named `name`) and puts `facts` on the location's blackboard: into
+/// the running instance, and into every instance it starts while they last (`lasts` seconds;
+/// `None`: for good).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NotificationDef {
+    /// The notification's name: the message machine-driven agents receive.
     pub name: NameId,
+    /// Seconds into the scene of the first emission.
     pub at: f64,
+    /// Seconds between emissions; 0 emits once.
     pub every: f64,
+    /// Reach of the emission, metres.
     pub radius: f64,
+    /// How long its facts stay on the blackboard, seconds; `None` keeps them.
     pub lasts: Option<f64>,
+    /// Ground facts it puts on the blackboard.
     pub facts: Vec<Atom>,
 }
 
 /// A spawn emitter (35.2): places NPCs at a designer point — `size` at a time (a group of
 /// several joins scripts together), at `at` seconds and then every `every` seconds (0: once; at
-/// most one wave per step of the scene), `waves` times (0: no limit). Spawned NPCs take `roles`, walk `route`, and leave the scene at
-/// its end (they stay where they are when it is empty).
+/// most one wave per step of the scene), `waves` times (0: no limit). Spawned NPCs take
+/// `roles`, walk `route`, and leave the scene at its end (they stay where they are when it is
+/// empty).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SpawnDef {
     /// Spawned NPCs are named `name` when only one is ever spawned, else `name1`, `name2`, ...
     pub name: NameId,
+    /// The designer point they appear at.
     pub point: LocationId,
+    /// Roles they can take.
     pub roles: Vec<NameId>,
+    /// Locations they walk through, in order.
     pub route: Vec<LocationId>,
+    /// NPCs per wave.
     pub size: u32,
+    /// Seconds into the scene of the first wave.
     pub at: f64,
+    /// Seconds between waves; 0 spawns once.
     pub every: f64,
+    /// Number of waves; 0 for no limit.
     pub waves: u32,
 }
 
@@ -65,6 +82,7 @@ impl SpawnDef {
 /// none runs), and what the player does is written to its blackboard.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlayerEmitterDef {
+    /// The role the player joins scripts in.
     pub role: NameId,
     /// The icon shown (`talk`, `shop`): the name of the message the player receives.
     pub icon: NameId,
@@ -74,29 +92,47 @@ pub struct PlayerEmitterDef {
 /// acts or a proxied system reports; `ensemble run` replays these.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SceneEventDef {
+    /// The scene it happens in.
     pub scene: SceneId,
+    /// Seconds into the scene.
     pub at: f64,
+    /// What happens.
     pub what: SceneEvent,
 }
 
+/// What a scene event does.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum SceneEvent {
     /// The player reacts to the icon of smart location `location` (an index into
     /// `Program::smart_locations`).
-    Interact { location: u32 },
+    Interact {
+        /// Index into `Program::smart_locations`.
+        location: u32,
+    },
     /// Player input, written to the blackboard of the script the player takes part in.
-    Input { fact: Atom },
+    Input {
+        /// The ground fact written.
+        fact: Atom,
+    },
     /// The player walks away from its script.
     Leave,
     /// Proxy `proxy` of smart location `location` reports a fact.
     Push {
+        /// Index into `Program::smart_locations`.
         location: u32,
+        /// Index into that location's proxies.
         proxy: u32,
+        /// The ground fact reported.
         fact: Atom,
     },
     /// Notification `notification` of smart location `location` is emitted now (besides its
     /// own timing).
-    Notify { location: u32, notification: u32 },
+    Notify {
+        /// Index into `Program::smart_locations`.
+        location: u32,
+        /// Index into that location's notifications.
+        notification: u32,
+    },
 }
 
 impl SceneEvent {

@@ -5,8 +5,8 @@
 //! contiguous, and transitions of one state are contiguous, so the interpreter scans only the
 //! current state's slice.
 //!
-//! Invariant: a [`Program`] obtained from [`Program::from_bytes`] has passed [`verify`], so every
-//! id in it is in range and every cross-reference is consistent. Interpreters index tables
+//! Invariant: a [`Program`] obtained from [`Program::from_bytes`] has passed the verifier, so
+//! every id in it is in range and every cross-reference is consistent. Interpreters index tables
 //! without further checks.
 //!
 //! The names stay in the program (not only in the `.ensdbg`) because the runtime links by name:
@@ -36,6 +36,7 @@ macro_rules! id_type {
         pub struct $name(pub u32);
 
         impl $name {
+            /// The id as a table index.
             pub fn index(self) -> usize {
                 self.0 as usize
             }
@@ -86,6 +87,7 @@ pub enum ModifierKind {
 }
 
 impl ModifierKind {
+    /// The kind's name in `*.statelib.ron` and diagnostics (`none`, `location`, ...).
     pub fn as_str(self) -> &'static str {
         match self {
             ModifierKind::None => "none",
@@ -112,15 +114,22 @@ pub enum Terminal {
 /// A resolved modifier of one state instance.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Modifier {
+    /// No modifier.
     None,
+    /// A location of [`Program::locations`].
     Location(LocationId),
+    /// A machine the state hosts as its child.
     Machine(MachineId),
+    /// Another agent of the scene, by name.
     Agent(NameId),
+    /// Text, interned.
     Text(NameId),
+    /// A number, in the state's own unit (seconds for a duration).
     Number(f64),
 }
 
 impl Modifier {
+    /// Which kind of modifier this is.
     pub fn kind(&self) -> ModifierKind {
         match self {
             Modifier::None => ModifierKind::None,
@@ -137,28 +146,42 @@ impl Modifier {
 /// the same modifier kind.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LibraryState {
+    /// The name the game registers its code under.
     pub name: NameId,
+    /// The kind of modifier every state using it carries.
     pub modifier: ModifierKind,
+    /// Whether entering it ends its machine.
     pub terminal: Terminal,
 }
 
+/// A state machine: a contiguous run of [`Program::states`] with an initial state.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MachineDef {
+    /// The machine's name, as scenes and hosting states name it.
     pub name: NameId,
+    /// The state it enters first; one of its own states.
     pub initial: StateId,
     /// States `first_state .. first_state + state_count` belong to this machine.
     pub first_state: u32,
+    /// Number of states (at least one).
     pub state_count: u32,
 }
 
+/// A state of a machine: the library code that runs while it is active, with its modifier,
+/// and its outgoing transitions.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StateDef {
+    /// The state's name, unique within its machine (the compiler's `duplicate-name` check).
     pub name: NameId,
+    /// The machine it belongs to.
     pub machine: MachineId,
+    /// The library state whose code runs in it.
     pub code: LibraryId,
+    /// Its modifier, of the kind its library state takes.
     pub modifier: Modifier,
     /// Transitions `first_transition .. first_transition + transition_count`, in author order.
     pub first_transition: u32,
+    /// Number of transitions.
     pub transition_count: u32,
 }
 
@@ -166,29 +189,42 @@ pub struct StateDef {
 /// a child machine ending), the machine moves to `target`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TransitionDef {
+    /// The event's name (raised by state code, a message, or a child machine ending).
     pub event: NameId,
+    /// The state it moves to, in the same machine.
     pub target: StateId,
 }
 
+/// A named point of the world.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LocationDef {
+    /// The location's name.
     pub name: NameId,
+    /// x coordinate, metres (the plane of `*.locations.ron`).
     pub x: f64,
+    /// y coordinate, metres.
     pub y: f64,
 }
 
+/// A machine-driven agent of a scene.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AgentDef {
+    /// The agent's name, unique in its scene (the compiler's `duplicate-name` check).
     pub name: NameId,
+    /// The machine it runs.
     pub machine: MachineId,
+    /// Where it starts.
     pub start: LocationId,
 }
 
+/// A scene: who takes part and how fast time runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SceneDef {
+    /// The scene's name (`ensemble run --scene NAME`).
     pub name: NameId,
     /// Simulation ticks per second; each tick advances time by `1 / tick_rate`.
     pub tick_rate: u32,
+    /// Machine-driven agents; an agent's id is its index.
     pub agents: Vec<AgentDef>,
     /// Agents driven by smart locations rather than a machine. Their agent ids follow the
     /// machine-driven agents' (`agents.len() + i`).
@@ -198,11 +234,15 @@ pub struct SceneDef {
 /// An ambient NPC: walks its route and takes part in interaction scripts on the way.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AmbientAgentDef {
+    /// The NPC's name.
     pub name: NameId,
+    /// Where it appears.
     pub start: LocationId,
     /// Roles it can take.
     pub roles: Vec<NameId>,
+    /// Locations it walks through, in order.
     pub route: Vec<LocationId>,
+    /// Its group: members join scripts together or not at all.
     pub group: Option<NameId>,
     /// Seconds before it appears.
     pub delay: f64,
@@ -214,31 +254,46 @@ pub struct AmbientAgentDef {
 /// A smart location (Skubch 35.2): it owns props and runs one script instance at a time.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SmartLocationDef {
+    /// The location's name.
     pub name: NameId,
+    /// Where it stands.
     pub at: LocationId,
+    /// How far around it, in metres, agents are within reach of its emitters.
     pub radius: f64,
     /// Props `(name, kind)`; each supplies `kind(name)` to the scripts it runs.
     pub props: Vec<(NameId, NameId)>,
     /// Scripts it can run (indices into `Program::scripts`) with their preference.
     pub scripts: Vec<(u32, f64)>,
+    /// Proxy objects taking part in its scripts (35.6).
     pub proxies: Vec<ProxyDef>,
+    /// Notification emitters.
     pub notifications: Vec<NotificationDef>,
+    /// Spawn emitters.
     pub spawns: Vec<SpawnDef>,
+    /// Its player emitter, if players can join its scripts.
     pub player: Option<PlayerEmitterDef>,
 }
 
 /// A compiled program. See the module documentation for its invariants.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Program {
+    /// Every interned name; a [`NameId`] indexes this.
     pub names: Vec<String>,
+    /// Library states the program needs the game to register.
     pub library: Vec<LibraryState>,
+    /// State machines.
     pub machines: Vec<MachineDef>,
+    /// States of every machine, each machine's run contiguous.
     pub states: Vec<StateDef>,
+    /// Transitions of every state, each state's run contiguous and in author order.
     pub transitions: Vec<TransitionDef>,
+    /// Named locations of the world.
     pub locations: Vec<LocationDef>,
+    /// Scenes.
     pub scenes: Vec<SceneDef>,
     /// Interaction scripts (`crate::script`).
     pub scripts: Vec<crate::script::ScriptDef>,
+    /// Smart locations (Skubch 35.2).
     pub smart_locations: Vec<SmartLocationDef>,
     /// What scenes make happen at smart locations (player input, proxy reports), by time.
     pub scene_events: Vec<SceneEventDef>,
@@ -353,6 +408,7 @@ impl Program {
             .collect();
     }
 
+    /// The text of an interned name.
     pub fn name(&self, id: NameId) -> &str {
         &self.names[id.index()]
     }
@@ -367,25 +423,30 @@ impl Program {
         self.name_index.get(name).copied()
     }
 
+    /// Machine `id`.
     pub fn machine(&self, id: MachineId) -> &MachineDef {
         &self.machines[id.index()]
     }
 
+    /// State `id`.
     pub fn state(&self, id: StateId) -> &StateDef {
         &self.states[id.index()]
     }
 
+    /// The transitions of state `id`, in author order (the first whose event matches is taken).
     pub fn transitions_of(&self, id: StateId) -> &[TransitionDef] {
         let s = self.state(id);
         let start = s.first_transition as usize;
         &self.transitions[start..start + s.transition_count as usize]
     }
 
+    /// The states of machine `id`, in author order.
     pub fn states_of(&self, id: MachineId) -> impl Iterator<Item = StateId> + '_ {
         let m = self.machine(id);
         (m.first_state..m.first_state + m.state_count).map(StateId)
     }
 
+    /// The machine called `name`.
     pub fn machine_by_name(&self, name: &str) -> Option<MachineId> {
         let n = self.name_id(name)?;
         self.machines
@@ -400,6 +461,7 @@ impl Program {
         self.states_of(machine).find(|s| self.state(*s).name == n)
     }
 
+    /// The scene called `name`.
     pub fn scene_by_name(&self, name: &str) -> Option<SceneId> {
         let n = self.name_id(name)?;
         self.scenes
@@ -408,6 +470,7 @@ impl Program {
             .map(|i| SceneId(i as u32))
     }
 
+    /// Every scene's name, in program order.
     pub fn scene_names(&self) -> impl Iterator<Item = &str> + '_ {
         self.scenes.iter().map(|s| self.name(s.name))
     }
@@ -418,7 +481,34 @@ impl Program {
         container::wrap(Kind::Program, &payload)
     }
 
-    /// Parses and verifies an `.ensb` file's bytes. Never panics on any input.
+    /// Parses and verifies an `.ensb` file's bytes. Never panics on any input: bytes that are
+    /// not a program, a program of another format version, a truncated or corrupt file and a
+    /// program whose tables do not fit together each give their own [`LoadError`].
+    ///
+    /// ```
+    /// use ensemble_runtime::{LoadError, Program};
+    ///
+    /// // An empty program with one interned name (the compiler builds real ones).
+    /// let names = vec!["guard".to_string()];
+    /// let program = Program::new(names, vec![], vec![], vec![], vec![], vec![], vec![])?;
+    /// let bytes = program.to_bytes();
+    ///
+    /// let loaded = Program::from_bytes(&bytes)?;
+    /// assert_eq!(loaded.name_id("guard").map(|n| loaded.name(n)), Some("guard"));
+    ///
+    /// // Bad bytes are refused with a reason, never a panic.
+    /// assert_eq!(Program::from_bytes(b""), Err(LoadError::Empty));
+    /// let json = Program::from_bytes(b"{\"machines\": []}");
+    /// assert!(matches!(json, Err(LoadError::BadMagic { .. })));
+    /// let cut = &bytes[..bytes.len() - 1];
+    /// assert!(matches!(Program::from_bytes(cut), Err(LoadError::Truncated { .. })));
+    /// let mut flipped = bytes.clone();
+    /// *flipped.last_mut().unwrap() ^= 0x01;
+    /// let err = Program::from_bytes(&flipped).unwrap_err();
+    /// assert!(matches!(err, LoadError::ChecksumMismatch { .. }));
+    /// assert!(err.to_string().contains("the file is corrupt"));
+    /// # Ok::<(), LoadError>(())
+    /// ```
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, LoadError> {
         let payload = container::unwrap(Kind::Program, bytes)?;
         let mut program: Program =
@@ -429,7 +519,24 @@ impl Program {
         Ok(program)
     }
 
-    /// Reads and verifies an `.ensb` file.
+    /// Reads and verifies an `.ensb` file; an unreadable file is [`LoadError::Io`], anything
+    /// else is refused as by [`Program::from_bytes`].
+    ///
+    /// ```
+    /// use ensemble_runtime::{LoadError, Program};
+    ///
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("game.ensb");
+    /// let names = vec!["guard".to_string()];
+    /// let program = Program::new(names, vec![], vec![], vec![], vec![], vec![], vec![])?;
+    /// let size = program.save(&path).unwrap();
+    /// assert_eq!(size, std::fs::metadata(&path).unwrap().len());
+    /// assert_eq!(Program::load(&path)?, program);
+    ///
+    /// let missing = Program::load(&dir.path().join("missing.ensb"));
+    /// assert!(matches!(missing, Err(LoadError::Io(_))));
+    /// # Ok::<(), LoadError>(())
+    /// ```
     pub fn load(path: &std::path::Path) -> Result<Self, LoadError> {
         let bytes = std::fs::read(path).map_err(|e| LoadError::Io(e.to_string()))?;
         Self::from_bytes(&bytes)

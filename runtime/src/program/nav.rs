@@ -15,11 +15,19 @@ use serde::{Deserialize, Serialize};
 pub enum Placement {
     /// A grid map: cell `(x, y)` covers `origin + [x, x+1) × cell` by `origin + [y, y+1) × cell`
     /// and its node stands at the cell's centre; a straight step costs `cell` metres.
-    Grid { origin: [f64; 2], cell: f64 },
+    Grid {
+        /// World position of the grid's corner at cell `(0, 0)`, metres.
+        origin: [f64; 2],
+        /// Side of a cell, metres.
+        cell: f64,
+    },
     /// Positioned nodes: world = `origin + position × unit`; a cost of 1 is `cost_unit` metres.
     Points {
+        /// World position of the graph's coordinate origin, metres.
         origin: [f64; 2],
+        /// Metres per coordinate unit.
         unit: f64,
+        /// Metres per unit of edge cost.
         cost_unit: f64,
     },
 }
@@ -38,6 +46,7 @@ impl Default for Placement {
 /// PPA* update) and open again.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Door {
+    /// The door's name, as scene events name it.
     pub name: NameId,
     /// The edges it blocks when closed, with their costs (to put them back).
     pub edges: Vec<(NodeId, NodeId, Packed)>,
@@ -48,22 +57,73 @@ pub struct Door {
 /// A door opening or closing `at` seconds into a scene.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DoorEvent {
+    /// The scene that scripts it.
     pub scene: SceneId,
+    /// Seconds into the scene.
     pub at: f64,
     /// Index into [`NavSection::doors`].
     pub door: u32,
+    /// True opens the door, false closes it.
     pub open: bool,
 }
 
+/// The navigation section of a program (see the module documentation).
+///
+/// # Example
+///
+/// Walking an agent standing at a world position to a named location: find the node under
+/// it, the location's node, the path between them, and its length in metres.
+///
+/// ```
+/// use ensemble_runtime::nav::cost::Metric;
+/// use ensemble_runtime::nav::hierarchy::NO_CLUSTER;
+/// use ensemble_runtime::nav::{Cluster, Graph, Hierarchy, NavData, Workspace};
+/// use ensemble_runtime::program::LocationId;
+/// use ensemble_runtime::program::nav::{NavSection, Placement};
+///
+/// // Three waypoints on a line, one unit apart, edges of cost 1.
+/// let graph = Graph::from_edges(3, Metric::Integer, &[(0, 1, 1), (1, 2, 1)])?
+///     .with_points(vec![[0, 0], [1, 0], [2, 0]])?;
+/// let leaf = Cluster {
+///     parent: NO_CLUSTER,
+///     depth: 0,
+///     children: vec![],
+///     members: vec![0, 1, 2],
+///     child_start: vec![],
+///     border: vec![],
+///     table: Default::default(),
+/// };
+/// let chains = [vec![0], vec![1], vec![2]];
+/// let hierarchy = Hierarchy::from_parts(4, vec![leaf], vec![0, 0, 0], &chains)?;
+/// let section = NavSection {
+///     data: Some(NavData::new(graph, hierarchy)?),
+///     // Graph unit = 2 m, placed with its origin at (100, 50); a cost of 1 is 2 m too.
+///     placement: Placement::Points { origin: [100.0, 50.0], unit: 2.0, cost_unit: 2.0 },
+///     // Location 0 (say, `TicketCounter`) stands on node 2.
+///     location_nodes: vec![2],
+///     ..NavSection::default()
+/// };
+///
+/// assert_eq!(section.world(1), Some([102.0, 50.0]));
+/// let start = section.node_near(100.4, 49.0).expect("the graph has nodes");
+/// let goal = section.location_node(LocationId(0)).expect("the location has a node");
+/// let nav = section.data.as_ref().unwrap();
+/// let found = nav.find_path(start, goal, &mut Workspace::new(3))?.expect("reachable");
+/// assert_eq!(found.path, [0, 1, 2]);
+/// assert_eq!(found.cost * section.metres_per_cost(), 4.0);
+/// # Ok::<(), ensemble_runtime::nav::NavError>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct NavSection {
     /// The graph and its PPA* data; `None` when the project has no navigation graph.
     pub data: Option<NavData>,
+    /// How graph coordinates map to world metres.
     pub placement: Placement,
     /// The node of each program location, by [`LocationId`].
     pub location_nodes: Vec<NodeId>,
     /// Named nodes of an authored graph, for the trace (`via`) and tools.
     pub names: Vec<(NameId, NodeId)>,
+    /// Doors scene events open and close.
     pub doors: Vec<Door>,
     /// Door events of every scene, in time order within a scene.
     pub events: Vec<DoorEvent>,

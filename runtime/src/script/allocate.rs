@@ -10,9 +10,13 @@ use crate::rng::Rng;
 /// An actor that could take part: the roles it can take and its group, if any.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Candidate {
+    /// The game's handle of the actor.
     pub actor: u32,
+    /// Its name, the value `.me` takes in the script.
     pub name: NameId,
+    /// Roles it can take, by name.
     pub roles: Vec<NameId>,
+    /// Its group: members of one group join together or not at all.
     pub group: Option<NameId>,
 }
 

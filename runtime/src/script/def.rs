@@ -10,19 +10,31 @@ use serde::{Deserialize, Serialize};
 /// Comparison operators of preconditions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CmpOp {
+    /// `==`: numbers by value, symbols by identity.
     Eq,
+    /// `!=`.
     Ne,
+    /// `<` (numbers only; false for symbols).
     Lt,
+    /// `<=` (numbers only).
     Le,
+    /// `>` (numbers only).
     Gt,
+    /// `>=` (numbers only).
     Ge,
 }
 
+/// Arithmetic operators of expressions (IEEE: dividing by zero gives an infinity, not an
+/// error).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BinOp {
+    /// `+`.
     Add,
+    /// `-`.
     Sub,
+    /// `*`.
     Mul,
+    /// `/`.
     Div,
 }
 
@@ -35,12 +47,16 @@ pub enum Function {
     RandI,
     /// `distance(a, b)`: between two participants or props, supplied by the game.
     Distance,
+    /// `min(a, b)`.
     Min,
+    /// `max(a, b)`.
     Max,
+    /// `abs(x)`.
     Abs,
 }
 
 impl Function {
+    /// How many arguments it takes.
     pub fn arity(self) -> usize {
         match self {
             Function::Abs => 1,
@@ -48,6 +64,7 @@ impl Function {
         }
     }
 
+    /// The function a script calls `name`, if there is one.
     pub fn by_name(name: &str) -> Option<Function> {
         Some(match name {
             "randf" => Function::RandF,
@@ -64,14 +81,19 @@ impl Function {
 /// A term or arithmetic expression.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Expr {
+    /// A rule variable: index below the rule's [`RuleDef::variables`].
     Var(u16),
+    /// A symbol: a prop, a participant or a constant.
     Sym(NameId),
+    /// A number.
     Num(f64),
     /// `.me`: the acting participant.
     Me,
     /// `.now`: seconds since the scene started.
     Now,
+    /// A function call, evaluated when reached.
     Call(Function, Vec<Expr>),
+    /// Arithmetic on two numbers.
     Bin(BinOp, Box<Expr>, Box<Expr>),
 }
 
@@ -103,9 +125,12 @@ impl Expr {
     }
 }
 
+/// A predicate applied to terms: `sitting(.me)`, `seat(X)`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Atom {
+    /// The predicate's name.
     pub predicate: NameId,
+    /// Its arguments; the arity is part of the predicate's identity.
     pub args: Vec<Expr>,
 }
 
@@ -119,18 +144,23 @@ impl Atom {
     }
 }
 
+/// One condition of a rule's precondition, tried left to right.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Literal {
+    /// The atom holds (unifies with a fact of the tuple space).
     Pos(Atom),
     /// Negation as failure; variables not bound before it are existential inside it.
     Neg(Atom),
+    /// A comparison of two expressions.
     Cmp(Expr, CmpOp, Expr),
     /// `.any(X)`: X ranges over the participants, in the update's shuffled order.
     Any(Expr),
 }
 
+/// Whom a rule's firing takes out of the script.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Termination {
+    /// Nobody: the actor goes on in its next state.
     None,
     /// The actor leaves the script (after its action, if any, has finished).
     Actor,
@@ -138,28 +168,44 @@ pub enum Termination {
     Script,
 }
 
+/// The action a rule starts for its actor; the game performs it and reports the outcome.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ActionDef {
+    /// The action's name (`sit`, `talk`), as the game knows it.
     pub name: NameId,
+    /// What it is aimed at (a prop or participant), if anything.
     pub target: Option<Expr>,
+    /// Named parameters, evaluated when the rule fires.
     pub parameters: Vec<(NameId, Expr)>,
 }
 
+/// A rule. It fires for an idle actor whose state it belongs to when its precondition holds:
+/// the immediate effects apply, the actor moves to the next state and the action starts. The
+/// deferred effects and the termination wait for the action to succeed; if it fails, the
+/// on-error facts apply instead. A rule without an action completes at once.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RuleDef {
     /// The rule's label (`1`, `sit-down`), for traces and the debugger.
     pub name: NameId,
     /// Only actors of this role may fire it.
     pub role: Option<u16>,
+    /// Literals that must all hold, solved by backtracking; they bind the rule's variables.
     pub precondition: Vec<Literal>,
+    /// The action started when the rule fires, if any.
     pub action: Option<ActionDef>,
+    /// Facts added at once when it fires.
     pub add: Vec<Atom>,
+    /// Facts deleted at once when it fires (a free variable matches anything).
     pub delete: Vec<Atom>,
+    /// Facts added when the action succeeds (at once without an action).
     pub deferred_add: Vec<Atom>,
+    /// Facts deleted when the action succeeds (at once without an action).
     pub deferred_delete: Vec<Atom>,
+    /// Facts added when the action fails.
     pub on_error: Vec<Atom>,
     /// Index into the script's states.
     pub next_state: Option<u16>,
+    /// Who leaves when the rule has fired (after its action succeeded).
     pub terminate: Termination,
     /// Number of distinct variables (indices `0..variables`).
     pub variables: u16,
@@ -178,39 +224,55 @@ impl RuleDef {
     }
 }
 
+/// A role of a script: how many actors take it and whether late arrivals may.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RoleDef {
+    /// The role's name (`customer`, `waiter`).
     pub name: NameId,
+    /// Fewest actors; the script ends when the role drops below it.
     pub min: u16,
+    /// Most actors.
     pub max: u16,
+    /// Whether an actor may join while the script runs (35.4.2).
     pub dynamic_join: bool,
     /// Action sent to an actor of this role when it leaves (`leaveCommand=ACTION`).
     pub leave_command: Option<NameId>,
 }
 
+/// A named state of a script's participants; its rules are contiguous in [`ScriptDef::rules`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ScriptStateDef {
+    /// The state's name.
     pub name: NameId,
+    /// Index of its first rule.
     pub first_rule: u32,
+    /// How many rules it has.
     pub rule_count: u32,
 }
 
+/// A compiled interaction script: roles, participant states and their rules.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ScriptDef {
+    /// The script's name.
     pub name: NameId,
+    /// Its roles; a participant's role is an index into this.
     pub roles: Vec<RoleDef>,
+    /// Participant states; a participant's state is an index into this.
     pub states: Vec<ScriptStateDef>,
+    /// The state every participant starts in.
     pub initial_state: u16,
     /// All rules, grouped by state.
     pub rules: Vec<RuleDef>,
 }
 
 impl ScriptDef {
+    /// The rules of `state`, in author order (the first that applies fires).
     pub fn rules_of(&self, state: u16) -> &[RuleDef] {
         let s = &self.states[state as usize];
         &self.rules[s.first_rule as usize..(s.first_rule + s.rule_count) as usize]
     }
 
+    /// The index of the role called `name`.
     pub fn role_by_name(&self, name: NameId) -> Option<u16> {
         self.roles
             .iter()

@@ -91,6 +91,7 @@ impl Bindings {
         }
     }
 
+    /// The value of variable `v`, if bound.
     pub fn get(&self, v: u16) -> Option<Value> {
         get(&self.slots, v)
     }
@@ -123,6 +124,7 @@ pub struct Scratch {
 
 /// What evaluation reads besides the tuple space.
 pub struct Env<'a> {
+    /// The tuple space the literals are solved against.
     pub space: &'a TupleSpace,
     /// `.me`.
     pub me: Value,
@@ -130,6 +132,7 @@ pub struct Env<'a> {
     pub now: f64,
     /// The participants, in this update's shuffled order (what `.any` enumerates).
     pub participants: &'a [Value],
+    /// The instance's random stream (`randf`, `randi`).
     pub rng: &'a mut Rng,
     /// `distance(a, b)`, supplied by the game; `None` if either has no position.
     pub distance: &'a dyn Fn(Value, Value) -> Option<f64>,
@@ -140,8 +143,11 @@ pub struct Env<'a> {
 /// Why an expression has no value (the validator rules these out statically).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EvalError {
+    /// The variable (by index) was used before anything bound it.
     Unbound(u16),
+    /// Arithmetic or a numeric function met a symbol.
     NotANumber,
+    /// `distance` named something without a position.
     NoPosition,
 }
 

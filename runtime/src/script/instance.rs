@@ -1,4 +1,9 @@
 //! A running script instance and its update, exactly as 35.4 lists it.
+//!
+//! The instance owns no world: the caller says what time it is and how far apart things are
+//! ([`World`]), starts the actions it requests ([`ActionRequest`]) and reports back how they
+//! ended. Participants are identified by the caller's actor handles (`u32`); the instance
+//! never interprets them.
 
 use super::def::{Atom, Expr, RuleDef, ScriptDef, Termination};
 use super::eval::{Bindings, Env, Scratch, eval, solve};
@@ -10,56 +15,89 @@ use smallvec::SmallVec;
 /// An action the game (or the simulator) should start for an actor.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ActionRequest {
+    /// Names this request in the outcome the game reports back ([`ScriptInstance::update`]'s
+    /// `finished`); unique within the instance.
     pub id: u64,
     /// The game's handle of the actor.
     pub actor: u32,
+    /// The action's name (`sit`, `talk`).
     pub action: NameId,
+    /// What it is aimed at, if the rule names a target that evaluated.
     pub target: Option<Value>,
+    /// Named parameters that evaluated, in rule order.
     pub parameters: Vec<(NameId, Value)>,
 }
 
+/// How an action the game performed ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ActionOutcome {
+    /// It completed: the rule's deferred effects apply.
     Succeeded,
+    /// It failed: the rule's on-error facts apply and its termination does not take effect.
     Failed,
 }
 
 /// What an update did, for the trace.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ScriptEvent {
+    /// An actor started an action.
     Act {
+        /// The actor.
         actor: u32,
+        /// The action.
         action: NameId,
+        /// Its target.
         target: Option<Value>,
     },
+    /// An actor's action succeeded.
     Done {
+        /// The actor.
         actor: u32,
+        /// The action.
         action: NameId,
+        /// Its target.
         target: Option<Value>,
     },
+    /// An actor's action failed.
     Fail {
+        /// The actor.
         actor: u32,
+        /// The action.
         action: NameId,
+        /// Its target.
         target: Option<Value>,
     },
+    /// A fact was added to the tuple space.
     Add {
+        /// Who caused it: the acting participant, or `None` for the location or the game.
         actor: Option<u32>,
+        /// The fact.
         fact: Fact,
     },
+    /// A fact was removed from the tuple space.
     Del {
+        /// Who caused it: the acting participant, or `None` for the location or the game.
         actor: Option<u32>,
+        /// The fact.
         fact: Fact,
     },
+    /// An actor joined the script.
     Join {
+        /// The actor.
         actor: u32,
+        /// Its role.
         role: u16,
     },
+    /// An actor left the script.
     Leave {
+        /// The actor.
         actor: u32,
+        /// The role it had.
         role: u16,
     },
     /// The script ended; every remaining participant has left.
     End {
+        /// Why, in words (`every participant left`, `a rule terminated the script`).
         reason: String,
     },
 }
@@ -125,6 +163,86 @@ struct Participant {
     known_at: (u64, u64),
 }
 
+/// A running interaction script at a smart location: its participants (actor, role, script
+/// state, action in flight), its own tuple space and its own random stream. The smart location
+/// (or a game's equivalent) owns it, calls [`ScriptInstance::update`] every tick, starts the
+/// [`ActionRequest`]s it returns and reports back how they ended.
+///
+/// Invariant: an instance is always updated with the [`ScriptDef`] it was created for (the one
+/// at index [`ScriptInstance::script`]); after a hot reload, [`ScriptInstance::carry`] moves it
+/// onto the new definition first.
+///
+/// # Example
+///
+/// A bench: an actor of role `sitter` who is not sitting walks to a seat and sits; sitting
+/// holds only once the game reports the action done.
+///
+/// ```
+/// use ensemble_runtime::program::NameId;
+/// use ensemble_runtime::script::instance::World;
+/// use ensemble_runtime::script::*;
+///
+/// let names = ["bench-script", "sitter", "approach", "sit-down", "sit", "seat", "sitting",
+///              "bench", "ann"];
+/// let n = |s: &str| NameId(names.iter().position(|x| *x == s).unwrap() as u32);
+/// let me = |p: &str| Atom { predicate: n(p), args: vec![Expr::Me] };
+/// // approach: seat(X), not sitting(.me) -> sit X; deferred add sitting(.me); terminate actor
+/// let def = ScriptDef {
+///     name: n("bench-script"),
+///     roles: vec![RoleDef {
+///         name: n("sitter"),
+///         min: 1,
+///         max: 2,
+///         dynamic_join: true,
+///         leave_command: None,
+///     }],
+///     states: vec![ScriptStateDef { name: n("approach"), first_rule: 0, rule_count: 1 }],
+///     initial_state: 0,
+///     rules: vec![RuleDef {
+///         name: n("sit-down"),
+///         role: None,
+///         precondition: vec![
+///             Literal::Pos(Atom { predicate: n("seat"), args: vec![Expr::Var(0)] }),
+///             Literal::Neg(me("sitting")),
+///         ],
+///         action: Some(ActionDef {
+///             name: n("sit"),
+///             target: Some(Expr::Var(0)),
+///             parameters: vec![],
+///         }),
+///         add: vec![],
+///         delete: vec![],
+///         deferred_add: vec![me("sitting")],
+///         deferred_delete: vec![],
+///         on_error: vec![],
+///         next_state: None,
+///         terminate: Termination::Actor,
+///         variables: 1,
+///     }],
+/// };
+///
+/// // The smart location supplies its props as facts; the seed and stream fix the shuffles.
+/// let seat = Fact { predicate: n("seat"), args: vec![Value::Sym(n("bench"))] };
+/// let mut bench = ScriptInstance::new(0, &[seat], 42, 0);
+/// let (mut events, mut requests) = (Vec::new(), Vec::new());
+/// bench.join(&def, 7, n("ann"), 0, &mut events);
+///
+/// let world = World { now: 0.0, distance: &|_, _| None };
+/// bench.update(&def, &world, &[], &mut events, &mut requests);
+/// let sit = requests.pop().expect("ann sits down");
+/// assert_eq!((sit.actor, sit.action, sit.target), (7, n("sit"), Some(Value::Sym(n("bench")))));
+/// let ann = [Value::Sym(n("ann"))];
+/// assert!(!bench.space.contains(n("sitting"), &ann), "deferred until the action ends");
+///
+/// // The game played the animation; the next update applies the deferred effects, ann
+/// // leaves, and with no sitter left (minimum 1) the script ends.
+/// let world = World { now: 1.5, distance: &|_, _| None };
+/// bench.update(&def, &world, &[(sit.id, ActionOutcome::Succeeded)], &mut events, &mut requests);
+/// assert!(bench.space.contains(n("sitting"), &ann));
+/// assert!(bench.ended());
+/// assert!(matches!(events.last(), Some(ScriptEvent::End { .. })));
+/// ```
+///
 /// Saved and restored whole by savegames (serde), checked on the way in
 /// ([`ScriptInstance::check`]).
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -135,6 +253,8 @@ pub struct ScriptInstance {
     values: SmallVec<[Value; 4]>,
     /// Leave commands not yet handed out.
     leave_requests: Vec<ActionRequest>,
+    /// The script's own facts: the props supplied at the start plus everything its rules and
+    /// the game added since.
     pub space: TupleSpace,
     /// Inline: an update touches few cache lines, which matters with thousands of instances.
     participants: SmallVec<[Participant; 4]>,
@@ -162,7 +282,10 @@ thread_local! {
 
 /// Game services an update needs.
 pub struct World<'a> {
+    /// Scene time in seconds (`.now`).
     pub now: f64,
+    /// The distance between two participants or props, in metres (`distance(a, b)`); `None` if
+    /// either has no position.
     pub distance: &'a dyn Fn(Value, Value) -> Option<f64>,
 }
 
@@ -190,6 +313,7 @@ impl ScriptInstance {
         }
     }
 
+    /// Whether the script has ended (an ended instance ignores updates).
     pub fn ended(&self) -> bool {
         self.ended
     }
@@ -264,6 +388,7 @@ impl ScriptInstance {
         self.participants.iter().map(|p| (p.actor, p.role, p.state))
     }
 
+    /// How many participants hold `role`.
     pub fn count(&self, role: u16) -> usize {
         self.participants.iter().filter(|p| p.role == role).count()
     }

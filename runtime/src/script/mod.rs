@@ -13,6 +13,14 @@
 //! - [`eval`]: unification and backtracking; each literal is asked for its n-th solution.
 //! - [`instance`]: a running script and its update.
 //! - [`allocate`]: Monte-Carlo greedy role allocation (35.4.1) and joining late (35.4.2).
+//!
+//! Invariants: a script definition in a verified program has every name id in range, variable
+//! indices below its rule's `variables`, and each state's rules contiguous, so an update
+//! indexes without checks; an instance is updated only with its own definition. Updates are
+//! deterministic: an instance draws its shuffles and `randf`/`randi` from its own seeded
+//! stream, so the same seed, joins and action outcomes give the same events. Nothing here knows
+//! a world: the caller supplies time and distances and performs the actions (see
+//! [`ScriptInstance`] for a runnable example).
 
 pub mod allocate;
 pub mod def;

@@ -7,7 +7,9 @@ use smallvec::SmallVec;
 /// A ground value: a symbol (a prop, a participant, a constant) or a number.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Value {
+    /// A symbol: a prop, a participant's name, a constant.
     Sym(NameId),
+    /// A number (a count, seconds, metres).
     Num(f64),
 }
 
@@ -31,9 +33,12 @@ impl Value {
     }
 }
 
+/// A ground fact: a predicate applied to values.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Fact {
+    /// The predicate's name.
     pub predicate: NameId,
+    /// Its arguments, all ground.
     pub args: Vec<Value>,
 }
 
@@ -112,6 +117,7 @@ impl TupleSpace {
         }
     }
 
+    /// Whether the fact `predicate(args)` holds.
     pub fn contains(&self, predicate: NameId, args: &[Value]) -> bool {
         self.facts(predicate, args.len())
             .iter()
@@ -202,10 +208,12 @@ impl TupleSpace {
         self.version += 1;
     }
 
+    /// Number of facts.
     pub fn len(&self) -> usize {
         self.facts.len()
     }
 
+    /// Whether it holds no facts.
     pub fn is_empty(&self) -> bool {
         self.facts.is_empty()
     }

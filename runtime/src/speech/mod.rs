@@ -7,6 +7,69 @@
 //! id across rebuilds, for string tables and voice recording). Choosing is a weighted draw among
 //! the first `choose_among` candidates (Hewlett §3.4.4: "a weighted average to pick from the
 //! first two entries"), weight `2^score`, from the agent's seeded random stream.
+//!
+//! Invariant: in a verified program every sentence state's candidates are contiguous and in
+//! range, `choose_among` is at least 1, scores are finite and every slot index is below its
+//! state's slot count, so [`SpeechTable::choose`] and [`SpeechTable::fill`] index without
+//! checks. A slot whose variable has no value is not an error: it is spoken as `{Name}` and
+//! reported, so a missing binding shows in the trace instead of silencing the agent.
+//!
+//! # Example
+//!
+//! ```
+//! use ensemble_runtime::program::{NameId, Program};
+//! use ensemble_runtime::speech::*;
+//!
+//! let names = vec!["WantTicketTo".to_string(), "City".to_string()];
+//! let line = |template: &str, parts, score| CandidateDef {
+//!     id: candidate_id("WantTicketTo", template),
+//!     parts,
+//!     score,
+//! };
+//! let speech = SpeechTable {
+//!     sentences: vec![SentenceDef {
+//!         name: NameId(0),
+//!         slots: vec![NameId(1)],
+//!         first_candidate: 0,
+//!         candidate_count: 2,
+//!         choose_among: 2,
+//!     }],
+//!     candidates: vec![
+//!         line(
+//!             "a ticket to {City}, please",
+//!             vec![
+//!                 Part::Text("a ticket to ".into()),
+//!                 Part::Slot(0),
+//!                 Part::Text(", please".into()),
+//!             ],
+//!             -4.0,
+//!         ),
+//!         line(
+//!             "i need to get to {City}",
+//!             vec![Part::Text("i need to get to ".into()), Part::Slot(0)],
+//!             -7.0,
+//!         ),
+//!     ],
+//!     bindings: vec![],
+//! };
+//! let program = Program::new(names, vec![], vec![], vec![], vec![], vec![], vec![])?
+//!     .with_speech(speech)?;
+//! let speech = &program.speech;
+//! let id = speech.sentence_by_name(program.name_id("WantTicketTo").unwrap()).unwrap();
+//!
+//! // Weights 2^-4 and 2^-7: the better line takes 8/9 of the draws.
+//! assert_eq!(speech.choose(id, 0.5), Some(0));
+//! assert_eq!(speech.choose(id, 0.95), Some(1));
+//!
+//! let best = &speech.candidates_of(id)[0];
+//! let (said, unbound) = speech.fill(&program, id, best, |v| (v == "City").then_some("Boston"));
+//! assert_eq!(said, "A ticket to Boston, please");
+//! assert!(unbound.is_empty());
+//! let (said, unbound) = speech.fill(&program, id, best, |_| None);
+//! assert_eq!(said, "A ticket to {City}, please");
+//! assert_eq!(unbound, [Unbound("City".into())]);
+//! # Ok::<(), ensemble_runtime::LoadError>(())
+//! ```
 
 pub mod transaction;
 
@@ -19,6 +82,7 @@ use serde::{Deserialize, Serialize};
 pub struct SentenceId(pub u32);
 
 impl SentenceId {
+    /// The id as a table index.
     pub fn index(self) -> usize {
         self.0 as usize
     }
@@ -27,6 +91,7 @@ impl SentenceId {
 /// A piece of a candidate line.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Part {
+    /// Literal text.
     Text(String),
     /// The value of the sentence state's slot with this index.
     Slot(u32),
@@ -37,18 +102,22 @@ pub enum Part {
 pub struct CandidateDef {
     /// Stable id: a hash of the sentence state's name and the line's template.
     pub id: u32,
+    /// Text and slots, in speaking order.
     pub parts: Vec<Part>,
     /// The n-gram score the compiler ranked it by (log2 of a geometric-mean probability).
     pub score: f32,
 }
 
+/// A sentence state of the program: its slots and where its ranked candidates are.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SentenceDef {
+    /// The state's name, as the program's machines use it.
     pub name: NameId,
     /// The `VARIABLE` names, in the order `Part::Slot` indexes them.
     pub slots: Vec<NameId>,
     /// Candidates `first_candidate .. first_candidate + candidate_count`, best first.
     pub first_candidate: u32,
+    /// How many candidates it has.
     pub candidate_count: u32,
     /// How many of the best candidates the runtime chooses among (at least 1).
     pub choose_among: u32,
@@ -57,18 +126,24 @@ pub struct SentenceDef {
 /// A variable an agent of a scene starts with (`CityName = "Boston"`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AgentBinding {
+    /// The scene whose agent starts with the variable.
     pub scene: SceneId,
     /// The agent's index in the scene.
     pub agent: u32,
+    /// The variable's name.
     pub variable: NameId,
+    /// Its value, as spoken.
     pub value: String,
 }
 
 /// The program's speech section.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SpeechTable {
+    /// Sentence states, by [`SentenceId`].
     pub sentences: Vec<SentenceDef>,
+    /// Candidates of every sentence state, each state's run contiguous and best first.
     pub candidates: Vec<CandidateDef>,
+    /// Variables agents of scenes start with.
     pub bindings: Vec<AgentBinding>,
 }
 
@@ -77,10 +152,12 @@ pub struct SpeechTable {
 pub struct Unbound(pub String);
 
 impl SpeechTable {
+    /// Whether the program has no speech content.
     pub fn is_empty(&self) -> bool {
         self.sentences.is_empty() && self.bindings.is_empty()
     }
 
+    /// Sentence state `id`.
     pub fn sentence(&self, id: SentenceId) -> &SentenceDef {
         &self.sentences[id.index()]
     }

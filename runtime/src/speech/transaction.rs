@@ -22,14 +22,17 @@ pub enum Direction {
 /// A parsed `Transaction` modifier.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Transaction<'a> {
+    /// Which way the variable moves.
     pub direction: Direction,
+    /// The variable's name.
     pub variable: &'a str,
     /// `give NAME = VALUE`: the value (with `{Slot}`s); `None` moves an existing value.
     pub value: Option<&'a str>,
 }
 
 impl Transaction<'_> {
-    /// The variable the receiving side has afterwards, and whether the other side loses it.
+    /// Whether an existing value moves (the giving side loses it), rather than the partner
+    /// being given a new value.
     pub fn moves(&self) -> bool {
         self.value.is_none()
     }

@@ -145,7 +145,7 @@ fn lower_libraries(
 ) {
     for lib in libraries {
         if lib == "sim" {
-            for decl in ensemble_runtime::sim::declarations() {
+            for decl in ensemble_runtime::stdlib::declarations() {
                 module.library.append(LibraryState {
                     name: decl.name,
                     span: None,
@@ -153,6 +153,7 @@ fn lower_libraries(
                     terminal: decl.spec.terminal,
                     raises: decl.spec.raises,
                     doc: decl.spec.doc,
+                    standard: true,
                 });
             }
         } else {
@@ -205,6 +206,7 @@ fn lower_libraries(
                 },
                 raises: s.raises.clone(),
                 doc: s.doc.clone(),
+                standard: false,
             });
         }
     }

@@ -241,16 +241,42 @@ impl<G: 'static> Scene<G> {
     /// could not take its data back is entered afresh, a root machine that no longer exists
     /// halts the agent) and is listed in the report. Onto the program it was taken from, the
     /// scene goes on exactly as it would have: the next tick is the one after the save.
+    ///
+    /// Trace recording is off, as after [`Scene::new`]; [`Scene::restore_traced`] records from
+    /// the restore on.
     pub fn restore(
         program: Arc<Program>,
         library: StateLibrary<G>,
         game: G,
         snapshot: &SnapshotReader,
     ) -> Result<(Self, RestoreReport), SnapshotError> {
+        Self::restore_with(program, library, game, snapshot, false)
+    }
+
+    /// [`Scene::restore`] with trace recording on, so that the trace also has the entries of
+    /// states entered afresh as the scene is restored (turning recording on afterwards would
+    /// miss them), as [`Scene::new_traced`] has the tick-0 entries.
+    pub fn restore_traced(
+        program: Arc<Program>,
+        library: StateLibrary<G>,
+        game: G,
+        snapshot: &SnapshotReader,
+    ) -> Result<(Self, RestoreReport), SnapshotError> {
+        Self::restore_with(program, library, game, snapshot, true)
+    }
+
+    fn restore_with(
+        program: Arc<Program>,
+        library: StateLibrary<G>,
+        game: G,
+        snapshot: &SnapshotReader,
+        tracing: bool,
+    ) -> Result<(Self, RestoreReport), SnapshotError> {
         let saved: SavedScene = snapshot.get(SCENE_SECTION)?;
         saved.check()?;
         let mut scene = Scene::empty(program.clone(), library, game, saved.seed, 1)
             .map_err(|e| SnapshotError::Link(e.to_string()))?;
+        scene.tracing = tracing;
         scene.dt = saved.dt;
         scene.tick = saved.tick;
         scene.next_serial = saved.next_serial;

@@ -6,6 +6,7 @@ use crate::plan::task::{Lit, OpId, Operator, Task};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// For every literal, the operators that achieve it (Inampudi's ActionRelationMap).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AchieverIndex {
     map: BTreeMap<Lit, Vec<OpId>>,
@@ -57,11 +58,14 @@ impl AchieverIndex {
 /// (A-POP). Both give the same operators in the same order.
 #[derive(Clone, Copy)]
 pub enum Achievers<'a> {
+    /// Scan the task's operators (POP).
     Scan(&'a Task),
+    /// Look them up in the index (A-POP).
     Index(&'a AchieverIndex),
 }
 
 impl Achievers<'_> {
+    /// The operators that achieve `l`, in declaration order.
     pub fn of(&self, l: Lit) -> Vec<OpId> {
         match self {
             Achievers::Scan(task) => task

@@ -5,13 +5,20 @@
 use crate::plan::state::State;
 use crate::plan::task::{FactId, Lit, OpId, Operator, Task};
 
+/// A step of a partial plan: index into [`PartialPlan::steps`]; stable, removed steps keep
+/// their ids.
 pub type StepId = u32;
+/// The start step, *a_now*: its effects are [`PartialPlan::now`].
 pub const START: StepId = 0;
+/// The goal step: its preconditions are the task's goal.
 pub const GOAL: StepId = 1;
 
+/// What a step stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StepKind {
+    /// The start step (*a_now*).
     Start,
+    /// The goal step.
     Goal,
     /// An operator of the planner's action space.
     Op(OpId),
@@ -19,17 +26,25 @@ pub enum StepKind {
     External(u32),
 }
 
+/// How far execution of a step has come.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
+    /// Not begun: the plan may still drop or reorder it.
     NotStarted,
+    /// Being performed.
     Running,
+    /// Finished (the start step always is).
     Done,
 }
 
+/// A step of the plan with its execution status.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
+    /// What it stands for.
     pub kind: StepKind,
+    /// How far its execution has come.
     pub status: Status,
+    /// Dropped by a repair; the id stays taken so references remain valid.
     pub removed: bool,
     /// Execution order of started steps (start = 0).
     pub started_at: u32,
@@ -38,28 +53,39 @@ pub struct Step {
 /// ⟨producer, cond, consumer⟩: `producer` establishes `cond` for `consumer`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CausalLink {
+    /// The step that establishes the condition.
     pub producer: StepId,
+    /// The condition it establishes.
     pub cond: Lit,
+    /// The step that needs it.
     pub consumer: StepId,
 }
 
 /// A precondition of `consumer` that no causal link supports yet (D3: one tuple type).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OpenCondition {
+    /// The condition needed.
     pub cond: Lit,
+    /// The step that needs it.
     pub consumer: StepId,
 }
 
 /// A step that may fall between a causal link's producer and consumer and undo its condition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Threat {
+    /// The causal link threatened.
     pub link: CausalLink,
+    /// The step whose effect undoes the link's condition.
     pub step: StepId,
 }
 
+/// A partial-order plan in progress: its steps, ordering, causal links and open conditions.
+/// Complete when the agenda is empty and no step threatens a link.
 #[derive(Clone, Debug)]
 pub struct PartialPlan {
+    /// Every step, start and goal first; removed steps stay as tombstones.
     pub steps: Vec<Step>,
+    /// The causal links.
     pub links: Vec<CausalLink>,
     /// A stack (LIFO), as in the thesis; conditions are pushed in reverse so the first
     /// precondition is handled first (D8).
@@ -111,6 +137,7 @@ impl PartialPlan {
         p
     }
 
+    /// Step `s`.
     pub fn step(&self, s: StepId) -> &Step {
         &self.steps[s as usize]
     }
@@ -497,10 +524,12 @@ impl PartialPlan {
         self.future_steps().count()
     }
 
+    /// Whether no operator step is left to perform.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
+    /// A step's name for traces: `start`, `goal`, or its operator's name.
     pub fn step_name(&self, task: &Task, s: StepId) -> String {
         match self.step(s).kind {
             StepKind::Start => "start".into(),

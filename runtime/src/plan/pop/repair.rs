@@ -23,6 +23,7 @@ use super::search::{PopConfig, PopOutcome, complete};
 use crate::plan::state::State;
 use crate::plan::task::{Operator, Task};
 
+/// How a D-POP repair ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RepairOutcome {
     /// The existing plan was repaired locally.
@@ -33,12 +34,16 @@ pub enum RepairOutcome {
     Failed(PopOutcome),
 }
 
+/// What a D-POP repair did, for the trace and the tests.
 #[derive(Clone, Debug)]
 pub struct RepairReport {
+    /// Repaired, replanned or failed.
     pub outcome: RepairOutcome,
     /// Steps removed by consistency propagation.
     pub removed: Vec<StepId>,
+    /// Links dropped because the action produced their condition (over-consistency).
     pub over_consistent: usize,
+    /// Links dropped because their condition no longer holds (under-consistency).
     pub under_consistent: usize,
     /// Partial plans visited while completing the repair (and replanning, if needed).
     pub nodes: u64,

@@ -12,6 +12,7 @@ use crate::plan::heuristic::RelaxedExploration;
 use crate::plan::state::State;
 use crate::plan::task::Task;
 
+/// Bounds of a POP search.
 #[derive(Clone, Copy, Debug)]
 pub struct PopConfig {
     /// Most operator steps a plan may have (the deepening stops there).
@@ -29,6 +30,7 @@ impl Default for PopConfig {
     }
 }
 
+/// How a POP search ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PopOutcome {
     /// A complete plan (no open conditions, no threats).
@@ -39,9 +41,12 @@ pub enum PopOutcome {
     LimitReached,
 }
 
+/// The outcome of a POP search.
 #[derive(Clone, Debug)]
 pub struct PopResult {
+    /// Found, unsolvable or limited.
     pub outcome: PopOutcome,
+    /// The complete plan, when one was found.
     pub plan: Option<PartialPlan>,
     /// Partial plans visited.
     pub nodes: u64,

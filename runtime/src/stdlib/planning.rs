@@ -1,4 +1,4 @@
-//! Planning agents in the simulated world: the `Plan` library state, each agent's world (what is
+//! Planning agents: the `Plan` library state, each agent's world (what is
 //! true and what the agent believes), and the world events a scene scripts.
 //!
 //! - **The world of an agent.** For every (agent, problem) the world keeps the *truth* — the
@@ -18,17 +18,17 @@
 //!   and fact names; when it cannot, it plans again from the belief and the reload report says
 //!   why. [`PlanningWorld::reload`] carries truths and beliefs across by problem and fact names.
 
-use super::SimWorld;
 use crate::hsm::{AgentId, Scene, StateCode, StateCx};
 use crate::plan::agent::{Decision, Executive, Next, Note, remap_state};
 use crate::plan::section::{ProblemDef, WorldChange};
 use crate::plan::{OpId, Operator, State};
 use crate::program::{Modifier, Program, SceneId};
 use crate::trace::EventKind;
+use crate::world::World;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-type Cx<'a> = StateCx<'a, SimWorld>;
+type Cx<'a, W> = StateCx<'a, W>;
 
 /// Raised by `Plan` when the goal holds.
 pub const PLAN_SUCCEEDED: &str = "PlanSucceeded";
@@ -197,7 +197,7 @@ impl PlanningWorld {
 
 /// Fires the scene's due world events and records what they change in its trace: what a game
 /// (or `ensemble run`) does once per tick, after `Scene::tick`.
-pub fn fire_world_events(scene: &mut Scene<SimWorld>) {
+pub fn fire_world_events<W: World + 'static>(scene: &mut Scene<W>) {
     let program = scene.program().clone();
     let now = scene.now();
     // An event names its agent by place in the program's scene; the running scene keeps the
@@ -213,7 +213,11 @@ pub fn fire_world_events(scene: &mut Scene<SimWorld>) {
         })
         .collect();
     let mut out = Vec::new();
-    scene.game.planning.tick(&program, now, &agents, &mut out);
+    scene
+        .game
+        .standard_mut()
+        .planning
+        .tick(&program, now, &agents, &mut out);
     for (agent, kind) in out {
         scene.record_external(agent, kind);
     }
@@ -244,7 +248,7 @@ impl Plan {
     }
 
     /// The problem the state's modifier names.
-    fn resolve(cx: &mut Cx<'_>) -> Option<u32> {
+    fn resolve<W: World>(cx: &mut Cx<'_, W>) -> Option<u32> {
         let program = cx.program;
         let found = match cx.modifier() {
             Modifier::Text(n) => program.planning.problem_by_name(n),
@@ -270,7 +274,7 @@ impl Plan {
 
     /// Records the decision's notes and carries out what comes next. Actions that no machine
     /// performs complete at once, so this loops until an action takes time or the plan ends.
-    fn follow(&mut self, cx: &mut Cx<'_>, mut d: Decision) {
+    fn follow<W: World>(&mut self, cx: &mut Cx<'_, W>, mut d: Decision) {
         let Some(problem) = self.problem else { return };
         let program = cx.program;
         let def = Self::def(program, problem);
@@ -278,7 +282,11 @@ impl Plan {
         // Bounded by the plan's length: each loop completes one action or stops.
         for _ in 0..=def.task.operators.len() * 4 + 8 {
             let exec = self.exec.as_mut().expect("an executive while planning");
-            cx.game.planning.world(program, me, problem).belief = exec.belief().clone();
+            cx.game
+                .standard_mut()
+                .planning
+                .world(program, me, problem)
+                .belief = exec.belief().clone();
             let problem_name = program.shared_name(def.name);
             let names = |v: &[OpId]| -> Vec<Arc<str>> {
                 v.iter()
@@ -345,13 +353,13 @@ impl Plan {
     }
 
     /// The current action ended (`machine_ok`: its machine did not fail, or it has none).
-    fn complete(&mut self, cx: &mut Cx<'_>, machine_ok: bool) -> Decision {
+    fn complete<W: World>(&mut self, cx: &mut Cx<'_, W>, machine_ok: bool) -> Decision {
         let problem = self.problem.expect("a problem while planning");
         let program = cx.program;
         let def = Self::def(program, problem);
         let exec = self.exec.as_mut().expect("an executive while planning");
         let me = cx.agent;
-        let world = cx.game.planning.world(program, me, problem);
+        let world = cx.game.standard_mut().planning.world(program, me, problem);
         let op = exec.current().map(|o| (o, def.task.op(o)));
         let ok = machine_ok && op.is_some_and(|(_, o)| o.is_applicable(&world.truth));
         if let Some((o, operator)) = op {
@@ -371,18 +379,18 @@ impl Plan {
                 }
             });
         }
-        let world = cx.game.planning.world(program, me, problem);
+        let world = cx.game.standard_mut().planning.world(program, me, problem);
         world.seen.clear(); // seeing the world now covers what was seen before
         let truth = world.truth.clone();
         exec.action_ended(def, ok, &truth)
     }
 
     /// Reacts to world changes the agent saw happen.
-    fn notice(&mut self, cx: &mut Cx<'_>) {
+    fn notice<W: World>(&mut self, cx: &mut Cx<'_, W>) {
         let Some(problem) = self.problem else { return };
         let program = cx.program;
         let me = cx.agent;
-        let world = cx.game.planning.world(program, me, problem);
+        let world = cx.game.standard_mut().planning.world(program, me, problem);
         if world.seen.is_empty() {
             return;
         }
@@ -410,8 +418,8 @@ impl Plan {
     }
 }
 
-impl StateCode<SimWorld> for Plan {
-    fn init(&mut self, cx: &mut Cx<'_>) {
+impl<W: World + 'static> StateCode<W> for Plan {
+    fn init(&mut self, cx: &mut Cx<'_, W>) {
         let Some(problem) = Self::resolve(cx) else {
             self.done = true;
             return;
@@ -419,7 +427,7 @@ impl StateCode<SimWorld> for Plan {
         self.problem = Some(problem);
         let program = cx.program;
         let me = cx.agent;
-        let world = cx.game.planning.world(program, me, problem);
+        let world = cx.game.standard_mut().planning.world(program, me, problem);
         if !world.seen.is_empty() {
             // Seen while doing something else: the agent knows.
             world.seen.clear();
@@ -431,13 +439,13 @@ impl StateCode<SimWorld> for Plan {
         self.follow(cx, d);
     }
 
-    fn update(&mut self, cx: &mut Cx<'_>, _dt: f64) {
+    fn update(&mut self, cx: &mut Cx<'_, W>, _dt: f64) {
         if !self.done {
             self.notice(cx);
         }
     }
 
-    fn on_child_ended(&mut self, cx: &mut Cx<'_>, failed: bool) -> bool {
+    fn on_child_ended(&mut self, cx: &mut Cx<'_, W>, failed: bool) -> bool {
         if self.done || self.exec.is_none() {
             return false;
         }
@@ -452,7 +460,7 @@ impl StateCode<SimWorld> for Plan {
     fn restore(&mut self, program: &Program, data: &[u8]) -> Result<(), String> {
         self.take_saved(program, data)
     }
-    fn on_reload(&mut self, cx: &mut Cx<'_>, old: &Program) -> Option<String> {
+    fn on_reload(&mut self, cx: &mut Cx<'_, W>, old: &Program) -> Option<String> {
         let (Some(old_problem), Some(exec)) = (self.problem, self.exec.as_mut()) else {
             return None;
         };

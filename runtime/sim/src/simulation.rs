@@ -20,14 +20,14 @@
 //! nothing here draws random numbers, so the same program, scene and seed give the same trace
 //! whoever hosts it.
 
-use super::interactions::{Interactions, Presence};
 use super::{SimWorld, library};
-use crate::hpmm::chat::parse_player_line;
-use crate::hpmm::{ChatError, ChatScene, Input};
-use crate::hsm::{AgentId, AgentStatus, LinkError, ReloadReport, Scene, SceneError};
-use crate::program::Program;
-use crate::script::ScriptInstance;
-use crate::trace::{EventKind, TraceEvent};
+use ensemble_runtime::hpmm::chat::parse_player_line;
+use ensemble_runtime::hpmm::{ChatError, ChatScene, Input};
+use ensemble_runtime::hsm::{AgentId, AgentStatus, LinkError, ReloadReport, Scene, SceneError};
+use ensemble_runtime::interactions::{DrivenKind, Interactions, Presence};
+use ensemble_runtime::program::Program;
+use ensemble_runtime::script::ScriptInstance;
+use ensemble_runtime::trace::{EventKind, TraceEvent};
 use std::collections::VecDeque;
 use std::sync::Arc;
 use thiserror::Error;
@@ -108,6 +108,17 @@ pub enum AgentKind {
     Player,
     /// The social agent of a conversation scene.
     Social,
+}
+
+impl From<DrivenKind> for AgentKind {
+    fn from(kind: DrivenKind) -> Self {
+        match kind {
+            DrivenKind::Ambient => AgentKind::Ambient,
+            DrivenKind::Spawned => AgentKind::Spawned,
+            DrivenKind::Proxy => AgentKind::Proxy,
+            DrivenKind::Player => AgentKind::Player,
+        }
+    }
 }
 
 /// One active state of an agent's frame stack.
@@ -249,7 +260,8 @@ impl Line {
     }
 }
 
-/// A scene of a program, running.
+/// A scene of a program, running. It records the trace (what `ensemble run` prints and the
+/// editor shows) from tick 0: take the events regularly with [`Simulation::take_events`].
 pub struct Simulation {
     running: Running,
     name: String,
@@ -277,16 +289,18 @@ impl Simulation {
             .iter()
             .any(|c| program.name(c.name) == name)
         {
-            Running::Chat(Box::new(ChatScene::new(program.clone(), name, seed)?))
+            let mut chat = ChatScene::new(program.clone(), name, seed)?;
+            chat.set_tracing(true);
+            Running::Chat(Box::new(chat))
         } else if let Some(id) = program.scene_by_name(name) {
-            let world = SimWorld::for_scene(&program, id);
-            let scene = match Scene::new(program.clone(), library(), name, world, seed) {
+            let world = SimWorld::for_scene(&program, id).with_failure_rate(options.fail_rate);
+            // The trace is what the CLI prints and the editor shows: recorded from tick 0.
+            let scene = match Scene::new_traced(program.clone(), library(), name, world, seed) {
                 Ok(s) => s,
                 Err(SceneError::Link(e)) => return Err(e.into()),
                 Err(SceneError::UnknownScene { .. }) => unreachable!("found above"),
             };
-            let interactions =
-                Interactions::new(&program, id, seed).with_failure_rate(options.fail_rate);
+            let interactions = Interactions::new(&program, id, seed);
             Running::Machines {
                 scene: Box::new(scene),
                 interactions: Box::new(interactions),
@@ -408,7 +422,7 @@ impl Simulation {
                 }
                 interactions.advance(scene);
                 // World events for planning agents (docs/formats/scene.md).
-                super::planning::fire_world_events(scene);
+                ensemble_runtime::stdlib::fire_world_events(scene);
             }
             Running::Chat(chat) => chat.step(),
         }
@@ -525,7 +539,7 @@ impl Simulation {
                         let body = world.bodies.get(id.index());
                         let (kind, at) = match interactions.presence(program, world, id, now) {
                             None => (AgentKind::Machine, body.map(|b| [b.x, b.y])),
-                            Some(Presence { kind, at }) => (kind, at),
+                            Some(Presence { kind, at }) => (kind.into(), at),
                         };
                         AgentView {
                             id,
@@ -620,7 +634,7 @@ impl Simulation {
             .iter()
             .enumerate()
             .map(|(i, space)| {
-                let b = agent.space_belief(crate::hpmm::model::SpaceId(i as u32));
+                let b = agent.space_belief(ensemble_runtime::hpmm::model::SpaceId(i as u32));
                 SpaceBelief {
                     start: space.start().index() - space.first_state as usize,
                     space: program.shared_name(space.name),
@@ -649,3 +663,14 @@ pub fn scene_names(program: &Program) -> Vec<String> {
         )
         .collect()
 }
+
+// A simulation, its scene, the scene's library and world move to another thread whole (the
+// editor's preview thread, a game's worker): a field that is not `Send` fails this build rather
+// than a game's.
+const _: () = {
+    const fn assert_send<T: Send>() {}
+    assert_send::<Scene<SimWorld>>();
+    assert_send::<ensemble_runtime::hsm::StateLibrary<SimWorld>>();
+    assert_send::<Simulation>();
+    assert_send::<ChatScene>();
+};

@@ -1,4 +1,4 @@
-//! The `Plan` state in the simulated world, on programs built by hand: a plan carried out
+//! The `Plan` state in a world of the tests, on programs built by hand: a plan carried out
 //! through action machines, a world event seen or discovered later, an action machine that
 //! fails, and a hot reload in the middle of a plan.
 
@@ -8,7 +8,8 @@ use crate::plan::pop::AchieverIndex;
 use crate::plan::section::{ActionDef, Planner, Planning, WorldEventDef};
 use crate::plan::{Heuristic, Task, fixtures};
 use crate::program::*;
-use crate::sim;
+use crate::stdlib;
+use crate::stdlib::tests::Stagehand;
 
 /// Names, interned in order.
 #[derive(Default)]
@@ -37,7 +38,7 @@ fn program(
 ) -> Arc<Program> {
     let mut n = Names::default();
     let lib_names = ["Start", "Finish", "Fail", "Plan", "Wait"];
-    let decls = sim::declarations();
+    let decls = stdlib::declarations();
     let library: Vec<LibraryState> = lib_names
         .iter()
         .map(|name| {
@@ -185,13 +186,13 @@ fn program(
 }
 
 /// The program's scene, started.
-fn scene(p: &Arc<Program>) -> Scene<SimWorld> {
-    let world = SimWorld::for_scene(p, SceneId(0));
-    Scene::new(p.clone(), sim::library(), "evening", world, 7).unwrap()
+fn scene(p: &Arc<Program>) -> Scene<Stagehand> {
+    let world = Stagehand::for_scene(p, SceneId(0));
+    Scene::new_traced(p.clone(), stdlib::library(), "evening", world, 7).unwrap()
 }
 
 /// Runs the scene like `ensemble run` does; returns its trace as compact lines.
-fn run(p: &Arc<Program>, ticks: u32) -> (Scene<SimWorld>, Vec<String>) {
+fn run(p: &Arc<Program>, ticks: u32) -> (Scene<Stagehand>, Vec<String>) {
     let mut s = scene(p);
     let mut lines = Vec::new();
     for t in 0..=ticks {
@@ -318,7 +319,7 @@ fn minmin_plans_again_after_every_action() {
 }
 
 /// The dinner date planned with A*, `ticks` into the scene.
-fn dinner_after(ticks: u32) -> (Arc<Program>, Scene<SimWorld>) {
+fn dinner_after(ticks: u32) -> (Arc<Program>, Scene<Stagehand>) {
     let p = program(
         fixtures::dinner_date(),
         Planner::AStar(Heuristic::Max),
@@ -356,7 +357,7 @@ fn a_reload_mid_plan_carries_the_plan_by_name() {
         "{:?}",
         r.fallbacks
     );
-    s.game.planning.reload(&p, &p2, Some(SceneId(0)));
+    s.game.standard.planning.reload(&p, &p2, Some(SceneId(0)));
     let ev: Vec<String> = s.take_events().iter().filter_map(compact).collect();
     assert!(
         ev.iter().any(|l| l.starts_with("replan")

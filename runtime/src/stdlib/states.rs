@@ -1,194 +1,131 @@
 //! The standard library states. Each is small on purpose: behaviour lives in the machines that
 //! designers author; these are the verbs those machines are built from.
 
-use super::SimWorld;
-use crate::hsm::{Inert, Message, StateCode, StateCx, StateLibrary, StateSpec};
-use crate::program::{Modifier, ModifierKind, Program, Terminal};
+use crate::hsm::{Inert, Message, StateCode, StateCx, StateLibrary};
+use crate::program::{Modifier, NameId, Program};
 use crate::snapshot::{decode, encode};
 use crate::speech::transaction::{self, Direction};
+use crate::world::{self, Destination, LineId, MoveEvent, World, WorldCx};
 
-type Cx<'a> = StateCx<'a, SimWorld>;
+type Cx<'a, W> = StateCx<'a, W>;
 
 /// How often an unanswered conversation request is repeated, seconds.
 const REQUEST_RETRY: f64 = 1.0;
 
-pub(super) fn register(lib: &mut StateLibrary<SimWorld>) {
-    use ModifierKind as M;
-    lib.register(
-        "Start",
-        StateSpec::new(M::None)
-            .raises(["Empty"])
-            .doc("Entry state: raises Empty at once."),
-        || Box::new(Start),
-    );
-    lib.register(
-        "Finish",
-        StateSpec::new(M::None)
-            .terminal(Terminal::End)
-            .raises(Vec::<String>::new())
-            .doc("Ends the machine; its host receives EndStateMachine."),
-        || Box::new(Inert),
-    );
-    lib.register(
-        "Fail",
-        StateSpec::new(M::None)
-            .terminal(Terminal::Failure)
-            .raises(Vec::<String>::new())
-            .doc("Ends the machine in failure; its host receives StateMachineFailed."),
-        || Box::new(Inert),
-    );
-    lib.register(
-        "Goto",
-        StateSpec::new(M::Location)
-            .raises(["ReachedLocation", "NoPath"])
-            .doc("Walks to the location (along the navigation graph's PPA* path when the project has one, else straight); raises ReachedLocation on arrival, NoPath when the graph has no way there (it waits, and walks on if a door opens)."),
-        || Box::new(Goto { arrived: false, route: None }),
-    );
-    lib.register(
-        "Wait",
-        StateSpec::new(M::Number)
-            .raises(["Done"])
-            .doc("Waits the given number of seconds; raises Done."),
-        || Box::new(Wait { left: 0.0 }),
-    );
-    lib.register(
-        "WaitForConversation",
-        StateSpec::new(M::None)
-            .raises(["ConversationCoupled"])
-            .doc("Accepts the first RequestConversation message; raises ConversationCoupled."),
-        || Box::new(WaitForConversation),
-    );
-    lib.register(
-        "RequestConversation",
-        StateSpec::new(M::Agent)
-            .raises(["ConversationCoupled"])
-            .doc("Asks the agent for a conversation every second until it accepts; raises ConversationCoupled."),
-        || Box::new(RequestConversation { since_sent: 0.0 }),
-    );
-    lib.register(
-        "TalkStateMachine",
-        StateSpec::new(M::Machine)
-            .raises(["EndStateMachine", "StateMachineFailed"])
-            .doc("Hosts a conversation machine: passes turns to the partner and ends when either side finishes."),
-        || Box::new(Talk { partner_left: false }),
-    );
-    lib.register(
-        "Say",
-        StateSpec::new(M::Text)
-            .raises(["FinishStatement", "WaitForResponse"])
-            .doc("Says the text. Then raises FinishStatement if the state has that transition; otherwise yields the turn and raises WaitForResponse when the partner has answered."),
-        || Box::new(Say::new(Line::Modifier)),
-    );
-    lib.register(
-        "Salutation",
-        StateSpec::new(M::None)
-            .raises(["FinishStatement", "WaitForResponse"])
-            .doc("One-off state: says a canned greeting (\"Hi.\" or \"Hello.\"), then behaves like Say."),
-        || Box::new(Say::new(Line::Canned(&["Hi.", "Hello."]))),
-    );
-    lib.register(
-        "OneOff",
-        StateSpec::new(M::Text)
-            .raises(["FinishStatement", "WaitForResponse"])
-            .doc("One-off state: says one of the canned lines of its modifier, separated by `|` (\"OK.|Sure.\"), chosen by the seeded stream; then behaves like Say."),
-        || Box::new(Say::new(Line::OneOff)),
-    );
-    lib.register(
-        "Dialog",
-        StateSpec::new(M::Text)
-            .raises(["FinishStatement", "WaitForResponse"])
-            .doc("Dialog state: speaks the sentence state its modifier names, choosing among its best candidates by weight and filling its VARIABLE slots from the agent's variables (then the partner's); then behaves like Say."),
-        || Box::new(Say::new(Line::Sentence)),
-    );
-    lib.register(
-        "Set",
-        StateSpec::new(M::Text)
-            .raises(["Done"])
-            .doc("Binds one of the agent's variables, written `Name = value` (\"CityName = Boston\"); raises Done."),
-        || Box::new(Set),
-    );
-    lib.register(
-        "Transaction",
-        StateSpec::new(M::Text)
-            .raises(["Done", "Failed"])
-            .doc("Special state: a side effect inside the conversation. `give Name = value` gives the partner a variable (`{Slot}`s filled like a dialog state's), `give Name` moves the agent's own to the partner, `take Name` moves the partner's to the agent; each change is an add/del trace event. Raises Done, or Failed when the value to move is missing; does nothing once the partner has left."),
-        || Box::new(Transaction),
-    );
-    lib.register(
-        "Has",
-        StateSpec::new(M::Text)
-            .raises(["Yes", "No"])
-            .doc("Raises Yes if the agent has the variable its modifier names (from the scene, a Set or a transaction), else No."),
-        || Box::new(Has),
-    );
-    lib.register(
-        "Listen",
-        StateSpec::new(M::None).doc(
-            "Waits for a message; its transitions are named after the messages it listens for.",
-        ),
-        || Box::new(Inert),
-    );
-    lib.register(
-        "Plan",
-        StateSpec::new(M::Text)
-            .raises([super::planning::PLAN_SUCCEEDED, super::planning::PLAN_FAILED])
-            .doc("Plans for the planning problem its modifier names, from what the agent believes; runs each action through the machine the action names; replans when that machine fails or the world is not as expected. Raises PlanSucceeded when the goal holds, PlanFailed when no plan reaches it."),
-        || Box::new(super::planning::Plan::new()),
-    );
-    lib.register(
-        "FinishTalkState",
-        StateSpec::new(M::None)
-            .raises(["FinishTalk"])
-            .doc("Post-conversation wrap-up for 1.5 to 2.5 s; raises FinishTalk."),
-        || Box::new(Wait { left: f64::NAN }),
-    );
+pub(super) fn register<W: World + 'static>(lib: &mut StateLibrary<W>) {
+    for d in super::DECLARATIONS {
+        let make: fn() -> Box<dyn StateCode<W>> = match d.name {
+            super::START => || Box::new(Start),
+            super::FINISH | super::FAIL | super::LISTEN => || Box::new(Inert),
+            super::GOTO => || {
+                Box::new(Goto {
+                    arrived: false,
+                    moving: false,
+                })
+            },
+            super::WAIT => || Box::new(Wait { left: 0.0 }),
+            super::WAIT_FOR_CONVERSATION => || Box::new(WaitForConversation),
+            super::REQUEST_CONVERSATION => || Box::new(RequestConversation { since_sent: 0.0 }),
+            super::TALK_STATE_MACHINE => || {
+                Box::new(Talk {
+                    partner_left: false,
+                })
+            },
+            super::SAY => || Box::new(Say::new(Line::Modifier)),
+            super::SALUTATION => || Box::new(Say::new(Line::Canned(&["Hi.", "Hello."]))),
+            super::ONE_OFF => || Box::new(Say::new(Line::OneOff)),
+            super::DIALOG => || Box::new(Say::new(Line::Sentence)),
+            super::SET => || Box::new(Set),
+            super::TRANSACTION => || Box::new(Transaction),
+            super::HAS => || Box::new(Has),
+            super::PLAN => || Box::new(super::planning::Plan::new()),
+            super::FINISH_TALK_STATE => || Box::new(Wait { left: f64::NAN }),
+            other => unreachable!("standard state `{other}` is declared but has no code"),
+        };
+        lib.register(d.name, d.spec(), make);
+    }
+}
+
+/// The world's side of a call into state code: the game's world and what it is handed with a
+/// request (`dt` 0 as a state is entered).
+fn seam<'c, W>(cx: &'c mut Cx<'_, W>, dt: f64) -> (&'c mut W, WorldCx<'c>) {
+    (
+        &mut *cx.game,
+        WorldCx {
+            program: cx.program,
+            now: cx.now,
+            dt,
+            rng: &mut *cx.rng,
+            trace: &mut cx.out.events,
+        },
+    )
 }
 
 struct Start;
-impl StateCode<SimWorld> for Start {
-    fn init(&mut self, cx: &mut Cx<'_>) {
+impl<W: World + 'static> StateCode<W> for Start {
+    fn init(&mut self, cx: &mut Cx<'_, W>) {
         cx.raise("Empty");
     }
 }
 
+/// `Goto`: asks the world to move the agent to the location and follows the move.
 struct Goto {
     arrived: bool,
-    route: Option<super::walk::Route>,
+    /// A move is open in the world (stopped when the state is left).
+    moving: bool,
 }
 
 impl Goto {
-    fn step(&mut self, cx: &mut Cx<'_>, dt: f64) {
-        let Modifier::Location(location) = cx.modifier() else {
+    fn step<W: World>(&mut self, cx: &mut Cx<'_, W>, dt: f64) {
+        if !self.moving {
             return;
-        };
-        if super::walk::walk_to(cx, location, &mut self.route, dt) && !self.arrived {
-            self.arrived = true;
-            cx.raise("ReachedLocation");
+        }
+        let agent = cx.agent;
+        let (world, mut wcx) = seam(cx, dt);
+        match world.follow_move(agent, &mut wcx) {
+            Some(MoveEvent::Arrived) if !self.arrived => {
+                self.arrived = true;
+                cx.raise("ReachedLocation");
+            }
+            Some(MoveEvent::NoPath) => cx.raise("NoPath"),
+            Some(MoveEvent::Failed(why)) => {
+                // The world gave up: as far as the machine can tell, there is no way there.
+                let state = cx.state_name().to_string();
+                cx.error(format!("{state}: the move failed: {why}"));
+                cx.raise("NoPath");
+            }
+            _ => {}
         }
     }
 }
 
-impl StateCode<SimWorld> for Goto {
-    fn init(&mut self, cx: &mut Cx<'_>) {
+impl<W: World + 'static> StateCode<W> for Goto {
+    fn init(&mut self, cx: &mut Cx<'_, W>) {
+        let Modifier::Location(location) = cx.modifier() else {
+            return;
+        };
+        let agent = cx.agent;
+        let (world, mut wcx) = seam(cx, 0.0);
+        world.move_to(agent, Destination::Location(location), &mut wcx);
+        self.moving = true;
         self.step(cx, 0.0);
     }
-    fn update(&mut self, cx: &mut Cx<'_>, dt: f64) {
+    fn update(&mut self, cx: &mut Cx<'_, W>, dt: f64) {
         self.step(cx, dt);
     }
-    fn cleanup(&mut self, cx: &mut Cx<'_>) {
-        // The walk is over (arrived, or interrupted): nothing is ahead any more.
-        let agent = cx.agent;
-        cx.game.set_walk(agent, None);
+    fn cleanup(&mut self, cx: &mut Cx<'_, W>) {
+        // The walk is over (arrived, or interrupted).
+        if self.moving {
+            let agent = cx.agent;
+            cx.game.stop_move(agent);
+        }
     }
+    // The move itself (its route, where the body is) is the world's to save.
     fn save(&self, _program: &Program) -> Vec<u8> {
-        encode(&(self.arrived, self.route.as_ref().map(|r| r.to_saved())))
+        encode(&(self.arrived, self.moving))
     }
-    fn restore(&mut self, program: &Program, data: &[u8]) -> Result<(), String> {
-        let (arrived, route): (bool, Option<super::walk::SavedRoute>) = decode(data)?;
-        self.arrived = arrived;
-        self.route = route
-            .map(|r| super::walk::Route::from_saved(r, program))
-            .transpose()?;
+    fn restore(&mut self, _program: &Program, data: &[u8]) -> Result<(), String> {
+        (self.arrived, self.moving) = decode(data)?;
         Ok(())
     }
 }
@@ -199,14 +136,14 @@ struct Wait {
     left: f64,
 }
 
-impl StateCode<SimWorld> for Wait {
-    fn init(&mut self, cx: &mut Cx<'_>) {
+impl<W: World + 'static> StateCode<W> for Wait {
+    fn init(&mut self, cx: &mut Cx<'_, W>) {
         self.left = match cx.number() {
             Some(seconds) => seconds,
             None => cx.rng.range_f64(1.5, 2.5),
         };
     }
-    fn update(&mut self, cx: &mut Cx<'_>, dt: f64) {
+    fn update(&mut self, cx: &mut Cx<'_, W>, dt: f64) {
         if self.left > 0.0 {
             self.left -= dt;
             if self.left <= 0.0 {
@@ -229,13 +166,15 @@ impl StateCode<SimWorld> for Wait {
 }
 
 struct WaitForConversation;
-impl StateCode<SimWorld> for WaitForConversation {
-    fn on_message(&mut self, cx: &mut Cx<'_>, msg: &Message) -> bool {
-        if !cx.message_is(msg, "RequestConversation") || cx.game.partner(cx.agent).is_some() {
+impl<W: World + 'static> StateCode<W> for WaitForConversation {
+    fn on_message(&mut self, cx: &mut Cx<'_, W>, msg: &Message) -> bool {
+        if !cx.message_is(msg, "RequestConversation")
+            || cx.game.standard().partner(cx.agent).is_some()
+        {
             return false;
         }
         let me = cx.agent;
-        cx.game.set_partner(me, Some(msg.from));
+        cx.game.standard_mut().set_partner(me, Some(msg.from));
         cx.send_to(msg.from, "ConversationCoupled");
         cx.raise("ConversationCoupled");
         true
@@ -248,7 +187,7 @@ struct RequestConversation {
 
 impl RequestConversation {
     /// Sends the request; `false` when the agent is not (yet) in the scene.
-    fn request(&mut self, cx: &mut Cx<'_>) -> bool {
+    fn request<W: World>(&mut self, cx: &mut Cx<'_, W>) -> bool {
         self.since_sent = 0.0;
         match cx.modifier_agent() {
             Some(other) => {
@@ -260,15 +199,15 @@ impl RequestConversation {
     }
 }
 
-impl StateCode<SimWorld> for RequestConversation {
-    fn init(&mut self, cx: &mut Cx<'_>) {
+impl<W: World + 'static> StateCode<W> for RequestConversation {
+    fn init(&mut self, cx: &mut Cx<'_, W>) {
         // At tick 0 the agent asked for may not have been created yet (agents start in scene
         // order): ask again on the first update instead of reporting it.
         if !self.request(cx) {
             self.since_sent = REQUEST_RETRY;
         }
     }
-    fn update(&mut self, cx: &mut Cx<'_>, dt: f64) {
+    fn update(&mut self, cx: &mut Cx<'_, W>, dt: f64) {
         self.since_sent += dt;
         if self.since_sent >= REQUEST_RETRY && !self.request(cx) {
             let state = cx.state_name().to_string();
@@ -277,12 +216,12 @@ impl StateCode<SimWorld> for RequestConversation {
             ));
         }
     }
-    fn on_message(&mut self, cx: &mut Cx<'_>, msg: &Message) -> bool {
+    fn on_message(&mut self, cx: &mut Cx<'_, W>, msg: &Message) -> bool {
         if !cx.message_is(msg, "ConversationCoupled") {
             return false;
         }
         let me = cx.agent;
-        cx.game.set_partner(me, Some(msg.from));
+        cx.game.standard_mut().set_partner(me, Some(msg.from));
         cx.raise("ConversationCoupled");
         true
     }
@@ -299,18 +238,18 @@ impl StateCode<SimWorld> for RequestConversation {
 /// `AwaitingResponse` up; the host passes `YourTurn` to the partner. When either side's host is
 /// left — its machine finished, or something interrupted it (a message, a failure) — it uncouples
 /// the partner at once and tells it `ConversationEnded`. The partner's conversation is then over:
-/// nothing in it speaks or trades any more (`SimWorld::conversation_over`), a state waiting for a
+/// nothing in it speaks or trades any more (`StandardState::conversation_over`), a state waiting for a
 /// response takes the message as one (so a last line followed by `Finish` ends normally), and the
 /// host ends the machine with `EndStateMachine` on its next update.
 struct Talk {
     partner_left: bool,
 }
 
-impl StateCode<SimWorld> for Talk {
-    fn init(&mut self, cx: &mut Cx<'_>) {
+impl<W: World + 'static> StateCode<W> for Talk {
+    fn init(&mut self, cx: &mut Cx<'_, W>) {
         let me = cx.agent;
-        cx.game.set_talking(me, true);
-        if cx.game.partner(me).is_none() {
+        cx.game.standard_mut().set_talking(me, true);
+        if cx.game.standard().partner(me).is_none() {
             // Nobody to talk with: say so, and end the conversation rather than stall in it.
             let state = cx.state_name().to_string();
             cx.error(format!(
@@ -319,38 +258,38 @@ impl StateCode<SimWorld> for Talk {
             self.partner_left = true;
         }
     }
-    fn update(&mut self, cx: &mut Cx<'_>, _dt: f64) {
+    fn update(&mut self, cx: &mut Cx<'_, W>, _dt: f64) {
         if self.partner_left {
             cx.raise("EndStateMachine");
         }
     }
-    fn cleanup(&mut self, cx: &mut Cx<'_>) {
+    fn cleanup(&mut self, cx: &mut Cx<'_, W>) {
         let me = cx.agent;
-        if let Some(partner) = cx.game.partner(me)
+        if let Some(partner) = cx.game.standard().partner(me)
             && !self.partner_left
         {
             cx.send_to(partner, "ConversationEnded");
             // The world is shared: the partner's conversation is over from now on, not only
             // once the message arrives (next tick). Otherwise a partner the scene updates later
             // in this tick would still trade with us — a hand-over after we were called away.
-            if cx.game.partner(partner) == Some(me) {
-                cx.game.set_partner(partner, None);
+            if cx.game.standard().partner(partner) == Some(me) {
+                cx.game.standard_mut().set_partner(partner, None);
             }
         }
-        cx.game.set_partner(me, None);
-        cx.game.set_talking(me, false);
+        cx.game.standard_mut().set_partner(me, None);
+        cx.game.standard_mut().set_talking(me, false);
     }
-    fn on_message(&mut self, cx: &mut Cx<'_>, msg: &Message) -> bool {
+    fn on_message(&mut self, cx: &mut Cx<'_, W>, msg: &Message) -> bool {
         if cx.message_is(msg, "AwaitingResponse") {
             // Without a partner (it has left) the waiting state is woken by ConversationEnded.
-            if let Some(partner) = cx.game.partner(cx.agent) {
+            if let Some(partner) = cx.game.standard().partner(cx.agent) {
                 cx.send_to(partner, "YourTurn");
             }
             true
         } else if cx.message_is(msg, "ConversationEnded") {
             self.partner_left = true;
             let me = cx.agent;
-            cx.game.set_partner(me, None);
+            cx.game.standard_mut().set_partner(me, None);
             false // let the child take it as its response first
         } else {
             false
@@ -381,7 +320,8 @@ enum Line {
 /// `Say`, `Dialog` and one-off states such as `Salutation`: they speak, then take turns.
 struct Say {
     line: Line,
-    speaking_left: f64,
+    /// The world is saying the line.
+    speaking: bool,
     waiting: bool,
 }
 
@@ -389,20 +329,21 @@ impl Say {
     fn new(line: Line) -> Self {
         Say {
             line,
-            speaking_left: 0.0,
+            speaking: false,
             waiting: false,
         }
     }
 }
 
-/// Speaks a candidate of the state's sentence state; returns the text.
-fn speak_sentence(cx: &mut Cx<'_>) -> String {
+/// Speaks a candidate of the state's sentence state; returns the text and, when a candidate was
+/// spoken, its sentence state and id.
+fn speak_sentence<W: World>(cx: &mut Cx<'_, W>) -> (String, Option<(NameId, u32)>) {
     let state = cx.state_name().to_string();
     let Modifier::Text(name) = cx.modifier() else {
         cx.error(format!(
             "{state}: a Dialog state needs a sentence state name"
         ));
-        return String::new();
+        return (String::new(), None);
     };
     let u = cx.rng.range_f64(0.0, 1.0);
     let me = cx.agent;
@@ -413,18 +354,18 @@ fn speak_sentence(cx: &mut Cx<'_>) -> String {
             "{state}: there is no sentence state `{}`",
             program.name(name)
         ));
-        return String::new();
+        return (String::new(), None);
     };
     let Some(i) = speech.choose(sentence, u) else {
         cx.error(format!(
             "{state}: sentence state `{}` has no candidates",
             program.name(name)
         ));
-        return String::new();
+        return (String::new(), None);
     };
     let candidate = &speech.candidates_of(sentence)[i];
-    let game: &SimWorld = cx.game;
-    let partner = game.partner(me);
+    let game: &W = cx.game;
+    let partner = game.standard().partner(me);
     let (text, missing) = speech.fill(program, sentence, candidate, |v| {
         game.variable(me, v)
             .or_else(|| partner.and_then(|p| game.variable(p, v)))
@@ -433,16 +374,17 @@ fn speak_sentence(cx: &mut Cx<'_>) -> String {
         cx.error(format!("{state}: variable `{}` is not bound", m.0));
     }
     cx.say_sentence(&text, name, candidate.id);
-    text
+    (text, Some((name, candidate.id)))
 }
 
-impl StateCode<SimWorld> for Say {
-    fn init(&mut self, cx: &mut Cx<'_>) {
-        if cx.game.conversation_over(cx.agent) {
+impl<W: World + 'static> StateCode<W> for Say {
+    fn init(&mut self, cx: &mut Cx<'_, W>) {
+        if cx.game.standard().conversation_over(cx.agent) {
             // Nobody to talk to: stay silent; the host ends the conversation.
             self.waiting = true;
             return;
         }
+        let mut spoken = None;
         let text = match self.line {
             Line::Canned(lines) => lines[cx.rng.index(lines.len())].to_string(),
             Line::Modifier => cx.text().unwrap_or("").to_string(),
@@ -460,22 +402,40 @@ impl StateCode<SimWorld> for Say {
                     lines[cx.rng.index(lines.len())].clone()
                 }
             }
-            Line::Sentence => speak_sentence(cx),
+            Line::Sentence => {
+                let (text, candidate) = speak_sentence(cx);
+                spoken = candidate;
+                text
+            }
         };
-        let words = text.split_whitespace().count() as f64;
-        self.speaking_left = (0.4 + 0.3 * words) * cx.rng.range_f64(0.9, 1.1);
+        let program = cx.program;
+        let id = match spoken {
+            Some((sentence, candidate)) => LineId::Candidate {
+                sentence: program.name(sentence),
+                candidate,
+            },
+            // A dialog state whose sentence could not be spoken (reported as an error) still
+            // takes its turn, with an empty line.
+            None => LineId::Written,
+        };
+        let agent = cx.agent;
+        let (world, mut wcx) = seam(cx, 0.0);
+        world.say(agent, &world::Line { text: &text, id }, &mut wcx);
+        self.speaking = true;
         if !matches!(self.line, Line::Sentence) {
             cx.say(&text);
         }
     }
-    fn update(&mut self, cx: &mut Cx<'_>, dt: f64) {
-        if self.waiting || self.speaking_left <= 0.0 {
+    fn update(&mut self, cx: &mut Cx<'_, W>, dt: f64) {
+        if self.waiting || !self.speaking {
             return;
         }
-        self.speaking_left -= dt;
-        if self.speaking_left > 0.0 {
+        let agent = cx.agent;
+        let (world, mut wcx) = seam(cx, dt);
+        if world.still_speaking(agent, &mut wcx) {
             return;
         }
+        self.speaking = false;
         if cx.has_transition("WaitForResponse") && !cx.has_transition("FinishStatement") {
             self.waiting = true;
             cx.send_up("AwaitingResponse");
@@ -483,7 +443,7 @@ impl StateCode<SimWorld> for Say {
             cx.raise("FinishStatement");
         }
     }
-    fn on_message(&mut self, cx: &mut Cx<'_>, msg: &Message) -> bool {
+    fn on_message(&mut self, cx: &mut Cx<'_, W>, msg: &Message) -> bool {
         // The partner leaving counts as the response we were waiting for.
         if self.waiting
             && (cx.message_is(msg, "YourTurn") || cx.message_is(msg, "ConversationEnded"))
@@ -493,20 +453,21 @@ impl StateCode<SimWorld> for Say {
         }
         false
     }
-    // What it says is chosen on entry; only the time left speaking and the turn are data.
+    // What it says is chosen on entry and the line is the world's (its speaking timer): only
+    // whether it is speaking and its turn are the state's data.
     fn save(&self, _program: &Program) -> Vec<u8> {
-        encode(&(self.speaking_left, self.waiting))
+        encode(&(self.speaking, self.waiting))
     }
     fn restore(&mut self, _program: &Program, data: &[u8]) -> Result<(), String> {
-        (self.speaking_left, self.waiting) = decode(data)?;
+        (self.speaking, self.waiting) = decode(data)?;
         Ok(())
     }
 }
 
 /// `Set`: binds one of the agent's variables (`CityName = Boston`).
 struct Set;
-impl StateCode<SimWorld> for Set {
-    fn init(&mut self, cx: &mut Cx<'_>) {
+impl<W: World + 'static> StateCode<W> for Set {
+    fn init(&mut self, cx: &mut Cx<'_, W>) {
         let text = cx.text().unwrap_or("").to_string();
         match text.split_once('=') {
             Some((name, value)) if !name.trim().is_empty() => {
@@ -524,14 +485,14 @@ impl StateCode<SimWorld> for Set {
 
 /// `Transaction`: a side effect inside the conversation machine (`speech::transaction`).
 struct Transaction;
-impl StateCode<SimWorld> for Transaction {
-    fn init(&mut self, cx: &mut Cx<'_>) {
+impl<W: World + 'static> StateCode<W> for Transaction {
+    fn init(&mut self, cx: &mut Cx<'_, W>) {
         let me = cx.agent;
-        if cx.game.conversation_over(me) {
+        if cx.game.standard().conversation_over(me) {
             return; // interrupted before the exchange: it does not happen
         }
         let state = cx.state_name().to_string();
-        let Some(partner) = cx.game.partner(me) else {
+        let Some(partner) = cx.game.standard().partner(me) else {
             cx.error(format!(
                 "{state}: a transaction needs a conversation partner"
             ));
@@ -551,7 +512,7 @@ impl StateCode<SimWorld> for Transaction {
         };
         let value = match t.value {
             Some(v) => {
-                let game: &SimWorld = cx.game;
+                let game: &W = cx.game;
                 let (value, missing) = transaction::fill(v, |n| {
                     game.variable(me, n).or_else(|| game.variable(partner, n))
                 });
@@ -589,8 +550,8 @@ impl StateCode<SimWorld> for Transaction {
 
 /// `Has`: branches on whether the agent has a variable.
 struct Has;
-impl StateCode<SimWorld> for Has {
-    fn init(&mut self, cx: &mut Cx<'_>) {
+impl<W: World + 'static> StateCode<W> for Has {
+    fn init(&mut self, cx: &mut Cx<'_, W>) {
         let name = cx.text().unwrap_or("").trim().to_string();
         let me = cx.agent;
         let has = cx.game.variable(me, &name).is_some();

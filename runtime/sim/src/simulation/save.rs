@@ -1,32 +1,28 @@
-//! Savegames of a simulation: the scene's own section (`crate::hsm::Scene::save`), and the
-//! simulated world's ([`WORLD_SECTION`]), the smart locations' ([`INTERACTIONS_SECTION`]) and
-//! the simulation's ([`SIMULATION_SECTION`]) beside it.
+//! Savegames of a simulation: the scene's own section (`Scene::save`), the standard library's
+//! (`StandardState::save`: conversations, planning worlds), the smart locations'
+//! (`Interactions::save`), and beside them the simulated world's ([`WORLD_SECTION`]: bodies,
+//! variables, open moves, lines being said, actions under way, the navigation view) and the
+//! simulation's own ([`SIMULATION_SECTION`]).
 //!
 //! Not carried yet, so refused at save time rather than restored wrongly: a partial-order plan
 //! (D-POP) being followed, conversation scenes, and an interaction-script action carried across
-//! a hot reload while it runs. The planning agents' worlds are a section of their own
-//! ([`PLANNING_SECTION`]); each `Plan` state saves its plan as its state data.
+//! a hot reload while it runs.
 
 use super::{Options, Running, Simulation};
-use crate::hsm::{AgentId, RestoreReport, Scene};
-use crate::program::Program;
-use crate::sim::interactions::{Interactions, SavedInteractions};
-use crate::sim::planning::{PlanningWorld, SavedPlanningWorld};
-use crate::sim::walk::SavedNav;
-use crate::sim::{Body, SimWorld, library};
-use crate::snapshot::{SnapshotError, SnapshotReader, SnapshotWriter};
+use crate::walk::{SavedMove, SavedNav};
+use crate::{Body, NavWorld, RouteAhead, SimWorld, library, walk};
+use ensemble_runtime::hsm::{RestoreReport, Scene};
+use ensemble_runtime::interactions::Interactions;
+use ensemble_runtime::program::Program;
+use ensemble_runtime::snapshot::{SnapshotError, SnapshotReader, SnapshotWriter};
+use ensemble_runtime::stdlib::StandardState;
+use ensemble_runtime::world::ActionId;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
 /// The section the simulated world saves into.
 pub const WORLD_SECTION: &str = "sim.world";
-/// The section of the smart locations (`Interactions`): restored onto the very build it was
-/// taken from; a rebuilt program starts them afresh (reported).
-pub const INTERACTIONS_SECTION: &str = "sim.interactions";
-/// The section of the planning agents' worlds and the scene's world events: restored onto the
-/// very build it was taken from; a rebuilt program starts them afresh (reported).
-pub const PLANNING_SECTION: &str = "sim.planning";
 /// The section naming the scene a simulation runs.
 pub const SIMULATION_SECTION: &str = "sim.simulation";
 
@@ -39,48 +35,71 @@ struct SavedSimulation {
 #[derive(Serialize, Deserialize)]
 struct SavedWorld {
     bodies: Vec<[f64; 2]>,
-    partners: Vec<Option<u32>>,
     variables: Vec<BTreeMap<String, String>>,
-    talking: Vec<bool>,
     nav: Option<SavedNav>,
     walks: Vec<Option<(Vec<[f64; 2]>, usize)>>,
+    moves: Vec<Option<SavedMove>>,
+    /// Seconds each agent has left saying its line.
+    speaking: Vec<f64>,
+    /// Actions under way: when each ends and whether it fails (drawn when it started).
+    actions: Vec<(ActionId, f64, bool)>,
 }
 
 impl SimWorld {
     fn to_saved(&self) -> SavedWorld {
         SavedWorld {
             bodies: self.bodies.iter().map(|b| [b.x, b.y]).collect(),
-            partners: self.partners.iter().map(|p| p.map(|a| a.0)).collect(),
             variables: self.variables.clone(),
-            talking: self.talking.clone(),
-            nav: self.nav.as_ref().map(|n| n.to_saved()),
+            nav: self.nav.as_ref().map(NavWorld::to_saved),
             walks: self
                 .walks
                 .iter()
                 .map(|w| w.as_ref().map(|w| (w.points.to_vec(), w.next)))
                 .collect(),
+            moves: self
+                .moves
+                .iter()
+                .map(|m| m.as_ref().map(walk::Move::to_saved))
+                .collect(),
+            speaking: self.speaking.clone(),
+            actions: self
+                .actions
+                .iter()
+                .map(|(id, &(ends_at, fails))| (*id, ends_at, fails))
+                .collect(),
         }
     }
 
-    /// Takes back a saved world over the world of the scene as it starts.
-    fn restore_saved(&mut self, program: &Program, saved: SavedWorld) {
+    /// Takes back a saved world over the world of the scene as it starts (its failure rate,
+    /// an option of the run, stays).
+    fn restore_saved(&mut self, program: &Program, saved: SavedWorld) -> Result<(), String> {
         self.bodies = saved.bodies.iter().map(|&[x, y]| Body { x, y }).collect();
-        self.partners = saved.partners.iter().map(|p| p.map(AgentId)).collect();
         self.variables = saved.variables;
-        self.talking = saved.talking;
         self.walks = saved
             .walks
             .into_iter()
             .map(|w| {
-                w.map(|(points, next)| crate::sim::RouteAhead {
+                w.map(|(points, next)| RouteAhead {
                     points: Arc::from(points),
                     next,
                 })
             })
             .collect();
+        self.moves = saved
+            .moves
+            .into_iter()
+            .map(|m| m.map(|m| walk::Move::from_saved(m, program)).transpose())
+            .collect::<Result<_, _>>()?;
+        self.speaking = saved.speaking;
+        self.actions = saved
+            .actions
+            .into_iter()
+            .map(|(id, ends_at, fails)| (id, (ends_at, fails)))
+            .collect();
         if let (Some(scene), Some(nav)) = (self.scene, &saved.nav) {
-            self.nav = crate::sim::NavWorld::from_saved(program, scene, nav);
+            self.nav = NavWorld::from_saved(program, scene, nav);
         }
+        Ok(())
     }
 }
 
@@ -109,13 +128,15 @@ impl Simulation {
                 let def = program.state(s);
                 let code = program.name(program.library[def.code.index()].name);
                 let problem = match def.modifier {
-                    crate::program::Modifier::Text(n) => program.planning.problem_by_name(n),
+                    ensemble_runtime::program::Modifier::Text(n) => {
+                        program.planning.problem_by_name(n)
+                    }
                     _ => None,
                 };
-                code == "Plan"
+                code == ensemble_runtime::stdlib::PLAN
                     && problem.is_some_and(|p| {
                         program.planning.problems[p as usize].planner
-                            == crate::plan::section::Planner::Pop
+                            == ensemble_runtime::plan::section::Planner::Pop
                     })
             })
         });
@@ -125,9 +146,9 @@ impl Simulation {
         None
     }
 
-    /// Saves the running scene (between ticks): the scene's section, the simulated world's
-    /// and the simulation's own. Refused, with what it cannot carry, when
-    /// [`Simulation::unsaved_parts`] names something.
+    /// Saves the running scene (between ticks): the scene's section, the standard library's,
+    /// the smart locations', the simulated world's and the simulation's own. Refused, with
+    /// what it cannot carry, when [`Simulation::unsaved_parts`] names something.
     pub fn save(&self, snapshot: &mut SnapshotWriter) -> Result<(), SnapshotError> {
         if let Some(what) = self.unsaved_parts() {
             return Err(SnapshotError::Unsupported(what));
@@ -144,9 +165,9 @@ impl Simulation {
             .scene_by_name(&self.name)
             .ok_or_else(|| SnapshotError::Unsupported(format!("no scene `{}`", self.name)))?;
         scene.save(snapshot);
+        scene.game.standard.save(snapshot);
+        interactions.save(program, id, snapshot);
         snapshot.put(WORLD_SECTION, &scene.game.to_saved());
-        snapshot.put(INTERACTIONS_SECTION, &interactions.to_saved(program, id));
-        snapshot.put(PLANNING_SECTION, &scene.game.planning.to_saved());
         snapshot.put(
             SIMULATION_SECTION,
             &SavedSimulation {
@@ -173,57 +194,25 @@ impl Simulation {
             )));
         };
         let world: SavedWorld = snapshot.get(WORLD_SECTION)?;
-        let planning: SavedPlanningWorld = snapshot.get(PLANNING_SECTION)?;
-        let same_build = program.checksum() == snapshot.program().checksum;
-        let mut game = SimWorld::for_scene(&program, id);
-        game.restore_saved(&program, world);
-        let mut notes = Vec::new();
-        if same_build {
-            game.planning = PlanningWorld::from_saved(&program, planning).map_err(|message| {
-                SnapshotError::BadSection {
-                    section: PLANNING_SECTION.to_string(),
-                    message,
-                }
+        let mut game = SimWorld::for_scene(&program, id).with_failure_rate(options.fail_rate);
+        game.restore_saved(&program, world)
+            .map_err(|message| SnapshotError::BadSection {
+                section: WORLD_SECTION.to_string(),
+                message,
             })?;
-        } else if !program.planning.problems.is_empty() {
-            notes.push(
-                "the planning agents' worlds start afresh: the program was rebuilt since the snapshot"
-                    .to_string(),
-            );
-        }
-        let (scene, mut report) = Scene::restore(program.clone(), library(), game, snapshot)?;
-        report.fallbacks.extend(notes);
+        // Before the scene: a `Plan` state entered afresh as it is restored plans in it.
+        let (standard, planning_note) = StandardState::restore(&program, id, snapshot)?;
+        game.standard = standard;
+        // The trace is what the CLI prints: recorded from the restore on (states entered
+        // afresh included).
+        let (scene, mut report) =
+            Scene::restore_traced(program.clone(), library(), game, snapshot)?;
+        report.fallbacks.extend(planning_note);
         let agents = scene.agents().count();
-        if let Some(p) = scene
-            .game
-            .partners
-            .iter()
-            .flatten()
-            .find(|p| p.index() >= agents)
-        {
-            return Err(SnapshotError::Invalid(format!(
-                "the world pairs an agent with agent #{}, of {agents}",
-                p.0
-            )));
-        }
-        let saved_interactions: SavedInteractions = snapshot.get(INTERACTIONS_SECTION)?;
-        let interactions = if same_build {
-            Interactions::from_saved(&program, id, saved.seed, saved_interactions, agents).map_err(
-                |e| SnapshotError::BadSection {
-                    section: INTERACTIONS_SECTION.to_string(),
-                    message: e,
-                },
-            )?
-        } else {
-            let def = &program.scenes[id.index()];
-            if !program.smart_locations.is_empty() || !def.ambient.is_empty() {
-                report.fallbacks.push(
-                    "the smart locations start afresh: the program was rebuilt since the snapshot"
-                        .into(),
-                );
-            }
-            Interactions::new(&program, id, saved.seed).with_failure_rate(options.fail_rate)
-        };
+        scene.game.standard.check_agents(agents)?;
+        let (interactions, note) =
+            Interactions::restore(&program, id, saved.seed, snapshot, agents)?;
+        report.fallbacks.extend(note);
         let mut sim = Simulation {
             running: Running::Machines {
                 scene: Box::new(scene),

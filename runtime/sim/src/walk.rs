@@ -1,9 +1,9 @@
 //! Walking on the navigation graph in the simulated world.
 //!
-//! When the program has navigation data, `Goto` plans with PPA* from the node nearest the
-//! agent to the node of its target location, then walks the resolved path node by node and
-//! finally steps onto the location itself. Without navigation data it walks in a straight
-//! line, as it always did.
+//! When the program has navigation data, a machine agent's move (`Goto`) plans with PPA* from
+//! the node nearest the agent to the node of its destination, then walks the resolved path
+//! node by node and finally steps onto the destination itself. Without navigation data it
+//! walks in a straight line, as it always did; so do the agents smart locations drive.
 //!
 //! The world keeps its own view of the graph ([`NavWorld`]): the program's data until a door
 //! changes it, then a copy that the incremental update keeps current. Every change (a door, a
@@ -12,11 +12,12 @@
 //! re-routed.
 
 use super::{ARRIVAL_RADIUS, SimWorld, WALK_SPEED};
-use crate::hsm::{AgentId, StateCx};
-use crate::nav::{NavData, NodeId, Workspace};
-use crate::program::nav::NavSection;
-use crate::program::{LocationId, Program, SceneId};
-use crate::trace::EventKind;
+use ensemble_runtime::hsm::AgentId;
+use ensemble_runtime::nav::{NavData, NodeId, Workspace};
+use ensemble_runtime::program::nav::NavSection;
+use ensemble_runtime::program::{Program, SceneId};
+use ensemble_runtime::trace::EventKind;
+use ensemble_runtime::world::{Destination, MoveEvent, WorldCx};
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -229,86 +230,124 @@ impl Route {
     }
 }
 
-/// What `Goto` does each tick: plan if needed, then move. Returns whether the agent stands
-/// on the location.
-pub(crate) fn walk_to(
-    cx: &mut StateCx<'_, SimWorld>,
-    location: LocationId,
-    route: &mut Option<Route>,
-    dt: f64,
-) -> bool {
-    let program = cx.program;
-    let Some(target) = program.locations.get(location.index()).map(|l| [l.x, l.y]) else {
-        return false;
-    };
-    let agent = cx.agent;
-    cx.game.sync_nav(program, cx.now);
-    let goal = program.nav.location_node(location);
-    let planned = match (&cx.game.nav, goal) {
-        (Some(nav), Some(goal)) => {
-            let body = cx.game.body_at(agent);
-            let there = (body[0] - target[0]).hypot(body[1] - target[1]) <= ARRIVAL_RADIUS;
-            if route.is_none() && there {
-                // Already standing on the location: nothing to plan.
-                *route = Some(Route {
-                    generation: nav.generation,
-                    ..Route::default()
-                });
-            } else if route
-                .as_ref()
-                .is_none_or(|r| r.generation != nav.generation)
-            {
-                let reroute = route.is_some();
-                let starts = route
-                    .as_ref()
-                    .map_or_else(Vec::new, |r| r.ends_of_leg(nav, program));
-                let (new_route, event) =
-                    plan(program, nav, body, &starts, goal, target, location, reroute);
-                let blocked = new_route.blocked;
-                *route = Some(new_route);
-                cx.trace(event);
-                if blocked {
-                    cx.raise("NoPath");
-                }
-            }
-            true
+/// A move under way.
+#[derive(Clone, Debug)]
+pub(crate) struct Move {
+    to: Destination,
+    /// Walks on the navigation graph (when there is one) and shows its route; else straight.
+    on_graph: bool,
+    /// The walk planned on the graph, once planned.
+    route: Option<Route>,
+}
+
+impl Move {
+    pub(crate) fn new(to: Destination, on_graph: bool) -> Self {
+        Move {
+            to,
+            on_graph,
+            route: None,
         }
-        _ => false,
-    };
-    let body = cx.game.body(agent);
-    let mut stride = WALK_SPEED * dt;
-    if !planned {
-        // No navigation graph: straight to the location.
-        let there = step_towards(&mut body.x, &mut body.y, target, &mut stride);
-        let straight = match cx.game.walk(agent) {
-            Some(w) if *w.points == [target] => w.points.clone(),
-            _ => Arc::from([target]),
+    }
+}
+
+impl SimWorld {
+    /// One step of `agent`'s move, `cx.dt` seconds long: plan if needed, then walk. Reports
+    /// arrival (each step it stands there) and a plan that found no path.
+    pub(super) fn step(
+        &mut self,
+        agent: AgentId,
+        m: &mut Move,
+        cx: &mut WorldCx<'_>,
+    ) -> Option<MoveEvent> {
+        let program = cx.program;
+        let target = m.to.point(program)?;
+        let mut stride = WALK_SPEED * cx.dt;
+        if !m.on_graph {
+            // Driven by smart locations: straight there, nothing to show.
+            let body = self.body(agent);
+            let there = step_towards(&mut body.x, &mut body.y, target, &mut stride);
+            return there.then_some(MoveEvent::Arrived);
+        }
+        self.sync_nav(program, cx.now);
+        let goal = match m.to {
+            Destination::Location(l) => program.nav.location_node(l),
+            Destination::Point([x, y]) => program.nav.node_near(x, y),
         };
-        let ahead = (!there).then_some(RouteAhead {
-            points: straight,
-            next: 0,
+        let mut no_path = false;
+        let planned = match (&self.nav, goal) {
+            (Some(nav), Some(goal)) => {
+                let body = self.body_at(agent);
+                let there = (body[0] - target[0]).hypot(body[1] - target[1]) <= ARRIVAL_RADIUS;
+                let route = &mut m.route;
+                if route.is_none() && there {
+                    // Already standing on the destination: nothing to plan.
+                    *route = Some(Route {
+                        generation: nav.generation,
+                        ..Route::default()
+                    });
+                } else if route
+                    .as_ref()
+                    .is_none_or(|r| r.generation != nav.generation)
+                {
+                    let reroute = route.is_some();
+                    let starts = route
+                        .as_ref()
+                        .map_or_else(Vec::new, |r| r.ends_of_leg(nav, program));
+                    let to = destination_name(program, m.to);
+                    let (new_route, event) =
+                        plan(program, nav, body, &starts, goal, target, to, reroute);
+                    no_path = new_route.blocked;
+                    *route = Some(new_route);
+                    cx.trace.push(event);
+                }
+                true
+            }
+            _ => false,
+        };
+        let body = self.body(agent);
+        if !planned {
+            // No navigation graph: straight to the destination.
+            let there = step_towards(&mut body.x, &mut body.y, target, &mut stride);
+            let straight = match self.walk(agent) {
+                Some(w) if *w.points == [target] => w.points.clone(),
+                _ => Arc::from([target]),
+            };
+            let ahead = (!there).then_some(RouteAhead {
+                points: straight,
+                next: 0,
+            });
+            self.set_walk(agent, ahead);
+            return there.then_some(MoveEvent::Arrived);
+        }
+        let r = m.route.as_mut()?;
+        let mut there = !r.blocked;
+        while there && r.next < r.points.len() {
+            if !step_towards(&mut body.x, &mut body.y, r.points[r.next], &mut stride) {
+                there = false;
+            } else {
+                r.next += 1;
+            }
+        }
+        // A blocked walk has nothing ahead to show; neither has one that arrived.
+        let ahead = (!r.blocked && r.next < r.points.len()).then(|| RouteAhead {
+            points: r.points.clone(),
+            next: r.next,
         });
-        cx.game.set_walk(agent, ahead);
-        return there;
-    }
-    let Some(r) = route.as_mut() else {
-        return false;
-    };
-    let mut there = !r.blocked;
-    while there && r.next < r.points.len() {
-        if !step_towards(&mut body.x, &mut body.y, r.points[r.next], &mut stride) {
-            there = false;
+        self.set_walk(agent, ahead);
+        if no_path {
+            Some(MoveEvent::NoPath)
         } else {
-            r.next += 1;
+            there.then_some(MoveEvent::Arrived)
         }
     }
-    // A blocked walk has nothing ahead to show; neither has one that arrived.
-    let ahead = (!r.blocked && r.next < r.points.len()).then(|| RouteAhead {
-        points: r.points.clone(),
-        next: r.next,
-    });
-    cx.game.set_walk(agent, ahead);
-    there
+}
+
+/// How a `path` event names a destination: the location's name, or the point.
+fn destination_name(program: &Program, to: Destination) -> Arc<str> {
+    match to {
+        Destination::Location(l) => program.shared_name(program.locations[l.index()].name),
+        Destination::Point([x, y]) => Arc::from(format!("({x:.2}, {y:.2})").as_str()),
+    }
 }
 
 /// Moves up to `stride` metres towards `to`; true when there (the rest of the stride is left
@@ -338,11 +377,10 @@ fn plan(
     starts: &[NodeId],
     goal: NodeId,
     target: [f64; 2],
-    location: LocationId,
+    to: Arc<str>,
     reroute: bool,
 ) -> (Route, EventKind) {
     let section = &program.nav;
-    let to = program.shared_name(program.locations[location.index()].name);
     let blocked = |reroute| {
         (
             Route {
@@ -372,7 +410,7 @@ fn plan(
         starts
     };
     // Each candidate start: the straight walk to it plus the path from it, in metres.
-    let mut best: Option<(f64, crate::nav::PathResult)> = None;
+    let mut best: Option<(f64, ensemble_runtime::nav::PathResult)> = None;
     for &start in starts {
         let found = WORKSPACE.with_borrow_mut(|ws| data.find_path(start, goal, ws));
         if let (Ok(Some(path)), Some(at)) = (found, section.world(start)) {
@@ -506,5 +544,43 @@ impl NavWorld {
         };
         nav.events_done = saved.events_done.min(program.nav.events_of(scene).count());
         Some(nav)
+    }
+}
+
+/// A move under way as a savegame holds it.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub(crate) struct SavedMove {
+    to: Destination,
+    on_graph: bool,
+    route: Option<SavedRoute>,
+}
+
+impl Move {
+    pub(crate) fn to_saved(&self) -> SavedMove {
+        SavedMove {
+            to: self.to,
+            on_graph: self.on_graph,
+            route: self.route.as_ref().map(Route::to_saved),
+        }
+    }
+
+    /// The move saved, if its destination and route fit the running program.
+    pub(crate) fn from_saved(saved: SavedMove, program: &Program) -> Result<Move, String> {
+        if let Destination::Location(l) = saved.to
+            && l.index() >= program.locations.len()
+        {
+            return Err(format!(
+                "a move goes to location #{}, which does not exist",
+                l.0
+            ));
+        }
+        Ok(Move {
+            to: saved.to,
+            on_graph: saved.on_graph,
+            route: saved
+                .route
+                .map(|r| Route::from_saved(r, program))
+                .transpose()?,
+        })
     }
 }

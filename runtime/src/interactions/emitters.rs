@@ -12,8 +12,8 @@ use crate::program::{NameId, Program};
 use crate::script::allocate::{Candidate, admit};
 use crate::script::eval::{Bindings, Env, eval};
 use crate::script::{Atom, Fact, TupleSpace, Value};
-use crate::sim::SimWorld;
 use crate::trace::EventKind;
+use crate::world::World;
 use std::sync::Arc;
 
 /// When a periodic emitter that was due at `next` fires again: the first time of its series
@@ -30,7 +30,11 @@ fn next_after(next: f64, every: f64, now: f64) -> f64 {
 
 impl Interactions {
     /// Adds every proxy object to the scene as an agent without a machine.
-    pub(super) fn create_proxies(&mut self, program: &Program, scene: &mut Scene<SimWorld>) {
+    pub(super) fn create_proxies<W: World + 'static>(
+        &mut self,
+        program: &Program,
+        scene: &mut Scene<W>,
+    ) {
         for (p, loc) in program.smart_locations.iter().enumerate() {
             for (k, proxy) in loc.proxies.iter().enumerate() {
                 if self.places[p].proxies[k].is_some() {
@@ -38,8 +42,7 @@ impl Interactions {
                 }
                 let agent = scene.spawn_idle(program.name(proxy.name));
                 let (x, y) = Self::location_position(program, p);
-                let body = scene.game.body(agent);
-                (body.x, body.y) = (x, y);
+                scene.game.place(agent, [x, y]);
                 self.places[p].proxies[k] = Some(agent);
                 self.ambient
                     .push(Ambient::new(agent, proxy.name, Origin::Proxy(Some((p, k)))));
@@ -48,7 +51,12 @@ impl Interactions {
     }
 
     /// Spawn emitters whose next wave is due place their NPCs.
-    pub(super) fn spawn_due(&mut self, program: &Program, scene: &mut Scene<SimWorld>, now: f64) {
+    pub(super) fn spawn_due<W: World + 'static>(
+        &mut self,
+        program: &Program,
+        scene: &mut Scene<W>,
+        now: f64,
+    ) {
         for p in 0..self.places.len() {
             let loc = &program.smart_locations[p];
             for (k, spawn) in loc.spawns.iter().enumerate() {
@@ -69,8 +77,7 @@ impl Interactions {
                             base.to_string()
                         };
                         let agent = scene.spawn_idle(&name);
-                        let body = scene.game.body(agent);
-                        (body.x, body.y) = (point.x, point.y);
+                        scene.game.place(agent, [point.x, point.y]);
                         let id = self.symbols.intern(program, &name);
                         self.ambient.push(Ambient {
                             roles: spawn.roles.clone(),
@@ -96,7 +103,7 @@ impl Interactions {
 
     /// Replays the scene's events that are due. What cannot happen (the player is out of
     /// reach, nobody listens to a proxy) is an `error` trace event; the scene goes on.
-    pub(super) fn scene_events_due(&mut self, program: &Program, world: &SimWorld, now: f64) {
+    pub(super) fn scene_events_due<W: World>(&mut self, program: &Program, world: &W, now: f64) {
         use crate::program::SceneEvent;
         while self.pending.front().is_some_and(|e| e.at <= now) {
             let e = self.pending.pop_front().expect("checked");
@@ -175,7 +182,7 @@ impl Interactions {
     }
 
     /// Notification emitters that are due fire.
-    pub(super) fn notifications_due(&mut self, program: &Program, world: &SimWorld, now: f64) {
+    pub(super) fn notifications_due<W: World>(&mut self, program: &Program, world: &W, now: f64) {
         for p in 0..self.places.len() {
             let loc = &program.smart_locations[p];
             for (k, n) in loc.notifications.iter().enumerate() {
@@ -191,7 +198,7 @@ impl Interactions {
     /// Notification `k` of place `p`: its facts go on the blackboard (and stay for instances
     /// started while they last); agents in reach hear of it, and free NPCs that could take
     /// part in the location's scripts come over.
-    fn emit(&mut self, program: &Program, world: &SimWorld, p: usize, k: usize, now: f64) {
+    fn emit<W: World>(&mut self, program: &Program, world: &W, p: usize, k: usize, now: f64) {
         let loc = &program.smart_locations[p];
         let n = &loc.notifications[k];
         let here = Value::Sym(loc.name);
@@ -213,8 +220,8 @@ impl Interactions {
         self.report(program, p, events);
         let at = Self::location_position(program, p);
         for i in 0..self.machine_driven {
-            if let Some(b) = world.bodies.get(i)
-                && distance((b.x, b.y), at) <= n.radius
+            if let Some([x, y]) = world.position(AgentId(i as u32))
+                && distance((x, y), at) <= n.radius
             {
                 self.sends
                     .push((AgentId(i as u32), program.name(n.name).to_string()));
@@ -280,7 +287,7 @@ impl Interactions {
 
     /// Shows the player the icon of every location with a player emitter it comes within reach
     /// of, once per approach.
-    pub(super) fn show_icons(&mut self, program: &Program, world: &SimWorld, now: f64) {
+    pub(super) fn show_icons<W: World>(&mut self, program: &Program, world: &W, now: f64) {
         let Some(i) = self.player else { return };
         let a = &self.ambient[i];
         let (pos, free, agent) = (
@@ -310,10 +317,10 @@ impl Interactions {
 
     /// The player reacts to place `p`'s icon: joins its running script in the emitter's role,
     /// or starts one with the NPCs around.
-    fn interact_at(
+    fn interact_at<W: World>(
         &mut self,
         program: &Program,
-        world: &SimWorld,
+        world: &W,
         p: usize,
         now: f64,
     ) -> Result<(), String> {
@@ -476,7 +483,11 @@ impl Interactions {
     }
 
     /// The player reacts to the interaction icon of smart location `location`.
-    pub fn interact(&mut self, scene: &mut Scene<SimWorld>, location: &str) -> Result<(), String> {
+    pub fn interact<W: World + 'static>(
+        &mut self,
+        scene: &mut Scene<W>,
+        location: &str,
+    ) -> Result<(), String> {
         let program = scene.program().clone();
         let p = Self::place_by_name(&program, location)?;
         let result = self.interact_at(&program, &scene.game, p, scene.now());
@@ -485,7 +496,11 @@ impl Interactions {
     }
 
     /// Player input, written to the blackboard of the script the player takes part in.
-    pub fn player_input(&mut self, scene: &mut Scene<SimWorld>, fact: Fact) -> Result<(), String> {
+    pub fn player_input<W: World + 'static>(
+        &mut self,
+        scene: &mut Scene<W>,
+        fact: Fact,
+    ) -> Result<(), String> {
         let program = scene.program().clone();
         let result = self.input_at(&program, fact);
         self.flush(scene);
@@ -493,7 +508,7 @@ impl Interactions {
     }
 
     /// The player walks away from its script.
-    pub fn player_leave(&mut self, scene: &mut Scene<SimWorld>) -> Result<(), String> {
+    pub fn player_leave<W: World + 'static>(&mut self, scene: &mut Scene<W>) -> Result<(), String> {
         let program = scene.program().clone();
         let result = self.leave_at(&program);
         self.flush(scene);
@@ -501,9 +516,9 @@ impl Interactions {
     }
 
     /// Proxy object `proxy` reports a fact from its domain (what the player buys).
-    pub fn proxy_push(
+    pub fn proxy_push<W: World + 'static>(
         &mut self,
-        scene: &mut Scene<SimWorld>,
+        scene: &mut Scene<W>,
         proxy: &str,
         fact: Fact,
     ) -> Result<(), String> {
@@ -525,9 +540,9 @@ impl Interactions {
     }
 
     /// Smart location `location` emits its notification `notification` now.
-    pub fn notify(
+    pub fn notify<W: World + 'static>(
         &mut self,
-        scene: &mut Scene<SimWorld>,
+        scene: &mut Scene<W>,
         location: &str,
         notification: &str,
     ) -> Result<(), String> {

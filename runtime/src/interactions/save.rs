@@ -2,7 +2,8 @@
 //! running script instance with its tuple space, the scene events still to come.
 //!
 //! Saved with the program's ids, so it restores onto the very build it was taken from only
-//! (`Simulation::restore` starts the smart locations afresh on a rebuilt program and says so).
+//! ([`Interactions::restore`] starts the smart locations afresh on a rebuilt program and says
+//! so). The world's side of the actions they opened (when each ends) is the game's to save.
 //! Everything read is checked against that program before it runs: no snapshot makes the
 //! smart locations index out of range.
 
@@ -10,11 +11,16 @@ use super::{Ambient, Interactions, Origin, Place, scene_events};
 use crate::program::{Program, SceneId};
 use crate::rng::Rng;
 use crate::script::Value;
+use crate::snapshot::{SnapshotError, SnapshotReader, SnapshotWriter};
+use crate::world::ActionId;
 use serde::{Deserialize, Serialize};
+
+/// The section the smart locations save into.
+pub const INTERACTIONS_SECTION: &str = "interactions";
 
 /// What [`Interactions::to_saved`] writes: the same layout as [`SavedInteractions`], borrowed.
 #[derive(Serialize)]
-pub(crate) struct SavingInteractions<'a> {
+struct SavingInteractions<'a> {
     machine_driven: usize,
     ambient: &'a [Ambient],
     places: &'a [Place],
@@ -22,13 +28,14 @@ pub(crate) struct SavingInteractions<'a> {
     events_done: usize,
     symbols: Vec<&'a str>,
     rng: &'a Rng,
-    failure_rate: f64,
+    requested: u64,
+    cancelled: &'a [ActionId],
     set_up: bool,
     rule_evaluations: u64,
 }
 
 #[derive(Deserialize)]
-pub(crate) struct SavedInteractions {
+pub struct SavedInteractions {
     machine_driven: usize,
     ambient: Vec<Ambient>,
     places: Vec<Place>,
@@ -37,22 +44,62 @@ pub(crate) struct SavedInteractions {
     events_done: usize,
     symbols: Vec<String>,
     rng: Rng,
-    failure_rate: f64,
+    /// Action requests made so far: the ids the world knows them by go on from here.
+    requested: u64,
+    cancelled: Vec<ActionId>,
     set_up: bool,
     rule_evaluations: u64,
 }
 
 impl Interactions {
     /// Whether an action in flight was carried across a hot reload (a savegame refuses it).
-    pub(crate) fn has_carried_actions(&self) -> bool {
+    pub fn has_carried_actions(&self) -> bool {
         self.places
             .iter()
             .filter_map(|p| p.instance.as_ref())
             .any(|i| i.has_carried_actions())
     }
 
+    /// Saves the smart locations into [`INTERACTIONS_SECTION`] (between ticks). A savegame
+    /// refuses a script action carried across a hot reload while it runs
+    /// ([`Interactions::has_carried_actions`]): that is the caller's check.
+    pub fn save(&self, program: &Program, scene: SceneId, snapshot: &mut SnapshotWriter) {
+        snapshot.put(INTERACTIONS_SECTION, &self.to_saved(program, scene));
+    }
+
+    /// The smart locations of `scene` as [`Interactions::save`] left them in `snapshot`, onto
+    /// `program` with `agents` agents in the scene. Onto a rebuilt program (another checksum
+    /// than the snapshot's) they start afresh, and the note returned says so; a section that
+    /// does not fit the program is an error.
+    pub fn restore(
+        program: &Program,
+        scene: SceneId,
+        seed: u64,
+        snapshot: &SnapshotReader,
+        agents: usize,
+    ) -> Result<(Interactions, Option<String>), SnapshotError> {
+        let saved: SavedInteractions = snapshot.get(INTERACTIONS_SECTION)?;
+        if program.checksum() != snapshot.program().checksum {
+            let def = &program.scenes[scene.index()];
+            let note =
+                (!program.smart_locations.is_empty() || !def.ambient.is_empty()).then(|| {
+                    "the smart locations start afresh: the program was rebuilt since the snapshot"
+                        .to_string()
+                });
+            return Ok((Interactions::new(program, scene, seed), note));
+        }
+        let interactions =
+            Interactions::from_saved(program, scene, seed, saved, agents).map_err(|message| {
+                SnapshotError::BadSection {
+                    section: INTERACTIONS_SECTION.to_string(),
+                    message,
+                }
+            })?;
+        Ok((interactions, None))
+    }
+
     /// Its state for a savegame (between ticks: nothing is waiting to be flushed).
-    pub(crate) fn to_saved(&self, program: &Program, scene: SceneId) -> SavingInteractions<'_> {
+    fn to_saved(&self, program: &Program, scene: SceneId) -> SavingInteractions<'_> {
         let total = scene_events(program, scene, -1.0).len();
         SavingInteractions {
             machine_driven: self.machine_driven,
@@ -62,7 +109,8 @@ impl Interactions {
             events_done: total.saturating_sub(self.pending.len()),
             symbols: self.symbols.run_time_names().collect(),
             rng: &self.rng,
-            failure_rate: self.failure_rate,
+            requested: self.requested,
+            cancelled: &self.cancelled,
             set_up: self.set_up,
             rule_evaluations: self.rule_evaluations,
         }
@@ -70,7 +118,7 @@ impl Interactions {
 
     /// The smart locations of `scene` as saved, checked against `program` (the build they were
     /// saved under) and the scene's `agents`.
-    pub(crate) fn from_saved(
+    fn from_saved(
         program: &Program,
         scene: SceneId,
         seed: u64,
@@ -135,6 +183,7 @@ impl Interactions {
                 && place.next_wave.len() == def.spawns.len()
                 && place.proxies.len() == def.proxies.len()
                 && place.proxies.iter().flatten().all(|a| a.index() < agents)
+                && place.actions.iter().all(|a| a.agent.index() < agents)
                 && place.standing.iter().all(|(f, _)| fact_ok(f));
             if !ok {
                 return Err(format!(
@@ -156,7 +205,8 @@ impl Interactions {
             places: saved.places,
             player: saved.player,
             rng: saved.rng,
-            failure_rate: saved.failure_rate,
+            requested: saved.requested,
+            cancelled: saved.cancelled,
             set_up: saved.set_up,
             rule_evaluations: saved.rule_evaluations,
             ..fresh

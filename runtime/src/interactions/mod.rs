@@ -1,12 +1,13 @@
-//! Smart locations in the simulated world (Skubch 35.2–35.6). Ambient NPCs walk their routes;
-//! each smart location runs its emitters — the script emitter (allocate roles among the NPCs
-//! in its radius and start one script instance at a time, let NPCs join late), notification,
-//! spawn and player emitters — and its proxy objects take part in its scripts as if they were
-//! NPCs. Script actions run as timed actions with optional seeded failures. Everything that
-//! happens becomes trace events of the scene.
+//! Smart locations (Skubch 35.2–35.6), run against the game's [`World`]. Ambient NPCs walk
+//! their routes (the world moves them); each smart location runs its emitters — the script
+//! emitter (allocate roles among the NPCs in its radius and start one script instance at a
+//! time, let NPCs join late), notification, spawn and player emitters — and its proxy objects
+//! take part in its scripts as if they were NPCs. Script actions are requests to the world,
+//! which reports when each is done or failed. Everything that happens becomes trace events of
+//! the scene.
 //!
-//! - [`emitters`]: notification, spawn and player emitters, proxies' reports, scene events.
-//! - [`carry`]: hot reload — running instances and emitter state carried across by name.
+//! - `emitters`: notification, spawn and player emitters, proxies' reports, scene events.
+//! - `carry`: hot reload — running instances and emitter state carried across by name.
 //!
 //! Agents the locations create at run time (proxies, spawned NPCs) are added to the scene as
 //! agents without a machine, so they have ids, names and trace lines like everyone else.
@@ -17,16 +18,17 @@ mod carry;
 mod emitters;
 mod save;
 
-pub(crate) use save::SavedInteractions;
+pub use save::{INTERACTIONS_SECTION, SavedInteractions};
 
-use super::{ARRIVAL_RADIUS, SimWorld, WALK_SPEED};
 use crate::hsm::{AgentId, LinkError, ReloadReport, Scene, Symbols};
 use crate::program::{LocationId, NameId, Program, SceneEventDef, SceneId};
 use crate::rng::Rng;
 use crate::script::allocate::{Candidate, allocate_with, join_late};
-use crate::script::instance::World;
+use crate::script::instance::World as ScriptWorld;
 use crate::script::{ActionOutcome, Fact, ScriptEvent, ScriptInstance, Value};
 use crate::trace::EventKind;
+use crate::world::World;
+use crate::world::{self, ActionId, Destination, MoveEvent, WorldCx};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
@@ -67,6 +69,8 @@ struct Ambient {
     player: bool,
     /// Spawned NPCs leave the scene at the end of their route.
     gone: bool,
+    /// Where the move it asked the world for goes, while one is open.
+    moving: Option<LocationId>,
 }
 
 impl Ambient {
@@ -86,6 +90,7 @@ impl Ambient {
             origin,
             player: false,
             gone: false,
+            moving: None,
         }
     }
 
@@ -99,25 +104,41 @@ impl Ambient {
     }
 }
 
+/// Which kind of agent smart locations drive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrivenKind {
+    /// An NPC of the scene without a machine.
+    Ambient,
+    /// Brought in by a spawn emitter.
+    Spawned,
+    /// A smart location's proxy object (stands at its location).
+    Proxy,
+    /// The player.
+    Player,
+}
+
 /// Who an agent driven by smart locations is, and where it stands (`None`: not in the world
 /// yet, or gone).
 pub struct Presence {
-    pub kind: super::simulation::AgentKind,
+    pub kind: DrivenKind,
     pub at: Option<[f64; 2]>,
 }
 
+/// An action a script asked for, open in the world.
 #[derive(serde::Serialize, serde::Deserialize)]
-struct RunningAction {
-    id: u64,
-    ends_at: f64,
-    fails: bool,
+struct OpenAction {
+    /// The world's handle.
+    id: ActionId,
+    /// The script instance's id of the request.
+    request: u64,
+    agent: AgentId,
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Place {
     instance: Option<ScriptInstance>,
     next_query: f64,
-    actions: Vec<RunningAction>,
+    actions: Vec<OpenAction>,
     /// Instances started so far (each gets its own random stream).
     started: u64,
     /// The script of the current or most recent instance (names events after it ends).
@@ -168,7 +189,10 @@ pub struct Interactions {
     symbols: Symbols,
     rng: Rng,
     seed: u64,
-    failure_rate: f64,
+    /// Action requests made so far (the next request's id).
+    requested: u64,
+    /// Actions nothing waits for any more, to cancel in the world.
+    cancelled: Vec<ActionId>,
     /// Proxies have been added to the scene.
     set_up: bool,
     /// Trace events and messages to machine-driven agents, handed to the scene at the end of
@@ -257,19 +281,13 @@ impl Interactions {
             // Stream far from the agents' streams (which use their index).
             rng: Rng::new(seed, 1 << 40),
             seed,
-            failure_rate: 0.0,
+            requested: 0,
+            cancelled: Vec::new(),
             set_up: false,
             out: Vec::new(),
             sends: Vec::new(),
             rule_evaluations: 0,
         }
-    }
-
-    /// Makes each simulated action fail with probability `p` (seeded), to exercise on-error
-    /// paths.
-    pub fn with_failure_rate(mut self, p: f64) -> Self {
-        self.failure_rate = p.clamp(0.0, 1.0);
-        self
     }
 
     /// Scripts running now: (smart location, instance).
@@ -300,20 +318,19 @@ impl Interactions {
 
     /// Who an agent these smart locations drive is, and where it stands now (`None` for
     /// agents that run a machine).
-    pub fn presence(
+    pub fn presence<W: World>(
         &self,
         program: &Program,
-        world: &SimWorld,
+        world: &W,
         agent: AgentId,
         now: f64,
     ) -> Option<Presence> {
-        use super::simulation::AgentKind;
         let a = self.ambient.iter().find(|a| a.agent == agent)?;
         let kind = match a.origin {
-            _ if a.player => AgentKind::Player,
-            Origin::Scene => AgentKind::Ambient,
-            Origin::Spawned => AgentKind::Spawned,
-            Origin::Proxy(_) => AgentKind::Proxy,
+            _ if a.player => DrivenKind::Player,
+            Origin::Scene => DrivenKind::Ambient,
+            Origin::Spawned => DrivenKind::Spawned,
+            Origin::Proxy(_) => DrivenKind::Proxy,
         };
         let away = a.gone || now < a.delay || matches!(a.origin, Origin::Proxy(None));
         Some(Presence {
@@ -329,7 +346,7 @@ impl Interactions {
     /// proxies and spawned NPCs, replays the scene's events that are due, emits notifications,
     /// walks the NPCs, starts, joins and updates script instances, and records what happened
     /// in the scene's trace.
-    pub fn advance(&mut self, scene: &mut Scene<SimWorld>) {
+    pub fn advance<W: World + 'static>(&mut self, scene: &mut Scene<W>) {
         let program = scene.program().clone();
         let (now, dt) = (scene.now(), scene.dt());
         if !self.set_up {
@@ -343,13 +360,16 @@ impl Interactions {
         self.walk(&program, &mut scene.game, now, dt);
         self.show_icons(&program, &scene.game, now);
         for p in 0..self.places.len() {
-            self.place_tick(&program, &scene.game, p, now);
+            self.place_tick(&program, &mut scene.game, p, now, dt);
         }
         self.flush(scene);
     }
 
     /// Hands recorded trace events to the scene and delivers notification messages.
-    fn flush(&mut self, scene: &mut Scene<SimWorld>) {
+    fn flush<W: World + 'static>(&mut self, scene: &mut Scene<W>) {
+        for id in self.cancelled.drain(..) {
+            scene.game.cancel_action(id);
+        }
         for (agent, kind) in self.out.drain(..) {
             scene.record_external(agent, kind);
         }
@@ -361,12 +381,12 @@ impl Interactions {
     }
 
     /// Hot reload of the scene and its smart locations: [`Scene::reload`] carries the agents'
-    /// states, [`carry`] every location's running instance and emitters, by name, and both
-    /// report in one `reload` event; planning agents' worlds (`SimWorld::planning`) carry
+    /// states, `carry` every location's running instance and emitters, by name, and both
+    /// report in one `reload` event; planning agents' worlds (`StandardState::planning`) carry
     /// across by name too. A refused program changes nothing here.
-    pub fn reload(
+    pub fn reload<W: World + 'static>(
         &mut self,
-        scene: &mut Scene<SimWorld>,
+        scene: &mut Scene<W>,
         program: Arc<Program>,
         reason: &str,
     ) -> Result<ReloadReport, LinkError> {
@@ -375,6 +395,7 @@ impl Interactions {
             // Planning agents' worlds carry across by problem and fact names, whether or not
             // the scene (and so its world events) still exists.
             world
+                .standard_mut()
                 .planning
                 .reload(old, new, new.scene_by_name(&self.scene));
             self.carry(old, new, now)
@@ -383,45 +404,83 @@ impl Interactions {
         result
     }
 
-    fn walk(&mut self, program: &Program, world: &mut SimWorld, now: f64, dt: f64) {
+    /// Moves the NPCs that are free to walk towards their next stop (or the location that
+    /// drew them): the world moves them; arriving moves them on.
+    fn walk<W: World>(&mut self, program: &Program, world: &mut W, now: f64, dt: f64) {
         for a in &mut self.ambient {
-            if a.busy_at.is_some() || now < a.delay || a.gone || now < a.linger {
-                continue;
-            }
-            let target = match a.drawn_to {
-                Some(p) => program.smart_locations[p].at,
-                None => match a.route.get(a.next_stop) {
-                    Some(stop) => *stop,
-                    None => {
-                        // Spawned NPCs leave the scene at the end of their route.
-                        if a.origin == Origin::Spawned && !a.route.is_empty() {
-                            a.gone = true;
-                        }
-                        continue;
-                    }
-                },
-            };
-            let l = &program.locations[target.index()];
-            let body = world.body(a.agent);
-            let (dx, dy) = (l.x - body.x, l.y - body.y);
-            let dist = (dx * dx + dy * dy).sqrt();
-            let stride = WALK_SPEED * dt;
-            if dist <= ARRIVAL_RADIUS.max(stride) {
-                body.x = l.x;
-                body.y = l.y;
-                if a.drawn_to.take().is_some() {
-                    a.linger = now + 2.0 * QUERY_PERIOD;
-                } else {
-                    a.next_stop += 1;
-                }
+            let target = if a.busy_at.is_some() || now < a.delay || a.gone || now < a.linger {
+                None
             } else {
-                body.x += dx / dist * stride;
-                body.y += dy / dist * stride;
+                match a.drawn_to {
+                    Some(p) => Some(program.smart_locations[p].at),
+                    None => match a.route.get(a.next_stop) {
+                        Some(stop) => Some(*stop),
+                        None => {
+                            // Spawned NPCs leave the scene at the end of their route.
+                            if a.origin == Origin::Spawned && !a.route.is_empty() {
+                                a.gone = true;
+                            }
+                            None
+                        }
+                    },
+                }
+            };
+            let Some(target) = target else {
+                // Taken into a script, lingering, gone: it stands still.
+                if a.moving.take().is_some() {
+                    world.stop_move(a.agent);
+                }
+                continue;
+            };
+            let mut trace = Vec::new();
+            let mut cx = WorldCx {
+                program,
+                now,
+                dt,
+                rng: &mut self.rng,
+                trace: &mut trace,
+            };
+            if a.moving != Some(target) {
+                cx.dt = 0.0;
+                world.move_to(a.agent, Destination::Location(target), &mut cx);
+                cx.dt = dt;
+                a.moving = Some(target);
+            }
+            let event = world.follow_move(a.agent, &mut cx);
+            self.out
+                .extend(trace.into_iter().map(|kind| (Some(a.agent), kind)));
+            match event {
+                Some(MoveEvent::Arrived) => {
+                    world.stop_move(a.agent);
+                    a.moving = None;
+                    if a.drawn_to.take().is_some() {
+                        a.linger = now + 2.0 * QUERY_PERIOD;
+                    } else {
+                        a.next_stop += 1;
+                    }
+                }
+                Some(MoveEvent::Failed(why)) => {
+                    // The world gave up on this stop: the NPC goes on to the next.
+                    world.stop_move(a.agent);
+                    a.moving = None;
+                    let to = program.name(program.locations[target.index()].name);
+                    self.out.push((
+                        Some(a.agent),
+                        EventKind::Error {
+                            message: format!("cannot walk to `{to}`: {why}"),
+                        },
+                    ));
+                    if a.drawn_to.take().is_none() {
+                        a.next_stop += 1;
+                    }
+                }
+                // No way there yet: the move stays open (a door may open).
+                Some(MoveEvent::NoPath) | None => {}
             }
         }
     }
 
-    fn position(&self, program: &Program, world: &SimWorld, a: &Ambient) -> (f64, f64) {
+    fn position<W: World>(&self, program: &Program, world: &W, a: &Ambient) -> (f64, f64) {
         match a.origin {
             // A proxy has no body: it is where its location is.
             Origin::Proxy(Some((p, _))) => {
@@ -429,12 +488,8 @@ impl Interactions {
                 (at.x, at.y)
             }
             _ => {
-                let b = world
-                    .bodies
-                    .get(a.agent.index())
-                    .cloned()
-                    .unwrap_or_default();
-                (b.x, b.y)
+                let [x, y] = world.position(a.agent).unwrap_or([0.0, 0.0]);
+                (x, y)
             }
         }
     }
@@ -445,10 +500,10 @@ impl Interactions {
     }
 
     /// Ambient NPCs free to take part at place `p` now, as allocation candidates.
-    fn candidates(
+    fn candidates<W: World>(
         &self,
         program: &Program,
-        world: &SimWorld,
+        world: &W,
         p: usize,
         now: f64,
     ) -> Vec<Candidate> {
@@ -471,7 +526,14 @@ impl Interactions {
         self.ambient.iter().find(|a| a.agent.0 == actor)
     }
 
-    fn place_tick(&mut self, program: &Program, world: &SimWorld, p: usize, now: f64) {
+    fn place_tick<W: World>(
+        &mut self,
+        program: &Program,
+        world: &mut W,
+        p: usize,
+        now: f64,
+        dt: f64,
+    ) {
         let mut events = Vec::new();
         if now >= self.places[p].next_query {
             self.places[p].next_query = now + QUERY_PERIOD;
@@ -515,7 +577,7 @@ impl Interactions {
                 }
             }
         }
-        let said = self.update(program, world, p, now, &mut events);
+        let said = self.update(program, world, p, now, dt, &mut events);
         self.report(program, p, events);
         // Lines come right after the `act` that says them.
         self.out.extend(said);
@@ -523,12 +585,13 @@ impl Interactions {
 
     /// One update of place `p`'s instance, if it runs one; starts the actions it asks for, and
     /// returns the lines said by actions that carry a `line`.
-    fn update(
+    fn update<W: World>(
         &mut self,
         program: &Program,
-        world: &SimWorld,
+        world: &mut W,
         p: usize,
         now: f64,
+        dt: f64,
         events: &mut Vec<ScriptEvent>,
     ) -> Vec<(Option<AgentId>, EventKind)> {
         let mut said = Vec::new();
@@ -536,18 +599,25 @@ impl Interactions {
             return said;
         };
         let def = &program.scripts[inst.script as usize];
-        let mut finished = Vec::new();
+        let mut finished: Vec<(u64, ActionOutcome)> = Vec::new();
+        let mut trace = Vec::new();
+        let rng = &mut self.rng;
         self.places[p].actions.retain(|a| {
-            if a.ends_at <= now {
-                let outcome = if a.fails {
-                    ActionOutcome::Failed
-                } else {
-                    ActionOutcome::Succeeded
-                };
-                finished.push((a.id, outcome));
-                false
-            } else {
-                true
+            let mut cx = WorldCx {
+                program,
+                now,
+                dt,
+                rng: &mut *rng,
+                trace: &mut trace,
+            };
+            let outcome = world.action_outcome(a.id, &mut cx);
+            said.extend(trace.drain(..).map(|kind| (Some(a.agent), kind)));
+            match outcome {
+                Some(outcome) => {
+                    finished.push((a.request, outcome));
+                    false
+                }
+                None => true,
             }
         });
         // Positions for `distance`: participants and the location's props (at the location).
@@ -571,7 +641,7 @@ impl Interactions {
         let before = inst.rule_evaluations;
         inst.update(
             def,
-            &World {
+            &ScriptWorld {
                 now,
                 distance: &distance,
             },
@@ -583,20 +653,51 @@ impl Interactions {
         for r in requests {
             // Actions carried across a reload may be names the new program no longer has.
             let name = self.symbols.name(program, r.action).to_string();
+            let parameters: Vec<(String, String)> = r
+                .parameters
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        self.symbols.name(program, *k).to_string(),
+                        render(program, &self.symbols, v),
+                    )
+                })
+                .collect();
             // An action with a `line` parameter is something said: the trace shows the line.
-            let line = r.parameters.iter().find_map(|(k, v)| {
-                (self.symbols.name(program, *k) == "line")
-                    .then(|| render(program, &self.symbols, v))
-            });
+            let line = parameters
+                .iter()
+                .find_map(|(k, v)| (k == "line").then(|| v.clone()));
+            let target = r.target.as_ref().map(|v| render(program, &self.symbols, v));
             let proxy = self
                 .ambient_of(r.actor)
                 .is_some_and(|a| matches!(a.origin, Origin::Proxy(_)));
-            let d = self.duration(&name, line.as_deref(), proxy);
-            let fails = self.failure_rate > 0.0 && self.rng.unit() < self.failure_rate;
-            self.places[p].actions.push(RunningAction {
-                id: r.id,
-                ends_at: now + d,
-                fails,
+            self.requested += 1;
+            let id = ActionId(self.requested);
+            let agent = AgentId(r.actor);
+            let mut cx = WorldCx {
+                program,
+                now,
+                dt,
+                rng: &mut self.rng,
+                trace: &mut trace,
+            };
+            world.start_action(
+                &world::ActionRequest {
+                    id,
+                    agent,
+                    action: &name,
+                    target: target.as_deref(),
+                    parameters: &parameters,
+                    line: line.as_deref(),
+                    proxy,
+                },
+                &mut cx,
+            );
+            said.extend(trace.drain(..).map(|kind| (Some(agent), kind)));
+            self.places[p].actions.push(OpenAction {
+                id,
+                request: r.id,
+                agent,
             });
             if let Some(text) = line {
                 said.push((
@@ -610,30 +711,14 @@ impl Interactions {
             }
         }
         if inst.ended() {
-            self.places[p].actions.clear();
+            for a in self.places[p].actions.drain(..) {
+                world.cancel_action(a.id);
+            }
             self.places[p].next_query = now + 2.0 * QUERY_PERIOD;
         } else {
             self.places[p].instance = Some(inst);
         }
         said
-    }
-
-    /// How long a simulated action takes, seconds.
-    fn duration(&mut self, action: &str, line: Option<&str>, proxy: bool) -> f64 {
-        if proxy {
-            // A game system (a shop page opening) answers quickly.
-            return self.rng.range_f64(0.3, 0.6);
-        }
-        if let Some(line) = line {
-            let words = line.split_whitespace().count() as f64;
-            return (0.4 * words).max(1.0) + self.rng.range_f64(0.0, 0.5);
-        }
-        match action {
-            "sit" | "getup" => self.rng.range_f64(1.2, 1.8),
-            "talk" => self.rng.range_f64(2.0, 4.0),
-            "listen" => self.rng.range_f64(1.5, 3.0),
-            _ => self.rng.range_f64(1.5, 2.5),
-        }
     }
 
     /// Starts place `p`'s first script (by preference) whose roles can be allocated among

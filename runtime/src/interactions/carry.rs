@@ -79,7 +79,8 @@ impl Interactions {
             let mut inst = self.places[p].instance.take().expect("checked");
             let mut events = Vec::new();
             inst.end(def, why, &mut events);
-            self.places[p].actions.clear();
+            self.cancelled
+                .extend(self.places[p].actions.drain(..).map(|a| a.id));
             for e in &events {
                 if let ScriptEvent::Leave { actor, .. } = e
                     && let Some(a) = self.ambient.iter_mut().find(|a| a.agent.0 == *actor)
@@ -111,6 +112,8 @@ impl Interactions {
             a.busy_at = a.busy_at.and_then(|p| place_map[p]);
             a.drawn_to = a.drawn_to.and_then(|p| place_map[p]);
             a.visited = a.visited.iter().filter_map(|p| place_map[*p]).collect();
+            // Its open move, if any, goes by the new program's location ids.
+            a.moving = a.moving.and_then(location);
             // Agents of the scene take what the new scene says about them.
             if a.origin == Origin::Scene
                 && let Some(def) = scene.and_then(|s| {

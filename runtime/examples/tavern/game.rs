@@ -1,0 +1,306 @@
+//! The tavern: a game with its own world, embedding Ensemble's core (no simulator).
+//!
+//! `TavernWorld` is the game's side of the seam (`ensemble_runtime::world::World`): people walk
+//! at the game's own pace, actions take the lengths of the game's own animations, lines are
+//! shown as subtitles for a time that depends on their length. `Sip` is a library state whose
+//! code the game writes. Everything else — the patron's machine, the conversation of dialog
+//! states at the bar, the plan for the rest of the evening, the bard's interaction script at
+//! the hearth — is authored content (`project/`), compiled to `tavern.ensb`, run by the core.
+
+use ensemble_runtime::Program;
+use ensemble_runtime::hsm::{AgentId, Scene, StateCode, StateCx, StateLibrary, StateSpec};
+use ensemble_runtime::interactions::Interactions;
+use ensemble_runtime::program::{ModifierKind, SceneId};
+use ensemble_runtime::script::ActionOutcome;
+use ensemble_runtime::stdlib::{self, StandardState};
+use ensemble_runtime::trace::{EventKind, TraceEvent};
+use ensemble_runtime::world::{
+    ActionId, ActionRequest, Destination, Line, LineId, MoveEvent, World, WorldCx,
+};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// How fast people walk in the tavern, metres per second.
+const WALKING_SPEED: f64 = 2.0;
+
+/// The game's animations that scripts ask for, and how long each plays, seconds.
+const ANIMATIONS: &[(&str, f64)] = &[("tune", 2.0), ("play", 4.0)];
+
+/// One person in the tavern.
+#[derive(Clone, Debug, Default)]
+struct Person {
+    at: [f64; 2],
+    /// Where it walks, if it walks.
+    heading: Option<[f64; 2]>,
+    /// The subtitle it shows, and until when.
+    subtitle: Option<(String, f64)>,
+}
+
+/// The game's world.
+#[derive(Default)]
+pub struct TavernWorld {
+    people: Vec<Person>,
+    variables: BTreeMap<(AgentId, String), String>,
+    /// Animations playing: when each ends.
+    animations: BTreeMap<ActionId, f64>,
+    standard: StandardState,
+    /// What the player sees happen, in order.
+    pub screen: Vec<String>,
+}
+
+impl TavernWorld {
+    /// The tavern as scene `scene` of `program` starts it: everyone at their start location,
+    /// with the variables the scene gives them.
+    pub fn for_scene(program: &Program, scene: SceneId) -> Self {
+        let def = &program.scenes[scene.index()];
+        let starts = def
+            .agents
+            .iter()
+            .map(|a| a.start)
+            .chain(def.ambient.iter().map(|a| a.start));
+        let people = starts
+            .map(|l| {
+                let l = &program.locations[l.index()];
+                Person {
+                    at: [l.x, l.y],
+                    ..Person::default()
+                }
+            })
+            .collect();
+        let mut variables = BTreeMap::new();
+        for b in program.speech.bindings.iter().filter(|b| b.scene == scene) {
+            variables.insert(
+                (AgentId(b.agent), program.name(b.variable).to_string()),
+                b.value.clone(),
+            );
+        }
+        TavernWorld {
+            people,
+            variables,
+            standard: StandardState::for_scene(program, scene),
+            ..TavernWorld::default()
+        }
+    }
+
+    fn person(&mut self, agent: AgentId) -> &mut Person {
+        let i = agent.index();
+        if i >= self.people.len() {
+            self.people.resize(i + 1, Person::default());
+        }
+        &mut self.people[i]
+    }
+}
+
+impl World for TavernWorld {
+    fn position(&self, agent: AgentId) -> Option<[f64; 2]> {
+        self.people.get(agent.index()).map(|p| p.at)
+    }
+
+    fn place(&mut self, agent: AgentId, at: [f64; 2]) {
+        self.person(agent).at = at;
+    }
+
+    fn move_to(&mut self, agent: AgentId, to: Destination, cx: &mut WorldCx<'_>) {
+        // The tavern is one open room: every destination is reachable in a straight line.
+        let heading = to.point(cx.program);
+        self.person(agent).heading = heading;
+    }
+
+    fn follow_move(&mut self, agent: AgentId, cx: &mut WorldCx<'_>) -> Option<MoveEvent> {
+        let p = self.person(agent);
+        let to = p.heading?;
+        let (dx, dy) = (to[0] - p.at[0], to[1] - p.at[1]);
+        let dist = dx.hypot(dy);
+        let stride = WALKING_SPEED * cx.dt;
+        if dist <= stride.max(0.01) {
+            p.at = to;
+            return Some(MoveEvent::Arrived);
+        }
+        p.at = [p.at[0] + dx / dist * stride, p.at[1] + dy / dist * stride];
+        None
+    }
+
+    fn stop_move(&mut self, agent: AgentId) {
+        self.person(agent).heading = None;
+    }
+
+    fn start_action(&mut self, request: &ActionRequest<'_>, cx: &mut WorldCx<'_>) {
+        let length = ANIMATIONS
+            .iter()
+            .find(|(name, _)| *name == request.action)
+            .map_or(1.0, |(_, seconds)| *seconds);
+        self.animations.insert(request.id, cx.now + length);
+        self.screen.push(format!(
+            "{:>5.1}s  agent {} plays the `{}` animation",
+            cx.now, request.agent.0, request.action
+        ));
+    }
+
+    fn action_outcome(&mut self, id: ActionId, cx: &mut WorldCx<'_>) -> Option<ActionOutcome> {
+        let ends = *self.animations.get(&id)?;
+        if ends > cx.now {
+            return None;
+        }
+        self.animations.remove(&id);
+        Some(ActionOutcome::Succeeded)
+    }
+
+    fn cancel_action(&mut self, id: ActionId) {
+        self.animations.remove(&id);
+    }
+
+    fn variable(&self, agent: AgentId, name: &str) -> Option<&str> {
+        self.variables
+            .get(&(agent, name.to_string()))
+            .map(String::as_str)
+    }
+
+    fn set_variable(&mut self, agent: AgentId, name: &str, value: &str) {
+        self.variables
+            .insert((agent, name.to_string()), value.to_string());
+    }
+
+    fn remove_variable(&mut self, agent: AgentId, name: &str) -> Option<String> {
+        self.variables.remove(&(agent, name.to_string()))
+    }
+
+    fn say(&mut self, agent: AgentId, line: &Line<'_>, cx: &mut WorldCx<'_>) {
+        // A subtitle stays up a second, and a little longer for a long line. A recorded
+        // voice-over would be looked up by the line's id.
+        let shown = 1.0 + 0.05 * line.text.len() as f64;
+        let voice = match line.id {
+            LineId::Candidate {
+                sentence,
+                candidate,
+            } => format!("voice {sentence}/{candidate:08x}"),
+            LineId::Written => "no voice".to_string(),
+        };
+        self.screen.push(format!(
+            "{:>5.1}s  agent {} subtitle \"{}\" ({voice})",
+            cx.now, agent.0, line.text
+        ));
+        self.person(agent).subtitle = Some((line.text.to_string(), cx.now + shown));
+    }
+
+    fn still_speaking(&mut self, agent: AgentId, cx: &mut WorldCx<'_>) -> bool {
+        let p = self.person(agent);
+        match &p.subtitle {
+            Some((_, until)) if *until > cx.now => true,
+            _ => {
+                p.subtitle = None;
+                false
+            }
+        }
+    }
+
+    fn standard(&self) -> &StandardState {
+        &self.standard
+    }
+
+    fn standard_mut(&mut self) -> &mut StandardState {
+        &mut self.standard
+    }
+}
+
+/// `Sip(n)`: the game's own state. Drinks the agent's `Mug` in `n` sips, one a second, and
+/// raises `Done` when it is empty.
+#[derive(Default)]
+struct Sip {
+    left: u32,
+    next: f64,
+}
+
+impl StateCode<TavernWorld> for Sip {
+    fn init(&mut self, cx: &mut StateCx<'_, TavernWorld>) {
+        self.left = cx.number().unwrap_or(1.0).max(1.0) as u32;
+        self.next = cx.now + 1.0;
+        if cx.game.variable(cx.agent, "Mug").is_none() {
+            let state = cx.state_name().to_string();
+            cx.error(format!("{state}: nothing to drink"));
+            cx.raise("Done");
+        }
+    }
+
+    fn update(&mut self, cx: &mut StateCx<'_, TavernWorld>, _dt: f64) {
+        if self.left == 0 || cx.now < self.next {
+            return;
+        }
+        self.left -= 1;
+        self.next += 1.0;
+        let me = cx.agent;
+        let name = cx.agent_name(me).to_string();
+        let mug = cx.game.variable(me, "Mug").unwrap_or("nothing").to_string();
+        let now = cx.now;
+        cx.game
+            .screen
+            .push(format!("{now:>5.1}s  {name} sips {mug}"));
+        if self.left == 0 {
+            cx.game.remove_variable(me, "Mug");
+            cx.del_fact(format!("Mug({name}) = {mug}"));
+            cx.raise("Done");
+        }
+    }
+}
+
+/// The tavern's state library: the standard states in this world, and the game's own.
+pub fn library() -> StateLibrary<TavernWorld> {
+    let mut lib = stdlib::library::<TavernWorld>();
+    lib.register(
+        "Sip",
+        StateSpec::new(ModifierKind::Number)
+            .raises(["Done"])
+            .doc("Drinks the agent's Mug in the given number of sips, one a second; raises Done when it is empty."),
+        || Box::new(Sip::default()),
+    );
+    lib
+}
+
+/// What one evening shows: the game's screen and the runtime's trace, merged tick by tick.
+pub struct Evening {
+    pub lines: Vec<String>,
+    pub scene: Scene<TavernWorld>,
+}
+
+/// Runs scene `evening` of `program` for `seconds`, the way a game's frame loop does.
+pub fn run(program: Arc<Program>, seconds: f64) -> Result<Evening, String> {
+    let scene_id = program
+        .scene_by_name("evening")
+        .ok_or("the program has no scene `evening`")?;
+    let world = TavernWorld::for_scene(&program, scene_id);
+    let mut scene =
+        Scene::new(program.clone(), library(), "evening", world, 7).map_err(|e| e.to_string())?;
+    // The lines below come from the trace; a game that does not show it leaves it off.
+    scene.set_tracing(true);
+    let mut interactions = Interactions::new(&program, scene_id, 7);
+    let mut lines = Vec::new();
+    let note = |scene: &mut Scene<TavernWorld>, lines: &mut Vec<String>| {
+        lines.append(&mut scene.game.screen);
+        lines.extend(scene.take_events().iter().filter_map(story));
+    };
+    note(&mut scene, &mut lines);
+    while scene.now() < seconds {
+        // One frame: the machines, the smart locations, the planning world's events.
+        scene.tick();
+        interactions.advance(&mut scene);
+        stdlib::fire_world_events(&mut scene);
+        note(&mut scene, &mut lines);
+    }
+    Ok(Evening { lines, scene })
+}
+
+/// The trace events worth a line of the story.
+fn story(e: &TraceEvent) -> Option<String> {
+    let who = e.agent.as_deref().unwrap_or("-");
+    let what = match &e.kind {
+        EventKind::Say { text, .. } => format!("{who} says \"{text}\""),
+        EventKind::Plan { actions, .. } => format!("{who} plans {}", actions.join(", ")),
+        EventKind::Act { action, .. } => format!("{who} starts {action}"),
+        EventKind::Done { action, .. } => format!("{who} finished {action}"),
+        EventKind::Add { fact, .. } => format!("{who}: {fact}"),
+        EventKind::Join { script, role } => format!("{who} joins {script} as {role}"),
+        EventKind::Error { message } => format!("{who} ERROR {message}"),
+        EventKind::Fail { .. } => format!("{who} FAILED"),
+        _ => return None,
+    };
+    Some(format!("{:>5.1}s  {what}", e.time))
+}

@@ -1,0 +1,85 @@
+//! The example game (runtime/examples/tavern) runs on the core alone — its own world, no
+//! simulator in this crate's dependency tree — and tells the evening it was written for: the
+//! bard's interaction script at the hearth, the patron's walk, the conversation of dialog
+//! states at the bar (the mug changes hands inside it), the plan for the rest of the evening,
+//! and the game's own `Sip` state.
+
+#[path = "../examples/tavern/game.rs"]
+mod game;
+
+use ensemble_runtime::Program;
+use ensemble_runtime::hsm::AgentStatus;
+use std::path::Path;
+use std::sync::Arc;
+
+fn program() -> Arc<Program> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/tavern/tavern.ensb");
+    Arc::new(Program::load(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}\nrebuild it: ensemble build runtime/examples/tavern/project -o runtime/examples/tavern",
+            path.display()
+        )
+    }))
+}
+
+#[test]
+fn the_tavern_tells_its_evening() {
+    let evening = game::run(program(), 60.0).unwrap();
+    let expected = [
+        "  2.1s  agent 2 plays the `tune` animation",
+        "  2.1s  bard joins perform as bard",
+        "  2.1s  bard: tuned(bard)",
+        "  2.1s  bard starts tune",
+        "  4.1s  agent 2 plays the `play` animation",
+        "  4.1s  bard finished tune",
+        "  4.1s  bard starts play",
+        "  4.1s  bard says \"A song of the sea\"",
+        "  4.2s  agent 1 subtitle \"Hi.\" (no voice)",
+        "  4.2s  mara says \"Hi.\"",
+        "  5.4s  agent 1 subtitle \"I would like something to drink.\" (voice AskForDrink/5a48ebfd)",
+        "  5.4s  mara says \"I would like something to drink.\"",
+        "  8.1s  agent 0 subtitle \"You enjoy cider.\" (voice EnjoyYourX/2f9b7109)",
+        "  8.1s  keeper: Mug(mara) = a mug of cider",
+        "  8.1s  keeper says \"You enjoy cider.\"",
+        "  8.2s  bard finished play",
+        " 10.0s  agent 1 subtitle \"Thank you kindly.\" (no voice)",
+        " 10.0s  mara says \"Thank you kindly.\"",
+        " 12.1s  mara plans sit, drink, toast",
+        " 12.1s  mara starts sit",
+        " 15.4s  mara finished sit",
+        " 15.4s  mara starts drink",
+        " 16.4s  mara sips a mug of cider",
+        " 17.4s  mara sips a mug of cider",
+        " 18.4s  mara sips a mug of cider",
+        " 18.4s  agent 1 subtitle \"Cheers!\" (no voice)",
+        " 18.4s  mara finished drink",
+        " 18.4s  mara starts toast",
+        " 18.4s  mara says \"Cheers!\"",
+        " 19.8s  mara finished toast",
+    ];
+    assert_eq!(evening.lines, expected, "{:#?}", evening.lines);
+    let scene = &evening.scene;
+    let status = |name: &str| {
+        let agent = scene
+            .agents()
+            .find(|&a| scene.agent_name(a) == name)
+            .unwrap();
+        scene.status(agent).clone()
+    };
+    assert_eq!(status("mara"), AgentStatus::Finished);
+    assert_eq!(status("keeper"), AgentStatus::Finished);
+}
+
+#[test]
+fn the_game_state_is_linked_from_the_games_own_code() {
+    // Without the game's `Sip` the program does not link: the standard library alone is not
+    // what this game runs.
+    let program = program();
+    let scene = program.scene_by_name("evening").unwrap();
+    let world = game::TavernWorld::for_scene(&program, scene);
+    let standard_only = ensemble_runtime::stdlib::library::<game::TavernWorld>();
+    let err = ensemble_runtime::hsm::Scene::new(program, standard_only, "evening", world, 7)
+        .err()
+        .expect("Sip is missing");
+    assert!(err.to_string().contains("`Sip`"), "{err}");
+}
