@@ -4,9 +4,8 @@
 //! variables, open moves, lines being said, actions under way, the navigation view) and the
 //! simulation's own ([`SIMULATION_SECTION`]).
 //!
-//! Not carried yet, so refused at save time rather than restored wrongly: a partial-order plan
-//! (D-POP) being followed, conversation scenes, and an interaction-script action carried across
-//! a hot reload while it runs.
+//! Not carried yet, so refused at save time rather than restored wrongly: conversation scenes,
+//! and an interaction-script action carried across a hot reload while it runs.
 
 use super::{Options, Running, Simulation};
 use crate::walk::{SavedMove, SavedNav};
@@ -107,41 +106,16 @@ impl Simulation {
     /// What of this simulation a snapshot cannot carry yet, if anything (then
     /// [`Simulation::save`] refuses).
     pub fn unsaved_parts(&self) -> Option<String> {
-        let (scene, interactions) = match &self.running {
+        let interactions = match &self.running {
             Running::Chat(_) => {
                 return Some("conversation scenes (HMM spaces) cannot be saved yet".into());
             }
-            Running::Machines {
-                scene,
-                interactions,
-            } => (scene, interactions),
+            Running::Machines { interactions, .. } => interactions,
         };
         if interactions.has_carried_actions() {
             return Some(
                 "a script action carried across a hot reload is still running (save once it has ended)".into(),
             );
-        }
-        // A `Plan` state whose problem is planned partial-order (D-POP).
-        let program = scene.program();
-        let partial_order = scene.agents().any(|a| {
-            scene.active_states(a).iter().any(|&s| {
-                let def = program.state(s);
-                let code = program.name(program.library[def.code.index()].name);
-                let problem = match def.modifier {
-                    ensemble_runtime::program::Modifier::Text(n) => {
-                        program.planning.problem_by_name(n)
-                    }
-                    _ => None,
-                };
-                code == ensemble_runtime::stdlib::PLAN
-                    && problem.is_some_and(|p| {
-                        program.planning.problems[p as usize].planner
-                            == ensemble_runtime::plan::section::Planner::Pop
-                    })
-            })
-        });
-        if partial_order {
-            return Some("planning with partial-order plans (D-POP) cannot be saved yet".into());
         }
         None
     }

@@ -2,8 +2,8 @@
 //! (section `sim.planning`, restored onto the very build it was taken from), and each `Plan`
 //! state's own data — its problem by name with a fingerprint, what the agent believes and the
 //! linear plan it follows. A `Plan` state restored onto a program whose problem changed is
-//! entered afresh (it plans again), and the restore report says so. Partial-order plans are not
-//! carried: `Simulation::save` refuses scenes running one.
+//! entered afresh (it plans again), and the restore report says so. Linear and partial-order
+//! (D-POP) plans are both carried.
 
 use super::{AgentWorld, Plan, PlanningWorld, Scheduled};
 use crate::plan::agent::{Executive, SavedExecutive};
@@ -80,8 +80,6 @@ struct SavedPlan {
     /// The problem by name, and its fingerprint when saved.
     problem: Option<(String, u32)>,
     exec: Option<SavedExecutive>,
-    /// It followed a partial-order plan, which is not carried.
-    partial: bool,
     done: bool,
 }
 
@@ -96,10 +94,9 @@ impl Plan {
             let def = &program.planning.problems[p as usize];
             (program.name(def.name).to_string(), fingerprint(def))
         });
-        let exec = self.exec.as_ref().and_then(Executive::to_saved);
+        let exec = self.exec.as_ref().map(Executive::to_saved);
         encode(&SavedPlan {
             problem,
-            partial: self.exec.is_some() && exec.is_none(),
             exec,
             done: self.done,
         })
@@ -107,9 +104,6 @@ impl Plan {
 
     pub(super) fn take_saved(&mut self, program: &Program, data: &[u8]) -> Result<(), String> {
         let saved: SavedPlan = decode(data)?;
-        if saved.partial {
-            return Err("a partial-order plan is not carried by savegames".into());
-        }
         let problem = match &saved.problem {
             None => None,
             Some((name, print)) => {
