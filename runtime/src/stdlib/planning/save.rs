@@ -1,5 +1,5 @@
 //! Planning's part of a savegame: the planning agents' worlds and the scene's world events
-//! (section `sim.planning`, restored onto the very build it was taken from), and each `Plan`
+//! (section `stdlib.planning`, restored onto the very build it was taken from), and each `Plan`
 //! state's own data — its problem by name with a fingerprint, what the agent believes and the
 //! linear plan it follows. A `Plan` state restored onto a program whose problem changed is
 //! entered afresh (it plans again), and the restore report says so. Linear and partial-order
