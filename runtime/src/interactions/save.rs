@@ -156,6 +156,7 @@ impl Interactions {
                 && a.roles.iter().all(|r| named(*r))
                 && a.group.is_none_or(named)
                 && a.route.iter().all(|l| l.index() < program.locations.len())
+                && a.moving.is_none_or(|l| l.index() < program.locations.len())
                 && a.next_stop <= a.route.len()
                 && a.busy_at.is_none_or(|p| p < places)
                 && a.drawn_to.is_none_or(|p| p < places)
