@@ -1,15 +1,17 @@
 //! Cost of one frame for many agents, each running a three-level hierarchical machine: with
 //! the trace off (what a game that only ticks gets), with the trace recorded and taken every
 //! frame (what `ensemble run` and the editor pay), and the same 10,000 agents split into
-//! independent scenes ticked one after another or on threads.
+//! independent scenes ticked one after another or on threads; and of saving and restoring that
+//! scene (a savegame), with the snapshot's size.
 //!
 //! Anchor: the spine issue's goal of under 1 ms per frame for 10,000 agents on one core.
-//! Reproduce: `cargo bench -p ensemble-runtime --bench tick` (`-- frame` or `-- scenes` for one
-//! group).
+//! Reproduce: `cargo bench -p ensemble-runtime --bench tick` (`-- frame`, `-- scenes` or
+//! `-- snapshot` for one group).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use ensemble_runtime::hsm::{Scene, StateCode, StateCx, StateLibrary, StateSpec};
 use ensemble_runtime::program::*;
+use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter, decode, encode};
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -26,6 +28,13 @@ impl StateCode<()> for Timer {
             self.t = 0.0;
             cx.raise("Next");
         }
+    }
+    fn save(&self, _program: &Program) -> Vec<u8> {
+        encode(&self.t)
+    }
+    fn restore(&mut self, _program: &Program, data: &[u8]) -> Result<(), String> {
+        self.t = decode(data)?;
+        Ok(())
     }
 }
 
@@ -217,6 +226,42 @@ fn bench_tick(c: &mut Criterion) {
     group.finish();
 }
 
+/// Saving (scene section and container, the program's checksum included) and restoring (reading,
+/// checking, mapping every stack by name, state data back) a steady-state scene.
+fn bench_snapshot(c: &mut Criterion) {
+    let mut group = c.benchmark_group("snapshot");
+    for agents in [1_000usize, 10_000] {
+        let program = program(agents);
+        let mut scene = Scene::new(program.clone(), library(), "s", (), 1).unwrap();
+        scene.set_tracing(false);
+        for _ in 0..120 {
+            scene.tick();
+        }
+        let save = || {
+            let mut w = SnapshotWriter::new(&program, "bench");
+            scene.save(&mut w);
+            w.to_bytes()
+        };
+        let bytes = save();
+        println!(
+            "snapshot of {agents} agents: {} bytes ({:.1} per agent)",
+            bytes.len(),
+            bytes.len() as f64 / agents as f64
+        );
+        group.bench_with_input(BenchmarkId::new("save", agents), &agents, |b, _| {
+            b.iter(|| black_box(save().len()))
+        });
+        group.bench_with_input(BenchmarkId::new("restore", agents), &agents, |b, _| {
+            b.iter(|| {
+                let r = SnapshotReader::from_bytes(&bytes).unwrap();
+                let (s, _) = Scene::restore(program.clone(), library(), (), &r).unwrap();
+                black_box(s.tick_count())
+            })
+        });
+    }
+    group.finish();
+}
+
 /// 10,000 agents split into `n` independent scenes, ticked one after another on this thread or
 /// spread over the machine's cores (one scoped thread per core each frame, this thread taking
 /// one share itself), so the parallel figure includes starting the threads.
@@ -252,5 +297,5 @@ fn bench_scenes(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_tick, bench_scenes);
+criterion_group!(benches, bench_tick, bench_scenes, bench_snapshot);
 criterion_main!(benches);

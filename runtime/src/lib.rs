@@ -39,6 +39,7 @@ pub mod plan;
 pub mod program;
 pub mod rng;
 pub mod script;
+pub mod snapshot;
 pub mod speech;
 pub mod stdlib;
 pub mod trace;

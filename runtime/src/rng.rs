@@ -22,7 +22,8 @@ use rand_pcg::Pcg32;
 /// let x = Rng::new(42, 3).range_f64(0.5, 2.0);
 /// assert!((0.5..2.0).contains(&x));
 /// ```
-#[derive(Clone, Debug)]
+/// Serialisable (its state and stream) so a savegame continues the very same sequence.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Rng(Pcg32);
 
 impl Rng {

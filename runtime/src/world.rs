@@ -102,7 +102,7 @@ use crate::stdlib::StandardState;
 use crate::trace::EventKind;
 
 /// Where a move goes.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Destination {
     /// A named location of the program (`Goto(Kitchen)`, a stop of an NPC's route).
     Location(LocationId),
@@ -135,7 +135,10 @@ pub enum MoveEvent {
 }
 
 /// Identifies an action request until its outcome is reported. Unique within a scene.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
 pub struct ActionId(pub u64);
 
 /// An action an interaction script asks an agent (or a proxy object) to perform.

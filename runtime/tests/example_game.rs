@@ -71,6 +71,43 @@ fn the_tavern_tells_its_evening() {
 }
 
 #[test]
+fn an_evening_restored_from_a_savegame_goes_on_as_the_uninterrupted_one() {
+    let whole = game::run(program(), 60.0).unwrap();
+    // Saved before anything happens, mid-song and mid-conversation (8.15 s), mid-plan while mara
+    // sits (14 s) and mid-sip (17 s), and once the evening is over.
+    for at in [0.0, 8.15, 14.0, 17.0, 30.0] {
+        let first = game::run(program(), at).unwrap();
+        let bytes = first.save();
+        let mut rest = game::Evening::restore(program(), &bytes).unwrap();
+        rest.play(60.0);
+        let mut lines = first.lines.clone();
+        lines.extend(rest.lines.iter().cloned());
+        assert_eq!(lines, whole.lines, "saved at {at} s");
+        for agent in whole.scene.agents() {
+            assert_eq!(
+                rest.scene.status(agent),
+                whole.scene.status(agent),
+                "saved at {at} s"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_savegame_of_the_evening_is_refused_once_damaged() {
+    let first = game::run(program(), 10.0).unwrap();
+    let mut bytes = first.save();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    let err = game::Evening::restore(program(), &bytes)
+        .err()
+        .expect("refused");
+    assert!(!err.is_empty());
+    bytes.truncate(bytes.len() / 2);
+    assert!(game::Evening::restore(program(), &bytes).is_err());
+}
+
+#[test]
 fn the_game_state_is_linked_from_the_games_own_code() {
     // Without the game's `Sip` the program does not link: the standard library alone is not
     // what this game runs.

@@ -89,6 +89,13 @@ enum Command {
         /// On Error paths.
         #[arg(long, default_value_t = 0.0, value_parser = probability)]
         fail_rate: f64,
+        /// Write a snapshot of the scene (a savegame) to FILE after the last tick.
+        #[arg(long, value_name = "FILE")]
+        save: Option<PathBuf>,
+        /// Go on from the snapshot in FILE for --ticks more ticks (tick numbers go on from
+        /// the snapshot's; --seed is the snapshot's).
+        #[arg(long, value_name = "FILE")]
+        restore: Option<PathBuf>,
     },
     /// Turn an Excel interaction script into the native format.
     Import {
@@ -179,6 +186,8 @@ where
             speed,
             input,
             fail_rate,
+            save,
+            restore,
         } => run_scene::run(
             &path,
             &run_scene::Options {
@@ -190,6 +199,8 @@ where
                 speed,
                 input,
                 fail_rate,
+                save,
+                restore,
             },
             io,
         ),

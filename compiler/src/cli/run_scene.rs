@@ -1,11 +1,14 @@
 //! `ensemble run`: compile (or load) a program and run one of its scenes headless in the
 //! simulated world, printing the trace. With `--watch`, the scene runs in real time and hot
-//! reloads whenever the sources (or the `.ensb`) change.
+//! reloads whenever the sources (or the `.ensb`) change. With `--save`, the scene is saved
+//! after the last tick; with `--restore`, it goes on from a saved one (tick numbers go on from
+//! the snapshot's; `ensemble_runtime::snapshot`).
 
 use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io, report};
 use crate::diag::Severity;
 use ensemble_runtime::Program;
 use ensemble_runtime::hsm::AgentStatus;
+use ensemble_runtime::snapshot::{SnapshotError, SnapshotReader, SnapshotWriter};
 use ensemble_runtime::watch::{Change, FileWatcher};
 use ensemble_sim::Simulation;
 use ensemble_sim::simulation::{self, SceneKind, StartError};
@@ -25,6 +28,10 @@ pub struct Options {
     pub input: Option<std::path::PathBuf>,
     /// Probability that a simulated script action fails.
     pub fail_rate: f64,
+    /// Write a snapshot of the scene here after the last tick.
+    pub save: Option<std::path::PathBuf>,
+    /// Go on from this snapshot instead of starting the scene.
+    pub restore: Option<std::path::PathBuf>,
 }
 
 fn is_program(path: &Path) -> bool {
@@ -41,8 +48,19 @@ pub(super) enum LoadFailure {
 
 /// Loads a built program, or compiles a project or source file in memory, printing diagnostics.
 pub(super) fn load(path: &Path, io: &mut Io<'_>) -> Result<Program, LoadFailure> {
+    load_named(path, io).map(|(program, _)| program)
+}
+
+/// [`load`], with the program's name: the project's, or a built program's file name (`ensemble
+/// build` names it after the project). Snapshots record it.
+fn load_named(path: &Path, io: &mut Io<'_>) -> Result<(Program, String), LoadFailure> {
     if is_program(path) {
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         return Program::load(path)
+            .map(|p| (p, name))
             .map_err(|e| LoadFailure::Errors(format!("cannot load {}: {e}", path.display())));
     }
     let c = crate::compile_path(path).map_err(|e| LoadFailure::CannotRun(e.to_string()))?;
@@ -50,7 +68,7 @@ pub(super) fn load(path: &Path, io: &mut Io<'_>) -> Result<Program, LoadFailure>
         report(&c, Format::Human, io);
     }
     match c.output {
-        Some((program, _)) => Ok(program),
+        Some((program, _)) => Ok((program, c.name)),
         None => Err(LoadFailure::Errors(error_summary(&c))),
     }
 }
@@ -125,7 +143,7 @@ fn flush_events(sim: &mut Simulation, options: &Options, io: &mut Io<'_>) -> boo
 
 pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
     // Watch before the first load, so a save made while it compiles is not missed.
-    let mut watcher = if options.watch {
+    let watcher = if options.watch {
         match FileWatcher::new(path) {
             Ok(w) => Some(w),
             Err(e) => {
@@ -136,8 +154,8 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
     } else {
         None
     };
-    let program = match load(path, io) {
-        Ok(p) => Arc::new(p),
+    let (program, program_name) = match load_named(path, io) {
+        Ok((p, name)) => (Arc::new(p), name),
         Err(LoadFailure::CannotRun(message)) => {
             let _ = writeln!(io.err, "error: {message}");
             return EXIT_CANNOT_RUN;
@@ -165,7 +183,20 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
     let start = simulation::Options {
         fail_rate: options.fail_rate,
     };
-    let mut sim = match Simulation::start(program, &options.scene, options.seed, &start) {
+    if let Some(file) = &options.restore {
+        return match restore(program, &program_name, file, &start, options, io) {
+            Ok(sim) => run_ticks(sim, path, &program_name, watcher, options, io),
+            Err(message) => {
+                let _ = writeln!(
+                    io.err,
+                    "error: cannot restore {}: {message}",
+                    file.display()
+                );
+                EXIT_ERRORS
+            }
+        };
+    }
+    let sim = match Simulation::start(program, &options.scene, options.seed, &start) {
         Ok(s) => s,
         Err(StartError::UnknownScene { available, .. }) => {
             let list = if available.is_empty() {
@@ -190,16 +221,75 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
             return EXIT_ERRORS;
         }
     };
+    if let (Some(file), Some(what)) = (&options.save, sim.unsaved_parts()) {
+        // Refused before running: a snapshot that restores wrongly is worse than none.
+        let _ = writeln!(
+            io.err,
+            "error: --save {}: scene `{}` cannot be saved: {what}",
+            file.display(),
+            options.scene
+        );
+        return EXIT_CANNOT_RUN;
+    }
     if sim.kind() == SceneKind::Chat {
         return super::run_chat::run(sim, path, watcher, options, io);
     }
+    run_ticks(sim, path, &program_name, watcher, options, io)
+}
+
+/// Reads a snapshot and restores the simulation it holds onto `program`; a rebuilt program is
+/// mapped by name, and what fell back is said on stderr. `Err`: why not, in one line.
+fn restore(
+    program: Arc<Program>,
+    program_name: &str,
+    file: &Path,
+    start: &simulation::Options,
+    options: &Options,
+    io: &mut Io<'_>,
+) -> Result<Simulation, String> {
+    let snapshot = SnapshotReader::load(file).map_err(|e| e.to_string())?;
+    let same = snapshot
+        .check_program(&program, program_name)
+        .map_err(|e| e.to_string())?;
+    if !same {
+        let _ = writeln!(
+            io.err,
+            "warning: {program_name} changed since the snapshot was taken; restoring by name"
+        );
+    }
+    let (sim, report) =
+        Simulation::restore(program, &snapshot, start).map_err(|e| e.to_string())?;
+    if sim.name() != options.scene {
+        let e = SnapshotError::WrongScene {
+            snapshot: sim.name().to_string(),
+            asked: options.scene.clone(),
+        };
+        return Err(e.to_string());
+    }
+    for line in &report.fallbacks {
+        let _ = writeln!(io.err, "warning: not restored as saved: {line}");
+    }
+    Ok(sim)
+}
+
+/// Prints the events recorded so far (the start's at tick 0, or a restore's), then ticks the
+/// scene `options.ticks` times printing the trace, then saves it if asked.
+fn run_ticks(
+    mut sim: Simulation,
+    path: &Path,
+    program_name: &str,
+    mut watcher: Option<FileWatcher>,
+    options: &Options,
+    io: &mut Io<'_>,
+) -> i32 {
     let started = Instant::now();
     let speed = if options.speed > 0.0 {
         options.speed
     } else {
         1.0
     };
-    for tick in 0..=options.ticks {
+    let mut reader_left = false;
+    'run: for tick in 0..=options.ticks {
         if tick > 0 {
             if let Some(w) = watcher.as_mut() {
                 // Real time: wait for the tick's moment, reloading on every change meanwhile.
@@ -207,15 +297,42 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
                 while let Some(change) = w.wait_until(due) {
                     reload(&mut sim, path, &change, io);
                     if !flush_events(&mut sim, options, io) {
-                        return EXIT_OK;
+                        reader_left = true;
+                        break 'run;
                     }
                 }
             }
             sim.tick();
         }
         if !flush_events(&mut sim, options, io) {
-            return EXIT_OK; // reader went away (e.g. `| head`)
+            reader_left = true; // reader went away (e.g. `| head`)
+            break;
         }
+    }
+    if let Some(file) = &options.save {
+        let mut snapshot = SnapshotWriter::new(sim.program(), program_name);
+        if let Err(e) = sim.save(&mut snapshot) {
+            let _ = writeln!(io.err, "error: cannot save the scene: {e}");
+            return EXIT_ERRORS;
+        }
+        match snapshot.save(file) {
+            Ok(size) if !options.json => {
+                let _ = writeln!(
+                    io.err,
+                    "saved {} ({size} bytes) after tick {}",
+                    file.display(),
+                    sim.tick_count()
+                );
+            }
+            Ok(_) => {}
+            Err(e) => {
+                let _ = writeln!(io.err, "error: cannot write {}: {e}", file.display());
+                return EXIT_CANNOT_RUN;
+            }
+        }
+    }
+    if reader_left {
+        return EXIT_OK;
     }
     if !options.json
         && let Some(scene) = sim.scene()

@@ -6,12 +6,17 @@
 //! code the game writes. Everything else — the patron's machine, the conversation of dialog
 //! states at the bar, the plan for the rest of the evening, the bard's interaction script at
 //! the hearth — is authored content (`project/`), compiled to `tavern.ensb`, run by the core.
+//!
+//! The evening can be saved between two frames and restored ([`Evening::save`],
+//! [`Evening::restore`]): the core saves the scene, the standard library's state and the smart
+//! locations into one snapshot, and the game adds its world as a section of its own.
 
 use ensemble_runtime::Program;
 use ensemble_runtime::hsm::{AgentId, Scene, StateCode, StateCx, StateLibrary, StateSpec};
 use ensemble_runtime::interactions::Interactions;
 use ensemble_runtime::program::{ModifierKind, SceneId};
 use ensemble_runtime::script::ActionOutcome;
+use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter, decode, encode};
 use ensemble_runtime::stdlib::{self, StandardState};
 use ensemble_runtime::trace::{EventKind, TraceEvent};
 use ensemble_runtime::world::{
@@ -26,8 +31,11 @@ const WALKING_SPEED: f64 = 2.0;
 /// The game's animations that scripts ask for, and how long each plays, seconds.
 const ANIMATIONS: &[(&str, f64)] = &[("tune", 2.0), ("play", 4.0)];
 
+/// The section the tavern's own world saves into, beside the core's.
+const WORLD_SECTION: &str = "tavern.world";
+
 /// One person in the tavern.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 struct Person {
     at: [f64; 2],
     /// Where it walks, if it walks.
@@ -88,6 +96,56 @@ impl TavernWorld {
             self.people.resize(i + 1, Person::default());
         }
         &mut self.people[i]
+    }
+}
+
+/// What the tavern's world saves: everything but the screen (what was shown is shown).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SavedTavern {
+    people: Vec<Person>,
+    variables: Vec<(AgentId, String, String)>,
+    animations: Vec<(ActionId, f64)>,
+}
+
+impl TavernWorld {
+    fn save(&self, snapshot: &mut SnapshotWriter) {
+        let saved = SavedTavern {
+            people: self.people.clone(),
+            variables: self
+                .variables
+                .iter()
+                .map(|((a, n), v)| (*a, n.clone(), v.clone()))
+                .collect(),
+            animations: self.animations.iter().map(|(id, t)| (*id, *t)).collect(),
+        };
+        snapshot.put(WORLD_SECTION, &saved);
+        self.standard.save(snapshot);
+    }
+
+    fn restore(
+        program: &Program,
+        scene: SceneId,
+        snapshot: &SnapshotReader,
+    ) -> Result<Self, String> {
+        let saved: SavedTavern = snapshot.get(WORLD_SECTION).map_err(|e| e.to_string())?;
+        // The standard library's state (conversations, planning worlds) comes back before the
+        // scene, so a `Plan` state entered afresh plans in it.
+        let (standard, note) =
+            StandardState::restore(program, scene, snapshot).map_err(|e| e.to_string())?;
+        if let Some(note) = note {
+            return Err(note);
+        }
+        Ok(TavernWorld {
+            people: saved.people,
+            variables: saved
+                .variables
+                .into_iter()
+                .map(|(a, n, v)| ((a, n), v))
+                .collect(),
+            animations: saved.animations.into_iter().collect(),
+            standard,
+            screen: Vec::new(),
+        })
     }
 }
 
@@ -240,6 +298,15 @@ impl StateCode<TavernWorld> for Sip {
             cx.raise("Done");
         }
     }
+
+    fn save(&self, _program: &Program) -> Vec<u8> {
+        encode(&(self.left, self.next))
+    }
+
+    fn restore(&mut self, _program: &Program, data: &[u8]) -> Result<(), String> {
+        (self.left, self.next) = decode(data)?;
+        Ok(())
+    }
 }
 
 /// The tavern's state library: the standard states in this world, and the game's own.
@@ -259,33 +326,107 @@ pub fn library() -> StateLibrary<TavernWorld> {
 pub struct Evening {
     pub lines: Vec<String>,
     pub scene: Scene<TavernWorld>,
+    interactions: Interactions,
 }
+
+/// The scene the tavern plays.
+const SCENE: &str = "evening";
+/// What the game calls its program in savegames.
+const PROGRAM: &str = "tavern";
 
 /// Runs scene `evening` of `program` for `seconds`, the way a game's frame loop does.
 pub fn run(program: Arc<Program>, seconds: f64) -> Result<Evening, String> {
-    let scene_id = program
-        .scene_by_name("evening")
-        .ok_or("the program has no scene `evening`")?;
-    let world = TavernWorld::for_scene(&program, scene_id);
-    let mut scene =
-        Scene::new(program.clone(), library(), "evening", world, 7).map_err(|e| e.to_string())?;
-    // The lines below come from the trace; a game that does not show it leaves it off.
-    scene.set_tracing(true);
-    let mut interactions = Interactions::new(&program, scene_id, 7);
-    let mut lines = Vec::new();
-    let note = |scene: &mut Scene<TavernWorld>, lines: &mut Vec<String>| {
-        lines.append(&mut scene.game.screen);
-        lines.extend(scene.take_events().iter().filter_map(story));
-    };
-    note(&mut scene, &mut lines);
-    while scene.now() < seconds {
-        // One frame: the machines, the smart locations, the planning world's events.
-        scene.tick();
-        interactions.advance(&mut scene);
-        stdlib::fire_world_events(&mut scene);
-        note(&mut scene, &mut lines);
+    let mut evening = Evening::start(program)?;
+    evening.play(seconds);
+    Ok(evening)
+}
+
+impl Evening {
+    /// The evening as it starts.
+    pub fn start(program: Arc<Program>) -> Result<Evening, String> {
+        let scene_id = program
+            .scene_by_name(SCENE)
+            .ok_or("the program has no scene `evening`")?;
+        let world = TavernWorld::for_scene(&program, scene_id);
+        // The lines come from the trace; a game that does not show it leaves it off.
+        let scene = Scene::new_traced(program.clone(), library(), SCENE, world, 7)
+            .map_err(|e| e.to_string())?;
+        let interactions = Interactions::new(&program, scene_id, 7);
+        let mut evening = Evening {
+            lines: Vec::new(),
+            scene,
+            interactions,
+        };
+        evening.note();
+        Ok(evening)
     }
-    Ok(Evening { lines, scene })
+
+    /// Plays frames until `seconds` into the evening.
+    pub fn play(&mut self, seconds: f64) {
+        while self.scene.now() < seconds {
+            // One frame: the machines, the smart locations, the planning world's events.
+            self.scene.tick();
+            self.interactions.advance(&mut self.scene);
+            stdlib::fire_world_events(&mut self.scene);
+            self.note();
+        }
+    }
+
+    fn note(&mut self) {
+        self.lines.append(&mut self.scene.game.screen);
+        self.lines
+            .extend(self.scene.take_events().iter().filter_map(story));
+    }
+
+    /// A savegame of the evening between two frames: the scene, the standard library's
+    /// state, the smart locations, and the tavern's own world.
+    pub fn save(&self) -> Vec<u8> {
+        let program = self.scene.program();
+        let scene_id = program
+            .scene_by_name(SCENE)
+            .expect("the evening runs this scene");
+        let mut snapshot = SnapshotWriter::new(program, PROGRAM);
+        self.scene.save(&mut snapshot);
+        self.interactions.save(program, scene_id, &mut snapshot);
+        self.scene.game.save(&mut snapshot);
+        snapshot.to_bytes()
+    }
+
+    /// The evening saved in `bytes`, going on from the frame after the save (its lines start
+    /// empty). Refused when it was saved from another build of the tavern.
+    pub fn restore(program: Arc<Program>, bytes: &[u8]) -> Result<Evening, String> {
+        let snapshot = SnapshotReader::from_bytes(bytes).map_err(|e| e.to_string())?;
+        if !snapshot
+            .check_program(&program, PROGRAM)
+            .map_err(|e| e.to_string())?
+        {
+            return Err("the savegame is of another build of the tavern".into());
+        }
+        let scene_id = program
+            .scene_by_name(SCENE)
+            .ok_or("the program has no scene `evening`")?;
+        let world = TavernWorld::restore(&program, scene_id, &snapshot)?;
+        let (scene, report) = Scene::restore_traced(program.clone(), library(), world, &snapshot)
+            .map_err(|e| e.to_string())?;
+        if !report.fallbacks.is_empty() {
+            return Err(report.fallbacks.join("; "));
+        }
+        let agents = scene.agents().count();
+        scene
+            .game
+            .standard
+            .check_agents(agents)
+            .map_err(|e| e.to_string())?;
+        let (interactions, _) = Interactions::restore(&program, scene_id, 7, &snapshot, agents)
+            .map_err(|e| e.to_string())?;
+        let mut evening = Evening {
+            lines: Vec::new(),
+            scene,
+            interactions,
+        };
+        evening.note();
+        Ok(evening)
+    }
 }
 
 /// The trace events worth a line of the story.

@@ -21,7 +21,17 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match game::run(program, 60.0) {
+    // Half the evening, a savegame between two frames, and the rest of the evening from it:
+    // the lines are those of the evening played in one go.
+    let evening = game::run(program.clone(), 30.0).and_then(|first| {
+        for line in &first.lines {
+            println!("{line}");
+        }
+        let mut rest = game::Evening::restore(program, &first.save())?;
+        rest.play(60.0);
+        Ok(rest)
+    });
+    match evening {
         Ok(evening) => {
             for line in &evening.lines {
                 println!("{line}");

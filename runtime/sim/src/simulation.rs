@@ -32,6 +32,8 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use thiserror::Error;
 
+mod save;
+
 /// How many said lines [`Simulation::transcript`] keeps (the oldest go first).
 pub const TRANSCRIPT_LINES: usize = 10_000;
 

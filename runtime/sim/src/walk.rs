@@ -466,3 +466,121 @@ thread_local! {
     /// Search memory reused by every walk planned on this thread.
     static WORKSPACE: RefCell<Workspace> = RefCell::new(Workspace::new(0));
 }
+
+/// A walk in progress as a savegame holds it (`Goto`'s data).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub(crate) struct SavedRoute {
+    points: Vec<[f64; 2]>,
+    nodes: Vec<NodeId>,
+    next: usize,
+    generation: u64,
+    blocked: bool,
+}
+
+impl Route {
+    pub(crate) fn to_saved(&self) -> SavedRoute {
+        SavedRoute {
+            points: self.points.to_vec(),
+            nodes: self.nodes.clone(),
+            next: self.next,
+            generation: self.generation,
+            blocked: self.blocked,
+        }
+    }
+
+    /// The route saved, if it fits the running program's graph (its nodes exist).
+    pub(crate) fn from_saved(saved: SavedRoute, program: &Program) -> Result<Route, String> {
+        let count = program
+            .nav
+            .data
+            .as_ref()
+            .map_or(0, |d| d.graph.node_count() as u64);
+        if let Some(n) = saved.nodes.iter().find(|&&n| n as u64 >= count) {
+            return Err(format!(
+                "the walk passes node {n}, which the graph does not have"
+            ));
+        }
+        Ok(Route {
+            points: Arc::from(saved.points),
+            nodes: saved.nodes,
+            next: saved.next,
+            generation: saved.generation,
+            blocked: saved.blocked,
+        })
+    }
+}
+
+/// The world's view of the graph as a savegame holds it: doors by name, the generation walks
+/// were planned under, and how many of the scene's door events have happened.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub(crate) struct SavedNav {
+    /// The program section the view followed.
+    fingerprint: u32,
+    doors: Vec<(String, bool)>,
+    generation: u64,
+    events_done: usize,
+}
+
+impl NavWorld {
+    pub(crate) fn to_saved(&self) -> SavedNav {
+        SavedNav {
+            fingerprint: self.fingerprint,
+            doors: self.doors.clone(),
+            generation: self.generation,
+            events_done: self.events_done,
+        }
+    }
+
+    /// The view of `program`'s graph with the saved doors closed (by name), the walks'
+    /// generation and the door events already done; `None` without a graph. Restored onto a
+    /// program with another graph, the generation moves on so walks plan again from where the
+    /// agents stand, as after a reload that brought another graph.
+    pub(crate) fn from_saved(program: &Program, scene: SceneId, saved: &SavedNav) -> Option<Self> {
+        let mut nav = NavWorld::with_doors(program, scene, 0.0, &saved.doors, saved.generation)?;
+        nav.generation = if program.nav.fingerprint == saved.fingerprint {
+            saved.generation
+        } else {
+            saved.generation.wrapping_add(1)
+        };
+        nav.events_done = saved.events_done.min(program.nav.events_of(scene).count());
+        Some(nav)
+    }
+}
+
+/// A move under way as a savegame holds it.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub(crate) struct SavedMove {
+    to: Destination,
+    on_graph: bool,
+    route: Option<SavedRoute>,
+}
+
+impl Move {
+    pub(crate) fn to_saved(&self) -> SavedMove {
+        SavedMove {
+            to: self.to,
+            on_graph: self.on_graph,
+            route: self.route.as_ref().map(Route::to_saved),
+        }
+    }
+
+    /// The move saved, if its destination and route fit the running program.
+    pub(crate) fn from_saved(saved: SavedMove, program: &Program) -> Result<Move, String> {
+        if let Destination::Location(l) = saved.to
+            && l.index() >= program.locations.len()
+        {
+            return Err(format!(
+                "a move goes to location #{}, which does not exist",
+                l.0
+            ));
+        }
+        Ok(Move {
+            to: saved.to,
+            on_graph: saved.on_graph,
+            route: saved
+                .route
+                .map(|r| Route::from_saved(r, program))
+                .transpose()?,
+        })
+    }
+}

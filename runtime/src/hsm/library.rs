@@ -37,6 +37,29 @@ pub trait StateCode<G>: Send + 'static {
     fn on_reload(&mut self, _cx: &mut StateCx<'_, G>, _old: &Program) -> Option<String> {
         None
     }
+    /// A savegame is taken (`crate::snapshot`): returns this instance's own data — a timer's
+    /// time left, a walk's route — in any encoding [`StateCode::restore`] reads back
+    /// ([`crate::snapshot::encode`] writes a serde value). Ids of `program` mean nothing in a
+    /// rebuilt one: save names where a snapshot may be restored onto an edited program. The
+    /// default saves nothing, which is right for code whose instances keep no data between
+    /// calls.
+    fn save(&self, _program: &Program) -> Vec<u8> {
+        Vec::new()
+    }
+    /// A savegame is restored: a fresh instance (from the library's factory; `init` does not
+    /// run) takes back what [`StateCode::save`] returned, under `program` (the running one,
+    /// perhaps rebuilt since). An error says why the data cannot be used; the state is then
+    /// entered afresh and the restore report says so. The default accepts only no data.
+    fn restore(&mut self, _program: &Program, data: &[u8]) -> Result<(), String> {
+        if data.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "{} bytes of saved data, but this state's code restores none",
+                data.len()
+            ))
+        }
+    }
 }
 
 /// Code that does nothing: `Start`, `Finish`, `Listen`-like states whose behaviour is all in

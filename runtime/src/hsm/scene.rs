@@ -10,8 +10,14 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use thiserror::Error;
 
+mod save;
+pub use save::RestoreReport;
+
 /// An agent of a scene: its index in scene order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
 pub struct AgentId(pub u32);
 
 impl AgentId {
@@ -20,7 +26,7 @@ impl AgentId {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum AgentStatus {
     /// Its root machine is running.
     Running,
@@ -92,6 +98,12 @@ impl Symbols {
             None => program.name(id),
             Some(i) => self.extra.get(i).map(|s| &**s).unwrap_or("?"),
         }
+    }
+
+    /// The names made at run time, in the order they were made (interning them in this order
+    /// again gives them the same ids: what a savegame relies on).
+    pub fn run_time_names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.extra.iter().map(|s| &**s)
     }
 
     pub fn shared(&self, program: &Program, id: NameId) -> Arc<str> {
@@ -496,7 +508,14 @@ impl<G: 'static> Scene<G> {
         let mappings: Vec<AgentMapping> = self
             .agents
             .iter()
-            .map(|a| map_frames(&self.program, &program, a.frames.iter().map(|f| f.state)))
+            .map(|a| {
+                let frames: Vec<FrameNames<'_>> = a
+                    .frames
+                    .iter()
+                    .map(|f| FrameNames::of(&self.program, f.state))
+                    .collect();
+                map_frames(&program, &frames)
+            })
             .collect();
         // Leave what does not carry over while the old program is still in force.
         {
@@ -537,7 +556,7 @@ impl<G: 'static> Scene<G> {
             }
             let kept = m.states.len();
             report.kept += kept as u32;
-            if let Some(note) = m.note {
+            if let Some(note) = &m.note {
                 report
                     .fallbacks
                     .push(format!("{}: {note}", runner.agent_labels[i]));
@@ -553,28 +572,7 @@ impl<G: 'static> Scene<G> {
             // under the old program.
             let carried: Vec<u64> = agent.frames[..kept].iter().map(|f| f.serial).collect();
             let depth = agent.frames.len();
-            let next = match (m.reenter, m.restart_root) {
-                (Some(state), _) => Some(state),
-                (None, Some(root)) => Some(runner.program.machine(root).initial),
-                (None, None) if depth == 0 => {
-                    agent.status = AgentStatus::Halted("its root machine no longer exists".into());
-                    None
-                }
-                // The deepest kept state hosts a machine: enter it if its child did not carry
-                // over or it now hosts a different machine. A host whose child had already
-                // ended (and that chose to stay) stays childless.
-                (None, None) => {
-                    match runner.program.state(agent.frames[depth - 1].state).modifier {
-                        Modifier::Machine(child) => {
-                            let name = runner.program.name(runner.program.machine(child).name);
-                            let changed = m.old_hosted.as_deref() != Some(name);
-                            (m.child_dropped || changed)
-                                .then(|| runner.program.machine(child).initial)
-                        }
-                        _ => None,
-                    }
-                }
-            };
+            let next = resume_point(runner.program, agent, &m);
             if let Some(state) = next {
                 agent.status = AgentStatus::Running;
                 runner.enter(agent, id, depth, state);
@@ -1034,9 +1032,33 @@ impl<G: 'static> Runner<'_, G> {
     }
 }
 
-/// Matches a stack of active states (root first) in `old` against `new`, by names.
-fn map_frames(old: &Program, new: &Program, frames: impl Iterator<Item = StateId>) -> AgentMapping {
-    let frames: Vec<StateId> = frames.collect();
+/// One active state by the names a mapping goes by: its machine, itself, its library code and
+/// the machine its modifier hosts. A reload takes them from the old program, a restore from the
+/// snapshot.
+pub(super) struct FrameNames<'a> {
+    pub machine: &'a str,
+    pub state: &'a str,
+    pub code: &'a str,
+    pub hosts: Option<&'a str>,
+}
+
+impl<'a> FrameNames<'a> {
+    pub(super) fn of(program: &'a Program, state: StateId) -> Self {
+        let s = program.state(state);
+        FrameNames {
+            machine: program.name(program.machine(s.machine).name),
+            state: program.name(s.name),
+            code: program.name(program.library[s.code.index()].name),
+            hosts: match s.modifier {
+                Modifier::Machine(h) => Some(program.name(program.machine(h).name)),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// Matches a stack of active states (root first), given by names, against `new`.
+fn map_frames(new: &Program, frames: &[FrameNames<'_>]) -> AgentMapping {
     let mut m = AgentMapping {
         states: Vec::new(),
         reenter: None,
@@ -1054,16 +1076,11 @@ fn map_frames(old: &Program, new: &Program, frames: impl Iterator<Item = StateId
         m.child_dropped = frames.len() > kept;
         m.old_hosted = kept
             .checked_sub(1)
-            .and_then(|d| match old.state(frames[d]).modifier {
-                Modifier::Machine(h) => Some(old.name(old.machine(h).name).to_string()),
-                _ => None,
-            });
+            .and_then(|d| frames[d].hosts.map(str::to_string));
         m
     };
-    for (depth, &state) in frames.iter().enumerate() {
-        let os = old.state(state);
-        let machine_name = old.name(old.machine(os.machine).name);
-        let state_name = old.name(os.name);
+    for (depth, frame) in frames.iter().enumerate() {
+        let (machine_name, state_name) = (frame.machine, frame.state);
         let machine = if depth == 0 || dynamic {
             new.machine_by_name(machine_name)
         } else {
@@ -1089,7 +1106,7 @@ fn map_frames(old: &Program, new: &Program, frames: impl Iterator<Item = StateId
             }
             return finish(m);
         };
-        let old_code = old.name(old.library[os.code.index()].name);
+        let old_code = frame.code;
         let new_code = new.name(new.library[new.state(ns).code.index()].name);
         if old_code != new_code {
             m.note = Some(format!(
@@ -1105,4 +1122,29 @@ fn map_frames(old: &Program, new: &Program, frames: impl Iterator<Item = StateId
         };
     }
     finish(m)
+}
+
+/// Where an agent goes on after its mapped frames were kept (`agent.frames`): the state to
+/// enter at the depth below them, if any. A root machine that no longer exists halts it.
+fn resume_point<G>(program: &Program, agent: &mut Agent<G>, m: &AgentMapping) -> Option<StateId> {
+    let depth = agent.frames.len();
+    match (m.reenter, m.restart_root) {
+        (Some(state), _) => Some(state),
+        (None, Some(root)) => Some(program.machine(root).initial),
+        (None, None) if depth == 0 => {
+            agent.status = AgentStatus::Halted("its root machine no longer exists".into());
+            None
+        }
+        // The deepest kept state hosts a machine: enter it if its child did not carry
+        // over or it now hosts a different machine. A host whose child had already
+        // ended (and that chose to stay) stays childless.
+        (None, None) => match program.state(agent.frames[depth - 1].state).modifier {
+            Modifier::Machine(child) => {
+                let name = program.name(program.machine(child).name);
+                let changed = m.old_hosted.as_deref() != Some(name);
+                (m.child_dropped || changed).then(|| program.machine(child).initial)
+            }
+            _ => None,
+        },
+    }
 }

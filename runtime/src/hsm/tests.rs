@@ -47,6 +47,13 @@ impl StateCode<Log> for Probe {
         let s = format!("cleanup {}", cx.state_name());
         cx.game.0.push(s);
     }
+    fn save(&self, _program: &Program) -> Vec<u8> {
+        crate::snapshot::encode(&self.updates)
+    }
+    fn restore(&mut self, _program: &Program, data: &[u8]) -> Result<(), String> {
+        self.updates = crate::snapshot::decode(data)?;
+        Ok(())
+    }
 }
 
 /// A state: (name, library code, modifier, transitions as (event, target name)).
@@ -706,6 +713,13 @@ impl StateCode<Log> for Dyn {
     fn init(&mut self, cx: &mut StateCx<'_, Log>) {
         self.start_next(cx);
     }
+    fn save(&self, _program: &Program) -> Vec<u8> {
+        crate::snapshot::encode(&(self.next as u64))
+    }
+    fn restore(&mut self, _program: &Program, data: &[u8]) -> Result<(), String> {
+        self.next = crate::snapshot::decode::<u64>(data)? as usize;
+        Ok(())
+    }
     fn on_child_ended(&mut self, cx: &mut StateCx<'_, Log>, failed: bool) -> bool {
         let s = format!("child ended failed={failed} child={:?}", cx.child());
         cx.game.0.push(s);
@@ -955,4 +969,173 @@ fn a_scene_that_is_only_ticked_holds_no_trace() {
     assert!(s.events_waiting() > 0);
     s.set_tracing(false);
     assert_eq!((s.events_waiting(), s.trace_capacity()), (0, 0));
+}
+
+// --- Savegames: the scene's part (`Scene::save`, `Scene::restore`) ---
+
+/// A scene with hosting, a machine started at run time, a loop, and a message between agents:
+/// `a` loops through Child (hosted), then Child twice (started by Dyn); `c` pings `b` once,
+/// and `b` answers itself.
+fn busy() -> Arc<Program> {
+    Builder::default()
+        .machine("Child", &CHILD)
+        .machine(
+            "Top",
+            &[
+                ("Start", "Start", "", &[("Empty", "H")]),
+                ("H", "Host", "Child", &[("EndStateMachine", "D")]),
+                ("D", "Dyn", "Child,Child", &[("AllDone", "Again")]),
+                ("Again", "Probe2", "Loop", &[("Loop", "H")]),
+            ],
+        )
+        .machine("Pinger", &[("S", "Probe1", "SendPing", &[])])
+        .machine(
+            "B",
+            &[
+                ("W", "Probe0", "", &[("Ping", "G")]),
+                ("G", "Probe1", "Back", &[("Back", "W")]),
+            ],
+        )
+        .build(&[("a", "Top"), ("c", "Pinger"), ("b", "B")])
+}
+
+fn json(s: &mut Scene<Log>) -> Vec<String> {
+    s.take_events().iter().map(|e| e.to_json()).collect()
+}
+
+fn save(s: &Scene<Log>) -> crate::snapshot::SnapshotReader {
+    let mut w = crate::snapshot::SnapshotWriter::new(s.program(), "busy");
+    s.save(&mut w);
+    crate::snapshot::SnapshotReader::from_bytes(&w.to_bytes()).unwrap()
+}
+
+/// Runs `n` ticks, saves, restores onto `onto`, runs `m` more: the restored run's events, and
+/// the uninterrupted run's events after tick `n`.
+fn interrupted(
+    p: Arc<Program>,
+    onto: Arc<Program>,
+    n: u64,
+    m: u64,
+) -> (Vec<String>, Vec<String>, RestoreReport) {
+    let mut whole = scene(p.clone());
+    for _ in 0..n {
+        whole.tick();
+    }
+    json(&mut whole);
+    let snapshot = save(&whole);
+    for _ in 0..m {
+        whole.tick();
+    }
+    let (mut restored, report) =
+        Scene::restore_traced(onto, library(), Log::default(), &snapshot).unwrap();
+    for _ in 0..m {
+        restored.tick();
+    }
+    (json(&mut restored), json(&mut whole), report)
+}
+
+#[test]
+fn a_restored_scene_goes_on_as_the_uninterrupted_one() {
+    // Saved with a message pending (tick 1), mid-child, and at a run-time started child.
+    for n in [0, 1, 2, 3, 5, 8, 13] {
+        let (restored, whole, report) = interrupted(busy(), busy(), n, 40);
+        assert_eq!(restored, whole, "saved after tick {n}");
+        assert!(report.fallbacks.is_empty(), "{report:?}");
+        assert!(whole.len() > 40, "the scene does something: {whole:?}");
+    }
+}
+
+#[test]
+fn restoring_onto_an_edited_program_maps_by_name_and_reports_what_fell_back() {
+    let renamed: [StateRow<'static>; 3] = [
+        ("Start", "Start", "", &[("Empty", "Toil")]),
+        ("Toil", "Probe2", "", &[("Go", "Finish")]),
+        ("Finish", "Finish", "", &[]),
+    ];
+    let mut s = scene(two_level(&CHILD, false));
+    s.tick();
+    let snapshot = save(&s);
+    let (mut r, report) = Scene::restore_traced(
+        two_level(&renamed, false),
+        library(),
+        Log::default(),
+        &snapshot,
+    )
+    .unwrap();
+    assert_eq!(report.kept, 1);
+    assert_eq!(
+        report.fallbacks,
+        ["a: state Child/Work no longer exists; Child restarts at its initial state"]
+    );
+    // The host kept its place; its child restarted, and the clock goes on from tick 1.
+    assert_eq!(active(&r), ["H", "Toil"]);
+    assert_eq!(r.tick_count(), 1);
+    r.tick();
+    assert_eq!(r.tick_count(), 2);
+}
+
+#[test]
+fn a_root_machine_gone_from_the_program_halts_its_agent_and_says_so() {
+    let mut s = scene(two_level(&CHILD, false));
+    s.tick();
+    let snapshot = save(&s);
+    let other = Builder::default()
+        .machine("Other", &[("S", "Probe0", "", &[])])
+        .build(&[("a", "Other")]);
+    let (r, report) = Scene::restore(other, library(), Log::default(), &snapshot).unwrap();
+    assert_eq!(
+        report.fallbacks,
+        ["a: machine Top no longer exists; the agent stops"]
+    );
+    assert!(matches!(r.status(AgentId(0)), AgentStatus::Halted(_)));
+}
+
+/// State code whose saved data does not fit (another version of the game's code).
+struct Picky;
+impl StateCode<Log> for Picky {
+    fn restore(&mut self, _program: &Program, _data: &[u8]) -> Result<(), String> {
+        Err("saved by another version".into())
+    }
+}
+
+#[test]
+fn state_data_that_cannot_be_taken_back_enters_the_state_afresh() {
+    let mut s = scene(two_level(&CHILD, false));
+    s.tick();
+    let snapshot = save(&s);
+    let mut lib = library();
+    lib.register("Probe2", StateSpec::new(ModifierKind::Text), || {
+        Box::new(Picky)
+    });
+    let (mut r, report) =
+        Scene::restore_traced(two_level(&CHILD, false), lib, Log::default(), &snapshot).unwrap();
+    assert_eq!(
+        report.fallbacks,
+        [
+            "a: state Child/Work could not take back its data (saved by another version); entered it afresh"
+        ]
+    );
+    assert_eq!(trace(&mut r), ["a:enter Child/Work@1"]);
+    assert_eq!(active(&r), ["H", "Work"]);
+}
+
+#[test]
+fn default_hooks_refuse_data_they_cannot_restore() {
+    let mut code: Box<dyn StateCode<Log>> = Box::new(Inert);
+    let p = two_level(&CHILD, false);
+    assert!(code.save(&p).is_empty());
+    assert!(code.restore(&p, &[]).is_ok());
+    assert!(code.restore(&p, &[1]).is_err());
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    /// Run N ticks, save, restore, run M more: the events equal the uninterrupted N+M run's
+    /// events after tick N, line for line (the JSON lines `ensemble run` prints).
+    #[test]
+    fn save_restore_equals_the_uninterrupted_run(n in 0u64..60, m in 0u64..60) {
+        let (restored, whole, report) = interrupted(busy(), busy(), n, m);
+        proptest::prop_assert!(report.fallbacks.is_empty());
+        proptest::prop_assert_eq!(restored, whole);
+    }
 }

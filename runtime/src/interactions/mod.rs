@@ -16,6 +16,9 @@
 
 mod carry;
 mod emitters;
+mod save;
+
+pub use save::{INTERACTIONS_SECTION, SavedInteractions};
 
 use crate::hsm::{AgentId, LinkError, ReloadReport, Scene, Symbols};
 use crate::program::{LocationId, NameId, Program, SceneEventDef, SceneId};
@@ -33,7 +36,7 @@ use std::sync::Arc;
 const QUERY_PERIOD: f64 = 0.5;
 
 /// Where an agent driven by smart locations comes from (what a reload updates it from).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 enum Origin {
     /// An agent of the scene without a machine.
     Scene,
@@ -43,6 +46,7 @@ enum Origin {
     Proxy(Option<(usize, usize)>),
 }
 
+#[derive(serde::Serialize, serde::Deserialize)]
 struct Ambient {
     agent: AgentId,
     /// Its name as a script value (`.me`); a program name or one of [`Interactions::symbols`].
@@ -121,6 +125,7 @@ pub struct Presence {
 }
 
 /// An action a script asked for, open in the world.
+#[derive(serde::Serialize, serde::Deserialize)]
 struct OpenAction {
     /// The world's handle.
     id: ActionId,
@@ -129,6 +134,7 @@ struct OpenAction {
     agent: AgentId,
 }
 
+#[derive(serde::Serialize, serde::Deserialize)]
 struct Place {
     instance: Option<ScriptInstance>,
     next_query: f64,

@@ -177,7 +177,75 @@ pub struct Executive {
 /// Why planning produced nothing.
 struct NoPlan(String);
 
+/// An executive as a savegame holds it: what the agent believes, the actions of its linear plan
+/// still to do or its partial-order plan with the step being performed, the current action, the
+/// actions it gave up on, replans so far.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct SavedExecutive {
+    belief: State,
+    /// `None`: no linear plan (none yet, or a partial-order one).
+    linear: Option<Vec<OpId>>,
+    /// A partial-order plan and the step being performed.
+    partial: Option<(PartialPlan, Option<StepId>)>,
+    current: Option<OpId>,
+    banned: Vec<OpId>,
+    replans: u32,
+}
+
 impl Executive {
+    /// Its savegame form.
+    pub fn to_saved(&self) -> SavedExecutive {
+        let (linear, partial) = match &self.plan {
+            Plan::None => (None, None),
+            Plan::Linear(ops) => (Some(ops.iter().copied().collect()), None),
+            Plan::Partial { plan, running } => (None, Some(((**plan).clone(), *running))),
+        };
+        SavedExecutive {
+            belief: self.belief.clone(),
+            linear,
+            partial,
+            current: self.current,
+            banned: self.banned.clone(),
+            replans: self.replans,
+        }
+    }
+
+    /// An executive taken back from a savegame, checked against `task`: the belief over its
+    /// facts, every action one of its operators.
+    pub fn from_saved(saved: SavedExecutive, task: &Task) -> Result<Executive, String> {
+        let ops = task.operators.len();
+        let known = |o: &OpId| (*o as usize) < ops;
+        let ok = saved.belief.fits(task.facts.len())
+            && saved.linear.iter().flatten().all(known)
+            && saved.current.iter().all(known)
+            && saved.banned.iter().all(known);
+        if !ok {
+            return Err("the saved plan does not fit the problem".into());
+        }
+        let plan = match (saved.linear, saved.partial) {
+            (Some(_), Some(_)) => return Err("a saved plan both linear and partial-order".into()),
+            (Some(l), None) => Plan::Linear(l.into()),
+            (None, Some((plan, running))) => {
+                plan.check(task)?;
+                if running.is_some_and(|r| r as usize >= plan.steps.len()) {
+                    return Err("the step being performed is not in the saved plan".into());
+                }
+                Plan::Partial {
+                    plan: Box::new(plan),
+                    running,
+                }
+            }
+            (None, None) => Plan::None,
+        };
+        Ok(Executive {
+            belief: saved.belief,
+            plan,
+            current: saved.current,
+            banned: saved.banned,
+            replans: saved.replans,
+        })
+    }
+
     /// An executive that believes `belief` (the problem's initial state, or what the agent
     /// learned before).
     pub fn new(belief: State) -> Self {

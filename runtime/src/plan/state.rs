@@ -5,12 +5,20 @@ use super::task::FactId;
 
 /// The facts that hold in one world state. Equality and hashing are by content, so states can
 /// key hash maps during search.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct State {
     words: Box<[u64]>,
 }
 
 impl State {
+    /// Whether it is a state over exactly `num_facts` facts (its width, and no fact beyond
+    /// them): what a state read from a savegame must be before a task uses it.
+    pub fn fits(&self, num_facts: usize) -> bool {
+        let tail = num_facts % 64;
+        self.words.len() == num_facts.div_ceil(64)
+            && (tail == 0 || self.words.last().is_none_or(|w| w >> tail == 0))
+    }
+
     /// The empty state over `num_facts` facts.
     pub fn empty(num_facts: usize) -> Self {
         State {

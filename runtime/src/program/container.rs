@@ -1,9 +1,10 @@
-//! The binary container shared by `.ensb` and `.ensdbg` files.
+//! The binary container shared by `.ensb` and `.ensdbg` files and savegame snapshots.
 //!
 //! Layout (little-endian):
 //! ```text
 //! 0..8    magic: 0x89 'E' 'N' 'S' <kind> '\r' '\n' 0x1a
-//! 8..10   format version (u16)
+//! 8..10   format version (u16) of the kind: programs and debug symbols share one, snapshots
+//!         have their own (`crate::snapshot::SNAPSHOT_VERSION`)
 //! 10..12  reserved, zero
 //! 12..20  payload length (u64)
 //! 20..24  CRC-32 of the payload
@@ -28,6 +29,8 @@ pub enum Kind {
     Program,
     /// `.ensdbg`: debug symbols for a program.
     Debug,
+    /// A savegame: a running scene's snapshot (`crate::snapshot`).
+    Snapshot,
 }
 
 impl Kind {
@@ -35,6 +38,15 @@ impl Kind {
         match self {
             Kind::Program => b'B',
             Kind::Debug => b'D',
+            Kind::Snapshot => b'S',
+        }
+    }
+
+    /// The format version this runtime writes and reads for the kind.
+    pub(crate) fn version(self) -> u16 {
+        match self {
+            Kind::Program | Kind::Debug => FORMAT_VERSION,
+            Kind::Snapshot => crate::snapshot::SNAPSHOT_VERSION,
         }
     }
 
@@ -42,6 +54,7 @@ impl Kind {
         match self {
             Kind::Program => "an Ensemble program (.ensb)",
             Kind::Debug => "Ensemble debug symbols (.ensdbg)",
+            Kind::Snapshot => "an Ensemble snapshot (a savegame)",
         }
     }
 }
@@ -109,7 +122,7 @@ pub(crate) fn wrap(kind: Kind, payload: &[u8]) -> Vec<u8> {
 pub(crate) fn header(kind: Kind, len: u64, crc: u32) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEADER_LEN);
     out.extend_from_slice(&[0x89, b'E', b'N', b'S', kind.tag(), b'\r', b'\n', 0x1a]);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&kind.version().to_le_bytes());
     out.extend_from_slice(&[0, 0]);
     out.extend_from_slice(&len.to_le_bytes());
     out.extend_from_slice(&crc.to_le_bytes());
@@ -139,6 +152,7 @@ pub(crate) fn unwrap(kind: Kind, bytes: &[u8]) -> Result<&[u8], LoadError> {
         let found = match bytes[4] {
             b'B' => Kind::Program.describe(),
             b'D' => Kind::Debug.describe(),
+            b'S' => Kind::Snapshot.describe(),
             _ => "an unknown kind of Ensemble file",
         };
         return Err(LoadError::WrongKind {
@@ -153,10 +167,10 @@ pub(crate) fn unwrap(kind: Kind, bytes: &[u8]) -> Result<&[u8], LoadError> {
         });
     }
     let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-    if version != FORMAT_VERSION {
+    if version != kind.version() {
         return Err(LoadError::UnsupportedVersion {
             found: version,
-            supported: FORMAT_VERSION,
+            supported: kind.version(),
         });
     }
     let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));

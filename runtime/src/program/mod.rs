@@ -13,7 +13,7 @@
 //! library states are registered by the game under their names, messages arrive by name, and a
 //! hot reload carries live state across by name. Source locations live in [`debug::DebugInfo`].
 
-mod container;
+pub(crate) mod container;
 pub mod debug;
 mod location;
 pub mod nav;

@@ -14,7 +14,7 @@ use smallvec::SmallVec;
 
 /// One variable: the lowest-index variable it has been unified with (its representative) and,
 /// on the representative, its value — the bookkeeping the chapter recommends.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Slot {
     repr: u16,
     value: Option<Value>,
@@ -61,12 +61,27 @@ fn join(slots: &mut [Slot], a: u16, b: u16) -> bool {
 
 /// The bindings of a rule that fired, kept while its action runs (deferred effects and on-error
 /// facts are evaluated under them). Rules rarely have more than four variables; those stay inline.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Bindings {
     slots: SmallVec<[Slot; 4]>,
 }
 
 impl Bindings {
+    /// Checks bindings read from a savegame for a rule of `variables` variables: one slot each,
+    /// every representative at or below its slot (so lookups end), symbols among `names`.
+    pub(crate) fn check(&self, variables: u16, names: usize) -> Result<(), String> {
+        let ok = self.slots.len() == variables as usize
+            && self.slots.iter().enumerate().all(|(i, s)| {
+                s.repr as usize <= i
+                    && !matches!(s.value, Some(Value::Sym(n)) if n.index() >= names)
+            });
+        if ok {
+            Ok(())
+        } else {
+            Err("the bindings of an action in flight do not fit its rule".into())
+        }
+    }
+
     /// Every variable unbound.
     pub fn new(variables: u16) -> Self {
         Bindings {

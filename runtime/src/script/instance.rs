@@ -13,7 +13,7 @@ use crate::rng::Rng;
 use smallvec::SmallVec;
 
 /// An action the game (or the simulator) should start for an actor.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ActionRequest {
     /// Names this request in the outcome the game reports back ([`ScriptInstance::update`]'s
     /// `finished`); unique within the instance.
@@ -102,6 +102,7 @@ pub enum ScriptEvent {
     },
 }
 
+#[derive(serde::Serialize, serde::Deserialize)]
 struct Busy {
     action_id: u64,
     rule: usize,
@@ -114,6 +115,7 @@ struct Busy {
 }
 
 /// What an action's end applies: deferred effects on success, on-error facts on failure.
+#[derive(serde::Serialize, serde::Deserialize)]
 struct Ending {
     deferred_add: Vec<Atom>,
     deferred_delete: Vec<Atom>,
@@ -144,6 +146,7 @@ pub struct Carried {
     pub left: Vec<(u32, String)>,
 }
 
+#[derive(serde::Serialize, serde::Deserialize)]
 struct Participant {
     actor: u32,
     /// The participant as a value (`.me`, what `.any` returns): its name.
@@ -239,6 +242,10 @@ struct Participant {
 /// assert!(bench.ended());
 /// assert!(matches!(events.last(), Some(ScriptEvent::End { .. })));
 /// ```
+///
+/// Saved and restored whole by savegames (serde), checked on the way in
+/// ([`ScriptInstance::check`]).
+#[derive(serde::Serialize, serde::Deserialize)]
 pub struct ScriptInstance {
     /// Index of the script in the program.
     pub script: u32,
@@ -309,6 +316,66 @@ impl ScriptInstance {
     /// Whether the script has ended (an ended instance ignores updates).
     pub fn ended(&self) -> bool {
         self.ended
+    }
+
+    /// Whether an action in flight was carried across a hot reload (it ends with the effects
+    /// of the old program's rule, which a savegame does not carry).
+    pub fn has_carried_actions(&self) -> bool {
+        self.participants
+            .iter()
+            .any(|p| p.busy.as_ref().is_some_and(|b| b.carried.is_some()))
+    }
+
+    /// Checks an instance read from a savegame against the program it runs under: its script,
+    /// every role, state and rule in range, actors among `actors`, symbols among `names`
+    /// (the program's and the run-time names), the tuple space well formed. What is only a
+    /// cache is dropped, to be computed again.
+    pub fn check(
+        &mut self,
+        scripts: &[ScriptDef],
+        names: usize,
+        actors: usize,
+    ) -> Result<(), String> {
+        let def = scripts
+            .get(self.script as usize)
+            .ok_or_else(|| format!("script #{} does not exist", self.script))?;
+        let named = |v: &Value| !matches!(v, Value::Sym(s) if s.index() >= names);
+        let requests_ok = self.leave_requests.iter().all(|r| {
+            (r.actor as usize) < actors
+                && r.action.index() < names
+                && r.target.as_ref().is_none_or(named)
+                && r.parameters
+                    .iter()
+                    .all(|(n, v)| n.index() < names && named(v))
+        });
+        if !self.values.iter().all(named) || !requests_ok {
+            return Err("a value names nothing known".into());
+        }
+        self.space.check(names)?;
+        for p in &self.participants {
+            if (p.actor as usize) >= actors
+                || !named(&p.value)
+                || p.role as usize >= def.roles.len()
+                || p.state as usize >= def.states.len()
+            {
+                return Err(format!("participant #{} does not fit the script", p.actor));
+            }
+            if let Some(b) = &p.busy {
+                let rule = def
+                    .rules
+                    .get(b.rule)
+                    .ok_or_else(|| format!("rule #{} does not exist", b.rule))?;
+                b.bindings.check(rule.variables, names)?;
+                if b.action.index() >= names
+                    || !b.target.as_ref().is_none_or(named)
+                    || b.carried.is_some()
+                {
+                    return Err("an action in flight does not fit its rule".into());
+                }
+            }
+        }
+        self.volatile.clear();
+        Ok(())
     }
 
     /// Actors taking part, with their roles.

@@ -5,7 +5,7 @@ use crate::program::NameId;
 use smallvec::SmallVec;
 
 /// A ground value: a symbol (a prop, a participant, a constant) or a number.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Value {
     /// A symbol: a prop, a participant's name, a constant.
     Sym(NameId),
@@ -34,7 +34,7 @@ impl Value {
 }
 
 /// A ground fact: a predicate applied to values.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Fact {
     /// The predicate's name.
     pub predicate: NameId,
@@ -46,7 +46,7 @@ pub struct Fact {
 pub type Args = SmallVec<[Value; 4]>;
 
 /// One predicate's facts: `(predicate, arity)` and where its run starts in the fact list.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 struct Run {
     key: (NameId, usize),
     start: u32,
@@ -56,7 +56,7 @@ struct Run {
 /// Keyed by (predicate, arity). A script uses a handful of predicates, so a linear scan over a
 /// small inline index beats hashing; the facts themselves sit in one vector, each predicate's
 /// facts contiguous, so a whole space is one allocation.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct TupleSpace {
     runs: SmallVec<[Run; 8]>,
     facts: Vec<Args>,
@@ -65,6 +65,39 @@ pub struct TupleSpace {
 }
 
 impl TupleSpace {
+    /// Checks a space read from a savegame: runs that tile the facts exactly, each fact of its
+    /// run's arity, one run per key, every symbol one of `names` names.
+    pub(crate) fn check(&self, names: usize) -> Result<(), String> {
+        let mut runs: Vec<&Run> = self.runs.iter().collect();
+        // An emptied run keeps its start, which may be the next run's: empty ones first.
+        runs.sort_by_key(|r| (r.start, r.len));
+        let mut at = 0u64;
+        for (i, r) in runs.iter().enumerate() {
+            if r.start as u64 != at {
+                return Err("its facts are not laid out in runs".into());
+            }
+            at += r.len as u64;
+            if runs[..i].iter().any(|o| o.key == r.key) || r.key.0.index() >= names {
+                return Err("a predicate of its facts is repeated or unknown".into());
+            }
+        }
+        if at != self.facts.len() as u64 {
+            return Err("its facts are not laid out in runs".into());
+        }
+        for r in &self.runs {
+            let facts = &self.facts[r.start as usize..(r.start + r.len) as usize];
+            let ok = facts.iter().all(|f| {
+                f.len() == r.key.1
+                    && f.iter()
+                        .all(|v| !matches!(v, Value::Sym(s) if s.index() >= names))
+            });
+            if !ok {
+                return Err("a fact has the wrong arity or an unknown name".into());
+            }
+        }
+        Ok(())
+    }
+
     /// Changes whenever a fact is added or removed (and only then).
     pub fn version(&self) -> u64 {
         self.version
@@ -252,6 +285,23 @@ mod tests {
         assert_eq!(list(&t, Q), []);
         assert_eq!(list(&t, P), [s(1), s(3), s(4)]);
         assert_eq!(t.len(), 3);
+    }
+
+    #[test]
+    fn a_space_with_an_emptied_run_passes_the_savegame_check() {
+        // P's run emptied keeps its start, which is Q's: a valid layout the check must accept
+        // whatever order the runs are listed in.
+        const Q: NameId = NameId(7);
+        let mut t = TupleSpace::default();
+        t.add(P, vec![s(1)]);
+        t.add(Q, vec![s(10)]);
+        t.add(Q, vec![s(11)]);
+        assert_eq!(t.remove_matching(P, &[None]).len(), 1);
+        assert_eq!(t.check(12), Ok(()));
+        t.runs.reverse();
+        assert_eq!(t.check(12), Ok(()));
+        // A symbol the program does not have is refused.
+        assert!(t.check(11).is_err());
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub const PLAN_SUCCEEDED: &str = "PlanSucceeded";
 pub const PLAN_FAILED: &str = "PlanFailed";
 
 /// One agent's world on one problem.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct AgentWorld {
     /// What really holds.
     pub truth: State,
@@ -46,7 +46,7 @@ pub struct AgentWorld {
     pub seen: Vec<Operator>,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 struct Scheduled {
     /// Index into `Program::planning.events`.
     event: usize,
@@ -454,6 +454,12 @@ impl<W: World + 'static> StateCode<W> for Plan {
         true
     }
 
+    fn save(&self, program: &Program) -> Vec<u8> {
+        self.to_saved(program)
+    }
+    fn restore(&mut self, program: &Program, data: &[u8]) -> Result<(), String> {
+        self.take_saved(program, data)
+    }
     fn on_reload(&mut self, cx: &mut Cx<'_, W>, old: &Program) -> Option<String> {
         let (Some(old_problem), Some(exec)) = (self.problem, self.exec.as_mut()) else {
             return None;
@@ -511,6 +517,9 @@ impl<W: World + 'static> StateCode<W> for Plan {
         Some(format!("{state}: {why}; planned again"))
     }
 }
+
+mod save;
+pub(crate) use save::SavedPlanningWorld;
 
 #[cfg(test)]
 mod tests;

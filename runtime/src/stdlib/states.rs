@@ -2,7 +2,8 @@
 //! designers author; these are the verbs those machines are built from.
 
 use crate::hsm::{Inert, Message, StateCode, StateCx, StateLibrary};
-use crate::program::{Modifier, NameId};
+use crate::program::{Modifier, NameId, Program};
+use crate::snapshot::{decode, encode};
 use crate::speech::transaction::{self, Direction};
 use crate::world::{self, Destination, LineId, MoveEvent, World, WorldCx};
 
@@ -119,6 +120,14 @@ impl<W: World + 'static> StateCode<W> for Goto {
             cx.game.stop_move(agent);
         }
     }
+    // The move itself (its route, where the body is) is the world's to save.
+    fn save(&self, _program: &Program) -> Vec<u8> {
+        encode(&(self.arrived, self.moving))
+    }
+    fn restore(&mut self, _program: &Program, data: &[u8]) -> Result<(), String> {
+        (self.arrived, self.moving) = decode(data)?;
+        Ok(())
+    }
 }
 
 /// `Wait` (modifier seconds, raises Done) and `FinishTalkState` (random 1.5–2.5 s, raises
@@ -146,6 +155,13 @@ impl<W: World + 'static> StateCode<W> for Wait {
                 cx.raise(event);
             }
         }
+    }
+    fn save(&self, _program: &Program) -> Vec<u8> {
+        encode(&self.left)
+    }
+    fn restore(&mut self, _program: &Program, data: &[u8]) -> Result<(), String> {
+        self.left = decode(data)?;
+        Ok(())
     }
 }
 
@@ -209,6 +225,13 @@ impl<W: World + 'static> StateCode<W> for RequestConversation {
         cx.raise("ConversationCoupled");
         true
     }
+    fn save(&self, _program: &Program) -> Vec<u8> {
+        encode(&self.since_sent)
+    }
+    fn restore(&mut self, _program: &Program, data: &[u8]) -> Result<(), String> {
+        self.since_sent = decode(data)?;
+        Ok(())
+    }
 }
 
 /// Hosts a conversation machine. Turn-taking: a child state that yields sends
@@ -271,6 +294,13 @@ impl<W: World + 'static> StateCode<W> for Talk {
         } else {
             false
         }
+    }
+    fn save(&self, _program: &Program) -> Vec<u8> {
+        encode(&self.partner_left)
+    }
+    fn restore(&mut self, _program: &Program, data: &[u8]) -> Result<(), String> {
+        self.partner_left = decode(data)?;
+        Ok(())
     }
 }
 
@@ -422,6 +452,15 @@ impl<W: World + 'static> StateCode<W> for Say {
             return true;
         }
         false
+    }
+    // What it says is chosen on entry and the line is the world's (its speaking timer): only
+    // whether it is speaking and its turn are the state's data.
+    fn save(&self, _program: &Program) -> Vec<u8> {
+        encode(&(self.speaking, self.waiting))
+    }
+    fn restore(&mut self, _program: &Program, data: &[u8]) -> Result<(), String> {
+        (self.speaking, self.waiting) = decode(data)?;
+        Ok(())
     }
 }
 

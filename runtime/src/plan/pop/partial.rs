@@ -14,7 +14,7 @@ pub const START: StepId = 0;
 pub const GOAL: StepId = 1;
 
 /// What a step stands for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum StepKind {
     /// The start step (*a_now*).
     Start,
@@ -27,7 +27,7 @@ pub enum StepKind {
 }
 
 /// How far execution of a step has come.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Status {
     /// Not begun: the plan may still drop or reorder it.
     NotStarted,
@@ -38,7 +38,7 @@ pub enum Status {
 }
 
 /// A step of the plan with its execution status.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Step {
     /// What it stands for.
     pub kind: StepKind,
@@ -51,7 +51,7 @@ pub struct Step {
 }
 
 /// ⟨producer, cond, consumer⟩: `producer` establishes `cond` for `consumer`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CausalLink {
     /// The step that establishes the condition.
     pub producer: StepId,
@@ -62,7 +62,7 @@ pub struct CausalLink {
 }
 
 /// A precondition of `consumer` that no causal link supports yet (D3: one tuple type).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct OpenCondition {
     /// The condition needed.
     pub cond: Lit,
@@ -81,7 +81,7 @@ pub struct Threat {
 
 /// A partial-order plan in progress: its steps, ordering, causal links and open conditions.
 /// Complete when the agenda is empty and no step threatens a link.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct PartialPlan {
     /// Every step, start and goal first; removed steps stay as tombstones.
     pub steps: Vec<Step>,
@@ -101,6 +101,45 @@ pub struct PartialPlan {
 }
 
 impl PartialPlan {
+    /// Checks a plan read from a savegame against `task`: every step, link, condition, ordering
+    /// and external action within the task's operators and facts, and the ordering's closure
+    /// no wider than the steps (its rows grow as bits are set), so no later use of the plan indexes out of range.
+    pub fn check(&self, task: &Task) -> Result<(), String> {
+        let (steps, ops, facts) = (self.steps.len(), task.operators.len(), task.facts.len());
+        let step = |s: StepId| (s as usize) < steps;
+        let fact = |f: &FactId| (*f as usize) < facts;
+        let lit = |l: &Lit| (l.fact as usize) < facts;
+        let op_ok = |o: &Operator| {
+            o.pre.iter().all(fact)
+                && o.pre_neg.iter().all(fact)
+                && o.add.iter().all(fact)
+                && o.del.iter().all(fact)
+        };
+        let kinds_ok = steps >= 2
+            && self.steps.iter().all(|s| match s.kind {
+                StepKind::Start | StepKind::Goal => true,
+                StepKind::Op(o) => (o as usize) < ops,
+                StepKind::External(e) => (e as usize) < self.external.len(),
+            });
+        let words = steps.div_ceil(64);
+        let ok = kinds_ok
+            && self
+                .links
+                .iter()
+                .all(|l| step(l.producer) && step(l.consumer) && lit(&l.cond))
+            && self.agenda.iter().all(|c| step(c.consumer) && lit(&c.cond))
+            && self.edges.iter().all(|&(a, b)| step(a) && step(b))
+            && self.reach.len() == steps
+            && self.reach.iter().all(|row| row.len() <= words)
+            && self.now.fits(facts)
+            && self.external.iter().all(op_ok);
+        if ok {
+            Ok(())
+        } else {
+            Err("the saved partial-order plan does not fit the problem".into())
+        }
+    }
+
     /// The null plan: start ≺ goal, every goal condition open.
     pub fn new(task: &Task, now: State) -> Self {
         let mut p = PartialPlan {

@@ -1,0 +1,204 @@
+//! Savegames of a simulation: the scene's own section (`Scene::save`), the standard library's
+//! (`StandardState::save`: conversations, planning worlds), the smart locations'
+//! (`Interactions::save`), and beside them the simulated world's ([`WORLD_SECTION`]: bodies,
+//! variables, open moves, lines being said, actions under way, the navigation view) and the
+//! simulation's own ([`SIMULATION_SECTION`]).
+//!
+//! Not carried yet, so refused at save time rather than restored wrongly: conversation scenes,
+//! and an interaction-script action carried across a hot reload while it runs.
+
+use super::{Options, Running, Simulation};
+use crate::walk::{SavedMove, SavedNav};
+use crate::{Body, NavWorld, RouteAhead, SimWorld, library, walk};
+use ensemble_runtime::hsm::{RestoreReport, Scene};
+use ensemble_runtime::interactions::Interactions;
+use ensemble_runtime::program::Program;
+use ensemble_runtime::snapshot::{SnapshotError, SnapshotReader, SnapshotWriter};
+use ensemble_runtime::stdlib::StandardState;
+use ensemble_runtime::world::ActionId;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+
+/// The section the simulated world saves into.
+pub const WORLD_SECTION: &str = "sim.world";
+/// The section naming the scene a simulation runs.
+pub const SIMULATION_SECTION: &str = "sim.simulation";
+
+#[derive(Serialize, Deserialize)]
+struct SavedSimulation {
+    scene: String,
+    seed: u64,
+}
+
+#[derive(Serialize, Deserialize)]
+struct SavedWorld {
+    bodies: Vec<[f64; 2]>,
+    variables: Vec<BTreeMap<String, String>>,
+    nav: Option<SavedNav>,
+    walks: Vec<Option<(Vec<[f64; 2]>, usize)>>,
+    moves: Vec<Option<SavedMove>>,
+    /// Seconds each agent has left saying its line.
+    speaking: Vec<f64>,
+    /// Actions under way: when each ends and whether it fails (drawn when it started).
+    actions: Vec<(ActionId, f64, bool)>,
+}
+
+impl SimWorld {
+    fn to_saved(&self) -> SavedWorld {
+        SavedWorld {
+            bodies: self.bodies.iter().map(|b| [b.x, b.y]).collect(),
+            variables: self.variables.clone(),
+            nav: self.nav.as_ref().map(NavWorld::to_saved),
+            walks: self
+                .walks
+                .iter()
+                .map(|w| w.as_ref().map(|w| (w.points.to_vec(), w.next)))
+                .collect(),
+            moves: self
+                .moves
+                .iter()
+                .map(|m| m.as_ref().map(walk::Move::to_saved))
+                .collect(),
+            speaking: self.speaking.clone(),
+            actions: self
+                .actions
+                .iter()
+                .map(|(id, &(ends_at, fails))| (*id, ends_at, fails))
+                .collect(),
+        }
+    }
+
+    /// Takes back a saved world over the world of the scene as it starts (its failure rate,
+    /// an option of the run, stays).
+    fn restore_saved(&mut self, program: &Program, saved: SavedWorld) -> Result<(), String> {
+        self.bodies = saved.bodies.iter().map(|&[x, y]| Body { x, y }).collect();
+        self.variables = saved.variables;
+        self.walks = saved
+            .walks
+            .into_iter()
+            .map(|w| {
+                w.map(|(points, next)| RouteAhead {
+                    points: Arc::from(points),
+                    next,
+                })
+            })
+            .collect();
+        self.moves = saved
+            .moves
+            .into_iter()
+            .map(|m| m.map(|m| walk::Move::from_saved(m, program)).transpose())
+            .collect::<Result<_, _>>()?;
+        self.speaking = saved.speaking;
+        self.actions = saved
+            .actions
+            .into_iter()
+            .map(|(id, ends_at, fails)| (id, (ends_at, fails)))
+            .collect();
+        if let (Some(scene), Some(nav)) = (self.scene, &saved.nav) {
+            self.nav = NavWorld::from_saved(program, scene, nav);
+        }
+        Ok(())
+    }
+}
+
+impl Simulation {
+    /// What of this simulation a snapshot cannot carry yet, if anything (then
+    /// [`Simulation::save`] refuses).
+    pub fn unsaved_parts(&self) -> Option<String> {
+        let interactions = match &self.running {
+            Running::Chat(_) => {
+                return Some("conversation scenes (HMM spaces) cannot be saved yet".into());
+            }
+            Running::Machines { interactions, .. } => interactions,
+        };
+        if interactions.has_carried_actions() {
+            return Some(
+                "a script action carried across a hot reload is still running (save once it has ended)".into(),
+            );
+        }
+        None
+    }
+
+    /// Saves the running scene (between ticks): the scene's section, the standard library's,
+    /// the smart locations', the simulated world's and the simulation's own. Refused, with
+    /// what it cannot carry, when [`Simulation::unsaved_parts`] names something.
+    pub fn save(&self, snapshot: &mut SnapshotWriter) -> Result<(), SnapshotError> {
+        if let Some(what) = self.unsaved_parts() {
+            return Err(SnapshotError::Unsupported(what));
+        }
+        let Running::Machines {
+            scene,
+            interactions,
+        } = &self.running
+        else {
+            unreachable!("unsaved_parts refuses conversations");
+        };
+        let program = scene.program();
+        let id = program
+            .scene_by_name(&self.name)
+            .ok_or_else(|| SnapshotError::Unsupported(format!("no scene `{}`", self.name)))?;
+        scene.save(snapshot);
+        scene.game.standard.save(snapshot);
+        interactions.save(program, id, snapshot);
+        snapshot.put(WORLD_SECTION, &scene.game.to_saved());
+        snapshot.put(
+            SIMULATION_SECTION,
+            &SavedSimulation {
+                scene: self.name.clone(),
+                seed: self.seed,
+            },
+        );
+        Ok(())
+    }
+
+    /// Restores a simulation saved by [`Simulation::save`] onto `program` (the one it was
+    /// taken from, or a rebuild: states map by name as in a hot reload, and the report says
+    /// what fell back). Its next tick is the one after the save; the transcript starts empty.
+    pub fn restore(
+        program: Arc<Program>,
+        snapshot: &SnapshotReader,
+        options: &Options,
+    ) -> Result<(Simulation, RestoreReport), SnapshotError> {
+        let saved: SavedSimulation = snapshot.get(SIMULATION_SECTION)?;
+        let Some(id) = program.scene_by_name(&saved.scene) else {
+            return Err(SnapshotError::Unsupported(format!(
+                "the program has no scene `{}` any more",
+                saved.scene
+            )));
+        };
+        let world: SavedWorld = snapshot.get(WORLD_SECTION)?;
+        let mut game = SimWorld::for_scene(&program, id).with_failure_rate(options.fail_rate);
+        game.restore_saved(&program, world)
+            .map_err(|message| SnapshotError::BadSection {
+                section: WORLD_SECTION.to_string(),
+                message,
+            })?;
+        // Before the scene: a `Plan` state entered afresh as it is restored plans in it.
+        let (standard, planning_note) = StandardState::restore(&program, id, snapshot)?;
+        game.standard = standard;
+        // The trace is what the CLI prints: recorded from the restore on (states entered
+        // afresh included).
+        let (scene, mut report) =
+            Scene::restore_traced(program.clone(), library(), game, snapshot)?;
+        report.fallbacks.extend(planning_note);
+        let agents = scene.agents().count();
+        scene.game.standard.check_agents(agents)?;
+        let (interactions, note) =
+            Interactions::restore(&program, id, saved.seed, snapshot, agents)?;
+        report.fallbacks.extend(note);
+        let mut sim = Simulation {
+            running: Running::Machines {
+                scene: Box::new(scene),
+                interactions: Box::new(interactions),
+            },
+            name: saved.scene,
+            seed: saved.seed,
+            events: Vec::new(),
+            noted: 0,
+            transcript: VecDeque::new(),
+        };
+        sim.collect();
+        Ok((sim, report))
+    }
+}

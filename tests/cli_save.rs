@@ -1,0 +1,516 @@
+//! Savegames end to end: `ensemble run ... --save FILE`, then `--restore FILE --ticks M`, gives
+//! the uninterrupted run's trace after the save, line for line; a corrupt, truncated or foreign
+//! snapshot exits 1 with a message; a scene whose parts cannot be saved yet is refused.
+
+use ensemble_runtime::Program;
+use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter};
+use ensemble_sim::Simulation;
+use ensemble_sim::simulation::Options;
+use ensemble_tests::{copy_dir, ensemble, repo_path, root};
+use std::path::Path;
+use std::sync::Arc;
+
+fn run(path: &str, scene: &str, ticks: u64, extra: &[&str]) -> ensemble_tests::Output {
+    let ticks = ticks.to_string();
+    let mut args = vec![
+        "run", path, "--scene", scene, "--ticks", &ticks, "--trace", "json",
+    ];
+    args.extend_from_slice(extra);
+    ensemble(&args)
+}
+
+/// The lines of a JSON trace whose tick is after `tick`.
+fn after(trace: &str, tick: u64) -> Vec<&str> {
+    trace
+        .lines()
+        .filter(|l| {
+            let e: serde_json::Value = serde_json::from_str(l).unwrap();
+            e["tick"].as_u64().unwrap() > tick
+        })
+        .collect()
+}
+
+/// Runs `n` ticks and saves, restores and runs `m` more: the restored run's stdout.
+fn save_then_restore(path: &str, scene: &str, seed: u64, n: u64, m: u64) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let snap = dir.path().join("s.snap");
+    let snap = snap.to_str().unwrap();
+    let seed = seed.to_string();
+    let first = run(path, scene, n, &["--seed", &seed, "--save", snap]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let second = run(path, scene, m, &["--restore", snap]);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    second.stdout
+}
+
+#[test]
+fn the_ticket_counter_restored_after_1200_ticks_prints_the_rest_of_the_2400_tick_run() {
+    let airport = repo_path("samples/airport");
+    let whole = run(&airport, "ticket-counter", 2400, &["--seed", "3"]);
+    assert_eq!(whole.code, 0, "{}", whole.stderr);
+    let restored = save_then_restore(&airport, "ticket-counter", 3, 1200, 1200);
+    let expected = after(&whole.stdout, 1200);
+    assert!(!expected.is_empty());
+    assert_eq!(restored.lines().collect::<Vec<_>>(), expected);
+}
+
+/// A built program, so the many runs below do not compile the airport each time.
+fn built_airport(dir: &Path) -> String {
+    let out = ensemble(&[
+        "build",
+        &repo_path("samples/airport"),
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    dir.join("airport.ensb").to_string_lossy().into_owned()
+}
+
+#[test]
+fn scenes_of_smart_locations_go_on_from_a_save_mid_script() {
+    // The bench (an elder and two tourists, one joining late), the market (templated scripts,
+    // proxies, the player's scene events), the street (spawned passers-by, notifications).
+    for (sample, scene, n) in [
+        ("samples/bench", "bench", 700),
+        ("samples/shops", "market", 1200),
+        ("samples/street-vendor", "street", 1500),
+    ] {
+        let path = repo_path(sample);
+        let whole = run(&path, scene, n + 2000, &["--seed", "5"]);
+        assert_eq!(whole.code, 0, "{}", whole.stderr);
+        let restored = save_then_restore(&path, scene, 5, n, 2000);
+        let expected = after(&whole.stdout, n);
+        assert!(expected.len() > 20, "{scene}: {}", expected.len());
+        assert_eq!(restored.lines().collect::<Vec<_>>(), expected, "{scene}");
+    }
+}
+
+#[test]
+fn planning_scenes_go_on_from_a_save_mid_plan() {
+    // The traveller saved before the gate changes (she replans after the restore) and after;
+    // Lozano's dinner dates (A*, MinMin) mid-plan; Inampudi's weapon shop (a partial-order
+    // plan, D-POP) before the player acts, after the repair, and sold out.
+    for (sample, scene, n, m) in [
+        ("samples/weapon-shop", "shop", 10, 300),
+        ("samples/weapon-shop", "shop", 50, 300),
+        ("samples/weapon-shop", "shop", 120, 300),
+        ("samples/weapon-shop", "shop-sold-out", 20, 300),
+        ("samples/airport", "traveller", 300, 1200),
+        ("samples/airport", "traveller", 800, 700),
+        ("samples/dinner-date", "date", 8, 600),
+        ("samples/dinner-date", "funny-evening", 15, 600),
+    ] {
+        let path = repo_path(sample);
+        let whole = run(&path, scene, n + m, &["--seed", "2"]);
+        assert_eq!(whole.code, 0, "{}", whole.stderr);
+        let restored = save_then_restore(&path, scene, 2, n, m);
+        let expected = after(&whole.stdout, n);
+        assert!(!expected.is_empty(), "{scene}");
+        assert_eq!(
+            restored.lines().collect::<Vec<_>>(),
+            expected,
+            "{scene} saved after tick {n}"
+        );
+    }
+}
+
+#[test]
+fn every_airport_scene_goes_on_from_a_save_mid_walk_mid_conversation_and_after_a_door() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = built_airport(dir.path());
+    // Walking (30), in the conversation (250, 400), after lane-closed's door event (700).
+    for scene in ["ticket-counter", "ticket-sale", "lane-closed"] {
+        let whole = run(&program, scene, 1500, &["--seed", "11"]);
+        assert_eq!(whole.code, 0, "{}", whole.stderr);
+        for n in [0, 30, 250, 400, 700] {
+            let restored = save_then_restore(&program, scene, 11, n, 1500 - n);
+            assert_eq!(
+                restored.lines().collect::<Vec<_>>(),
+                after(&whole.stdout, n),
+                "{scene} saved after tick {n}"
+            );
+        }
+    }
+}
+
+/// A snapshot of the airport's ticket counter after 100 ticks, and the built program.
+fn airport_snapshot(dir: &Path) -> (String, Vec<u8>) {
+    let program = built_airport(dir);
+    let snap = dir.join("s.snap");
+    let out = run(
+        &program,
+        "ticket-counter",
+        100,
+        &["--save", snap.to_str().unwrap()],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    (program, std::fs::read(&snap).unwrap())
+}
+
+/// Restores the ticket counter from `bytes`: it must exit 1 and say why on stderr.
+fn refused(program: &str, dir: &Path, bytes: &[u8], scene: &str) -> String {
+    let bad = dir.join("bad.snap");
+    std::fs::write(&bad, bytes).unwrap();
+    let out = run(program, scene, 10, &["--restore", bad.to_str().unwrap()]);
+    assert_eq!(out.code, 1, "accepted: {}", out.stderr);
+    assert!(out.stdout.is_empty(), "{}", out.stdout);
+    assert!(
+        out.stderr.starts_with("error: cannot restore "),
+        "{}",
+        out.stderr
+    );
+    out.stderr
+}
+
+#[test]
+fn corrupt_truncated_and_foreign_snapshots_exit_1_with_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let (program, bytes) = airport_snapshot(dir.path());
+    let d = dir.path();
+    let e = refused(&program, d, &bytes[..bytes.len() / 2], "ticket-counter");
+    assert!(e.contains("the snapshot is truncated"), "{e}");
+    let mut flipped = bytes.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 0x20;
+    let e = refused(&program, d, &flipped, "ticket-counter");
+    assert!(e.contains("checksum mismatch"), "{e}");
+    let e = refused(
+        &program,
+        d,
+        &std::fs::read(&program).unwrap(),
+        "ticket-counter",
+    );
+    assert!(
+        e.contains("this is an Ensemble program (.ensb), not a snapshot"),
+        "{e}"
+    );
+    let e = refused(&program, d, b"just some text\n", "ticket-counter");
+    assert!(e.contains("not an Ensemble snapshot"), "{e}");
+    let e = refused(&program, d, &[], "ticket-counter");
+    assert!(e.contains("the snapshot is empty"), "{e}");
+    let mut future = bytes.clone();
+    future[8] += 1;
+    let e = refused(&program, d, &future, "ticket-counter");
+    assert!(e.contains("written by a newer runtime"), "{e}");
+    // Another scene of the same program, and another program.
+    let e = refused(&program, d, &bytes, "ticket-sale");
+    assert!(
+        e.contains("taken in scene `ticket-counter`, not `ticket-sale`"),
+        "{e}"
+    );
+    let bench = repo_path("samples/bench");
+    let bad = d.join("bad.snap");
+    std::fs::write(&bad, &bytes).unwrap();
+    let out = run(&bench, "bench", 10, &["--restore", bad.to_str().unwrap()]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("taken from program `airport`, not `bench`"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn conversation_scenes_a_snapshot_cannot_carry_yet_are_refused_before_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let snap = dir.path().join("s.snap");
+    let snap = snap.to_str().unwrap();
+    let out = run(
+        &repo_path("samples/innkeeper"),
+        "chat",
+        10,
+        &["--save", snap],
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("scene `chat` cannot be saved: conversation scenes"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stdout.is_empty());
+    assert!(!Path::new(snap).exists(), "chat wrote a snapshot");
+}
+
+#[test]
+fn restoring_onto_an_edited_project_maps_by_name_and_says_what_fell_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("airport");
+    copy_dir(&root().join("samples/airport"), &project);
+    let project = project.to_str().unwrap().to_string();
+    let snap = dir.path().join("s.snap");
+    let snap = snap.to_str().unwrap();
+    // At tick 30 the buyers walk to the counter in Goto1.
+    let out = run(&project, "ticket-counter", 30, &["--save", snap]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let machine = Path::new(&project).join("machines/BuyTicketAtCounter.machine.ron");
+    let text = std::fs::read_to_string(&machine).unwrap();
+    std::fs::write(&machine, text.replace("Goto1", "Goto3")).unwrap();
+    let out = run(&project, "ticket-counter", 600, &["--restore", snap]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("warning: airport changed since the snapshot was taken; restoring by name"),
+        "{}",
+        out.stderr
+    );
+    for buyer in ["buyer1", "buyer2"] {
+        assert!(
+            out.stderr.contains(&format!(
+                "warning: not restored as saved: {buyer}: state BuyTicketAtCounter/Goto1 no longer exists; BuyTicketAtCounter restarts at its initial state"
+            )),
+            "{}",
+            out.stderr
+        );
+    }
+    // The seller kept its place; the buyers start over and still buy their tickets.
+    let trace = ensemble_tests::json_lines(&out.stdout);
+    assert_eq!(trace[0]["tick"], 30);
+    assert!(
+        trace
+            .iter()
+            .any(|e| e["agent"] == "buyer1" && e["state"] == "Goto3"),
+        "{}",
+        out.stdout
+    );
+    assert!(trace.iter().all(|e| e["tick"].as_u64().unwrap() <= 630));
+}
+
+/// The scenes of the samples whose behaviour a snapshot carries whole: state machines walking
+/// and talking on a graph with doors, smart locations with ambient, spawned and proxy agents,
+/// notifications, the player's scene events.
+const SCENES: [(&str, &str); 11] = [
+    ("samples/airport", "ticket-counter"),
+    ("samples/airport", "ticket-sale"),
+    ("samples/airport", "lane-closed"),
+    ("samples/airport", "traveller"),
+    ("samples/dinner-date", "date"),
+    ("samples/dinner-date", "funny-evening"),
+    ("samples/bench", "bench"),
+    ("samples/shops", "market"),
+    ("samples/street-vendor", "street"),
+    ("samples/weapon-shop", "shop"),
+    ("samples/weapon-shop", "shop-sold-out"),
+];
+
+/// A sample compiled once per test binary.
+fn compiled(sample: &str) -> Arc<Program> {
+    static PROGRAMS: std::sync::Mutex<Vec<(String, Arc<Program>)>> =
+        std::sync::Mutex::new(Vec::new());
+    let mut programs = PROGRAMS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, p)) = programs.iter().find(|(s, _)| s == sample) {
+        return p.clone();
+    }
+    let c = ensemble_compiler::compile_path(&root().join(sample)).unwrap();
+    let p = Arc::new(c.output.expect("the sample compiles").0);
+    programs.push((sample.to_string(), p.clone()));
+    p
+}
+
+fn lines(sim: &mut Simulation) -> Vec<String> {
+    sim.take_events().iter().map(|e| e.to_json()).collect()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+    /// Over the scenes and many seeds: run N ticks, save, restore, run M more — the trace equals
+    /// the uninterrupted N+M run's events after tick N, line for line.
+    #[test]
+    fn save_restore_equals_the_uninterrupted_run(
+        (sample, scene) in proptest::sample::select(SCENES.to_vec()),
+        seed in 0u64..10_000,
+        n in 0u64..3000,
+        m in 0u64..1500,
+        fail_rate in proptest::sample::select(vec![0.0, 0.25]),
+    ) {
+        let program = compiled(sample);
+        let options = Options { fail_rate };
+        let mut whole = Simulation::start(program.clone(), scene, seed, &options).unwrap();
+        for _ in 0..n {
+            whole.tick();
+        }
+        lines(&mut whole);
+        let mut w = SnapshotWriter::new(&program, sample);
+        whole.save(&mut w).unwrap();
+        let snapshot = SnapshotReader::from_bytes(&w.to_bytes()).unwrap();
+        for _ in 0..m {
+            whole.tick();
+        }
+        let (mut restored, report) = Simulation::restore(program, &snapshot, &options).unwrap();
+        proptest::prop_assert!(report.fallbacks.is_empty(), "{:?}", report);
+        for _ in 0..m {
+            restored.tick();
+        }
+        proptest::prop_assert_eq!(lines(&mut restored), lines(&mut whole));
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+    /// The snapshot reader fuzzed through the simulated world: a real snapshot's sections
+    /// edited in a few bytes (the container is re-made, so the sections' decoders and checks
+    /// must catch it) restore or are refused, and a restored scene runs — never a panic.
+    #[test]
+    fn edited_sections_are_restored_or_refused_never_a_panic(
+        (sample, scene, ticks) in proptest::sample::select(vec![
+            ("samples/airport", "lane-closed", 300),
+            ("samples/bench", "bench", 900),
+            ("samples/street-vendor", "street", 1500),
+            ("samples/airport", "traveller", 400),
+        ]),
+        section in 0usize..6,
+        edits in proptest::collection::vec((proptest::prelude::any::<proptest::sample::Index>(), proptest::prelude::any::<u8>()), 1..5),
+    ) {
+        let program = compiled(sample);
+        let options = Options::default();
+        let mut sim = Simulation::start(program.clone(), scene, 5, &options).unwrap();
+        for _ in 0..ticks {
+            sim.tick();
+        }
+        let mut w = SnapshotWriter::new(&program, sample);
+        sim.save(&mut w).unwrap();
+        let snapshot = SnapshotReader::from_bytes(&w.to_bytes()).unwrap();
+        let names: Vec<String> = snapshot.sections().map(str::to_string).collect();
+        let mut edited = SnapshotWriter::new(&program, sample);
+        for (i, name) in names.iter().enumerate() {
+            let mut bytes = snapshot.bytes(name).unwrap().to_vec();
+            if i == section {
+                for (at, value) in &edits {
+                    let j = at.index(bytes.len());
+                    bytes[j] = *value;
+                }
+            }
+            edited.put_bytes(name, bytes);
+        }
+        let edited = SnapshotReader::from_bytes(&edited.to_bytes()).unwrap();
+        if let Ok((mut restored, _)) = Simulation::restore(program, &edited, &options) {
+            for _ in 0..60 {
+                restored.tick();
+            }
+        }
+    }
+}
+
+#[test]
+fn a_snapshot_that_cannot_be_written_fails_the_run_and_leaves_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let snap = dir.path().join("missing").join("s.snap");
+    let airport = repo_path("samples/airport");
+    let out = run(
+        &airport,
+        "ticket-counter",
+        5,
+        &["--save", snap.to_str().unwrap()],
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.starts_with("error: cannot write "),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn restored_onto_another_navigation_graph_walks_plan_again_from_where_they_stand() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("airport");
+    copy_dir(&root().join("samples/airport"), &project);
+    let project_arg = project.to_str().unwrap().to_string();
+    let snap = dir.path().join("s.snap");
+    let snap = snap.to_str().unwrap();
+    // At tick 30 both buyers walk to the counter on the terminal graph.
+    let out = run(&project_arg, "ticket-counter", 30, &["--save", snap]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let nav = project.join("terminal.nav.ron");
+    let text = std::fs::read_to_string(&nav).unwrap();
+    let moved = text.replace(
+        "(name: \"KioskEnd\", x: 4.0, y: -2.5)",
+        "(name: \"KioskEnd\", x: 4.5, y: -2.0)",
+    );
+    assert_ne!(moved, text);
+    std::fs::write(&nav, moved).unwrap();
+    let out = run(&project_arg, "ticket-counter", 10, &["--restore", snap]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let trace = ensemble_tests::json_lines(&out.stdout);
+    for buyer in ["buyer1", "buyer2"] {
+        assert!(
+            trace.iter().any(|e| e["agent"] == buyer
+                && e["event"] == "path"
+                && e["reroute"] == true
+                && e["tick"] == 31),
+            "{buyer} did not plan again: {}",
+            out.stdout
+        );
+    }
+}
+
+#[test]
+fn smart_locations_restored_onto_a_rebuilt_project_start_afresh_and_say_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("bench");
+    copy_dir(&root().join("samples/bench"), &project);
+    let project_arg = project.to_str().unwrap().to_string();
+    let snap = dir.path().join("s.snap");
+    let snap = snap.to_str().unwrap();
+    let out = run(&project_arg, "bench", 700, &["--save", snap]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let locations = project.join("bench.locations.ron");
+    let text = std::fs::read_to_string(&locations).unwrap();
+    std::fs::write(
+        &locations,
+        text.replace("x: 0.0, y: 15.0", "x: 1.0, y: 15.0"),
+    )
+    .unwrap();
+    let out = run(&project_arg, "bench", 100, &["--restore", snap]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "warning: not restored as saved: the smart locations start afresh: the program was rebuilt since the snapshot"
+        ),
+        "{}",
+        out.stderr
+    );
+    // Unchanged, the same snapshot restores without a word.
+    std::fs::write(&locations, text).unwrap();
+    let out = run(&project_arg, "bench", 100, &["--restore", snap]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stderr.contains("warning"), "{}", out.stderr);
+}
+
+#[test]
+fn a_plan_restored_onto_a_changed_problem_plans_afresh_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("airport");
+    copy_dir(&root().join("samples/airport"), &project);
+    let project_arg = project.to_str().unwrap().to_string();
+    let snap = dir.path().join("s.snap");
+    let snap = snap.to_str().unwrap();
+    let out = run(&project_arg, "traveller", 300, &["--save", snap]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let actions = project.join("traveller/traveller.actionlist.ron");
+    let text = std::fs::read_to_string(&actions).unwrap();
+    std::fs::write(
+        &actions,
+        text.replace("\"Check_Gate\"", "\"Check_The_Gate\""),
+    )
+    .unwrap();
+    let out = run(&project_arg, "traveller", 100, &["--restore", snap]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "could not take back its data (planning problem `CatchFlight` changed since the save); entered it afresh"
+        ),
+        "{}",
+        out.stderr
+    );
+    let trace = ensemble_tests::json_lines(&out.stdout);
+    assert!(
+        trace
+            .iter()
+            .any(|e| e["event"] == "plan" && e["tick"] == 300),
+        "{}",
+        out.stdout
+    );
+}
