@@ -144,6 +144,7 @@ pub struct ActionId(pub u64);
 /// An action an interaction script asks an agent (or a proxy object) to perform.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ActionRequest<'a> {
+    /// The action's id: the world reports its outcome under it.
     pub id: ActionId,
     /// Who performs it.
     pub agent: AgentId,
@@ -166,7 +167,12 @@ pub struct ActionRequest<'a> {
 pub enum LineId<'a> {
     /// A candidate of a sentence state: the sentence state's name and the candidate's stable id
     /// (the id the compiler gives it, unchanged by edits elsewhere).
-    Candidate { sentence: &'a str, candidate: u32 },
+    Candidate {
+        /// The sentence state's name.
+        sentence: &'a str,
+        /// The candidate's stable id within it.
+        candidate: u32,
+    },
     /// A line written in a state's modifier (`Say`, `OneOff`, `Salutation`): its text is its
     /// id, as a gettext message id is.
     Written,
@@ -177,6 +183,7 @@ pub enum LineId<'a> {
 pub struct Line<'a> {
     /// The text, variables filled in.
     pub text: &'a str,
+    /// What the line is looked up by.
     pub id: LineId<'a>,
 }
 

@@ -21,11 +21,13 @@ pub use save::RestoreReport;
 pub struct AgentId(pub u32);
 
 impl AgentId {
+    /// The agent's position in the scene's list of agents.
     pub fn index(self) -> usize {
         self.0 as usize
     }
 }
 
+/// Whether an agent still runs, and how it stopped if not.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum AgentStatus {
     /// Its root machine is running.
@@ -62,10 +64,18 @@ struct AgentMapping {
     old_hosted: Option<String>,
 }
 
+/// Why a scene could not start or take a new program.
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum SceneError {
+    /// The program has no scene of that name.
     #[error("the program has no scene `{name}` (scenes: {available})")]
-    UnknownScene { name: String, available: String },
+    UnknownScene {
+        /// The name asked for.
+        name: String,
+        /// The program's scenes, comma-separated.
+        available: String,
+    },
+    /// The program does not link against the state library.
     #[error(transparent)]
     Link(#[from] LinkError),
 }
@@ -79,6 +89,7 @@ pub struct Symbols {
 }
 
 impl Symbols {
+    /// The id of `name`: the program's own if it has one, else a run-time id, made on first use.
     pub fn intern(&mut self, program: &Program, name: &str) -> NameId {
         if let Some(id) = program.name_id(name) {
             return id;
@@ -93,6 +104,7 @@ impl Symbols {
         NameId(base + i)
     }
 
+    /// The name of `id`; `"?"` for an id neither the program nor these symbols made.
     pub fn name<'a>(&'a self, program: &'a Program, id: NameId) -> &'a str {
         match id.index().checked_sub(program.names.len()) {
             None => program.name(id),
@@ -106,6 +118,7 @@ impl Symbols {
         self.extra.iter().map(|s| &**s)
     }
 
+    /// [`Symbols::name`] as a shared string, for trace events that keep it.
     pub fn shared(&self, program: &Program, id: NameId) -> Arc<str> {
         match id.index().checked_sub(program.names.len()) {
             None => program.shared_name(id),
@@ -372,10 +385,12 @@ impl<G: 'static> Scene<G> {
         self.events.capacity()
     }
 
+    /// The program the scene runs (the new one after a hot reload).
     pub fn program(&self) -> &Arc<Program> {
         &self.program
     }
 
+    /// Ticks run so far (0 before the first [`Scene::tick`]).
     pub fn tick_count(&self) -> u64 {
         self.tick
     }
@@ -385,18 +400,22 @@ impl<G: 'static> Scene<G> {
         self.dt
     }
 
+    /// Seconds of scene time so far: ticks run times [`Scene::dt`].
     pub fn now(&self) -> f64 {
         self.tick as f64 * self.dt
     }
 
+    /// Every agent of the scene, in spawn order.
     pub fn agents(&self) -> impl Iterator<Item = AgentId> + '_ {
         (0..self.agents.len()).map(|i| AgentId(i as u32))
     }
 
+    /// The agent's name. Panics if `id` is not one of this scene's agents.
     pub fn agent_name(&self, id: AgentId) -> &str {
         &self.agent_labels[id.index()]
     }
 
+    /// Whether the agent still runs. Panics if `id` is not one of this scene's agents.
     pub fn status(&self, id: AgentId) -> &AgentStatus {
         &self.agents[id.index()].status
     }
