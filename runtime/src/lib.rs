@@ -30,6 +30,8 @@
 //! The runtime is deterministic: every random draw comes from an [`rng::Rng`] stream derived
 //! from a scene's seed, so the same program, seed and inputs give the same trace.
 
+#![warn(missing_docs)]
+
 pub mod fs;
 pub mod hpmm;
 pub mod hsm;

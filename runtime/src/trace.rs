@@ -8,36 +8,57 @@
 use serde::Serialize;
 use std::sync::Arc;
 
+/// One event of the trace: when, to whom, what.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TraceEvent {
+    /// The tick it happened in (0: while the scene started).
     pub tick: u64,
     /// Seconds since the scene started.
     pub time: f64,
+    /// The agent it happened to, by name; `None` for scene-wide events (a reload, a door).
     pub agent: Option<Arc<str>>,
+    /// What happened.
     pub kind: EventKind,
 }
 
+/// What happened, with the fields its JSON line carries (docs/formats/trace.md). Machines,
+/// states, agents and messages are named, as in the sources.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EventKind {
+    /// The agent entered a state.
     Enter {
+        /// The machine the state belongs to.
         machine: Arc<str>,
+        /// The state entered.
         state: Arc<str>,
+        /// Its depth in the agent's stack of machines (0: the root machine).
         depth: u32,
     },
+    /// The agent left a state.
     Exit {
+        /// The machine the state belongs to.
         machine: Arc<str>,
+        /// The state left.
         state: Arc<str>,
+        /// Its depth in the agent's stack of machines (0: the root machine).
         depth: u32,
     },
     /// A message was delivered (`up`: inside one agent's hierarchy; otherwise between agents).
     Message {
+        /// The sending agent.
         from: Arc<str>,
+        /// The receiving agent.
         to: Arc<str>,
+        /// The message's name.
         name: Arc<str>,
+        /// Whether a state handled it (an unhandled message is dropped).
         handled: bool,
+        /// Sent up inside one agent's hierarchy rather than between agents.
         up: bool,
     },
+    /// The agent said a line.
     Say {
+        /// The line, variables filled in.
         text: String,
         /// The sentence state the line realises (`None` for plain text).
         sentence: Option<Arc<str>>,
@@ -46,67 +67,98 @@ pub enum EventKind {
     },
     /// A root machine failed and nothing handled it.
     Fail {
+        /// The root machine.
         machine: Arc<str>,
+        /// The state it failed in.
         state: Arc<str>,
     },
+    /// An error at run time, as state code or the runtime reported it.
     Error {
+        /// What went wrong, in words.
         message: String,
     },
     /// A new program replaced the running one. `kept`: active states carried across by name;
     /// `fallbacks`: what could not be mapped and what was done instead.
     Reload {
+        /// Why the program was reloaded, as the caller said.
         reason: String,
+        /// Active states carried across by name.
         kept: u32,
+        /// What could not be mapped, one line each.
         fallbacks: Vec<String>,
     },
     /// A new program was refused; the old one keeps running.
     ReloadRejected {
+        /// Why it was refused.
         reason: String,
     },
     /// An interaction script started an action for the agent.
     Act {
+        /// The action's name.
         action: Arc<str>,
+        /// Its target, if it has one.
         target: Option<Arc<str>>,
     },
     /// The action finished successfully.
     Done {
+        /// The action's name.
         action: Arc<str>,
+        /// Its target, if it has one.
         target: Option<Arc<str>>,
     },
     /// The action failed (rendered as `fail`, with `action` and `target`).
     ActionFailed {
+        /// The action's name.
         action: Arc<str>,
+        /// Its target, if it has one.
         target: Option<Arc<str>>,
     },
     /// A fact was added to a script's tuple space (`fact` such as `reserved(seat1,tourist1)`).
     Add {
+        /// The interaction script.
         script: Arc<str>,
+        /// The fact, written out.
         fact: String,
     },
+    /// A fact was removed from a script's tuple space.
     Del {
+        /// The interaction script.
         script: Arc<str>,
+        /// The fact, written out.
         fact: String,
     },
     /// The agent joined a script in a role.
     Join {
+        /// The interaction script.
         script: Arc<str>,
+        /// The role it plays.
         role: Arc<str>,
     },
+    /// The agent left a script's role.
     Leave {
+        /// The interaction script.
         script: Arc<str>,
+        /// The role it played.
         role: Arc<str>,
     },
     /// A social agent heard the player (`speaker`); its own output, fed back, is not repeated.
     Input {
+        /// Who spoke.
         speaker: Arc<str>,
+        /// The emote that came with it.
         emote: Arc<str>,
+        /// What was said.
         text: String,
     },
     /// A social agent's output: the arbitration winner's `action`(s, joined by `+`) and belief.
     Output {
+        /// The emote it shows.
         emote: Arc<str>,
+        /// What it says.
         text: String,
+        /// The winning action(s), joined by `+`.
         action: String,
+        /// The winner's belief, 0 to 1.
         belief: f64,
     },
     /// An agent planned its walk to a location on the navigation graph (PPA*). `cost` is the
@@ -114,46 +166,67 @@ pub enum EventKind {
     /// `via` the named nodes it passes, `reroute` whether a change of the graph (a door)
     /// made it plan again.
     Path {
+        /// The location walked to.
         to: Arc<str>,
+        /// Nodes on the path.
         nodes: u32,
+        /// The path's cost in metres; `None`: no path, the agent waits.
         cost: Option<f64>,
+        /// The walk's length in metres.
         length: f64,
+        /// Nodes the search expanded.
         expanded: u64,
+        /// The named nodes it passes.
         via: Vec<Arc<str>>,
+        /// A change of the graph (a door) made it plan again.
         reroute: bool,
     },
     /// A door of the navigation graph opened or closed; `tables`: distance tables the
     /// incremental update recomputed.
     Door {
+        /// The door.
         door: Arc<str>,
+        /// Open (`true`) or closed.
         open: bool,
+        /// Distance tables the incremental update recomputed.
         tables: u32,
     },
     /// An agent planned for `problem`: the actions in order (`plan`).
     Plan {
+        /// The planning problem.
         problem: Arc<str>,
+        /// The planner that found the plan.
         planner: &'static str,
+        /// The plan's actions, in order.
         actions: Vec<Arc<str>>,
         /// States (or partial plans) the planner visited.
         nodes: u64,
     },
     /// The plan changed: what is left to do, the current action first if it goes on (`replan`).
     Replan {
+        /// The planning problem.
         problem: Arc<str>,
+        /// What is left to do, the current action first if it goes on.
         actions: Vec<Arc<str>>,
+        /// Why the agent planned again.
         reason: String,
+        /// States (or partial plans) the planner visited.
         nodes: u64,
     },
     /// A world event made a fact of an agent's world true or false (rendered as `add` / `del`
     /// with `fact` and `world`, the event's name).
     WorldFact {
+        /// The world event's name.
         world: Arc<str>,
+        /// The fact.
         fact: Arc<str>,
+        /// Made true (`true`) or false.
         added: bool,
     },
 }
 
 impl EventKind {
+    /// The event's name in the JSON trace (`enter`, `say`, `fail`, …).
     pub fn name(&self) -> &'static str {
         match self {
             EventKind::Enter { .. } => "enter",

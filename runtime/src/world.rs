@@ -92,6 +92,44 @@
 //! // The whole standard library, ready to link against a program, runs in this world.
 //! let library = ensemble_runtime::stdlib::library::<Instant>();
 //! assert!(!library.declarations().is_empty());
+//!
+//! // A program (built in code here; a game loads the compiler's) where `porter` walks from the
+//! // door to the well with the standard `Goto`, then finishes.
+//! use ensemble_runtime::hsm::{AgentStatus, Scene};
+//! use ensemble_runtime::program::*;
+//! let names = ["Goto", "Finish", "Errand", "Walk", "Done", "ReachedLocation", "day", "porter",
+//!     "door", "well"];
+//! let program = Program::new(
+//!     names.iter().map(|n| n.to_string()).collect(),
+//!     vec![
+//!         LibraryState { name: NameId(0), modifier: ModifierKind::Location, terminal: Terminal::No },
+//!         LibraryState { name: NameId(1), modifier: ModifierKind::None, terminal: Terminal::End },
+//!     ],
+//!     vec![MachineDef { name: NameId(2), initial: StateId(0), first_state: 0, state_count: 2 }],
+//!     vec![
+//!         StateDef { name: NameId(3), machine: MachineId(0), code: LibraryId(0),
+//!             modifier: Modifier::Location(LocationId(1)), first_transition: 0, transition_count: 1 },
+//!         StateDef { name: NameId(4), machine: MachineId(0), code: LibraryId(1),
+//!             modifier: Modifier::None, first_transition: 1, transition_count: 0 },
+//!     ],
+//!     vec![TransitionDef { event: NameId(5), target: StateId(1) }],
+//!     vec![
+//!         LocationDef { name: NameId(8), x: 0.0, y: 0.0 },
+//!         LocationDef { name: NameId(9), x: 3.0, y: 4.0 },
+//!     ],
+//!     vec![SceneDef { name: NameId(6), tick_rate: 10, ambient: vec![],
+//!         agents: vec![AgentDef { name: NameId(7), machine: MachineId(0), start: LocationId(0) }] }],
+//! )?;
+//! let day = program.scene_by_name("day").unwrap();
+//! let world = Instant { standard: StandardState::for_scene(&program, day), ..Instant::default() };
+//! let mut scene = Scene::new(std::sync::Arc::new(program), library, "day", world, 1).unwrap();
+//! scene.tick();
+//!
+//! // This world moves at once: `Goto` asked it to move, it arrived, the machine finished.
+//! let porter = scene.agents().next().unwrap();
+//! assert_eq!(scene.game.position(porter), Some([3.0, 4.0]));
+//! assert_eq!(*scene.status(porter), AgentStatus::Finished);
+//! # Ok::<(), ensemble_runtime::LoadError>(())
 //! ```
 
 use crate::hsm::AgentId;
@@ -144,6 +182,7 @@ pub struct ActionId(pub u64);
 /// An action an interaction script asks an agent (or a proxy object) to perform.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ActionRequest<'a> {
+    /// The action's id: the world reports its outcome under it.
     pub id: ActionId,
     /// Who performs it.
     pub agent: AgentId,
@@ -166,7 +205,12 @@ pub struct ActionRequest<'a> {
 pub enum LineId<'a> {
     /// A candidate of a sentence state: the sentence state's name and the candidate's stable id
     /// (the id the compiler gives it, unchanged by edits elsewhere).
-    Candidate { sentence: &'a str, candidate: u32 },
+    Candidate {
+        /// The sentence state's name.
+        sentence: &'a str,
+        /// The candidate's stable id within it.
+        candidate: u32,
+    },
     /// A line written in a state's modifier (`Say`, `OneOff`, `Salutation`): its text is its
     /// id, as a gettext message id is.
     Written,
@@ -177,6 +221,7 @@ pub enum LineId<'a> {
 pub struct Line<'a> {
     /// The text, variables filled in.
     pub text: &'a str,
+    /// What the line is looked up by.
     pub id: LineId<'a>,
 }
 

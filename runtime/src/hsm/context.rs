@@ -11,7 +11,10 @@ use crate::rng::Rng;
 /// A message: a name and the agent that sent it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Message {
+    /// The message's name, interned in the scene's symbols (see [`StateCx::message_name`]).
     pub name: NameId,
+    /// The agent that sent it (for a message from the game, the sender the game named in
+    /// [`Scene::send`](crate::hsm::Scene::send)).
     pub from: AgentId,
 }
 
@@ -57,6 +60,9 @@ impl Outbox {
     }
 }
 
+/// What one call into state code sees: the game world, the agent, its random stream and the
+/// scene's clock, plus the calls that raise events, send messages and say lines. Effects are
+/// applied by the interpreter after the call returns.
 pub struct StateCx<'a, G> {
     /// The game world: whatever the game gave the scene.
     pub game: &'a mut G,
@@ -77,6 +83,7 @@ pub struct StateCx<'a, G> {
 }
 
 impl<G> StateCx<'_, G> {
+    /// The program the scene runs.
     pub fn program(&self) -> &Program {
         self.program
     }
@@ -86,10 +93,12 @@ impl<G> StateCx<'_, G> {
         self.state
     }
 
+    /// The name of the state this code runs for, as written in the source.
     pub fn state_name(&self) -> &str {
         self.program.name(self.program.state(self.state).name)
     }
 
+    /// The state's modifier as compiled (for a state with typed parameters, its only one or none).
     pub fn modifier(&self) -> Modifier {
         self.program.state(self.state).modifier
     }
@@ -238,6 +247,7 @@ impl<G> StateCx<'_, G> {
         }
     }
 
+    /// The scene's agent called `name`, or `None` if no agent has that name.
     pub fn agent_by_name(&self, name: &str) -> Option<AgentId> {
         self.agent_by_name_id(self.program.name_id(name)?)
     }
@@ -249,6 +259,7 @@ impl<G> StateCx<'_, G> {
             .map(|i| AgentId(i as u32))
     }
 
+    /// The name of `agent`; `"?"` for an id that is not one of the scene's agents.
     pub fn agent_name(&self, agent: AgentId) -> &str {
         self.agent_names
             .get(agent.index())
@@ -256,6 +267,7 @@ impl<G> StateCx<'_, G> {
             .unwrap_or("?")
     }
 
+    /// The name of `msg`, as sent.
     pub fn message_name(&self, msg: &Message) -> &str {
         self.symbols.name(self.program, msg.name)
     }

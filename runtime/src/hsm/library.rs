@@ -72,16 +72,23 @@ impl<G> StateCode<G> for Inert {}
 /// may be used).
 #[derive(Clone, Debug, PartialEq)]
 pub struct StateSpec {
+    /// The kind of the single modifier the state takes (`ModifierKind::None` when it takes
+    /// named parameters or nothing).
     pub modifier: ModifierKind,
     /// Named, typed parameters (docs/formats/statelib.md); empty when the state takes its single
     /// `modifier` (or nothing).
     pub params: Vec<ParamSpec>,
+    /// Whether entering the state ends its machine, successfully or as a failure.
     pub terminal: Terminal,
+    /// The events the state's code raises; `None` when not declared (any event may be used).
     pub raises: Option<Vec<String>>,
+    /// One or two lines for the editor's picker and the compiler's hints.
     pub doc: String,
 }
 
 impl StateSpec {
+    /// A declaration with the given single modifier, not terminal, raising undeclared events,
+    /// without doc.
     pub fn new(modifier: ModifierKind) -> Self {
         StateSpec {
             modifier,
@@ -110,16 +117,19 @@ impl StateSpec {
         }
     }
 
+    /// Declares whether the state ends its machine.
     pub fn terminal(mut self, terminal: Terminal) -> Self {
         self.terminal = terminal;
         self
     }
 
+    /// Declares the events the state's code raises.
     pub fn raises<I: IntoIterator<Item = S>, S: Into<String>>(mut self, events: I) -> Self {
         self.raises = Some(events.into_iter().map(Into::into).collect());
         self
     }
 
+    /// Sets the doc line shown to designers.
     pub fn doc(mut self, doc: &str) -> Self {
         self.doc = doc.to_string();
         self
@@ -129,7 +139,9 @@ impl StateSpec {
 /// A named library declaration, as the compiler sees it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LibraryDecl {
+    /// The state's name, as states in sources refer to it.
     pub name: String,
+    /// Its declaration.
     pub spec: StateSpec,
 }
 
@@ -161,31 +173,48 @@ impl<G> Default for StateLibrary<G> {
 /// Why a program cannot run against a state library.
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum LinkError {
+    /// The program uses a library state (named here) that the game did not register.
     #[error("the program needs library state `{0}`, which the game did not register")]
     Missing(String),
+    /// The state is registered with another single modifier kind than the program's.
     #[error(
         "library state `{name}` takes a {registered} modifier, but the program was compiled for a {expected} modifier"
     )]
     ModifierMismatch {
+        /// The library state.
         name: String,
+        /// The modifier kind the game registered.
         registered: &'static str,
+        /// The modifier kind the program was compiled for.
         expected: &'static str,
     },
+    /// The state is registered with other named parameters than the program's.
     #[error(
         "library state `{name}` is registered with other parameters than the program was compiled for: {difference}"
     )]
-    ParamsMismatch { name: String, difference: String },
+    ParamsMismatch {
+        /// The library state.
+        name: String,
+        /// What differs, parameter by parameter.
+        difference: String,
+    },
+    /// The state is registered as ending its machine differently than the program expects.
     #[error(
         "library state `{name}` is registered as {registered:?} but the program expects {expected:?}"
     )]
     TerminalMismatch {
+        /// The library state.
         name: String,
+        /// How the game registered it.
         registered: Terminal,
+        /// How the program was compiled to expect it.
         expected: Terminal,
     },
 }
 
 impl<G> StateLibrary<G> {
+    /// An empty library; add the standard states with [`crate::stdlib`] and the game's own with
+    /// [`StateLibrary::register`].
     pub fn new() -> Self {
         Self::default()
     }

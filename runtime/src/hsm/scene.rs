@@ -21,11 +21,13 @@ pub use save::RestoreReport;
 pub struct AgentId(pub u32);
 
 impl AgentId {
+    /// The agent's position in the scene's list of agents.
     pub fn index(self) -> usize {
         self.0 as usize
     }
 }
 
+/// Whether an agent still runs, and how it stopped if not.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum AgentStatus {
     /// Its root machine is running.
@@ -62,10 +64,18 @@ struct AgentMapping {
     old_hosted: Option<String>,
 }
 
+/// Why a scene could not start or take a new program.
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum SceneError {
+    /// The program has no scene of that name.
     #[error("the program has no scene `{name}` (scenes: {available})")]
-    UnknownScene { name: String, available: String },
+    UnknownScene {
+        /// The name asked for.
+        name: String,
+        /// The program's scenes, comma-separated.
+        available: String,
+    },
+    /// The program does not link against the state library.
     #[error(transparent)]
     Link(#[from] LinkError),
 }
@@ -79,6 +89,7 @@ pub struct Symbols {
 }
 
 impl Symbols {
+    /// The id of `name`: the program's own if it has one, else a run-time id, made on first use.
     pub fn intern(&mut self, program: &Program, name: &str) -> NameId {
         if let Some(id) = program.name_id(name) {
             return id;
@@ -93,6 +104,7 @@ impl Symbols {
         NameId(base + i)
     }
 
+    /// The name of `id`; `"?"` for an id neither the program nor these symbols made.
     pub fn name<'a>(&'a self, program: &'a Program, id: NameId) -> &'a str {
         match id.index().checked_sub(program.names.len()) {
             None => program.name(id),
@@ -106,6 +118,7 @@ impl Symbols {
         self.extra.iter().map(|s| &**s)
     }
 
+    /// [`Symbols::name`] as a shared string, for trace events that keep it.
     pub fn shared(&self, program: &Program, id: NameId) -> Arc<str> {
         match id.index().checked_sub(program.names.len()) {
             None => program.shared_name(id),
@@ -160,6 +173,125 @@ struct Agent<G> {
 /// A scene is `Send` when its world is: it can move to another thread with its library and
 /// world, and independent scenes (each with its own world) can tick in parallel, one thread
 /// each. Scenes share nothing mutable; the program is an `Arc` they only read.
+///
+/// A game's own state, a scene that runs it, ticks and a message from the game (the program is
+/// built in code here; a game loads the one the compiler built):
+///
+/// ```
+/// # use ensemble_runtime::hsm::{Inert, Scene, StateCode, StateCx, StateLibrary, StateSpec};
+/// # use ensemble_runtime::program::*;
+/// # use std::sync::Arc;
+/// #
+/// # /// The game's own state: waits its number modifier in seconds, then raises `Done`.
+/// # #[derive(Default)]
+/// # struct Wait {
+/// #     elapsed: f64,
+/// # }
+/// #
+/// # impl StateCode<Vec<String>> for Wait {
+/// #     fn update(&mut self, cx: &mut StateCx<'_, Vec<String>>, dt: f64) {
+/// #         self.elapsed += dt;
+/// #         if self.elapsed + 1e-9 >= cx.number().unwrap_or(0.0) {
+/// #             cx.game.push(format!("{} waited", cx.agent_name(cx.agent)));
+/// #             cx.raise("Done");
+/// #         }
+/// #     }
+/// #     // A savegame keeps the time waited so far.
+/// #     fn save(&self, _program: &Program) -> Vec<u8> {
+/// #         ensemble_runtime::snapshot::encode(&self.elapsed)
+/// #     }
+/// #     fn restore(&mut self, _program: &Program, data: &[u8]) -> Result<(), String> {
+/// #         self.elapsed = ensemble_runtime::snapshot::decode(data)?;
+/// #         Ok(())
+/// #     }
+/// # }
+/// #
+/// # fn library() -> StateLibrary<Vec<String>> {
+/// #     let mut library = StateLibrary::new();
+/// #     library
+/// #         .register("Wait", StateSpec::new(ModifierKind::Number).raises(["Done"]), || {
+/// #             Box::new(Wait::default())
+/// #         })
+/// #         .register("Idle", StateSpec::new(ModifierKind::None), || Box::new(Inert));
+/// #     library
+/// # }
+/// #
+/// # /// Scene `night`: `guard` runs `Patrol` — `Watching` (waits `seconds`), then `Resting` on
+/// # /// `Done`, or `Alarmed` on the message `Alarm`. Ten ticks a second.
+/// # fn program(seconds: f64) -> Arc<Program> {
+/// #     program_using("Wait", seconds)
+/// # }
+/// #
+/// # /// [`program`], asking for its waiting state's code under the name `code`.
+/// # fn program_using(code: &str, seconds: f64) -> Arc<Program> {
+/// #     let names = [code, "Idle", "Patrol", "Watching", "Resting", "Alarmed", "Done", "Alarm",
+/// #         "night", "guard", "gate"];
+/// #     let library = vec![
+/// #         LibraryState { name: NameId(0), modifier: ModifierKind::Number, terminal: Terminal::No },
+/// #         LibraryState { name: NameId(1), modifier: ModifierKind::None, terminal: Terminal::No },
+/// #     ];
+/// #     let machines = vec![MachineDef {
+/// #         name: NameId(2), initial: StateId(0), first_state: 0, state_count: 3,
+/// #     }];
+/// #     let state = |name, code, modifier, first_transition, transition_count| StateDef {
+/// #         name: NameId(name), machine: MachineId(0), code: LibraryId(code), modifier,
+/// #         first_transition, transition_count,
+/// #     };
+/// #     let states = vec![
+/// #         state(3, 0, Modifier::Number(seconds), 0, 2),
+/// #         state(4, 1, Modifier::None, 2, 0),
+/// #         state(5, 1, Modifier::None, 2, 0),
+/// #     ];
+/// #     let transitions = vec![
+/// #         TransitionDef { event: NameId(6), target: StateId(1) },
+/// #         TransitionDef { event: NameId(7), target: StateId(2) },
+/// #     ];
+/// #     let locations = vec![LocationDef { name: NameId(10), x: 0.0, y: 0.0 }];
+/// #     let scenes = vec![SceneDef {
+/// #         name: NameId(8), tick_rate: 10, ambient: vec![],
+/// #         agents: vec![AgentDef { name: NameId(9), machine: MachineId(0), start: LocationId(0) }],
+/// #     }];
+/// #     let names = names.iter().map(|n| n.to_string()).collect();
+/// #     Arc::new(Program::new(names, library, machines, states, transitions, locations, scenes).unwrap())
+/// # }
+/// #
+/// # /// The name of the agent's current root state.
+/// # fn current(scene: &Scene<Vec<String>>, agent: ensemble_runtime::hsm::AgentId) -> &str {
+/// #     let program = scene.program();
+/// #     program.name(program.state(scene.active_states(agent)[0]).name)
+/// # }
+/// #
+/// use ensemble_runtime::hsm::{LinkError, SceneError};
+///
+/// // The game registers its code under the names the program asks for.
+/// let mut scene = Scene::new(program(1.0), library(), "night", Vec::new(), 7)?;
+/// let guard = scene.agents().next().unwrap();
+/// assert_eq!(scene.agent_name(guard), "guard");
+/// assert_eq!(scene.dt(), 0.1); // the scene's tick rate is 10
+/// assert_eq!(current(&scene, guard), "Watching");
+///
+/// // Each tick updates every active state with the tick's length.
+/// for _ in 0..10 {
+///     scene.tick();
+/// }
+/// assert_eq!(scene.tick_count(), 10);
+/// assert_eq!(current(&scene, guard), "Resting");
+/// assert_eq!(scene.game, ["guard waited"]);
+///
+/// // A message from the game reaches the agent at the start of the next tick.
+/// let mut scene = Scene::new(program(1.0), library(), "night", Vec::new(), 7)?;
+/// scene.tick();
+/// scene.send(guard, guard, "Alarm");
+/// assert_eq!(current(&scene, guard), "Watching");
+/// scene.tick();
+/// assert_eq!(current(&scene, guard), "Alarmed");
+/// assert!(scene.game.is_empty());
+///
+/// // A program asking for code the game did not register does not start.
+/// let refused = Scene::new(program_using("Sleep", 1.0), library(), "night", Vec::new(), 7);
+/// assert!(matches!(refused, Err(SceneError::Link(LinkError::Missing(name))) if name == "Sleep"));
+/// # Ok::<(), SceneError>(())
+/// ```
 pub struct Scene<G> {
     program: Arc<Program>,
     library: StateLibrary<G>,
@@ -372,10 +504,12 @@ impl<G: 'static> Scene<G> {
         self.events.capacity()
     }
 
+    /// The program the scene runs (the new one after a hot reload).
     pub fn program(&self) -> &Arc<Program> {
         &self.program
     }
 
+    /// Ticks run so far (0 before the first [`Scene::tick`]).
     pub fn tick_count(&self) -> u64 {
         self.tick
     }
@@ -385,18 +519,22 @@ impl<G: 'static> Scene<G> {
         self.dt
     }
 
+    /// Seconds of scene time so far: ticks run times [`Scene::dt`].
     pub fn now(&self) -> f64 {
         self.tick as f64 * self.dt
     }
 
+    /// Every agent of the scene, in spawn order.
     pub fn agents(&self) -> impl Iterator<Item = AgentId> + '_ {
         (0..self.agents.len()).map(|i| AgentId(i as u32))
     }
 
+    /// The agent's name. Panics if `id` is not one of this scene's agents.
     pub fn agent_name(&self, id: AgentId) -> &str {
         &self.agent_labels[id.index()]
     }
 
+    /// Whether the agent still runs. Panics if `id` is not one of this scene's agents.
     pub fn status(&self, id: AgentId) -> &AgentStatus {
         &self.agents[id.index()].status
     }
@@ -478,6 +616,114 @@ impl<G: 'static> Scene<G> {
     ///
     /// A program that does not link against the library is refused: the old one keeps running
     /// and a `reload-rejected` event says why. Agents added to a scene appear on restart.
+    ///
+    /// ```
+    /// # use ensemble_runtime::hsm::{Inert, Scene, StateCode, StateCx, StateLibrary, StateSpec};
+    /// # use ensemble_runtime::program::*;
+    /// # use std::sync::Arc;
+    /// #
+    /// # /// The game's own state: waits its number modifier in seconds, then raises `Done`.
+    /// # #[derive(Default)]
+    /// # struct Wait {
+    /// #     elapsed: f64,
+    /// # }
+    /// #
+    /// # impl StateCode<Vec<String>> for Wait {
+    /// #     fn update(&mut self, cx: &mut StateCx<'_, Vec<String>>, dt: f64) {
+    /// #         self.elapsed += dt;
+    /// #         if self.elapsed + 1e-9 >= cx.number().unwrap_or(0.0) {
+    /// #             cx.game.push(format!("{} waited", cx.agent_name(cx.agent)));
+    /// #             cx.raise("Done");
+    /// #         }
+    /// #     }
+    /// #     // A savegame keeps the time waited so far.
+    /// #     fn save(&self, _program: &Program) -> Vec<u8> {
+    /// #         ensemble_runtime::snapshot::encode(&self.elapsed)
+    /// #     }
+    /// #     fn restore(&mut self, _program: &Program, data: &[u8]) -> Result<(), String> {
+    /// #         self.elapsed = ensemble_runtime::snapshot::decode(data)?;
+    /// #         Ok(())
+    /// #     }
+    /// # }
+    /// #
+    /// # fn library() -> StateLibrary<Vec<String>> {
+    /// #     let mut library = StateLibrary::new();
+    /// #     library
+    /// #         .register("Wait", StateSpec::new(ModifierKind::Number).raises(["Done"]), || {
+    /// #             Box::new(Wait::default())
+    /// #         })
+    /// #         .register("Idle", StateSpec::new(ModifierKind::None), || Box::new(Inert));
+    /// #     library
+    /// # }
+    /// #
+    /// # /// Scene `night`: `guard` runs `Patrol` — `Watching` (waits `seconds`), then `Resting` on
+    /// # /// `Done`, or `Alarmed` on the message `Alarm`. Ten ticks a second.
+    /// # fn program(seconds: f64) -> Arc<Program> {
+    /// #     program_using("Wait", seconds)
+    /// # }
+    /// #
+    /// # /// [`program`], asking for its waiting state's code under the name `code`.
+    /// # fn program_using(code: &str, seconds: f64) -> Arc<Program> {
+    /// #     let names = [code, "Idle", "Patrol", "Watching", "Resting", "Alarmed", "Done", "Alarm",
+    /// #         "night", "guard", "gate"];
+    /// #     let library = vec![
+    /// #         LibraryState { name: NameId(0), modifier: ModifierKind::Number, terminal: Terminal::No },
+    /// #         LibraryState { name: NameId(1), modifier: ModifierKind::None, terminal: Terminal::No },
+    /// #     ];
+    /// #     let machines = vec![MachineDef {
+    /// #         name: NameId(2), initial: StateId(0), first_state: 0, state_count: 3,
+    /// #     }];
+    /// #     let state = |name, code, modifier, first_transition, transition_count| StateDef {
+    /// #         name: NameId(name), machine: MachineId(0), code: LibraryId(code), modifier,
+    /// #         first_transition, transition_count,
+    /// #     };
+    /// #     let states = vec![
+    /// #         state(3, 0, Modifier::Number(seconds), 0, 2),
+    /// #         state(4, 1, Modifier::None, 2, 0),
+    /// #         state(5, 1, Modifier::None, 2, 0),
+    /// #     ];
+    /// #     let transitions = vec![
+    /// #         TransitionDef { event: NameId(6), target: StateId(1) },
+    /// #         TransitionDef { event: NameId(7), target: StateId(2) },
+    /// #     ];
+    /// #     let locations = vec![LocationDef { name: NameId(10), x: 0.0, y: 0.0 }];
+    /// #     let scenes = vec![SceneDef {
+    /// #         name: NameId(8), tick_rate: 10, ambient: vec![],
+    /// #         agents: vec![AgentDef { name: NameId(9), machine: MachineId(0), start: LocationId(0) }],
+    /// #     }];
+    /// #     let names = names.iter().map(|n| n.to_string()).collect();
+    /// #     Arc::new(Program::new(names, library, machines, states, transitions, locations, scenes).unwrap())
+    /// # }
+    /// #
+    /// # /// The name of the agent's current root state.
+    /// # fn current(scene: &Scene<Vec<String>>, agent: ensemble_runtime::hsm::AgentId) -> &str {
+    /// #     let program = scene.program();
+    /// #     program.name(program.state(scene.active_states(agent)[0]).name)
+    /// # }
+    /// #
+    /// let mut scene = Scene::new(program(1.0), library(), "night", Vec::new(), 7)?;
+    /// let guard = scene.agents().next().unwrap();
+    /// for _ in 0..5 {
+    ///     scene.tick();
+    /// }
+    /// // The designer makes the watch last 2 seconds: `Watching` carries across by name, and its
+    /// // code instance with it (half a second already waited).
+    /// let report = scene.reload(program(2.0), "sources changed")?;
+    /// assert_eq!(report.kept, 1);
+    /// assert!(report.fallbacks.is_empty());
+    /// for _ in 0..14 {
+    ///     scene.tick();
+    /// }
+    /// assert_eq!(current(&scene, guard), "Watching");
+    /// scene.tick();
+    /// assert_eq!(current(&scene, guard), "Resting");
+    ///
+    /// // A program that does not link is refused; the running one goes on.
+    /// let refused = scene.reload(program_using("Sleep", 1.0), "sources changed");
+    /// assert!(refused.is_err());
+    /// assert_eq!(scene.program().name(scene.program().library[0].name), "Wait");
+    /// # Ok::<(), ensemble_runtime::hsm::SceneError>(())
+    /// ```
     pub fn reload(
         &mut self,
         program: Arc<Program>,

@@ -120,7 +120,9 @@ pub enum DrivenKind {
 /// Who an agent driven by smart locations is, and where it stands (`None`: not in the world
 /// yet, or gone).
 pub struct Presence {
+    /// Which kind of driven agent it is.
     pub kind: DrivenKind,
+    /// Where it stands, in the program's location coordinates.
     pub at: Option<[f64; 2]>,
 }
 
@@ -251,6 +253,8 @@ fn scene_events(program: &Program, scene: SceneId, after: f64) -> VecDeque<Scene
 }
 
 impl Interactions {
+    /// The smart locations of the program's scene `scene`, with their random streams derived
+    /// from `seed` (use the scene's seed for a reproducible run).
     pub fn new(program: &Program, scene: SceneId, seed: u64) -> Self {
         let def = &program.scenes[scene.index()];
         let first = def.agents.len() as u32;

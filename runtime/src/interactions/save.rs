@@ -34,6 +34,9 @@ struct SavingInteractions<'a> {
     rule_evaluations: u64,
 }
 
+/// The smart locations' section of a snapshot, as read back: ambient NPCs, running scripts with
+/// their tuple spaces, emitters and open actions. Restore it with the `restore` calls of
+/// [`Interactions`](super::Interactions).
 #[derive(Deserialize)]
 pub struct SavedInteractions {
     machine_driven: usize,

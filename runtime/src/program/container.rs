@@ -72,7 +72,10 @@ pub enum LoadError {
     /// The file does not start with the Ensemble magic bytes: it is something else, or was
     /// mangled by a text-mode transfer. `expected` describes the kind of file asked for.
     #[error("the file is not {expected}: it does not start with the Ensemble magic bytes")]
-    BadMagic { expected: &'static str },
+    BadMagic {
+        /// The kind of file asked for, in words.
+        expected: &'static str,
+    },
     /// The file is an Ensemble file of the other kind (debug symbols where a program was
     /// expected, or the reverse).
     #[error("the file is {found} but {expected} was expected")]
@@ -87,22 +90,40 @@ pub enum LoadError {
     #[error(
         "format version {found} is not supported (this runtime reads version {supported}); rebuild the project with a matching `ensemble build`"
     )]
-    UnsupportedVersion { found: u16, supported: u16 },
+    UnsupportedVersion {
+        /// The version in the header.
+        found: u16,
+        /// The version this runtime reads.
+        supported: u16,
+    },
     /// The file is shorter than its header says (cut off in transfer or while being written):
     /// `expected` payload bytes promised, `actual` present.
     #[error(
         "the file is truncated: the header promises {expected} bytes of payload but {actual} are present"
     )]
-    Truncated { expected: u64, actual: u64 },
+    Truncated {
+        /// Payload bytes the header promises.
+        expected: u64,
+        /// Payload bytes present.
+        actual: u64,
+    },
     /// The file is longer than its header says, by `extra` bytes.
     #[error("the file has {extra} unexpected bytes after its payload")]
-    TrailingBytes { extra: u64 },
+    TrailingBytes {
+        /// How many bytes follow the payload.
+        extra: u64,
+    },
     /// The payload's CRC-32 does not match the header's: the file is corrupt. `stored` is the
     /// header's checksum, `computed` the payload's.
     #[error(
         "checksum mismatch (stored {stored:#010x}, computed {computed:#010x}): the file is corrupt"
     )]
-    ChecksumMismatch { stored: u32, computed: u32 },
+    ChecksumMismatch {
+        /// The header's CRC-32.
+        stored: u32,
+        /// The payload's CRC-32 as read.
+        computed: u32,
+    },
     /// The payload passed the checksum but is not a valid encoding (written by a mismatched
     /// build).
     #[error("the payload cannot be decoded: {0}")]

@@ -55,7 +55,9 @@ impl ParamKind {
 /// The declared type of a parameter: one value of a kind, or a list of them.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ParamType {
+    /// The kind of each value.
     pub kind: ParamKind,
+    /// A list of values of `kind` rather than one.
     pub list: bool,
 }
 
@@ -98,17 +100,24 @@ impl ParamType {
 /// agents, machines, sentence states and listed words are given as text.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ParamLiteral {
+    /// Text, or the name of a location, agent, machine, sentence state or listed word.
     Text(String),
+    /// A number.
     Number(f64),
+    /// `true` or `false`.
     Bool(bool),
+    /// A list, for a list parameter.
     List(Vec<ParamLiteral>),
 }
 
 /// One parameter a library state declares: its name, type and default (`None`: required).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParamSpec {
+    /// The name a state sets it by.
     pub name: String,
+    /// Its type.
     pub ty: ParamType,
+    /// The value a state that does not set it gets; `None`: every state must set it.
     pub default: Option<ParamLiteral>,
 }
 
@@ -141,12 +150,19 @@ impl ParamSpec {
 /// One resolved value in a program.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ParamValue {
+    /// Text, interned in the program's names.
     Text(NameId),
+    /// A finite number.
     Number(f64),
+    /// `true` or `false`.
     Bool(bool),
+    /// A location of the program.
     Location(LocationId),
+    /// An agent, by name (resolved to the scene's agent when the state runs).
     Agent(NameId),
+    /// A machine of the program.
     Machine(MachineId),
+    /// A sentence state, by name.
     Sentence(NameId),
     /// The chosen word of a `OneOf` parameter.
     Choice(NameId),
@@ -174,7 +190,9 @@ impl ParamValue {
 /// A parameter's value: one value, or a list for a list parameter.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Param {
+    /// The value of a parameter of one value.
     One(ParamValue),
+    /// The values of a list parameter, in the order written.
     List(Vec<ParamValue>),
 }
 
@@ -199,7 +217,9 @@ impl Param {
 /// A declared parameter in a program.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ParamDecl {
+    /// Its name.
     pub name: NameId,
+    /// Its type.
     pub ty: ParamType,
     /// `None`: every state must set it.
     pub default: Option<Param>,
@@ -233,6 +253,7 @@ impl ParamSection {
             .map(|i| self.states[i].1.as_slice())
     }
 
+    /// Whether the section declares and sets nothing (a program without `params` states).
     pub fn is_empty(&self) -> bool {
         self.library.is_empty() && self.states.is_empty()
     }

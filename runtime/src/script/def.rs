@@ -25,6 +25,7 @@ pub enum CmpOp {
 }
 
 impl CmpOp {
+    /// Every comparison, in declaration order.
     pub const ALL: [CmpOp; 6] = [
         CmpOp::Eq,
         CmpOp::Ne,

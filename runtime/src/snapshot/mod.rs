@@ -69,6 +69,7 @@ pub struct ProgramStamp {
 }
 
 impl ProgramStamp {
+    /// The stamp of `program`, known to its host as `name`.
     pub fn of(program: &Program, name: &str) -> Self {
         ProgramStamp {
             name: name.to_string(),
@@ -81,45 +82,98 @@ impl ProgramStamp {
 /// report or a developer can act on.
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum SnapshotError {
+    /// The file could not be read (the I/O error's message).
     #[error("cannot read the snapshot: {0}")]
     Io(String),
+    /// The file has no bytes.
     #[error("the snapshot is empty")]
     Empty,
+    /// The bytes do not start with the container's magic.
     #[error("this is not an Ensemble snapshot: it does not start with the Ensemble magic bytes")]
     NotASnapshot,
     #[error("this is {found}, not a snapshot")]
-    WrongKind { found: &'static str },
+    /// An Ensemble container of another kind (a program, say).
+    WrongKind {
+        /// What the container holds, in words.
+        found: &'static str,
+    },
+    /// Written in another snapshot format version, older or newer.
     #[error(
         "snapshot format version {found} is not supported (this runtime reads version {supported}){}",
         if found > supported { "; it was written by a newer runtime" } else { "; it was written by an older runtime" }
     )]
-    UnsupportedVersion { found: u16, supported: u16 },
+    UnsupportedVersion {
+        /// The version the snapshot was written in.
+        found: u16,
+        /// The version this runtime reads.
+        supported: u16,
+    },
+    /// Shorter than its header says (an interrupted write).
     #[error(
         "the snapshot is truncated: the header promises {expected} bytes of payload but {actual} are present"
     )]
-    Truncated { expected: u64, actual: u64 },
+    Truncated {
+        /// Payload bytes the header promises.
+        expected: u64,
+        /// Payload bytes present.
+        actual: u64,
+    },
     #[error("the snapshot has {extra} unexpected bytes after its payload")]
-    TrailingBytes { extra: u64 },
+    /// Bytes follow the payload.
+    TrailingBytes {
+        /// How many.
+        extra: u64,
+    },
+    /// The payload's checksum differs from the header's: the file is corrupt.
     #[error(
         "checksum mismatch (stored {stored:#010x}, computed {computed:#010x}): the snapshot is corrupt"
     )]
-    ChecksumMismatch { stored: u32, computed: u32 },
+    ChecksumMismatch {
+        /// The CRC-32 in the header.
+        stored: u32,
+        /// The CRC-32 of the payload as read.
+        computed: u32,
+    },
+    /// The payload's list of sections cannot be decoded.
     #[error("the snapshot cannot be decoded: {0}")]
     Decode(String),
     #[error("section `{section}` of the snapshot cannot be decoded: {message}")]
-    BadSection { section: String, message: String },
+    /// One section cannot be decoded.
+    BadSection {
+        /// The section's name.
+        section: String,
+        /// The decoder's message.
+        message: String,
+    },
+    /// A section the reader needs (named here) is absent.
     #[error("the snapshot has no `{0}` section")]
     MissingSection(String),
+    /// A section name (given here) appears twice.
     #[error("the snapshot has two `{0}` sections")]
     DuplicateSection(String),
     #[error("the snapshot was taken from program `{snapshot}`, not `{running}`")]
-    WrongProgram { snapshot: String, running: String },
+    /// Taken from another program than the one running.
+    WrongProgram {
+        /// The program the snapshot names.
+        snapshot: String,
+        /// The program running.
+        running: String,
+    },
     #[error("the snapshot was taken in scene `{snapshot}`, not `{asked}`")]
-    WrongScene { snapshot: String, asked: String },
+    /// Taken in another scene than the one asked for.
+    WrongScene {
+        /// The scene the snapshot names.
+        snapshot: String,
+        /// The scene asked for.
+        asked: String,
+    },
+    /// The snapshot holds something this runtime cannot restore (said why).
     #[error("the snapshot cannot be restored: {0}")]
     Unsupported(String),
+    /// The sections decode but contradict each other or the program (said how).
     #[error("the snapshot is inconsistent: {0}")]
     Invalid(String),
+    /// The program does not link against the game's state library (the link error).
     #[error("the program cannot run: {0}")]
     Link(String),
 }
@@ -312,6 +366,7 @@ impl SnapshotReader {
         self.sections.iter().map(|(n, _)| n.as_str())
     }
 
+    /// Whether the snapshot has a section called `section`.
     pub fn has(&self, section: &str) -> bool {
         self.bytes(section).is_some()
     }

@@ -63,6 +63,7 @@ pub const FINISH_TALK_STATE: &str = "FinishTalkState";
 /// One standard state as the compiler and the editor see it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Declaration {
+    /// Its name, as states in sources use it.
     pub name: &'static str,
     /// The kind of its modifier.
     pub modifier: ModifierKind,

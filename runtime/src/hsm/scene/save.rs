@@ -168,6 +168,125 @@ impl<G: 'static> Scene<G> {
     /// machine stack with each state's data, inboxes and pending messages, random streams,
     /// the clock and tick count, and run-time names. The game world is not saved here: its
     /// owner puts it as a section of its own.
+    ///
+    /// A savegame mid-behaviour, restored: the restored scene goes on exactly as the saved one.
+    ///
+    /// ```
+    /// # use ensemble_runtime::hsm::{Inert, Scene, StateCode, StateCx, StateLibrary, StateSpec};
+    /// # use ensemble_runtime::program::*;
+    /// # use std::sync::Arc;
+    /// #
+    /// # /// The game's own state: waits its number modifier in seconds, then raises `Done`.
+    /// # #[derive(Default)]
+    /// # struct Wait {
+    /// #     elapsed: f64,
+    /// # }
+    /// #
+    /// # impl StateCode<Vec<String>> for Wait {
+    /// #     fn update(&mut self, cx: &mut StateCx<'_, Vec<String>>, dt: f64) {
+    /// #         self.elapsed += dt;
+    /// #         if self.elapsed + 1e-9 >= cx.number().unwrap_or(0.0) {
+    /// #             cx.game.push(format!("{} waited", cx.agent_name(cx.agent)));
+    /// #             cx.raise("Done");
+    /// #         }
+    /// #     }
+    /// #     // A savegame keeps the time waited so far.
+    /// #     fn save(&self, _program: &Program) -> Vec<u8> {
+    /// #         ensemble_runtime::snapshot::encode(&self.elapsed)
+    /// #     }
+    /// #     fn restore(&mut self, _program: &Program, data: &[u8]) -> Result<(), String> {
+    /// #         self.elapsed = ensemble_runtime::snapshot::decode(data)?;
+    /// #         Ok(())
+    /// #     }
+    /// # }
+    /// #
+    /// # fn library() -> StateLibrary<Vec<String>> {
+    /// #     let mut library = StateLibrary::new();
+    /// #     library
+    /// #         .register("Wait", StateSpec::new(ModifierKind::Number).raises(["Done"]), || {
+    /// #             Box::new(Wait::default())
+    /// #         })
+    /// #         .register("Idle", StateSpec::new(ModifierKind::None), || Box::new(Inert));
+    /// #     library
+    /// # }
+    /// #
+    /// # /// Scene `night`: `guard` runs `Patrol` — `Watching` (waits `seconds`), then `Resting` on
+    /// # /// `Done`, or `Alarmed` on the message `Alarm`. Ten ticks a second.
+    /// # fn program(seconds: f64) -> Arc<Program> {
+    /// #     program_using("Wait", seconds)
+    /// # }
+    /// #
+    /// # /// [`program`], asking for its waiting state's code under the name `code`.
+    /// # fn program_using(code: &str, seconds: f64) -> Arc<Program> {
+    /// #     let names = [code, "Idle", "Patrol", "Watching", "Resting", "Alarmed", "Done", "Alarm",
+    /// #         "night", "guard", "gate"];
+    /// #     let library = vec![
+    /// #         LibraryState { name: NameId(0), modifier: ModifierKind::Number, terminal: Terminal::No },
+    /// #         LibraryState { name: NameId(1), modifier: ModifierKind::None, terminal: Terminal::No },
+    /// #     ];
+    /// #     let machines = vec![MachineDef {
+    /// #         name: NameId(2), initial: StateId(0), first_state: 0, state_count: 3,
+    /// #     }];
+    /// #     let state = |name, code, modifier, first_transition, transition_count| StateDef {
+    /// #         name: NameId(name), machine: MachineId(0), code: LibraryId(code), modifier,
+    /// #         first_transition, transition_count,
+    /// #     };
+    /// #     let states = vec![
+    /// #         state(3, 0, Modifier::Number(seconds), 0, 2),
+    /// #         state(4, 1, Modifier::None, 2, 0),
+    /// #         state(5, 1, Modifier::None, 2, 0),
+    /// #     ];
+    /// #     let transitions = vec![
+    /// #         TransitionDef { event: NameId(6), target: StateId(1) },
+    /// #         TransitionDef { event: NameId(7), target: StateId(2) },
+    /// #     ];
+    /// #     let locations = vec![LocationDef { name: NameId(10), x: 0.0, y: 0.0 }];
+    /// #     let scenes = vec![SceneDef {
+    /// #         name: NameId(8), tick_rate: 10, ambient: vec![],
+    /// #         agents: vec![AgentDef { name: NameId(9), machine: MachineId(0), start: LocationId(0) }],
+    /// #     }];
+    /// #     let names = names.iter().map(|n| n.to_string()).collect();
+    /// #     Arc::new(Program::new(names, library, machines, states, transitions, locations, scenes).unwrap())
+    /// # }
+    /// #
+    /// # /// The name of the agent's current root state.
+    /// # fn current(scene: &Scene<Vec<String>>, agent: ensemble_runtime::hsm::AgentId) -> &str {
+    /// #     let program = scene.program();
+    /// #     program.name(program.state(scene.active_states(agent)[0]).name)
+    /// # }
+    /// #
+    /// use ensemble_runtime::snapshot::{SnapshotError, SnapshotReader, SnapshotWriter};
+    ///
+    /// let mut scene = Scene::new_traced(program(1.0), library(), "night", Vec::new(), 7).unwrap();
+    /// let guard = scene.agents().next().unwrap();
+    /// for _ in 0..4 {
+    ///     scene.tick();
+    /// }
+    /// let mut snapshot = SnapshotWriter::new(scene.program(), "guard-demo");
+    /// scene.save(&mut snapshot); // the game's world would add a section of its own
+    /// let bytes = snapshot.to_bytes();
+    /// scene.take_events(); // the trace up to the save
+    ///
+    /// let reader = SnapshotReader::from_bytes(&bytes)?;
+    /// assert!(reader.check_program(&program(1.0), "guard-demo")?); // the very same build
+    /// let (mut restored, report) = Scene::restore_traced(program(1.0), library(), Vec::new(), &reader)?;
+    /// assert_eq!(report.kept, 1);
+    /// assert_eq!(restored.tick_count(), 4);
+    ///
+    /// // 0.4 s were waited before the save: six more ticks end the watch in both.
+    /// for _ in 0..6 {
+    ///     scene.tick();
+    ///     restored.tick();
+    /// }
+    /// assert_eq!(current(&restored, guard), "Resting");
+    /// assert_eq!(restored.take_events(), scene.take_events());
+    ///
+    /// // A damaged snapshot is refused with a reason, never a panic.
+    /// let cut = SnapshotReader::from_bytes(&bytes[..bytes.len() - 1]);
+    /// assert!(matches!(cut, Err(SnapshotError::Truncated { .. })));
+    /// assert_eq!(SnapshotReader::from_bytes(b"").err(), Some(SnapshotError::Empty));
+    /// # Ok::<(), SnapshotError>(())
+    /// ```
     pub fn save(&self, snapshot: &mut SnapshotWriter) {
         let program = &*self.program;
         let mut table = NameTable::default();
