@@ -1,6 +1,8 @@
 //! Savegames end to end: `ensemble run ... --save FILE`, then `--restore FILE --ticks M`, gives
 //! the uninterrupted run's trace after the save, line for line; a corrupt, truncated or foreign
 //! snapshot exits 1 with a message; a scene whose parts cannot be saved yet is refused.
+//! Conversation scenes too: the snapshot records the input lines consumed, and `--restore`
+//! with the same `--input` goes on after them.
 
 use ensemble_runtime::Program;
 use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter};
@@ -212,25 +214,63 @@ fn corrupt_truncated_and_foreign_snapshots_exit_1_with_a_message() {
 }
 
 #[test]
-fn conversation_scenes_a_snapshot_cannot_carry_yet_are_refused_before_running() {
+fn a_conversation_goes_on_from_a_save_with_the_rest_of_its_input() {
     let dir = tempfile::tempdir().unwrap();
     let snap = dir.path().join("s.snap");
     let snap = snap.to_str().unwrap();
-    let out = run(
-        &repo_path("samples/innkeeper"),
-        "chat",
-        10,
-        &["--save", snap],
-    );
-    assert_eq!(out.code, 2, "{}", out.stderr);
+    let inn = repo_path("samples/innkeeper");
+    let input = repo_path("samples/innkeeper/transcripts/xenos.txt");
+    let whole = run(&inn, "chat", 200, &["--input", &input]);
+    assert_eq!(whole.code, 0, "{}", whole.stderr);
+    for n in [0, 1, 7, 8, 20] {
+        let first = run(&inn, "chat", n, &["--input", &input, "--save", snap]);
+        assert_eq!(first.code, 0, "{}", first.stderr);
+        assert!(Path::new(snap).exists());
+        let second = run(&inn, "chat", 200, &["--input", &input, "--restore", snap]);
+        assert_eq!(second.code, 0, "{}", second.stderr);
+        let expected = after(&whole.stdout, n);
+        assert!(!expected.is_empty());
+        assert_eq!(
+            second.stdout.lines().collect::<Vec<_>>(),
+            expected,
+            "saved at {n}"
+        );
+        // The saved run and the restored one make the whole trace.
+        assert_eq!(format!("{}{}", first.stdout, second.stdout), whole.stdout);
+    }
+    // In text mode the save is reported.
+    let out = ensemble(&[
+        "run", &inn, "--scene", "chat", "--ticks", "5", "--input", &input, "--save", snap,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(
+        out.stderr.contains("saved ") && out.stderr.contains("after tick 5"),
+        "{}",
         out.stderr
-            .contains("scene `chat` cannot be saved: conversation scenes"),
+    );
+}
+
+#[test]
+fn a_truncated_conversation_snapshot_is_refused_with_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let snap = dir.path().join("s.snap");
+    let snap = snap.to_str().unwrap();
+    let inn = repo_path("samples/innkeeper");
+    let out = run(&inn, "chat", 3, &["--save", snap]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let mut bytes = std::fs::read(snap).unwrap();
+    let n = bytes.len();
+    bytes.truncate(n - 5);
+    let cut = dir.path().join("cut.snap");
+    std::fs::write(&cut, &bytes).unwrap();
+    let out = run(&inn, "chat", 3, &["--restore", cut.to_str().unwrap()]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("the snapshot is truncated"),
         "{}",
         out.stderr
     );
     assert!(out.stdout.is_empty());
-    assert!(!Path::new(snap).exists(), "chat wrote a snapshot");
 }
 
 #[test]
