@@ -621,3 +621,56 @@ proptest::proptest! {
         proptest::prop_assert_eq!(lines(&mut restored), lines(&mut whole));
     }
 }
+
+#[test]
+fn a_conversation_restored_onto_an_edited_project_maps_by_name_and_says_what_fell_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("innkeeper");
+    copy_dir(&root().join("samples/innkeeper"), &project);
+    let project = project.to_str().unwrap().to_string();
+    let input = repo_path("samples/innkeeper/transcripts/xenos.txt");
+    let snap = dir.path().join("s.snap");
+    let snap = snap.to_str().unwrap();
+    // Tick 1 greets, tick 2 hears the greeting: the greeting space is then at `replied`.
+    let out = run(&project, "chat", 2, &["--input", &input, "--save", snap]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // The greeting's `replied` state is renamed: the belief it held has nowhere to go.
+    let space = Path::new(&project).join("spaces/greeting.space.ron");
+    let text = std::fs::read_to_string(&space).unwrap();
+    std::fs::write(&space, text.replace("\"replied\"", "\"answered\"")).unwrap();
+    let reader = Path::new(&project).join("spaces/whats-up.space.ron");
+    let text = std::fs::read_to_string(&reader).unwrap();
+    std::fs::write(
+        &reader,
+        text.replace("greeting.replied", "greeting.answered"),
+    )
+    .unwrap();
+    let out = run(
+        &project,
+        "chat",
+        200,
+        &["--input", &input, "--restore", snap],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("warning: innkeeper changed since the snapshot was taken; restoring by name"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("warning: not restored as saved: space `greeting`: "),
+        "{}",
+        out.stderr
+    );
+    // It goes on talking after tick 2 with the rest of the input.
+    let trace = ensemble_tests::json_lines(&out.stdout);
+    assert_eq!(trace[0]["tick"], 3, "{}", out.stdout);
+    assert_eq!(trace[0]["text"], "what's up", "{}", out.stdout);
+    assert!(
+        trace.iter().any(|e| e["event"] == "output"),
+        "{}",
+        out.stdout
+    );
+}
