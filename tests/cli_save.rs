@@ -1,6 +1,8 @@
 //! Savegames end to end: `ensemble run ... --save FILE`, then `--restore FILE --ticks M`, gives
 //! the uninterrupted run's trace after the save, line for line; a corrupt, truncated or foreign
 //! snapshot exits 1 with a message; a scene whose parts cannot be saved yet is refused.
+//! Conversation scenes too: the snapshot records the input lines consumed, and `--restore`
+//! with the same `--input` goes on after them.
 
 use ensemble_runtime::Program;
 use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter};
@@ -212,25 +214,63 @@ fn corrupt_truncated_and_foreign_snapshots_exit_1_with_a_message() {
 }
 
 #[test]
-fn conversation_scenes_a_snapshot_cannot_carry_yet_are_refused_before_running() {
+fn a_conversation_goes_on_from_a_save_with_the_rest_of_its_input() {
     let dir = tempfile::tempdir().unwrap();
     let snap = dir.path().join("s.snap");
     let snap = snap.to_str().unwrap();
-    let out = run(
-        &repo_path("samples/innkeeper"),
-        "chat",
-        10,
-        &["--save", snap],
-    );
-    assert_eq!(out.code, 2, "{}", out.stderr);
+    let inn = repo_path("samples/innkeeper");
+    let input = repo_path("samples/innkeeper/transcripts/xenos.txt");
+    let whole = run(&inn, "chat", 200, &["--input", &input]);
+    assert_eq!(whole.code, 0, "{}", whole.stderr);
+    for n in [0, 1, 7, 8, 20] {
+        let first = run(&inn, "chat", n, &["--input", &input, "--save", snap]);
+        assert_eq!(first.code, 0, "{}", first.stderr);
+        assert!(Path::new(snap).exists());
+        let second = run(&inn, "chat", 200, &["--input", &input, "--restore", snap]);
+        assert_eq!(second.code, 0, "{}", second.stderr);
+        let expected = after(&whole.stdout, n);
+        assert!(!expected.is_empty());
+        assert_eq!(
+            second.stdout.lines().collect::<Vec<_>>(),
+            expected,
+            "saved at {n}"
+        );
+        // The saved run and the restored one make the whole trace.
+        assert_eq!(format!("{}{}", first.stdout, second.stdout), whole.stdout);
+    }
+    // In text mode the save is reported.
+    let out = ensemble(&[
+        "run", &inn, "--scene", "chat", "--ticks", "5", "--input", &input, "--save", snap,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(
+        out.stderr.contains("saved ") && out.stderr.contains("after tick 5"),
+        "{}",
         out.stderr
-            .contains("scene `chat` cannot be saved: conversation scenes"),
+    );
+}
+
+#[test]
+fn a_truncated_conversation_snapshot_is_refused_with_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let snap = dir.path().join("s.snap");
+    let snap = snap.to_str().unwrap();
+    let inn = repo_path("samples/innkeeper");
+    let out = run(&inn, "chat", 3, &["--save", snap]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let mut bytes = std::fs::read(snap).unwrap();
+    let n = bytes.len();
+    bytes.truncate(n - 5);
+    let cut = dir.path().join("cut.snap");
+    std::fs::write(&cut, &bytes).unwrap();
+    let out = run(&inn, "chat", 3, &["--restore", cut.to_str().unwrap()]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("the snapshot is truncated"),
         "{}",
         out.stderr
     );
     assert!(out.stdout.is_empty());
-    assert!(!Path::new(snap).exists(), "chat wrote a snapshot");
 }
 
 #[test]
@@ -358,6 +398,7 @@ proptest::proptest! {
             ("samples/bench", "bench", 900),
             ("samples/street-vendor", "street", 1500),
             ("samples/airport", "traveller", 400),
+            ("samples/innkeeper", "chat", 30),
         ]),
         section in 0usize..6,
         edits in proptest::collection::vec((proptest::prelude::any::<proptest::sample::Index>(), proptest::prelude::any::<u8>()), 1..5),
@@ -510,6 +551,125 @@ fn a_plan_restored_onto_a_changed_problem_plans_afresh_and_says_so() {
         trace
             .iter()
             .any(|e| e["event"] == "plan" && e["tick"] == 300),
+        "{}",
+        out.stdout
+    );
+}
+
+/// The innkeeper's transcript lines, and a few of the player's own.
+fn player_lines() -> Vec<String> {
+    let text =
+        std::fs::read_to_string(root().join("samples/innkeeper/transcripts/xenos.txt")).unwrap();
+    let mut lines: Vec<String> = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    lines.extend(["", "/waves", "/nods hello", "how much is the sword", "bye"].map(String::from));
+    lines
+}
+
+/// Drives a conversation as `ensemble run` does: one tick each step, the player saying the next
+/// of `said` whenever it is their turn; `at` counts the lines said.
+fn converse(sim: &mut Simulation, said: &[String], at: &mut usize, ticks: u64) {
+    for _ in 0..ticks {
+        if sim.awaits_player()
+            && let Some(line) = said.get(*at)
+        {
+            *at += 1;
+            sim.say(line);
+        }
+        sim.tick();
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+    /// The conversation scene over many seeds and player inputs: run N ticks, save, restore,
+    /// run M more — the trace equals the uninterrupted run's after tick N, line for line,
+    /// including a player line queued but not yet heard when the save is made.
+    #[test]
+    fn a_conversation_restored_equals_the_uninterrupted_one(
+        seed in 0u64..10_000,
+        picks in proptest::collection::vec(proptest::prelude::any::<proptest::sample::Index>(), 0..40),
+        n in 0u64..60,
+        m in 0u64..80,
+        queued in proptest::prelude::any::<bool>(),
+    ) {
+        let all = player_lines();
+        let said: Vec<String> = picks.iter().map(|i| i.get(&all).clone()).collect();
+        let program = compiled("samples/innkeeper");
+        let options = Options::default();
+        let mut whole = Simulation::start(program.clone(), "chat", seed, &options).unwrap();
+        let mut at = 0;
+        converse(&mut whole, &said, &mut at, n);
+        if queued && let Some(line) = said.get(at) {
+            at += 1;
+            whole.say(line);
+        }
+        lines(&mut whole);
+        let mut w = SnapshotWriter::new(&program, "innkeeper");
+        whole.save(&mut w).unwrap();
+        let snapshot = SnapshotReader::from_bytes(&w.to_bytes()).unwrap();
+        let resume = at;
+        converse(&mut whole, &said, &mut at, m);
+        let (mut restored, report) = Simulation::restore(program, &snapshot, &options).unwrap();
+        proptest::prop_assert!(report.fallbacks.is_empty(), "{:?}", report);
+        proptest::prop_assert_eq!(restored.tick_count(), n);
+        let mut at = resume;
+        converse(&mut restored, &said, &mut at, m);
+        proptest::prop_assert_eq!(lines(&mut restored), lines(&mut whole));
+    }
+}
+
+#[test]
+fn a_conversation_restored_onto_an_edited_project_maps_by_name_and_says_what_fell_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("innkeeper");
+    copy_dir(&root().join("samples/innkeeper"), &project);
+    let project = project.to_str().unwrap().to_string();
+    let input = repo_path("samples/innkeeper/transcripts/xenos.txt");
+    let snap = dir.path().join("s.snap");
+    let snap = snap.to_str().unwrap();
+    // Tick 1 greets, tick 2 hears the greeting: the greeting space is then at `replied`.
+    let out = run(&project, "chat", 2, &["--input", &input, "--save", snap]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // The greeting's `replied` state is renamed: the belief it held has nowhere to go.
+    let space = Path::new(&project).join("spaces/greeting.space.ron");
+    let text = std::fs::read_to_string(&space).unwrap();
+    std::fs::write(&space, text.replace("\"replied\"", "\"answered\"")).unwrap();
+    let reader = Path::new(&project).join("spaces/whats-up.space.ron");
+    let text = std::fs::read_to_string(&reader).unwrap();
+    std::fs::write(
+        &reader,
+        text.replace("greeting.replied", "greeting.answered"),
+    )
+    .unwrap();
+    let out = run(
+        &project,
+        "chat",
+        200,
+        &["--input", &input, "--restore", snap],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("warning: innkeeper changed since the snapshot was taken; restoring by name"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("warning: not restored as saved: space `greeting`: "),
+        "{}",
+        out.stderr
+    );
+    // It goes on talking after tick 2 with the rest of the input.
+    let trace = ensemble_tests::json_lines(&out.stdout);
+    assert_eq!(trace[0]["tick"], 3, "{}", out.stdout);
+    assert_eq!(trace[0]["text"], "what's up", "{}", out.stdout);
+    assert!(
+        trace.iter().any(|e| e["event"] == "output"),
         "{}",
         out.stdout
     );

@@ -93,7 +93,8 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         save: Option<PathBuf>,
         /// Go on from the snapshot in FILE for --ticks more ticks (tick numbers go on from
-        /// the snapshot's; --seed is the snapshot's).
+        /// the snapshot's; --seed is the snapshot's). A conversation skips the --input lines
+        /// the snapshot had consumed, so give it the same --input.
         #[arg(long, value_name = "FILE")]
         restore: Option<PathBuf>,
     },

@@ -11,15 +11,34 @@
 //!
 //! Input lines: `hi there` (says), `/nods` or `/waves hi` (an emote), an empty line (the player
 //! stays silent for one iteration), `# ...` (a comment, skipped).
+//!
+//! Savegames: `--save FILE` saves the conversation after the last iteration, with how many
+//! input lines (comments included) the scene has consumed ([`INPUT_SECTION`]). `--restore FILE`
+//! goes on from it and, given the same `--input`, skips those lines first, so the restored run
+//! prints exactly the events the uninterrupted run has after the save.
 
 use super::run_scene::{Options, reload, write_trace};
-use super::{EXIT_CANNOT_RUN, EXIT_OK, Io};
+use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io};
+use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter};
 use ensemble_runtime::watch::FileWatcher;
 use ensemble_sim::Simulation;
 use std::io::BufRead;
 use std::path::Path;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
+
+/// The CLI's own section of a conversation's snapshot: how many lines of `--input` the scene
+/// had consumed when it was saved (a `u64`).
+pub const INPUT_SECTION: &str = "cli.chat-input";
+
+/// The input lines a restored conversation skips: the count its snapshot recorded (none for a
+/// snapshot without the CLI's section, e.g. one a game wrote).
+pub fn consumed_lines(snapshot: &SnapshotReader) -> Result<u64, String> {
+    if !snapshot.has(INPUT_SECTION) {
+        return Ok(0);
+    }
+    snapshot.get(INPUT_SECTION).map_err(|e| e.to_string())
+}
 
 type Lines = Box<dyn Iterator<Item = std::io::Result<String>> + Send>;
 
@@ -57,7 +76,9 @@ enum Player {
 }
 
 impl Player {
-    fn next(&mut self) -> std::io::Result<Turn> {
+    /// The player's next turn; `consumed` counts every line taken, comments included (what a
+    /// snapshot records).
+    fn next(&mut self, consumed: &mut u64) -> std::io::Result<Turn> {
         loop {
             let line = match self {
                 Player::Blocking(lines) => match lines.next() {
@@ -70,6 +91,7 @@ impl Player {
                     Err(TryRecvError::Disconnected) => return Ok(Turn::Done),
                 },
             };
+            *consumed += 1;
             if !line.trim_start().starts_with('#') {
                 return Ok(Turn::Says(line));
             }
@@ -82,22 +104,44 @@ fn write_events(scene: &mut Simulation, options: &Options, io: &mut Io<'_>) -> b
     write_trace(scene.take_events(), options, true, io)
 }
 
-/// Runs the conversation `scene` (a [`Simulation`] of kind `Chat`, just started).
+/// Runs the conversation `scene` (a [`Simulation`] of kind `Chat`, just started, or restored
+/// from a snapshot that had consumed `skip` input lines), then saves it if asked.
 pub fn run(
     mut scene: Simulation,
     path: &Path,
+    program_name: &str,
+    skip: u64,
     mut watcher: Option<FileWatcher>,
     options: &Options,
     io: &mut Io<'_>,
 ) -> i32 {
-    let lines = match input_lines(options.input.as_deref()) {
+    let input = options.input.as_deref().unwrap_or(Path::new("-"));
+    let mut lines = match input_lines(options.input.as_deref()) {
         Ok(l) => l,
         Err(e) => {
-            let input = options.input.as_deref().unwrap_or(Path::new("-"));
             let _ = writeln!(io.err, "error: cannot read {}: {e}", input.display());
             return EXIT_CANNOT_RUN;
         }
     };
+    // The lines the saved run had consumed: the restored one goes on after them.
+    let mut consumed = 0u64;
+    while consumed < skip {
+        match lines.next() {
+            Some(Ok(_)) => consumed += 1,
+            Some(Err(e)) => {
+                let _ = writeln!(io.err, "error: cannot read {}: {e}", input.display());
+                return EXIT_CANNOT_RUN;
+            }
+            None => {
+                let _ = writeln!(
+                    io.err,
+                    "warning: the snapshot had consumed {skip} input lines but {} has {consumed}; the player has nothing more to say",
+                    input.display()
+                );
+                break;
+            }
+        }
+    }
     let mut player = if watcher.is_some() {
         let (tx, rx) = channel();
         std::thread::spawn(move || {
@@ -130,7 +174,7 @@ pub fn run(
             }
         }
         if scene.awaits_player() {
-            match player.next() {
+            match player.next(&mut consumed) {
                 Ok(Turn::Says(line)) => {
                     heard += 1;
                     scene.say(&line);
@@ -148,6 +192,29 @@ pub fn run(
         scene.tick();
         if !write_events(&mut scene, options, io) {
             return EXIT_OK;
+        }
+    }
+    if let Some(file) = &options.save {
+        let mut snapshot = SnapshotWriter::new(scene.program(), program_name);
+        if let Err(e) = scene.save(&mut snapshot) {
+            let _ = writeln!(io.err, "error: cannot save the scene: {e}");
+            return EXIT_ERRORS;
+        }
+        snapshot.put(INPUT_SECTION, &consumed);
+        match snapshot.save(file) {
+            Ok(size) if !options.json => {
+                let _ = writeln!(
+                    io.err,
+                    "saved {} ({size} bytes) after tick {}",
+                    file.display(),
+                    scene.tick_count()
+                );
+            }
+            Ok(_) => {}
+            Err(e) => {
+                let _ = writeln!(io.err, "error: cannot write {}: {e}", file.display());
+                return EXIT_CANNOT_RUN;
+            }
         }
     }
     if !options.json {

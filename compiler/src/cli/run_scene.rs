@@ -185,7 +185,10 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
     };
     if let Some(file) = &options.restore {
         return match restore(program, &program_name, file, &start, options, io) {
-            Ok(sim) => run_ticks(sim, path, &program_name, watcher, options, io),
+            Ok((sim, skip)) if sim.kind() == SceneKind::Chat => {
+                super::run_chat::run(sim, path, &program_name, skip, watcher, options, io)
+            }
+            Ok((sim, _)) => run_ticks(sim, path, &program_name, watcher, options, io),
             Err(message) => {
                 let _ = writeln!(
                     io.err,
@@ -232,13 +235,14 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
         return EXIT_CANNOT_RUN;
     }
     if sim.kind() == SceneKind::Chat {
-        return super::run_chat::run(sim, path, watcher, options, io);
+        return super::run_chat::run(sim, path, &program_name, 0, watcher, options, io);
     }
     run_ticks(sim, path, &program_name, watcher, options, io)
 }
 
 /// Reads a snapshot and restores the simulation it holds onto `program`; a rebuilt program is
-/// mapped by name, and what fell back is said on stderr. `Err`: why not, in one line.
+/// mapped by name, and what fell back is said on stderr. Also returns the input lines a
+/// conversation had consumed (0 for other scenes). `Err`: why not, in one line.
 fn restore(
     program: Arc<Program>,
     program_name: &str,
@@ -246,7 +250,7 @@ fn restore(
     start: &simulation::Options,
     options: &Options,
     io: &mut Io<'_>,
-) -> Result<Simulation, String> {
+) -> Result<(Simulation, u64), String> {
     let snapshot = SnapshotReader::load(file).map_err(|e| e.to_string())?;
     let same = snapshot
         .check_program(&program, program_name)
@@ -269,7 +273,8 @@ fn restore(
     for line in &report.fallbacks {
         let _ = writeln!(io.err, "warning: not restored as saved: {line}");
     }
-    Ok(sim)
+    let skip = super::run_chat::consumed_lines(&snapshot)?;
+    Ok((sim, skip))
 }
 
 /// Prints the events recorded so far (the start's at tick 0, or a restore's), then ticks the

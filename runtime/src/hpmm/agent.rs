@@ -20,6 +20,7 @@ use super::output;
 use super::text::{Preprocessor, Word};
 use crate::program::Program;
 use crate::rng::Rng;
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use thiserror::Error;
 
@@ -408,6 +409,151 @@ impl SocialAgent {
         self.belief = belief;
         self.bindings = bindings;
         Ok(report)
+    }
+}
+
+/// An agent as a snapshot holds it: everything by name, so it restores onto a rebuilt program
+/// the way [`SocialAgent::reload`] carries state. Only what the next iteration reads is kept:
+/// the evidence, words and proposals are rewritten by every iteration before they are read.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct SavedAgent {
+    /// Every space's belief: (space, [(state, b(state))]).
+    spaces: Vec<(String, Vec<(String, f64)>)>,
+    /// Bound situational variables: (variable, concept).
+    bindings: Vec<(String, String)>,
+    /// The template-choice stream, continued draw for draw.
+    rng: Rng,
+}
+
+impl SocialAgent {
+    pub(crate) fn to_saved(&self) -> SavedAgent {
+        let program = &self.program;
+        let model = &program.hpmm;
+        SavedAgent {
+            spaces: model
+                .spaces
+                .iter()
+                .map(|space| {
+                    let states = space
+                        .states()
+                        .map(|s| {
+                            (
+                                program.name(model.states[s].name).to_string(),
+                                self.belief[s],
+                            )
+                        })
+                        .collect();
+                    (program.name(space.name).to_string(), states)
+                })
+                .collect(),
+            bindings: model
+                .variables
+                .iter()
+                .zip(&self.bindings)
+                .filter_map(|(v, c)| {
+                    let c = (*c)?;
+                    Some((
+                        program.name(v.name).to_string(),
+                        program.name(model.concepts[c.index()].name).to_string(),
+                    ))
+                })
+                .collect(),
+            rng: self.rng.clone(),
+        }
+    }
+
+    /// The agent of conversation `chat` of `program` with a saved agent's beliefs, bindings and
+    /// random stream, mapped by name. A space the snapshot lacks, or whose saved states are all
+    /// gone, starts afresh; a space that lost some of its believed states is renormalised;
+    /// both are reported. Onto the very program it was saved from, every value comes back
+    /// bit for bit. `Err`: a belief that is not a probability (the snapshot is inconsistent).
+    pub(crate) fn from_saved(
+        program: Arc<Program>,
+        chat: &str,
+        saved: SavedAgent,
+    ) -> Result<(Self, CarryReport), String> {
+        let mut agent = SocialAgent::new(program.clone(), chat, 0).map_err(|e| e.to_string())?;
+        let model = &program.hpmm;
+        let mut report = CarryReport::default();
+        for (space_name, states) in &saved.spaces {
+            if let Some((state, b)) = states
+                .iter()
+                .find(|(_, b)| !(b.is_finite() && (0.0..=1.0).contains(b)))
+            {
+                return Err(format!(
+                    "space `{space_name}`: belief {b} of state `{state}` is not a probability"
+                ));
+            }
+            if find_space(&program, space_name).is_none() {
+                report.fallbacks.push(format!(
+                    "space `{space_name}` is gone: its belief is dropped"
+                ));
+            }
+        }
+        for space in &model.spaces {
+            let name = program.name(space.name);
+            let Some((_, states)) = saved.spaces.iter().find(|(n, _)| n == name) else {
+                report
+                    .fallbacks
+                    .push(format!("space `{name}` is new: it starts afresh"));
+                continue;
+            };
+            let mut carried = vec![0.0; space.len()];
+            let mut lost = 0.0;
+            for (state_name, b) in states {
+                match space
+                    .states()
+                    .position(|s| program.name(model.states[s].name) == state_name)
+                {
+                    Some(k) => carried[k] = *b,
+                    None => lost += b,
+                }
+            }
+            let sum: f64 = carried.iter().sum();
+            if !(sum > 0.0 && sum.is_finite()) {
+                report.fallbacks.push(format!(
+                    "space `{name}`: its believed states are gone: it starts afresh"
+                ));
+                continue;
+            }
+            // Renormalised only when mass was lost, so that a restore onto the same program
+            // gives back the very bits it saved.
+            if lost > 0.0 {
+                report.fallbacks.push(format!(
+                    "space `{name}`: {:.0}% of its belief was in states that are gone; the rest was renormalised",
+                    lost / (lost + sum) * 100.0
+                ));
+                carried.iter_mut().for_each(|b| *b /= sum);
+            }
+            for (k, s) in space.states().enumerate() {
+                agent.belief[s] = carried[k];
+            }
+            report.kept += 1;
+        }
+        for (vname, cname) in &saved.bindings {
+            let Some(v) = model
+                .variables
+                .iter()
+                .position(|v| program.name(v.name) == vname)
+            else {
+                report.fallbacks.push(format!(
+                    "variable `{vname}` is gone: its binding is dropped"
+                ));
+                continue;
+            };
+            match model
+                .concepts
+                .iter()
+                .position(|c| program.name(c.name) == cname)
+            {
+                Some(c) => agent.bindings[v] = Some(ConceptId(c as u32)),
+                None => report.fallbacks.push(format!(
+                    "variable `{vname}`: concept `{cname}` is gone; unbound"
+                )),
+            }
+        }
+        agent.rng = saved.rng;
+        Ok((agent, report))
     }
 }
 

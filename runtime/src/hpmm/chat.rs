@@ -3,10 +3,12 @@
 //! when the agent has nothing of its own to hear, so each production gets an iteration of its
 //! own (one production per time slice, the assumption of the report's Lemma 2).
 
-use super::agent::{CarryReport, ChatError, Input, SocialAgent};
-use super::model::Speaker;
+use super::agent::{CarryReport, ChatError, Input, SavedAgent, SocialAgent};
+use super::model::{ActionId, Speaker};
 use crate::program::Program;
+use crate::snapshot::{SnapshotError, SnapshotReader, SnapshotWriter};
 use crate::trace::{EventKind, TraceEvent};
+use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -322,6 +324,136 @@ impl ChatScene {
                 Err(e)
             }
         }
+    }
+}
+
+/// The section a conversation scene saves into.
+pub const CHAT_SECTION: &str = "hpmm.chat";
+
+/// A conversation scene as a snapshot holds it ([`ChatScene::save`]); names, not ids.
+#[derive(Serialize, Deserialize)]
+struct SavedChat {
+    chat: String,
+    tick: u64,
+    agent: SavedAgent,
+    feedback: Option<SavedInput>,
+    player: Vec<Option<SavedInput>>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct SavedInput {
+    speaker: Speaker,
+    emote: String,
+    text: String,
+    /// The actions performed, by name.
+    did: Vec<String>,
+}
+
+impl ChatScene {
+    fn save_input(&self, input: &Input) -> SavedInput {
+        SavedInput {
+            speaker: input.speaker,
+            emote: input.emote.clone(),
+            text: input.text.clone(),
+            did: input
+                .did
+                .iter()
+                .map(|&a| self.agent.action_name(a).to_string())
+                .collect(),
+        }
+    }
+
+    /// Saves the scene (between iterations) as section [`CHAT_SECTION`]: the agent's belief in
+    /// every state of every space, its variable bindings and random stream, the iteration
+    /// count (the clock follows from it), the agent's output still to be heard and the queued
+    /// player inputs. Recorded events are not saved: they belong to whoever took them.
+    pub fn save(&self, snapshot: &mut SnapshotWriter) {
+        let program = self.agent.program();
+        let chat = &program.hpmm.chats[self.agent.chat().index()];
+        snapshot.put(
+            CHAT_SECTION,
+            &SavedChat {
+                chat: program.name(chat.name).to_string(),
+                tick: self.tick,
+                agent: self.agent.to_saved(),
+                feedback: self.feedback.as_ref().map(|i| self.save_input(i)),
+                player: self
+                    .player
+                    .iter()
+                    .map(|i| i.as_ref().map(|i| self.save_input(i)))
+                    .collect(),
+            },
+        );
+    }
+
+    /// The conversation saved by [`ChatScene::save`], restored onto `program` (the one it was
+    /// taken from, or a rebuild: beliefs and bindings map by space, state, variable and concept
+    /// name, as in [`ChatScene::reload`], and the report says what could not be carried). Its
+    /// next iteration is the one after the save; tracing is off, as for [`ChatScene::new`].
+    /// A missing, undecodable or inconsistent section is an error, never a panic.
+    pub fn restore(
+        program: Arc<Program>,
+        snapshot: &SnapshotReader,
+    ) -> Result<(Self, CarryReport), SnapshotError> {
+        let saved: SavedChat = snapshot.get(CHAT_SECTION)?;
+        let bad = |message: String| SnapshotError::BadSection {
+            section: CHAT_SECTION.to_string(),
+            message,
+        };
+        if !program
+            .hpmm
+            .chats
+            .iter()
+            .any(|c| program.name(c.name) == saved.chat)
+        {
+            return Err(SnapshotError::Unsupported(format!(
+                "the program has no conversation scene `{}` any more",
+                saved.chat
+            )));
+        }
+        // Beyond 2^53 iterations the clock (iterations times dt, in f64) is no longer exact.
+        if saved.tick > 1 << 53 {
+            return Err(bad(format!(
+                "iteration count {} is beyond what a conversation can reach",
+                saved.tick
+            )));
+        }
+        let mut scene = ChatScene::new(program.clone(), &saved.chat, 0)
+            .map_err(|e| SnapshotError::Unsupported(e.to_string()))?;
+        let (agent, mut report) =
+            SocialAgent::from_saved(program.clone(), &saved.chat, saved.agent).map_err(bad)?;
+        scene.agent = agent;
+        scene.tick = saved.tick;
+        let mut input = |saved: SavedInput| {
+            let did = saved
+                .did
+                .iter()
+                .filter_map(|name| {
+                    let found = program
+                        .name_id(name)
+                        .and_then(|id| program.hpmm.actions.iter().position(|a| a.name == id));
+                    if found.is_none() {
+                        report.fallbacks.push(format!(
+                            "action `{name}` the agent had just performed is gone: not heard"
+                        ));
+                    }
+                    found.map(|i| ActionId(i as u32))
+                })
+                .collect();
+            Input {
+                speaker: saved.speaker,
+                emote: saved.emote,
+                text: saved.text,
+                did,
+            }
+        };
+        scene.feedback = saved.feedback.map(&mut input);
+        scene.player = saved
+            .player
+            .into_iter()
+            .map(|i| i.map(&mut input))
+            .collect();
+        Ok((scene, report))
     }
 }
 

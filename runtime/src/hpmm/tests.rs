@@ -942,3 +942,214 @@ fn broken_sections_are_refused_not_run() {
     m.evidence[0].estimator = Estimator::Not(EvidenceId(0));
     assert!(base.with_hpmm(m).is_err(), "evidence reading itself");
 }
+
+/// The templates model of `templates_are_seeded_and_read_variables`, smaller: a greeting
+/// whose words are drawn from the agent's random stream and which binds a variable.
+fn seeded_greeting() -> Arc<Program> {
+    let mut b = greeting_model();
+    let item = b.name("the-item");
+    b.m.variables.push(Variable { name: item });
+    let sword = b.name("sword");
+    b.m.concepts.push(Concept {
+        name: sword,
+        is_a: vec![ConceptId(0)],
+        words: vec![],
+        properties: vec![],
+        relations: vec![],
+    });
+    let action = &mut b.m.actions[0];
+    action.say = vec![vec![Chunk::Choice(
+        ["hello", "greetings", "well met", "hail", "evening"]
+            .iter()
+            .map(|w| vec![Chunk::Text(w.to_string())])
+            .collect(),
+    )]];
+    action.bind = vec![(VariableId(0), Some(ConceptId(0)))];
+    b.build()
+}
+
+/// Steps `chat` `n` times, the player saying `hi` (or, every third turn, nothing) whenever it
+/// is their turn; returns the events as JSON lines.
+fn talk(chat: &mut ChatScene, n: usize) -> Vec<String> {
+    for _ in 0..n {
+        if chat.awaits_player() {
+            let turn = chat.tick_count() % 3 != 2;
+            chat.hear(turn.then(|| emote("hi")));
+        }
+        chat.step();
+    }
+    chat.take_events().iter().map(|e| e.to_json()).collect()
+}
+
+fn saved(chat: &ChatScene) -> Vec<u8> {
+    let mut w = SnapshotWriter::new(chat.agent().program(), "inn");
+    chat.save(&mut w);
+    w.to_bytes()
+}
+
+use crate::snapshot::{SnapshotError, SnapshotReader, SnapshotWriter};
+
+#[test]
+fn a_restored_conversation_goes_on_as_the_uninterrupted_one() {
+    let program = seeded_greeting();
+    for n in 0..8 {
+        let mut whole = ChatScene::new(program.clone(), "chat", 11).unwrap();
+        whole.set_tracing(true);
+        talk(&mut whole, n);
+        // A queued player input is carried too.
+        whole.hear(Some(emote("hi")));
+        let bytes = saved(&whole);
+        let after = talk(&mut whole, 40);
+        assert!(!after.is_empty());
+        let snapshot = SnapshotReader::from_bytes(&bytes).unwrap();
+        let (mut restored, report) = ChatScene::restore(program.clone(), &snapshot).unwrap();
+        assert_eq!(report.fallbacks, Vec::<String>::new());
+        assert_eq!(report.kept, 1);
+        assert_eq!(restored.tick_count(), n as u64);
+        restored.set_tracing(true);
+        assert_eq!(talk(&mut restored, 40), after, "saved after {n} iterations");
+        assert_eq!(restored.agent().binding("the-item"), Some("sword"));
+        assert_eq!(restored.now(), whole.now());
+    }
+}
+
+#[test]
+fn a_conversation_restored_onto_a_rebuilt_program_maps_by_name_and_reports() {
+    let (program, _, _) = fig_1_1();
+    let mut chat = ChatScene::new(program, "chat", 0).unwrap();
+    for sym in ["a1", "a2", "b1"] {
+        chat.hear(Some(emote(sym)));
+        chat.step();
+    }
+    let bytes = saved(&chat);
+    // praise loses p1 (where its belief is) and gains p5; haggle moves; courtesy is new.
+    let mut b = Builder::default();
+    b.space("courtesy", vec![("idle", vec![], None)], &[&[1.0]], None);
+    b.space(
+        "praise",
+        vec![("idle", vec![], None), ("p5", vec![], None)],
+        &[&[1.0, 0.0], &[0.0, 1.0]],
+        None,
+    );
+    linear(&mut b, "haggle", "a");
+    let snapshot = SnapshotReader::from_bytes(&bytes).unwrap();
+    let (restored, report) = ChatScene::restore(b.build(), &snapshot).unwrap();
+    assert_eq!(restored.agent().belief("haggle", "p2"), Some(1.0));
+    assert_eq!(restored.agent().belief("praise", "idle"), Some(1.0));
+    assert_eq!(report.kept, 1);
+    assert_eq!(
+        report.fallbacks,
+        [
+            "space `courtesy` is new: it starts afresh",
+            "space `praise`: its believed states are gone: it starts afresh",
+        ]
+    );
+    assert_eq!(restored.tick_count(), 3);
+    // Onto a program without the conversation: refused with a message.
+    let mut other = Builder::default();
+    other.space("x", vec![("idle", vec![], None)], &[&[1.0]], None);
+    let out = other.accumulator("o", Rule::Max, vec![]);
+    let (name, a, p) = (other.name("elsewhere"), other.name("a"), other.name("p"));
+    other.m.chats.push(Chat {
+        name,
+        agent: a,
+        player: p,
+        tick_rate: 1,
+        output: out,
+    });
+    let e = ChatScene::restore(other.build(), &snapshot).err().unwrap();
+    assert_eq!(
+        e.to_string(),
+        "the snapshot cannot be restored: the program has no conversation scene `chat` any more"
+    );
+}
+
+#[test]
+fn bad_conversation_snapshots_are_refused_with_a_message() {
+    let program = seeded_greeting();
+    let mut chat = ChatScene::new(program.clone(), "chat", 3).unwrap();
+    talk(&mut chat, 5);
+    let bytes = saved(&chat);
+    // Truncated or corrupt containers.
+    let e = SnapshotReader::from_bytes(&bytes[..bytes.len() - 3]).unwrap_err();
+    assert!(matches!(e, SnapshotError::Truncated { .. }), "{e}");
+    let mut flipped = bytes.clone();
+    *flipped.last_mut().unwrap() ^= 0x40;
+    assert!(SnapshotReader::from_bytes(&flipped).is_err());
+    // A snapshot without the section, and one whose section is not a conversation.
+    let empty = SnapshotWriter::new(&program, "inn").to_bytes();
+    let e = ChatScene::restore(
+        program.clone(),
+        &SnapshotReader::from_bytes(&empty).unwrap(),
+    )
+    .err()
+    .unwrap();
+    assert_eq!(e, SnapshotError::MissingSection("hpmm.chat".into()));
+    let mut w = SnapshotWriter::new(&program, "inn");
+    w.put("hpmm.chat", &(1u8, "not a conversation"));
+    let e = ChatScene::restore(
+        program.clone(),
+        &SnapshotReader::from_bytes(&w.to_bytes()).unwrap(),
+    )
+    .err()
+    .unwrap();
+    assert!(
+        e.to_string()
+            .starts_with("section `hpmm.chat` of the snapshot cannot be decoded"),
+        "{e}"
+    );
+    // Every single-byte edit of the section restores or is refused, and what restores runs:
+    // the container is re-made, so only the section's own checks stand between it and a panic.
+    let section = SnapshotReader::from_bytes(&bytes)
+        .unwrap()
+        .bytes("hpmm.chat")
+        .unwrap()
+        .to_vec();
+    let mut refused = 0;
+    for i in 0..section.len() {
+        for value in [0x00, 0x7f, 0xff, section[i] ^ 0x01] {
+            let mut edited = section.clone();
+            edited[i] = value;
+            let mut w = SnapshotWriter::new(&program, "inn");
+            w.put_bytes("hpmm.chat", edited);
+            let r = SnapshotReader::from_bytes(&w.to_bytes()).unwrap();
+            match ChatScene::restore(program.clone(), &r) {
+                Ok((mut restored, _)) => {
+                    talk(&mut restored, 10);
+                }
+                Err(e) => {
+                    assert!(!e.to_string().is_empty());
+                    refused += 1;
+                }
+            }
+        }
+    }
+    assert!(refused > 0, "no edit was refused");
+}
+
+#[test]
+fn a_belief_that_is_not_a_probability_is_refused() {
+    let program = seeded_greeting();
+    let chat = ChatScene::new(program.clone(), "chat", 3).unwrap();
+    let bytes = saved(&chat);
+    let section = SnapshotReader::from_bytes(&bytes)
+        .unwrap()
+        .bytes("hpmm.chat")
+        .unwrap()
+        .to_vec();
+    // The belief of `idle` at tick 0 is 1.0, saved as the f64's 8 little-endian bytes.
+    let one = 1.0f64.to_le_bytes();
+    let at = section.windows(8).position(|w| w == one).unwrap();
+    for bad in [f64::NAN, -0.5, 2.0] {
+        let mut edited = section.clone();
+        edited[at..at + 8].copy_from_slice(&bad.to_le_bytes());
+        let mut w = SnapshotWriter::new(&program, "inn");
+        w.put_bytes("hpmm.chat", edited);
+        let r = SnapshotReader::from_bytes(&w.to_bytes()).unwrap();
+        let e = ChatScene::restore(program.clone(), &r).err().unwrap();
+        assert!(
+            e.to_string().contains("belief") && e.to_string().contains("is not a probability"),
+            "{e}"
+        );
+    }
+}

@@ -4,12 +4,17 @@
 //! variables, open moves, lines being said, actions under way, the navigation view) and the
 //! simulation's own ([`SIMULATION_SECTION`]).
 //!
-//! Not carried yet, so refused at save time rather than restored wrongly: conversation scenes,
-//! and an interaction-script action carried across a hot reload while it runs.
+//! A conversation scene saves its own section instead (`ChatScene::save`, `hpmm.chat`) beside
+//! the simulation's.
+//!
+//! Not carried yet, so refused at save time rather than restored wrongly: an interaction-script
+//! action carried across a hot reload while it runs.
 
 use super::{Options, Running, Simulation};
 use crate::walk::{SavedMove, SavedNav};
 use crate::{Body, NavWorld, RouteAhead, SimWorld, library, walk};
+use ensemble_runtime::hpmm::ChatScene;
+use ensemble_runtime::hpmm::chat::CHAT_SECTION;
 use ensemble_runtime::hsm::{RestoreReport, Scene};
 use ensemble_runtime::interactions::Interactions;
 use ensemble_runtime::program::Program;
@@ -107,9 +112,7 @@ impl Simulation {
     /// [`Simulation::save`] refuses).
     pub fn unsaved_parts(&self) -> Option<String> {
         let interactions = match &self.running {
-            Running::Chat(_) => {
-                return Some("conversation scenes (HMM spaces) cannot be saved yet".into());
-            }
+            Running::Chat(_) => return None,
             Running::Machines { interactions, .. } => interactions,
         };
         if interactions.has_carried_actions() {
@@ -127,12 +130,20 @@ impl Simulation {
         if let Some(what) = self.unsaved_parts() {
             return Err(SnapshotError::Unsupported(what));
         }
-        let Running::Machines {
-            scene,
-            interactions,
-        } = &self.running
-        else {
-            unreachable!("unsaved_parts refuses conversations");
+        let saved = SavedSimulation {
+            scene: self.name.clone(),
+            seed: self.seed,
+        };
+        let (scene, interactions) = match &self.running {
+            Running::Chat(chat) => {
+                chat.save(snapshot);
+                snapshot.put(SIMULATION_SECTION, &saved);
+                return Ok(());
+            }
+            Running::Machines {
+                scene,
+                interactions,
+            } => (scene, interactions),
         };
         let program = scene.program();
         let id = program
@@ -142,13 +153,7 @@ impl Simulation {
         scene.game.standard.save(snapshot);
         interactions.save(program, id, snapshot);
         snapshot.put(WORLD_SECTION, &scene.game.to_saved());
-        snapshot.put(
-            SIMULATION_SECTION,
-            &SavedSimulation {
-                scene: self.name.clone(),
-                seed: self.seed,
-            },
-        );
+        snapshot.put(SIMULATION_SECTION, &saved);
         Ok(())
     }
 
@@ -161,6 +166,23 @@ impl Simulation {
         options: &Options,
     ) -> Result<(Simulation, RestoreReport), SnapshotError> {
         let saved: SavedSimulation = snapshot.get(SIMULATION_SECTION)?;
+        if snapshot.has(CHAT_SECTION) {
+            let (mut chat, carried) = ChatScene::restore(program, snapshot)?;
+            chat.set_tracing(true);
+            let report = RestoreReport {
+                kept: carried.kept,
+                fallbacks: carried.fallbacks,
+            };
+            let sim = Simulation {
+                running: Running::Chat(Box::new(chat)),
+                name: saved.scene,
+                seed: saved.seed,
+                events: Vec::new(),
+                noted: 0,
+                transcript: VecDeque::new(),
+            };
+            return Ok((sim, report));
+        }
         let Some(id) = program.scene_by_name(&saved.scene) else {
             return Err(SnapshotError::Unsupported(format!(
                 "the program has no scene `{}` any more",
