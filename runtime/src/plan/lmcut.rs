@@ -180,7 +180,17 @@ impl LmCut {
         self.heap.clear();
         for &o in &self.cut {
             let oi = o as usize;
-            let reach = self.fact_cost[self.choice[oi] as usize] + self.cost[oi];
+            // Seeding one cut operator can lower another's recorded choice (an effect of the
+            // first is a precondition of the second): its maximum is taken afresh here, or a
+            // precondition that did not fall would be skipped.
+            let mut choice = self.choice[oi];
+            for &p in &self.pre[oi] {
+                if self.fact_cost[p as usize] > self.fact_cost[choice as usize] {
+                    choice = p;
+                }
+            }
+            self.choice[oi] = choice;
+            let reach = self.fact_cost[choice as usize] + self.cost[oi];
             for &a in &self.add[oi] {
                 if reach < self.fact_cost[a as usize] {
                     self.fact_cost[a as usize] = reach;
