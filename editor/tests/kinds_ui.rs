@@ -563,6 +563,9 @@ fn a_problem_shows_the_plan_its_agent_would_make() {
     h.get_by_label("add machine for").click();
     settle(&mut h);
     click(&mut h, "WalkIn");
+    // The new row is an edit: let its diagnostics land before opening a menu over the form,
+    // or the layout moves under the open list and the click picks a neighbour.
+    wait_for_diagnostics(&mut h);
     choose(&mut h, "machine for WalkIn", "OpenDoor");
     match asset(&h, path) {
         AnyAsset::Problem(p) => {
