@@ -12,6 +12,26 @@ use ensemble_tests::{copy_dir, ensemble, repo_path, root};
 use std::path::Path;
 use std::sync::Arc;
 
+/// A copy of `sample` in a temporary folder, saved after `ticks` ticks of `scene` (with `extra`
+/// arguments): the folder (the caller keeps it alive), the project's path and the snapshot's.
+fn saved_copy(
+    sample: &str,
+    scene: &str,
+    ticks: u64,
+    extra: &[&str],
+) -> (tempfile::TempDir, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join(sample);
+    copy_dir(&root().join("samples").join(sample), &project);
+    let project = project.to_str().unwrap().to_string();
+    let snap = dir.path().join("s.snap").to_str().unwrap().to_string();
+    let mut args = extra.to_vec();
+    args.extend(["--save", snap.as_str()]);
+    let out = run(&project, scene, ticks, &args);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    (dir, project, snap)
+}
+
 fn run(path: &str, scene: &str, ticks: u64, extra: &[&str]) -> ensemble_tests::Output {
     let ticks = ticks.to_string();
     let mut args = vec![
@@ -275,15 +295,9 @@ fn a_truncated_conversation_snapshot_is_refused_with_a_message() {
 
 #[test]
 fn restoring_onto_an_edited_project_maps_by_name_and_says_what_fell_back() {
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("airport");
-    copy_dir(&root().join("samples/airport"), &project);
-    let project = project.to_str().unwrap().to_string();
-    let snap = dir.path().join("s.snap");
-    let snap = snap.to_str().unwrap();
     // At tick 30 the buyers walk to the counter in Goto1.
-    let out = run(&project, "ticket-counter", 30, &["--save", snap]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
+    let (_dir, project, snap) = saved_copy("airport", "ticket-counter", 30, &[]);
+    let snap = snap.as_str();
     let machine = Path::new(&project).join("machines/BuyTicketAtCounter.machine.ron");
     let text = std::fs::read_to_string(&machine).unwrap();
     std::fs::write(&machine, text.replace("Goto1", "Goto3")).unwrap();
@@ -455,15 +469,10 @@ fn a_snapshot_that_cannot_be_written_fails_the_run_and_leaves_nothing_behind() {
 
 #[test]
 fn restored_onto_another_navigation_graph_walks_plan_again_from_where_they_stand() {
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("airport");
-    copy_dir(&root().join("samples/airport"), &project);
-    let project_arg = project.to_str().unwrap().to_string();
-    let snap = dir.path().join("s.snap");
-    let snap = snap.to_str().unwrap();
     // At tick 30 both buyers walk to the counter on the terminal graph.
-    let out = run(&project_arg, "ticket-counter", 30, &["--save", snap]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
+    let (_dir, project_arg, snap) = saved_copy("airport", "ticket-counter", 30, &[]);
+    let snap = snap.as_str();
+    let project = Path::new(&project_arg);
     let nav = project.join("terminal.nav.ron");
     let text = std::fs::read_to_string(&nav).unwrap();
     let moved = text.replace(
@@ -489,14 +498,9 @@ fn restored_onto_another_navigation_graph_walks_plan_again_from_where_they_stand
 
 #[test]
 fn smart_locations_restored_onto_a_rebuilt_project_start_afresh_and_say_so() {
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("bench");
-    copy_dir(&root().join("samples/bench"), &project);
-    let project_arg = project.to_str().unwrap().to_string();
-    let snap = dir.path().join("s.snap");
-    let snap = snap.to_str().unwrap();
-    let out = run(&project_arg, "bench", 700, &["--save", snap]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
+    let (_dir, project_arg, snap) = saved_copy("bench", "bench", 700, &[]);
+    let snap = snap.as_str();
+    let project = Path::new(&project_arg);
     let locations = project.join("bench.locations.ron");
     let text = std::fs::read_to_string(&locations).unwrap();
     std::fs::write(
@@ -522,14 +526,9 @@ fn smart_locations_restored_onto_a_rebuilt_project_start_afresh_and_say_so() {
 
 #[test]
 fn a_plan_restored_onto_a_changed_problem_plans_afresh_and_says_so() {
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("airport");
-    copy_dir(&root().join("samples/airport"), &project);
-    let project_arg = project.to_str().unwrap().to_string();
-    let snap = dir.path().join("s.snap");
-    let snap = snap.to_str().unwrap();
-    let out = run(&project_arg, "traveller", 300, &["--save", snap]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
+    let (_dir, project_arg, snap) = saved_copy("airport", "traveller", 300, &[]);
+    let snap = snap.as_str();
+    let project = Path::new(&project_arg);
     let actions = project.join("traveller/traveller.actionlist.ron");
     let text = std::fs::read_to_string(&actions).unwrap();
     std::fs::write(
@@ -624,16 +623,10 @@ proptest::proptest! {
 
 #[test]
 fn a_conversation_restored_onto_an_edited_project_maps_by_name_and_says_what_fell_back() {
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("innkeeper");
-    copy_dir(&root().join("samples/innkeeper"), &project);
-    let project = project.to_str().unwrap().to_string();
     let input = repo_path("samples/innkeeper/transcripts/xenos.txt");
-    let snap = dir.path().join("s.snap");
-    let snap = snap.to_str().unwrap();
     // Tick 1 greets, tick 2 hears the greeting: the greeting space is then at `replied`.
-    let out = run(&project, "chat", 2, &["--input", &input, "--save", snap]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
+    let (_dir, project, snap) = saved_copy("innkeeper", "chat", 2, &["--input", &input]);
+    let snap = snap.as_str();
     // The greeting's `replied` state is renamed: the belief it held has nowhere to go.
     let space = Path::new(&project).join("spaces/greeting.space.ron");
     let text = std::fs::read_to_string(&space).unwrap();
