@@ -178,6 +178,15 @@ enum Problem {
     NotFinite,
 }
 
+/// A name that names nothing of its kind, with the names that do (for "did you mean").
+fn unknown<'a>(what: &'static str, name: &str, names: impl Iterator<Item = &'a String>) -> Problem {
+    Problem::Unknown {
+        what,
+        name: name.to_string(),
+        candidates: names.cloned().collect(),
+    }
+}
+
 fn found(v: &ParamValueAsset) -> &'static str {
     match v {
         ParamValueAsset::Bool(_) => "a bool",
@@ -213,26 +222,22 @@ fn resolve_value(
         (ParamKind::Location, ParamValueAsset::Text(t)) => module
             .location_by_name(t)
             .map(ArgValue::Location)
-            .ok_or_else(|| Problem::Unknown {
-                what: "location",
-                name: t.clone(),
-                candidates: module
-                    .locations
-                    .iter()
-                    .map(|(_, l)| l.name.text.clone())
-                    .collect(),
+            .ok_or_else(|| {
+                unknown(
+                    "location",
+                    t,
+                    module.locations.iter().map(|(_, l)| &l.name.text),
+                )
             }),
         (ParamKind::Machine, ParamValueAsset::Text(t)) => module
             .machine_by_name(t)
             .map(ArgValue::Machine)
-            .ok_or_else(|| Problem::Unknown {
-                what: "machine",
-                name: t.clone(),
-                candidates: module
-                    .machines
-                    .iter()
-                    .map(|(_, m)| m.name.text.clone())
-                    .collect(),
+            .ok_or_else(|| {
+                unknown(
+                    "machine",
+                    t,
+                    module.machines.iter().map(|(_, m)| &m.name.text),
+                )
             }),
         (ParamKind::OneOf(words), ParamValueAsset::Text(t)) => {
             if words.contains(t) {
