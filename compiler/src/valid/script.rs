@@ -563,17 +563,21 @@ fn check_calls(
     }
 }
 
-/// `never-produced`: read positively in a precondition, never added by a rule nor supplied.
-fn never_produced(s: &Script, supplied: &[(String, usize)], diags: &mut Diagnostics) {
-    let produced: HashSet<(&str, usize)> = s
-        .rules
+/// Every predicate/arity some rule adds or the smart location or a proxy supplies.
+fn produced<'a>(s: &'a Script, supplied: &'a [(String, usize)]) -> HashSet<(&'a str, usize)> {
+    s.rules
         .iter()
         .flat_map(|r| {
             r.additions()
                 .map(|(a, _)| (a.predicate.as_str(), a.args.len()))
         })
         .chain(supplied.iter().map(|(p, a)| (p.as_str(), *a)))
-        .collect();
+        .collect()
+}
+
+/// `never-produced`: read positively in a precondition, never added by a rule nor supplied.
+fn never_produced(s: &Script, supplied: &[(String, usize)], diags: &mut Diagnostics) {
+    let produced = produced(s, supplied);
     let mut reported = HashSet::new();
     for r in &s.rules {
         for lit in &r.precondition {
@@ -631,15 +635,7 @@ fn never_produced(s: &Script, supplied: &[(String, usize)], diags: &mut Diagnost
 /// Deletions of a predicate nothing adds or supplies can never delete anything: most likely a
 /// misspelt name, leaving the fact that was meant in place forever.
 fn deletions_of_nothing(s: &Script, supplied: &[(String, usize)], diags: &mut Diagnostics) {
-    let produced: HashSet<(&str, usize)> = s
-        .rules
-        .iter()
-        .flat_map(|r| {
-            r.additions()
-                .map(|(a, _)| (a.predicate.as_str(), a.args.len()))
-        })
-        .chain(supplied.iter().map(|(p, a)| (p.as_str(), *a)))
-        .collect();
+    let produced = produced(s, supplied);
     for r in &s.rules {
         for (a, e) in r.deletions() {
             let key = (a.predicate.as_str(), a.args.len());
