@@ -6,10 +6,12 @@
 
 pub mod any;
 pub mod assets;
+pub mod hpmm;
 pub mod locate;
 mod lower;
 pub mod nav;
 pub mod params;
+pub mod planning;
 pub mod print;
 pub mod script;
 mod sentences;

@@ -2,7 +2,7 @@
 //! `*.actionlist.ron` (Hewlett's action lists), `*.domain.ron` and `*.problem.ron` (STRIPS), and
 //! the `events` of a scene. Unknown fields are errors, as in every native asset.
 
-use super::action_list::{Action, Condition, Value, Variable};
+use crate::plan::action_list::{Action, Condition, Value, Variable};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
