@@ -1,0 +1,131 @@
+//! Shared by the tests that build C hosts: the `ensemble` command line in-process (the same
+//! code as the binary), and the system C compiler.
+//!
+//! The hosts are compiled by running `cc` (or `$CC`) directly: the `cc` crate's compiler
+//! detection needs a build script's environment (TARGET, HOST, OPT_LEVEL), and a test that
+//! runs the command a reader would type also proves the link line docs/embedding.md gives.
+
+#![allow(dead_code)] // each test binary uses part of it
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What one run printed and returned.
+pub struct Output {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `ensemble ARGS...` in-process, exactly as the binary would.
+pub fn ensemble(args: &[&str]) -> Output {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = {
+        let mut io = ensemble_compiler::cli::Io {
+            out: &mut out,
+            err: &mut err,
+            color: false,
+        };
+        ensemble_compiler::cli::run(
+            std::iter::once("ensemble").chain(args.iter().copied()),
+            &mut io,
+        )
+    };
+    Output {
+        code,
+        stdout: String::from_utf8(out).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(err).expect("stderr is UTF-8"),
+    }
+}
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Builds the project at `project` (relative to the root) into `dir` with `ensemble build`,
+/// returning the program's path.
+pub fn build(project: &str, dir: &Path, name: &str) -> PathBuf {
+    let project = root().join(project);
+    let out = ensemble(&[
+        "build",
+        project.to_str().expect("UTF-8 path"),
+        "-o",
+        dir.to_str().expect("UTF-8 path"),
+    ]);
+    assert_eq!(
+        out.code,
+        0,
+        "ensemble build {}: {}{}",
+        project.display(),
+        out.stdout,
+        out.stderr
+    );
+    let program = dir.join(format!("{name}.ensb"));
+    assert!(
+        program.exists(),
+        "ensemble build wrote no {}",
+        program.display()
+    );
+    program
+}
+
+/// Where cargo put this crate's libraries (`target/debug`): the test binary is in its `deps`.
+fn library_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    exe.parent()
+        .and_then(Path::parent)
+        .expect("the test binary is in target/PROFILE/deps")
+        .to_path_buf()
+}
+
+/// The system C compiler (`$CC`, else `cc`).
+fn c_compiler() -> String {
+    std::env::var("CC").unwrap_or_else(|_| "cc".to_string())
+}
+
+/// Compiles the C host `examples/NAME.c` against the static library into `dir/NAME`, with
+/// every warning an error; returns the executable's path.
+pub fn compile_host(name: &str, dir: &Path) -> PathBuf {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let exe = dir.join(name);
+    let status = Command::new(c_compiler())
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-I"])
+        .arg(crate_dir.join("include"))
+        .arg(crate_dir.join("examples").join(format!("{name}.c")))
+        .arg(library_dir().join("libensemble_capi.a"))
+        .args(["-lpthread", "-ldl", "-lm", "-o"])
+        .arg(&exe)
+        .status()
+        .expect("the C compiler runs (set CC to choose one)");
+    assert!(status.success(), "compiling examples/{name}.c failed");
+    exe
+}
+
+/// Runs a compiled host.
+pub fn run_host(exe: &Path, args: &[&str]) -> Output {
+    let out = Command::new(exe)
+        .args(args)
+        .output()
+        .expect("the host runs");
+    Output {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).expect("the host prints UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("the host prints UTF-8"),
+    }
+}
+
+/// Where two texts first differ: the line number and both lines.
+pub fn first_difference(expected: &str, actual: &str) -> String {
+    let line = expected
+        .lines()
+        .zip(actual.lines())
+        .position(|(a, b)| a != b)
+        .unwrap_or(expected.lines().count().min(actual.lines().count()));
+    format!(
+        "line {}:\n  expected: {}\n  actual:   {}",
+        line + 1,
+        expected.lines().nth(line).unwrap_or("<end>"),
+        actual.lines().nth(line).unwrap_or("<end>")
+    )
+}
