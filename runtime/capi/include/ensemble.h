@@ -189,6 +189,16 @@ typedef struct EnsStateCallbacks {
   // A message `name` from agent `from` reached the state: return true to consume it
   // (otherwise it may still take a transition of the same name).
   bool (*on_message)(struct EnsStateCx *cx, const char *name, uint32_t from, void *user_data);
+  // A savegame is taken (`ens_scene_save`): write the visit's data (`visit`, what
+  // `ens_cx_set_visit_data` set) into `buffer` if its `capacity` suffices, and return how
+  // many bytes it takes — the runtime asks with capacity 0 first, then with enough. NULL:
+  // the visit saves nothing.
+  size_t (*save)(void *visit, uint8_t *buffer, size_t capacity, void *user_data);
+  // A savegame is restored: a fresh visit (`init` does not run) takes back the `len` bytes
+  // `save` wrote, setting `*visit` to its new data. Return false when the data cannot be
+  // used: the state is then entered afresh and the restore says so. NULL: only an empty
+  // save is accepted.
+  bool (*restore)(void **visit, const uint8_t *data, size_t len, void *user_data);
 } EnsStateCallbacks;
 
 // A loaded program. Free it with `ens_program_free`; scenes started from it keep what they
@@ -426,8 +436,8 @@ enum EnsStatus ens_cx_variable(struct EnsStateCx *cx, const char *name, const ch
 enum EnsStatus ens_cx_set_variable(struct EnsStateCx *cx, const char *name, const char *value);
 
 // This visit's own data (NULL until `ens_cx_set_visit_data`): a timer, a target. The host
-// owns what it points to and frees it in `cleanup`. Not saved in snapshots: a restored
-// visit starts with NULL.
+// owns what it points to and frees it in `cleanup`; the state's `save` and `restore`
+// callbacks carry it through savegames.
 //
 // # Safety
 // As [`ens_cx_agent`].
@@ -613,12 +623,14 @@ enum EnsStatus ens_scene_reload(struct EnsScene scene,
 // A simulated scene saves everything (`ensemble run --restore` reads the same bytes). A scene
 // in the host's world saves the scene, the standard library's state and the smart locations;
 // what the host's world holds (positions, moves and actions under way) is the host's to save
-// beside it, and host states' visit data is not saved. A part that cannot be saved yet is
+// beside it; host states' visit data goes through their `save` callbacks. A part that cannot be saved yet is
 // `ENS_STATUS_SNAPSHOT` with what it is.
 //
 // # Safety
 // `out` and `out_len` are NULL or valid for writes.
-enum EnsStatus ens_scene_save(struct EnsScene scene, uint8_t **out, size_t *out_len);
+enum EnsStatus ens_scene_save(struct EnsScene scene,
+                              uint8_t **out,
+                              size_t *out_len);
 
 // Restores a simulated scene saved by `ens_scene_save` onto `program` (the build it was
 // taken from — its next tick is the one after the save — or a rebuild, mapped by name as a

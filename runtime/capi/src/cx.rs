@@ -460,8 +460,8 @@ pub unsafe extern "C" fn ens_cx_set_variable(
 }
 
 /// This visit's own data (NULL until `ens_cx_set_visit_data`): a timer, a target. The host
-/// owns what it points to and frees it in `cleanup`. Not saved in snapshots: a restored
-/// visit starts with NULL.
+/// owns what it points to and frees it in `cleanup`; the state's `save` and `restore`
+/// callbacks carry it through savegames.
 ///
 /// # Safety
 /// As [`ens_cx_agent`].

@@ -130,6 +130,30 @@ pub struct EnsStateCallbacks {
             user_data: *mut c_void,
         ) -> bool,
     >,
+    /// A savegame is taken (`ens_scene_save`): write the visit's data (`visit`, what
+    /// `ens_cx_set_visit_data` set) into `buffer` if its `capacity` suffices, and return how
+    /// many bytes it takes — the runtime asks with capacity 0 first, then with enough. NULL:
+    /// the visit saves nothing.
+    pub save: Option<
+        unsafe extern "C" fn(
+            visit: *mut c_void,
+            buffer: *mut u8,
+            capacity: usize,
+            user_data: *mut c_void,
+        ) -> usize,
+    >,
+    /// A savegame is restored: a fresh visit (`init` does not run) takes back the `len` bytes
+    /// `save` wrote, setting `*visit` to its new data. Return false when the data cannot be
+    /// used: the state is then entered afresh and the restore says so. NULL: only an empty
+    /// save is accepted.
+    pub restore: Option<
+        unsafe extern "C" fn(
+            visit: *mut *mut c_void,
+            data: *const u8,
+            len: usize,
+            user_data: *mut c_void,
+        ) -> bool,
+    >,
 }
 
 /// A host state registered in a library.
@@ -227,6 +251,38 @@ impl StateCode<HostWorld> for HostCode {
         self.call(cx, |c, user| unsafe {
             on_message(c, name.as_ptr(), from, user)
         })
+    }
+
+    fn save(&self, _program: &ensemble_runtime::Program) -> Vec<u8> {
+        let Some(save) = self.callbacks.0.save else {
+            return Vec::new();
+        };
+        let user = self.callbacks.0.user_data;
+        // SAFETY: the host's callback, asked for the size with no buffer.
+        let len = unsafe { save(self.visit, std::ptr::null_mut(), 0, user) };
+        let mut bytes = vec![0u8; len];
+        // SAFETY: the host's callback, with a buffer of the size it asked for; it writes at
+        // most `capacity` bytes.
+        let written = unsafe { save(self.visit, bytes.as_mut_ptr(), bytes.len(), user) };
+        bytes.truncate(written.min(len));
+        bytes
+    }
+
+    fn restore(&mut self, _program: &ensemble_runtime::Program, data: &[u8]) -> Result<(), String> {
+        let user = self.callbacks.0.user_data;
+        match self.callbacks.0.restore {
+            // SAFETY: the host's callback, with the visit's slot and the saved bytes.
+            Some(restore) => unsafe { restore(&mut self.visit, data.as_ptr(), data.len(), user) }
+                .then_some(())
+                .ok_or_else(|| {
+                    "the host state's restore callback refused its saved data".to_string()
+                }),
+            None if data.is_empty() => Ok(()),
+            None => Err(format!(
+                "{} bytes of saved data, but the host state has no restore callback",
+                data.len()
+            )),
+        }
     }
 }
 

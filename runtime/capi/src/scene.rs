@@ -500,7 +500,7 @@ pub unsafe extern "C" fn ens_scene_reload(
 /// A simulated scene saves everything (`ensemble run --restore` reads the same bytes). A scene
 /// in the host's world saves the scene, the standard library's state and the smart locations;
 /// what the host's world holds (positions, moves and actions under way) is the host's to save
-/// beside it, and host states' visit data is not saved. A part that cannot be saved yet is
+/// beside it; host states' visit data goes through their `save` callbacks. A part that cannot be saved yet is
 /// `ENS_STATUS_SNAPSHOT` with what it is.
 ///
 /// # Safety

@@ -70,12 +70,13 @@ pub fn build(project: &str, dir: &Path, name: &str) -> PathBuf {
     program
 }
 
-/// Where cargo put this crate's libraries (`target/debug`): the test binary is in its `deps`.
+/// Where cargo put this crate's static library for the tests: beside the test binary, in
+/// `target/PROFILE/deps` (`cargo test` does not copy it up to `target/PROFILE` as `cargo
+/// build` does).
 fn library_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("the test binary's path");
     exe.parent()
-        .and_then(Path::parent)
-        .expect("the test binary is in target/PROFILE/deps")
+        .expect("the test binary is in a directory")
         .to_path_buf()
 }
 
