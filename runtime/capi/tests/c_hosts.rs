@@ -3,15 +3,17 @@
 //! Host 1 (`examples/airport.c`): the airport's ticket-counter scene run through the C ABI on
 //! the standard world prints the very trace `ensemble run` prints. Host 2 (`examples/forge.c`):
 //! a world and a library state written in C run a machine, a conversation and an interaction
-//! script (the fixture project `tests/forge`), through a savegame and a hot reload.
+//! script (the fixture project `tests/forge`), through a savegame and a hot reload. The C++
+//! RAII wrapper (`include/ensemble.hpp`) runs host 1 again (`examples/airport.cpp`).
 
 mod support;
+
+use support::{Language, Link};
 
 #[test]
 fn c_host_trace_equals_the_cli_trace_byte_for_byte() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let program = support::build("samples/airport", dir.path(), "airport");
-    let host = support::compile_host("airport", dir.path());
     let (seed, ticks) = ("7", "600");
 
     let airport = support::root().join("samples/airport");
@@ -28,33 +30,41 @@ fn c_host_trace_equals_the_cli_trace_byte_for_byte() {
         ticks,
     ]);
     assert_eq!(cli.code, 0, "ensemble run: {}", cli.stderr);
-
-    let c = support::run_host(
-        &host,
-        &[
-            program.to_str().expect("UTF-8 path"),
-            "ticket-counter",
-            seed,
-            ticks,
-        ],
-    );
-    assert_eq!(c.code, 0, "the C host failed: {}", c.stderr);
     assert!(
         cli.stdout.lines().count() > 50 && cli.stdout.contains("\"say\""),
         "the scene says something in {ticks} ticks"
     );
-    assert!(
-        c.stdout == cli.stdout,
-        "the C host's trace differs from `ensemble run`'s at {}",
-        support::first_difference(&cli.stdout, &c.stdout)
-    );
+
+    // The C host linked statically and with the shared library, and the C++ host through the
+    // RAII wrapper (with a savegame halfway): the same bytes each time.
+    let hosts = [
+        ("the C host", Language::C, Link::Static, "static"),
+        (
+            "the C host (shared library)",
+            Language::C,
+            Link::Shared,
+            "shared",
+        ),
+        ("the C++ host", Language::Cpp, Link::Static, "cpp"),
+    ];
+    for (what, language, link, folder) in hosts {
+        let exe = support::compile_host("airport", language, link, &dir.path().join(folder));
+        let program = program.to_str().expect("UTF-8 path");
+        let out = support::run_host(&exe, &[program, "ticket-counter", seed, ticks]);
+        assert_eq!(out.code, 0, "{what} failed: {}", out.stderr);
+        assert!(
+            out.stdout == cli.stdout,
+            "{what}'s trace differs from `ensemble run`'s at {}",
+            support::first_difference(&cli.stdout, &out.stdout)
+        );
+    }
 }
 
 #[test]
 fn c_host_reports_an_unknown_scene_with_the_scenes_there_are() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let program = support::build("samples/airport", dir.path(), "airport");
-    let host = support::compile_host("airport", dir.path());
+    let host = support::compile_host("airport", Language::C, Link::Static, dir.path());
     let c = support::run_host(
         &host,
         &[
@@ -90,7 +100,7 @@ fn assert_in_order(text: &str, needles: &[&str]) {
 fn c_world_runs_a_machine_a_conversation_and_a_script_through_a_savegame_and_a_reload() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let program = support::build("runtime/capi/tests/forge", dir.path(), "forge");
-    let host = support::compile_host("forge", dir.path());
+    let host = support::compile_host("forge", Language::C, Link::Static, dir.path());
     let trace_path = dir.path().join("forge.jsonl");
     let out = support::run_host(
         &host,

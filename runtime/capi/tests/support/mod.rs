@@ -80,26 +80,58 @@ fn library_dir() -> PathBuf {
         .to_path_buf()
 }
 
-/// The system C compiler (`$CC`, else `cc`).
-fn c_compiler() -> String {
-    std::env::var("CC").unwrap_or_else(|_| "cc".to_string())
+/// A C host (`examples/NAME.c`) or a C++ one (`examples/NAME.cpp`).
+#[derive(Clone, Copy)]
+pub enum Language {
+    C,
+    Cpp,
 }
 
-/// Compiles the C host `examples/NAME.c` against the static library into `dir/NAME`, with
-/// every warning an error; returns the executable's path.
-pub fn compile_host(name: &str, dir: &Path) -> PathBuf {
+/// How a host links the library.
+#[derive(Clone, Copy)]
+pub enum Link {
+    /// `libensemble_capi.a` and the system libraries the Rust standard library needs.
+    Static,
+    /// `-lensemble_capi` from the shared library, found at run time through the rpath.
+    Shared,
+}
+
+/// Compiles the host `examples/NAME.c` (or `.cpp`) into `dir/NAME`, with every warning an
+/// error, using the system compiler (`$CC` else `cc`; `$CXX` else `c++`) and the link lines
+/// docs/embedding.md gives; returns the executable.
+pub fn compile_host(name: &str, language: Language, link: Link, dir: &Path) -> PathBuf {
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (variable, default, standard, extension) = match language {
+        Language::C => ("CC", "cc", "-std=c11", "c"),
+        Language::Cpp => ("CXX", "c++", "-std=c++17", "cpp"),
+    };
+    let compiler = std::env::var(variable).unwrap_or_else(|_| default.to_string());
+    std::fs::create_dir_all(dir).expect("the output directory");
     let exe = dir.join(name);
-    let status = Command::new(c_compiler())
-        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-I"])
+    let source = crate_dir
+        .join("examples")
+        .join(format!("{name}.{extension}"));
+    let mut command = Command::new(&compiler);
+    command
+        .args([standard, "-Wall", "-Wextra", "-Werror", "-I"])
         .arg(crate_dir.join("include"))
-        .arg(crate_dir.join("examples").join(format!("{name}.c")))
-        .arg(library_dir().join("libensemble_capi.a"))
-        .args(["-lpthread", "-ldl", "-lm", "-o"])
-        .arg(&exe)
-        .status()
-        .expect("the C compiler runs (set CC to choose one)");
-    assert!(status.success(), "compiling examples/{name}.c failed");
+        .arg(&source);
+    let libraries = library_dir();
+    match link {
+        Link::Static => {
+            command
+                .arg(libraries.join("libensemble_capi.a"))
+                .args(["-lpthread", "-ldl", "-lm"])
+        }
+        Link::Shared => command
+            .arg(format!("-L{}", libraries.display()))
+            .arg("-lensemble_capi")
+            .arg(format!("-Wl,-rpath,{}", libraries.display())),
+    };
+    let status = command.arg("-o").arg(&exe).status().unwrap_or_else(|e| {
+        panic!("cannot run the compiler `{compiler}` ({e}); set {variable} to choose one")
+    });
+    assert!(status.success(), "compiling {} failed", source.display());
     exe
 }
 
