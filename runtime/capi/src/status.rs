@@ -220,3 +220,43 @@ pub unsafe extern "C" fn ens_bytes_free(bytes: *mut u8, len: usize) {
         drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(bytes, len)) });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn last_message() -> String {
+        // SAFETY: never NULL, valid until the next failure on this thread.
+        unsafe { CStr::from_ptr(ens_last_error_message()) }
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    #[test]
+    fn a_panic_becomes_a_status_and_a_message_not_an_unwind() {
+        let status = run("ens_example", || panic!("index 7 out of range"));
+        assert_eq!(status, EnsStatus::Panic);
+        assert_eq!(
+            last_message(),
+            "ens_example: internal error: index 7 out of range"
+        );
+    }
+
+    #[test]
+    fn a_failure_names_the_function_and_success_keeps_the_last_message() {
+        let status = run("ens_example", || {
+            Err(Failure::new(
+                EnsStatus::InvalidArgument,
+                "agent 9 is not in the scene",
+            ))
+        });
+        assert_eq!(status, EnsStatus::InvalidArgument);
+        assert_eq!(run("ens_other", || Ok(())), EnsStatus::Ok);
+        assert_eq!(last_message(), "ens_example: agent 9 is not in the scene");
+    }
+
+    #[test]
+    fn a_nul_inside_text_is_dropped_not_truncating_or_failing() {
+        assert_eq!(c_string("a\0b").as_bytes(), b"ab");
+    }
+}
