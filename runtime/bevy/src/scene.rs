@@ -272,35 +272,23 @@ fn describe(scene: &Scene<EcsWorld>, agent: &mut Agent) -> bool {
 }
 
 fn apply(entity: &mut EntityCommands<'_>, changes: EntityChanges) {
-    match changes.walking {
-        Change::Set(w) => {
-            entity.insert(w);
-        }
-        Change::Remove => {
-            entity.remove::<Walking>();
-        }
-        Change::Keep => {}
-    }
-    match changes.speaking {
-        Change::Set(s) => {
-            entity.insert(s);
-        }
-        Change::Remove => {
-            entity.remove::<Speaking>();
-        }
-        Change::Keep => {}
-    }
-    match changes.actions {
-        Change::Set(a) => {
-            entity.insert(a);
-        }
-        Change::Remove => {
-            entity.remove::<Actions>();
-        }
-        Change::Keep => {}
-    }
+    apply_change(entity, changes.walking);
+    apply_change(entity, changes.speaking);
+    apply_change(entity, changes.actions);
     if let Some(v) = changes.variables {
         entity.insert(v);
+    }
+}
+
+fn apply_change<T: Component>(entity: &mut EntityCommands<'_>, change: Change<T>) {
+    match change {
+        Change::Set(component) => {
+            entity.insert(component);
+        }
+        Change::Remove => {
+            entity.remove::<T>();
+        }
+        Change::Keep => {}
     }
 }
 
@@ -345,7 +333,7 @@ pub(crate) fn tick_scenes(
             };
             let view = EntityView {
                 transform,
-                walking: walking.map(Mut::into_inner),
+                walking,
                 speaking,
                 actions,
                 variables: &variables,
@@ -373,7 +361,8 @@ pub(crate) fn tick_scenes(
             };
             let changes = running.scene.game.changes(AgentId(i as u32), now);
             apply(&mut commands.entity(entity), changes);
-            if describe(&running.scene, agent.bypass_change_detection()) {
+            // States change only in ticks.
+            if due > 0 && describe(&running.scene, agent.bypass_change_detection()) {
                 agent.set_changed();
             }
         }
@@ -448,7 +437,14 @@ pub(crate) fn reload_scenes(
         }
     }
     for failure in failed_loads.read() {
-        let reason = format!("{}: {}", failure.path, failure.error);
+        // Bevy's error text may carry a backtrace after its first line; the trace keeps the
+        // sentence.
+        let error = failure.error.to_string();
+        let reason = format!(
+            "{}: {}",
+            failure.path,
+            error.lines().next().unwrap_or_default()
+        );
         for (entity, mut config) in &mut scenes {
             if config.program.id() != failure.id {
                 continue;

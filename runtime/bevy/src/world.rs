@@ -10,6 +10,7 @@
 
 use bevy::ecs::component::Component;
 use bevy::ecs::entity::Entity;
+use bevy::ecs::prelude::Mut;
 use bevy::math::Vec2;
 use bevy::transform::components::Transform;
 use ensemble_runtime::Program;
@@ -243,8 +244,11 @@ impl EcsWorld {
         let body = self.body(agent);
         body.at = at;
         // A report on a move or line the runtime has since replaced is not for it.
-        if let (Some(walk), Some(walking)) = (&mut body.walk, entity.walking)
+        // Mutable access only to take a report, so that the game's `Changed<Walking>` means
+        // the runtime asked for something new or the game reported.
+        if let (Some(walk), Some(mut walking)) = (&mut body.walk, entity.walking)
             && walk.order == walking.order
+            && walking.report.is_some()
             && let Some(report) = walking.report.take()
         {
             walk.report = Some(match report {
@@ -340,7 +344,7 @@ fn scaled(at: [f64; 2], units: f64) -> Vec2 {
 /// An agent's entity as the plugin reads it before the ticks.
 pub(crate) struct EntityView<'a> {
     pub transform: &'a Transform,
-    pub walking: Option<&'a mut Walking>,
+    pub walking: Option<Mut<'a, Walking>>,
     pub speaking: Option<&'a Speaking>,
     pub actions: Option<&'a Actions>,
     pub variables: &'a Variables,
