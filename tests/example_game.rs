@@ -1,7 +1,7 @@
 //! The example games' compiled programs are their projects as the compiler builds them today:
 //! rebuilt here, byte for byte the same. runtime/examples/tavern/tavern.ensb is what the core's
-//! own test runs without a compiler or simulator; runtime/bevy/assets/airport.ensb is what the
-//! Bevy plugin's tests and its example game load.
+//! own test runs without a compiler or simulator; runtime/bevy/assets/airport.ensb and
+//! bench.ensb are what the Bevy plugin's tests and its example game load.
 
 use ensemble_tests::{ensemble, repo_path, root};
 
@@ -39,6 +39,7 @@ fn the_example_games_program_is_its_project_built() {
 }
 
 #[test]
-fn the_bevy_plugins_airport_program_is_the_sample_built() {
+fn the_bevy_plugins_programs_are_the_samples_built() {
     assert_committed_build_is_current("samples/airport", "runtime/bevy/assets/airport.ensb");
+    assert_committed_build_is_current("samples/bench", "runtime/bevy/assets/bench.ensb");
 }

@@ -35,6 +35,8 @@ struct Seen {
     rejected: Vec<ReloadRejected>,
     failed: Vec<SceneFailed>,
     shown: Vec<(String, String)>,
+    /// The actions the game performed: who, what, on what.
+    performed: Vec<(String, String, Option<String>)>,
     /// Frames in which a `Walking` component was added or changed, over all agents.
     walking_changes: usize,
 }
@@ -78,11 +80,17 @@ fn walk(time: Res<Time>, mut walkers: Query<(&mut Transform, &mut Walking)>) {
     }
 }
 
-fn perform(time: Res<Time>, mut performers: Query<&mut Actions>) {
-    for mut actions in &mut performers {
+fn perform(time: Res<Time>, mut performers: Query<(&Agent, &mut Actions)>, mut seen: ResMut<Seen>) {
+    for (agent, mut actions) in &mut performers {
         for action in &mut actions.0 {
             if action.outcome.is_none() && time.elapsed_secs_f64() >= action.started + 1.0 {
                 action.outcome = Some(ActionOutcome::Succeeded);
+                let done = (
+                    agent.name.clone(),
+                    action.name.clone(),
+                    action.target.clone(),
+                );
+                seen.performed.push(done);
             }
         }
     }
@@ -116,10 +124,15 @@ fn record(
 
 /// Spawns scene `name` of the airport's program, seed 7.
 fn spawn_airport_scene(app: &mut App, name: &str) -> Entity {
+    spawn_scene(app, "airport.ensb", name)
+}
+
+/// Spawns scene `name` of the program in asset `file`, seed 7.
+fn spawn_scene(app: &mut App, file: &str, name: &str) -> Entity {
     let program = app
         .world()
         .resource::<AssetServer>()
-        .load::<EnsembleProgram>("airport.ensb");
+        .load::<EnsembleProgram>(file.to_string());
     app.world_mut()
         .spawn(EnsembleScene::new(program, name).with_seed(7))
         .id()
@@ -274,6 +287,53 @@ fn the_ticket_counter_runs_on_entities_and_its_trace_arrives_as_messages() {
         "{:?}",
         seller_agent.states
     );
+}
+
+#[test]
+fn the_bench_runs_its_interaction_script_through_the_games_actions() {
+    let mut app = app(&airport_assets());
+    spawn_scene(&mut app, "bench.ensb", "bench");
+    frames(&mut app, 40 * FPS as usize);
+    let seen = app.world().resource::<Seen>();
+    assert!(seen.failed.is_empty(), "{:?}", seen.failed);
+
+    // The smart location drove the elder and the first tourist to the bench (moves the game
+    // carried out) and had them sit: the game performed each action and reported it.
+    let sat = |who: &str, seat: &str| {
+        let action = ("sit".to_string(), Some(seat.to_string()));
+        seen.performed
+            .iter()
+            .any(|(w, a, t)| w == who && (a.clone(), t.clone()) == action)
+    };
+    assert!(
+        sat("elder", "seat1") && sat("tourist1", "seat2"),
+        "{:?}",
+        seen.performed
+    );
+    // The script heard the outcomes: its deferred effects applied, the conversation began.
+    let done: Vec<(String, String)> = seen
+        .trace
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Done { action, .. } => {
+                Some((e.agent.as_deref()?.into(), action.to_string()))
+            }
+            _ => None,
+        })
+        .collect();
+    for expected in [
+        ("elder", "sit"),
+        ("tourist1", "sit"),
+        ("elder", "talk"),
+        ("tourist1", "listen"),
+    ] {
+        let expected = (expected.0.to_string(), expected.1.to_string());
+        assert!(done.contains(&expected), "{expected:?} not in {done:?}");
+    }
+    // Both stand at the bench (0, 0), within its radius.
+    let elder = agent(&mut app, "elder");
+    let at = app.world().get::<Transform>(elder).unwrap().translation;
+    assert!(at.truncate().length() < 4.0, "{at}");
 }
 
 #[test]
