@@ -374,3 +374,27 @@ fn attach_refused_by_a_token_and_push_without_a_game() {
     assert_eq!(open.code, 2);
     assert!(open.stderr.contains("needs a token"), "{}", open.stderr);
 }
+
+#[test]
+fn bad_arguments_are_refused_before_anything_runs() {
+    let chat = ensemble(&[
+        "run",
+        &repo_path("samples/innkeeper"),
+        "--scene",
+        "chat",
+        "--inspect",
+        "127.0.0.1:0",
+    ]);
+    assert_eq!(chat.code, 2);
+    assert!(chat.stderr.contains("is a conversation"), "{}", chat.stderr);
+    let no_state = ensemble(&["attach", "127.0.0.1:1", "--break", "StandSellTicket"]);
+    assert_eq!(no_state.code, 2);
+    assert!(
+        no_state.stderr.contains("MACHINE/STATE"),
+        "{}",
+        no_state.stderr
+    );
+    let broken = ensemble(&["push", "127.0.0.1:1", &repo_path("samples/airport/broken")]);
+    assert_eq!(broken.code, 1, "errors are found before connecting");
+    assert!(broken.stderr.contains("not pushed"), "{}", broken.stderr);
+}

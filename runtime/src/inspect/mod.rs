@@ -45,8 +45,8 @@ use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// What a game shows and lets a tool change. `ensemble-sim`'s `Simulation` implements it; a
-/// game implements it over its own scene.
+/// What a game shows and lets a tool change; a game implements it over its own scene (the
+/// command line's simulated world has one too).
 pub trait Inspected {
     /// The program's name (the project's).
     fn program_name(&self) -> &str;
