@@ -6,6 +6,7 @@
 
 mod export;
 mod import;
+mod inspect;
 mod nav;
 mod ngram;
 mod plan;
@@ -97,7 +98,13 @@ enum Command {
         /// the snapshot had consumed, so give it the same --input.
         #[arg(long, value_name = "FILE")]
         restore: Option<PathBuf>,
+        #[command(flatten)]
+        serve: inspect::ServeArgs,
     },
+    /// Attach to a game serving the inspection protocol; print every message as a JSON line.
+    Attach(inspect::AttachArgs),
+    /// Compile PATH and hot-reload it into a game serving the inspection protocol.
+    Push(inspect::PushArgs),
     /// Turn an Excel interaction script into the native format.
     Import {
         path: PathBuf,
@@ -189,6 +196,7 @@ where
             fail_rate,
             save,
             restore,
+            serve,
         } => run_scene::run(
             &path,
             &run_scene::Options {
@@ -202,9 +210,12 @@ where
                 fail_rate,
                 save,
                 restore,
+                serve,
             },
             io,
         ),
+        Command::Attach(args) => inspect::attach(args, io),
+        Command::Push(args) => inspect::push(args, io),
         Command::Watch { path, out, format } => watch::watch(&path, out, format, io),
         Command::Nav { command } => nav::run(command, io),
         Command::Plan(args) => plan::run(args, io),

@@ -32,6 +32,8 @@ pub struct Options {
     pub save: Option<std::path::PathBuf>,
     /// Go on from this snapshot instead of starting the scene.
     pub restore: Option<std::path::PathBuf>,
+    /// Serve the inspection protocol while running.
+    pub serve: super::inspect::ServeArgs,
 }
 
 fn is_program(path: &Path) -> bool {
@@ -180,6 +182,14 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
         );
         return EXIT_CANNOT_RUN;
     }
+    if is_chat && options.serve.inspect.is_some() {
+        let _ = writeln!(
+            io.err,
+            "error: --inspect serves scenes of machine agents; `{}` is a conversation",
+            options.scene
+        );
+        return EXIT_CANNOT_RUN;
+    }
     let start = simulation::Options {
         fail_rate: options.fail_rate,
     };
@@ -287,7 +297,12 @@ fn run_ticks(
     options: &Options,
     io: &mut Io<'_>,
 ) -> i32 {
+    let mut inspector = match super::inspect::serve(&options.serve, io) {
+        Ok(i) => i,
+        Err(code) => return code,
+    };
     let started = Instant::now();
+    let mut last_tick = started;
     let speed = if options.speed > 0.0 {
         options.speed
     } else {
@@ -296,7 +311,13 @@ fn run_ticks(
     let mut reader_left = false;
     'run: for tick in 0..=options.ticks {
         if tick > 0 {
-            if let Some(w) = watcher.as_mut() {
+            if watcher.is_none() && inspector.is_some() {
+                // Served runs go in real time too, so tools can follow; a pause moves the
+                // clock on rather than making up for lost ticks.
+                let due = last_tick + Duration::from_secs_f64(sim.dt() / speed);
+                std::thread::sleep(due.saturating_duration_since(Instant::now()));
+                last_tick = Instant::now();
+            } else if let Some(w) = watcher.as_mut() {
                 // Real time: wait for the tick's moment, reloading on every change meanwhile.
                 let due = started + Duration::from_secs_f64(tick as f64 * sim.dt() / speed);
                 while let Some(change) = w.wait_until(due) {
@@ -309,7 +330,15 @@ fn run_ticks(
             }
             sim.tick();
         }
-        if !flush_events(&mut sim, options, io) {
+        let printed = match inspector.as_mut() {
+            Some(inspector) => {
+                let events = sim.take_events();
+                let mut print = |events| write_trace(events, options, true, io);
+                super::inspect::frame(inspector, &mut sim, program_name, events, &mut print)
+            }
+            None => flush_events(&mut sim, options, io),
+        };
+        if !printed {
             reader_left = true; // reader went away (e.g. `| head`)
             break;
         }

@@ -10,6 +10,8 @@
 //! [`Simulation`] runs a scene of a program in this world (or a conversation with a social
 //! agent): the one runner `ensemble run`, its `--watch` mode and the editor preview share.
 
+#[cfg(feature = "inspect")]
+pub mod inspect;
 pub mod simulation;
 mod walk;
 
