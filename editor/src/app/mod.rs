@@ -480,6 +480,20 @@ impl EditorApp {
                         }
                         ui.close();
                     }
+                    if ui
+                        .button("Open trace…")
+                        .on_hover_text("Load a recorded trace (ensemble run --trace json) into the preview's timeline, to scrub through")
+                        .clicked()
+                    {
+                        if let Some(p) = rfd::FileDialog::new()
+                            .set_title("Open a recorded trace")
+                            .add_filter("JSON trace", &["jsonl", "json"])
+                            .pick_file()
+                        {
+                            actions.push(Action::OpenTrace(p));
+                        }
+                        ui.close();
+                    }
                     ui.separator();
                 }
                 let dirty = self.is_dirty();

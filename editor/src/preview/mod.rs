@@ -25,6 +25,7 @@ pub mod boards;
 pub mod live;
 pub mod snapshot;
 pub mod timeline;
+pub mod traced;
 pub mod transcript;
 pub mod worker;
 pub mod world_view;
@@ -125,6 +126,8 @@ pub struct Preview {
     pub world_view: world_view::State,
     pub boards: boards::State,
     pub beliefs: beliefs::State,
+    /// The recorded trace the history was read from, while no scene runs.
+    pub trace_file: Option<String>,
 }
 
 impl Default for Preview {
@@ -154,6 +157,7 @@ impl Default for Preview {
             world_view: world_view::State::default(),
             boards: boards::State::default(),
             beliefs: beliefs::State::default(),
+            trace_file: None,
         }
     }
 }
@@ -237,6 +241,7 @@ impl Preview {
             }
         };
         self.error = None;
+        self.trace_file = None;
         self.history = History::default();
         self.viewing = None;
         self.followed.clear();
@@ -251,6 +256,34 @@ impl Preview {
             behind: false,
             failed: None,
         });
+    }
+
+    /// Loads a recorded trace (`ensemble run --trace json`) into the timeline, stopping the
+    /// running scene. A file that is not a trace leaves the history as it was and says why.
+    pub fn open_trace(&mut self, path: &std::path::Path) {
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into(),
+        );
+        let read = std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| traced::read_trace(&name, &text));
+        match read {
+            Ok(history) => {
+                self.stop();
+                self.history = history;
+                // A trace opens at its start, to be scrubbed forward.
+                self.viewing = self.history.first_tick();
+                self.timeline_scroll = true;
+                self.followed.clear();
+                self.last_reload = None;
+                self.error = None;
+                self.trace_file = Some(name);
+            }
+            Err(why) => {
+                self.error = Some(format!("Cannot open the trace {}: {why}", path.display()));
+            }
+        }
     }
 
     /// Stops the running scene (its history stays to look at).
@@ -542,6 +575,11 @@ impl Preview {
         // The dock keeps the height it is given (a panel shrinks to its contents otherwise).
         ui.set_min_size(ui.available_size());
         self.toolbar(ui, analysis);
+        if let Some(e) = &self.error
+            && self.history.latest().is_some()
+        {
+            ui.label(RichText::new(e).color(theme::ERROR));
+        }
         ui.add_space(4.0);
         if self.history.latest().is_none() {
             let message = match (&self.error, self.failure()) {
@@ -835,7 +873,11 @@ impl Preview {
                         .color(theme::TEXT),
                 );
             }
+            let trace_status = self.trace_file.as_ref().map(|f| format!("trace {f}"));
             let (status, color) = match &self.run {
+                None if trace_status.is_some() => {
+                    (trace_status.as_deref().unwrap_or_default(), theme::ACCENT)
+                }
                 None if self.history.latest().is_some() => ("stopped", theme::TEXT_WEAK),
                 None => ("", theme::TEXT_WEAK),
                 Some(r) if r.failed.is_some() => ("stopped", theme::ERROR),

@@ -4,7 +4,7 @@ use eframe::egui;
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use ensemble_editor::EditorApp;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -250,4 +250,18 @@ pub fn select(h: &mut Harness<'static, EditorApp>, state: &str) {
         h.state().selection().contains(state),
         "{state} not selected"
     );
+}
+
+/// Types `text` into the empty text field whose hint is `hint`.
+pub fn type_into(h: &mut Harness<'static, EditorApp>, hint: &str, text: &str) {
+    h.get_all_by_role(Role::TextInput)
+        .find(|n| n.accesskit_node().placeholder() == Some(hint))
+        .unwrap_or_else(|| panic!("no text field `{hint}`"))
+        .focus();
+    h.run_steps(2);
+    h.get_all_by_role(Role::TextInput)
+        .find(|n| n.is_focused())
+        .unwrap()
+        .type_text(text);
+    settle(h);
 }
