@@ -1,5 +1,6 @@
 //! The preview showing a scene it does not run (egui_kittest): a recorded trace opened from
-//! the File menu's "Open trace…", scrubbed through.
+//! the File menu's "Open trace…", scrubbed through; a game attached over the inspection
+//! protocol (`ensemble run --inspect`, run in-process on a thread as the CLI tests do).
 
 use eframe::egui;
 use egui::Key;
@@ -7,10 +8,14 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use ensemble_editor::EditorApp;
 use ensemble_editor::preview::Preview;
+use ensemble_runtime::trace::EventKind;
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Sender, channel};
+use std::time::Duration;
 
 mod support;
-use support::app::{harness, sample_copy, settle, type_into};
+use support::app::{harness, sample_copy, samples, settle, type_into, type_over, until};
 
 fn preview<'a>(h: &'a Harness<'static, EditorApp>) -> &'a Preview {
     &h.state().session().unwrap().preview
@@ -94,4 +99,117 @@ fn a_malformed_trace_is_refused_with_its_line_number() {
     assert!(shown.contains("broken.jsonl: line 4: "), "{shown}");
     // The trace shown before stays.
     assert_eq!(preview(&h).history.event_total(), events);
+}
+
+/// The lines a running command writes, sent down a channel as they come.
+struct Lines {
+    partial: Vec<u8>,
+    to: Sender<String>,
+}
+
+impl Write for Lines {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.partial.extend_from_slice(buf);
+        while let Some(end) = self.partial.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.partial.drain(..=end).collect();
+            let _ = self
+                .to
+                .send(String::from_utf8_lossy(&line[..end]).into_owned());
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `ensemble run samples/airport --scene ticket-counter --inspect 127.0.0.1:0 --inspect-wait`
+/// on a thread of its own (it ends with the test process); the address it serves.
+fn serve_ticket_counter() -> String {
+    let (err_tx, err) = channel();
+    let project = samples().join("airport").display().to_string();
+    std::thread::spawn(move || {
+        let args = [
+            "ensemble",
+            "run",
+            &project,
+            "--scene",
+            "ticket-counter",
+            "--ticks",
+            "100000",
+            "--speed",
+            "4",
+            "--inspect",
+            "127.0.0.1:0",
+            "--inspect-wait",
+        ];
+        let mut io = ensemble_compiler::cli::Io {
+            out: &mut std::io::sink(),
+            err: &mut Lines {
+                partial: Vec::new(),
+                to: err_tx,
+            },
+            color: false,
+        };
+        ensemble_compiler::cli::run(args.map(String::from), &mut io)
+    });
+    let announced = err
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the game says where it serves");
+    announced
+        .strip_prefix("inspecting on ")
+        .unwrap_or_else(|| panic!("stderr says where: {announced}"))
+        .to_string()
+}
+
+#[test]
+fn the_preview_attaches_to_a_running_game_and_follows_its_trace() {
+    let address = serve_ticket_counter();
+    let dir = sample_copy("airport");
+    let mut h = harness(EditorApp::open(dir.path()));
+    h.get_by_label("Preview").click();
+    settle(&mut h);
+    let remembered = preview(&h).attach_address.clone();
+    type_over(&mut h, &remembered, &address);
+    h.get_by_label("Attach").click();
+    settle(&mut h);
+    assert!(preview(&h).is_attached());
+    // The game waits (--inspect-wait): its agents are there, from its hello and snapshot.
+    until(&mut h, "the game's agents", |h| {
+        preview(h)
+            .history
+            .latest()
+            .is_some_and(|s| s.agent("seller").is_some_and(|a| !a.states.is_empty()))
+    });
+    h.get_by_label("game paused");
+    assert_eq!(preview(&h).history.event_total(), 0);
+    // Play resumes the game: its trace arrives, the seller sets off.
+    h.get_by_label("▶ Play").click();
+    until(&mut h, "the game running", |h| preview(h).is_playing());
+    until(&mut h, "the seller's trace", |h| {
+        preview(h).history.events().any(|(_, e)| {
+            e.agent.as_deref() == Some("seller") && matches!(e.kind, EventKind::Exit { .. })
+        })
+    });
+    h.get_by_label("game running");
+    let seller = |h: &Harness<'static, EditorApp>| {
+        preview(h)
+            .history
+            .latest()
+            .unwrap()
+            .agent("seller")
+            .unwrap()
+            .states
+            .clone()
+    };
+    assert!(!seller(&h).is_empty());
+    // Pause stops the game; the editor hears it.
+    h.get_by_label("⏸ Pause").click();
+    until(&mut h, "the game paused", |h| !preview(h).is_playing());
+    settle(&mut h);
+    h.get_by_label("game paused");
+    let tick = preview(&h).history.latest().unwrap().tick;
+    std::thread::sleep(Duration::from_millis(300));
+    settle(&mut h);
+    assert_eq!(preview(&h).history.latest().unwrap().tick, tick, "paused");
 }

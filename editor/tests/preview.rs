@@ -11,35 +11,15 @@ use egui_kittest::kittest::Queryable;
 use ensemble_editor::EditorApp;
 use ensemble_editor::preview::Preview;
 use ensemble_runtime::trace::{EventKind, TraceEvent};
-use std::time::{Duration, Instant};
 
 mod support;
 use support::app::{
     choose_showing as choose, find, harness, sample_copy, select, settle, type_into, type_over,
+    until,
 };
-
-const TIMEOUT: Duration = Duration::from_secs(90);
 
 fn preview<'a>(h: &'a Harness<'static, EditorApp>) -> &'a Preview {
     &h.state().session().unwrap().preview
-}
-
-/// Steps the UI in real time until `done` holds.
-fn until(
-    h: &mut Harness<'static, EditorApp>,
-    what: &str,
-    done: impl Fn(&Harness<'static, EditorApp>) -> bool,
-) {
-    let start = Instant::now();
-    while !done(h) {
-        assert!(
-            start.elapsed() < TIMEOUT,
-            "timed out waiting for {what}; {}",
-            preview(h).failure().unwrap_or("the scene is still running")
-        );
-        std::thread::sleep(Duration::from_millis(10));
-        h.step();
-    }
 }
 
 fn tick(h: &Harness<'static, EditorApp>) -> u64 {

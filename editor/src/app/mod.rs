@@ -110,6 +110,9 @@ impl EditorApp {
                 recent::remember(d, &mut self.recent, &s.project.root);
             }
         }
+        if let Some(s) = self.session.as_mut() {
+            s.preview.with_config(dir.clone());
+        }
         self.config = dir;
         self
     }
@@ -118,7 +121,9 @@ impl EditorApp {
         match Project::open(root) {
             Ok(project) => {
                 let recovered = recovery::find(&project.root);
-                self.session = Some(Session::new(project));
+                let mut session = Session::new(project);
+                session.preview.with_config(self.config.clone());
+                self.session = Some(session);
                 self.load_error = None;
                 self.modal = recovered.map(Modal::Recovery);
                 if let Some(d) = &self.config {

@@ -20,6 +20,7 @@
 //! the new one starts); a save is answered exactly once (reload or refusal), by the compile of
 //! the generation that was current when it was saved, or a later one.
 
+pub mod attached;
 pub mod beliefs;
 pub mod boards;
 pub mod live;
@@ -72,6 +73,8 @@ struct Run {
     playing: bool,
     behind: bool,
     failed: Option<String>,
+    /// A game attached over the inspection protocol, not the editor's own scene.
+    attached: bool,
 }
 
 /// A save waiting for the compile of its generation.
@@ -128,6 +131,12 @@ pub struct Preview {
     pub beliefs: beliefs::State,
     /// The recorded trace the history was read from, while no scene runs.
     pub trace_file: Option<String>,
+    /// The game address to attach to (host:port), as last typed.
+    pub attach_address: String,
+    /// The last thing the attached game said that was not a reply.
+    pub game_note: Option<String>,
+    /// The editor's config folder, where the game address is remembered (tests leave it unset).
+    pub config: Option<std::path::PathBuf>,
 }
 
 impl Default for Preview {
@@ -158,6 +167,9 @@ impl Default for Preview {
             boards: boards::State::default(),
             beliefs: beliefs::State::default(),
             trace_file: None,
+            attach_address: "127.0.0.1:7878".into(),
+            game_note: None,
+            config: None,
         }
     }
 }
@@ -240,12 +252,7 @@ impl Preview {
                 return;
             }
         };
-        self.error = None;
-        self.trace_file = None;
-        self.history = History::default();
-        self.viewing = None;
-        self.followed.clear();
-        self.last_reload = None;
+        self.begin();
         let worker = Worker::start(program, scene.clone(), self.seed, self.speed, play);
         self.run = Some(Run {
             worker,
@@ -255,7 +262,59 @@ impl Preview {
             playing: play,
             behind: false,
             failed: None,
+            attached: false,
         });
+    }
+
+    /// Forgets what was shown, for a new source (a scene, a game).
+    fn begin(&mut self) {
+        self.error = None;
+        self.trace_file = None;
+        self.game_note = None;
+        self.history = History::default();
+        self.viewing = None;
+        self.followed.clear();
+        self.last_reload = None;
+    }
+
+    /// Attaches the preview to the game serving the inspection protocol at `attach_address`:
+    /// the views show the game, saving pushes the program to it.
+    pub fn attach(&mut self) {
+        self.stop();
+        let address = self.attach_address.trim().to_string();
+        if let Some(dir) = &self.config {
+            crate::recent::remember_game_address(dir, &address);
+        }
+        self.begin();
+        self.run = Some(Run {
+            worker: Worker::attach(address.clone()),
+            scene: format!("game at {address}"),
+            seed: self.seed,
+            world: None,
+            playing: false,
+            behind: false,
+            failed: None,
+            attached: true,
+        });
+    }
+
+    /// Remembers the game address in `config` (the editor's config folder), starting from
+    /// the one remembered there.
+    pub fn with_config(&mut self, config: Option<std::path::PathBuf>) {
+        if let Some(address) = config.as_deref().and_then(crate::recent::load_game_address) {
+            self.attach_address = address;
+        }
+        self.config = config;
+    }
+
+    /// Whether the preview shows an attached game (rather than its own scene).
+    pub fn is_attached(&self) -> bool {
+        self.run.as_ref().is_some_and(|r| r.attached)
+    }
+
+    /// Sends a protocol request (a breakpoint) to the attached game.
+    pub fn request(&mut self, message: ensemble_runtime::inspect::protocol::ToolMessage) {
+        self.send(Command::Protocol(message));
     }
 
     /// Loads a recorded trace (`ensemble run --trace json`) into the timeline, stopping the
@@ -379,6 +438,8 @@ impl Preview {
                         });
                     }
                     WorkerReport::Behind(b) => run.behind = b,
+                    WorkerReport::Playing(p) => run.playing = p,
+                    WorkerReport::Note(n) => self.game_note = Some(n),
                     WorkerReport::Failed(why) => {
                         run.failed = Some(why);
                         run.playing = false;
@@ -795,7 +856,10 @@ impl Preview {
             let playing = self.is_playing();
             let play = if playing { "⏸ Pause" } else { "▶ Play" };
             if ui
-                .add_enabled(self.scene.is_some(), egui::Button::new(play))
+                .add_enabled(
+                    self.scene.is_some() || self.is_attached(),
+                    egui::Button::new(play),
+                )
                 .on_hover_text(if playing {
                     "Pause the scene"
                 } else {
@@ -810,7 +874,10 @@ impl Preview {
                 }
             }
             if ui
-                .add_enabled(self.scene.is_some(), egui::Button::new("⏭ Step"))
+                .add_enabled(
+                    self.scene.is_some() || self.is_attached(),
+                    egui::Button::new("⏭ Step"),
+                )
                 .on_hover_text("Pause and run one tick (Shift: ten)")
                 .clicked()
             {
@@ -862,6 +929,22 @@ impl Preview {
                 self.stop();
             }
             ui.separator();
+            ui.add(
+                egui::TextEdit::singleline(&mut self.attach_address)
+                    .hint_text("game address")
+                    .desired_width(130.0),
+            )
+            .on_hover_text(
+                "host:port of a game serving the inspection protocol (ensemble run --inspect)",
+            );
+            if ui
+                .button("Attach")
+                .on_hover_text("Show the running game here; saving pushes the program to it")
+                .clicked()
+            {
+                self.attach();
+            }
+            ui.separator();
             if let Some(s) = self.history.latest() {
                 let seed = self
                     .run
@@ -881,6 +964,8 @@ impl Preview {
                 None if self.history.latest().is_some() => ("stopped", theme::TEXT_WEAK),
                 None => ("", theme::TEXT_WEAK),
                 Some(r) if r.failed.is_some() => ("stopped", theme::ERROR),
+                Some(r) if r.attached && r.playing => ("game running", theme::OK),
+                Some(r) if r.attached => ("game paused", theme::TEXT_WEAK),
                 Some(r) if r.playing && r.behind => ("slower than real time", theme::WARNING),
                 Some(r) if r.playing => ("running", theme::OK),
                 Some(_) => ("paused", theme::TEXT_WEAK),
@@ -892,6 +977,9 @@ impl Preview {
             let status = ui.label(RichText::new(status).color(color));
             if let Some(f) = self.failure() {
                 status.on_hover_text(f);
+            }
+            if let Some(note) = &self.game_note {
+                ui.label(RichText::new(note).color(theme::WARNING));
             }
             if self.pending.is_some() {
                 ui.label(RichText::new("reloading…").color(theme::ACCENT));

@@ -60,6 +60,46 @@ impl TracedScene {
         &mut self.agents[i]
     }
 
+    pub fn world(&self) -> Arc<WorldInfo> {
+        self.world.clone()
+    }
+
+    /// An agent the game names (in its `hello`), before any event about it.
+    pub fn join(&mut self, name: &str) {
+        self.agent(&Arc::from(name));
+    }
+
+    /// An agent's stack as the game reports it in a `snapshot` (root first).
+    pub fn set_states<'a>(&mut self, name: &str, states: impl Iterator<Item = (&'a str, &'a str)>) {
+        let states = states
+            .map(|(machine, state)| ActiveState {
+                machine: machine.into(),
+                state: state.into(),
+            })
+            .collect();
+        self.agent(&Arc::from(name)).states = states;
+    }
+
+    /// Sends the snapshot of `tick` (at `time` seconds) with its events as the worker's
+    /// report; false if the editor has gone.
+    pub fn send_tick(
+        &mut self,
+        (tick, time): (u64, f64),
+        events: Vec<TraceEvent>,
+        out: &std::sync::mpsc::SyncSender<super::worker::Report>,
+    ) -> bool {
+        for e in &events {
+            self.apply(e);
+        }
+        let (snapshot, bytes) = self.snapshot(tick, time);
+        out.send(super::worker::Report::Tick {
+            snapshot,
+            bytes,
+            events,
+        })
+        .is_ok()
+    }
+
     /// Applies one event to the agents.
     pub fn apply(&mut self, e: &TraceEvent) {
         let Some(name) = &e.agent else {

@@ -265,3 +265,25 @@ pub fn type_into(h: &mut Harness<'static, EditorApp>, hint: &str, text: &str) {
         .type_text(text);
     settle(h);
 }
+
+/// How long a test waits for a preview running in real time.
+pub const TIMEOUT: Duration = Duration::from_secs(90);
+
+/// Steps the UI in real time until `done` holds.
+pub fn until(
+    h: &mut Harness<'static, EditorApp>,
+    what: &str,
+    done: impl Fn(&Harness<'static, EditorApp>) -> bool,
+) {
+    let start = Instant::now();
+    while !done(h) {
+        let preview = &h.state().session().unwrap().preview;
+        assert!(
+            start.elapsed() < TIMEOUT,
+            "timed out waiting for {what}; {}",
+            preview.failure().unwrap_or("the scene is still running")
+        );
+        std::thread::sleep(Duration::from_millis(10));
+        h.step();
+    }
+}
