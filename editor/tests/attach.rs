@@ -15,7 +15,9 @@ use std::sync::mpsc::{Sender, channel};
 use std::time::Duration;
 
 mod support;
-use support::app::{harness, sample_copy, samples, settle, type_into, type_over, until};
+use support::app::{
+    click_with, find, harness, sample_copy, samples, select, settle, type_into, type_over, until,
+};
 
 fn preview<'a>(h: &'a Harness<'static, EditorApp>) -> &'a Preview {
     &h.state().session().unwrap().preview
@@ -139,6 +141,8 @@ fn serve_ticket_counter() -> String {
             "100000",
             "--speed",
             "4",
+            "--seed",
+            "7",
             "--inspect",
             "127.0.0.1:0",
             "--inspect-wait",
@@ -162,8 +166,8 @@ fn serve_ticket_counter() -> String {
         .to_string()
 }
 
-#[test]
-fn the_preview_attaches_to_a_running_game_and_follows_its_trace() {
+/// The airport open, its preview attached to a ticket counter game that waits (--inspect-wait).
+fn attached() -> (tempfile::TempDir, Harness<'static, EditorApp>) {
     let address = serve_ticket_counter();
     let dir = sample_copy("airport");
     let mut h = harness(EditorApp::open(dir.path()));
@@ -181,10 +185,16 @@ fn the_preview_attaches_to_a_running_game_and_follows_its_trace() {
             .latest()
             .is_some_and(|s| s.agent("seller").is_some_and(|a| !a.states.is_empty()))
     });
+    (dir, h)
+}
+
+#[test]
+fn the_preview_attaches_to_a_running_game_and_follows_its_trace() {
+    let (_dir, mut h) = attached();
     h.get_by_label("game paused");
     assert_eq!(preview(&h).history.event_total(), 0);
     // Play resumes the game: its trace arrives, the seller sets off.
-    h.get_by_label("▶ Play").click();
+    h.get_by_label("▶ Resume").click();
     until(&mut h, "the game running", |h| preview(h).is_playing());
     until(&mut h, "the seller's trace", |h| {
         preview(h).history.events().any(|(_, e)| {
@@ -212,4 +222,70 @@ fn the_preview_attaches_to_a_running_game_and_follows_its_trace() {
     std::thread::sleep(Duration::from_millis(300));
     settle(&mut h);
     assert_eq!(preview(&h).history.latest().unwrap().tick, tick, "paused");
+}
+
+#[test]
+fn a_breakpoint_on_a_state_pauses_the_game_and_step_goes_on() {
+    let (_dir, mut h) = attached();
+    // Toggled on the state's node in the graph: a red dot, listed in the Breakpoints pane.
+    find(&mut h, "StandSellTicket");
+    h.run_steps(8);
+    assert_eq!(h.state().current_machine_name(), Some("StandSellTicket"));
+    h.key_press(Key::Escape);
+    settle(&mut h);
+    select(&mut h, "TalkStateMachine");
+    // The node's menu opens on its frame (its title is a label of its own).
+    let node = h
+        .state()
+        .session()
+        .unwrap()
+        .graph
+        .state_rect("TalkStateMachine")
+        .unwrap();
+    click_with(
+        &mut h,
+        node.left_top() + egui::vec2(4.0, 4.0),
+        egui::PointerButton::Secondary,
+    );
+    settle(&mut h);
+    h.get_by_label("Toggle breakpoint").click();
+    settle(&mut h);
+    assert_eq!(
+        preview(&h).breakpoints,
+        [(
+            "StandSellTicket".to_string(),
+            "TalkStateMachine".to_string()
+        )]
+    );
+    h.get_by_label("Breakpoints").click();
+    settle(&mut h);
+    h.get_by_label("StandSellTicket/TalkStateMachine");
+    // Resumed, the game stops at the tick the recorded trace has the seller enter it.
+    h.get_by_label("▶ Resume").click();
+    until(&mut h, "the game running", |h| preview(h).is_playing());
+    until(&mut h, "the breakpoint", |h| {
+        !preview(h).is_playing() && preview(h).game_note.is_some()
+    });
+    settle(&mut h);
+    let note = preview(&h).game_note.clone().unwrap();
+    assert!(
+        note.starts_with("stopped at the breakpoint StandSellTicket/TalkStateMachine"),
+        "{note}"
+    );
+    h.get_by_label(&note);
+    let latest = preview(&h).history.latest().unwrap();
+    assert_eq!(latest.tick, 391);
+    assert_eq!(
+        &*latest.agent("seller").unwrap().states[0].state,
+        "TalkStateMachine"
+    );
+    // Step: one tick more, paused again.
+    h.get_by_label("⏭ Step").click();
+    until(&mut h, "the step", |h| {
+        preview(h).history.latest().is_some_and(|s| s.tick == 392)
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    settle(&mut h);
+    assert!(!preview(&h).is_playing());
+    assert_eq!(preview(&h).history.latest().unwrap().tick, 392);
 }

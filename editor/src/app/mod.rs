@@ -817,11 +817,13 @@ impl EditorApp {
         let d = &s.project.docs[doc];
         let Some(m) = d.state.machine() else { return };
         let live = s.preview.live(&m.name);
+        let breakpoints = s.preview.breakpoints_in(&m.name);
         let cx = GraphCx {
             names: &s.names,
             diagnostics,
             lines: &s.lines,
             live: live.as_ref(),
+            breakpoints: &breakpoints,
         };
         let out = s.graph.show(ui, doc, m, &d.state.layout, &cx);
         if !out.ops.is_empty() {
@@ -835,6 +837,10 @@ impl EditorApp {
         }
         if out.copy {
             actions.push(Action::Copy);
+        }
+        if let Some(state) = out.breakpoint {
+            let machine = m.name.clone();
+            s.preview.toggle_breakpoint(&machine, &state);
         }
     }
 

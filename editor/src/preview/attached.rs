@@ -7,7 +7,8 @@
 use super::traced::TracedScene;
 use super::worker::{Command, Report};
 use ensemble_runtime::inspect::protocol::{
-    FromGame, GameMessage, PROTOCOL_VERSION, ToolMessage, base64, decode_from_game, encode,
+    Breakpoint, FromGame, GameMessage, PROTOCOL_VERSION, ToolMessage, base64, decode_from_game,
+    encode,
 };
 use ensemble_runtime::trace::TraceEvent;
 use std::collections::VecDeque;
@@ -178,9 +179,26 @@ fn read(stream: TcpStream, asked: Asked, out: SyncSender<Report>) {
                         tick.0 = t;
                         ok = s.send_tick(tick, Vec::new(), &out);
                     }
-                    GameMessage::Paused { tick: t, .. } => {
+                    GameMessage::Paused {
+                        tick: t,
+                        breakpoint,
+                        event,
+                        ..
+                    } => {
                         tick.0 = t;
                         ok = ok && out.send(Report::Playing(false)).is_ok();
+                        if let Some(b) = breakpoint {
+                            let what = event
+                                .and_then(|e| TraceEvent::from_json(&e.to_string()).ok())
+                                .map_or(String::new(), |e| format!(": {}", e.to_text().trim()));
+                            ok = ok
+                                && out
+                                    .send(Report::Note(format!(
+                                        "stopped at the breakpoint {}{what}",
+                                        breakpoint_name(&b)
+                                    )))
+                                    .is_ok();
+                        }
                     }
                     GameMessage::Resumed { .. } => {
                         ok = ok && out.send(Report::Playing(true)).is_ok()
@@ -217,4 +235,13 @@ fn read(stream: TcpStream, asked: Asked, out: SyncSender<Report>) {
         }
     };
     let _ = out.send(Report::Failed(why));
+}
+
+/// A breakpoint as the Breakpoints pane names it.
+fn breakpoint_name(b: &Breakpoint) -> String {
+    match b {
+        Breakpoint::State { machine, state, .. } => format!("{machine}/{state}"),
+        Breakpoint::Rule { action, .. } => format!("rule {action}"),
+        Breakpoint::Message { name, .. } => format!("message {name}"),
+    }
 }

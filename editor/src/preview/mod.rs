@@ -37,6 +37,7 @@ use crate::theme;
 use eframe::egui;
 use egui::{Color32, Panel, RichText, Ui};
 use ensemble_runtime::Program;
+use ensemble_runtime::inspect::protocol::{Breakpoint, ToolMessage, When};
 use ensemble_runtime::trace::EventKind;
 use ensemble_sim::simulation::SceneKind;
 use snapshot::{History, Snapshot, WorldInfo};
@@ -62,6 +63,7 @@ pub enum Pane {
     Blackboards,
     Transcript,
     Agent,
+    Breakpoints,
 }
 
 /// A scene running on its worker.
@@ -137,6 +139,8 @@ pub struct Preview {
     pub game_note: Option<String>,
     /// The editor's config folder, where the game address is remembered (tests leave it unset).
     pub config: Option<std::path::PathBuf>,
+    /// Breakpoints on states, (machine, state): sent to a game when attaching and when toggled.
+    pub breakpoints: Vec<(String, String)>,
 }
 
 impl Default for Preview {
@@ -170,6 +174,7 @@ impl Default for Preview {
             attach_address: "127.0.0.1:7878".into(),
             game_note: None,
             config: None,
+            breakpoints: Vec::new(),
         }
     }
 }
@@ -296,6 +301,11 @@ impl Preview {
             failed: None,
             attached: true,
         });
+        // Sent after the hello: the game pauses on them from its next tick.
+        for (machine, state) in self.breakpoints.clone() {
+            let breakpoint = state_breakpoint(&machine, &state);
+            self.request(ToolMessage::Break { breakpoint });
+        }
     }
 
     /// Remembers the game address in `config` (the editor's config folder), starting from
@@ -307,13 +317,43 @@ impl Preview {
         self.config = config;
     }
 
+    /// The states of `machine` with a breakpoint.
+    pub fn breakpoints_in(&self, machine: &str) -> Vec<String> {
+        self.breakpoints
+            .iter()
+            .filter(|(m, _)| m == machine)
+            .map(|(_, s)| s.clone())
+            .collect()
+    }
+
+    /// Sets or removes the breakpoint on `machine`'s `state`; an attached game is told.
+    pub fn toggle_breakpoint(&mut self, machine: &str, state: &str) {
+        let key = (machine.to_string(), state.to_string());
+        let set = !self.breakpoints.contains(&key);
+        if set {
+            self.breakpoints.push(key);
+        } else {
+            self.breakpoints.retain(|b| *b != key);
+        }
+        if self.is_attached() {
+            let breakpoint = state_breakpoint(machine, state);
+            self.request(if set {
+                ToolMessage::Break { breakpoint }
+            } else {
+                ToolMessage::Clear {
+                    breakpoint: Some(breakpoint),
+                }
+            });
+        }
+    }
+
     /// Whether the preview shows an attached game (rather than its own scene).
     pub fn is_attached(&self) -> bool {
         self.run.as_ref().is_some_and(|r| r.attached)
     }
 
     /// Sends a protocol request (a breakpoint) to the attached game.
-    pub fn request(&mut self, message: ensemble_runtime::inspect::protocol::ToolMessage) {
+    pub fn request(&mut self, message: ToolMessage) {
         self.send(Command::Protocol(message));
     }
 
@@ -438,7 +478,13 @@ impl Preview {
                         });
                     }
                     WorkerReport::Behind(b) => run.behind = b,
-                    WorkerReport::Playing(p) => run.playing = p,
+                    WorkerReport::Playing(p) => {
+                        run.playing = p;
+                        if p {
+                            // Going on: what stopped it is past.
+                            self.game_note = None;
+                        }
+                    }
                     WorkerReport::Note(n) => self.game_note = Some(n),
                     WorkerReport::Failed(why) => {
                         run.failed = Some(why);
@@ -704,6 +750,7 @@ impl Preview {
                 (Pane::Blackboards, "Blackboards"),
                 (Pane::Transcript, "Transcript"),
                 (Pane::Agent, "Agent"),
+                (Pane::Breakpoints, "Breakpoints"),
             ] {
                 if pane == Pane::Blackboards && !boards {
                     continue;
@@ -718,6 +765,40 @@ impl Preview {
             Pane::Blackboards => boards::show(self, ui),
             Pane::Transcript => transcript::show(self, ui),
             Pane::Agent => self.agent_ui(ui),
+            Pane::Breakpoints => self.breakpoints_ui(ui),
+        }
+    }
+
+    /// The breakpoints set, each with a button to remove it.
+    fn breakpoints_ui(&mut self, ui: &mut Ui) {
+        if self.breakpoints.is_empty() {
+            ui.label(
+                RichText::new("None. Right-click a state in the graph: Toggle breakpoint.")
+                    .color(theme::TEXT_WEAK),
+            );
+        }
+        let mut removed = None;
+        for (machine, state) in &self.breakpoints {
+            ui.horizontal(|ui| {
+                ui.label(RichText::new("●").color(theme::ERROR));
+                ui.label(format!("{machine}/{state}"));
+                if ui
+                    .small_button("✕")
+                    .on_hover_text("Remove this breakpoint")
+                    .clicked()
+                {
+                    removed = Some((machine.clone(), state.clone()));
+                }
+            });
+        }
+        if let Some((machine, state)) = removed {
+            self.toggle_breakpoint(&machine, &state);
+        }
+        if !self.is_attached() && !self.breakpoints.is_empty() {
+            ui.label(
+                RichText::new("They pause a game the preview is attached to.")
+                    .color(theme::TEXT_WEAK),
+            );
         }
     }
 
@@ -854,7 +935,11 @@ impl Preview {
                 .response
                 .on_hover_text("The scene to run");
             let playing = self.is_playing();
-            let play = if playing { "⏸ Pause" } else { "▶ Play" };
+            let play = match (playing, self.is_attached()) {
+                (true, _) => "⏸ Pause",
+                (false, true) => "▶ Resume",
+                (false, false) => "▶ Play",
+            };
             if ui
                 .add_enabled(
                     self.scene.is_some() || self.is_attached(),
@@ -1068,6 +1153,16 @@ impl Preview {
                 ));
             }
         });
+    }
+}
+
+/// A breakpoint on entering or leaving `machine`'s `state`, for any agent.
+fn state_breakpoint(machine: &str, state: &str) -> Breakpoint {
+    Breakpoint::State {
+        machine: machine.to_string(),
+        state: state.to_string(),
+        when: When::Both,
+        agent: None,
     }
 }
 

@@ -110,12 +110,17 @@ pub fn click(h: &mut Harness<'static, EditorApp>, label: &str) {
 }
 
 pub fn click_at<S>(h: &mut Harness<'static, S>, pos: egui::Pos2) {
+    click_with(h, pos, egui::PointerButton::Primary);
+}
+
+/// Clicks `button` at `pos` (the secondary button opens context menus).
+pub fn click_with<S>(h: &mut Harness<'static, S>, pos: egui::Pos2, button: egui::PointerButton) {
     h.hover_at(pos);
     h.run_steps(2);
     for pressed in [true, false] {
         h.event(egui::Event::PointerButton {
             pos,
-            button: egui::PointerButton::Primary,
+            button,
             pressed,
             modifiers: Modifiers::NONE,
         });
