@@ -1096,8 +1096,7 @@ impl SnarlViewer<GNode> for Viewer<'_> {
                 let look = Look::of(ops::code(s), self.cx.names);
                 ui.horizontal(|ui| {
                     if self.cx.breakpoints.contains(&s.name) {
-                        ui.label(RichText::new("●").color(theme::ERROR))
-                            .on_hover_text("Breakpoint: an attached game pauses when an agent enters or leaves this state");
+                        crate::preview::breakpoint_dot(ui).on_hover_text("Breakpoint: an attached game pauses when an agent enters or leaves this state");
                     }
                     let r = clickable(
                         ui,

@@ -687,6 +687,11 @@ impl Preview {
         {
             ui.label(RichText::new(e).color(theme::ERROR));
         }
+        // What stopped the attached game, on a line of its own (a long event must not push
+        // the toolbar's controls away).
+        if let Some(note) = &self.game_note {
+            ui.add(egui::Label::new(RichText::new(note).color(theme::WARNING)).truncate());
+        }
         ui.add_space(4.0);
         if self.history.latest().is_none() {
             let message = match (&self.error, self.failure()) {
@@ -780,7 +785,7 @@ impl Preview {
         let mut removed = None;
         for (machine, state) in &self.breakpoints {
             ui.horizontal(|ui| {
-                ui.label(RichText::new("●").color(theme::ERROR));
+                breakpoint_dot(ui);
                 ui.label(format!("{machine}/{state}"));
                 if ui
                     .small_button("✕")
@@ -1063,9 +1068,7 @@ impl Preview {
             if let Some(f) = self.failure() {
                 status.on_hover_text(f);
             }
-            if let Some(note) = &self.game_note {
-                ui.label(RichText::new(note).color(theme::WARNING));
-            }
+
             if self.pending.is_some() {
                 ui.label(RichText::new("reloading…").color(theme::ACCENT));
             } else if let Some(n) = &self.last_reload
@@ -1154,6 +1157,13 @@ impl Preview {
             }
         });
     }
+}
+
+/// The red dot that marks a breakpoint (drawn: the UI font has no filled circle).
+pub fn breakpoint_dot(ui: &mut Ui) -> egui::Response {
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+    ui.painter().circle_filled(rect.center(), 4.5, theme::ERROR);
+    response
 }
 
 /// A breakpoint on entering or leaving `machine`'s `state`, for any agent.
