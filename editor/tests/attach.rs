@@ -289,3 +289,24 @@ fn a_breakpoint_on_a_state_pauses_the_game_and_step_goes_on() {
     assert!(!preview(&h).is_playing());
     assert_eq!(preview(&h).history.latest().unwrap().tick, 392);
 }
+
+#[test]
+fn a_change_to_the_project_is_pushed_to_the_attached_game() {
+    let (dir, mut h) = attached();
+    // Changed on disk (the same path as a save): compiled and sent as `reload`.
+    let file = dir.path().join("machines/StandSellTicket.machine.ron");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, format!("{text}\n// tuned in the game\n")).unwrap();
+    until(&mut h, "the game's answer", |h| {
+        preview(h).last_reload.is_some()
+    });
+    let note = preview(&h).last_reload.as_ref().unwrap();
+    assert!(note.ok, "{}", note.summary);
+    // The game's trace says so too: a reload event, in the timeline.
+    until(&mut h, "the reload in the trace", |h| {
+        preview(h)
+            .history
+            .events()
+            .any(|(_, e)| matches!(e.kind, EventKind::Reload { .. }))
+    });
+}

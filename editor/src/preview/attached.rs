@@ -115,7 +115,7 @@ fn read(stream: TcpStream, asked: Asked, out: SyncSender<Report>) {
     let mut lines = BufReader::new(stream);
     let mut scene: Option<TracedScene> = None;
     // The tick being received and its events (a tick's snapshot goes when the next begins,
-    // or when the game says something else, such as `paused`).
+    // when the game says something else, such as `paused`, or when nothing more waits).
     let mut tick = (0u64, 0.0f64);
     let mut events: Vec<TraceEvent> = Vec::new();
     let mut line = Vec::new();
@@ -230,6 +230,13 @@ fn read(stream: TcpStream, asked: Asked, out: SyncSender<Report>) {
                 ok
             }
         };
+        // Nothing more waiting: what arrived of this tick is shown now, not when the next
+        // tick begins (a paused game sends no next tick). More of it later records the tick
+        // again, and the later snapshot answers for it.
+        let sent = sent
+            && (events.is_empty()
+                || !lines.buffer().is_empty()
+                || s.send_tick(tick, std::mem::take(&mut events), &out));
         if !sent {
             return;
         }
