@@ -309,4 +309,17 @@ fn a_change_to_the_project_is_pushed_to_the_attached_game() {
             .events()
             .any(|(_, e)| matches!(e.kind, EventKind::Reload { .. }))
     });
+    // A change that does not compile is refused in the editor; nothing reaches the game.
+    std::fs::write(&file, "this is not a machine").unwrap();
+    until(&mut h, "the refusal", |h| {
+        preview(h).last_reload.as_ref().is_some_and(|n| !n.ok)
+    });
+    let note = preview(&h).last_reload.as_ref().unwrap();
+    assert!(
+        note.summary.contains("StandSellTicket.machine.ron"),
+        "{}",
+        note.summary
+    );
+    h.get_by_label_contains("save refused");
+    assert!(preview(&h).is_attached() && preview(&h).failure().is_none());
 }

@@ -75,11 +75,9 @@ pub fn run(address: &str, commands: Receiver<Command>, out: SyncSender<Report>) 
                     program: base64::encode(&program.to_bytes()),
                 }
             }
-            Command::Reject { .. } => {
-                // Nothing reaches the game: it goes on with the program it has, as a
-                // simulated scene does; the refusal shows in the diagnostics.
-                continue;
-            }
+            // The editor answers a save that does not compile itself (`answer_pending`):
+            // nothing reaches the game, which goes on with the program it has.
+            Command::Reject { .. } => continue,
             Command::Protocol(message) => message,
             // The game keeps its own clock; a player line is the game's to take.
             Command::Speed(_) | Command::Say(_) => continue,

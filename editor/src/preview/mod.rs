@@ -582,6 +582,19 @@ impl Preview {
             return;
         };
         let p = self.pending.take().expect("checked");
+        if self.is_attached()
+            && let Err(why) = program_of(report)
+        {
+            // Nothing reaches the game, which goes on with the program it has: the refusal is
+            // the editor's to show.
+            self.last_reload = Some(ReloadNote {
+                ok: false,
+                latency: p.asked.elapsed(),
+                at: Instant::now(),
+                summary: why,
+            });
+            return;
+        }
         let command = match program_of(report) {
             Ok(program) => Command::Reload {
                 program,
