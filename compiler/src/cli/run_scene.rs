@@ -349,20 +349,8 @@ fn run_ticks(
             let _ = writeln!(io.err, "error: cannot save the scene: {e}");
             return EXIT_ERRORS;
         }
-        match snapshot.save(file) {
-            Ok(size) if !options.json => {
-                let _ = writeln!(
-                    io.err,
-                    "saved {} ({size} bytes) after tick {}",
-                    file.display(),
-                    sim.tick_count()
-                );
-            }
-            Ok(_) => {}
-            Err(e) => {
-                let _ = writeln!(io.err, "error: cannot write {}: {e}", file.display());
-                return EXIT_CANNOT_RUN;
-            }
+        if let Err(code) = write_snapshot(&snapshot, file, sim.tick_count(), options.json, io) {
+            return code;
         }
     }
     if reader_left {
@@ -398,6 +386,34 @@ fn run_ticks(
 /// Loads the changed sources and hot-reloads them into `sim`: agents keep their states, smart
 /// locations their script instances, social agents their beliefs (docs/formats/script.md,
 /// "Hot reload"); a program that does not load or link is recorded as `reload-rejected`.
+/// Writes a finished snapshot to `file` (atomically, through `SnapshotWriter::save`) and says so
+/// on stderr unless the output is JSON; `Err` carries the exit code when it cannot be written.
+/// `run` and a chat's run share it.
+pub(super) fn write_snapshot(
+    snapshot: &SnapshotWriter,
+    file: &Path,
+    tick: u64,
+    json: bool,
+    io: &mut Io<'_>,
+) -> Result<(), i32> {
+    match snapshot.save(file) {
+        Ok(size) => {
+            if !json {
+                let _ = writeln!(
+                    io.err,
+                    "saved {} ({size} bytes) after tick {tick}",
+                    file.display()
+                );
+            }
+            Ok(())
+        }
+        Err(e) => {
+            let _ = writeln!(io.err, "error: cannot write {}: {e}", file.display());
+            Err(EXIT_CANNOT_RUN)
+        }
+    }
+}
+
 pub(super) fn reload(sim: &mut Simulation, path: &Path, change: &Change, io: &mut Io<'_>) {
     match load(path, io) {
         Ok(p) => {
