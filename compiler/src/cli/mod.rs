@@ -9,7 +9,7 @@ mod import;
 mod nav;
 mod ngram;
 mod plan;
-mod run_chat;
+pub(crate) mod run_chat;
 mod run_scene;
 pub use run_scene::error_summary;
 mod watch;
