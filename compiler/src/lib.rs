@@ -14,6 +14,7 @@ pub mod back;
 pub mod cli;
 pub mod diag;
 pub mod front;
+pub mod fuzz;
 pub mod hpmm;
 pub mod ir;
 pub mod nav;

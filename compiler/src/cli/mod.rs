@@ -10,7 +10,7 @@ mod inspect;
 mod nav;
 mod ngram;
 mod plan;
-mod run_chat;
+pub(crate) mod run_chat;
 mod run_scene;
 pub use run_scene::error_summary;
 mod watch;

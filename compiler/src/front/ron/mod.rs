@@ -6,6 +6,7 @@
 
 pub mod any;
 pub mod assets;
+pub mod layout;
 pub mod locate;
 mod lower;
 pub mod nav;
