@@ -210,6 +210,34 @@ pub fn template(kind: AssetKind, name: &str, project: &Project) -> Option<AnyAss
             machines: Default::default(),
             planner: Default::default(),
         }),
+        // One test on the project's first scene, that the designer makes say something.
+        AssetKind::Test => {
+            use ensemble_compiler::content_test::asset as test;
+            let scene = project
+                .live()
+                .find_map(|(_, d)| match d.state.asset() {
+                    Some(AnyAsset::Scene(s)) => Some(s.name.clone()),
+                    _ => None,
+                })
+                .unwrap_or_default();
+            AnyAsset::Test(test::TestsAsset {
+                tests: vec![test::TestAsset {
+                    name: format!("{name}: nothing goes wrong"),
+                    scene,
+                    seeds: test::Seeds::Range(0, 9),
+                    ticks: 1000,
+                    chat: Vec::new(),
+                    events: Vec::new(),
+                    setup: Vec::new(),
+                    expect: vec![test::Expectation::Never {
+                        what: test::EventPattern {
+                            event: "error".into(),
+                            ..Default::default()
+                        },
+                    }],
+                }],
+            })
+        }
         AssetKind::Workbook | AssetKind::Pddl => return None,
     })
 }

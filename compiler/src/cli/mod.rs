@@ -12,6 +12,7 @@ mod plan;
 mod run_chat;
 mod run_scene;
 pub use run_scene::error_summary;
+mod test;
 mod watch;
 
 use crate::Compilation;
@@ -134,6 +135,8 @@ enum Command {
     },
     /// Plan on a STRIPS domain and problem (PDDL or native), validate the plan, print it.
     Plan(plan::PlanArgs),
+    /// Run the project's content tests (`*.test.ron`): every test with every seed.
+    Test(test::TestArgs),
 }
 
 /// Where the command writes. `color` adds ANSI colours to human diagnostics.
@@ -208,6 +211,7 @@ where
         Command::Watch { path, out, format } => watch::watch(&path, out, format, io),
         Command::Nav { command } => nav::run(command, io),
         Command::Plan(args) => plan::run(args, io),
+        Command::Test(args) => test::run(args, io),
         Command::Import { path, out } => import::import(&path, &out, io),
         Command::Export { path, out } => export::export(&path, &out, io),
     }
