@@ -37,7 +37,7 @@ impl<'a> Names<'a> {
     }
 
     /// Agents that can appear in the scene's trace: its agents (a conversation's social agent
-    /// and player), smart locations' proxies, and spawned agents (`east` + a number).
+    /// and player) and smart locations' proxies; spawned agents are [`Names::spawned`].
     fn agents(&self, scene: &str) -> Vec<&'a str> {
         let mut out: Vec<&str> = Vec::new();
         if let Some((_, s)) = self
@@ -58,12 +58,14 @@ impl<'a> Names<'a> {
         out
     }
 
+    /// Whether `agent` is a spawn emitter's agent: its name (one agent), or its name and a
+    /// number (`east3`).
     fn spawned(&self, agent: &str) -> bool {
         self.module.smart_locations.iter().any(|(_, l)| {
             l.spawns.iter().any(|s| {
                 agent
                     .strip_prefix(s.name.text.as_str())
-                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                    .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
             })
         })
     }

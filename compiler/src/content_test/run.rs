@@ -100,6 +100,7 @@ pub fn run_one(program: &Arc<Program>, index: usize, test: &TestAsset, seed: u64
         }
     };
     let mut trace = sim.take_events();
+    result.reached.note_beliefs(&sim);
     let mut lines = test.chat.iter();
     for tick in 1..=test.ticks {
         for e in &test.events {
