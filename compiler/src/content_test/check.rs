@@ -10,6 +10,10 @@ use crate::front::ron::{AssetKind, Locator, parse};
 use crate::ir::Module;
 use crate::source::SourceMap;
 
+/// The most seeds one test runs with (a range such as `Range(0, 18446744073709551615)` is a
+/// slip, not a plan).
+pub const MAX_SEEDS: u64 = 100_000;
+
 /// A test that passed its checks, with where it is written.
 #[derive(Clone, Debug)]
 pub struct ContentTest {
@@ -213,11 +217,18 @@ impl Check<'_, '_> {
                 "0 ticks",
             );
         }
-        if test.seeds.count() == 0 {
+        let seeds = test.seeds.count();
+        if seeds == 0 {
             self.invalid(
                 &[Seg::Field("seeds")],
                 "a test runs with at least one seed".into(),
                 "no seeds",
+            );
+        } else if seeds > MAX_SEEDS {
+            self.invalid(
+                &[Seg::Field("seeds")],
+                format!("{seeds} seeds: a test runs with at most {MAX_SEEDS}"),
+                "too many seeds",
             );
         }
         let chat = self.names.is_chat(self.scene);

@@ -13,9 +13,11 @@ use ensemble_sim::{ForcedOutcome, Simulation};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// How many trace lines a failure shows before the failing tick's first event, and from it on.
+/// How many trace lines a failure shows: before the failing tick, of the failing tick at
+/// most, and after it.
 const CONTEXT_BEFORE: usize = 8;
-const CONTEXT_AFTER: usize = 4;
+const CONTEXT_AT: usize = 16;
+const CONTEXT_AFTER: usize = 2;
 
 /// One run of a test with one seed.
 #[derive(Clone, Debug)]
@@ -35,6 +37,18 @@ pub struct RunResult {
 }
 
 impl RunResult {
+    fn failed_to_run(test: usize, seed: u64, why: impl Into<String>) -> RunResult {
+        RunResult {
+            test,
+            seed,
+            ticks: 0,
+            failures: Vec::new(),
+            error: Some(why.into()),
+            context: Vec::new(),
+            reached: Reached::default(),
+        }
+    }
+
     pub fn passed(&self) -> bool {
         self.failures.is_empty() && self.error.is_none()
     }
@@ -79,15 +93,8 @@ pub fn setup_of(test: &TestAsset) -> Setup {
 
 /// Runs one test with one seed.
 pub fn run_one(program: &Arc<Program>, index: usize, test: &TestAsset, seed: u64) -> RunResult {
-    let mut result = RunResult {
-        test: index,
-        seed,
-        ticks: 0,
-        failures: Vec::new(),
-        error: None,
-        context: Vec::new(),
-        reached: Reached::default(),
-    };
+    let mut result = RunResult::failed_to_run(index, seed, "");
+    result.error = None;
     let options = Options {
         fail_rate: 0.0,
         setup: setup_of(test),
@@ -95,8 +102,8 @@ pub fn run_one(program: &Arc<Program>, index: usize, test: &TestAsset, seed: u64
     let mut sim = match Simulation::start(program.clone(), &test.scene, seed, &options) {
         Ok(sim) => sim,
         Err(e) => {
-            result.error = Some(format!("cannot start scene `{}`: {e}", test.scene));
-            return result;
+            let why = format!("cannot start scene `{}`: {e}", test.scene);
+            return RunResult::failed_to_run(index, seed, why);
         }
     };
     let mut trace = sim.take_events();
@@ -145,8 +152,9 @@ pub fn run_one(program: &Arc<Program>, index: usize, test: &TestAsset, seed: u64
             .iter()
             .position(|e| e.tick >= tick)
             .unwrap_or(trace.len());
+        let of_tick = trace[at..].iter().take_while(|e| e.tick == tick).count();
         let from = at.saturating_sub(CONTEXT_BEFORE);
-        let to = (at + CONTEXT_AFTER).min(trace.len());
+        let to = (at + of_tick.min(CONTEXT_AT) + CONTEXT_AFTER).min(trace.len());
         result.context = trace[from..to].to_vec();
     }
     result
@@ -178,7 +186,7 @@ pub fn run_all(program: &Arc<Program>, tests: &[ContentTest], threads: usize) ->
         .collect();
     let next = AtomicUsize::new(0);
     let threads = threads.clamp(1, jobs.len().max(1));
-    let mut results: Vec<(usize, RunResult)> = std::thread::scope(|scope| {
+    let mut done: Vec<(usize, RunResult)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
@@ -188,7 +196,16 @@ pub fn run_all(program: &Arc<Program>, tests: &[ContentTest], threads: usize) ->
                         let Some(&(test, seed)) = jobs.get(j) else {
                             break;
                         };
-                        done.push((j, run_one(program, test, &tests[test].test, seed)));
+                        // A panic in one run is that run's error, not the end of the others.
+                        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            run_one(program, test, &tests[test].test, seed)
+                        }));
+                        done.push((
+                            j,
+                            run.unwrap_or_else(|_| {
+                                RunResult::failed_to_run(test, seed, "an internal error (a panic)")
+                            }),
+                        ));
                     }
                     done
                 })
@@ -199,11 +216,11 @@ pub fn run_all(program: &Arc<Program>, tests: &[ContentTest], threads: usize) ->
             .flat_map(|w| w.join().unwrap_or_default())
             .collect()
     });
-    results.sort_by_key(|(j, _)| *j);
-    results.into_iter().map(|(_, r)| r).collect()
+    done.sort_by_key(|(j, _)| *j);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
-/// Whether a trace event is a `say` of a sentence candidate: (sentence, candidate id).
+/// The candidate line a `say` event spoke, by its stable id.
 pub(super) fn candidate_said(e: &TraceEvent) -> Option<u32> {
     match &e.kind {
         EventKind::Say {
