@@ -456,6 +456,8 @@ pub fn rename_machine(
                     }
                 }
             }
+            // Content tests that name the machine follow it.
+            Some(AnyAsset::Test(tests)) => changed = tests.rename_machine(&old, new),
             _ => {}
         }
         if changed {
@@ -498,7 +500,11 @@ mod tests {
         let mut p = Project::open(dir.path()).unwrap();
         let doc = p.machine_doc("SellTicket").unwrap();
         let changes = rename_machine(&mut p, doc, "SellTickets", &names()).unwrap();
-        assert_eq!(changes.len(), 2, "the machine and StandSellTicket");
+        assert_eq!(
+            changes.len(),
+            3,
+            "the machine, StandSellTicket and ticket-counter.test.ron"
+        );
         assert_eq!(p.docs[doc].state.path, "machines/SellTickets.machine.ron");
         let stand = p.machine_doc("StandSellTicket").unwrap();
         let host = &p.docs[stand].state.machine().unwrap().states[3];

@@ -10,6 +10,43 @@ pub struct TestsAsset {
     pub tests: Vec<TestAsset>,
 }
 
+impl TestsAsset {
+    /// Renames the machine `old` to `new` wherever a test names it exactly (patterns,
+    /// `Disable`), as the editor's rename does across a project; whether anything changed.
+    pub fn rename_machine(&mut self, old: &str, new: &str) -> bool {
+        let mut changed = false;
+        let mut rename = |m: &mut String| {
+            if m == old {
+                *m = new.to_string();
+                changed = true;
+            }
+        };
+        for t in &mut self.tests {
+            for s in &mut t.setup {
+                if let SetupAsset::Disable { machine, .. } = s {
+                    rename(machine);
+                }
+            }
+            for e in &mut t.expect {
+                let patterns = match e {
+                    Expectation::Happens { what } | Expectation::Never { what } => vec![what],
+                    Expectation::Before { first, then } => vec![first, then],
+                    Expectation::Within { what, after, .. } => {
+                        std::iter::once(what).chain(after.as_mut()).collect()
+                    }
+                    Expectation::Count { what, .. } => vec![what],
+                };
+                for p in patterns {
+                    if let Some(m) = &mut p.machine {
+                        rename(m);
+                    }
+                }
+            }
+        }
+        changed
+    }
+}
+
 /// One test: run `scene` with every seed for `ticks` ticks and check `expect` on each trace.
 /// Written `Test(...)`, one field per line (the canonical printer's `EXPANDED`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
