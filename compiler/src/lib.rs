@@ -12,6 +12,7 @@
 
 pub mod back;
 pub mod cli;
+pub mod content_test;
 pub mod diag;
 pub mod front;
 pub mod fuzz;
@@ -75,6 +76,7 @@ pub fn compile_with(project: project::Project, options: CompileOptions) -> Compi
         ..plan::project::Options::PROJECT
     };
     plan::project::compile_with(&sources, &mut module, &mut diagnostics, stage);
+    content_test::lower(&sources, &module, &mut diagnostics);
     if !diagnostics.has_errors() {
         nav::precompute::precompute(&mut module, options.progress, &mut diagnostics);
     }

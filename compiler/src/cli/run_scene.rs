@@ -192,6 +192,7 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
     }
     let start = simulation::Options {
         fail_rate: options.fail_rate,
+        ..Default::default()
     };
     if let Some(file) = &options.restore {
         return match restore(program, &program_name, file, &start, options, io) {
@@ -225,7 +226,7 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
             );
             return EXIT_CANNOT_RUN;
         }
-        Err(e @ StartError::Chat(_)) => {
+        Err(e @ (StartError::Chat(_) | StartError::Setup(_))) => {
             let _ = writeln!(io.err, "error: {e}");
             return EXIT_ERRORS;
         }

@@ -52,10 +52,12 @@ pub enum AssetKind {
     Pddl,
     /// `*.nav.ron`: the navigation graph (compiler/src/nav).
     Navigation,
+    /// `*.test.ron`: designers' content tests (compiler/src/content_test).
+    Test,
 }
 
 impl AssetKind {
-    pub const ALL: [AssetKind; 19] = [
+    pub const ALL: [AssetKind; 20] = [
         AssetKind::Machine,
         AssetKind::StateLibrary,
         AssetKind::Locations,
@@ -75,6 +77,7 @@ impl AssetKind {
         AssetKind::Problem,
         AssetKind::Pddl,
         AssetKind::Navigation,
+        AssetKind::Test,
     ];
 
     pub fn suffix(self) -> &'static str {
@@ -98,6 +101,7 @@ impl AssetKind {
             AssetKind::Problem => ".problem.ron",
             AssetKind::Pddl => ".pddl",
             AssetKind::Navigation => ".nav.ron",
+            AssetKind::Test => ".test.ron",
         }
     }
 
