@@ -285,3 +285,162 @@ fn non_utf8_sources_are_reported_not_panicked_on() {
     assert_eq!(code, 1);
     assert!(codes(&doc).iter().all(|c| c == "syntax"));
 }
+
+/// A single-file workbook whose Rules sheet lacks required columns: diagnostics located by
+/// sheet and cell rather than by line.
+fn workbook_missing_columns(dir: &std::path::Path) -> std::path::PathBuf {
+    let path = dir.join("half.xlsx");
+    let mut wb = rust_xlsxwriter::Workbook::new();
+    let script = wb.add_worksheet();
+    script.set_name("Script").unwrap();
+    script.write_string(0, 0, "Key").unwrap();
+    script.write_string(0, 1, "Value").unwrap();
+    script.write_string(1, 0, "name").unwrap();
+    script.write_string(1, 1, "half").unwrap();
+    let rules = wb.add_worksheet();
+    rules.set_name("Rules").unwrap();
+    rules.write_string(0, 0, "Rule").unwrap();
+    wb.save(&path).unwrap();
+    path
+}
+
+/// The official SARIF 2.1.0 schema (OASIS, errata 01), vendored.
+fn sarif_validator() -> jsonschema::Validator {
+    let text =
+        std::fs::read_to_string(repo_path("tests/fixtures/sarif-schema-2.1.0.json")).unwrap();
+    let schema: Value = serde_json::from_str(&text).unwrap();
+    jsonschema::draft4::new(&schema).expect("the SARIF schema compiles")
+}
+
+#[test]
+fn sarif_validates_against_the_official_schema() {
+    let validator = sarif_validator();
+    let dir = tempfile::tempdir().unwrap();
+    let workbook = workbook_missing_columns(dir.path());
+    let inputs = [
+        (repo_path("samples/airport/broken"), 1),
+        (repo_path("samples/airport"), 0),
+        (workbook.to_string_lossy().into_owned(), 1),
+    ];
+    for (path, code) in inputs {
+        let out = ensemble(&["check", &path, "--format", "sarif"]);
+        assert_eq!(out.code, code, "{path}: {}", out.stderr);
+        let log = json(&out.stdout);
+        let errors: Vec<String> = validator
+            .iter_errors(&log)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{path}: {errors:#?}\n{:#}", log);
+        assert_eq!(log["version"], "2.1.0");
+        let results = log["runs"][0]["results"].as_array().unwrap();
+        if code == 1 {
+            assert!(results.iter().any(|r| r["level"] == "error"), "{log:#}");
+        }
+        // Every result's rule is among the driver's rules, at its index.
+        let rules = log["runs"][0]["tool"]["driver"]["rules"]
+            .as_array()
+            .unwrap();
+        for r in results {
+            let i = r["ruleIndex"].as_u64().unwrap() as usize;
+            assert_eq!(rules[i]["id"], r["ruleId"]);
+        }
+    }
+    // The broken airport's error is where `check --format json` says it is.
+    let out = ensemble(&[
+        "check",
+        &repo_path("samples/airport/broken"),
+        "--format",
+        "sarif",
+    ]);
+    let log = json(&out.stdout);
+    let error = log["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["ruleId"] == "unknown-reference")
+        .unwrap()
+        .clone();
+    let doc = json(
+        &ensemble(&[
+            "check",
+            &repo_path("samples/airport/broken"),
+            "--format",
+            "json",
+        ])
+        .stdout,
+    );
+    let d = diagnostics(&doc)
+        .iter()
+        .find(|d| d["code"] == "unknown-reference")
+        .unwrap();
+    let at = &error["locations"][0]["physicalLocation"];
+    assert!(
+        at["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!(
+                "samples/airport/broken/{}",
+                d["file"].as_str().unwrap()
+            ))
+    );
+    assert_eq!(at["region"]["startLine"], d["line"]);
+    assert_eq!(at["region"]["startColumn"], d["column"]);
+    // A schema check that cannot fail proves nothing: a log without `version` is refused.
+    let mut broken = log.clone();
+    broken.as_object_mut().unwrap().remove("version");
+    assert!(!validator.is_valid(&broken));
+}
+
+#[test]
+fn github_annotations_name_file_line_column_and_the_cell_of_a_workbook() {
+    let broken = repo_path("samples/airport/broken");
+    let out = ensemble(&["check", &broken, "--format", "github"]);
+    assert_eq!(out.code, 1);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert!(!lines.is_empty());
+    for l in &lines {
+        assert!(
+            l.starts_with("::error ") || l.starts_with("::warning ") || l.starts_with("::notice "),
+            "{l}"
+        );
+    }
+    let doc = json(&ensemble(&["check", &broken, "--format", "json"]).stdout);
+    let d = diagnostics(&doc)
+        .iter()
+        .find(|d| d["code"] == "unknown-reference")
+        .unwrap();
+    let expected = format!(
+        "::error file={broken}/{},line={},col={},",
+        d["file"].as_str().unwrap(),
+        d["line"],
+        d["column"]
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with(&expected) && l.contains("title=unknown-reference::")),
+        "{expected}\n{}",
+        out.stdout
+    );
+    assert_eq!(lines.len(), diagnostics(&doc).len());
+
+    let dir = tempfile::tempdir().unwrap();
+    let workbook = workbook_missing_columns(dir.path());
+    let out = ensemble(&["check", workbook.to_str().unwrap(), "--format", "github"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stdout
+            .lines()
+            .any(|l| l.starts_with("::error file=") && l.contains("title=missing-column (Rules!")),
+        "{}",
+        out.stdout
+    );
+    // A clean project annotates nothing.
+    let clean = ensemble(&["check", &repo_path("samples/bench"), "--format", "github"]);
+    assert_eq!(clean.code, 0);
+    assert!(
+        clean.stdout.lines().all(|l| !l.starts_with("::error")),
+        "{}",
+        clean.stdout
+    );
+}

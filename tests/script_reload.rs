@@ -371,6 +371,8 @@ fn reloads_survive_a_scene_that_is_renamed_away_and_back() {
     run.until("two on the bench", seated);
     let renamed = bench(|name, text| match name {
         "bench.scene.ron" => text.replace("name: \"bench\"", "name: \"park\""),
+        // The sample's content tests follow the scene they test.
+        "bench.test.ron" => text.replace("scene: \"bench\"", "scene: \"park\""),
         _ => text,
     });
     let (kept, fallbacks) = run.reload(renamed);

@@ -12,8 +12,10 @@
 
 pub mod back;
 pub mod cli;
+pub mod content_test;
 pub mod diag;
 pub mod front;
+pub mod fuzz;
 pub mod hpmm;
 pub mod ir;
 pub mod nav;
@@ -109,6 +111,9 @@ fn frontends(
         ..plan::project::Options::PROJECT
     };
     plan::project::lower(sources, &mut module, diagnostics, planning);
+    // Content tests name scenes, machines and states: read after every kind that defines them.
+    // `ensemble test` lowers them again to run them; a build only reports their problems.
+    content_test::lower(sources, &module, diagnostics);
     module
 }
 

@@ -136,6 +136,18 @@ fn read_source(
         path: path.to_path_buf(),
         message: e.to_string(),
     })?;
+    Ok(add_text_source(sources, diagnostics, name, path, bytes))
+}
+
+/// Adds a text source read as `bytes`; bytes that are not UTF-8 are an error at the file's
+/// start (the text keeps what can be read). The fuzz targets add their input this way too.
+pub fn add_text_source(
+    sources: &mut SourceMap,
+    diagnostics: &mut Diagnostics,
+    name: String,
+    path: &Path,
+    bytes: Vec<u8>,
+) -> FileId {
     let (text, valid) = match String::from_utf8(bytes) {
         Ok(t) => (t, true),
         Err(e) => (String::from_utf8_lossy(e.as_bytes()).into_owned(), false),
@@ -147,7 +159,7 @@ fn read_source(
                 .at(Span::file_start(id), "here"),
         );
     }
-    Ok(id)
+    id
 }
 
 fn load_dir(root: &Path, overlay: &Overlay) -> Result<Project, ProjectError> {

@@ -210,6 +210,34 @@ pub fn template(kind: AssetKind, name: &str, project: &Project) -> Option<AnyAss
             machines: Default::default(),
             planner: Default::default(),
         }),
+        // One test on the project's first scene, that the designer makes say something.
+        AssetKind::Test => {
+            use ensemble_compiler::content_test::asset as test;
+            let scene = project
+                .live()
+                .find_map(|(_, d)| match d.state.asset() {
+                    Some(AnyAsset::Scene(s)) => Some(s.name.clone()),
+                    _ => None,
+                })
+                .unwrap_or_default();
+            AnyAsset::Test(test::TestsAsset {
+                tests: vec![test::TestAsset {
+                    name: format!("{name}: nothing goes wrong"),
+                    scene,
+                    seeds: test::Seeds::Range(0, 9),
+                    ticks: 1000,
+                    chat: Vec::new(),
+                    events: Vec::new(),
+                    setup: Vec::new(),
+                    expect: vec![test::Expectation::Never {
+                        what: test::EventPattern {
+                            event: "error".into(),
+                            ..Default::default()
+                        },
+                    }],
+                }],
+            })
+        }
         AssetKind::Workbook | AssetKind::Pddl => return None,
     })
 }
@@ -428,6 +456,8 @@ pub fn rename_machine(
                     }
                 }
             }
+            // Content tests that name the machine follow it.
+            Some(AnyAsset::Test(tests)) => changed = tests.rename_machine(&old, new),
             _ => {}
         }
         if changed {
@@ -470,7 +500,11 @@ mod tests {
         let mut p = Project::open(dir.path()).unwrap();
         let doc = p.machine_doc("SellTicket").unwrap();
         let changes = rename_machine(&mut p, doc, "SellTickets", &names()).unwrap();
-        assert_eq!(changes.len(), 2, "the machine and StandSellTicket");
+        assert_eq!(
+            changes.len(),
+            3,
+            "the machine, StandSellTicket and ticket-counter.test.ron"
+        );
         assert_eq!(p.docs[doc].state.path, "machines/SellTickets.machine.ron");
         let stand = p.machine_doc("StandSellTicket").unwrap();
         let host = &p.docs[stand].state.machine().unwrap().states[3];

@@ -41,9 +41,37 @@ pub fn remember(dir: &Path, list: &mut Vec<PathBuf>, project: &Path) {
     }
 }
 
+const GAME: &str = "game-address.ron";
+
+/// The game address last attached to, if one was.
+pub fn load_game_address(dir: &Path) -> Option<String> {
+    std::fs::read_to_string(dir.join(GAME))
+        .ok()
+        .and_then(|t| ron::Options::default().from_str::<String>(&t).ok())
+}
+
+/// Keeps the game address attached to, for the next session.
+pub fn remember_game_address(dir: &Path, address: &str) {
+    if let Ok(text) = ron::ser::to_string(address) {
+        let _ = std::fs::create_dir_all(dir);
+        let _ = write_atomic(&dir.join(GAME), text.as_bytes());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_game_address_is_remembered() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(load_game_address(dir.path()), None);
+        remember_game_address(dir.path(), "10.0.0.2:7878");
+        assert_eq!(
+            load_game_address(dir.path()).as_deref(),
+            Some("10.0.0.2:7878")
+        );
+    }
 
     #[test]
     fn newest_first_without_duplicates() {

@@ -81,7 +81,8 @@ fn airport_lists_its_assets_and_opens_a_machine_on_click() {
     ] {
         h.get_all_by_role_and_label(Role::Button, m).next().unwrap();
     }
-    h.get_by_label("ticket-counter");
+    // The scene, and the content tests named after it.
+    assert_eq!(h.get_all_by_label("ticket-counter").count(), 2);
     // The first scene's first agent runs StandSellTicket: it is shown at start.
     assert_eq!(h.state().current_machine_name(), Some("StandSellTicket"));
     h.get_by_label("TalkStateMachine");

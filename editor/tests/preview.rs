@@ -5,42 +5,21 @@
 //! The scene runs on its own thread in real time, so these tests wait in real time (bounded).
 
 use eframe::egui;
-use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::kittest::Queryable;
 use ensemble_editor::EditorApp;
 use ensemble_editor::preview::Preview;
 use ensemble_runtime::trace::{EventKind, TraceEvent};
-use std::time::{Duration, Instant};
 
 mod support;
 use support::app::{
-    choose_showing as choose, find, harness, sample_copy, select, settle, type_over,
+    choose_showing as choose, find, harness, sample_copy, select, settle, type_into, type_over,
+    until,
 };
-
-const TIMEOUT: Duration = Duration::from_secs(90);
 
 fn preview<'a>(h: &'a Harness<'static, EditorApp>) -> &'a Preview {
     &h.state().session().unwrap().preview
-}
-
-/// Steps the UI in real time until `done` holds.
-fn until(
-    h: &mut Harness<'static, EditorApp>,
-    what: &str,
-    done: impl Fn(&Harness<'static, EditorApp>) -> bool,
-) {
-    let start = Instant::now();
-    while !done(h) {
-        assert!(
-            start.elapsed() < TIMEOUT,
-            "timed out waiting for {what}; {}",
-            preview(h).failure().unwrap_or("the scene is still running")
-        );
-        std::thread::sleep(Duration::from_millis(10));
-        h.step();
-    }
 }
 
 fn tick(h: &Harness<'static, EditorApp>) -> u64 {
@@ -83,20 +62,6 @@ fn around(h: &Harness<'static, EditorApp>, tick: u64) -> (Stacks, Stacks) {
         "tick {tick} is recorded before and after the reload"
     );
     (stacks(at[0]), stacks(at[1]))
-}
-
-/// Types `text` into the empty text field whose hint is `hint`.
-fn type_into(h: &mut Harness<'static, EditorApp>, hint: &str, text: &str) {
-    h.get_all_by_role(Role::TextInput)
-        .find(|n| n.accesskit_node().placeholder() == Some(hint))
-        .unwrap_or_else(|| panic!("no text field `{hint}`"))
-        .focus();
-    h.run_steps(2);
-    h.get_all_by_role(Role::TextInput)
-        .find(|n| n.is_focused())
-        .unwrap()
-        .type_text(text);
-    settle(h);
 }
 
 /// A copy of `sample` open, its preview on `scene` (the first, which the preview picks) and

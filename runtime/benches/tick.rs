@@ -6,7 +6,8 @@
 //!
 //! Anchor: the spine issue's goal of under 1 ms per frame for 10,000 agents on one core.
 //! Reproduce: `cargo bench -p ensemble-runtime --bench tick` (`-- frame`, `-- scenes` or
-//! `-- snapshot` for one group).
+//! `-- snapshot` for one group); the inspection protocol's cost:
+//! `cargo bench -p ensemble-runtime --features inspect --bench tick -- inspect`.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use ensemble_runtime::hsm::{Scene, StateCode, StateCx, StateLibrary, StateSpec};
@@ -297,5 +298,139 @@ fn bench_scenes(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_tick, bench_scenes, bench_snapshot);
+/// What the inspection protocol costs a frame of 10,000 traced agents: the frame alone (tick
+/// and take the events: what a game with the feature off pays, as the feature adds no code to
+/// the tick), with an inspector and no tool attached, and with one tool streaming the trace
+/// (a thread reading and discarding it, as `ensemble attach --trace json` does).
+#[cfg(feature = "inspect")]
+fn bench_inspect(c: &mut Criterion) {
+    use ensemble_runtime::hsm::ReloadReport;
+    use ensemble_runtime::inspect::protocol::{ActiveState, AgentSnapshot};
+    use ensemble_runtime::inspect::{Inspected, Inspector, InspectorOptions};
+    use std::io::{Read, Write};
+
+    /// A bare scene as the protocol sees it.
+    struct Game<'a>(&'a mut Scene<()>);
+    impl Inspected for Game<'_> {
+        fn program_name(&self) -> &str {
+            "bench"
+        }
+        fn program(&self) -> &Program {
+            self.0.program()
+        }
+        fn scene_name(&self) -> &str {
+            "s"
+        }
+        fn tick_count(&self) -> u64 {
+            self.0.tick_count()
+        }
+        fn agent_names(&self) -> Vec<String> {
+            self.0
+                .agents()
+                .map(|a| self.0.agent_name(a).to_string())
+                .collect()
+        }
+        fn snapshot(&self) -> Vec<AgentSnapshot> {
+            let program = self.0.program();
+            self.0
+                .agents()
+                .map(|a| AgentSnapshot {
+                    name: self.0.agent_name(a).to_string(),
+                    states: self
+                        .0
+                        .active_states(a)
+                        .into_iter()
+                        .map(|s| {
+                            let def = program.state(s);
+                            ActiveState {
+                                machine: program.name(program.machine(def.machine).name).into(),
+                                state: program.name(def.name).into(),
+                            }
+                        })
+                        .collect(),
+                    ..AgentSnapshot::default()
+                })
+                .collect()
+        }
+        fn reload(&mut self, program: Program) -> Result<ReloadReport, String> {
+            self.0
+                .reload(Arc::new(program), "pushed")
+                .map_err(|e| e.to_string())
+        }
+        fn reject_reload(&mut self, reason: String) {
+            self.0.reject_reload(reason);
+        }
+        fn set_variable(&mut self, _: &str, _: &str, _: &str) -> Result<(), String> {
+            Err("the bench's world has no variables".into())
+        }
+    }
+
+    let agents = 10_000;
+    let mut group = c.benchmark_group("inspect");
+    let mut scene = steady_scene(agents, true);
+    group.bench_with_input(BenchmarkId::new("frame", agents), &agents, |b, _| {
+        b.iter(|| {
+            scene.tick();
+            black_box(scene.take_events());
+        })
+    });
+    let mut inspector = Inspector::bind("127.0.0.1:0", InspectorOptions::default()).unwrap();
+    let frame = |scene: &mut Scene<()>, inspector: &mut Inspector| {
+        scene.tick();
+        let events = scene.take_events();
+        black_box(inspector.frame(&mut Game(scene), &events));
+    };
+    group.bench_with_input(BenchmarkId::new("no_tool", agents), &agents, |b, _| {
+        b.iter(|| frame(&mut scene, &mut inspector))
+    });
+    let address = inspector.address();
+    let tool = std::thread::spawn(move || {
+        let mut stream = std::net::TcpStream::connect(address).unwrap();
+        stream
+            .write_all(b"{\"type\":\"hello\",\"version\":1,\"trace\":true}\n")
+            .unwrap();
+        let mut buf = vec![0u8; 1 << 16];
+        let mut total = 0u64;
+        while let Ok(n) = stream.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            total += n as u64;
+        }
+        total
+    });
+    while inspector.clients() == 0 {
+        frame(&mut scene, &mut inspector);
+    }
+    let mut frames = 0u64;
+    group.bench_with_input(
+        BenchmarkId::new("one_tool_streaming", agents),
+        &agents,
+        |b, _| {
+            b.iter(|| {
+                frames += 1;
+                frame(&mut scene, &mut inspector)
+            })
+        },
+    );
+    group.finish();
+    let dropped = inspector.dropped();
+    drop(inspector);
+    let bytes = tool.join().unwrap();
+    eprintln!(
+        "one tool streaming: {bytes} bytes over {frames} frames ({:.0} per frame), tools dropped: {dropped}",
+        bytes as f64 / frames.max(1) as f64
+    );
+}
+
+#[cfg(not(feature = "inspect"))]
+fn bench_inspect(_: &mut Criterion) {}
+
+criterion_group!(
+    benches,
+    bench_tick,
+    bench_scenes,
+    bench_snapshot,
+    bench_inspect
+);
 criterion_main!(benches);

@@ -25,7 +25,8 @@
 //! - conversations: [`hpmm::chat::ChatScene`] runs an HMM social agent against player input;
 //! - interaction scripts at smart locations: [`interactions`] orchestrates them over
 //!   [`script::ScriptInstance`];
-//! - dialog lines of sentence states: [`speech::SpeechTable`].
+//! - dialog lines of sentence states: [`speech::SpeechTable`];
+//! - attaching tools to the running game (feature `inspect`): `inspect::Inspector`.
 //!
 //! The runtime is deterministic: every random draw comes from an [`rng::Rng`] stream derived
 //! from a scene's seed, so the same program, seed and inputs give the same trace.
@@ -35,6 +36,8 @@
 pub mod fs;
 pub mod hpmm;
 pub mod hsm;
+#[cfg(feature = "inspect")]
+pub mod inspect;
 pub mod interactions;
 pub mod nav;
 pub mod plan;

@@ -638,3 +638,255 @@ fn action_text(verb: &str, action: &str, target: &Option<Arc<str>>) -> String {
         None => format!("{verb} {action}"),
     }
 }
+
+/// The planners a `plan` line can name (the event keeps the name as a `&'static str`).
+const PLANNERS: [&str; 5] = ["graph", "astar", "gbfs", "minmin", "pop"];
+
+/// Reads one JSON line as [`TraceEvent::to_json`] writes it: a recorded trace (`ensemble run
+/// --trace json`) or the trace stream of the inspection protocol, read back.
+struct Reader<'a>(&'a serde_json::Map<String, serde_json::Value>);
+
+impl Reader<'_> {
+    fn field(&self, key: &str) -> Result<&serde_json::Value, String> {
+        self.0.get(key).ok_or_else(|| format!("no `{key}`"))
+    }
+    fn text(&self, key: &str) -> Result<String, String> {
+        self.field(key)?
+            .as_str()
+            .map(str::to_string)
+            .ok_or_else(|| format!("`{key}` is not a string"))
+    }
+    fn name(&self, key: &str) -> Result<Arc<str>, String> {
+        self.text(key).map(Arc::from)
+    }
+    fn optional_name(&self, key: &str) -> Result<Option<Arc<str>>, String> {
+        match self.0.get(key) {
+            None | Some(serde_json::Value::Null) => Ok(None),
+            Some(_) => self.name(key).map(Some),
+        }
+    }
+    fn number(&self, key: &str) -> Result<f64, String> {
+        self.field(key)?
+            .as_f64()
+            .ok_or_else(|| format!("`{key}` is not a number"))
+    }
+    fn count(&self, key: &str) -> Result<u64, String> {
+        self.field(key)?
+            .as_u64()
+            .ok_or_else(|| format!("`{key}` is not a whole number"))
+    }
+    fn small(&self, key: &str) -> Result<u32, String> {
+        u32::try_from(self.count(key)?).map_err(|_| format!("`{key}` is too large"))
+    }
+    fn flag(&self, key: &str) -> Result<bool, String> {
+        self.field(key)?
+            .as_bool()
+            .ok_or_else(|| format!("`{key}` is not true or false"))
+    }
+    fn texts(&self, key: &str) -> Result<Vec<String>, String> {
+        self.field(key)?
+            .as_array()
+            .ok_or_else(|| format!("`{key}` is not a list"))?
+            .iter()
+            .map(|v| {
+                v.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| format!("`{key}` holds something other than strings"))
+            })
+            .collect()
+    }
+    fn names(&self, key: &str) -> Result<Vec<Arc<str>>, String> {
+        Ok(self.texts(key)?.into_iter().map(Arc::from).collect())
+    }
+}
+
+impl TraceEvent {
+    /// Reads one line of a JSON trace (docs/formats/trace.md) back: the inverse of
+    /// [`TraceEvent::to_json`]. The error says what is wrong with the line, in words.
+    pub fn from_json(line: &str) -> Result<TraceEvent, String> {
+        let value: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
+        let object = value.as_object().ok_or("not a JSON object")?;
+        let r = Reader(object);
+        let event = r.text("event")?;
+        let state = |r: &Reader| -> Result<(Arc<str>, Arc<str>, u32), String> {
+            Ok((r.name("machine")?, r.name("state")?, r.small("depth")?))
+        };
+        let kind = match event.as_str() {
+            "enter" => {
+                let (machine, state, depth) = state(&r)?;
+                EventKind::Enter {
+                    machine,
+                    state,
+                    depth,
+                }
+            }
+            "exit" => {
+                let (machine, state, depth) = state(&r)?;
+                EventKind::Exit {
+                    machine,
+                    state,
+                    depth,
+                }
+            }
+            "message" => EventKind::Message {
+                from: r.name("from")?,
+                to: r.name("to")?,
+                name: r.name("name")?,
+                handled: r.flag("handled")?,
+                up: r.text("scope")? == "up",
+            },
+            "say" => EventKind::Say {
+                text: r.text("text")?,
+                sentence: r.optional_name("sentence")?,
+                candidate: match r.optional_name("candidate")? {
+                    None => None,
+                    Some(hex) => Some(
+                        u32::from_str_radix(&hex, 16)
+                            .map_err(|_| format!("`candidate` `{hex}` is not hexadecimal"))?,
+                    ),
+                },
+            },
+            // A machine's failure names its machine; an action's does not.
+            "fail" if object.contains_key("machine") => EventKind::Fail {
+                machine: r.name("machine")?,
+                state: r.name("state")?,
+            },
+            "fail" => EventKind::ActionFailed {
+                action: r.name("action")?,
+                target: r.optional_name("target")?,
+            },
+            "error" => EventKind::Error {
+                message: r.text("message")?,
+            },
+            "reload" => EventKind::Reload {
+                reason: r.text("reason")?,
+                kept: r.small("kept")?,
+                fallbacks: r.texts("fallbacks")?,
+            },
+            "reload-rejected" => EventKind::ReloadRejected {
+                reason: r.text("reason")?,
+            },
+            "act" => EventKind::Act {
+                action: r.name("action")?,
+                target: r.optional_name("target")?,
+            },
+            "done" => EventKind::Done {
+                action: r.name("action")?,
+                target: r.optional_name("target")?,
+            },
+            // A script's fact names its script; a world event's fact names its world.
+            "add" | "del" if object.contains_key("world") => EventKind::WorldFact {
+                world: r.name("world")?,
+                fact: r.name("fact")?,
+                added: event == "add",
+            },
+            "add" => EventKind::Add {
+                script: r.name("script")?,
+                fact: r.text("fact")?,
+            },
+            "del" => EventKind::Del {
+                script: r.name("script")?,
+                fact: r.text("fact")?,
+            },
+            "join" => EventKind::Join {
+                script: r.name("script")?,
+                role: r.name("role")?,
+            },
+            "leave" => EventKind::Leave {
+                script: r.name("script")?,
+                role: r.name("role")?,
+            },
+            "input" => EventKind::Input {
+                speaker: r.name("speaker")?,
+                emote: r.name("emote")?,
+                text: r.text("text")?,
+            },
+            "output" => EventKind::Output {
+                emote: r.name("emote")?,
+                text: r.text("text")?,
+                action: r.text("action")?,
+                belief: r.number("belief")?,
+            },
+            "path" => EventKind::Path {
+                to: r.name("to")?,
+                nodes: r.small("nodes")?,
+                cost: match r.field("cost")? {
+                    serde_json::Value::Null => None,
+                    _ => Some(r.number("cost")?),
+                },
+                length: r.number("length")?,
+                expanded: r.count("expanded")?,
+                via: r.names("via")?,
+                reroute: r.flag("reroute")?,
+            },
+            "door" => EventKind::Door {
+                door: r.name("door")?,
+                open: r.flag("open")?,
+                tables: r.small("tables")?,
+            },
+            "plan" => {
+                let planner = r.text("planner")?;
+                EventKind::Plan {
+                    problem: r.name("problem")?,
+                    planner: PLANNERS
+                        .into_iter()
+                        .find(|p| *p == planner)
+                        .ok_or_else(|| format!("unknown planner `{planner}`"))?,
+                    actions: r.names("actions")?,
+                    nodes: r.count("nodes")?,
+                }
+            }
+            "replan" => EventKind::Replan {
+                problem: r.name("problem")?,
+                actions: r.names("actions")?,
+                reason: r.text("reason")?,
+                nodes: r.count("nodes")?,
+            },
+            other => return Err(format!("unknown event `{other}`")),
+        };
+        Ok(TraceEvent {
+            tick: r.count("tick")?,
+            time: r.number("time")?,
+            agent: r.optional_name("agent")?,
+            kind,
+        })
+    }
+}
+
+#[cfg(test)]
+mod reading {
+    use super::*;
+
+    /// Every golden trace reads back to the same lines, byte for byte.
+    #[test]
+    fn every_golden_trace_reads_back_to_itself() {
+        let golden = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/golden");
+        let mut lines = 0;
+        for entry in std::fs::read_dir(golden).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "jsonl") {
+                for (n, line) in std::fs::read_to_string(&path).unwrap().lines().enumerate() {
+                    let event = TraceEvent::from_json(line)
+                        .unwrap_or_else(|e| panic!("{}:{}: {e}", path.display(), n + 1));
+                    assert_eq!(event.to_json(), line, "{}:{}", path.display(), n + 1);
+                    lines += 1;
+                }
+            }
+        }
+        assert!(lines > 1000, "only {lines} golden lines");
+    }
+
+    #[test]
+    fn a_bad_line_says_what_is_wrong() {
+        let no_state =
+            r#"{"tick":1,"time":0.1,"agent":"a","event":"enter","machine":"M","depth":0}"#;
+        assert_eq!(TraceEvent::from_json(no_state).unwrap_err(), "no `state`");
+        let unknown = r#"{"tick":1,"time":0.1,"agent":"a","event":"dance"}"#;
+        assert_eq!(
+            TraceEvent::from_json(unknown).unwrap_err(),
+            "unknown event `dance`"
+        );
+        assert!(TraceEvent::from_json("{\"tick\":").is_err());
+        assert!(TraceEvent::from_json("[1]").is_err());
+    }
+}

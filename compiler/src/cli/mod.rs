@@ -6,12 +6,14 @@
 
 mod export;
 mod import;
+mod inspect;
 mod nav;
 mod ngram;
 mod plan;
-mod run_chat;
+pub(crate) mod run_chat;
 mod run_scene;
 pub use run_scene::error_summary;
+mod test;
 mod watch;
 
 use crate::Compilation;
@@ -38,6 +40,16 @@ pub(crate) enum Format {
     Json,
 }
 
+/// How `check` reports: besides human and JSON, for CI tools (SARIF 2.1.0 for code scanning,
+/// GitHub workflow annotations).
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum CheckFormat {
+    Human,
+    Json,
+    Sarif,
+    Github,
+}
+
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum TraceFormat {
     Text,
@@ -50,7 +62,7 @@ enum Command {
     Check {
         path: PathBuf,
         #[arg(long, value_enum, default_value = "human")]
-        format: Format,
+        format: CheckFormat,
     },
     /// Check, then write NAME.ensb and NAME.ensdbg.
     Build {
@@ -97,7 +109,13 @@ enum Command {
         /// the snapshot had consumed, so give it the same --input.
         #[arg(long, value_name = "FILE")]
         restore: Option<PathBuf>,
+        #[command(flatten)]
+        serve: inspect::ServeArgs,
     },
+    /// Attach to a game serving the inspection protocol; print every message as a JSON line.
+    Attach(inspect::AttachArgs),
+    /// Compile PATH and hot-reload it into a game serving the inspection protocol.
+    Push(inspect::PushArgs),
     /// Turn an Excel interaction script into the native format.
     Import {
         path: PathBuf,
@@ -134,6 +152,8 @@ enum Command {
     },
     /// Plan on a STRIPS domain and problem (PDDL or native), validate the plan, print it.
     Plan(plan::PlanArgs),
+    /// Run the project's content tests (`*.test.ron`): every test with every seed.
+    Test(test::TestArgs),
 }
 
 /// Where the command writes. `color` adds ANSI colours to human diagnostics.
@@ -169,7 +189,11 @@ where
         }
     };
     match cli.command {
-        Command::Check { path, format } => check(&path, format, false, io).0,
+        Command::Check { path, format } => match format {
+            CheckFormat::Human => check(&path, Format::Human, false, io).0,
+            CheckFormat::Json => check(&path, Format::Json, false, io).0,
+            CheckFormat::Sarif | CheckFormat::Github => check_for_ci(&path, format, io),
+        },
         Command::Build {
             path,
             out,
@@ -189,6 +213,7 @@ where
             fail_rate,
             save,
             restore,
+            serve,
         } => run_scene::run(
             &path,
             &run_scene::Options {
@@ -202,12 +227,16 @@ where
                 fail_rate,
                 save,
                 restore,
+                serve,
             },
             io,
         ),
+        Command::Attach(args) => inspect::attach(args, io),
+        Command::Push(args) => inspect::push(args, io),
         Command::Watch { path, out, format } => watch::watch(&path, out, format, io),
         Command::Nav { command } => nav::run(command, io),
         Command::Plan(args) => plan::run(args, io),
+        Command::Test(args) => test::run(args, io),
         Command::Import { path, out } => import::import(&path, &out, io),
         Command::Export { path, out } => export::export(&path, &out, io),
     }
@@ -328,6 +357,34 @@ fn check(
         EXIT_OK
     };
     (code, Some(c))
+}
+
+/// `check --format sarif|github`: the diagnostics on stdout in the CI tool's format, paths
+/// joined to `path` as given (a single file's folder for a file).
+fn check_for_ci(path: &Path, format: CheckFormat, io: &mut Io<'_>) -> i32 {
+    let c = match crate::compile_path(path) {
+        Ok(c) => c,
+        Err(e) => return cannot_run(io, &e),
+    };
+    let prefix = if path.is_dir() {
+        path.to_path_buf()
+    } else {
+        path.parent().map(Path::to_path_buf).unwrap_or_default()
+    };
+    let prefix = prefix.to_string_lossy();
+    let text = match format {
+        CheckFormat::Sarif => {
+            c.diagnostics
+                .to_sarif(&c.sources, &prefix, env!("CARGO_PKG_VERSION"))
+        }
+        _ => c.diagnostics.to_github(&c.sources, &prefix),
+    };
+    let _ = write!(io.out, "{text}");
+    if c.diagnostics.has_errors() {
+        EXIT_ERRORS
+    } else {
+        EXIT_OK
+    }
 }
 
 /// `build/` inside the project (or beside a single source file).

@@ -17,7 +17,7 @@
 //! goes on from it and, given the same `--input`, skips those lines first, so the restored run
 //! prints exactly the events the uninterrupted run has after the save.
 
-use super::run_scene::{Options, reload, write_trace};
+use super::run_scene::{Options, reload, write_snapshot, write_trace};
 use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io};
 use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter};
 use ensemble_runtime::watch::FileWatcher;
@@ -201,20 +201,8 @@ pub fn run(
             return EXIT_ERRORS;
         }
         snapshot.put(INPUT_SECTION, &consumed);
-        match snapshot.save(file) {
-            Ok(size) if !options.json => {
-                let _ = writeln!(
-                    io.err,
-                    "saved {} ({size} bytes) after tick {}",
-                    file.display(),
-                    scene.tick_count()
-                );
-            }
-            Ok(_) => {}
-            Err(e) => {
-                let _ = writeln!(io.err, "error: cannot write {}: {e}", file.display());
-                return EXIT_CANNOT_RUN;
-            }
+        if let Err(code) = write_snapshot(&snapshot, file, scene.tick_count(), options.json, io) {
+            return code;
         }
     }
     if !options.json {

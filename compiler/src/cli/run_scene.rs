@@ -32,6 +32,8 @@ pub struct Options {
     pub save: Option<std::path::PathBuf>,
     /// Go on from this snapshot instead of starting the scene.
     pub restore: Option<std::path::PathBuf>,
+    /// Serve the inspection protocol while running.
+    pub serve: super::inspect::ServeArgs,
 }
 
 fn is_program(path: &Path) -> bool {
@@ -180,8 +182,17 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
         );
         return EXIT_CANNOT_RUN;
     }
+    if is_chat && options.serve.inspect.is_some() {
+        let _ = writeln!(
+            io.err,
+            "error: --inspect serves scenes of machine agents; `{}` is a conversation",
+            options.scene
+        );
+        return EXIT_CANNOT_RUN;
+    }
     let start = simulation::Options {
         fail_rate: options.fail_rate,
+        ..Default::default()
     };
     if let Some(file) = &options.restore {
         return match restore(program, &program_name, file, &start, options, io) {
@@ -215,7 +226,7 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
             );
             return EXIT_CANNOT_RUN;
         }
-        Err(e @ StartError::Chat(_)) => {
+        Err(e @ (StartError::Chat(_) | StartError::Setup(_))) => {
             let _ = writeln!(io.err, "error: {e}");
             return EXIT_ERRORS;
         }
@@ -287,7 +298,12 @@ fn run_ticks(
     options: &Options,
     io: &mut Io<'_>,
 ) -> i32 {
+    let mut inspector = match super::inspect::serve(&options.serve, io) {
+        Ok(i) => i,
+        Err(code) => return code,
+    };
     let started = Instant::now();
+    let mut last_tick = started;
     let speed = if options.speed > 0.0 {
         options.speed
     } else {
@@ -296,7 +312,13 @@ fn run_ticks(
     let mut reader_left = false;
     'run: for tick in 0..=options.ticks {
         if tick > 0 {
-            if let Some(w) = watcher.as_mut() {
+            if watcher.is_none() && inspector.is_some() {
+                // Served runs go in real time too, so tools can follow; a pause moves the
+                // clock on rather than making up for lost ticks.
+                let due = last_tick + Duration::from_secs_f64(sim.dt() / speed);
+                std::thread::sleep(due.saturating_duration_since(Instant::now()));
+                last_tick = Instant::now();
+            } else if let Some(w) = watcher.as_mut() {
                 // Real time: wait for the tick's moment, reloading on every change meanwhile.
                 let due = started + Duration::from_secs_f64(tick as f64 * sim.dt() / speed);
                 while let Some(change) = w.wait_until(due) {
@@ -309,7 +331,15 @@ fn run_ticks(
             }
             sim.tick();
         }
-        if !flush_events(&mut sim, options, io) {
+        let printed = match inspector.as_mut() {
+            Some(inspector) => {
+                let events = sim.take_events();
+                let mut print = |events| write_trace(events, options, true, io);
+                super::inspect::frame(inspector, &mut sim, program_name, events, &mut print)
+            }
+            None => flush_events(&mut sim, options, io),
+        };
+        if !printed {
             reader_left = true; // reader went away (e.g. `| head`)
             break;
         }
@@ -320,20 +350,8 @@ fn run_ticks(
             let _ = writeln!(io.err, "error: cannot save the scene: {e}");
             return EXIT_ERRORS;
         }
-        match snapshot.save(file) {
-            Ok(size) if !options.json => {
-                let _ = writeln!(
-                    io.err,
-                    "saved {} ({size} bytes) after tick {}",
-                    file.display(),
-                    sim.tick_count()
-                );
-            }
-            Ok(_) => {}
-            Err(e) => {
-                let _ = writeln!(io.err, "error: cannot write {}: {e}", file.display());
-                return EXIT_CANNOT_RUN;
-            }
+        if let Err(code) = write_snapshot(&snapshot, file, sim.tick_count(), options.json, io) {
+            return code;
         }
     }
     if reader_left {
@@ -369,6 +387,34 @@ fn run_ticks(
 /// Loads the changed sources and hot-reloads them into `sim`: agents keep their states, smart
 /// locations their script instances, social agents their beliefs (docs/formats/script.md,
 /// "Hot reload"); a program that does not load or link is recorded as `reload-rejected`.
+/// Writes a finished snapshot to `file` (atomically, through `SnapshotWriter::save`) and says so
+/// on stderr unless the output is JSON; `Err` carries the exit code when it cannot be written.
+/// `run` and a chat's run share it.
+pub(super) fn write_snapshot(
+    snapshot: &SnapshotWriter,
+    file: &Path,
+    tick: u64,
+    json: bool,
+    io: &mut Io<'_>,
+) -> Result<(), i32> {
+    match snapshot.save(file) {
+        Ok(size) => {
+            if !json {
+                let _ = writeln!(
+                    io.err,
+                    "saved {} ({size} bytes) after tick {tick}",
+                    file.display()
+                );
+            }
+            Ok(())
+        }
+        Err(e) => {
+            let _ = writeln!(io.err, "error: cannot write {}: {e}", file.display());
+            Err(EXIT_CANNOT_RUN)
+        }
+    }
+}
+
 pub(super) fn reload(sim: &mut Simulation, path: &Path, change: &Change, io: &mut Io<'_>) {
     match load(path, io) {
         Ok(p) => {

@@ -20,7 +20,8 @@ pub fn read_gr(path: &Path) -> Result<Graph, InputError> {
 }
 
 pub fn parse_gr(path: &Path, text: &str) -> Result<Graph, InputError> {
-    let mut header: Option<(u32, u64)> = None;
+    // NODES, ARCS, and the line that says so.
+    let mut header: Option<(u32, u64, usize)> = None;
     let mut arcs: HashMap<(u32, u32), ArcPair> = HashMap::new();
     let mut count = 0u64;
     for (i, line) in text.lines().enumerate() {
@@ -51,7 +52,7 @@ pub fn parse_gr(path: &Path, text: &str) -> Result<Graph, InputError> {
                 let n = w.next().and_then(|s| s.parse::<u32>().ok());
                 let m = w.next().and_then(|s| s.parse::<u64>().ok());
                 match (n, m) {
-                    (Some(n), Some(m)) if n < u32::MAX / 2 => header = Some((n, m)),
+                    (Some(n), Some(m)) if n < u32::MAX / 2 => header = Some((n, m, no)),
                     _ => {
                         return Err(InputError::at(
                             path,
@@ -63,7 +64,7 @@ pub fn parse_gr(path: &Path, text: &str) -> Result<Graph, InputError> {
                 }
             }
             Some("a") => {
-                let Some((n, _)) = header else {
+                let Some((n, _, _)) = header else {
                     return Err(InputError::at(
                         path,
                         no,
@@ -113,13 +114,27 @@ pub fn parse_gr(path: &Path, text: &str) -> Result<Graph, InputError> {
             }
         }
     }
-    let Some((n, m)) = header else {
+    let Some((n, m, header_line)) = header else {
         return Err(InputError::whole(path, "no `p sp NODES ARCS` line".into()));
     };
     if count != m {
         return Err(InputError::whole(
             path,
             format!("the `p` line promises {m} arcs but the file has {count}"),
+        ));
+    }
+    // Every node costs memory whether or not an arc reaches it, so a short file must not
+    // promise billions of them (issue 23's fuzzer: `p sp 2019051001 0` ran out of memory).
+    // Road graphs have every node on an arc: ARCS arcs touch at most 2 × ARCS nodes.
+    let touchable = count.saturating_mul(2).saturating_add(1);
+    if u64::from(n) > touchable {
+        return Err(InputError::at(
+            path,
+            header_line,
+            None,
+            format!(
+                "the `p` line promises {n} nodes but its {count} arcs reach at most {touchable}; every node must lie on an arc"
+            ),
         ));
     }
     let mut edges = Vec::with_capacity(arcs.len());
@@ -315,5 +330,26 @@ mod tests {
         assert!(parse_gr(p, "a 1 2 3\n").is_err());
         assert!(parse_gr(p, "p sp 2 5\na 1 2 5\na 2 1 5\n").is_err());
         assert!(parse_gr(p, "").is_err());
+    }
+
+    /// Issue 23 (fuzzing): a `p` line promising two billion nodes and no arcs ran out of memory
+    /// building the graph; it is now an error on that line, whatever comes before it.
+    #[test]
+    fn nodes_no_arc_reaches_are_refused_before_any_allocation() {
+        let p = Path::new("t.gr");
+        for text in [
+            "p sp 2019051001 0\n",
+            "c big\np sp 405000000 2\na 1 2 5\na 2 1 5\n",
+        ] {
+            let e = parse_gr(p, text).unwrap_err();
+            assert!(e.message.contains("must lie on an arc"), "{}", e.message);
+            assert_eq!(
+                e.line,
+                Some(text.lines().position(|l| l.starts_with('p')).unwrap() + 1)
+            );
+        }
+        // A lone node, and a graph whose nodes all lie on arcs, still read.
+        assert_eq!(parse_gr(p, "p sp 1 0\n").unwrap().node_count(), 1);
+        assert!(parse_gr(p, "p sp 3 2\na 1 2 5\na 2 1 5\n").is_ok());
     }
 }

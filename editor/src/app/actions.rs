@@ -37,6 +37,8 @@ pub enum Action {
     ImportWorkbook,
     /// Show the navigation map at this path (relative to the project, or absolute).
     OpenMap(String),
+    /// Load a recorded JSON trace into the preview's timeline.
+    OpenTrace(std::path::PathBuf),
 }
 
 impl EditorApp {
@@ -235,6 +237,10 @@ impl EditorApp {
                 s.edited();
                 s.focus(doc);
                 s.reselect(kept);
+            }
+            Action::OpenTrace(path) => {
+                s.preview.open_trace(&path);
+                s.preview.tab = crate::preview::DockTab::Preview;
             }
             Action::OpenMap(path) => {
                 let root = s.project.root.clone();

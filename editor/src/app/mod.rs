@@ -110,6 +110,9 @@ impl EditorApp {
                 recent::remember(d, &mut self.recent, &s.project.root);
             }
         }
+        if let Some(s) = self.session.as_mut() {
+            s.preview.with_config(dir.clone());
+        }
         self.config = dir;
         self
     }
@@ -118,7 +121,9 @@ impl EditorApp {
         match Project::open(root) {
             Ok(project) => {
                 let recovered = recovery::find(&project.root);
-                self.session = Some(Session::new(project));
+                let mut session = Session::new(project);
+                session.preview.with_config(self.config.clone());
+                self.session = Some(session);
                 self.load_error = None;
                 self.modal = recovered.map(Modal::Recovery);
                 if let Some(d) = &self.config {
@@ -480,6 +485,20 @@ impl EditorApp {
                         }
                         ui.close();
                     }
+                    if ui
+                        .button("Open trace…")
+                        .on_hover_text("Load a recorded trace (ensemble run --trace json) into the preview's timeline, to scrub through")
+                        .clicked()
+                    {
+                        if let Some(p) = rfd::FileDialog::new()
+                            .set_title("Open a recorded trace")
+                            .add_filter("JSON trace", &["jsonl", "json"])
+                            .pick_file()
+                        {
+                            actions.push(Action::OpenTrace(p));
+                        }
+                        ui.close();
+                    }
                     ui.separator();
                 }
                 let dirty = self.is_dirty();
@@ -798,11 +817,13 @@ impl EditorApp {
         let d = &s.project.docs[doc];
         let Some(m) = d.state.machine() else { return };
         let live = s.preview.live(&m.name);
+        let breakpoints = s.preview.breakpoints_in(&m.name);
         let cx = GraphCx {
             names: &s.names,
             diagnostics,
             lines: &s.lines,
             live: live.as_ref(),
+            breakpoints: &breakpoints,
         };
         let out = s.graph.show(ui, doc, m, &d.state.layout, &cx);
         if !out.ops.is_empty() {
@@ -816,6 +837,10 @@ impl EditorApp {
         }
         if out.copy {
             actions.push(Action::Copy);
+        }
+        if let Some(state) = out.breakpoint {
+            let machine = m.name.clone();
+            s.preview.toggle_breakpoint(&machine, &state);
         }
     }
 

@@ -124,6 +124,8 @@ pub struct GraphCx<'a> {
     pub lines: &'a HashMap<String, String>,
     /// The preview's agents in this machine's states (drawn glowing, with their names).
     pub live: Option<&'a LiveMachine>,
+    /// States of this machine with a breakpoint (drawn with a red dot).
+    pub breakpoints: &'a [String],
 }
 
 /// What happened in the graph this frame.
@@ -136,6 +138,8 @@ pub struct GraphOutput {
     pub rename: bool,
     /// Copy the selection (from the menu; Ctrl+C is handled by the host).
     pub copy: bool,
+    /// Toggle the breakpoint on this state (from its menu).
+    pub breakpoint: Option<String>,
 }
 
 enum LookAt {
@@ -710,6 +714,7 @@ impl GraphView {
                 diagnostics: &[],
                 lines: &HashMap::new(),
                 live: None,
+                breakpoints: &[],
             };
             let selection = BTreeSet::new();
             let marks = Marks::default();
@@ -1090,6 +1095,9 @@ impl SnarlViewer<GNode> for Viewer<'_> {
                 let s = &self.m.states[i];
                 let look = Look::of(ops::code(s), self.cx.names);
                 ui.horizontal(|ui| {
+                    if self.cx.breakpoints.contains(&s.name) {
+                        crate::preview::breakpoint_dot(ui).on_hover_text("Breakpoint: an attached game pauses when an agent enters or leaves this state");
+                    }
                     let r = clickable(
                         ui,
                         RichText::new(&s.name)
@@ -1359,6 +1367,10 @@ impl SnarlViewer<GNode> for Viewer<'_> {
             && ui.button(format!("Open {child}")).clicked()
         {
             self.out.open_child = Some(child.clone());
+            ui.close();
+        }
+        if ui.button("Toggle breakpoint").clicked() {
+            self.out.breakpoint = Some(s.name.clone());
             ui.close();
         }
         if ui.button("Copy").clicked() {

@@ -20,11 +20,13 @@
 //! the new one starts); a save is answered exactly once (reload or refusal), by the compile of
 //! the generation that was current when it was saved, or a later one.
 
+pub mod attached;
 pub mod beliefs;
 pub mod boards;
 pub mod live;
 pub mod snapshot;
 pub mod timeline;
+pub mod traced;
 pub mod transcript;
 pub mod worker;
 pub mod world_view;
@@ -35,6 +37,7 @@ use crate::theme;
 use eframe::egui;
 use egui::{Color32, Panel, RichText, Ui};
 use ensemble_runtime::Program;
+use ensemble_runtime::inspect::protocol::{Breakpoint, ToolMessage, When};
 use ensemble_runtime::trace::EventKind;
 use ensemble_sim::simulation::SceneKind;
 use snapshot::{History, Snapshot, WorldInfo};
@@ -60,6 +63,7 @@ pub enum Pane {
     Blackboards,
     Transcript,
     Agent,
+    Breakpoints,
 }
 
 /// A scene running on its worker.
@@ -71,6 +75,8 @@ struct Run {
     playing: bool,
     behind: bool,
     failed: Option<String>,
+    /// A game attached over the inspection protocol, not the editor's own scene.
+    attached: bool,
 }
 
 /// A save waiting for the compile of its generation.
@@ -125,6 +131,16 @@ pub struct Preview {
     pub world_view: world_view::State,
     pub boards: boards::State,
     pub beliefs: beliefs::State,
+    /// The recorded trace the history was read from, while no scene runs.
+    pub trace_file: Option<String>,
+    /// The game address to attach to (host:port), as last typed.
+    pub attach_address: String,
+    /// The last thing the attached game said that was not a reply.
+    pub game_note: Option<String>,
+    /// The editor's config folder, where the game address is remembered (tests leave it unset).
+    pub config: Option<std::path::PathBuf>,
+    /// Breakpoints on states, (machine, state): sent to a game when attaching and when toggled.
+    pub breakpoints: Vec<(String, String)>,
 }
 
 impl Default for Preview {
@@ -154,6 +170,11 @@ impl Default for Preview {
             world_view: world_view::State::default(),
             boards: boards::State::default(),
             beliefs: beliefs::State::default(),
+            trace_file: None,
+            attach_address: "127.0.0.1:7878".into(),
+            game_note: None,
+            config: None,
+            breakpoints: Vec::new(),
         }
     }
 }
@@ -236,11 +257,7 @@ impl Preview {
                 return;
             }
         };
-        self.error = None;
-        self.history = History::default();
-        self.viewing = None;
-        self.followed.clear();
-        self.last_reload = None;
+        self.begin();
         let worker = Worker::start(program, scene.clone(), self.seed, self.speed, play);
         self.run = Some(Run {
             worker,
@@ -250,7 +267,122 @@ impl Preview {
             playing: play,
             behind: false,
             failed: None,
+            attached: false,
         });
+    }
+
+    /// Forgets what was shown, for a new source (a scene, a game).
+    fn begin(&mut self) {
+        self.error = None;
+        self.trace_file = None;
+        self.game_note = None;
+        self.history = History::default();
+        self.viewing = None;
+        self.followed.clear();
+        self.last_reload = None;
+    }
+
+    /// Attaches the preview to the game serving the inspection protocol at `attach_address`:
+    /// the views show the game, saving pushes the program to it.
+    pub fn attach(&mut self) {
+        self.stop();
+        let address = self.attach_address.trim().to_string();
+        if let Some(dir) = &self.config {
+            crate::recent::remember_game_address(dir, &address);
+        }
+        self.begin();
+        self.run = Some(Run {
+            worker: Worker::attach(address.clone()),
+            scene: format!("game at {address}"),
+            seed: self.seed,
+            world: None,
+            playing: false,
+            behind: false,
+            failed: None,
+            attached: true,
+        });
+        // Sent after the hello: the game pauses on them from its next tick.
+        for (machine, state) in self.breakpoints.clone() {
+            let breakpoint = state_breakpoint(&machine, &state);
+            self.request(ToolMessage::Break { breakpoint });
+        }
+    }
+
+    /// Remembers the game address in `config` (the editor's config folder), starting from
+    /// the one remembered there.
+    pub fn with_config(&mut self, config: Option<std::path::PathBuf>) {
+        if let Some(address) = config.as_deref().and_then(crate::recent::load_game_address) {
+            self.attach_address = address;
+        }
+        self.config = config;
+    }
+
+    /// The states of `machine` with a breakpoint.
+    pub fn breakpoints_in(&self, machine: &str) -> Vec<String> {
+        self.breakpoints
+            .iter()
+            .filter(|(m, _)| m == machine)
+            .map(|(_, s)| s.clone())
+            .collect()
+    }
+
+    /// Sets or removes the breakpoint on `machine`'s `state`; an attached game is told.
+    pub fn toggle_breakpoint(&mut self, machine: &str, state: &str) {
+        let key = (machine.to_string(), state.to_string());
+        let set = !self.breakpoints.contains(&key);
+        if set {
+            self.breakpoints.push(key);
+        } else {
+            self.breakpoints.retain(|b| *b != key);
+        }
+        if self.is_attached() {
+            let breakpoint = state_breakpoint(machine, state);
+            self.request(if set {
+                ToolMessage::Break { breakpoint }
+            } else {
+                ToolMessage::Clear {
+                    breakpoint: Some(breakpoint),
+                }
+            });
+        }
+    }
+
+    /// Whether the preview shows an attached game (rather than its own scene).
+    pub fn is_attached(&self) -> bool {
+        self.run.as_ref().is_some_and(|r| r.attached)
+    }
+
+    /// Sends a protocol request (a breakpoint) to the attached game.
+    pub fn request(&mut self, message: ToolMessage) {
+        self.send(Command::Protocol(message));
+    }
+
+    /// Loads a recorded trace (`ensemble run --trace json`) into the timeline, stopping the
+    /// running scene. A file that is not a trace leaves the history as it was and says why.
+    pub fn open_trace(&mut self, path: &std::path::Path) {
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into(),
+        );
+        let read = std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| traced::read_trace(&name, &text));
+        match read {
+            Ok(history) => {
+                self.stop();
+                self.history = history;
+                // A trace opens at its start, to be scrubbed forward.
+                self.viewing = self.history.first_tick();
+                self.timeline_scroll = true;
+                self.followed.clear();
+                self.last_reload = None;
+                self.error = None;
+                self.trace_file = Some(name);
+            }
+            Err(why) => {
+                self.error = Some(format!("Cannot open the trace {}: {why}", path.display()));
+            }
+        }
     }
 
     /// Stops the running scene (its history stays to look at).
@@ -346,6 +478,14 @@ impl Preview {
                         });
                     }
                     WorkerReport::Behind(b) => run.behind = b,
+                    WorkerReport::Playing(p) => {
+                        run.playing = p;
+                        if p {
+                            // Going on: what stopped it is past.
+                            self.game_note = None;
+                        }
+                    }
+                    WorkerReport::Note(n) => self.game_note = Some(n),
                     WorkerReport::Failed(why) => {
                         run.failed = Some(why);
                         run.playing = false;
@@ -442,6 +582,19 @@ impl Preview {
             return;
         };
         let p = self.pending.take().expect("checked");
+        if self.is_attached()
+            && let Err(why) = program_of(report)
+        {
+            // Nothing reaches the game, which goes on with the program it has: the refusal is
+            // the editor's to show.
+            self.last_reload = Some(ReloadNote {
+                ok: false,
+                latency: p.asked.elapsed(),
+                at: Instant::now(),
+                summary: why,
+            });
+            return;
+        }
         let command = match program_of(report) {
             Ok(program) => Command::Reload {
                 program,
@@ -542,6 +695,16 @@ impl Preview {
         // The dock keeps the height it is given (a panel shrinks to its contents otherwise).
         ui.set_min_size(ui.available_size());
         self.toolbar(ui, analysis);
+        if let Some(e) = &self.error
+            && self.history.latest().is_some()
+        {
+            ui.label(RichText::new(e).color(theme::ERROR));
+        }
+        // What stopped the attached game, on a line of its own (a long event must not push
+        // the toolbar's controls away).
+        if let Some(note) = &self.game_note {
+            ui.add(egui::Label::new(RichText::new(note).color(theme::WARNING)).truncate());
+        }
         ui.add_space(4.0);
         if self.history.latest().is_none() {
             let message = match (&self.error, self.failure()) {
@@ -605,6 +768,7 @@ impl Preview {
                 (Pane::Blackboards, "Blackboards"),
                 (Pane::Transcript, "Transcript"),
                 (Pane::Agent, "Agent"),
+                (Pane::Breakpoints, "Breakpoints"),
             ] {
                 if pane == Pane::Blackboards && !boards {
                     continue;
@@ -619,6 +783,40 @@ impl Preview {
             Pane::Blackboards => boards::show(self, ui),
             Pane::Transcript => transcript::show(self, ui),
             Pane::Agent => self.agent_ui(ui),
+            Pane::Breakpoints => self.breakpoints_ui(ui),
+        }
+    }
+
+    /// The breakpoints set, each with a button to remove it.
+    fn breakpoints_ui(&mut self, ui: &mut Ui) {
+        if self.breakpoints.is_empty() {
+            ui.label(
+                RichText::new("None. Right-click a state in the graph: Toggle breakpoint.")
+                    .color(theme::TEXT_WEAK),
+            );
+        }
+        let mut removed = None;
+        for (machine, state) in &self.breakpoints {
+            ui.horizontal(|ui| {
+                breakpoint_dot(ui);
+                ui.label(format!("{machine}/{state}"));
+                if ui
+                    .small_button("✕")
+                    .on_hover_text("Remove this breakpoint")
+                    .clicked()
+                {
+                    removed = Some((machine.clone(), state.clone()));
+                }
+            });
+        }
+        if let Some((machine, state)) = removed {
+            self.toggle_breakpoint(&machine, &state);
+        }
+        if !self.is_attached() && !self.breakpoints.is_empty() {
+            ui.label(
+                RichText::new("They pause a game the preview is attached to.")
+                    .color(theme::TEXT_WEAK),
+            );
         }
     }
 
@@ -755,9 +953,16 @@ impl Preview {
                 .response
                 .on_hover_text("The scene to run");
             let playing = self.is_playing();
-            let play = if playing { "⏸ Pause" } else { "▶ Play" };
+            let play = match (playing, self.is_attached()) {
+                (true, _) => "⏸ Pause",
+                (false, true) => "▶ Resume",
+                (false, false) => "▶ Play",
+            };
             if ui
-                .add_enabled(self.scene.is_some(), egui::Button::new(play))
+                .add_enabled(
+                    self.scene.is_some() || self.is_attached(),
+                    egui::Button::new(play),
+                )
                 .on_hover_text(if playing {
                     "Pause the scene"
                 } else {
@@ -772,7 +977,10 @@ impl Preview {
                 }
             }
             if ui
-                .add_enabled(self.scene.is_some(), egui::Button::new("⏭ Step"))
+                .add_enabled(
+                    self.scene.is_some() || self.is_attached(),
+                    egui::Button::new("⏭ Step"),
+                )
                 .on_hover_text("Pause and run one tick (Shift: ten)")
                 .clicked()
             {
@@ -824,6 +1032,22 @@ impl Preview {
                 self.stop();
             }
             ui.separator();
+            ui.add(
+                egui::TextEdit::singleline(&mut self.attach_address)
+                    .hint_text("game address")
+                    .desired_width(130.0),
+            )
+            .on_hover_text(
+                "host:port of a game serving the inspection protocol (ensemble run --inspect)",
+            );
+            if ui
+                .button("Attach")
+                .on_hover_text("Show the running game here; saving pushes the program to it")
+                .clicked()
+            {
+                self.attach();
+            }
+            ui.separator();
             if let Some(s) = self.history.latest() {
                 let seed = self
                     .run
@@ -835,10 +1059,16 @@ impl Preview {
                         .color(theme::TEXT),
                 );
             }
+            let trace_status = self.trace_file.as_ref().map(|f| format!("trace {f}"));
             let (status, color) = match &self.run {
+                None if trace_status.is_some() => {
+                    (trace_status.as_deref().unwrap_or_default(), theme::ACCENT)
+                }
                 None if self.history.latest().is_some() => ("stopped", theme::TEXT_WEAK),
                 None => ("", theme::TEXT_WEAK),
                 Some(r) if r.failed.is_some() => ("stopped", theme::ERROR),
+                Some(r) if r.attached && r.playing => ("game running", theme::OK),
+                Some(r) if r.attached => ("game paused", theme::TEXT_WEAK),
                 Some(r) if r.playing && r.behind => ("slower than real time", theme::WARNING),
                 Some(r) if r.playing => ("running", theme::OK),
                 Some(_) => ("paused", theme::TEXT_WEAK),
@@ -851,6 +1081,7 @@ impl Preview {
             if let Some(f) = self.failure() {
                 status.on_hover_text(f);
             }
+
             if self.pending.is_some() {
                 ui.label(RichText::new("reloading…").color(theme::ACCENT));
             } else if let Some(n) = &self.last_reload
@@ -938,6 +1169,23 @@ impl Preview {
                 ));
             }
         });
+    }
+}
+
+/// The red dot that marks a breakpoint (drawn: the UI font has no filled circle).
+pub fn breakpoint_dot(ui: &mut Ui) -> egui::Response {
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+    ui.painter().circle_filled(rect.center(), 4.5, theme::ERROR);
+    response
+}
+
+/// A breakpoint on entering or leaving `machine`'s `state`, for any agent.
+fn state_breakpoint(machine: &str, state: &str) -> Breakpoint {
+    Breakpoint::State {
+        machine: machine.to_string(),
+        state: state.to_string(),
+        when: When::Both,
+        agent: None,
     }
 }
 

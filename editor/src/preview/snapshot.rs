@@ -221,7 +221,7 @@ fn names_bytes<'a>(names: impl Iterator<Item = &'a str>) -> usize {
     names.map(|n| n.len() + 16).sum()
 }
 
-fn agents_bytes(agents: &[AgentView]) -> usize {
+pub(super) fn agents_bytes(agents: &[AgentView]) -> usize {
     agents
         .iter()
         .map(|a| {

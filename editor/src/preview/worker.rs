@@ -50,6 +50,8 @@ pub enum Command {
     },
     /// A player line for a conversation scene.
     Say(String),
+    /// A request only an attached game understands (breakpoints, snapshots).
+    Protocol(ensemble_runtime::inspect::protocol::ToolMessage),
 }
 
 pub enum Report {
@@ -73,6 +75,10 @@ pub enum Report {
     Behind(bool),
     /// The scene could not start, or the runtime stopped (a panic).
     Failed(String),
+    /// An attached game went on ticking (`true`) or stopped (a pause, a step, a breakpoint).
+    Playing(bool),
+    /// Something the attached game said, for the toolbar.
+    Note(String),
 }
 
 /// A running preview: the thread and the two channels.
@@ -112,6 +118,21 @@ impl Worker {
                 }
             })
             .expect("the preview thread starts");
+        Worker {
+            commands,
+            reports,
+            thread: Some(thread),
+        }
+    }
+
+    /// Attaches to the game serving the inspection protocol at `address`.
+    pub fn attach(address: String) -> Worker {
+        let (commands, command_rx) = channel();
+        let (report_tx, reports) = sync_channel(QUEUE);
+        let thread = std::thread::Builder::new()
+            .name("ensemble-attach".into())
+            .spawn(move || super::attached::run(&address, command_rx, report_tx))
+            .expect("the attach thread starts");
         Worker {
             commands,
             reports,
@@ -273,7 +294,9 @@ fn run(
             Some(Command::Say(line)) => {
                 l.sim.say(&line);
             }
-            None => {}
+            // Breakpoints and the like are for an attached game; the editor's own scene has
+            // no use for them.
+            Some(Command::Protocol(_)) | None => {}
         }
         if !go_on {
             return;

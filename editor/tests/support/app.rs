@@ -4,7 +4,7 @@ use eframe::egui;
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use ensemble_editor::EditorApp;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -110,12 +110,17 @@ pub fn click(h: &mut Harness<'static, EditorApp>, label: &str) {
 }
 
 pub fn click_at<S>(h: &mut Harness<'static, S>, pos: egui::Pos2) {
+    click_with(h, pos, egui::PointerButton::Primary);
+}
+
+/// Clicks `button` at `pos` (the secondary button opens context menus).
+pub fn click_with<S>(h: &mut Harness<'static, S>, pos: egui::Pos2, button: egui::PointerButton) {
     h.hover_at(pos);
     h.run_steps(2);
     for pressed in [true, false] {
         h.event(egui::Event::PointerButton {
             pos,
-            button: egui::PointerButton::Primary,
+            button,
             pressed,
             modifiers: Modifiers::NONE,
         });
@@ -250,4 +255,40 @@ pub fn select(h: &mut Harness<'static, EditorApp>, state: &str) {
         h.state().selection().contains(state),
         "{state} not selected"
     );
+}
+
+/// Types `text` into the empty text field whose hint is `hint`.
+pub fn type_into(h: &mut Harness<'static, EditorApp>, hint: &str, text: &str) {
+    h.get_all_by_role(Role::TextInput)
+        .find(|n| n.accesskit_node().placeholder() == Some(hint))
+        .unwrap_or_else(|| panic!("no text field `{hint}`"))
+        .focus();
+    h.run_steps(2);
+    h.get_all_by_role(Role::TextInput)
+        .find(|n| n.is_focused())
+        .unwrap()
+        .type_text(text);
+    settle(h);
+}
+
+/// How long a test waits for a preview running in real time.
+pub const TIMEOUT: Duration = Duration::from_secs(90);
+
+/// Steps the UI in real time until `done` holds.
+pub fn until(
+    h: &mut Harness<'static, EditorApp>,
+    what: &str,
+    done: impl Fn(&Harness<'static, EditorApp>) -> bool,
+) {
+    let start = Instant::now();
+    while !done(h) {
+        let preview = &h.state().session().unwrap().preview;
+        assert!(
+            start.elapsed() < TIMEOUT,
+            "timed out waiting for {what}; {}",
+            preview.failure().unwrap_or("the scene is still running")
+        );
+        std::thread::sleep(Duration::from_millis(10));
+        h.step();
+    }
 }

@@ -10,6 +10,8 @@
 //! [`Simulation`] runs a scene of a program in this world (or a conversation with a social
 //! agent): the one runner `ensemble run`, its `--watch` mode and the editor preview share.
 
+#[cfg(feature = "inspect")]
+pub mod inspect;
 pub mod simulation;
 mod walk;
 
@@ -68,6 +70,59 @@ pub struct SimWorld {
     actions: BTreeMap<ActionId, (f64, bool)>,
     /// Probability that an action fails (seeded).
     failure_rate: f64,
+    /// Outcomes a content test forces (first match wins), before `failure_rate` applies.
+    forced: Vec<ForcedOutcome>,
+}
+
+/// An action outcome a content test forces (docs/formats/test.md): every action whose name
+/// (and target, when given) matches ends this way, with `probability` (seeded); otherwise the
+/// world decides as usual.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ForcedOutcome {
+    /// The action's name; `*` matches any run of characters.
+    pub action: String,
+    /// Its target, if only actions on some targets are forced; `*` as in `action`.
+    pub target: Option<String>,
+    /// Succeeds (`true`) or fails.
+    pub succeeds: bool,
+    /// How often, 0 to 1 (1: always).
+    pub probability: f64,
+}
+
+impl ForcedOutcome {
+    fn applies(&self, action: &str, target: Option<&str>) -> bool {
+        wildcard(&self.action, action)
+            && match (&self.target, target) {
+                (None, _) => true,
+                (Some(p), Some(t)) => wildcard(p, t),
+                (Some(_), None) => false,
+            }
+    }
+}
+
+/// Whether `text` matches `pattern`, where `*` stands for any run of characters (none
+/// included) and everything else for itself.
+pub fn wildcard(pattern: &str, text: &str) -> bool {
+    let (p, t): (Vec<char>, Vec<char>) = (pattern.chars().collect(), text.chars().collect());
+    // Greedy with one backtrack point: linear for patterns with one `*`, quadratic at worst.
+    let (mut i, mut j) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while j < t.len() {
+        if i < p.len() && p[i] == '*' {
+            star = Some((i, j));
+            i += 1;
+        } else if i < p.len() && p[i] == t[j] {
+            i += 1;
+            j += 1;
+        } else if let Some((si, sj)) = star {
+            i = si + 1;
+            j = sj + 1;
+            star = Some((si, sj + 1));
+        } else {
+            return false;
+        }
+    }
+    p[i..].iter().all(|c| *c == '*')
 }
 
 impl SimWorld {
@@ -106,6 +161,13 @@ impl SimWorld {
     /// Makes each action fail with probability `p` (seeded), to exercise on-error paths.
     pub fn with_failure_rate(mut self, p: f64) -> Self {
         self.failure_rate = p.clamp(0.0, 1.0);
+        self
+    }
+
+    /// Forces the outcome of matching actions (a content test's mocks), checked in order
+    /// before the failure rate.
+    pub fn with_forced_outcomes(mut self, forced: Vec<ForcedOutcome>) -> Self {
+        self.forced = forced;
         self
     }
 
@@ -225,7 +287,15 @@ impl World for SimWorld {
 
     fn start_action(&mut self, request: &ActionRequest<'_>, cx: &mut WorldCx<'_>) {
         let d = Self::duration(cx.rng, request.action, request.line, request.proxy);
-        let fails = self.failure_rate > 0.0 && cx.rng.unit() < self.failure_rate;
+        let forced = self
+            .forced
+            .iter()
+            .find(|f| f.applies(request.action, request.target))
+            .filter(|f| f.probability >= 1.0 || cx.rng.unit() < f.probability);
+        let fails = match forced {
+            Some(f) => !f.succeeds,
+            None => self.failure_rate > 0.0 && cx.rng.unit() < self.failure_rate,
+        };
         self.actions.insert(request.id, (cx.now + d, fails));
     }
 

@@ -42,6 +42,32 @@ pub const TRANSCRIPT_LINES: usize = 10_000;
 pub struct Options {
     /// Probability that a simulated script action fails (seeded), to exercise on-error paths.
     pub fail_rate: f64,
+    /// What a content test changes before the scene starts (empty for a plain run).
+    pub setup: Setup,
+}
+
+/// A content test's mocks and setup (docs/formats/test.md), by name: applied when the scene
+/// starts, before tick 0's events are collected.
+#[derive(Clone, Debug, Default)]
+pub struct Setup {
+    /// Forced action outcomes, first match wins.
+    pub outcomes: Vec<super::ForcedOutcome>,
+    /// `(agent, variable, value)`: set before the agents enter their first states.
+    pub variables: Vec<(String, String, String)>,
+    /// `(machine, state)`: no transition enters it ([`Scene::disable_state`]).
+    pub disabled: Vec<(String, String)>,
+    /// `(agent, state)`: the agent starts in this state of its root machine
+    /// ([`Scene::set_root_state`]).
+    pub start_in: Vec<(String, String)>,
+}
+
+impl Setup {
+    pub fn is_empty(&self) -> bool {
+        self.outcomes.is_empty()
+            && self.variables.is_empty()
+            && self.disabled.is_empty()
+            && self.start_in.is_empty()
+    }
 }
 
 #[derive(Clone, Debug, Error, PartialEq)]
@@ -56,6 +82,9 @@ pub enum StartError {
     Link(#[from] LinkError),
     #[error(transparent)]
     Chat(#[from] ChatError),
+    /// A test's setup names something the scene does not have.
+    #[error("setup: {0}")]
+    Setup(String),
 }
 
 fn list(names: &[String]) -> String {
@@ -289,17 +318,65 @@ impl Simulation {
             .iter()
             .any(|c| program.name(c.name) == name)
         {
+            if !options.setup.is_empty() {
+                return Err(StartError::Setup(format!(
+                    "`{name}` is a conversation: it has no agents, machines or actions to set up"
+                )));
+            }
             let mut chat = ChatScene::new(program.clone(), name, seed)?;
             chat.set_tracing(true);
             Running::Chat(Box::new(chat))
         } else if let Some(id) = program.scene_by_name(name) {
-            let world = SimWorld::for_scene(&program, id).with_failure_rate(options.fail_rate);
+            let mut world = SimWorld::for_scene(&program, id)
+                .with_failure_rate(options.fail_rate)
+                .with_forced_outcomes(options.setup.outcomes.clone());
+            let def = &program.scenes[id.index()];
+            let agent_names: Vec<&str> = def
+                .agents
+                .iter()
+                .map(|a| program.name(a.name))
+                .chain(def.ambient.iter().map(|a| program.name(a.name)))
+                .collect();
+            let agent = |agent: &str| {
+                agent_names
+                    .iter()
+                    .position(|a| *a == agent)
+                    .map(|i| AgentId(i as u32))
+                    .ok_or_else(|| StartError::Setup(format!("no agent `{agent}` in `{name}`")))
+            };
+            for (who, variable, value) in &options.setup.variables {
+                world.set_variable(agent(who)?, variable, value);
+            }
             // The trace is what the CLI prints and the editor shows: recorded from tick 0.
-            let scene = match Scene::new_traced(program.clone(), library(), name, world, seed) {
+            let mut scene = match Scene::new_traced(program.clone(), library(), name, world, seed) {
                 Ok(s) => s,
                 Err(SceneError::Link(e)) => return Err(e.into()),
                 Err(SceneError::UnknownScene { .. }) => unreachable!("found above"),
             };
+            for (machine, state) in &options.setup.disabled {
+                let state = program
+                    .machine_by_name(machine)
+                    .and_then(|m| program.state_by_name(m, state))
+                    .ok_or_else(|| StartError::Setup(format!("no state `{machine}/{state}`")))?;
+                scene.disable_state(state);
+            }
+            for (who, state) in &options.setup.start_in {
+                let a = agent(who)?;
+                let root = def
+                    .agents
+                    .get(a.index())
+                    .map(|d| d.machine)
+                    .ok_or_else(|| {
+                        StartError::Setup(format!("`{who}` runs no machine to start in `{state}`"))
+                    })?;
+                let s = program.state_by_name(root, state).ok_or_else(|| {
+                    StartError::Setup(format!(
+                        "no state `{state}` in `{}`, the machine `{who}` runs",
+                        program.name(program.machine(root).name)
+                    ))
+                })?;
+                scene.set_root_state(a, s);
+            }
             let interactions = Interactions::new(&program, id, seed);
             Running::Machines {
                 scene: Box::new(scene),

@@ -226,3 +226,20 @@ fn a_line_takes_time_for_every_word() {
     }
     assert!((19..=24).contains(&polls), "spoke for {polls} polls");
 }
+
+#[test]
+fn wildcards_match_any_run_of_characters() {
+    use crate::wildcard;
+    assert!(wildcard("*", ""));
+    assert!(wildcard("buyer*", "buyer12"));
+    assert!(wildcard(
+        "Ticket(*) = *",
+        "Ticket(buyer1) = ticket to Boston"
+    ));
+    assert!(wildcard("*weather*", "Lovely weather for baking."));
+    assert!(wildcard("a*b*c", "aXbYbZc"));
+    assert!(!wildcard("a*b*c", "aXbYbZ"));
+    assert!(!wildcard("buyer", "buyer1"));
+    assert!(!wildcard("", "x"));
+    assert!(wildcard("sit", "sit"));
+}

@@ -312,6 +312,8 @@ pub struct Scene<G> {
     /// Recorded since the last [`Scene::take_events`]; stays empty (no allocation) while
     /// tracing is off.
     events: Vec<TraceEvent>,
+    /// States no transition enters ([`Scene::disable_state`]); empty in a game.
+    disabled: Vec<StateId>,
 }
 
 impl<G: 'static> Scene<G> {
@@ -388,6 +390,7 @@ impl<G: 'static> Scene<G> {
             pending: Vec::new(),
             tracing: false,
             events: Vec::new(),
+            disabled: Vec::new(),
         })
     }
 
@@ -546,6 +549,30 @@ impl<G: 'static> Scene<G> {
             .iter()
             .map(|f| f.state)
             .collect()
+    }
+
+    /// Disables `state` for a test (a content test's setup, docs/formats/test.md): no
+    /// transition or message enters it from now on — the event is not handled, so the agent
+    /// stays where it is. A machine still starts in its initial state.
+    pub fn disable_state(&mut self, state: StateId) {
+        if !self.disabled.contains(&state) {
+            self.disabled.push(state);
+        }
+    }
+
+    /// Puts `agent` in `state` of its root machine at once, as a test's setup does (a content
+    /// test starting an agent in a given state): the states it is in are left (their cleanup
+    /// runs; `exit` events), then `state` is entered at depth 0 with its child machine.
+    pub fn set_root_state(&mut self, agent: AgentId, state: StateId) {
+        if agent.index() >= self.agents.len() || state.index() >= self.program.states.len() {
+            return;
+        }
+        let (mut runner, agents) = self.runner();
+        let a = &mut agents[agent.index()];
+        runner.exit_from(a, agent, 0);
+        a.status = AgentStatus::Running;
+        runner.enter(a, agent, 0, state);
+        runner.drain(a, agent);
     }
 
     /// Sends a message from outside (the game, the player) to an agent; delivered next tick.
@@ -882,6 +909,7 @@ impl<G: 'static> Scene<G> {
                     None
                 },
                 next_serial: &mut self.next_serial,
+                disabled: &self.disabled,
                 tick: self.tick,
                 now,
             },
@@ -913,6 +941,7 @@ struct Runner<'a, G> {
     pending: &'a mut Vec<(AgentId, Message)>,
     events: Option<&'a mut Vec<TraceEvent>>,
     next_serial: &'a mut u64,
+    disabled: &'a [StateId],
     tick: u64,
     now: f64,
 }
@@ -1051,6 +1080,7 @@ impl<G: 'static> Runner<'_, G> {
             .iter()
             .find(|t| t.event == event)
             .map(|t| t.target)
+            .filter(|target| !self.disabled.contains(target))
     }
 
     /// Offers a message to frame `depth`: its code first, then a transition of the same name.

@@ -29,7 +29,7 @@ use crate::script::{ActionOutcome, Fact, ScriptEvent, ScriptInstance, Value};
 use crate::trace::EventKind;
 use crate::world::World;
 use crate::world::{self, ActionId, Destination, MoveEvent, WorldCx};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::sync::Arc;
 
 /// How often a smart location looks for NPCs, seconds.
@@ -203,6 +203,8 @@ pub struct Interactions {
     sends: Vec<(AgentId, String)>,
     /// Rules evaluated so far, over all instances (benchmarks).
     pub rule_evaluations: u64,
+    /// (script, rule) pairs that have fired in any instance so far (coverage).
+    fired: BTreeSet<(u32, u32)>,
 }
 
 /// Spells a script value: names as written, whole numbers without decimals.
@@ -291,7 +293,18 @@ impl Interactions {
             out: Vec::new(),
             sends: Vec::new(),
             rule_evaluations: 0,
+            fired: BTreeSet::new(),
         }
+    }
+
+    /// Every (script, rule index in the script) that has fired so far, in ended instances and
+    /// running ones: what a content test's coverage reports as reached.
+    pub fn fired_rules(&self) -> BTreeSet<(u32, u32)> {
+        let mut fired = self.fired.clone();
+        for (_, inst) in self.running() {
+            fired.extend(inst.fired_rules().map(|r| (inst.script, r as u32)));
+        }
+        fired
     }
 
     /// Scripts running now: (smart location, instance).
@@ -654,6 +667,10 @@ impl Interactions {
             &mut requests,
         );
         self.rule_evaluations += inst.rule_evaluations - before;
+        if inst.ended() {
+            self.fired
+                .extend(inst.fired_rules().map(|r| (inst.script, r as u32)));
+        }
         for r in requests {
             // Actions carried across a reload may be names the new program no longer has.
             let name = self.symbols.name(program, r.action).to_string();

@@ -272,6 +272,9 @@ pub struct ScriptInstance {
     /// Per state of the script, bit k set if the state's k-th rule is volatile
     /// ([`RuleDef::volatile`]); computed on the first update.
     volatile: SmallVec<[u64; 4]>,
+    /// Bit r set once rule r of the script has fired: what coverage reports (a content test's
+    /// `--coverage`). Bounded by the script's rule count.
+    fired: SmallVec<[u64; 2]>,
 }
 
 thread_local! {
@@ -310,7 +313,17 @@ impl ScriptInstance {
             rule_skips: 0,
             membership: 0,
             volatile: SmallVec::new(),
+            fired: SmallVec::new(),
         }
+    }
+
+    /// The script's rules (by index in the script) that have fired in this instance.
+    pub fn fired_rules(&self) -> impl Iterator<Item = usize> + '_ {
+        self.fired.iter().enumerate().flat_map(|(w, bits)| {
+            (0..64)
+                .filter(move |b| bits & (1u64 << b) != 0)
+                .map(move |b| w * 64 + b)
+        })
     }
 
     /// Whether the script has ended (an ended instance ignores updates).
@@ -707,6 +720,10 @@ impl ScriptInstance {
                 continue;
             };
             let rule = &def.rules[index];
+            if self.fired.len() <= index / 64 {
+                self.fired.resize(index / 64 + 1, 0);
+            }
+            self.fired[index / 64] |= 1 << (index % 64);
             self.apply(
                 &rule.delete,
                 &rule.add,

@@ -118,6 +118,8 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
                 | AssetKind::Workbook
                 | AssetKind::Navigation,
             ) => {}
+            // Content tests: compiler/src/content_test.
+            Some(AssetKind::Test) => {}
             // Planning assets: compiler/src/plan.
             Some(
                 AssetKind::ActionList | AssetKind::Domain | AssetKind::Problem | AssetKind::Pddl,

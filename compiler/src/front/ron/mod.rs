@@ -7,6 +7,7 @@
 pub mod any;
 pub mod assets;
 pub mod hpmm;
+pub mod layout;
 pub mod locate;
 mod lower;
 pub mod nav;
@@ -53,10 +54,12 @@ pub enum AssetKind {
     Pddl,
     /// `*.nav.ron`: the navigation graph (compiler/src/nav).
     Navigation,
+    /// `*.test.ron`: designers' content tests (compiler/src/content_test).
+    Test,
 }
 
 impl AssetKind {
-    pub const ALL: [AssetKind; 19] = [
+    pub const ALL: [AssetKind; 20] = [
         AssetKind::Machine,
         AssetKind::StateLibrary,
         AssetKind::Locations,
@@ -76,6 +79,7 @@ impl AssetKind {
         AssetKind::Problem,
         AssetKind::Pddl,
         AssetKind::Navigation,
+        AssetKind::Test,
     ];
 
     pub fn suffix(self) -> &'static str {
@@ -99,6 +103,7 @@ impl AssetKind {
             AssetKind::Problem => ".problem.ron",
             AssetKind::Pddl => ".pddl",
             AssetKind::Navigation => ".nav.ron",
+            AssetKind::Test => ".test.ron",
         }
     }
 

@@ -23,8 +23,9 @@ use serde::ser;
 use std::collections::HashMap;
 use std::fmt::Write;
 
-/// Struct names written one field per line when they are items of a list.
-pub const EXPANDED: [&str; 2] = ["Role", "Rule"];
+/// Struct names written one field per line when they are items of a list: the rule-table rows
+/// of scripts, and content tests (each with its list of expectations).
+pub const EXPANDED: [&str; 3] = ["Role", "Rule", "Test"];
 
 const INDENT: &str = "    ";
 

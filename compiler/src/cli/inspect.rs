@@ -1,0 +1,290 @@
+//! The inspection protocol on the command line (docs/formats/inspect.md): `ensemble run
+//! --inspect ADDR` serves it while a scene runs; `ensemble attach ADDR` prints what a game
+//! sends; `ensemble push ADDR PATH` compiles PATH and hot-reloads it into the game.
+
+use super::run_scene::{LoadFailure, load};
+use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io};
+use clap::{Args, ValueEnum};
+use ensemble_runtime::inspect::protocol::{
+    self, Breakpoint, FromGame, GameMessage, PROTOCOL_VERSION, ToolMessage, base64, encode,
+};
+use ensemble_runtime::inspect::{Flow, Inspector, InspectorOptions};
+use ensemble_runtime::trace::TraceEvent;
+use ensemble_sim::Simulation;
+use ensemble_sim::inspect::InspectedSimulation;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpStream, ToSocketAddrs};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// `ensemble run`'s options for serving the protocol.
+#[derive(Args, Clone, Debug, Default)]
+pub struct ServeArgs {
+    /// Serve the inspection protocol on ADDR while the scene runs (real time, at --speed);
+    /// the bound address is printed on stderr, so `127.0.0.1:0` picks a free port.
+    #[arg(long, value_name = "ADDR")]
+    pub inspect: Option<String>,
+    /// The token tools must send (required for a non-loopback address).
+    #[arg(long, value_name = "T", requires = "inspect")]
+    pub inspect_token: Option<String>,
+    /// Start paused until a tool says `resume` or `step` (so it can set breakpoints first).
+    #[arg(long, requires = "inspect")]
+    pub inspect_wait: bool,
+}
+
+/// Binds the inspector `args` asks for, saying where on stderr; `Err`: the exit code.
+pub(super) fn serve(args: &ServeArgs, io: &mut Io<'_>) -> Result<Option<Inspector>, i32> {
+    let Some(address) = &args.inspect else {
+        return Ok(None);
+    };
+    let options = InspectorOptions {
+        token: args.inspect_token.clone(),
+        start_paused: args.inspect_wait,
+        ..InspectorOptions::default()
+    };
+    match Inspector::bind(address.as_str(), options) {
+        Ok(inspector) => {
+            let _ = writeln!(io.err, "inspecting on {}", inspector.address());
+            let _ = io.err.flush();
+            Ok(Some(inspector))
+        }
+        Err(e) => {
+            let _ = writeln!(io.err, "error: --inspect {address}: {e}");
+            Err(EXIT_CANNOT_RUN)
+        }
+    }
+}
+
+/// One frame of a served run: streams `events` (and prints them with `print`), answers the
+/// tools, and while they hold the game paused keeps answering (printing what their requests
+/// record, a reload). Returns when the game should tick, or `false` when `print` failed.
+pub(super) fn frame(
+    inspector: &mut Inspector,
+    sim: &mut Simulation,
+    program_name: &str,
+    mut events: Vec<TraceEvent>,
+    print: &mut dyn FnMut(Vec<TraceEvent>) -> bool,
+) -> bool {
+    loop {
+        let mut game = InspectedSimulation { sim, program_name };
+        let flow = inspector.frame(&mut game, &events);
+        if !print(events) {
+            return false;
+        }
+        if flow == Flow::Tick {
+            return true;
+        }
+        // Paused: poll often enough that `resume` and `step` feel immediate.
+        std::thread::sleep(Duration::from_millis(5));
+        events = sim.take_events();
+    }
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum TraceStream {
+    /// Trace events as `--trace json` writes them.
+    Json,
+}
+
+/// `ensemble attach`.
+#[derive(Args, Debug)]
+pub struct AttachArgs {
+    /// The game's address (`127.0.0.1:7878`).
+    address: String,
+    /// Also print the trace events as the game streams them.
+    #[arg(long, value_enum)]
+    trace: Option<TraceStream>,
+    /// Pause when an agent enters or leaves MACHINE/STATE (repeatable).
+    #[arg(long = "break", value_name = "MACHINE/STATE")]
+    breaks: Vec<String>,
+    /// Resume the game once the breakpoints are set (one started with --inspect-wait waits).
+    #[arg(long)]
+    resume: bool,
+    /// The token the game was started with.
+    #[arg(long, value_name = "T")]
+    token: Option<String>,
+}
+
+/// `ensemble push`.
+#[derive(Args, Debug)]
+pub struct PushArgs {
+    /// The game's address.
+    address: String,
+    /// The project (or source file, or built `.ensb`) to compile and push.
+    path: PathBuf,
+    /// The token the game was started with.
+    #[arg(long, value_name = "T")]
+    token: Option<String>,
+}
+
+/// A tool's connection: hello said and answered.
+struct Connection {
+    stream: TcpStream,
+    reader: BufReader<TcpStream>,
+}
+
+impl Connection {
+    /// Connects and says hello; `Err`: why not, in one line.
+    fn open(address: &str, token: Option<String>, trace: bool) -> Result<Connection, String> {
+        let addr = address
+            .to_socket_addrs()
+            .map_err(|e| format!("{address}: {e}"))?
+            .next()
+            .ok_or_else(|| format!("{address}: no such address"))?;
+        let stream = TcpStream::connect_timeout(&addr, Duration::from_secs(5))
+            .map_err(|e| format!("cannot connect to {address}: {e}"))?;
+        let reader = BufReader::new(stream.try_clone().map_err(|e| e.to_string())?);
+        let mut c = Connection { stream, reader };
+        c.send(&ToolMessage::Hello {
+            version: PROTOCOL_VERSION,
+            token,
+            trace,
+        })?;
+        Ok(c)
+    }
+
+    fn send(&mut self, message: &ToolMessage) -> Result<(), String> {
+        self.stream
+            .write_all(encode(message).as_bytes())
+            .map_err(|e| format!("cannot send to the game: {e}"))
+    }
+
+    /// The next line from the game (without its newline); `None` when it closed.
+    fn line(&mut self) -> Option<Result<Vec<u8>, String>> {
+        let mut line = Vec::new();
+        match self.reader.read_until(b'\n', &mut line) {
+            Ok(0) => None,
+            Ok(_) => {
+                if line.last() == Some(&b'\n') {
+                    line.pop();
+                }
+                Some(Ok(line))
+            }
+            Err(e) => Some(Err(format!("cannot read from the game: {e}"))),
+        }
+    }
+}
+
+pub fn attach(args: AttachArgs, io: &mut Io<'_>) -> i32 {
+    let mut breakpoints = Vec::new();
+    for text in &args.breaks {
+        match Breakpoint::parse_state(text) {
+            Ok(b) => breakpoints.push(b),
+            Err(e) => {
+                let _ = writeln!(io.err, "error: --break {e}");
+                return EXIT_CANNOT_RUN;
+            }
+        }
+    }
+    let mut c = match Connection::open(&args.address, args.token, args.trace.is_some()) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = writeln!(io.err, "error: {e}");
+            return EXIT_CANNOT_RUN;
+        }
+    };
+    let mut requests: Vec<ToolMessage> = breakpoints
+        .into_iter()
+        .map(|breakpoint| ToolMessage::Break { breakpoint })
+        .collect();
+    if args.resume {
+        requests.push(ToolMessage::Resume);
+    }
+    for r in &requests {
+        if let Err(e) = c.send(r) {
+            let _ = writeln!(io.err, "error: {e}");
+            return EXIT_CANNOT_RUN;
+        }
+    }
+    forward_stdin(&c.stream);
+    // A wrong token or protocol version is answered with an error, no hello, and a close.
+    let mut welcomed = false;
+    while let Some(line) = c.line() {
+        let line = match line {
+            Ok(l) => l,
+            Err(e) => {
+                let _ = writeln!(io.err, "error: {e}");
+                return EXIT_CANNOT_RUN;
+            }
+        };
+        welcomed |= matches!(
+            protocol::decode_from_game(&line),
+            Ok(FromGame::Message(GameMessage::Hello(_)))
+        );
+        if io.out.write_all(&line).is_err()
+            || io.out.write_all(b"\n").is_err()
+            || io.out.flush().is_err()
+        {
+            return EXIT_OK; // the reader went away (`| head`)
+        }
+    }
+    if welcomed { EXIT_OK } else { EXIT_ERRORS }
+}
+
+/// Sends what is typed on standard input to the game, line by line (requests by hand:
+/// `{"type":"snapshot"}`); the end of input leaves the connection open.
+fn forward_stdin(stream: &TcpStream) {
+    let Ok(mut stream) = stream.try_clone() else {
+        return;
+    };
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            if stream.write_all(format!("{line}\n").as_bytes()).is_err() {
+                break;
+            }
+        }
+    });
+}
+
+pub fn push(args: PushArgs, io: &mut Io<'_>) -> i32 {
+    let program = match load(&args.path, io) {
+        Ok(p) => p,
+        Err(LoadFailure::CannotRun(message)) => {
+            let _ = writeln!(io.err, "error: {message}");
+            return EXIT_CANNOT_RUN;
+        }
+        Err(LoadFailure::Errors(message)) => {
+            let _ = writeln!(io.err, "error: not pushed: {message}");
+            return EXIT_ERRORS;
+        }
+    };
+    let mut c = match Connection::open(&args.address, args.token, false) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = writeln!(io.err, "error: {e}");
+            return EXIT_CANNOT_RUN;
+        }
+    };
+    let reload = ToolMessage::Reload {
+        program: base64::encode(&program.to_bytes()),
+    };
+    if let Err(e) = c.send(&reload) {
+        let _ = writeln!(io.err, "error: {e}");
+        return EXIT_CANNOT_RUN;
+    }
+    while let Some(line) = c.line() {
+        let Ok(line) = line else { break };
+        let answer = match protocol::decode_from_game(&line) {
+            Ok(FromGame::Message(m)) => m,
+            _ => continue,
+        };
+        let code = match &answer {
+            GameMessage::Reload { .. } => EXIT_OK,
+            GameMessage::ReloadRejected { .. } => EXIT_ERRORS,
+            GameMessage::Error { message } => {
+                let _ = writeln!(io.err, "error: the game refused: {message}");
+                EXIT_ERRORS
+            }
+            _ => continue, // hello, a pause
+        };
+        let _ = writeln!(io.out, "{}", encode(&answer).trim_end());
+        let _ = io.out.flush();
+        return code;
+    }
+    let _ = writeln!(
+        io.err,
+        "error: the game closed the connection without answering"
+    );
+    EXIT_CANNOT_RUN
+}

@@ -1,0 +1,285 @@
+//! The `*.test.ron` asset as written (docs/formats/test.md): tests, each a scene, seeds, a
+//! tick limit, what the test changes before the run and what the trace must show.
+
+use serde::{Deserialize, Serialize};
+
+/// A file of content tests.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Tests")]
+pub struct TestsAsset {
+    pub tests: Vec<TestAsset>,
+}
+
+impl TestsAsset {
+    /// Renames the machine `old` to `new` wherever a test names it exactly (patterns,
+    /// `Disable`), as the editor's rename does across a project; whether anything changed.
+    pub fn rename_machine(&mut self, old: &str, new: &str) -> bool {
+        let mut changed = false;
+        let mut rename = |m: &mut String| {
+            if m == old {
+                *m = new.to_string();
+                changed = true;
+            }
+        };
+        for t in &mut self.tests {
+            for s in &mut t.setup {
+                if let SetupAsset::Disable { machine, .. } = s {
+                    rename(machine);
+                }
+            }
+            for e in &mut t.expect {
+                let patterns = match e {
+                    Expectation::Happens { what } | Expectation::Never { what } => vec![what],
+                    Expectation::Before { first, then } => vec![first, then],
+                    Expectation::Within { what, after, .. } => {
+                        std::iter::once(what).chain(after.as_mut()).collect()
+                    }
+                    Expectation::Count { what, .. } => vec![what],
+                };
+                for p in patterns {
+                    if let Some(m) = &mut p.machine {
+                        rename(m);
+                    }
+                }
+            }
+        }
+        changed
+    }
+}
+
+/// One test: run `scene` with every seed for `ticks` ticks and check `expect` on each trace.
+/// Written `Test(...)`, one field per line (the canonical printer's `EXPANDED`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Test")]
+pub struct TestAsset {
+    /// What the test says the content does, in words: it names the test in every report.
+    pub name: String,
+    pub scene: String,
+    pub seeds: Seeds,
+    /// Ticks each run lasts (conversations: iterations).
+    pub ticks: u64,
+    /// Player lines for a conversation scene, in order: each is said when the agent waits for
+    /// the player (`/nods` is an emote, an empty line a silent turn).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chat: Vec<String>,
+    /// Scene events the test adds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<TestEvent>,
+    /// Mocks and setup, applied when the scene starts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub setup: Vec<SetupAsset>,
+    pub expect: Vec<Expectation>,
+}
+
+/// The seeds a test runs with.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Seeds {
+    /// These seeds.
+    List(Vec<u64>),
+    /// Every seed from the first to the last, both included.
+    Range(u64, u64),
+}
+
+impl Seeds {
+    pub fn to_vec(&self) -> Vec<u64> {
+        match self {
+            Seeds::List(seeds) => seeds.clone(),
+            Seeds::Range(first, last) => (*first..=*last).collect(),
+        }
+    }
+
+    pub fn count(&self) -> u64 {
+        match self {
+            Seeds::List(seeds) => seeds.len() as u64,
+            Seeds::Range(first, last) => last.saturating_sub(*first) + u64::from(first <= last),
+        }
+    }
+}
+
+/// Something the test makes happen during the run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum TestEvent {
+    /// At `tick`, the message `message` reaches `to` (from `from`, default `to` itself), as if
+    /// the game sent it.
+    Send {
+        tick: u64,
+        to: String,
+        message: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<String>,
+    },
+}
+
+/// A mock or a setting applied when the scene starts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum SetupAsset {
+    /// Every action named `action` (`*` wildcards), on `target` if given, ends with `outcome`
+    /// — always, or with `probability`.
+    Action {
+        action: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<String>,
+        outcome: Outcome,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        probability: Option<f64>,
+    },
+    /// The agent's variable starts with this value.
+    Variable {
+        agent: String,
+        name: String,
+        value: String,
+    },
+    /// The agent starts in this state of its root machine.
+    StartIn { agent: String, state: String },
+    /// No transition or message enters this state.
+    Disable { machine: String, state: String },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Outcome {
+    Succeeds,
+    Fails,
+}
+
+/// What every run's trace must show.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Expectation {
+    /// An event like `what` happens.
+    Happens { what: EventPattern },
+    /// No event like `what` happens.
+    Never { what: EventPattern },
+    /// An event like `first` happens before the first event like `then` (which must happen).
+    Before {
+        first: EventPattern,
+        then: EventPattern,
+    },
+    /// An event like `what` happens within `ticks` ticks of the start, or of every event like
+    /// `after`.
+    Within {
+        ticks: u64,
+        what: EventPattern,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        after: Option<EventPattern>,
+    },
+    /// Events like `what` happen exactly / at least / at most so many times.
+    Count {
+        what: EventPattern,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        exactly: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at_least: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at_most: Option<u64>,
+    },
+}
+
+/// A trace event to look for: its kind and any of its fields, each matched with `*`
+/// wildcards against the field as `--trace json` writes it.
+/// Written bare, `(event: "enter", ...)` (the printer writes `...Asset` shapes bare).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "EventPatternAsset")]
+pub struct EventPattern {
+    /// `enter`, `exit`, `say`, `add`, … (`*`: any).
+    pub event: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fact: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sentence: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+    /// A message's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+    /// A world event's name (`add`/`del` of a planning agent's world).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub world: Option<String>,
+    /// An `output`'s emote, an `input`'s too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emote: Option<String>,
+    /// A `door` event's door.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub door: Option<String>,
+}
+
+/// The event kinds of the trace (docs/formats/trace.md).
+pub const EVENT_KINDS: &[&str] = &[
+    "enter",
+    "exit",
+    "message",
+    "say",
+    "act",
+    "done",
+    "fail",
+    "add",
+    "del",
+    "join",
+    "leave",
+    "plan",
+    "replan",
+    "input",
+    "output",
+    "path",
+    "door",
+    "error",
+    "reload",
+    "reload-rejected",
+];
+
+impl EventPattern {
+    /// The fields it constrains besides the kind, by their trace names, in a fixed order.
+    pub fn fields(&self) -> Vec<(&'static str, &str)> {
+        let all = [
+            ("agent", &self.agent),
+            ("machine", &self.machine),
+            ("state", &self.state),
+            ("fact", &self.fact),
+            ("text", &self.text),
+            ("sentence", &self.sentence),
+            ("action", &self.action),
+            ("target", &self.target),
+            ("script", &self.script),
+            ("role", &self.role),
+            ("name", &self.name),
+            ("from", &self.from),
+            ("to", &self.to),
+            ("problem", &self.problem),
+            ("world", &self.world),
+            ("emote", &self.emote),
+            ("door", &self.door),
+        ];
+        all.into_iter()
+            .filter_map(|(k, v)| v.as_deref().map(|v| (k, v)))
+            .collect()
+    }
+}
+
+impl std::fmt::Display for EventPattern {
+    /// `enter agent=buyer1 state=Goto2`: how reports name what was looked for.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.event)?;
+        for (k, v) in self.fields() {
+            write!(f, " {k}={v}")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,417 @@
+//! Reading `*.test.ron` files and checking them against the project: every scene, agent,
+//! machine, state and event kind a test names must exist (`unknown-reference` with
+//! did-you-mean, at the line that names it), and every number must make sense
+//! (`invalid-value`).
+
+use super::asset::*;
+use crate::diag::{Code, Diagnostic, Diagnostics, suggest_note};
+use crate::front::ron::locate::Seg;
+use crate::front::ron::{AssetKind, Locator, parse};
+use crate::ir::Module;
+use crate::source::SourceMap;
+
+/// The most seeds one test runs with (a range such as `Range(0, 18446744073709551615)` is a
+/// slip, not a plan).
+pub const MAX_SEEDS: u64 = 100_000;
+
+/// A test that passed its checks, with where it is written.
+#[derive(Clone, Debug)]
+pub struct ContentTest {
+    /// The file, relative to the project.
+    pub file: String,
+    /// The line its entry starts on.
+    pub line: usize,
+    pub test: TestAsset,
+}
+
+/// What the project offers a test to name.
+struct Names<'a> {
+    module: &'a Module,
+}
+
+impl<'a> Names<'a> {
+    fn scenes(&self) -> Vec<&'a str> {
+        let machines = self.module.scenes.iter().map(|(_, s)| s.name.text.as_str());
+        let chats = self.module.chats.iter().map(|(_, c)| c.name.text.as_str());
+        machines.chain(chats).collect()
+    }
+
+    fn is_chat(&self, scene: &str) -> bool {
+        self.module.chats.iter().any(|(_, c)| c.name.text == scene)
+    }
+
+    /// Agents that can appear in the scene's trace: its agents (a conversation's social agent
+    /// and player) and smart locations' proxies; spawned agents are [`Names::spawned`].
+    fn agents(&self, scene: &str) -> Vec<&'a str> {
+        let mut out: Vec<&str> = Vec::new();
+        if let Some((_, s)) = self
+            .module
+            .scenes
+            .iter()
+            .find(|(_, s)| s.name.text == scene)
+        {
+            out.extend(s.agents.iter().map(|a| a.name.text.as_str()));
+        }
+        if let Some((_, c)) = self.module.chats.iter().find(|(_, c)| c.name.text == scene) {
+            out.push(c.agent.as_str());
+            out.push(c.player.as_str());
+        }
+        for (_, l) in self.module.smart_locations.iter() {
+            out.extend(l.proxies.iter().map(|p| p.name.text.as_str()));
+        }
+        out
+    }
+
+    /// Whether `agent` is a spawn emitter's agent: its name (one agent), or its name and a
+    /// number (`east3`).
+    fn spawned(&self, agent: &str) -> bool {
+        self.module.smart_locations.iter().any(|(_, l)| {
+            l.spawns.iter().any(|s| {
+                agent
+                    .strip_prefix(s.name.text.as_str())
+                    .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
+            })
+        })
+    }
+
+    /// The root machine an agent of a scene runs.
+    fn root_machine(&self, scene: &str, agent: &str) -> Option<&'a str> {
+        let (_, s) = self
+            .module
+            .scenes
+            .iter()
+            .find(|(_, s)| s.name.text == scene)?;
+        let a = s.agents.iter().find(|a| a.name.text == agent)?;
+        a.machine
+            .map(|m| self.module.machines[m].name.text.as_str())
+    }
+
+    fn machines(&self) -> Vec<&'a str> {
+        self.module
+            .machines
+            .iter()
+            .map(|(_, m)| m.name.text.as_str())
+            .collect()
+    }
+
+    /// States of `machine`, or of every machine.
+    fn states(&self, machine: Option<&str>) -> Vec<&'a str> {
+        let mut out: Vec<&str> = self
+            .module
+            .states
+            .iter()
+            .filter(|(_, s)| machine.is_none_or(|m| self.module.machines[s.machine].name.text == m))
+            .map(|(_, s)| s.name.text.as_str())
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+/// Reads and checks every `*.test.ron` of the project; returns the tests of files without
+/// errors (a file with one is not run at all: its diagnostics say why).
+pub fn lower(sources: &SourceMap, module: &Module, diags: &mut Diagnostics) -> Vec<ContentTest> {
+    let names = Names { module };
+    let mut tests = Vec::new();
+    let mut seen: Vec<(String, crate::source::Span)> = Vec::new();
+    for (id, file) in sources.iter() {
+        if AssetKind::of(&file.name) != Some(AssetKind::Test) {
+            continue;
+        }
+        let Some(asset) = parse::<TestsAsset>(sources, id, diags) else {
+            continue;
+        };
+        let loc = Locator::new(sources, id);
+        let before = diags.count(crate::diag::Severity::Error);
+        for (i, test) in asset.tests.iter().enumerate() {
+            let mut check = Check {
+                names: &names,
+                loc: &loc,
+                diags,
+                test: i,
+                scene: &test.scene,
+            };
+            check.test(test);
+            let span = loc.span(&[Seg::Field("tests"), Seg::Index(i), Seg::Field("name")]);
+            match seen.iter().find(|(n, _)| *n == test.name) {
+                Some((_, first)) => diags.push(
+                    Diagnostic::error(
+                        Code::DuplicateName,
+                        format!("two tests are named `{}`", test.name),
+                    )
+                    .at(span, "the second")
+                    .related(*first, "the first"),
+                ),
+                None => seen.push((test.name.clone(), span)),
+            }
+        }
+        if diags.count(crate::diag::Severity::Error) > before {
+            continue;
+        }
+        for (i, test) in asset.tests.into_iter().enumerate() {
+            let span = loc.span(&[Seg::Field("tests"), Seg::Index(i)]);
+            tests.push(ContentTest {
+                file: file.name.clone(),
+                line: sources.line_col(span).0,
+                test,
+            });
+        }
+    }
+    tests
+}
+
+struct Check<'a, 'd> {
+    names: &'a Names<'a>,
+    loc: &'a Locator,
+    diags: &'d mut Diagnostics,
+    test: usize,
+    scene: &'a str,
+}
+
+fn exact(pattern: &str) -> bool {
+    !pattern.contains('*')
+}
+
+impl Check<'_, '_> {
+    fn at(&self, path: &[Seg<'_>]) -> crate::source::Span {
+        let mut full = vec![Seg::Field("tests"), Seg::Index(self.test)];
+        full.extend_from_slice(path);
+        self.loc.span(&full)
+    }
+
+    fn invalid(&mut self, path: &[Seg<'_>], message: String, label: &str) {
+        let span = self.at(path);
+        self.diags
+            .push(Diagnostic::error(Code::InvalidValue, message).at(span, label));
+    }
+
+    /// `unknown-reference` at `path` unless `name` is one of `known` (did-you-mean from them).
+    fn known(&mut self, path: &[Seg<'_>], what: &str, name: &str, known: &[&str], context: &str) {
+        if known.contains(&name) {
+            return;
+        }
+        let span = self.at(path);
+        let d = Diagnostic::error(
+            Code::UnknownReference,
+            format!("unknown {what} `{name}`{context}"),
+        )
+        .at(span, format!("no such {what}"));
+        self.diags
+            .push(suggest_note(d, name, known.iter().copied()));
+    }
+
+    fn test(&mut self, test: &TestAsset) {
+        let scenes = self.names.scenes();
+        if !scenes.contains(&self.scene) {
+            self.known(&[Seg::Field("scene")], "scene", self.scene, &scenes, "");
+            return; // nothing else can be checked against a scene that is not there
+        }
+        if test.name.trim().is_empty() {
+            self.invalid(&[Seg::Field("name")], "a test needs a name".into(), "empty");
+        }
+        if test.ticks == 0 {
+            self.invalid(
+                &[Seg::Field("ticks")],
+                "a test runs for at least one tick".into(),
+                "0 ticks",
+            );
+        }
+        let seeds = test.seeds.count();
+        if seeds == 0 {
+            self.invalid(
+                &[Seg::Field("seeds")],
+                "a test runs with at least one seed".into(),
+                "no seeds",
+            );
+        } else if seeds > MAX_SEEDS {
+            self.invalid(
+                &[Seg::Field("seeds")],
+                format!("{seeds} seeds: a test runs with at most {MAX_SEEDS}"),
+                "too many seeds",
+            );
+        }
+        let chat = self.names.is_chat(self.scene);
+        if !test.chat.is_empty() && !chat {
+            self.invalid(
+                &[Seg::Field("chat")],
+                format!(
+                    "`{}` is not a conversation: player lines are for conversation scenes",
+                    self.scene
+                ),
+                "player lines",
+            );
+        }
+        if chat && !test.setup.is_empty() {
+            self.invalid(
+                &[Seg::Field("setup")],
+                format!(
+                    "`{}` is a conversation: it has no machines or actions to set up",
+                    self.scene
+                ),
+                "setup",
+            );
+        }
+        for (i, e) in test.events.iter().enumerate() {
+            let TestEvent::Send { to, from, .. } = e;
+            let path = |f| [Seg::Field("events"), Seg::Index(i), Seg::Field(f)];
+            self.agent(&path("to"), to);
+            if let Some(from) = from {
+                self.agent(&path("from"), from);
+            }
+        }
+        for (i, s) in test.setup.iter().enumerate() {
+            self.setup(i, s);
+        }
+        if test.expect.is_empty() {
+            self.invalid(
+                &[Seg::Field("expect")],
+                "a test expects something of the trace".into(),
+                "nothing expected",
+            );
+        }
+        for (i, e) in test.expect.iter().enumerate() {
+            self.expectation(i, e);
+        }
+    }
+
+    fn agent(&mut self, path: &[Seg<'_>], agent: &str) {
+        if !exact(agent) || self.names.spawned(agent) {
+            return;
+        }
+        let agents = self.names.agents(self.scene);
+        let context = format!(" in scene `{}`", self.scene);
+        self.known(path, "agent", agent, &agents, &context);
+    }
+
+    fn setup(&mut self, i: usize, setup: &SetupAsset) {
+        let path = |f| [Seg::Field("setup"), Seg::Index(i), Seg::Field(f)];
+        match setup {
+            SetupAsset::Action { probability, .. } => {
+                if let Some(p) = probability
+                    && !(0.0..=1.0).contains(p)
+                {
+                    self.invalid(
+                        &path("probability"),
+                        format!("`{p}` is not a probability from 0 to 1"),
+                        "probability",
+                    );
+                }
+            }
+            SetupAsset::Variable { agent, .. } => self.agent(&path("agent"), agent),
+            SetupAsset::StartIn { agent, state } => {
+                self.agent(&path("agent"), agent);
+                let Some(machine) = self.names.root_machine(self.scene, agent) else {
+                    if self.names.agents(self.scene).contains(&agent.as_str()) {
+                        self.invalid(
+                            &path("agent"),
+                            format!("`{agent}` runs no machine to start in a state of"),
+                            "no machine",
+                        );
+                    }
+                    return;
+                };
+                let states = self.names.states(Some(machine));
+                let context = format!(" in `{machine}`, the machine `{agent}` runs");
+                self.known(&path("state"), "state", state, &states, &context);
+            }
+            SetupAsset::Disable { machine, state } => {
+                let machines = self.names.machines();
+                if !machines.contains(&machine.as_str()) {
+                    self.known(&path("machine"), "machine", machine, &machines, "");
+                    return;
+                }
+                let states = self.names.states(Some(machine));
+                let context = format!(" in machine `{machine}`");
+                self.known(&path("state"), "state", state, &states, &context);
+            }
+        }
+    }
+
+    fn expectation(&mut self, i: usize, e: &Expectation) {
+        let base = [Seg::Field("expect"), Seg::Index(i)];
+        let pattern = |this: &mut Self, field: &'static str, p: &EventPattern| {
+            let mut path = base.to_vec();
+            path.push(Seg::Field(field));
+            this.pattern(&path, p);
+        };
+        match e {
+            Expectation::Happens { what } | Expectation::Never { what } => {
+                pattern(self, "what", what)
+            }
+            Expectation::Before { first, then } => {
+                pattern(self, "first", first);
+                pattern(self, "then", then);
+            }
+            Expectation::Within {
+                ticks, what, after, ..
+            } => {
+                pattern(self, "what", what);
+                if let Some(after) = after {
+                    pattern(self, "after", after);
+                }
+                if *ticks == 0 {
+                    let mut path = base.to_vec();
+                    path.push(Seg::Field("ticks"));
+                    self.invalid(&path, "`Within` needs at least one tick".into(), "0 ticks");
+                }
+            }
+            Expectation::Count {
+                what,
+                exactly,
+                at_least,
+                at_most,
+            } => {
+                pattern(self, "what", what);
+                let contradicts = match (exactly, at_least, at_most) {
+                    (None, None, None) => Some("`Count` needs `exactly`, `at_least` or `at_most`"),
+                    (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
+                        Some("`exactly` cannot be combined with `at_least` or `at_most`")
+                    }
+                    (None, Some(lo), Some(hi)) if lo > hi => {
+                        Some("`at_least` is more than `at_most`: no count can pass")
+                    }
+                    _ => None,
+                };
+                if let Some(message) = contradicts {
+                    self.invalid(&base, message.into(), "this count");
+                }
+            }
+        }
+    }
+
+    fn pattern(&mut self, path: &[Seg<'_>], p: &EventPattern) {
+        let with = |f: &'static str| {
+            let mut v = path.to_vec();
+            v.push(Seg::Field(f));
+            v
+        };
+        if exact(&p.event) {
+            self.known(&with("event"), "event kind", &p.event, EVENT_KINDS, "");
+        }
+        if let Some(agent) = &p.agent {
+            self.agent(&with("agent"), agent);
+        }
+        for (field, agent) in [("from", &p.from), ("to", &p.to)] {
+            if let Some(agent) = agent {
+                self.agent(&with(field), agent);
+            }
+        }
+        let machine = p.machine.as_deref().filter(|m| exact(m));
+        if let Some(m) = machine {
+            let machines = self.names.machines();
+            if !machines.contains(&m) {
+                self.known(&with("machine"), "machine", m, &machines, "");
+                return;
+            }
+        }
+        if let Some(state) = p.state.as_deref().filter(|s| exact(s)) {
+            let states = self.names.states(machine);
+            let context = match machine {
+                Some(m) => format!(" in machine `{m}`"),
+                None => " in any machine".to_string(),
+            };
+            self.known(&with("state"), "state", state, &states, &context);
+        }
+    }
+}

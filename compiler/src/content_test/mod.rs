@@ -1,0 +1,18 @@
+//! Designers' own tests of their content (docs/formats/test.md): `*.test.ron` files name a
+//! scene, seeds, a tick limit, mocks and setup, and expectations over the trace; `ensemble
+//! test` runs every test with every seed and reports failures with the tick and the trace
+//! around it, and with `--coverage` what no run reached.
+//!
+//! ```text
+//! *.test.ron ─► check::lower ─► ContentTest ─► run::run_all ─► RunResult ─► report (cli/test.rs)
+//!  (parse)       (names checked     (per file)   (tests × seeds,   (judged by
+//!                 against the IR)                 across cores)     expect::judge)
+//! ```
+
+pub mod asset;
+pub mod check;
+pub mod coverage;
+pub mod expect;
+pub mod run;
+
+pub use check::{ContentTest, lower};

@@ -1,0 +1,231 @@
+//! Running tests: every test × seed on the simulated world, in parallel across cores, each
+//! run judged on its own trace. Results come back in test order, then seed order, whatever
+//! thread ran them.
+
+use super::asset::{Outcome, SetupAsset, TestAsset, TestEvent};
+use super::check::ContentTest;
+use super::coverage::Reached;
+use super::expect::{Broken, Recorded, judge};
+use ensemble_runtime::Program;
+use ensemble_runtime::trace::{EventKind, TraceEvent};
+use ensemble_sim::simulation::{Options, SceneKind, Setup};
+use ensemble_sim::{ForcedOutcome, Simulation};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// How many trace lines a failure shows: before the failing tick, of the failing tick at
+/// most, and after it.
+const CONTEXT_BEFORE: usize = 8;
+const CONTEXT_AT: usize = 16;
+const CONTEXT_AFTER: usize = 2;
+
+/// One run of a test with one seed.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    /// Index of the test in the list run.
+    pub test: usize,
+    pub seed: u64,
+    /// Ticks the run lasted.
+    pub ticks: u64,
+    /// The expectations that failed: (index in the test, why).
+    pub failures: Vec<(usize, Broken)>,
+    /// The run could not start (or go on): why.
+    pub error: Option<String>,
+    /// The trace around the first failing tick, as `--trace json` lines and as text.
+    pub context: Vec<TraceEvent>,
+    pub reached: Reached,
+}
+
+impl RunResult {
+    fn failed_to_run(test: usize, seed: u64, why: impl Into<String>) -> RunResult {
+        RunResult {
+            test,
+            seed,
+            ticks: 0,
+            failures: Vec::new(),
+            error: Some(why.into()),
+            context: Vec::new(),
+            reached: Reached::default(),
+        }
+    }
+
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty() && self.error.is_none()
+    }
+
+    /// The earliest failing tick, if any expectation failed.
+    pub fn first_failing_tick(&self) -> Option<u64> {
+        self.failures.iter().map(|(_, b)| b.tick).min()
+    }
+}
+
+/// The simulation's setup for a test's mocks.
+pub fn setup_of(test: &TestAsset) -> Setup {
+    let mut setup = Setup::default();
+    for s in &test.setup {
+        match s {
+            SetupAsset::Action {
+                action,
+                target,
+                outcome,
+                probability,
+            } => setup.outcomes.push(ForcedOutcome {
+                action: action.clone(),
+                target: target.clone(),
+                succeeds: *outcome == Outcome::Succeeds,
+                probability: probability.unwrap_or(1.0),
+            }),
+            SetupAsset::Variable { agent, name, value } => {
+                setup
+                    .variables
+                    .push((agent.clone(), name.clone(), value.clone()))
+            }
+            SetupAsset::StartIn { agent, state } => {
+                setup.start_in.push((agent.clone(), state.clone()))
+            }
+            SetupAsset::Disable { machine, state } => {
+                setup.disabled.push((machine.clone(), state.clone()))
+            }
+        }
+    }
+    setup
+}
+
+/// Runs one test with one seed.
+pub fn run_one(program: &Arc<Program>, index: usize, test: &TestAsset, seed: u64) -> RunResult {
+    let mut result = RunResult::failed_to_run(index, seed, "");
+    result.error = None;
+    let options = Options {
+        fail_rate: 0.0,
+        setup: setup_of(test),
+    };
+    let mut sim = match Simulation::start(program.clone(), &test.scene, seed, &options) {
+        Ok(sim) => sim,
+        Err(e) => {
+            let why = format!("cannot start scene `{}`: {e}", test.scene);
+            return RunResult::failed_to_run(index, seed, why);
+        }
+    };
+    let mut trace = sim.take_events();
+    result.reached.note_beliefs(&sim);
+    let mut lines = test.chat.iter();
+    for tick in 1..=test.ticks {
+        for e in &test.events {
+            let TestEvent::Send {
+                tick: at,
+                to,
+                message,
+                from,
+            } = e;
+            if *at == tick
+                && let Err(e) = send(&mut sim, to, from.as_deref().unwrap_or(to), message)
+            {
+                result.error = Some(format!("tick {tick}: {e}"));
+            }
+        }
+        if sim.kind() == SceneKind::Chat && sim.awaits_player() {
+            match lines.next() {
+                Some(line) => {
+                    sim.say(line);
+                }
+                // The player has said everything and the agent has fallen silent.
+                None => break,
+            }
+        }
+        sim.tick();
+        trace.extend(sim.take_events());
+        result.reached.note_beliefs(&sim);
+    }
+    result.ticks = sim.tick_count();
+    result.reached.note_trace(&trace);
+    if let Some(interactions) = sim.interactions() {
+        result.reached.rules = interactions.fired_rules();
+    }
+    let recorded: Vec<Recorded> = trace.iter().map(Recorded::of).collect();
+    for (i, e) in test.expect.iter().enumerate() {
+        if let Some(broken) = judge(e, &recorded, result.ticks) {
+            result.failures.push((i, broken));
+        }
+    }
+    if let Some(tick) = result.first_failing_tick() {
+        let at = trace
+            .iter()
+            .position(|e| e.tick >= tick)
+            .unwrap_or(trace.len());
+        let of_tick = trace[at..].iter().take_while(|e| e.tick == tick).count();
+        let from = at.saturating_sub(CONTEXT_BEFORE);
+        let to = (at + of_tick.min(CONTEXT_AT) + CONTEXT_AFTER).min(trace.len());
+        result.context = trace[from..to].to_vec();
+    }
+    result
+}
+
+/// A test's message, as the game would send it.
+fn send(sim: &mut Simulation, to: &str, from: &str, message: &str) -> Result<(), String> {
+    let Some((scene, _)) = sim.scene_mut() else {
+        return Err("a conversation takes no messages".into());
+    };
+    let id = |name: &str| {
+        scene
+            .agents()
+            .find(|a| scene.agent_name(*a) == name)
+            .ok_or_else(|| format!("no agent `{name}` to send `{message}`"))
+    };
+    let (to, from) = (id(to)?, id(from)?);
+    scene.send(to, from, message);
+    Ok(())
+}
+
+/// Runs every test with every seed on up to `threads` threads; results in test order, then
+/// seed order.
+pub fn run_all(program: &Arc<Program>, tests: &[ContentTest], threads: usize) -> Vec<RunResult> {
+    let jobs: Vec<(usize, u64)> = tests
+        .iter()
+        .enumerate()
+        .flat_map(|(i, t)| t.test.seeds.to_vec().into_iter().map(move |s| (i, s)))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let threads = threads.clamp(1, jobs.len().max(1));
+    let mut done: Vec<(usize, RunResult)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let j = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&(test, seed)) = jobs.get(j) else {
+                            break;
+                        };
+                        // A panic in one run is that run's error, not the end of the others.
+                        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            run_one(program, test, &tests[test].test, seed)
+                        }));
+                        done.push((
+                            j,
+                            run.unwrap_or_else(|_| {
+                                RunResult::failed_to_run(test, seed, "an internal error (a panic)")
+                            }),
+                        ));
+                    }
+                    done
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_default())
+            .collect()
+    });
+    done.sort_by_key(|(j, _)| *j);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
+/// The candidate line a `say` event spoke, by its stable id.
+pub(super) fn candidate_said(e: &TraceEvent) -> Option<u32> {
+    match &e.kind {
+        EventKind::Say {
+            candidate: Some(c), ..
+        } => Some(*c),
+        _ => None,
+    }
+}

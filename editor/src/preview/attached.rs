@@ -1,0 +1,252 @@
+//! The preview attached to a running game over the inspection protocol
+//! (docs/formats/inspect.md): the second source of [`Report`]s behind the same [`Command`]s as
+//! the simulation worker. A reader thread turns the game's lines into reports, folding its
+//! trace stream into snapshots ([`TracedScene`]); the connection's thread writes the commands
+//! (play is `resume`, a reload is `reload` with the program's bytes).
+
+use super::traced::TracedScene;
+use super::worker::{Command, Report};
+use ensemble_runtime::inspect::protocol::{
+    Breakpoint, FromGame, GameMessage, PROTOCOL_VERSION, ToolMessage, base64, decode_from_game,
+    encode,
+};
+use ensemble_runtime::trace::TraceEvent;
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpStream, ToSocketAddrs};
+use std::sync::mpsc::{Receiver, SyncSender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Reloads sent and not answered yet, oldest first: when each was asked.
+type Asked = Arc<Mutex<VecDeque<Instant>>>;
+
+/// Connects to `address`, says hello and serves until the command channel closes or the game
+/// goes away. Runs on the worker's thread.
+pub fn run(address: &str, commands: Receiver<Command>, out: SyncSender<Report>) {
+    let mut stream = match connect(address) {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = out.send(Report::Failed(format!("cannot attach to {address}: {e}")));
+            return;
+        }
+    };
+    let hello = ToolMessage::Hello {
+        version: PROTOCOL_VERSION,
+        token: None,
+        trace: true,
+    };
+    let reader = match stream.try_clone() {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = out.send(Report::Failed(format!("cannot attach to {address}: {e}")));
+            return;
+        }
+    };
+    let asked: Asked = Arc::default();
+    let reading = {
+        let (asked, out) = (asked.clone(), out.clone());
+        std::thread::Builder::new()
+            .name("ensemble-attach-reader".into())
+            .spawn(move || read(reader, asked, out))
+    };
+    if reading.is_err()
+        || write(&mut stream, &hello).is_err()
+        || write(&mut stream, &ToolMessage::Snapshot).is_err()
+    {
+        let _ = out.send(Report::Failed(format!("the game at {address} went away")));
+        return;
+    }
+    while let Ok(command) = commands.recv() {
+        let message = match command {
+            Command::Play => ToolMessage::Resume,
+            Command::Pause => ToolMessage::Pause,
+            Command::Step(n) => ToolMessage::Step { ticks: n.into() },
+            Command::Reload {
+                program, asked: at, ..
+            } => {
+                asked
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push_back(at);
+                ToolMessage::Reload {
+                    program: base64::encode(&program.to_bytes()),
+                }
+            }
+            // The editor answers a save that does not compile itself (`answer_pending`):
+            // nothing reaches the game, which goes on with the program it has.
+            Command::Reject { .. } => continue,
+            Command::Protocol(message) => message,
+            // The game keeps its own clock; a player line is the game's to take.
+            Command::Speed(_) | Command::Say(_) => continue,
+        };
+        if write(&mut stream, &message).is_err() {
+            break;
+        }
+    }
+    // The reader sees the end of the stream and stops.
+    let _ = stream.shutdown(std::net::Shutdown::Both);
+}
+
+fn connect(address: &str) -> std::io::Result<TcpStream> {
+    let mut last = None;
+    for a in address.to_socket_addrs()? {
+        match TcpStream::connect_timeout(&a, CONNECT_TIMEOUT) {
+            Ok(s) => {
+                let _ = s.set_nodelay(true);
+                return Ok(s);
+            }
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("the address names no host")))
+}
+
+fn write(stream: &mut TcpStream, message: &ToolMessage) -> std::io::Result<()> {
+    stream.write_all(encode(message).as_bytes())
+}
+
+/// Folds what the game sends into reports, one snapshot per tick of the trace.
+fn read(stream: TcpStream, asked: Asked, out: SyncSender<Report>) {
+    let mut lines = BufReader::new(stream);
+    let mut scene: Option<TracedScene> = None;
+    // The tick being received and its events (a tick's snapshot goes when the next begins,
+    // when the game says something else, such as `paused`, or when nothing more waits).
+    let mut tick = (0u64, 0.0f64);
+    let mut events: Vec<TraceEvent> = Vec::new();
+    let mut line = Vec::new();
+    let why = loop {
+        line.clear();
+        match lines.read_until(b'\n', &mut line) {
+            Ok(0) => break "the game closed the connection".to_string(),
+            Ok(_) => {}
+            Err(e) => break format!("the connection failed: {e}"),
+        }
+        let text = line.strip_suffix(b"\n").unwrap_or(&line);
+        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        let message = match decode_from_game(text) {
+            Ok(m) => m,
+            Err(e) => break format!("the game sent something unreadable: {e}"),
+        };
+        let Some(s) = scene.as_mut() else {
+            match message {
+                FromGame::Message(GameMessage::Hello(hello)) => {
+                    let mut s = TracedScene::new(&hello.scene, 0.0);
+                    for name in &hello.agents {
+                        s.join(name);
+                    }
+                    tick = (hello.tick, 0.0);
+                    let _ = out.send(Report::Started(s.world()));
+                    let _ = out.send(Report::Playing(!hello.paused));
+                    scene = Some(s);
+                    continue;
+                }
+                FromGame::Message(GameMessage::Error { message }) => {
+                    break format!("the game refused: {message}");
+                }
+                _ => continue,
+            }
+        };
+        let sent = match message {
+            FromGame::Trace(value) => match TraceEvent::from_json(&value.to_string()) {
+                Ok(e) => {
+                    let ok = e.tick == tick.0
+                        || events.is_empty()
+                        || s.send_tick(tick, std::mem::take(&mut events), &out);
+                    tick = (e.tick, e.time);
+                    events.push(e);
+                    ok
+                }
+                Err(e) => break format!("the game sent a trace event the editor cannot read: {e}"),
+            },
+            FromGame::Message(m) => {
+                // What the game says next comes after the tick received so far.
+                let mut ok = s.send_tick(tick, std::mem::take(&mut events), &out);
+                match m {
+                    GameMessage::Snapshot { tick: t, agents } => {
+                        for a in &agents {
+                            s.set_states(
+                                &a.name,
+                                a.states
+                                    .iter()
+                                    .map(|st| (st.machine.as_str(), st.state.as_str())),
+                            );
+                        }
+                        tick.0 = t;
+                        ok = s.send_tick(tick, Vec::new(), &out);
+                    }
+                    GameMessage::Paused {
+                        tick: t,
+                        breakpoint,
+                        event,
+                        ..
+                    } => {
+                        tick.0 = t;
+                        ok = ok && out.send(Report::Playing(false)).is_ok();
+                        if let Some(b) = breakpoint {
+                            let what = event
+                                .and_then(|e| TraceEvent::from_json(&e.to_string()).ok())
+                                .map_or(String::new(), |e| format!(": {}", e.to_text().trim()));
+                            ok = ok
+                                && out
+                                    .send(Report::Note(format!(
+                                        "stopped at the breakpoint {}{what}",
+                                        breakpoint_name(&b)
+                                    )))
+                                    .is_ok();
+                        }
+                    }
+                    GameMessage::Resumed { .. } => {
+                        ok = ok && out.send(Report::Playing(true)).is_ok()
+                    }
+                    GameMessage::Reload { .. } | GameMessage::ReloadRejected { .. } => {
+                        let at = asked
+                            .lock()
+                            .unwrap_or_else(|p| p.into_inner())
+                            .pop_front()
+                            .unwrap_or_else(Instant::now);
+                        ok = ok
+                            && out
+                                .send(Report::Reloaded {
+                                    world: s.world(),
+                                    ok: matches!(m, GameMessage::Reload { .. }),
+                                    asked: at,
+                                    done: Instant::now(),
+                                })
+                                .is_ok();
+                    }
+                    GameMessage::Error { message } => {
+                        ok = ok
+                            && out
+                                .send(Report::Note(format!("the game says: {message}")))
+                                .is_ok();
+                    }
+                    GameMessage::Hello(_) | GameMessage::Ok { .. } => {}
+                }
+                ok
+            }
+        };
+        // Nothing more waiting: what arrived of this tick is shown now, not when the next
+        // tick begins (a paused game sends no next tick). More of it later records the tick
+        // again, and the later snapshot answers for it.
+        let sent = sent
+            && (events.is_empty()
+                || !lines.buffer().is_empty()
+                || s.send_tick(tick, std::mem::take(&mut events), &out));
+        if !sent {
+            return;
+        }
+    };
+    let _ = out.send(Report::Failed(why));
+}
+
+/// A breakpoint as the Breakpoints pane names it.
+fn breakpoint_name(b: &Breakpoint) -> String {
+    match b {
+        Breakpoint::State { machine, state, .. } => format!("{machine}/{state}"),
+        Breakpoint::Rule { action, .. } => format!("rule {action}"),
+        Breakpoint::Message { name, .. } => format!("message {name}"),
+    }
+}

@@ -1,0 +1,254 @@
+//! A scene known only from its trace: a recorded `.jsonl` file (`ensemble run --trace json`), or
+//! the trace stream of a game the editor is attached to. There is no simulation to ask, so the
+//! snapshots are folded from the events: who is in the scene (every agent the trace names),
+//! each agent's stack of active states (from `enter` / `exit` and their depth), and whether its
+//! root machine failed. Positions, blackboards and beliefs are not in the trace; the map stays
+//! empty and the views say what they can.
+
+use super::snapshot::{History, NavInfo, Snapshot, WorldInfo, agents_bytes};
+use ensemble_runtime::hsm::{AgentId, AgentStatus};
+use ensemble_runtime::trace::{EventKind, TraceEvent};
+use ensemble_sim::simulation::{ActiveState, AgentKind, AgentView, SceneKind};
+use std::sync::Arc;
+
+/// Folds trace events, tick by tick, into the snapshots the views draw.
+pub struct TracedScene {
+    world: Arc<WorldInfo>,
+    agents: Vec<AgentView>,
+    /// The snapshot's agents, shared until an event changes one.
+    shared: Arc<[AgentView]>,
+    changed: bool,
+}
+
+impl TracedScene {
+    /// A scene called `scene` (the file's or the game's name for it); `dt`: seconds per tick.
+    pub fn new(scene: &str, dt: f64) -> TracedScene {
+        TracedScene {
+            world: Arc::new(WorldInfo {
+                scene: scene.to_string(),
+                kind: SceneKind::Machines,
+                dt,
+                locations: Vec::new(),
+                places: Vec::new(),
+                spaces: Vec::new(),
+                nav: NavInfo::default(),
+                program: 0,
+            }),
+            agents: Vec::new(),
+            shared: Arc::from(Vec::new()),
+            changed: false,
+        }
+    }
+
+    fn agent(&mut self, name: &Arc<str>) -> &mut AgentView {
+        let i = match self.agents.iter().position(|a| a.name == *name) {
+            Some(i) => i,
+            None => {
+                self.agents.push(AgentView {
+                    id: AgentId(self.agents.len() as u32),
+                    name: name.clone(),
+                    kind: AgentKind::Machine,
+                    at: None,
+                    status: AgentStatus::Running,
+                    states: Vec::new(),
+                    partner: None,
+                });
+                self.agents.len() - 1
+            }
+        };
+        self.changed = true;
+        &mut self.agents[i]
+    }
+
+    pub fn world(&self) -> Arc<WorldInfo> {
+        self.world.clone()
+    }
+
+    /// An agent the game names (in its `hello`), before any event about it.
+    pub fn join(&mut self, name: &str) {
+        self.agent(&Arc::from(name));
+    }
+
+    /// An agent's stack as the game reports it in a `snapshot` (root first).
+    pub fn set_states<'a>(&mut self, name: &str, states: impl Iterator<Item = (&'a str, &'a str)>) {
+        let states = states
+            .map(|(machine, state)| ActiveState {
+                machine: machine.into(),
+                state: state.into(),
+            })
+            .collect();
+        self.agent(&Arc::from(name)).states = states;
+    }
+
+    /// Sends the snapshot of `tick` (at `time` seconds) with its events as the worker's
+    /// report; false if the editor has gone.
+    pub fn send_tick(
+        &mut self,
+        (tick, time): (u64, f64),
+        events: Vec<TraceEvent>,
+        out: &std::sync::mpsc::SyncSender<super::worker::Report>,
+    ) -> bool {
+        for e in &events {
+            self.apply(e);
+        }
+        let (snapshot, bytes) = self.snapshot(tick, time);
+        out.send(super::worker::Report::Tick {
+            snapshot,
+            bytes,
+            events,
+        })
+        .is_ok()
+    }
+
+    /// Applies one event to the agents.
+    pub fn apply(&mut self, e: &TraceEvent) {
+        let Some(name) = &e.agent else {
+            return;
+        };
+        match &e.kind {
+            EventKind::Enter {
+                machine,
+                state,
+                depth,
+            } => {
+                let a = self.agent(name);
+                a.states.truncate(*depth as usize);
+                a.states.push(ActiveState {
+                    machine: machine.clone(),
+                    state: state.clone(),
+                });
+                a.status = AgentStatus::Running;
+            }
+            EventKind::Exit { depth, .. } => {
+                self.agent(name).states.truncate(*depth as usize);
+            }
+            EventKind::Fail { .. } => self.agent(name).status = AgentStatus::Failed,
+            _ => {
+                // Every agent the trace names is in the scene, even one without a machine.
+                if !self.agents.iter().any(|a| a.name == *name) {
+                    self.agent(name);
+                }
+            }
+        }
+    }
+
+    /// The snapshot at the end of tick `tick` (at `time` seconds), after its events.
+    pub fn snapshot(&mut self, tick: u64, time: f64) -> (Snapshot, usize) {
+        let mut bytes = std::mem::size_of::<Snapshot>();
+        if std::mem::take(&mut self.changed) {
+            self.shared = Arc::from(self.agents.clone());
+            bytes += agents_bytes(&self.shared);
+        }
+        let snapshot = Snapshot {
+            tick,
+            time,
+            world: self.world.clone(),
+            agents: self.shared.clone(),
+            boards: Arc::from(Vec::new()),
+            beliefs: Arc::from(Vec::new()),
+            awaits_player: false,
+            doors: Arc::from(Vec::new()),
+            routes: Arc::from(vec![None; self.shared.len()]),
+        };
+        (snapshot, bytes)
+    }
+
+    /// Applies the events of one tick and records its snapshot in `history`.
+    pub fn record(&mut self, history: &mut History, tick: u64, time: f64, events: Vec<TraceEvent>) {
+        for e in &events {
+            self.apply(e);
+        }
+        let (snapshot, bytes) = self.snapshot(tick, time);
+        history.push(snapshot, bytes, events);
+    }
+}
+
+/// A recorded trace read into a history, or the first line that is not a trace event.
+pub fn read_trace(scene: &str, text: &str) -> Result<History, String> {
+    let mut events = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let e = TraceEvent::from_json(line).map_err(|why| format!("line {}: {why}", n + 1))?;
+        if let Some(last) = events.last().map(|e: &TraceEvent| e.tick)
+            && e.tick < last
+        {
+            return Err(format!(
+                "line {}: tick {} comes after tick {last} (a trace is in tick order)",
+                n + 1,
+                e.tick
+            ));
+        }
+        events.push(e);
+    }
+    if events.is_empty() {
+        return Err("the file holds no trace events".into());
+    }
+    // Seconds per tick, for the views that convert: from the last event that tells.
+    let dt = events
+        .iter()
+        .rev()
+        .find(|e| e.tick > 0)
+        .map_or(0.0, |e| e.time / e.tick as f64);
+    let mut scene = TracedScene::new(scene, dt);
+    let mut history = History::default();
+    let mut rest = events.as_slice();
+    while let Some(first) = rest.first() {
+        let (tick, time) = (first.tick, first.time);
+        let end = rest.partition_point(|e| e.tick == tick);
+        scene.record(&mut history, tick, time, rest[..end].to_vec());
+        rest = &rest[end..];
+    }
+    Ok(history)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TRACE: &str = r#"{"tick":0,"time":0.0,"agent":"seller","event":"enter","machine":"Sell","state":"Start","depth":0}
+{"tick":3,"time":0.1,"agent":"seller","event":"exit","machine":"Sell","state":"Start","depth":0}
+{"tick":3,"time":0.1,"agent":"seller","event":"enter","machine":"Sell","state":"Talk","depth":0}
+{"tick":3,"time":0.1,"agent":"seller","event":"enter","machine":"Talk","state":"Greet","depth":1}
+{"tick":5,"time":0.166667,"agent":"seller","event":"say","text":"Hello","sentence":null}
+{"tick":6,"time":0.2,"agent":"seller","event":"exit","machine":"Talk","state":"Greet","depth":1}
+"#;
+
+    fn states(h: &History, tick: u64) -> Vec<String> {
+        h.at(tick).unwrap().agents[0]
+            .states
+            .iter()
+            .map(|s| format!("{}/{}", s.machine, s.state))
+            .collect()
+    }
+
+    #[test]
+    fn scrubbing_a_trace_finds_each_agents_stack_as_it_was() {
+        let h = read_trace("t", TRACE).unwrap();
+        assert_eq!(h.first_tick(), Some(0));
+        assert_eq!(h.latest().unwrap().tick, 6);
+        assert_eq!(states(&h, 0), ["Sell/Start"]);
+        assert_eq!(states(&h, 2), ["Sell/Start"]);
+        assert_eq!(states(&h, 4), ["Sell/Talk", "Talk/Greet"]);
+        assert_eq!(states(&h, 6), ["Sell/Talk"]);
+        assert_eq!(h.transcript_until(4).count(), 0);
+        assert_eq!(h.transcript_until(5).next().unwrap().text, "Hello");
+        assert_eq!(h.event_total(), 6);
+    }
+
+    fn refusal(text: &str) -> String {
+        read_trace("t", text).err().expect("the trace is refused")
+    }
+
+    #[test]
+    fn a_malformed_line_is_reported_with_its_number() {
+        let broken = TRACE.replace(r#""state":"Talk","depth":0"#, r#""depth":0"#);
+        assert_eq!(refusal(&broken), "line 3: no `state`");
+        let garbage = format!("{TRACE}not json\n");
+        assert!(refusal(&garbage).starts_with("line 7: "));
+        assert_eq!(refusal("\n"), "the file holds no trace events");
+        let backwards = TRACE.replace(r#""tick":5"#, r#""tick":1"#);
+        assert!(refusal(&backwards).starts_with("line 5: tick 1 comes after tick 3"));
+    }
+}

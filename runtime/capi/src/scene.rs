@@ -1,0 +1,675 @@
+//! Scenes: start one on the simulated world or on the host's world, tick it, read its trace,
+//! send messages, hot-reload, save and restore.
+
+use crate::handles::{self, EnsLibrary, EnsProgram, EnsScene, Object, SceneSlot};
+use crate::library::HostLibrary;
+use crate::status::{
+    EnsStatus, Failure, Outcome, bytes_arg, give_bytes, give_string, out_arg, run, text_arg,
+};
+use crate::world::{Callbacks, EnsWorldCallbacks, HostWorld};
+use ensemble_runtime::Program;
+use ensemble_runtime::hsm::{AgentId, Scene, SceneError};
+use ensemble_runtime::interactions::Interactions;
+use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter};
+use ensemble_runtime::stdlib::{StandardState, fire_world_events};
+use ensemble_runtime::trace::TraceEvent;
+use ensemble_sim::Simulation;
+use ensemble_sim::simulation::{self, SceneKind};
+use std::ffi::c_char;
+use std::sync::Arc;
+
+/// The section of a host-world snapshot that says which scene it holds and its seed.
+const HOST_SECTION: &str = "capi.host";
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SavedHost {
+    scene: String,
+    seed: u64,
+}
+
+/// A scene of machine agents in the host's world, with its smart locations.
+pub(crate) struct HostScene {
+    scene: Scene<HostWorld>,
+    interactions: Interactions,
+    name: String,
+    seed: u64,
+}
+
+/// A scene handle's object, with the name snapshots record its program under.
+pub(crate) struct RunningScene {
+    running: Running,
+    program_name: String,
+}
+
+enum Running {
+    /// The standard simulated world, as `ensemble run` runs it.
+    Simulated(Simulation),
+    /// The host's world.
+    Host(Box<HostScene>),
+}
+
+impl RunningScene {
+    fn program(&self) -> &Arc<Program> {
+        match &self.running {
+            Running::Simulated(sim) => sim.program(),
+            Running::Host(h) => h.scene.program(),
+        }
+    }
+
+    fn tick(&mut self) {
+        match &mut self.running {
+            Running::Simulated(sim) => sim.tick(),
+            Running::Host(h) => {
+                // The order of `ensemble run` and docs/embedding.md: machines, smart
+                // locations, the scene's planning world events.
+                h.scene.tick();
+                h.interactions.advance(&mut h.scene);
+                fire_world_events(&mut h.scene);
+            }
+        }
+    }
+
+    fn take_events(&mut self) -> Vec<TraceEvent> {
+        match &mut self.running {
+            Running::Simulated(sim) => sim.take_events(),
+            Running::Host(h) => h.scene.take_events(),
+        }
+    }
+
+    /// What `f` makes of the machine scene (a conversation scene has none).
+    fn with_machines<T>(&mut self, f: impl MachineScene<T>) -> Outcome<T> {
+        match &mut self.running {
+            Running::Simulated(sim) => match sim.scene_mut() {
+                Some((scene, _)) => f.run(scene),
+                None => Err(Failure::new(
+                    EnsStatus::Unsupported,
+                    format!(
+                        "`{}` is a conversation scene: it has no machine agents",
+                        sim.name()
+                    ),
+                )),
+            },
+            Running::Host(h) => f.run(&mut h.scene),
+        }
+    }
+}
+
+/// Something done to a machine scene of either world.
+trait MachineScene<T> {
+    fn run<W: ensemble_runtime::world::World + 'static>(self, scene: &mut Scene<W>) -> Outcome<T>;
+}
+
+/// `agent` of `scene`, checked.
+fn agent_of<W: 'static>(scene: &Scene<W>, agent: u32, what: &str) -> Outcome<AgentId> {
+    let count = scene.agents().count();
+    if (agent as usize) < count {
+        Ok(AgentId(agent))
+    } else {
+        Err(Failure::new(
+            EnsStatus::InvalidArgument,
+            format!("{what} {agent} is not an agent of the scene (it has {count})"),
+        ))
+    }
+}
+
+struct AgentCount;
+impl MachineScene<u32> for AgentCount {
+    fn run<W: ensemble_runtime::world::World + 'static>(
+        self,
+        scene: &mut Scene<W>,
+    ) -> Outcome<u32> {
+        Ok(scene.agents().count() as u32)
+    }
+}
+
+struct AgentName(u32);
+impl MachineScene<String> for AgentName {
+    fn run<W: ensemble_runtime::world::World + 'static>(
+        self,
+        scene: &mut Scene<W>,
+    ) -> Outcome<String> {
+        let id = agent_of(scene, self.0, "agent")?;
+        Ok(scene.agent_name(id).to_string())
+    }
+}
+
+struct ActiveStates(u32);
+impl MachineScene<String> for ActiveStates {
+    fn run<W: ensemble_runtime::world::World + 'static>(
+        self,
+        scene: &mut Scene<W>,
+    ) -> Outcome<String> {
+        let id = agent_of(scene, self.0, "agent")?;
+        let program = scene.program().clone();
+        let names: Vec<&str> = scene
+            .active_states(id)
+            .iter()
+            .map(|s| program.name(program.state(*s).name))
+            .collect();
+        Ok(names.join(" > "))
+    }
+}
+
+struct SendMessage<'a> {
+    to: u32,
+    from: u32,
+    name: &'a str,
+}
+impl MachineScene<()> for SendMessage<'_> {
+    fn run<W: ensemble_runtime::world::World + 'static>(self, scene: &mut Scene<W>) -> Outcome {
+        let to = agent_of(scene, self.to, "receiver")?;
+        let from = agent_of(scene, self.from, "sender")?;
+        scene.send(to, from, self.name);
+        Ok(())
+    }
+}
+
+fn insert_scene(running: Running, program_name: String) -> EnsScene {
+    let scene = RunningScene {
+        running,
+        program_name,
+    };
+    EnsScene {
+        id: handles::insert(Object::Scene(SceneSlot::Here(Box::new(scene)))),
+    }
+}
+
+fn scene_error(e: SceneError) -> Failure {
+    Failure::new(EnsStatus::Scene, e.to_string())
+}
+
+/// Starts scene `name` of `program` on the standard simulated world — the world `ensemble run`
+/// and the editor's preview use, with the standard library — seeded with `seed`: its agents
+/// enter their initial states (tick 0, recorded in the trace). A conversation scene of that
+/// name runs too (the player speaks with `ens_scene_player_says`).
+///
+/// `*out` is a new handle the host frees with `ens_scene_free`. An unknown scene (the message
+/// lists the program's scenes) or a program that does not link is `ENS_STATUS_SCENE`.
+///
+/// # Safety
+/// `name` is NULL or a NUL-terminated string; `out` is NULL or valid for writes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ens_scene_start_simulated(
+    program: EnsProgram,
+    name: *const c_char,
+    seed: u64,
+    out: *mut EnsScene,
+) -> EnsStatus {
+    run("ens_scene_start_simulated", || {
+        // SAFETY: as the caller promises.
+        let (name, out) = unsafe { (text_arg(name, "name")?, out_arg(out, "out")?) };
+        let loaded = handles::program(program.id)?;
+        let sim = Simulation::start(
+            loaded.program.clone(),
+            name,
+            seed,
+            &simulation::Options::default(),
+        )
+        .map_err(|e| {
+            Failure::new(
+                EnsStatus::Scene,
+                format!("cannot start scene `{name}`: {e}"),
+            )
+        })?;
+        *out = insert_scene(Running::Simulated(sim), loaded.name.clone());
+        Ok(())
+    })
+}
+
+/// Starts scene `name` of `program` in the host's world: its seam is `world`'s callbacks and
+/// its states are `library`'s (the standard ones and the host's), seeded with `seed`.
+///
+/// Before the agents enter their initial states, the world is set up as the simulated one
+/// is: `place` for each of the scene's agents at its start location, and `set_variable` for
+/// each variable the program gives them in this scene. The callbacks table is copied;
+/// `world->user_data` is kept and must stay valid until the scene is freed. The host promises
+/// that its callbacks may run on whichever thread it calls the API from.
+///
+/// `*out` is a new handle the host frees with `ens_scene_free`. A missing callback is
+/// `ENS_STATUS_NULL_ARGUMENT`; an unknown scene or a library state the program needs that the
+/// library lacks or declares otherwise is `ENS_STATUS_SCENE`, naming it.
+///
+/// # Safety
+/// `name` is NULL or a NUL-terminated string; `world` is NULL or valid; `out` is NULL or
+/// valid for writes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ens_scene_start(
+    program: EnsProgram,
+    library: EnsLibrary,
+    name: *const c_char,
+    seed: u64,
+    world: *const EnsWorldCallbacks,
+    out: *mut EnsScene,
+) -> EnsStatus {
+    run("ens_scene_start", || {
+        // SAFETY: as the caller promises.
+        let (name, world, out) = unsafe {
+            (
+                text_arg(name, "name")?,
+                world
+                    .as_ref()
+                    .ok_or_else(|| Failure::new(EnsStatus::NullArgument, "`world` is NULL"))?,
+                out_arg(out, "out")?,
+            )
+        };
+        let loaded = handles::program(program.id)?;
+        let library = handles::with_library(library.id, |l| Ok(l.clone()))?;
+        let callbacks = Callbacks::check(world)?;
+        let program = loaded.program.clone();
+        let id = program.scene_by_name(name).ok_or_else(|| {
+            let names: Vec<&str> = program
+                .scenes
+                .iter()
+                .map(|s| program.name(s.name))
+                .collect();
+            Failure::new(
+                EnsStatus::Scene,
+                format!("no scene `{name}` (scenes: {})", names.join(", ")),
+            )
+        })?;
+        let mut world = HostWorld::new(callbacks, StandardState::for_scene(&program, id));
+        world.set_up(&program, id);
+        let scene = Scene::new_traced(program.clone(), library.state_library(), name, world, seed)
+            .map_err(scene_error)?;
+        let host = HostScene {
+            scene,
+            interactions: Interactions::new(&program, id, seed),
+            name: name.to_string(),
+            seed,
+        };
+        *out = insert_scene(Running::Host(Box::new(host)), loaded.name.clone());
+        Ok(())
+    })
+}
+
+/// Advances the scene by one tick of its scene time (`1 / tick_rate` seconds): the machines,
+/// the smart locations, the planning world events — the order `ensemble run` uses, so the
+/// same program, scene and seed give the same trace. The host world's callbacks run inside.
+#[unsafe(no_mangle)]
+pub extern "C" fn ens_scene_tick(scene: EnsScene) -> EnsStatus {
+    run("ens_scene_tick", || {
+        handles::with_scene(scene.id, |s| {
+            s.tick();
+            Ok(())
+        })
+    })
+}
+
+/// The ticks run so far (`*out_ticks`) and the scene's time in seconds (`*out_now`); either
+/// pointer may be NULL.
+///
+/// # Safety
+/// Each pointer is NULL or valid for writes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ens_scene_clock(
+    scene: EnsScene,
+    out_ticks: *mut u64,
+    out_now: *mut f64,
+) -> EnsStatus {
+    run("ens_scene_clock", || {
+        let (ticks, now) = handles::with_scene(scene.id, |s| {
+            Ok(match &s.running {
+                Running::Simulated(sim) => (sim.tick_count(), sim.now()),
+                Running::Host(h) => (h.scene.tick_count(), h.scene.now()),
+            })
+        })?;
+        // SAFETY: as the caller promises.
+        unsafe {
+            if let Some(o) = out_ticks.as_mut() {
+                *o = ticks;
+            }
+            if let Some(o) = out_now.as_mut() {
+                *o = now;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Takes the trace events recorded since the last call as JSON lines — each event one line
+/// ending in `\n`, exactly as `ensemble run --trace json` prints them (docs/formats/trace.md)
+/// — into `*out`, a NUL-terminated string the host frees with `ens_string_free` (an empty
+/// string when nothing happened). The first call after starting gives tick 0's events.
+///
+/// # Safety
+/// `out` is NULL or valid for writes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ens_scene_take_trace_json(
+    scene: EnsScene,
+    out: *mut *mut c_char,
+) -> EnsStatus {
+    run("ens_scene_take_trace_json", || {
+        // SAFETY: as the caller promises.
+        let out = unsafe { out_arg(out, "out")? };
+        let events = handles::with_scene(scene.id, |s| Ok(s.take_events()))?;
+        let mut text = String::new();
+        for e in events {
+            text.push_str(&e.to_json());
+            text.push('\n');
+        }
+        *out = give_string(&text);
+        Ok(())
+    })
+}
+
+/// How many agents the scene has (its machine agents, then its ambient NPCs, then those the
+/// runtime created): agent ids are `0 .. *out - 1`. A conversation scene has none
+/// (`ENS_STATUS_UNSUPPORTED`).
+///
+/// # Safety
+/// `out` is NULL or valid for writes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ens_scene_agent_count(scene: EnsScene, out: *mut u32) -> EnsStatus {
+    run("ens_scene_agent_count", || {
+        // SAFETY: as the caller promises.
+        let out = unsafe { out_arg(out, "out")? };
+        *out = handles::with_scene(scene.id, |s| s.with_machines(AgentCount))?;
+        Ok(())
+    })
+}
+
+/// The name of `agent` into `*out`, a string the host frees with `ens_string_free`.
+///
+/// # Safety
+/// `out` is NULL or valid for writes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ens_scene_agent_name(
+    scene: EnsScene,
+    agent: u32,
+    out: *mut *mut c_char,
+) -> EnsStatus {
+    run("ens_scene_agent_name", || {
+        // SAFETY: as the caller promises.
+        let out = unsafe { out_arg(out, "out")? };
+        let name = handles::with_scene(scene.id, |s| s.with_machines(AgentName(agent)))?;
+        *out = give_string(&name);
+        Ok(())
+    })
+}
+
+/// `agent`'s active states from its top machine down, joined by `" > "` (`Main > Queue >
+/// Goto1`; empty for an agent without a machine), into `*out`, a string the host frees with
+/// `ens_string_free`.
+///
+/// # Safety
+/// `out` is NULL or valid for writes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ens_scene_active_states(
+    scene: EnsScene,
+    agent: u32,
+    out: *mut *mut c_char,
+) -> EnsStatus {
+    run("ens_scene_active_states", || {
+        // SAFETY: as the caller promises.
+        let out = unsafe { out_arg(out, "out")? };
+        let states = handles::with_scene(scene.id, |s| s.with_machines(ActiveStates(agent)))?;
+        *out = give_string(&states);
+        Ok(())
+    })
+}
+
+/// Sends message `name` to agent `to` from agent `from` (the game speaking for someone, or
+/// the receiver itself); delivered at the start of the next tick.
+///
+/// # Safety
+/// `name` is NULL or a NUL-terminated string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ens_scene_send(
+    scene: EnsScene,
+    to: u32,
+    from: u32,
+    name: *const c_char,
+) -> EnsStatus {
+    run("ens_scene_send", || {
+        // SAFETY: as the caller promises.
+        let name = unsafe { text_arg(name, "name")? };
+        handles::with_scene(scene.id, |s| {
+            s.with_machines(SendMessage { to, from, name })
+        })
+    })
+}
+
+/// Conversation scenes of the simulated world: the player says `line` (`/nods` is an emote,
+/// an empty line silence), heard at the next tick. Other scenes: `ENS_STATUS_UNSUPPORTED`.
+///
+/// # Safety
+/// `line` is NULL or a NUL-terminated string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ens_scene_player_says(scene: EnsScene, line: *const c_char) -> EnsStatus {
+    run("ens_scene_player_says", || {
+        // SAFETY: as the caller promises.
+        let line = unsafe { text_arg(line, "line")? };
+        handles::with_scene(scene.id, |s| match &mut s.running {
+            Running::Simulated(sim) if sim.kind() == SceneKind::Chat => {
+                sim.say(line);
+                Ok(())
+            }
+            _ => Err(Failure::new(
+                EnsStatus::Unsupported,
+                "only a conversation scene hears the player (send machine agents messages)",
+            )),
+        })
+    })
+}
+
+/// Hot reload: replaces the scene's program with `program` (a rebuild of the project),
+/// carrying live state across by name — every agent's active states, running script
+/// instances, plans — and records a `reload` trace event saying what carried over and what
+/// fell back. `reason` (NULL: "reloaded by the host") goes into that event. A program the
+/// scene cannot run (a state it needs is missing) is refused: `ENS_STATUS_RELOAD`, recorded
+/// as `reload-rejected`, and the old program goes on. The scene keeps its own reference to
+/// the new program; the handle stays the host's.
+///
+/// # Safety
+/// `reason` is NULL or a NUL-terminated string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ens_scene_reload(
+    scene: EnsScene,
+    program: EnsProgram,
+    reason: *const c_char,
+) -> EnsStatus {
+    run("ens_scene_reload", || {
+        // SAFETY: as the caller promises.
+        let reason = unsafe { crate::status::optional_text_arg(reason, "reason")? }
+            .unwrap_or("reloaded by the host");
+        let new = handles::program(program.id)?.program.clone();
+        let refused = |e: String| {
+            Failure::new(
+                EnsStatus::Reload,
+                format!("the new program was refused: {e}"),
+            )
+        };
+        handles::with_scene(scene.id, |s| match &mut s.running {
+            Running::Simulated(sim) => sim
+                .reload(new, reason)
+                .map(drop)
+                .map_err(|e| refused(e.to_string())),
+            Running::Host(h) => h
+                .interactions
+                .reload(&mut h.scene, new, reason)
+                .map(drop)
+                .map_err(|e| refused(e.to_string())),
+        })
+    })
+}
+
+/// Saves the scene (between two ticks) as a snapshot: bytes the host writes where it keeps
+/// savegames. `*out` and `*out_len` receive a buffer the host frees with
+/// `ens_bytes_free(*out, *out_len)`.
+///
+/// A simulated scene saves everything (`ensemble run --restore` reads the same bytes). A scene
+/// in the host's world saves the scene, the standard library's state and the smart locations;
+/// what the host's world holds (positions, moves and actions under way) is the host's to save
+/// beside it; host states' visit data goes through their `save` callbacks. A part that cannot be saved yet is
+/// `ENS_STATUS_SNAPSHOT` with what it is.
+///
+/// # Safety
+/// `out` and `out_len` are NULL or valid for writes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ens_scene_save(
+    scene: EnsScene,
+    out: *mut *mut u8,
+    out_len: *mut usize,
+) -> EnsStatus {
+    run("ens_scene_save", || {
+        // SAFETY: as the caller promises.
+        let (out, out_len) = unsafe { (out_arg(out, "out")?, out_arg(out_len, "out_len")?) };
+        let bytes = handles::with_scene(scene.id, |s| {
+            let mut snapshot = SnapshotWriter::new(s.program(), &s.program_name);
+            match &s.running {
+                Running::Simulated(sim) => sim.save(&mut snapshot).map_err(|e| {
+                    Failure::new(EnsStatus::Snapshot, format!("cannot save the scene: {e}"))
+                })?,
+                Running::Host(h) => {
+                    let program = h.scene.program();
+                    let id = program.scene_by_name(&h.name).ok_or_else(|| {
+                        Failure::new(
+                            EnsStatus::Snapshot,
+                            format!("the program has no scene `{}`", h.name),
+                        )
+                    })?;
+                    h.scene.save(&mut snapshot);
+                    h.scene.game.standard.save(&mut snapshot);
+                    h.interactions.save(program, id, &mut snapshot);
+                    snapshot.put(
+                        HOST_SECTION,
+                        &SavedHost {
+                            scene: h.name.clone(),
+                            seed: h.seed,
+                        },
+                    );
+                }
+            }
+            Ok(snapshot.to_bytes())
+        })?;
+        give_bytes(bytes, out, out_len);
+        Ok(())
+    })
+}
+
+fn snapshot_error(e: impl std::fmt::Display) -> Failure {
+    Failure::new(EnsStatus::Snapshot, format!("cannot restore: {e}"))
+}
+
+/// Reads snapshot bytes and checks they belong to `loaded` (the very build, or a rebuild).
+fn read_snapshot(bytes: &[u8], loaded: &crate::program::LoadedProgram) -> Outcome<SnapshotReader> {
+    let snapshot = SnapshotReader::from_bytes(bytes).map_err(snapshot_error)?;
+    snapshot
+        .check_program(&loaded.program, &loaded.name)
+        .map_err(snapshot_error)?;
+    Ok(snapshot)
+}
+
+/// Restores a simulated scene saved by `ens_scene_save` onto `program` (the build it was
+/// taken from — its next tick is the one after the save — or a rebuild, mapped by name as a
+/// hot reload maps it). The bytes are read, not kept. `*out` is a new scene handle; corrupt
+/// bytes, another program's snapshot or a host-world snapshot are `ENS_STATUS_SNAPSHOT`.
+///
+/// # Safety
+/// `bytes` is NULL or valid for reads of `len` bytes; `out` is NULL or valid for writes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ens_scene_restore_simulated(
+    program: EnsProgram,
+    bytes: *const u8,
+    len: usize,
+    out: *mut EnsScene,
+) -> EnsStatus {
+    run("ens_scene_restore_simulated", || {
+        // SAFETY: as the caller promises.
+        let (bytes, out) = unsafe { (bytes_arg(bytes, len, "bytes")?, out_arg(out, "out")?) };
+        let loaded = handles::program(program.id)?;
+        let snapshot = read_snapshot(bytes, &loaded)?;
+        if snapshot.has(HOST_SECTION) {
+            return Err(snapshot_error(
+                "the snapshot is of a scene in the host's world (use ens_scene_restore)",
+            ));
+        }
+        let (sim, _report) = Simulation::restore(
+            loaded.program.clone(),
+            &snapshot,
+            &simulation::Options::default(),
+        )
+        .map_err(snapshot_error)?;
+        *out = insert_scene(Running::Simulated(sim), loaded.name.clone());
+        Ok(())
+    })
+}
+
+/// Restores a scene of the host's world saved by `ens_scene_save` onto `program`, with
+/// `library`'s states and `world`'s callbacks (as `ens_scene_start`, but the world is not set
+/// up: the host restores its own world's state before calling this). The trace goes on from
+/// the restore. `*out` is a new scene handle; corrupt bytes, another program's snapshot or a
+/// simulated scene's are `ENS_STATUS_SNAPSHOT`.
+///
+/// # Safety
+/// `bytes` is NULL or valid for reads of `len` bytes; `world` is NULL or valid; `out` is NULL
+/// or valid for writes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ens_scene_restore(
+    program: EnsProgram,
+    library: EnsLibrary,
+    bytes: *const u8,
+    len: usize,
+    world: *const EnsWorldCallbacks,
+    out: *mut EnsScene,
+) -> EnsStatus {
+    run("ens_scene_restore", || {
+        // SAFETY: as the caller promises.
+        let (bytes, world, out) = unsafe {
+            (
+                bytes_arg(bytes, len, "bytes")?,
+                world
+                    .as_ref()
+                    .ok_or_else(|| Failure::new(EnsStatus::NullArgument, "`world` is NULL"))?,
+                out_arg(out, "out")?,
+            )
+        };
+        let loaded = handles::program(program.id)?;
+        let library: HostLibrary = handles::with_library(library.id, |l| Ok(l.clone()))?;
+        let callbacks = Callbacks::check(world)?;
+        let snapshot = read_snapshot(bytes, &loaded)?;
+        let saved: SavedHost = snapshot.get(HOST_SECTION).map_err(|_| {
+            snapshot_error("the snapshot is not of a scene in the host's world (use ens_scene_restore_simulated)")
+        })?;
+        let program = loaded.program.clone();
+        let id = program.scene_by_name(&saved.scene).ok_or_else(|| {
+            snapshot_error(format!(
+                "the program has no scene `{}` any more",
+                saved.scene
+            ))
+        })?;
+        let (standard, _note) =
+            StandardState::restore(&program, id, &snapshot).map_err(snapshot_error)?;
+        let world = HostWorld::new(callbacks, standard);
+        let (scene, _report) =
+            Scene::restore_traced(program.clone(), library.state_library(), world, &snapshot)
+                .map_err(snapshot_error)?;
+        let agents = scene.agents().count();
+        scene
+            .game
+            .standard
+            .check_agents(agents)
+            .map_err(snapshot_error)?;
+        let (interactions, _note) =
+            Interactions::restore(&program, id, saved.seed, &snapshot, agents)
+                .map_err(snapshot_error)?;
+        let host = HostScene {
+            scene,
+            interactions,
+            name: saved.scene,
+            seed: saved.seed,
+        };
+        *out = insert_scene(Running::Host(Box::new(host)), loaded.name.clone());
+        Ok(())
+    })
+}
+
+/// Frees a scene. Host states still active are not cleaned up (their `cleanup` does not
+/// run): free their visit data yourself if the scene ends mid-visit. The handle is stale
+/// afterwards. Freeing a scene from one of its own callbacks is `ENS_STATUS_BUSY`.
+#[unsafe(no_mangle)]
+pub extern "C" fn ens_scene_free(scene: EnsScene) -> EnsStatus {
+    run("ens_scene_free", || {
+        handles::remove(scene.id, "scene").map(drop)
+    })
+}

@@ -1,0 +1,653 @@
+//! The C ABI called as C calls it (through the exported functions), for what the C hosts do
+//! not show: every kind of bad input is an error code with a message, never a crash — a
+//! corrupt program, a stale handle after free, a foreign or mistyped handle, NULL arguments,
+//! a bad snapshot, a callback re-entering its own scene — and savegames and hot reload on the
+//! simulated world.
+
+mod support;
+
+use ensemble_capi::cx::ens_cx_raise;
+use ensemble_capi::handles::{EnsLibrary, EnsProgram, EnsScene};
+use ensemble_capi::library::*;
+use ensemble_capi::program::*;
+use ensemble_capi::scene::*;
+use ensemble_capi::world::*;
+use ensemble_capi::*;
+use std::ffi::{CStr, CString, c_char, c_void};
+use std::path::Path;
+use std::ptr::{null, null_mut};
+
+fn message() -> String {
+    // SAFETY: never NULL, valid until the next failing call on this thread.
+    unsafe { CStr::from_ptr(ens_last_error_message()) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Asserts a call failed with `status` and a message containing each of `parts`.
+fn assert_fails(got: EnsStatus, status: EnsStatus, parts: &[&str]) {
+    let text = message();
+    assert_eq!(got, status, "message: {text}");
+    for part in parts {
+        assert!(
+            text.contains(part),
+            "`{part}` is not in the message: {text}"
+        );
+    }
+}
+
+fn c(text: &str) -> CString {
+    CString::new(text).expect("no NUL")
+}
+
+fn load(path: &Path) -> EnsProgram {
+    let mut program = EnsProgram::default();
+    let path = c(path.to_str().expect("UTF-8 path"));
+    // SAFETY: valid string and out-pointer.
+    let status = unsafe { ens_program_load_file(path.as_ptr(), &mut program) };
+    assert_eq!(status, EnsStatus::Ok, "{}", message());
+    program
+}
+
+fn tavern() -> std::path::PathBuf {
+    support::root().join("runtime/examples/tavern/tavern.ensb")
+}
+
+fn start_simulated(program: EnsProgram, name: &str, seed: u64) -> EnsScene {
+    let mut scene = EnsScene::default();
+    let name = c(name);
+    // SAFETY: valid string and out-pointer.
+    let status = unsafe { ens_scene_start_simulated(program, name.as_ptr(), seed, &mut scene) };
+    assert_eq!(status, EnsStatus::Ok, "{}", message());
+    scene
+}
+
+fn take_trace(scene: EnsScene) -> String {
+    let mut text: *mut c_char = null_mut();
+    // SAFETY: valid out-pointer; the string is freed below.
+    unsafe {
+        assert_eq!(
+            ens_scene_take_trace_json(scene, &mut text),
+            EnsStatus::Ok,
+            "{}",
+            message()
+        );
+        let copy = CStr::from_ptr(text).to_string_lossy().into_owned();
+        ens_string_free(text);
+        copy
+    }
+}
+
+fn ticks(scene: EnsScene, n: usize) -> String {
+    let mut trace = String::new();
+    for _ in 0..n {
+        assert_eq!(ens_scene_tick(scene), EnsStatus::Ok, "{}", message());
+        trace += &take_trace(scene);
+    }
+    trace
+}
+
+fn save(scene: EnsScene) -> Vec<u8> {
+    let (mut bytes, mut len) = (null_mut(), 0usize);
+    // SAFETY: valid out-pointers; the buffer is freed below.
+    unsafe {
+        assert_eq!(
+            ens_scene_save(scene, &mut bytes, &mut len),
+            EnsStatus::Ok,
+            "{}",
+            message()
+        );
+        let copy = std::slice::from_raw_parts(bytes, len).to_vec();
+        ens_bytes_free(bytes, len);
+        copy
+    }
+}
+
+#[test]
+fn corrupt_truncated_and_missing_programs_are_load_errors() {
+    let mut out = EnsProgram::default();
+    let garbage = b"this is not a program at all";
+    let name = c("garbage");
+    // SAFETY: valid pointers and lengths.
+    let status =
+        unsafe { ens_program_load_bytes(garbage.as_ptr(), garbage.len(), name.as_ptr(), &mut out) };
+    assert_fails(
+        status,
+        EnsStatus::Load,
+        &["ens_program_load_bytes", "cannot load the program"],
+    );
+    assert_eq!(out, EnsProgram::default(), "nothing is written on failure");
+
+    let bytes = std::fs::read(tavern()).expect("the tavern's program");
+    let half = &bytes[..bytes.len() / 2];
+    // SAFETY: as above; NULL name is allowed.
+    let status = unsafe { ens_program_load_bytes(half.as_ptr(), half.len(), null(), &mut out) };
+    assert_fails(status, EnsStatus::Load, &["cannot load the program"]);
+    let mut flipped = bytes.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 0x55;
+    // SAFETY: as above.
+    let status =
+        unsafe { ens_program_load_bytes(flipped.as_ptr(), flipped.len(), null(), &mut out) };
+    assert_fails(status, EnsStatus::Load, &["cannot load the program"]);
+
+    let missing = c("/no/such/dir/missing.ensb");
+    // SAFETY: valid pointers.
+    let status = unsafe { ens_program_load_file(missing.as_ptr(), &mut out) };
+    assert_fails(
+        status,
+        EnsStatus::Load,
+        &["ens_program_load_file", "/no/such/dir/missing.ensb"],
+    );
+
+    // The whole, untouched bytes load.
+    // SAFETY: as above.
+    let status =
+        unsafe { ens_program_load_bytes(bytes.as_ptr(), bytes.len(), name.as_ptr(), &mut out) };
+    assert_eq!(status, EnsStatus::Ok, "{}", message());
+    assert_eq!(ens_program_free(out), EnsStatus::Ok);
+}
+
+#[test]
+fn stale_foreign_mistyped_and_null_handles_are_refused() {
+    let program = load(&tavern());
+    let mut library = EnsLibrary::default();
+    // SAFETY: valid out-pointer.
+    assert_eq!(unsafe { ens_library_new(&mut library) }, EnsStatus::Ok);
+
+    // A handle of another kind.
+    let as_scene = EnsScene { id: program.id };
+    assert_fails(
+        ens_scene_tick(as_scene),
+        EnsStatus::WrongHandleKind,
+        &["a program handle", "scene was expected"],
+    );
+    let as_program = EnsProgram { id: library.id };
+    assert_fails(
+        ens_program_free(as_program),
+        EnsStatus::WrongHandleKind,
+        &["library handle"],
+    );
+    // Numbers never given out: small ones, pointer-like ones, one beside a live handle.
+    for id in [
+        1u64,
+        0xdead_beef,
+        0x0000_7ffd_1234_5678,
+        program.id + 1000,
+        program.id ^ (1 << 40),
+    ] {
+        assert_fails(
+            ens_scene_tick(EnsScene { id }),
+            EnsStatus::InvalidHandle,
+            &["not a handle this library gave out"],
+        );
+    }
+    // A zeroed handle.
+    assert_fails(
+        ens_scene_tick(EnsScene::default()),
+        EnsStatus::NullHandle,
+        &["null"],
+    );
+
+    // Freed: every later use is stale, a second free too, and the slot's next object does
+    // not answer to the old handle.
+    assert_eq!(ens_library_free(library), EnsStatus::Ok);
+    assert_fails(
+        ens_library_free(library),
+        EnsStatus::StaleHandle,
+        &["ens_library_free", "was freed"],
+    );
+    let mut again = EnsLibrary::default();
+    // SAFETY: valid out-pointer.
+    assert_eq!(unsafe { ens_library_new(&mut again) }, EnsStatus::Ok);
+    assert_ne!(again, library);
+    assert_fails(
+        ens_library_free(library),
+        EnsStatus::StaleHandle,
+        &["was freed"],
+    );
+    assert_eq!(ens_library_free(again), EnsStatus::Ok);
+
+    assert_eq!(ens_program_free(program), EnsStatus::Ok);
+    let name = c("evening");
+    let mut out = EnsScene::default();
+    // SAFETY: valid pointers.
+    let status = unsafe { ens_scene_start_simulated(program, name.as_ptr(), 1, &mut out) };
+    assert_fails(
+        status,
+        EnsStatus::StaleHandle,
+        &["ens_scene_start_simulated", "program handle was freed"],
+    );
+}
+
+#[test]
+fn null_arguments_are_refused_by_name() {
+    let mut program = EnsProgram::default();
+    // SAFETY: NULL where the API allows detecting it.
+    unsafe {
+        assert_fails(
+            ens_program_load_file(null(), &mut program),
+            EnsStatus::NullArgument,
+            &["`path` is NULL"],
+        );
+        let path = c(tavern().to_str().expect("UTF-8 path"));
+        assert_fails(
+            ens_program_load_file(path.as_ptr(), null_mut()),
+            EnsStatus::NullArgument,
+            &["`out`"],
+        );
+        assert_fails(
+            ens_program_load_bytes(null(), 10, null(), &mut program),
+            EnsStatus::NullArgument,
+            &["`bytes` is NULL"],
+        );
+        assert_fails(
+            ens_library_new(null_mut()),
+            EnsStatus::NullArgument,
+            &["`out`"],
+        );
+    }
+    let program = load(&tavern());
+    let mut library = EnsLibrary::default();
+    let mut scene = EnsScene::default();
+    let evening = c("evening");
+    // SAFETY: as above.
+    unsafe {
+        assert_eq!(ens_library_new(&mut library), EnsStatus::Ok);
+        assert_fails(
+            ens_scene_start_simulated(program, null(), 1, &mut scene),
+            EnsStatus::NullArgument,
+            &["`name` is NULL"],
+        );
+        assert_fails(
+            ens_scene_start(program, library, evening.as_ptr(), 1, null(), &mut scene),
+            EnsStatus::NullArgument,
+            &["`world` is NULL"],
+        );
+        // Every callback of a world is required: the first missing one is named.
+        let mut world = world();
+        world.say = None;
+        assert_fails(
+            ens_scene_start(program, library, evening.as_ptr(), 1, &world, &mut scene),
+            EnsStatus::NullArgument,
+            &["world callback `say` is NULL"],
+        );
+        assert_fails(
+            ens_library_register(library, null(), null()),
+            EnsStatus::NullArgument,
+            &["`decl` is NULL"],
+        );
+        let decl = EnsStateDecl {
+            name: null(),
+            modifier: EnsModifierKind::None as i32,
+            params: null(),
+            param_count: 0,
+            terminal: EnsTerminal::No as i32,
+            raises: null(),
+            raise_count: 0,
+            doc: null(),
+        };
+        assert_fails(
+            ens_library_register(library, &decl, &no_code()),
+            EnsStatus::NullArgument,
+            &["`decl.name` is NULL"],
+        );
+        assert_fails(
+            ens_cx_raise(null_mut(), null()),
+            EnsStatus::NullArgument,
+            &["`cx` is NULL"],
+        );
+        let invalid = [0xffu8, 0xfe, 0];
+        assert_fails(
+            ens_scene_start_simulated(program, invalid.as_ptr().cast(), 1, &mut scene),
+            EnsStatus::InvalidUtf8,
+            &["`name` is not UTF-8"],
+        );
+    }
+    assert_eq!(ens_library_free(library), EnsStatus::Ok);
+    assert_eq!(ens_program_free(program), EnsStatus::Ok);
+}
+
+#[test]
+fn a_scene_whose_states_do_not_link_says_which() {
+    let program = load(&tavern());
+    let evening = c("evening");
+    let mut scene = EnsScene::default();
+    // The tavern's own `Sip` is in neither the simulated world's library nor an empty one.
+    // SAFETY: valid pointers.
+    let status = unsafe { ens_scene_start_simulated(program, evening.as_ptr(), 1, &mut scene) };
+    assert_fails(
+        status,
+        EnsStatus::Scene,
+        &["cannot start scene `evening`", "Sip"],
+    );
+    let mut library = EnsLibrary::default();
+    // SAFETY: valid pointers.
+    unsafe {
+        assert_eq!(ens_library_new(&mut library), EnsStatus::Ok);
+        let status = ens_scene_start(program, library, evening.as_ptr(), 1, &world(), &mut scene);
+        assert_fails(status, EnsStatus::Scene, &["Sip"]);
+        // Declared with another modifier than the program's (`Number`): refused, named.
+        let name = c("Sip");
+        let decl = EnsStateDecl {
+            name: name.as_ptr(),
+            modifier: EnsModifierKind::Text as i32,
+            params: null(),
+            param_count: 0,
+            terminal: EnsTerminal::No as i32,
+            raises: null(),
+            raise_count: 0,
+            doc: null(),
+        };
+        assert_eq!(
+            ens_library_register(library, &decl, &no_code()),
+            EnsStatus::Ok
+        );
+        let status = ens_scene_start(program, library, evening.as_ptr(), 1, &world(), &mut scene);
+        assert_fails(status, EnsStatus::Scene, &["Sip", "text", "number"]);
+        // A value that is no EnsModifierKind.
+        let bad = EnsStateDecl {
+            modifier: 42,
+            ..decl
+        };
+        assert_fails(
+            ens_library_register(library, &bad, &no_code()),
+            EnsStatus::InvalidArgument,
+            &["modifier 42 is no EnsModifierKind"],
+        );
+        let unknown = c("no-such-scene");
+        let status = ens_scene_start(program, library, unknown.as_ptr(), 1, &world(), &mut scene);
+        assert_fails(
+            status,
+            EnsStatus::Scene,
+            &["no scene `no-such-scene`", "evening"],
+        );
+    }
+    assert_eq!(ens_library_free(library), EnsStatus::Ok);
+    assert_eq!(ens_program_free(program), EnsStatus::Ok);
+}
+
+#[test]
+fn savegames_restore_exactly_and_bad_snapshots_are_refused() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let program = load(&support::build("samples/airport", dir.path(), "airport"));
+    let scene = start_simulated(program, "ticket-counter", 7);
+    take_trace(scene);
+    ticks(scene, 150);
+    let bytes = save(scene);
+    let uninterrupted = ticks(scene, 300);
+    assert!(
+        uninterrupted.contains("\"say\""),
+        "the scene goes on after the save"
+    );
+
+    let mut restored = EnsScene::default();
+    // SAFETY: valid pointers.
+    let status =
+        unsafe { ens_scene_restore_simulated(program, bytes.as_ptr(), bytes.len(), &mut restored) };
+    assert_eq!(status, EnsStatus::Ok, "{}", message());
+    take_trace(restored);
+    assert_eq!(
+        ticks(restored, 300),
+        uninterrupted,
+        "the restored scene goes on as the saved one did"
+    );
+    let (mut t, mut now) = (0u64, 0f64);
+    // SAFETY: valid out-pointers.
+    assert_eq!(
+        unsafe { ens_scene_clock(restored, &mut t, &mut now) },
+        EnsStatus::Ok
+    );
+    assert_eq!(t, 450);
+
+    // Bad snapshots: garbage, a truncated one, another program's, a simulated one for the
+    // host's world.
+    let mut out = EnsScene::default();
+    // SAFETY: valid pointers and lengths.
+    unsafe {
+        let garbage = [7u8; 64];
+        let status =
+            ens_scene_restore_simulated(program, garbage.as_ptr(), garbage.len(), &mut out);
+        assert_fails(
+            status,
+            EnsStatus::Snapshot,
+            &["ens_scene_restore_simulated", "cannot restore"],
+        );
+        let status =
+            ens_scene_restore_simulated(program, bytes.as_ptr(), bytes.len() - 9, &mut out);
+        assert_fails(status, EnsStatus::Snapshot, &["cannot restore"]);
+        let tavern = load(&tavern());
+        let status = ens_scene_restore_simulated(tavern, bytes.as_ptr(), bytes.len(), &mut out);
+        assert_fails(status, EnsStatus::Snapshot, &["airport", "tavern"]);
+        let mut library = EnsLibrary::default();
+        assert_eq!(ens_library_new(&mut library), EnsStatus::Ok);
+        let status = ens_scene_restore(
+            program,
+            library,
+            bytes.as_ptr(),
+            bytes.len(),
+            &world(),
+            &mut out,
+        );
+        assert_fails(
+            status,
+            EnsStatus::Snapshot,
+            &["not of a scene in the host's world"],
+        );
+        assert_fails(
+            ens_scene_restore_simulated(program, null(), 5, &mut out),
+            EnsStatus::NullArgument,
+            &["`bytes` is NULL"],
+        );
+        assert_eq!(out, EnsScene::default(), "nothing is written on failure");
+        assert_eq!(ens_library_free(library), EnsStatus::Ok);
+        assert_eq!(ens_program_free(tavern), EnsStatus::Ok);
+    }
+
+    // Hot reload: the same build again is carried across; another project's is refused and
+    // the old program goes on.
+    let again = load(&dir.path().join("airport.ensb"));
+    let reason = c("airport.ensb changed");
+    // SAFETY: valid pointers.
+    assert_eq!(
+        unsafe { ens_scene_reload(restored, again, reason.as_ptr()) },
+        EnsStatus::Ok,
+        "{}",
+        message()
+    );
+    assert!(
+        take_trace(restored).contains("\"event\":\"reload\",\"reason\":\"airport.ensb changed\"")
+    );
+    let tavern = load(&tavern());
+    // SAFETY: NULL reason is allowed.
+    let status = unsafe { ens_scene_reload(restored, tavern, null()) };
+    assert_fails(status, EnsStatus::Reload, &["ens_scene_reload", "refused"]);
+    assert!(take_trace(restored).contains("reload-rejected"));
+    assert_eq!(
+        ens_scene_tick(restored),
+        EnsStatus::Ok,
+        "the old program goes on"
+    );
+
+    for handle in [scene, restored] {
+        assert_eq!(ens_scene_free(handle), EnsStatus::Ok);
+        assert_fails(
+            ens_scene_tick(handle),
+            EnsStatus::StaleHandle,
+            &["scene handle was freed"],
+        );
+    }
+    for p in [program, again, tavern] {
+        assert_eq!(ens_program_free(p), EnsStatus::Ok);
+    }
+}
+
+#[test]
+fn a_callback_that_reenters_its_own_scene_is_told_busy() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let program = load(&support::build(
+        "runtime/capi/tests/forge",
+        dir.path(),
+        "forge",
+    ));
+    let mut library = EnsLibrary::default();
+    let (hammer, strikes, metal, iron, bronze, done) = (
+        c("Hammer"),
+        c("strikes"),
+        c("metal"),
+        c("iron"),
+        c("bronze"),
+        c("Done"),
+    );
+    let words = [iron.as_ptr(), bronze.as_ptr()];
+    let default = c("\"iron\"");
+    let params = [
+        EnsParamDecl {
+            name: strikes.as_ptr(),
+            kind: EnsParamKind::Number as i32,
+            list: false,
+            words: null(),
+            word_count: 0,
+            default_json: null(),
+        },
+        EnsParamDecl {
+            name: metal.as_ptr(),
+            kind: EnsParamKind::OneOf as i32,
+            list: false,
+            words: words.as_ptr(),
+            word_count: 2,
+            default_json: default.as_ptr(),
+        },
+    ];
+    let raises = [done.as_ptr()];
+    let decl = EnsStateDecl {
+        name: hammer.as_ptr(),
+        modifier: EnsModifierKind::None as i32,
+        params: params.as_ptr(),
+        param_count: 2,
+        terminal: EnsTerminal::No as i32,
+        raises: raises.as_ptr(),
+        raise_count: 1,
+        doc: null(),
+    };
+    let morning = c("morning");
+    let mut scene = EnsScene::default();
+    // SAFETY: valid pointers throughout.
+    unsafe {
+        assert_eq!(ens_library_new(&mut library), EnsStatus::Ok);
+        // A default that is not JSON is refused, saying which parameter.
+        let bad_default = c("iron");
+        let mut bad = params;
+        bad[1].default_json = bad_default.as_ptr();
+        let bad_decl = EnsStateDecl {
+            params: bad.as_ptr(),
+            ..decl
+        };
+        assert_fails(
+            ens_library_register(library, &bad_decl, &no_code()),
+            EnsStatus::InvalidArgument,
+            &["`Hammer`", "`metal`", "not JSON"],
+        );
+        assert_eq!(
+            ens_library_register(library, &decl, &no_code()),
+            EnsStatus::Ok,
+            "{}",
+            message()
+        );
+        let status = ens_scene_start(program, library, morning.as_ptr(), 1, &world(), &mut scene);
+        assert_eq!(status, EnsStatus::Ok, "{}", message());
+        SCENE.store(scene.id, Ordering::SeqCst);
+        for _ in 0..5 {
+            assert_eq!(ens_scene_tick(scene), EnsStatus::Ok, "{}", message());
+        }
+        // The apprentice set off in tick 1: its move_to called back into the scene.
+        assert_eq!(REENTERED.load(Ordering::SeqCst), EnsStatus::Busy as i32);
+        assert!(
+            REENTRY_MESSAGE
+                .lock()
+                .expect("lock")
+                .contains("in use by a call still running")
+        );
+        assert_eq!(ens_scene_free(scene), EnsStatus::Ok);
+        assert_eq!(ens_library_free(library), EnsStatus::Ok);
+        assert_eq!(ens_program_free(program), EnsStatus::Ok);
+    }
+}
+
+// ---- a world of callbacks that does nothing, except re-enter its scene when asked to move ----
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+
+static SCENE: AtomicU64 = AtomicU64::new(0);
+static REENTERED: AtomicI32 = AtomicI32::new(-1);
+static REENTRY_MESSAGE: Mutex<String> = Mutex::new(String::new());
+
+unsafe extern "C" fn position(_: *mut c_void, _: u32, _: *mut f64) -> bool {
+    false
+}
+unsafe extern "C" fn place(_: *mut c_void, _: u32, _: f64, _: f64) {}
+unsafe extern "C" fn move_to(_: *mut c_void, _: u32, _: *const EnsDestination, _: f64, _: f64) {
+    let id = SCENE.load(Ordering::SeqCst);
+    if id != 0 {
+        REENTERED.store(ens_scene_tick(EnsScene { id }) as i32, Ordering::SeqCst);
+        *REENTRY_MESSAGE.lock().expect("lock") = message();
+    }
+}
+unsafe extern "C" fn follow_move(
+    _: *mut c_void,
+    _: u32,
+    _: f64,
+    _: f64,
+    _: *mut *const c_char,
+) -> i32 {
+    EnsMoveEvent::Moving as i32
+}
+unsafe extern "C" fn stop_move(_: *mut c_void, _: u32) {}
+unsafe extern "C" fn start_action(_: *mut c_void, _: *const EnsActionRequest, _: f64, _: f64) {}
+unsafe extern "C" fn action_outcome(_: *mut c_void, _: u64, _: f64, _: f64) -> i32 {
+    EnsActionOutcome::Running as i32
+}
+unsafe extern "C" fn cancel_action(_: *mut c_void, _: u64) {}
+unsafe extern "C" fn variable(_: *mut c_void, _: u32, _: *const c_char) -> *const c_char {
+    null()
+}
+unsafe extern "C" fn set_variable(_: *mut c_void, _: u32, _: *const c_char, _: *const c_char) {}
+unsafe extern "C" fn remove_variable(_: *mut c_void, _: u32, _: *const c_char) -> *const c_char {
+    null()
+}
+unsafe extern "C" fn say(_: *mut c_void, _: u32, _: *const EnsLine, _: f64, _: f64) {}
+unsafe extern "C" fn still_speaking(_: *mut c_void, _: u32, _: f64, _: f64) -> bool {
+    false
+}
+
+fn world() -> EnsWorldCallbacks {
+    EnsWorldCallbacks {
+        user_data: null_mut(),
+        position: Some(position),
+        place: Some(place),
+        move_to: Some(move_to),
+        follow_move: Some(follow_move),
+        stop_move: Some(stop_move),
+        start_action: Some(start_action),
+        action_outcome: Some(action_outcome),
+        cancel_action: Some(cancel_action),
+        variable: Some(variable),
+        set_variable: Some(set_variable),
+        remove_variable: Some(remove_variable),
+        say: Some(say),
+        still_speaking: Some(still_speaking),
+    }
+}
+
+fn no_code() -> EnsStateCallbacks {
+    EnsStateCallbacks {
+        user_data: null_mut(),
+        init: None,
+        update: None,
+        cleanup: None,
+        on_message: None,
+        save: None,
+        restore: None,
+    }
+}

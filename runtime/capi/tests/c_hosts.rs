@@ -1,0 +1,204 @@
+//! The two C hosts, built with the system C compiler against the static library and run.
+//!
+//! Host 1 (`examples/airport.c`): the airport's ticket-counter scene run through the C ABI on
+//! the standard world prints the very trace `ensemble run` prints. Host 2 (`examples/forge.c`):
+//! a world and a library state written in C run a machine, a conversation and an interaction
+//! script (the fixture project `tests/forge`), through a savegame and a hot reload. The C++
+//! RAII wrapper (`include/ensemble.hpp`) runs host 1 again (`examples/airport.cpp`).
+
+mod support;
+
+use support::{Language, Link};
+
+#[test]
+fn c_host_trace_equals_the_cli_trace_byte_for_byte() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let program = support::build("samples/airport", dir.path(), "airport");
+    let (seed, ticks) = ("7", "600");
+
+    let airport = support::root().join("samples/airport");
+    let cli = support::ensemble(&[
+        "run",
+        airport.to_str().expect("UTF-8 path"),
+        "--scene",
+        "ticket-counter",
+        "--trace",
+        "json",
+        "--seed",
+        seed,
+        "--ticks",
+        ticks,
+    ]);
+    assert_eq!(cli.code, 0, "ensemble run: {}", cli.stderr);
+    assert!(
+        cli.stdout.lines().count() > 50 && cli.stdout.contains("\"say\""),
+        "the scene says something in {ticks} ticks"
+    );
+
+    // The C host linked statically and with the shared library, and the C++ host through the
+    // RAII wrapper (with a savegame halfway): the same bytes each time.
+    let hosts = [
+        ("the C host", Language::C, Link::Static, "static"),
+        (
+            "the C host (shared library)",
+            Language::C,
+            Link::Shared,
+            "shared",
+        ),
+        ("the C++ host", Language::Cpp, Link::Static, "cpp"),
+    ];
+    for (what, language, link, folder) in hosts {
+        let exe = support::compile_host("airport", language, link, &dir.path().join(folder));
+        let program = program.to_str().expect("UTF-8 path");
+        let out = support::run_host(&exe, &[program, "ticket-counter", seed, ticks]);
+        assert_eq!(out.code, 0, "{what} failed: {}", out.stderr);
+        assert!(
+            out.stdout == cli.stdout,
+            "{what}'s trace differs from `ensemble run`'s at {}",
+            support::first_difference(&cli.stdout, &out.stdout)
+        );
+    }
+}
+
+#[test]
+fn c_host_reports_an_unknown_scene_with_the_scenes_there_are() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let program = support::build("samples/airport", dir.path(), "airport");
+    let host = support::compile_host("airport", Language::C, Link::Static, dir.path());
+    let c = support::run_host(
+        &host,
+        &[
+            program.to_str().expect("UTF-8 path"),
+            "no-such-scene",
+            "7",
+            "1",
+        ],
+    );
+    assert_eq!(c.code, 1);
+    assert!(
+        c.stderr.contains("ens_scene_start_simulated failed (9)")
+            && c.stderr.contains("no scene `no-such-scene`")
+            && c.stderr.contains("ticket-counter"),
+        "{}",
+        c.stderr
+    );
+}
+
+/// The positions of `needles` in `text`, each searched after the previous one: they occur in
+/// this order.
+fn assert_in_order(text: &str, needles: &[&str]) {
+    let mut from = 0;
+    for needle in needles {
+        match text[from..].find(needle) {
+            Some(i) => from += i + needle.len(),
+            None => panic!("`{needle}` is missing (or out of order) after byte {from} of:\n{text}"),
+        }
+    }
+}
+
+#[test]
+fn c_world_runs_a_machine_a_conversation_and_a_script_through_a_savegame_and_a_reload() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let program = support::build("runtime/capi/tests/forge", dir.path(), "forge");
+    let host = support::compile_host("forge", Language::C, Link::Static, dir.path());
+    let trace_path = dir.path().join("forge.jsonl");
+    let out = support::run_host(
+        &host,
+        &[
+            program.to_str().expect("UTF-8 path"),
+            "100",
+            trace_path.to_str().expect("UTF-8 path"),
+        ],
+    );
+    assert_eq!(out.code, 0, "the C host failed: {}", out.stderr);
+    let log = out.stdout;
+
+    // The world set up as the simulated one is: bodies at their start locations, variables.
+    assert_in_order(
+        &log,
+        &[
+            "place agent 0 at (6.0, 0.0)",
+            "place agent 1 at (0.0, 0.0)",
+            ".Coal = plenty",
+        ],
+    );
+    // The customer's machine: a walk that takes 3 s at 2 m/s, the conversation, the check of
+    // what changed hands, the walk out.
+    assert_in_order(
+        &log,
+        &[
+            "0.0 move (new agent) to Anvil (6.0, 0.0)",
+            "3.0 arrive customer at Anvil",
+            "say customer: \"One horseshoe, please.\" [written]",
+            "hammer smith: 3 strikes on bronze (coal: plenty)",
+            "hammer restored after 1 of 3 strikes",
+            "saved ",
+            "reloaded",
+            "hammer done after 3 strikes",
+            "set customer.Horseshoe = a bronze horseshoe",
+            "say smith: \"Here is your horseshoe.\" [written]",
+            "say customer: \"Thank you kindly.\" [written]",
+            "move customer to Door (0.0, 0.0)",
+            "7.8 arrive customer at Door",
+            "end smith: [Finish]",
+            "end customer: [Finish] horseshoe: a bronze horseshoe",
+        ],
+    );
+    // The interaction script at the bellows: two actions of the world, each taking a second.
+    assert_in_order(
+        &log,
+        &[
+            "move apprentice to Bellows (0.0, 4.0)",
+            "1.6 action 1: apprentice pump",
+            "2.6 action 1 done: apprentice pump",
+            "2.6 action 2: apprentice stoke line='The fire is hot' saying \"The fire is hot\"",
+            "3.6 action 2 done: apprentice stoke",
+        ],
+    );
+    // The handle of the scene freed for the restore is refused, not followed.
+    assert!(
+        log.contains("the old handle: status 5 (ens_scene_tick: the scene handle was freed)"),
+        "{log}"
+    );
+
+    // The trace: JSON lines, in tick order; the host state's lines go on across the savegame
+    // with the visit's count carried (one strike a tick, numbered on), and the reload is there.
+    let trace = std::fs::read_to_string(&trace_path).expect("the host wrote its trace");
+    let events: Vec<serde_json::Value> = trace
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect();
+    let ticks: Vec<u64> = events
+        .iter()
+        .map(|e| e["tick"].as_u64().expect("a tick"))
+        .collect();
+    assert!(ticks.windows(2).all(|w| w[0] <= w[1]), "ticks go forward");
+    assert_eq!(
+        ticks.last(),
+        Some(&78),
+        "the customer's last arrival is the last event"
+    );
+    let clangs: Vec<(u64, &str)> = events
+        .iter()
+        .filter(|e| e["event"] == "say" && e["agent"] == "smith")
+        .filter_map(|e| Some((e["tick"].as_u64()?, e["text"].as_str()?)))
+        .filter(|(_, text)| text.starts_with("Clang"))
+        .collect();
+    assert_eq!(
+        clangs,
+        [
+            (37, "Clang 1 on the bronze!"),
+            (38, "Clang 2 on the bronze!"),
+            (39, "Clang 3 on the bronze!")
+        ]
+    );
+    let reloads: Vec<&serde_json::Value> =
+        events.iter().filter(|e| e["event"] == "reload").collect();
+    assert_eq!(reloads.len(), 1, "one reload");
+    assert_eq!(reloads[0]["reason"], "forge.ensb changed");
+    assert_eq!(
+        reloads[0]["fallbacks"],
+        serde_json::json!([]),
+        "everything carried across"
+    );
+}

@@ -1,0 +1,164 @@
+//! Shared by the tests that build C hosts: the `ensemble` command line in-process (the same
+//! code as the binary), and the system C compiler.
+//!
+//! The hosts are compiled by running `cc` (or `$CC`) directly: the `cc` crate's compiler
+//! detection needs a build script's environment (TARGET, HOST, OPT_LEVEL), and a test that
+//! runs the command a reader would type also proves the link line docs/embedding.md gives.
+
+#![allow(dead_code)] // each test binary uses part of it
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What one run printed and returned.
+pub struct Output {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `ensemble ARGS...` in-process, exactly as the binary would.
+pub fn ensemble(args: &[&str]) -> Output {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = {
+        let mut io = ensemble_compiler::cli::Io {
+            out: &mut out,
+            err: &mut err,
+            color: false,
+        };
+        ensemble_compiler::cli::run(
+            std::iter::once("ensemble").chain(args.iter().copied()),
+            &mut io,
+        )
+    };
+    Output {
+        code,
+        stdout: String::from_utf8(out).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(err).expect("stderr is UTF-8"),
+    }
+}
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Builds the project at `project` (relative to the root) into `dir` with `ensemble build`,
+/// returning the program's path.
+pub fn build(project: &str, dir: &Path, name: &str) -> PathBuf {
+    let project = root().join(project);
+    let out = ensemble(&[
+        "build",
+        project.to_str().expect("UTF-8 path"),
+        "-o",
+        dir.to_str().expect("UTF-8 path"),
+    ]);
+    assert_eq!(
+        out.code,
+        0,
+        "ensemble build {}: {}{}",
+        project.display(),
+        out.stdout,
+        out.stderr
+    );
+    let program = dir.join(format!("{name}.ensb"));
+    assert!(
+        program.exists(),
+        "ensemble build wrote no {}",
+        program.display()
+    );
+    program
+}
+
+/// Where cargo put this crate's static library for the tests: beside the test binary, in
+/// `target/PROFILE/deps` (`cargo test` does not copy it up to `target/PROFILE` as `cargo
+/// build` does).
+fn library_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    exe.parent()
+        .expect("the test binary is in a directory")
+        .to_path_buf()
+}
+
+/// A C host (`examples/NAME.c`) or a C++ one (`examples/NAME.cpp`).
+#[derive(Clone, Copy)]
+pub enum Language {
+    C,
+    Cpp,
+}
+
+/// How a host links the library.
+#[derive(Clone, Copy)]
+pub enum Link {
+    /// `libensemble_capi.a` and the system libraries the Rust standard library needs.
+    Static,
+    /// `-lensemble_capi` from the shared library, found at run time through the rpath.
+    Shared,
+}
+
+/// Compiles the host `examples/NAME.c` (or `.cpp`) into `dir/NAME`, with every warning an
+/// error, using the system compiler (`$CC` else `cc`; `$CXX` else `c++`) and the link lines
+/// docs/embedding.md gives; returns the executable.
+pub fn compile_host(name: &str, language: Language, link: Link, dir: &Path) -> PathBuf {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (variable, default, standard, extension) = match language {
+        Language::C => ("CC", "cc", "-std=c11", "c"),
+        Language::Cpp => ("CXX", "c++", "-std=c++17", "cpp"),
+    };
+    let compiler = std::env::var(variable).unwrap_or_else(|_| default.to_string());
+    std::fs::create_dir_all(dir).expect("the output directory");
+    let exe = dir.join(name);
+    let source = crate_dir
+        .join("examples")
+        .join(format!("{name}.{extension}"));
+    let mut command = Command::new(&compiler);
+    command
+        .args([standard, "-Wall", "-Wextra", "-Werror", "-I"])
+        .arg(crate_dir.join("include"))
+        .arg(&source);
+    let libraries = library_dir();
+    match link {
+        Link::Static => {
+            command
+                .arg(libraries.join("libensemble_capi.a"))
+                .args(["-lpthread", "-ldl", "-lm"])
+        }
+        Link::Shared => command
+            .arg(format!("-L{}", libraries.display()))
+            .arg("-lensemble_capi")
+            .arg(format!("-Wl,-rpath,{}", libraries.display())),
+    };
+    let status = command.arg("-o").arg(&exe).status().unwrap_or_else(|e| {
+        panic!("cannot run the compiler `{compiler}` ({e}); set {variable} to choose one")
+    });
+    assert!(status.success(), "compiling {} failed", source.display());
+    exe
+}
+
+/// Runs a compiled host.
+pub fn run_host(exe: &Path, args: &[&str]) -> Output {
+    let out = Command::new(exe)
+        .args(args)
+        .output()
+        .expect("the host runs");
+    Output {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).expect("the host prints UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("the host prints UTF-8"),
+    }
+}
+
+/// Where two texts first differ: the line number and both lines.
+pub fn first_difference(expected: &str, actual: &str) -> String {
+    let line = expected
+        .lines()
+        .zip(actual.lines())
+        .position(|(a, b)| a != b)
+        .unwrap_or(expected.lines().count().min(actual.lines().count()));
+    format!(
+        "line {}:\n  expected: {}\n  actual:   {}",
+        line + 1,
+        expected.lines().nth(line).unwrap_or("<end>"),
+        actual.lines().nth(line).unwrap_or("<end>")
+    )
+}

@@ -1,0 +1,175 @@
+//! One connected tool: its non-blocking socket, the line it is sending, and the bounded queue of
+//! what goes to it.
+
+use super::InspectorOptions;
+use super::protocol::MAX_LINE;
+use std::io::{self, Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+/// What a tool sent this frame.
+pub(super) enum Received {
+    /// A whole line (without its newline).
+    Line(Vec<u8>),
+    /// Something that is no line: answered with an `error`, and the reading goes on.
+    Error(String),
+}
+
+pub(super) struct Client {
+    stream: TcpStream,
+    /// The line being received (never more than [`MAX_LINE`] bytes).
+    line: Vec<u8>,
+    /// The line being received is too long: its bytes are skipped up to its newline.
+    skipping: bool,
+    /// Bytes waiting to go out; `sent` of them went already.
+    queue: Vec<u8>,
+    sent: usize,
+    max_queued: usize,
+    connected: Instant,
+    said_hello: bool,
+    wants_trace: bool,
+    open: bool,
+}
+
+impl Client {
+    pub(super) fn new(stream: TcpStream, options: &InspectorOptions) -> io::Result<Client> {
+        stream.set_nonblocking(true)?;
+        // Small messages (`paused`, replies) go out at once rather than waiting for more.
+        let _ = stream.set_nodelay(true);
+        Ok(Client {
+            stream,
+            line: Vec::new(),
+            skipping: false,
+            queue: Vec::new(),
+            sent: 0,
+            max_queued: options.max_queued,
+            connected: Instant::now(),
+            said_hello: false,
+            wants_trace: false,
+            open: true,
+        })
+    }
+
+    pub(super) fn said_hello(&self) -> bool {
+        self.said_hello
+    }
+
+    pub(super) fn wants_trace(&self) -> bool {
+        self.open && self.said_hello && self.wants_trace
+    }
+
+    pub(super) fn hello(&mut self, trace: bool) {
+        self.said_hello = true;
+        self.wants_trace = trace;
+    }
+
+    /// Closes it once what is queued has been tried (an `error` saying why).
+    pub(super) fn close(&mut self) {
+        self.flush();
+        self.open = false;
+    }
+
+    /// Whether to keep it: open, and past its hello or still within the time for it.
+    pub(super) fn is_open(&self, hello_timeout: Duration) -> bool {
+        self.open && (self.said_hello || self.connected.elapsed() < hello_timeout)
+    }
+
+    /// Queues `text`; a tool whose backlog is past the limit has stopped reading and is dropped
+    /// (its queue freed at once).
+    pub(super) fn send(&mut self, text: &str) {
+        if !self.open {
+            return;
+        }
+        // The backlog, not the message, is measured: one large message (a snapshot of many
+        // agents) still goes to a tool that reads.
+        if self.queue.len() - self.sent > self.max_queued {
+            self.open = false;
+            self.queue = Vec::new();
+            self.sent = 0;
+            return;
+        }
+        self.queue.extend_from_slice(text.as_bytes());
+    }
+
+    /// Writes as much of the queue as the socket takes now.
+    pub(super) fn flush(&mut self) {
+        while self.open && self.sent < self.queue.len() {
+            match self.stream.write(&self.queue[self.sent..]) {
+                Ok(0) => self.open = false,
+                Ok(n) => self.sent += n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => self.open = false,
+            }
+        }
+        if self.sent == self.queue.len() {
+            self.queue.clear();
+            self.sent = 0;
+        } else if self.sent > self.queue.len() / 2 {
+            // Keep the queue from creeping: what went out is dropped from the front.
+            self.queue.drain(..self.sent);
+            self.sent = 0;
+        }
+    }
+
+    /// Reads what arrived (at most `read_per_frame` bytes) and splits it into lines.
+    pub(super) fn receive(&mut self, options: &InspectorOptions) -> Vec<Received> {
+        let mut received = Vec::new();
+        let mut budget = options.read_per_frame;
+        let mut chunk = [0u8; 16 * 1024];
+        while self.open && budget > 0 {
+            let want = chunk.len().min(budget);
+            match self.stream.read(&mut chunk[..want]) {
+                Ok(0) => self.open = false, // the tool closed the connection
+                Ok(n) => {
+                    budget -= n;
+                    self.split(&chunk[..n], &mut received);
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => self.open = false,
+            }
+        }
+        received
+    }
+
+    fn split(&mut self, mut bytes: &[u8], received: &mut Vec<Received>) {
+        while let Some(end) = bytes.iter().position(|&b| b == b'\n') {
+            let (head, rest) = (&bytes[..end], &bytes[end + 1..]);
+            bytes = rest;
+            if self.skipping {
+                self.skipping = false;
+                continue;
+            }
+            if self.line.len() + head.len() > MAX_LINE {
+                self.line = Vec::new();
+                received.push(Received::Error(too_long()));
+                continue;
+            }
+            self.line.extend_from_slice(head);
+            let mut line = std::mem::take(&mut self.line);
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            if !line.iter().all(u8::is_ascii_whitespace) {
+                received.push(Received::Line(line));
+            }
+        }
+        if self.skipping {
+            return;
+        }
+        if self.line.len() + bytes.len() > MAX_LINE {
+            // Said at once, not when the newline finally comes: the tool learns early, and
+            // the game never holds more than one line's worth.
+            self.line = Vec::new();
+            self.skipping = true;
+            received.push(Received::Error(too_long()));
+        } else {
+            self.line.extend_from_slice(bytes);
+        }
+    }
+}
+
+fn too_long() -> String {
+    format!("line longer than {MAX_LINE} bytes: skipped up to its newline")
+}
