@@ -379,7 +379,10 @@ proptest::proptest! {
         fail_rate in proptest::sample::select(vec![0.0, 0.25]),
     ) {
         let program = compiled(sample);
-        let options = Options { fail_rate };
+        let options = Options {
+            fail_rate,
+            ..Options::default()
+        };
         let mut whole = Simulation::start(program.clone(), scene, seed, &options).unwrap();
         for _ in 0..n {
             whole.tick();

@@ -210,6 +210,11 @@ pub fn template(kind: AssetKind, name: &str, project: &Project) -> Option<AnyAss
             machines: Default::default(),
             planner: Default::default(),
         }),
+        // A locale's table: its name is the locale; `ensemble strings import` fills it.
+        AssetKind::Strings => AnyAsset::Strings(StringsAsset {
+            locale: name.to_string(),
+            lines: Vec::new(),
+        }),
         AssetKind::Workbook | AssetKind::Pddl => return None,
     })
 }
@@ -229,6 +234,7 @@ fn folder_for(project: &Project, kind: AssetKind) -> String {
         .unwrap_or_else(|| match kind {
             AssetKind::Machine => "machines".into(),
             AssetKind::Space => "spaces".into(),
+            AssetKind::Strings => "strings".into(),
             _ => String::new(),
         })
 }

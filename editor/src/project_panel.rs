@@ -14,7 +14,7 @@ use ensemble_compiler::front::ron::AssetKind;
 use ensemble_compiler::front::ron::any::FileKind;
 
 /// The groups, in the order a designer meets them.
-pub const GROUPS: [(&str, AssetKind); 18] = [
+pub const GROUPS: [(&str, AssetKind); 19] = [
     ("Machines", AssetKind::Machine),
     ("Scenes", AssetKind::Scene),
     ("Locations", AssetKind::Locations),
@@ -33,6 +33,7 @@ pub const GROUPS: [(&str, AssetKind); 18] = [
     ("Planning problems", AssetKind::Problem),
     ("PDDL files", AssetKind::Pddl),
     ("Navigation", AssetKind::Navigation),
+    ("Translations", AssetKind::Strings),
 ];
 
 /// What a kind is called in menus (`New machine`).
@@ -57,6 +58,7 @@ pub fn noun(kind: AssetKind) -> &'static str {
         AssetKind::Problem => "planning problem",
         AssetKind::Pddl => "PDDL file",
         AssetKind::Navigation => "navigation graph",
+        AssetKind::Strings => "string table",
     }
 }
 

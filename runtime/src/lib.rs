@@ -36,6 +36,7 @@ pub mod fs;
 pub mod hpmm;
 pub mod hsm;
 pub mod interactions;
+pub mod locale;
 pub mod nav;
 pub mod plan;
 pub mod program;

@@ -11,6 +11,7 @@ mod ngram;
 mod plan;
 mod run_chat;
 mod run_scene;
+mod strings;
 pub use run_scene::error_summary;
 mod watch;
 
@@ -97,6 +98,14 @@ enum Command {
         /// the snapshot had consumed, so give it the same --input.
         #[arg(long, value_name = "FILE")]
         restore: Option<PathBuf>,
+        /// Speak in this locale (one the project translates into, or `qps`, the pseudo-locale).
+        #[arg(long)]
+        locale: Option<String>,
+    },
+    /// Localisation: export every line for translators, import their translations.
+    Strings {
+        #[command(subcommand)]
+        command: strings::StringsCommand,
     },
     /// Turn an Excel interaction script into the native format.
     Import {
@@ -189,6 +198,7 @@ where
             fail_rate,
             save,
             restore,
+            locale,
         } => run_scene::run(
             &path,
             &run_scene::Options {
@@ -202,9 +212,11 @@ where
                 fail_rate,
                 save,
                 restore,
+                locale,
             },
             io,
         ),
+        Command::Strings { command } => strings::run(command, io),
         Command::Watch { path, out, format } => watch::watch(&path, out, format, io),
         Command::Nav { command } => nav::run(command, io),
         Command::Plan(args) => plan::run(args, io),

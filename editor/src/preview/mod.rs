@@ -51,6 +51,8 @@ pub enum DockTab {
     #[default]
     Problems,
     Preview,
+    /// Lines × locales (`crate::localisation`).
+    Localisation,
 }
 
 /// What the middle pane shows.
@@ -118,6 +120,10 @@ pub struct Preview {
     pub error: Option<String>,
     /// Scenes of the last compile that produced a program.
     scenes: Vec<(String, SceneKind)>,
+    /// The locale lines are spoken in (`None`: the language they are written in).
+    pub locale: Option<String>,
+    /// Locales of the last compile that produced a program (the pseudo-locale last).
+    locales: Vec<String>,
     scenes_of: Option<u64>,
     pub timeline: timeline::State,
     /// The scrubber moved: the timeline scrolls to the tick shown.
@@ -125,6 +131,8 @@ pub struct Preview {
     pub world_view: world_view::State,
     pub boards: boards::State,
     pub beliefs: beliefs::State,
+    /// The dock's Localisation tab.
+    pub localisation: crate::localisation::View,
 }
 
 impl Default for Preview {
@@ -148,12 +156,15 @@ impl Default for Preview {
             last_reload: None,
             error: None,
             scenes: Vec::new(),
+            locale: None,
+            locales: Vec::new(),
             scenes_of: None,
             timeline: timeline::State::default(),
             timeline_scroll: false,
             world_view: world_view::State::default(),
             boards: boards::State::default(),
             beliefs: beliefs::State::default(),
+            localisation: crate::localisation::View::default(),
         }
     }
 }
@@ -242,6 +253,9 @@ impl Preview {
         self.followed.clear();
         self.last_reload = None;
         let worker = Worker::start(program, scene.clone(), self.seed, self.speed, play);
+        if self.locale.is_some() {
+            worker.send(Command::Locale(self.locale.clone()));
+        }
         self.run = Some(Run {
             worker,
             scene,
@@ -396,6 +410,14 @@ impl Preview {
         {
             self.scene = self.scenes.first().map(|(n, _)| n.clone());
         }
+        self.locales = program.strings.locale_names().map(str::to_string).collect();
+        if self
+            .locale
+            .as_ref()
+            .is_some_and(|l| !self.locales.contains(l))
+        {
+            self.locale = None;
+        }
     }
 
     /// The project was saved (`written`: the files, relative). A running scene reloads the
@@ -524,6 +546,12 @@ impl Preview {
                 .on_hover_text("Run a scene of this project against the runtime");
             if r.clicked() {
                 self.tab = DockTab::Preview;
+            }
+            if tab_button(ui, self.tab == DockTab::Localisation, "Localisation")
+                .on_hover_text("Every line and its translations, by locale")
+                .clicked()
+            {
+                self.tab = DockTab::Localisation;
             }
             if self.is_playing() {
                 // A scene is running, even while the problems are shown.
@@ -731,6 +759,40 @@ impl Preview {
         }
     }
 
+    /// The locale the scene speaks in: switched while it runs (lines already said keep their
+    /// words), and kept for the next start.
+    fn locale_picker(&mut self, ui: &mut Ui) {
+        let label = |l: Option<&str>| match l {
+            None => "source".to_string(),
+            Some(ensemble_runtime::locale::PSEUDO) => "pseudo (qps)".to_string(),
+            Some(l) => l.to_string(),
+        };
+        let mut picked = None;
+        egui::ComboBox::from_id_salt("preview-locale")
+            .selected_text(label(self.locale.as_deref()))
+            .width(90.0)
+            .show_ui(ui, |ui| {
+                let options =
+                    std::iter::once(None).chain(self.locales.iter().map(|l| Some(l.as_str())));
+                for option in options {
+                    if ui
+                        .selectable_label(self.locale.as_deref() == option, label(option))
+                        .clicked()
+                    {
+                        picked = Some(option.map(str::to_string));
+                    }
+                }
+            })
+            .response
+            .on_hover_text("The language lines are spoken in (switches while the scene runs)");
+        if let Some(locale) = picked
+            && locale != self.locale
+        {
+            self.locale = locale.clone();
+            self.send(Command::Locale(locale));
+        }
+    }
+
     fn toolbar(&mut self, ui: &mut Ui, analysis: &Analysis) {
         ui.horizontal(|ui| {
             let scenes = self.scenes.clone();
@@ -805,6 +867,7 @@ impl Preview {
                 })
                 .response
                 .on_hover_text("Speed: scene seconds per second");
+            self.locale_picker(ui);
             ui.label(RichText::new("seed").color(theme::TEXT_WEAK));
             ui.add(egui::DragValue::new(&mut self.seed).speed(0.2))
                 .on_hover_text("The scene's random seed: the same seed gives the same run");

@@ -50,6 +50,8 @@ pub enum Command {
     },
     /// A player line for a conversation scene.
     Say(String),
+    /// Speak every line from now on in this locale (`None`: the source language).
+    Locale(Option<String>),
 }
 
 pub enum Report {
@@ -272,6 +274,11 @@ fn run(
             }
             Some(Command::Say(line)) => {
                 l.sim.say(&line);
+            }
+            // The picker offers only the program's locales; a reload that dropped one keeps
+            // speaking the last locale that was set.
+            Some(Command::Locale(locale)) => {
+                let _ = l.sim.set_locale(locale.as_deref());
             }
             None => {}
         }

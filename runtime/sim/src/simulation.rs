@@ -23,7 +23,9 @@
 use super::{SimWorld, library};
 use ensemble_runtime::hpmm::chat::parse_player_line;
 use ensemble_runtime::hpmm::{ChatError, ChatScene, Input};
-use ensemble_runtime::hsm::{AgentId, AgentStatus, LinkError, ReloadReport, Scene, SceneError};
+use ensemble_runtime::hsm::{
+    AgentId, AgentStatus, LinkError, ReloadReport, Scene, SceneError, UnknownLocale,
+};
 use ensemble_runtime::interactions::{DrivenKind, Interactions, Presence};
 use ensemble_runtime::program::Program;
 use ensemble_runtime::script::ScriptInstance;
@@ -42,6 +44,8 @@ pub const TRANSCRIPT_LINES: usize = 10_000;
 pub struct Options {
     /// Probability that a simulated script action fails (seeded), to exercise on-error paths.
     pub fail_rate: f64,
+    /// The locale lines are spoken in (`None`: the source language).
+    pub locale: Option<String>,
 }
 
 #[derive(Clone, Debug, Error, PartialEq)]
@@ -56,6 +60,8 @@ pub enum StartError {
     Link(#[from] LinkError),
     #[error(transparent)]
     Chat(#[from] ChatError),
+    #[error(transparent)]
+    Locale(#[from] UnknownLocale),
 }
 
 fn list(names: &[String]) -> String {
@@ -295,11 +301,14 @@ impl Simulation {
         } else if let Some(id) = program.scene_by_name(name) {
             let world = SimWorld::for_scene(&program, id).with_failure_rate(options.fail_rate);
             // The trace is what the CLI prints and the editor shows: recorded from tick 0.
-            let scene = match Scene::new_traced(program.clone(), library(), name, world, seed) {
-                Ok(s) => s,
-                Err(SceneError::Link(e)) => return Err(e.into()),
-                Err(SceneError::UnknownScene { .. }) => unreachable!("found above"),
-            };
+            let locale = options.locale.as_deref();
+            let scene =
+                match Scene::new_traced_in(program.clone(), library(), name, world, seed, locale) {
+                    Ok(s) => s,
+                    Err(SceneError::Link(e)) => return Err(e.into()),
+                    Err(SceneError::Locale(e)) => return Err(e.into()),
+                    Err(SceneError::UnknownScene { .. }) => unreachable!("found above"),
+                };
             let interactions = Interactions::new(&program, id, seed);
             Running::Machines {
                 scene: Box::new(scene),
@@ -319,8 +328,34 @@ impl Simulation {
             noted: 0,
             transcript: VecDeque::new(),
         };
+        // A conversation scene checks the locale here (a machine scene did as it started).
+        sim.set_locale(options.locale.as_deref())?;
         sim.collect();
         Ok(sim)
+    }
+
+    /// Speaks every line from now on in `locale` (`None`: the source language); lines
+    /// already said keep their words. A conversation scene's HMM output is not translated:
+    /// it accepts any locale its program knows and goes on in its source language.
+    pub fn set_locale(&mut self, locale: Option<&str>) -> Result<(), UnknownLocale> {
+        match &mut self.running {
+            Running::Machines { scene, .. } => scene.set_locale(locale),
+            Running::Chat(chat) => match locale {
+                Some(name) if chat.agent().program().strings.locale(name).is_none() => {
+                    Err(UnknownLocale {
+                        name: name.to_string(),
+                        available: chat
+                            .agent()
+                            .program()
+                            .strings
+                            .locale_names()
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    })
+                }
+                _ => Ok(()),
+            },
+        }
     }
 
     /// The scene's name.

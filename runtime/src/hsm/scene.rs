@@ -78,6 +78,19 @@ pub enum SceneError {
     /// The program does not link against the state library.
     #[error(transparent)]
     Link(#[from] LinkError),
+    /// The program does not translate into the locale asked for.
+    #[error(transparent)]
+    Locale(#[from] UnknownLocale),
+}
+
+/// A locale the program does not translate into ([`Scene::set_locale`]).
+#[derive(Debug, Clone, PartialEq, Error)]
+#[error("the program has no locale `{name}` (locales: {available})")]
+pub struct UnknownLocale {
+    /// The name asked for.
+    pub name: String,
+    /// The program's locales, comma-separated (the pseudo-locale among them).
+    pub available: String,
 }
 
 /// Names created at run time (messages that no source mentions). Their ids continue after the
@@ -312,6 +325,9 @@ pub struct Scene<G> {
     /// Recorded since the last [`Scene::take_events`]; stays empty (no allocation) while
     /// tracing is off.
     events: Vec<TraceEvent>,
+    /// The locale lines are spoken in, by name (kept across reloads); `None`: the source
+    /// language.
+    locale: Option<String>,
 }
 
 impl<G: 'static> Scene<G> {
@@ -325,7 +341,7 @@ impl<G: 'static> Scene<G> {
         game: G,
         seed: u64,
     ) -> Result<Self, SceneError> {
-        Self::start(program, library, name, game, seed, false)
+        Self::start(program, library, name, game, seed, false, None)
     }
 
     /// [`Scene::new`] with trace recording on from the start, so that the trace also has the
@@ -338,7 +354,20 @@ impl<G: 'static> Scene<G> {
         game: G,
         seed: u64,
     ) -> Result<Self, SceneError> {
-        Self::start(program, library, name, game, seed, true)
+        Self::start(program, library, name, game, seed, true, None)
+    }
+
+    /// [`Scene::new_traced`] speaking in `locale` from the first line on (see
+    /// [`Scene::set_locale`]).
+    pub fn new_traced_in(
+        program: Arc<Program>,
+        library: StateLibrary<G>,
+        name: &str,
+        game: G,
+        seed: u64,
+        locale: Option<&str>,
+    ) -> Result<Self, SceneError> {
+        Self::start(program, library, name, game, seed, true, locale)
     }
 
     fn start(
@@ -348,6 +377,7 @@ impl<G: 'static> Scene<G> {
         game: G,
         seed: u64,
         tracing: bool,
+        locale: Option<&str>,
     ) -> Result<Self, SceneError> {
         let id = program
             .scene_by_name(name)
@@ -358,6 +388,7 @@ impl<G: 'static> Scene<G> {
         let tick_rate = program.scenes[id.index()].tick_rate;
         let mut scene = Self::empty(program, library, game, seed, tick_rate)?;
         scene.tracing = tracing;
+        scene.set_locale(locale)?;
         scene.spawn_scene_agents(id);
         Ok(scene)
     }
@@ -388,6 +419,7 @@ impl<G: 'static> Scene<G> {
             pending: Vec::new(),
             tracing: false,
             events: Vec::new(),
+            locale: None,
         })
     }
 
@@ -442,6 +474,34 @@ impl<G: 'static> Scene<G> {
         runner.enter(agent, id, 0, initial);
         runner.drain(agent, id);
         id
+    }
+
+    /// Speaks every line from now on in `locale` (a locale the program translates into, or
+    /// [`crate::locale::PSEUDO`]); `None` returns to the source language. Lines already said
+    /// keep their words; a line the locale does not translate is said in the source language.
+    /// A hot reload keeps the locale by name. Refuses a locale the program does not know, with
+    /// the ones it does.
+    pub fn set_locale(&mut self, locale: Option<&str>) -> Result<(), UnknownLocale> {
+        if let Some(name) = locale
+            && self.program.strings.locale(name).is_none()
+        {
+            return Err(UnknownLocale {
+                name: name.to_string(),
+                available: self
+                    .program
+                    .strings
+                    .locale_names()
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        }
+        self.locale = locale.map(str::to_string);
+        Ok(())
+    }
+
+    /// The locale lines are spoken in (`None`: the source language).
+    pub fn locale(&self) -> Option<&str> {
+        self.locale.as_deref()
     }
 
     /// Turns trace recording on or off. **Off by default**, so a game that only calls
@@ -884,6 +944,11 @@ impl<G: 'static> Scene<G> {
                 next_serial: &mut self.next_serial,
                 tick: self.tick,
                 now,
+                locale: self
+                    .locale
+                    .as_deref()
+                    .and_then(|l| self.program.strings.locale(l))
+                    .unwrap_or_default(),
             },
             &mut self.agents,
         )
@@ -915,6 +980,7 @@ struct Runner<'a, G> {
     next_serial: &'a mut u64,
     tick: u64,
     now: f64,
+    locale: crate::locale::Locale,
 }
 
 impl<G: 'static> Runner<'_, G> {
@@ -982,6 +1048,7 @@ impl<G: 'static> Runner<'_, G> {
             state: frame.state,
             child,
             out: &mut out,
+            locale: self.locale,
         };
         let r = f(frame.code.as_mut(), &mut cx);
         if !out.is_empty() {

@@ -49,6 +49,8 @@ pub enum AnyAsset {
     Domain(DomainAsset),
     Problem(ProblemAsset),
     Navigation(super::nav::NavAsset),
+    /// One locale's translations (compiler/src/l10n).
+    Strings(StringsAsset),
 }
 
 /// Why a text did not parse: ron's message and its 1-based line and column.
@@ -99,6 +101,7 @@ impl AnyAsset {
             AssetKind::Domain => read(text).map(A::Domain),
             AssetKind::Problem => read(text).map(A::Problem),
             AssetKind::Navigation => read(text).map(A::Navigation),
+            AssetKind::Strings => read(text).map(A::Strings),
             // Not RON: a workbook is binary, a PDDL file is Lisp.
             AssetKind::Workbook | AssetKind::Pddl => return None,
         })
@@ -126,6 +129,7 @@ impl AnyAsset {
             A::Domain(v) => print::print(v, comments),
             A::Problem(v) => print::print(v, comments),
             A::Navigation(v) => print::print(v, comments),
+            A::Strings(v) => print::print(v, comments),
         }
     }
 
@@ -150,6 +154,7 @@ impl AnyAsset {
             A::Domain(_) => AssetKind::Domain,
             A::Problem(_) => AssetKind::Problem,
             A::Navigation(_) => AssetKind::Navigation,
+            A::Strings(_) => AssetKind::Strings,
         };
         FileKind::Asset(k)
     }

@@ -51,10 +51,12 @@ pub enum AssetKind {
     Pddl,
     /// `*.nav.ron`: the navigation graph (compiler/src/nav).
     Navigation,
+    /// `*.strings.ron`: one locale's translations (compiler/src/l10n).
+    Strings,
 }
 
 impl AssetKind {
-    pub const ALL: [AssetKind; 19] = [
+    pub const ALL: [AssetKind; 20] = [
         AssetKind::Machine,
         AssetKind::StateLibrary,
         AssetKind::Locations,
@@ -74,6 +76,7 @@ impl AssetKind {
         AssetKind::Problem,
         AssetKind::Pddl,
         AssetKind::Navigation,
+        AssetKind::Strings,
     ];
 
     pub fn suffix(self) -> &'static str {
@@ -97,6 +100,7 @@ impl AssetKind {
             AssetKind::Problem => ".problem.ron",
             AssetKind::Pddl => ".pddl",
             AssetKind::Navigation => ".nav.ron",
+            AssetKind::Strings => ".strings.ron",
         }
     }
 
