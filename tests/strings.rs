@@ -386,3 +386,53 @@ fn the_locale_switches_while_the_scene_runs() {
     assert!(sim.set_locale(Some("xx")).is_err());
     sim.set_locale(None).unwrap();
 }
+
+#[test]
+fn check_warns_about_missing_voice_over_per_language() {
+    let (_dir, project) = airport_copy();
+    let manifest = project.join("Ensemble.ron");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replace(
+            "locales: [\"fr\"],",
+            "locales: [\"fr\"],\n    audio: \"audio\",",
+        ),
+    )
+    .unwrap();
+    let (code, ds) = check(s(&project));
+    assert_eq!(code, 0, "missing audio is a warning: {ds:?}");
+    let missing = with_code(&ds, "missing-audio");
+    assert_eq!(missing.len(), 2, "one per language: {ds:?}");
+    // Record one English line (any accepted format), and every French one.
+    let en = project.join("audio/en/SellTicket/Okay1");
+    std::fs::create_dir_all(&en).unwrap();
+    std::fs::write(en.join("1.wav"), b"RIFF").unwrap();
+    let csv = project.join("../ids.csv");
+    let out = ensemble(&["strings", "export", s(&project), "-o", s(&csv)]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let ids: Vec<String> = std::fs::read_to_string(&csv)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap().to_string())
+        .collect();
+    for id in &ids {
+        let file = project.join("audio/fr").join(format!("{id}.ogg"));
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, b"OggS").unwrap();
+    }
+    let (_, ds) = check(s(&project));
+    let missing = with_code(&ds, "missing-audio");
+    assert_eq!(missing.len(), 1, "{ds:?}");
+    let message = missing[0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(&format!(
+            "{} of {} lines have no `en` voice-over",
+            ids.len() - 1,
+            ids.len()
+        )),
+        "{message}"
+    );
+    assert_eq!(missing[0]["line"], line_of(&manifest, "audio:"));
+}
