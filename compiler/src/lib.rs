@@ -18,6 +18,7 @@ pub mod front;
 pub mod fuzz;
 pub mod hpmm;
 pub mod ir;
+pub mod l10n;
 pub mod nav;
 pub mod nlg;
 pub mod plan;
@@ -69,6 +70,7 @@ pub fn compile_with(project: project::Project, options: CompileOptions) -> Compi
     valid::validate(&module, &mut diagnostics);
     nlg::compile(&mut module, &mut diagnostics);
     hpmm::validate(&module, &mut diagnostics);
+    l10n::compile(&sources, &mut module, &mut diagnostics);
     // A file checked on its own cannot see the machines its actions name.
     let stage = plan::project::Options {
         standalone,

@@ -314,6 +314,9 @@ pub struct Program {
     /// Typed, named parameters of library states declared with `params` (since version 6);
     /// empty when no library state is.
     pub params: ParamSection,
+    /// Every line's stable id and the project's translations (since version 7); empty for a
+    /// program built without them (`crate::locale`).
+    pub strings: crate::locale::StringTable,
     /// Built on load, never serialised: name -> id.
     #[serde(skip)]
     name_index: HashMap<String, NameId>,
@@ -350,6 +353,7 @@ impl Program {
             planning: Default::default(),
             nav: nav::NavSection::default(),
             params: ParamSection::default(),
+            strings: Default::default(),
             name_index: HashMap::new(),
             shared_names: Vec::new(),
         };
@@ -410,6 +414,13 @@ impl Program {
     /// sentence states, which the speech section defines).
     pub fn with_params(mut self, params: ParamSection) -> Result<Self, LoadError> {
         self.params = params;
+        verify::verify(&self).map_err(LoadError::Invalid)?;
+        Ok(self)
+    }
+
+    /// The same program with a string section (line ids and translations), verified again.
+    pub fn with_strings(mut self, strings: crate::locale::StringTable) -> Result<Self, LoadError> {
+        self.strings = strings;
         verify::verify(&self).map_err(LoadError::Invalid)?;
         Ok(self)
     }

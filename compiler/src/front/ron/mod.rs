@@ -54,10 +54,12 @@ pub enum AssetKind {
     Navigation,
     /// `*.test.ron`: designers' content tests (compiler/src/content_test).
     Test,
+    /// `*.strings.ron`: one locale's translations (compiler/src/l10n).
+    Strings,
 }
 
 impl AssetKind {
-    pub const ALL: [AssetKind; 20] = [
+    pub const ALL: [AssetKind; 21] = [
         AssetKind::Machine,
         AssetKind::StateLibrary,
         AssetKind::Locations,
@@ -78,6 +80,7 @@ impl AssetKind {
         AssetKind::Pddl,
         AssetKind::Navigation,
         AssetKind::Test,
+        AssetKind::Strings,
     ];
 
     pub fn suffix(self) -> &'static str {
@@ -102,6 +105,7 @@ impl AssetKind {
             AssetKind::Pddl => ".pddl",
             AssetKind::Navigation => ".nav.ron",
             AssetKind::Test => ".test.ron",
+            AssetKind::Strings => ".strings.ron",
         }
     }
 
