@@ -381,7 +381,7 @@ proptest::proptest! {
         let program = compiled(sample);
         let options = Options {
             fail_rate,
-            ..Default::default()
+            ..Options::default()
         };
         let mut whole = Simulation::start(program.clone(), scene, seed, &options).unwrap();
         for _ in 0..n {

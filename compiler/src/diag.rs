@@ -70,6 +70,18 @@ pub enum Code {
     /// Input past a size the compiler bounds (nesting, literals, variables, ground actions,
     /// grounding time): refused where it is, instead of exhausting memory or the stack.
     LimitExceeded,
+    /// Two lines with one id (a pinned id taken twice, or taken by another line's).
+    DuplicateLineId,
+    /// A declared locale does not translate a line.
+    MissingTranslation,
+    /// A translation made from a source text that has changed since.
+    StaleTranslation,
+    /// A translation that drops or invents a `{Slot}` of its line.
+    SlotMismatch,
+    /// A translation of a line the project no longer has, or a table of an undeclared locale.
+    UnknownLine,
+    /// A line's voice-over file is missing from the project's audio folder.
+    MissingAudio,
     Internal,
 }
 
@@ -116,6 +128,12 @@ impl Code {
             Code::NavSource => "nav-source",
             Code::NeverArbitrated => "never-arbitrated",
             Code::LimitExceeded => "limit-exceeded",
+            Code::DuplicateLineId => "duplicate-line-id",
+            Code::MissingTranslation => "missing-translation",
+            Code::StaleTranslation => "stale-translation",
+            Code::SlotMismatch => "slot-mismatch",
+            Code::UnknownLine => "unknown-line",
+            Code::MissingAudio => "missing-audio",
             Code::Internal => "internal",
         }
     }

@@ -18,6 +18,7 @@ pub mod front;
 pub mod fuzz;
 pub mod hpmm;
 pub mod ir;
+pub mod l10n;
 pub mod nav;
 pub mod nlg;
 pub mod plan;
@@ -67,7 +68,7 @@ pub fn compile_with(project: project::Project, options: CompileOptions) -> Compi
     } = project;
     let mut module = frontends(&sources, &libraries, standalone, &mut diagnostics);
     checks(&module, &mut diagnostics);
-    precompute(&mut module, options, &mut diagnostics);
+    precompute(&sources, &mut module, options, &mut diagnostics);
     let output = if diagnostics.has_errors() {
         None
     } else {
@@ -111,6 +112,7 @@ fn frontends(
         ..plan::project::Options::PROJECT
     };
     plan::project::lower(sources, &mut module, diagnostics, planning);
+    l10n::read_tables(sources, &mut module, diagnostics);
     // Content tests name scenes, machines and states: read after every kind that defines them.
     // `ensemble test` lowers them again to run them; a build only reports their problems.
     content_test::lower(sources, &module, diagnostics);
@@ -127,8 +129,15 @@ fn checks(module: &ir::Module, diagnostics: &mut Diagnostics) {
 
 /// What is computed ahead of the game: ranked sentence candidates, and PPA* data for a valid
 /// navigation graph.
-fn precompute(module: &mut ir::Module, options: CompileOptions, diagnostics: &mut Diagnostics) {
+fn precompute(
+    sources: &SourceMap,
+    module: &mut ir::Module,
+    options: CompileOptions,
+    diagnostics: &mut Diagnostics,
+) {
     nlg::rank(module, diagnostics);
+    // The string tables are checked against the lines the ranking chose.
+    l10n::check(sources, module, diagnostics);
     if !diagnostics.has_errors() {
         nav::precompute::precompute(module, options.progress, diagnostics);
     }

@@ -273,6 +273,9 @@ impl Project {
             name: name.to_string(),
             libraries: vec!["sim".to_string()],
             exclude: Vec::new(),
+            locales: Vec::new(),
+            language: "en".to_string(),
+            audio: None,
         };
         let machine = starter_machine("Main");
         let files = [

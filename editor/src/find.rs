@@ -171,6 +171,11 @@ pub fn index(project: &Project) -> Vec<Hit> {
                 }
             }
             AnyAsset::Chat(c) => out.push(whole("chat", &c.name)),
+            AnyAsset::Strings(t) => out.extend(
+                t.lines
+                    .iter()
+                    .map(|x| item("translation", &x.id, &t.locale, doc, "lines")),
+            ),
             AnyAsset::Lexicon(l) => out.extend(
                 l.categories
                     .iter()

@@ -19,6 +19,7 @@ pub mod form;
 pub mod forms;
 pub mod graph;
 pub mod history;
+pub mod localisation;
 pub mod machine;
 pub mod maps;
 pub mod names;

@@ -238,6 +238,11 @@ pub fn template(kind: AssetKind, name: &str, project: &Project) -> Option<AnyAss
                 }],
             })
         }
+        // A locale's table: its name is the locale; `ensemble strings import` fills it.
+        AssetKind::Strings => AnyAsset::Strings(StringsAsset {
+            locale: name.to_string(),
+            lines: Vec::new(),
+        }),
         AssetKind::Workbook | AssetKind::Pddl => return None,
     })
 }
@@ -257,6 +262,7 @@ fn folder_for(project: &Project, kind: AssetKind) -> String {
         .unwrap_or_else(|| match kind {
             AssetKind::Machine => "machines".into(),
             AssetKind::Space => "spaces".into(),
+            AssetKind::Strings => "strings".into(),
             _ => String::new(),
         })
 }

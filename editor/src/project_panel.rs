@@ -14,7 +14,7 @@ use ensemble_compiler::front::ron::AssetKind;
 use ensemble_compiler::front::ron::any::FileKind;
 
 /// The groups, in the order a designer meets them.
-pub const GROUPS: [(&str, AssetKind); 19] = [
+pub const GROUPS: [(&str, AssetKind); 20] = [
     ("Machines", AssetKind::Machine),
     ("Scenes", AssetKind::Scene),
     ("Locations", AssetKind::Locations),
@@ -34,6 +34,7 @@ pub const GROUPS: [(&str, AssetKind); 19] = [
     ("PDDL files", AssetKind::Pddl),
     ("Navigation", AssetKind::Navigation),
     ("Tests", AssetKind::Test),
+    ("Translations", AssetKind::Strings),
 ];
 
 /// What a kind is called in menus (`New machine`).
@@ -59,6 +60,7 @@ pub fn noun(kind: AssetKind) -> &'static str {
         AssetKind::Pddl => "PDDL file",
         AssetKind::Navigation => "navigation graph",
         AssetKind::Test => "test file",
+        AssetKind::Strings => "string table",
     }
 }
 

@@ -563,7 +563,14 @@ fn renaming_a_machine_renames_its_file_and_its_hosts_in_one_undo_step() {
     assert!(dir.path().join("machines/SellTickets.machine.ron").exists());
     assert!(!dir.path().join("machines/SellTicket.machine.ron").exists());
     wait_for_diagnostics(&mut h);
-    assert!(codes(&h).is_empty(), "{:?}", codes(&h));
+    // The machine's lines now have ids under its new name: the airport's French
+    // translations of them are reported as orphaned and missing until re-keyed (or pinned,
+    // docs/formats/strings.md). Nothing else is wrong.
+    let codes: Vec<String> = codes(&h)
+        .into_iter()
+        .filter(|c| c != "unknown-line" && c != "missing-translation")
+        .collect();
+    assert!(codes.is_empty(), "{codes:?}");
 }
 
 #[test]

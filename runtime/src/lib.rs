@@ -39,6 +39,7 @@ pub mod hsm;
 #[cfg(feature = "inspect")]
 pub mod inspect;
 pub mod interactions;
+pub mod locale;
 pub mod nav;
 pub mod plan;
 pub mod program;

@@ -211,8 +211,8 @@ pub enum LineId<'a> {
         /// The candidate's stable id within it.
         candidate: u32,
     },
-    /// A line written in a state's modifier (`Say`, `OneOff`, `Salutation`): its text is its
-    /// id, as a gettext message id is.
+    /// A line written in a state's modifier (`Say`, `OneOff`) or a canned `Salutation`: its
+    /// id in the string tables is [`Line::key`].
     Written,
 }
 
@@ -223,6 +223,11 @@ pub struct Line<'a> {
     pub text: &'a str,
     /// What the line is looked up by.
     pub id: LineId<'a>,
+    /// The line's stable id in the project's string tables (`SellTicket/Okay1/2`,
+    /// `WhenTravel/1a2b3c4d`): what a game finds its recorded voice-over under, in every
+    /// locale. `None` for a line the program has no id for (a canned `Salutation`, a program
+    /// built without a string section).
+    pub key: Option<&'a str>,
 }
 
 /// What the world is handed with each request and poll.

@@ -122,7 +122,10 @@ pub fn emit_with_nav(
                 ir::Modifier::Location(l) => Modifier::Location(LocationId(l.index() as u32)),
                 ir::Modifier::Machine(m) => Modifier::Machine(MachineId(m.index() as u32)),
                 ir::Modifier::Agent(a) => Modifier::Agent(names.intern(a)),
-                ir::Modifier::Text(t) => Modifier::Text(names.intern(t)),
+                // Pinned line ids (`{#greet} Welcome!`) are the string table's, not words.
+                ir::Modifier::Text(t) => {
+                    Modifier::Text(names.intern(&crate::l10n::without_pins(t)))
+                }
                 ir::Modifier::Number(x) => Modifier::Number(*x),
                 ir::Modifier::Unresolved => return Err(bug("an unresolved modifier")),
             };
@@ -217,6 +220,7 @@ pub fn emit_with_nav(
     let hpmm = crate::hpmm::back::emit(module, &mut |s| names.intern(s))?;
     let planning = super::plan::lower(module, &mut |s| names.intern(s));
     let nav = super::nav::emit(module, nav_data, &mut |s| names.intern(s))?;
+    let strings = crate::l10n::lower(module, &state_ids);
     // Every section assembled, then verified once: the only way to a `Program`.
     let program = ProgramParts {
         names: names.names,
@@ -234,6 +238,7 @@ pub fn emit_with_nav(
         planning,
         nav,
         params,
+        strings,
     }
     .verify()
     .map_err(verify)?;

@@ -12,6 +12,7 @@ mod ngram;
 mod plan;
 pub(crate) mod run_chat;
 mod run_scene;
+mod strings;
 pub use run_scene::error_summary;
 mod test;
 mod watch;
@@ -109,8 +110,16 @@ enum Command {
         /// the snapshot had consumed, so give it the same --input.
         #[arg(long, value_name = "FILE")]
         restore: Option<PathBuf>,
+        /// Speak in this locale (one the project translates into, or `qps`, the pseudo-locale).
+        #[arg(long)]
+        locale: Option<String>,
         #[command(flatten)]
         serve: inspect::ServeArgs,
+    },
+    /// Localisation: export every line for translators, import their translations.
+    Strings {
+        #[command(subcommand)]
+        command: strings::StringsCommand,
     },
     /// Attach to a game serving the inspection protocol; print every message as a JSON line.
     Attach(inspect::AttachArgs),
@@ -213,6 +222,7 @@ where
             fail_rate,
             save,
             restore,
+            locale,
             serve,
         } => run_scene::run(
             &path,
@@ -227,10 +237,12 @@ where
                 fail_rate,
                 save,
                 restore,
+                locale,
                 serve,
             },
             io,
         ),
+        Command::Strings { command } => strings::run(command, io),
         Command::Attach(args) => inspect::attach(args, io),
         Command::Push(args) => inspect::push(args, io),
         Command::Watch { path, out, format } => watch::watch(&path, out, format, io),

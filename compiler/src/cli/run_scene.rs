@@ -32,6 +32,8 @@ pub struct Options {
     pub save: Option<std::path::PathBuf>,
     /// Go on from this snapshot instead of starting the scene.
     pub restore: Option<std::path::PathBuf>,
+    /// Speak in this locale (`None`: the source language).
+    pub locale: Option<String>,
     /// Serve the inspection protocol while running.
     pub serve: super::inspect::ServeArgs,
 }
@@ -192,6 +194,7 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
     }
     let start = simulation::Options {
         fail_rate: options.fail_rate,
+        locale: options.locale.clone(),
         ..Default::default()
     };
     if let Some(file) = &options.restore {
@@ -234,6 +237,10 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
             let _ = writeln!(io.err, "error: cannot start scene `{}`: {e}", options.scene);
             return EXIT_ERRORS;
         }
+        Err(StartError::Locale(e)) => {
+            let _ = writeln!(io.err, "error: --locale: {e}");
+            return EXIT_CANNOT_RUN;
+        }
     };
     if let (Some(file), Some(what)) = (&options.save, sim.unsaved_parts()) {
         // Refused before running: a snapshot that restores wrongly is worse than none.
@@ -272,8 +279,11 @@ fn restore(
             "warning: {program_name} changed since the snapshot was taken; restoring by name"
         );
     }
-    let (sim, report) =
+    let (mut sim, report) =
         Simulation::restore(program, &snapshot, start).map_err(|e| e.to_string())?;
+    // A snapshot keeps no locale: the one asked for now applies from the first tick on.
+    sim.set_locale(options.locale.as_deref())
+        .map_err(|e| format!("--locale: {e}"))?;
     if sim.name() != options.scene {
         let e = SnapshotError::WrongScene {
             snapshot: sim.name().to_string(),

@@ -96,8 +96,8 @@ pub fn run_one(program: &Arc<Program>, index: usize, test: &TestAsset, seed: u64
     let mut result = RunResult::failed_to_run(index, seed, "");
     result.error = None;
     let options = Options {
-        fail_rate: 0.0,
         setup: setup_of(test),
+        ..Options::default()
     };
     let mut sim = match Simulation::start(program.clone(), &test.scene, seed, &options) {
         Ok(sim) => sim,

@@ -15,6 +15,7 @@ pub mod nav;
 pub mod plan;
 pub mod script;
 pub mod sentence;
+pub mod strings;
 
 pub use arena::{Arena, Handle};
 
@@ -225,6 +226,8 @@ pub struct SentenceState {
     pub variables: Vec<Name>,
     pub candidates: Vec<sentence::Candidate>,
     pub report: sentence::GenerationReport,
+    /// Translators get one line (the best candidate's) instead of every candidate.
+    pub translate_one: bool,
 }
 
 /// Everything one project defines.
@@ -258,6 +261,8 @@ pub struct Module {
     pub plan_problems: std::collections::BTreeMap<Handle<State>, Handle<plan::Problem>>,
     /// The navigation graph, when the project has one (`*.nav.ron`).
     pub nav: Option<nav::Navigation>,
+    /// Declared locales and their translations (`*.strings.ron`).
+    pub strings: strings::Strings,
 }
 
 impl Module {

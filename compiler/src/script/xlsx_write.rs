@@ -278,7 +278,7 @@ pub fn to_bytes(asset: &ScriptAsset) -> Result<Vec<u8>, ExportError> {
 /// The creation date written into exported workbooks: `SOURCE_DATE_EPOCH` (seconds since
 /// 1970, the reproducible-builds convention) when it is set, else a fixed 1980-01-01, the
 /// earliest date a zip archive can hold.
-fn creation_datetime() -> rust_xlsxwriter::ExcelDateTime {
+pub(crate) fn creation_datetime() -> rust_xlsxwriter::ExcelDateTime {
     let fixed =
         || rust_xlsxwriter::ExcelDateTime::from_ymd(1980, 1, 1).expect("a valid calendar date");
     std::env::var("SOURCE_DATE_EPOCH")

@@ -665,16 +665,25 @@ impl EditorApp {
         let stale = s.analysis.is_stale();
         // The bottom dock: problems, or the live preview (each keeps its own height).
         let preview = s.preview.tab == crate::preview::DockTab::Preview;
-        Panel::bottom(if preview { "preview" } else { "diagnostics" })
+        let tall = s.preview.tab != crate::preview::DockTab::Problems;
+        let id = match s.preview.tab {
+            crate::preview::DockTab::Problems => "diagnostics",
+            crate::preview::DockTab::Preview => "preview",
+            crate::preview::DockTab::Localisation => "localisation",
+        };
+        Panel::bottom(id)
             .frame(bottom)
             .resizable(true)
-            .default_size(if preview { 400.0 } else { 150.0 })
-            .min_size(if preview { 200.0 } else { 70.0 })
+            .default_size(if tall { 400.0 } else { 150.0 })
+            .min_size(if tall { 200.0 } else { 70.0 })
             .show(ui, |ui| {
                 if s.preview.tabs(ui, s.analysis.current.as_ref()) {
                     s.graph.fit();
                 }
-                if preview {
+                if s.preview.tab == crate::preview::DockTab::Localisation {
+                    let report = s.analysis.current.as_ref();
+                    s.preview.localisation.show(ui, report);
+                } else if preview {
                     s.preview.ui(ui, &s.analysis, actions);
                 } else {
                     // Keep the height the user dragged to (a panel shrinks to its contents).

@@ -79,8 +79,9 @@ pub fn run(address: &str, commands: Receiver<Command>, out: SyncSender<Report>) 
             // nothing reaches the game, which goes on with the program it has.
             Command::Reject { .. } => continue,
             Command::Protocol(message) => message,
-            // The game keeps its own clock; a player line is the game's to take.
-            Command::Speed(_) | Command::Say(_) => continue,
+            // The game keeps its own clock and speaks in the locale its player chose; a
+            // player line is the game's to take.
+            Command::Speed(_) | Command::Say(_) | Command::Locale(_) => continue,
         };
         if write(&mut stream, &message).is_err() {
             break;

@@ -54,6 +54,8 @@ pub enum DockTab {
     #[default]
     Problems,
     Preview,
+    /// Lines × locales (`crate::localisation`).
+    Localisation,
 }
 
 /// What the middle pane shows.
@@ -124,6 +126,10 @@ pub struct Preview {
     pub error: Option<String>,
     /// Scenes of the last compile that produced a program.
     scenes: Vec<(String, SceneKind)>,
+    /// The locale lines are spoken in (`None`: the language they are written in).
+    pub locale: Option<String>,
+    /// Locales of the last compile that produced a program (the pseudo-locale last).
+    locales: Vec<String>,
     scenes_of: Option<u64>,
     pub timeline: timeline::State,
     /// The scrubber moved: the timeline scrolls to the tick shown.
@@ -141,6 +147,8 @@ pub struct Preview {
     pub config: Option<std::path::PathBuf>,
     /// Breakpoints on states, (machine, state): sent to a game when attaching and when toggled.
     pub breakpoints: Vec<(String, String)>,
+    /// The dock's Localisation tab.
+    pub localisation: crate::localisation::View,
 }
 
 impl Default for Preview {
@@ -164,6 +172,8 @@ impl Default for Preview {
             last_reload: None,
             error: None,
             scenes: Vec::new(),
+            locale: None,
+            locales: Vec::new(),
             scenes_of: None,
             timeline: timeline::State::default(),
             timeline_scroll: false,
@@ -175,6 +185,7 @@ impl Default for Preview {
             game_note: None,
             config: None,
             breakpoints: Vec::new(),
+            localisation: crate::localisation::View::default(),
         }
     }
 }
@@ -259,6 +270,9 @@ impl Preview {
         };
         self.begin();
         let worker = Worker::start(program, scene.clone(), self.seed, self.speed, play);
+        if self.locale.is_some() {
+            worker.send(Command::Locale(self.locale.clone()));
+        }
         self.run = Some(Run {
             worker,
             scene,
@@ -536,6 +550,14 @@ impl Preview {
         {
             self.scene = self.scenes.first().map(|(n, _)| n.clone());
         }
+        self.locales = program.strings.locale_names().map(str::to_string).collect();
+        if self
+            .locale
+            .as_ref()
+            .is_some_and(|l| !self.locales.contains(l))
+        {
+            self.locale = None;
+        }
     }
 
     /// The project was saved (`written`: the files, relative). A running scene reloads the
@@ -677,6 +699,12 @@ impl Preview {
                 .on_hover_text("Run a scene of this project against the runtime");
             if r.clicked() {
                 self.tab = DockTab::Preview;
+            }
+            if tab_button(ui, self.tab == DockTab::Localisation, "Localisation")
+                .on_hover_text("Every line and its translations, by locale")
+                .clicked()
+            {
+                self.tab = DockTab::Localisation;
             }
             if self.is_playing() {
                 // A scene is running, even while the problems are shown.
@@ -929,6 +957,40 @@ impl Preview {
         }
     }
 
+    /// The locale the scene speaks in: switched while it runs (lines already said keep their
+    /// words), and kept for the next start.
+    fn locale_picker(&mut self, ui: &mut Ui) {
+        let label = |l: Option<&str>| match l {
+            None => "source".to_string(),
+            Some(ensemble_runtime::locale::PSEUDO) => "pseudo (qps)".to_string(),
+            Some(l) => l.to_string(),
+        };
+        let mut picked = None;
+        egui::ComboBox::from_id_salt("preview-locale")
+            .selected_text(label(self.locale.as_deref()))
+            .width(90.0)
+            .show_ui(ui, |ui| {
+                let options =
+                    std::iter::once(None).chain(self.locales.iter().map(|l| Some(l.as_str())));
+                for option in options {
+                    if ui
+                        .selectable_label(self.locale.as_deref() == option, label(option))
+                        .clicked()
+                    {
+                        picked = Some(option.map(str::to_string));
+                    }
+                }
+            })
+            .response
+            .on_hover_text("The language lines are spoken in (switches while the scene runs)");
+        if let Some(locale) = picked
+            && locale != self.locale
+        {
+            self.locale = locale.clone();
+            self.send(Command::Locale(locale));
+        }
+    }
+
     fn toolbar(&mut self, ui: &mut Ui, analysis: &Analysis) {
         ui.horizontal(|ui| {
             let scenes = self.scenes.clone();
@@ -1013,6 +1075,7 @@ impl Preview {
                 })
                 .response
                 .on_hover_text("Speed: scene seconds per second");
+            self.locale_picker(ui);
             ui.label(RichText::new("seed").color(theme::TEXT_WEAK));
             ui.add(egui::DragValue::new(&mut self.seed).speed(0.2))
                 .on_hover_text("The scene's random seed: the same seed gives the same run");

@@ -52,6 +52,8 @@ pub enum Command {
     Say(String),
     /// A request only an attached game understands (breakpoints, snapshots).
     Protocol(ensemble_runtime::inspect::protocol::ToolMessage),
+    /// Speak every line from now on in this locale (`None`: the source language).
+    Locale(Option<String>),
 }
 
 pub enum Report {
@@ -293,6 +295,11 @@ fn run(
             }
             Some(Command::Say(line)) => {
                 l.sim.say(&line);
+            }
+            // The picker offers only the program's locales; a reload that dropped one keeps
+            // speaking the last locale that was set.
+            Some(Command::Locale(locale)) => {
+                let _ = l.sim.set_locale(locale.as_deref());
             }
             // Breakpoints and the like are for an attached game; the editor's own scene has
             // no use for them.

@@ -367,6 +367,7 @@ impl SentenceEditor {
                         name: format!("NewSentence{n}"),
                         verbs: String::new(),
                         nouns: String::new(),
+                        translate: Default::default(),
                     },
                 );
                 self.reveal(SentenceTarget::State(at));

@@ -224,14 +224,19 @@ impl World for TavernWorld {
 
     fn say(&mut self, agent: AgentId, line: &Line<'_>, cx: &mut WorldCx<'_>) {
         // A subtitle stays up a second, and a little longer for a long line. A recorded
-        // voice-over would be looked up by the line's id.
+        // voice-over is looked up by the line's id in the string tables, the same in every
+        // locale.
         let shown = 1.0 + 0.05 * line.text.len() as f64;
-        let voice = match line.id {
-            LineId::Candidate {
-                sentence,
-                candidate,
-            } => format!("voice {sentence}/{candidate:08x}"),
-            LineId::Written => "no voice".to_string(),
+        let voice = match (line.key, line.id) {
+            (Some(key), _) => format!("voice {key}"),
+            (
+                None,
+                LineId::Candidate {
+                    sentence,
+                    candidate,
+                },
+            ) => format!("voice {sentence}/{candidate:08x}"),
+            (None, LineId::Written) => "no voice".to_string(),
         };
         self.screen.push(format!(
             "{:>5.1}s  agent {} subtitle \"{}\" ({voice})",

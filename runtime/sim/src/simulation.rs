@@ -23,7 +23,9 @@
 use super::{SimWorld, library};
 use ensemble_runtime::hpmm::chat::parse_player_line;
 use ensemble_runtime::hpmm::{ChatError, ChatScene, Input};
-use ensemble_runtime::hsm::{AgentId, AgentStatus, LinkError, ReloadReport, Scene, SceneError};
+use ensemble_runtime::hsm::{
+    AgentId, AgentStatus, LinkError, ReloadReport, Scene, SceneError, UnknownLocale,
+};
 use ensemble_runtime::interactions::{DrivenKind, Interactions, Presence};
 use ensemble_runtime::program::Program;
 use ensemble_runtime::script::ScriptInstance;
@@ -44,6 +46,8 @@ pub struct Options {
     pub fail_rate: f64,
     /// What a content test changes before the scene starts (empty for a plain run).
     pub setup: Setup,
+    /// The locale lines are spoken in (`None`: the source language).
+    pub locale: Option<String>,
 }
 
 /// A content test's mocks and setup (docs/formats/test.md), by name: applied when the scene
@@ -85,6 +89,8 @@ pub enum StartError {
     /// A test's setup names something the scene does not have.
     #[error("setup: {0}")]
     Setup(String),
+    #[error(transparent)]
+    Locale(#[from] UnknownLocale),
 }
 
 fn list(names: &[String]) -> String {
@@ -348,11 +354,14 @@ impl Simulation {
                 world.set_variable(agent(who)?, variable, value);
             }
             // The trace is what the CLI prints and the editor shows: recorded from tick 0.
-            let mut scene = match Scene::new_traced(program.clone(), library(), name, world, seed) {
-                Ok(s) => s,
-                Err(SceneError::Link(e)) => return Err(e.into()),
-                Err(SceneError::UnknownScene { .. }) => unreachable!("found above"),
-            };
+            let locale = options.locale.as_deref();
+            let mut scene =
+                match Scene::new_traced_in(program.clone(), library(), name, world, seed, locale) {
+                    Ok(s) => s,
+                    Err(SceneError::Link(e)) => return Err(e.into()),
+                    Err(SceneError::Locale(e)) => return Err(e.into()),
+                    Err(SceneError::UnknownScene { .. }) => unreachable!("found above"),
+                };
             for (machine, state) in &options.setup.disabled {
                 let state = program
                     .machine_by_name(machine)
@@ -396,8 +405,34 @@ impl Simulation {
             noted: 0,
             transcript: VecDeque::new(),
         };
+        // A conversation scene checks the locale here (a machine scene did as it started).
+        sim.set_locale(options.locale.as_deref())?;
         sim.collect();
         Ok(sim)
+    }
+
+    /// Speaks every line from now on in `locale` (`None`: the source language); lines
+    /// already said keep their words. A conversation scene's HMM output is not translated:
+    /// it accepts any locale its program knows and goes on in its source language.
+    pub fn set_locale(&mut self, locale: Option<&str>) -> Result<(), UnknownLocale> {
+        match &mut self.running {
+            Running::Machines { scene, .. } => scene.set_locale(locale),
+            Running::Chat(chat) => match locale {
+                Some(name) if chat.agent().program().strings.locale(name).is_none() => {
+                    Err(UnknownLocale {
+                        name: name.to_string(),
+                        available: chat
+                            .agent()
+                            .program()
+                            .strings
+                            .locale_names()
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    })
+                }
+                _ => Ok(()),
+            },
+        }
     }
 
     /// The scene's name.

@@ -216,6 +216,7 @@ fn a_line_takes_time_for_every_word() {
     let line = Line {
         text: "one two three four five six",
         id: ensemble_runtime::world::LineId::Written,
+        key: None,
     };
     call(|w, cx| w.say(AgentId(0), &line, cx), &mut world, 0.0);
     // (0.4 + 0.3 × 6) s × 0.9..1.1: at least 1.98 s, at most 2.42 s; polled every 0.1 s.

@@ -80,12 +80,18 @@ pub struct StateCx<'a, G> {
     /// this is on every call's path).
     pub(crate) child: Option<StateId>,
     pub(crate) out: &'a mut Outbox,
+    pub(crate) locale: crate::locale::Locale,
 }
 
 impl<G> StateCx<'_, G> {
     /// The program the scene runs.
     pub fn program(&self) -> &Program {
         self.program
+    }
+
+    /// The locale the scene speaks in ([`Scene::set_locale`](crate::hsm::Scene::set_locale)).
+    pub fn locale(&self) -> crate::locale::Locale {
+        self.locale
     }
 
     /// The state instance this code runs for.

@@ -25,7 +25,9 @@ mod scene;
 
 pub use context::{Message, StateCx};
 pub use library::{Inert, LibraryDecl, LinkError, StateCode, StateLibrary, StateSpec};
-pub use scene::{AgentId, AgentStatus, ReloadReport, RestoreReport, Scene, SceneError, Symbols};
+pub use scene::{
+    AgentId, AgentStatus, ReloadReport, RestoreReport, Scene, SceneError, Symbols, UnknownLocale,
+};
 
 /// Raised in a host when its child machine reaches a terminal `End` state.
 pub const END_STATE_MACHINE: &str = "EndStateMachine";

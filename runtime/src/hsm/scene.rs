@@ -78,6 +78,19 @@ pub enum SceneError {
     /// The program does not link against the state library.
     #[error(transparent)]
     Link(#[from] LinkError),
+    /// The program does not translate into the locale asked for.
+    #[error(transparent)]
+    Locale(#[from] UnknownLocale),
+}
+
+/// A locale the program does not translate into ([`Scene::set_locale`]).
+#[derive(Debug, Clone, PartialEq, Error)]
+#[error("the program has no locale `{name}` (locales: {available})")]
+pub struct UnknownLocale {
+    /// The name asked for.
+    pub name: String,
+    /// The program's locales, comma-separated (the pseudo-locale among them).
+    pub available: String,
 }
 
 /// Names created at run time (messages that no source mentions). Their ids continue after the
@@ -314,6 +327,9 @@ pub struct Scene<G> {
     events: Vec<TraceEvent>,
     /// States no transition enters ([`Scene::disable_state`]); empty in a game.
     disabled: Vec<StateId>,
+    /// The locale lines are spoken in, by name (kept across reloads); `None`: the source
+    /// language.
+    locale: Option<String>,
 }
 
 impl<G: 'static> Scene<G> {
@@ -327,7 +343,7 @@ impl<G: 'static> Scene<G> {
         game: G,
         seed: u64,
     ) -> Result<Self, SceneError> {
-        Self::start(program, library, name, game, seed, false)
+        Self::start(program, library, name, game, seed, false, None)
     }
 
     /// [`Scene::new`] with trace recording on from the start, so that the trace also has the
@@ -340,7 +356,20 @@ impl<G: 'static> Scene<G> {
         game: G,
         seed: u64,
     ) -> Result<Self, SceneError> {
-        Self::start(program, library, name, game, seed, true)
+        Self::start(program, library, name, game, seed, true, None)
+    }
+
+    /// [`Scene::new_traced`] speaking in `locale` from the first line on (see
+    /// [`Scene::set_locale`]).
+    pub fn new_traced_in(
+        program: Arc<Program>,
+        library: StateLibrary<G>,
+        name: &str,
+        game: G,
+        seed: u64,
+        locale: Option<&str>,
+    ) -> Result<Self, SceneError> {
+        Self::start(program, library, name, game, seed, true, locale)
     }
 
     fn start(
@@ -350,6 +379,7 @@ impl<G: 'static> Scene<G> {
         game: G,
         seed: u64,
         tracing: bool,
+        locale: Option<&str>,
     ) -> Result<Self, SceneError> {
         let id = program
             .scene_by_name(name)
@@ -360,6 +390,7 @@ impl<G: 'static> Scene<G> {
         let tick_rate = program.scenes[id.index()].tick_rate;
         let mut scene = Self::empty(program, library, game, seed, tick_rate)?;
         scene.tracing = tracing;
+        scene.set_locale(locale)?;
         scene.spawn_scene_agents(id);
         Ok(scene)
     }
@@ -391,6 +422,7 @@ impl<G: 'static> Scene<G> {
             tracing: false,
             events: Vec::new(),
             disabled: Vec::new(),
+            locale: None,
         })
     }
 
@@ -445,6 +477,34 @@ impl<G: 'static> Scene<G> {
         runner.enter(agent, id, 0, initial);
         runner.drain(agent, id);
         id
+    }
+
+    /// Speaks every line from now on in `locale` (a locale the program translates into, or
+    /// [`crate::locale::PSEUDO`]); `None` returns to the source language. Lines already said
+    /// keep their words; a line the locale does not translate is said in the source language.
+    /// A hot reload keeps the locale by name. Refuses a locale the program does not know, with
+    /// the ones it does.
+    pub fn set_locale(&mut self, locale: Option<&str>) -> Result<(), UnknownLocale> {
+        if let Some(name) = locale
+            && self.program.strings.locale(name).is_none()
+        {
+            return Err(UnknownLocale {
+                name: name.to_string(),
+                available: self
+                    .program
+                    .strings
+                    .locale_names()
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        }
+        self.locale = locale.map(str::to_string);
+        Ok(())
+    }
+
+    /// The locale lines are spoken in (`None`: the source language).
+    pub fn locale(&self) -> Option<&str> {
+        self.locale.as_deref()
     }
 
     /// Turns trace recording on or off. **Off by default**, so a game that only calls
@@ -912,6 +972,11 @@ impl<G: 'static> Scene<G> {
                 disabled: &self.disabled,
                 tick: self.tick,
                 now,
+                locale: self
+                    .locale
+                    .as_deref()
+                    .and_then(|l| self.program.strings.locale(l))
+                    .unwrap_or_default(),
             },
             &mut self.agents,
         )
@@ -944,6 +1009,7 @@ struct Runner<'a, G> {
     disabled: &'a [StateId],
     tick: u64,
     now: f64,
+    locale: crate::locale::Locale,
 }
 
 impl<G: 'static> Runner<'_, G> {
@@ -1011,6 +1077,7 @@ impl<G: 'static> Runner<'_, G> {
             state: frame.state,
             child,
             out: &mut out,
+            locale: self.locale,
         };
         let r = f(frame.code.as_mut(), &mut cx);
         if !out.is_empty() {

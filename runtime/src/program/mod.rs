@@ -318,6 +318,9 @@ pub struct ProgramParts {
     /// Typed, named parameters of library states declared with `params` (since version 6);
     /// empty when no library state is.
     pub params: ParamSection,
+    /// Every line's stable id and the project's translations (since version 7); empty for a
+    /// program built without them (`crate::locale`).
+    pub strings: crate::locale::StringTable,
 }
 
 /// A compiled, verified program: its [`ProgramParts`] (read through `Deref`) and the indexes

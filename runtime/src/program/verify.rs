@@ -304,7 +304,8 @@ fn verify_params(p: &ProgramParts) -> Result<(), String> {
 
 /// The speech section: sentence states, their candidates and scene variable bindings.
 fn verify_speech(p: &ProgramParts) -> Result<(), String> {
-    crate::speech::verify(p)
+    crate::speech::verify(p)?;
+    crate::locale::verify(p)
 }
 
 fn verify_scripts(p: &ProgramParts) -> Result<(), String> {

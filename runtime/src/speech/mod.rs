@@ -211,10 +211,23 @@ impl SpeechTable {
         candidate: &CandidateDef,
         value: impl Fn(&str) -> Option<&'v str>,
     ) -> (String, Vec<Unbound>) {
+        self.fill_parts(program, id, &candidate.parts, true, value)
+    }
+
+    /// [`SpeechTable::fill`] on given parts (a translation of a candidate): `english` applies
+    /// the "a"/"an" rule, which only the source language's lines follow.
+    pub fn fill_parts<'v>(
+        &self,
+        program: &Program,
+        id: SentenceId,
+        parts: &[Part],
+        english: bool,
+        value: impl Fn(&str) -> Option<&'v str>,
+    ) -> (String, Vec<Unbound>) {
         let sentence = self.sentence(id);
         let mut out = String::new();
         let mut missing = Vec::new();
-        for part in &candidate.parts {
+        for part in parts {
             match part {
                 Part::Text(t) => out.push_str(t),
                 Part::Slot(i) => {
@@ -225,7 +238,9 @@ impl SpeechTable {
                         .unwrap_or("?");
                     match value(name) {
                         Some(v) => {
-                            fix_article(&mut out, v);
+                            if english {
+                                fix_article(&mut out, v);
+                            }
                             out.push_str(v);
                         }
                         None => {

@@ -43,6 +43,9 @@ pub const TALK_STATE_MACHINE: &str = "TalkStateMachine";
 pub const SAY: &str = "Say";
 /// `Salutation`: says a canned greeting.
 pub const SALUTATION: &str = "Salutation";
+/// What a `Salutation` state says: one of these, drawn from the agent's stream (the compiler
+/// gives each a line id, per state, so a locale can translate them).
+pub const SALUTATION_LINES: &[&str] = &["Hi.", "Hello."];
 /// `OneOff`: says one of its canned lines.
 pub const ONE_OFF: &str = "OneOff";
 /// `Dialog`: speaks a sentence state.

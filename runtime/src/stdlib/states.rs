@@ -2,6 +2,7 @@
 //! designers author; these are the verbs those machines are built from.
 
 use crate::hsm::{Inert, Message, StateCode, StateCx, StateLibrary};
+use crate::locale::{LineIndex, Locale};
 use crate::program::{Modifier, NameId, Program};
 use crate::snapshot::{decode, encode};
 use crate::speech::transaction::{self, Direction};
@@ -32,7 +33,7 @@ pub(super) fn register<W: World + 'static>(lib: &mut StateLibrary<W>) {
                 })
             },
             super::SAY => || Box::new(Say::new(Line::Modifier)),
-            super::SALUTATION => || Box::new(Say::new(Line::Canned(&["Hi.", "Hello."]))),
+            super::SALUTATION => || Box::new(Say::new(Line::Canned(super::SALUTATION_LINES))),
             super::ONE_OFF => || Box::new(Say::new(Line::OneOff)),
             super::DIALOG => || Box::new(Say::new(Line::Sentence)),
             super::SET => || Box::new(Set),
@@ -335,15 +336,27 @@ impl Say {
     }
 }
 
-/// Speaks a candidate of the state's sentence state; returns the text and, when a candidate was
-/// spoken, its sentence state and id.
-fn speak_sentence<W: World>(cx: &mut Cx<'_, W>) -> (String, Option<(NameId, u32)>) {
+/// A line spoken: its text in the scene's locale, the sentence state and candidate id when it
+/// is a candidate, and its line in the program's string section.
+struct Spoken {
+    text: String,
+    candidate: Option<(NameId, u32)>,
+    line: Option<LineIndex>,
+}
+
+/// Speaks a candidate of the state's sentence state, in the scene's locale.
+fn speak_sentence<W: World>(cx: &mut Cx<'_, W>) -> Spoken {
+    let silent = Spoken {
+        text: String::new(),
+        candidate: None,
+        line: None,
+    };
     let state = cx.state_name().to_string();
     let Modifier::Text(name) = cx.modifier() else {
         cx.error(format!(
             "{state}: a Dialog state needs a sentence state name"
         ));
-        return (String::new(), None);
+        return silent;
     };
     let u = cx.rng.range_f64(0.0, 1.0);
     let me = cx.agent;
@@ -354,19 +367,23 @@ fn speak_sentence<W: World>(cx: &mut Cx<'_, W>) -> (String, Option<(NameId, u32)
             "{state}: there is no sentence state `{}`",
             program.name(name)
         ));
-        return (String::new(), None);
+        return silent;
     };
     let Some(i) = speech.choose(sentence, u) else {
         cx.error(format!(
             "{state}: sentence state `{}` has no candidates",
             program.name(name)
         ));
-        return (String::new(), None);
+        return silent;
     };
     let candidate = &speech.candidates_of(sentence)[i];
+    let index = speech.sentence(sentence).first_candidate as usize + i;
+    let (parts, english) = program
+        .strings
+        .candidate_parts(index, &candidate.parts, cx.locale());
     let game: &W = cx.game;
     let partner = game.standard().partner(me);
-    let (text, missing) = speech.fill(program, sentence, candidate, |v| {
+    let (text, missing) = speech.fill_parts(program, sentence, &parts, english, |v| {
         game.variable(me, v)
             .or_else(|| partner.and_then(|p| game.variable(p, v)))
     });
@@ -374,7 +391,56 @@ fn speak_sentence<W: World>(cx: &mut Cx<'_, W>) -> (String, Option<(NameId, u32)
         cx.error(format!("{state}: variable `{}` is not bound", m.0));
     }
     cx.say_sentence(&text, name, candidate.id);
-    (text, Some((name, candidate.id)))
+    Spoken {
+        text,
+        candidate: Some((name, candidate.id)),
+        line: program.strings.candidate_lines.get(index).copied(),
+    }
+}
+
+/// Speaks one of the lines written in the state's modifier (`Say`: the one; `OneOff`: one of
+/// its `|`-separated lines, drawn from the agent's stream), in the scene's locale. A program
+/// with a string section lists the lines (pinned ids removed); one without speaks the text.
+fn speak_written<W: World>(cx: &mut Cx<'_, W>, one_of: bool) -> Spoken {
+    let program = cx.program;
+    let lines = program.strings.written(cx.state());
+    if !lines.is_empty() {
+        let line = if one_of {
+            lines[cx.rng.index(lines.len())]
+        } else {
+            lines[0]
+        };
+        return Spoken {
+            text: program.strings.text(line, cx.locale()),
+            candidate: None,
+            line: Some(line),
+        };
+    }
+    let written = cx.text().unwrap_or("").to_string();
+    let text = if one_of {
+        let lines: Vec<&str> = written
+            .split('|')
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        if lines.is_empty() {
+            String::new()
+        } else {
+            lines[cx.rng.index(lines.len())].to_string()
+        }
+    } else {
+        written
+    };
+    let text = if cx.locale() == Locale::Pseudo {
+        crate::locale::pseudo(&text)
+    } else {
+        text
+    };
+    Spoken {
+        text,
+        candidate: None,
+        line: None,
+    }
 }
 
 impl<W: World + 'static> StateCode<W> for Say {
@@ -384,32 +450,24 @@ impl<W: World + 'static> StateCode<W> for Say {
             self.waiting = true;
             return;
         }
-        let mut spoken = None;
-        let text = match self.line {
-            Line::Canned(lines) => lines[cx.rng.index(lines.len())].to_string(),
-            Line::Modifier => cx.text().unwrap_or("").to_string(),
-            Line::OneOff => {
-                let lines: Vec<String> = cx
-                    .text()
-                    .unwrap_or("")
-                    .split('|')
-                    .map(|l| l.trim().to_string())
-                    .filter(|l| !l.is_empty())
-                    .collect();
-                if lines.is_empty() {
-                    String::new()
+        let spoken = match self.line {
+            Line::Canned(lines) => {
+                if cx.program.strings.written(cx.state()).is_empty() {
+                    Spoken {
+                        text: lines[cx.rng.index(lines.len())].to_string(),
+                        candidate: None,
+                        line: None,
+                    }
                 } else {
-                    lines[cx.rng.index(lines.len())].clone()
+                    speak_written(cx, true)
                 }
             }
-            Line::Sentence => {
-                let (text, candidate) = speak_sentence(cx);
-                spoken = candidate;
-                text
-            }
+            Line::Modifier => speak_written(cx, false),
+            Line::OneOff => speak_written(cx, true),
+            Line::Sentence => speak_sentence(cx),
         };
         let program = cx.program;
-        let id = match spoken {
+        let id = match spoken.candidate {
             Some((sentence, candidate)) => LineId::Candidate {
                 sentence: program.name(sentence),
                 candidate,
@@ -418,12 +476,18 @@ impl<W: World + 'static> StateCode<W> for Say {
             // takes its turn, with an empty line.
             None => LineId::Written,
         };
+        let key = spoken.line.map(|l| program.strings.line(l).id.as_str());
         let agent = cx.agent;
         let (world, mut wcx) = seam(cx, 0.0);
-        world.say(agent, &world::Line { text: &text, id }, &mut wcx);
+        let line = world::Line {
+            text: &spoken.text,
+            id,
+            key,
+        };
+        world.say(agent, &line, &mut wcx);
         self.speaking = true;
         if !matches!(self.line, Line::Sentence) {
-            cx.say(&text);
+            cx.say(&spoken.text);
         }
     }
     fn update(&mut self, cx: &mut Cx<'_, W>, dt: f64) {

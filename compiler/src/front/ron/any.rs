@@ -50,7 +50,9 @@ pub enum AnyAsset {
     Problem(ProblemAsset),
     Navigation(super::nav::NavAsset),
     /// Content tests (compiler/src/content_test).
-    Test(crate::content_test::asset::TestsAsset),
+    Test(super::content_test::TestsAsset),
+    /// One locale's translations (compiler/src/l10n).
+    Strings(StringsAsset),
 }
 
 /// Why a text did not parse: ron's message and its 1-based line and column.
@@ -102,6 +104,7 @@ impl AnyAsset {
             AssetKind::Problem => read(text).map(A::Problem),
             AssetKind::Navigation => read(text).map(A::Navigation),
             AssetKind::Test => read(text).map(A::Test),
+            AssetKind::Strings => read(text).map(A::Strings),
             // Not RON: a workbook is binary, a PDDL file is Lisp.
             AssetKind::Workbook | AssetKind::Pddl => return None,
         })
@@ -130,6 +133,7 @@ impl AnyAsset {
             A::Problem(v) => print::print(v, comments),
             A::Navigation(v) => print::print(v, comments),
             A::Test(v) => print::print(v, comments),
+            A::Strings(v) => print::print(v, comments),
         }
     }
 
@@ -155,6 +159,7 @@ impl AnyAsset {
             A::Problem(_) => AssetKind::Problem,
             A::Navigation(_) => AssetKind::Navigation,
             A::Test(_) => AssetKind::Test,
+            A::Strings(_) => AssetKind::Strings,
         };
         FileKind::Asset(k)
     }

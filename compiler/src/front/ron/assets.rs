@@ -15,6 +15,28 @@ pub struct Manifest {
     /// such as a workbook whose imported `.script.ron` the project uses instead.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exclude: Vec<String>,
+    /// Locales the project is translated into (`["fr", "de"]`): `check` reports each one's
+    /// missing translations (docs/formats/strings.md).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub locales: Vec<String>,
+    /// The language lines are written in (default `en`): the source column of string tables.
+    #[serde(
+        default = "default_language",
+        skip_serializing_if = "is_default_language"
+    )]
+    pub language: String,
+    /// The folder (relative to the project) that holds voice-over files, one subfolder per
+    /// locale: `check` warns about lines whose audio file is missing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audio: Option<String>,
+}
+
+fn default_language() -> String {
+    "en".to_string()
+}
+
+fn is_default_language(l: &str) -> bool {
+    l == "en"
 }
 
 fn default_libraries() -> Vec<String> {
@@ -538,4 +560,38 @@ pub struct SentenceStateAsset {
     pub verbs: String,
     #[serde(default)]
     pub nouns: String,
+    /// What translators get: every kept candidate (`Each`, the default) or one line the
+    /// runtime speaks whichever candidate it chooses (`One`).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub translate: TranslateAsset,
+}
+
+/// `*.strings.ron`: one locale's translations (docs/formats/strings.md), written by
+/// `ensemble strings import` and diff-friendly: one line per translation, in export order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Strings", deny_unknown_fields)]
+pub struct StringsAsset {
+    /// The locale (`fr`, `pt-BR`), as `Ensemble.ron` declares it.
+    pub locale: String,
+    pub lines: Vec<TranslationAsset>,
+}
+
+/// One translated line: the line's id, the source text it was translated from (a later change
+/// of the source makes it stale) and the translation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TranslationAsset {
+    pub id: String,
+    pub source: String,
+    pub text: String,
+}
+
+/// How a sentence state's candidates are translated (docs/formats/strings.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TranslateAsset {
+    /// Every kept candidate is a line of its own.
+    #[default]
+    Each,
+    /// One line: the best candidate's text, translated once.
+    One,
 }

@@ -111,12 +111,13 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
                 parse::<SceneAsset>(sources, id, diags).map(|a| (a, Locator::new(sources, id))),
             ),
             // Interaction scripts, smart locations and workbooks: compiler/src/script;
-            // navigation graphs: compiler/src/nav.
+            // navigation graphs: compiler/src/nav; translations: compiler/src/l10n.
             Some(
                 AssetKind::Script
                 | AssetKind::SmartLocation
                 | AssetKind::Workbook
-                | AssetKind::Navigation,
+                | AssetKind::Navigation
+                | AssetKind::Strings,
             ) => {}
             // Content tests: compiler/src/content_test.
             Some(AssetKind::Test) => {}

@@ -6,6 +6,7 @@
 
 pub mod any;
 pub mod assets;
+pub mod content_test;
 pub mod hpmm;
 pub mod layout;
 pub mod locate;
@@ -56,10 +57,12 @@ pub enum AssetKind {
     Navigation,
     /// `*.test.ron`: designers' content tests (compiler/src/content_test).
     Test,
+    /// `*.strings.ron`: one locale's translations (compiler/src/l10n).
+    Strings,
 }
 
 impl AssetKind {
-    pub const ALL: [AssetKind; 20] = [
+    pub const ALL: [AssetKind; 21] = [
         AssetKind::Machine,
         AssetKind::StateLibrary,
         AssetKind::Locations,
@@ -80,6 +83,7 @@ impl AssetKind {
         AssetKind::Pddl,
         AssetKind::Navigation,
         AssetKind::Test,
+        AssetKind::Strings,
     ];
 
     pub fn suffix(self) -> &'static str {
@@ -104,6 +108,7 @@ impl AssetKind {
             AssetKind::Pddl => ".pddl",
             AssetKind::Navigation => ".nav.ron",
             AssetKind::Test => ".test.ron",
+            AssetKind::Strings => ".strings.ron",
         }
     }
 

@@ -130,6 +130,7 @@ pub(super) fn lower_sentences(
                 variables,
                 candidates: Vec::new(),
                 report: Default::default(),
+                translate_one: s.translate == super::assets::TranslateAsset::One,
             });
         }
     }

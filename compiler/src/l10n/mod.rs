@@ -1,0 +1,518 @@
+//! Localisation (docs/formats/strings.md): every line a player can see or hear gets a stable
+//! id; the project's `*.strings.ron` tables translate them per locale; `check` reports missing,
+//! stale and slot-mismatched translations; the back end carries the lines and translations into
+//! the program's string section; `ensemble strings` exchanges them with translators.
+//!
+//! Ids (stable = unchanged by any edit that leaves the line alone):
+//! - a `Say` text: `Machine/State`; each line of a `OneOff` (and each canned greeting of a
+//!   `Salutation`): `Machine/State/N`, N counting from 1 in the order written. A designer pins
+//!   an id by starting the line with `{#id}` (`"{#greet} Welcome!|Hello."`), which the line then
+//!   keeps wherever its state moves;
+//! - a sentence candidate: `Sentence/xxxxxxxx`, the hash of the sentence state's name and the
+//!   candidate's text (`speech::candidate_id`): a candidate keeps its id as long as it is
+//!   generated at all, whatever else the sentence file changes; a sentence state translated as
+//!   one line (`translate: One`) is the line `Sentence`.
+
+mod check;
+pub mod exchange;
+mod table;
+
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::ir::{Handle, Modifier, Module, SentenceState, State};
+use crate::source::{SourceMap, Span};
+use ensemble_runtime::locale::{
+    LineDef, LineIndex, LocaleDef, StringTable, Translation, WrittenDef,
+};
+use ensemble_runtime::program::StateId;
+use ensemble_runtime::speech::Part;
+use ensemble_runtime::stdlib;
+use std::collections::{BTreeMap, HashMap};
+
+pub use table::write_table;
+
+/// What kind of line it is (the export's `kind` column).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineKind {
+    /// A `Say` state's text.
+    Say,
+    /// One of a `OneOff` state's lines.
+    OneOff,
+    /// One of a `Salutation` state's canned greetings.
+    Salutation,
+    /// One kept candidate of a sentence state.
+    Candidate,
+    /// A sentence state translated as one line, whichever candidate is spoken.
+    Sentence,
+}
+
+impl LineKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LineKind::Say => "say",
+            LineKind::OneOff => "one-off",
+            LineKind::Salutation => "salutation",
+            LineKind::Candidate => "candidate",
+            LineKind::Sentence => "sentence",
+        }
+    }
+
+    /// Whether the line's translation is spoken as a sentence candidate (slots filled).
+    fn is_generated(self) -> bool {
+        matches!(self, LineKind::Candidate | LineKind::Sentence)
+    }
+}
+
+/// Where a line is spoken from, for lowering.
+#[derive(Clone, Debug)]
+enum Owner {
+    State(Handle<State>),
+    /// Candidates (indices into the sentence state's) that speak this line.
+    Sentence(Handle<SentenceState>, Vec<usize>),
+}
+
+/// A line a player can see or hear, with what a translator needs to know about it.
+#[derive(Clone, Debug)]
+pub struct Line {
+    pub id: String,
+    /// The text as written; a candidate's with its slots as `{Name}`.
+    pub source: String,
+    pub kind: LineKind,
+    /// The machine and state that say it (`SellTicket`, `Okay1`); for a sentence line, the
+    /// sentence state's name as the state.
+    pub machine: String,
+    pub state: String,
+    /// Agents of the project's scenes that may say it.
+    pub speakers: Vec<String>,
+    /// Its `{Slot}` names, sorted.
+    pub slots: Vec<String>,
+    /// A note for translators (which candidate, how many alternatives).
+    pub note: String,
+    /// Where the line is written (a state's modifier, a sentence state).
+    pub span: Span,
+    /// Whether the designer pinned its id.
+    pub pinned: bool,
+    owner: Owner,
+}
+
+/// Splits a written line into its pinned id (`{#greet} Welcome!`) and its text.
+pub fn split_pin(line: &str) -> (Option<&str>, &str) {
+    let trimmed = line.trim_start();
+    if let Some(rest) = trimmed.strip_prefix("{#")
+        && let Some(end) = rest.find('}')
+    {
+        return (Some(rest[..end].trim()), rest[end + 1..].trim_start());
+    }
+    (None, line)
+}
+
+/// The text of a `Say`/`OneOff` modifier without its pinned ids, as the runtime speaks it.
+pub fn without_pins(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("{#") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let parts: Vec<&str> = text.split('|').map(|l| split_pin(l).1).collect();
+    std::borrow::Cow::Owned(parts.join("|"))
+}
+
+/// The `{Slot}` names a line uses, sorted, each once.
+pub fn slots_of(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else { break };
+        let name = after[..close].trim();
+        if !name.is_empty() && !name.starts_with('#') {
+            out.push(name.to_string());
+        }
+        rest = &after[close + 1..];
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Which library state a state runs, by name.
+fn code_name<'m>(module: &'m Module, state: &State) -> Option<&'m str> {
+    state.code.map(|c| module.library[c].name.as_str())
+}
+
+/// The agents that may run each machine: the scene agents whose machine is it or hosts it,
+/// directly or through child machines.
+fn speakers(module: &Module) -> HashMap<String, Vec<String>> {
+    let mut hosts: HashMap<String, Vec<String>> = HashMap::new();
+    for (_, machine) in module.machines.iter() {
+        for &s in &machine.states {
+            if let Modifier::Machine(child) = module.states[s].modifier {
+                hosts
+                    .entry(machine.name.text.clone())
+                    .or_default()
+                    .push(module.machines[child].name.text.clone());
+            }
+        }
+    }
+    let mut out: HashMap<String, Vec<String>> = HashMap::new();
+    for (_, scene) in module.scenes.iter() {
+        for agent in &scene.agents {
+            let Some(m) = agent.machine else { continue };
+            let mut stack = vec![module.machines[m].name.text.clone()];
+            let mut seen = Vec::new();
+            while let Some(name) = stack.pop() {
+                if seen.contains(&name) {
+                    continue;
+                }
+                if let Some(children) = hosts.get(&name) {
+                    stack.extend(children.iter().cloned());
+                }
+                seen.push(name);
+            }
+            for name in seen {
+                let list = out.entry(name).or_default();
+                if !list.contains(&agent.name.text) {
+                    list.push(agent.name.text.clone());
+                }
+            }
+        }
+    }
+    for list in out.values_mut() {
+        list.sort();
+    }
+    out
+}
+
+/// Every line of the module, in a stable order (machines and their states as written, then
+/// sentence states and their candidates best first); duplicate ids are reported.
+pub fn lines(module: &Module, diags: &mut Diagnostics) -> Vec<Line> {
+    let speakers = speakers(module);
+    let mut out = Vec::new();
+    // Which dialog states speak each sentence state (context for its candidates).
+    let mut spoken_by: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+    for (_, machine) in module.machines.iter() {
+        let who = speakers
+            .get(&machine.name.text)
+            .cloned()
+            .unwrap_or_default();
+        for &h in &machine.states {
+            let state = &module.states[h];
+            let code = code_name(module, state);
+            let text = match &state.modifier {
+                Modifier::Text(t) => t.as_str(),
+                _ => "",
+            };
+            let (kind, alternatives): (LineKind, Vec<&str>) = match code {
+                Some(stdlib::SAY) if !text.is_empty() => (LineKind::Say, vec![text]),
+                Some(stdlib::ONE_OFF) => (
+                    LineKind::OneOff,
+                    text.split('|')
+                        .map(str::trim)
+                        .filter(|l| !l.is_empty())
+                        .collect(),
+                ),
+                Some(stdlib::SALUTATION) => {
+                    (LineKind::Salutation, stdlib::SALUTATION_LINES.to_vec())
+                }
+                Some(stdlib::DIALOG) => {
+                    spoken_by
+                        .entry(text.to_string())
+                        .or_default()
+                        .push((machine.name.text.clone(), state.name.text.clone()));
+                    continue;
+                }
+                _ => continue,
+            };
+            let owner = format!("{}/{}", machine.name.text, state.name.text);
+            let count = alternatives.len();
+            for (n, alternative) in alternatives.into_iter().enumerate() {
+                let (pin, source) = split_pin(alternative);
+                let id = match (pin, kind) {
+                    (Some(pin), _) => pin.to_string(),
+                    (None, LineKind::Say) => owner.clone(),
+                    (None, _) => format!("{owner}/{}", n + 1),
+                };
+                let note = match kind {
+                    LineKind::Say => "said as written".to_string(),
+                    _ if count == 1 => "said as written".to_string(),
+                    LineKind::Salutation => {
+                        format!("a greeting, one of {count} (standard library)")
+                    }
+                    _ => format!("one of {count} lines, chosen at random"),
+                };
+                out.push(Line {
+                    id,
+                    source: source.to_string(),
+                    kind,
+                    machine: machine.name.text.clone(),
+                    state: state.name.text.clone(),
+                    speakers: who.clone(),
+                    slots: slots_of(source),
+                    note,
+                    span: state.modifier_span.unwrap_or(state.name.span),
+                    pinned: pin.is_some(),
+                    owner: Owner::State(h),
+                });
+            }
+        }
+    }
+    for (h, s) in module.sentences.iter() {
+        let dialog = spoken_by.get(&s.name.text).cloned().unwrap_or_default();
+        let mut who: Vec<String> = dialog
+            .iter()
+            .flat_map(|(m, _)| speakers.get(m).cloned().unwrap_or_default())
+            .collect();
+        who.sort();
+        who.dedup();
+        let (machine, state) = dialog
+            .first()
+            .cloned()
+            .unwrap_or_else(|| (String::new(), s.name.text.clone()));
+        let slots: Vec<String> = {
+            let mut v: Vec<String> = s.variables.iter().map(|v| v.text.clone()).collect();
+            v.sort();
+            v.dedup();
+            v
+        };
+        let choose = module.sentence_files[s.file].choose_among.max(1);
+        let count = s.candidates.len();
+        if s.translate_one {
+            let Some(best) = s.candidates.first() else {
+                continue;
+            };
+            out.push(Line {
+                id: s.name.text.clone(),
+                source: best.template.clone(),
+                kind: LineKind::Sentence,
+                machine,
+                state,
+                speakers: who,
+                slots,
+                note: format!(
+                    "sentence state {}: one line for its {count} generated candidates (the best shown)",
+                    s.name.text
+                ),
+                span: s.span,
+                pinned: false,
+                owner: Owner::Sentence(h, (0..count).collect()),
+            });
+            continue;
+        }
+        for (k, c) in s.candidates.iter().enumerate() {
+            out.push(Line {
+                id: format!("{}/{:08x}", s.name.text, c.id),
+                source: c.template.clone(),
+                kind: LineKind::Candidate,
+                machine: machine.clone(),
+                state: state.clone(),
+                speakers: who.clone(),
+                slots: slots.clone(),
+                note: format!(
+                    "sentence state {}: generated candidate {} of {count}; the runtime chooses among the best {choose}",
+                    s.name.text,
+                    k + 1
+                ),
+                span: s.span,
+                pinned: false,
+                owner: Owner::Sentence(h, vec![k]),
+            });
+        }
+    }
+    report_duplicates(&out, diags);
+    out
+}
+
+fn report_duplicates(lines: &[Line], diags: &mut Diagnostics) {
+    let mut first: HashMap<&str, &Line> = HashMap::new();
+    for line in lines {
+        match first.get(line.id.as_str()) {
+            None => {
+                first.insert(&line.id, line);
+            }
+            Some(prev) => {
+                // Point at the pinned one: that is the id the designer chose.
+                let (here, there) = if line.pinned || !prev.pinned {
+                    (line, *prev)
+                } else {
+                    (*prev, line)
+                };
+                diags.push(
+                    Diagnostic::error(
+                        Code::DuplicateLineId,
+                        format!("line id `{}` is given to two lines", line.id),
+                    )
+                    .at(here.span, format!("\"{}\" takes it again", here.source))
+                    .related(there.span, format!("\"{}\" has it", there.source))
+                    .note("a translation is found by its line's id: pin another `{#id}`"),
+                );
+            }
+        }
+    }
+}
+
+/// The frontend: reads the project's localisation settings and string tables into the module.
+pub fn read_tables(sources: &SourceMap, module: &mut Module, diags: &mut Diagnostics) {
+    module.strings = table::read(sources, diags);
+}
+
+/// Checks the tables against the project's lines. A line is a ranked sentence candidate, so
+/// this runs after `nlg::rank`; it reads the IR (and the audio folder the manifest names).
+pub fn check(sources: &SourceMap, module: &Module, diags: &mut Diagnostics) {
+    let lines = lines(module, diags);
+    check::check(sources, module, &lines, diags);
+}
+
+/// A candidate translation's text as parts: `{Slot}`s become the sentence state's slot
+/// indices (a slot it does not have was reported by `check`; it is kept as text).
+fn parts(text: &str, slots: &[String]) -> Vec<Part> {
+    let mut parts = Vec::new();
+    let mut rest = text;
+    let mut literal = String::new();
+    while let Some(open) = rest.find('{') {
+        literal.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let slot = after.find('}').and_then(|close| {
+            Some((
+                close,
+                slots.iter().position(|s| s == after[..close].trim())?,
+            ))
+        });
+        match slot {
+            Some((close, index)) => {
+                if !literal.is_empty() {
+                    parts.push(Part::Text(std::mem::take(&mut literal)));
+                }
+                parts.push(Part::Slot(index as u32));
+                rest = &after[close + 1..];
+            }
+            None => {
+                literal.push('{');
+                rest = after;
+            }
+        }
+    }
+    literal.push_str(rest);
+    if !literal.is_empty() {
+        parts.push(Part::Text(literal));
+    }
+    parts
+}
+
+/// The program's string section: every line, the lines of each speaking state, the line of
+/// each sentence candidate, and each table's translations (a slot-mismatched one is an error
+/// and never gets here).
+pub fn lower(module: &Module, state_ids: &HashMap<Handle<State>, StateId>) -> StringTable {
+    let lines = lines(module, &mut Diagnostics::default());
+    let mut table = StringTable {
+        lines: lines
+            .iter()
+            .map(|l| LineDef {
+                id: l.id.clone(),
+                source: l.source.clone(),
+            })
+            .collect(),
+        ..StringTable::default()
+    };
+    let mut written: BTreeMap<StateId, Vec<LineIndex>> = BTreeMap::new();
+    let mut by_candidate: HashMap<(usize, usize), LineIndex> = HashMap::new();
+    for (i, line) in lines.iter().enumerate() {
+        let index = LineIndex(i as u32);
+        match &line.owner {
+            Owner::State(h) => {
+                if let Some(id) = state_ids.get(h) {
+                    written.entry(*id).or_default().push(index);
+                }
+            }
+            Owner::Sentence(h, candidates) => {
+                for k in candidates {
+                    by_candidate.insert((h.index(), *k), index);
+                }
+            }
+        }
+    }
+    table.written = written
+        .into_iter()
+        .map(|(state, lines)| WrittenDef { state, lines })
+        .collect();
+    for (h, s) in module.sentences.iter() {
+        for k in 0..s.candidates.len() {
+            // Every kept candidate has a line (each its own, or its state's one line).
+            let line = by_candidate.get(&(h.index(), k)).copied();
+            table.candidate_lines.push(line.unwrap_or(LineIndex(0)));
+        }
+    }
+    if lines.is_empty() {
+        table.candidate_lines.clear();
+    }
+    let position: HashMap<&str, usize> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.id.as_str(), i))
+        .collect();
+    for t in &module.strings.tables {
+        if table.locales.iter().any(|l| l.name == t.locale.text) {
+            continue;
+        }
+        let mut translated = vec![Translation::Missing; lines.len()];
+        for entry in &t.entries {
+            let Some(&i) = position.get(entry.id.text.as_str()) else {
+                continue;
+            };
+            if entry.text.trim().is_empty() {
+                continue;
+            }
+            let line = &lines[i];
+            translated[i] = if line.kind.is_generated() {
+                let Owner::Sentence(h, _) = &line.owner else {
+                    continue;
+                };
+                let slots: Vec<String> = module.sentences[*h]
+                    .variables
+                    .iter()
+                    .map(|v| v.text.clone())
+                    .collect();
+                Translation::Parts(parts(&entry.text, &slots))
+            } else {
+                Translation::Text(entry.text.clone())
+            };
+        }
+        table.locales.push(LocaleDef {
+            name: t.locale.text.clone(),
+            lines: translated,
+        });
+    }
+    table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pins_are_split_off() {
+        assert_eq!(split_pin("{#greet} Welcome!"), (Some("greet"), "Welcome!"));
+        assert_eq!(split_pin("Welcome!"), (None, "Welcome!"));
+        assert_eq!(without_pins("{#a} OK.|Sure.|{#b}Fine."), "OK.|Sure.|Fine.");
+        assert_eq!(without_pins("OK.|Sure."), "OK.|Sure.");
+    }
+
+    #[test]
+    fn slots_are_found_once_and_sorted() {
+        assert_eq!(slots_of("{B} to {A} and {B}"), vec!["A", "B"]);
+        assert!(slots_of("no slots, {#pin} only").is_empty());
+    }
+
+    #[test]
+    fn translated_slots_become_parts() {
+        let slots = vec!["City".to_string()];
+        assert_eq!(
+            parts("Un billet pour {City}, merci.", &slots),
+            vec![
+                Part::Text("Un billet pour ".into()),
+                Part::Slot(0),
+                Part::Text(", merci.".into())
+            ]
+        );
+        assert_eq!(
+            parts("{Nope} x", &slots),
+            vec![Part::Text("{Nope} x".into())]
+        );
+    }
+}
