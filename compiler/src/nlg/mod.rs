@@ -11,6 +11,7 @@
 
 pub mod bind;
 pub mod check;
+pub mod eval;
 pub mod input;
 mod memo;
 pub mod morph;
