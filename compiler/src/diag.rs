@@ -56,6 +56,7 @@ pub enum Code {
     NgramDatabase,
     DefinitionCycle,
     RepeatingAction,
+    TemplateHole,
     IncompleteDependency,
     /// A location that does not stand on the navigation graph.
     LocationOffGraph,
@@ -108,6 +109,7 @@ impl Code {
             Code::NgramDatabase => "ngram-database",
             Code::DefinitionCycle => "definition-cycle",
             Code::RepeatingAction => "repeating-action",
+            Code::TemplateHole => "template-hole",
             Code::IncompleteDependency => "incomplete-dependency",
             Code::LocationOffGraph => "location-off-graph",
             Code::DisconnectedLocation => "disconnected-location",
