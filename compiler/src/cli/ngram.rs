@@ -18,6 +18,8 @@ pub enum ScoreMethod {
     Eq31,
     /// Interpolated absolute discounting (the default ranking).
     Interpolated,
+    /// Interpolated modified Kneser-Ney.
+    KneserNey,
 }
 
 impl From<ScoreMethod> for Method {
@@ -26,6 +28,7 @@ impl From<ScoreMethod> for Method {
             ScoreMethod::Backoff => Method::StupidBackoff,
             ScoreMethod::Eq31 => Method::Eq31,
             ScoreMethod::Interpolated => Method::Interpolated,
+            ScoreMethod::KneserNey => Method::KneserNey,
         }
     }
 }

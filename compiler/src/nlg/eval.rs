@@ -5,6 +5,7 @@
 //! is reported beside it.
 
 use super::ngram::{Method, NgramDb};
+use super::overgen::SlotKind;
 use super::rank::Candidate;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -37,6 +38,9 @@ pub struct EvalSet {
     /// Slot stand-ins while ranking, as a sentence file's `examples`.
     #[serde(default)]
     pub examples: BTreeMap<String, String>,
+    /// What slots stand for, as a sentence file's `slots`.
+    #[serde(default)]
+    pub slots: BTreeMap<String, SlotKind>,
     pub states: Vec<EvalState>,
 }
 
@@ -50,6 +54,8 @@ pub struct EvalState {
     pub verbs: String,
     pub nouns: String,
     pub part: Part,
+    #[serde(default)]
+    pub slots: BTreeMap<String, SlotKind>,
     /// Every realisation judged acceptable, as templates (`{Slot}` for slots).
     pub acceptable: Vec<String>,
 }
@@ -60,14 +66,29 @@ pub enum Ranking {
     /// The ranking before this set existed: interpolated absolute discounting, slots scored
     /// with the `examples` value — kept so that "before" can be measured again at any time.
     Baseline,
+    /// Modified Kneser-Ney, slots scored with the example values, nothing else.
+    KneserNey,
+    /// What the compiler does by default today: absolute discounting with the slots' declared
+    /// kinds.
+    Current,
+    /// Modified Kneser-Ney with the slots' declared kinds (`scoring: KneserNey`).
+    KneserNeyWithKinds,
 }
 
 impl Ranking {
-    pub const ALL: [Ranking; 1] = [Ranking::Baseline];
+    pub const ALL: [Ranking; 4] = [
+        Ranking::Baseline,
+        Ranking::KneserNey,
+        Ranking::Current,
+        Ranking::KneserNeyWithKinds,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Ranking::Baseline => "baseline (absolute discounting, example values)",
+            Ranking::KneserNey => "modified Kneser-Ney alone (example values)",
+            Ranking::Current => "current default: absolute discounting + slot kinds",
+            Ranking::KneserNeyWithKinds => "modified Kneser-Ney + slot kinds",
         }
     }
 }
@@ -145,18 +166,21 @@ pub fn evaluate(set: &EvalSet, db: &NgramDb, ranking: Ranking) -> Vec<Outcome> {
 }
 
 fn rank_for_eval(set: &EvalSet, s: &EvalState, db: &NgramDb, ranking: Ranking) -> Vec<Candidate> {
-    let (input, _, _) = super::parse_lines(&s.verbs, &s.nouns);
+    let (mut input, _, _) = super::parse_lines(&s.verbs, &s.nouns);
+    let method = match ranking {
+        Ranking::Baseline | Ranking::Current => Method::Interpolated,
+        Ranking::KneserNey | Ranking::KneserNeyWithKinds => Method::KneserNey,
+    };
+    if matches!(ranking, Ranking::Current | Ranking::KneserNeyWithKinds) {
+        input.slot_kinds = super::slot_kinds(&set.slots, &s.slots);
+    }
     let slot = |n: &str| {
         set.examples
             .get(n)
             .cloned()
             .unwrap_or_else(|| "<unk>".to_string())
     };
-    match ranking {
-        Ranking::Baseline => {
-            super::rank_state(&s.name, &input, Some(db), Method::Interpolated, slot).0
-        }
-    }
+    super::rank_state(&s.name, &input, Some(db), method, slot).0
 }
 
 /// Tallies per part (tuning, held-out).

@@ -137,7 +137,9 @@ pub fn rank_state(
         variations,
         unique: unique.len(),
     };
-    (rank::rank(name, unique, db, method, slot), report)
+    let mut ranked = rank::rank(name, unique, db, method, slot);
+    rank::put_fitting_first(&mut ranked, input);
+    (ranked, report)
 }
 
 /// The two Fig. 3.2 lines of a sentence state, parsed into the over-generation input, with the
@@ -154,8 +156,19 @@ pub fn parse_lines(
         verbs: parsed.verbs.into_iter().map(|(v, _)| v).collect(),
         nouns: parsed.nouns.into_iter().map(|(n, _)| n).collect(),
         question: parsed.question.map(|(q, _)| q),
+        slot_kinds: Vec::new(),
     };
     (input, verb_errors, noun_errors)
+}
+
+/// A state's slot kinds: the file's `slots`, overridden by the state's own, sorted by name.
+pub fn slot_kinds(
+    file: &std::collections::BTreeMap<String, overgen::SlotKind>,
+    state: &std::collections::BTreeMap<String, overgen::SlotKind>,
+) -> Vec<(String, overgen::SlotKind)> {
+    let mut merged = file.clone();
+    merged.extend(state.iter().map(|(k, v)| (k.clone(), *v)));
+    merged.into_iter().collect()
 }
 
 /// Opens an n-gram source (`.ngr` or a count file), sharing one open copy per process with the

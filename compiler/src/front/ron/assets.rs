@@ -509,6 +509,9 @@ pub struct SentencesAsset {
     /// Warn (`no-candidate`) when a sentence state's best candidate scores below this.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_score: Option<f64>,
+    /// What slots stand for (`{"CityName": Destination}`), for every state of the file.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub slots: std::collections::BTreeMap<String, crate::ir::sentence::SlotKind>,
     pub states: Vec<SentenceStateAsset>,
 }
 
@@ -526,6 +529,8 @@ pub enum ScoringAsset {
     Interpolated,
     StupidBackoff,
     Eq31,
+    /// Interpolated modified Kneser-Ney.
+    KneserNey,
 }
 
 /// One sentence state, its two lines written exactly as in Fig. 3.2:
@@ -538,4 +543,7 @@ pub struct SentenceStateAsset {
     pub verbs: String,
     #[serde(default)]
     pub nouns: String,
+    /// What this state's slots stand for, over the file's `slots`.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub slots: std::collections::BTreeMap<String, crate::ir::sentence::SlotKind>,
 }
