@@ -225,6 +225,10 @@ pub struct SentenceState {
     pub variables: Vec<Name>,
     pub candidates: Vec<sentence::Candidate>,
     pub report: sentence::GenerationReport,
+    /// Candidates the designer banned (never kept) and pinned (first, in this order), each by
+    /// its line (`{Slot}` for slots) or its 8-hex-digit id, with where it is written.
+    pub ban: Vec<Name>,
+    pub pin: Vec<Name>,
 }
 
 /// Everything one project defines.

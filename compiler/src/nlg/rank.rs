@@ -121,3 +121,21 @@ pub fn put_fitting_first(ranked: &mut [Candidate], input: &Input) {
     }
     ranked.sort_by_key(|c| !fits_slot_kinds(c, input));
 }
+
+/// Whether a `ban`/`pin` entry names a candidate: its line exactly, or its id in hex.
+pub fn names_candidate(entry: &str, id: u32, template: &str) -> bool {
+    let entry = entry.trim();
+    entry == template || entry.eq_ignore_ascii_case(&format!("{id:08x}"))
+}
+
+/// The designer's choices over a ranked list: banned candidates are removed, pinned ones move
+/// to the front in the order they are pinned; the rest keep their rank.
+pub fn ban_and_pin(ranked: &mut Vec<Candidate>, ban: &[&str], pin: &[&str]) {
+    let named = |list: &[&str], c: &Candidate| {
+        list.iter()
+            .position(|e| names_candidate(e, c.id, &c.template))
+    };
+    ranked.retain(|c| named(ban, c).is_none());
+    // Pinned first (by pin order), then the rest in their order: a stable sort on the key.
+    ranked.sort_by_key(|c| named(pin, c).unwrap_or(pin.len()));
+}

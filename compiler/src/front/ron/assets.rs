@@ -546,4 +546,10 @@ pub struct SentenceStateAsset {
     /// What this state's slots stand for, over the file's `slots`.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub slots: std::collections::BTreeMap<String, crate::ir::sentence::SlotKind>,
+    /// Candidates never to say, by line (`"I would like ... in {CityName}."`) or id (`"33d0a116"`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ban: Vec<String>,
+    /// Candidates to put first, in this order, by line or id: always among those spoken.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pin: Vec<String>,
 }

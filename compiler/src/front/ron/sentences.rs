@@ -132,6 +132,32 @@ pub(super) fn lower_sentences(
                 variables,
                 candidates: Vec::new(),
                 report: Default::default(),
+                ban: (s.ban.iter().enumerate())
+                    .map(|(k, b)| {
+                        loc.name(
+                            b,
+                            &[
+                                Seg::Field("states"),
+                                Seg::Index(i),
+                                Seg::Field("ban"),
+                                Seg::Index(k),
+                            ],
+                        )
+                    })
+                    .collect(),
+                pin: (s.pin.iter().enumerate())
+                    .map(|(k, p)| {
+                        loc.name(
+                            p,
+                            &[
+                                Seg::Field("states"),
+                                Seg::Index(i),
+                                Seg::Field("pin"),
+                                Seg::Index(k),
+                            ],
+                        )
+                    })
+                    .collect(),
             });
         }
     }
