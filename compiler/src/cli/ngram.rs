@@ -443,7 +443,12 @@ fn rank_project(
             continue;
         }
         let n_unique = unique.len();
-        let ranked = rank::rank(&s.name.text, unique, db, file.scoring, slot);
+        // As the compiler ranks: slot kinds, then the designer's bans and pins.
+        let mut ranked = rank::rank(&s.name.text, unique, db, file.scoring, slot);
+        rank::put_fitting_first(&mut ranked, &s.input);
+        let ban: Vec<&str> = s.ban.iter().map(|n| n.text.as_str()).collect();
+        let pin: Vec<&str> = s.pin.iter().map(|n| n.text.as_str()).collect();
+        rank::ban_and_pin(&mut ranked, &ban, &pin);
         let _ = writeln!(
             io.out,
             "{}: {variations} variations, {n_unique} unique sentences, scored by {}{}",

@@ -344,7 +344,9 @@ mod tests {
         let db = open_ngrams(&root.join(asset.ngrams.as_deref().unwrap())).unwrap();
         assert!(!asset.states.is_empty());
         for state in &asset.states {
-            let (input, verb_errors, noun_errors) = parse_lines(&state.verbs, &state.nouns);
+            let (mut input, verb_errors, noun_errors) = parse_lines(&state.verbs, &state.nouns);
+            // The editor previews with the file's declarations too.
+            input.slot_kinds = slot_kinds(&asset.slots, &state.slots);
             assert!(verb_errors.is_empty() && noun_errors.is_empty());
             let h = c.module.sentence_by_name(&state.name).unwrap();
             let compiled = &c.module.sentences[h];
