@@ -886,7 +886,7 @@ fn innkeeper_with(from: &str, to: &str) -> (i32, Value) {
 
 #[test]
 fn a_space_left_out_of_the_arbitration_network_is_reported_by_name() {
-    let (exit, doc) = innkeeper_with(r#""selling", "rush"]"#, r#""selling"]"#);
+    let (exit, doc) = innkeeper_with(r#""rumours", "rush"]"#, r#""rumours"]"#);
     assert_eq!(exit, 1, "{doc:#}");
     let found = all(&doc, "never-arbitrated");
     assert_eq!(found.len(), 1, "{doc:#}");

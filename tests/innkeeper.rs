@@ -111,12 +111,16 @@ fn every_line_answered(rel: &str) -> (usize, usize) {
 fn the_visitor_is_answered_every_line_without_holes() {
     let (understood, lines) = every_line_answered("samples/innkeeper/transcripts/visitor.txt");
     eprintln!("visitor: {understood}/{lines} lines answered by more than the catch-all");
+    // The sample was grown on this conversation: every line has a handler of its own.
+    assert_eq!(understood, lines);
 }
 
 #[test]
 fn the_held_out_visitor_is_answered_every_line_without_holes() {
     let (understood, lines) = every_line_answered("tests/fixtures/innkeeper/visitor-heldout.txt");
     eprintln!("held-out visitor: {understood}/{lines} lines answered by more than the catch-all");
+    // 12 of 12 when the sample grew (BENCHMARKS.md); a few may fall to the catch-all, not more.
+    assert!(understood * 4 >= lines * 3, "{understood}/{lines}");
 }
 
 /// The scripted conversation the sample was first written for still gets a reply to every
