@@ -75,6 +75,7 @@ fn scoring_method(s: ScoringAsset) -> Method {
         ScoringAsset::Interpolated => Method::Interpolated,
         ScoringAsset::StupidBackoff => Method::StupidBackoff,
         ScoringAsset::Eq31 => Method::Eq31,
+        ScoringAsset::KneserNey => Method::KneserNey,
     }
 }
 
@@ -83,6 +84,7 @@ fn scoring_label(s: ScoringAsset) -> &'static str {
         ScoringAsset::Interpolated => "Interpolated (absolute discounting)",
         ScoringAsset::StupidBackoff => "Stupid back-off",
         ScoringAsset::Eq31 => "Eq. 3.1 (as printed: unseen n-grams score −∞)",
+        ScoringAsset::KneserNey => "Modified Kneser-Ney",
     }
 }
 
@@ -243,7 +245,7 @@ impl SentenceEditor {
                     .selected_text(scoring_label(value.scoring))
                     .width(300.0)
                     .show_ui(ui, |ui| {
-                        for s in [ScoringAsset::Interpolated, ScoringAsset::StupidBackoff, ScoringAsset::Eq31] {
+                        for s in [ScoringAsset::Interpolated, ScoringAsset::KneserNey, ScoringAsset::StupidBackoff, ScoringAsset::Eq31] {
                             ui.selectable_value(&mut value.scoring, s, scoring_label(s));
                         }
                     });
@@ -367,6 +369,9 @@ impl SentenceEditor {
                         name: format!("NewSentence{n}"),
                         verbs: String::new(),
                         nouns: String::new(),
+                        slots: Default::default(),
+                        ban: Vec::new(),
+                        pin: Vec::new(),
                     },
                 );
                 self.reveal(SentenceTarget::State(at));
@@ -555,6 +560,9 @@ impl SentenceEditor {
                 .map(|p| cx.document_dir().join(p.trim())),
             scoring: scoring_method(value.scoring),
             examples: value.examples.clone(),
+            slot_kinds: ensemble_compiler::nlg::slot_kinds(&value.slots, &state.slots),
+            ban: state.ban.clone(),
+            pin: state.pin.clone(),
         };
         let Some(preview) = &mut self.preview else {
             return;
