@@ -132,6 +132,7 @@ pub fn template(kind: AssetKind, name: &str, project: &Project) -> Option<AnyAss
             choose_among: 2,
             examples: Default::default(),
             min_score: None,
+            slots: Default::default(),
             states: Vec::new(),
         }),
         AssetKind::Space => AnyAsset::Space(hpmm::SpaceAsset {

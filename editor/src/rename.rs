@@ -605,7 +605,7 @@ mod tests {
             (Named::Category, "pleasant", "nice"),
             (Named::Concept, "weapon", "arms"),
             (Named::Accumulator, "respond", "reply"),
-            (Named::Space, "haggle", "bargain"),
+            (Named::Space, "haggle", "dicker"),
             (Named::Template, "hedge", "um"),
             (Named::Variable, "the-topic", "subject"),
         ] {

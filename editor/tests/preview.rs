@@ -368,7 +368,7 @@ fn a_conversation_hears_the_player_and_charts_its_beliefs() {
     // The transcript shows both, and the greeting space is engaged, with its chart.
     h.get_all_by_label("hi there").next().unwrap();
     let s = preview(&h).history.latest().unwrap().clone();
-    assert_eq!(s.world.spaces.len(), 18);
+    assert_eq!(s.world.spaces.len(), 27, "the innkeeper's spaces");
     let greeting = s
         .world
         .spaces

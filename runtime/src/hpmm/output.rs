@@ -10,6 +10,9 @@ use crate::rng::Rng;
 /// only guards hand-made programs).
 const MAX_DEPTH: usize = 16;
 
+/// Renders `chunks` into `out`; `false` when a slot came out empty (its variable unbound, or its
+/// concept without the property), so the caller can try another wording instead of saying a
+/// line with a hole in it.
 fn render_chunks(
     program: &Program,
     chunks: &[Chunk],
@@ -17,34 +20,64 @@ fn render_chunks(
     rng: &mut Rng,
     out: &mut String,
     depth: usize,
-) {
+) -> bool {
     if depth > MAX_DEPTH {
-        return;
+        return false;
     }
     let model = &program.hpmm;
     for chunk in chunks {
-        match chunk {
-            Chunk::Text(t) => out.push_str(t),
+        let whole = match chunk {
+            Chunk::Text(t) => {
+                out.push_str(t);
+                true
+            }
             Chunk::Choice(alternatives) => {
-                if !alternatives.is_empty() {
-                    let pick = &alternatives[rng.index(alternatives.len())];
-                    render_chunks(program, pick, bindings, rng, out, depth + 1);
-                }
+                render_one_of(program, alternatives, bindings, rng, out, depth + 1)
             }
-            Chunk::Var { variable, property } => {
-                if let Some(c) = bindings[variable.index()] {
-                    out.push_str(&concept_text(program, model, c, *property));
+            Chunk::Var { variable, property } => match bindings[variable.index()] {
+                Some(c) => {
+                    let text = concept_text(program, model, c, *property);
+                    out.push_str(&text);
+                    !text.trim().is_empty()
                 }
-            }
+                None => false,
+            },
             Chunk::Template(t) => {
                 let variants = &model.templates[t.index()].variants;
-                if !variants.is_empty() {
-                    let pick = &variants[rng.index(variants.len())];
-                    render_chunks(program, pick, bindings, rng, out, depth + 1);
-                }
+                render_one_of(program, variants, bindings, rng, out, depth + 1)
             }
+        };
+        if !whole {
+            return false;
         }
     }
+    true
+}
+
+/// Renders one of `variants`, drawn at random; when the drawn one has a hole, the next ones in
+/// turn (wrapping around) until one renders whole. `false` (and `out` unchanged) when none does
+/// or there are none.
+fn render_one_of<V: AsRef<[Chunk]>>(
+    program: &Program,
+    variants: &[V],
+    bindings: &[Option<ConceptId>],
+    rng: &mut Rng,
+    out: &mut String,
+    depth: usize,
+) -> bool {
+    if variants.is_empty() {
+        return false;
+    }
+    let first = rng.index(variants.len());
+    let start = out.len();
+    for k in 0..variants.len() {
+        let pick = variants[(first + k) % variants.len()].as_ref();
+        if render_chunks(program, pick, bindings, rng, out, depth) {
+            return true;
+        }
+        out.truncate(start);
+    }
+    false
 }
 
 /// A concept's property, or its `name` property (its name when it has none).
@@ -68,18 +101,41 @@ fn concept_text(
         })
 }
 
-/// Renders one of `variants` (chosen at random) with single spaces between words.
+/// Whether `chunks` read a situational variable anywhere (through choices and templates).
+fn reads_variables(model: &super::model::Model, chunks: &[Chunk], depth: usize) -> bool {
+    depth <= MAX_DEPTH
+        && chunks.iter().any(|c| match c {
+            Chunk::Text(_) => false,
+            Chunk::Var { .. } => true,
+            Chunk::Choice(alternatives) => alternatives
+                .iter()
+                .any(|a| reads_variables(model, a, depth + 1)),
+            Chunk::Template(t) => model.templates[t.index()]
+                .variants
+                .iter()
+                .any(|v| reads_variables(model, v, depth + 1)),
+        })
+}
+
+/// Renders an action's utterance with single spaces between words, never with a hole
+/// (docs/formats/actions.md, "No holes"): the wordings that read situational variables are
+/// drawn from first, skipping any whose slot would come out empty ("what about ?"); the
+/// wordings without slots are the fallback. Empty only when every wording has a hole, which
+/// the compiler refuses for actions that speak (`template-hole`).
 pub fn render(
     program: &Program,
     variants: &[Vec<Chunk>],
     bindings: &[Option<ConceptId>],
     rng: &mut Rng,
 ) -> String {
-    if variants.is_empty() {
+    let model = &program.hpmm;
+    let (slotted, plain): (Vec<&Vec<Chunk>>, Vec<&Vec<Chunk>>) =
+        variants.iter().partition(|v| reads_variables(model, v, 0));
+    let mut raw = String::new();
+    let whole = render_one_of(program, &slotted, bindings, rng, &mut raw, 0)
+        || render_one_of(program, &plain, bindings, rng, &mut raw, 0);
+    if !whole {
         return String::new();
     }
-    let mut raw = String::new();
-    let pick = &variants[rng.index(variants.len())];
-    render_chunks(program, pick, bindings, rng, &mut raw, 0);
     raw.split_whitespace().collect::<Vec<_>>().join(" ")
 }

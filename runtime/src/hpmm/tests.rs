@@ -819,6 +819,47 @@ fn templates_are_seeded_and_read_variables() {
     assert!(texts.len() > 1, "different seeds vary the chunk");
 }
 
+/// No holes: a wording whose slot would come out empty (variable unbound, or its concept
+/// without the property) is skipped for one that renders whole, and wordings that read
+/// variables are preferred to the plain fallback whenever they can be filled.
+#[test]
+fn a_wording_with_an_empty_slot_falls_back_to_one_without() {
+    let mut b = greeting_model();
+    let topic = b.name("the-topic");
+    b.m.variables.push(Variable { name: topic });
+    let (mayor, location) = (b.name("mayor"), b.name("location"));
+    b.m.concepts.push(Concept {
+        name: mayor,
+        is_a: vec![],
+        words: vec![],
+        properties: vec![],
+        relations: vec![],
+    });
+    let var = |property| Chunk::Var {
+        variable: VariableId(0),
+        property,
+    };
+    let text = |t: &str| Chunk::Text(t.to_string());
+    b.m.actions[0].say = vec![
+        vec![text("what about "), var(None), text("?")],
+        vec![text("the way is "), var(Some(location))],
+        vec![text("what you mean?")],
+    ];
+    let program = b.build();
+    let say = |bound: Option<ConceptId>, seed| {
+        let bindings = vec![bound];
+        let say = &program.hpmm.actions[0].say;
+        super::output::render(&program, say, &bindings, &mut crate::rng::Rng::new(seed, 0))
+    };
+    for seed in 0..20 {
+        // Unbound: both slotted wordings have holes; the plain one is said.
+        assert_eq!(say(None, seed), "what you mean?");
+        // Bound to a concept without `location`: only "what about mayor?" renders whole, and
+        // it is preferred to the plain wording.
+        assert_eq!(say(Some(ConceptId(0)), seed), "what about mayor?");
+    }
+}
+
 #[test]
 fn accumulator_networks_pick_the_most_specific_first() {
     // 19/20 on a network: first(specific, max(general...)) with a single sink.

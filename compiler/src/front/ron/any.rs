@@ -50,7 +50,7 @@ pub enum AnyAsset {
     Problem(ProblemAsset),
     Navigation(super::nav::NavAsset),
     /// Content tests (compiler/src/content_test).
-    Test(crate::content_test::asset::TestsAsset),
+    Test(super::content_test::TestsAsset),
     /// One locale's translations (compiler/src/l10n).
     Strings(StringsAsset),
 }

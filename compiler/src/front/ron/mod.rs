@@ -6,6 +6,7 @@
 
 pub mod any;
 pub mod assets;
+pub mod content_test;
 pub mod layout;
 pub mod locate;
 mod lower;
