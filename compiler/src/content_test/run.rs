@@ -53,6 +53,21 @@ impl RunResult {
         self.failures.is_empty() && self.error.is_none()
     }
 
+    /// Each broken expectation of `test` (the test this run ran), as reports say it:
+    /// `Before (expect[0]) failed at tick 835: …`.
+    pub fn broken(&self, test: &TestAsset) -> Vec<String> {
+        self.failures
+            .iter()
+            .map(|(i, b)| {
+                let kind = test.expect.get(*i).map_or("?", super::expect::kind);
+                format!(
+                    "{kind} (expect[{i}]) failed at tick {}: {}",
+                    b.tick, b.message
+                )
+            })
+            .collect()
+    }
+
     /// The earliest failing tick, if any expectation failed.
     pub fn first_failing_tick(&self) -> Option<u64> {
         self.failures.iter().map(|(_, b)| b.tick).min()

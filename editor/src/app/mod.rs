@@ -270,6 +270,9 @@ impl EditorApp {
                 s.names_at = None;
             }
             s.preview.poll(&ctx, &s.analysis);
+            if let Some(run) = s.tests.poll(&ctx) {
+                s.preview.show_recorded(run.history, run.tick);
+            }
             if let Some(wait) = s.analysis.wake_in() {
                 ctx.request_repaint_after(wait);
             }
@@ -644,8 +647,8 @@ impl EditorApp {
             .fill(theme::PANEL)
             .inner_margin(Margin::symmetric(10, 8));
         let stale = s.analysis.is_stale();
-        // The bottom dock: problems, or the live preview (each keeps its own height).
-        let preview = s.preview.tab == crate::preview::DockTab::Preview;
+        // The bottom dock: problems, the live preview or the tests (each keeps its height).
+        let preview = s.preview.tab != crate::preview::DockTab::Problems;
         Panel::bottom(if preview { "preview" } else { "diagnostics" })
             .frame(bottom)
             .resizable(true)
@@ -655,7 +658,9 @@ impl EditorApp {
                 if s.preview.tabs(ui, s.analysis.current.as_ref()) {
                     s.graph.fit();
                 }
-                if preview {
+                if s.preview.tab == crate::preview::DockTab::Tests {
+                    s.tests.ui(ui, s.analysis.current.as_ref());
+                } else if preview {
                     s.preview.ui(ui, &s.analysis, actions);
                 } else {
                     // Keep the height the user dragged to (a panel shrinks to its contents).
@@ -798,11 +803,13 @@ impl EditorApp {
         let d = &s.project.docs[doc];
         let Some(m) = d.state.machine() else { return };
         let live = s.preview.live(&m.name);
+        let unreached = s.tests.unreached_states(&m.name);
         let cx = GraphCx {
             names: &s.names,
             diagnostics,
             lines: &s.lines,
             live: live.as_ref(),
+            unreached: &unreached,
         };
         let out = s.graph.show(ui, doc, m, &d.state.layout, &cx);
         if !out.ops.is_empty() {
@@ -849,6 +856,7 @@ impl EditorApp {
                         .find(|(_, f)| f.name == d.state.path)
                         .map(|(id, _)| id),
                     module: Some(&c.module),
+                    tests: Some(&s.tests),
                 })
             });
             let cx = PanelCx {

@@ -51,6 +51,8 @@ pub enum DockTab {
     #[default]
     Problems,
     Preview,
+    /// The project's content tests ([`crate::tests_panel`]).
+    Tests,
 }
 
 /// What the middle pane shows.
@@ -251,6 +253,19 @@ impl Preview {
             behind: false,
             failed: None,
         });
+    }
+
+    /// Shows a recorded run (a content test's, replayed) in the timeline at `tick`, stopping
+    /// the running scene, and brings the preview tab forward.
+    pub fn show_recorded(&mut self, history: History, tick: u64) {
+        self.stop();
+        self.history = history;
+        self.viewing = Some(tick);
+        self.timeline_scroll = true;
+        self.followed.clear();
+        self.last_reload = None;
+        self.error = None;
+        self.tab = DockTab::Preview;
     }
 
     /// Stops the running scene (its history stays to look at).
@@ -524,6 +539,14 @@ impl Preview {
                 .on_hover_text("Run a scene of this project against the runtime");
             if r.clicked() {
                 self.tab = DockTab::Preview;
+            }
+            if tab_button(ui, self.tab == DockTab::Tests, "Tests")
+                .on_hover_text(
+                    "Run the project's content tests (*.test.ron) and see what no run reaches",
+                )
+                .clicked()
+            {
+                self.tab = DockTab::Tests;
             }
             if self.is_playing() {
                 // A scene is running, even while the problems are shown.
