@@ -60,6 +60,8 @@ pub struct Replayed {
     pub tick: u64,
     /// `TEST, seed S`.
     pub label: String,
+    pub scene: String,
+    pub seed: u64,
 }
 
 #[derive(Default)]
@@ -148,6 +150,7 @@ impl TestsPanel {
         let (program, seed) = (o.program.clone(), run.seed);
         let tick = run.first_failing_tick().unwrap_or(run.ticks);
         let label = format!("{}, seed {seed}", test.name);
+        let scene = test.scene.clone();
         let (tx, rx) = channel();
         let spawned = std::thread::Builder::new()
             .name("ensemble-test-replay".into())
@@ -164,6 +167,8 @@ impl TestsPanel {
                     history,
                     tick,
                     label,
+                    scene,
+                    seed,
                 }));
             });
         match spawned {

@@ -102,6 +102,7 @@ fn clicking_a_failing_run_shows_it_in_the_timeline_at_its_failing_tick() {
     });
     let preview = &h.state().session().unwrap().preview;
     assert_eq!(preview.viewing, Some(tick));
+    assert_eq!((preview.scene.as_deref(), preview.seed), (Some("date"), 42));
     let shown = preview.shown().unwrap();
     assert_eq!(shown.tick, tick);
     // The tick shown is the one carry failed in, read off the replayed run's own events.

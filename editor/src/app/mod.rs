@@ -271,7 +271,8 @@ impl EditorApp {
             }
             s.preview.poll(&ctx, &s.analysis);
             if let Some(run) = s.tests.poll(&ctx) {
-                s.preview.show_recorded(run.history, run.tick);
+                s.preview
+                    .show_recorded(run.history, run.tick, run.scene, run.seed);
             }
             if let Some(wait) = s.analysis.wake_in() {
                 ctx.request_repaint_after(wait);

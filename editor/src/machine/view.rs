@@ -819,15 +819,7 @@ impl Viewer<'_> {
             if !self.cx.unreached.contains(&s.name) {
                 continue;
             }
-            let clip = painter.with_clip_rect(rect.intersect(painter.clip_rect()));
-            let mut x = rect.left() - rect.height();
-            while x < rect.right() {
-                clip.line_segment(
-                    [pos2(x, rect.bottom()), pos2(x + rect.height(), rect.top())],
-                    stroke,
-                );
-                x += 8.0;
-            }
+            theme::hatch(painter, *rect, stroke, 8.0);
         }
     }
 

@@ -256,9 +256,12 @@ impl Preview {
     }
 
     /// Shows a recorded run (a content test's, replayed) in the timeline at `tick`, stopping
-    /// the running scene, and brings the preview tab forward.
-    pub fn show_recorded(&mut self, history: History, tick: u64) {
+    /// the running scene, and brings the preview tab forward. The scene and seed are picked,
+    /// so the toolbar says what is shown (a restart runs them without the test's mocks).
+    pub fn show_recorded(&mut self, history: History, tick: u64, scene: String, seed: u64) {
         self.stop();
+        self.scene = Some(scene);
+        self.seed = seed;
         self.history = history;
         self.viewing = Some(tick);
         self.timeline_scroll = true;

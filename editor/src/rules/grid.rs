@@ -320,15 +320,7 @@ pub(super) fn header(ui: &mut Ui, t: &mut RuleTable, rect: Rect, offset: f32) {
 /// A row whose rule no content test fired: hatched in the warning colour behind its cells.
 fn mark_unreached(painter: &egui::Painter, rect: Rect) {
     let stroke = Stroke::new(1.0, theme::WARNING.gamma_multiply(0.25));
-    let clip = painter.with_clip_rect(rect.intersect(painter.clip_rect()));
-    let mut x = rect.left() - rect.height();
-    while x < rect.right() {
-        clip.line_segment(
-            [pos2(x, rect.bottom()), pos2(x + rect.height(), rect.top())],
-            stroke,
-        );
-        x += 10.0;
-    }
+    theme::hatch(painter, rect, stroke, 10.0);
 }
 
 /// What the row drag carries: the row being moved.
