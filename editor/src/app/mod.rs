@@ -275,6 +275,10 @@ impl EditorApp {
                 s.names_at = None;
             }
             s.preview.poll(&ctx, &s.analysis);
+            if let Some(run) = s.tests.poll(&ctx) {
+                s.preview
+                    .show_recorded(run.history, run.tick, run.scene, run.seed);
+            }
             if let Some(wait) = s.analysis.wake_in() {
                 ctx.request_repaint_after(wait);
             }
@@ -663,13 +667,14 @@ impl EditorApp {
             .fill(theme::PANEL)
             .inner_margin(Margin::symmetric(10, 8));
         let stale = s.analysis.is_stale();
-        // The bottom dock: problems, or the live preview (each keeps its own height).
+        // The bottom dock: problems, the preview, translations or tests (each keeps its height).
         let preview = s.preview.tab == crate::preview::DockTab::Preview;
         let tall = s.preview.tab != crate::preview::DockTab::Problems;
         let id = match s.preview.tab {
             crate::preview::DockTab::Problems => "diagnostics",
             crate::preview::DockTab::Preview => "preview",
             crate::preview::DockTab::Localisation => "localisation",
+            crate::preview::DockTab::Tests => "tests",
         };
         Panel::bottom(id)
             .frame(bottom)
@@ -683,6 +688,8 @@ impl EditorApp {
                 if s.preview.tab == crate::preview::DockTab::Localisation {
                     let report = s.analysis.current.as_ref();
                     s.preview.localisation.show(ui, report);
+                } else if s.preview.tab == crate::preview::DockTab::Tests {
+                    s.tests.ui(ui, s.analysis.current.as_ref());
                 } else if preview {
                     s.preview.ui(ui, &s.analysis, actions);
                 } else {
@@ -827,12 +834,14 @@ impl EditorApp {
         let Some(m) = d.state.machine() else { return };
         let live = s.preview.live(&m.name);
         let breakpoints = s.preview.breakpoints_in(&m.name);
+        let unreached = s.tests.unreached_states(&m.name);
         let cx = GraphCx {
             names: &s.names,
             diagnostics,
             lines: &s.lines,
             live: live.as_ref(),
             breakpoints: &breakpoints,
+            unreached: &unreached,
         };
         let out = s.graph.show(ui, doc, m, &d.state.layout, &cx);
         if !out.ops.is_empty() {
@@ -883,6 +892,7 @@ impl EditorApp {
                         .find(|(_, f)| f.name == d.state.path)
                         .map(|(id, _)| id),
                     module: Some(&c.module),
+                    tests: Some(&s.tests),
                 })
             });
             let cx = PanelCx {

@@ -126,6 +126,9 @@ pub struct GraphCx<'a> {
     pub live: Option<&'a LiveMachine>,
     /// States of this machine with a breakpoint (drawn with a red dot).
     pub breakpoints: &'a [String],
+    /// States no content test run entered (the Tests panel's coverage): drawn dimmed and
+    /// hatched. Empty until tests have run.
+    pub unreached: &'a [String],
 }
 
 /// What happened in the graph this frame.
@@ -715,6 +718,7 @@ impl GraphView {
                 lines: &HashMap::new(),
                 live: None,
                 breakpoints: &[],
+                unreached: &[],
             };
             let selection = BTreeSet::new();
             let marks = Marks::default();
@@ -796,7 +800,34 @@ fn live_color(live: &LiveMachine) -> Color32 {
     }
 }
 
+/// The badge of a state no content test reached.
+pub const NEVER_REACHED: &str = "NEVER REACHED";
+
+/// How much of its fill a state no test reached keeps (the hatching shows through the rest).
+const UNREACHED_FILL: f32 = 0.45;
+
 impl Viewer<'_> {
+    /// Behind each state no content test reached: diagonal hatching, seen through its dimmed
+    /// fill.
+    fn hatch_unreached(&self, painter: &egui::Painter, snarl: &Snarl<GNode>) {
+        if self.cx.unreached.is_empty() {
+            return;
+        }
+        let stroke = Stroke::new(1.0, theme::TEXT_WEAK.gamma_multiply(0.6));
+        for (id, node) in snarl.nodes_ids_data() {
+            let GNode::State(i) = node.value else {
+                continue;
+            };
+            let (Some(s), Some(rect)) = (self.m.states.get(i), self.rects.get(&id)) else {
+                continue;
+            };
+            if !self.cx.unreached.contains(&s.name) {
+                continue;
+            }
+            theme::hatch(painter, *rect, stroke, 8.0);
+        }
+    }
+
     /// Behind each active state: a glow, and above it the agents in it (the preview's).
     fn draw_live(&self, live: &LiveMachine, painter: &egui::Painter, snarl: &Snarl<GNode>) {
         let color = live_color(live);
@@ -1059,6 +1090,10 @@ impl SnarlViewer<GNode> for Viewer<'_> {
                 if let Some((sev, _)) = self.marks.states.get(&s.name) {
                     frame.stroke = Stroke::new(1.8, theme::severity_color(*sev));
                 }
+                if self.cx.unreached.contains(&s.name) {
+                    frame.fill = frame.fill.gamma_multiply(UNREACHED_FILL);
+                    frame.stroke = Stroke::new(1.2, theme::TEXT_WEAK);
+                }
                 if let Some(live) = self.cx.live
                     && !live.agents_in(&s.name).is_empty()
                 {
@@ -1108,6 +1143,14 @@ impl SnarlViewer<GNode> for Viewer<'_> {
                     self.on_state_label(&r, s, look);
                     if let Some((badge, color)) = look.badge() {
                         ui.label(RichText::new(badge).size(9.5).strong().color(color));
+                    }
+                    if self.cx.unreached.contains(&s.name) {
+                        ui.label(
+                            RichText::new(NEVER_REACHED)
+                                .size(9.5)
+                                .color(theme::TEXT_WEAK),
+                        )
+                        .on_hover_text("No content test run entered this state (Tests tab)");
                     }
                 });
             }
@@ -1460,6 +1503,7 @@ impl SnarlViewer<GNode> for Viewer<'_> {
         if let Some(live) = self.cx.live {
             self.draw_live(live, painter, _snarl);
         }
+        self.hatch_unreached(painter, _snarl);
         // Wires snarl does not draw because one end is out of view (culled for speed).
         let stroke = Stroke::new(2.0, theme::EDGE);
         for &(from, to) in self.stubs {

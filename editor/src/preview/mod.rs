@@ -56,6 +56,8 @@ pub enum DockTab {
     Preview,
     /// Lines × locales (`crate::localisation`).
     Localisation,
+    /// The project's content tests ([`crate::tests_panel`]).
+    Tests,
 }
 
 /// What the middle pane shows.
@@ -399,6 +401,23 @@ impl Preview {
         }
     }
 
+    /// Shows a recorded run (a content test's, replayed) in the timeline at `tick`, stopping
+    /// the running scene, and brings the preview tab forward. The scene and seed are picked,
+    /// so the toolbar says what is shown (a restart runs them without the test's mocks).
+    pub fn show_recorded(&mut self, history: History, tick: u64, scene: String, seed: u64) {
+        self.stop();
+        self.scene = Some(scene);
+        self.seed = seed;
+        self.history = history;
+        self.viewing = Some(tick);
+        self.timeline_scroll = true;
+        self.followed.clear();
+        self.last_reload = None;
+        self.error = None;
+        self.trace_file = None;
+        self.tab = DockTab::Preview;
+    }
+
     /// Stops the running scene (its history stays to look at).
     pub fn stop(&mut self) {
         self.run = None;
@@ -705,6 +724,13 @@ impl Preview {
                 .clicked()
             {
                 self.tab = DockTab::Localisation;
+            if tab_button(ui, self.tab == DockTab::Tests, "Tests")
+                .on_hover_text(
+                    "Run the project's content tests (*.test.ron) and see what no run reaches",
+                )
+                .clicked()
+            {
+                self.tab = DockTab::Tests;
             }
             if self.is_playing() {
                 // A scene is running, even while the problems are shown.
