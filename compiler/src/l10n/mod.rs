@@ -15,15 +15,17 @@
 
 mod check;
 pub mod exchange;
+mod hmm;
 mod table;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::{Handle, Modifier, Module, SentenceState, State};
 use crate::source::{SourceMap, Span};
+use ensemble_runtime::hpmm::Model;
 use ensemble_runtime::locale::{
     LineDef, LineIndex, LocaleDef, StringTable, Translation, WrittenDef,
 };
-use ensemble_runtime::program::StateId;
+use ensemble_runtime::program::{NameId, StateId};
 use ensemble_runtime::speech::Part;
 use ensemble_runtime::stdlib;
 use std::collections::{BTreeMap, HashMap};
@@ -43,6 +45,12 @@ pub enum LineKind {
     Candidate,
     /// A sentence state translated as one line, whichever candidate is spoken.
     Sentence,
+    /// One utterance variant of an HMM action.
+    Reply,
+    /// One variant of a named HMM output template.
+    Template,
+    /// A property value of an HMM concept, said where a template reads it.
+    Value,
 }
 
 impl LineKind {
@@ -53,6 +61,9 @@ impl LineKind {
             LineKind::Salutation => "salutation",
             LineKind::Candidate => "candidate",
             LineKind::Sentence => "sentence",
+            LineKind::Reply => "reply",
+            LineKind::Template => "template",
+            LineKind::Value => "value",
         }
     }
 
@@ -68,6 +79,12 @@ enum Owner {
     State(Handle<State>),
     /// Candidates (indices into the sentence state's) that speak this line.
     Sentence(Handle<SentenceState>, Vec<usize>),
+    /// One of an action's utterance variants (its lines come in variant order).
+    Action(Handle<crate::ir::hpmm::Action>),
+    /// One of a named template's variants (in variant order).
+    Template(Handle<crate::ir::hpmm::Template>),
+    /// One of a concept's properties (in property order).
+    Concept(Handle<crate::ir::hpmm::Concept>),
 }
 
 /// A line a player can see or hear, with what a translator needs to know about it.
@@ -92,6 +109,17 @@ pub struct Line {
     /// Whether the designer pinned its id.
     pub pinned: bool,
     owner: Owner,
+}
+
+impl Line {
+    /// The slots a text (this line's translation) uses, as [`Line::slots`] names them; an
+    /// HMM template's translation that does not parse is an error.
+    pub fn slots_in(&self, text: &str) -> Result<Vec<String>, String> {
+        match self.kind {
+            LineKind::Reply | LineKind::Template => hmm::slots(text, self.span),
+            _ => Ok(slots_of(text)),
+        }
+    }
 }
 
 /// Splits a written line into its pinned id (`{#greet} Welcome!`) and its text.
@@ -315,6 +343,7 @@ pub fn lines(module: &Module, diags: &mut Diagnostics) -> Vec<Line> {
             });
         }
     }
+    hmm::lines(module, &mut out);
     report_duplicates(&out, diags);
     out
 }
@@ -393,8 +422,13 @@ fn parts(text: &str, slots: &[String]) -> Vec<Part> {
 
 /// The program's string section: every line, the lines of each speaking state, the line of
 /// each sentence candidate, and each table's translations (a slot-mismatched one is an error
-/// and never gets here).
-pub fn lower(module: &Module, state_ids: &HashMap<Handle<State>, StateId>) -> StringTable {
+/// and never gets here). Gives the HMM model's actions, templates and concepts their lines.
+pub fn lower(
+    module: &Module,
+    state_ids: &HashMap<Handle<State>, StateId>,
+    hpmm: &mut Model,
+    intern: &mut dyn FnMut(&str) -> NameId,
+) -> StringTable {
     let lines = lines(module, &mut Diagnostics::default());
     let mut table = StringTable {
         lines: lines
@@ -421,6 +455,10 @@ pub fn lower(module: &Module, state_ids: &HashMap<Handle<State>, StateId>) -> St
                     by_candidate.insert((h.index(), *k), index);
                 }
             }
+            // Lines come in variant order, so pushing keeps them parallel to the variants.
+            Owner::Action(h) => hpmm.actions[h.index()].lines.push(index),
+            Owner::Template(h) => hpmm.templates[h.index()].lines.push(index),
+            Owner::Concept(h) => hpmm.concepts[h.index()].lines.push(index),
         }
     }
     table.written = written
@@ -455,7 +493,12 @@ pub fn lower(module: &Module, state_ids: &HashMap<Handle<State>, StateId>) -> St
                 continue;
             }
             let line = &lines[i];
-            translated[i] = if line.kind.is_generated() {
+            translated[i] = if matches!(line.kind, LineKind::Reply | LineKind::Template) {
+                match hmm::translation(module, &entry.text, intern) {
+                    Some(chunks) => Translation::Chunks(chunks),
+                    None => continue,
+                }
+            } else if line.kind.is_generated() {
                 let Owner::Sentence(h, _) = &line.owner else {
                     continue;
                 };

@@ -51,6 +51,7 @@ impl Builder {
             say: vec![vec![Chunk::Text(say.to_string())]],
             bind: vec![],
             copy_belief: vec![],
+            lines: vec![],
         });
         ActionId(self.m.actions.len() as u32 - 1)
     }
@@ -783,6 +784,7 @@ fn templates_are_seeded_and_read_variables() {
             (id_prop, "two gold".into()),
         ],
         relations: vec![],
+        lines: vec![],
     });
     let choice = Chunk::Choice(
         ["hello", "greetings", "well met", "hail", "evening"]
@@ -956,6 +958,7 @@ fn seeded_greeting() -> Arc<Program> {
         words: vec![],
         properties: vec![],
         relations: vec![],
+        lines: vec![],
     });
     let action = &mut b.m.actions[0];
     action.say = vec![vec![Chunk::Choice(
