@@ -660,3 +660,45 @@ fn a_conversation_switches_locale_while_running_and_names_its_lines() {
     chat.set_locale(None).unwrap();
     assert_eq!(chat.agent().locale(), None);
 }
+
+#[test]
+fn a_renamed_state_keeps_the_translations_of_its_pinned_lines_only() {
+    let (_dir, project) = airport_copy();
+    let machine = project.join("machines/SellTicket.machine.ron");
+    let text = std::fs::read_to_string(&machine).unwrap();
+    // Pin the first line, then rename the state (its name and the transition into it).
+    let text = text
+        .replace("modifier: \"OK.|Sure.\"", "modifier: \"{#ok} OK.|Sure.\"")
+        .replace("\"Okay1\"", "\"Agree\"");
+    std::fs::write(&machine, text).unwrap();
+    let table = project.join("strings/fr.strings.ron");
+    let t = std::fs::read_to_string(&table).unwrap();
+    std::fs::write(
+        &table,
+        t.replace("id: \"SellTicket/Okay1/1\"", "id: \"ok\""),
+    )
+    .unwrap();
+    let (code, ds) = check(s(&project));
+    assert_eq!(code, 0, "{ds:?}");
+    // The pinned line kept its id and its text: its translation is neither stale nor missing.
+    assert!(with_code(&ds, "stale-translation").is_empty(), "{ds:?}");
+    // The unpinned one moved to `SellTicket/Agree/2`: its entry is orphaned, the line missing.
+    let unknown = with_code(&ds, "unknown-line");
+    assert_eq!(unknown.len(), 1, "{ds:?}");
+    assert!(
+        unknown[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`SellTicket/Okay1/2`"),
+        "{unknown:?}"
+    );
+    let missing = with_code(&ds, "missing-translation");
+    assert_eq!(missing.len(), 1, "{ds:?}");
+    let message = missing[0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("`SellTicket/Agree/2`") && !message.contains("`ok`"),
+        "{message}"
+    );
+    let fr = says(s(&project), "ticket-counter", &["--locale", "fr"]);
+    assert!(fr.iter().any(|l| l == "D'accord."), "{fr:?}");
+}

@@ -122,6 +122,59 @@ impl Line {
     }
 }
 
+/// What a rename renames, for [`rekeyed`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Renamed<'a> {
+    /// A machine: its states' lines are `Machine/State[/N]`.
+    Machine,
+    /// A state of `machine`: its lines are `machine/State[/N]`.
+    State { machine: &'a str },
+    /// An HMM action: `action/N`.
+    Action,
+    /// An HMM template: `@template/N`.
+    Template,
+    /// An HMM concept: `concept.property`.
+    Concept,
+}
+
+/// The id a translation keyed `id` moves to when `old` is renamed `new` (its line's path-based
+/// id follows the name), or `None` when the rename does not move it. A table rewritten this way
+/// keeps every translation with its line; pinned ids never move.
+pub fn rekeyed(id: &str, what: Renamed<'_>, old: &str, new: &str) -> Option<String> {
+    let numbered = |rest: &str| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit());
+    match what {
+        Renamed::Machine => {
+            let rest = id.strip_prefix(old)?.strip_prefix('/')?;
+            // `State` or `State/N`.
+            let ok = match rest.split_once('/') {
+                None => !rest.is_empty(),
+                Some((state, n)) => !state.is_empty() && numbered(n),
+            };
+            ok.then(|| format!("{new}/{rest}"))
+        }
+        Renamed::State { machine } => {
+            let rest = id
+                .strip_prefix(machine)?
+                .strip_prefix('/')?
+                .strip_prefix(old)?;
+            let ok = rest.is_empty() || rest.strip_prefix('/').is_some_and(numbered);
+            ok.then(|| format!("{machine}/{new}{rest}"))
+        }
+        Renamed::Action => {
+            let n = id.strip_prefix(old)?.strip_prefix('/')?;
+            numbered(n).then(|| format!("{new}/{n}"))
+        }
+        Renamed::Template => {
+            let n = id.strip_prefix('@')?.strip_prefix(old)?.strip_prefix('/')?;
+            numbered(n).then(|| format!("@{new}/{n}"))
+        }
+        Renamed::Concept => {
+            let property = id.strip_prefix(old)?.strip_prefix('.')?;
+            (!property.is_empty()).then(|| format!("{new}.{property}"))
+        }
+    }
+}
+
 /// Splits a written line into its pinned id (`{#greet} Welcome!`) and its text.
 pub fn split_pin(line: &str) -> (Option<&str>, &str) {
     let trimmed = line.trim_start();
@@ -530,6 +583,53 @@ mod tests {
         assert_eq!(split_pin("Welcome!"), (None, "Welcome!"));
         assert_eq!(without_pins("{#a} OK.|Sure.|{#b}Fine."), "OK.|Sure.|Fine.");
         assert_eq!(without_pins("OK.|Sure."), "OK.|Sure.");
+    }
+
+    #[test]
+    fn renames_move_exactly_the_ids_that_follow_the_name() {
+        let m = Renamed::Machine;
+        assert_eq!(
+            rekeyed("SellTicket/Okay1/2", m, "SellTicket", "Sell").as_deref(),
+            Some("Sell/Okay1/2")
+        );
+        assert_eq!(
+            rekeyed("SellTicket/Ask", m, "SellTicket", "Sell").as_deref(),
+            Some("Sell/Ask")
+        );
+        assert_eq!(rekeyed("SellTickets/Ask", m, "SellTicket", "Sell"), None);
+        assert_eq!(rekeyed("SellTicket/a/b", m, "SellTicket", "Sell"), None);
+        let s = Renamed::State {
+            machine: "SellTicket",
+        };
+        assert_eq!(
+            rekeyed("SellTicket/Okay1/2", s, "Okay1", "Fine").as_deref(),
+            Some("SellTicket/Fine/2")
+        );
+        assert_eq!(
+            rekeyed("SellTicket/Okay1", s, "Okay1", "Fine").as_deref(),
+            Some("SellTicket/Fine")
+        );
+        assert_eq!(rekeyed("SellTicket/Okay10", s, "Okay1", "Fine"), None);
+        assert_eq!(
+            rekeyed("greet/1", Renamed::Action, "greet", "hail").as_deref(),
+            Some("hail/1")
+        );
+        assert_eq!(
+            rekeyed("greeting/1", Renamed::Action, "greet", "hail"),
+            None
+        );
+        assert_eq!(
+            rekeyed("@hedge/3", Renamed::Template, "hedge", "um").as_deref(),
+            Some("@um/3")
+        );
+        assert_eq!(
+            rekeyed("sword.price", Renamed::Concept, "sword", "blade").as_deref(),
+            Some("blade.price")
+        );
+        assert_eq!(
+            rekeyed("swords.price", Renamed::Concept, "sword", "blade"),
+            None
+        );
     }
 
     #[test]
