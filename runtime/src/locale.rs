@@ -213,6 +213,18 @@ impl StringTable {
     }
 }
 
+/// Splits a written line into its pinned id (`{#greet} Welcome!`) and its text: a designer
+/// pins a line's id by starting it so (docs/formats/strings.md); the pin is never said.
+pub fn split_pin(line: &str) -> (Option<&str>, &str) {
+    let trimmed = line.trim_start();
+    if let Some(rest) = trimmed.strip_prefix("{#")
+        && let Some(end) = rest.find('}')
+    {
+        return (Some(rest[..end].trim()), rest[end + 1..].trim_start());
+    }
+    (None, line)
+}
+
 /// The pseudo-locale's version of `text`: accented letters, about a third longer, bracketed,
 /// with every `{Slot}` kept as written so that slot filling still works.
 pub fn pseudo(text: &str) -> String {

@@ -866,7 +866,7 @@ fn lower_actions(module: &mut Module, f: &Files, n: &Names, diags: &mut Diagnost
                 let span = loc.span(&[base[0], base[1], Seg::Field(field), Seg::Index(k)]);
                 // A pinned line id (`{#id} ...`) names the line; it is not said.
                 chunks.push(parse_template(
-                    crate::l10n::split_pin(v).1,
+                    ensemble_runtime::locale::split_pin(v).1,
                     span,
                     context,
                     diags,

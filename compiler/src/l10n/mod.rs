@@ -175,16 +175,9 @@ pub fn rekeyed(id: &str, what: Renamed<'_>, old: &str, new: &str) -> Option<Stri
     }
 }
 
-/// Splits a written line into its pinned id (`{#greet} Welcome!`) and its text.
-pub fn split_pin(line: &str) -> (Option<&str>, &str) {
-    let trimmed = line.trim_start();
-    if let Some(rest) = trimmed.strip_prefix("{#")
-        && let Some(end) = rest.find('}')
-    {
-        return (Some(rest[..end].trim()), rest[end + 1..].trim_start());
-    }
-    (None, line)
-}
+// Defined with the runtime's line ids so that every stage (HMM templates too) strips pins
+// without importing this module.
+pub use ensemble_runtime::locale::split_pin;
 
 /// The text of a `Say`/`OneOff` modifier without its pinned ids, as the runtime speaks it.
 pub fn without_pins(text: &str) -> std::borrow::Cow<'_, str> {
