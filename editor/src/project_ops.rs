@@ -10,6 +10,7 @@ use ensemble_compiler::front::ron::any::{AnyAsset, FileKind};
 use ensemble_compiler::front::ron::print::Comments;
 use ensemble_compiler::front::ron::*;
 use ensemble_compiler::hpmm::assets as hpmm;
+use ensemble_compiler::l10n::Renamed;
 use ensemble_compiler::plan::assets as plan;
 use ensemble_compiler::script::source::ScriptAsset;
 use ensemble_runtime::program::{ModifierKind, ParamKind};
@@ -465,6 +466,10 @@ pub fn rename_machine(
             }
             // Content tests that name the machine follow it.
             Some(AnyAsset::Test(tests)) => changed = tests.rename_machine(&old, new),
+            // The machine's lines are keyed by its name: their translations move with them.
+            Some(AnyAsset::Strings(table)) => {
+                changed = crate::localisation::rekey(table, Renamed::Machine, &old, new);
+            }
             _ => {}
         }
         if changed {
@@ -509,8 +514,8 @@ mod tests {
         let changes = rename_machine(&mut p, doc, "SellTickets", &names()).unwrap();
         assert_eq!(
             changes.len(),
-            3,
-            "the machine, StandSellTicket and ticket-counter.test.ron"
+            4,
+            "the machine, StandSellTicket, ticket-counter.test.ron and the French table (its lines' ids)"
         );
         assert_eq!(p.docs[doc].state.path, "machines/SellTickets.machine.ron");
         let stand = p.machine_doc("StandSellTicket").unwrap();

@@ -217,10 +217,10 @@ pub fn emit_with_nav(
     let verify =
         |e: LoadError| format!("internal compiler error: the emitted program does not verify: {e}");
     let speech = super::speech::lower(module, &mut |s| names.intern(s));
-    let hpmm = crate::hpmm::back::emit(module, &mut |s| names.intern(s))?;
+    let mut hpmm = crate::hpmm::back::emit(module, &mut |s| names.intern(s))?;
     let planning = super::plan::lower(module, &mut |s| names.intern(s));
     let nav = super::nav::emit(module, nav_data, &mut |s| names.intern(s))?;
-    let strings = crate::l10n::lower(module, &state_ids);
+    let strings = crate::l10n::lower(module, &state_ids, &mut hpmm, &mut |s| names.intern(s));
     let program = Program::new(
         names.names,
         library,
@@ -232,11 +232,10 @@ pub fn emit_with_nav(
     )
     .and_then(|p| p.with_interactions(scripts, smart_locations, scene_events))
     .and_then(|p| p.with_speech(speech))
-    .and_then(|p| p.with_hpmm(hpmm))
     .and_then(|p| p.with_planning(planning))
     .and_then(|p| p.with_nav(nav))
     .and_then(|p| p.with_params(params))
-    .and_then(|p| p.with_strings(strings))
+    .and_then(|p| p.with_hpmm_and_strings(hpmm, strings))
     .map_err(verify)?;
     debug.program_checksum = program.checksum();
     Ok((program, debug))

@@ -724,6 +724,7 @@ impl Preview {
                 .clicked()
             {
                 self.tab = DockTab::Localisation;
+            }
             if tab_button(ui, self.tab == DockTab::Tests, "Tests")
                 .on_hover_text(
                     "Run the project's content tests (*.test.ron) and see what no run reaches",

@@ -5,6 +5,7 @@ use super::agent::{Input, SocialAgent};
 use super::chat::ChatScene;
 use super::compose::{self, StateBased};
 use super::model::*;
+use crate::locale::Locale;
 use crate::program::{NameId, Program};
 use proptest::prelude::*;
 use std::sync::Arc;
@@ -51,6 +52,7 @@ impl Builder {
             say: vec![vec![Chunk::Text(say.to_string())]],
             bind: vec![],
             copy_belief: vec![],
+            lines: vec![],
         });
         ActionId(self.m.actions.len() as u32 - 1)
     }
@@ -783,6 +785,7 @@ fn templates_are_seeded_and_read_variables() {
             (id_prop, "two gold".into()),
         ],
         relations: vec![],
+        lines: vec![],
     });
     let choice = Chunk::Choice(
         ["hello", "greetings", "well met", "hail", "evening"]
@@ -834,6 +837,7 @@ fn a_wording_with_an_empty_slot_falls_back_to_one_without() {
         words: vec![],
         properties: vec![],
         relations: vec![],
+        lines: vec![],
     });
     let var = |property| Chunk::Var {
         variable: VariableId(0),
@@ -849,7 +853,8 @@ fn a_wording_with_an_empty_slot_falls_back_to_one_without() {
     let say = |bound: Option<ConceptId>, seed| {
         let bindings = vec![bound];
         let say = &program.hpmm.actions[0].say;
-        super::output::render(&program, say, &bindings, &mut crate::rng::Rng::new(seed, 0))
+        let mut rng = crate::rng::Rng::new(seed, 0);
+        super::output::render(&program, say, &[], &bindings, &mut rng, Locale::Source).text
     };
     for seed in 0..20 {
         // Unbound: both slotted wordings have holes; the plain one is said.
@@ -997,6 +1002,7 @@ fn seeded_greeting() -> Arc<Program> {
         words: vec![],
         properties: vec![],
         relations: vec![],
+        lines: vec![],
     });
     let action = &mut b.m.actions[0];
     action.say = vec![vec![Chunk::Choice(

@@ -18,7 +18,7 @@ pub mod debug;
 mod location;
 pub mod nav;
 mod params;
-mod verify;
+pub(crate) mod verify;
 
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -420,6 +420,21 @@ impl Program {
 
     /// The same program with a string section (line ids and translations), verified again.
     pub fn with_strings(mut self, strings: crate::locale::StringTable) -> Result<Self, LoadError> {
+        self.strings = strings;
+        verify::verify(&self).map_err(LoadError::Invalid)?;
+        Ok(self)
+    }
+
+    /// The same program with an HPMM section and a string section together, verified again:
+    /// the compiler's back end adds them at once because each refers to the other (actions,
+    /// templates and concepts name their lines; translated templates name variables and
+    /// templates).
+    pub fn with_hpmm_and_strings(
+        mut self,
+        hpmm: crate::hpmm::Model,
+        strings: crate::locale::StringTable,
+    ) -> Result<Self, LoadError> {
+        self.hpmm = hpmm;
         self.strings = strings;
         verify::verify(&self).map_err(LoadError::Invalid)?;
         Ok(self)
