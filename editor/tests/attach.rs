@@ -242,6 +242,9 @@ fn the_attached_games_map_and_variables_show_a_set_variable_is_sent_and_detach_l
             .is_some_and(|s| s.agent("buyer1").is_some_and(|a| a.at.is_some()))
     });
     assert_eq!(preview(&h).no_map(), None);
+    // The game keeps its own seed; leaving it is Detach (Restart and Stop would not clear
+    // the breakpoints or resume it).
+    assert!(h.query_by_label("↻ Restart").is_none() && h.query_by_label("⏹").is_none());
     let world = preview(&h).history.latest().unwrap().world.clone();
     assert!(world.locations.iter().any(|(n, _)| &**n == "Entrance"));
     // The agent pane: buyer1's variables, from the game; typing one sends `set`.
@@ -292,6 +295,7 @@ fn the_attached_games_map_and_variables_show_a_set_variable_is_sent_and_detach_l
     assert!(preview(&h).is_running(), "back to the simulation");
     // The scene picked in the toolbar, its own simulation.
     assert_eq!(preview(&h).running_scene(), preview(&h).scene.as_deref());
+    h.get_by_label("↻ Restart");
     let game = game_hello(&address);
     assert!(!game.paused && game.breakpoints.is_empty(), "{game:?}");
 }

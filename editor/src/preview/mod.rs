@@ -1171,23 +1171,27 @@ impl Preview {
                 })
                 .response
                 .on_hover_text("Speed: scene seconds per second");
-            ui.label(RichText::new("seed").color(theme::TEXT_WEAK));
-            ui.add(egui::DragValue::new(&mut self.seed).speed(0.2))
-                .on_hover_text("The scene's random seed: the same seed gives the same run");
-            if ui
-                .add_enabled(self.scene.is_some(), egui::Button::new("↻ Restart"))
-                .on_hover_text("Start the scene again from tick 0 with this seed")
-                .clicked()
-            {
-                let play = self.is_playing() || !self.is_running();
-                self.start(analysis, play);
-            }
-            if ui
-                .add_enabled(self.run.is_some(), egui::Button::new("⏹"))
-                .on_hover_text("Stop the scene (its history stays to look at)")
-                .clicked()
-            {
-                self.stop();
+            // An attached game has its own seed and clock; leaving it is Detach, which clears
+            // the editor's breakpoints and resumes it (stopping or restarting here would not).
+            if !self.is_attached() {
+                ui.label(RichText::new("seed").color(theme::TEXT_WEAK));
+                ui.add(egui::DragValue::new(&mut self.seed).speed(0.2))
+                    .on_hover_text("The scene's random seed: the same seed gives the same run");
+                if ui
+                    .add_enabled(self.scene.is_some(), egui::Button::new("↻ Restart"))
+                    .on_hover_text("Start the scene again from tick 0 with this seed")
+                    .clicked()
+                {
+                    let play = self.is_playing() || !self.is_running();
+                    self.start(analysis, play);
+                }
+                if ui
+                    .add_enabled(self.run.is_some(), egui::Button::new("⏹"))
+                    .on_hover_text("Stop the scene (its history stays to look at)")
+                    .clicked()
+                {
+                    self.stop();
+                }
             }
             ui.separator();
             ui.add(
@@ -1226,10 +1230,10 @@ impl Preview {
             }
             ui.separator();
             if let Some(s) = self.history.latest() {
-                let seed = self
-                    .run
-                    .as_ref()
-                    .map_or(String::new(), |r| format!("  ·  seed {}", r.seed));
+                let seed = match &self.run {
+                    Some(r) if !r.attached => format!("  ·  seed {}", r.seed),
+                    _ => String::new(),
+                };
                 ui.label(
                     RichText::new(format!("tick {}  ·  {:.1} s{seed}", s.tick, s.time))
                         .monospace()
