@@ -296,6 +296,50 @@ mod tests {
         assert_eq!(h.event_total(), 6);
     }
 
+    #[test]
+    fn a_games_snapshot_gives_positions_and_one_blackboard_per_script_instance() {
+        use ensemble_runtime::inspect::protocol::{ActiveState as State, ScriptFacts};
+        let agent = |name: &str, role: &str, facts: &[&str], at| AgentSnapshot {
+            name: name.into(),
+            states: vec![State {
+                machine: "Shop".into(),
+                state: "Serve".into(),
+            }],
+            scripts: vec![ScriptFacts {
+                script: "baker".into(),
+                location: "bakery".into(),
+                role: role.into(),
+                facts: facts.iter().map(|f| f.to_string()).collect(),
+            }],
+            position: at,
+            ..AgentSnapshot::default()
+        };
+        let facts = ["stocked", "counter(counter)"];
+        let mut scene = TracedScene::new("market", 0.0);
+        scene.take_snapshot(&[
+            agent("baker", "keeper", &facts, Some([1.0, 2.0])),
+            agent("till", "till", &facts, None),
+        ]);
+        let (first, _) = scene.snapshot(10, 0.3);
+        assert_eq!(first.agent("baker").unwrap().at, Some([1.0, 2.0]));
+        assert_eq!(first.agent("till").unwrap().at, None);
+        assert_eq!(&*first.agent("till").unwrap().states[0].state, "Serve");
+        let [board] = &*first.boards else {
+            panic!("one instance: {:?}", first.boards)
+        };
+        assert_eq!((&*board.location, &*board.script), ("bakery", "baker"));
+        let roles: Vec<_> = board.participants.iter().map(|p| &*p.role).collect();
+        assert_eq!(roles, ["keeper", "till"]);
+        assert_eq!(&*board.facts, ["counter(counter)", "stocked"]);
+        // The same facts again keep their list (nothing is marked new); a change does not.
+        scene.take_snapshot(&[agent("baker", "keeper", &facts, Some([1.5, 2.0]))]);
+        let (again, _) = scene.snapshot(11, 0.33);
+        assert!(Arc::ptr_eq(&again.boards[0].facts, &board.facts));
+        scene.take_snapshot(&[agent("baker", "keeper", &["stocked"], None)]);
+        let (changed, _) = scene.snapshot(12, 0.4);
+        assert_eq!(&*changed.boards[0].facts, ["stocked"]);
+    }
+
     fn refusal(text: &str) -> String {
         read_trace("t", text).err().expect("the trace is refused")
     }
