@@ -69,7 +69,8 @@ pub struct PlanArgs {
     /// Stop after this many seconds (A*/GBFS).
     #[arg(long)]
     pub time_limit: Option<f64>,
-    /// Stop A*/GBFS before the search holds more than this many MiB (default 2048).
+    /// Stop grounding a PDDL task, and A*/GBFS, before either holds more than this many MiB
+    /// (default 2048).
     #[arg(long)]
     pub memory_limit: Option<u64>,
     /// MinMin lookahead horizon.
@@ -107,6 +108,14 @@ fn heuristic(args: &PlanArgs, default: Heuristic) -> Heuristic {
     }
 }
 
+/// `--memory-limit` in bytes, or the search's default.
+fn memory_limit(args: &PlanArgs) -> u64 {
+    args.memory_limit
+        .map_or(search::DEFAULT_MEMORY_LIMIT, |mib| {
+            mib.saturating_mul(1 << 20)
+        })
+}
+
 /// `time_left`: what `--time-limit` leaves after reading and grounding (one budget for both).
 fn solve(
     task: &Task,
@@ -118,7 +127,7 @@ fn solve(
     let limits = Limits {
         max_expansions: args.max_expansions,
         max_time: time_left,
-        max_memory: args.memory_limit.map(|mib| mib.saturating_mul(1 << 20)),
+        max_memory: Some(memory_limit(args)),
     };
     match kind {
         SearchKind::Graph => {
@@ -254,6 +263,8 @@ fn ground(
                 .map(|t| {
                     std::time::Instant::now() + std::time::Duration::from_secs_f64(t.min(1e9))
                 }),
+            // `--memory-limit` too: grounding alone can take gigabytes.
+            max_bytes: Some(memory_limit(args)),
             ..Default::default()
         };
         return crate::front::pddl::ground_files_with(sources, &args.domain, problem, &opts, diags)
