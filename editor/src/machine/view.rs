@@ -14,12 +14,12 @@ use super::ops::{self, Clip};
 use super::{From, Op};
 use crate::analysis::Located;
 use crate::asset_panel::ProjectNames;
-use crate::graph::{FIT_PASSES, clickable};
+use crate::graph::edges::{self, Edge, Wires};
+use crate::graph::{Camera, clickable};
 use crate::preview::live::LiveMachine;
 use crate::sidecar::Layout;
 use crate::theme;
 use eframe::egui;
-use egui::emath::TSTransform;
 use egui::{
     Color32, CornerRadius, Margin, Pos2, Rect, RichText, Sense, Stroke, Ui, Vec2, pos2, vec2,
 };
@@ -142,11 +142,6 @@ pub struct GraphOutput {
     pub breakpoint: Option<String>,
 }
 
-enum LookAt {
-    Fit,
-    Node(String),
-}
-
 /// The graph editor's own state; one per editor, following the open machine.
 pub struct GraphView {
     snarl: Snarl<GNode>,
@@ -161,7 +156,7 @@ pub struct GraphView {
     fit_on_layout: bool,
     pub selection: BTreeSet<String>,
     snarl_selection: Vec<NodeId>,
-    look_at: Option<LookAt>,
+    camera: Camera,
     /// Node rectangles last frame, in graph coordinates.
     rects: HashMap<NodeId, Rect>,
     /// Pin rows last frame: (node, output or `None` for the input) -> y, graph coordinates.
@@ -172,11 +167,7 @@ pub struct GraphView {
     built_visible: Vec<bool>,
     /// Transitions with an end out of view: (state, transition, target), drawn by us.
     culled: Vec<(usize, usize, usize)>,
-    to_screen: egui::emath::TSTransform,
-    /// The canvas on screen last frame.
-    viewport: Rect,
-    /// Fits still to repeat (see [`FIT_PASSES`]).
-    fit_passes: u8,
+    wires: Wires,
     id: egui::Id,
 }
 
@@ -190,15 +181,13 @@ impl Default for GraphView {
             fit_on_layout: false,
             selection: BTreeSet::new(),
             snarl_selection: Vec::new(),
-            look_at: Some(LookAt::Fit),
+            camera: Camera::default(),
             rects: HashMap::new(),
             pins: HashMap::new(),
             drawn: HashMap::new(),
             built_visible: Vec::new(),
             culled: Vec::new(),
-            to_screen: Default::default(),
-            viewport: Rect::NOTHING,
-            fit_passes: FIT_PASSES,
+            wires: Wires::default(),
             id: egui::Id::new("machine-graph"),
         }
     }
@@ -255,12 +244,21 @@ impl GraphView {
     /// Centres the view on the state `name` and selects it.
     pub fn reveal(&mut self, name: &str) {
         self.selection = [name.to_string()].into();
-        self.look_at = Some(LookAt::Node(name.to_string()));
+        self.camera.reveal(name);
     }
 
     pub fn fit(&mut self) {
-        self.look_at = Some(LookAt::Fit);
-        self.fit_passes = FIT_PASSES;
+        self.camera.fit();
+    }
+
+    /// The canvas on screen, as last drawn.
+    pub fn canvas(&self) -> Rect {
+        self.camera.viewport
+    }
+
+    /// The zoom the graph was last drawn at (1 = its own size).
+    pub fn zoom(&self) -> f32 {
+        self.camera.scale()
     }
 
     /// The position a state is drawn at: its layout, else the auto-layout.
@@ -280,7 +278,7 @@ impl GraphView {
             .nodes_ids_data()
             .find(|(_, n)| n.value == GNode::State(i))
             .map(|(id, _)| id)?;
-        self.rects.get(&id).map(|r| self.to_screen * *r)
+        self.rects.get(&id).map(|r| self.camera.to_screen * *r)
     }
 
     fn node_of(&self, name: &str) -> Option<NodeId> {
@@ -297,14 +295,25 @@ impl GraphView {
     pub fn output_pin(&self, state: &str, output: usize) -> Option<Pos2> {
         let id = self.node_of(state)?;
         let (rect, y) = (self.rects.get(&id)?, self.pins.get(&(id, Some(output)))?);
-        Some(self.to_screen * pos2(rect.right(), *y))
+        Some(self.camera.to_screen * pos2(rect.right(), *y))
+    }
+
+    /// The transition `index` of `state` as last drawn, on screen: the points its edge runs
+    /// through, ending at the target's input pin.
+    pub fn edge_route(&self, state: &str, index: usize) -> Option<Vec<Pos2>> {
+        let node = self.node_of(state)?;
+        let route = self.wires.route(OutPinId {
+            node,
+            output: index,
+        })?;
+        Some(route.iter().map(|p| self.camera.to_screen * *p).collect())
     }
 
     /// Where the input pin of `state` was last drawn, on screen.
     pub fn input_pin(&self, state: &str) -> Option<Pos2> {
         let id = self.node_of(state)?;
         let (rect, y) = (self.rects.get(&id)?, self.pins.get(&(id, None))?);
-        Some(self.to_screen * pos2(rect.left(), *y))
+        Some(self.camera.to_screen * pos2(rect.left(), *y))
     }
 
     /// Auto-layout positions of every state of `m`, from the states' estimated sizes.
@@ -372,9 +381,9 @@ impl GraphView {
         Rect::from_min_size(pos2(x, y), size)
     }
 
-    /// The transitions snarl does not draw because an end is out of view, as (from, to) in
-    /// graph coordinates: from the output pin's row, to the input pin.
-    fn stubs(&self, m: &MachineAsset, layout: &Layout) -> Vec<(Pos2, Pos2)> {
+    /// The transitions not in the snarl because an end is out of view, as edges in graph
+    /// coordinates: from the output pin's row, to the input pin.
+    fn stubs(&self, m: &MachineAsset, layout: &Layout, marks: &Marks) -> Vec<Edge> {
         let node = |i: usize| -> Option<NodeId> {
             self.snarl
                 .nodes_ids_data()
@@ -394,7 +403,13 @@ impl GraphView {
                     .and_then(|id| self.pins.get(&(id, None)))
                     .copied()
                     .unwrap_or(to_box.top() + 40.0);
-                (pos2(from_box.right(), from_y), pos2(to_box.left(), to_y))
+                Edge {
+                    from: pos2(from_box.right(), from_y),
+                    to: pos2(to_box.left(), to_y),
+                    source: from_box,
+                    target: to_box,
+                    color: transition_color(m, marks, i, j),
+                }
             })
             .collect()
     }
@@ -402,11 +417,12 @@ impl GraphView {
     /// Which states to put in the snarl this frame: those near the view (with a margin, so
     /// panning never shows a gap). Before the first frame, all.
     fn visible(&self, m: &MachineAsset, layout: &Layout) -> Vec<bool> {
-        if !self.viewport.is_positive() || self.look_at.is_some() {
+        if !self.camera.viewport.is_positive() || self.camera.moving() {
             return vec![true; m.states.len()];
         }
-        let scale = self.to_screen.scaling.max(0.05);
-        let view = (self.to_screen.inverse() * self.viewport).expand(CULL_MARGIN / scale);
+        let scale = self.camera.to_screen.scaling.max(0.05);
+        let view =
+            (self.camera.to_screen.inverse() * self.camera.viewport).expand(CULL_MARGIN / scale);
         (0..m.states.len())
             .map(|i| view.intersects(self.state_box(m, layout, i)))
             .collect()
@@ -414,7 +430,7 @@ impl GraphView {
 
     fn rebuild(&mut self, doc: usize, m: &MachineAsset, visible: Vec<bool>) {
         let same_doc = self.built.as_ref().is_some_and(|(d, _)| *d == doc);
-        if !same_doc && self.look_at.is_none() {
+        if !same_doc && !self.camera.moving() {
             self.fit();
         }
         let changed = self
@@ -561,16 +577,15 @@ impl GraphView {
             }
         }
 
-        let viewport = ui.available_rect_before_wrap();
-        self.viewport = viewport;
-        let stubs = self.stubs(m, layout);
-        if self.look_at.is_some() {
-            // The view moves this frame; draw again at once with the states now in view.
-            ui.ctx().request_repaint();
-        }
+        // When the view moves this frame, it draws again at once with the states now in view.
+        self.camera.begin(ui);
         let marks = Marks::of(cx.diagnostics);
+        let stubs = self.stubs(m, layout, &marks);
         let mut out = GraphOutput::default();
         let mut clicked: Option<String> = None;
+        let pointer = ui
+            .input(|i| i.pointer.latest_pos())
+            .map(|p| self.camera.to_screen.inverse() * p);
         let mut viewer = Viewer {
             m,
             cx,
@@ -580,21 +595,28 @@ impl GraphView {
             clicked: &mut clicked,
             rects: &mut self.rects,
             pins: &mut self.pins,
-            to_screen: &mut self.to_screen,
-            look_at: self.look_at.take(),
-            fit_passes: &mut self.fit_passes,
-            viewport,
+            camera: &mut self.camera,
             layout,
             auto: &self.auto,
             drawn: &self.drawn,
-            stubs: &stubs,
+            wires: &mut self.wires,
+            pointer,
         };
         let widget = SnarlWidget::new().id(self.id).style(crate::graph::style());
-        let response = widget.show(&mut self.snarl, &mut viewer, ui);
-        let again = viewer.look_at.take();
-        if self.look_at.is_none() {
-            self.look_at = again;
-        }
+        widget.show(&mut self.snarl, &mut viewer, ui);
+        let color = |pin: OutPinId| match self.snarl.get_node(pin.node) {
+            Some(GNode::State(i)) => transition_color(m, &marks, *i, pin.output),
+            _ => theme::ACCENT,
+        };
+        self.wires.paint(
+            ui,
+            &self.snarl,
+            &self.rects,
+            &self.pins,
+            self.camera.to_screen,
+            color,
+            stubs,
+        );
 
         for (id, node) in self.snarl.nodes_ids_data() {
             if let (GNode::State(i), Some(r)) = (&node.value, self.rects.get(&id)) {
@@ -623,12 +645,11 @@ impl GraphView {
                 if self.fit_on_layout {
                     // Fit over the next frames, once the states are drawn where they now
                     // stand. Sizes settle, so the layout stops changing and this ends.
-                    self.fit_passes = FIT_PASSES;
-                    self.look_at = Some(LookAt::Fit);
+                    self.camera.fit();
                 }
                 ui.ctx().request_repaint();
             }
-        } else if self.fit_passes == 0 {
+        } else if !self.camera.fitting() {
             // Settled: later size changes move states but leave the user's view alone.
             self.fit_on_layout = false;
         }
@@ -652,8 +673,12 @@ impl GraphView {
             id: self.id,
             last: &mut self.snarl_selection,
             clicked,
-            response: &response,
-            node_rects: self.rects.values().map(|r| self.to_screen * *r).collect(),
+            canvas: self.camera.viewport,
+            node_rects: self
+                .rects
+                .iter()
+                .map(|(id, r)| (*id, self.camera.to_screen * *r))
+                .collect(),
         }
         .apply(ui, &self.snarl, &mut self.selection, state_name);
         out
@@ -670,8 +695,8 @@ impl GraphView {
 
     /// A free spot near the middle of the view, in graph coordinates, for a new state.
     pub fn free_spot(&self, m: &MachineAsset, layout: &Layout) -> [f32; 2] {
-        let c = if self.viewport.is_positive() {
-            self.to_screen.inverse() * self.viewport.center()
+        let c = if self.camera.viewport.is_positive() {
+            self.camera.to_screen.inverse() * self.camera.viewport.center()
         } else {
             Pos2::ZERO
         };
@@ -706,8 +731,7 @@ impl GraphView {
             let mut clicked = None;
             let mut rects = HashMap::new();
             let mut pins = HashMap::new();
-            let mut to_screen = self.to_screen;
-            let mut fit_passes = 0;
+            let mut camera = Camera::default();
             let auto = HashMap::new();
             let cx = GraphCx {
                 names,
@@ -727,14 +751,12 @@ impl GraphView {
                 clicked: &mut clicked,
                 rects: &mut rects,
                 pins: &mut pins,
-                to_screen: &mut to_screen,
-                look_at: None,
-                fit_passes: &mut fit_passes,
-                viewport: self.viewport,
+                camera: &mut camera,
                 layout,
                 auto: &auto,
                 drawn: &self.drawn,
-                stubs: &[],
+                wires: &mut Wires::default(),
+                pointer: None,
             };
             viewer.add_menu(ui, pos2(at[0], at[1]), None);
             ops.extend(out.ops);
@@ -748,13 +770,7 @@ impl GraphView {
         {
             ops.push(Op::Arrange(self.arrange_measured(m)));
         }
-        if ui
-            .button("Fit")
-            .on_hover_text("Show the whole machine (or double-click the canvas)")
-            .clicked()
-        {
-            self.fit();
-        }
+        self.camera.controls(ui, &self.selection, "machine");
         ops
     }
 }
@@ -768,16 +784,14 @@ struct Viewer<'a> {
     clicked: &'a mut Option<String>,
     rects: &'a mut HashMap<NodeId, Rect>,
     pins: &'a mut HashMap<(NodeId, Option<usize>), f32>,
-    to_screen: &'a mut egui::emath::TSTransform,
-    look_at: Option<LookAt>,
-    fit_passes: &'a mut u8,
-    viewport: Rect,
+    camera: &'a mut Camera,
     layout: &'a Layout,
     auto: &'a HashMap<String, [f32; 2]>,
     /// The size each state was last drawn at (for Auto-layout).
     drawn: &'a HashMap<String, Vec2>,
-    /// Transitions with an end out of view: (from, to), graph coordinates.
-    stubs: &'a [(Pos2, Pos2)],
+    wires: &'a mut Wires,
+    /// The pointer in graph coordinates.
+    pointer: Option<Pos2>,
 }
 
 /// Auto-layout positions of the states of `m`, from their drawn sizes where known.
@@ -785,6 +799,17 @@ fn arranged(m: &MachineAsset, drawn: &HashMap<String, Vec2>) -> Vec<(String, [f3
     let mut all = GraphView::arrange_with_missing(m, drawn);
     all.truncate(m.states.len());
     all
+}
+
+/// The colour of transition `j` of state `i` (see [`edges::color`]).
+fn transition_color(m: &MachineAsset, marks: &Marks, i: usize, j: usize) -> Color32 {
+    m.states
+        .get(i)
+        .and_then(|s| Some((s, s.on.get(j)?)))
+        .map_or(theme::EDGE, |(s, (_, to))| {
+            let marked = marks.transitions.get(&(s.name.clone(), j));
+            edges::color(ops::index_of(m, to).is_some(), marked, theme::EDGE)
+        })
 }
 
 /// The glow of active states: green live, amber when the preview shows the past.
@@ -1178,7 +1203,9 @@ impl SnarlViewer<GNode> for Viewer<'_> {
             GNode::Missing(_) => theme::ERROR,
             _ => theme::EDGE,
         };
-        PinInfo::circle().with_fill(fill)
+        PinInfo::circle()
+            .with_fill(fill)
+            .with_wire_color(Color32::TRANSPARENT)
     }
 
     fn outputs(&mut self, node: &GNode) -> usize {
@@ -1201,27 +1228,25 @@ impl SnarlViewer<GNode> for Viewer<'_> {
         match node {
             GNode::Entry => PinInfo::circle()
                 .with_fill(theme::ACCENT)
-                .with_wire_color(theme::ACCENT),
+                .with_wire_color(Color32::TRANSPARENT),
             GNode::State(i) => {
                 let s = &self.m.states[i];
                 match s.on.get(pin.id.output) {
                     Some((event, target)) => {
-                        let broken = ops::index_of(self.m, target).is_none();
-                        let marked = self.marks.transitions.get(&(s.name.clone(), pin.id.output));
-                        let color = match (broken, marked) {
-                            (true, _) => theme::ERROR,
-                            (_, Some(sev)) => theme::severity_color(*sev),
-                            _ => theme::EDGE,
-                        };
-                        ui.label(RichText::new(event).size(12.0).color(
-                            if broken || marked.is_some() {
-                                color
-                            } else {
-                                theme::TEXT
-                            },
-                        ))
+                        let color = transition_color(self.m, self.marks, i, pin.id.output);
+                        ui.label(
+                            RichText::new(event)
+                                .size(12.0)
+                                .color(if color == theme::EDGE {
+                                    theme::TEXT
+                                } else {
+                                    color
+                                }),
+                        )
                         .on_hover_text(format!("on {event} go to {target}"));
-                        PinInfo::circle().with_fill(color).with_wire_color(color)
+                        PinInfo::circle()
+                            .with_fill(color)
+                            .with_wire_color(Color32::TRANSPARENT)
                     }
                     None => {
                         ui.label(RichText::new("+").color(theme::TEXT_WEAK))
@@ -1229,6 +1254,7 @@ impl SnarlViewer<GNode> for Viewer<'_> {
                         PinInfo::default()
                             .with_shape(PinShape::Square)
                             .with_fill(theme::BOX_STROKE)
+                            .with_wire_color(Color32::TRANSPARENT)
                     }
                 }
             }
@@ -1426,7 +1452,10 @@ impl SnarlViewer<GNode> for Viewer<'_> {
     }
 
     fn disconnect(&mut self, from: &OutPin, _to: &InPin, snarl: &mut Snarl<GNode>) {
-        self.drop_outputs(from, snarl);
+        // Snarl hit its own straight wire; only a right-click on the edge as drawn removes it.
+        if self.wires.hit(from.id, self.pointer, self.camera.scale()) {
+            self.drop_outputs(from, snarl);
+        }
     }
 
     fn drop_outputs(&mut self, pin: &OutPin, snarl: &mut Snarl<GNode>) {
@@ -1460,17 +1489,7 @@ impl SnarlViewer<GNode> for Viewer<'_> {
         if let Some(live) = self.cx.live {
             self.draw_live(live, painter, _snarl);
         }
-        // Wires snarl does not draw because one end is out of view (culled for speed).
-        let stroke = Stroke::new(2.0, theme::EDGE);
-        for &(from, to) in self.stubs {
-            let dx = ((to.x - from.x).abs() * 0.4).max(40.0);
-            painter.add(egui::epaint::CubicBezierShape::from_points_stroke(
-                [from, from + vec2(dx, 0.0), to - vec2(dx, 0.0), to],
-                false,
-                Color32::TRANSPARENT,
-                stroke,
-            ));
-        }
+        self.wires.reserve(painter);
     }
 
     fn current_transform(
@@ -1478,62 +1497,21 @@ impl SnarlViewer<GNode> for Viewer<'_> {
         to_global: &mut egui::emath::TSTransform,
         snarl: &mut Snarl<GNode>,
     ) {
-        match self.look_at.take() {
-            Some(LookAt::Fit) => {
-                // Nodes are measured once drawn, and snarl settles a new node's size over two
-                // frames; until then, fit what is known and fit again next frame.
-                let measured = self.rects.len() >= snarl.nodes().count();
-                if !measured {
-                    *self.fit_passes = FIT_PASSES;
-                }
-                if *self.fit_passes > 0 {
-                    *self.fit_passes -= 1;
-                    self.look_at = Some(LookAt::Fit);
-                }
-                let mut bb = Rect::NOTHING;
-                for (id, node) in snarl.nodes_ids_data() {
-                    match self.rects.get(&id) {
-                        Some(r) => bb = bb.union(*r),
-                        None => {
-                            let size = match &node.value {
-                                GNode::State(i) => {
-                                    let [w, h] = estimated_size(&self.m.states[*i]);
-                                    vec2(w, h)
-                                }
-                                _ => NODE_SIZE,
-                            };
-                            bb = bb.union(Rect::from_min_size(node.pos, size));
-                        }
-                    }
-                }
-                if bb.is_positive() {
-                    *to_global = crate::graph::fit(self.viewport, bb).unwrap_or_else(|| {
-                        // Too big to show whole and readable: start where the machine starts.
-                        let [x, y] = self.pos(ops::initial(self.m));
-                        let scale = 0.8;
-                        TSTransform {
-                            scaling: scale,
-                            translation: vec2(
-                                self.viewport.left() + 80.0 - (x - 120.0) * scale,
-                                self.viewport.center().y - y * scale,
-                            ),
-                        }
-                    });
-                }
+        let m = self.m;
+        let describe = |node: &GNode| match node {
+            GNode::State(i) => {
+                let [w, h] = estimated_size(&m.states[*i]);
+                (Some(m.states[*i].name.clone()), vec2(w, h))
             }
-            Some(LookAt::Node(name)) => {
-                if let Some(i) = ops::index_of(self.m, &name) {
-                    let [x, y] = self.pos(&self.m.states[i].name);
-                    *to_global = crate::graph::centre_on(
-                        self.viewport,
-                        pos2(x + 90.0, y + 30.0),
-                        to_global.scaling,
-                    );
-                }
-            }
-            None => {}
-        }
-        *self.to_screen = *to_global;
+            _ => (None, NODE_SIZE),
+        };
+        self.camera.follow(
+            to_global,
+            snarl,
+            self.rects,
+            describe,
+            Some(ops::initial(m)),
+        );
     }
 }
 

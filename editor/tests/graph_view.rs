@@ -1,0 +1,133 @@
+//! The graph editor as a designer reads and drives it (issue 18): edges that show their
+//! direction and go around nodes, fitting, zooming, placing new nodes, deleting.
+
+use eframe::egui;
+use egui::{Pos2, Rect};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use ensemble_editor::EditorApp;
+
+mod support;
+use support::app::{harness, sample_copy, settle};
+
+fn states(h: &Harness<'static, EditorApp>, machine: &str) -> Vec<String> {
+    let p = h.state().project().unwrap();
+    p.docs[p.machine_doc(machine).unwrap()]
+        .state
+        .machine()
+        .unwrap()
+        .states
+        .iter()
+        .map(|s| s.name.clone())
+        .collect()
+}
+
+fn rect(h: &Harness<'static, EditorApp>, state: &str) -> Rect {
+    h.state()
+        .session()
+        .unwrap()
+        .graph
+        .state_rect(state)
+        .unwrap_or_else(|| panic!("no node {state}"))
+}
+
+/// Whether the polyline runs through the inside of `r`.
+fn runs_through(route: &[Pos2], r: Rect) -> bool {
+    let inside = r.shrink(2.0);
+    route
+        .windows(2)
+        .any(|w| (0..=20).any(|i| inside.contains(w[0] + (w[1] - w[0]) * (i as f32 / 20.0))))
+}
+
+#[test]
+fn the_sellers_way_back_to_the_counter_goes_around_the_states_between() {
+    // StandSellTicket: Goto1 → WaitForConversation → TalkStateMachine → FinishTalkState, and
+    // FinishTalkState goes back to Goto1 to serve the next buyer. Drawn straight, that edge
+    // ran behind the two states between.
+    let dir = sample_copy("airport");
+    let mut h = harness(EditorApp::open(dir.path()));
+    settle(&mut h);
+    let graph = &h.state().session().unwrap().graph;
+    let back = graph
+        .edge_route("FinishTalkState", 0)
+        .expect("the way back is drawn");
+    for s in states(&h, "StandSellTicket") {
+        assert!(
+            !runs_through(&back, rect(&h, &s)),
+            "the edge back to Goto1 runs through {s}: {back:?}"
+        );
+    }
+    // It ends at Goto1's input pin, where its arrowhead is.
+    let end = *back.last().unwrap();
+    let input = graph.input_pin("Goto1").unwrap();
+    assert!((end - input).length() < 1.0, "{end:?} vs {input:?}");
+    // And a forward edge still ends at its target.
+    let forward = graph.edge_route("Goto1", 0).unwrap();
+    let input = graph.input_pin("WaitForConversation").unwrap();
+    assert!((*forward.last().unwrap() - input).length() < 1.0);
+}
+
+#[test]
+fn fit_shows_the_eight_state_seller_at_a_size_that_reads() {
+    // Fit used to shrink SellTicket to half size, where its text cannot be read.
+    let dir = sample_copy("airport");
+    let mut h = harness(EditorApp::open(dir.path()));
+    support::app::open(&mut h, "SellTicket");
+    support::app::click(&mut h, "Fit");
+    settle(&mut h);
+    let zoom = h.state().session().unwrap().graph.zoom();
+    assert!(zoom >= 0.75, "fit at {zoom}");
+    // The zoom is shown, and the start of the machine is in view.
+    h.get_by_label(&format!("{}%", (zoom * 100.0).round()));
+    let start = rect(&h, "Start");
+    assert!(start.left() >= 0.0 && start.right() <= 1440.0, "{start:?}");
+}
+
+#[test]
+fn the_wheel_zooms_the_graph_and_zoom_to_selection_frames_the_selected_state() {
+    let dir = sample_copy("airport");
+    let mut h = harness(EditorApp::open(dir.path()));
+    settle(&mut h);
+    let before = h.state().session().unwrap().graph.zoom();
+    let over = rect(&h, "Goto1").center();
+    h.hover_at(over);
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, -120.0),
+        phase: egui::TouchPhase::Move,
+        modifiers: egui::Modifiers::NONE,
+    });
+    settle(&mut h);
+    let after = h.state().session().unwrap().graph.zoom();
+    assert!(after < before * 0.8, "{before} -> {after}");
+    support::app::select(&mut h, "TalkStateMachine");
+    support::app::click(&mut h, "Zoom to selection");
+    settle(&mut h);
+    let graph = &h.state().session().unwrap().graph;
+    let r = rect(&h, "TalkStateMachine");
+    assert!(
+        (r.center() - graph.canvas().center()).length() < 2.0,
+        "{r:?}"
+    );
+    assert_eq!(graph.zoom(), 1.0, "one state is shown at its own size");
+}
+
+#[test]
+fn a_click_anywhere_on_a_node_selects_it() {
+    // Only the node's text used to select it; a click on the rest of its frame did nothing.
+    let dir = sample_copy("airport");
+    let mut h = harness(EditorApp::open(dir.path()));
+    settle(&mut h);
+    let r = rect(&h, "WaitForConversation");
+    // Inside the frame, clear of its text and pins: the bottom-middle margin.
+    support::app::click_at(&mut h, egui::pos2(r.center().x, r.bottom() - 3.0));
+    settle(&mut h);
+    assert_eq!(
+        h.state().selection(),
+        ["WaitForConversation".to_string()].into()
+    );
+    // A click on empty canvas clears it.
+    support::app::click_at(&mut h, egui::pos2(r.center().x, r.bottom() + 150.0));
+    settle(&mut h);
+    assert!(h.state().selection().is_empty());
+}
