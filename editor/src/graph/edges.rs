@@ -82,10 +82,11 @@ pub fn paths(edges: &[Edge], obstacles: &[Rect]) -> Vec<Vec<Pos2>> {
             }
             Route::Back => {
                 let (left, right) = (e.to.x - STUB, e.from.x + STUB);
+                // Its own two nodes always, though a short edge may span neither.
                 let passed = obstacles
                     .iter()
-                    .chain([&e.source, &e.target])
-                    .filter(|r| r.right() >= left && r.left() <= right);
+                    .filter(|r| r.right() >= left && r.left() <= right)
+                    .chain([&e.source, &e.target]);
                 let (mut top, mut bottom) = (f32::INFINITY, f32::NEG_INFINITY);
                 for r in passed {
                     top = top.min(r.top());
@@ -140,6 +141,13 @@ fn curve(from: Pos2, to: Pos2) -> Vec<Pos2> {
 
 /// An orthogonal polyline with its corners rounded.
 fn rounded(points: &[Pos2]) -> Vec<Pos2> {
+    // A corner needs two segments of some length: repeated points (nodes not laid out yet
+    // stand on top of each other) would give it no direction.
+    let mut points = points.to_vec();
+    points.dedup_by(|b, a| (*b - *a).length() < 0.5);
+    if points.len() < 3 {
+        return points;
+    }
     let mut out = vec![points[0]];
     for w in points.windows(3) {
         let (a, b, c) = (w[0], w[1], w[2]);
@@ -181,7 +189,11 @@ pub fn shapes(edges: &[Edge], paths: &[Vec<Pos2>], width: f32, pin_radius: f32) 
 
 /// A filled triangle pointing along `dir` with its tip at `tip`.
 pub fn arrowhead(tip: Pos2, dir: Vec2, color: Color32) -> Shape {
-    let dir = dir.normalized();
+    let dir = if dir.length() > 0.01 {
+        dir.normalized()
+    } else {
+        vec2(1.0, 0.0)
+    };
     let back = tip - dir * ARROW_LENGTH;
     let side = dir.rot90() * ARROW_HALF_WIDTH;
     Shape::convex_polygon(vec![tip, back + side, back - side], color, Stroke::NONE)
@@ -445,6 +457,40 @@ mod tests {
         assert_eq!(tips.len(), 3);
         for (e, tip) in edges.iter().zip(tips) {
             assert!((tip - (e.to - vec2(4.0, 0.0))).length() < 0.01);
+        }
+    }
+
+    #[test]
+    fn nodes_on_top_of_or_close_to_each_other_give_finite_paths() {
+        // Before the first layout every node may stand at the origin; a NaN point makes the
+        // painter panic.
+        let a = node(0.0, 0.0);
+        let b = Rect::from_min_size(pos2(0.0, 0.0), vec2(0.0, 0.0));
+        let c = node(-36.0, 0.0);
+        // Nodes closer than the edge's two stubs: the edge spans neither of them.
+        let d = node(a.right() + 20.0, 10.0);
+        let edges = [
+            edge(a, b),
+            edge(b, a),
+            edge(b, b),
+            edge(a, c),
+            edge(c, a),
+            edge(a, d),
+        ];
+        let paths = paths(&edges, &[a, b, c, d]);
+        for s in shapes(&edges, &paths, 2.0, 4.0).into_iter().chain(dragged(
+            pos2(1.0, 1.0),
+            pos2(1.0, 1.0),
+            2.0,
+        )) {
+            let points = match s {
+                Shape::Path(p) => p.points,
+                other => panic!("{other:?}"),
+            };
+            assert!(
+                points.iter().all(|p| p.x.is_finite() && p.y.is_finite()),
+                "{points:?}"
+            );
         }
     }
 
