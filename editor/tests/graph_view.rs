@@ -131,3 +131,56 @@ fn a_click_anywhere_on_a_node_selects_it() {
     settle(&mut h);
     assert!(h.state().selection().is_empty());
 }
+
+#[test]
+fn a_state_added_beside_a_node_goes_in_free_space_and_no_other_state_moves() {
+    // The new state used to land where the menu was opened, on the node beside it, and every
+    // state the auto-layout placed moved when the layout was redone with it.
+    let dir = sample_copy("airport");
+    let mut h = harness(EditorApp::open(dir.path()));
+    settle(&mut h);
+    // Where each state is, in graph coordinates (the view may move; the states must not).
+    let at = |h: &Harness<'static, EditorApp>, s: &str| {
+        let p = h.state().project().unwrap();
+        let layout = &p.docs[p.machine_doc("StandSellTicket").unwrap()]
+            .state
+            .layout;
+        h.state().session().unwrap().graph.position(layout, s)
+    };
+    let before: Vec<(String, [f32; 2])> = states(&h, "StandSellTicket")
+        .into_iter()
+        .map(|s| {
+            let p = at(&h, &s);
+            (s, p)
+        })
+        .collect();
+    // Drag a new transition out of WaitForConversation's `+` pin and drop it just above
+    // TalkStateMachine: the menu there makes the new state.
+    let talk = rect(&h, "TalkStateMachine");
+    let plus = h
+        .state()
+        .session()
+        .unwrap()
+        .graph
+        .output_pin("WaitForConversation", 1)
+        .unwrap();
+    support::app::drag(&mut h, plus, egui::pos2(talk.center().x, talk.top() - 20.0));
+    h.run_steps(2);
+    support::app::click(&mut h, "Wait");
+    settle(&mut h);
+    let now = states(&h, "StandSellTicket");
+    assert_eq!(now.len(), before.len() + 1, "{now:?}");
+    let added = rect(&h, now.last().unwrap());
+    for (s, p) in &before {
+        let now = at(&h, s);
+        assert!(
+            (now[0] - p[0]).abs() < 0.5 && (now[1] - p[1]).abs() < 0.5,
+            "{s} moved from {p:?} to {now:?}"
+        );
+        let r = rect(&h, s);
+        assert!(
+            !r.intersects(added),
+            "the new state {added:?} is on {s} {r:?}"
+        );
+    }
+}

@@ -98,6 +98,15 @@ impl Camera {
         self.fit_passes > 0
     }
 
+    /// The middle of the view, in graph coordinates (the origin before the first frame).
+    pub fn centre(&self) -> Pos2 {
+        if self.viewport.is_positive() {
+            self.to_screen.inverse() * self.viewport.center()
+        } else {
+            Pos2::ZERO
+        }
+    }
+
     pub fn scale(&self) -> f32 {
         self.to_screen.scaling
     }

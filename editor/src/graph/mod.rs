@@ -15,7 +15,7 @@ pub use camera::{Camera, FIT_PASSES};
 use crate::sidecar::Layout;
 use crate::theme;
 use eframe::egui;
-use egui::{Color32, CornerRadius, Margin, Pos2, Rect, Stroke, Ui, Vec2, vec2};
+use egui::{Color32, CornerRadius, Margin, Pos2, Rect, Stroke, Ui, Vec2, pos2, vec2};
 use egui_snarl::ui::{
     BackgroundPattern, Grid, NodeLayout, PinPlacement, SelectionStyle, SnarlStyle,
 };
@@ -181,6 +181,39 @@ impl Select<'_> {
     }
 }
 
+/// Where a new node of `size` goes when asked for at `at` (graph coordinates): there if it
+/// overlaps none of `taken`, else the nearest free place below or beside it, so it never
+/// lands on another node.
+pub fn free_spot(at: Pos2, size: Vec2, taken: &[Rect]) -> Pos2 {
+    const GAP: f32 = 24.0;
+    let free = |p: Pos2| {
+        let r = Rect::from_min_size(p, size).expand(GAP / 2.0);
+        !taken.iter().any(|t| t.intersects(r))
+    };
+    // Rings of candidates, nearest first: down, right, up, left, then the diagonals.
+    let step = vec2(size.x + GAP, size.y / 2.0 + GAP);
+    for ring in 0..40 {
+        let k = ring as f32;
+        let candidates = [
+            vec2(0.0, k),
+            vec2(k, 0.0),
+            vec2(0.0, -k),
+            vec2(-k, 0.0),
+            vec2(k, k),
+            vec2(-k, k),
+            vec2(k, -k),
+            vec2(-k, -k),
+        ];
+        for c in candidates {
+            let p = at + c * step;
+            if free(p) {
+                return pos2(p.x.round(), p.y.round());
+            }
+        }
+    }
+    at
+}
+
 /// A label that reports clicks (node selection) without taking the drag (node moves).
 pub fn clickable(ui: &mut Ui, text: egui::RichText) -> egui::Response {
     ui.add(
@@ -193,6 +226,17 @@ pub fn clickable(ui: &mut Ui, text: egui::RichText) -> egui::Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_new_node_goes_where_no_node_is() {
+        let size = vec2(100.0, 60.0);
+        let taken = [Rect::from_min_size(pos2(0.0, 0.0), size)];
+        // Asked for on a node: moved off it.
+        let p = free_spot(pos2(10.0, 10.0), size, &taken);
+        assert!(!Rect::from_min_size(p, size).intersects(taken[0]), "{p:?}");
+        // Asked for in free space: there.
+        assert_eq!(free_spot(pos2(400.0, 0.0), size, &taken), pos2(400.0, 0.0));
+    }
 
     #[test]
     fn the_first_move_of_an_auto_laid_out_graph_keeps_every_node() {

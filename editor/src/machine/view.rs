@@ -695,25 +695,11 @@ impl GraphView {
 
     /// A free spot near the middle of the view, in graph coordinates, for a new state.
     pub fn free_spot(&self, m: &MachineAsset, layout: &Layout) -> [f32; 2] {
-        let c = if self.camera.viewport.is_positive() {
-            self.camera.to_screen.inverse() * self.camera.viewport.center()
-        } else {
-            Pos2::ZERO
-        };
-        let mut at = [c.x - 60.0, c.y - 30.0];
-        let taken = |p: [f32; 2]| {
-            m.states.iter().any(|s| {
-                let q = self.position(layout, &s.name);
-                (q[0] - p[0]).abs() < 60.0 && (q[1] - p[1]).abs() < 50.0
-            })
-        };
-        for _ in 0..40 {
-            if !taken(at) {
-                break;
-            }
-            at[1] += 60.0;
-        }
-        [at[0].round(), at[1].round()]
+        let taken: Vec<Rect> = (0..m.states.len())
+            .map(|i| self.state_box(m, layout, i))
+            .collect();
+        let at = crate::graph::free_spot(self.camera.centre() - NODE_SIZE / 2.0, NODE_SIZE, &taken);
+        [at.x, at.y]
     }
 
     /// The toolbar above the graph: add a state, arrange, fit.
@@ -729,10 +715,9 @@ impl GraphView {
         ui.menu_button("+ State", |ui| {
             let mut out = GraphOutput::default();
             let mut clicked = None;
-            let mut rects = HashMap::new();
+            let mut rects = self.rects.clone();
             let mut pins = HashMap::new();
             let mut camera = Camera::default();
-            let auto = HashMap::new();
             let cx = GraphCx {
                 names,
                 diagnostics: &[],
@@ -753,7 +738,7 @@ impl GraphView {
                 pins: &mut pins,
                 camera: &mut camera,
                 layout,
-                auto: &auto,
+                auto: &self.auto,
                 drawn: &self.drawn,
                 wires: &mut Wires::default(),
                 pointer: None,
@@ -884,6 +869,16 @@ impl Viewer<'_> {
             .unwrap_or([0.0, 0.0])
     }
 
+    /// The states the layout does not place, where the auto-layout draws them.
+    fn unplaced(&self) -> Vec<(String, [f32; 2])> {
+        self.m
+            .states
+            .iter()
+            .filter(|s| self.layout.get(&s.name).is_none())
+            .map(|s| (s.name.clone(), self.pos(&s.name)))
+            .collect()
+    }
+
     fn name_of(&self, snarl: &Snarl<GNode>, node: NodeId) -> Option<String> {
         match snarl.get_node(node)? {
             GNode::State(i) => self.m.states.get(*i).map(|s| s.name.clone()),
@@ -933,11 +928,14 @@ impl Viewer<'_> {
                         .map(|l| l.doc.clone())
                         .unwrap_or_default();
                     if ui.button(code).on_hover_text(doc).clicked() {
+                        let taken: Vec<Rect> = self.rects.values().copied().collect();
+                        let at = crate::graph::free_spot(at, NODE_SIZE, &taken);
                         self.out.ops.push(Op::AddState {
                             code: code.to_string(),
                             modifier: default_modifier(code, self.cx.names),
                             at: [at.x, at.y],
                             from: from.clone(),
+                            keep: self.unplaced(),
                         });
                         ui.close();
                     }

@@ -36,6 +36,9 @@ pub enum SNode {
 
 const NODE_MAX_WIDTH: f32 = 250.0;
 
+/// About the size of a new state's node.
+const NEW_NODE: egui::Vec2 = vec2(180.0, 120.0);
+
 /// Problems per state, per row and per transition.
 #[derive(Default)]
 pub struct Marks {
@@ -240,23 +243,17 @@ impl SpaceView {
 
     /// A free spot near the middle of the view, for a new state.
     pub fn free_spot(&self, sp: &SpaceAsset, layout: &Layout) -> [f32; 2] {
-        let c = if self.camera.viewport.is_positive() {
-            self.camera.to_screen.inverse() * self.camera.viewport.center()
-        } else {
-            Pos2::ZERO
-        };
-        let mut at = [c.x - 80.0, c.y - 40.0];
-        for _ in 0..40 {
-            let taken = sp.states.iter().any(|s| {
-                let q = self.position(layout, &s.name);
-                (q[0] - at[0]).abs() < 80.0 && (q[1] - at[1]).abs() < 60.0
-            });
-            if !taken {
-                break;
-            }
-            at[1] += 70.0;
-        }
-        [at[0].round(), at[1].round()]
+        let taken: Vec<Rect> = sp
+            .states
+            .iter()
+            .map(|s| {
+                let [x, y] = self.position(layout, &s.name);
+                let [w, h] = estimated_size(s);
+                Rect::from_min_size(pos2(x, y), vec2(w, h))
+            })
+            .collect();
+        let at = graph::free_spot(self.camera.centre() - NEW_NODE / 2.0, NEW_NODE, &taken);
+        [at.x, at.y]
     }
 
     fn node_of(&self, i: usize) -> Option<NodeId> {
@@ -573,6 +570,8 @@ impl Viewer<'_> {
 
     fn new_state_menu(&mut self, ui: &mut Ui, at: Pos2, from: Option<From>) {
         if ui.button("New state here").clicked() {
+            let taken: Vec<Rect> = self.rects.values().copied().collect();
+            let at = graph::free_spot(at, NEW_NODE, &taken);
             self.out.edits.push(Edit::AddState {
                 at: [at.x, at.y],
                 from,
