@@ -4,7 +4,7 @@
 use eframe::egui;
 use egui::{Pos2, Rect};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use ensemble_editor::EditorApp;
 
 mod support;
@@ -183,4 +183,57 @@ fn a_state_added_beside_a_node_goes_in_free_space_and_no_other_state_moves() {
             "the new state {added:?} is on {s} {r:?}"
         );
     }
+}
+
+#[test]
+fn f2_renames_the_selected_state_through_the_name_field() {
+    let dir = sample_copy("airport");
+    let mut h = harness(EditorApp::open(dir.path()));
+    support::app::select(&mut h, "Goto1");
+    h.key_press(egui::Key::F2);
+    settle(&mut h);
+    let field = h
+        .get_all_by_role(egui::accesskit::Role::TextInput)
+        .find(|n| n.is_focused())
+        .expect("F2 focuses a name field");
+    assert_eq!(field.accesskit_node().value().as_deref(), Some("Goto1"));
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_all_by_role(egui::accesskit::Role::TextInput)
+        .find(|n| n.is_focused())
+        .unwrap()
+        .type_text("WalkToCounter");
+    h.key_press(egui::Key::Enter);
+    settle(&mut h);
+    let p = h.state().project().unwrap();
+    let m = p.docs[p.machine_doc("StandSellTicket").unwrap()]
+        .state
+        .machine()
+        .unwrap();
+    assert_eq!(m.states[1].name, "WalkToCounter");
+    // The rename path moves the transitions into it too.
+    assert_eq!(m.states[0].on[0].1, "WalkToCounter");
+}
+
+#[test]
+fn the_add_state_menu_searches_the_library() {
+    let dir = sample_copy("airport");
+    let mut h = harness(EditorApp::open(dir.path()));
+    let before = states(&h, "StandSellTicket").len();
+    support::app::click(&mut h, "+ State");
+    settle(&mut h);
+    let gotos = |h: &Harness<'static, EditorApp>| h.query_all_by_label("Goto").count();
+    let with_menu = gotos(&h);
+    h.get_all_by_role(egui::accesskit::Role::TextInput)
+        .find(|n| n.is_focused())
+        .expect("the search field takes the keys at once")
+        .type_text("dialog");
+    settle(&mut h);
+    assert_eq!(gotos(&h), with_menu - 1, "Goto does not match");
+    assert!(h.query_all_by_label("Dialog").count() > 0);
+    // Enter takes the first match.
+    h.key_press(egui::Key::Enter);
+    settle(&mut h);
+    let now = states(&h, "StandSellTicket");
+    assert_eq!(now.len(), before + 1);
+    assert!(now.last().unwrap().starts_with("Dialog"), "{now:?}");
 }

@@ -214,6 +214,14 @@ pub fn free_spot(at: Pos2, size: Vec2, taken: &[Rect]) -> Pos2 {
     at
 }
 
+/// F2 over the graph, with one node selected and no text field taking the keys: rename it
+/// (the host focuses the inspector's name field, whose rename moves every reference).
+pub fn rename_key(ui: &Ui, selection: &BTreeSet<String>) -> bool {
+    selection.len() == 1
+        && !ui.ctx().text_edit_focused()
+        && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::F2))
+}
+
 /// A label that reports clicks (node selection) without taking the drag (node moves).
 pub fn clickable(ui: &mut Ui, text: egui::RichText) -> egui::Response {
     ui.add(

@@ -681,6 +681,7 @@ impl GraphView {
                 .collect(),
         }
         .apply(ui, &self.snarl, &mut self.selection, state_name);
+        out.rename |= crate::graph::rename_key(ui, &self.selection);
         out
     }
 
@@ -917,30 +918,64 @@ impl Viewer<'_> {
         rest.sort();
         entries.extend(rest);
         ui.label(RichText::new("New state").small().color(theme::TEXT_WEAK));
+        // Search: by name or by what the state does (its doc), kept while the menu is open.
+        let id = ui.id().with("add-state-search");
+        let mut search: String = ui.data_mut(|d| d.get_temp(id)).unwrap_or_default();
+        // Enter in the field takes the first match (read before the field gives up its focus).
+        let field_id = id.with("field");
+        let enter =
+            ui.memory(|m| m.has_focus(field_id)) && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        let field = ui.add(
+            egui::TextEdit::singleline(&mut search)
+                .id(field_id)
+                .hint_text("Search states")
+                .desired_width(200.0),
+        );
+        if ui.memory(|m| m.focused().is_none()) {
+            field.request_focus();
+        }
+        ui.data_mut(|d| d.insert_temp(id, search.clone()));
+        let doc = |code: &str| {
+            self.cx
+                .names
+                .library(code)
+                .map(|l| l.doc.clone())
+                .unwrap_or_default()
+        };
+        let wanted = search.trim().to_lowercase();
+        entries.retain(|c| {
+            wanted.is_empty()
+                || c.to_lowercase().contains(&wanted)
+                || doc(c).to_lowercase().contains(&wanted)
+        });
+        // Names that match first, then states whose doc does.
+        entries.sort_by_key(|c| !c.to_lowercase().contains(&wanted));
+        if entries.is_empty() {
+            ui.label(RichText::new("No library state matches").color(theme::TEXT_WEAK));
+        }
+        let mut chosen = enter.then(|| entries.first().copied()).flatten();
         egui::ScrollArea::vertical()
             .max_height(320.0)
             .show(ui, |ui| {
-                for code in entries {
-                    let doc = self
-                        .cx
-                        .names
-                        .library(code)
-                        .map(|l| l.doc.clone())
-                        .unwrap_or_default();
-                    if ui.button(code).on_hover_text(doc).clicked() {
-                        let taken: Vec<Rect> = self.rects.values().copied().collect();
-                        let at = crate::graph::free_spot(at, NODE_SIZE, &taken);
-                        self.out.ops.push(Op::AddState {
-                            code: code.to_string(),
-                            modifier: default_modifier(code, self.cx.names),
-                            at: [at.x, at.y],
-                            from: from.clone(),
-                            keep: self.unplaced(),
-                        });
-                        ui.close();
+                for code in &entries {
+                    if ui.button(*code).on_hover_text(doc(code)).clicked() {
+                        chosen = Some(code);
                     }
                 }
             });
+        if let Some(code) = chosen {
+            let taken: Vec<Rect> = self.rects.values().copied().collect();
+            let at = crate::graph::free_spot(at, NODE_SIZE, &taken);
+            self.out.ops.push(Op::AddState {
+                code: code.to_string(),
+                modifier: default_modifier(code, self.cx.names),
+                at: [at.x, at.y],
+                from,
+                keep: self.unplaced(),
+            });
+            ui.data_mut(|d| d.remove::<String>(id));
+            ui.close();
+        }
     }
 
     /// A click on a state's text selects it; a double-click on a host state opens its child.

@@ -445,6 +445,7 @@ impl SpaceView {
                 .collect(),
         }
         .apply(ui, &self.snarl, &mut self.selection, state_name);
+        out.rename |= graph::rename_key(ui, &self.selection);
         out
     }
 
