@@ -5,17 +5,22 @@ use eframe::egui;
 use egui::{Pos2, Rect};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
+use ensemble_compiler::front::ron::MachineAsset;
 use ensemble_editor::EditorApp;
 
 mod support;
 use support::app::{harness, sample_copy, settle};
 
-fn states(h: &Harness<'static, EditorApp>, machine: &str) -> Vec<String> {
+fn machine<'a>(h: &'a Harness<'static, EditorApp>, name: &str) -> &'a MachineAsset {
     let p = h.state().project().unwrap();
-    p.docs[p.machine_doc(machine).unwrap()]
+    p.docs[p.machine_doc(name).unwrap()]
         .state
         .machine()
         .unwrap()
+}
+
+fn states(h: &Harness<'static, EditorApp>, name: &str) -> Vec<String> {
+    machine(h, name)
         .states
         .iter()
         .map(|s| s.name.clone())
@@ -204,11 +209,7 @@ fn f2_renames_the_selected_state_through_the_name_field() {
         .type_text("WalkToCounter");
     h.key_press(egui::Key::Enter);
     settle(&mut h);
-    let p = h.state().project().unwrap();
-    let m = p.docs[p.machine_doc("StandSellTicket").unwrap()]
-        .state
-        .machine()
-        .unwrap();
+    let m = machine(&h, "StandSellTicket");
     assert_eq!(m.states[1].name, "WalkToCounter");
     // The rename path moves the transitions into it too.
     assert_eq!(m.states[0].on[0].1, "WalkToCounter");
@@ -236,4 +237,33 @@ fn the_add_state_menu_searches_the_library() {
     let now = states(&h, "StandSellTicket");
     assert_eq!(now.len(), before + 1);
     assert!(now.last().unwrap().starts_with("Dialog"), "{now:?}");
+}
+
+#[test]
+fn deleting_a_state_with_transitions_into_it_asks_first_and_is_undoable() {
+    // Deleting Goto1 used to remove Start's and FinishTalkState's transitions into it
+    // without a word.
+    let dir = sample_copy("airport");
+    let mut h = harness(EditorApp::open(dir.path()));
+    support::app::select(&mut h, "Goto1");
+    h.key_press(egui::Key::Delete);
+    settle(&mut h);
+    assert!(states(&h, "StandSellTicket").contains(&"Goto1".to_string()));
+    h.get_by_label("Delete Goto1?");
+    h.get_by_label("  FinishTalkState on FinishTalk → Goto1");
+    support::app::click(&mut h, "Cancel");
+    settle(&mut h);
+    assert!(states(&h, "StandSellTicket").contains(&"Goto1".to_string()));
+    assert!(h.query_by_label("Delete Goto1?").is_none());
+    // Asked again, and confirmed: it goes, with the transitions, in one undo step.
+    h.key_press(egui::Key::Delete);
+    settle(&mut h);
+    h.get_by_label("Delete").click();
+    settle(&mut h);
+    assert!(!states(&h, "StandSellTicket").contains(&"Goto1".to_string()));
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    settle(&mut h);
+    let m = machine(&h, "StandSellTicket");
+    assert_eq!(m.states[1].name, "Goto1");
+    assert_eq!(m.states[4].on[0].1, "Goto1");
 }

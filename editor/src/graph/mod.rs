@@ -155,7 +155,15 @@ impl Select<'_> {
                     .then(|| i.pointer.interact_pos())
             })
             .flatten()
-            .filter(|p| self.canvas.contains(*p) && !ui.ctx().any_popup_open());
+            .filter(|p| {
+                // Not a click on a menu or dialog above the canvas.
+                self.canvas.contains(*p)
+                    && !ui.ctx().any_popup_open()
+                    && ui
+                        .ctx()
+                        .layer_id_at(*p)
+                        .is_none_or(|l| l.order == ui.layer_id().order)
+            });
         // The node under the click: its text reports it, and so does the rest of its frame.
         let on_node = click.and_then(|p| {
             self.node_rects

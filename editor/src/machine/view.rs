@@ -140,6 +140,15 @@ pub struct GraphOutput {
     pub copy: bool,
     /// Toggle the breakpoint on this state (from its menu).
     pub breakpoint: Option<String>,
+    /// Delete these states (from a node's menu), asking first when transitions go too.
+    delete: Option<BTreeSet<String>>,
+}
+
+/// A delete waiting for the designer's yes: the states, and the transitions into them from
+/// states that stay (which go with them), as "State on Event".
+struct PendingDelete {
+    states: BTreeSet<String>,
+    incoming: Vec<String>,
 }
 
 /// The graph editor's own state; one per editor, following the open machine.
@@ -168,6 +177,7 @@ pub struct GraphView {
     /// Transitions with an end out of view: (state, transition, target), drawn by us.
     culled: Vec<(usize, usize, usize)>,
     wires: Wires,
+    pending_delete: Option<PendingDelete>,
     id: egui::Id,
 }
 
@@ -188,6 +198,7 @@ impl Default for GraphView {
             built_visible: Vec::new(),
             culled: Vec::new(),
             wires: Wires::default(),
+            pending_delete: None,
             id: egui::Id::new("machine-graph"),
         }
     }
@@ -682,7 +693,71 @@ impl GraphView {
         }
         .apply(ui, &self.snarl, &mut self.selection, state_name);
         out.rename |= crate::graph::rename_key(ui, &self.selection);
+        if let Some(states) = out.delete.take() {
+            out.ops.extend(self.request_delete(m, states));
+        }
+        out.ops.extend(self.confirm_delete(ui));
         out
+    }
+
+    /// Deletes `states`: at once when no transition from a state that stays leads into them,
+    /// else after asking (the dialog lists those transitions, which go with them). Either way
+    /// one undoable op.
+    pub fn request_delete(&mut self, m: &MachineAsset, states: BTreeSet<String>) -> Option<Op> {
+        let incoming: Vec<String> = m
+            .states
+            .iter()
+            .filter(|s| !states.contains(&s.name))
+            .flat_map(|s| {
+                s.on.iter()
+                    .filter(|(_, to)| states.contains(to))
+                    .map(move |(event, to)| format!("{} on {event} → {to}", s.name))
+            })
+            .collect();
+        if incoming.is_empty() {
+            return Some(Op::Delete(states));
+        }
+        self.pending_delete = Some(PendingDelete { states, incoming });
+        None
+    }
+
+    /// The dialog of a delete that takes transitions with it.
+    fn confirm_delete(&mut self, ui: &Ui) -> Option<Op> {
+        let pending = self.pending_delete.as_ref()?;
+        let mut answer = None;
+        let names: Vec<&str> = pending.states.iter().map(String::as_str).collect();
+        let modal = egui::Modal::new(self.id.with("confirm-delete")).show(ui.ctx(), |ui| {
+            ui.set_max_width(420.0);
+            ui.heading(format!("Delete {}?", names.join(", ")));
+            let n = pending.incoming.len();
+            ui.label(format!(
+                "{n} transition{} into {} go{} too:",
+                if n == 1 { "" } else { "s" },
+                if names.len() == 1 { "it" } else { "them" },
+                if n == 1 { "es" } else { "" },
+            ));
+            for t in &pending.incoming {
+                ui.label(RichText::new(format!("  {t}")).color(theme::WARNING));
+            }
+            ui.label(RichText::new("Ctrl+Z brings them all back.").color(theme::TEXT_WEAK));
+            ui.horizontal(|ui| {
+                if ui
+                    .button(RichText::new("Delete").color(theme::ERROR))
+                    .clicked()
+                {
+                    answer = Some(true);
+                }
+                if ui.button("Cancel").clicked() {
+                    answer = Some(false);
+                }
+            });
+        });
+        if modal.should_close() && answer.is_none() {
+            answer = Some(false);
+        }
+        let yes = answer?;
+        let pending = self.pending_delete.take()?;
+        yes.then_some(Op::Delete(pending.states))
     }
 
     /// States of `m` whose nodes are selected.
@@ -1452,7 +1527,7 @@ impl SnarlViewer<GNode> for Viewer<'_> {
             .button(RichText::new("Delete").color(theme::ERROR))
             .clicked()
         {
-            self.out.ops.push(Op::Delete([s.name.clone()].into()));
+            self.out.delete = Some([s.name.clone()].into());
             ui.close();
         }
     }
