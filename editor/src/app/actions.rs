@@ -269,8 +269,11 @@ impl EditorApp {
                 let doc = s.open?;
                 let m = s.project.docs[doc].state.machine()?;
                 let selected = s.graph.selected_states(m);
-                if !selected.is_empty() {
-                    let _ = s.apply_ops(doc, vec![Op::Delete(selected)]);
+                // Asks first when transitions into them go too.
+                if !selected.is_empty()
+                    && let Some(op) = s.graph.request_delete(m, selected)
+                {
+                    let _ = s.apply_ops(doc, vec![op]);
                 }
             }
             Action::Copy => {
