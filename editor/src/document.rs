@@ -316,6 +316,45 @@ impl Project {
             .filter(|(_, d)| !d.state.deleted)
     }
 
+    /// Opens `path` (relative) though the project does not compile it — a file the manifest
+    /// excludes, such as a workbook kept beside its RON import — so the designer edits the file
+    /// they asked for. `None` when it is not an asset file of this project.
+    pub fn open_outside_build(&mut self, path: &str) -> Option<DocId> {
+        if let Some(id) = self.by_path(path) {
+            return Some(id);
+        }
+        let kind = FileKind::of(path)?;
+        let full = self.root.join(path);
+        let state = match kind {
+            FileKind::Asset(AssetKind::Workbook) => {
+                let (script, _) = crate::rules::excel::import(&full).ok()?;
+                DocState {
+                    content: Content::Workbook(script),
+                    deleted: false,
+                    ..DocState::absent(path)
+                }
+            }
+            _ => {
+                let text = std::fs::read_to_string(&full).ok()?;
+                DocState::from_text(path, kind, text, Layout::default())
+            }
+        };
+        self.docs.push(Document {
+            kind,
+            saved: state.clone(),
+            state,
+        });
+        Some(self.docs.len() - 1)
+    }
+
+    /// Whether the manifest keeps `path` out of the build (the compiler does not read it).
+    pub fn excluded(&self, path: &str) -> bool {
+        self.live().any(|(_, d)| match d.state.asset() {
+            Some(AnyAsset::Manifest(m)) => m.exclude.iter().any(|e| e == path),
+            _ => false,
+        })
+    }
+
     pub fn by_path(&self, path: &str) -> Option<DocId> {
         self.live()
             .find(|(_, d)| d.state.path == path)

@@ -119,9 +119,16 @@ fn entry(
     if d.is_dirty() {
         text.push_str(" •");
     }
+    let (color, hover) = if project.excluded(&d.state.path) {
+        text.push_str(" (not built)");
+        let why = "excluded in Ensemble.ron: edited and saved, not compiled";
+        (theme::TEXT_WEAK, format!("{}: {why}", d.state.path))
+    } else {
+        (theme::TEXT, d.state.path.clone())
+    };
     let response = ui
-        .selectable_label(open == Some(id), RichText::new(&text).color(theme::TEXT))
-        .on_hover_text(&d.state.path);
+        .selectable_label(open == Some(id), RichText::new(&text).color(color))
+        .on_hover_text(hover);
     if let Some(sev) = worst(report, &d.state.path) {
         let at = egui::pos2(response.rect.right() + 8.0, response.rect.center().y);
         ui.painter()

@@ -76,7 +76,7 @@ impl EditorApp {
                         true,
                     );
                 } else {
-                    self.open_project(&path);
+                    self.open_path(&path);
                 }
             }
             Action::Find => {

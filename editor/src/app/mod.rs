@@ -32,6 +32,7 @@ use egui::{CentralPanel, Frame, Key, KeyboardShortcut, Margin, Modifiers, Panel,
 use ensemble_compiler::Compilation;
 use ensemble_compiler::front::ron::AssetKind;
 use ensemble_compiler::front::ron::any::{AnyAsset, FileKind};
+use ensemble_compiler::project::MANIFEST;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -60,15 +61,32 @@ impl EditorApp {
     ///
     /// `path` may also be a file of a project: the project opens with that file shown.
     pub fn open(path: impl Into<PathBuf>) -> Self {
-        let (root, file) = crate::document::project_of(&path.into());
         let mut app = EditorApp::empty();
-        app.open_project(&root);
-        if let (Some(file), Some(s)) = (file, app.session.as_mut())
-            && let Some(id) = s.project.by_path(&file)
-        {
-            s.open_doc(id);
-        }
+        app.open_path(&path.into());
         app
+    }
+
+    /// Opens the project at `path`, or the project of the file `path` with that file shown —
+    /// the very file, even one the manifest keeps out of the build (a workbook beside its
+    /// import), never a neighbour in its place.
+    fn open_path(&mut self, path: &Path) {
+        let (root, file) = crate::document::project_of(path);
+        self.open_project(&root);
+        let (Some(file), Some(s)) = (file, self.session.as_mut()) else {
+            return;
+        };
+        match s.project.open_outside_build(&file) {
+            Some(id) => {
+                s.open_doc(id);
+                if s.project.excluded(&file) {
+                    self.say(
+                        format!("{file} is excluded from the build (Ensemble.ron): edits are saved but not compiled"),
+                        false,
+                    );
+                }
+            }
+            None => self.say(format!("{file} is not an asset this editor opens"), true),
+        }
     }
 
     /// The start screen, without a project.
@@ -245,15 +263,22 @@ impl EditorApp {
             ),
             Err((_, errors)) => (format!("Could not save: {}", errors.join("; ")), false),
         };
+        let mut manifest_saved = false;
         if ok {
             let _ = recovery::clear(&s.project.root);
             s.autosaved = (Instant::now(), s.revision);
             if let Ok(r) = &result {
                 let files: Vec<String> = r.written.iter().chain(&r.removed).cloned().collect();
+                manifest_saved = files.iter().any(|f| f == MANIFEST);
                 s.preview.saved(&mut s.analysis, &files);
             }
         }
         s.watch = watch_for(&s.project);
+        // The manifest decides which files are in the project (exclusions, libraries): the
+        // list must show what the compiler now reads.
+        if manifest_saved {
+            self.reopen();
+        }
         self.say(message, !ok);
         ok
     }
@@ -348,27 +373,46 @@ impl EditorApp {
             );
             return;
         }
-        let trail = s.trail.clone();
-        let selection = s.graph.selection.clone();
-        let root = s.project.root.clone();
-        if let Ok(project) = Project::open(&root) {
-            let mut fresh = Session::new(project);
-            fresh.show_machine(
-                trail
-                    .into_iter()
-                    .filter(|t| fresh.project.machine_doc(t).is_some())
-                    .collect(),
-            );
-            if fresh.open.is_none() {
-                fresh.open_default();
+        if self.reopen() {
+            if let Some(s) = self.session.as_mut() {
+                s.preview.changed_on_disk(&mut s.analysis);
             }
-            fresh.graph.selection = selection;
-            // The preview goes on, reloaded with what is on disk now.
-            fresh.preview = std::mem::take(&mut s.preview);
-            fresh.preview.changed_on_disk(&mut fresh.analysis);
-            self.session = Some(fresh);
             self.say("Reloaded: files changed on disk", false);
         }
+    }
+
+    /// Reads the (saved) project from disk again, keeping what is shown: the machine trail,
+    /// the selection, the open asset and the preview. False when it no longer opens.
+    fn reopen(&mut self) -> bool {
+        let Some(s) = self.session.as_mut() else {
+            return false;
+        };
+        let trail = s.trail.clone();
+        let selection = s.graph.selection.clone();
+        let open_path = s
+            .open
+            .filter(|_| trail.is_empty())
+            .map(|d| s.project.docs[d].state.path.clone());
+        let Ok(project) = Project::open(&s.project.root) else {
+            return false;
+        };
+        let mut fresh = Session::new(project);
+        fresh.show_machine(
+            trail
+                .into_iter()
+                .filter(|t| fresh.project.machine_doc(t).is_some())
+                .collect(),
+        );
+        if let Some(id) = open_path.and_then(|p| fresh.project.open_outside_build(&p)) {
+            fresh.open_doc(id);
+        }
+        if fresh.open.is_none() {
+            fresh.open_default();
+        }
+        fresh.graph.selection = selection;
+        fresh.preview = std::mem::take(&mut s.preview);
+        self.session = Some(fresh);
+        true
     }
 
     fn shortcuts(&mut self, ctx: &egui::Context, actions: &mut Vec<Action>) {
