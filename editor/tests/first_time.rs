@@ -7,7 +7,9 @@ use egui_kittest::kittest::Queryable;
 use ensemble_editor::EditorApp;
 
 mod support;
-use support::app::{click, harness, open, sample_copy, settle, wait_for_diagnostics};
+use support::app::{
+    click, find, harness, open, sample_copy, settle, type_over, until, wait_for_diagnostics,
+};
 
 fn open_path(h: &Harness<'static, EditorApp>) -> Option<String> {
     let s = h.state().session()?;
@@ -44,4 +46,32 @@ fn saving_the_manifest_refreshes_the_project_list() {
     let project = h.state().project().unwrap();
     assert!(project.by_path("bench.xlsx").is_some());
     assert!(!project.excluded("bench.xlsx"));
+}
+
+#[test]
+fn a_save_the_running_preview_refuses_does_not_say_only_saved() {
+    let dir = sample_copy("airport");
+    let mut h = harness(EditorApp::open(dir.path()));
+    h.get_by_label("Preview").click();
+    settle(&mut h);
+    h.get_by_label("▶ Play").click();
+    settle(&mut h);
+    // A typo in the agent the buyer asks for a conversation: the program does not compile.
+    find(&mut h, "RequestConversation");
+    h.run_steps(8);
+    type_over(&mut h, "seller", "sellr");
+    settle(&mut h);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    settle(&mut h);
+    assert!(!h.state().is_dirty(), "saved");
+    until(&mut h, "the preview's verdict", |h| {
+        h.state().status().is_some_and(|s| !s.contains("reloading"))
+    });
+    let status = h.state().status().unwrap().to_string();
+    assert!(
+        status.starts_with("Saved 1 file, but the preview refused it"),
+        "{status}"
+    );
+    assert!(status.contains("unknown-reference"), "{status}");
+    h.get_by_label_contains("Saved 1 file, but the preview refused it");
 }

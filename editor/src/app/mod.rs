@@ -46,6 +46,9 @@ pub struct EditorApp {
     pub recent: Vec<PathBuf>,
     modal: Option<Modal>,
     status: Option<(String, Instant, bool)>,
+    /// When the status last reported a save that a running preview reloads: its verdict,
+    /// refused or not, must replace "Saved", never sit beside it.
+    save_said: Option<Instant>,
     allow_close: bool,
     /// The window was asked to close and may (for tests: what the close prompt decided).
     pub closing: bool,
@@ -98,6 +101,7 @@ impl EditorApp {
             recent: Vec::new(),
             modal: None,
             status: None,
+            save_said: None,
             allow_close: false,
             closing: false,
             themed: false,
@@ -264,12 +268,19 @@ impl EditorApp {
             Err((_, errors)) => (format!("Could not save: {}", errors.join("; ")), false),
         };
         let mut manifest_saved = false;
+        let mut reloading = false;
         if ok {
             let _ = recovery::clear(&s.project.root);
             s.autosaved = (Instant::now(), s.revision);
             if let Ok(r) = &result {
                 let files: Vec<String> = r.written.iter().chain(&r.removed).cloned().collect();
                 manifest_saved = files.iter().any(|f| f == MANIFEST);
+                // A running preview reloads what was saved (positions alone are not
+                // behaviour) and answers later.
+                reloading = s.preview.is_running()
+                    && files
+                        .iter()
+                        .any(|f| !f.ends_with(ensemble_compiler::project::LAYOUT_SUFFIX));
                 s.preview.saved(&mut s.analysis, &files);
             }
         }
@@ -279,7 +290,12 @@ impl EditorApp {
         if manifest_saved {
             self.reopen();
         }
-        self.say(message, !ok);
+        if reloading {
+            self.say(format!("{message} · reloading the preview…"), !ok);
+            self.save_said = self.status.as_ref().map(|(_, at, _)| *at);
+        } else {
+            self.say(message, !ok);
+        }
         ok
     }
 
@@ -313,6 +329,7 @@ impl EditorApp {
             }
             ctx.request_repaint_after(POLL_INTERVAL);
         }
+        self.report_reload();
         let title = self.title();
         if title != self.shown_title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
@@ -347,6 +364,36 @@ impl EditorApp {
         if let Some(s) = self.session.as_mut() {
             s.repair_trail();
         }
+    }
+
+    /// Turns the status of a save the preview was reloading into the reload's verdict.
+    fn report_reload(&mut self) {
+        let (Some(said), Some(s)) = (self.save_said, self.session.as_ref()) else {
+            return;
+        };
+        if s.preview.reload_pending() {
+            return;
+        }
+        let Some(note) = s.preview.last_reload.as_ref().filter(|n| n.at >= said) else {
+            return;
+        };
+        let saved = self
+            .status
+            .as_ref()
+            .and_then(|(m, _, _)| m.split(" · ").next())
+            .unwrap_or("Saved")
+            .to_string();
+        let (message, error) = if note.ok {
+            (format!("{saved} · preview reloaded"), false)
+        } else {
+            let why = &note.summary;
+            (
+                format!("{saved}, but the preview refused it (save refused): {why}"),
+                true,
+            )
+        };
+        self.save_said = None;
+        self.say(message, error);
     }
 
     fn handle_close(&mut self, ctx: &egui::Context) {
@@ -631,7 +678,9 @@ impl EditorApp {
                     && at.elapsed() < Duration::from_secs(6)
                 {
                     let color = if *error { theme::ERROR } else { theme::OK };
-                    ui.label(RichText::new(message).color(color));
+                    // A refusal's reason can be long: cut to the bar, whole on hover.
+                    ui.add(egui::Label::new(RichText::new(message).color(color)).truncate())
+                        .on_hover_text(message);
                 }
             });
         });
