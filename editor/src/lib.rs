@@ -29,6 +29,7 @@ pub mod planning;
 pub mod preview;
 pub mod project_ops;
 pub mod project_panel;
+pub mod quick_fix;
 pub mod recent;
 pub mod recovery;
 pub mod rename;

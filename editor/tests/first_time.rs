@@ -75,3 +75,88 @@ fn a_save_the_running_preview_refuses_does_not_say_only_saved() {
     assert!(status.contains("unknown-reference"), "{status}");
     h.get_by_label_contains("Saved 1 file, but the preview refused it");
 }
+
+/// A conversation pair's seller: its transitions on the buyer's messages are right, and each
+/// is warned about (`unknown-event`); one event is misspelt.
+const SELLER: &str = r#"Machine(
+    name: "Seller",
+    states: [
+        (name: "Start", on: [("Empty", "Greet")]),
+        (name: "Greet", code: "Say", modifier: "Hello!", on: [("FinishStatement", "Wait")]),
+        (name: "Wait", modifier: 30.0, on: [("YourTurn", "Answer"), ("Bye", "Finish"), ("Done", "Finish")]),
+        (name: "Answer", code: "Say", modifier: "Here you are.", on: [("FinishStatment", "Wait"), ("Bye", "Finish")]),
+        (name: "Finish"),
+    ],
+)
+"#;
+
+fn seller_project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("Ensemble.ron"),
+        r#"Project(name: "conversation", libraries: ["sim"])"#,
+    )
+    .unwrap();
+    std::fs::create_dir(dir.path().join("machines")).unwrap();
+    std::fs::write(dir.path().join("machines/Seller.machine.ron"), SELLER).unwrap();
+    dir
+}
+
+fn unknown_events(h: &Harness<'static, EditorApp>) -> Vec<String> {
+    h.state()
+        .report()
+        .unwrap()
+        .located
+        .iter()
+        .filter(|l| l.diagnostic.code.as_str() == "unknown-event")
+        .map(|l| l.diagnostic.message.clone())
+        .collect()
+}
+
+#[test]
+fn problems_offer_a_one_click_fix_and_marking_a_warning_as_intended() {
+    let dir = seller_project();
+    let mut h = harness(EditorApp::open(dir.path()));
+    wait_for_diagnostics(&mut h);
+    assert_eq!(unknown_events(&h).len(), 4, "{:?}", unknown_events(&h));
+    // The misspelt event: one click, undoable.
+    click(&mut h, "Fix: FinishStatement");
+    wait_for_diagnostics(&mut h);
+    let left = unknown_events(&h);
+    assert_eq!(left.len(), 3, "{left:?}");
+    assert!(
+        left.iter().all(|m| !m.contains("FinishStatment")),
+        "{left:?}"
+    );
+    // The three message transitions are the design: mark them as intended (the first mark
+    // covers the line with two of them).
+    for _ in 0..2 {
+        let first = h
+            .get_all_by_label("Mark as intended")
+            .next()
+            .unwrap()
+            .rect();
+        support::app::click_at(&mut h, first.center());
+        wait_for_diagnostics(&mut h);
+    }
+    assert!(unknown_events(&h).is_empty(), "{:?}", unknown_events(&h));
+    // Undo brings the last warning back; redo silences it again.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    wait_for_diagnostics(&mut h);
+    assert_eq!(unknown_events(&h).len(), 1);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Y);
+    wait_for_diagnostics(&mut h);
+    assert!(unknown_events(&h).is_empty());
+    // Saved, the comments are in the source where review sees them, and `check` agrees.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    settle(&mut h);
+    let saved = std::fs::read_to_string(dir.path().join("machines/Seller.machine.ron")).unwrap();
+    assert_eq!(
+        saved.matches("// allow(unknown-event)").count(),
+        2,
+        "{saved}"
+    );
+    assert!(saved.contains(r#"("FinishStatement", "Wait")"#), "{saved}");
+    let checked = ensemble_compiler::compile_path(dir.path()).unwrap();
+    assert_eq!(checked.diagnostics.len(), 0, "{saved}");
+}
