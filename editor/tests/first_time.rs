@@ -160,3 +160,30 @@ fn problems_offer_a_one_click_fix_and_marking_a_warning_as_intended() {
     let checked = ensemble_compiler::compile_path(dir.path()).unwrap();
     assert_eq!(checked.diagnostics.len(), 0, "{saved}");
 }
+
+#[test]
+fn the_help_menu_lists_every_shortcut_the_window_handles() {
+    use ensemble_editor::app::shortcuts::{SHORTCUTS, When};
+    let dir = sample_copy("bench");
+    let mut h = harness(EditorApp::open(dir.path()));
+    settle(&mut h);
+    click(&mut h, "Help");
+    for s in SHORTCUTS {
+        let what = match s.when {
+            When::InGraph => format!("{} (in a machine's graph)", s.what),
+            _ => s.what.to_string(),
+        };
+        h.get_by_label(&what);
+    }
+    h.get_by_label("Ctrl+Shift+Z or Ctrl+Y");
+    // The table is what the keys do: the first key of Find opens the find box.
+    h.key_press(egui::Key::Escape);
+    settle(&mut h);
+    let find = SHORTCUTS
+        .iter()
+        .find(|s| s.what.starts_with("Find"))
+        .unwrap();
+    h.key_press_modifiers(find.keys[0].modifiers, find.keys[0].logical_key);
+    settle(&mut h);
+    assert!(h.state().modal_open());
+}

@@ -6,6 +6,7 @@
 mod actions;
 mod modals;
 mod session;
+pub mod shortcuts;
 
 pub use actions::Action;
 pub use modals::Modal;
@@ -28,7 +29,7 @@ use crate::text_view::TextPanel;
 use crate::watch::{POLL_INTERVAL, SourceWatch};
 use crate::{diagnostics_panel, project_ops, project_panel, recent, theme};
 use eframe::egui;
-use egui::{CentralPanel, Frame, Key, KeyboardShortcut, Margin, Modifiers, Panel, RichText, Ui};
+use egui::{CentralPanel, Frame, Key, Margin, Panel, RichText, Ui};
 use ensemble_compiler::Compilation;
 use ensemble_compiler::front::ron::AssetKind;
 use ensemble_compiler::front::ron::any::{AnyAsset, FileKind};
@@ -463,59 +464,10 @@ impl EditorApp {
     }
 
     fn shortcuts(&mut self, ctx: &egui::Context, actions: &mut Vec<Action>) {
-        let shortcut = |m: Modifiers, k: Key| KeyboardShortcut::new(m, k);
         let typing = ctx.text_edit_focused();
         // Selection keys belong to the graph of machines; other panels handle their own.
-        let graph_keys = self.current_machine_name().is_some();
-        ctx.input_mut(|i| {
-            if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::S)) {
-                actions.push(Action::Save);
-            }
-            if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::F)) {
-                actions.push(Action::Find);
-            }
-            if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::O)) {
-                actions.push(Action::OpenDialog);
-            }
-            if typing {
-                return;
-            }
-            if i.consume_shortcut(&shortcut(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z))
-                || i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::Y))
-            {
-                actions.push(Action::Redo);
-            }
-            if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::Z)) {
-                actions.push(Action::Undo);
-            }
-            if !graph_keys {
-                return;
-            }
-            if i.consume_key(Modifiers::NONE, Key::Delete) {
-                actions.push(Action::DeleteSelection);
-            }
-            if i.consume_key(Modifiers::NONE, Key::Escape) {
-                actions.push(Action::Select(false));
-            }
-            if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::A)) {
-                actions.push(Action::Select(true));
-            }
-            let mut copy = i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::C));
-            let mut paste = i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::V));
-            for e in &i.events {
-                match e {
-                    egui::Event::Copy => copy = true,
-                    egui::Event::Paste(_) => paste = true,
-                    _ => {}
-                }
-            }
-            if copy {
-                actions.push(Action::Copy);
-            }
-            if paste {
-                actions.push(Action::Paste);
-            }
-        });
+        let in_graph = self.current_machine_name().is_some();
+        actions.extend(ctx.input_mut(|i| shortcuts::pressed(i, typing, in_graph)));
         // The text a system clipboard paste brought, for pasting states from another editor.
         if actions.iter().any(|a| matches!(a, Action::Paste))
             && let Some(s) = self.session.as_mut()
@@ -533,24 +485,39 @@ impl EditorApp {
     }
 
     fn top_bar(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
+        let ctx = ui.ctx().clone();
+        let keys = |c: shortcuts::Command| shortcuts::keys_for(&ctx, c);
         ui.horizontal(|ui| {
             ui.label(RichText::new("Ensemble").color(theme::ACCENT).strong());
             ui.separator();
             ui.menu_button("File", |ui| {
-                if ui.button("New project…").clicked() {
+                if ui
+                    .button("New project…")
+                    .on_hover_text("Create a project folder with a manifest and a starter machine")
+                    .clicked()
+                {
                     actions.push(Action::NewProjectDialog);
                     ui.close();
                 }
-                if ui.button("Open project…   Ctrl+O").clicked() {
+                if ui
+                    .button(format!("Open project…   {}", keys(shortcuts::Command::Open)))
+                    .on_hover_text("Open a project folder (or a file in one: it opens shown)")
+                    .clicked()
+                {
                     actions.push(Action::OpenDialog);
                     ui.close();
                 }
                 ui.menu_button("Open recent", |ui| {
+                    ui.set_min_width(200.0);
                     if self.recent.is_empty() {
                         ui.label(RichText::new("none yet").italics().color(theme::TEXT_WEAK));
                     }
                     for p in &self.recent {
-                        if ui.button(p.display().to_string()).clicked() {
+                        if ui
+                            .button(p.display().to_string())
+                            .on_hover_text("Open this project")
+                            .clicked()
+                        {
                             actions.push(Action::OpenProject(p.clone()));
                             ui.close();
                         }
@@ -566,7 +533,11 @@ impl EditorApp {
                         actions.push(Action::ImportWorkbook);
                         ui.close();
                     }
-                    if ui.button("Open navigation map…").clicked() {
+                    if ui
+                        .button("Open navigation map…")
+                        .on_hover_text("Show a MovingAI .map with its PPA* clusters and paths")
+                        .clicked()
+                    {
                         if let Some(p) = rfd::FileDialog::new()
                             .set_title("Open a MovingAI map")
                             .add_filter("MovingAI map", &["map"])
@@ -594,7 +565,15 @@ impl EditorApp {
                 }
                 let dirty = self.is_dirty();
                 if ui
-                    .add_enabled(dirty, egui::Button::new("Save all   Ctrl+S"))
+                    .add_enabled(
+                        dirty,
+                        egui::Button::new(format!(
+                            "Save all   {}",
+                            keys(shortcuts::Command::Save)
+                        )),
+                    )
+                    .on_hover_text("Write every changed file")
+                    .on_disabled_hover_text("Nothing has changed since the last save")
                     .clicked()
                 {
                     actions.push(Action::Save);
@@ -603,12 +582,17 @@ impl EditorApp {
             });
             if let Some(s) = &self.session {
                 ui.menu_button("Edit", |ui| {
-                    let undo = s.history.undo_label().map(|l| format!("Undo {l}   Ctrl+Z"));
+                    let undo = s
+                        .history
+                        .undo_label()
+                        .map(|l| format!("Undo {l}   {}", keys(shortcuts::Command::Undo)));
                     if ui
                         .add_enabled(
                             undo.is_some(),
                             egui::Button::new(undo.unwrap_or("Undo".into())),
                         )
+                        .on_hover_text("Take back the last change")
+                        .on_disabled_hover_text("Nothing to undo")
                         .clicked()
                     {
                         actions.push(Action::Undo);
@@ -617,23 +601,40 @@ impl EditorApp {
                     let redo = s
                         .history
                         .redo_label()
-                        .map(|l| format!("Redo {l}   Ctrl+Shift+Z"));
+                        .map(|l| format!("Redo {l}   {}", keys(shortcuts::Command::Redo)));
                     if ui
                         .add_enabled(
                             redo.is_some(),
                             egui::Button::new(redo.unwrap_or("Redo".into())),
                         )
+                        .on_hover_text("Make the change you took back again")
+                        .on_disabled_hover_text("Nothing to redo")
                         .clicked()
                     {
                         actions.push(Action::Redo);
                         ui.close();
                     }
                     ui.separator();
-                    if ui.button("Find…   Ctrl+F").clicked() {
+                    if ui
+                        .button(format!("Find…   {}", keys(shortcuts::Command::Find)))
+                        .on_hover_text("Find a machine, state, rule or asset by name")
+                        .clicked()
+                    {
                         actions.push(Action::Find);
                         ui.close();
                     }
                 });
+            }
+            ui.menu_button("Help", |ui| {
+                ui.label(RichText::new("Keyboard shortcuts").strong());
+                shortcuts::help(ui);
+                ui.separator();
+                ui.label(
+                    RichText::new("Formats and diagnostics: docs/formats/ and docs/diagnostics.md")
+                        .color(theme::TEXT_WEAK),
+                );
+            });
+            if let Some(s) = &self.session {
                 ui.separator();
                 ui.label(
                     RichText::new(s.project.name())
@@ -706,10 +707,18 @@ impl EditorApp {
             }
             ui.horizontal(|ui| {
                 ui.add_space((ui.available_width() - 300.0).max(0.0) / 2.0);
-                if ui.button("New project…").clicked() {
+                if ui
+                    .button("New project…")
+                    .on_hover_text("Create a project folder with a manifest and a starter machine")
+                    .clicked()
+                {
                     actions.push(Action::NewProjectDialog);
                 }
-                if ui.button("Open project…").clicked() {
+                if ui
+                    .button("Open project…")
+                    .on_hover_text("Open a project folder (or a file in one)")
+                    .clicked()
+                {
                     actions.push(Action::OpenDialog);
                 }
             });
