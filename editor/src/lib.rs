@@ -37,6 +37,7 @@ pub mod rules;
 pub mod sentences;
 pub mod sidecar;
 pub mod space;
+pub mod templates;
 pub mod text_view;
 pub mod theme;
 pub mod watch;

@@ -253,8 +253,14 @@ pub fn show(
                     ui.close();
                 }
                 ui.separator();
+                templates_menu(ui, actions);
+                ui.separator();
                 for (_, kind) in GROUPS.into_iter().filter(|(_, k)| *k != AssetKind::Pddl) {
-                    if ui.button(format!("New {}", noun(kind))).clicked() {
+                    if ui
+                        .button(format!("New {}", noun(kind)))
+                        .on_hover_text(format!("Start an empty {}", noun(kind)))
+                        .clicked()
+                    {
                         actions.push(Action::NewAsset(Starter::Kind(kind)));
                         ui.close();
                     }
@@ -270,4 +276,20 @@ pub fn show(
                 }
             });
         });
+}
+
+/// The starter templates, as menu items (the project panel's `+ New asset…` and File ▸ New
+/// from template).
+pub fn templates_menu(ui: &mut Ui, actions: &mut Vec<Action>) {
+    ui.label(
+        RichText::new("FROM A TEMPLATE")
+            .font(theme::section_font())
+            .color(theme::TEXT_WEAK),
+    );
+    for t in crate::templates::Template::ALL {
+        if ui.button(t.title()).on_hover_text(t.hint()).clicked() {
+            actions.push(Action::NewAsset(Starter::Template(t)));
+            ui.close();
+        }
+    }
 }

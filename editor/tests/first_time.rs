@@ -187,3 +187,40 @@ fn the_help_menu_lists_every_shortcut_the_window_handles() {
     settle(&mut h);
     assert!(h.state().modal_open());
 }
+
+#[test]
+fn a_template_from_the_file_menu_makes_a_working_seller_and_buyer() {
+    let dir = sample_copy("bench");
+    let mut h = harness(EditorApp::open(dir.path()));
+    wait_for_diagnostics(&mut h);
+    h.get_by_label("File").click();
+    settle(&mut h);
+    h.get_by_label("New from template ⏵").hover();
+    settle(&mut h);
+    h.get_by_label("Seller and buyer").click();
+    settle(&mut h);
+    h.get_all_by_role(egui::accesskit::Role::TextInput)
+        .find(|n| n.is_focused())
+        .expect("the name field")
+        .type_text("Coffee");
+    settle(&mut h);
+    h.get_by_label("Create").click();
+    wait_for_diagnostics(&mut h);
+    assert_eq!(h.state().current_machine_name(), Some("CoffeeSeller"));
+    let report = h.state().report().unwrap();
+    assert_eq!((report.errors(), report.warnings()), (0, 0), "{:?}", {
+        report
+            .located
+            .iter()
+            .map(|l| l.diagnostic.message.clone())
+            .collect::<Vec<_>>()
+    });
+    // One step to undo: every file of the template goes.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    settle(&mut h);
+    let project = h.state().project().unwrap();
+    for m in ["CoffeeSeller", "CoffeeSell", "CoffeeBuyer", "CoffeeBuy"] {
+        assert!(project.machine_doc(m).is_none(), "{m}");
+    }
+    assert!(project.by_path("CoffeeDemo.scene.ron").is_none());
+}

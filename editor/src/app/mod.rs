@@ -525,6 +525,9 @@ impl EditorApp {
                 });
                 ui.separator();
                 if self.session.is_some() {
+                    ui.menu_button("New from template", |ui| {
+                        project_panel::templates_menu(ui, actions)
+                    });
                     if ui
                         .button("Import Excel workbook…")
                         .on_hover_text("Add an interaction script workbook to the project; it is edited in the rule table and saved as a workbook")
