@@ -3,7 +3,7 @@
 
 use eframe::egui;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use ensemble_editor::EditorApp;
 
 mod support;
@@ -223,4 +223,33 @@ fn a_template_from_the_file_menu_makes_a_working_seller_and_buyer() {
         assert!(project.machine_doc(m).is_none(), "{m}");
     }
     assert!(project.by_path("CoffeeDemo.scene.ron").is_none());
+}
+
+#[test]
+fn clicking_a_workbook_problem_selects_its_cell_in_the_rule_table() {
+    let dir = sample_copy("bench/printed");
+    let mut h = harness(EditorApp::open(dir.path()));
+    wait_for_diagnostics(&mut h);
+    let row = h
+        .get_all_by_label_contains("deletion-never-matches")
+        .find(|n| {
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.contains("Rules!"))
+        })
+        .expect("the workbook's problem in the Problems panel")
+        .rect()
+        .center();
+    support::app::click_at(&mut h, row);
+    settle(&mut h);
+    let open = open_path(&h).unwrap();
+    assert!(open.ends_with(".xlsx"), "{open}");
+    // Cells are multi-line text fields named `row N Column`.
+    let focused = h
+        .get_all_by_label_contains("row ")
+        .find(|n| n.is_focused())
+        .and_then(|n| n.accesskit_node().label())
+        .expect("a cell has the keyboard");
+    assert!(focused.starts_with("row 5 "), "{focused}");
+    assert!(focused.to_lowercase().contains("delete"), "{focused}");
 }
