@@ -91,89 +91,84 @@ pub fn find(text: &str) -> Vec<Allowance> {
     found
 }
 
-/// The byte ranges of the line comments (`//` to the end of the line) of `text`.
-fn line_comments(text: &str) -> Vec<Range<usize>> {
-    let bytes = text.as_bytes();
-    let mut state = In::Code;
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        let next = bytes.get(i + 1).copied();
-        match state {
-            In::Code if b == b'"' => state = In::Str,
-            In::Code if b == b'/' && next == Some(b'/') => {
-                let end = text[i..].find('\n').map_or(text.len(), |n| i + n);
-                out.push(i..end);
-                i = end;
-                continue;
-            }
-            In::Code if b == b'/' && next == Some(b'*') => {
-                state = In::Block;
-                i += 1;
-            }
-            In::Str if b == b'\\' => i += 1,
-            In::Str if b == b'"' => state = In::Code,
-            In::Block if b == b'*' && next == Some(b'/') => {
-                state = In::Code;
-                i += 1;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    out
+/// What [`pieces`] finds: a byte of code (the opening quote of a string included, its
+/// contents not), or a whole line comment.
+enum Piece {
+    Code(usize, u8),
+    LineComment(Range<usize>),
 }
 
-/// What a comment on its own line ending at `from` covers: the next line with code, and the
-/// whole item that starts there (to its `,` or closing bracket at its own depth).
-fn below(text: &str, from: usize) -> Range<usize> {
+/// The code bytes and line comments of `text` from `from`, skipping strings and block comments,
+/// so a `// allow(` or a bracket inside a string is text.
+fn pieces(text: &str, from: usize) -> impl Iterator<Item = Piece> + '_ {
     let bytes = text.as_bytes();
-    // The first code after the comment (further comments, such as a second allow, are skipped).
-    let mut start = from;
-    loop {
-        while start < bytes.len() && bytes[start].is_ascii_whitespace() {
-            start += 1;
-        }
-        if text[start..].starts_with("//") {
-            start = text[start..].find('\n').map_or(text.len(), |n| start + n);
-        } else {
-            break;
-        }
-    }
-    let line_end = text[start..].find('\n').map_or(text.len(), |n| start + n);
-    let (mut depth, mut state, mut i) = (0usize, In::Code, start);
-    while i < bytes.len() {
-        let b = bytes[i];
-        let next = bytes.get(i + 1).copied();
-        match state {
-            In::Code => match b {
-                b'"' => state = In::Str,
-                b'/' if next == Some(b'*') => {
+    let (mut i, mut state) = (from, In::Code);
+    std::iter::from_fn(move || {
+        while i < bytes.len() {
+            let (at, b, next) = (i, bytes[i], bytes.get(i + 1).copied());
+            i += 1;
+            match state {
+                In::Code if b == b'/' && next == Some(b'/') => {
+                    i = text[at..].find('\n').map_or(text.len(), |n| at + n);
+                    return Some(Piece::LineComment(at..i));
+                }
+                In::Code if b == b'/' && next == Some(b'*') => {
                     state = In::Block;
                     i += 1;
                 }
-                b'/' if next == Some(b'/') => {
-                    i = text[i..].find('\n').map_or(text.len(), |n| i + n);
-                    continue;
+                In::Code => {
+                    if b == b'"' {
+                        state = In::Str;
+                    }
+                    return Some(Piece::Code(at, b));
                 }
-                b'(' | b'[' | b'{' => depth += 1,
-                b')' | b']' | b'}' if depth == 0 => break,
-                b')' | b']' | b'}' => depth -= 1,
-                b',' if depth == 0 => break,
+                In::Str if b == b'\\' => i += 1,
+                In::Str if b == b'"' => state = In::Code,
+                In::Block if b == b'*' && next == Some(b'/') => {
+                    state = In::Code;
+                    i += 1;
+                }
                 _ => {}
-            },
-            In::Str if b == b'\\' => i += 1,
-            In::Str if b == b'"' => state = In::Code,
-            In::Block if b == b'*' && next == Some(b'/') => {
-                state = In::Code;
-                i += 1;
             }
+        }
+        None
+    })
+}
+
+/// The byte ranges of the line comments (`//` to the end of the line) of `text`.
+fn line_comments(text: &str) -> Vec<Range<usize>> {
+    pieces(text, 0)
+        .filter_map(|p| match p {
+            Piece::LineComment(r) => Some(r),
+            Piece::Code(..) => None,
+        })
+        .collect()
+}
+
+/// What a comment on its own line ending at `from` covers: the next line with code, and the
+/// whole item that starts there (to its `,` or closing bracket at its own depth). Further
+/// comments before it, such as a second allow, are skipped.
+fn below(text: &str, from: usize) -> Range<usize> {
+    let (mut start, mut depth, mut end) = (None, 0usize, text.len());
+    for piece in pieces(text, from) {
+        let Piece::Code(at, b) = piece else { continue };
+        if b.is_ascii_whitespace() {
+            continue;
+        }
+        start.get_or_insert(at);
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' | b',' if depth == 0 => {
+                end = at;
+                break;
+            }
+            b')' | b']' | b'}' => depth -= 1,
             _ => {}
         }
-        i += 1;
     }
-    start..i.max(line_end)
+    let start = start.unwrap_or(text.len());
+    let line_end = text[start..].find('\n').map_or(text.len(), |n| start + n);
+    start..end.max(line_end)
 }
 
 #[cfg(test)]
