@@ -210,6 +210,8 @@ pub struct Saved {
     /// Files written or removed (assets and sidecars), relative.
     pub written: Vec<String>,
     pub removed: Vec<String>,
+    /// What the user should know about how a file was written.
+    pub notes: Vec<String>,
 }
 
 pub struct Project {
@@ -503,8 +505,16 @@ fn save_one(root: &Path, d: &Document, report: &mut Saved) -> Result<(), String>
             if let Some(dir) = full.parent() {
                 std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
             }
-            ensemble_compiler::script::xlsx_write::write(script, &full)
+            // Only the changed cells are written, keeping the designer's formatting; a file
+            // that cannot be patched is written whole, and the report says so.
+            let saved = ensemble_compiler::script::xlsx_patch::save(script, &full)
                 .map_err(|e| io_error(&full, e))?;
+            if let ensemble_compiler::script::xlsx_patch::Saved::Rewritten { why } = saved {
+                report.notes.push(format!(
+                    "{} was written whole, its formatting not kept ({why})",
+                    now.path
+                ));
+            }
             report.written.push(now.path.clone());
             wrote_workbook = true;
         }

@@ -8,7 +8,8 @@ use ensemble_editor::EditorApp;
 
 mod support;
 use support::app::{
-    click, find, harness, open, sample_copy, settle, type_over, until, wait_for_diagnostics,
+    click, find, harness, open, retype_field, sample_copy, settle, type_over, until,
+    wait_for_diagnostics,
 };
 
 fn open_path(h: &Harness<'static, EditorApp>) -> Option<String> {
@@ -252,4 +253,51 @@ fn clicking_a_workbook_problem_selects_its_cell_in_the_rule_table() {
         .expect("a cell has the keyboard");
     assert!(focused.starts_with("row 5 "), "{focused}");
     assert!(focused.to_lowercase().contains("delete"), "{focused}");
+}
+
+/// Every entry of a workbook, unpacked, by name.
+fn workbook_entries(path: &std::path::Path) -> std::collections::BTreeMap<String, String> {
+    use std::io::Read;
+    let mut zip = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    (0..zip.len())
+        .map(|i| {
+            let mut entry = zip.by_index(i).unwrap();
+            let mut text = String::new();
+            entry.read_to_string(&mut text).unwrap();
+            (entry.name().unwrap().to_string(), text)
+        })
+        .collect()
+}
+
+#[test]
+fn saving_a_workbook_writes_only_the_changed_cell() {
+    let dir = sample_copy("bench");
+    let path = dir.path().join("bench.xlsx");
+    let before = workbook_entries(&path);
+    let mut h = harness(EditorApp::open(path.clone()));
+    settle(&mut h);
+    assert_eq!(open_path(&h).as_deref(), Some("bench.xlsx"));
+    retype_field(&mut h, "row 1 Action", "perch");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    settle(&mut h);
+    h.get_by_label_contains("Saved 1 file");
+    let after = workbook_entries(&path);
+    // Styles, theme, the other sheets: as they were.
+    assert_eq!(
+        before.keys().collect::<Vec<_>>(),
+        after.keys().collect::<Vec<_>>()
+    );
+    let rules = "xl/worksheets/sheet3.xml";
+    for (name, text) in &before {
+        if name != rules {
+            assert!(after[name] == *text, "{name} changed");
+        }
+    }
+    // In the Rules sheet only E2 changed: the column widths and every other cell are kept.
+    let old_e2 = r#"<c r="E2" t="inlineStr"><is><t>sit</t></is></c>"#;
+    assert!(before[rules].contains(old_e2));
+    let new_e2 = r#"<c r="E2" t="inlineStr"><is><t xml:space="preserve">perch</t></is></c>"#;
+    assert_eq!(after[rules], before[rules].replacen(old_e2, new_e2, 1));
+    let (script, _) = ensemble_editor::rules::excel::import(&path).unwrap();
+    assert_eq!(script.rules[0].action, "perch");
 }

@@ -268,6 +268,10 @@ impl EditorApp {
             ),
             Err((_, errors)) => (format!("Could not save: {}", errors.join("; ")), false),
         };
+        let message = match &result {
+            Ok(r) if !r.notes.is_empty() => format!("{message} · {}", r.notes.join(" · ")),
+            _ => message,
+        };
         let mut manifest_saved = false;
         let mut reloading = false;
         if ok {
