@@ -1,5 +1,5 @@
 //! Starter templates: small working designs a first-time designer starts from instead of a
-//! blank machine — a patrol, a conversation pair, a seller and a buyer. Each is written as the
+//! blank machine — a patrol, a conversation pair, a seller and a buyer, a plan-driven agent. Each is written as the
 //! RON a designer would write, comments included, so the files read as examples; every name
 //! is prefixed with the name the designer gives, so a template can be added twice.
 
@@ -14,13 +14,15 @@ pub enum Template {
     Patrol,
     ConversationPair,
     SellerAndBuyer,
+    PlanDriven,
 }
 
 impl Template {
-    pub const ALL: [Template; 3] = [
+    pub const ALL: [Template; 4] = [
         Template::Patrol,
         Template::ConversationPair,
         Template::SellerAndBuyer,
+        Template::PlanDriven,
     ];
 
     /// The menu's words.
@@ -29,6 +31,7 @@ impl Template {
             Template::Patrol => "Patrol",
             Template::ConversationPair => "Conversation pair",
             Template::SellerAndBuyer => "Seller and buyer",
+            Template::PlanDriven => "Plan-driven agent",
         }
     }
 
@@ -43,6 +46,9 @@ impl Template {
             }
             Template::SellerAndBuyer => {
                 "A seller waits at a counter and serves each buyer in turn; buyers ask for a conversation: four machines, locations and a scene"
+            }
+            Template::PlanDriven => {
+                "An agent plans how to reach a goal and carries the plan out: a domain of actions, each run by its own machine, a problem, the agent's machine, locations and a scene"
             }
         }
     }
@@ -67,6 +73,15 @@ impl Template {
                 machine("{N}Buy", BUY),
                 (AssetKind::Locations, fill("{N}"), fill(SHOP_PLACES)),
                 (AssetKind::Scene, fill("{N}Demo"), fill(SHOP_SCENE)),
+            ],
+            Template::PlanDriven => vec![
+                machine("{N}Agent", PLANNER),
+                (AssetKind::Domain, fill("{N}"), fill(PLAN_DOMAIN)),
+                (AssetKind::Problem, fill("{N}Goal"), fill(PLAN_PROBLEM)),
+                machine("{N}WalkTo", PLAN_WALK),
+                machine("{N}PickUp", PLAN_PICK_UP),
+                (AssetKind::Locations, fill("{N}"), fill(PLAN_PLACES)),
+                (AssetKind::Scene, fill("{N}Demo"), fill(PLAN_SCENE)),
             ],
         }
     }
@@ -244,6 +259,89 @@ Scene(
 )
 "#;
 
+const PLANNER: &str = r#"// A plan-driven agent: the Plan state asks the planner how to reach {N}Goal's goal from what
+// the agent knows, then runs each action of the plan with that action's machine. Add actions
+// to the {N} domain and the plan changes without touching this machine.
+Machine(
+    name: "{N}Agent",
+    states: [
+        (name: "Start", on: [("Empty", "Plan")]),
+        (name: "Plan", modifier: "{N}Goal", on: [("PlanSucceeded", "Pleased"), ("PlanFailed", "Puzzled")]),
+        (name: "Pleased", code: "Say", modifier: "Got it.", on: [("FinishStatement", "Finish")]),
+        (name: "Puzzled", code: "Say", modifier: "I cannot see how to get it.", on: [("FinishStatement", "Finish")]),
+        (name: "Finish"),
+    ],
+)
+"#;
+
+const PLAN_DOMAIN: &str = r#"// What the {N} agent can do: each action's preconditions (pre) and effects (add, del), and the
+// machine that performs it. The planner chains actions whose effects meet the next one's
+// preconditions.
+Domain(
+    name: "{N}",
+    types: {"agent": "object", "item": "object"},
+    predicates: ["atShelf(agent)", "onShelf(item)", "has(agent, item)"],
+    actions: [
+        (name: "WalkTo", parameters: [("Who", "agent")], actor: "Who", pre: ["not atShelf(Who)"], add: ["atShelf(Who)"], machine: "{N}WalkTo"),
+        (name: "PickUp", parameters: [("Who", "agent"), ("I", "item")], actor: "Who", pre: ["atShelf(Who), onShelf(I)"], add: ["has(Who, I)"], del: ["onShelf(I)"], machine: "{N}PickUp"),
+    ],
+)
+"#;
+
+const PLAN_PROBLEM: &str = r#"// The {N} agent wants the box: what is true at the start (init) and what must become true
+// (goal). The planner finds WalkTo, then PickUp.
+Problem(
+    name: "{N}Goal",
+    domain: "{N}",
+    objects: {"me": "agent", "box": "item"},
+    init: ["onShelf(box)"],
+    goal: ["has(me, box)"],
+    actor: "me",
+)
+"#;
+
+const PLAN_WALK: &str = r#"// The WalkTo action of the {N} domain: walk to the shelf.
+Machine(
+    name: "{N}WalkTo",
+    states: [
+        (name: "Start", on: [("Empty", "Goto1")]),
+        (name: "Goto1", modifier: "{N}Shelf", on: [("ReachedLocation", "Finish")]),
+        (name: "Finish"),
+    ],
+)
+"#;
+
+const PLAN_PICK_UP: &str = r#"// The PickUp action of the {N} domain: reach for the box.
+Machine(
+    name: "{N}PickUp",
+    states: [
+        (name: "Start", on: [("Empty", "Reach")]),
+        (name: "Reach", code: "Say", modifier: "This one.", on: [("FinishStatement", "Wait1")]),
+        (name: "Wait1", modifier: 1.0, on: [("Done", "Finish")]),
+        (name: "Finish"),
+    ],
+)
+"#;
+
+const PLAN_PLACES: &str = r#"// Where the {N} agent starts and the shelf it walks to, in metres.
+Locations(
+    locations: [
+        (name: "{N}Start", x: 0.0, y: 0.0),
+        (name: "{N}Shelf", x: 6.0, y: 2.0),
+    ],
+)
+"#;
+
+const PLAN_SCENE: &str = r#"// The {N} agent plans and fetches the box: run it in the Preview.
+Scene(
+    name: "{N}Demo",
+    tick_rate: 10,
+    agents: [
+        (name: "me", machine: "{N}Agent", at: "{N}Start"),
+    ],
+)
+"#;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -271,6 +369,43 @@ mod tests {
                 .collect();
             assert!(shown.is_empty(), "{template:?}: {shown:#?}");
             assert!(c.output.is_some(), "{template:?}");
+        }
+    }
+
+    /// The plan-driven agent's demo scene plans, carries out both actions with their machines,
+    /// and ends pleased.
+    #[test]
+    fn the_plan_driven_agent_plans_and_carries_the_plan_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut project = Project::create(dir.path(), "starter").unwrap();
+        start(&mut project, Template::PlanDriven, "Fetch").unwrap();
+        project.save().unwrap();
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let mut io = ensemble_compiler::cli::Io {
+            out: &mut out,
+            err: &mut err,
+            color: false,
+        };
+        let path = dir.path().to_string_lossy().into_owned();
+        let args = [
+            "ensemble",
+            "run",
+            &path,
+            "--scene",
+            "FetchDemo",
+            "--ticks",
+            "300",
+        ];
+        let code = ensemble_compiler::cli::run(args, &mut io);
+        let trace = String::from_utf8_lossy(&out);
+        assert_eq!(code, 0, "{trace}{}", String::from_utf8_lossy(&err));
+        for line in [
+            "plans FetchGoal: WalkTo(me), PickUp(me, box)",
+            "done WalkTo(me)",
+            "done PickUp(me, box)",
+            "enter FetchAgent/Pleased",
+        ] {
+            assert!(trace.contains(line), "{line} not in\n{trace}");
         }
     }
 }
