@@ -95,6 +95,7 @@ pub fn compile_with(project: project::Project, options: CompileOptions) -> Compi
             }
         }
     };
+    diagnostics.settle(&sources);
     Compilation {
         name,
         sources,

@@ -23,13 +23,15 @@ pub type Changes = Vec<(DocId, DocState)>;
 pub enum Starter {
     Kind(AssetKind),
     Conversation,
+    /// A small working design of several files ([`crate::templates`]).
+    Template(crate::templates::Template),
 }
 
 impl Starter {
     pub fn kind(self) -> AssetKind {
         match self {
             Starter::Kind(k) => k,
-            Starter::Conversation => AssetKind::Machine,
+            Starter::Conversation | Starter::Template(_) => AssetKind::Machine,
         }
     }
 
@@ -37,6 +39,7 @@ impl Starter {
         match self {
             Starter::Kind(k) => noun(k),
             Starter::Conversation => "conversation machine",
+            Starter::Template(t) => t.title(),
         }
     }
 }
@@ -284,6 +287,9 @@ pub fn start(
     starter: Starter,
     name: &str,
 ) -> Result<(DocId, Changes), String> {
+    if let Starter::Template(t) = starter {
+        return crate::templates::start(project, t, name);
+    }
     let kind = starter.kind();
     check_asset_name(name)?;
     if kind == AssetKind::Machine && project.machine_doc(name).is_some() {
@@ -292,6 +298,7 @@ pub fn start(
     let asset = match starter {
         Starter::Conversation => Some(AnyAsset::Machine(conversation_machine(name))),
         Starter::Kind(kind) => template(kind, name, project),
+        Starter::Template(_) => None,
     }
     .ok_or_else(|| format!("a {} cannot be created here", noun(kind)))?;
     let path = project.free_path(&folder_for(project, kind), name, kind);

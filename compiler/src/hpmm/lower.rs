@@ -84,7 +84,7 @@ fn unknown(diags: &mut Diagnostics, what: &str, name: &Name, context: &str, know
     )
     .at(name.span, format!("no such {what}"));
     if let Some(s) = suggest(&name.text, known) {
-        d = d.note(format!("did you mean `{s}`?"));
+        d = d.did_you_mean(&name.text, s);
     }
     diags.push(d);
 }
@@ -963,7 +963,7 @@ fn lower_spaces(
             )
             .at(name.span, "no such state");
             if let Some(s) = suggest(&name.text, state_names.iter().copied()) {
-                d = d.note(format!("did you mean `{s}`?"));
+                d = d.did_you_mean(&name.text, s);
             }
             diags.push(d);
         };
