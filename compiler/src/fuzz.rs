@@ -65,6 +65,12 @@ pub enum Target {
     /// reads a tool's line and as a tool reads a game's; whatever reads is written back and
     /// must read back the same.
     Inspect,
+    /// A translators' CSV (`ensemble strings import`), read as the import reads it.
+    StringsCsv,
+    /// A translators' PO file, read as the import reads it.
+    StringsPo,
+    /// A translators' workbook (`.xlsx`), read as the import reads its `fr` sheet.
+    StringsXlsx,
 }
 
 impl Target {
@@ -90,6 +96,9 @@ impl Target {
                 Target::Ngram,
                 Target::Ensnav,
                 Target::Inspect,
+                Target::StringsCsv,
+                Target::StringsPo,
+                Target::StringsXlsx,
             ])
             .collect()
     }
@@ -114,6 +123,9 @@ impl Target {
             Target::Ngram => "ngr",
             Target::Ensnav => "ensnav",
             Target::Inspect => "inspect",
+            Target::StringsCsv => "strings-csv",
+            Target::StringsPo => "strings-po",
+            Target::StringsXlsx => "strings-xlsx",
         }
     }
 
@@ -153,6 +165,15 @@ pub fn run(target: Target, bytes: &[u8]) {
         Target::Ngram => ngram(bytes),
         Target::Ensnav => ensnav(bytes),
         Target::Inspect => inspect(bytes),
+        Target::StringsCsv => {
+            let _ = crate::l10n::exchange::read_csv(&lossy(bytes));
+        }
+        Target::StringsPo => {
+            let _ = crate::l10n::exchange::read_po(&lossy(bytes));
+        }
+        Target::StringsXlsx => {
+            let _ = crate::l10n::exchange::read_xlsx(bytes.to_vec(), "fr");
+        }
     }
 }
 

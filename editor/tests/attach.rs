@@ -279,7 +279,7 @@ fn the_attached_games_map_and_variables_show_a_set_variable_is_sent_and_detach_l
     });
     h.get_by_label("Transcript").click();
     settle(&mut h);
-    h.get_by_label("I would like to buy a ticket in Denver.");
+    h.get_by_label("I would like to buy a ticket to Denver.");
     // A breakpoint from the editor and a pause: detaching clears the one and resumes the game.
     h.state_mut()
         .session_mut()
