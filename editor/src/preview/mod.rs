@@ -1177,7 +1177,9 @@ impl Preview {
     }
 
     fn toolbar(&mut self, ui: &mut Ui, analysis: &Analysis) {
-        ui.horizontal(|ui| {
+        // Wraps in a narrow window: one long row would widen the dock past the window's edge
+        // and cut the timeline and transcript off there.
+        ui.horizontal_wrapped(|ui| {
             let scenes = self.scenes.clone();
             let shown = self.scene.clone().unwrap_or_else(|| "no scene".into());
             egui::ComboBox::from_id_salt("preview-scene")
