@@ -306,13 +306,20 @@ impl LmCut {
                 if self.choice[oi] != f {
                     continue;
                 }
+                // An operator into the goal zone is in the cut, and its other effects are not
+                // reached before the cut (as in Fast Downward): every operator whose choice
+                // lies before the cut either enters the goal zone or stays before it, so this
+                // is still a cut, but smaller — fewer operators lose cost, and later rounds
+                // find more.
+                if self.add[oi].iter().any(|&a| self.in_goal_zone[a as usize]) {
+                    if !self.in_cut[oi] {
+                        self.in_cut[oi] = true;
+                        self.cut.push(o);
+                    }
+                    continue;
+                }
                 for &a in &self.add[oi] {
-                    if self.in_goal_zone[a as usize] {
-                        if !self.in_cut[oi] {
-                            self.in_cut[oi] = true;
-                            self.cut.push(o);
-                        }
-                    } else if !self.before_cut[a as usize] {
+                    if !self.before_cut[a as usize] {
                         self.before_cut[a as usize] = true;
                         self.stack.push(a);
                     }
