@@ -594,7 +594,11 @@ fn a_pinned_reply_keeps_its_id_and_is_not_said() {
         ),
     )
     .unwrap();
-    assert_ne!(std::fs::read_to_string(&actions).unwrap(), source, "the reply is pinned");
+    assert_ne!(
+        std::fs::read_to_string(&actions).unwrap(),
+        source,
+        "the reply is pinned"
+    );
     let table = project.join("strings/fr.strings.ron");
     let text = std::fs::read_to_string(&table).unwrap();
     std::fs::write(

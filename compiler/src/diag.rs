@@ -2,8 +2,8 @@
 //! locations. Rendered for people (source snippets, via codespan-reporting) and as the JSON
 //! document fixed in DESIGN.md. Codes are listed with examples in docs/diagnostics.md.
 
-mod ci;
 pub mod allow;
+mod ci;
 mod shown;
 pub use ci::SARIF_SCHEMA;
 pub use shown::{LONGEST_QUOTED_LINE, SHOWN_PER_FILE_AND_CODE};

@@ -230,7 +230,12 @@ pub fn render(
             // variant: then variant `k`'s own translation is said, so words and line agree.
             if cx.action(&groups, variants, lines, &mut fork, &mut raw) != Some(k) {
                 raw.clear();
-                cx.chunks(cx.translated(lines.get(k), &variants[k]), &mut fork, &mut raw, 0);
+                cx.chunks(
+                    cx.translated(lines.get(k), &variants[k]),
+                    &mut fork,
+                    &mut raw,
+                    0,
+                );
             }
             tidy(&raw)
         }
