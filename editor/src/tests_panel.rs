@@ -402,9 +402,11 @@ impl TestsPanel {
                             .color(theme::TEXT_WEAK),
                     );
                     for s in &o.coverage {
+                        // The JSON's section keys, in words.
+                        let kind = s.kind.replace("hmm_", "HMM ").replace('_', " ");
                         egui::CollapsingHeader::new(format!(
-                            "{}: {}/{} reached",
-                            s.kind, s.reached, s.total
+                            "{kind}: {}/{} reached",
+                            s.reached, s.total
                         ))
                         .id_salt(("coverage", s.kind))
                         .show(ui, |ui| {
