@@ -457,6 +457,26 @@ fn an_action_nobody_hears_would_repeat() {
 }
 
 #[test]
+fn an_action_whose_every_wording_has_a_slot_is_a_template_hole() {
+    let concepts = r#"Concepts(variables: [(name: "the-topic", track: [(rule: Mention([]))])])"#;
+    let actions = r#"Actions(
+    actions: [(name: "greet", say: ["what about {the-topic}?", "{hello {the-topic}|hail {the-topic.title}}"])],
+    accumulators: [(name: "out", rule: Max, inputs: ["g"])],
+)"#;
+    expect_one(
+        &[("t.concepts.ron", concepts), ("t.actions.ron", actions)],
+        "template-hole",
+        "error",
+        "t.actions.ron",
+        "`greet` has no wording without",
+    );
+    // One alternative without the slot (here inside a choice) is the fallback: accepted.
+    let fallback = actions.replace("hail {the-topic.title}", "hail");
+    let (exit, doc) = check_with(&[("t.concepts.ron", concepts), ("t.actions.ron", &fallback)]);
+    assert_eq!(exit, 0, "{doc:#}");
+}
+
+#[test]
 fn definition_cycle() {
     let evidence = r#"Evidence(estimators: [
     (name: "x", is: Max([Ev("y"), Match("yo", 1.0)])),

@@ -351,14 +351,13 @@ fn ten_thousand_unclosed_parentheses_print_a_bounded_report() {
     );
 }
 
-/// Issue 23: `--time-limit` stops grounding (100,000 objects never finished).
-#[test]
-fn plan_time_limit_stops_grounding() {
-    let dir = tempfile::tempdir().unwrap();
-    let domain = dir.path().join("d.pddl");
+/// Writes a task whose grounding explodes: `n` objects and a three-parameter action with no
+/// precondition give n^3 ground actions. The domain and problem files.
+fn exploding_task(dir: &std::path::Path, n: usize) -> (std::path::PathBuf, std::path::PathBuf) {
+    let domain = dir.join("d.pddl");
     std::fs::write(&domain, "(define (domain d) (:predicates (p ?a ?b ?c))\n(:action a :parameters (?a ?b ?c) :precondition () :effect (p ?a ?b ?c)))").unwrap();
-    let objects: String = (0..100_000).map(|i| format!("o{i} ")).collect();
-    let problem = dir.path().join("p.pddl");
+    let objects: String = (0..n).map(|i| format!("o{i} ")).collect();
+    let problem = dir.join("p.pddl");
     std::fs::write(
         &problem,
         format!(
@@ -366,6 +365,14 @@ fn plan_time_limit_stops_grounding() {
         ),
     )
     .unwrap();
+    (domain, problem)
+}
+
+/// Issue 23: `--time-limit` stops grounding (100,000 objects never finished).
+#[test]
+fn plan_time_limit_stops_grounding() {
+    let dir = tempfile::tempdir().unwrap();
+    let (domain, problem) = exploding_task(dir.path(), 100_000);
     let r = ensemble(&["plan", s(&domain), s(&problem), "--time-limit", "0.5"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(
@@ -378,6 +385,34 @@ fn plan_time_limit_stops_grounding() {
         "located at the action: {}",
         r.stderr
     );
+}
+
+/// Issue 21: `--memory-limit` stops grounding too, with a clean JSON error naming the limit.
+#[test]
+fn plan_memory_limit_stops_grounding() {
+    let dir = tempfile::tempdir().unwrap();
+    let (domain, problem) = exploding_task(dir.path(), 1000);
+    let r = ensemble(&[
+        "plan",
+        s(&domain),
+        s(&problem),
+        "--memory-limit",
+        "2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let j: serde_json::Value = serde_json::from_str(&r.stdout).expect(&r.stdout);
+    let d = j["diagnostics"]
+        .as_array()
+        .and_then(|d| d.iter().find(|d| d["code"] == "limit-exceeded"))
+        .unwrap_or_else(|| panic!("{j}"));
+    let message = d["message"].as_str().unwrap();
+    assert!(
+        message.contains("memory limit of 2.0 MiB") && message.contains("ground actions"),
+        "{message}"
+    );
+    assert_eq!(d["line"], 2, "located at the action: {d}");
 }
 
 /// Issue 23: `check` grew with the square of a scene's agents (20,000 agents: 38.5 s).

@@ -106,6 +106,11 @@ struct Tool {
 
 impl Tool {
     fn connect(address: &str) -> Tool {
+        Tool::connect_with(address, false)
+    }
+
+    /// A tool that asks for the trace (`trace`) or not.
+    fn connect_with(address: &str, trace: bool) -> Tool {
         let stream = TcpStream::connect(address).unwrap();
         stream
             .set_read_timeout(Some(Duration::from_secs(60)))
@@ -115,7 +120,7 @@ impl Tool {
         tool.send(&ToolMessage::Hello {
             version: PROTOCOL_VERSION,
             token: None,
-            trace: false,
+            trace,
         });
         assert!(matches!(tool.message(), GameMessage::Hello(_)));
         tool
@@ -127,12 +132,19 @@ impl Tool {
 
     /// The next message with a `type` (a tool without the trace gets no other).
     fn message(&mut self) -> GameMessage {
-        let mut line = Vec::new();
-        self.reader.read_until(b'\n', &mut line).unwrap();
-        match decode_from_game(line.trim_ascii_end()) {
-            Ok(FromGame::Message(m)) => m,
+        match self.line() {
+            Some(FromGame::Message(m)) => m,
             other => panic!("expected a message, got {other:?}"),
         }
+    }
+
+    /// The next line, message or trace event; `None` when the game closed the connection.
+    fn line(&mut self) -> Option<FromGame> {
+        let mut line = Vec::new();
+        if self.reader.read_until(b'\n', &mut line).unwrap() == 0 {
+            return None;
+        }
+        Some(decode_from_game(line.trim_ascii_end()).unwrap())
     }
 }
 
@@ -337,6 +349,61 @@ fn a_step_runs_that_many_ticks_then_pauses() {
     assert_eq!(agents[1].variables["CityName"], "Denver");
     tool.send(&ToolMessage::Resume);
     assert!(matches!(tool.message(), GameMessage::Resumed { tick: 5 }));
+    assert_eq!(game.done.join().unwrap(), 0);
+}
+
+#[test]
+fn a_variable_set_from_a_tool_is_checked_and_changes_what_the_agent_says() {
+    let (game, address) = serve_ticket_sale(&["--ticks", "1500", "--speed", "50"]);
+    let mut tool = Tool::connect_with(&address, true);
+    let set = |tool: &mut Tool, agent: &str, variable: &str, value: &str| {
+        tool.send(&ToolMessage::Set {
+            agent: agent.into(),
+            variable: variable.into(),
+            value: value.into(),
+        });
+        tool.message()
+    };
+    let refused = |m: GameMessage| match m {
+        GameMessage::Error { message } => message,
+        other => panic!("expected an error, got {other:?}"),
+    };
+    assert_eq!(
+        refused(set(&mut tool, "nobody", "CityName", "Denver")),
+        "set: no agent `nobody` in the scene"
+    );
+    // A misspelt name is refused, with the names the game knows: the scene's (CityName,
+    // Time), the sentences' slots (GateNumber) and the Transaction's (Ticket).
+    let misspelt = refused(set(&mut tool, "customer", "CityNmae", "Denver"));
+    assert!(
+        misspelt.starts_with("set: `CityNmae` is not a variable of this game (it knows ")
+            && ["CityName", "GateNumber", "Ticket", "Time"]
+                .iter()
+                .all(|n| misspelt.contains(n)),
+        "{misspelt}"
+    );
+    assert_eq!(
+        refused(set(&mut tool, "customer", " ", "x")),
+        "set: the variable has no name"
+    );
+    // The game goes on serving after each refusal; a known name is set.
+    assert!(matches!(
+        set(&mut tool, "customer", "CityName", "Denver"),
+        GameMessage::Ok { .. }
+    ));
+    // Set before the first tick: the customer asks for a ticket to Denver, never Boston.
+    tool.send(&ToolMessage::Resume);
+    let mut said = Vec::new();
+    while let Some(line) = tool.line() {
+        if let FromGame::Trace(e) = line
+            && e["event"] == "say"
+            && e["agent"] == "customer"
+        {
+            said.push(e["text"].as_str().unwrap_or_default().to_string());
+        }
+    }
+    assert!(said.iter().any(|t| t.contains("Denver")), "{said:?}");
+    assert!(!said.iter().any(|t| t.contains("Boston")), "{said:?}");
     assert_eq!(game.done.join().unwrap(), 0);
 }
 

@@ -434,6 +434,13 @@ fn t1_t2_the_dinner_date_sample_has_six_optimal_plans_and_the_digests_heuristics
     let f0 = funny.initial_state();
     assert_eq!(evaluate(&funny, &f0, Heuristic::Add), Some(6));
     assert_eq!(evaluate(&funny, &f0, Heuristic::Max), Some(2));
+    // What the sample's comment says of the start: carry adds something new (garbOut), relax
+    // does not apply yet, washHands adds nothing new.
+    let op = |name: &str| funny.op(funny.op_id(name).unwrap());
+    let adds_new = |name: &str| op(name).add.iter().any(|&f| !f0.contains(f));
+    assert!(op("carry").is_applicable(&f0) && adds_new("carry"));
+    assert!(!op("relax").is_applicable(&f0));
+    assert!(op("washHands").is_applicable(&f0) && !adds_new("washHands"));
     // The PDDL copy in the same project is the same task.
     let pddl = sample_task("samples/dinner-date", "date-tonight");
     assert_eq!(pddl.operators.len(), t.operators.len());
@@ -505,8 +512,14 @@ fn a_search_over_its_memory_limit_ends_with_a_clean_error() {
     ]);
     assert_eq!(o.code, 1, "{}", o.stderr);
     let j: Value = serde_json::from_str(&o.stdout).unwrap();
-    assert_eq!(j["error"], "stopped by the memory limit without a plan");
+    assert_eq!(
+        j["error"],
+        "search stopped by the memory limit without a plan"
+    );
     assert!(j["stored"].as_u64().unwrap() > 1000, "{j}");
+    // Search time and grounding time are reported apart (the benchmarks compare search alone).
+    assert!(j["millis"].as_f64().unwrap() > 0.0, "{j}");
+    assert!(j["ground_millis"].as_f64().unwrap() > 0.0, "{j}");
     assert!(o.stderr.contains("memory limit"), "{}", o.stderr);
 }
 

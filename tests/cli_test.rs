@@ -389,3 +389,51 @@ fn nothing_to_run_is_exit_2() {
     let out = ensemble(&["test", "/no/such/project"]);
     assert_eq!(out.code, 2);
 }
+
+#[test]
+fn a_planning_action_forced_to_fail_with_a_probability_fails_in_some_seeds_only() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(Path::new(&repo_path("samples/dinner-date")), dir.path());
+    std::fs::write(
+        dir.path().join("date.test.ron"),
+        r#"Tests(tests: [Test(
+    name: "carry fails half the time",
+    scene: "date",
+    seeds: Range(0, 19),
+    ticks: 600,
+    setup: [Action(action: "carry", outcome: Fails, probability: 0.5)],
+    expect: [Never(what: (event: "fail", action: "carry"))],
+)])"#,
+    )
+    .unwrap();
+    let out = ensemble(&["test", dir.path().to_str().unwrap(), "--format", "json"]);
+    let doc = json(&out);
+    let runs = doc["tests"][0]["runs"].as_array().unwrap();
+    let failed: Vec<&Value> = runs.iter().filter(|r| r["passed"] == false).collect();
+    // Seeded draws: some seeds carry the garbage out, some fail and replan with the dolly.
+    assert!(
+        !failed.is_empty() && failed.len() < runs.len(),
+        "{} of {} runs failed",
+        failed.len(),
+        runs.len()
+    );
+    for r in &failed {
+        assert_eq!(r["failures"][0]["kind"], "Never", "{r}");
+    }
+    // The same seeds give the same runs.
+    let again = json(&ensemble(&[
+        "test",
+        dir.path().to_str().unwrap(),
+        "--format",
+        "json",
+    ]));
+    let passed = |d: &Value| -> Vec<Value> {
+        d["tests"][0]["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["passed"].clone())
+            .collect()
+    };
+    assert_eq!(passed(&doc), passed(&again));
+}

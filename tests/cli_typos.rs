@@ -886,7 +886,7 @@ fn innkeeper_with(from: &str, to: &str) -> (i32, Value) {
 
 #[test]
 fn a_space_left_out_of_the_arbitration_network_is_reported_by_name() {
-    let (exit, doc) = innkeeper_with(r#""selling", "rush"]"#, r#""selling"]"#);
+    let (exit, doc) = innkeeper_with(r#""rumours", "rush"]"#, r#""rumours"]"#);
     assert_eq!(exit, 1, "{doc:#}");
     let found = all(&doc, "never-arbitrated");
     assert_eq!(found.len(), 1, "{doc:#}");
@@ -920,18 +920,18 @@ fn an_accumulator_left_out_of_the_arbitration_network_is_reported_with_what_it_f
         .iter()
         .map(|d| d["message"].as_str().unwrap())
         .collect();
-    assert_eq!(messages.len(), 2, "{messages:?}");
+    // The accumulator, and the two spaces only it listens to (`statement` and the catch-all).
+    assert_eq!(messages.len(), 3, "{messages:?}");
     assert!(
         messages
             .iter()
             .any(|m| m.contains("accumulator `fallback`")),
         "{messages:?}"
     );
-    // The space only `fallback` listens to never answers either.
-    assert!(
-        messages.iter().any(|m| m.contains("space `statement`")),
-        "{messages:?}"
-    );
+    // The spaces only `fallback` listens to never answer either.
+    for space in ["space `statement`", "space `unrecognised`"] {
+        assert!(messages.iter().any(|m| m.contains(space)), "{messages:?}");
+    }
 }
 
 // ---- roles named outside the script ----

@@ -60,6 +60,7 @@ fn want_ticket() -> Input {
             Term::Variable("CityName".into()),
         ],
         question: None,
+        slot_kinds: Vec::new(),
     }
 }
 

@@ -2,6 +2,7 @@
 //! locations. Rendered for people (source snippets, via codespan-reporting) and as the JSON
 //! document fixed in DESIGN.md. Codes are listed with examples in docs/diagnostics.md.
 
+pub mod allow;
 mod ci;
 mod shown;
 pub use ci::SARIF_SCHEMA;
@@ -21,121 +22,97 @@ pub enum Severity {
     Info,
 }
 
-/// Stable diagnostic codes. Their kebab-case names are a contract: never rename one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Code {
-    Syntax,
-    UnknownReference,
-    DuplicateName,
-    UnreachableState,
-    NoInitialState,
-    DeadEndState,
-    RecursiveMachine,
-    ModifierMismatch,
-    UnknownEvent,
-    UnknownAsset,
-    InvalidValue,
-    UnknownColumn,
-    MissingColumn,
-    DeletionNeverMatches,
-    UninstantiatedVariable,
-    UnsafeNegation,
-    UnexecutableRule,
-    ArityMismatch,
-    NeverProduced,
-    BadCardinality,
-    UnknownRole,
-    UnboundSentenceVariable,
-    TransitionNotNormalized,
-    ArbitrationCycle,
-    UnreachableGoal,
-    StateLimitExceeded,
-    UnsupportedFeature,
-    NoCandidate,
-    SwappedArguments,
-    OutOfVocabulary,
-    TransactionOutsideConversation,
-    NgramDatabase,
-    DefinitionCycle,
-    RepeatingAction,
-    IncompleteDependency,
+/// Declares [`Code`] with its stable name, once per code, so the name table and the list of
+/// every code cannot drift apart.
+macro_rules! codes {
+    ($($(#[$doc:meta])* $code:ident => $name:literal,)*) => {
+        /// Stable diagnostic codes. Their kebab-case names are a contract: never rename one.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Code {
+            $($(#[$doc])* $code,)*
+        }
+
+        impl Code {
+            /// Every code, in declaration order.
+            pub const ALL: &[Code] = &[$(Code::$code),*];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$code => $name,)*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    Syntax => "syntax",
+    UnknownReference => "unknown-reference",
+    DuplicateName => "duplicate-name",
+    UnreachableState => "unreachable-state",
+    NoInitialState => "no-initial-state",
+    DeadEndState => "dead-end-state",
+    RecursiveMachine => "recursive-machine",
+    ModifierMismatch => "modifier-mismatch",
+    UnknownEvent => "unknown-event",
+    UnknownAsset => "unknown-asset",
+    InvalidValue => "invalid-value",
+    UnknownColumn => "unknown-column",
+    MissingColumn => "missing-column",
+    DeletionNeverMatches => "deletion-never-matches",
+    UninstantiatedVariable => "uninstantiated-variable",
+    UnsafeNegation => "unsafe-negation",
+    UnexecutableRule => "unexecutable-rule",
+    ArityMismatch => "arity-mismatch",
+    NeverProduced => "never-produced",
+    BadCardinality => "bad-cardinality",
+    UnknownRole => "unknown-role",
+    UnboundSentenceVariable => "unbound-sentence-variable",
+    TransitionNotNormalized => "transition-not-normalized",
+    ArbitrationCycle => "arbitration-cycle",
+    UnreachableGoal => "unreachable-goal",
+    StateLimitExceeded => "state-limit-exceeded",
+    UnsupportedFeature => "unsupported-feature",
+    NoCandidate => "no-candidate",
+    UnknownCandidate => "unknown-candidate",
+    SwappedArguments => "swapped-arguments",
+    OutOfVocabulary => "out-of-vocabulary",
+    TransactionOutsideConversation => "transaction-outside-conversation",
+    NgramDatabase => "ngram-database",
+    DefinitionCycle => "definition-cycle",
+    RepeatingAction => "repeating-action",
+    TemplateHole => "template-hole",
+    IncompleteDependency => "incomplete-dependency",
     /// A location that does not stand on the navigation graph.
-    LocationOffGraph,
+    LocationOffGraph => "location-off-graph",
     /// Locations on separate parts of the navigation graph.
-    DisconnectedLocation,
+    DisconnectedLocation => "disconnected-location",
     /// A map, road graph or coordinate file a navigation graph names is unreadable or wrong.
-    NavSource,
+    NavSource => "nav-source",
     /// A space with actions, or an accumulator, that no conversation's output reaches.
-    NeverArbitrated,
+    NeverArbitrated => "never-arbitrated",
     /// Input past a size the compiler bounds (nesting, literals, variables, ground actions,
     /// grounding time): refused where it is, instead of exhausting memory or the stack.
-    LimitExceeded,
+    LimitExceeded => "limit-exceeded",
     /// Two lines with one id (a pinned id taken twice, or taken by another line's).
-    DuplicateLineId,
+    DuplicateLineId => "duplicate-line-id",
     /// A declared locale does not translate a line.
-    MissingTranslation,
+    MissingTranslation => "missing-translation",
     /// A translation made from a source text that has changed since.
-    StaleTranslation,
+    StaleTranslation => "stale-translation",
     /// A translation that drops or invents a `{Slot}` of its line.
-    SlotMismatch,
+    SlotMismatch => "slot-mismatch",
     /// A translation of a line the project no longer has, or a table of an undeclared locale.
-    UnknownLine,
+    UnknownLine => "unknown-line",
     /// A line's voice-over file is missing from the project's audio folder.
-    MissingAudio,
-    Internal,
+    MissingAudio => "missing-audio",
+    Internal => "internal",
 }
 
 impl Code {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Code::Syntax => "syntax",
-            Code::UnknownReference => "unknown-reference",
-            Code::DuplicateName => "duplicate-name",
-            Code::UnreachableState => "unreachable-state",
-            Code::NoInitialState => "no-initial-state",
-            Code::DeadEndState => "dead-end-state",
-            Code::RecursiveMachine => "recursive-machine",
-            Code::ModifierMismatch => "modifier-mismatch",
-            Code::UnknownEvent => "unknown-event",
-            Code::UnknownAsset => "unknown-asset",
-            Code::InvalidValue => "invalid-value",
-            Code::UnknownColumn => "unknown-column",
-            Code::MissingColumn => "missing-column",
-            Code::DeletionNeverMatches => "deletion-never-matches",
-            Code::UninstantiatedVariable => "uninstantiated-variable",
-            Code::UnsafeNegation => "unsafe-negation",
-            Code::UnexecutableRule => "unexecutable-rule",
-            Code::ArityMismatch => "arity-mismatch",
-            Code::NeverProduced => "never-produced",
-            Code::BadCardinality => "bad-cardinality",
-            Code::UnknownRole => "unknown-role",
-            Code::UnboundSentenceVariable => "unbound-sentence-variable",
-            Code::TransitionNotNormalized => "transition-not-normalized",
-            Code::ArbitrationCycle => "arbitration-cycle",
-            Code::UnreachableGoal => "unreachable-goal",
-            Code::StateLimitExceeded => "state-limit-exceeded",
-            Code::UnsupportedFeature => "unsupported-feature",
-            Code::NoCandidate => "no-candidate",
-            Code::SwappedArguments => "swapped-arguments",
-            Code::OutOfVocabulary => "out-of-vocabulary",
-            Code::TransactionOutsideConversation => "transaction-outside-conversation",
-            Code::NgramDatabase => "ngram-database",
-            Code::DefinitionCycle => "definition-cycle",
-            Code::RepeatingAction => "repeating-action",
-            Code::IncompleteDependency => "incomplete-dependency",
-            Code::LocationOffGraph => "location-off-graph",
-            Code::DisconnectedLocation => "disconnected-location",
-            Code::NavSource => "nav-source",
-            Code::NeverArbitrated => "never-arbitrated",
-            Code::LimitExceeded => "limit-exceeded",
-            Code::DuplicateLineId => "duplicate-line-id",
-            Code::MissingTranslation => "missing-translation",
-            Code::StaleTranslation => "stale-translation",
-            Code::SlotMismatch => "slot-mismatch",
-            Code::UnknownLine => "unknown-line",
-            Code::MissingAudio => "missing-audio",
-            Code::Internal => "internal",
-        }
+    /// The code named `name` (`unused-state` style), as written in an `allow(...)` comment.
+    pub fn named(name: &str) -> Option<Code> {
+        Code::ALL.iter().copied().find(|c| c.as_str() == name)
     }
 }
 
@@ -166,9 +143,21 @@ pub fn suggest_note<'a>(
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Diagnostic {
     match suggest(name, candidates) {
-        Some(s) => d.note(format!("did you mean `{s}`?")),
+        Some(s) => d.did_you_mean(name, s),
         None => d,
     }
+}
+
+/// `fix` with its span narrowed to the misspelt name inside it, if the name is there.
+fn narrow(fix: Fix, sources: &SourceMap) -> Option<Fix> {
+    let text = sources.get(fix.span.file).text.get(fix.span.range())?;
+    // A quoted occurrence is the name itself, not a longer word that contains it.
+    let quoted = text.find(&format!("\"{}\"", fix.was)).map(|i| i + 1);
+    let at = fix.span.start as usize + quoted.or_else(|| text.find(&fix.was))?;
+    Some(Fix {
+        span: Span::new(fix.span.file, at..at + fix.was.len()),
+        ..fix
+    })
 }
 
 /// Sort key of a cell reference such as `D7`: row first, then column.
@@ -187,6 +176,15 @@ fn cell_order(cell: &str) -> (u32, u32) {
 pub struct Label {
     pub span: Span,
     pub message: String,
+}
+
+/// A machine-applicable repair: replace the text at `span` (which reads `was`) by
+/// `replacement`. Made for "did you mean" suggestions; an editor applies it in one click.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fix {
+    pub span: Span,
+    pub was: String,
+    pub replacement: String,
 }
 
 /// A related location in a workbook: a sheet and a cell (`D7`) rather than a span.
@@ -214,6 +212,8 @@ pub struct Diagnostic {
     /// For workbook sources: the sheet and cell (`D7`).
     pub sheet: Option<String>,
     pub cell: Option<String>,
+    /// The suggested repair, when there is exactly one (see [`Diagnostic::did_you_mean`]).
+    pub fix: Option<Fix>,
 }
 
 impl Diagnostic {
@@ -229,6 +229,7 @@ impl Diagnostic {
             notes: Vec::new(),
             sheet: None,
             cell: None,
+            fix: None,
         }
     }
 
@@ -290,6 +291,19 @@ impl Diagnostic {
         self.notes.push(note.into());
         self
     }
+
+    /// Suggests `suggestion` for the misspelt `name`: a note, and a [`Fix`] replacing `name`
+    /// where the primary label points (narrowed to the name itself by [`Diagnostics::settle`]).
+    pub fn did_you_mean(mut self, name: &str, suggestion: &str) -> Self {
+        if let Some(l) = &self.primary {
+            self.fix = Some(Fix {
+                span: l.span,
+                was: name.to_string(),
+                replacement: suggestion.to_string(),
+            });
+        }
+        self.note(format!("did you mean `{suggestion}`?"))
+    }
 }
 
 /// All diagnostics of one compilation, in the order found.
@@ -320,6 +334,23 @@ struct JsonDiagnostic<'a> {
     cell: Option<&'a str>,
     related: Vec<JsonLocation<'a>>,
     notes: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<JsonFix<'a>>,
+}
+
+/// A [`Fix`] in JSON: replace `[start, end)` (bytes; `line`/`column` to `end_line`/`end_column`,
+/// 1-based) of `file`, which reads `was`, by `replacement`.
+#[derive(Serialize)]
+struct JsonFix<'a> {
+    file: &'a str,
+    start: u32,
+    end: u32,
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    was: &'a str,
+    replacement: &'a str,
 }
 
 #[derive(Serialize)]
@@ -337,6 +368,40 @@ struct JsonDocument<'a> {
 impl Diagnostics {
     pub fn push(&mut self, d: Diagnostic) {
         self.items.push(d);
+    }
+
+    /// The last step of a compilation, once every diagnostic is in: narrows each fix to the
+    /// exact text it replaces (dropping one whose name is not there), and drops the warnings
+    /// an `allow(code)` comment in the source marks as intended ([`allow`]), warning about
+    /// codes such a comment misspells.
+    pub fn settle(&mut self, sources: &SourceMap) {
+        for d in &mut self.items {
+            d.fix = d.fix.take().and_then(|f| narrow(f, sources));
+        }
+        let mut unknown = Vec::new();
+        let allowances: Vec<Vec<allow::Allowance>> = sources
+            .iter()
+            .map(|(id, f)| {
+                let found = allow::find(&f.text);
+                for a in &found {
+                    for (name, range) in &a.codes {
+                        if Code::named(name).is_none() {
+                            unknown.push(allow::unknown_code(Span::new(id, range.clone()), name));
+                        }
+                    }
+                }
+                found
+            })
+            .collect();
+        self.items.retain(|d| {
+            let Some(l) = d.primary.as_ref().filter(|_| d.severity != Severity::Error) else {
+                return true;
+            };
+            !allowances[l.span.file.0 as usize]
+                .iter()
+                .any(|a| a.silences(d.code, l.span.start as usize))
+        });
+        self.items.extend(unknown);
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
@@ -439,6 +504,22 @@ impl Diagnostics {
                         }))
                         .collect(),
                     notes: &d.notes,
+                    fix: d.fix.as_ref().map(|f| {
+                        let file = sources.get(f.span.file);
+                        let (line, column) = file.line_col(f.span.start as usize);
+                        let (end_line, end_column) = file.line_col(f.span.end as usize);
+                        JsonFix {
+                            file: &file.name,
+                            start: f.span.start,
+                            end: f.span.end,
+                            line,
+                            column,
+                            end_line,
+                            end_column,
+                            was: &f.was,
+                            replacement: &f.replacement,
+                        }
+                    }),
                 }
             })
             .collect();

@@ -61,7 +61,16 @@ pub enum Target {
     Ngram,
     /// Precomputed navigation (`.ensnav`), verified and queried.
     Ensnav,
-    // The inspection protocol's message reader gets its target here when it lands.
+    /// One line of the inspection protocol (docs/formats/inspect.md), read both as a game
+    /// reads a tool's line and as a tool reads a game's; whatever reads is written back and
+    /// must read back the same.
+    Inspect,
+    /// A translators' CSV (`ensemble strings import`), read as the import reads it.
+    StringsCsv,
+    /// A translators' PO file, read as the import reads it.
+    StringsPo,
+    /// A translators' workbook (`.xlsx`), read as the import reads its `fr` sheet.
+    StringsXlsx,
 }
 
 impl Target {
@@ -86,6 +95,10 @@ impl Target {
                 Target::Snapshot,
                 Target::Ngram,
                 Target::Ensnav,
+                Target::Inspect,
+                Target::StringsCsv,
+                Target::StringsPo,
+                Target::StringsXlsx,
             ])
             .collect()
     }
@@ -109,6 +122,10 @@ impl Target {
             Target::Snapshot => "snapshot",
             Target::Ngram => "ngr",
             Target::Ensnav => "ensnav",
+            Target::Inspect => "inspect",
+            Target::StringsCsv => "strings-csv",
+            Target::StringsPo => "strings-po",
+            Target::StringsXlsx => "strings-xlsx",
         }
     }
 
@@ -147,6 +164,16 @@ pub fn run(target: Target, bytes: &[u8]) {
         Target::Snapshot => snapshot(bytes),
         Target::Ngram => ngram(bytes),
         Target::Ensnav => ensnav(bytes),
+        Target::Inspect => inspect(bytes),
+        Target::StringsCsv => {
+            let _ = crate::l10n::exchange::read_csv(&lossy(bytes));
+        }
+        Target::StringsPo => {
+            let _ = crate::l10n::exchange::read_po(&lossy(bytes));
+        }
+        Target::StringsXlsx => {
+            let _ = crate::l10n::exchange::read_xlsx(bytes.to_vec(), "fr");
+        }
     }
 }
 
@@ -360,6 +387,33 @@ fn dimacs(bytes: &[u8]) {
     let _ = parse_co(Path::new("fuzz.co"), &lossy(co), graph.node_count());
     let pairs = spread_pairs(graph.node_count());
     build_and_query(graph, &pairs);
+}
+
+/// A line of the inspection protocol, both ways. A message that reads is encoded again and
+/// the encoding must read back to the same message (what a tool sends is what the game gets).
+fn inspect(bytes: &[u8]) {
+    use ensemble_runtime::inspect::protocol::{FromGame, decode, decode_from_game, encode};
+    if let Ok(message) = decode(bytes) {
+        let line = encode(&message);
+        let again = decode(line.trim_end_matches('\n').as_bytes());
+        assert_eq!(
+            again.as_ref(),
+            Ok(&message),
+            "a tool's message re-encoded: {line}"
+        );
+    }
+    if let Ok(from_game) = decode_from_game(bytes) {
+        let line = match &from_game {
+            FromGame::Message(m) => encode(m),
+            FromGame::Trace(v) => encode(v),
+        };
+        let again = decode_from_game(line.trim_end_matches('\n').as_bytes());
+        assert_eq!(
+            again.as_ref(),
+            Ok(&from_game),
+            "a game's line re-encoded: {line}"
+        );
+    }
 }
 
 /// The container's layout (runtime/src/program/container.rs and runtime/src/nav/file.rs):

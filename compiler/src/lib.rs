@@ -82,6 +82,7 @@ pub fn compile_with(project: project::Project, options: CompileOptions) -> Compi
             }
         }
     };
+    diagnostics.settle(&sources);
     Compilation {
         name,
         sources,

@@ -115,6 +115,12 @@ pub fn locate_all(c: &Compilation) -> Vec<Located> {
                     item = item_name(&f.text, tree, &path);
                 }
             }
+            // A workbook cell has no span: its place in the script is the sheet and cell.
+            if let (Some(sheet), Some(cell)) = (&d.sheet, &d.cell)
+                && path.is_empty()
+            {
+                path = crate::rules::locate::path_of_cell(sheet, cell);
+            }
             Located {
                 diagnostic: d.clone(),
                 file: file.map(|f| f.name.clone()),

@@ -60,6 +60,8 @@ pub struct Compiled<'a> {
     pub file: Option<ensemble_compiler::source::FileId>,
     /// The resolved project (planning problems grounded, names resolved), for previews.
     pub module: Option<&'a ensemble_compiler::ir::Module>,
+    /// The last content test run, for what it never reached (the rule table marks rules).
+    pub tests: Option<&'a crate::tests_panel::TestsPanel>,
 }
 
 impl<'a> PanelCx<'a> {

@@ -5,6 +5,7 @@
 
 use crate::analysis::{Located, Report};
 use crate::app::Action;
+use crate::quick_fix::QuickFix;
 use crate::theme;
 use eframe::egui;
 use egui::text::{LayoutJob, TextWrapping};
@@ -130,8 +131,35 @@ pub fn show(ui: &mut Ui, report: Option<&Report>, stale: bool, actions: &mut Vec
                     mono.clone(),
                     color,
                 );
+                // Quick fixes sit at the row's right end, before its location.
+                let mut right = rect.right() - 8.0;
+                let offered = l
+                    .file
+                    .as_deref()
+                    .map(|f| QuickFix::offered(d, f))
+                    .unwrap_or_default();
+                for fix in offered.into_iter().rev() {
+                    let title = fix.title(d);
+                    let width = ui
+                        .painter()
+                        .layout_no_wrap(title.clone(), body.clone(), theme::TEXT)
+                        .size()
+                        .x
+                        + 14.0;
+                    let at = egui::Rect::from_min_max(
+                        pos2(right - width, rect.top() + 3.0),
+                        pos2(right, rect.bottom() - 3.0),
+                    );
+                    let button = ui
+                        .put(at, egui::Button::new(RichText::new(title).size(12.5)))
+                        .on_hover_text(fix.hint(d));
+                    if button.clicked() && !stale {
+                        actions.push(Action::QuickFix(Box::new(l.clone()), fix));
+                    }
+                    right = at.left() - 6.0;
+                }
                 let loc_rect = painter.text(
-                    pos2(rect.right() - 8.0, mid),
+                    pos2(right, mid),
                     egui::Align2::RIGHT_CENTER,
                     &loc,
                     mono.clone(),

@@ -210,6 +210,8 @@ pub struct Saved {
     /// Files written or removed (assets and sidecars), relative.
     pub written: Vec<String>,
     pub removed: Vec<String>,
+    /// What the user should know about how a file was written.
+    pub notes: Vec<String>,
 }
 
 pub struct Project {
@@ -317,6 +319,45 @@ impl Project {
             .iter()
             .enumerate()
             .filter(|(_, d)| !d.state.deleted)
+    }
+
+    /// Opens `path` (relative) though the project does not compile it — a file the manifest
+    /// excludes, such as a workbook kept beside its RON import — so the designer edits the file
+    /// they asked for. `None` when it is not an asset file of this project.
+    pub fn open_outside_build(&mut self, path: &str) -> Option<DocId> {
+        if let Some(id) = self.by_path(path) {
+            return Some(id);
+        }
+        let kind = FileKind::of(path)?;
+        let full = self.root.join(path);
+        let state = match kind {
+            FileKind::Asset(AssetKind::Workbook) => {
+                let (script, _) = crate::rules::excel::import(&full).ok()?;
+                DocState {
+                    content: Content::Workbook(script),
+                    deleted: false,
+                    ..DocState::absent(path)
+                }
+            }
+            _ => {
+                let text = std::fs::read_to_string(&full).ok()?;
+                DocState::from_text(path, kind, text, Layout::default())
+            }
+        };
+        self.docs.push(Document {
+            kind,
+            saved: state.clone(),
+            state,
+        });
+        Some(self.docs.len() - 1)
+    }
+
+    /// Whether the manifest keeps `path` out of the build (the compiler does not read it).
+    pub fn excluded(&self, path: &str) -> bool {
+        self.live().any(|(_, d)| match d.state.asset() {
+            Some(AnyAsset::Manifest(m)) => m.exclude.iter().any(|e| e == path),
+            _ => false,
+        })
     }
 
     pub fn by_path(&self, path: &str) -> Option<DocId> {
@@ -467,8 +508,16 @@ fn save_one(root: &Path, d: &Document, report: &mut Saved) -> Result<(), String>
             if let Some(dir) = full.parent() {
                 std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
             }
-            ensemble_compiler::script::xlsx_write::write(script, &full)
+            // Only the changed cells are written, keeping the designer's formatting; a file
+            // that cannot be patched is written whole, and the report says so.
+            let saved = ensemble_compiler::script::xlsx_patch::save(script, &full)
                 .map_err(|e| io_error(&full, e))?;
+            if let ensemble_compiler::script::xlsx_patch::Saved::Rewritten { why } = saved {
+                report.notes.push(format!(
+                    "{} was written whole, its formatting not kept ({why})",
+                    now.path
+                ));
+            }
             report.written.push(now.path.clone());
             wrote_workbook = true;
         }

@@ -7,7 +7,8 @@ use crate::analysis::Report;
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
-use ensemble_compiler::l10n::{self, exchange, exchange::Status};
+use ensemble_compiler::front::ron::StringsAsset;
+use ensemble_compiler::l10n::{self, Renamed, exchange, exchange::Status};
 
 /// Which lines the view lists.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -199,4 +200,17 @@ fn cell(ui: &mut Ui, text: &str, status: Status) {
             ui.label(RichText::new(text).color(color));
         }
     });
+}
+
+/// Moves a table's translations to their lines' new ids after `old` was renamed `new` (the
+/// renames in `project_ops` and `rename` call it on every table); whether any moved.
+pub fn rekey(table: &mut StringsAsset, what: Renamed<'_>, old: &str, new: &str) -> bool {
+    let mut moved = false;
+    for entry in &mut table.lines {
+        if let Some(id) = l10n::rekeyed(&entry.id, what, old, new) {
+            entry.id = id;
+            moved = true;
+        }
+    }
+    moved
 }

@@ -45,6 +45,11 @@ impl AssetPanel<ScriptAsset> for RulesPanel {
         if let Some(t) = self.pending.take().and_then(|r| rule_target(value, &r)) {
             self.table.reveal(t);
         }
+        self.table.unreached = cx
+            .compiled
+            .and_then(|c| c.tests)
+            .map(|t| t.unreached_rules(&value.name))
+            .unwrap_or_default();
         self.table.ui(ui, value, &cx.compiled())
     }
 

@@ -10,6 +10,7 @@ use ensemble_compiler::front::ron::any::{AnyAsset, FileKind};
 use ensemble_compiler::front::ron::print::Comments;
 use ensemble_compiler::front::ron::*;
 use ensemble_compiler::hpmm::assets as hpmm;
+use ensemble_compiler::l10n::Renamed;
 use ensemble_compiler::plan::assets as plan;
 use ensemble_compiler::script::source::ScriptAsset;
 use ensemble_runtime::program::{ModifierKind, ParamKind};
@@ -22,13 +23,15 @@ pub type Changes = Vec<(DocId, DocState)>;
 pub enum Starter {
     Kind(AssetKind),
     Conversation,
+    /// A small working design of several files ([`crate::templates`]).
+    Template(crate::templates::Template),
 }
 
 impl Starter {
     pub fn kind(self) -> AssetKind {
         match self {
             Starter::Kind(k) => k,
-            Starter::Conversation => AssetKind::Machine,
+            Starter::Conversation | Starter::Template(_) => AssetKind::Machine,
         }
     }
 
@@ -36,6 +39,7 @@ impl Starter {
         match self {
             Starter::Kind(k) => noun(k),
             Starter::Conversation => "conversation machine",
+            Starter::Template(t) => t.title(),
         }
     }
 }
@@ -132,6 +136,7 @@ pub fn template(kind: AssetKind, name: &str, project: &Project) -> Option<AnyAss
             choose_among: 2,
             examples: Default::default(),
             min_score: None,
+            slots: Default::default(),
             states: Vec::new(),
         }),
         AssetKind::Space => AnyAsset::Space(hpmm::SpaceAsset {
@@ -282,6 +287,9 @@ pub fn start(
     starter: Starter,
     name: &str,
 ) -> Result<(DocId, Changes), String> {
+    if let Starter::Template(t) = starter {
+        return crate::templates::start(project, t, name);
+    }
     let kind = starter.kind();
     check_asset_name(name)?;
     if kind == AssetKind::Machine && project.machine_doc(name).is_some() {
@@ -290,6 +298,7 @@ pub fn start(
     let asset = match starter {
         Starter::Conversation => Some(AnyAsset::Machine(conversation_machine(name))),
         Starter::Kind(kind) => template(kind, name, project),
+        Starter::Template(_) => None,
     }
     .ok_or_else(|| format!("a {} cannot be created here", noun(kind)))?;
     let path = project.free_path(&folder_for(project, kind), name, kind);
@@ -464,6 +473,10 @@ pub fn rename_machine(
             }
             // Content tests that name the machine follow it.
             Some(AnyAsset::Test(tests)) => changed = tests.rename_machine(&old, new),
+            // The machine's lines are keyed by its name: their translations move with them.
+            Some(AnyAsset::Strings(table)) => {
+                changed = crate::localisation::rekey(table, Renamed::Machine, &old, new);
+            }
             _ => {}
         }
         if changed {
@@ -508,8 +521,8 @@ mod tests {
         let changes = rename_machine(&mut p, doc, "SellTickets", &names()).unwrap();
         assert_eq!(
             changes.len(),
-            3,
-            "the machine, StandSellTicket and ticket-counter.test.ron"
+            4,
+            "the machine, StandSellTicket, ticket-counter.test.ron and the French table (its lines' ids)"
         );
         assert_eq!(p.docs[doc].state.path, "machines/SellTickets.machine.ron");
         let stand = p.machine_doc("StandSellTicket").unwrap();

@@ -123,9 +123,16 @@ fn entry(
     if d.is_dirty() {
         text.push_str(" •");
     }
+    let (color, hover) = if project.excluded(&d.state.path) {
+        text.push_str(" (not built)");
+        let why = "excluded in Ensemble.ron: edited and saved, not compiled";
+        (theme::TEXT_WEAK, format!("{}: {why}", d.state.path))
+    } else {
+        (theme::TEXT, d.state.path.clone())
+    };
     let response = ui
-        .selectable_label(open == Some(id), RichText::new(&text).color(theme::TEXT))
-        .on_hover_text(&d.state.path);
+        .selectable_label(open == Some(id), RichText::new(&text).color(color))
+        .on_hover_text(hover);
     if let Some(sev) = worst(report, &d.state.path) {
         let at = egui::pos2(response.rect.right() + 8.0, response.rect.center().y);
         ui.painter()
@@ -250,8 +257,14 @@ pub fn show(
                     ui.close();
                 }
                 ui.separator();
+                templates_menu(ui, actions);
+                ui.separator();
                 for (_, kind) in GROUPS.into_iter().filter(|(_, k)| *k != AssetKind::Pddl) {
-                    if ui.button(format!("New {}", noun(kind))).clicked() {
+                    if ui
+                        .button(format!("New {}", noun(kind)))
+                        .on_hover_text(format!("Start an empty {}", noun(kind)))
+                        .clicked()
+                    {
                         actions.push(Action::NewAsset(Starter::Kind(kind)));
                         ui.close();
                     }
@@ -267,4 +280,20 @@ pub fn show(
                 }
             });
         });
+}
+
+/// The starter templates, as menu items (the project panel's `+ New asset…` and File ▸ New
+/// from template).
+pub fn templates_menu(ui: &mut Ui, actions: &mut Vec<Action>) {
+    ui.label(
+        RichText::new("FROM A TEMPLATE")
+            .font(theme::section_font())
+            .color(theme::TEXT_WEAK),
+    );
+    for t in crate::templates::Template::ALL {
+        if ui.button(t.title()).on_hover_text(t.hint()).clicked() {
+            actions.push(Action::NewAsset(Starter::Template(t)));
+            ui.close();
+        }
+    }
 }

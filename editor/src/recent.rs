@@ -42,19 +42,38 @@ pub fn remember(dir: &Path, list: &mut Vec<PathBuf>, project: &Path) {
 }
 
 const GAME: &str = "game-address.ron";
+const TOKEN: &str = "game-token.ron";
 
 /// The game address last attached to, if one was.
 pub fn load_game_address(dir: &Path) -> Option<String> {
-    std::fs::read_to_string(dir.join(GAME))
-        .ok()
-        .and_then(|t| ron::Options::default().from_str::<String>(&t).ok())
+    load_text(&dir.join(GAME))
 }
 
 /// Keeps the game address attached to, for the next session.
 pub fn remember_game_address(dir: &Path, address: &str) {
-    if let Ok(text) = ron::ser::to_string(address) {
+    remember_text(dir, GAME, address);
+}
+
+/// The token last attached with, if one was (a game on another machine needs one).
+pub fn load_game_token(dir: &Path) -> Option<String> {
+    load_text(&dir.join(TOKEN))
+}
+
+/// Keeps the token attached with (empty: none), for the next session.
+pub fn remember_game_token(dir: &Path, token: &str) {
+    remember_text(dir, TOKEN, token);
+}
+
+fn load_text(file: &Path) -> Option<String> {
+    std::fs::read_to_string(file)
+        .ok()
+        .and_then(|t| ron::Options::default().from_str::<String>(&t).ok())
+}
+
+fn remember_text(dir: &Path, file: &str, text: &str) {
+    if let Ok(text) = ron::ser::to_string(text) {
         let _ = std::fs::create_dir_all(dir);
-        let _ = write_atomic(&dir.join(GAME), text.as_bytes());
+        let _ = write_atomic(&dir.join(file), text.as_bytes());
     }
 }
 
@@ -67,6 +86,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         assert_eq!(load_game_address(dir.path()), None);
         remember_game_address(dir.path(), "10.0.0.2:7878");
+        assert_eq!(
+            load_game_address(dir.path()).as_deref(),
+            Some("10.0.0.2:7878")
+        );
+        assert_eq!(load_game_token(dir.path()), None);
+        remember_game_token(dir.path(), "sesame");
+        assert_eq!(load_game_token(dir.path()).as_deref(), Some("sesame"));
         assert_eq!(
             load_game_address(dir.path()).as_deref(),
             Some("10.0.0.2:7878")

@@ -15,6 +15,7 @@ use ensemble_compiler::front::ron::any::AnyAsset;
 use ensemble_compiler::front::ron::assets::SceneEventAsset;
 use ensemble_compiler::front::ron::{ModifierValue, ParamValueAsset};
 use ensemble_compiler::hpmm::assets::{ExprAsset, TrackerRuleAsset, VarTestAsset};
+use ensemble_compiler::l10n::Renamed;
 use ensemble_compiler::script::source::ScriptAsset;
 use ensemble_runtime::program::{ModifierKind, ParamKind};
 
@@ -269,6 +270,24 @@ fn rename_in(state: &mut DocState, names: &ProjectNames, what: &Named, old: &str
         _ => return,
     };
     match asset {
+        // Actions', templates' and concepts' lines are keyed by their names: their
+        // translations move with them.
+        AnyAsset::Strings(table) => {
+            let moved = match what {
+                Named::Action => Some(Renamed::Action),
+                Named::Template => Some(Renamed::Template),
+                Named::Concept => Some(Renamed::Concept),
+                _ => None,
+            };
+            if let Some(moved) = moved {
+                crate::localisation::rekey(table, moved, old, new);
+            }
+            // Templates and variables are named inside lines and their translations.
+            for entry in &mut table.lines {
+                entry.source = swap_in_template(&entry.source, what, old, new);
+                entry.text = swap_in_template(&entry.text, what, old, new);
+            }
+        }
         AnyAsset::Locations(l) if *what == Named::Location => l
             .locations
             .iter_mut()
@@ -605,13 +624,55 @@ mod tests {
             (Named::Category, "pleasant", "nice"),
             (Named::Concept, "weapon", "arms"),
             (Named::Accumulator, "respond", "reply"),
-            (Named::Space, "haggle", "bargain"),
+            (Named::Space, "haggle", "dicker"),
             (Named::Template, "hedge", "um"),
             (Named::Variable, "the-topic", "subject"),
         ] {
             apply(&mut p, &n, &what, old, new).unwrap_or_else(|e| panic!("{what:?}: {e}"));
             clean(dir.path(), &p);
         }
+    }
+
+    #[test]
+    fn renamed_actions_templates_and_concepts_take_their_translations_along() {
+        let dir = copy("innkeeper");
+        let mut p = Project::open(dir.path()).unwrap();
+        let n = names(dir.path());
+        for (what, old, new) in [
+            (Named::Action, "present-item", "offer-item"),
+            (Named::Template, "hedge", "um"),
+            (Named::Concept, "sword", "blade"),
+        ] {
+            apply(&mut p, &n, &what, old, new).unwrap_or_else(|e| panic!("{what:?}: {e}"));
+        }
+        let c = ensemble_compiler::compile_path_with(dir.path(), &p.overlay()).unwrap();
+        let said: Vec<String> = c
+            .diagnostics
+            .iter()
+            .map(|d| format!("{}: {}", d.code.as_str(), d.message))
+            .collect();
+        assert!(said.is_empty(), "nothing orphaned or missing: {said:?}");
+        let table = p
+            .live()
+            .find_map(|(_, d)| match &d.state.content {
+                Content::Asset(AnyAsset::Strings(t)) => Some(t.clone()),
+                _ => None,
+            })
+            .unwrap();
+        let text = |id: &str| {
+            table
+                .lines
+                .iter()
+                .find(|l| l.id == id)
+                .map(|l| l.text.clone())
+        };
+        assert_eq!(
+            text("offer-item/1").as_deref(),
+            Some("moi avoir pour toi {the-item}")
+        );
+        assert_eq!(text("@um/3").as_deref(), Some("ben"));
+        assert_eq!(text("blade.price").as_deref(), Some("une potion de soin"));
+        assert_eq!(text("sword.price"), None);
     }
 
     #[test]

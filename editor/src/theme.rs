@@ -45,6 +45,22 @@ pub fn severity_color(severity: Severity) -> Color32 {
 }
 
 /// Small caps-like section titles in the side panels.
+/// Diagonal hatching over `rect` (lines `spacing` apart): what no content test reached.
+pub fn hatch(painter: &egui::Painter, rect: egui::Rect, stroke: Stroke, spacing: f32) {
+    let clip = painter.with_clip_rect(rect.intersect(painter.clip_rect()));
+    let mut x = rect.left() - rect.height();
+    while x < rect.right() {
+        clip.line_segment(
+            [
+                egui::pos2(x, rect.bottom()),
+                egui::pos2(x + rect.height(), rect.top()),
+            ],
+            stroke,
+        );
+        x += spacing.max(1.0);
+    }
+}
+
 pub fn section_font() -> FontId {
     FontId::new(11.5, FontFamily::Proportional)
 }

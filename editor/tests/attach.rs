@@ -128,25 +128,34 @@ impl Write for Lines {
 /// `ensemble run samples/airport --scene ticket-counter --inspect 127.0.0.1:0 --inspect-wait`
 /// on a thread of its own (it ends with the test process); the address it serves.
 fn serve_ticket_counter() -> String {
+    serve("airport", "ticket-counter", &[])
+}
+
+/// `ensemble run samples/SAMPLE --scene SCENE --inspect 127.0.0.1:0 --inspect-wait EXTRA…`
+/// on a thread of its own (it ends with the test process); the address it serves.
+fn serve(sample: &str, scene: &str, extra: &[&str]) -> String {
     let (err_tx, err) = channel();
-    let project = samples().join("airport").display().to_string();
+    let project = samples().join(sample).display().to_string();
+    let mut args: Vec<String> = [
+        "ensemble",
+        "run",
+        &project,
+        "--scene",
+        scene,
+        "--ticks",
+        "100000",
+        "--speed",
+        "4",
+        "--seed",
+        "7",
+        "--inspect",
+        "127.0.0.1:0",
+        "--inspect-wait",
+    ]
+    .map(String::from)
+    .to_vec();
+    args.extend(extra.iter().map(|a| a.to_string()));
     std::thread::spawn(move || {
-        let args = [
-            "ensemble",
-            "run",
-            &project,
-            "--scene",
-            "ticket-counter",
-            "--ticks",
-            "100000",
-            "--speed",
-            "4",
-            "--seed",
-            "7",
-            "--inspect",
-            "127.0.0.1:0",
-            "--inspect-wait",
-        ];
         let mut io = ensemble_compiler::cli::Io {
             out: &mut std::io::sink(),
             err: &mut Lines {
@@ -155,7 +164,7 @@ fn serve_ticket_counter() -> String {
             },
             color: false,
         };
-        ensemble_compiler::cli::run(args.map(String::from), &mut io)
+        ensemble_compiler::cli::run(args, &mut io)
     });
     let announced = err
         .recv_timeout(Duration::from_secs(60))
@@ -169,23 +178,217 @@ fn serve_ticket_counter() -> String {
 /// The airport open, its preview attached to a ticket counter game that waits (--inspect-wait).
 fn attached() -> (tempfile::TempDir, Harness<'static, EditorApp>) {
     let address = serve_ticket_counter();
-    let dir = sample_copy("airport");
+    attached_to("airport", &address)
+}
+
+/// SAMPLE open, its preview attached to the game at `address`.
+fn attached_to(sample: &str, address: &str) -> (tempfile::TempDir, Harness<'static, EditorApp>) {
+    let dir = sample_copy(sample);
     let mut h = harness(EditorApp::open(dir.path()));
     h.get_by_label("Preview").click();
     settle(&mut h);
     let remembered = preview(&h).attach_address.clone();
-    type_over(&mut h, &remembered, &address);
+    type_over(&mut h, &remembered, address);
     h.get_by_label("Attach").click();
     settle(&mut h);
     assert!(preview(&h).is_attached());
     // The game waits (--inspect-wait): its agents are there, from its hello and snapshot.
     until(&mut h, "the game's agents", |h| {
+        preview(h).history.latest().is_some_and(|s| {
+            s.agents
+                .iter()
+                .any(|a| !a.states.is_empty() || a.at.is_some())
+        })
+    });
+    (dir, h)
+}
+
+/// A raw tool's hello from the game at `address`: whether it is paused, and its breakpoints.
+fn game_hello(address: &str) -> ensemble_runtime::inspect::protocol::Hello {
+    use ensemble_runtime::inspect::protocol::{
+        FromGame, GameMessage, PROTOCOL_VERSION, ToolMessage, decode_from_game, encode,
+    };
+    use std::io::BufRead;
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let hello = ToolMessage::Hello {
+        version: PROTOCOL_VERSION,
+        token: None,
+        trace: false,
+    };
+    stream.write_all(encode(&hello).as_bytes()).unwrap();
+    let mut line = Vec::new();
+    std::io::BufReader::new(stream)
+        .read_until(b'\n', &mut line)
+        .unwrap();
+    match decode_from_game(line.trim_ascii_end()) {
+        Ok(FromGame::Message(GameMessage::Hello(hello))) => hello,
+        other => panic!("expected the game's hello, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_attached_games_map_and_variables_show_a_set_variable_is_sent_and_detach_leaves_it_running() {
+    let address = serve_ticket_counter();
+    let (_dir, mut h) = attached_to("airport", &address);
+    // The map: the game's snapshot says where its agents stand, drawn on the scene's map as
+    // the editor's program has it.
+    until(&mut h, "the game's positions", |h| {
         preview(h)
             .history
             .latest()
-            .is_some_and(|s| s.agent("seller").is_some_and(|a| !a.states.is_empty()))
+            .is_some_and(|s| s.agent("buyer1").is_some_and(|a| a.at.is_some()))
     });
-    (dir, h)
+    assert_eq!(preview(&h).no_map(), None);
+    // The game keeps its own seed; leaving it is Detach (Restart and Stop would not clear
+    // the breakpoints or resume it).
+    assert!(h.query_by_label("↻ Restart").is_none() && h.query_by_label("⏹").is_none());
+    let world = preview(&h).history.latest().unwrap().world.clone();
+    assert!(world.locations.iter().any(|(n, _)| &**n == "Entrance"));
+    // The agent pane: buyer1's variables, from the game; typing one sends `set`.
+    h.state_mut()
+        .session_mut()
+        .unwrap()
+        .preview
+        .select(Some("buyer1".into()));
+    h.get_by_label("Agent").click();
+    until(&mut h, "the game's variables", |h| {
+        preview(h).game_agents.is_some()
+    });
+    settle(&mut h);
+    h.get_by_label_contains("variables (game, tick");
+    type_over(&mut h, "Boston", "Denver");
+    settle(&mut h);
+    let city = |h: &Harness<'static, EditorApp>| {
+        let (_, agents) = preview(h).game_agents.clone().unwrap();
+        let buyer = agents.iter().find(|a| a.name == "buyer1").unwrap();
+        buyer.variables["CityName"].clone()
+    };
+    until(&mut h, "the variable set in the game", |h| {
+        city(h) == "Denver"
+    });
+    // The game says it with the new value: in the transcript panel.
+    h.get_by_label("▶ Resume").click();
+    until(&mut h, "buyer1 asking for a ticket", |h| {
+        preview(h)
+            .history
+            .events()
+            .any(|(_, e)| matches!(&e.kind, EventKind::Say { text, .. } if text.contains("ticket")))
+    });
+    h.get_by_label("Transcript").click();
+    settle(&mut h);
+    h.get_by_label("I would like to buy a ticket to Denver.");
+    // A breakpoint from the editor and a pause: detaching clears the one and resumes the game.
+    h.state_mut()
+        .session_mut()
+        .unwrap()
+        .preview
+        .toggle_breakpoint("StandSellTicket", "Goto1");
+    h.get_by_label("⏸ Pause").click();
+    until(&mut h, "the game paused", |h| !preview(h).is_playing());
+    assert!(game_hello(&address).paused);
+    h.get_by_label("Detach").click();
+    settle(&mut h);
+    assert!(!preview(&h).is_attached());
+    assert!(preview(&h).is_running(), "back to the simulation");
+    // The scene picked in the toolbar, its own simulation.
+    assert_eq!(preview(&h).running_scene(), preview(&h).scene.as_deref());
+    h.get_by_label("↻ Restart");
+    let game = game_hello(&address);
+    assert!(!game.paused && game.breakpoints.is_empty(), "{game:?}");
+}
+
+#[test]
+fn a_token_is_sent_remembered_and_required_for_another_machine() {
+    let address = serve("airport", "ticket-counter", &["--inspect-token", "sesame"]);
+    let dir = sample_copy("airport");
+    let config = tempfile::tempdir().unwrap();
+    let mut h = harness(EditorApp::open(dir.path()));
+    h.state_mut()
+        .session_mut()
+        .unwrap()
+        .preview
+        .with_config(Some(config.path().to_path_buf()));
+    h.get_by_label("Preview").click();
+    settle(&mut h);
+    // Another machine, no token: refused before anything is attempted.
+    let remembered = preview(&h).attach_address.clone();
+    type_over(&mut h, &remembered, "192.0.2.7:7878");
+    h.get_by_label("Attach").click();
+    settle(&mut h);
+    assert!(!preview(&h).is_attached());
+    h.get_by_label_contains("192.0.2.7:7878 is not this machine");
+    // This machine, no token: the game refuses.
+    type_over(&mut h, "192.0.2.7:7878", &address);
+    h.get_by_label("Attach").click();
+    until(&mut h, "the refusal", |h| preview(h).failure().is_some());
+    assert!(
+        preview(&h).failure().unwrap().contains("wrong token"),
+        "{:?}",
+        preview(&h).failure()
+    );
+    // With the token typed beside the address: attached, and both remembered.
+    // A password field: its text is not shown.
+    let password = egui::accesskit::Role::PasswordInput;
+    h.get_all_by_role(password)
+        .find(|n| n.accesskit_node().placeholder() == Some("token"))
+        .expect("the token field")
+        .focus();
+    h.run_steps(2);
+    h.get_all_by_role(password)
+        .find(|n| n.is_focused())
+        .unwrap()
+        .type_text("sesame");
+    settle(&mut h);
+    h.get_by_label("Attach").click();
+    until(&mut h, "the game's agents", |h| {
+        preview(h)
+            .history
+            .latest()
+            .is_some_and(|s| s.agent("seller").is_some())
+    });
+    assert!(preview(&h).is_attached() && preview(&h).failure().is_none());
+    assert_eq!(
+        ensemble_editor::recent::load_game_token(config.path()).as_deref(),
+        Some("sesame")
+    );
+    assert_eq!(
+        ensemble_editor::recent::load_game_address(config.path()),
+        Some(address)
+    );
+}
+
+#[test]
+fn the_attached_games_blackboards_show_in_the_blackboards_pane() {
+    let address = serve("shops", "market", &[]);
+    let (_dir, mut h) = attached_to("shops", &address);
+    h.get_by_label("▶ Resume").click();
+    until(&mut h, "a blackboard", |h| {
+        preview(h)
+            .history
+            .latest()
+            .is_some_and(|s| s.boards.iter().any(|b| &*b.script == "baker"))
+    });
+    h.get_by_label("Blackboards").click();
+    settle(&mut h);
+    let board = preview(&h)
+        .history
+        .latest()
+        .unwrap()
+        .boards
+        .iter()
+        .find(|b| &*b.script == "baker")
+        .unwrap()
+        .clone();
+    h.get_by_label(&format!("{} · baker", board.location));
+    assert!(
+        board
+            .participants
+            .iter()
+            .any(|p| &*p.name == "baker" && &*p.role == "keeper")
+    );
 }
 
 #[test]
@@ -218,6 +421,10 @@ fn the_preview_attaches_to_a_running_game_and_follows_its_trace() {
     until(&mut h, "the game paused", |h| !preview(h).is_playing());
     settle(&mut h);
     h.get_by_label("game paused");
+    // The editor shows the pause at once; what the game ran before it heard it may still be
+    // on its way (events, the snapshot it answers once paused).
+    std::thread::sleep(Duration::from_millis(300));
+    settle(&mut h);
     let tick = preview(&h).history.latest().unwrap().tick;
     std::thread::sleep(Duration::from_millis(300));
     settle(&mut h);

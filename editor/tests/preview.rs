@@ -368,7 +368,7 @@ fn a_conversation_hears_the_player_and_charts_its_beliefs() {
     // The transcript shows both, and the greeting space is engaged, with its chart.
     h.get_all_by_label("hi there").next().unwrap();
     let s = preview(&h).history.latest().unwrap().clone();
-    assert_eq!(s.world.spaces.len(), 18);
+    assert_eq!(s.world.spaces.len(), 27, "the innkeeper's spaces");
     let greeting = s
         .world
         .spaces
@@ -427,5 +427,87 @@ fn scrubbing_back_shows_the_route_before_the_lane_shut() {
     assert!(
         before.contains(&lane_a) && !before.contains(&lane_b),
         "{before:?}"
+    );
+}
+
+#[test]
+fn the_preview_keeps_clear_of_the_form_and_shows_long_lines_whole() {
+    let dir = sample_copy("weapon-shop");
+    let long = "Sold out? I came all this way for a blade forged in the north by a smith who learnt \
+                the craft from her mother, and her mother from hers, for seven generations.";
+    let customer = dir.path().join("machines/Customer.machine.ron");
+    let text = std::fs::read_to_string(&customer).unwrap();
+    std::fs::write(
+        &customer,
+        text.replace("Sold out? I came all this way.", long),
+    )
+    .unwrap();
+    // A laptop's window: the form and the preview share little height.
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1024.0, 640.0))
+        .with_step_dt(0.02)
+        .with_max_steps(400)
+        .build_ui_state(
+            |ui, app: &mut EditorApp| app.show(ui),
+            EditorApp::open(dir.path()),
+        );
+    settle(&mut h);
+    support::app::open(&mut h, "shop");
+    h.get_by_label("Preview").click();
+    settle(&mut h);
+    choose(&mut h, "1×", "8×");
+    h.get_by_label("▶ Play").click();
+    settle(&mut h);
+    until(&mut h, "the customer is disappointed", |h| {
+        preview(h)
+            .history
+            .transcript_until(u64::MAX)
+            .any(|l| l.text.starts_with("Sold out?"))
+    });
+    h.get_by_label("⏸ Pause").click();
+    settle(&mut h);
+    h.get_by_label("Transcript").click();
+    settle(&mut h);
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1024.0, 640.0));
+    let dock = egui::containers::panel::PanelState::load(&h.ctx, egui::Id::new("preview"))
+        .expect("the preview dock")
+        .outer_rect;
+    // The dock fits the window: a toolbar wider than the window would widen it past the
+    // edge and cut the timeline off there.
+    assert!(
+        dock.max.x <= window.max.x + 0.5,
+        "{dock:?} runs out of the window"
+    );
+    // The long line is whole: wrapped onto more rows inside the window, not cut at its edge.
+    let line = h
+        .get_all_by_label_contains("Sold out?")
+        // The transcript's row (the timeline quotes it).
+        .find(|n| n.value().is_some_and(|v| v.starts_with("Sold out?")))
+        .expect("the line in the transcript")
+        .rect();
+    assert!(line.height() > 2.5 * 16.0, "one row, cut: {line:?}");
+    assert!(
+        window.contains_rect(line),
+        "{line:?} runs out of the window"
+    );
+    // The form above stops at the dock and scrolls: its last fields, laid out under the
+    // preview at first, come up into view instead of staying hidden behind it.
+    assert!(h.get_by_label("group").rect().intersects(dock));
+    let over_form = h.get_by_label("agent name").rect().center();
+    h.event(egui::Event::PointerMoved(over_form));
+    for _ in 0..4 {
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, -200.0),
+            phase: egui::TouchPhase::Move,
+            modifiers: Modifiers::NONE,
+        });
+        h.run_steps(2);
+    }
+    settle(&mut h);
+    let group = h.get_by_label("group").rect();
+    assert!(
+        group.max.y <= dock.min.y,
+        "{group:?} is still under the preview ({dock:?})"
     );
 }

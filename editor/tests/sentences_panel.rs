@@ -113,7 +113,20 @@ fn typing_a_verb_changes_the_ranked_candidates() {
     h.get_by_label(&after[0].0);
     // The scores come from the sample's n-gram counts, not a placeholder.
     assert!(after.iter().any(|c| c.1 != 0.0));
-    assert!(after.windows(2).all(|w| w[0].1 >= w[1].1));
+    // `CityName` is declared a Destination: the lines that say where the ticket goes ("to" or
+    // "for" right before the slot) come first, each group in score order, as the compiler ranks.
+    let fits = |t: &str| t.contains(" to {CityName}") || t.contains(" for {CityName}");
+    let split = after
+        .iter()
+        .position(|c| !fits(&c.0))
+        .unwrap_or(after.len());
+    assert!(
+        split > 0 && after[split..].iter().all(|c| !fits(&c.0)),
+        "{after:?}"
+    );
+    for group in [&after[..split], &after[split..]] {
+        assert!(group.windows(2).all(|w| w[0].1 >= w[1].1), "{group:?}");
+    }
 }
 
 #[test]
@@ -202,4 +215,34 @@ fn states_are_added_found_and_marked_with_the_compilers_diagnostics() {
     h.get_by_label("Delete").click();
     frame(&mut h);
     assert_eq!(h.state().value.states.len(), 7);
+}
+
+/// The ranked list's buttons write the designer's choice into the state (by id), and the
+/// preview ranks as the compiler will: a pinned line first, a banned one gone.
+#[test]
+fn pin_and_ban_buttons_write_the_state_and_rerank() {
+    let mut h = harness(Host::airport());
+    h.get_by_label("sentence state WantTicketToX").click();
+    frame(&mut h);
+    let before = settle(&mut h);
+    let third = before[2].clone();
+    h.query_all_by_label("pin")
+        .nth(2)
+        .expect("a pin button per line")
+        .click();
+    frame(&mut h);
+    let id = format!("{:08x}", third.2);
+    assert_eq!(h.state().value.states[2].pin, vec![id.clone()]);
+    assert!(h.state().edits > 0, "the edit marks the document changed");
+    let pinned = settle(&mut h);
+    assert_eq!(pinned[0], third, "the pinned line comes first");
+    // Banning it moves it from `pin` to `ban`, and it leaves the list.
+    h.query_all_by_label("ban").next().unwrap().click();
+    frame(&mut h);
+    let state = &h.state().value.states[2];
+    assert!(state.pin.is_empty());
+    assert_eq!(state.ban, vec![id]);
+    let banned = settle(&mut h);
+    assert!(banned.iter().all(|c| c.2 != third.2), "{banned:?}");
+    assert_eq!(banned[0], before[0]);
 }

@@ -2,7 +2,8 @@
 //! translations of them, per locale (docs/formats/strings.md).
 //!
 //! The compiler gives every line an id — a `Say` text, each alternative of a `OneOff`, each kept
-//! candidate of a sentence state — and carries the translations a project has imported into the
+//! candidate of a sentence state, each utterance variant of an HMM action or template and each
+//! property value of an HMM concept — and carries the translations a project has imported into the
 //! program's [`StringTable`]. At run time a scene speaks in one [`Locale`]: the source language,
 //! a translated locale, or the pseudo-locale `qps` (every line lengthened and bracketed, its
 //! `{Slot}`s kept) that shows untranslated or truncated text before any translator has worked.
@@ -80,6 +81,9 @@ pub enum Translation {
     /// A sentence candidate's translation, its `{Slot}`s resolved against the sentence state's
     /// slots as the candidate's own parts are.
     Parts(Vec<Part>),
+    /// An HMM output template's translation (an action's utterance variant or a named
+    /// template's variant), parsed and resolved as the template's own chunks are.
+    Chunks(Vec<crate::hpmm::model::Chunk>),
 }
 
 /// A locale the project translates into.
@@ -106,6 +110,16 @@ pub struct StringTable {
     pub locales: Vec<LocaleDef>,
 }
 
+/// A locale the program does not translate into ([`StringTable::check_locale`]).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("the program has no locale `{name}` (locales: {available})")]
+pub struct UnknownLocale {
+    /// The name asked for.
+    pub name: String,
+    /// The program's locales, comma-separated (the pseudo-locale among them).
+    pub available: String,
+}
+
 /// The language a scene speaks in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Locale {
@@ -128,6 +142,18 @@ impl StringTable {
             .iter()
             .position(|l| l.name == name)
             .map(|i| Locale::Table(i as u32))
+    }
+
+    /// Whether the program speaks `locale` (`None`: the source language, always spoken); the
+    /// error names the locales it does speak.
+    pub fn check_locale(&self, locale: Option<&str>) -> Result<(), UnknownLocale> {
+        match locale {
+            Some(name) if self.locale(name).is_none() => Err(UnknownLocale {
+                name: name.to_string(),
+                available: self.locale_names().collect::<Vec<_>>().join(", "),
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// Every locale's name, the pseudo-locale last.
@@ -185,6 +211,18 @@ impl StringTable {
         }
         (Cow::Borrowed(own), true)
     }
+}
+
+/// Splits a written line into its pinned id (`{#greet} Welcome!`) and its text: a designer
+/// pins a line's id by starting it so (docs/formats/strings.md); the pin is never said.
+pub fn split_pin(line: &str) -> (Option<&str>, &str) {
+    let trimmed = line.trim_start();
+    if let Some(rest) = trimmed.strip_prefix("{#")
+        && let Some(end) = rest.find('}')
+    {
+        return (Some(rest[..end].trim()), rest[end + 1..].trim_start());
+    }
+    (None, line)
 }
 
 /// The pseudo-locale's version of `text`: accented letters, about a third longer, bracketed,
@@ -296,6 +334,52 @@ pub(crate) fn verify(p: &ProgramParts) -> Result<(), String> {
         }
         if locale.name == PSEUDO {
             return Err(format!("`{PSEUDO}` is the pseudo-locale, not a table"));
+        }
+    }
+    // An HMM template's translation refers to variables and templates that exist, as the
+    // template's own chunks do (the renderer indexes them unchecked).
+    let m = &p.hpmm;
+    for locale in &s.locales {
+        for t in &locale.lines {
+            if let Translation::Chunks(chunks) = t
+                && !crate::program::verify::chunks_ok(
+                    chunks,
+                    m.variables.len(),
+                    m.templates.len(),
+                    p.names.len(),
+                )
+            {
+                return Err(format!(
+                    "locale `{}` translates a template into something that does not exist",
+                    locale.name
+                ));
+            }
+        }
+    }
+    let hpmm_lines = m
+        .actions
+        .iter()
+        .flat_map(|a| &a.lines)
+        .chain(m.templates.iter().flat_map(|t| &t.lines))
+        .chain(m.concepts.iter().flat_map(|c| &c.lines));
+    for line in hpmm_lines {
+        if line.index() >= lines {
+            return Err("an HMM template or concept names a line that does not exist".into());
+        }
+    }
+    for (i, a) in m.actions.iter().enumerate() {
+        if !a.lines.is_empty() && a.lines.len() != a.say.len() {
+            return Err(format!("action #{i} does not give every utterance a line"));
+        }
+    }
+    for (i, t) in m.templates.iter().enumerate() {
+        if !t.lines.is_empty() && t.lines.len() != t.variants.len() {
+            return Err(format!("template #{i} does not give every variant a line"));
+        }
+    }
+    for (i, c) in m.concepts.iter().enumerate() {
+        if !c.lines.is_empty() && c.lines.len() != c.properties.len() {
+            return Err(format!("concept #{i} does not give every property a line"));
         }
     }
     // A translated candidate's slots index its sentence state's slots, as its parts do.

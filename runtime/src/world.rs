@@ -283,6 +283,14 @@ pub trait World {
     /// The runtime no longer waits for action `id` (its script ended, a reload dropped it).
     fn cancel_action(&mut self, id: ActionId);
 
+    /// Asked as each action of a planning agent's plan ends: `Some(succeeded)` overrides what
+    /// the plan's world would decide (its machine's outcome and whether its preconditions
+    /// really hold), as a content test's mocks do. A game leaves it at `None`.
+    fn planning_outcome(&mut self, agent: AgentId, action: &str, rng: &mut Rng) -> Option<bool> {
+        let _ = (agent, action, rng);
+        None
+    }
+
     /// One of an agent's variables (its inventory included: `Transaction` moves them between
     /// agents), filling the slots of sentence states and answering `Has`.
     fn variable(&self, agent: AgentId, name: &str) -> Option<&str>;

@@ -217,10 +217,10 @@ pub fn emit_with_nav(
     let verify =
         |e: LoadError| format!("internal compiler error: the emitted program does not verify: {e}");
     let speech = super::speech::lower(module, &mut |s| names.intern(s));
-    let hpmm = crate::hpmm::back::emit(module, &mut |s| names.intern(s))?;
+    let mut hpmm = crate::hpmm::back::emit(module, &mut |s| names.intern(s))?;
     let planning = super::plan::lower(module, &mut |s| names.intern(s));
     let nav = super::nav::emit(module, nav_data, &mut |s| names.intern(s))?;
-    let strings = crate::l10n::lower(module, &state_ids);
+    let strings = crate::l10n::lower(module, &state_ids, &mut hpmm, &mut |s| names.intern(s));
     // Every section assembled, then verified once: the only way to a `Program`.
     let program = ProgramParts {
         names: names.names,

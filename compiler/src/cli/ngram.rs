@@ -18,6 +18,8 @@ pub enum ScoreMethod {
     Eq31,
     /// Interpolated absolute discounting (the default ranking).
     Interpolated,
+    /// Interpolated modified Kneser-Ney.
+    KneserNey,
 }
 
 impl From<ScoreMethod> for Method {
@@ -26,6 +28,7 @@ impl From<ScoreMethod> for Method {
             ScoreMethod::Backoff => Method::StupidBackoff,
             ScoreMethod::Eq31 => Method::Eq31,
             ScoreMethod::Interpolated => Method::Interpolated,
+            ScoreMethod::KneserNey => Method::KneserNey,
         }
     }
 }
@@ -82,6 +85,18 @@ pub enum NgramCommand {
         #[arg(long)]
         lexicon: bool,
     },
+    /// Measure the ranking on a judged set (tests/fixtures/nlg-eval/eval.ron): the share of
+    /// sentence states whose whole spoken set is acceptable, tuning and held-out parts apart,
+    /// for the baseline ranking and for today's.
+    Eval {
+        set: PathBuf,
+        /// Rank with this database instead of the set's own counts.
+        #[arg(long)]
+        ngrams: Option<PathBuf>,
+        /// Print every state's spoken set.
+        #[arg(long)]
+        verbose: bool,
+    },
 }
 
 pub fn run(command: NgramCommand, io: &mut Io<'_>) -> i32 {
@@ -115,6 +130,11 @@ pub fn run(command: NgramCommand, io: &mut Io<'_>) -> i32 {
             top,
             lexicon,
         } => rank_project(&path, sentence.as_deref(), top, lexicon, io),
+        NgramCommand::Eval {
+            set,
+            ngrams,
+            verbose,
+        } => evaluate(&set, ngrams.as_deref(), verbose, io),
     }
 }
 
@@ -423,7 +443,12 @@ fn rank_project(
             continue;
         }
         let n_unique = unique.len();
-        let ranked = rank::rank(&s.name.text, unique, db, file.scoring, slot);
+        // As the compiler ranks: slot kinds, then the designer's bans and pins.
+        let mut ranked = rank::rank(&s.name.text, unique, db, file.scoring, slot);
+        rank::put_fitting_first(&mut ranked, &s.input);
+        let ban: Vec<&str> = s.ban.iter().map(|n| n.text.as_str()).collect();
+        let pin: Vec<&str> = s.pin.iter().map(|n| n.text.as_str()).collect();
+        rank::ban_and_pin(&mut ranked, &ban, &pin);
         let _ = writeln!(
             io.out,
             "{}: {variations} variations, {n_unique} unique sentences, scored by {}{}",
@@ -452,6 +477,58 @@ fn rank_project(
             path.display()
         );
         return EXIT_ERRORS;
+    }
+    EXIT_OK
+}
+
+fn evaluate(path: &Path, ngrams: Option<&Path>, verbose: bool, io: &mut Io<'_>) -> i32 {
+    use crate::nlg::eval;
+    let (set, own) = match eval::read(path) {
+        Ok(x) => x,
+        Err(e) => {
+            let _ = writeln!(io.err, "error: {e}");
+            return EXIT_CANNOT_RUN;
+        }
+    };
+    let db_path = ngrams.unwrap_or(&own);
+    let Some(db) = open(db_path, io) else {
+        return EXIT_CANNOT_RUN;
+    };
+    let _ = writeln!(
+        io.out,
+        "{} states, choose_among {}, counts {}",
+        set.states.len(),
+        set.choose_among,
+        db_path.display()
+    );
+    for ranking in eval::Ranking::ALL {
+        let outcomes = eval::evaluate(&set, &db, ranking);
+        let _ = writeln!(io.out, "{}:", ranking.as_str());
+        for (part, t) in eval::tally(&outcomes) {
+            let _ = writeln!(
+                io.out,
+                "  {:<8}  spoken set acceptable {:>2}/{:<2} ({:5.1}%)  best acceptable {:>2}/{:<2} ({:5.1}%)",
+                part.as_str(),
+                t.spoken_ok,
+                t.states,
+                eval::Tally::percent(t.spoken_ok, t.states),
+                t.best_ok,
+                t.states,
+                eval::Tally::percent(t.best_ok, t.states),
+            );
+        }
+        if verbose {
+            for o in &outcomes {
+                let mark = if o.spoken_ok {
+                    "ok "
+                } else if o.best_ok {
+                    "1/2"
+                } else {
+                    "-- "
+                };
+                let _ = writeln!(io.out, "    {mark} {:<22} {}", o.name, o.spoken.join(" | "));
+            }
+        }
     }
     EXIT_OK
 }

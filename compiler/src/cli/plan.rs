@@ -69,7 +69,8 @@ pub struct PlanArgs {
     /// Stop after this many seconds (A*/GBFS).
     #[arg(long)]
     pub time_limit: Option<f64>,
-    /// Stop A*/GBFS before the search holds more than this many MiB (default 2048).
+    /// Stop grounding a PDDL task, and A*/GBFS, before either holds more than this many MiB
+    /// (default 2048).
     #[arg(long)]
     pub memory_limit: Option<u64>,
     /// MinMin lookahead horizon.
@@ -107,11 +108,26 @@ fn heuristic(args: &PlanArgs, default: Heuristic) -> Heuristic {
     }
 }
 
-fn solve(task: &Task, graph: Option<&PlanGraph>, kind: SearchKind, args: &PlanArgs) -> Result_ {
+/// `--memory-limit` in bytes, or the search's default.
+fn memory_limit(args: &PlanArgs) -> u64 {
+    args.memory_limit
+        .map_or(search::DEFAULT_MEMORY_LIMIT, |mib| {
+            mib.saturating_mul(1 << 20)
+        })
+}
+
+/// `time_left`: what `--time-limit` leaves after reading and grounding (one budget for both).
+fn solve(
+    task: &Task,
+    graph: Option<&PlanGraph>,
+    kind: SearchKind,
+    args: &PlanArgs,
+    time_left: Option<Duration>,
+) -> Result_ {
     let limits = Limits {
         max_expansions: args.max_expansions,
-        max_time: args.time_limit.map(Duration::from_secs_f64),
-        max_memory: args.memory_limit.map(|mib| mib.saturating_mul(1 << 20)),
+        max_time: time_left,
+        max_memory: Some(memory_limit(args)),
     };
     match kind {
         SearchKind::Graph => {
@@ -124,7 +140,7 @@ fn solve(task: &Task, graph: Option<&PlanGraph>, kind: SearchKind, args: &PlanAr
                 }),
                 Some((None, visited)) => Result_::Unsolvable(visited),
                 // The initial state is not a graph node: A* with h_max, as agents do.
-                None => solve(task, None, SearchKind::Astar, args),
+                None => solve(task, None, SearchKind::Astar, args, time_left),
             }
         }
         SearchKind::Astar | SearchKind::Gbfs => {
@@ -201,6 +217,11 @@ fn solve(task: &Task, graph: Option<&PlanGraph>, kind: SearchKind, args: &PlanAr
     }
 }
 
+/// Milliseconds, to the microsecond.
+fn round_millis(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
+}
+
 fn is_pddl(p: &Path) -> bool {
     p.extension().is_some_and(|e| e == "pddl")
 }
@@ -242,6 +263,8 @@ fn ground(
                 .map(|t| {
                     std::time::Instant::now() + std::time::Duration::from_secs_f64(t.min(1e9))
                 }),
+            // `--memory-limit` too: grounding alone can take gigabytes.
+            max_bytes: Some(memory_limit(args)),
             ..Default::default()
         };
         return crate::front::pddl::ground_files_with(sources, &args.domain, problem, &opts, diags)
@@ -351,10 +374,16 @@ fn load(args: &PlanArgs, io: &mut Io<'_>) -> Result<Grounded, i32> {
 }
 
 pub fn run(args: PlanArgs, io: &mut Io<'_>) -> i32 {
+    let began = Instant::now();
     let (task, graph) = match load(&args, io) {
         Ok(t) => t,
         Err(code) => return code,
     };
+    let ground_millis = round_millis(began.elapsed());
+    let time_left = args
+        .time_limit
+        .filter(|t| t.is_finite() && *t >= 0.0)
+        .map(|t| Duration::from_secs_f64(t.min(1e9)).saturating_sub(began.elapsed()));
     let kind = args.search.unwrap_or(if graph.is_some() {
         SearchKind::Graph
     } else {
@@ -368,7 +397,8 @@ pub fn run(args: PlanArgs, io: &mut Io<'_>) -> i32 {
         return EXIT_CANNOT_RUN;
     }
     let started = Instant::now();
-    let result = solve(&task, graph.as_ref(), kind, &args);
+    let result = solve(&task, graph.as_ref(), kind, &args, time_left);
+    // Search time alone (after reading and grounding), as Fast Downward reports its own.
     let millis = started.elapsed().as_secs_f64() * 1000.0;
     let search = format!("{kind:?}").to_lowercase();
     let json = matches!(args.format, Format::Json);
@@ -384,6 +414,7 @@ pub fn run(args: PlanArgs, io: &mut Io<'_>) -> i32 {
                     "valid": valid,
                     "expanded": f.expanded,
                     "millis": (millis * 1000.0).round() / 1000.0,
+                    "ground_millis": ground_millis,
                     "search": search,
                     "heuristic": f.heuristic.map(Heuristic::name),
                     "facts": task.facts.len(),
@@ -423,7 +454,8 @@ pub fn run(args: PlanArgs, io: &mut Io<'_>) -> i32 {
             if json {
                 let doc = json!({
                     "plan": null, "length": null, "valid": false, "unsolvable": true,
-                    "expanded": expanded, "millis": (millis * 1000.0).round() / 1000.0, "search": search,
+                    "expanded": expanded, "millis": (millis * 1000.0).round() / 1000.0,
+                    "ground_millis": ground_millis, "search": search,
                 });
                 let _ = writeln!(io.out, "{doc}");
             } else {
@@ -439,8 +471,9 @@ pub fn run(args: PlanArgs, io: &mut Io<'_>) -> i32 {
                 let doc = json!({
                     "plan": null, "length": null, "valid": false, "unsolvable": false,
                     "expanded": expanded, "stored": stored,
-                    "millis": (millis * 1000.0).round() / 1000.0, "search": search,
-                    "error": format!("stopped by the {why} without a plan"),
+                    "millis": (millis * 1000.0).round() / 1000.0,
+                    "ground_millis": ground_millis, "search": search,
+                    "error": format!("search stopped by the {why} without a plan"),
                 });
                 let _ = writeln!(io.out, "{doc}");
             }

@@ -126,13 +126,8 @@ impl Outcome<'_> {
         if let Some(e) = &r.error {
             s.push_str(&format!("  could not run: {e}\n"));
         }
-        for (i, broken) in &r.failures {
-            s.push_str(&format!(
-                "  {} (expect[{i}]) failed at tick {}: {}\n",
-                kind(&t.test.expect[*i]),
-                broken.tick,
-                broken.message
-            ));
+        for line in r.broken(&t.test) {
+            s.push_str(&format!("  {line}\n"));
         }
         if let Some(tick) = r.first_failing_tick() {
             s.push_str(&format!("  trace around tick {tick}:\n"));

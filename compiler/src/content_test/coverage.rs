@@ -4,13 +4,14 @@
 //! Reached means: a state was entered (`enter`), a rule fired (the smart locations count
 //! firings; the trace has no event for a rule without an action), a candidate line was said
 //! (`say` with its id), an HMM state was its space's most believed state after some
-//! iteration, a planning action was started (`act` with its ground name).
+//! iteration, a planning action was started (`act` with its ground name, by an agent whose
+//! last `plan` or `replan` was for the action's problem: problems may share action names).
 
 use ensemble_runtime::Program;
 use ensemble_runtime::trace::{EventKind, TraceEvent};
 use ensemble_sim::Simulation;
 use serde::Serialize;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 /// What one run (or several, merged) reached, by names and ids.
@@ -24,19 +25,29 @@ pub struct Reached {
     pub candidates: BTreeSet<u32>,
     /// (space, state) most believed after some iteration.
     pub hmm_states: BTreeSet<(Arc<str>, Arc<str>)>,
-    /// Ground actions started.
-    pub actions: BTreeSet<Arc<str>>,
+    /// (problem, ground action) started by an agent planning for that problem.
+    pub actions: BTreeSet<(Arc<str>, Arc<str>)>,
 }
 
 impl Reached {
     pub fn note_trace(&mut self, trace: &[TraceEvent]) {
+        // The problem each agent last planned for: its `act`s are that problem's actions (two
+        // problems may share an action's name; script actions come from agents not planning).
+        let mut planning: HashMap<Arc<str>, Arc<str>> = HashMap::new();
         for e in trace {
             match &e.kind {
                 EventKind::Enter { machine, state, .. } => {
                     self.states.insert((machine.clone(), state.clone()));
                 }
+                EventKind::Plan { problem, .. } | EventKind::Replan { problem, .. } => {
+                    if let Some(agent) = &e.agent {
+                        planning.insert(agent.clone(), problem.clone());
+                    }
+                }
                 EventKind::Act { action, .. } => {
-                    self.actions.insert(action.clone());
+                    if let Some(problem) = e.agent.as_ref().and_then(|a| planning.get(a)) {
+                        self.actions.insert((problem.clone(), action.clone()));
+                    }
                 }
                 _ => {}
             }
@@ -187,7 +198,10 @@ pub fn report(program: &Program, reached: &Reached) -> Vec<Section> {
         for op in &problem.task.operators {
             actions.push(Item {
                 name: format!("{}: {}", name(problem.name), op.name),
-                reached: reached.actions.iter().any(|a| **a == *op.name),
+                reached: reached
+                    .actions
+                    .iter()
+                    .any(|(p, a)| **p == *name(problem.name) && **a == *op.name),
             });
         }
     }
@@ -198,4 +212,49 @@ pub fn report(program: &Program, reached: &Reached) -> Vec<Section> {
         Section::new("hmm_states", hmm_states),
         Section::new("actions", actions),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(agent: &str, kind: EventKind) -> TraceEvent {
+        TraceEvent {
+            tick: 1,
+            time: 0.1,
+            agent: Some(agent.into()),
+            kind,
+        }
+    }
+
+    fn act(agent: &str, action: &str) -> TraceEvent {
+        event(
+            agent,
+            EventKind::Act {
+                action: action.into(),
+                target: None,
+            },
+        )
+    }
+
+    #[test]
+    fn a_planning_action_is_reached_for_the_problem_its_agent_plans_for_only() {
+        let plan = |problem: &str| EventKind::Plan {
+            problem: problem.into(),
+            planner: "astar",
+            actions: vec!["cook".into()],
+            nodes: 3,
+        };
+        let mut reached = Reached::default();
+        reached.note_trace(&[
+            // A script action of the same name, by an agent that plans nothing.
+            act("elder", "cook"),
+            event("host", plan("DinnerDate")),
+            act("host", "cook"),
+            event("guest", plan("FunnyEvening")),
+            act("guest", "wrap"),
+        ]);
+        let got: Vec<(&str, &str)> = reached.actions.iter().map(|(p, a)| (&**p, &**a)).collect();
+        assert_eq!(got, [("DinnerDate", "cook"), ("FunnyEvening", "wrap")]);
+    }
 }

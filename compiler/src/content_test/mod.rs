@@ -9,8 +9,8 @@
 //!                 against the IR)                 across cores)     expect::judge)
 //! ```
 
-/// The `*.test.ron` shapes live in the RON frontend (front importing them from here closed an
-/// import circle); re-exported under their old path.
+/// The test file's shapes live in the RON frontend, which reads them (front must not import
+/// the stages above it).
 pub use crate::front::ron::content_test as asset;
 pub mod check;
 pub mod coverage;

@@ -53,6 +53,21 @@ impl RunResult {
         self.failures.is_empty() && self.error.is_none()
     }
 
+    /// Each broken expectation of `test` (the test this run ran), as reports say it:
+    /// `Before (expect[0]) failed at tick 835: …`.
+    pub fn broken(&self, test: &TestAsset) -> Vec<String> {
+        self.failures
+            .iter()
+            .map(|(i, b)| {
+                let kind = test.expect.get(*i).map_or("?", super::expect::kind);
+                format!(
+                    "{kind} (expect[{i}]) failed at tick {}: {}",
+                    b.tick, b.message
+                )
+            })
+            .collect()
+    }
+
     /// The earliest failing tick, if any expectation failed.
     pub fn first_failing_tick(&self) -> Option<u64> {
         self.failures.iter().map(|(_, b)| b.tick).min()
@@ -91,23 +106,39 @@ pub fn setup_of(test: &TestAsset) -> Setup {
     setup
 }
 
-/// Runs one test with one seed.
-pub fn run_one(program: &Arc<Program>, index: usize, test: &TestAsset, seed: u64) -> RunResult {
-    let mut result = RunResult::failed_to_run(index, seed, "");
-    result.error = None;
+/// A run of a test as it went: its trace, how long it lasted, what it reached, and why it
+/// could not go on (if it could not).
+pub struct Driven {
+    pub trace: Vec<TraceEvent>,
+    pub ticks: u64,
+    pub reached: Reached,
+    pub error: Option<String>,
+}
+
+/// Runs `test` with `seed` as `ensemble test` does — its setup, its messages at their ticks,
+/// its player lines — handing `watch` the simulation once it has started and after every
+/// tick, with the events recorded since (the editor records its timeline from these).
+/// `Err`: the scene could not start.
+pub fn drive(
+    program: &Arc<Program>,
+    test: &TestAsset,
+    seed: u64,
+    mut watch: impl FnMut(&Simulation, &[TraceEvent]),
+) -> Result<Driven, String> {
     let options = Options {
         setup: setup_of(test),
         ..Options::default()
     };
-    let mut sim = match Simulation::start(program.clone(), &test.scene, seed, &options) {
-        Ok(sim) => sim,
-        Err(e) => {
-            let why = format!("cannot start scene `{}`: {e}", test.scene);
-            return RunResult::failed_to_run(index, seed, why);
-        }
+    let mut sim = Simulation::start(program.clone(), &test.scene, seed, &options)
+        .map_err(|e| format!("cannot start scene `{}`: {e}", test.scene))?;
+    let mut run = Driven {
+        trace: sim.take_events(),
+        ticks: 0,
+        reached: Reached::default(),
+        error: None,
     };
-    let mut trace = sim.take_events();
-    result.reached.note_beliefs(&sim);
+    watch(&sim, &run.trace);
+    run.reached.note_beliefs(&sim);
     let mut lines = test.chat.iter();
     for tick in 1..=test.ticks {
         for e in &test.events {
@@ -120,7 +151,7 @@ pub fn run_one(program: &Arc<Program>, index: usize, test: &TestAsset, seed: u64
             if *at == tick
                 && let Err(e) = send(&mut sim, to, from.as_deref().unwrap_or(to), message)
             {
-                result.error = Some(format!("tick {tick}: {e}"));
+                run.error = Some(format!("tick {tick}: {e}"));
             }
         }
         if sim.kind() == SceneKind::Chat && sim.awaits_player() {
@@ -133,14 +164,39 @@ pub fn run_one(program: &Arc<Program>, index: usize, test: &TestAsset, seed: u64
             }
         }
         sim.tick();
-        trace.extend(sim.take_events());
-        result.reached.note_beliefs(&sim);
+        let events = sim.take_events();
+        watch(&sim, &events);
+        run.trace.extend(events);
+        run.reached.note_beliefs(&sim);
     }
-    result.ticks = sim.tick_count();
-    result.reached.note_trace(&trace);
+    run.ticks = sim.tick_count();
+    run.reached.note_trace(&run.trace);
     if let Some(interactions) = sim.interactions() {
-        result.reached.rules = interactions.fired_rules();
+        run.reached.rules = interactions.fired_rules();
     }
+    Ok(run)
+}
+
+/// Runs one test with one seed.
+pub fn run_one(program: &Arc<Program>, index: usize, test: &TestAsset, seed: u64) -> RunResult {
+    let Driven {
+        trace,
+        ticks,
+        reached,
+        error,
+    } = match drive(program, test, seed, |_, _| {}) {
+        Ok(run) => run,
+        Err(why) => return RunResult::failed_to_run(index, seed, why),
+    };
+    let mut result = RunResult {
+        test: index,
+        seed,
+        ticks,
+        failures: Vec::new(),
+        error,
+        context: Vec::new(),
+        reached,
+    };
     let recorded: Vec<Recorded> = trace.iter().map(Recorded::of).collect();
     for (i, e) in test.expect.iter().enumerate() {
         if let Some(broken) = judge(e, &recorded, result.ticks) {

@@ -53,6 +53,15 @@ fn joined(prefix: &str, name: &str) -> String {
 }
 
 /// The message with its notes, as one text.
+/// The file a diagnostic is in: its primary location's, else the file it names.
+fn file_name<'s>(d: &Diagnostic, sources: &'s SourceMap) -> Option<&'s str> {
+    d.primary
+        .as_ref()
+        .map(|l| l.span.file)
+        .or(d.file)
+        .map(|f| sources.get(f).name.as_str())
+}
+
 fn full_message(d: &Diagnostic) -> String {
     let mut text = d.message.clone();
     for n in &d.notes {
@@ -104,12 +113,7 @@ impl Diagnostics {
                     Severity::Warning => "warning",
                     Severity::Info => "note",
                 };
-                let file = d
-                    .primary
-                    .as_ref()
-                    .map(|l| l.span.file)
-                    .or(d.file)
-                    .map(|f| sources.get(f).name.as_str());
+                let file = file_name(d, sources);
                 let mut message = full_message(d);
                 if let (Some(sheet), Some(cell)) = (&d.sheet, &d.cell) {
                     message = format!("{message} [{sheet}!{cell}]");
@@ -172,12 +176,7 @@ impl Diagnostics {
                 Severity::Info => "notice",
             };
             let mut properties = Vec::new();
-            let file = d
-                .primary
-                .as_ref()
-                .map(|l| l.span.file)
-                .or(d.file)
-                .map(|f| sources.get(f).name.as_str());
+            let file = file_name(d, sources);
             if let Some(file) = file {
                 properties.push(format!("file={}", property(&joined(prefix, file))));
             }

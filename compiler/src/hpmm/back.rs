@@ -33,6 +33,31 @@ impl Stems {
     }
 }
 
+/// A template's chunks in the runtime's terms (a template's own, or a translation's: `l10n`).
+pub fn lower_chunks(
+    chunks: &[ir::Chunk],
+    intern: &mut dyn FnMut(&str) -> NameId,
+) -> Result<Vec<Chunk>, String> {
+    chunks
+        .iter()
+        .map(|c| {
+            Ok(match c {
+                ir::Chunk::Text(t) => Chunk::Text(t.clone()),
+                ir::Chunk::Choice(alts) => Chunk::Choice(
+                    alts.iter()
+                        .map(|a| lower_chunks(a, intern))
+                        .collect::<Result<_, String>>()?,
+                ),
+                ir::Chunk::Var { variable, property } => Chunk::Var {
+                    variable: VariableId(id(variable)?),
+                    property: property.as_deref().map(&mut *intern),
+                },
+                ir::Chunk::Template(t) => Chunk::Template(TemplateId(id(t)?)),
+            })
+        })
+        .collect()
+}
+
 /// The evidence table under construction, in emission (post-)order.
 #[derive(Default)]
 struct Flat {
@@ -238,24 +263,7 @@ impl Cx<'_> {
     }
 
     fn chunks(&mut self, chunks: &[ir::Chunk]) -> Result<Vec<Chunk>, String> {
-        chunks
-            .iter()
-            .map(|c| {
-                Ok(match c {
-                    ir::Chunk::Text(t) => Chunk::Text(t.clone()),
-                    ir::Chunk::Choice(alts) => Chunk::Choice(
-                        alts.iter()
-                            .map(|a| self.chunks(a))
-                            .collect::<Result<_, String>>()?,
-                    ),
-                    ir::Chunk::Var { variable, property } => Chunk::Var {
-                        variable: VariableId(id(variable)?),
-                        property: property.as_deref().map(|p| (self.intern)(p)),
-                    },
-                    ir::Chunk::Template(t) => Chunk::Template(TemplateId(id(t)?)),
-                })
-            })
-            .collect()
+        lower_chunks(chunks, self.intern)
     }
 
     /// Members of a category after its set operations (categories are acyclic by now).
@@ -348,6 +356,7 @@ pub fn emit(module: &Module, intern: &mut dyn FnMut(&str) -> NameId) -> Result<M
             words,
             properties,
             relations,
+            lines: Vec::new(),
         });
     }
     // Evidence: every named estimator (operands first), then the model dependencies'.
@@ -430,6 +439,7 @@ pub fn emit(module: &Module, intern: &mut dyn FnMut(&str) -> NameId) -> Result<M
         model.templates.push(Template {
             name: (cx.intern)(&t.name.text),
             variants,
+            lines: Vec::new(),
         });
     }
     for (_, a) in module.actions.iter() {
@@ -464,6 +474,7 @@ pub fn emit(module: &Module, intern: &mut dyn FnMut(&str) -> NameId) -> Result<M
             say,
             bind,
             copy_belief,
+            lines: Vec::new(),
         });
     }
     // Spaces.

@@ -84,7 +84,7 @@ fn unknown(diags: &mut Diagnostics, what: &str, name: &Name, context: &str, know
     )
     .at(name.span, format!("no such {what}"));
     if let Some(s) = suggest(&name.text, known) {
-        d = d.note(format!("did you mean `{s}`?"));
+        d = d.did_you_mean(&name.text, s);
     }
     diags.push(d);
 }
@@ -356,6 +356,7 @@ fn declare<'a>(
             let h = module.templates.append(Template {
                 name,
                 variants: Vec::new(),
+                written: Vec::new(),
             });
             n.templates.insert(t.name.clone(), h);
         }
@@ -372,6 +373,7 @@ fn declare<'a>(
                 name,
                 emote: a.emote.clone(),
                 say: Vec::new(),
+                written: Vec::new(),
                 bind: Vec::new(),
                 copy_belief: Vec::new(),
             });
@@ -850,6 +852,30 @@ fn lower_actions(module: &mut Module, f: &Files, n: &Names, diags: &mut Diagnost
                 }
             }
         };
+        // Each variant of a template or an action's `say`, parsed, and as written.
+        let parse_all = |texts: &[String],
+                         base: [Seg<'_>; 2],
+                         field: &'static str,
+                         context: &str,
+                         diags: &mut Diagnostics| {
+            let mut chunks = Vec::new();
+            let mut written = Vec::new();
+            for (k, v) in texts.iter().enumerate() {
+                let span = loc.span(&[base[0], base[1], Seg::Field(field), Seg::Index(k)]);
+                // A pinned line id (`{#id} ...`) names the line; it is not said.
+                chunks.push(parse_template(
+                    ensemble_runtime::locale::split_pin(v).1,
+                    span,
+                    context,
+                    diags,
+                ));
+                written.push(Written {
+                    text: v.clone(),
+                    span,
+                });
+            }
+            (chunks, written)
+        };
         for (i, t) in asset.templates.iter().enumerate() {
             let base = [Seg::Field("templates"), Seg::Index(i)];
             let Some(&h) = n.templates.get(&t.name) else {
@@ -862,16 +888,9 @@ fn lower_actions(module: &mut Module, f: &Files, n: &Names, diags: &mut Diagnost
                 continue;
             }
             let context = format!("template `{}`", t.name);
-            let variants = t
-                .variants
-                .iter()
-                .enumerate()
-                .map(|(k, v)| {
-                    let span = loc.span(&[base[0], base[1], Seg::Field("variants"), Seg::Index(k)]);
-                    parse_template(v, span, &context, diags)
-                })
-                .collect();
+            let (variants, written) = parse_all(&t.variants, base, "variants", &context, diags);
             module.templates[h].variants = variants;
+            module.templates[h].written = written;
         }
         for (i, a) in asset.actions.iter().enumerate() {
             let base = [Seg::Field("actions"), Seg::Index(i)];
@@ -885,15 +904,8 @@ fn lower_actions(module: &mut Module, f: &Files, n: &Names, diags: &mut Diagnost
                 continue;
             }
             let context = format!("action `{}`", a.name);
-            let say = a
-                .say
-                .iter()
-                .enumerate()
-                .map(|(k, v)| {
-                    let span = loc.span(&[base[0], base[1], Seg::Field("say"), Seg::Index(k)]);
-                    parse_template(v, span, &context, diags)
-                })
-                .collect();
+            let (say, written) = parse_all(&a.say, base, "say", &context, diags);
+            module.actions[h].written = written;
             let mut bind = Vec::new();
             for (k, (v, c)) in a.bind.iter().enumerate() {
                 let path = [base[0], base[1], Seg::Field("bind"), Seg::Index(k)];
@@ -949,7 +961,7 @@ fn lower_spaces(
             )
             .at(name.span, "no such state");
             if let Some(s) = suggest(&name.text, state_names.iter().copied()) {
-                d = d.note(format!("did you mean `{s}`?"));
+                d = d.did_you_mean(&name.text, s);
             }
             diags.push(d);
         };

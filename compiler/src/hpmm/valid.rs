@@ -19,6 +19,7 @@ pub fn validate(module: &Module, diags: &mut Diagnostics) {
         repeating_actions(module, h, diags);
     }
     definition_cycles(module, diags);
+    template_holes(module, diags);
     tracker_evidence(module, diags);
     arbitration_reach(module, diags);
 }
@@ -513,5 +514,47 @@ fn tracker_evidence(module: &Module, diags: &mut Diagnostics) {
                 );
             }
         }
+    }
+}
+
+/// Whether `chunks` can render without reading a situational variable: every variable may be
+/// unbound when the action is chosen, or bound to a concept without the property read.
+fn renders_without_slots(module: &Module, chunks: &[Chunk], depth: usize) -> bool {
+    // Cyclic templates are `definition-cycle`; do not follow them here.
+    depth <= crate::hpmm::template::MAX_NESTING
+        && chunks.iter().all(|c| match c {
+            Chunk::Text(_) => true,
+            Chunk::Var { .. } => false,
+            Chunk::Choice(alternatives) => alternatives
+                .iter()
+                .any(|a| renders_without_slots(module, a, depth + 1)),
+            Chunk::Template(r) => r.target.is_some_and(|t| {
+                module.templates[t]
+                    .variants
+                    .iter()
+                    .any(|v| renders_without_slots(module, v, depth + 1))
+            }),
+        })
+}
+
+/// `template-hole`: an action that speaks, every wording of which reads a situational variable.
+/// The runtime skips a wording whose slot would come out empty ("what about ?"); with no
+/// wording left the agent would say nothing, so one wording without a slot is required.
+fn template_holes(module: &Module, diags: &mut Diagnostics) {
+    for (_, a) in module.actions.iter() {
+        if a.say.is_empty() || a.say.iter().any(|v| renders_without_slots(module, v, 0)) {
+            continue;
+        }
+        diags.push(
+            Diagnostic::error(
+                Code::TemplateHole,
+                format!(
+                    "action `{}` has no wording without a `{{variable}}` slot: when the variable is unbound, or its concept lacks the property, it would say nothing",
+                    a.name.text
+                ),
+            )
+            .at(a.name.span, "every `say` variant reads a variable")
+            .note("add a variant without the slot (\"what about {the-topic}?\" -> also \"what you mean?\"); the runtime falls back to it whenever a slot would be empty"),
+        );
     }
 }

@@ -182,10 +182,20 @@ pub enum Chunk {
     Template(Ref<Template>),
 }
 
+/// A template variant or utterance as written (a pinned `{#id}` included), where it is
+/// written: what localisation shows translators and points at.
+#[derive(Clone, Debug)]
+pub struct Written {
+    pub text: String,
+    pub span: Span,
+}
+
 #[derive(Clone, Debug)]
 pub struct Template {
     pub name: Name,
     pub variants: Vec<Vec<Chunk>>,
+    /// Parallel to `variants`.
+    pub written: Vec<Written>,
 }
 
 #[derive(Clone, Debug)]
@@ -193,6 +203,8 @@ pub struct Action {
     pub name: Name,
     pub emote: String,
     pub say: Vec<Vec<Chunk>>,
+    /// Parallel to `say`.
+    pub written: Vec<Written>,
     pub bind: Vec<(Ref<Variable>, Option<Ref<Concept>>)>,
     pub copy_belief: Vec<(InspectTarget, InspectTarget)>,
 }

@@ -228,6 +228,10 @@ pub struct SentenceState {
     pub report: sentence::GenerationReport,
     /// Translators get one line (the best candidate's) instead of every candidate.
     pub translate_one: bool,
+    /// Candidates the designer banned (never kept) and pinned (first, in this order), each by
+    /// its line (`{Slot}` for slots) or its 8-hex-digit id, with where it is written.
+    pub ban: Vec<Name>,
+    pub pin: Vec<Name>,
 }
 
 /// Everything one project defines.

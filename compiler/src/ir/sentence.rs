@@ -16,6 +16,8 @@ pub enum Method {
     /// Interpolated absolute discounting (Ney, Essen & Kneser 1994), `D = 0.75`: the default.
     #[default]
     Interpolated,
+    /// Interpolated modified Kneser-Ney (Chen & Goodman 1998).
+    KneserNey,
 }
 
 impl Method {
@@ -24,6 +26,7 @@ impl Method {
             Method::Eq31 => "eq3.1",
             Method::StupidBackoff => "stupid-backoff",
             Method::Interpolated => "interpolated",
+            Method::KneserNey => "kneser-ney",
         }
     }
 }
@@ -43,6 +46,51 @@ pub enum Term {
     Variable(String),
 }
 
+/// What a `VARIABLE` slot stands for (`slots: {"CityName": Destination}`): it decides which
+/// prepositions may introduce the slot, whether it may take an article, and whether it may be
+/// the subject. These are meanings the n-gram counts cannot tell apart ("a ticket *in* Boston"
+/// is common English; it just does not say where the ticket goes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum SlotKind {
+    /// Where something goes: "to", "for".
+    Destination,
+    /// Where something comes from: "from".
+    Origin,
+    /// A clock time: "at".
+    Time,
+    /// Where something is: "in", "at".
+    Place,
+    /// An amount of money: "for", or the object ("pay {Price}").
+    Price,
+    /// A named person: the object, or "to" (a recipient), and may be the subject.
+    Person,
+}
+
+impl SlotKind {
+    /// The prepositions that may introduce the slot.
+    pub fn prepositions(self) -> &'static [&'static str] {
+        match self {
+            // "a ticket for Boston", "the coach leaves for Bath" say where, too.
+            SlotKind::Destination => &["to", "for"],
+            SlotKind::Origin => &["from"],
+            SlotKind::Time => &["at"],
+            SlotKind::Place => &["in", "at"],
+            SlotKind::Price => &["for"],
+            SlotKind::Person => &["to"],
+        }
+    }
+
+    /// Whether the slot must come after one of its prepositions (it cannot be an object).
+    pub fn needs_preposition(self) -> bool {
+        !matches!(self, SlotKind::Price | SlotKind::Person)
+    }
+
+    /// Whether the slot may be the sentence's subject ("Boston left at the coach" may not).
+    pub fn may_be_subject(self) -> bool {
+        self == SlotKind::Person
+    }
+}
+
 /// What the over-generator needs from a sentence state.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Input {
@@ -50,6 +98,8 @@ pub struct Input {
     pub nouns: Vec<Term>,
     /// `QUESTION` (with its wh-word, if any).
     pub question: Option<Option<String>>,
+    /// The declared kind of each slot that has one (`slots:` of the file and of the state).
+    pub slot_kinds: Vec<(String, SlotKind)>,
 }
 
 /// A realised word, or a `VARIABLE` slot filled at run time.

@@ -2,7 +2,7 @@
 //! changed after translation), slot-mismatched (a `{Slot}` dropped or invented), translations
 //! of lines the project no longer has, tables of undeclared locales, and missing voice-over.
 
-use super::{Line, slots_of, table};
+use super::{Line, table};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::Module;
 use crate::source::{SourceMap, Span};
@@ -74,7 +74,24 @@ pub(super) fn check(sources: &SourceMap, module: &Module, lines: &[Line], diags:
             if entry.text.trim().is_empty() {
                 continue;
             }
-            let theirs = slots_of(&entry.text);
+            let theirs = match line.slots_in(&entry.text) {
+                Ok(slots) => slots,
+                Err(message) => {
+                    diags.push(
+                        Diagnostic::error(
+                            Code::Syntax,
+                            format!(
+                                "the `{}` translation of line `{}` is not a template: {message}",
+                                t.locale.text, entry.id.text
+                            ),
+                        )
+                        .at(entry.text_span, "this translation")
+                        .related(line.span, format!("the line: \"{}\"", line.source))
+                        .note("see docs/formats/actions.md for the template syntax"),
+                    );
+                    continue;
+                }
+            };
             if theirs != line.slots {
                 let dropped: Vec<&str> = line
                     .slots

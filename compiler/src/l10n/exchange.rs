@@ -2,7 +2,7 @@
 //! Excel (one sheet per locale) and gettext PO. Export is deterministic (the same project gives
 //! the same bytes); import reads any of the three into a locale's `*.strings.ron`.
 
-use super::{Line, slots_of};
+use super::Line;
 use crate::front::ron::{StringsAsset, TranslationAsset};
 use crate::ir::strings::{LocaleTable, Strings};
 use crate::source::SourceMap;
@@ -115,7 +115,7 @@ pub fn rows<'a>(lines: &'a [Line], strings: &Strings, locale: Option<&str>) -> V
             let (translation, status) = match (locale, entries.get(line.id.as_str())) {
                 (None, _) => (String::new(), Status::New),
                 (Some(_), Some((source, text))) if !text.trim().is_empty() => {
-                    let status = if slots_of(text) != line.slots {
+                    let status = if line.slots_in(text).as_ref() != Ok(&line.slots) {
                         Status::SlotMismatch
                     } else if *source != line.source {
                         Status::Stale

@@ -15,15 +15,17 @@
 
 mod check;
 pub mod exchange;
+mod hmm;
 mod table;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::{Handle, Modifier, Module, SentenceState, State};
 use crate::source::{SourceMap, Span};
+use ensemble_runtime::hpmm::Model;
 use ensemble_runtime::locale::{
     LineDef, LineIndex, LocaleDef, StringTable, Translation, WrittenDef,
 };
-use ensemble_runtime::program::StateId;
+use ensemble_runtime::program::{NameId, StateId};
 use ensemble_runtime::speech::Part;
 use ensemble_runtime::stdlib;
 use std::collections::{BTreeMap, HashMap};
@@ -43,6 +45,12 @@ pub enum LineKind {
     Candidate,
     /// A sentence state translated as one line, whichever candidate is spoken.
     Sentence,
+    /// One utterance variant of an HMM action.
+    Reply,
+    /// One variant of a named HMM output template.
+    Template,
+    /// A property value of an HMM concept, said where a template reads it.
+    Value,
 }
 
 impl LineKind {
@@ -53,6 +61,9 @@ impl LineKind {
             LineKind::Salutation => "salutation",
             LineKind::Candidate => "candidate",
             LineKind::Sentence => "sentence",
+            LineKind::Reply => "reply",
+            LineKind::Template => "template",
+            LineKind::Value => "value",
         }
     }
 
@@ -68,6 +79,12 @@ enum Owner {
     State(Handle<State>),
     /// Candidates (indices into the sentence state's) that speak this line.
     Sentence(Handle<SentenceState>, Vec<usize>),
+    /// One of an action's utterance variants (its lines come in variant order).
+    Action(Handle<crate::ir::hpmm::Action>),
+    /// One of a named template's variants (in variant order).
+    Template(Handle<crate::ir::hpmm::Template>),
+    /// One of a concept's properties (in property order).
+    Concept(Handle<crate::ir::hpmm::Concept>),
 }
 
 /// A line a player can see or hear, with what a translator needs to know about it.
@@ -94,16 +111,73 @@ pub struct Line {
     owner: Owner,
 }
 
-/// Splits a written line into its pinned id (`{#greet} Welcome!`) and its text.
-pub fn split_pin(line: &str) -> (Option<&str>, &str) {
-    let trimmed = line.trim_start();
-    if let Some(rest) = trimmed.strip_prefix("{#")
-        && let Some(end) = rest.find('}')
-    {
-        return (Some(rest[..end].trim()), rest[end + 1..].trim_start());
+impl Line {
+    /// The slots a text (this line's translation) uses, as [`Line::slots`] names them; an
+    /// HMM template's translation that does not parse is an error.
+    pub fn slots_in(&self, text: &str) -> Result<Vec<String>, String> {
+        match self.kind {
+            LineKind::Reply | LineKind::Template => hmm::slots(text, self.span),
+            _ => Ok(slots_of(text)),
+        }
     }
-    (None, line)
 }
+
+/// What a rename renames, for [`rekeyed`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Renamed<'a> {
+    /// A machine: its states' lines are `Machine/State[/N]`.
+    Machine,
+    /// A state of `machine`: its lines are `machine/State[/N]`.
+    State { machine: &'a str },
+    /// An HMM action: `action/N`.
+    Action,
+    /// An HMM template: `@template/N`.
+    Template,
+    /// An HMM concept: `concept.property`.
+    Concept,
+}
+
+/// The id a translation keyed `id` moves to when `old` is renamed `new` (its line's path-based
+/// id follows the name), or `None` when the rename does not move it. A table rewritten this way
+/// keeps every translation with its line; pinned ids never move.
+pub fn rekeyed(id: &str, what: Renamed<'_>, old: &str, new: &str) -> Option<String> {
+    let numbered = |rest: &str| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit());
+    match what {
+        Renamed::Machine => {
+            let rest = id.strip_prefix(old)?.strip_prefix('/')?;
+            // `State` or `State/N`.
+            let ok = match rest.split_once('/') {
+                None => !rest.is_empty(),
+                Some((state, n)) => !state.is_empty() && numbered(n),
+            };
+            ok.then(|| format!("{new}/{rest}"))
+        }
+        Renamed::State { machine } => {
+            let rest = id
+                .strip_prefix(machine)?
+                .strip_prefix('/')?
+                .strip_prefix(old)?;
+            let ok = rest.is_empty() || rest.strip_prefix('/').is_some_and(numbered);
+            ok.then(|| format!("{machine}/{new}{rest}"))
+        }
+        Renamed::Action => {
+            let n = id.strip_prefix(old)?.strip_prefix('/')?;
+            numbered(n).then(|| format!("{new}/{n}"))
+        }
+        Renamed::Template => {
+            let n = id.strip_prefix('@')?.strip_prefix(old)?.strip_prefix('/')?;
+            numbered(n).then(|| format!("@{new}/{n}"))
+        }
+        Renamed::Concept => {
+            let property = id.strip_prefix(old)?.strip_prefix('.')?;
+            (!property.is_empty()).then(|| format!("{new}.{property}"))
+        }
+    }
+}
+
+// Defined with the runtime's line ids so that every stage (HMM templates too) strips pins
+// without importing this module.
+pub use ensemble_runtime::locale::split_pin;
 
 /// The text of a `Say`/`OneOff` modifier without its pinned ids, as the runtime speaks it.
 pub fn without_pins(text: &str) -> std::borrow::Cow<'_, str> {
@@ -315,6 +389,7 @@ pub fn lines(module: &Module, diags: &mut Diagnostics) -> Vec<Line> {
             });
         }
     }
+    hmm::lines(module, &mut out);
     report_duplicates(&out, diags);
     out
 }
@@ -397,8 +472,13 @@ fn parts(text: &str, slots: &[String]) -> Vec<Part> {
 
 /// The program's string section: every line, the lines of each speaking state, the line of
 /// each sentence candidate, and each table's translations (a slot-mismatched one is an error
-/// and never gets here).
-pub fn lower(module: &Module, state_ids: &HashMap<Handle<State>, StateId>) -> StringTable {
+/// and never gets here). Gives the HMM model's actions, templates and concepts their lines.
+pub fn lower(
+    module: &Module,
+    state_ids: &HashMap<Handle<State>, StateId>,
+    hpmm: &mut Model,
+    intern: &mut dyn FnMut(&str) -> NameId,
+) -> StringTable {
     let lines = lines(module, &mut Diagnostics::default());
     let mut table = StringTable {
         lines: lines
@@ -425,6 +505,10 @@ pub fn lower(module: &Module, state_ids: &HashMap<Handle<State>, StateId>) -> St
                     by_candidate.insert((h.index(), *k), index);
                 }
             }
+            // Lines come in variant order, so pushing keeps them parallel to the variants.
+            Owner::Action(h) => hpmm.actions[h.index()].lines.push(index),
+            Owner::Template(h) => hpmm.templates[h.index()].lines.push(index),
+            Owner::Concept(h) => hpmm.concepts[h.index()].lines.push(index),
         }
     }
     table.written = written
@@ -459,7 +543,12 @@ pub fn lower(module: &Module, state_ids: &HashMap<Handle<State>, StateId>) -> St
                 continue;
             }
             let line = &lines[i];
-            translated[i] = if line.kind.is_generated() {
+            translated[i] = if matches!(line.kind, LineKind::Reply | LineKind::Template) {
+                match hmm::translation(module, &entry.text, intern) {
+                    Some(chunks) => Translation::Chunks(chunks),
+                    None => continue,
+                }
+            } else if line.kind.is_generated() {
                 let Owner::Sentence(h, _) = &line.owner else {
                     continue;
                 };
@@ -491,6 +580,53 @@ mod tests {
         assert_eq!(split_pin("Welcome!"), (None, "Welcome!"));
         assert_eq!(without_pins("{#a} OK.|Sure.|{#b}Fine."), "OK.|Sure.|Fine.");
         assert_eq!(without_pins("OK.|Sure."), "OK.|Sure.");
+    }
+
+    #[test]
+    fn renames_move_exactly_the_ids_that_follow_the_name() {
+        let m = Renamed::Machine;
+        assert_eq!(
+            rekeyed("SellTicket/Okay1/2", m, "SellTicket", "Sell").as_deref(),
+            Some("Sell/Okay1/2")
+        );
+        assert_eq!(
+            rekeyed("SellTicket/Ask", m, "SellTicket", "Sell").as_deref(),
+            Some("Sell/Ask")
+        );
+        assert_eq!(rekeyed("SellTickets/Ask", m, "SellTicket", "Sell"), None);
+        assert_eq!(rekeyed("SellTicket/a/b", m, "SellTicket", "Sell"), None);
+        let s = Renamed::State {
+            machine: "SellTicket",
+        };
+        assert_eq!(
+            rekeyed("SellTicket/Okay1/2", s, "Okay1", "Fine").as_deref(),
+            Some("SellTicket/Fine/2")
+        );
+        assert_eq!(
+            rekeyed("SellTicket/Okay1", s, "Okay1", "Fine").as_deref(),
+            Some("SellTicket/Fine")
+        );
+        assert_eq!(rekeyed("SellTicket/Okay10", s, "Okay1", "Fine"), None);
+        assert_eq!(
+            rekeyed("greet/1", Renamed::Action, "greet", "hail").as_deref(),
+            Some("hail/1")
+        );
+        assert_eq!(
+            rekeyed("greeting/1", Renamed::Action, "greet", "hail"),
+            None
+        );
+        assert_eq!(
+            rekeyed("@hedge/3", Renamed::Template, "hedge", "um").as_deref(),
+            Some("@um/3")
+        );
+        assert_eq!(
+            rekeyed("sword.price", Renamed::Concept, "sword", "blade").as_deref(),
+            Some("blade.price")
+        );
+        assert_eq!(
+            rekeyed("swords.price", Renamed::Concept, "sword", "blade"),
+            None
+        );
     }
 
     #[test]

@@ -84,7 +84,7 @@ pub fn check_dialog_states(module: &Module, diags: &mut Diagnostics) {
                 .at(span, "no such sentence state")
                 .note("sentence states are defined in *.sentences.ron files");
                 if let Some(s) = suggest(text, names.iter().copied()) {
-                    d = d.note(format!("did you mean `{s}`?"));
+                    d = d.did_you_mean(text, s);
                 }
                 diags.push(d);
             }

@@ -11,6 +11,7 @@
 
 pub mod bind;
 pub mod check;
+pub mod eval;
 pub mod input;
 mod memo;
 pub mod morph;
@@ -110,15 +111,19 @@ pub fn rank(module: &mut Module, diags: &mut Diagnostics) {
         let mut slots: Vec<_> = values.iter().collect();
         slots.sort();
         let source = file.ngrams.as_ref().and_then(|(p, _)| memo::fingerprint(p));
+        let ban: Vec<&str> = s.ban.iter().map(|n| n.text.as_str()).collect();
+        let pin: Vec<&str> = s.pin.iter().map(|n| n.text.as_str()).collect();
         let key = format!(
-            "{}|{:?}|{:?}|{:?}|{}|{:?}",
+            "{}|{:?}|{:?}|{:?}|{}|{:?}|{ban:?}|{pin:?}",
             s.name.text, s.input, source, file.scoring, file.keep, slots
         );
         let (ranked, report) = memo::ranked_or(key, || {
             let (mut ranked, report) = rank_state(&s.name.text, &s.input, db, file.scoring, slot);
+            rank::ban_and_pin(&mut ranked, &ban, &pin);
             ranked.truncate(file.keep as usize);
             (ranked, report)
         });
+        report_unknown_choices(module, h, diags);
         report_candidates(module, h, &ranked, db.is_some(), diags);
         let s = &mut module.sentences[h];
         s.candidates = ranked;
@@ -141,7 +146,9 @@ pub fn rank_state(
         variations,
         unique: unique.len(),
     };
-    (rank::rank(name, unique, db, method, slot), report)
+    let mut ranked = rank::rank(name, unique, db, method, slot);
+    rank::put_fitting_first(&mut ranked, input);
+    (ranked, report)
 }
 
 /// The two Fig. 3.2 lines of a sentence state, parsed into the over-generation input, with the
@@ -158,8 +165,19 @@ pub fn parse_lines(
         verbs: parsed.verbs.into_iter().map(|(v, _)| v).collect(),
         nouns: parsed.nouns.into_iter().map(|(n, _)| n).collect(),
         question: parsed.question.map(|(q, _)| q),
+        slot_kinds: Vec::new(),
     };
     (input, verb_errors, noun_errors)
+}
+
+/// A state's slot kinds: the file's `slots`, overridden by the state's own, sorted by name.
+pub fn slot_kinds(
+    file: &std::collections::BTreeMap<String, overgen::SlotKind>,
+    state: &std::collections::BTreeMap<String, overgen::SlotKind>,
+) -> Vec<(String, overgen::SlotKind)> {
+    let mut merged = file.clone();
+    merged.extend(state.iter().map(|(k, v)| (k.clone(), *v)));
+    merged.into_iter().collect()
 }
 
 /// Opens an n-gram source (`.ngr` or a count file), sharing one open copy per process with the
@@ -180,6 +198,48 @@ pub fn slot_values(module: &Module, file: &crate::ir::SentenceFile) -> HashMap<S
         }
     }
     values
+}
+
+/// `unknown-candidate`: a `ban` or `pin` entry that names no candidate of its sentence state
+/// (the state's words changed, or the line was mistyped): it does nothing.
+fn report_unknown_choices(
+    module: &Module,
+    h: crate::ir::Handle<crate::ir::SentenceState>,
+    diags: &mut Diagnostics,
+) {
+    let s = &module.sentences[h];
+    if s.ban.is_empty() && s.pin.is_empty() {
+        return;
+    }
+    let (unique, _) = rank::generate(&s.input);
+    let ids: Vec<(u32, String)> = unique
+        .iter()
+        .map(|(sentence, _)| {
+            let t = sentence.template();
+            (ensemble_runtime::speech::candidate_id(&s.name.text, &t), t)
+        })
+        .collect();
+    for (what, list) in [("banned", &s.ban), ("pinned", &s.pin)] {
+        for entry in list {
+            if ids
+                .iter()
+                .any(|(id, t)| rank::names_candidate(&entry.text, *id, t))
+            {
+                continue;
+            }
+            diags.push(
+                Diagnostic::warning(
+                    Code::UnknownCandidate,
+                    format!(
+                        "sentence state `{}`: the {what} line \"{}\" is not among its candidates",
+                        s.name.text, entry.text
+                    ),
+                )
+                .at(entry.span, "no such candidate")
+                .note("the verbs or nouns changed, or the line is mistyped: copy it from `ensemble ngram rank PROJECT --sentence NAME` (a line with `{Slot}`s, or its 8-digit id)"),
+            );
+        }
+    }
 }
 
 fn report_candidates(
@@ -289,7 +349,9 @@ mod tests {
         let db = open_ngrams(&root.join(asset.ngrams.as_deref().unwrap())).unwrap();
         assert!(!asset.states.is_empty());
         for state in &asset.states {
-            let (input, verb_errors, noun_errors) = parse_lines(&state.verbs, &state.nouns);
+            let (mut input, verb_errors, noun_errors) = parse_lines(&state.verbs, &state.nouns);
+            // The editor previews with the file's declarations too.
+            input.slot_kinds = slot_kinds(&asset.slots, &state.slots);
             assert!(verb_errors.is_empty() && noun_errors.is_empty());
             let h = c.module.sentence_by_name(&state.name).unwrap();
             let compiled = &c.module.sentences[h];
@@ -313,6 +375,58 @@ mod tests {
             ranked.truncate(asset.keep as usize);
             assert_eq!(ranked, compiled.candidates, "{}", state.name);
         }
+    }
+
+    /// `ban` and `pin` in the sentence file: the compiled candidates never hold a banned line,
+    /// start with the pinned ones in pin order (by line or by id), and a line that is not a
+    /// candidate is an `unknown-candidate` warning at that string.
+    #[test]
+    fn banned_lines_are_never_kept_and_pinned_lines_come_first() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport");
+        let dir = tempfile::tempdir().unwrap();
+        for entry in walk(&root) {
+            let to = dir.path().join(entry.strip_prefix(&root).unwrap());
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::copy(&entry, &to).unwrap();
+        }
+        let before = crate::compile_path(dir.path()).unwrap();
+        let h = before.module.sentence_by_name("WantTicketToX").unwrap();
+        let old = before.module.sentences[h].candidates.clone();
+        let (top, third) = (old[0].template.clone(), old[2].clone());
+        let file = dir.path().join("airport.sentences.ron");
+        let text = std::fs::read_to_string(&file).unwrap().replace(
+            r#"nouns: "I, ticket, VARIABLE CityName"),"#,
+            &format!(
+                r#"nouns: "I, ticket, VARIABLE CityName", ban: ["{top}"], pin: ["{:08x}", "You sold nothing."]),"#,
+                third.id
+            ),
+        );
+        std::fs::write(&file, text).unwrap();
+        let after = crate::compile_path(dir.path()).unwrap();
+        let now = &after.module.sentences[h].candidates;
+        assert_eq!(now[0].template, third.template, "pinned by id, first");
+        assert!(now.iter().all(|c| c.template != top), "banned");
+        assert_eq!(now.len(), old.len(), "the rest fill up to `keep`");
+        let warnings: Vec<_> = after
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::UnknownCandidate)
+            .collect();
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].message.contains("You sold nothing."));
+    }
+
+    fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+        let mut out = Vec::new();
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                out.extend(walk(&p));
+            } else {
+                out.push(p);
+            }
+        }
+        out
     }
 
     #[test]

@@ -17,7 +17,7 @@
 use super::morph::{self, Number, Person};
 use super::tree::*;
 
-pub use crate::ir::sentence::{Input, Term, VerbSpec};
+pub use crate::ir::sentence::{Input, SlotKind, Term, VerbSpec};
 
 /// One variation: the realiser input and which noun it made the subject.
 #[derive(Clone, Debug)]
@@ -354,6 +354,7 @@ mod tests {
                 })
                 .collect(),
             question: question.map(|q| q.map(Into::into)),
+            slot_kinds: Vec::new(),
         }
     }
 

@@ -10,4 +10,5 @@ pub mod location;
 pub mod lower;
 pub mod source;
 pub mod xlsx;
+pub mod xlsx_patch;
 pub mod xlsx_write;

@@ -238,7 +238,7 @@ fn formulas(
 /// The non-empty cells of a sheet by row, then column. A workbook is read cell by cell, so one
 /// value far out (`XFD100000`) costs one entry, not the dense grid up to it that calamine's
 /// ranges allocate (52 GB there); other formats fall back to the range.
-fn used_cells(
+pub(super) fn used_cells(
     wb: &mut calamine::Sheets<std::io::Cursor<Vec<u8>>>,
     sheet: &str,
 ) -> Result<BTreeMap<u32, BTreeMap<u32, Data>>, String> {
@@ -272,6 +272,19 @@ fn used_cells(
     Ok(cells)
 }
 
+/// The text a cell reads as (trimmed; whole numbers without `.0`), `None` when empty.
+pub(super) fn cell_text(data: &Data) -> Option<String> {
+    Some(match data {
+        Data::String(s) => s.trim().to_string(),
+        Data::Int(i) => i.to_string(),
+        Data::Float(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", *f as i64),
+        Data::Float(f) => f.to_string(),
+        Data::Bool(b) => b.to_string(),
+        Data::Empty => return None,
+        other => other.to_string(),
+    })
+}
+
 impl Reading<'_> {
     /// The text of a cell under `column`, or `None` when empty. Formula errors are reported.
     fn cell(
@@ -284,11 +297,6 @@ impl Reading<'_> {
         let data = row.1.get(&col)?;
         let cell = cell_name(row.0, col);
         let text = match data {
-            Data::String(s) => s.trim().to_string(),
-            Data::Int(i) => i.to_string(),
-            Data::Float(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", *f as i64),
-            Data::Float(f) => f.to_string(),
-            Data::Bool(b) => b.to_string(),
             Data::Error(e) => {
                 self.at(
                     Diagnostic::error(Code::Syntax, format!("cell holds the formula error `{e}`"))
@@ -298,8 +306,7 @@ impl Reading<'_> {
                 );
                 return None;
             }
-            Data::Empty => return None,
-            other => other.to_string(),
+            other => cell_text(other)?,
         };
         Some(Cell {
             text,

@@ -57,13 +57,13 @@ impl fmt::Display for ExportError {
 impl std::error::Error for ExportError {}
 
 /// The cells of one script, in row order per sheet: `(sheet, rows)`.
-struct Sheets<'a> {
-    script: Vec<[&'a str; 2]>,
-    roles: Vec<[&'a str; 4]>,
-    rules: Vec<[&'a str; 14]>,
+pub(super) struct Sheets<'a> {
+    pub(super) script: Vec<[&'a str; 2]>,
+    pub(super) roles: Vec<[&'a str; 4]>,
+    pub(super) rules: Vec<[&'a str; 14]>,
 }
 
-fn sheets(asset: &ScriptAsset) -> Sheets<'_> {
+pub(super) fn sheets(asset: &ScriptAsset) -> Sheets<'_> {
     let mut script = vec![["name", asset.name.as_str()]];
     let keys = [
         ("initial_state", &asset.initial_state),
@@ -112,7 +112,7 @@ fn sheets(asset: &ScriptAsset) -> Sheets<'_> {
 
 /// A whole number written the way it reads back (`"2"`, not `"02"`), stored as a number so
 /// Excel does not flag it as "number stored as text".
-fn as_whole_number(text: &str) -> Option<f64> {
+pub(super) fn as_whole_number(text: &str) -> Option<f64> {
     let n: i64 = text.parse().ok()?;
     (n.to_string() == text && n.unsigned_abs() < 1 << 53).then_some(n as f64)
 }

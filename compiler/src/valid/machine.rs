@@ -140,7 +140,7 @@ pub fn check_events(module: &Module, diags: &mut Diagnostics) {
             .at(t.event.span, "never raised")
             .note(format!("`{}` raises: {list}", lib.name));
             if let Some(s) = suggest(e, raises.iter().map(String::as_str)) {
-                d = d.note(format!("did you mean `{s}`?"));
+                d = d.did_you_mean(e, s);
             }
             diags.push(d);
         }

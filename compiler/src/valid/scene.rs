@@ -61,7 +61,7 @@ pub fn check_agent_modifiers(module: &Module, diags: &mut Diagnostics) {
                             format!("agent `{}` runs this machine here", agent.name.text),
                         );
                         if let Some(s) = suggest(name, agent_names.iter().copied()) {
-                            d = d.note(format!("did you mean `{s}`?"));
+                            d = d.did_you_mean(name, s);
                         }
                         diags.push(d);
                     }

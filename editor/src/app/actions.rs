@@ -11,6 +11,8 @@ pub enum Action {
     /// Back up to the machine at this breadcrumb.
     Crumb(usize),
     Reveal(Box<Located>),
+    /// A Problems panel quick fix on this diagnostic's source.
+    QuickFix(Box<Located>, crate::quick_fix::QuickFix),
     Jump(Hit),
     Ops(DocId, Vec<Op>),
     RenameMachine(DocId, String),
@@ -76,7 +78,7 @@ impl EditorApp {
                         true,
                     );
                 } else {
-                    self.open_project(&path);
+                    self.open_path(&path);
                 }
             }
             Action::Find => {
@@ -143,6 +145,42 @@ impl EditorApp {
         }
     }
 
+    /// Edits the source `l` was found in as `fix` says, as one undoable step. The edit is made
+    /// on the text the compiler read, so it is refused while that text is behind the document.
+    fn quick_fix(
+        s: &mut Session,
+        l: &Located,
+        fix: crate::quick_fix::QuickFix,
+    ) -> Option<(String, bool)> {
+        let path = l.file.as_deref()?;
+        let doc = s.project.by_path(path)?;
+        let compiled = s.analysis.current.as_ref()?.compilation.as_ref().ok()?;
+        let text = compiled
+            .sources
+            .iter()
+            .find(|(_, f)| f.name == path)?
+            .1
+            .text
+            .clone();
+        let edited = (!s.analysis.is_stale())
+            .then(|| fix.apply(&l.diagnostic, &text))
+            .flatten();
+        let Some(edited) = edited else {
+            return Some(("The file changed since this problem was found: nothing was edited. Try again once it is checked.".into(), true));
+        };
+        let d = &s.project.docs[doc];
+        let before = d.state.clone();
+        s.project.docs[doc].state =
+            crate::document::DocState::from_text(path, d.kind, edited, d.state.layout.clone());
+        let label = format!(
+            "{} ({})",
+            fix.title(&l.diagnostic),
+            l.diagnostic.code.as_str()
+        );
+        s.record(&label, vec![(doc, before)], None);
+        None
+    }
+
     /// Applies an action on the open project; returns a status message.
     pub(super) fn apply_to_session(s: &mut Session, action: Action) -> Option<(String, bool)> {
         match action {
@@ -193,6 +231,7 @@ impl EditorApp {
                     s.reveal_in_panel(doc, &Reveal::Path(l.path.clone()));
                 }
             }
+            Action::QuickFix(l, fix) => return Self::quick_fix(s, &l, fix),
             Action::Jump(hit) => {
                 s.open_doc(hit.doc);
                 match (
@@ -269,8 +308,11 @@ impl EditorApp {
                 let doc = s.open?;
                 let m = s.project.docs[doc].state.machine()?;
                 let selected = s.graph.selected_states(m);
-                if !selected.is_empty() {
-                    let _ = s.apply_ops(doc, vec![Op::Delete(selected)]);
+                // Asks first when transitions into them go too.
+                if !selected.is_empty()
+                    && let Some(op) = s.graph.request_delete(m, selected)
+                {
+                    let _ = s.apply_ops(doc, vec![op]);
                 }
             }
             Action::Copy => {

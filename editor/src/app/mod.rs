@@ -6,6 +6,7 @@
 mod actions;
 mod modals;
 mod session;
+pub mod shortcuts;
 
 pub use actions::Action;
 pub use modals::Modal;
@@ -28,10 +29,11 @@ use crate::text_view::TextPanel;
 use crate::watch::{POLL_INTERVAL, SourceWatch};
 use crate::{diagnostics_panel, project_ops, project_panel, recent, theme};
 use eframe::egui;
-use egui::{CentralPanel, Frame, Key, KeyboardShortcut, Margin, Modifiers, Panel, RichText, Ui};
+use egui::{CentralPanel, Frame, Key, Margin, Panel, RichText, Ui};
 use ensemble_compiler::Compilation;
 use ensemble_compiler::front::ron::AssetKind;
 use ensemble_compiler::front::ron::any::{AnyAsset, FileKind};
+use ensemble_compiler::project::MANIFEST;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -45,6 +47,9 @@ pub struct EditorApp {
     pub recent: Vec<PathBuf>,
     modal: Option<Modal>,
     status: Option<(String, Instant, bool)>,
+    /// When the status last reported a save that a running preview reloads: its verdict,
+    /// refused or not, must replace "Saved", never sit beside it.
+    save_said: Option<Instant>,
     allow_close: bool,
     /// The window was asked to close and may (for tests: what the close prompt decided).
     pub closing: bool,
@@ -60,15 +65,32 @@ impl EditorApp {
     ///
     /// `path` may also be a file of a project: the project opens with that file shown.
     pub fn open(path: impl Into<PathBuf>) -> Self {
-        let (root, file) = crate::document::project_of(&path.into());
         let mut app = EditorApp::empty();
-        app.open_project(&root);
-        if let (Some(file), Some(s)) = (file, app.session.as_mut())
-            && let Some(id) = s.project.by_path(&file)
-        {
-            s.open_doc(id);
-        }
+        app.open_path(&path.into());
         app
+    }
+
+    /// Opens the project at `path`, or the project of the file `path` with that file shown —
+    /// the very file, even one the manifest keeps out of the build (a workbook beside its
+    /// import), never a neighbour in its place.
+    fn open_path(&mut self, path: &Path) {
+        let (root, file) = crate::document::project_of(path);
+        self.open_project(&root);
+        let (Some(file), Some(s)) = (file, self.session.as_mut()) else {
+            return;
+        };
+        match s.project.open_outside_build(&file) {
+            Some(id) => {
+                s.open_doc(id);
+                if s.project.excluded(&file) {
+                    self.say(
+                        format!("{file} is excluded from the build (Ensemble.ron): edits are saved but not compiled"),
+                        false,
+                    );
+                }
+            }
+            None => self.say(format!("{file} is not an asset this editor opens"), true),
+        }
     }
 
     /// The start screen, without a project.
@@ -80,6 +102,7 @@ impl EditorApp {
             recent: Vec::new(),
             modal: None,
             status: None,
+            save_said: None,
             allow_close: false,
             closing: false,
             themed: false,
@@ -245,16 +268,39 @@ impl EditorApp {
             ),
             Err((_, errors)) => (format!("Could not save: {}", errors.join("; ")), false),
         };
+        let message = match &result {
+            Ok(r) if !r.notes.is_empty() => format!("{message} · {}", r.notes.join(" · ")),
+            _ => message,
+        };
+        let mut manifest_saved = false;
+        let mut reloading = false;
         if ok {
             let _ = recovery::clear(&s.project.root);
             s.autosaved = (Instant::now(), s.revision);
             if let Ok(r) = &result {
                 let files: Vec<String> = r.written.iter().chain(&r.removed).cloned().collect();
+                manifest_saved = files.iter().any(|f| f == MANIFEST);
+                // A running preview reloads what was saved (positions alone are not
+                // behaviour) and answers later.
+                reloading = s.preview.is_running()
+                    && files
+                        .iter()
+                        .any(|f| !f.ends_with(ensemble_compiler::project::LAYOUT_SUFFIX));
                 s.preview.saved(&mut s.analysis, &files);
             }
         }
         s.watch = watch_for(&s.project);
-        self.say(message, !ok);
+        // The manifest decides which files are in the project (exclusions, libraries): the
+        // list must show what the compiler now reads.
+        if manifest_saved {
+            self.reopen();
+        }
+        if reloading {
+            self.say(format!("{message} · reloading the preview…"), !ok);
+            self.save_said = self.status.as_ref().map(|(_, at, _)| *at);
+        } else {
+            self.say(message, !ok);
+        }
         ok
     }
 
@@ -275,6 +321,10 @@ impl EditorApp {
                 s.names_at = None;
             }
             s.preview.poll(&ctx, &s.analysis);
+            if let Some(run) = s.tests.poll(&ctx) {
+                s.preview
+                    .show_recorded(run.history, run.tick, run.scene, run.seed);
+            }
             if let Some(wait) = s.analysis.wake_in() {
                 ctx.request_repaint_after(wait);
             }
@@ -288,6 +338,7 @@ impl EditorApp {
             }
             ctx.request_repaint_after(POLL_INTERVAL);
         }
+        self.report_reload();
         let title = self.title();
         if title != self.shown_title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
@@ -324,6 +375,36 @@ impl EditorApp {
         }
     }
 
+    /// Turns the status of a save the preview was reloading into the reload's verdict.
+    fn report_reload(&mut self) {
+        let (Some(said), Some(s)) = (self.save_said, self.session.as_ref()) else {
+            return;
+        };
+        if s.preview.reload_pending() {
+            return;
+        }
+        let Some(note) = s.preview.last_reload.as_ref().filter(|n| n.at >= said) else {
+            return;
+        };
+        let saved = self
+            .status
+            .as_ref()
+            .and_then(|(m, _, _)| m.split(" · ").next())
+            .unwrap_or("Saved")
+            .to_string();
+        let (message, error) = if note.ok {
+            (format!("{saved} · preview reloaded"), false)
+        } else {
+            let why = &note.summary;
+            (
+                format!("{saved}, but the preview refused it (save refused): {why}"),
+                true,
+            )
+        };
+        self.save_said = None;
+        self.say(message, error);
+    }
+
     fn handle_close(&mut self, ctx: &egui::Context) {
         if !ctx.input(|i| i.viewport().close_requested()) {
             return;
@@ -348,83 +429,53 @@ impl EditorApp {
             );
             return;
         }
-        let trail = s.trail.clone();
-        let selection = s.graph.selection.clone();
-        let root = s.project.root.clone();
-        if let Ok(project) = Project::open(&root) {
-            let mut fresh = Session::new(project);
-            fresh.show_machine(
-                trail
-                    .into_iter()
-                    .filter(|t| fresh.project.machine_doc(t).is_some())
-                    .collect(),
-            );
-            if fresh.open.is_none() {
-                fresh.open_default();
+        if self.reopen() {
+            if let Some(s) = self.session.as_mut() {
+                s.preview.changed_on_disk(&mut s.analysis);
             }
-            fresh.graph.selection = selection;
-            // The preview goes on, reloaded with what is on disk now.
-            fresh.preview = std::mem::take(&mut s.preview);
-            fresh.preview.changed_on_disk(&mut fresh.analysis);
-            self.session = Some(fresh);
             self.say("Reloaded: files changed on disk", false);
         }
     }
 
+    /// Reads the (saved) project from disk again, keeping what is shown: the machine trail,
+    /// the selection, the open asset and the preview. False when it no longer opens.
+    fn reopen(&mut self) -> bool {
+        let Some(s) = self.session.as_mut() else {
+            return false;
+        };
+        let trail = s.trail.clone();
+        let selection = s.graph.selection.clone();
+        let open_path = s
+            .open
+            .filter(|_| trail.is_empty())
+            .map(|d| s.project.docs[d].state.path.clone());
+        let Ok(project) = Project::open(&s.project.root) else {
+            return false;
+        };
+        let mut fresh = Session::new(project);
+        fresh.show_machine(
+            trail
+                .into_iter()
+                .filter(|t| fresh.project.machine_doc(t).is_some())
+                .collect(),
+        );
+        if let Some(id) = open_path.and_then(|p| fresh.project.open_outside_build(&p)) {
+            fresh.open_doc(id);
+        }
+        if fresh.open.is_none() {
+            fresh.open_default();
+        }
+        fresh.graph.selection = selection;
+        fresh.preview = std::mem::take(&mut s.preview);
+        self.session = Some(fresh);
+        true
+    }
+
     fn shortcuts(&mut self, ctx: &egui::Context, actions: &mut Vec<Action>) {
-        let shortcut = |m: Modifiers, k: Key| KeyboardShortcut::new(m, k);
         let typing = ctx.text_edit_focused();
         // Selection keys belong to the graph of machines; other panels handle their own.
-        let graph_keys = self.current_machine_name().is_some();
-        ctx.input_mut(|i| {
-            if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::S)) {
-                actions.push(Action::Save);
-            }
-            if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::F)) {
-                actions.push(Action::Find);
-            }
-            if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::O)) {
-                actions.push(Action::OpenDialog);
-            }
-            if typing {
-                return;
-            }
-            if i.consume_shortcut(&shortcut(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z))
-                || i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::Y))
-            {
-                actions.push(Action::Redo);
-            }
-            if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::Z)) {
-                actions.push(Action::Undo);
-            }
-            if !graph_keys {
-                return;
-            }
-            if i.consume_key(Modifiers::NONE, Key::Delete) {
-                actions.push(Action::DeleteSelection);
-            }
-            if i.consume_key(Modifiers::NONE, Key::Escape) {
-                actions.push(Action::Select(false));
-            }
-            if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::A)) {
-                actions.push(Action::Select(true));
-            }
-            let mut copy = i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::C));
-            let mut paste = i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::V));
-            for e in &i.events {
-                match e {
-                    egui::Event::Copy => copy = true,
-                    egui::Event::Paste(_) => paste = true,
-                    _ => {}
-                }
-            }
-            if copy {
-                actions.push(Action::Copy);
-            }
-            if paste {
-                actions.push(Action::Paste);
-            }
-        });
+        let in_graph = self.current_machine_name().is_some();
+        actions.extend(ctx.input_mut(|i| shortcuts::pressed(i, typing, in_graph)));
         // The text a system clipboard paste brought, for pasting states from another editor.
         if actions.iter().any(|a| matches!(a, Action::Paste))
             && let Some(s) = self.session.as_mut()
@@ -442,24 +493,39 @@ impl EditorApp {
     }
 
     fn top_bar(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
+        let ctx = ui.ctx().clone();
+        let keys = |c: shortcuts::Command| shortcuts::keys_for(&ctx, c);
         ui.horizontal(|ui| {
             ui.label(RichText::new("Ensemble").color(theme::ACCENT).strong());
             ui.separator();
             ui.menu_button("File", |ui| {
-                if ui.button("New project…").clicked() {
+                if ui
+                    .button("New project…")
+                    .on_hover_text("Create a project folder with a manifest and a starter machine")
+                    .clicked()
+                {
                     actions.push(Action::NewProjectDialog);
                     ui.close();
                 }
-                if ui.button("Open project…   Ctrl+O").clicked() {
+                if ui
+                    .button(format!("Open project…   {}", keys(shortcuts::Command::Open)))
+                    .on_hover_text("Open a project folder (or a file in one: it opens shown)")
+                    .clicked()
+                {
                     actions.push(Action::OpenDialog);
                     ui.close();
                 }
                 ui.menu_button("Open recent", |ui| {
+                    ui.set_min_width(200.0);
                     if self.recent.is_empty() {
                         ui.label(RichText::new("none yet").italics().color(theme::TEXT_WEAK));
                     }
                     for p in &self.recent {
-                        if ui.button(p.display().to_string()).clicked() {
+                        if ui
+                            .button(p.display().to_string())
+                            .on_hover_text("Open this project")
+                            .clicked()
+                        {
                             actions.push(Action::OpenProject(p.clone()));
                             ui.close();
                         }
@@ -467,6 +533,9 @@ impl EditorApp {
                 });
                 ui.separator();
                 if self.session.is_some() {
+                    ui.menu_button("New from template", |ui| {
+                        project_panel::templates_menu(ui, actions)
+                    });
                     if ui
                         .button("Import Excel workbook…")
                         .on_hover_text("Add an interaction script workbook to the project; it is edited in the rule table and saved as a workbook")
@@ -475,7 +544,11 @@ impl EditorApp {
                         actions.push(Action::ImportWorkbook);
                         ui.close();
                     }
-                    if ui.button("Open navigation map…").clicked() {
+                    if ui
+                        .button("Open navigation map…")
+                        .on_hover_text("Show a MovingAI .map with its PPA* clusters and paths")
+                        .clicked()
+                    {
                         if let Some(p) = rfd::FileDialog::new()
                             .set_title("Open a MovingAI map")
                             .add_filter("MovingAI map", &["map"])
@@ -503,7 +576,15 @@ impl EditorApp {
                 }
                 let dirty = self.is_dirty();
                 if ui
-                    .add_enabled(dirty, egui::Button::new("Save all   Ctrl+S"))
+                    .add_enabled(
+                        dirty,
+                        egui::Button::new(format!(
+                            "Save all   {}",
+                            keys(shortcuts::Command::Save)
+                        )),
+                    )
+                    .on_hover_text("Write every changed file")
+                    .on_disabled_hover_text("Nothing has changed since the last save")
                     .clicked()
                 {
                     actions.push(Action::Save);
@@ -512,12 +593,17 @@ impl EditorApp {
             });
             if let Some(s) = &self.session {
                 ui.menu_button("Edit", |ui| {
-                    let undo = s.history.undo_label().map(|l| format!("Undo {l}   Ctrl+Z"));
+                    let undo = s
+                        .history
+                        .undo_label()
+                        .map(|l| format!("Undo {l}   {}", keys(shortcuts::Command::Undo)));
                     if ui
                         .add_enabled(
                             undo.is_some(),
                             egui::Button::new(undo.unwrap_or("Undo".into())),
                         )
+                        .on_hover_text("Take back the last change")
+                        .on_disabled_hover_text("Nothing to undo")
                         .clicked()
                     {
                         actions.push(Action::Undo);
@@ -526,23 +612,40 @@ impl EditorApp {
                     let redo = s
                         .history
                         .redo_label()
-                        .map(|l| format!("Redo {l}   Ctrl+Shift+Z"));
+                        .map(|l| format!("Redo {l}   {}", keys(shortcuts::Command::Redo)));
                     if ui
                         .add_enabled(
                             redo.is_some(),
                             egui::Button::new(redo.unwrap_or("Redo".into())),
                         )
+                        .on_hover_text("Make the change you took back again")
+                        .on_disabled_hover_text("Nothing to redo")
                         .clicked()
                     {
                         actions.push(Action::Redo);
                         ui.close();
                     }
                     ui.separator();
-                    if ui.button("Find…   Ctrl+F").clicked() {
+                    if ui
+                        .button(format!("Find…   {}", keys(shortcuts::Command::Find)))
+                        .on_hover_text("Find a machine, state, rule or asset by name")
+                        .clicked()
+                    {
                         actions.push(Action::Find);
                         ui.close();
                     }
                 });
+            }
+            ui.menu_button("Help", |ui| {
+                ui.label(RichText::new("Keyboard shortcuts").strong());
+                shortcuts::help(ui);
+                ui.separator();
+                ui.label(
+                    RichText::new("Formats and diagnostics: docs/formats/ and docs/diagnostics.md")
+                        .color(theme::TEXT_WEAK),
+                );
+            });
+            if let Some(s) = &self.session {
                 ui.separator();
                 ui.label(
                     RichText::new(s.project.name())
@@ -587,7 +690,9 @@ impl EditorApp {
                     && at.elapsed() < Duration::from_secs(6)
                 {
                     let color = if *error { theme::ERROR } else { theme::OK };
-                    ui.label(RichText::new(message).color(color));
+                    // A refusal's reason can be long: cut to the bar, whole on hover.
+                    ui.add(egui::Label::new(RichText::new(message).color(color)).truncate())
+                        .on_hover_text(message);
                 }
             });
         });
@@ -613,10 +718,18 @@ impl EditorApp {
             }
             ui.horizontal(|ui| {
                 ui.add_space((ui.available_width() - 300.0).max(0.0) / 2.0);
-                if ui.button("New project…").clicked() {
+                if ui
+                    .button("New project…")
+                    .on_hover_text("Create a project folder with a manifest and a starter machine")
+                    .clicked()
+                {
                     actions.push(Action::NewProjectDialog);
                 }
-                if ui.button("Open project…").clicked() {
+                if ui
+                    .button("Open project…")
+                    .on_hover_text("Open a project folder (or a file in one)")
+                    .clicked()
+                {
                     actions.push(Action::OpenDialog);
                 }
             });
@@ -663,13 +776,14 @@ impl EditorApp {
             .fill(theme::PANEL)
             .inner_margin(Margin::symmetric(10, 8));
         let stale = s.analysis.is_stale();
-        // The bottom dock: problems, or the live preview (each keeps its own height).
+        // The bottom dock: problems, the preview, translations or tests (each keeps its height).
         let preview = s.preview.tab == crate::preview::DockTab::Preview;
         let tall = s.preview.tab != crate::preview::DockTab::Problems;
         let id = match s.preview.tab {
             crate::preview::DockTab::Problems => "diagnostics",
             crate::preview::DockTab::Preview => "preview",
             crate::preview::DockTab::Localisation => "localisation",
+            crate::preview::DockTab::Tests => "tests",
         };
         Panel::bottom(id)
             .frame(bottom)
@@ -683,6 +797,8 @@ impl EditorApp {
                 if s.preview.tab == crate::preview::DockTab::Localisation {
                     let report = s.analysis.current.as_ref();
                     s.preview.localisation.show(ui, report);
+                } else if s.preview.tab == crate::preview::DockTab::Tests {
+                    s.tests.ui(ui, s.analysis.current.as_ref());
                 } else if preview {
                     s.preview.ui(ui, &s.analysis, actions);
                 } else {
@@ -827,12 +943,14 @@ impl EditorApp {
         let Some(m) = d.state.machine() else { return };
         let live = s.preview.live(&m.name);
         let breakpoints = s.preview.breakpoints_in(&m.name);
+        let unreached = s.tests.unreached_states(&m.name);
         let cx = GraphCx {
             names: &s.names,
             diagnostics,
             lines: &s.lines,
             live: live.as_ref(),
             breakpoints: &breakpoints,
+            unreached: &unreached,
         };
         let out = s.graph.show(ui, doc, m, &d.state.layout, &cx);
         if !out.ops.is_empty() {
@@ -883,6 +1001,7 @@ impl EditorApp {
                         .find(|(_, f)| f.name == d.state.path)
                         .map(|(id, _)| id),
                     module: Some(&c.module),
+                    tests: Some(&s.tests),
                 })
             });
             let cx = PanelCx {

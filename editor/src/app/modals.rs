@@ -47,7 +47,7 @@ impl EditorApp {
             match modal_ref {
                 Modal::Open { path, error } => {
                     ui.label(RichText::new("Open project").heading());
-                    ui.label(RichText::new("The folder that holds Ensemble.ron").color(theme::TEXT_WEAK));
+                    ui.label(RichText::new("The folder that holds Ensemble.ron, or a file in it").color(theme::TEXT_WEAK));
                     let r = ui.add(egui::TextEdit::singleline(path).desired_width(f32::INFINITY).hint_text("/path/to/project"));
                     r.request_focus();
                     if let Some(e) = error {
@@ -56,7 +56,8 @@ impl EditorApp {
                     ui.horizontal(|ui| {
                         if ui.button("Open").clicked() || ui.input(|i| i.key_pressed(Key::Enter)) {
                             let p = PathBuf::from(path.trim());
-                            if p.join(ensemble_compiler::project::MANIFEST).is_file() {
+                            let (root, _) = crate::document::project_of(&p);
+                            if root.join(ensemble_compiler::project::MANIFEST).is_file() {
                                 actions.push(Action::OpenProject(p));
                                 close = true;
                             } else {

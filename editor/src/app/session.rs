@@ -34,6 +34,8 @@ pub struct Session {
     pub(super) clipboard: Option<Clip>,
     /// The live preview of a scene (the bottom dock's second tab).
     pub preview: crate::preview::Preview,
+    /// The project's content tests (the bottom dock's third tab).
+    pub tests: crate::tests_panel::TestsPanel,
 }
 
 /// Names for pickers: from the documents as they are now, and the library and sentence lines
@@ -160,6 +162,7 @@ impl Session {
             watch,
             clipboard: None,
             preview: Default::default(),
+            tests: Default::default(),
         };
         s.refresh_names();
         s.open_default();

@@ -1,16 +1,21 @@
 //! What the graph editors share (the state machine editor in [`crate::machine`], the HMM space
-//! editor in [`crate::space`]): egui-snarl's look, fitting and centring the view, reading node
+//! editor in [`crate::space`]): egui-snarl's look, the camera ([`camera`]), edges that read
+//! ([`edges`]), reading node
 //! moves back as positions by name, and selection by click, Ctrl/Shift-click and box.
 //!
 //! Both editors treat the snarl as a *view*, rebuilt from the asset when it changes, so nothing
 //! here owns a document: these are the small pieces of a gesture that do not depend on what
 //! the nodes stand for.
 
+pub mod camera;
+pub mod edges;
+
+pub use camera::{Camera, FIT_PASSES};
+
 use crate::sidecar::Layout;
 use crate::theme;
 use eframe::egui;
-use egui::emath::TSTransform;
-use egui::{Color32, CornerRadius, Margin, Pos2, Rect, Stroke, Ui, Vec2, vec2};
+use egui::{Color32, CornerRadius, Margin, Pos2, Rect, Stroke, Ui, Vec2, pos2, vec2};
 use egui_snarl::ui::{
     BackgroundPattern, Grid, NodeLayout, PinPlacement, SelectionStyle, SnarlStyle,
 };
@@ -22,7 +27,7 @@ pub fn style() -> SnarlStyle {
     SnarlStyle {
         node_layout: Some(NodeLayout::sandwich().with_min_pin_row_height(18.0)),
         pin_placement: Some(PinPlacement::Edge),
-        pin_size: Some(9.0),
+        pin_size: Some(edges::PIN_SIZE),
         pin_stroke: Some(Stroke::new(1.0, theme::CANVAS)),
         node_frame: Some(egui::Frame {
             inner_margin: Margin::symmetric(10, 6),
@@ -53,7 +58,7 @@ pub fn style() -> SnarlStyle {
             angle: 0.0,
         })),
         bg_pattern_stroke: Some(Stroke::new(1.0, theme::GRID)),
-        wire_width: Some(2.0),
+        wire_width: Some(edges::WIDTH),
         wire_style: Some(egui_snarl::ui::WireStyle::Bezier5),
         select_style: Some(SelectionStyle {
             margin: Margin::same(3),
@@ -64,8 +69,8 @@ pub fn style() -> SnarlStyle {
         select_fill: Some(Color32::from_rgba_unmultiplied(108, 182, 217, 24)),
         select_stoke: Some(Stroke::new(1.0, theme::ACCENT)),
         select_rect_contained: Some(false),
-        min_scale: Some(0.25),
-        max_scale: Some(1.6),
+        min_scale: Some(camera::MIN_SCALE),
+        max_scale: Some(camera::MAX_SCALE),
         centering: Some(true),
         collapsible: Some(false),
         header_drag_space: Some(Vec2::ZERO),
@@ -73,36 +78,6 @@ pub fn style() -> SnarlStyle {
         ..SnarlStyle::new()
     }
 }
-
-/// The view that shows `bb` (graph coordinates) whole in `viewport`, readable first: never
-/// magnified, and `None` when it would have to shrink below half size (too big to read whole;
-/// the caller starts somewhere sensible instead).
-pub fn fit(viewport: Rect, bb: Rect) -> Option<TSTransform> {
-    if !bb.is_positive() || !viewport.is_positive() {
-        return None;
-    }
-    let bb = bb.expand(60.0);
-    let fits = (viewport.width() / bb.width()).min(viewport.height() / bb.height());
-    (fits >= 0.5).then(|| {
-        let scale = fits.min(1.0);
-        TSTransform {
-            scaling: scale,
-            translation: viewport.center().to_vec2() - bb.center().to_vec2() * scale,
-        }
-    })
-}
-
-/// The view at `scale` that puts graph point `p` in the middle of `viewport`.
-pub fn centre_on(viewport: Rect, p: Pos2, scale: f32) -> TSTransform {
-    TSTransform {
-        scaling: scale,
-        translation: viewport.center().to_vec2() - p.to_vec2() * scale,
-    }
-}
-
-/// Frames a fit is repeated for while node sizes settle (snarl measures a new node over two
-/// frames).
-pub const FIT_PASSES: u8 = 2;
 
 /// Positions of the nodes the user dragged this frame: every node whose position differs from
 /// where it was put (`expected`), by the name `name_of` gives it (nodes without one, such as
@@ -142,18 +117,18 @@ pub fn complete_move(
 }
 
 /// Selection by the gestures both editors share: a box selection (Shift+drag) is snarl's and
-/// is taken when it changes; a click on a node selects it (Ctrl or Shift toggles it); a click
-/// on empty canvas clears the selection.
+/// is taken when it changes; a click anywhere on a node selects it (Ctrl or Shift toggles
+/// it); a click on empty canvas clears the selection.
 pub struct Select<'a> {
     pub id: egui::Id,
     /// Snarl's selection last frame (to notice when a box selection changes it).
     pub last: &'a mut Vec<NodeId>,
     /// The node clicked this frame, by name.
     pub clicked: Option<String>,
-    /// The canvas.
-    pub response: &'a egui::Response,
+    /// The canvas on screen (snarl's response is in graph coordinates).
+    pub canvas: Rect,
     /// The nodes' rectangles on screen.
-    pub node_rects: Vec<Rect>,
+    pub node_rects: Vec<(NodeId, Rect)>,
 }
 
 impl Select<'_> {
@@ -173,7 +148,34 @@ impl Select<'_> {
             *self.last = boxed;
         }
         let modifiers = ui.input(|i| i.modifiers);
-        if let Some(name) = self.clicked {
+        let click = ui
+            .input(|i| {
+                i.pointer
+                    .primary_clicked()
+                    .then(|| i.pointer.interact_pos())
+            })
+            .flatten()
+            .filter(|p| {
+                // Not a click on a menu or dialog above the canvas.
+                self.canvas.contains(*p)
+                    && !ui.ctx().any_popup_open()
+                    && ui
+                        .ctx()
+                        .layer_id_at(*p)
+                        .is_none_or(|l| l.order == ui.layer_id().order)
+            });
+        // The node under the click: its text reports it, and so does the rest of its frame.
+        let on_node = click.and_then(|p| {
+            self.node_rects
+                .iter()
+                .rev()
+                .find(|(_, r)| r.contains(p))
+                .map(|(id, _)| *id)
+        });
+        let clicked = self
+            .clicked
+            .or_else(|| on_node.and_then(|id| snarl.get_node(id).and_then(&name_of)));
+        if let Some(name) = clicked {
             if modifiers.command || modifiers.shift {
                 if !selection.remove(&name) {
                     selection.insert(name);
@@ -181,15 +183,51 @@ impl Select<'_> {
             } else {
                 *selection = [name].into();
             }
-        } else if ui.input(|i| i.pointer.primary_clicked())
-            && let Some(p) = ui.input(|i| i.pointer.interact_pos())
-            && self.response.rect.contains(p)
-            && !self.node_rects.iter().any(|r| r.contains(p))
-            && !ui.ctx().any_popup_open()
-        {
+        } else if click.is_some() && on_node.is_none() {
             selection.clear();
         }
     }
+}
+
+/// Where a new node of `size` goes when asked for at `at` (graph coordinates): there if it
+/// overlaps none of `taken`, else the nearest free place below or beside it, so it never
+/// lands on another node.
+pub fn free_spot(at: Pos2, size: Vec2, taken: &[Rect]) -> Pos2 {
+    const GAP: f32 = 24.0;
+    let free = |p: Pos2| {
+        let r = Rect::from_min_size(p, size).expand(GAP / 2.0);
+        !taken.iter().any(|t| t.intersects(r))
+    };
+    // Rings of candidates, nearest first: down, right, up, left, then the diagonals.
+    let step = vec2(size.x + GAP, size.y / 2.0 + GAP);
+    for ring in 0..40 {
+        let k = ring as f32;
+        let candidates = [
+            vec2(0.0, k),
+            vec2(k, 0.0),
+            vec2(0.0, -k),
+            vec2(-k, 0.0),
+            vec2(k, k),
+            vec2(-k, k),
+            vec2(k, -k),
+            vec2(-k, -k),
+        ];
+        for c in candidates {
+            let p = at + c * step;
+            if free(p) {
+                return pos2(p.x.round(), p.y.round());
+            }
+        }
+    }
+    at
+}
+
+/// F2 over the graph, with one node selected and no text field taking the keys: rename it
+/// (the host focuses the inspector's name field, whose rename moves every reference).
+pub fn rename_key(ui: &Ui, selection: &BTreeSet<String>) -> bool {
+    selection.len() == 1
+        && !ui.ctx().text_edit_focused()
+        && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::F2))
 }
 
 /// A label that reports clicks (node selection) without taking the drag (node moves).
@@ -204,34 +242,16 @@ pub fn clickable(ui: &mut Ui, text: egui::RichText) -> egui::Response {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use egui::pos2;
 
     #[test]
-    fn fit_is_readable_first() {
-        let view = Rect::from_min_size(pos2(0.0, 0.0), vec2(1000.0, 800.0));
-        // A small graph is shown at its own size, centred.
-        let t = fit(
-            view,
-            Rect::from_min_size(pos2(0.0, 0.0), vec2(200.0, 100.0)),
-        )
-        .unwrap();
-        assert_eq!(t.scaling, 1.0);
-        assert_eq!(t * pos2(100.0, 50.0), view.center());
-        // A bigger one shrinks to fit, down to half size; beyond that, no fit.
-        let t = fit(
-            view,
-            Rect::from_min_size(pos2(0.0, 0.0), vec2(1500.0, 100.0)),
-        )
-        .unwrap();
-        assert!(t.scaling < 1.0 && t.scaling >= 0.5);
-        assert!(
-            fit(
-                view,
-                Rect::from_min_size(pos2(0.0, 0.0), vec2(9000.0, 100.0))
-            )
-            .is_none()
-        );
-        assert!(fit(view, Rect::NOTHING).is_none());
+    fn a_new_node_goes_where_no_node_is() {
+        let size = vec2(100.0, 60.0);
+        let taken = [Rect::from_min_size(pos2(0.0, 0.0), size)];
+        // Asked for on a node: moved off it.
+        let p = free_spot(pos2(10.0, 10.0), size, &taken);
+        assert!(!Rect::from_min_size(p, size).intersects(taken[0]), "{p:?}");
+        // Asked for in free space: there.
+        assert_eq!(free_spot(pos2(400.0, 0.0), size, &taken), pos2(400.0, 0.0));
     }
 
     #[test]

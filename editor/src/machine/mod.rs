@@ -39,6 +39,9 @@ pub enum Op {
         modifier: Option<ModifierValue>,
         at: [f32; 2],
         from: Option<From>,
+        /// Where the states without a layout position are drawn (by the auto-layout): kept
+        /// there, so adding a state moves none the designer has not moved.
+        keep: Vec<(String, [f32; 2])>,
     },
     Delete(BTreeSet<String>),
     RenameState {
@@ -154,7 +157,13 @@ pub fn apply(doc: &mut DocState, op: Op, names: &ProjectNames) -> Result<Selecti
             modifier,
             at,
             from,
+            keep,
         } => {
+            for (state, p) in keep {
+                if layout.get(&state).is_none() {
+                    layout.set(&state, p);
+                }
+            }
             let name = ops::add_state(m, layout, &code, modifier, at);
             match from {
                 Some(From::Entry) => ops::set_initial(m, &name),
@@ -329,12 +338,15 @@ mod tests {
                 modifier: None,
                 at: [10.0, 10.0],
                 from: Some(From::Transition("Start".into(), 0)),
+                keep: vec![("Start".into(), [-200.0, 0.0])],
             },
             &names(),
         )
         .unwrap();
         assert_eq!(sel, Some(["Goto".to_string()].into()));
         assert_eq!(machine(&d).states[0].on[0].1, "Goto");
+        // The states the auto-layout placed stay where they were drawn.
+        assert_eq!(d.layout.get("Start"), Some([-200.0, 0.0]));
         // A new transition from Start takes the next event its library state raises.
         apply(
             &mut d,

@@ -14,12 +14,12 @@ use super::ops::{self, Clip};
 use super::{From, Op};
 use crate::analysis::Located;
 use crate::asset_panel::ProjectNames;
-use crate::graph::{FIT_PASSES, clickable};
+use crate::graph::edges::{self, Edge, Wires};
+use crate::graph::{Camera, clickable};
 use crate::preview::live::LiveMachine;
 use crate::sidecar::Layout;
 use crate::theme;
 use eframe::egui;
-use egui::emath::TSTransform;
 use egui::{
     Color32, CornerRadius, Margin, Pos2, Rect, RichText, Sense, Stroke, Ui, Vec2, pos2, vec2,
 };
@@ -126,6 +126,9 @@ pub struct GraphCx<'a> {
     pub live: Option<&'a LiveMachine>,
     /// States of this machine with a breakpoint (drawn with a red dot).
     pub breakpoints: &'a [String],
+    /// States no content test run entered (the Tests panel's coverage): drawn dimmed and
+    /// hatched. Empty until tests have run.
+    pub unreached: &'a [String],
 }
 
 /// What happened in the graph this frame.
@@ -140,11 +143,15 @@ pub struct GraphOutput {
     pub copy: bool,
     /// Toggle the breakpoint on this state (from its menu).
     pub breakpoint: Option<String>,
+    /// Delete these states (from a node's menu), asking first when transitions go too.
+    delete: Option<BTreeSet<String>>,
 }
 
-enum LookAt {
-    Fit,
-    Node(String),
+/// A delete waiting for the designer's yes: the states, and the transitions into them from
+/// states that stay (which go with them), as "State on Event".
+struct PendingDelete {
+    states: BTreeSet<String>,
+    incoming: Vec<String>,
 }
 
 /// The graph editor's own state; one per editor, following the open machine.
@@ -161,7 +168,7 @@ pub struct GraphView {
     fit_on_layout: bool,
     pub selection: BTreeSet<String>,
     snarl_selection: Vec<NodeId>,
-    look_at: Option<LookAt>,
+    camera: Camera,
     /// Node rectangles last frame, in graph coordinates.
     rects: HashMap<NodeId, Rect>,
     /// Pin rows last frame: (node, output or `None` for the input) -> y, graph coordinates.
@@ -172,11 +179,8 @@ pub struct GraphView {
     built_visible: Vec<bool>,
     /// Transitions with an end out of view: (state, transition, target), drawn by us.
     culled: Vec<(usize, usize, usize)>,
-    to_screen: egui::emath::TSTransform,
-    /// The canvas on screen last frame.
-    viewport: Rect,
-    /// Fits still to repeat (see [`FIT_PASSES`]).
-    fit_passes: u8,
+    wires: Wires,
+    pending_delete: Option<PendingDelete>,
     id: egui::Id,
 }
 
@@ -190,15 +194,14 @@ impl Default for GraphView {
             fit_on_layout: false,
             selection: BTreeSet::new(),
             snarl_selection: Vec::new(),
-            look_at: Some(LookAt::Fit),
+            camera: Camera::default(),
             rects: HashMap::new(),
             pins: HashMap::new(),
             drawn: HashMap::new(),
             built_visible: Vec::new(),
             culled: Vec::new(),
-            to_screen: Default::default(),
-            viewport: Rect::NOTHING,
-            fit_passes: FIT_PASSES,
+            wires: Wires::default(),
+            pending_delete: None,
             id: egui::Id::new("machine-graph"),
         }
     }
@@ -255,12 +258,21 @@ impl GraphView {
     /// Centres the view on the state `name` and selects it.
     pub fn reveal(&mut self, name: &str) {
         self.selection = [name.to_string()].into();
-        self.look_at = Some(LookAt::Node(name.to_string()));
+        self.camera.reveal(name);
     }
 
     pub fn fit(&mut self) {
-        self.look_at = Some(LookAt::Fit);
-        self.fit_passes = FIT_PASSES;
+        self.camera.fit();
+    }
+
+    /// The canvas on screen, as last drawn.
+    pub fn canvas(&self) -> Rect {
+        self.camera.viewport
+    }
+
+    /// The zoom the graph was last drawn at (1 = its own size).
+    pub fn zoom(&self) -> f32 {
+        self.camera.scale()
     }
 
     /// The position a state is drawn at: its layout, else the auto-layout.
@@ -280,7 +292,7 @@ impl GraphView {
             .nodes_ids_data()
             .find(|(_, n)| n.value == GNode::State(i))
             .map(|(id, _)| id)?;
-        self.rects.get(&id).map(|r| self.to_screen * *r)
+        self.rects.get(&id).map(|r| self.camera.to_screen * *r)
     }
 
     fn node_of(&self, name: &str) -> Option<NodeId> {
@@ -297,14 +309,25 @@ impl GraphView {
     pub fn output_pin(&self, state: &str, output: usize) -> Option<Pos2> {
         let id = self.node_of(state)?;
         let (rect, y) = (self.rects.get(&id)?, self.pins.get(&(id, Some(output)))?);
-        Some(self.to_screen * pos2(rect.right(), *y))
+        Some(self.camera.to_screen * pos2(rect.right(), *y))
+    }
+
+    /// The transition `index` of `state` as last drawn, on screen: the points its edge runs
+    /// through, ending at the target's input pin.
+    pub fn edge_route(&self, state: &str, index: usize) -> Option<Vec<Pos2>> {
+        let node = self.node_of(state)?;
+        let route = self.wires.route(OutPinId {
+            node,
+            output: index,
+        })?;
+        Some(route.iter().map(|p| self.camera.to_screen * *p).collect())
     }
 
     /// Where the input pin of `state` was last drawn, on screen.
     pub fn input_pin(&self, state: &str) -> Option<Pos2> {
         let id = self.node_of(state)?;
         let (rect, y) = (self.rects.get(&id)?, self.pins.get(&(id, None))?);
-        Some(self.to_screen * pos2(rect.left(), *y))
+        Some(self.camera.to_screen * pos2(rect.left(), *y))
     }
 
     /// Auto-layout positions of every state of `m`, from the states' estimated sizes.
@@ -372,9 +395,9 @@ impl GraphView {
         Rect::from_min_size(pos2(x, y), size)
     }
 
-    /// The transitions snarl does not draw because an end is out of view, as (from, to) in
-    /// graph coordinates: from the output pin's row, to the input pin.
-    fn stubs(&self, m: &MachineAsset, layout: &Layout) -> Vec<(Pos2, Pos2)> {
+    /// The transitions not in the snarl because an end is out of view, as edges in graph
+    /// coordinates: from the output pin's row, to the input pin.
+    fn stubs(&self, m: &MachineAsset, layout: &Layout, marks: &Marks) -> Vec<Edge> {
         let node = |i: usize| -> Option<NodeId> {
             self.snarl
                 .nodes_ids_data()
@@ -394,7 +417,13 @@ impl GraphView {
                     .and_then(|id| self.pins.get(&(id, None)))
                     .copied()
                     .unwrap_or(to_box.top() + 40.0);
-                (pos2(from_box.right(), from_y), pos2(to_box.left(), to_y))
+                Edge {
+                    from: pos2(from_box.right(), from_y),
+                    to: pos2(to_box.left(), to_y),
+                    source: from_box,
+                    target: to_box,
+                    color: transition_color(m, marks, i, j),
+                }
             })
             .collect()
     }
@@ -402,11 +431,12 @@ impl GraphView {
     /// Which states to put in the snarl this frame: those near the view (with a margin, so
     /// panning never shows a gap). Before the first frame, all.
     fn visible(&self, m: &MachineAsset, layout: &Layout) -> Vec<bool> {
-        if !self.viewport.is_positive() || self.look_at.is_some() {
+        if !self.camera.viewport.is_positive() || self.camera.moving() {
             return vec![true; m.states.len()];
         }
-        let scale = self.to_screen.scaling.max(0.05);
-        let view = (self.to_screen.inverse() * self.viewport).expand(CULL_MARGIN / scale);
+        let scale = self.camera.to_screen.scaling.max(0.05);
+        let view =
+            (self.camera.to_screen.inverse() * self.camera.viewport).expand(CULL_MARGIN / scale);
         (0..m.states.len())
             .map(|i| view.intersects(self.state_box(m, layout, i)))
             .collect()
@@ -414,7 +444,7 @@ impl GraphView {
 
     fn rebuild(&mut self, doc: usize, m: &MachineAsset, visible: Vec<bool>) {
         let same_doc = self.built.as_ref().is_some_and(|(d, _)| *d == doc);
-        if !same_doc && self.look_at.is_none() {
+        if !same_doc && !self.camera.moving() {
             self.fit();
         }
         let changed = self
@@ -561,16 +591,15 @@ impl GraphView {
             }
         }
 
-        let viewport = ui.available_rect_before_wrap();
-        self.viewport = viewport;
-        let stubs = self.stubs(m, layout);
-        if self.look_at.is_some() {
-            // The view moves this frame; draw again at once with the states now in view.
-            ui.ctx().request_repaint();
-        }
+        // When the view moves this frame, it draws again at once with the states now in view.
+        self.camera.begin(ui);
         let marks = Marks::of(cx.diagnostics);
+        let stubs = self.stubs(m, layout, &marks);
         let mut out = GraphOutput::default();
         let mut clicked: Option<String> = None;
+        let pointer = ui
+            .input(|i| i.pointer.latest_pos())
+            .map(|p| self.camera.to_screen.inverse() * p);
         let mut viewer = Viewer {
             m,
             cx,
@@ -580,21 +609,28 @@ impl GraphView {
             clicked: &mut clicked,
             rects: &mut self.rects,
             pins: &mut self.pins,
-            to_screen: &mut self.to_screen,
-            look_at: self.look_at.take(),
-            fit_passes: &mut self.fit_passes,
-            viewport,
+            camera: &mut self.camera,
             layout,
             auto: &self.auto,
             drawn: &self.drawn,
-            stubs: &stubs,
+            wires: &mut self.wires,
+            pointer,
         };
         let widget = SnarlWidget::new().id(self.id).style(crate::graph::style());
-        let response = widget.show(&mut self.snarl, &mut viewer, ui);
-        let again = viewer.look_at.take();
-        if self.look_at.is_none() {
-            self.look_at = again;
-        }
+        widget.show(&mut self.snarl, &mut viewer, ui);
+        let color = |pin: OutPinId| match self.snarl.get_node(pin.node) {
+            Some(GNode::State(i)) => transition_color(m, &marks, *i, pin.output),
+            _ => theme::ACCENT,
+        };
+        self.wires.paint(
+            ui,
+            &self.snarl,
+            &self.rects,
+            &self.pins,
+            self.camera.to_screen,
+            color,
+            stubs,
+        );
 
         for (id, node) in self.snarl.nodes_ids_data() {
             if let (GNode::State(i), Some(r)) = (&node.value, self.rects.get(&id)) {
@@ -623,12 +659,11 @@ impl GraphView {
                 if self.fit_on_layout {
                     // Fit over the next frames, once the states are drawn where they now
                     // stand. Sizes settle, so the layout stops changing and this ends.
-                    self.fit_passes = FIT_PASSES;
-                    self.look_at = Some(LookAt::Fit);
+                    self.camera.fit();
                 }
                 ui.ctx().request_repaint();
             }
-        } else if self.fit_passes == 0 {
+        } else if !self.camera.fitting() {
             // Settled: later size changes move states but leave the user's view alone.
             self.fit_on_layout = false;
         }
@@ -652,11 +687,80 @@ impl GraphView {
             id: self.id,
             last: &mut self.snarl_selection,
             clicked,
-            response: &response,
-            node_rects: self.rects.values().map(|r| self.to_screen * *r).collect(),
+            canvas: self.camera.viewport,
+            node_rects: self
+                .rects
+                .iter()
+                .map(|(id, r)| (*id, self.camera.to_screen * *r))
+                .collect(),
         }
         .apply(ui, &self.snarl, &mut self.selection, state_name);
+        out.rename |= crate::graph::rename_key(ui, &self.selection);
+        if let Some(states) = out.delete.take() {
+            out.ops.extend(self.request_delete(m, states));
+        }
+        out.ops.extend(self.confirm_delete(ui));
         out
+    }
+
+    /// Deletes `states`: at once when no transition from a state that stays leads into them,
+    /// else after asking (the dialog lists those transitions, which go with them). Either way
+    /// one undoable op.
+    pub fn request_delete(&mut self, m: &MachineAsset, states: BTreeSet<String>) -> Option<Op> {
+        let incoming: Vec<String> = m
+            .states
+            .iter()
+            .filter(|s| !states.contains(&s.name))
+            .flat_map(|s| {
+                s.on.iter()
+                    .filter(|(_, to)| states.contains(to))
+                    .map(move |(event, to)| format!("{} on {event} → {to}", s.name))
+            })
+            .collect();
+        if incoming.is_empty() {
+            return Some(Op::Delete(states));
+        }
+        self.pending_delete = Some(PendingDelete { states, incoming });
+        None
+    }
+
+    /// The dialog of a delete that takes transitions with it.
+    fn confirm_delete(&mut self, ui: &Ui) -> Option<Op> {
+        let pending = self.pending_delete.as_ref()?;
+        let mut answer = None;
+        let names: Vec<&str> = pending.states.iter().map(String::as_str).collect();
+        let modal = egui::Modal::new(self.id.with("confirm-delete")).show(ui.ctx(), |ui| {
+            ui.set_max_width(420.0);
+            ui.heading(format!("Delete {}?", names.join(", ")));
+            let n = pending.incoming.len();
+            ui.label(format!(
+                "{n} transition{} into {} go{} too:",
+                if n == 1 { "" } else { "s" },
+                if names.len() == 1 { "it" } else { "them" },
+                if n == 1 { "es" } else { "" },
+            ));
+            for t in &pending.incoming {
+                ui.label(RichText::new(format!("  {t}")).color(theme::WARNING));
+            }
+            ui.label(RichText::new("Ctrl+Z brings them all back.").color(theme::TEXT_WEAK));
+            ui.horizontal(|ui| {
+                if ui
+                    .button(RichText::new("Delete").color(theme::ERROR))
+                    .clicked()
+                {
+                    answer = Some(true);
+                }
+                if ui.button("Cancel").clicked() {
+                    answer = Some(false);
+                }
+            });
+        });
+        if modal.should_close() && answer.is_none() {
+            answer = Some(false);
+        }
+        let yes = answer?;
+        let pending = self.pending_delete.take()?;
+        yes.then_some(Op::Delete(pending.states))
     }
 
     /// States of `m` whose nodes are selected.
@@ -670,25 +774,11 @@ impl GraphView {
 
     /// A free spot near the middle of the view, in graph coordinates, for a new state.
     pub fn free_spot(&self, m: &MachineAsset, layout: &Layout) -> [f32; 2] {
-        let c = if self.viewport.is_positive() {
-            self.to_screen.inverse() * self.viewport.center()
-        } else {
-            Pos2::ZERO
-        };
-        let mut at = [c.x - 60.0, c.y - 30.0];
-        let taken = |p: [f32; 2]| {
-            m.states.iter().any(|s| {
-                let q = self.position(layout, &s.name);
-                (q[0] - p[0]).abs() < 60.0 && (q[1] - p[1]).abs() < 50.0
-            })
-        };
-        for _ in 0..40 {
-            if !taken(at) {
-                break;
-            }
-            at[1] += 60.0;
-        }
-        [at[0].round(), at[1].round()]
+        let taken: Vec<Rect> = (0..m.states.len())
+            .map(|i| self.state_box(m, layout, i))
+            .collect();
+        let at = crate::graph::free_spot(self.camera.centre() - NODE_SIZE / 2.0, NODE_SIZE, &taken);
+        [at.x, at.y]
     }
 
     /// The toolbar above the graph: add a state, arrange, fit.
@@ -704,17 +794,16 @@ impl GraphView {
         ui.menu_button("+ State", |ui| {
             let mut out = GraphOutput::default();
             let mut clicked = None;
-            let mut rects = HashMap::new();
+            let mut rects = self.rects.clone();
             let mut pins = HashMap::new();
-            let mut to_screen = self.to_screen;
-            let mut fit_passes = 0;
-            let auto = HashMap::new();
+            let mut camera = Camera::default();
             let cx = GraphCx {
                 names,
                 diagnostics: &[],
                 lines: &HashMap::new(),
                 live: None,
                 breakpoints: &[],
+                unreached: &[],
             };
             let selection = BTreeSet::new();
             let marks = Marks::default();
@@ -727,14 +816,12 @@ impl GraphView {
                 clicked: &mut clicked,
                 rects: &mut rects,
                 pins: &mut pins,
-                to_screen: &mut to_screen,
-                look_at: None,
-                fit_passes: &mut fit_passes,
-                viewport: self.viewport,
+                camera: &mut camera,
                 layout,
-                auto: &auto,
+                auto: &self.auto,
                 drawn: &self.drawn,
-                stubs: &[],
+                wires: &mut Wires::default(),
+                pointer: None,
             };
             viewer.add_menu(ui, pos2(at[0], at[1]), None);
             ops.extend(out.ops);
@@ -748,13 +835,7 @@ impl GraphView {
         {
             ops.push(Op::Arrange(self.arrange_measured(m)));
         }
-        if ui
-            .button("Fit")
-            .on_hover_text("Show the whole machine (or double-click the canvas)")
-            .clicked()
-        {
-            self.fit();
-        }
+        self.camera.controls(ui, &self.selection, "machine");
         ops
     }
 }
@@ -768,16 +849,14 @@ struct Viewer<'a> {
     clicked: &'a mut Option<String>,
     rects: &'a mut HashMap<NodeId, Rect>,
     pins: &'a mut HashMap<(NodeId, Option<usize>), f32>,
-    to_screen: &'a mut egui::emath::TSTransform,
-    look_at: Option<LookAt>,
-    fit_passes: &'a mut u8,
-    viewport: Rect,
+    camera: &'a mut Camera,
     layout: &'a Layout,
     auto: &'a HashMap<String, [f32; 2]>,
     /// The size each state was last drawn at (for Auto-layout).
     drawn: &'a HashMap<String, Vec2>,
-    /// Transitions with an end out of view: (from, to), graph coordinates.
-    stubs: &'a [(Pos2, Pos2)],
+    wires: &'a mut Wires,
+    /// The pointer in graph coordinates.
+    pointer: Option<Pos2>,
 }
 
 /// Auto-layout positions of the states of `m`, from their drawn sizes where known.
@@ -785,6 +864,17 @@ fn arranged(m: &MachineAsset, drawn: &HashMap<String, Vec2>) -> Vec<(String, [f3
     let mut all = GraphView::arrange_with_missing(m, drawn);
     all.truncate(m.states.len());
     all
+}
+
+/// The colour of transition `j` of state `i` (see [`edges::color`]).
+fn transition_color(m: &MachineAsset, marks: &Marks, i: usize, j: usize) -> Color32 {
+    m.states
+        .get(i)
+        .and_then(|s| Some((s, s.on.get(j)?)))
+        .map_or(theme::EDGE, |(s, (_, to))| {
+            let marked = marks.transitions.get(&(s.name.clone(), j));
+            edges::color(ops::index_of(m, to).is_some(), marked, theme::EDGE)
+        })
 }
 
 /// The glow of active states: green live, amber when the preview shows the past.
@@ -796,7 +886,34 @@ fn live_color(live: &LiveMachine) -> Color32 {
     }
 }
 
+/// The badge of a state no content test reached.
+pub const NEVER_REACHED: &str = "NEVER REACHED";
+
+/// How much of its fill a state no test reached keeps (the hatching shows through the rest).
+const UNREACHED_FILL: f32 = 0.45;
+
 impl Viewer<'_> {
+    /// Behind each state no content test reached: diagonal hatching, seen through its dimmed
+    /// fill.
+    fn hatch_unreached(&self, painter: &egui::Painter, snarl: &Snarl<GNode>) {
+        if self.cx.unreached.is_empty() {
+            return;
+        }
+        let stroke = Stroke::new(1.0, theme::TEXT_WEAK.gamma_multiply(0.6));
+        for (id, node) in snarl.nodes_ids_data() {
+            let GNode::State(i) = node.value else {
+                continue;
+            };
+            let (Some(s), Some(rect)) = (self.m.states.get(i), self.rects.get(&id)) else {
+                continue;
+            };
+            if !self.cx.unreached.contains(&s.name) {
+                continue;
+            }
+            theme::hatch(painter, *rect, stroke, 8.0);
+        }
+    }
+
     /// Behind each active state: a glow, and above it the agents in it (the preview's).
     fn draw_live(&self, live: &LiveMachine, painter: &egui::Painter, snarl: &Snarl<GNode>) {
         let color = live_color(live);
@@ -859,6 +976,16 @@ impl Viewer<'_> {
             .unwrap_or([0.0, 0.0])
     }
 
+    /// The states the layout does not place, where the auto-layout draws them.
+    fn unplaced(&self) -> Vec<(String, [f32; 2])> {
+        self.m
+            .states
+            .iter()
+            .filter(|s| self.layout.get(&s.name).is_none())
+            .map(|s| (s.name.clone(), self.pos(&s.name)))
+            .collect()
+    }
+
     fn name_of(&self, snarl: &Snarl<GNode>, node: NodeId) -> Option<String> {
         match snarl.get_node(node)? {
             GNode::State(i) => self.m.states.get(*i).map(|s| s.name.clone()),
@@ -897,27 +1024,64 @@ impl Viewer<'_> {
         rest.sort();
         entries.extend(rest);
         ui.label(RichText::new("New state").small().color(theme::TEXT_WEAK));
+        // Search: by name or by what the state does (its doc), kept while the menu is open.
+        let id = ui.id().with("add-state-search");
+        let mut search: String = ui.data_mut(|d| d.get_temp(id)).unwrap_or_default();
+        // Enter in the field takes the first match (read before the field gives up its focus).
+        let field_id = id.with("field");
+        let enter =
+            ui.memory(|m| m.has_focus(field_id)) && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        let field = ui.add(
+            egui::TextEdit::singleline(&mut search)
+                .id(field_id)
+                .hint_text("Search states")
+                .desired_width(200.0),
+        );
+        if ui.memory(|m| m.focused().is_none()) {
+            field.request_focus();
+        }
+        ui.data_mut(|d| d.insert_temp(id, search.clone()));
+        let doc = |code: &str| {
+            self.cx
+                .names
+                .library(code)
+                .map(|l| l.doc.clone())
+                .unwrap_or_default()
+        };
+        let wanted = search.trim().to_lowercase();
+        entries.retain(|c| {
+            wanted.is_empty()
+                || c.to_lowercase().contains(&wanted)
+                || doc(c).to_lowercase().contains(&wanted)
+        });
+        // Names that match first, then states whose doc does.
+        entries.sort_by_key(|c| !c.to_lowercase().contains(&wanted));
+        if entries.is_empty() {
+            ui.label(RichText::new("No library state matches").color(theme::TEXT_WEAK));
+        }
+        let mut chosen = enter.then(|| entries.first().copied()).flatten();
         egui::ScrollArea::vertical()
             .max_height(320.0)
             .show(ui, |ui| {
-                for code in entries {
-                    let doc = self
-                        .cx
-                        .names
-                        .library(code)
-                        .map(|l| l.doc.clone())
-                        .unwrap_or_default();
-                    if ui.button(code).on_hover_text(doc).clicked() {
-                        self.out.ops.push(Op::AddState {
-                            code: code.to_string(),
-                            modifier: default_modifier(code, self.cx.names),
-                            at: [at.x, at.y],
-                            from: from.clone(),
-                        });
-                        ui.close();
+                for code in &entries {
+                    if ui.button(*code).on_hover_text(doc(code)).clicked() {
+                        chosen = Some(code);
                     }
                 }
             });
+        if let Some(code) = chosen {
+            let taken: Vec<Rect> = self.rects.values().copied().collect();
+            let at = crate::graph::free_spot(at, NODE_SIZE, &taken);
+            self.out.ops.push(Op::AddState {
+                code: code.to_string(),
+                modifier: default_modifier(code, self.cx.names),
+                at: [at.x, at.y],
+                from,
+                keep: self.unplaced(),
+            });
+            ui.data_mut(|d| d.remove::<String>(id));
+            ui.close();
+        }
     }
 
     /// A click on a state's text selects it; a double-click on a host state opens its child.
@@ -1059,6 +1223,10 @@ impl SnarlViewer<GNode> for Viewer<'_> {
                 if let Some((sev, _)) = self.marks.states.get(&s.name) {
                     frame.stroke = Stroke::new(1.8, theme::severity_color(*sev));
                 }
+                if self.cx.unreached.contains(&s.name) {
+                    frame.fill = frame.fill.gamma_multiply(UNREACHED_FILL);
+                    frame.stroke = Stroke::new(1.2, theme::TEXT_WEAK);
+                }
                 if let Some(live) = self.cx.live
                     && !live.agents_in(&s.name).is_empty()
                 {
@@ -1108,6 +1276,14 @@ impl SnarlViewer<GNode> for Viewer<'_> {
                     self.on_state_label(&r, s, look);
                     if let Some((badge, color)) = look.badge() {
                         ui.label(RichText::new(badge).size(9.5).strong().color(color));
+                    }
+                    if self.cx.unreached.contains(&s.name) {
+                        ui.label(
+                            RichText::new(NEVER_REACHED)
+                                .size(9.5)
+                                .color(theme::TEXT_WEAK),
+                        )
+                        .on_hover_text("No content test run entered this state (Tests tab)");
                     }
                 });
             }
@@ -1178,7 +1354,9 @@ impl SnarlViewer<GNode> for Viewer<'_> {
             GNode::Missing(_) => theme::ERROR,
             _ => theme::EDGE,
         };
-        PinInfo::circle().with_fill(fill)
+        PinInfo::circle()
+            .with_fill(fill)
+            .with_wire_color(Color32::TRANSPARENT)
     }
 
     fn outputs(&mut self, node: &GNode) -> usize {
@@ -1201,27 +1379,25 @@ impl SnarlViewer<GNode> for Viewer<'_> {
         match node {
             GNode::Entry => PinInfo::circle()
                 .with_fill(theme::ACCENT)
-                .with_wire_color(theme::ACCENT),
+                .with_wire_color(Color32::TRANSPARENT),
             GNode::State(i) => {
                 let s = &self.m.states[i];
                 match s.on.get(pin.id.output) {
                     Some((event, target)) => {
-                        let broken = ops::index_of(self.m, target).is_none();
-                        let marked = self.marks.transitions.get(&(s.name.clone(), pin.id.output));
-                        let color = match (broken, marked) {
-                            (true, _) => theme::ERROR,
-                            (_, Some(sev)) => theme::severity_color(*sev),
-                            _ => theme::EDGE,
-                        };
-                        ui.label(RichText::new(event).size(12.0).color(
-                            if broken || marked.is_some() {
-                                color
-                            } else {
-                                theme::TEXT
-                            },
-                        ))
+                        let color = transition_color(self.m, self.marks, i, pin.id.output);
+                        ui.label(
+                            RichText::new(event)
+                                .size(12.0)
+                                .color(if color == theme::EDGE {
+                                    theme::TEXT
+                                } else {
+                                    color
+                                }),
+                        )
                         .on_hover_text(format!("on {event} go to {target}"));
-                        PinInfo::circle().with_fill(color).with_wire_color(color)
+                        PinInfo::circle()
+                            .with_fill(color)
+                            .with_wire_color(Color32::TRANSPARENT)
                     }
                     None => {
                         ui.label(RichText::new("+").color(theme::TEXT_WEAK))
@@ -1229,6 +1405,7 @@ impl SnarlViewer<GNode> for Viewer<'_> {
                         PinInfo::default()
                             .with_shape(PinShape::Square)
                             .with_fill(theme::BOX_STROKE)
+                            .with_wire_color(Color32::TRANSPARENT)
                     }
                 }
             }
@@ -1393,7 +1570,7 @@ impl SnarlViewer<GNode> for Viewer<'_> {
             .button(RichText::new("Delete").color(theme::ERROR))
             .clicked()
         {
-            self.out.ops.push(Op::Delete([s.name.clone()].into()));
+            self.out.delete = Some([s.name.clone()].into());
             ui.close();
         }
     }
@@ -1426,7 +1603,10 @@ impl SnarlViewer<GNode> for Viewer<'_> {
     }
 
     fn disconnect(&mut self, from: &OutPin, _to: &InPin, snarl: &mut Snarl<GNode>) {
-        self.drop_outputs(from, snarl);
+        // Snarl hit its own straight wire; only a right-click on the edge as drawn removes it.
+        if self.wires.hit(from.id, self.pointer, self.camera.scale()) {
+            self.drop_outputs(from, snarl);
+        }
     }
 
     fn drop_outputs(&mut self, pin: &OutPin, snarl: &mut Snarl<GNode>) {
@@ -1460,17 +1640,8 @@ impl SnarlViewer<GNode> for Viewer<'_> {
         if let Some(live) = self.cx.live {
             self.draw_live(live, painter, _snarl);
         }
-        // Wires snarl does not draw because one end is out of view (culled for speed).
-        let stroke = Stroke::new(2.0, theme::EDGE);
-        for &(from, to) in self.stubs {
-            let dx = ((to.x - from.x).abs() * 0.4).max(40.0);
-            painter.add(egui::epaint::CubicBezierShape::from_points_stroke(
-                [from, from + vec2(dx, 0.0), to - vec2(dx, 0.0), to],
-                false,
-                Color32::TRANSPARENT,
-                stroke,
-            ));
-        }
+        self.hatch_unreached(painter, _snarl);
+        self.wires.reserve(painter);
     }
 
     fn current_transform(
@@ -1478,62 +1649,21 @@ impl SnarlViewer<GNode> for Viewer<'_> {
         to_global: &mut egui::emath::TSTransform,
         snarl: &mut Snarl<GNode>,
     ) {
-        match self.look_at.take() {
-            Some(LookAt::Fit) => {
-                // Nodes are measured once drawn, and snarl settles a new node's size over two
-                // frames; until then, fit what is known and fit again next frame.
-                let measured = self.rects.len() >= snarl.nodes().count();
-                if !measured {
-                    *self.fit_passes = FIT_PASSES;
-                }
-                if *self.fit_passes > 0 {
-                    *self.fit_passes -= 1;
-                    self.look_at = Some(LookAt::Fit);
-                }
-                let mut bb = Rect::NOTHING;
-                for (id, node) in snarl.nodes_ids_data() {
-                    match self.rects.get(&id) {
-                        Some(r) => bb = bb.union(*r),
-                        None => {
-                            let size = match &node.value {
-                                GNode::State(i) => {
-                                    let [w, h] = estimated_size(&self.m.states[*i]);
-                                    vec2(w, h)
-                                }
-                                _ => NODE_SIZE,
-                            };
-                            bb = bb.union(Rect::from_min_size(node.pos, size));
-                        }
-                    }
-                }
-                if bb.is_positive() {
-                    *to_global = crate::graph::fit(self.viewport, bb).unwrap_or_else(|| {
-                        // Too big to show whole and readable: start where the machine starts.
-                        let [x, y] = self.pos(ops::initial(self.m));
-                        let scale = 0.8;
-                        TSTransform {
-                            scaling: scale,
-                            translation: vec2(
-                                self.viewport.left() + 80.0 - (x - 120.0) * scale,
-                                self.viewport.center().y - y * scale,
-                            ),
-                        }
-                    });
-                }
+        let m = self.m;
+        let describe = |node: &GNode| match node {
+            GNode::State(i) => {
+                let [w, h] = estimated_size(&m.states[*i]);
+                (Some(m.states[*i].name.clone()), vec2(w, h))
             }
-            Some(LookAt::Node(name)) => {
-                if let Some(i) = ops::index_of(self.m, &name) {
-                    let [x, y] = self.pos(&self.m.states[i].name);
-                    *to_global = crate::graph::centre_on(
-                        self.viewport,
-                        pos2(x + 90.0, y + 30.0),
-                        to_global.scaling,
-                    );
-                }
-            }
-            None => {}
-        }
-        *self.to_screen = *to_global;
+            _ => (None, NODE_SIZE),
+        };
+        self.camera.follow(
+            to_global,
+            snarl,
+            self.rects,
+            describe,
+            Some(ops::initial(m)),
+        );
     }
 }
 

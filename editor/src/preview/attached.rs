@@ -2,30 +2,76 @@
 //! (docs/formats/inspect.md): the second source of [`Report`]s behind the same [`Command`]s as
 //! the simulation worker. A reader thread turns the game's lines into reports, folding its
 //! trace stream into snapshots ([`TracedScene`]); the connection's thread writes the commands
-//! (play is `resume`, a reload is `reload` with the program's bytes).
+//! (play is `resume`, a reload is `reload` with the program's bytes) and asks for a `snapshot`
+//! whenever the game stops and every [`SNAPSHOT_EVERY`] while it runs: the trace does not say
+//! where agents stand, what their blackboards hold, their variables or beliefs.
 
+use super::snapshot::WorldInfo;
 use super::traced::TracedScene;
 use super::worker::{Command, Report};
+use ensemble_runtime::Program;
 use ensemble_runtime::inspect::protocol::{
     Breakpoint, FromGame, GameMessage, PROTOCOL_VERSION, ToolMessage, base64, decode_from_game,
     encode,
 };
 use ensemble_runtime::trace::TraceEvent;
+use ensemble_sim::Simulation;
+use ensemble_sim::simulation::Options;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpStream, ToSocketAddrs};
-use std::sync::mpsc::{Receiver, SyncSender};
+use std::net::{IpAddr, TcpStream, ToSocketAddrs};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long leaving waits for the game to close its side.
+const CLOSE_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// How often a running game is asked for a snapshot (positions, blackboards, variables).
+pub const SNAPSHOT_EVERY: Duration = Duration::from_millis(250);
+
+/// The game to attach to.
+pub struct Game {
+    /// host:port.
+    pub address: String,
+    /// The token the game was started with (`--inspect-token`), if any.
+    pub token: Option<String>,
+    /// The editor's program: the map of the scene the game runs (its locations, smart
+    /// locations and navigation graph), when the program has that scene.
+    pub program: Option<Arc<Program>>,
+}
+
+/// Whether `address` (host:port) names this machine: a loopback IP, or `localhost`. Any other
+/// name is taken for another machine (a game there needs a token).
+pub fn is_loopback(address: &str) -> bool {
+    let host = address
+        .rsplit_once(':')
+        .map_or(address, |(host, _)| host)
+        .trim_start_matches('[')
+        .trim_end_matches(']');
+    match host.parse::<IpAddr>() {
+        Ok(ip) => ip.is_loopback(),
+        Err(_) => host.eq_ignore_ascii_case("localhost"),
+    }
+}
+
+/// What the reader asks of the writer: a snapshot now (the game stopped, a variable was
+/// set), and whether the game runs (snapshots every [`SNAPSHOT_EVERY`] then).
+#[derive(Default)]
+struct Wants {
+    snapshot: AtomicBool,
+    running: AtomicBool,
+}
 
 /// Reloads sent and not answered yet, oldest first: when each was asked.
 type Asked = Arc<Mutex<VecDeque<Instant>>>;
 
-/// Connects to `address`, says hello and serves until the command channel closes or the game
+/// Connects to the game, says hello and serves until the command channel closes or the game
 /// goes away. Runs on the worker's thread.
-pub fn run(address: &str, commands: Receiver<Command>, out: SyncSender<Report>) {
+pub fn run(game: Game, commands: Receiver<Command>, out: SyncSender<Report>) {
+    let address = game.address.as_str();
     let mut stream = match connect(address) {
         Ok(s) => s,
         Err(e) => {
@@ -35,7 +81,7 @@ pub fn run(address: &str, commands: Receiver<Command>, out: SyncSender<Report>) 
     };
     let hello = ToolMessage::Hello {
         version: PROTOCOL_VERSION,
-        token: None,
+        token: game.token.clone(),
         trace: true,
     };
     let reader = match stream.try_clone() {
@@ -46,11 +92,13 @@ pub fn run(address: &str, commands: Receiver<Command>, out: SyncSender<Report>) 
         }
     };
     let asked: Asked = Arc::default();
+    let wants: Arc<Wants> = Arc::default();
     let reading = {
-        let (asked, out) = (asked.clone(), out.clone());
+        let (asked, wants, out) = (asked.clone(), wants.clone(), out.clone());
+        let program = game.program.clone();
         std::thread::Builder::new()
             .name("ensemble-attach-reader".into())
-            .spawn(move || read(reader, asked, out))
+            .spawn(move || read(reader, program, asked, wants, out))
     };
     if reading.is_err()
         || write(&mut stream, &hello).is_err()
@@ -59,7 +107,22 @@ pub fn run(address: &str, commands: Receiver<Command>, out: SyncSender<Report>) 
         let _ = out.send(Report::Failed(format!("the game at {address} went away")));
         return;
     }
-    while let Ok(command) = commands.recv() {
+    let mut last_snapshot = Instant::now();
+    loop {
+        let command = match commands.recv_timeout(SNAPSHOT_EVERY / 4) {
+            Ok(command) => Some(command),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => break,
+        };
+        let due =
+            wants.running.load(Ordering::Relaxed) && last_snapshot.elapsed() >= SNAPSHOT_EVERY;
+        if wants.snapshot.swap(false, Ordering::Relaxed) || due {
+            if write(&mut stream, &ToolMessage::Snapshot).is_err() {
+                break;
+            }
+            last_snapshot = Instant::now();
+        }
+        let Some(command) = command else { continue };
         let message = match command {
             Command::Play => ToolMessage::Resume,
             Command::Pause => ToolMessage::Pause,
@@ -83,11 +146,24 @@ pub fn run(address: &str, commands: Receiver<Command>, out: SyncSender<Report>) 
             // player line is the game's to take.
             Command::Speed(_) | Command::Say(_) | Command::Locale(_) => continue,
         };
-        if write(&mut stream, &message).is_err() {
+        // A variable set shows at once, not at the next periodic snapshot.
+        let set = matches!(message, ToolMessage::Set { .. });
+        if write(&mut stream, &message).is_err()
+            || (set && write(&mut stream, &ToolMessage::Snapshot).is_err())
+        {
             break;
         }
     }
-    // The reader sees the end of the stream and stops.
+    // Closing only our side first: the game reads what was sent last (a detach's `clear` and
+    // `resume`), sees the end and closes, and the reader stops at the end of the stream. Closed
+    // at once, the unread trace would reset the connection and the game could lose those lines.
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    if let Ok(reader) = &reading {
+        let start = Instant::now();
+        while !reader.is_finished() && start.elapsed() < CLOSE_TIMEOUT {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
     let _ = stream.shutdown(std::net::Shutdown::Both);
 }
 
@@ -109,8 +185,20 @@ fn write(stream: &mut TcpStream, message: &ToolMessage) -> std::io::Result<()> {
     stream.write_all(encode(message).as_bytes())
 }
 
+/// The map of `scene` as the editor's program has it, if it has that scene.
+fn world_of(program: Option<Arc<Program>>, scene: &str) -> Option<Arc<WorldInfo>> {
+    let sim = Simulation::start(program?, scene, 0, &Options::default()).ok()?;
+    Some(Arc::new(WorldInfo::of(&sim, 0)))
+}
+
 /// Folds what the game sends into reports, one snapshot per tick of the trace.
-fn read(stream: TcpStream, asked: Asked, out: SyncSender<Report>) {
+fn read(
+    stream: TcpStream,
+    mut program: Option<Arc<Program>>,
+    asked: Asked,
+    wants: Arc<Wants>,
+    out: SyncSender<Report>,
+) {
     let mut lines = BufReader::new(stream);
     let mut scene: Option<TracedScene> = None;
     // The tick being received and its events (a tick's snapshot goes when the next begins,
@@ -134,13 +222,17 @@ fn read(stream: TcpStream, asked: Asked, out: SyncSender<Report>) {
         let Some(s) = scene.as_mut() else {
             match message {
                 FromGame::Message(GameMessage::Hello(hello)) => {
-                    let mut s = TracedScene::new(&hello.scene, 0.0);
+                    let mut s = match world_of(program.take(), &hello.scene) {
+                        Some(world) => TracedScene::with_world(world),
+                        None => TracedScene::new(&hello.scene, 0.0),
+                    };
                     for name in &hello.agents {
                         s.join(name);
                     }
                     tick = (hello.tick, 0.0);
                     let _ = out.send(Report::Started(s.world()));
                     let _ = out.send(Report::Playing(!hello.paused));
+                    wants.running.store(!hello.paused, Ordering::Relaxed);
                     scene = Some(s);
                     continue;
                 }
@@ -167,16 +259,14 @@ fn read(stream: TcpStream, asked: Asked, out: SyncSender<Report>) {
                 let mut ok = s.send_tick(tick, std::mem::take(&mut events), &out);
                 match m {
                     GameMessage::Snapshot { tick: t, agents } => {
-                        for a in &agents {
-                            s.set_states(
-                                &a.name,
-                                a.states
-                                    .iter()
-                                    .map(|st| (st.machine.as_str(), st.state.as_str())),
-                            );
+                        s.take_snapshot(&agents);
+                        // A snapshot answers for the last tick run, which may be past the
+                        // last event received.
+                        if t > tick.0 {
+                            tick = (t, tick.1 + (t - tick.0) as f64 * s.world().dt);
                         }
-                        tick.0 = t;
-                        ok = s.send_tick(tick, Vec::new(), &out);
+                        ok = s.send_tick(tick, Vec::new(), &out)
+                            && out.send(Report::Agents(t, agents.into())).is_ok();
                     }
                     GameMessage::Paused {
                         tick: t,
@@ -185,6 +275,8 @@ fn read(stream: TcpStream, asked: Asked, out: SyncSender<Report>) {
                         ..
                     } => {
                         tick.0 = t;
+                        wants.running.store(false, Ordering::Relaxed);
+                        wants.snapshot.store(true, Ordering::Relaxed);
                         ok = ok && out.send(Report::Playing(false)).is_ok();
                         if let Some(b) = breakpoint {
                             let what = event
@@ -200,9 +292,11 @@ fn read(stream: TcpStream, asked: Asked, out: SyncSender<Report>) {
                         }
                     }
                     GameMessage::Resumed { .. } => {
+                        wants.running.store(true, Ordering::Relaxed);
                         ok = ok && out.send(Report::Playing(true)).is_ok()
                     }
                     GameMessage::Reload { .. } | GameMessage::ReloadRejected { .. } => {
+                        wants.snapshot.store(true, Ordering::Relaxed);
                         let at = asked
                             .lock()
                             .unwrap_or_else(|p| p.into_inner())

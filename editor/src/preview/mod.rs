@@ -37,7 +37,7 @@ use crate::theme;
 use eframe::egui;
 use egui::{Color32, Panel, RichText, Ui};
 use ensemble_runtime::Program;
-use ensemble_runtime::inspect::protocol::{Breakpoint, ToolMessage, When};
+use ensemble_runtime::inspect::protocol::{AgentSnapshot, Breakpoint, ToolMessage, When};
 use ensemble_runtime::trace::EventKind;
 use ensemble_sim::simulation::SceneKind;
 use snapshot::{History, Snapshot, WorldInfo};
@@ -56,6 +56,8 @@ pub enum DockTab {
     Preview,
     /// Lines × locales (`crate::localisation`).
     Localisation,
+    /// The project's content tests ([`crate::tests_panel`]).
+    Tests,
 }
 
 /// What the middle pane shows.
@@ -141,6 +143,14 @@ pub struct Preview {
     pub trace_file: Option<String>,
     /// The game address to attach to (host:port), as last typed.
     pub attach_address: String,
+    /// The token the game was started with (`--inspect-token`); empty: none.
+    pub attach_token: String,
+    /// The attached game's last `snapshot`: the tick it was taken after, and every agent's
+    /// variables, beliefs and scripts.
+    pub game_agents: Option<(u64, Arc<[AgentSnapshot]>)>,
+    /// Variable values being typed in the agent pane, (agent, variable) -> text; sent as
+    /// `set` on Enter.
+    variable_edits: std::collections::HashMap<(String, String), String>,
     /// The last thing the attached game said that was not a reply.
     pub game_note: Option<String>,
     /// The editor's config folder, where the game address is remembered (tests leave it unset).
@@ -182,6 +192,9 @@ impl Default for Preview {
             beliefs: beliefs::State::default(),
             trace_file: None,
             attach_address: "127.0.0.1:7878".into(),
+            attach_token: String::new(),
+            game_agents: None,
+            variable_edits: Default::default(),
             game_note: None,
             config: None,
             breakpoints: Vec::new(),
@@ -291,22 +304,40 @@ impl Preview {
         self.trace_file = None;
         self.game_note = None;
         self.history = History::default();
+        self.game_agents = None;
+        self.variable_edits.clear();
         self.viewing = None;
         self.followed.clear();
         self.last_reload = None;
     }
 
-    /// Attaches the preview to the game serving the inspection protocol at `attach_address`:
-    /// the views show the game, saving pushes the program to it.
-    pub fn attach(&mut self) {
-        self.stop();
+    /// Attaches the preview to the game serving the inspection protocol at `attach_address`
+    /// (with `attach_token`): the views show the game, saving pushes the program to it. The
+    /// program of the current compile draws the map of the game's scene. A game on another
+    /// machine needs a token: without one, nothing is attempted and the preview says so.
+    pub fn attach(&mut self, analysis: &Analysis) {
         let address = self.attach_address.trim().to_string();
+        let token = self.attach_token.trim().to_string();
+        if !attached::is_loopback(&address) && token.is_empty() {
+            self.error = Some(format!(
+                "{address} is not this machine: a game there serves tools only with a token. \
+                 Type the one it was started with (--inspect-token) beside the address."
+            ));
+            return;
+        }
+        self.stop();
         if let Some(dir) = &self.config {
             crate::recent::remember_game_address(dir, &address);
+            crate::recent::remember_game_token(dir, &token);
         }
         self.begin();
+        let game = attached::Game {
+            address: address.clone(),
+            token: (!token.is_empty()).then_some(token),
+            program: analysis.current.as_ref().and_then(|r| program_of(r).ok()),
+        };
         self.run = Some(Run {
-            worker: Worker::attach(address.clone()),
+            worker: Worker::attach(game),
             scene: format!("game at {address}"),
             seed: self.seed,
             world: None,
@@ -322,11 +353,36 @@ impl Preview {
         }
     }
 
-    /// Remembers the game address in `config` (the editor's config folder), starting from
-    /// the one remembered there.
+    /// Leaves the attached game: the breakpoints the editor set are cleared and a paused game
+    /// resumed (no tool would be left to resume it), then the connection closes. The game goes
+    /// on; the preview goes back to its own simulation of the picked scene, paused at tick 0.
+    pub fn detach(&mut self, analysis: &Analysis) {
+        if !self.is_attached() {
+            return;
+        }
+        for (machine, state) in self.breakpoints.clone() {
+            let breakpoint = Some(state_breakpoint(&machine, &state));
+            self.request(ToolMessage::Clear { breakpoint });
+        }
+        if !self.is_playing() {
+            self.request(ToolMessage::Resume);
+        }
+        // Dropping the worker sends what is queued, then closes the connection.
+        self.stop();
+        self.begin();
+        if self.scene.is_some() {
+            self.start(analysis, false);
+        }
+    }
+
+    /// Remembers the game address and token in `config` (the editor's config folder),
+    /// starting from those remembered there.
     pub fn with_config(&mut self, config: Option<std::path::PathBuf>) {
         if let Some(address) = config.as_deref().and_then(crate::recent::load_game_address) {
             self.attach_address = address;
+        }
+        if let Some(token) = config.as_deref().and_then(crate::recent::load_game_token) {
+            self.attach_token = token;
         }
         self.config = config;
     }
@@ -397,6 +453,23 @@ impl Preview {
                 self.error = Some(format!("Cannot open the trace {}: {why}", path.display()));
             }
         }
+    }
+
+    /// Shows a recorded run (a content test's, replayed) in the timeline at `tick`, stopping
+    /// the running scene, and brings the preview tab forward. The scene and seed are picked,
+    /// so the toolbar says what is shown (a restart runs them without the test's mocks).
+    pub fn show_recorded(&mut self, history: History, tick: u64, scene: String, seed: u64) {
+        self.stop();
+        self.scene = Some(scene);
+        self.seed = seed;
+        self.history = history;
+        self.viewing = Some(tick);
+        self.timeline_scroll = true;
+        self.followed.clear();
+        self.last_reload = None;
+        self.error = None;
+        self.trace_file = None;
+        self.tab = DockTab::Preview;
     }
 
     /// Stops the running scene (its history stays to look at).
@@ -500,6 +573,7 @@ impl Preview {
                         }
                     }
                     WorkerReport::Note(n) => self.game_note = Some(n),
+                    WorkerReport::Agents(tick, agents) => self.game_agents = Some((tick, agents)),
                     WorkerReport::Failed(why) => {
                         run.failed = Some(why);
                         run.playing = false;
@@ -706,6 +780,14 @@ impl Preview {
             {
                 self.tab = DockTab::Localisation;
             }
+            if tab_button(ui, self.tab == DockTab::Tests, "Tests")
+                .on_hover_text(
+                    "Run the project's content tests (*.test.ron) and see what no run reaches",
+                )
+                .clicked()
+            {
+                self.tab = DockTab::Tests;
+            }
             if self.is_playing() {
                 // A scene is running, even while the problems are shown.
                 ui.painter().circle_filled(
@@ -776,12 +858,31 @@ impl Preview {
             .show(ui, |ui| {
                 if chat {
                     beliefs::show(self, ui);
+                } else if let Some(why) = self.no_map() {
+                    ui.add_space(20.0);
+                    ui.vertical_centered(|ui| ui.label(RichText::new(why).color(theme::TEXT_WEAK)));
                 } else {
                     world_view::show(self, ui);
                 }
             });
         if let Some(trail) = self.open_trail.take().or_else(|| self.follow_target()) {
             actions.push(Action::Follow(trail));
+        }
+    }
+
+    /// Why there is no map to draw, when a scene known from outside says nothing of where its
+    /// agents stand: a recorded trace, or a game whose snapshots carry no positions.
+    pub fn no_map(&self) -> Option<&'static str> {
+        let shown = self.shown()?;
+        if shown.agents.iter().any(|a| a.at.is_some()) {
+            return None;
+        }
+        if self.is_attached() {
+            Some("No map: the game reports no positions (its snapshots carry none).")
+        } else if self.trace_file.is_some() {
+            Some("No map: a recorded trace says nothing of where agents stand.")
+        } else {
+            None
         }
     }
 
@@ -948,6 +1049,9 @@ impl Preview {
         if !matches!(a.status, ensemble_runtime::hsm::AgentStatus::Running) {
             ui.label(RichText::new(format!("{:?}", a.status)).color(theme::WARNING));
         }
+        if self.is_attached() {
+            self.game_agent_ui(ui, &name);
+        }
         if let Some(depth) = open {
             let trail = a.states[..=depth]
                 .iter()
@@ -991,8 +1095,91 @@ impl Preview {
         }
     }
 
+    /// What the attached game's last snapshot says of agent `name`: its variables, each
+    /// editable (Enter sends `set`; the next snapshot shows what the game made of it), and its
+    /// beliefs.
+    fn game_agent_ui(&mut self, ui: &mut Ui, name: &str) {
+        let Some((tick, agents)) = self.game_agents.clone() else {
+            return;
+        };
+        let Some(agent) = agents.iter().find(|a| a.name == name) else {
+            return;
+        };
+        ui.add_space(6.0);
+        ui.label(RichText::new(format!("variables (game, tick {tick})")).color(theme::INFO));
+        if agent.variables.is_empty() {
+            ui.label(RichText::new("none").color(theme::TEXT_WEAK));
+        }
+        let mut sets = Vec::new();
+        egui::Grid::new("preview-game-variables")
+            .num_columns(2)
+            .show(ui, |ui| {
+                for (variable, value) in &agent.variables {
+                    ui.label(RichText::new(variable).monospace());
+                    let key = (name.to_string(), variable.clone());
+                    let text = self
+                        .variable_edits
+                        .entry(key)
+                        .or_insert_with(|| value.clone());
+                    let r = ui.add(
+                        egui::TextEdit::singleline(text)
+                            .id(egui::Id::new(("preview-game-variable", name, variable)))
+                            .desired_width(150.0),
+                    );
+                    let r = r.on_hover_text("Enter sets it in the game");
+                    if r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                        sets.push((variable.clone(), text.clone()));
+                    } else if !r.has_focus() {
+                        // Not being typed in: it follows the game.
+                        text.clone_from(value);
+                    }
+                    ui.end_row();
+                }
+            });
+        for (variable, value) in sets {
+            self.request(ToolMessage::Set {
+                agent: name.to_string(),
+                variable,
+                value,
+            });
+        }
+        for belief in &agent.beliefs {
+            ui.add_space(4.0);
+            ui.label(RichText::new(format!("beliefs: {}", belief.space)).color(theme::INFO));
+            for (state, p) in &belief.states {
+                ui.horizontal(|ui| {
+                    ui.add(
+                        egui::ProgressBar::new(*p as f32)
+                            .desired_width(90.0)
+                            .text(format!("{p:.2}")),
+                    );
+                    ui.label(state);
+                });
+            }
+        }
+        // Without the scene's smart locations there is no Blackboards pane: they show here.
+        let boards_pane = self
+            .history
+            .latest()
+            .is_some_and(|s| !s.world.places.is_empty());
+        if !boards_pane {
+            for s in &agent.scripts {
+                ui.add_space(4.0);
+                ui.label(
+                    RichText::new(format!("{} in {} at {}", s.role, s.script, s.location))
+                        .color(theme::INFO),
+                );
+                for fact in &s.facts {
+                    ui.label(RichText::new(fact).monospace().small());
+                }
+            }
+        }
+    }
+
     fn toolbar(&mut self, ui: &mut Ui, analysis: &Analysis) {
-        ui.horizontal(|ui| {
+        // Wraps in a narrow window: one long row would widen the dock past the window's edge
+        // and cut the timeline and transcript off there.
+        ui.horizontal_wrapped(|ui| {
             let scenes = self.scenes.clone();
             let shown = self.scene.clone().unwrap_or_else(|| "no scene".into());
             egui::ComboBox::from_id_salt("preview-scene")
@@ -1075,24 +1262,28 @@ impl Preview {
                 })
                 .response
                 .on_hover_text("Speed: scene seconds per second");
-            self.locale_picker(ui);
-            ui.label(RichText::new("seed").color(theme::TEXT_WEAK));
-            ui.add(egui::DragValue::new(&mut self.seed).speed(0.2))
-                .on_hover_text("The scene's random seed: the same seed gives the same run");
-            if ui
-                .add_enabled(self.scene.is_some(), egui::Button::new("↻ Restart"))
-                .on_hover_text("Start the scene again from tick 0 with this seed")
-                .clicked()
-            {
-                let play = self.is_playing() || !self.is_running();
-                self.start(analysis, play);
-            }
-            if ui
-                .add_enabled(self.run.is_some(), egui::Button::new("⏹"))
-                .on_hover_text("Stop the scene (its history stays to look at)")
-                .clicked()
-            {
-                self.stop();
+            // An attached game has its own seed, clock and locale; leaving it is Detach, which
+            // clears the editor's breakpoints and resumes it (stopping or restarting would not).
+            if !self.is_attached() {
+                self.locale_picker(ui);
+                ui.label(RichText::new("seed").color(theme::TEXT_WEAK));
+                ui.add(egui::DragValue::new(&mut self.seed).speed(0.2))
+                    .on_hover_text("The scene's random seed: the same seed gives the same run");
+                if ui
+                    .add_enabled(self.scene.is_some(), egui::Button::new("↻ Restart"))
+                    .on_hover_text("Start the scene again from tick 0 with this seed")
+                    .clicked()
+                {
+                    let play = self.is_playing() || !self.is_running();
+                    self.start(analysis, play);
+                }
+                if ui
+                    .add_enabled(self.run.is_some(), egui::Button::new("⏹"))
+                    .on_hover_text("Stop the scene (its history stays to look at)")
+                    .clicked()
+                {
+                    self.stop();
+                }
             }
             ui.separator();
             ui.add(
@@ -1103,19 +1294,38 @@ impl Preview {
             .on_hover_text(
                 "host:port of a game serving the inspection protocol (ensemble run --inspect)",
             );
+            ui.add(
+                egui::TextEdit::singleline(&mut self.attach_token)
+                    .hint_text("token")
+                    .password(true)
+                    .desired_width(70.0),
+            )
+            .on_hover_text(
+                "The token the game was started with (--inspect-token): required for a game on another machine",
+            );
             if ui
                 .button("Attach")
                 .on_hover_text("Show the running game here; saving pushes the program to it")
                 .clicked()
             {
-                self.attach();
+                self.attach(analysis);
+            }
+            if self.is_attached()
+                && ui
+                    .button("Detach")
+                    .on_hover_text(
+                        "Leave the game (it goes on, its breakpoints from here cleared) and go back to the simulation",
+                    )
+                    .clicked()
+            {
+                self.detach(analysis);
             }
             ui.separator();
             if let Some(s) = self.history.latest() {
-                let seed = self
-                    .run
-                    .as_ref()
-                    .map_or(String::new(), |r| format!("  ·  seed {}", r.seed));
+                let seed = match &self.run {
+                    Some(r) if !r.attached => format!("  ·  seed {}", r.seed),
+                    _ => String::new(),
+                };
                 ui.label(
                     RichText::new(format!("tick {}  ·  {:.1} s{seed}", s.tick, s.time))
                         .monospace()

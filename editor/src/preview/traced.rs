@@ -2,13 +2,14 @@
 //! the trace stream of a game the editor is attached to. There is no simulation to ask, so the
 //! snapshots are folded from the events: who is in the scene (every agent the trace names),
 //! each agent's stack of active states (from `enter` / `exit` and their depth), and whether its
-//! root machine failed. Positions, blackboards and beliefs are not in the trace; the map stays
-//! empty and the views say what they can.
+//! root machine failed. Positions and blackboards are not in the trace: a recorded trace has no
+//! map, while an attached game's `snapshot` answers give them ([`TracedScene::take_snapshot`]).
 
-use super::snapshot::{History, NavInfo, Snapshot, WorldInfo, agents_bytes};
+use super::snapshot::{Board, History, NavInfo, Snapshot, WorldInfo, agents_bytes};
 use ensemble_runtime::hsm::{AgentId, AgentStatus};
+use ensemble_runtime::inspect::protocol::AgentSnapshot;
 use ensemble_runtime::trace::{EventKind, TraceEvent};
-use ensemble_sim::simulation::{ActiveState, AgentKind, AgentView, SceneKind};
+use ensemble_sim::simulation::{ActiveState, AgentKind, AgentView, Participant, SceneKind};
 use std::sync::Arc;
 
 /// Folds trace events, tick by tick, into the snapshots the views draw.
@@ -18,25 +19,34 @@ pub struct TracedScene {
     /// The snapshot's agents, shared until an event changes one.
     shared: Arc<[AgentView]>,
     changed: bool,
+    /// The blackboards of the last snapshot a game sent.
+    boards: Arc<[Arc<Board>]>,
 }
 
 impl TracedScene {
     /// A scene called `scene` (the file's or the game's name for it); `dt`: seconds per tick.
     pub fn new(scene: &str, dt: f64) -> TracedScene {
+        TracedScene::with_world(Arc::new(WorldInfo {
+            scene: scene.to_string(),
+            kind: SceneKind::Machines,
+            dt,
+            locations: Vec::new(),
+            places: Vec::new(),
+            spaces: Vec::new(),
+            nav: NavInfo::default(),
+            program: 0,
+        }))
+    }
+
+    /// A scene drawn on `world`'s map (an attached game's scene, as the editor's program has
+    /// it).
+    pub fn with_world(world: Arc<WorldInfo>) -> TracedScene {
         TracedScene {
-            world: Arc::new(WorldInfo {
-                scene: scene.to_string(),
-                kind: SceneKind::Machines,
-                dt,
-                locations: Vec::new(),
-                places: Vec::new(),
-                spaces: Vec::new(),
-                nav: NavInfo::default(),
-                program: 0,
-            }),
+            world,
             agents: Vec::new(),
             shared: Arc::from(Vec::new()),
             changed: false,
+            boards: Arc::from(Vec::new()),
         }
     }
 
@@ -69,15 +79,64 @@ impl TracedScene {
         self.agent(&Arc::from(name));
     }
 
-    /// An agent's stack as the game reports it in a `snapshot` (root first).
-    pub fn set_states<'a>(&mut self, name: &str, states: impl Iterator<Item = (&'a str, &'a str)>) {
-        let states = states
-            .map(|(machine, state)| ActiveState {
-                machine: machine.into(),
-                state: state.into(),
+    /// What a game's `snapshot` says: each agent's stack (root first) and where it stands,
+    /// and the blackboards of the scripts they take part in (one per script and location).
+    pub fn take_snapshot(&mut self, agents: &[AgentSnapshot]) {
+        let mut boards: Vec<Board> = Vec::new();
+        for a in agents {
+            let states = a
+                .states
+                .iter()
+                .map(|s| ActiveState {
+                    machine: s.machine.as_str().into(),
+                    state: s.state.as_str().into(),
+                })
+                .collect();
+            let view = self.agent(&Arc::from(a.name.as_str()));
+            view.states = states;
+            view.at = a.position;
+            let (id, name) = (view.id, view.name.clone());
+            for s in &a.scripts {
+                let participant = Participant {
+                    agent: id,
+                    name: name.clone(),
+                    role: s.role.as_str().into(),
+                    // The protocol does not say a participant's script state.
+                    state: "".into(),
+                };
+                let same = |b: &&mut Board| *b.location == *s.location && *b.script == *s.script;
+                match boards.iter_mut().find(same) {
+                    Some(b) => b.participants.push(participant),
+                    None => {
+                        let mut facts = s.facts.clone();
+                        facts.sort();
+                        boards.push(Board {
+                            location: s.location.as_str().into(),
+                            script: s.script.as_str().into(),
+                            instance: 0,
+                            version: 0,
+                            participants: vec![participant],
+                            facts: facts.into(),
+                        });
+                    }
+                }
+            }
+        }
+        // Facts that did not change keep their allocation: the blackboard view marks as new
+        // only what a shared list does not hold.
+        let boards: Vec<Arc<Board>> = boards
+            .into_iter()
+            .map(|mut b| {
+                let before = self.boards.iter().find(|o| {
+                    o.location == b.location && o.script == b.script && o.facts == b.facts
+                });
+                if let Some(before) = before {
+                    b.facts = before.facts.clone();
+                }
+                Arc::new(b)
             })
             .collect();
-        self.agent(&Arc::from(name)).states = states;
+        self.boards = boards.into();
     }
 
     /// Sends the snapshot of `tick` (at `time` seconds) with its events as the worker's
@@ -144,7 +203,7 @@ impl TracedScene {
             time,
             world: self.world.clone(),
             agents: self.shared.clone(),
-            boards: Arc::from(Vec::new()),
+            boards: self.boards.clone(),
             beliefs: Arc::from(Vec::new()),
             awaits_player: false,
             doors: Arc::from(Vec::new()),
@@ -235,6 +294,50 @@ mod tests {
         assert_eq!(h.transcript_until(4).count(), 0);
         assert_eq!(h.transcript_until(5).next().unwrap().text, "Hello");
         assert_eq!(h.event_total(), 6);
+    }
+
+    #[test]
+    fn a_games_snapshot_gives_positions_and_one_blackboard_per_script_instance() {
+        use ensemble_runtime::inspect::protocol::{ActiveState as State, ScriptFacts};
+        let agent = |name: &str, role: &str, facts: &[&str], at| AgentSnapshot {
+            name: name.into(),
+            states: vec![State {
+                machine: "Shop".into(),
+                state: "Serve".into(),
+            }],
+            scripts: vec![ScriptFacts {
+                script: "baker".into(),
+                location: "bakery".into(),
+                role: role.into(),
+                facts: facts.iter().map(|f| f.to_string()).collect(),
+            }],
+            position: at,
+            ..AgentSnapshot::default()
+        };
+        let facts = ["stocked", "counter(counter)"];
+        let mut scene = TracedScene::new("market", 0.0);
+        scene.take_snapshot(&[
+            agent("baker", "keeper", &facts, Some([1.0, 2.0])),
+            agent("till", "till", &facts, None),
+        ]);
+        let (first, _) = scene.snapshot(10, 0.3);
+        assert_eq!(first.agent("baker").unwrap().at, Some([1.0, 2.0]));
+        assert_eq!(first.agent("till").unwrap().at, None);
+        assert_eq!(&*first.agent("till").unwrap().states[0].state, "Serve");
+        let [board] = &*first.boards else {
+            panic!("one instance: {:?}", first.boards)
+        };
+        assert_eq!((&*board.location, &*board.script), ("bakery", "baker"));
+        let roles: Vec<_> = board.participants.iter().map(|p| &*p.role).collect();
+        assert_eq!(roles, ["keeper", "till"]);
+        assert_eq!(&*board.facts, ["counter(counter)", "stocked"]);
+        // The same facts again keep their list (nothing is marked new); a change does not.
+        scene.take_snapshot(&[agent("baker", "keeper", &facts, Some([1.5, 2.0]))]);
+        let (again, _) = scene.snapshot(11, 0.33);
+        assert!(Arc::ptr_eq(&again.boards[0].facts, &board.facts));
+        scene.take_snapshot(&[agent("baker", "keeper", &["stocked"], None)]);
+        let (changed, _) = scene.snapshot(12, 0.4);
+        assert_eq!(&*changed.boards[0].facts, ["stocked"]);
     }
 
     fn refusal(text: &str) -> String {

@@ -25,19 +25,21 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
     }
     let mut go_to = None;
     let live = p.viewing.is_none();
+    // Rows wrap, so they differ in height: the scroll area lays out every line (a transcript
+    // keeps at most TRANSCRIPT_LINES) instead of fixed-height rows.
     egui::ScrollArea::vertical()
         .id_salt("preview-transcript")
         .auto_shrink([false, false])
         .stick_to_bottom(live)
-        .show_rows(ui, ROW, lines.len(), |ui, range| {
-            for l in &lines[range] {
+        .show(ui, |ui| {
+            for l in &lines {
                 let color = colors
                     .iter()
                     .find(|(n, _)| *n == *l.speaker)
                     .map_or(theme::TEXT, |(_, c)| *c);
                 let r = ui
-                    .horizontal(|ui| {
-                        ui.set_height(ROW);
+                    .horizontal_top(|ui| {
+                        ui.set_min_height(ROW);
                         // The row takes the click (it scrubs), not its texts.
                         ui.style_mut().interaction.selectable_labels = false;
                         ui.label(
@@ -56,8 +58,8 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
                             _ => l.speaker.to_string(),
                         };
                         ui.label(RichText::new(who).color(color).strong());
-                        // The sentence state's tag keeps its room; the text truncates
-                        // before it, so a long line never widens the pane.
+                        // The text wraps in the room left of the sentence state's tag, so a
+                        // long line is read whole and never widens the pane.
                         let tag = l.sentence.as_ref().map(|s| {
                             egui::WidgetText::from(RichText::new(&**s).small().color(theme::SPEECH))
                                 .into_galley(
@@ -73,8 +75,7 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
                         ui.scope(|ui| {
                             ui.set_max_width((ui.available_width() - reserve).max(24.0));
                             ui.add(
-                                egui::Label::new(RichText::new(&l.text).color(theme::TEXT))
-                                    .truncate(),
+                                egui::Label::new(RichText::new(&l.text).color(theme::TEXT)).wrap(),
                             );
                         });
                         if let Some(tag) = tag {

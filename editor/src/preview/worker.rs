@@ -14,6 +14,7 @@
 
 use super::snapshot::{Recorder, Snapshot, WorldInfo};
 use ensemble_runtime::Program;
+use ensemble_runtime::inspect::protocol::AgentSnapshot;
 use ensemble_runtime::trace::TraceEvent;
 use ensemble_sim::Simulation;
 use ensemble_sim::simulation::Options;
@@ -81,6 +82,9 @@ pub enum Report {
     Playing(bool),
     /// Something the attached game said, for the toolbar.
     Note(String),
+    /// An attached game's `snapshot` after tick `.0`: every agent's variables, beliefs, plan
+    /// and scripts, as the game reported them.
+    Agents(u64, Arc<[AgentSnapshot]>),
 }
 
 /// A running preview: the thread and the two channels.
@@ -127,13 +131,13 @@ impl Worker {
         }
     }
 
-    /// Attaches to the game serving the inspection protocol at `address`.
-    pub fn attach(address: String) -> Worker {
+    /// Attaches to the game serving the inspection protocol at `game.address`.
+    pub fn attach(game: super::attached::Game) -> Worker {
         let (commands, command_rx) = channel();
         let (report_tx, reports) = sync_channel(QUEUE);
         let thread = std::thread::Builder::new()
             .name("ensemble-attach".into())
-            .spawn(move || super::attached::run(&address, command_rx, report_tx))
+            .spawn(move || super::attached::run(game, command_rx, report_tx))
             .expect("the attach thread starts");
         Worker {
             commands,

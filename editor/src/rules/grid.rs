@@ -317,6 +317,12 @@ pub(super) fn header(ui: &mut Ui, t: &mut RuleTable, rect: Rect, offset: f32) {
     );
 }
 
+/// A row whose rule no content test fired: hatched in the warning colour behind its cells.
+fn mark_unreached(painter: &egui::Painter, rect: Rect) {
+    let stroke = Stroke::new(1.0, theme::WARNING.gamma_multiply(0.25));
+    theme::hatch(painter, rect, stroke, 10.0);
+}
+
 /// What the row drag carries: the row being moved.
 #[derive(Clone, Copy)]
 struct RowDrag(usize);
@@ -440,9 +446,11 @@ pub(super) fn rows(
         let head_response = ui.interact(head, row_id.with("head"), Sense::click_and_drag());
         head_response.dnd_set_drag_payload(RowDrag(i));
         name_widget(ui, &head_response, format!("rule row {}", i + 1));
-        let head_response = head_response.on_hover_text(
-            "Drag to reorder (rows are precedence: the first matching rule fires).\nRight-click for more.",
-        );
+        let head_response = head_response.on_hover_text(if t.unreached.contains(&(rule.state.clone(), rule.rule.clone())) {
+            "No content test run fired this rule (Tests tab).\nDrag to reorder (rows are precedence: the first matching rule fires).\nRight-click for more."
+        } else {
+            "Drag to reorder (rows are precedence: the first matching rule fires).\nRight-click for more."
+        });
         if head_response.clicked() {
             t.selection = Selection {
                 row: Some(i),
@@ -487,7 +495,13 @@ pub(super) fn rows(
         if selected_row {
             fill = Color32::from_rgb(36, 52, 64);
         }
+        let unreached = t
+            .unreached
+            .contains(&(rule.state.clone(), rule.rule.clone()));
         painter.set(background, egui::Shape::rect_filled(rect, 0.0, fill));
+        if unreached {
+            mark_unreached(painter, rect);
+        }
         let mut x = rect.left() + ROW_HEADER_WIDTH;
         for c in Column::ALL {
             x += t.widths[c.index()];

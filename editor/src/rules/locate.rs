@@ -115,6 +115,25 @@ fn place_in_sheet(sheet: &str, cell: &str) -> Place {
     }
 }
 
+/// The RON path of the script value a workbook cell holds (`Rules!D7` -> `rules[5].precondition`),
+/// so a cell diagnostic reveals like one in a `.script.ron`.
+pub fn path_of_cell(
+    sheet: &str,
+    cell: &str,
+) -> Vec<ensemble_compiler::front::ron::locate::PathSeg> {
+    use ensemble_compiler::front::ron::locate::PathSeg;
+    match place_in_sheet(sheet, cell) {
+        Place::Cell(r, c) => vec![
+            PathSeg::Field("rules".into()),
+            PathSeg::Index(r),
+            PathSeg::Field(c.ron_field().into()),
+        ],
+        Place::Row(r) => vec![PathSeg::Field("rules".into()), PathSeg::Index(r)],
+        Place::Role(r, _) => vec![PathSeg::Field("roles".into()), PathSeg::Index(r)],
+        Place::Key(_) | Place::Script => Vec::new(),
+    }
+}
+
 /// Where `d` points, given the parsed RON text of the document (if it is RON).
 pub fn place_of(d: &Diagnostic, tree: Option<&Node>) -> Place {
     if let (Some(sheet), Some(cell)) = (&d.sheet, &d.cell) {

@@ -139,6 +139,9 @@ pub struct RuleTable {
     row_heights: Vec<f32>,
     picker: FilePicker,
     status: Option<Status>,
+    /// `(state, rule)` of the rules no content test run fired (the Tests panel's coverage):
+    /// their rows are marked. Empty until tests have run.
+    pub unreached: std::collections::BTreeSet<(String, String)>,
 }
 
 impl Default for RuleTable {
@@ -168,6 +171,7 @@ impl RuleTable {
             row_heights: Vec::new(),
             picker,
             status: None,
+            unreached: Default::default(),
         }
     }
 

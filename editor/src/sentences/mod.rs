@@ -75,6 +75,7 @@ fn scoring_method(s: ScoringAsset) -> Method {
         ScoringAsset::Interpolated => Method::Interpolated,
         ScoringAsset::StupidBackoff => Method::StupidBackoff,
         ScoringAsset::Eq31 => Method::Eq31,
+        ScoringAsset::KneserNey => Method::KneserNey,
     }
 }
 
@@ -83,6 +84,7 @@ fn scoring_label(s: ScoringAsset) -> &'static str {
         ScoringAsset::Interpolated => "Interpolated (absolute discounting)",
         ScoringAsset::StupidBackoff => "Stupid back-off",
         ScoringAsset::Eq31 => "Eq. 3.1 (as printed: unseen n-grams score −∞)",
+        ScoringAsset::KneserNey => "Modified Kneser-Ney",
     }
 }
 
@@ -243,7 +245,7 @@ impl SentenceEditor {
                     .selected_text(scoring_label(value.scoring))
                     .width(300.0)
                     .show_ui(ui, |ui| {
-                        for s in [ScoringAsset::Interpolated, ScoringAsset::StupidBackoff, ScoringAsset::Eq31] {
+                        for s in [ScoringAsset::Interpolated, ScoringAsset::KneserNey, ScoringAsset::StupidBackoff, ScoringAsset::Eq31] {
                             ui.selectable_value(&mut value.scoring, s, scoring_label(s));
                         }
                     });
@@ -368,6 +370,9 @@ impl SentenceEditor {
                         verbs: String::new(),
                         nouns: String::new(),
                         translate: Default::default(),
+                        slots: Default::default(),
+                        ban: Vec::new(),
+                        pin: Vec::new(),
                     },
                 );
                 self.reveal(SentenceTarget::State(at));
@@ -539,11 +544,21 @@ impl SentenceEditor {
             });
         }
         ui.add_space(8.0);
-        self.candidates(ui, value, i, cx);
+        if let Some((choice, id)) = self.candidates(ui, value, i, cx) {
+            changed |= choose(&mut value.states[i], choice, id);
+        }
         changed
     }
 
-    fn candidates(&mut self, ui: &mut Ui, value: &SentencesAsset, i: usize, cx: &PanelCx<'_>) {
+    /// The ranked list, with a `pin` and a `ban` button per line; returns the one clicked.
+    fn candidates(
+        &mut self,
+        ui: &mut Ui,
+        value: &SentencesAsset,
+        i: usize,
+        cx: &PanelCx<'_>,
+    ) -> Option<(Choice, String)> {
+        let mut clicked = None;
         let state = &value.states[i];
         let request = Request {
             name: state.name.trim().to_string(),
@@ -556,9 +571,12 @@ impl SentenceEditor {
                 .map(|p| cx.document_dir().join(p.trim())),
             scoring: scoring_method(value.scoring),
             examples: value.examples.clone(),
+            slot_kinds: ensemble_compiler::nlg::slot_kinds(&value.slots, &state.slots),
+            ban: state.ban.clone(),
+            pin: state.pin.clone(),
         };
         let Some(preview) = &mut self.preview else {
-            return;
+            return None;
         };
         if let Some(again) = preview.want(request) {
             ui.ctx().request_repaint_after(again);
@@ -588,7 +606,7 @@ impl SentenceEditor {
             }
         });
         let Some(r) = &preview.shown else {
-            return;
+            return None;
         };
         if let Some(e) = &r.ngram_error {
             ui.label(
@@ -606,7 +624,7 @@ impl SentenceEditor {
                 RichText::new("No candidate: give it a verb or a noun that makes words.")
                     .color(theme::WARNING),
             );
-            return;
+            return None;
         }
         let keep = value.keep.max(1) as usize;
         let among = (value.choose_among.max(1) as usize).min(keep);
@@ -668,6 +686,23 @@ impl SentenceEditor {
                                 text = text.strong();
                             }
                             ui.horizontal(|ui| {
+                                // The designer's override, written into the state by id (stable
+                                // across rebuilds and rewordings of other lines).
+                                let id = format!("{:08x}", c.id);
+                                if ui
+                                    .small_button("pin")
+                                    .on_hover_text("Always say this line first")
+                                    .clicked()
+                                {
+                                    clicked = Some((Choice::Pin, id.clone()));
+                                }
+                                if ui
+                                    .small_button("ban")
+                                    .on_hover_text("Never say this line")
+                                    .clicked()
+                                {
+                                    clicked = Some((Choice::Ban, id));
+                                }
                                 ui.label(text);
                                 if rank < among {
                                     ui.label(
@@ -698,6 +733,7 @@ impl SentenceEditor {
                     self.show_all = false;
                 }
             });
+        clicked
     }
 }
 
@@ -850,4 +886,27 @@ fn modifier_buttons(ui: &mut Ui, nouns: &mut String, new_variable: &mut String) 
         name_widget(ui, &combo.response, "question");
     });
     changed
+}
+
+/// A designer's override of the ranking, from the ranked list's buttons.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    Pin,
+    Ban,
+}
+
+/// Writes a pin or a ban into the state (a line is never both); `true` when it changed.
+fn choose(state: &mut SentenceStateAsset, choice: Choice, id: String) -> bool {
+    let (add, other) = match choice {
+        Choice::Pin => (&mut state.pin, &mut state.ban),
+        Choice::Ban => (&mut state.ban, &mut state.pin),
+    };
+    let before = other.len();
+    other.retain(|e| !e.eq_ignore_ascii_case(&id));
+    let moved = other.len() != before;
+    if add.iter().any(|e| e.eq_ignore_ascii_case(&id)) {
+        return moved;
+    }
+    add.push(id);
+    true
 }

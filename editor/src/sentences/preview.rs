@@ -25,6 +25,11 @@ pub struct Request {
     pub ngrams: Option<PathBuf>,
     pub scoring: Method,
     pub examples: BTreeMap<String, String>,
+    /// What slots stand for (the file's `slots` with the state's over them).
+    pub slot_kinds: Vec<(String, ensemble_compiler::nlg::overgen::SlotKind)>,
+    /// The state's `ban` and `pin` lists, applied as the compiler applies them.
+    pub ban: Vec<String>,
+    pub pin: Vec<String>,
 }
 
 /// A finished ranking.
@@ -43,8 +48,9 @@ pub struct Ranked {
 
 fn rank(request: Request) -> Ranked {
     let start = Instant::now();
-    let (input, verb_errors, noun_errors) =
+    let (mut input, verb_errors, noun_errors) =
         ensemble_compiler::nlg::parse_lines(&request.verbs, &request.nouns);
+    input.slot_kinds = request.slot_kinds.clone();
     let (db, ngram_error) = match &request.ngrams {
         Some(p) => match ensemble_compiler::nlg::open_ngrams(p) {
             Ok(db) => (Some(db), None),
@@ -59,13 +65,16 @@ fn rank(request: Request) -> Ranked {
             .cloned()
             .unwrap_or_else(|| "<unk>".to_string())
     };
-    let (candidates, report) = ensemble_compiler::nlg::rank_state(
+    let (mut candidates, report) = ensemble_compiler::nlg::rank_state(
         &request.name,
         &input,
         db.as_deref(),
         request.scoring,
         slot,
     );
+    let ban: Vec<&str> = request.ban.iter().map(String::as_str).collect();
+    let pin: Vec<&str> = request.pin.iter().map(String::as_str).collect();
+    ensemble_compiler::nlg::rank::ban_and_pin(&mut candidates, &ban, &pin);
     Ranked {
         has_errors: !verb_errors.is_empty() || !noun_errors.is_empty(),
         request,
@@ -169,6 +178,9 @@ mod tests {
             ngrams: None,
             scoring: Method::Interpolated,
             examples: BTreeMap::new(),
+            slot_kinds: Vec::new(),
+            ban: Vec::new(),
+            pin: Vec::new(),
         }
     }
 

@@ -160,9 +160,7 @@ impl SpacePanel {
             {
                 edits.push(Edit::Arrange);
             }
-            if ui.button("Fit").on_hover_text("Show the whole space").clicked() {
-                self.view.fit();
-            }
+            self.view.zoom_controls(ui);
             let off = sp.states.iter().filter(|s| !ops::is_normalised(s)).count();
             if off > 0 {
                 let b = ui

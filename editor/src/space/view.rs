@@ -13,7 +13,8 @@
 use super::Edit;
 use super::ops::{self, From};
 use crate::analysis::Located;
-use crate::graph::{self, FIT_PASSES, clickable};
+use crate::graph::edges::{self, Wires};
+use crate::graph::{self, Camera, clickable};
 use crate::sidecar::Layout;
 use crate::theme;
 use eframe::egui;
@@ -34,6 +35,9 @@ pub enum SNode {
 }
 
 const NODE_MAX_WIDTH: f32 = 250.0;
+
+/// About the size of a new state's node.
+const NEW_NODE: egui::Vec2 = vec2(180.0, 120.0);
 
 /// Problems per state, per row and per transition.
 #[derive(Default)]
@@ -83,11 +87,6 @@ impl Marks {
     }
 }
 
-enum LookAt {
-    Fit,
-    Node(String),
-}
-
 /// The space graph's own state.
 pub struct SpaceView {
     snarl: Snarl<SNode>,
@@ -95,12 +94,10 @@ pub struct SpaceView {
     auto: HashMap<String, [f32; 2]>,
     pub selection: BTreeSet<String>,
     snarl_selection: Vec<NodeId>,
-    look_at: Option<LookAt>,
-    fit_passes: u8,
+    camera: Camera,
     rects: HashMap<NodeId, Rect>,
     pins: HashMap<(NodeId, Option<usize>), f32>,
-    to_screen: TSTransform,
-    viewport: Rect,
+    wires: Wires,
     id: egui::Id,
 }
 
@@ -112,12 +109,10 @@ impl Default for SpaceView {
             auto: HashMap::new(),
             selection: BTreeSet::new(),
             snarl_selection: Vec::new(),
-            look_at: Some(LookAt::Fit),
-            fit_passes: FIT_PASSES,
+            camera: Camera::default(),
             rects: HashMap::new(),
             pins: HashMap::new(),
-            to_screen: TSTransform::default(),
-            viewport: Rect::NOTHING,
+            wires: Wires::default(),
             id: egui::Id::new("space-graph"),
         }
     }
@@ -208,6 +203,17 @@ fn probability(value: &mut f64) -> egui::DragValue<'_> {
         .max_decimals(4)
 }
 
+/// The colour of transition `j` of state `i` (see [`edges::color`]), faint when unlikely.
+fn transition_color(sp: &SpaceAsset, marks: &Marks, i: usize, j: usize) -> Color32 {
+    sp.states
+        .get(i)
+        .and_then(|s| Some((s, s.to.get(j)?)))
+        .map_or(theme::EDGE, |(st, (to, p))| {
+            let marked = marks.transitions.get(&(st.name.clone(), j));
+            edges::color(ops::index_of(sp, to).is_some(), marked, wire_color(*p))
+        })
+}
+
 /// The wire colour of a transition of probability `p`: faint when unlikely.
 fn wire_color(p: f64) -> Color32 {
     theme::EDGE.gamma_multiply(0.3 + 0.7 * p.clamp(0.0, 1.0) as f32)
@@ -216,12 +222,11 @@ fn wire_color(p: f64) -> Color32 {
 impl SpaceView {
     pub fn reveal(&mut self, name: &str) {
         self.selection = [name.to_string()].into();
-        self.look_at = Some(LookAt::Node(name.to_string()));
+        self.camera.reveal(name);
     }
 
     pub fn fit(&mut self) {
-        self.look_at = Some(LookAt::Fit);
-        self.fit_passes = FIT_PASSES;
+        self.camera.fit();
     }
 
     pub fn position(&self, layout: &Layout, name: &str) -> [f32; 2] {
@@ -231,25 +236,24 @@ impl SpaceView {
             .unwrap_or([0.0, 0.0])
     }
 
+    /// Fit, Zoom to selection and the zoom, for the toolbar.
+    pub fn zoom_controls(&mut self, ui: &mut Ui) {
+        self.camera.controls(ui, &self.selection, "space");
+    }
+
     /// A free spot near the middle of the view, for a new state.
     pub fn free_spot(&self, sp: &SpaceAsset, layout: &Layout) -> [f32; 2] {
-        let c = if self.viewport.is_positive() {
-            self.to_screen.inverse() * self.viewport.center()
-        } else {
-            Pos2::ZERO
-        };
-        let mut at = [c.x - 80.0, c.y - 40.0];
-        for _ in 0..40 {
-            let taken = sp.states.iter().any(|s| {
-                let q = self.position(layout, &s.name);
-                (q[0] - at[0]).abs() < 80.0 && (q[1] - at[1]).abs() < 60.0
-            });
-            if !taken {
-                break;
-            }
-            at[1] += 70.0;
-        }
-        [at[0].round(), at[1].round()]
+        let taken: Vec<Rect> = sp
+            .states
+            .iter()
+            .map(|s| {
+                let [x, y] = self.position(layout, &s.name);
+                let [w, h] = estimated_size(s);
+                Rect::from_min_size(pos2(x, y), vec2(w, h))
+            })
+            .collect();
+        let at = graph::free_spot(self.camera.centre() - NEW_NODE / 2.0, NEW_NODE, &taken);
+        [at.x, at.y]
     }
 
     fn node_of(&self, i: usize) -> Option<NodeId> {
@@ -263,7 +267,7 @@ impl SpaceView {
     pub fn state_rect(&self, name: &str) -> Option<Rect> {
         let sp = self.built.as_ref()?;
         let id = self.node_of(ops::index_of(sp, name)?)?;
-        self.rects.get(&id).map(|r| self.to_screen * *r)
+        self.rects.get(&id).map(|r| self.camera.to_screen * *r)
     }
 
     /// Where output pin `output` of `state` was drawn last frame (the last one is `+`).
@@ -271,7 +275,7 @@ impl SpaceView {
         let sp = self.built.as_ref()?;
         let id = self.node_of(ops::index_of(sp, state)?)?;
         let (rect, y) = (self.rects.get(&id)?, self.pins.get(&(id, Some(output)))?);
-        Some(self.to_screen * pos2(rect.right(), *y))
+        Some(self.camera.to_screen * pos2(rect.right(), *y))
     }
 
     /// Where the input pin of `state` was drawn last frame.
@@ -279,11 +283,11 @@ impl SpaceView {
         let sp = self.built.as_ref()?;
         let id = self.node_of(ops::index_of(sp, state)?)?;
         let (rect, y) = (self.rects.get(&id)?, self.pins.get(&(id, None))?);
-        Some(self.to_screen * pos2(rect.left(), *y))
+        Some(self.camera.to_screen * pos2(rect.left(), *y))
     }
 
     fn rebuild(&mut self, sp: &SpaceAsset) {
-        if self.built.as_ref().is_none_or(|b| b.name != sp.name) && self.look_at.is_none() {
+        if self.built.as_ref().is_none_or(|b| b.name != sp.name) && !self.camera.moving() {
             self.fit();
         }
         self.auto = arrange(sp).into_iter().collect();
@@ -381,13 +385,12 @@ impl SpaceView {
                 info.pos = *pos;
             }
         }
-        let viewport = ui.available_rect_before_wrap();
-        self.viewport = viewport;
-        if self.look_at.is_some() {
-            ui.ctx().request_repaint();
-        }
+        self.camera.begin(ui);
         let mut out = ViewOutput::default();
         let mut clicked = None;
+        let pointer = ui
+            .input(|i| i.pointer.latest_pos())
+            .map(|p| self.camera.to_screen.inverse() * p);
         let mut viewer = Viewer {
             sp,
             cx,
@@ -396,18 +399,25 @@ impl SpaceView {
             clicked: &mut clicked,
             rects: &mut self.rects,
             pins: &mut self.pins,
-            to_screen: &mut self.to_screen,
-            look_at: self.look_at.take(),
-            fit_passes: &mut self.fit_passes,
-            viewport,
-            auto: &self.auto,
+            camera: &mut self.camera,
+            wires: &mut self.wires,
+            pointer,
         };
         let widget = SnarlWidget::new().id(self.id).style(graph::style());
-        let response = widget.show(&mut self.snarl, &mut viewer, ui);
-        let again = viewer.look_at.take();
-        if self.look_at.is_none() {
-            self.look_at = again;
-        }
+        widget.show(&mut self.snarl, &mut viewer, ui);
+        let color = |pin: OutPinId| match self.snarl.get_node(pin.node) {
+            Some(SNode::State(i)) => transition_color(sp, cx.marks, *i, pin.output),
+            _ => theme::ACCENT,
+        };
+        self.wires.paint(
+            ui,
+            &self.snarl,
+            &self.rects,
+            &self.pins,
+            self.camera.to_screen,
+            color,
+            Vec::new(),
+        );
         self.wire_labels(ui, sp, &mut out);
 
         let state_name = |n: &SNode| match n {
@@ -427,50 +437,41 @@ impl SpaceView {
             id: self.id,
             last: &mut self.snarl_selection,
             clicked,
-            response: &response,
-            node_rects: self.rects.values().map(|r| self.to_screen * *r).collect(),
+            canvas: self.camera.viewport,
+            node_rects: self
+                .rects
+                .iter()
+                .map(|(id, r)| (*id, self.camera.to_screen * *r))
+                .collect(),
         }
         .apply(ui, &self.snarl, &mut self.selection, state_name);
+        out.rename |= graph::rename_key(ui, &self.selection);
         out
     }
 
-    /// Each wire's probability at its middle (the curve is symmetric, so it passes there),
-    /// editable in place.
+    /// Each wire's probability at the middle of the edge as drawn, editable in place.
     fn wire_labels(&self, ui: &mut Ui, sp: &SpaceAsset, out: &mut ViewOutput) {
-        let clip = self.viewport;
+        let clip = self.camera.viewport;
         for (i, st) in sp.states.iter().enumerate() {
             let Some(from_id) = self.node_of(i) else {
                 continue;
             };
             for (j, (t, p)) in st.to.iter().enumerate() {
-                let Some(k) = ops::index_of(sp, t).filter(|&k| k != i) else {
+                if ops::index_of(sp, t).is_none_or(|k| k == i) {
                     continue;
-                };
-                let Some(to_id) = self.node_of(k) else {
-                    continue;
-                };
-                let (Some(a), Some(ay), Some(b), Some(by)) = (
-                    self.rects.get(&from_id),
-                    self.pins.get(&(from_id, Some(j))),
-                    self.rects.get(&to_id),
-                    self.pins.get(&(to_id, None)),
-                ) else {
-                    continue;
-                };
-                let from = self.to_screen * pos2(a.right(), *ay);
-                let to = self.to_screen * pos2(b.left(), *by);
-                let mut mid = from + (to - from) * 0.5;
-                // A pair of transitions between the same two states: their middles meet, so
-                // the forward one's label goes above and the backward one's below.
-                let reverse = sp.states[k].to.iter().any(|(back, _)| *back == st.name);
-                if reverse {
-                    let scale = self.to_screen.scaling.clamp(0.5, 1.0);
-                    mid.y += if from.x <= to.x { -11.0 } else { 11.0 } * scale;
                 }
+                let pin = OutPinId {
+                    node: from_id,
+                    output: j,
+                };
+                // Back edges are routed apart from forward ones, so the middles never meet.
+                let Some(mid) = self.wires.middle(pin).map(|p| self.camera.to_screen * p) else {
+                    continue;
+                };
                 if !clip.contains(mid) {
                     continue;
                 }
-                let scale = self.to_screen.scaling.clamp(0.6, 1.0);
+                let scale = self.camera.to_screen.scaling.clamp(0.6, 1.0);
                 let rect = Rect::from_center_size(mid, vec2(40.0, 16.0) * scale);
                 let mut value = *p;
                 let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
@@ -515,22 +516,13 @@ struct Viewer<'a> {
     clicked: &'a mut Option<String>,
     rects: &'a mut HashMap<NodeId, Rect>,
     pins: &'a mut HashMap<(NodeId, Option<usize>), f32>,
-    to_screen: &'a mut TSTransform,
-    look_at: Option<LookAt>,
-    fit_passes: &'a mut u8,
-    viewport: Rect,
-    auto: &'a HashMap<String, [f32; 2]>,
+    camera: &'a mut Camera,
+    wires: &'a mut Wires,
+    /// The pointer in graph coordinates.
+    pointer: Option<Pos2>,
 }
 
 impl Viewer<'_> {
-    fn pos(&self, name: &str) -> [f32; 2] {
-        self.cx
-            .layout
-            .get(name)
-            .or_else(|| self.auto.get(name).copied())
-            .unwrap_or([0.0, 0.0])
-    }
-
     fn is_disable(&self, st: &SpaceStateAsset) -> bool {
         self.sp.disable.as_deref() == Some(st.name.as_str())
     }
@@ -579,6 +571,8 @@ impl Viewer<'_> {
 
     fn new_state_menu(&mut self, ui: &mut Ui, at: Pos2, from: Option<From>) {
         if ui.button("New state here").clicked() {
+            let taken: Vec<Rect> = self.rects.values().copied().collect();
+            let at = graph::free_spot(at, NEW_NODE, &taken);
             self.out.edits.push(Edit::AddState {
                 at: [at.x, at.y],
                 from,
@@ -781,7 +775,9 @@ impl SnarlViewer<SNode> for Viewer<'_> {
             SNode::Missing(_) => theme::ERROR,
             _ => theme::EDGE,
         };
-        PinInfo::circle().with_fill(fill)
+        PinInfo::circle()
+            .with_fill(fill)
+            .with_wire_color(Color32::TRANSPARENT)
     }
 
     fn outputs(&mut self, node: &SNode) -> usize {
@@ -803,18 +799,13 @@ impl SnarlViewer<SNode> for Viewer<'_> {
         match snarl[pin.id.node].clone() {
             SNode::Entry => PinInfo::circle()
                 .with_fill(theme::ACCENT)
-                .with_wire_color(theme::ACCENT),
+                .with_wire_color(Color32::TRANSPARENT),
             SNode::State(i) => {
                 let st = &self.sp.states[i];
                 match st.to.get(pin.id.output) {
                     Some((target, p)) => {
                         let own = *target == st.name;
-                        let broken = ops::index_of(self.sp, target).is_none();
-                        let marked = self
-                            .cx
-                            .marks
-                            .transitions
-                            .get(&(st.name.clone(), pin.id.output));
+                        let color = transition_color(self.sp, self.cx.marks, i, pin.id.output);
                         let mut value = *p;
                         let r = ui.add(probability(&mut value));
                         crate::panel_cx::name_widget(ui, &r, format!("p({target} | {})", st.name));
@@ -825,29 +816,23 @@ impl SnarlViewer<SNode> for Viewer<'_> {
                                 p: value,
                             });
                         }
-                        let color = match (broken, marked) {
-                            (true, _) => theme::ERROR,
-                            (_, Some(sev)) => theme::severity_color(*sev),
-                            _ => wire_color(*p),
-                        };
                         let text = if own {
                             "↺ stays".to_string()
                         } else {
                             format!("⏵ {target}")
                         };
                         ui.label(RichText::new(text).size(12.0).color(
-                            if broken || marked.is_some() {
-                                color
-                            } else {
+                            if color == wire_color(*p) {
                                 theme::TEXT
+                            } else {
+                                color
                             },
                         ))
                         .on_hover_text(format!("p({target} | {}) = {p}", st.name));
-                        if own {
-                            PinInfo::circle().with_fill(theme::BOX_STROKE)
-                        } else {
-                            PinInfo::circle().with_fill(color).with_wire_color(color)
-                        }
+                        let fill = if own { theme::BOX_STROKE } else { color };
+                        PinInfo::circle()
+                            .with_fill(fill)
+                            .with_wire_color(Color32::TRANSPARENT)
                     }
                     None => {
                         ui.label(RichText::new("+").color(theme::TEXT_WEAK)).on_hover_text(
@@ -856,6 +841,7 @@ impl SnarlViewer<SNode> for Viewer<'_> {
                         PinInfo::default()
                             .with_shape(PinShape::Square)
                             .with_fill(theme::BOX_STROKE)
+                            .with_wire_color(Color32::TRANSPARENT)
                     }
                 }
             }
@@ -1049,7 +1035,25 @@ impl SnarlViewer<SNode> for Viewer<'_> {
     }
 
     fn disconnect(&mut self, from: &OutPin, _to: &InPin, snarl: &mut Snarl<SNode>) {
-        self.drop_outputs(from, snarl);
+        // Snarl hit its own straight wire; only a right-click on the edge as drawn removes it.
+        if self.wires.hit(from.id, self.pointer, self.camera.scale()) {
+            self.drop_outputs(from, snarl);
+        }
+    }
+
+    fn draw_background(
+        &mut self,
+        background: Option<&egui_snarl::ui::BackgroundPattern>,
+        viewport: &Rect,
+        snarl_style: &egui_snarl::ui::SnarlStyle,
+        style: &egui::Style,
+        painter: &egui::Painter,
+        _snarl: &Snarl<SNode>,
+    ) {
+        if let Some(background) = background {
+            background.draw(viewport, snarl_style, style, painter);
+        }
+        self.wires.reserve(painter);
     }
 
     fn drop_outputs(&mut self, pin: &OutPin, snarl: &mut Snarl<SNode>) {
@@ -1069,48 +1073,20 @@ impl SnarlViewer<SNode> for Viewer<'_> {
     }
 
     fn current_transform(&mut self, to_global: &mut TSTransform, snarl: &mut Snarl<SNode>) {
-        match self.look_at.take() {
-            Some(LookAt::Fit) => {
-                let measured = self.rects.len() >= snarl.nodes().count();
-                if !measured {
-                    *self.fit_passes = FIT_PASSES;
-                }
-                if *self.fit_passes > 0 {
-                    *self.fit_passes -= 1;
-                    self.look_at = Some(LookAt::Fit);
-                }
-                let mut bb = Rect::NOTHING;
-                for (id, node) in snarl.nodes_ids_data() {
-                    let r = self.rects.get(&id).copied().unwrap_or_else(|| {
-                        let size = match &node.value {
-                            SNode::State(i) => {
-                                let [w, h] = estimated_size(&self.sp.states[*i]);
-                                vec2(w, h)
-                            }
-                            _ => vec2(120.0, 60.0),
-                        };
-                        Rect::from_min_size(node.pos, size)
-                    });
-                    bb = bb.union(r);
-                }
-                if bb.is_positive() {
-                    *to_global = graph::fit(self.viewport, bb).unwrap_or_else(|| {
-                        let at = self
-                            .sp
-                            .initial
-                            .as_deref()
-                            .map_or([0.0, 0.0], |n| self.pos(n));
-                        graph::centre_on(self.viewport, pos2(at[0] + 90.0, at[1] + 40.0), 0.8)
-                    });
-                }
+        let sp = self.sp;
+        let describe = |node: &SNode| match node {
+            SNode::State(i) => {
+                let [w, h] = estimated_size(&sp.states[*i]);
+                (Some(sp.states[*i].name.clone()), vec2(w, h))
             }
-            Some(LookAt::Node(name)) => {
-                let [x, y] = self.pos(&name);
-                *to_global =
-                    graph::centre_on(self.viewport, pos2(x + 90.0, y + 40.0), to_global.scaling);
-            }
-            None => {}
-        }
-        *self.to_screen = *to_global;
+            _ => (None, vec2(120.0, 60.0)),
+        };
+        self.camera.follow(
+            to_global,
+            snarl,
+            self.rects,
+            describe,
+            sp.initial.as_deref(),
+        );
     }
 }

@@ -222,7 +222,7 @@ fn the_ticket_counter_runs_on_entities_and_its_trace_arrives_as_messages() {
         })
         .collect();
     assert!(
-        said.contains(&"I would like to buy a ticket in Boston."),
+        said.contains(&"I would like to buy a ticket to Boston."),
         "{said:?}"
     );
     // The confirmation's wording is drawn from its candidates; the city is buyer1's.

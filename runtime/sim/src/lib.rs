@@ -171,6 +171,16 @@ impl SimWorld {
         self
     }
 
+    /// The outcome a content test forces on an action, if one does (the first matching mock,
+    /// drawn from `rng` when it has a probability): `Some(true)` succeeds.
+    fn forced_outcome(&self, action: &str, target: Option<&str>, rng: &mut Rng) -> Option<bool> {
+        self.forced
+            .iter()
+            .find(|f| f.applies(action, target))
+            .filter(|f| f.probability >= 1.0 || rng.unit() < f.probability)
+            .map(|f| f.succeeds)
+    }
+
     /// An agent's variable.
     pub fn variable(&self, agent: AgentId, name: &str) -> Option<&str> {
         self.variables
@@ -287,13 +297,8 @@ impl World for SimWorld {
 
     fn start_action(&mut self, request: &ActionRequest<'_>, cx: &mut WorldCx<'_>) {
         let d = Self::duration(cx.rng, request.action, request.line, request.proxy);
-        let forced = self
-            .forced
-            .iter()
-            .find(|f| f.applies(request.action, request.target))
-            .filter(|f| f.probability >= 1.0 || cx.rng.unit() < f.probability);
-        let fails = match forced {
-            Some(f) => !f.succeeds,
+        let fails = match self.forced_outcome(request.action, request.target, cx.rng) {
+            Some(succeeds) => !succeeds,
             None => self.failure_rate > 0.0 && cx.rng.unit() < self.failure_rate,
         };
         self.actions.insert(request.id, (cx.now + d, fails));
@@ -314,6 +319,10 @@ impl World for SimWorld {
 
     fn cancel_action(&mut self, id: ActionId) {
         self.actions.remove(&id);
+    }
+
+    fn planning_outcome(&mut self, _agent: AgentId, action: &str, rng: &mut Rng) -> Option<bool> {
+        self.forced_outcome(action, None, rng)
     }
 
     fn variable(&self, agent: AgentId, name: &str) -> Option<&str> {

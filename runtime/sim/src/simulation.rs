@@ -412,26 +412,12 @@ impl Simulation {
     }
 
     /// Speaks every line from now on in `locale` (`None`: the source language); lines
-    /// already said keep their words. A conversation scene's HMM output is not translated:
-    /// it accepts any locale its program knows and goes on in its source language.
+    /// already said keep their words. A conversation scene's agent understands and chooses
+    /// as in the source language; only its words change.
     pub fn set_locale(&mut self, locale: Option<&str>) -> Result<(), UnknownLocale> {
         match &mut self.running {
             Running::Machines { scene, .. } => scene.set_locale(locale),
-            Running::Chat(chat) => match locale {
-                Some(name) if chat.agent().program().strings.locale(name).is_none() => {
-                    Err(UnknownLocale {
-                        name: name.to_string(),
-                        available: chat
-                            .agent()
-                            .program()
-                            .strings
-                            .locale_names()
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                    })
-                }
-                _ => Ok(()),
-            },
+            Running::Chat(chat) => chat.set_locale(locale),
         }
     }
 

@@ -18,6 +18,8 @@ use super::evidence::{self, Observation};
 use super::model::{ActionId, ChatId, ConceptId, Model, SpaceId, Speaker};
 use super::output;
 use super::text::{Preprocessor, Word};
+use crate::hsm::UnknownLocale;
+use crate::locale::LineIndex;
 use crate::program::Program;
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
@@ -67,8 +69,15 @@ impl Input {
 pub struct Output {
     /// The emote of the first action that has one (`says`, `nods`).
     pub emote: Arc<str>,
-    /// The rendered utterances of every action, joined by spaces; empty for a pure emote.
+    /// The rendered utterances of every action, joined by spaces, in the agent's locale;
+    /// empty for a pure emote.
     pub text: String,
+    /// The same utterances in the source language: what the agent hears itself say (its
+    /// patterns and lexicon are written in it). Equal to `text` in the source locale.
+    pub source: String,
+    /// The line of each utterance, in order (what a game finds voice-over under:
+    /// [`Output::line_ids`]); empty for a program without a string section.
+    pub lines: Vec<LineIndex>,
     /// The actions performed, in arbitration order (several after an `all` accumulator).
     pub actions: Vec<ActionId>,
     /// The belief the arbitration network carried the winner with.
@@ -81,9 +90,16 @@ impl Output {
         Input {
             speaker: Speaker::Agent,
             emote: self.emote.to_string(),
-            text: self.text.clone(),
+            text: self.source.clone(),
             did: self.actions.clone(),
         }
+    }
+
+    /// The stable ids of the lines said (`greet/1`, or ids the designer pinned), in order.
+    pub fn line_ids<'a>(&'a self, program: &'a Program) -> impl Iterator<Item = &'a str> + 'a {
+        self.lines
+            .iter()
+            .map(move |l| program.strings.line(*l).id.as_str())
     }
 }
 
@@ -117,6 +133,8 @@ pub struct SocialAgent {
     space_proposals: Vec<Option<Proposal>>,
     accumulator_outputs: Vec<Option<Proposal>>,
     rng: Rng,
+    /// The locale it speaks in, by name (kept across reloads); `None`: the source language.
+    locale: Option<String>,
 }
 
 /// Initial beliefs: each space's start state (its disable state, else its initial state) at 1.
@@ -145,6 +163,7 @@ impl SocialAgent {
             space_proposals: Vec::new(),
             accumulator_outputs: Vec::new(),
             rng: Rng::new(seed, id.0 as u64),
+            locale: None,
             chat: id,
             program,
         })
@@ -158,6 +177,22 @@ impl SocialAgent {
     /// Its conversation scene in [`SocialAgent::program`].
     pub fn chat(&self) -> ChatId {
         self.chat
+    }
+
+    /// Speaks from now on in `locale` (a locale the program translates into, or
+    /// [`crate::locale::PSEUDO`]); `None` returns to the source language. Only the words
+    /// change: the agent understands, reasons and chooses exactly as in the source language,
+    /// and hears itself in it. A reload keeps the locale by name (a program that no longer
+    /// has it speaks the source language). Refuses a locale the program does not know.
+    pub fn set_locale(&mut self, locale: Option<&str>) -> Result<(), UnknownLocale> {
+        self.program.strings.check_locale(locale)?;
+        self.locale = locale.map(str::to_string);
+        Ok(())
+    }
+
+    /// The locale it speaks in (`None`: the source language).
+    pub fn locale(&self) -> Option<&str> {
+        self.locale.as_deref()
     }
 
     /// Runs one iteration on `input` (`None`: time passes without input).
@@ -232,7 +267,14 @@ impl SocialAgent {
     fn perform(&mut self, program: &Program, winner: Proposal) -> Output {
         let model = &program.hpmm;
         let mut texts = Vec::new();
+        let mut sources = Vec::new();
+        let mut lines = Vec::new();
         let mut emote = None;
+        let locale = self
+            .locale
+            .as_deref()
+            .and_then(|l| program.strings.locale(l))
+            .unwrap_or_default();
         let actions: Vec<ActionId> = winner.actions().collect();
         for &a in &actions {
             let action = &model.actions[a.index()];
@@ -242,15 +284,26 @@ impl SocialAgent {
             for copy in &action.copy_belief {
                 self.set_belief(model, copy.target, self.belief[copy.source.index()]);
             }
-            let text = output::render(program, &action.say, &self.bindings, &mut self.rng);
-            if !text.is_empty() {
-                texts.push(text);
+            let said = output::render(
+                program,
+                &action.say,
+                &action.lines,
+                &self.bindings,
+                &mut self.rng,
+                locale,
+            );
+            if !said.source.is_empty() {
+                texts.push(said.text);
+                sources.push(said.source);
+                lines.extend(said.line);
             }
             emote.get_or_insert(action.emote);
         }
         Output {
             emote: program.shared_name(emote.expect("a proposal has at least one action")),
             text: texts.join(" "),
+            source: sources.join(" "),
+            lines,
             actions,
             belief: winner.belief,
         }

@@ -3,8 +3,9 @@
 //! when the agent has nothing of its own to hear, so each production gets an iteration of its
 //! own (one production per time slice, the assumption of the report's Lemma 2).
 
-use super::agent::{CarryReport, ChatError, Input, SavedAgent, SocialAgent};
+use super::agent::{CarryReport, ChatError, Input, Output, SavedAgent, SocialAgent};
 use super::model::{ActionId, Speaker};
+use crate::hsm::UnknownLocale;
 use crate::program::Program;
 use crate::snapshot::{SnapshotError, SnapshotReader, SnapshotWriter};
 use crate::trace::{EventKind, TraceEvent};
@@ -87,6 +88,7 @@ pub fn parse_player_line(line: &str) -> Option<Input> {
 ///         say: vec![vec![Chunk::Text("Welcome, traveller!".into())]],
 ///         bind: vec![],
 ///         copy_belief: vec![],
+///         lines: vec![],
 ///     }],
 ///     accumulators: vec![Accumulator {
 ///         name: n("output"),
@@ -145,6 +147,8 @@ pub struct ChatScene {
     player: VecDeque<Option<Input>>,
     tracing: bool,
     events: Vec<TraceEvent>,
+    /// What the agent produced on the last iteration, if anything.
+    said: Option<Output>,
 }
 
 impl ChatScene {
@@ -163,6 +167,7 @@ impl ChatScene {
             player: VecDeque::new(),
             tracing: false,
             events: Vec::new(),
+            said: None,
         })
     }
 
@@ -179,6 +184,18 @@ impl ChatScene {
         if !on {
             self.events = Vec::new();
         }
+    }
+
+    /// Speaks from now on in `locale` ([`SocialAgent::set_locale`]): only the words change.
+    pub fn set_locale(&mut self, locale: Option<&str>) -> Result<(), UnknownLocale> {
+        self.agent.set_locale(locale)
+    }
+
+    /// What the agent produced on the last iteration (`None`: it stayed silent): the words in
+    /// its locale, and the ids of the lines said ([`Output::line_ids`]), which is what a game
+    /// shows, and looks recorded voice-over up by.
+    pub fn last_output(&self) -> Option<&Output> {
+        self.said.as_ref()
     }
 
     /// Iterations run so far.
@@ -219,20 +236,22 @@ impl ChatScene {
                 text: i.text.clone(),
             });
         }
-        if let Some(out) = self.agent.iterate(input.as_ref()) {
+        self.said = self.agent.iterate(input.as_ref());
+        if let Some(out) = &self.said {
             let action = out
                 .actions
                 .iter()
                 .map(|&a| self.agent.action_name(a))
                 .collect::<Vec<_>>()
                 .join("+");
-            self.record(EventKind::Output {
+            let event = EventKind::Output {
                 emote: out.emote.clone(),
                 text: out.text.clone(),
                 action,
                 belief: out.belief,
-            });
+            };
             self.feedback = Some(out.as_input());
+            self.record(event);
         }
     }
 

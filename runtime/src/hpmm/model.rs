@@ -7,6 +7,7 @@
 //! [`Model::late_evidence`], and accumulators come after every accumulator they read. The runtime
 //! walks the tables front to back and never sorts.
 
+use crate::locale::LineIndex;
 use crate::program::NameId;
 use serde::{Deserialize, Serialize};
 
@@ -298,6 +299,9 @@ pub struct Concept {
     pub properties: Vec<(NameId, String)>,
     /// `(relation, concept)` pairs, read by [`VarTest::Related`].
     pub relations: Vec<(NameId, ConceptId)>,
+    /// Each property's line in the string section (its value is translated as a line),
+    /// parallel to `properties`; empty when the program has no string section.
+    pub lines: Vec<LineIndex>,
 }
 
 /// A situational variable (`the-topic`, `the-item`): trackers bind it to a concept.
@@ -432,6 +436,9 @@ pub struct Template {
     pub name: NameId,
     /// Alternatives, one chosen at random when rendered.
     pub variants: Vec<Vec<Chunk>>,
+    /// Each variant's line in the string section, parallel to `variants`; empty when the
+    /// program has no string section.
+    pub lines: Vec<LineIndex>,
 }
 
 /// Zubek's self-modification: b_t(target) := b_t(source), applied right after arbitration.
@@ -457,6 +464,9 @@ pub struct Action {
     pub bind: Vec<(VariableId, Option<ConceptId>)>,
     /// Self-modifications applied right after arbitration, in order.
     pub copy_belief: Vec<BeliefCopy>,
+    /// Each utterance variant's line in the string section, parallel to `say`; empty when
+    /// the program has no string section.
+    pub lines: Vec<LineIndex>,
 }
 
 /// How an accumulator folds its inputs (Zubek §5.2.6).

@@ -1,8 +1,14 @@
 //! Output production (Zubek §5.2.6): the winning action's template is rendered into text.
 //! Templates read properties of the concepts bound to situational variables, and every choice
 //! is drawn from the agent's seeded generator, so the same seed gives the same words.
+//!
+//! In a translated locale the same variant is chosen as in the source language and rendered
+//! from its translation (nested templates and concept properties from theirs), drawing from a
+//! copy of the generator: the agent's own stream, and so every later choice, is the same in
+//! every locale.
 
 use super::model::{Chunk, ConceptId, Model};
+use crate::locale::{LineIndex, Locale, Translation, pseudo};
 use crate::program::Program;
 use crate::rng::Rng;
 
@@ -10,76 +16,233 @@ use crate::rng::Rng;
 /// only guards hand-made programs).
 const MAX_DEPTH: usize = 16;
 
-fn render_chunks(
-    program: &Program,
-    chunks: &[Chunk],
-    bindings: &[Option<ConceptId>],
-    rng: &mut Rng,
-    out: &mut String,
-    depth: usize,
-) {
-    if depth > MAX_DEPTH {
-        return;
+/// An utterance as rendered.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rendered {
+    /// The words in the locale asked for.
+    pub text: String,
+    /// The words in the source language (what the agent hears itself say: its patterns are
+    /// written in it).
+    pub source: String,
+    /// The line of the variant chosen (`None` for a program without a string section).
+    pub line: Option<LineIndex>,
+}
+
+/// One wording to choose among: its line (when it has one) and its own chunks.
+type Wording<'a> = (Option<&'a LineIndex>, &'a [Chunk]);
+
+/// What a render reads besides the chunks.
+struct Cx<'a> {
+    program: &'a Program,
+    bindings: &'a [Option<ConceptId>],
+    /// `Locale::Source` or a table; the pseudo-locale is applied to the source's words.
+    locale: Locale,
+}
+
+impl Cx<'_> {
+    /// The chunks line `line` is rendered from: its translation, else `own`.
+    fn translated<'c>(&'c self, line: Option<&LineIndex>, own: &'c [Chunk]) -> &'c [Chunk] {
+        match line.map(|l| self.program.strings.translation(*l, self.locale)) {
+            Some(Translation::Chunks(chunks)) => chunks,
+            _ => own,
+        }
     }
-    let model = &program.hpmm;
-    for chunk in chunks {
-        match chunk {
-            Chunk::Text(t) => out.push_str(t),
-            Chunk::Choice(alternatives) => {
-                if !alternatives.is_empty() {
-                    let pick = &alternatives[rng.index(alternatives.len())];
-                    render_chunks(program, pick, bindings, rng, out, depth + 1);
+
+    /// Renders `chunks` into `out`; `false` when a slot came out empty (its variable unbound,
+    /// or its concept without the property), so the caller can try another wording instead of
+    /// saying a line with a hole in it.
+    fn chunks(&self, chunks: &[Chunk], rng: &mut Rng, out: &mut String, depth: usize) -> bool {
+        if depth > MAX_DEPTH {
+            return false;
+        }
+        let model = &self.program.hpmm;
+        for chunk in chunks {
+            let whole = match chunk {
+                Chunk::Text(t) => {
+                    out.push_str(t);
+                    true
                 }
-            }
-            Chunk::Var { variable, property } => {
-                if let Some(c) = bindings[variable.index()] {
-                    out.push_str(&concept_text(program, model, c, *property));
+                Chunk::Choice(alternatives) => {
+                    let wordings: Vec<Wording> =
+                        alternatives.iter().map(|a| (None, a.as_slice())).collect();
+                    self.one_of(&wordings, rng, out, depth + 1).is_some()
                 }
-            }
-            Chunk::Template(t) => {
-                let variants = &model.templates[t.index()].variants;
-                if !variants.is_empty() {
-                    let pick = &variants[rng.index(variants.len())];
-                    render_chunks(program, pick, bindings, rng, out, depth + 1);
+                Chunk::Var { variable, property } => match self.bindings[variable.index()] {
+                    Some(c) => {
+                        let text = self.concept_text(model, c, *property);
+                        out.push_str(&text);
+                        !text.trim().is_empty()
+                    }
+                    None => false,
+                },
+                Chunk::Template(t) => {
+                    let template = &model.templates[t.index()];
+                    let wordings: Vec<Wording> = (template.variants.iter().enumerate())
+                        .map(|(k, v)| (template.lines.get(k), v.as_slice()))
+                        .collect();
+                    self.one_of(&wordings, rng, out, depth + 1).is_some()
                 }
+            };
+            if !whole {
+                return false;
             }
+        }
+        true
+    }
+
+    /// Renders one of `wordings` (each from its translation), drawn at random; when the drawn
+    /// one has a hole, the next ones in turn (wrapping around) until one renders whole. The
+    /// index of the one rendered; `None` (and `out` unchanged) when none renders whole.
+    fn one_of(
+        &self,
+        wordings: &[Wording],
+        rng: &mut Rng,
+        out: &mut String,
+        depth: usize,
+    ) -> Option<usize> {
+        if wordings.is_empty() {
+            return None;
+        }
+        let first = rng.index(wordings.len());
+        let start = out.len();
+        for k in 0..wordings.len() {
+            let i = (first + k) % wordings.len();
+            let (line, own) = wordings[i];
+            if self.chunks(self.translated(line, own), rng, out, depth) {
+                return Some(i);
+            }
+            out.truncate(start);
+        }
+        None
+    }
+
+    /// An action's wordings, those that read situational variables first and those without as
+    /// the fallback: the index (into `variants`) of the one rendered whole into `out`.
+    fn action(
+        &self,
+        groups: &[Vec<usize>; 2],
+        variants: &[Vec<Chunk>],
+        lines: &[LineIndex],
+        rng: &mut Rng,
+        out: &mut String,
+    ) -> Option<usize> {
+        groups.iter().find_map(|group| {
+            let wordings: Vec<Wording> = group
+                .iter()
+                .map(|&i| (lines.get(i), variants[i].as_slice()))
+                .collect();
+            self.one_of(&wordings, rng, out, 0).map(|k| group[k])
+        })
+    }
+
+    /// A concept's property, or its `name` property (its name when it has none), translated
+    /// when the locale translates the property's value.
+    fn concept_text(
+        &self,
+        model: &Model,
+        c: ConceptId,
+        property: Option<crate::program::NameId>,
+    ) -> String {
+        let concept = &model.concepts[c.index()];
+        let wanted = property.or_else(|| self.program.name_id("name"));
+        let found = wanted.and_then(|p| concept.properties.iter().position(|(n, _)| *n == p));
+        match found {
+            Some(i) => match concept
+                .lines
+                .get(i)
+                .map(|l| self.program.strings.translation(*l, self.locale))
+            {
+                Some(Translation::Text(t)) => t.clone(),
+                _ => concept.properties[i].1.clone(),
+            },
+            None if property.is_some() => String::new(),
+            None => self.program.name(concept.name).to_string(),
         }
     }
 }
 
-/// A concept's property, or its `name` property (its name when it has none).
-fn concept_text(
-    program: &Program,
-    model: &Model,
-    c: ConceptId,
-    property: Option<crate::program::NameId>,
-) -> String {
-    let concept = &model.concepts[c.index()];
-    let wanted = property.or_else(|| program.name_id("name"));
-    wanted
-        .and_then(|p| concept.properties.iter().find(|(n, _)| *n == p))
-        .map(|(_, v)| v.clone())
-        .unwrap_or_else(|| {
-            if property.is_some() {
-                String::new()
-            } else {
-                program.name(concept.name).to_string()
-            }
+/// Collapses runs of whitespace into single spaces.
+fn tidy(raw: &str) -> String {
+    raw.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Whether `chunks` read a situational variable anywhere (through choices and templates).
+fn reads_variables(model: &Model, chunks: &[Chunk], depth: usize) -> bool {
+    depth <= MAX_DEPTH
+        && chunks.iter().any(|c| match c {
+            Chunk::Text(_) => false,
+            Chunk::Var { .. } => true,
+            Chunk::Choice(alternatives) => alternatives
+                .iter()
+                .any(|a| reads_variables(model, a, depth + 1)),
+            Chunk::Template(t) => model.templates[t.index()]
+                .variants
+                .iter()
+                .any(|v| reads_variables(model, v, depth + 1)),
         })
 }
 
-/// Renders one of `variants` (chosen at random) with single spaces between words.
+/// Renders an action's utterance (`lines` are its variants' lines, or empty) in `locale` with
+/// single spaces between words, never with a hole (docs/formats/actions.md, "No holes"): the
+/// wordings that read situational variables are drawn from first, skipping any whose slot
+/// would come out empty ("what about ?"); the wordings without slots are the fallback. Empty
+/// only when every wording has a hole, which the compiler refuses for actions that speak
+/// (`template-hole`).
 pub fn render(
     program: &Program,
     variants: &[Vec<Chunk>],
+    lines: &[LineIndex],
     bindings: &[Option<ConceptId>],
     rng: &mut Rng,
-) -> String {
-    if variants.is_empty() {
-        return String::new();
-    }
+    locale: Locale,
+) -> Rendered {
+    let nothing = Rendered {
+        text: String::new(),
+        source: String::new(),
+        line: None,
+    };
+    let (slotted, plain): (Vec<usize>, Vec<usize>) =
+        (0..variants.len()).partition(|&i| reads_variables(&program.hpmm, &variants[i], 0));
+    let groups = [slotted, plain];
+    // The translation draws from a copy taken before the source draws: it picks the same
+    // variant, and the agent's stream moves on as in the source language.
+    let mut fork = rng.clone();
+    let source_cx = Cx {
+        program,
+        bindings,
+        locale: Locale::Source,
+    };
     let mut raw = String::new();
-    let pick = &variants[rng.index(variants.len())];
-    render_chunks(program, pick, bindings, rng, &mut raw, 0);
-    raw.split_whitespace().collect::<Vec<_>>().join(" ")
+    let Some(k) = source_cx.action(&groups, variants, lines, rng, &mut raw) else {
+        return nothing;
+    };
+    let source = tidy(&raw);
+    let text = match locale {
+        Locale::Source => source.clone(),
+        Locale::Pseudo => pseudo(&source),
+        Locale::Table(_) => {
+            let cx = Cx {
+                locale,
+                ..source_cx
+            };
+            let mut raw = String::new();
+            // A translation whose holes differ from the source's could settle on another
+            // variant: then variant `k`'s own translation is said, so words and line agree.
+            if cx.action(&groups, variants, lines, &mut fork, &mut raw) != Some(k) {
+                raw.clear();
+                cx.chunks(
+                    cx.translated(lines.get(k), &variants[k]),
+                    &mut fork,
+                    &mut raw,
+                    0,
+                );
+            }
+            tidy(&raw)
+        }
+    };
+    Rendered {
+        text,
+        source,
+        line: lines.get(k).copied(),
+    }
 }

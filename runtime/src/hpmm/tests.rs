@@ -5,6 +5,7 @@ use super::agent::{Input, SocialAgent};
 use super::chat::ChatScene;
 use super::compose::{self, StateBased};
 use super::model::*;
+use crate::locale::Locale;
 use crate::program::{NameId, Program, ProgramParts};
 use proptest::prelude::*;
 use std::sync::Arc;
@@ -51,6 +52,7 @@ impl Builder {
             say: vec![vec![Chunk::Text(say.to_string())]],
             bind: vec![],
             copy_belief: vec![],
+            lines: vec![],
         });
         ActionId(self.m.actions.len() as u32 - 1)
     }
@@ -786,6 +788,7 @@ fn templates_are_seeded_and_read_variables() {
             (id_prop, "two gold".into()),
         ],
         relations: vec![],
+        lines: vec![],
     });
     let choice = Chunk::Choice(
         ["hello", "greetings", "well met", "hail", "evening"]
@@ -820,6 +823,49 @@ fn templates_are_seeded_and_read_variables() {
     assert!(a.contains(", this dwarven sword costs two gold"), "{a}");
     let texts: std::collections::HashSet<String> = (0..20).map(run).collect();
     assert!(texts.len() > 1, "different seeds vary the chunk");
+}
+
+/// No holes: a wording whose slot would come out empty (variable unbound, or its concept
+/// without the property) is skipped for one that renders whole, and wordings that read
+/// variables are preferred to the plain fallback whenever they can be filled.
+#[test]
+fn a_wording_with_an_empty_slot_falls_back_to_one_without() {
+    let mut b = greeting_model();
+    let topic = b.name("the-topic");
+    b.m.variables.push(Variable { name: topic });
+    let (mayor, location) = (b.name("mayor"), b.name("location"));
+    b.m.concepts.push(Concept {
+        name: mayor,
+        is_a: vec![],
+        words: vec![],
+        properties: vec![],
+        relations: vec![],
+        lines: vec![],
+    });
+    let var = |property| Chunk::Var {
+        variable: VariableId(0),
+        property,
+    };
+    let text = |t: &str| Chunk::Text(t.to_string());
+    b.m.actions[0].say = vec![
+        vec![text("what about "), var(None), text("?")],
+        vec![text("the way is "), var(Some(location))],
+        vec![text("what you mean?")],
+    ];
+    let program = b.build();
+    let say = |bound: Option<ConceptId>, seed| {
+        let bindings = vec![bound];
+        let say = &program.hpmm.actions[0].say;
+        let mut rng = crate::rng::Rng::new(seed, 0);
+        super::output::render(&program, say, &[], &bindings, &mut rng, Locale::Source).text
+    };
+    for seed in 0..20 {
+        // Unbound: both slotted wordings have holes; the plain one is said.
+        assert_eq!(say(None, seed), "what you mean?");
+        // Bound to a concept without `location`: only "what about mayor?" renders whole, and
+        // it is preferred to the plain wording.
+        assert_eq!(say(Some(ConceptId(0)), seed), "what about mayor?");
+    }
 }
 
 #[test]
@@ -957,6 +1003,7 @@ fn seeded_greeting() -> Arc<Program> {
         words: vec![],
         properties: vec![],
         relations: vec![],
+        lines: vec![],
     });
     let action = &mut b.m.actions[0];
     action.say = vec![vec![Chunk::Choice(

@@ -83,15 +83,7 @@ pub enum SceneError {
     Locale(#[from] UnknownLocale),
 }
 
-/// A locale the program does not translate into ([`Scene::set_locale`]).
-#[derive(Debug, Clone, PartialEq, Error)]
-#[error("the program has no locale `{name}` (locales: {available})")]
-pub struct UnknownLocale {
-    /// The name asked for.
-    pub name: String,
-    /// The program's locales, comma-separated (the pseudo-locale among them).
-    pub available: String,
-}
+pub use crate::locale::UnknownLocale;
 
 /// Names created at run time (messages that no source mentions). Their ids continue after the
 /// program's own names so one [`NameId`] space covers both.
@@ -485,19 +477,7 @@ impl<G: 'static> Scene<G> {
     /// A hot reload keeps the locale by name. Refuses a locale the program does not know, with
     /// the ones it does.
     pub fn set_locale(&mut self, locale: Option<&str>) -> Result<(), UnknownLocale> {
-        if let Some(name) = locale
-            && self.program.strings.locale(name).is_none()
-        {
-            return Err(UnknownLocale {
-                name: name.to_string(),
-                available: self
-                    .program
-                    .strings
-                    .locale_names()
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            });
-        }
+        self.program.strings.check_locale(locale)?;
         self.locale = locale.map(str::to_string);
         Ok(())
     }

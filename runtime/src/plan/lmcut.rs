@@ -18,11 +18,53 @@
 
 use super::state::State;
 use super::task::{FactId, OpId, Task};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 const INF: u32 = u32::MAX;
 const UNREACHED: FactId = FactId::MAX;
+
+/// The priority queue of the `h_max` explorations: costs are small integers and a Dijkstra pops
+/// them in non-decreasing order once seeded, so one bucket per cost does without a heap's
+/// logarithm (as Fast Downward's LM-cut does).
+#[derive(Default)]
+struct Buckets {
+    buckets: Vec<Vec<FactId>>,
+    /// The lowest cost that may still hold entries.
+    current: usize,
+    len: usize,
+}
+
+impl Buckets {
+    fn clear(&mut self) {
+        for b in &mut self.buckets {
+            b.clear();
+        }
+        self.current = 0;
+        self.len = 0;
+    }
+
+    /// Files `f` at cost `c`; `c` must not be below the last popped cost.
+    fn push(&mut self, c: u32, f: FactId) {
+        let c = c as usize;
+        debug_assert!(c >= self.current || self.len == 0);
+        if c >= self.buckets.len() {
+            self.buckets.resize_with(c + 1, Vec::new);
+        }
+        self.current = self.current.min(c);
+        self.buckets[c].push(f);
+        self.len += 1;
+    }
+
+    fn pop(&mut self) -> Option<(u32, FactId)> {
+        while self.len > 0 {
+            if let Some(f) = self.buckets[self.current].pop() {
+                self.len -= 1;
+                return Some((self.current as u32, f));
+            }
+            self.current += 1;
+        }
+        None
+    }
+}
 
 /// Scratch space for LM-cut evaluations on one task.
 pub struct LmCut {
@@ -41,7 +83,7 @@ pub struct LmCut {
     unsat: Vec<u32>,
     /// Precondition choice of each reached operator (`UNREACHED` otherwise).
     choice: Vec<FactId>,
-    heap: BinaryHeap<Reverse<(u32, FactId)>>,
+    heap: Buckets,
     in_goal_zone: Vec<bool>,
     before_cut: Vec<bool>,
     in_cut: Vec<bool>,
@@ -82,7 +124,7 @@ impl LmCut {
             fact_cost: vec![INF; n + 1],
             unsat: vec![0; ops],
             choice: vec![UNREACHED; ops],
-            heap: BinaryHeap::new(),
+            heap: Buckets::default(),
             in_goal_zone: vec![false; n + 1],
             before_cut: vec![false; n + 1],
             in_cut: vec![false; ops],
@@ -100,12 +142,12 @@ impl LmCut {
         }
         self.heap.clear();
         self.fact_cost[self.always as usize] = 0;
-        self.heap.push(Reverse((0, self.always)));
+        self.heap.push(0, self.always);
         for f in s.facts() {
             self.fact_cost[f as usize] = 0;
-            self.heap.push(Reverse((0, f)));
+            self.heap.push(0, f);
         }
-        while let Some(Reverse((c, f))) = self.heap.pop() {
+        while let Some((c, f)) = self.heap.pop() {
             if c > self.fact_cost[f as usize] {
                 continue;
             }
@@ -120,7 +162,7 @@ impl LmCut {
                     for &a in &self.add[oi] {
                         if reach < self.fact_cost[a as usize] {
                             self.fact_cost[a as usize] = reach;
-                            self.heap.push(Reverse((reach, a)));
+                            self.heap.push(reach, a);
                         }
                     }
                 }
@@ -194,11 +236,11 @@ impl LmCut {
             for &a in &self.add[oi] {
                 if reach < self.fact_cost[a as usize] {
                     self.fact_cost[a as usize] = reach;
-                    self.heap.push(Reverse((reach, a)));
+                    self.heap.push(reach, a);
                 }
             }
         }
-        while let Some(Reverse((c, f))) = self.heap.pop() {
+        while let Some((c, f)) = self.heap.pop() {
             if c > self.fact_cost[f as usize] {
                 continue;
             }
@@ -218,7 +260,7 @@ impl LmCut {
                 for &a in &self.add[oi] {
                     if reach < self.fact_cost[a as usize] {
                         self.fact_cost[a as usize] = reach;
-                        self.heap.push(Reverse((reach, a)));
+                        self.heap.push(reach, a);
                     }
                 }
             }
@@ -264,13 +306,20 @@ impl LmCut {
                 if self.choice[oi] != f {
                     continue;
                 }
+                // An operator into the goal zone is in the cut, and its other effects are not
+                // reached before the cut (as in Fast Downward): every operator whose choice
+                // lies before the cut either enters the goal zone or stays before it, so this
+                // is still a cut, but smaller — fewer operators lose cost, and later rounds
+                // find more.
+                if self.add[oi].iter().any(|&a| self.in_goal_zone[a as usize]) {
+                    if !self.in_cut[oi] {
+                        self.in_cut[oi] = true;
+                        self.cut.push(o);
+                    }
+                    continue;
+                }
                 for &a in &self.add[oi] {
-                    if self.in_goal_zone[a as usize] {
-                        if !self.in_cut[oi] {
-                            self.in_cut[oi] = true;
-                            self.cut.push(o);
-                        }
-                    } else if !self.before_cut[a as usize] {
+                    if !self.before_cut[a as usize] {
                         self.before_cut[a as usize] = true;
                         self.stack.push(a);
                     }

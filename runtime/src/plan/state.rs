@@ -96,17 +96,18 @@ impl State {
     }
 }
 
-/// Every state a search has seen, packed: one arena of words (no allocation per state) and a
-/// hash index by content, chaining states whose hashes collide. A state's id is its insertion
-/// index.
+/// Every state a search has seen, packed: one arena of words (no allocation per state) and an
+/// open-addressing hash index of state ids (4 bytes a slot, at most 3/4 full), probed linearly
+/// and compared by content. A state's id is its insertion index.
 pub struct StateRegistry {
     words_per_state: usize,
     arena: Vec<u64>,
-    /// Hash of a state's words → the newest state with that hash.
-    first: std::collections::HashMap<u64, u32>,
-    /// For each state, the previous state with the same hash (`u32::MAX` ends the chain).
-    next_same_hash: Vec<u32>,
+    /// Slots holding state ids (`EMPTY` when free); its length is a power of two.
+    slots: Vec<u32>,
+    len: usize,
 }
+
+const EMPTY: u32 = u32::MAX;
 
 impl StateRegistry {
     /// An empty registry for states over `num_facts` facts.
@@ -114,25 +115,25 @@ impl StateRegistry {
         StateRegistry {
             words_per_state: num_facts.div_ceil(64),
             arena: Vec::new(),
-            first: std::collections::HashMap::new(),
-            next_same_hash: Vec::new(),
+            slots: vec![EMPTY; 1024],
+            len: 0,
         }
     }
 
-    /// Bytes the registry holds per state: the packed words, the hash index entry at its usual
-    /// load and the chain link.
+    /// Bytes the registry holds per state: the packed words and the index slots at their mean
+    /// load (between 3/8 and 3/4 full: about 8 bytes).
     pub fn bytes_per_state(&self) -> usize {
-        self.words_per_state * 8 + 16 * 8 / 7 + 4
+        self.words_per_state * 8 + 8
     }
 
     /// How many states it holds.
     pub fn len(&self) -> usize {
-        self.next_same_hash.len()
+        self.len
     }
 
     /// Whether it holds no state.
     pub fn is_empty(&self) -> bool {
-        self.next_same_hash.is_empty()
+        self.len == 0
     }
 
     fn hash(words: &[u64]) -> u64 {
@@ -141,7 +142,8 @@ impl StateRegistry {
         for &w in words {
             h = (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
         }
-        h
+        // The high bits are the best mixed: fold them down for the slot mask.
+        h ^ (h >> 32)
     }
 
     fn words(&self, id: u32) -> &[u64] {
@@ -149,28 +151,49 @@ impl StateRegistry {
         &self.arena[i..i + self.words_per_state]
     }
 
+    /// The slot holding `words`, or the free slot where it would go.
+    fn slot_of(&self, words: &[u64]) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = Self::hash(words) as usize & mask;
+        loop {
+            let id = self.slots[i];
+            if id == EMPTY || self.words(id) == words {
+                return i;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
     /// The id of `s` if it is held.
     pub fn find(&self, s: &State) -> Option<u32> {
-        let mut id = *self.first.get(&Self::hash(&s.words))?;
-        while id != u32::MAX {
-            if self.words(id) == &*s.words {
-                return Some(id);
-            }
-            id = self.next_same_hash[id as usize];
-        }
-        None
+        let id = self.slots[self.slot_of(&s.words)];
+        (id != EMPTY).then_some(id)
     }
 
     /// The id of `s`, and whether it was new.
     pub fn insert(&mut self, s: &State) -> (u32, bool) {
-        if let Some(id) = self.find(s) {
-            return (id, false);
+        let slot = self.slot_of(&s.words);
+        if self.slots[slot] != EMPTY {
+            return (self.slots[slot], false);
         }
-        let id = self.len() as u32;
-        let prev = self.first.insert(Self::hash(&s.words), id);
-        self.next_same_hash.push(prev.unwrap_or(u32::MAX));
+        let id = self.len as u32;
         self.arena.extend_from_slice(&s.words);
+        self.len += 1;
+        if self.len * 4 > self.slots.len() * 3 {
+            self.grow();
+        } else {
+            self.slots[slot] = id;
+        }
         (id, true)
+    }
+
+    /// Doubles the index and files every state again (the newest included).
+    fn grow(&mut self) {
+        self.slots = vec![EMPTY; self.slots.len() * 2];
+        for id in 0..self.len as u32 {
+            let slot = self.slot_of(self.words(id));
+            self.slots[slot] = id;
+        }
     }
 
     /// Unpacks state `id` into `out` (which must have this registry's width).
@@ -227,5 +250,23 @@ mod tests {
         r.get_into(0, &mut out);
         assert_eq!(out, a);
         assert_eq!(r.len(), 2);
+    }
+
+    #[test]
+    fn registry_keeps_every_state_through_growth() {
+        // Far more states than the first index holds: every one is found by content after the
+        // index has doubled several times, and none is stored twice.
+        let mut r = StateRegistry::new(70);
+        let state = |i: u32| State::from_facts(70, (0..20).filter(|b| i >> b & 1 == 1).chain([69]));
+        for i in 0..5000 {
+            assert_eq!(r.insert(&state(i)), (i, true));
+        }
+        for i in (0..5000).rev() {
+            assert_eq!(r.find(&state(i)), Some(i));
+            assert_eq!(r.insert(&state(i)), (i, false));
+            assert_eq!(r.get(i), state(i));
+        }
+        assert_eq!(r.find(&State::from_facts(70, [68])), None);
+        assert_eq!(r.len(), 5000);
     }
 }

@@ -21,7 +21,7 @@ pub mod debug;
 mod location;
 pub mod nav;
 mod params;
-mod verify;
+pub(crate) mod verify;
 
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;

@@ -678,18 +678,6 @@ fn verify_hpmm(p: &ProgramParts) -> Result<(), String> {
         }
     }
     let templates = m.templates.len();
-    fn chunks_ok(chunks: &[Chunk], variables: usize, templates: usize, names: usize) -> bool {
-        chunks.iter().all(|c| match c {
-            Chunk::Text(_) => true,
-            Chunk::Choice(alts) => alts
-                .iter()
-                .all(|a| chunks_ok(a, variables, templates, names)),
-            Chunk::Var { variable, property } => {
-                variable.index() < variables && property.is_none_or(|p| p.index() < names)
-            }
-            Chunk::Template(t) => t.index() < templates,
-        })
-    }
     for (i, t) in m.templates.iter().enumerate() {
         name(t.name, &|| format!("template #{i}"))?;
         check(
@@ -745,4 +733,24 @@ fn verify_hpmm(p: &ProgramParts) -> Result<(), String> {
         check(c.output.index() < m.accumulators.len(), &what)?;
     }
     Ok(())
+}
+
+/// Whether template chunks refer only to variables, templates and names that exist.
+pub(crate) fn chunks_ok(
+    chunks: &[crate::hpmm::model::Chunk],
+    variables: usize,
+    templates: usize,
+    names: usize,
+) -> bool {
+    use crate::hpmm::model::Chunk;
+    chunks.iter().all(|c| match c {
+        Chunk::Text(_) => true,
+        Chunk::Choice(alts) => alts
+            .iter()
+            .all(|a| chunks_ok(a, variables, templates, names)),
+        Chunk::Var { variable, property } => {
+            variable.index() < variables && property.is_none_or(|p| p.index() < names)
+        }
+        Chunk::Template(t) => t.index() < templates,
+    })
 }

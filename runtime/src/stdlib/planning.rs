@@ -359,9 +359,17 @@ impl Plan {
         let def = Self::def(program, problem);
         let exec = self.exec.as_mut().expect("an executive while planning");
         let me = cx.agent;
-        let world = cx.game.standard_mut().planning.world(program, me, problem);
         let op = exec.current().map(|o| (o, def.task.op(o)));
-        let ok = machine_ok && op.is_some_and(|(_, o)| o.is_applicable(&world.truth));
+        // A test's mock decides before the world does: forced success makes the effects
+        // happen even where the preconditions do not hold.
+        let forced = op.and_then(|(o, _)| {
+            let action = Self::action_name(program, problem, o);
+            cx.game.planning_outcome(me, &action, cx.rng)
+        });
+        let world = cx.game.standard_mut().planning.world(program, me, problem);
+        let ok = forced.unwrap_or_else(|| {
+            machine_ok && op.is_some_and(|(_, o)| o.is_applicable(&world.truth))
+        });
         if let Some((o, operator)) = op {
             if ok {
                 operator.apply_in_place(&mut world.truth);

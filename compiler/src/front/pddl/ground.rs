@@ -64,6 +64,9 @@ pub struct GroundOptions {
     pub max_operators: usize,
     /// ... or at this moment (`ensemble plan --time-limit`).
     pub deadline: Option<Instant>,
+    /// ... or once the grounded task would take more than this many bytes, estimated as it
+    /// grows (`ensemble plan --memory-limit`).
+    pub max_bytes: Option<u64>,
 }
 
 impl Default for GroundOptions {
@@ -76,6 +79,7 @@ impl Default for GroundOptions {
             goal_severity: Severity::Warning,
             max_operators: MAX_GROUND_ACTIONS,
             deadline: None,
+            max_bytes: None,
         }
     }
 }
@@ -130,6 +134,38 @@ fn inst(args: &[Arg], binding: &[ObjId]) -> Vec<ObjId> {
             Arg::Param(p) => binding[*p as usize],
         })
         .collect()
+}
+
+/// Bytes one reached fact costs while grounding: its key in the set, the per-predicate list
+/// and the order list (each with its arguments), and in the task its name and id entry.
+fn fact_bytes(arity: usize) -> u64 {
+    let key = std::mem::size_of::<Key>() + 4 * arity;
+    (3 * key + std::mem::size_of::<String>() + 8 * (arity + 1) + 2 * 8) as u64
+}
+
+/// Bytes one ground action of `a` costs: its binding in the seen set, the groundings and the
+/// origins, and its operator (name and fact lists).
+fn ground_action_bytes(a: &LAction) -> u64 {
+    let binding = std::mem::size_of::<Vec<ObjId>>() + 4 * a.params.len();
+    let lists = a.pre_pos.len() + a.pre_neg.len() + a.add.len() + a.del.len();
+    let operator = std::mem::size_of::<Operator>() + 4 * lists + 8 * (a.params.len() + 1);
+    (3 * binding + 4 + 8 + operator) as u64
+}
+
+/// What the grounding holds so far, in bytes (see [`fact_bytes`], [`ground_action_bytes`]).
+struct Footprint {
+    per_action: Vec<u64>,
+    per_fact: Vec<u64>,
+    bytes: u64,
+}
+
+impl Footprint {
+    /// Ground actions of action `ai` that still fit under `max`.
+    fn room(&self, ai: usize, max: Option<u64>) -> usize {
+        max.map_or(usize::MAX, |m| {
+            (m.saturating_sub(self.bytes) / self.per_action[ai].max(1)) as usize
+        })
+    }
 }
 
 /// What stops grounding early: the clock (read every few thousand steps, as reading it costs
@@ -356,13 +392,30 @@ pub fn ground_with(l: &Lifted, opts: &GroundOptions, diags: &mut Diagnostics) ->
     // Stopped early: what the fixpoint did not reach is unknown, not unreachable.
     let mut stopped = false;
     let started = Instant::now();
+    let mut footprint = Footprint {
+        per_action: l.actions.iter().map(ground_action_bytes).collect(),
+        per_fact: l
+            .predicates
+            .iter()
+            .map(|(_, arity, _)| fact_bytes(*arity))
+            .collect(),
+        bytes: 0,
+    };
+    footprint.bytes = fluents
+        .order
+        .iter()
+        .map(|k| footprint.per_fact[k.0 as usize])
+        .sum();
+    // Set when the memory limit, not the count of ground actions, left no room.
+    let mut out_of_memory = false;
     'fixpoint: loop {
         let mut changed = false;
         for (ai, e) in enumerators.iter().enumerate() {
             let mut found = Vec::new();
             // New instances this round, counted against the limit as they are found so one
             // action's huge join cannot allocate past it.
-            let room = opts.max_operators.saturating_sub(total);
+            let room_in_bytes = footprint.room(ai, opts.max_bytes);
+            let room = opts.max_operators.saturating_sub(total).min(room_in_bytes);
             e.run(&statics, &fluents, &mut |b| {
                 if !seen[ai].contains(b) {
                     found.push(b.to_vec());
@@ -378,17 +431,34 @@ pub fn ground_with(l: &Lifted, opts: &GroundOptions, diags: &mut Diagnostics) ->
                 }
                 if seen[ai].insert(b.clone()) {
                     for x in &l.actions[ai].add {
-                        changed |= fluents.insert((x.pred, inst(&x.args, &b)));
+                        if fluents.insert((x.pred, inst(&x.args, &b))) {
+                            changed = true;
+                            footprint.bytes += footprint.per_fact[x.pred as usize];
+                        }
                     }
                     groundings[ai].push(b);
                     total += 1;
+                    footprint.bytes += footprint.per_action[ai];
                 }
+            }
+            if budget.out_of_room.get() && room_in_bytes < opts.max_operators.saturating_sub(total)
+                || opts.max_bytes.is_some_and(|m| footprint.bytes > m)
+            {
+                out_of_memory = true;
             }
             let stop = if budget.out_of_time.get() {
                 Some(format!(
                     "grounding stopped by the time limit after {:.1} s and {total} ground actions (at action `{}`)",
                     started.elapsed().as_secs_f64(),
                     l.actions[ai].name
+                ))
+            } else if out_of_memory {
+                Some(format!(
+                    "grounding stopped by the memory limit of {} (at action `{}`): {total} ground actions and {} facts reached, about {}",
+                    mebibytes(opts.max_bytes.unwrap_or(0)),
+                    l.actions[ai].name,
+                    fluents.order.len(),
+                    mebibytes(footprint.bytes)
                 ))
             } else if total > opts.max_operators || budget.out_of_room.get() {
                 Some(format!(
@@ -589,6 +659,11 @@ pub fn ground_with(l: &Lifted, opts: &GroundOptions, diags: &mut Diagnostics) ->
         unreachable_goals,
         stats,
     }
+}
+
+/// `12.3 MiB`, for messages.
+fn mebibytes(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20))
 }
 
 /// Backward relevance analysis: keep only facts that can matter for the goal (goal facts, and

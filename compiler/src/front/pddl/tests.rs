@@ -345,34 +345,34 @@ fn a_repeated_precondition_key_is_an_error() {
     assert_eq!(s.line_col(x.related[0].span).0, 3);
 }
 
-/// A domain whose grounding explodes: `n` objects and a three-parameter action with no
+/// Grounds a domain whose grounding explodes: `n` objects and a three-parameter action with no
 /// precondition give n^3 ground actions.
-fn exploding(n: usize) -> (String, String) {
-    let domain = "(define (domain d) (:predicates (p ?a ?b ?c))\n(:action a :parameters (?a ?b ?c) :precondition () :effect (p ?a ?b ?c)))".to_string();
+fn ground_exploding(n: usize, opts: &GroundOptions) -> (Option<Grounded>, Diagnostics, SourceMap) {
+    let domain = "(define (domain d) (:predicates (p ?a ?b ?c))\n(:action a :parameters (?a ?b ?c) :precondition () :effect (p ?a ?b ?c)))";
     let objects: String = (0..n).map(|i| format!("o{i} ")).collect();
     let problem = format!(
         "(define (problem x) (:domain d) (:objects {objects}) (:init) (:goal (p o0 o0 o0)))"
     );
-    (domain, problem)
+    let mut sources = SourceMap::default();
+    let mut diags = Diagnostics::default();
+    let g = ground_texts_with(
+        &mut sources,
+        ("d.pddl", domain),
+        ("p.pddl", &problem),
+        opts,
+        &mut diags,
+    );
+    (g, diags, sources)
 }
 
 /// Issue 23: grounding past the ground-action limit stops with a clear, located error.
 #[test]
 fn grounding_stops_at_the_ground_action_limit() {
-    let (domain, problem) = exploding(100);
-    let mut sources = SourceMap::default();
-    let mut diags = Diagnostics::default();
     let opts = GroundOptions {
         max_operators: 10_000,
         ..Default::default()
     };
-    let g = ground_texts_with(
-        &mut sources,
-        ("d.pddl", &domain),
-        ("p.pddl", &problem),
-        &opts,
-        &mut diags,
-    );
+    let (g, diags, sources) = ground_exploding(100, &opts);
     assert!(diags.has_errors());
     let (line, message) = first_line(&diags, &sources, Code::LimitExceeded);
     assert_eq!(line, 2);
@@ -384,24 +384,49 @@ fn grounding_stops_at_the_ground_action_limit() {
     assert!(g.is_some_and(|g| g.task.operators.is_empty()));
 }
 
+/// Issue 21: grounding honours a memory limit, naming it and what it reached.
+#[test]
+fn grounding_stops_at_its_memory_limit() {
+    let opts = GroundOptions {
+        max_bytes: Some(1 << 20),
+        max_operators: usize::MAX,
+        ..Default::default()
+    };
+    let (g, diags, sources) = ground_exploding(200, &opts);
+    let (line, message) = first_line(&diags, &sources, Code::LimitExceeded);
+    assert_eq!(line, 2);
+    assert!(
+        message.contains("memory limit of 1.0 MiB (at action `a`)"),
+        "{message}"
+    );
+    // What was reached: some ground actions, far fewer than the 8 million of the task.
+    let reached: usize = message
+        .split(": ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the count of ground actions reached");
+    assert!((1000..20_000).contains(&reached), "{message}");
+    assert!(g.is_some_and(|g| g.task.operators.is_empty()));
+    // The same domain with 3 objects (27 ground actions) fits.
+    let (g, diags, _) = ground_exploding(3, &opts);
+    assert!(!diags.has_errors());
+    assert_eq!(
+        g.expect("grounded").stats.operators,
+        1,
+        "relevance keeps the goal's achiever"
+    );
+}
+
 /// Issue 23: grounding honours a deadline (100,000 objects would otherwise never finish).
 #[test]
 fn grounding_stops_at_its_deadline() {
-    let (domain, problem) = exploding(100_000);
-    let mut sources = SourceMap::default();
-    let mut diags = Diagnostics::default();
     let opts = GroundOptions {
         deadline: Some(std::time::Instant::now() + std::time::Duration::from_millis(200)),
         max_operators: usize::MAX,
         ..Default::default()
     };
-    ground_texts_with(
-        &mut sources,
-        ("d.pddl", &domain),
-        ("p.pddl", &problem),
-        &opts,
-        &mut diags,
-    );
+    let (_, diags, sources) = ground_exploding(100_000, &opts);
     let (_, message) = first_line(&diags, &sources, Code::LimitExceeded);
     assert!(message.contains("time limit"), "{message}");
 }

@@ -531,6 +531,9 @@ pub struct SentencesAsset {
     /// Warn (`no-candidate`) when a sentence state's best candidate scores below this.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_score: Option<f64>,
+    /// What slots stand for (`{"CityName": Destination}`), for every state of the file.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub slots: std::collections::BTreeMap<String, crate::ir::sentence::SlotKind>,
     pub states: Vec<SentenceStateAsset>,
 }
 
@@ -548,6 +551,8 @@ pub enum ScoringAsset {
     Interpolated,
     StupidBackoff,
     Eq31,
+    /// Interpolated modified Kneser-Ney.
+    KneserNey,
 }
 
 /// One sentence state, its two lines written exactly as in Fig. 3.2:
@@ -564,6 +569,15 @@ pub struct SentenceStateAsset {
     /// runtime speaks whichever candidate it chooses (`One`).
     #[serde(default, skip_serializing_if = "is_default")]
     pub translate: TranslateAsset,
+    /// What this state's slots stand for, over the file's `slots`.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub slots: std::collections::BTreeMap<String, crate::ir::sentence::SlotKind>,
+    /// Candidates never to say, by line (`"I would like ... in {CityName}."`) or id (`"33d0a116"`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ban: Vec<String>,
+    /// Candidates to put first, in this order, by line or id: always among those spoken.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pin: Vec<String>,
 }
 
 /// `*.strings.ron`: one locale's translations (docs/formats/strings.md), written by

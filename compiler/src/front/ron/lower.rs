@@ -51,7 +51,7 @@ pub(super) fn with_suggestion<'a>(
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Diagnostic {
     match suggest(name, candidates) {
-        Some(s) => d.note(format!("did you mean `{s}`?")),
+        Some(s) => d.did_you_mean(name, s),
         None => d,
     }
 }

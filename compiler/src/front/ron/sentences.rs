@@ -52,6 +52,7 @@ pub(super) fn lower_sentences(
                 ScoringAsset::StupidBackoff => Method::StupidBackoff,
                 ScoringAsset::Eq31 => Method::Eq31,
                 ScoringAsset::Interpolated => Method::Interpolated,
+                ScoringAsset::KneserNey => Method::KneserNey,
             },
             keep: asset.keep.max(1),
             choose_among: asset.choose_among.max(1),
@@ -126,11 +127,38 @@ pub(super) fn lower_sentences(
                     verbs: parsed.verbs.into_iter().map(|(v, _)| v).collect(),
                     nouns: parsed.nouns.into_iter().map(|(n, _)| n).collect(),
                     question: parsed.question.map(|(q, _)| q),
+                    slot_kinds: crate::nlg::slot_kinds(&asset.slots, &s.slots),
                 },
                 variables,
                 candidates: Vec::new(),
                 report: Default::default(),
                 translate_one: s.translate == super::assets::TranslateAsset::One,
+                ban: (s.ban.iter().enumerate())
+                    .map(|(k, b)| {
+                        loc.name(
+                            b,
+                            &[
+                                Seg::Field("states"),
+                                Seg::Index(i),
+                                Seg::Field("ban"),
+                                Seg::Index(k),
+                            ],
+                        )
+                    })
+                    .collect(),
+                pin: (s.pin.iter().enumerate())
+                    .map(|(k, p)| {
+                        loc.name(
+                            p,
+                            &[
+                                Seg::Field("states"),
+                                Seg::Index(i),
+                                Seg::Field("pin"),
+                                Seg::Index(k),
+                            ],
+                        )
+                    })
+                    .collect(),
             });
         }
     }

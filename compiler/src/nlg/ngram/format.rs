@@ -163,6 +163,8 @@ pub struct NgramDb {
     bigrams: u64,
     trigrams: u64,
     total: u64,
+    /// Kneser-Ney statistics, gathered on first use (one pass over the trie).
+    kneser_ney: std::sync::OnceLock<super::kneser_ney::KneserNey>,
 }
 
 fn le_u16(b: &[u8], at: usize) -> u16 {
@@ -293,6 +295,7 @@ impl NgramDb {
             bigrams,
             trigrams,
             total,
+            kneser_ney: std::sync::OnceLock::new(),
         };
         db.check_monotone(
             Section::VocabOffsets,
@@ -433,6 +436,12 @@ impl NgramDb {
                 .map_or(0, |j| range(self.packed(Section::L3Start), j)),
             _ => 0,
         }
+    }
+
+    /// The modified Kneser-Ney model of these counts (built once, on first use).
+    pub fn kneser_ney(&self) -> &super::kneser_ney::KneserNey {
+        self.kneser_ney
+            .get_or_init(|| super::kneser_ney::KneserNey::new(self))
     }
 
     /// Visits every n-gram of `order` (1..=3) in id order with its count.

@@ -3,6 +3,7 @@
 
 pub mod build;
 pub mod format;
+pub mod kneser_ney;
 pub mod packed;
 pub mod score;
 pub mod sort;

@@ -95,6 +95,10 @@ pub fn score_tokens(db: &NgramDb, tokens: &[String], method: Method) -> Score {
             }
             log / predicted.max(1) as f64
         }
+        Method::KneserNey => {
+            let logs = db.kneser_ney().log2_probabilities(db, &ids);
+            logs.iter().sum::<f64>() / logs.len().max(1) as f64
+        }
         Method::StupidBackoff => {
             let n = db.total().max(1) as f64;
             let unigram = |w: &[Option<u32>]| -> f64 {

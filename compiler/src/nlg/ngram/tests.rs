@@ -208,3 +208,66 @@ fn scores_prefer_seen_word_orders() {
     assert_eq!(oov.oov, vec!["zeppelin".to_string()]);
     assert!(oov.value.is_finite());
 }
+
+/// Modified Kneser-Ney is a distribution: for any context (seen or not), the probabilities of
+/// every word of the vocabulary plus the unknown word sum to 1, at each order.
+fn kneser_ney_sums_to_one(text: &str) {
+    let (db, _, _) = build_text(text, 1 << 20, None);
+    let kn = db.kneser_ney();
+    let vocabulary: Vec<Option<u32>> = (0..db.vocabulary() as u32)
+        .map(Some)
+        .chain([None])
+        .collect();
+    let sum = |p: &dyn Fn(Option<u32>) -> f64| vocabulary.iter().map(|&w| p(w)).sum::<f64>();
+    let close = |x: f64, what: &str| assert!((x - 1.0).abs() < 1e-9, "{what}: {x}");
+    close(sum(&|w| kn.unigram(w)), "P1");
+    for v in vocabulary.iter().copied() {
+        close(sum(&|w| kn.bigram(v, w)), "P2");
+        for u in vocabulary.iter().copied().take(6) {
+            close(sum(&|w| kn.trigram(&db, u, v, w)), "P3");
+        }
+    }
+}
+
+#[test]
+fn kneser_ney_is_a_distribution_on_a_fixed_text() {
+    kneser_ney_sums_to_one(
+        "I would like to buy a ticket to Boston. I would like to buy a ticket. \
+         You are booked on a flight to Boston. The flight to Boston was changed. \
+         I would like to leave at seven. The gate was changed. You need to go to the gate.",
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn kneser_ney_is_a_distribution(words in prop::collection::vec(0usize..6, 1..60)) {
+        // Sentences over a six-word vocabulary, split at every fifth word.
+        let lexicon = ["a", "b", "c", "d", "e", "f"];
+        let text: Vec<String> = words
+            .chunks(5)
+            .map(|s| s.iter().map(|&i| lexicon[i]).collect::<Vec<_>>().join(" ") + ".")
+            .collect();
+        kneser_ney_sums_to_one(&text.join(" "));
+    }
+}
+
+/// Monotone: seeing a trigram more often never makes it less likely in that context.
+#[test]
+fn kneser_ney_prefers_what_was_seen_more() {
+    let base = "to go to the gate. you go to the gate. ";
+    let (db1, _, _) = build_text(&format!("{base}we go to a gate."), 1 << 20, None);
+    let (db2, _, _) = build_text(&format!("{base}{base}we go to a gate."), 1 << 20, None);
+    let p = |db: &NgramDb| {
+        let i = ids(db, "go to the");
+        db.kneser_ney()
+            .trigram(db, Some(i[0]), Some(i[1]), Some(i[2]))
+    };
+    let q = |db: &NgramDb| {
+        let i = ids(db, "go to a");
+        db.kneser_ney()
+            .trigram(db, Some(i[0]), Some(i[1]), Some(i[2]))
+    };
+    assert!(p(&db1) > q(&db1));
+    assert!(p(&db2) >= p(&db1), "{} < {}", p(&db2), p(&db1));
+}

@@ -137,8 +137,12 @@ pub fn compile_host(name: &str, language: Language, link: Link, dir: &Path) -> P
 
 /// Runs a compiled host.
 pub fn run_host(exe: &Path, args: &[&str]) -> Output {
+    // cargo puts target/PROFILE on LD_LIBRARY_PATH, which outranks the host's rpath: a
+    // `libensemble_capi.so` left there by an earlier `cargo build` (of an older program
+    // format) would be loaded instead of the one this test built.
     let out = Command::new(exe)
         .args(args)
+        .env_remove("LD_LIBRARY_PATH")
         .output()
         .expect("the host runs");
     Output {

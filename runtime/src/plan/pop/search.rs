@@ -8,7 +8,7 @@
 
 use super::achiever::Achievers;
 use super::partial::{GOAL, OpenCondition, PartialPlan, StepId, StepKind};
-use crate::plan::heuristic::RelaxedExploration;
+use crate::plan::heuristic::{self, Heuristic, RelaxedExploration};
 use crate::plan::state::State;
 use crate::plan::task::Task;
 
@@ -157,6 +157,19 @@ pub fn complete(
     plan: PartialPlan,
     cfg: PopConfig,
 ) -> PopResult {
+    let bound = plan.len();
+    deepen(task, achievers, plan, cfg, bound)
+}
+
+/// Iterative deepening from `first_bound` steps: no bound below the length of the shortest
+/// completion may be skipped, or a plan longer than necessary could be found first.
+fn deepen(
+    task: &Task,
+    achievers: Achievers<'_>,
+    plan: PartialPlan,
+    cfg: PopConfig,
+    first_bound: usize,
+) -> PopResult {
     if !relaxed_possible(task, &plan) {
         return PopResult {
             outcome: PopOutcome::Unsolvable,
@@ -167,7 +180,7 @@ pub fn complete(
     let mut r = Refiner {
         task,
         achievers,
-        bound: plan.len(),
+        bound: first_bound,
         max_nodes: cfg.max_nodes,
         nodes: 0,
         cut: false,
@@ -205,9 +218,20 @@ pub fn complete(
     }
 }
 
-/// Plans from `from` to the task's goal.
+/// Plans from `from` to the task's goal. The deepening starts at LM-cut's estimate, not at 0:
+/// every partial-order plan linearises to a sequential plan with as many steps, and LM-cut is
+/// admissible for those, so every shallower bound could only be searched in vain (a cost
+/// quadratic in the plan's length). The plan found is the one deepening from 0 would find.
 pub fn plan(task: &Task, achievers: Achievers<'_>, from: &State, cfg: PopConfig) -> PopResult {
-    complete(task, achievers, PartialPlan::new(task, from.clone()), cfg)
+    let at_least = heuristic::evaluate(task, from, Heuristic::LmCut).unwrap_or(0);
+    let at_least = (at_least as usize).min(cfg.max_steps as usize);
+    deepen(
+        task,
+        achievers,
+        PartialPlan::new(task, from.clone()),
+        cfg,
+        at_least,
+    )
 }
 
 /// Pops and returns the agenda in the order the planner would handle it (tests).

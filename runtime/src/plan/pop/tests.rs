@@ -86,6 +86,30 @@ fn plain_pop_and_a_pop_find_the_same_plan() {
 }
 
 #[test]
+fn deepening_from_lm_cut_finds_the_plan_deepening_from_zero_finds_with_fewer_nodes() {
+    for t in [
+        fixtures::dinner_date(),
+        fixtures::funny_dinner_date(),
+        fixtures::shop().0,
+    ] {
+        let idx = AchieverIndex::build(&t);
+        let s0 = t.initial_state();
+        let cfg = PopConfig::default();
+        let fresh = PartialPlan::new(&t, s0.clone());
+        let from_zero = complete(&t, Achievers::Index(&idx), fresh, cfg);
+        let from_bound = plan(&t, Achievers::Index(&idx), &s0, cfg);
+        let (a, b) = (from_zero.plan.unwrap(), from_bound.plan.unwrap());
+        assert_eq!(a.linear_plan(), b.linear_plan());
+        assert!(
+            from_bound.nodes < from_zero.nodes,
+            "{} vs {}",
+            from_bound.nodes,
+            from_zero.nodes
+        );
+    }
+}
+
+#[test]
 fn t8_shop_initial_plan() {
     let (t, _) = fixtures::shop();
     let p = pop(&t);
