@@ -338,7 +338,7 @@ fn a_refused_program_leaves_every_instance_as_it_was() {
     let (cast, board) = (run.cast(), run.blackboard());
     // A program the game's library cannot run: it needs a library state (`Teleport`) the
     // game never registered.
-    let mut program = (*run.scene.program().clone()).clone();
+    let mut program = (*run.scene.program().clone()).clone().into_parts();
     program.names.push("Teleport".into());
     program
         .library
@@ -347,7 +347,7 @@ fn a_refused_program_leaves_every_instance_as_it_was() {
             modifier: ensemble_runtime::program::ModifierKind::None,
             terminal: ensemble_runtime::program::Terminal::No,
         });
-    let program = Arc::new(Program::from_bytes(&program.to_bytes()).unwrap());
+    let program = Arc::new(program.verify().unwrap());
     let from = run.events.len();
     assert!(
         run.interactions

@@ -3,9 +3,9 @@
 //! program format.
 //!
 //! ```text
-//! project::load ─► front::ron ─► ir::Module ─► valid ─► back::program ─► .ensb + .ensdbg
-//!      (files)      (parse,          (typed        (all        (intern, flatten,
-//!                    resolve)         handles)     checks)      verify, write)
+//! project::load ─► frontends ─► ir::Module ─► checks ─► precompute ─► back::program ─► .ensb
+//!      (files)     (parse,       (typed        (valid, nlg,  (ranking,   (intern, flatten,
+//!                   resolve)      handles)      hpmm, plan)   PPA*)       verify once, write)
 //! ```
 //! Frontends never emit; backends never parse. Every IR item carries the span it came from, so
 //! any stage can point at the source.
@@ -54,7 +54,10 @@ pub fn compile(project: project::Project) -> Compilation {
     compile_with(project, CompileOptions::default())
 }
 
-/// [`compile`] with options.
+/// [`compile`] with options: the passes in order. Every frontend runs on every file (parsing and
+/// resolving names into IR handles), then every check (reading only the IR), then the
+/// precomputations (sentence ranking always, so the editor sees its reports; navigation only
+/// for a valid module), then the back end emits and verifies the program once.
 pub fn compile_with(project: project::Project, options: CompileOptions) -> Compilation {
     let standalone = project.is_single_file();
     let project::Project {
@@ -63,25 +66,9 @@ pub fn compile_with(project: project::Project, options: CompileOptions) -> Compi
         libraries,
         mut diagnostics,
     } = project;
-    let mut module = front::ron::lower(&sources, &libraries, &mut diagnostics);
-    script::lower::lower(&sources, &mut module, &mut diagnostics);
-    script::location::lower(&sources, &mut module, &mut diagnostics);
-    nav::lower::lower(&sources, &mut module, &mut diagnostics);
-    valid::validate(&module, &mut diagnostics);
-    nlg::compile(&mut module, &mut diagnostics);
-    hpmm::validate(&module, &mut diagnostics);
-    l10n::compile(&sources, &mut module, &mut diagnostics);
-    // A file checked on its own cannot see the machines its actions name.
-    let stage = plan::project::Options {
-        standalone,
-        bind_machines: !standalone,
-        ..plan::project::Options::PROJECT
-    };
-    plan::project::compile_with(&sources, &mut module, &mut diagnostics, stage);
-    content_test::lower(&sources, &module, &mut diagnostics);
-    if !diagnostics.has_errors() {
-        nav::precompute::precompute(&mut module, options.progress, &mut diagnostics);
-    }
+    let mut module = frontends(&sources, &libraries, standalone, &mut diagnostics);
+    checks(&module, &mut diagnostics);
+    precompute(&sources, &mut module, options, &mut diagnostics);
     let output = if diagnostics.has_errors() {
         None
     } else {
@@ -102,6 +89,58 @@ pub fn compile_with(project: project::Project, options: CompileOptions) -> Compi
         module,
         diagnostics,
         output,
+    }
+}
+
+/// Every frontend: the only passes that read source text. Each parses its kinds of file and
+/// resolves names into handles; the order is the order of dependence (scripts name locations
+/// and machines, the navigation graph places locations, planning binds machines and scenes).
+fn frontends(
+    sources: &SourceMap,
+    libraries: &[String],
+    standalone: bool,
+    diagnostics: &mut Diagnostics,
+) -> ir::Module {
+    let mut module = front::ron::lower(sources, libraries, diagnostics);
+    hpmm::lower(&mut module, sources, diagnostics);
+    script::lower::lower(sources, &mut module, diagnostics);
+    script::location::lower(sources, &mut module, diagnostics);
+    nav::lower::lower(sources, &mut module, diagnostics);
+    // A file checked on its own cannot see the machines its actions name.
+    let planning = plan::project::Options {
+        standalone,
+        bind_machines: !standalone,
+        ..plan::project::Options::PROJECT
+    };
+    plan::project::lower(sources, &mut module, diagnostics, planning);
+    l10n::read_tables(sources, &mut module, diagnostics);
+    // Content tests name scenes, machines and states: read after every kind that defines them.
+    // `ensemble test` lowers them again to run them; a build only reports their problems.
+    content_test::lower(sources, &module, diagnostics);
+    module
+}
+
+/// Every check, on the IR alone: each reports and goes on.
+fn checks(module: &ir::Module, diagnostics: &mut Diagnostics) {
+    valid::validate(module, diagnostics);
+    nlg::check(module, diagnostics);
+    hpmm::validate(module, diagnostics);
+    plan::project::check(module, diagnostics);
+}
+
+/// What is computed ahead of the game: ranked sentence candidates, and PPA* data for a valid
+/// navigation graph.
+fn precompute(
+    sources: &SourceMap,
+    module: &mut ir::Module,
+    options: CompileOptions,
+    diagnostics: &mut Diagnostics,
+) {
+    nlg::rank(module, diagnostics);
+    // The string tables are checked against the lines the ranking chose.
+    l10n::check(sources, module, diagnostics);
+    if !diagnostics.has_errors() {
+        nav::precompute::precompute(module, options.progress, diagnostics);
     }
 }
 

@@ -53,4 +53,4 @@ pub mod trace;
 pub mod watch;
 pub mod world;
 
-pub use program::{LoadError, Program};
+pub use program::{LoadError, Program, ProgramParts};

@@ -33,7 +33,7 @@
 //! assert!(table.locale("de").is_none());
 //! ```
 
-use crate::program::{Program, StateId};
+use crate::program::{ProgramParts, StateId};
 use crate::speech::Part;
 use serde::{Deserialize, Serialize};
 
@@ -302,7 +302,7 @@ fn accent(c: char) -> char {
 }
 
 /// Checks the string section against the program (called by the program verifier).
-pub(crate) fn verify(p: &Program) -> Result<(), String> {
+pub(crate) fn verify(p: &ProgramParts) -> Result<(), String> {
     let s = &p.strings;
     let lines = s.lines.len();
     let mut previous: Option<StateId> = None;

@@ -221,21 +221,26 @@ pub fn emit_with_nav(
     let planning = super::plan::lower(module, &mut |s| names.intern(s));
     let nav = super::nav::emit(module, nav_data, &mut |s| names.intern(s))?;
     let strings = crate::l10n::lower(module, &state_ids, &mut hpmm, &mut |s| names.intern(s));
-    let program = Program::new(
-        names.names,
+    // Every section assembled, then verified once: the only way to a `Program`.
+    let program = ProgramParts {
+        names: names.names,
         library,
         machines,
         states,
         transitions,
         locations,
         scenes,
-    )
-    .and_then(|p| p.with_interactions(scripts, smart_locations, scene_events))
-    .and_then(|p| p.with_speech(speech))
-    .and_then(|p| p.with_planning(planning))
-    .and_then(|p| p.with_nav(nav))
-    .and_then(|p| p.with_params(params))
-    .and_then(|p| p.with_hpmm_and_strings(hpmm, strings))
+        scripts,
+        smart_locations,
+        scene_events,
+        speech,
+        hpmm,
+        planning,
+        nav,
+        params,
+        strings,
+    }
+    .verify()
     .map_err(verify)?;
     debug.program_checksum = program.checksum();
     Ok((program, debug))

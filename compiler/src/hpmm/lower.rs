@@ -161,14 +161,12 @@ fn check_unit(diags: &mut Diagnostics, what: &str, x: f64, span: Span) {
     }
 }
 
-pub fn lower(
-    module: &mut Module,
-    sources: &SourceMap,
-    files: &[(AssetKind, FileId)],
-    diags: &mut Diagnostics,
-) {
+pub fn lower(module: &mut Module, sources: &SourceMap, diags: &mut Diagnostics) {
     let mut f = Files::default();
-    for &(kind, id) in files {
+    for (id, file) in sources.iter() {
+        let Some(kind) = AssetKind::of(&file.name) else {
+            continue;
+        };
         let loc = || Locator::new(sources, id);
         match kind {
             AssetKind::Space => f

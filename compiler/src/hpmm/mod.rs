@@ -9,7 +9,8 @@
 //!                       templates)                         reachability)    evidence, order)
 //! ```
 
-pub mod assets;
+/// The asset kinds' serde shapes are the RON frontend's (`front::ron::hpmm`).
+pub use crate::front::ron::hpmm as assets;
 pub mod back;
 mod lower;
 pub mod pattern;

@@ -422,10 +422,14 @@ fn report_duplicates(lines: &[Line], diags: &mut Diagnostics) {
     }
 }
 
-/// Reads the project's localisation settings and tables into the module and checks them
-/// against its lines (runs after the sentence states are ranked).
-pub fn compile(sources: &SourceMap, module: &mut Module, diags: &mut Diagnostics) {
+/// The frontend: reads the project's localisation settings and string tables into the module.
+pub fn read_tables(sources: &SourceMap, module: &mut Module, diags: &mut Diagnostics) {
     module.strings = table::read(sources, diags);
+}
+
+/// Checks the tables against the project's lines. A line is a ranked sentence candidate, so
+/// this runs after `nlg::rank`; it reads the IR (and the audio folder the manifest names).
+pub fn check(sources: &SourceMap, module: &Module, diags: &mut Diagnostics) {
     let lines = lines(module, diags);
     check::check(sources, module, &lines, diags);
 }

@@ -29,13 +29,18 @@ use ngram::NgramDb;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-/// The NLG stage of the pipeline: checks dialog states and their variables, then generates and
-/// ranks every sentence state's candidates into the module (`SentenceState::candidates`), with
-/// `no-candidate`, `swapped-arguments` and `out-of-vocabulary` reports.
-pub fn compile(module: &mut Module, diags: &mut Diagnostics) {
+/// The NLG checks of the pipeline, on the IR alone: dialog states and their modifiers,
+/// transactions inside conversations, sentence variables bound on every path.
+pub fn check(module: &Module, diags: &mut Diagnostics) {
     check::check_dialog_states(module, diags);
     check::check_transaction_placement(module, diags);
     bind::check_bindings(module, diags);
+}
+
+/// The NLG precomputation of the pipeline: generates and ranks every sentence state's
+/// candidates into the module (`SentenceState::candidates`), with `no-candidate`,
+/// `swapped-arguments` and `out-of-vocabulary` reports.
+pub fn rank(module: &mut Module, diags: &mut Diagnostics) {
     if module.sentences.is_empty() {
         return;
     }

@@ -9,48 +9,8 @@
 use ensemble_runtime::plan::{Operator, Task};
 use serde::{Deserialize, Serialize};
 
-// Serde names ending in `Asset` are written bare by the canonical printer: `(name: ...)`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename = "VariableAsset")]
-pub struct Variable {
-    pub name: String,
-    /// Value names, for an enumerated variable (value `i` is `values[i]`); `None` = integer.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub values: Option<Vec<String>>,
-}
-
-/// A value: a number or one of the variable's value names.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum Value {
-    Int(i64),
-    Name(String),
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Condition {
-    Eq(String, Value),
-    Ne(String, Value),
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Effect {
-    Set(String, Value),
-    /// `var += n` (only integer variables).
-    Add(String, i64),
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename = "ActionAsset")]
-pub struct Action {
-    pub name: String,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub constraints: Vec<Condition>,
-    pub effects: Vec<Effect>,
-    /// The state machine that performs it (run as a child of the agent's `Plan` state).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub machine: Option<String>,
-}
+// The written shapes (variables, values, conditions, effects, actions) are the RON frontend's.
+pub use crate::front::ron::planning::{Action, Condition, Effect, Value, Variable};
 
 /// An action-list domain.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

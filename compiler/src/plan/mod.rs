@@ -4,7 +4,8 @@
 //! in the runtime (`ensemble_runtime::plan`).
 
 pub mod action_list;
-pub mod assets;
+/// The asset kinds' serde shapes are the RON frontend's (`front::ron::planning`).
+pub use crate::front::ron::planning as assets;
 pub mod check;
 pub mod fixtures;
 pub mod from_action_list;

@@ -210,18 +210,22 @@ impl Entry {
     }
 }
 
-/// Runs the planning stage of a project (see the module documentation).
-pub fn compile(sources: &SourceMap, module: &mut Module, diags: &mut Diagnostics) {
-    compile_with(sources, module, diags, Options::PROJECT)
-}
-
-/// The planning stage with options (`ensemble plan` runs it on its files alone).
+/// The planning frontend and its checks on a project's files (`ensemble plan` runs them on its
+/// files alone; a project build runs [`lower`] with the frontends and [`check`] with the checks).
 pub fn compile_with(
     sources: &SourceMap,
     module: &mut Module,
     diags: &mut Diagnostics,
     opts: Options,
 ) {
+    lower(sources, module, diags, opts);
+    check(module, diags);
+}
+
+/// The planning frontend: parses action lists, native domains and problems and PDDL, grounds
+/// each problem into the IR, resolves world events and the problem of every `Plan` state into
+/// handles (see the module documentation).
+pub fn lower(sources: &SourceMap, module: &mut Module, diags: &mut Diagnostics, opts: Options) {
     let mut domains: Vec<StripsDomain> = Vec::new();
     let mut entries: Vec<Entry> = Vec::new();
     for (id, file) in sources.iter() {
@@ -360,8 +364,12 @@ pub fn compile_with(
             lowered[i] = Some(module.problems.append(p));
         }
     }
+    resolve_plan_states(module, &problem_names, diags);
     resolve_events(module, &entries, &events, &lowered, &namings, diags);
-    check_plan_states(module, &problem_names, diags);
+}
+
+/// The planning checks, on the IR alone: a machine must not run itself again through a plan.
+pub fn check(module: &Module, diags: &mut Diagnostics) {
     check_recursion(module, diags);
 }
 
@@ -508,14 +516,12 @@ fn problems_of(module: &Module, root: Handle<Machine>) -> BTreeSet<Handle<Proble
             let state = &module.states[s];
             match &state.modifier {
                 Modifier::Machine(child) => stack.push(*child),
-                Modifier::Text(t) if is_plan(module, s) => {
-                    if let Some((p, prob)) = module.problems.iter().find(|(_, p)| p.name.text == *t)
-                    {
+                _ => {
+                    if let Some(&p) = module.plan_problems.get(&s) {
                         out.insert(p);
-                        stack.extend(prob.machines.iter().flatten().copied());
+                        stack.extend(module.problems[p].machines.iter().flatten().copied());
                     }
                 }
-                _ => {}
             }
         }
     }
@@ -777,7 +783,10 @@ fn unknown_fact(text: &str, at: Span, task: &Task) -> Diagnostic {
 
 /// Every `Plan` state names a problem the project defines (`names`: lowered or not — a
 /// problem with errors has its own diagnostics, and is not also undefined).
-fn check_plan_states(module: &Module, names: &[&str], diags: &mut Diagnostics) {
+/// Resolves the problem each `Plan` state names (`unknown-reference` at its modifier when no
+/// problem has that name; a problem that is named but did not lower was reported already).
+fn resolve_plan_states(module: &mut Module, names: &[&str], diags: &mut Diagnostics) {
+    let mut resolved = Vec::new();
     for (h, state) in module.states.iter() {
         if !is_plan(module, h) {
             continue;
@@ -785,7 +794,9 @@ fn check_plan_states(module: &Module, names: &[&str], diags: &mut Diagnostics) {
         let Modifier::Text(t) = &state.modifier else {
             continue;
         };
-        if !names.contains(&t.as_str()) {
+        if let Some((p, _)) = module.problems.iter().find(|(_, p)| p.name.text == *t) {
+            resolved.push((h, p));
+        } else if !names.contains(&t.as_str()) {
             let d = Diagnostic::error(
                 Code::UnknownReference,
                 format!(
@@ -803,6 +814,7 @@ fn check_plan_states(module: &Module, names: &[&str], diags: &mut Diagnostics) {
             diags.push(suggest_note(d, t, names.iter().copied()));
         }
     }
+    module.plan_problems.extend(resolved);
 }
 
 /// A machine must not run itself again through the actions of a plan it makes (statically
@@ -812,14 +824,11 @@ fn check_recursion(module: &Module, diags: &mut Diagnostics) {
     let runs = |m: Handle<Machine>| -> Vec<Handle<Machine>> {
         let mut out = Vec::new();
         for &s in &module.machines[m].states {
-            match &module.states[s].modifier {
-                Modifier::Machine(c) => out.push(*c),
-                Modifier::Text(t) if is_plan(module, s) => {
-                    if let Some((_, p)) = module.problems.iter().find(|(_, p)| p.name.text == *t) {
-                        out.extend(p.machines.iter().flatten().copied());
-                    }
-                }
-                _ => {}
+            if let Modifier::Machine(c) = &module.states[s].modifier {
+                out.push(*c);
+            }
+            if let Some(&p) = module.plan_problems.get(&s) {
+                out.extend(module.problems[p].machines.iter().flatten().copied());
             }
         }
         out
@@ -827,15 +836,11 @@ fn check_recursion(module: &Module, diags: &mut Diagnostics) {
     for (mh, machine) in module.machines.iter() {
         for &s in &machine.states {
             let state = &module.states[s];
-            let Modifier::Text(t) = &state.modifier else {
+            let Some(&ph) = module.plan_problems.get(&s) else {
                 continue;
             };
-            if !is_plan(module, s) {
-                continue;
-            }
-            let Some((_, p)) = module.problems.iter().find(|(_, p)| p.name.text == *t) else {
-                continue;
-            };
+            let p = &module.problems[ph];
+            let t = &p.name.text;
             let mut seen = BTreeSet::new();
             let mut stack: Vec<Handle<Machine>> = p.machines.iter().flatten().copied().collect();
             while let Some(m) = stack.pop() {

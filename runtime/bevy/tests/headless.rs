@@ -400,13 +400,16 @@ fn a_changed_program_asset_reloads_into_the_running_scene() {
     frames(&mut app, 5 * FPS as usize);
 
     // The designer moves the gate 6 m east and rebuilds.
-    let mut program = Program::load(&file).unwrap();
+    let program = Program::load(&file).unwrap();
     let gate = program
         .locations
         .iter()
         .position(|l| program.name(l.name) == "Gate")
         .unwrap();
-    program.locations[gate].x += 6.0;
+    // A verified program is read-only: edit its parts and verify them again.
+    let mut parts = program.into_parts();
+    parts.locations[gate].x += 6.0;
+    let program = parts.verify().unwrap();
     std::fs::write(&file, program.to_bytes()).unwrap();
     reload_until(&mut app, |seen| !seen.reloaded.is_empty());
 

@@ -44,7 +44,7 @@ pub fn parse_player_line(line: &str) -> Option<Input> {
 /// ```
 /// use ensemble_runtime::hpmm::chat::{ChatScene, parse_player_line};
 /// use ensemble_runtime::hpmm::model::*;
-/// use ensemble_runtime::program::{NameId, Program};
+/// use ensemble_runtime::program::{NameId, ProgramParts};
 /// use ensemble_runtime::trace::EventKind;
 /// use std::sync::Arc;
 ///
@@ -105,8 +105,7 @@ pub fn parse_player_line(line: &str) -> Option<Input> {
 ///     ..Model::default()
 /// };
 /// let names = names.iter().map(|s| s.to_string()).collect();
-/// let program = Program::new(names, vec![], vec![], vec![], vec![], vec![], vec![])?
-///     .with_hpmm(model)?;
+/// let program = ProgramParts { names, hpmm: model, ..ProgramParts::default() }.verify()?;
 /// let mut scene = ChatScene::new(Arc::new(program), "inn", 7).expect("the chat exists");
 /// scene.set_tracing(true); // a game that shows the lines records them; off by default
 ///

@@ -6,7 +6,7 @@ use super::chat::ChatScene;
 use super::compose::{self, StateBased};
 use super::model::*;
 use crate::locale::Locale;
-use crate::program::{NameId, Program};
+use crate::program::{NameId, Program, ProgramParts};
 use proptest::prelude::*;
 use std::sync::Arc;
 
@@ -127,10 +127,13 @@ impl Builder {
                 output,
             });
         }
-        let program = Program::new(self.names, vec![], vec![], vec![], vec![], vec![], vec![])
-            .expect("empty tables verify")
-            .with_hpmm(self.m)
-            .expect("the test model verifies");
+        let program = ProgramParts {
+            names: self.names,
+            hpmm: self.m,
+            ..ProgramParts::default()
+        }
+        .verify()
+        .expect("the test model verifies");
         // Through the file format, so every test also exercises encoding and verification.
         Arc::new(Program::from_bytes(&program.to_bytes()).expect("round trip"))
     }
@@ -964,29 +967,27 @@ fn broken_sections_are_refused_not_run() {
     let (program, _, _) = fig_1_1();
     let mut m = program.hpmm.clone();
     m.spaces[0].p[0] = 0.9; // row 0 sums to 1.4
-    let base = Program::new(
-        program.names.clone(),
-        vec![],
-        vec![],
-        vec![],
-        vec![],
-        vec![],
-        vec![],
-    )
-    .unwrap();
-    let err = base.clone().with_hpmm(m).unwrap_err().to_string();
+    let base = ProgramParts {
+        names: program.names.clone(),
+        ..ProgramParts::default()
+    };
+    let with_hpmm = |hpmm| {
+        ProgramParts {
+            hpmm,
+            ..base.clone()
+        }
+        .verify()
+    };
+    let err = with_hpmm(m).unwrap_err().to_string();
     assert!(err.contains("sums to"), "{err}");
     let mut m = program.hpmm.clone();
     m.accumulators[0]
         .inputs
         .push(Source::Accumulator(AccumulatorId(0)));
-    assert!(
-        base.clone().with_hpmm(m).is_err(),
-        "an accumulator reading itself"
-    );
+    assert!(with_hpmm(m).is_err(), "an accumulator reading itself");
     let mut m = program.hpmm.clone();
     m.evidence[0].estimator = Estimator::Not(EvidenceId(0));
-    assert!(base.with_hpmm(m).is_err(), "evidence reading itself");
+    assert!(with_hpmm(m).is_err(), "evidence reading itself");
 }
 
 /// The templates model of `templates_are_seeded_and_read_variables`, smaller: a greeting

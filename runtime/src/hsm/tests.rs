@@ -603,11 +603,11 @@ fn a_program_the_library_cannot_run_is_rejected_and_the_old_one_goes_on() {
     let mut s = scene(two_level(&CHILD, false));
     s.tick();
     trace(&mut s);
-    let mut lib_names = (*two_level(&CHILD, false)).clone();
+    let mut lib_names = (*two_level(&CHILD, false)).clone().into_parts();
     // Pretend the new program needs a library state the game does not have.
     let i = lib_names.names.iter().position(|n| n == "Probe2").unwrap();
     lib_names.names[i] = "Teleport".into();
-    let bytes = lib_names.to_bytes();
+    let bytes = lib_names.verify().unwrap().to_bytes();
     let new = Arc::new(Program::from_bytes(&bytes).unwrap());
     assert!(s.reload(new, "test").is_err());
     assert_eq!(

@@ -10,7 +10,7 @@ use super::heuristic::Heuristic;
 use super::minmin::MinMinConfig;
 use super::pop::{AchieverIndex, PopConfig};
 use super::task::{FactId, Lit, Operator, Task};
-use crate::program::{MachineId, NameId, Program, SceneId};
+use crate::program::{MachineId, NameId, ProgramParts, SceneId};
 use serde::{Deserialize, Serialize};
 
 /// The planning problems of a program and the world events of its scenes; empty when none.
@@ -183,7 +183,7 @@ fn operator_ok(op: &Operator, n: usize) -> bool {
 }
 
 /// Checks every id of the planning section against the program and against each task.
-pub(crate) fn verify(p: &Program) -> Result<(), String> {
+pub(crate) fn verify(p: &ProgramParts) -> Result<(), String> {
     let names = p.names.len();
     for (i, prob) in p.planning.problems.iter().enumerate() {
         let bad = |what: &str| Err(format!("planning problem #{i}: {what}"));

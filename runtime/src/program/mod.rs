@@ -5,9 +5,12 @@
 //! contiguous, and transitions of one state are contiguous, so the interpreter scans only the
 //! current state's slice.
 //!
-//! Invariant: a [`Program`] obtained from [`Program::from_bytes`] has passed the verifier, so
-//! every id in it is in range and every cross-reference is consistent. Interpreters index tables
-//! without further checks.
+//! Invariant, by type: a [`Program`] has passed the verifier, so every id in it is in range and
+//! every cross-reference is consistent, and interpreters index tables without further checks.
+//! Its tables are [`ProgramParts`] (public fields, what the compiler's back end assembles and
+//! the file holds); only [`ProgramParts::verify`] (which [`Program::from_bytes`],
+//! [`Program::load`] and [`Program::new`] call) turns parts into a `Program`, which reads them
+//! through `Deref` and cannot change them.
 //!
 //! The names stay in the program (not only in the `.ensdbg`) because the runtime links by name:
 //! library states are registered by the game under their names, messages arrive by name, and a
@@ -278,9 +281,10 @@ pub struct SmartLocationDef {
     pub player: Option<PlayerEmitterDef>,
 }
 
-/// A compiled program. See the module documentation for its invariants.
+/// A program's tables, not (yet) verified: what the compiler's back end assembles and an `.ensb`
+/// file holds. [`ProgramParts::verify`] makes a [`Program`] of them.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Program {
+pub struct ProgramParts {
     /// Every interned name; a [`NameId`] indexes this.
     pub names: Vec<String>,
     /// Library states the program needs the game to register.
@@ -317,16 +321,116 @@ pub struct Program {
     /// Every line's stable id and the project's translations (since version 7); empty for a
     /// program built without them (`crate::locale`).
     pub strings: crate::locale::StringTable,
-    /// Built on load, never serialised: name -> id.
-    #[serde(skip)]
+}
+
+/// A compiled, verified program: its [`ProgramParts`] (read through `Deref`) and the indexes
+/// built from them. See the module documentation for its invariants.
+///
+/// Only the verifier makes one: there is no `Default`, no public field and no `DerefMut`.
+///
+/// ```compile_fail
+/// let unverified = ensemble_runtime::Program::default();
+/// ```
+///
+/// ```compile_fail
+/// use ensemble_runtime::Program;
+/// let mut p = Program::new(vec![], vec![], vec![], vec![], vec![], vec![], vec![]).unwrap();
+/// p.names.push("changed after verifying".to_string());
+/// ```
+///
+/// ```
+/// use ensemble_runtime::{Program, ProgramParts};
+/// let p = Program::new(vec![], vec![], vec![], vec![], vec![], vec![], vec![]).unwrap();
+/// let mut parts = p.into_parts();
+/// parts.names.push("changed, then verified again".to_string());
+/// let p: Program = parts.verify().unwrap();
+/// assert_eq!(p.names.len(), 1);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Program {
+    parts: ProgramParts,
+    /// name -> id.
     name_index: HashMap<String, NameId>,
-    /// Built on load, never serialised: names shared with trace events, which outlive reloads.
-    #[serde(skip)]
+    /// Names shared with trace events, which outlive reloads.
     shared_names: Vec<Arc<str>>,
 }
 
+impl std::ops::Deref for Program {
+    type Target = ProgramParts;
+
+    fn deref(&self) -> &ProgramParts {
+        &self.parts
+    }
+}
+
+impl PartialEq for Program {
+    fn eq(&self, other: &Program) -> bool {
+        // The indexes are derived from the parts.
+        self.parts == other.parts
+    }
+}
+
+impl ProgramParts {
+    /// Verifies the tables (every id in range, every cross-reference consistent, the navigation
+    /// section prepared) and makes them a [`Program`]: the only way to get one.
+    pub fn verify(self) -> Result<Program, LoadError> {
+        self.verify_then(|_| Ok(()))
+    }
+
+    /// [`ProgramParts::verify`] with a further check once the navigation section is prepared.
+    fn verify_then(
+        mut self,
+        check: impl FnOnce(&ProgramParts) -> Result<(), LoadError>,
+    ) -> Result<Program, LoadError> {
+        self.nav.prepare().map_err(LoadError::Invalid)?;
+        check(&self)?;
+        verify::verify(&self).map_err(LoadError::Invalid)?;
+        let shared_names = self.names.iter().map(|n| Arc::from(n.as_str())).collect();
+        let name_index = self
+            .names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.clone(), NameId(i as u32)))
+            .collect();
+        Ok(Program {
+            parts: self,
+            name_index,
+            shared_names,
+        })
+    }
+
+    /// The text of an interned name.
+    pub fn name(&self, id: NameId) -> &str {
+        &self.names[id.index()]
+    }
+
+    /// Machine `id`.
+    pub fn machine(&self, id: MachineId) -> &MachineDef {
+        &self.machines[id.index()]
+    }
+
+    /// State `id`.
+    pub fn state(&self, id: StateId) -> &StateDef {
+        &self.states[id.index()]
+    }
+
+    /// The transitions of state `id`, in author order (the first whose event matches is taken).
+    pub fn transitions_of(&self, id: StateId) -> &[TransitionDef] {
+        let s = self.state(id);
+        let start = s.first_transition as usize;
+        &self.transitions[start..start + s.transition_count as usize]
+    }
+
+    /// The states of machine `id`, in author order.
+    pub fn states_of(&self, id: MachineId) -> impl Iterator<Item = StateId> + '_ {
+        let m = self.machine(id);
+        (m.first_state..m.first_state + m.state_count).map(StateId)
+    }
+}
+
 impl Program {
-    /// Assembles a program from its tables (the compiler's back end calls this).
+    /// A program of these tables and no others, verified (a game or test that builds a small
+    /// program by hand; the compiler's back end fills every section of [`ProgramParts`]).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         names: Vec<String>,
@@ -337,7 +441,7 @@ impl Program {
         locations: Vec<LocationDef>,
         scenes: Vec<SceneDef>,
     ) -> Result<Self, LoadError> {
-        let mut program = Program {
+        ProgramParts {
             names,
             library,
             machines,
@@ -345,99 +449,14 @@ impl Program {
             transitions,
             locations,
             scenes,
-            scripts: Vec::new(),
-            smart_locations: Vec::new(),
-            scene_events: Vec::new(),
-            speech: Default::default(),
-            hpmm: crate::hpmm::Model::default(),
-            planning: Default::default(),
-            nav: nav::NavSection::default(),
-            params: ParamSection::default(),
-            strings: Default::default(),
-            name_index: HashMap::new(),
-            shared_names: Vec::new(),
-        };
-        verify::verify(&program).map_err(LoadError::Invalid)?;
-        program.build_index();
-        Ok(program)
+            ..ProgramParts::default()
+        }
+        .verify()
     }
 
-    /// Adds interaction scripts, smart locations and scene events (verified again as a whole).
-    pub fn with_interactions(
-        mut self,
-        scripts: Vec<crate::script::ScriptDef>,
-        smart_locations: Vec<SmartLocationDef>,
-        scene_events: Vec<SceneEventDef>,
-    ) -> Result<Self, LoadError> {
-        self.scripts = scripts;
-        self.smart_locations = smart_locations;
-        self.scene_events = scene_events;
-        verify::verify(&self).map_err(LoadError::Invalid)?;
-        Ok(self)
-    }
-
-    /// Adds the speech section (sentence states and scene variables) and verifies again.
-    pub fn with_speech(mut self, speech: crate::speech::SpeechTable) -> Result<Self, LoadError> {
-        self.speech = speech;
-        verify::verify(&self).map_err(LoadError::Invalid)?;
-        Ok(self)
-    }
-
-    /// The same program with an HPMM section, verified again (the compiler's back end adds it
-    /// after [`Program::new`], so programs without spaces are built exactly as before).
-    pub fn with_hpmm(mut self, hpmm: crate::hpmm::Model) -> Result<Self, LoadError> {
-        self.hpmm = hpmm;
-        verify::verify(&self).map_err(LoadError::Invalid)?;
-        Ok(self)
-    }
-
-    /// The same program with a planning section, verified again.
-    pub fn with_planning(
-        mut self,
-        planning: crate::plan::section::Planning,
-    ) -> Result<Self, LoadError> {
-        self.planning = planning;
-        verify::verify(&self).map_err(LoadError::Invalid)?;
-        Ok(self)
-    }
-
-    /// The same program with a navigation section, verified again (the compiler's back end
-    /// adds it after [`Program::new`], so programs without a graph are built exactly as before).
-    pub fn with_nav(mut self, mut nav: nav::NavSection) -> Result<Self, LoadError> {
-        nav.prepare().map_err(LoadError::Invalid)?;
-        self.nav = nav;
-        verify::verify(&self).map_err(LoadError::Invalid)?;
-        Ok(self)
-    }
-
-    /// The same program with a parameter section, verified again (added last: values name
-    /// sentence states, which the speech section defines).
-    pub fn with_params(mut self, params: ParamSection) -> Result<Self, LoadError> {
-        self.params = params;
-        verify::verify(&self).map_err(LoadError::Invalid)?;
-        Ok(self)
-    }
-
-    /// The same program with a string section (line ids and translations), verified again.
-    pub fn with_strings(mut self, strings: crate::locale::StringTable) -> Result<Self, LoadError> {
-        self.strings = strings;
-        verify::verify(&self).map_err(LoadError::Invalid)?;
-        Ok(self)
-    }
-
-    /// The same program with an HPMM section and a string section together, verified again:
-    /// the compiler's back end adds them at once because each refers to the other (actions,
-    /// templates and concepts name their lines; translated templates name variables and
-    /// templates).
-    pub fn with_hpmm_and_strings(
-        mut self,
-        hpmm: crate::hpmm::Model,
-        strings: crate::locale::StringTable,
-    ) -> Result<Self, LoadError> {
-        self.hpmm = hpmm;
-        self.strings = strings;
-        verify::verify(&self).map_err(LoadError::Invalid)?;
-        Ok(self)
+    /// The tables, to change and verify again (a tool that edits a built program).
+    pub fn into_parts(self) -> ProgramParts {
+        self.parts
     }
 
     /// The parameters `state` takes, each with its declaration and its value (the state's, else
@@ -480,21 +499,6 @@ impl Program {
         set.or(decl.default.as_ref())?.one()
     }
 
-    fn build_index(&mut self) {
-        self.shared_names = self.names.iter().map(|n| Arc::from(n.as_str())).collect();
-        self.name_index = self
-            .names
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (n.clone(), NameId(i as u32)))
-            .collect();
-    }
-
-    /// The text of an interned name.
-    pub fn name(&self, id: NameId) -> &str {
-        &self.names[id.index()]
-    }
-
     /// The name as a shared string (cheap to clone into trace events).
     pub fn shared_name(&self, id: NameId) -> Arc<str> {
         self.shared_names[id.index()].clone()
@@ -503,29 +507,6 @@ impl Program {
     /// The id of an interned name, if the program uses it at all.
     pub fn name_id(&self, name: &str) -> Option<NameId> {
         self.name_index.get(name).copied()
-    }
-
-    /// Machine `id`.
-    pub fn machine(&self, id: MachineId) -> &MachineDef {
-        &self.machines[id.index()]
-    }
-
-    /// State `id`.
-    pub fn state(&self, id: StateId) -> &StateDef {
-        &self.states[id.index()]
-    }
-
-    /// The transitions of state `id`, in author order (the first whose event matches is taken).
-    pub fn transitions_of(&self, id: StateId) -> &[TransitionDef] {
-        let s = self.state(id);
-        let start = s.first_transition as usize;
-        &self.transitions[start..start + s.transition_count as usize]
-    }
-
-    /// The states of machine `id`, in author order.
-    pub fn states_of(&self, id: MachineId) -> impl Iterator<Item = StateId> + '_ {
-        let m = self.machine(id);
-        (m.first_state..m.first_state + m.state_count).map(StateId)
     }
 
     /// The machine called `name`.
@@ -559,7 +540,8 @@ impl Program {
 
     /// Serialises into the `.ensb` container: header, checksum, payload.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let payload = postcard::to_allocvec(self).expect("serialising into memory cannot fail");
+        let payload =
+            postcard::to_allocvec(&self.parts).expect("serialising into memory cannot fail");
         container::wrap(Kind::Program, &payload)
     }
 
@@ -593,17 +575,15 @@ impl Program {
     /// ```
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, LoadError> {
         let payload = container::unwrap(Kind::Program, bytes)?;
-        let mut program: Program =
+        let parts: ProgramParts =
             postcard::from_bytes(payload).map_err(|e| LoadError::Decode(e.to_string()))?;
-        program.nav.prepare().map_err(LoadError::Invalid)?;
         // Tables read from a file are checked against the graph too (see NavData::from_bytes).
-        if let Some(data) = &program.nav.data {
-            data.verify_distances()
-                .map_err(|e| LoadError::Invalid(format!("navigation data: {e}")))?;
-        }
-        verify::verify(&program).map_err(LoadError::Invalid)?;
-        program.build_index();
-        Ok(program)
+        parts.verify_then(|parts| match &parts.nav.data {
+            Some(data) => data
+                .verify_distances()
+                .map_err(|e| LoadError::Invalid(format!("navigation data: {e}"))),
+            None => Ok(()),
+        })
     }
 
     /// Reads and verifies an `.ensb` file; an unreadable file is [`LoadError::Io`], anything
@@ -637,7 +617,7 @@ impl Program {
             container::HEADER_LEN,
             |len, crc| container::header(Kind::Program, len, crc),
             |w| {
-                postcard::to_io(self, w)
+                postcard::to_io(&self.parts, w)
                     .map(|_| ())
                     .map_err(std::io::Error::other)
             },
@@ -649,7 +629,7 @@ impl Program {
     /// past, without the bytes in memory).
     pub fn checksum(&self) -> u32 {
         let mut sink = crate::fs::Checksummed::new(std::io::sink());
-        postcard::to_io(self, &mut sink).expect("serialising into a sink cannot fail");
+        postcard::to_io(&self.parts, &mut sink).expect("serialising into a sink cannot fail");
         sink.crc.finalize()
     }
 }

@@ -5,7 +5,7 @@
 //! A program without a navigation graph has an empty section (`data: None`); the simulated
 //! world then walks agents in straight lines, as before.
 
-use super::{LocationId, NameId, Program, SceneId};
+use super::{LocationId, NameId, ProgramParts, SceneId};
 use crate::nav::cost::{Packed, UNREACHABLE};
 use crate::nav::{NavData, NodeId};
 use serde::{Deserialize, Serialize};
@@ -230,7 +230,7 @@ impl NavSection {
 }
 
 /// Cross-references of the section into the program (run by [`super::verify`]).
-pub(crate) fn verify(p: &Program) -> Result<(), String> {
+pub(crate) fn verify(p: &ProgramParts) -> Result<(), String> {
     let s = &p.nav;
     let Some(data) = &s.data else {
         let empty = s.location_nodes.is_empty()

@@ -186,7 +186,7 @@ fn wrong_version_is_refused_with_both_versions_named() {
 #[test]
 fn checksummed_garbage_is_refused_by_decoder_or_verifier() {
     // A well-formed container around an inconsistent program must still be refused.
-    let mut p = sample();
+    let mut p = sample().into_parts();
     p.transitions[0].target = StateId(3); // leaves machine 0
     let payload = postcard::to_allocvec(&p).unwrap();
     let bytes = container::wrap(Kind::Program, &payload);
@@ -196,7 +196,7 @@ fn checksummed_garbage_is_refused_by_decoder_or_verifier() {
 
 #[test]
 fn self_hosting_machine_is_refused() {
-    let mut p = sample();
+    let mut p = sample().into_parts();
     p.states[3].code = LibraryId(2);
     p.states[3].modifier = Modifier::Machine(MachineId(0));
     let payload = postcard::to_allocvec(&p).unwrap();
@@ -241,7 +241,12 @@ pub(crate) fn sample_with_nav() -> Program {
         }],
         fingerprint: 7,
     };
-    sample().with_nav(section).unwrap()
+    ProgramParts {
+        nav: section,
+        ..sample().into_parts()
+    }
+    .verify()
+    .unwrap()
 }
 
 #[test]
@@ -271,16 +276,16 @@ fn navigation_section_round_trips_and_maps_the_world() {
 
 #[test]
 fn navigation_section_cross_references_are_checked() {
-    let mut p = sample_with_nav();
+    let mut p = sample_with_nav().into_parts();
     p.nav.location_nodes = vec![0, 1];
     let bytes = container::wrap(Kind::Program, &postcard::to_allocvec(&p).unwrap());
     let e = Program::from_bytes(&bytes).unwrap_err();
     assert!(e.to_string().contains("places 2 locations"), "{e}");
-    let mut p = sample_with_nav();
+    let mut p = sample_with_nav().into_parts();
     p.nav.events[0].door = 3;
     let bytes = container::wrap(Kind::Program, &postcard::to_allocvec(&p).unwrap());
     assert!(Program::from_bytes(&bytes).is_err());
-    let mut p = sample_with_nav();
+    let mut p = sample_with_nav().into_parts();
     p.nav.doors[0].edges[0].0 = 99;
     let bytes = container::wrap(Kind::Program, &postcard::to_allocvec(&p).unwrap());
     assert!(Program::from_bytes(&bytes).is_err());
@@ -310,11 +315,10 @@ pub(crate) fn sample_with_planning() -> Program {
     use crate::plan::pop::AchieverIndex;
     use crate::plan::section::*;
     use crate::plan::{Operator, fixtures, graph::PlanGraph};
-    let mut p = sample();
+    let mut p = sample().into_parts();
     p.names.push("dinner".into());
     p.names.push("shop".into());
     p.names.push("door-opens".into());
-    p.build_index();
     let n = p.names.len() as u32;
     let dinner = fixtures::dinner_date();
     // The dinner date's reachable states, enumerated.
@@ -387,7 +391,7 @@ pub(crate) fn sample_with_planning() -> Program {
             },
         ],
     };
-    p.with_planning(planning).unwrap()
+    ProgramParts { planning, ..p }.verify().unwrap()
 }
 
 #[test]
@@ -440,8 +444,8 @@ proptest::proptest! {
 }
 
 /// A valid container around a planning section that lies about its ids.
-fn refuse(edit: impl FnOnce(&mut Program), expect: &str) {
-    let mut p = sample_with_planning();
+fn refuse(edit: impl FnOnce(&mut ProgramParts), expect: &str) {
+    let mut p = sample_with_planning().into_parts();
     edit(&mut p);
     let payload = postcard::to_allocvec(&p).unwrap();
     let e = Program::from_bytes(&container::wrap(Kind::Program, &payload)).unwrap_err();
@@ -506,7 +510,7 @@ proptest::proptest! {
     /// the verifier, never panic the loader; whatever loads can plan without panicking.
     #[test]
     fn edited_planning_payloads_never_panic(edits in proptest::collection::vec((proptest::prelude::any::<proptest::sample::Index>(), proptest::prelude::any::<u8>()), 1..8)) {
-        let p = sample_with_planning();
+        let p = sample_with_planning().into_parts();
         let mut payload = postcard::to_allocvec(&p).unwrap();
         for (at, byte) in edits {
             let i = at.index(payload.len());
@@ -525,13 +529,13 @@ proptest::proptest! {
 /// parameters) runs a new last state of `Child`, which sets `clip` and leaves `loop` to its
 /// default.
 pub(crate) fn sample_with_params() -> Program {
-    let mut p = sample();
+    let mut p = sample().into_parts();
     for n in [
         "Probe", "clip", "loop", "layer", "Wave", "upper", "full", "Probe2",
     ] {
         p.names.push(n.to_string());
     }
-    let n = |p: &Program, s: &str| NameId(p.names.iter().position(|x| x == s).unwrap() as u32);
+    let n = |p: &ProgramParts, s: &str| NameId(p.names.iter().position(|x| x == s).unwrap() as u32);
     p.library.push(LibraryState {
         name: n(&p, "Probe"),
         modifier: ModifierKind::None,
@@ -579,17 +583,7 @@ pub(crate) fn sample_with_params() -> Program {
             ],
         )],
     };
-    let p = Program::new(
-        p.names,
-        p.library,
-        p.machines,
-        p.states,
-        p.transitions,
-        p.locations,
-        p.scenes,
-    )
-    .unwrap();
-    p.with_params(params).unwrap()
+    ProgramParts { params, ..p }.verify().unwrap()
 }
 
 #[test]
@@ -629,8 +623,8 @@ fn parameter_section_every_truncation_and_bit_flip_is_refused() {
 
 /// `sample_with_params` changed by `change`, wrapped with a valid checksum: must be refused by
 /// the verifier with a message containing `expected`.
-fn refused(change: impl FnOnce(&mut Program), expected: &str) {
-    let mut p = sample_with_params();
+fn refused(change: impl FnOnce(&mut ProgramParts), expected: &str) {
+    let mut p = sample_with_params().into_parts();
     change(&mut p);
     let payload = postcard::to_allocvec(&p).unwrap();
     let e = Program::from_bytes(&container::wrap(Kind::Program, &payload)).unwrap_err();
@@ -640,7 +634,7 @@ fn refused(change: impl FnOnce(&mut Program), expected: &str) {
 
 #[test]
 fn verifier_refuses_bad_parameter_indices_and_types() {
-    let text = |p: &Program| p.name_id("Wave").unwrap();
+    let text = |p: &ProgramParts| NameId(p.names.iter().position(|n| n == "Wave").unwrap() as u32);
     refused(
         |p| p.params.states[0].1[0] = Some(Param::One(ParamValue::Number(1.0))),
         "parameter #0 of state #4 is not a text",

@@ -4,7 +4,7 @@
 
 use super::*;
 
-pub(crate) fn verify(p: &Program) -> Result<(), String> {
+pub(crate) fn verify(p: &ProgramParts) -> Result<(), String> {
     let names = p.names.len();
     let name = |id: NameId, what: &str| -> Result<(), String> {
         if id.index() < names {
@@ -153,7 +153,7 @@ pub(crate) fn verify(p: &Program) -> Result<(), String> {
     verify_scripts(p)?;
     // Hosting must be acyclic, or entering a state would recurse forever.
     let mut colour = vec![0u8; p.machines.len()];
-    fn visit(p: &Program, m: usize, colour: &mut [u8]) -> Result<(), String> {
+    fn visit(p: &ProgramParts, m: usize, colour: &mut [u8]) -> Result<(), String> {
         match colour[m] {
             1 => return Err(format!("machine #{m} hosts itself through its children")),
             2 => return Ok(()),
@@ -181,7 +181,7 @@ pub(crate) fn verify(p: &Program) -> Result<(), String> {
 /// The parameter section: declarations only for library states without a single modifier,
 /// every index in range, every value of its declared type, and every state of such a library
 /// state with one slot per parameter, a required one set.
-fn verify_params(p: &Program) -> Result<(), String> {
+fn verify_params(p: &ProgramParts) -> Result<(), String> {
     let section = &p.params;
     let value_ok = |v: &ParamValue, what: &dyn Fn() -> String| -> Result<(), String> {
         let ok = match *v {
@@ -303,12 +303,12 @@ fn verify_params(p: &Program) -> Result<(), String> {
 }
 
 /// The speech section: sentence states, their candidates and scene variable bindings.
-fn verify_speech(p: &Program) -> Result<(), String> {
+fn verify_speech(p: &ProgramParts) -> Result<(), String> {
     crate::speech::verify(p)?;
     crate::locale::verify(p)
 }
 
-fn verify_scripts(p: &Program) -> Result<(), String> {
+fn verify_scripts(p: &ProgramParts) -> Result<(), String> {
     use crate::script::{Atom, Expr, Literal};
     let names = p.names.len();
     let name_ok = |id: NameId| id.index() < names;
@@ -466,7 +466,7 @@ fn verify_scripts(p: &Program) -> Result<(), String> {
 /// The HPMM section (`Program::hpmm`): every id in range, every space's p a row-stochastic
 /// square matrix, evidence and accumulators in evaluation order (operands before users),
 /// numbers finite. The runtime relies on all of it without further checks.
-fn verify_hpmm(p: &Program) -> Result<(), String> {
+fn verify_hpmm(p: &ProgramParts) -> Result<(), String> {
     use crate::hpmm::model::*;
     let m = &p.hpmm;
     let names = p.names.len();

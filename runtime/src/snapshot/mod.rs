@@ -24,7 +24,7 @@
 //! use ensemble_runtime::Program;
 //! use ensemble_runtime::snapshot::{SnapshotError, SnapshotReader, SnapshotWriter};
 //!
-//! let program = Program::default();
+//! let program = Program::new(vec![], vec![], vec![], vec![], vec![], vec![], vec![])?;
 //! let mut w = SnapshotWriter::new(&program, "my-game");
 //! w.put("game.inventory", &vec![("gold".to_string(), 3u32)]);
 //! let bytes = w.to_bytes();

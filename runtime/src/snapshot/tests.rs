@@ -141,8 +141,9 @@ fn a_snapshot_of_another_program_is_refused_and_a_rebuild_is_told_apart() {
         e.to_string(),
         "the snapshot was taken from program `sample`, not `weapon-shop`"
     );
-    let mut rebuilt = (*program).clone();
+    let mut rebuilt = (*program).clone().into_parts();
     rebuilt.locations[0].x += 1.0;
+    let rebuilt = rebuilt.verify().unwrap();
     assert_eq!(r.check_program(&rebuilt, "sample"), Ok(false));
 }
 

@@ -17,7 +17,7 @@
 //! # Example
 //!
 //! ```
-//! use ensemble_runtime::program::{NameId, Program};
+//! use ensemble_runtime::program::{NameId, ProgramParts};
 //! use ensemble_runtime::speech::*;
 //!
 //! let names = vec!["WantTicketTo".to_string(), "City".to_string()];
@@ -52,8 +52,7 @@
 //!     ],
 //!     bindings: vec![],
 //! };
-//! let program = Program::new(names, vec![], vec![], vec![], vec![], vec![], vec![])?
-//!     .with_speech(speech)?;
+//! let program = ProgramParts { names, speech, ..ProgramParts::default() }.verify()?;
 //! let speech = &program.speech;
 //! let id = speech.sentence_by_name(program.name_id("WantTicketTo").unwrap()).unwrap();
 //!
@@ -73,7 +72,7 @@
 
 pub mod transaction;
 
-use crate::program::{NameId, Program, SceneId};
+use crate::program::{NameId, Program, ProgramParts, SceneId};
 use serde::{Deserialize, Serialize};
 
 /// A sentence state: index into [`SpeechTable::sentences`].
@@ -294,7 +293,7 @@ pub fn candidate_id(sentence: &str, template: &str) -> u32 {
 }
 
 /// Checks the speech section of a program (called by the program verifier).
-pub(crate) fn verify(p: &Program) -> Result<(), String> {
+pub(crate) fn verify(p: &ProgramParts) -> Result<(), String> {
     let s = &p.speech;
     let names = p.names.len();
     let mut next = 0u64;
@@ -356,8 +355,8 @@ mod tests {
     use super::*;
 
     fn table() -> (Program, SpeechTable) {
-        let mut program = Program::default();
-        program.names = vec!["WantTicketToX".into(), "CityName".into()];
+        let names = vec!["WantTicketToX".into(), "CityName".into()];
+        let program = Program::new(names, vec![], vec![], vec![], vec![], vec![], vec![]).unwrap();
         let speech = SpeechTable {
             sentences: vec![SentenceDef {
                 name: NameId(0),

@@ -2,13 +2,13 @@
 //! file, read with the same options the compiler uses and written with the canonical printer.
 
 use super::MANIFEST;
+use super::hpmm::{
+    ActionsAsset, ChatAsset, ConceptsAsset, EvidenceAsset, LexiconAsset, SpaceAsset,
+};
+use super::planning::{ActionListAsset, DomainAsset, ProblemAsset};
 use super::print::{self, Comments};
 use super::script::ScriptAsset;
 use super::{AssetKind, assets::*, options};
-use crate::hpmm::assets::{
-    ActionsAsset, ChatAsset, ConceptsAsset, EvidenceAsset, LexiconAsset, SpaceAsset,
-};
-use crate::plan::assets::{ActionListAsset, DomainAsset, ProblemAsset};
 
 /// The kind of a text asset file, the manifest included.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -91,7 +91,6 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
     let mut locations = Vec::new();
     let mut scenes = Vec::new();
     let mut sentences = Vec::new();
-    let mut hpmm_files = Vec::new();
     let mut manifest = None;
     for (id, file) in sources.iter() {
         if file.name == super::MANIFEST {
@@ -129,8 +128,8 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
             Some(AssetKind::Sentences) => sentences.extend(
                 parse::<SentencesAsset>(sources, id, diags).map(|a| (a, Locator::new(sources, id))),
             ),
-            Some(kind) => hpmm_files.push((kind, id)),
-            None => {}
+            // HMM spaces and their companions: compiler/src/hpmm, a frontend of its own.
+            Some(_) | None => {}
         }
     }
     lower_libraries(&mut module, libraries, manifest, &statelibs, diags);
@@ -143,7 +142,6 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
     lower_scenes(&mut module, &scenes, diags);
     super::sentences::lower_sentences(&mut module, sources, &sentences, diags);
     super::params::check_sentences(&module, diags);
-    crate::hpmm::lower(&mut module, sources, &hpmm_files, diags);
     module
 }
 
@@ -763,7 +761,7 @@ fn lower_scenes(module: &mut Module, files: &[(SceneAsset, Locator)], diags: &mu
             .events
             .iter()
             .enumerate()
-            .filter_map(|(i, e)| crate::plan::assets::WorldEventAsset::of(e).map(|w| (i, w)))
+            .filter_map(|(i, e)| super::planning::WorldEventAsset::of(e).map(|w| (i, w)))
             .map(|(i, e)| {
                 let at = |f: &'static str| {
                     loc.span(&[Seg::Field("events"), Seg::Index(i), Seg::Field(f)])

@@ -7,11 +7,13 @@
 pub mod any;
 pub mod assets;
 pub mod content_test;
+pub mod hpmm;
 pub mod layout;
 pub mod locate;
 mod lower;
 pub mod nav;
 pub mod params;
+pub mod planning;
 pub mod print;
 pub mod script;
 mod sentences;
@@ -181,7 +183,7 @@ pub fn parse<T: DeserializeOwned>(
 /// The `domain` a `*.problem.ron` names, read quietly (to find the domain beside it).
 pub fn problem_domain(text: &str) -> Option<String> {
     options()
-        .from_str::<crate::plan::assets::ProblemAsset>(text)
+        .from_str::<planning::ProblemAsset>(text)
         .ok()
         .map(|p| p.domain)
 }
@@ -189,7 +191,7 @@ pub fn problem_domain(text: &str) -> Option<String> {
 /// The `name` of a `*.domain.ron`, read quietly.
 pub fn domain_name(text: &str) -> Option<String> {
     options()
-        .from_str::<crate::plan::assets::DomainAsset>(text)
+        .from_str::<planning::DomainAsset>(text)
         .ok()
         .map(|d| d.name)
 }

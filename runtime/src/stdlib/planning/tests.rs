@@ -180,9 +180,8 @@ fn program(
         }],
     )
     .unwrap()
-    .with_planning(planning)
-    .unwrap();
-    Arc::new(p)
+    .into_parts();
+    Arc::new(ProgramParts { planning, ..p }.verify().unwrap())
 }
 
 /// The program's scene, started.
@@ -377,15 +376,18 @@ fn a_reload_that_removes_the_problem_mid_action_fails_the_plan_without_panicking
     let (p, mut s) = dinner_after(5);
     // The same program, but its problem is called something else now, and the state
     // PlanFailed leads to waits instead of ending the machine (like the samples' `Say`).
-    let mut renamed = (*p).clone();
-    renamed.planning.problems[0].name = renamed.name_id("here").unwrap();
+    let here = p.name_id("here").unwrap();
+    let mut renamed = (*p).clone().into_parts();
+    renamed.planning.problems[0].name = here;
     let wait = renamed
         .library
         .iter()
         .position(|l| renamed.names[l.name.index()] == "Wait");
     renamed.states[3].code = LibraryId(wait.unwrap() as u32);
     renamed.states[3].modifier = Modifier::Number(100.0);
-    let r = s.reload(Arc::new(renamed), "renamed").unwrap();
+    let r = s
+        .reload(Arc::new(renamed.verify().unwrap()), "renamed")
+        .unwrap();
     assert!(
         r.fallbacks
             .iter()

@@ -2,9 +2,53 @@
 //! `*.actionlist.ron` (Hewlett's action lists), `*.domain.ron` and `*.problem.ron` (STRIPS), and
 //! the `events` of a scene. Unknown fields are errors, as in every native asset.
 
-use super::action_list::{Action, Condition, Value, Variable};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+/// Hewlett's action lists (§2.2) as written: named variables, values, constraints, effects and
+/// actions (`plan::action_list` compiles them).
+// Serde names ending in `Asset` are written bare by the canonical printer: `(name: ...)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename = "VariableAsset")]
+pub struct Variable {
+    pub name: String,
+    /// Value names, for an enumerated variable (value `i` is `values[i]`); `None` = integer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<String>>,
+}
+
+/// A value: a number or one of the variable's value names.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Value {
+    Int(i64),
+    Name(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Condition {
+    Eq(String, Value),
+    Ne(String, Value),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Effect {
+    Set(String, Value),
+    /// `var += n` (only integer variables).
+    Add(String, i64),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename = "ActionAsset")]
+pub struct Action {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub constraints: Vec<Condition>,
+    pub effects: Vec<Effect>,
+    /// The state machine that performs it (run as a child of the agent's `Plan` state).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
+}
 
 /// How an agent plans: the same choices as `ensemble plan --search`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
