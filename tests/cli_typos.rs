@@ -960,3 +960,115 @@ fn a_misspelt_role_of_a_scene_agent_is_an_error_at_the_agent() {
     );
     assert_suggests(d, "tourist");
 }
+
+// ---- Machines, scenes and planning: one slip in every name-bearing field ----
+
+/// `sample` with `from` replaced by `to` (once) in `file`; expects the error `code` at `at` in
+/// the edited file, and returns it.
+fn sample_typo(sample: &str, file: &str, from: &str, to: &str, code: &str, at: &str) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(
+        std::path::Path::new(&repo_path(&format!("samples/{sample}"))),
+        dir.path(),
+    );
+    let path = dir.path().join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let edited = text.replacen(from, to, 1);
+    assert_ne!(edited, text, "`{from}` is not in {file}");
+    std::fs::write(&path, &edited).unwrap();
+    let (exit, doc) = check_json(dir.path().to_str().unwrap());
+    let (line, column) = line_col(&edited, at);
+    let d = all(&doc, code)
+        .into_iter()
+        .find(|d| {
+            d["file"] == file
+                && d["line"].as_u64() == Some(line)
+                && d["column"].as_u64() == Some(column)
+        })
+        .unwrap_or_else(|| {
+            panic!("`{from}` -> `{to}`: no `{code}` at {file}:{line}:{column} in {doc:#}")
+        })
+        .clone();
+    assert_eq!(d["severity"], "error", "`{from}` -> `{to}`: {d:#}");
+    assert_eq!(exit, 1);
+    d
+}
+
+#[test]
+fn every_name_in_a_machine_reports_its_typo_where_it_stands() {
+    let machine = "machines/Customer.machine.ron";
+    let typo = |from, to, code, at| sample_typo("weapon-shop", machine, from, to, code, at);
+    // A transition's target state.
+    let d = typo(
+        r#""Pleased")"#,
+        r#""Pleasd")"#,
+        "unknown-reference",
+        r#""Pleasd")"#,
+    );
+    assert_suggests(&d, "Pleased");
+    // A transition's event, one slip from what the state raises.
+    let d = typo(
+        r#""FinishStatement", "GoHome""#,
+        r#""FinishStatment", "GoHome""#,
+        "unknown-event",
+        r#""FinishStatment""#,
+    );
+    assert_suggests(&d, "FinishStatement");
+    // The library state a state runs.
+    let d = typo(
+        r#"code: "Goto""#,
+        r#"code: "Gotoo""#,
+        "unknown-reference",
+        r#""Gotoo""#,
+    );
+    assert_suggests(&d, "Goto");
+    // A location modifier.
+    let d = typo(
+        r#"modifier: "Street""#,
+        r#"modifier: "Stret""#,
+        "unknown-reference",
+        r#""Stret""#,
+    );
+    assert_suggests(&d, "Street");
+    // A `Plan` state's problem.
+    let d = typo(
+        r#"modifier: "BuySword""#,
+        r#"modifier: "BuySwrd""#,
+        "unknown-reference",
+        r#""BuySwrd""#,
+    );
+    assert_suggests(&d, "BuySword");
+}
+
+#[test]
+fn every_name_in_a_scene_reports_its_typo_where_it_stands() {
+    let scene = "shop.scene.ron";
+    let typo = |from, to, code, at| sample_typo("weapon-shop", scene, from, to, code, at);
+    let d = typo(
+        r#"machine: "Customer""#,
+        r#"machine: "Custmer""#,
+        "unknown-reference",
+        r#""Custmer""#,
+    );
+    assert_suggests(&d, "Customer");
+    let d = typo(
+        r#"at: "Street""#,
+        r#"at: "Stret""#,
+        "unknown-reference",
+        r#""Stret""#,
+    );
+    assert_suggests(&d, "Street");
+    let d = typo(
+        r#"problem: "BuySword""#,
+        r#"problem: "BuySwrd""#,
+        "unknown-reference",
+        r#""BuySwrd""#,
+    );
+    assert_suggests(&d, "BuySword");
+    typo(
+        r#"perform: "Open(player"#,
+        r#"perform: "Opn(player"#,
+        "unknown-reference",
+        r#""Opn(player, shopdoor)""#,
+    );
+}

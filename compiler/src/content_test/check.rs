@@ -94,6 +94,50 @@ impl<'a> Names<'a> {
             .collect()
     }
 
+    fn problems(&self) -> Vec<&'a str> {
+        let problems = self.module.problems.iter();
+        problems.map(|(_, p)| p.name.text.as_str()).collect()
+    }
+
+    /// The world events `scene` scripts.
+    fn world_events(&self, scene: &str) -> Vec<&'a str> {
+        let events = self.module.world_events.iter();
+        events
+            .filter(|(_, w)| self.module.scenes[w.scene].name.text == scene)
+            .map(|(_, w)| w.name.text.as_str())
+            .collect()
+    }
+
+    fn scripts(&self) -> Vec<&'a str> {
+        let scripts = self.module.scripts.iter();
+        scripts.map(|(_, s)| s.name.as_str()).collect()
+    }
+
+    /// What an `add`/`del` event's `script` names: an interaction script, or the (conversation)
+    /// machine whose state recorded the fact.
+    fn fact_sources(&self) -> Vec<&'a str> {
+        let mut out = self.scripts();
+        out.extend(self.machines());
+        out
+    }
+
+    /// Roles of `script`, or of every script.
+    fn roles(&self, script: Option<&str>) -> Vec<&'a str> {
+        let scripts = self.module.scripts.iter().map(|(_, s)| s);
+        let mut out: Vec<&str> = scripts
+            .filter(|s| script.is_none_or(|n| s.name == n))
+            .flat_map(|s| s.roles.iter().map(|r| r.name.as_str()))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    fn sentences(&self) -> Vec<&'a str> {
+        let sentences = self.module.sentences.iter();
+        sentences.map(|(_, s)| s.name.text.as_str()).collect()
+    }
+
     /// States of `machine`, or of every machine.
     fn states(&self, machine: Option<&str>) -> Vec<&'a str> {
         let mut out: Vec<&str> = self
@@ -396,6 +440,36 @@ impl Check<'_, '_> {
             if let Some(agent) = agent {
                 self.agent(&with(field), agent);
             }
+        }
+        if let Some(problem) = p.problem.as_deref().filter(|p| exact(p)) {
+            let problems = self.names.problems();
+            self.known(&with("problem"), "planning problem", problem, &problems, "");
+        }
+        if let Some(world) = p.world.as_deref().filter(|w| exact(w)) {
+            let events = self.names.world_events(self.scene);
+            let context = format!(" in scene `{}`", self.scene);
+            self.known(&with("world"), "world event", world, &events, &context);
+        }
+        if let Some(sentence) = p.sentence.as_deref().filter(|s| exact(s)) {
+            let sentences = self.names.sentences();
+            self.known(
+                &with("sentence"),
+                "sentence state",
+                sentence,
+                &sentences,
+                "",
+            );
+        }
+        let script = p.script.as_deref().filter(|s| exact(s));
+        if let Some(s) = script {
+            let scripts = self.names.fact_sources();
+            self.known(&with("script"), "script or machine", s, &scripts, "");
+        }
+        if let Some(role) = p.role.as_deref().filter(|r| exact(r)) {
+            let script = script.filter(|s| self.names.scripts().contains(s));
+            let roles = self.names.roles(script);
+            let context = script.map_or(String::new(), |s| format!(" in script `{s}`"));
+            self.known(&with("role"), "role", role, &roles, &context);
         }
         let machine = p.machine.as_deref().filter(|m| exact(m));
         if let Some(m) = machine {
