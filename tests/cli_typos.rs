@@ -1072,3 +1072,67 @@ fn every_name_in_a_scene_reports_its_typo_where_it_stands() {
         r#""Opn(player, shopdoor)""#,
     );
 }
+
+#[test]
+fn a_misspelt_slot_key_of_a_sentence_file_is_unknown_reference_at_its_key() {
+    let file = "airport.sentences.ron";
+    let typo = |from, to, at| sample_typo("airport", file, from, to, "unknown-reference", at);
+    let d = typo(
+        r#"examples: {"CityName""#,
+        r#"examples: {"CityNme""#,
+        r#""CityNme""#,
+    );
+    assert_suggests(&d, "CityName");
+    let d = typo(
+        r#"slots: {"CityName""#,
+        r#"slots: {"CitName""#,
+        r#""CitName""#,
+    );
+    assert_suggests(&d, "CityName");
+}
+
+#[test]
+fn every_name_in_a_content_test_pattern_reports_its_typo_where_it_stands() {
+    let d = sample_typo(
+        "weapon-shop",
+        "shop.test.ron",
+        r#"action: "Buy(npc, sword)""#,
+        r#"action: "Buyy(npc, sword)""#,
+        "unknown-reference",
+        r#""Buyy(npc, sword)""#,
+    );
+    assert_suggests(&d, "Buy");
+    let d = sample_typo(
+        "weapon-shop",
+        "shop.test.ron",
+        r#"problem: "BuySword""#,
+        r#"problem: "BuySwrd""#,
+        "unknown-reference",
+        r#""BuySwrd""#,
+    );
+    assert_suggests(&d, "BuySword");
+    let d = sample_typo(
+        "airport",
+        "lane-closed.test.ron",
+        r#"door: "SecurityLaneA""#,
+        r#"door: "SecurtyLaneA""#,
+        "unknown-reference",
+        r#""SecurtyLaneA""#,
+    );
+    assert_suggests(&d, "SecurityLaneA");
+    // A mocked action (the first `sit` of the file) and an expected one.
+    for occurrence in [
+        "Action(action: ",
+        "Happens(what: (event: \"fail\", agent: \"elder\", action: ",
+    ] {
+        let d = sample_typo(
+            "bench",
+            "bench.test.ron",
+            &format!("{occurrence}\"sit\""),
+            &format!("{occurrence}\"sti\""),
+            "unknown-reference",
+            r#""sti""#,
+        );
+        assert_suggests(&d, "sit");
+    }
+}

@@ -138,6 +138,39 @@ impl<'a> Names<'a> {
         sentences.map(|(_, s)| s.name.text.as_str()).collect()
     }
 
+    /// What an `act` event's action can be called (the name before any arguments): planning
+    /// actions (the agent's own and others'), script rules' and proxies' actions, and a
+    /// conversation's actions.
+    fn actions(&self) -> Vec<&'a str> {
+        let m = self.module;
+        let planned = m.problems.iter().flat_map(|(_, p)| {
+            let ops = p.task.operators.iter().chain(&p.external);
+            ops.map(|o| action_base(&o.name))
+        });
+        let scripted = m.scripts.iter().flat_map(|(_, s)| {
+            let rules = s.rules.iter();
+            rules.filter_map(|r| r.action.as_ref().map(|(a, _)| a.as_str()))
+        });
+        let proxies = m.smart_locations.iter().flat_map(|(_, l)| {
+            let actions = l.proxies.iter().flat_map(|p| &p.actions);
+            actions.map(|a| a.text.as_str())
+        });
+        let spoken = m.actions.iter().map(|(_, a)| a.name.text.as_str());
+        let mut out: Vec<&str> = planned
+            .chain(scripted)
+            .chain(proxies)
+            .chain(spoken)
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    fn doors(&self) -> Vec<&'a str> {
+        let doors = self.module.nav.iter().flat_map(|n| &n.doors);
+        doors.map(|d| d.name.text.as_str()).collect()
+    }
+
     /// States of `machine`, or of every machine.
     fn states(&self, machine: Option<&str>) -> Vec<&'a str> {
         let mut out: Vec<&str> = self
@@ -211,6 +244,14 @@ struct Check<'a, 'd> {
     diags: &'d mut Diagnostics,
     test: usize,
     scene: &'a str,
+}
+
+/// An action's name without its arguments: `Buy` of `Buy(npc, sword)`, `stack` of PDDL's
+/// `(stack a b)`.
+fn action_base(action: &str) -> &str {
+    let action = action.trim().trim_start_matches('(');
+    let end = action.find(|c: char| c == '(' || c.is_whitespace());
+    &action[..end.unwrap_or(action.len())]
 }
 
 fn exact(pattern: &str) -> bool {
@@ -331,7 +372,17 @@ impl Check<'_, '_> {
     fn setup(&mut self, i: usize, setup: &SetupAsset) {
         let path = |f| [Seg::Field("setup"), Seg::Index(i), Seg::Field(f)];
         match setup {
-            SetupAsset::Action { probability, .. } => {
+            SetupAsset::Action {
+                action,
+                probability,
+                ..
+            } => {
+                // A mock of an action nobody performs would never apply.
+                let base = action_base(action);
+                if exact(base) {
+                    let actions = self.names.actions();
+                    self.known(&path("action"), "action", base, &actions, "");
+                }
                 if let Some(p) = probability
                     && !(0.0..=1.0).contains(p)
                 {
@@ -459,6 +510,14 @@ impl Check<'_, '_> {
                 &sentences,
                 "",
             );
+        }
+        if let Some(action) = p.action.as_deref().map(action_base).filter(|a| exact(a)) {
+            let actions = self.names.actions();
+            self.known(&with("action"), "action", action, &actions, "");
+        }
+        if let Some(door) = p.door.as_deref().filter(|d| exact(d)) {
+            let doors = self.names.doors();
+            self.known(&with("door"), "door", door, &doors, "");
         }
         let script = p.script.as_deref().filter(|s| exact(s));
         if let Some(s) = script {
