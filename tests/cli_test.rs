@@ -304,6 +304,9 @@ fn a_typo_in_a_test_is_an_unknown_reference_with_did_you_mean_at_its_line() {
             expect: [
                 Happens(what: (event: "entre", agent: "npc")),
                 Never(what: (event: "enter", agent: "npcc", machine: "Custmer")),
+                Happens(what: (event: "plan", agent: "npc", problem: "BuySwrod")),
+                Happens(what: (event: "add", agent: "npc", world: "PlayerOpensTheDor")),
+                Happens(what: (event: "join", agent: "npc", script: "shopp", role: "buyer")),
             ],
         ),
     ],
@@ -332,6 +335,18 @@ fn a_typo_in_a_test_is_an_unknown_reference_with_did_you_mean_at_its_line() {
         ("unknown event kind `entre`", 12, "did you mean `enter`?"),
         ("unknown agent `npcc`", 13, "did you mean `npc`?"),
         ("unknown machine `Custmer`", 13, "did you mean `Customer`?"),
+        (
+            "unknown planning problem `BuySwrod`",
+            14,
+            "did you mean `BuySword`?",
+        ),
+        (
+            "unknown world event `PlayerOpensTheDor`",
+            15,
+            "did you mean `PlayerOpensTheDoor`?",
+        ),
+        ("unknown script or machine `shopp`", 16, ""),
+        ("unknown role `buyer`", 16, ""), // the shop has no interaction script at all
     ];
     assert_eq!(found.len(), expect.len(), "{found:?}");
     for (message, line, note) in expect {

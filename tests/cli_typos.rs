@@ -960,3 +960,179 @@ fn a_misspelt_role_of_a_scene_agent_is_an_error_at_the_agent() {
     );
     assert_suggests(d, "tourist");
 }
+
+// ---- Machines, scenes and planning: one slip in every name-bearing field ----
+
+/// `sample` with `from` replaced by `to` (once) in `file`; expects the error `code` at `at` in
+/// the edited file, and returns it.
+fn sample_typo(sample: &str, file: &str, from: &str, to: &str, code: &str, at: &str) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(
+        std::path::Path::new(&repo_path(&format!("samples/{sample}"))),
+        dir.path(),
+    );
+    let path = dir.path().join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let edited = text.replacen(from, to, 1);
+    assert_ne!(edited, text, "`{from}` is not in {file}");
+    std::fs::write(&path, &edited).unwrap();
+    let (exit, doc) = check_json(dir.path().to_str().unwrap());
+    let (line, column) = line_col(&edited, at);
+    let d = all(&doc, code)
+        .into_iter()
+        .find(|d| {
+            d["file"] == file
+                && d["line"].as_u64() == Some(line)
+                && d["column"].as_u64() == Some(column)
+        })
+        .unwrap_or_else(|| {
+            panic!("`{from}` -> `{to}`: no `{code}` at {file}:{line}:{column} in {doc:#}")
+        })
+        .clone();
+    assert_eq!(d["severity"], "error", "`{from}` -> `{to}`: {d:#}");
+    assert_eq!(exit, 1);
+    d
+}
+
+#[test]
+fn every_name_in_a_machine_reports_its_typo_where_it_stands() {
+    let machine = "machines/Customer.machine.ron";
+    let typo = |from, to, code, at| sample_typo("weapon-shop", machine, from, to, code, at);
+    // A transition's target state.
+    let d = typo(
+        r#""Pleased")"#,
+        r#""Pleasd")"#,
+        "unknown-reference",
+        r#""Pleasd")"#,
+    );
+    assert_suggests(&d, "Pleased");
+    // A transition's event, one slip from what the state raises.
+    let d = typo(
+        r#""FinishStatement", "GoHome""#,
+        r#""FinishStatment", "GoHome""#,
+        "unknown-event",
+        r#""FinishStatment""#,
+    );
+    assert_suggests(&d, "FinishStatement");
+    // The library state a state runs.
+    let d = typo(
+        r#"code: "Goto""#,
+        r#"code: "Gotoo""#,
+        "unknown-reference",
+        r#""Gotoo""#,
+    );
+    assert_suggests(&d, "Goto");
+    // A location modifier.
+    let d = typo(
+        r#"modifier: "Street""#,
+        r#"modifier: "Stret""#,
+        "unknown-reference",
+        r#""Stret""#,
+    );
+    assert_suggests(&d, "Street");
+    // A `Plan` state's problem.
+    let d = typo(
+        r#"modifier: "BuySword""#,
+        r#"modifier: "BuySwrd""#,
+        "unknown-reference",
+        r#""BuySwrd""#,
+    );
+    assert_suggests(&d, "BuySword");
+}
+
+#[test]
+fn every_name_in_a_scene_reports_its_typo_where_it_stands() {
+    let scene = "shop.scene.ron";
+    let typo = |from, to, code, at| sample_typo("weapon-shop", scene, from, to, code, at);
+    let d = typo(
+        r#"machine: "Customer""#,
+        r#"machine: "Custmer""#,
+        "unknown-reference",
+        r#""Custmer""#,
+    );
+    assert_suggests(&d, "Customer");
+    let d = typo(
+        r#"at: "Street""#,
+        r#"at: "Stret""#,
+        "unknown-reference",
+        r#""Stret""#,
+    );
+    assert_suggests(&d, "Street");
+    let d = typo(
+        r#"problem: "BuySword""#,
+        r#"problem: "BuySwrd""#,
+        "unknown-reference",
+        r#""BuySwrd""#,
+    );
+    assert_suggests(&d, "BuySword");
+    typo(
+        r#"perform: "Open(player"#,
+        r#"perform: "Opn(player"#,
+        "unknown-reference",
+        r#""Opn(player, shopdoor)""#,
+    );
+}
+
+#[test]
+fn a_misspelt_slot_key_of_a_sentence_file_is_unknown_reference_at_its_key() {
+    let file = "airport.sentences.ron";
+    let typo = |from, to, at| sample_typo("airport", file, from, to, "unknown-reference", at);
+    let d = typo(
+        r#"examples: {"CityName""#,
+        r#"examples: {"CityNme""#,
+        r#""CityNme""#,
+    );
+    assert_suggests(&d, "CityName");
+    let d = typo(
+        r#"slots: {"CityName""#,
+        r#"slots: {"CitName""#,
+        r#""CitName""#,
+    );
+    assert_suggests(&d, "CityName");
+}
+
+#[test]
+fn every_name_in_a_content_test_pattern_reports_its_typo_where_it_stands() {
+    let d = sample_typo(
+        "weapon-shop",
+        "shop.test.ron",
+        r#"action: "Buy(npc, sword)""#,
+        r#"action: "Buyy(npc, sword)""#,
+        "unknown-reference",
+        r#""Buyy(npc, sword)""#,
+    );
+    assert_suggests(&d, "Buy");
+    let d = sample_typo(
+        "weapon-shop",
+        "shop.test.ron",
+        r#"problem: "BuySword""#,
+        r#"problem: "BuySwrd""#,
+        "unknown-reference",
+        r#""BuySwrd""#,
+    );
+    assert_suggests(&d, "BuySword");
+    let d = sample_typo(
+        "airport",
+        "lane-closed.test.ron",
+        r#"door: "SecurityLaneA""#,
+        r#"door: "SecurtyLaneA""#,
+        "unknown-reference",
+        r#""SecurtyLaneA""#,
+    );
+    assert_suggests(&d, "SecurityLaneA");
+    // A mocked action (the first `sit` of the file) and an expected one.
+    for occurrence in [
+        "Action(action: ",
+        "Happens(what: (event: \"fail\", agent: \"elder\", action: ",
+    ] {
+        let d = sample_typo(
+            "bench",
+            "bench.test.ron",
+            &format!("{occurrence}\"sit\""),
+            &format!("{occurrence}\"sti\""),
+            "unknown-reference",
+            r#""sti""#,
+        );
+        assert_suggests(&d, "sit");
+    }
+}

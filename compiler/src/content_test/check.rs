@@ -94,6 +94,83 @@ impl<'a> Names<'a> {
             .collect()
     }
 
+    fn problems(&self) -> Vec<&'a str> {
+        let problems = self.module.problems.iter();
+        problems.map(|(_, p)| p.name.text.as_str()).collect()
+    }
+
+    /// The world events `scene` scripts.
+    fn world_events(&self, scene: &str) -> Vec<&'a str> {
+        let events = self.module.world_events.iter();
+        events
+            .filter(|(_, w)| self.module.scenes[w.scene].name.text == scene)
+            .map(|(_, w)| w.name.text.as_str())
+            .collect()
+    }
+
+    fn scripts(&self) -> Vec<&'a str> {
+        let scripts = self.module.scripts.iter();
+        scripts.map(|(_, s)| s.name.as_str()).collect()
+    }
+
+    /// What an `add`/`del` event's `script` names: an interaction script, or the (conversation)
+    /// machine whose state recorded the fact.
+    fn fact_sources(&self) -> Vec<&'a str> {
+        let mut out = self.scripts();
+        out.extend(self.machines());
+        out
+    }
+
+    /// Roles of `script`, or of every script.
+    fn roles(&self, script: Option<&str>) -> Vec<&'a str> {
+        let scripts = self.module.scripts.iter().map(|(_, s)| s);
+        let mut out: Vec<&str> = scripts
+            .filter(|s| script.is_none_or(|n| s.name == n))
+            .flat_map(|s| s.roles.iter().map(|r| r.name.as_str()))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    fn sentences(&self) -> Vec<&'a str> {
+        let sentences = self.module.sentences.iter();
+        sentences.map(|(_, s)| s.name.text.as_str()).collect()
+    }
+
+    /// What an `act` event's action can be called (the name before any arguments): planning
+    /// actions (the agent's own and others'), script rules' and proxies' actions, and a
+    /// conversation's actions.
+    fn actions(&self) -> Vec<&'a str> {
+        let m = self.module;
+        let planned = m.problems.iter().flat_map(|(_, p)| {
+            let ops = p.task.operators.iter().chain(&p.external);
+            ops.map(|o| action_base(&o.name))
+        });
+        let scripted = m.scripts.iter().flat_map(|(_, s)| {
+            let rules = s.rules.iter();
+            rules.filter_map(|r| r.action.as_ref().map(|(a, _)| a.as_str()))
+        });
+        let proxies = m.smart_locations.iter().flat_map(|(_, l)| {
+            let actions = l.proxies.iter().flat_map(|p| &p.actions);
+            actions.map(|a| a.text.as_str())
+        });
+        let spoken = m.actions.iter().map(|(_, a)| a.name.text.as_str());
+        let mut out: Vec<&str> = planned
+            .chain(scripted)
+            .chain(proxies)
+            .chain(spoken)
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    fn doors(&self) -> Vec<&'a str> {
+        let doors = self.module.nav.iter().flat_map(|n| &n.doors);
+        doors.map(|d| d.name.text.as_str()).collect()
+    }
+
     /// States of `machine`, or of every machine.
     fn states(&self, machine: Option<&str>) -> Vec<&'a str> {
         let mut out: Vec<&str> = self
@@ -167,6 +244,14 @@ struct Check<'a, 'd> {
     diags: &'d mut Diagnostics,
     test: usize,
     scene: &'a str,
+}
+
+/// An action's name without its arguments: `Buy` of `Buy(npc, sword)`, `stack` of PDDL's
+/// `(stack a b)`.
+fn action_base(action: &str) -> &str {
+    let action = action.trim().trim_start_matches('(');
+    let end = action.find(|c: char| c == '(' || c.is_whitespace());
+    &action[..end.unwrap_or(action.len())]
 }
 
 fn exact(pattern: &str) -> bool {
@@ -287,7 +372,17 @@ impl Check<'_, '_> {
     fn setup(&mut self, i: usize, setup: &SetupAsset) {
         let path = |f| [Seg::Field("setup"), Seg::Index(i), Seg::Field(f)];
         match setup {
-            SetupAsset::Action { probability, .. } => {
+            SetupAsset::Action {
+                action,
+                probability,
+                ..
+            } => {
+                // A mock of an action nobody performs would never apply.
+                let base = action_base(action);
+                if exact(base) {
+                    let actions = self.names.actions();
+                    self.known(&path("action"), "action", base, &actions, "");
+                }
                 if let Some(p) = probability
                     && !(0.0..=1.0).contains(p)
                 {
@@ -396,6 +491,44 @@ impl Check<'_, '_> {
             if let Some(agent) = agent {
                 self.agent(&with(field), agent);
             }
+        }
+        if let Some(problem) = p.problem.as_deref().filter(|p| exact(p)) {
+            let problems = self.names.problems();
+            self.known(&with("problem"), "planning problem", problem, &problems, "");
+        }
+        if let Some(world) = p.world.as_deref().filter(|w| exact(w)) {
+            let events = self.names.world_events(self.scene);
+            let context = format!(" in scene `{}`", self.scene);
+            self.known(&with("world"), "world event", world, &events, &context);
+        }
+        if let Some(sentence) = p.sentence.as_deref().filter(|s| exact(s)) {
+            let sentences = self.names.sentences();
+            self.known(
+                &with("sentence"),
+                "sentence state",
+                sentence,
+                &sentences,
+                "",
+            );
+        }
+        if let Some(action) = p.action.as_deref().map(action_base).filter(|a| exact(a)) {
+            let actions = self.names.actions();
+            self.known(&with("action"), "action", action, &actions, "");
+        }
+        if let Some(door) = p.door.as_deref().filter(|d| exact(d)) {
+            let doors = self.names.doors();
+            self.known(&with("door"), "door", door, &doors, "");
+        }
+        let script = p.script.as_deref().filter(|s| exact(s));
+        if let Some(s) = script {
+            let scripts = self.names.fact_sources();
+            self.known(&with("script"), "script or machine", s, &scripts, "");
+        }
+        if let Some(role) = p.role.as_deref().filter(|r| exact(r)) {
+            let script = script.filter(|s| self.names.scripts().contains(s));
+            let roles = self.names.roles(script);
+            let context = script.map_or(String::new(), |s| format!(" in script `{s}`"));
+            self.known(&with("role"), "role", role, &roles, &context);
         }
         let machine = p.machine.as_deref().filter(|m| exact(m));
         if let Some(m) = machine {

@@ -112,8 +112,8 @@ pub fn check_dead_ends(module: &Module, diags: &mut Diagnostics) {
 }
 
 /// `unknown-event`: a transition on an event its state's code never raises. It can still fire if
-/// a message of that name arrives, so this is a warning, with a suggestion when it looks like a
-/// typo of an event the code does raise.
+/// a message of that name arrives, so this is a warning — unless it is one slip from an event
+/// the code does raise: then it is a typo, an error with the fix.
 pub fn check_events(module: &Module, diags: &mut Diagnostics) {
     for (_, state) in module.states.iter() {
         let Some(code) = state.code else { continue };
@@ -133,15 +133,21 @@ pub fn check_events(module: &Module, diags: &mut Diagnostics) {
             } else {
                 raises.join(", ")
             };
-            let mut d = Diagnostic::warning(
-                Code::UnknownEvent,
-                format!("library state `{}` never raises `{e}`: this transition of `{}` fires only if a message `{e}` arrives", lib.name, state.name.text),
-            )
-            .at(t.event.span, "never raised")
-            .note(format!("`{}` raises: {list}", lib.name));
-            if let Some(s) = suggest(e, raises.iter().map(String::as_str)) {
-                d = d.did_you_mean(e, s);
-            }
+            let message = format!(
+                "library state `{}` never raises `{e}`: this transition of `{}` fires only if a message `{e}` arrives",
+                lib.name, state.name.text
+            );
+            // One slip from an event the state does raise is a typo, not a message name: the
+            // agent would wait for an event that never comes, so the build stops here.
+            let d = match suggest(e, raises.iter().map(String::as_str)) {
+                Some(s) => Diagnostic::error(Code::UnknownEvent, message)
+                    .at(t.event.span, "misspelt event")
+                    .note(format!("`{}` raises: {list}", lib.name))
+                    .did_you_mean(e, s),
+                None => Diagnostic::warning(Code::UnknownEvent, message)
+                    .at(t.event.span, "never raised")
+                    .note(format!("`{}` raises: {list}", lib.name)),
+            };
             diags.push(d);
         }
     }

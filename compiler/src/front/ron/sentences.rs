@@ -20,6 +20,38 @@ fn inside(literal: Span, range: std::ops::Range<usize>) -> Span {
     Span::new(literal.file, start..end)
 }
 
+/// `unknown-reference` for each key of a map keyed by slot name (`examples`, `slots`) that no
+/// sentence state it applies to has as a `VARIABLE`: a misspelt key would silently do nothing.
+fn report_unknown_slots<'k>(
+    text: &str,
+    map: Span,
+    keys: impl Iterator<Item = &'k String>,
+    slots: &[&str],
+    diags: &mut Diagnostics,
+) {
+    for key in keys {
+        if slots.contains(&key.as_str()) {
+            continue;
+        }
+        // The key as written inside the map (the locator finds values, not keys).
+        let (lo, hi) = (map.start as usize, (map.end as usize).min(text.len()));
+        let quoted = format!("\"{key}\"");
+        let at = text
+            .get(lo..hi)
+            .and_then(|m| m.find(&quoted))
+            .map_or(map, |k| Span::new(map.file, lo + k..lo + k + quoted.len()));
+        let d = Diagnostic::error(
+            Code::UnknownReference,
+            format!("no sentence state here has a slot `{key}` (`VARIABLE {key}`)"),
+        )
+        .at(at, "no such slot");
+        let d = crate::diag::suggest_note(d, key, slots.iter().copied());
+        diags.push(
+            d.note("the key must name a `VARIABLE` in the nouns of a sentence state it applies to"),
+        );
+    }
+}
+
 pub(super) fn lower_sentences(
     module: &mut Module,
     sources: &SourceMap,
@@ -63,6 +95,8 @@ pub(super) fn lower_sentences(
                 .collect(),
             min_score: asset.min_score,
         });
+        // Every VARIABLE slot of the file's states, for the maps keyed by slot name.
+        let mut file_slots: Vec<String> = Vec::new();
         for (i, s) in asset.states.iter().enumerate() {
             let path = |f: &'static str| [Seg::Field("states"), Seg::Index(i), Seg::Field(f)];
             let name = loc.name(&s.name, &path("name"));
@@ -118,7 +152,17 @@ pub(super) fn lower_sentences(
                     }),
                     Term::Word(_) => None,
                 })
-                .collect();
+                .collect::<Vec<Name>>();
+            let state_slots: Vec<&str> = variables.iter().map(|v| v.text.as_str()).collect();
+            let text = &sources.get(loc.file).text;
+            report_unknown_slots(
+                text,
+                loc.span(&path("slots")),
+                s.slots.keys(),
+                &state_slots,
+                diags,
+            );
+            file_slots.extend(state_slots.iter().map(|v| v.to_string()));
             module.sentences.append(SentenceState {
                 span: loc.span(&[Seg::Field("states"), Seg::Index(i)]),
                 name,
@@ -160,6 +204,16 @@ pub(super) fn lower_sentences(
                     })
                     .collect(),
             });
+        }
+        let slots: Vec<&str> = file_slots.iter().map(String::as_str).collect();
+        let text = &sources.get(loc.file).text;
+        for field in ["examples", "slots"] {
+            let keys = match field {
+                "examples" => asset.examples.keys().collect::<Vec<_>>(),
+                _ => asset.slots.keys().collect(),
+            };
+            let map = loc.span(&[Seg::Field(field)]);
+            report_unknown_slots(text, map, keys.into_iter(), &slots, diags);
         }
     }
 }
