@@ -94,18 +94,20 @@ impl<'a> Names<'a> {
             .collect()
     }
 
+    /// Every problem written, lowered or not (one that did not lower has its errors already).
     fn problems(&self) -> Vec<&'a str> {
         let problems = self.module.problems.iter();
-        problems.map(|(_, p)| p.name.text.as_str()).collect()
+        let lowered = problems.map(|(_, p)| p.name.text.as_str());
+        let unlowered = self.module.unlowered_problems.iter().map(String::as_str);
+        lowered.chain(unlowered).collect()
     }
 
-    /// The world events `scene` scripts.
+    /// The world events `scene` scripts, as written (one with an error is still named).
     fn world_events(&self, scene: &str) -> Vec<&'a str> {
-        let events = self.module.world_events.iter();
-        events
-            .filter(|(_, w)| self.module.scenes[w.scene].name.text == scene)
-            .map(|(_, w)| w.name.text.as_str())
-            .collect()
+        let scenes = self.module.scenes.iter().map(|(_, s)| s);
+        let scene = scenes.filter(|s| s.name.text == scene);
+        let events = scene.flat_map(|s| &s.events);
+        events.map(|e| e.asset.name.as_str()).collect()
     }
 
     fn scripts(&self) -> Vec<&'a str> {
@@ -141,7 +143,12 @@ impl<'a> Names<'a> {
     /// What an `act` event's action can be called (the name before any arguments): planning
     /// actions (the agent's own and others'), script rules' and proxies' actions, and a
     /// conversation's actions.
-    fn actions(&self) -> Vec<&'a str> {
+    fn actions(&self) -> Option<Vec<&'a str>> {
+        // A problem that did not lower hides its actions: say nothing rather than a second
+        // error for its mistake.
+        if !self.module.unlowered_problems.is_empty() {
+            return None;
+        }
         let m = self.module;
         let planned = m.problems.iter().flat_map(|(_, p)| {
             let ops = p.task.operators.iter().chain(&p.external);
@@ -163,7 +170,7 @@ impl<'a> Names<'a> {
             .collect();
         out.sort_unstable();
         out.dedup();
-        out
+        Some(out)
     }
 
     fn doors(&self) -> Vec<&'a str> {
@@ -379,8 +386,7 @@ impl Check<'_, '_> {
             } => {
                 // A mock of an action nobody performs would never apply.
                 let base = action_base(action);
-                if exact(base) {
-                    let actions = self.names.actions();
+                if let Some(actions) = self.names.actions().filter(|_| exact(base)) {
                     self.known(&path("action"), "action", base, &actions, "");
                 }
                 if let Some(p) = probability
@@ -511,8 +517,9 @@ impl Check<'_, '_> {
                 "",
             );
         }
-        if let Some(action) = p.action.as_deref().map(action_base).filter(|a| exact(a)) {
-            let actions = self.names.actions();
+        if let Some(action) = p.action.as_deref().map(action_base).filter(|a| exact(a))
+            && let Some(actions) = self.names.actions()
+        {
             self.known(&with("action"), "action", action, &actions, "");
         }
         if let Some(door) = p.door.as_deref().filter(|d| exact(d)) {

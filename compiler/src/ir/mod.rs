@@ -260,6 +260,9 @@ pub struct Module {
     pub chats: Arena<hpmm::Chat>,
     pub problems: Arena<plan::Problem>,
     pub world_events: Arena<plan::WorldEvent>,
+    /// Problems written but not lowered (their errors are already reported): names that exist,
+    /// though nothing can be said about what they contain.
+    pub unlowered_problems: Vec<String>,
     /// The problem each standard `Plan` state plans for (its modifier names it), resolved by
     /// the planning frontend; a state whose problem is unknown or did not lower is absent.
     pub plan_problems: std::collections::BTreeMap<Handle<State>, Handle<plan::Problem>>,

@@ -364,6 +364,8 @@ pub fn lower(sources: &SourceMap, module: &mut Module, diags: &mut Diagnostics, 
             lowered[i] = Some(module.problems.append(p));
         }
     }
+    let unlowered = entries.iter().zip(&lowered).filter(|(_, l)| l.is_none());
+    module.unlowered_problems = unlowered.map(|(e, _)| e.name.clone()).collect();
     resolve_plan_states(module, &problem_names, diags);
     resolve_events(module, &entries, &events, &lowered, &namings, diags);
 }
