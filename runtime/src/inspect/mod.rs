@@ -28,6 +28,7 @@
 
 mod client;
 pub mod protocol;
+mod scene;
 #[cfg(test)]
 mod tests;
 
@@ -44,6 +45,8 @@ use std::io;
 use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
 use std::sync::Arc;
 use std::time::Duration;
+
+pub use scene::{InspectedScene, check_variable, program_variables};
 
 /// What a game shows and lets a tool change; a game implements it over its own scene (the
 /// command line's simulated world has one too).
@@ -181,6 +184,12 @@ impl Inspector {
     /// Whether the game is paused (by a breakpoint, a step or a tool).
     pub fn is_paused(&self) -> bool {
         self.mode == Mode::Paused
+    }
+
+    /// Whether a tool's `step` is under way: a game that may run several ticks in a frame runs
+    /// exactly one per frame meanwhile, so that `step N` runs N ticks.
+    pub fn is_stepping(&self) -> bool {
+        matches!(self.mode, Mode::Stepping(_))
     }
 
     /// Once per frame: streams `events` (those recorded since the last call) to the tools,
