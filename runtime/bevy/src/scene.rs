@@ -52,6 +52,22 @@ pub struct EnsembleScene {
     /// Scene seconds the frames have asked for so far.
     clock: f64,
     error: Option<String>,
+    /// How a tool attached through the inspection protocol lets the scene tick this frame.
+    pub(crate) pace: Pace,
+}
+
+/// How many ticks a frame may run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Pace {
+    /// As many as the frame's time asks for.
+    #[default]
+    Free,
+    /// Exactly one (a tool's `step`, one tick at a time).
+    #[cfg_attr(not(feature = "inspect"), allow(dead_code))]
+    One,
+    /// None: a tool paused the scene; its clock stands still.
+    #[cfg_attr(not(feature = "inspect"), allow(dead_code))]
+    Hold,
 }
 
 /// A started scene and what belongs to it.
@@ -74,6 +90,7 @@ impl EnsembleScene {
             running: None,
             clock: 0.0,
             error: None,
+            pace: Pace::Free,
         }
     }
 
@@ -316,14 +333,21 @@ pub(crate) fn tick_scenes(
     for (scene_entity, mut config) in &mut scenes {
         let max_ticks = config.max_ticks_per_frame.max(1);
         let mut clock = config.clock + delta;
+        let pace = config.pace;
         let Some(running) = config.running.as_mut().map(SyncCell::get) else {
             continue;
         };
         let dt = running.scene.dt();
         // Scene time runs on whole ticks; the remainder waits for the next frame.
-        let due = ((clock - running.scene.now()) / dt + 1e-6).floor().max(0.0) as u32;
+        let mut due = ((clock - running.scene.now()) / dt + 1e-6).floor().max(0.0) as u32;
         if due > max_ticks {
             clock = running.scene.now() + f64::from(max_ticks) * dt;
+        }
+        match pace {
+            Pace::Free => {}
+            // Held or stepped, the clock does not make up for the time afterwards.
+            Pace::Hold => (due, clock) = (0, running.scene.now()),
+            Pace::One => (due, clock) = (1, running.scene.now() + dt),
         }
         // Every frame, so that what the game changed in a frame without a tick is not lost.
         for (i, &entity) in running.agents.iter().enumerate() {
@@ -383,6 +407,41 @@ fn send_trace(
     );
 }
 
+/// Hot-reloads `program` into `scene`, whether it came as a changed asset or was pushed by a
+/// tool; `Err`: why it was refused (the scene goes on). [`announce`] says so.
+pub(crate) fn reload(
+    (scene, interactions): (&mut Scene<EcsWorld>, &mut Interactions),
+    program: Arc<Program>,
+    reason: &str,
+) -> Result<ReloadReport, String> {
+    interactions
+        .reload(scene, program, reason)
+        .map_err(|e| e.to_string())
+}
+
+/// Sends the message of a reload of the scene of `entity`.
+pub(crate) fn announce(
+    entity: Entity,
+    outcome: Result<ReloadReport, String>,
+    reloaded: &mut MessageWriter<ProgramReloaded>,
+    rejected: &mut MessageWriter<ReloadRejected>,
+) {
+    match outcome {
+        Ok(report) => {
+            reloaded.write(ProgramReloaded {
+                scene: entity,
+                report,
+            });
+        }
+        Err(reason) => {
+            rejected.write(ReloadRejected {
+                scene: entity,
+                reason,
+            });
+        }
+    }
+}
+
 /// Hands a changed program asset to the scenes running it (hot reload through the asset
 /// server: Bevy's file watching, or `AssetServer::reload`); a program that fails to load is
 /// recorded as refused and the scene goes on.
@@ -417,23 +476,9 @@ pub(crate) fn reload_scenes(
                 continue;
             }
             let reason = "the program asset changed";
-            match running
-                .interactions
-                .reload(&mut running.scene, asset.program.clone(), reason)
-            {
-                Ok(report) => {
-                    reloaded.write(ProgramReloaded {
-                        scene: entity,
-                        report,
-                    });
-                }
-                Err(e) => {
-                    rejected.write(ReloadRejected {
-                        scene: entity,
-                        reason: e.to_string(),
-                    });
-                }
-            }
+            let scene = (&mut running.scene, &mut running.interactions);
+            let outcome = reload(scene, asset.program.clone(), reason);
+            announce(entity, outcome, &mut reloaded, &mut rejected);
         }
     }
     for failure in failed_loads.read() {
