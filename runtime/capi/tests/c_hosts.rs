@@ -43,6 +43,13 @@ fn c_host_trace_equals_the_cli_trace_byte_for_byte() {
             "served",
             &["127.0.0.1:0"],
         ),
+        (
+            "the C++ host serving tools",
+            Language::Cpp,
+            Link::Static,
+            "served-cpp",
+            &["127.0.0.1:0"],
+        ),
     ];
     for (what, language, link, folder, extra) in hosts {
         let exe = support::compile_host("airport", language, link, &dir.path().join(folder));
