@@ -177,6 +177,9 @@ fn serve(
         Flow::Tick if inspector.is_stepping() => Pace::One,
         Flow::Tick => Pace::Free,
     };
+    if config.breakpoints != inspector.breakpoints() {
+        config.breakpoints = inspector.breakpoints().to_vec();
+    }
 }
 
 /// The program's name as `hello` says it: its asset's file name without `.ensb`.

@@ -54,6 +54,10 @@ pub struct EnsembleScene {
     error: Option<String>,
     /// How a tool attached through the inspection protocol lets the scene tick this frame.
     pub(crate) pace: Pace,
+    /// The tools' breakpoints: a frame stops ticking right after a tick that fires one, so
+    /// the scene pauses there even when a long frame has several ticks due.
+    #[cfg(feature = "inspect")]
+    pub(crate) breakpoints: Vec<ensemble_runtime::inspect::protocol::Breakpoint>,
 }
 
 /// How many ticks a frame may run.
@@ -91,6 +95,8 @@ impl EnsembleScene {
             clock: 0.0,
             error: None,
             pace: Pace::Free,
+            #[cfg(feature = "inspect")]
+            breakpoints: Vec::new(),
         }
     }
 
@@ -331,6 +337,7 @@ pub(crate) fn tick_scenes(
 ) {
     let delta = time.delta_secs_f64();
     for (scene_entity, mut config) in &mut scenes {
+        let config = &mut *config;
         let max_ticks = config.max_ticks_per_frame.max(1);
         let mut clock = config.clock + delta;
         let pace = config.pace;
@@ -367,12 +374,36 @@ pub(crate) fn tick_scenes(
                 .game
                 .read_entity(AgentId(i as u32), view, variables.is_changed());
         }
-        for _ in 0..due.min(max_ticks) {
+        let mut events = Vec::new();
+        let mut ran = 0;
+        while ran < due.min(max_ticks) {
             running.scene.tick();
             running.interactions.advance(&mut running.scene);
             stdlib::fire_world_events(&mut running.scene);
+            ran += 1;
+            let new = running.scene.take_events();
+            #[cfg(feature = "inspect")]
+            let fired = new.iter().any(|e| {
+                config
+                    .breakpoints
+                    .iter()
+                    .any(|b| ensemble_runtime::inspect::fires(b, e))
+            });
+            #[cfg(not(feature = "inspect"))]
+            let fired = false;
+            events.extend(new);
+            if fired {
+                // The rest waits: the inspector pauses the scene next frame, at this tick.
+                clock = running.scene.now();
+                break;
+            }
         }
-        send_trace(scene_entity, &mut running.scene, &mut trace);
+        // What happened between frames (a reload) too.
+        events.extend(running.scene.take_events());
+        trace.write_batch(events.into_iter().map(|event| EnsembleTrace {
+            scene: scene_entity,
+            event,
+        }));
         spawn_new_agents(&mut commands, scene_entity, running);
         for (i, &entity) in running.agents.iter().enumerate() {
             let Ok((mut agent, _, walking, speaking, actions, _)) = agents.get_mut(entity) else {
@@ -386,25 +417,12 @@ pub(crate) fn tick_scenes(
             let changes = running.scene.game.changes(AgentId(i as u32), now);
             apply(&mut commands.entity(entity), changes);
             // States change only in ticks.
-            if due > 0 && describe(&running.scene, agent.bypass_change_detection()) {
+            if ran > 0 && describe(&running.scene, agent.bypass_change_detection()) {
                 agent.set_changed();
             }
         }
         config.clock = clock;
     }
-}
-
-fn send_trace(
-    scene: Entity,
-    running: &mut Scene<EcsWorld>,
-    trace: &mut MessageWriter<EnsembleTrace>,
-) {
-    trace.write_batch(
-        running
-            .take_events()
-            .into_iter()
-            .map(|event| EnsembleTrace { scene, event }),
-    );
 }
 
 /// Hot-reloads `program` into `scene`, whether it came as a changed asset or was pushed by a

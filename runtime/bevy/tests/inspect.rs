@@ -8,8 +8,8 @@ use bevy::asset::{AssetPlugin, AssetServer};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use ensemble_bevy::{
-    EnsembleInspector, EnsemblePlugin, EnsembleProgram, EnsembleScene, InspectPlugin,
-    ProgramReloaded,
+    EnsembleInspector, EnsemblePlugin, EnsembleProgram, EnsembleScene, EnsembleSystems,
+    InspectPlugin, MoveReport, ProgramReloaded, Walking,
 };
 use ensemble_runtime::inspect::protocol::{
     FromGame, GameMessage, PROTOCOL_VERSION, PauseReason, ToolMessage, base64, decode_from_game,
@@ -31,12 +31,28 @@ fn record(mut messages: MessageReader<ProgramReloaded>, mut seen: ResMut<Reloade
     seen.0.extend(messages.read().cloned());
 }
 
+/// The test game's walking: there at once, so the agents get on with their machines.
+fn teleport(mut walkers: Query<(&mut Transform, &mut Walking)>) {
+    for (mut transform, mut walking) in &mut walkers {
+        if walking.report.is_none() {
+            transform.translation = walking.to.extend(transform.translation.z);
+            walking.report = Some(MoveReport::Arrived);
+        }
+    }
+}
+
 fn assets() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("assets")
 }
 
-/// The ticket counter running headless, served on a free port; returns the scene's entity.
+/// The ticket counter running headless, served on a free port, one tick a frame; returns the
+/// scene's entity.
 fn game() -> (App, Entity) {
+    game_with(1, InspectPlugin::new("127.0.0.1:0"))
+}
+
+/// The same with `per_frame` ticks due each frame (long frames), served by `plugin`.
+fn game_with(per_frame: u32, plugin: InspectPlugin) -> (App, Entity) {
     let mut app = App::new();
     app.add_plugins((
         MinimalPlugins,
@@ -45,12 +61,13 @@ fn game() -> (App, Entity) {
             ..default()
         },
         EnsemblePlugin::default(),
-        InspectPlugin::new("127.0.0.1:0"),
+        plugin,
     ))
     .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
-        1.0 / FPS,
+        f64::from(per_frame) / FPS,
     )))
     .init_resource::<Reloaded>()
+    .add_systems(Update, teleport.before(EnsembleSystems))
     .add_systems(Last, record);
     let program = app
         .world()
@@ -250,6 +267,80 @@ fn a_tool_pauses_steps_inspects_pushes_to_and_resumes_a_bevy_scene() {
     let resumed_at = ticks(&mut app, scene).expect("running");
     frames(&mut app, 10);
     assert_eq!(ticks(&mut app, scene), Some(resumed_at + 10));
+}
+
+/// Every trace event the scene sent, as JSON.
+#[derive(Resource, Default)]
+struct Traced(Vec<serde_json::Value>);
+
+fn trace(mut messages: MessageReader<ensemble_bevy::EnsembleTrace>, mut seen: ResMut<Traced>) {
+    seen.0.extend(
+        messages
+            .read()
+            .map(|m| serde_json::from_str(&m.event.to_json()).expect("a JSON event")),
+    );
+}
+
+#[test]
+fn a_breakpoint_stops_a_long_frame_right_after_the_tick_that_fires_it() {
+    // Where the plain run first enters a state after the start.
+    let (mut plain, _) = game();
+    plain.init_resource::<Traced>().add_systems(Last, trace);
+    frames(&mut plain, 120);
+    let first = plain
+        .world()
+        .resource::<Traced>()
+        .0
+        .iter()
+        .find(|e| e["event"] == "enter" && e["tick"].as_u64().is_some_and(|t| t > 0 && t % 3 != 0))
+        .cloned()
+        .expect("an agent enters a state mid-frame within 120 ticks");
+    let tick = first["tick"].as_u64().expect("a tick");
+
+    // Three ticks a frame: the breakpoint's tick is not a frame's last. Paused until the
+    // breakpoint is set.
+    let (mut app, scene) = game_with(3, InspectPlugin::new("127.0.0.1:0").waiting());
+    let address = app
+        .world()
+        .resource::<EnsembleInspector>()
+        .address()
+        .expect("it listens")
+        .to_string();
+    let mut tool = Tool::connect(&address);
+    let hello = ToolMessage::Hello {
+        version: PROTOCOL_VERSION,
+        token: None,
+        trace: false,
+    };
+    assert!(matches!(tool.ask(&mut app, &hello), GameMessage::Hello(_)));
+    let breakpoint = ensemble_runtime::inspect::protocol::Breakpoint::State {
+        machine: first["machine"].as_str().expect("a machine").into(),
+        state: first["state"].as_str().expect("a state").into(),
+        when: ensemble_runtime::inspect::protocol::When::Enter,
+        agent: first["agent"].as_str().map(str::to_string),
+    };
+    assert!(matches!(
+        tool.ask(&mut app, &ToolMessage::Break { breakpoint }),
+        GameMessage::Ok { .. }
+    ));
+    assert!(matches!(
+        tool.ask(&mut app, &ToolMessage::Resume),
+        GameMessage::Resumed { tick: 0 }
+    ));
+    let GameMessage::Paused {
+        tick: paused,
+        reason: PauseReason::Breakpoint,
+        ..
+    } = tool.answer(&mut app)
+    else {
+        panic!("expected the breakpoint's pause");
+    };
+    assert_eq!(paused, tick, "{first}");
+    assert_eq!(
+        ticks(&mut app, scene),
+        Some(tick),
+        "no tick ran after the one that fired"
+    );
 }
 
 #[test]

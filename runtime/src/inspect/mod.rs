@@ -186,6 +186,11 @@ impl Inspector {
         self.mode == Mode::Paused
     }
 
+    /// The breakpoints the tools have set.
+    pub fn breakpoints(&self) -> &[Breakpoint] {
+        &self.breakpoints
+    }
+
     /// Whether a tool's `step` is under way: a game that may run several ticks in a frame runs
     /// exactly one per frame meanwhile, so that `step N` runs N ticks.
     pub fn is_stepping(&self) -> bool {
@@ -473,8 +478,10 @@ impl Inspector {
     }
 }
 
-/// Whether trace event `e` fires `breakpoint`.
-fn fires(breakpoint: &Breakpoint, e: &TraceEvent) -> bool {
+/// Whether trace event `e` fires `breakpoint` (a game that runs several ticks in a frame checks
+/// each tick's events against [`Inspector::breakpoints`], to stop right after the one that
+/// fires).
+pub fn fires(breakpoint: &Breakpoint, e: &TraceEvent) -> bool {
     let agent_is = |agent: &Option<String>| {
         agent
             .as_deref()
