@@ -12,8 +12,8 @@ use ensemble_bevy::{
     InspectPlugin, MoveReport, ProgramReloaded, Walking,
 };
 use ensemble_runtime::inspect::protocol::{
-    FromGame, GameMessage, PROTOCOL_VERSION, PauseReason, ToolMessage, base64, decode_from_game,
-    encode,
+    FromGame, GameMessage, Hello, PROTOCOL_VERSION, PauseReason, ToolMessage, base64,
+    decode_from_game, encode,
 };
 use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
@@ -105,12 +105,28 @@ struct Tool {
 }
 
 impl Tool {
-    fn connect(address: &str) -> Tool {
+    /// Connects to the game's inspector and says hello (`trace`: with the trace streamed);
+    /// returns the game's hello.
+    fn attach(app: &mut App, trace: bool) -> (Tool, Hello) {
+        let address = app
+            .world()
+            .resource::<EnsembleInspector>()
+            .address()
+            .expect("it listens");
         let stream = TcpStream::connect(address).expect("the game listens");
         stream.set_nonblocking(true).expect("non-blocking");
-        Tool {
+        let mut tool = Tool {
             stream,
             received: Vec::new(),
+        };
+        let hello = ToolMessage::Hello {
+            version: PROTOCOL_VERSION,
+            token: None,
+            trace,
+        };
+        match tool.ask(app, &hello) {
+            GameMessage::Hello(hello) => (tool, hello),
+            other => panic!("expected hello, got {other:?}"),
         }
     }
 
@@ -154,24 +170,7 @@ impl Tool {
 #[test]
 fn a_tool_pauses_steps_inspects_pushes_to_and_resumes_a_bevy_scene() {
     let (mut app, scene) = game();
-    let address = app
-        .world()
-        .resource::<EnsembleInspector>()
-        .address()
-        .expect("it listens")
-        .to_string();
-    let mut tool = Tool::connect(&address);
-    let hello = tool.ask(
-        &mut app,
-        &ToolMessage::Hello {
-            version: PROTOCOL_VERSION,
-            token: None,
-            trace: true,
-        },
-    );
-    let GameMessage::Hello(hello) = hello else {
-        panic!("expected hello, got {hello:?}");
-    };
+    let (mut tool, hello) = Tool::attach(&mut app, true);
     assert_eq!(
         (hello.program.as_str(), hello.scene.as_str()),
         ("airport", "ticket-counter")
@@ -300,19 +299,8 @@ fn a_breakpoint_stops_a_long_frame_right_after_the_tick_that_fires_it() {
     // Three ticks a frame: the breakpoint's tick is not a frame's last. Paused until the
     // breakpoint is set.
     let (mut app, scene) = game_with(3, InspectPlugin::new("127.0.0.1:0").waiting());
-    let address = app
-        .world()
-        .resource::<EnsembleInspector>()
-        .address()
-        .expect("it listens")
-        .to_string();
-    let mut tool = Tool::connect(&address);
-    let hello = ToolMessage::Hello {
-        version: PROTOCOL_VERSION,
-        token: None,
-        trace: false,
-    };
-    assert!(matches!(tool.ask(&mut app, &hello), GameMessage::Hello(_)));
+    let (mut tool, hello) = Tool::attach(&mut app, false);
+    assert!(hello.paused, "waiting for the tool");
     let breakpoint = ensemble_runtime::inspect::protocol::Breakpoint::State {
         machine: first["machine"].as_str().expect("a machine").into(),
         state: first["state"].as_str().expect("a state").into(),
