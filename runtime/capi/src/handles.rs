@@ -204,6 +204,12 @@ pub(crate) fn inspector(id: u64) -> Outcome<Arc<Mutex<Inspector>>> {
     }
 }
 
+/// Whether handle `id` of `kind` is live (not freed).
+#[cfg(feature = "inspect")]
+pub(crate) fn is_live(id: u64, kind: &str) -> bool {
+    check(&table(), id, kind).is_ok()
+}
+
 /// Runs `f` on the library of handle `id` (under the table's lock: keep it short).
 pub(crate) fn with_library<T>(
     id: u64,

@@ -136,8 +136,9 @@ pub unsafe extern "C" fn ens_inspector_frame(
     run("ens_inspector_frame", || {
         // SAFETY: as the caller promises.
         let out = unsafe { out_arg(out, "out")? };
-        let inspector = handles::inspector(inspector.id)?;
-        let flow = handles::with_scene(scene.id, |s| Ok(s.inspect(&mut *lock(&inspector)?)))?;
+        let by = inspector.id;
+        let inspector = handles::inspector(by)?;
+        let flow = handles::with_scene(scene.id, |s| Ok(s.inspect(by, &mut *lock(&inspector)?)))?;
         *out = flow.into();
         Ok(())
     })

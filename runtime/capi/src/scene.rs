@@ -51,8 +51,9 @@ const INSPECTOR_BACKLOG: usize = 1 << 16;
 
 /// Events one of the scene's two trace readers has taken and the other has not yet.
 #[cfg(feature = "inspect")]
-#[derive(Default)]
 struct TraceReaders {
+    /// The inspector's handle id: once it is freed, the readers go.
+    by: u64,
     /// Waiting for the host's `ens_scene_take_trace_json`.
     host: Vec<TraceEvent>,
     /// Waiting for the inspector's next frame.
@@ -90,10 +91,20 @@ impl RunningScene {
     fn take_events(&mut self) -> Vec<TraceEvent> {
         let new = self.take_recorded();
         #[cfg(feature = "inspect")]
+        if let Some(readers) = self
+            .readers
+            .take_if(|r| !handles::is_live(r.by, "inspector"))
+        {
+            // Its inspector was freed: the host is the only reader again.
+            let mut all = readers.host;
+            all.extend(new);
+            return all;
+        }
+        #[cfg(feature = "inspect")]
         if let Some(readers) = &mut self.readers {
             readers.inspector.extend(new.iter().cloned());
-            // An inspector freed (or no longer framed) must not make the scene grow: it keeps
-            // the latest events only.
+            // An inspector no longer framed must not make the scene grow: it keeps the latest
+            // events only.
             let over = readers.inspector.len().saturating_sub(INSPECTOR_BACKLOG);
             readers.inspector.drain(..over);
             let mut all = std::mem::take(&mut readers.host);
@@ -116,10 +127,16 @@ impl RunningScene {
     #[cfg(feature = "inspect")]
     pub(crate) fn inspect(
         &mut self,
+        by: u64,
         inspector: &mut ensemble_runtime::inspect::Inspector,
     ) -> ensemble_runtime::inspect::Flow {
         let new = self.take_recorded();
-        let readers = self.readers.get_or_insert_default();
+        let readers = self.readers.get_or_insert_with(|| TraceReaders {
+            by,
+            host: Vec::new(),
+            inspector: Vec::new(),
+        });
+        readers.by = by;
         readers.host.extend(new.iter().cloned());
         readers.inspector.extend(new);
         let events = std::mem::take(&mut readers.inspector);

@@ -481,3 +481,45 @@ fn world(variables: &'static Variables) -> EnsWorldCallbacks {
         ..support::quiet_world()
     }
 }
+
+#[test]
+fn the_host_reads_every_event_once_before_during_and_after_an_inspector() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let program = load(&support::build("samples/airport", dir.path(), "airport"));
+    let cli = support::airport_cli_trace("ticket-counter", "7", "60");
+    let mut scene = EnsScene::default();
+    let name = c("ticket-counter");
+    // SAFETY: valid pointers.
+    ok(unsafe { ens_scene_start_simulated(program, name.as_ptr(), 7, &mut scene) });
+    let mut trace = String::new();
+    let mut inspector = None;
+    for tick in 0..=60 {
+        if tick == 20 {
+            inspector = Some(bind(false).0);
+        }
+        if tick == 40 {
+            ok(ens_inspector_free(inspector.take().expect("bound")));
+        }
+        if let Some(inspector) = inspector {
+            let mut flow = EnsFlow::Hold;
+            // SAFETY: valid out-pointer.
+            ok(unsafe { ens_inspector_frame(inspector, scene, &mut flow) });
+            assert_eq!(flow, EnsFlow::Tick, "no tool holds it");
+        }
+        if tick > 0 {
+            ok(ens_scene_tick(scene));
+        }
+        // Taken every other tick, so that the inspector reads some events first.
+        if tick % 2 == 0 {
+            trace += &take_trace(scene);
+        }
+    }
+    trace += &take_trace(scene);
+    assert!(
+        trace == cli,
+        "the host's trace differs from `ensemble run`'s at {}",
+        support::first_difference(&cli, &trace)
+    );
+    ok(ens_scene_free(scene));
+    ok(ens_program_free(program));
+}
