@@ -13,6 +13,12 @@
 //!
 //! Hot reload: rebuild the program while the game runs (`ensemble build samples/airport -o
 //! runtime/bevy/assets`) and the running scene takes it, live state carried across.
+//!
+//! Attach tools: `-- --inspect 127.0.0.1:7878` (or `ENSEMBLE_INSPECT=127.0.0.1:7878`) serves
+//! the inspection protocol there, so that `ensemble attach 127.0.0.1:7878 --trace json --break
+//! StandSellTicket/TalkStateMachine` stops the seller as it starts talking, `ensemble push
+//! 127.0.0.1:7878 samples/airport` hot-reloads an edited project, and the editor's "Attach to
+//! game…" shows the running scene. Add `--inspect-wait` to start paused until a tool resumes.
 
 use bevy::asset::AssetPlugin;
 use bevy::prelude::*;
@@ -20,8 +26,9 @@ use bevy::sprite::Anchor;
 use bevy::text::{TextBackgroundColor, TextBounds};
 use bevy::window::WindowResolution;
 use ensemble_bevy::{
-    Actions, Agent, EnsemblePlugin, EnsembleProgram, EnsembleScene, EnsembleSystems, EnsembleTrace,
-    MoveReport, ProgramReloaded, ReloadRejected, SceneFailed, Speaking, Variables, Walking,
+    Actions, Agent, EnsembleInspector, EnsemblePlugin, EnsembleProgram, EnsembleScene,
+    EnsembleSystems, EnsembleTrace, InspectPlugin, MoveReport, ProgramReloaded, ReloadRejected,
+    SceneFailed, Speaking, Variables, Walking,
 };
 use ensemble_runtime::Program;
 use ensemble_runtime::nav::Workspace;
@@ -43,37 +50,67 @@ const ACTION_SECONDS: f64 = 1.5;
 const LOG_LINES: usize = 6;
 
 fn main() -> AppExit {
-    App::new()
-        .add_plugins(
-            DefaultPlugins
-                .set(AssetPlugin {
-                    file_path: concat!(env!("CARGO_MANIFEST_DIR"), "/assets").into(),
-                    // Needs Bevy's `file_watcher` feature (the `game` feature enables it).
-                    watch_for_changes_override: Some(true),
-                    ..default()
-                })
-                .set(WindowPlugin {
-                    primary_window: Some(Window {
-                        title: "Ensemble in Bevy: the airport's ticket counter".into(),
-                        resolution: WindowResolution::new(1280, 720),
-                        ..default()
-                    }),
+    let mut app = App::new();
+    app.add_plugins(
+        DefaultPlugins
+            .set(AssetPlugin {
+                file_path: concat!(env!("CARGO_MANIFEST_DIR"), "/assets").into(),
+                // Needs Bevy's `file_watcher` feature (the `game` feature enables it).
+                watch_for_changes_override: Some(true),
+                ..default()
+            })
+            .set(WindowPlugin {
+                primary_window: Some(Window {
+                    title: "Ensemble in Bevy: the airport's ticket counter".into(),
+                    resolution: WindowResolution::new(1280, 720),
                     ..default()
                 }),
-        )
-        .add_plugins(EnsemblePlugin::default())
-        .insert_resource(ClearColor(Color::srgb(0.95, 0.94, 0.9)))
-        .init_resource::<TraceLog>()
-        .add_systems(Startup, setup)
-        .add_systems(
-            Update,
-            (dress_agents, walk, perform, speak).before(EnsembleSystems),
-        )
-        .add_systems(
-            Update,
-            (draw_terminal, draw_routes, hover, log_trace).after(EnsembleSystems),
-        )
-        .run()
+                ..default()
+            }),
+    )
+    .add_plugins(EnsemblePlugin::default())
+    .insert_resource(ClearColor(Color::srgb(0.95, 0.94, 0.9)))
+    .init_resource::<TraceLog>()
+    .add_systems(Startup, setup)
+    .add_systems(
+        Update,
+        (dress_agents, walk, perform, speak).before(EnsembleSystems),
+    )
+    .add_systems(
+        Update,
+        (draw_terminal, draw_routes, hover, log_trace).after(EnsembleSystems),
+    );
+    if let Some(plugin) = inspect_plugin() {
+        app.add_plugins(plugin)
+            .add_systems(Startup, say_where_tools_attach);
+    }
+    app.run()
+}
+
+/// The inspection protocol's plugin, when asked for: `--inspect ADDR` (or the environment's
+/// `ENSEMBLE_INSPECT`), `--inspect-wait` to start paused.
+fn inspect_plugin() -> Option<InspectPlugin> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let address = args
+        .iter()
+        .position(|a| a == "--inspect")
+        .and_then(|i| args.get(i + 1).cloned())
+        .or_else(|| std::env::var("ENSEMBLE_INSPECT").ok())?;
+    let plugin = InspectPlugin::new(address);
+    Some(if args.iter().any(|a| a == "--inspect-wait") {
+        plugin.waiting()
+    } else {
+        plugin
+    })
+}
+
+/// Says on stderr where tools attach (with port 0, the port the system chose), or why they
+/// cannot.
+fn say_where_tools_attach(inspector: Res<EnsembleInspector>) {
+    match inspector.address() {
+        Ok(address) => eprintln!("inspecting on {address}"),
+        Err(e) => eprintln!("error: {e}"),
+    }
 }
 
 /// The running scene and its program.

@@ -21,15 +21,23 @@
 //!   (the machines, the smart locations, the planning world events, in the order `ensemble
 //!   run` uses), so the same program, seed and reports give the same trace.
 //!
+//! - **Tools attach** ([`InspectPlugin`], the `inspect` feature, on by default): `ensemble
+//!   attach`, `ensemble push` and the editor see the running scene, pause it at breakpoints
+//!   and push programs into it (docs/embedding.md, "Attaching tools to the running game").
+//!
 //! The plugin needs Bevy's `bevy_asset` and nothing that renders: add it to an app that has
 //! the `AssetPlugin` (`DefaultPlugins` have it; a headless app adds `MinimalPlugins` and
 //! `AssetPlugin`). The game's state code registers through [`EnsemblePlugin::with_library`].
 
 mod asset;
+#[cfg(feature = "inspect")]
+mod inspect;
 mod scene;
 mod world;
 
 pub use asset::{EnsembleProgram, EnsembleProgramLoader, ProgramAssetError};
+#[cfg(feature = "inspect")]
+pub use inspect::{EnsembleInspector, Inspect, InspectPlugin};
 pub use scene::{
     EnsembleLibrary, EnsembleScene, EnsembleTrace, ProgramReloaded, ReloadRejected, SceneFailed,
 };

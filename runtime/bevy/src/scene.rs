@@ -52,6 +52,26 @@ pub struct EnsembleScene {
     /// Scene seconds the frames have asked for so far.
     clock: f64,
     error: Option<String>,
+    /// How a tool attached through the inspection protocol lets the scene tick this frame.
+    pub(crate) pace: Pace,
+    /// The tools' breakpoints: a frame stops ticking right after a tick that fires one, so
+    /// the scene pauses there even when a long frame has several ticks due.
+    #[cfg(feature = "inspect")]
+    pub(crate) breakpoints: Vec<ensemble_runtime::inspect::protocol::Breakpoint>,
+}
+
+/// How many ticks a frame may run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Pace {
+    /// As many as the frame's time asks for.
+    #[default]
+    Free,
+    /// Exactly one (a tool's `step`, one tick at a time).
+    #[cfg_attr(not(feature = "inspect"), allow(dead_code))]
+    One,
+    /// None: a tool paused the scene; its clock stands still.
+    #[cfg_attr(not(feature = "inspect"), allow(dead_code))]
+    Hold,
 }
 
 /// A started scene and what belongs to it.
@@ -74,6 +94,9 @@ impl EnsembleScene {
             running: None,
             clock: 0.0,
             error: None,
+            pace: Pace::Free,
+            #[cfg(feature = "inspect")]
+            breakpoints: Vec::new(),
         }
     }
 
@@ -314,16 +337,24 @@ pub(crate) fn tick_scenes(
 ) {
     let delta = time.delta_secs_f64();
     for (scene_entity, mut config) in &mut scenes {
+        let config = &mut *config;
         let max_ticks = config.max_ticks_per_frame.max(1);
         let mut clock = config.clock + delta;
+        let pace = config.pace;
         let Some(running) = config.running.as_mut().map(SyncCell::get) else {
             continue;
         };
         let dt = running.scene.dt();
         // Scene time runs on whole ticks; the remainder waits for the next frame.
-        let due = ((clock - running.scene.now()) / dt + 1e-6).floor().max(0.0) as u32;
+        let mut due = ((clock - running.scene.now()) / dt + 1e-6).floor().max(0.0) as u32;
         if due > max_ticks {
             clock = running.scene.now() + f64::from(max_ticks) * dt;
+        }
+        match pace {
+            Pace::Free => {}
+            // Held or stepped, the clock does not make up for the time afterwards.
+            Pace::Hold => (due, clock) = (0, running.scene.now()),
+            Pace::One => (due, clock) = (1, running.scene.now() + dt),
         }
         // Every frame, so that what the game changed in a frame without a tick is not lost.
         for (i, &entity) in running.agents.iter().enumerate() {
@@ -343,12 +374,36 @@ pub(crate) fn tick_scenes(
                 .game
                 .read_entity(AgentId(i as u32), view, variables.is_changed());
         }
-        for _ in 0..due.min(max_ticks) {
+        let mut events = Vec::new();
+        let mut ran = 0;
+        while ran < due.min(max_ticks) {
             running.scene.tick();
             running.interactions.advance(&mut running.scene);
             stdlib::fire_world_events(&mut running.scene);
+            ran += 1;
+            let new = running.scene.take_events();
+            #[cfg(feature = "inspect")]
+            let fired = new.iter().any(|e| {
+                config
+                    .breakpoints
+                    .iter()
+                    .any(|b| ensemble_runtime::inspect::fires(b, e))
+            });
+            #[cfg(not(feature = "inspect"))]
+            let fired = false;
+            events.extend(new);
+            if fired {
+                // The rest waits: the inspector pauses the scene next frame, at this tick.
+                clock = running.scene.now();
+                break;
+            }
         }
-        send_trace(scene_entity, &mut running.scene, &mut trace);
+        // What happened between frames (a reload) too.
+        events.extend(running.scene.take_events());
+        trace.write_batch(events.into_iter().map(|event| EnsembleTrace {
+            scene: scene_entity,
+            event,
+        }));
         spawn_new_agents(&mut commands, scene_entity, running);
         for (i, &entity) in running.agents.iter().enumerate() {
             let Ok((mut agent, _, walking, speaking, actions, _)) = agents.get_mut(entity) else {
@@ -362,7 +417,7 @@ pub(crate) fn tick_scenes(
             let changes = running.scene.game.changes(AgentId(i as u32), now);
             apply(&mut commands.entity(entity), changes);
             // States change only in ticks.
-            if due > 0 && describe(&running.scene, agent.bypass_change_detection()) {
+            if ran > 0 && describe(&running.scene, agent.bypass_change_detection()) {
                 agent.set_changed();
             }
         }
@@ -370,17 +425,39 @@ pub(crate) fn tick_scenes(
     }
 }
 
-fn send_trace(
-    scene: Entity,
-    running: &mut Scene<EcsWorld>,
-    trace: &mut MessageWriter<EnsembleTrace>,
+/// Hot-reloads `program` into `scene`, whether it came as a changed asset or was pushed by a
+/// tool; `Err`: why it was refused (the scene goes on). [`announce`] says so.
+pub(crate) fn reload(
+    (scene, interactions): (&mut Scene<EcsWorld>, &mut Interactions),
+    program: Arc<Program>,
+    reason: &str,
+) -> Result<ReloadReport, String> {
+    interactions
+        .reload(scene, program, reason)
+        .map_err(|e| e.to_string())
+}
+
+/// Sends the message of a reload of the scene of `entity`.
+pub(crate) fn announce(
+    entity: Entity,
+    outcome: Result<ReloadReport, String>,
+    reloaded: &mut MessageWriter<ProgramReloaded>,
+    rejected: &mut MessageWriter<ReloadRejected>,
 ) {
-    trace.write_batch(
-        running
-            .take_events()
-            .into_iter()
-            .map(|event| EnsembleTrace { scene, event }),
-    );
+    match outcome {
+        Ok(report) => {
+            reloaded.write(ProgramReloaded {
+                scene: entity,
+                report,
+            });
+        }
+        Err(reason) => {
+            rejected.write(ReloadRejected {
+                scene: entity,
+                reason,
+            });
+        }
+    }
 }
 
 /// Hands a changed program asset to the scenes running it (hot reload through the asset
@@ -417,23 +494,9 @@ pub(crate) fn reload_scenes(
                 continue;
             }
             let reason = "the program asset changed";
-            match running
-                .interactions
-                .reload(&mut running.scene, asset.program.clone(), reason)
-            {
-                Ok(report) => {
-                    reloaded.write(ProgramReloaded {
-                        scene: entity,
-                        report,
-                    });
-                }
-                Err(e) => {
-                    rejected.write(ReloadRejected {
-                        scene: entity,
-                        reason: e.to_string(),
-                    });
-                }
-            }
+            let scene = (&mut running.scene, &mut running.interactions);
+            let outcome = reload(scene, asset.program.clone(), reason);
+            announce(entity, outcome, &mut reloaded, &mut rejected);
         }
     }
     for failure in failed_loads.read() {

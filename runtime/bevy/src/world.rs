@@ -374,6 +374,14 @@ pub(crate) struct EntityChanges {
     pub variables: Option<Variables>,
 }
 
+impl EcsWorld {
+    /// Every variable of agent `index` (the inspector shows them all).
+    #[cfg(feature = "inspect")]
+    pub(crate) fn variables(&self, index: usize) -> Option<&BTreeMap<String, String>> {
+        self.bodies.get(index).map(|b| &b.variables)
+    }
+}
+
 impl World for EcsWorld {
     fn position(&self, agent: AgentId) -> Option<[f64; 2]> {
         self.bodies.get(agent.index()).map(|b| b.at)

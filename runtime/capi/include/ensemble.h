@@ -51,7 +51,18 @@ typedef enum EnsStatus {
   ENS_STATUS_UNSUPPORTED = 13,
   // An internal error (a bug in Ensemble), caught before it reached the host.
   ENS_STATUS_PANIC = 14,
+  // An inspector could not listen on its address (in use, or not allowed).
+  ENS_STATUS_NETWORK = 15,
 } EnsStatus;
+
+// What the game does after an inspector's frame.
+typedef enum EnsFlow {
+  // Tick the scene.
+  ENS_FLOW_TICK = 0,
+  // Paused by a tool (a breakpoint, `pause`, the end of a `step`): do not tick; render,
+  // poll input and call `ens_inspector_frame` again next frame.
+  ENS_FLOW_HOLD = 1,
+} EnsFlow;
 
 // What became of a move, answered by `follow_move`.
 typedef enum EnsMoveEvent {
@@ -127,6 +138,19 @@ typedef enum EnsParamKind {
 // handed to; strings it hands out are valid until that callback returns. Effects (events,
 // messages, lines) apply after the callback returns.
 typedef struct EnsStateCx EnsStateCx;
+
+// An inspector: serves the inspection protocol to tools for a scene. Free it with
+// `ens_inspector_free`.
+typedef struct EnsInspector {
+  // Opaque: the slot, kind and generation.
+  uint64_t id;
+} EnsInspector;
+
+// A running scene. Free it with `ens_scene_free`.
+typedef struct EnsScene {
+  // Opaque: the slot, kind and generation.
+  uint64_t id;
+} EnsScene;
 
 // A state library: the standard states plus the host's own. Free it with
 // `ens_library_free`; scenes started with it keep a copy of its registrations.
@@ -207,12 +231,6 @@ typedef struct EnsProgram {
   // Opaque: the slot, kind and generation. Copy the handle; do not make one up.
   uint64_t id;
 } EnsProgram;
-
-// A running scene. Free it with `ens_scene_free`.
-typedef struct EnsScene {
-  // Opaque: the slot, kind and generation.
-  uint64_t id;
-} EnsScene;
 
 // Where a move goes: a location of the program (its name and point) or a bare point.
 typedef struct EnsDestination {
@@ -448,6 +466,50 @@ enum EnsStatus ens_cx_visit_data(struct EnsStateCx *cx, void **out);
 // # Safety
 // As [`ens_cx_agent`].
 enum EnsStatus ens_cx_set_visit_data(struct EnsStateCx *cx, void *data);
+
+// Listens for tools on `address` (`"127.0.0.1:7878"`; port 0 lets the system choose: see
+// `ens_inspector_address`). `token` (NULL: none) is what a tool must say in its `hello`; a
+// non-loopback address is refused without one. With `wait`, the game starts paused until a
+// tool says `resume` or `step`, so it can set breakpoints before the first tick.
+//
+// `*out` is a new handle the host frees with `ens_inspector_free`. An address that is not
+// one, or a non-loopback address without a token, is `ENS_STATUS_INVALID_ARGUMENT`; one that
+// cannot be listened on (in use, not permitted) is `ENS_STATUS_NETWORK`.
+//
+// # Safety
+// `address` is NULL or a NUL-terminated string; `token` is NULL or one; `out` is NULL or
+// valid for writes.
+enum EnsStatus ens_inspector_bind(const char *address,
+                                  const char *token,
+                                  bool wait,
+                                  struct EnsInspector *out);
+
+// The address the inspector listens on (`"127.0.0.1:40123"`: the port the system chose for
+// port 0) into `*out`, a string the host frees with `ens_string_free`.
+//
+// # Safety
+// `out` is NULL or valid for writes.
+enum EnsStatus ens_inspector_address(struct EnsInspector inspector, char **out);
+
+// Once per frame, before deciding to tick `scene`: streams the trace events the scene
+// recorded since the last frame to the tools, pauses on a breakpoint they fire, accepts
+// tools and answers them (a pushed program hot-reloads into the scene here; a variable is
+// set through the world's `set_variable`), and says in `*out` whether to tick
+// (`ENS_FLOW_TICK`) or hold (`ENS_FLOW_HOLD`).
+//
+// The host's `ens_scene_take_trace_json` still gets every event: the inspector reads the
+// trace beside it. A scene with no tool attached ticks exactly as without an inspector.
+// Serve one scene per inspector.
+//
+// # Safety
+// `out` is NULL or valid for writes.
+enum EnsStatus ens_inspector_frame(struct EnsInspector inspector,
+                                   struct EnsScene scene,
+                                   enum EnsFlow *out);
+
+// Stops serving: closes the tools' connections and the listening socket. The handle is
+// stale afterwards.
+enum EnsStatus ens_inspector_free(struct EnsInspector inspector);
 
 // Creates a library holding every standard state (`Goto`, `Say`, `Dialog`, `Plan`, …); add
 // the host's own with `ens_library_register`. `*out` is a new handle the host frees with

@@ -1,4 +1,4 @@
-// A thin C++ wrapper over ensemble.h: RAII owners for programs, libraries and scenes (freed by
+// A thin C++ wrapper over ensemble.h: RAII owners for programs, libraries, scenes and inspectors (freed by
 // their destructors, movable, not copyable), and ens::Error (the status and message) thrown
 // for every failed call. Header-only; compiled by runtime/capi/tests/c_hosts.rs.
 //
@@ -152,6 +152,31 @@ public:
         char *states = nullptr;
         check(ens_scene_active_states(get(), agent, &states));
         return take_string(states);
+    }
+};
+
+// Serves the inspection protocol (ensemble attach, ensemble push, the editor) for a scene:
+// call frame() once a frame and tick only when it says so.
+class Inspector : public Owned<EnsInspector, ens_inspector_free> {
+public:
+    using Owned::Owned;
+    // `token` empty: none (loopback only). `wait`: paused until a tool resumes the game.
+    static Inspector bind(const std::string &address, const std::string &token = "", bool wait = false) {
+        EnsInspector handle{};
+        check(ens_inspector_bind(address.c_str(), token.empty() ? nullptr : token.c_str(), wait, &handle));
+        return Inspector(handle);
+    }
+    // The address it listens on (the port chosen for port 0).
+    std::string address() const {
+        char *text = nullptr;
+        check(ens_inspector_address(get(), &text));
+        return take_string(text);
+    }
+    // Serves the tools; true: tick the scene this frame, false: a tool holds it paused.
+    bool frame(Scene &scene) {
+        EnsFlow flow = ENS_FLOW_TICK;
+        check(ens_inspector_frame(get(), scene.get(), &flow));
+        return flow == ENS_FLOW_TICK;
     }
 };
 

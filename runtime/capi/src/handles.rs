@@ -6,6 +6,8 @@ use crate::library::HostLibrary;
 use crate::program::LoadedProgram;
 use crate::scene::RunningScene;
 use crate::status::{EnsStatus, Failure, Outcome, panic_text};
+#[cfg(feature = "inspect")]
+use ensemble_runtime::inspect::Inspector;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -35,11 +37,24 @@ pub struct EnsScene {
     pub id: u64,
 }
 
+/// An inspector: serves the inspection protocol to tools for a scene. Free it with
+/// `ens_inspector_free`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EnsInspector {
+    /// Opaque: the slot, kind and generation.
+    pub id: u64,
+}
+
 /// An object the host holds.
 pub(crate) enum Object {
     Program(Arc<LoadedProgram>),
     Library(HostLibrary),
     Scene(SceneSlot),
+    /// Locked (not taken out of the table) while a frame runs: the host's callbacks may use
+    /// the API meanwhile, and one calling back into the same inspector is told it is busy.
+    #[cfg(feature = "inspect")]
+    Inspector(Arc<Mutex<Inspector>>),
 }
 
 impl Object {
@@ -48,6 +63,8 @@ impl Object {
             Object::Program(_) => "program",
             Object::Library(_) => "library",
             Object::Scene(_) => "scene",
+            #[cfg(feature = "inspect")]
+            Object::Inspector(_) => "inspector",
         }
     }
 }
@@ -174,6 +191,23 @@ pub(crate) fn program(id: u64) -> Outcome<Arc<LoadedProgram>> {
         Some(Object::Program(p)) => Ok(p.clone()),
         _ => unreachable!("checked kind"),
     }
+}
+
+/// The inspector of handle `id`.
+#[cfg(feature = "inspect")]
+pub(crate) fn inspector(id: u64) -> Outcome<Arc<Mutex<Inspector>>> {
+    let t = table();
+    let i = check(&t, id, "inspector")?;
+    match &t.slots[i].object {
+        Some(Object::Inspector(inspector)) => Ok(inspector.clone()),
+        _ => unreachable!("checked kind"),
+    }
+}
+
+/// Whether handle `id` of `kind` is live (not freed).
+#[cfg(feature = "inspect")]
+pub(crate) fn is_live(id: u64, kind: &str) -> bool {
+    check(&table(), id, kind).is_ok()
 }
 
 /// Runs `f` on the library of handle `id` (under the table's lock: keep it short).

@@ -13,6 +13,8 @@
 //!   pointer — or the standard simulated world of `ensemble run`.
 //! - **Scenes** ([`scene`]): start, tick, read the trace as the JSON lines `ensemble run
 //!   --trace json` prints, send messages, hot-reload a new program, save to bytes and restore.
+//! - **Inspectors** ([`inspect`], the `inspect` feature, on by default): tools attach to the
+//!   running game — `ensemble attach`, `ensemble push`, the editor.
 //!
 //! **Errors.** Every function returns an [`EnsStatus`]; on failure
 //! [`ens_last_error_message`] says what and where in words. No Rust panic crosses the
@@ -24,6 +26,8 @@
 
 pub mod cx;
 pub mod handles;
+#[cfg(feature = "inspect")]
+pub mod inspect;
 pub mod library;
 pub mod program;
 pub mod scene;

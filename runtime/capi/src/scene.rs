@@ -39,6 +39,25 @@ pub(crate) struct HostScene {
 pub(crate) struct RunningScene {
     running: Running,
     program_name: String,
+    /// The trace as two readers take it once an inspector serves the scene: the host and the
+    /// inspector each get every event once, whichever takes first.
+    #[cfg(feature = "inspect")]
+    readers: Option<TraceReaders>,
+}
+
+/// The most events kept for an inspector that has not framed the scene since the host took them.
+#[cfg(feature = "inspect")]
+const INSPECTOR_BACKLOG: usize = 1 << 16;
+
+/// Events one of the scene's two trace readers has taken and the other has not yet.
+#[cfg(feature = "inspect")]
+struct TraceReaders {
+    /// The inspector's handle id: once it is freed, the readers go.
+    by: u64,
+    /// Waiting for the host's `ens_scene_take_trace_json`.
+    host: Vec<TraceEvent>,
+    /// Waiting for the inspector's next frame.
+    inspector: Vec<TraceEvent>,
 }
 
 enum Running {
@@ -70,9 +89,72 @@ impl RunningScene {
     }
 
     fn take_events(&mut self) -> Vec<TraceEvent> {
+        let new = self.take_recorded();
+        #[cfg(feature = "inspect")]
+        if let Some(readers) = self
+            .readers
+            .take_if(|r| !handles::is_live(r.by, "inspector"))
+        {
+            // Its inspector was freed: the host is the only reader again.
+            let mut all = readers.host;
+            all.extend(new);
+            return all;
+        }
+        #[cfg(feature = "inspect")]
+        if let Some(readers) = &mut self.readers {
+            readers.inspector.extend(new.iter().cloned());
+            // An inspector no longer framed must not make the scene grow: it keeps the latest
+            // events only.
+            let over = readers.inspector.len().saturating_sub(INSPECTOR_BACKLOG);
+            readers.inspector.drain(..over);
+            let mut all = std::mem::take(&mut readers.host);
+            all.extend(new);
+            return all;
+        }
+        new
+    }
+
+    /// The events the scene recorded since they were last taken.
+    fn take_recorded(&mut self) -> Vec<TraceEvent> {
         match &mut self.running {
             Running::Simulated(sim) => sim.take_events(),
             Running::Host(h) => h.scene.take_events(),
+        }
+    }
+
+    /// One frame of `inspector` over the scene, with the events recorded since its last frame
+    /// (the host's `ens_scene_take_trace_json` still gets them).
+    #[cfg(feature = "inspect")]
+    pub(crate) fn inspect(
+        &mut self,
+        by: u64,
+        inspector: &mut ensemble_runtime::inspect::Inspector,
+    ) -> ensemble_runtime::inspect::Flow {
+        let new = self.take_recorded();
+        let readers = self.readers.get_or_insert_with(|| TraceReaders {
+            by,
+            host: Vec::new(),
+            inspector: Vec::new(),
+        });
+        readers.by = by;
+        readers.host.extend(new.iter().cloned());
+        readers.inspector.extend(new);
+        let events = std::mem::take(&mut readers.inspector);
+        let program_name = self.program_name.as_str();
+        match &mut self.running {
+            Running::Simulated(sim) => {
+                let mut game = ensemble_sim::inspect::InspectedSimulation { sim, program_name };
+                inspector.frame(&mut game, &events)
+            }
+            Running::Host(h) => {
+                let mut game = ensemble_runtime::inspect::InspectedScene {
+                    program_name,
+                    scene_name: &h.name,
+                    scene: &mut h.scene,
+                    interactions: &mut h.interactions,
+                };
+                inspector.frame(&mut game, &events)
+            }
         }
     }
 
@@ -168,6 +250,8 @@ fn insert_scene(running: Running, program_name: String) -> EnsScene {
     let scene = RunningScene {
         running,
         program_name,
+        #[cfg(feature = "inspect")]
+        readers: None,
     };
     EnsScene {
         id: handles::insert(Object::Scene(SceneSlot::Here(Box::new(scene)))),

@@ -39,6 +39,8 @@ pub enum EnsStatus {
     Unsupported = 13,
     /// An internal error (a bug in Ensemble), caught before it reached the host.
     Panic = 14,
+    /// An inspector could not listen on its address (in use, or not allowed).
+    Network = 15,
 }
 
 /// Why a call failed: the code and the message [`ens_last_error_message`] gives.

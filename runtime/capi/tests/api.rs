@@ -288,7 +288,7 @@ fn null_arguments_are_refused_by_name() {
             doc: null(),
         };
         assert_fails(
-            ens_library_register(library, &decl, &no_code()),
+            ens_library_register(library, &decl, &support::no_code()),
             EnsStatus::NullArgument,
             &["`decl.name` is NULL"],
         );
@@ -340,7 +340,7 @@ fn a_scene_whose_states_do_not_link_says_which() {
             doc: null(),
         };
         assert_eq!(
-            ens_library_register(library, &decl, &no_code()),
+            ens_library_register(library, &decl, &support::no_code()),
             EnsStatus::Ok
         );
         let status = ens_scene_start(program, library, evening.as_ptr(), 1, &world(), &mut scene);
@@ -351,7 +351,7 @@ fn a_scene_whose_states_do_not_link_says_which() {
             ..decl
         };
         assert_fails(
-            ens_library_register(library, &bad, &no_code()),
+            ens_library_register(library, &bad, &support::no_code()),
             EnsStatus::InvalidArgument,
             &["modifier 42 is no EnsModifierKind"],
         );
@@ -544,12 +544,12 @@ fn a_callback_that_reenters_its_own_scene_is_told_busy() {
             ..decl
         };
         assert_fails(
-            ens_library_register(library, &bad_decl, &no_code()),
+            ens_library_register(library, &bad_decl, &support::no_code()),
             EnsStatus::InvalidArgument,
             &["`Hammer`", "`metal`", "not JSON"],
         );
         assert_eq!(
-            ens_library_register(library, &decl, &no_code()),
+            ens_library_register(library, &decl, &support::no_code()),
             EnsStatus::Ok,
             "{}",
             message()
@@ -583,10 +583,6 @@ static SCENE: AtomicU64 = AtomicU64::new(0);
 static REENTERED: AtomicI32 = AtomicI32::new(-1);
 static REENTRY_MESSAGE: Mutex<String> = Mutex::new(String::new());
 
-unsafe extern "C" fn position(_: *mut c_void, _: u32, _: *mut f64) -> bool {
-    false
-}
-unsafe extern "C" fn place(_: *mut c_void, _: u32, _: f64, _: f64) {}
 unsafe extern "C" fn move_to(_: *mut c_void, _: u32, _: *const EnsDestination, _: f64, _: f64) {
     let id = SCENE.load(Ordering::SeqCst);
     if id != 0 {
@@ -594,60 +590,10 @@ unsafe extern "C" fn move_to(_: *mut c_void, _: u32, _: *const EnsDestination, _
         *REENTRY_MESSAGE.lock().expect("lock") = message();
     }
 }
-unsafe extern "C" fn follow_move(
-    _: *mut c_void,
-    _: u32,
-    _: f64,
-    _: f64,
-    _: *mut *const c_char,
-) -> i32 {
-    EnsMoveEvent::Moving as i32
-}
-unsafe extern "C" fn stop_move(_: *mut c_void, _: u32) {}
-unsafe extern "C" fn start_action(_: *mut c_void, _: *const EnsActionRequest, _: f64, _: f64) {}
-unsafe extern "C" fn action_outcome(_: *mut c_void, _: u64, _: f64, _: f64) -> i32 {
-    EnsActionOutcome::Running as i32
-}
-unsafe extern "C" fn cancel_action(_: *mut c_void, _: u64) {}
-unsafe extern "C" fn variable(_: *mut c_void, _: u32, _: *const c_char) -> *const c_char {
-    null()
-}
-unsafe extern "C" fn set_variable(_: *mut c_void, _: u32, _: *const c_char, _: *const c_char) {}
-unsafe extern "C" fn remove_variable(_: *mut c_void, _: u32, _: *const c_char) -> *const c_char {
-    null()
-}
-unsafe extern "C" fn say(_: *mut c_void, _: u32, _: *const EnsLine, _: f64, _: f64) {}
-unsafe extern "C" fn still_speaking(_: *mut c_void, _: u32, _: f64, _: f64) -> bool {
-    false
-}
 
 fn world() -> EnsWorldCallbacks {
     EnsWorldCallbacks {
-        user_data: null_mut(),
-        position: Some(position),
-        place: Some(place),
         move_to: Some(move_to),
-        follow_move: Some(follow_move),
-        stop_move: Some(stop_move),
-        start_action: Some(start_action),
-        action_outcome: Some(action_outcome),
-        cancel_action: Some(cancel_action),
-        variable: Some(variable),
-        set_variable: Some(set_variable),
-        remove_variable: Some(remove_variable),
-        say: Some(say),
-        still_speaking: Some(still_speaking),
-    }
-}
-
-fn no_code() -> EnsStateCallbacks {
-    EnsStateCallbacks {
-        user_data: null_mut(),
-        init: None,
-        update: None,
-        cleanup: None,
-        on_message: None,
-        save: None,
-        restore: None,
+        ..support::quiet_world()
     }
 }

@@ -16,48 +16,157 @@ fn c_host_trace_equals_the_cli_trace_byte_for_byte() {
     let program = support::build("samples/airport", dir.path(), "airport");
     let (seed, ticks) = ("7", "600");
 
-    let airport = support::root().join("samples/airport");
-    let cli = support::ensemble(&[
-        "run",
-        airport.to_str().expect("UTF-8 path"),
-        "--scene",
-        "ticket-counter",
-        "--trace",
-        "json",
-        "--seed",
-        seed,
-        "--ticks",
-        ticks,
-    ]);
-    assert_eq!(cli.code, 0, "ensemble run: {}", cli.stderr);
+    let cli = support::airport_cli_trace("ticket-counter", seed, ticks);
     assert!(
-        cli.stdout.lines().count() > 50 && cli.stdout.contains("\"say\""),
+        cli.lines().count() > 50 && cli.contains("\"say\""),
         "the scene says something in {ticks} ticks"
     );
 
     // The C host linked statically and with the shared library, and the C++ host through the
-    // RAII wrapper (with a savegame halfway): the same bytes each time.
+    // RAII wrapper (with a savegame halfway): the same bytes each time — and the C host
+    // serving tools with none attached, exactly as before.
+    let none: &[&str] = &[];
     let hosts = [
-        ("the C host", Language::C, Link::Static, "static"),
+        ("the C host", Language::C, Link::Static, "static", none),
         (
             "the C host (shared library)",
             Language::C,
             Link::Shared,
             "shared",
+            none,
         ),
-        ("the C++ host", Language::Cpp, Link::Static, "cpp"),
+        ("the C++ host", Language::Cpp, Link::Static, "cpp", none),
+        (
+            "the C host serving tools",
+            Language::C,
+            Link::Static,
+            "served",
+            &["127.0.0.1:0"],
+        ),
+        (
+            "the C++ host serving tools",
+            Language::Cpp,
+            Link::Static,
+            "served-cpp",
+            &["127.0.0.1:0"],
+        ),
     ];
-    for (what, language, link, folder) in hosts {
+    for (what, language, link, folder, extra) in hosts {
         let exe = support::compile_host("airport", language, link, &dir.path().join(folder));
         let program = program.to_str().expect("UTF-8 path");
-        let out = support::run_host(&exe, &[program, "ticket-counter", seed, ticks]);
+        let mut args = vec![program, "ticket-counter", seed, ticks];
+        args.extend(extra);
+        let out = support::run_host(&exe, &args);
         assert_eq!(out.code, 0, "{what} failed: {}", out.stderr);
         assert!(
-            out.stdout == cli.stdout,
+            out.stdout == cli,
             "{what}'s trace differs from `ensemble run`'s at {}",
-            support::first_difference(&cli.stdout, &out.stdout)
+            support::first_difference(&cli, &out.stdout)
         );
     }
+}
+
+/// A tool attached to the C host (started waiting for it) sets a breakpoint on the seller's
+/// `TalkStateMachine`, resumes, sees the host pause at the tick the trace says the seller
+/// enters it, looks at the agents, and resumes: the host's trace is the CLI's all the same.
+#[test]
+fn a_tool_pauses_the_c_host_at_a_breakpoint_and_the_trace_stays_the_clis() {
+    use ensemble_runtime::inspect::protocol::{Breakpoint, GameMessage, PauseReason, ToolMessage};
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let program = support::build("samples/airport", dir.path(), "airport");
+    let exe = support::compile_host("airport", Language::C, Link::Static, dir.path());
+    let (seed, ticks) = ("7", "600");
+    let cli = support::airport_cli_trace("ticket-counter", seed, ticks);
+    let expected_tick = cli
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("a JSON line"))
+        .find(|e| {
+            e["event"] == "enter"
+                && e["machine"] == "StandSellTicket"
+                && e["state"] == "TalkStateMachine"
+        })
+        .expect("the seller talks within the run")["tick"]
+        .as_u64()
+        .expect("a tick");
+
+    let mut host = Command::new(&exe)
+        .args([
+            program.to_str().expect("UTF-8 path"),
+            "ticket-counter",
+            seed,
+            ticks,
+            "127.0.0.1:0",
+            "wait",
+        ])
+        .env_remove("LD_LIBRARY_PATH")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the host runs");
+    let mut stderr = std::io::BufReader::new(host.stderr.take().expect("stderr"));
+    let mut first = String::new();
+    stderr.read_line(&mut first).expect("the host says where");
+    let address = first
+        .trim()
+        .strip_prefix("inspecting on ")
+        .unwrap_or_else(|| panic!("not an address line: {first}"))
+        .to_string();
+    // The host prints its trace while the tool talks to it: read it meanwhile.
+    let mut stdout = host.stdout.take().expect("stdout");
+    let printed = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut text).expect("UTF-8 trace");
+        text
+    });
+
+    let (mut tool, hello) = support::Tool::connect(&address);
+    assert!(hello.paused, "the host waits for a tool");
+    assert_eq!(hello.scene, "ticket-counter");
+    let breakpoint = Breakpoint::parse_state("StandSellTicket/TalkStateMachine").expect("valid");
+    assert!(matches!(
+        tool.ask(&ToolMessage::Break { breakpoint }),
+        GameMessage::Ok { .. }
+    ));
+    assert!(matches!(
+        tool.ask(&ToolMessage::Resume),
+        GameMessage::Resumed { tick: 0 }
+    ));
+    match tool.message() {
+        GameMessage::Paused {
+            tick,
+            reason: PauseReason::Breakpoint,
+            ..
+        } => assert_eq!(tick, expected_tick, "paused at the tick the trace predicts"),
+        other => panic!("expected the breakpoint's pause, got {other:?}"),
+    }
+    let GameMessage::Snapshot { tick, agents } = tool.ask(&ToolMessage::Snapshot) else {
+        panic!("expected a snapshot");
+    };
+    assert_eq!(tick, expected_tick, "no tick ran while paused");
+    assert!(
+        agents
+            .iter()
+            .any(|a| a.states.iter().any(|s| s.state == "TalkStateMachine")),
+        "an agent is in TalkStateMachine: {agents:?}"
+    );
+    assert!(matches!(
+        tool.ask(&ToolMessage::Clear { breakpoint: None }),
+        GameMessage::Ok { .. }
+    ));
+    tool.send(&ToolMessage::Resume);
+    let status = host.wait().expect("the host ends");
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).expect("stderr");
+    assert!(status.success(), "the host failed: {rest}");
+    let printed = printed.join().expect("the reader thread");
+    assert!(
+        printed == cli,
+        "the paused host's trace differs from `ensemble run`'s at {}",
+        support::first_difference(&cli, &printed)
+    );
 }
 
 #[test]

@@ -3,10 +3,9 @@
 
 use crate::Simulation;
 use ensemble_runtime::hsm::ReloadReport;
-use ensemble_runtime::inspect::Inspected;
 use ensemble_runtime::inspect::protocol::{ActiveState, AgentSnapshot, ScriptFacts, SpaceBelief};
-use ensemble_runtime::program::{Modifier, Program};
-use ensemble_runtime::speech::transaction;
+use ensemble_runtime::inspect::{Inspected, check_variable, program_variables};
+use ensemble_runtime::program::Program;
 use std::sync::Arc;
 
 /// A simulation and its program's name (which a simulation does not keep: `hello` says it).
@@ -104,9 +103,6 @@ impl Inspected for InspectedSimulation<'_> {
     /// so every value is taken as written. A name the game has never heard of is refused rather
     /// than invented: a misspelt name would otherwise be set, silently, and change nothing.
     fn set_variable(&mut self, agent: &str, variable: &str, value: &str) -> Result<(), String> {
-        if variable.trim().is_empty() {
-            return Err("set: the variable has no name".into());
-        }
         let known = known_variables(self.sim);
         let Some((scene, _)) = self.sim.scene_mut() else {
             return Err("a conversation scene has no agent variables".into());
@@ -114,52 +110,15 @@ impl Inspected for InspectedSimulation<'_> {
         let Some(id) = scene.agents().find(|&a| scene.agent_name(a) == agent) else {
             return Err(format!("set: no agent `{agent}` in the scene"));
         };
-        if !known.iter().any(|k| k == variable) {
-            let list = if known.is_empty() {
-                "it knows none".to_string()
-            } else {
-                format!("it knows {}", known.join(", "))
-            };
-            return Err(format!(
-                "set: `{variable}` is not a variable of this game ({list})"
-            ));
-        }
+        check_variable(&known, variable, false)?;
         ensemble_runtime::world::World::set_variable(&mut scene.game, id, variable, value);
         Ok(())
     }
 }
 
-/// The variables a game knows, sorted: those an agent has now, those its scenes bind, those
-/// its sentence states fill a slot from, and those its `Set`, `Transaction` and `Has` states
-/// name.
+/// The variables a game knows, sorted: those its program names and those an agent has now.
 fn known_variables(sim: &Simulation) -> Vec<String> {
-    let program = sim.program();
-    let speech = &program.speech;
-    let mut known: Vec<String> = speech
-        .bindings
-        .iter()
-        .map(|b| b.variable)
-        .chain(
-            speech
-                .sentences
-                .iter()
-                .flat_map(|s| s.slots.iter().copied()),
-        )
-        .map(|n| program.name(n).to_string())
-        .collect();
-    for state in &program.states {
-        let Modifier::Text(text) = state.modifier else {
-            continue;
-        };
-        let text = program.name(text);
-        let named = match program.name(program.library[state.code.index()].name) {
-            "Set" => text.split_once('=').map(|(name, _)| name.trim()),
-            "Transaction" => transaction::parse(text).ok().map(|t| t.variable),
-            "Has" => Some(text.trim()),
-            _ => None,
-        };
-        known.extend(named.filter(|n| !n.is_empty()).map(str::to_string));
-    }
+    let mut known = program_variables(sim.program());
     if let Some(scene) = sim.scene() {
         known.extend(scene.game.variables.iter().flat_map(|v| v.keys().cloned()));
     }

@@ -28,6 +28,7 @@
 
 mod client;
 pub mod protocol;
+mod scene;
 #[cfg(test)]
 mod tests;
 
@@ -44,6 +45,8 @@ use std::io;
 use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
 use std::sync::Arc;
 use std::time::Duration;
+
+pub use scene::{InspectedScene, check_variable, program_variables};
 
 /// What a game shows and lets a tool change; a game implements it over its own scene (the
 /// command line's simulated world has one too).
@@ -181,6 +184,17 @@ impl Inspector {
     /// Whether the game is paused (by a breakpoint, a step or a tool).
     pub fn is_paused(&self) -> bool {
         self.mode == Mode::Paused
+    }
+
+    /// The breakpoints the tools have set.
+    pub fn breakpoints(&self) -> &[Breakpoint] {
+        &self.breakpoints
+    }
+
+    /// Whether a tool's `step` is under way: a game that may run several ticks in a frame runs
+    /// exactly one per frame meanwhile, so that `step N` runs N ticks.
+    pub fn is_stepping(&self) -> bool {
+        matches!(self.mode, Mode::Stepping(_))
     }
 
     /// Once per frame: streams `events` (those recorded since the last call) to the tools,
@@ -464,8 +478,10 @@ impl Inspector {
     }
 }
 
-/// Whether trace event `e` fires `breakpoint`.
-fn fires(breakpoint: &Breakpoint, e: &TraceEvent) -> bool {
+/// Whether trace event `e` fires `breakpoint` (a game that runs several ticks in a frame checks
+/// each tick's events against [`Inspector::breakpoints`], to stop right after the one that
+/// fires).
+pub fn fires(breakpoint: &Breakpoint, e: &TraceEvent) -> bool {
     let agent_is = |agent: &Option<String>| {
         agent
             .as_deref()

@@ -166,3 +166,159 @@ pub fn first_difference(expected: &str, actual: &str) -> String {
         actual.lines().nth(line).unwrap_or("<end>")
     )
 }
+
+/// A tool attached to a game over the inspection protocol, written by hand as a test drives
+/// it: blocking reads with a timeout, one message at a time.
+pub struct Tool {
+    stream: std::net::TcpStream,
+    reader: std::io::BufReader<std::net::TcpStream>,
+}
+
+impl Tool {
+    /// Connects to `address` and says hello (without the trace); returns the game's hello.
+    pub fn connect(address: &str) -> (Tool, ensemble_runtime::inspect::protocol::Hello) {
+        use ensemble_runtime::inspect::protocol::{GameMessage, PROTOCOL_VERSION, ToolMessage};
+        let stream = std::net::TcpStream::connect(address).expect("the game listens");
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(60)))
+            .expect("a read timeout");
+        let reader = std::io::BufReader::new(stream.try_clone().expect("a second handle"));
+        let mut tool = Tool { stream, reader };
+        tool.send(&ToolMessage::Hello {
+            version: PROTOCOL_VERSION,
+            token: None,
+            trace: false,
+        });
+        match tool.message() {
+            GameMessage::Hello(hello) => (tool, hello),
+            other => panic!("expected hello, got {other:?}"),
+        }
+    }
+
+    pub fn send(&mut self, message: &ensemble_runtime::inspect::protocol::ToolMessage) {
+        use std::io::Write;
+        let line = ensemble_runtime::inspect::protocol::encode(message);
+        self.stream
+            .write_all(line.as_bytes())
+            .expect("the game reads");
+    }
+
+    /// The next message from the game (a tool without the trace gets nothing else).
+    pub fn message(&mut self) -> ensemble_runtime::inspect::protocol::GameMessage {
+        use ensemble_runtime::inspect::protocol::{FromGame, decode_from_game};
+        use std::io::BufRead;
+        let mut line = Vec::new();
+        let read = self
+            .reader
+            .read_until(b'\n', &mut line)
+            .expect("the game answers");
+        assert!(read > 0, "the game closed the connection");
+        match decode_from_game(line.trim_ascii_end()).expect("a line of the protocol") {
+            FromGame::Message(m) => m,
+            FromGame::Trace(event) => panic!("a trace event to a tool that did not ask: {event}"),
+        }
+    }
+
+    /// Sends `request` and returns the answer.
+    pub fn ask(
+        &mut self,
+        request: &ensemble_runtime::inspect::protocol::ToolMessage,
+    ) -> ensemble_runtime::inspect::protocol::GameMessage {
+        self.send(request);
+        self.message()
+    }
+}
+
+/// What `ensemble run samples/airport --scene SCENE --trace json --seed SEED --ticks TICKS`
+/// prints.
+pub fn airport_cli_trace(scene: &str, seed: &str, ticks: &str) -> String {
+    let airport = root().join("samples/airport");
+    let cli = ensemble(&[
+        "run",
+        airport.to_str().expect("UTF-8 path"),
+        "--scene",
+        scene,
+        "--trace",
+        "json",
+        "--seed",
+        seed,
+        "--ticks",
+        ticks,
+    ]);
+    assert_eq!(cli.code, 0, "ensemble run: {}", cli.stderr);
+    cli.stdout
+}
+
+// ---- a world of callbacks that does nothing (a test replaces the callbacks it watches) ----
+
+use ensemble_capi::world::{
+    EnsActionOutcome, EnsActionRequest, EnsDestination, EnsLine, EnsMoveEvent, EnsWorldCallbacks,
+};
+use std::ffi::{c_char, c_void};
+use std::ptr::{null, null_mut};
+
+unsafe extern "C" fn position(_: *mut c_void, _: u32, _: *mut f64) -> bool {
+    false
+}
+unsafe extern "C" fn place(_: *mut c_void, _: u32, _: f64, _: f64) {}
+unsafe extern "C" fn move_to(_: *mut c_void, _: u32, _: *const EnsDestination, _: f64, _: f64) {}
+unsafe extern "C" fn follow_move(
+    _: *mut c_void,
+    _: u32,
+    _: f64,
+    _: f64,
+    _: *mut *const c_char,
+) -> i32 {
+    EnsMoveEvent::Moving as i32
+}
+unsafe extern "C" fn stop_move(_: *mut c_void, _: u32) {}
+unsafe extern "C" fn start_action(_: *mut c_void, _: *const EnsActionRequest, _: f64, _: f64) {}
+unsafe extern "C" fn action_outcome(_: *mut c_void, _: u64, _: f64, _: f64) -> i32 {
+    EnsActionOutcome::Running as i32
+}
+unsafe extern "C" fn cancel_action(_: *mut c_void, _: u64) {}
+unsafe extern "C" fn variable(_: *mut c_void, _: u32, _: *const c_char) -> *const c_char {
+    null()
+}
+unsafe extern "C" fn set_variable(_: *mut c_void, _: u32, _: *const c_char, _: *const c_char) {}
+unsafe extern "C" fn remove_variable(_: *mut c_void, _: u32, _: *const c_char) -> *const c_char {
+    null()
+}
+unsafe extern "C" fn say(_: *mut c_void, _: u32, _: *const EnsLine, _: f64, _: f64) {}
+unsafe extern "C" fn still_speaking(_: *mut c_void, _: u32, _: f64, _: f64) -> bool {
+    false
+}
+
+/// A world where nobody has a body, a move never arrives, an action never ends and nobody has
+/// a variable.
+pub fn quiet_world() -> EnsWorldCallbacks {
+    EnsWorldCallbacks {
+        user_data: null_mut(),
+        position: Some(position),
+        place: Some(place),
+        move_to: Some(move_to),
+        follow_move: Some(follow_move),
+        stop_move: Some(stop_move),
+        start_action: Some(start_action),
+        action_outcome: Some(action_outcome),
+        cancel_action: Some(cancel_action),
+        variable: Some(variable),
+        set_variable: Some(set_variable),
+        remove_variable: Some(remove_variable),
+        say: Some(say),
+        still_speaking: Some(still_speaking),
+    }
+}
+
+/// A library state whose code does nothing (its declaration is what a test is about).
+pub fn no_code() -> ensemble_capi::library::EnsStateCallbacks {
+    ensemble_capi::library::EnsStateCallbacks {
+        user_data: null_mut(),
+        init: None,
+        update: None,
+        cleanup: None,
+        on_message: None,
+        save: None,
+        restore: None,
+    }
+}
