@@ -134,6 +134,7 @@ pub fn template(kind: AssetKind, name: &str, project: &Project) -> Option<AnyAss
             scoring: ScoringAsset::default(),
             keep: 5,
             choose_among: 2,
+            score_margin: None,
             examples: Default::default(),
             min_score: None,
             slots: Default::default(),

@@ -47,7 +47,8 @@ pub fn lower(module: &Module, intern: &mut dyn FnMut(&str) -> NameId) -> SpeechT
             slots: s.variables.iter().map(|v| intern(&v.text)).collect(),
             first_candidate,
             candidate_count: s.candidates.len() as u32,
-            choose_among: file.choose_among.max(1),
+            // The score-gap rule's set: the runtime draws among these only.
+            choose_among: (s.spoken.max(1) as u32).min(file.choose_among.max(1)),
         });
     }
     for (si, (_, scene)) in module.scenes.iter().enumerate() {

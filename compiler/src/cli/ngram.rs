@@ -87,12 +87,20 @@ pub enum NgramCommand {
     },
     /// Measure the ranking on a judged set (tests/fixtures/nlg-eval/eval.ron): the share of
     /// sentence states whose whole spoken set is acceptable, tuning and held-out parts apart,
-    /// for the baseline ranking and for today's.
+    /// for the baseline ranking and for today's, each with the first `choose_among` spoken and
+    /// with the score-gap rule.
     Eval {
         set: PathBuf,
         /// Rank with this database instead of the set's own counts.
         #[arg(long)]
         ngrams: Option<PathBuf>,
+        /// The score-gap margin to measure, instead of the set's `score_margin`.
+        #[arg(long)]
+        margin: Option<f64>,
+        /// Measure margins 0 to 2 in steps of 0.05 on the TUNING states only (how the default
+        /// margin is chosen; the held-out states are never shown).
+        #[arg(long, conflicts_with_all = ["verbose", "margin"])]
+        sweep: bool,
         /// Print every state's spoken set.
         #[arg(long)]
         verbose: bool,
@@ -133,8 +141,10 @@ pub fn run(command: NgramCommand, io: &mut Io<'_>) -> i32 {
         NgramCommand::Eval {
             set,
             ngrams,
+            margin,
+            sweep,
             verbose,
-        } => evaluate(&set, ngrams.as_deref(), verbose, io),
+        } => evaluate(&set, ngrams.as_deref(), margin, sweep, verbose, io),
     }
 }
 
@@ -481,52 +491,117 @@ fn rank_project(
     EXIT_OK
 }
 
-fn evaluate(path: &Path, ngrams: Option<&Path>, verbose: bool, io: &mut Io<'_>) -> i32 {
+fn evaluate(
+    path: &Path,
+    ngrams: Option<&Path>,
+    margin: Option<f64>,
+    sweep: bool,
+    verbose: bool,
+    io: &mut Io<'_>,
+) -> i32 {
     use crate::nlg::eval;
-    let (set, own) = match eval::read(path) {
+    let (mut set, own) = match eval::read(path) {
         Ok(x) => x,
         Err(e) => {
             let _ = writeln!(io.err, "error: {e}");
             return EXIT_CANNOT_RUN;
         }
     };
+    if let Some(m) = margin {
+        if m.is_nan() || m < 0.0 {
+            let _ = writeln!(io.err, "error: --margin must be 0 or more, not {m}");
+            return EXIT_CANNOT_RUN;
+        }
+        set.score_margin = m;
+    }
     let db_path = ngrams.unwrap_or(&own);
     let Some(db) = open(db_path, io) else {
         return EXIT_CANNOT_RUN;
     };
     let _ = writeln!(
         io.out,
-        "{} states, choose_among {}, counts {}",
+        "{} states, choose_among {}, score_margin {}, counts {}",
         set.states.len(),
         set.choose_among,
+        set.score_margin,
         db_path.display()
     );
+    if sweep {
+        return sweep_margins(&set, &db, io);
+    }
+    let first_only = rank::Speaking {
+        score_margin: f64::INFINITY,
+        ..set.speaking()
+    };
     for ranking in eval::Ranking::ALL {
-        let outcomes = eval::evaluate(&set, &db, ranking);
         let _ = writeln!(io.out, "{}:", ranking.as_str());
-        for (part, t) in eval::tally(&outcomes) {
-            let _ = writeln!(
-                io.out,
-                "  {:<8}  spoken set acceptable {:>2}/{:<2} ({:5.1}%)  best acceptable {:>2}/{:<2} ({:5.1}%)",
-                part.as_str(),
-                t.spoken_ok,
-                t.states,
-                eval::Tally::percent(t.spoken_ok, t.states),
-                t.best_ok,
-                t.states,
-                eval::Tally::percent(t.best_ok, t.states),
-            );
+        let ranked = eval::rank_all(&set, &db, ranking);
+        for (rule, speaking) in [
+            (format!("first {}", set.choose_among), first_only),
+            (format!("score gap {}", set.score_margin), set.speaking()),
+        ] {
+            let outcomes = eval::judge(&ranked, speaking);
+            let _ = writeln!(io.out, "  spoken: {rule}");
+            for (part, t) in eval::tally(&outcomes) {
+                write_tally(part.as_str(), &t, io);
+            }
+            if verbose {
+                for o in &outcomes {
+                    let mark = if o.spoken_ok {
+                        "ok "
+                    } else if o.best_ok {
+                        "1/2"
+                    } else {
+                        "-- "
+                    };
+                    let _ = writeln!(
+                        io.out,
+                        "    {mark} {:<8} {:<22} {}",
+                        o.part.as_str(),
+                        o.name,
+                        o.spoken.join(" | ")
+                    );
+                }
+            }
         }
-        if verbose {
-            for o in &outcomes {
-                let mark = if o.spoken_ok {
-                    "ok "
-                } else if o.best_ok {
-                    "1/2"
-                } else {
-                    "-- "
-                };
-                let _ = writeln!(io.out, "    {mark} {:<22} {}", o.name, o.spoken.join(" | "));
+    }
+    EXIT_OK
+}
+
+fn write_tally(label: &str, t: &crate::nlg::eval::Tally, io: &mut Io<'_>) {
+    use crate::nlg::eval::Tally;
+    let _ = writeln!(
+        io.out,
+        "    {label:<8}  spoken set acceptable {:>2}/{:<2} ({:5.1}%)  best acceptable {:>2}/{:<2} ({:5.1}%)  lines spoken {:.2}",
+        t.spoken_ok,
+        t.states,
+        Tally::percent(t.spoken_ok, t.states),
+        t.best_ok,
+        t.states,
+        Tally::percent(t.best_ok, t.states),
+        t.spoken_lines as f64 / t.states.max(1) as f64,
+    );
+}
+
+/// The tuning part under margins 0, 0.05 … 2 for each ranking: the default margin is read off
+/// this table, so it never sees a held-out state.
+fn sweep_margins(set: &crate::nlg::eval::EvalSet, db: &NgramDb, io: &mut Io<'_>) -> i32 {
+    use crate::nlg::eval;
+    for ranking in eval::Ranking::ALL {
+        let _ = writeln!(io.out, "{} (tuning states only):", ranking.as_str());
+        let ranked = eval::rank_all(set, db, ranking);
+        for step in 0..=40 {
+            let margin = f64::from(step) * 0.05;
+            let speaking = rank::Speaking {
+                score_margin: margin,
+                ..set.speaking()
+            };
+            let outcomes: Vec<_> = eval::judge(&ranked, speaking)
+                .into_iter()
+                .filter(|o| o.part == eval::Part::Tuning)
+                .collect();
+            for (_, t) in eval::tally(&outcomes) {
+                write_tally(&format!("{margin:.2}"), &t, io);
             }
         }
     }

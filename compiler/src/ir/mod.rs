@@ -206,8 +206,10 @@ pub struct SentenceFile {
     pub scoring: sentence::Method,
     /// Candidates kept per sentence state.
     pub keep: u32,
-    /// How many of the best the runtime chooses among.
+    /// How many of the best the runtime chooses among, at most.
     pub choose_among: u32,
+    /// Candidates scoring more than this below the best are not spoken (`score_margin`).
+    pub score_margin: f64,
     /// Values used for slots while ranking (`CityName` -> "Boston").
     pub examples: Vec<(String, String)>,
     /// Warn when a sentence state's best candidate scores below this.
@@ -232,6 +234,11 @@ pub struct SentenceState {
     /// its line (`{Slot}` for slots) or its 8-hex-digit id, with where it is written.
     pub ban: Vec<Name>,
     pub pin: Vec<Name>,
+    /// The state's own `score_margin`, over its file's.
+    pub score_margin: Option<f64>,
+    /// How many of `candidates` (the first) the runtime chooses among: the score-gap rule's
+    /// set (`nlg::rank::Speaking`), filled with the candidates.
+    pub spoken: usize,
 }
 
 /// Everything one project defines.

@@ -100,6 +100,10 @@ pub struct Input {
     pub question: Option<Option<String>>,
     /// The declared kind of each slot that has one (`slots:` of the file and of the state).
     pub slot_kinds: Vec<(String, SlotKind)>,
+    /// Whether candidates whose subject is not the first noun written rank after those whose
+    /// subject is (`nlg::rank::keeps_written_subject`). The compiler always sets it; the
+    /// evaluation clears it to measure the rankings from before the rule.
+    pub subject_as_written: bool,
 }
 
 /// A realised word, or a `VARIABLE` slot filled at run time.

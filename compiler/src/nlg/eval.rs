@@ -1,12 +1,12 @@
 //! Measuring the ranking against a judged set (`tests/fixtures/nlg-eval/eval.ron`): sentence
 //! states with every realisation a person judged acceptable, split into a part the ranking may
 //! be tuned on and a held-out part it may not. A state counts when the whole set the runtime
-//! chooses among (its first `choose_among` candidates) is acceptable; the best candidate alone
-//! is reported beside it.
+//! chooses among is acceptable — the compiler's [`Speaking`] rule decides that set, here as in
+//! a build; the best candidate alone is reported beside it.
 
 use super::ngram::{Method, NgramDb};
 use super::overgen::SlotKind;
-use super::rank::Candidate;
+use super::rank::{Candidate, DEFAULT_SCORE_MARGIN, Speaking};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -35,6 +35,9 @@ pub struct EvalSet {
     pub ngrams: String,
     #[serde(default = "two")]
     pub choose_among: u32,
+    /// As a sentence file's `score_margin`.
+    #[serde(default = "default_margin")]
+    pub score_margin: f64,
     /// Slot stand-ins while ranking, as a sentence file's `examples`.
     #[serde(default)]
     pub examples: BTreeMap<String, String>,
@@ -46,6 +49,10 @@ pub struct EvalSet {
 
 fn two() -> u32 {
     2
+}
+
+fn default_margin() -> f64 {
+    DEFAULT_SCORE_MARGIN
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -68,27 +75,38 @@ pub enum Ranking {
     Baseline,
     /// Modified Kneser-Ney, slots scored with the example values, nothing else.
     KneserNey,
-    /// What the compiler does by default today: absolute discounting with the slots' declared
-    /// kinds.
-    Current,
-    /// Modified Kneser-Ney with the slots' declared kinds (`scoring: KneserNey`).
+    /// Absolute discounting with the slots' declared kinds (the default before the written
+    /// subject rule).
+    SlotKinds,
+    /// Modified Kneser-Ney with the slots' declared kinds.
     KneserNeyWithKinds,
+    /// What the compiler does by default today: absolute discounting, slot kinds, and the
+    /// subject as written first.
+    Current,
+    /// `scoring: KneserNey` today: modified Kneser-Ney, slot kinds, the written subject.
+    KneserNeyCurrent,
 }
 
 impl Ranking {
-    pub const ALL: [Ranking; 4] = [
+    pub const ALL: [Ranking; 6] = [
         Ranking::Baseline,
         Ranking::KneserNey,
-        Ranking::Current,
+        Ranking::SlotKinds,
         Ranking::KneserNeyWithKinds,
+        Ranking::Current,
+        Ranking::KneserNeyCurrent,
     ];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Ranking::Baseline => "baseline (absolute discounting, example values)",
             Ranking::KneserNey => "modified Kneser-Ney alone (example values)",
-            Ranking::Current => "current default: absolute discounting + slot kinds",
+            Ranking::SlotKinds => "absolute discounting + slot kinds",
             Ranking::KneserNeyWithKinds => "modified Kneser-Ney + slot kinds",
+            Ranking::Current => {
+                "current default: absolute discounting + slot kinds + subject as written"
+            }
+            Ranking::KneserNeyCurrent => "modified Kneser-Ney + slot kinds + subject as written",
         }
     }
 }
@@ -110,6 +128,8 @@ pub struct Tally {
     pub states: usize,
     pub spoken_ok: usize,
     pub best_ok: usize,
+    /// Lines in the spoken sets, summed (their mean says how much variety is left).
+    pub spoken_lines: usize,
 }
 
 impl Tally {
@@ -145,13 +165,46 @@ pub fn read(path: &Path) -> Result<(EvalSet, PathBuf), String> {
     Ok((set, ngrams))
 }
 
-/// Ranks every state of `set` with `ranking` and judges the spoken set of each.
-pub fn evaluate(set: &EvalSet, db: &NgramDb, ranking: Ranking) -> Vec<Outcome> {
-    set.states
+impl EvalSet {
+    /// The spoken-set rule the set's own settings give, as a sentence file's would.
+    pub fn speaking(&self) -> Speaking {
+        Speaking {
+            choose_among: self.choose_among,
+            score_margin: self.score_margin,
+        }
+    }
+}
+
+/// Every state of a set ranked one way, to be judged under several spoken-set rules.
+pub struct RankedSet<'a> {
+    states: Vec<(&'a EvalState, Vec<Candidate>, super::overgen::Input)>,
+}
+
+/// Ranks every state of `set` with `ranking`.
+pub fn rank_all<'a>(set: &'a EvalSet, db: &NgramDb, ranking: Ranking) -> RankedSet<'a> {
+    RankedSet {
+        states: (set.states.iter())
+            .map(|s| {
+                let (ranked, input) = rank_for_eval(set, s, db, ranking);
+                (s, ranked, input)
+            })
+            .collect(),
+    }
+}
+
+/// Ranks every state of `set` with `ranking` and judges the set `speaking` speaks of each
+/// (`score_margin: f64::INFINITY` is the first `choose_among`, as before the score-gap rule).
+pub fn evaluate(set: &EvalSet, db: &NgramDb, ranking: Ranking, speaking: Speaking) -> Vec<Outcome> {
+    judge(&rank_all(set, db, ranking), speaking)
+}
+
+/// Judges the set `speaking` speaks of each ranked state.
+pub fn judge(ranked: &RankedSet<'_>, speaking: Speaking) -> Vec<Outcome> {
+    ranked
+        .states
         .iter()
-        .map(|s| {
-            let ranked = rank_for_eval(set, s, db, ranking);
-            let among = (set.choose_among as usize).max(1).min(ranked.len());
+        .map(|(s, ranked, input)| {
+            let among = speaking.count(ranked, input, &[]);
             let ok = |c: &Candidate| s.acceptable.contains(&c.template);
             let spoken: Vec<String> = ranked[..among].iter().map(|c| c.template.clone()).collect();
             Outcome {
@@ -165,22 +218,31 @@ pub fn evaluate(set: &EvalSet, db: &NgramDb, ranking: Ranking) -> Vec<Outcome> {
         .collect()
 }
 
-fn rank_for_eval(set: &EvalSet, s: &EvalState, db: &NgramDb, ranking: Ranking) -> Vec<Candidate> {
+/// The ranked candidates and the input they were ranked from (its slot kinds decide fit).
+fn rank_for_eval(
+    set: &EvalSet,
+    s: &EvalState,
+    db: &NgramDb,
+    ranking: Ranking,
+) -> (Vec<Candidate>, super::overgen::Input) {
     let (mut input, _, _) = super::parse_lines(&s.verbs, &s.nouns);
+    use Ranking::*;
     let method = match ranking {
-        Ranking::Baseline | Ranking::Current => Method::Interpolated,
-        Ranking::KneserNey | Ranking::KneserNeyWithKinds => Method::KneserNey,
+        Baseline | SlotKinds | Current => Method::Interpolated,
+        KneserNey | KneserNeyWithKinds | KneserNeyCurrent => Method::KneserNey,
     };
-    if matches!(ranking, Ranking::Current | Ranking::KneserNeyWithKinds) {
+    if !matches!(ranking, Baseline | KneserNey) {
         input.slot_kinds = super::slot_kinds(&set.slots, &s.slots);
     }
+    input.subject_as_written = matches!(ranking, Current | KneserNeyCurrent);
     let slot = |n: &str| {
         set.examples
             .get(n)
             .cloned()
             .unwrap_or_else(|| "<unk>".to_string())
     };
-    super::rank_state(&s.name, &input, Some(db), method, slot).0
+    let ranked = super::rank_state(&s.name, &input, Some(db), method, slot).0;
+    (ranked, input)
 }
 
 /// Tallies per part (tuning, held-out).
@@ -191,6 +253,7 @@ pub fn tally(outcomes: &[Outcome]) -> BTreeMap<Part, Tally> {
         e.states += 1;
         e.spoken_ok += usize::from(o.spoken_ok);
         e.best_ok += usize::from(o.best_ok);
+        e.spoken_lines += o.spoken.len();
     }
     t
 }

@@ -123,10 +123,16 @@ pub fn rank(module: &mut Module, diags: &mut Diagnostics) {
             ranked.truncate(file.keep as usize);
             (ranked, report)
         });
+        let speaking = rank::Speaking {
+            choose_among: file.choose_among,
+            score_margin: s.score_margin.unwrap_or(file.score_margin),
+        };
+        let spoken = speaking.count(&ranked, &s.input, &pin);
         report_unknown_choices(module, h, diags);
         report_candidates(module, h, &ranked, db.is_some(), diags);
         let s = &mut module.sentences[h];
         s.candidates = ranked;
+        s.spoken = spoken;
         s.report = report;
     }
 }
@@ -166,6 +172,7 @@ pub fn parse_lines(
         nouns: parsed.nouns.into_iter().map(|(n, _)| n).collect(),
         question: parsed.question.map(|(q, _)| q),
         slot_kinds: Vec::new(),
+        subject_as_written: true,
     };
     (input, verb_errors, noun_errors)
 }
@@ -382,13 +389,7 @@ mod tests {
     /// candidate is an `unknown-candidate` warning at that string.
     #[test]
     fn banned_lines_are_never_kept_and_pinned_lines_come_first() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport");
-        let dir = tempfile::tempdir().unwrap();
-        for entry in walk(&root) {
-            let to = dir.path().join(entry.strip_prefix(&root).unwrap());
-            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-            std::fs::copy(&entry, &to).unwrap();
-        }
+        let dir = airport_copy();
         let before = crate::compile_path(dir.path()).unwrap();
         let h = before.module.sentence_by_name("WantTicketToX").unwrap();
         let old = before.module.sentences[h].candidates.clone();
@@ -414,6 +415,82 @@ mod tests {
             .collect();
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(warnings[0].message.contains("You sold nothing."));
+    }
+
+    /// The score-gap rule in a build: each state speaks the candidates within its margin of the
+    /// best (at most `choose_among`), a state's own `score_margin` overrides the file's, and a
+    /// negative margin is an `invalid-value` error at that field.
+    #[test]
+    fn the_spoken_set_is_the_candidates_within_the_margin() {
+        let dir = airport_copy();
+        let file = dir.path().join("airport.sentences.ron");
+        let original = std::fs::read_to_string(&file).unwrap();
+        let wide = original.replace("choose_among: 2,", "choose_among: 3, score_margin: 100.0,");
+        let state = r#"nouns: "I, ticket, VARIABLE CityName""#;
+        let one = wide.replace(state, &format!("{state}, score_margin: 0.0"));
+        assert!(wide != original && one != wide);
+        std::fs::write(&file, &one).unwrap();
+        let c = crate::compile_path(dir.path()).unwrap();
+        for (_, s) in c.module.sentences.iter() {
+            let margin = if s.name.text == "WantTicketToX" {
+                0.0
+            } else {
+                100.0
+            };
+            let best = s.candidates[0].score;
+            let within = (s.candidates.iter().take(3))
+                .take_while(|c| c.score >= best - margin)
+                .count();
+            // Lines that misplace a slot or swap the subject stop the set early.
+            assert!(
+                s.spoken >= 1 && s.spoken <= within,
+                "{}: {}",
+                s.name.text,
+                s.spoken
+            );
+        }
+        let h = c.module.sentence_by_name("WantTicketToX").unwrap();
+        let s = &c.module.sentences[h];
+        let ties = s
+            .candidates
+            .iter()
+            .filter(|c| c.score == s.candidates[0].score)
+            .count();
+        assert_eq!(
+            s.spoken,
+            ties.min(3),
+            "margin 0 speaks the best and its ties"
+        );
+        assert!(
+            c.module.sentences.iter().any(|(_, s)| s.spoken > 1),
+            "a margin of 100 lets more than one line be spoken somewhere"
+        );
+
+        std::fs::write(
+            &file,
+            wide.replace("score_margin: 100.0", "score_margin: -1.0"),
+        )
+        .unwrap();
+        let bad = crate::compile_path(dir.path()).unwrap();
+        assert!(
+            bad.diagnostics
+                .iter()
+                .any(|d| d.code == Code::InvalidValue && d.message.contains("score_margin")),
+            "{:?}",
+            bad.diagnostics
+        );
+    }
+
+    /// A copy of the airport sample to edit.
+    fn airport_copy() -> tempfile::TempDir {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport");
+        let dir = tempfile::tempdir().unwrap();
+        for entry in walk(&root) {
+            let to = dir.path().join(entry.strip_prefix(&root).unwrap());
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::copy(&entry, &to).unwrap();
+        }
+        dir
     }
 
     fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {

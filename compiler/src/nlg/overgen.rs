@@ -355,6 +355,7 @@ mod tests {
                 .collect(),
             question: question.map(|q| q.map(Into::into)),
             slot_kinds: Vec::new(),
+            subject_as_written: true,
         }
     }
 

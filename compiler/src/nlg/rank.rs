@@ -113,13 +113,27 @@ pub fn fits_slot_kinds(candidate: &Candidate, input: &Input) -> bool {
     })
 }
 
-/// Moves the candidates that fit their slots' declared kinds ahead of those that do not,
+/// Whether a candidate keeps the subject the designer wrote first: the first noun, or no noun
+/// at all (a wh-word subject, an imperative). Sentence states are written subject first
+/// ("I, you" is "I ... you"); the over-generator also tries the second noun as the subject, and
+/// the n-grams cannot tell "I would like to meet you" from "You would like to meet me"
+/// (Hewlett §3.4.3, "Bob hit Sam").
+pub fn keeps_written_subject(candidate: &Candidate) -> bool {
+    candidate.subject.is_none_or(|k| k == 0)
+}
+
+/// How far a candidate is from what the sentence state says, beyond its words' likelihood:
+/// 0 when its slots fit their kinds and its subject is the written one; a slot out of its role
+/// weighs more than a swapped subject (the slot kinds are declared, the order only written).
+pub fn misfit(candidate: &Candidate, input: &Input) -> u8 {
+    let swapped = input.subject_as_written && !keeps_written_subject(candidate);
+    2 * u8::from(!fits_slot_kinds(candidate, input)) + u8::from(swapped)
+}
+
+/// Moves the candidates that say what the state says ([`misfit`] 0) ahead of the others,
 /// keeping each group's order (a stable partition of an already ranked list).
 pub fn put_fitting_first(ranked: &mut [Candidate], input: &Input) {
-    if input.slot_kinds.is_empty() {
-        return;
-    }
-    ranked.sort_by_key(|c| !fits_slot_kinds(c, input));
+    ranked.sort_by_key(|c| misfit(c, input));
 }
 
 /// Whether a `ban`/`pin` entry names a candidate: its line exactly, or its id in hex.
@@ -138,4 +152,146 @@ pub fn ban_and_pin(ranked: &mut Vec<Candidate>, ban: &[&str], pin: &[&str]) {
     ranked.retain(|c| named(ban, c).is_none());
     // Pinned first (by pin order), then the rest in their order: a stable sort on the key.
     ranked.sort_by_key(|c| named(pin, c).unwrap_or(pin.len()));
+}
+
+/// The margin used when neither the sentence file nor the state sets `score_margin`, in the
+/// scores' unit (log2 of the per-token probability). Chosen on the evaluation set's tuning
+/// states only (docs/formats/sentence.md says how).
+pub const DEFAULT_SCORE_MARGIN: f64 = 0.05;
+
+/// Which of a sentence state's ranked candidates the runtime draws from: the first, then each
+/// next one while it is pinned, or scores within `score_margin` of the best unpinned candidate
+/// and says what the state says as well as that one does ([`misfit`]) — at most
+/// `choose_among` in all. A weak second
+/// candidate is not spoken just because a second one is asked for: `choose_among` is a bound.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Speaking {
+    pub choose_among: u32,
+    pub score_margin: f64,
+}
+
+impl Speaking {
+    /// How many of `ranked` (after [`put_fitting_first`] and [`ban_and_pin`]) are spoken: a
+    /// prefix, since within a group of equal [`misfit`] the scores only fall. An infinite margin turns
+    /// the rule off: the first `choose_among`, whatever they score.
+    pub fn count(&self, ranked: &[Candidate], input: &Input, pin: &[&str]) -> usize {
+        let bound = (self.choose_among.max(1) as usize).min(ranked.len());
+        if self.score_margin == f64::INFINITY {
+            return bound;
+        }
+        let pinned = |c: &Candidate| pin.iter().any(|e| names_candidate(e, c.id, &c.template));
+        let mut reference: Option<(f64, u8)> = None;
+        let mut n = 0;
+        for c in &ranked[..bound] {
+            if !pinned(c) {
+                let fits = misfit(c, input);
+                match reference {
+                    None => reference = Some((c.score, fits)),
+                    // Scores are log2 per token, so the margin reads the same for short and
+                    // long lines; `-inf` (Eq. 3.1, an unseen n-gram) is only close to `-inf`.
+                    Some((best, best_fits)) => {
+                        if c.score < best - self.score_margin || fits != best_fits {
+                            break;
+                        }
+                    }
+                }
+            }
+            n += 1;
+        }
+        n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::sentence::SlotKind;
+
+    /// A candidate saying `words` (a `{Name}` word is a slot) with `score`.
+    fn candidate(words: &str, score: f64) -> Candidate {
+        let tokens: Vec<Token> = words
+            .split(' ')
+            .map(
+                |w| match w.strip_prefix('{').and_then(|w| w.strip_suffix('}')) {
+                    Some(slot) => Token::Slot(slot.to_string()),
+                    None => Token::Word(w.to_string()),
+                },
+            )
+            .collect();
+        let sentence = Sentence {
+            tokens,
+            question: false,
+        };
+        let template = sentence.template();
+        Candidate {
+            id: ensemble_runtime::speech::candidate_id("S", &template),
+            sentence,
+            template,
+            score,
+            subject: None,
+            oov: Vec::new(),
+        }
+    }
+
+    fn speaking(choose_among: u32, score_margin: f64) -> Speaking {
+        Speaking {
+            choose_among,
+            score_margin,
+        }
+    }
+
+    #[test]
+    fn only_lines_within_the_margin_of_the_best_are_spoken() {
+        let ranked = vec![
+            candidate("i thank you", -8.0),
+            candidate("i will thank you", -8.2),
+            candidate("i thanked you", -9.5),
+        ];
+        let input = Input::default();
+        assert_eq!(speaking(3, 0.25).count(&ranked, &input, &[]), 2);
+        assert_eq!(speaking(3, 0.1).count(&ranked, &input, &[]), 1);
+        assert_eq!(speaking(3, 2.0).count(&ranked, &input, &[]), 3);
+        // `choose_among` bounds the set, the margin only shrinks it.
+        assert_eq!(speaking(1, 2.0).count(&ranked, &input, &[]), 1);
+        // An infinite margin is the rule turned off: the first `choose_among`.
+        assert_eq!(speaking(2, f64::INFINITY).count(&ranked, &input, &[]), 2);
+        assert_eq!(speaking(2, 0.0).count(&[], &input, &[]), 0);
+    }
+
+    #[test]
+    fn pinned_lines_are_spoken_and_the_margin_counts_from_the_best_unpinned() {
+        let mut ranked = vec![
+            candidate("i thank you", -8.0),
+            candidate("i will thank you", -8.2),
+            candidate("thank you", -11.0),
+        ];
+        let pin = ["Thank you."];
+        ban_and_pin(&mut ranked, &[], &pin);
+        assert_eq!(ranked[0].template, "Thank you.");
+        let n = speaking(3, 0.25).count(&ranked, &Input::default(), &pin);
+        assert_eq!(n, 3, "the pinned line, the best and the one close to it");
+        let n = speaking(3, 0.1).count(&ranked, &Input::default(), &pin);
+        assert_eq!(n, 2);
+    }
+
+    #[test]
+    fn a_line_that_misplaces_its_slot_is_not_spoken_beside_one_that_fits() {
+        let input = Input {
+            slot_kinds: vec![("CityName".into(), SlotKind::Destination)],
+            ..Input::default()
+        };
+        let mut ranked = vec![
+            candidate("i fly to {CityName}", -9.0),
+            candidate("i fly in {CityName}", -8.0),
+        ];
+        put_fitting_first(&mut ranked, &input);
+        assert_eq!(ranked[0].template, "I fly to {CityName}.");
+        assert_eq!(speaking(2, 5.0).count(&ranked, &input, &[]), 1);
+        // When nothing fits, the score alone decides.
+        let ranked = vec![
+            candidate("i fly in {CityName}", -8.0),
+            candidate("i fly at {CityName}", -8.1),
+        ];
+        assert_eq!(speaking(2, 0.25).count(&ranked, &input, &[]), 2);
+    }
 }

@@ -259,7 +259,7 @@ impl SentenceEditor {
                     name_widget(ui, &r, "keep");
                     changed |= r.changed();
                     ui.label(RichText::new("Choose among").color(theme::TEXT_WEAK))
-                        .on_hover_text("The runtime picks among this many of the best, by weight.");
+                        .on_hover_text("The runtime picks by weight among at most this many of the best: those within the score margin of the best.");
                     let r = ui.add(egui::DragValue::new(&mut value.choose_among).range(1..=1000));
                     name_widget(ui, &r, "choose among");
                     changed |= r.changed();
@@ -283,6 +283,20 @@ impl SentenceEditor {
                 });
                 ui.end_row();
 
+                ui.label(RichText::new("Score margin").color(theme::TEXT_WEAK)).on_hover_text(
+                    "Only candidates scoring within this of the best are spoken (log2 per word).",
+                );
+                ui.horizontal(|ui| {
+                    let default = ensemble_compiler::nlg::rank::DEFAULT_SCORE_MARGIN;
+                    let mut margin = value.score_margin.unwrap_or(default);
+                    let r = ui.add(egui::DragValue::new(&mut margin).speed(0.01).range(0.0..=10.0));
+                    name_widget(ui, &r, "score margin");
+                    if r.changed() {
+                        value.score_margin = (margin != default).then_some(margin);
+                        changed = true;
+                    }
+                });
+                ui.end_row();
             });
         ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new("Examples").color(theme::TEXT_WEAK))
@@ -373,6 +387,7 @@ impl SentenceEditor {
                         slots: Default::default(),
                         ban: Vec::new(),
                         pin: Vec::new(),
+                        score_margin: None,
                     },
                 );
                 self.reveal(SentenceTarget::State(at));
@@ -574,6 +589,11 @@ impl SentenceEditor {
             slot_kinds: ensemble_compiler::nlg::slot_kinds(&value.slots, &state.slots),
             ban: state.ban.clone(),
             pin: state.pin.clone(),
+            speaking: ensemble_compiler::nlg::rank::Speaking {
+                choose_among: value.choose_among,
+                score_margin: (state.score_margin.or(value.score_margin))
+                    .unwrap_or(ensemble_compiler::nlg::rank::DEFAULT_SCORE_MARGIN),
+            },
         };
         let Some(preview) = &mut self.preview else {
             return None;
@@ -627,7 +647,8 @@ impl SentenceEditor {
             return None;
         }
         let keep = value.keep.max(1) as usize;
-        let among = (value.choose_among.max(1) as usize).min(keep);
+        // The compiler's score-gap rule, as the preview computed it.
+        let among = r.spoken.min(keep);
         let limit = if self.show_all {
             r.candidates.len()
         } else {
@@ -712,7 +733,7 @@ impl SentenceEditor {
                                             .background_color(theme::OK),
                                     )
                                     .on_hover_text(format!(
-                                        "The runtime chooses among the best {among} by weight"
+                                        "The runtime chooses among these {among} by weight: at most `choose among`, within the score margin of the best"
                                     ));
                                 }
                             });

@@ -30,6 +30,8 @@ pub struct Request {
     /// The state's `ban` and `pin` lists, applied as the compiler applies them.
     pub ban: Vec<String>,
     pub pin: Vec<String>,
+    /// `choose_among` and the score margin, for the compiler's spoken-set rule.
+    pub speaking: ensemble_compiler::nlg::rank::Speaking,
 }
 
 /// A finished ranking.
@@ -38,6 +40,8 @@ pub struct Ranked {
     pub request: Request,
     /// Every distinct candidate, best first.
     pub candidates: Vec<Candidate>,
+    /// How many of the first the runtime would choose among.
+    pub spoken: usize,
     pub report: GenerationReport,
     /// Why the n-gram source could not be used (then every score is 0).
     pub ngram_error: Option<String>,
@@ -75,7 +79,9 @@ fn rank(request: Request) -> Ranked {
     let ban: Vec<&str> = request.ban.iter().map(String::as_str).collect();
     let pin: Vec<&str> = request.pin.iter().map(String::as_str).collect();
     ensemble_compiler::nlg::rank::ban_and_pin(&mut candidates, &ban, &pin);
+    let spoken = request.speaking.count(&candidates, &input, &pin);
     Ranked {
+        spoken,
         has_errors: !verb_errors.is_empty() || !noun_errors.is_empty(),
         request,
         candidates,
@@ -181,6 +187,10 @@ mod tests {
             slot_kinds: Vec::new(),
             ban: Vec::new(),
             pin: Vec::new(),
+            speaking: ensemble_compiler::nlg::rank::Speaking {
+                choose_among: 2,
+                score_margin: ensemble_compiler::nlg::rank::DEFAULT_SCORE_MARGIN,
+            },
         }
     }
 

@@ -522,9 +522,14 @@ pub struct SentencesAsset {
     /// Candidates kept per sentence state (default 5).
     #[serde(default = "default_keep")]
     pub keep: u32,
-    /// How many of the best candidates the runtime chooses among, by weight (default 2).
+    /// How many of the best candidates the runtime chooses among, by weight (default 2): an
+    /// upper bound, see `score_margin`.
     #[serde(default = "default_choose_among")]
     pub choose_among: u32,
+    /// Only candidates scoring within this of the best are spoken (log2 per token; default
+    /// `DEFAULT_SCORE_MARGIN`), so a weak second line is not said just because it is second.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score_margin: Option<f64>,
     /// Values that stand in for `VARIABLE` slots while ranking.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub examples: std::collections::BTreeMap<String, String>,
@@ -578,6 +583,9 @@ pub struct SentenceStateAsset {
     /// Candidates to put first, in this order, by line or id: always among those spoken.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pin: Vec<String>,
+    /// This state's `score_margin`, over the file's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score_margin: Option<f64>,
 }
 
 /// `*.strings.ron`: one locale's translations (docs/formats/strings.md), written by

@@ -77,6 +77,11 @@ pub(super) fn lower_sentences(
                 );
             }
         }
+        check_margin(
+            asset.score_margin,
+            loc.span(&[Seg::Field("score_margin")]),
+            diags,
+        );
         let file = module.sentence_files.append(SentenceFile {
             span: loc.span(&[]),
             ngrams,
@@ -88,6 +93,9 @@ pub(super) fn lower_sentences(
             },
             keep: asset.keep.max(1),
             choose_among: asset.choose_among.max(1),
+            score_margin: asset
+                .score_margin
+                .unwrap_or(crate::nlg::rank::DEFAULT_SCORE_MARGIN),
             examples: asset
                 .examples
                 .iter()
@@ -102,6 +110,7 @@ pub(super) fn lower_sentences(
             let name = loc.name(&s.name, &path("name"));
             let verbs_span = loc.span(&path("verbs"));
             let nouns_span = loc.span(&path("nouns"));
+            check_margin(s.score_margin, loc.span(&path("score_margin")), diags);
             let mut parsed = Parsed::default();
             let mut errors: Vec<LineError> = Vec::new();
             input::parse_verbs(&s.verbs, &mut parsed, &mut errors);
@@ -172,6 +181,7 @@ pub(super) fn lower_sentences(
                     nouns: parsed.nouns.into_iter().map(|(n, _)| n).collect(),
                     question: parsed.question.map(|(q, _)| q),
                     slot_kinds: crate::nlg::slot_kinds(&asset.slots, &s.slots),
+                    subject_as_written: true,
                 },
                 variables,
                 candidates: Vec::new(),
@@ -203,6 +213,8 @@ pub(super) fn lower_sentences(
                         )
                     })
                     .collect(),
+                score_margin: s.score_margin,
+                spoken: 0,
             });
         }
         let slots: Vec<&str> = file_slots.iter().map(String::as_str).collect();
@@ -215,5 +227,20 @@ pub(super) fn lower_sentences(
             let map = loc.span(&[Seg::Field(field)]);
             report_unknown_slots(text, map, keys.into_iter(), &slots, diags);
         }
+    }
+}
+
+/// `score_margin` is a distance below the best score: 0 (only the best and its ties) or more;
+/// `inf` speaks the first `choose_among` whatever they score.
+fn check_margin(margin: Option<f64>, span: Span, diags: &mut Diagnostics) {
+    if let Some(m) = margin.filter(|m| m.is_nan() || *m < 0.0) {
+        diags.push(
+            Diagnostic::error(
+                Code::InvalidValue,
+                format!("`score_margin` must be 0 or more, not {m}"),
+            )
+            .at(span, "here")
+            .note("a distance below the best candidate's score (log2 per word): 0.25 keeps lines about as likely as the best"),
+        );
     }
 }
