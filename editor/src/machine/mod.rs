@@ -20,16 +20,7 @@ use std::collections::BTreeSet;
 
 pub use view::GraphView;
 
-/// Where a new transition comes from.
-#[derive(Clone, Debug, PartialEq)]
-pub enum From {
-    /// The initial-state marker: the new state becomes initial.
-    Entry,
-    /// A new transition of this state.
-    NewTransition(String),
-    /// This transition of this state gets the new state as its target.
-    Transition(String, usize),
-}
+pub use crate::graph::viewer::From;
 
 /// One edit of the open machine.
 #[derive(Clone, Debug, PartialEq)]
