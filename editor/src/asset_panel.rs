@@ -327,7 +327,7 @@ where
 /// text view. Editors of other kinds are added here.
 pub fn plugged() -> Vec<(AssetKind, Box<dyn KindPanel>)> {
     use crate::panels::{RulesPanel, SentencesPanel};
-    let mut panels = crate::forms::panels();
+    let mut panels = crate::record_forms::panels();
     panels.extend(crate::planning::panels());
     panels.extend([
         (

@@ -154,7 +154,7 @@ impl Session {
             inspector: Inspector::default(),
             text: TextPanel::default(),
             panels: crate::asset_panel::plugged().into_iter().collect(),
-            manifest_panel: crate::forms::manifest_panel(),
+            manifest_panel: crate::record_forms::manifest_panel(),
             maps,
             pddl: Default::default(),
             revision: 0,

@@ -13,7 +13,7 @@ pub mod ops;
 pub mod view;
 
 use crate::asset_panel::{GraphPanel, PanelCx, Reveal};
-use crate::form::Diags;
+use crate::form_widgets::Diags;
 use crate::graph::viewer::Marks;
 use crate::sidecar::Layout;
 use crate::theme;

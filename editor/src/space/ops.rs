@@ -84,7 +84,7 @@ pub fn normalise_all(sp: &mut SpaceAsset) -> usize {
 
 /// A name for a new state, unused in `sp`.
 pub fn fresh_name(sp: &SpaceAsset, base: &str) -> String {
-    crate::form::unique_name(sp.states.iter().map(|s| s.name.as_str()), base)
+    crate::form_widgets::unique_name(sp.states.iter().map(|s| s.name.as_str()), base)
 }
 
 /// Adds a transition `from -> to`, keeping the row a distribution: the new transition gets an
