@@ -14,7 +14,7 @@ pub enum Action {
     /// A Problems panel quick fix on this diagnostic's source.
     QuickFix(Box<Located>, crate::quick_fix::QuickFix),
     Jump(Hit),
-    Ops(DocId, Vec<Op>),
+    Edits(DocId, Vec<Edit>),
     RenameMachine(DocId, String),
     NewAsset(project_ops::Starter),
     AskRename(DocId),
@@ -243,8 +243,8 @@ impl EditorApp {
                     _ => {}
                 }
             }
-            Action::Ops(doc, ops) => {
-                if let Err(e) = s.apply_ops(doc, ops) {
+            Action::Edits(doc, edits) => {
+                if let Err(e) = s.apply_edits(doc, edits) {
                     s.inspector.refused(e.clone());
                     return Some((e, true));
                 }
@@ -310,9 +310,9 @@ impl EditorApp {
                 let selected = s.graph.selected_states(m);
                 // Asks first when transitions into them go too.
                 if !selected.is_empty()
-                    && let Some(op) = s.graph.request_delete(m, selected)
+                    && let Some(edit) = s.graph.request_delete(m, selected)
                 {
-                    let _ = s.apply_ops(doc, vec![op]);
+                    let _ = s.apply_edits(doc, vec![edit]);
                 }
             }
             Action::Copy => {
@@ -343,9 +343,9 @@ impl EditorApp {
                 let doc = s.open?;
                 s.project.docs[doc].state.machine()?;
                 let clip = s.clipboard.clone()?;
-                let _ = s.apply_ops(
+                let _ = s.apply_edits(
                     doc,
-                    vec![Op::Paste {
+                    vec![Edit::Paste {
                         clip,
                         offset: [40.0, 40.0],
                     }],

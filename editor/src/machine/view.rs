@@ -1,7 +1,7 @@
 //! The graph of one machine, drawn by the shared graph viewer ([`crate::graph::viewer`]):
 //! what is the machine's own — how a state looks from its library state, its line, the
 //! preview's agents in it, its breakpoint and test coverage, the add-state menu — is the
-//! [`GraphModel`] here. Whatever the user does in the graph comes back as [`Op`]s, so undo,
+//! [`GraphModel`] here. Whatever the user does in the graph comes back as [`Edit`]s, so undo,
 //! saving and diagnostics never depend on snarl's own state.
 //!
 //! Nodes: the initial-state marker (drag its wire to make another state initial), one node per
@@ -12,7 +12,7 @@
 
 use super::auto_layout;
 use super::ops::{self, Clip};
-use super::{From, Op};
+use super::{Edit, From};
 use crate::analysis::Located;
 use crate::asset_panel::ProjectNames;
 use crate::graph::edges::{self, Edge};
@@ -119,7 +119,7 @@ pub struct GraphCx<'a> {
 /// What happened in the graph this frame.
 #[derive(Default)]
 pub struct GraphOutput {
-    pub ops: Vec<Op>,
+    pub edits: Vec<Edit>,
     /// A host state was double-clicked: open this machine.
     pub open_child: Option<String>,
     /// Rename was asked from a node's menu: focus the inspector's name field.
@@ -368,13 +368,13 @@ impl GraphView {
             gesture,
             &mut self.selection,
         ) {
-            out.ops.push(Op::Move(moves));
+            out.edits.push(Edit::Move(moves));
         }
         out.rename |= crate::graph::rename_key(ui, &self.selection);
         if let Some(states) = out.delete.take() {
-            out.ops.extend(self.request_delete(m, states));
+            out.edits.extend(self.request_delete(m, states));
         }
-        out.ops.extend(self.confirm_delete(ui));
+        out.edits.extend(self.confirm_delete(ui));
         out
     }
 
@@ -417,8 +417,8 @@ impl GraphView {
 
     /// Deletes `states`: at once when no transition from a state that stays leads into them,
     /// else after asking (the dialog lists those transitions, which go with them). Either way
-    /// one undoable op.
-    pub fn request_delete(&mut self, m: &MachineAsset, states: BTreeSet<String>) -> Option<Op> {
+    /// one undoable edit.
+    pub fn request_delete(&mut self, m: &MachineAsset, states: BTreeSet<String>) -> Option<Edit> {
         let incoming: Vec<String> = m
             .states
             .iter()
@@ -430,14 +430,14 @@ impl GraphView {
             })
             .collect();
         if incoming.is_empty() {
-            return Some(Op::Delete(states));
+            return Some(Edit::Delete(states));
         }
         self.own.pending_delete = Some(PendingDelete { states, incoming });
         None
     }
 
     /// The dialog of a delete that takes transitions with it.
-    fn confirm_delete(&mut self, ui: &Ui) -> Option<Op> {
+    fn confirm_delete(&mut self, ui: &Ui) -> Option<Edit> {
         let pending = self.own.pending_delete.as_ref()?;
         let mut answer = None;
         let names: Vec<&str> = pending.states.iter().map(String::as_str).collect();
@@ -472,7 +472,7 @@ impl GraphView {
         }
         let yes = answer?;
         let pending = self.own.pending_delete.take()?;
-        yes.then_some(Op::Delete(pending.states))
+        yes.then_some(Edit::Delete(pending.states))
     }
 
     /// States of `m` whose nodes are selected.
@@ -491,8 +491,8 @@ impl GraphView {
         m: &MachineAsset,
         layout: &Layout,
         names: &ProjectNames,
-    ) -> Vec<Op> {
-        let mut ops = Vec::new();
+    ) -> Vec<Edit> {
+        let mut edits = Vec::new();
         let at = self.free_spot(m, layout);
         ui.menu_button("+ State", |ui| {
             let mut out = GraphOutput::default();
@@ -513,7 +513,7 @@ impl GraphView {
                 placement: &self.placement,
             };
             model.add_menu(ui, pos2(at[0], at[1]), None);
-            ops.extend(out.ops);
+            edits.extend(out.edits);
         })
         .response
         .on_hover_text("Add a state (or right-click the canvas)");
@@ -522,10 +522,10 @@ impl GraphView {
             .on_hover_text("Arrange the states in columns that follow the flow")
             .clicked()
         {
-            ops.push(Op::Arrange(self.arrange_measured(m)));
+            edits.push(Edit::Arrange(self.arrange_measured(m)));
         }
         self.canvas.camera.controls(ui, &self.selection, "machine");
-        ops
+        edits
     }
 }
 
@@ -729,7 +729,7 @@ impl MachineGraph<'_> {
                 }
             });
         if let Some(code) = chosen {
-            self.out.ops.push(Op::AddState {
+            self.out.edits.push(Edit::AddState {
                 code: code.to_string(),
                 modifier: default_modifier(code, self.cx.names),
                 at: [at.x, at.y],
@@ -952,8 +952,8 @@ impl GraphModel for MachineGraph<'_> {
         ui.menu_button("Add state", |ui| self.add_menu(ui, at, None));
         if ui.button("Auto-layout").clicked() {
             self.out
-                .ops
-                .push(Op::Arrange(arranged(self.m, &self.placement.drawn)));
+                .edits
+                .push(Edit::Arrange(arranged(self.m, &self.placement.drawn)));
             ui.close();
         }
     }
@@ -997,7 +997,7 @@ impl GraphModel for MachineGraph<'_> {
     }
 
     fn set_initial(&mut self, state: String) {
-        self.out.ops.push(Op::SetInitial(state));
+        self.out.edits.push(Edit::SetInitial(state));
     }
 
     fn duplicate(&mut self, i: usize) {
@@ -1005,7 +1005,7 @@ impl GraphModel for MachineGraph<'_> {
         let names: BTreeSet<String> = [name.clone()].into();
         let mut layout = Layout::default();
         layout.set(name, self.placement.position(self.layout, name));
-        self.out.ops.push(Op::Paste {
+        self.out.edits.push(Edit::Paste {
             clip: Clip::of(self.m, &layout, &names),
             offset: [30.0, 30.0],
         });
@@ -1016,7 +1016,7 @@ impl GraphModel for MachineGraph<'_> {
     }
 
     fn retarget(&mut self, i: usize, j: usize, target: String) {
-        self.out.ops.push(Op::SetTarget {
+        self.out.edits.push(Edit::SetTarget {
             state: self.m.states[i].name.clone(),
             index: j,
             target,
@@ -1024,14 +1024,14 @@ impl GraphModel for MachineGraph<'_> {
     }
 
     fn add_transition(&mut self, i: usize, target: String) {
-        self.out.ops.push(Op::AddTransition {
+        self.out.edits.push(Edit::AddTransition {
             state: self.m.states[i].name.clone(),
             target,
         });
     }
 
     fn remove_transition(&mut self, i: usize, j: usize) {
-        self.out.ops.push(Op::RemoveTransition {
+        self.out.edits.push(Edit::RemoveTransition {
             state: self.m.states[i].name.clone(),
             index: j,
         });
