@@ -1,9 +1,10 @@
 //! The contract between the editor and the editor of one asset kind (a *panel*).
 //!
 //! A panel edits a plain value — the asset as the compiler's `front::ron` (or `script`, `hpmm`)
-//! shapes it — and nothing else. The host owns everything around it: it snapshots the value
-//! before [`AssetPanel::ui`], compares after, records undo (typing in one field coalesces into
-//! one step), marks the document dirty, prints and saves it, and recompiles it for diagnostics.
+//! shapes it — and nothing else. The host owns everything around it: it hands
+//! [`AssetPanel::ui`] a copy of the value, compares after, and applies a change after the frame
+//! as an edit recorded in the one undo history with the graph's (typing in one field coalesces
+//! into one step); it marks the document dirty, prints and saves it, and recompiles it.
 //! So a panel has no save, undo or file code, and cannot corrupt a file.
 //!
 //! ```ignore

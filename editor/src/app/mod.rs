@@ -8,7 +8,7 @@ mod modals;
 mod session;
 pub mod shortcuts;
 
-pub use actions::Action;
+pub use actions::{Action, DocEdit, ValueEdit};
 pub use modals::Modal;
 use session::watch_for;
 pub use session::{Session, names_from};
@@ -833,7 +833,7 @@ impl EditorApp {
                         };
                         let out = s.inspector.show(ui, &m, &s.graph, &cx);
                         if !out.edits.is_empty() {
-                            actions.push(Action::Edits(doc, out.edits));
+                            actions.push(Action::Edit(doc, DocEdit::Machine(out.edits)));
                         }
                         if let Some(new) = out.rename_machine {
                             actions.push(Action::RenameMachine(doc, new));
@@ -915,7 +915,7 @@ impl EditorApp {
                     if let Some(m) = d.state.machine() {
                         let edits = s.graph.toolbar(ui, m, &d.state.layout, &s.names);
                         if !edits.is_empty() {
-                            actions.push(Action::Edits(doc, edits));
+                            actions.push(Action::Edit(doc, DocEdit::Machine(edits)));
                         }
                     }
                     ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -954,7 +954,7 @@ impl EditorApp {
         };
         let out = s.graph.show(ui, doc, m, &d.state.layout, &cx);
         if !out.edits.is_empty() {
-            actions.push(Action::Edits(doc, out.edits));
+            actions.push(Action::Edit(doc, DocEdit::Machine(out.edits)));
         }
         if let Some(child) = out.open_child {
             actions.push(Action::EnterMachine(child));
@@ -972,7 +972,8 @@ impl EditorApp {
     }
 
     /// Any asset but a machine: its kind's panel when one is plugged in, else the read-only
-    /// text view. The host snapshots the value around the panel and records what changed.
+    /// text view. The panel edits a copy of the document's value; what it changed comes back
+    /// as an [`Action::Edit`], applied after the frame like every other edit.
     fn asset_view(
         s: &mut Session,
         ui: &mut Ui,
@@ -986,7 +987,6 @@ impl EditorApp {
             FileKind::Asset(k) => Some(k),
             _ => None,
         };
-        let before = s.project.docs[doc].state.clone();
         let mut edited = None;
         {
             let d = &s.project.docs[doc];
@@ -1051,13 +1051,17 @@ impl EditorApp {
                 });
         }
         if let Some((content, layout)) = edited {
-            s.project.docs[doc].state.content = content;
-            s.project.docs[doc].state.layout = layout;
             // Typing in one field is one step: the gesture is keyed by the focused widget.
             let focus = ui.ctx().memory(|m| m.focused());
-            let key = format!("panel {doc} {focus:?}");
-            let label = format!("edit {}", s.project.docs[doc].title());
-            s.record(&label, vec![(doc, before)], Some(&key));
+            let gesture = format!("panel {doc} {focus:?}");
+            actions.push(Action::Edit(
+                doc,
+                DocEdit::Value(Box::new(ValueEdit {
+                    content,
+                    layout,
+                    gesture,
+                })),
+            ));
         }
         for r in requests.into_inner() {
             match r {
