@@ -1,7 +1,8 @@
 //! What every panel draws with: diagnostics marked on the widget they are about
 //! ([`mark`], [`Markers`]), severity glyphs and words, names for widgets (for tests and
-//! screen readers), docked side panels. The panel contract itself — [`PanelCx`], what a panel
-//! is told besides its document — is in [`crate::asset_panel`].
+//! screen readers), docked side panels. The panel contract itself —
+//! [`crate::asset_panel::PanelCx`], what a panel is told besides its document — is in
+//! [`crate::asset_panel`].
 
 use eframe::egui;
 use ensemble_compiler::diag::{Diagnostic, Severity};
