@@ -10,9 +10,8 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use eframe::egui;
 use ensemble_compiler::front::ron::SentencesAsset;
-use ensemble_compiler::source::SourceMap;
+use ensemble_editor::asset_panel::{PanelCx, ProjectNames};
 use ensemble_editor::nav_view::{NavSettings, NavTarget, NavView};
-use ensemble_editor::panel_cx::PanelCx;
 use ensemble_editor::rules::RuleTable;
 use ensemble_editor::sentences::SentenceEditor;
 use std::path::{Path, PathBuf};
@@ -40,7 +39,7 @@ fn frame(ctx: &egui::Context, show: &mut dyn FnMut(&mut egui::Ui)) -> usize {
 fn rule_table(c: &mut Criterion) {
     let (bench, _) =
         ensemble_editor::rules::excel::import(&repo("samples/bench/bench.xlsx")).unwrap();
-    let sources = SourceMap::default();
+    let (names, requests) = (ProjectNames::default(), Default::default());
     let root = repo(".");
     let mut g = c.benchmark_group("rule table");
     for n in [8usize, 500, 2000] {
@@ -48,7 +47,7 @@ fn rule_table(c: &mut Criterion) {
         script.rules = bench.rules.iter().cycle().take(n).cloned().collect();
         let mut table = RuleTable::with_picker(Box::new(|_| None));
         let ctx = egui::Context::default();
-        let cx = PanelCx::detached(&sources, &root);
+        let cx = PanelCx::detached(&root, &names, &requests);
         let mut show = |ui: &mut egui::Ui| {
             table.ui(ui, &mut script, &cx);
         };
@@ -66,9 +65,9 @@ fn sentence_states(c: &mut Criterion) {
         .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
         .from_str(&std::fs::read_to_string(&path).unwrap())
         .unwrap();
-    let sources = SourceMap::default();
+    let (names, requests) = (ProjectNames::default(), Default::default());
     let root = repo("samples/airport");
-    let cx = PanelCx::detached(&sources, &root);
+    let cx = PanelCx::detached(&root, &names, &requests);
     let mut editor = SentenceEditor::new();
     let ctx = egui::Context::default();
     // Until the worker's ranking is on screen.
@@ -101,9 +100,9 @@ fn nav_view(c: &mut Criterion) {
     let mut settings = NavSettings::open(map);
     let mut view = NavView::with_picker(Box::new(|| None));
     view.reveal(NavTarget::Scenario(2000));
-    let sources = SourceMap::default();
+    let (names, requests) = (ProjectNames::default(), Default::default());
     let root = repo(".");
-    let cx = PanelCx::detached(&sources, &root);
+    let cx = PanelCx::detached(&root, &names, &requests);
     let ctx = egui::Context::default();
     let deadline = Instant::now() + Duration::from_secs(600);
     while view.answer().is_none() {

@@ -14,8 +14,8 @@ use ensemble_compiler::diag::{Diagnostic, Diagnostics};
 use ensemble_compiler::front::ron::SentencesAsset;
 use ensemble_compiler::script::source::ScriptAsset;
 use ensemble_compiler::source::{FileId, SourceFile, SourceMap};
+use ensemble_editor::asset_panel::{Compiled, PanelCx, ProjectNames};
 use ensemble_editor::nav_view::{NavSettings, NavView};
-use ensemble_editor::panel_cx::PanelCx;
 use ensemble_editor::rules::RuleTable;
 use ensemble_editor::theme;
 use serde::Serialize;
@@ -98,13 +98,16 @@ impl<T: Clone + PartialEq + Serialize> Doc<T> {
             .as_ref()
             .map(|(_, c)| c.diagnostics.iter().cloned().collect())
             .unwrap_or_default();
-        let empty = SourceMap::default();
-        let sources = self.compiled.as_ref().map(|(_, c)| &c.sources);
+        let (names, requests) = (ProjectNames::default(), Default::default());
         let cx = PanelCx {
-            diagnostics: &diagnostics,
-            sources: sources.unwrap_or(&empty),
-            file: sources.map(|_| FileId(0)),
-            root,
+            compiled: self.compiled.as_ref().map(|(_, c)| Compiled {
+                diagnostics: &diagnostics,
+                sources: &c.sources,
+                file: Some(FileId(0)),
+                module: None,
+                tests: None,
+            }),
+            ..PanelCx::detached(root, &names, &requests)
         };
         let changed = panel(ui, &mut self.value, &cx);
         self.settle(changed, ui.ctx());
@@ -152,8 +155,8 @@ impl eframe::App for Gallery {
                 }
                 Shown::Nav(shown) => {
                     let (settings, view) = &mut **shown;
-                    let empty = SourceMap::default();
-                    let cx = PanelCx::detached(&empty, &root);
+                    let (names, requests) = (ProjectNames::default(), Default::default());
+                    let cx = PanelCx::detached(&root, &names, &requests);
                     view.ui(ui, settings, &cx);
                 }
             });

@@ -1,9 +1,10 @@
 //! The contract between the editor and the editor of one asset kind (a *panel*).
 //!
 //! A panel edits a plain value — the asset as the compiler's `front::ron` (or `script`, `hpmm`)
-//! shapes it — and nothing else. The host owns everything around it: it snapshots the value
-//! before [`AssetPanel::ui`], compares after, records undo (typing in one field coalesces into
-//! one step), marks the document dirty, prints and saves it, and recompiles it for diagnostics.
+//! shapes it — and nothing else. The host owns everything around it: it hands
+//! [`AssetPanel::ui`] a copy of the value, compares after, and applies a change after the frame
+//! as an edit recorded in the one undo history with the graph's (typing in one field coalesces
+//! into one step); it marks the document dirty, prints and saves it, and recompiles it.
 //! So a panel has no save, undo or file code, and cannot corrupt a file.
 //!
 //! ```ignore
@@ -27,11 +28,12 @@
 use crate::analysis::Located;
 use crate::sidecar::Layout;
 use eframe::egui;
+use ensemble_compiler::diag::Diagnostic;
 use ensemble_compiler::front::ron::AssetKind;
 use ensemble_compiler::front::ron::any::AnyAsset;
 use ensemble_compiler::front::ron::locate::PathSeg;
 use std::cell::RefCell;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What a panel sees besides its value.
 pub struct PanelCx<'a> {
@@ -65,20 +67,70 @@ pub struct Compiled<'a> {
 }
 
 impl<'a> PanelCx<'a> {
-    /// The same context in the raw form the rule table and sentence editor take
-    /// ([`crate::panel_cx::PanelCx`]).
-    pub fn compiled(&self) -> crate::panel_cx::PanelCx<'a> {
-        static NONE: std::sync::LazyLock<ensemble_compiler::source::SourceMap> =
-            std::sync::LazyLock::new(Default::default);
-        match self.compiled {
-            Some(c) => crate::panel_cx::PanelCx {
-                diagnostics: c.diagnostics,
-                sources: c.sources,
-                file: c.file,
-                root: self.root,
-            },
-            None => crate::panel_cx::PanelCx::detached(&NONE, self.root),
+    /// The context of a document that has not been compiled (yet): no diagnostics, no file.
+    pub fn detached(
+        root: &'a Path,
+        names: &'a ProjectNames,
+        requests: &'a RefCell<Vec<Request>>,
+    ) -> Self {
+        PanelCx {
+            root,
+            file: "",
+            diagnostics: &[],
+            names,
+            requests,
+            compiled: None,
         }
+    }
+
+    /// The last compile's diagnostics about this document, as the compiler reported them
+    /// (for panels that locate spans themselves).
+    pub fn own_diagnostics(&self) -> impl Iterator<Item = &'a Diagnostic> + 'a {
+        self.compiled.into_iter().flat_map(|c| {
+            let file = c.file;
+            c.diagnostics
+                .iter()
+                .filter(move |d| file.is_some() && d.file_id() == file)
+        })
+    }
+
+    /// Identifies this document's diagnostics (and the text they point into), so a panel can
+    /// keep what it derives from them until they change.
+    pub fn fingerprint(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.compiled.and_then(|c| c.file).map(|f| f.0).hash(&mut h);
+        self.text().len().hash(&mut h);
+        for d in self.own_diagnostics() {
+            d.code.as_str().hash(&mut h);
+            d.message.hash(&mut h);
+            d.primary
+                .as_ref()
+                .map(|l| (l.span.start, l.span.end))
+                .hash(&mut h);
+            (&d.sheet, &d.cell).hash(&mut h);
+        }
+        h.finish()
+    }
+
+    /// This document's source as compiled, when it was compiled from a file.
+    fn source(&self) -> Option<&'a ensemble_compiler::source::SourceFile> {
+        let c = self.compiled?;
+        let f = c.file?;
+        ((f.0 as usize) < c.sources.len()).then(|| c.sources.get(f))
+    }
+
+    /// The text this document was compiled from (empty for binary sources such as workbooks).
+    pub fn text(&self) -> &'a str {
+        self.source().map_or("", |s| s.text.as_str())
+    }
+
+    /// The folder relative paths inside the document resolve against: the document's own, else
+    /// the project root.
+    pub fn document_dir(&self) -> PathBuf {
+        self.source()
+            .and_then(|s| s.path.parent().map(Path::to_path_buf))
+            .unwrap_or_else(|| self.root.to_path_buf())
     }
 }
 
@@ -276,7 +328,7 @@ where
 /// text view. Editors of other kinds are added here.
 pub fn plugged() -> Vec<(AssetKind, Box<dyn KindPanel>)> {
     use crate::panels::{RulesPanel, SentencesPanel};
-    let mut panels = crate::forms::panels();
+    let mut panels = crate::record_forms::panels();
     panels.extend(crate::planning::panels());
     panels.extend([
         (

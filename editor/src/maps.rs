@@ -4,11 +4,10 @@
 //! scenarios beside the map). A map is not a document — the view edits nothing of the project
 //! — so what it shows (clustering, picked cells) lives here, per map, for the session.
 
+use crate::asset_panel::{PanelCx, ProjectNames};
 use crate::nav_view::{NavSettings, NavView};
-use crate::panel_cx::PanelCx;
 use eframe::egui;
 use ensemble_compiler::project::MANIFEST;
-use ensemble_compiler::source::SourceMap;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -101,8 +100,8 @@ impl Maps {
         let Some(settings) = self.settings.get_mut(path) else {
             return;
         };
-        let sources = SourceMap::default();
-        let cx = PanelCx::detached(&sources, root);
+        let (names, requests) = (ProjectNames::default(), Default::default());
+        let cx = PanelCx::detached(root, &names, &requests);
         self.view.ui(ui, settings, &cx);
         // "Open map…" in the view may have picked another map: follow it by its path.
         if let Some(m) = &settings.map {

@@ -1,92 +1,12 @@
-//! The contract between the editor's host and its content panels (rule table, sentence states,
-//! navigation view).
-//!
-//! A panel is a struct holding only view state (scroll, selection, caches, worker threads) with
-//!
-//! ```text
-//! fn ui(&mut self, ui: &mut egui::Ui, value: &mut T, cx: &PanelCx) -> bool
-//! fn reveal(&mut self, target)
-//! ```
-//!
-//! `ui` edits the document `value` in place and returns whether it changed it. The host owns
-//! undo/redo, dirty tracking and saving by comparing values, so a panel never saves, never keeps
-//! its own copy of the document, and makes every edit as a plain change of `value`. `reveal`
-//! scrolls to and selects an item, for a clicked diagnostic or a find by name.
+//! What every panel draws with: diagnostics marked on the widget they are about
+//! ([`mark`], [`Markers`]), severity glyphs and words, names for widgets (for tests and
+//! screen readers), docked side panels. The panel contract itself —
+//! [`crate::asset_panel::PanelCx`], what a panel is told besides its document — is in
+//! [`crate::asset_panel`].
 
 use eframe::egui;
 use ensemble_compiler::diag::{Diagnostic, Severity};
-use ensemble_compiler::source::{FileId, SourceMap, Span};
-use std::path::{Path, PathBuf};
-
-/// What a panel is told besides its document.
-#[derive(Clone, Copy)]
-pub struct PanelCx<'a> {
-    /// The diagnostics of the last compile. A panel shows those of its own document (see
-    /// [`PanelCx::own_diagnostics`]).
-    pub diagnostics: &'a [Diagnostic],
-    /// The sources that compile read, for the spans of `diagnostics`.
-    pub sources: &'a SourceMap,
-    /// This document in `sources`, when it was compiled from a file.
-    pub file: Option<FileId>,
-    /// The project root.
-    pub root: &'a Path,
-}
-
-impl<'a> PanelCx<'a> {
-    /// No diagnostics and no file: a document that has not been compiled (yet).
-    pub fn detached(sources: &'a SourceMap, root: &'a Path) -> Self {
-        PanelCx {
-            diagnostics: &[],
-            sources,
-            file: None,
-            root,
-        }
-    }
-
-    /// The diagnostics about this document.
-    pub fn own_diagnostics(&self) -> impl Iterator<Item = &'a Diagnostic> + 'a {
-        let file = self.file;
-        self.diagnostics
-            .iter()
-            .filter(move |d| file.is_some() && d.file_id() == file)
-    }
-
-    /// Identifies this document's diagnostics (and the text they point into), so a panel can
-    /// keep what it derives from them until they change.
-    pub fn fingerprint(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.file.map(|f| f.0).hash(&mut h);
-        self.text().len().hash(&mut h);
-        for d in self.own_diagnostics() {
-            d.code.as_str().hash(&mut h);
-            d.message.hash(&mut h);
-            d.primary
-                .as_ref()
-                .map(|l| (l.span.start, l.span.end))
-                .hash(&mut h);
-            (&d.sheet, &d.cell).hash(&mut h);
-        }
-        h.finish()
-    }
-
-    /// The text this document was compiled from (empty for binary sources such as workbooks).
-    pub fn text(&self) -> &'a str {
-        match self.file {
-            Some(f) if (f.0 as usize) < self.sources.len() => &self.sources.get(f).text,
-            _ => "",
-        }
-    }
-
-    /// The folder relative paths inside the document resolve against: the document's own, else
-    /// the project root.
-    pub fn document_dir(&self) -> PathBuf {
-        self.file
-            .filter(|f| (f.0 as usize) < self.sources.len())
-            .and_then(|f| self.sources.get(f).path.parent().map(Path::to_path_buf))
-            .unwrap_or_else(|| self.root.to_path_buf())
-    }
-}
+use ensemble_compiler::source::Span;
 
 /// Whether `inner` lies within `outer` (same file).
 pub fn span_within(inner: Span, outer: std::ops::Range<usize>) -> bool {
@@ -179,7 +99,7 @@ impl<P: Copy + Eq + std::hash::Hash> Markers<P> {
     /// it is RON) to look spans up in.
     pub fn update(
         &mut self,
-        cx: &PanelCx<'_>,
+        cx: &crate::asset_panel::PanelCx<'_>,
         place_of: impl Fn(&Diagnostic, Option<&ensemble_compiler::front::ron::locate::Node>) -> P,
     ) {
         let f = Some(cx.fingerprint());

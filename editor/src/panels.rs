@@ -50,7 +50,7 @@ impl AssetPanel<ScriptAsset> for RulesPanel {
             .and_then(|c| c.tests)
             .map(|t| t.unreached_rules(&value.name))
             .unwrap_or_default();
-        self.table.ui(ui, value, &cx.compiled())
+        self.table.ui(ui, value, cx)
     }
 
     fn reveal(&mut self, target: &Reveal) {
@@ -83,7 +83,7 @@ impl AssetPanel<SentencesAsset> for SentencesPanel {
         if let Some(t) = self.pending.take().and_then(|r| sentence_target(value, &r)) {
             self.editor.reveal(t);
         }
-        self.editor.ui(ui, value, &cx.compiled())
+        self.editor.ui(ui, value, cx)
     }
 
     fn reveal(&mut self, target: &Reveal) {

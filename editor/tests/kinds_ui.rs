@@ -1017,3 +1017,44 @@ fn a_city_sized_road_graph_is_drawn_as_one_image_and_the_form_says_so() {
             .is_some()
     );
 }
+
+#[test]
+fn a_form_edit_and_a_graph_edit_are_undone_in_turn_from_one_history() {
+    // Both are edits applied after the frame and recorded in the one history: a scene's form,
+    // then a machine's graph; Ctrl+Z takes back the graph edit, then the form edit.
+    let dir = sample_copy("airport");
+    let mut h = harness(EditorApp::open(dir.path().join("ticket-counter.scene.ron")));
+    let seller_at = |h: &Harness<'static, EditorApp>| match asset(h, "ticket-counter.scene.ron") {
+        AnyAsset::Scene(s) => s
+            .agents
+            .iter()
+            .find(|a| a.name == "seller")
+            .unwrap()
+            .at
+            .clone(),
+        _ => unreachable!(),
+    };
+    let states =
+        |h: &Harness<'static, EditorApp>| match asset(h, "machines/StandSellTicket.machine.ron") {
+            AnyAsset::Machine(m) => m.states.len(),
+            _ => unreachable!(),
+        };
+    assert_eq!(seller_at(&h), "SellerSpawn");
+    click(&mut h, "agent seller");
+    choose(&mut h, "starts at", "Entrance");
+    assert_eq!(seller_at(&h), "Entrance");
+    open(&mut h, "StandSellTicket");
+    let before = states(&h);
+    click(&mut h, "+ State");
+    click(&mut h, "Wait");
+    assert_eq!(states(&h), before + 1);
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert_eq!(states(&h), before);
+    assert_eq!(
+        seller_at(&h),
+        "Entrance",
+        "the form edit is the step before"
+    );
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert_eq!(seller_at(&h), "SellerSpawn");
+}

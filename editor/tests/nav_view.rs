@@ -8,9 +8,8 @@ use egui::{Modifiers, PointerButton, Pos2};
 mod support;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use ensemble_compiler::source::SourceMap;
+use ensemble_editor::asset_panel::PanelCx;
 use ensemble_editor::nav_view::{NavSettings, NavTarget, NavView};
-use ensemble_editor::panel_cx::PanelCx;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -42,8 +41,8 @@ fn harness(value: NavSettings) -> Harness<'static, Host> {
         .with_size(egui::vec2(1300.0, 860.0))
         .build_ui_state(
             |ui, host: &mut Host| {
-                let sources = SourceMap::default();
-                let cx = PanelCx::detached(&sources, Path::new("."));
+                let told = support::Told::default();
+                let cx = PanelCx::detached(Path::new("."), &told.names, &told.requests);
                 if host.view.ui(ui, &mut host.value, &cx) {
                     host.changes += 1;
                 }

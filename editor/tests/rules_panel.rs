@@ -10,7 +10,7 @@ use egui_kittest::kittest::Queryable;
 use ensemble_compiler::diag::Diagnostic;
 use ensemble_compiler::script::source::ScriptAsset;
 use ensemble_compiler::source::{FileId, SourceMap};
-use ensemble_editor::panel_cx::PanelCx;
+use ensemble_editor::asset_panel::PanelCx;
 use ensemble_editor::rules::excel;
 use ensemble_editor::rules::{Column, FileRequest, RuleTable, RuleTarget};
 use std::cell::RefCell;
@@ -30,6 +30,7 @@ struct Host {
     diagnostics: Vec<Diagnostic>,
     sources: SourceMap,
     file: Option<FileId>,
+    told: support::Told,
     /// What the file dialog will answer, in order, and what it was asked.
     answers: Rc<RefCell<VecDeque<PathBuf>>>,
     asked: Rc<RefCell<Vec<FileRequest>>>,
@@ -51,6 +52,7 @@ impl Host {
             diagnostics: Vec::new(),
             sources: SourceMap::default(),
             file: None,
+            told: Default::default(),
             answers,
             asked,
         }
@@ -76,12 +78,7 @@ impl Host {
     }
 
     fn cx(&self) -> PanelCx<'_> {
-        PanelCx {
-            diagnostics: &self.diagnostics,
-            sources: &self.sources,
-            file: self.file,
-            root: Path::new("."),
-        }
+        support::panel_cx(&self.diagnostics, &self.sources, self.file, &self.told)
     }
 }
 
@@ -90,12 +87,7 @@ fn harness(host: Host) -> Harness<'static, Host> {
         .with_size(egui::vec2(1500.0, 900.0))
         .build_ui_state(
             |ui, host: &mut Host| {
-                let cx = PanelCx {
-                    diagnostics: &host.diagnostics,
-                    sources: &host.sources,
-                    file: host.file,
-                    root: Path::new("."),
-                };
+                let cx = support::panel_cx(&host.diagnostics, &host.sources, host.file, &host.told);
                 if host.table.ui(ui, &mut host.value, &cx) {
                     host.edits += 1;
                 }

@@ -10,7 +10,6 @@ use egui_kittest::kittest::Queryable;
 use ensemble_compiler::diag::Diagnostic;
 use ensemble_compiler::front::ron::SentencesAsset;
 use ensemble_compiler::source::{FileId, SourceMap};
-use ensemble_editor::panel_cx::PanelCx;
 use ensemble_editor::sentences::{SentenceEditor, SentenceTarget};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -26,6 +25,7 @@ struct Host {
     diagnostics: Vec<Diagnostic>,
     sources: SourceMap,
     file: Option<FileId>,
+    told: support::Told,
 }
 
 impl Host {
@@ -42,6 +42,7 @@ impl Host {
             diagnostics: Vec::new(),
             sources: SourceMap::default(),
             file: None,
+            told: Default::default(),
         };
         h.compile();
         h
@@ -59,12 +60,7 @@ fn harness(host: Host) -> Harness<'static, Host> {
         .with_size(egui::vec2(1400.0, 900.0))
         .build_ui_state(
             |ui, host: &mut Host| {
-                let cx = PanelCx {
-                    diagnostics: &host.diagnostics,
-                    sources: &host.sources,
-                    file: host.file,
-                    root: Path::new("."),
-                };
+                let cx = support::panel_cx(&host.diagnostics, &host.sources, host.file, &host.told);
                 if host.editor.ui(ui, &mut host.value, &cx) {
                     host.edits += 1;
                 }
@@ -192,12 +188,7 @@ fn states_are_added_found_and_marked_with_the_compilers_diagnostics() {
         .find(|d| d.message.contains("neither verbs nor nouns"))
         .cloned()
         .unwrap();
-    let cx = PanelCx {
-        diagnostics: &host.diagnostics,
-        sources: &host.sources,
-        file: host.file,
-        root: Path::new("."),
-    };
+    let cx = support::panel_cx(&host.diagnostics, &host.sources, host.file, &host.told);
     assert_eq!(
         SentenceTarget::of_diagnostic(&d, &cx),
         SentenceTarget::State(4)

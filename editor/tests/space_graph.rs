@@ -154,3 +154,51 @@ fn moving_a_node_changes_the_layout_not_the_space_and_delete_removes_the_selecti
             .all(|s| s.to.iter().all(|(t, _)| t != "offered"))
     );
 }
+
+/// Every state's node on screen, by name.
+fn state_rects(h: &Harness<'static, Host>) -> Vec<(String, egui::Rect)> {
+    let names: Vec<String> = h
+        .state()
+        .value
+        .states
+        .iter()
+        .map(|s| s.name.clone())
+        .collect();
+    names
+        .into_iter()
+        .map(|n| {
+            let r = h.state().panel.view.state_rect(&n).unwrap();
+            (n, r)
+        })
+        .collect()
+}
+
+#[test]
+fn a_new_state_goes_where_no_state_is_and_moves_none_of_the_others() {
+    // Through the toolbar (the middle of the view, where a state is after fitting) and
+    // through a wire dropped beside a state: each new state lands off every other, and the
+    // states of this auto-laid-out space stay where they were drawn.
+    let mut h = harness();
+    let before = state_rects(&h);
+    h.get_by_label("add state").click();
+    h.run_steps(4);
+    let from = plus_pin(&h, "idle");
+    drag(&mut h, from, from + egui::vec2(30.0, 0.0));
+    h.run_steps(2);
+    h.get_by_label("New state here").click();
+    h.run_steps(4);
+    let after = state_rects(&h);
+    assert_eq!(after.len(), before.len() + 2, "{after:?}");
+    for (name, was) in &before {
+        let (_, now) = after.iter().find(|(n, _)| n == name).unwrap();
+        assert!(
+            (now.min - was.min).length() < 1.0,
+            "{name} moved: {was:?} -> {now:?}"
+        );
+    }
+    for (i, (a, ra)) in after.iter().enumerate() {
+        for (b, rb) in &after[i + 1..] {
+            assert!(!ra.intersects(*rb), "{a} {ra:?} overlaps {b} {rb:?}");
+        }
+    }
+}

@@ -3,6 +3,22 @@
 
 use super::*;
 
+/// An edit of one document.
+pub enum DocEdit {
+    /// Graph and inspector edits of a machine, applied in order.
+    Machine(Vec<Edit>),
+    /// An asset panel's edit.
+    Value(Box<ValueEdit>),
+}
+
+/// An asset panel's edit: the document's new content and layout sidecar.
+pub struct ValueEdit {
+    pub content: Content,
+    pub layout: crate::sidecar::Layout,
+    /// The widget it came from, so typing in one field is one undo step.
+    pub gesture: String,
+}
+
 /// Something the user asked for during a frame.
 pub enum Action {
     OpenDoc(DocId),
@@ -14,7 +30,10 @@ pub enum Action {
     /// A Problems panel quick fix on this diagnostic's source.
     QuickFix(Box<Located>, crate::quick_fix::QuickFix),
     Jump(Hit),
-    Ops(DocId, Vec<Op>),
+    /// Edit a document: every change the user makes to a document, from the graph, the
+    /// inspector or an asset panel, comes here and is applied after the frame, recorded for
+    /// undo in the one history.
+    Edit(DocId, DocEdit),
     RenameMachine(DocId, String),
     NewAsset(project_ops::Starter),
     AskRename(DocId),
@@ -243,11 +262,23 @@ impl EditorApp {
                     _ => {}
                 }
             }
-            Action::Ops(doc, ops) => {
-                if let Err(e) = s.apply_ops(doc, ops) {
+            Action::Edit(doc, DocEdit::Machine(edits)) => {
+                if let Err(e) = s.apply_edits(doc, edits) {
                     s.inspector.refused(e.clone());
                     return Some((e, true));
                 }
+            }
+            Action::Edit(doc, DocEdit::Value(edit)) => {
+                let ValueEdit {
+                    content,
+                    layout,
+                    gesture,
+                } = *edit;
+                let before = s.project.docs[doc].state.clone();
+                s.project.docs[doc].state.content = content;
+                s.project.docs[doc].state.layout = layout;
+                let label = format!("edit {}", s.project.docs[doc].title());
+                s.record(&label, vec![(doc, before)], Some(&gesture));
             }
             Action::RenameMachine(doc, new) => {
                 match project_ops::rename_machine(&mut s.project, doc, &new, &s.names) {
@@ -310,9 +341,9 @@ impl EditorApp {
                 let selected = s.graph.selected_states(m);
                 // Asks first when transitions into them go too.
                 if !selected.is_empty()
-                    && let Some(op) = s.graph.request_delete(m, selected)
+                    && let Some(edit) = s.graph.request_delete(m, selected)
                 {
-                    let _ = s.apply_ops(doc, vec![op]);
+                    let _ = s.apply_edits(doc, vec![edit]);
                 }
             }
             Action::Copy => {
@@ -343,9 +374,9 @@ impl EditorApp {
                 let doc = s.open?;
                 s.project.docs[doc].state.machine()?;
                 let clip = s.clipboard.clone()?;
-                let _ = s.apply_ops(
+                let _ = s.apply_edits(
                     doc,
-                    vec![Op::Paste {
+                    vec![Edit::Paste {
                         clip,
                         offset: [40.0, 40.0],
                     }],

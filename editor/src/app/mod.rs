@@ -1,6 +1,6 @@
 //! The editor's window and the host of every panel: the open project and its documents, undo,
 //! saving and autosave, the background compile, and the dialogs. Panels report what the user
-//! did as [`Action`]s (the graph editor as [`Op`]s), applied after the frame is drawn, so
+//! did as [`Action`]s (the graph editor as [`Edit`]s), applied after the frame is drawn, so
 //! drawing only reads the documents and every change goes through one place that records it.
 
 mod actions;
@@ -8,7 +8,7 @@ mod modals;
 mod session;
 pub mod shortcuts;
 
-pub use actions::Action;
+pub use actions::{Action, DocEdit, ValueEdit};
 pub use modals::Modal;
 use session::watch_for;
 pub use session::{Session, names_from};
@@ -23,7 +23,7 @@ use crate::history::History;
 use crate::machine::inspector::{Inspector, InspectorCx};
 use crate::machine::ops::Clip;
 use crate::machine::view::GraphCx;
-use crate::machine::{self, GraphView, Op};
+use crate::machine::{self, Edit, GraphView};
 use crate::recovery::{self, Recovery};
 use crate::text_view::TextPanel;
 use crate::watch::{POLL_INTERVAL, SourceWatch};
@@ -832,8 +832,8 @@ impl EditorApp {
                             lines: &s.lines,
                         };
                         let out = s.inspector.show(ui, &m, &s.graph, &cx);
-                        if !out.ops.is_empty() {
-                            actions.push(Action::Ops(doc, out.ops));
+                        if !out.edits.is_empty() {
+                            actions.push(Action::Edit(doc, DocEdit::Machine(out.edits)));
                         }
                         if let Some(new) = out.rename_machine {
                             actions.push(Action::RenameMachine(doc, new));
@@ -913,9 +913,9 @@ impl EditorApp {
                     ui.add_space(16.0);
                     let d = &s.project.docs[doc];
                     if let Some(m) = d.state.machine() {
-                        let ops = s.graph.toolbar(ui, m, &d.state.layout, &s.names);
-                        if !ops.is_empty() {
-                            actions.push(Action::Ops(doc, ops));
+                        let edits = s.graph.toolbar(ui, m, &d.state.layout, &s.names);
+                        if !edits.is_empty() {
+                            actions.push(Action::Edit(doc, DocEdit::Machine(edits)));
                         }
                     }
                     ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -953,8 +953,8 @@ impl EditorApp {
             unreached: &unreached,
         };
         let out = s.graph.show(ui, doc, m, &d.state.layout, &cx);
-        if !out.ops.is_empty() {
-            actions.push(Action::Ops(doc, out.ops));
+        if !out.edits.is_empty() {
+            actions.push(Action::Edit(doc, DocEdit::Machine(out.edits)));
         }
         if let Some(child) = out.open_child {
             actions.push(Action::EnterMachine(child));
@@ -972,7 +972,8 @@ impl EditorApp {
     }
 
     /// Any asset but a machine: its kind's panel when one is plugged in, else the read-only
-    /// text view. The host snapshots the value around the panel and records what changed.
+    /// text view. The panel edits a copy of the document's value; what it changed comes back
+    /// as an [`Action::Edit`], applied after the frame like every other edit.
     fn asset_view(
         s: &mut Session,
         ui: &mut Ui,
@@ -986,7 +987,6 @@ impl EditorApp {
             FileKind::Asset(k) => Some(k),
             _ => None,
         };
-        let before = s.project.docs[doc].state.clone();
         let mut edited = None;
         {
             let d = &s.project.docs[doc];
@@ -1051,13 +1051,17 @@ impl EditorApp {
                 });
         }
         if let Some((content, layout)) = edited {
-            s.project.docs[doc].state.content = content;
-            s.project.docs[doc].state.layout = layout;
             // Typing in one field is one step: the gesture is keyed by the focused widget.
             let focus = ui.ctx().memory(|m| m.focused());
-            let key = format!("panel {doc} {focus:?}");
-            let label = format!("edit {}", s.project.docs[doc].title());
-            s.record(&label, vec![(doc, before)], Some(&key));
+            let gesture = format!("panel {doc} {focus:?}");
+            actions.push(Action::Edit(
+                doc,
+                DocEdit::Value(Box::new(ValueEdit {
+                    content,
+                    layout,
+                    gesture,
+                })),
+            ));
         }
         for r in requests.into_inner() {
             match r {

@@ -154,7 +154,7 @@ impl Session {
             inspector: Inspector::default(),
             text: TextPanel::default(),
             panels: crate::asset_panel::plugged().into_iter().collect(),
-            manifest_panel: crate::forms::manifest_panel(),
+            manifest_panel: crate::record_forms::manifest_panel(),
             maps,
             pddl: Default::default(),
             revision: 0,
@@ -284,12 +284,12 @@ impl Session {
         self.edited();
     }
 
-    pub(super) fn apply_ops(&mut self, doc: DocId, ops: Vec<Op>) -> Result<(), String> {
-        for op in ops {
+    pub(super) fn apply_edits(&mut self, doc: DocId, edits: Vec<Edit>) -> Result<(), String> {
+        for edit in edits {
             let before = self.project.docs[doc].state.clone();
-            let label = op.label();
-            let key = op.coalesce().map(|k| format!("{doc} {k}"));
-            match machine::apply(&mut self.project.docs[doc].state, op, &self.names) {
+            let label = edit.label();
+            let key = edit.coalesce().map(|k| format!("{doc} {k}"));
+            match machine::apply(&mut self.project.docs[doc].state, edit, &self.names) {
                 Ok(selection) => {
                     if let Some(sel) = selection {
                         self.graph.selection = sel;

@@ -1,7 +1,8 @@
-//! What the graph editors share (the state machine editor in [`crate::machine`], the HMM space
-//! editor in [`crate::space`]): egui-snarl's look, the camera ([`camera`]), edges that read
-//! ([`edges`]), reading node
-//! moves back as positions by name, and selection by click, Ctrl/Shift-click and box.
+//! The one graph editor every graph uses (the state machine editor in [`crate::machine`], the
+//! HMM space editor in [`crate::space`]): the snarl viewer and what a graph supplies to it
+//! ([`viewer`]), egui-snarl's look, the camera ([`camera`]), edges that read ([`edges`]),
+//! reading node moves back as positions by name, and selection by click, Ctrl/Shift-click and
+//! box.
 //!
 //! Both editors treat the snarl as a *view*, rebuilt from the asset when it changes, so nothing
 //! here owns a document: these are the small pieces of a gesture that do not depend on what
@@ -9,6 +10,7 @@
 
 pub mod camera;
 pub mod edges;
+pub mod viewer;
 
 pub use camera::{Camera, FIT_PASSES};
 

@@ -9,7 +9,7 @@
 
 use super::ops;
 use super::view::Look;
-use super::{GraphView, Op};
+use super::{Edit, GraphView};
 use crate::analysis::Located;
 use crate::asset_panel::ProjectNames;
 use crate::theme;
@@ -33,7 +33,7 @@ pub struct Inspector {
 
 #[derive(Default)]
 pub struct InspectorOutput {
-    pub ops: Vec<Op>,
+    pub edits: Vec<Edit>,
     pub rename_machine: Option<String>,
     pub open_machine: Option<String>,
 }
@@ -74,7 +74,7 @@ fn diagnostics_list(ui: &mut Ui, list: &[&Located]) {
 }
 
 impl Inspector {
-    /// Sets a rename error to show (from the host, when the op was refused).
+    /// Sets a rename error to show (from the host, when the edit was refused).
     pub fn refused(&mut self, message: String) {
         self.rename_error = Some(message);
     }
@@ -112,7 +112,7 @@ impl Inspector {
                             .color(theme::TEXT_WEAK),
                     );
                     if ui.button("Delete selected").clicked() {
-                        out.ops.push(Op::Delete(selected.clone()));
+                        out.edits.push(Edit::Delete(selected.clone()));
                     }
                 }
             });
@@ -169,7 +169,7 @@ impl Inspector {
                     if ui.selectable_label(s.name == initial, &s.name).clicked()
                         && s.name != initial
                     {
-                        out.ops.push(Op::SetInitial(s.name.clone()));
+                        out.edits.push(Edit::SetInitial(s.name.clone()));
                     }
                 }
             });
@@ -189,7 +189,7 @@ impl Inspector {
             .on_hover_text("Arrange the states in columns that follow the flow")
             .clicked()
         {
-            out.ops.push(Op::Arrange(graph.arrange_measured(m)));
+            out.edits.push(Edit::Arrange(graph.arrange_measured(m)));
         }
         let machine_level: Vec<&Located> = cx
             .diagnostics
@@ -253,7 +253,7 @@ impl Inspector {
                 r.lost_focus() || (r.has_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
             if commit && buffer.trim() != s.name {
                 match ops::check_name(m, &s.name, buffer) {
-                    Ok(()) => out.ops.push(Op::RenameState {
+                    Ok(()) => out.edits.push(Edit::RenameState {
                         old: s.name.clone(),
                         new: buffer.trim().to_string(),
                     }),
@@ -265,7 +265,7 @@ impl Inspector {
             ui.label(RichText::new(e).color(theme::ERROR));
         }
         if ops::initial(m) != s.name && ui.small_button("Make initial").clicked() {
-            out.ops.push(Op::SetInitial(s.name.clone()));
+            out.edits.push(Edit::SetInitial(s.name.clone()));
         }
 
         heading(ui, "Library state");
@@ -292,7 +292,7 @@ impl Inspector {
                         .clicked()
                         && name != code
                     {
-                        out.ops.push(Op::SetCode {
+                        out.edits.push(Edit::SetCode {
                             state: s.name.clone(),
                             code: Some(name.to_string()),
                         });
@@ -357,7 +357,7 @@ impl Inspector {
         out: &mut InspectorOutput,
     ) {
         let set = |out: &mut InspectorOutput, m: Option<ModifierValue>| {
-            out.ops.push(Op::SetModifier {
+            out.edits.push(Edit::SetModifier {
                 state: s.name.clone(),
                 modifier: m,
             })
@@ -434,7 +434,7 @@ impl Inspector {
                         .suffix(" s"),
                 );
                 if r.changed() || (s.modifier.is_none() && r.clicked()) {
-                    out.ops.push(Op::SetModifier {
+                    out.edits.push(Edit::SetModifier {
                         state: s.name.clone(),
                         modifier: Some(ModifierValue::Number(x)),
                     });
@@ -513,7 +513,7 @@ impl Inspector {
                                 .hint_text("event"),
                         );
                         if r.changed() {
-                            out.ops.push(Op::SetEvent {
+                            out.edits.push(Edit::SetEvent {
                                 state: s.name.clone(),
                                 index: j,
                                 event: text,
@@ -530,7 +530,7 @@ impl Inspector {
                                 );
                                 for e in raises {
                                     if ui.button(e).clicked() {
-                                        out.ops.push(Op::SetEvent {
+                                        out.edits.push(Edit::SetEvent {
                                             state: s.name.clone(),
                                             index: j,
                                             event: e.clone(),
@@ -547,7 +547,7 @@ impl Inspector {
                             .on_hover_text("Remove this transition")
                             .clicked()
                         {
-                            out.ops.push(Op::RemoveTransition {
+                            out.edits.push(Edit::RemoveTransition {
                                 state: s.name.clone(),
                                 index: j,
                             });
@@ -569,7 +569,7 @@ impl Inspector {
                                     if ui.selectable_label(t.name == *target, &t.name).clicked()
                                         && t.name != *target
                                     {
-                                        out.ops.push(Op::SetTarget {
+                                        out.edits.push(Edit::SetTarget {
                                             state: s.name.clone(),
                                             index: j,
                                             target: t.name.clone(),
@@ -589,7 +589,7 @@ impl Inspector {
                 .unwrap_or(s)
                 .name
                 .clone();
-            out.ops.push(Op::AddTransition {
+            out.edits.push(Edit::AddTransition {
                 state: s.name.clone(),
                 target,
             });

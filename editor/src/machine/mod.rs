@@ -3,7 +3,7 @@
 //! selected state. Conversation machines use the same editor: dialog, one-off and other speech
 //! states are drawn as such, with the line or sentence state they speak.
 //!
-//! The editor never changes a document itself: it reads the document and returns [`Op`]s,
+//! The editor never changes a document itself: it reads the document and returns [`Edit`]s,
 //! which the host applies with [`apply`] and records for undo. So what a gesture does is a
 //! plain function of the asset, tested in [`ops`] without a window.
 
@@ -20,20 +20,11 @@ use std::collections::BTreeSet;
 
 pub use view::GraphView;
 
-/// Where a new transition comes from.
-#[derive(Clone, Debug, PartialEq)]
-pub enum From {
-    /// The initial-state marker: the new state becomes initial.
-    Entry,
-    /// A new transition of this state.
-    NewTransition(String),
-    /// This transition of this state gets the new state as its target.
-    Transition(String, usize),
-}
+pub use crate::graph::viewer::From;
 
 /// One edit of the open machine.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Op {
+pub enum Edit {
     AddState {
         code: String,
         modifier: Option<ModifierValue>,
@@ -93,27 +84,27 @@ pub enum Op {
     },
 }
 
-impl Op {
+impl Edit {
     /// What Undo says it undoes.
     pub fn label(&self) -> String {
         match self {
-            Op::AddState { code, .. } => format!("add {code} state"),
-            Op::Delete(names) if names.len() == 1 => {
+            Edit::AddState { code, .. } => format!("add {code} state"),
+            Edit::Delete(names) if names.len() == 1 => {
                 format!("delete {}", names.iter().next().map_or("", |n| n.as_str()))
             }
-            Op::Delete(names) => format!("delete {} states", names.len()),
-            Op::RenameState { old, new } => format!("rename {old} to {new}"),
-            Op::SetCode { state, .. } => format!("change the library state of {state}"),
-            Op::SetModifier { state, .. } => format!("change the modifier of {state}"),
-            Op::SetParams { state, param, .. } => format!("change {param} of {state}"),
-            Op::SetEvent { state, .. } => format!("rename an event of {state}"),
-            Op::SetTarget { state, .. } => format!("retarget a transition of {state}"),
-            Op::AddTransition { state, .. } => format!("add a transition to {state}"),
-            Op::RemoveTransition { state, .. } => format!("remove a transition of {state}"),
-            Op::SetInitial(s) => format!("make {s} initial"),
-            Op::Move(_) => "move".into(),
-            Op::Arrange(_) => "auto-layout".into(),
-            Op::Paste { clip, .. } => format!("paste {} states", clip.states.len()),
+            Edit::Delete(names) => format!("delete {} states", names.len()),
+            Edit::RenameState { old, new } => format!("rename {old} to {new}"),
+            Edit::SetCode { state, .. } => format!("change the library state of {state}"),
+            Edit::SetModifier { state, .. } => format!("change the modifier of {state}"),
+            Edit::SetParams { state, param, .. } => format!("change {param} of {state}"),
+            Edit::SetEvent { state, .. } => format!("rename an event of {state}"),
+            Edit::SetTarget { state, .. } => format!("retarget a transition of {state}"),
+            Edit::AddTransition { state, .. } => format!("add a transition to {state}"),
+            Edit::RemoveTransition { state, .. } => format!("remove a transition of {state}"),
+            Edit::SetInitial(s) => format!("make {s} initial"),
+            Edit::Move(_) => "move".into(),
+            Edit::Arrange(_) => "auto-layout".into(),
+            Edit::Paste { clip, .. } => format!("paste {} states", clip.states.len()),
         }
     }
 
@@ -121,21 +112,21 @@ impl Op {
     /// field, one drag).
     pub fn coalesce(&self) -> Option<String> {
         match self {
-            Op::SetModifier { state, .. } => Some(format!("modifier {state}")),
-            Op::SetParams { state, param, .. } => Some(format!("param {state} {param}")),
-            Op::SetEvent { state, index, .. } => Some(format!("event {state} {index}")),
-            Op::Move(_) => Some("move".into()),
+            Edit::SetModifier { state, .. } => Some(format!("modifier {state}")),
+            Edit::SetParams { state, param, .. } => Some(format!("param {state} {param}")),
+            Edit::SetEvent { state, index, .. } => Some(format!("event {state} {index}")),
+            Edit::Move(_) => Some("move".into()),
             _ => None,
         }
     }
 }
 
-/// What applying an op leaves selected.
+/// What applying an edit leaves selected.
 pub type Selection = Option<BTreeSet<String>>;
 
-/// Applies `op` to the machine document `doc`; returns the new selection, if it changes, or
-/// why the op was refused (the document is then unchanged).
-pub fn apply(doc: &mut DocState, op: Op, names: &ProjectNames) -> Result<Selection, String> {
+/// Applies `edit` to the machine document `doc`; returns the new selection, if it changes, or
+/// why the edit was refused (the document is then unchanged).
+pub fn apply(doc: &mut DocState, edit: Edit, names: &ProjectNames) -> Result<Selection, String> {
     let DocState {
         content,
         layout,
@@ -151,8 +142,8 @@ pub fn apply(doc: &mut DocState, op: Op, names: &ProjectNames) -> Result<Selecti
     let state_mut = |m: &mut ensemble_compiler::front::ron::MachineAsset, name: &str| {
         ops::index_of(m, name).ok_or_else(|| format!("no state `{name}`"))
     };
-    match op {
-        Op::AddState {
+    match edit {
+        Edit::AddState {
             code,
             modifier,
             at,
@@ -183,26 +174,26 @@ pub fn apply(doc: &mut DocState, op: Op, names: &ProjectNames) -> Result<Selecti
             }
             Ok(Some([name].into()))
         }
-        Op::Delete(names) => {
+        Edit::Delete(names) => {
             ops::delete_states(m, layout, &names);
             Ok(Some(BTreeSet::new()))
         }
-        Op::RenameState { old, new } => {
+        Edit::RenameState { old, new } => {
             ops::rename_state(m, layout, comments, &old, &new)?;
             Ok(Some([new.trim().to_string()].into()))
         }
-        Op::SetCode { state, code } => {
+        Edit::SetCode { state, code } => {
             let i = state_mut(m, &state)?;
             let s = &mut m.states[i];
             s.code = code.filter(|c| c != ensemble_compiler::front::ron::implied_code(&s.name));
             Ok(None)
         }
-        Op::SetModifier { state, modifier } => {
+        Edit::SetModifier { state, modifier } => {
             let i = state_mut(m, &state)?;
             m.states[i].modifier = modifier;
             Ok(None)
         }
-        Op::SetParams {
+        Edit::SetParams {
             state,
             modifier,
             params,
@@ -213,7 +204,7 @@ pub fn apply(doc: &mut DocState, op: Op, names: &ProjectNames) -> Result<Selecti
             m.states[i].params = params;
             Ok(None)
         }
-        Op::SetEvent {
+        Edit::SetEvent {
             state,
             index,
             event,
@@ -221,7 +212,7 @@ pub fn apply(doc: &mut DocState, op: Op, names: &ProjectNames) -> Result<Selecti
             transition_mut(m, &state, index)?.0 = event;
             Ok(None)
         }
-        Op::SetTarget {
+        Edit::SetTarget {
             state,
             index,
             target,
@@ -229,39 +220,39 @@ pub fn apply(doc: &mut DocState, op: Op, names: &ProjectNames) -> Result<Selecti
             transition_mut(m, &state, index)?.1 = target;
             Ok(None)
         }
-        Op::AddTransition { state, target } => {
+        Edit::AddTransition { state, target } => {
             let i = state_mut(m, &state)?;
             let raises = raises_of(names, &m.states[i]);
             let event = ops::new_event(&m.states[i], raises.as_deref());
             m.states[i].on.push((event, target));
             Ok(None)
         }
-        Op::RemoveTransition { state, index } => {
+        Edit::RemoveTransition { state, index } => {
             let i = state_mut(m, &state)?;
             if index < m.states[i].on.len() {
                 m.states[i].on.remove(index);
             }
             Ok(None)
         }
-        Op::SetInitial(state) => {
+        Edit::SetInitial(state) => {
             state_mut(m, &state)?;
             ops::set_initial(m, &state);
             Ok(None)
         }
-        Op::Move(positions) => {
+        Edit::Move(positions) => {
             for (name, at) in positions {
                 layout.set(&name, at);
             }
             Ok(None)
         }
-        Op::Arrange(positions) => {
+        Edit::Arrange(positions) => {
             layout.nodes.clear();
             for (name, at) in positions {
                 layout.set(&name, at);
             }
             Ok(None)
         }
-        Op::Paste { clip, offset } => {
+        Edit::Paste { clip, offset } => {
             let added = ops::paste(m, layout, &clip, offset);
             Ok(Some(added.into_iter().collect()))
         }
@@ -333,7 +324,7 @@ mod tests {
         let mut d = doc();
         let sel = apply(
             &mut d,
-            Op::AddState {
+            Edit::AddState {
                 code: "Goto".into(),
                 modifier: None,
                 at: [10.0, 10.0],
@@ -350,7 +341,7 @@ mod tests {
         // A new transition from Start takes the next event its library state raises.
         apply(
             &mut d,
-            Op::AddTransition {
+            Edit::AddTransition {
                 state: "Start".into(),
                 target: "Finish".into(),
             },
@@ -366,7 +357,7 @@ mod tests {
         let before = d.clone();
         let r = apply(
             &mut d,
-            Op::RenameState {
+            Edit::RenameState {
                 old: "Start".into(),
                 new: "Finish".into(),
             },

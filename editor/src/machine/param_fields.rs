@@ -4,11 +4,11 @@
 //! agents, machines or sentence states, a combo of the listed words, or a list of those — and
 //! the default shown where the state leaves it unset.
 //!
-//! Every change becomes one [`Op::SetParams`] holding the state's values afterwards: in
+//! Every change becomes one [`Edit::SetParams`] holding the state's values afterwards: in
 //! declaration order (the canonical `params` map), or, for a library state with one parameter
 //! whose state writes it as `modifier:`, still as the modifier (files do not churn).
 
-use super::Op;
+use super::Edit;
 use super::inspector::{InspectorCx, InspectorOutput};
 use crate::theme;
 use eframe::egui;
@@ -28,8 +28,13 @@ pub fn current(s: &StateAsset, specs: &[ParamSpec], i: usize) -> Option<ParamVal
     }
 }
 
-/// The op that sets parameter `name` of state `s` to `value` (`None`: back to its default).
-pub fn set(s: &StateAsset, specs: &[ParamSpec], name: &str, value: Option<ParamValueAsset>) -> Op {
+/// The edit that sets parameter `name` of state `s` to `value` (`None`: back to its default).
+pub fn set(
+    s: &StateAsset,
+    specs: &[ParamSpec],
+    name: &str,
+    value: Option<ParamValueAsset>,
+) -> Edit {
     let undeclared: Vec<&(String, ParamValueAsset)> = s
         .params
         .0
@@ -52,7 +57,7 @@ pub fn set(s: &StateAsset, specs: &[ParamSpec], name: &str, value: Option<ParamV
             // Excluded above.
             other => ModifierValue::Name(format!("{other:?}")),
         });
-        return Op::SetParams {
+        return Edit::SetParams {
             state: s.name.clone(),
             param: name.to_string(),
             modifier,
@@ -72,7 +77,7 @@ pub fn set(s: &StateAsset, specs: &[ParamSpec], name: &str, value: Option<ParamV
     }
     // Values for names the library state does not declare stay (the diagnostic names them).
     params.0.extend(undeclared.into_iter().cloned());
-    Op::SetParams {
+    Edit::SetParams {
         state: s.name.clone(),
         param: name.to_string(),
         modifier: None,
@@ -160,7 +165,7 @@ pub fn show(
                     .on_hover_text("Back to the default")
                     .clicked()
             {
-                out.ops.push(set(s, specs, &spec.name, None));
+                out.edits.push(set(s, specs, &spec.name, None));
             }
         });
         let salt = (s.name.as_str(), spec.name.as_str());
@@ -186,7 +191,7 @@ pub fn show(
             )
         };
         if let Some(new) = changed {
-            out.ops.push(set(s, specs, &spec.name, new));
+            out.edits.push(set(s, specs, &spec.name, new));
         }
         ui.add_space(4.0);
     }

@@ -1,7 +1,8 @@
-//! The graph of one machine on egui-snarl. The snarl is a *view*: it is rebuilt from the asset
-//! whenever the asset changes, its node positions are set from the layout every frame, and
-//! whatever the user does in it (drag, connect, drop a wire, use a menu) comes back as
-//! [`Op`]s. So undo, saving and diagnostics never depend on snarl's own state.
+//! The graph of one machine, drawn by the shared graph viewer ([`crate::graph::viewer`]):
+//! what is the machine's own — how a state looks from its library state, its line, the
+//! preview's agents in it, its breakpoint and test coverage, the add-state menu — is the
+//! [`GraphModel`] here. Whatever the user does in the graph comes back as [`Edit`]s, so undo,
+//! saving and diagnostics never depend on snarl's own state.
 //!
 //! Nodes: the initial-state marker (drag its wire to make another state initial), one node per
 //! state, and a red node for each target that names no state (a typo stays visible where it
@@ -11,38 +12,22 @@
 
 use super::auto_layout;
 use super::ops::{self, Clip};
-use super::{From, Op};
+use super::{Edit, From};
 use crate::analysis::Located;
 use crate::asset_panel::ProjectNames;
-use crate::graph::edges::{self, Edge, Wires};
-use crate::graph::{Camera, clickable};
+use crate::graph::edges::{self, Edge};
+use crate::graph::viewer::{
+    GraphAsset, GraphEditor, GraphModel, GraphState, Marks, NODE_MAX_WIDTH, Node, Placement,
+};
 use crate::preview::live::LiveMachine;
 use crate::sidecar::Layout;
 use crate::theme;
 use eframe::egui;
-use egui::{
-    Color32, CornerRadius, Margin, Pos2, Rect, RichText, Sense, Stroke, Ui, Vec2, pos2, vec2,
-};
-use egui_snarl::ui::{
-    AnyPins, BackgroundPattern, PinInfo, PinShape, SnarlStyle, SnarlViewer, SnarlWidget,
-};
-use egui_snarl::{InPin, InPinId, NodeId, OutPin, OutPinId, Snarl};
-use ensemble_compiler::diag::Severity;
-use ensemble_compiler::front::ron::locate::PathSeg;
+use egui::{Color32, CornerRadius, Pos2, Rect, RichText, Stroke, Ui, Vec2, pos2, vec2};
+use egui_snarl::{NodeId, Snarl};
 use ensemble_compiler::front::ron::{MachineAsset, ModifierValue, StateAsset};
 use ensemble_runtime::program::{ModifierKind, Terminal};
 use std::collections::{BTreeSet, HashMap};
-
-/// A node of the graph.
-#[derive(Clone, Debug, PartialEq)]
-pub enum GNode {
-    /// The initial-state marker.
-    Entry,
-    /// The state at this index of the machine.
-    State(usize),
-    /// A transition target that names no state.
-    Missing(String),
-}
 
 /// How a state is drawn, from its library state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,7 +119,7 @@ pub struct GraphCx<'a> {
 /// What happened in the graph this frame.
 #[derive(Default)]
 pub struct GraphOutput {
-    pub ops: Vec<Op>,
+    pub edits: Vec<Edit>,
     /// A host state was double-clicked: open this machine.
     pub open_child: Option<String>,
     /// Rename was asked from a node's menu: focus the inspector's name field.
@@ -154,182 +139,67 @@ struct PendingDelete {
     incoming: Vec<String>,
 }
 
-/// The graph editor's own state; one per editor, following the open machine.
-pub struct GraphView {
-    snarl: Snarl<GNode>,
+/// The machine graph editor; one per editor, following the open machine.
+pub type GraphView = GraphEditor<MachineOwn>;
+
+/// What the machine graph editor keeps besides the shared view state.
+#[derive(Default)]
+pub struct MachineOwn {
     built: Option<(usize, MachineAsset)>,
-    /// Positions for states the layout does not place (content without a layout).
-    auto: HashMap<String, [f32; 2]>,
     /// The sizes `auto` was laid out with, of the states the layout does not place. When a
     /// state is drawn at another size (measured for the first time, or its dialog line arrived
     /// with the compile — wider than any estimate knows), `auto` is laid out again.
     auto_sizes: HashMap<String, Vec2>,
     /// The machine was just opened: fit the view again to the measured layout.
     fit_on_layout: bool,
-    pub selection: BTreeSet<String>,
-    snarl_selection: Vec<NodeId>,
-    camera: Camera,
-    /// Node rectangles last frame, in graph coordinates.
-    rects: HashMap<NodeId, Rect>,
-    /// Pin rows last frame: (node, output or `None` for the input) -> y, graph coordinates.
-    pins: HashMap<(NodeId, Option<usize>), f32>,
-    /// The size each state was last drawn at.
-    drawn: HashMap<String, Vec2>,
     /// Which states the snarl holds (the others are out of view).
     built_visible: Vec<bool>,
     /// Transitions with an end out of view: (state, transition, target), drawn by us.
     culled: Vec<(usize, usize, usize)>,
-    wires: Wires,
     pending_delete: Option<PendingDelete>,
-    id: egui::Id,
 }
 
 impl Default for GraphView {
     fn default() -> Self {
-        GraphView {
-            snarl: Snarl::new(),
-            built: None,
-            auto: HashMap::new(),
-            auto_sizes: HashMap::new(),
-            fit_on_layout: false,
-            selection: BTreeSet::new(),
-            snarl_selection: Vec::new(),
-            camera: Camera::default(),
-            rects: HashMap::new(),
-            pins: HashMap::new(),
-            drawn: HashMap::new(),
-            built_visible: Vec::new(),
-            culled: Vec::new(),
-            wires: Wires::default(),
-            pending_delete: None,
-            id: egui::Id::new("machine-graph"),
-        }
+        GraphEditor::new("machine-graph")
     }
 }
-
-const NODE_MAX_WIDTH: f32 = 240.0;
 
 /// How far beyond the view (screen points) states are still drawn, so panning shows no gap.
 const CULL_MARGIN: f32 = 250.0;
 
-/// Severity and messages per state name and per (state, transition index).
-#[derive(Default)]
-struct Marks {
-    states: HashMap<String, (Severity, Vec<String>)>,
-    transitions: HashMap<(String, usize), Severity>,
+impl GraphState for StateAsset {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn targets(&self) -> impl ExactSizeIterator<Item = &str> {
+        self.on.iter().map(|(_, to)| to.as_str())
+    }
+    fn estimated_size(&self) -> Vec2 {
+        Vec2::from(estimated_size(self))
+    }
 }
 
-fn worse(a: Severity, b: Severity) -> Severity {
-    // `Severity` orders Error first.
-    a.min(b)
-}
-
-impl Marks {
-    fn of(diagnostics: &[&Located]) -> Marks {
-        let mut marks = Marks::default();
-        for l in diagnostics {
-            let sev = l.severity();
-            if sev == Severity::Info || l.list() != Some("states") {
-                continue;
-            }
-            let Some(name) = &l.item else { continue };
-            let e = marks
-                .states
-                .entry(name.clone())
-                .or_insert((sev, Vec::new()));
-            e.0 = worse(e.0, sev);
-            e.1.push(format!(
-                "{}: {}",
-                l.diagnostic.code.as_str(),
-                l.diagnostic.message
-            ));
-            if let [PathSeg::Field(f), PathSeg::Index(t), ..] = l.below_item()
-                && f == "on"
-            {
-                let t = marks.transitions.entry((name.clone(), *t)).or_insert(sev);
-                *t = worse(*t, sev);
-            }
-        }
-        marks
+impl GraphAsset for MachineAsset {
+    type State = StateAsset;
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn state_list(&self) -> &[StateAsset] {
+        &self.states
+    }
+    fn initial(&self) -> Option<&str> {
+        Some(ops::initial(self))
+    }
+    fn new_state_size(&self) -> Vec2 {
+        NODE_SIZE
+    }
+    fn marker_size(&self) -> Vec2 {
+        NODE_SIZE
     }
 }
 
 impl GraphView {
-    /// Centres the view on the state `name` and selects it.
-    pub fn reveal(&mut self, name: &str) {
-        self.selection = [name.to_string()].into();
-        self.camera.reveal(name);
-    }
-
-    pub fn fit(&mut self) {
-        self.camera.fit();
-    }
-
-    /// The canvas on screen, as last drawn.
-    pub fn canvas(&self) -> Rect {
-        self.camera.viewport
-    }
-
-    /// The zoom the graph was last drawn at (1 = its own size).
-    pub fn zoom(&self) -> f32 {
-        self.camera.scale()
-    }
-
-    /// The position a state is drawn at: its layout, else the auto-layout.
-    pub fn position(&self, layout: &Layout, name: &str) -> [f32; 2] {
-        layout
-            .get(name)
-            .or_else(|| self.auto.get(name).copied())
-            .unwrap_or([0.0, 0.0])
-    }
-
-    /// Screen rectangles of the states last frame (for tests driving the canvas).
-    pub fn state_rect(&self, name: &str) -> Option<Rect> {
-        let (_, m) = self.built.as_ref()?;
-        let i = ops::index_of(m, name)?;
-        let id = self
-            .snarl
-            .nodes_ids_data()
-            .find(|(_, n)| n.value == GNode::State(i))
-            .map(|(id, _)| id)?;
-        self.rects.get(&id).map(|r| self.camera.to_screen * *r)
-    }
-
-    fn node_of(&self, name: &str) -> Option<NodeId> {
-        let (_, m) = self.built.as_ref()?;
-        let i = ops::index_of(m, name)?;
-        self.snarl
-            .nodes_ids_data()
-            .find(|(_, n)| n.value == GNode::State(i))
-            .map(|(id, _)| id)
-    }
-
-    /// Where the output pin `output` of `state` was last drawn, on screen (the last output is
-    /// the `+` pin).
-    pub fn output_pin(&self, state: &str, output: usize) -> Option<Pos2> {
-        let id = self.node_of(state)?;
-        let (rect, y) = (self.rects.get(&id)?, self.pins.get(&(id, Some(output)))?);
-        Some(self.camera.to_screen * pos2(rect.right(), *y))
-    }
-
-    /// The transition `index` of `state` as last drawn, on screen: the points its edge runs
-    /// through, ending at the target's input pin.
-    pub fn edge_route(&self, state: &str, index: usize) -> Option<Vec<Pos2>> {
-        let node = self.node_of(state)?;
-        let route = self.wires.route(OutPinId {
-            node,
-            output: index,
-        })?;
-        Some(route.iter().map(|p| self.camera.to_screen * *p).collect())
-    }
-
-    /// Where the input pin of `state` was last drawn, on screen.
-    pub fn input_pin(&self, state: &str) -> Option<Pos2> {
-        let id = self.node_of(state)?;
-        let (rect, y) = (self.rects.get(&id)?, self.pins.get(&(id, None))?);
-        Some(self.camera.to_screen * pos2(rect.left(), *y))
-    }
-
     /// Auto-layout positions of every state of `m`, from the states' estimated sizes.
     pub fn arrange(m: &MachineAsset) -> Vec<(String, [f32; 2])> {
         arranged(m, &HashMap::new())
@@ -339,7 +209,7 @@ impl GraphView {
     /// state's line, which the estimate cannot see, makes its column wider. What the
     /// Auto-layout buttons ask for.
     pub fn arrange_measured(&self, m: &MachineAsset) -> Vec<(String, [f32; 2])> {
-        arranged(m, &self.drawn)
+        arranged(m, &self.placement.drawn)
     }
 
     /// [`GraphView::arrange`] with the targets that name no state laid out too, after the
@@ -381,42 +251,21 @@ impl GraphView {
             .collect()
     }
 
-    /// The graph-space rectangle a state occupies: as last drawn, else estimated.
-    fn state_box(&self, m: &MachineAsset, layout: &Layout, i: usize) -> Rect {
-        let [x, y] = self.position(layout, &m.states[i].name);
-        let size = self
-            .drawn
-            .get(&m.states[i].name)
-            .copied()
-            .unwrap_or_else(|| {
-                let [w, h] = estimated_size(&m.states[i]);
-                vec2(w, h)
-            });
-        Rect::from_min_size(pos2(x, y), size)
-    }
-
     /// The transitions not in the snarl because an end is out of view, as edges in graph
     /// coordinates: from the output pin's row, to the input pin.
     fn stubs(&self, m: &MachineAsset, layout: &Layout, marks: &Marks) -> Vec<Edge> {
-        let node = |i: usize| -> Option<NodeId> {
-            self.snarl
-                .nodes_ids_data()
-                .find(|(_, n)| n.value == GNode::State(i))
-                .map(|(id, _)| id)
+        let pin = |i: usize, row: Option<usize>| {
+            let id = self.canvas.node_of_index(i)?;
+            self.canvas.pins.get(&(id, row)).copied()
         };
-        self.culled
+        self.own
+            .culled
             .iter()
             .map(|&(i, j, k)| {
-                let from_box = self.state_box(m, layout, i);
-                let from_y = node(i)
-                    .and_then(|id| self.pins.get(&(id, Some(j))))
-                    .copied()
-                    .unwrap_or(from_box.top() + 56.0 + 20.0 * j as f32);
-                let to_box = self.state_box(m, layout, k);
-                let to_y = node(k)
-                    .and_then(|id| self.pins.get(&(id, None)))
-                    .copied()
-                    .unwrap_or(to_box.top() + 40.0);
+                let from_box = self.placement.state_box(m, layout, i);
+                let from_y = pin(i, Some(j)).unwrap_or(from_box.top() + 56.0 + 20.0 * j as f32);
+                let to_box = self.placement.state_box(m, layout, k);
+                let to_y = pin(k, None).unwrap_or(to_box.top() + 40.0);
                 Edge {
                     from: pos2(from_box.right(), from_y),
                     to: pos2(to_box.left(), to_y),
@@ -431,139 +280,47 @@ impl GraphView {
     /// Which states to put in the snarl this frame: those near the view (with a margin, so
     /// panning never shows a gap). Before the first frame, all.
     fn visible(&self, m: &MachineAsset, layout: &Layout) -> Vec<bool> {
-        if !self.camera.viewport.is_positive() || self.camera.moving() {
+        let camera = &self.canvas.camera;
+        if !camera.viewport.is_positive() || camera.moving() {
             return vec![true; m.states.len()];
         }
-        let scale = self.camera.to_screen.scaling.max(0.05);
-        let view =
-            (self.camera.to_screen.inverse() * self.camera.viewport).expand(CULL_MARGIN / scale);
+        let scale = camera.to_screen.scaling.max(0.05);
+        let view = (camera.to_screen.inverse() * camera.viewport).expand(CULL_MARGIN / scale);
         (0..m.states.len())
-            .map(|i| view.intersects(self.state_box(m, layout, i)))
+            .map(|i| view.intersects(self.placement.state_box(m, layout, i)))
             .collect()
     }
 
     fn rebuild(&mut self, doc: usize, m: &MachineAsset, visible: Vec<bool>) {
-        let same_doc = self.built.as_ref().is_some_and(|(d, _)| *d == doc);
-        if !same_doc && !self.camera.moving() {
+        let same_doc = self.own.built.as_ref().is_some_and(|(d, _)| *d == doc);
+        if !same_doc && !self.canvas.camera.moving() {
             self.fit();
         }
         let changed = self
+            .own
             .built
             .as_ref()
             .is_none_or(|(d, built)| *d != doc || built != m);
         if changed {
-            self.drawn
+            let placement = &mut self.placement;
+            placement
+                .drawn
                 .retain(|name, _| ops::index_of(m, name).is_some());
-            self.auto = GraphView::arrange_with_missing(m, &self.drawn)
+            placement.auto = GraphView::arrange_with_missing(m, &placement.drawn)
                 .into_iter()
                 .collect();
-            self.auto_sizes.clear();
+            self.own.auto_sizes.clear();
             if !same_doc {
-                self.fit_on_layout = true;
+                self.own.fit_on_layout = true;
             }
             // Node ids follow state indices, which an edit may shift.
-            self.rects.clear();
-            self.pins.clear();
+            self.canvas.rects.clear();
+            self.canvas.pins.clear();
         }
-        // Every node is inserted, then the ones out of view removed: node ids stay the state's
-        // index whatever is visible, so snarl's per-node memory (sizes) stays with its node.
-        let mut snarl = Snarl::new();
-        let entry = snarl.insert_node(Pos2::ZERO, GNode::Entry);
-        let ids: Vec<NodeId> = (0..m.states.len())
-            .map(|i| snarl.insert_node(Pos2::ZERO, GNode::State(i)))
-            .collect();
-        let index: HashMap<&str, usize> = m
-            .states
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.name.as_str(), i))
-            .collect();
-        let mut missing: HashMap<String, NodeId> = HashMap::new();
-        let mut culled = Vec::new();
-        for (i, s) in m.states.iter().enumerate() {
-            for (j, (_, target)) in s.on.iter().enumerate() {
-                let to = match index.get(target.as_str()) {
-                    Some(&k) if visible[i] && visible[k] => ids[k],
-                    Some(&k) => {
-                        culled.push((i, j, k));
-                        continue;
-                    }
-                    None if !visible[i] => continue,
-                    None => *missing.entry(target.clone()).or_insert_with(|| {
-                        snarl.insert_node(Pos2::ZERO, GNode::Missing(target.clone()))
-                    }),
-                };
-                snarl.connect(
-                    OutPinId {
-                        node: ids[i],
-                        output: j,
-                    },
-                    InPinId { node: to, input: 0 },
-                );
-            }
-        }
-        match index.get(ops::initial(m)) {
-            Some(&k) if visible[k] => {
-                snarl.connect(
-                    OutPinId {
-                        node: entry,
-                        output: 0,
-                    },
-                    InPinId {
-                        node: ids[k],
-                        input: 0,
-                    },
-                );
-            }
-            _ => {
-                snarl.remove_node(entry);
-            }
-        }
-        for (i, id) in ids.iter().enumerate() {
-            if !visible[i] {
-                snarl.remove_node(*id);
-            }
-        }
-        self.snarl = snarl;
-        self.culled = culled;
-        self.built_visible = visible;
-        self.built = Some((doc, m.clone()));
-        self.selection.retain(|n| index.contains_key(n.as_str()));
-    }
-
-    /// Where each node should be this frame.
-    fn expected(&self, m: &MachineAsset, layout: &Layout) -> HashMap<NodeId, Pos2> {
-        let mut out = HashMap::new();
-        let mut missing_row = 0.0;
-        for (id, node) in self.snarl.nodes_ids_data() {
-            let p = match &node.value {
-                GNode::State(i) => self.position(layout, &m.states[*i].name),
-                GNode::Entry => {
-                    let [x, y] = self.position(layout, ops::initial(m));
-                    [x - 110.0, y + 8.0]
-                }
-                GNode::Missing(name) => {
-                    let from = m
-                        .states
-                        .iter()
-                        .position(|s| s.on.iter().any(|(_, t)| t == name));
-                    let laid_out = from.is_none_or(|i| layout.get(&m.states[i].name).is_none());
-                    match (laid_out, self.auto.get(name), from) {
-                        // Content without a layout: its place in the flow.
-                        (true, Some(p), _) => *p,
-                        // Beside the first state that points at it, below its other targets.
-                        (_, _, Some(i)) => {
-                            let b = self.state_box(m, layout, i);
-                            missing_row += 1.0;
-                            [b.right() + 80.0, b.top() + 90.0 * (missing_row - 1.0)]
-                        }
-                        _ => [0.0, 0.0],
-                    }
-                }
-            };
-            out.insert(id, pos2(p[0], p[1]));
-        }
-        out
+        self.own.culled = self.canvas.rebuild(m, &visible);
+        self.own.built_visible = visible;
+        self.own.built = Some((doc, m.clone()));
+        self.selection.retain(|n| ops::index_of(m, n).is_some());
     }
 
     /// Draws the graph of the machine document `doc` and returns what the user did.
@@ -577,136 +334,91 @@ impl GraphView {
     ) -> GraphOutput {
         let visible = self.visible(m, layout);
         if self
+            .own
             .built
             .as_ref()
             .is_none_or(|(d, built)| *d != doc || built != m)
-            || visible != self.built_visible
+            || visible != self.own.built_visible
         {
             self.rebuild(doc, m, visible);
         }
-        let expected = self.expected(m, layout);
-        for (id, pos) in &expected {
-            if let Some(info) = self.snarl.get_node_info_mut(*id) {
-                info.pos = *pos;
-            }
-        }
+        let expected = self.canvas.place(m, &self.placement, layout);
 
         // When the view moves this frame, it draws again at once with the states now in view.
-        self.camera.begin(ui);
-        let marks = Marks::of(cx.diagnostics);
+        self.canvas.camera.begin(ui);
+        let marks = Marks::of(cx.diagnostics.iter().copied(), "on");
         let stubs = self.stubs(m, layout, &marks);
         let mut out = GraphOutput::default();
-        let mut clicked: Option<String> = None;
-        let pointer = ui
-            .input(|i| i.pointer.latest_pos())
-            .map(|p| self.camera.to_screen.inverse() * p);
-        let mut viewer = Viewer {
+        let mut model = MachineGraph {
             m,
             cx,
             marks: &marks,
-            selection: &self.selection,
             out: &mut out,
-            clicked: &mut clicked,
-            rects: &mut self.rects,
-            pins: &mut self.pins,
-            camera: &mut self.camera,
             layout,
-            auto: &self.auto,
-            drawn: &self.drawn,
-            wires: &mut self.wires,
-            pointer,
+            placement: &self.placement,
         };
-        let widget = SnarlWidget::new().id(self.id).style(crate::graph::style());
-        widget.show(&mut self.snarl, &mut viewer, ui);
-        let color = |pin: OutPinId| match self.snarl.get_node(pin.node) {
-            Some(GNode::State(i)) => transition_color(m, &marks, *i, pin.output),
-            _ => theme::ACCENT,
-        };
-        self.wires.paint(
+        let gesture = self.canvas.draw(ui, &mut model, &self.selection, stubs);
+        self.canvas.measure(&mut self.placement);
+        self.relayout_resized(ui, m, layout);
+        if let Some(moves) = self.canvas.finish(
             ui,
-            &self.snarl,
-            &self.rects,
-            &self.pins,
-            self.camera.to_screen,
-            color,
-            stubs,
-        );
-
-        for (id, node) in self.snarl.nodes_ids_data() {
-            if let (GNode::State(i), Some(r)) = (&node.value, self.rects.get(&id)) {
-                self.drawn.insert(m.states[*i].name.clone(), r.size());
-            }
+            &self.placement,
+            layout,
+            &expected,
+            gesture,
+            &mut self.selection,
+        ) {
+            out.edits.push(Edit::Move(moves));
         }
+        out.rename |= crate::graph::rename_key(ui, &self.selection);
+        if let Some(states) = out.delete.take() {
+            out.edits.extend(self.request_delete(m, states));
+        }
+        out.edits.extend(self.confirm_delete(ui));
+        out
+    }
+
+    /// Lays the states the layout does not place out again when they were drawn at other
+    /// sizes than laid out with (so they never overlap), fitting the view while the machine
+    /// was just opened.
+    fn relayout_resized(&mut self, ui: &Ui, m: &MachineAsset, layout: &Layout) {
+        let drawn = &self.placement.drawn;
         let unplaced = || m.states.iter().filter(|s| layout.get(&s.name).is_none());
-        let measured = unplaced().all(|s| self.drawn.contains_key(&s.name));
+        let measured = unplaced().all(|s| drawn.contains_key(&s.name));
         let resized =
             unplaced().any(
-                |s| match (self.drawn.get(&s.name), self.auto_sizes.get(&s.name)) {
+                |s| match (drawn.get(&s.name), self.own.auto_sizes.get(&s.name)) {
                     (Some(now), Some(was)) => (*now - *was).length() > 0.5,
                     (Some(_), None) => true,
                     (None, _) => false,
                 },
             );
         if measured && resized {
-            self.auto_sizes = unplaced()
-                .map(|s| (s.name.clone(), self.drawn[&s.name]))
+            self.own.auto_sizes = unplaced()
+                .map(|s| (s.name.clone(), drawn[&s.name]))
                 .collect();
-            let auto: HashMap<_, _> = GraphView::arrange_with_missing(m, &self.drawn)
+            let auto: HashMap<_, _> = GraphView::arrange_with_missing(m, drawn)
                 .into_iter()
                 .collect();
-            if auto != self.auto {
-                self.auto = auto;
-                if self.fit_on_layout {
+            if auto != self.placement.auto {
+                self.placement.auto = auto;
+                if self.own.fit_on_layout {
                     // Fit over the next frames, once the states are drawn where they now
                     // stand. Sizes settle, so the layout stops changing and this ends.
-                    self.camera.fit();
+                    self.canvas.camera.fit();
                 }
                 ui.ctx().request_repaint();
             }
-        } else if !self.camera.fitting() {
+        } else if !self.canvas.camera.fitting() {
             // Settled: later size changes move states but leave the user's view alone.
-            self.fit_on_layout = false;
+            self.own.fit_on_layout = false;
         }
-        // Moves: read back where nodes ended up.
-        let state_name = |n: &GNode| match n {
-            GNode::State(i) => Some(m.states[*i].name.clone()),
-            _ => None,
-        };
-        let moved = crate::graph::moved(&self.snarl, &expected, state_name);
-        if !moved.is_empty() {
-            let all = m
-                .states
-                .iter()
-                .map(|s| (s.name.clone(), self.position(layout, &s.name)));
-            out.ops
-                .push(Op::Move(crate::graph::complete_move(moved, layout, all)));
-        }
-
-        // Selection: box select (Shift+drag) is snarl's; clicks are ours.
-        crate::graph::Select {
-            id: self.id,
-            last: &mut self.snarl_selection,
-            clicked,
-            canvas: self.camera.viewport,
-            node_rects: self
-                .rects
-                .iter()
-                .map(|(id, r)| (*id, self.camera.to_screen * *r))
-                .collect(),
-        }
-        .apply(ui, &self.snarl, &mut self.selection, state_name);
-        out.rename |= crate::graph::rename_key(ui, &self.selection);
-        if let Some(states) = out.delete.take() {
-            out.ops.extend(self.request_delete(m, states));
-        }
-        out.ops.extend(self.confirm_delete(ui));
-        out
     }
 
     /// Deletes `states`: at once when no transition from a state that stays leads into them,
     /// else after asking (the dialog lists those transitions, which go with them). Either way
-    /// one undoable op.
-    pub fn request_delete(&mut self, m: &MachineAsset, states: BTreeSet<String>) -> Option<Op> {
+    /// one undoable edit.
+    pub fn request_delete(&mut self, m: &MachineAsset, states: BTreeSet<String>) -> Option<Edit> {
         let incoming: Vec<String> = m
             .states
             .iter()
@@ -718,18 +430,18 @@ impl GraphView {
             })
             .collect();
         if incoming.is_empty() {
-            return Some(Op::Delete(states));
+            return Some(Edit::Delete(states));
         }
-        self.pending_delete = Some(PendingDelete { states, incoming });
+        self.own.pending_delete = Some(PendingDelete { states, incoming });
         None
     }
 
     /// The dialog of a delete that takes transitions with it.
-    fn confirm_delete(&mut self, ui: &Ui) -> Option<Op> {
-        let pending = self.pending_delete.as_ref()?;
+    fn confirm_delete(&mut self, ui: &Ui) -> Option<Edit> {
+        let pending = self.own.pending_delete.as_ref()?;
         let mut answer = None;
         let names: Vec<&str> = pending.states.iter().map(String::as_str).collect();
-        let modal = egui::Modal::new(self.id.with("confirm-delete")).show(ui.ctx(), |ui| {
+        let modal = egui::Modal::new(self.canvas.id.with("confirm-delete")).show(ui.ctx(), |ui| {
             ui.set_max_width(420.0);
             ui.heading(format!("Delete {}?", names.join(", ")));
             let n = pending.incoming.len();
@@ -759,8 +471,8 @@ impl GraphView {
             answer = Some(false);
         }
         let yes = answer?;
-        let pending = self.pending_delete.take()?;
-        yes.then_some(Op::Delete(pending.states))
+        let pending = self.own.pending_delete.take()?;
+        yes.then_some(Edit::Delete(pending.states))
     }
 
     /// States of `m` whose nodes are selected.
@@ -772,15 +484,6 @@ impl GraphView {
             .collect()
     }
 
-    /// A free spot near the middle of the view, in graph coordinates, for a new state.
-    pub fn free_spot(&self, m: &MachineAsset, layout: &Layout) -> [f32; 2] {
-        let taken: Vec<Rect> = (0..m.states.len())
-            .map(|i| self.state_box(m, layout, i))
-            .collect();
-        let at = crate::graph::free_spot(self.camera.centre() - NODE_SIZE / 2.0, NODE_SIZE, &taken);
-        [at.x, at.y]
-    }
-
     /// The toolbar above the graph: add a state, arrange, fit.
     pub fn toolbar(
         &mut self,
@@ -788,15 +491,11 @@ impl GraphView {
         m: &MachineAsset,
         layout: &Layout,
         names: &ProjectNames,
-    ) -> Vec<Op> {
-        let mut ops = Vec::new();
+    ) -> Vec<Edit> {
+        let mut edits = Vec::new();
         let at = self.free_spot(m, layout);
         ui.menu_button("+ State", |ui| {
             let mut out = GraphOutput::default();
-            let mut clicked = None;
-            let mut rects = self.rects.clone();
-            let mut pins = HashMap::new();
-            let mut camera = Camera::default();
             let cx = GraphCx {
                 names,
                 diagnostics: &[],
@@ -805,26 +504,16 @@ impl GraphView {
                 breakpoints: &[],
                 unreached: &[],
             };
-            let selection = BTreeSet::new();
-            let marks = Marks::default();
-            let mut viewer = Viewer {
+            let mut model = MachineGraph {
                 m,
                 cx: &cx,
-                marks: &marks,
-                selection: &selection,
+                marks: &Marks::default(),
                 out: &mut out,
-                clicked: &mut clicked,
-                rects: &mut rects,
-                pins: &mut pins,
-                camera: &mut camera,
                 layout,
-                auto: &self.auto,
-                drawn: &self.drawn,
-                wires: &mut Wires::default(),
-                pointer: None,
+                placement: &self.placement,
             };
-            viewer.add_menu(ui, pos2(at[0], at[1]), None);
-            ops.extend(out.ops);
+            model.add_menu(ui, pos2(at[0], at[1]), None);
+            edits.extend(out.edits);
         })
         .response
         .on_hover_text("Add a state (or right-click the canvas)");
@@ -833,30 +522,21 @@ impl GraphView {
             .on_hover_text("Arrange the states in columns that follow the flow")
             .clicked()
         {
-            ops.push(Op::Arrange(self.arrange_measured(m)));
+            edits.push(Edit::Arrange(self.arrange_measured(m)));
         }
-        self.camera.controls(ui, &self.selection, "machine");
-        ops
+        self.canvas.camera.controls(ui, &self.selection, "machine");
+        edits
     }
 }
 
-struct Viewer<'a> {
+/// The machine's part of the graph viewer, for one frame.
+struct MachineGraph<'a> {
     m: &'a MachineAsset,
     cx: &'a GraphCx<'a>,
     marks: &'a Marks,
-    selection: &'a BTreeSet<String>,
     out: &'a mut GraphOutput,
-    clicked: &'a mut Option<String>,
-    rects: &'a mut HashMap<NodeId, Rect>,
-    pins: &'a mut HashMap<(NodeId, Option<usize>), f32>,
-    camera: &'a mut Camera,
     layout: &'a Layout,
-    auto: &'a HashMap<String, [f32; 2]>,
-    /// The size each state was last drawn at (for Auto-layout).
-    drawn: &'a HashMap<String, Vec2>,
-    wires: &'a mut Wires,
-    /// The pointer in graph coordinates.
-    pointer: Option<Pos2>,
+    placement: &'a Placement,
 }
 
 /// Auto-layout positions of the states of `m`, from their drawn sizes where known.
@@ -892,19 +572,24 @@ pub const NEVER_REACHED: &str = "NEVER REACHED";
 /// How much of its fill a state no test reached keeps (the hatching shows through the rest).
 const UNREACHED_FILL: f32 = 0.45;
 
-impl Viewer<'_> {
+impl MachineGraph<'_> {
     /// Behind each state no content test reached: diagonal hatching, seen through its dimmed
     /// fill.
-    fn hatch_unreached(&self, painter: &egui::Painter, snarl: &Snarl<GNode>) {
+    fn hatch_unreached(
+        &self,
+        painter: &egui::Painter,
+        snarl: &Snarl<Node>,
+        rects: &HashMap<NodeId, Rect>,
+    ) {
         if self.cx.unreached.is_empty() {
             return;
         }
         let stroke = Stroke::new(1.0, theme::TEXT_WEAK.gamma_multiply(0.6));
         for (id, node) in snarl.nodes_ids_data() {
-            let GNode::State(i) = node.value else {
+            let Node::State(i) = node.value else {
                 continue;
             };
-            let (Some(s), Some(rect)) = (self.m.states.get(i), self.rects.get(&id)) else {
+            let (Some(s), Some(rect)) = (self.m.states.get(i), rects.get(&id)) else {
                 continue;
             };
             if !self.cx.unreached.contains(&s.name) {
@@ -915,17 +600,23 @@ impl Viewer<'_> {
     }
 
     /// Behind each active state: a glow, and above it the agents in it (the preview's).
-    fn draw_live(&self, live: &LiveMachine, painter: &egui::Painter, snarl: &Snarl<GNode>) {
+    fn draw_live(
+        &self,
+        live: &LiveMachine,
+        painter: &egui::Painter,
+        snarl: &Snarl<Node>,
+        rects: &HashMap<NodeId, Rect>,
+    ) {
         let color = live_color(live);
         for (id, node) in snarl.nodes_ids_data() {
-            let GNode::State(i) = node.value else {
+            let Node::State(i) = node.value else {
                 continue;
             };
             let Some(s) = self.m.states.get(i) else {
                 continue;
             };
             let agents = live.agents_in(&s.name);
-            let Some(rect) = self.rects.get(&id).copied() else {
+            let Some(rect) = rects.get(&id).copied() else {
                 continue;
             };
             if agents.is_empty() {
@@ -962,40 +653,8 @@ impl Viewer<'_> {
         }
     }
 
-    fn state(&self, node: &GNode) -> Option<&StateAsset> {
-        match node {
-            GNode::State(i) => self.m.states.get(*i),
-            _ => None,
-        }
-    }
-
-    fn pos(&self, name: &str) -> [f32; 2] {
-        self.layout
-            .get(name)
-            .or_else(|| self.auto.get(name).copied())
-            .unwrap_or([0.0, 0.0])
-    }
-
-    /// The states the layout does not place, where the auto-layout draws them.
-    fn unplaced(&self) -> Vec<(String, [f32; 2])> {
-        self.m
-            .states
-            .iter()
-            .filter(|s| self.layout.get(&s.name).is_none())
-            .map(|s| (s.name.clone(), self.pos(&s.name)))
-            .collect()
-    }
-
-    fn name_of(&self, snarl: &Snarl<GNode>, node: NodeId) -> Option<String> {
-        match snarl.get_node(node)? {
-            GNode::State(i) => self.m.states.get(*i).map(|s| s.name.clone()),
-            GNode::Missing(n) => Some(n.clone()),
-            GNode::Entry => None,
-        }
-    }
-
     /// The library states a designer adds most, then the rest by name.
-    fn add_menu(&mut self, ui: &mut Ui, at: Pos2, from: Option<From>) {
+    fn library_menu(&mut self, ui: &mut Ui, at: Pos2, from: Option<From>) {
         use ensemble_runtime::stdlib as std_states;
         let common = [
             std_states::GOTO,
@@ -1070,32 +729,20 @@ impl Viewer<'_> {
                 }
             });
         if let Some(code) = chosen {
-            let taken: Vec<Rect> = self.rects.values().copied().collect();
-            let at = crate::graph::free_spot(at, NODE_SIZE, &taken);
-            self.out.ops.push(Op::AddState {
+            self.out.edits.push(Edit::AddState {
                 code: code.to_string(),
                 modifier: default_modifier(code, self.cx.names),
                 at: [at.x, at.y],
                 from,
-                keep: self.unplaced(),
+                keep: self.placement.unplaced(self.m, self.layout),
             });
             ui.data_mut(|d| d.remove::<String>(id));
             ui.close();
         }
     }
 
-    /// A click on a state's text selects it; a double-click on a host state opens its child.
-    fn on_state_label(&mut self, r: &egui::Response, s: &StateAsset, look: Look) {
-        if r.clicked() {
-            *self.clicked = Some(s.name.clone());
-        }
-        // Any state whose modifier names a machine opens it, whatever its library state says.
-        if r.double_clicked()
-            && let Some(ModifierValue::Name(child)) = &s.modifier
-            && (look == Look::Host || self.cx.names.machines.contains(child))
-        {
-            self.out.open_child = Some(child.clone());
-        }
+    fn look(&self, s: &StateAsset) -> Look {
+        Look::of(ops::code(s), self.cx.names)
     }
 
     fn subtitle(&self, s: &StateAsset, look: Look) -> Vec<RichText> {
@@ -1180,367 +827,144 @@ fn default_modifier(code: &str, names: &ProjectNames) -> Option<ModifierValue> {
     }
 }
 
-impl SnarlViewer<GNode> for Viewer<'_> {
-    fn title(&mut self, node: &GNode) -> String {
-        match node {
-            GNode::Entry => "initial".into(),
-            GNode::State(i) => self
-                .m
-                .states
-                .get(*i)
-                .map(|s| s.name.clone())
-                .unwrap_or_default(),
-            GNode::Missing(n) => n.clone(),
+impl GraphModel for MachineGraph<'_> {
+    type Asset = MachineAsset;
+
+    fn asset(&self) -> &MachineAsset {
+        self.m
+    }
+
+    fn transition_color(&self, i: usize, j: usize) -> Color32 {
+        transition_color(self.m, self.marks, i, j)
+    }
+
+    fn entry_hint(&self) -> &'static str {
+        "The machine starts here. Drag this wire to another state to make it initial."
+    }
+
+    fn frame(&self, i: usize, frame: &mut egui::Frame) {
+        let s = &self.m.states[i];
+        let look = self.look(s);
+        frame.fill = look.fill();
+        if matches!(look, Look::End | Look::Failure) {
+            frame.corner_radius = CornerRadius::same(14);
+        }
+        if let Some((sev, _)) = self.marks.states.get(&s.name) {
+            frame.stroke = Stroke::new(1.8, theme::severity_color(*sev));
+        }
+        if self.cx.unreached.contains(&s.name) {
+            frame.fill = frame.fill.gamma_multiply(UNREACHED_FILL);
+            frame.stroke = Stroke::new(1.2, theme::TEXT_WEAK);
+        }
+        if let Some(live) = self.cx.live
+            && !live.agents_in(&s.name).is_empty()
+        {
+            frame.stroke = Stroke::new(2.4, live_color(live));
         }
     }
 
-    fn node_frame(
-        &mut self,
-        default: egui::Frame,
-        node: NodeId,
-        _inputs: &[InPin],
-        _outputs: &[OutPin],
-        snarl: &Snarl<GNode>,
-    ) -> egui::Frame {
-        let mut frame = default;
-        match &snarl[node] {
-            GNode::Entry => {
-                frame.fill = Color32::TRANSPARENT;
-                frame.stroke = Stroke::NONE;
-                frame.inner_margin = Margin::same(2);
-            }
-            GNode::Missing(_) => {
-                frame.fill = theme::MISSING_FILL;
-                frame.stroke = Stroke::new(1.5, theme::ERROR);
-            }
-            GNode::State(i) => {
-                let s = &self.m.states[*i];
-                let look = Look::of(ops::code(s), self.cx.names);
-                frame.fill = look.fill();
-                if matches!(look, Look::End | Look::Failure) {
-                    frame.corner_radius = CornerRadius::same(14);
-                }
-                if let Some((sev, _)) = self.marks.states.get(&s.name) {
-                    frame.stroke = Stroke::new(1.8, theme::severity_color(*sev));
-                }
-                if self.cx.unreached.contains(&s.name) {
-                    frame.fill = frame.fill.gamma_multiply(UNREACHED_FILL);
-                    frame.stroke = Stroke::new(1.2, theme::TEXT_WEAK);
-                }
-                if let Some(live) = self.cx.live
-                    && !live.agents_in(&s.name).is_empty()
-                {
-                    frame.stroke = Stroke::new(2.4, live_color(live));
-                }
-                if self.selection.contains(&s.name) {
-                    frame.stroke = Stroke::new(2.2, theme::ACCENT);
-                }
-            }
-        }
-        frame
-    }
-
-    fn show_header(
-        &mut self,
-        node: NodeId,
-        _inputs: &[InPin],
-        _outputs: &[OutPin],
-        ui: &mut Ui,
-        snarl: &mut Snarl<GNode>,
-    ) {
-        ui.set_max_width(NODE_MAX_WIDTH);
-        match snarl[node].clone() {
-            GNode::Entry => {
-                ui.label(RichText::new("▶ initial").small().color(theme::ACCENT))
-                    .on_hover_text("The machine starts here. Drag this wire to another state to make it initial.");
-            }
-            GNode::Missing(name) => {
-                ui.horizontal(|ui| {
-                    ui.label(RichText::new(&name).strong().color(theme::ERROR));
-                });
-            }
-            GNode::State(i) => {
-                let s = &self.m.states[i];
-                let look = Look::of(ops::code(s), self.cx.names);
-                ui.horizontal(|ui| {
-                    if self.cx.breakpoints.contains(&s.name) {
-                        crate::preview::breakpoint_dot(ui).on_hover_text("Breakpoint: an attached game pauses when an agent enters or leaves this state");
-                    }
-                    let r = clickable(
-                        ui,
-                        RichText::new(&s.name)
-                            .strong()
-                            .color(theme::TEXT)
-                            .size(14.0),
-                    );
-                    self.on_state_label(&r, s, look);
-                    if let Some((badge, color)) = look.badge() {
-                        ui.label(RichText::new(badge).size(9.5).strong().color(color));
-                    }
-                    if self.cx.unreached.contains(&s.name) {
-                        ui.label(
-                            RichText::new(NEVER_REACHED)
-                                .size(9.5)
-                                .color(theme::TEXT_WEAK),
-                        )
-                        .on_hover_text("No content test run entered this state (Tests tab)");
-                    }
-                });
-            }
+    fn before_name(&mut self, ui: &mut Ui, i: usize) {
+        if self.cx.breakpoints.contains(&self.m.states[i].name) {
+            crate::preview::breakpoint_dot(ui).on_hover_text(
+                "Breakpoint: an attached game pauses when an agent enters or leaves this state",
+            );
         }
     }
 
-    fn has_body(&mut self, node: &GNode) -> bool {
-        match node {
-            GNode::Entry => false,
-            GNode::Missing(_) => true,
-            GNode::State(i) => self.m.states.get(*i).is_some_and(|s| {
-                !self
-                    .subtitle(s, Look::of(ops::code(s), self.cx.names))
-                    .is_empty()
-            }),
+    fn after_name(&mut self, ui: &mut Ui, i: usize) {
+        let s = &self.m.states[i];
+        if let Some((badge, color)) = self.look(s).badge() {
+            ui.label(RichText::new(badge).size(9.5).strong().color(color));
         }
-    }
-
-    fn show_body(
-        &mut self,
-        node: NodeId,
-        _inputs: &[InPin],
-        _outputs: &[OutPin],
-        ui: &mut Ui,
-        snarl: &mut Snarl<GNode>,
-    ) {
-        ui.set_max_width(NODE_MAX_WIDTH);
-        ui.vertical(|ui| {
-            ui.spacing_mut().item_spacing.y = 2.0;
-            match snarl[node].clone() {
-                GNode::Missing(_) => {
-                    ui.label(RichText::new("no such state").small().color(theme::ERROR));
-                }
-                GNode::State(i) => {
-                    let s = &self.m.states[i];
-                    let look = Look::of(ops::code(s), self.cx.names);
-                    for line in self.subtitle(s, look) {
-                        let r = ui.add(
-                            egui::Label::new(line)
-                                .wrap()
-                                .sense(Sense::click())
-                                .selectable(false),
-                        );
-                        self.on_state_label(&r, s, look);
-                    }
-                }
-                GNode::Entry => {}
-            }
-        });
-    }
-
-    fn inputs(&mut self, node: &GNode) -> usize {
-        match node {
-            GNode::Entry => 0,
-            _ => 1,
-        }
-    }
-
-    fn show_input(
-        &mut self,
-        pin: &InPin,
-        ui: &mut Ui,
-        snarl: &mut Snarl<GNode>,
-    ) -> impl egui_snarl::ui::SnarlPin + 'static {
-        self.pins
-            .insert((pin.id.node, None), ui.max_rect().center().y);
-        let fill = match &snarl[pin.id.node] {
-            GNode::Missing(_) => theme::ERROR,
-            _ => theme::EDGE,
-        };
-        PinInfo::circle()
-            .with_fill(fill)
-            .with_wire_color(Color32::TRANSPARENT)
-    }
-
-    fn outputs(&mut self, node: &GNode) -> usize {
-        match node {
-            GNode::Entry => 1,
-            GNode::State(i) => self.m.states.get(*i).map_or(0, |s| s.on.len() + 1),
-            GNode::Missing(_) => 0,
-        }
-    }
-
-    fn show_output(
-        &mut self,
-        pin: &OutPin,
-        ui: &mut Ui,
-        snarl: &mut Snarl<GNode>,
-    ) -> impl egui_snarl::ui::SnarlPin + 'static {
-        self.pins
-            .insert((pin.id.node, Some(pin.id.output)), ui.max_rect().center().y);
-        let node = snarl[pin.id.node].clone();
-        match node {
-            GNode::Entry => PinInfo::circle()
-                .with_fill(theme::ACCENT)
-                .with_wire_color(Color32::TRANSPARENT),
-            GNode::State(i) => {
-                let s = &self.m.states[i];
-                match s.on.get(pin.id.output) {
-                    Some((event, target)) => {
-                        let color = transition_color(self.m, self.marks, i, pin.id.output);
-                        ui.label(
-                            RichText::new(event)
-                                .size(12.0)
-                                .color(if color == theme::EDGE {
-                                    theme::TEXT
-                                } else {
-                                    color
-                                }),
-                        )
-                        .on_hover_text(format!("on {event} go to {target}"));
-                        PinInfo::circle()
-                            .with_fill(color)
-                            .with_wire_color(Color32::TRANSPARENT)
-                    }
-                    None => {
-                        ui.label(RichText::new("+").color(theme::TEXT_WEAK))
-                            .on_hover_text("Drag to a state to add a transition, or to empty space to add a state");
-                        PinInfo::default()
-                            .with_shape(PinShape::Square)
-                            .with_fill(theme::BOX_STROKE)
-                            .with_wire_color(Color32::TRANSPARENT)
-                    }
-                }
-            }
-            GNode::Missing(_) => PinInfo::circle(),
-        }
-    }
-
-    fn final_node_rect(
-        &mut self,
-        node: NodeId,
-        rect: Rect,
-        _ui: &mut Ui,
-        _snarl: &mut Snarl<GNode>,
-    ) {
-        self.rects.insert(node, rect);
-    }
-
-    fn has_on_hover_popup(&mut self, node: &GNode) -> bool {
-        matches!(node, GNode::State(_) | GNode::Missing(_))
-    }
-
-    fn show_on_hover_popup(
-        &mut self,
-        node: NodeId,
-        _inputs: &[InPin],
-        _outputs: &[OutPin],
-        ui: &mut Ui,
-        snarl: &mut Snarl<GNode>,
-    ) {
-        match snarl[node].clone() {
-            GNode::Missing(name) => {
-                ui.label(format!("`{name}` is not a state of {}.", self.m.name));
-                ui.label(
-                    RichText::new(
-                        "Connect the transition to an existing state, or add one with this name.",
-                    )
+        if self.cx.unreached.contains(&s.name) {
+            ui.label(
+                RichText::new(NEVER_REACHED)
+                    .size(9.5)
                     .color(theme::TEXT_WEAK),
-                );
-            }
-            GNode::State(i) => {
-                let s = &self.m.states[i];
-                let code = ops::code(s);
-                match self.cx.names.library(code) {
-                    Some(l) if !l.doc.is_empty() => {
-                        ui.label(RichText::new(format!("{code}: {}", l.doc)).color(theme::TEXT));
-                    }
-                    Some(_) => {}
-                    None => {
-                        ui.label(
-                            RichText::new(format!("{code}: not a library state of this project"))
-                                .color(theme::ERROR),
-                        );
-                    }
-                }
-                if let Some((_, messages)) = self.marks.states.get(&s.name) {
-                    for m in messages {
-                        ui.label(RichText::new(m).color(theme::WARNING));
-                    }
-                }
-                if Look::of(code, self.cx.names) == Look::Host {
-                    ui.label(
-                        RichText::new("Double-click to open its machine.").color(theme::TEXT_WEAK),
-                    );
-                }
-            }
-            GNode::Entry => {}
+            )
+            .on_hover_text("No content test run entered this state (Tests tab)");
         }
     }
 
-    fn has_graph_menu(&mut self, _pos: Pos2, _snarl: &mut Snarl<GNode>) -> bool {
+    fn body(&self, i: usize) -> Vec<RichText> {
+        let s = &self.m.states[i];
+        self.subtitle(s, self.look(s))
+    }
+
+    /// A double-click on a host state opens its child.
+    fn on_text(&mut self, r: &egui::Response, i: usize) {
+        let s = &self.m.states[i];
+        // Any state whose modifier names a machine opens it, whatever its library state says.
+        if r.double_clicked()
+            && let Some(ModifierValue::Name(child)) = &s.modifier
+            && (self.look(s) == Look::Host || self.cx.names.machines.contains(child))
+        {
+            self.out.open_child = Some(child.clone());
+        }
+    }
+
+    fn transition_label(&mut self, ui: &mut Ui, i: usize, j: usize) -> Color32 {
+        let (event, target) = &self.m.states[i].on[j];
+        let color = transition_color(self.m, self.marks, i, j);
+        ui.label(
+            RichText::new(event)
+                .size(12.0)
+                .color(if color == theme::EDGE {
+                    theme::TEXT
+                } else {
+                    color
+                }),
+        )
+        .on_hover_text(format!("on {event} go to {target}"));
+        color
+    }
+
+    fn has_hover(&self, _i: usize) -> bool {
         true
     }
 
-    fn show_graph_menu(&mut self, pos: Pos2, ui: &mut Ui, _snarl: &mut Snarl<GNode>) {
-        ui.menu_button("Add state", |ui| self.add_menu(ui, pos, None));
-        if ui.button("Auto-layout").clicked() {
-            self.out.ops.push(Op::Arrange(arranged(self.m, self.drawn)));
-            ui.close();
-        }
-    }
-
-    fn has_dropped_wire_menu(&mut self, src_pins: AnyPins, _snarl: &mut Snarl<GNode>) -> bool {
-        matches!(src_pins, AnyPins::Out(_))
-    }
-
-    fn show_dropped_wire_menu(
-        &mut self,
-        pos: Pos2,
-        ui: &mut Ui,
-        src_pins: AnyPins,
-        snarl: &mut Snarl<GNode>,
-    ) {
-        let AnyPins::Out(pins) = src_pins else { return };
-        let Some(pin) = pins.first() else { return };
-        let from = match snarl.get_node(pin.node) {
-            Some(GNode::Entry) => From::Entry,
-            Some(GNode::State(i)) => {
-                let s = &self.m.states[*i];
-                if pin.output < s.on.len() {
-                    From::Transition(s.name.clone(), pin.output)
-                } else {
-                    From::NewTransition(s.name.clone())
-                }
+    fn hover(&mut self, ui: &mut Ui, i: usize) {
+        let s = &self.m.states[i];
+        let code = ops::code(s);
+        match self.cx.names.library(code) {
+            Some(l) if !l.doc.is_empty() => {
+                ui.label(RichText::new(format!("{code}: {}", l.doc)).color(theme::TEXT));
             }
-            _ => return,
-        };
-        self.add_menu(ui, pos, Some(from));
+            Some(_) => {}
+            None => {
+                ui.label(
+                    RichText::new(format!("{code}: not a library state of this project"))
+                        .color(theme::ERROR),
+                );
+            }
+        }
+        if let Some((_, messages)) = self.marks.states.get(&s.name) {
+            for m in messages {
+                ui.label(RichText::new(m).color(theme::WARNING));
+            }
+        }
+        if self.look(s) == Look::Host {
+            ui.label(RichText::new("Double-click to open its machine.").color(theme::TEXT_WEAK));
+        }
     }
 
-    fn has_node_menu(&mut self, node: &GNode) -> bool {
-        matches!(node, GNode::State(_))
+    fn graph_menu(&mut self, ui: &mut Ui, at: Pos2) {
+        ui.menu_button("Add state", |ui| self.add_menu(ui, at, None));
+        if ui.button("Auto-layout").clicked() {
+            self.out
+                .edits
+                .push(Edit::Arrange(arranged(self.m, &self.placement.drawn)));
+            ui.close();
+        }
     }
 
-    fn show_node_menu(
-        &mut self,
-        node: NodeId,
-        _inputs: &[InPin],
-        _outputs: &[OutPin],
-        ui: &mut Ui,
-        snarl: &mut Snarl<GNode>,
-    ) {
-        let Some(s) = self.state(&snarl[node]).cloned() else {
-            return;
-        };
-        *self.clicked = Some(s.name.clone());
-        if ui.button("Rename…").clicked() {
-            self.out.rename = true;
-            ui.close();
-        }
-        if ops::initial(self.m) != s.name && ui.button("Make initial").clicked() {
-            self.out.ops.push(Op::SetInitial(s.name.clone()));
-            ui.close();
-        }
-        if let (Look::Host, Some(ModifierValue::Name(child))) =
-            (Look::of(ops::code(&s), self.cx.names), &s.modifier)
+    fn add_menu(&mut self, ui: &mut Ui, at: Pos2, from: Option<From>) {
+        self.library_menu(ui, at, from);
+    }
+
+    fn node_menu(&mut self, ui: &mut Ui, i: usize) {
+        let s = &self.m.states[i];
+        if let (Look::Host, Some(ModifierValue::Name(child))) = (self.look(s), &s.modifier)
             && ui.button(format!("Open {child}")).clicked()
         {
             self.out.open_child = Some(child.clone());
@@ -1554,116 +978,63 @@ impl SnarlViewer<GNode> for Viewer<'_> {
             self.out.copy = true;
             ui.close();
         }
-        if ui.button("Duplicate").clicked() {
-            let names: BTreeSet<String> = [s.name.clone()].into();
-            let mut layout = Layout::default();
-            let [x, y] = self.pos(&s.name);
-            layout.set(&s.name, [x, y]);
-            self.out.ops.push(Op::Paste {
-                clip: Clip::of(self.m, &layout, &names),
-                offset: [30.0, 30.0],
-            });
-            ui.close();
-        }
-        ui.separator();
-        if ui
-            .button(RichText::new("Delete").color(theme::ERROR))
-            .clicked()
-        {
-            self.out.delete = Some([s.name.clone()].into());
-            ui.close();
-        }
     }
 
-    fn connect(&mut self, from: &OutPin, to: &InPin, snarl: &mut Snarl<GNode>) {
-        let Some(target) = self.name_of(snarl, to.id.node) else {
-            return;
-        };
-        match snarl.get_node(from.id.node) {
-            Some(GNode::Entry) if ops::index_of(self.m, &target).is_some() => {
-                self.out.ops.push(Op::SetInitial(target));
-            }
-            Some(GNode::State(i)) => {
-                let s = &self.m.states[*i];
-                if from.id.output < s.on.len() {
-                    self.out.ops.push(Op::SetTarget {
-                        state: s.name.clone(),
-                        index: from.id.output,
-                        target,
-                    });
-                } else {
-                    self.out.ops.push(Op::AddTransition {
-                        state: s.name.clone(),
-                        target,
-                    });
-                }
-            }
-            _ => {}
-        }
-    }
-
-    fn disconnect(&mut self, from: &OutPin, _to: &InPin, snarl: &mut Snarl<GNode>) {
-        // Snarl hit its own straight wire; only a right-click on the edge as drawn removes it.
-        if self.wires.hit(from.id, self.pointer, self.camera.scale()) {
-            self.drop_outputs(from, snarl);
-        }
-    }
-
-    fn drop_outputs(&mut self, pin: &OutPin, snarl: &mut Snarl<GNode>) {
-        if let Some(GNode::State(i)) = snarl.get_node(pin.id.node) {
-            let s = &self.m.states[*i];
-            if pin.id.output < s.on.len() {
-                self.out.ops.push(Op::RemoveTransition {
-                    state: s.name.clone(),
-                    index: pin.id.output,
-                });
-            }
-        }
-    }
-
-    fn drop_inputs(&mut self, _pin: &InPin, _snarl: &mut Snarl<GNode>) {
-        // Removing every transition into a state at once is too easy to do by accident.
-    }
-
-    fn draw_background(
-        &mut self,
-        background: Option<&BackgroundPattern>,
-        viewport: &Rect,
-        snarl_style: &SnarlStyle,
-        style: &egui::Style,
+    fn paint_behind(
+        &self,
         painter: &egui::Painter,
-        _snarl: &Snarl<GNode>,
+        snarl: &Snarl<Node>,
+        rects: &HashMap<NodeId, Rect>,
     ) {
-        if let Some(background) = background {
-            background.draw(viewport, snarl_style, style, painter);
-        }
         if let Some(live) = self.cx.live {
-            self.draw_live(live, painter, _snarl);
+            self.draw_live(live, painter, snarl, rects);
         }
-        self.hatch_unreached(painter, _snarl);
-        self.wires.reserve(painter);
+        self.hatch_unreached(painter, snarl, rects);
     }
 
-    fn current_transform(
-        &mut self,
-        to_global: &mut egui::emath::TSTransform,
-        snarl: &mut Snarl<GNode>,
-    ) {
-        let m = self.m;
-        let describe = |node: &GNode| match node {
-            GNode::State(i) => {
-                let [w, h] = estimated_size(&m.states[*i]);
-                (Some(m.states[*i].name.clone()), vec2(w, h))
-            }
-            _ => (None, NODE_SIZE),
-        };
-        self.camera.follow(
-            to_global,
-            snarl,
-            self.rects,
-            describe,
-            Some(ops::initial(m)),
-        );
+    fn rename(&mut self) {
+        self.out.rename = true;
+    }
+
+    fn set_initial(&mut self, state: String) {
+        self.out.edits.push(Edit::SetInitial(state));
+    }
+
+    fn duplicate(&mut self, i: usize) {
+        let name = &self.m.states[i].name;
+        let names: BTreeSet<String> = [name.clone()].into();
+        let mut layout = Layout::default();
+        layout.set(name, self.placement.position(self.layout, name));
+        self.out.edits.push(Edit::Paste {
+            clip: Clip::of(self.m, &layout, &names),
+            offset: [30.0, 30.0],
+        });
+    }
+
+    fn delete(&mut self, i: usize) {
+        self.out.delete = Some([self.m.states[i].name.clone()].into());
+    }
+
+    fn retarget(&mut self, i: usize, j: usize, target: String) {
+        self.out.edits.push(Edit::SetTarget {
+            state: self.m.states[i].name.clone(),
+            index: j,
+            target,
+        });
+    }
+
+    fn add_transition(&mut self, i: usize, target: String) {
+        self.out.edits.push(Edit::AddTransition {
+            state: self.m.states[i].name.clone(),
+            target,
+        });
+    }
+
+    fn remove_transition(&mut self, i: usize, j: usize) {
+        self.out.edits.push(Edit::RemoveTransition {
+            state: self.m.states[i].name.clone(),
+            index: j,
+        });
     }
 }
 
@@ -1693,6 +1064,7 @@ pub fn estimated_size(s: &StateAsset) -> [f32; 2] {
 mod tests {
     use super::*;
     use crate::analysis::locate_all;
+    use ensemble_compiler::diag::Severity;
 
     /// A standard state is drawn as what it is; a game's own state of the same name is the
     /// game's, drawn plain.
@@ -1726,7 +1098,7 @@ mod tests {
             .iter()
             .filter(|l| l.file.as_deref() == Some("BuyTicket.machine.ron"))
             .collect();
-        let marks = Marks::of(&refs);
+        let marks = Marks::of(refs, "on");
         assert_eq!(marks.states["WantTicketToX"].0, Severity::Error);
         assert_eq!(
             marks.transitions[&("WantTicketToX".to_string(), 0)],

@@ -10,7 +10,8 @@
 pub mod paint;
 pub mod worker;
 
-use crate::panel_cx::{PanelCx, name_widget};
+use crate::asset_panel::PanelCx;
+use crate::panel_cx::name_widget;
 use crate::theme;
 use eframe::egui;
 use egui::{Color32, Pos2, Rect, RichText, Sense, Stroke, Ui, Vec2, pos2, vec2};

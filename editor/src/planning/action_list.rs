@@ -8,7 +8,7 @@
 use super::picture;
 use super::preview::{self, GraphPreview, Job, Preview, Worker};
 use crate::asset_panel::{AssetPanel, PanelCx, Reveal};
-use crate::form::{self, Diags, ItemList, ItemRow, P};
+use crate::form_widgets::{self as form, Diags, ItemList, ItemRow, P};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
@@ -700,7 +700,7 @@ impl ActionListPanel {
 impl AssetPanel<ActionListAsset> for ActionListPanel {
     fn ui(&mut self, ui: &mut Ui, l: &mut ActionListAsset, cx: &PanelCx) -> bool {
         if let Some(t) = self.pending.take() {
-            if let Some(i) = super::super::forms::reveal_index(
+            if let Some(i) = super::super::record_forms::reveal_index(
                 &t,
                 "actions",
                 l.actions.iter().map(|a| a.name.as_str()),

@@ -227,7 +227,7 @@ impl AssetPanel<String> for PddlPanel {
                 self.reveal_at(p.line, p.column);
             }
         }
-        crate::form::problems(ui, cx.diagnostics.iter());
+        crate::form_widgets::problems(ui, cx.diagnostics.iter());
         if let Some((false, name)) = &checked.header {
             crate::panel_cx::docked(egui::Panel::right(ui.id().with("pddl-plan")), 380.0, 260.0)
                 .show(ui, |ui| {

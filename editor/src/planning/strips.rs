@@ -8,7 +8,7 @@
 use super::action_list::planner;
 use super::preview::{Job, Preview, Worker};
 use crate::asset_panel::{AssetPanel, PanelCx, Reveal};
-use crate::form::{self, Diags, ItemList, ItemRow, P, Side};
+use crate::form_widgets::{self as form, Diags, ItemList, ItemRow, P, Side};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
@@ -125,7 +125,7 @@ impl DomainPanel {
 impl AssetPanel<DomainAsset> for DomainPanel {
     fn ui(&mut self, ui: &mut Ui, dm: &mut DomainAsset, cx: &PanelCx) -> bool {
         if let Some(t) = self.pending.take()
-            && let Some(i) = crate::forms::reveal_index(
+            && let Some(i) = crate::record_forms::reveal_index(
                 &t,
                 "actions",
                 dm.actions.iter().map(|a| a.name.as_str()),

@@ -23,7 +23,8 @@ mod roles;
 pub use columns::Column;
 pub use excel::{FilePicker, FileRequest};
 
-use crate::panel_cx::{PanelCx, severity_glyph};
+use crate::asset_panel::PanelCx;
+use crate::panel_cx::severity_glyph;
 use crate::theme;
 use check::CheckCx;
 use eframe::egui;

@@ -10,7 +10,8 @@ pub mod line;
 pub mod locate;
 pub mod preview;
 
-use crate::panel_cx::{PanelCx, mark, name_widget, severity_glyph, severity_word, text_field};
+use crate::asset_panel::PanelCx;
+use crate::panel_cx::{mark, name_widget, severity_glyph, severity_word, text_field};
 use crate::theme;
 use eframe::egui;
 use egui::text::{LayoutJob, TextFormat};

@@ -5,7 +5,7 @@
 
 use super::ops;
 use crate::asset_panel::{PanelCx, Request};
-use crate::form::{self, Diags, P};
+use crate::form_widgets::{self as form, Diags, P};
 use crate::rename::Named;
 use crate::sidecar::Layout;
 use crate::theme;

@@ -13,7 +13,8 @@ pub mod ops;
 pub mod view;
 
 use crate::asset_panel::{GraphPanel, PanelCx, Reveal};
-use crate::form::Diags;
+use crate::form_widgets::Diags;
+use crate::graph::viewer::Marks;
 use crate::sidecar::Layout;
 use crate::theme;
 use eframe::egui;
@@ -21,7 +22,7 @@ use egui::{RichText, Ui};
 use ensemble_compiler::front::ron::locate::PathSeg;
 use ensemble_compiler::hpmm::assets::SpaceAsset;
 use std::collections::BTreeSet;
-use view::{Marks, SpaceView, ViewCx};
+use view::{SpaceView, ViewCx};
 
 /// One edit made in the graph, applied after it is drawn.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,6 +30,9 @@ pub enum Edit {
     AddState {
         at: [f32; 2],
         from: Option<ops::From>,
+        /// Where the states without a layout position are drawn (by the auto-layout): kept
+        /// there, so adding a state moves none the designer has not moved.
+        keep: Vec<(String, [f32; 2])>,
     },
     Delete(BTreeSet<String>),
     Duplicate(BTreeSet<String>),
@@ -62,7 +66,12 @@ pub enum Edit {
 /// Applies `edit`; returns the selection it leaves, when it changes it.
 pub fn apply(sp: &mut SpaceAsset, layout: &mut Layout, edit: Edit) -> Option<BTreeSet<String>> {
     match edit {
-        Edit::AddState { at, from } => {
+        Edit::AddState { at, from, keep } => {
+            for (state, p) in keep {
+                if layout.get(&state).is_none() {
+                    layout.set(&state, p);
+                }
+            }
             let name = ops::add_state(sp, layout, at, from);
             return Some([name].into());
         }
@@ -148,10 +157,7 @@ impl SpacePanel {
             let add = ui.button("+ State").on_hover_text("Add a state (or right-click the canvas)");
             crate::panel_cx::name_widget(ui, &add, "add state");
             if add.clicked() {
-                edits.push(Edit::AddState {
-                    at: self.view.free_spot(sp, layout),
-                    from: None,
-                });
+                edits.push(self.view.add_state(sp, layout));
             }
             if ui
                 .button("Auto-layout")
@@ -160,7 +166,7 @@ impl SpacePanel {
             {
                 edits.push(Edit::Arrange);
             }
-            self.view.zoom_controls(ui);
+            self.view.zoom_controls(ui, "space");
             let off = sp.states.iter().filter(|s| !ops::is_normalised(s)).count();
             if off > 0 {
                 let b = ui
@@ -245,7 +251,7 @@ impl GraphPanel<SpaceAsset> for SpacePanel {
                     }
                 });
         });
-        let marks = Marks::of(cx.diagnostics);
+        let marks = Marks::of(cx.diagnostics, "to");
         let vcx = ViewCx {
             marks: &marks,
             layout,

@@ -84,7 +84,7 @@ pub fn normalise_all(sp: &mut SpaceAsset) -> usize {
 
 /// A name for a new state, unused in `sp`.
 pub fn fresh_name(sp: &SpaceAsset, base: &str) -> String {
-    crate::form::unique_name(sp.states.iter().map(|s| s.name.as_str()), base)
+    crate::form_widgets::unique_name(sp.states.iter().map(|s| s.name.as_str()), base)
 }
 
 /// Adds a transition `from -> to`, keeping the row a distribution: the new transition gets an
@@ -156,16 +156,7 @@ pub fn set_p(sp: &mut SpaceAsset, from: &str, index: usize, p: f64) {
     }
 }
 
-/// Where a new state comes from.
-#[derive(Clone, Debug, PartialEq)]
-pub enum From {
-    /// The initial-state marker: the new state becomes initial.
-    Entry,
-    /// A new transition of this state.
-    State(String),
-    /// This transition of this state is pointed at the new state.
-    Transition(String, usize),
-}
+pub use crate::graph::viewer::From;
 
 /// Adds a state at `at` (graph coordinates), connected as `from` says; returns its name. A new
 /// state stays where it is (an empty row) until it is given transitions.
@@ -185,7 +176,7 @@ pub fn add_state(
     layout.set(&name, at);
     match from {
         Some(From::Entry) => sp.initial = Some(name.clone()),
-        Some(From::State(s)) => {
+        Some(From::NewTransition(s)) => {
             add_transition(sp, &s, &name);
         }
         Some(From::Transition(s, j)) => retarget(sp, &s, j, &name),

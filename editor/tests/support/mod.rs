@@ -46,3 +46,31 @@ pub fn retype<S>(h: &mut Harness<'static, S>, label: &str, text: &str) {
 }
 
 pub mod app;
+
+/// What a test host tells a panel besides the compile: the project's names and where its
+/// requests go.
+#[derive(Default)]
+pub struct Told {
+    pub names: ensemble_editor::asset_panel::ProjectNames,
+    pub requests: std::cell::RefCell<Vec<ensemble_editor::asset_panel::Request>>,
+}
+
+/// The panel context of a document compiled to `diagnostics` in `sources` (as `file`).
+pub fn panel_cx<'a>(
+    diagnostics: &'a [Diagnostic],
+    sources: &'a SourceMap,
+    file: Option<FileId>,
+    told: &'a Told,
+) -> ensemble_editor::asset_panel::PanelCx<'a> {
+    use ensemble_editor::asset_panel::{Compiled, PanelCx};
+    PanelCx {
+        compiled: Some(Compiled {
+            diagnostics,
+            sources,
+            file,
+            module: None,
+            tests: None,
+        }),
+        ..PanelCx::detached(std::path::Path::new("."), &told.names, &told.requests)
+    }
+}

@@ -4,7 +4,7 @@
 
 use super::reveal_index;
 use crate::asset_panel::{AssetPanel, PanelCx, Request, Reveal};
-use crate::form::{self, Diags, ItemList, ItemRow, P, Side};
+use crate::form_widgets::{self as form, Diags, ItemList, ItemRow, P, Side};
 use crate::rename::Named;
 use crate::theme;
 use eframe::egui;

@@ -3,7 +3,7 @@
 //! arbitration network gives its output.
 
 use crate::asset_panel::{AssetPanel, PanelCx, Reveal};
-use crate::form::{self, Diags, P};
+use crate::form_widgets::{self as form, Diags, P};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};

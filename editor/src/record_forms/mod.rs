@@ -1,8 +1,9 @@
 //! The form editors of the kinds that are records rather than graphs or tables: scenes,
 //! locations (with a plot to drag them on), smart locations, the manifest, state libraries,
-//! the HMM companions (lexicons, evidence, concepts, actions, chats) and navigation graphs. Each is an
-//! [`AssetPanel`] of its asset's own shape, built from [`crate::form`]'s widgets; each finds
-//! its items for Ctrl+F and diagnostics through [`reveal_index`].
+//! the HMM companions (lexicons, evidence, concepts, actions, chats) and navigation graphs.
+//! Each is an [`crate::asset_panel::AssetPanel`] of its asset's own shape, built from
+//! [`crate::form_widgets`]'s widgets; each finds its items for Ctrl+F and diagnostics through
+//! [`reveal_index`].
 
 pub mod actions;
 pub mod chat;

@@ -6,7 +6,7 @@
 //! that name it.
 
 use crate::asset_panel::{AssetPanel, PanelCx, Request, Reveal};
-use crate::form::{self, Diags, P};
+use crate::form_widgets::{self as form, Diags, P};
 use crate::rename::Named;
 use crate::theme;
 use eframe::egui;

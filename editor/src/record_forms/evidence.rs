@@ -7,7 +7,7 @@
 
 use super::reveal_index;
 use crate::asset_panel::{AssetPanel, PanelCx, Request, Reveal};
-use crate::form::{self, Diags, ItemList, ItemRow, P};
+use crate::form_widgets::{self as form, Diags, ItemList, ItemRow, P};
 use crate::rename::Named;
 use crate::theme;
 use eframe::egui;
@@ -213,7 +213,7 @@ impl AssetPanel<EvidenceAsset> for EvidencePanel {
 }
 
 fn form_text(e: &ExprAsset) -> String {
-    crate::form::ron_value_text(e)
+    crate::form_widgets::ron_value_text(e)
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use super::plot::{self, Plot};
 use super::reveal_index;
 use super::roads::{self, Loaded, RoadCache};
 use crate::asset_panel::{AssetPanel, PanelCx, Request, Reveal};
-use crate::form::{self, Diags, P, Side};
+use crate::form_widgets::{self as form, Diags, P, Side};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};

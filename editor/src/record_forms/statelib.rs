@@ -6,7 +6,7 @@
 
 use super::reveal_index;
 use crate::asset_panel::{AssetPanel, PanelCx, Reveal};
-use crate::form::{self, Diags, ItemList, ItemRow, P};
+use crate::form_widgets::{self as form, Diags, ItemList, ItemRow, P};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
