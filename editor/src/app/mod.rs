@@ -634,6 +634,21 @@ impl EditorApp {
                         actions.push(Action::Find);
                         ui.close();
                     }
+                    if ui
+                        .add_enabled(
+                            self.current_machine_name().is_some(),
+                            egui::Button::new(format!(
+                                "Arrange (layered)   {}",
+                                keys(shortcuts::Command::Arrange)
+                            )),
+                        )
+                        .on_hover_text("Arrange every state in layers that follow the flow")
+                        .on_disabled_hover_text("Open a machine first")
+                        .clicked()
+                    {
+                        actions.push(Action::Arrange);
+                        ui.close();
+                    }
                 });
             }
             ui.menu_button("Help", |ui| {

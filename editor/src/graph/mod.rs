@@ -9,6 +9,7 @@
 
 pub mod camera;
 pub mod edges;
+pub mod layered;
 
 pub use camera::{Camera, FIT_PASSES};
 

@@ -185,8 +185,8 @@ impl Inspector {
         );
         ui.add_space(6.0);
         if ui
-            .button("Auto-layout")
-            .on_hover_text("Arrange the states in columns that follow the flow")
+            .button("Arrange (layered)")
+            .on_hover_text("Arrange every state in layers that follow the flow (undoable)")
             .clicked()
         {
             out.ops.push(Op::Arrange(graph.arrange_measured(m)));

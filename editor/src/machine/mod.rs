@@ -112,7 +112,7 @@ impl Op {
             Op::RemoveTransition { state, .. } => format!("remove a transition of {state}"),
             Op::SetInitial(s) => format!("make {s} initial"),
             Op::Move(_) => "move".into(),
-            Op::Arrange(_) => "auto-layout".into(),
+            Op::Arrange(_) => "arrange".into(),
             Op::Paste { clip, .. } => format!("paste {} states", clip.states.len()),
         }
     }

@@ -829,8 +829,8 @@ impl GraphView {
         .response
         .on_hover_text("Add a state (or right-click the canvas)");
         if ui
-            .button("Auto-layout")
-            .on_hover_text("Arrange the states in columns that follow the flow")
+            .button("Arrange (layered)")
+            .on_hover_text("Arrange every state in layers that follow the flow (undoable)")
             .clicked()
         {
             ops.push(Op::Arrange(self.arrange_measured(m)));
@@ -1481,7 +1481,7 @@ impl SnarlViewer<GNode> for Viewer<'_> {
 
     fn show_graph_menu(&mut self, pos: Pos2, ui: &mut Ui, _snarl: &mut Snarl<GNode>) {
         ui.menu_button("Add state", |ui| self.add_menu(ui, pos, None));
-        if ui.button("Auto-layout").clicked() {
+        if ui.button("Arrange (layered)").clicked() {
             self.out.ops.push(Op::Arrange(arranged(self.m, self.drawn)));
             ui.close();
         }

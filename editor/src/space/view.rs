@@ -911,7 +911,7 @@ impl SnarlViewer<SNode> for Viewer<'_> {
 
     fn show_graph_menu(&mut self, pos: Pos2, ui: &mut Ui, _snarl: &mut Snarl<SNode>) {
         self.new_state_menu(ui, pos, None);
-        if ui.button("Auto-layout").clicked() {
+        if ui.button("Arrange (layered)").clicked() {
             self.out.edits.push(Edit::Arrange);
             ui.close();
         }

@@ -41,13 +41,30 @@ pub fn project_copy(from: &Path) -> tempfile::TempDir {
 }
 
 pub fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
+    harness_of_size(app, egui::vec2(1440.0, 900.0))
+}
+
+/// The editor in a window of `size` (wide enough, say, to show a whole machine).
+pub fn harness_of_size(app: EditorApp, size: egui::Vec2) -> Harness<'static, EditorApp> {
     let mut harness = Harness::builder()
-        .with_size(egui::vec2(1440.0, 900.0))
+        .with_size(size)
         .with_step_dt(0.02)
         .with_max_steps(400)
         .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
     harness.run_steps(3);
     harness
+}
+
+/// The machine named `name` as the editor holds it.
+pub fn machine<'a>(
+    h: &'a Harness<'static, EditorApp>,
+    name: &str,
+) -> &'a ensemble_compiler::front::ron::MachineAsset {
+    let p = h.state().project().unwrap();
+    p.docs[p.machine_doc(name).unwrap()]
+        .state
+        .machine()
+        .unwrap()
 }
 
 pub fn settle(h: &mut Harness<'static, EditorApp>) {

@@ -1,0 +1,131 @@
+//! Graphs that read and a discoverable editor (issue 18): the layered Arrange, the minimap,
+//! comments on the canvas, suggested transition events, and a tooltip on every control.
+
+use eframe::egui;
+use egui::{Key, Modifiers, Rect};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use ensemble_editor::EditorApp;
+
+mod support;
+use support::app::{machine, sample_copy, settle};
+
+/// The editor in a window wide enough to show the eight-state seller whole.
+fn wide_harness(app: EditorApp) -> Harness<'static, EditorApp> {
+    support::app::harness_of_size(app, egui::vec2(2800.0, 1100.0))
+}
+
+fn position(h: &Harness<'static, EditorApp>, machine: &str, state: &str) -> Option<[f32; 2]> {
+    let p = h.state().project().unwrap();
+    p.docs[p.machine_doc(machine).unwrap()]
+        .state
+        .layout
+        .get(state)
+}
+
+/// The airport sample with every state of `machine` on the same spot (its sidecar says so),
+/// open at `machine`.
+fn piled_up(machine: &str, states: &[&str]) -> (tempfile::TempDir, Harness<'static, EditorApp>) {
+    let dir = sample_copy("airport");
+    let nodes: Vec<String> = states
+        .iter()
+        .map(|s| format!("(name: \"{s}\", x: 0.0, y: 0.0)"))
+        .collect();
+    std::fs::write(
+        dir.path()
+            .join(format!("machines/{machine}.machine.layout.ron")),
+        format!("Layout(nodes: [{}])", nodes.join(", ")),
+    )
+    .unwrap();
+    let mut h = wide_harness(EditorApp::open(dir.path()));
+    support::app::open(&mut h, machine);
+    (dir, h)
+}
+
+/// Every transition of `machine` not in `back` goes to a later column; no two states overlap
+/// on screen.
+fn assert_layered(h: &Harness<'static, EditorApp>, name: &str, back: &[(&str, &str)]) {
+    let m = machine(h, name);
+    for s in &m.states {
+        for (event, to) in &s.on {
+            if back.contains(&(s.name.as_str(), to.as_str())) {
+                continue;
+            }
+            let (a, b) = (
+                position(h, name, &s.name).unwrap(),
+                position(h, name, to).unwrap(),
+            );
+            assert!(
+                b[0] > a[0],
+                "{} on {event} -> {to} does not go right: {a:?} -> {b:?}",
+                s.name
+            );
+        }
+    }
+    let graph = &h.state().session().unwrap().graph;
+    let rects: Vec<(String, Rect)> = m
+        .states
+        .iter()
+        .map(|s| {
+            let r = graph
+                .state_rect(&s.name)
+                .unwrap_or_else(|| panic!("{} not drawn", s.name));
+            (s.name.clone(), r)
+        })
+        .collect();
+    for (i, (a, ra)) in rects.iter().enumerate() {
+        for (b, rb) in &rects[i + 1..] {
+            assert!(!ra.intersects(*rb), "{a} {ra:?} overlaps {b} {rb:?}");
+        }
+    }
+}
+
+#[test]
+fn arrange_lays_the_seller_out_in_layers_that_follow_the_flow_in_one_undo_step() {
+    let states = [
+        "Start",
+        "Listen",
+        "Okay1",
+        "WhenTravel",
+        "Okay2",
+        "HandOverTicket",
+        "ConfirmFlightX",
+        "Finish",
+    ];
+    let (_dir, mut h) = piled_up("SellTicket", &states);
+    assert_eq!(position(&h, "SellTicket", "Okay2"), Some([0.0, 0.0]));
+    // The shortcut from the one shortcut table.
+    support::app::press(&mut h, Modifiers::COMMAND | Modifiers::SHIFT, Key::L);
+    support::app::click(&mut h, "Fit");
+    settle(&mut h);
+    assert_layered(&h, "SellTicket", &[]);
+    // One undo step puts every state back.
+    support::app::press(&mut h, Modifiers::COMMAND, Key::Z);
+    for s in states {
+        assert_eq!(position(&h, "SellTicket", s), Some([0.0, 0.0]), "{s}");
+    }
+}
+
+#[test]
+fn arrange_from_the_edit_menu_keeps_the_way_back_to_the_counter_as_the_only_edge_going_left() {
+    let states = [
+        "Start",
+        "Goto1",
+        "WaitForConversation",
+        "TalkStateMachine",
+        "FinishTalkState",
+    ];
+    let (_dir, mut h) = piled_up("StandSellTicket", &states);
+    support::app::click(&mut h, "Edit");
+    let item = h
+        .get_all_by_label_contains("Arrange (layered)")
+        .last()
+        .expect("Edit menu has Arrange (layered)")
+        .rect()
+        .center();
+    support::app::click_at(&mut h, item);
+    settle(&mut h);
+    support::app::click(&mut h, "Fit");
+    settle(&mut h);
+    assert_layered(&h, "StandSellTicket", &[("FinishTalkState", "Goto1")]);
+}
