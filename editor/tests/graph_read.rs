@@ -129,3 +129,43 @@ fn arrange_from_the_edit_menu_keeps_the_way_back_to_the_counter_as_the_only_edge
     settle(&mut h);
     assert_layered(&h, "StandSellTicket", &[("FinishTalkState", "Goto1")]);
 }
+
+#[test]
+fn clicking_the_minimap_moves_the_view_there() {
+    // The eight-state seller at a size that reads is wider than the view: the minimap shows,
+    // and a click at its right end brings the machine's end into view.
+    let dir = sample_copy("airport");
+    let mut h = support::app::harness(EditorApp::open(dir.path()));
+    support::app::open(&mut h, "SellTicket");
+    support::app::click(&mut h, "Fit");
+    settle(&mut h);
+    let graph = &h.state().session().unwrap().graph;
+    let canvas = graph.canvas();
+    let finish_in_view = |h: &Harness<'static, EditorApp>| {
+        let graph = &h.state().session().unwrap().graph;
+        graph
+            .state_rect("Finish")
+            .is_some_and(|r| canvas.contains_rect(r))
+    };
+    assert!(
+        !finish_in_view(&h),
+        "the seller fits whole: no minimap needed"
+    );
+    let map = h.get_by_label("Minimap").rect();
+    assert!(canvas.contains_rect(map), "{map:?} outside {canvas:?}");
+    let start_before = support::app::node_rect(&h, "Start");
+    support::app::click_at(&mut h, egui::pos2(map.right() - 4.0, map.center().y));
+    settle(&mut h);
+    assert!(finish_in_view(&h), "Finish is still out of view");
+    assert!(
+        h.state()
+            .session()
+            .unwrap()
+            .graph
+            .state_rect("Start")
+            .is_none_or(|r| r.left() < start_before.left() - 100.0),
+        "the view did not move right"
+    );
+    // The click on the minimap left the selection alone.
+    assert!(h.state().selection().is_empty());
+}

@@ -10,6 +10,7 @@
 pub mod camera;
 pub mod edges;
 pub mod layered;
+pub mod minimap;
 
 pub use camera::{Camera, FIT_PASSES};
 

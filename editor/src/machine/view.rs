@@ -631,6 +631,10 @@ impl GraphView {
             color,
             stubs,
         );
+        let boxes: Vec<Rect> = (0..m.states.len())
+            .map(|i| self.state_box(m, layout, i))
+            .collect();
+        crate::graph::minimap::show(ui, &mut self.camera, &boxes);
 
         for (id, node) in self.snarl.nodes_ids_data() {
             if let (GNode::State(i), Some(r)) = (&node.value, self.rects.get(&id)) {

@@ -418,6 +418,8 @@ impl SpaceView {
             color,
             Vec::new(),
         );
+        let boxes: Vec<Rect> = self.rects.values().copied().collect();
+        graph::minimap::show(ui, &mut self.camera, &boxes);
         self.wire_labels(ui, sp, &mut out);
 
         let state_name = |n: &SNode| match n {

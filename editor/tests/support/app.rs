@@ -67,6 +67,16 @@ pub fn machine<'a>(
         .unwrap()
 }
 
+/// Where the open graph last drew the node of `state`, on screen.
+pub fn node_rect(h: &Harness<'static, EditorApp>, state: &str) -> egui::Rect {
+    h.state()
+        .session()
+        .unwrap()
+        .graph
+        .state_rect(state)
+        .unwrap_or_else(|| panic!("no node {state}"))
+}
+
 pub fn settle(h: &mut Harness<'static, EditorApp>) {
     h.run_steps(4);
 }
