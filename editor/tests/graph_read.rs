@@ -2,6 +2,7 @@
 //! comments on the canvas, suggested transition events, and a tooltip on every control.
 
 use eframe::egui;
+use egui::accesskit::Role;
 use egui::{Key, Modifiers, Rect};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -168,4 +169,34 @@ fn clicking_the_minimap_moves_the_view_there() {
     );
     // The click on the minimap left the selection alone.
     assert!(h.state().selection().is_empty());
+}
+
+/// The buttons named `label`.
+fn buttons(h: &Harness<'static, EditorApp>, label: &str) -> Vec<Rect> {
+    h.query_all_by_role_and_label(Role::Button, label)
+        .map(|n| n.rect())
+        .collect()
+}
+
+#[test]
+fn typing_a_listen_transition_suggests_the_message_the_buyer_sends() {
+    // The seller's Listen waits for YourTurn, which its partner's side sends when the buyer
+    // yields the turn; a designer had to know to type it.
+    let dir = sample_copy("airport");
+    let mut h = support::app::harness(EditorApp::open(dir.path()));
+    support::app::open(&mut h, "SellTicket");
+    support::app::select(&mut h, "Listen");
+    support::app::type_over_keeping_focus(&mut h, "YourTurn", "turn");
+    settle(&mut h);
+    assert_eq!(machine(&h, "SellTicket").states[1].on[0].0, "turn");
+    let offered = buttons(&h, "YourTurn");
+    assert_eq!(offered.len(), 1, "YourTurn is not suggested");
+    assert!(buttons(&h, "ConversationEnded").is_empty(), "not a match");
+    support::app::click_at(&mut h, offered[0].center());
+    settle(&mut h);
+    assert_eq!(machine(&h, "SellTicket").states[1].on[0].0, "YourTurn");
+    // The list went with the pick; the menu beside the field offers the end of the talk too.
+    assert!(buttons(&h, "YourTurn").is_empty());
+    support::app::click(&mut h, "⏷");
+    assert_eq!(buttons(&h, "ConversationEnded").len(), 1);
 }

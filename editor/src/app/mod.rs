@@ -841,10 +841,18 @@ impl EditorApp {
                     .min_size(240.0)
                     .max_size(480.0)
                     .show(ui, |ui| {
+                        let conversations = crate::machine::suggest::Conversations::of(
+                            s.project
+                                .docs
+                                .iter()
+                                .filter(|d| !d.state.deleted)
+                                .filter_map(|d| d.state.machine()),
+                        );
                         let cx = InspectorCx {
                             names: &s.names,
                             diagnostics: &diagnostics,
                             lines: &s.lines,
+                            conversations: &conversations,
                         };
                         let out = s.inspector.show(ui, &m, &s.graph, &cx);
                         if !out.ops.is_empty() {

@@ -42,6 +42,8 @@ pub struct InspectorCx<'a> {
     pub names: &'a ProjectNames,
     pub diagnostics: &'a [&'a Located],
     pub lines: &'a HashMap<String, String>,
+    /// The project's conversations, for the messages a partner sends.
+    pub conversations: &'a super::suggest::Conversations,
 }
 
 fn heading(ui: &mut Ui, text: &str) {
@@ -333,7 +335,8 @@ impl Inspector {
         }
 
         heading(ui, "Transitions");
-        self.transitions(ui, m, s, lib.and_then(|l| l.raises.as_deref()), out);
+        let suggestions = super::suggest::events(m, s, cx.names, cx.conversations);
+        self.transitions(ui, m, s, &suggestions, out);
 
         let mine: Vec<&Located> = cx
             .diagnostics
@@ -481,7 +484,7 @@ impl Inspector {
         ui: &mut Ui,
         m: &MachineAsset,
         s: &StateAsset,
-        raises: Option<&[String]>,
+        suggestions: &[super::suggest::Suggestion],
         out: &mut InspectorOutput,
     ) {
         if s.on.is_empty() {
@@ -499,11 +502,7 @@ impl Inspector {
                         ui.label(RichText::new("on").color(theme::TEXT_WEAK));
                         let mut text = event.clone();
                         let remove_width = 36.0;
-                        let menu_width = if raises.is_some_and(|r| !r.is_empty()) {
-                            40.0
-                        } else {
-                            0.0
-                        };
+                        let menu_width = if !suggestions.is_empty() { 40.0 } else { 0.0 };
                         let r = ui.add(
                             egui::TextEdit::singleline(&mut text)
                                 .id(egui::Id::new(("event", &s.name, j)))
@@ -516,31 +515,19 @@ impl Inspector {
                             out.ops.push(Op::SetEvent {
                                 state: s.name.clone(),
                                 index: j,
-                                event: text,
+                                event: text.clone(),
                             });
                         }
-                        if let Some(raises) = raises
-                            && !raises.is_empty()
-                        {
+                        let mut picked = None;
+                        if !suggestions.is_empty() {
                             ui.menu_button("⏷", |ui| {
-                                ui.label(
-                                    RichText::new("raised by this state")
-                                        .small()
-                                        .color(theme::TEXT_WEAK),
-                                );
-                                for e in raises {
-                                    if ui.button(e).clicked() {
-                                        out.ops.push(Op::SetEvent {
-                                            state: s.name.clone(),
-                                            index: j,
-                                            event: e.clone(),
-                                        });
-                                        ui.close();
-                                    }
-                                }
+                                picked = super::suggest::menu(ui, suggestions)
                             })
                             .response
-                            .on_hover_text("Events this library state raises");
+                            .on_hover_text(
+                                "Events this state raises and messages its conversation \
+                                     partner sends",
+                            );
                         }
                         if ui
                             .small_button("×")
@@ -550,6 +537,15 @@ impl Inspector {
                             out.ops.push(Op::RemoveTransition {
                                 state: s.name.clone(),
                                 index: j,
+                            });
+                        }
+                        picked =
+                            picked.or(super::suggest::completion_list(ui, &r, &text, suggestions));
+                        if let Some(event) = picked {
+                            out.ops.push(Op::SetEvent {
+                                state: s.name.clone(),
+                                index: j,
+                                event,
                             });
                         }
                     });

@@ -11,6 +11,7 @@ pub mod auto_layout;
 pub mod inspector;
 pub mod ops;
 pub mod param_fields;
+pub mod suggest;
 pub mod view;
 
 use crate::asset_panel::{LibraryEntry, ProjectNames};

@@ -233,6 +233,13 @@ pub fn choose_showing(h: &mut Harness<'static, EditorApp>, shown: &str, option: 
 /// Replaces the text of the text field showing `current` by typing `new`, and presses Enter
 /// (the caller runs the frame that commits it).
 pub fn type_over<S>(h: &mut Harness<'static, S>, current: &str, new: &str) {
+    type_over_keeping_focus(h, current, new);
+    h.key_press(Key::Enter);
+}
+
+/// Replaces the text of the text field showing `current` by typing `new`; the field keeps the
+/// keyboard (what it offers while typing stays shown).
+pub fn type_over_keeping_focus<S>(h: &mut Harness<'static, S>, current: &str, new: &str) {
     h.get_all_by_role(Role::TextInput)
         .find(|n| n.value().as_deref() == Some(current))
         .unwrap_or_else(|| panic!("no text field holding {current}"))
@@ -245,7 +252,6 @@ pub fn type_over<S>(h: &mut Harness<'static, S>, current: &str, new: &str) {
         .unwrap()
         .type_text(new);
     h.run_steps(1);
-    h.key_press(Key::Enter);
 }
 
 /// Finds `name` with Ctrl+F and presses Enter on the first match (the caller runs the frames
