@@ -5,7 +5,7 @@ use eframe::egui;
 use egui::accesskit::Role;
 use egui::{Key, Modifiers, Rect};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use ensemble_editor::EditorApp;
 
 mod support;
@@ -199,4 +199,70 @@ fn typing_a_listen_transition_suggests_the_message_the_buyer_sends() {
     assert!(buttons(&h, "YourTurn").is_empty());
     support::app::click(&mut h, "⏷");
     assert_eq!(buttons(&h, "ConversationEnded").len(), 1);
+}
+
+/// The buttons, checkboxes and combo boxes in the window that show no tooltip when hovered.
+fn untipped(h: &mut Harness<'static, EditorApp>) -> (usize, Vec<String>) {
+    let window = Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1440.0, 900.0));
+    let controls: Vec<(String, Role, Rect)> = [Role::Button, Role::CheckBox, Role::ComboBox]
+        .into_iter()
+        .flat_map(|role| {
+            h.query_all_by_role(role)
+                .map(|n| {
+                    let name = n.accesskit_node().label().unwrap_or_default();
+                    (name, role, n.rect())
+                })
+                .collect::<Vec<_>>()
+        })
+        .filter(|(_, _, r)| r.is_positive() && window.contains(r.center()))
+        .collect();
+    let mut without = Vec::new();
+    for (name, role, r) in &controls {
+        // Away first, so the last tooltip closes.
+        h.hover_at(egui::pos2(1.0, 899.0));
+        h.run_steps(2);
+        h.hover_at(r.center());
+        h.run_steps(3);
+        let tooltip = h.ctx.memory(|m| {
+            m.areas()
+                .visible_layer_ids()
+                .iter()
+                .any(|l| l.order == egui::Order::Tooltip)
+        });
+        if !tooltip {
+            without.push(format!("{role:?} {name:?} at {:?}", r.center()));
+        }
+    }
+    (controls.len(), without)
+}
+
+#[test]
+fn every_button_checkbox_and_combo_of_the_main_window_has_a_tooltip() {
+    // Walks the window's accessibility tree, with a state selected and with none, hovering
+    // each control. (The project list's `+` sat under the panel's resize handle: no tooltip,
+    // and a click there resized the panel.)
+    let dir = sample_copy("airport");
+    let mut h = support::app::harness(EditorApp::open(dir.path()));
+    h.ctx.all_styles_mut(|s| {
+        s.interaction.tooltip_delay = 0.0;
+        s.interaction.show_tooltips_only_when_still = false;
+    });
+    support::app::open(&mut h, "StandSellTicket");
+    support::app::select(&mut h, "Goto1");
+    let (selected, mut without) = untipped(&mut h);
+    support::app::press(&mut h, Modifiers::NONE, Key::Escape);
+    assert!(h.state().selection().is_empty());
+    let (machine, more) = untipped(&mut h);
+    without.extend(more);
+    assert!(
+        selected > 20 && machine > 20,
+        "{selected} and {machine} controls"
+    );
+    assert!(
+        without.is_empty(),
+        "{} of {} controls have no tooltip:\n{}",
+        without.len(),
+        selected + machine,
+        without.join("\n")
+    );
 }

@@ -590,7 +590,9 @@ impl EditorApp {
                     actions.push(Action::Save);
                     ui.close();
                 }
-            });
+            })
+            .response
+            .on_hover_text("Open, create, save and import projects and assets");
             if let Some(s) = &self.session {
                 ui.menu_button("Edit", |ui| {
                     let undo = s
@@ -649,7 +651,9 @@ impl EditorApp {
                         actions.push(Action::Arrange);
                         ui.close();
                     }
-                });
+                })
+                .response
+                .on_hover_text("Undo, redo, find, arrange");
             }
             ui.menu_button("Help", |ui| {
                 ui.label(RichText::new("Keyboard shortcuts").strong());
@@ -659,7 +663,9 @@ impl EditorApp {
                     RichText::new("Formats and diagnostics: docs/formats/ and docs/diagnostics.md")
                         .color(theme::TEXT_WEAK),
                 );
-            });
+            })
+            .response
+            .on_hover_text("Keyboard shortcuts and where the formats are described");
             if let Some(s) = &self.session {
                 ui.separator();
                 ui.label(
@@ -685,6 +691,7 @@ impl EditorApp {
                     if ui
                         .add_enabled(dirty, save)
                         .on_hover_text("Save every changed file (Ctrl+S)")
+                        .on_disabled_hover_text("Every file is saved")
                         .clicked()
                     {
                         actions.push(Action::Save);

@@ -174,7 +174,9 @@ impl Inspector {
                         out.ops.push(Op::SetInitial(s.name.clone()));
                     }
                 }
-            });
+            })
+            .response
+            .on_hover_text("The state the machine starts in");
 
         heading(ui, "Contents");
         let transitions: usize = m.states.iter().map(|s| s.on.len()).sum();
@@ -266,7 +268,12 @@ impl Inspector {
         if let Some(e) = &self.rename_error {
             ui.label(RichText::new(e).color(theme::ERROR));
         }
-        if ops::initial(m) != s.name && ui.small_button("Make initial").clicked() {
+        if ops::initial(m) != s.name
+            && ui
+                .small_button("Make initial")
+                .on_hover_text("Start the machine in this state")
+                .clicked()
+        {
             out.ops.push(Op::SetInitial(s.name.clone()));
         }
 
@@ -300,7 +307,9 @@ impl Inspector {
                         });
                     }
                 }
-            });
+            })
+            .response
+            .on_hover_text("The library state this state runs (what it does)");
         if s.code.is_none() {
             ui.label(
                 RichText::new("implied by the state's name")
@@ -387,7 +396,9 @@ impl Inspector {
                             set(out, Some(ModifierValue::Name(o.clone())));
                         }
                     }
-                });
+                })
+                .response
+                .on_hover_text("The modifier: what the library state works on");
         };
         match kind {
             Some(ModifierKind::None) => {
@@ -572,12 +583,18 @@ impl Inspector {
                                         });
                                     }
                                 }
-                            });
+                            })
+                            .response
+                            .on_hover_text("The state this transition goes to");
                     });
                 });
             ui.add_space(2.0);
         }
-        if ui.button("+ Add transition").clicked() {
+        if ui
+            .button("+ Add transition")
+            .on_hover_text("Add a transition out of this state")
+            .clicked()
+        {
             let target = m
                 .states
                 .iter()
