@@ -218,11 +218,11 @@ fn untipped(h: &mut Harness<'static, EditorApp>) -> (usize, Vec<String>) {
         .collect();
     let mut without = Vec::new();
     for (name, role, r) in &controls {
-        // Away first, so the last tooltip closes.
-        h.hover_at(egui::pos2(1.0, 899.0));
-        h.run_steps(2);
+        // Away first, so the last tooltip closes (egui shows one per layer: the first wins).
+        h.hover_at(egui::pos2(720.0, 899.0));
+        h.run_steps(4);
         h.hover_at(r.center());
-        h.run_steps(3);
+        h.run_steps(4);
         let tooltip = h.ctx.memory(|m| {
             m.areas()
                 .visible_layer_ids()
@@ -265,4 +265,77 @@ fn every_button_checkbox_and_combo_of_the_main_window_has_a_tooltip() {
         selected + machine,
         without.join("\n")
     );
+}
+
+#[test]
+fn a_comment_and_a_group_on_the_canvas_are_saved_in_the_sidecar_and_come_back() {
+    let dir = sample_copy("airport");
+    let mut h = support::app::harness(EditorApp::open(dir.path()));
+    support::app::open(&mut h, "StandSellTicket");
+    support::app::click(&mut h, "+ Comment");
+    support::app::type_over_keeping_focus(&mut h, "Comment", "The seller waits here");
+    settle(&mut h);
+    // A group around every state; dragging its title moves them together.
+    support::app::select(&mut h, "Goto1");
+    support::app::press(&mut h, Modifiers::COMMAND, Key::A);
+    assert_eq!(h.state().selection().len(), 5);
+    support::app::click(&mut h, "Group");
+    let drawn_at =
+        |h: &Harness<'static, EditorApp>, s: &str| support::app::drawn_at(h, "StandSellTicket", s);
+    let before = [drawn_at(&h, "Goto1"), drawn_at(&h, "WaitForConversation")];
+    let title = h
+        .get_all_by_role(Role::TextInput)
+        .find(|n| n.value().as_deref() == Some("Group"))
+        .expect("the group's title")
+        .rect();
+    let bar = egui::pos2(title.right() + 20.0, title.center().y);
+    support::app::drag(&mut h, bar, bar + egui::vec2(0.0, 80.0));
+    settle(&mut h);
+    for (i, s) in ["Goto1", "WaitForConversation"].iter().enumerate() {
+        let (was, now) = (before[i], drawn_at(&h, s));
+        assert!(
+            (now[1] - was[1] - 80.0 / h.state().session().unwrap().graph.zoom()).abs() < 2.0,
+            "{s} {was:?} -> {now:?}"
+        );
+    }
+    support::app::press(&mut h, Modifiers::COMMAND, Key::S);
+    let sidecar = std::fs::read_to_string(
+        dir.path()
+            .join("machines/StandSellTicket.machine.layout.ron"),
+    )
+    .unwrap();
+    assert!(sidecar.contains("The seller waits here"), "{sidecar}");
+
+    // Reopened, both are there.
+    let mut h = support::app::harness(EditorApp::open(dir.path()));
+    support::app::open(&mut h, "StandSellTicket");
+    let texts: Vec<String> = support::app::text_fields(&h)
+        .into_iter()
+        .map(|(text, _)| text)
+        .collect();
+    assert!(
+        texts.contains(&"The seller waits here".to_string()),
+        "{texts:?}"
+    );
+    assert!(texts.contains(&"Group".to_string()), "{texts:?}");
+    // Deleting the comment is one undo step away from coming back.
+    let n = |h: &Harness<'static, EditorApp>| {
+        let p = h.state().project().unwrap();
+        p.docs[p.machine_doc("StandSellTicket").unwrap()]
+            .state
+            .layout
+            .comments
+            .len()
+    };
+    assert_eq!(n(&h), 1);
+    let close = support::app::text_fields(&h)
+        .into_iter()
+        .find(|(text, _)| text == "The seller waits here")
+        .unwrap()
+        .1;
+    support::app::click_at(&mut h, egui::pos2(close.right() - 8.0, close.top() - 4.0));
+    settle(&mut h);
+    assert_eq!(n(&h), 0);
+    support::app::press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert_eq!(n(&h), 1);
 }

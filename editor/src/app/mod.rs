@@ -949,12 +949,20 @@ impl EditorApp {
                         }
                     }
                     ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                        ui.label(
-                            RichText::new(
-                                "drag + to connect · Shift+drag to select · double-click ⏵ to open",
+                        // In the room the toolbar leaves (it lay over the zoom buttons, taking
+                        // their pointer), and never in the pointer's way.
+                        ui.add(
+                            egui::Label::new(
+                                RichText::new(
+                                    "drag + to connect · Shift+drag to select · double-click ⏵ \
+                                     to open",
+                                )
+                                .color(theme::TEXT_WEAK)
+                                .small(),
                             )
-                            .color(theme::TEXT_WEAK)
-                            .small(),
+                            .truncate()
+                            .selectable(false)
+                            .sense(egui::Sense::hover()),
                         );
                     });
                 });

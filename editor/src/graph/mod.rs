@@ -8,6 +8,7 @@
 //! the nodes stand for.
 
 pub mod camera;
+pub mod comments;
 pub mod edges;
 pub mod layered;
 pub mod minimap;

@@ -92,6 +92,8 @@ pub enum Op {
         clip: ops::Clip,
         offset: [f32; 2],
     },
+    /// A comment or group on the canvas (kept in the layout sidecar).
+    Canvas(crate::graph::comments::CanvasEdit),
 }
 
 impl Op {
@@ -115,6 +117,7 @@ impl Op {
             Op::Move(_) => "move".into(),
             Op::Arrange(_) => "arrange".into(),
             Op::Paste { clip, .. } => format!("paste {} states", clip.states.len()),
+            Op::Canvas(edit) => edit.label().into(),
         }
     }
 
@@ -126,6 +129,7 @@ impl Op {
             Op::SetParams { state, param, .. } => Some(format!("param {state} {param}")),
             Op::SetEvent { state, index, .. } => Some(format!("event {state} {index}")),
             Op::Move(_) => Some("move".into()),
+            Op::Canvas(edit) => edit.coalesce(),
             _ => None,
         }
     }
@@ -265,6 +269,10 @@ pub fn apply(doc: &mut DocState, op: Op, names: &ProjectNames) -> Result<Selecti
         Op::Paste { clip, offset } => {
             let added = ops::paste(m, layout, &clip, offset);
             Ok(Some(added.into_iter().collect()))
+        }
+        Op::Canvas(edit) => {
+            edit.apply(layout)?;
+            Ok(None)
         }
     }
 }

@@ -113,7 +113,7 @@ pub fn delete_states(m: &mut MachineAsset, layout: &mut Layout, names: &BTreeSet
         s.on.retain(|(_, target)| !names.contains(target));
     }
     for n in names {
-        layout.nodes.remove(n);
+        layout.remove(n);
     }
 }
 

@@ -631,6 +631,22 @@ impl GraphView {
             color,
             stubs,
         );
+        let canvas = crate::graph::comments::show(
+            ui,
+            &self.camera,
+            layout,
+            &|n| ops::index_of(m, n).map(|i| self.state_box(m, layout, i)),
+            &|n| self.position(layout, n),
+        );
+        out.ops.extend(canvas.edits.into_iter().map(Op::Canvas));
+        if !canvas.moves.is_empty() {
+            let all = m
+                .states
+                .iter()
+                .map(|s| (s.name.clone(), self.position(layout, &s.name)));
+            let moves = crate::graph::complete_move(canvas.moves, layout, all);
+            out.ops.push(Op::Move(moves));
+        }
         let boxes: Vec<Rect> = (0..m.states.len())
             .map(|i| self.state_box(m, layout, i))
             .collect();
@@ -839,6 +855,8 @@ impl GraphView {
         {
             ops.push(Op::Arrange(self.arrange_measured(m)));
         }
+        let canvas = crate::graph::comments::toolbar(ui, &self.camera, &self.selection);
+        ops.extend(canvas.into_iter().map(Op::Canvas));
         self.camera.controls(ui, &self.selection, "machine");
         ops
     }

@@ -77,6 +77,14 @@ pub fn node_rect(h: &Harness<'static, EditorApp>, state: &str) -> egui::Rect {
         .unwrap_or_else(|| panic!("no node {state}"))
 }
 
+/// Where the graph draws `state` of `machine` (graph coordinates; the auto-layout's place
+/// until it is moved).
+pub fn drawn_at(h: &Harness<'static, EditorApp>, machine: &str, state: &str) -> [f32; 2] {
+    let p = h.state().project().unwrap();
+    let layout = &p.docs[p.machine_doc(machine).unwrap()].state.layout;
+    h.state().session().unwrap().graph.position(layout, state)
+}
+
 pub fn settle(h: &mut Harness<'static, EditorApp>) {
     h.run_steps(4);
 }
@@ -240,18 +248,31 @@ pub fn type_over<S>(h: &mut Harness<'static, S>, current: &str, new: &str) {
 /// Replaces the text of the text field showing `current` by typing `new`; the field keeps the
 /// keyboard (what it offers while typing stays shown).
 pub fn type_over_keeping_focus<S>(h: &mut Harness<'static, S>, current: &str, new: &str) {
-    h.get_all_by_role(Role::TextInput)
+    let fields = || {
+        h.query_all_by_role(Role::TextInput)
+            .chain(h.query_all_by_role(Role::MultilineTextInput))
+    };
+    fields()
         .find(|n| n.value().as_deref() == Some(current))
         .unwrap_or_else(|| panic!("no text field holding {current}"))
         .focus();
     h.run_steps(2);
     h.key_press_modifiers(Modifiers::COMMAND, Key::A);
     h.run_steps(1);
-    h.get_all_by_role(Role::TextInput)
-        .find(|n| n.is_focused())
-        .unwrap()
-        .type_text(new);
+    let fields = || {
+        h.query_all_by_role(Role::TextInput)
+            .chain(h.query_all_by_role(Role::MultilineTextInput))
+    };
+    fields().find(|n| n.is_focused()).unwrap().type_text(new);
     h.run_steps(1);
+}
+
+/// Every text field shown (one line or several): its text and where it is.
+pub fn text_fields<S>(h: &Harness<'static, S>) -> Vec<(String, egui::Rect)> {
+    h.query_all_by_role(Role::TextInput)
+        .chain(h.query_all_by_role(Role::MultilineTextInput))
+        .map(|n| (n.value().unwrap_or_default(), n.rect()))
+        .collect()
 }
 
 /// Finds `name` with Ctrl+F and presses Enter on the first match (the caller runs the frames
