@@ -98,6 +98,8 @@ fn group_header(
             return;
         }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            // Clear of the panel's resize handle, which would take the pointer.
+            ui.add_space(8.0);
             let add = egui::Button::new(RichText::new("+").color(theme::TEXT_WEAK)).frame(false);
             if ui
                 .add(add)

@@ -28,12 +28,7 @@ fn states(h: &Harness<'static, EditorApp>, name: &str) -> Vec<String> {
 }
 
 fn rect(h: &Harness<'static, EditorApp>, state: &str) -> Rect {
-    h.state()
-        .session()
-        .unwrap()
-        .graph
-        .state_rect(state)
-        .unwrap_or_else(|| panic!("no node {state}"))
+    support::app::node_rect(h, state)
 }
 
 /// Whether the polyline runs through the inside of `r`.

@@ -50,6 +50,8 @@ pub enum Action {
     DeleteSelection,
     /// Select every state of the open machine (true) or none.
     Select(bool),
+    /// Arrange the open machine with the layered layout (every state moves, one undo step).
+    Arrange,
     /// Show this stack of machines (the preview follows an agent): root first.
     Follow(Vec<String>),
     /// Rename an item and every reference to it ([`crate::rename`]).
@@ -334,6 +336,12 @@ impl EditorApp {
                 } else {
                     BTreeSet::new()
                 };
+            }
+            Action::Arrange => {
+                let doc = s.open?;
+                let m = s.project.docs[doc].state.machine()?;
+                let edit = Edit::Arrange(s.graph.arrange_measured(m));
+                let _ = s.apply_edits(doc, vec![edit]);
             }
             Action::DeleteSelection => {
                 let doc = s.open?;

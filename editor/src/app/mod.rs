@@ -590,7 +590,9 @@ impl EditorApp {
                     actions.push(Action::Save);
                     ui.close();
                 }
-            });
+            })
+            .response
+            .on_hover_text("Open, create, save and import projects and assets");
             if let Some(s) = &self.session {
                 ui.menu_button("Edit", |ui| {
                     let undo = s
@@ -634,7 +636,24 @@ impl EditorApp {
                         actions.push(Action::Find);
                         ui.close();
                     }
-                });
+                    if ui
+                        .add_enabled(
+                            self.current_machine_name().is_some(),
+                            egui::Button::new(format!(
+                                "Arrange (layered)   {}",
+                                keys(shortcuts::Command::Arrange)
+                            )),
+                        )
+                        .on_hover_text("Arrange every state in layers that follow the flow")
+                        .on_disabled_hover_text("Open a machine first")
+                        .clicked()
+                    {
+                        actions.push(Action::Arrange);
+                        ui.close();
+                    }
+                })
+                .response
+                .on_hover_text("Undo, redo, find, arrange");
             }
             ui.menu_button("Help", |ui| {
                 ui.label(RichText::new("Keyboard shortcuts").strong());
@@ -644,7 +663,9 @@ impl EditorApp {
                     RichText::new("Formats and diagnostics: docs/formats/ and docs/diagnostics.md")
                         .color(theme::TEXT_WEAK),
                 );
-            });
+            })
+            .response
+            .on_hover_text("Keyboard shortcuts and where the formats are described");
             if let Some(s) = &self.session {
                 ui.separator();
                 ui.label(
@@ -670,6 +691,7 @@ impl EditorApp {
                     if ui
                         .add_enabled(dirty, save)
                         .on_hover_text("Save every changed file (Ctrl+S)")
+                        .on_disabled_hover_text("Every file is saved")
                         .clicked()
                     {
                         actions.push(Action::Save);
@@ -826,10 +848,18 @@ impl EditorApp {
                     .min_size(240.0)
                     .max_size(480.0)
                     .show(ui, |ui| {
+                        let conversations = crate::machine::suggest::Conversations::of(
+                            s.project
+                                .docs
+                                .iter()
+                                .filter(|d| !d.state.deleted)
+                                .filter_map(|d| d.state.machine()),
+                        );
                         let cx = InspectorCx {
                             names: &s.names,
                             diagnostics: &diagnostics,
                             lines: &s.lines,
+                            conversations: &conversations,
                         };
                         let out = s.inspector.show(ui, &m, &s.graph, &cx);
                         if !out.edits.is_empty() {
@@ -919,12 +949,20 @@ impl EditorApp {
                         }
                     }
                     ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                        ui.label(
-                            RichText::new(
-                                "drag + to connect · Shift+drag to select · double-click ⏵ to open",
+                        // In the room the toolbar leaves (it lay over the zoom buttons, taking
+                        // their pointer), and never in the pointer's way.
+                        ui.add(
+                            egui::Label::new(
+                                RichText::new(
+                                    "drag + to connect · Shift+drag to select · double-click ⏵ \
+                                     to open",
+                                )
+                                .color(theme::TEXT_WEAK)
+                                .small(),
                             )
-                            .color(theme::TEXT_WEAK)
-                            .small(),
+                            .truncate()
+                            .selectable(false)
+                            .sense(egui::Sense::hover()),
                         );
                     });
                 });

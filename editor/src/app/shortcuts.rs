@@ -29,6 +29,7 @@ pub enum Command {
     SelectAll,
     Copy,
     Paste,
+    Arrange,
 }
 
 impl Command {
@@ -44,6 +45,7 @@ impl Command {
             Command::SelectAll => Action::Select(true),
             Command::Copy => Action::Copy,
             Command::Paste => Action::Paste,
+            Command::Arrange => Action::Arrange,
         }
     }
 }
@@ -131,6 +133,12 @@ pub const SHORTCUTS: &[Shortcut] = &[
         what: "Paste states",
         when: When::InGraph,
         command: Command::Paste,
+    },
+    Shortcut {
+        keys: &[keys(COMMAND_SHIFT, Key::L)],
+        what: "Arrange the states in layers that follow the flow",
+        when: When::InGraph,
+        command: Command::Arrange,
     },
 ];
 

@@ -9,7 +9,10 @@
 //! the nodes stand for.
 
 pub mod camera;
+pub mod comments;
 pub mod edges;
+pub mod layered;
+pub mod minimap;
 pub mod viewer;
 
 pub use camera::{Camera, FIT_PASSES};

@@ -42,6 +42,8 @@ pub struct InspectorCx<'a> {
     pub names: &'a ProjectNames,
     pub diagnostics: &'a [&'a Located],
     pub lines: &'a HashMap<String, String>,
+    /// The project's conversations, for the messages a partner sends.
+    pub conversations: &'a super::suggest::Conversations,
 }
 
 fn heading(ui: &mut Ui, text: &str) {
@@ -172,7 +174,9 @@ impl Inspector {
                         out.edits.push(Edit::SetInitial(s.name.clone()));
                     }
                 }
-            });
+            })
+            .response
+            .on_hover_text("The state the machine starts in");
 
         heading(ui, "Contents");
         let transitions: usize = m.states.iter().map(|s| s.on.len()).sum();
@@ -185,8 +189,8 @@ impl Inspector {
         );
         ui.add_space(6.0);
         if ui
-            .button("Auto-layout")
-            .on_hover_text("Arrange the states in columns that follow the flow")
+            .button("Arrange (layered)")
+            .on_hover_text("Arrange every state in layers that follow the flow (undoable)")
             .clicked()
         {
             out.edits.push(Edit::Arrange(graph.arrange_measured(m)));
@@ -264,7 +268,12 @@ impl Inspector {
         if let Some(e) = &self.rename_error {
             ui.label(RichText::new(e).color(theme::ERROR));
         }
-        if ops::initial(m) != s.name && ui.small_button("Make initial").clicked() {
+        if ops::initial(m) != s.name
+            && ui
+                .small_button("Make initial")
+                .on_hover_text("Start the machine in this state")
+                .clicked()
+        {
             out.edits.push(Edit::SetInitial(s.name.clone()));
         }
 
@@ -298,7 +307,9 @@ impl Inspector {
                         });
                     }
                 }
-            });
+            })
+            .response
+            .on_hover_text("The library state this state runs (what it does)");
         if s.code.is_none() {
             ui.label(
                 RichText::new("implied by the state's name")
@@ -333,7 +344,8 @@ impl Inspector {
         }
 
         heading(ui, "Transitions");
-        self.transitions(ui, m, s, lib.and_then(|l| l.raises.as_deref()), out);
+        let suggestions = super::suggest::events(m, s, cx.names, cx.conversations);
+        self.transitions(ui, m, s, &suggestions, out);
 
         let mine: Vec<&Located> = cx
             .diagnostics
@@ -384,7 +396,9 @@ impl Inspector {
                             set(out, Some(ModifierValue::Name(o.clone())));
                         }
                     }
-                });
+                })
+                .response
+                .on_hover_text("The modifier: what the library state works on");
         };
         match kind {
             Some(ModifierKind::None) => {
@@ -481,7 +495,7 @@ impl Inspector {
         ui: &mut Ui,
         m: &MachineAsset,
         s: &StateAsset,
-        raises: Option<&[String]>,
+        suggestions: &[super::suggest::Suggestion],
         out: &mut InspectorOutput,
     ) {
         if s.on.is_empty() {
@@ -499,11 +513,7 @@ impl Inspector {
                         ui.label(RichText::new("on").color(theme::TEXT_WEAK));
                         let mut text = event.clone();
                         let remove_width = 36.0;
-                        let menu_width = if raises.is_some_and(|r| !r.is_empty()) {
-                            40.0
-                        } else {
-                            0.0
-                        };
+                        let menu_width = if !suggestions.is_empty() { 40.0 } else { 0.0 };
                         let r = ui.add(
                             egui::TextEdit::singleline(&mut text)
                                 .id(egui::Id::new(("event", &s.name, j)))
@@ -516,31 +526,19 @@ impl Inspector {
                             out.edits.push(Edit::SetEvent {
                                 state: s.name.clone(),
                                 index: j,
-                                event: text,
+                                event: text.clone(),
                             });
                         }
-                        if let Some(raises) = raises
-                            && !raises.is_empty()
-                        {
+                        let mut picked = None;
+                        if !suggestions.is_empty() {
                             ui.menu_button("⏷", |ui| {
-                                ui.label(
-                                    RichText::new("raised by this state")
-                                        .small()
-                                        .color(theme::TEXT_WEAK),
-                                );
-                                for e in raises {
-                                    if ui.button(e).clicked() {
-                                        out.edits.push(Edit::SetEvent {
-                                            state: s.name.clone(),
-                                            index: j,
-                                            event: e.clone(),
-                                        });
-                                        ui.close();
-                                    }
-                                }
+                                picked = super::suggest::menu(ui, suggestions)
                             })
                             .response
-                            .on_hover_text("Events this library state raises");
+                            .on_hover_text(
+                                "Events this state raises and messages its conversation \
+                                     partner sends",
+                            );
                         }
                         if ui
                             .small_button("×")
@@ -550,6 +548,15 @@ impl Inspector {
                             out.edits.push(Edit::RemoveTransition {
                                 state: s.name.clone(),
                                 index: j,
+                            });
+                        }
+                        picked =
+                            picked.or(super::suggest::completion_list(ui, &r, &text, suggestions));
+                        if let Some(event) = picked {
+                            out.edits.push(Edit::SetEvent {
+                                state: s.name.clone(),
+                                index: j,
+                                event,
                             });
                         }
                     });
@@ -576,12 +583,18 @@ impl Inspector {
                                         });
                                     }
                                 }
-                            });
+                            })
+                            .response
+                            .on_hover_text("The state this transition goes to");
                     });
                 });
             ui.add_space(2.0);
         }
-        if ui.button("+ Add transition").clicked() {
+        if ui
+            .button("+ Add transition")
+            .on_hover_text("Add a transition out of this state")
+            .clicked()
+        {
             let target = m
                 .states
                 .iter()

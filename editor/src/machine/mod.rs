@@ -11,6 +11,7 @@ pub mod auto_layout;
 pub mod inspector;
 pub mod ops;
 pub mod param_fields;
+pub mod suggest;
 pub mod view;
 
 use crate::asset_panel::{LibraryEntry, ProjectNames};
@@ -82,6 +83,8 @@ pub enum Edit {
         clip: ops::Clip,
         offset: [f32; 2],
     },
+    /// A comment or group on the canvas (kept in the layout sidecar).
+    Canvas(crate::graph::comments::CanvasEdit),
 }
 
 impl Edit {
@@ -103,8 +106,9 @@ impl Edit {
             Edit::RemoveTransition { state, .. } => format!("remove a transition of {state}"),
             Edit::SetInitial(s) => format!("make {s} initial"),
             Edit::Move(_) => "move".into(),
-            Edit::Arrange(_) => "auto-layout".into(),
+            Edit::Arrange(_) => "arrange".into(),
             Edit::Paste { clip, .. } => format!("paste {} states", clip.states.len()),
+            Edit::Canvas(edit) => edit.label().into(),
         }
     }
 
@@ -116,6 +120,7 @@ impl Edit {
             Edit::SetParams { state, param, .. } => Some(format!("param {state} {param}")),
             Edit::SetEvent { state, index, .. } => Some(format!("event {state} {index}")),
             Edit::Move(_) => Some("move".into()),
+            Edit::Canvas(edit) => edit.coalesce(),
             _ => None,
         }
     }
@@ -255,6 +260,10 @@ pub fn apply(doc: &mut DocState, edit: Edit, names: &ProjectNames) -> Result<Sel
         Edit::Paste { clip, offset } => {
             let added = ops::paste(m, layout, &clip, offset);
             Ok(Some(added.into_iter().collect()))
+        }
+        Edit::Canvas(edit) => {
+            edit.apply(layout)?;
+            Ok(None)
         }
     }
 }

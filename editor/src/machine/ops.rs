@@ -113,7 +113,7 @@ pub fn delete_states(m: &mut MachineAsset, layout: &mut Layout, names: &BTreeSet
         s.on.retain(|(_, target)| !names.contains(target));
     }
     for n in names {
-        layout.nodes.remove(n);
+        layout.remove(n);
     }
 }
 
@@ -242,10 +242,11 @@ pub fn paste(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn machine(text: &str) -> MachineAsset {
+    /// A machine from its RON text (the tests of the machine editor write them so).
+    pub(crate) fn machine(text: &str) -> MachineAsset {
         ron::Options::default()
             .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
             .from_str(text)

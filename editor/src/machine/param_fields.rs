@@ -248,7 +248,9 @@ fn one(
                         picked = Some(Some(ParamValueAsset::Text(n.clone())));
                     }
                 }
-            });
+            })
+            .response
+            .on_hover_text("Pick a value for this parameter");
         return picked;
     }
     match kind {

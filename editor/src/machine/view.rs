@@ -370,6 +370,28 @@ impl GraphView {
         ) {
             out.edits.push(Edit::Move(moves));
         }
+        // Comments and groups over the states; a group's drag moves its states.
+        let placement = &self.placement;
+        let canvas = crate::graph::comments::show(
+            ui,
+            &self.canvas.camera,
+            layout,
+            &|n| ops::index_of(m, n).map(|i| placement.state_box(m, layout, i)),
+            &|n| placement.position(layout, n),
+        );
+        out.edits.extend(canvas.edits.into_iter().map(Edit::Canvas));
+        if !canvas.moves.is_empty() {
+            let all = m
+                .states
+                .iter()
+                .map(|s| (s.name.clone(), placement.position(layout, &s.name)));
+            let moves = crate::graph::complete_move(canvas.moves, layout, all);
+            out.edits.push(Edit::Move(moves));
+        }
+        let boxes: Vec<Rect> = (0..m.states.len())
+            .map(|i| placement.state_box(m, layout, i))
+            .collect();
+        crate::graph::minimap::show(ui, &mut self.canvas.camera, &boxes);
         out.rename |= crate::graph::rename_key(ui, &self.selection);
         if let Some(states) = out.delete.take() {
             out.edits.extend(self.request_delete(m, states));
@@ -518,12 +540,14 @@ impl GraphView {
         .response
         .on_hover_text("Add a state (or right-click the canvas)");
         if ui
-            .button("Auto-layout")
-            .on_hover_text("Arrange the states in columns that follow the flow")
+            .button("Arrange (layered)")
+            .on_hover_text("Arrange every state in layers that follow the flow (undoable)")
             .clicked()
         {
             edits.push(Edit::Arrange(self.arrange_measured(m)));
         }
+        let canvas = crate::graph::comments::toolbar(ui, &self.canvas.camera, &self.selection);
+        edits.extend(canvas.into_iter().map(Edit::Canvas));
         self.canvas.camera.controls(ui, &self.selection, "machine");
         edits
     }
@@ -950,7 +974,7 @@ impl GraphModel for MachineGraph<'_> {
 
     fn graph_menu(&mut self, ui: &mut Ui, at: Pos2) {
         ui.menu_button("Add state", |ui| self.add_menu(ui, at, None));
-        if ui.button("Auto-layout").clicked() {
+        if ui.button("Arrange (layered)").clicked() {
             self.out
                 .edits
                 .push(Edit::Arrange(arranged(self.m, &self.placement.drawn)));

@@ -766,7 +766,10 @@ impl Preview {
             } else {
                 "Problems".into()
             };
-            if tab_button(ui, self.tab == DockTab::Problems, &problems).clicked() {
+            if tab_button(ui, self.tab == DockTab::Problems, &problems)
+                .on_hover_text("Errors and warnings of the project; click one to go to it")
+                .clicked()
+            {
                 self.tab = DockTab::Problems;
             }
             let r = tab_button(ui, self.tab == DockTab::Preview, "Preview")

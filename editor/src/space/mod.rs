@@ -160,8 +160,8 @@ impl SpacePanel {
                 edits.push(self.view.add_state(sp, layout));
             }
             if ui
-                .button("Auto-layout")
-                .on_hover_text("Arrange the states in columns that follow the flow")
+                .button("Arrange (layered)")
+                .on_hover_text("Arrange every state in layers that follow the flow (undoable)")
                 .clicked()
             {
                 edits.push(Edit::Arrange);

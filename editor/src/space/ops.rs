@@ -201,7 +201,7 @@ pub fn delete_states(sp: &mut SpaceAsset, layout: &mut Layout, names: &BTreeSet<
         }
     }
     for n in names {
-        layout.nodes.remove(n);
+        layout.remove(n);
     }
 }
 

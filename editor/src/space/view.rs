@@ -222,6 +222,10 @@ impl SpaceView {
             .canvas
             .draw(ui, &mut model, &self.selection, Vec::new());
         self.canvas.measure(&mut self.placement);
+        let boxes: Vec<Rect> = (0..sp.states.len())
+            .map(|i| self.placement.state_box(sp, cx.layout, i))
+            .collect();
+        crate::graph::minimap::show(ui, &mut self.canvas.camera, &boxes);
         self.wire_labels(ui, sp, &mut out);
         if let Some(moves) = self.canvas.finish(
             ui,
@@ -482,7 +486,7 @@ impl GraphModel for SpaceGraph<'_> {
 
     fn graph_menu(&mut self, ui: &mut Ui, at: Pos2) {
         self.add_menu(ui, at, None);
-        if ui.button("Auto-layout").clicked() {
+        if ui.button("Arrange (layered)").clicked() {
             self.out.edits.push(Edit::Arrange);
             ui.close();
         }

@@ -41,13 +41,48 @@ pub fn project_copy(from: &Path) -> tempfile::TempDir {
 }
 
 pub fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
+    harness_of_size(app, egui::vec2(1440.0, 900.0))
+}
+
+/// The editor in a window of `size` (wide enough, say, to show a whole machine).
+pub fn harness_of_size(app: EditorApp, size: egui::Vec2) -> Harness<'static, EditorApp> {
     let mut harness = Harness::builder()
-        .with_size(egui::vec2(1440.0, 900.0))
+        .with_size(size)
         .with_step_dt(0.02)
         .with_max_steps(400)
         .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
     harness.run_steps(3);
     harness
+}
+
+/// The machine named `name` as the editor holds it.
+pub fn machine<'a>(
+    h: &'a Harness<'static, EditorApp>,
+    name: &str,
+) -> &'a ensemble_compiler::front::ron::MachineAsset {
+    let p = h.state().project().unwrap();
+    p.docs[p.machine_doc(name).unwrap()]
+        .state
+        .machine()
+        .unwrap()
+}
+
+/// Where the open graph last drew the node of `state`, on screen.
+pub fn node_rect(h: &Harness<'static, EditorApp>, state: &str) -> egui::Rect {
+    h.state()
+        .session()
+        .unwrap()
+        .graph
+        .state_rect(state)
+        .unwrap_or_else(|| panic!("no node {state}"))
+}
+
+/// Where the graph draws `state` of `machine` (graph coordinates; the auto-layout's place
+/// until it is moved).
+pub fn drawn_at(h: &Harness<'static, EditorApp>, machine: &str, state: &str) -> [f32; 2] {
+    let p = h.state().project().unwrap();
+    let layout = &p.docs[p.machine_doc(machine).unwrap()].state.layout;
+    h.state().session().unwrap().graph.position(layout, state)
 }
 
 pub fn settle(h: &mut Harness<'static, EditorApp>) {
@@ -206,19 +241,38 @@ pub fn choose_showing(h: &mut Harness<'static, EditorApp>, shown: &str, option: 
 /// Replaces the text of the text field showing `current` by typing `new`, and presses Enter
 /// (the caller runs the frame that commits it).
 pub fn type_over<S>(h: &mut Harness<'static, S>, current: &str, new: &str) {
-    h.get_all_by_role(Role::TextInput)
+    type_over_keeping_focus(h, current, new);
+    h.key_press(Key::Enter);
+}
+
+/// Replaces the text of the text field showing `current` by typing `new`; the field keeps the
+/// keyboard (what it offers while typing stays shown).
+pub fn type_over_keeping_focus<S>(h: &mut Harness<'static, S>, current: &str, new: &str) {
+    let fields = || {
+        h.query_all_by_role(Role::TextInput)
+            .chain(h.query_all_by_role(Role::MultilineTextInput))
+    };
+    fields()
         .find(|n| n.value().as_deref() == Some(current))
         .unwrap_or_else(|| panic!("no text field holding {current}"))
         .focus();
     h.run_steps(2);
     h.key_press_modifiers(Modifiers::COMMAND, Key::A);
     h.run_steps(1);
-    h.get_all_by_role(Role::TextInput)
-        .find(|n| n.is_focused())
-        .unwrap()
-        .type_text(new);
+    let fields = || {
+        h.query_all_by_role(Role::TextInput)
+            .chain(h.query_all_by_role(Role::MultilineTextInput))
+    };
+    fields().find(|n| n.is_focused()).unwrap().type_text(new);
     h.run_steps(1);
-    h.key_press(Key::Enter);
+}
+
+/// Every text field shown (one line or several): its text and where it is.
+pub fn text_fields<S>(h: &Harness<'static, S>) -> Vec<(String, egui::Rect)> {
+    h.query_all_by_role(Role::TextInput)
+        .chain(h.query_all_by_role(Role::MultilineTextInput))
+        .map(|n| (n.value().unwrap_or_default(), n.rect()))
+        .collect()
 }
 
 /// Finds `name` with Ctrl+F and presses Enter on the first match (the caller runs the frames
