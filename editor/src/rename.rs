@@ -463,6 +463,14 @@ fn rename_in(state: &mut DocState, names: &ProjectNames, what: &Named, old: &str
                 }
             }
         }
+        // Content tests name actions and scripts; a rename must not leave them testing nothing.
+        AnyAsset::Test(t) => {
+            match what {
+                Named::Action => t.rename_action(old, new),
+                Named::Script => t.rename_script(old, new),
+                _ => false,
+            };
+        }
         AnyAsset::Chat(c) if matches!(what, Named::Accumulator | Named::Space) => {
             swap(&mut c.output, old, new)
         }

@@ -11,40 +11,81 @@ pub struct TestsAsset {
 }
 
 impl TestsAsset {
+    /// Every event pattern of every test.
+    fn patterns_mut(&mut self) -> impl Iterator<Item = &mut EventPattern> {
+        let expectations = self.tests.iter_mut().flat_map(|t| &mut t.expect);
+        expectations.flat_map(|e| match e {
+            Expectation::Happens { what } | Expectation::Never { what } => vec![what],
+            Expectation::Before { first, then } => vec![first, then],
+            Expectation::Within { what, after, .. } => {
+                std::iter::once(what).chain(after.as_mut()).collect()
+            }
+            Expectation::Count { what, .. } => vec![what],
+        })
+    }
+
     /// Renames the machine `old` to `new` wherever a test names it exactly (patterns,
     /// `Disable`), as the editor's rename does across a project; whether anything changed.
     pub fn rename_machine(&mut self, old: &str, new: &str) -> bool {
         let mut changed = false;
-        let mut rename = |m: &mut String| {
-            if m == old {
-                *m = new.to_string();
-                changed = true;
-            }
-        };
         for t in &mut self.tests {
             for s in &mut t.setup {
                 if let SetupAsset::Disable { machine, .. } = s {
-                    rename(machine);
-                }
-            }
-            for e in &mut t.expect {
-                let patterns = match e {
-                    Expectation::Happens { what } | Expectation::Never { what } => vec![what],
-                    Expectation::Before { first, then } => vec![first, then],
-                    Expectation::Within { what, after, .. } => {
-                        std::iter::once(what).chain(after.as_mut()).collect()
-                    }
-                    Expectation::Count { what, .. } => vec![what],
-                };
-                for p in patterns {
-                    if let Some(m) = &mut p.machine {
-                        rename(m);
-                    }
+                    changed |= rename_exact(machine, old, new);
                 }
             }
         }
+        for p in self.patterns_mut() {
+            changed |= p
+                .machine
+                .as_mut()
+                .is_some_and(|m| rename_exact(m, old, new));
+        }
         changed
     }
+
+    /// Renames the action `old` to `new` where a test mocks or expects it (`sit`, and the name
+    /// of a ground action such as `Buy(npc, sword)`); whether anything changed.
+    pub fn rename_action(&mut self, old: &str, new: &str) -> bool {
+        let rename = |a: &mut String| {
+            let rest = a
+                .strip_prefix(old)
+                .filter(|r| r.is_empty() || r.starts_with('('));
+            let renamed = rest.map(|r| format!("{new}{r}"));
+            renamed.map(|r| *a = r).is_some()
+        };
+        let mut changed = false;
+        for t in &mut self.tests {
+            for s in &mut t.setup {
+                if let SetupAsset::Action { action, .. } = s {
+                    changed |= rename(action);
+                }
+            }
+        }
+        for p in self.patterns_mut() {
+            changed |= p.action.as_mut().is_some_and(rename);
+        }
+        changed
+    }
+
+    /// Renames the interaction script `old` to `new` where a pattern names it; whether
+    /// anything changed.
+    pub fn rename_script(&mut self, old: &str, new: &str) -> bool {
+        let mut changed = false;
+        for p in self.patterns_mut() {
+            changed |= p.script.as_mut().is_some_and(|s| rename_exact(s, old, new));
+        }
+        changed
+    }
+}
+
+/// Replaces `name` by `new` when it is exactly `old`; whether it did.
+fn rename_exact(name: &mut String, old: &str, new: &str) -> bool {
+    let hit = name == old;
+    if hit {
+        *name = new.to_string();
+    }
+    hit
 }
 
 /// One test: run `scene` with every seed for `ticks` ticks and check `expect` on each trace.
