@@ -90,6 +90,13 @@ struct Found {
     heuristic: Option<Heuristic>,
 }
 
+/// The heuristic's estimate of the initial state (A*/GBFS), reported beside Fast Downward's
+/// "Initial heuristic value" so the two heuristics can be compared without the search.
+fn initial_estimate(task: &Task, found: &Found) -> Option<u32> {
+    let h = found.heuristic?;
+    ensemble_runtime::plan::heuristic::evaluate(task, &task.initial_state(), h)
+}
+
 enum Result_ {
     Found(Found),
     Unsolvable(u64),
@@ -417,6 +424,7 @@ pub fn run(args: PlanArgs, io: &mut Io<'_>) -> i32 {
                     "ground_millis": ground_millis,
                     "search": search,
                     "heuristic": f.heuristic.map(Heuristic::name),
+                    "initial_h": initial_estimate(&task, &f),
                     "facts": task.facts.len(),
                     "operators": task.operators.len(),
                 });
