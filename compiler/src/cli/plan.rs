@@ -26,7 +26,8 @@ pub enum SearchKind {
     /// A* (optimal with the default LM-cut, or with h_max or blind).
     Astar,
     /// Satisficing: lazy greedy best-first search with preferred operators (default h_ff),
-    /// then plan improvement (action elimination, anytime weighted A*) within the limits.
+    /// then plan improvement (action elimination, plan neighbourhood search, anytime weighted
+    /// A*) within the limits.
     Gbfs,
     /// MinMin real-time search, interleaving planning and simulated execution.
     Minmin,
