@@ -1,6 +1,7 @@
 //! The HMM space graph driven with the pointer, headless: connecting two states by dragging
 //! from a `+` pin, dropping a wire on empty space to make a state there, moving a node (the
-//! layout changes, the space does not), selecting and deleting with the keyboard.
+//! layout changes, the space does not), selecting and deleting with the keyboard, comments and
+//! groups on the canvas (kept in the space's layout sidecar).
 
 mod support;
 
@@ -127,19 +128,7 @@ fn moving_a_node_changes_the_layout_not_the_space_and_delete_removes_the_selecti
         "{rect:?} -> {moved:?}"
     );
     // A click on its title selects it; Delete removes it and every transition into it.
-    let title = moved.left_top() + egui::vec2(20.0, 12.0);
-    h.hover_at(title);
-    h.run_steps(2);
-    for pressed in [true, false] {
-        h.event(egui::Event::PointerButton {
-            pos: title,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
-        h.run_steps(1);
-    }
-    h.run_steps(2);
+    click_title(&mut h, "offered", Modifiers::NONE);
     assert_eq!(
         h.state().panel.view.selection,
         ["offered".to_string()].into()
@@ -201,4 +190,110 @@ fn a_new_state_goes_where_no_state_is_and_moves_none_of_the_others() {
             assert!(!ra.intersects(*rb), "{a} {ra:?} overlaps {b} {rb:?}");
         }
     }
+}
+
+/// Clicks the title of `state`'s node with `modifiers` held (Shift adds it to the selection).
+fn click_title(h: &mut Harness<'static, Host>, state: &str, modifiers: Modifiers) {
+    let title = h.state().panel.view.state_rect(state).unwrap().left_top() + egui::vec2(20.0, 12.0);
+    h.hover_at(title);
+    h.event(egui::Event::ModifiersChanged(modifiers));
+    h.run_steps(2);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos: title,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers,
+        });
+        h.run_steps(1);
+    }
+    h.event(egui::Event::ModifiersChanged(Modifiers::NONE));
+    h.run_steps(2);
+}
+
+#[test]
+fn a_group_around_selected_states_is_kept_in_the_layout_and_its_title_drags_them_together() {
+    let mut h = harness();
+    let space = h.state().value.clone();
+    click_title(&mut h, "idle", Modifiers::NONE);
+    click_title(&mut h, "offered", Modifiers::SHIFT);
+    assert_eq!(
+        h.state().panel.view.selection,
+        ["idle".to_string(), "offered".to_string()].into()
+    );
+    h.get_by_label("Group").click();
+    h.run_steps(4);
+    let groups = &h.state().layout.groups;
+    assert_eq!(groups.len(), 1, "{groups:?}");
+    assert_eq!(groups[0].nodes, ["idle", "offered"]);
+    let before = state_rects(&h);
+    let title = support::app::text_fields(&h)
+        .into_iter()
+        .find(|(text, _)| text == "Group")
+        .expect("the group's title on the canvas")
+        .1;
+    let bar = egui::pos2(title.right() + 20.0, title.center().y);
+    drag(&mut h, bar, bar + egui::vec2(0.0, 80.0));
+    h.run_steps(2);
+    // The grouped states follow the pointer (less the few points egui waits for before it
+    // calls it a drag); the others stay.
+    for (name, was) in before {
+        let now = h.state().panel.view.state_rect(&name).unwrap();
+        let dy = if name == "idle" || name == "offered" {
+            80.0
+        } else {
+            0.0
+        };
+        assert!(
+            (now.top() - was.top() - dy).abs() < 4.0 && (now.left() - was.left()).abs() < 2.0,
+            "{name}: {was:?} -> {now:?}"
+        );
+    }
+    // Only the layout changed.
+    assert_eq!(h.state().value, space);
+}
+
+#[test]
+fn a_comment_on_the_space_canvas_is_saved_beside_the_space_comes_back_and_undoes() {
+    use ensemble_editor::EditorApp;
+    const HAGGLE: &str = "spaces/haggle.space.ron";
+    let dir = support::app::sample_copy("innkeeper");
+    let mut h = support::app::harness(EditorApp::open(dir.path().join(HAGGLE)));
+    support::app::settle(&mut h);
+    support::app::click(&mut h, "+ Comment");
+    support::app::type_over_keeping_focus(&mut h, "Comment", "Offers start low");
+    support::app::settle(&mut h);
+    support::app::press(&mut h, Modifiers::COMMAND, Key::S);
+    let sidecar =
+        std::fs::read_to_string(dir.path().join("spaces/haggle.space.layout.ron")).unwrap();
+    assert!(sidecar.contains("Offers start low"), "{sidecar}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(HAGGLE)).unwrap(),
+        std::fs::read_to_string(support::app::samples().join("innkeeper").join(HAGGLE)).unwrap(),
+        "a comment never goes into the space"
+    );
+
+    // Reopened, it is there; deleting it is one undo step away from coming back.
+    let mut h = support::app::harness(EditorApp::open(dir.path().join(HAGGLE)));
+    support::app::settle(&mut h);
+    let comments = |h: &Harness<'static, EditorApp>| {
+        let p = h.state().project().unwrap();
+        p.docs[p.by_path(HAGGLE).unwrap()]
+            .state
+            .layout
+            .comments
+            .clone()
+    };
+    assert_eq!(comments(&h).len(), 1);
+    assert_eq!(comments(&h)[0].text, "Offers start low");
+    let text = support::app::text_fields(&h)
+        .into_iter()
+        .find(|(text, _)| text == "Offers start low")
+        .expect("the comment on the canvas")
+        .1;
+    support::app::click_at(&mut h, egui::pos2(text.right() - 8.0, text.top() - 4.0));
+    support::app::settle(&mut h);
+    assert!(comments(&h).is_empty());
+    support::app::press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert_eq!(comments(&h).len(), 1);
 }

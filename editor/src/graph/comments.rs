@@ -257,7 +257,7 @@ pub fn show(
                 rect.max - vec2(4.0, 2.0),
             );
             let field = egui::TextEdit::multiline(&mut text).id(id.with("text"));
-            let what = "A comment: notes on the canvas, kept beside the machine";
+            let what = "A comment: notes on the canvas, kept in the layout sidecar";
             if text_field(ui, body, field, &font, what) {
                 out.edits.push(CanvasEdit::SetComment { index, text });
             }

@@ -4,6 +4,7 @@
 //! ([`GraphModel`]). Everything else — nodes, pins, wires, selection, moves, menus' shared
 //! items, the camera — is here, once.
 
+use super::comments::{self, CanvasEdit, CanvasOutput};
 use super::edges::{Edge, PinRows, Wires};
 use super::{Camera, clickable};
 use crate::analysis::Located;
@@ -627,6 +628,35 @@ impl<Own> GraphEditor<Own> {
     /// graph in their tooltips.
     pub fn zoom_controls(&mut self, ui: &mut Ui, what: &str) {
         self.canvas.camera.controls(ui, &self.selection, what);
+    }
+
+    /// The toolbar's + Comment and Group buttons (a group around the selection).
+    pub fn canvas_toolbar(&self, ui: &mut Ui) -> Vec<CanvasEdit> {
+        comments::toolbar(ui, &self.canvas.camera, &self.selection)
+    }
+
+    /// Draws the comments and groups of `layout` over the states of `graph`; returns their
+    /// edits, and the node positions a group's drag moved them to (every state's, while some
+    /// have no layout position yet, so the rest stay where they are drawn).
+    pub fn canvas_notes(&self, ui: &Ui, graph: &impl GraphAsset, layout: &Layout) -> CanvasOutput {
+        let placement = &self.placement;
+        let index_of = |n: &str| graph.state_list().iter().position(|s| s.name() == n);
+        let mut out = comments::show(
+            ui,
+            &self.canvas.camera,
+            layout,
+            &|n| index_of(n).map(|i| placement.state_box(graph, layout, i)),
+            &|n| placement.position(layout, n),
+        );
+        if !out.moves.is_empty() {
+            let all = graph.state_list().iter().map(|s| {
+                let n = s.name().to_string();
+                let p = placement.position(layout, &n);
+                (n, p)
+            });
+            out.moves = super::complete_move(std::mem::take(&mut out.moves), layout, all);
+        }
+        out
     }
 }
 

@@ -371,23 +371,12 @@ impl GraphView {
             out.edits.push(Edit::Move(moves));
         }
         // Comments and groups over the states; a group's drag moves its states.
-        let placement = &self.placement;
-        let canvas = crate::graph::comments::show(
-            ui,
-            &self.canvas.camera,
-            layout,
-            &|n| ops::index_of(m, n).map(|i| placement.state_box(m, layout, i)),
-            &|n| placement.position(layout, n),
-        );
+        let canvas = self.canvas_notes(ui, m, layout);
         out.edits.extend(canvas.edits.into_iter().map(Edit::Canvas));
         if !canvas.moves.is_empty() {
-            let all = m
-                .states
-                .iter()
-                .map(|s| (s.name.clone(), placement.position(layout, &s.name)));
-            let moves = crate::graph::complete_move(canvas.moves, layout, all);
-            out.edits.push(Edit::Move(moves));
+            out.edits.push(Edit::Move(canvas.moves));
         }
+        let placement = &self.placement;
         let boxes: Vec<Rect> = (0..m.states.len())
             .map(|i| placement.state_box(m, layout, i))
             .collect();
@@ -546,8 +535,7 @@ impl GraphView {
         {
             edits.push(Edit::Arrange(self.arrange_measured(m)));
         }
-        let canvas = crate::graph::comments::toolbar(ui, &self.canvas.camera, &self.selection);
-        edits.extend(canvas.into_iter().map(Edit::Canvas));
+        edits.extend(self.canvas_toolbar(ui).into_iter().map(Edit::Canvas));
         self.canvas.camera.controls(ui, &self.selection, "machine");
         edits
     }

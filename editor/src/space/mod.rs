@@ -61,6 +61,8 @@ pub enum Edit {
     Move(Vec<(String, [f32; 2])>),
     /// Replace the layout with the auto-layout.
     Arrange,
+    /// A comment or group on the canvas (kept in the layout sidecar).
+    Canvas(crate::graph::comments::CanvasEdit),
 }
 
 /// Applies `edit`; returns the selection it leaves, when it changes it.
@@ -109,6 +111,12 @@ pub fn apply(sp: &mut SpaceAsset, layout: &mut Layout, edit: Edit) -> Option<BTr
             for (name, at) in view::arrange(sp) {
                 layout.set(&name, at);
             }
+        }
+        // Canvas edits come from drawing this layout this frame: one is refused only when an
+        // earlier edit of the same frame removed what it names, and then there is nothing
+        // left to edit.
+        Edit::Canvas(edit) => {
+            let _ = edit.apply(layout);
         }
     }
     None
@@ -166,6 +174,7 @@ impl SpacePanel {
             {
                 edits.push(Edit::Arrange);
             }
+            edits.extend(self.view.canvas_toolbar(ui).into_iter().map(Edit::Canvas));
             self.view.zoom_controls(ui, "space");
             let off = sp.states.iter().filter(|s| !ops::is_normalised(s)).count();
             if off > 0 {

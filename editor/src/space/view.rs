@@ -237,6 +237,12 @@ impl SpaceView {
         ) {
             out.edits.push(Edit::Move(moves));
         }
+        // Comments and groups over the states; a group's drag moves its states.
+        let canvas = self.canvas_notes(ui, sp, cx.layout);
+        out.edits.extend(canvas.edits.into_iter().map(Edit::Canvas));
+        if !canvas.moves.is_empty() {
+            out.edits.push(Edit::Move(canvas.moves));
+        }
         out.rename |= crate::graph::rename_key(ui, &self.selection);
         out
     }
