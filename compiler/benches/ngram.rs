@@ -62,6 +62,7 @@ fn want_ticket() -> Input {
         question: None,
         slot_kinds: Vec::new(),
         subject_as_written: true,
+        direct_object: true,
     }
 }
 

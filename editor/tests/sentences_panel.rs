@@ -116,10 +116,25 @@ fn typing_a_verb_changes_the_ranked_candidates() {
     assert!(after.iter().any(|c| c.1 != 0.0));
     // `CityName` is declared a Destination: the lines that say where the ticket goes ("to" or
     // "for" right before the slot) come first; among each, those that keep "I" (the first noun
-    // written) the subject come before "A ticket would like ..."; each group in score order, as
-    // the compiler ranks.
+    // written) the subject come before "A ticket would like ..." and those that make the noun
+    // after the subject an object before "book for a ticket" / "book for me"; each group in
+    // score order, as the compiler ranks.
     let fits = |t: &str| t.contains(" to {CityName}") || t.contains(" for {CityName}");
-    let misfit = |t: &str| 2 * u8::from(!fits(t)) + u8::from(!t.starts_with("I "));
+    let object_lost = |t: &str| {
+        let object = if t.starts_with("I ") { "ticket" } else { "me" };
+        let words: Vec<&str> = t.trim_end_matches(['.', '?']).split(' ').collect();
+        let Some(at) = words.iter().position(|w| *w == object) else {
+            return false;
+        };
+        let before = match at.checked_sub(1).map(|i| words[i]) {
+            Some("a" | "the") => at.checked_sub(2),
+            _ => at.checked_sub(1),
+        };
+        before.is_some_and(|i| ["to", "on", "at", "for", "in"].contains(&words[i]))
+    };
+    let misfit = |t: &str| {
+        3 * u8::from(!fits(t)) + u8::from(!t.starts_with("I ")) + u8::from(object_lost(t))
+    };
     assert!(
         after.windows(2).all(|w| misfit(&w[0].0) <= misfit(&w[1].0)),
         "{after:?}"

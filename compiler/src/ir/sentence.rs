@@ -104,6 +104,10 @@ pub struct Input {
     /// subject is (`nlg::rank::keeps_written_subject`). The compiler always sets it; the
     /// evaluation clears it to measure the rankings from before the rule.
     pub subject_as_written: bool,
+    /// Whether candidates that put a preposition before the first noun after the subject rank
+    /// after those that make it the verb's object, unless the verb takes a preposition there
+    /// (`nlg::rank::keeps_direct_object`). Set and cleared like `subject_as_written`.
+    pub direct_object: bool,
 }
 
 /// A realised word, or a `VARIABLE` slot filled at run time.

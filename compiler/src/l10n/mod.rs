@@ -345,7 +345,6 @@ pub fn lines(module: &Module, diags: &mut Diagnostics) -> Vec<Line> {
             v.dedup();
             v
         };
-        let choose = module.sentence_files[s.file].choose_among.max(1);
         let count = s.candidates.len();
         if s.translate_one {
             let Some(best) = s.candidates.first() else {
@@ -378,11 +377,7 @@ pub fn lines(module: &Module, diags: &mut Diagnostics) -> Vec<Line> {
                 state: state.clone(),
                 speakers: who.clone(),
                 slots: slots.clone(),
-                note: format!(
-                    "sentence state {}: generated candidate {} of {count}; the runtime chooses among the best {choose}",
-                    s.name.text,
-                    k + 1
-                ),
+                note: candidate_note(&s.name.text, k, count, s.spoken),
                 span: s.span,
                 pinned: false,
                 owner: Owner::Sentence(h, vec![k]),
@@ -392,6 +387,22 @@ pub fn lines(module: &Module, diags: &mut Diagnostics) -> Vec<Line> {
     hmm::lines(module, &mut out);
     report_duplicates(&out, diags);
     out
+}
+
+/// The translator's note on candidate `k` (from 0) of `count`, of which the first `spoken` are
+/// what the runtime says (the score-gap rule's set, at most `choose_among`): the rest are kept
+/// for the designer to pin, so a translator may give them less care.
+fn candidate_note(state: &str, k: usize, count: usize, spoken: usize) -> String {
+    let said = match (k < spoken, spoken) {
+        (true, 1) => "the only one the runtime says".to_string(),
+        (true, n) => format!("one of the {n} the runtime chooses among"),
+        (false, 0 | 1) => "not said: the runtime says candidate 1 only".to_string(),
+        (false, n) => format!("not said: the runtime chooses among candidates 1 to {n}"),
+    };
+    format!(
+        "sentence state {state}: generated candidate {} of {count}; {said}",
+        k + 1
+    )
 }
 
 fn report_duplicates(lines: &[Line], diags: &mut Diagnostics) {
@@ -573,6 +584,25 @@ pub fn lower(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The note says whether the runtime says the candidate: the spoken set, not `choose_among`.
+    #[test]
+    fn candidate_notes_say_which_lines_are_spoken() {
+        let note = |k, spoken| candidate_note("S", k, 5, spoken);
+        assert_eq!(
+            note(0, 1),
+            "sentence state S: generated candidate 1 of 5; the only one the runtime says"
+        );
+        assert_eq!(
+            note(1, 2),
+            "sentence state S: generated candidate 2 of 5; one of the 2 the runtime chooses among"
+        );
+        assert_eq!(
+            note(1, 1),
+            "sentence state S: generated candidate 2 of 5; not said: the runtime says candidate 1 only"
+        );
+        assert!(note(4, 3).ends_with("not said: the runtime chooses among candidates 1 to 3"));
+    }
 
     #[test]
     fn pins_are_split_off() {

@@ -80,19 +80,24 @@ pub enum Ranking {
     SlotKinds,
     /// Modified Kneser-Ney with the slots' declared kinds.
     KneserNeyWithKinds,
-    /// What the compiler does by default today: absolute discounting, slot kinds, and the
-    /// subject as written first.
+    /// Absolute discounting, slot kinds, and the subject as written first (the default before
+    /// the direct-object rule).
+    WrittenSubject,
+    /// What the compiler does by default today: absolute discounting, slot kinds, the subject
+    /// as written first and the noun after it as the verb's object.
     Current,
-    /// `scoring: KneserNey` today: modified Kneser-Ney, slot kinds, the written subject.
+    /// `scoring: KneserNey` today: modified Kneser-Ney, slot kinds, the written subject, the
+    /// direct object.
     KneserNeyCurrent,
 }
 
 impl Ranking {
-    pub const ALL: [Ranking; 6] = [
+    pub const ALL: [Ranking; 7] = [
         Ranking::Baseline,
         Ranking::KneserNey,
         Ranking::SlotKinds,
         Ranking::KneserNeyWithKinds,
+        Ranking::WrittenSubject,
         Ranking::Current,
         Ranking::KneserNeyCurrent,
     ];
@@ -103,10 +108,13 @@ impl Ranking {
             Ranking::KneserNey => "modified Kneser-Ney alone (example values)",
             Ranking::SlotKinds => "absolute discounting + slot kinds",
             Ranking::KneserNeyWithKinds => "modified Kneser-Ney + slot kinds",
+            Ranking::WrittenSubject => "absolute discounting + slot kinds + subject as written",
             Ranking::Current => {
-                "current default: absolute discounting + slot kinds + subject as written"
+                "current default: absolute discounting + slot kinds + subject as written + direct object"
             }
-            Ranking::KneserNeyCurrent => "modified Kneser-Ney + slot kinds + subject as written",
+            Ranking::KneserNeyCurrent => {
+                "modified Kneser-Ney + slot kinds + subject as written + direct object"
+            }
         }
     }
 }
@@ -228,13 +236,14 @@ fn rank_for_eval(
     let (mut input, _, _) = super::parse_lines(&s.verbs, &s.nouns);
     use Ranking::*;
     let method = match ranking {
-        Baseline | SlotKinds | Current => Method::Interpolated,
+        Baseline | SlotKinds | WrittenSubject | Current => Method::Interpolated,
         KneserNey | KneserNeyWithKinds | KneserNeyCurrent => Method::KneserNey,
     };
     if !matches!(ranking, Baseline | KneserNey) {
         input.slot_kinds = super::slot_kinds(&set.slots, &s.slots);
     }
-    input.subject_as_written = matches!(ranking, Current | KneserNeyCurrent);
+    input.subject_as_written = matches!(ranking, WrittenSubject | Current | KneserNeyCurrent);
+    input.direct_object = matches!(ranking, Current | KneserNeyCurrent);
     let slot = |n: &str| {
         set.examples
             .get(n)

@@ -173,6 +173,7 @@ pub fn parse_lines(
         question: parsed.question.map(|(q, _)| q),
         slot_kinds: Vec::new(),
         subject_as_written: true,
+        direct_object: true,
     };
     (input, verb_errors, noun_errors)
 }

@@ -356,6 +356,7 @@ mod tests {
             question: question.map(|q| q.map(Into::into)),
             slot_kinds: Vec::new(),
             subject_as_written: true,
+            direct_object: true,
         }
     }
 

@@ -122,12 +122,68 @@ pub fn keeps_written_subject(candidate: &Candidate) -> bool {
     candidate.subject.is_none_or(|k| k == 0)
 }
 
+/// Verbs whose first noun after the subject is introduced by a preposition, not an object:
+/// verbs of motion and position ("go to the gate", "stay at the inn") and verbs with a
+/// prepositional complement ("wait for you", "pay for the room" — paying the room is not said).
+/// A closed list, as the realiser has no lexicon of valency.
+pub const PREPOSITIONAL_VERBS: &[&str] = &[
+    "arrive", "belong", "come", "go", "happen", "listen", "live", "look", "pay", "return", "run",
+    "sit", "sleep", "speak", "stay", "talk", "travel", "wait", "walk",
+];
+
+/// Whether a candidate makes the first noun written after its subject the verb's object, as
+/// an English clause with a transitive verb does ("I would need a ticket to Boston", not "I
+/// would need for a ticket to Boston"; Hewlett's Fig. 3.4 and 3.5 put the object right after
+/// the verb). The over-generator also tries every preposition there and the n-grams often
+/// prefer the frequent "need for" / "take in" bigrams. The rule holds back when the head verb
+/// is `be` (a passive's object is its subject: "you will be booked on the flight"), when the
+/// last verb is a [`PREPOSITIONAL_VERBS`] verb, and for slots (their declared kinds decide).
+pub fn keeps_direct_object(candidate: &Candidate, input: &Input) -> bool {
+    let (Some(head), Some(last)) = (input.verbs.first(), input.verbs.last()) else {
+        return true;
+    };
+    if head.lemma == "be" || PREPOSITIONAL_VERBS.contains(&last.lemma.as_str()) {
+        return true;
+    }
+    let object = (0..input.nouns.len()).find(|&k| Some(k) != candidate.subject);
+    let Some(Term::Word(word)) = object.and_then(|k| input.nouns.get(k)) else {
+        return true;
+    };
+    // The word as the realiser writes an object: pronouns in the object case.
+    let form = match super::morph::pronoun_features(word) {
+        Some((person, number)) => super::morph::pronoun(
+            person,
+            number,
+            super::morph::pronoun_gender(word),
+            super::morph::Case::Object,
+        )
+        .to_string(),
+        None => word.clone(),
+    };
+    let tokens = &candidate.sentence.tokens;
+    let is_word = |t: &Token, w: &str| matches!(t, Token::Word(x) if x.eq_ignore_ascii_case(w));
+    let Some(at) = tokens.iter().position(|t| is_word(t, &form)) else {
+        return true;
+    };
+    let before_article = match at.checked_sub(1).map(|i| &tokens[i]) {
+        Some(t) if ["the", "a", "an"].iter().any(|a| is_word(t, a)) => at.checked_sub(2),
+        _ => at.checked_sub(1),
+    };
+    !before_article.is_some_and(|i| {
+        super::overgen::PREPOSITIONS
+            .iter()
+            .any(|p| is_word(&tokens[i], p))
+    })
+}
+
 /// How far a candidate is from what the sentence state says, beyond its words' likelihood:
-/// 0 when its slots fit their kinds and its subject is the written one; a slot out of its role
-/// weighs more than a swapped subject (the slot kinds are declared, the order only written).
+/// 0 when its slots fit their kinds, its subject is the written one and the noun after it is
+/// the verb's object; a slot out of its role weighs more than the other two together (the slot
+/// kinds are declared, the order only written).
 pub fn misfit(candidate: &Candidate, input: &Input) -> u8 {
     let swapped = input.subject_as_written && !keeps_written_subject(candidate);
-    2 * u8::from(!fits_slot_kinds(candidate, input)) + u8::from(swapped)
+    let object_lost = input.direct_object && !keeps_direct_object(candidate, input);
+    3 * u8::from(!fits_slot_kinds(candidate, input)) + u8::from(swapped) + u8::from(object_lost)
 }
 
 /// Moves the candidates that say what the state says ([`misfit`] 0) ahead of the others,
@@ -293,5 +349,69 @@ mod tests {
             candidate("i fly at {CityName}", -8.1),
         ];
         assert_eq!(speaking(2, 0.25).count(&ranked, &input, &[]), 2);
+    }
+
+    /// A state with `verbs` and `nouns` as written, the direct-object rule on.
+    fn state(verbs: &str, nouns: &str) -> Input {
+        let (mut input, _, _) = crate::nlg::parse_lines(verbs, nouns);
+        input.direct_object = true;
+        input
+    }
+
+    fn with_subject(words: &str, subject: usize) -> Candidate {
+        Candidate {
+            subject: Some(subject),
+            ..candidate(words, -8.0)
+        }
+    }
+
+    #[test]
+    fn a_preposition_before_a_transitive_verbs_object_ranks_last() {
+        let need = state("need", "I, ticket, VARIABLE CityName");
+        let mut ranked = vec![
+            with_subject("i would need for a ticket to {CityName}", 0),
+            with_subject("i would need a ticket to {CityName}", 0),
+        ];
+        assert!(!keeps_direct_object(&ranked[0], &need));
+        assert!(keeps_direct_object(&ranked[1], &need));
+        put_fitting_first(&mut ranked, &need);
+        assert_eq!(ranked[0].template, "I would need a ticket to {CityName}.");
+        // Pronoun objects are found in the object case: "I" written second is "me".
+        let meet = state("like, meet", "you, I");
+        assert!(!keeps_direct_object(
+            &with_subject("you would like to meet at me", 0),
+            &meet
+        ));
+        assert!(keeps_direct_object(
+            &with_subject("you would like to meet me", 0),
+            &meet
+        ));
+        // Turned off, the rule ranks nothing.
+        let off = Input {
+            direct_object: false,
+            ..need.clone()
+        };
+        assert_eq!(
+            misfit(&with_subject("i would need for a ticket", 0), &off),
+            0
+        );
+    }
+
+    #[test]
+    fn verbs_that_take_a_preposition_and_passives_keep_it() {
+        let pay = state("need, pay", "you, room");
+        assert!(keeps_direct_object(
+            &with_subject("you need to pay for the room", 0),
+            &pay
+        ));
+        let booked = state("be, PAST book", "you, flight");
+        let on_the_flight = with_subject("you will be booked on the flight", 0);
+        assert!(keeps_direct_object(&on_the_flight, &booked));
+        // A slot after the subject is judged by its declared kind, not by this rule.
+        let leave = state("like, leave", "I, VARIABLE Time");
+        assert!(keeps_direct_object(
+            &with_subject("i would like to leave at {Time}", 0),
+            &leave
+        ));
     }
 }

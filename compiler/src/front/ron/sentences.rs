@@ -182,6 +182,7 @@ pub(super) fn lower_sentences(
                     question: parsed.question.map(|(q, _)| q),
                     slot_kinds: crate::nlg::slot_kinds(&asset.slots, &s.slots),
                     subject_as_written: true,
+                    direct_object: true,
                 },
                 variables,
                 candidates: Vec::new(),
