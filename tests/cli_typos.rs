@@ -869,18 +869,24 @@ fn an_empty_meta_parameter_in_a_native_script_is_an_error_at_its_value() {
 
 // ---- HMM conversations: what cannot reach the output never answers ----
 
-/// The innkeeper with its actions file edited, checked.
-fn innkeeper_with(from: &str, to: &str) -> (i32, Value) {
+/// A copy of `sample` with `from` replaced by `to` (once) in `file`, and the edited text.
+fn edited_sample(sample: &str, file: &str, from: &str, to: &str) -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
     copy_dir(
-        std::path::Path::new(&repo_path("samples/innkeeper")),
+        std::path::Path::new(&repo_path(&format!("samples/{sample}"))),
         dir.path(),
     );
-    let actions = dir.path().join("innkeeper.actions.ron");
-    let text = std::fs::read_to_string(&actions).unwrap();
+    let path = dir.path().join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
     let edited = text.replacen(from, to, 1);
-    assert_ne!(edited, text, "`{from}` is not in the actions");
-    std::fs::write(&actions, edited).unwrap();
+    assert_ne!(edited, text, "`{from}` is not in {file}");
+    std::fs::write(&path, &edited).unwrap();
+    (dir, edited)
+}
+
+/// The innkeeper with its actions file edited, checked.
+fn innkeeper_with(from: &str, to: &str) -> (i32, Value) {
+    let (dir, _) = edited_sample("innkeeper", "innkeeper.actions.ron", from, to);
     check_json(dir.path().to_str().unwrap())
 }
 
@@ -966,16 +972,7 @@ fn a_misspelt_role_of_a_scene_agent_is_an_error_at_the_agent() {
 /// `sample` with `from` replaced by `to` (once) in `file`; expects the error `code` at `at` in
 /// the edited file, and returns it.
 fn sample_typo(sample: &str, file: &str, from: &str, to: &str, code: &str, at: &str) -> Value {
-    let dir = tempfile::tempdir().unwrap();
-    copy_dir(
-        std::path::Path::new(&repo_path(&format!("samples/{sample}"))),
-        dir.path(),
-    );
-    let path = dir.path().join(file);
-    let text = std::fs::read_to_string(&path).unwrap();
-    let edited = text.replacen(from, to, 1);
-    assert_ne!(edited, text, "`{from}` is not in {file}");
-    std::fs::write(&path, &edited).unwrap();
+    let (dir, edited) = edited_sample(sample, file, from, to);
     let (exit, doc) = check_json(dir.path().to_str().unwrap());
     let (line, column) = line_col(&edited, at);
     let d = all(&doc, code)

@@ -27,6 +27,8 @@ pub struct ContentTest {
 /// What the project offers a test to name.
 struct Names<'a> {
     module: &'a Module,
+    /// [`Names::actions`], gathered once: every pattern naming an action reads it.
+    actions: std::cell::OnceCell<Option<Vec<&'a str>>>,
 }
 
 impl<'a> Names<'a> {
@@ -143,7 +145,13 @@ impl<'a> Names<'a> {
     /// What an `act` event's action can be called (the name before any arguments): planning
     /// actions (the agent's own and others'), script rules' and proxies' actions, and a
     /// conversation's actions.
-    fn actions(&self) -> Option<Vec<&'a str>> {
+    fn actions(&self) -> Option<&[&'a str]> {
+        self.actions
+            .get_or_init(|| self.gather_actions())
+            .as_deref()
+    }
+
+    fn gather_actions(&self) -> Option<Vec<&'a str>> {
         // A problem that did not lower hides its actions: say nothing rather than a second
         // error for its mistake.
         if !self.module.unlowered_problems.is_empty() {
@@ -196,7 +204,10 @@ impl<'a> Names<'a> {
 /// Reads and checks every `*.test.ron` of the project; returns the tests of files without
 /// errors (a file with one is not run at all: its diagnostics say why).
 pub fn lower(sources: &SourceMap, module: &Module, diags: &mut Diagnostics) -> Vec<ContentTest> {
-    let names = Names { module };
+    let names = Names {
+        module,
+        actions: Default::default(),
+    };
     let mut tests = Vec::new();
     let mut seen: Vec<(String, crate::source::Span)> = Vec::new();
     for (id, file) in sources.iter() {
@@ -245,8 +256,8 @@ pub fn lower(sources: &SourceMap, module: &Module, diags: &mut Diagnostics) -> V
     tests
 }
 
-struct Check<'a, 'd> {
-    names: &'a Names<'a>,
+struct Check<'a, 'm, 'd> {
+    names: &'a Names<'m>,
     loc: &'a Locator,
     diags: &'d mut Diagnostics,
     test: usize,
@@ -265,7 +276,7 @@ fn exact(pattern: &str) -> bool {
     !pattern.contains('*')
 }
 
-impl Check<'_, '_> {
+impl Check<'_, '_, '_> {
     fn at(&self, path: &[Seg<'_>]) -> crate::source::Span {
         let mut full = vec![Seg::Field("tests"), Seg::Index(self.test)];
         full.extend_from_slice(path);
@@ -387,7 +398,7 @@ impl Check<'_, '_> {
                 // A mock of an action nobody performs would never apply.
                 let base = action_base(action);
                 if let Some(actions) = self.names.actions().filter(|_| exact(base)) {
-                    self.known(&path("action"), "action", base, &actions, "");
+                    self.known(&path("action"), "action", base, actions, "");
                 }
                 if let Some(p) = probability
                     && !(0.0..=1.0).contains(p)
@@ -520,7 +531,7 @@ impl Check<'_, '_> {
         if let Some(action) = p.action.as_deref().map(action_base).filter(|a| exact(a))
             && let Some(actions) = self.names.actions()
         {
-            self.known(&with("action"), "action", action, &actions, "");
+            self.known(&with("action"), "action", action, actions, "");
         }
         if let Some(door) = p.door.as_deref().filter(|d| exact(d)) {
             let doors = self.names.doors();

@@ -630,6 +630,15 @@ impl<Own> GraphEditor<Own> {
         self.canvas.camera.controls(ui, &self.selection, what);
     }
 
+    /// The minimap of `graph` in the canvas's corner (shown only when it is bigger than the
+    /// view); a click there moves the camera.
+    pub fn minimap(&mut self, ui: &Ui, graph: &impl GraphAsset, layout: &Layout) {
+        let boxes: Vec<Rect> = (0..graph.states())
+            .map(|i| self.placement.state_box(graph, layout, i))
+            .collect();
+        super::minimap::show(ui, &mut self.canvas.camera, &boxes);
+    }
+
     /// The toolbar's + Comment and Group buttons (a group around the selection).
     pub fn canvas_toolbar(&self, ui: &mut Ui) -> Vec<CanvasEdit> {
         comments::toolbar(ui, &self.canvas.camera, &self.selection)

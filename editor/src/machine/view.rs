@@ -376,11 +376,7 @@ impl GraphView {
         if !canvas.moves.is_empty() {
             out.edits.push(Edit::Move(canvas.moves));
         }
-        let placement = &self.placement;
-        let boxes: Vec<Rect> = (0..m.states.len())
-            .map(|i| placement.state_box(m, layout, i))
-            .collect();
-        crate::graph::minimap::show(ui, &mut self.canvas.camera, &boxes);
+        self.minimap(ui, m, layout);
         out.rename |= crate::graph::rename_key(ui, &self.selection);
         if let Some(states) = out.delete.take() {
             out.edits.extend(self.request_delete(m, states));

@@ -222,10 +222,7 @@ impl SpaceView {
             .canvas
             .draw(ui, &mut model, &self.selection, Vec::new());
         self.canvas.measure(&mut self.placement);
-        let boxes: Vec<Rect> = (0..sp.states.len())
-            .map(|i| self.placement.state_box(sp, cx.layout, i))
-            .collect();
-        crate::graph::minimap::show(ui, &mut self.canvas.camera, &boxes);
+        self.minimap(ui, sp, cx.layout);
         self.wire_labels(ui, sp, &mut out);
         if let Some(moves) = self.canvas.finish(
             ui,
