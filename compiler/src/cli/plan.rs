@@ -88,6 +88,8 @@ pub struct PlanArgs {
 struct Found {
     plan: Vec<u32>,
     expanded: u64,
+    /// States the search held at the end (A*/GBFS), for memory per state.
+    stored: Option<u64>,
     heuristic: Option<Heuristic>,
 }
 
@@ -144,6 +146,7 @@ fn solve(
                 Some((Some(plan), visited)) => Result_::Found(Found {
                     plan,
                     expanded: visited,
+                    stored: None,
                     heuristic: None,
                 }),
                 Some((None, visited)) => Result_::Unsolvable(visited),
@@ -166,6 +169,7 @@ fn solve(
                 Outcome::Plan(plan) => Result_::Found(Found {
                     plan,
                     expanded: r.stats.expanded,
+                    stored: Some(r.stats.stored),
                     heuristic: Some(h),
                 }),
                 Outcome::Unsolvable => Result_::Unsolvable(r.stats.expanded),
@@ -197,6 +201,7 @@ fn solve(
                 Result_::Found(Found {
                     plan: ep.executed,
                     expanded: ep.nodes,
+                    stored: None,
                     heuristic: Some(h),
                 })
             } else {
@@ -216,6 +221,7 @@ fn solve(
                 PopOutcome::Found => Result_::Found(Found {
                     plan: r.plan.expect("found").linear_plan(),
                     expanded: r.nodes,
+                    stored: None,
                     heuristic: None,
                 }),
                 PopOutcome::Unsolvable => Result_::Unsolvable(r.nodes),
@@ -383,10 +389,12 @@ fn load(args: &PlanArgs, io: &mut Io<'_>) -> Result<Grounded, i32> {
 
 pub fn run(args: PlanArgs, io: &mut Io<'_>) -> i32 {
     let began = Instant::now();
-    let (task, graph) = match load(&args, io) {
+    let (mut task, graph) = match load(&args, io) {
         Ok(t) => t,
         Err(code) => return code,
     };
+    // Found before the search starts, as Fast Downward's translator finds its variables.
+    task.mutex_groups = crate::plan::mutex::mutex_groups(&task);
     let ground_millis = round_millis(began.elapsed());
     let time_left = args
         .time_limit
@@ -421,6 +429,7 @@ pub fn run(args: PlanArgs, io: &mut Io<'_>) -> i32 {
                     "length": f.plan.len(),
                     "valid": valid,
                     "expanded": f.expanded,
+                    "stored": f.stored,
                     "millis": (millis * 1000.0).round() / 1000.0,
                     "ground_millis": ground_millis,
                     "search": search,

@@ -46,6 +46,52 @@ impl Pairs {
 /// The pairs of positive goal facts that cannot hold together, each singly reachable.
 /// `None` when the task is too large to analyse.
 pub fn goal_mutexes(task: &Task) -> Option<Vec<(FactId, FactId)>> {
+    let r = reachable_pairs(task)?;
+    let mut out = Vec::new();
+    for (i, &a) in task.goal.iter().enumerate() {
+        for &b in &task.goal[i + 1..] {
+            if r.get(a, a) && r.get(b, b) && !r.get(a, b) {
+                out.push((a, b));
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Groups of facts no two of which hold together in any state reachable from the initial one
+/// (cliques of h² mutexes, taken greedily in fact order, so a fact's group is usually its
+/// object's place or status, as Fast Downward's invariant groups are). Facts in no group are
+/// left out; a task too large to analyse has none. The search stores each group in a few bits
+/// ([`Task::mutex_groups`]).
+pub fn mutex_groups(task: &Task) -> Vec<Vec<FactId>> {
+    let Some(r) = reachable_pairs(task) else {
+        return Vec::new();
+    };
+    let n = task.facts.len() as FactId;
+    let mut taken = vec![false; n as usize];
+    let mut groups = Vec::new();
+    for f in 0..n {
+        if taken[f as usize] {
+            continue;
+        }
+        taken[f as usize] = true;
+        let mut group = vec![f];
+        for g in f + 1..n {
+            if !taken[g as usize] && group.iter().all(|&m| !r.get(g, m)) {
+                taken[g as usize] = true;
+                group.push(g);
+            }
+        }
+        if group.len() > 1 {
+            groups.push(group);
+        }
+    }
+    groups
+}
+
+/// The h² fixpoint: which pairs of facts (and, on the diagonal, which facts) some reachable
+/// state holds together. `None` past [`MAX_FACTS`].
+fn reachable_pairs(task: &Task) -> Option<Pairs> {
     let n = task.facts.len();
     if n > MAX_FACTS {
         return None;
@@ -85,15 +131,7 @@ pub fn goal_mutexes(task: &Task) -> Option<Vec<(FactId, FactId)>> {
             break;
         }
     }
-    let mut out = Vec::new();
-    for (i, &a) in task.goal.iter().enumerate() {
-        for &b in &task.goal[i + 1..] {
-            if r.get(a, a) && r.get(b, b) && !r.get(a, b) {
-                out.push((a, b));
-            }
-        }
-    }
-    Some(out)
+    Some(r)
 }
 
 #[cfg(test)]
@@ -116,6 +154,102 @@ mod tests {
             .map(|&(a, b)| (t.facts[a as usize].clone(), t.facts[b as usize].clone()))
             .collect();
         assert_eq!(names, [("at-a".to_string(), "at-b".to_string())]);
+    }
+
+    #[test]
+    fn the_place_of_one_thing_is_a_group() {
+        let t = Task::builder()
+            .op("ab", &["at-a"], &["at-b"], &["at-a"])
+            .op("ba", &["at-b"], &["at-a"], &["at-b"])
+            .op("ring", &["at-a"], &["rang"], &[])
+            .init(&["at-a"])
+            .goal(&["rang"])
+            .build();
+        let ids = |names: &[&str]| -> Vec<FactId> {
+            names.iter().map(|n| t.fact_id(n).unwrap()).collect()
+        };
+        assert_eq!(mutex_groups(&t), vec![ids(&["at-a", "at-b"])]);
+    }
+
+    /// A truck among three places and two packages, each at a place or in the truck.
+    fn delivery() -> Task {
+        let places = ["p", "q", "r"];
+        let mut b = Task::builder();
+        for from in places {
+            for to in places.iter().filter(|&&t| t != from) {
+                let (f, t) = (format!("truck-{from}"), format!("truck-{to}"));
+                b = b.op(&format!("drive-{from}-{to}"), &[&f], &[&t], &[&f]);
+            }
+            for pkg in ["x", "y"] {
+                let (at, truck, inside) = (
+                    format!("{pkg}-{from}"),
+                    format!("truck-{from}"),
+                    format!("{pkg}-in"),
+                );
+                b = b
+                    .op(
+                        &format!("load-{pkg}-{from}"),
+                        &[&at, &truck],
+                        &[&inside],
+                        &[&at],
+                    )
+                    .op(
+                        &format!("unload-{pkg}-{from}"),
+                        &[&inside, &truck],
+                        &[&at],
+                        &[&inside],
+                    );
+            }
+        }
+        b.init(&["truck-p", "x-p", "y-q"])
+            .goal(&["x-r", "y-r"])
+            .build()
+    }
+
+    #[test]
+    fn groups_hold_in_every_reachable_state() {
+        // The oracle: every state breadth-first search reaches has at most one fact per group.
+        let (shop, _) = fixtures::shop();
+        for t in [
+            fixtures::dinner_date(),
+            fixtures::funny_dinner_date(),
+            shop,
+            delivery(),
+        ] {
+            let groups = mutex_groups(&t);
+            let mut seen = std::collections::HashSet::new();
+            let mut queue = vec![t.initial_state()];
+            while let Some(s) = queue.pop() {
+                if !seen.insert(s.clone()) {
+                    continue;
+                }
+                for g in &groups {
+                    assert!(
+                        g.iter().filter(|&&f| s.contains(f)).count() <= 1,
+                        "{g:?} in {s:?}"
+                    );
+                }
+                for op in t.operators.iter().filter(|o| o.is_applicable(&s)) {
+                    let mut next = s.clone();
+                    op.apply_in_place(&mut next);
+                    queue.push(next);
+                }
+            }
+        }
+        // And they are the groups one would write: the truck's place, each package's place.
+        let t = delivery();
+        let names: Vec<Vec<&str>> = mutex_groups(&t)
+            .iter()
+            .map(|g| g.iter().map(|&f| t.facts[f as usize].as_str()).collect())
+            .collect();
+        assert!(
+            names.contains(&vec!["truck-p", "truck-q", "truck-r"]),
+            "{names:?}"
+        );
+        assert!(
+            names.iter().any(|g| g.len() == 4 && g.contains(&"x-in")),
+            "{names:?}"
+        );
     }
 
     #[test]

@@ -169,6 +169,12 @@ pub struct Task {
     /// Facts the goal needs false.
     #[serde(default)]
     pub goal_neg: Vec<FactId>,
+    /// Groups of facts of which at most one holds in any state reachable from `init` (found
+    /// by the compiler's h² analysis; empty when not analysed). Searches from `init` store
+    /// each group in a few bits ([`super::state::Packing`]). Not part of a program: a task read
+    /// from one has none.
+    #[serde(skip)]
+    pub mutex_groups: Vec<Vec<FactId>>,
 }
 
 /// A task that refers to facts that do not exist.
@@ -213,6 +219,7 @@ impl Task {
             init,
             goal,
             goal_neg,
+            mutex_groups: Vec::new(),
         })
     }
 
