@@ -7,6 +7,8 @@ Runs, on the same tasks and in one run, one process per (task, planner), sequent
     CLI (its JSON says "valid"; an invalid plan aborts this script);
   - Fast Downward (from the `up-fast-downward` wheel): `astar(lmcut())` and `--alias lama-first`;
   - pyperplan: greedy best-first with hFF and A* with LM-cut.
+Every peer's plan is checked step by step too, by `ensemble plan --validate` (an invalid plan
+aborts this script as well), so every length in the table is that of a valid plan.
 Per cell: plan length / expanded states / pure search time / peak RSS. Search times are what
 each planner reports for its search alone (ours: "millis" of the JSON, the search after parsing and
 grounding; Fast Downward: "Search time"; pyperplan: "Search time"). Peak RSS is the whole
@@ -103,6 +105,7 @@ def pyperplan(args, dom, prob, search, h):
         m = re.search(r"Plan length: (\d+)", out)
         if code != 0 or not m:
             return None
+        check_plan(args, dom, prob, pp + ".soln", int(m.group(1)), "pyperplan")
         exp = int(re.search(r"(\d+) Nodes expanded", out).group(1))
         st = float(re.search(r"Search time: ([\d.e-]+)", out).group(1))
         return dict(length=int(m.group(1)), expanded=exp, wall=wall, search=st, rss=rss)
@@ -115,11 +118,21 @@ def fd(args, dom, prob, search):
         m = re.search(r"Plan length: (\d+)", out)
         if code != 0 or not m:
             return None
+        check_plan(args, dom, prob, os.path.join(d, "plan"), int(m.group(1)), "Fast Downward")
         exp = int(re.search(r"Expanded (\d+) state", out).group(1))
         st = float(re.search(r"Search time: ([\d.]+)s", out).group(1))
         peak = re.search(r"Peak memory: (\d+) KB", out)
         return dict(length=int(m.group(1)), expanded=exp, wall=wall, search=st,
                     rss=int(peak.group(1)) if peak else rss)
+
+
+def check_plan(args, dom, prob, plan, length, who):
+    """Replays a peer's plan with `ensemble plan --validate`; stops the script if it fails."""
+    out = subprocess.run([args.ensemble, "plan", dom, prob, "--validate", plan, "--format", "json"],
+                         capture_output=True, text=True)
+    j = json.loads(next((l for l in out.stdout.splitlines() if l.startswith("{")), "{}"))
+    if not j.get("valid") or j.get("length") != length:
+        sys.exit(f"INVALID plan of {who} on {prob}: {j or out.stderr}")
 
 
 def fd_args(dom, prob, search):

@@ -231,6 +231,80 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
 }
 
 #[test]
+fn another_planners_plan_is_checked_step_by_step() {
+    // The funny dinner date's plan, written as Fast Downward writes plans: upper case, a cost
+    // comment, a blank line.
+    let (d, p) = (
+        data("funny-dinner-date-domain.pddl"),
+        data("funny-dinner-date-problem.pddl"),
+    );
+    let (code, j) = plan_len(&d, &p, "astar");
+    assert_eq!(code, 0);
+    let steps: Vec<String> = j["plan"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_uppercase())
+        .collect();
+    assert_eq!(steps.len(), 6);
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str, lines: &[String]| {
+        write(
+            dir.path(),
+            name,
+            &format!(
+                "{}\n\n; cost = {} (unit cost)\n",
+                lines.join("\n"),
+                lines.len()
+            ),
+        )
+    };
+    let check = |plan: &str| ensemble(&["plan", &d, &p, "--validate", plan, "--format", "json"]);
+
+    let o = check(&file("good.plan", &steps));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(json(&o)["valid"], true);
+    assert_eq!(json(&o)["length"], 6);
+    assert!(o.stderr.contains("is valid"), "{}", o.stderr);
+
+    // The first two steps swapped: the error names the step, its line and what does not hold.
+    let mut swapped = steps.clone();
+    swapped.swap(0, 1);
+    let path = file("swapped.plan", &swapped);
+    let o = check(&path);
+    assert_eq!(o.code, 1);
+    assert_eq!(json(&o)["valid"], false);
+    let e = json(&o)["error"].as_str().unwrap().to_string();
+    assert!(e.starts_with(&format!("{path}:1: step 1: ")), "{e}");
+    assert!(e.contains("is not applicable"), "{e}");
+
+    let o = check(&file("short.plan", &steps[..5]));
+    assert_eq!(o.code, 1);
+    assert!(
+        o.stderr.contains("without reaching the goal"),
+        "{}",
+        o.stderr
+    );
+
+    let mut unknown = steps.clone();
+    unknown.insert(2, "(fly-to mars)".into());
+    let path = file("unknown.plan", &unknown);
+    let o = check(&path);
+    assert_eq!(o.code, 1);
+    assert!(
+        o.stderr
+            .contains(&format!("{path}:3: step 3: `(fly-to mars)`")),
+        "{}",
+        o.stderr
+    );
+    assert!(o.stderr.contains("no such action"), "{}", o.stderr);
+
+    let o = check(&dir.path().join("missing.plan").to_string_lossy());
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("cannot read"), "{}", o.stderr);
+}
+
+#[test]
 fn unsupported_features_are_refused_with_construct_and_line() {
     let dir = tempfile::tempdir().unwrap();
     let d = write(

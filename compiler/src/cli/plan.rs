@@ -1,5 +1,6 @@
 //! `ensemble plan DOMAIN PROBLEM [--search astar|gbfs|minmin|pop|graph] [--format json]`: plan on a
 //! STRIPS task (PDDL, or a native action list in RON), validate the plan step by step, print it.
+//! With `--validate PLAN` it checks another planner's plan (the IPC format) instead.
 //!
 //! Exit codes: 0 with a plan; 3 when the task is proven unsolvable; 1 on errors in the input
 //! (or when a search limit stops the search without a plan); 2 when it cannot run.
@@ -13,7 +14,10 @@ use ensemble_runtime::plan::graph::PlanGraph;
 use ensemble_runtime::plan::pop::{self, AchieverIndex, Achievers, PopConfig, PopOutcome};
 use ensemble_runtime::plan::search::Limit;
 use ensemble_runtime::plan::section::Planner;
-use ensemble_runtime::plan::{Heuristic, Limits, Outcome, Task, minmin, search, validate};
+use ensemble_runtime::plan::validate::validate_names;
+use ensemble_runtime::plan::{
+    Heuristic, Limits, Outcome, PlanError, Task, minmin, search, validate,
+};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -83,6 +87,10 @@ pub struct PlanArgs {
     /// MinMin without its second bound (2-B: prune successors that add no new fact).
     #[arg(long)]
     pub no_second_bound: bool,
+    /// Check the plan in this file step by step instead of planning: one action per line,
+    /// `(name arg ...)`, `;` comments (the IPC plan format Fast Downward and VAL use).
+    #[arg(long, value_name = "PLAN")]
+    pub validate: Option<PathBuf>,
 }
 
 struct Found {
@@ -232,6 +240,71 @@ fn solve(
 }
 
 /// Milliseconds, to the microsecond.
+/// The actions of a plan file, each with its line: `(name arg ...)` lowercased with single
+/// spaces, `;` comments and blank lines skipped.
+fn read_plan_file(text: &str) -> Vec<(usize, String)> {
+    text.lines()
+        .enumerate()
+        .filter_map(|(i, line)| {
+            let action = line.split(';').next().unwrap_or("").trim();
+            if action.is_empty() {
+                return None;
+            }
+            let inner = action.trim_start_matches('(').trim_end_matches(')');
+            let words: Vec<String> = inner.split_whitespace().map(str::to_lowercase).collect();
+            Some((i + 1, format!("({})", words.join(" "))))
+        })
+        .collect()
+}
+
+/// `--validate PLAN`: replays the plan in `path` on `task`; exit 0 if it reaches the goal, 1
+/// with the step, its line and what does not hold otherwise.
+fn check_plan_file(task: &Task, path: &Path, args: &PlanArgs, io: &mut Io<'_>) -> i32 {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            let _ = writeln!(io.err, "error: cannot read {}: {e}", path.display());
+            return EXIT_CANNOT_RUN;
+        }
+    };
+    let steps = read_plan_file(&text);
+    let names: Vec<&str> = steps.iter().map(|(_, n)| n.as_str()).collect();
+    let outcome = validate_names(task, &task.initial_state(), &names);
+    let error = outcome.as_ref().err().map(|e| {
+        let line = match e {
+            PlanError::UnknownOperator { step, .. } | PlanError::NotApplicable { step, .. } => {
+                format!("{}:{}: ", path.display(), steps[*step].0)
+            }
+            PlanError::GoalNotReached { .. } => format!("{}: ", path.display()),
+        };
+        let hint = match e {
+            PlanError::UnknownOperator { .. } => {
+                " (no such action, wrong arguments, or a precondition on a fact that never changes is false)"
+            }
+            _ => "",
+        };
+        format!("{line}{}{hint}", e.describe(task))
+    });
+    if matches!(args.format, Format::Json) {
+        let doc = json!({ "valid": error.is_none(), "length": steps.len(), "error": error });
+        let _ = writeln!(io.out, "{doc}");
+    }
+    match error {
+        None => {
+            let _ = writeln!(
+                io.err,
+                "the plan of {} steps is valid: every step applies and the goal holds at the end",
+                steps.len()
+            );
+            EXIT_OK
+        }
+        Some(e) => {
+            let _ = writeln!(io.err, "error: {e}");
+            EXIT_ERRORS
+        }
+    }
+}
+
 fn round_millis(d: Duration) -> f64 {
     (d.as_secs_f64() * 1e6).round() / 1e3
 }
@@ -279,6 +352,8 @@ fn ground(
                 }),
             // `--memory-limit` too: grounding alone can take gigabytes.
             max_bytes: Some(memory_limit(args)),
+            // A plan to check may use actions that cannot help reach the goal.
+            relevance: args.validate.is_none(),
             ..Default::default()
         };
         return crate::front::pddl::ground_files_with(sources, &args.domain, problem, &opts, diags)
@@ -393,6 +468,9 @@ pub fn run(args: PlanArgs, io: &mut Io<'_>) -> i32 {
         Ok(t) => t,
         Err(code) => return code,
     };
+    if let Some(plan) = &args.validate {
+        return check_plan_file(&task, plan, &args, io);
+    }
     // Found before the search starts, as Fast Downward's translator finds its variables.
     task.mutex_groups = crate::plan::mutex::mutex_groups(&task);
     let ground_millis = round_millis(began.elapsed());
