@@ -107,7 +107,7 @@ def pyperplan(args, dom, prob, search, h):
             return None
         check_plan(args, dom, prob, pp + ".soln", int(m.group(1)), "pyperplan")
         exp = int(re.search(r"(\d+) Nodes expanded", out).group(1))
-        st = float(re.search(r"Search time: ([\d.e-]+)", out).group(1))
+        st = float(re.search(r"Search time: ([\d.eE+-]+)", out).group(1))
         return dict(length=int(m.group(1)), expanded=exp, wall=wall, search=st, rss=rss)
 
 
