@@ -471,18 +471,21 @@ pub fn run(args: PlanArgs, io: &mut Io<'_>) -> i32 {
     if let Some(plan) = &args.validate {
         return check_plan_file(&task, plan, &args, io);
     }
-    // Found before the search starts, as Fast Downward's translator finds its variables.
-    task.mutex_groups = crate::plan::mutex::mutex_groups(&task);
-    let ground_millis = round_millis(began.elapsed());
-    let time_left = args
-        .time_limit
-        .filter(|t| t.is_finite() && *t >= 0.0)
-        .map(|t| Duration::from_secs_f64(t.min(1e9)).saturating_sub(began.elapsed()));
     let kind = args.search.unwrap_or(if graph.is_some() {
         SearchKind::Graph
     } else {
         SearchKind::Astar
     });
+    // Only A* and the greedy search store states to pack. Found before the search starts, as
+    // Fast Downward's translator finds its variables.
+    if matches!(kind, SearchKind::Astar | SearchKind::Gbfs) {
+        task.mutex_groups = crate::plan::mutex::mutex_groups(&task);
+    }
+    let ground_millis = round_millis(began.elapsed());
+    let time_left = args
+        .time_limit
+        .filter(|t| t.is_finite() && *t >= 0.0)
+        .map(|t| Duration::from_secs_f64(t.min(1e9)).saturating_sub(began.elapsed()));
     if kind == SearchKind::Graph && graph.is_none() {
         let _ = writeln!(
             io.err,

@@ -100,7 +100,7 @@ impl State {
 /// the search meets (a mutex group, as [`super::Task::mutex_groups`]) becomes one variable of
 /// `ceil(log2(size + 1))` bits holding which of its facts holds (0: none), every other fact one
 /// bit — as Fast Downward packs its finite-domain variables. A depot task's 346 facts take 11
-/// 32-bit units as a bitset and 3 packed. No variable straddles two units.
+/// 32-bit units as a bitset and 4 packed. No variable straddles two units.
 #[derive(Clone, Debug)]
 pub struct Packing {
     /// For each fact: where its variable lies, and the fact's value in it.
