@@ -666,6 +666,17 @@ fn mebibytes(bytes: u64) -> String {
     format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20))
 }
 
+/// Whether `o` can change a fact marked in `relevant`. Adding a fact the operator requires
+/// changes nothing (a satellite turning to where it already points): such an operator only
+/// makes a state its own successor, so it goes too, as in Fast Downward's translator.
+/// `normalise` left no fact both added and deleted.
+fn changes_relevant(o: &Operator, relevant: &[bool]) -> bool {
+    o.add
+        .iter()
+        .any(|f| relevant[*f as usize] && o.pre.binary_search(f).is_err())
+        || o.del.iter().any(|&f| relevant[f as usize])
+}
+
 /// Backward relevance analysis: keep only facts that can matter for the goal (goal facts, and
 /// the preconditions of operators that add or delete a relevant fact), and only operators that
 /// change a relevant fact. States that differ only in irrelevant facts (a package nobody needs
@@ -681,7 +692,7 @@ pub fn relevant_part(task: Task) -> (Task, Vec<usize>) {
     loop {
         let mut changed = false;
         for o in &task.operators {
-            if o.add.iter().chain(&o.del).any(|&f| relevant[f as usize]) {
+            if changes_relevant(o, &relevant) {
                 for &f in o.pre.iter().chain(&o.pre_neg) {
                     if !relevant[f as usize] {
                         relevant[f as usize] = true;
@@ -708,7 +719,7 @@ pub fn relevant_part(task: Task) -> (Task, Vec<usize>) {
             .map(|&f| new_id[f as usize])
             .collect()
     };
-    let changes = |o: &Operator| o.add.iter().chain(&o.del).any(|&f| relevant[f as usize]);
+    let changes = |o: &Operator| changes_relevant(o, &relevant);
     let kept: Vec<usize> = (0..task.operators.len())
         .filter(|&i| changes(&task.operators[i]))
         .collect();

@@ -430,3 +430,24 @@ fn grounding_stops_at_its_deadline() {
     let (_, message) = first_line(&diags, &sources, Code::LimitExceeded);
     assert!(message.contains("time limit"), "{message}");
 }
+
+/// Issue 21: an operator that adds only what it requires changes no state (a satellite turning
+/// to where it already points) and is not kept, as Fast Downward's translator drops it; the
+/// real turns stay.
+#[test]
+fn an_operator_that_changes_nothing_is_dropped() {
+    let domain = "(define (domain sat) (:requirements :strips)
+      (:predicates (pointing ?d) (direction ?d))
+      (:action turn :parameters (?to ?from)
+        :precondition (and (pointing ?from) (direction ?to))
+        :effect (and (pointing ?to) (not (pointing ?from)))))";
+    let problem = "(define (problem p) (:domain sat) (:objects x y)
+      (:init (pointing x) (direction x) (direction y))
+      (:goal (pointing y)))";
+    let (g, d, _) = run(domain, problem);
+    assert!(!d.has_errors(), "{:?}", codes(&d));
+    let t = &g.unwrap().task;
+    let mut names: Vec<&str> = t.operators.iter().map(|o| o.name.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["(turn x y)", "(turn y x)"]);
+}
