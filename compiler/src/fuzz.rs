@@ -44,6 +44,9 @@ pub enum Target {
     /// A PDDL domain, [`PART_BREAK`], a PDDL problem: grounded and planned on as
     /// `ensemble plan` does (with small limits).
     PddlPlan,
+    /// A PDDL domain, [`PART_BREAK`], a PDDL problem, [`PART_BREAK`], a plan file: the plan
+    /// checked as `ensemble plan DOMAIN PROBLEM --validate PLAN` checks it.
+    PddlValidate,
     /// A MovingAI `.map`: parsed, built into navigation data and queried, as `nav build` and
     /// `nav query` do.
     MovingAiMap,
@@ -87,6 +90,7 @@ impl Target {
                 Target::Manifest,
                 Target::Layout,
                 Target::PddlPlan,
+                Target::PddlValidate,
                 Target::MovingAiMap,
                 Target::MovingAiScen,
                 Target::Dimacs,
@@ -114,6 +118,7 @@ impl Target {
             Target::Manifest => "manifest",
             Target::Layout => "layout",
             Target::PddlPlan => "pddl",
+            Target::PddlValidate => "pddl-validate",
             Target::MovingAiMap => "map",
             Target::MovingAiScen => "scen",
             Target::Dimacs => "dimacs",
@@ -153,6 +158,7 @@ pub fn run(target: Target, bytes: &[u8]) {
         Target::Manifest => check(&[(MANIFEST.to_string(), bytes)]),
         Target::Layout => layout(bytes),
         Target::PddlPlan => pddl(bytes),
+        Target::PddlValidate => pddl_validate(bytes),
         Target::MovingAiMap => movingai_map(bytes),
         Target::MovingAiScen => movingai_scen(bytes),
         Target::Dimacs => dimacs(bytes),
@@ -270,25 +276,36 @@ fn workbook(bytes: &[u8]) {
     });
 }
 
-/// `ensemble plan DOMAIN PROBLEM` with small limits, then `check` on each file.
-fn pddl(bytes: &[u8]) {
-    let (domain, problem) = split(bytes);
-    let (domain, problem) = (lossy(domain), lossy(problem));
+/// A PDDL domain and problem grounded as `ensemble plan` grounds them (within 2 s), the
+/// diagnostics rendered.
+fn ground_pddl(
+    domain: &str,
+    problem: &str,
+    relevance: bool,
+) -> Option<crate::front::pddl::Grounded> {
     let mut sources = SourceMap::default();
     let mut diagnostics = Diagnostics::default();
     let options = crate::front::pddl::GroundOptions {
         deadline: Some(Instant::now() + Duration::from_secs(2)),
+        relevance,
         ..Default::default()
     };
     let grounded = crate::front::pddl::ground_texts_with(
         &mut sources,
-        ("domain.pddl", &domain),
-        ("problem.pddl", &problem),
+        ("domain.pddl", domain),
+        ("problem.pddl", problem),
         &options,
         &mut diagnostics,
     );
     let _ = diagnostics.render(&sources, false);
-    if let Some(grounded) = grounded {
+    grounded
+}
+
+/// `ensemble plan DOMAIN PROBLEM` with small limits, then `check` on each file.
+fn pddl(bytes: &[u8]) {
+    let (domain, problem) = split(bytes);
+    let (domain, problem) = (lossy(domain), lossy(problem));
+    if let Some(grounded) = ground_pddl(&domain, &problem, true) {
         use ensemble_runtime::plan::{Heuristic, Limits, Outcome, search, validate};
         let limits = Limits {
             max_expansions: Some(2_000),
@@ -308,6 +325,16 @@ fn pddl(bytes: &[u8]) {
         ("domain.pddl".to_string(), domain.as_bytes()),
         ("problem.pddl".to_string(), problem.as_bytes()),
     ]);
+}
+
+/// `ensemble plan DOMAIN PROBLEM --validate PLAN`: grounded without the relevance analysis,
+/// as the command does, and the plan file replayed on it.
+fn pddl_validate(bytes: &[u8]) {
+    let (domain, rest) = split(bytes);
+    let (problem, plan) = split(rest);
+    if let Some(grounded) = ground_pddl(&lossy(domain), &lossy(problem), false) {
+        let _ = crate::cli::plan::check_plan_text(&grounded.task, "plan.txt", &lossy(plan));
+    }
 }
 
 /// The largest navigation graph a target precomputes: the fuzzer's inputs are small, but a

@@ -9,7 +9,7 @@ mod import;
 mod inspect;
 mod nav;
 mod ngram;
-mod plan;
+pub(crate) mod plan;
 pub(crate) mod run_chat;
 mod run_scene;
 mod strings;

@@ -239,7 +239,6 @@ fn solve(
     }
 }
 
-/// Milliseconds, to the microsecond.
 /// The actions of a plan file, each with its line: `(name arg ...)` lowercased with single
 /// spaces, `;` comments and blank lines skipped.
 fn read_plan_file(text: &str) -> Vec<(usize, String)> {
@@ -257,6 +256,30 @@ fn read_plan_file(text: &str) -> Vec<(usize, String)> {
         .collect()
 }
 
+/// Replays the plan file `text` (named `file` in messages) on `task`: its number of steps, and
+/// what is wrong with it (`file:line: step N: …`), if anything.
+pub(crate) fn check_plan_text(task: &Task, file: &str, text: &str) -> (usize, Option<String>) {
+    let steps = read_plan_file(text);
+    let names: Vec<&str> = steps.iter().map(|(_, n)| n.as_str()).collect();
+    let outcome = validate_names(task, &task.initial_state(), &names);
+    let error = outcome.as_ref().err().map(|e| {
+        let line = match e {
+            PlanError::UnknownOperator { step, .. } | PlanError::NotApplicable { step, .. } => {
+                format!("{file}:{}: ", steps[*step].0)
+            }
+            PlanError::GoalNotReached { .. } => format!("{file}: "),
+        };
+        let hint = match e {
+            PlanError::UnknownOperator { .. } => {
+                " (no such action, wrong arguments, or a precondition on a fact that never changes is false)"
+            }
+            _ => "",
+        };
+        format!("{line}{}{hint}", e.describe(task))
+    });
+    (steps.len(), error)
+}
+
 /// `--validate PLAN`: replays the plan in `path` on `task`; exit 0 if it reaches the goal, 1
 /// with the step, its line and what does not hold otherwise.
 fn check_plan_file(task: &Task, path: &Path, args: &PlanArgs, io: &mut Io<'_>) -> i32 {
@@ -267,34 +290,16 @@ fn check_plan_file(task: &Task, path: &Path, args: &PlanArgs, io: &mut Io<'_>) -
             return EXIT_CANNOT_RUN;
         }
     };
-    let steps = read_plan_file(&text);
-    let names: Vec<&str> = steps.iter().map(|(_, n)| n.as_str()).collect();
-    let outcome = validate_names(task, &task.initial_state(), &names);
-    let error = outcome.as_ref().err().map(|e| {
-        let line = match e {
-            PlanError::UnknownOperator { step, .. } | PlanError::NotApplicable { step, .. } => {
-                format!("{}:{}: ", path.display(), steps[*step].0)
-            }
-            PlanError::GoalNotReached { .. } => format!("{}: ", path.display()),
-        };
-        let hint = match e {
-            PlanError::UnknownOperator { .. } => {
-                " (no such action, wrong arguments, or a precondition on a fact that never changes is false)"
-            }
-            _ => "",
-        };
-        format!("{line}{}{hint}", e.describe(task))
-    });
+    let (steps, error) = check_plan_text(task, &path.display().to_string(), &text);
     if matches!(args.format, Format::Json) {
-        let doc = json!({ "valid": error.is_none(), "length": steps.len(), "error": error });
+        let doc = json!({ "valid": error.is_none(), "length": steps, "error": error });
         let _ = writeln!(io.out, "{doc}");
     }
     match error {
         None => {
             let _ = writeln!(
                 io.err,
-                "the plan of {} steps is valid: every step applies and the goal holds at the end",
-                steps.len()
+                "the plan of {steps} steps is valid: every step applies and the goal holds at the end"
             );
             EXIT_OK
         }
@@ -305,6 +310,7 @@ fn check_plan_file(task: &Task, path: &Path, args: &PlanArgs, io: &mut Io<'_>) -
     }
 }
 
+/// Milliseconds, to the microsecond.
 fn round_millis(d: Duration) -> f64 {
     (d.as_secs_f64() * 1e6).round() / 1e3
 }
