@@ -622,7 +622,9 @@ enum EnsStatus ens_scene_clock(struct EnsScene scene, uint64_t *out_ticks, doubl
 // Takes the trace events recorded since the last call as JSON lines — each event one line
 // ending in `\n`, exactly as `ensemble run --trace json` prints them (docs/formats/trace.md)
 // — into `*out`, a NUL-terminated string the host frees with `ens_string_free` (an empty
-// string when nothing happened). The first call after starting gives tick 0's events.
+// string when nothing happened). The first call after starting gives tick 0's events. A
+// scene keeps at most the latest 65,536 events for this call, so a host that never reads its
+// trace does not make the scene grow.
 //
 // # Safety
 // `out` is NULL or valid for writes.

@@ -15,6 +15,7 @@ use ensemble_runtime::stdlib::{StandardState, fire_world_events};
 use ensemble_runtime::trace::TraceEvent;
 use ensemble_sim::Simulation;
 use ensemble_sim::simulation::{self, SceneKind};
+use std::collections::VecDeque;
 use std::ffi::c_char;
 use std::sync::Arc;
 
@@ -39,11 +40,18 @@ pub(crate) struct HostScene {
 pub(crate) struct RunningScene {
     running: Running,
     program_name: String,
+    /// Events recorded and not yet taken, the latest [`HOST_BACKLOG`] of them.
+    backlog: VecDeque<TraceEvent>,
     /// The trace as two readers take it once an inspector serves the scene: the host and the
     /// inspector each get every event once, whichever takes first.
     #[cfg(feature = "inspect")]
     readers: Option<TraceReaders>,
 }
+
+/// The most trace events a scene keeps for a host that has not taken them: a host that never
+/// calls `ens_scene_take_trace_json` must not make its scenes grow without end (a scene records
+/// events whether or not anyone reads them); past this, the oldest go.
+const HOST_BACKLOG: usize = if cfg!(test) { 100 } else { 1 << 16 };
 
 /// The most events kept for an inspector that has not framed the scene since the host took them.
 #[cfg(feature = "inspect")]
@@ -86,6 +94,10 @@ impl RunningScene {
                 fire_world_events(&mut h.scene);
             }
         }
+        let new = self.take_from_scene();
+        self.backlog.extend(new);
+        let over = self.backlog.len().saturating_sub(HOST_BACKLOG);
+        self.backlog.drain(..over);
     }
 
     fn take_events(&mut self) -> Vec<TraceEvent> {
@@ -114,8 +126,15 @@ impl RunningScene {
         new
     }
 
-    /// The events the scene recorded since they were last taken.
+    /// The events recorded since they were last taken (the latest [`HOST_BACKLOG`] of those
+    /// recorded by ticks).
     fn take_recorded(&mut self) -> Vec<TraceEvent> {
+        let mut all: Vec<TraceEvent> = self.backlog.drain(..).collect();
+        all.extend(self.take_from_scene());
+        all
+    }
+
+    fn take_from_scene(&mut self) -> Vec<TraceEvent> {
         match &mut self.running {
             Running::Simulated(sim) => sim.take_events(),
             Running::Host(h) => h.scene.take_events(),
@@ -138,6 +157,8 @@ impl RunningScene {
         });
         readers.by = by;
         readers.host.extend(new.iter().cloned());
+        let over = readers.host.len().saturating_sub(HOST_BACKLOG);
+        readers.host.drain(..over);
         readers.inspector.extend(new);
         let events = std::mem::take(&mut readers.inspector);
         let program_name = self.program_name.as_str();
@@ -250,6 +271,7 @@ fn insert_scene(running: Running, program_name: String) -> EnsScene {
     let scene = RunningScene {
         running,
         program_name,
+        backlog: VecDeque::new(),
         #[cfg(feature = "inspect")]
         readers: None,
     };
@@ -413,7 +435,9 @@ pub unsafe extern "C" fn ens_scene_clock(
 /// Takes the trace events recorded since the last call as JSON lines — each event one line
 /// ending in `\n`, exactly as `ensemble run --trace json` prints them (docs/formats/trace.md)
 /// — into `*out`, a NUL-terminated string the host frees with `ens_string_free` (an empty
-/// string when nothing happened). The first call after starting gives tick 0's events.
+/// string when nothing happened). The first call after starting gives tick 0's events. A
+/// scene keeps at most the latest 65,536 events for this call, so a host that never reads its
+/// trace does not make the scene grow.
 ///
 /// # Safety
 /// `out` is NULL or valid for writes.
@@ -756,4 +780,91 @@ pub extern "C" fn ens_scene_free(scene: EnsScene) -> EnsStatus {
     run("ens_scene_free", || {
         handles::remove(scene.id, "scene").map(drop)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::{ens_program_free, ens_program_load_file};
+    use crate::status::ens_string_free;
+    use std::ffi::{CStr, CString};
+
+    fn program(dir: &std::path::Path) -> EnsProgram {
+        let project =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/street-vendor");
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let mut io = ensemble_compiler::cli::Io {
+            out: &mut out,
+            err: &mut err,
+            color: false,
+        };
+        let args = [
+            "ensemble",
+            "build",
+            project.to_str().unwrap(),
+            "-o",
+            dir.to_str().unwrap(),
+        ];
+        assert_eq!(
+            ensemble_compiler::cli::run(args, &mut io),
+            0,
+            "{}",
+            String::from_utf8_lossy(&err)
+        );
+        let path = CString::new(dir.join("street-vendor.ensb").to_str().unwrap()).unwrap();
+        let mut program = EnsProgram::default();
+        // SAFETY: valid string and out-pointer.
+        assert_eq!(
+            unsafe { ens_program_load_file(path.as_ptr(), &mut program) },
+            EnsStatus::Ok
+        );
+        program
+    }
+
+    fn start(program: EnsProgram) -> EnsScene {
+        let (name, mut scene) = (CString::new("street").unwrap(), EnsScene::default());
+        // SAFETY: valid string and out-pointer.
+        let status = unsafe { ens_scene_start_simulated(program, name.as_ptr(), 7, &mut scene) };
+        assert_eq!(status, EnsStatus::Ok);
+        scene
+    }
+
+    fn take(scene: EnsScene) -> String {
+        let mut text = std::ptr::null_mut();
+        // SAFETY: valid out-pointer; the string is freed below.
+        unsafe {
+            assert_eq!(ens_scene_take_trace_json(scene, &mut text), EnsStatus::Ok);
+            let copy = CStr::from_ptr(text).to_string_lossy().into_owned();
+            ens_string_free(text);
+            copy
+        }
+    }
+
+    /// A host that never takes its trace: the scene keeps the latest events only, and they are
+    /// exactly the latest of the trace a host taking it every tick gets.
+    #[test]
+    fn a_trace_nobody_takes_keeps_only_its_latest_events() {
+        let dir = tempfile::tempdir().unwrap();
+        let program = program(dir.path());
+        let (taken, untaken) = (start(program), start(program));
+        let mut whole = take(taken);
+        for _ in 0..5_000 {
+            assert_eq!(ens_scene_tick(taken), EnsStatus::Ok);
+            assert_eq!(ens_scene_tick(untaken), EnsStatus::Ok);
+            whole += &take(taken);
+        }
+        let whole: Vec<&str> = whole.lines().collect();
+        assert!(whole.len() > 3 * HOST_BACKLOG, "{} events", whole.len());
+        let late = take(untaken);
+        let late: Vec<&str> = late.lines().collect();
+        assert_eq!(late.len(), HOST_BACKLOG);
+        assert_eq!(late, whole[whole.len() - HOST_BACKLOG..]);
+        for handle in [
+            ens_scene_free(taken),
+            ens_scene_free(untaken),
+            ens_program_free(program),
+        ] {
+            assert_eq!(handle, EnsStatus::Ok);
+        }
+    }
 }
