@@ -139,15 +139,20 @@ mod tests {
     use super::*;
     use ensemble_runtime::plan::fixtures;
 
-    #[test]
-    fn one_place_at_a_time() {
-        let t = Task::builder()
+    /// One thing moving between two places, and a bell it can ring at the first.
+    fn two_places(goal: &[&str]) -> Task {
+        Task::builder()
             .op("ab", &["at-a"], &["at-b"], &["at-a"])
             .op("ba", &["at-b"], &["at-a"], &["at-b"])
             .op("ring", &["at-a"], &["rang"], &[])
             .init(&["at-a"])
-            .goal(&["at-a", "at-b", "rang"])
-            .build();
+            .goal(goal)
+            .build()
+    }
+
+    #[test]
+    fn one_place_at_a_time() {
+        let t = two_places(&["at-a", "at-b", "rang"]);
         let m = goal_mutexes(&t).unwrap();
         let names: Vec<(String, String)> = m
             .iter()
@@ -158,13 +163,7 @@ mod tests {
 
     #[test]
     fn the_place_of_one_thing_is_a_group() {
-        let t = Task::builder()
-            .op("ab", &["at-a"], &["at-b"], &["at-a"])
-            .op("ba", &["at-b"], &["at-a"], &["at-b"])
-            .op("ring", &["at-a"], &["rang"], &[])
-            .init(&["at-a"])
-            .goal(&["rang"])
-            .build();
+        let t = two_places(&["rang"]);
         let ids = |names: &[&str]| -> Vec<FactId> {
             names.iter().map(|n| t.fact_id(n).unwrap()).collect()
         };

@@ -145,9 +145,6 @@ pub struct LmCut {
     enters_zone: Vec<bool>,
     /// Costly facts not yet reached before the cut, while a cut is found.
     pending: Vec<FactId>,
-    /// For each fact, the last achiever found with a choice cheaper than the goal (a hint,
-    /// checked before it is used, so it may outlive its evaluation).
-    witness: Vec<OpId>,
     /// Facts some zero-cost operator adds (costs only fall during an evaluation, so this only
     /// grows): the goal zone's border is where it is false.
     zero_cost_achieved: Vec<bool>,
@@ -200,7 +197,6 @@ impl LmCut {
             zone: Vec::new(),
             before_cut: vec![false; n + 1],
             enters_zone: vec![false; ops],
-            witness: vec![NONE; n + 1],
             pending: Vec::new(),
             zero_cost_achieved: vec![false; n + 1],
             zone_stack: Vec::new(),
@@ -466,7 +462,6 @@ impl LmCut {
             cut,
             pending,
             goal_choice,
-            witness,
             ..
         } = self;
         let top = fact_cost[*goal_choice as usize];
@@ -487,20 +482,10 @@ impl LmCut {
             if !costly(f) || in_goal_zone[f] {
                 continue;
             }
-            let cheap = |o: OpId| {
+            let reached = achievers.row(f).iter().any(|&o| {
                 let c = choice[o as usize];
                 !enters_zone[o as usize] && c != UNREACHED && fact_cost[c as usize] < top
-            };
-            // The achiever found last round usually still serves: costs only fall.
-            let w = witness[f];
-            let reached = (w != NONE && cheap(w))
-                || match achievers.row(f).iter().find(|&&o| cheap(o)) {
-                    Some(&o) => {
-                        witness[f] = o;
-                        true
-                    }
-                    None => false,
-                };
+            });
             if reached {
                 before_cut[f] = true;
             } else {
@@ -553,9 +538,6 @@ impl LmCut {
         cut.sort_unstable();
     }
 }
-
-/// No operator.
-const NONE: OpId = OpId::MAX;
 
 #[cfg(test)]
 impl LmCut {
