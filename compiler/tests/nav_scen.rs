@@ -10,10 +10,17 @@ use ensemble_runtime::nav::{NavData, Workspace};
 use std::path::{Path, PathBuf};
 
 fn data_dir() -> PathBuf {
-    std::env::var_os("ENSEMBLE_DATA")
+    let dir = std::env::var_os("ENSEMBLE_DATA")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"))
-        .join("movingai")
+        .join("movingai");
+    assert!(
+        dir.is_dir(),
+        "the MovingAI reference maps are missing: expected {} (shared/data beside the \
+         repository, or set ENSEMBLE_DATA to a shared/data folder)",
+        dir.display()
+    );
+    dir
 }
 
 /// Checks one path cell by cell against the map itself (not the graph built from it).
