@@ -532,6 +532,38 @@ fn plan_json(args: &[&str]) -> Value {
     serde_json::from_str(&o.stdout).unwrap()
 }
 
+/// The greedy search says how long it improves its first plan, and `--time-limit` replaces that
+/// default with the whole budget.
+#[test]
+fn the_greedy_search_prints_its_default_improvement_budget() {
+    let (d, p) = (
+        repo_path("samples/dinner-date/dinner-date.domain.ron"),
+        repo_path("samples/dinner-date/dinner-date.problem.ron"),
+    );
+    let o = ensemble(&["plan", &d, &p, "--search", "gbfs"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stderr
+            .contains("the greedy search improves its first plan for at most 5 s (--time-limit sets the whole budget)"),
+        "{}",
+        o.stderr
+    );
+    let json = plan_json(&[&d, &p, "--search", "gbfs"]);
+    assert_eq!(json["improvement_seconds"], 5.0);
+    let o = ensemble(&["plan", &d, &p, "--search", "gbfs", "--time-limit", "30"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        !o.stderr.contains("improves its first plan"),
+        "{}",
+        o.stderr
+    );
+    let json = plan_json(&[&d, &p, "--search", "gbfs", "--time-limit", "30"]);
+    assert!(json["improvement_seconds"].is_null());
+    // A* does not improve: it says nothing of it.
+    let json = plan_json(&[&d, &p]);
+    assert!(json["improvement_seconds"].is_null());
+}
+
 #[test]
 fn t1_t4_t5_the_dinner_dates_through_ensemble_plan() {
     let (d, p) = (

@@ -134,6 +134,15 @@ fn memory_limit(args: &PlanArgs) -> u64 {
         })
 }
 
+/// How long the greedy search may improve its first plan: without `--time-limit`,
+/// [`search::DEFAULT_IMPROVEMENT_TIME`] (printed before the search); with it, whatever of that
+/// limit the first plan leaves.
+fn improvement_budget(args: &PlanArgs) -> Option<Duration> {
+    args.time_limit
+        .is_none()
+        .then_some(search::DEFAULT_IMPROVEMENT_TIME)
+}
+
 /// `time_left`: what `--time-limit` leaves after reading and grounding (one budget for both).
 fn solve(
     task: &Task,
@@ -170,7 +179,13 @@ fn solve(
                 let h = heuristic(args, Heuristic::Ff);
                 (
                     h,
-                    search::satisficing(task, &task.initial_state(), h, limits),
+                    search::satisficing_within(
+                        task,
+                        &task.initial_state(),
+                        h,
+                        limits,
+                        improvement_budget(args),
+                    ),
                 )
             };
             match r.outcome {
@@ -499,6 +514,15 @@ pub fn run(args: PlanArgs, io: &mut Io<'_>) -> i32 {
         );
         return EXIT_CANNOT_RUN;
     }
+    if kind == SearchKind::Gbfs
+        && let Some(t) = improvement_budget(&args)
+    {
+        let _ = writeln!(
+            io.err,
+            "the greedy search improves its first plan for at most {} s (--time-limit sets the whole budget)",
+            t.as_secs_f64()
+        );
+    }
     let started = Instant::now();
     let result = solve(&task, graph.as_ref(), kind, &args, time_left);
     // Search time alone (after reading and grounding), as Fast Downward reports its own.
@@ -520,6 +544,9 @@ pub fn run(args: PlanArgs, io: &mut Io<'_>) -> i32 {
                     "millis": (millis * 1000.0).round() / 1000.0,
                     "ground_millis": ground_millis,
                     "search": search,
+                    "improvement_seconds": improvement_budget(&args)
+                        .filter(|_| kind == SearchKind::Gbfs)
+                        .map(|t| t.as_secs_f64()),
                     "heuristic": f.heuristic.map(Heuristic::name),
                     "initial_h": initial_estimate(&task, &f),
                     "facts": task.facts.len(),
