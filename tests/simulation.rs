@@ -202,7 +202,7 @@ fn the_runner_gives_the_golden_conversation() {
     assert_eq!(lines, said);
     assert!(
         sim.transcript()
-            .any(|l| matches!(&l.kind, LineKind::Player { emote } if &**emote == "says"))
+            .any(|l| matches!(&l.kind, LineKind::Player { emote, .. } if &**emote == "says"))
     );
     // Every space's belief is a distribution.
     let beliefs = sim.beliefs();

@@ -11,7 +11,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ensemble_compiler::nlg::ngram::{self, BuildOptions, Builder, Method, NgramDb, tokenise};
-use ensemble_compiler::nlg::overgen::{Input, Term, VerbSpec};
+use ensemble_compiler::nlg::overgen::Input;
 use ensemble_compiler::nlg::rank;
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -46,24 +46,7 @@ fn database() -> NgramDb {
 }
 
 fn want_ticket() -> Input {
-    Input {
-        verbs: ["like", "buy"]
-            .iter()
-            .map(|v| VerbSpec {
-                lemma: v.to_string(),
-                past: false,
-            })
-            .collect(),
-        nouns: vec![
-            Term::Word("I".into()),
-            Term::Word("ticket".into()),
-            Term::Variable("CityName".into()),
-        ],
-        question: None,
-        slot_kinds: Vec::new(),
-        subject_as_written: true,
-        direct_object: true,
-    }
+    ensemble_compiler::nlg::parse_lines("like, buy", "I, ticket, VARIABLE CityName").0
 }
 
 fn benches(c: &mut Criterion) {
@@ -129,6 +112,7 @@ fn benches(c: &mut Criterion) {
                 unique.clone(),
                 Some(&db),
                 Method::Interpolated,
+                &[],
                 |_| "Boston".to_string(),
             )
         })

@@ -75,6 +75,8 @@ codes! {
     UnsupportedFeature => "unsupported-feature",
     NoCandidate => "no-candidate",
     UnknownCandidate => "unknown-candidate",
+    /// A judged sentence state none of whose spoken lines is judged any more.
+    UnjudgedSpokenSet => "unjudged-spoken-set",
     SwappedArguments => "swapped-arguments",
     OutOfVocabulary => "out-of-vocabulary",
     TransactionOutsideConversation => "transaction-outside-conversation",

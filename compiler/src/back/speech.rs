@@ -17,7 +17,7 @@ pub fn lower(module: &Module, intern: &mut dyn FnMut(&str) -> NameId) -> SpeechT
             let mut parts = Vec::new();
             let mut text = String::new();
             for (i, t) in c.sentence.tokens.iter().enumerate() {
-                if i > 0 {
+                if i > 0 && !t.attaches() {
                     text.push(' ');
                 }
                 match t {

@@ -104,6 +104,15 @@ pub enum NgramCommand {
         /// Print every state's spoken set.
         #[arg(long)]
         verbose: bool,
+        /// Print only this part's states with --verbose (`tuning` while tuning: the held-out
+        /// states are not looked at).
+        #[arg(long, value_parser = ["tuning", "held-out"])]
+        part: Option<String>,
+        /// Print the vocabulary of every realisation of every state, its acceptable lines and
+        /// every word a realisation may add (articles, prepositions, modals), one word per
+        /// line, instead: the dictionary the set's counts are restricted to.
+        #[arg(long, conflicts_with_all = ["verbose", "sweep"])]
+        lexicon: bool,
     },
 }
 
@@ -139,12 +148,24 @@ pub fn run(command: NgramCommand, io: &mut Io<'_>) -> i32 {
             lexicon,
         } => rank_project(&path, sentence.as_deref(), top, lexicon, io),
         NgramCommand::Eval {
+            set, lexicon: true, ..
+        } => eval_lexicon(&set, io),
+        NgramCommand::Eval {
             set,
             ngrams,
             margin,
             sweep,
             verbose,
-        } => evaluate(&set, ngrams.as_deref(), margin, sweep, verbose, io),
+            part,
+            lexicon: false,
+        } => evaluate(
+            &set,
+            ngrams.as_deref(),
+            margin,
+            sweep,
+            verbose.then_some(part.as_deref()),
+            io,
+        ),
     }
 }
 
@@ -443,25 +464,49 @@ fn rank_project(
         let slot = |n: &str| values.get(n).cloned().unwrap_or_else(|| "<unk>".into());
         let (unique, variations) = rank::generate(&s.input);
         if lexicon {
-            for (sentence, _) in &unique {
-                for t in tokenise::sentence_tokens(&sentence.with_slots(slot)) {
+            for r in &unique {
+                for t in tokenise::sentence_tokens(&r.sentence.with_slots(slot)) {
                     if !t.starts_with('<') {
                         words.insert(t);
                     }
+                }
+            }
+            for (_, kind) in &s.input.slot_kinds {
+                for value in kind.stand_ins() {
+                    words.extend(
+                        tokenise::sentence_tokens(value)
+                            .into_iter()
+                            .filter(|t| !t.starts_with('<')),
+                    );
                 }
             }
             continue;
         }
         let n_unique = unique.len();
         // As the compiler ranks: slot kinds, then the designer's bans and pins.
-        let mut ranked = rank::rank(&s.name.text, unique, db, file.scoring, slot);
+        let mut ranked = rank::rank(
+            &s.name.text,
+            unique,
+            db,
+            file.scoring,
+            &s.input.slot_kinds,
+            slot,
+        );
         rank::put_fitting_first(&mut ranked, &s.input);
         let ban: Vec<&str> = s.ban.iter().map(|n| n.text.as_str()).collect();
         let pin: Vec<&str> = s.pin.iter().map(|n| n.text.as_str()).collect();
-        rank::ban_and_pin(&mut ranked, &ban, &pin);
+        let accept: Vec<&str> = s.accept.iter().map(|n| n.text.as_str()).collect();
+        rank::apply_judgements(&mut ranked, &ban, &pin, &accept);
+        let judged: Vec<&str> = pin.iter().chain(&accept).copied().collect();
+        // The lines the game says: the compiler's spoken-set rule on the same list.
+        let speaking = rank::Speaking {
+            choose_among: file.choose_among,
+            score_margin: s.score_margin.unwrap_or(file.score_margin),
+        };
+        let spoken = speaking.count(&ranked, &s.input, &judged);
         let _ = writeln!(
             io.out,
-            "{}: {variations} variations, {n_unique} unique sentences, scored by {}{}",
+            "{}: {variations} variations, {n_unique} unique sentences, scored by {}{}; the game speaks {spoken} (marked `spoken`)",
             s.name.text,
             file.scoring.as_str(),
             if db.is_some() {
@@ -470,8 +515,13 @@ fn rank_project(
                 " (no n-gram database: unranked)"
             }
         );
-        for c in ranked.iter().take(top) {
-            let _ = writeln!(io.out, "  {:>11.6}  {:08x}  {}", c.score, c.id, c.template);
+        for (i, c) in ranked.iter().take(top.max(spoken)).enumerate() {
+            let mark = if i < spoken { "spoken" } else { "" };
+            let _ = writeln!(
+                io.out,
+                "  {mark:<6}  {:>11.6}  {:08x}  {}",
+                c.score, c.id, c.template
+            );
         }
     }
     if lexicon {
@@ -496,7 +546,8 @@ fn evaluate(
     ngrams: Option<&Path>,
     margin: Option<f64>,
     sweep: bool,
-    verbose: bool,
+    // `Some(part)` prints each state's spoken set, of that part only when given.
+    verbose: Option<Option<&str>>,
     io: &mut Io<'_>,
 ) -> i32 {
     use crate::nlg::eval;
@@ -545,8 +596,11 @@ fn evaluate(
             for (part, t) in eval::tally(&outcomes) {
                 write_tally(part.as_str(), &t, io);
             }
-            if verbose {
-                for o in &outcomes {
+            if let Some(only) = verbose {
+                for o in outcomes
+                    .iter()
+                    .filter(|o| only.is_none_or(|p| p == o.part.as_str()))
+                {
                     let mark = if o.spoken_ok {
                         "ok "
                     } else if o.best_ok {
@@ -564,6 +618,75 @@ fn evaluate(
                 }
             }
         }
+    }
+    EXIT_OK
+}
+
+/// `ngram eval --lexicon`: every word the set's states may be realised with.
+fn eval_lexicon(path: &Path, io: &mut Io<'_>) -> i32 {
+    use crate::nlg::eval;
+    let (set, _) = match eval::read(path) {
+        Ok(x) => x,
+        Err(e) => {
+            let _ = writeln!(io.err, "error: {e}");
+            return EXIT_CANNOT_RUN;
+        }
+    };
+    let mut words = BTreeSet::new();
+    let mut add = |text: &str| {
+        for t in tokenise::sentence_tokens(text) {
+            if !t.starts_with('<') {
+                words.insert(t);
+            }
+        }
+    };
+    let slot = |n: &str| {
+        set.examples
+            .get(n)
+            .cloned()
+            .unwrap_or_else(|| "<unk>".into())
+    };
+    for s in &set.states {
+        let (mut input, _, _) = crate::nlg::parse_lines(&s.verbs, &s.nouns);
+        input.slot_kinds = crate::nlg::slot_kinds(&set.slots, &s.slots);
+        for r in rank::generate(&input).0 {
+            add(&r.sentence.with_slots(slot));
+        }
+        for line in &s.acceptable {
+            let filled = line
+                .split('{')
+                .enumerate()
+                .map(|(i, part)| match (i, part.split_once('}')) {
+                    (0, _) | (_, None) => part.to_string(),
+                    (_, Some((name, rest))) => format!("{}{rest}", slot(name)),
+                })
+                .collect::<String>();
+            add(&filled);
+        }
+    }
+    for kind in set
+        .slots
+        .values()
+        .chain(set.states.iter().flat_map(|s| s.slots.values()))
+    {
+        for value in kind.stand_ins() {
+            add(value);
+        }
+    }
+    let closed = crate::nlg::input::WRITTEN_PREPOSITIONS
+        .iter()
+        .chain(crate::nlg::input::DETERMINERS)
+        .chain(crate::nlg::morph::MODALS)
+        .chain(crate::nlg::overgen::PREPOSITIONS)
+        .chain(&[
+            "not", "cannot", "do", "does", "did", "have", "has", "had", "be", "is", "are", "was",
+            "were", "am",
+        ]);
+    for w in closed {
+        words.insert(w.to_string());
+    }
+    for w in words {
+        let _ = writeln!(io.out, "{w}");
     }
     EXIT_OK
 }

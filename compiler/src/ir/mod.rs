@@ -234,6 +234,8 @@ pub struct SentenceState {
     /// its line (`{Slot}` for slots) or its 8-hex-digit id, with where it is written.
     pub ban: Vec<Name>,
     pub pin: Vec<Name>,
+    /// Candidates the designer judged acceptable (spoken after the pinned, in rank order).
+    pub accept: Vec<Name>,
     /// The state's own `score_margin`, over its file's.
     pub score_margin: Option<f64>,
     /// How many of `candidates` (the first) the runtime chooses among: the score-gap rule's

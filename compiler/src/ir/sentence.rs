@@ -38,12 +38,58 @@ pub struct VerbSpec {
     pub past: bool,
 }
 
-/// A noun of a sentence state.
+/// The head of a noun of a sentence state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Term {
     Word(String),
     /// `VARIABLE <Name>`.
     Variable(String),
+}
+
+/// A noun of a sentence state with what the designer wrote around it. What is written is
+/// meaning, so the over-generator keeps it; what is left open it varies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Noun {
+    pub term: Term,
+    /// A determiner written before it (`the ferry`, `a room`, `some bread`, `my horse`),
+    /// lower-case.
+    pub det: Option<String>,
+    /// A possessor written before it: `VARIABLE GuestName's horse`, `smith's hammer`.
+    pub possessor: Option<Term>,
+    /// A preposition written before it: `from VARIABLE TownName`, `for the ring`.
+    pub prep: Option<String>,
+    /// A slot named after it: `gate VARIABLE GateNumber` says "gate {GateNumber}".
+    pub name: Option<String>,
+}
+
+impl Noun {
+    /// A noun with nothing written around it.
+    pub fn plain(term: Term) -> Noun {
+        Noun {
+            term,
+            det: None,
+            possessor: None,
+            prep: None,
+            name: None,
+        }
+    }
+
+    /// The `VARIABLE` slots this noun says: its possessor's, its own, the name after it.
+    pub fn slots(&self) -> impl Iterator<Item = &str> {
+        fn var(t: Option<&Term>) -> Option<&str> {
+            match t {
+                Some(Term::Variable(v)) => Some(v.as_str()),
+                _ => None,
+            }
+        }
+        [
+            var(self.possessor.as_ref()),
+            var(Some(&self.term)),
+            self.name.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+    }
 }
 
 /// What a `VARIABLE` slot stands for (`slots: {"CityName": Destination}`): it decides which
@@ -64,6 +110,10 @@ pub enum SlotKind {
     Price,
     /// A named person: the object, or "to" (a recipient), and may be the subject.
     Person,
+    /// What is talked about: "about".
+    Topic,
+    /// How long: "for".
+    Duration,
 }
 
 impl SlotKind {
@@ -76,7 +126,25 @@ impl SlotKind {
             SlotKind::Time => &["at"],
             SlotKind::Place => &["in", "at"],
             SlotKind::Price => &["for"],
-            SlotKind::Person => &["to"],
+            SlotKind::Person => &["to", "for", "with"],
+            SlotKind::Topic => &["about"],
+            SlotKind::Duration => &["for"],
+        }
+    }
+
+    /// Values of the kind the corpus knows well, which ranking fills the slot with beside the
+    /// designer's example: one example word brings its own n-grams ("Bath" is also a bath),
+    /// several of its kind say what the kind does.
+    pub fn stand_ins(self) -> &'static [&'static str] {
+        match self {
+            SlotKind::Destination | SlotKind::Origin | SlotKind::Place => {
+                &["London", "Paris", "Rome"]
+            }
+            SlotKind::Time => &["seven", "noon", "midnight"],
+            SlotKind::Price => &["five pounds", "ten shillings", "a guinea"],
+            SlotKind::Person => &["John", "Mary", "Tom"],
+            SlotKind::Topic => &["the war", "the king", "the weather"],
+            SlotKind::Duration => &["three days", "a week", "two hours"],
         }
     }
 
@@ -85,9 +153,10 @@ impl SlotKind {
         !matches!(self, SlotKind::Price | SlotKind::Person)
     }
 
-    /// Whether the slot may be the sentence's subject ("Boston left at the coach" may not).
+    /// Whether the slot may be the sentence's subject ("Boston left at the coach" may not;
+    /// "{Price} is too much" may).
     pub fn may_be_subject(self) -> bool {
-        self == SlotKind::Person
+        matches!(self, SlotKind::Person | SlotKind::Price)
     }
 }
 
@@ -95,9 +164,15 @@ impl SlotKind {
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Input {
     pub verbs: Vec<VerbSpec>,
-    pub nouns: Vec<Term>,
+    pub nouns: Vec<Noun>,
     /// `QUESTION` (with its wh-word, if any).
     pub question: Option<Option<String>>,
+    /// `NOT` on the head verb: the clause is negated.
+    pub negated: bool,
+    /// A modal written on the head verb, lower-case (`CAN help`: "can"; `FUTURE`: "will").
+    pub modal: Option<String>,
+    /// `IMPERATIVE` on the head verb: a command to the hearer, who is not said.
+    pub imperative: bool,
     /// The declared kind of each slot that has one (`slots:` of the file and of the state).
     pub slot_kinds: Vec<(String, SlotKind)>,
     /// Whether candidates whose subject is not the first noun written rank after those whose
@@ -115,6 +190,13 @@ pub struct Input {
 pub enum Token {
     Word(String),
     Slot(String),
+}
+
+impl Token {
+    /// Whether it is written without a space before it: the possessive "'s".
+    pub fn attaches(&self) -> bool {
+        matches!(self, Token::Word(w) if w.starts_with('\''))
+    }
 }
 
 /// A realised sentence: tokens, then the final punctuation.
@@ -135,7 +217,7 @@ impl Sentence {
     pub fn with_slots(&self, fill: impl Fn(&str) -> String) -> String {
         let mut s = String::new();
         for (i, t) in self.tokens.iter().enumerate() {
-            if i > 0 {
+            if i > 0 && !t.attaches() {
                 s.push(' ');
             }
             match t {
@@ -175,6 +257,15 @@ pub struct Candidate {
     pub score: f64,
     /// The noun the realisation made the subject (for the swapped-arguments check).
     pub subject: Option<usize>,
+    /// Whether every variation that realises it puts a preposition where the verb takes an
+    /// object (`nlg::overgen::object_lost`).
+    pub object_lost: bool,
+    /// Whether it says a count noun without a determiner ("I saw wolf"): a singular common
+    /// noun said bare that the counts mostly see after "a"/"an" (`nlg::rank::is_count_noun`).
+    pub bare_count: bool,
+    /// Whether it gives a destination the preposition its verb or noun does not take before
+    /// a place ("leave *to* {Town}"; `nlg::overgen::unlike_preposition`).
+    pub unlike_preposition: bool,
     /// Words the n-gram database does not know.
     pub oov: Vec<String>,
 }

@@ -13,6 +13,7 @@ pub mod bind;
 pub mod check;
 pub mod eval;
 pub mod input;
+pub mod lexicon;
 mod memo;
 pub mod morph;
 pub mod ngram;
@@ -113,13 +114,14 @@ pub fn rank(module: &mut Module, diags: &mut Diagnostics) {
         let source = file.ngrams.as_ref().and_then(|(p, _)| memo::fingerprint(p));
         let ban: Vec<&str> = s.ban.iter().map(|n| n.text.as_str()).collect();
         let pin: Vec<&str> = s.pin.iter().map(|n| n.text.as_str()).collect();
+        let accept: Vec<&str> = s.accept.iter().map(|n| n.text.as_str()).collect();
         let key = format!(
-            "{}|{:?}|{:?}|{:?}|{}|{:?}|{ban:?}|{pin:?}",
+            "{}|{:?}|{:?}|{:?}|{}|{:?}|{ban:?}|{pin:?}|{accept:?}",
             s.name.text, s.input, source, file.scoring, file.keep, slots
         );
         let (ranked, report) = memo::ranked_or(key, || {
             let (mut ranked, report) = rank_state(&s.name.text, &s.input, db, file.scoring, slot);
-            rank::ban_and_pin(&mut ranked, &ban, &pin);
+            rank::apply_judgements(&mut ranked, &ban, &pin, &accept);
             ranked.truncate(file.keep as usize);
             (ranked, report)
         });
@@ -127,9 +129,11 @@ pub fn rank(module: &mut Module, diags: &mut Diagnostics) {
             choose_among: file.choose_among,
             score_margin: s.score_margin.unwrap_or(file.score_margin),
         };
-        let spoken = speaking.count(&ranked, &s.input, &pin);
+        let judged: Vec<&str> = pin.iter().chain(&accept).copied().collect();
+        let spoken = speaking.count(&ranked, &s.input, &judged);
         report_unknown_choices(module, h, diags);
-        report_candidates(module, h, &ranked, db.is_some(), diags);
+        report_unjudged(module, h, &ranked[..spoken], &judged, diags);
+        report_candidates(module, h, &ranked, spoken, db.is_some(), diags);
         let s = &mut module.sentences[h];
         s.candidates = ranked;
         s.spoken = spoken;
@@ -152,7 +156,7 @@ pub fn rank_state(
         variations,
         unique: unique.len(),
     };
-    let mut ranked = rank::rank(name, unique, db, method, slot);
+    let mut ranked = rank::rank(name, unique, db, method, &input.slot_kinds, slot);
     rank::put_fitting_first(&mut ranked, input);
     (ranked, report)
 }
@@ -167,15 +171,7 @@ pub fn parse_lines(
     let (mut verb_errors, mut noun_errors) = (Vec::new(), Vec::new());
     input::parse_verbs(verbs, &mut parsed, &mut verb_errors);
     input::parse_nouns(nouns, &mut parsed, &mut noun_errors);
-    let input = overgen::Input {
-        verbs: parsed.verbs.into_iter().map(|(v, _)| v).collect(),
-        nouns: parsed.nouns.into_iter().map(|(n, _)| n).collect(),
-        question: parsed.question.map(|(q, _)| q),
-        slot_kinds: Vec::new(),
-        subject_as_written: true,
-        direct_object: true,
-    };
-    (input, verb_errors, noun_errors)
+    (parsed.into_input(), verb_errors, noun_errors)
 }
 
 /// A state's slot kinds: the file's `slots`, overridden by the state's own, sorted by name.
@@ -208,6 +204,46 @@ pub fn slot_values(module: &Module, file: &crate::ir::SentenceFile) -> HashMap<S
     values
 }
 
+/// `unjudged-spoken-set`: the designer judged this state's lines (pinned or accepted some),
+/// yet none of the lines it now speaks is among them — its words changed, or the corpus did, so
+/// the game says lines nobody looked at. The judging pass (the editor's Judge lines, or `accept`
+/// in the file) settles it.
+fn report_unjudged(
+    module: &Module,
+    h: crate::ir::Handle<crate::ir::SentenceState>,
+    spoken: &[Candidate],
+    judged: &[&str],
+    diags: &mut Diagnostics,
+) {
+    let s = &module.sentences[h];
+    if judged.is_empty()
+        || spoken.iter().any(|c| {
+            judged
+                .iter()
+                .any(|e| rank::names_candidate(e, c.id, &c.template))
+        })
+    {
+        return;
+    }
+    let lines: Vec<String> = spoken
+        .iter()
+        .map(|c| format!("\"{}\"", c.template))
+        .collect();
+    diags.push(
+        Diagnostic::warning(
+            Code::UnjudgedSpokenSet,
+            format!(
+                "sentence state `{}` speaks {} that nobody judged: {}",
+                s.name.text,
+                if spoken.len() == 1 { "a line" } else { "lines" },
+                lines.join(", ")
+            ),
+        )
+        .at(s.name.span, "judged before, unjudged now")
+        .note("its pinned and accepted lines are no longer among its candidates; accept or ban the lines it speaks now (the editor's Judge lines, or `accept:` in the file)"),
+    );
+}
+
 /// `unknown-candidate`: a `ban` or `pin` entry that names no candidate of its sentence state
 /// (the state's words changed, or the line was mistyped): it does nothing.
 fn report_unknown_choices(
@@ -216,18 +252,22 @@ fn report_unknown_choices(
     diags: &mut Diagnostics,
 ) {
     let s = &module.sentences[h];
-    if s.ban.is_empty() && s.pin.is_empty() {
+    if s.ban.is_empty() && s.pin.is_empty() && s.accept.is_empty() {
         return;
     }
     let (unique, _) = rank::generate(&s.input);
     let ids: Vec<(u32, String)> = unique
         .iter()
-        .map(|(sentence, _)| {
-            let t = sentence.template();
+        .map(|r| {
+            let t = r.sentence.template();
             (ensemble_runtime::speech::candidate_id(&s.name.text, &t), t)
         })
         .collect();
-    for (what, list) in [("banned", &s.ban), ("pinned", &s.pin)] {
+    for (what, list) in [
+        ("banned", &s.ban),
+        ("pinned", &s.pin),
+        ("accepted", &s.accept),
+    ] {
         for entry in list {
             if ids
                 .iter()
@@ -254,6 +294,7 @@ fn report_candidates(
     module: &Module,
     h: crate::ir::Handle<crate::ir::SentenceState>,
     ranked: &[Candidate],
+    spoken: usize,
     scored: bool,
     diags: &mut Diagnostics,
 ) {
@@ -291,9 +332,9 @@ fn report_candidates(
         }
         _ => {}
     }
-    // Among the candidates the runtime may choose (at least the top two), the first pair whose
+    // Among the candidates the runtime chooses from (the spoken set), the first pair whose
     // subjects differ.
-    let among = &ranked[..ranked.len().min((file.choose_among as usize).max(2))];
+    let among = &ranked[..spoken.min(ranked.len())];
     let swapped = among.iter().enumerate().find_map(|(i, a)| {
         among[i + 1..]
             .iter()

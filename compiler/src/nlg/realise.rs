@@ -15,6 +15,7 @@ pub use crate::ir::sentence::{Sentence, Token, capitalise};
 fn agreement(subject: Option<&NounPhrase>) -> (Person, Number) {
     match subject.map(|s| &s.head) {
         Some(Head::Pronoun { person, number, .. }) => (*person, *number),
+        Some(Head::Common(w)) if super::lexicon::is_plural(w) => (Person::Third, Number::Plural),
         Some(_) => (Person::Third, Number::Singular),
         None => (Person::Second, Number::Singular),
     }
@@ -32,25 +33,33 @@ fn realise_np(np: &NounPhrase, case: Case, out: &mut Vec<Token>) {
             gender,
         } => push_word(out, morph::pronoun(*person, *number, *gender, case)),
         head => {
-            match np.det {
+            if let Some(owner) = &np.possessor {
+                realise_np(owner, Case::Object, out);
+                push_word(out, "'s");
+            }
+            let indefinite = || match head {
+                // Before a slot the runtime picks "a"/"an" once the value is known.
+                Head::Common(w) | Head::Proper(w) => morph::indefinite_article(w),
+                _ => "a",
+            };
+            match &np.det {
                 Det::None => {}
                 Det::The => push_word(out, "the"),
-                Det::A => {
-                    // Before a slot the runtime picks "a"/"an" once the value is known.
-                    let next = match head {
-                        Head::Common(w) | Head::Proper(w) => morph::indefinite_article(w),
-                        _ => "a",
-                    };
-                    push_word(out, next);
-                }
-                Det::Possessive(p, n) => {
-                    push_word(out, morph::pronoun(p, n, Gender::Neuter, Case::Possessive))
-                }
+                Det::A => push_word(out, indefinite()),
+                Det::Written(w) if w == "a" || w == "an" => push_word(out, indefinite()),
+                Det::Written(w) => push_word(out, w.clone()),
+                Det::Possessive(p, n) => push_word(
+                    out,
+                    morph::pronoun(*p, *n, Gender::Neuter, Case::Possessive),
+                ),
             }
             match head {
                 Head::Common(w) | Head::Proper(w) => push_word(out, w.clone()),
                 Head::Slot(name) => out.push(Token::Slot(name.clone())),
                 Head::Pronoun { .. } => unreachable!("handled above"),
+            }
+            if let Some(name) = &np.name {
+                out.push(Token::Slot(name.clone()));
             }
         }
     }
@@ -89,6 +98,16 @@ fn complement_form(prev: &str, v: &VerbNode) -> Vec<String> {
     }
 }
 
+/// The verbs after the head, each in the form the one before it selects, with its arguments.
+fn realise_complements(clause: &Clause, tokens: &mut Vec<Token>) {
+    for pair in clause.verbs.windows(2) {
+        for w in complement_form(&pair[0].lemma, &pair[1]) {
+            push_word(tokens, w);
+        }
+        realise_arguments(&pair[1], tokens);
+    }
+}
+
 /// Realises a clause. Never fails: any tree gives some word sequence.
 pub fn realise(clause: &Clause) -> Sentence {
     let (person, number) = match &clause.question {
@@ -111,9 +130,25 @@ pub fn realise(clause: &Clause) -> Sentence {
     };
     let tense = if head.past { Tense::Past } else { clause.tense };
 
+    if clause.imperative {
+        // A command: the base form, "do not" before it when negated, no subject.
+        let mut tokens = Vec::new();
+        if clause.negated {
+            push_word(&mut tokens, "do");
+            push_word(&mut tokens, "not");
+        }
+        push_word(&mut tokens, head.lemma.clone());
+        realise_arguments(head, &mut tokens);
+        realise_complements(clause, &mut tokens);
+        return Sentence {
+            tokens,
+            question: false,
+        };
+    }
+
     // The verb group: the finite word, then the non-finite rest of the head's group.
     // "would like", "liked", "would have liked", "are" (+ "booked" as a complement).
-    let (finite, mut rest): (String, Vec<String>) = match &clause.modal {
+    let (finite, rest): (String, Vec<String>) = match &clause.modal {
         Some(m) if tense == Tense::Past => (
             m.clone(),
             vec!["have".into(), morph::participle(&head.lemma)],
@@ -123,7 +158,8 @@ pub fn realise(clause: &Clause) -> Sentence {
         None => (morph::present(&head.lemma, person, number), vec![]),
     };
 
-    // Questions invert the subject with an auxiliary; without one, do-support supplies it.
+    // Questions invert the subject with an auxiliary, and negation follows one; without an
+    // auxiliary, do-support supplies it ("Does the ferry leave?", "It does not leave.").
     let inverted = match &clause.question {
         Some(Question::YesNo)
         | Some(Question::Wh {
@@ -132,8 +168,11 @@ pub fn realise(clause: &Clause) -> Sentence {
         }) => clause.subject.is_some(),
         _ => false,
     };
-    let auxiliary = clause.modal.is_some() || head.lemma == "be";
-    let (finite, mut rest) = if inverted && !auxiliary {
+    // "be", and "have" before a participle (a perfect: "Have you seen my cat?"), are
+    // auxiliaries themselves.
+    let perfect = head.lemma == "have" && clause.verbs.get(1).is_some_and(|v| v.past);
+    let auxiliary = clause.modal.is_some() || head.lemma == "be" || perfect;
+    let (mut finite, mut rest) = if (inverted || clause.negated) && !auxiliary {
         let do_form = if tense == Tense::Past {
             "did".to_string()
         } else {
@@ -141,12 +180,19 @@ pub fn realise(clause: &Clause) -> Sentence {
         };
         (do_form, {
             let mut r = vec![head.lemma.clone()];
-            r.append(&mut rest);
+            r.extend(rest);
             r
         })
     } else {
         (finite, rest)
     };
+    if clause.negated {
+        if finite == "can" && !inverted {
+            finite = "cannot".into();
+        } else {
+            rest.insert(0, "not".into());
+        }
+    }
 
     let mut tokens = Vec::new();
     if let Some(Question::Wh {
@@ -171,12 +217,7 @@ pub fn realise(clause: &Clause) -> Sentence {
         push_word(&mut tokens, w);
     }
     realise_arguments(head, &mut tokens);
-    for pair in clause.verbs.windows(2) {
-        for w in complement_form(&pair[0].lemma, &pair[1]) {
-            push_word(&mut tokens, w);
-        }
-        realise_arguments(&pair[1], &mut tokens);
-    }
+    realise_complements(clause, &mut tokens);
     if let Some(Question::Wh {
         word,
         placement: WhPlacement::InSitu,
@@ -249,6 +290,8 @@ mod tests {
             modal: Some("can".into()),
             tense: Tense::Present,
             question: Some(Question::YesNo),
+            negated: false,
+            imperative: false,
         };
         assert_eq!(text(&clause), "Can I have your ticket?");
     }
@@ -267,6 +310,8 @@ mod tests {
             modal: modal.map(Into::into),
             tense: Tense::Present,
             question: None,
+            negated: false,
+            imperative: false,
         }
     }
 
@@ -315,6 +360,8 @@ mod tests {
                 modal: modal.map(Into::into),
                 tense,
                 question: None,
+                negated: false,
+                imperative: false,
             }
         };
         assert_eq!(
@@ -347,6 +394,8 @@ mod tests {
                 word: "when".into(),
                 placement,
             }),
+            negated: false,
+            imperative: false,
         }
     }
 
@@ -390,6 +439,8 @@ mod tests {
                 word: "what".into(),
                 placement: WhPlacement::Subject,
             }),
+            negated: false,
+            imperative: false,
         };
         assert_eq!(text(&clause), "What happened to the flight to Boston?");
     }
@@ -403,6 +454,8 @@ mod tests {
             modal: None,
             tense: Tense::Past,
             question: None,
+            negated: false,
+            imperative: false,
         };
         assert_eq!(text(&clause(Det::The)), "The gate was changed.");
         assert_eq!(text(&clause(Det::None)), "Gate was changed.");
@@ -420,6 +473,8 @@ mod tests {
             modal: None,
             tense: Tense::Present,
             question: None,
+            negated: false,
+            imperative: false,
         };
         assert_eq!(text(&clause), "She gave me the ticket.");
     }
@@ -432,6 +487,8 @@ mod tests {
             modal: None,
             tense: Tense::Present,
             question: Some(Question::YesNo),
+            negated: false,
+            imperative: false,
         };
         assert_eq!(text(&clause), "Does Sam leave?");
         let clause = Clause {
@@ -439,5 +496,75 @@ mod tests {
             ..clause
         };
         assert_eq!(text(&clause), "Sam leaves.");
+    }
+    fn clause(subject: Option<NounPhrase>, verbs: Vec<VerbNode>) -> Clause {
+        Clause {
+            subject,
+            verbs,
+            modal: None,
+            tense: Tense::Present,
+            question: None,
+            negated: false,
+            imperative: false,
+        }
+    }
+
+    /// Negation follows the first auxiliary, or takes do-support; "can not" is "cannot".
+    #[test]
+    fn negation() {
+        let ferry = || Some(np(Head::Common("ferry".into()), Det::The));
+        let mut c = clause(ferry(), vec![VerbNode::new("leave", false)]);
+        c.negated = true;
+        assert_eq!(text(&c), "The ferry does not leave.");
+        c.verbs[0].past = true;
+        assert_eq!(text(&c), "The ferry did not leave.");
+        c.verbs[0].past = false;
+        c.modal = Some("will".into());
+        assert_eq!(text(&c), "The ferry will not leave.");
+        c.modal = Some("can".into());
+        assert_eq!(text(&c), "The ferry cannot leave.");
+        c.question = Some(Question::YesNo);
+        assert_eq!(text(&c), "Can the ferry not leave?");
+        let mut gate = clause(
+            Some(np(Head::Common("gate".into()), Det::The)),
+            vec![VerbNode::new("be", false), VerbNode::new("close", true)],
+        );
+        gate.negated = true;
+        assert_eq!(text(&gate), "The gate is not closed.");
+    }
+
+    #[test]
+    fn commands() {
+        let mut touch = VerbNode::new("touch", false);
+        touch
+            .objects
+            .push(np(Head::Common("anvil".into()), Det::The));
+        let mut c = clause(None, vec![touch]);
+        c.imperative = true;
+        assert_eq!(text(&c), "Touch the anvil.");
+        c.negated = true;
+        assert_eq!(text(&c), "Do not touch the anvil.");
+    }
+
+    /// A possessor is said before its noun with "'s"; a name after it.
+    #[test]
+    fn possessors_and_names() {
+        let mut feed = VerbNode::new("feed", false);
+        let mut horse = np(Head::Common("horse".into()), Det::None);
+        horse.possessor = Some(Box::new(np(Head::Slot("Guest".into()), Det::None)));
+        feed.objects.push(horse);
+        let mut go = VerbNode::new("go", false);
+        let mut gate = np(Head::Common("gate".into()), Det::None);
+        gate.name = Some("GateNumber".into());
+        go.obliques.push(pp("to", gate));
+        let c = clause(Some(np(pronoun("I"), Det::None)), vec![feed]);
+        assert_eq!(realise(&c).template(), "I feed {Guest}'s horse.");
+        let mut c = clause(None, vec![go]);
+        c.imperative = true;
+        assert_eq!(realise(&c).template(), "Go to gate {GateNumber}.");
+        let mut hammer = np(Head::Common("hammer".into()), Det::None);
+        hammer.possessor = Some(Box::new(np(Head::Common("smith".into()), Det::The)));
+        let c = clause(Some(hammer), vec![VerbNode::new("break", true)]);
+        assert_eq!(text(&c), "The smith's hammer broke.");
     }
 }

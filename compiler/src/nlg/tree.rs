@@ -24,7 +24,7 @@ pub enum Head {
 }
 
 /// Determiner of a noun phrase.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Det {
     None,
     /// "a" / "an".
@@ -32,6 +32,8 @@ pub enum Det {
     The,
     /// "my", "your", ... (`pro="poss"`).
     Possessive(Person, Number),
+    /// A determiner the designer wrote ("some", "this", "no", "my"), said as written.
+    Written(String),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -40,6 +42,10 @@ pub struct NounPhrase {
     pub det: Det,
     /// Attributes attached to this noun: "flight *to Boston*".
     pub attached: Vec<PrepPhrase>,
+    /// Whose it is: "*{Guest}'s* horse", "*the smith's* hammer" (then `det` is `None`).
+    pub possessor: Option<Box<NounPhrase>>,
+    /// A slot that names it, said after it: "gate *{GateNumber}*".
+    pub name: Option<String>,
     /// Index of the sentence-state noun this phrase realises (for meaning checks).
     pub source: usize,
 }
@@ -50,6 +56,8 @@ impl NounPhrase {
             head,
             det: Det::None,
             attached: Vec::new(),
+            possessor: None,
+            name: None,
             source,
         }
     }
@@ -135,4 +143,8 @@ pub struct Clause {
     pub modal: Option<String>,
     pub tense: Tense,
     pub question: Option<Question>,
+    /// "does *not* leave", "*cannot* enter".
+    pub negated: bool,
+    /// A command: no subject, the verb's base form ("Go to gate two.", "Do not touch it.").
+    pub imperative: bool,
 }

@@ -388,6 +388,7 @@ impl SentenceEditor {
                         slots: Default::default(),
                         ban: Vec::new(),
                         pin: Vec::new(),
+                        accept: Vec::new(),
                         score_margin: None,
                     },
                 );

@@ -583,6 +583,10 @@ pub struct SentenceStateAsset {
     /// Candidates to put first, in this order, by line or id: always among those spoken.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pin: Vec<String>,
+    /// Candidates the designer judged acceptable, by line or id: spoken (after the pinned, in
+    /// rank order) instead of unjudged ones.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub accept: Vec<String>,
     /// This state's `score_margin`, over the file's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score_margin: Option<f64>,

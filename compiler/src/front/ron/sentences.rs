@@ -9,7 +9,7 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::{Module, Name, SentenceFile, SentenceState};
 use crate::nlg::input::{self, LineError, Parsed};
 use crate::nlg::ngram::Method;
-use crate::nlg::overgen::{Input, Term};
+use crate::nlg::overgen::Input;
 use crate::source::{SourceMap, Span};
 
 /// The span of bytes `range` inside the string literal at `literal` (after its opening quote).
@@ -152,14 +152,11 @@ pub(super) fn lower_sentences(
                 continue;
             }
             let variables = parsed
-                .nouns
+                .variables
                 .iter()
-                .filter_map(|(t, r)| match t {
-                    Term::Variable(v) => Some(Name {
-                        text: v.clone(),
-                        span: inside(nouns_span, r.clone()),
-                    }),
-                    Term::Word(_) => None,
+                .map(|(v, r)| Name {
+                    text: v.clone(),
+                    span: inside(nouns_span, r.clone()),
                 })
                 .collect::<Vec<Name>>();
             let state_slots: Vec<&str> = variables.iter().map(|v| v.text.as_str()).collect();
@@ -177,12 +174,8 @@ pub(super) fn lower_sentences(
                 name,
                 file,
                 input: Input {
-                    verbs: parsed.verbs.into_iter().map(|(v, _)| v).collect(),
-                    nouns: parsed.nouns.into_iter().map(|(n, _)| n).collect(),
-                    question: parsed.question.map(|(q, _)| q),
                     slot_kinds: crate::nlg::slot_kinds(&asset.slots, &s.slots),
-                    subject_as_written: true,
-                    direct_object: true,
+                    ..parsed.into_input()
                 },
                 variables,
                 candidates: Vec::new(),
@@ -209,6 +202,19 @@ pub(super) fn lower_sentences(
                                 Seg::Field("states"),
                                 Seg::Index(i),
                                 Seg::Field("pin"),
+                                Seg::Index(k),
+                            ],
+                        )
+                    })
+                    .collect(),
+                accept: (s.accept.iter().enumerate())
+                    .map(|(k, a)| {
+                        loc.name(
+                            a,
+                            &[
+                                Seg::Field("states"),
+                                Seg::Index(i),
+                                Seg::Field("accept"),
                                 Seg::Index(k),
                             ],
                         )
