@@ -149,6 +149,8 @@ pub enum EventKind {
         emote: Arc<str>,
         /// What was said.
         text: String,
+        /// Why it was understood as it was (chat scenes record it; `None` elsewhere).
+        understood: Option<Box<Understood>>,
     },
     /// A social agent's output: the arbitration winner's `action`(s, joined by `+`) and belief.
     Output {
@@ -256,6 +258,59 @@ impl EventKind {
     }
 }
 
+/// Why a player's line was understood as it was: the words that counted, with the concepts
+/// they name and the lexicon categories they are in, and the named evidence the line gave
+/// (strongest first). See `hpmm::agent::Understanding`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
+pub struct Understood {
+    /// The words that counted, in order.
+    pub words: Vec<UnderstoodWord>,
+    /// The named evidence at or above 0.5, strongest first.
+    pub evidence: Vec<EvidenceValue>,
+}
+
+/// One word of [`Understood`].
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct UnderstoodWord {
+    /// The word as typed, lower case.
+    pub word: String,
+    /// The concepts it names.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub concepts: Vec<String>,
+    /// The lexicon categories it is in.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub categories: Vec<String>,
+}
+
+/// One evidence entry of [`Understood`].
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct EvidenceValue {
+    /// The estimator's name.
+    pub name: String,
+    /// e(y), rounded to three decimals.
+    pub value: f64,
+}
+
+impl Understood {
+    /// In a line of human-readable text: `chamber: room; player-asks-room 0.90`.
+    pub fn summary(&self) -> String {
+        let words = self.words.iter().map(|w| {
+            let what: Vec<&str> = w
+                .concepts
+                .iter()
+                .chain(&w.categories)
+                .map(String::as_str)
+                .collect();
+            format!("{}: {}", w.word, what.join(", "))
+        });
+        let evidence = self
+            .evidence
+            .iter()
+            .map(|e| format!("{} {:.2}", e.name, e.value));
+        words.chain(evidence).collect::<Vec<_>>().join("; ")
+    }
+}
+
 #[derive(Serialize)]
 struct Line<'a> {
     tick: u64,
@@ -320,6 +375,8 @@ enum Fields<'a> {
         speaker: &'a str,
         emote: &'a str,
         text: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        understood: Option<&'a Understood>,
     },
     Output {
         emote: &'a str,
@@ -437,10 +494,12 @@ impl TraceEvent {
                 speaker,
                 emote,
                 text,
+                understood,
             } => Fields::Input {
                 speaker,
                 emote,
                 text,
+                understood: understood.as_deref(),
             },
             EventKind::Output {
                 emote,
@@ -574,11 +633,21 @@ impl TraceEvent {
                 speaker,
                 emote,
                 text,
+                ..
             } if text.is_empty() => format!("{speaker} {emote}"),
             EventKind::Input {
                 speaker,
                 emote,
                 text,
+                understood: Some(u),
+            } if !u.words.is_empty() || !u.evidence.is_empty() => {
+                format!("{speaker} {emote}: {text}   [{}]", u.summary())
+            }
+            EventKind::Input {
+                speaker,
+                emote,
+                text,
+                ..
             } => format!("{speaker} {emote}: {text}"),
             EventKind::Output { emote, text, .. } if text.is_empty() => format!("{who} {emote}"),
             EventKind::Output { emote, text, .. } => format!("{who} {emote}: {text}"),
@@ -800,6 +869,13 @@ impl TraceEvent {
                 speaker: r.name("speaker")?,
                 emote: r.name("emote")?,
                 text: r.text("text")?,
+                understood: match r.0.get("understood") {
+                    None | Some(serde_json::Value::Null) => None,
+                    Some(v) => Some(Box::new(
+                        serde_json::from_value(v.clone())
+                            .map_err(|e| format!("field `understood`: {e}"))?,
+                    )),
+                },
             },
             "output" => EventKind::Output {
                 emote: r.name("emote")?,

@@ -318,6 +318,11 @@ pub fn emit(module: &Module, intern: &mut dyn FnMut(&str) -> NameId) -> Result<M
     for (bit, (h, c)) in module.categories.iter().enumerate() {
         model.categories.push((cx.intern)(&c.name.text));
         for w in cx.members(h, &mut memo) {
+            // A member's synonyms are in the category too ("awful" where "bad" is written).
+            for s in crate::related::synonyms(&w) {
+                *lexicon.entry(text::stem(s)).or_default() |= 1u128 << bit;
+                *lexicon.entry(s.to_string()).or_default() |= 1u128 << bit;
+            }
             *lexicon.entry(text::stem(&w)).or_default() |= 1u128 << bit;
             *lexicon.entry(w).or_default() |= 1u128 << bit;
         }
@@ -326,7 +331,13 @@ pub fn emit(module: &Module, intern: &mut dyn FnMut(&str) -> NameId) -> Result<M
         .into_iter()
         .map(|(word, tags)| LexWord { word, tags })
         .collect();
-    // Concepts.
+    // Concepts. A concept is named by its words, their synonyms and every kind of its `kinds`;
+    // a word some concept was written with names only the concepts written with it.
+    let written: BTreeSet<String> = module
+        .concepts
+        .iter()
+        .flat_map(|(_, c)| c.words.iter().map(|w| text::stem(w)))
+        .collect();
     for (me, c) in module.concepts.iter() {
         let mut is_a = BTreeSet::new();
         let mut stack = vec![me];
@@ -335,11 +346,23 @@ pub fn emit(module: &Module, intern: &mut dyn FnMut(&str) -> NameId) -> Result<M
                 stack.extend(module.concepts[h].is.iter().filter_map(|r| r.target));
             }
         }
-        let words = c
+        let mut stems: Vec<String> = c.words.iter().map(|w| text::stem(w)).collect();
+        let related = c
             .words
             .iter()
-            .map(|w| cx.stems.intern(&text::stem(w)))
-            .collect();
+            .flat_map(|w| crate::related::synonyms(w).iter().copied())
+            .chain(
+                c.kinds
+                    .iter()
+                    .flat_map(|k| crate::related::kinds(&k.text).iter().copied()),
+            );
+        for w in related {
+            let s = text::stem(w);
+            if !written.contains(&s) && !stems.contains(&s) {
+                stems.push(s);
+            }
+        }
+        let words = stems.iter().map(|s| cx.stems.intern(s)).collect();
         let properties = c
             .properties
             .iter()

@@ -322,6 +322,7 @@ fn declare<'a>(
                 name,
                 is: Vec::new(),
                 words: Vec::new(),
+                kinds: Vec::new(),
                 properties: Vec::new(),
                 relations: Vec::new(),
             });
@@ -509,6 +510,45 @@ fn lower_concepts(module: &mut Module, f: &Files, n: &Names, diags: &mut Diagnos
             concept.is = is;
             concept.relations = relations;
             concept.words = c.words.iter().map(|w| w.to_lowercase()).collect();
+            concept.kinds = (c.kinds.iter().enumerate())
+                .map(|(k, w)| {
+                    let name = loc.name(
+                        &w.to_lowercase(),
+                        &[
+                            Seg::Field("concepts"),
+                            Seg::Index(i),
+                            Seg::Field("kinds"),
+                            Seg::Index(k),
+                        ],
+                    );
+                    if !crate::related::is_known(&name.text) {
+                        diags.push(
+                            Diagnostic::error(
+                                Code::UnknownReference,
+                                format!(
+                                    "concept `{}`: `kinds` names `{}`, a word the related-words table does not know",
+                                    c.name, w
+                                ),
+                            )
+                            .at(name.span, "unknown word")
+                            .note("name a common English noun (`person`, `place`, `food`); docs/formats/concepts.md"),
+                        );
+                    } else if crate::related::kinds(&name.text).is_empty() {
+                        diags.push(
+                            Diagnostic::warning(
+                                Code::InvalidValue,
+                                format!(
+                                    "concept `{}`: `kinds` names `{}`, which has no common kinds: it adds no word",
+                                    c.name, w
+                                ),
+                            )
+                            .at(name.span, "no kinds")
+                            .note("list its words in `words`, or name a broader word; docs/formats/concepts.md"),
+                        );
+                    }
+                    name
+                })
+                .collect();
             concept.properties = c
                 .properties
                 .iter()

@@ -14,6 +14,19 @@ use crate::ir::{Handle, Name};
 use crate::source::Span;
 use ensemble_runtime::hpmm::text;
 
+/// The stems a written word matches: its own, and its synonyms' (`crate::related`), so a
+/// player's "weary" matches a pattern's "tired".
+fn understood_as(word: &str) -> Vec<String> {
+    let mut stems = vec![text::stem(word)];
+    for s in crate::related::synonyms(word) {
+        let s = text::stem(s);
+        if !stems.contains(&s) {
+            stems.push(s);
+        }
+    }
+    stems
+}
+
 /// Parses `source`; category references are resolved with `category` (unresolved ones are
 /// `None` in the result, for the caller to report).
 pub fn parse(
@@ -66,7 +79,7 @@ pub fn parse(
                         .last_mut()
                         .expect("one segment")
                         .push(PatternWord::Is {
-                            stems: vec![text::stem(&w)],
+                            stems: understood_as(&w),
                             any: vec![],
                             all: vec![],
                         });
@@ -118,7 +131,7 @@ fn alternatives(
         } else {
             let words = text::tokenize(alt);
             match words.as_slice() {
-                [w] => stems.push(text::stem(w)),
+                [w] => stems.extend(understood_as(w)),
                 _ => {
                     return Err(format!(
                         "`{alt}` in `{piece}` is not a single word (alternatives are single words)"

@@ -144,6 +144,8 @@ pub struct Concept {
     pub name: Name,
     pub is: Vec<Ref<Concept>>,
     pub words: Vec<String>,
+    /// `kinds`: words every kind of which names the concept, each with where it is written.
+    pub kinds: Vec<Name>,
     pub properties: Vec<(String, String)>,
     pub relations: Vec<(String, Ref<Concept>)>,
 }

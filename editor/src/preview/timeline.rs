@@ -122,6 +122,7 @@ pub fn detail(e: &TraceEvent) -> String {
             speaker,
             emote,
             text,
+            ..
         } => format!("{speaker} {emote}: {text}"),
         EventKind::Output { emote, text, .. } => format!("{emote}: {text}"),
         EventKind::Plan {

@@ -49,7 +49,7 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
                                 .color(theme::TEXT_WEAK),
                         );
                         let who = match &l.kind {
-                            LineKind::Player { emote } if &**emote != "says" => {
+                            LineKind::Player { emote, .. } if &**emote != "says" => {
                                 format!("{} /{emote}", l.speaker)
                             }
                             LineKind::Output { emote } if &**emote != "says" => {
@@ -89,6 +89,24 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
                     .clicked()
                 {
                     go_to = Some(l.tick);
+                }
+                // Why the agent understood the player's line as it did: the words that named a
+                // concept or a category, and the evidence that counted.
+                if let LineKind::Player {
+                    understood: Some(u),
+                    ..
+                } = &l.kind
+                {
+                    let text = if u.is_empty() {
+                        "understood: nothing (no word it knows)".to_string()
+                    } else {
+                        format!("understood: {u}")
+                    };
+                    ui.horizontal_wrapped(|ui| {
+                        ui.add_space(56.0);
+                        ui.label(RichText::new(text).small().color(theme::TEXT_WEAK))
+                            .on_hover_text("which words counted for which concept or category, and the evidence the line gave (strongest first)");
+                    });
                 }
             }
         });

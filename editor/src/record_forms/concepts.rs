@@ -227,7 +227,7 @@ impl ConceptsPanel {
             form::label(
                 ui,
                 "Words",
-                "Words that name it in an utterance (stemmed), comma-separated.",
+                "Words that name it in an utterance (stemmed), comma-separated; their synonyms name it too.",
             );
             changed |= form::comma_list(
                 ui,
@@ -236,6 +236,20 @@ impl ConceptsPanel {
                 "sword, blade",
                 "words",
                 &d.notes(&at("words")),
+            );
+            ui.end_row();
+            form::label(
+                ui,
+                "Kinds",
+                "Words every kind of which names it too (person: a lord, a smith, a thief), comma-separated.",
+            );
+            changed |= form::comma_list(
+                ui,
+                &mut c.kinds,
+                320.0,
+                "person, place",
+                "kinds",
+                &d.notes(&at("kinds")),
             );
             ui.end_row();
         });
@@ -398,6 +412,7 @@ impl AssetPanel<ConceptsAsset> for ConceptsPanel {
                             name,
                             is: Vec::new(),
                             words: Vec::new(),
+                            kinds: Vec::new(),
                             properties: Default::default(),
                             relations: Vec::new(),
                         },

@@ -235,8 +235,13 @@ pub struct SpaceBelief {
 pub enum LineKind {
     /// Said by an agent (a dialog or one-off state, a script action with a line).
     Said,
-    /// The player's input to a social agent (`emote`: `says`, `nods`...).
-    Player { emote: Arc<str> },
+    /// The player's input to a social agent (`emote`: `says`, `nods`...), with what the agent
+    /// understood of it (`Understood::summary`: the words that counted and the evidence; empty:
+    /// nothing counted), when the trace says.
+    Player {
+        emote: Arc<str>,
+        understood: Option<String>,
+    },
     /// A social agent's output.
     Output { emote: Arc<str> },
 }
@@ -263,6 +268,7 @@ impl Line {
                 speaker: who,
                 emote,
                 text,
+                understood,
             } => {
                 return Some(Line {
                     tick: e.tick,
@@ -272,6 +278,7 @@ impl Line {
                     sentence: None,
                     kind: LineKind::Player {
                         emote: emote.clone(),
+                        understood: understood.as_ref().map(|u| u.summary()),
                     },
                 });
             }

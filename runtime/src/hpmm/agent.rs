@@ -103,6 +103,40 @@ impl Output {
     }
 }
 
+/// Why a line was understood as it was (the chat preview's and the trace's "understood"): what
+/// each word counted for, and the evidence the line gave.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Understanding {
+    /// Each word that counted: the concepts it names and the lexicon categories it is in.
+    pub words: Vec<WordReading>,
+    /// The named evidence the line gave, strongest first: every estimator at or above
+    /// [`Understanding::THRESHOLD`], at most [`Understanding::MAX_EVIDENCE`].
+    pub evidence: Vec<(String, f64)>,
+}
+
+/// What one word of a line counted for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WordReading {
+    /// The word as typed (lower case).
+    pub word: String,
+    /// Concepts it names (`room` for "room", "chamber", "bed").
+    pub concepts: Vec<String>,
+    /// Lexicon categories it is in (`greeting-word`, `pleasant`).
+    pub categories: Vec<String>,
+}
+
+impl Understanding {
+    /// Evidence below this is not listed: it did not count.
+    pub const THRESHOLD: f64 = 0.5;
+    /// The most evidence entries listed.
+    pub const MAX_EVIDENCE: usize = 8;
+
+    /// Nothing counted: no word named a concept or a category, no evidence.
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty() && self.evidence.is_empty()
+    }
+}
+
 /// What a hot reload carried across.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct CarryReport {
@@ -261,6 +295,47 @@ impl SocialAgent {
         let sink = model.chats[self.chat.index()].output;
         let winner = self.accumulator_outputs[sink.index()].clone()?;
         Some(self.perform(&program, winner))
+    }
+
+    /// Why the last input was understood as it was: the words that named a concept or were in
+    /// a lexicon category, and the named evidence it gave (see [`Understanding`]).
+    pub fn understanding(&self) -> Understanding {
+        let program = &self.program;
+        let model = &program.hpmm;
+        let words = self
+            .words
+            .iter()
+            .filter_map(|w| {
+                let mut concepts: Vec<String> = Vec::new();
+                for c in self.pre.concepts_of(w) {
+                    let name = program.name(model.concepts[c.index()].name).to_string();
+                    if !concepts.contains(&name) {
+                        concepts.push(name);
+                    }
+                }
+                let categories: Vec<String> = (0..model.categories.len().min(128))
+                    .filter(|&bit| w.tags & (1u128 << bit) != 0)
+                    .map(|bit| program.name(model.categories[bit]).to_string())
+                    .collect();
+                (!concepts.is_empty() || !categories.is_empty()).then(|| WordReading {
+                    word: w.text.clone(),
+                    concepts,
+                    categories,
+                })
+            })
+            .collect();
+        let mut evidence: Vec<(String, f64)> = model
+            .evidence
+            .iter()
+            .zip(&self.evidence)
+            .filter_map(|(y, &e)| {
+                let name = y.name?;
+                (e >= Understanding::THRESHOLD).then(|| (program.name(name).to_string(), e))
+            })
+            .collect();
+        evidence.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        evidence.truncate(Understanding::MAX_EVIDENCE);
+        Understanding { words, evidence }
     }
 
     /// Applies the winner's self-modifications right away and renders its text.

@@ -227,16 +227,34 @@ impl ChatScene {
             Some(own) => Some(own),
             None => self.player.pop_front().flatten(),
         };
+        self.said = self.agent.iterate(input.as_ref());
         if let Some(i) = &input
             && i.speaker == Speaker::Player
+            && self.tracing
         {
+            let u = self.agent.understanding();
+            let understood = crate::trace::Understood {
+                words: (u.words.into_iter())
+                    .map(|w| crate::trace::UnderstoodWord {
+                        word: w.word,
+                        concepts: w.concepts,
+                        categories: w.categories,
+                    })
+                    .collect(),
+                evidence: (u.evidence.into_iter())
+                    .map(|(name, value)| crate::trace::EvidenceValue {
+                        name,
+                        value: (value * 1000.0).round() / 1000.0,
+                    })
+                    .collect(),
+            };
             self.record(EventKind::Input {
                 speaker: self.player_label.clone(),
                 emote: Arc::from(i.emote.as_str()),
                 text: i.text.clone(),
+                understood: Some(Box::new(understood)),
             });
         }
-        self.said = self.agent.iterate(input.as_ref());
         if let Some(out) = &self.said {
             let action = out
                 .actions

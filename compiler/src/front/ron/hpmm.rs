@@ -162,9 +162,13 @@ pub struct ConceptAsset {
     /// Concepts this one is a kind of (`sword` is a `weapon`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub is: Vec<String>,
-    /// Words that name it in an utterance (stemmed).
+    /// Words that name it in an utterance (stemmed; their synonyms name it too).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub words: Vec<String>,
+    /// Words every kind of which names it too (`["person"]`: a lord, a smith, a thief), from
+    /// the related-words table.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kinds: Vec<String>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub properties: BTreeMap<String, String>,
     /// `(relation, concept)`.
