@@ -2,6 +2,9 @@
 //! iteration it is said, no reply with an empty slot, and a new question never answered with
 //! an old topic. `transcripts/visitor.txt` is the conversation the sample was grown on;
 //! `fixtures/innkeeper/visitor-heldout.txt` was written with it and never run while growing it.
+//! `fixtures/innkeeper-visitors/` (issue 30) is twelve evenings written by someone who never saw
+//! the sample, with every reply judged by someone who did not tune it: the judgements are
+//! committed, and a changed reply must be judged again.
 
 use ensemble_tests::{ensemble, json_lines as events, repo_path};
 
@@ -11,6 +14,8 @@ struct Exchange {
     line: String,
     tick: u64,
     replies: Vec<(u64, String, String)>,
+    /// The replies as the judge of the visitor set wrote them: `action: [emote] text`.
+    judged: Vec<String>,
 }
 
 fn talk(input_text: &str) -> Vec<Exchange> {
@@ -38,8 +43,26 @@ fn talk(input_text: &str) -> Vec<Exchange> {
                 line: e["text"].as_str().unwrap().to_string(),
                 tick,
                 replies: Vec::new(),
+                judged: Vec::new(),
             }),
             "output" => {
+                let emote = e["emote"].as_str().unwrap();
+                let said = format!(
+                    "{}: {}{}",
+                    e["action"].as_str().unwrap(),
+                    if emote.is_empty() {
+                        String::new()
+                    } else {
+                        format!("[{emote}] ")
+                    },
+                    e["text"].as_str().unwrap()
+                );
+                let said = said.split_whitespace().collect::<Vec<_>>().join(" ");
+                exchanges
+                    .last_mut()
+                    .expect("the player speaks first")
+                    .judged
+                    .push(said);
                 let reply = (
                     tick,
                     e["action"].as_str().unwrap().to_string(),
@@ -105,6 +128,141 @@ fn every_line_answered(rel: &str) -> (usize, usize) {
         understood += usize::from(x.replies.iter().all(|(_, a, _)| a != "pardon"));
     }
     (understood, exchanges.len())
+}
+
+/// The actions by which Xenos shows he did not understand (or steers away) rather than answers.
+const FALLBACKS: &[&str] = &[
+    "pardon",
+    "steer",
+    "clarify-topic",
+    "clarify-act",
+    "answer-what",
+    "segue",
+    "not-have",
+    "not-judge",
+    "know-nothing",
+    "know-nothing-again",
+];
+
+/// A player's line was answered only by a fallback.
+fn fell_back(x: &Exchange) -> bool {
+    x.replies
+        .iter()
+        .all(|(_, a, _)| FALLBACKS.contains(&a.as_str()))
+}
+
+/// The same reply three times running is a stuck NPC, whatever the player said.
+fn repeats_three_times(exchanges: &[Exchange]) -> Option<String> {
+    exchanges.windows(3).find_map(|w| {
+        let text = |x: &Exchange| x.replies.iter().map(|r| r.2.clone()).collect::<Vec<_>>();
+        (text(&w[0]) == text(&w[1]) && text(&w[1]) == text(&w[2])).then(|| w[2].line.clone())
+    })
+}
+
+/// Each evening of a file: the player's lines, `# ...` headers and blank lines between them.
+fn evenings(text: &str) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("# evening") || out.is_empty() {
+            out.push(Vec::new());
+        }
+        if !line.trim().is_empty() && !line.starts_with('#') {
+            out.last_mut().unwrap().push(line.to_string());
+        }
+    }
+    out.retain(|e| !e.is_empty());
+    out
+}
+
+/// The sample's own evenings (the conversations it was grown on, `transcripts/evening-*.txt`):
+/// every line answered in its iteration, without holes, mostly without fallbacks, never stuck.
+#[test]
+fn the_tuning_evenings_are_answered_without_holes_or_repeats() {
+    let mut fallbacks = 0;
+    let mut lines = 0;
+    for name in ["arrival", "chatter", "locals", "road", "rowdy", "supper"] {
+        let rel = format!("samples/innkeeper/transcripts/evening-{name}.txt");
+        every_line_answered(&rel);
+        let exchanges = talk(&transcript(&rel));
+        assert_eq!(repeats_three_times(&exchanges), None, "{rel}");
+        fallbacks += exchanges.iter().filter(|x| fell_back(x)).count();
+        lines += exchanges.len();
+    }
+    eprintln!("tuning evenings: {fallbacks} of {lines} lines fell back");
+    assert!(
+        fallbacks * 100 <= lines * 15,
+        "{fallbacks} of {lines} fell back"
+    );
+}
+
+/// The independent visitor set (issue 30): every reply is still the one judged (a changed reply
+/// must be judged again, by someone who does not tune the innkeeper), none has a hole or comes
+/// late, none repeats three times running, at most 15% fall back, and the share judged sensible
+/// does not fall below what was judged.
+#[test]
+fn the_independent_visitors_get_the_replies_judged() {
+    let dir = "tests/fixtures/innkeeper-visitors";
+    let judged: Vec<Vec<String>> = transcript(&format!("{dir}/judged.tsv"))
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect();
+    let mut rows = judged.iter();
+    let (mut sensible, mut fallback, mut changed) = (0, 0, Vec::new());
+    let mut lines = 0;
+    for (n, evening) in evenings(&transcript(&format!("{dir}/evenings.txt")))
+        .iter()
+        .enumerate()
+    {
+        let exchanges = talk(&(evening.join("\n") + "\n"));
+        assert_eq!(exchanges.len(), evening.len(), "evening {}", n + 1);
+        assert_eq!(repeats_three_times(&exchanges), None, "evening {}", n + 1);
+        for x in &exchanges {
+            lines += 1;
+            assert!(
+                x.replies.first().is_some_and(|(t, _, _)| *t == x.tick),
+                "evening {}: `{}` got no reply in its iteration",
+                n + 1,
+                x.line
+            );
+            for (_, _, text) in &x.replies {
+                assert!(
+                    !has_hole(text),
+                    "`{}` got a reply with a hole: `{text}`",
+                    x.line
+                );
+            }
+            let row = rows.next().expect("a judged row for every line");
+            assert_eq!(
+                (row[0].as_str(), row[1].as_str()),
+                (&*(n + 1).to_string(), &*x.line)
+            );
+            let reply = x.judged.join(" / ");
+            if reply != row[2] {
+                changed.push(format!("{}\t{}\t{reply}", row[0], row[1]));
+            }
+            sensible += usize::from(row[3] == "sensible");
+            fallback += usize::from(row[3] == "fallback");
+        }
+    }
+    assert!(
+        rows.next().is_none(),
+        "judged.tsv has rows for lines evenings.txt lacks"
+    );
+    assert!(
+        changed.is_empty(),
+        "{} replies changed since they were judged; have them judged again (not by whoever \
+         tunes the innkeeper) and update {dir}/judged.tsv:\n{}",
+        changed.len(),
+        changed.join("\n")
+    );
+    eprintln!("independent visitors: {sensible} of {lines} sensible, {fallback} fallbacks");
+    assert!(
+        fallback * 100 <= lines * 15,
+        "{fallback} of {lines} fell back"
+    );
+    // 115 of 165 (69.7%) when judged (2026-12-02); the goal is 80% (issue 30).
+    assert!(sensible >= 115, "{sensible} of {lines} sensible");
 }
 
 #[test]

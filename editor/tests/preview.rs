@@ -368,7 +368,7 @@ fn a_conversation_hears_the_player_and_charts_its_beliefs() {
     // The transcript shows both, and the greeting space is engaged, with its chart.
     h.get_all_by_label("hi there").next().unwrap();
     let s = preview(&h).history.latest().unwrap().clone();
-    assert_eq!(s.world.spaces.len(), 27, "the innkeeper's spaces");
+    assert_eq!(s.world.spaces.len(), 76, "the innkeeper's spaces");
     let greeting = s
         .world
         .spaces
@@ -423,7 +423,7 @@ fn scrubbing_back_shows_the_route_before_the_lane_shut() {
         .click();
     settle(&mut h);
     let (at, before) = route(&h);
-    assert_eq!(at, 783);
+    assert_eq!(at, 775);
     assert!(
         before.contains(&lane_a) && !before.contains(&lane_b),
         "{before:?}"
