@@ -1,6 +1,6 @@
 //! End-to-end tests of `ensemble plan`: the DESIGN.md contract (JSON shape, exit codes 0/1/3),
 //! the seeds' fixtures, refusal of unsupported PDDL, located diagnostics for bad input, and
-//! independent validation of every plan on the shared IPC tasks.
+//! independent validation of every plan on the IPC tasks (vendored in `tests/data/ipc`).
 
 use ensemble_compiler::cli;
 use ensemble_compiler::diag::Diagnostics;
@@ -43,29 +43,15 @@ fn data(name: &str) -> String {
         .into_owned()
 }
 
-/// The shared IPC tasks: beside the repository (as CI checks them out), else the workplace's
-/// copy. Missing data fails the test: a planner test that passes without its tasks proves
-/// nothing.
-fn shared() -> PathBuf {
-    let candidates = [
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/pddl"),
-        PathBuf::from("/work/shared/data/pddl"),
-    ];
-    candidates
-        .iter()
-        .find(|p| p.join("blocks/domain.pddl").is_file())
-        .cloned()
-        .unwrap_or_else(|| {
-            panic!(
-                "the shared IPC tasks are missing: expected shared/data/pddl beside the repository (looked in {candidates:?})"
-            )
-        })
+/// The IPC tasks, vendored in `tests/data/ipc` (its README says where they come from).
+fn ipc() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ipc")
 }
 
-/// The shared task folders, sorted.
-fn shared_domains() -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(shared())
-        .expect("the shared tasks can be listed")
+/// The IPC task folders, sorted.
+fn ipc_domains() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(ipc())
+        .expect("the IPC tasks can be listed")
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.join("domain.pddl").is_file())
@@ -405,10 +391,10 @@ fn bad_input_is_located_and_never_panics() {
     assert_eq!(o.code, 2);
 }
 
-/// Every shared task as `(domain, problem, "domain/taskNN")`, all 88 of them.
-fn shared_tasks() -> Vec<(PathBuf, PathBuf, String)> {
+/// Every IPC task as `(domain, problem, "domain/taskNN")`, all 88 of them.
+fn ipc_tasks() -> Vec<(PathBuf, PathBuf, String)> {
     let mut out = Vec::new();
-    for dir in shared_domains() {
+    for dir in ipc_domains() {
         for i in 1..=11 {
             let p = dir.join(format!("task{i:02}.pddl"));
             let name = format!("{}/task{i:02}", dir.file_name().unwrap().to_string_lossy());
@@ -439,7 +425,7 @@ fn plan_task(d: &Path, p: &Path, args: &[&str]) -> Out {
 #[test]
 fn every_shared_task_is_solved_validated_and_optimal_where_astar_is_quick() {
     let mut solved = 0;
-    let tasks = shared_tasks();
+    let tasks = ipc_tasks();
     for (d, p, name) in &tasks {
         let o = plan_task(d, p, &["--search", "gbfs", "--max-expansions", "500"]);
         match o.code {
@@ -478,7 +464,7 @@ fn every_shared_task_is_solved_validated_and_optimal_where_astar_finishes() {
     // Optimal lengths measured with Fast Downward `astar(lmcut())` (see BENCHMARKS.md).
     let optimal: &[(&str, u64)] = REFERENCE_OPTIMAL;
     let mut astar_done = 0;
-    for (d, p, name) in shared_tasks() {
+    for (d, p, name) in ipc_tasks() {
         let o = plan_task(&d, &p, &["--search", "gbfs", "--time-limit", "20"]);
         if o.code == 0 {
             revalidate(&d, &p, &json(&o)["plan"]);
@@ -507,7 +493,7 @@ fn every_shared_task_is_solved_validated_and_optimal_where_astar_finishes() {
 /// from the causal graph and ours from grounding.
 #[test]
 fn lmcut_initial_estimates_beside_fast_downwards() {
-    let root = shared();
+    let root = ipc();
     for (name, ours, fast_downward_h, optimal) in [
         ("elevators/task01", 12, 13, 14),
         ("elevators/task03", 13, 13, 18),
