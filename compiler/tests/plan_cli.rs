@@ -506,7 +506,7 @@ fn every_ipc_task_gbfs_plan_is_validated() {
             code => panic!("{name}: exit {code}: {} {}", o.stdout, o.stderr),
         }
     }
-    // GBFS with h_ff solves most of them within 500 expansions (BENCHMARKS.md).
+    // GBFS with h_ff solves most of them within 500 expansions.
     eprintln!(
         "GBFS solved {solved} of {} IPC tasks within 500 expansions",
         tasks.len()
@@ -528,9 +528,9 @@ fn astar_plans_have_the_reference_optimal_length_on_the_quick_tasks() {
 }
 
 /// The same on every task with a reference optimum, the slow ones included (all 41 within
-/// 30 s each in a release build, BENCHMARKS.md), and every plan GBFS finds within 20 s
-/// (with its improvement phase) validated. Slow: `cargo test --release -p ensemble-compiler
-/// --test plan_cli -- --ignored`.
+/// 30 s each in a release build: docs/benchmarks/planning.md), and every plan GBFS finds
+/// within 20 s (with its improvement phase) validated. Slow: `cargo test --release -p
+/// ensemble-compiler --test plan_cli -- --ignored`.
 #[test]
 #[ignore = "minutes in a release build"]
 fn astar_plans_have_the_reference_optimal_length_on_every_reference_task() {
