@@ -4,75 +4,16 @@
 //! project and refuses a broken one, and hostile requests leave the game running.
 
 use ensemble_runtime::inspect::protocol::{
-    FromGame, GameMessage, PROTOCOL_VERSION, PauseReason, ToolMessage, base64, decode_from_game,
-    encode,
+    FromGame, GameMessage, PROTOCOL_VERSION, PauseReason, ToolMessage, base64,
 };
-use ensemble_tests::{copy_dir, ensemble, json_lines, repo_path, run_trace};
-use std::io::{BufRead, BufReader, Write};
-use std::net::TcpStream;
-use std::sync::mpsc::{Receiver, Sender, channel};
-use std::thread::JoinHandle;
+use ensemble_tests::{
+    Running, Tool, copy_dir, ensemble, json_lines, next, repo_path, run_trace, spawn,
+};
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 const TICKS: u64 = 1500;
 const BREAKPOINT: &str = "StandSellTicket/TalkStateMachine";
-
-/// A writer that sends each line it is given down a channel, so a test reads a running
-/// command's output as it comes.
-struct Lines {
-    partial: Vec<u8>,
-    to: Sender<String>,
-}
-
-impl Write for Lines {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.partial.extend_from_slice(buf);
-        while let Some(end) = self.partial.iter().position(|&b| b == b'\n') {
-            let line: Vec<u8> = self.partial.drain(..=end).collect();
-            let text = String::from_utf8_lossy(&line[..end]).into_owned();
-            let _ = self.to.send(text);
-        }
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// `ensemble ARGS` on a thread of its own: its exit code, and its output line by line.
-struct Running {
-    done: JoinHandle<i32>,
-    out: Receiver<String>,
-    err: Receiver<String>,
-}
-
-fn spawn(args: Vec<String>) -> Running {
-    let (out_tx, out) = channel();
-    let (err_tx, err) = channel();
-    let done = std::thread::spawn(move || {
-        let mut o = Lines {
-            partial: Vec::new(),
-            to: out_tx,
-        };
-        let mut e = Lines {
-            partial: Vec::new(),
-            to: err_tx,
-        };
-        let mut io = ensemble_compiler::cli::Io {
-            out: &mut o,
-            err: &mut e,
-            color: false,
-        };
-        ensemble_compiler::cli::run(std::iter::once("ensemble".to_string()).chain(args), &mut io)
-    });
-    Running { done, out, err }
-}
-
-fn next(lines: &Receiver<String>, what: &str) -> String {
-    lines
-        .recv_timeout(Duration::from_secs(60))
-        .unwrap_or_else(|_| panic!("no {what} within a minute"))
-}
 
 /// `ensemble run samples/airport --scene ticket-sale --inspect 127.0.0.1:0 --inspect-wait
 /// EXTRA…` on a thread: the running game and the address it serves.
@@ -96,56 +37,6 @@ fn serve_ticket_sale(extra: &[&str]) -> (Running, String) {
         .unwrap_or_else(|| panic!("stderr says where: {announced}"))
         .to_string();
     (game, address)
-}
-
-/// A raw tool: the protocol by hand.
-struct Tool {
-    stream: TcpStream,
-    reader: BufReader<TcpStream>,
-}
-
-impl Tool {
-    fn connect(address: &str) -> Tool {
-        Tool::connect_with(address, false)
-    }
-
-    /// A tool that asks for the trace (`trace`) or not.
-    fn connect_with(address: &str, trace: bool) -> Tool {
-        let stream = TcpStream::connect(address).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(60)))
-            .unwrap();
-        let reader = BufReader::new(stream.try_clone().unwrap());
-        let mut tool = Tool { stream, reader };
-        tool.send(&ToolMessage::Hello {
-            version: PROTOCOL_VERSION,
-            token: None,
-            trace,
-        });
-        assert!(matches!(tool.message(), GameMessage::Hello(_)));
-        tool
-    }
-
-    fn send(&mut self, m: &ToolMessage) {
-        self.stream.write_all(encode(m).as_bytes()).unwrap();
-    }
-
-    /// The next message with a `type` (a tool without the trace gets no other).
-    fn message(&mut self) -> GameMessage {
-        match self.line() {
-            Some(FromGame::Message(m)) => m,
-            other => panic!("expected a message, got {other:?}"),
-        }
-    }
-
-    /// The next line, message or trace event; `None` when the game closed the connection.
-    fn line(&mut self) -> Option<FromGame> {
-        let mut line = Vec::new();
-        if self.reader.read_until(b'\n', &mut line).unwrap() == 0 {
-            return None;
-        }
-        Some(decode_from_game(line.trim_ascii_end()).unwrap())
-    }
 }
 
 /// The airport project copied to a temporary folder with `edit` applied to SellTicket.

@@ -2,18 +2,16 @@
 //! corrupt databases, and ranking on the sample's counts (Hewlett's Figs. 3.1, 3.4-3.5, 5.6).
 
 use ensemble_tests::{ensemble, repo_path};
-use std::path::Path;
+use std::path::PathBuf;
 
-/// The shared reference corpus: beside the repository (as CI checks it out), else the
-/// workplace's copy.
-fn corpus_file(name: &str) -> Option<std::path::PathBuf> {
-    [
-        ensemble_tests::root().join("../shared/data/corpus"),
-        Path::new("/work/shared/data/corpus").to_path_buf(),
-    ]
-    .into_iter()
-    .map(|dir| dir.join(name))
-    .find(|p| p.exists())
+/// A book of the Gutenberg corpus (30 MB, not in the repository) when it is at hand: in
+/// `$ENSEMBLE_DATA/corpus`, else `shared/data/corpus` beside the repository. The tests that use
+/// it fall back to a small stand-in without it.
+fn corpus_file(name: &str) -> Option<PathBuf> {
+    let data = std::env::var_os("ENSEMBLE_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| ensemble_tests::root().join("../shared/data"));
+    Some(data.join("corpus").join(name)).filter(|p| p.exists())
 }
 
 #[test]

@@ -1,14 +1,16 @@
 //! Savegames end to end: `ensemble run ... --save FILE`, then `--restore FILE --ticks M`, gives
 //! the uninterrupted run's trace after the save, line for line; a corrupt, truncated or foreign
-//! snapshot exits 1 with a message; a scene whose parts cannot be saved yet is refused.
+//! snapshot exits 1 with a message; a scene whose parts cannot be saved yet (a script action
+//! carried across a hot reload) is refused.
 //! Conversation scenes too: the snapshot records the input lines consumed, and `--restore`
 //! with the same `--input` goes on after them.
 
 use ensemble_runtime::Program;
+use ensemble_runtime::inspect::protocol::{GameMessage, ToolMessage};
 use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter};
 use ensemble_sim::Simulation;
 use ensemble_sim::simulation::Options;
-use ensemble_tests::{copy_dir, ensemble, repo_path, root};
+use ensemble_tests::{Tool, copy_dir, ensemble, next, repo_path, root, run_trace, spawn};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -231,6 +233,102 @@ fn corrupt_truncated_and_foreign_snapshots_exit_1_with_a_message() {
         "{}",
         out.stderr
     );
+}
+
+/// `ensemble run samples/bench --scene bench --ticks TICKS --save FILE`, served to tools and
+/// held at tick 0; a tool steps it to `pause_at`, optionally pushes the project again (a hot
+/// reload of the same program, which carries every action in flight across), then resumes it.
+/// The run's exit code, its stderr, and whether the snapshot was written.
+fn bench_saved_after_a_push(
+    dir: &Path,
+    ticks: u64,
+    pause_at: u64,
+    push: bool,
+) -> (i32, String, bool) {
+    let bench = repo_path("samples/bench");
+    let snap = dir.join(format!("{ticks}-{push}.snap"));
+    let args = [
+        "run",
+        &bench,
+        "--scene",
+        "bench",
+        "--ticks",
+        &ticks.to_string(),
+        "--trace",
+        "json",
+        "--speed",
+        "1000",
+        "--save",
+        snap.to_str().unwrap(),
+        "--inspect",
+        "127.0.0.1:0",
+        "--inspect-wait",
+    ];
+    let game = spawn(args.iter().map(|a| a.to_string()).collect());
+    let announced = next(&game.err, "address on stderr");
+    let address = announced
+        .strip_prefix("inspecting on ")
+        .unwrap_or_else(|| panic!("stderr says where: {announced}"));
+    let mut tool = Tool::connect(address);
+    tool.send(&ToolMessage::Step { ticks: pause_at });
+    match tool.message() {
+        GameMessage::Paused { tick, .. } => assert_eq!(tick, pause_at),
+        other => panic!("expected paused, got {other:?}"),
+    }
+    if push {
+        let pushed = ensemble(&["push", address, &bench]);
+        assert_eq!(pushed.code, 0, "{}", pushed.stderr);
+        assert!(
+            pushed.stdout.contains("\"type\":\"reload\""),
+            "{}",
+            pushed.stdout
+        );
+    }
+    tool.send(&ToolMessage::Resume);
+    let code = game.done.join().unwrap();
+    let stderr: Vec<String> = game.err.try_iter().collect();
+    (code, stderr.join("\n"), snap.exists())
+}
+
+/// A script action carried across a hot reload ends with the rule of the program that started
+/// it, which a snapshot cannot hold yet (docs/formats/snapshot.md): `--save` refuses while one
+/// still runs — exit 1, the reason, nothing written — and saves once it has ended. The reload
+/// is a tool's push while the elder walks to her seat.
+#[test]
+fn save_is_refused_while_a_script_action_carried_across_a_reload_still_runs() {
+    let (_, events) = run_trace("samples/bench", "bench", 600, 0, "0");
+    let tick_of = |event: &str| {
+        events
+            .iter()
+            .find(|e| e["agent"] == "elder" && e["event"] == event && e["action"] == "sit")
+            .unwrap_or_else(|| panic!("the elder's sit has no `{event}`"))["tick"]
+            .as_u64()
+            .unwrap()
+    };
+    let (sits, seated) = (tick_of("act"), tick_of("done"));
+    assert!(
+        seated > sits + 20,
+        "the sit takes a while: {sits}..{seated}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let (pause_at, save_at) = (sits + 5, sits + 10);
+
+    let (code, stderr, written) = bench_saved_after_a_push(dir.path(), save_at, pause_at, true);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "scene `bench` cannot be saved after tick {save_at}: a script action carried across \
+             a hot reload is still running"
+        )),
+        "{stderr}"
+    );
+    assert!(!written, "nothing written");
+
+    // Without the push the same run saves; with it, a run that ends after the sit saves too.
+    let (code, stderr, written) = bench_saved_after_a_push(dir.path(), save_at, pause_at, false);
+    assert_eq!((code, written), (0, true), "{stderr}");
+    let (code, stderr, written) = bench_saved_after_a_push(dir.path(), seated + 5, pause_at, true);
+    assert_eq!((code, written), (0, true), "{stderr}");
 }
 
 #[test]

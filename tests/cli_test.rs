@@ -188,6 +188,116 @@ fn junit_xml_parses_with_one_testcase_per_test_and_seed() {
     );
 }
 
+/// What a JUnit report says in its `coverage` suite.
+#[derive(Debug, PartialEq)]
+struct JunitCoverage {
+    /// Its properties, (name, value), in order.
+    properties: Vec<(String, String)>,
+    /// Its `system-out` text.
+    system_out: String,
+    /// How many test cases it holds.
+    cases: usize,
+}
+
+/// The `coverage` suite of a JUnit report; `None` when it has none.
+fn junit_coverage(xml: &str) -> Option<JunitCoverage> {
+    let mut reader = quick_xml::Reader::from_str(xml);
+    let attribute = |e: &quick_xml::events::BytesStart, name: &str| {
+        e.try_get_attribute(name)
+            .unwrap()
+            .map(|a| {
+                a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                    .unwrap()
+                    .into_owned()
+            })
+            .unwrap_or_default()
+    };
+    let (mut in_suite, mut in_out, mut found) = (false, false, false);
+    let (mut properties, mut out, mut cases) = (Vec::new(), String::new(), 0);
+    loop {
+        match reader.read_event() {
+            Ok(Event::Start(e) | Event::Empty(e)) => match e.name().as_ref() {
+                "testsuite" => {
+                    in_suite = attribute(&e, "name") == "coverage";
+                    found |= in_suite;
+                }
+                "property" if in_suite => {
+                    properties.push((attribute(&e, "name"), attribute(&e, "value")));
+                }
+                "testcase" if in_suite => cases += 1,
+                "system-out" if in_suite => in_out = true,
+                _ => {}
+            },
+            Ok(Event::Text(t)) if in_out => out.push_str(&t.xml10_content()),
+            Ok(Event::GeneralRef(r)) if in_out => {
+                out.push_str(&quick_xml::escape::unescape(&format!("&{};", &*r)).unwrap());
+            }
+            Ok(Event::End(e)) if e.name().as_ref() == "system-out" => in_out = false,
+            Ok(Event::End(e)) if e.name().as_ref() == "testsuite" => in_suite = false,
+            Ok(Event::Eof) => break,
+            Ok(_) => {}
+            Err(e) => panic!("not XML at {}: {e}\n{xml}", reader.error_position()),
+        }
+    }
+    found.then_some(JunitCoverage {
+        properties,
+        system_out: out,
+        cases,
+    })
+}
+
+/// `--coverage --format junit`: the report ends with a `coverage` suite (no test cases) whose
+/// properties give each kind's counts and every item no run reached, as the JSON report does,
+/// and whose `system-out` (what CI servers show of a suite) is the human report's coverage.
+#[test]
+fn junit_xml_carries_the_coverage_as_properties_and_system_out() {
+    let bench = repo_path("samples/bench");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["test", bench.as_str(), "--filter", "late tourists"];
+        args.extend_from_slice(extra);
+        let out = ensemble(&args);
+        assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+        out
+    };
+    let doc = json(&run(&["--coverage", "--format", "json"]));
+    let junit = run(&["--coverage", "--format", "junit"]);
+    let JunitCoverage {
+        properties,
+        system_out,
+        cases,
+    } = junit_coverage(&junit.stdout).expect("a coverage suite");
+    assert_eq!(cases, 0, "coverage adds no test case");
+    let mut expected = Vec::new();
+    for section in doc["coverage"].as_array().unwrap() {
+        let kind = section["kind"].as_str().unwrap();
+        for count in ["reached", "total"] {
+            expected.push((
+                format!("coverage.{kind}.{count}"),
+                section[count].to_string(),
+            ));
+        }
+        for item in section["items"].as_array().unwrap() {
+            if item["reached"] == false {
+                let name = item["name"].as_str().unwrap().to_string();
+                expected.push((format!("never-reached.{kind}"), name));
+            }
+        }
+    }
+    assert_eq!(properties, expected, "{}", junit.stdout);
+    assert!(
+        properties.contains(&("never-reached.rules".into(), "bench/seated/fell".into())),
+        "{properties:?}"
+    );
+    let human = run(&["--coverage"]).stdout;
+    let section = &human[human.find("coverage (over every run):").unwrap()..];
+    let section = &section[..section.find("\n\n").unwrap() + 1];
+    assert_eq!(system_out, section);
+    assert!(system_out.contains("never reached: bench/seated/fell"));
+
+    // Without --coverage there is no such suite.
+    assert_eq!(junit_coverage(&run(&["--format", "junit"]).stdout), None);
+}
+
 #[test]
 fn coverage_json_lists_what_no_run_reached() {
     let out = ensemble(&[

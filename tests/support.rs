@@ -1,7 +1,16 @@
-//! Shared helpers for the end-to-end tests: run the real `ensemble` command line in-process and
-//! find the repository's samples.
+//! Shared helpers for the end-to-end tests: run the real `ensemble` command line in-process
+//! (to the end, or on a thread of its own while a raw tool speaks the inspection protocol to
+//! it) and find the repository's samples.
 
+use ensemble_runtime::inspect::protocol::{
+    FromGame, GameMessage, PROTOCOL_VERSION, ToolMessage, decode_from_game, encode,
+};
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
 use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread::JoinHandle;
+use std::time::Duration;
 
 /// What one invocation printed and returned.
 pub struct Output {
@@ -173,5 +182,114 @@ pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
         } else {
             std::fs::copy(e.path(), target).unwrap();
         }
+    }
+}
+
+/// A writer that sends each line it is given down a channel, so a test reads a running
+/// command's output as it comes.
+struct Lines {
+    partial: Vec<u8>,
+    to: Sender<String>,
+}
+
+impl Write for Lines {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.partial.extend_from_slice(buf);
+        while let Some(end) = self.partial.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.partial.drain(..=end).collect();
+            let text = String::from_utf8_lossy(&line[..end]).into_owned();
+            let _ = self.to.send(text);
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `ensemble ARGS` on a thread of its own: its exit code, and its output line by line.
+pub struct Running {
+    pub done: JoinHandle<i32>,
+    pub out: Receiver<String>,
+    pub err: Receiver<String>,
+}
+
+/// Runs `ensemble ARGS` on a thread of its own (a game serving tools, a tool attached to it).
+pub fn spawn(args: Vec<String>) -> Running {
+    let (out_tx, out) = channel();
+    let (err_tx, err) = channel();
+    let done = std::thread::spawn(move || {
+        let mut o = Lines {
+            partial: Vec::new(),
+            to: out_tx,
+        };
+        let mut e = Lines {
+            partial: Vec::new(),
+            to: err_tx,
+        };
+        let mut io = ensemble_compiler::cli::Io {
+            out: &mut o,
+            err: &mut e,
+            color: false,
+        };
+        ensemble_compiler::cli::run(std::iter::once("ensemble".to_string()).chain(args), &mut io)
+    });
+    Running { done, out, err }
+}
+
+/// The next line of a running command's output; fails the test after a minute without one.
+pub fn next(lines: &Receiver<String>, what: &str) -> String {
+    lines
+        .recv_timeout(Duration::from_secs(60))
+        .unwrap_or_else(|_| panic!("no {what} within a minute"))
+}
+
+/// A raw tool: the protocol by hand.
+pub struct Tool {
+    pub stream: TcpStream,
+    pub reader: BufReader<TcpStream>,
+}
+
+impl Tool {
+    pub fn connect(address: &str) -> Tool {
+        Tool::connect_with(address, false)
+    }
+
+    /// A tool that asks for the trace (`trace`) or not.
+    pub fn connect_with(address: &str, trace: bool) -> Tool {
+        let stream = TcpStream::connect(address).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .unwrap();
+        let reader = BufReader::new(stream.try_clone().unwrap());
+        let mut tool = Tool { stream, reader };
+        tool.send(&ToolMessage::Hello {
+            version: PROTOCOL_VERSION,
+            token: None,
+            trace,
+        });
+        assert!(matches!(tool.message(), GameMessage::Hello(_)));
+        tool
+    }
+
+    pub fn send(&mut self, m: &ToolMessage) {
+        self.stream.write_all(encode(m).as_bytes()).unwrap();
+    }
+
+    /// The next message with a `type` (a tool without the trace gets no other).
+    pub fn message(&mut self) -> GameMessage {
+        match self.line() {
+            Some(FromGame::Message(m)) => m,
+            other => panic!("expected a message, got {other:?}"),
+        }
+    }
+
+    /// The next line, message or trace event; `None` when the game closed the connection.
+    pub fn line(&mut self) -> Option<FromGame> {
+        let mut line = Vec::new();
+        if self.reader.read_until(b'\n', &mut line).unwrap() == 0 {
+            return None;
+        }
+        Some(decode_from_game(line.trim_ascii_end()).unwrap())
     }
 }

@@ -8,7 +8,8 @@
 //! 213 s precompute; Sturtevant 54 ms; 0.197 s per edge-deletion update. Goal (issue 7): at
 //! least 20× faster than our plain A*, precompute under 60 s, memory under 176 MB.
 //!
-//! Reproduce: `cargo bench -p ensemble-compiler --bench nav` (maps from shared/data/movingai;
+//! Reproduce: `cargo bench -p ensemble-compiler --bench nav` (the 512×512 maps from
+//! `$ENSEMBLE_DATA/movingai` or shared/data/movingai beside the repository;
 //! `NAV_MAPS=64room_005,Boston_0_512` overrides the maps). Not a criterion benchmark:
 //! percentiles over a fixed query set are the figures wanted, so it times each query. Three
 //! passes over the same queries in the same run:
@@ -31,7 +32,14 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-fn data_dir() -> PathBuf {
+/// Where `name`'s map and scenarios are: den312d (the smoke test's) in the repository's
+/// `tests/data/movingai`, the 512×512 maps in `$ENSEMBLE_DATA/movingai`, else
+/// `shared/data/movingai` beside the repository.
+fn data_dir(name: &str) -> PathBuf {
+    let vendored = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/movingai");
+    if vendored.join(format!("{name}.map")).is_file() {
+        return vendored;
+    }
     std::env::var_os("ENSEMBLE_DATA")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"))
@@ -119,7 +127,7 @@ impl Timings {
 }
 
 fn run_map(name: &str, smoke: bool) {
-    let dir = data_dir();
+    let dir = data_dir(name);
     let scen_path = dir.join(format!("{name}.map.scen"));
     let map = read_map(&dir.join(format!("{name}.map"))).expect("map");
     let scens = read_scen(&scen_path).expect("scen");
@@ -359,7 +367,7 @@ fn run_map(name: &str, smoke: bool) {
 /// size, load time.
 fn program_with_map(name: &str) {
     let dir = tempfile::tempdir().expect("temporary folder");
-    let map = data_dir().join(format!("{name}.map"));
+    let map = data_dir(name).join(format!("{name}.map"));
     std::fs::write(dir.path().join("Ensemble.ron"), "Project(name: \"map\")\n").unwrap();
     std::fs::write(
         dir.path().join("map.nav.ron"),

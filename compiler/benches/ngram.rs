@@ -1,4 +1,4 @@
-//! N-gram store and ranking benchmarks (BENCHMARKS.md, "Sentence generation").
+//! N-gram store and ranking benchmarks (docs/benchmarks/sentences.md).
 //!
 //! - `trigram lookup/packed trie`: one `count(w1, w2, w3)` in the memory-mapped `.ngr` of the
 //!   whole Gutenberg corpus; `.../hewlett 16-byte records` is the thesis's layout measured side

@@ -1,5 +1,5 @@
-//! What planning costs an agent in a scene, on the samples as compiled (BENCHMARKS.md,
-//! "Planning agents"):
+//! What planning costs an agent in a scene, on the samples as compiled (docs/benchmarks/planning.md,
+//! "Planning agents in scenes"):
 //! - Hewlett's traveller (Fig. 2.3): the first plan and the replan from the wrong gate, on the
 //!   shared precomputed planning graph versus A* (h_max, and blind) on the grounded task;
 //! - Inampudi's shop (T9): the NPC's D-POP repair when the player opens the door, versus

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Side-by-side planner comparison for BENCHMARKS.md ("Planning").
+"""Side-by-side planner comparison for BENCHMARKS.md (docs/benchmarks/planning.md).
 
 Runs, on the same tasks and in one run, one process per (task, planner), sequentially:
   - ours: `ensemble plan --search astar` (LM-cut) and `--search gbfs` (the satisficing search),

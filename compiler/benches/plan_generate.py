@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Generates larger planning tasks of growing size for the planner comparison (BENCHMARKS.md,
-"Planning"): blocksworld, logistics and gripper, in the IPC domains of shared/data/pddl (the
-domain files are copied from there, so the problems use exactly their predicates).
+"""Generates larger planning tasks of growing size for the planner comparison
+(docs/benchmarks/planning.md): blocksworld, logistics and gripper, in the IPC domains of
+shared/data/pddl or compiler/tests/data/ipc (the domain files are copied from there, so the
+problems use exactly their predicates).
 
 Usage:
   python3 compiler/benches/plan_generate.py --data ../shared/data/pddl --out /tmp/plan-generated

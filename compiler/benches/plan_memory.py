@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Bytes per search state: ours next to Fast Downward's, for BENCHMARKS.md (issue 21).
+"""Bytes per search state: ours next to Fast Downward's, for BENCHMARKS.md (docs/benchmarks/planning.md).
 
 Both planners run A* with the blind heuristic to the end on the same tasks, so both hold every
 state they reach. For each planner and task:

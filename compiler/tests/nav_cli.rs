@@ -4,18 +4,11 @@
 use ensemble_compiler::cli::{Io, run};
 use std::path::{Path, PathBuf};
 
+/// The MovingAI map den312d and its scenarios, vendored in `tests/data/movingai`.
 fn data(name: &str) -> PathBuf {
-    let dir = std::env::var_os("ENSEMBLE_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"))
-        .join("movingai");
-    assert!(
-        dir.is_dir(),
-        "the MovingAI reference maps are missing: expected {} (shared/data beside the \
-         repository, or set ENSEMBLE_DATA to a shared/data folder)",
-        dir.display()
-    );
-    dir.join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/movingai")
+        .join(name)
 }
 
 fn ensemble(args: &[&str]) -> (i32, String, String) {

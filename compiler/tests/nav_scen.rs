@@ -1,7 +1,8 @@
-//! PPA* against the MovingAI reference data (shared/data/movingai): every query's cost equals
-//! the listed optimal length and every path is valid step by step (octile moves, no corner
-//! cutting). den312d runs in the normal suite; the 512×512 maps are `#[ignore]`d — run them in
-//! release: `cargo test --release -p ensemble-compiler --test nav_scen -- --ignored`.
+//! PPA* against the MovingAI reference data: every query's cost equals the listed optimal length
+//! and every path is valid step by step (octile moves, no corner cutting). den312d, vendored in
+//! `tests/data/movingai`, runs in the normal suite; the 512×512 maps are `#[ignore]`d and read
+//! from `$ENSEMBLE_DATA` or `shared/data` beside the repository — run them in release:
+//! `cargo test --release -p ensemble-compiler --test nav_scen -- --ignored`.
 
 use ensemble_compiler::nav::movingai::{GridMap, read_map, read_scen, scenario_nodes};
 use ensemble_compiler::nav::{BuildOptions, build};
@@ -9,14 +10,21 @@ use ensemble_runtime::nav::astar::astar;
 use ensemble_runtime::nav::{NavData, Workspace};
 use std::path::{Path, PathBuf};
 
-fn data_dir() -> PathBuf {
+/// Where `name`'s map and scenarios are: den312d is vendored in `tests/data/movingai`; the
+/// 512×512 maps (for the ignored release tests) are read from `$ENSEMBLE_DATA/movingai`, else
+/// `shared/data/movingai` beside the repository.
+fn data_dir(name: &str) -> PathBuf {
+    let vendored = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/movingai");
+    if vendored.join(format!("{name}.map")).is_file() {
+        return vendored;
+    }
     let dir = std::env::var_os("ENSEMBLE_DATA")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"))
         .join("movingai");
     assert!(
-        dir.is_dir(),
-        "the MovingAI reference maps are missing: expected {} (shared/data beside the \
+        dir.join(format!("{name}.map")).is_file(),
+        "the MovingAI map {name} is missing: expected it in {} (shared/data beside the \
          repository, or set ENSEMBLE_DATA to a shared/data folder)",
         dir.display()
     );
@@ -50,7 +58,7 @@ fn check_steps(map: &GridMap, nav: &NavData, path: &[u32], start: (u32, u32), go
 
 /// Runs every scenario of `name`; returns (queries, total PPA* expansions, total A* expansions).
 fn run_map(name: &str, leaf_size: u32, compare_astar: bool) -> (usize, u64, u64) {
-    let dir = data_dir();
+    let dir = data_dir(name);
     let map_path = dir.join(format!("{name}.map"));
     let scen_path = dir.join(format!("{name}.map.scen"));
     let map = read_map(&map_path).unwrap();

@@ -1,4 +1,4 @@
-//! The content panels' cost per frame on the CPU (BENCHMARKS.md, "Editor panels"): one egui
+//! The content panels' cost per frame on the CPU (docs/benchmarks/editor.md, "Editor panels"): one egui
 //! frame of the panel (layout and interaction) plus its tessellation into triangles, headless,
 //! so what a GPU or software rasteriser then draws is left out.
 //!

@@ -5,7 +5,7 @@
 //! ```sh
 //! cargo run -p ensemble-editor --example panels -- rules samples/bench/bench.script.ron
 //! cargo run -p ensemble-editor --example panels -- sentences samples/airport/airport.sentences.ron
-//! cargo run -p ensemble-editor --example panels -- nav ../shared/data/movingai/den312d.map
+//! cargo run -p ensemble-editor --example panels -- nav compiler/tests/data/movingai/den312d.map
 //! ```
 
 use eframe::egui;

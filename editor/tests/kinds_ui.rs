@@ -395,14 +395,11 @@ fn a_workbook_is_imported_edited_in_the_rule_table_and_saved_as_a_workbook() {
     );
 }
 
-/// Copies MovingAI's den312d map (reference data) to `maps/` of the project at `root`.
+/// Copies MovingAI's den312d map (reference data, vendored in `compiler/tests/data/movingai`)
+/// to `maps/` of the project at `root`.
 fn copy_den312d(root: &std::path::Path) {
-    let data = std::env::var_os("ENSEMBLE_DATA")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| {
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data")
-        });
-    let map = data.join("movingai/den312d.map");
+    let map = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../compiler/tests/data/movingai/den312d.map");
     assert!(map.is_file(), "missing reference data {}", map.display());
     std::fs::create_dir_all(root.join("maps")).unwrap();
     std::fs::copy(&map, root.join("maps/den312d.map")).unwrap();

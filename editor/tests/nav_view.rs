@@ -1,5 +1,5 @@
 //! The navigation view driven headless with egui_kittest on the MovingAI reference map
-//! den312d (shared/data/movingai): the hierarchy builds on the worker, two clicked cells get
+//! den312d (compiler/tests/data/movingai): the hierarchy builds on the worker, two clicked cells get
 //! the PPA* path whose cost equals plain A*'s, and a scenario's path has its optimal length.
 
 use eframe::egui;
@@ -13,13 +13,10 @@ use ensemble_editor::nav_view::{NavSettings, NavTarget, NavView};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// The reference data beside the repository (as on CI), or where `ENSEMBLE_DATA` says. A
-/// missing file fails the test: it must not pass without its data.
+/// The MovingAI map den312d and its scenarios, vendored in `compiler/tests/data/movingai`.
 fn data(name: &str) -> PathBuf {
-    let p = std::env::var_os("ENSEMBLE_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"))
-        .join("movingai")
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../compiler/tests/data/movingai")
         .join(name);
     assert!(p.is_file(), "missing reference data {}", p.display());
     p

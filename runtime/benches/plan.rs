@@ -1,4 +1,4 @@
-//! Planning benchmarks (BENCHMARKS.md, "Planning"):
+//! Planning benchmarks (docs/benchmarks/planning.md):
 //! - MinMin on the funny dinner date (d = 10, H = 3/4, with and without 2-B): nodes per second
 //!   next to Lozano et al.'s ~62,000 nodes/s.
 //! - POP (achievers by scanning) versus A-POP (achiever index) on a scene with many operators.

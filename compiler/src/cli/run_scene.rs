@@ -1,8 +1,9 @@
 //! `ensemble run`: compile (or load) a program and run one of its scenes headless in the
 //! simulated world, printing the trace. With `--watch`, the scene runs in real time and hot
 //! reloads whenever the sources (or the `.ensb`) change. With `--save`, the scene is saved
-//! after the last tick; with `--restore`, it goes on from a saved one (tick numbers go on from
-//! the snapshot's; `ensemble_runtime::snapshot`).
+//! after the last tick (refused, exit 1, while a script action carried across a hot reload
+//! still runs); with `--restore`, it goes on from a saved one (tick numbers go on from the
+//! snapshot's; `ensemble_runtime::snapshot`).
 
 use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io, report};
 use crate::diag::Severity;
@@ -242,16 +243,6 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
             return EXIT_CANNOT_RUN;
         }
     };
-    if let (Some(file), Some(what)) = (&options.save, sim.unsaved_parts()) {
-        // Refused before running: a snapshot that restores wrongly is worse than none.
-        let _ = writeln!(
-            io.err,
-            "error: --save {}: scene `{}` cannot be saved: {what}",
-            file.display(),
-            options.scene
-        );
-        return EXIT_CANNOT_RUN;
-    }
     if sim.kind() == SceneKind::Chat {
         return super::run_chat::run(sim, path, &program_name, 0, watcher, options, io);
     }
@@ -355,6 +346,19 @@ fn run_ticks(
         }
     }
     if let Some(file) = &options.save {
+        // Only a hot reload while the scene ran (`--watch`, a tool's push) can leave something
+        // a snapshot cannot carry, so this is checked here and not before the run. Refused: a
+        // snapshot that restores wrongly is worse than none.
+        if let Some(what) = sim.unsaved_parts() {
+            let _ = writeln!(
+                io.err,
+                "error: --save {}: scene `{}` cannot be saved after tick {}: {what}; nothing written",
+                file.display(),
+                sim.name(),
+                sim.tick_count()
+            );
+            return EXIT_ERRORS;
+        }
         let mut snapshot = SnapshotWriter::new(sim.program(), program_name);
         if let Err(e) = sim.save(&mut snapshot) {
             let _ = writeln!(io.err, "error: cannot save the scene: {e}");

@@ -165,16 +165,8 @@ impl Outcome<'_> {
             }
         }
         if let Some(sections) = self.coverage {
-            s.push_str("\ncoverage (over every run):\n");
-            for section in sections {
-                s.push_str(&format!(
-                    "  {:<10} {}/{} reached\n",
-                    section.kind, section.reached, section.total
-                ));
-                for item in section.never_reached() {
-                    s.push_str(&format!("    never reached: {}\n", item.name));
-                }
-            }
+            s.push('\n');
+            s.push_str(&coverage_text(sections));
         }
         let passed_tests = (0..self.tests.len())
             .filter(|i| self.runs_of(*i).all(RunResult::passed))
@@ -249,7 +241,9 @@ impl Outcome<'_> {
     }
 
     /// JUnit XML as CI servers read it: one `testsuite` per test file, one `testcase` per
-    /// test and seed.
+    /// test and seed; with `--coverage`, a last `testsuite` named `coverage` (no test cases)
+    /// whose properties give each kind's counts and every item no run reached, and whose
+    /// `system-out` is the human report's coverage section.
     fn junit(&self) -> String {
         let mut files: Vec<&str> = self.tests.iter().map(|t| t.file.as_str()).collect();
         files.dedup();
@@ -315,9 +309,64 @@ impl Outcome<'_> {
             }
             s.push_str("  </testsuite>\n");
         }
+        if let Some(sections) = self.coverage {
+            s.push_str(&junit_coverage(sections));
+        }
         s.push_str("</testsuites>\n");
         s
     }
+}
+
+/// The coverage section of the human report: each kind's counts, then what no run reached.
+fn coverage_text(sections: &[Section]) -> String {
+    let mut s = String::from("coverage (over every run):\n");
+    for section in sections {
+        s.push_str(&format!(
+            "  {:<10} {}/{} reached\n",
+            section.kind, section.reached, section.total
+        ));
+        for item in section.never_reached() {
+            s.push_str(&format!("    never reached: {}\n", item.name));
+        }
+    }
+    s
+}
+
+/// The coverage as a JUnit `testsuite` of no test cases: `coverage.KIND.reached` and
+/// `coverage.KIND.total` for every kind, one `never-reached.KIND` property per item no run
+/// reached, and the human report's text as its `system-out` (what CI servers show of a suite).
+fn junit_coverage(sections: &[Section]) -> String {
+    let mut s = String::from(
+        "  <testsuite name=\"coverage\" tests=\"0\" failures=\"0\" errors=\"0\">\n    <properties>\n",
+    );
+    let property = |name: String, value: &str| {
+        format!(
+            "      <property name=\"{}\" value=\"{}\"/>\n",
+            xml(&name),
+            xml(value)
+        )
+    };
+    for section in sections {
+        let kind = section.kind;
+        s.push_str(&property(
+            format!("coverage.{kind}.reached"),
+            &section.reached.to_string(),
+        ));
+        s.push_str(&property(
+            format!("coverage.{kind}.total"),
+            &section.total.to_string(),
+        ));
+        for item in section.never_reached() {
+            s.push_str(&property(format!("never-reached.{kind}"), &item.name));
+        }
+    }
+    s.push_str("    </properties>\n");
+    s.push_str(&format!(
+        "    <system-out>{}</system-out>\n",
+        xml(&coverage_text(sections))
+    ));
+    s.push_str("  </testsuite>\n");
+    s
 }
 
 /// Text as XML character data or an attribute value. Characters XML 1.0 cannot hold at all

@@ -12,7 +12,7 @@ use std::time::Instant;
 #[derive(Clone, Debug)]
 pub struct BuildOptions {
     /// Largest leaf cluster (nodes). The default measured best on the 512×512 reference maps
-    /// (BENCHMARKS.md): fewer levels, fewer expansions, and leaf tables of `nodes × border`.
+    /// (docs/benchmarks/navigation.md): fewer levels, fewer expansions, and leaf tables of `nodes × border`.
     pub leaf_size: u32,
     /// Draw a progress bar on stderr (only when it is a terminal).
     pub progress: bool,

@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 /// Parts per split (the thesis uses four).
 pub const FANOUT: usize = 4;
 
-/// How METIS cuts each cluster (measured in BENCHMARKS.md, "Navigation: clustering").
+/// How METIS cuts each cluster (measured in docs/benchmarks/navigation.md).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Partitioning {
     /// Minimise the total communication volume (roughly: the border nodes) instead of the
@@ -28,7 +28,7 @@ pub struct Partitioning {
 impl Default for Partitioning {
     /// Communication volume, four cuts per split: fewest border nodes on both 512×512
     /// reference maps (Boston_0_512 −13%, 64room_005 −32% against METIS's defaults), and the
-    /// fastest queries (BENCHMARKS.md).
+    /// fastest queries (docs/benchmarks/navigation.md).
     fn default() -> Self {
         Partitioning {
             volume: true,

@@ -490,7 +490,7 @@ impl<G: 'static> Scene<G> {
     /// Turns trace recording on or off. **Off by default**, so a game that only calls
     /// [`Scene::tick`] never grows memory and builds no events nobody reads (an event for every
     /// state entered or left and every message: 10,000 busy agents record some 800 a frame,
-    /// 90 KB, see BENCHMARKS.md).
+    /// 93 KB, see docs/benchmarks/runtime.md).
     ///
     /// Recording is opt-in rather than capped because a cap would still pay that cost every
     /// tick and would still hold the cap's worth of events that nobody reads; and a host that

@@ -218,13 +218,15 @@ fn unreachable_goal_and_never_produced_are_reported() {
 }
 
 #[test]
-fn fixtures_from_the_shared_data_parse() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/pddl");
-    let Ok(entries) = std::fs::read_dir(&root) else {
-        return;
-    };
-    for e in entries.flatten() {
+fn fixtures_from_the_ipc_tasks_parse() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ipc");
+    let mut domains = 0;
+    for e in std::fs::read_dir(&root).unwrap().flatten() {
         let dir = e.path();
+        if !dir.is_dir() {
+            continue;
+        }
+        domains += 1;
         let mut sources = SourceMap::default();
         let mut diags = Diagnostics::default();
         let g = ground_files(
@@ -241,6 +243,7 @@ fn fixtures_from_the_shared_data_parse() {
             diags.render(&sources, false)
         );
     }
+    assert_eq!(domains, 8, "the eight IPC domains in {}", root.display());
 }
 
 proptest::proptest! {
