@@ -3,10 +3,12 @@
 //! chips and buttons, mistakes shown as they are typed (the compiler's `nlg::input`), and the
 //! ranked candidate sentences recomputed as you type on a worker thread ([`preview`]), in the
 //! compiler's order, the ones the runtime chooses among highlighted, each line with `accept`,
-//! `pin` and `ban`. The file's ranking settings are edited above.
+//! `pin` and `ban` ([`judge`] is the same judging over every state of the project). The file's
+//! ranking settings are edited above.
 //!
 //! The document is [`SentencesAsset`], exactly what `*.sentences.ron` holds.
 
+pub mod judge;
 pub mod line;
 pub mod locate;
 pub mod preview;
