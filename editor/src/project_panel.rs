@@ -185,13 +185,29 @@ fn maps(ui: &mut Ui, maps: &[String], shown: Option<&str>, actions: &mut Vec<Act
     }
 }
 
-/// The browser. `maps` are the project's navigation maps and the one shown.
+/// The way into the judging pass, below the sentence files: every sentence state of the
+/// project in one list, to accept or ban its lines.
+fn judge_entry(ui: &mut Ui, judging: bool, actions: &mut Vec<Action>) {
+    let r = ui
+        .selectable_label(judging, RichText::new("✔ Judge lines").color(theme::ACCENT))
+        .on_hover_text(
+            "Every sentence state of the project with the lines it speaks: accept or ban them",
+        );
+    crate::panel_cx::name_widget(ui, &r, "Judge lines");
+    if r.clicked() {
+        actions.push(Action::JudgeLines);
+    }
+}
+
+/// The browser. `maps` are the project's navigation maps and the one shown; `judging`, whether
+/// the judging view is.
 pub fn show(
     ui: &mut Ui,
     project: &Project,
     open: Option<DocId>,
     report: Option<&Report>,
     maps_found: (&[String], Option<&str>),
+    judging: bool,
     actions: &mut Vec<Action>,
 ) {
     ui.set_min_width(ui.available_width());
@@ -228,6 +244,9 @@ pub fn show(
                 }
                 for id in docs {
                     entry(ui, project, id, open, report, actions);
+                }
+                if kind == AssetKind::Sentences {
+                    judge_entry(ui, judging, actions);
                 }
             }
             let books: Vec<DocId> = project

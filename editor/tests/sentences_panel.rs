@@ -232,8 +232,9 @@ fn pin_and_ban_buttons_write_the_state_and_rerank() {
         .expect("a pin button per line")
         .click();
     frame(&mut h);
-    let id = format!("{:08x}", third.2);
-    assert_eq!(h.state().value.states[2].pin, vec![id.clone()]);
+    // Written as the line (readable in the file; an id would not survive renaming the state).
+    let line = third.0.clone();
+    assert_eq!(h.state().value.states[2].pin, vec![line.clone()]);
     assert!(h.state().edits > 0, "the edit marks the document changed");
     let pinned = settle(&mut h);
     assert_eq!(pinned[0], third, "the pinned line comes first");
@@ -242,8 +243,47 @@ fn pin_and_ban_buttons_write_the_state_and_rerank() {
     frame(&mut h);
     let state = &h.state().value.states[2];
     assert!(state.pin.is_empty());
-    assert_eq!(state.ban, vec![id]);
+    assert_eq!(state.ban, vec![line.clone()]);
     let banned = settle(&mut h);
     assert!(banned.iter().all(|c| c.2 != third.2), "{banned:?}");
     assert_eq!(banned[0], before[0]);
+    // The banned line is listed apart; its lit `ban` takes the ban back.
+    h.get_by_label(&line);
+    h.query_all_by_label("ban").last().unwrap().click();
+    frame(&mut h);
+    assert!(h.state().value.states[2].ban.is_empty());
+    assert_eq!(settle(&mut h), before);
+}
+
+/// `accept` judges a line acceptable: the state speaks it (and only judged lines), as the
+/// compiler does; a line is at most one of accept, pin and ban, and a second click on the lit
+/// button takes the judgement back.
+#[test]
+fn accept_makes_a_line_spoken_and_a_second_click_takes_it_back() {
+    let mut h = harness(Host::airport());
+    h.get_by_label("sentence state WantTicketToX").click();
+    frame(&mut h);
+    let before = settle(&mut h);
+    assert_eq!(h.query_all_by_label("spoken").count(), 1);
+    let second = before[1].clone();
+    h.query_all_by_label("accept").nth(1).unwrap().click();
+    frame(&mut h);
+    assert_eq!(h.state().value.states[2].accept, vec![second.0.clone()]);
+    let accepted = settle(&mut h);
+    assert_eq!(accepted[0], second, "the accepted line comes first");
+    // Only the judged line is spoken now, though the best scores higher.
+    assert_eq!(h.query_all_by_label("spoken").count(), 1);
+    // Pinning it moves it from `accept` to `pin`.
+    h.query_all_by_label("pin").next().unwrap().click();
+    frame(&mut h);
+    let state = &h.state().value.states[2];
+    assert!(state.accept.is_empty());
+    assert_eq!(state.pin, vec![second.0.clone()]);
+    // The lit `pin` clicked again: no judgement left, the compiler's order back.
+    settle(&mut h);
+    h.query_all_by_label("pin").next().unwrap().click();
+    frame(&mut h);
+    let state = &h.state().value.states[2];
+    assert!(state.pin.is_empty() && state.accept.is_empty() && state.ban.is_empty());
+    assert_eq!(settle(&mut h), before);
 }

@@ -17,6 +17,8 @@ pub struct ValueEdit {
     pub layout: crate::sidecar::Layout,
     /// The widget it came from, so typing in one field is one undo step.
     pub gesture: String,
+    /// What the undo menu calls it (`edit <file>` when `None`).
+    pub label: Option<String>,
 }
 
 /// Something the user asked for during a frame.
@@ -62,6 +64,8 @@ pub enum Action {
     OpenMap(String),
     /// Load a recorded JSON trace into the preview's timeline.
     OpenTrace(std::path::PathBuf),
+    /// Show the judging pass over every sentence state ([`crate::sentences::judge`]).
+    JudgeLines,
 }
 
 impl EditorApp {
@@ -275,11 +279,13 @@ impl EditorApp {
                     content,
                     layout,
                     gesture,
+                    label,
                 } = *edit;
                 let before = s.project.docs[doc].state.clone();
                 s.project.docs[doc].state.content = content;
                 s.project.docs[doc].state.layout = layout;
-                let label = format!("edit {}", s.project.docs[doc].title());
+                let label =
+                    label.unwrap_or_else(|| format!("edit {}", s.project.docs[doc].title()));
                 s.record(&label, vec![(doc, before)], Some(&gesture));
             }
             Action::RenameMachine(doc, new) => {
@@ -307,15 +313,27 @@ impl EditorApp {
                     return Some((format!("Nothing to {what}"), false));
                 };
                 s.edited();
-                s.focus(doc);
+                // A judgement taken back in the judging view stays in the view.
+                let judging = s.judge.is_shown()
+                    && s.project.docs[doc].kind == FileKind::Asset(AssetKind::Sentences);
+                if !judging {
+                    s.focus(doc);
+                }
                 s.reselect(kept);
             }
             Action::OpenTrace(path) => {
                 s.preview.open_trace(&path);
                 s.preview.tab = crate::preview::DockTab::Preview;
             }
+            Action::JudgeLines => {
+                s.maps.hide();
+                s.judge.show();
+                s.open = None;
+                s.trail.clear();
+            }
             Action::OpenMap(path) => {
                 let root = s.project.root.clone();
+                s.judge.hide();
                 s.maps.show(&root, &path);
                 s.open = None;
                 s.trail.clear();

@@ -467,6 +467,7 @@ impl EditorApp {
         }
         fresh.graph.selection = selection;
         fresh.preview = std::mem::take(&mut s.preview);
+        fresh.judge = std::mem::take(&mut s.judge);
         self.session = Some(fresh);
         true
     }
@@ -628,6 +629,14 @@ impl EditorApp {
                         ui.close();
                     }
                     ui.separator();
+                    if ui
+                        .button("Judge lines…")
+                        .on_hover_text("Accept or ban the generated lines of every sentence state of the project, in one list")
+                        .clicked()
+                    {
+                        actions.push(Action::JudgeLines);
+                        ui.close();
+                    }
                     if ui
                         .button(format!("Find…   {}", keys(shortcuts::Command::Find)))
                         .on_hover_text("Find a machine, state, rule or asset by name")
@@ -791,6 +800,7 @@ impl EditorApp {
                     s.open,
                     s.analysis.current.as_ref(),
                     maps,
+                    s.judge.is_shown(),
                     actions,
                 )
             });
@@ -887,7 +897,7 @@ impl EditorApp {
             });
     }
 
-    /// The central area: the open map, machine or asset.
+    /// The central area: the judging view, the open map, machine or asset.
     fn central(
         s: &mut Session,
         ui: &mut Ui,
@@ -896,6 +906,10 @@ impl EditorApp {
         diagnostics: &[&Located],
         actions: &mut Vec<Action>,
     ) {
+        if s.judge.is_shown() {
+            Self::judge_view(s, ui, actions);
+            return;
+        }
         if s.maps.shown().is_some() {
             let root = s.project.root.clone();
             s.maps.ui(ui, &root);
@@ -1009,6 +1023,62 @@ impl EditorApp {
         }
     }
 
+    /// The judging pass over the project's sentence files as they are now; a judgement is an
+    /// edit of its file like any panel's (one undo step each).
+    fn judge_view(s: &mut Session, ui: &mut Ui, actions: &mut Vec<Action>) {
+        use crate::sentences::judge::{JudgeFile, JudgeOut};
+        let root = s.project.root.clone();
+        let files: Vec<JudgeFile<'_>> = s
+            .project
+            .live()
+            .filter(|(_, d)| d.kind == FileKind::Asset(AssetKind::Sentences))
+            .filter_map(|(doc, d)| match d.state.asset() {
+                Some(AnyAsset::Sentences(value)) => Some(JudgeFile {
+                    doc,
+                    path: &d.state.path,
+                    value,
+                    dir: root
+                        .join(&d.state.path)
+                        .parent()
+                        .map_or_else(|| root.clone(), Path::to_path_buf),
+                }),
+                _ => None,
+            })
+            .collect();
+        let out = Frame::new()
+            .inner_margin(Margin::symmetric(12, 8))
+            .show(ui, |ui| s.judge.ui(ui, &files))
+            .inner;
+        match out {
+            Some(JudgeOut::Edit { doc, value, label }) => {
+                let d = &s.project.docs[doc];
+                actions.push(Action::Edit(
+                    doc,
+                    DocEdit::Value(Box::new(ValueEdit {
+                        content: Content::Asset(AnyAsset::Sentences(value)),
+                        layout: d.state.layout.clone(),
+                        // Each judgement is its own step.
+                        gesture: format!("judge {}", s.revision),
+                        label: Some(label),
+                    })),
+                ));
+            }
+            Some(JudgeOut::Open { doc, state }) => {
+                actions.push(Action::Jump(Hit {
+                    kind: "sentence state",
+                    context: String::new(),
+                    doc,
+                    reveal: Some(Reveal::Item {
+                        list: "states".into(),
+                        name: state.clone(),
+                    }),
+                    name: state,
+                }));
+            }
+            None => {}
+        }
+    }
+
     /// Any asset but a machine: its kind's panel when one is plugged in, else the read-only
     /// text view. The panel edits a copy of the document's value; what it changed comes back
     /// as an [`Action::Edit`], applied after the frame like every other edit.
@@ -1098,6 +1168,7 @@ impl EditorApp {
                     content,
                     layout,
                     gesture,
+                    label: None,
                 })),
             ));
         }

@@ -36,6 +36,8 @@ pub struct Session {
     pub preview: crate::preview::Preview,
     /// The project's content tests (the bottom dock's third tab).
     pub tests: crate::tests_panel::TestsPanel,
+    /// The judging pass over every sentence state, shown instead of a document.
+    pub judge: crate::sentences::judge::JudgeView,
 }
 
 /// Names for pickers: from the documents as they are now, and the library and sentence lines
@@ -163,6 +165,7 @@ impl Session {
             clipboard: None,
             preview: Default::default(),
             tests: Default::default(),
+            judge: Default::default(),
         };
         s.refresh_names();
         s.open_default();
@@ -249,6 +252,7 @@ impl Session {
 
     pub(super) fn open_doc(&mut self, doc: DocId) {
         self.maps.hide();
+        self.judge.hide();
         match self.project.docs[doc].state.machine() {
             Some(m) => {
                 let name = m.name.clone();

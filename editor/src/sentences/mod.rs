@@ -1,11 +1,14 @@
 //! The sentence state editor (Hewlett ch. 3): a file's sentence states, each edited as the two
 //! lines of Fig. 3.2 with the modifiers (`PAST`, `QUESTION <wh>`, `VARIABLE <name>`) offered as
 //! chips and buttons, mistakes shown as they are typed (the compiler's `nlg::input`), and the
-//! ranked candidate sentences recomputed as you type on a worker thread ([`preview`]), the ones
-//! the runtime chooses among highlighted. The file's ranking settings are edited above.
+//! ranked candidate sentences recomputed as you type on a worker thread ([`preview`]), in the
+//! compiler's order, the ones the runtime chooses among highlighted, each line with `accept`,
+//! `pin` and `ban` ([`judge`] is the same judging over every state of the project). The file's
+//! ranking settings are edited above.
 //!
 //! The document is [`SentencesAsset`], exactly what `*.sentences.ron` holds.
 
+pub mod judge;
 pub mod line;
 pub mod locate;
 pub mod preview;
@@ -378,20 +381,9 @@ impl SentenceEditor {
                 {
                     n += 1;
                 }
-                value.states.insert(
-                    at,
-                    SentenceStateAsset {
-                        name: format!("NewSentence{n}"),
-                        verbs: String::new(),
-                        nouns: String::new(),
-                        translate: Default::default(),
-                        slots: Default::default(),
-                        ban: Vec::new(),
-                        pin: Vec::new(),
-                        accept: Vec::new(),
-                        score_margin: None,
-                    },
-                );
+                value
+                    .states
+                    .insert(at, empty_state(&format!("NewSentence{n}")));
                 self.reveal(SentenceTarget::State(at));
                 changed = true;
             }
@@ -561,42 +553,25 @@ impl SentenceEditor {
             });
         }
         ui.add_space(8.0);
-        if let Some((choice, id)) = self.candidates(ui, value, i, cx) {
-            changed |= choose(&mut value.states[i], choice, id);
+        if let Some((choice, id, line)) = self.candidates(ui, value, i, cx) {
+            changed |= judge(&mut value.states[i], choice, id, &line);
         }
         changed
     }
 
-    /// The ranked list, with a `pin` and a `ban` button per line; returns the one clicked.
+    /// The ranked list, in the compiler's order, with `accept`, `pin` and `ban` buttons per
+    /// line (the active one lit; clicking it again takes the judgement back), and the banned
+    /// lines below; returns the button clicked, with the line's id and text.
     fn candidates(
         &mut self,
         ui: &mut Ui,
         value: &SentencesAsset,
         i: usize,
         cx: &PanelCx<'_>,
-    ) -> Option<(Choice, String)> {
+    ) -> Option<(Choice, u32, String)> {
         let mut clicked = None;
         let state = &value.states[i];
-        let request = Request {
-            name: state.name.trim().to_string(),
-            verbs: state.verbs.clone(),
-            nouns: state.nouns.clone(),
-            ngrams: value
-                .ngrams
-                .as_ref()
-                .filter(|p| !p.trim().is_empty())
-                .map(|p| cx.document_dir().join(p.trim())),
-            scoring: scoring_method(value.scoring),
-            examples: value.examples.clone(),
-            slot_kinds: ensemble_compiler::nlg::slot_kinds(&value.slots, &state.slots),
-            ban: state.ban.clone(),
-            pin: state.pin.clone(),
-            speaking: ensemble_compiler::nlg::rank::Speaking {
-                choose_among: value.choose_among,
-                score_margin: (state.score_margin.or(value.score_margin))
-                    .unwrap_or(ensemble_compiler::nlg::rank::DEFAULT_SCORE_MARGIN),
-            },
-        };
+        let request = Request::of(value, i, &cx.document_dir());
         let Some(preview) = &mut self.preview else {
             return None;
         };
@@ -709,22 +684,12 @@ impl SentenceEditor {
                                 text = text.strong();
                             }
                             ui.horizontal(|ui| {
-                                // The designer's override, written into the state by id (stable
-                                // across rebuilds and rewordings of other lines).
-                                let id = format!("{:08x}", c.id);
-                                if ui
-                                    .small_button("pin")
-                                    .on_hover_text("Always say this line first")
-                                    .clicked()
-                                {
-                                    clicked = Some((Choice::Pin, id.clone()));
-                                }
-                                if ui
-                                    .small_button("ban")
-                                    .on_hover_text("Never say this line")
-                                    .clicked()
-                                {
-                                    clicked = Some((Choice::Ban, id));
+                                // The designer's judgement, written into the state by the line
+                                // as printed (readable in the file, and it survives renaming
+                                // the state, which an id does not).
+                                let now = judgement(state, c.id, &c.template);
+                                if let Some(choice) = judge_buttons(ui, now, Choice::ALL, None) {
+                                    clicked = Some((choice, c.id, c.template.clone()));
                                 }
                                 ui.label(text);
                                 if rank < among {
@@ -742,6 +707,27 @@ impl SentenceEditor {
                             ui.end_row();
                         }
                     });
+                if !r.banned.is_empty() {
+                    ui.add_space(6.0);
+                    ui.label(
+                        RichText::new(format!("Banned ({})", r.banned.len()))
+                            .color(theme::TEXT_WEAK)
+                            .small(),
+                    );
+                    for c in &r.banned {
+                        ui.horizontal(|ui| {
+                            let now = Some(Choice::Ban);
+                            if let Some(choice) = judge_buttons(ui, now, &[Choice::Ban], None) {
+                                clicked = Some((choice, c.id, c.template.clone()));
+                            }
+                            ui.label(
+                                RichText::new(&c.template)
+                                    .color(theme::TEXT_WEAK)
+                                    .strikethrough(),
+                            );
+                        });
+                    }
+                }
                 if r.candidates.len() > limit {
                     if ui
                         .small_button(format!("Show all {}", r.candidates.len()))
@@ -911,25 +897,125 @@ fn modifier_buttons(ui: &mut Ui, nouns: &mut String, new_variable: &mut String) 
     changed
 }
 
-/// A designer's override of the ranking, from the ranked list's buttons.
+/// A designer's judgement of a line, from the ranked list's buttons (and the judging view's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Choice {
+    /// Acceptable: spoken (after the pinned) instead of unjudged lines.
+    Accept,
+    /// Always said first.
     Pin,
+    /// Never said.
     Ban,
 }
 
-/// Writes a pin or a ban into the state (a line is never both); `true` when it changed.
-fn choose(state: &mut SentenceStateAsset, choice: Choice, id: String) -> bool {
-    let (add, other) = match choice {
-        Choice::Pin => (&mut state.pin, &mut state.ban),
-        Choice::Ban => (&mut state.ban, &mut state.pin),
-    };
-    let before = other.len();
-    other.retain(|e| !e.eq_ignore_ascii_case(&id));
-    let moved = other.len() != before;
-    if add.iter().any(|e| e.eq_ignore_ascii_case(&id)) {
-        return moved;
+impl Choice {
+    pub const ALL: &'static [Choice] = &[Choice::Accept, Choice::Pin, Choice::Ban];
+
+    pub fn word(self) -> &'static str {
+        match self {
+            Choice::Accept => "accept",
+            Choice::Pin => "pin",
+            Choice::Ban => "ban",
+        }
     }
-    add.push(id);
-    true
+
+    fn hint(self) -> &'static str {
+        match self {
+            Choice::Accept => "Judge this line acceptable: the game says judged lines only",
+            Choice::Pin => "Always say this line first",
+            Choice::Ban => "Never say this line",
+        }
+    }
+
+    fn list(self, state: &SentenceStateAsset) -> &Vec<String> {
+        match self {
+            Choice::Accept => &state.accept,
+            Choice::Pin => &state.pin,
+            Choice::Ban => &state.ban,
+        }
+    }
+
+    fn list_mut(self, state: &mut SentenceStateAsset) -> &mut Vec<String> {
+        match self {
+            Choice::Accept => &mut state.accept,
+            Choice::Pin => &mut state.pin,
+            Choice::Ban => &mut state.ban,
+        }
+    }
+}
+
+/// A sentence state with a name and nothing else.
+pub fn empty_state(name: &str) -> SentenceStateAsset {
+    SentenceStateAsset {
+        name: name.to_string(),
+        verbs: String::new(),
+        nouns: String::new(),
+        translate: Default::default(),
+        slots: Default::default(),
+        ban: Vec::new(),
+        pin: Vec::new(),
+        accept: Vec::new(),
+        score_margin: None,
+    }
+}
+
+/// How the state judges the line `template` (id `id`): the first of its `pin`, `accept` and
+/// `ban` lists that names it (by the line or by its id), as the compiler reads them.
+pub fn judgement(state: &SentenceStateAsset, id: u32, template: &str) -> Option<Choice> {
+    [Choice::Pin, Choice::Accept, Choice::Ban]
+        .into_iter()
+        .find(|c| {
+            c.list(state)
+                .iter()
+                .any(|e| ensemble_compiler::nlg::rank::names_candidate(e, id, template))
+        })
+}
+
+/// Judges a line: a line is at most one of accept, pin and ban, so every entry naming it (by
+/// the line or by its id) leaves the three lists; then, unless `choice` was already its
+/// judgement (a second click takes it back), the line as printed goes into `choice`'s list.
+/// `true` when the state changed.
+pub fn judge(state: &mut SentenceStateAsset, choice: Choice, id: u32, template: &str) -> bool {
+    let was = judgement(state, id, template);
+    let mut changed = false;
+    for c in Choice::ALL {
+        let list = c.list_mut(state);
+        let before = list.len();
+        list.retain(|e| !ensemble_compiler::nlg::rank::names_candidate(e, id, template));
+        changed |= list.len() != before;
+    }
+    if was != Some(choice) {
+        choice.list_mut(state).push(template.to_string());
+        changed = true;
+    }
+    changed
+}
+
+/// The judging buttons of one line, `now` lit; returns the one clicked. `name` names them for
+/// screen readers and tests (`"{word} {name}"`), when the plain words would be ambiguous.
+pub fn judge_buttons(
+    ui: &mut Ui,
+    now: Option<Choice>,
+    choices: &[Choice],
+    name: Option<&str>,
+) -> Option<Choice> {
+    let mut clicked = None;
+    for &c in choices {
+        let active = now == Some(c);
+        let hint = if active {
+            format!("{} (click again to take it back)", c.hint())
+        } else {
+            c.hint().to_string()
+        };
+        let r = ui
+            .add(egui::Button::new(RichText::new(c.word()).small()).selected(active))
+            .on_hover_text(hint);
+        if let Some(name) = name {
+            name_widget(ui, &r, format!("{} {name}", c.word()));
+        }
+        if r.clicked() {
+            clicked = Some(c);
+        }
+    }
+    clicked
 }

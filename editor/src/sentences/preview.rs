@@ -27,21 +27,58 @@ pub struct Request {
     pub examples: BTreeMap<String, String>,
     /// What slots stand for (the file's `slots` with the state's over them).
     pub slot_kinds: Vec<(String, ensemble_compiler::nlg::overgen::SlotKind)>,
-    /// The state's `ban` and `pin` lists, applied as the compiler applies them.
+    /// The state's `ban`, `pin` and `accept` lists, applied as the compiler applies them.
     pub ban: Vec<String>,
     pub pin: Vec<String>,
+    pub accept: Vec<String>,
     /// `choose_among` and the score margin, for the compiler's spoken-set rule.
     pub speaking: ensemble_compiler::nlg::rank::Speaking,
+}
+
+impl Request {
+    /// What ranking state `i` of `value` depends on; `dir` is the folder the file's relative
+    /// paths resolve against (the file's own).
+    pub fn of(
+        value: &ensemble_compiler::front::ron::SentencesAsset,
+        i: usize,
+        dir: &std::path::Path,
+    ) -> Request {
+        let state = &value.states[i];
+        Request {
+            name: state.name.trim().to_string(),
+            verbs: state.verbs.clone(),
+            nouns: state.nouns.clone(),
+            ngrams: value
+                .ngrams
+                .as_ref()
+                .filter(|p| !p.trim().is_empty())
+                .map(|p| dir.join(p.trim())),
+            scoring: super::scoring_method(value.scoring),
+            examples: value.examples.clone(),
+            slot_kinds: ensemble_compiler::nlg::slot_kinds(&value.slots, &state.slots),
+            ban: state.ban.clone(),
+            pin: state.pin.clone(),
+            accept: state.accept.clone(),
+            speaking: ensemble_compiler::nlg::rank::Speaking {
+                choose_among: value.choose_among,
+                score_margin: (state.score_margin.or(value.score_margin))
+                    .unwrap_or(ensemble_compiler::nlg::rank::DEFAULT_SCORE_MARGIN),
+            },
+        }
+    }
 }
 
 /// A finished ranking.
 #[derive(Clone, Debug)]
 pub struct Ranked {
     pub request: Request,
-    /// Every distinct candidate, best first.
+    /// Every distinct candidate but the banned, in the compiler's order (pinned, then
+    /// accepted, then the rest by rank).
     pub candidates: Vec<Candidate>,
     /// How many of the first the runtime would choose among.
     pub spoken: usize,
+    /// The candidates the state bans, best first (shown apart, so a ban can be taken back).
+    pub banned: Vec<Candidate>,
     pub report: GenerationReport,
     /// Why the n-gram source could not be used (then every score is 0).
     pub ngram_error: Option<String>,
@@ -50,7 +87,12 @@ pub struct Ranked {
     pub elapsed: Duration,
 }
 
-fn rank(request: Request) -> Ranked {
+/// Ranks a sentence state as the compiler does: over-generation, n-gram ranking, the lines
+/// that say what the state says first, then the designer's judgements
+/// (`nlg::rank::apply_judgements`) and the spoken-set rule (`Speaking::count`, with the
+/// pinned and accepted lines as the judged ones). Slow (tens of milliseconds and more): run it
+/// off the UI thread.
+pub fn rank(request: Request) -> Ranked {
     let start = Instant::now();
     let (mut input, verb_errors, noun_errors) =
         ensemble_compiler::nlg::parse_lines(&request.verbs, &request.nouns);
@@ -76,12 +118,25 @@ fn rank(request: Request) -> Ranked {
         request.scoring,
         slot,
     );
-    let ban: Vec<&str> = request.ban.iter().map(String::as_str).collect();
-    let pin: Vec<&str> = request.pin.iter().map(String::as_str).collect();
-    ensemble_compiler::nlg::rank::ban_and_pin(&mut candidates, &ban, &pin);
-    let spoken = request.speaking.count(&candidates, &input, &pin);
+    let (ban, pin, accept) = (
+        strs(&request.ban),
+        strs(&request.pin),
+        strs(&request.accept),
+    );
+    let banned: Vec<Candidate> = candidates
+        .iter()
+        .filter(|c| {
+            ban.iter()
+                .any(|e| ensemble_compiler::nlg::rank::names_candidate(e, c.id, &c.template))
+        })
+        .cloned()
+        .collect();
+    ensemble_compiler::nlg::rank::apply_judgements(&mut candidates, &ban, &pin, &accept);
+    let judged: Vec<&str> = pin.iter().chain(&accept).copied().collect();
+    let spoken = request.speaking.count(&candidates, &input, &judged);
     Ranked {
         spoken,
+        banned,
         has_errors: !verb_errors.is_empty() || !noun_errors.is_empty(),
         request,
         candidates,
@@ -89,6 +144,10 @@ fn rank(request: Request) -> Ranked {
         ngram_error,
         elapsed: start.elapsed(),
     }
+}
+
+fn strs(list: &[String]) -> Vec<&str> {
+    list.iter().map(String::as_str).collect()
 }
 
 /// The worker and what the UI knows about it.
@@ -187,6 +246,7 @@ mod tests {
             slot_kinds: Vec::new(),
             ban: Vec::new(),
             pin: Vec::new(),
+            accept: Vec::new(),
             speaking: ensemble_compiler::nlg::rank::Speaking {
                 choose_among: 2,
                 score_margin: ensemble_compiler::nlg::rank::DEFAULT_SCORE_MARGIN,
