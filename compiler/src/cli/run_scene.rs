@@ -120,6 +120,14 @@ pub(super) fn reload_reason(change: &Change) -> String {
     format!("changed: {what}")
 }
 
+/// `seconds` after `from`, or as late as can be said (a run of billions of ticks): never a
+/// panic, whatever the tick count.
+pub(super) fn later(from: Instant, seconds: f64) -> Instant {
+    const FAR: Duration = Duration::from_secs(100 * 365 * 86_400);
+    let wait = Duration::try_from_secs_f64(seconds).map_or(FAR, |d| d.min(FAR));
+    from.checked_add(wait).unwrap_or(from)
+}
+
 /// Writes trace events as JSON lines or text, flushing when asked (watching, interactive);
 /// `false` if the reader went away.
 pub(super) fn write_trace(
@@ -305,23 +313,19 @@ fn run_ticks(
     };
     let started = Instant::now();
     let mut last_tick = started;
-    let speed = if options.speed > 0.0 {
-        options.speed
-    } else {
-        1.0
-    };
+    let speed = options.speed; // within MIN_SPEED..=MAX_SPEED (the parser's)
     let mut reader_left = false;
     'run: for tick in 0..=options.ticks {
         if tick > 0 {
             if watcher.is_none() && inspector.is_some() {
                 // Served runs go in real time too, so tools can follow; a pause moves the
                 // clock on rather than making up for lost ticks.
-                let due = last_tick + Duration::from_secs_f64(sim.dt() / speed);
+                let due = later(last_tick, sim.dt() / speed);
                 std::thread::sleep(due.saturating_duration_since(Instant::now()));
                 last_tick = Instant::now();
             } else if let Some(w) = watcher.as_mut() {
                 // Real time: wait for the tick's moment, reloading on every change meanwhile.
-                let due = started + Duration::from_secs_f64(tick as f64 * sim.dt() / speed);
+                let due = later(started, tick as f64 * sim.dt() / speed);
                 while let Some(change) = w.wait_until(due) {
                     reload(&mut sim, path, &change, io);
                     if !flush_events(&mut sim, options, io) {
