@@ -1,10 +1,12 @@
 //! Hardened inputs, part two (issue 33): the readers added since issue 23 attacked from outside.
 //! Every finding ends in a clear error with its location, a bounded wait or a refusal — never a
-//! panic, a hang or a lost file. One test per finding, named after it.
+//! panic, a hang or a lost file. One test per finding, named after it (the breakpoint cap is
+//! tested against the inspector itself, runtime/src/inspect/tests.rs).
 
 use ensemble_runtime::Program;
 use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter};
 use ensemble_tests::{copy_dir, ensemble, repo_path, root};
+use std::net::TcpListener;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -194,4 +196,138 @@ fn a_snapshot_whose_tick_length_is_1e300_or_1e9_is_refused_when_read_with_the_ac
             assert!(started.elapsed() < Duration::from_secs(30));
         }
     }
+}
+
+// 2. Hangs
+
+/// A server that accepts connections and never says a word (kept open until the test ends).
+fn silent_server() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        let mut open = Vec::new();
+        for stream in listener.incoming() {
+            open.push(stream);
+        }
+    });
+    address
+}
+
+#[test]
+fn push_and_attach_to_a_server_that_never_answers_time_out_with_a_message() {
+    let address = silent_server();
+    let bench = repo_path("samples/bench");
+    for args in [
+        vec!["push", &address, &bench, "--timeout", "1"],
+        vec!["attach", &address, "--timeout", "1"],
+    ] {
+        let started = Instant::now();
+        let out = ensemble(&args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.contains(&format!(
+                "error: {address} did not answer in 1 s; is it an Ensemble game serving the \
+                 inspection protocol? (--timeout SECONDS waits longer)"
+            )),
+            "{args:?}: {}",
+            out.stderr
+        );
+        assert!(started.elapsed() < Duration::from_secs(30), "{args:?}");
+    }
+    // The default wait is said in --help.
+    for command in ["push", "attach"] {
+        let help = ensemble(&[command, "--help"]);
+        assert!(help.stdout.contains("[default: 30]"), "{}", help.stdout);
+    }
+}
+
+/// The airport with one more test file, `long.test.ron`, of `ticks` ticks.
+fn airport_with_test(dir: &Path, ticks: &str) -> std::path::PathBuf {
+    let airport = copy_of("airport", dir);
+    std::fs::write(
+        airport.join("long.test.ron"),
+        format!(
+            r#"Tests(
+    tests: [
+        Test(
+            name: "a long wait",
+            scene: "ticket-counter",
+            seeds: List([1]),
+            ticks: {ticks},
+            expect: [
+                Happens(what: (event: "enter", agent: "buyer1", machine: "BuyTicketAtCounter", state: "Finish")),
+            ],
+        ),
+    ],
+)
+"#
+        ),
+    )
+    .unwrap();
+    airport
+}
+
+#[test]
+fn a_content_test_of_18446744073709551615_ticks_is_a_located_limit_and_test_has_a_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let airport = airport_with_test(dir.path(), "18446744073709551615");
+    let out = ensemble(&["check", s(&airport), "--format", "json"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let d = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "limit-exceeded")
+        .unwrap_or_else(|| panic!("no limit-exceeded in {}", out.stdout))
+        .clone();
+    assert_eq!(
+        d["message"],
+        "18446744073709551615 ticks: a test runs for at most 1000000"
+    );
+    assert!(
+        d["file"].as_str().unwrap().ends_with("long.test.ron"),
+        "{d}"
+    );
+    let text = std::fs::read_to_string(airport.join("long.test.ron")).unwrap();
+    let (line, column) = ensemble_tests::line_col(&text, "18446744073709551615");
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(line), Some(column))
+    );
+    // `ensemble test` reports it and runs nothing.
+    let started = Instant::now();
+    let out = ensemble(&["test", s(&airport), "--filter", "a long wait"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("limit-exceeded"), "{}", out.stderr);
+    assert!(started.elapsed() < Duration::from_secs(60));
+
+    // A run within the limit but past its deadline fails and says so.
+    let dir = tempfile::tempdir().unwrap();
+    let airport = airport_with_test(dir.path(), "1000000");
+    let started = Instant::now();
+    let out = ensemble(&[
+        "test",
+        s(&airport),
+        "--filter",
+        "a long wait",
+        "--deadline",
+        "0.5",
+    ]);
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("could not run: stopped after tick ")
+            && out.stdout.contains(
+                " of 1000000: past the deadline of 0.5 s a run (--deadline SECONDS allows more)"
+            ),
+        "{}",
+        out.stdout
+    );
+    assert!(started.elapsed() < Duration::from_secs(60));
+    let help = ensemble(&["test", "--help"]);
+    assert!(
+        help.stdout.contains("--deadline <SECONDS>") && help.stdout.contains("[default: 300]"),
+        "{}",
+        help.stdout
+    );
 }

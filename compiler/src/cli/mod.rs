@@ -488,6 +488,19 @@ fn speed(text: &str) -> Result<f64, String> {
     }
 }
 
+/// The longest wait a flag can ask for (`--timeout`, `--deadline`): a day.
+pub const MAX_SECONDS: f64 = 86_400.0;
+
+/// A number of seconds above 0 and up to [`MAX_SECONDS`] (`--timeout`, `--deadline`).
+pub(crate) fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= MAX_SECONDS => Ok(s),
+        _ => Err(format!(
+            "`{text}` is not a number of seconds above 0 and up to {MAX_SECONDS}"
+        )),
+    }
+}
+
 fn probability(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
