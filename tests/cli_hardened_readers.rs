@@ -331,3 +331,120 @@ fn a_content_test_of_18446744073709551615_ticks_is_a_located_limit_and_test_has_
         help.stdout
     );
 }
+
+// 4. Lost files
+
+#[test]
+fn run_save_refuses_to_overwrite_a_project_source_or_the_ensb_being_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let airport = copy_of("airport", dir.path());
+    let sources = [
+        airport.join("ticket-counter.scene.ron"),
+        airport.join("machines/SellTicket.machine.ron"),
+        airport.join("Ensemble.ron"),
+    ];
+    let build = dir.path().join("build");
+    let out = ensemble(&["build", s(&airport), "-o", s(&build)]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let ensb = build.join("airport.ensb");
+    let cases = sources
+        .iter()
+        .map(|f| (airport.as_path(), f.as_path()))
+        .chain([(ensb.as_path(), ensb.as_path())]);
+    for (run, target) in cases {
+        let before = std::fs::read(target).unwrap();
+        let out = ensemble(&[
+            "run",
+            s(run),
+            "--scene",
+            "ticket-counter",
+            "--ticks",
+            "5",
+            "--save",
+            s(target),
+        ]);
+        assert_eq!(out.code, 2, "{}: {}", target.display(), out.stderr);
+        assert!(
+            out.stderr.contains("is also an input") && out.stderr.contains("refusing to overwrite"),
+            "{}",
+            out.stderr
+        );
+        assert!(out.stdout.is_empty(), "ran before refusing: {}", out.stdout);
+        assert_eq!(
+            std::fs::read(target).unwrap(),
+            before,
+            "{}",
+            target.display()
+        );
+    }
+    // Anywhere else it saves.
+    let snap = airport.join("evening.snap");
+    let out = ensemble(&[
+        "run",
+        s(&airport),
+        "--scene",
+        "ticket-counter",
+        "--ticks",
+        "5",
+        "--save",
+        s(&snap),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(snap.is_file());
+}
+
+#[test]
+fn strings_export_refuses_to_replace_a_workbook_it_did_not_write_unless_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    let airport = repo_path("samples/airport");
+    // The designers' workbook under the name the export was told.
+    let workbook = dir.path().join("bench.xlsx");
+    std::fs::copy(repo_path("samples/bench/bench.xlsx"), &workbook).unwrap();
+    let theirs = std::fs::read(&workbook).unwrap();
+    let out = ensemble(&["strings", "export", &airport, "-o", s(&workbook)]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&format!(
+            "error: {} exists and was not written by `ensemble strings export`; refusing to \
+             replace it — choose another output path, or add --force to replace it",
+            workbook.display()
+        )),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(std::fs::read(&workbook).unwrap(), theirs);
+    // A CSV and a PO file of someone else's too.
+    for name in ["notes.csv", "notes.po"] {
+        let file = dir.path().join(name);
+        std::fs::write(&file, "someone's own notes\n").unwrap();
+        let out = ensemble(&["strings", "export", &airport, "-o", s(&file)]);
+        assert_eq!(out.code, 2, "{name}: {}", out.stderr);
+        assert_eq!(std::fs::read(&file).unwrap(), b"someone's own notes\n");
+    }
+    // An export replaces an earlier export of any format without being asked.
+    for name in ["lines.xlsx", "lines.csv", "lines.po"] {
+        let file = dir.path().join(name);
+        for _ in 0..2 {
+            let out = ensemble(&[
+                "strings",
+                "export",
+                &airport,
+                "-o",
+                s(&file),
+                "--locale",
+                "fr",
+            ]);
+            assert_eq!(out.code, 0, "{name}: {}", out.stderr);
+        }
+    }
+    // --force replaces the workbook, atomically as every write.
+    let out = ensemble(&["strings", "export", &airport, "-o", s(&workbook), "--force"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_ne!(std::fs::read(&workbook).unwrap(), theirs);
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.') || n.contains("tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}

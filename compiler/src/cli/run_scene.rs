@@ -13,7 +13,7 @@ use ensemble_runtime::snapshot::{SnapshotError, SnapshotReader, SnapshotWriter};
 use ensemble_runtime::watch::{Change, FileWatcher};
 use ensemble_sim::Simulation;
 use ensemble_sim::simulation::{self, SceneKind, StartError};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -59,21 +59,30 @@ pub(super) fn load(path: &Path, io: &mut Io<'_>) -> Result<Program, LoadFailure>
 /// [`load`], with the program's name: the project's, or a built program's file name (`ensemble
 /// build` names it after the project). Snapshots record it.
 fn load_named(path: &Path, io: &mut Io<'_>) -> Result<(Program, String), LoadFailure> {
+    load_with_inputs(path, io).map(|(program, name, _)| (program, name))
+}
+
+/// [`load_named`], with the files it read: the `.ensb`, or the project's source files.
+fn load_with_inputs(
+    path: &Path,
+    io: &mut Io<'_>,
+) -> Result<(Program, String, Vec<PathBuf>), LoadFailure> {
     if is_program(path) {
         let name = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         return Program::load(path)
-            .map(|p| (p, name))
+            .map(|p| (p, name, vec![path.to_path_buf()]))
             .map_err(|e| LoadFailure::Errors(format!("cannot load {}: {e}", path.display())));
     }
     let c = crate::compile_path(path).map_err(|e| LoadFailure::CannotRun(e.to_string()))?;
     if !c.diagnostics.is_empty() {
         report(&c, Format::Human, io);
     }
+    let inputs = c.sources.iter().map(|(_, f)| f.path.clone()).collect();
     match c.output {
-        Some((program, _)) => Ok((program, c.name)),
+        Some((program, _)) => Ok((program, c.name, inputs)),
         None => Err(LoadFailure::Errors(error_summary(&c))),
     }
 }
@@ -167,8 +176,19 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
     } else {
         None
     };
-    let (program, program_name) = match load_named(path, io) {
-        Ok((p, name)) => (Arc::new(p), name),
+    let (program, program_name) = match load_with_inputs(path, io) {
+        Ok((p, name, inputs)) => {
+            // The snapshot is written after the run: refused now rather than after it, so a
+            // mistyped --save never costs a source file (or the program) nor the run's time.
+            if let Some(file) = &options.save {
+                let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+                if let Err(code) = super::refuse_overwriting_inputs(&inputs, &[file.as_path()], io)
+                {
+                    return code;
+                }
+            }
+            (Arc::new(p), name)
+        }
         Err(LoadFailure::CannotRun(message)) => {
             let _ = writeln!(io.err, "error: {message}");
             return EXIT_CANNOT_RUN;
