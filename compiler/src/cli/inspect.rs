@@ -103,7 +103,14 @@ pub struct AttachArgs {
     /// The token the game was started with.
     #[arg(long, value_name = "T")]
     token: Option<String>,
+    /// Give up when the game has not answered the hello in SECONDS (once it has, a paused,
+    /// silent game is waited for as long as it takes).
+    #[arg(long, value_name = "SECONDS", default_value_t = ANSWER_TIMEOUT, value_parser = super::seconds)]
+    timeout: f64,
 }
+
+/// How long a tool waits for a game's answer by default, in seconds (`--timeout`).
+pub const ANSWER_TIMEOUT: f64 = 30.0;
 
 /// `ensemble push`.
 #[derive(Args, Debug)]
@@ -115,17 +122,28 @@ pub struct PushArgs {
     /// The token the game was started with.
     #[arg(long, value_name = "T")]
     token: Option<String>,
+    /// Give up when the game has not answered the push in SECONDS.
+    #[arg(long, value_name = "SECONDS", default_value_t = ANSWER_TIMEOUT, value_parser = super::seconds)]
+    timeout: f64,
 }
 
 /// A tool's connection: hello said and answered.
 struct Connection {
     stream: TcpStream,
     reader: BufReader<TcpStream>,
+    address: String,
+    /// How long a read waits for the game (`None`: for ever).
+    timeout: Option<Duration>,
 }
 
 impl Connection {
     /// Connects and says hello; `Err`: why not, in one line.
-    fn open(address: &str, token: Option<String>, trace: bool) -> Result<Connection, String> {
+    fn open(
+        address: &str,
+        token: Option<String>,
+        trace: bool,
+        timeout: f64,
+    ) -> Result<Connection, String> {
         let addr = address
             .to_socket_addrs()
             .map_err(|e| format!("{address}: {e}"))?
@@ -134,7 +152,13 @@ impl Connection {
         let stream = TcpStream::connect_timeout(&addr, Duration::from_secs(5))
             .map_err(|e| format!("cannot connect to {address}: {e}"))?;
         let reader = BufReader::new(stream.try_clone().map_err(|e| e.to_string())?);
-        let mut c = Connection { stream, reader };
+        let mut c = Connection {
+            stream,
+            reader,
+            address: address.to_string(),
+            timeout: None,
+        };
+        c.wait_at_most(Some(Duration::from_secs_f64(timeout)))?;
         c.send(&ToolMessage::Hello {
             version: PROTOCOL_VERSION,
             token,
@@ -149,6 +173,15 @@ impl Connection {
             .map_err(|e| format!("cannot send to the game: {e}"))
     }
 
+    /// Makes every read wait at most `timeout` for the game (`None`: for ever).
+    fn wait_at_most(&mut self, timeout: Option<Duration>) -> Result<(), String> {
+        self.stream
+            .set_read_timeout(timeout)
+            .map_err(|e| format!("{}: {e}", self.address))?;
+        self.timeout = timeout;
+        Ok(())
+    }
+
     /// The next line from the game (without its newline); `None` when it closed.
     fn line(&mut self) -> Option<Result<Vec<u8>, String>> {
         let mut line = Vec::new();
@@ -159,6 +192,19 @@ impl Connection {
                     line.pop();
                 }
                 Some(Ok(line))
+            }
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                let waited = self.timeout.unwrap_or_default().as_secs_f64();
+                Some(Err(format!(
+                    "{} did not answer in {waited} s; is it an Ensemble game serving the \
+                     inspection protocol? (--timeout SECONDS waits longer)",
+                    self.address
+                )))
             }
             Err(e) => Some(Err(format!("cannot read from the game: {e}"))),
         }
@@ -176,7 +222,12 @@ pub fn attach(args: AttachArgs, io: &mut Io<'_>) -> i32 {
             }
         }
     }
-    let mut c = match Connection::open(&args.address, args.token, args.trace.is_some()) {
+    let mut c = match Connection::open(
+        &args.address,
+        args.token,
+        args.trace.is_some(),
+        args.timeout,
+    ) {
         Ok(c) => c,
         Err(e) => {
             let _ = writeln!(io.err, "error: {e}");
@@ -207,10 +258,20 @@ pub fn attach(args: AttachArgs, io: &mut Io<'_>) -> i32 {
                 return EXIT_CANNOT_RUN;
             }
         };
-        welcomed |= matches!(
-            protocol::decode_from_game(&line),
-            Ok(FromGame::Message(GameMessage::Hello(_)))
-        );
+        if !welcomed
+            && matches!(
+                protocol::decode_from_game(&line),
+                Ok(FromGame::Message(GameMessage::Hello(_)))
+            )
+        {
+            welcomed = true;
+            // Answered: from now on the game speaks when it has something to say (a paused
+            // game may be silent for hours).
+            if let Err(e) = c.wait_at_most(None) {
+                let _ = writeln!(io.err, "error: {e}");
+                return EXIT_CANNOT_RUN;
+            }
+        }
         if io.out.write_all(&line).is_err()
             || io.out.write_all(b"\n").is_err()
             || io.out.flush().is_err()
@@ -249,7 +310,7 @@ pub fn push(args: PushArgs, io: &mut Io<'_>) -> i32 {
             return EXIT_ERRORS;
         }
     };
-    let mut c = match Connection::open(&args.address, args.token, false) {
+    let mut c = match Connection::open(&args.address, args.token, false, args.timeout) {
         Ok(c) => c,
         Err(e) => {
             let _ = writeln!(io.err, "error: {e}");
@@ -264,7 +325,13 @@ pub fn push(args: PushArgs, io: &mut Io<'_>) -> i32 {
         return EXIT_CANNOT_RUN;
     }
     while let Some(line) = c.line() {
-        let Ok(line) = line else { break };
+        let line = match line {
+            Ok(l) => l,
+            Err(e) => {
+                let _ = writeln!(io.err, "error: {e}");
+                return EXIT_CANNOT_RUN;
+            }
+        };
         let answer = match protocol::decode_from_game(&line) {
             Ok(FromGame::Message(m)) => m,
             _ => continue,

@@ -92,8 +92,8 @@ enum Command {
         /// Run in real time and hot-reload whenever the sources (or the .ensb) change.
         #[arg(long)]
         watch: bool,
-        /// With --watch: scene seconds per wall-clock second.
-        #[arg(long, default_value_t = 1.0)]
+        /// With --watch or --inspect: scene seconds per wall-clock second, from 0.01 to 1000.
+        #[arg(long, default_value_t = 1.0, value_parser = speed)]
         speed: f64,
         /// Conversation scenes: player lines, one per line (`-`: standard input).
         #[arg(long)]
@@ -474,6 +474,33 @@ pub(crate) fn refuse_overwriting_sources(
 
 /// A probability argument: a number from 0 to 1 (`--fail-rate 2` or `nan` is a mistake, not a
 /// rate to clamp).
+/// The slowest `--speed`: a tick of the slowest scene (1 s) waits 100 s.
+pub const MIN_SPEED: f64 = 0.01;
+/// The fastest `--speed`.
+pub const MAX_SPEED: f64 = 1000.0;
+
+fn speed(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if (MIN_SPEED..=MAX_SPEED).contains(&s) => Ok(s),
+        _ => Err(format!(
+            "`{text}` is not a speed from {MIN_SPEED} to {MAX_SPEED} (scene seconds per second)"
+        )),
+    }
+}
+
+/// The longest wait a flag can ask for (`--timeout`, `--deadline`): a day.
+pub const MAX_SECONDS: f64 = 86_400.0;
+
+/// A number of seconds above 0 and up to [`MAX_SECONDS`] (`--timeout`, `--deadline`).
+pub(crate) fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= MAX_SECONDS => Ok(s),
+        _ => Err(format!(
+            "`{text}` is not a number of seconds above 0 and up to {MAX_SECONDS}"
+        )),
+    }
+}
+
 fn probability(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),

@@ -25,7 +25,7 @@ use ensemble_sim::Simulation;
 use std::io::BufRead;
 use std::path::Path;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The CLI's own section of a conversation's snapshot: how many lines of `--input` the scene
 /// had consumed when it was saved (a `u64`).
@@ -155,17 +155,13 @@ pub fn run(
     } else {
         Player::Blocking(lines)
     };
-    let speed = if options.speed > 0.0 {
-        options.speed
-    } else {
-        1.0
-    };
+    let speed = options.speed;
     let started = Instant::now();
     let mut heard = 0u64;
     for tick in 1..=options.ticks {
         if let Some(w) = watcher.as_mut() {
             // Real time: wait for the iteration's moment, reloading on every change meanwhile.
-            let due = started + Duration::from_secs_f64(tick as f64 * scene.dt() / speed);
+            let due = super::run_scene::later(started, tick as f64 * scene.dt() / speed);
             while let Some(change) = w.wait_until(due) {
                 reload(&mut scene, path, &change, io);
                 if !write_events(&mut scene, options, io) {

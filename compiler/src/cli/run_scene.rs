@@ -13,7 +13,7 @@ use ensemble_runtime::snapshot::{SnapshotError, SnapshotReader, SnapshotWriter};
 use ensemble_runtime::watch::{Change, FileWatcher};
 use ensemble_sim::Simulation;
 use ensemble_sim::simulation::{self, SceneKind, StartError};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -59,21 +59,30 @@ pub(super) fn load(path: &Path, io: &mut Io<'_>) -> Result<Program, LoadFailure>
 /// [`load`], with the program's name: the project's, or a built program's file name (`ensemble
 /// build` names it after the project). Snapshots record it.
 fn load_named(path: &Path, io: &mut Io<'_>) -> Result<(Program, String), LoadFailure> {
+    load_with_inputs(path, io).map(|(program, name, _)| (program, name))
+}
+
+/// [`load_named`], with the files it read: the `.ensb`, or the project's source files.
+fn load_with_inputs(
+    path: &Path,
+    io: &mut Io<'_>,
+) -> Result<(Program, String, Vec<PathBuf>), LoadFailure> {
     if is_program(path) {
         let name = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         return Program::load(path)
-            .map(|p| (p, name))
+            .map(|p| (p, name, vec![path.to_path_buf()]))
             .map_err(|e| LoadFailure::Errors(format!("cannot load {}: {e}", path.display())));
     }
     let c = crate::compile_path(path).map_err(|e| LoadFailure::CannotRun(e.to_string()))?;
     if !c.diagnostics.is_empty() {
         report(&c, Format::Human, io);
     }
+    let inputs = c.sources.iter().map(|(_, f)| f.path.clone()).collect();
     match c.output {
-        Some((program, _)) => Ok((program, c.name)),
+        Some((program, _)) => Ok((program, c.name, inputs)),
         None => Err(LoadFailure::Errors(error_summary(&c))),
     }
 }
@@ -120,6 +129,14 @@ pub(super) fn reload_reason(change: &Change) -> String {
     format!("changed: {what}")
 }
 
+/// `seconds` after `from`, or as late as can be said (a run of billions of ticks): never a
+/// panic, whatever the tick count.
+pub(super) fn later(from: Instant, seconds: f64) -> Instant {
+    const FAR: Duration = Duration::from_secs(100 * 365 * 86_400);
+    let wait = Duration::try_from_secs_f64(seconds).map_or(FAR, |d| d.min(FAR));
+    from.checked_add(wait).unwrap_or(from)
+}
+
 /// Writes trace events as JSON lines or text, flushing when asked (watching, interactive);
 /// `false` if the reader went away.
 pub(super) fn write_trace(
@@ -159,8 +176,19 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
     } else {
         None
     };
-    let (program, program_name) = match load_named(path, io) {
-        Ok((p, name)) => (Arc::new(p), name),
+    let (program, program_name) = match load_with_inputs(path, io) {
+        Ok((p, name, inputs)) => {
+            // The snapshot is written after the run: refused now rather than after it, so a
+            // mistyped --save never costs a source file (or the program) nor the run's time.
+            if let Some(file) = &options.save {
+                let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+                if let Err(code) = super::refuse_overwriting_inputs(&inputs, &[file.as_path()], io)
+                {
+                    return code;
+                }
+            }
+            (Arc::new(p), name)
+        }
         Err(LoadFailure::CannotRun(message)) => {
             let _ = writeln!(io.err, "error: {message}");
             return EXIT_CANNOT_RUN;
@@ -305,23 +333,19 @@ fn run_ticks(
     };
     let started = Instant::now();
     let mut last_tick = started;
-    let speed = if options.speed > 0.0 {
-        options.speed
-    } else {
-        1.0
-    };
+    let speed = options.speed; // within MIN_SPEED..=MAX_SPEED (the parser's)
     let mut reader_left = false;
     'run: for tick in 0..=options.ticks {
         if tick > 0 {
             if watcher.is_none() && inspector.is_some() {
                 // Served runs go in real time too, so tools can follow; a pause moves the
                 // clock on rather than making up for lost ticks.
-                let due = last_tick + Duration::from_secs_f64(sim.dt() / speed);
+                let due = later(last_tick, sim.dt() / speed);
                 std::thread::sleep(due.saturating_duration_since(Instant::now()));
                 last_tick = Instant::now();
             } else if let Some(w) = watcher.as_mut() {
                 // Real time: wait for the tick's moment, reloading on every change meanwhile.
-                let due = started + Duration::from_secs_f64(tick as f64 * sim.dt() / speed);
+                let due = later(started, tick as f64 * sim.dt() / speed);
                 while let Some(change) = w.wait_until(due) {
                     reload(&mut sim, path, &change, io);
                     if !flush_events(&mut sim, options, io) {

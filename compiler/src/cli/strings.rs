@@ -21,6 +21,10 @@ pub enum StringsCommand {
         /// one; a workbook has a sheet per locale.
         #[arg(long)]
         locale: Vec<String>,
+        /// Replace FILE even if it exists and was not written by `strings export` (an export
+        /// is only ever replaced by another without it).
+        #[arg(long)]
+        force: bool,
     },
     /// Read translations (.csv, .xlsx, .po) into the project's table for a locale.
     Import {
@@ -35,7 +39,12 @@ pub enum StringsCommand {
 
 pub fn run(command: StringsCommand, io: &mut Io<'_>) -> i32 {
     match command {
-        StringsCommand::Export { path, out, locale } => export(&path, &out, locale, io),
+        StringsCommand::Export {
+            path,
+            out,
+            locale,
+            force,
+        } => export(&path, &out, locale, force, io),
         StringsCommand::Import { path, file, locale } => import(&path, &file, &locale, io),
     }
 }
@@ -80,11 +89,22 @@ fn compile(path: &Path, io: &mut Io<'_>) -> Result<crate::Compilation, i32> {
     crate::compile_path(path).map_err(|e| super::cannot_run(io, &e))
 }
 
-fn export(path: &Path, out: &Path, locales: Vec<String>, io: &mut Io<'_>) -> i32 {
+fn export(path: &Path, out: &Path, locales: Vec<String>, force: bool, io: &mut Io<'_>) -> i32 {
     let format = match format_of(out, io) {
         Ok(f) => f,
         Err(code) => return code,
     };
+    // Someone's own file under the export's name (the designers' workbook) is never replaced
+    // unasked: only an earlier export is.
+    if !force && out.exists() && !exchange::written_by_export(out) {
+        let _ = writeln!(
+            io.err,
+            "error: {} exists and was not written by `ensemble strings export`; refusing to \
+             replace it — choose another output path, or add --force to replace it",
+            out.display()
+        );
+        return EXIT_CANNOT_RUN;
+    }
     let c = match compile(path, io) {
         Ok(c) => c,
         Err(code) => return code,

@@ -5,7 +5,7 @@
 use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io, cannot_run, report};
 use crate::content_test::coverage::{self, Reached, Section};
 use crate::content_test::expect::kind;
-use crate::content_test::run::{RunResult, run_all};
+use crate::content_test::run::{RunResult, run_all_within};
 use crate::content_test::{ContentTest, lower};
 use clap::{Args, ValueEnum};
 use serde_json::json;
@@ -34,7 +34,13 @@ pub struct TestArgs {
     /// Threads to run on (default: one per core).
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
+    /// Fail a run (a test with one seed) still going after SECONDS, rather than wait for it.
+    #[arg(long, value_name = "SECONDS", default_value_t = DEADLINE, value_parser = super::seconds)]
+    deadline: f64,
 }
+
+/// `--deadline` by default: five minutes a run.
+pub const DEADLINE: f64 = 300.0;
 
 pub fn run(args: TestArgs, io: &mut Io<'_>) -> i32 {
     let c = match crate::compile_path(&args.path) {
@@ -69,7 +75,8 @@ pub fn run(args: TestArgs, io: &mut Io<'_>) -> i32 {
             .unwrap_or(1)
     });
     let started = std::time::Instant::now();
-    let results = run_all(&program, &tests, threads);
+    let within = std::time::Duration::from_secs_f64(args.deadline);
+    let results = run_all_within(&program, &tests, threads, Some(within));
     let seconds = started.elapsed().as_secs_f64();
     let sections = args.coverage.then(|| {
         let mut all = Reached::default();

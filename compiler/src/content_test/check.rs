@@ -14,6 +14,10 @@ use crate::source::SourceMap;
 /// slip, not a plan).
 pub const MAX_SEEDS: u64 = 100_000;
 
+/// The most ticks a test (and a `Within`) lasts: an hour of scene time at 250 ticks a second,
+/// 9 hours at 30. `ticks: 18446744073709551615` is a slip that would never end.
+pub const MAX_TEST_TICKS: u64 = 1_000_000;
+
 /// A test that passed its checks, with where it is written.
 #[derive(Clone, Debug)]
 pub struct ContentTest {
@@ -289,6 +293,18 @@ impl Check<'_, '_, '_> {
             .push(Diagnostic::error(Code::InvalidValue, message).at(span, label));
     }
 
+    /// `limit-exceeded` at `path`: `ticks` is past [`MAX_TEST_TICKS`].
+    fn limit(&mut self, path: &[Seg<'_>], ticks: u64) {
+        let span = self.at(path);
+        self.diags.push(
+            Diagnostic::error(
+                Code::LimitExceeded,
+                format!("{ticks} ticks: a test runs for at most {MAX_TEST_TICKS}"),
+            )
+            .at(span, "too many ticks"),
+        );
+    }
+
     /// `unknown-reference` at `path` unless `name` is one of `known` (did-you-mean from them).
     fn known(&mut self, path: &[Seg<'_>], what: &str, name: &str, known: &[&str], context: &str) {
         if known.contains(&name) {
@@ -319,6 +335,8 @@ impl Check<'_, '_, '_> {
                 "a test runs for at least one tick".into(),
                 "0 ticks",
             );
+        } else if test.ticks > MAX_TEST_TICKS {
+            self.limit(&[Seg::Field("ticks")], test.ticks);
         }
         let seeds = test.seeds.count();
         if seeds == 0 {
@@ -462,10 +480,12 @@ impl Check<'_, '_, '_> {
                 if let Some(after) = after {
                     pattern(self, "after", after);
                 }
+                let mut path = base.to_vec();
+                path.push(Seg::Field("ticks"));
                 if *ticks == 0 {
-                    let mut path = base.to_vec();
-                    path.push(Seg::Field("ticks"));
                     self.invalid(&path, "`Within` needs at least one tick".into(), "0 ticks");
+                } else if *ticks > MAX_TEST_TICKS {
+                    self.limit(&path, *ticks);
                 }
             }
             Expectation::Count {

@@ -12,6 +12,7 @@ use ensemble_sim::simulation::{Options, SceneKind, Setup};
 use ensemble_sim::{ForcedOutcome, Simulation};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 /// How many trace lines a failure shows: before the failing tick, of the failing tick at
 /// most, and after it.
@@ -113,6 +114,32 @@ pub struct Driven {
     pub ticks: u64,
     pub reached: Reached,
     pub error: Option<String>,
+    /// Stopped at its deadline: the expectations are not judged on what it ran.
+    pub timed_out: bool,
+}
+
+/// When a run must end, and the time it was given.
+#[derive(Clone, Copy, Debug)]
+pub struct Deadline {
+    pub at: Instant,
+    pub given: Duration,
+}
+
+impl Deadline {
+    /// `given` from now (as late as can be said, if that is beyond).
+    pub fn after(given: Duration) -> Deadline {
+        let now = Instant::now();
+        Deadline {
+            at: now
+                .checked_add(given)
+                .unwrap_or(now + Duration::from_secs(86_400 * 365)),
+            given,
+        }
+    }
+
+    fn seconds(&self) -> String {
+        format!("{}", self.given.as_secs_f64())
+    }
 }
 
 /// Runs `test` with `seed` as `ensemble test` does — its setup, its messages at their ticks,
@@ -123,6 +150,18 @@ pub fn drive(
     program: &Arc<Program>,
     test: &TestAsset,
     seed: u64,
+    watch: impl FnMut(&Simulation, &[TraceEvent]),
+) -> Result<Driven, String> {
+    drive_until(program, test, seed, None, watch)
+}
+
+/// [`drive`], stopping after the first tick that ends past `deadline` (the run's error then
+/// says so).
+pub fn drive_until(
+    program: &Arc<Program>,
+    test: &TestAsset,
+    seed: u64,
+    deadline: Option<Deadline>,
     mut watch: impl FnMut(&Simulation, &[TraceEvent]),
 ) -> Result<Driven, String> {
     let options = Options {
@@ -136,6 +175,7 @@ pub fn drive(
         ticks: 0,
         reached: Reached::default(),
         error: None,
+        timed_out: false,
     };
     watch(&sim, &run.trace);
     run.reached.note_beliefs(&sim);
@@ -168,6 +208,18 @@ pub fn drive(
         watch(&sim, &events);
         run.trace.extend(events);
         run.reached.note_beliefs(&sim);
+        if let Some(d) = &deadline
+            && d.at <= Instant::now()
+        {
+            run.error = Some(format!(
+                "stopped after tick {tick} of {}: past the deadline of {} s a run (--deadline \
+                 SECONDS allows more)",
+                test.ticks,
+                d.seconds()
+            ));
+            run.timed_out = true;
+            break;
+        }
     }
     run.ticks = sim.tick_count();
     run.reached.note_trace(&run.trace);
@@ -177,14 +229,22 @@ pub fn drive(
     Ok(run)
 }
 
-/// Runs one test with one seed.
-pub fn run_one(program: &Arc<Program>, index: usize, test: &TestAsset, seed: u64) -> RunResult {
+/// Runs one test with one seed (stopped, and failed, past `within` if given).
+pub fn run_one(
+    program: &Arc<Program>,
+    index: usize,
+    test: &TestAsset,
+    seed: u64,
+    within: Option<Duration>,
+) -> RunResult {
+    let deadline = within.map(Deadline::after);
     let Driven {
         trace,
         ticks,
         reached,
         error,
-    } = match drive(program, test, seed, |_, _| {}) {
+        timed_out,
+    } = match drive_until(program, test, seed, deadline, |_, _| {}) {
         Ok(run) => run,
         Err(why) => return RunResult::failed_to_run(index, seed, why),
     };
@@ -197,6 +257,9 @@ pub fn run_one(program: &Arc<Program>, index: usize, test: &TestAsset, seed: u64
         context: Vec::new(),
         reached,
     };
+    if timed_out {
+        return result;
+    }
     let recorded: Vec<Recorded> = trace.iter().map(Recorded::of).collect();
     for (i, e) in test.expect.iter().enumerate() {
         if let Some(broken) = judge(e, &recorded, result.ticks) {
@@ -235,6 +298,16 @@ fn send(sim: &mut Simulation, to: &str, from: &str, message: &str) -> Result<(),
 /// Runs every test with every seed on up to `threads` threads; results in test order, then
 /// seed order.
 pub fn run_all(program: &Arc<Program>, tests: &[ContentTest], threads: usize) -> Vec<RunResult> {
+    run_all_within(program, tests, threads, None)
+}
+
+/// [`run_all`], each run (a test with one seed) stopped and failed past `within`.
+pub fn run_all_within(
+    program: &Arc<Program>,
+    tests: &[ContentTest],
+    threads: usize,
+    within: Option<Duration>,
+) -> Vec<RunResult> {
     let jobs: Vec<(usize, u64)> = tests
         .iter()
         .enumerate()
@@ -254,7 +327,7 @@ pub fn run_all(program: &Arc<Program>, tests: &[ContentTest], threads: usize) ->
                         };
                         // A panic in one run is that run's error, not the end of the others.
                         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            run_one(program, test, &tests[test].test, seed)
+                            run_one(program, test, &tests[test].test, seed, within)
                         }));
                         done.push((
                             j,

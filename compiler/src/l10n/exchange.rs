@@ -177,6 +177,61 @@ fn po_string(s: &str) -> String {
     out
 }
 
+/// What marks a file as written by `ensemble strings export`: the comment of a workbook's
+/// document properties, and the second comment line of a PO file.
+pub const EXPORT_MARK: &str = "Written by `ensemble strings export`";
+
+/// Whether the file at `path` was written by `ensemble strings export` (so an export may
+/// replace it): a workbook whose properties carry [`EXPORT_MARK`], a CSV file whose first line
+/// is the [`COLUMNS`] header, a PO file that says it was. Reads a few KiB at most, never the
+/// whole file: a file of any size (or a zip bomb) is judged as quickly.
+pub fn written_by_export(path: &Path) -> bool {
+    use std::io::Read;
+    const HEAD: u64 = 4096;
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let head = |r: &mut dyn Read, limit: u64| {
+        let mut bytes = Vec::new();
+        r.take(limit).read_to_end(&mut bytes).ok().map(|_| bytes)
+    };
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    match ext.as_str() {
+        "xlsx" => {
+            let Ok(mut zip) = zip::ZipArchive::new(std::io::BufReader::new(file)) else {
+                return false;
+            };
+            let Ok(mut core) = zip.by_name("docProps/core.xml") else {
+                return false;
+            };
+            head(&mut core, 64 * 1024)
+                .is_some_and(|b| String::from_utf8_lossy(&b).contains(&xml_escaped(EXPORT_MARK)))
+        }
+        "csv" => head(&mut { file }, HEAD).is_some_and(|b| {
+            let text = String::from_utf8_lossy(&b);
+            let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+            text.lines().next() == Some(COLUMNS.join(",").as_str())
+        }),
+        "po" | "pot" => head(&mut { file }, HEAD).is_some_and(|b| {
+            String::from_utf8_lossy(&b)
+                .lines()
+                .take(4)
+                .any(|l| l.starts_with(&format!("# {EXPORT_MARK}")))
+        }),
+        _ => false,
+    }
+}
+
+/// `text` as XML character data writes it.
+fn xml_escaped(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
 /// gettext PO: `msgctxt` is the line's id, `#.` comments carry the context for translators,
 /// `#:` where the line is written, `#, fuzzy` marks a stale translation.
 pub fn to_po(
@@ -190,9 +245,9 @@ pub fn to_po(
     out.push_str(&format!(
         "# {project}: every line a player can see or hear.\n"
     ));
-    out.push_str(
-        "# Written by `ensemble strings export`; read back by `ensemble strings import`.\n",
-    );
+    out.push_str(&format!(
+        "# {EXPORT_MARK}; read back by `ensemble strings import`.\n"
+    ));
     out.push_str("msgid \"\"\nmsgstr \"\"\n");
     out.push_str("\"Content-Type: text/plain; charset=UTF-8\\n\"\n");
     out.push_str("\"Content-Transfer-Encoding: 8bit\\n\"\n");
@@ -239,7 +294,8 @@ pub fn to_xlsx(sheets: &[(String, Vec<Row<'_>>)]) -> Result<Vec<u8>, String> {
     let mut wb = Workbook::new();
     wb.set_properties(
         &rust_xlsxwriter::DocProperties::new()
-            .set_creation_datetime(&crate::script::xlsx_write::creation_datetime()),
+            .set_creation_datetime(&crate::script::xlsx_write::creation_datetime())
+            .set_comment(EXPORT_MARK),
     );
     let header = Format::new()
         .set_bold()

@@ -16,6 +16,8 @@ pub(super) enum Received {
 }
 
 pub(super) struct Client {
+    /// Unique among the tools an inspector has accepted.
+    id: u64,
     stream: TcpStream,
     /// The line being received (never more than [`MAX_LINE`] bytes).
     line: Vec<u8>,
@@ -32,11 +34,16 @@ pub(super) struct Client {
 }
 
 impl Client {
-    pub(super) fn new(stream: TcpStream, options: &InspectorOptions) -> io::Result<Client> {
+    pub(super) fn new(
+        stream: TcpStream,
+        id: u64,
+        options: &InspectorOptions,
+    ) -> io::Result<Client> {
         stream.set_nonblocking(true)?;
         // Small messages (`paused`, replies) go out at once rather than waiting for more.
         let _ = stream.set_nodelay(true);
         Ok(Client {
+            id,
             stream,
             line: Vec::new(),
             skipping: false,
@@ -48,6 +55,10 @@ impl Client {
             wants_trace: false,
             open: true,
         })
+    }
+
+    pub(super) fn id(&self) -> u64 {
+        self.id
     }
 
     pub(super) fn said_hello(&self) -> bool {

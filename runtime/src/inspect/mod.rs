@@ -98,7 +98,17 @@ pub struct InspectorOptions {
     pub read_per_frame: usize,
     /// A tool that has not said `hello` by then is closed.
     pub hello_timeout: Duration,
+    /// Breakpoints set at once, by all tools together; a `break` beyond is refused (an
+    /// `error` that says the limit). Every event of every tick is checked against each.
+    pub max_breakpoints: usize,
+    /// Breakpoints one tool may have set at once (those it set and nobody cleared).
+    pub max_breakpoints_per_tool: usize,
 }
+
+/// [`InspectorOptions::max_breakpoints`] by default.
+pub const MAX_BREAKPOINTS: usize = 1024;
+/// [`InspectorOptions::max_breakpoints_per_tool`] by default.
+pub const MAX_BREAKPOINTS_PER_TOOL: usize = 256;
 
 impl Default for InspectorOptions {
     fn default() -> Self {
@@ -109,6 +119,8 @@ impl Default for InspectorOptions {
             max_queued: 8 << 20,
             read_per_frame: 1 << 20,
             hello_timeout: Duration::from_secs(10),
+            max_breakpoints: MAX_BREAKPOINTS,
+            max_breakpoints_per_tool: MAX_BREAKPOINTS_PER_TOOL,
         }
     }
 }
@@ -129,6 +141,10 @@ pub struct Inspector {
     options: InspectorOptions,
     clients: Vec<Client>,
     breakpoints: Vec<Breakpoint>,
+    /// Which tool set each of [`Inspector::breakpoints`] (its [`Client::id`]).
+    set_by: Vec<u64>,
+    /// The id the next tool gets.
+    next_client: u64,
     mode: Mode,
     /// Each agent's last plan (`plan` / `replan` events): what a snapshot reports as its plan.
     plans: HashMap<Arc<str>, Vec<String>>,
@@ -160,6 +176,8 @@ impl Inspector {
             options,
             clients: Vec::new(),
             breakpoints: Vec::new(),
+            set_by: Vec::new(),
+            next_client: 0,
             mode,
             plans: HashMap::new(),
             dropped: 0,
@@ -281,9 +299,10 @@ impl Inspector {
         // Until WouldBlock (nobody waiting). Other errors (a connection reset before it was
         // accepted, out of descriptors) are the tool's; accepting goes on next frame.
         while let Ok((stream, _)) = self.listener.accept() {
-            let Ok(mut client) = Client::new(stream, &self.options) else {
+            let Ok(mut client) = Client::new(stream, self.next_client, &self.options) else {
                 continue;
             };
+            self.next_client += 1;
             if self.clients.len() >= self.options.max_clients {
                 let message = format!("{} tools are attached already", self.options.max_clients);
                 client.send(&encode(&GameMessage::Error { message }));
@@ -399,14 +418,26 @@ impl Inspector {
             ToolMessage::Step { ticks } => self.mode = Mode::Stepping(ticks),
             ToolMessage::Break { breakpoint } => {
                 if !self.breakpoints.contains(&breakpoint) {
+                    if let Err(message) = self.may_set_breakpoint(client) {
+                        return self.reply(client, GameMessage::Error { message });
+                    }
                     self.breakpoints.push(breakpoint);
+                    self.set_by.push(self.clients[client].id());
                 }
                 self.acknowledge(client, "break");
             }
             ToolMessage::Clear { breakpoint } => {
                 match breakpoint {
-                    Some(b) => self.breakpoints.retain(|x| *x != b),
-                    None => self.breakpoints.clear(),
+                    Some(b) => {
+                        if let Some(i) = self.breakpoints.iter().position(|x| *x == b) {
+                            self.breakpoints.remove(i);
+                            self.set_by.remove(i);
+                        }
+                    }
+                    None => {
+                        self.breakpoints.clear();
+                        self.set_by.clear();
+                    }
                 }
                 self.acknowledge(client, "clear");
             }
@@ -429,6 +460,26 @@ impl Inspector {
                 Err(message) => self.reply(client, GameMessage::Error { message }),
             },
         }
+    }
+
+    /// Whether tool `client` may set one more breakpoint; `Err`: the limit it would pass.
+    fn may_set_breakpoint(&self, client: usize) -> Result<(), String> {
+        let all = self.options.max_breakpoints;
+        if self.breakpoints.len() >= all {
+            return Err(format!(
+                "break: {all} breakpoints are set already, the most a game takes \
+                 (InspectorOptions::max_breakpoints); clear some first"
+            ));
+        }
+        let id = self.clients[client].id();
+        let per_tool = self.options.max_breakpoints_per_tool;
+        if self.set_by.iter().filter(|&&by| by == id).count() >= per_tool {
+            return Err(format!(
+                "break: this tool has set {per_tool} breakpoints already, the most one tool may \
+                 (InspectorOptions::max_breakpoints_per_tool); clear some first"
+            ));
+        }
+        Ok(())
     }
 
     fn acknowledge(&mut self, client: usize, request: &str) {

@@ -224,6 +224,106 @@ fn a_non_loopback_address_needs_a_token_and_the_token_is_checked() {
     ));
 }
 
+/// Tool sets breakpoint `Top/S{i}`: `Ok` with the count set, or the error.
+fn set_breakpoint(
+    tool: &mut Tool,
+    i: usize,
+    inspector: &mut Inspector,
+    game: &mut Game,
+) -> Result<usize, String> {
+    let breakpoint = Breakpoint::parse_state(&format!("Top/S{i}")).unwrap();
+    tool.send(&encode(&ToolMessage::Break { breakpoint }));
+    match tool.message(inspector, game) {
+        GameMessage::Ok { breakpoints, .. } => Ok(breakpoints.len()),
+        GameMessage::Error { message } => Err(message),
+        other => panic!("expected ok or error, got {other:?}"),
+    }
+}
+
+#[test]
+fn breakpoints_past_the_cap_per_tool_and_in_all_are_refused_and_say_the_cap() {
+    let options = InspectorOptions {
+        max_breakpoints: 5,
+        max_breakpoints_per_tool: 3,
+        ..InspectorOptions::default()
+    };
+    let mut inspector = Inspector::bind("127.0.0.1:0", options).unwrap();
+    let mut game = Game::new();
+    let mut a = Tool::connect(&inspector);
+    a.hello(false);
+    a.message(&mut inspector, &mut game);
+    let mut b = Tool::connect(&inspector);
+    b.hello(false);
+    b.message(&mut inspector, &mut game);
+    for i in 0..3 {
+        assert_eq!(
+            set_breakpoint(&mut a, i, &mut inspector, &mut game),
+            Ok(i + 1)
+        );
+    }
+    // Setting one already set is no new breakpoint.
+    assert_eq!(set_breakpoint(&mut a, 0, &mut inspector, &mut game), Ok(3));
+    let e = set_breakpoint(&mut a, 3, &mut inspector, &mut game).unwrap_err();
+    assert!(
+        e.contains("this tool has set 3 breakpoints already")
+            && e.contains("max_breakpoints_per_tool"),
+        "{e}"
+    );
+    for i in 10..12 {
+        assert!(set_breakpoint(&mut b, i, &mut inspector, &mut game).is_ok());
+    }
+    let e = set_breakpoint(&mut b, 12, &mut inspector, &mut game).unwrap_err();
+    assert!(
+        e.contains("5 breakpoints are set already") && e.contains("max_breakpoints"),
+        "{e}"
+    );
+    assert_eq!(inspector.breakpoints().len(), 5);
+    // Cleared, one of its own gives a tool room again.
+    let cleared = Breakpoint::parse_state("Top/S1").unwrap();
+    a.send(&encode(&ToolMessage::Clear {
+        breakpoint: Some(cleared),
+    }));
+    assert!(matches!(
+        a.message(&mut inspector, &mut game),
+        GameMessage::Ok { .. }
+    ));
+    assert_eq!(set_breakpoint(&mut a, 3, &mut inspector, &mut game), Ok(5));
+}
+
+#[test]
+fn twenty_thousand_breakpoints_from_one_tool_stop_at_the_default_cap() {
+    let (mut inspector, mut game) = serve();
+    let mut tool = Tool::connect(&inspector);
+    tool.hello(false);
+    tool.message(&mut inspector, &mut game);
+    let mut lines = String::new();
+    for i in 0..20_000 {
+        let breakpoint = Breakpoint::parse_state(&format!("Top/S{i}")).unwrap();
+        lines.push_str(&encode(&ToolMessage::Break { breakpoint }));
+    }
+    // From a thread of its own: the game reads a bounded amount a frame, so a single thread
+    // writing it all before framing would wait for ever.
+    let mut writer = tool.stream.try_clone().unwrap();
+    let sending = std::thread::spawn(move || writer.write_all(lines.as_bytes()).unwrap());
+    let (mut ok, mut refused) = (0, 0);
+    while ok + refused < 20_000 {
+        match tool.message(&mut inspector, &mut game) {
+            GameMessage::Ok { .. } => ok += 1,
+            GameMessage::Error { message } => {
+                assert!(message.contains("max_breakpoints_per_tool"), "{message}");
+                refused += 1;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    sending.join().unwrap();
+    assert_eq!(ok, super::MAX_BREAKPOINTS_PER_TOOL);
+    assert_eq!(
+        inspector.breakpoints().len(),
+        super::MAX_BREAKPOINTS_PER_TOOL
+    );
+}
+
 #[test]
 fn a_breakpoint_pauses_at_the_event_that_fires_it_and_step_runs_n_ticks() {
     let (mut inspector, mut game) = serve();

@@ -35,6 +35,12 @@ pub use params::{
     Param, ParamDecl, ParamKind, ParamLiteral, ParamSection, ParamSpec, ParamType, ParamValue,
 };
 
+/// The fewest ticks a second a scene or a conversation runs at.
+pub const MIN_TICK_RATE: u32 = 1;
+/// The most ticks a second a scene or a conversation runs at (the compiler's `tick_rate`
+/// range; a program or snapshot outside it is refused).
+pub const MAX_TICK_RATE: u32 = 10_000;
+
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*

@@ -110,7 +110,7 @@ pub(crate) fn verify(p: &ProgramParts) -> Result<(), String> {
     }
     for (ci, scene) in p.scenes.iter().enumerate() {
         name(scene.name, &format!("scene #{ci}"))?;
-        if scene.tick_rate == 0 || scene.tick_rate > 10_000 {
+        if !(super::MIN_TICK_RATE..=super::MAX_TICK_RATE).contains(&scene.tick_rate) {
             return Err(format!("scene #{ci} has tick rate {}", scene.tick_rate));
         }
         for a in &scene.agents {
@@ -729,7 +729,10 @@ fn verify_hpmm(p: &ProgramParts) -> Result<(), String> {
         name(c.name, &what)?;
         name(c.agent, &what)?;
         name(c.player, &what)?;
-        check(c.tick_rate > 0 && c.tick_rate <= 10_000, &what)?;
+        check(
+            (super::MIN_TICK_RATE..=super::MAX_TICK_RATE).contains(&c.tick_rate),
+            &what,
+        )?;
         check(c.output.index() < m.accumulators.len(), &what)?;
     }
     Ok(())

@@ -15,6 +15,7 @@ use super::{
 use crate::hsm::MAX_DEPTH;
 use crate::hsm::library::{StateLibrary, entry_of};
 use crate::program::Program;
+use crate::program::{MAX_TICK_RATE, MIN_TICK_RATE};
 use crate::rng::Rng;
 use crate::snapshot::{SCENE_SECTION, SnapshotError, SnapshotReader, SnapshotWriter};
 use serde::{Deserialize, Serialize};
@@ -30,6 +31,11 @@ pub struct RestoreReport {
     /// What could not be carried, and what was done instead, one line each (`agent: ...`).
     pub fallbacks: Vec<String>,
 }
+
+/// The shortest tick a scene has (at [`MAX_TICK_RATE`] ticks a second), in seconds.
+const MIN_TICK_LENGTH: f64 = 1.0 / MAX_TICK_RATE as f64;
+/// The longest (at [`MIN_TICK_RATE`]).
+const MAX_TICK_LENGTH: f64 = 1.0 / MIN_TICK_RATE as f64;
 
 /// Names are written once, in [`SavedScene::names`]; everything else refers to them by index
 /// there (a snapshot's own numbering, not the program's ids).
@@ -102,9 +108,11 @@ impl SavedScene {
     /// Refuses what would make the interpreter index out of range or reuse a serial.
     fn check(&self) -> Result<(), SnapshotError> {
         let invalid = |m: String| Err(SnapshotError::Invalid(m));
-        if !(self.dt.is_finite() && self.dt > 0.0) {
+        if !(MIN_TICK_LENGTH..=MAX_TICK_LENGTH).contains(&self.dt) {
             return invalid(format!(
-                "the tick length {} is not a positive time",
+                "the tick length {} s is out of range: a scene ticks {MIN_TICK_RATE} to \
+                 {MAX_TICK_RATE} times a second, so a tick lasts {MIN_TICK_LENGTH} to \
+                 {MAX_TICK_LENGTH} s",
                 self.dt
             ));
         }

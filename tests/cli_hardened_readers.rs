@@ -1,0 +1,450 @@
+//! Hardened inputs, part two (issue 33): the readers added since issue 23 attacked from outside.
+//! Every finding ends in a clear error with its location, a bounded wait or a refusal — never a
+//! panic, a hang or a lost file. One test per finding, named after it (the breakpoint cap is
+//! tested against the inspector itself, runtime/src/inspect/tests.rs).
+
+use ensemble_runtime::Program;
+use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter};
+use ensemble_tests::{copy_dir, ensemble, repo_path, root};
+use std::net::TcpListener;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 temporary path")
+}
+
+/// A copy of `sample` in `dir`.
+fn copy_of(sample: &str, dir: &Path) -> std::path::PathBuf {
+    let project = dir.join(sample);
+    copy_dir(&root().join("samples").join(sample), &project);
+    project
+}
+
+// 1. Panics
+
+#[test]
+fn restoring_a_snapshot_after_an_agent_was_added_to_the_scene_is_refused_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let bench = copy_of("bench", dir.path());
+    let snap = dir.path().join("s.snap");
+    let saved = ensemble(&[
+        "run",
+        s(&bench),
+        "--scene",
+        "bench",
+        "--ticks",
+        "100",
+        "--save",
+        s(&snap),
+    ]);
+    assert_eq!(saved.code, 0, "{}", saved.stderr);
+    // A third tourist after the second: the smart locations numbered the agents they spawn
+    // after the scene's, so every number after it shifted (index out of bounds in the scene).
+    let scene = bench.join("bench.scene.ron");
+    let text = std::fs::read_to_string(&scene).unwrap();
+    let second = r#"        (name: "tourist2", at: "EastGate", roles: ["tourist"], route: ["WestGate"], delay: 25.0),"#;
+    assert!(text.contains(second));
+    let third = second.replace("tourist2", "tourist3");
+    std::fs::write(&scene, text.replace(second, &format!("{second}\n{third}"))).unwrap();
+    let out = ensemble(&[
+        "run",
+        s(&bench),
+        "--scene",
+        "bench",
+        "--ticks",
+        "1000",
+        "--restore",
+        s(&snap),
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stdout.is_empty(), "{}", out.stdout);
+    assert!(
+        out.stderr.contains(&format!(
+            "error: cannot restore {}: the snapshot cannot be restored: agent #4 of scene \
+             `bench` is `tourist3` in the program, but",
+            snap.display()
+        )),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("agents were added, removed or reordered since the save"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+}
+
+#[test]
+fn speed_1e_300_with_inspect_or_watch_is_refused_at_parse_time_with_the_accepted_range() {
+    let airport = repo_path("samples/airport");
+    for serve in [&["--inspect", "127.0.0.1:0"][..], &["--watch"][..]] {
+        for speed in ["1e-300", "0", "-1", "1e300", "NaN", "inf"] {
+            let mut args = vec!["run", &airport, "--scene", "ticket-counter", "--ticks", "3"];
+            args.extend_from_slice(serve);
+            let speed_arg = format!("--speed={speed}");
+            args.push(&speed_arg);
+            let out = ensemble(&args);
+            assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+            assert!(
+                out.stderr.contains(&format!(
+                    "`{speed}` is not a speed from 0.01 to 1000 (scene seconds per second)"
+                )),
+                "{args:?}: {}",
+                out.stderr
+            );
+            assert!(out.stdout.is_empty(), "{}", out.stdout);
+        }
+    }
+    // Both ends of the range run.
+    for speed in ["0.01", "1000"] {
+        let out = ensemble(&[
+            "run",
+            &airport,
+            "--scene",
+            "ticket-counter",
+            "--ticks",
+            "0",
+            "--speed",
+            speed,
+        ]);
+        assert_eq!(out.code, 0, "{speed}: {}", out.stderr);
+    }
+}
+
+/// The airport built into `dir`, and a snapshot of its ticket counter after 30 ticks.
+fn airport_snapshot(dir: &Path) -> (String, Vec<u8>) {
+    let out = ensemble(&["build", &repo_path("samples/airport"), "-o", s(dir)]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let program = dir.join("airport.ensb");
+    let snap = dir.join("s.snap");
+    let out = ensemble(&[
+        "run",
+        s(&program),
+        "--scene",
+        "ticket-counter",
+        "--ticks",
+        "30",
+        "--save",
+        s(&snap),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    (
+        program.to_string_lossy().into_owned(),
+        std::fs::read(&snap).unwrap(),
+    )
+}
+
+/// `bytes` with the scene's tick length (1/30 s) replaced by `dt`, written again with a valid
+/// checksum, as a hand-edited savegame would be.
+fn with_tick_length(program: &str, bytes: &[u8], dt: f64) -> Vec<u8> {
+    let program = Program::load(Path::new(program)).unwrap();
+    let reader = SnapshotReader::from_bytes(bytes).unwrap();
+    let mut writer = SnapshotWriter::new(&program, &reader.program().name);
+    let mut patched = 0;
+    for name in reader.sections() {
+        let mut section = reader.bytes(name).unwrap().to_vec();
+        if name == "scene" {
+            let old = (1.0f64 / 30.0).to_le_bytes();
+            let at = section
+                .windows(8)
+                .position(|w| w == old)
+                .expect("the tick length in the scene's section");
+            section[at..at + 8].copy_from_slice(&dt.to_le_bytes());
+            patched += 1;
+        }
+        writer.put_bytes(name, section);
+    }
+    assert_eq!(patched, 1);
+    writer.to_bytes()
+}
+
+#[test]
+fn a_snapshot_whose_tick_length_is_1e300_or_1e9_is_refused_when_read_with_the_accepted_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let (program, bytes) = airport_snapshot(dir.path());
+    let bad = dir.path().join("bad.snap");
+    for dt in [1e300, 1e9, 2.0, 1e-5] {
+        std::fs::write(&bad, with_tick_length(&program, &bytes, dt)).unwrap();
+        // Served (a tick was `Duration::from_secs_f64(dt / speed)`, a panic at 1e300 and a
+        // sleep of 1e9 s at 1e9) and headless alike.
+        for serve in [&[][..], &["--inspect", "127.0.0.1:0"][..]] {
+            let mut args = vec![
+                "run",
+                &program,
+                "--scene",
+                "ticket-counter",
+                "--ticks",
+                "3",
+                "--restore",
+                s(&bad),
+            ];
+            args.extend_from_slice(serve);
+            let started = Instant::now();
+            let out = ensemble(&args);
+            assert_eq!(out.code, 1, "{dt} {serve:?}: {}", out.stderr);
+            assert!(
+                out.stderr.contains(&format!(
+                    "the snapshot is inconsistent: the tick length {dt} s is out of range: a scene \
+                     ticks 1 to 10000 times a second, so a tick lasts 0.0001 to 1 s"
+                )),
+                "{dt}: {}",
+                out.stderr
+            );
+            assert!(started.elapsed() < Duration::from_secs(30));
+        }
+    }
+}
+
+// 2. Hangs
+
+/// A server that accepts connections and never says a word (kept open until the test ends).
+fn silent_server() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        let mut open = Vec::new();
+        for stream in listener.incoming() {
+            open.push(stream);
+        }
+    });
+    address
+}
+
+#[test]
+fn push_and_attach_to_a_server_that_never_answers_time_out_with_a_message() {
+    let address = silent_server();
+    let bench = repo_path("samples/bench");
+    for args in [
+        vec!["push", &address, &bench, "--timeout", "1"],
+        vec!["attach", &address, "--timeout", "1"],
+    ] {
+        let started = Instant::now();
+        let out = ensemble(&args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.contains(&format!(
+                "error: {address} did not answer in 1 s; is it an Ensemble game serving the \
+                 inspection protocol? (--timeout SECONDS waits longer)"
+            )),
+            "{args:?}: {}",
+            out.stderr
+        );
+        assert!(started.elapsed() < Duration::from_secs(30), "{args:?}");
+    }
+    // The default wait is said in --help.
+    for command in ["push", "attach"] {
+        let help = ensemble(&[command, "--help"]);
+        assert!(help.stdout.contains("[default: 30]"), "{}", help.stdout);
+    }
+}
+
+/// The airport with one more test file, `long.test.ron`, of `ticks` ticks.
+fn airport_with_test(dir: &Path, ticks: &str) -> std::path::PathBuf {
+    let airport = copy_of("airport", dir);
+    std::fs::write(
+        airport.join("long.test.ron"),
+        format!(
+            r#"Tests(
+    tests: [
+        Test(
+            name: "a long wait",
+            scene: "ticket-counter",
+            seeds: List([1]),
+            ticks: {ticks},
+            expect: [
+                Happens(what: (event: "enter", agent: "buyer1", machine: "BuyTicketAtCounter", state: "Finish")),
+            ],
+        ),
+    ],
+)
+"#
+        ),
+    )
+    .unwrap();
+    airport
+}
+
+#[test]
+fn a_content_test_of_18446744073709551615_ticks_is_a_located_limit_and_test_has_a_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let airport = airport_with_test(dir.path(), "18446744073709551615");
+    let out = ensemble(&["check", s(&airport), "--format", "json"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let d = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "limit-exceeded")
+        .unwrap_or_else(|| panic!("no limit-exceeded in {}", out.stdout))
+        .clone();
+    assert_eq!(
+        d["message"],
+        "18446744073709551615 ticks: a test runs for at most 1000000"
+    );
+    assert!(
+        d["file"].as_str().unwrap().ends_with("long.test.ron"),
+        "{d}"
+    );
+    let text = std::fs::read_to_string(airport.join("long.test.ron")).unwrap();
+    let (line, column) = ensemble_tests::line_col(&text, "18446744073709551615");
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(line), Some(column))
+    );
+    // `ensemble test` reports it and runs nothing.
+    let started = Instant::now();
+    let out = ensemble(&["test", s(&airport), "--filter", "a long wait"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("limit-exceeded"), "{}", out.stderr);
+    assert!(started.elapsed() < Duration::from_secs(60));
+
+    // A run within the limit but past its deadline fails and says so.
+    let dir = tempfile::tempdir().unwrap();
+    let airport = airport_with_test(dir.path(), "1000000");
+    let started = Instant::now();
+    let out = ensemble(&[
+        "test",
+        s(&airport),
+        "--filter",
+        "a long wait",
+        "--deadline",
+        "0.5",
+    ]);
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("could not run: stopped after tick ")
+            && out.stdout.contains(
+                " of 1000000: past the deadline of 0.5 s a run (--deadline SECONDS allows more)"
+            ),
+        "{}",
+        out.stdout
+    );
+    assert!(started.elapsed() < Duration::from_secs(60));
+    let help = ensemble(&["test", "--help"]);
+    assert!(
+        help.stdout.contains("--deadline <SECONDS>") && help.stdout.contains("[default: 300]"),
+        "{}",
+        help.stdout
+    );
+}
+
+// 4. Lost files
+
+#[test]
+fn run_save_refuses_to_overwrite_a_project_source_or_the_ensb_being_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let airport = copy_of("airport", dir.path());
+    let sources = [
+        airport.join("ticket-counter.scene.ron"),
+        airport.join("machines/SellTicket.machine.ron"),
+        airport.join("Ensemble.ron"),
+    ];
+    let build = dir.path().join("build");
+    let out = ensemble(&["build", s(&airport), "-o", s(&build)]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let ensb = build.join("airport.ensb");
+    let cases = sources
+        .iter()
+        .map(|f| (airport.as_path(), f.as_path()))
+        .chain([(ensb.as_path(), ensb.as_path())]);
+    for (run, target) in cases {
+        let before = std::fs::read(target).unwrap();
+        let out = ensemble(&[
+            "run",
+            s(run),
+            "--scene",
+            "ticket-counter",
+            "--ticks",
+            "5",
+            "--save",
+            s(target),
+        ]);
+        assert_eq!(out.code, 2, "{}: {}", target.display(), out.stderr);
+        assert!(
+            out.stderr.contains("is also an input") && out.stderr.contains("refusing to overwrite"),
+            "{}",
+            out.stderr
+        );
+        assert!(out.stdout.is_empty(), "ran before refusing: {}", out.stdout);
+        assert_eq!(
+            std::fs::read(target).unwrap(),
+            before,
+            "{}",
+            target.display()
+        );
+    }
+    // Anywhere else it saves.
+    let snap = airport.join("evening.snap");
+    let out = ensemble(&[
+        "run",
+        s(&airport),
+        "--scene",
+        "ticket-counter",
+        "--ticks",
+        "5",
+        "--save",
+        s(&snap),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(snap.is_file());
+}
+
+#[test]
+fn strings_export_refuses_to_replace_a_workbook_it_did_not_write_unless_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    let airport = repo_path("samples/airport");
+    // The designers' workbook under the name the export was told.
+    let workbook = dir.path().join("bench.xlsx");
+    std::fs::copy(repo_path("samples/bench/bench.xlsx"), &workbook).unwrap();
+    let theirs = std::fs::read(&workbook).unwrap();
+    let out = ensemble(&["strings", "export", &airport, "-o", s(&workbook)]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&format!(
+            "error: {} exists and was not written by `ensemble strings export`; refusing to \
+             replace it — choose another output path, or add --force to replace it",
+            workbook.display()
+        )),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(std::fs::read(&workbook).unwrap(), theirs);
+    // A CSV and a PO file of someone else's too.
+    for name in ["notes.csv", "notes.po"] {
+        let file = dir.path().join(name);
+        std::fs::write(&file, "someone's own notes\n").unwrap();
+        let out = ensemble(&["strings", "export", &airport, "-o", s(&file)]);
+        assert_eq!(out.code, 2, "{name}: {}", out.stderr);
+        assert_eq!(std::fs::read(&file).unwrap(), b"someone's own notes\n");
+    }
+    // An export replaces an earlier export of any format without being asked.
+    for name in ["lines.xlsx", "lines.csv", "lines.po"] {
+        let file = dir.path().join(name);
+        for _ in 0..2 {
+            let out = ensemble(&[
+                "strings",
+                "export",
+                &airport,
+                "-o",
+                s(&file),
+                "--locale",
+                "fr",
+            ]);
+            assert_eq!(out.code, 0, "{name}: {}", out.stderr);
+        }
+    }
+    // --force replaces the workbook, atomically as every write.
+    let out = ensemble(&["strings", "export", &airport, "-o", s(&workbook), "--force"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_ne!(std::fs::read(&workbook).unwrap(), theirs);
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.') || n.contains("tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
