@@ -528,3 +528,59 @@ fn bad_patterns_and_templates_are_syntax_errors() {
         "bad template",
     );
 }
+
+/// The `understood` entry of the input event that said `line`.
+fn understood_words(trace: &str, line: &str) -> Vec<Value> {
+    let input = events(trace)
+        .into_iter()
+        .find(|e| e["event"] == "input" && e["text"] == line)
+        .unwrap_or_else(|| panic!("`{line}` not in the trace"));
+    input["understood"]["words"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_typo_is_read_as_the_known_word_and_a_real_word_is_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("lines.txt");
+    let lines = [
+        "helo old friend",
+        "whats the wether like",
+        "my cart wheel is broken, where is the blacksmith",
+    ];
+    std::fs::write(&input, lines.join("\n")).unwrap();
+    let trace = chat(input.to_str().unwrap(), "7");
+    let read_as = |line: &str, word: &str| -> Option<String> {
+        let words = understood_words(&trace, line);
+        let w = words.iter().find(|w| w["word"] == word)?;
+        Some(w["read_as"].as_str().unwrap_or("(as typed)").to_string())
+    };
+    assert_eq!(read_as(lines[0], "helo").as_deref(), Some("hello"));
+    assert_eq!(read_as(lines[1], "wether").as_deref(), Some("weather"));
+    // "cart" is a word of its own, one letter from the map concept's "chart": not a typo, so
+    // it names nothing and is not listed among the words that counted.
+    assert_eq!(read_as(lines[2], "cart"), None);
+    let ex = exchanges(&trace);
+    assert!(ex[0].1[0].contains("says"), "{:?}", ex[0]);
+    assert!(ex[2].1.iter().any(|r| r.contains("smith")), "{:?}", ex[2]);
+}
+
+#[test]
+fn an_order_of_two_things_serves_both() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("lines.txt");
+    std::fs::write(
+        &input,
+        "i'll have the stew and a mug of ale\nthanks\njust some bread please\n",
+    )
+    .unwrap();
+    let ex = exchanges(&chat(input.to_str().unwrap(), "7"));
+    let served = |i: usize| ex[i].1.iter().find(|r| r.starts_with("gives you")).cloned();
+    let both = served(0).expect("the order is served");
+    assert!(both.contains("stew") && both.contains("ale"), "{both}");
+    // An order of one thing after it serves that one only.
+    let one = served(2).expect("the bread is served");
+    assert!(one.contains("bread") && !one.contains("stew"), "{one}");
+}

@@ -2,9 +2,11 @@
 //! iteration it is said, no reply with an empty slot, and a new question never answered with
 //! an old topic. `transcripts/visitor.txt` is the conversation the sample was grown on;
 //! `fixtures/innkeeper/visitor-heldout.txt` was written with it and never run while growing it.
-//! `fixtures/innkeeper-visitors/` (issue 30) is twelve evenings written by someone who never saw
-//! the sample, with every reply judged by someone who did not tune it: the judgements are
-//! committed, and a changed reply must be judged again.
+//! `fixtures/innkeeper-visitors/` and `fixtures/innkeeper-visitors-2/` (issue 30) are twelve
+//! evenings each written by someone who never saw the sample, with every reply judged by
+//! someone who did not tune it: the judgements are committed, and a changed reply must be
+//! judged again. The first set became the tuning set of issue 30's second round; the second
+//! is the held-out measure.
 
 use ensemble_tests::{ensemble, json_lines as events, repo_path};
 
@@ -203,13 +205,11 @@ fn the_tuning_evenings_are_answered_without_holes_or_repeats() {
     );
 }
 
-/// The independent visitor set (issue 30): every reply is still the one judged (a changed reply
-/// must be judged again, by someone who does not tune the innkeeper), none has a hole or comes
-/// late, none repeats three times running, at most 15% fall back, and the share judged sensible
-/// does not fall below what was judged.
-#[test]
-fn the_independent_visitors_get_the_replies_judged() {
-    let dir = "tests/fixtures/innkeeper-visitors";
+/// A judged visitor set (issue 30): every reply is still the one judged (a changed reply must be
+/// judged again, by someone who does not tune the innkeeper), none has a hole or comes late,
+/// none repeats three times running, at most 15% fall back, and at least `min_sensible` lines
+/// are judged sensible. Returns (sensible, lines).
+fn judged_set(dir: &str, min_sensible: usize) -> (usize, usize) {
     let judged: Vec<Vec<String>> = transcript(&format!("{dir}/judged.tsv"))
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -252,14 +252,35 @@ fn the_independent_visitors_get_the_replies_judged() {
         changed.len(),
         changed.join("\n")
     );
-    eprintln!("independent visitors: {sensible} of {lines} sensible, {fallback} fallbacks");
+    eprintln!("{dir}: {sensible} of {lines} sensible, {fallback} fallbacks");
     assert!(
         fallback * 100 <= lines * 15,
         "{fallback} of {lines} fell back"
     );
-    // 115 of 165 (69.7%) when judged (2026-12-02); the goal is 80% (issue 30).
-    assert!(sensible >= 115, "{sensible} of {lines} sensible");
+    assert!(
+        sensible >= min_sensible,
+        "{dir}: {sensible} of {lines} sensible"
+    );
+    (sensible, lines)
 }
+
+/// The first independent set, written before the innkeeper grew and judged on 2026-12-01/02
+/// (115 of 165 then); since then the tuning set of issue 30's second round.
+#[test]
+fn the_first_visitor_set_gets_the_replies_judged() {
+    judged_set("tests/fixtures/innkeeper-visitors", SET_1_SENSIBLE);
+}
+
+/// The held-out measure of issue 30 (written 2026-12-02 by someone who never saw the sample,
+/// never looked at while tuning, judged by someone else): the goal is 80% sensible.
+#[test]
+fn the_held_out_visitor_set_gets_the_replies_judged() {
+    judged_set("tests/fixtures/innkeeper-visitors-2", SET_2_SENSIBLE);
+}
+
+/// What was judged sensible (2026-12-02): the figures may only rise.
+const SET_1_SENSIBLE: usize = 132;
+const SET_2_SENSIBLE: usize = 114;
 
 #[test]
 fn the_visitor_is_answered_every_line_without_holes() {

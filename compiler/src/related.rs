@@ -59,6 +59,11 @@ pub fn synonyms(word: &str) -> &'static [&'static str] {
     table().synonyms.get(word).map_or(&[], Vec::as_slice)
 }
 
+/// Every word the table knows, in no particular order: the common English words of the corpora.
+pub fn vocabulary() -> impl Iterator<Item = &'static str> {
+    table().synonyms.keys().copied()
+}
+
 /// Whether the table knows `word` (for a `kinds` entry: a typo is reported, not ignored).
 pub fn is_known(word: &str) -> bool {
     table().synonyms.contains_key(word)

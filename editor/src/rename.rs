@@ -504,9 +504,11 @@ fn rename_in(state: &mut DocState, names: &ProjectNames, what: &Named, old: &str
                         swap(w, old, new);
                     }
                     match (what, &mut t.rule) {
-                        (Named::Concept, TrackerRuleAsset::Mention(kinds)) => {
-                            swap_all(kinds, old, new)
-                        }
+                        (
+                            Named::Concept,
+                            TrackerRuleAsset::Mention(kinds)
+                            | TrackerRuleAsset::MentionEarlier(kinds),
+                        ) => swap_all(kinds, old, new),
                         (Named::Concept, TrackerRuleAsset::Bind(c)) => swap(c, old, new),
                         (Named::Variable, TrackerRuleAsset::Copy(v)) => swap(v, old, new),
                         _ => {}

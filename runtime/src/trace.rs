@@ -274,6 +274,9 @@ pub struct Understood {
 pub struct UnderstoodWord {
     /// The word as typed, lower case.
     pub word: String,
+    /// The known word it was read as, when it was typed with a slip ("helo": "hello").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_as: Option<String>,
     /// The concepts it names.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub concepts: Vec<String>,
@@ -301,7 +304,10 @@ impl Understood {
                 .chain(&w.categories)
                 .map(String::as_str)
                 .collect();
-            format!("{}: {}", w.word, what.join(", "))
+            match &w.read_as {
+                Some(read_as) => format!("{} (as {read_as}): {}", w.word, what.join(", ")),
+                None => format!("{}: {}", w.word, what.join(", ")),
+            }
         });
         let evidence = self
             .evidence

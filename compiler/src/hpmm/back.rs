@@ -33,6 +33,38 @@ impl Stems {
     }
 }
 
+/// The runtime reads a word it does not know as the known word it is one slip of the keys from
+/// (`ensemble_runtime::hpmm::text`): "helo" as "hello". A real word one slip from a known one is
+/// no typo ("cart" is not "chart", "hose" not "horse"): its stem becomes known too, naming
+/// nothing, so that it is read as typed. Real words are the related-words table's vocabulary.
+fn guard_real_words(lexicon: &[LexWord], stems: &mut Stems) {
+    let is_known = |w: &str, stems: &Stems| {
+        stems.index.contains_key(&text::stem(w))
+            || lexicon.binary_search_by(|l| l.word.as_str().cmp(w)).is_ok()
+    };
+    // The spellings a slip can be read as: the lexicon's words, the stems, and every real word
+    // whose stem is known.
+    let mut known: BTreeSet<String> = lexicon.iter().map(|l| l.word.clone()).collect();
+    known.extend(stems.list.iter().cloned());
+    let vocabulary: BTreeSet<&str> = crate::related::vocabulary().collect();
+    known.extend(
+        (vocabulary.iter())
+            .filter(|w| stems.index.contains_key(&text::stem(w)))
+            .map(|w| w.to_string()),
+    );
+    let mut guards = BTreeSet::new();
+    for word in &known {
+        for source in text::slip_sources(word) {
+            if vocabulary.contains(source.as_str()) && !is_known(&source, stems) {
+                guards.insert(text::stem(&source));
+            }
+        }
+    }
+    for stem in guards {
+        stems.intern(&stem);
+    }
+}
+
 /// A template's chunks in the runtime's terms (a template's own, or a translation's: `l10n`).
 pub fn lower_chunks(
     chunks: &[ir::Chunk],
@@ -436,6 +468,12 @@ pub fn emit(module: &Module, intern: &mut dyn FnMut(&str) -> NameId) -> Result<M
                         .map(|k| Ok(ConceptId(id(k)?)))
                         .collect::<Result<_, String>>()?,
                 },
+                ir::TrackerRule::MentionEarlier(kinds) => TrackerRule::MentionEarlier {
+                    types: kinds
+                        .iter()
+                        .map(|k| Ok(ConceptId(id(k)?)))
+                        .collect::<Result<_, String>>()?,
+                },
                 ir::TrackerRule::Bind(c) => TrackerRule::Bind(ConceptId(id(c)?)),
                 ir::TrackerRule::Copy(v) => TrackerRule::Copy(VariableId(id(v)?)),
                 ir::TrackerRule::Clear => TrackerRule::Clear,
@@ -603,6 +641,7 @@ pub fn emit(module: &Module, intern: &mut dyn FnMut(&str) -> NameId) -> Result<M
             output: acc_ids[&target(&c.output)?],
         });
     }
+    guard_real_words(&model.lexicon, &mut cx.stems);
     model.stems = std::mem::take(&mut cx.stems.list);
     model.patterns = std::mem::take(&mut cx.patterns);
     Ok(model)

@@ -583,6 +583,12 @@ fn lower_concepts(module: &mut Module, f: &Files, n: &Names, diags: &mut Diagnos
                             .map(|c| resolve(diags, &n.concepts, "concept", named(c), &context))
                             .collect(),
                     ),
+                    TrackerRuleAsset::MentionEarlier(kinds) => TrackerRule::MentionEarlier(
+                        kinds
+                            .iter()
+                            .map(|c| resolve(diags, &n.concepts, "concept", named(c), &context))
+                            .collect(),
+                    ),
                     TrackerRuleAsset::Bind(c) => TrackerRule::Bind(resolve(
                         diags,
                         &n.concepts,

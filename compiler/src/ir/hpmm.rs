@@ -153,6 +153,7 @@ pub struct Concept {
 #[derive(Clone, Debug)]
 pub enum TrackerRule {
     Mention(Vec<Ref<Concept>>),
+    MentionEarlier(Vec<Ref<Concept>>),
     Bind(Ref<Concept>),
     Copy(Ref<Variable>),
     Clear,

@@ -31,13 +31,15 @@ pub struct ConceptsPanel {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Rule {
     Mention,
+    MentionEarlier,
     Bind,
     Copy,
     Clear,
 }
 
-const RULES: [(Rule, &str); 4] = [
+const RULES: [(Rule, &str); 5] = [
     (Rule::Mention, "the last mentioned"),
+    (Rule::MentionEarlier, "the one mentioned before it"),
     (Rule::Bind, "bind to"),
     (Rule::Copy, "copy variable"),
     (Rule::Clear, "clear"),
@@ -62,6 +64,7 @@ fn tracker(ui: &mut Ui, v: usize, k: usize, t: &mut TrackerAsset, cx: &PanelCx) 
     ui.horizontal_wrapped(|ui| {
         let mut rule = match t.rule {
             TrackerRuleAsset::Mention(_) => Rule::Mention,
+            TrackerRuleAsset::MentionEarlier(_) => Rule::MentionEarlier,
             TrackerRuleAsset::Bind(_) => Rule::Bind,
             TrackerRuleAsset::Copy(_) => Rule::Copy,
             TrackerRuleAsset::Clear => Rule::Clear,
@@ -76,6 +79,7 @@ fn tracker(ui: &mut Ui, v: usize, k: usize, t: &mut TrackerAsset, cx: &PanelCx) 
         ) {
             t.rule = match rule {
                 Rule::Mention => TrackerRuleAsset::Mention(Vec::new()),
+                Rule::MentionEarlier => TrackerRuleAsset::MentionEarlier(Vec::new()),
                 Rule::Bind => {
                     TrackerRuleAsset::Bind(names.concepts.first().cloned().unwrap_or_default())
                 }
@@ -85,7 +89,7 @@ fn tracker(ui: &mut Ui, v: usize, k: usize, t: &mut TrackerAsset, cx: &PanelCx) 
             changed = true;
         }
         match &mut t.rule {
-            TrackerRuleAsset::Mention(kinds) => {
+            TrackerRuleAsset::Mention(kinds) | TrackerRuleAsset::MentionEarlier(kinds) => {
                 ui.label(
                     RichText::new(if kinds.is_empty() {
                         "concept (any kind)"

@@ -119,6 +119,8 @@ pub struct Understanding {
 pub struct WordReading {
     /// The word as typed (lower case).
     pub word: String,
+    /// The known word it was read as, when it was typed with a slip ("helo": "hello").
+    pub read_as: Option<String>,
     /// Concepts it names (`room` for "room", "chamber", "bed").
     pub concepts: Vec<String>,
     /// Lexicon categories it is in (`greeting-word`, `pleasant`).
@@ -319,6 +321,7 @@ impl SocialAgent {
                     .collect();
                 (!concepts.is_empty() || !categories.is_empty()).then(|| WordReading {
                     word: w.text.clone(),
+                    read_as: w.read_as.clone(),
                     concepts,
                     categories,
                 })

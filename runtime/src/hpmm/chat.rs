@@ -237,6 +237,7 @@ impl ChatScene {
                 words: (u.words.into_iter())
                     .map(|w| crate::trace::UnderstoodWord {
                         word: w.word,
+                        read_as: w.read_as,
                         concepts: w.concepts,
                         categories: w.categories,
                     })

@@ -319,6 +319,14 @@ pub enum TrackerRule {
         /// Concepts it must be (transitively); any concept when empty.
         types: Vec<ConceptId>,
     },
+    /// Bind to the concept the input names before the last one of `types` (any when empty),
+    /// when it names two that are neither the same nor kinds of each other ("the stew and a mug
+    /// of ale": the stew); unbind when it names only one; keep the binding when it names none.
+    /// With `Mention` on another variable, a line that asks for two things keeps both.
+    MentionEarlier {
+        /// Concepts it must be (transitively); any concept when empty.
+        types: Vec<ConceptId>,
+    },
     /// Bind to a fixed concept.
     Bind(ConceptId),
     /// Copy another variable's binding.

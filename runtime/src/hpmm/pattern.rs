@@ -75,6 +75,7 @@ mod tests {
             text: String::new(),
             stem: Some(StemId(stem)),
             tags,
+            read_as: None,
         }
     }
 

@@ -69,16 +69,77 @@ pub struct Word {
     pub stem: Option<StemId>,
     /// Its lexicon categories (of the word itself and of its stem).
     pub tags: Tags,
+    /// The word it was read as when it was a misspelling of one the model knows ("helo" is
+    /// read as "hello"); `None` when it was read as typed.
+    pub read_as: Option<String>,
 }
+
+/// What a word is read as: its stem id, its tags, and the spelling it was read as when that is
+/// not the typed one.
+type Reading = (Option<StemId>, Tags, Option<String>);
 
 /// Lookup tables built once per agent from the model: stem ids, lexicon tags, concept words.
 #[derive(Clone, Debug)]
 pub struct Preprocessor {
-    /// Word -> (stem id, tags): stemming and both lexicon lookups, done once per distinct word.
-    seen: HashMap<String, (Option<StemId>, Tags)>,
+    /// Word -> reading: stemming, both lexicon lookups and the spelling repair, done once per
+    /// distinct word.
+    seen: HashMap<String, Reading>,
     stems: HashMap<String, StemId>,
     lexicon: HashMap<String, Tags>,
     concepts: HashMap<StemId, Vec<ConceptId>>,
+}
+
+/// Words shorter than this are read as typed (see [`Preprocessor::classify`]).
+pub const SLIP_MIN_LETTERS: usize = 4;
+
+/// Every spelling one slip of the keys from the typed `letters`, in a fixed order: a letter
+/// put back where one was left out, two neighbours swapped back, a doubled letter undoubled.
+fn slips(letters: &[char]) -> Vec<String> {
+    let word = |v: &[char]| v.iter().collect::<String>();
+    let mut out = Vec::new();
+    for at in 0..=letters.len() {
+        for c in 'a'..='z' {
+            let mut v = letters.to_vec();
+            v.insert(at, c);
+            out.push(word(&v));
+        }
+    }
+    for at in 0..letters.len().saturating_sub(1) {
+        if letters[at] != letters[at + 1] {
+            let mut v = letters.to_vec();
+            v.swap(at, at + 1);
+            out.push(word(&v));
+        } else {
+            let mut v = letters.to_vec();
+            v.remove(at);
+            out.push(word(&v));
+        }
+    }
+    out
+}
+
+/// Every spelling that [`slips`] would read as `word`: `word` with a letter left out, two
+/// neighbours swapped, a letter doubled. The compiler keeps real words among them from being
+/// read as `word` ("cart" is no slip for "chart").
+pub fn slip_sources(word: &str) -> Vec<String> {
+    let letters: Vec<char> = word.chars().collect();
+    let spelled = |v: &[char]| v.iter().collect::<String>();
+    let mut out = Vec::new();
+    for at in 0..letters.len() {
+        let mut v = letters.clone();
+        v.remove(at);
+        out.push(spelled(&v));
+        let mut v = letters.clone();
+        v.insert(at, letters[at]);
+        out.push(spelled(&v));
+        if at + 1 < letters.len() && letters[at] != letters[at + 1] {
+            let mut v = letters.clone();
+            v.swap(at, at + 1);
+            out.push(spelled(&v));
+        }
+    }
+    out.retain(|s| s.chars().count() >= SLIP_MIN_LETTERS);
+    out
 }
 
 /// The word cache stops growing here; an agent fed endless novel words keeps constant memory.
@@ -112,28 +173,68 @@ impl Preprocessor {
         }
     }
 
-    fn classify(&self, text: &str) -> (Option<StemId>, Tags) {
+    fn lookup(&self, text: &str) -> (Option<StemId>, Tags) {
         let stemmed = stem(text);
         let tags = self.lexicon.get(text).copied().unwrap_or(0)
             | self.lexicon.get(&stemmed).copied().unwrap_or(0);
         (self.stems.get(&stemmed).copied(), tags)
     }
 
+    /// A word the model does not know is read as the one known word it is a slip of the keys
+    /// away from, when there is exactly one: a letter left out ("helo", "wether"), two letters
+    /// swapped ("teh"), a letter doubled ("helllo"). Players type like that, and without it a
+    /// line with one typo is a line not understood. Substitutions are not tried: they turn real
+    /// words the model does not know into ones it does ("house" into "horse", "silk" into
+    /// "milk"). Words shorter than four letters are too short to tell a slip from another word.
+    fn classify(&self, text: &str) -> Reading {
+        let (stem_id, tags) = self.lookup(text);
+        if stem_id.is_some() || tags != 0 {
+            return (stem_id, tags, None);
+        }
+        let letters: Vec<char> = text.chars().collect();
+        if letters.len() < SLIP_MIN_LETTERS || !letters.iter().all(|c| c.is_ascii_lowercase()) {
+            return (None, 0, None);
+        }
+        let mut found: Option<(String, Option<StemId>, Tags)> = None;
+        for candidate in slips(&letters) {
+            let (s, t) = self.lookup(&candidate);
+            if s.is_none() && t == 0 {
+                continue;
+            }
+            match &found {
+                None => found = Some((candidate, s, t)),
+                // Two spellings that read the same are one repair ("helllo": any l removed).
+                Some((_, fs, ft)) if (*fs, *ft) == (s, t) => {}
+                // Two known words one slip away: which one was meant is a guess; read as typed.
+                Some(_) => return (None, 0, None),
+            }
+        }
+        match found {
+            Some((word, s, t)) => (s, t, Some(word)),
+            None => (None, 0, None),
+        }
+    }
+
     /// Tokenizes, stems and tags an utterance into `out` (cleared first).
     pub fn words(&mut self, utterance: &str, out: &mut Vec<Word>) {
         out.clear();
         for text in tokenize(utterance) {
-            let (stem, tags) = match self.seen.get(&text) {
-                Some(&known) => known,
+            let (stem, tags, read_as) = match self.seen.get(&text) {
+                Some(known) => known.clone(),
                 None => {
                     let known = self.classify(&text);
                     if self.seen.len() < WORD_CACHE_LIMIT {
-                        self.seen.insert(text.clone(), known);
+                        self.seen.insert(text.clone(), known.clone());
                     }
                     known
                 }
             };
-            out.push(Word { text, stem, tags });
+            out.push(Word {
+                text,
+                stem,
+                tags,
+                read_as,
+            });
         }
     }
 
@@ -159,6 +260,72 @@ mod tests {
         assert_eq!(tokenize("what’s up"), ["what's", "up"]);
         assert_eq!(tokenize(":) ... hi, there."), [":)", "hi", "there"]);
         assert_eq!(tokenize("  "), Vec::<String>::new());
+    }
+
+    /// A preprocessor that knows the stems of `stems` and the lexicon words `lexicon` (tag 1).
+    fn knowing(stems: &[&str], lexicon: &[&str]) -> Preprocessor {
+        Preprocessor {
+            seen: HashMap::new(),
+            stems: (stems.iter().enumerate())
+                .map(|(i, w)| (stem(w), StemId(i as u32)))
+                .collect(),
+            lexicon: lexicon.iter().map(|w| (w.to_string(), 1)).collect(),
+            concepts: HashMap::new(),
+        }
+    }
+
+    fn read(pre: &mut Preprocessor, line: &str) -> Vec<(Option<StemId>, Tags, Option<String>)> {
+        let mut out = Vec::new();
+        pre.words(line, &mut out);
+        out.into_iter()
+            .map(|w| (w.stem, w.tags, w.read_as))
+            .collect()
+    }
+
+    #[test]
+    fn a_letter_left_out_swapped_or_doubled_is_read_as_the_known_word() {
+        let mut pre = knowing(&["weather", "room"], &["hello", "delicious"]);
+        let as_ = |s: &str| Some(s.to_string());
+        assert_eq!(read(&mut pre, "helo")[0], (None, 1, as_("hello")));
+        assert_eq!(read(&mut pre, "helllo")[0], (None, 1, as_("hello")));
+        assert_eq!(read(&mut pre, "delicous")[0], (None, 1, as_("delicious")));
+        assert_eq!(
+            read(&mut pre, "wether")[0],
+            (Some(StemId(0)), 0, as_("weather"))
+        );
+        assert_eq!(
+            read(&mut pre, "waether")[0],
+            (Some(StemId(0)), 0, as_("weather"))
+        );
+        // Known words are read as typed, and so is what is no slip from a known word.
+        assert_eq!(read(&mut pre, "rooms")[0], (Some(StemId(1)), 0, None));
+        assert_eq!(read(&mut pre, "moor")[0], (None, 0, None));
+    }
+
+    #[test]
+    fn substitutions_short_words_and_ambiguous_slips_are_read_as_typed() {
+        let mut pre = knowing(&["horse", "milk", "bread", "break"], &["hello"]);
+        // One letter changed would turn a real word into another one.
+        assert_eq!(read(&mut pre, "house")[0], (None, 0, None));
+        assert_eq!(read(&mut pre, "silk")[0], (None, 0, None));
+        // Three letters: "hel" is no more "hello" than anything else.
+        assert_eq!(read(&mut pre, "ell")[0], (None, 0, None));
+        // "brea" is one letter from "bread" and from "break": a guess, so not made.
+        assert_eq!(read(&mut pre, "brea")[0], (None, 0, None));
+    }
+
+    proptest::proptest! {
+        /// `slip_sources` is the inverse of `slips`: every source is read back as the word.
+        #[test]
+        fn every_slip_source_reads_back_as_the_word(word in "[a-z]{4,9}") {
+            for source in slip_sources(&word) {
+                let letters: Vec<char> = source.chars().collect();
+                proptest::prop_assert!(
+                    slips(&letters).contains(&word),
+                    "{source} does not read back as {word}"
+                );
+            }
+        }
     }
 
     #[test]

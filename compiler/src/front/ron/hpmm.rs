@@ -209,6 +209,8 @@ fn is_half(x: &f64) -> bool {
 pub enum TrackerRuleAsset {
     /// The last mentioned concept of one of these kinds (any concept when empty).
     Mention(Vec<String>),
+    /// The concept of one of these kinds mentioned before the last one, in the same input.
+    MentionEarlier(Vec<String>),
     Bind(String),
     Copy(String),
     Clear,
