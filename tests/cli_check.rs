@@ -1,6 +1,6 @@
 //! `ensemble check`: exit codes, the JSON document of DESIGN.md, and the seed's broken example.
 
-use ensemble_tests::{ensemble, repo_path};
+use ensemble_tests::{ensemble, repo_path, root};
 use serde_json::Value;
 
 fn json(stdout: &str) -> Value {
@@ -442,5 +442,38 @@ fn github_annotations_name_file_line_column_and_the_cell_of_a_workbook() {
         clean.stdout.lines().all(|l| !l.starts_with("::error")),
         "{}",
         clean.stdout
+    );
+}
+
+#[test]
+fn an_unreadable_file_is_one_error_not_one_per_name_it_defines() {
+    // The innkeeper with one parenthesis missing in its evidence file: every estimator its
+    // spaces name would be "unknown" (hundreds of errors); the read error stands alone and
+    // says how many unknown references it left out.
+    let dir = tempfile::tempdir().unwrap();
+    ensemble_tests::copy_dir(&root().join("samples/innkeeper"), dir.path());
+    let evidence = dir.path().join("innkeeper.evidence.ron");
+    let text = std::fs::read_to_string(&evidence).unwrap();
+    let broken = text.replacen(
+        "(name: \"player\", is: Speaker(Player)),",
+        "(name: \"player\", is: Speaker(Player),",
+        1,
+    );
+    assert_ne!(text, broken);
+    std::fs::write(&evidence, broken).unwrap();
+    let out = ensemble(&["check", dir.path().to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.code, 1);
+    let doc = json(&out.stdout);
+    let errors: Vec<&Value> = diagnostics(&doc)
+        .iter()
+        .filter(|d| d["severity"] == "error")
+        .collect();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert_eq!(errors[0]["code"], "syntax");
+    assert_eq!(errors[0]["file"], "innkeeper.evidence.ron");
+    let notes = errors[0]["notes"].to_string();
+    assert!(
+        notes.contains("unknown references are not listed"),
+        "{notes}"
     );
 }

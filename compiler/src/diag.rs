@@ -308,6 +308,9 @@ impl Diagnostic {
     }
 }
 
+/// How the message of a `syntax` error starts when a whole file could not be read.
+pub const UNREADABLE: &str = "cannot read ";
+
 /// All diagnostics of one compilation, in the order found.
 #[derive(Clone, Debug, Default)]
 pub struct Diagnostics {
@@ -404,6 +407,30 @@ impl Diagnostics {
                 .any(|a| a.silences(d.code, l.span.start as usize))
         });
         self.items.extend(unknown);
+    }
+
+    /// A file that cannot be read defines nothing, so every name it defines is unknown wherever
+    /// it is used: one missing parenthesis in the evidence file made 400 `unknown-reference`
+    /// errors that hid the one that mattered. While some file is unreadable, unknown references
+    /// are not listed (the build fails on the read error anyway); the read error says how many
+    /// were left out, so nothing is hidden silently.
+    pub fn quiet_unknown_references_while_unreadable(&mut self) {
+        let Some(first) = (self.items.iter())
+            .position(|d| d.code == Code::Syntax && d.message.starts_with(UNREADABLE))
+        else {
+            return;
+        };
+        let before = self.items.len();
+        self.items.retain(|d| d.code != Code::UnknownReference);
+        let left_out = before - self.items.len();
+        if left_out > 0 {
+            let first = &mut self.items[first];
+            first.notes.push(format!(
+                "{left_out} unknown reference{} not listed: what an unreadable file defines is \
+                 unknown until it reads; fix this first and check again",
+                if left_out == 1 { " is" } else { "s are" }
+            ));
+        }
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {

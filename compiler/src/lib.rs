@@ -68,6 +68,7 @@ pub fn compile_with(project: project::Project, options: CompileOptions) -> Compi
         mut diagnostics,
     } = project;
     let mut module = frontends(&sources, &libraries, standalone, &mut diagnostics);
+    diagnostics.quiet_unknown_references_while_unreadable();
     checks(&module, &mut diagnostics);
     precompute(&sources, &mut module, options, &mut diagnostics);
     let output = if diagnostics.has_errors() {

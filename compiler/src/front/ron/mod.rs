@@ -171,7 +171,12 @@ pub fn parse<T: DeserializeOwned>(
             diagnostics.push(
                 Diagnostic::error(
                     Code::Syntax,
-                    format!("cannot read {}: {}", sources.get(file).name, e.code),
+                    format!(
+                        "{}{}: {}",
+                        crate::diag::UNREADABLE,
+                        sources.get(file).name,
+                        e.code
+                    ),
                 )
                 .at(Span::new(file, start..end), e.code.to_string()),
             );
