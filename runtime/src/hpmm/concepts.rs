@@ -20,13 +20,15 @@ pub fn track(model: &Model, obs: &Observation<'_>, e: &[f64], bindings: &mut [Op
         let v = t.variable.index();
         match &t.rule {
             TrackerRule::Mention { types } => {
-                let found = obs
-                    .mentions
-                    .iter()
-                    .rev()
-                    .find(|&&m| types.is_empty() || types.iter().any(|&ty| is_a(model, m, ty)));
-                if let Some(&c) = found {
-                    bindings[v] = Some(c);
+                let of_kind =
+                    |m: ConceptId| types.is_empty() || types.iter().any(|&ty| is_a(model, m, ty));
+                let last = obs.mentions.iter().rev().copied().find(|&m| of_kind(m));
+                if let Some(last) = last {
+                    // "something strong to drink": the drink named last is the strong one
+                    // named before it; a kind does not undo the thing it is the kind of.
+                    let specific = (obs.mentions.iter().rev().copied())
+                        .find(|&m| m != last && of_kind(m) && is_a(model, m, last));
+                    bindings[v] = Some(specific.unwrap_or(last));
                 }
             }
             TrackerRule::MentionEarlier { types } => {
@@ -126,5 +128,8 @@ mod tests {
         // "some food, the roast": one thing named twice, at two levels.
         after(&m, &mut b, &[0, 2]);
         assert_eq!(b, [c(2), None]);
+        // "a stew, and some food with it": the kind named last does not undo the stew.
+        after(&m, &mut b, &[1, 0]);
+        assert_eq!(b, [c(1), None]);
     }
 }

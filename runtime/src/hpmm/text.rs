@@ -118,6 +118,39 @@ fn slips(letters: &[char]) -> Vec<String> {
     out
 }
 
+/// The spellings of a word typed with a letter held down ("hiii", "helloooo"): every run of one
+/// letter read twice or once, each run on its own ("helloooo": "helloo", "hello", "heloo",
+/// "helo"), keeping more letters first. At most four runs are varied. Empty when no letter
+/// repeats.
+fn held_down(letters: &[char]) -> Vec<String> {
+    let mut runs: Vec<(char, usize)> = Vec::new();
+    for &c in letters {
+        match runs.last_mut() {
+            Some((last, n)) if *last == c => *n += 1,
+            _ => runs.push((c, 1)),
+        }
+    }
+    let repeated: Vec<usize> = (0..runs.len()).filter(|&i| runs[i].1 > 1).take(4).collect();
+    let typed: String = letters.iter().collect();
+    let mut out: Vec<String> = Vec::new();
+    for mask in 0..(1u32 << repeated.len()) {
+        let spelled: String = (runs.iter().enumerate())
+            .flat_map(|(i, &(c, n))| {
+                let k = match repeated.iter().position(|&r| r == i) {
+                    Some(bit) if mask & (1 << bit) != 0 => 1,
+                    Some(_) => n.min(2),
+                    None => n,
+                };
+                std::iter::repeat_n(c, k)
+            })
+            .collect();
+        if spelled != typed && !out.contains(&spelled) {
+            out.push(spelled);
+        }
+    }
+    out
+}
+
 /// Every spelling that [`slips`] would read as `word`: `word` with a letter left out, two
 /// neighbours swapped, a letter doubled. The compiler keeps real words among them from being
 /// read as `word` ("cart" is no slip for "chart").
@@ -192,7 +225,17 @@ impl Preprocessor {
             return (stem_id, tags, None);
         }
         let letters: Vec<char> = text.chars().collect();
-        if letters.len() < SLIP_MIN_LETTERS || !letters.iter().all(|c| c.is_ascii_lowercase()) {
+        if !letters.iter().all(|c| c.is_ascii_lowercase()) {
+            return (None, 0, None);
+        }
+        // A letter held down ("hiii", "helloooo"): its run read once, or twice.
+        for candidate in held_down(&letters) {
+            let (s, t) = self.lookup(&candidate);
+            if s.is_some() || t != 0 {
+                return (s, t, Some(candidate));
+            }
+        }
+        if letters.len() < SLIP_MIN_LETTERS {
             return (None, 0, None);
         }
         let mut found: Option<(String, Option<StemId>, Tags)> = None;
@@ -308,6 +351,13 @@ mod tests {
         // One letter changed would turn a real word into another one.
         assert_eq!(read(&mut pre, "house")[0], (None, 0, None));
         assert_eq!(read(&mut pre, "silk")[0], (None, 0, None));
+        // A letter held down, even in a short word.
+        let mut hi = knowing(&[], &["hi", "hello"]);
+        assert_eq!(read(&mut hi, "hii")[0], (None, 1, Some("hi".to_string())));
+        assert_eq!(
+            read(&mut hi, "helloooo")[0],
+            (None, 1, Some("hello".to_string()))
+        );
         // Three letters: "hel" is no more "hello" than anything else.
         assert_eq!(read(&mut pre, "ell")[0], (None, 0, None));
         // "brea" is one letter from "bread" and from "break": a guess, so not made.
