@@ -415,16 +415,17 @@ impl Diagnostics {
     /// are not listed (the build fails on the read error anyway); the read error says how many
     /// were left out, so nothing is hidden silently.
     pub fn quiet_unknown_references_while_unreadable(&mut self) {
-        let Some(first) = (self.items.iter())
-            .position(|d| d.code == Code::Syntax && d.message.starts_with(UNREADABLE))
-        else {
+        let unreadable =
+            |d: &Diagnostic| d.code == Code::Syntax && d.message.starts_with(UNREADABLE);
+        if !self.items.iter().any(unreadable) {
             return;
-        };
+        }
         let before = self.items.len();
         self.items.retain(|d| d.code != Code::UnknownReference);
         let left_out = before - self.items.len();
-        if left_out > 0 {
-            let first = &mut self.items[first];
+        if left_out > 0
+            && let Some(first) = self.items.iter_mut().find(|d| unreadable(d))
+        {
             first.notes.push(format!(
                 "{left_out} unknown reference{} not listed: what an unreadable file defines is \
                  unknown until it reads; fix this first and check again",

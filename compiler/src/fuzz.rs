@@ -74,6 +74,12 @@ pub enum Target {
     StringsPo,
     /// A translators' workbook (`.xlsx`), read as the import reads its `fr` sheet.
     StringsXlsx,
+    /// A JSON trace (`run --trace json`, the editor's File › Open trace…), read as both read
+    /// it; every event that reads is written again and must write the same line.
+    Trace,
+    /// A Web1T-style count file (`w1 w2 w3<TAB>count` lines) named as a sentence asset's
+    /// n-gram source: built into a table in memory, then used to score a sentence.
+    Web1t,
 }
 
 impl Target {
@@ -103,6 +109,8 @@ impl Target {
                 Target::StringsCsv,
                 Target::StringsPo,
                 Target::StringsXlsx,
+                Target::Trace,
+                Target::Web1t,
             ])
             .collect()
     }
@@ -131,6 +139,8 @@ impl Target {
             Target::StringsCsv => "strings-csv",
             Target::StringsPo => "strings-po",
             Target::StringsXlsx => "strings-xlsx",
+            Target::Trace => "trace",
+            Target::Web1t => "web1t",
         }
     }
 
@@ -179,6 +189,39 @@ pub fn run(target: Target, bytes: &[u8]) {
         }
         Target::StringsXlsx => {
             let _ = crate::l10n::exchange::read_xlsx(bytes.to_vec(), "fr");
+        }
+        Target::Trace => trace(bytes),
+        Target::Web1t => web1t(bytes),
+    }
+}
+
+/// A JSON trace read as a whole; every event written again reads back to the same line (what
+/// `run --trace json` writes is what the editor reads). The editor builds its history from
+/// the same events: `editor/tests/trace_corpus.rs` replays this corpus through it.
+fn trace(bytes: &[u8]) {
+    let Ok(events) = ensemble_runtime::trace::read_events(&lossy(bytes)) else {
+        return;
+    };
+    for e in events {
+        let line = e.to_json();
+        let again = ensemble_runtime::trace::TraceEvent::from_json(&line)
+            .unwrap_or_else(|why| panic!("a written event does not read back ({why}): {line}"));
+        assert_eq!(again.to_json(), line, "an event written twice differs");
+        let _ = e.to_text();
+    }
+}
+
+/// A count file as a sentence asset names it: read, built in memory, scored against.
+fn web1t(bytes: &[u8]) {
+    use crate::nlg::ngram::{Method, open_source, score};
+    let Ok(dir) = tempfile::tempdir() else { return };
+    let path = dir.path().join("fuzz.counts.tsv");
+    if std::fs::write(&path, bytes).is_err() {
+        return;
+    }
+    if let Ok(db) = open_source(&path) {
+        for method in [Method::StupidBackoff, Method::Eq31] {
+            let _ = score(&db, "The flight to Paris leaves at noon.", method);
         }
     }
 }

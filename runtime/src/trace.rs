@@ -569,9 +569,15 @@ impl TraceEvent {
 
     /// One JSON object, no trailing newline.
     pub fn to_json(&self) -> String {
+        // Microseconds, unless that overflows (a time near f64's range read from a file).
+        let micros = self.time * 1e6;
         let line = Line {
             tick: self.tick,
-            time: (self.time * 1e6).round() / 1e6,
+            time: if micros.is_finite() {
+                micros.round() / 1e6
+            } else {
+                self.time
+            },
             agent: self.agent.as_deref(),
             event: self.kind.name(),
             fields: self.fields(),
@@ -775,6 +781,30 @@ impl Reader<'_> {
     }
 }
 
+/// Reads a whole JSON trace (one event per line, docs/formats/trace.md; blank lines skipped):
+/// the events in order, or the first line that is not an event, or that goes back in time,
+/// named by its number.
+pub fn read_events(text: &str) -> Result<Vec<TraceEvent>, String> {
+    let mut events: Vec<TraceEvent> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let e = TraceEvent::from_json(line).map_err(|why| format!("line {}: {why}", n + 1))?;
+        if let Some(last) = events.last().map(|e| e.tick)
+            && e.tick < last
+        {
+            return Err(format!(
+                "line {}: tick {} comes after tick {last} (a trace is in tick order)",
+                n + 1,
+                e.tick
+            ));
+        }
+        events.push(e);
+    }
+    Ok(events)
+}
+
 impl TraceEvent {
     /// Reads one line of a JSON trace (docs/formats/trace.md) back: the inverse of
     /// [`TraceEvent::to_json`]. The error says what is wrong with the line, in words.
@@ -784,7 +814,16 @@ impl TraceEvent {
         let r = Reader(object);
         let event = r.text("event")?;
         let state = |r: &Reader| -> Result<(Arc<str>, Arc<str>, u32), String> {
-            Ok((r.name("machine")?, r.name("state")?, r.small("depth")?))
+            // A machine stack is at most MAX_DEPTH deep; a deeper one is no trace Ensemble
+            // wrote (and its text line would indent by gigabytes).
+            let depth = r.small("depth")?;
+            if depth as usize > crate::hsm::MAX_DEPTH {
+                return Err(format!(
+                    "`depth` {depth} is deeper than a machine stack can be ({})",
+                    crate::hsm::MAX_DEPTH
+                ));
+            }
+            Ok((r.name("machine")?, r.name("state")?, depth))
         };
         let kind = match event.as_str() {
             "enter" => {
@@ -970,5 +1009,19 @@ mod reading {
         );
         assert!(TraceEvent::from_json("{\"tick\":").is_err());
         assert!(TraceEvent::from_json("[1]").is_err());
+    }
+
+    /// Found by the `trace` fuzz target's seeds: a depth of 2^32 - 1 read, then indented its
+    /// text line by 8 GB; a time near f64's range was written as `null`.
+    #[test]
+    fn a_depth_no_stack_reaches_is_refused_and_huge_times_write_back() {
+        let deep = r#"{"tick":1,"time":0.1,"agent":"a","event":"enter","machine":"M","state":"S","depth":4294967295}"#;
+        assert!(TraceEvent::from_json(deep).unwrap_err().contains("deeper"));
+        let late = r#"{"tick":1,"time":1e308,"agent":"a","event":"enter","machine":"M","state":"S","depth":1}"#;
+        let e = TraceEvent::from_json(late).unwrap();
+        assert_eq!(
+            TraceEvent::from_json(&e.to_json()).unwrap().to_json(),
+            e.to_json()
+        );
     }
 }

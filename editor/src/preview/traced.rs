@@ -224,23 +224,7 @@ impl TracedScene {
 
 /// A recorded trace read into a history, or the first line that is not a trace event.
 pub fn read_trace(scene: &str, text: &str) -> Result<History, String> {
-    let mut events = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let e = TraceEvent::from_json(line).map_err(|why| format!("line {}: {why}", n + 1))?;
-        if let Some(last) = events.last().map(|e: &TraceEvent| e.tick)
-            && e.tick < last
-        {
-            return Err(format!(
-                "line {}: tick {} comes after tick {last} (a trace is in tick order)",
-                n + 1,
-                e.tick
-            ));
-        }
-        events.push(e);
-    }
+    let events = ensemble_runtime::trace::read_events(text)?;
     if events.is_empty() {
         return Err("the file holds no trace events".into());
     }

@@ -165,7 +165,9 @@ impl Builder {
                 ));
             }
         }
-        self.report.tokens += count.saturating_mul(u64::from(words.len() == 1));
+        // Counts saturate, as the tables do: two lines of u64::MAX are still a count.
+        self.report.tokens =
+            (self.report.tokens).saturating_add(count.saturating_mul(u64::from(words.len() == 1)));
         Ok(true)
     }
 
