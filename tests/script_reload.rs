@@ -169,6 +169,19 @@ fn reload_keeps_the_instance_its_participants_and_its_tuple_space() {
     let (kept, fallbacks) = run.reload(edited);
     assert!(fallbacks.is_empty(), "{fallbacks:?}");
     assert_eq!(kept, 3, "three participants carried with their states");
+    // The listening started under the old program runs on: a savegame now could not be
+    // restored (its rule is the old program's), so the save is refused, not written.
+    assert!(run.interactions.has_carried_actions());
+    let program = run.scene.program().clone();
+    let id = program.scene_by_name("bench").unwrap();
+    let mut snapshot = ensemble_runtime::snapshot::SnapshotWriter::new(&program, "test");
+    let refused = (run.interactions)
+        .save(&program, id, &mut snapshot)
+        .expect_err("a save with a carried action is refused");
+    assert!(
+        refused.to_string().contains("carried across a hot reload"),
+        "{refused}"
+    );
     assert_eq!(run.cast(), cast, "same participants, roles and states");
     assert_eq!(run.blackboard(), board, "the same tuple space, by name");
     // Nobody left or joined for the reload.

@@ -77,7 +77,7 @@ fn an_evening_restored_from_a_savegame_goes_on_as_the_uninterrupted_one() {
     // sits (14 s) and mid-sip (17 s), and once the evening is over.
     for at in [0.0, 8.15, 14.0, 17.0, 30.0] {
         let first = game::run(program(), at).unwrap();
-        let bytes = first.save();
+        let bytes = first.save().expect("nothing carried across a reload");
         let mut rest = game::Evening::restore(program(), &bytes).unwrap();
         rest.play(60.0);
         let mut lines = first.lines.clone();
@@ -96,7 +96,7 @@ fn an_evening_restored_from_a_savegame_goes_on_as_the_uninterrupted_one() {
 #[test]
 fn a_savegame_of_the_evening_is_refused_once_damaged() {
     let first = game::run(program(), 10.0).unwrap();
-    let mut bytes = first.save();
+    let mut bytes = first.save().expect("nothing carried across a reload");
     let last = bytes.len() - 1;
     bytes[last] ^= 0x55;
     let err = game::Evening::restore(program(), &bytes)

@@ -638,7 +638,11 @@ pub unsafe extern "C" fn ens_scene_save(
                     })?;
                     h.scene.save(&mut snapshot);
                     h.scene.game.standard.save(&mut snapshot);
-                    h.interactions.save(program, id, &mut snapshot);
+                    h.interactions
+                        .save(program, id, &mut snapshot)
+                        .map_err(|e| {
+                            Failure::new(EnsStatus::Snapshot, format!("cannot save the scene: {e}"))
+                        })?;
                     snapshot.put(
                         HOST_SECTION,
                         &SavedHost {

@@ -385,16 +385,18 @@ impl Evening {
 
     /// A savegame of the evening between two frames: the scene, the standard library's
     /// state, the smart locations, and the tavern's own world.
-    pub fn save(&self) -> Vec<u8> {
+    pub fn save(&self) -> Result<Vec<u8>, String> {
         let program = self.scene.program();
         let scene_id = program
             .scene_by_name(SCENE)
             .expect("the evening runs this scene");
         let mut snapshot = SnapshotWriter::new(program, PROGRAM);
         self.scene.save(&mut snapshot);
-        self.interactions.save(program, scene_id, &mut snapshot);
+        (self.interactions)
+            .save(program, scene_id, &mut snapshot)
+            .map_err(|e| e.to_string())?;
         self.scene.game.save(&mut snapshot);
-        snapshot.to_bytes()
+        Ok(snapshot.to_bytes())
     }
 
     /// The evening saved in `bytes`, going on from the frame after the save (its lines start

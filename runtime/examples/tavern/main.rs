@@ -27,7 +27,7 @@ fn main() -> ExitCode {
         for line in &first.lines {
             println!("{line}");
         }
-        let mut rest = game::Evening::restore(program, &first.save())?;
+        let mut rest = game::Evening::restore(program, &first.save()?)?;
         rest.play(60.0);
         Ok(rest)
     });

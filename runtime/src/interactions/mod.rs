@@ -18,7 +18,7 @@ mod carry;
 mod emitters;
 mod save;
 
-pub use save::{INTERACTIONS_SECTION, SavedInteractions};
+pub use save::{CARRIED_ACTION, INTERACTIONS_SECTION, SavedInteractions};
 
 use crate::hsm::{AgentId, LinkError, ReloadReport, Scene, Symbols};
 use crate::program::{LocationId, NameId, Program, SceneEventDef, SceneId};

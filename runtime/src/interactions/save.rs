@@ -15,6 +15,10 @@ use crate::snapshot::{SnapshotError, SnapshotReader, SnapshotWriter};
 use crate::world::ActionId;
 use serde::{Deserialize, Serialize};
 
+/// Why a save is refused while an action carried across a hot reload runs.
+pub const CARRIED_ACTION: &str =
+    "a script action carried across a hot reload is still running (save once it has ended)";
+
 /// The section the smart locations save into.
 pub const INTERACTIONS_SECTION: &str = "interactions";
 
@@ -63,11 +67,22 @@ impl Interactions {
             .any(|i| i.has_carried_actions())
     }
 
-    /// Saves the smart locations into [`INTERACTIONS_SECTION`] (between ticks). A savegame
-    /// refuses a script action carried across a hot reload while it runs
-    /// ([`Interactions::has_carried_actions`]): that is the caller's check.
-    pub fn save(&self, program: &Program, scene: SceneId, snapshot: &mut SnapshotWriter) {
+    /// Saves the smart locations into [`INTERACTIONS_SECTION`] (between ticks). Refused while
+    /// a script action carried across a hot reload still runs
+    /// ([`Interactions::has_carried_actions`]): its rule belongs to the program before the
+    /// reload, so the savegame could not be restored; save once it has ended. A save never
+    /// writes what cannot be restored.
+    pub fn save(
+        &self,
+        program: &Program,
+        scene: SceneId,
+        snapshot: &mut SnapshotWriter,
+    ) -> Result<(), SnapshotError> {
+        if self.has_carried_actions() {
+            return Err(SnapshotError::Unsupported(CARRIED_ACTION.into()));
+        }
         snapshot.put(INTERACTIONS_SECTION, &self.to_saved(program, scene));
+        Ok(())
     }
 
     /// The smart locations of `scene` as [`Interactions::save`] left them in `snapshot`, onto

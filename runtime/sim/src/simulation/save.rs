@@ -116,9 +116,7 @@ impl Simulation {
             Running::Machines { interactions, .. } => interactions,
         };
         if interactions.has_carried_actions() {
-            return Some(
-                "a script action carried across a hot reload is still running (save once it has ended)".into(),
-            );
+            return Some(ensemble_runtime::interactions::CARRIED_ACTION.into());
         }
         None
     }
@@ -151,7 +149,7 @@ impl Simulation {
             .ok_or_else(|| SnapshotError::Unsupported(format!("no scene `{}`", self.name)))?;
         scene.save(snapshot);
         scene.game.standard.save(snapshot);
-        interactions.save(program, id, snapshot);
+        interactions.save(program, id, snapshot)?;
         snapshot.put(WORLD_SECTION, &scene.game.to_saved());
         snapshot.put(SIMULATION_SECTION, &saved);
         Ok(())
