@@ -241,6 +241,119 @@ fn push_and_attach_to_a_server_that_never_answers_time_out_with_a_message() {
     }
 }
 
+// 3. Memory
+
+/// A server that answers every connection with bytes and never a newline.
+fn flooding_server() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            std::thread::spawn(move || {
+                use std::io::Write;
+                let chunk = vec![b'x'; 1 << 20];
+                while stream.write_all(&chunk).is_ok() {}
+            });
+        }
+    });
+    address
+}
+
+#[test]
+fn attach_and_push_refuse_a_server_line_longer_than_the_limit() {
+    let address = flooding_server();
+    let bench = repo_path("samples/bench");
+    for args in [vec!["push", &address, &bench], vec!["attach", &address]] {
+        let started = Instant::now();
+        let out = ensemble(&args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.contains(&format!(
+                "error: {address} sent a line longer than 16777216 bytes \
+                 (the protocol's limit); is it an Ensemble game?"
+            )),
+            "{args:?}: {}",
+            out.stderr
+        );
+        assert!(!out.stderr.contains("memory allocation"), "{}", out.stderr);
+        assert!(started.elapsed() < Duration::from_secs(60), "{args:?}");
+    }
+}
+
+/// `bytes` (a workbook) with the central directory's uncompressed size of `name` set to `size`.
+fn declaring(mut bytes: Vec<u8>, name: &str, size: u32) -> Vec<u8> {
+    let mut patched = false;
+    let mut i = 0;
+    while i + 46 <= bytes.len() {
+        if bytes[i..i + 4] == [0x50, 0x4b, 0x01, 0x02] {
+            let len = u16::from_le_bytes([bytes[i + 28], bytes[i + 29]]) as usize;
+            if &bytes[i + 46..i + 46 + len] == name.as_bytes() {
+                bytes[i + 24..i + 28].copy_from_slice(&size.to_le_bytes());
+                patched = true;
+            }
+        }
+        i += 1;
+    }
+    assert!(patched, "{name} is in the workbook");
+    bytes
+}
+
+#[test]
+fn strings_import_of_a_far_cell_or_a_zip_bomb_is_refused_naming_the_file_sheet_and_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let airport = copy_of("airport", dir.path());
+    // One cell at XFD100000: read as a dense grid it asked for 52 GB.
+    let far = dir.path().join("far.xlsx");
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let sheet = book.add_worksheet().set_name("fr").unwrap();
+    sheet.write_string(0, 0, "id").unwrap();
+    sheet.write_string(0, 1, "translation").unwrap();
+    sheet.write_string(99_999, 16_383, "far away").unwrap();
+    book.save(&far).unwrap();
+    let out = ensemble(&["strings", "import", s(&airport), s(&far), "--locale", "fr"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&format!(
+            "error: {}: fr!row 100000: a row without an id",
+            far.display()
+        )),
+        "{}",
+        out.stderr
+    );
+    // A workbook whose sheet unpacks to 4 GB (declared; a real bomb is stopped while it
+    // unpacks, at the same limit).
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let sheet = book.add_worksheet().set_name("fr").unwrap();
+    sheet.write_string(0, 0, "id").unwrap();
+    book.save(dir.path().join("small.xlsx")).unwrap();
+    let small = std::fs::read(dir.path().join("small.xlsx")).unwrap();
+    let bomb = dir.path().join("bomb.xlsx");
+    std::fs::write(
+        &bomb,
+        declaring(small, "xl/worksheets/sheet1.xml", 0xF000_0000),
+    )
+    .unwrap();
+    let out = ensemble(&["strings", "import", s(&airport), s(&bomb), "--locale", "fr"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let said = "`xl/worksheets/sheet1.xml` unpacks to 4026531840 bytes, more than the \
+                268435456 a workbook may (256 MiB); not read";
+    assert!(
+        out.stderr.contains(&format!("error: {}: ", bomb.display())) && out.stderr.contains(said),
+        "{}",
+        out.stderr
+    );
+    // `ensemble import` reads workbooks the same way.
+    let out = ensemble(&[
+        "import",
+        s(&bomb),
+        "-o",
+        s(&dir.path().join("b.script.ron")),
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains(said), "{}", out.stderr);
+}
+
 /// The airport with one more test file, `long.test.ron`, of `ticks` ticks.
 fn airport_with_test(dir: &Path, ticks: &str) -> std::path::PathBuf {
     let airport = copy_of("airport", dir);

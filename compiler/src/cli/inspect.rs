@@ -12,7 +12,7 @@ use ensemble_runtime::inspect::{Flow, Inspector, InspectorOptions};
 use ensemble_runtime::trace::TraceEvent;
 use ensemble_sim::Simulation;
 use ensemble_sim::inspect::InspectedSimulation;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -185,11 +185,22 @@ impl Connection {
     /// The next line from the game (without its newline); `None` when it closed.
     fn line(&mut self) -> Option<Result<Vec<u8>, String>> {
         let mut line = Vec::new();
-        match self.reader.read_until(b'\n', &mut line) {
+        // At most one byte past the protocol's limit: a server that never ends its line is
+        // refused instead of filling the memory.
+        let limit = protocol::MAX_LINE as u64 + 2;
+        match (&mut self.reader).take(limit).read_until(b'\n', &mut line) {
             Ok(0) => None,
             Ok(_) => {
                 if line.last() == Some(&b'\n') {
                     line.pop();
+                }
+                if line.len() > protocol::MAX_LINE {
+                    return Some(Err(format!(
+                        "{} sent a line longer than {} bytes (the protocol's limit); is it an \
+                         Ensemble game?",
+                        self.address,
+                        protocol::MAX_LINE
+                    )));
                 }
                 Some(Ok(line))
             }

@@ -617,6 +617,7 @@ fn unquote_po(s: &str) -> Result<String, String> {
 /// Reads the sheet of `locale` from an Excel workbook (the only sheet, if it has just one).
 pub fn read_xlsx(bytes: Vec<u8>, locale: &str) -> Result<Vec<Imported>, String> {
     use calamine::Reader;
+    crate::script::xlsx::check_unpacked_size(&bytes)?;
     let mut wb = calamine::open_workbook_auto_from_rs(std::io::Cursor::new(bytes))
         .map_err(|e| format!("not a readable Excel workbook: {e}"))?;
     let names = wb.sheet_names();
@@ -635,23 +636,38 @@ pub fn read_xlsx(bytes: Vec<u8>, locale: &str) -> Result<Vec<Imported>, String> 
                 names.join(", ")
             )
         })?;
-    let range = wb.worksheet_range(&sheet).map_err(|e| e.to_string())?;
-    let mut rows = range.rows();
-    let header: Vec<String> = rows
+    // Cell by cell, not as calamine's dense range: one cell at XFD100000 asked for 52 GB.
+    let cells = crate::script::xlsx::used_cells(&mut wb, &sheet)
+        .map_err(|e| format!("sheet `{sheet}`: {e}"))?;
+    let left = cells
+        .values()
+        .filter_map(|row| row.keys().next())
+        .min()
+        .copied()
+        .unwrap_or(0);
+    let text_of = |row: &std::collections::BTreeMap<u32, calamine::Data>| -> Vec<String> {
+        let width = row.keys().next_back().map_or(0, |&c| c + 1 - left);
+        (0..width)
+            .map(|c| {
+                row.get(&(left + c))
+                    .map(|d| d.to_string())
+                    .unwrap_or_default()
+            })
+            .collect()
+    };
+    let mut rows = cells.iter();
+    let (_, first) = rows
         .next()
-        .ok_or_else(|| format!("sheet `{sheet}` is empty"))?
-        .iter()
-        .map(|c| c.to_string())
-        .collect();
+        .ok_or_else(|| format!("sheet `{sheet}` is empty"))?;
+    let header = text_of(first);
     let cols = Columns::of(&header).map_err(|e| format!("sheet `{sheet}`: {e}"))?;
-    let (first_row, _) = range.start().unwrap_or((0, 0));
     let mut out = Vec::new();
-    for (i, row) in rows.enumerate() {
-        let record: Vec<String> = row.iter().map(|c| c.to_string()).collect();
+    for (row, cells) in rows {
+        let record = text_of(cells);
         if record.iter().all(|c| c.trim().is_empty()) {
             continue;
         }
-        let at = format!("{sheet}!row {}", first_row as usize + i + 2);
+        let at = format!("{sheet}!row {}", row + 1);
         out.push(cols.read(&record, at)?);
     }
     Ok(out)

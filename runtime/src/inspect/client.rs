@@ -2,7 +2,7 @@
 //! what goes to it.
 
 use super::InspectorOptions;
-use super::protocol::MAX_LINE;
+use super::protocol::{GameMessage, MAX_LINE, encode};
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
@@ -85,15 +85,42 @@ impl Client {
         self.open && (self.said_hello || self.connected.elapsed() < hello_timeout)
     }
 
-    /// Queues `text`; a tool whose backlog is past the limit has stopped reading and is dropped
-    /// (its queue freed at once).
+    /// Bytes queued for it and not yet written.
+    pub(super) fn backlog(&self) -> usize {
+        self.queue.len() - self.sent
+    }
+
+    /// Queues a message. One that alone is longer than the queue may hold is not queued: the
+    /// tool gets an `error` naming the limit instead.
     pub(super) fn send(&mut self, text: &str) {
+        self.queue_text(text, false);
+    }
+
+    /// Queues a frame's trace events.
+    pub(super) fn send_trace(&mut self, lines: &str) {
+        self.queue_text(lines, true);
+    }
+
+    /// A tool whose backlog with `text` would pass the limit has stopped reading (or cannot
+    /// keep up with the trace) and is dropped, its queue freed at once: the game never holds
+    /// more than the limit for one tool.
+    fn queue_text(&mut self, text: &str, trace: bool) {
         if !self.open {
             return;
         }
-        // The backlog, not the message, is measured: one large message (a snapshot of many
-        // agents) still goes to a tool that reads.
-        if self.queue.len() - self.sent > self.max_queued {
+        let mut text = std::borrow::Cow::Borrowed(text);
+        if text.len() > self.max_queued && !trace {
+            let kind = message_kind(&text);
+            text = std::borrow::Cow::Owned(encode(&GameMessage::Error {
+                message: format!(
+                    "{kind}: the answer is {} bytes, more than the {} bytes a tool's queue holds \
+                     (InspectorOptions::max_queued); not sent",
+                    text.len(),
+                    self.max_queued
+                ),
+            }));
+        }
+        if self.backlog() + text.len() > self.max_queued {
             self.open = false;
             self.queue = Vec::new();
             self.sent = 0;
@@ -183,4 +210,11 @@ impl Client {
 
 fn too_long() -> String {
     format!("line longer than {MAX_LINE} bytes: skipped up to its newline")
+}
+
+/// The `type` of the message `text` begins with (`snapshot`).
+fn message_kind(text: &str) -> &str {
+    text.strip_prefix("{\"type\":\"")
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or("message")
 }

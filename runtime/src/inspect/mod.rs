@@ -103,12 +103,17 @@ pub struct InspectorOptions {
     pub max_breakpoints: usize,
     /// Breakpoints one tool may have set at once (those it set and nobody cleared).
     pub max_breakpoints_per_tool: usize,
+    /// Bytes of one value a tool may `set` (a variable's text); a longer one is refused with
+    /// an `error` naming the limit. Every snapshot carries every value, so this bounds them.
+    pub max_value: usize,
 }
 
 /// [`InspectorOptions::max_breakpoints`] by default.
 pub const MAX_BREAKPOINTS: usize = 1024;
 /// [`InspectorOptions::max_breakpoints_per_tool`] by default.
 pub const MAX_BREAKPOINTS_PER_TOOL: usize = 256;
+/// [`InspectorOptions::max_value`] by default: 64 KiB.
+pub const MAX_VALUE: usize = 64 << 10;
 
 impl Default for InspectorOptions {
     fn default() -> Self {
@@ -121,6 +126,7 @@ impl Default for InspectorOptions {
             hello_timeout: Duration::from_secs(10),
             max_breakpoints: MAX_BREAKPOINTS,
             max_breakpoints_per_tool: MAX_BREAKPOINTS_PER_TOOL,
+            max_value: MAX_VALUE,
         }
     }
 }
@@ -277,7 +283,7 @@ impl Inspector {
             lines.push('\n');
         }
         for c in self.clients.iter_mut().filter(|c| c.wants_trace()) {
-            c.send(&lines);
+            c.send_trace(&lines);
         }
         self.flush();
     }
@@ -450,6 +456,15 @@ impl Inspector {
                 }
                 let tick = game.tick_count();
                 self.reply(client, GameMessage::Snapshot { tick, agents });
+            }
+            ToolMessage::Set { value, .. } if value.len() > self.options.max_value => {
+                let message = format!(
+                    "set: the value is {} bytes, longer than the {} bytes a variable takes \
+                     (InspectorOptions::max_value); not set",
+                    value.len(),
+                    self.options.max_value
+                );
+                self.reply(client, GameMessage::Error { message });
             }
             ToolMessage::Set {
                 agent,

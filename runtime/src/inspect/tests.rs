@@ -820,3 +820,98 @@ proptest! {
         let _ = base64::decode(&text);
     }
 }
+
+// Issue 33, memory: what one tool can make the game hold.
+
+/// An inspector that holds at most `max_queued` bytes for a tool.
+fn serve_queueing(max_queued: usize) -> (Inspector, Game) {
+    let options = InspectorOptions {
+        max_queued,
+        ..InspectorOptions::default()
+    };
+    (
+        Inspector::bind("127.0.0.1:0", options).unwrap(),
+        Game::new(),
+    )
+}
+
+#[test]
+fn set_refuses_a_value_larger_than_the_variable_limit() {
+    let (mut inspector, mut game) = serve();
+    let mut tool = Tool::connect(&inspector);
+    tool.hello(false);
+    tool.message(&mut inspector, &mut game);
+    let big = "x".repeat(MAX_VALUE + 1);
+    tool.send(&encode(&ToolMessage::Set {
+        agent: "guard".into(),
+        variable: "Mood".into(),
+        value: big,
+    }));
+    let message = error_of(tool.message(&mut inspector, &mut game));
+    assert!(
+        message.contains(&format!("{MAX_VALUE} bytes"))
+            && message.contains("InspectorOptions::max_value"),
+        "{message}"
+    );
+    assert!(game.variables.is_empty(), "nothing was set");
+    // At the limit it is set.
+    tool.send(&encode(&ToolMessage::Set {
+        agent: "guard".into(),
+        variable: "Mood".into(),
+        value: "y".repeat(MAX_VALUE),
+    }));
+    assert!(matches!(
+        tool.message(&mut inspector, &mut game),
+        GameMessage::Ok { .. }
+    ));
+}
+
+#[test]
+fn a_reply_larger_than_the_queue_limit_is_refused_with_a_message_not_queued() {
+    let (mut inspector, mut game) = serve_queueing(4 << 10);
+    let mut tool = Tool::connect(&inspector);
+    tool.hello(false);
+    tool.message(&mut inspector, &mut game);
+    for i in 0..4 {
+        game.variables.insert(format!("V{i}"), "z".repeat(2 << 10));
+    }
+    tool.send(r#"{"type":"snapshot"}"#);
+    let message = error_of(tool.message(&mut inspector, &mut game));
+    assert!(
+        message.contains("snapshot") && message.contains("InspectorOptions::max_queued"),
+        "{message}"
+    );
+    // Still served: a small request is answered.
+    game.variables.clear();
+    tool.send(r#"{"type":"snapshot"}"#);
+    assert!(matches!(
+        tool.message(&mut inspector, &mut game),
+        GameMessage::Snapshot { .. }
+    ));
+}
+
+#[test]
+fn the_queue_limit_counts_the_message_about_to_be_queued() {
+    let (mut inspector, mut game) = serve_queueing(64 << 10);
+    for i in 0..12 {
+        game.variables.insert(format!("V{i}"), "z".repeat(5 << 10));
+    }
+    // A tool that asks for snapshots (each under the limit) and never reads: the backlog
+    // plus the next reply passes the limit, and the tool is dropped before that reply is
+    // queued — the game never holds more than the limit for it.
+    let mut sleeper = Tool::connect(&inspector);
+    sleeper.hello(false);
+    let mut dropped = false;
+    for _ in 0..2000 {
+        sleeper.send(r#"{"type":"snapshot"}"#);
+        inspector.frame(&mut game, &[]);
+        for c in &inspector.clients {
+            assert!(c.backlog() <= 64 << 10, "backlog {}", c.backlog());
+        }
+        if inspector.clients() == 0 {
+            dropped = true;
+            break;
+        }
+    }
+    assert!(dropped, "the tool that does not read is dropped");
+}
