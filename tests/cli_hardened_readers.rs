@@ -561,3 +561,208 @@ fn strings_export_refuses_to_replace_a_workbook_it_did_not_write_unless_forced()
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+// 5. Silent wrongness
+
+#[test]
+fn unknown_fields_in_content_tests_and_string_tables_are_errors_with_did_you_mean_at_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let airport = airport_with_test(dir.path(), "100");
+    let test = airport.join("long.test.ron");
+    let text = std::fs::read_to_string(&test).unwrap();
+    let cases = [
+        // A misspelt `agent:` made the pattern match anything.
+        (
+            text.replace("agent: \"buyer1\"", "agnet: \"buyer1\""),
+            "long.test.ron:9:",
+            "agnet",
+            "agent",
+        ),
+        // `setups:` dropped the mocks.
+        (
+            text.replace(
+                "            expect: [",
+                "            setups: [],\n            expect: [",
+            ),
+            "long.test.ron:8:",
+            "setups",
+            "setup",
+        ),
+    ];
+    for (broken, at, found, meant) in cases {
+        std::fs::write(&test, broken).unwrap();
+        let out = ensemble(&["check", s(&airport)]);
+        let all = format!("{}{}", out.stdout, out.stderr);
+        assert_eq!(out.code, 1, "{all}");
+        assert!(all.contains(at), "{at}: {all}");
+        assert!(all.contains(&format!("`{found}`")), "{all}");
+        assert!(all.contains(&format!("did you mean `{meant}`?")), "{all}");
+    }
+    std::fs::write(&test, text).unwrap();
+    // A string table's line with `txet:`.
+    let table = airport.join("strings/fr.strings.ron");
+    let text = std::fs::read_to_string(&table).unwrap();
+    std::fs::write(
+        &table,
+        text.replacen("text: \"Salut.\"", "txet: \"Salut.\"", 1),
+    )
+    .unwrap();
+    let out = ensemble(&["check", s(&airport)]);
+    let all = format!("{}{}", out.stdout, out.stderr);
+    assert_eq!(out.code, 1, "{all}");
+    assert!(all.contains("fr.strings.ron:4:"), "{all}");
+    assert!(all.contains("did you mean `text`?"), "{all}");
+}
+
+/// `strings import` of a CSV file with `text` into a copy of the airport: (exit code, stderr,
+/// the French table afterwards).
+fn import_csv(text: &str) -> (i32, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let airport = copy_of("airport", dir.path());
+    let csv = dir.path().join("fr.csv");
+    std::fs::write(&csv, text).unwrap();
+    let out = ensemble(&["strings", "import", s(&airport), s(&csv), "--locale", "fr"]);
+    let table = std::fs::read_to_string(airport.join("strings/fr.strings.ron")).unwrap();
+    (out.code, out.stderr, table)
+}
+
+#[test]
+fn a_stray_quote_in_a_csv_is_an_error_with_line_and_column_not_merged_columns() {
+    // The quote opening `"Entendu` is never closed on its line: read as RFC 4180 reads it, the
+    // field ran on to the next quote and swallowed the next row.
+    let (code, stderr, table) = import_csv(
+        "id,source,translation\n\
+         SellTicket/Okay1/1,OK.,\"Entendu\n\
+         SellTicket/Okay1/2,Sure.,\"Parfait\"\n",
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains(
+            "line 3, column 26: a quote closes the quoted field opened at line 2, column 24"
+        ),
+        "{stderr}"
+    );
+    assert!(!table.contains("Entendu"), "{table}");
+    // A quote inside an unquoted field.
+    let (code, stderr, _) = import_csv("id,source,translation\nSellTicket/Okay1/1,OK.,En\"tendu\n");
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("line 2, column 26: a quote inside an unquoted field"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_csv_with_cr_only_line_ends_reads_its_lines() {
+    let (code, stderr, table) = import_csv(
+        "id,source,translation\rSellTicket/Okay1/1,OK.,Entendu.\rSellTicket/Okay1/2,Sure.,Parfait.\r",
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("2 changed"), "{stderr}");
+    assert!(
+        table.contains("Entendu.") && table.contains("Parfait."),
+        "{table}"
+    );
+}
+
+#[test]
+fn a_duplicate_id_in_a_csv_is_an_error_naming_both_lines() {
+    let (code, stderr, table) = import_csv(
+        "id,source,translation\n\
+         SellTicket/Okay1/1,OK.,Entendu.\n\
+         SellTicket/Okay1/2,Sure.,Parfait.\n\
+         SellTicket/Okay1/1,OK.,Compris.\n",
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("line 4: the id `SellTicket/Okay1/1` is also on line 2"),
+        "{stderr}"
+    );
+    assert!(
+        !table.contains("Compris.") && !table.contains("Entendu."),
+        "{table}"
+    );
+}
+
+#[test]
+fn a_new_ensb_beside_an_old_ensdbg_is_run_with_a_warning_that_the_symbols_are_stale() {
+    let dir = tempfile::tempdir().unwrap();
+    let bench = copy_of("bench", dir.path());
+    let (old, new) = (dir.path().join("old"), dir.path().join("new"));
+    let built = ensemble(&["build", s(&bench), "-o", s(&old)]);
+    assert_eq!(built.code, 0, "{}", built.stderr);
+    let scene = bench.join("bench.scene.ron");
+    let text = std::fs::read_to_string(&scene).unwrap();
+    std::fs::write(&scene, text.replacen("delay: 25.0", "delay: 26.0", 1)).unwrap();
+    let built = ensemble(&["build", s(&bench), "-o", s(&new)]);
+    assert_eq!(built.code, 0, "{}", built.stderr);
+    // `build` killed between its renames: the new `.ensb` beside the old `.ensdbg`.
+    std::fs::copy(new.join("bench.ensb"), old.join("bench.ensb")).unwrap();
+    let ensb = old.join("bench.ensb");
+    let out = ensemble(&["run", s(&ensb), "--scene", "bench", "--ticks", "3"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&format!(
+            "warning: {}: the debug symbols are stale: they describe the program with checksum",
+            old.join("bench.ensdbg").display()
+        )) && out.stderr.contains("rebuild to refresh them; ignored"),
+        "{}",
+        out.stderr
+    );
+    // Matching symbols say nothing.
+    let out = ensemble(&[
+        "run",
+        s(&new.join("bench.ensb")),
+        "--scene",
+        "bench",
+        "--ticks",
+        "3",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stderr.contains("stale"), "{}", out.stderr);
+}
+
+#[test]
+fn a_snapshot_whose_tick_count_is_near_its_maximum_is_refused_not_left_to_wrap() {
+    let dir = tempfile::tempdir().unwrap();
+    let (program, bytes) = airport_snapshot(dir.path());
+    // The tick count (30, one varint byte) comes right before the tick length.
+    let loaded = Program::load(Path::new(&program)).unwrap();
+    let reader = SnapshotReader::from_bytes(&bytes).unwrap();
+    let mut writer = SnapshotWriter::new(&loaded, &reader.program().name);
+    for name in reader.sections() {
+        let mut section = reader.bytes(name).unwrap().to_vec();
+        if name == "scene" {
+            let dt = (1.0f64 / 30.0).to_le_bytes();
+            let at = section.windows(8).position(|w| w == dt).unwrap();
+            assert_eq!(section[at - 1], 30);
+            // u64::MAX - 1 as a varint: nine 0xff-ish bytes and a final 0x01.
+            let mut varint = vec![0xfe];
+            varint.extend([0xff; 8]);
+            varint.push(0x01);
+            section.splice(at - 1..at, varint);
+        }
+        writer.put_bytes(name, section);
+    }
+    let bad = dir.path().join("late.snap");
+    std::fs::write(&bad, writer.to_bytes()).unwrap();
+    let out = ensemble(&[
+        "run",
+        &program,
+        "--scene",
+        "ticket-counter",
+        "--ticks",
+        "3",
+        "--restore",
+        s(&bad),
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "the tick count 18446744073709551614 is past 4611686018427387904, the most a scene \
+             counts to"
+        ),
+        "{}",
+        out.stderr
+    );
+}
