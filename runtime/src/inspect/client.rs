@@ -4,7 +4,7 @@
 use super::InspectorOptions;
 use super::protocol::{GameMessage, MAX_LINE, encode};
 use std::io::{self, Read, Write};
-use std::net::TcpStream;
+use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 /// What a tool sent this frame.
@@ -28,6 +28,10 @@ pub(super) struct Client {
     sent: usize,
     max_queued: usize,
     connected: Instant,
+    /// When a line last came from it.
+    last_heard: Instant,
+    /// Where it connected from (failed hellos are backed off per address).
+    peer: SocketAddr,
     said_hello: bool,
     wants_trace: bool,
     open: bool,
@@ -36,6 +40,7 @@ pub(super) struct Client {
 impl Client {
     pub(super) fn new(
         stream: TcpStream,
+        peer: SocketAddr,
         id: u64,
         options: &InspectorOptions,
     ) -> io::Result<Client> {
@@ -51,6 +56,8 @@ impl Client {
             sent: 0,
             max_queued: options.max_queued,
             connected: Instant::now(),
+            last_heard: Instant::now(),
+            peer,
             said_hello: false,
             wants_trace: false,
             open: true,
@@ -59,6 +66,15 @@ impl Client {
 
     pub(super) fn id(&self) -> u64 {
         self.id
+    }
+
+    pub(super) fn peer(&self) -> SocketAddr {
+        self.peer
+    }
+
+    /// How long since it sent a line.
+    pub(super) fn silent_for(&self) -> Duration {
+        self.last_heard.elapsed()
     }
 
     pub(super) fn said_hello(&self) -> bool {
@@ -83,6 +99,11 @@ impl Client {
     /// Whether to keep it: open, and past its hello or still within the time for it.
     pub(super) fn is_open(&self, hello_timeout: Duration) -> bool {
         self.open && (self.said_hello || self.connected.elapsed() < hello_timeout)
+    }
+
+    /// Whether the connection is still open (not closed, dropped, or gone).
+    pub(super) fn open(&self) -> bool {
+        self.open
     }
 
     /// Bytes queued for it and not yet written.
@@ -190,6 +211,7 @@ impl Client {
                 line.pop();
             }
             if !line.iter().all(u8::is_ascii_whitespace) {
+                self.last_heard = Instant::now();
                 received.push(Received::Line(line));
             }
         }
