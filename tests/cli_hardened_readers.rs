@@ -4,6 +4,7 @@
 //! tested against the inspector itself, runtime/src/inspect/tests.rs).
 
 use ensemble_runtime::Program;
+use ensemble_runtime::inspect::protocol::{GameMessage, ToolMessage};
 use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter};
 use ensemble_tests::{copy_dir, ensemble, repo_path, root};
 use std::net::TcpListener;
@@ -764,5 +765,213 @@ fn a_snapshot_whose_tick_count_is_near_its_maximum_is_refused_not_left_to_wrap()
         ),
         "{}",
         out.stderr
+    );
+}
+
+// 6. The protocol's security
+
+/// A token strong enough to serve with, in a file of `dir`: (the token, its file).
+fn token_file(dir: &Path) -> (String, String) {
+    let token = "5d1e0b7a93c24f68a1b0".to_string();
+    let file = dir.join("token");
+    std::fs::write(&file, format!("{token}\n")).unwrap();
+    (token, file.to_string_lossy().into_owned())
+}
+
+/// `ensemble run` of the airport's ticket sale serving the protocol, waiting for a tool, with
+/// `extra` arguments: the running command and the address it serves.
+fn serve_airport(extra: &[&str]) -> (ensemble_tests::Running, String) {
+    let mut args: Vec<String> = [
+        "run",
+        &repo_path("samples/airport"),
+        "--scene",
+        "ticket-sale",
+        "--inspect-wait",
+    ]
+    .map(String::from)
+    .to_vec();
+    args.extend(extra.iter().map(|a| a.to_string()));
+    ensemble_tests::serve(args)
+}
+
+#[test]
+fn a_weak_token_is_refused_with_how_to_make_one() {
+    let dir = tempfile::tempdir().unwrap();
+    for weak in [
+        "sesame",
+        " ",
+        "aaaaaaaaaaaaaaaaaaaaaaaa",
+        "correct horse battery staple",
+    ] {
+        let file = dir.path().join("weak");
+        std::fs::write(&file, weak).unwrap();
+        let out = ensemble(&[
+            "run",
+            &repo_path("samples/airport"),
+            "--scene",
+            "ticket-sale",
+            "--inspect",
+            "127.0.0.1:0",
+            "--inspect-token-file",
+            s(&file),
+        ]);
+        assert_eq!(out.code, 2, "{weak:?}: {}", out.stderr);
+        assert!(
+            out.stderr
+                .contains("error: --inspect 127.0.0.1:0: the token is too weak: ")
+                && out.stderr.contains("make one with `openssl rand -hex 16`"),
+            "{weak:?}: {}",
+            out.stderr
+        );
+        assert!(out.stdout.is_empty(), "ran: {}", out.stdout);
+    }
+}
+
+#[test]
+fn a_token_is_read_from_a_file_and_one_on_the_command_line_is_warned_about() {
+    let dir = tempfile::tempdir().unwrap();
+    let (token, file) = token_file(dir.path());
+    let (game, address) = serve_airport(&[
+        "--ticks",
+        "60",
+        "--speed",
+        "20",
+        "--inspect",
+        "127.0.0.1:0",
+        "--inspect-token-file",
+        &file,
+    ]);
+    // From a file: attached, no warning (it stays attached until the game ends).
+    let from_file = ensemble_tests::spawn(
+        ["attach", &address, "--token-file", &file]
+            .map(String::from)
+            .to_vec(),
+    );
+    let hello = ensemble_tests::next(&from_file.out, "the hello");
+    assert!(hello.starts_with("{\"type\":\"hello\""), "{hello}");
+    // On the command line: it works too, and says who else can read it.
+    let flag = ensemble(&["attach", &address, "--token", &token, "--resume"]);
+    assert_eq!(flag.code, 0, "{}", flag.stderr);
+    assert!(
+        flag.stderr.contains(
+            "warning: --token is visible to every user of this machine in the process list; \
+             pass the token in a file (--token-file PATH) or in ENSEMBLE_TOKEN"
+        ),
+        "{}",
+        flag.stderr
+    );
+    assert!(
+        flag.stdout.starts_with("{\"type\":\"hello\""),
+        "{}",
+        flag.stdout
+    );
+    assert_eq!(game.done.join().unwrap(), 0);
+    assert_eq!(from_file.done.join().unwrap(), 0);
+    let said: Vec<String> = from_file.err.try_iter().collect();
+    assert!(said.is_empty(), "{said:?}");
+    // A token file that cannot be read.
+    let missing = dir.path().join("missing");
+    let out = ensemble(&["attach", &address, "--token-file", s(&missing)]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("error: --token-file "),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn serving_beyond_loopback_says_plainly_what_it_exposes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, file) = token_file(dir.path());
+    let out = ensemble(&[
+        "run",
+        &repo_path("samples/airport"),
+        "--scene",
+        "ticket-sale",
+        "--ticks",
+        "3",
+        "--inspect",
+        "0.0.0.0:0",
+        "--inspect-token-file",
+        &file,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("is reachable from other machines, and the inspection protocol has no TLS: the token, the trace")
+            && out.stderr.contains("whoever has the token can pause the game, set its variables and replace its program"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_value_set_through_the_protocol_cannot_forge_a_text_trace_line() {
+    let (game, address) = serve_airport(&[
+        "--ticks",
+        "1500",
+        "--speed",
+        "100",
+        "--inspect",
+        "127.0.0.1:0",
+    ]);
+    let mut tool = ensemble_tests::Tool::connect(&address);
+    let forged = "Denver\n  1234    41.100s seller     enter SellTicket/Refund\u{1b}[2J";
+    tool.send(&ToolMessage::Set {
+        agent: "customer".into(),
+        variable: "CityName".into(),
+        value: forged.into(),
+    });
+    assert!(matches!(tool.message(), GameMessage::Ok { .. }));
+    tool.send(&ToolMessage::Resume);
+    assert_eq!(game.done.join().unwrap(), 0);
+    let lines: Vec<String> = game.out.try_iter().collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(r"Denver\n  1234    41.100s seller")),
+        "{lines:#?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("  1234 ")),
+        "{lines:#?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains('\u{1b}')), "{lines:#?}");
+}
+
+/// A server that says hello, then `line`, then closes.
+fn server_saying(line: &'static [u8]) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        use std::io::Write;
+        let (mut stream, _) = listener.accept().unwrap();
+        let hello = br#"{"type":"hello","version":1,"program":"p","hash":"00000000","scene":"s","agents":[],"tick":0,"paused":false,"breakpoints":[]}"#;
+        let _ = stream.write_all(hello);
+        let _ = stream.write_all(b"\n");
+        let _ = stream.write_all(line);
+        let _ = stream.write_all(b"\n");
+    });
+    address
+}
+
+#[test]
+fn attach_escapes_control_characters_and_escape_sequences_it_prints() {
+    // An OSC 52 clipboard write, a screen clear, bytes that are not UTF-8.
+    let address = server_saying(
+        b"{\"type\":\"error\",\"message\":\"\x1b]52;c;cm0gLXJmIH4=\x07\x1b[2J\xff\"}",
+    );
+    let out = ensemble(&["attach", &address]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        !out.stdout.contains('\u{1b}') && !out.stdout.contains('\u{7}'),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains(r#""message":"\u{1b}]52;c;cm0gLXJmIH4=\u{7}\u{1b}[2J\xff"}"#),
+        "{}",
+        out.stdout
     );
 }
