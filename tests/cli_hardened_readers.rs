@@ -4,6 +4,7 @@
 //! tested against the inspector itself, runtime/src/inspect/tests.rs).
 
 use ensemble_runtime::Program;
+use ensemble_runtime::inspect::protocol::{GameMessage, ToolMessage};
 use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter};
 use ensemble_tests::{copy_dir, ensemble, repo_path, root};
 use std::net::TcpListener;
@@ -241,6 +242,119 @@ fn push_and_attach_to_a_server_that_never_answers_time_out_with_a_message() {
     }
 }
 
+// 3. Memory
+
+/// A server that answers every connection with bytes and never a newline.
+fn flooding_server() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            std::thread::spawn(move || {
+                use std::io::Write;
+                let chunk = vec![b'x'; 1 << 20];
+                while stream.write_all(&chunk).is_ok() {}
+            });
+        }
+    });
+    address
+}
+
+#[test]
+fn attach_and_push_refuse_a_server_line_longer_than_the_limit() {
+    let address = flooding_server();
+    let bench = repo_path("samples/bench");
+    for args in [vec!["push", &address, &bench], vec!["attach", &address]] {
+        let started = Instant::now();
+        let out = ensemble(&args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.contains(&format!(
+                "error: {address} sent a line longer than 16777216 bytes \
+                 (the protocol's limit); is it an Ensemble game?"
+            )),
+            "{args:?}: {}",
+            out.stderr
+        );
+        assert!(!out.stderr.contains("memory allocation"), "{}", out.stderr);
+        assert!(started.elapsed() < Duration::from_secs(60), "{args:?}");
+    }
+}
+
+/// `bytes` (a workbook) with the central directory's uncompressed size of `name` set to `size`.
+fn declaring(mut bytes: Vec<u8>, name: &str, size: u32) -> Vec<u8> {
+    let mut patched = false;
+    let mut i = 0;
+    while i + 46 <= bytes.len() {
+        if bytes[i..i + 4] == [0x50, 0x4b, 0x01, 0x02] {
+            let len = u16::from_le_bytes([bytes[i + 28], bytes[i + 29]]) as usize;
+            if &bytes[i + 46..i + 46 + len] == name.as_bytes() {
+                bytes[i + 24..i + 28].copy_from_slice(&size.to_le_bytes());
+                patched = true;
+            }
+        }
+        i += 1;
+    }
+    assert!(patched, "{name} is in the workbook");
+    bytes
+}
+
+#[test]
+fn strings_import_of_a_far_cell_or_a_zip_bomb_is_refused_naming_the_file_sheet_and_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let airport = copy_of("airport", dir.path());
+    // One cell at XFD100000: read as a dense grid it asked for 52 GB.
+    let far = dir.path().join("far.xlsx");
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let sheet = book.add_worksheet().set_name("fr").unwrap();
+    sheet.write_string(0, 0, "id").unwrap();
+    sheet.write_string(0, 1, "translation").unwrap();
+    sheet.write_string(99_999, 16_383, "far away").unwrap();
+    book.save(&far).unwrap();
+    let out = ensemble(&["strings", "import", s(&airport), s(&far), "--locale", "fr"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&format!(
+            "error: {}: fr!row 100000: a row without an id",
+            far.display()
+        )),
+        "{}",
+        out.stderr
+    );
+    // A workbook whose sheet unpacks to 4 GB (declared; a real bomb is stopped while it
+    // unpacks, at the same limit).
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let sheet = book.add_worksheet().set_name("fr").unwrap();
+    sheet.write_string(0, 0, "id").unwrap();
+    book.save(dir.path().join("small.xlsx")).unwrap();
+    let small = std::fs::read(dir.path().join("small.xlsx")).unwrap();
+    let bomb = dir.path().join("bomb.xlsx");
+    std::fs::write(
+        &bomb,
+        declaring(small, "xl/worksheets/sheet1.xml", 0xF000_0000),
+    )
+    .unwrap();
+    let out = ensemble(&["strings", "import", s(&airport), s(&bomb), "--locale", "fr"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let said = "`xl/worksheets/sheet1.xml` unpacks to 4026531840 bytes, more than the \
+                268435456 a workbook may (256 MiB); not read";
+    assert!(
+        out.stderr.contains(&format!("error: {}: ", bomb.display())) && out.stderr.contains(said),
+        "{}",
+        out.stderr
+    );
+    // `ensemble import` reads workbooks the same way.
+    let out = ensemble(&[
+        "import",
+        s(&bomb),
+        "-o",
+        s(&dir.path().join("b.script.ron")),
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains(said), "{}", out.stderr);
+}
+
 /// The airport with one more test file, `long.test.ron`, of `ticks` ticks.
 fn airport_with_test(dir: &Path, ticks: &str) -> std::path::PathBuf {
     let airport = copy_of("airport", dir);
@@ -447,4 +561,417 @@ fn strings_export_refuses_to_replace_a_workbook_it_did_not_write_unless_forced()
         .filter(|n| n.starts_with('.') || n.contains("tmp"))
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+// 5. Silent wrongness
+
+#[test]
+fn unknown_fields_in_content_tests_and_string_tables_are_errors_with_did_you_mean_at_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let airport = airport_with_test(dir.path(), "100");
+    let test = airport.join("long.test.ron");
+    let text = std::fs::read_to_string(&test).unwrap();
+    let cases = [
+        // A misspelt `agent:` made the pattern match anything.
+        (
+            text.replace("agent: \"buyer1\"", "agnet: \"buyer1\""),
+            "long.test.ron:9:",
+            "agnet",
+            "agent",
+        ),
+        // `setups:` dropped the mocks.
+        (
+            text.replace(
+                "            expect: [",
+                "            setups: [],\n            expect: [",
+            ),
+            "long.test.ron:8:",
+            "setups",
+            "setup",
+        ),
+    ];
+    for (broken, at, found, meant) in cases {
+        std::fs::write(&test, broken).unwrap();
+        let out = ensemble(&["check", s(&airport)]);
+        let all = format!("{}{}", out.stdout, out.stderr);
+        assert_eq!(out.code, 1, "{all}");
+        assert!(all.contains(at), "{at}: {all}");
+        assert!(all.contains(&format!("`{found}`")), "{all}");
+        assert!(all.contains(&format!("did you mean `{meant}`?")), "{all}");
+    }
+    std::fs::write(&test, text).unwrap();
+    // A string table's line with `txet:`.
+    let table = airport.join("strings/fr.strings.ron");
+    let text = std::fs::read_to_string(&table).unwrap();
+    std::fs::write(
+        &table,
+        text.replacen("text: \"Salut.\"", "txet: \"Salut.\"", 1),
+    )
+    .unwrap();
+    let out = ensemble(&["check", s(&airport)]);
+    let all = format!("{}{}", out.stdout, out.stderr);
+    assert_eq!(out.code, 1, "{all}");
+    assert!(all.contains("fr.strings.ron:4:"), "{all}");
+    assert!(all.contains("did you mean `text`?"), "{all}");
+}
+
+/// `strings import` of a CSV file with `text` into a copy of the airport: (exit code, stderr,
+/// the French table afterwards).
+fn import_csv(text: &str) -> (i32, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let airport = copy_of("airport", dir.path());
+    let csv = dir.path().join("fr.csv");
+    std::fs::write(&csv, text).unwrap();
+    let out = ensemble(&["strings", "import", s(&airport), s(&csv), "--locale", "fr"]);
+    let table = std::fs::read_to_string(airport.join("strings/fr.strings.ron")).unwrap();
+    (out.code, out.stderr, table)
+}
+
+#[test]
+fn a_stray_quote_in_a_csv_is_an_error_with_line_and_column_not_merged_columns() {
+    // The quote opening `"Entendu` is never closed on its line: read as RFC 4180 reads it, the
+    // field ran on to the next quote and swallowed the next row.
+    let (code, stderr, table) = import_csv(
+        "id,source,translation\n\
+         SellTicket/Okay1/1,OK.,\"Entendu\n\
+         SellTicket/Okay1/2,Sure.,\"Parfait\"\n",
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains(
+            "line 3, column 26: a quote closes the quoted field opened at line 2, column 24"
+        ),
+        "{stderr}"
+    );
+    assert!(!table.contains("Entendu"), "{table}");
+    // A quote inside an unquoted field.
+    let (code, stderr, _) = import_csv("id,source,translation\nSellTicket/Okay1/1,OK.,En\"tendu\n");
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("line 2, column 26: a quote inside an unquoted field"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_csv_with_cr_only_line_ends_reads_its_lines() {
+    let (code, stderr, table) = import_csv(
+        "id,source,translation\rSellTicket/Okay1/1,OK.,Entendu.\rSellTicket/Okay1/2,Sure.,Parfait.\r",
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("2 changed"), "{stderr}");
+    assert!(
+        table.contains("Entendu.") && table.contains("Parfait."),
+        "{table}"
+    );
+}
+
+#[test]
+fn a_duplicate_id_in_a_csv_is_an_error_naming_both_lines() {
+    let (code, stderr, table) = import_csv(
+        "id,source,translation\n\
+         SellTicket/Okay1/1,OK.,Entendu.\n\
+         SellTicket/Okay1/2,Sure.,Parfait.\n\
+         SellTicket/Okay1/1,OK.,Compris.\n",
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("line 4: the id `SellTicket/Okay1/1` is also on line 2"),
+        "{stderr}"
+    );
+    assert!(
+        !table.contains("Compris.") && !table.contains("Entendu."),
+        "{table}"
+    );
+}
+
+#[test]
+fn a_new_ensb_beside_an_old_ensdbg_is_run_with_a_warning_that_the_symbols_are_stale() {
+    let dir = tempfile::tempdir().unwrap();
+    let bench = copy_of("bench", dir.path());
+    let (old, new) = (dir.path().join("old"), dir.path().join("new"));
+    let built = ensemble(&["build", s(&bench), "-o", s(&old)]);
+    assert_eq!(built.code, 0, "{}", built.stderr);
+    let scene = bench.join("bench.scene.ron");
+    let text = std::fs::read_to_string(&scene).unwrap();
+    std::fs::write(&scene, text.replacen("delay: 25.0", "delay: 26.0", 1)).unwrap();
+    let built = ensemble(&["build", s(&bench), "-o", s(&new)]);
+    assert_eq!(built.code, 0, "{}", built.stderr);
+    // `build` killed between its renames: the new `.ensb` beside the old `.ensdbg`.
+    std::fs::copy(new.join("bench.ensb"), old.join("bench.ensb")).unwrap();
+    let ensb = old.join("bench.ensb");
+    let out = ensemble(&["run", s(&ensb), "--scene", "bench", "--ticks", "3"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&format!(
+            "warning: {}: the debug symbols are stale: they describe the program with checksum",
+            old.join("bench.ensdbg").display()
+        )) && out.stderr.contains("rebuild to refresh them; ignored"),
+        "{}",
+        out.stderr
+    );
+    // Matching symbols say nothing.
+    let out = ensemble(&[
+        "run",
+        s(&new.join("bench.ensb")),
+        "--scene",
+        "bench",
+        "--ticks",
+        "3",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stderr.contains("stale"), "{}", out.stderr);
+}
+
+#[test]
+fn a_snapshot_whose_tick_count_is_near_its_maximum_is_refused_not_left_to_wrap() {
+    let dir = tempfile::tempdir().unwrap();
+    let (program, bytes) = airport_snapshot(dir.path());
+    // The tick count (30, one varint byte) comes right before the tick length.
+    let loaded = Program::load(Path::new(&program)).unwrap();
+    let reader = SnapshotReader::from_bytes(&bytes).unwrap();
+    let mut writer = SnapshotWriter::new(&loaded, &reader.program().name);
+    for name in reader.sections() {
+        let mut section = reader.bytes(name).unwrap().to_vec();
+        if name == "scene" {
+            let dt = (1.0f64 / 30.0).to_le_bytes();
+            let at = section.windows(8).position(|w| w == dt).unwrap();
+            assert_eq!(section[at - 1], 30);
+            // u64::MAX - 1 as a varint: nine 0xff-ish bytes and a final 0x01.
+            let mut varint = vec![0xfe];
+            varint.extend([0xff; 8]);
+            varint.push(0x01);
+            section.splice(at - 1..at, varint);
+        }
+        writer.put_bytes(name, section);
+    }
+    let bad = dir.path().join("late.snap");
+    std::fs::write(&bad, writer.to_bytes()).unwrap();
+    let out = ensemble(&[
+        "run",
+        &program,
+        "--scene",
+        "ticket-counter",
+        "--ticks",
+        "3",
+        "--restore",
+        s(&bad),
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "the tick count 18446744073709551614 is past 4611686018427387904, the most a scene \
+             counts to"
+        ),
+        "{}",
+        out.stderr
+    );
+}
+
+// 6. The protocol's security
+
+/// A token strong enough to serve with, in a file of `dir`: (the token, its file).
+fn token_file(dir: &Path) -> (String, String) {
+    let token = "5d1e0b7a93c24f68a1b0".to_string();
+    let file = dir.join("token");
+    std::fs::write(&file, format!("{token}\n")).unwrap();
+    (token, file.to_string_lossy().into_owned())
+}
+
+/// `ensemble run` of the airport's ticket sale serving the protocol, waiting for a tool, with
+/// `extra` arguments: the running command and the address it serves.
+fn serve_airport(extra: &[&str]) -> (ensemble_tests::Running, String) {
+    let mut args: Vec<String> = [
+        "run",
+        &repo_path("samples/airport"),
+        "--scene",
+        "ticket-sale",
+        "--inspect-wait",
+    ]
+    .map(String::from)
+    .to_vec();
+    args.extend(extra.iter().map(|a| a.to_string()));
+    ensemble_tests::serve(args)
+}
+
+#[test]
+fn a_weak_token_is_refused_with_how_to_make_one() {
+    let dir = tempfile::tempdir().unwrap();
+    for weak in [
+        "sesame",
+        " ",
+        "aaaaaaaaaaaaaaaaaaaaaaaa",
+        "correct horse battery staple",
+    ] {
+        let file = dir.path().join("weak");
+        std::fs::write(&file, weak).unwrap();
+        let out = ensemble(&[
+            "run",
+            &repo_path("samples/airport"),
+            "--scene",
+            "ticket-sale",
+            "--inspect",
+            "127.0.0.1:0",
+            "--inspect-token-file",
+            s(&file),
+        ]);
+        assert_eq!(out.code, 2, "{weak:?}: {}", out.stderr);
+        assert!(
+            out.stderr
+                .contains("error: --inspect 127.0.0.1:0: the token is too weak: ")
+                && out.stderr.contains("make one with `openssl rand -hex 16`"),
+            "{weak:?}: {}",
+            out.stderr
+        );
+        assert!(out.stdout.is_empty(), "ran: {}", out.stdout);
+    }
+}
+
+#[test]
+fn a_token_is_read_from_a_file_and_one_on_the_command_line_is_warned_about() {
+    let dir = tempfile::tempdir().unwrap();
+    let (token, file) = token_file(dir.path());
+    let (game, address) = serve_airport(&[
+        "--ticks",
+        "60",
+        "--speed",
+        "20",
+        "--inspect",
+        "127.0.0.1:0",
+        "--inspect-token-file",
+        &file,
+    ]);
+    // From a file: attached, no warning (it stays attached until the game ends).
+    let from_file = ensemble_tests::spawn(
+        ["attach", &address, "--token-file", &file]
+            .map(String::from)
+            .to_vec(),
+    );
+    let hello = ensemble_tests::next(&from_file.out, "the hello");
+    assert!(hello.starts_with("{\"type\":\"hello\""), "{hello}");
+    // On the command line: it works too, and says who else can read it.
+    let flag = ensemble(&["attach", &address, "--token", &token, "--resume"]);
+    assert_eq!(flag.code, 0, "{}", flag.stderr);
+    assert!(
+        flag.stderr.contains(
+            "warning: --token is visible to every user of this machine in the process list; \
+             pass the token in a file (--token-file PATH) or in ENSEMBLE_TOKEN"
+        ),
+        "{}",
+        flag.stderr
+    );
+    assert!(
+        flag.stdout.starts_with("{\"type\":\"hello\""),
+        "{}",
+        flag.stdout
+    );
+    assert_eq!(game.done.join().unwrap(), 0);
+    assert_eq!(from_file.done.join().unwrap(), 0);
+    let said: Vec<String> = from_file.err.try_iter().collect();
+    assert!(said.is_empty(), "{said:?}");
+    // A token file that cannot be read.
+    let missing = dir.path().join("missing");
+    let out = ensemble(&["attach", &address, "--token-file", s(&missing)]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("error: --token-file "),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn serving_beyond_loopback_says_plainly_what_it_exposes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, file) = token_file(dir.path());
+    let out = ensemble(&[
+        "run",
+        &repo_path("samples/airport"),
+        "--scene",
+        "ticket-sale",
+        "--ticks",
+        "3",
+        "--inspect",
+        "0.0.0.0:0",
+        "--inspect-token-file",
+        &file,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("is reachable from other machines, and the inspection protocol has no TLS: the token, the trace")
+            && out.stderr.contains("whoever has the token can pause the game, set its variables and replace its program"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_value_set_through_the_protocol_cannot_forge_a_text_trace_line() {
+    let (game, address) = serve_airport(&[
+        "--ticks",
+        "1500",
+        "--speed",
+        "100",
+        "--inspect",
+        "127.0.0.1:0",
+    ]);
+    let mut tool = ensemble_tests::Tool::connect(&address);
+    let forged = "Denver\n  1234    41.100s seller     enter SellTicket/Refund\u{1b}[2J";
+    tool.send(&ToolMessage::Set {
+        agent: "customer".into(),
+        variable: "CityName".into(),
+        value: forged.into(),
+    });
+    assert!(matches!(tool.message(), GameMessage::Ok { .. }));
+    tool.send(&ToolMessage::Resume);
+    assert_eq!(game.done.join().unwrap(), 0);
+    let lines: Vec<String> = game.out.try_iter().collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(r"Denver\n  1234    41.100s seller")),
+        "{lines:#?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("  1234 ")),
+        "{lines:#?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains('\u{1b}')), "{lines:#?}");
+}
+
+/// A server that says hello, then `line`, then closes.
+fn server_saying(line: &'static [u8]) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        use std::io::Write;
+        let (mut stream, _) = listener.accept().unwrap();
+        let hello = br#"{"type":"hello","version":1,"program":"p","hash":"00000000","scene":"s","agents":[],"tick":0,"paused":false,"breakpoints":[]}"#;
+        let _ = stream.write_all(hello);
+        let _ = stream.write_all(b"\n");
+        let _ = stream.write_all(line);
+        let _ = stream.write_all(b"\n");
+    });
+    address
+}
+
+#[test]
+fn attach_escapes_control_characters_and_escape_sequences_it_prints() {
+    // An OSC 52 clipboard write, a screen clear, bytes that are not UTF-8.
+    let address = server_saying(
+        b"{\"type\":\"error\",\"message\":\"\x1b]52;c;cm0gLXJmIH4=\x07\x1b[2J\xff\"}",
+    );
+    let out = ensemble(&["attach", &address]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        !out.stdout.contains('\u{1b}') && !out.stdout.contains('\u{7}'),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains(r#""message":"\u{1b}]52;c;cm0gLXJmIH4=\u{7}\u{1b}[2J\xff"}"#),
+        "{}",
+        out.stdout
+    );
 }

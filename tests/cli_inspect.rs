@@ -7,7 +7,7 @@ use ensemble_runtime::inspect::protocol::{
     FromGame, GameMessage, PROTOCOL_VERSION, PauseReason, ToolMessage, base64,
 };
 use ensemble_tests::{
-    Running, Tool, copy_dir, ensemble, json_lines, next, repo_path, run_trace, spawn,
+    Running, Tool, copy_dir, ensemble, json_lines, next, repo_path, run_trace, serve, spawn,
 };
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -30,13 +30,7 @@ fn serve_ticket_sale(extra: &[&str]) -> (Running, String) {
     .map(String::from)
     .to_vec();
     args.extend(extra.iter().map(|a| a.to_string()));
-    let game = spawn(args);
-    let announced = next(&game.err, "address on stderr");
-    let address = announced
-        .strip_prefix("inspecting on ")
-        .unwrap_or_else(|| panic!("stderr says where: {announced}"))
-        .to_string();
-    (game, address)
+    serve(args)
 }
 
 /// The airport project copied to a temporary folder with `edit` applied to SellTicket.
@@ -306,12 +300,20 @@ fn attach_refused_by_a_token_and_push_without_a_game() {
         "--speed",
         "10",
         "--inspect-token",
-        "sesame",
+        "c0ffee15c0ffee15",
     ]);
     let wrong = ensemble(&["attach", &address, "--token", "guess"]);
     assert_eq!(wrong.code, 1);
     assert!(wrong.stdout.contains("wrong token"), "{}", wrong.stdout);
-    let right = ensemble(&["attach", &address, "--token", "sesame", "--resume"]);
+    // A wrong token is backed off: the next hello from here is heard after half a second.
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    let right = ensemble(&[
+        "attach",
+        &address,
+        "--token",
+        "c0ffee15c0ffee15",
+        "--resume",
+    ]);
     assert_eq!(right.code, 0, "{}", right.stderr);
     assert!(right.stdout.starts_with("{\"type\":\"hello\""));
     assert_eq!(game.done.join().unwrap(), 0);

@@ -237,6 +237,18 @@ pub fn spawn(args: Vec<String>) -> Running {
     Running { done, out, err }
 }
 
+/// Runs `ensemble ARGS` (a `run … --inspect ADDR`) on a thread of its own: the running command,
+/// and the address it serves as its first stderr line says.
+pub fn serve(args: Vec<String>) -> (Running, String) {
+    let game = spawn(args);
+    let announced = next(&game.err, "address on stderr");
+    let address = announced
+        .strip_prefix("inspecting on ")
+        .unwrap_or_else(|| panic!("stderr says where: {announced}"))
+        .to_string();
+    (game, address)
+}
+
 /// The next line of a running command's output; fails the test after a minute without one.
 pub fn next(lines: &Receiver<String>, what: &str) -> String {
     lines

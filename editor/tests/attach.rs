@@ -302,7 +302,15 @@ fn the_attached_games_map_and_variables_show_a_set_variable_is_sent_and_detach_l
 
 #[test]
 fn a_token_is_sent_remembered_and_required_for_another_machine() {
-    let address = serve("airport", "ticket-counter", &["--inspect-token", "sesame"]);
+    let token_dir = tempfile::tempdir().unwrap();
+    let token_file = token_dir.path().join("token");
+    std::fs::write(&token_file, "5e5a3e5e5a3e5e5a\n").unwrap();
+    let token_file = token_file.to_string_lossy().into_owned();
+    let address = serve(
+        "airport",
+        "ticket-counter",
+        &["--inspect-token-file", &token_file],
+    );
     let dir = sample_copy("airport");
     let config = tempfile::tempdir().unwrap();
     let mut h = harness(EditorApp::open(dir.path()));
@@ -340,8 +348,10 @@ fn a_token_is_sent_remembered_and_required_for_another_machine() {
     h.get_all_by_role(password)
         .find(|n| n.is_focused())
         .unwrap()
-        .type_text("sesame");
+        .type_text("5e5a3e5e5a3e5e5a");
     settle(&mut h);
+    // The refused hello is backed off: the next from this address is heard after 0.5 s.
+    std::thread::sleep(std::time::Duration::from_millis(600));
     h.get_by_label("Attach").click();
     until(&mut h, "the game's agents", |h| {
         preview(h)
@@ -352,7 +362,7 @@ fn a_token_is_sent_remembered_and_required_for_another_machine() {
     assert!(preview(&h).is_attached() && preview(&h).failure().is_none());
     assert_eq!(
         ensemble_editor::recent::load_game_token(config.path()).as_deref(),
-        Some("sesame")
+        Some("5e5a3e5e5a3e5e5a")
     );
     assert_eq!(
         ensemble_editor::recent::load_game_address(config.path()),

@@ -708,7 +708,11 @@ impl TraceEvent {
                 added: false,
             } => format!("[{world}] - {fact}"),
         };
-        format!("{:>6} {:>8.3}s {:<10} {}", self.tick, self.time, who, what)
+        let line = format!("{:>6} {:>8.3}s {:<10} {}", self.tick, self.time, who, what);
+        // Text from outside (a value a tool `set`, a player's line) can hold a newline or an
+        // escape sequence: escaped, so no value can forge a line of the trace or drive the
+        // terminal it is printed on.
+        printable(&line).into_owned()
     }
 }
 
@@ -974,6 +978,29 @@ impl TraceEvent {
     }
 }
 
+/// `text` with every control character (newlines, escapes, C1 controls) and every invisible
+/// formatting character (bidirectional overrides) written as Rust writes it in a string
+/// (`\n`, `\u{1b}`, `\u{202e}`): safe to print as one line of a human-readable output. Text
+/// without any is returned as it is.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    fn escaped(c: char) -> bool {
+        !(c.is_ascii_graphic() || c == ' ' || matches!(c, '"' | '\'' | '\\'))
+            && c.escape_debug().nth(1).is_some()
+    }
+    if !text.chars().any(escaped) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if escaped(c) {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod reading {
     use super::*;
@@ -995,6 +1022,36 @@ mod reading {
             }
         }
         assert!(lines > 1000, "only {lines} golden lines");
+    }
+
+    #[test]
+    fn a_value_with_a_newline_or_an_escape_cannot_forge_a_text_trace_line() {
+        // As a value a tool `set` comes back in a line the agent says.
+        let forged = "Boston\n     9    0.300s seller     enter SellTicket/Refund\u{1b}[2J\u{202e}";
+        let e = TraceEvent {
+            tick: 3,
+            time: 0.1,
+            agent: Some(Arc::from("seller")),
+            kind: EventKind::Say {
+                text: forged.to_string(),
+                sentence: None,
+                candidate: None,
+            },
+        };
+        let text = e.to_text();
+        assert_eq!(text.lines().count(), 1, "{text}");
+        assert!(!text.chars().any(char::is_control), "{text}");
+        assert!(
+            text.ends_with(
+                r#"says "Boston\n     9    0.300s seller     enter SellTicket/Refund\u{1b}[2J\u{202e}""#
+            ),
+            "{text}"
+        );
+        // Ordinary text, accents and quotes included, is left alone.
+        assert_eq!(
+            printable("Très bien, \"Boston\" n'est pas loin."),
+            "Très bien, \"Boston\" n'est pas loin."
+        );
     }
 
     #[test]

@@ -6,13 +6,14 @@ use super::run_scene::{LoadFailure, load};
 use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io};
 use clap::{Args, ValueEnum};
 use ensemble_runtime::inspect::protocol::{
-    self, Breakpoint, FromGame, GameMessage, PROTOCOL_VERSION, ToolMessage, base64, encode,
+    self, Breakpoint, FromGame, GameMessage, PING_EVERY, PROTOCOL_VERSION, ToolMessage, base64,
+    encode,
 };
 use ensemble_runtime::inspect::{Flow, Inspector, InspectorOptions};
-use ensemble_runtime::trace::TraceEvent;
+use ensemble_runtime::trace::{TraceEvent, printable};
 use ensemble_sim::Simulation;
 use ensemble_sim::inspect::InspectedSimulation;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -24,9 +25,20 @@ pub struct ServeArgs {
     /// the bound address is printed on stderr, so `127.0.0.1:0` picks a free port.
     #[arg(long, value_name = "ADDR")]
     pub inspect: Option<String>,
-    /// The token tools must send (required for a non-loopback address).
-    #[arg(long, value_name = "T", requires = "inspect")]
+    /// The token tools must send (required for a non-loopback address), on the command line:
+    /// visible to every user of this machine in the process list, so prefer
+    /// --inspect-token-file or ENSEMBLE_TOKEN.
+    #[arg(
+        long,
+        value_name = "T",
+        requires = "inspect",
+        conflicts_with = "inspect_token_file"
+    )]
     pub inspect_token: Option<String>,
+    /// Read the token tools must send from FILE (its first line). Without this or
+    /// --inspect-token, the environment's ENSEMBLE_TOKEN is the token, if set.
+    #[arg(long, value_name = "FILE", requires = "inspect")]
+    pub inspect_token_file: Option<PathBuf>,
     /// Start paused until a tool says `resume` or `step` (so it can set breakpoints first).
     #[arg(long, requires = "inspect")]
     pub inspect_wait: bool,
@@ -37,18 +49,43 @@ pub(super) fn serve(args: &ServeArgs, io: &mut Io<'_>) -> Result<Option<Inspecto
     let Some(address) = &args.inspect else {
         return Ok(None);
     };
+    let (token, warning) = token(
+        args.inspect_token.clone(),
+        args.inspect_token_file.as_deref(),
+        "--inspect-token",
+        io,
+    )?;
     let options = InspectorOptions {
-        token: args.inspect_token.clone(),
+        token,
         start_paused: args.inspect_wait,
         ..InspectorOptions::default()
     };
     match Inspector::bind(address.as_str(), options) {
         Ok(inspector) => {
-            let _ = writeln!(io.err, "inspecting on {}", inspector.address());
+            let bound = inspector.address();
+            // First: tools and scripts read the address from the first line.
+            let _ = writeln!(io.err, "inspecting on {bound}");
+            if let Some(w) = warning {
+                let _ = writeln!(io.err, "{w}");
+            }
+            if !bound.ip().is_loopback() {
+                let _ = writeln!(
+                    io.err,
+                    "warning: {bound} is reachable from other machines, and the inspection \
+                     protocol has no TLS: the token, the trace (every line the agents say, every \
+                     variable), snapshots and pushed programs travel in plain text, readable by \
+                     anyone on the network path; whoever has the token can pause the game, set \
+                     its variables and replace its program. Serve on 127.0.0.1 and reach it \
+                     through an SSH tunnel (ssh -L) or a VPN instead."
+                );
+            }
             let _ = io.err.flush();
             Ok(Some(inspector))
         }
         Err(e) => {
+            if let Some(w) = warning {
+                let _ = writeln!(io.err, "{w}");
+            }
             let _ = writeln!(io.err, "error: --inspect {address}: {e}");
             Err(EXIT_CANNOT_RUN)
         }
@@ -100,13 +137,78 @@ pub struct AttachArgs {
     /// Resume the game once the breakpoints are set (one started with --inspect-wait waits).
     #[arg(long)]
     resume: bool,
-    /// The token the game was started with.
-    #[arg(long, value_name = "T")]
+    /// The token the game was started with, on the command line: visible to every user of
+    /// this machine in the process list, so prefer --token-file or ENSEMBLE_TOKEN.
+    #[arg(long, value_name = "T", conflicts_with = "token_file")]
     token: Option<String>,
+    /// Read the token from FILE (its first line). Without this or --token, the environment's
+    /// ENSEMBLE_TOKEN is the token, if set.
+    #[arg(long, value_name = "FILE")]
+    token_file: Option<PathBuf>,
     /// Give up when the game has not answered the hello in SECONDS (once it has, a paused,
     /// silent game is waited for as long as it takes).
     #[arg(long, value_name = "SECONDS", default_value_t = ANSWER_TIMEOUT, value_parser = super::seconds)]
     timeout: f64,
+}
+
+/// The environment variable a token is read from when no flag gives one.
+pub const TOKEN_VARIABLE: &str = "ENSEMBLE_TOKEN";
+
+/// The token from `flag`, from `file`, or from [`TOKEN_VARIABLE`], with the warning to print
+/// when it came from the flag (visible to every local user); `Err`: the exit code, the reason
+/// said on stderr.
+fn token(
+    flag: Option<String>,
+    file: Option<&std::path::Path>,
+    flag_name: &str,
+    io: &mut Io<'_>,
+) -> Result<(Option<String>, Option<String>), i32> {
+    let file_text = match file {
+        Some(path) => match std::fs::read_to_string(path) {
+            Ok(text) => Some(text),
+            Err(e) => {
+                let _ = writeln!(io.err, "error: {flag_name}-file {}: {e}", path.display());
+                return Err(EXIT_CANNOT_RUN);
+            }
+        },
+        None => None,
+    };
+    let warning = flag.is_some().then(|| {
+        format!(
+            "warning: {flag_name} is visible to every user of this machine in the process list; \
+             pass the token in a file ({flag_name}-file PATH) or in {TOKEN_VARIABLE}"
+        )
+    });
+    let token = resolve_token(
+        flag,
+        file_text.as_deref(),
+        std::env::var(TOKEN_VARIABLE).ok(),
+    );
+    Ok((token, warning))
+}
+
+/// [`token`] for a tool: the warning said at once.
+fn tool_token(
+    flag: Option<String>,
+    file: Option<&std::path::Path>,
+    io: &mut Io<'_>,
+) -> Result<Option<String>, i32> {
+    let (token, warning) = token(flag, file, "--token", io)?;
+    if let Some(w) = warning {
+        let _ = writeln!(io.err, "{w}");
+    }
+    Ok(token)
+}
+
+/// Which token counts: the flag's, else the file's first line (without its line end), else the
+/// environment's (when not empty).
+fn resolve_token(
+    flag: Option<String>,
+    file_text: Option<&str>,
+    env: Option<String>,
+) -> Option<String> {
+    flag.or_else(|| file_text.map(|t| t.lines().next().unwrap_or("").to_string()))
+        .or(env.filter(|t| !t.is_empty()))
 }
 
 /// How long a tool waits for a game's answer by default, in seconds (`--timeout`).
@@ -119,9 +221,14 @@ pub struct PushArgs {
     address: String,
     /// The project (or source file, or built `.ensb`) to compile and push.
     path: PathBuf,
-    /// The token the game was started with.
-    #[arg(long, value_name = "T")]
+    /// The token the game was started with, on the command line: visible to every user of
+    /// this machine in the process list, so prefer --token-file or ENSEMBLE_TOKEN.
+    #[arg(long, value_name = "T", conflicts_with = "token_file")]
     token: Option<String>,
+    /// Read the token from FILE (its first line). Without this or --token, the environment's
+    /// ENSEMBLE_TOKEN is the token, if set.
+    #[arg(long, value_name = "FILE")]
+    token_file: Option<PathBuf>,
     /// Give up when the game has not answered the push in SECONDS.
     #[arg(long, value_name = "SECONDS", default_value_t = ANSWER_TIMEOUT, value_parser = super::seconds)]
     timeout: f64,
@@ -185,11 +292,22 @@ impl Connection {
     /// The next line from the game (without its newline); `None` when it closed.
     fn line(&mut self) -> Option<Result<Vec<u8>, String>> {
         let mut line = Vec::new();
-        match self.reader.read_until(b'\n', &mut line) {
+        // At most one byte past the protocol's limit: a server that never ends its line is
+        // refused instead of filling the memory.
+        let limit = protocol::MAX_LINE as u64 + 2;
+        match (&mut self.reader).take(limit).read_until(b'\n', &mut line) {
             Ok(0) => None,
             Ok(_) => {
                 if line.last() == Some(&b'\n') {
                     line.pop();
+                }
+                if line.len() > protocol::MAX_LINE {
+                    return Some(Err(format!(
+                        "{} sent a line longer than {} bytes (the protocol's limit); is it an \
+                         Ensemble game?",
+                        self.address,
+                        protocol::MAX_LINE
+                    )));
                 }
                 Some(Ok(line))
             }
@@ -222,12 +340,11 @@ pub fn attach(args: AttachArgs, io: &mut Io<'_>) -> i32 {
             }
         }
     }
-    let mut c = match Connection::open(
-        &args.address,
-        args.token,
-        args.trace.is_some(),
-        args.timeout,
-    ) {
+    let token = match tool_token(args.token, args.token_file.as_deref(), io) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let mut c = match Connection::open(&args.address, token, args.trace.is_some(), args.timeout) {
         Ok(c) => c,
         Err(e) => {
             let _ = writeln!(io.err, "error: {e}");
@@ -272,7 +389,7 @@ pub fn attach(args: AttachArgs, io: &mut Io<'_>) -> i32 {
                 return EXIT_CANNOT_RUN;
             }
         }
-        if io.out.write_all(&line).is_err()
+        if io.out.write_all(printable_bytes(&line).as_bytes()).is_err()
             || io.out.write_all(b"\n").is_err()
             || io.out.flush().is_err()
         {
@@ -283,19 +400,52 @@ pub fn attach(args: AttachArgs, io: &mut Io<'_>) -> i32 {
 }
 
 /// Sends what is typed on standard input to the game, line by line (requests by hand:
-/// `{"type":"snapshot"}`); the end of input leaves the connection open.
+/// `{"type":"snapshot"}`), and a `ping` whenever nothing was sent for [`PING_EVERY`], so the
+/// game does not close an attached tool as idle; the end of input leaves the connection open.
 fn forward_stdin(stream: &TcpStream) {
     let Ok(mut stream) = stream.try_clone() else {
         return;
     };
+    let (lines, typed) = std::sync::mpsc::channel::<String>();
     std::thread::spawn(move || {
         for line in std::io::stdin().lock().lines() {
             let Ok(line) = line else { break };
-            if stream.write_all(format!("{line}\n").as_bytes()).is_err() {
+            if lines.send(line).is_err() {
                 break;
             }
         }
     });
+    std::thread::spawn(move || {
+        let ping = encode(&ToolMessage::Ping);
+        loop {
+            let text = match typed.recv_timeout(PING_EVERY) {
+                Ok(line) => format!("{line}\n"),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => ping.clone(),
+                // The end of input: only pings from now on.
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    std::thread::sleep(PING_EVERY);
+                    ping.clone()
+                }
+            };
+            if stream.write_all(text.as_bytes()).is_err() {
+                break;
+            }
+        }
+    });
+}
+
+/// A line from the game as it may be printed on a terminal: control characters and escape
+/// sequences escaped (`\u{1b}`), bytes that are not UTF-8 written `\xNN` — a hostile server
+/// cannot move the cursor, retitle the window or write the clipboard.
+fn printable_bytes(line: &[u8]) -> String {
+    let mut out = String::with_capacity(line.len());
+    for chunk in line.utf8_chunks() {
+        out.push_str(&printable(chunk.valid()));
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
 }
 
 pub fn push(args: PushArgs, io: &mut Io<'_>) -> i32 {
@@ -310,7 +460,11 @@ pub fn push(args: PushArgs, io: &mut Io<'_>) -> i32 {
             return EXIT_ERRORS;
         }
     };
-    let mut c = match Connection::open(&args.address, args.token, false, args.timeout) {
+    let token = match tool_token(args.token, args.token_file.as_deref(), io) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let mut c = match Connection::open(&args.address, token, false, args.timeout) {
         Ok(c) => c,
         Err(e) => {
             let _ = writeln!(io.err, "error: {e}");
@@ -340,12 +494,12 @@ pub fn push(args: PushArgs, io: &mut Io<'_>) -> i32 {
             GameMessage::Reload { .. } => EXIT_OK,
             GameMessage::ReloadRejected { .. } => EXIT_ERRORS,
             GameMessage::Error { message } => {
-                let _ = writeln!(io.err, "error: the game refused: {message}");
+                let _ = writeln!(io.err, "error: the game refused: {}", printable(message));
                 EXIT_ERRORS
             }
             _ => continue, // hello, a pause
         };
-        let _ = writeln!(io.out, "{}", encode(&answer).trim_end());
+        let _ = writeln!(io.out, "{}", printable(encode(&answer).trim_end()));
         let _ = io.out.flush();
         return code;
     }
@@ -354,4 +508,39 @@ pub fn push(args: PushArgs, io: &mut Io<'_>) -> i32 {
         "error: the game closed the connection without answering"
     );
     EXIT_CANNOT_RUN
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_comes_from_the_flag_the_file_or_the_environment_in_that_order() {
+        let env = || Some("from-the-environment".to_string());
+        assert_eq!(
+            resolve_token(Some("flag".into()), Some("file\n"), env()).as_deref(),
+            Some("flag")
+        );
+        assert_eq!(
+            resolve_token(None, Some("from-the-file\r\nsecond line\n"), env()).as_deref(),
+            Some("from-the-file")
+        );
+        assert_eq!(
+            resolve_token(None, None, env()).as_deref(),
+            Some("from-the-environment")
+        );
+        assert_eq!(resolve_token(None, None, Some(String::new())), None);
+        assert_eq!(resolve_token(None, None, None), None);
+    }
+
+    #[test]
+    fn attach_escapes_control_characters_and_bytes_that_are_not_utf8() {
+        let line = b"{\"type\":\"error\",\"message\":\"\x1b]52;c;cGF5\x07\x1b[2J\xff\xfe ok\"}";
+        let shown = printable_bytes(line);
+        assert!(!shown.chars().any(char::is_control), "{shown}");
+        assert_eq!(
+            shown,
+            r#"{"type":"error","message":"\u{1b}]52;c;cGF5\u{7}\u{1b}[2J\xff\xfe ok"}"#
+        );
+    }
 }

@@ -72,9 +72,18 @@ fn load_with_inputs(
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        return Program::load(path)
-            .map(|p| (p, name, vec![path.to_path_buf()]))
-            .map_err(|e| LoadFailure::Errors(format!("cannot load {}: {e}", path.display())));
+        let program = Program::load(path)
+            .map_err(|e| LoadFailure::Errors(format!("cannot load {}: {e}", path.display())))?;
+        // Symbols from another build (one killed between its two renames) would point at the
+        // wrong lines: said, and not used.
+        if let Some(Err(e)) = ensemble_runtime::program::debug::DebugInfo::beside(path, &program) {
+            let _ = writeln!(
+                io.err,
+                "warning: {}: {e}; ignored",
+                path.with_extension("ensdbg").display()
+            );
+        }
+        return Ok((program, name, vec![path.to_path_buf()]));
     }
     let c = crate::compile_path(path).map_err(|e| LoadFailure::CannotRun(e.to_string()))?;
     if !c.diagnostics.is_empty() {

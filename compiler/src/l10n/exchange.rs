@@ -387,7 +387,20 @@ pub fn read_csv(text: &str) -> Result<Vec<Imported>, String> {
         }
         out.push(cols.read(&record, format!("line {line}"))?);
     }
+    refuse_duplicates(&out)?;
     Ok(out)
+}
+
+/// A second row with an id is an error naming both rows: which one should win is the
+/// translator's call, not the order of the rows.
+fn refuse_duplicates(rows: &[Imported]) -> Result<(), String> {
+    let mut first: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    for r in rows {
+        if let Some(at) = first.insert(&r.id, &r.at) {
+            return Err(format!("{}: the id `{}` is also on {at}", r.at, r.id));
+        }
+    }
+    Ok(())
 }
 
 /// Where the columns import reads are.
@@ -442,21 +455,43 @@ fn parse_csv(text: &str) -> Result<Vec<(usize, Vec<String>)>, String> {
     let mut record = Vec::new();
     let mut field = String::new();
     let mut chars = text.chars().peekable();
-    let mut line = 1;
+    // Where the next character is (1-based); `\r\n`, `\n` and a lone `\r` each end a line.
+    let (mut line, mut column) = (1, 1);
     let mut start = 1;
+    // Where the open quoted field began.
+    let mut opened = (0, 0);
     let mut quoted = false;
     let mut at_field_start = true;
     while let Some(c) = chars.next() {
+        let here = (line, column);
+        let ends_line = c == '\n' || (c == '\r' && chars.peek() != Some(&'\n'));
+        if ends_line {
+            line += 1;
+            column = 1;
+        } else {
+            column += 1;
+        }
         if quoted {
             match c {
                 '"' if chars.peek() == Some(&'"') => {
                     chars.next();
+                    column += 1;
                     field.push('"');
                 }
-                '"' => quoted = false,
-                '\n' => {
-                    line += 1;
-                    field.push(c);
+                '"' => {
+                    quoted = false;
+                    // The field ends here: anything but a separator or a line end after the
+                    // closing quote means a stray quote ran the field on across columns.
+                    if let Some(&next) = chars.peek()
+                        && !matches!(next, ',' | '\n' | '\r')
+                    {
+                        return Err(format!(
+                            "line {}, column {}: a quote closes the quoted field opened at line \
+                             {}, column {}, and `{next}` follows it: a stray quote? (a quote in a \
+                             field is written `\"\"`, inside a field that is quoted whole)",
+                            here.0, here.1, opened.0, opened.1
+                        ));
+                    }
                 }
                 c => field.push(c),
             }
@@ -465,17 +500,24 @@ fn parse_csv(text: &str) -> Result<Vec<(usize, Vec<String>)>, String> {
         match c {
             '"' if at_field_start => {
                 quoted = true;
+                opened = here;
                 at_field_start = false;
+            }
+            '"' => {
+                return Err(format!(
+                    "line {}, column {}: a quote inside an unquoted field (quote the whole \
+                     field and write the quote `\"\"`)",
+                    here.0, here.1
+                ));
             }
             ',' => {
                 record.push(std::mem::take(&mut field));
                 at_field_start = true;
             }
-            '\r' if chars.peek() == Some(&'\n') => {}
-            '\n' => {
+            '\r' if !ends_line => {}
+            '\n' | '\r' => {
                 record.push(std::mem::take(&mut field));
                 records.push((start, std::mem::take(&mut record)));
-                line += 1;
                 start = line;
                 at_field_start = true;
             }
@@ -486,7 +528,10 @@ fn parse_csv(text: &str) -> Result<Vec<(usize, Vec<String>)>, String> {
         }
     }
     if quoted {
-        return Err(format!("line {start}: a quoted field is never closed"));
+        return Err(format!(
+            "line {}, column {}: a quoted field is never closed",
+            opened.0, opened.1
+        ));
     }
     if !field.is_empty() || !record.is_empty() {
         record.push(field);
@@ -586,6 +631,7 @@ pub fn read_po(text: &str) -> Result<Vec<Imported>, String> {
         }
     }
     finish(entry, &mut out)?;
+    refuse_duplicates(&out)?;
     Ok(out)
 }
 
@@ -617,6 +663,7 @@ fn unquote_po(s: &str) -> Result<String, String> {
 /// Reads the sheet of `locale` from an Excel workbook (the only sheet, if it has just one).
 pub fn read_xlsx(bytes: Vec<u8>, locale: &str) -> Result<Vec<Imported>, String> {
     use calamine::Reader;
+    crate::script::xlsx::check_unpacked_size(&bytes)?;
     let mut wb = calamine::open_workbook_auto_from_rs(std::io::Cursor::new(bytes))
         .map_err(|e| format!("not a readable Excel workbook: {e}"))?;
     let names = wb.sheet_names();
@@ -635,25 +682,41 @@ pub fn read_xlsx(bytes: Vec<u8>, locale: &str) -> Result<Vec<Imported>, String> 
                 names.join(", ")
             )
         })?;
-    let range = wb.worksheet_range(&sheet).map_err(|e| e.to_string())?;
-    let mut rows = range.rows();
-    let header: Vec<String> = rows
+    // Cell by cell, not as calamine's dense range: one cell at XFD100000 asked for 52 GB.
+    let cells = crate::script::xlsx::used_cells(&mut wb, &sheet)
+        .map_err(|e| format!("sheet `{sheet}`: {e}"))?;
+    let left = cells
+        .values()
+        .filter_map(|row| row.keys().next())
+        .min()
+        .copied()
+        .unwrap_or(0);
+    let text_of = |row: &std::collections::BTreeMap<u32, calamine::Data>| -> Vec<String> {
+        let width = row.keys().next_back().map_or(0, |&c| c + 1 - left);
+        (0..width)
+            .map(|c| {
+                row.get(&(left + c))
+                    .map(|d| d.to_string())
+                    .unwrap_or_default()
+            })
+            .collect()
+    };
+    let mut rows = cells.iter();
+    let (_, first) = rows
         .next()
-        .ok_or_else(|| format!("sheet `{sheet}` is empty"))?
-        .iter()
-        .map(|c| c.to_string())
-        .collect();
+        .ok_or_else(|| format!("sheet `{sheet}` is empty"))?;
+    let header = text_of(first);
     let cols = Columns::of(&header).map_err(|e| format!("sheet `{sheet}`: {e}"))?;
-    let (first_row, _) = range.start().unwrap_or((0, 0));
     let mut out = Vec::new();
-    for (i, row) in rows.enumerate() {
-        let record: Vec<String> = row.iter().map(|c| c.to_string()).collect();
+    for (row, cells) in rows {
+        let record = text_of(cells);
         if record.iter().all(|c| c.trim().is_empty()) {
             continue;
         }
-        let at = format!("{sheet}!row {}", first_row as usize + i + 2);
+        let at = format!("{sheet}!row {}", row + 1);
         out.push(cols.read(&record, at)?);
     }
+    refuse_duplicates(&out)?;
     Ok(out)
 }
 

@@ -235,10 +235,75 @@ fn formulas(
     out
 }
 
+/// The most a workbook's parts may unpack to, all together (its XML, its shared strings): a
+/// 3 MB zip bomb unpacked to 1.1 GB before anything was read. Fixed (docs/reliability.md).
+pub const MAX_WORKBOOK_UNPACKED: u64 = 256 << 20;
+/// The most non-empty cells one sheet may have. Fixed (docs/reliability.md).
+pub const MAX_SHEET_CELLS: usize = 1_000_000;
+
+/// Refuses a workbook whose parts unpack to more than [`MAX_WORKBOOK_UNPACKED`] bytes, before
+/// calamine reads any of it: first by the sizes its directory declares, then — since those can
+/// lie — by unpacking each part into nothing, counting, and stopping at the limit. Bytes that
+/// are no zip archive pass (the reader says what they are not).
+pub fn check_unpacked_size(bytes: &[u8]) -> Result<(), String> {
+    use std::io::Read;
+    let Ok(mut zip) = zip::ZipArchive::new(std::io::Cursor::new(bytes)) else {
+        return Ok(());
+    };
+    let limit = MAX_WORKBOOK_UNPACKED;
+    let too_much = |what: String, size: u64| {
+        format!(
+            "{what} unpacks to {size} bytes, more than the {limit} a workbook may ({} MiB); \
+             not read",
+            limit >> 20
+        )
+    };
+    let name_of = |name: zip::result::ZipResult<std::borrow::Cow<'_, str>>| match name {
+        Ok(n) => format!("`{n}`"),
+        Err(_) => "a part".to_string(),
+    };
+    let mut total: u64 = 0;
+    for i in 0..zip.len() {
+        let Ok(part) = zip.by_index_raw(i) else {
+            continue;
+        };
+        let size = part.size();
+        if size > limit {
+            return Err(too_much(name_of(part.name()), size));
+        }
+        total = total.saturating_add(size);
+        if total > limit {
+            return Err(too_much("its parts together".to_string(), total));
+        }
+    }
+    let mut unpacked: u64 = 0;
+    for i in 0..zip.len() {
+        let Ok(part) = zip.by_index(i) else {
+            continue;
+        };
+        let name = name_of(part.name());
+        let mut bounded = part.take(limit - unpacked + 1);
+        let mut buffer = [0u8; 64 * 1024];
+        loop {
+            match bounded.read(&mut buffer) {
+                Ok(0) | Err(_) => break, // the end, or damage calamine will report
+                Ok(n) => unpacked += n as u64,
+            }
+        }
+        if unpacked > limit {
+            return Err(too_much(
+                format!("{name} (with the parts before it)"),
+                unpacked,
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The non-empty cells of a sheet by row, then column. A workbook is read cell by cell, so one
 /// value far out (`XFD100000`) costs one entry, not the dense grid up to it that calamine's
 /// ranges allocate (52 GB there); other formats fall back to the range.
-pub(super) fn used_cells(
+pub(crate) fn used_cells(
     wb: &mut calamine::Sheets<std::io::Cursor<Vec<u8>>>,
     sheet: &str,
 ) -> Result<BTreeMap<u32, BTreeMap<u32, Data>>, String> {
@@ -250,9 +315,14 @@ pub(super) fn used_cells(
             Err(calamine::XlsxError::NotAWorksheet(_)) => return Ok(cells),
             Err(e) => return Err(e.to_string()),
         };
+        let mut count = 0;
         while let Some(cell) = reader.next_cell().map_err(|e| e.to_string())? {
             let data: Data = cell.get_value().clone().into();
             if !matches!(data, Data::Empty) {
+                count += 1;
+                if count > MAX_SHEET_CELLS {
+                    return Err(too_many_cells());
+                }
                 let (row, col) = cell.get_position();
                 cells.entry(row).or_default().insert(col, data);
             }
@@ -261,6 +331,9 @@ pub(super) fn used_cells(
     }
     let range = wb.worksheet_range(sheet).map_err(|e| e.to_string())?;
     let (top, left) = range.start().unwrap_or((0, 0));
+    if range.used_cells().count() > MAX_SHEET_CELLS {
+        return Err(too_many_cells());
+    }
     for (row, col, data) in range.used_cells() {
         if !matches!(data, Data::Empty) {
             cells
@@ -270,6 +343,10 @@ pub(super) fn used_cells(
         }
     }
     Ok(cells)
+}
+
+fn too_many_cells() -> String {
+    format!("more than {MAX_SHEET_CELLS} non-empty cells, the most a sheet may; not read")
 }
 
 /// The text a cell reads as (trimmed; whole numbers without `.0`), `None` when empty.
@@ -334,6 +411,10 @@ pub fn read(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) -> Optio
             return None;
         }
     };
+    if let Err(e) = check_unpacked_size(&bytes) {
+        diags.push(whole_file(format!("the workbook is too large: {e}")));
+        return None;
+    }
     let mut wb = match calamine::open_workbook_auto_from_rs(std::io::Cursor::new(bytes)) {
         Ok(wb) => wb,
         Err(e) => {

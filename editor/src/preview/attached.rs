@@ -11,8 +11,8 @@ use super::traced::TracedScene;
 use super::worker::{Command, Report};
 use ensemble_runtime::Program;
 use ensemble_runtime::inspect::protocol::{
-    Breakpoint, FromGame, GameMessage, PROTOCOL_VERSION, ToolMessage, base64, decode_from_game,
-    encode,
+    Breakpoint, FromGame, GameMessage, PING_EVERY, PROTOCOL_VERSION, ToolMessage, base64,
+    decode_from_game, encode,
 };
 use ensemble_runtime::trace::TraceEvent;
 use ensemble_sim::Simulation;
@@ -36,7 +36,7 @@ pub const SNAPSHOT_EVERY: Duration = Duration::from_millis(250);
 pub struct Game {
     /// host:port.
     pub address: String,
-    /// The token the game was started with (`--inspect-token`), if any.
+    /// The token the game was started with (`--inspect-token-file`, `ENSEMBLE_TOKEN`), if any.
     pub token: Option<String>,
     /// The editor's program: the map of the scene the game runs (its locations, smart
     /// locations and navigation graph), when the program has that scene.
@@ -108,6 +108,9 @@ pub fn run(game: Game, commands: Receiver<Command>, out: SyncSender<Report>) {
         return;
     }
     let mut last_snapshot = Instant::now();
+    // When the editor last wrote: a paused game hears nothing for long, and closes a tool it
+    // has not heard from (`InspectorOptions::idle_timeout`) unless it says `ping`.
+    let mut last_sent = Instant::now();
     loop {
         let command = match commands.recv_timeout(SNAPSHOT_EVERY / 4) {
             Ok(command) => Some(command),
@@ -121,6 +124,13 @@ pub fn run(game: Game, commands: Receiver<Command>, out: SyncSender<Report>) {
                 break;
             }
             last_snapshot = Instant::now();
+            last_sent = last_snapshot;
+        }
+        if last_sent.elapsed() >= PING_EVERY {
+            if write(&mut stream, &ToolMessage::Ping).is_err() {
+                break;
+            }
+            last_sent = Instant::now();
         }
         let Some(command) = command else { continue };
         let message = match command {
@@ -153,6 +163,7 @@ pub fn run(game: Game, commands: Receiver<Command>, out: SyncSender<Report>) {
         {
             break;
         }
+        last_sent = Instant::now();
     }
     // Closing only our side first: the game reads what was sent last (a detach's `clear` and
     // `resume`), sees the end and closes, and the reader stops at the end of the stream. Closed

@@ -143,7 +143,7 @@ pub struct Preview {
     pub trace_file: Option<String>,
     /// The game address to attach to (host:port), as last typed.
     pub attach_address: String,
-    /// The token the game was started with (`--inspect-token`); empty: none.
+    /// The token the game was started with (`--inspect-token-file`, `ENSEMBLE_TOKEN`); empty: none.
     pub attach_token: String,
     /// The attached game's last `snapshot`: the tick it was taken after, and every agent's
     /// variables, beliefs and scripts.
@@ -321,7 +321,7 @@ impl Preview {
         if !attached::is_loopback(&address) && token.is_empty() {
             self.error = Some(format!(
                 "{address} is not this machine: a game there serves tools only with a token. \
-                 Type the one it was started with (--inspect-token) beside the address."
+                 Type the one it was started with (--inspect-token-file, ENSEMBLE_TOKEN) beside the address."
             ));
             return;
         }
@@ -1304,7 +1304,7 @@ impl Preview {
                     .desired_width(70.0),
             )
             .on_hover_text(
-                "The token the game was started with (--inspect-token): required for a game on another machine",
+                "The token the game was started with (--inspect-token-file, ENSEMBLE_TOKEN): required for a game on another machine",
             );
             if ui
                 .button("Attach")

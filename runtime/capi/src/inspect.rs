@@ -54,8 +54,9 @@ impl From<Flow> for EnsFlow {
 /// tool says `resume` or `step`, so it can set breakpoints before the first tick.
 ///
 /// `*out` is a new handle the host frees with `ens_inspector_free`. An address that is not
-/// one, or a non-loopback address without a token, is `ENS_STATUS_INVALID_ARGUMENT`; one that
-/// cannot be listened on (in use, not permitted) is `ENS_STATUS_NETWORK`.
+/// one, a non-loopback address without a token, or a weak token (fewer than 16 bytes, one
+/// character repeated, whitespace) is `ENS_STATUS_INVALID_ARGUMENT`; one that cannot be
+/// listened on (in use, not permitted) is `ENS_STATUS_NETWORK`.
 ///
 /// # Safety
 /// `address` is NULL or a NUL-terminated string; `token` is NULL or one; `out` is NULL or

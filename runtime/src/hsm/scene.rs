@@ -173,6 +173,11 @@ struct Agent<G> {
     transitions_this_tick: u32,
 }
 
+/// The most a scene's tick count and state serials may be when it is restored (2^62): a
+/// savegame past it is refused rather than left to wrap. Counted from 0 at 10,000 ticks a
+/// second it takes 14 million years to reach.
+pub const MAX_COUNT: u64 = 1 << 62;
+
 /// A running scene. `G` is the game world the state code acts on.
 ///
 /// A scene is `Send` when its world is: it can move to another thread with its library and
@@ -623,7 +628,9 @@ impl<G: 'static> Scene<G> {
 
     /// Advances the scene by one tick of `dt` seconds.
     pub fn tick(&mut self) {
-        self.tick += 1;
+        // Never wraps: a restored scene counts from at most [`MAX_COUNT`], which no game ticks
+        // past; should one, the count stays at `u64::MAX` rather than going back to 0.
+        self.tick = self.tick.saturating_add(1);
         let mut pending = std::mem::take(&mut self.pending);
         for (to, msg) in pending.drain(..) {
             match self.agents.get_mut(to.index()) {
@@ -1318,7 +1325,8 @@ impl<G: 'static> Runner<'_, G> {
         debug_assert_eq!(agent.frames.len(), depth);
         let def = self.program.state(state);
         let serial = *self.next_serial;
-        *self.next_serial += 1;
+        // As the tick count: bounded on restore by [`MAX_COUNT`], saturating, never wrapping.
+        *self.next_serial = self.next_serial.saturating_add(1);
         let code = self.library.instantiate(entry_of(self.links, def.code));
         agent.frames.push(Frame {
             state,

@@ -2,9 +2,9 @@
 //! what goes to it.
 
 use super::InspectorOptions;
-use super::protocol::MAX_LINE;
+use super::protocol::{GameMessage, MAX_LINE, encode};
 use std::io::{self, Read, Write};
-use std::net::TcpStream;
+use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 /// What a tool sent this frame.
@@ -28,6 +28,10 @@ pub(super) struct Client {
     sent: usize,
     max_queued: usize,
     connected: Instant,
+    /// When a line last came from it.
+    last_heard: Instant,
+    /// Where it connected from (failed hellos are backed off per address).
+    peer: SocketAddr,
     said_hello: bool,
     wants_trace: bool,
     open: bool,
@@ -36,6 +40,7 @@ pub(super) struct Client {
 impl Client {
     pub(super) fn new(
         stream: TcpStream,
+        peer: SocketAddr,
         id: u64,
         options: &InspectorOptions,
     ) -> io::Result<Client> {
@@ -51,6 +56,8 @@ impl Client {
             sent: 0,
             max_queued: options.max_queued,
             connected: Instant::now(),
+            last_heard: Instant::now(),
+            peer,
             said_hello: false,
             wants_trace: false,
             open: true,
@@ -59,6 +66,15 @@ impl Client {
 
     pub(super) fn id(&self) -> u64 {
         self.id
+    }
+
+    pub(super) fn peer(&self) -> SocketAddr {
+        self.peer
+    }
+
+    /// How long since it sent a line.
+    pub(super) fn silent_for(&self) -> Duration {
+        self.last_heard.elapsed()
     }
 
     pub(super) fn said_hello(&self) -> bool {
@@ -85,15 +101,47 @@ impl Client {
         self.open && (self.said_hello || self.connected.elapsed() < hello_timeout)
     }
 
-    /// Queues `text`; a tool whose backlog is past the limit has stopped reading and is dropped
-    /// (its queue freed at once).
+    /// Whether the connection is still open (not closed, dropped, or gone).
+    pub(super) fn open(&self) -> bool {
+        self.open
+    }
+
+    /// Bytes queued for it and not yet written.
+    pub(super) fn backlog(&self) -> usize {
+        self.queue.len() - self.sent
+    }
+
+    /// Queues a message. One that alone is longer than the queue may hold is not queued: the
+    /// tool gets an `error` naming the limit instead.
     pub(super) fn send(&mut self, text: &str) {
+        self.queue_text(text, false);
+    }
+
+    /// Queues a frame's trace events.
+    pub(super) fn send_trace(&mut self, lines: &str) {
+        self.queue_text(lines, true);
+    }
+
+    /// A tool whose backlog with `text` would pass the limit has stopped reading (or cannot
+    /// keep up with the trace) and is dropped, its queue freed at once: the game never holds
+    /// more than the limit for one tool.
+    fn queue_text(&mut self, text: &str, trace: bool) {
         if !self.open {
             return;
         }
-        // The backlog, not the message, is measured: one large message (a snapshot of many
-        // agents) still goes to a tool that reads.
-        if self.queue.len() - self.sent > self.max_queued {
+        let mut text = std::borrow::Cow::Borrowed(text);
+        if text.len() > self.max_queued && !trace {
+            let kind = message_kind(&text);
+            text = std::borrow::Cow::Owned(encode(&GameMessage::Error {
+                message: format!(
+                    "{kind}: the answer is {} bytes, more than the {} bytes a tool's queue holds \
+                     (InspectorOptions::max_queued); not sent",
+                    text.len(),
+                    self.max_queued
+                ),
+            }));
+        }
+        if self.backlog() + text.len() > self.max_queued {
             self.open = false;
             self.queue = Vec::new();
             self.sent = 0;
@@ -163,6 +211,7 @@ impl Client {
                 line.pop();
             }
             if !line.iter().all(u8::is_ascii_whitespace) {
+                self.last_heard = Instant::now();
                 received.push(Received::Line(line));
             }
         }
@@ -183,4 +232,11 @@ impl Client {
 
 fn too_long() -> String {
     format!("line longer than {MAX_LINE} bytes: skipped up to its newline")
+}
+
+/// The `type` of the message `text` begins with (`snapshot`).
+fn message_kind(text: &str) -> &str {
+    text.strip_prefix("{\"type\":\"")
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or("message")
 }

@@ -42,9 +42,9 @@ use protocol::{
 };
 use std::collections::HashMap;
 use std::io;
-use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
+use std::net::{IpAddr, SocketAddr, TcpListener, ToSocketAddrs};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub use scene::{InspectedScene, check_variable, program_variables};
 
@@ -103,12 +103,27 @@ pub struct InspectorOptions {
     pub max_breakpoints: usize,
     /// Breakpoints one tool may have set at once (those it set and nobody cleared).
     pub max_breakpoints_per_tool: usize,
+    /// An attached tool (past its `hello`) that sends nothing for this long is closed, so idle
+    /// tools cannot hold the slots ([`InspectorOptions::max_clients`]) for ever. Tools send
+    /// `ping` every [`protocol::PING_EVERY`] (30 s) when they have nothing else to say.
+    pub idle_timeout: Duration,
+    /// After a `hello` with the wrong token, the hellos from that address are refused (without
+    /// looking at their token) for this long; the wait doubles with each further failure, up
+    /// to [`InspectorOptions::hello_backoff_max`], and a right token forgets the failures.
+    pub hello_backoff: Duration,
+    /// The longest wait [`InspectorOptions::hello_backoff`] grows to.
+    pub hello_backoff_max: Duration,
+    /// Bytes of one value a tool may `set` (a variable's text); a longer one is refused with
+    /// an `error` naming the limit. Every snapshot carries every value, so this bounds them.
+    pub max_value: usize,
 }
 
 /// [`InspectorOptions::max_breakpoints`] by default.
 pub const MAX_BREAKPOINTS: usize = 1024;
 /// [`InspectorOptions::max_breakpoints_per_tool`] by default.
 pub const MAX_BREAKPOINTS_PER_TOOL: usize = 256;
+/// [`InspectorOptions::max_value`] by default: 64 KiB.
+pub const MAX_VALUE: usize = 64 << 10;
 
 impl Default for InspectorOptions {
     fn default() -> Self {
@@ -121,6 +136,10 @@ impl Default for InspectorOptions {
             hello_timeout: Duration::from_secs(10),
             max_breakpoints: MAX_BREAKPOINTS,
             max_breakpoints_per_tool: MAX_BREAKPOINTS_PER_TOOL,
+            max_value: MAX_VALUE,
+            idle_timeout: Duration::from_secs(300),
+            hello_backoff: Duration::from_millis(500),
+            hello_backoff_max: Duration::from_secs(30),
         }
     }
 }
@@ -150,15 +169,36 @@ pub struct Inspector {
     plans: HashMap<Arc<str>, Vec<String>>,
     /// Tools dropped so far (they stopped reading, sent too much, or said the wrong token).
     dropped: u64,
+    /// Addresses whose last hellos had the wrong token: how many, and until when their next
+    /// hello is refused unheard.
+    failures: HashMap<IpAddr, (u32, Instant)>,
 }
+
+/// A tool attached to an [`Inspector`], as [`Inspector::tools`] lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttachedTool {
+    /// Its number, for [`Inspector::kick`]: unique among the tools this inspector accepted.
+    pub id: u64,
+    /// The address it connected from.
+    pub peer: SocketAddr,
+    /// Whether it has said a `hello` the game accepted.
+    pub said_hello: bool,
+}
+
+/// The most addresses whose failed hellos an inspector remembers; past it, those whose wait is
+/// over are forgotten first (the rest stay: forgetting them would lift their backoff).
+const MAX_REMEMBERED_FAILURES: usize = 4096;
 
 impl Inspector {
     /// Listens on `address`. A non-loopback address needs a token ([`InspectorOptions::token`]);
     /// without one it is refused (`InvalidInput`).
     pub fn bind(address: impl ToSocketAddrs, options: InspectorOptions) -> io::Result<Inspector> {
+        if let Some(why) = options.token.as_deref().and_then(protocol::weak_token) {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, why));
+        }
         let listener = TcpListener::bind(address)?;
         let address = listener.local_addr()?;
-        if !address.ip().is_loopback() && options.token.as_deref().is_none_or(str::is_empty) {
+        if !address.ip().is_loopback() && options.token.is_none() {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
                 format!("{address} is not a loopback address: serving it needs a token"),
@@ -181,6 +221,7 @@ impl Inspector {
             mode,
             plans: HashMap::new(),
             dropped: 0,
+            failures: HashMap::new(),
         })
     }
 
@@ -197,6 +238,32 @@ impl Inspector {
     /// Tools dropped so far.
     pub fn dropped(&self) -> u64 {
         self.dropped
+    }
+
+    /// The tools connected now, in the order they connected.
+    pub fn tools(&self) -> Vec<AttachedTool> {
+        self.clients
+            .iter()
+            .filter(|c| c.open())
+            .map(|c| AttachedTool {
+                id: c.id(),
+                peer: c.peer(),
+                said_hello: c.said_hello(),
+            })
+            .collect()
+    }
+
+    /// Closes the tool numbered `id` ([`AttachedTool::id`]), telling it `reason` in an `error`
+    /// first; the game side's way to free a slot or end a session it did not want. Whether
+    /// such a tool was connected.
+    pub fn kick(&mut self, id: u64, reason: &str) -> bool {
+        let Some(c) = self.clients.iter_mut().find(|c| c.id() == id && c.open()) else {
+            return false;
+        };
+        let message = format!("closed by the game: {reason}");
+        c.send(&encode(&GameMessage::Error { message }));
+        c.close();
+        true
     }
 
     /// Whether the game is paused (by a breakpoint, a step or a tool).
@@ -277,7 +344,7 @@ impl Inspector {
             lines.push('\n');
         }
         for c in self.clients.iter_mut().filter(|c| c.wants_trace()) {
-            c.send(&lines);
+            c.send_trace(&lines);
         }
         self.flush();
     }
@@ -298,8 +365,8 @@ impl Inspector {
     fn accept(&mut self) {
         // Until WouldBlock (nobody waiting). Other errors (a connection reset before it was
         // accepted, out of descriptors) are the tool's; accepting goes on next frame.
-        while let Ok((stream, _)) = self.listener.accept() {
-            let Ok(mut client) = Client::new(stream, self.next_client, &self.options) else {
+        while let Ok((stream, peer)) = self.listener.accept() {
+            let Ok(mut client) = Client::new(stream, peer, self.next_client, &self.options) else {
                 continue;
             };
             self.next_client += 1;
@@ -322,6 +389,18 @@ impl Inspector {
                     Received::Line(line) => self.answer(i, &line, game),
                     Received::Error(message) => self.reply(i, GameMessage::Error { message }),
                 }
+            }
+        }
+        let idle = self.options.idle_timeout;
+        for c in &mut self.clients {
+            if c.said_hello() && c.open() && c.silent_for() >= idle {
+                let message = format!(
+                    "closed: nothing heard from this tool in {} s (InspectorOptions::idle_timeout); \
+                     a tool with nothing to ask sends `ping`",
+                    idle.as_secs_f64()
+                );
+                c.send(&encode(&GameMessage::Error { message }));
+                c.close();
             }
         }
         self.flush();
@@ -375,8 +454,7 @@ impl Inspector {
                     self.reply(client, GameMessage::Error { message });
                     return self.clients[client].close();
                 }
-                if self.options.token.is_some() && token != self.options.token {
-                    let message = "wrong token".to_string();
+                if let Err(message) = self.check_token(client, token.as_deref()) {
                     self.reply(client, GameMessage::Error { message });
                     return self.clients[client].close();
                 }
@@ -388,6 +466,7 @@ impl Inspector {
                 let message = "say hello first".to_string();
                 self.reply(client, GameMessage::Error { message });
             }
+            ToolMessage::Ping => {}
             ToolMessage::Reload { program } => {
                 let answer = self.reload(&program, game);
                 self.reply(client, answer);
@@ -451,6 +530,15 @@ impl Inspector {
                 let tick = game.tick_count();
                 self.reply(client, GameMessage::Snapshot { tick, agents });
             }
+            ToolMessage::Set { value, .. } if value.len() > self.options.max_value => {
+                let message = format!(
+                    "set: the value is {} bytes, longer than the {} bytes a variable takes \
+                     (InspectorOptions::max_value); not set",
+                    value.len(),
+                    self.options.max_value
+                );
+                self.reply(client, GameMessage::Error { message });
+            }
             ToolMessage::Set {
                 agent,
                 variable,
@@ -460,6 +548,45 @@ impl Inspector {
                 Err(message) => self.reply(client, GameMessage::Error { message }),
             },
         }
+    }
+
+    /// Checks the token of tool `client`'s hello (when the game has one), in constant time,
+    /// after the backoff of its address: `Err` is what to tell it before closing it.
+    fn check_token(&mut self, client: usize, sent: Option<&str>) -> Result<(), String> {
+        let Some(expected) = self.options.token.as_deref() else {
+            return Ok(());
+        };
+        let ip = self.clients[client].peer().ip();
+        let now = Instant::now();
+        if let Some(&(failed, until)) = self.failures.get(&ip)
+            && until > now
+        {
+            return Err(format!(
+                "{failed} wrong token{} from {ip}: its next hello is heard in {:.1} s",
+                if failed == 1 { "" } else { "s" },
+                (until - now).as_secs_f64()
+            ));
+        }
+        if protocol::tokens_equal(sent.unwrap_or(""), expected) {
+            self.failures.remove(&ip);
+            return Ok(());
+        }
+        if self.failures.len() >= MAX_REMEMBERED_FAILURES {
+            self.failures.retain(|_, (_, until)| *until > now);
+        }
+        let failed = self.failures.get(&ip).map_or(0, |f| f.0).saturating_add(1);
+        let wait = self
+            .options
+            .hello_backoff
+            .saturating_mul(1 << (failed - 1).min(20))
+            .min(self.options.hello_backoff_max);
+        if self.failures.len() < MAX_REMEMBERED_FAILURES {
+            self.failures.insert(ip, (failed, now + wait));
+        }
+        Err(format!(
+            "wrong token; hellos from {ip} are refused unheard for {:.1} s",
+            wait.as_secs_f64()
+        ))
     }
 
     /// Whether tool `client` may set one more breakpoint; `Err`: the limit it would pass.

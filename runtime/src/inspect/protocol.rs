@@ -60,6 +60,10 @@ pub enum ToolMessage {
     },
     /// Ask for a snapshot of every agent.
     Snapshot,
+    /// Nothing to ask: keeps an attached tool from being closed as idle
+    /// ([`super::InspectorOptions::idle_timeout`]). Not answered. Tools send one every
+    /// [`PING_EVERY`] when they have sent nothing else.
+    Ping,
     /// Set one of an agent's variables.
     Set {
         /// The agent, by name.
@@ -73,6 +77,54 @@ pub enum ToolMessage {
 
 fn yes() -> bool {
     true
+}
+
+/// How often a tool that has nothing else to send says `ping`: well inside
+/// [`super::InspectorOptions::idle_timeout`]'s default.
+pub const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// The fewest bytes a token has.
+pub const MIN_TOKEN_LEN: usize = 16;
+
+/// Why `token` is too weak to guard a game, if it is: shorter than [`MIN_TOKEN_LEN`] bytes, one
+/// character repeated, or holding whitespace or control characters. The message says how to
+/// make a good one.
+pub fn weak_token(token: &str) -> Option<String> {
+    let why = if token.len() < MIN_TOKEN_LEN {
+        format!(
+            "it is {} bytes long, fewer than {MIN_TOKEN_LEN}",
+            token.len()
+        )
+    } else if token.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        "it holds whitespace or control characters".to_string()
+    } else if token
+        .chars()
+        .next()
+        .is_some_and(|first| token.chars().all(|c| c == first))
+    {
+        "it is one character repeated".to_string()
+    } else {
+        return None;
+    };
+    Some(format!(
+        "the token is too weak: {why}; make one with `openssl rand -hex 16` (32 random hex \
+         digits) and pass it in a file (--inspect-token-file, --token-file) or in ENSEMBLE_TOKEN"
+    ))
+}
+
+/// Whether the token a tool sent is the game's, in time that does not depend on where they
+/// differ (a compare that stops at the first difference tells a guesser, by its timing, how
+/// many leading bytes are right). Only the length of the longer one shows. Hand-written rather
+/// than a crate: a dozen lines, and `black_box` keeps the compiler from adding the early exit.
+pub fn tokens_equal(sent: &str, expected: &str) -> bool {
+    let (a, b) = (sent.as_bytes(), expected.as_bytes());
+    let mut diff = u8::from(a.len() != b.len());
+    for i in 0..a.len().max(b.len()) {
+        let x = a.get(i).copied().unwrap_or(0);
+        let y = b.get(i).copied().unwrap_or(0);
+        diff |= std::hint::black_box(x ^ y);
+    }
+    std::hint::black_box(diff) == 0
 }
 
 /// Where the game pauses. Each matches trace events; `agent` narrows any of them to one agent.

@@ -204,20 +204,18 @@ fn a_non_loopback_address_needs_a_token_and_the_token_is_checked() {
         Some(io::ErrorKind::InvalidInput)
     );
     let options = InspectorOptions {
-        token: Some("s3cret".into()),
+        token: Some(TOKEN.into()),
+        hello_backoff: Duration::ZERO,
         ..InspectorOptions::default()
     };
     let mut inspector = Inspector::bind("127.0.0.1:0", options).unwrap();
     let mut game = Game::new();
     let mut wrong = Tool::connect(&inspector);
     wrong.send(r#"{"type":"hello","version":1,"token":"guess"}"#);
-    assert_eq!(
-        error_of(wrong.message(&mut inspector, &mut game)),
-        "wrong token"
-    );
+    assert!(error_of(wrong.message(&mut inspector, &mut game)).starts_with("wrong token"));
     assert!(wrong.next(&mut inspector, &mut game).is_none(), "closed");
     let mut right = Tool::connect(&inspector);
-    right.send(r#"{"type":"hello","version":1,"token":"s3cret"}"#);
+    right.send(&hello_with(Some(TOKEN)));
     assert!(matches!(
         right.message(&mut inspector, &mut game),
         GameMessage::Hello(_)
@@ -819,4 +817,262 @@ proptest! {
     fn base64_decode_never_panics(text in ".{0,40}") {
         let _ = base64::decode(&text);
     }
+}
+
+// Issue 33, memory: what one tool can make the game hold.
+
+/// An inspector that holds at most `max_queued` bytes for a tool.
+fn serve_queueing(max_queued: usize) -> (Inspector, Game) {
+    let options = InspectorOptions {
+        max_queued,
+        ..InspectorOptions::default()
+    };
+    (
+        Inspector::bind("127.0.0.1:0", options).unwrap(),
+        Game::new(),
+    )
+}
+
+#[test]
+fn set_refuses_a_value_larger_than_the_variable_limit() {
+    let (mut inspector, mut game) = serve();
+    let mut tool = Tool::connect(&inspector);
+    tool.hello(false);
+    tool.message(&mut inspector, &mut game);
+    let big = "x".repeat(MAX_VALUE + 1);
+    tool.send(&encode(&ToolMessage::Set {
+        agent: "guard".into(),
+        variable: "Mood".into(),
+        value: big,
+    }));
+    let message = error_of(tool.message(&mut inspector, &mut game));
+    assert!(
+        message.contains(&format!("{MAX_VALUE} bytes"))
+            && message.contains("InspectorOptions::max_value"),
+        "{message}"
+    );
+    assert!(game.variables.is_empty(), "nothing was set");
+    // At the limit it is set.
+    tool.send(&encode(&ToolMessage::Set {
+        agent: "guard".into(),
+        variable: "Mood".into(),
+        value: "y".repeat(MAX_VALUE),
+    }));
+    assert!(matches!(
+        tool.message(&mut inspector, &mut game),
+        GameMessage::Ok { .. }
+    ));
+}
+
+#[test]
+fn a_reply_larger_than_the_queue_limit_is_refused_with_a_message_not_queued() {
+    let (mut inspector, mut game) = serve_queueing(4 << 10);
+    let mut tool = Tool::connect(&inspector);
+    tool.hello(false);
+    tool.message(&mut inspector, &mut game);
+    for i in 0..4 {
+        game.variables.insert(format!("V{i}"), "z".repeat(2 << 10));
+    }
+    tool.send(r#"{"type":"snapshot"}"#);
+    let message = error_of(tool.message(&mut inspector, &mut game));
+    assert!(
+        message.contains("snapshot") && message.contains("InspectorOptions::max_queued"),
+        "{message}"
+    );
+    // Still served: a small request is answered.
+    game.variables.clear();
+    tool.send(r#"{"type":"snapshot"}"#);
+    assert!(matches!(
+        tool.message(&mut inspector, &mut game),
+        GameMessage::Snapshot { .. }
+    ));
+}
+
+#[test]
+fn the_queue_limit_counts_the_message_about_to_be_queued() {
+    let (mut inspector, mut game) = serve_queueing(64 << 10);
+    for i in 0..12 {
+        game.variables.insert(format!("V{i}"), "z".repeat(5 << 10));
+    }
+    // A tool that asks for snapshots (each under the limit) and never reads: the backlog
+    // plus the next reply passes the limit, and the tool is dropped before that reply is
+    // queued — the game never holds more than the limit for it.
+    let mut sleeper = Tool::connect(&inspector);
+    sleeper.hello(false);
+    let mut dropped = false;
+    for _ in 0..2000 {
+        sleeper.send(r#"{"type":"snapshot"}"#);
+        inspector.frame(&mut game, &[]);
+        for c in &inspector.clients {
+            assert!(c.backlog() <= 64 << 10, "backlog {}", c.backlog());
+        }
+        if inspector.clients() == 0 {
+            dropped = true;
+            break;
+        }
+    }
+    assert!(dropped, "the tool that does not read is dropped");
+}
+
+// Issue 33, the protocol's security.
+
+/// A token strong enough to serve with.
+const TOKEN: &str = "7f3a9c01d4e85b26";
+
+fn hello_with(token: Option<&str>) -> String {
+    encode(&ToolMessage::Hello {
+        version: PROTOCOL_VERSION,
+        token: token.map(str::to_string),
+        trace: false,
+    })
+}
+
+#[test]
+fn a_weak_token_is_refused_with_how_to_make_one() {
+    for (token, why) in [
+        ("sesame", "6 bytes long, fewer than 16"),
+        (" ", "1 bytes long"),
+        ("aaaaaaaaaaaaaaaaaaaa", "one character repeated"),
+        ("correct horse battery", "whitespace"),
+        ("                    ", "whitespace"),
+    ] {
+        let options = InspectorOptions {
+            token: Some(token.into()),
+            ..InspectorOptions::default()
+        };
+        let e = Inspector::bind("127.0.0.1:0", options).err().unwrap();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
+        let e = e.to_string();
+        assert!(
+            e.contains(why) && e.contains("openssl rand -hex 16"),
+            "{token:?}: {e}"
+        );
+    }
+    assert!(weak_token(TOKEN).is_none());
+}
+
+#[test]
+fn tokens_are_compared_whole_whatever_byte_differs() {
+    assert!(tokens_equal(TOKEN, TOKEN));
+    for other in [
+        "8f3a9c01d4e85b26",
+        "7f3a9c01d4e85b27",
+        "7f3a9c01d4e85b2",
+        "7f3a9c01d4e85b266",
+        "",
+    ] {
+        assert!(!tokens_equal(other, TOKEN), "{other}");
+        assert!(!tokens_equal(TOKEN, other), "{other}");
+    }
+}
+
+#[test]
+fn failed_hellos_are_backed_off_per_address_growing_and_bounded() {
+    let options = InspectorOptions {
+        token: Some(TOKEN.into()),
+        hello_backoff: Duration::from_millis(100),
+        hello_backoff_max: Duration::from_millis(300),
+        ..InspectorOptions::default()
+    };
+    let mut inspector = Inspector::bind("127.0.0.1:0", options).unwrap();
+    let mut game = Game::new();
+    let mut hello = |token: &str, inspector: &mut Inspector| {
+        let mut tool = Tool::connect(inspector);
+        tool.send(&hello_with(Some(token)));
+        tool.message(inspector, &mut game)
+    };
+    // Each wrong token doubles the wait, up to the bound.
+    for (attempt, wait) in [(1, "0.1"), (2, "0.2"), (3, "0.3"), (4, "0.3")] {
+        let e = error_of(hello("0000000000000000", &mut inspector));
+        assert_eq!(
+            e,
+            format!("wrong token; hellos from 127.0.0.1 are refused unheard for {wait} s"),
+            "attempt {attempt}"
+        );
+        // Meanwhile even the right token is not heard: a guess costs the wait.
+        let e = error_of(hello(TOKEN, &mut inspector));
+        assert!(
+            e.starts_with(&format!("{attempt} wrong token"))
+                && e.contains(" from 127.0.0.1: its next hello is heard in"),
+            "{e}"
+        );
+        std::thread::sleep(Duration::from_millis(320));
+    }
+    assert!(matches!(
+        hello(TOKEN, &mut inspector),
+        GameMessage::Hello(_)
+    ));
+    // The right token forgot the failures: the next wrong one waits the shortest again.
+    let e = error_of(hello("1111111111111112", &mut inspector));
+    assert!(e.ends_with("for 0.1 s"), "{e}");
+}
+
+#[test]
+fn an_idle_tool_is_closed_and_ping_keeps_a_tool_attached() {
+    let options = InspectorOptions {
+        idle_timeout: Duration::from_millis(300),
+        ..InspectorOptions::default()
+    };
+    let mut inspector = Inspector::bind("127.0.0.1:0", options).unwrap();
+    let mut game = Game::new();
+    let mut idle = Tool::connect(&inspector);
+    idle.hello(false);
+    idle.message(&mut inspector, &mut game);
+    let mut pinging = Tool::connect(&inspector);
+    pinging.hello(false);
+    pinging.message(&mut inspector, &mut game);
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_millis(600) {
+        pinging.send(&encode(&ToolMessage::Ping));
+        for _ in 0..10 {
+            inspector.frame(&mut game, &[]);
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+    let e = error_of(idle.message(&mut inspector, &mut game));
+    assert!(
+        e.starts_with(
+            "closed: nothing heard from this tool in 0.3 s (InspectorOptions::idle_timeout)"
+        ),
+        "{e}"
+    );
+    assert!(idle.next(&mut inspector, &mut game).is_none(), "closed");
+    assert_eq!(inspector.clients(), 1);
+    // A ping is not answered; the tool is still served.
+    pinging.send(r#"{"type":"snapshot"}"#);
+    assert!(matches!(
+        pinging.message(&mut inspector, &mut game),
+        GameMessage::Snapshot { .. }
+    ));
+}
+
+#[test]
+fn the_game_can_list_and_kick_a_tool() {
+    let (mut inspector, mut game) = serve();
+    let mut first = Tool::connect(&inspector);
+    first.hello(false);
+    first.message(&mut inspector, &mut game);
+    let mut second = Tool::connect(&inspector);
+    second.hello(false);
+    second.message(&mut inspector, &mut game);
+    let tools = inspector.tools();
+    assert_eq!(tools.len(), 2);
+    assert!(
+        tools
+            .iter()
+            .all(|t| t.said_hello && t.peer.ip().is_loopback())
+    );
+    assert!(inspector.kick(tools[0].id, "the level is reloading"));
+    assert_eq!(
+        error_of(first.message(&mut inspector, &mut game)),
+        "closed by the game: the level is reloading"
+    );
+    assert!(first.next(&mut inspector, &mut game).is_none(), "closed");
+    assert!(!inspector.kick(tools[0].id, "again"), "gone already");
+    assert_eq!(inspector.tools().len(), 1);
+    second.send(r#"{"type":"snapshot"}"#);
+    assert!(matches!(
+        second.message(&mut inspector, &mut game),
+        GameMessage::Snapshot { .. }
+    ));
 }

@@ -125,6 +125,29 @@ pub enum LoadError {
         /// The payload's CRC-32 as read.
         computed: u32,
     },
+    /// A header byte that is reserved (and written zero) is not zero: the file was written by
+    /// something else, or corrupted where the checksum does not reach.
+    #[error(
+        "header byte {offset} is reserved and must be zero, but is {value:#04x}: the file was not written by Ensemble or is corrupt"
+    )]
+    ReservedNotZero {
+        /// The byte's offset in the file.
+        offset: usize,
+        /// What it holds.
+        value: u8,
+    },
+    /// Debug symbols that describe another build of the program than the one loaded beside
+    /// them (a build interrupted between writing the `.ensb` and the `.ensdbg`, or files
+    /// copied from different builds).
+    #[error(
+        "the debug symbols are stale: they describe the program with checksum {symbols:#010x}, but the program's is {program:#010x}; rebuild to refresh them"
+    )]
+    StaleDebugSymbols {
+        /// The checksum recorded in the symbols.
+        symbols: u32,
+        /// The loaded program's.
+        program: u32,
+    },
     /// The payload passed the checksum but is not a valid encoding (written by a mismatched
     /// build).
     #[error("the payload cannot be decoded: {0}")]
@@ -193,6 +216,12 @@ pub(crate) fn unwrap(kind: Kind, bytes: &[u8]) -> Result<&[u8], LoadError> {
         return Err(LoadError::UnsupportedVersion {
             found: version,
             supported: kind.version(),
+        });
+    }
+    if let Some(offset) = (10..12).find(|&i| bytes[i] != 0) {
+        return Err(LoadError::ReservedNotZero {
+            offset,
+            value: bytes[offset],
         });
     }
     let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));

@@ -58,6 +58,32 @@ impl DebugInfo {
         Ok(info)
     }
 
+    /// Parses a `.ensdbg` file's bytes as [`DebugInfo::from_bytes`] does, and checks that they
+    /// describe `program` (its [`checksum`](super::Program::checksum)): `build` writes the
+    /// `.ensb` and the `.ensdbg` with two renames, so a build killed between them leaves a new
+    /// program beside old symbols, which would point at the wrong lines.
+    pub fn from_bytes_for(bytes: &[u8], program: &super::Program) -> Result<Self, LoadError> {
+        let info = Self::from_bytes(bytes)?;
+        let checksum = program.checksum();
+        if info.program_checksum != checksum {
+            return Err(LoadError::StaleDebugSymbols {
+                symbols: info.program_checksum,
+                program: checksum,
+            });
+        }
+        Ok(info)
+    }
+
+    /// The symbols beside a program file (`NAME.ensdbg` beside `NAME.ensb`), checked against
+    /// `program`: `None` when there are none, an error when they cannot be read or are stale.
+    pub fn beside(
+        ensb: &std::path::Path,
+        program: &super::Program,
+    ) -> Option<Result<Self, LoadError>> {
+        let bytes = std::fs::read(ensb.with_extension("ensdbg")).ok()?;
+        Some(Self::from_bytes_for(&bytes, program))
+    }
+
     /// Formats a location as `file:line:column`.
     pub fn describe(&self, loc: Option<SourceLoc>) -> Option<String> {
         let loc = loc?;

@@ -156,10 +156,7 @@ fn every_single_bit_flip_is_refused() {
         for bit in 0..8 {
             let mut b = bytes.clone();
             b[i] ^= 1 << bit;
-            // Flips in the two reserved bytes are harmless by design; all else must be caught.
-            if (10..12).contains(&i) {
-                continue;
-            }
+            // Every flip is caught, the two reserved header bytes too (they must be zero).
             assert!(
                 Program::from_bytes(&b).is_err(),
                 "flip of bit {bit} in byte {i} was accepted"
@@ -298,9 +295,6 @@ fn navigation_section_refuses_every_truncation_and_bit_flip() {
         assert!(Program::from_bytes(&bytes[..len]).is_err(), "length {len}");
     }
     for i in 0..bytes.len() {
-        if (10..12).contains(&i) {
-            continue;
-        }
         for bit in 0..8 {
             let mut b = bytes.clone();
             b[i] ^= 1 << bit;
@@ -413,7 +407,7 @@ fn every_truncation_of_a_program_with_plans_is_refused() {
 #[test]
 fn every_single_bit_flip_of_a_program_with_plans_is_refused() {
     let bytes = sample_with_planning().to_bytes();
-    for i in (0..bytes.len()).filter(|i| !(10..12).contains(i)) {
+    for i in 0..bytes.len() {
         for bit in 0..8 {
             let mut b = bytes.clone();
             b[i] ^= 1 << bit;
@@ -612,7 +606,7 @@ fn parameter_section_every_truncation_and_bit_flip_is_refused() {
     for len in 0..bytes.len() {
         assert!(Program::from_bytes(&bytes[..len]).is_err(), "{len}");
     }
-    for i in (0..bytes.len()).filter(|i| !(10..12).contains(i)) {
+    for i in 0..bytes.len() {
         for bit in 0..8 {
             let mut b = bytes.clone();
             b[i] ^= 1 << bit;
@@ -702,4 +696,59 @@ fn verifier_refuses_bad_parameter_indices_and_types() {
         },
         "not in state order",
     );
+}
+
+#[test]
+fn header_reserved_bytes_not_zero_are_refused_naming_the_offset() {
+    let bytes = sample().to_bytes();
+    for offset in [10, 11] {
+        let mut b = bytes.clone();
+        b[offset] = 0x2a;
+        let e = Program::from_bytes(&b).unwrap_err();
+        assert_eq!(
+            e,
+            LoadError::ReservedNotZero {
+                offset,
+                value: 0x2a
+            }
+        );
+        assert!(
+            e.to_string().starts_with(&format!(
+                "header byte {offset} is reserved and must be zero, but is 0x2a"
+            )),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn stale_debug_symbols_beside_a_newer_program_are_refused_naming_both_checksums() {
+    use super::debug::DebugInfo;
+    let program = sample();
+    let symbols = DebugInfo {
+        program_checksum: program.checksum(),
+        ..DebugInfo::default()
+    };
+    assert!(DebugInfo::from_bytes_for(&symbols.to_bytes(), &program).is_ok());
+    // A build killed between its two renames: the new program beside the old symbols.
+    let newer = sample_with_params();
+    let e = DebugInfo::from_bytes_for(&symbols.to_bytes(), &newer).unwrap_err();
+    assert_eq!(
+        e,
+        LoadError::StaleDebugSymbols {
+            symbols: program.checksum(),
+            program: newer.checksum(),
+        }
+    );
+    assert!(e.to_string().contains("the debug symbols are stale"), "{e}");
+    // Found beside the program file.
+    let dir = tempfile::tempdir().unwrap();
+    let ensb = dir.path().join("game.ensb");
+    newer.save(&ensb).unwrap();
+    assert!(DebugInfo::beside(&ensb, &newer).is_none());
+    std::fs::write(dir.path().join("game.ensdbg"), symbols.to_bytes()).unwrap();
+    assert!(matches!(
+        DebugInfo::beside(&ensb, &newer),
+        Some(Err(LoadError::StaleDebugSymbols { .. }))
+    ));
 }

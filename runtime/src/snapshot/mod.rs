@@ -196,6 +196,9 @@ impl From<LoadError> for SnapshotError {
                 SnapshotError::ChecksumMismatch { stored, computed }
             }
             LoadError::Decode(m) => SnapshotError::Decode(m),
+            e @ (LoadError::ReservedNotZero { .. } | LoadError::StaleDebugSymbols { .. }) => {
+                SnapshotError::Invalid(e.to_string())
+            }
             LoadError::Invalid(m) => SnapshotError::Invalid(m),
         }
     }

@@ -71,7 +71,10 @@ impl std::fmt::Display for ParseError {
 
 fn read<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ParseError> {
     options().from_str::<T>(text).map_err(|e| ParseError {
-        message: e.code.to_string(),
+        message: match super::misspelt(&e.code) {
+            Some((_, suggestion)) => format!("{}; did you mean `{suggestion}`?", e.code),
+            None => e.code.to_string(),
+        },
         line: e.span.start.line,
         column: e.span.start.col,
     })

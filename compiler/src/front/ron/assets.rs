@@ -168,6 +168,7 @@ pub struct ParamDeclAsset {
 
 /// A parameter's type.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum ParamTypeAsset {
     Text,
     Number,
@@ -205,6 +206,7 @@ pub struct LibraryStateAsset {
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum ModifierKindAsset {
     #[default]
     None,
@@ -222,6 +224,7 @@ impl ModifierKindAsset {
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum TerminalAsset {
     #[default]
     No,
@@ -551,6 +554,7 @@ fn default_choose_among() -> u32 {
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum ScoringAsset {
     #[default]
     Interpolated,
@@ -614,6 +618,7 @@ pub struct TranslationAsset {
 
 /// How a sentence state's candidates are translated (docs/formats/strings.md).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum TranslateAsset {
     /// Every kept candidate is a line of its own.
     #[default]

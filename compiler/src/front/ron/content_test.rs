@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// A file of content tests.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename = "Tests")]
+#[serde(deny_unknown_fields, rename = "Tests")]
 pub struct TestsAsset {
     pub tests: Vec<TestAsset>,
 }
@@ -91,7 +91,7 @@ fn rename_exact(name: &mut String, old: &str, new: &str) -> bool {
 /// One test: run `scene` with every seed for `ticks` ticks and check `expect` on each trace.
 /// Written `Test(...)`, one field per line (the canonical printer's `EXPANDED`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename = "Test")]
+#[serde(deny_unknown_fields, rename = "Test")]
 pub struct TestAsset {
     /// What the test says the content does, in words: it names the test in every report.
     pub name: String,
@@ -114,6 +114,7 @@ pub struct TestAsset {
 
 /// The seeds a test runs with.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Seeds {
     /// These seeds.
     List(Vec<u64>),
@@ -139,6 +140,7 @@ impl Seeds {
 
 /// Something the test makes happen during the run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum TestEvent {
     /// At `tick`, the message `message` reaches `to` (from `from`, default `to` itself), as if
     /// the game sent it.
@@ -153,6 +155,7 @@ pub enum TestEvent {
 
 /// A mock or a setting applied when the scene starts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum SetupAsset {
     /// Every action named `action` (`*` wildcards), on `target` if given, ends with `outcome`
     /// — always, or with `probability`.
@@ -177,6 +180,7 @@ pub enum SetupAsset {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Outcome {
     Succeeds,
     Fails,
@@ -184,6 +188,7 @@ pub enum Outcome {
 
 /// What every run's trace must show.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Expectation {
     /// An event like `what` happens.
     Happens { what: EventPattern },
@@ -218,7 +223,7 @@ pub enum Expectation {
 /// wildcards against the field as `--trace json` writes it.
 /// Written bare, `(event: "enter", ...)` (the printer writes `...Asset` shapes bare).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename = "EventPatternAsset")]
+#[serde(deny_unknown_fields, rename = "EventPatternAsset")]
 pub struct EventPattern {
     /// `enter`, `exit`, `say`, `add`, … (`*`: any).
     pub event: String,

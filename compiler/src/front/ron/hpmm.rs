@@ -62,6 +62,7 @@ fn is_identity(s: &ShapeAsset) -> bool {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum ShapeAsset {
     Identity,
     Threshold(f64),
@@ -107,12 +108,14 @@ pub struct EstimatorAsset {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum SpeakerAsset {
     Player,
     Agent,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum VarTestAsset {
     Bound,
     IsA(String),
@@ -121,6 +124,7 @@ pub enum VarTestAsset {
 
 /// An estimator expression (docs/formats/evidence.md).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum ExprAsset {
     Always,
     /// `Match(pattern, confidence)`.
@@ -206,6 +210,7 @@ fn is_half(x: &f64) -> bool {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum TrackerRuleAsset {
     /// The last mentioned concept of one of these kinds (any concept when empty).
     Mention(Vec<String>),
@@ -263,6 +268,7 @@ fn is_says(s: &str) -> bool {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum RuleAsset {
     First,
     Max,

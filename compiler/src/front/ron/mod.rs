@@ -168,21 +168,39 @@ pub fn parse<T: DeserializeOwned>(
         Err(e) => {
             let start = offset_of(text, e.span.start.line, e.span.start.col);
             let end = offset_of(text, e.span.end.line, e.span.end.col).max(start);
-            diagnostics.push(
-                Diagnostic::error(
-                    Code::Syntax,
-                    format!(
-                        "{}{}: {}",
-                        crate::diag::UNREADABLE,
-                        sources.get(file).name,
-                        e.code
-                    ),
-                )
-                .at(Span::new(file, start..end), e.code.to_string()),
-            );
+            let mut d = Diagnostic::error(
+                Code::Syntax,
+                format!(
+                    "{}{}: {}",
+                    crate::diag::UNREADABLE,
+                    sources.get(file).name,
+                    e.code
+                ),
+            )
+            .at(Span::new(file, start..end), e.code.to_string());
+            if let Some((found, suggestion)) = misspelt(&e.code) {
+                d = d.did_you_mean(found, suggestion);
+            }
+            diagnostics.push(d);
             None
         }
     }
+}
+
+/// For an unknown field or variant (every asset kind denies unknown fields, so a misspelt
+/// `agnet:` is an error rather than a field silently ignored): what was written and the
+/// expected name closest to it, if one is close enough to be a typo.
+pub fn misspelt(e: &ron::Error) -> Option<(&str, &'static str)> {
+    let (ron::Error::NoSuchStructField {
+        expected, found, ..
+    }
+    | ron::Error::NoSuchEnumVariant {
+        expected, found, ..
+    }) = e
+    else {
+        return None;
+    };
+    crate::diag::suggest(found, expected.iter().copied()).map(|s| (found.as_str(), s))
 }
 
 /// The `domain` a `*.problem.ron` names, read quietly (to find the domain beside it).

@@ -26,12 +26,14 @@ pub enum Value {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Condition {
     Eq(String, Value),
     Ne(String, Value),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Effect {
     Set(String, Value),
     /// `var += n` (only integer variables).
@@ -52,6 +54,7 @@ pub struct Action {
 
 /// How an agent plans: the same choices as `ensemble plan --search`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum SearchAsset {
     /// Breadth-first over the precomputed planning graph (action lists; Hewlett §2.5, §4.5).
     Graph,
@@ -64,6 +67,7 @@ pub enum SearchAsset {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum HeuristicAsset {
     HMax,
     HAdd,

@@ -233,6 +233,12 @@ impl NgramDb {
         if le_u16(b, 10) != 3 || le_u32(b, 12) as usize != SECTIONS.len() {
             return Err(corrupt("unexpected order or section count".into()));
         }
+        if let Some(offset) = (52..HEADER_LEN as usize).find(|&i| b[i] != 0) {
+            return Err(corrupt(format!(
+                "header byte {offset} is reserved and must be zero, but is {:#04x}",
+                b[offset]
+            )));
+        }
         let stored = le_u32(b, 48);
         let mut hasher = crc32fast::Hasher::new();
         hasher.update(&b[8..48]);

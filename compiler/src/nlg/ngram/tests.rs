@@ -53,6 +53,22 @@ fn counts_match_a_naive_count() {
     assert_eq!(db.total(), 16 + 6);
 }
 
+#[test]
+fn header_reserved_bytes_not_zero_are_refused_naming_the_offset() {
+    let (_, _, bytes) = build_text("the cat sat on the mat. the dog ran.", 1 << 20, None);
+    for offset in [52, 63] {
+        let mut b = bytes.clone();
+        b[offset] = 7;
+        let e = NgramDb::from_bytes(b, "x.ngr").err().unwrap();
+        assert!(
+            e.to_string().contains(&format!(
+                "header byte {offset} is reserved and must be zero, but is 0x07"
+            )),
+            "{e}"
+        );
+    }
+}
+
 proptest! {
     /// Spilling to disk changes nothing: the database is byte-for-byte the in-memory one.
     #[test]
@@ -150,7 +166,6 @@ fn corrupt_files_are_refused_not_panicked_on() {
             let mut b = bytes.clone();
             b[i] ^= 1 << bit;
             if let Ok(db) = NgramDb::from_bytes(b, "x") {
-                // Only bits the checksum does not cover (reserved header bytes) may pass.
                 let _ = db.count(&[0, 1, 2]);
             }
         }

@@ -108,6 +108,18 @@ impl SavedScene {
     /// Refuses what would make the interpreter index out of range or reuse a serial.
     fn check(&self) -> Result<(), SnapshotError> {
         let invalid = |m: String| Err(SnapshotError::Invalid(m));
+        for (what, count) in [
+            ("tick count", self.tick),
+            ("state serial", self.next_serial),
+        ] {
+            if count > super::MAX_COUNT {
+                return invalid(format!(
+                    "the {what} {count} is past {}, the most a scene counts to (a hand-edited \
+                     savegame? counted from 0 it takes billions of years)",
+                    super::MAX_COUNT
+                ));
+            }
+        }
         if !(MIN_TICK_LENGTH..=MAX_TICK_LENGTH).contains(&self.dt) {
             return invalid(format!(
                 "the tick length {} s is out of range: a scene ticks {MIN_TICK_RATE} to \
