@@ -1,0 +1,147 @@
+//! The choice points a search may take in a scene, as a content test can write them: messages
+//! the scene's machines handle (sent to an agent at a tick), actions that can be mocked to
+//! fail, and player lines for a conversation.
+
+use crate::content_test::asset::TestAsset;
+use crate::ir::{Handle, Machine, Modifier, Module};
+use ensemble_runtime::hsm::{END_STATE_MACHINE, STATE_MACHINE_FAILED};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// The most player lines a conversation search draws from (the first, in the order found).
+pub const MAX_LINES: usize = 400;
+/// The most actions a search mocks to fail, one a play.
+pub const MAX_FAILURES: usize = 64;
+
+/// What a search can choose, besides the seed.
+#[derive(Clone, Debug, Default)]
+pub struct Choices {
+    /// `(agent, message)`: a message the agent's machines handle that their code never raises
+    /// (what a game, a player or another agent sends).
+    pub messages: Vec<(String, String)>,
+    /// Actions a test can make fail (`Action(action: A, outcome: Fails)`).
+    pub failures: Vec<String>,
+    /// Player lines for a conversation: the project's transcripts, then its tests' lines.
+    pub lines: Vec<String>,
+}
+
+impl Choices {
+    /// The choices of scene `scene` of the project at `root` (its compiled `module` and its
+    /// content `tests`).
+    pub fn of(module: &Module, root: &Path, scene: &str, tests: &[TestAsset]) -> Choices {
+        let mut out = Choices::default();
+        if module.chats.iter().any(|(_, c)| c.name.text == scene) {
+            out.lines = player_lines(root, scene, tests);
+            return out;
+        }
+        let Some((_, s)) = module.scenes.iter().find(|(_, s)| s.name.text == scene) else {
+            return out;
+        };
+        for agent in &s.agents {
+            let Some(root_machine) = agent.machine else {
+                continue;
+            };
+            let mut seen = BTreeSet::new();
+            for m in hosted(module, root_machine) {
+                for &st in &module.machines[m].states {
+                    let state = &module.states[st];
+                    let raises = state.code.and_then(|c| module.library[c].raises.as_ref());
+                    let Some(raises) = raises else { continue };
+                    for t in &state.transitions {
+                        let e = t.event.text.as_str();
+                        if raises.iter().any(|r| r == e)
+                            || e == END_STATE_MACHINE
+                            || e == STATE_MACHINE_FAILED
+                        {
+                            continue;
+                        }
+                        if seen.insert(e.to_string()) {
+                            out.messages.push((agent.name.text.clone(), e.to_string()));
+                        }
+                    }
+                }
+            }
+        }
+        let mut failures = BTreeSet::new();
+        for (_, p) in module.problems.iter() {
+            for o in &p.task.operators {
+                failures.insert(o.name.clone());
+            }
+        }
+        for (_, script) in module.scripts.iter() {
+            for r in &script.rules {
+                if let Some((a, _)) = &r.action {
+                    failures.insert(a.clone());
+                }
+            }
+        }
+        out.failures = failures.into_iter().take(MAX_FAILURES).collect();
+        out
+    }
+}
+
+/// `machine` and every machine its states host, directly or not.
+fn hosted(module: &Module, machine: Handle<Machine>) -> Vec<Handle<Machine>> {
+    let mut out = vec![machine];
+    let mut i = 0;
+    while i < out.len() {
+        for &s in &module.machines[out[i]].states {
+            if let Modifier::Machine(child) = module.states[s].modifier
+                && !out.contains(&child)
+            {
+                out.push(child);
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Player lines for conversation `scene`: every line of the project's transcripts
+/// (`*.txt`: one line a line, `#` comments, `/emote`s kept), then the lines its content
+/// tests say; each once, in the order found, at most [`MAX_LINES`].
+fn player_lines(root: &Path, scene: &str, tests: &[TestAsset]) -> Vec<String> {
+    let mut files = Vec::new();
+    collect_txt(root, &mut files, 0);
+    files.sort();
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |line: &str| {
+        let line = line.trim();
+        if !line.is_empty() && !out.iter().any(|l| l == line) && out.len() < MAX_LINES {
+            out.push(line.to_string());
+        }
+    };
+    for f in files {
+        let Ok(text) = std::fs::read_to_string(&f) else {
+            continue;
+        };
+        for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
+            push(line);
+        }
+    }
+    for t in tests {
+        if t.scene == scene {
+            for line in &t.chat {
+                push(line);
+            }
+        }
+    }
+    out
+}
+
+fn collect_txt(dir: &Path, out: &mut Vec<std::path::PathBuf>, depth: usize) {
+    if depth > 4 {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect_txt(&p, out, depth + 1);
+        } else if p.extension().is_some_and(|x| x == "txt") {
+            out.push(p);
+        }
+    }
+}
