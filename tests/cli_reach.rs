@@ -404,3 +404,45 @@ fn exit_codes_and_did_you_mean() {
         "// my own tests\nTests(tests: [])\n"
     );
 }
+
+#[test]
+fn uncovered_content_is_tried_and_each_reached_item_written_as_a_passing_test() {
+    let dir = copy("dinner-date");
+    let project = dir.path().to_str().unwrap();
+    let out_dir = dir.path().join("reached");
+    let out = ensemble(&[
+        "reach",
+        project,
+        "--uncovered",
+        "--time-limit",
+        "3",
+        "-o",
+        out_dir.to_str().unwrap(),
+    ]);
+    // Some planning actions of a problem no scene plans for stay out of reach.
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("never reached by the project's tests"),
+        "{}",
+        out.stdout
+    );
+    for state in ["Host/GiveUp", "Host/Fail"] {
+        assert!(
+            out.stdout
+                .lines()
+                .any(|l| l.trim_start().starts_with("reached") && l.contains(state)),
+            "{state}:\n{}",
+            out.stdout
+        );
+    }
+    assert!(out.stdout.contains("not reached"), "{}", out.stdout);
+    let written = std::fs::read_dir(&out_dir).unwrap().count();
+    assert!(written >= 2, "{written} files");
+    let test = ensemble(&["test", project, "--filter", "reached/"]);
+    assert_eq!(test.code, 0, "{}", test.stdout);
+    assert!(
+        test.stdout.contains(&format!("{written} tests passed")),
+        "{}",
+        test.stdout
+    );
+}

@@ -638,7 +638,13 @@ fn uncovered(args: &ReachArgs, loaded: &Loaded, io: &mut Io<'_>) -> i32 {
                         },
                     );
                     t.states = vec![sid];
-                    targets.push((item.name.clone(), scenes_running(program, mid), t));
+                    // A machine no scene hosts may still run (a planning action's machine):
+                    // then every scene is tried.
+                    let mut scenes = scenes_running(program, mid);
+                    if scenes.is_empty() {
+                        scenes = machine_scenes.clone();
+                    }
+                    targets.push((item.name.clone(), scenes, t));
                 }
                 "rules" => {
                     let Ok((si, ri, label)) = quietly(|io| rule_of(program, &item.name, io)) else {
@@ -743,11 +749,7 @@ fn uncovered(args: &ReachArgs, loaded: &Loaded, io: &mut Io<'_>) -> i32 {
                 unreachable.push(name);
             }
             (None, None) => {
-                let why = if scenes.is_empty() {
-                    "no scene runs its machine".to_string()
-                } else {
-                    format!("not reached within the budget in {}", scenes.join(", "))
-                };
+                let why = format!("not reached within the budget in {}", scenes.join(", "));
                 let _ = writeln!(io.out, "  not reached  {name}: {why}");
                 not_reached.push(name);
             }

@@ -45,11 +45,12 @@ impl Choices {
             for m in hosted(module, root_machine) {
                 for &st in &module.machines[m].states {
                     let state = &module.states[st];
+                    // A library state that declares nothing it raises (`Listen`) waits for
+                    // messages: each of its events is one.
                     let raises = state.code.and_then(|c| module.library[c].raises.as_ref());
-                    let Some(raises) = raises else { continue };
                     for t in &state.transitions {
                         let e = t.event.text.as_str();
-                        if raises.iter().any(|r| r == e)
+                        if raises.is_some_and(|r| r.iter().any(|r| r == e))
                             || e == END_STATE_MACHINE
                             || e == STATE_MACHINE_FAILED
                         {
