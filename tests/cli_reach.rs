@@ -446,3 +446,49 @@ fn uncovered_content_is_tried_and_each_reached_item_written_as_a_passing_test() 
         test.stdout
     );
 }
+
+/// The search branches by restoring snapshots: a run saved and restored under a content test's
+/// mock goes on exactly as the run that was never interrupted (the mock is an option of the
+/// run, kept across the restore).
+#[test]
+fn a_restored_run_keeps_its_mocks_and_goes_on_as_the_uninterrupted_one() {
+    use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter};
+    use ensemble_sim::simulation::{Options, Setup};
+    use ensemble_sim::{ForcedOutcome, Simulation};
+    let c = ensemble_compiler::compile_path(Path::new(&repo_path("samples/bench"))).unwrap();
+    let program = std::sync::Arc::new(c.output.unwrap().0);
+    let options = Options {
+        setup: Setup {
+            outcomes: vec![ForcedOutcome {
+                action: "sit".into(),
+                target: None,
+                succeeds: false,
+                probability: 1.0,
+            }],
+            ..Setup::default()
+        },
+        ..Options::default()
+    };
+    let run = |sim: &mut Simulation, ticks: u64| {
+        let mut lines = Vec::new();
+        for _ in 0..ticks {
+            sim.tick();
+            lines.extend(sim.take_events().iter().map(|e| e.to_json()));
+        }
+        lines
+    };
+    let mut whole = Simulation::start(program.clone(), "bench", 0, &options).unwrap();
+    run(&mut whole, 60);
+    let mut saved = SnapshotWriter::new(&program, "bench");
+    whole.save(&mut saved).unwrap();
+    let reader = SnapshotReader::from_bytes(&saved.to_bytes()).unwrap();
+    let (mut restored, _) = Simulation::restore(program.clone(), &reader, &options).unwrap();
+    restored.take_events();
+    let (a, b) = (run(&mut whole, 400), run(&mut restored, 400));
+    assert!(
+        a.iter()
+            .any(|l| l.contains(r#""event":"fail""#) && l.contains("sit")),
+        "sitting fails: {a:?}"
+    );
+    assert_eq!(a, b);
+}
