@@ -293,7 +293,12 @@ fn unknown<'a>(
             format!(" (known: {})", list.join(", "))
         }
     };
-    let _ = writeln!(io.err, "error: no {what} `{name}`{hint}");
+    // `what` may name where it was looked for after the kind: "state in machine `M`".
+    let text = match what.split_once(" in ") {
+        Some((kind, place)) => format!("no {kind} `{name}` in {place}"),
+        None => format!("no {what} `{name}`"),
+    };
+    let _ = writeln!(io.err, "error: {text}{hint}");
     EXIT_CANNOT_RUN
 }
 
