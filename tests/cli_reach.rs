@@ -79,6 +79,22 @@ fn airport_targets_are_reached_and_pass_as_tests() {
         300,
         &["--scene", "ticket-counter", "--line", "ConfirmFlightX"],
     );
+    // Only another city in buyer1's variables makes him say it: the play sets it.
+    let text = reach_and_pass(
+        d,
+        "city",
+        300,
+        &[
+            "--scene",
+            "ticket-counter",
+            "--event",
+            r#"(event: "say", agent: "buyer1", text: "*San Francisco*")"#,
+        ],
+    );
+    assert!(
+        text.contains(r#"Variable(agent: "buyer1", name: "CityName", value: "San Francisco")"#),
+        "{text}"
+    );
     // The traveller's replan after the gate change.
     reach_and_pass(
         d,

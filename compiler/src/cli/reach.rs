@@ -127,12 +127,12 @@ pub fn run(args: ReachArgs, io: &mut Io<'_>) -> i32 {
     );
     let _ = writeln!(
         io.out,
-        "reach: {} in scene `{scene}`\nbudget: {}\nchoices: {} seeds, {} messages, {} actions to fail, {} player lines",
+        "reach: {} in scene `{scene}`\nbudget: {}\nchoices: {} seeds, {} messages, {} setups (actions to fail, variables), {} player lines",
         target.label,
         budget.describe(chat),
         budget.seeds,
         choices.messages.len(),
-        choices.failures.len(),
+        choices.setups.len(),
         choices.lines.len()
     );
     let (outcome, stats) = if args.random {

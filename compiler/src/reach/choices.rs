@@ -2,7 +2,7 @@
 //! the scene's machines handle (sent to an agent at a tick), actions that can be mocked to
 //! fail, and player lines for a conversation.
 
-use crate::content_test::asset::TestAsset;
+use crate::content_test::asset::{Outcome, SetupAsset, TestAsset};
 use crate::ir::{Handle, Machine, Modifier, Module};
 use ensemble_runtime::hsm::{END_STATE_MACHINE, STATE_MACHINE_FAILED};
 use std::collections::BTreeSet;
@@ -19,8 +19,10 @@ pub struct Choices {
     /// `(agent, message)`: a message the agent's machines handle that their code never raises
     /// (what a game, a player or another agent sends).
     pub messages: Vec<(String, String)>,
-    /// Actions a test can make fail (`Action(action: A, outcome: Fails)`).
-    pub failures: Vec<String>,
+    /// Setups a play may start with, one a play: an action mocked to fail
+    /// (`Action(action: A, outcome: Fails)`), an agent's variable set to a value another agent
+    /// of the scene starts with (`Variable(agent, name, value)`).
+    pub setups: Vec<SetupAsset>,
     /// Player lines for a conversation: the project's transcripts, then its tests' lines.
     pub lines: Vec<String>,
 }
@@ -76,7 +78,33 @@ impl Choices {
                 }
             }
         }
-        out.failures = failures.into_iter().take(MAX_FAILURES).collect();
+        out.setups = failures
+            .into_iter()
+            .take(MAX_FAILURES)
+            .map(|action| SetupAsset::Action {
+                action,
+                target: None,
+                outcome: Outcome::Fails,
+                probability: None,
+            })
+            .collect();
+        // Each agent's variables, set to the values the scene's other agents start with.
+        for agent in &s.agents {
+            for (name, value) in &agent.variables {
+                let others = s.agents.iter().flat_map(|o| &o.variables);
+                let values: BTreeSet<&String> = others
+                    .filter(|(n, v)| n.text == name.text && v != value)
+                    .map(|(_, v)| v)
+                    .collect();
+                for v in values {
+                    out.setups.push(SetupAsset::Variable {
+                        agent: agent.name.text.clone(),
+                        name: name.text.clone(),
+                        value: v.clone(),
+                    });
+                }
+            }
+        }
         out
     }
 }

@@ -11,7 +11,7 @@
 
 use super::graph::{Distances, FAR};
 use super::{Choices, Play, Target};
-use crate::content_test::asset::{EventPattern, Outcome as Mocked, SetupAsset, TestEvent};
+use crate::content_test::asset::{EventPattern, SetupAsset, TestEvent};
 use crate::content_test::expect::Recorded;
 use crate::content_test::run::{Deadline, drive_until, setup_of};
 use ensemble_runtime::Program;
@@ -99,7 +99,11 @@ pub enum Outcome {
 /// One choice at a node.
 #[derive(Clone, Debug)]
 enum Choice {
-    Start { seed: u64, fail: Option<usize> },
+    /// A seed, alone or with one setup (an index into `Choices::setups`).
+    Start {
+        seed: u64,
+        setup: Option<usize>,
+    },
     Continue,
     Send(usize),
     Say(usize),
@@ -246,9 +250,9 @@ impl Searcher<'_> {
     fn run(&mut self) -> Outcome {
         let h0 = FAR.min(self.initial_distance());
         for seed in 0..self.budget.seeds {
-            self.push(h0, 0, 0, None, Choice::Start { seed, fail: None });
+            self.push(h0, 0, 0, None, Choice::Start { seed, setup: None });
             if self.budget.inputs > 0 && !self.chat {
-                for f in 0..self.choices.failures.len() {
+                for f in 0..self.choices.setups.len() {
                     self.push(
                         h0,
                         1,
@@ -256,7 +260,7 @@ impl Searcher<'_> {
                         None,
                         Choice::Start {
                             seed,
-                            fail: Some(f),
+                            setup: Some(f),
                         },
                     );
                 }
@@ -330,18 +334,13 @@ impl Searcher<'_> {
     /// runs to the next choice point.
     fn take(&mut self, node: Option<usize>, choice: Choice, reuse: Option<Simulation>) -> Step {
         let (mut sim, mut play) = match (node, &choice) {
-            (None, Choice::Start { seed, fail }) => {
+            (None, Choice::Start { seed, setup }) => {
                 let mut play = Play {
                     seed: *seed,
                     ..Play::default()
                 };
-                if let Some(f) = fail {
-                    play.setup.push(SetupAsset::Action {
-                        action: self.choices.failures[*f].clone(),
-                        target: None,
-                        outcome: Mocked::Fails,
-                        probability: None,
-                    });
+                if let Some(f) = setup {
+                    play.setup.push(self.choices.setups[*f].clone());
                 }
                 let options = self.options(&play.setup);
                 let mut sim =

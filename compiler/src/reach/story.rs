@@ -23,8 +23,14 @@ fn tells(e: &TraceEvent) -> bool {
 pub fn story(scene: &str, play: &Play, trace: &[TraceEvent]) -> String {
     let mut s = format!("scene `{scene}`, seed {}\n", play.seed);
     for setup in &play.setup {
-        if let SetupAsset::Action { action, .. } = setup {
-            s.push_str(&format!("  setup: every `{action}` fails\n"));
+        match setup {
+            SetupAsset::Action { action, .. } => {
+                s.push_str(&format!("  setup: every `{action}` fails\n"))
+            }
+            SetupAsset::Variable { agent, name, value } => s.push_str(&format!(
+                "  setup: {agent} starts with {name} = {value:?}\n"
+            )),
+            _ => {}
         }
     }
     for TestEvent::Send {
