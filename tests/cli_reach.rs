@@ -419,6 +419,25 @@ fn exit_codes_and_did_you_mean() {
         std::fs::read_to_string(&mine).unwrap(),
         "// my own tests\nTests(tests: [])\n"
     );
+    // Nor, even with --force, one of the project's sources.
+    let dir = copy("airport");
+    let machine = dir.path().join("machines/SellTicket.machine.ron");
+    let before = std::fs::read(&machine).unwrap();
+    let project = dir.path().to_str().unwrap();
+    let out = ensemble(&[
+        "reach",
+        project,
+        "--scene",
+        "ticket-counter",
+        "--state",
+        "BuyTicketAtCounter/Finish",
+        "--force",
+        "-o",
+        machine.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("is also an input"), "{}", out.stderr);
+    assert_eq!(std::fs::read(&machine).unwrap(), before);
 }
 
 #[test]

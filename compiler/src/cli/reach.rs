@@ -98,6 +98,15 @@ pub fn run(args: ReachArgs, io: &mut Io<'_>) -> i32 {
         Ok(l) => l,
         Err(code) => return code,
     };
+    // Not even --force writes over one of the project's own sources (a test `reach` wrote
+    // earlier is its own to replace).
+    if let Some(out) = &args.out
+        && !args.uncovered
+        && !crate::reach::written_by_reach(out)
+        && let Err(code) = super::refuse_overwriting_sources(&loaded.compilation, &[out], io)
+    {
+        return code;
+    }
     if args.uncovered {
         return uncovered(&args, &loaded, io);
     }
