@@ -23,6 +23,7 @@ pub mod nav;
 pub mod nlg;
 pub mod plan;
 pub mod project;
+pub mod reach;
 pub mod related;
 pub mod script;
 pub mod source;

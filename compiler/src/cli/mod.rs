@@ -10,6 +10,7 @@ mod inspect;
 mod nav;
 mod ngram;
 pub(crate) mod plan;
+mod reach;
 pub(crate) mod run_chat;
 mod run_scene;
 mod strings;
@@ -163,6 +164,8 @@ enum Command {
     Plan(plan::PlanArgs),
     /// Run the project's content tests (`*.test.ron`): every test with every seed.
     Test(test::TestArgs),
+    /// Find a play that reaches a state, line, rule or reply; print it and write it as a test.
+    Reach(reach::ReachArgs),
 }
 
 /// Where the command writes. `color` adds ANSI colours to human diagnostics.
@@ -249,6 +252,7 @@ where
         Command::Nav { command } => nav::run(command, io),
         Command::Plan(args) => plan::run(args, io),
         Command::Test(args) => test::run(args, io),
+        Command::Reach(args) => reach::run(args, io),
         Command::Import { path, out } => import::import(&path, &out, io),
         Command::Export { path, out } => export::export(&path, &out, io),
     }

@@ -188,7 +188,11 @@ impl Simulation {
             )));
         };
         let world: SavedWorld = snapshot.get(WORLD_SECTION)?;
-        let mut game = SimWorld::for_scene(&program, id).with_failure_rate(options.fail_rate);
+        // A content test's forced outcomes are options of the run, like the failure rate: a
+        // restored run keeps them (the search of `ensemble reach` branches by restoring).
+        let mut game = SimWorld::for_scene(&program, id)
+            .with_failure_rate(options.fail_rate)
+            .with_forced_outcomes(options.setup.outcomes.clone());
         game.restore_saved(&program, world)
             .map_err(|message| SnapshotError::BadSection {
                 section: WORLD_SECTION.to_string(),
