@@ -951,6 +951,11 @@ fn server_saying(line: &'static [u8]) -> String {
         let _ = stream.write_all(b"\n");
         let _ = stream.write_all(line);
         let _ = stream.write_all(b"\n");
+        // Close gracefully: a socket dropped with the tool's own lines unread is reset, and
+        // the tool would read "connection reset" instead of the end of the stream.
+        let _ = stream.shutdown(std::net::Shutdown::Write);
+        let _ = stream.set_read_timeout(Some(std::time::Duration::from_secs(10)));
+        let _ = std::io::Read::read_to_end(&mut stream, &mut Vec::new());
     });
     address
 }
