@@ -337,48 +337,28 @@ fn a_target_whose_only_way_in_is_removed_is_never_reached() {
 #[test]
 fn exit_codes_and_did_you_mean() {
     let airport = repo_path("samples/airport");
-    let out = ensemble(&[
-        "reach",
-        &airport,
-        "--scene",
-        "ticket-counter",
-        "--state",
-        "BuyTicketAtCounter/Finsh",
-    ]);
-    assert_eq!(out.code, 2);
-    assert!(
-        out.stderr.contains("did you mean `Finish`"),
-        "{}",
-        out.stderr
-    );
-    let out = ensemble(&[
-        "reach",
-        &airport,
-        "--scene",
-        "ticket-countr",
-        "--state",
-        "BuyTicketAtCounter/Finish",
-    ]);
-    assert_eq!(out.code, 2);
-    assert!(
-        out.stderr.contains("did you mean `ticket-counter`"),
-        "{}",
-        out.stderr
-    );
-    let out = ensemble(&[
-        "reach",
-        &airport,
-        "--scene",
-        "ticket-counter",
-        "--state",
-        "BuyTicketAtCountr/Finish",
-    ]);
-    assert_eq!(out.code, 2);
-    assert!(
-        out.stderr.contains("did you mean `BuyTicketAtCounter`"),
-        "{}",
-        out.stderr
-    );
+    // A misspelt state, scene or machine: exit 2 with the name meant.
+    for (scene, state, meant) in [
+        ("ticket-counter", "BuyTicketAtCounter/Finsh", "Finish"),
+        (
+            "ticket-countr",
+            "BuyTicketAtCounter/Finish",
+            "ticket-counter",
+        ),
+        (
+            "ticket-counter",
+            "BuyTicketAtCountr/Finish",
+            "BuyTicketAtCounter",
+        ),
+    ] {
+        let out = ensemble(&["reach", &airport, "--scene", scene, "--state", state]);
+        assert_eq!(out.code, 2);
+        assert!(
+            out.stderr.contains(&format!("did you mean `{meant}`")),
+            "{}",
+            out.stderr
+        );
+    }
     let out = ensemble(&[
         "reach",
         "/no/such/project",
