@@ -6,21 +6,15 @@
 
 use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io, cannot_run, report};
 use crate::content_test::asset::{EventPattern, TestAsset};
-use crate::diag::suggest;
-use crate::reach::{Budget, Choices, Outcome, Play, Target, random_play, search, story, test_file};
+use crate::reach::{
+    Attempt, Budget, Choices, Outcome, Play, Progress, TIME_LIMIT, Target, across, is_chat,
+    random_play, search, story, target,
+};
 use clap::{ArgGroup, Args};
 use ensemble_runtime::Program;
-use ensemble_runtime::program::{MachineId, Modifier, StateId};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
-
-/// `--time-limit` by default, in seconds.
-pub const TIME_LIMIT: f64 = 60.0;
-/// `--ticks` by default for a machine scene none of the project's tests runs.
-pub const TICKS: u64 = 3000;
-/// `--ticks` by default for a conversation (iterations).
-pub const CHAT_TICKS: u64 = 60;
 
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("target").required(true).args(["state", "line", "rule", "action", "event", "uncovered"])))]
@@ -262,30 +256,16 @@ fn load(path: &Path, io: &mut Io<'_>) -> Result<Loaded, i32> {
     })
 }
 
-fn is_chat(program: &Program, scene: &str) -> bool {
-    program
-        .hpmm
-        .chats
-        .iter()
-        .any(|c| program.name(c.name) == scene)
-}
-
 fn budget_of(args: &ReachArgs, tests: &[TestAsset], scene: &str, chat: bool) -> Budget {
-    let ticks = args.ticks.unwrap_or_else(|| {
-        let longest = tests
-            .iter()
-            .filter(|t| t.scene == scene)
-            .map(|t| t.ticks)
-            .max();
-        longest.unwrap_or(if chat { CHAT_TICKS } else { TICKS })
-    });
-    Budget {
-        ticks,
-        inputs: args.inputs,
-        seeds: args.seeds.max(1),
-        time: Duration::from_secs_f64(args.time_limit),
-        step: args.step,
+    let mut budget = Budget::for_scene(tests, scene, chat);
+    if let Some(ticks) = args.ticks {
+        budget.ticks = ticks;
     }
+    budget.inputs = args.inputs;
+    budget.seeds = args.seeds.max(1);
+    budget.time = Duration::from_secs_f64(args.time_limit);
+    budget.step = args.step;
+    budget
 }
 
 /// An unknown name: the error, with a did-you-mean, and exit 2.
@@ -295,19 +275,7 @@ fn unknown<'a>(
     name: &str,
     known: impl IntoIterator<Item = &'a str> + Clone,
 ) -> i32 {
-    let hint = match suggest(name, known.clone()) {
-        Some(s) => format!("; did you mean `{s}`?"),
-        None => {
-            let list: Vec<&str> = known.into_iter().take(12).collect();
-            format!(" (known: {})", list.join(", "))
-        }
-    };
-    // `what` may name where it was looked for after the kind: "state in machine `M`".
-    let text = match what.split_once(" in ") {
-        Some((kind, place)) => format!("no {kind} `{name}` in {place}"),
-        None => format!("no {what} `{name}`"),
-    };
-    let _ = writeln!(io.err, "error: {text}{hint}");
+    let _ = writeln!(io.err, "error: {}", target::unknown(what, name, known));
     EXIT_CANNOT_RUN
 }
 
@@ -318,291 +286,23 @@ fn target_of(
     scene: &str,
     io: &mut Io<'_>,
 ) -> Result<Target, i32> {
-    let base = Target::new;
-    if let Some(spec) = &args.state {
-        let (m, s) = state_of(program, spec, io)?;
-        let (machine, state) = (program.name(program.machine(m).name), spec_state(spec));
-        if let Some(agent) = &args.agent {
-            let agents = agents_of(program, scene);
-            if !agents.iter().any(|a| a == agent) {
-                return Err(unknown(
-                    io,
-                    &format!("agent in scene `{scene}`"),
-                    agent,
-                    agents.iter().map(String::as_str),
-                ));
-            }
-        }
-        let mut t = base(
-            match &args.agent {
-                Some(a) => format!("state {machine}/{state} of {a}"),
-                None => format!("state {machine}/{state}"),
-            },
-            EventPattern {
-                event: "enter".into(),
-                agent: args.agent.clone(),
-                machine: Some(machine.to_string()),
-                state: Some(state.to_string()),
-                ..Default::default()
-            },
-        );
-        t.states = vec![s];
-        t.agent = args.agent.clone();
-        return Ok(t);
-    }
-    if let Some(id) = &args.line {
-        return line_of(program, id, io).map(|(label, p)| base(label, p));
-    }
-    if let Some(spec) = &args.rule {
-        let (script, rule, label) = rule_of(program, spec, io)?;
-        let mut t = base(
-            format!("rule {label}"),
-            EventPattern {
-                event: "*".into(),
-                script: Some(program.name(program.scripts[script as usize].name).into()),
-                ..Default::default()
-            },
-        );
-        t.rule = Some((script, rule));
-        return Ok(t);
-    }
-    if let Some(name) = &args.action {
-        if is_chat(program, scene) {
-            let known: Vec<&str> = program
-                .hpmm
-                .actions
-                .iter()
-                .map(|a| program.name(a.name))
-                .collect();
-            if !known.contains(&name.as_str()) {
-                return Err(unknown(io, "reply action", name, known.iter().copied()));
-            }
-            let mut t = base(
-                format!("reply {name}"),
-                EventPattern {
-                    event: "output".into(),
-                    action: Some(name.clone()),
-                    ..Default::default()
-                },
-            );
-            t.hmm_action = Some(name.clone());
-            return Ok(t);
-        }
-        return Ok(base(
-            format!("action {name}"),
-            EventPattern {
-                event: "act".into(),
-                action: Some(name.clone()),
-                ..Default::default()
-            },
-        ));
-    }
-    if let Some(text) = &args.event {
-        let options = ron::Options::default()
-            .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
-        let pattern: EventPattern = match options.from_str(text) {
-            Ok(p) => p,
-            Err(e) => {
-                let _ = writeln!(
-                    io.err,
-                    "error: --event `{text}` is not a pattern like `(event: \"enter\", state: \"Finish\")`: {e}"
-                );
-                return Err(EXIT_CANNOT_RUN);
-            }
-        };
-        let mut t = base(format!("event {pattern}"), pattern.clone());
-        // An exact state entered guides the search like --state.
-        if let (Some(m), Some(s)) = (&pattern.machine, &pattern.state)
-            && pattern.event == "enter"
-            && let Some(mid) = program.machine_by_name(m)
-            && let Some(sid) = program.state_by_name(mid, s)
-        {
-            t.states = vec![sid];
-            t.agent = pattern.agent.clone().filter(|a| !a.contains('*'));
-        }
-        return Ok(t);
-    }
-    let _ = writeln!(
-        io.err,
-        "error: no target: --state, --line, --rule, --action or --event"
-    );
-    Err(EXIT_CANNOT_RUN)
-}
-
-fn spec_state(spec: &str) -> &str {
-    spec.split_once('/').map_or(spec, |(_, s)| s)
-}
-
-/// `MACHINE/STATE`, resolved (did-you-mean on either half).
-fn state_of(program: &Program, spec: &str, io: &mut Io<'_>) -> Result<(MachineId, StateId), i32> {
-    let Some((m, s)) = spec.split_once('/') else {
-        let _ = writeln!(io.err, "error: --state `{spec}`: write MACHINE/STATE");
-        return Err(EXIT_CANNOT_RUN);
+    let found = if let Some(spec) = &args.state {
+        target::state(program, spec, args.agent.as_deref(), Some(scene))
+    } else if let Some(id) = &args.line {
+        target::line(program, id)
+    } else if let Some(spec) = &args.rule {
+        target::rule(program, spec)
+    } else if let Some(name) = &args.action {
+        target::action(program, name, is_chat(program, scene))
+    } else if let Some(text) = &args.event {
+        target::event(program, text)
+    } else {
+        Err("no target: --state, --line, --rule, --action or --event".into())
     };
-    let machines: Vec<&str> = program
-        .machines
-        .iter()
-        .map(|d| program.name(d.name))
-        .collect();
-    let Some(mid) = program.machine_by_name(m) else {
-        return Err(unknown(io, "machine", m, machines.iter().copied()));
-    };
-    let Some(sid) = program.state_by_name(mid, s) else {
-        let states: Vec<&str> = program
-            .states_of(mid)
-            .map(|s| program.name(program.state(s).name))
-            .collect();
-        return Err(unknown(
-            io,
-            &format!("state in machine `{m}`"),
-            s,
-            states.iter().copied(),
-        ));
-    };
-    Ok((mid, sid))
-}
-
-/// A sentence state's name, or a candidate line's 8-hex id.
-fn line_of(program: &Program, id: &str, io: &mut Io<'_>) -> Result<(String, EventPattern), i32> {
-    let speech = &program.speech;
-    if id.len() == 8
-        && let Ok(hex) = u32::from_str_radix(id, 16)
-    {
-        for sentence in &speech.sentences {
-            let first = sentence.first_candidate as usize;
-            let count = sentence.candidate_count as usize;
-            for c in speech.candidates.iter().skip(first).take(count) {
-                if c.id == hex {
-                    let text: String = c
-                        .parts
-                        .iter()
-                        .map(|p| match p {
-                            ensemble_runtime::speech::Part::Text(t) => t.clone(),
-                            ensemble_runtime::speech::Part::Slot(_) => "*".into(),
-                        })
-                        .collect();
-                    let name = program.name(sentence.name).to_string();
-                    return Ok((
-                        format!("line {id} of {name} ({:?})", text.trim()),
-                        EventPattern {
-                            event: "say".into(),
-                            sentence: Some(name),
-                            text: Some(text.trim().to_string()),
-                            ..Default::default()
-                        },
-                    ));
-                }
-            }
-        }
-        let _ = writeln!(
-            io.err,
-            "error: no candidate line `{id}` (ids: `ensemble build --strings`)"
-        );
-        return Err(EXIT_CANNOT_RUN);
-    }
-    let names: Vec<&str> = speech
-        .sentences
-        .iter()
-        .map(|s| program.name(s.name))
-        .collect();
-    if !names.contains(&id) {
-        return Err(unknown(io, "sentence state", id, names.iter().copied()));
-    }
-    Ok((
-        format!("a line of {id}"),
-        EventPattern {
-            event: "say".into(),
-            sentence: Some(id.to_string()),
-            ..Default::default()
-        },
-    ))
-}
-
-/// `SCRIPT/RULE` or `SCRIPT/STATE/RULE`: (script index, rule index, its coverage name).
-fn rule_of(program: &Program, spec: &str, io: &mut Io<'_>) -> Result<(u32, u32, String), i32> {
-    let parts: Vec<&str> = spec.split('/').collect();
-    let (script, state, rule) = match parts.as_slice() {
-        [s, r] => (*s, None, *r),
-        [s, st, r] => (*s, Some(*st), *r),
-        _ => {
-            let _ = writeln!(
-                io.err,
-                "error: --rule `{spec}`: write SCRIPT/RULE or SCRIPT/STATE/RULE"
-            );
-            return Err(EXIT_CANNOT_RUN);
-        }
-    };
-    let scripts: Vec<&str> = program
-        .scripts
-        .iter()
-        .map(|s| program.name(s.name))
-        .collect();
-    let Some(si) = scripts.iter().position(|s| *s == script) else {
-        return Err(unknown(io, "script", script, scripts.iter().copied()));
-    };
-    let def = &program.scripts[si];
-    let mut names = Vec::new();
-    for st in &def.states {
-        let first = st.first_rule as usize;
-        for r in first..first + st.rule_count as usize {
-            let Some(rd) = def.rules.get(r) else { continue };
-            let rn = program.name(rd.name);
-            let sn = program.name(st.name);
-            names.push(rn);
-            if rn == rule && state.is_none_or(|s| s == sn) {
-                return Ok((si as u32, r as u32, format!("{script}/{sn}/{rn}")));
-            }
-        }
-    }
-    Err(unknown(
-        io,
-        &format!("rule in script `{script}`"),
-        rule,
-        names.iter().copied(),
-    ))
-}
-
-/// The agents of a machine scene (machine-driven and ambient) or a conversation's.
-fn agents_of(program: &Program, scene: &str) -> Vec<String> {
-    if let Some(id) = program.scene_by_name(scene) {
-        let def = &program.scenes[id.index()];
-        let own = def.agents.iter().map(|a| a.name);
-        let ambient = def.ambient.iter().map(|a| a.name);
-        return own
-            .chain(ambient)
-            .map(|n| program.name(n).to_string())
-            .collect();
-    }
-    Vec::new()
-}
-
-/// Machine scenes whose agents run `machine` (as their root or hosted below it).
-fn scenes_running(program: &Program, machine: MachineId) -> Vec<String> {
-    let mut out = Vec::new();
-    for scene in &program.scenes {
-        let runs = scene.agents.iter().any(|a| {
-            let mut stack = vec![a.machine];
-            let mut seen = vec![a.machine];
-            while let Some(m) = stack.pop() {
-                if m == machine {
-                    return true;
-                }
-                for s in program.states_of(m) {
-                    if let Modifier::Machine(c) = program.state(s).modifier
-                        && !seen.contains(&c)
-                    {
-                        seen.push(c);
-                        stack.push(c);
-                    }
-                }
-            }
-            false
-        });
-        if runs {
-            out.push(program.name(scene.name).to_string());
-        }
-    }
-    out
+    found.map_err(|why| {
+        let _ = writeln!(io.err, "error: {why}");
+        EXIT_CANNOT_RUN
+    })
 }
 
 /// `--uncovered`: every item the project's tests never reach, tried in the scenes that can
@@ -620,87 +320,34 @@ fn uncovered(args: &ReachArgs, loaded: &Loaded, io: &mut Io<'_>) -> i32 {
         all.merge(&r.reached);
     }
     let sections = coverage::report(program, &all);
-    let machine_scenes: Vec<String> = program
-        .scenes
-        .iter()
-        .map(|s| program.name(s.name).to_string())
-        .collect();
-    // (label, scenes to try, target)
-    let mut targets: Vec<(String, Vec<String>, Target)> = Vec::new();
+    // (label, target); the scenes tried are those that can show it.
+    let mut targets: Vec<(String, Target)> = Vec::new();
     let mut skipped: Vec<String> = Vec::new();
     for section in &sections {
         for item in section.never_reached() {
-            let base = Target::new;
-            match section.kind {
-                "states" => {
-                    let Some((m, s)) = item.name.split_once('/') else {
-                        continue;
-                    };
-                    let Some(mid) = program.machine_by_name(m) else {
-                        continue;
-                    };
-                    let Some(sid) = program.state_by_name(mid, s) else {
-                        continue;
-                    };
-                    let mut t = base(
-                        format!("state {m}/{s}"),
-                        EventPattern {
-                            event: "enter".into(),
-                            machine: Some(m.into()),
-                            state: Some(s.into()),
-                            ..Default::default()
-                        },
-                    );
-                    t.states = vec![sid];
-                    // A machine no scene hosts may still run (a planning action's machine):
-                    // then every scene is tried.
-                    let mut scenes = scenes_running(program, mid);
-                    if scenes.is_empty() {
-                        scenes = machine_scenes.clone();
-                    }
-                    targets.push((item.name.clone(), scenes, t));
-                }
-                "rules" => {
-                    let Ok((si, ri, label)) = quietly(|io| rule_of(program, &item.name, io)) else {
-                        continue;
-                    };
-                    let mut t = base(
-                        format!("rule {label}"),
-                        EventPattern {
-                            event: "*".into(),
-                            script: Some(program.name(program.scripts[si as usize].name).into()),
-                            ..Default::default()
-                        },
-                    );
-                    t.rule = Some((si, ri));
-                    targets.push((item.name.clone(), machine_scenes.clone(), t));
-                }
-                "actions" => {
-                    let Some((_, action)) = item.name.split_once(": ") else {
-                        continue;
-                    };
-                    let t = base(
-                        format!("action {action}"),
-                        EventPattern {
-                            event: "act".into(),
-                            action: Some(action.into()),
-                            ..Default::default()
-                        },
-                    );
-                    targets.push((item.name.clone(), machine_scenes.clone(), t));
-                }
+            let found = match section.kind {
+                "states" => target::state(program, &item.name, None, None),
+                "rules" => target::rule(program, &item.name),
+                "actions" => match item.name.split_once(": ") {
+                    Some((_, action)) => target::action(program, action, false),
+                    None => continue,
+                },
                 "lines" => {
                     let id = item
                         .name
                         .split_once(" #")
                         .and_then(|(_, rest)| rest.get(..8))
-                        .unwrap_or_default()
-                        .to_string();
-                    if let Ok((label, p)) = quietly(|io| line_of(program, &id, io)) {
-                        targets.push((item.name.clone(), machine_scenes.clone(), base(label, p)));
-                    }
+                        .unwrap_or_default();
+                    target::line(program, id)
                 }
-                _ => skipped.push(format!("{}: {}", section.kind, item.name)),
+                _ => {
+                    skipped.push(format!("{}: {}", section.kind, item.name));
+                    continue;
+                }
+            };
+            // A name coverage reports but a target cannot name is left out, not an error.
+            if let Ok(t) = found {
+                targets.push((item.name.clone(), t));
             }
         }
     }
@@ -717,26 +364,29 @@ fn uncovered(args: &ReachArgs, loaded: &Loaded, io: &mut Io<'_>) -> i32 {
     let mut reached = Vec::new();
     let mut unreachable = Vec::new();
     let mut not_reached = Vec::new();
-    for (n, (name, scenes, target)) in targets.iter().enumerate() {
-        let mut found = None;
-        let mut proof = None;
+    for (n, (name, target)) in targets.iter().enumerate() {
+        let scenes = target::scenes_for(program, target);
         let per_scene = args.time_limit / scenes.len().max(1) as f64;
-        for scene in scenes {
-            let mut a = budget_of(args, &loaded.tests, scene, is_chat(program, scene));
-            a.time = Duration::from_secs_f64(per_scene.max(0.5));
-            let choices = Choices::of(&c.module, &args.path, scene, &loaded.tests);
-            match search(program, scene, target, &choices, &a).0 {
-                Outcome::Reached { play, pattern, .. } => {
-                    found = Some((scene.clone(), play, pattern));
-                    break;
+        let attempts: Vec<Attempt> = scenes
+            .iter()
+            .map(|scene| {
+                let mut budget = budget_of(args, &loaded.tests, scene, is_chat(program, scene));
+                budget.time = Duration::from_secs_f64(per_scene.max(0.5));
+                Attempt {
+                    scene: scene.clone(),
+                    choices: Choices::of(&c.module, &args.path, scene, &loaded.tests),
+                    budget,
                 }
-                Outcome::Unreachable { why } => {
-                    proof = Some(why);
-                    break;
-                }
-                _ => {}
+            })
+            .collect();
+        let tried = across(program, target, &attempts, &Progress::default());
+        let (found, proof) = match (tried.scene, tried.outcome) {
+            (Some(scene), Outcome::Reached { play, pattern, .. }) => {
+                (Some((scene, play, pattern)), None)
             }
-        }
+            (_, Outcome::Unreachable { why }) => (None, Some(why)),
+            _ => (None, None),
+        };
         match (found, proof) {
             (Some((scene, play, pattern)), _) => {
                 let file = dir.join(format!("reach-{:03}.test.ron", n + 1));
@@ -787,16 +437,6 @@ fn uncovered(args: &ReachArgs, loaded: &Loaded, io: &mut Io<'_>) -> i32 {
     }
 }
 
-/// Runs `f` with its messages dropped (a target `--uncovered` cannot name is skipped).
-fn quietly<T>(f: impl FnOnce(&mut Io<'_>) -> T) -> T {
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    f(&mut Io {
-        out: &mut out,
-        err: &mut err,
-        color: false,
-    })
-}
-
 fn write_one(
     file: &Path,
     scene: &str,
@@ -805,19 +445,8 @@ fn write_one(
     target: &Target,
     io: &mut Io<'_>,
 ) -> Result<(), i32> {
-    if let Some(parent) = file.parent()
-        && let Err(e) = std::fs::create_dir_all(parent)
-    {
-        let _ = writeln!(io.err, "error: cannot create {}: {e}", parent.display());
-        return Err(EXIT_CANNOT_RUN);
-    }
-    let test = play.test(&format!("reaches {}", target.label), scene, pattern);
-    let text = test_file(
-        vec![test],
-        &format!("the play that reaches {}", target.label),
-    );
-    ensemble_runtime::fs::write_atomic(file, text.as_bytes()).map_err(|e| {
-        let _ = writeln!(io.err, "error: cannot write {}: {e}", file.display());
+    crate::reach::write_test(file, scene, play, pattern, target).map_err(|why| {
+        let _ = writeln!(io.err, "error: {why}");
         EXIT_CANNOT_RUN
     })
 }

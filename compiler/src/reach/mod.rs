@@ -16,13 +16,129 @@ pub mod choices;
 pub mod graph;
 pub mod search;
 pub mod story;
+pub mod target;
 
 use crate::content_test::asset::{
     EventPattern, Expectation, Seeds, SetupAsset, TestAsset, TestEvent, TestsAsset,
 };
 
 pub use choices::Choices;
-pub use search::{Budget, Outcome, Stats, random_play, search};
+pub use search::{Budget, Outcome, Progress, Stats, random_play, search, search_watched};
+
+use ensemble_runtime::Program;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The wall time a search is given unless told otherwise, in seconds.
+pub const TIME_LIMIT: f64 = 60.0;
+/// Ticks a run lasts by default in a machine scene none of the project's tests runs.
+pub const TICKS: u64 = 3000;
+/// Iterations a conversation lasts by default.
+pub const CHAT_TICKS: u64 = 60;
+
+impl Budget {
+    /// The budget a search of `scene` gets unless told otherwise: runs as long as the longest
+    /// of the project's `tests` of the scene (else [`TICKS`], a conversation [`CHAT_TICKS`]),
+    /// 3 inputs, seeds 0-7, a choice every 30 ticks, [`TIME_LIMIT`] seconds.
+    pub fn for_scene(tests: &[TestAsset], scene: &str, chat: bool) -> Budget {
+        let longest = tests
+            .iter()
+            .filter(|t| t.scene == scene)
+            .map(|t| t.ticks)
+            .max();
+        Budget {
+            ticks: longest.unwrap_or(if chat { CHAT_TICKS } else { TICKS }),
+            inputs: 3,
+            seeds: 8,
+            time: Duration::from_secs_f64(TIME_LIMIT),
+            step: 30,
+        }
+    }
+}
+
+/// Whether `scene` is a conversation (a chat) rather than a machine scene.
+pub fn is_chat(program: &Program, scene: &str) -> bool {
+    program
+        .hpmm
+        .chats
+        .iter()
+        .any(|c| program.name(c.name) == scene)
+}
+
+/// One scene a target is tried in: its choices and its budget.
+pub struct Attempt {
+    pub scene: String,
+    pub choices: Choices,
+    pub budget: Budget,
+}
+
+/// How [`across`] ended: the scene that reached the target or proved it unreachable (`None`
+/// when none did), the outcome there (else the last scene's), and the figures summed.
+pub struct Across {
+    pub scene: Option<String>,
+    pub outcome: Outcome,
+    pub stats: Stats,
+}
+
+/// Tries `target` in each attempt's scene in turn until one reaches it or proves it
+/// unreachable (a proof holds in every scene: it is about the machine graph).
+pub fn across(
+    program: &Arc<Program>,
+    target: &Target,
+    attempts: &[Attempt],
+    progress: &Progress,
+) -> Across {
+    let mut stats = Stats {
+        best: graph::FAR,
+        ..Stats::default()
+    };
+    // Every play tried only if so in every scene searched; a scene that cannot start does not
+    // stop the others, but is the answer when none could.
+    let (mut searched, mut all_tried, mut cannot) = (false, true, None);
+    for a in attempts {
+        if progress.stopped() {
+            all_tried = false;
+            break;
+        }
+        let (outcome, s) =
+            search_watched(program, &a.scene, target, &a.choices, &a.budget, progress);
+        stats.nodes += s.nodes;
+        stats.restores += s.restores;
+        stats.ticks += s.ticks;
+        stats.duplicates += s.duplicates;
+        stats.unverified += s.unverified;
+        stats.seconds += s.seconds;
+        stats.best = stats.best.min(s.best);
+        match outcome {
+            Outcome::Reached { .. } | Outcome::Unreachable { .. } => {
+                return Across {
+                    scene: Some(a.scene.clone()),
+                    outcome,
+                    stats,
+                };
+            }
+            Outcome::CannotRun(why) => cannot = Some(format!("scene `{}`: {why}", a.scene)),
+            Outcome::NotReached { every_play_tried } => {
+                searched = true;
+                all_tried &= every_play_tried;
+            }
+        }
+    }
+    let outcome = match (searched, cannot) {
+        (false, Some(why)) => Outcome::CannotRun(why),
+        (false, None) if attempts.is_empty() => {
+            Outcome::CannotRun(format!("no scene can show {}", target.label))
+        }
+        _ => Outcome::NotReached {
+            every_play_tried: all_tried,
+        },
+    };
+    Across {
+        scene: None,
+        outcome,
+        stats,
+    }
+}
 
 /// What a search looks for.
 #[derive(Clone, Debug)]
@@ -111,4 +227,27 @@ pub fn written_by_reach(path: &std::path::Path) -> bool {
         return false;
     }
     head.starts_with(WRITTEN_MARK.as_bytes())
+}
+
+/// Writes the play that reached `target` in `scene` as a content test file at `file` (its
+/// folder made if need be), atomically: a failed write leaves the old file whole.
+pub fn write_test(
+    file: &std::path::Path,
+    scene: &str,
+    play: &Play,
+    pattern: &EventPattern,
+    target: &Target,
+) -> Result<(), String> {
+    if let Some(parent) = file.parent()
+        && let Err(e) = std::fs::create_dir_all(parent)
+    {
+        return Err(format!("cannot create {}: {e}", parent.display()));
+    }
+    let test = play.test(&format!("reaches {}", target.label), scene, pattern);
+    let text = test_file(
+        vec![test],
+        &format!("the play that reaches {}", target.label),
+    );
+    ensemble_runtime::fs::write_atomic(file, text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", file.display()))
 }

@@ -23,6 +23,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// How far a search may go.
@@ -75,6 +76,39 @@ pub struct Stats {
     pub seconds: f64,
     /// The smallest distance to the target any node had.
     pub best: u32,
+}
+
+/// A running search's figures, read from another thread (the editor's progress line), and
+/// the flag that stops it there. A stopped search ends as the budget running out.
+#[derive(Debug)]
+pub struct Progress {
+    pub nodes: AtomicUsize,
+    pub ticks: AtomicU64,
+    /// The smallest distance to the target any node had ([`FAR`] before the first).
+    pub best: AtomicU32,
+    pub cancel: AtomicBool,
+}
+
+impl Default for Progress {
+    fn default() -> Progress {
+        Progress {
+            nodes: AtomicUsize::new(0),
+            ticks: AtomicU64::new(0),
+            best: AtomicU32::new(FAR),
+            cancel: AtomicBool::new(false),
+        }
+    }
+}
+
+impl Progress {
+    /// Asks the search to stop at its next choice point.
+    pub fn stop(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
 }
 
 /// How a search ended.
@@ -134,6 +168,7 @@ struct Searcher<'a> {
     edges: Vec<Choice>,
     seen: HashSet<u64>,
     order: u64,
+    progress: &'a Progress,
 }
 
 /// Searches scene `scene` for a play reaching `target`.
@@ -143,6 +178,25 @@ pub fn search(
     target: &Target,
     choices: &Choices,
     budget: &Budget,
+) -> (Outcome, Stats) {
+    search_watched(
+        program,
+        scene,
+        target,
+        choices,
+        budget,
+        &Progress::default(),
+    )
+}
+
+/// [`search`], reporting into `progress` as it goes and stopping when it is told to.
+pub fn search_watched(
+    program: &Arc<Program>,
+    scene: &str,
+    target: &Target,
+    choices: &Choices,
+    budget: &Budget,
+    progress: &Progress,
 ) -> (Outcome, Stats) {
     let chat = program
         .hpmm
@@ -187,6 +241,7 @@ pub fn search(
         edges: Vec::new(),
         seen: HashSet::new(),
         order: 0,
+        progress,
     };
     let outcome = s.run();
     s.stats.seconds = s.started.elapsed().as_secs_f64();
@@ -269,7 +324,7 @@ impl Searcher<'_> {
         let mut live: Option<(usize, Simulation)> = None;
         let mut timed_out = false;
         while let Some(Reverse((_, edge, node))) = self.heap.pop() {
-            if self.started.elapsed() >= self.budget.time {
+            if self.started.elapsed() >= self.budget.time || self.progress.stopped() {
                 timed_out = true;
                 break;
             }
@@ -413,6 +468,7 @@ impl Searcher<'_> {
             }
             sim.tick();
             self.stats.ticks += 1;
+            self.progress.ticks.fetch_add(1, Ordering::Relaxed);
             ran += 1;
             let events = sim.take_events();
             play.ticks = sim.tick_count();
@@ -484,6 +540,8 @@ impl Searcher<'_> {
         let h = self.distance(sim);
         self.stats.best = self.stats.best.min(h);
         self.stats.nodes += 1;
+        self.progress.nodes.fetch_add(1, Ordering::Relaxed);
+        self.progress.best.fetch_min(h, Ordering::Relaxed);
         let tick = sim.tick_count();
         let inputs = play.inputs();
         let id = self.nodes.len();
@@ -589,7 +647,7 @@ impl Searcher<'_> {
         let mut i = 0;
         loop {
             let n = best.events.len() + best.setup.len();
-            if i >= n || self.started.elapsed() >= self.budget.time {
+            if i >= n || self.started.elapsed() >= self.budget.time || self.progress.stopped() {
                 break;
             }
             let mut fewer = best.clone();
