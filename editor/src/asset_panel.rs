@@ -172,6 +172,8 @@ pub enum Request {
         old: String,
         new: String,
     },
+    /// "How do I get here?" on a line or a rule ([`crate::reach`]).
+    Reach(crate::reach::Asked),
 }
 
 /// Names the project defines, from the documents as they are now (not the last compile).

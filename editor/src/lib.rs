@@ -30,6 +30,7 @@ pub mod preview;
 pub mod project_ops;
 pub mod project_panel;
 pub mod quick_fix;
+pub mod reach;
 pub mod recent;
 pub mod record_forms;
 pub mod recovery;

@@ -7,11 +7,11 @@
 //! ([`TestsPanel::unreached_rules`]).
 
 use crate::analysis::Report;
-use crate::preview::snapshot::{History, Recorder, WorldInfo};
+use crate::preview::snapshot::{History, replay};
 use crate::theme;
 use eframe::egui::{self, RichText, Ui};
 use ensemble_compiler::content_test::coverage::{self, Reached, Section};
-use ensemble_compiler::content_test::run::{RunResult, drive, run_all};
+use ensemble_compiler::content_test::run::{RunResult, run_all};
 use ensemble_compiler::content_test::{ContentTest, lower};
 use ensemble_runtime::Program;
 use std::collections::BTreeSet;
@@ -155,15 +155,8 @@ impl TestsPanel {
         let spawned = std::thread::Builder::new()
             .name("ensemble-test-replay".into())
             .spawn(move || {
-                let mut history = History::default();
-                let mut recorder = Recorder::default();
-                let mut world: Option<Arc<WorldInfo>> = None;
-                let replayed = drive(&program, &test, seed, |sim, events| {
-                    let world = world.get_or_insert_with(|| Arc::new(WorldInfo::of(sim, 0)));
-                    let (snapshot, bytes) = recorder.record(sim, world);
-                    history.push(snapshot, bytes, events.to_vec());
-                });
-                let _ = tx.send(replayed.map(|_| Replayed {
+                let replayed = replay(&program, &test, seed);
+                let _ = tx.send(replayed.map(|history| Replayed {
                     history,
                     tick,
                     label,

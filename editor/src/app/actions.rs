@@ -66,6 +66,8 @@ pub enum Action {
     OpenTrace(std::path::PathBuf),
     /// Show the judging pass over every sentence state ([`crate::sentences::judge`]).
     JudgeLines,
+    /// "How do I get here?": search for a play reaching this ([`crate::reach`]).
+    Reach(crate::reach::Asked),
 }
 
 impl EditorApp {
@@ -324,6 +326,16 @@ impl EditorApp {
             Action::OpenTrace(path) => {
                 s.preview.open_trace(&path);
                 s.preview.tab = crate::preview::DockTab::Preview;
+            }
+            Action::Reach(asked) => {
+                let root = s.project.root.clone();
+                let preferred = s.preview.scene.clone();
+                s.reach.ask(
+                    asked,
+                    s.analysis.current.as_ref(),
+                    &root,
+                    preferred.as_deref(),
+                );
             }
             Action::JudgeLines => {
                 s.maps.hide();

@@ -325,6 +325,9 @@ impl EditorApp {
                 s.preview
                     .show_recorded(run.history, run.tick, run.scene, run.seed);
             }
+            if let Some((history, tick, scene, seed)) = s.reach.poll(&ctx) {
+                s.preview.show_recorded(history, tick, scene, seed);
+            }
             if let Some(wait) = s.analysis.wake_in() {
                 ctx.request_repaint_after(wait);
             }
@@ -357,6 +360,10 @@ impl EditorApp {
             CentralPanel::default()
                 .frame(Frame::new().fill(theme::CANVAS))
                 .show(ui, |ui| self.welcome(ui, &mut actions));
+        }
+        if let Some(s) = self.session.as_mut() {
+            let root = s.project.root.clone();
+            s.reach.ui(&ctx, &root);
         }
         self.modal_ui(&ctx, &mut actions);
 
@@ -1021,6 +1028,10 @@ impl EditorApp {
             let machine = m.name.clone();
             s.preview.toggle_breakpoint(&machine, &state);
         }
+        if let Some(state) = out.reach {
+            let machine = m.name.clone();
+            actions.push(Action::Reach(crate::reach::Asked::State { machine, state }));
+        }
     }
 
     /// The judging pass over the project's sentence files as they are now; a judgement is an
@@ -1184,6 +1195,7 @@ impl EditorApp {
                     actions.push(Action::Rename(what, old, new));
                 }
                 Request::ShowMap(path) => actions.push(Action::OpenMap(path)),
+                Request::Reach(asked) => actions.push(Action::Reach(asked)),
             }
         }
     }

@@ -38,6 +38,8 @@ pub struct Session {
     pub tests: crate::tests_panel::TestsPanel,
     /// The judging pass over every sentence state, shown instead of a document.
     pub judge: crate::sentences::judge::JudgeView,
+    /// "How do I get here?": the search for a play reaching a state, line or rule.
+    pub reach: crate::reach::ReachPanel,
 }
 
 /// Names for pickers: from the documents as they are now, and the library and sentence lines
@@ -166,6 +168,7 @@ impl Session {
             preview: Default::default(),
             tests: Default::default(),
             judge: Default::default(),
+            reach: Default::default(),
         };
         s.refresh_names();
         s.open_default();

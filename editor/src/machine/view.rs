@@ -128,6 +128,8 @@ pub struct GraphOutput {
     pub copy: bool,
     /// Toggle the breakpoint on this state (from its menu).
     pub breakpoint: Option<String>,
+    /// "How do I get here?" on this state (from its menu).
+    pub reach: Option<String>,
     /// Delete these states (from a node's menu), asking first when transitions go too.
     delete: Option<BTreeSet<String>>,
 }
@@ -980,6 +982,14 @@ impl GraphModel for MachineGraph<'_> {
         }
         if ui.button("Toggle breakpoint").clicked() {
             self.out.breakpoint = Some(s.name.clone());
+            ui.close();
+        }
+        if ui
+            .button("How do I get here?")
+            .on_hover_text("Search for a play that enters this state, show it in the preview, and save it as a test")
+            .clicked()
+        {
+            self.out.reach = Some(s.name.clone());
             ui.close();
         }
         if ui.button("Copy").clicked() {

@@ -12,6 +12,7 @@
 //! stays reachable at a coarser grain while the recent past keeps every tick; events are kept
 //! up to a count, oldest dropped first.
 
+use ensemble_runtime::Program;
 use ensemble_runtime::trace::{EventKind, TraceEvent};
 use ensemble_sim::simulation::{AgentView, Line, Participant, SceneKind};
 use ensemble_sim::{RouteAhead, Simulation};
@@ -520,6 +521,25 @@ impl History {
         let end = self.transcript.partition_point(|l| l.tick <= tick);
         self.transcript.range(..end)
     }
+}
+
+/// Runs `test` with `seed` from tick 0 as `ensemble test` does (its setup, messages and player
+/// lines), recording a snapshot per tick: a content test's run, or a play `reach` found, for
+/// the timeline. Blocks: call it off the UI thread.
+pub fn replay(
+    program: &Arc<Program>,
+    test: &ensemble_compiler::content_test::asset::TestAsset,
+    seed: u64,
+) -> Result<History, String> {
+    let mut history = History::default();
+    let mut recorder = Recorder::default();
+    let mut world: Option<Arc<WorldInfo>> = None;
+    ensemble_compiler::content_test::run::drive(program, test, seed, |sim, events| {
+        let world = world.get_or_insert_with(|| Arc::new(WorldInfo::of(sim, 0)));
+        let (snapshot, bytes) = recorder.record(sim, world);
+        history.push(snapshot, bytes, events.to_vec());
+    })?;
+    Ok(history)
 }
 
 #[cfg(test)]

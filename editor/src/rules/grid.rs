@@ -630,4 +630,6 @@ pub(super) fn row_menu(ui: &mut Ui, i: usize, len: usize, ops: &mut Vec<RowOp>) 
     );
     ui.separator();
     item(ui, true, "Delete rule", RowOp::Delete(i));
+    ui.separator();
+    item(ui, true, "How do I get here?", RowOp::Reach(i));
 }

@@ -23,8 +23,9 @@ mod roles;
 pub use columns::Column;
 pub use excel::{FilePicker, FileRequest};
 
-use crate::asset_panel::PanelCx;
+use crate::asset_panel::{PanelCx, Request};
 use crate::panel_cx::severity_glyph;
+use crate::reach::Asked;
 use crate::theme;
 use check::CheckCx;
 use eframe::egui;
@@ -113,6 +114,8 @@ pub(crate) enum RowOp {
         from: usize,
         to: usize,
     },
+    /// "How do I get here?" on this rule: no change, a request for the host.
+    Reach(usize),
 }
 
 /// A report shown under the toolbar (an import, an export).
@@ -244,6 +247,15 @@ impl RuleTable {
         .show(ui, |ui| changed |= self.inspector(ui, value));
 
         changed |= self.grid(ui, value, &mut ops);
+        for op in &ops {
+            if let RowOp::Reach(i) = *op
+                && let Some(r) = value.rules.get(i)
+            {
+                cx.requests
+                    .borrow_mut()
+                    .push(Request::Reach(Asked::Rule(rule_spec(&value.name, r, i))));
+            }
+        }
         changed |= self.apply(ops, &mut value.rules);
         changed
     }
@@ -809,5 +821,19 @@ impl RuleTable {
             self.row_heights.clear();
         }
         changed
+    }
+}
+
+/// How a search names rule `r` (row `i`) of `script`: `SCRIPT/STATE/RULE`, or `SCRIPT/RULE`
+/// when the row names no state. A rule without a name is named by its row, as the compiler
+/// names it.
+fn rule_spec(script: &str, r: &RuleAsset, i: usize) -> String {
+    let rule = match r.rule.trim() {
+        "" => (i + 1).to_string(),
+        name => name.to_string(),
+    };
+    match r.state.trim() {
+        "" => format!("{script}/{rule}"),
+        state => format!("{script}/{state}/{rule}"),
     }
 }

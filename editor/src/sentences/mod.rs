@@ -581,6 +581,15 @@ impl SentenceEditor {
         let busy = preview.busy();
         ui.horizontal(|ui| {
             ui.label(RichText::new("Candidates").strong().color(theme::TEXT));
+            if ui
+                .small_button("How do I get here?")
+                .on_hover_text("Search for a play in which this state speaks a line, show it in the preview, and save it as a test")
+                .clicked()
+            {
+                cx.requests
+                    .borrow_mut()
+                    .push(crate::asset_panel::Request::Reach(crate::reach::Asked::Line(state.name.clone())));
+            }
             if busy {
                 ui.add(egui::Spinner::new().size(14.0));
                 ui.label(RichText::new("ranking…").color(theme::TEXT_WEAK));
@@ -674,11 +683,24 @@ impl SentenceEditor {
                                 "−∞".to_string()
                             };
                             ui.label(RichText::new(score).color(color).monospace());
-                            ui.label(
-                                RichText::new(format!("{:08x}", c.id))
-                                    .color(theme::TEXT_WEAK)
-                                    .monospace(),
-                            );
+                            let id = format!("{:08x}", c.id);
+                            ui.add(
+                                egui::Label::new(
+                                    RichText::new(&id).color(theme::TEXT_WEAK).monospace(),
+                                )
+                                .sense(egui::Sense::click()),
+                            )
+                            .on_hover_text("Right-click: how do I get here?")
+                            .context_menu(|ui| {
+                                if ui.button("How do I get here?").clicked() {
+                                    cx.requests.borrow_mut().push(
+                                        crate::asset_panel::Request::Reach(
+                                            crate::reach::Asked::Line(id.clone()),
+                                        ),
+                                    );
+                                    ui.close();
+                                }
+                            });
                             let mut text = RichText::new(&c.template).color(color).size(14.5);
                             if strong {
                                 text = text.strong();
