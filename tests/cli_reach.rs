@@ -274,6 +274,22 @@ fn innkeeper_replies_are_reached_through_player_lines() {
 }
 
 #[test]
+fn a_conversation_without_transcripts_is_searched_with_lines_from_its_evidence() {
+    let dir = copy("innkeeper");
+    let d = dir.path();
+    std::fs::remove_dir_all(d.join("transcripts")).unwrap();
+    std::fs::remove_file(d.join("chat.test.ron")).unwrap();
+    let text = reach_and_pass(
+        d,
+        "halfway",
+        0,
+        &["--scene", "chat", "--action", "meet-halfway"],
+    );
+    // A line made from a bargaining pattern, in the designer's words (not stems).
+    assert!(text.contains("chat: [\"how about one\"]"), "{text}");
+}
+
+#[test]
 fn a_target_whose_only_way_in_is_removed_is_never_reached() {
     let dir = copy("airport");
     let file = dir.path().join("machines/BuyTicketAtCounter.machine.ron");

@@ -122,12 +122,13 @@ pub fn run(args: ReachArgs, io: &mut Io<'_>) -> i32 {
     };
     let chat = is_chat(program, &scene);
     let budget = budget_of(&args, &loaded.tests, &scene, chat);
-    let choices = Choices::of(
+    let mut choices = Choices::of(
         &loaded.compilation.module,
         &args.path,
         &scene,
         &loaded.tests,
     );
+    choices.aim(&loaded.compilation.module, &target);
     let _ = writeln!(
         io.out,
         "reach: {} in scene `{scene}`\nbudget: {}\nchoices: {} seeds, {} messages, {} setups (actions to fail, variables), {} player lines",

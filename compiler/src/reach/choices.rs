@@ -10,6 +10,9 @@ use std::path::Path;
 
 /// The most player lines a conversation search draws from (the first, in the order found).
 pub const MAX_LINES: usize = 400;
+/// Below this many transcript and test lines, a conversation's lines are completed from the
+/// spaces' evidence patterns.
+pub const FEW_LINES: usize = 40;
 /// The most actions a search mocks to fail, one a play.
 pub const MAX_FAILURES: usize = 64;
 
@@ -23,7 +26,9 @@ pub struct Choices {
     /// (`Action(action: A, outcome: Fails)`), an agent's variable set to a value another agent
     /// of the scene starts with (`Variable(agent, name, value)`).
     pub setups: Vec<SetupAsset>,
-    /// Player lines for a conversation: the project's transcripts, then its tests' lines.
+    /// Player lines for a conversation: the project's transcripts, its tests' lines, then
+    /// (when those are fewer than [`FEW_LINES`]) a line for each surface pattern of the spaces'
+    /// evidence ([`super::lexicon`]).
     pub lines: Vec<String>,
 }
 
@@ -34,6 +39,19 @@ impl Choices {
         let mut out = Choices::default();
         if module.chats.iter().any(|(_, c)| c.name.text == scene) {
             out.lines = player_lines(root, scene, tests);
+            // Lines made from the evidence read like no player: only where the project has
+            // too few of its own to search with.
+            if out.lines.len() >= FEW_LINES {
+                return out;
+            }
+            for line in super::lexicon::every_pattern(module) {
+                if out.lines.len() >= MAX_LINES {
+                    break;
+                }
+                if !out.lines.contains(&line) {
+                    out.lines.push(line);
+                }
+            }
             return out;
         }
         let Some((_, s)) = module.scenes.iter().find(|(_, s)| s.name.text == scene) else {
@@ -106,6 +124,22 @@ impl Choices {
             }
         }
         out
+    }
+}
+
+impl Choices {
+    /// Puts first what `target` is most likely reached by: for a reply action, the lines
+    /// aimed at the states proposing it (tried before any other, at equal distance).
+    pub fn aim(&mut self, module: &Module, target: &super::Target) {
+        let Some(action) = &target.hmm_action else {
+            return;
+        };
+        let aimed = super::lexicon::aimed_at(module, action);
+        self.lines.retain(|l| !aimed.contains(l));
+        let rest = std::mem::take(&mut self.lines);
+        self.lines = aimed;
+        self.lines.extend(rest);
+        self.lines.truncate(MAX_LINES);
     }
 }
 

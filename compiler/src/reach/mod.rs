@@ -14,6 +14,7 @@
 
 pub mod choices;
 pub mod graph;
+pub mod lexicon;
 pub mod search;
 pub mod story;
 pub mod target;

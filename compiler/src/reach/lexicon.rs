@@ -1,0 +1,178 @@
+//! Player lines drawn from the spaces' own evidence: for each surface pattern an estimator
+//! matches (`Match("^ @greeting-word", …)`), one line that makes it match — each word test
+//! given the first stem it accepts or the first word of its category, `*` left out. A
+//! conversation is searchable with no transcript at all, and a reply action gets the lines
+//! aimed at the states that propose it ([`aimed_at`]) before any other.
+
+use crate::ir::hpmm::{Category, Estimator, Expr, Pattern, PatternWord};
+use crate::ir::{Handle, Module};
+
+/// The most lines aimed at one reply action.
+pub const MAX_AIMED: usize = 48;
+
+/// A line for every surface pattern of every estimator, in the order written.
+pub fn every_pattern(module: &Module) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut seen = Vec::new();
+    for (h, _) in module.estimators.iter() {
+        estimator_lines(module, h, &mut out, &mut seen);
+    }
+    out
+}
+
+/// Lines that raise the evidence the states proposing reply action `action` expect (with a
+/// positive weight), and the states that lead into them: what a player says to get that reply.
+pub fn aimed_at(module: &Module, action: &str) -> Vec<String> {
+    let proposing: Vec<_> = module
+        .space_states
+        .iter()
+        .filter(|(_, s)| s.action.as_ref().is_some_and(|a| a.name.text == action))
+        .map(|(h, _)| h)
+        .collect();
+    // One step back: a state whose edges lead into a proposing one.
+    let leading: Vec<_> = module
+        .space_states
+        .iter()
+        .filter(|(h, s)| {
+            !proposing.contains(h)
+                && s.to
+                    .iter()
+                    .any(|e| e.target.target.is_some_and(|t| proposing.contains(&t)))
+        })
+        .map(|(h, _)| h)
+        .collect();
+    let mut out = Vec::new();
+    let mut seen = Vec::new();
+    for h in proposing.iter().chain(&leading) {
+        for e in &module.space_states[*h].expects {
+            if e.weight > 0.0
+                && let Some(est) = e.evidence.target
+            {
+                estimator_lines(module, est, &mut out, &mut seen);
+            }
+        }
+    }
+    out.truncate(MAX_AIMED);
+    out
+}
+
+fn estimator_lines(
+    module: &Module,
+    h: Handle<Estimator>,
+    out: &mut Vec<String>,
+    seen: &mut Vec<Handle<Estimator>>,
+) {
+    if seen.contains(&h) {
+        return;
+    }
+    seen.push(h);
+    let mut lines = Vec::new();
+    expr_lines(module, &module.estimators[h].expr, &mut lines, seen);
+    for l in lines {
+        if !out.contains(&l) {
+            out.push(l);
+        }
+    }
+}
+
+/// Lines making `expr` above 0: a `Match` gives its line; `Or`/`Max` each child's; `And` one
+/// line joining a line of each child that has one; `Not` none (a line it must not hear).
+fn expr_lines(
+    module: &Module,
+    expr: &Expr,
+    out: &mut Vec<String>,
+    seen: &mut Vec<Handle<Estimator>>,
+) {
+    match expr {
+        Expr::Match { pattern, .. } => out.extend(pattern_line(module, pattern)),
+        Expr::Ev(r) => {
+            if let Some(h) = r.target
+                && !seen.contains(&h)
+            {
+                seen.push(h);
+                expr_lines(module, &module.estimators[h].expr, out, seen);
+            }
+        }
+        Expr::Or(list) | Expr::Max(list) => {
+            for e in list {
+                expr_lines(module, e, out, seen);
+            }
+        }
+        Expr::And(list) => {
+            let parts: Vec<String> = list
+                .iter()
+                .filter_map(|e| {
+                    let mut one = Vec::new();
+                    expr_lines(module, e, &mut one, seen);
+                    one.into_iter().next()
+                })
+                .collect();
+            if !parts.is_empty() {
+                out.push(parts.join(" "));
+            }
+        }
+        Expr::Scale(_, e) => expr_lines(module, e, out, seen),
+        Expr::Not(_)
+        | Expr::Always
+        | Expr::Speaker(_)
+        | Expr::Emote(_)
+        | Expr::Did(_)
+        | Expr::Mentions(_)
+        | Expr::Inspect(_)
+        | Expr::Var { .. }
+        | Expr::Invalid => {}
+    }
+}
+
+/// A word the designer wrote (a category's or a concept's) whose stem is `stem`, so that a line
+/// reads "i'm hungry", not "i'm hungri"; the stem itself when none is.
+fn word_of(module: &Module, stem: &str) -> String {
+    let categories = module.categories.iter().flat_map(|(_, c)| &c.words);
+    let concepts = module.concepts.iter().flat_map(|(_, c)| &c.words);
+    categories
+        .chain(concepts)
+        .find(|w| !w.contains(' ') && ensemble_runtime::hpmm::text::stem(w) == stem)
+        .cloned()
+        .unwrap_or_else(|| stem.to_string())
+}
+
+/// One line the pattern matches, or `None` when a word test has nothing to offer.
+fn pattern_line(module: &Module, pattern: &Pattern) -> Option<String> {
+    let mut words = Vec::new();
+    for segment in &pattern.segments {
+        for w in segment {
+            match w {
+                PatternWord::Any => {}
+                PatternWord::Is { stems, any, all } => {
+                    let word = stems.first().map(|s| word_of(module, s)).or_else(|| {
+                        any.iter()
+                            .chain(all)
+                            .find_map(|c| c.target.and_then(|h| category_word(module, h, 0)))
+                    })?;
+                    words.push(word);
+                }
+            }
+        }
+    }
+    (!words.is_empty()).then(|| words.join(" "))
+}
+
+/// A word of category `h`: its first own word not taken out by `minus`, else one of a union's.
+fn category_word(module: &Module, h: Handle<Category>, depth: usize) -> Option<String> {
+    if depth > 8 {
+        return None;
+    }
+    let c = &module.categories[h];
+    let removed = |w: &str| {
+        c.minus.iter().any(|m| {
+            m.target
+                .is_some_and(|m| module.categories[m].words.iter().any(|x| x == w))
+        })
+    };
+    c.words.iter().find(|w| !removed(w)).cloned().or_else(|| {
+        c.union
+            .iter()
+            .chain(&c.intersect)
+            .find_map(|u| u.target.and_then(|u| category_word(module, u, depth + 1)))
+    })
+}
