@@ -271,6 +271,14 @@ fn innkeeper_replies_are_reached_through_player_lines() {
         &["--scene", "chat", "--action", "tell-price"],
     );
     assert!(text.contains("chat: ["), "{text}");
+    // An HMM state most believed (what coverage counts), from the player's smile.
+    let text = reach_and_pass(
+        d,
+        "smiled",
+        0,
+        &["--scene", "chat", "--hmm-state", "small-talk/smiled"],
+    );
+    assert!(text.contains("reaches HMM state small-talk/smiled"), "{text}");
 }
 
 #[test]

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 #[derive(Args, Debug)]
-#[command(group(ArgGroup::new("target").required(true).args(["state", "line", "rule", "action", "event", "uncovered"])))]
+#[command(group(ArgGroup::new("target").required(true).args(["state", "line", "rule", "action", "hmm_state", "event", "uncovered"])))]
 pub struct ReachArgs {
     /// The project directory.
     path: PathBuf,
@@ -39,6 +39,9 @@ pub struct ReachArgs {
     /// Target: a reply action (a conversation's `output`) or an action started (`act`).
     #[arg(long, value_name = "NAME")]
     action: Option<String>,
+    /// Target: an HMM state most believed in its space after an iteration, `SPACE/STATE`.
+    #[arg(long, value_name = "SPACE/STATE")]
+    hmm_state: Option<String>,
     /// Target: any trace event, as a content test's pattern: `(event: "enter", state: "Finish")`.
     #[arg(long, value_name = "PATTERN")]
     event: Option<String>,
@@ -295,10 +298,12 @@ fn target_of(
         target::rule(program, spec)
     } else if let Some(name) = &args.action {
         target::action(program, name, is_chat(program, scene))
+    } else if let Some(spec) = &args.hmm_state {
+        target::hmm_state(program, spec)
     } else if let Some(text) = &args.event {
         target::event(program, text)
     } else {
-        Err("no target: --state, --line, --rule, --action or --event".into())
+        Err("no target: --state, --line, --rule, --action, --hmm-state or --event".into())
     };
     found.map_err(|why| {
         let _ = writeln!(io.err, "error: {why}");
@@ -333,6 +338,7 @@ fn uncovered(args: &ReachArgs, loaded: &Loaded, io: &mut Io<'_>) -> i32 {
                     Some((_, action)) => target::action(program, action, false),
                     None => continue,
                 },
+                "hmm_states" => target::hmm_state(program, &item.name),
                 "lines" => {
                     let id = item
                         .name
@@ -373,9 +379,11 @@ fn uncovered(args: &ReachArgs, loaded: &Loaded, io: &mut Io<'_>) -> i32 {
             .map(|scene| {
                 let mut budget = budget_of(args, &loaded.tests, scene, is_chat(program, scene));
                 budget.time = Duration::from_secs_f64(per_scene.max(0.5));
+                let mut choices = Choices::of(&c.module, &args.path, scene, &loaded.tests);
+                choices.aim(&c.module, target);
                 Attempt {
                     scene: scene.clone(),
-                    choices: Choices::of(&c.module, &args.path, scene, &loaded.tests),
+                    choices,
                     budget,
                 }
             })

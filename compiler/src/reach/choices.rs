@@ -128,13 +128,15 @@ impl Choices {
 }
 
 impl Choices {
-    /// Puts first what `target` is most likely reached by: for a reply action, the lines
-    /// aimed at the states proposing it (tried before any other, at equal distance).
+    /// Puts first what `target` is most likely reached by: for a reply action or an HMM state,
+    /// the lines aimed at the states proposing it or at the state (tried before any other, at
+    /// equal distance).
     pub fn aim(&mut self, module: &Module, target: &super::Target) {
-        let Some(action) = &target.hmm_action else {
-            return;
+        let aimed = match (&target.hmm_action, &target.hmm_state) {
+            (Some(action), _) => super::lexicon::aimed_at(module, action),
+            (None, Some((space, state))) => super::lexicon::aimed_at_state(module, space, state),
+            (None, None) => return,
         };
-        let aimed = super::lexicon::aimed_at(module, action);
         self.lines.retain(|l| !aimed.contains(l));
         let rest = std::mem::take(&mut self.lines);
         self.lines = aimed;

@@ -4,7 +4,7 @@
 //! conversation is searchable with no transcript at all, and a reply action gets the lines
 //! aimed at the states that propose it ([`aimed_at`]) before any other.
 
-use crate::ir::hpmm::{Category, Estimator, Expr, Pattern, PatternWord};
+use crate::ir::hpmm::{Category, Estimator, Expr, Pattern, PatternWord, SpaceState};
 use crate::ir::{Handle, Module};
 
 /// The most lines aimed at one reply action.
@@ -29,6 +29,22 @@ pub fn aimed_at(module: &Module, action: &str) -> Vec<String> {
         .filter(|(_, s)| s.action.as_ref().is_some_and(|a| a.name.text == action))
         .map(|(h, _)| h)
         .collect();
+    aimed(module, proposing)
+}
+
+/// Lines that raise the evidence HMM state `state` of `space` expects, and the states leading
+/// into it.
+pub fn aimed_at_state(module: &Module, space: &str, state: &str) -> Vec<String> {
+    let states = module
+        .space_states
+        .iter()
+        .filter(|(_, s)| s.name.text == state && module.spaces[s.space].name.text == space)
+        .map(|(h, _)| h)
+        .collect();
+    aimed(module, states)
+}
+
+fn aimed(module: &Module, proposing: Vec<Handle<SpaceState>>) -> Vec<String> {
     // One step back: a state whose edges lead into a proposing one.
     let leading: Vec<_> = module
         .space_states

@@ -158,6 +158,10 @@ pub struct Target {
     pub agent: Option<String>,
     /// An HMM reply action: the beliefs of the states proposing it guide a conversation.
     pub hmm_action: Option<String>,
+    /// An HMM state, (space, state): reached when it is the most believed of its space after
+    /// an iteration (as coverage counts it); the written test then expects the first event the
+    /// conversation recorded at that iteration.
+    pub hmm_state: Option<(String, String)>,
 }
 
 impl Target {
@@ -170,6 +174,7 @@ impl Target {
             states: Vec::new(),
             agent: None,
             hmm_action: None,
+            hmm_state: None,
         }
     }
 }

@@ -217,11 +217,12 @@ pub fn search_watched(
         }
     }
     let distances = (!target.states.is_empty()).then(|| Distances::to(program, &target.states));
-    let proposing = target
+    let mut proposing = target
         .hmm_action
         .as_deref()
         .map(|a| proposing(program, a))
         .unwrap_or_default();
+    proposing.extend(target.hmm_state.clone());
     let mut s = Searcher {
         program,
         scene,
@@ -486,10 +487,17 @@ impl Searcher<'_> {
         Step::Node(sim, play)
     }
 
-    /// Whether `events` (just recorded) or the smart locations show the target.
+    /// Whether `events` (just recorded), the smart locations or the beliefs show the target.
     fn hit(&self, sim: &Simulation, events: &[TraceEvent], play: &Play) -> Option<Step> {
         let mut play = play.clone();
         play.ticks = sim.tick_count();
+        if let Some((space, state)) = &self.target.hmm_state {
+            if !most_believed(sim, space, state) {
+                return None;
+            }
+            let shown = events.first().map(|e| pattern_of(&Recorded::of(e)));
+            return Some(Step::Hit(play, shown));
+        }
         if let Some((script, rule)) = self.target.rule {
             let fired = sim
                 .interactions()
@@ -634,11 +642,12 @@ impl Searcher<'_> {
         play.ticks = run.trace[at].tick.max(1);
         let mut trace = run.trace;
         trace.truncate(at + 1);
-        // The run as written must pass: judged as `ensemble test` judges it.
+        // The run as written must pass, judged as `ensemble test` judges it, and reach the
+        // target where no trace event shows it (a rule, an HMM state) as coverage counts it.
         let rerun = play.test("reach", self.scene, pattern);
         let judged =
             crate::content_test::run::run_one(self.program, 0, &rerun, play.seed, Some(left));
-        judged.passed().then_some((play, trace))
+        (judged.passed() && reached_in(self.target, &judged.reached)).then_some((play, trace))
     }
 
     /// Drops every input the play reaches the target without, one at a time.
@@ -663,6 +672,29 @@ impl Searcher<'_> {
         }
         best
     }
+}
+
+/// Whether `state` is the most believed state of `space` now.
+fn most_believed(sim: &Simulation, space: &str, state: &str) -> bool {
+    sim.beliefs().iter().any(|b| {
+        *b.space == *space
+            && b.states
+                .iter()
+                .max_by(|x, y| x.1.total_cmp(&y.1))
+                .is_some_and(|(s, _)| **s == *state)
+    })
+}
+
+/// Whether a run that reached `reached` reached the target's rule or HMM state, if it has one.
+fn reached_in(target: &Target, reached: &crate::content_test::coverage::Reached) -> bool {
+    let rule = target.rule.is_none_or(|r| reached.rules.contains(&r));
+    let hmm = target.hmm_state.as_ref().is_none_or(|(sp, st)| {
+        reached
+            .hmm_states
+            .iter()
+            .any(|(a, b)| **a == **sp && **b == **st)
+    });
+    rule && hmm
 }
 
 /// A message from outside to agent `to` (from itself, as a test's `Send` without `from`).
@@ -749,9 +781,11 @@ pub fn random_play(
         };
         stats.nodes += 1;
         stats.ticks += run.ticks;
-        let hit = match target.rule {
-            Some(rule) => run.reached.rules.contains(&rule).then_some(run.trace.len()),
-            None => run
+        let hit = match (target.rule, &target.hmm_state) {
+            (Some(_), _) | (_, Some(_)) => {
+                reached_in(target, &run.reached).then_some(run.trace.len())
+            }
+            (None, None) => run
                 .trace
                 .iter()
                 .position(|e| Recorded::of(e).matches(&target.pattern))

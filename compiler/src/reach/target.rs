@@ -242,6 +242,42 @@ pub fn action(program: &Program, name: &str, chat: bool) -> Result<Target, Strin
     ))
 }
 
+/// An HMM state most believed in its space: `SPACE/STATE`.
+pub fn hmm_state(program: &Program, spec: &str) -> Result<Target, String> {
+    let Some((space, state)) = spec.split_once('/') else {
+        return Err(format!("HMM state `{spec}`: write SPACE/STATE"));
+    };
+    let m = &program.hpmm;
+    let spaces: Vec<&str> = m.spaces.iter().map(|s| program.name(s.name)).collect();
+    let Some(si) = spaces.iter().position(|s| *s == space) else {
+        return Err(unknown("space", space, spaces.iter().copied()));
+    };
+    let def = &m.spaces[si];
+    let states: Vec<&str> = m
+        .states
+        .iter()
+        .skip(def.first_state as usize)
+        .take(def.state_count as usize)
+        .map(|s| program.name(s.name))
+        .collect();
+    if !states.contains(&state) {
+        return Err(unknown(
+            &format!("state in space `{space}`"),
+            state,
+            states.iter().copied(),
+        ));
+    }
+    let mut t = Target::new(
+        format!("HMM state {space}/{state}"),
+        EventPattern {
+            event: "*".into(),
+            ..Default::default()
+        },
+    );
+    t.hmm_state = Some((space.to_string(), state.to_string()));
+    Ok(t)
+}
+
 /// Any trace event, written as a content test's pattern: `(event: "enter", state: "Finish")`.
 pub fn event(program: &Program, text: &str) -> Result<Target, String> {
     let options =
@@ -278,10 +314,19 @@ pub fn agents_of(program: &Program, scene: &str) -> Vec<String> {
     Vec::new()
 }
 
-/// The machine scenes that can show `target`, most likely first: for a state, the scenes whose
-/// agents run its machine (as their root or hosted below it) — every machine scene when none
-/// does (a planning action's machine may still run); for anything else every machine scene.
+/// The scenes that can show `target`, most likely first: for an HMM state or reply, the
+/// conversations; for a state, the scenes whose agents run its machine (as their root or hosted
+/// below it) — every machine scene when none does (a planning action's machine may still run);
+/// for anything else every machine scene.
 pub fn scenes_for(program: &Program, target: &Target) -> Vec<String> {
+    if target.hmm_state.is_some() || target.hmm_action.is_some() {
+        return program
+            .hpmm
+            .chats
+            .iter()
+            .map(|c| program.name(c.name).to_string())
+            .collect();
+    }
     let every = || {
         program
             .scenes
