@@ -278,7 +278,10 @@ fn innkeeper_replies_are_reached_through_player_lines() {
         0,
         &["--scene", "chat", "--hmm-state", "small-talk/smiled"],
     );
-    assert!(text.contains("reaches HMM state small-talk/smiled"), "{text}");
+    assert!(
+        text.contains("reaches HMM state small-talk/smiled"),
+        "{text}"
+    );
 }
 
 #[test]

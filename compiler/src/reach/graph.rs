@@ -82,3 +82,73 @@ pub fn enterable(program: &Program, target: StateId) -> bool {
     }
     false
 }
+
+/// Distances in a script's state graph to the state a target rule belongs to: a participant's
+/// state leads to the `next_state` of each of its rules. A rule fires from its own state, so a
+/// participant there is 1 firing away, and an actor who has not joined one more.
+#[derive(Clone, Debug)]
+pub struct ScriptDistances {
+    script: u32,
+    /// Per script state: rules to fire before the target rule's state.
+    to: Vec<u32>,
+    initial: u16,
+}
+
+impl ScriptDistances {
+    /// Distances to rule `rule` of script `script`.
+    pub fn to(program: &Program, script: u32, rule: u32) -> Option<ScriptDistances> {
+        let def = program.scripts.get(script as usize)?;
+        let home = def
+            .states
+            .iter()
+            .position(|s| (s.first_rule..s.first_rule + s.rule_count).contains(&rule))?;
+        let n = def.states.len();
+        let mut into: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (i, s) in def.states.iter().enumerate() {
+            let rules = s.first_rule as usize..(s.first_rule + s.rule_count) as usize;
+            for r in def.rules.get(rules).unwrap_or_default() {
+                if let Some(next) = r.next_state.map(usize::from).filter(|&x| x < n) {
+                    into[next].push(i);
+                }
+            }
+        }
+        let mut to = vec![FAR; n];
+        to[home] = 0;
+        let mut queue = VecDeque::from([home]);
+        while let Some(s) = queue.pop_front() {
+            for &p in &into[s] {
+                if to[p] == FAR {
+                    to[p] = to[s] + 1;
+                    queue.push_back(p);
+                }
+            }
+        }
+        Some(ScriptDistances {
+            script,
+            to,
+            initial: def.initial_state,
+        })
+    }
+
+    /// The nearest any participant of a running instance of the script is (by their states'
+    /// names), else an actor yet to join.
+    pub fn nearest<'a>(
+        &self,
+        program: &Program,
+        participant_states: impl Iterator<Item = (&'a str, &'a str)>,
+    ) -> u32 {
+        let def = &program.scripts[self.script as usize];
+        let name = program.name(def.name);
+        let joined = participant_states
+            .filter(|(script, _)| *script == name)
+            .filter_map(|(_, state)| {
+                def.states
+                    .iter()
+                    .position(|s| program.name(s.name) == state)
+            })
+            .map(|i| self.to[i].saturating_add(1))
+            .min();
+        let fresh = self.to[self.initial as usize].saturating_add(2);
+        joined.map_or(fresh, |j| j.min(fresh)).min(FAR)
+    }
+}

@@ -9,7 +9,7 @@
 //! A play that shows the target is run again from tick 0 as `ensemble test` runs it; only a
 //! play that passes there is reported, shortened by dropping each input it can do without.
 
-use super::graph::{Distances, FAR};
+use super::graph::{Distances, FAR, ScriptDistances};
 use super::{Choices, Play, Target};
 use crate::content_test::asset::{EventPattern, SetupAsset, TestEvent};
 use crate::content_test::expect::Recorded;
@@ -159,6 +159,8 @@ struct Searcher<'a> {
     budget: &'a Budget,
     chat: bool,
     distances: Option<Distances>,
+    /// For a rule: distances in its script's state graph.
+    script: Option<ScriptDistances>,
     /// (space, state) names whose state proposes the target reply action.
     proposing: Vec<(String, String)>,
     stats: Stats,
@@ -231,6 +233,9 @@ pub fn search_watched(
         budget,
         chat,
         distances,
+        script: target
+            .rule
+            .and_then(|(script, rule)| ScriptDistances::to(program, script, rule)),
         proposing,
         stats: Stats {
             best: FAR,
@@ -576,6 +581,7 @@ impl Searcher<'_> {
     }
 
     /// The heuristic: transitions from the nearest agent's active states to the target state;
+    /// for a rule, rules to fire from the nearest participant's script state to the rule's;
     /// in a conversation, 1000 × how little the states proposing the reply are believed.
     fn distance(&self, sim: &Simulation) -> u32 {
         if self.chat {
@@ -598,6 +604,13 @@ impl Searcher<'_> {
                 })
                 .fold(0.0f64, f64::max);
             return ((1.0 - best.clamp(0.0, 1.0)) * 1000.0) as u32;
+        }
+        if let Some(sd) = &self.script {
+            let boards = sim.blackboards();
+            let states = boards
+                .iter()
+                .flat_map(|b| b.participants.iter().map(move |p| (&*b.script, &*p.state)));
+            return sd.nearest(self.program, states);
         }
         let (Some(d), Some(scene)) = (&self.distances, sim.scene()) else {
             return 0;
