@@ -38,6 +38,8 @@ pub enum Asked {
     Line(String),
     /// A rule firing: `SCRIPT/STATE/RULE`.
     Rule(String),
+    /// An HMM state most believed in its space.
+    HmmState { space: String, state: String },
 }
 
 impl Asked {
@@ -48,6 +50,9 @@ impl Asked {
             }
             Asked::Line(id) => target::line(program, id),
             Asked::Rule(spec) => target::rule(program, spec),
+            Asked::HmmState { space, state } => {
+                target::hmm_state(program, &format!("{space}/{state}"))
+            }
         }
     }
 
@@ -57,6 +62,7 @@ impl Asked {
             Asked::State { machine, state } => format!("state-{machine}-{state}"),
             Asked::Line(id) => format!("line-{id}"),
             Asked::Rule(spec) => format!("rule-{spec}"),
+            Asked::HmmState { space, state } => format!("hmm-{space}-{state}"),
         };
         raw.chars()
             .map(|c| {
@@ -152,6 +158,7 @@ impl ReachPanel {
             Asked::State { machine, state } => format!("state {machine}/{state}"),
             Asked::Line(id) => format!("line {id}"),
             Asked::Rule(spec) => format!("rule {spec}"),
+            Asked::HmmState { space, state } => format!("HMM state {space}/{state}"),
         };
         self.asked = Some(asked.clone());
         match self.start(&asked, report, root, preferred) {
@@ -198,16 +205,19 @@ impl ReachPanel {
             .map(|scene| {
                 let mut budget = Budget::for_scene(&tests, scene, reach::is_chat(&program, scene));
                 budget.time = per_scene.max(Duration::from_secs(1));
+                let mut choices = Choices::of(&c.module, root, scene, &tests);
+                choices.aim(&c.module, &target);
                 Attempt {
                     scene: scene.clone(),
-                    choices: Choices::of(&c.module, root, scene, &tests),
+                    choices,
                     budget,
                 }
             })
             .collect();
+        let chat = reach::is_chat(&program, &scenes[0]);
         self.budget = format!(
             "{} in {}",
-            attempts[0].budget.describe(false),
+            attempts[0].budget.describe(chat),
             scenes.join(", ")
         );
         let progress = Arc::new(Progress::default());

@@ -10,11 +10,12 @@ use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ensemble_compiler::hpmm::assets::SpaceAsset;
-use ensemble_editor::asset_panel::{GraphPanel, PanelCx, ProjectNames};
+use ensemble_editor::asset_panel::{GraphPanel, PanelCx, ProjectNames, Request};
+use ensemble_editor::reach::Asked;
 use ensemble_editor::sidecar::Layout;
 use ensemble_editor::space::SpacePanel;
 use std::cell::RefCell;
-use support::app::{drag, samples};
+use support::app::{click_with, drag, samples};
 
 struct Host {
     panel: SpacePanel,
@@ -22,6 +23,8 @@ struct Host {
     layout: Layout,
     changes: usize,
     names: ProjectNames,
+    /// What the panel asked of its host, every frame's.
+    requests: Vec<Request>,
 }
 
 fn haggle() -> SpaceAsset {
@@ -40,6 +43,7 @@ fn harness() -> Harness<'static, Host> {
         layout: Layout::default(),
         changes: 0,
         names: ProjectNames::default(),
+        requests: Vec::new(),
     };
     let mut h = Harness::builder()
         .with_size(egui::vec2(1400.0, 860.0))
@@ -59,6 +63,7 @@ fn harness() -> Harness<'static, Host> {
                 if host.panel.ui(ui, &mut host.value, &mut host.layout, &cx) {
                     host.changes += 1;
                 }
+                host.requests.extend(requests.take());
             },
             host,
         );
@@ -296,4 +301,34 @@ fn a_comment_on_the_space_canvas_is_saved_beside_the_space_comes_back_and_undoes
     assert!(comments(&h).is_empty());
     support::app::press(&mut h, Modifiers::COMMAND, Key::Z);
     assert_eq!(comments(&h).len(), 1);
+}
+
+#[test]
+fn how_do_i_get_here_on_a_state_asks_the_host_to_search_for_it() {
+    let mut h = harness();
+    let rect = h.state().panel.view.state_rect("offered").unwrap();
+    click_with(
+        &mut h,
+        rect.left_top() + egui::vec2(4.0, 4.0),
+        egui::PointerButton::Secondary,
+    );
+    h.run_steps(4);
+    h.get_by_label("How do I get here?").click();
+    h.run_steps(4);
+    let asked: Vec<&Asked> = h
+        .state()
+        .requests
+        .iter()
+        .filter_map(|r| match r {
+            Request::Reach(a) => Some(a),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        asked,
+        [&Asked::HmmState {
+            space: "haggle".into(),
+            state: "offered".into()
+        }]
+    );
 }

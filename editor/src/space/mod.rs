@@ -267,6 +267,16 @@ impl GraphPanel<SpaceAsset> for SpacePanel {
         };
         let out = self.view.show(ui, sp, &vcx);
         edits.extend(out.edits);
+        if let Some(state) = out.reach {
+            cx.requests
+                .borrow_mut()
+                .push(crate::asset_panel::Request::Reach(
+                    crate::reach::Asked::HmmState {
+                        space: sp.name.clone(),
+                        state,
+                    },
+                ));
+        }
         if out.rename {
             self.focus_name = true;
         }

@@ -302,6 +302,8 @@ pub struct ViewOutput {
     pub rename: bool,
     /// Select this state (a wire label was clicked).
     pub select: Option<String>,
+    /// "How do I get here?" on this state (from its menu).
+    pub reach: Option<String>,
 }
 
 /// The space's part of the graph viewer, for one frame.
@@ -525,6 +527,14 @@ impl GraphModel for SpaceGraph<'_> {
         }
         if !ops::is_normalised(st) && ui.button("Normalise row").clicked() {
             self.out.edits.push(Edit::Normalise(st.name.clone()));
+            ui.close();
+        }
+        if ui
+            .button("How do I get here?")
+            .on_hover_text("Search for the player lines that make this state the most believed")
+            .clicked()
+        {
+            self.out.reach = Some(st.name.clone());
             ui.close();
         }
     }
