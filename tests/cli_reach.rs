@@ -219,6 +219,23 @@ fn weapon_shop_and_dinner_date_targets_are_reached_and_pass_as_tests() {
         50,
         &["--scene", "shop", "--state", "Customer/Disappointed"],
     );
+    // The customer opens the door itself only if the player never does: the search takes the
+    // scene's world event out.
+    let text = reach_and_pass(
+        d,
+        "own-door",
+        50,
+        &[
+            "--scene",
+            "shop",
+            "--event",
+            r#"(event: "act", agent: "npc", action: "Open(npc, shopdoor)")"#,
+        ],
+    );
+    assert!(
+        text.contains(r#"World(name: "PlayerOpensTheDoor")"#),
+        "{text}"
+    );
     reach_and_pass(
         d,
         "repair",

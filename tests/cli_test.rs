@@ -410,6 +410,7 @@ fn a_typo_in_a_test_is_an_unknown_reference_with_did_you_mean_at_its_line() {
             ticks: 10,
             setup: [
                 StartIn(agent: "npc", state: "Pleasd"),
+                World(name: "PlayerOpensTheDor"),
             ],
             expect: [
                 Happens(what: (event: "entre", agent: "npc")),
@@ -442,21 +443,26 @@ fn a_typo_in_a_test_is_an_unknown_reference_with_did_you_mean_at_its_line() {
         .collect();
     let expect = [
         ("unknown state `Pleasd`", 9, "did you mean `Pleased`?"),
-        ("unknown event kind `entre`", 12, "did you mean `enter`?"),
-        ("unknown agent `npcc`", 13, "did you mean `npc`?"),
-        ("unknown machine `Custmer`", 13, "did you mean `Customer`?"),
+        ("unknown event kind `entre`", 13, "did you mean `enter`?"),
+        ("unknown agent `npcc`", 14, "did you mean `npc`?"),
+        ("unknown machine `Custmer`", 14, "did you mean `Customer`?"),
         (
             "unknown planning problem `BuySwrod`",
-            14,
+            15,
             "did you mean `BuySword`?",
         ),
         (
             "unknown world event `PlayerOpensTheDor`",
-            15,
+            16,
             "did you mean `PlayerOpensTheDoor`?",
         ),
-        ("unknown script or machine `shopp`", 16, ""),
-        ("unknown role `buyer`", 16, ""), // the shop has no interaction script at all
+        (
+            "unknown world event `PlayerOpensTheDor`",
+            10,
+            "did you mean `PlayerOpensTheDoor`?",
+        ),
+        ("unknown script or machine `shopp`", 17, ""),
+        ("unknown role `buyer`", 17, ""), // the shop has no interaction script at all
     ];
     assert_eq!(found.len(), expect.len(), "{found:?}");
     for (message, line, note) in expect {

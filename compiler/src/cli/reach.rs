@@ -134,7 +134,7 @@ pub fn run(args: ReachArgs, io: &mut Io<'_>) -> i32 {
     choices.aim(&loaded.compilation.module, &target);
     let _ = writeln!(
         io.out,
-        "reach: {} in scene `{scene}`\nbudget: {}\nchoices: {} seeds, {} messages, {} setups (actions to fail, variables), {} player lines",
+        "reach: {} in scene `{scene}`\nbudget: {}\nchoices: {} seeds, {} messages, {} setups (actions to fail, world events, variables), {} player lines",
         target.label,
         budget.describe(chat),
         budget.seeds,

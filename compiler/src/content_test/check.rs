@@ -445,6 +445,20 @@ impl Check<'_, '_, '_> {
                 let context = format!(" in `{machine}`, the machine `{agent}` runs");
                 self.known(&path("state"), "state", state, &states, &context);
             }
+            SetupAsset::World { name, at } => {
+                let events = self.names.world_events(self.scene);
+                let context = format!(" in scene `{}`", self.scene);
+                self.known(&path("name"), "world event", name, &events, &context);
+                if let Some(at) = at
+                    && !(at.is_finite() && *at >= 0.0)
+                {
+                    self.invalid(
+                        &path("at"),
+                        format!("`{at}` is not a time in seconds from 0"),
+                        "seconds",
+                    );
+                }
+            }
             SetupAsset::Disable { machine, state } => {
                 let machines = self.names.machines();
                 if !machines.contains(&machine.as_str()) {

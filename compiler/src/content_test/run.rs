@@ -102,6 +102,7 @@ pub fn setup_of(test: &TestAsset) -> Setup {
             SetupAsset::Disable { machine, state } => {
                 setup.disabled.push((machine.clone(), state.clone()))
             }
+            SetupAsset::World { name, at } => setup.world_events.push((name.clone(), *at)),
         }
     }
     setup

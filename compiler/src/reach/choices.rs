@@ -23,8 +23,9 @@ pub struct Choices {
     /// (what a game, a player or another agent sends).
     pub messages: Vec<(String, String)>,
     /// Setups a play may start with, one a play: an action mocked to fail
-    /// (`Action(action: A, outcome: Fails)`), an agent's variable set to a value another agent
-    /// of the scene starts with (`Variable(agent, name, value)`).
+    /// (`Action(action: A, outcome: Fails)`), a world event the scene scripts taken out or
+    /// moved to the start (`World(name: N)`, `World(name: N, at: 0.0)`), an agent's variable
+    /// set to a value another agent of the scene starts with (`Variable(agent, name, value)`).
     pub setups: Vec<SetupAsset>,
     /// Player lines for a conversation: the project's transcripts, its tests' lines, then
     /// (when those are fewer than [`FEW_LINES`]) a line for each surface pattern of the spaces'
@@ -106,6 +107,15 @@ impl Choices {
                 probability: None,
             })
             .collect();
+        // Each world event the scene scripts: never, or as soon as its conditions hold.
+        for e in &s.events {
+            for at in [None, Some(0.0)] {
+                out.setups.push(SetupAsset::World {
+                    name: e.asset.name.clone(),
+                    at,
+                });
+            }
+        }
         // Each agent's variables, set to the values the scene's other agents start with.
         for agent in &s.agents {
             for (name, value) in &agent.variables {

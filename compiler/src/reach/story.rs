@@ -30,6 +30,12 @@ pub fn story(scene: &str, play: &Play, trace: &[TraceEvent]) -> String {
             SetupAsset::Variable { agent, name, value } => s.push_str(&format!(
                 "  setup: {agent} starts with {name} = {value:?}\n"
             )),
+            SetupAsset::World { name, at: None } => s.push_str(&format!(
+                "  setup: the world event `{name}` never happens\n"
+            )),
+            SetupAsset::World { name, at: Some(at) } => s.push_str(&format!(
+                "  setup: the world event `{name}` may happen from {at} s\n"
+            )),
             _ => {}
         }
     }

@@ -63,6 +63,9 @@ pub struct Setup {
     /// `(agent, state)`: the agent starts in this state of its root machine
     /// ([`Scene::set_root_state`]).
     pub start_in: Vec<(String, String)>,
+    /// `(world event, at)`: the scene's world event may happen from `at` seconds instead of
+    /// its own time, or never (`None`). Kept across a restore, like forced outcomes.
+    pub world_events: Vec<(String, Option<f64>)>,
 }
 
 impl Setup {
@@ -71,6 +74,21 @@ impl Setup {
             && self.variables.is_empty()
             && self.disabled.is_empty()
             && self.start_in.is_empty()
+            && self.world_events.is_empty()
+    }
+
+    /// Moves the scene's world events in `world` as the setup says.
+    pub(crate) fn move_world_events(
+        &self,
+        program: &Program,
+        world: &mut SimWorld,
+    ) -> Result<(), String> {
+        for (name, at) in &self.world_events {
+            if !world.standard.planning.reschedule(program, name, *at) {
+                return Err(format!("the scene has no world event `{name}`"));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -360,6 +378,10 @@ impl Simulation {
             for (who, variable, value) in &options.setup.variables {
                 world.set_variable(agent(who)?, variable, value);
             }
+            options
+                .setup
+                .move_world_events(&program, &mut world)
+                .map_err(StartError::Setup)?;
             // The trace is what the CLI prints and the editor shows: recorded from tick 0.
             let locale = options.locale.as_deref();
             let mut scene =

@@ -58,6 +58,10 @@ struct Scheduled {
 pub struct PlanningWorld {
     worlds: BTreeMap<(u32, u32), AgentWorld>,
     events: Vec<Scheduled>,
+    /// World events moved by name (a content test's `World` setup): the time they may happen
+    /// instead of the scene's, or never (`None`). Not saved: whoever set them sets them again on
+    /// restore, as the simulated world does its forced outcomes.
+    moved: BTreeMap<String, Option<f64>>,
 }
 
 impl PlanningWorld {
@@ -65,6 +69,7 @@ impl PlanningWorld {
     pub fn for_scene(program: &Program, scene: SceneId) -> Self {
         PlanningWorld {
             worlds: BTreeMap::new(),
+            moved: BTreeMap::new(),
             events: program
                 .planning
                 .events
@@ -77,6 +82,19 @@ impl PlanningWorld {
                 })
                 .collect(),
         }
+    }
+
+    /// Moves world event `name` of the scene to `at` seconds (its conditions must still hold),
+    /// or takes it out (`None`); false if the scene has no world event of that name.
+    pub fn reschedule(&mut self, program: &Program, name: &str, at: Option<f64>) -> bool {
+        let known = self
+            .events
+            .iter()
+            .any(|s| program.name(program.planning.events[s.event].name) == name);
+        if known {
+            self.moved.insert(name.to_string(), at);
+        }
+        known
     }
 
     /// The world of `agent` on problem `problem` (created from the problem's initial state on
@@ -110,7 +128,12 @@ impl PlanningWorld {
                 continue;
             }
             let def = &program.planning.events[self.events[i].event];
-            if def.after > now {
+            let after = match self.moved.get(program.name(def.name)) {
+                Some(Some(at)) => *at,
+                Some(None) => continue,
+                None => def.after,
+            };
+            if after > now {
                 continue;
             }
             let Some(agent) = agents.get(self.events[i].event).copied().flatten() else {

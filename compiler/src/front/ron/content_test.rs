@@ -177,6 +177,13 @@ pub enum SetupAsset {
     StartIn { agent: String, state: String },
     /// No transition or message enters this state.
     Disable { machine: String, state: String },
+    /// The scene's world event `name` may happen from `at` seconds (its conditions must still
+    /// hold) instead of the scene's time; without `at` it never happens.
+    World {
+        name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<f64>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -201,6 +201,10 @@ impl Simulation {
         // Before the scene: a `Plan` state entered afresh as it is restored plans in it.
         let (standard, planning_note) = StandardState::restore(&program, id, snapshot)?;
         game.standard = standard;
+        options
+            .setup
+            .move_world_events(&program, &mut game)
+            .map_err(SnapshotError::Unsupported)?;
         // The trace is what the CLI prints: recorded from the restore on (states entered
         // afresh included).
         let (scene, mut report) =

@@ -70,6 +70,7 @@ impl PlanningWorld {
         Ok(PlanningWorld {
             worlds: saved.worlds.into_iter().collect(),
             events: saved.events,
+            moved: Default::default(),
         })
     }
 }
