@@ -688,7 +688,8 @@ enum EnsStatus ens_scene_player_says(struct EnsScene scene, const char *line);
 // instances, plans — and records a `reload` trace event saying what carried over and what
 // fell back. `reason` (NULL: "reloaded by the host") goes into that event. A program the
 // scene cannot run (a state it needs is missing) is refused: `ENS_STATUS_RELOAD`, recorded
-// as `reload-rejected`, and the old program goes on. The scene keeps its own reference to
+// as `reload-rejected`, and the old program goes on. On the simulated world, the game's own
+// states of a rebuild that still has the scene are stood in (`ens_scene_stand_ins`). The scene keeps its own reference to
 // the new program; the handle stays the host's.
 //
 // # Safety
