@@ -517,3 +517,16 @@ fn the_preview_keeps_clear_of_the_form_and_shows_long_lines_whole() {
         "{group:?} is still under the preview ({dock:?})"
     );
 }
+
+/// A project whose game adds its own state (the forge's `Hammer`, C code in the game) previews
+/// without the game: the simulated world stands in for it (docs/formats/statelib.md).
+#[test]
+fn a_project_with_a_game_state_previews_with_a_stand_in() {
+    // The C ABI's fixture, beside the samples.
+    let (_dir, mut h) = playing("../runtime/capi/tests/forge", "morning");
+    until(&mut h, "the smith past its hammer", |h| {
+        events(h)
+            .iter()
+            .any(|e| entered(e, "smith", "Forge", "Hand"))
+    });
+}

@@ -221,6 +221,7 @@ pub fn emit_with_nav(
     let planning = super::plan::lower(module, &mut |s| names.intern(s));
     let nav = super::nav::emit(module, nav_data, &mut |s| names.intern(s))?;
     let strings = crate::l10n::lower(module, &state_ids, &mut hpmm, &mut |s| names.intern(s));
+    let game_states = game_states(module, &library_ids, &mut names);
     // Every section assembled, then verified once: the only way to a `Program`.
     let program = ProgramParts {
         names: names.names,
@@ -239,11 +240,45 @@ pub fn emit_with_nav(
         nav,
         params,
         strings,
+        game_states,
     }
     .verify()
     .map_err(verify)?;
     debug.program_checksum = program.checksum();
     Ok((program, debug))
+}
+
+/// The game's own library states the program uses (not the standard ones), in library order:
+/// their declared events and stand-ins, for a simulated world without the game's code.
+fn game_states(
+    module: &Module,
+    library_ids: &HashMap<Handle<ir::LibraryState>, LibraryId>,
+    names: &mut Interner,
+) -> GameStates {
+    let mut used: Vec<(LibraryId, Handle<ir::LibraryState>)> = library_ids
+        .iter()
+        .filter(|(h, _)| !module.library[**h].standard)
+        .map(|(h, id)| (*id, *h))
+        .collect();
+    used.sort_by_key(|(id, _)| *id);
+    let states = used
+        .into_iter()
+        .map(|(library, h)| {
+            let l = &module.library[h];
+            GameStateDef {
+                library,
+                raises: l
+                    .raises
+                    .as_ref()
+                    .map(|r| r.iter().map(|e| names.intern(e)).collect()),
+                stand_in: l.stand_in.as_ref().map(|s| StandInDef {
+                    seconds: s.seconds,
+                    raises: s.raises.as_deref().map(|e| names.intern(e)),
+                }),
+            }
+        })
+        .collect();
+    GameStates { states }
 }
 
 /// A resolved parameter value in the program's terms.

@@ -114,6 +114,11 @@ enum Command {
         /// Speak in this locale (one the project translates into, or `qps`, the pseudo-locale).
         #[arg(long)]
         locale: Option<String>,
+        /// How to stand in for one of the game's own states: STATE=SECONDS,EVENT (either may
+        /// be left out: `Hammer=2s,Done`, `Attack=Missed`). Repeatable. Every game state is
+        /// stood in anyway, as its statelib says (docs/formats/statelib.md, "Stand-ins").
+        #[arg(long = "stand-in", value_name = "STATE=SECONDS,EVENT", value_parser = ensemble_sim::stand_in::Choice::parse)]
+        stand_in: Vec<ensemble_sim::stand_in::Choice>,
         #[command(flatten)]
         serve: inspect::ServeArgs,
     },
@@ -226,6 +231,7 @@ where
             save,
             restore,
             locale,
+            stand_in,
             serve,
         } => run_scene::run(
             &path,
@@ -241,6 +247,7 @@ where
                 save,
                 restore,
                 locale,
+                stand_ins: stand_in,
                 serve,
             },
             io,

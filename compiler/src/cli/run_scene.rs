@@ -35,6 +35,8 @@ pub struct Options {
     pub restore: Option<std::path::PathBuf>,
     /// Speak in this locale (`None`: the source language).
     pub locale: Option<String>,
+    /// How to stand in for some of the game's states (`--stand-in`).
+    pub stand_ins: Vec<ensemble_sim::stand_in::Choice>,
     /// Serve the inspection protocol while running.
     pub serve: super::inspect::ServeArgs,
 }
@@ -233,6 +235,7 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
     let start = simulation::Options {
         fail_rate: options.fail_rate,
         locale: options.locale.clone(),
+        stand_ins: options.stand_ins.clone(),
         ..Default::default()
     };
     if let Some(file) = &options.restore {
@@ -240,7 +243,10 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
             Ok((sim, skip)) if sim.kind() == SceneKind::Chat => {
                 super::run_chat::run(sim, path, &program_name, skip, watcher, options, io)
             }
-            Ok((sim, _)) => run_ticks(sim, path, &program_name, watcher, options, io),
+            Ok((sim, _)) => {
+                say_stand_ins(&sim, 0, io);
+                run_ticks(sim, path, &program_name, watcher, options, io)
+            }
             Err(message) => {
                 let _ = writeln!(
                     io.err,
@@ -279,11 +285,24 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
             let _ = writeln!(io.err, "error: --locale: {e}");
             return EXIT_CANNOT_RUN;
         }
+        Err(StartError::StandIn(e)) => {
+            let _ = writeln!(io.err, "error: {e}");
+            return EXIT_CANNOT_RUN;
+        }
     };
     if sim.kind() == SceneKind::Chat {
         return super::run_chat::run(sim, path, &program_name, 0, watcher, options, io);
     }
+    say_stand_ins(&sim, 0, io);
     run_ticks(sim, path, &program_name, watcher, options, io)
+}
+
+/// Says on stderr, once each, which of the game's states the simulated world stands in for
+/// (those from the `from`-th on: a reload says only the new ones).
+fn say_stand_ins(sim: &Simulation, from: usize, io: &mut Io<'_>) {
+    for s in sim.stand_ins().iter().skip(from) {
+        let _ = writeln!(io.err, "note: {s}");
+    }
 }
 
 /// Reads a snapshot and restores the simulation it holds onto `program`; a rebuilt program is
@@ -466,7 +485,9 @@ pub(super) fn reload(sim: &mut Simulation, path: &Path, change: &Change, io: &mu
     match load(path, io) {
         Ok(p) => {
             // A refused program is recorded by the simulation.
+            let said = sim.stand_ins().len();
             let _ = sim.reload(Arc::new(p), &reload_reason(change));
+            say_stand_ins(sim, said, io);
         }
         Err(LoadFailure::CannotRun(m) | LoadFailure::Errors(m)) => sim.reject_reload(m),
     }

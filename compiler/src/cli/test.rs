@@ -69,6 +69,12 @@ pub fn run(args: TestArgs, io: &mut Io<'_>) -> i32 {
         let _ = writeln!(io.err, "error: {}: {what}", args.path.display());
         return EXIT_CANNOT_RUN;
     }
+    // The game's own states have no code here: said once, as `ensemble run` says it.
+    if let Ok((_, stand_ins)) = ensemble_sim::stand_in::library_for(&program, &[]) {
+        for s in stand_ins {
+            let _ = writeln!(io.err, "note: {s} (the tests run against the stand-in)");
+        }
+    }
     let threads = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())

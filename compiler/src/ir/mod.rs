@@ -45,6 +45,17 @@ pub struct LibraryState {
     pub standard: bool,
     /// Named, typed parameters, when declared with `params` (then `modifier` is `None`).
     pub params: Vec<LibraryParam>,
+    /// How a simulated world stands in for a game state, as the statelib says (checked).
+    pub stand_in: Option<StandIn>,
+}
+
+/// A game state's stand-in in the simulated world (docs/formats/statelib.md, "Stand-ins").
+#[derive(Clone, Debug, PartialEq)]
+pub struct StandIn {
+    /// Seconds of scene time; `None`: the simulated world's default.
+    pub seconds: Option<f64>,
+    /// One of the state's declared events; `None`: the first it has a transition on.
+    pub raises: Option<String>,
 }
 
 /// A parameter a library state declares (docs/formats/statelib.md).

@@ -301,6 +301,7 @@ impl AssetPanel<StateLibraryAsset> for StateLibraryPanel {
                     params: Vec::new(),
                     terminal: TerminalAsset::No,
                     raises: None,
+                    stand_in: None,
                     doc: String::new(),
                 },
             );

@@ -575,6 +575,10 @@ enum EnsStatus ens_program_free(struct EnsProgram program);
 // enter their initial states (tick 0, recorded in the trace). A conversation scene of that
 // name runs too (the player speaks with `ens_scene_player_says`).
 //
+// The program's game states (declared in its `*.statelib.ron`, their code the game's) are
+// stood in: each waits its declared time and raises one of its declared events
+// (`ens_scene_stand_ins` says which, once, for the host to show).
+//
 // `*out` is a new handle the host frees with `ens_scene_free`. An unknown scene (the message
 // lists the program's scenes) or a program that does not link is `ENS_STATUS_SCENE`.
 //
@@ -631,6 +635,18 @@ enum EnsStatus ens_scene_clock(struct EnsScene scene, uint64_t *out_ticks, doubl
 // `out` is NULL or valid for writes.
 enum EnsStatus ens_scene_take_trace_json(struct EnsScene scene, char **out);
 
+// What the simulated world stands in for: a scene started or restored with
+// `ens_scene_start_simulated` / `ens_scene_restore_simulated` runs the program's game states
+// (those of its `*.statelib.ron`) without their code, each waiting its declared time (1 s by
+// default) and raising one of its declared events. `*out` gets one note a line ("`Hammer` is
+// the game's; standing it in: 1 s, then raises `Done`"), an empty string when nothing is
+// stood in (always for a scene on the host's world: it runs the host's states or none). The
+// host frees it with `ens_string_free`.
+//
+// # Safety
+// `out` is NULL or valid for writes.
+enum EnsStatus ens_scene_stand_ins(struct EnsScene scene, char **out);
+
 // How many agents the scene has (its machine agents, then its ambient NPCs, then those the
 // runtime created): agent ids are `0 .. *out - 1`. A conversation scene has none
 // (`ENS_STATUS_UNSUPPORTED`).
@@ -672,7 +688,8 @@ enum EnsStatus ens_scene_player_says(struct EnsScene scene, const char *line);
 // instances, plans — and records a `reload` trace event saying what carried over and what
 // fell back. `reason` (NULL: "reloaded by the host") goes into that event. A program the
 // scene cannot run (a state it needs is missing) is refused: `ENS_STATUS_RELOAD`, recorded
-// as `reload-rejected`, and the old program goes on. The scene keeps its own reference to
+// as `reload-rejected`, and the old program goes on. On the simulated world, the game's own
+// states of a rebuild that still has the scene are stood in (`ens_scene_stand_ins`). The scene keeps its own reference to
 // the new program; the handle stays the host's.
 //
 // # Safety

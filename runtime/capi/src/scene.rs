@@ -76,6 +76,15 @@ enum Running {
 }
 
 impl RunningScene {
+    /// The game's states the simulated world stands in for, one note a line; none on the
+    /// host's world, which runs the host's own states.
+    fn stand_in_notes(&self) -> String {
+        match &self.running {
+            Running::Simulated(sim) => sim.stand_ins().iter().map(|s| format!("{s}\n")).collect(),
+            Running::Host(_) => String::new(),
+        }
+    }
+
     fn program(&self) -> &Arc<Program> {
         match &self.running {
             Running::Simulated(sim) => sim.program(),
@@ -289,6 +298,10 @@ fn scene_error(e: SceneError) -> Failure {
 /// enter their initial states (tick 0, recorded in the trace). A conversation scene of that
 /// name runs too (the player speaks with `ens_scene_player_says`).
 ///
+/// The program's game states (declared in its `*.statelib.ron`, their code the game's) are
+/// stood in: each waits its declared time and raises one of its declared events
+/// (`ens_scene_stand_ins` says which, once, for the host to show).
+///
 /// `*out` is a new handle the host frees with `ens_scene_free`. An unknown scene (the message
 /// lists the program's scenes) or a program that does not link is `ENS_STATUS_SCENE`.
 ///
@@ -460,6 +473,27 @@ pub unsafe extern "C" fn ens_scene_take_trace_json(
     })
 }
 
+/// What the simulated world stands in for: a scene started or restored with
+/// `ens_scene_start_simulated` / `ens_scene_restore_simulated` runs the program's game states
+/// (those of its `*.statelib.ron`) without their code, each waiting its declared time (1 s by
+/// default) and raising one of its declared events. `*out` gets one note a line ("`Hammer` is
+/// the game's; standing it in: 1 s, then raises `Done`"), an empty string when nothing is
+/// stood in (always for a scene on the host's world: it runs the host's states or none). The
+/// host frees it with `ens_string_free`.
+///
+/// # Safety
+/// `out` is NULL or valid for writes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ens_scene_stand_ins(scene: EnsScene, out: *mut *mut c_char) -> EnsStatus {
+    run("ens_scene_stand_ins", || {
+        // SAFETY: as the caller promises.
+        let out = unsafe { out_arg(out, "out")? };
+        let notes = handles::with_scene(scene.id, |s| Ok(s.stand_in_notes()))?;
+        *out = give_string(&notes);
+        Ok(())
+    })
+}
+
 /// How many agents the scene has (its machine agents, then its ambient NPCs, then those the
 /// runtime created): agent ids are `0 .. *out - 1`. A conversation scene has none
 /// (`ENS_STATUS_UNSUPPORTED`).
@@ -565,7 +599,8 @@ pub unsafe extern "C" fn ens_scene_player_says(scene: EnsScene, line: *const c_c
 /// instances, plans — and records a `reload` trace event saying what carried over and what
 /// fell back. `reason` (NULL: "reloaded by the host") goes into that event. A program the
 /// scene cannot run (a state it needs is missing) is refused: `ENS_STATUS_RELOAD`, recorded
-/// as `reload-rejected`, and the old program goes on. The scene keeps its own reference to
+/// as `reload-rejected`, and the old program goes on. On the simulated world, the game's own
+/// states of a rebuild that still has the scene are stood in (`ens_scene_stand_ins`). The scene keeps its own reference to
 /// the new program; the handle stays the host's.
 ///
 /// # Safety

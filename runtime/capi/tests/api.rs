@@ -49,6 +49,11 @@ fn load(path: &Path) -> EnsProgram {
     program
 }
 
+/// The forge fixture (its `Hammer` is the host's state) built into `dir` and loaded.
+fn forge(dir: &Path) -> EnsProgram {
+    load(&support::build("runtime/capi/tests/forge", dir, "forge"))
+}
+
 fn tavern() -> std::path::PathBuf {
     support::root().join("runtime/examples/tavern/tavern.ensb")
 }
@@ -62,20 +67,21 @@ fn start_simulated(program: EnsProgram, name: &str, seed: u64) -> EnsScene {
     scene
 }
 
-fn take_trace(scene: EnsScene) -> String {
+/// The string a call hands out through its out-pointer, copied and freed.
+fn string_out(call: impl FnOnce(*mut *mut c_char) -> EnsStatus) -> String {
     let mut text: *mut c_char = null_mut();
-    // SAFETY: valid out-pointer; the string is freed below.
+    assert_eq!(call(&mut text), EnsStatus::Ok, "{}", message());
+    // SAFETY: the call succeeded, so `text` is its NUL-terminated string, freed here once.
     unsafe {
-        assert_eq!(
-            ens_scene_take_trace_json(scene, &mut text),
-            EnsStatus::Ok,
-            "{}",
-            message()
-        );
         let copy = CStr::from_ptr(text).to_string_lossy().into_owned();
         ens_string_free(text);
         copy
     }
+}
+
+fn take_trace(scene: EnsScene) -> String {
+    // SAFETY: a valid out-pointer.
+    string_out(|out| unsafe { ens_scene_take_trace_json(scene, out) })
 }
 
 fn ticks(scene: EnsScene, n: usize) -> String {
@@ -308,19 +314,64 @@ fn null_arguments_are_refused_by_name() {
     assert_eq!(ens_program_free(program), EnsStatus::Ok);
 }
 
+fn stand_ins(scene: EnsScene) -> String {
+    // SAFETY: a valid out-pointer.
+    string_out(|out| unsafe { ens_scene_stand_ins(scene, out) })
+}
+
+#[test]
+fn the_simulated_world_stands_in_for_the_games_own_states() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let program = forge(dir.path());
+    // The forge's `Hammer` is the host's state (examples/forge.c): without the host, the
+    // simulated world stands in for it, and says so.
+    let scene = start_simulated(program, "morning", 7);
+    assert_eq!(
+        stand_ins(scene),
+        "`Hammer` is the game's; standing it in: 1 s, then raises `Done`\n"
+    );
+    let trace = take_trace(scene) + &ticks(scene, 200);
+    let at = |what: &str| {
+        trace
+            .lines()
+            .find(|l| l.contains(what))
+            .unwrap_or_else(|| panic!("no `{what}` in the trace:\n{trace}"))
+    };
+    let tick = |line: &str| -> u64 {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        v["tick"].as_u64().unwrap()
+    };
+    let entered = tick(at(r#""event":"enter","machine":"Forge","state":"Hammer""#));
+    let left = tick(at(r#""event":"exit","machine":"Forge","state":"Hammer""#));
+    assert_eq!(left - entered, 10, "one second at 10 ticks a second");
+    at(r#""event":"enter","machine":"Forge","state":"Hand""#);
+    at(r#""event":"enter","machine":"Customer","state":"Finish""#);
+    // A savegame restored on the simulated world stands in again.
+    let bytes = save(scene);
+    let mut restored = EnsScene::default();
+    // SAFETY: valid pointers.
+    let status =
+        unsafe { ens_scene_restore_simulated(program, bytes.as_ptr(), bytes.len(), &mut restored) };
+    assert_eq!(status, EnsStatus::Ok, "{}", message());
+    assert!(stand_ins(restored).contains("`Hammer`"));
+    // The tavern's `Sip` too; and a scene on the host's world gets none.
+    let tavern = load(&tavern());
+    let evening = start_simulated(tavern, "evening", 1);
+    assert!(stand_ins(evening).starts_with("`Sip` is the game's"));
+    for s in [scene, restored, evening] {
+        assert_eq!(ens_scene_free(s), EnsStatus::Ok);
+    }
+    for p in [program, tavern] {
+        assert_eq!(ens_program_free(p), EnsStatus::Ok);
+    }
+}
+
 #[test]
 fn a_scene_whose_states_do_not_link_says_which() {
     let program = load(&tavern());
     let evening = c("evening");
     let mut scene = EnsScene::default();
-    // The tavern's own `Sip` is in neither the simulated world's library nor an empty one.
-    // SAFETY: valid pointers.
-    let status = unsafe { ens_scene_start_simulated(program, evening.as_ptr(), 1, &mut scene) };
-    assert_fails(
-        status,
-        EnsStatus::Scene,
-        &["cannot start scene `evening`", "Sip"],
-    );
+    // The tavern's own `Sip` is not in an empty library: a host's world gets no stand-in.
     let mut library = EnsLibrary::default();
     // SAFETY: valid pointers.
     unsafe {
@@ -485,11 +536,7 @@ fn savegames_restore_exactly_and_bad_snapshots_are_refused() {
 #[test]
 fn a_callback_that_reenters_its_own_scene_is_told_busy() {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let program = load(&support::build(
-        "runtime/capi/tests/forge",
-        dir.path(),
-        "forge",
-    ));
+    let program = forge(dir.path());
     let mut library = EnsLibrary::default();
     let (hammer, strikes, metal, iron, bronze, done) = (
         c("Hammer"),

@@ -13,6 +13,7 @@
 #[cfg(feature = "inspect")]
 pub mod inspect;
 pub mod simulation;
+pub mod stand_in;
 mod walk;
 
 pub use ensemble_runtime::interactions::Interactions;

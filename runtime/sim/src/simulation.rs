@@ -20,7 +20,8 @@
 //! nothing here draws random numbers, so the same program, scene and seed give the same trace
 //! whoever hosts it.
 
-use super::{SimWorld, library};
+use super::SimWorld;
+use crate::stand_in::StandIn;
 use ensemble_runtime::hpmm::chat::parse_player_line;
 use ensemble_runtime::hpmm::{ChatError, ChatScene, Input};
 use ensemble_runtime::hsm::{
@@ -48,6 +49,9 @@ pub struct Options {
     pub setup: Setup,
     /// The locale lines are spoken in (`None`: the source language).
     pub locale: Option<String>,
+    /// How to stand in for some of the game's states, over what their statelib says
+    /// (`ensemble run --stand-in`); every game state is stood in either way.
+    pub stand_ins: Vec<crate::stand_in::Choice>,
 }
 
 /// A content test's mocks and setup (docs/formats/test.md), by name: applied when the scene
@@ -109,6 +113,9 @@ pub enum StartError {
     Setup(String),
     #[error(transparent)]
     Locale(#[from] UnknownLocale),
+    /// A stand-in asked for does not fit the program ([`Options::stand_ins`]).
+    #[error("{0}")]
+    StandIn(String),
 }
 
 fn list(names: &[String]) -> String {
@@ -126,6 +133,8 @@ pub enum ReloadError {
     Link(#[from] LinkError),
     #[error(transparent)]
     Chat(#[from] ChatError),
+    #[error("{0}")]
+    StandIn(String),
 }
 
 /// What kind of scene runs.
@@ -326,6 +335,10 @@ pub struct Simulation {
     running: Running,
     name: String,
     seed: u64,
+    /// The game's states stood in so far (said once each), and the choices they were made
+    /// with, for the programs a reload brings.
+    stand_ins: Vec<StandIn>,
+    choices: Vec<crate::stand_in::Choice>,
     /// Events recorded since the last [`Simulation::take_events`].
     events: Vec<TraceEvent>,
     /// How many of `events` the transcript has seen.
@@ -335,13 +348,15 @@ pub struct Simulation {
 
 impl Simulation {
     /// Starts scene `name` of `program` (a scene of machine agents, or a conversation scene):
-    /// its agents enter their initial states (tick 0, recorded as events).
+    /// its agents enter their initial states (tick 0, recorded as events). The game's own
+    /// states are stood in ([`crate::stand_in`]; said by [`Simulation::stand_ins`]).
     pub fn start(
         program: Arc<Program>,
         name: &str,
         seed: u64,
         options: &Options,
     ) -> Result<Simulation, StartError> {
+        let mut stand_ins = Vec::new();
         // A conversation of that name first, as `ensemble run` always has.
         let running = if program
             .hpmm
@@ -382,10 +397,14 @@ impl Simulation {
                 .setup
                 .move_world_events(&program, &mut world)
                 .map_err(StartError::Setup)?;
+            // The game's own states are stood in: the simulated world has not their code.
+            let (library, stood_in) = crate::stand_in::library_for(&program, &options.stand_ins)
+                .map_err(StartError::StandIn)?;
+            stand_ins = stood_in;
             // The trace is what the CLI prints and the editor shows: recorded from tick 0.
             let locale = options.locale.as_deref();
             let mut scene =
-                match Scene::new_traced_in(program.clone(), library(), name, world, seed, locale) {
+                match Scene::new_traced_in(program.clone(), library, name, world, seed, locale) {
                     Ok(s) => s,
                     Err(SceneError::Link(e)) => return Err(e.into()),
                     Err(SceneError::Locale(e)) => return Err(e.into()),
@@ -430,6 +449,8 @@ impl Simulation {
             running,
             name: name.to_string(),
             seed,
+            stand_ins,
+            choices: options.stand_ins.clone(),
             events: Vec::new(),
             noted: 0,
             transcript: VecDeque::new(),
@@ -453,6 +474,12 @@ impl Simulation {
     /// The scene's name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The game's states the simulated world stands in for, in the order they were first
+    /// needed (at the start, then by reloads): say each once ([`StandIn`]'s `Display`).
+    pub fn stand_ins(&self) -> &[StandIn] {
+        &self.stand_ins
     }
 
     pub fn seed(&self) -> u64 {
@@ -596,9 +623,47 @@ impl Simulation {
             Running::Machines {
                 scene,
                 interactions,
-            } => interactions
-                .reload(scene, program, reason)
-                .map_err(ReloadError::from),
+            } => {
+                // Game states the new program needs are stood in as at the start, those
+                // stood in already afresh (their declarations may have changed). A choice
+                // naming a state the new program lacks is no reason to refuse it.
+                let choices: Vec<_> = (self.choices.iter())
+                    .filter(|c| {
+                        program
+                            .library
+                            .iter()
+                            .any(|l| program.name(l.name) == c.state)
+                    })
+                    .cloned()
+                    .collect();
+                let library = scene.library_mut();
+                // A program without the running scene is not a rebuild of it (perhaps another
+                // project's): it gets no stand-ins, and links (or is refused) as it is.
+                let stood_in = if program.scene_by_name(&self.name).is_some() {
+                    crate::stand_in::complete(library, &program, &choices, &self.stand_ins)
+                } else {
+                    Ok(Vec::new())
+                };
+                match stood_in {
+                    Ok(now) => {
+                        // Said once each: a state already said keeps its place, with its
+                        // stand-in as it is now.
+                        for s in now {
+                            match self.stand_ins.iter_mut().find(|x| x.state == s.state) {
+                                Some(x) => *x = s,
+                                None => self.stand_ins.push(s),
+                            }
+                        }
+                        interactions
+                            .reload(scene, program, reason)
+                            .map_err(ReloadError::from)
+                    }
+                    Err(message) => {
+                        scene.reject_reload(message.clone());
+                        Err(ReloadError::StandIn(message))
+                    }
+                }
+            }
             Running::Chat(chat) => chat
                 .reload(program, reason)
                 .map(|r| ReloadReport {

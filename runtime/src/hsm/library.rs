@@ -1,7 +1,9 @@
 //! The state library: the code behind states, registered by the game under names.
 
 use super::context::{Message, StateCx};
-use crate::program::{LibraryId, ModifierKind, ParamSpec, Program, Terminal};
+use crate::program::{
+    LibraryId, ModifierKind, Param, ParamLiteral, ParamSpec, ParamValue, Program, Terminal,
+};
 use std::collections::HashMap;
 use thiserror::Error;
 
@@ -134,6 +136,47 @@ impl StateSpec {
         self.doc = doc.to_string();
         self
     }
+
+    /// The declaration `program` was compiled against for its library state `id`: code
+    /// registered with it links by construction (a simulated world's stand-in does). Without
+    /// a doc; raising the events the program's game-state section declares, if any.
+    pub fn compiled(program: &Program, id: LibraryId) -> StateSpec {
+        let need = &program.library[id.index()];
+        let mut spec = StateSpec::new(need.modifier).terminal(need.terminal);
+        if let Some(decls) = program.params.decls(id) {
+            spec = spec.params(decls.iter().map(|d| ParamSpec {
+                name: program.name(d.name).to_string(),
+                ty: d.ty.clone(),
+                default: d.default.as_ref().map(|p| literal(program, p)),
+            }));
+        }
+        match program.game_states.get(id).and_then(|g| g.raises.as_ref()) {
+            Some(raises) => spec.raises(raises.iter().map(|e| program.name(*e))),
+            None => spec,
+        }
+    }
+}
+
+/// A program's parameter value as written in a declaration.
+fn literal(program: &Program, param: &Param) -> ParamLiteral {
+    let one = |v: &ParamValue| match *v {
+        ParamValue::Text(n)
+        | ParamValue::Agent(n)
+        | ParamValue::Sentence(n)
+        | ParamValue::Choice(n) => ParamLiteral::Text(program.name(n).to_string()),
+        ParamValue::Number(x) => ParamLiteral::Number(x),
+        ParamValue::Bool(b) => ParamLiteral::Bool(b),
+        ParamValue::Location(l) => {
+            ParamLiteral::Text(program.name(program.locations[l.index()].name).to_string())
+        }
+        ParamValue::Machine(m) => {
+            ParamLiteral::Text(program.name(program.machine(m).name).to_string())
+        }
+    };
+    match param {
+        Param::One(v) => one(v),
+        Param::List(items) => ParamLiteral::List(items.iter().map(one).collect()),
+    }
 }
 
 /// A named library declaration, as the compiler sees it.
@@ -237,6 +280,11 @@ impl<G> StateLibrary<G> {
             }
         }
         self
+    }
+
+    /// Whether code is registered under `name`.
+    pub fn contains(&self, name: &str) -> bool {
+        self.index.contains_key(name)
     }
 
     /// The declarations of every registered state, in registration order.

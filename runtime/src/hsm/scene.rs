@@ -557,6 +557,13 @@ impl<G: 'static> Scene<G> {
         &self.program
     }
 
+    /// The scene's state library, to register states a program about to be hot-reloaded
+    /// needs (a simulated world stands in for new game states so). Running states keep the
+    /// code they were entered with; the library is linked again at the next reload.
+    pub fn library_mut(&mut self) -> &mut StateLibrary<G> {
+        &mut self.library
+    }
+
     /// Ticks run so far (0 before the first [`Scene::tick`]).
     pub fn tick_count(&self) -> u64 {
         self.tick

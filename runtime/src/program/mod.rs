@@ -18,6 +18,7 @@
 
 pub(crate) mod container;
 pub mod debug;
+mod game_states;
 mod location;
 pub mod nav;
 mod params;
@@ -28,6 +29,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 pub use container::{FORMAT_VERSION, Kind, LoadError};
+pub use game_states::{GameStateDef, GameStates, StandInDef};
 pub use location::{
     NotificationDef, PlayerEmitterDef, ProxyDef, SceneEvent, SceneEventDef, SpawnDef,
 };
@@ -327,6 +329,9 @@ pub struct ProgramParts {
     /// Every line's stable id and the project's translations (since version 7); empty for a
     /// program built without them (`crate::locale`).
     pub strings: crate::locale::StringTable,
+    /// The game's own library states: the events they raise and the designer's stand-ins
+    /// (since version 9); empty when the program uses none.
+    pub game_states: GameStates,
 }
 
 /// A compiled, verified program: its [`ProgramParts`] (read through `Deref`) and the indexes

@@ -173,6 +173,7 @@ pub(crate) fn verify(p: &ProgramParts) -> Result<(), String> {
     }
     verify_speech(p)?;
     verify_params(p)?;
+    super::game_states::verify(p)?;
     verify_hpmm(p)?;
     crate::plan::section::verify(p)?;
     super::nav::verify(p)

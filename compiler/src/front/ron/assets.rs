@@ -201,8 +201,23 @@ pub struct LibraryStateAsset {
     pub terminal: TerminalAsset,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub raises: Option<Vec<String>>,
+    /// How a simulated world (`ensemble run`, the editor's preview, content tests) stands in
+    /// for the state while the game's code is absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stand_in: Option<StandInAsset>,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub doc: String,
+}
+
+/// `stand_in: (seconds: 2.0, raises: "Done")`: either may be left to the default (1 s; the
+/// first declared event the state has a transition on).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StandInAsset {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raises: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]

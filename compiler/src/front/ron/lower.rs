@@ -164,6 +164,7 @@ fn lower_libraries(
                     doc: decl.spec.doc,
                     standard: true,
                     params: super::params::builtin_params(&decl.spec.params),
+                    stand_in: None,
                 });
             }
         } else {
@@ -218,9 +219,72 @@ fn lower_libraries(
                 doc: s.doc.clone(),
                 standard: false,
                 params: super::params::declared_params(s, i, loc, diags),
+                stand_in: stand_in(s, i, loc, diags),
             });
         }
     }
+}
+
+/// A statelib state's `stand_in`, checked: a time that is a finite number of seconds from 0,
+/// an event the state declares it raises (with a did-you-mean). `None` when absent or wrong
+/// (reported).
+fn stand_in(
+    s: &LibraryStateAsset,
+    i: usize,
+    loc: &Locator,
+    diags: &mut Diagnostics,
+) -> Option<StandIn> {
+    let asset = s.stand_in.as_ref()?;
+    let at = |field: &'static str| {
+        loc.span(&[
+            Seg::Field("states"),
+            Seg::Index(i),
+            Seg::Field("stand_in"),
+            Seg::Field(field),
+        ])
+    };
+    let mut ok = true;
+    if let Some(x) = asset.seconds
+        && !(x.is_finite() && x >= 0.0)
+    {
+        diags.push(
+            Diagnostic::error(
+                Code::InvalidValue,
+                format!("the stand-in of `{}` lasts {x} seconds", s.name),
+            )
+            .at(at("seconds"), "not a number of seconds from 0"),
+        );
+        ok = false;
+    }
+    if let Some(event) = &asset.raises {
+        let declared = s.raises.as_deref().unwrap_or_default();
+        if !declared.contains(event) {
+            let d = Diagnostic::error(
+                Code::UnknownReference,
+                format!(
+                    "the stand-in of `{}` raises `{event}`, which `{}` does not declare",
+                    s.name, s.name
+                ),
+            )
+            .at(at("raises"), "not one of its declared events");
+            let d = match &s.raises {
+                Some(r) if !r.is_empty() => {
+                    crate::diag::suggest_note(d, event, r.iter().map(String::as_str))
+                        .note(format!("`{}` raises: {}", s.name, r.join(", ")))
+                }
+                _ => d.note(format!(
+                    "`{}` declares no events: list them (`raises: [\"{event}\"]`) so that machines and the stand-in agree",
+                    s.name
+                )),
+            };
+            diags.push(d);
+            ok = false;
+        }
+    }
+    ok.then(|| StandIn {
+        seconds: asset.seconds,
+        raises: asset.raises.clone(),
+    })
 }
 
 fn lower_locations(

@@ -12,7 +12,7 @@
 
 use super::{Options, Running, Simulation};
 use crate::walk::{SavedMove, SavedNav};
-use crate::{Body, NavWorld, RouteAhead, SimWorld, library, walk};
+use crate::{Body, NavWorld, RouteAhead, SimWorld, walk};
 use ensemble_runtime::hpmm::ChatScene;
 use ensemble_runtime::hpmm::chat::CHAT_SECTION;
 use ensemble_runtime::hsm::{RestoreReport, Scene};
@@ -175,6 +175,8 @@ impl Simulation {
                 running: Running::Chat(Box::new(chat)),
                 name: saved.scene,
                 seed: saved.seed,
+                stand_ins: Vec::new(),
+                choices: options.stand_ins.clone(),
                 events: Vec::new(),
                 noted: 0,
                 transcript: VecDeque::new(),
@@ -207,8 +209,11 @@ impl Simulation {
             .map_err(SnapshotError::Unsupported)?;
         // The trace is what the CLI prints: recorded from the restore on (states entered
         // afresh included).
-        let (scene, mut report) =
-            Scene::restore_traced(program.clone(), library(), game, snapshot)?;
+        // The game's states are stood in as when the scene started (a stand-in saves the
+        // time it has left).
+        let (library, stand_ins) = crate::stand_in::library_for(&program, &options.stand_ins)
+            .map_err(SnapshotError::Unsupported)?;
+        let (scene, mut report) = Scene::restore_traced(program.clone(), library, game, snapshot)?;
         report.fallbacks.extend(planning_note);
         same_agents(&program, id, &scene)?;
         let agents = scene.agents().count();
@@ -223,6 +228,8 @@ impl Simulation {
             },
             name: saved.scene,
             seed: saved.seed,
+            stand_ins,
+            choices: options.stand_ins.clone(),
             events: Vec::new(),
             noted: 0,
             transcript: VecDeque::new(),
