@@ -288,17 +288,22 @@ fn innkeeper_replies_are_reached_through_player_lines() {
         &["--scene", "chat", "--action", "tell-price"],
     );
     assert!(text.contains("chat: ["), "{text}");
-    // An HMM state most believed (what coverage counts), from the player's smile.
+    // A deal struck: an item asked for, its price, a counter-offer — three lines deep, found by
+    // the distance in the haggle space's graph. And the haggle space believing the deal is
+    // done (an HMM state most believed, as coverage counts it).
+    let text = reach_and_pass(d, "deal", 3, &["--scene", "chat", "--action", "deal"]);
+    let chat = text
+        .lines()
+        .find(|l| l.contains("chat: ["))
+        .unwrap_or_default();
+    assert_eq!(chat.matches("\", \"").count() + 1, 3, "three lines: {text}");
     let text = reach_and_pass(
         d,
-        "smiled",
-        0,
-        &["--scene", "chat", "--hmm-state", "small-talk/smiled"],
+        "dealt",
+        3,
+        &["--scene", "chat", "--hmm-state", "haggle/dealt"],
     );
-    assert!(
-        text.contains("reaches HMM state small-talk/smiled"),
-        "{text}"
-    );
+    assert!(text.contains("reaches HMM state haggle/dealt"), "{text}");
 }
 
 #[test]

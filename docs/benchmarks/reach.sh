@@ -26,3 +26,6 @@ row weapon-shop --scene shop --state Customer/Disappointed
 row dinner-date --scene date --event '(event: "replan", agent: "host")'
 row innkeeper --scene chat --action meet-halfway
 row innkeeper --scene chat --action tell-price
+row weapon-shop --scene shop --event '(event: "act", agent: "npc", action: "Open(npc, shopdoor)")'
+row innkeeper --scene chat --action deal
+row innkeeper --scene chat --hmm-state haggle/dealt

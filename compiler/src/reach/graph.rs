@@ -152,3 +152,88 @@ impl ScriptDistances {
         joined.map_or(fresh, |j| j.min(fresh)).min(FAR)
     }
 }
+
+/// Distances in the HMM spaces' graphs to target states: per space holding one, the
+/// transitions (edges of positive probability) from each of its states to the nearest target
+/// state. A conversation's search is guided by how far its belief is from them.
+#[derive(Clone, Debug, Default)]
+pub struct SpaceDistances {
+    /// (space, [(state, distance)]), distances capped at the space's state count.
+    spaces: Vec<(String, Vec<(String, u32)>)>,
+}
+
+impl SpaceDistances {
+    /// Distances to `targets`, (space, state) by name.
+    pub fn to(program: &Program, targets: &[(String, String)]) -> SpaceDistances {
+        let m = &program.hpmm;
+        let mut spaces = Vec::new();
+        for space in &m.spaces {
+            let name = program.name(space.name);
+            let n = space.state_count as usize;
+            let first = space.first_state as usize;
+            let states: Vec<&str> = (first..first + n)
+                .filter_map(|i| m.states.get(i))
+                .map(|s| program.name(s.name))
+                .collect();
+            if states.len() != n || space.p.len() != n * n {
+                continue;
+            }
+            let mut to = vec![n as u32; n];
+            let mut queue = VecDeque::new();
+            for (i, s) in states.iter().enumerate() {
+                if targets.iter().any(|(sp, st)| sp == name && st == s) {
+                    to[i] = 0;
+                    queue.push_back(i);
+                }
+            }
+            if queue.is_empty() {
+                continue;
+            }
+            while let Some(j) = queue.pop_front() {
+                for i in 0..n {
+                    if i != j && space.p[i * n + j] > 0.0 && to[i] > to[j] + 1 {
+                        to[i] = to[j] + 1;
+                        queue.push_back(i);
+                    }
+                }
+            }
+            let named = states.iter().map(|s| s.to_string()).zip(to).collect();
+            spaces.push((name.to_string(), named));
+        }
+        SpaceDistances { spaces }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spaces.is_empty()
+    }
+
+    /// 1000 × the expected distance of the nearest space's belief to its target states:
+    /// `beliefs` per space, each state's name and belief.
+    pub fn of<'a>(
+        &self,
+        beliefs: impl Iterator<Item = (&'a str, &'a [(std::sync::Arc<str>, f64)])>,
+    ) -> u32 {
+        let mut best = f64::INFINITY;
+        for (space, states) in beliefs {
+            let Some((_, d)) = self.spaces.iter().find(|(s, _)| s == space) else {
+                continue;
+            };
+            let expected: f64 = states
+                .iter()
+                .map(|(st, p)| {
+                    let far = d
+                        .iter()
+                        .find(|(s, _)| **s == **st)
+                        .map_or(d.len() as u32, |x| x.1);
+                    p.clamp(0.0, 1.0) * f64::from(far)
+                })
+                .sum();
+            best = best.min(expected);
+        }
+        if best.is_finite() {
+            ((best * 1000.0) as u32).min(FAR - 1)
+        } else {
+            FAR - 1
+        }
+    }
+}

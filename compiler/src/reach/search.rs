@@ -9,7 +9,7 @@
 //! A play that shows the target is run again from tick 0 as `ensemble test` runs it; only a
 //! play that passes there is reported, shortened by dropping each input it can do without.
 
-use super::graph::{Distances, FAR, ScriptDistances};
+use super::graph::{Distances, FAR, ScriptDistances, SpaceDistances};
 use super::{Choices, Play, Target};
 use crate::content_test::asset::{EventPattern, SetupAsset, TestEvent};
 use crate::content_test::expect::Recorded;
@@ -161,8 +161,9 @@ struct Searcher<'a> {
     distances: Option<Distances>,
     /// For a rule: distances in its script's state graph.
     script: Option<ScriptDistances>,
-    /// (space, state) names whose state proposes the target reply action.
-    proposing: Vec<(String, String)>,
+    /// Distances in the HMM spaces to the states proposing the target reply (or the target
+    /// HMM state).
+    spaces: SpaceDistances,
     stats: Stats,
     started: Instant,
     nodes: Vec<Node>,
@@ -236,7 +237,7 @@ pub fn search_watched(
         script: target
             .rule
             .and_then(|(script, rule)| ScriptDistances::to(program, script, rule)),
-        proposing,
+        spaces: SpaceDistances::to(program, &proposing),
         stats: Stats {
             best: FAR,
             ..Stats::default()
@@ -582,28 +583,17 @@ impl Searcher<'_> {
 
     /// The heuristic: transitions from the nearest agent's active states to the target state;
     /// for a rule, rules to fire from the nearest participant's script state to the rule's;
-    /// in a conversation, 1000 × how little the states proposing the reply are believed.
+    /// in a conversation, 1000 × the expected transitions of the nearest space's belief to the
+    /// states proposing the reply (or the target HMM state).
     fn distance(&self, sim: &Simulation) -> u32 {
         if self.chat {
-            if self.proposing.is_empty() {
+            if self.spaces.is_empty() {
                 return 0;
             }
-            let best = sim
-                .beliefs()
-                .iter()
-                .flat_map(|b| {
-                    b.states
-                        .iter()
-                        .filter(|(st, _)| {
-                            self.proposing
-                                .iter()
-                                .any(|(sp, s)| **sp == *b.space && **s == **st)
-                        })
-                        .map(|(_, p)| *p)
-                        .collect::<Vec<_>>()
-                })
-                .fold(0.0f64, f64::max);
-            return ((1.0 - best.clamp(0.0, 1.0)) * 1000.0) as u32;
+            let beliefs = sim.beliefs();
+            return self
+                .spaces
+                .of(beliefs.iter().map(|b| (&*b.space, b.states.as_slice())));
         }
         if let Some(sd) = &self.script {
             let boards = sim.blackboards();
@@ -648,11 +638,20 @@ impl Searcher<'_> {
         if run.timed_out {
             return None;
         }
-        let at = run
-            .trace
-            .iter()
-            .position(|e| Recorded::of(e).matches(pattern))?;
-        play.ticks = run.trace[at].tick.max(1);
+        // A rule or an HMM state shows by an event of the tick it happened, or before it (an
+        // iteration may record none): the play runs to that tick, and its coverage decides.
+        let at = if self.target.rule.is_some() || self.target.hmm_state.is_some() {
+            run.trace
+                .iter()
+                .rposition(|e| e.tick <= play.ticks && Recorded::of(e).matches(pattern))?
+        } else {
+            let at = run
+                .trace
+                .iter()
+                .position(|e| Recorded::of(e).matches(pattern))?;
+            play.ticks = run.trace[at].tick.max(1);
+            at
+        };
         let mut trace = run.trace;
         trace.truncate(at + 1);
         // The run as written must pass, judged as `ensemble test` judges it, and reach the
