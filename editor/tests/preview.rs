@@ -529,4 +529,11 @@ fn a_project_with_a_game_state_previews_with_a_stand_in() {
             .iter()
             .any(|e| entered(e, "smith", "Forge", "Hand"))
     });
+    // Said once, under the toolbar.
+    let note = preview(&h).game_note.clone().unwrap_or_default();
+    assert!(
+        note.contains("`Hammer` is the game's; standing it in"),
+        "{note}"
+    );
+    h.get_by_label_contains("standing it in");
 }

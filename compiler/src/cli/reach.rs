@@ -104,6 +104,12 @@ pub fn run(args: ReachArgs, io: &mut Io<'_>) -> i32 {
     {
         return code;
     }
+    // The game's own states have no code here: said once, as `ensemble test` says it.
+    if let Ok((_, stand_ins)) = ensemble_sim::stand_in::library_for(&loaded.program, &[]) {
+        for s in stand_ins {
+            let _ = writeln!(io.err, "note: {s} (the search runs against the stand-in)");
+        }
+    }
     if args.uncovered {
         return uncovered(&args, &loaded, io);
     }

@@ -230,6 +230,13 @@ fn run(
     if out.send(Report::Started(world.clone())).is_err() {
         return;
     }
+    // The game's own states run on stand-ins here: said once, under the toolbar.
+    if !sim.stand_ins().is_empty() {
+        let said: Vec<String> = sim.stand_ins().iter().map(|s| s.to_string()).collect();
+        if out.send(Report::Note(said.join("; "))).is_err() {
+            return;
+        }
+    }
     let mut l = Loop {
         sim,
         recorder: Recorder::default(),
