@@ -210,10 +210,13 @@ static const char *remove_variable(void *user, uint32_t agent, const char *name)
 static void say(void *user, uint32_t agent, const EnsLine *line, double now, double dt) {
     Forge *f = user;
     (void)dt;
+    /* The key is what recorded voice-over is found under, in every locale. */
     if (line->sentence)
-        printf("%.1f say %s: \"%s\" [%s #%u]\n", now, name_of(f, agent), line->text, line->sentence, line->candidate);
+        printf("%.1f say %s: \"%s\" [%s #%u]", now, name_of(f, agent), line->text, line->sentence, line->candidate);
     else
-        printf("%.1f say %s: \"%s\" [written]\n", now, name_of(f, agent), line->text);
+        printf("%.1f say %s: \"%s\" [written]", now, name_of(f, agent), line->text);
+    if (line->key) printf(" voice %s", line->key);
+    printf("\n");
     if (agent < MAX_AGENTS) f->speaking_until[agent] = now + LINE_TIME;
 }
 

@@ -274,6 +274,10 @@ typedef struct EnsLine {
   const char *sentence;
   // The candidate's stable id within `sentence` (0 when `sentence` is NULL).
   uint32_t candidate;
+  // The line's stable id in the project's string tables (`SellTicket/Okay1/2`): what a game
+  // finds its recorded voice-over under, in every locale. NULL for a line the program has no
+  // id for. Last, so hosts built against the fields above still read them where they were.
+  const char *key;
 } EnsLine;
 
 // The world a host supplies: one callback per call of the seam, each given `user_data`

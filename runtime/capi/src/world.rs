@@ -87,6 +87,10 @@ pub struct EnsLine {
     pub sentence: *const c_char,
     /// The candidate's stable id within `sentence` (0 when `sentence` is NULL).
     pub candidate: u32,
+    /// The line's stable id in the project's string tables (`SellTicket/Okay1/2`): what a game
+    /// finds its recorded voice-over under, in every locale. NULL for a line the program has no
+    /// id for. Last, so hosts built against the fields above still read them where they were.
+    pub key: *const c_char,
 }
 
 /// The world a host supplies: one callback per call of the seam, each given `user_data`
@@ -473,10 +477,12 @@ impl World for HostWorld {
             } => (Some(c_string(sentence)), candidate),
             LineId::Written => (None, 0),
         };
+        let key = line.key.map(c_string);
         let c_line = EnsLine {
             text: text.as_ptr(),
             sentence: sentence.as_ref().map_or(std::ptr::null(), |s| s.as_ptr()),
             candidate,
+            key: key.as_ref().map_or(std::ptr::null(), |k| k.as_ptr()),
         };
         // SAFETY: the host's callback; the line and its strings outlive the call.
         unsafe { (self.callbacks.say)(self.callbacks.user_data, agent.0, &c_line, cx.now, cx.dt) }

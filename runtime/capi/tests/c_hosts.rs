@@ -238,14 +238,15 @@ fn c_world_runs_a_machine_a_conversation_and_a_script_through_a_savegame_and_a_r
         &[
             "0.0 move (new agent) to Anvil (6.0, 0.0)",
             "3.0 arrive customer at Anvil",
-            "say customer: \"One horseshoe, please.\" [written]",
+            // Each line with the key its voice-over is found under (the string table's id).
+            "say customer: \"One horseshoe, please.\" [written] voice Order/Ask",
             "hammer smith: 3 strikes on bronze (coal: plenty)",
             "hammer restored after 1 of 3 strikes",
             "saved ",
             "reloaded",
             "hammer done after 3 strikes",
             "set customer.Horseshoe = a bronze horseshoe",
-            "say smith: \"Here is your horseshoe.\" [written]",
+            "say smith: \"Here is your horseshoe.\" [written] voice Forge/Reply",
             "say customer: \"Thank you kindly.\" [written]",
             "move customer to Door (0.0, 0.0)",
             "7.8 arrive customer at Door",

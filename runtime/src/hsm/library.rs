@@ -217,7 +217,11 @@ impl<G> Default for StateLibrary<G> {
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum LinkError {
     /// The program uses a library state (named here) that the game did not register.
-    #[error("the program needs library state `{0}`, which the game did not register")]
+    #[error(
+        "the program needs library state `{0}`, which the game did not register (the standard \
+         states come with `stdlib::library()`; register the game's own with \
+         `StateLibrary::register`)"
+    )]
     Missing(String),
     /// The state is registered with another single modifier kind than the program's.
     #[error(

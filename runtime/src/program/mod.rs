@@ -616,7 +616,9 @@ impl Program {
     /// # Ok::<(), LoadError>(())
     /// ```
     pub fn load(path: &std::path::Path) -> Result<Self, LoadError> {
-        let bytes = std::fs::read(path).map_err(|e| LoadError::Io(e.to_string()))?;
+        // The path in the message: a game loading several programs says which one is missing.
+        let bytes =
+            std::fs::read(path).map_err(|e| LoadError::Io(format!("{}: {e}", path.display())))?;
         Self::from_bytes(&bytes)
     }
 
