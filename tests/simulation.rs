@@ -443,6 +443,31 @@ fn reloading_the_same_program_changes_nothing() {
     }
 }
 
+#[test]
+fn a_reload_of_another_projects_program_is_refused_and_the_scene_goes_on() {
+    let airport = sample("airport");
+    assert_eq!(airport.project, "airport");
+    let mut sim = Simulation::start(airport, "ticket-counter", 7, &Options::default()).unwrap();
+    run(&mut sim, 50);
+    let refused = sim
+        .reload(sample("bench"), "pushed")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        refused.contains("built from project `bench`, but the scene runs project `airport`"),
+        "{refused}"
+    );
+    let events = sim.take_events();
+    assert!(
+        events.iter().any(|e| matches!(&e.kind,
+            EventKind::ReloadRejected { reason } if reason.contains("project `bench`"))),
+        "a reload-rejected event says why"
+    );
+    // Still the airport: the seller goes on serving.
+    let after = run(&mut sim, 1_500);
+    assert!(after.contains("\"enter\""), "{after}");
+}
+
 /// The planning world reloads with the program: a world event removed by the edit no longer
 /// happens (the traveller's gate stays where it was), and one that already happened stays
 /// happened.

@@ -77,7 +77,7 @@ pub fn compile_with(project: project::Project, options: CompileOptions) -> Compi
     } else {
         // The navigation data moves into the program.
         let nav_data = module.nav.as_mut().and_then(|n| n.data.take());
-        match back::program::emit_with_nav(&module, &sources, nav_data) {
+        match back::program::emit_with_nav(&name, &module, &sources, nav_data) {
             Ok(out) => Some(out),
             Err(message) => {
                 diagnostics.push(diag::Diagnostic::error(diag::Code::Internal, message));

@@ -38,14 +38,19 @@ fn loc(sources: &SourceMap, span: Span) -> Option<SourceLoc> {
 
 /// Emits the program and its debug symbols. Errors here are compiler bugs (validation should
 /// have refused the module), reported as such rather than as a panic.
-pub fn emit(module: &Module, sources: &SourceMap) -> Result<(Program, DebugInfo), String> {
+pub fn emit(
+    project: &str,
+    module: &Module,
+    sources: &SourceMap,
+) -> Result<(Program, DebugInfo), String> {
     let nav = module.nav.as_ref().and_then(|n| n.data.clone());
-    emit_with_nav(module, sources, nav)
+    emit_with_nav(project, module, sources, nav)
 }
 
 /// [`emit`] with the navigation graph's precomputed data given (moved in rather than copied:
 /// it can be the largest part of a program).
 pub fn emit_with_nav(
+    project: &str,
     module: &Module,
     sources: &SourceMap,
     nav_data: Option<ensemble_runtime::nav::NavData>,
@@ -241,6 +246,7 @@ pub fn emit_with_nav(
         params,
         strings,
         game_states,
+        project: project.to_string(),
     }
     .verify()
     .map_err(verify)?;

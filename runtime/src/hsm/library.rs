@@ -223,6 +223,18 @@ pub enum LinkError {
          `StateLibrary::register`)"
     )]
     Missing(String),
+    /// A hot reload offered a program built from another project than the running one.
+    #[error(
+        "the program was built from project `{offered}`, but the scene runs project `{running}`: \
+         a hot reload takes only a rebuild of the running project (start the scene afresh to run \
+         another)"
+    )]
+    OtherProject {
+        /// The running program's project.
+        running: String,
+        /// The offered program's project.
+        offered: String,
+    },
     /// The state is registered with another single modifier kind than the program's.
     #[error(
         "library state `{name}` takes a {registered} modifier, but the program was compiled for a {expected} modifier"

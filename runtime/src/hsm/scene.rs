@@ -824,6 +824,17 @@ impl<G: 'static> Scene<G> {
         reason: &str,
         carry: impl FnOnce(&Program, &Program, &mut G) -> ReloadReport,
     ) -> Result<ReloadReport, LinkError> {
+        // Another project's program shares no names with the running one: every agent would
+        // lose its states. (A program without a project name, put together by hand, is let in.)
+        let (running, offered) = (&self.program.project, &program.project);
+        if !running.is_empty() && !offered.is_empty() && running != offered {
+            let e = LinkError::OtherProject {
+                running: running.clone(),
+                offered: offered.clone(),
+            };
+            self.reject_reload(e.to_string());
+            return Err(e);
+        }
         let links = match self.library.link(&program) {
             Ok(l) => l,
             Err(e) => {

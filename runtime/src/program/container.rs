@@ -20,8 +20,9 @@ use thiserror::Error;
 /// 4: the planning section; 5: the navigation section; 6: the parameter section
 /// (docs/formats/program.md); 7: the string section (line ids and translations); 8: lines of
 /// conversation output (HMM actions, templates and concept values) and translated templates;
-/// 9: the game-state section (declared events and stand-ins of the game's own states).
-pub const FORMAT_VERSION: u16 = 9;
+/// 9: the game-state section (declared events and stand-ins of the game's own states); 10: the
+/// project's name (a hot reload from another project is refused).
+pub const FORMAT_VERSION: u16 = 10;
 pub(crate) const HEADER_LEN: usize = 24;
 
 /// Which kind of file a container holds.

@@ -332,6 +332,10 @@ pub struct ProgramParts {
     /// The game's own library states: the events they raise and the designer's stand-ins
     /// (since version 9); empty when the program uses none.
     pub game_states: GameStates,
+    /// The project it was built from (its manifest's `name`; since version 10): a running
+    /// scene takes a hot reload only from its own project. Empty for a program put together
+    /// without one (tests, a single file checked on its own).
+    pub project: String,
 }
 
 /// A compiled, verified program: its [`ProgramParts`] (read through `Deref`) and the indexes
