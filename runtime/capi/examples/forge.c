@@ -234,7 +234,10 @@ typedef struct Hammering {
 } Hammering;
 
 static void hammer_init(EnsStateCx *cx, void *user) {
-    Forge *f = user;
+    (void)user;
+    /* The scene's world, whichever scene runs the state: the library could serve several. */
+    Forge *f = NULL;
+    check(ens_cx_world(cx, (void **)&f), "ens_cx_world");
     double strikes = 0;
     const char *metal = NULL;
     uint32_t agent = 0;
@@ -347,7 +350,7 @@ int main(int argc, char **argv) {
         .doc = "Strikes the work, one strike a tick; raises Done after the last.",
     };
     EnsStateCallbacks hammer_code = {
-        .user_data = &forge,
+        .user_data = NULL, /* the state reaches the forge through ens_cx_world */
         .init = hammer_init,
         .update = hammer_update,
         .cleanup = hammer_cleanup,

@@ -438,6 +438,14 @@ enum EnsStatus ens_cx_send_up(struct EnsStateCx *cx, const char *name);
 // As [`ens_cx_text_param`].
 enum EnsStatus ens_cx_send_to(struct EnsStateCx *cx, uint32_t agent, const char *name);
 
+// The world of the scene running the state: the `user_data` its `EnsWorldCallbacks` were
+// given at `ens_scene_start`. A state's code reaches the game's world through it (the
+// registration's own `user_data` belongs to the library, which several scenes may share).
+//
+// # Safety
+// As [`ens_cx_agent`], with `out` valid for writing a pointer.
+enum EnsStatus ens_cx_world(struct EnsStateCx *cx, void **out);
+
 // The agent says `text` (a `say` trace event; the world's `say` shows it).
 //
 // # Safety

@@ -401,6 +401,23 @@ pub unsafe extern "C" fn ens_cx_send_to(
     }
 }
 
+/// The world of the scene running the state: the `user_data` its `EnsWorldCallbacks` were
+/// given at `ens_scene_start`. A state's code reaches the game's world through it (the
+/// registration's own `user_data` belongs to the library, which several scenes may share).
+///
+/// # Safety
+/// As [`ens_cx_agent`], with `out` valid for writing a pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ens_cx_world(cx: *mut EnsStateCx, out: *mut *mut c_void) -> EnsStatus {
+    // SAFETY: as the caller promises.
+    unsafe {
+        with_cx("ens_cx_world", cx, |cx, _| {
+            *out_arg(out, "out")? = cx.game.user_data();
+            Ok(())
+        })
+    }
+}
+
 /// The agent says `text` (a `say` trace event; the world's `say` shows it).
 ///
 /// # Safety

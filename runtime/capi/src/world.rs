@@ -272,6 +272,11 @@ unsafe fn host_str<'a>(p: *const c_char) -> Option<&'a str> {
 }
 
 impl HostWorld {
+    /// The `user_data` of the scene's world callbacks: the host's world.
+    pub(crate) fn user_data(&self) -> *mut c_void {
+        self.callbacks.user_data
+    }
+
     pub(crate) fn new(callbacks: Callbacks, standard: StandardState) -> Self {
         HostWorld {
             callbacks,
