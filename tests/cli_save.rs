@@ -770,3 +770,44 @@ fn a_conversation_restored_onto_an_edited_project_maps_by_name_and_says_what_fel
         out.stdout
     );
 }
+
+#[test]
+fn a_snapshot_restored_onto_a_patched_tick_rate_keeps_its_scene_time_and_runs_at_the_new_rate() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(Path::new(&repo_path("samples/airport")), dir.path());
+    let build = |dir: &Path| {
+        let c = ensemble_compiler::compile_path(dir).unwrap();
+        Arc::new(c.output.expect("the airport builds").0)
+    };
+    let shipped = build(dir.path());
+    let mut sim =
+        Simulation::start(shipped.clone(), "ticket-counter", 5, &Options::default()).unwrap();
+    for _ in 0..300 {
+        sim.tick();
+    }
+    let mut w = SnapshotWriter::new(&shipped, "airport");
+    sim.save(&mut w).unwrap();
+    // The patch runs the ticket counter at 60 ticks a second instead of 30.
+    let scene = dir.path().join("ticket-counter.scene.ron");
+    let text = std::fs::read_to_string(&scene).unwrap();
+    assert!(text.contains("tick_rate: 30"));
+    std::fs::write(&scene, text.replace("tick_rate: 30", "tick_rate: 60")).unwrap();
+    let patched = build(dir.path());
+    let snapshot = SnapshotReader::from_bytes(&w.to_bytes()).unwrap();
+    let (mut restored, report) =
+        Simulation::restore(patched, &snapshot, &Options::default()).unwrap();
+    assert!(
+        report
+            .fallbacks
+            .iter()
+            .any(|f| f.contains("tick rate changed from 30 to 60") && f.contains("tick 600")),
+        "{:?}",
+        report.fallbacks
+    );
+    assert!((restored.dt() - 1.0 / 60.0).abs() < 1e-12);
+    assert_eq!(restored.tick_count(), 600, "10 s of scene time kept");
+    for _ in 0..600 {
+        restored.tick();
+    }
+    assert!((restored.now() - 20.0).abs() < 1e-6, "{}", restored.now());
+}

@@ -574,6 +574,24 @@ impl<G: 'static> Scene<G> {
         self.dt
     }
 
+    /// Takes `tick_rate` (ticks a second) after a restore onto a program whose scene changed
+    /// it: the scene's time stays where it was (the tick count is rescaled, rounded), so every
+    /// timer keeps its seconds. A note of what changed, or `None` when the rate is the same.
+    pub fn set_tick_rate(&mut self, tick_rate: u32) -> Option<String> {
+        let dt = 1.0 / f64::from(tick_rate.max(1));
+        if (dt - self.dt).abs() < 1e-12 {
+            return None;
+        }
+        let (old_rate, now) = ((1.0 / self.dt).round(), self.now());
+        self.tick = (now / dt).round() as u64;
+        self.dt = dt;
+        Some(format!(
+            "the scene's tick rate changed from {old_rate} to {tick_rate} a second: {now:.2} s is \
+             now tick {}",
+            self.tick
+        ))
+    }
+
     /// Seconds of scene time so far: ticks run times [`Scene::dt`].
     pub fn now(&self) -> f64 {
         self.tick as f64 * self.dt

@@ -213,8 +213,13 @@ impl Simulation {
         // time it has left).
         let (library, stand_ins) = crate::stand_in::library_for(&program, &options.stand_ins)
             .map_err(SnapshotError::Unsupported)?;
-        let (scene, mut report) = Scene::restore_traced(program.clone(), library, game, snapshot)?;
+        let (mut scene, mut report) =
+            Scene::restore_traced(program.clone(), library, game, snapshot)?;
         report.fallbacks.extend(planning_note);
+        // A patched program's tick rate holds from here on, the scene's time kept.
+        report
+            .fallbacks
+            .extend(scene.set_tick_rate(program.scenes[id.index()].tick_rate));
         same_agents(&program, id, &scene)?;
         let agents = scene.agents().count();
         scene.game.standard.check_agents(agents)?;
