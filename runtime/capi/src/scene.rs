@@ -788,9 +788,11 @@ pub unsafe extern "C" fn ens_scene_restore(
         let (standard, _note) =
             StandardState::restore(&program, id, &snapshot).map_err(snapshot_error)?;
         let world = HostWorld::new(callbacks, standard);
-        let (scene, _report) =
+        let (mut scene, _report) =
             Scene::restore_traced(program.clone(), library.state_library(), world, &snapshot)
                 .map_err(snapshot_error)?;
+        // A patched program's tick rate holds from here on, the scene's time kept.
+        let _ = scene.set_tick_rate(program.scenes[id.index()].tick_rate);
         let agents = scene.agents().count();
         scene
             .game
