@@ -30,7 +30,7 @@ struct Host {
 
 fn harness(value: NavSettings) -> Harness<'static, Host> {
     let host = Host {
-        view: NavView::with_picker(Box::new(|| None)),
+        view: NavView::with_picker(Box::new(|| None.into())),
         value,
         changes: 0,
     };

@@ -43,7 +43,7 @@ impl Host {
         let (a, q) = (answers.clone(), asked.clone());
         let table = RuleTable::with_picker(Box::new(move |req| {
             q.borrow_mut().push(req.clone());
-            a.borrow_mut().pop_front()
+            a.borrow_mut().pop_front().into()
         }));
         Host {
             table,
