@@ -759,7 +759,7 @@ impl EditorApp {
                         } else {
                             theme::OK
                         };
-                        ui.label(RichText::new(format!("{e} errors, {w} warnings")).color(color));
+                        ui.label(RichText::new(diagnostics_panel::summary(r)).color(color));
                     }
                 }
                 if let Some((message, at, error)) = &self.status
