@@ -45,7 +45,9 @@ fn rule_table(c: &mut Criterion) {
     for n in [8usize, 500, 2000] {
         let mut script = bench.clone();
         script.rules = bench.rules.iter().cycle().take(n).cloned().collect();
-        let mut table = RuleTable::with_picker(Box::new(|_| None));
+        let mut table = RuleTable::with_picker(Box::new(|_| {
+            ensemble_editor::file_dialog::Answer::Cancelled
+        }));
         let ctx = egui::Context::default();
         let cx = PanelCx::detached(&root, &names, &requests);
         let mut show = |ui: &mut egui::Ui| {
@@ -98,7 +100,8 @@ fn nav_view(c: &mut Criterion) {
         .join("movingai/64room_005.map");
     assert!(map.is_file(), "missing reference data {}", map.display());
     let mut settings = NavSettings::open(map);
-    let mut view = NavView::with_picker(Box::new(|| None));
+    let mut view =
+        NavView::with_picker(Box::new(|| ensemble_editor::file_dialog::Answer::Cancelled));
     view.reveal(NavTarget::Scenario(2000));
     let (names, requests) = (ProjectNames::default(), Default::default());
     let root = repo(".");

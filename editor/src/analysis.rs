@@ -173,7 +173,92 @@ struct Job {
     overlay: Overlay,
     /// Changed workbooks by project path: written to `scratch` for the compiler to read.
     workbooks: Vec<(String, ScriptAsset)>,
+    /// Open documents the manifest excludes, checked on their own (see [`outside_build`]).
+    outside: Vec<(String, Outside)>,
     asked: Instant,
+}
+
+/// An excluded document as the editor holds it.
+enum Outside {
+    /// Unchanged since opened: the file on disk is checked.
+    OnDisk,
+    Workbook(ScriptAsset),
+    Text(String),
+}
+
+/// The documents open in the editor that the manifest keeps out of the build (a workbook
+/// beside its RON import). The project's compile never reads them, yet a designer editing one
+/// expects its mistakes in Problems and in the counts, like any other file's.
+fn outside_build(project: &Project) -> Vec<(String, Outside)> {
+    project
+        .live()
+        .filter(|(_, d)| project.excluded(&d.state.path))
+        .map(|(_, d)| {
+            let held = if !d.is_dirty() {
+                Outside::OnDisk
+            } else if let Some(w) = d.state.workbook() {
+                Outside::Workbook(w.clone())
+            } else {
+                d.state.text().map_or(Outside::OnDisk, Outside::Text)
+            };
+            (d.state.path.clone(), held)
+        })
+        .collect()
+}
+
+/// Checks `name` on its own, as `ensemble check` does a single file, and locates what it
+/// finds in that file of the project. The diagnostics keep no spans: theirs index another
+/// compilation's sources, and the place is already resolved.
+fn check_outside(
+    root: &Path,
+    name: &str,
+    held: &Outside,
+    scratch: Option<&Path>,
+    i: usize,
+) -> Vec<Located> {
+    let on_disk = root.join(name);
+    let base = on_disk
+        .file_name()
+        .map(|b| b.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let compiled = match held {
+        Outside::OnDisk => ensemble_compiler::compile_path(&on_disk),
+        Outside::Text(text) => {
+            let mut overlay = Overlay::default();
+            overlay.set(base.clone(), text.clone());
+            ensemble_compiler::compile_path_with(&on_disk, &overlay)
+        }
+        Outside::Workbook(script) => {
+            // Its own folder: the single-file check names the file by its base name.
+            let Some(file) = scratch
+                .map(|dir| dir.join(format!("outside-{i}")))
+                .filter(|dir| std::fs::create_dir_all(dir).is_ok())
+                .map(|dir| dir.join(&base))
+                .filter(|file| ensemble_compiler::script::xlsx_write::write(script, file).is_ok())
+            else {
+                return Vec::new();
+            };
+            ensemble_compiler::compile_path(&file)
+        }
+    };
+    let Ok(c) = compiled else {
+        return Vec::new();
+    };
+    let note = format!(
+        "{name} is not part of the build ({} excludes it): checked on its own",
+        ensemble_compiler::project::MANIFEST
+    );
+    locate_all(&c)
+        .into_iter()
+        .map(|mut l| {
+            l.file = Some(name.to_string());
+            l.diagnostic.file = None;
+            l.diagnostic.primary = None;
+            l.diagnostic.related.clear();
+            l.diagnostic.notes.push(note.clone());
+            l
+        })
+        .collect()
 }
 
 /// Where unsaved workbooks are written for the compiler (a temporary folder, removed with the
@@ -201,7 +286,10 @@ fn run(mut job: Job, scratch: Option<&Path>) -> Report {
     }
     let compilation =
         ensemble_compiler::compile_path_with(&job.root, &job.overlay).map_err(|e| e.to_string());
-    let located = compilation.as_ref().map(locate_all).unwrap_or_default();
+    let mut located = compilation.as_ref().map(locate_all).unwrap_or_default();
+    for (i, (name, held)) in job.outside.iter().enumerate() {
+        located.extend(check_outside(&job.root, name, held, scratch, i));
+    }
     let all = compilation
         .as_ref()
         .map(|c| c.diagnostics.iter().cloned().collect())
@@ -268,6 +356,7 @@ impl Analysis {
                 root: root.to_path_buf(),
                 overlay: project.overlay(),
                 workbooks: project.unsaved_workbooks(),
+                outside: outside_build(project),
                 asked: Instant::now(),
             },
             scratch.as_ref().map(|d| d.path()),
@@ -291,6 +380,7 @@ impl Analysis {
                 root: project.root.clone(),
                 overlay: project.overlay(),
                 workbooks: project.unsaved_workbooks(),
+                outside: outside_build(project),
                 asked: self.edited_at,
             };
             self.sent = self.wanted;

@@ -186,7 +186,8 @@ pub fn show(ui: &mut Ui, report: Option<&Report>, stale: bool, actions: &mut Vec
         });
 }
 
-fn summary(r: &Report) -> String {
+/// "1 error, 2 warnings" (the status bar says it the same way).
+pub fn summary(r: &Report) -> String {
     let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
     format!(
         "{}, {}",

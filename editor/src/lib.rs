@@ -14,6 +14,7 @@ pub mod app;
 pub mod asset_panel;
 pub mod diagnostics_panel;
 pub mod document;
+pub mod file_dialog;
 pub mod find;
 pub mod form_widgets;
 pub mod graph;

@@ -349,7 +349,8 @@ fn a_workbook_is_imported_edited_in_the_rule_table_and_saved_as_a_workbook() {
     let dir = root.path().join("market");
     ensemble_editor::document::Project::create(&dir, "market").unwrap();
     let bench = samples().join("bench/bench.xlsx");
-    let app = EditorApp::open(&dir).with_workbook_picker(Box::new(move |_| Some(bench.clone())));
+    let app =
+        EditorApp::open(&dir).with_workbook_picker(Box::new(move |_| Some(bench.clone()).into()));
     let mut h = harness(app);
     h.get_by_label("File").click();
     settle(&mut h);

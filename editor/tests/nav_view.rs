@@ -30,7 +30,7 @@ struct Host {
 
 fn harness(value: NavSettings) -> Harness<'static, Host> {
     let host = Host {
-        view: NavView::with_picker(Box::new(|| None)),
+        view: NavView::with_picker(Box::new(|| None.into())),
         value,
         changes: 0,
     };
@@ -213,4 +213,24 @@ fn a_broken_map_is_reported_where_it_is_wrong() {
             .unwrap()
             .contains("cannot read the file")
     );
+}
+
+/// Without a system file dialog "Open map…" asks for a typed path (issue 32, finding 4).
+#[test]
+fn open_map_without_a_file_dialog_takes_a_typed_path() {
+    let mut h = harness(NavSettings::default());
+    h.state_mut().view =
+        NavView::with_picker(Box::new(|| ensemble_editor::file_dialog::Answer::NoDialog));
+    h.get_by_label("Open map…").click();
+    frame(&mut h);
+    h.get_by_label_contains("No file dialog is available here");
+    let map = data("den312d.map");
+    h.get_all_by_role(egui::accesskit::Role::TextInput)
+        .last()
+        .unwrap()
+        .type_text(&map.display().to_string());
+    frame(&mut h);
+    h.key_press(egui::Key::Enter);
+    frame(&mut h);
+    assert_eq!(h.state().value.map.as_deref(), Some(map.as_path()));
 }

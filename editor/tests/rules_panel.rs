@@ -43,7 +43,7 @@ impl Host {
         let (a, q) = (answers.clone(), asked.clone());
         let table = RuleTable::with_picker(Box::new(move |req| {
             q.borrow_mut().push(req.clone());
-            a.borrow_mut().pop_front()
+            a.borrow_mut().pop_front().into()
         }));
         Host {
             table,
@@ -321,4 +321,31 @@ fn find_by_name_reveals_rules_states_and_roles() {
     h.state_mut().table.reveal(RuleTarget::Role(1));
     h.run();
     assert!(h.get_by_label("role 2 name").is_focused());
+}
+
+/// Without a system file dialog (no portal, no zenity) the table asks for a typed path
+/// (issue 32, finding 4): Export wrote nothing and said nothing.
+#[test]
+fn export_without_a_file_dialog_takes_a_typed_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = Host::bench();
+    host.table =
+        RuleTable::with_picker(Box::new(|_| ensemble_editor::file_dialog::Answer::NoDialog));
+    let mut h = harness(host);
+    h.get_by_label("Export to .xlsx…").click();
+    h.run();
+    h.get_by_label_contains("No file dialog is available here");
+    // Without the extension: the filter's is added, as the system dialogs do.
+    let out = dir.path().join("typed");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run();
+    h.get_all_by_role(egui::accesskit::Role::TextInput)
+        .find(|n| n.value().as_deref() == Some("bench.xlsx") || n.is_focused())
+        .unwrap()
+        .type_text(&out.display().to_string());
+    h.run();
+    h.key_press(Key::Enter);
+    h.run();
+    assert!(dir.path().join("typed.xlsx").is_file());
+    h.get_by_label_contains("Exported 8 rules to");
 }

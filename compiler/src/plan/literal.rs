@@ -122,8 +122,21 @@ struct Parser {
 
 impl Parser {
     fn new(text: &str) -> Result<Self, ParseError> {
+        let toks = lex(text)?;
+        let parens = toks.iter().map(|(t, r)| match t {
+            Tok::Punct(p) => (*p, r.clone()),
+            _ => ("", r.clone()),
+        });
+        // The cell syntax's check: one message for one mistake wherever literals are typed.
+        if let Some((message, range)) = crate::script::cell::unbalanced(text, parens) {
+            return Err(ParseError {
+                code: Code::Syntax,
+                message,
+                range,
+            });
+        }
         Ok(Parser {
-            toks: lex(text)?,
+            toks,
             pos: 0,
             len: text.len(),
         })
@@ -288,7 +301,10 @@ mod tests {
     #[test]
     fn mistakes_are_located() {
         let e = literals("at(X,").unwrap_err();
-        assert_eq!((e.code, e.range), (Code::Syntax, 5..5));
+        assert_eq!((e.code, e.range), (Code::Syntax, 2..3));
+        assert!(e.message.contains("never closed"), "{}", e.message);
+        let e = literals("at(X,)").unwrap_err();
+        assert_eq!((e.code, e.range), (Code::Syntax, 5..6));
         let e = literals("fuel(T) > 3").unwrap_err();
         assert_eq!(e.code, Code::UnsupportedFeature);
         assert_eq!(e.range, 8..9);

@@ -105,6 +105,37 @@ fn lex(text: &str) -> Result<Vec<(Tok, Range<usize>)>, ParseError> {
     Ok(out)
 }
 
+/// The first parenthesis without its partner in `tokens` (punctuation as written, anything
+/// else as ""), located at that parenthesis. Checked before parsing: a parser that meets the
+/// end (or the next argument) inside an open call says "expected `,`", which points away
+/// from the mistake.
+pub fn unbalanced(
+    text: &str,
+    tokens: impl Iterator<Item = (&'static str, Range<usize>)>,
+) -> Option<(String, Range<usize>)> {
+    let column = |at: usize| text.get(..at).map_or(at, |t| t.chars().count()) + 1;
+    let mut open: Vec<Range<usize>> = Vec::new();
+    for (p, r) in tokens {
+        match p {
+            "(" => open.push(r),
+            ")" if open.pop().is_none() => {
+                let message = format!(
+                    "unbalanced parenthesis: `)` at column {} closes nothing",
+                    column(r.start)
+                );
+                return Some((message, r));
+            }
+            _ => {}
+        }
+    }
+    let r = open.into_iter().next()?;
+    let message = format!(
+        "unbalanced parenthesis: `(` at column {} is never closed",
+        column(r.start)
+    );
+    Some((message, r))
+}
+
 /// The most operators, calls, parentheses and signs one cell may hold. Terms are trees walked
 /// recursively (here, by every check, by the runtime's evaluation, when dropped): a cell of
 /// 30,000 nested parentheses or a sum of 30,000 terms overflowed the stack. No rule needs more
@@ -121,8 +152,16 @@ struct Parser {
 
 impl Parser {
     fn new(text: &str) -> Result<Self, ParseError> {
+        let toks = lex(text)?;
+        let parens = toks.iter().map(|(t, r)| match t {
+            Tok::Punct(p) => (*p, r.clone()),
+            _ => ("", r.clone()),
+        });
+        if let Some((message, range)) = unbalanced(text, parens) {
+            return Err(ParseError { message, range });
+        }
         Ok(Parser {
-            toks: lex(text)?,
+            toks,
             pos: 0,
             end: text.len(),
             operators: 0,
@@ -468,6 +507,23 @@ mod tests {
         // What rules write is far below the limit.
         let fine = format!("T = {}", vec!["randf(2, 5) * .minute"; 60].join(" + "));
         assert!(literals(&fine).is_ok());
+    }
+
+    #[test]
+    fn an_unbalanced_parenthesis_is_named_at_the_parenthesis() {
+        let e = literals("seat(X, not reserved(X, Y)").unwrap_err();
+        assert_eq!(
+            (e.message.as_str(), e.range),
+            (
+                "unbalanced parenthesis: `(` at column 5 is never closed",
+                4..5
+            )
+        );
+        let e = atoms("sitting(.me))").unwrap_err();
+        assert_eq!(
+            e.message,
+            "unbalanced parenthesis: `)` at column 13 closes nothing"
+        );
     }
 
     #[test]

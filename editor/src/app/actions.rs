@@ -2,6 +2,7 @@
 //! frame is drawn, in one place that records every change for undo and marks documents dirty.
 
 use super::*;
+use crate::file_dialog::{Answer, Ask, Pick};
 
 /// An edit of one document.
 pub enum DocEdit {
@@ -60,6 +61,10 @@ pub enum Action {
     Rename(crate::rename::Named, String, String),
     /// Add an Excel workbook to the project (asks which).
     ImportWorkbook,
+    /// Import the workbook at this path.
+    ImportWorkbookFrom(PathBuf),
+    /// Ask for a file with the system's dialog, or by a typed path when there is none.
+    AskFile(PathFor),
     /// Show the navigation map at this path (relative to the project, or absolute).
     OpenMap(String),
     /// Load a recorded JSON trace into the preview's timeline.
@@ -70,7 +75,43 @@ pub enum Action {
     Reach(crate::reach::Asked),
 }
 
+/// What a file asked for is for: the action it becomes once given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathFor {
+    Map,
+    Trace,
+    Workbook,
+}
+
+impl PathFor {
+    pub fn ask(self) -> Ask {
+        match self {
+            PathFor::Map => crate::nav_view::map_ask(),
+            PathFor::Trace => Ask::new("Open a recorded trace", Pick::File)
+                .filter("JSON trace", &["jsonl", "json"]),
+            PathFor::Workbook => crate::rules::FileRequest::Import.ask(),
+        }
+    }
+
+    pub fn then(self, path: PathBuf) -> Action {
+        match self {
+            PathFor::Map => Action::OpenMap(path.display().to_string()),
+            PathFor::Trace => Action::OpenTrace(path),
+            PathFor::Workbook => Action::ImportWorkbookFrom(path),
+        }
+    }
+}
+
 impl EditorApp {
+    /// Asks `ask` by a typed path (relative to the project), for `what`.
+    fn ask_typed(&mut self, ask: Ask, what: PathFor) {
+        let base = self.project().map(|p| p.root.clone());
+        self.modal = Some(Modal::TypedPath {
+            typed: crate::file_dialog::Typed::new(ask, base),
+            then: what,
+        });
+    }
+
     pub(super) fn apply(&mut self, action: Action, ctx: &egui::Context) {
         match action {
             Action::Save => {
@@ -137,10 +178,23 @@ impl EditorApp {
                 })
             }
             Action::AskDelete(doc) => self.modal = Some(Modal::ConfirmDelete(doc)),
+            Action::AskFile(what) => {
+                let ask = what.ask();
+                match (self.dialogs)(&ask) {
+                    Answer::Path(p) => self.apply(what.then(p), ctx),
+                    Answer::Cancelled => {}
+                    Answer::NoDialog => self.ask_typed(ask, what),
+                }
+            }
             Action::ImportWorkbook => {
-                let Some(path) = (self.workbook_picker)(&crate::rules::FileRequest::Import) else {
-                    return;
-                };
+                let request = crate::rules::FileRequest::Import;
+                match (self.workbook_picker)(&request) {
+                    Answer::Path(p) => self.apply(Action::ImportWorkbookFrom(p), ctx),
+                    Answer::Cancelled => {}
+                    Answer::NoDialog => self.ask_typed(request.ask(), PathFor::Workbook),
+                }
+            }
+            Action::ImportWorkbookFrom(path) => {
                 let Some(s) = self.session.as_mut() else {
                     return;
                 };

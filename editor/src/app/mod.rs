@@ -8,7 +8,7 @@ mod modals;
 mod session;
 pub mod shortcuts;
 
-pub use actions::{Action, DocEdit, ValueEdit};
+pub use actions::{Action, DocEdit, PathFor, ValueEdit};
 pub use modals::Modal;
 use session::watch_for;
 pub use session::{Session, names_from};
@@ -50,6 +50,9 @@ pub struct EditorApp {
     /// When the status last reported a save that a running preview reloads: its verdict,
     /// refused or not, must replace "Saved", never sit beside it.
     save_said: Option<Instant>,
+    /// What the last save said and the files it wrote, until the diagnostics of what was
+    /// saved are in: a save of a file with errors says so (see `report_save_errors`).
+    save_check: Option<(String, Vec<String>)>,
     allow_close: bool,
     /// The window was asked to close and may (for tests: what the close prompt decided).
     pub closing: bool,
@@ -57,6 +60,8 @@ pub struct EditorApp {
     shown_title: String,
     /// Asks which workbook to import (the system's dialog; tests answer it).
     workbook_picker: crate::rules::FilePicker,
+    /// Every other file dialog of the window (tests answer them).
+    dialogs: crate::file_dialog::Dialogs,
 }
 
 impl EditorApp {
@@ -103,17 +108,25 @@ impl EditorApp {
             modal: None,
             status: None,
             save_said: None,
+            save_check: None,
             allow_close: false,
             closing: false,
             themed: false,
             shown_title: String::new(),
             workbook_picker: crate::rules::excel::native_picker(),
+            dialogs: crate::file_dialog::native(),
         }
     }
 
     /// Asks `picker` which workbook to import (tests; a host with its own dialogs).
     pub fn with_workbook_picker(mut self, picker: crate::rules::FilePicker) -> Self {
         self.workbook_picker = picker;
+        self
+    }
+
+    /// Asks `dialogs` for maps, traces and project folders (tests; a host with its own).
+    pub fn with_dialogs(mut self, dialogs: crate::file_dialog::Dialogs) -> Self {
+        self.dialogs = dialogs;
         self
     }
 
@@ -274,12 +287,15 @@ impl EditorApp {
         };
         let mut manifest_saved = false;
         let mut reloading = false;
+        self.save_check = None;
         if ok {
             let _ = recovery::clear(&s.project.root);
             s.autosaved = (Instant::now(), s.revision);
             if let Ok(r) = &result {
                 let files: Vec<String> = r.written.iter().chain(&r.removed).cloned().collect();
                 manifest_saved = files.iter().any(|f| f == MANIFEST);
+                let said = message.split(" · ").next().unwrap_or_default().to_string();
+                self.save_check = Some((said, r.written.clone()));
                 // A running preview reloads what was saved (positions alone are not
                 // behaviour) and answers later.
                 reloading = s.preview.is_running()
@@ -301,7 +317,38 @@ impl EditorApp {
         } else {
             self.say(message, !ok);
         }
+        self.report_save_errors();
         ok
+    }
+
+    /// Adds to the status of the last save how many errors the saved files hold, once the
+    /// diagnostics are of what was saved (a save right after typing waits for the compile).
+    fn report_save_errors(&mut self) {
+        let (Some((said, files)), Some(s)) = (&self.save_check, self.session.as_ref()) else {
+            return;
+        };
+        if s.analysis.is_stale() {
+            return;
+        }
+        let errors: usize = s.analysis.current.as_ref().map_or(0, |r| {
+            files
+                .iter()
+                .flat_map(|f| r.in_file(f))
+                .filter(|l| l.severity() == ensemble_compiler::diag::Severity::Error)
+                .count()
+        });
+        let said = said.clone();
+        self.save_check = None;
+        let Some((message, _, error)) = self.status.as_mut() else {
+            return;
+        };
+        // Only while the status still reports that save (nothing newer replaced it).
+        if errors == 0 || message.split(" · ").next() != Some(said.as_str()) {
+            return;
+        }
+        let plural = if errors == 1 { "" } else { "s" };
+        *message = message.replacen(&said, &format!("{said}, with {errors} error{plural}"), 1);
+        *error = true;
     }
 
     /// Draws the whole window into `ui` (also what the tests drive).
@@ -342,6 +389,7 @@ impl EditorApp {
             ctx.request_repaint_after(POLL_INTERVAL);
         }
         self.report_reload();
+        self.report_save_errors();
         let title = self.title();
         if title != self.shown_title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
@@ -402,6 +450,8 @@ impl EditorApp {
         let (message, error) = if note.ok {
             (format!("{saved} · preview reloaded"), false)
         } else {
+            // The refusal names the errors: the save's count of them would say it twice.
+            let saved = saved.split(", with ").next().unwrap_or_default();
             let why = &note.summary;
             (
                 format!("{saved}, but the preview refused it (save refused): {why}"),
@@ -557,13 +607,7 @@ impl EditorApp {
                         .on_hover_text("Show a MovingAI .map with its PPA* clusters and paths")
                         .clicked()
                     {
-                        if let Some(p) = rfd::FileDialog::new()
-                            .set_title("Open a MovingAI map")
-                            .add_filter("MovingAI map", &["map"])
-                            .pick_file()
-                        {
-                            actions.push(Action::OpenMap(p.display().to_string()));
-                        }
+                        actions.push(Action::AskFile(PathFor::Map));
                         ui.close();
                     }
                     if ui
@@ -571,13 +615,7 @@ impl EditorApp {
                         .on_hover_text("Load a recorded trace (ensemble run --trace json) into the preview's timeline, to scrub through")
                         .clicked()
                     {
-                        if let Some(p) = rfd::FileDialog::new()
-                            .set_title("Open a recorded trace")
-                            .add_filter("JSON trace", &["jsonl", "json"])
-                            .pick_file()
-                        {
-                            actions.push(Action::OpenTrace(p));
-                        }
+                        actions.push(Action::AskFile(PathFor::Trace));
                         ui.close();
                     }
                     ui.separator();
@@ -721,7 +759,7 @@ impl EditorApp {
                         } else {
                             theme::OK
                         };
-                        ui.label(RichText::new(format!("{e} errors, {w} warnings")).color(color));
+                        ui.label(RichText::new(diagnostics_panel::summary(r)).color(color));
                     }
                 }
                 if let Some((message, at, error)) = &self.status

@@ -2,6 +2,7 @@
 //! restore after a crash, close with unsaved changes.
 
 use super::*;
+use crate::file_dialog::{Answer, Ask, Pick};
 
 /// A dialog in front of everything.
 pub enum Modal {
@@ -32,6 +33,27 @@ pub enum Modal {
         query: String,
         selected: usize,
     },
+    /// A file asked by a typed path: the system has no file dialog.
+    TypedPath {
+        typed: crate::file_dialog::Typed,
+        then: PathFor,
+    },
+}
+
+/// Why a Browse… button left its field as it was, when the system has no dialog.
+const NO_DIALOG: &str = "No file dialog is available here: type the path above.";
+
+/// A folder from the system's dialog for a Browse… button, or why there is none.
+fn browse(
+    dialogs: &mut crate::file_dialog::Dialogs,
+    title: &str,
+    pick: Pick,
+) -> Result<Option<PathBuf>, String> {
+    match dialogs(&Ask::new(title, pick)) {
+        Answer::Path(p) => Ok(Some(p)),
+        Answer::Cancelled => Ok(None),
+        Answer::NoDialog => Err(NO_DIALOG.into()),
+    }
 }
 
 impl EditorApp {
@@ -39,6 +61,14 @@ impl EditorApp {
         let Some(mut modal) = self.modal.take() else {
             return;
         };
+        if let Modal::TypedPath { typed, then } = &mut modal {
+            match typed.show(ctx) {
+                Some(Some(path)) => actions.push(then.then(path)),
+                Some(None) => {}
+                None => self.modal = Some(modal),
+            }
+            return;
+        }
         let modal_ref = &mut modal;
         let mut close = false;
         let frame = Frame::popup(&ctx.global_style()).inner_margin(Margin::same(16));
@@ -64,10 +94,12 @@ impl EditorApp {
                                 *error = Some(format!("{}: no Ensemble.ron here", p.display()));
                             }
                         }
-                        if ui.button("Browse…").clicked()
-                            && let Some(p) = rfd::FileDialog::new().set_title("Open an Ensemble project").pick_folder()
-                        {
-                            *path = p.display().to_string();
+                        if ui.button("Browse…").clicked() {
+                            match browse(&mut self.dialogs, "Open an Ensemble project", Pick::Folder) {
+                                Ok(Some(p)) => *path = p.display().to_string(),
+                                Ok(None) => {}
+                                Err(e) => *error = Some(e),
+                            }
                         }
                         if ui.button("Cancel").clicked() {
                             close = true;
@@ -103,10 +135,12 @@ impl EditorApp {
                                 }
                             }
                         }
-                        if ui.button("Browse…").clicked()
-                            && let Some(p) = rfd::FileDialog::new().set_title("Folder for the new project").pick_folder()
-                        {
-                            *folder = p.display().to_string();
+                        if ui.button("Browse…").clicked() {
+                            match browse(&mut self.dialogs, "Folder for the new project", Pick::NewFolder) {
+                                Ok(Some(p)) => *folder = p.display().to_string(),
+                                Ok(None) => {}
+                                Err(e) => *error = Some(e),
+                            }
                         }
                         if ui.button("Cancel").clicked() {
                             close = true;
@@ -282,6 +316,8 @@ impl EditorApp {
                         close = true;
                     }
                 }
+                // Drawn by itself, above.
+                Modal::TypedPath { .. } => {}
             }
         });
         if response.should_close() && !matches!(modal, Modal::Recovery(_) | Modal::Close) {

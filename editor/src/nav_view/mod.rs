@@ -68,7 +68,13 @@ pub enum NavTarget {
 }
 
 /// Answers a request for a map file.
-pub type MapPicker = Box<dyn FnMut() -> Option<PathBuf>>;
+pub type MapPicker = Box<dyn FnMut() -> crate::file_dialog::Answer>;
+
+/// What "Open map…" asks.
+pub fn map_ask() -> crate::file_dialog::Ask {
+    crate::file_dialog::Ask::new("Open a MovingAI map", crate::file_dialog::Pick::File)
+        .filter("MovingAI map", &["map"])
+}
 
 /// What the worker has told about the map being shown.
 struct Loaded {
@@ -103,6 +109,8 @@ pub struct NavView {
     /// The leaf size being typed or dragged, applied when the designer lets go.
     leaf_edit: Option<u32>,
     picker: MapPicker,
+    /// "Open map…" asked by a typed path (there is no system dialog).
+    typed: Option<crate::file_dialog::Typed>,
 }
 
 impl Default for NavView {
@@ -112,12 +120,8 @@ impl Default for NavView {
 }
 
 fn native_picker() -> MapPicker {
-    Box::new(|| {
-        rfd::FileDialog::new()
-            .set_title("Open a MovingAI map")
-            .add_filter("MovingAI map", &["map"])
-            .pick_file()
-    })
+    let mut dialogs = crate::file_dialog::native();
+    Box::new(move || dialogs(&map_ask()))
 }
 
 fn fmt_duration(d: Duration) -> String {
@@ -165,6 +169,7 @@ impl NavView {
             list_height: 300.0,
             leaf_edit: None,
             picker,
+            typed: None,
         }
     }
 
@@ -319,16 +324,33 @@ impl NavView {
         ui.horizontal(|ui| {
             ui.label(RichText::new("Navigation").strong().color(theme::TEXT));
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if ui.button("Open map…").clicked()
-                    && let Some(p) = (self.picker)()
-                {
-                    *value = NavSettings {
-                        show_astar: value.show_astar,
-                        ..NavSettings::open(p)
-                    };
+                if ui.button("Open map…").clicked() {
+                    match (self.picker)() {
+                        crate::file_dialog::Answer::Path(p) => {
+                            *value = NavSettings {
+                                show_astar: value.show_astar,
+                                ..NavSettings::open(p)
+                            };
+                        }
+                        crate::file_dialog::Answer::Cancelled => {}
+                        crate::file_dialog::Answer::NoDialog => {
+                            self.typed = Some(crate::file_dialog::Typed::new(map_ask(), None));
+                        }
+                    }
                 }
             });
         });
+        if let Some(typed) = self.typed.as_mut()
+            && let Some(answer) = typed.show(ui.ctx())
+        {
+            self.typed = None;
+            if let Some(p) = answer {
+                *value = NavSettings {
+                    show_astar: value.show_astar,
+                    ..NavSettings::open(p)
+                };
+            }
+        }
         let Some(map) = value.map.clone() else {
             ui.label(
                 RichText::new(

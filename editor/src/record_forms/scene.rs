@@ -723,6 +723,15 @@ impl AssetPanel<SceneAsset> for ScenePanel {
         )
         .show(ui, |ui| {
             let first_location = cx.names.locations.first().cloned().unwrap_or_default();
+            // A designer adding an agent means one that runs a machine: an ambient NPC without
+            // roles is an error at once. Another like the last machine-driven agent of the scene
+            // (its machine and the variables its sentences fill), else the project's first
+            // machine; ambient only in a project without machines.
+            let like = scene.agents.iter().rev().find(|a| a.machine.is_some());
+            let machine = like
+                .and_then(|a| a.machine.clone())
+                .or_else(|| cx.names.machines.first().cloned());
+            let variables = like.map(|a| a.variables.clone()).unwrap_or_default();
             changed |= self.agents.show(
                 ui,
                 "scene-agents",
@@ -739,13 +748,13 @@ impl AssetPanel<SceneAsset> for ScenePanel {
                 },
                 |name| AgentAsset {
                     name,
-                    machine: None,
+                    machine: machine.clone(),
                     at: first_location.clone(),
                     roles: Vec::new(),
                     route: Vec::new(),
                     group: None,
                     delay: 0.0,
-                    variables: Default::default(),
+                    variables: variables.clone(),
                     player: false,
                 },
             );

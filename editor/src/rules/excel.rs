@@ -2,11 +2,12 @@
 //! plus the file dialog. The dialog is behind [`FilePicker`] so tests (and a host with its own
 //! dialogs) can answer it.
 
+use crate::file_dialog::{Answer, Ask, Pick};
 use ensemble_compiler::diag::{Diagnostics, Severity};
 use ensemble_compiler::script::lower::to_asset;
 use ensemble_compiler::script::source::ScriptAsset;
 use ensemble_compiler::source::{SourceFile, SourceMap};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// What the panel asks the user for.
 #[derive(Clone, Debug, PartialEq)]
@@ -17,21 +18,26 @@ pub enum FileRequest {
     Export { suggested: String },
 }
 
-/// Answers a [`FileRequest`] with a path, or `None` when the user cancels.
-pub type FilePicker = Box<dyn FnMut(&FileRequest) -> Option<PathBuf>>;
+/// Answers a [`FileRequest`] with a path, a cancel, or that there is no dialog to ask with.
+pub type FilePicker = Box<dyn FnMut(&FileRequest) -> Answer>;
 
-/// The system's file dialogs (rfd).
+impl FileRequest {
+    /// The question as the editor's dialogs ask it.
+    pub fn ask(&self) -> Ask {
+        let ask = match self {
+            FileRequest::Import => Ask::new("Import from Excel", Pick::File),
+            FileRequest::Export { suggested } => {
+                Ask::new("Export to .xlsx", Pick::Save).suggested(suggested.clone())
+            }
+        };
+        ask.filter("Excel workbook", &["xlsx"])
+    }
+}
+
+/// The system's file dialogs ([`crate::file_dialog::native`]).
 pub fn native_picker() -> FilePicker {
-    Box::new(|request| {
-        let dialog = rfd::FileDialog::new().add_filter("Excel workbook", &["xlsx"]);
-        match request {
-            FileRequest::Import => dialog.set_title("Import from Excel").pick_file(),
-            FileRequest::Export { suggested } => dialog
-                .set_title("Export to .xlsx")
-                .set_file_name(suggested)
-                .save_file(),
-        }
-    })
+    let mut dialogs = crate::file_dialog::native();
+    Box::new(move |request| dialogs(&request.ask()))
 }
 
 /// One line of an import or export report.
@@ -112,7 +118,7 @@ pub fn suggested_name(script: &ScriptAsset) -> String {
 mod tests {
     use super::*;
 
-    fn bench() -> PathBuf {
+    fn bench() -> std::path::PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/bench/bench.xlsx")
     }
 

@@ -142,6 +142,8 @@ pub struct RuleTable {
     checks: grid::CheckCache,
     row_heights: Vec<f32>,
     picker: FilePicker,
+    /// A request the system could not ask with a dialog, asked by a typed path.
+    typed: Option<(crate::file_dialog::Typed, FileRequest)>,
     status: Option<Status>,
     /// `(state, rule)` of the rules no content test run fired (the Tests panel's coverage):
     /// their rows are marked. Empty until tests have run.
@@ -173,6 +175,7 @@ impl RuleTable {
             markers: Markers::default(),
             checks: Default::default(),
             row_heights: Vec::new(),
+            typed: None,
             picker,
             status: None,
             unreached: Default::default(),
@@ -361,21 +364,49 @@ impl RuleTable {
                     let request = FileRequest::Export {
                         suggested: excel::suggested_name(value),
                     };
-                    if let Some(path) = (self.picker)(&request) {
-                        self.export_to(&path, value);
-                    }
+                    changed |= self.ask(request, value);
                 }
                 if ui
                     .button("Import from Excel…")
                     .on_hover_text("Replace this script with a workbook's (undo brings it back)")
                     .clicked()
-                    && let Some(path) = (self.picker)(&FileRequest::Import)
                 {
-                    changed |= self.import_from(&path, value);
+                    changed |= self.ask(FileRequest::Import, value);
                 }
             });
         });
+        if let Some((typed, request)) = self.typed.as_mut()
+            && let Some(answer) = typed.show(ui.ctx())
+        {
+            let request = request.clone();
+            self.typed = None;
+            if let Some(path) = answer {
+                changed |= self.answered(&request, &path, value);
+            }
+        }
         changed
+    }
+
+    /// Asks for the file of `request`: the picker's dialog, or a typed path when it has none.
+    fn ask(&mut self, request: FileRequest, value: &mut ScriptAsset) -> bool {
+        match (self.picker)(&request) {
+            crate::file_dialog::Answer::Path(path) => self.answered(&request, &path, value),
+            crate::file_dialog::Answer::Cancelled => false,
+            crate::file_dialog::Answer::NoDialog => {
+                self.typed = Some((crate::file_dialog::Typed::new(request.ask(), None), request));
+                false
+            }
+        }
+    }
+
+    fn answered(&mut self, request: &FileRequest, path: &Path, value: &mut ScriptAsset) -> bool {
+        match request {
+            FileRequest::Export { .. } => {
+                self.export_to(path, value);
+                false
+            }
+            FileRequest::Import => self.import_from(path, value),
+        }
     }
 
     /// Replaces `value` with the workbook at `path`. Returns whether it did; either way the

@@ -585,8 +585,14 @@ fn resolve_modifier(
             Modifier::Unresolved
         }
         (kind, None) => {
+            // "an agent", "a location": the article follows the kind's first sound.
+            let article = if kind.as_str().starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
             diags.push(mismatch(format!(
-                "state `{}`: library state `{}` needs a {} modifier",
+                "state `{}`: library state `{}` needs {article} {} modifier",
                 s.name,
                 lib.name,
                 kind.as_str()

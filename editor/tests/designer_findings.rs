@@ -1,0 +1,181 @@
+//! Three of the first-time designer's findings of issue 32, driven through the real window with
+//! egui_kittest: each test fails without the fix it is named for.
+
+use eframe::egui::{self, Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use ensemble_compiler::front::ron::any::AnyAsset;
+use ensemble_editor::EditorApp;
+
+mod support;
+use support::app::{
+    click, harness, press, problems, retype_field, sample_copy, settle, wait_for_diagnostics,
+};
+
+fn scene(
+    h: &Harness<'static, EditorApp>,
+    path: &str,
+) -> ensemble_compiler::front::ron::assets::SceneAsset {
+    let p = h.state().project().unwrap();
+    match p.docs[p.by_path(path).unwrap()].state.asset() {
+        Some(AnyAsset::Scene(s)) => s.clone(),
+        other => panic!("{path} is not a scene: {other:?}"),
+    }
+}
+
+/// Finding 1: the workbook is excluded from the build (bench.script.ron is its import), yet a
+/// designer editing it expects its problems where every other file's are, and a save of a
+/// broken file must not read as all well.
+#[test]
+fn a_broken_cell_in_an_excluded_workbook_is_in_problems_and_its_save_says_so() {
+    let dir = sample_copy("bench");
+    let mut h = harness(EditorApp::open(dir.path().join("bench.xlsx")));
+    wait_for_diagnostics(&mut h);
+    assert_eq!(
+        h.state().report().unwrap().errors(),
+        0,
+        "{:?}",
+        problems(&h)
+    );
+    // A precondition with a parenthesis never closed.
+    retype_field(&mut h, "row 1 Precondition", "seat(X, not reserved(X, Y)");
+    wait_for_diagnostics(&mut h);
+    let r = h.state().report().unwrap();
+    let in_workbook: Vec<_> = r.in_file("bench.xlsx").collect();
+    assert!(
+        in_workbook.iter().any(|l| l.cell.as_deref() == Some("D2")
+            && l.diagnostic
+                .message
+                .contains("unbalanced parenthesis: `(` at column 5 is never closed")),
+        "{:?}",
+        r.located
+    );
+    assert_eq!(r.errors(), 1, "{:?}", problems(&h));
+    // The status bar counts it as the Problems list does, and the list shows where.
+    assert_eq!(h.get_all_by_label("1 error, 0 warnings").count(), 2);
+    h.get_by_label_contains("bench.xlsx · Rules!D2");
+    press(&mut h, Modifiers::COMMAND, Key::S);
+    let status = h.state().status().unwrap_or_default().to_string();
+    assert!(status.starts_with("Saved 1 file, with 1 error"), "{status}");
+}
+
+/// Finding 6: "+ agent" added an ambient NPC, an error at once; a designer adding an agent
+/// to a project of machines means one that runs a machine.
+#[test]
+fn a_new_agent_in_a_scene_runs_a_machine_like_the_last_one_without_an_error() {
+    let dir = sample_copy("airport");
+    let path = "ticket-counter.scene.ron";
+    let mut h = harness(EditorApp::open(dir.path().join(path)));
+    wait_for_diagnostics(&mut h);
+    let before = h.state().report().unwrap().errors();
+    let names: Vec<String> = scene(&h, path)
+        .agents
+        .iter()
+        .map(|a| a.name.clone())
+        .collect();
+    click(&mut h, "add agent");
+    settle(&mut h);
+    let agents = scene(&h, path).agents;
+    let added: Vec<_> = agents.iter().filter(|a| !names.contains(&a.name)).collect();
+    assert_eq!(added.len(), 1, "{agents:?}");
+    let first = h.state().project().unwrap().machine_names();
+    assert!(
+        first.contains(added[0].machine.as_ref().unwrap()),
+        "{added:?}"
+    );
+    wait_for_diagnostics(&mut h);
+    assert_eq!(
+        h.state().report().unwrap().errors(),
+        before,
+        "{:?}",
+        problems(&h)
+    );
+}
+
+/// No desktop portal, no zenity: the system's dialog answers nothing.
+fn no_dialogs() -> ensemble_editor::file_dialog::Dialogs {
+    Box::new(|_| ensemble_editor::file_dialog::Answer::NoDialog)
+}
+
+/// Types `text` into the focused field and presses Enter.
+fn type_path(h: &mut Harness<'static, EditorApp>, text: &str) {
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run_steps(1);
+    h.get_all_by_role(egui::accesskit::Role::TextInput)
+        .find(|n| n.is_focused())
+        .expect("the path field has the keyboard")
+        .type_text(text);
+    h.run_steps(1);
+    h.key_press(Key::Enter);
+    settle(h);
+}
+
+/// Finding 4: File › Open trace… did nothing without a native file dialog.
+#[test]
+fn open_trace_without_a_file_dialog_asks_for_a_typed_path() {
+    let dir = sample_copy("airport");
+    let mut h = harness(EditorApp::open(dir.path()).with_dialogs(no_dialogs()));
+    h.get_by_label("Preview").click();
+    settle(&mut h);
+    click(&mut h, "File");
+    click(&mut h, "Open trace…");
+    h.get_by_label_contains("No file dialog is available here");
+    // A path that is not there: said, and the modal stays.
+    type_path(&mut h, "nowhere.jsonl");
+    h.get_by_label_contains("nowhere.jsonl: no such file");
+    assert!(h.state().modal_open());
+    // Relative to the project: a recorded trace copied into it opens in the timeline.
+    let file = "airport-ticket-counter-seed7.jsonl";
+    let golden = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/golden")
+        .join(file);
+    std::fs::copy(golden, dir.path().join(file)).unwrap();
+    type_path(&mut h, file);
+    assert!(!h.state().modal_open());
+    h.get_by_label(&format!("trace {file}"));
+}
+
+/// Finding 4: Browse… in "Open project" did nothing without a native file dialog.
+#[test]
+fn browse_without_a_file_dialog_says_to_type_the_path() {
+    let mut h = harness(EditorApp::empty().with_dialogs(no_dialogs()));
+    press(&mut h, Modifiers::COMMAND, Key::O);
+    click(&mut h, "Browse…");
+    h.get_by_label_contains("No file dialog is available here: type the path above.");
+}
+
+/// Finding 4: File › Import Excel workbook… goes through the same fallback.
+#[test]
+fn import_workbook_without_a_file_dialog_asks_for_a_typed_path() {
+    let dir = sample_copy("airport");
+    let bench = support::app::samples().join("bench/bench.xlsx");
+    let mut h = harness(
+        EditorApp::open(dir.path())
+            .with_workbook_picker(Box::new(|_| ensemble_editor::file_dialog::Answer::NoDialog)),
+    );
+    click(&mut h, "File");
+    click(&mut h, "Import Excel workbook…");
+    type_path(&mut h, "Ensemble.ron");
+    h.get_by_label_contains("Ensemble.ron: wanted a .xlsx file (Excel workbook)");
+    type_path(&mut h, &bench.display().to_string());
+    assert!(!h.state().modal_open());
+    assert!(h.state().project().unwrap().by_path("bench.xlsx").is_some());
+}
+
+/// Finding 6: "needs a agent modifier".
+#[test]
+fn a_missing_agent_modifier_is_asked_for_with_an_article_that_fits() {
+    let dir = sample_copy("airport");
+    let path = dir.path().join("machines/BuyTicketAtCounter.machine.ron");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let without = text.replacen(
+        r#"(name: "RequestConversation", modifier: "seller", "#,
+        r#"(name: "RequestConversation", "#,
+        1,
+    );
+    assert_ne!(text, without);
+    std::fs::write(&path, without).unwrap();
+    let mut h = harness(EditorApp::open(dir.path()));
+    wait_for_diagnostics(&mut h);
+    h.get_by_label_contains("needs an agent modifier");
+}
