@@ -295,13 +295,13 @@ fn emitter_defects() {
         "invalid-value",
         "special(.me)",
     );
-    // A cell that stops too early: pointed at where it ends.
+    // A cell that stops too early: pointed at the parenthesis it never closes.
     defect(
         2,
         r#"facts: "special(bread)""#,
         r#"facts: "special(bread""#,
         "syntax",
-        "\")],\n)",
+        "(bread\"",
     );
     // A spawned NPC named like an agent of a scene.
     defect(
