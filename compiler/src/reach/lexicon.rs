@@ -6,6 +6,7 @@
 
 use crate::ir::hpmm::{Category, Estimator, Expr, Pattern, PatternWord, SpaceState};
 use crate::ir::{Handle, Module};
+use std::collections::HashMap;
 
 /// The most lines aimed at one reply action.
 pub const MAX_AIMED: usize = 48;
@@ -13,9 +14,9 @@ pub const MAX_AIMED: usize = 48;
 /// A line for every surface pattern of every estimator, in the order written.
 pub fn every_pattern(module: &Module) -> Vec<String> {
     let mut out = Vec::new();
-    let mut seen = Vec::new();
+    let mut walk = Walk::new(module);
     for (h, _) in module.estimators.iter() {
-        estimator_lines(module, h, &mut out, &mut seen);
+        walk.estimator(h, &mut out);
     }
     out
 }
@@ -58,13 +59,13 @@ fn aimed(module: &Module, proposing: Vec<Handle<SpaceState>>) -> Vec<String> {
         .map(|(h, _)| h)
         .collect();
     let mut out = Vec::new();
-    let mut seen = Vec::new();
+    let mut walk = Walk::new(module);
     for h in proposing.iter().chain(&leading) {
         for e in &module.space_states[*h].expects {
             if e.weight > 0.0
                 && let Some(est) = e.evidence.target
             {
-                estimator_lines(module, est, &mut out, &mut seen);
+                walk.estimator(est, &mut out);
             }
         }
     }
@@ -72,95 +73,119 @@ fn aimed(module: &Module, proposing: Vec<Handle<SpaceState>>) -> Vec<String> {
     out
 }
 
-fn estimator_lines(
-    module: &Module,
-    h: Handle<Estimator>,
-    out: &mut Vec<String>,
-    seen: &mut Vec<Handle<Estimator>>,
-) {
-    if seen.contains(&h) {
-        return;
+/// A walk over estimators, each visited once, writing the lines that make them match.
+struct Walk<'a> {
+    module: &'a Module,
+    words: Words<'a>,
+    seen: Vec<Handle<Estimator>>,
+}
+
+impl<'a> Walk<'a> {
+    fn new(module: &'a Module) -> Self {
+        Walk {
+            module,
+            words: Words::of(module),
+            seen: Vec::new(),
+        }
     }
-    seen.push(h);
-    let mut lines = Vec::new();
-    expr_lines(module, &module.estimators[h].expr, &mut lines, seen);
-    for l in lines {
-        if !out.contains(&l) {
-            out.push(l);
+
+    /// The lines of estimator `h` (once a walk) added to `out`, each line once.
+    fn estimator(&mut self, h: Handle<Estimator>, out: &mut Vec<String>) {
+        let mut lines = Vec::new();
+        self.ev(h, &mut lines);
+        for l in lines {
+            if !out.contains(&l) {
+                out.push(l);
+            }
+        }
+    }
+
+    fn ev(&mut self, h: Handle<Estimator>, out: &mut Vec<String>) {
+        if !self.seen.contains(&h) {
+            self.seen.push(h);
+            let module = self.module;
+            self.expr(&module.estimators[h].expr, out);
+        }
+    }
+
+    /// Lines making `expr` above 0: a `Match` gives its line; `Or`/`Max` each child's; `And`
+    /// one line joining a line of each child that has one; `Not` none (a line it must not hear).
+    fn expr(&mut self, expr: &Expr, out: &mut Vec<String>) {
+        match expr {
+            Expr::Match { pattern, .. } => {
+                out.extend(pattern_line(self.module, &self.words, pattern))
+            }
+            Expr::Ev(r) => {
+                if let Some(h) = r.target {
+                    self.ev(h, out);
+                }
+            }
+            Expr::Or(list) | Expr::Max(list) => {
+                for e in list {
+                    self.expr(e, out);
+                }
+            }
+            Expr::And(list) => {
+                let parts: Vec<String> = list
+                    .iter()
+                    .filter_map(|e| {
+                        let mut one = Vec::new();
+                        self.expr(e, &mut one);
+                        one.into_iter().next()
+                    })
+                    .collect();
+                if !parts.is_empty() {
+                    out.push(parts.join(" "));
+                }
+            }
+            Expr::Scale(_, e) => self.expr(e, out),
+            Expr::Not(_)
+            | Expr::Always
+            | Expr::Speaker(_)
+            | Expr::Emote(_)
+            | Expr::Did(_)
+            | Expr::Mentions(_)
+            | Expr::Inspect(_)
+            | Expr::Var { .. }
+            | Expr::Invalid => {}
         }
     }
 }
 
-/// Lines making `expr` above 0: a `Match` gives its line; `Or`/`Max` each child's; `And` one
-/// line joining a line of each child that has one; `Not` none (a line it must not hear).
-fn expr_lines(
-    module: &Module,
-    expr: &Expr,
-    out: &mut Vec<String>,
-    seen: &mut Vec<Handle<Estimator>>,
-) {
-    match expr {
-        Expr::Match { pattern, .. } => out.extend(pattern_line(module, pattern)),
-        Expr::Ev(r) => {
-            if let Some(h) = r.target
-                && !seen.contains(&h)
-            {
-                seen.push(h);
-                expr_lines(module, &module.estimators[h].expr, out, seen);
-            }
-        }
-        Expr::Or(list) | Expr::Max(list) => {
-            for e in list {
-                expr_lines(module, e, out, seen);
-            }
-        }
-        Expr::And(list) => {
-            let parts: Vec<String> = list
-                .iter()
-                .filter_map(|e| {
-                    let mut one = Vec::new();
-                    expr_lines(module, e, &mut one, seen);
-                    one.into_iter().next()
-                })
-                .collect();
-            if !parts.is_empty() {
-                out.push(parts.join(" "));
-            }
-        }
-        Expr::Scale(_, e) => expr_lines(module, e, out, seen),
-        Expr::Not(_)
-        | Expr::Always
-        | Expr::Speaker(_)
-        | Expr::Emote(_)
-        | Expr::Did(_)
-        | Expr::Mentions(_)
-        | Expr::Inspect(_)
-        | Expr::Var { .. }
-        | Expr::Invalid => {}
-    }
-}
+/// The words the designer wrote (categories', then concepts'), by stem: the first of each, so
+/// that a line reads "i'm hungry", not "i'm hungri". Stemmed once, not once a pattern word.
+struct Words<'a>(HashMap<String, &'a str>);
 
-/// A word the designer wrote (a category's or a concept's) whose stem is `stem`, so that a line
-/// reads "i'm hungry", not "i'm hungri"; the stem itself when none is.
-fn word_of(module: &Module, stem: &str) -> String {
-    let categories = module.categories.iter().flat_map(|(_, c)| &c.words);
-    let concepts = module.concepts.iter().flat_map(|(_, c)| &c.words);
-    categories
-        .chain(concepts)
-        .find(|w| !w.contains(' ') && ensemble_runtime::hpmm::text::stem(w) == stem)
-        .cloned()
-        .unwrap_or_else(|| stem.to_string())
+impl<'a> Words<'a> {
+    fn of(module: &'a Module) -> Self {
+        let categories = module.categories.iter().flat_map(|(_, c)| &c.words);
+        let concepts = module.concepts.iter().flat_map(|(_, c)| &c.words);
+        let mut by_stem = HashMap::new();
+        for w in categories.chain(concepts).filter(|w| !w.contains(' ')) {
+            by_stem
+                .entry(ensemble_runtime::hpmm::text::stem(w))
+                .or_insert(w.as_str());
+        }
+        Words(by_stem)
+    }
+
+    /// The word written for `stem`, or the stem itself when none is.
+    fn of_stem(&self, stem: &str) -> String {
+        self.0
+            .get(stem)
+            .map_or_else(|| stem.to_string(), |w| w.to_string())
+    }
 }
 
 /// One line the pattern matches, or `None` when a word test has nothing to offer.
-fn pattern_line(module: &Module, pattern: &Pattern) -> Option<String> {
+fn pattern_line(module: &Module, words_of: &Words<'_>, pattern: &Pattern) -> Option<String> {
     let mut words = Vec::new();
     for segment in &pattern.segments {
         for w in segment {
             match w {
                 PatternWord::Any => {}
                 PatternWord::Is { stems, any, all } => {
-                    let word = stems.first().map(|s| word_of(module, s)).or_else(|| {
+                    let word = stems.first().map(|s| words_of.of_stem(s)).or_else(|| {
                         any.iter()
                             .chain(all)
                             .find_map(|c| c.target.and_then(|h| category_word(module, h, 0)))
