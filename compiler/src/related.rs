@@ -50,6 +50,14 @@ const FUNCTION_WORDS: &[&str] = &[
     "there", "here", "some", "any", "all", "one", "get", "go", "make", "take", "give",
 ];
 
+/// The common nouns of the table's vocabulary (`related/nouns.txt`: mostly used as nouns in
+/// WordNet's sense-tagged counts), what an `Unheard` tracker takes for the thing a line is about.
+pub fn nouns() -> impl Iterator<Item = &'static str> {
+    include_str!("related/nouns.txt")
+        .lines()
+        .filter(|l| !l.is_empty())
+}
+
 /// The words a player may use for `word` (lower case), `word` itself not included: its
 /// synonyms in the table, none for a function word.
 pub fn synonyms(word: &str) -> &'static [&'static str] {

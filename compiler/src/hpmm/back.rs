@@ -477,6 +477,15 @@ pub fn emit(module: &Module, intern: &mut dyn FnMut(&str) -> NameId) -> Result<M
                 ir::TrackerRule::Bind(c) => TrackerRule::Bind(ConceptId(id(c)?)),
                 ir::TrackerRule::Copy(v) => TrackerRule::Copy(VariableId(id(v)?)),
                 ir::TrackerRule::Clear => TrackerRule::Clear,
+                ir::TrackerRule::Unheard { concept, after } => TrackerRule::Unheard {
+                    concept: ConceptId(id(concept)?),
+                    after: 1u128 << id(after)?,
+                    nouns: {
+                        let stems: BTreeSet<String> =
+                            crate::related::nouns().map(text::stem).collect();
+                        stems.into_iter().collect()
+                    },
+                },
             };
             let when = match &t.when {
                 Some((r, x)) => Some((evidence_of(&cx, r)?, *x)),

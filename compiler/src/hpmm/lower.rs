@@ -604,6 +604,16 @@ fn lower_concepts(module: &mut Module, f: &Files, n: &Names, diags: &mut Diagnos
                         &context,
                     )),
                     TrackerRuleAsset::Clear => TrackerRule::Clear,
+                    TrackerRuleAsset::Unheard { concept, after } => TrackerRule::Unheard {
+                        concept: resolve(diags, &n.concepts, "concept", named(concept), &context),
+                        after: resolve(
+                            diags,
+                            &n.categories,
+                            "lexicon category",
+                            named(after),
+                            &context,
+                        ),
+                    },
                 };
                 let when = t.when.as_ref().map(|w| {
                     let name =

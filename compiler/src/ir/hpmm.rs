@@ -157,6 +157,10 @@ pub enum TrackerRule {
     Bind(Ref<Concept>),
     Copy(Ref<Variable>),
     Clear,
+    Unheard {
+        concept: Ref<Concept>,
+        after: Ref<Category>,
+    },
 }
 
 #[derive(Clone, Debug)]

@@ -35,14 +35,16 @@ enum Rule {
     Bind,
     Copy,
     Clear,
+    Unheard,
 }
 
-const RULES: [(Rule, &str); 5] = [
+const RULES: [(Rule, &str); 6] = [
     (Rule::Mention, "the last mentioned"),
     (Rule::MentionEarlier, "the one mentioned before it"),
     (Rule::Bind, "bind to"),
     (Rule::Copy, "copy variable"),
     (Rule::Clear, "clear"),
+    (Rule::Unheard, "a thing it knows nothing of"),
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -68,6 +70,7 @@ fn tracker(ui: &mut Ui, v: usize, k: usize, t: &mut TrackerAsset, cx: &PanelCx) 
             TrackerRuleAsset::Bind(_) => Rule::Bind,
             TrackerRuleAsset::Copy(_) => Rule::Copy,
             TrackerRuleAsset::Clear => Rule::Clear,
+            TrackerRuleAsset::Unheard { .. } => Rule::Unheard,
         };
         if form::choose(
             ui,
@@ -85,6 +88,10 @@ fn tracker(ui: &mut Ui, v: usize, k: usize, t: &mut TrackerAsset, cx: &PanelCx) 
                 }
                 Rule::Copy => TrackerRuleAsset::Copy(String::new()),
                 Rule::Clear => TrackerRuleAsset::Clear,
+                Rule::Unheard => TrackerRuleAsset::Unheard {
+                    concept: names.concepts.first().cloned().unwrap_or_default(),
+                    after: names.categories.first().cloned().unwrap_or_default(),
+                },
             };
             changed = true;
         }
@@ -131,6 +138,28 @@ fn tracker(ui: &mut Ui, v: usize, k: usize, t: &mut TrackerAsset, cx: &PanelCx) 
                 );
             }
             TrackerRuleAsset::Clear => {}
+            TrackerRuleAsset::Unheard { concept, after } => {
+                ui.label(RichText::new("as").color(theme::TEXT_WEAK));
+                changed |= form::pick(
+                    ui,
+                    ("tracker-unheard", v, k),
+                    concept,
+                    &names.concepts,
+                    140.0,
+                    format!("tracker {} concept", k + 1),
+                    "concept…",
+                );
+                ui.label(RichText::new("named after a word of").color(theme::TEXT_WEAK));
+                changed |= form::pick(
+                    ui,
+                    ("tracker-unheard-after", v, k),
+                    after,
+                    &names.categories,
+                    140.0,
+                    format!("tracker {} after", k + 1),
+                    "category…",
+                );
+            }
         }
     });
     ui.horizontal_wrapped(|ui| {

@@ -164,7 +164,12 @@ pub struct SocialAgent {
     q: Vec<f64>,
     evidence: Vec<f64>,
     bindings: Vec<Option<ConceptId>>,
+    /// The word each variable was bound by, when an `Unheard` tracker bound it (parallel to
+    /// `bindings`).
+    heard: Vec<Option<String>>,
     words: Vec<Word>,
+    /// Whether each word names a concept (parallel to `words`).
+    named: Vec<bool>,
     mentions: Vec<ConceptId>,
     space_proposals: Vec<Option<Proposal>>,
     accumulator_outputs: Vec<Option<Proposal>>,
@@ -194,7 +199,9 @@ impl SocialAgent {
             q: vec![0.0; model.states.len()],
             evidence: vec![0.0; model.evidence.len()],
             bindings: vec![None; model.variables.len()],
+            heard: vec![None; model.variables.len()],
             words: Vec::new(),
+            named: Vec::new(),
             mentions: Vec::new(),
             space_proposals: Vec::new(),
             accumulator_outputs: Vec::new(),
@@ -241,8 +248,11 @@ impl SocialAgent {
             None => self.words.clear(),
         }
         self.mentions.clear();
+        self.named.clear();
         for w in &self.words {
-            self.mentions.extend_from_slice(self.pre.concepts_of(w));
+            let concepts = self.pre.concepts_of(w);
+            self.mentions.extend_from_slice(concepts);
+            self.named.push(!concepts.is_empty());
         }
         let obs = Observation {
             speaker: input.map(|i| i.speaker),
@@ -250,6 +260,7 @@ impl SocialAgent {
             words: &self.words,
             did: input.map(|i| i.did.as_slice()).unwrap_or(&[]),
             mentions: &self.mentions,
+            named: &self.named,
         };
         // 2–4. Evidence, trackers, variable evidence.
         let late = model.late_evidence as usize;
@@ -261,7 +272,13 @@ impl SocialAgent {
             &self.bindings,
             &mut self.evidence,
         );
-        concepts::track(model, &obs, &self.evidence, &mut self.bindings);
+        concepts::track(
+            model,
+            &obs,
+            &self.evidence,
+            &mut self.bindings,
+            &mut self.heard,
+        );
         evidence::estimate(
             model,
             late..model.evidence.len(),
@@ -309,7 +326,11 @@ impl SocialAgent {
             .iter()
             .filter_map(|w| {
                 let mut concepts: Vec<String> = Vec::new();
-                for c in self.pre.concepts_of(w) {
+                // A word an `Unheard` tracker took names the concept it bound.
+                let took = (self.heard.iter().zip(&self.bindings))
+                    .filter(|(h, _)| h.as_deref() == Some(w.text.as_str()))
+                    .filter_map(|(_, c)| *c);
+                for c in self.pre.concepts_of(w).iter().copied().chain(took) {
                     let name = program.name(model.concepts[c.index()].name).to_string();
                     if !concepts.contains(&name) {
                         concepts.push(name);
@@ -358,6 +379,7 @@ impl SocialAgent {
             let action = &model.actions[a.index()];
             for &(v, c) in &action.bind {
                 self.bindings[v.index()] = c;
+                self.heard[v.index()] = None;
             }
             for copy in &action.copy_belief {
                 self.set_belief(model, copy.target, self.belief[copy.source.index()]);
@@ -367,6 +389,7 @@ impl SocialAgent {
                 &action.say,
                 &action.lines,
                 &self.bindings,
+                &self.heard,
                 &mut self.rng,
                 locale,
             );
@@ -511,14 +534,16 @@ impl SocialAgent {
             }
         }
         let mut bindings = vec![None; model.variables.len()];
+        let mut heard = vec![None; model.variables.len()];
         for (i, v) in model.variables.iter().enumerate() {
             let vname = program.name(v.name);
-            let old_binding = old_model
+            let old_variable = old_model
                 .variables
                 .iter()
-                .position(|ov| old.name(ov.name) == vname)
-                .and_then(|ov| self.bindings[ov]);
+                .position(|ov| old.name(ov.name) == vname);
+            let old_binding = old_variable.and_then(|ov| self.bindings[ov]);
             if let Some(c) = old_binding {
+                heard[i] = old_variable.and_then(|ov| self.heard[ov].clone());
                 let cname = old.name(old_model.concepts[c.index()].name);
                 match model
                     .concepts
@@ -538,7 +563,14 @@ impl SocialAgent {
         self.q = vec![0.0; model.states.len()];
         self.evidence = vec![0.0; model.evidence.len()];
         self.belief = belief;
+        // A word stays only with its binding (a variable whose concept is gone is unbound).
+        for (h, b) in heard.iter_mut().zip(&bindings) {
+            if b.is_none() {
+                *h = None;
+            }
+        }
         self.bindings = bindings;
+        self.heard = heard;
         Ok(report)
     }
 }
@@ -557,6 +589,31 @@ pub(crate) struct SavedAgent {
 }
 
 impl SocialAgent {
+    /// The words variables were bound by (`Unheard` trackers), by variable name: saved in a
+    /// section of their own, so snapshots from before it still restore.
+    pub(crate) fn heard_by_name(&self) -> Vec<(String, String)> {
+        let program = &self.program;
+        (program.hpmm.variables.iter().zip(&self.heard))
+            .filter_map(|(v, h)| Some((program.name(v.name).to_string(), h.clone()?)))
+            .collect()
+    }
+
+    /// Gives back the words of [`SocialAgent::heard_by_name`] to the variables of those names
+    /// that are bound; the others are dropped.
+    pub(crate) fn restore_heard(&mut self, saved: &[(String, String)]) {
+        for (vname, word) in saved {
+            let program = self.program.clone();
+            let v = program
+                .hpmm
+                .variables
+                .iter()
+                .position(|v| program.name(v.name) == vname);
+            if let Some(v) = v.filter(|&v| self.bindings[v].is_some()) {
+                self.heard[v] = Some(word.clone());
+            }
+        }
+    }
+
     pub(crate) fn to_saved(&self) -> SavedAgent {
         let program = &self.program;
         let model = &program.hpmm;

@@ -367,6 +367,10 @@ impl ChatScene {
 /// The section a conversation scene saves into.
 pub const CHAT_SECTION: &str = "hpmm.chat";
 
+/// The section of the words variables were bound by (`Unheard` trackers): (variable, word).
+/// A section of its own, so that snapshots taken before it restore unchanged.
+pub const CHAT_HEARD_SECTION: &str = "hpmm.chat.heard";
+
 /// A conversation scene as a snapshot holds it ([`ChatScene::save`]); names, not ids.
 #[derive(Serialize, Deserialize)]
 struct SavedChat {
@@ -421,6 +425,11 @@ impl ChatScene {
                     .collect(),
             },
         );
+        // Only when a word is held: a snapshot of a model without `Unheard` is as before.
+        let heard = self.agent.heard_by_name();
+        if !heard.is_empty() {
+            snapshot.put(CHAT_HEARD_SECTION, &heard);
+        }
     }
 
     /// The conversation saved by [`ChatScene::save`], restored onto `program` (the one it was
@@ -460,6 +469,10 @@ impl ChatScene {
         let (agent, mut report) =
             SocialAgent::from_saved(program.clone(), &saved.chat, saved.agent).map_err(bad)?;
         scene.agent = agent;
+        if snapshot.has(CHAT_HEARD_SECTION) {
+            let heard: Vec<(String, String)> = snapshot.get(CHAT_HEARD_SECTION)?;
+            scene.agent.restore_heard(&heard);
+        }
         scene.tick = saved.tick;
         let mut input = |saved: SavedInput| {
             let did = saved

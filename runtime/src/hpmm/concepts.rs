@@ -5,9 +5,18 @@
 
 use super::evidence::{Observation, is_a};
 use super::model::{ConceptId, Model, TrackerRule};
+use super::text::stem;
 
-/// Runs every tracker in order; later trackers see earlier trackers' bindings.
-pub fn track(model: &Model, obs: &Observation<'_>, e: &[f64], bindings: &mut [Option<ConceptId>]) {
+/// Runs every tracker in order; later trackers see earlier trackers' bindings. `heard` is
+/// parallel to `bindings`: the word an `Unheard` tracker bound the variable by (`None` for a
+/// binding to a concept by its own words).
+pub fn track(
+    model: &Model,
+    obs: &Observation<'_>,
+    e: &[f64],
+    bindings: &mut [Option<ConceptId>],
+    heard: &mut [Option<String>],
+) {
     for t in &model.trackers {
         if t.speaker.is_some_and(|s| obs.speaker != Some(s)) {
             continue;
@@ -29,6 +38,7 @@ pub fn track(model: &Model, obs: &Observation<'_>, e: &[f64], bindings: &mut [Op
                     let specific = (obs.mentions.iter().rev().copied())
                         .find(|&m| m != last && of_kind(m) && is_a(model, m, last));
                     bindings[v] = Some(specific.unwrap_or(last));
+                    heard[v] = None;
                 }
             }
             TrackerRule::MentionEarlier { types } => {
@@ -41,19 +51,78 @@ pub fn track(model: &Model, obs: &Observation<'_>, e: &[f64], bindings: &mut [Op
                         obs.mentions.iter().rev().copied().find(|&m| {
                             of_kind(&m) && !is_a(model, m, last) && !is_a(model, last, m)
                         });
+                    heard[v] = None;
                 }
             }
-            TrackerRule::Bind(c) => bindings[v] = Some(*c),
-            TrackerRule::Copy(from) => bindings[v] = bindings[from.index()],
-            TrackerRule::Clear => bindings[v] = None,
+            TrackerRule::Bind(c) => {
+                bindings[v] = Some(*c);
+                heard[v] = None;
+            }
+            TrackerRule::Copy(from) => {
+                bindings[v] = bindings[from.index()];
+                heard[v] = heard[from.index()].clone();
+            }
+            TrackerRule::Clear => {
+                bindings[v] = None;
+                heard[v] = None;
+            }
+            TrackerRule::Unheard {
+                concept,
+                after,
+                nouns,
+            } => {
+                if let Some(word) = unheard(obs, *after, nouns) {
+                    bindings[v] = Some(*concept);
+                    heard[v] = Some(word);
+                }
+            }
         }
     }
+}
+
+/// Words a noun phrase may hold before its noun and still be read past ("the old cracked bell").
+const MODIFIERS: usize = 2;
+
+/// The first noun the agent knows nothing of that the input names after a word of the `after`
+/// categories (see [`TrackerRule::Unheard`]).
+fn unheard(obs: &Observation<'_>, after: u128, nouns: &[String]) -> Option<String> {
+    let words = obs.words;
+    // A word some pattern, concept or category mentions is one the designer wrote about.
+    let known = |i: usize| {
+        obs.named.get(i).copied().unwrap_or(false) || words[i].tags != 0 || words[i].stem.is_some()
+    };
+    // "frost tonight? the bees hate the cold": what follows the last question is no part of it.
+    let end = match words.iter().rposition(|w| w.text == "?") {
+        Some(q) => q,
+        None => words.len(),
+    };
+    let words = &words[..end];
+    for (i, w) in words.iter().enumerate() {
+        if w.tags & after == 0 {
+            continue;
+        }
+        let phrase = words.iter().enumerate().skip(i + 1).take(1 + MODIFIERS);
+        for (j, next) in phrase {
+            if known(j) {
+                break;
+            }
+            let text = &next.text;
+            if !text.chars().all(|c| c.is_ascii_lowercase()) {
+                break;
+            }
+            if nouns.binary_search(&stem(text)).is_ok() {
+                return Some(text.clone());
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::hpmm::model::{Concept, Tracker, Variable, VariableId};
+    use crate::hpmm::text::Word;
     use crate::program::NameId;
 
     /// food (0) ← stew (1), roast (2); drink (3) ← ale (4). Variable 0 is the dish named last,
@@ -104,8 +173,64 @@ mod tests {
             words: &[],
             did: &[],
             mentions: &mentions,
+            named: &[],
         };
-        track(model, &obs, &[], bindings);
+        let mut heard = vec![None; bindings.len()];
+        track(model, &obs, &[], bindings, &mut heard);
+    }
+
+    /// Words of a line: `the` is a determiner (tag 1), `mountains` names a concept.
+    fn unheard_in(line: &str) -> Option<String> {
+        let texts: Vec<&str> = line.split(' ').collect();
+        let words: Vec<Word> = texts
+            .iter()
+            .map(|t| Word {
+                text: t.to_string(),
+                stem: None,
+                tags: u128::from(["the", "his", "of"].contains(t)),
+                read_as: None,
+            })
+            .collect();
+        let named: Vec<bool> = texts.iter().map(|t| *t == "mountains").collect();
+        let obs = Observation {
+            speaker: None,
+            emote: None,
+            words: &words,
+            did: &[],
+            mentions: &[],
+            named: &named,
+        };
+        let mut nouns: Vec<String> = ["bell", "tide", "tax", "mountain", "point"]
+            .iter()
+            .map(|w| stem(w))
+            .collect();
+        nouns.sort();
+        unheard(&obs, 1, &nouns)
+    }
+
+    #[test]
+    fn the_unheard_word_is_the_first_unknown_noun_of_a_phrase() {
+        assert_eq!(
+            unheard_in("when does the tide turn").as_deref(),
+            Some("tide")
+        );
+        // Modifiers before the noun are read past; a concept word ends the phrase.
+        assert_eq!(
+            unheard_in("what note did the old bell ring").as_deref(),
+            Some("bell")
+        );
+        assert_eq!(unheard_in("how high are the western mountains"), None);
+        // Inflected as said; a noun not after a phrase's start is not taken.
+        assert_eq!(
+            unheard_in("has he paid his taxes").as_deref(),
+            Some("taxes")
+        );
+        assert_eq!(unheard_in("tide bell point"), None);
+        // Only two modifiers: "the very big old bell" is too far to be sure.
+        assert_eq!(unheard_in("the very big old bell"), None);
+        // What follows the last question mark is not asked.
+        assert_eq!(unheard_in("frost tonight ? the tide turns"), None);
+        assert_eq!(unheard_in("the tide ? when"), Some("tide".to_string()));
     }
 
     #[test]

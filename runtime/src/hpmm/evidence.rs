@@ -24,6 +24,8 @@ pub struct Observation<'a> {
     pub did: &'a [ActionId],
     /// Concepts the words name, in word order.
     pub mentions: &'a [ConceptId],
+    /// Whether each word names a concept, parallel to `words`.
+    pub named: &'a [bool],
 }
 
 /// Whether concept `c` is (transitively) concept `of`.

@@ -333,6 +333,21 @@ pub enum TrackerRule {
     Copy(VariableId),
     /// Unbind the variable.
     Clear,
+    /// Bind to `concept` when the input names a thing the agent knows nothing of, and remember
+    /// the word: the first word after a word of the `after` categories (past at most two words
+    /// that are not nouns: "the old bell") that no concept, lexicon category or pattern mentions
+    /// and whose stem is one of `nouns` (the compiler's table of common nouns). A concept word there
+    /// ends the phrase ("the western mountains" names the mountains); what follows the line's
+    /// last `?` is not looked at. `{variable}` says the word; other properties are the
+    /// concept's. Keeps the binding when the input names no such word.
+    Unheard {
+        /// What the variable is bound to (its kinds decide which handlers answer).
+        concept: ConceptId,
+        /// Lexicon categories of the words a noun phrase starts after (determiners, "of").
+        after: Tags,
+        /// Stems of common nouns, sorted.
+        nouns: Vec<String>,
+    },
 }
 
 /// A binding routine of one situational variable (Zubek §5.2.4).

@@ -35,6 +35,8 @@ type Wording<'a> = (Option<&'a LineIndex>, &'a [Chunk]);
 struct Cx<'a> {
     program: &'a Program,
     bindings: &'a [Option<ConceptId>],
+    /// The word a variable was bound by, parallel to `bindings` (`Unheard` trackers).
+    heard: &'a [Option<String>],
     /// `Locale::Source` or a table; the pseudo-locale is applied to the source's words.
     locale: Locale,
 }
@@ -69,7 +71,11 @@ impl Cx<'_> {
                 }
                 Chunk::Var { variable, property } => match self.bindings[variable.index()] {
                     Some(c) => {
-                        let text = self.concept_text(model, c, *property);
+                        let heard = self.heard.get(variable.index()).and_then(Option::as_ref);
+                        let text = match heard {
+                            Some(word) => self.word_text(model, c, word, *property),
+                            None => self.concept_text(model, c, *property),
+                        };
                         out.push_str(&text);
                         !text.trim().is_empty()
                     }
@@ -135,6 +141,24 @@ impl Cx<'_> {
         })
     }
 
+    /// A variable bound by the player's word: the word itself for `{v}` and `{v.name}`, the
+    /// concept's property otherwise (`{v.plural}`: what the concept says for any such thing).
+    /// The word is the player's, in whatever language they typed: it is never translated.
+    fn word_text(
+        &self,
+        model: &Model,
+        c: ConceptId,
+        word: &str,
+        property: Option<crate::program::NameId>,
+    ) -> String {
+        let named = |p: &str| property.is_some_and(|id| self.program.name_id(p) == Some(id));
+        if property.is_none() || named("name") {
+            word.to_string()
+        } else {
+            self.concept_text(model, c, property)
+        }
+    }
+
     /// A concept's property, or its `name` property (its name when it has none), translated
     /// when the locale translates the property's value.
     fn concept_text(
@@ -193,6 +217,7 @@ pub fn render(
     variants: &[Vec<Chunk>],
     lines: &[LineIndex],
     bindings: &[Option<ConceptId>],
+    heard: &[Option<String>],
     rng: &mut Rng,
     locale: Locale,
 ) -> Rendered {
@@ -210,6 +235,7 @@ pub fn render(
     let source_cx = Cx {
         program,
         bindings,
+        heard,
         locale: Locale::Source,
     };
     let mut raw = String::new();

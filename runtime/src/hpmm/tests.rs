@@ -857,7 +857,7 @@ fn a_wording_with_an_empty_slot_falls_back_to_one_without() {
         let bindings = vec![bound];
         let say = &program.hpmm.actions[0].say;
         let mut rng = crate::rng::Rng::new(seed, 0);
-        super::output::render(&program, say, &[], &bindings, &mut rng, Locale::Source).text
+        super::output::render(&program, say, &[], &bindings, &[], &mut rng, Locale::Source).text
     };
     for seed in 0..20 {
         // Unbound: both slotted wordings have holes; the plain one is said.
@@ -1200,4 +1200,93 @@ fn a_belief_that_is_not_a_probability_is_refused() {
             "{e}"
         );
     }
+}
+
+/// The greeting model whose reply names the thing the player asked about in the player's own
+/// word: an `Unheard` tracker (`the` starts a phrase; `tide` and `bell` are nouns) binds
+/// `the-thing`, and the reply says `{the-thing}`.
+fn unheard_greeting() -> Arc<Program> {
+    let mut b = greeting_model();
+    let phrase = b.name("phrase-start");
+    b.m.categories.push(phrase);
+    b.m.lexicon.push(LexWord {
+        word: "the".to_string(),
+        tags: 1,
+    });
+    let thing = b.name("the-thing");
+    b.m.variables.push(Variable { name: thing });
+    let unheard = b.name("unheard-of");
+    b.m.concepts.push(Concept {
+        name: unheard,
+        is_a: vec![ConceptId(0)],
+        words: vec![],
+        properties: vec![],
+        relations: vec![],
+        lines: vec![],
+    });
+    b.m.trackers.push(Tracker {
+        variable: VariableId(0),
+        rule: TrackerRule::Unheard {
+            concept: ConceptId(0),
+            after: 1,
+            nouns: vec!["bell".to_string(), "tide".to_string()],
+        },
+        when: None,
+        speaker: None,
+    });
+    b.m.actions[0].say = vec![
+        vec![
+            Chunk::Var {
+                variable: VariableId(0),
+                property: None,
+            },
+            Chunk::Text("? no idea".to_string()),
+        ],
+        vec![Chunk::Text("greetings".to_string())],
+    ];
+    b.build()
+}
+
+#[test]
+fn a_thing_asked_about_is_named_in_the_players_word_and_kept_by_a_save() {
+    let program = unheard_greeting();
+    let mut chat = ChatScene::new(program.clone(), "chat", 3).unwrap();
+    chat.set_tracing(true);
+    chat.hear(Some(Input {
+        emote: "hi".to_string(),
+        text: "when does the tide turn".to_string(),
+        ..Input::player("")
+    }));
+    chat.step();
+    let said: Vec<String> = chat.take_events().iter().map(|e| e.to_json()).collect();
+    assert!(
+        said.iter().any(|e| e.contains("\"tide? no idea\"")),
+        "{said:?}"
+    );
+    // The trace says which word counted for which concept.
+    let understood = chat.agent().understanding();
+    assert!(
+        understood
+            .words
+            .iter()
+            .any(|w| w.word == "tide" && w.concepts == ["unheard-of"]),
+        "{:?}",
+        understood.words
+    );
+    // Saved in a section of its own and given back on restore.
+    let bytes = saved(&chat);
+    let snapshot = SnapshotReader::from_bytes(&bytes).unwrap();
+    assert!(snapshot.has(super::chat::CHAT_HEARD_SECTION));
+    let (restored, report) = ChatScene::restore(program.clone(), &snapshot).unwrap();
+    assert_eq!(report.fallbacks, Vec::<String>::new());
+    assert_eq!(restored.agent().binding("the-thing"), Some("unheard-of"));
+    assert_eq!(
+        restored.agent().heard_by_name(),
+        [("the-thing".to_string(), "tide".to_string())]
+    );
+    // A line naming no such thing keeps the binding (this model never clears it); a model
+    // without the tracker saves no such section.
+    let plain = ChatScene::new(seeded_greeting(), "chat", 3).unwrap();
+    let snapshot = SnapshotReader::from_bytes(&saved(&plain)).unwrap();
+    assert!(!snapshot.has(super::chat::CHAT_HEARD_SECTION));
 }

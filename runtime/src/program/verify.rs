@@ -606,6 +606,15 @@ fn verify_hpmm(p: &ProgramParts) -> Result<(), String> {
             TrackerRule::Bind(c) => concept(*c, &what)?,
             TrackerRule::Copy(v) => variable(*v, &what)?,
             TrackerRule::Clear => {}
+            TrackerRule::Unheard {
+                concept: c, nouns, ..
+            } => {
+                concept(*c, &what)?;
+                // Looked up by binary search.
+                check(nouns.windows(2).all(|w| w[0] < w[1]), &|| {
+                    format!("tracker #{i}'s nouns are not sorted")
+                })?
+            }
         }
         if let Some((y, threshold)) = t.when {
             check(y.index() < m.late_evidence as usize, &|| {

@@ -219,6 +219,12 @@ pub enum TrackerRuleAsset {
     Bind(String),
     Copy(String),
     Clear,
+    /// A noun the agent knows nothing of, named after a word of lexicon category `after`
+    /// ("the tide"): binds `concept`, and the variable says the player's word.
+    Unheard {
+        concept: String,
+        after: String,
+    },
 }
 
 /// `*.actions.ron`: the action-selection system: actions, templates and the arbitration network.
