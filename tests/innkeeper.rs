@@ -2,10 +2,10 @@
 //! iteration it is said, no reply with an empty slot, and a new question never answered with
 //! an old topic. `transcripts/visitor.txt` is the conversation the sample was grown on;
 //! `fixtures/innkeeper/visitor-heldout.txt` was written with it and never run while growing it.
-//! `fixtures/innkeeper-visitors{,-2,-3,-4}/` (issue 30) are twelve evenings each written by
+//! `fixtures/innkeeper-visitors{,-2,-3,-4,-5}/` (issue 30) are twelve evenings each written by
 //! someone who never saw the sample, with every reply judged by someone who did not tune it:
 //! the judgements are committed, and a changed reply must be judged again. Each set measured
-//! the innkeeper once, untouched, then became a tuning set; the fourth is the held-out measure.
+//! the innkeeper once, untouched, then became a tuning set; the fifth is the held-out measure.
 
 use ensemble_tests::{ensemble, json_lines as events, repo_path};
 
@@ -284,21 +284,29 @@ fn the_third_visitor_set_gets_the_replies_judged() {
     judged_set("tests/fixtures/innkeeper-visitors-3", SET_3_SENSIBLE);
 }
 
-/// The held-out measure of issue 30's fourth round (written 2026-12-02 by someone who saw
+/// The fourth independent set: the held-out measure of issue 30's fourth round (77 of 167),
+/// then a tuning set of its fifth.
+#[test]
+fn the_fourth_visitor_set_gets_the_replies_judged() {
+    judged_set("tests/fixtures/innkeeper-visitors-4", SET_4_SENSIBLE);
+}
+
+/// The held-out measure of issue 30's fifth round (written 2026-12-02 by someone who saw
 /// neither the sample nor the other sets, never looked at while tuning, judged by someone who
 /// did not tune; only its counts were reported): the goal is 80% sensible.
 #[test]
 fn the_held_out_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors-4", SET_4_SENSIBLE);
+    judged_set("tests/fixtures/innkeeper-visitors-5", SET_5_SENSIBLE);
 }
 
-/// What was judged sensible (2026-12-02, fourth round): the figures may only rise. (Set 2 fell
+/// What was judged sensible (2026-12-02, fifth round): the figures may only rise. (Set 2 fell
 /// from 147 to 146 in the fourth round: a thing named beside the mayor is now answered as that
 /// thing, "patron? no, friend", where the mayor was asked about.)
 const SET_1_SENSIBLE: usize = 139;
 const SET_2_SENSIBLE: usize = 146;
 const SET_3_SENSIBLE: usize = 112;
-const SET_4_SENSIBLE: usize = 77;
+const SET_4_SENSIBLE: usize = 80;
+const SET_5_SENSIBLE: usize = 93;
 
 #[test]
 fn the_visitor_is_answered_every_line_without_holes() {
