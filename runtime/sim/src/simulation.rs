@@ -35,6 +35,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use thiserror::Error;
 
+pub mod draws;
 mod save;
 
 /// How many said lines [`Simulation::transcript`] keeps (the oldest go first).
@@ -70,6 +71,9 @@ pub struct Setup {
     /// `(world event, at)`: the scene's world event may happen from `at` seconds instead of
     /// its own time, or never (`None`). Kept across a restore, like forced outcomes.
     pub world_events: Vec<(String, Option<f64>)>,
+    /// Draws forced to an outcome (`Draw` setups). Kept across a restore, like forced
+    /// outcomes.
+    pub draws: Vec<draws::ForcedDraw>,
 }
 
 impl Setup {
@@ -79,6 +83,7 @@ impl Setup {
             && self.disabled.is_empty()
             && self.start_in.is_empty()
             && self.world_events.is_empty()
+            && self.draws.is_empty()
     }
 
     /// Moves the scene's world events in `world` as the setup says.
@@ -375,7 +380,8 @@ impl Simulation {
         } else if let Some(id) = program.scene_by_name(name) {
             let mut world = SimWorld::for_scene(&program, id)
                 .with_failure_rate(options.fail_rate)
-                .with_forced_outcomes(options.setup.outcomes.clone());
+                .with_forced_outcomes(options.setup.outcomes.clone())
+                .with_forced_draws(options.setup.draws.clone());
             let def = &program.scenes[id.index()];
             let agent_names: Vec<&str> = def
                 .agents
@@ -684,6 +690,32 @@ impl Simulation {
             Running::Chat(chat) => chat.reject_reload(reason),
         }
         self.collect();
+    }
+
+    /// The draws that picked a branch (lines said, chances) since the last call; none in a
+    /// conversation.
+    pub fn take_draws(&mut self) -> Vec<draws::Drawn> {
+        match &mut self.running {
+            Running::Machines { scene, .. } => scene.game.draws.take_log(),
+            Running::Chat(_) => Vec::new(),
+        }
+    }
+
+    /// Draws of `kind` made so far (a conversation: none).
+    pub fn draw_count(&self, kind: ensemble_runtime::rng::DrawKind) -> u64 {
+        match &self.running {
+            Running::Machines { scene, .. } => scene.game.draws.count(kind),
+            Running::Chat(_) => 0,
+        }
+    }
+
+    /// What went wrong with the forced draws so far (a value that does not fit its draw, a
+    /// draw not made yet): a content test's run ends with these as its error.
+    pub fn draw_problems(&self) -> Vec<String> {
+        match &self.running {
+            Running::Machines { scene, .. } => scene.game.draws.problems(),
+            Running::Chat(_) => Vec::new(),
+        }
     }
 
     /// Takes the trace events recorded since the last call.

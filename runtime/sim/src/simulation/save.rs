@@ -151,6 +151,7 @@ impl Simulation {
         scene.game.standard.save(snapshot);
         interactions.save(program, id, snapshot)?;
         snapshot.put(WORLD_SECTION, &scene.game.to_saved());
+        scene.game.draws.save(snapshot);
         snapshot.put(SIMULATION_SECTION, &saved);
         Ok(())
     }
@@ -194,7 +195,9 @@ impl Simulation {
         // restored run keeps them (the search of `ensemble reach` branches by restoring).
         let mut game = SimWorld::for_scene(&program, id)
             .with_failure_rate(options.fail_rate)
-            .with_forced_outcomes(options.setup.outcomes.clone());
+            .with_forced_outcomes(options.setup.outcomes.clone())
+            .with_forced_draws(options.setup.draws.clone());
+        game.draws.restore(snapshot)?;
         game.restore_saved(&program, world)
             .map_err(|message| SnapshotError::BadSection {
                 section: WORLD_SECTION.to_string(),
