@@ -36,16 +36,23 @@ pub fn story(scene: &str, play: &Play, trace: &[TraceEvent]) -> String {
             SetupAsset::World { name, at: Some(at) } => s.push_str(&format!(
                 "  setup: the world event `{name}` may happen from {at} s\n"
             )),
+            SetupAsset::Draw { kind, n, value } => s.push_str(&format!(
+                "  setup: draw {n} of kind {kind:?} comes out {value}\n"
+            )),
             _ => {}
         }
     }
-    for TestEvent::Send {
-        tick, to, message, ..
-    } in &play.events
-    {
-        s.push_str(&format!(
-            "  at tick {tick}: the game sends `{message}` to {to}\n"
-        ));
+    for e in &play.events {
+        let what = match e {
+            TestEvent::Send { to, message, .. } => format!("the game sends `{message}` to {to}"),
+            TestEvent::Interact { location, .. } => {
+                format!("the player reacts to the icon of `{location}`")
+            }
+            TestEvent::Input { fact, .. } => format!("the player inputs `{fact}`"),
+            TestEvent::Push { proxy, fact, .. } => format!("proxy {proxy} reports `{fact}`"),
+            TestEvent::Leave { .. } => "the player walks away".to_string(),
+        };
+        s.push_str(&format!("  at tick {}: {what}\n", e.tick()));
     }
     for (i, line) in play.chat.iter().enumerate() {
         s.push_str(&format!("  player line {}: {line:?}\n", i + 1));
