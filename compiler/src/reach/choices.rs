@@ -31,6 +31,9 @@ pub struct Choices {
     /// (when those are fewer than [`FEW_LINES`]) a line for each surface pattern of the spaces'
     /// evidence ([`super::lexicon`]).
     pub lines: Vec<String>,
+    /// What the player does at smart locations and what their proxies report (at tick 0: a
+    /// search sets the tick), [`super::player::choices`].
+    pub player: Vec<crate::content_test::asset::TestEvent>,
 }
 
 impl Choices {
@@ -58,6 +61,7 @@ impl Choices {
         let Some((_, s)) = module.scenes.iter().find(|(_, s)| s.name.text == scene) else {
             return out;
         };
+        out.player = super::player::choices(module, scene);
         for agent in &s.agents {
             let Some(root_machine) = agent.machine else {
                 continue;

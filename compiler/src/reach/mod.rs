@@ -15,6 +15,7 @@
 pub mod choices;
 pub mod graph;
 pub mod lexicon;
+pub mod player;
 pub mod search;
 pub mod story;
 pub mod target;

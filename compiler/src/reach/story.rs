@@ -3,7 +3,7 @@
 //! player lines and replies), ending at the target.
 
 use super::Play;
-use crate::content_test::asset::{SetupAsset, TestEvent};
+use crate::content_test::asset::{DrawKind, SetupAsset, TestEvent};
 use ensemble_runtime::trace::{EventKind, TraceEvent};
 
 /// The most trace lines a story shows; the middle of a longer one is elided.
@@ -36,9 +36,19 @@ pub fn story(scene: &str, play: &Play, trace: &[TraceEvent]) -> String {
             SetupAsset::World { name, at: Some(at) } => s.push_str(&format!(
                 "  setup: the world event `{name}` may happen from {at} s\n"
             )),
-            SetupAsset::Draw { kind, n, value } => s.push_str(&format!(
-                "  setup: draw {n} of kind {kind:?} comes out {value}\n"
-            )),
+            SetupAsset::Draw { kind, n, value } => s.push_str(&match kind {
+                DrawKind::Line => format!(
+                    "  setup: line draw #{n} picks the line at index {value}, not the seed's\n"
+                ),
+                DrawKind::Chance => format!(
+                    "  setup: chance #{n} {}, not as the seed drew\n",
+                    if *value == 1 {
+                        "comes true"
+                    } else {
+                        "does not come true"
+                    }
+                ),
+            }),
             _ => {}
         }
     }
