@@ -1,16 +1,17 @@
 //! What a player does at smart locations, in a content test (`Interact`, `Input`, `Push`,
 //! `Leave` events, docs/formats/test.md): their facts read and checked against the names the
-//! project's scripts use, and applied to a running simulation through the smart locations'
-//! game API (`Interactions::interact`, `player_input`, `proxy_push`, `player_leave`).
+//! project's scripts use (their names checked in `player_check.rs`), and queued on a running
+//! simulation for its next tick ([`Simulation::act`]), which does them through the smart
+//! locations' game API (`Interactions::interact`, `player_input`, `proxy_push`,
+//! `player_leave`) where the scene's own events happen.
 //!
 //! A refusal while the run goes on (the player out of the icon's reach, no script to hear a
 //! proxy) is an `error` trace event, as it is for the scene's own events; the run goes on.
 
 use super::asset::TestEvent;
 use crate::ir::script::Term;
-use ensemble_runtime::trace::EventKind;
 use ensemble_sim::Simulation;
-use ensemble_sim::simulation::AgentKind;
+use ensemble_sim::simulation::{AgentKind, PlayerAct};
 use std::ops::Range;
 
 /// An argument of a test's fact.
@@ -85,61 +86,44 @@ fn ground(sim: &mut Simulation, fact: &Fact, me: &str) -> Option<ensemble_runtim
     Some(interactions.fact(&program, &fact.predicate, &args))
 }
 
-/// Applies a player's event to `sim` now. `Err` only when it cannot be applied at all (a
-/// conversation, a fact that does not read); what the smart locations refuse is recorded as
-/// an `error` event of the player (or the proxy) and the run goes on.
+/// Queues a player's event for `sim`'s next tick (where the scene's own events happen, so it
+/// is recorded at that tick). `Err` only when it cannot be applied at all (a conversation, a
+/// fact that does not read); what the smart locations refuse is an `error` event of the
+/// player (or the proxy) at that tick ([`Simulation::refused`]), and the run goes on.
 pub fn apply(sim: &mut Simulation, event: &TestEvent) -> Result<(), String> {
     let player = sim
         .agents()
         .into_iter()
         .find(|a| a.kind == AgentKind::Player);
-    let (player_id, player_name) = match &player {
-        Some(p) => (Some(p.id), p.name.to_string()),
-        None => (None, String::new()),
+    let player = player.map_or(String::new(), |p| p.name.to_string());
+    let fact = |sim: &mut Simulation, text: &str, me: &str| {
+        let f = read_fact(text).map_err(|(why, _)| format!("cannot read `{text}`: {why}"))?;
+        ground(sim, &f, me).ok_or_else(|| NO_LOCATIONS.to_string())
     };
-    let read =
-        |text: &str| read_fact(text).map_err(|(why, _)| format!("cannot read `{text}`: {why}"));
-    let (who, result) = match event {
+    let act = match event {
         TestEvent::Send { .. } => return Ok(()),
-        TestEvent::Interact { location, .. } => {
-            let (scene, i) = sim
-                .scene_mut()
-                .ok_or("a conversation has no smart locations")?;
-            (player_id, i.interact(scene, location))
-        }
-        TestEvent::Input { fact, .. } => {
-            let f = read(fact)?;
-            let f = ground(sim, &f, &player_name).ok_or("a conversation has no smart locations")?;
-            let (scene, i) = sim
-                .scene_mut()
-                .ok_or("a conversation has no smart locations")?;
-            (player_id, i.player_input(scene, f))
-        }
-        TestEvent::Push { proxy, fact, .. } => {
-            let f = read(fact)?;
-            let f = ground(sim, &f, proxy).ok_or("a conversation has no smart locations")?;
-            let (scene, i) = sim
-                .scene_mut()
-                .ok_or("a conversation has no smart locations")?;
-            let who = scene
-                .agents()
-                .find(|a| scene.agent_name(*a) == proxy.as_str());
-            (who, i.proxy_push(scene, proxy, f))
-        }
-        TestEvent::Leave { .. } => {
-            let (scene, i) = sim
-                .scene_mut()
-                .ok_or("a conversation has no smart locations")?;
-            (player_id, i.player_leave(scene))
-        }
+        TestEvent::Interact { location, .. } => PlayerAct::Interact {
+            location: location.clone(),
+        },
+        TestEvent::Input { fact: text, .. } => PlayerAct::Input {
+            fact: fact(sim, text, &player)?,
+        },
+        TestEvent::Push {
+            proxy, fact: text, ..
+        } => PlayerAct::Push {
+            proxy: proxy.clone(),
+            fact: fact(sim, text, proxy)?,
+        },
+        TestEvent::Leave { .. } => PlayerAct::Leave,
     };
-    if let Err(message) = result
-        && let Some((scene, _)) = sim.scene_mut()
-    {
-        scene.record_external(who, EventKind::Error { message });
+    if sim.act(act) {
+        Ok(())
+    } else {
+        Err(NO_LOCATIONS.to_string())
     }
-    Ok(())
 }
+
+const NO_LOCATIONS: &str = "a conversation has no smart locations";
 
 #[cfg(test)]
 mod tests {

@@ -449,7 +449,8 @@ impl Searcher<'_> {
     /// runs to the next choice point.
     fn take(&mut self, node: Option<usize>, choice: Choice, reuse: Option<Simulation>) -> Step {
         self.drawn.clear();
-        let mut carried = Vec::new();
+        // A player's event refused (out of the icon's reach, no script to join) leads nowhere.
+        let mut acted = false;
         let (mut sim, mut play) = match (node, &choice) {
             (None, Choice::Start { seed, setup }) => {
                 let play = Play {
@@ -534,15 +535,8 @@ impl Searcher<'_> {
                 if crate::content_test::player::apply(&mut sim, &event).is_err() {
                     return Step::Leaf;
                 }
-                // Refused (out of reach, no script to join): nothing to go on with.
-                carried = sim.take_events();
-                let refused = |e: &TraceEvent| {
-                    matches!(e.kind, ensemble_runtime::trace::EventKind::Error { .. })
-                };
-                if carried.iter().any(refused) {
-                    return Step::Leaf;
-                }
                 play.events.push(event);
+                acted = true;
             }
             Choice::Start { .. } | Choice::Continue | Choice::Force(_) => {}
         }
@@ -556,8 +550,10 @@ impl Searcher<'_> {
             self.stats.ticks += 1;
             self.progress.ticks.fetch_add(1, Ordering::Relaxed);
             ran += 1;
-            let mut events = std::mem::take(&mut carried);
-            events.extend(sim.take_events());
+            if std::mem::take(&mut acted) && !sim.refused().is_empty() {
+                return Step::Leaf;
+            }
+            let events = sim.take_events();
             self.drawn.extend(sim.take_draws());
             play.ticks = sim.tick_count();
             if let Some(hit) = self.hit(&sim, &events, &play) {

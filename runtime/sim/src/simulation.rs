@@ -15,8 +15,8 @@
 //! [`Simulation::transcript`] (the lines said).
 //!
 //! **Invariant:** the trace of a simulation is the trace of its parts ticked in this order:
-//! the scene (machines), the world's doors (navigation), then the smart locations, then the
-//! scene's world events (planning);
+//! the scene (machines), the world's doors (navigation), then what a test makes the player
+//! do ([`Simulation::act`]), the smart locations, then the scene's world events (planning);
 //! nothing here draws random numbers, so the same program, scene and seed give the same trace
 //! whoever hosts it.
 
@@ -349,6 +349,30 @@ pub struct Simulation {
     /// How many of `events` the transcript has seen.
     noted: usize,
     transcript: VecDeque<Line>,
+    /// What the player and proxies do during the next tick ([`Simulation::act`]).
+    acts: Vec<PlayerAct>,
+    /// Why the smart locations refused what was done during the last tick.
+    refused: Vec<String>,
+}
+
+/// What a player does at a smart location, or a proxy reports, as a content test makes it
+/// happen: applied during the next tick, where the scene's own events are (after the machines,
+/// before the smart locations go on), so it is recorded at that tick.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerAct {
+    /// The player reacts to the icon of smart location `location`.
+    Interact { location: String },
+    /// The player's input, for the blackboard of the script it takes part in.
+    Input {
+        fact: ensemble_runtime::script::Fact,
+    },
+    /// Proxy `proxy` reports a fact into its location's running script.
+    Push {
+        proxy: String,
+        fact: ensemble_runtime::script::Fact,
+    },
+    /// The player walks away from its script.
+    Leave,
 }
 
 impl Simulation {
@@ -460,6 +484,8 @@ impl Simulation {
             events: Vec::new(),
             noted: 0,
             transcript: VecDeque::new(),
+            acts: Vec::new(),
+            refused: Vec::new(),
         };
         // A conversation scene checks the locale here (a machine scene did as it started).
         sim.set_locale(options.locale.as_deref())?;
@@ -580,6 +606,19 @@ impl Simulation {
                 for (agent, kind) in doors {
                     scene.record_external(agent, kind);
                 }
+                self.refused.clear();
+                for act in std::mem::take(&mut self.acts) {
+                    if let Err(message) = apply(scene, interactions, &act) {
+                        self.refused.push(message.clone());
+                        let who = match &act {
+                            PlayerAct::Push { proxy, .. } => scene
+                                .agents()
+                                .find(|a| scene.agent_name(*a) == proxy.as_str()),
+                            _ => interactions.player_agent(),
+                        };
+                        scene.record_external(who, EventKind::Error { message });
+                    }
+                }
                 interactions.advance(scene);
                 // World events for planning agents (docs/formats/scene.md).
                 ensemble_runtime::stdlib::fire_world_events(scene);
@@ -587,6 +626,25 @@ impl Simulation {
             Running::Chat(chat) => chat.step(),
         }
         self.collect();
+    }
+
+    /// Queues what the player does at a smart location (or a proxy reports) for the next
+    /// tick. Returns false (and does nothing) for a conversation.
+    pub fn act(&mut self, act: PlayerAct) -> bool {
+        match self.running {
+            Running::Machines { .. } => {
+                self.acts.push(act);
+                true
+            }
+            Running::Chat(_) => false,
+        }
+    }
+
+    /// Why the smart locations refused what the player or a proxy did during the last tick
+    /// (also recorded as `error` events): the player out of the icon's reach, no script to
+    /// hear an input.
+    pub fn refused(&self) -> &[String] {
+        &self.refused
     }
 
     /// Conversation scenes: true when the next iteration would hear nothing, so the player
@@ -870,6 +928,20 @@ impl Simulation {
                 }
             })
             .collect()
+    }
+}
+
+/// Does `act` through the smart locations' game API.
+fn apply(
+    scene: &mut Scene<SimWorld>,
+    interactions: &mut Interactions,
+    act: &PlayerAct,
+) -> Result<(), String> {
+    match act {
+        PlayerAct::Interact { location } => interactions.interact(scene, location),
+        PlayerAct::Input { fact } => interactions.player_input(scene, fact.clone()),
+        PlayerAct::Push { proxy, fact } => interactions.proxy_push(scene, proxy, fact.clone()),
+        PlayerAct::Leave => interactions.player_leave(scene),
     }
 }
 

@@ -181,6 +181,8 @@ impl Simulation {
                 events: Vec::new(),
                 noted: 0,
                 transcript: VecDeque::new(),
+                acts: Vec::new(),
+                refused: Vec::new(),
             };
             return Ok((sim, report));
         }
@@ -241,6 +243,8 @@ impl Simulation {
             events: Vec::new(),
             noted: 0,
             transcript: VecDeque::new(),
+            acts: Vec::new(),
+            refused: Vec::new(),
         };
         sim.collect();
         Ok((sim, report))
