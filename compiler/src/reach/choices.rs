@@ -1,6 +1,7 @@
 //! The choice points a search may take in a scene, as a content test can write them: messages
 //! the scene's machines handle (sent to an agent at a tick), actions that can be mocked to
-//! fail, and player lines for a conversation.
+//! fail, player lines for a conversation, and what a player does at smart locations
+//! ([`super::player`]). Draws are choices too, found as the search goes (`search.rs`).
 
 use crate::content_test::asset::{Outcome, SetupAsset, TestAsset};
 use crate::ir::{Handle, Machine, Modifier, Module};

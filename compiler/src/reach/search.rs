@@ -1,8 +1,10 @@
 //! The search: best-first over snapshots of the scene. A node is the scene saved between ticks
 //! with the play that led there; an edge restores it and takes one choice — go on, send a
-//! message, say a player line — then runs to the next choice point (`step` ticks, or until a
-//! conversation's agent waits for the player again). Roots are the seeds, each alone or with
-//! one action mocked to fail. Nodes are ordered by the distance heuristic, then by how many
+//! message, say a player line, do what a player does at a smart location, or go on with one
+//! of the draws going on made forced to another outcome — then runs to the next choice point
+//! (`step` ticks, or until a conversation's agent waits for the player again). Roots are the
+//! seeds, each alone or with one setup (an action mocked to fail, a world event moved, a
+//! variable set). Nodes are ordered by the distance heuristic, then by how many
 //! inputs their play has, then later ticks first (so a run goes on while it gets no farther from
 //! the target); a snapshot seen before is not searched twice.
 //!
