@@ -372,3 +372,36 @@ fn a_restored_run_keeps_its_draw_count_and_its_forced_draws() {
     // The forced draw decided the tourist's sit: the runs differ.
     assert_ne!(traces[0], traces[1]);
 }
+
+/// A player's event is done during the next tick, recorded at that tick; a save in between
+/// is refused rather than losing it.
+#[test]
+fn a_player_event_is_done_in_the_next_tick_and_a_save_waits_for_it() {
+    use ensemble_runtime::snapshot::SnapshotWriter;
+    use ensemble_sim::Simulation;
+    use ensemble_sim::simulation::{Options, PlayerAct};
+    let dir = quiet_shops();
+    let c = ensemble_compiler::compile_path(dir.path()).unwrap();
+    let program = std::sync::Arc::new(c.output.unwrap().0);
+    let mut sim = Simulation::start(program.clone(), "quiet", 0, &Options::default()).unwrap();
+    for _ in 0..749 {
+        sim.tick();
+    }
+    sim.take_events();
+    assert!(sim.act(PlayerAct::Interact {
+        location: "bakery".into()
+    }));
+    let mut saved = SnapshotWriter::new(&program, "quiet");
+    assert!(sim.save(&mut saved).is_err(), "a queued event is not saved");
+    sim.tick();
+    assert!(sim.refused().is_empty(), "{:?}", sim.refused());
+    let events = sim.take_events();
+    let join = events
+        .iter()
+        .map(|e| e.to_json())
+        .find(|l| l.contains(r#""event":"join""#) && l.contains(r#""agent":"player""#))
+        .unwrap_or_else(|| panic!("the player joins: {events:?}"));
+    assert!(join.contains(r#""tick":750"#), "{join}");
+    let mut saved = SnapshotWriter::new(&program, "quiet");
+    sim.save(&mut saved).unwrap();
+}

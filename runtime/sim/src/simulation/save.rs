@@ -118,6 +118,10 @@ impl Simulation {
         if interactions.has_carried_actions() {
             return Some(ensemble_runtime::interactions::CARRIED_ACTION.into());
         }
+        if !self.acts.is_empty() {
+            // Queued for the next tick, not yet done: save after that tick.
+            return Some("a player's event queued for the next tick (save after it)".into());
+        }
         None
     }
 
