@@ -60,6 +60,30 @@ impl Rng {
     }
 }
 
+/// A random draw that picks a branch of the run, as a world may decide it instead of the seed
+/// ([`crate::world::World::decide`]): a content test's `Draw` setup and `ensemble reach` force
+/// one this way without searching seeds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DrawKind {
+    /// Which line a state says: a sentence state's candidate, one of a `OneOff`'s lines.
+    Line,
+    /// Whether a chance comes true: a mocked action's `probability`, a failure rate.
+    Chance,
+}
+
+impl DrawKind {
+    /// Every kind, in the order counts are kept and saved.
+    pub const ALL: [DrawKind; 2] = [DrawKind::Line, DrawKind::Chance];
+
+    /// As tests and reports write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            DrawKind::Line => "Line",
+            DrawKind::Chance => "Chance",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

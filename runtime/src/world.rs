@@ -291,6 +291,16 @@ pub trait World {
         None
     }
 
+    /// Asked at each random draw that picks a branch of the run (which line a state says,
+    /// whether a chance comes true): `natural` is the outcome the stream drew, of `outcomes`
+    /// (the stream has drawn either way, so what follows draws the same); the answer is the
+    /// outcome that happens. A content test's `Draw` setup forces one this way. A game leaves
+    /// it at `natural`.
+    fn decide(&mut self, kind: crate::rng::DrawKind, outcomes: usize, natural: usize) -> usize {
+        let _ = (kind, outcomes);
+        natural
+    }
+
     /// One of an agent's variables (its inventory included: `Transaction` moves them between
     /// agents), filling the slots of sentence states and answering `Has`.
     fn variable(&self, agent: AgentId, name: &str) -> Option<&str>;

@@ -53,7 +53,8 @@ pub struct ReachArgs {
     /// project's tests of the scene, else 3000 (a conversation 60).
     #[arg(long)]
     ticks: Option<u64>,
-    /// Inputs a play has at most: messages sent, actions mocked to fail, player lines.
+    /// Inputs a play has at most: messages sent, actions mocked to fail, player lines and
+    /// inputs, draws forced.
     #[arg(long, default_value_t = 3)]
     inputs: usize,
     /// Seeds tried: 0 to N-1.
@@ -140,13 +141,14 @@ pub fn run(args: ReachArgs, io: &mut Io<'_>) -> i32 {
     choices.aim(&loaded.compilation.module, &target);
     let _ = writeln!(
         io.out,
-        "reach: {} in scene `{scene}`\nbudget: {}\nchoices: {} seeds, {} messages, {} setups (actions to fail, world events, variables), {} player lines",
+        "reach: {} in scene `{scene}`\nbudget: {}\nchoices: {} seeds, {} messages, {} setups (actions to fail, world events, variables), {} player lines, {} player inputs at smart locations, and the draws that pick lines and chances",
         target.label,
         budget.describe(chat),
         budget.seeds,
         choices.messages.len(),
         choices.setups.len(),
-        choices.lines.len()
+        choices.lines.len(),
+        choices.player.len()
     );
     let (outcome, stats) = if args.random {
         random_play(program, &scene, &target, &choices, &budget)

@@ -18,6 +18,9 @@ pub const MAX_SEEDS: u64 = 100_000;
 /// 9 hours at 30. `ticks: 18446744073709551615` is a slip that would never end.
 pub const MAX_TEST_TICKS: u64 = 1_000_000;
 
+/// The largest draw number a `Draw` setup may force (draws are counted from 0 in a run).
+pub const MAX_DRAW: u64 = 1_000_000;
+
 /// A test that passed its checks, with where it is written.
 #[derive(Clone, Debug)]
 pub struct ContentTest {
@@ -29,8 +32,8 @@ pub struct ContentTest {
 }
 
 /// What the project offers a test to name.
-struct Names<'a> {
-    module: &'a Module,
+pub(super) struct Names<'a> {
+    pub(super) module: &'a Module,
     /// [`Names::actions`], gathered once: every pattern naming an action reads it.
     actions: std::cell::OnceCell<Option<Vec<&'a str>>>,
 }
@@ -70,7 +73,7 @@ impl<'a> Names<'a> {
 
     /// Whether `agent` is a spawn emitter's agent: its name (one agent), or its name and a
     /// number (`east3`).
-    fn spawned(&self, agent: &str) -> bool {
+    pub(super) fn spawned(&self, agent: &str) -> bool {
         self.module.smart_locations.iter().any(|(_, l)| {
             l.spawns.iter().any(|s| {
                 agent
@@ -260,12 +263,12 @@ pub fn lower(sources: &SourceMap, module: &Module, diags: &mut Diagnostics) -> V
     tests
 }
 
-struct Check<'a, 'm, 'd> {
-    names: &'a Names<'m>,
+pub(super) struct Check<'a, 'm, 'd> {
+    pub(super) names: &'a Names<'m>,
     loc: &'a Locator,
-    diags: &'d mut Diagnostics,
+    pub(super) diags: &'d mut Diagnostics,
     test: usize,
-    scene: &'a str,
+    pub(super) scene: &'a str,
 }
 
 /// An action's name without its arguments: `Buy` of `Buy(npc, sword)`, `stack` of PDDL's
@@ -281,13 +284,13 @@ fn exact(pattern: &str) -> bool {
 }
 
 impl Check<'_, '_, '_> {
-    fn at(&self, path: &[Seg<'_>]) -> crate::source::Span {
+    pub(super) fn at(&self, path: &[Seg<'_>]) -> crate::source::Span {
         let mut full = vec![Seg::Field("tests"), Seg::Index(self.test)];
         full.extend_from_slice(path);
         self.loc.span(&full)
     }
 
-    fn invalid(&mut self, path: &[Seg<'_>], message: String, label: &str) {
+    pub(super) fn invalid(&mut self, path: &[Seg<'_>], message: String, label: &str) {
         let span = self.at(path);
         self.diags
             .push(Diagnostic::error(Code::InvalidValue, message).at(span, label));
@@ -306,7 +309,14 @@ impl Check<'_, '_, '_> {
     }
 
     /// `unknown-reference` at `path` unless `name` is one of `known` (did-you-mean from them).
-    fn known(&mut self, path: &[Seg<'_>], what: &str, name: &str, known: &[&str], context: &str) {
+    pub(super) fn known(
+        &mut self,
+        path: &[Seg<'_>],
+        what: &str,
+        name: &str,
+        known: &[&str],
+        context: &str,
+    ) {
         if known.contains(&name) {
             return;
         }
@@ -374,7 +384,10 @@ impl Check<'_, '_, '_> {
             );
         }
         for (i, e) in test.events.iter().enumerate() {
-            let TestEvent::Send { to, from, .. } = e;
+            let TestEvent::Send { to, from, .. } = e else {
+                self.player_event(i, e);
+                continue;
+            };
             let path = |f| [Seg::Field("events"), Seg::Index(i), Seg::Field(f)];
             self.agent(&path("to"), to);
             if let Some(from) = from {
@@ -456,6 +469,22 @@ impl Check<'_, '_, '_> {
                         &path("at"),
                         format!("`{at}` is not a time in seconds from 0"),
                         "seconds",
+                    );
+                }
+            }
+            SetupAsset::Draw { kind, n, value } => {
+                if *n > MAX_DRAW {
+                    self.invalid(
+                        &path("n"),
+                        format!("draw {n}: a test forces draws 0 to {MAX_DRAW} of a kind"),
+                        "draw out of range",
+                    );
+                }
+                if *kind == DrawKind::Chance && *value > 1 {
+                    self.invalid(
+                        &path("value"),
+                        format!("`{value}`: a chance comes true (1) or not (0)"),
+                        "0 or 1",
                     );
                 }
             }

@@ -15,6 +15,8 @@ pub use crate::front::ron::content_test as asset;
 pub mod check;
 pub mod coverage;
 pub mod expect;
+pub mod player;
+mod player_check;
 pub mod run;
 
 pub use check::{ContentTest, lower};

@@ -2,14 +2,14 @@
 //! run judged on its own trace. Results come back in test order, then seed order, whatever
 //! thread ran them.
 
-use super::asset::{Outcome, SetupAsset, TestAsset, TestEvent};
+use super::asset::{DrawKind, Outcome, SetupAsset, TestAsset, TestEvent};
 use super::check::ContentTest;
 use super::coverage::Reached;
 use super::expect::{Broken, Recorded, judge};
 use ensemble_runtime::Program;
 use ensemble_runtime::trace::{EventKind, TraceEvent};
 use ensemble_sim::simulation::{Options, SceneKind, Setup};
-use ensemble_sim::{ForcedOutcome, Simulation};
+use ensemble_sim::{ForcedDraw, ForcedOutcome, Simulation};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -103,6 +103,14 @@ pub fn setup_of(test: &TestAsset) -> Setup {
                 setup.disabled.push((machine.clone(), state.clone()))
             }
             SetupAsset::World { name, at } => setup.world_events.push((name.clone(), *at)),
+            SetupAsset::Draw { kind, n, value } => setup.draws.push(ForcedDraw {
+                kind: match kind {
+                    DrawKind::Line => ensemble_runtime::rng::DrawKind::Line,
+                    DrawKind::Chance => ensemble_runtime::rng::DrawKind::Chance,
+                },
+                n: *n,
+                value: *value,
+            }),
         }
     }
     setup
@@ -182,16 +190,14 @@ pub fn drive_until(
     run.reached.note_beliefs(&sim);
     let mut lines = test.chat.iter();
     for tick in 1..=test.ticks {
-        for e in &test.events {
-            let TestEvent::Send {
-                tick: at,
-                to,
-                message,
-                from,
-            } = e;
-            if *at == tick
-                && let Err(e) = send(&mut sim, to, from.as_deref().unwrap_or(to), message)
-            {
+        for e in test.events.iter().filter(|e| e.tick() == tick) {
+            let applied = match e {
+                TestEvent::Send {
+                    to, message, from, ..
+                } => send(&mut sim, to, from.as_deref().unwrap_or(to), message),
+                _ => super::player::apply(&mut sim, e),
+            };
+            if let Err(e) = applied {
                 run.error = Some(format!("tick {tick}: {e}"));
             }
         }
@@ -223,6 +229,11 @@ pub fn drive_until(
         }
     }
     run.ticks = sim.tick_count();
+    // A forced draw that did not fit, or that the run never made, is the test's mistake.
+    let draws = sim.draw_problems();
+    if run.error.is_none() && !draws.is_empty() {
+        run.error = Some(draws.join("; "));
+    }
     run.reached.note_trace(&run.trace);
     if let Some(interactions) = sim.interactions() {
         run.reached.rules = interactions.fired_rules();

@@ -1,6 +1,7 @@
 //! The choice points a search may take in a scene, as a content test can write them: messages
 //! the scene's machines handle (sent to an agent at a tick), actions that can be mocked to
-//! fail, and player lines for a conversation.
+//! fail, player lines for a conversation, and what a player does at smart locations
+//! ([`super::player`]). Draws are choices too, found as the search goes (`search.rs`).
 
 use crate::content_test::asset::{Outcome, SetupAsset, TestAsset};
 use crate::ir::{Handle, Machine, Modifier, Module};
@@ -31,6 +32,9 @@ pub struct Choices {
     /// (when those are fewer than [`FEW_LINES`]) a line for each surface pattern of the spaces'
     /// evidence ([`super::lexicon`]).
     pub lines: Vec<String>,
+    /// What the player does at smart locations and what their proxies report (at tick 0: a
+    /// search sets the tick), [`super::player::choices`].
+    pub player: Vec<crate::content_test::asset::TestEvent>,
 }
 
 impl Choices {
@@ -58,6 +62,7 @@ impl Choices {
         let Some((_, s)) = module.scenes.iter().find(|(_, s)| s.name.text == scene) else {
             return out;
         };
+        out.player = super::player::choices(module, scene);
         for agent in &s.agents {
             let Some(root_machine) = agent.machine else {
                 continue;

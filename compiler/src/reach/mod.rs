@@ -5,7 +5,8 @@
 //! ```text
 //! Target ─► search::search ─► Play ─► verified by content_test::run (from tick 0) ─► *.test.ron
 //!            (best-first over snapshots: seeds, mocked failures, messages at ticks,
-//!             player lines; guided by graph::Distances and HMM beliefs)
+//!             player lines, player events at smart locations (player.rs), draws forced;
+//!             guided by graph::Distances and HMM beliefs)
 //! ```
 //!
 //! Branching is by savegame: a node is a snapshot of the scene between ticks; an edge restores
@@ -15,6 +16,7 @@
 pub mod choices;
 pub mod graph;
 pub mod lexicon;
+pub mod player;
 pub mod search;
 pub mod story;
 pub mod target;

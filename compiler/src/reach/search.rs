@@ -1,8 +1,10 @@
 //! The search: best-first over snapshots of the scene. A node is the scene saved between ticks
 //! with the play that led there; an edge restores it and takes one choice — go on, send a
-//! message, say a player line — then runs to the next choice point (`step` ticks, or until a
-//! conversation's agent waits for the player again). Roots are the seeds, each alone or with
-//! one action mocked to fail. Nodes are ordered by the distance heuristic, then by how many
+//! message, say a player line, do what a player does at a smart location, or go on with one
+//! of the draws going on made forced to another outcome — then runs to the next choice point
+//! (`step` ticks, or until a conversation's agent waits for the player again). Roots are the
+//! seeds, each alone or with one setup (an action mocked to fail, a world event moved, a
+//! variable set). Nodes are ordered by the distance heuristic, then by how many
 //! inputs their play has, then later ticks first (so a run goes on while it gets no farther from
 //! the target); a snapshot seen before is not searched twice.
 //!
@@ -11,7 +13,7 @@
 
 use super::graph::{Distances, FAR, ScriptDistances, SpaceDistances};
 use super::{Choices, Play, Target};
-use crate::content_test::asset::{EventPattern, SetupAsset, TestEvent};
+use crate::content_test::asset::{DrawKind, EventPattern, SetupAsset, TestEvent};
 use crate::content_test::expect::Recorded;
 use crate::content_test::run::{Deadline, drive_until, setup_of};
 use ensemble_runtime::Program;
@@ -133,19 +135,29 @@ pub enum Outcome {
 /// One choice at a node.
 #[derive(Clone, Debug)]
 enum Choice {
-    /// A seed, alone or with one setup (an index into `Choices::setups`).
+    /// A seed, with its setup: none, one of `Choices::setups`, draws forced.
     Start {
         seed: u64,
-        setup: Option<usize>,
+        setup: Vec<SetupAsset>,
     },
     Continue,
     Send(usize),
     Say(usize),
+    /// What the player does (an index into `Choices::player`).
+    Player(usize),
+    /// Go on with these draws forced (`Draw` setups), where going on drew otherwise.
+    Force(Vec<SetupAsset>),
 }
+
+/// The most draws of one step a search forces, and the most other outcomes of each.
+const MAX_FORCED_DRAWS: usize = 8;
+const MAX_OTHER_OUTCOMES: usize = 4;
 
 struct Node {
     snapshot: Arc<Vec<u8>>,
     play: Play,
+    /// Its distance to the target.
+    h: u32,
 }
 
 /// (distance, inputs, later tick first, order of creation): smallest first.
@@ -172,6 +184,8 @@ struct Searcher<'a> {
     seen: HashSet<u64>,
     order: u64,
     progress: &'a Progress,
+    /// The draws the last step made (that picked a branch: lines, chances).
+    drawn: Vec<ensemble_sim::Drawn>,
 }
 
 /// Searches scene `scene` for a play reaching `target`.
@@ -249,6 +263,7 @@ pub fn search_watched(
         seen: HashSet::new(),
         order: 0,
         progress,
+        drawn: Vec::new(),
     };
     let outcome = s.run();
     s.stats.seconds = s.started.elapsed().as_secs_f64();
@@ -312,19 +327,12 @@ impl Searcher<'_> {
     fn run(&mut self) -> Outcome {
         let h0 = FAR.min(self.initial_distance());
         for seed in 0..self.budget.seeds {
-            self.push(h0, 0, 0, None, Choice::Start { seed, setup: None });
+            let setup = Vec::new();
+            self.push(h0, 0, 0, None, Choice::Start { seed, setup });
             if self.budget.inputs > 0 && !self.chat {
                 for f in 0..self.choices.setups.len() {
-                    self.push(
-                        h0,
-                        1,
-                        0,
-                        None,
-                        Choice::Start {
-                            seed,
-                            setup: Some(f),
-                        },
-                    );
+                    let setup = vec![self.choices.setups[f].clone()];
+                    self.push(h0, 1, 0, None, Choice::Start { seed, setup });
                 }
             }
         }
@@ -340,7 +348,11 @@ impl Searcher<'_> {
                 (Some((n, _)), Some(m)) if *n == m => live.take().map(|(_, s)| s),
                 _ => None,
             };
-            match self.take(node, choice, reuse) {
+            let step = self.take(node, choice.clone(), reuse);
+            if !matches!(step, Step::Hit(..) | Step::Failed(_)) {
+                self.force(node, &choice, h0);
+            }
+            match step {
                 Step::Hit(play, pattern) => {
                     let pattern = pattern.unwrap_or_else(|| self.target.pattern.clone());
                     if let Some((play, trace)) = self.verify(play, &pattern) {
@@ -372,6 +384,49 @@ impl Searcher<'_> {
         }
     }
 
+    /// Queues, from the node `choice` was taken at, the same step with one more of its draws
+    /// forced to another outcome (each draw a choice, one input).
+    fn force(&mut self, node: Option<usize>, choice: &Choice, h0: u32) {
+        let drawn = std::mem::take(&mut self.drawn);
+        let (inputs, h, tick) = match node {
+            Some(n) => {
+                let node = &self.nodes[n];
+                (node.play.inputs(), node.h, node.play.ticks)
+            }
+            None => (0, h0, 0),
+        };
+        let (already, seed) = match choice {
+            Choice::Start { seed, setup } => (setup.clone(), Some(*seed)),
+            Choice::Force(v) => (v.clone(), None),
+            Choice::Continue => (Vec::new(), None),
+            _ => return,
+        };
+        let inputs = inputs + already.len();
+        if inputs + 1 > self.budget.inputs {
+            return;
+        }
+        for d in drawn.iter().take(MAX_FORCED_DRAWS) {
+            let kind = match d.kind {
+                ensemble_runtime::rng::DrawKind::Line => DrawKind::Line,
+                ensemble_runtime::rng::DrawKind::Chance => DrawKind::Chance,
+            };
+            let others = (0..d.outcomes).filter(|o| *o != d.happened);
+            for value in others.take(MAX_OTHER_OUTCOMES) {
+                let mut setup = already.clone();
+                setup.push(SetupAsset::Draw {
+                    kind,
+                    n: d.n,
+                    value: value as u32,
+                });
+                let next = match seed {
+                    Some(seed) => Choice::Start { seed, setup },
+                    None => Choice::Force(setup),
+                };
+                self.push(h, inputs + 1, tick, node, next);
+            }
+        }
+    }
+
     /// The distance at the start: from the initial states of the agents' root machines.
     fn initial_distance(&self) -> u32 {
         let Some(d) = &self.distances else { return 0 };
@@ -395,15 +450,16 @@ impl Searcher<'_> {
     /// Restores `node` (or takes the live simulation, already there), applies `choice`, and
     /// runs to the next choice point.
     fn take(&mut self, node: Option<usize>, choice: Choice, reuse: Option<Simulation>) -> Step {
+        self.drawn.clear();
+        // A player's event refused (out of the icon's reach, no script to join) leads nowhere.
+        let mut acted = false;
         let (mut sim, mut play) = match (node, &choice) {
             (None, Choice::Start { seed, setup }) => {
-                let mut play = Play {
+                let play = Play {
                     seed: *seed,
+                    setup: setup.clone(),
                     ..Play::default()
                 };
-                if let Some(f) = setup {
-                    play.setup.push(self.choices.setups[*f].clone());
-                }
                 let options = self.options(&play.setup);
                 let mut sim =
                     match Simulation::start(self.program.clone(), self.scene, *seed, &options) {
@@ -413,6 +469,7 @@ impl Searcher<'_> {
                         }
                     };
                 let events = sim.take_events();
+                self.drawn.extend(sim.take_draws());
                 if let Some(hit) = self.hit(&sim, &events, &play) {
                     return hit;
                 }
@@ -422,8 +479,16 @@ impl Searcher<'_> {
                 (sim, play)
             }
             (Some(n), _) => {
-                let play = self.nodes[n].play.clone();
-                let sim = match reuse {
+                let mut play = self.nodes[n].play.clone();
+                // Forced draws are options of the run: the node is restored under them.
+                let reuse = match &choice {
+                    Choice::Force(v) => {
+                        play.setup.extend(v.iter().cloned());
+                        None
+                    }
+                    _ => reuse,
+                };
+                let mut sim = match reuse {
                     Some(sim) => sim,
                     None => {
                         self.stats.restores += 1;
@@ -442,6 +507,8 @@ impl Searcher<'_> {
                         }
                     }
                 };
+                // What the node's own step drew is not this step's.
+                let _ = sim.take_draws();
                 (sim, play)
             }
             (None, _) => return Step::Leaf,
@@ -465,7 +532,15 @@ impl Searcher<'_> {
                 sim.say(&line);
                 play.chat.push(line);
             }
-            Choice::Start { .. } | Choice::Continue => {}
+            Choice::Player(i) => {
+                let event = super::player::at(&self.choices.player[i], sim.tick_count() + 1);
+                if crate::content_test::player::apply(&mut sim, &event).is_err() {
+                    return Step::Leaf;
+                }
+                play.events.push(event);
+                acted = true;
+            }
+            Choice::Start { .. } | Choice::Continue | Choice::Force(_) => {}
         }
         // Run to the next choice point.
         let mut ran = 0;
@@ -477,7 +552,11 @@ impl Searcher<'_> {
             self.stats.ticks += 1;
             self.progress.ticks.fetch_add(1, Ordering::Relaxed);
             ran += 1;
+            if std::mem::take(&mut acted) && !sim.refused().is_empty() {
+                return Step::Leaf;
+            }
             let events = sim.take_events();
+            self.drawn.extend(sim.take_draws());
             play.ticks = sim.tick_count();
             if let Some(hit) = self.hit(&sim, &events, &play) {
                 return hit;
@@ -562,6 +641,7 @@ impl Searcher<'_> {
         self.nodes.push(Node {
             snapshot: Arc::new(bytes),
             play,
+            h,
         });
         let more = inputs < self.budget.inputs;
         if self.chat {
@@ -575,6 +655,9 @@ impl Searcher<'_> {
             if more {
                 for m in 0..self.choices.messages.len() {
                     self.push(h, inputs + 1, tick, Some(id), Choice::Send(m));
+                }
+                for p in 0..self.choices.player.len() {
+                    self.push(h, inputs + 1, tick, Some(id), Choice::Player(p));
                 }
             }
         }

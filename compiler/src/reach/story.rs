@@ -3,7 +3,7 @@
 //! player lines and replies), ending at the target.
 
 use super::Play;
-use crate::content_test::asset::{SetupAsset, TestEvent};
+use crate::content_test::asset::{DrawKind, SetupAsset, TestEvent};
 use ensemble_runtime::trace::{EventKind, TraceEvent};
 
 /// The most trace lines a story shows; the middle of a longer one is elided.
@@ -36,16 +36,33 @@ pub fn story(scene: &str, play: &Play, trace: &[TraceEvent]) -> String {
             SetupAsset::World { name, at: Some(at) } => s.push_str(&format!(
                 "  setup: the world event `{name}` may happen from {at} s\n"
             )),
+            SetupAsset::Draw { kind, n, value } => s.push_str(&match kind {
+                DrawKind::Line => format!(
+                    "  setup: line draw #{n} picks the line at index {value}, not the seed's\n"
+                ),
+                DrawKind::Chance => format!(
+                    "  setup: chance #{n} {}, not as the seed drew\n",
+                    if *value == 1 {
+                        "comes true"
+                    } else {
+                        "does not come true"
+                    }
+                ),
+            }),
             _ => {}
         }
     }
-    for TestEvent::Send {
-        tick, to, message, ..
-    } in &play.events
-    {
-        s.push_str(&format!(
-            "  at tick {tick}: the game sends `{message}` to {to}\n"
-        ));
+    for e in &play.events {
+        let what = match e {
+            TestEvent::Send { to, message, .. } => format!("the game sends `{message}` to {to}"),
+            TestEvent::Interact { location, .. } => {
+                format!("the player reacts to the icon of `{location}`")
+            }
+            TestEvent::Input { fact, .. } => format!("the player inputs `{fact}`"),
+            TestEvent::Push { proxy, fact, .. } => format!("proxy {proxy} reports `{fact}`"),
+            TestEvent::Leave { .. } => "the player walks away".to_string(),
+        };
+        s.push_str(&format!("  at tick {}: {what}\n", e.tick()));
     }
     for (i, line) in play.chat.iter().enumerate() {
         s.push_str(&format!("  player line {}: {line:?}\n", i + 1));

@@ -23,12 +23,13 @@ pub use walk::{NavWorld, RouteAhead};
 
 use ensemble_runtime::hsm::{AgentId, StateLibrary};
 use ensemble_runtime::program::{Program, SceneId};
-use ensemble_runtime::rng::Rng;
+use ensemble_runtime::rng::{DrawKind, Rng};
 use ensemble_runtime::script::ActionOutcome;
 use ensemble_runtime::stdlib::StandardState;
 use ensemble_runtime::world::{
     ActionId, ActionRequest, Destination, Line, MoveEvent, World, WorldCx,
 };
+pub use simulation::draws::{Drawn, Draws, ForcedDraw};
 use std::collections::BTreeMap;
 
 /// Walking speed of every simulated agent, metres per second.
@@ -73,6 +74,8 @@ pub struct SimWorld {
     failure_rate: f64,
     /// Outcomes a content test forces (first match wins), before `failure_rate` applies.
     forced: Vec<ForcedOutcome>,
+    /// Draws that pick a branch, counted, and the ones a content test forces.
+    pub draws: Draws,
 }
 
 /// An action outcome a content test forces (docs/formats/test.md): every action whose name
@@ -165,6 +168,12 @@ impl SimWorld {
         self
     }
 
+    /// Forces the outcome of the draws a content test names (`Draw` setups).
+    pub fn with_forced_draws(mut self, forced: Vec<ForcedDraw>) -> Self {
+        self.draws = Draws::new(forced);
+        self
+    }
+
     /// Forces the outcome of matching actions (a content test's mocks), checked in order
     /// before the failure rate.
     pub fn with_forced_outcomes(mut self, forced: Vec<ForcedOutcome>) -> Self {
@@ -174,12 +183,22 @@ impl SimWorld {
 
     /// The outcome a content test forces on an action, if one does (the first matching mock,
     /// drawn from `rng` when it has a probability): `Some(true)` succeeds.
-    fn forced_outcome(&self, action: &str, target: Option<&str>, rng: &mut Rng) -> Option<bool> {
-        self.forced
-            .iter()
-            .find(|f| f.applies(action, target))
-            .filter(|f| f.probability >= 1.0 || rng.unit() < f.probability)
-            .map(|f| f.succeeds)
+    /// A chance, `Chance` draw that may be forced.
+    fn forced_outcome(
+        &mut self,
+        action: &str,
+        target: Option<&str>,
+        rng: &mut Rng,
+    ) -> Option<bool> {
+        let f = self.forced.iter().find(|f| f.applies(action, target))?;
+        let (probability, succeeds) = (f.probability, f.succeeds);
+        (probability >= 1.0 || self.chance(rng, probability)).then_some(succeeds)
+    }
+
+    /// Whether a chance of `p` comes true: drawn from `rng`, as the `Chance` draws decide.
+    fn chance(&mut self, rng: &mut Rng, p: f64) -> bool {
+        let natural = usize::from(rng.unit() < p);
+        self.draws.decide(DrawKind::Chance, 2, natural) == 1
     }
 
     /// An agent's variable.
@@ -300,7 +319,7 @@ impl World for SimWorld {
         let d = Self::duration(cx.rng, request.action, request.line, request.proxy);
         let fails = match self.forced_outcome(request.action, request.target, cx.rng) {
             Some(succeeds) => !succeeds,
-            None => self.failure_rate > 0.0 && cx.rng.unit() < self.failure_rate,
+            None => self.failure_rate > 0.0 && self.chance(cx.rng, self.failure_rate),
         };
         self.actions.insert(request.id, (cx.now + d, fails));
     }
@@ -324,6 +343,10 @@ impl World for SimWorld {
 
     fn planning_outcome(&mut self, _agent: AgentId, action: &str, rng: &mut Rng) -> Option<bool> {
         self.forced_outcome(action, None, rng)
+    }
+
+    fn decide(&mut self, kind: DrawKind, outcomes: usize, natural: usize) -> usize {
+        self.draws.decide(kind, outcomes, natural)
     }
 
     fn variable(&self, agent: AgentId, name: &str) -> Option<&str> {

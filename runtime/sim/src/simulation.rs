@@ -15,8 +15,8 @@
 //! [`Simulation::transcript`] (the lines said).
 //!
 //! **Invariant:** the trace of a simulation is the trace of its parts ticked in this order:
-//! the scene (machines), the world's doors (navigation), then the smart locations, then the
-//! scene's world events (planning);
+//! the scene (machines), the world's doors (navigation), then what a test makes the player
+//! do ([`Simulation::act`]), the smart locations, then the scene's world events (planning);
 //! nothing here draws random numbers, so the same program, scene and seed give the same trace
 //! whoever hosts it.
 
@@ -35,6 +35,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use thiserror::Error;
 
+pub mod draws;
 mod save;
 
 /// How many said lines [`Simulation::transcript`] keeps (the oldest go first).
@@ -70,6 +71,9 @@ pub struct Setup {
     /// `(world event, at)`: the scene's world event may happen from `at` seconds instead of
     /// its own time, or never (`None`). Kept across a restore, like forced outcomes.
     pub world_events: Vec<(String, Option<f64>)>,
+    /// Draws forced to an outcome (`Draw` setups). Kept across a restore, like forced
+    /// outcomes.
+    pub draws: Vec<draws::ForcedDraw>,
 }
 
 impl Setup {
@@ -79,6 +83,7 @@ impl Setup {
             && self.disabled.is_empty()
             && self.start_in.is_empty()
             && self.world_events.is_empty()
+            && self.draws.is_empty()
     }
 
     /// Moves the scene's world events in `world` as the setup says.
@@ -344,6 +349,30 @@ pub struct Simulation {
     /// How many of `events` the transcript has seen.
     noted: usize,
     transcript: VecDeque<Line>,
+    /// What the player and proxies do during the next tick ([`Simulation::act`]).
+    acts: Vec<PlayerAct>,
+    /// Why the smart locations refused what was done during the last tick.
+    refused: Vec<String>,
+}
+
+/// What a player does at a smart location, or a proxy reports, as a content test makes it
+/// happen: applied during the next tick, where the scene's own events are (after the machines,
+/// before the smart locations go on), so it is recorded at that tick.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerAct {
+    /// The player reacts to the icon of smart location `location`.
+    Interact { location: String },
+    /// The player's input, for the blackboard of the script it takes part in.
+    Input {
+        fact: ensemble_runtime::script::Fact,
+    },
+    /// Proxy `proxy` reports a fact into its location's running script.
+    Push {
+        proxy: String,
+        fact: ensemble_runtime::script::Fact,
+    },
+    /// The player walks away from its script.
+    Leave,
 }
 
 impl Simulation {
@@ -375,7 +404,8 @@ impl Simulation {
         } else if let Some(id) = program.scene_by_name(name) {
             let mut world = SimWorld::for_scene(&program, id)
                 .with_failure_rate(options.fail_rate)
-                .with_forced_outcomes(options.setup.outcomes.clone());
+                .with_forced_outcomes(options.setup.outcomes.clone())
+                .with_forced_draws(options.setup.draws.clone());
             let def = &program.scenes[id.index()];
             let agent_names: Vec<&str> = def
                 .agents
@@ -454,6 +484,8 @@ impl Simulation {
             events: Vec::new(),
             noted: 0,
             transcript: VecDeque::new(),
+            acts: Vec::new(),
+            refused: Vec::new(),
         };
         // A conversation scene checks the locale here (a machine scene did as it started).
         sim.set_locale(options.locale.as_deref())?;
@@ -574,6 +606,19 @@ impl Simulation {
                 for (agent, kind) in doors {
                     scene.record_external(agent, kind);
                 }
+                self.refused.clear();
+                for act in std::mem::take(&mut self.acts) {
+                    if let Err(message) = apply(scene, interactions, &act) {
+                        self.refused.push(message.clone());
+                        let who = match &act {
+                            PlayerAct::Push { proxy, .. } => scene
+                                .agents()
+                                .find(|a| scene.agent_name(*a) == proxy.as_str()),
+                            _ => interactions.player_agent(),
+                        };
+                        scene.record_external(who, EventKind::Error { message });
+                    }
+                }
                 interactions.advance(scene);
                 // World events for planning agents (docs/formats/scene.md).
                 ensemble_runtime::stdlib::fire_world_events(scene);
@@ -581,6 +626,25 @@ impl Simulation {
             Running::Chat(chat) => chat.step(),
         }
         self.collect();
+    }
+
+    /// Queues what the player does at a smart location (or a proxy reports) for the next
+    /// tick. Returns false (and does nothing) for a conversation.
+    pub fn act(&mut self, act: PlayerAct) -> bool {
+        match self.running {
+            Running::Machines { .. } => {
+                self.acts.push(act);
+                true
+            }
+            Running::Chat(_) => false,
+        }
+    }
+
+    /// Why the smart locations refused what the player or a proxy did during the last tick
+    /// (also recorded as `error` events): the player out of the icon's reach, no script to
+    /// hear an input.
+    pub fn refused(&self) -> &[String] {
+        &self.refused
     }
 
     /// Conversation scenes: true when the next iteration would hear nothing, so the player
@@ -684,6 +748,32 @@ impl Simulation {
             Running::Chat(chat) => chat.reject_reload(reason),
         }
         self.collect();
+    }
+
+    /// The draws that picked a branch (lines said, chances) since the last call; none in a
+    /// conversation.
+    pub fn take_draws(&mut self) -> Vec<draws::Drawn> {
+        match &mut self.running {
+            Running::Machines { scene, .. } => scene.game.draws.take_log(),
+            Running::Chat(_) => Vec::new(),
+        }
+    }
+
+    /// Draws of `kind` made so far (a conversation: none).
+    pub fn draw_count(&self, kind: ensemble_runtime::rng::DrawKind) -> u64 {
+        match &self.running {
+            Running::Machines { scene, .. } => scene.game.draws.count(kind),
+            Running::Chat(_) => 0,
+        }
+    }
+
+    /// What went wrong with the forced draws so far (a value that does not fit its draw, a
+    /// draw not made yet): a content test's run ends with these as its error.
+    pub fn draw_problems(&self) -> Vec<String> {
+        match &self.running {
+            Running::Machines { scene, .. } => scene.game.draws.problems(),
+            Running::Chat(_) => Vec::new(),
+        }
     }
 
     /// Takes the trace events recorded since the last call.
@@ -838,6 +928,20 @@ impl Simulation {
                 }
             })
             .collect()
+    }
+}
+
+/// Does `act` through the smart locations' game API.
+fn apply(
+    scene: &mut Scene<SimWorld>,
+    interactions: &mut Interactions,
+    act: &PlayerAct,
+) -> Result<(), String> {
+    match act {
+        PlayerAct::Interact { location } => interactions.interact(scene, location),
+        PlayerAct::Input { fact } => interactions.player_input(scene, fact.clone()),
+        PlayerAct::Push { proxy, fact } => interactions.proxy_push(scene, proxy, fact.clone()),
+        PlayerAct::Leave => interactions.player_leave(scene),
     }
 }
 

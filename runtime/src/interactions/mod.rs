@@ -333,6 +333,11 @@ impl Interactions {
             .filter_map(|(i, p)| p.instance.as_ref().map(|s| (i, p.started, s)))
     }
 
+    /// The scene's player, if it has one.
+    pub fn player_agent(&self) -> Option<AgentId> {
+        self.player.map(|i| self.ambient[i].agent)
+    }
+
     /// Who an agent these smart locations drive is, and where it stands now (`None` for
     /// agents that run a machine).
     pub fn presence<W: World>(

@@ -4,6 +4,7 @@
 use crate::hsm::{Inert, Message, StateCode, StateCx, StateLibrary};
 use crate::locale::{LineIndex, Locale};
 use crate::program::{Modifier, NameId, Program};
+use crate::rng::DrawKind;
 use crate::snapshot::{decode, encode};
 use crate::speech::transaction::{self, Direction};
 use crate::world::{self, Destination, LineId, MoveEvent, World, WorldCx};
@@ -369,7 +370,10 @@ fn speak_sentence<W: World>(cx: &mut Cx<'_, W>) -> Spoken {
         ));
         return silent;
     };
-    let Some(i) = speech.choose(sentence, u) else {
+    let among =
+        (speech.sentence(sentence).choose_among as usize).min(speech.candidates_of(sentence).len());
+    let chosen = speech.choose(sentence, u);
+    let Some(i) = chosen.map(|i| cx.game.decide(DrawKind::Line, among, i)) else {
         cx.error(format!(
             "{state}: sentence state `{}` has no candidates",
             program.name(name)
@@ -398,6 +402,12 @@ fn speak_sentence<W: World>(cx: &mut Cx<'_, W>) -> Spoken {
     }
 }
 
+/// Which of `n` lines (n > 0) to say: drawn from the agent's stream, as the world decides.
+fn one_line<W: World>(cx: &mut Cx<'_, W>, n: usize) -> usize {
+    let natural = cx.rng.index(n);
+    cx.game.decide(DrawKind::Line, n, natural)
+}
+
 /// Speaks one of the lines written in the state's modifier (`Say`: the one; `OneOff`: one of
 /// its `|`-separated lines, drawn from the agent's stream), in the scene's locale. A program
 /// with a string section lists the lines (pinned ids removed); one without speaks the text.
@@ -406,7 +416,7 @@ fn speak_written<W: World>(cx: &mut Cx<'_, W>, one_of: bool) -> Spoken {
     let lines = program.strings.written(cx.state());
     if !lines.is_empty() {
         let line = if one_of {
-            lines[cx.rng.index(lines.len())]
+            lines[one_line(cx, lines.len())]
         } else {
             lines[0]
         };
@@ -426,7 +436,7 @@ fn speak_written<W: World>(cx: &mut Cx<'_, W>, one_of: bool) -> Spoken {
         if lines.is_empty() {
             String::new()
         } else {
-            lines[cx.rng.index(lines.len())].to_string()
+            lines[one_line(cx, lines.len())].to_string()
         }
     } else {
         written
@@ -454,7 +464,7 @@ impl<W: World + 'static> StateCode<W> for Say {
             Line::Canned(lines) => {
                 if cx.program.strings.written(cx.state()).is_empty() {
                     Spoken {
-                        text: lines[cx.rng.index(lines.len())].to_string(),
+                        text: lines[one_line(cx, lines.len())].to_string(),
                         candidate: None,
                         line: None,
                     }

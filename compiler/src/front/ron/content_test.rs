@@ -151,6 +151,34 @@ pub enum TestEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         from: Option<String>,
     },
+    /// At `tick`, the player reacts to the interaction icon of smart location `location` (its
+    /// player emitter), as the scene's `Interact` event does.
+    Interact { tick: u64, location: String },
+    /// At `tick`, the player's input `fact` (cell syntax, `.me`: the player) goes on the
+    /// blackboard of the script the player takes part in.
+    Input { tick: u64, fact: String },
+    /// At `tick`, proxy object `proxy` reports `fact` (`.me`: the proxy) into its location's
+    /// running script (what the player buys through the till).
+    Push {
+        tick: u64,
+        proxy: String,
+        fact: String,
+    },
+    /// At `tick`, the player walks away from the script it takes part in.
+    Leave { tick: u64 },
+}
+
+impl TestEvent {
+    /// The tick it happens at.
+    pub fn tick(&self) -> u64 {
+        match self {
+            TestEvent::Send { tick, .. }
+            | TestEvent::Interact { tick, .. }
+            | TestEvent::Input { tick, .. }
+            | TestEvent::Push { tick, .. }
+            | TestEvent::Leave { tick } => *tick,
+        }
+    }
 }
 
 /// A mock or a setting applied when the scene starts.
@@ -184,6 +212,22 @@ pub enum SetupAsset {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         at: Option<f64>,
     },
+    /// The `n`-th random draw of kind `kind` in the run (counted from 0, over the whole scene)
+    /// comes out as `value` instead of what the seed draws: a branch forced without searching
+    /// seeds.
+    Draw { kind: DrawKind, n: u64, value: u32 },
+}
+
+/// The kinds of random draw a test (and `ensemble reach`) can force.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum DrawKind {
+    /// Which candidate line a sentence state says, or which of a `OneOff`'s lines: `value`
+    /// is its index (from 0) in the state's list.
+    Line,
+    /// A chance an action is given (a mock's `probability`, the failure rate): `value` 1
+    /// makes it come true (the mocked outcome happens, the action fails), 0 not.
+    Chance,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

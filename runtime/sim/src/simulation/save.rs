@@ -118,6 +118,10 @@ impl Simulation {
         if interactions.has_carried_actions() {
             return Some(ensemble_runtime::interactions::CARRIED_ACTION.into());
         }
+        if !self.acts.is_empty() {
+            // Queued for the next tick, not yet done: save after that tick.
+            return Some("a player's event queued for the next tick (save after it)".into());
+        }
         None
     }
 
@@ -151,6 +155,7 @@ impl Simulation {
         scene.game.standard.save(snapshot);
         interactions.save(program, id, snapshot)?;
         snapshot.put(WORLD_SECTION, &scene.game.to_saved());
+        scene.game.draws.save(snapshot);
         snapshot.put(SIMULATION_SECTION, &saved);
         Ok(())
     }
@@ -180,6 +185,8 @@ impl Simulation {
                 events: Vec::new(),
                 noted: 0,
                 transcript: VecDeque::new(),
+                acts: Vec::new(),
+                refused: Vec::new(),
             };
             return Ok((sim, report));
         }
@@ -194,7 +201,9 @@ impl Simulation {
         // restored run keeps them (the search of `ensemble reach` branches by restoring).
         let mut game = SimWorld::for_scene(&program, id)
             .with_failure_rate(options.fail_rate)
-            .with_forced_outcomes(options.setup.outcomes.clone());
+            .with_forced_outcomes(options.setup.outcomes.clone())
+            .with_forced_draws(options.setup.draws.clone());
+        game.draws.restore(snapshot)?;
         game.restore_saved(&program, world)
             .map_err(|message| SnapshotError::BadSection {
                 section: WORLD_SECTION.to_string(),
@@ -238,6 +247,8 @@ impl Simulation {
             events: Vec::new(),
             noted: 0,
             transcript: VecDeque::new(),
+            acts: Vec::new(),
+            refused: Vec::new(),
         };
         sim.collect();
         Ok((sim, report))
