@@ -354,7 +354,11 @@ impl<W: World + 'static> Session<W> {
     /// scene or that does not link is refused (`reload-rejected` in the trace) and the running
     /// one goes on.
     pub fn reload(&mut self, program: Arc<Program>) -> Result<ReloadReport, SessionError> {
-        if program.scene_by_name(&self.name).is_none() {
+        // Another project's program is refused as such by the scene (`LinkError::OtherProject`).
+        let running = &self.scene.program().project;
+        let same_project =
+            program.project.is_empty() || running.is_empty() || program.project == *running;
+        if same_project && program.scene_by_name(&self.name).is_none() {
             let why = format!(
                 "it has no scene `{}` (its scenes: {}): reload a rebuild of the running project",
                 self.name,

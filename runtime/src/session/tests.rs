@@ -125,7 +125,7 @@ fn a_reload_carries_the_scene_across_and_refuses_another_project() {
     // Another project's program: refused, recorded, and the airport goes on.
     let refused = session.reload(bench()).unwrap_err();
     assert!(matches!(refused, SessionError::Reload(_)), "{refused}");
-    assert!(refused.to_string().contains("ticket-counter"), "{refused}");
+    assert!(refused.to_string().contains("project `bench`"), "{refused}");
     let events = session.take_events();
     assert!(
         events
