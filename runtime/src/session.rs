@@ -354,6 +354,16 @@ impl<W: World + 'static> Session<W> {
     /// scene or that does not link is refused (`reload-rejected` in the trace) and the running
     /// one goes on.
     pub fn reload(&mut self, program: Arc<Program>) -> Result<ReloadReport, SessionError> {
+        self.reload_because(program, "reloaded by the game")
+    }
+
+    /// [`Session::reload`], giving the `reload` trace event's reason (`"sources changed"`,
+    /// `"pushed by a tool"`).
+    pub fn reload_because(
+        &mut self,
+        program: Arc<Program>,
+        reason: &str,
+    ) -> Result<ReloadReport, SessionError> {
         // Another project's program is refused as such by the scene (`LinkError::OtherProject`).
         let running = &self.scene.program().project;
         let same_project =
@@ -368,7 +378,7 @@ impl<W: World + 'static> Session<W> {
             return Err(SessionError::Reload(why));
         }
         (self.interactions)
-            .reload(&mut self.scene, program, "reloaded by the game")
+            .reload(&mut self.scene, program, reason)
             .map_err(|e| SessionError::Reload(e.to_string()))
     }
 
