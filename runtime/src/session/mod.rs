@@ -95,8 +95,8 @@ pub enum SessionError {
     /// The session cannot be saved now (nothing was written); save again a frame later.
     #[error("cannot save the session now: {0}; nothing was written, save again a frame later")]
     Save(String),
-    /// The savegame cannot be restored onto this program (what is wrong with it).
-    #[error("cannot restore the savegame: {0}")]
+    /// The savegame cannot be restored onto this program (what is wrong with it, and what to do).
+    #[error("cannot restore the savegame: {0}{hint}", hint = restore_hint(.0))]
     Restore(SnapshotError),
     /// The game's closure could not restore its world from the savegame.
     #[error("cannot restore the game's world from the savegame: {0}")]
@@ -105,6 +105,26 @@ pub enum SessionError {
     /// program goes on.
     #[error("the new program was refused, the running one goes on: {0}")]
     Reload(String),
+}
+
+/// What to do about a savegame that does not restore, after what is wrong with it.
+fn restore_hint(e: &SnapshotError) -> String {
+    match e {
+        SnapshotError::WrongProgram { snapshot, .. } => {
+            format!("; restore it with a build of project `{snapshot}`")
+        }
+        SnapshotError::MissingSection(section) if section == SESSION_SECTION => {
+            "; it was not saved by a session (`Session::save`)".to_string()
+        }
+        SnapshotError::Io(_) | SnapshotError::Unsupported(_) | SnapshotError::Link(_) => {
+            String::new()
+        }
+        SnapshotError::UnsupportedVersion { .. } => {
+            "; restore it with the runtime that wrote it, or start afresh".to_string()
+        }
+        _ => "; the file is damaged or not this game's savegame: load another, or start afresh"
+            .to_string(),
+    }
 }
 
 impl From<SceneError> for SessionError {

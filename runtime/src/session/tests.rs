@@ -146,6 +146,15 @@ fn a_savegame_of_another_project_or_a_damaged_one_is_refused_with_the_reason() {
     let other = Session::restore(bench(), stdlib::library(), &bytes, |_| {
         Ok(Greybox::default())
     });
+    let said = other
+        .as_ref()
+        .err()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    assert!(
+        said.ends_with("restore it with a build of project `airport`"),
+        "{said}"
+    );
     let Err(SessionError::Restore(SnapshotError::WrongProgram { snapshot, running })) = other
     else {
         panic!("restored onto another project");
