@@ -1,7 +1,8 @@
 //! The example games' compiled programs are their projects as the compiler builds them today:
 //! rebuilt here, byte for byte the same. runtime/examples/tavern/tavern.ensb is what the core's
 //! own test runs without a compiler or simulator; runtime/bevy/assets/airport.ensb and
-//! bench.ensb are what the Bevy plugin's tests and its example game load.
+//! bench.ensb are what the Bevy plugin's tests and its example game load;
+//! runtime/examples/programs/ what the runtime's examples (runtime/examples/*.rs) load.
 
 use ensemble_tests::{ensemble, repo_path, root};
 
@@ -42,4 +43,15 @@ fn the_example_games_program_is_its_project_built() {
 fn the_bevy_plugins_programs_are_the_samples_built() {
     assert_committed_build_is_current("samples/airport", "runtime/bevy/assets/airport.ensb");
     assert_committed_build_is_current("samples/bench", "runtime/bevy/assets/bench.ensb");
+}
+
+#[test]
+fn the_runtime_examples_programs_are_their_projects_built() {
+    for (project, built) in [
+        ("samples/airport", "airport.ensb"),
+        ("samples/bench", "bench.ensb"),
+        ("tests/fixtures/params-game", "params-game.ensb"),
+    ] {
+        assert_committed_build_is_current(project, &format!("runtime/examples/programs/{built}"));
+    }
 }

@@ -13,6 +13,9 @@
 //!
 //! Where a game starts, each with a runnable example:
 //!
+//! - one object to drive: [`session::Session`] starts a scene of a program in the game's world
+//!   (setting the world up from the program), ticks it, saves, restores and hot-reloads it;
+//!   `runtime/examples/` has a small complete file for each of these;
 //! - loading: [`Program::load`] and [`Program::from_bytes`]; a file that is not a program, was
 //!   built for another format version, is truncated or corrupt is refused with a [`LoadError`]
 //!   that says which, never a panic;
@@ -45,6 +48,7 @@ pub mod plan;
 pub mod program;
 pub mod rng;
 pub mod script;
+pub mod session;
 pub mod snapshot;
 pub mod speech;
 pub mod stdlib;

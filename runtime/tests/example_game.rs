@@ -9,6 +9,7 @@ mod game;
 
 use ensemble_runtime::Program;
 use ensemble_runtime::hsm::AgentStatus;
+use ensemble_runtime::session::Session;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -58,7 +59,7 @@ fn the_tavern_tells_its_evening() {
         " 19.9s  mara finished toast",
     ];
     assert_eq!(evening.lines, expected, "{:#?}", evening.lines);
-    let scene = &evening.scene;
+    let scene = evening.session.scene();
     let status = |name: &str| {
         let agent = scene
             .agents()
@@ -83,12 +84,9 @@ fn an_evening_restored_from_a_savegame_goes_on_as_the_uninterrupted_one() {
         let mut lines = first.lines.clone();
         lines.extend(rest.lines.iter().cloned());
         assert_eq!(lines, whole.lines, "saved at {at} s");
-        for agent in whole.scene.agents() {
-            assert_eq!(
-                rest.scene.status(agent),
-                whole.scene.status(agent),
-                "saved at {at} s"
-            );
+        let (rest, whole) = (rest.session.scene(), whole.session.scene());
+        for agent in whole.agents() {
+            assert_eq!(rest.status(agent), whole.status(agent), "saved at {at} s");
         }
     }
 }
@@ -111,11 +109,9 @@ fn a_savegame_of_the_evening_is_refused_once_damaged() {
 fn the_game_state_is_linked_from_the_games_own_code() {
     // Without the game's `Sip` the program does not link: the standard library alone is not
     // what this game runs.
-    let program = program();
-    let scene = program.scene_by_name("evening").unwrap();
-    let world = game::TavernWorld::for_scene(&program, scene);
+    let world = game::TavernWorld::default();
     let standard_only = ensemble_runtime::stdlib::library::<game::TavernWorld>();
-    let err = ensemble_runtime::hsm::Scene::new(program, standard_only, "evening", world, 7)
+    let err = Session::start(program(), standard_only, "evening", world, 7)
         .err()
         .expect("Sip is missing");
     assert!(err.to_string().contains("`Sip`"), "{err}");

@@ -14,7 +14,7 @@ use bevy::transform::components::Transform;
 use ensemble_runtime::Program;
 use ensemble_runtime::hsm::{AgentId, AgentStatus, ReloadReport, Scene, StateLibrary};
 use ensemble_runtime::interactions::Interactions;
-use ensemble_runtime::stdlib;
+use ensemble_runtime::session::Session;
 use ensemble_runtime::trace::TraceEvent;
 use std::sync::Arc;
 
@@ -74,10 +74,10 @@ pub(crate) enum Pace {
     Hold,
 }
 
-/// A started scene and what belongs to it.
+/// A started scene and what belongs to it: the session (the scene, its smart locations, the
+/// ECS world) and the agents' entities.
 struct Running {
-    scene: Scene<EcsWorld>,
-    interactions: Interactions,
+    session: Session<EcsWorld>,
     /// Each agent's entity, by agent index.
     agents: Vec<Entity>,
 }
@@ -125,8 +125,14 @@ impl EnsembleScene {
     /// The running scene, for what a game does to it directly (send a message, save), and
     /// its smart locations (`interact`, `player_input`, `notify`). `None` until it starts.
     pub fn running_mut(&mut self) -> Option<(&mut Scene<EcsWorld>, &mut Interactions)> {
-        let running = self.running.as_mut()?.get();
-        Some((&mut running.scene, &mut running.interactions))
+        Some(self.session_mut()?.parts_mut())
+    }
+
+    /// The session running the scene (`ensemble_runtime::session`): to save it between two
+    /// frames (`save`), read its agents, or hot-reload a program of the game's choosing.
+    /// `None` until it starts.
+    pub fn session_mut(&mut self) -> Option<&mut Session<EcsWorld>> {
+        Some(&mut self.running.as_mut()?.get().session)
     }
 }
 
@@ -175,7 +181,7 @@ pub struct EnsembleLibrary(pub Arc<dyn Fn() -> StateLibrary<EcsWorld> + Send + S
 
 impl Default for EnsembleLibrary {
     fn default() -> Self {
-        EnsembleLibrary(Arc::new(stdlib::library::<EcsWorld>))
+        EnsembleLibrary(Arc::new(ensemble_runtime::stdlib::library::<EcsWorld>))
     }
 }
 
@@ -223,20 +229,13 @@ fn start(
     program: Arc<Program>,
     library: &EnsembleLibrary,
 ) -> Result<Running, String> {
-    let id = program.scene_by_name(&scene.name).ok_or_else(|| {
-        format!(
-            "the program has no scene `{}` (it has: {})",
-            scene.name,
-            program.scene_names().collect::<Vec<_>>().join(", ")
-        )
-    })?;
-    let world = EcsWorld::for_scene(&program, id, scene.units_per_metre);
-    let interactions = Interactions::new(&program, id, scene.seed);
-    let started = Scene::new_traced(program, (library.0)(), &scene.name, world, scene.seed)
+    // The session places the agents and sets their starting variables through the seam.
+    let world = EcsWorld::new(scene.units_per_metre);
+    let mut session = Session::start(program, (library.0)(), &scene.name, world, scene.seed)
         .map_err(|e| e.to_string())?;
+    session.set_tracing(true);
     let mut running = Running {
-        scene: started,
-        interactions,
+        session,
         agents: Vec::new(),
     };
     spawn_new_agents(commands, entity, &mut running);
@@ -246,11 +245,11 @@ fn start(
 /// Spawns an entity for each agent that has none yet: the scene's at the start, then those
 /// the runtime creates (spawned NPCs, proxy objects).
 fn spawn_new_agents(commands: &mut Commands, scene_entity: Entity, running: &mut Running) {
-    let scene = &mut running.scene;
-    for i in running.agents.len()..scene.agents().count() {
+    let session = &mut running.session;
+    for i in running.agents.len()..session.scene().agents().count() {
         let id = AgentId(i as u32);
-        let name = scene.agent_name(id).to_string();
-        let translation = scene.game.translation(id).extend(0.0);
+        let name = session.scene().agent_name(id).to_string();
+        let translation = session.world().translation(id).extend(0.0);
         let mut agent = Agent {
             scene: scene_entity,
             id,
@@ -258,13 +257,16 @@ fn spawn_new_agents(commands: &mut Commands, scene_entity: Entity, running: &mut
             states: Vec::new(),
             running: true,
         };
-        describe(scene, &mut agent);
+        describe(session.scene(), &mut agent);
         let mut entity = commands.spawn((
             agent,
             Transform::from_translation(translation),
             ChildOf(scene_entity),
         ));
-        apply(&mut entity, scene.game.changes(id, EntityNow::default()));
+        apply(
+            &mut entity,
+            session.world_mut().changes(id, EntityNow::default()),
+        );
         running.agents.push(entity.id());
     }
 }
@@ -344,17 +346,18 @@ pub(crate) fn tick_scenes(
         let Some(running) = config.running.as_mut().map(SyncCell::get) else {
             continue;
         };
-        let dt = running.scene.dt();
+        let dt = running.session.scene().dt();
         // Scene time runs on whole ticks; the remainder waits for the next frame.
-        let mut due = ((clock - running.scene.now()) / dt + 1e-6).floor().max(0.0) as u32;
+        let now = running.session.now();
+        let mut due = ((clock - now) / dt + 1e-6).floor().max(0.0) as u32;
         if due > max_ticks {
-            clock = running.scene.now() + f64::from(max_ticks) * dt;
+            clock = now + f64::from(max_ticks) * dt;
         }
         match pace {
             Pace::Free => {}
             // Held or stepped, the clock does not make up for the time afterwards.
-            Pace::Hold => (due, clock) = (0, running.scene.now()),
-            Pace::One => (due, clock) = (1, running.scene.now() + dt),
+            Pace::Hold => (due, clock) = (0, now),
+            Pace::One => (due, clock) = (1, now + dt),
         }
         // Every frame, so that what the game changed in a frame without a tick is not lost.
         for (i, &entity) in running.agents.iter().enumerate() {
@@ -369,19 +372,19 @@ pub(crate) fn tick_scenes(
                 actions,
                 variables: &variables,
             };
-            running
-                .scene
-                .game
-                .read_entity(AgentId(i as u32), view, variables.is_changed());
+            (running.session.world_mut()).read_entity(
+                AgentId(i as u32),
+                view,
+                variables.is_changed(),
+            );
         }
         let mut events = Vec::new();
         let mut ran = 0;
         while ran < due.min(max_ticks) {
-            running.scene.tick();
-            running.interactions.advance(&mut running.scene);
-            stdlib::fire_world_events(&mut running.scene);
+            // The machines, the smart locations, the planning world events.
+            running.session.tick();
             ran += 1;
-            let new = running.scene.take_events();
+            let new = running.session.take_events();
             #[cfg(feature = "inspect")]
             let fired = new.iter().any(|e| {
                 config
@@ -394,12 +397,12 @@ pub(crate) fn tick_scenes(
             events.extend(new);
             if fired {
                 // The rest waits: the inspector pauses the scene next frame, at this tick.
-                clock = running.scene.now();
+                clock = running.session.now();
                 break;
             }
         }
         // What happened between frames (a reload) too.
-        events.extend(running.scene.take_events());
+        events.extend(running.session.take_events());
         trace.write_batch(events.into_iter().map(|event| EnsembleTrace {
             scene: scene_entity,
             event,
@@ -414,10 +417,10 @@ pub(crate) fn tick_scenes(
                 speaking,
                 actions,
             };
-            let changes = running.scene.game.changes(AgentId(i as u32), now);
+            let changes = running.session.world_mut().changes(AgentId(i as u32), now);
             apply(&mut commands.entity(entity), changes);
             // States change only in ticks.
-            if ran > 0 && describe(&running.scene, agent.bypass_change_detection()) {
+            if ran > 0 && describe(running.session.scene(), agent.bypass_change_detection()) {
                 agent.set_changed();
             }
         }
@@ -490,12 +493,11 @@ pub(crate) fn reload_scenes(
             let Some(running) = config.running.as_mut().map(SyncCell::get) else {
                 continue;
             };
-            if Arc::ptr_eq(running.scene.program(), &asset.program) {
+            if Arc::ptr_eq(running.session.program(), &asset.program) {
                 continue;
             }
             let reason = "the program asset changed";
-            let scene = (&mut running.scene, &mut running.interactions);
-            let outcome = reload(scene, asset.program.clone(), reason);
+            let outcome = reload(running.session.parts_mut(), asset.program.clone(), reason);
             announce(entity, outcome, &mut reloaded, &mut rejected);
         }
     }
@@ -515,7 +517,7 @@ pub(crate) fn reload_scenes(
             let config = &mut *config;
             match config.running.as_mut().map(SyncCell::get) {
                 Some(running) => {
-                    running.scene.reject_reload(reason.clone());
+                    running.session.reject_reload(reason.clone());
                     rejected.write(ReloadRejected {
                         scene: entity,
                         reason: reason.clone(),

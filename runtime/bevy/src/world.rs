@@ -13,9 +13,7 @@ use bevy::ecs::entity::Entity;
 use bevy::ecs::prelude::Mut;
 use bevy::math::Vec2;
 use bevy::transform::components::Transform;
-use ensemble_runtime::Program;
 use ensemble_runtime::hsm::AgentId;
-use ensemble_runtime::program::SceneId;
 use ensemble_runtime::script::ActionOutcome;
 use ensemble_runtime::stdlib::StandardState;
 use ensemble_runtime::world::{
@@ -168,36 +166,14 @@ pub struct EcsWorld {
 }
 
 impl EcsWorld {
-    /// The world of `program`'s scene as it starts: every agent at its start location, with
-    /// the variables the scene gives it.
-    pub fn for_scene(program: &Program, scene: SceneId, units_per_metre: f32) -> Self {
-        let def = &program.scenes[scene.index()];
-        let starts = def
-            .agents
-            .iter()
-            .map(|a| a.start)
-            .chain(def.ambient.iter().map(|a| a.start));
-        let mut bodies: Vec<Body> = starts
-            .map(|l| {
-                let l = &program.locations[l.index()];
-                Body {
-                    at: [l.x, l.y],
-                    variables_changed: true,
-                    ..Body::default()
-                }
-            })
-            .collect();
-        for b in program.speech.bindings.iter().filter(|b| b.scene == scene) {
-            if let Some(body) = bodies.get_mut(b.agent as usize) {
-                body.variables
-                    .insert(program.name(b.variable).to_string(), b.value.clone());
-            }
-        }
+    /// An empty world drawn at `units_per_metre`: the session places the scene's agents and
+    /// sets their starting variables through the seam (`ensemble_runtime::session`).
+    pub fn new(units_per_metre: f32) -> Self {
         EcsWorld {
             units_per_metre: f64::from(units_per_metre),
-            bodies,
+            bodies: Vec::new(),
             actions: BTreeMap::new(),
-            standard: StandardState::for_scene(program, scene),
+            standard: StandardState::default(),
             orders: 0,
         }
     }
@@ -388,7 +364,11 @@ impl World for EcsWorld {
     }
 
     fn place(&mut self, agent: AgentId, at: [f64; 2]) {
-        self.body(agent).at = at;
+        let new = agent.index() >= self.bodies.len();
+        let body = self.body(agent);
+        body.at = at;
+        // An agent placed for the first time gets its `Variables` component, empty or not.
+        body.variables_changed |= new;
     }
 
     fn move_to(&mut self, agent: AgentId, to: Destination, cx: &mut WorldCx<'_>) {

@@ -8,10 +8,10 @@ use crate::status::{
 };
 use crate::world::{Callbacks, EnsWorldCallbacks, HostWorld};
 use ensemble_runtime::Program;
-use ensemble_runtime::hsm::{AgentId, Scene, SceneError};
-use ensemble_runtime::interactions::Interactions;
+use ensemble_runtime::hsm::{AgentId, Scene};
+use ensemble_runtime::session::{Session, SessionError};
 use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter};
-use ensemble_runtime::stdlib::{StandardState, fire_world_events};
+use ensemble_runtime::stdlib::StandardState;
 use ensemble_runtime::trace::TraceEvent;
 use ensemble_sim::Simulation;
 use ensemble_sim::simulation::{self, SceneKind};
@@ -19,20 +19,13 @@ use std::collections::VecDeque;
 use std::ffi::c_char;
 use std::sync::Arc;
 
-/// The section of a host-world snapshot that says which scene it holds and its seed.
+/// The section that marks a snapshot as a host-world scene's, with its scene and seed (the
+/// session's own section, `session`, holds the same).
 const HOST_SECTION: &str = "capi.host";
 
 #[derive(serde::Serialize, serde::Deserialize)]
 struct SavedHost {
     scene: String,
-    seed: u64,
-}
-
-/// A scene of machine agents in the host's world, with its smart locations.
-pub(crate) struct HostScene {
-    scene: Scene<HostWorld>,
-    interactions: Interactions,
-    name: String,
     seed: u64,
 }
 
@@ -71,8 +64,8 @@ struct TraceReaders {
 enum Running {
     /// The standard simulated world, as `ensemble run` runs it.
     Simulated(Simulation),
-    /// The host's world.
-    Host(Box<HostScene>),
+    /// The host's world: a session (the scene, its smart locations, the host's world).
+    Host(Box<Session<HostWorld>>),
 }
 
 impl RunningScene {
@@ -88,20 +81,16 @@ impl RunningScene {
     fn program(&self) -> &Arc<Program> {
         match &self.running {
             Running::Simulated(sim) => sim.program(),
-            Running::Host(h) => h.scene.program(),
+            Running::Host(h) => h.program(),
         }
     }
 
     fn tick(&mut self) {
         match &mut self.running {
             Running::Simulated(sim) => sim.tick(),
-            Running::Host(h) => {
-                // The order of `ensemble run` and docs/embedding.md: machines, smart
-                // locations, the scene's planning world events.
-                h.scene.tick();
-                h.interactions.advance(&mut h.scene);
-                fire_world_events(&mut h.scene);
-            }
+            // The order of `ensemble run` and docs/embedding.md: machines, smart locations,
+            // the scene's planning world events.
+            Running::Host(h) => h.tick(),
         }
         let new = self.take_from_scene();
         self.backlog.extend(new);
@@ -146,7 +135,7 @@ impl RunningScene {
     fn take_from_scene(&mut self) -> Vec<TraceEvent> {
         match &mut self.running {
             Running::Simulated(sim) => sim.take_events(),
-            Running::Host(h) => h.scene.take_events(),
+            Running::Host(h) => h.take_events(),
         }
     }
 
@@ -177,11 +166,13 @@ impl RunningScene {
                 inspector.frame(&mut game, &events)
             }
             Running::Host(h) => {
+                let scene_name = h.scene_name().to_string();
+                let (scene, interactions) = h.parts_mut();
                 let mut game = ensemble_runtime::inspect::InspectedScene {
                     program_name,
-                    scene_name: &h.name,
-                    scene: &mut h.scene,
-                    interactions: &mut h.interactions,
+                    scene_name: &scene_name,
+                    scene,
+                    interactions,
                 };
                 inspector.frame(&mut game, &events)
             }
@@ -201,7 +192,7 @@ impl RunningScene {
                     ),
                 )),
             },
-            Running::Host(h) => f.run(&mut h.scene),
+            Running::Host(h) => f.run(h.parts_mut().0),
         }
     }
 }
@@ -289,7 +280,7 @@ fn insert_scene(running: Running, program_name: String) -> EnsScene {
     }
 }
 
-fn scene_error(e: SceneError) -> Failure {
+fn scene_error(e: SessionError) -> Failure {
     Failure::new(EnsStatus::Scene, e.to_string())
 }
 
@@ -375,28 +366,12 @@ pub unsafe extern "C" fn ens_scene_start(
         let library = handles::with_library(library.id, |l| Ok(l.clone()))?;
         let callbacks = Callbacks::check(world)?;
         let program = loaded.program.clone();
-        let id = program.scene_by_name(name).ok_or_else(|| {
-            let names: Vec<&str> = program
-                .scenes
-                .iter()
-                .map(|s| program.name(s.name))
-                .collect();
-            Failure::new(
-                EnsStatus::Scene,
-                format!("no scene `{name}` (scenes: {})", names.join(", ")),
-            )
-        })?;
-        let mut world = HostWorld::new(callbacks, StandardState::for_scene(&program, id));
-        world.set_up(&program, id);
-        let scene = Scene::new_traced(program.clone(), library.state_library(), name, world, seed)
+        // The session sets the host's world up through its callbacks (`place`, `set_variable`).
+        let world = HostWorld::new(callbacks, StandardState::default());
+        let mut session = Session::start(program, library.state_library(), name, world, seed)
             .map_err(scene_error)?;
-        let host = HostScene {
-            scene,
-            interactions: Interactions::new(&program, id, seed),
-            name: name.to_string(),
-            seed,
-        };
-        *out = insert_scene(Running::Host(Box::new(host)), loaded.name.clone());
+        session.set_tracing(true);
+        *out = insert_scene(Running::Host(Box::new(session)), loaded.name.clone());
         Ok(())
     })
 }
@@ -429,7 +404,7 @@ pub unsafe extern "C" fn ens_scene_clock(
         let (ticks, now) = handles::with_scene(scene.id, |s| {
             Ok(match &s.running {
                 Running::Simulated(sim) => (sim.tick_count(), sim.now()),
-                Running::Host(h) => (h.scene.tick_count(), h.scene.now()),
+                Running::Host(h) => (h.scene().tick_count(), h.now()),
             })
         })?;
         // SAFETY: as the caller promises.
@@ -628,8 +603,7 @@ pub unsafe extern "C" fn ens_scene_reload(
                 .map(drop)
                 .map_err(|e| refused(e.to_string())),
             Running::Host(h) => h
-                .interactions
-                .reload(&mut h.scene, new, reason)
+                .reload_because(new, reason)
                 .map(drop)
                 .map_err(|e| refused(e.to_string())),
         })
@@ -657,37 +631,24 @@ pub unsafe extern "C" fn ens_scene_save(
     run("ens_scene_save", || {
         // SAFETY: as the caller promises.
         let (out, out_len) = unsafe { (out_arg(out, "out")?, out_arg(out_len, "out_len")?) };
-        let bytes = handles::with_scene(scene.id, |s| {
-            let mut snapshot = SnapshotWriter::new(s.program(), &s.program_name);
-            match &s.running {
-                Running::Simulated(sim) => sim.save(&mut snapshot).map_err(|e| {
-                    Failure::new(EnsStatus::Snapshot, format!("cannot save the scene: {e}"))
-                })?,
-                Running::Host(h) => {
-                    let program = h.scene.program();
-                    let id = program.scene_by_name(&h.name).ok_or_else(|| {
-                        Failure::new(
-                            EnsStatus::Snapshot,
-                            format!("the program has no scene `{}`", h.name),
-                        )
-                    })?;
-                    h.scene.save(&mut snapshot);
-                    h.scene.game.standard.save(&mut snapshot);
-                    h.interactions
-                        .save(program, id, &mut snapshot)
-                        .map_err(|e| {
-                            Failure::new(EnsStatus::Snapshot, format!("cannot save the scene: {e}"))
-                        })?;
-                    snapshot.put(
-                        HOST_SECTION,
-                        &SavedHost {
-                            scene: h.name.clone(),
-                            seed: h.seed,
-                        },
-                    );
-                }
+        let cannot =
+            |e: String| Failure::new(EnsStatus::Snapshot, format!("cannot save the scene: {e}"));
+        let bytes = handles::with_scene(scene.id, |s| match &s.running {
+            Running::Simulated(sim) => {
+                let mut snapshot = SnapshotWriter::new(s.program(), &s.program_name);
+                sim.save(&mut snapshot).map_err(|e| cannot(e.to_string()))?;
+                Ok(snapshot.to_bytes())
             }
-            Ok(snapshot.to_bytes())
+            // The session's sections, and the mark of a scene in the host's world.
+            Running::Host(h) => h
+                .save_with(|_, snapshot| {
+                    let saved = SavedHost {
+                        scene: h.scene_name().to_string(),
+                        seed: h.seed(),
+                    };
+                    snapshot.put(HOST_SECTION, &saved);
+                })
+                .map_err(|e| cannot(e.to_string())),
         })?;
         give_bytes(bytes, out, out_len);
         Ok(())
@@ -696,15 +657,6 @@ pub unsafe extern "C" fn ens_scene_save(
 
 fn snapshot_error(e: impl std::fmt::Display) -> Failure {
     Failure::new(EnsStatus::Snapshot, format!("cannot restore: {e}"))
-}
-
-/// Reads snapshot bytes and checks they belong to `loaded` (the very build, or a rebuild).
-fn read_snapshot(bytes: &[u8], loaded: &crate::program::LoadedProgram) -> Outcome<SnapshotReader> {
-    let snapshot = SnapshotReader::from_bytes(bytes).map_err(snapshot_error)?;
-    snapshot
-        .check_program(&loaded.program, &loaded.name)
-        .map_err(snapshot_error)?;
-    Ok(snapshot)
 }
 
 /// Restores a simulated scene saved by `ens_scene_save` onto `program` (the build it was
@@ -725,12 +677,13 @@ pub unsafe extern "C" fn ens_scene_restore_simulated(
         // SAFETY: as the caller promises.
         let (bytes, out) = unsafe { (bytes_arg(bytes, len, "bytes")?, out_arg(out, "out")?) };
         let loaded = handles::program(program.id)?;
-        let snapshot = read_snapshot(bytes, &loaded)?;
+        let snapshot = SnapshotReader::from_bytes(bytes).map_err(snapshot_error)?;
         if snapshot.has(HOST_SECTION) {
             return Err(snapshot_error(
                 "the snapshot is of a scene in the host's world (use ens_scene_restore)",
             ));
         }
+        (snapshot.check_program(&loaded.program, &loaded.name)).map_err(snapshot_error)?;
         let (sim, _report) = Simulation::restore(
             loaded.program.clone(),
             &snapshot,
@@ -774,41 +727,25 @@ pub unsafe extern "C" fn ens_scene_restore(
         let loaded = handles::program(program.id)?;
         let library: HostLibrary = handles::with_library(library.id, |l| Ok(l.clone()))?;
         let callbacks = Callbacks::check(world)?;
-        let snapshot = read_snapshot(bytes, &loaded)?;
-        let saved: SavedHost = snapshot.get(HOST_SECTION).map_err(|_| {
-            snapshot_error("the snapshot is not of a scene in the host's world (use ens_scene_restore_simulated)")
-        })?;
+        let snapshot = SnapshotReader::from_bytes(bytes).map_err(snapshot_error)?;
+        if !snapshot.has(HOST_SECTION) {
+            return Err(snapshot_error(
+                "the snapshot is not of a scene in the host's world (use ens_scene_restore_simulated)",
+            ));
+        }
+        // The host restored its own world's state before this call: the world comes back
+        // empty of the runtime's, and the session restores the rest into it.
+        let world = |_: &SnapshotReader| Ok(HostWorld::new(callbacks, StandardState::default()));
         let program = loaded.program.clone();
-        let id = program.scene_by_name(&saved.scene).ok_or_else(|| {
-            snapshot_error(format!(
-                "the program has no scene `{}` any more",
-                saved.scene
-            ))
-        })?;
-        let (standard, _note) =
-            StandardState::restore(&program, id, &snapshot).map_err(snapshot_error)?;
-        let world = HostWorld::new(callbacks, standard);
-        let (mut scene, _report) =
-            Scene::restore_traced(program.clone(), library.state_library(), world, &snapshot)
-                .map_err(snapshot_error)?;
-        // A patched program's tick rate holds from here on, the scene's time kept.
-        let _ = scene.set_tick_rate(program.scenes[id.index()].tick_rate);
-        let agents = scene.agents().count();
-        scene
-            .game
-            .standard
-            .check_agents(agents)
-            .map_err(snapshot_error)?;
-        let (interactions, _note) =
-            Interactions::restore(&program, id, saved.seed, &snapshot, agents)
-                .map_err(snapshot_error)?;
-        let host = HostScene {
-            scene,
-            interactions,
-            name: saved.scene,
-            seed: saved.seed,
-        };
-        *out = insert_scene(Running::Host(Box::new(host)), loaded.name.clone());
+        let (mut session, _report) =
+            Session::restore(program, library.state_library(), bytes, world).map_err(
+                |e| match e {
+                    SessionError::Restore(e) => snapshot_error(e),
+                    e => snapshot_error(e),
+                },
+            )?;
+        session.set_tracing(true);
+        *out = insert_scene(Running::Host(Box::new(session)), loaded.name.clone());
         Ok(())
     })
 }

@@ -3,9 +3,7 @@
 //! copy what you keep.
 
 use crate::status::{EnsStatus, Failure, Outcome, c_string};
-use ensemble_runtime::Program;
 use ensemble_runtime::hsm::AgentId;
-use ensemble_runtime::program::SceneId;
 use ensemble_runtime::script::ActionOutcome;
 use ensemble_runtime::stdlib::StandardState;
 use ensemble_runtime::world::{
@@ -281,26 +279,6 @@ impl HostWorld {
         HostWorld {
             callbacks,
             standard,
-        }
-    }
-
-    /// Sets the world up for a scene that starts afresh: each of its agents placed at its
-    /// start location, and the variables the program binds for the scene set — what the
-    /// simulated world starts with.
-    pub(crate) fn set_up(&mut self, program: &Program, scene: SceneId) {
-        let def = &program.scenes[scene.index()];
-        let starts = def
-            .agents
-            .iter()
-            .map(|a| a.start)
-            .chain(def.ambient.iter().map(|a| a.start));
-        for (agent, start) in starts.enumerate() {
-            if let Some(l) = program.locations.get(start.index()) {
-                self.place(AgentId(agent as u32), [l.x, l.y]);
-            }
-        }
-        for b in program.speech.bindings.iter().filter(|b| b.scene == scene) {
-            self.set_variable(AgentId(b.agent), program.name(b.variable), &b.value);
         }
     }
 }

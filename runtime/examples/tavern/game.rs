@@ -7,15 +7,16 @@
 //! states at the bar, the plan for the rest of the evening, the bard's interaction script at
 //! the hearth — is authored content (`project/`), compiled to `tavern.ensb`, run by the core.
 //!
-//! The evening can be saved between two frames and restored ([`Evening::save`],
-//! [`Evening::restore`]): the core saves the scene, the standard library's state and the smart
-//! locations into one snapshot, and the game adds its world as a section of its own.
+//! One `Session` drives it all: it places everyone and gives them their starting variables
+//! (the world starts empty), ticks the machines, the smart locations and the planning world in
+//! their order, and saves and restores the evening between two frames ([`Evening::save`],
+//! [`Evening::restore`]) — the game adds its world as a section of its own.
 
 use ensemble_runtime::Program;
-use ensemble_runtime::hsm::{AgentId, Scene, StateCode, StateCx, StateLibrary, StateSpec};
-use ensemble_runtime::interactions::Interactions;
-use ensemble_runtime::program::{ModifierKind, SceneId};
+use ensemble_runtime::hsm::{AgentId, StateCode, StateCx, StateLibrary, StateSpec};
+use ensemble_runtime::program::ModifierKind;
 use ensemble_runtime::script::ActionOutcome;
+use ensemble_runtime::session::Session;
 use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter, decode, encode};
 use ensemble_runtime::stdlib::{self, StandardState};
 use ensemble_runtime::trace::{EventKind, TraceEvent};
@@ -57,39 +58,6 @@ pub struct TavernWorld {
 }
 
 impl TavernWorld {
-    /// The tavern as scene `scene` of `program` starts it: everyone at their start location,
-    /// with the variables the scene gives them.
-    pub fn for_scene(program: &Program, scene: SceneId) -> Self {
-        let def = &program.scenes[scene.index()];
-        let starts = def
-            .agents
-            .iter()
-            .map(|a| a.start)
-            .chain(def.ambient.iter().map(|a| a.start));
-        let people = starts
-            .map(|l| {
-                let l = &program.locations[l.index()];
-                Person {
-                    at: [l.x, l.y],
-                    ..Person::default()
-                }
-            })
-            .collect();
-        let mut variables = BTreeMap::new();
-        for b in program.speech.bindings.iter().filter(|b| b.scene == scene) {
-            variables.insert(
-                (AgentId(b.agent), program.name(b.variable).to_string()),
-                b.value.clone(),
-            );
-        }
-        TavernWorld {
-            people,
-            variables,
-            standard: StandardState::for_scene(program, scene),
-            ..TavernWorld::default()
-        }
-    }
-
     fn person(&mut self, agent: AgentId) -> &mut Person {
         let i = agent.index();
         if i >= self.people.len() {
@@ -119,22 +87,12 @@ impl TavernWorld {
             animations: self.animations.iter().map(|(id, t)| (*id, *t)).collect(),
         };
         snapshot.put(WORLD_SECTION, &saved);
-        self.standard.save(snapshot);
     }
 
-    fn restore(
-        program: &Program,
-        scene: SceneId,
-        snapshot: &SnapshotReader,
-    ) -> Result<Self, String> {
+    /// The world [`TavernWorld::save`] left in `snapshot` (the session brings the standard
+    /// library's state back into it).
+    fn restore(snapshot: &SnapshotReader) -> Result<Self, String> {
         let saved: SavedTavern = snapshot.get(WORLD_SECTION).map_err(|e| e.to_string())?;
-        // The standard library's state (conversations, planning worlds) comes back before the
-        // scene, so a `Plan` state entered afresh plans in it.
-        let (standard, note) =
-            StandardState::restore(program, scene, snapshot).map_err(|e| e.to_string())?;
-        if let Some(note) = note {
-            return Err(note);
-        }
         Ok(TavernWorld {
             people: saved.people,
             variables: saved
@@ -143,7 +101,7 @@ impl TavernWorld {
                 .map(|(a, n, v)| ((a, n), v))
                 .collect(),
             animations: saved.animations.into_iter().collect(),
-            standard,
+            standard: StandardState::default(),
             screen: Vec::new(),
         })
     }
@@ -330,14 +288,12 @@ pub fn library() -> StateLibrary<TavernWorld> {
 /// What one evening shows: the game's screen and the runtime's trace, merged tick by tick.
 pub struct Evening {
     pub lines: Vec<String>,
-    pub scene: Scene<TavernWorld>,
-    interactions: Interactions,
+    /// The scene, its smart locations and the tavern's world, driven as one.
+    pub session: Session<TavernWorld>,
 }
 
 /// The scene the tavern plays.
 const SCENE: &str = "evening";
-/// What the game calls its program in savegames.
-const PROGRAM: &str = "tavern";
 
 /// Runs scene `evening` of `program` for `seconds`, the way a game's frame loop does.
 pub fn run(program: Arc<Program>, seconds: f64) -> Result<Evening, String> {
@@ -347,92 +303,57 @@ pub fn run(program: Arc<Program>, seconds: f64) -> Result<Evening, String> {
 }
 
 impl Evening {
-    /// The evening as it starts.
+    /// The evening as it starts: the session places everyone and gives them their variables.
     pub fn start(program: Arc<Program>) -> Result<Evening, String> {
-        let scene_id = program
-            .scene_by_name(SCENE)
-            .ok_or("the program has no scene `evening`")?;
-        let world = TavernWorld::for_scene(&program, scene_id);
+        let world = TavernWorld::default();
+        let session =
+            Session::start(program, library(), SCENE, world, 7).map_err(|e| e.to_string())?;
+        Ok(Evening::of(session))
+    }
+
+    fn of(mut session: Session<TavernWorld>) -> Evening {
         // The lines come from the trace; a game that does not show it leaves it off.
-        let scene = Scene::new_traced(program.clone(), library(), SCENE, world, 7)
-            .map_err(|e| e.to_string())?;
-        let interactions = Interactions::new(&program, scene_id, 7);
+        session.set_tracing(true);
         let mut evening = Evening {
             lines: Vec::new(),
-            scene,
-            interactions,
+            session,
         };
         evening.note();
-        Ok(evening)
+        evening
     }
 
     /// Plays frames until `seconds` into the evening.
     pub fn play(&mut self, seconds: f64) {
-        while self.scene.now() < seconds {
+        while self.session.now() < seconds {
             // One frame: the machines, the smart locations, the planning world's events.
-            self.scene.tick();
-            self.interactions.advance(&mut self.scene);
-            stdlib::fire_world_events(&mut self.scene);
+            self.session.tick();
             self.note();
         }
     }
 
     fn note(&mut self) {
-        self.lines.append(&mut self.scene.game.screen);
-        self.lines
-            .extend(self.scene.take_events().iter().filter_map(story));
+        self.lines.append(&mut self.session.world_mut().screen);
+        let events = self.session.take_events();
+        self.lines.extend(events.iter().filter_map(story));
     }
 
-    /// A savegame of the evening between two frames: the scene, the standard library's
-    /// state, the smart locations, and the tavern's own world.
+    /// A savegame of the evening between two frames: the session's (the scene, the standard
+    /// library's state, the smart locations) and the tavern's own world.
     pub fn save(&self) -> Result<Vec<u8>, String> {
-        let program = self.scene.program();
-        let scene_id = program
-            .scene_by_name(SCENE)
-            .expect("the evening runs this scene");
-        let mut snapshot = SnapshotWriter::new(program, PROGRAM);
-        self.scene.save(&mut snapshot);
-        (self.interactions)
-            .save(program, scene_id, &mut snapshot)
-            .map_err(|e| e.to_string())?;
-        self.scene.game.save(&mut snapshot);
-        Ok(snapshot.to_bytes())
+        (self.session)
+            .save_with(TavernWorld::save)
+            .map_err(|e| e.to_string())
     }
 
     /// The evening saved in `bytes`, going on from the frame after the save (its lines start
-    /// empty). Refused when it was saved from another build of the tavern.
+    /// empty). Refused when anything of it could not be carried (a rebuild that lost a state).
     pub fn restore(program: Arc<Program>, bytes: &[u8]) -> Result<Evening, String> {
-        let snapshot = SnapshotReader::from_bytes(bytes).map_err(|e| e.to_string())?;
-        if !snapshot
-            .check_program(&program, PROGRAM)
-            .map_err(|e| e.to_string())?
-        {
-            return Err("the savegame is of another build of the tavern".into());
-        }
-        let scene_id = program
-            .scene_by_name(SCENE)
-            .ok_or("the program has no scene `evening`")?;
-        let world = TavernWorld::restore(&program, scene_id, &snapshot)?;
-        let (scene, report) = Scene::restore_traced(program.clone(), library(), world, &snapshot)
+        let (session, report) = Session::restore(program, library(), bytes, TavernWorld::restore)
             .map_err(|e| e.to_string())?;
         if !report.fallbacks.is_empty() {
             return Err(report.fallbacks.join("; "));
         }
-        let agents = scene.agents().count();
-        scene
-            .game
-            .standard
-            .check_agents(agents)
-            .map_err(|e| e.to_string())?;
-        let (interactions, _) = Interactions::restore(&program, scene_id, 7, &snapshot, agents)
-            .map_err(|e| e.to_string())?;
-        let mut evening = Evening {
-            lines: Vec::new(),
-            scene,
-            interactions,
-        };
-        evening.note();
-        Ok(evening)
+        Ok(Evening::of(session))
     }
 }
 

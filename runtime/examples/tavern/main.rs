@@ -36,7 +36,7 @@ fn main() -> ExitCode {
             for line in &evening.lines {
                 println!("{line}");
             }
-            let scene = &evening.scene;
+            let scene = evening.session.scene();
             for agent in scene.agents() {
                 println!("{}: {:?}", scene.agent_name(agent), scene.status(agent));
             }

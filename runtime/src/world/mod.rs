@@ -139,6 +139,9 @@ use crate::script::ActionOutcome;
 use crate::stdlib::StandardState;
 use crate::trace::EventKind;
 
+mod greybox;
+pub use greybox::Greybox;
+
 /// Where a move goes.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Destination {

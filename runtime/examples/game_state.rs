@@ -1,0 +1,141 @@
+//! A game state with parameters: the designer's machines use states the game codes itself
+//! (declared for the compiler in the project's `*.statelib.ron`, here
+//! `tests/fixtures/params-game/game.statelib.ron`), registered in the library the session
+//! starts with. Run it with `cargo run -p ensemble-runtime --example game_state`.
+//!
+//! It teaches `StateLibrary::register` with a `StateSpec` matching the statelib's declaration
+//! (a mismatch refuses to start, naming the state and the parameter), and `StateCode` reading
+//! its typed parameters, with their defaults applied, through `StateCx`.
+
+use ensemble_runtime::Program;
+use ensemble_runtime::hsm::{StateCode, StateCx, StateLibrary, StateSpec};
+use ensemble_runtime::program::{ModifierKind, ParamKind, ParamLiteral, ParamSpec, ParamType};
+use ensemble_runtime::session::Session;
+use ensemble_runtime::{stdlib, world::Greybox};
+use std::error::Error;
+use std::sync::Arc;
+
+/// `PlayAnimation(clip, loop = false, blend = 0.2, layer = "full")`: plays a clip for a
+/// second (blended in over `blend` seconds), then raises `AnimationDone`.
+#[derive(Default)]
+struct PlayAnimation {
+    left: f64,
+}
+
+impl StateCode<Greybox> for PlayAnimation {
+    fn init(&mut self, cx: &mut StateCx<'_, Greybox>) {
+        let clip = cx.text_param("clip").unwrap_or("idle").to_string();
+        let (looped, layer) = (cx.bool_param("loop") == Some(true), cx.text_param("layer"));
+        let blend = cx.number_param("blend").unwrap_or(0.0);
+        self.left = 1.0 + blend;
+        let line = format!(
+            "{:>5.1}s  {} plays {clip} on the {} layer (loop: {looped}, blend {blend} s)",
+            cx.now,
+            cx.agent_name(cx.agent),
+            layer.unwrap_or("full")
+        );
+        cx.game.shown.push(line);
+    }
+
+    fn update(&mut self, cx: &mut StateCx<'_, Greybox>, dt: f64) {
+        self.left -= dt;
+        if self.left <= 0.0 {
+            cx.raise("AnimationDone");
+        }
+    }
+}
+
+/// `Attack(target, weapon = "fists", cover = [])`, `Emote(clip)`, `Shout("…")`: one line on
+/// screen, then the state's event.
+struct Instant(&'static str);
+
+impl StateCode<Greybox> for Instant {
+    fn init(&mut self, cx: &mut StateCx<'_, Greybox>) {
+        let me = cx.agent_name(cx.agent).to_string();
+        let line = match self.0 {
+            "Hit" => {
+                let target = cx
+                    .agent_param("target")
+                    .map(|a| cx.agent_name(a).to_string());
+                let cover = cx.list_param("cover").map_or(0, |c| c.len());
+                format!(
+                    "{me} attacks {} with {} from {cover} cover points",
+                    target.unwrap_or_default(),
+                    cx.text_param("weapon").unwrap_or("?")
+                )
+            }
+            _ => format!("{me}: {}", cx.text().unwrap_or("…")), // a single parameter reads as the modifier
+        };
+        cx.game.shown.push(format!("{:>5.1}s  {line}", cx.now));
+        cx.raise(self.0);
+    }
+}
+
+/// The standard states, and the game's own as its statelib declares them.
+fn library() -> StateLibrary<Greybox> {
+    let text = || ParamType::one(ParamKind::Text);
+    let mut lib = stdlib::library::<Greybox>();
+    let play = StateSpec::new(ModifierKind::None)
+        .raises(["AnimationDone"])
+        .params([
+            ParamSpec::required("clip", text()),
+            ParamSpec::optional(
+                "loop",
+                ParamType::one(ParamKind::Bool),
+                ParamLiteral::Bool(false),
+            ),
+            ParamSpec::optional(
+                "blend",
+                ParamType::one(ParamKind::Number),
+                ParamLiteral::Number(0.2),
+            ),
+            ParamSpec::optional(
+                "layer",
+                ParamType::one(ParamKind::OneOf(vec!["upper".into(), "full".into()])),
+                ParamLiteral::Text("full".into()),
+            ),
+        ]);
+    lib.register("PlayAnimation", play, || Box::new(PlayAnimation::default()));
+    let attack = StateSpec::new(ModifierKind::None)
+        .raises(["Hit", "Missed"])
+        .params([
+            ParamSpec::required("target", ParamType::one(ParamKind::Agent)),
+            ParamSpec::optional("weapon", text(), ParamLiteral::Text("fists".into())),
+            ParamSpec::optional(
+                "cover",
+                ParamType::list_of(ParamKind::Location),
+                ParamLiteral::List(vec![]),
+            ),
+        ]);
+    lib.register("Attack", attack, || Box::new(Instant("Hit")));
+    let emote = StateSpec::new(ModifierKind::None).raises(["Done"]);
+    lib.register(
+        "Emote",
+        emote.params([ParamSpec::required("clip", text())]),
+        || Box::new(Instant("Done")),
+    );
+    let shout = StateSpec::new(ModifierKind::Text).raises(["Done"]);
+    lib.register("Shout", shout, || Box::new(Instant("Done")));
+    lib
+}
+
+fn main() -> Result<(), Box<dyn Error>> {
+    for line in game_state()? {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+/// What the guard at the gate does, as the game's states show it.
+pub fn game_state() -> Result<Vec<String>, Box<dyn Error>> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/programs/params-game.ensb"
+    );
+    let program = Arc::new(Program::load(path.as_ref())?);
+    let mut session = Session::start(program, library(), "gate", Greybox::default(), 7)?;
+    while session.now() < 10.0 {
+        session.tick();
+    }
+    Ok(std::mem::take(&mut session.world_mut().shown))
+}

@@ -1,0 +1,181 @@
+//! The session's invariants, on the programs the Bevy plugin's tests load (the samples
+//! `airport` and `bench`, built; a test of the workspace keeps them current).
+
+use super::{Session, SessionError};
+use crate::Program;
+use crate::hsm::AgentStatus;
+use crate::snapshot::SnapshotError;
+use crate::stdlib;
+use crate::world::{Greybox, World};
+use std::sync::Arc;
+
+fn airport() -> Arc<Program> {
+    Arc::new(Program::from_bytes(include_bytes!("../../bevy/assets/airport.ensb")).unwrap())
+}
+
+fn bench() -> Arc<Program> {
+    Arc::new(Program::from_bytes(include_bytes!("../../bevy/assets/bench.ensb")).unwrap())
+}
+
+fn start(program: Arc<Program>, scene: &str) -> Session<Greybox> {
+    let mut session =
+        Session::start(program, stdlib::library(), scene, Greybox::default(), 7).unwrap();
+    session.set_tracing(true);
+    session
+}
+
+/// The trace of `ticks` ticks, one JSON line an event.
+fn run(session: &mut Session<Greybox>, ticks: u32) -> Vec<String> {
+    let mut lines: Vec<String> = session.take_events().iter().map(|e| e.to_json()).collect();
+    for _ in 0..ticks {
+        session.tick();
+        lines.extend(session.take_events().iter().map(|e| e.to_json()));
+    }
+    lines
+}
+
+#[test]
+fn the_world_is_set_up_from_the_program_through_the_seam() {
+    let program = airport();
+    let session = start(program.clone(), "ticket-counter");
+    let buyer1 = session.agent("buyer1").unwrap();
+    assert_eq!(session.world().variable(buyer1, "CityName"), Some("Boston"));
+    let entrance = program
+        .locations
+        .iter()
+        .find(|l| program.name(l.name) == "Entrance")
+        .unwrap();
+    assert_eq!(
+        session.world().position(buyer1),
+        Some([entrance.x, entrance.y])
+    );
+}
+
+#[test]
+fn the_trace_is_off_by_default_and_starts_at_tick_0_when_turned_on_before_the_first_tick() {
+    let mut quiet = Session::start(
+        airport(),
+        stdlib::library(),
+        "ticket-counter",
+        Greybox::default(),
+        7,
+    )
+    .unwrap();
+    quiet.tick();
+    assert!(!quiet.is_tracing());
+    assert!(quiet.take_events().is_empty());
+    let mut traced = start(airport(), "ticket-counter");
+    let events = traced.take_events();
+    assert!(events.iter().any(|e| e.tick == 0), "{events:?}");
+}
+
+#[test]
+fn a_session_restored_at_any_tick_goes_on_as_the_uninterrupted_one() {
+    for (program, scene, ticks) in [(airport(), "ticket-counter", 900), (bench(), "bench", 1500)] {
+        let whole = run(&mut start(program.clone(), scene), ticks);
+        for at in [0, 1, 45, 300, 777] {
+            let mut first = start(program.clone(), scene);
+            let mut lines = run(&mut first, at);
+            let bytes = first.save_with(Greybox::save).unwrap();
+            let (mut rest, report) =
+                Session::restore(program.clone(), stdlib::library(), &bytes, Greybox::restore)
+                    .unwrap();
+            assert!(report.fallbacks.is_empty(), "{report:?}");
+            rest.set_tracing(true);
+            lines.extend(run(&mut rest, ticks - at));
+            assert_eq!(lines, whole, "{scene}, saved at tick {at}");
+        }
+    }
+}
+
+#[test]
+fn a_save_that_could_not_be_restored_is_refused_and_the_next_one_is_not() {
+    // The elder sits down at the bench; the program is reloaded while the action runs.
+    let mut session = start(bench(), "bench");
+    while !session
+        .world()
+        .shown
+        .iter()
+        .any(|l| l.contains("starts sit"))
+    {
+        session.tick();
+        assert!(session.now() < 60.0, "nobody sat down");
+    }
+    session.reload(bench()).unwrap();
+    let refused = session.save().unwrap_err();
+    assert!(matches!(refused, SessionError::Save(_)), "{refused}");
+    assert!(
+        refused.to_string().contains("save again a frame later"),
+        "{refused}"
+    );
+    while session.unsaved_parts().is_some() {
+        session.tick();
+    }
+    let bytes = session.save_with(Greybox::save).unwrap();
+    Session::restore(bench(), stdlib::library(), &bytes, Greybox::restore).unwrap();
+}
+
+#[test]
+fn a_reload_carries_the_scene_across_and_refuses_another_project() {
+    let mut session = start(airport(), "ticket-counter");
+    run(&mut session, 60);
+    let report = session.reload(airport()).unwrap();
+    assert!(report.kept > 0, "{report:?}");
+    assert!(report.fallbacks.is_empty(), "{report:?}");
+    // Another project's program: refused, recorded, and the airport goes on.
+    let refused = session.reload(bench()).unwrap_err();
+    assert!(matches!(refused, SessionError::Reload(_)), "{refused}");
+    assert!(refused.to_string().contains("project `bench`"), "{refused}");
+    let events = session.take_events();
+    assert!(
+        events
+            .iter()
+            .any(|e| e.to_json().contains("reload-rejected"))
+    );
+    assert_eq!(session.program().project, "airport");
+    let seller = session.agent("seller").unwrap();
+    session.tick();
+    assert_eq!(*session.scene().status(seller), AgentStatus::Running);
+}
+
+#[test]
+fn a_savegame_of_another_project_or_a_damaged_one_is_refused_with_the_reason() {
+    let mut session = start(airport(), "ticket-counter");
+    run(&mut session, 30);
+    let bytes = session.save().unwrap();
+    let other = Session::restore(bench(), stdlib::library(), &bytes, |_| {
+        Ok(Greybox::default())
+    });
+    let said = other
+        .as_ref()
+        .err()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    assert!(
+        said.ends_with("restore it with a build of project `airport`"),
+        "{said}"
+    );
+    let Err(SessionError::Restore(SnapshotError::WrongProgram { snapshot, running })) = other
+    else {
+        panic!("restored onto another project");
+    };
+    assert_eq!((snapshot.as_str(), running.as_str()), ("airport", "bench"));
+    let cut = Session::restore(
+        airport(),
+        stdlib::library(),
+        &bytes[..bytes.len() / 2],
+        |_| Ok(Greybox::default()),
+    );
+    assert!(matches!(cut, Err(SessionError::Restore(_))));
+    // The game's own section missing: the closure's error, said as the world's.
+    let no_world = Session::restore(airport(), stdlib::library(), &bytes, Greybox::restore);
+    assert!(matches!(no_world, Err(SessionError::World(_))));
+}
+
+#[test]
+fn an_unknown_scene_is_refused_with_the_programs_scenes() {
+    let e = Session::start(airport(), stdlib::library(), "lobby", Greybox::default(), 7)
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("ticket-counter"), "{e}");
+}
