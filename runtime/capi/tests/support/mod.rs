@@ -73,7 +73,7 @@ pub fn build(project: &str, dir: &Path, name: &str) -> PathBuf {
 /// Where cargo put this crate's static library for the tests: beside the test binary, in
 /// `target/PROFILE/deps` (`cargo test` does not copy it up to `target/PROFILE` as `cargo
 /// build` does).
-fn library_dir() -> PathBuf {
+pub fn library_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("the test binary's path");
     exe.parent()
         .expect("the test binary is in a directory")
