@@ -477,3 +477,83 @@ fn an_unreadable_file_is_one_error_not_one_per_name_it_defines() {
         "{notes}"
     );
 }
+
+/// `check --against SHIPPED.ensb` (issue 31): the airport patched — a state renamed, an agent
+/// removed and another added — lists what a savegame made on the shipped build would lose by
+/// each change and exits 1; the unpatched project loses nothing (exit 0); a shipped program
+/// that cannot be read cannot run (exit 2).
+#[test]
+fn check_against_a_shipped_build_lists_what_savegames_lose() {
+    let dir = tempfile::tempdir().unwrap();
+    let shipped = dir.path().join("shipped");
+    let out = ensemble(&[
+        "build",
+        &repo_path("samples/airport"),
+        "-o",
+        shipped.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let shipped = shipped.join("airport.ensb");
+    let shipped = shipped.to_str().unwrap();
+
+    let same = ensemble(&["check", &repo_path("samples/airport"), "--against", shipped]);
+    assert_eq!(same.code, 0, "{}{}", same.stdout, same.stderr);
+    assert!(
+        same.stdout.contains("nothing a savegame holds is lost"),
+        "{}",
+        same.stdout
+    );
+
+    let patched = dir.path().join("airport");
+    ensemble_tests::copy_dir(
+        std::path::Path::new(&repo_path("samples/airport")),
+        &patched,
+    );
+    let edit = |file: &str, from: &str, to: &str| {
+        let path = patched.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{file} has {from}");
+        std::fs::write(&path, text.replace(from, to)).unwrap();
+    };
+    edit(
+        "machines/BuyTicketAtCounter.machine.ron",
+        "\"Goto2\"",
+        "\"Goto3\"",
+    );
+    edit(
+        "ticket-counter.scene.ron",
+        "name: \"buyer2\"",
+        "name: \"buyer3\"",
+    );
+    // Its tests name buyer2 (they would be errors of their own).
+    std::fs::remove_file(patched.join("ticket-counter.test.ron")).unwrap();
+    let out = ensemble(&["check", patched.to_str().unwrap(), "--against", shipped]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    for loss in [
+        "agent `buyer2` removed from scene `ticket-counter`: the scene's savegames are refused",
+        "agent `buyer3` added to scene `ticket-counter`",
+        "state `BuyTicketAtCounter/Goto2` removed: an agent in it starts its machine again",
+    ] {
+        assert!(out.stdout.contains(loss), "{loss}\n{}", out.stdout);
+    }
+    let json_out = ensemble(&[
+        "check",
+        patched.to_str().unwrap(),
+        "--against",
+        shipped,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(json_out.code, 1);
+    let last: Value = serde_json::from_str(json_out.stdout.lines().last().unwrap()).unwrap();
+    assert!(last["losses"].as_array().unwrap().len() >= 3, "{last}");
+
+    let missing = ensemble(&[
+        "check",
+        patched.to_str().unwrap(),
+        "--against",
+        "/nope.ensb",
+    ]);
+    assert_eq!(missing.code, 2);
+    assert!(missing.stderr.contains("--against"), "{}", missing.stderr);
+}

@@ -4,6 +4,7 @@
 //! Exit codes (DESIGN.md): 0 success (warnings allowed), 1 errors found in the input, 2 could not
 //! run (bad arguments, unreadable path).
 
+mod against;
 mod export;
 mod import;
 mod inspect;
@@ -65,6 +66,10 @@ enum Command {
         path: PathBuf,
         #[arg(long, value_enum, default_value = "human")]
         format: CheckFormat,
+        /// A shipped program (NAME.ensb): also list what a savegame made on it would lose under
+        /// this build (states, agents, variables, roles, plan steps); exit 1 on any loss.
+        #[arg(long, value_name = "SHIPPED.ensb")]
+        against: Option<PathBuf>,
     },
     /// Check, then write NAME.ensb and NAME.ensdbg.
     Build {
@@ -206,7 +211,12 @@ where
         }
     };
     match cli.command {
-        Command::Check { path, format } => match format {
+        Command::Check {
+            path,
+            format,
+            against: Some(shipped),
+        } => check_against(&path, &shipped, format, io),
+        Command::Check { path, format, .. } => match format {
             CheckFormat::Human => check(&path, Format::Human, false, io).0,
             CheckFormat::Json => check(&path, Format::Json, false, io).0,
             CheckFormat::Sarif | CheckFormat::Github => check_for_ci(&path, format, io),
@@ -380,6 +390,81 @@ fn check(
         EXIT_OK
     };
     (code, Some(c))
+}
+
+/// `check --against SHIPPED.ensb`: the check, then what a savegame made on the shipped program
+/// would lose under this build ([`against::losses`]). Exit 1 on errors or on any loss.
+fn check_against(path: &Path, shipped: &Path, format: CheckFormat, io: &mut Io<'_>) -> i32 {
+    let old = match ensemble_runtime::Program::load(shipped) {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = writeln!(io.err, "error: --against: {e}");
+            return EXIT_CANNOT_RUN;
+        }
+    };
+    let format = match format {
+        CheckFormat::Json => Format::Json,
+        CheckFormat::Human => Format::Human,
+        CheckFormat::Sarif | CheckFormat::Github => {
+            let _ = writeln!(
+                io.err,
+                "error: --against prints its own report: use --format human or json"
+            );
+            return EXIT_CANNOT_RUN;
+        }
+    };
+    let (code, compilation) = check(path, format, false, io);
+    let Some((new, _)) = compilation.and_then(|c| c.output) else {
+        // The check printed why there is no program to compare.
+        return code.max(EXIT_ERRORS);
+    };
+    let losses = against::losses(&old, &new);
+    if !old.project.is_empty() && old.project != new.project {
+        let _ = writeln!(
+            io.err,
+            "warning: {} was built from project `{}`, this is `{}`: its savegames do not restore here",
+            shipped.display(),
+            old.project,
+            new.project
+        );
+    }
+    match format {
+        Format::Json => {
+            let rows: Vec<_> = (losses.iter())
+                .map(|l| serde_json::json!({"lost": l.what, "then": l.then}))
+                .collect();
+            let _ = writeln!(
+                io.out,
+                "{}",
+                serde_json::json!({ "against": shipped.display().to_string(), "losses": rows })
+            );
+        }
+        Format::Human => {
+            if losses.is_empty() {
+                let _ = writeln!(
+                    io.out,
+                    "against {}: nothing a savegame holds is lost",
+                    shipped.display()
+                );
+            } else {
+                let _ = writeln!(
+                    io.out,
+                    "against {}: {} change{} a savegame made on it would lose by:",
+                    shipped.display(),
+                    losses.len(),
+                    if losses.len() == 1 { "" } else { "s" }
+                );
+                for l in &losses {
+                    let _ = writeln!(io.out, "  {}: {}", l.what, l.then);
+                }
+            }
+        }
+    }
+    if losses.is_empty() {
+        code
+    } else {
+        code.max(EXIT_ERRORS)
+    }
 }
 
 /// `check --format sarif|github`: the diagnostics on stdout in the CI tool's format, paths
