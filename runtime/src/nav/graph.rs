@@ -49,6 +49,15 @@ impl Grid {
                 "the grid is wider or taller than 65,535 cells".into(),
             ));
         }
+        // A grid of no cells can hold no node (and would divide by its zero width below).
+        if (self.width == 0 || self.height == 0) && !self.cell_of.is_empty() {
+            return Err(NavError::Invalid(format!(
+                "{} nodes on a grid of {} by {} cells",
+                self.cell_of.len(),
+                self.width,
+                self.height
+            )));
+        }
         let w = self.width;
         self.xy = self
             .cell_of
