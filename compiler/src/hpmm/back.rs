@@ -112,6 +112,16 @@ fn target<T>(r: &ir::Ref<T>) -> Result<Handle<T>, String> {
         .ok_or_else(|| bug(&format!("an unknown reference `{}`", r.name.text)))
 }
 
+/// The noun table's stems, sorted: stemmed once per process, not on every build (the editor
+/// compiles on each edit).
+fn noun_stems() -> &'static [String] {
+    static STEMS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    STEMS.get_or_init(|| {
+        let stems: BTreeSet<String> = crate::related::nouns().map(text::stem).collect();
+        stems.into_iter().collect()
+    })
+}
+
 fn id<T>(r: &ir::Ref<T>) -> Result<u32, String> {
     Ok(target(r)?.index() as u32)
 }
@@ -480,11 +490,7 @@ pub fn emit(module: &Module, intern: &mut dyn FnMut(&str) -> NameId) -> Result<M
                 ir::TrackerRule::Unheard { concept, after } => TrackerRule::Unheard {
                     concept: ConceptId(id(concept)?),
                     after: 1u128 << id(after)?,
-                    nouns: {
-                        let stems: BTreeSet<String> =
-                            crate::related::nouns().map(text::stem).collect();
-                        stems.into_iter().collect()
-                    },
+                    nouns: noun_stems().to_vec(),
                 },
             };
             let when = match &t.when {

@@ -601,8 +601,8 @@ impl SocialAgent {
     /// Gives back the words of [`SocialAgent::heard_by_name`] to the variables of those names
     /// that are bound; the others are dropped.
     pub(crate) fn restore_heard(&mut self, saved: &[(String, String)]) {
+        let program = self.program.clone();
         for (vname, word) in saved {
-            let program = self.program.clone();
             let v = program
                 .hpmm
                 .variables
