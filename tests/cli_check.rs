@@ -1,7 +1,8 @@
 //! `ensemble check`: exit codes, the JSON document of DESIGN.md, and the seed's broken example.
 
-use ensemble_tests::{ensemble, repo_path, root};
+use ensemble_tests::{copy_dir, ensemble, repo_path, root};
 use serde_json::Value;
+use std::path::Path;
 
 fn json(stdout: &str) -> Value {
     serde_json::from_str(stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{stdout}"))
@@ -478,82 +479,269 @@ fn an_unreadable_file_is_one_error_not_one_per_name_it_defines() {
     );
 }
 
-/// `check --against SHIPPED.ensb` (issue 31): the airport patched — a state renamed, an agent
-/// removed and another added — lists what a savegame made on the shipped build would lose by
-/// each change and exits 1; the unpatched project loses nothing (exit 0); a shipped program
-/// that cannot be read cannot run (exit 2).
-#[test]
-fn check_against_a_shipped_build_lists_what_savegames_lose() {
-    let dir = tempfile::tempdir().unwrap();
-    let shipped = dir.path().join("shipped");
-    let out = ensemble(&[
-        "build",
-        &repo_path("samples/airport"),
-        "-o",
-        shipped.to_str().unwrap(),
-    ]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let shipped = shipped.join("airport.ensb");
-    let shipped = shipped.to_str().unwrap();
+// Savegames across a content patch (issue 31): the airport as shipped, then patched — a state
+// renamed with a migration, an agent removed, one added. `check --against` reports what a
+// savegame would lose and what it is carried through; a savegame made on the shipped build
+// restores onto the patched one and goes on: the renamed state carried, the new agent started,
+// the removed one retired.
 
-    let same = ensemble(&["check", &repo_path("samples/airport"), "--against", shipped]);
+fn s(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 temporary path")
+}
+
+/// Replaces `from` by `to` in `file` of `project` (which must have it).
+fn edit(project: &Path, file: &str, from: &str, to: &str) {
+    let path = project.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{file} has {from}");
+    std::fs::write(&path, text.replace(from, to)).unwrap();
+}
+
+/// The airport patched: `Goto1` renamed `WalkToCounter` (a migration declared for it unless
+/// `migrate` is false), `buyer2` removed, `buyer3` added.
+fn patched_airport(dir: &Path, migrate: bool) -> std::path::PathBuf {
+    let patched = dir.join(if migrate {
+        "airport"
+    } else {
+        "airport-no-migration"
+    });
+    copy_dir(Path::new(&repo_path("samples/airport")), &patched);
+    edit(
+        &patched,
+        "machines/BuyTicketAtCounter.machine.ron",
+        "\"Goto1\"",
+        "\"WalkToCounter\"",
+    );
+    // The renamed state keeps its code (a name without a numeric suffix would name another).
+    edit(
+        &patched,
+        "machines/BuyTicketAtCounter.machine.ron",
+        "(name: \"WalkToCounter\",",
+        "(name: \"WalkToCounter\", code: \"Goto\",",
+    );
+    edit(
+        &patched,
+        "ticket-counter.scene.ron",
+        "        (name: \"buyer2\", machine: \"BuyTicketAtCounter\", at: \"SideEntrance\", variables: {\"CityName\": \"San Francisco\", \"Time\": \"noon\"}),\n",
+        "        (name: \"buyer3\", machine: \"BuyTicketAtCounter\", at: \"SideEntrance\", variables: {\"CityName\": \"Chicago\", \"Time\": \"nine\"}),\n",
+    );
+    // Its tests name buyer2 (they would be errors of their own).
+    std::fs::remove_file(patched.join("ticket-counter.test.ron")).unwrap();
+    if migrate {
+        edit(
+            &patched,
+            "Ensemble.ron",
+            "locales: [\"fr\"],",
+            "locales: [\"fr\"],\n    migrations: (\n        states: [(\"BuyTicketAtCounter/Goto1\", \"BuyTicketAtCounter/WalkToCounter\")],\n    ),",
+        );
+    }
+    patched
+}
+
+/// Whether the text trace has `agent` entering `state` (`Machine/State`).
+fn entered(trace: &str, agent: &str, state: &str) -> bool {
+    trace.lines().any(|l| {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        words.get(2..5) == Some(&[agent, "enter", state][..])
+    })
+}
+
+/// `ensemble run PROGRAM --scene ticket-counter --ticks TICKS --restore SNAPSHOT`.
+fn run_restored(program: &Path, snapshot: &Path, ticks: &str) -> ensemble_tests::Output {
+    let args = [
+        "run",
+        s(program),
+        "--scene",
+        "ticket-counter",
+        "--ticks",
+        ticks,
+    ];
+    ensemble(&[&args[..], &["--restore", s(snapshot)]].concat())
+}
+
+fn build(project: &Path, out: &Path) -> std::path::PathBuf {
+    let built = ensemble(&["build", s(project), "-o", s(out)]);
+    assert_eq!(built.code, 0, "{}", built.stderr);
+    out.join("airport.ensb")
+}
+
+#[test]
+fn a_patched_airport_reports_its_losses_migrates_a_renamed_state_and_a_savegame_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let shipped = build(
+        Path::new(&repo_path("samples/airport")),
+        &dir.path().join("shipped"),
+    );
+    let patched = patched_airport(dir.path(), true);
+
+    // The report: the removal is a loss (exit 1); the rename and the addition are carried.
+    let out = ensemble(&["check", s(&patched), "--against", s(&shipped)]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    for line in [
+        "agent `buyer2` removed from scene `ticket-counter`: retired on restore",
+        "carried through (no loss):",
+        "state `BuyTicketAtCounter/Goto1` renamed `BuyTicketAtCounter/WalkToCounter`: carried on by the project's migration",
+        "agent `buyer3` added to scene `ticket-counter`: started on restore",
+    ] {
+        assert!(out.stdout.contains(line), "{line}\n{}", out.stdout);
+    }
+    assert!(
+        !out.stdout
+            .contains("state `BuyTicketAtCounter/Goto1` removed"),
+        "{}",
+        out.stdout
+    );
+    let json = ensemble(&[
+        "check",
+        s(&patched),
+        "--against",
+        s(&shipped),
+        "--format",
+        "json",
+    ]);
+    let last: Value = serde_json::from_str(json.stdout.lines().last().unwrap()).unwrap();
+    // The removal, and the planning agents' worlds (carried onto the very build only).
+    assert_eq!(last["losses"].as_array().unwrap().len(), 2, "{last}");
+    assert_eq!(last["carried"].as_array().unwrap().len(), 2, "{last}");
+
+    // Without the migration the rename is a loss too.
+    let unmigrated = patched_airport(dir.path(), false);
+    let out = ensemble(&["check", s(&unmigrated), "--against", s(&shipped)]);
+    assert!(
+        out.stdout.contains(
+            "state `BuyTicketAtCounter/Goto1` removed: an agent in it starts its machine again"
+        ),
+        "{}",
+        out.stdout
+    );
+
+    // A savegame made on the shipped build one second in: both buyers walk to the counter.
+    let snap = dir.path().join("one-second.snap");
+    let saved = ensemble(&[
+        "run",
+        s(&shipped),
+        "--scene",
+        "ticket-counter",
+        "--ticks",
+        "30",
+        "--save",
+        s(&snap),
+    ]);
+    assert_eq!(saved.code, 0, "{}", saved.stderr);
+    assert!(
+        entered(&saved.stdout, "buyer1", "BuyTicketAtCounter/Goto1"),
+        "{}",
+        saved.stdout
+    );
+
+    // Restored onto the patched build, it goes on.
+    let new = build(&patched, &dir.path().join("new"));
+    let out = run_restored(&new, &snap, "600");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    for note in [
+        "note: the scene's agents changed: buyer3: added by the patch, started as agent #3",
+        "note: the scene's agents changed: buyer2: removed by the patch, agent #2 retired",
+    ] {
+        assert!(out.stderr.contains(note), "{note}\n{}", out.stderr);
+    }
+    // buyer1 was in Goto1: carried on in WalkToCounter, not restarted.
+    assert!(!out.stderr.contains("no longer exists"), "{}", out.stderr);
+    let trace = &out.stdout;
+    assert!(
+        !entered(trace, "buyer1", "BuyTicketAtCounter/Start"),
+        "{trace}"
+    );
+    assert!(
+        entered(trace, "buyer1", "BuyTicketAtCounter/RequestConversation"),
+        "buyer1 reached the counter from the carried state\n{trace}"
+    );
+    // The new buyer starts as the scene starts it, and walks up to the counter too.
+    assert!(
+        entered(trace, "buyer3", "BuyTicketAtCounter/WalkToCounter"),
+        "{trace}"
+    );
+    assert!(
+        entered(trace, "buyer3", "BuyTicketAtCounter/RequestConversation"),
+        "{trace}"
+    );
+    // The removed one stops where it was and never acts again.
+    let after_retire = trace
+        .lines()
+        .skip_while(|l| !(l.contains("buyer2") && l.contains("error")))
+        .skip(1)
+        .filter(|l| l.contains("buyer2 "))
+        .count();
+    assert!(trace.contains("buyer2"), "{trace}");
+    assert_eq!(after_retire, 0, "{trace}");
+
+    // Without the migration, the same savegame restarts buyer1's machine (and says so).
+    let unmigrated_build = build(&unmigrated, &dir.path().join("unmigrated"));
+    let out = run_restored(&unmigrated_build, &snap, "1");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("state BuyTicketAtCounter/Goto1 no longer exists"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_migration_to_a_name_the_project_lacks_or_of_a_name_it_still_has_is_an_error_where_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let patched = patched_airport(dir.path(), true);
+    edit(
+        &patched,
+        "Ensemble.ron",
+        "\"BuyTicketAtCounter/WalkToCounter\")",
+        "\"BuyTicketAtCounter/WalkToCountr\"), (\"BuyTicketAtCounter/Finish\", \"BuyTicketAtCounter/Goto2\")",
+    );
+    edit(
+        &patched,
+        "Ensemble.ron",
+        "migrations: (",
+        "migrations: (\n        agents: [(\"buyer2\", \"buyer3\"), (\"buyer2\", \"buyer3\")],",
+    );
+    let out = ensemble(&["check", s(&patched)]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    for message in [
+        "the migration renames to `BuyTicketAtCounter/WalkToCountr`, which the project has no state of",
+        "did you mean `BuyTicketAtCounter/WalkToCounter`",
+        "the project still has the state `BuyTicketAtCounter/Finish`, which this migration renames",
+        "the agent `buyer2` is migrated twice",
+        "Ensemble.ron:",
+    ] {
+        assert!(
+            out.stdout.contains(message) || out.stderr.contains(message),
+            "{message}\n{}{}",
+            out.stdout,
+            out.stderr
+        );
+    }
+}
+
+#[test]
+fn check_against_a_missing_shipped_build_cannot_run() {
+    let missing = ensemble(&[
+        "check",
+        &repo_path("samples/airport"),
+        "--against",
+        "/nope.ensb",
+    ]);
+    assert_eq!(missing.code, 2);
+    assert!(missing.stderr.contains("--against"), "{}", missing.stderr);
+    let same_dir = tempfile::tempdir().unwrap();
+    let shipped = build(Path::new(&repo_path("samples/airport")), same_dir.path());
+    let same = ensemble(&[
+        "check",
+        &repo_path("samples/airport"),
+        "--against",
+        s(&shipped),
+    ]);
     assert_eq!(same.code, 0, "{}{}", same.stdout, same.stderr);
     assert!(
         same.stdout.contains("nothing a savegame holds is lost"),
         "{}",
         same.stdout
     );
-
-    let patched = dir.path().join("airport");
-    ensemble_tests::copy_dir(
-        std::path::Path::new(&repo_path("samples/airport")),
-        &patched,
-    );
-    let edit = |file: &str, from: &str, to: &str| {
-        let path = patched.join(file);
-        let text = std::fs::read_to_string(&path).unwrap();
-        assert!(text.contains(from), "{file} has {from}");
-        std::fs::write(&path, text.replace(from, to)).unwrap();
-    };
-    edit(
-        "machines/BuyTicketAtCounter.machine.ron",
-        "\"Goto2\"",
-        "\"Goto3\"",
-    );
-    edit(
-        "ticket-counter.scene.ron",
-        "name: \"buyer2\"",
-        "name: \"buyer3\"",
-    );
-    // Its tests name buyer2 (they would be errors of their own).
-    std::fs::remove_file(patched.join("ticket-counter.test.ron")).unwrap();
-    let out = ensemble(&["check", patched.to_str().unwrap(), "--against", shipped]);
-    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
-    for loss in [
-        "agent `buyer2` removed from scene `ticket-counter`: the scene's savegames are refused",
-        "agent `buyer3` added to scene `ticket-counter`",
-        "state `BuyTicketAtCounter/Goto2` removed: an agent in it starts its machine again",
-    ] {
-        assert!(out.stdout.contains(loss), "{loss}\n{}", out.stdout);
-    }
-    let json_out = ensemble(&[
-        "check",
-        patched.to_str().unwrap(),
-        "--against",
-        shipped,
-        "--format",
-        "json",
-    ]);
-    assert_eq!(json_out.code, 1);
-    let last: Value = serde_json::from_str(json_out.stdout.lines().last().unwrap()).unwrap();
-    assert!(last["losses"].as_array().unwrap().len() >= 3, "{last}");
-
-    let missing = ensemble(&[
-        "check",
-        patched.to_str().unwrap(),
-        "--against",
-        "/nope.ensb",
-    ]);
-    assert_eq!(missing.code, 2);
-    assert!(missing.stderr.contains("--against"), "{}", missing.stderr);
 }

@@ -278,6 +278,7 @@ impl Project {
             locales: Vec::new(),
             language: "en".to_string(),
             audio: None,
+            migrations: Default::default(),
         };
         let machine = starter_machine("Main");
         let files = [

@@ -247,6 +247,7 @@ pub fn emit_with_nav(
         strings,
         game_states,
         project: project.to_string(),
+        migrations: migrations(&module.migrations),
     }
     .verify()
     .map_err(verify)?;
@@ -325,4 +326,17 @@ pub fn write(
     program.save(&ensb)?;
     ensemble_runtime::fs::write_atomic(&ensdbg, &debug.to_bytes())?;
     Ok((ensb, ensdbg))
+}
+
+/// The manifest's migrations as the program carries them (checked: the new names exist).
+fn migrations(m: &ir::Migrations) -> ensemble_runtime::program::Migrations {
+    let text = |pairs: &[(ir::Name, ir::Name)]| -> Vec<(String, String)> {
+        (pairs.iter())
+            .map(|(old, new)| (old.text.clone(), new.text.clone()))
+            .collect()
+    };
+    ensemble_runtime::program::Migrations {
+        agents: text(&m.agents),
+        states: text(&m.states),
+    }
 }

@@ -38,9 +38,22 @@ fn space_states<'a>(p: &'a Program, s: &Space) -> BTreeSet<&'a str> {
     names(p, &p.hpmm.states[s.states()], |x| x.name)
 }
 
-/// Everything `shipped` names that `new` does not, in a fixed order.
-pub fn losses(shipped: &Program, new: &Program) -> Vec<Loss> {
-    let mut out = Vec::new();
+/// What a savegame made on the shipped program meets under the new one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Patch {
+    /// Everything `shipped` names that `new` does not and no migration carries, in a fixed order.
+    pub losses: Vec<Loss>,
+    /// Changes a restore carries a savegame through: renames the project's migrations declare,
+    /// agents added to a scene.
+    pub carried: Vec<Loss>,
+}
+
+/// What a savegame made on `shipped` would lose under `new`, and what it is carried through.
+pub fn losses(shipped: &Program, new: &Program) -> Patch {
+    let mut patch = Patch::default();
+    let mut carried_out = Vec::new();
+    let mut carried = |what: String, then: &'static str| carried_out.push(Loss { what, then });
+    let out = &mut patch.losses;
     let mut lost = |what: String, then: &'static str| out.push(Loss { what, then });
 
     for scene in &shipped.scenes {
@@ -52,30 +65,37 @@ pub fn losses(shipped: &Program, new: &Program) -> Vec<Loss> {
             );
             continue;
         };
-        // A restore numbers agents as the scene lists them, so any change to the list (one
-        // added, removed or moved) makes the scene's savegames refused, not mapped.
+        // A restore matches the scene's agents by name (through the migrations): an added one
+        // starts, a removed one is retired, a reordered list changes nothing.
         let listed = |p: &'_ Program, s: &ensemble_runtime::program::SceneDef| -> Vec<String> {
             (s.agents.iter().map(|a| p.name(a.name).to_string()))
                 .chain(s.ambient.iter().map(|a| p.name(a.name).to_string()))
                 .collect()
         };
         let (before, after) = (listed(shipped, scene), listed(new, now));
-        if before != after {
-            const REFUSED: &str = "the scene's savegames are refused (a restore does not yet start added agents or drop removed ones)";
-            let gone = before.iter().filter(|a| !after.contains(a));
-            for agent in gone {
-                lost(
-                    format!("agent `{agent}` removed from scene `{name}`"),
-                    REFUSED,
+        for agent in &before {
+            let renamed = new.migrations.agent(agent);
+            if after.iter().any(|a| a == renamed) {
+                if renamed != agent {
+                    carried(
+                        format!("agent `{agent}` of scene `{name}` renamed `{renamed}`"),
+                        "carried on by the project's migration",
+                    );
+                }
+                continue;
+            }
+            lost(
+                format!("agent `{agent}` removed from scene `{name}`"),
+                "retired on restore: its states are left and it stops (despawn it in the game)",
+            );
+        }
+        for agent in &after {
+            let migrated_from = before.iter().any(|b| new.migrations.agent(b) == agent);
+            if !migrated_from {
+                carried(
+                    format!("agent `{agent}` added to scene `{name}`"),
+                    "started on restore, as the scene starts it",
                 );
-            }
-            let added = after.iter().filter(|a| !before.contains(a));
-            for agent in added {
-                lost(format!("agent `{agent}` added to scene `{name}`"), REFUSED);
-            }
-            if before.iter().all(|a| after.contains(a)) && after.iter().all(|a| before.contains(a))
-            {
-                lost(format!("the agents of scene `{name}` reordered"), REFUSED);
             }
         }
     }
@@ -90,6 +110,17 @@ pub fn losses(shipped: &Program, new: &Program) -> Vec<Loss> {
         };
         let states_now = machine_states(new, now);
         for state in machine_states(shipped, machine).difference(&states_now) {
+            if let Some((m, s)) = new.migrations.state(name, state) {
+                let exists = (new.machines.iter().find(|x| new.name(x.name) == m))
+                    .is_some_and(|x| machine_states(new, x).contains(s));
+                if exists {
+                    carried(
+                        format!("state `{name}/{state}` renamed `{m}/{s}`"),
+                        "carried on by the project's migration",
+                    );
+                    continue;
+                }
+            }
             lost(
                 format!("state `{name}/{state}` removed"),
                 "an agent in it starts its machine again",
@@ -178,5 +209,6 @@ pub fn losses(shipped: &Program, new: &Program) -> Vec<Loss> {
             );
         }
     }
-    out
+    patch.carried = carried_out;
+    patch
 }

@@ -418,7 +418,7 @@ fn check_against(path: &Path, shipped: &Path, format: CheckFormat, io: &mut Io<'
         // The check printed why there is no program to compare.
         return code.max(EXIT_ERRORS);
     };
-    let losses = against::losses(&old, &new);
+    let against::Patch { losses, carried } = against::losses(&old, &new);
     if !old.project.is_empty() && old.project != new.project {
         let _ = writeln!(
             io.err,
@@ -433,10 +433,17 @@ fn check_against(path: &Path, shipped: &Path, format: CheckFormat, io: &mut Io<'
             let rows: Vec<_> = (losses.iter())
                 .map(|l| serde_json::json!({"lost": l.what, "then": l.then}))
                 .collect();
+            let kept: Vec<_> = (carried.iter())
+                .map(|l| serde_json::json!({"change": l.what, "then": l.then}))
+                .collect();
             let _ = writeln!(
                 io.out,
                 "{}",
-                serde_json::json!({ "against": shipped.display().to_string(), "losses": rows })
+                serde_json::json!({
+                    "against": shipped.display().to_string(),
+                    "losses": rows,
+                    "carried": kept,
+                })
             );
         }
         Format::Human => {
@@ -455,6 +462,12 @@ fn check_against(path: &Path, shipped: &Path, format: CheckFormat, io: &mut Io<'
                     if losses.len() == 1 { "" } else { "s" }
                 );
                 for l in &losses {
+                    let _ = writeln!(io.out, "  {}: {}", l.what, l.then);
+                }
+            }
+            if !carried.is_empty() {
+                let _ = writeln!(io.out, "carried through (no loss):");
+                for l in &carried {
                     let _ = writeln!(io.out, "  {}: {}", l.what, l.then);
                 }
             }

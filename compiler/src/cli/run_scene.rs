@@ -338,6 +338,9 @@ fn restore(
         };
         return Err(e.to_string());
     }
+    for change in &report.roster {
+        let _ = writeln!(io.err, "note: the scene's agents changed: {change}");
+    }
     for line in &report.fallbacks {
         let _ = writeln!(io.err, "warning: not restored as saved: {line}");
     }

@@ -290,6 +290,18 @@ pub struct Module {
     pub nav: Option<nav::Navigation>,
     /// Declared locales and their translations (`*.strings.ron`).
     pub strings: strings::Strings,
+    /// Names a patch changed (the manifest's `migrations`): old names are the shipped build's,
+    /// so they are text, not handles; the new ones are checked to exist.
+    pub migrations: Migrations,
+}
+
+/// The manifest's migrations, each `(old, new)` as written.
+#[derive(Clone, Debug, Default)]
+pub struct Migrations {
+    /// Scene agents.
+    pub agents: Vec<(Name, Name)>,
+    /// Machine states, as `Machine/State`.
+    pub states: Vec<(Name, Name)>,
 }
 
 impl Module {

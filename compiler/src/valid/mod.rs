@@ -4,6 +4,7 @@
 
 mod location;
 mod machine;
+mod migrations;
 mod scene;
 pub(crate) use scene::hosted_closure;
 mod script;
@@ -20,4 +21,5 @@ pub fn validate(module: &Module, diags: &mut Diagnostics) {
     scene::check_agent_modifiers(module, diags);
     script::check(module, diags);
     location::check(module, diags);
+    migrations::check(module, diags);
 }

@@ -26,7 +26,8 @@ mod scene;
 pub use context::{Message, StateCx};
 pub use library::{Inert, LibraryDecl, LinkError, StateCode, StateLibrary, StateSpec};
 pub use scene::{
-    AgentId, AgentStatus, ReloadReport, RestoreReport, Scene, SceneError, Symbols, UnknownLocale,
+    AgentId, AgentStatus, ReloadReport, RestoreReport, RosterChange, Scene, SceneError, Symbols,
+    UnknownLocale,
 };
 
 /// Raised in a host when its child machine reaches a terminal `End` state.

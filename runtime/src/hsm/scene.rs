@@ -11,7 +11,7 @@ use std::sync::Arc;
 use thiserror::Error;
 
 mod save;
-pub use save::RestoreReport;
+pub use save::{RestoreReport, RosterChange};
 
 /// An agent of a scene: its index in scene order.
 #[derive(
@@ -327,6 +327,12 @@ pub struct Scene<G> {
     /// The locale lines are spoken in, by name (kept across reloads); `None`: the source
     /// language.
     locale: Option<String>,
+    /// The scene's own agents (machine agents, then ambient NPCs) in the order the program
+    /// lists them, by id. Ids never move: a restore onto a program that added agents gives them
+    /// new ids after every other, one that removed some retires theirs, so this is the map
+    /// from the program's order to ids. `None` after restoring a snapshot written before it
+    /// was saved (its agents are then the program's in order, or the restore refuses it).
+    roster: Option<Vec<AgentId>>,
 }
 
 impl<G: 'static> Scene<G> {
@@ -420,19 +426,67 @@ impl<G: 'static> Scene<G> {
             events: Vec::new(),
             disabled: Vec::new(),
             locale: None,
+            roster: Some(Vec::new()),
         })
     }
 
     fn spawn_scene_agents(&mut self, id: SceneId) {
         let program = self.program.clone();
+        let mut roster = Vec::new();
         for a in &program.scenes[id.index()].agents {
             let name = program.name(a.name).to_string();
-            self.spawn(&name, a.machine);
+            roster.push(self.spawn(&name, a.machine));
         }
         for a in &program.scenes[id.index()].ambient {
             let name = program.name(a.name).to_string();
-            self.spawn_idle(&name);
+            roster.push(self.spawn_idle(&name));
         }
+        self.roster = Some(roster);
+    }
+
+    /// The scene's own agents in the order the program lists them (machine agents, then
+    /// ambient NPCs), by id; agents spawned later (smart locations' waves, the game's) are not
+    /// in it. `None` only for a scene restored from a snapshot that predates the roster.
+    pub fn roster(&self) -> Option<&[AgentId]> {
+        self.roster.as_deref()
+    }
+
+    /// Sets the roster after a restore has matched the snapshot's agents to a patched
+    /// program's (`crate::session::roster`).
+    pub(crate) fn set_roster(&mut self, roster: Vec<AgentId>) {
+        self.roster = Some(roster);
+    }
+
+    /// Whether the agent runs a machine (an ambient NPC does not). Panics if `id` is not one of
+    /// this scene's agents.
+    pub fn runs_machine(&self, id: AgentId) -> bool {
+        !self.agents[id.index()].idle
+    }
+
+    /// Takes `agent` out of the scene for good, as a restore onto a patched program that no
+    /// longer lists it does: its states are left (their cleanup runs; `exit` events), messages
+    /// to it are dropped, and it is halted with `reason` (an `error` event). Its id stays taken
+    /// — ids never move, so the game's own per-agent state keeps its meaning — and it never
+    /// runs again.
+    pub fn retire(&mut self, agent: AgentId, reason: String) {
+        if agent.index() >= self.agents.len() {
+            return;
+        }
+        let (mut runner, agents) = self.runner();
+        let a = &mut agents[agent.index()];
+        runner.exit_from(a, agent, 0);
+        a.inbox.clear();
+        runner.halt(a, agent, reason);
+        self.pending.retain(|(to, _)| *to != agent);
+    }
+
+    /// Gives `agent` the name a migration renamed it to (`crate::session::roster`).
+    pub(crate) fn rename_agent(&mut self, agent: AgentId, name: &str) {
+        if agent.index() >= self.agents.len() {
+            return;
+        }
+        self.agent_labels[agent.index()] = Arc::from(name);
+        self.agent_names[agent.index()] = self.symbols.intern(&self.program, name);
     }
 
     /// Adds an agent that runs no machine (an ambient NPC moved by smart locations); it has an
@@ -1447,7 +1501,10 @@ fn map_frames(new: &Program, frames: &[FrameNames<'_>]) -> AgentMapping {
         m
     };
     for (depth, frame) in frames.iter().enumerate() {
-        let (machine_name, state_name) = (frame.machine, frame.state);
+        // A state the project's migrations renamed carries on under its new name.
+        let (machine_name, state_name) = (new.migrations)
+            .state(frame.machine, frame.state)
+            .unwrap_or((frame.machine, frame.state));
         let machine = if depth == 0 || dynamic {
             new.machine_by_name(machine_name)
         } else {

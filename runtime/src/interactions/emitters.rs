@@ -7,7 +7,7 @@
 //! agents receive notifications as real messages, which their machines can take.
 
 use super::{Ambient, Interactions, Origin, distance};
-use crate::hsm::{AgentId, Scene};
+use crate::hsm::Scene;
 use crate::program::{NameId, Program};
 use crate::script::allocate::{Candidate, admit};
 use crate::script::eval::{Bindings, Env, eval};
@@ -219,12 +219,11 @@ impl Interactions {
         }
         self.report(program, p, events);
         let at = Self::location_position(program, p);
-        for i in 0..self.machine_driven {
-            if let Some([x, y]) = world.position(AgentId(i as u32))
+        for &agent in &self.machine_agents {
+            if let Some([x, y]) = world.position(agent)
                 && distance((x, y), at) <= n.radius
             {
-                self.sends
-                    .push((AgentId(i as u32), program.name(n.name).to_string()));
+                self.sends.push((agent, program.name(n.name).to_string()));
             }
         }
         let roles: Vec<NameId> = loc

@@ -179,8 +179,9 @@ impl Place {
 pub struct Interactions {
     /// The scene's name: what a reload finds it by (its id may change or go away).
     scene: String,
-    /// Agents `0..machine_driven` of the scene run machines (a reload never adds any).
-    machine_driven: usize,
+    /// The scene's own agents that run machines (a reload never adds any; a restore onto a
+    /// patched program may: `crate::session::roster`).
+    machine_agents: Vec<AgentId>,
     ambient: Vec<Ambient>,
     places: Vec<Place>,
     /// Index of the player in `ambient`.
@@ -259,18 +260,28 @@ impl Interactions {
     /// from `seed` (use the scene's seed for a reproducible run).
     pub fn new(program: &Program, scene: SceneId, seed: u64) -> Self {
         let def = &program.scenes[scene.index()];
-        let first = def.agents.len() as u32;
+        let roster: Vec<AgentId> = (0..def.agents.len() + def.ambient.len())
+            .map(|i| AgentId(i as u32))
+            .collect();
+        Self::with_roster(program, scene, seed, &roster)
+    }
+
+    /// [`Interactions::new`] for a scene whose own agents have the ids of `roster`, in the
+    /// program's order (machine agents, then ambient NPCs; `crate::hsm::Scene::roster`).
+    pub fn with_roster(program: &Program, scene: SceneId, seed: u64, roster: &[AgentId]) -> Self {
+        let def = &program.scenes[scene.index()];
+        let first = def.agents.len().min(roster.len());
         let ambient: Vec<Ambient> = def
             .ambient
             .iter()
-            .enumerate()
-            .map(|(i, a)| Ambient {
+            .zip(&roster[first..])
+            .map(|(a, &agent)| Ambient {
                 roles: a.roles.clone(),
                 group: a.group,
                 route: a.route.clone(),
                 delay: a.delay,
                 player: a.player,
-                ..Ambient::new(AgentId(first + i as u32), a.name, Origin::Scene)
+                ..Ambient::new(agent, a.name, Origin::Scene)
             })
             .collect();
         let places = (0..program.smart_locations.len())
@@ -278,7 +289,7 @@ impl Interactions {
             .collect();
         Interactions {
             scene: program.name(def.name).to_string(),
-            machine_driven: first as usize,
+            machine_agents: roster[..first].to_vec(),
             player: ambient.iter().position(|a| a.player),
             ambient,
             places,

@@ -8,6 +8,7 @@
 //! smart locations index out of range.
 
 use super::{Ambient, Interactions, Origin, Place, scene_events};
+use crate::hsm::AgentId;
 use crate::program::{Program, SceneId};
 use crate::rng::Rng;
 use crate::script::Value;
@@ -86,15 +87,17 @@ impl Interactions {
     }
 
     /// The smart locations of `scene` as [`Interactions::save`] left them in `snapshot`, onto
-    /// `program` with `agents` agents in the scene. Onto a rebuilt program (another checksum
-    /// than the snapshot's) they start afresh, and the note returned says so; a section that
-    /// does not fit the program is an error.
+    /// `program` with `agents` agents in the scene, its own agents having the ids of `roster`
+    /// (`crate::hsm::Scene::roster`). Onto a rebuilt program (another checksum than the
+    /// snapshot's) they start afresh, and the note returned says so; a section that does not
+    /// fit the program is an error.
     pub fn restore(
         program: &Program,
         scene: SceneId,
         seed: u64,
         snapshot: &SnapshotReader,
         agents: usize,
+        roster: &[AgentId],
     ) -> Result<(Interactions, Option<String>), SnapshotError> {
         let saved: SavedInteractions = snapshot.get(INTERACTIONS_SECTION)?;
         if program.checksum() != snapshot.program().checksum {
@@ -104,14 +107,15 @@ impl Interactions {
                     "the smart locations start afresh: the program was rebuilt since the snapshot"
                         .to_string()
                 });
-            return Ok((Interactions::new(program, scene, seed), note));
+            return Ok((
+                Interactions::with_roster(program, scene, seed, roster),
+                note,
+            ));
         }
-        let interactions =
-            Interactions::from_saved(program, scene, seed, saved, agents).map_err(|message| {
-                SnapshotError::BadSection {
-                    section: INTERACTIONS_SECTION.to_string(),
-                    message,
-                }
+        let interactions = Interactions::from_saved(program, scene, seed, saved, agents, roster)
+            .map_err(|message| SnapshotError::BadSection {
+                section: INTERACTIONS_SECTION.to_string(),
+                message,
             })?;
         Ok((interactions, None))
     }
@@ -120,7 +124,7 @@ impl Interactions {
     fn to_saved(&self, program: &Program, scene: SceneId) -> SavingInteractions<'_> {
         let total = scene_events(program, scene, -1.0).len();
         SavingInteractions {
-            machine_driven: self.machine_driven,
+            machine_driven: self.machine_agents.len(),
             ambient: &self.ambient,
             places: &self.places,
             player: self.player,
@@ -142,8 +146,9 @@ impl Interactions {
         seed: u64,
         mut saved: SavedInteractions,
         agents: usize,
+        roster: &[AgentId],
     ) -> Result<Interactions, String> {
-        let mut fresh = Interactions::new(program, scene, seed);
+        let mut fresh = Interactions::with_roster(program, scene, seed, roster);
         for name in &saved.symbols {
             fresh.symbols.intern(program, name);
         }
@@ -218,8 +223,11 @@ impl Interactions {
         }
         let skip = saved.events_done.min(fresh.pending.len());
         fresh.pending.drain(..skip);
+        // The machine agents are the roster's (the saved count is theirs too: the very build).
+        if saved.machine_driven != fresh.machine_agents.len() {
+            return Err("its machine agents are not the scene's".into());
+        }
         Ok(Interactions {
-            machine_driven: saved.machine_driven,
             ambient: saved.ambient,
             places: saved.places,
             player: saved.player,

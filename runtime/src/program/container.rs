@@ -21,8 +21,12 @@ use thiserror::Error;
 /// (docs/formats/program.md); 7: the string section (line ids and translations); 8: lines of
 /// conversation output (HMM actions, templates and concept values) and translated templates;
 /// 9: the game-state section (declared events and stand-ins of the game's own states); 10: the
-/// project's name (a hot reload from another project is refused).
-pub const FORMAT_VERSION: u16 = 10;
+/// project's name (a hot reload from another project is refused); 11: the project's migrations
+/// (the last field: version 10 is still read, with none, so `check --against` and a game's
+/// restore take the build that shipped before them).
+pub const FORMAT_VERSION: u16 = 11;
+/// The one earlier program (and debug-symbol) version still read.
+pub(crate) const PROGRAM_VERSION_WITHOUT_MIGRATIONS: u16 = 10;
 pub(crate) const HEADER_LEN: usize = 24;
 
 /// Which kind of file a container holds.
@@ -182,6 +186,20 @@ pub(crate) fn payload_checksum(container: &[u8]) -> u32 {
 }
 
 pub(crate) fn unwrap(kind: Kind, bytes: &[u8]) -> Result<&[u8], LoadError> {
+    let (version, payload) = unwrap_versioned(kind, bytes)?;
+    // Debug symbols did not change with version 11: read as they are.
+    if version != kind.version() && kind != Kind::Debug {
+        return Err(LoadError::UnsupportedVersion {
+            found: version,
+            supported: kind.version(),
+        });
+    }
+    Ok(payload)
+}
+
+/// [`unwrap`], also taking a program or debug symbols of the one earlier version still read
+/// ([`PROGRAM_VERSION_WITHOUT_MIGRATIONS`]); returns the version with the payload.
+pub(crate) fn unwrap_versioned(kind: Kind, bytes: &[u8]) -> Result<(u16, &[u8]), LoadError> {
     if bytes.is_empty() {
         return Err(LoadError::Empty);
     }
@@ -214,7 +232,8 @@ pub(crate) fn unwrap(kind: Kind, bytes: &[u8]) -> Result<&[u8], LoadError> {
         });
     }
     let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-    if version != kind.version() {
+    let earlier = kind != Kind::Snapshot && version == PROGRAM_VERSION_WITHOUT_MIGRATIONS;
+    if version != kind.version() && !earlier {
         return Err(LoadError::UnsupportedVersion {
             found: version,
             supported: kind.version(),
@@ -245,5 +264,5 @@ pub(crate) fn unwrap(kind: Kind, bytes: &[u8]) -> Result<&[u8], LoadError> {
     if stored != computed {
         return Err(LoadError::ChecksumMismatch { stored, computed });
     }
-    Ok(payload)
+    Ok((version, payload))
 }

@@ -20,6 +20,7 @@ pub(crate) mod container;
 pub mod debug;
 mod game_states;
 mod location;
+mod migrations;
 pub mod nav;
 mod params;
 pub(crate) mod verify;
@@ -33,6 +34,7 @@ pub use game_states::{GameStateDef, GameStates, StandInDef};
 pub use location::{
     NotificationDef, PlayerEmitterDef, ProxyDef, SceneEvent, SceneEventDef, SpawnDef,
 };
+pub use migrations::Migrations;
 pub use params::{
     Param, ParamDecl, ParamKind, ParamLiteral, ParamSection, ParamSpec, ParamType, ParamValue,
 };
@@ -336,6 +338,9 @@ pub struct ProgramParts {
     /// scene takes a hot reload only from its own project. Empty for a program put together
     /// without one (tests, a single file checked on its own).
     pub project: String,
+    /// Names the project's patches changed, which a restore reads older savegames through
+    /// (since version 11; the last field, so a version-10 payload reads with none).
+    pub migrations: Migrations,
 }
 
 /// A compiled, verified program: its [`ProgramParts`] (read through `Deref`) and the indexes
@@ -589,9 +594,23 @@ impl Program {
     /// # Ok::<(), LoadError>(())
     /// ```
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, LoadError> {
-        let payload = container::unwrap(Kind::Program, bytes)?;
-        let parts: ProgramParts =
-            postcard::from_bytes(payload).map_err(|e| LoadError::Decode(e.to_string()))?;
+        let (version, payload) = container::unwrap_versioned(Kind::Program, bytes)?;
+        let parts: ProgramParts = if version == container::PROGRAM_VERSION_WITHOUT_MIGRATIONS {
+            // Version 10 is version 11 without its last field: read it with none, every byte
+            // of it (a version-11 payload whose version was flipped to 10 has some left).
+            let mut whole = payload.to_vec();
+            whole.extend(postcard::to_allocvec(&Migrations::default()).expect("in memory"));
+            match postcard::take_from_bytes::<ProgramParts>(&whole) {
+                Ok((parts, [])) => Ok(parts),
+                Ok((_, rest)) => Err(LoadError::Decode(format!(
+                    "{} bytes after a version-10 program",
+                    rest.len()
+                ))),
+                Err(e) => Err(LoadError::Decode(e.to_string())),
+            }?
+        } else {
+            postcard::from_bytes(payload).map_err(|e| LoadError::Decode(e.to_string()))?
+        };
         // Tables read from a file are checked against the graph too (see NavData::from_bytes).
         parts.verify_then(|parts| match &parts.nav.data {
             Some(data) => data

@@ -752,3 +752,36 @@ fn stale_debug_symbols_beside_a_newer_program_are_refused_naming_both_checksums(
         Some(Err(LoadError::StaleDebugSymbols { .. }))
     ));
 }
+
+#[test]
+fn a_version_10_program_still_loads_with_no_migrations_and_a_flipped_version_does_not() {
+    let program = sample();
+    let payload = postcard::to_allocvec(&program.parts).unwrap();
+    let without = postcard::to_allocvec(&super::Migrations::default()).unwrap();
+    // Version 10's payload: version 11's without its last field (the migrations).
+    let old = &payload[..payload.len() - without.len()];
+    let mut bytes = container::wrap(Kind::Program, old);
+    bytes[8..10].copy_from_slice(&10u16.to_le_bytes());
+    let loaded = Program::from_bytes(&bytes).unwrap();
+    assert_eq!(loaded, program);
+    assert!(loaded.migrations.is_empty());
+    // A version-11 program relabelled 10 keeps bytes over: refused.
+    let mut relabelled = program.to_bytes();
+    relabelled[8..10].copy_from_slice(&10u16.to_le_bytes());
+    assert!(matches!(
+        Program::from_bytes(&relabelled),
+        Err(LoadError::Decode(m)) if m.contains("after a version-10 program")
+    ));
+}
+
+#[test]
+fn migrations_rename_agents_and_states_and_leave_other_names_alone() {
+    let m = super::Migrations {
+        agents: vec![("porter".into(), "bellhop".into())],
+        states: vec![("Guard/Walk".into(), "Sentry/Patrol".into())],
+    };
+    assert_eq!(m.agent("porter"), "bellhop");
+    assert_eq!(m.agent("clerk"), "clerk");
+    assert_eq!(m.state("Guard", "Walk"), Some(("Sentry", "Patrol")));
+    assert_eq!(m.state("Guard", "Rest"), None);
+}

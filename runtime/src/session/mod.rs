@@ -62,6 +62,8 @@ use crate::world::World;
 use std::sync::Arc;
 use thiserror::Error;
 
+pub mod roster;
+
 /// The section a session saves its own identity into: the scene's name and the seed.
 pub const SESSION_SECTION: &str = "session";
 
@@ -348,13 +350,15 @@ impl<W: World + 'static> Session<W> {
         report
             .fallbacks
             .extend(scene.set_tick_rate(program.scenes[id.index()].tick_rate));
-        same_agents(&program, id, &scene).map_err(SessionError::Restore)?;
         let agents = scene.agents().count();
         (scene.game.standard())
             .check_agents(agents)
             .map_err(SessionError::Restore)?;
+        report.roster = roster::patch(&program, id, &mut scene).map_err(SessionError::Restore)?;
+        let agents = scene.agents().count();
+        let own = scene.roster().unwrap_or_default().to_vec();
         let (interactions, note) =
-            Interactions::restore(&program, id, saved.seed, &snapshot, agents)
+            Interactions::restore(&program, id, saved.seed, &snapshot, agents, &own)
                 .map_err(SessionError::Restore)?;
         report.fallbacks.extend(note);
         let session = Session {
@@ -434,36 +438,6 @@ pub fn set_up<W: World>(program: &Program, id: SceneId, world: &mut W) {
     for b in program.speech.bindings.iter().filter(|b| b.scene == id) {
         world.set_variable(AgentId(b.agent), program.name(b.variable), &b.value);
     }
-}
-
-/// Refuses a snapshot whose agents are not the scene's own, in order: the smart locations, the
-/// world and the planning agents number the scene's agents (machine agents, then ambient NPCs)
-/// first and the ones they spawn after them, so an agent added, removed or moved in the scene
-/// since the save would shift every number after it.
-fn same_agents<W: 'static>(
-    program: &Program,
-    id: SceneId,
-    scene: &Scene<W>,
-) -> Result<(), SnapshotError> {
-    let def = &program.scenes[id.index()];
-    let saved: Vec<&str> = scene.agents().map(|a| scene.agent_name(a)).collect();
-    let own = (def.agents.iter().map(|a| a.name)).chain(def.ambient.iter().map(|a| a.name));
-    for (i, name) in own.enumerate() {
-        let name = program.name(name);
-        let differs = match saved.get(i) {
-            Some(&s) if s == name => continue,
-            Some(&s) => format!("the savegame has `{s}` there"),
-            None => format!("the savegame has {} agents", saved.len()),
-        };
-        return Err(SnapshotError::Unsupported(format!(
-            "agent #{} of scene `{}` is `{name}` in the program, but {differs}: agents were \
-             added, removed or reordered since the save; restore it onto the build it was \
-             taken from, or start the scene afresh",
-            i + 1,
-            program.name(def.name),
-        )));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -179,3 +179,116 @@ fn an_unknown_scene_is_refused_with_the_programs_scenes() {
         .unwrap();
     assert!(e.to_string().contains("ticket-counter"), "{e}");
 }
+
+/// The airport patched in its scene's roster: `buyer2` gone, `buyer3` in its place (same
+/// machine, start and variables), and `buyer1` renamed `first_buyer` with a migration saying so.
+fn patched_airport() -> Arc<Program> {
+    let ticket_counter = airport().name_id("ticket-counter").unwrap();
+    let mut parts = airport().as_ref().clone().into_parts();
+    let mut name = |text: &str| {
+        parts.names.push(text.to_string());
+        crate::program::NameId(parts.names.len() as u32 - 1)
+    };
+    let (buyer3, first_buyer) = (name("buyer3"), name("first_buyer"));
+    let scene = (parts.scenes.iter_mut())
+        .find(|s| s.name == ticket_counter)
+        .unwrap();
+    scene.agents[2].name = buyer3;
+    scene.agents[1].name = first_buyer;
+    parts.migrations.agents = vec![("buyer1".into(), "first_buyer".into())];
+    Arc::new(parts.verify().unwrap())
+}
+
+#[test]
+fn a_savegame_restored_onto_a_patched_roster_starts_added_agents_and_retires_removed_ones() {
+    use crate::hsm::{AgentId, RosterChange};
+    let mut shipped = start(airport(), "ticket-counter");
+    run(&mut shipped, 30);
+    let buyer1_at = shipped.world().position(AgentId(1)).unwrap();
+    let bytes = shipped.save_with(Greybox::save).unwrap();
+
+    let patched = patched_airport();
+    let (mut session, report) =
+        Session::restore(patched.clone(), stdlib::library(), &bytes, Greybox::restore).unwrap();
+    assert_eq!(
+        report.roster,
+        [
+            RosterChange::Renamed {
+                from: "buyer1".into(),
+                to: "first_buyer".into(),
+                agent: AgentId(1)
+            },
+            RosterChange::Added {
+                name: "buyer3".into(),
+                agent: AgentId(3)
+            },
+            RosterChange::Removed {
+                name: "buyer2".into(),
+                agent: AgentId(2)
+            },
+        ]
+    );
+    // Ids never move: the renamed buyer keeps its id and where the game had it.
+    assert_eq!(session.agent("first_buyer"), Some(AgentId(1)));
+    assert_eq!(session.world().position(AgentId(1)), Some(buyer1_at));
+    assert!(matches!(
+        session.scene().status(AgentId(2)),
+        AgentStatus::Halted(why) if why.contains("removed by the patch")
+    ));
+    // The added buyer is set up as a starting scene sets its agents up.
+    let buyer3 = session.agent("buyer3").unwrap();
+    assert_eq!(
+        session.world().variable(buyer3, "CityName"),
+        Some("San Francisco")
+    );
+    assert_eq!(
+        session.scene().roster().unwrap(),
+        [AgentId(0), AgentId(1), AgentId(3)]
+    );
+    session.set_tracing(true);
+    let lines = run(&mut session, 900);
+    let entered = |who: &str, state: &str| {
+        lines.iter().any(|l| {
+            l.contains(&format!("\"agent\":\"{who}\""))
+                && l.contains("\"enter\"")
+                && l.contains(&format!("\"{state}\""))
+        })
+    };
+    assert!(entered("buyer3", "RequestConversation"), "{lines:#?}");
+    assert!(entered("first_buyer", "RequestConversation"), "{lines:#?}");
+    // The removed buyer left its state and said why as the savegame was restored (tick 30),
+    // and never acted again.
+    let buyer2: Vec<&String> = (lines.iter())
+        .filter(|l| l.contains("\"agent\":\"buyer2\""))
+        .collect();
+    assert_eq!(buyer2.len(), 2, "{buyer2:#?}");
+    assert!(
+        buyer2.iter().any(|l| l.contains("removed by the patch")),
+        "{buyer2:#?}"
+    );
+    assert!(
+        buyer2.iter().all(|l| l.starts_with("{\"tick\":30,")),
+        "{buyer2:#?}"
+    );
+
+    // The patched session's own savegames restore onto it as saved: same roster, no change,
+    // and it goes on as the uninterrupted one would.
+    let mut again = Session::restore(patched.clone(), stdlib::library(), &bytes, Greybox::restore)
+        .unwrap()
+        .0;
+    again.set_tracing(true);
+    let whole = run(&mut again, 600);
+    let mut first = Session::restore(patched.clone(), stdlib::library(), &bytes, Greybox::restore)
+        .unwrap()
+        .0;
+    first.set_tracing(true);
+    let mut halves = run(&mut first, 250);
+    let saved = first.save_with(Greybox::save).unwrap();
+    let (mut rest, report) =
+        Session::restore(patched, stdlib::library(), &saved, Greybox::restore).unwrap();
+    assert!(report.roster.is_empty(), "{report:?}");
+    assert!(report.fallbacks.is_empty(), "{report:?}");
+    rest.set_tracing(true);
+    halves.extend(run(&mut rest, 350));
+    assert_eq!(halves, whole);
+}

@@ -58,6 +58,10 @@ pub const SNAPSHOT_VERSION: u16 = 1;
 
 /// The section the scene of state machines saves into.
 pub const SCENE_SECTION: &str = "scene";
+/// The scene's roster: the ids of its own agents in the order the program lists them
+/// (`crate::hsm::Scene::roster`), which a restore onto a patched program matches by name.
+/// Absent from snapshots written before it.
+pub const ROSTER_SECTION: &str = "scene.roster";
 
 /// Which program a snapshot was taken from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

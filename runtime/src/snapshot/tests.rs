@@ -45,7 +45,10 @@ fn snapshot() -> (Arc<Program>, Vec<u8>) {
 fn round_trip_keeps_every_section_and_the_program_stamp() {
     let (program, bytes) = snapshot();
     let r = SnapshotReader::from_bytes(&bytes).unwrap();
-    assert_eq!(r.sections().collect::<Vec<_>>(), ["scene", "game"]);
+    assert_eq!(
+        r.sections().collect::<Vec<_>>(),
+        ["scene", "scene.roster", "game"]
+    );
     assert_eq!(
         r.get::<(String, u32)>("game").unwrap(),
         ("the game's own".to_string(), 42)

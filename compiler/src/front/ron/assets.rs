@@ -29,6 +29,29 @@ pub struct Manifest {
     /// locale: `check` warns about lines whose audio file is missing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub audio: Option<String>,
+    /// Names a patch changed since a build that shipped, which savegames made on it are read
+    /// through: the program carries them and a game's restore applies them
+    /// (docs/formats/project.md, "Migrations").
+    #[serde(default, skip_serializing_if = "MigrationsAsset::is_empty")]
+    pub migrations: MigrationsAsset,
+}
+
+/// The manifest's `migrations`: each an `(old, new)` pair, old being the shipped build's name.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MigrationsAsset {
+    /// Agents of a scene: `("porter", "bellhop")`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub agents: Vec<(String, String)>,
+    /// Machine states as `Machine/State`: `("Traveller/Queue", "Traveller/Waiting")`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub states: Vec<(String, String)>,
+}
+
+impl MigrationsAsset {
+    pub fn is_empty(&self) -> bool {
+        self.agents.is_empty() && self.states.is_empty()
+    }
 }
 
 fn default_language() -> String {

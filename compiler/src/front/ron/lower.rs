@@ -142,7 +142,38 @@ pub fn lower(sources: &SourceMap, libraries: &[String], diags: &mut Diagnostics)
     lower_scenes(&mut module, &scenes, diags);
     super::sentences::lower_sentences(&mut module, sources, &sentences, diags);
     super::params::check_sentences(&module, diags);
+    if let Some(id) = manifest {
+        module.migrations = lower_migrations(sources, id);
+    }
     module
+}
+
+/// The manifest's `migrations`, with where each name is written. The manifest's own errors
+/// were reported as the project was read, so they are not reported again here.
+fn lower_migrations(sources: &SourceMap, id: FileId) -> crate::ir::Migrations {
+    let Some(manifest) = parse::<Manifest>(sources, id, &mut Diagnostics::default()) else {
+        return crate::ir::Migrations::default();
+    };
+    let loc = Locator::new(sources, id);
+    let pairs = |field: &str, list: &[(String, String)]| -> Vec<(Name, Name)> {
+        (list.iter().enumerate())
+            .map(|(i, (old, new))| {
+                let at = |k| {
+                    [
+                        Seg::Field("migrations"),
+                        Seg::Field(field),
+                        Seg::Index(i),
+                        Seg::Index(k),
+                    ]
+                };
+                (loc.name(old, &at(0)), loc.name(new, &at(1)))
+            })
+            .collect()
+    };
+    crate::ir::Migrations {
+        agents: pairs("agents", &manifest.migrations.agents),
+        states: pairs("states", &manifest.migrations.states),
+    }
 }
 
 fn lower_libraries(

@@ -175,6 +175,7 @@ impl Simulation {
             let report = RestoreReport {
                 kept: carried.kept,
                 fallbacks: carried.fallbacks,
+                roster: Vec::new(),
             };
             let sim = Simulation {
                 running: Running::Chat(Box::new(chat)),
@@ -229,11 +230,14 @@ impl Simulation {
         report
             .fallbacks
             .extend(scene.set_tick_rate(program.scenes[id.index()].tick_rate));
-        same_agents(&program, id, &scene)?;
         let agents = scene.agents().count();
         scene.game.standard.check_agents(agents)?;
+        // A patched program's roster: added agents start, removed ones retire, by name.
+        report.roster = ensemble_runtime::session::roster::patch(&program, id, &mut scene)?;
+        let agents = scene.agents().count();
+        let own = scene.roster().unwrap_or_default().to_vec();
         let (interactions, note) =
-            Interactions::restore(&program, id, saved.seed, snapshot, agents)?;
+            Interactions::restore(&program, id, saved.seed, snapshot, agents, &own)?;
         report.fallbacks.extend(note);
         let mut sim = Simulation {
             running: Running::Machines {
@@ -253,47 +257,4 @@ impl Simulation {
         sim.collect();
         Ok((sim, report))
     }
-}
-
-/// Refuses a snapshot whose agents are not the scene's own, in order: the smart locations, the
-/// world and the planning agents number the scene's agents (machine-driven, then ambient) first
-/// and the ones they spawn after them, so an agent added to (or removed from, or moved in) the scene since the save
-/// would shift every number after it. A rebuilt program restores by name within each agent,
-/// not across agents.
-fn same_agents<G: 'static>(
-    program: &Program,
-    id: ensemble_runtime::program::SceneId,
-    scene: &Scene<G>,
-) -> Result<(), SnapshotError> {
-    let def = &program.scenes[id.index()];
-    let scene_name = program.name(def.name);
-    let saved: Vec<&str> = scene.agents().map(|a| scene.agent_name(a)).collect();
-    // Machine-driven agents first, then the ambient ones (as `Simulation::start` numbers them).
-    let own = (def.agents.iter().map(|a| a.name)).chain(def.ambient.iter().map(|a| a.name));
-    for (i, name) in own.enumerate() {
-        let name = program.name(name);
-        let differs = match saved.get(i) {
-            Some(&s) if s == name => continue,
-            Some(&s) => format!("the snapshot has `{s}` there"),
-            None => format!("the snapshot has {} agents", saved.len()),
-        };
-        return Err(SnapshotError::Unsupported(format!(
-            "agent #{} of scene `{scene_name}` is `{name}` in the program, but {differs} \
-             (saved: {}): agents were added, removed or reordered since the save; restore it \
-             onto the scene's agents as they were, or start the scene afresh",
-            i + 1,
-            listed(&saved)
-        )));
-    }
-    Ok(())
-}
-
-/// The first names of `names`, comma-separated, with how many more there are.
-fn listed(names: &[&str]) -> String {
-    const SHOWN: usize = 12;
-    let mut s = names[..names.len().min(SHOWN)].join(", ");
-    if names.len() > SHOWN {
-        s.push_str(&format!(" and {} more", names.len() - SHOWN));
-    }
-    s
 }

@@ -17,7 +17,9 @@ use crate::hsm::library::{StateLibrary, entry_of};
 use crate::program::Program;
 use crate::program::{MAX_TICK_RATE, MIN_TICK_RATE};
 use crate::rng::Rng;
-use crate::snapshot::{SCENE_SECTION, SnapshotError, SnapshotReader, SnapshotWriter};
+use crate::snapshot::{
+    ROSTER_SECTION, SCENE_SECTION, SnapshotError, SnapshotReader, SnapshotWriter,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -30,6 +32,62 @@ pub struct RestoreReport {
     pub kept: u32,
     /// What could not be carried, and what was done instead, one line each (`agent: ...`).
     pub fallbacks: Vec<String>,
+    /// How the scene's agents changed with a patched program: added ones started, removed
+    /// ones retired, renamed ones carried (`crate::session::roster`). Empty onto the build the
+    /// snapshot was taken from.
+    pub roster: Vec<RosterChange>,
+}
+
+/// One change to a scene's agents that a restore onto a patched program applied.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RosterChange {
+    /// The program lists an agent the savegame lacks: it started as the scene starts it (at its
+    /// start location, with its variables), under a new id after every other.
+    Added {
+        /// Its name.
+        name: String,
+        /// Its id.
+        agent: AgentId,
+    },
+    /// The savegame has an agent the program no longer lists: its states were left and it was
+    /// halted; its id stays taken and it never runs again (despawn it in the game).
+    Removed {
+        /// Its name.
+        name: String,
+        /// Its id.
+        agent: AgentId,
+    },
+    /// The project's migrations renamed the agent: it carried on under the new name.
+    Renamed {
+        /// The name in the savegame.
+        from: String,
+        /// The name in the program.
+        to: String,
+        /// Its id (unchanged).
+        agent: AgentId,
+    },
+}
+
+impl std::fmt::Display for RosterChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RosterChange::Added { name, agent } => {
+                write!(
+                    f,
+                    "{name}: added by the patch, started as agent #{}",
+                    agent.0
+                )
+            }
+            RosterChange::Removed { name, agent } => write!(
+                f,
+                "{name}: removed by the patch, agent #{} retired (despawn it)",
+                agent.0
+            ),
+            RosterChange::Renamed { from, to, .. } => {
+                write!(f, "{from}: renamed `{to}` by a migration, carried on")
+            }
+        }
+    }
 }
 
 /// The shortest tick a scene has (at [`MAX_TICK_RATE`] ticks a second), in seconds.
@@ -370,6 +428,10 @@ impl<G: 'static> Scene<G> {
             pending,
         };
         snapshot.put(SCENE_SECTION, &saved);
+        if let Some(roster) = &self.roster {
+            let ids: Vec<u32> = roster.iter().map(|a| a.0).collect();
+            snapshot.put(ROSTER_SECTION, &ids);
+        }
     }
 
     /// Restores a scene saved by [`Scene::save`] onto `program` with the game's `library` and
@@ -413,9 +475,31 @@ impl<G: 'static> Scene<G> {
     ) -> Result<(Self, RestoreReport), SnapshotError> {
         let saved: SavedScene = snapshot.get(SCENE_SECTION)?;
         saved.check()?;
+        let roster = if snapshot.has(ROSTER_SECTION) {
+            let ids: Vec<u32> = snapshot.get(ROSTER_SECTION)?;
+            let mut seen = vec![false; saved.agents.len()];
+            for &i in &ids {
+                match seen.get_mut(i as usize) {
+                    Some(s) if !*s => *s = true,
+                    _ => {
+                        return Err(SnapshotError::BadSection {
+                            section: ROSTER_SECTION.to_string(),
+                            message: format!(
+                                "agent #{i} is listed twice or is not one of the snapshot's {} agents",
+                                saved.agents.len()
+                            ),
+                        });
+                    }
+                }
+            }
+            Some(ids.into_iter().map(AgentId).collect())
+        } else {
+            None
+        };
         let mut scene = Scene::empty(program.clone(), library, game, saved.seed, 1)
             .map_err(|e| SnapshotError::Link(e.to_string()))?;
         scene.tracing = tracing;
+        scene.roster = roster;
         scene.dt = saved.dt;
         scene.tick = saved.tick;
         scene.next_serial = saved.next_serial;
