@@ -3,13 +3,12 @@
 //! `tests/fixtures/params-game/game.statelib.ron`), registered in the library the session
 //! starts with. Run it with `cargo run -p ensemble-runtime --example game_state`.
 //!
-//! It teaches `StateLibrary::register` with a `StateSpec` matching the statelib's declaration
-//! (a mismatch refuses to start, naming the state and the parameter), and `StateCode` reading
-//! its typed parameters, with their defaults applied, through `StateCx`.
+//! It teaches `StateLibrary::register_declared`: the statelib file is the declaration (the
+//! program carries it: parameters with their defaults, events), so the game registers code
+//! only; and `StateCode` reading its typed parameters, defaults applied, through `StateCx`.
 
 use ensemble_runtime::Program;
-use ensemble_runtime::hsm::{StateCode, StateCx, StateLibrary, StateSpec};
-use ensemble_runtime::program::{ModifierKind, ParamKind, ParamLiteral, ParamSpec, ParamType};
+use ensemble_runtime::hsm::{StateCode, StateCx, StateLibrary};
 use ensemble_runtime::session::Session;
 use ensemble_runtime::{stdlib, world::Greybox};
 use std::error::Error;
@@ -73,49 +72,11 @@ impl StateCode<Greybox> for Instant {
 
 /// The standard states, and the game's own as its statelib declares them.
 fn library() -> StateLibrary<Greybox> {
-    let text = || ParamType::one(ParamKind::Text);
     let mut lib = stdlib::library::<Greybox>();
-    let play = StateSpec::new(ModifierKind::None)
-        .raises(["AnimationDone"])
-        .params([
-            ParamSpec::required("clip", text()),
-            ParamSpec::optional(
-                "loop",
-                ParamType::one(ParamKind::Bool),
-                ParamLiteral::Bool(false),
-            ),
-            ParamSpec::optional(
-                "blend",
-                ParamType::one(ParamKind::Number),
-                ParamLiteral::Number(0.2),
-            ),
-            ParamSpec::optional(
-                "layer",
-                ParamType::one(ParamKind::OneOf(vec!["upper".into(), "full".into()])),
-                ParamLiteral::Text("full".into()),
-            ),
-        ]);
-    lib.register("PlayAnimation", play, || Box::new(PlayAnimation::default()));
-    let attack = StateSpec::new(ModifierKind::None)
-        .raises(["Hit", "Missed"])
-        .params([
-            ParamSpec::required("target", ParamType::one(ParamKind::Agent)),
-            ParamSpec::optional("weapon", text(), ParamLiteral::Text("fists".into())),
-            ParamSpec::optional(
-                "cover",
-                ParamType::list_of(ParamKind::Location),
-                ParamLiteral::List(vec![]),
-            ),
-        ]);
-    lib.register("Attack", attack, || Box::new(Instant("Hit")));
-    let emote = StateSpec::new(ModifierKind::None).raises(["Done"]);
-    lib.register(
-        "Emote",
-        emote.params([ParamSpec::required("clip", text())]),
-        || Box::new(Instant("Done")),
-    );
-    let shout = StateSpec::new(ModifierKind::Text).raises(["Done"]);
-    lib.register("Shout", shout, || Box::new(Instant("Done")));
+    lib.register_declared("PlayAnimation", || Box::new(PlayAnimation::default()))
+        .register_declared("Attack", || Box::new(Instant("Hit")))
+        .register_declared("Emote", || Box::new(Instant("Done")))
+        .register_declared("Shout", || Box::new(Instant("Done")));
     lib
 }
 

@@ -28,7 +28,7 @@ pub fn hello(seconds: f64) -> Result<Vec<String>, Box<dyn Error>> {
     let program = Arc::new(Program::load(path.as_ref())?);
     let world = Greybox::default();
     let mut session = Session::start(program, stdlib::library(), "ticket-counter", world, 7)?;
-    session.set_tracing(true); // off by default; on before the first tick, it has tick 0 too
+    // The trace is on from tick 0 (bounded; `set_tracing(false)` for none).
     let mut lines = Vec::new();
     while session.now() < seconds {
         session.tick(); // once a frame, at the scene's tick rate

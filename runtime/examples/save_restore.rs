@@ -31,7 +31,6 @@ pub fn save_restore(save_at: f64, end: f64) -> Result<Vec<String>, Box<dyn Error
         Greybox::default(),
         7,
     )?;
-    session.set_tracing(true);
     let mut lines = Vec::new();
     while session.now() < save_at {
         session.tick();
@@ -49,7 +48,6 @@ pub fn save_restore(save_at: f64, end: f64) -> Result<Vec<String>, Box<dyn Error
     for lost in &report.fallbacks {
         lines.push(format!("-- not carried: {lost}"));
     }
-    session.set_tracing(true);
     while session.now() < end {
         session.tick();
         lines.extend(session.take_events().iter().map(|e| e.to_text()));

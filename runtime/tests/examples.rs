@@ -110,7 +110,7 @@ fn the_guides_first_example_is_this_hello_loop_complete_in_at_most_30_lines() {
         "Program::load(",
         "let world = Greybox::default();",
         "Session::start(program, stdlib::library(), \"ticket-counter\", world, 7)?;",
-        "session.set_tracing(true);",
+        "The trace is on from tick 0",
         "session.tick();",
         "session.take_events()",
         "event.to_text()",

@@ -231,9 +231,8 @@ fn start(
 ) -> Result<Running, String> {
     // The session places the agents and sets their starting variables through the seam.
     let world = EcsWorld::new(scene.units_per_metre);
-    let mut session = Session::start(program, (library.0)(), &scene.name, world, scene.seed)
+    let session = Session::start(program, (library.0)(), &scene.name, world, scene.seed)
         .map_err(|e| e.to_string())?;
-    session.set_tracing(true);
     let mut running = Running {
         session,
         agents: Vec::new(),

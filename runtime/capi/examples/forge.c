@@ -333,22 +333,6 @@ int main(int argc, char **argv) {
 
     EnsLibrary library;
     check(ens_library_new(&library), "ens_library_new");
-    const char *metals[] = {"iron", "bronze"};
-    EnsParamDecl params[] = {
-        {.name = "strikes", .kind = ENS_PARAM_KIND_NUMBER},
-        {.name = "metal", .kind = ENS_PARAM_KIND_ONE_OF, .words = metals, .word_count = 2, .default_json = "\"iron\""},
-    };
-    const char *raises[] = {"Done"};
-    EnsStateDecl hammer = {
-        .name = "Hammer",
-        .modifier = ENS_MODIFIER_KIND_NONE,
-        .params = params,
-        .param_count = 2,
-        .terminal = ENS_TERMINAL_NO,
-        .raises = raises,
-        .raise_count = 1,
-        .doc = "Strikes the work, one strike a tick; raises Done after the last.",
-    };
     EnsStateCallbacks hammer_code = {
         .user_data = NULL, /* the state reaches the forge through ens_cx_world */
         .init = hammer_init,
@@ -357,7 +341,10 @@ int main(int argc, char **argv) {
         .save = hammer_save,
         .restore = hammer_restore,
     };
-    check(ens_library_register(library, &hammer, &hammer_code), "ens_library_register");
+    /* `Hammer` is declared once, in the project's forge.statelib.ron (its parameters `strikes`
+       and `metal`, its event `Done`): the program carries the declaration. */
+    check(ens_library_register_declared(library, "Hammer", &hammer_code),
+          "ens_library_register_declared");
 
     EnsWorldCallbacks world = {
         .user_data = &forge,

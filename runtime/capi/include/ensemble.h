@@ -548,6 +548,18 @@ enum EnsStatus ens_library_register(struct EnsLibrary library,
                                     const struct EnsStateDecl *decl,
                                     const struct EnsStateCallbacks *callbacks);
 
+// Registers (or replaces) a game state declared only in the project's `*.statelib.ron`, whose
+// code is `callbacks`: the program carries the declaration (modifier, parameters with their
+// defaults, terminal kind, events) and the scene takes it as the state's, so the host never
+// writes it again and the two cannot disagree. `name` is copied; `callbacks.user_data` is kept
+// as with `ens_library_register`.
+//
+// # Safety
+// `name` is NULL or a NUL-terminated string; `callbacks` is NULL or valid.
+enum EnsStatus ens_library_register_declared(struct EnsLibrary library,
+                                             const char *name,
+                                             const struct EnsStateCallbacks *callbacks);
+
 // Frees a library handle. Scenes started with it keep their own copy of its registrations.
 enum EnsStatus ens_library_free(struct EnsLibrary library);
 

@@ -160,7 +160,8 @@ pub struct EnsStateCallbacks {
 #[derive(Clone)]
 struct HostState {
     name: String,
-    spec: StateSpec,
+    /// `None`: registered with `ens_library_register_declared` (the program's declaration).
+    spec: Option<StateSpec>,
     callbacks: StateCallbacks,
 }
 
@@ -183,16 +184,29 @@ pub(crate) struct HostLibrary {
 impl HostLibrary {
     /// The scene library: every standard state, then the host's (replacing a standard one of
     /// the same name).
+    /// Registers `state`, replacing one of the same name.
+    fn put(&mut self, state: HostState) -> Outcome<()> {
+        match self.states.iter_mut().find(|s| s.name == state.name) {
+            Some(old) => *old = state,
+            None => self.states.push(state),
+        }
+        Ok(())
+    }
+
     pub(crate) fn state_library(&self) -> StateLibrary<HostWorld> {
         let mut library = ensemble_runtime::stdlib::library::<HostWorld>();
         for state in &self.states {
             let callbacks = state.callbacks;
-            library.register(&state.name, state.spec.clone(), move || {
+            let code = move || -> Box<dyn StateCode<HostWorld>> {
                 Box::new(HostCode {
                     callbacks,
                     visit: std::ptr::null_mut(),
                 })
-            });
+            };
+            match &state.spec {
+                Some(spec) => library.register(&state.name, spec.clone(), code),
+                None => library.register_declared(&state.name, code),
+            };
         }
         library
     }
@@ -334,16 +348,41 @@ pub unsafe extern "C" fn ens_library_register(
         let (name, spec) = unsafe { spec_of(decl)? };
         let state = HostState {
             name,
-            spec,
+            spec: Some(spec),
             callbacks: StateCallbacks(*callbacks),
         };
-        handles::with_library(library.id, |l| {
-            match l.states.iter_mut().find(|s| s.name == state.name) {
-                Some(old) => *old = state,
-                None => l.states.push(state),
-            }
-            Ok(())
-        })
+        handles::with_library(library.id, |l| l.put(state))
+    })
+}
+
+/// Registers (or replaces) a game state declared only in the project's `*.statelib.ron`, whose
+/// code is `callbacks`: the program carries the declaration (modifier, parameters with their
+/// defaults, terminal kind, events) and the scene takes it as the state's, so the host never
+/// writes it again and the two cannot disagree. `name` is copied; `callbacks.user_data` is kept
+/// as with `ens_library_register`.
+///
+/// # Safety
+/// `name` is NULL or a NUL-terminated string; `callbacks` is NULL or valid.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ens_library_register_declared(
+    library: EnsLibrary,
+    name: *const c_char,
+    callbacks: *const EnsStateCallbacks,
+) -> EnsStatus {
+    run("ens_library_register_declared", || {
+        // SAFETY: as the caller promises.
+        let (name, callbacks) = unsafe {
+            (
+                text_arg(name, "name")?.to_string(),
+                callbacks.as_ref().ok_or_else(|| null("callbacks"))?,
+            )
+        };
+        let state = HostState {
+            name,
+            spec: None,
+            callbacks: StateCallbacks(*callbacks),
+        };
+        handles::with_library(library.id, |l| l.put(state))
     })
 }
 

@@ -44,7 +44,11 @@ pub(crate) struct RunningScene {
 /// The most trace events a scene keeps for a host that has not taken them: a host that never
 /// calls `ens_scene_take_trace_json` must not make its scenes grow without end (a scene records
 /// events whether or not anyone reads them); past this, the oldest go.
-const HOST_BACKLOG: usize = if cfg!(test) { 100 } else { 1 << 16 };
+const HOST_BACKLOG: usize = if cfg!(test) {
+    100
+} else {
+    ensemble_runtime::session::TRACE_BACKLOG
+};
 
 /// The most events kept for an inspector that has not framed the scene since the host took them.
 #[cfg(feature = "inspect")]
@@ -368,9 +372,8 @@ pub unsafe extern "C" fn ens_scene_start(
         let program = loaded.program.clone();
         // The session sets the host's world up through its callbacks (`place`, `set_variable`).
         let world = HostWorld::new(callbacks, StandardState::default());
-        let mut session = Session::start(program, library.state_library(), name, world, seed)
+        let session = Session::start(program, library.state_library(), name, world, seed)
             .map_err(scene_error)?;
-        session.set_tracing(true);
         *out = insert_scene(Running::Host(Box::new(session)), loaded.name.clone());
         Ok(())
     })
@@ -737,14 +740,11 @@ pub unsafe extern "C" fn ens_scene_restore(
         // empty of the runtime's, and the session restores the rest into it.
         let world = |_: &SnapshotReader| Ok(HostWorld::new(callbacks, StandardState::default()));
         let program = loaded.program.clone();
-        let (mut session, _report) =
-            Session::restore(program, library.state_library(), bytes, world).map_err(
-                |e| match e {
-                    SessionError::Restore(e) => snapshot_error(e),
-                    e => snapshot_error(e),
-                },
-            )?;
-        session.set_tracing(true);
+        let (session, _report) = Session::restore(program, library.state_library(), bytes, world)
+            .map_err(|e| match e {
+            SessionError::Restore(e) => snapshot_error(e),
+            e => snapshot_error(e),
+        })?;
         *out = insert_scene(Running::Host(Box::new(session)), loaded.name.clone());
         Ok(())
     })

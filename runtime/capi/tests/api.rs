@@ -395,7 +395,25 @@ fn a_scene_whose_states_do_not_link_says_which() {
             EnsStatus::Ok
         );
         let status = ens_scene_start(program, library, evening.as_ptr(), 1, &world(), &mut scene);
-        assert_fails(status, EnsStatus::Scene, &["Sip", "text", "number"]);
+        assert_fails(
+            status,
+            EnsStatus::Scene,
+            &["Sip", "text", "number", "ens_library_register_declared"],
+        );
+        // Registered as the program declares it (its statelib's entry): it starts and runs.
+        assert_eq!(
+            ens_library_register_declared(library, name.as_ptr(), &support::no_code()),
+            EnsStatus::Ok
+        );
+        let status = ens_scene_start(program, library, evening.as_ptr(), 1, &world(), &mut scene);
+        assert_eq!(status, EnsStatus::Ok, "{}", message());
+        assert_eq!(ens_scene_tick(scene), EnsStatus::Ok, "{}", message());
+        assert_eq!(ens_scene_free(scene), EnsStatus::Ok);
+        assert_fails(
+            ens_library_register_declared(library, null(), &support::no_code()),
+            EnsStatus::NullArgument,
+            &["`name`"],
+        );
         // A value that is no EnsModifierKind.
         let bad = EnsStateDecl {
             modifier: 42,

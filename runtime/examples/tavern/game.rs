@@ -13,8 +13,7 @@
 //! [`Evening::restore`]) — the game adds its world as a section of its own.
 
 use ensemble_runtime::Program;
-use ensemble_runtime::hsm::{AgentId, StateCode, StateCx, StateLibrary, StateSpec};
-use ensemble_runtime::program::ModifierKind;
+use ensemble_runtime::hsm::{AgentId, StateCode, StateCx, StateLibrary};
 use ensemble_runtime::script::ActionOutcome;
 use ensemble_runtime::session::Session;
 use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter, decode, encode};
@@ -272,16 +271,11 @@ impl StateCode<TavernWorld> for Sip {
     }
 }
 
-/// The tavern's state library: the standard states in this world, and the game's own.
+/// The tavern's state library: the standard states in this world, and the game's own, as
+/// `project/tavern.statelib.ron` declares them (the program carries the declaration).
 pub fn library() -> StateLibrary<TavernWorld> {
     let mut lib = stdlib::library::<TavernWorld>();
-    lib.register(
-        "Sip",
-        StateSpec::new(ModifierKind::Number)
-            .raises(["Done"])
-            .doc("Drinks the agent's Mug in the given number of sips, one a second; raises Done when it is empty."),
-        || Box::new(Sip::default()),
-    );
+    lib.register_declared("Sip", || Box::new(Sip::default()));
     lib
 }
 
@@ -312,8 +306,7 @@ impl Evening {
     }
 
     fn of(mut session: Session<TavernWorld>) -> Evening {
-        // The lines come from the trace; a game that does not show it leaves it off.
-        session.set_tracing(true);
+        // The lines come from the trace (on by default).
         let mut evening = Evening {
             lines: Vec::new(),
             session,

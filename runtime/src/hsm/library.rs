@@ -193,7 +193,8 @@ pub struct LibraryDecl {
 type Factory<G> = Box<dyn Fn() -> Box<dyn StateCode<G>> + Send + Sync>;
 
 struct Entry<G> {
-    spec: StateSpec,
+    /// `None`: registered with [`StateLibrary::register_declared`], the program's declaration.
+    spec: Option<StateSpec>,
     make: Factory<G>,
 }
 
@@ -212,6 +213,12 @@ impl<G> Default for StateLibrary<G> {
         }
     }
 }
+
+/// What to do about a registration that disagrees with the program's declaration.
+const FIX: &str = ". The declaration is the project's (its entry in a `*.statelib.ron`, by \
+    name): register the state with \
+    `StateLibrary::register_declared` (C: `ens_library_register_declared`), which takes the \
+    program's declaration, or make the registration agree and rebuild the project";
 
 /// Why a program cannot run against a state library.
 #[derive(Debug, Error, Clone, PartialEq)]
@@ -237,7 +244,7 @@ pub enum LinkError {
     },
     /// The state is registered with another single modifier kind than the program's.
     #[error(
-        "library state `{name}` takes a {registered} modifier, but the program was compiled for a {expected} modifier"
+        "library state `{name}` takes a {registered} modifier, but the program was compiled for a {expected} modifier{FIX}"
     )]
     ModifierMismatch {
         /// The library state.
@@ -249,7 +256,7 @@ pub enum LinkError {
     },
     /// The state is registered with other named parameters than the program's.
     #[error(
-        "library state `{name}` is registered with other parameters than the program was compiled for: {difference}"
+        "library state `{name}` is registered with other parameters than the program was compiled for: {difference}{FIX}"
     )]
     ParamsMismatch {
         /// The library state.
@@ -259,7 +266,7 @@ pub enum LinkError {
     },
     /// The state is registered as ending its machine differently than the program expects.
     #[error(
-        "library state `{name}` is registered as {registered:?} but the program expects {expected:?}"
+        "library state `{name}` is registered as {registered:?} but the program expects {expected:?}{FIX}"
     )]
     TerminalMismatch {
         /// The library state.
@@ -279,15 +286,35 @@ impl<G> StateLibrary<G> {
     }
 
     /// Registers (or replaces) a library state: `make` creates the code of one visit of a
-    /// state that uses it.
+    /// state that uses it. `spec` must agree with the program's declaration (the project's
+    /// `*.statelib.ron`), or the program does not link; a game state whose declaration is the
+    /// statelib file's registers with [`StateLibrary::register_declared`] instead.
     pub fn register<F>(&mut self, name: &str, spec: StateSpec, make: F) -> &mut Self
     where
         F: Fn() -> Box<dyn StateCode<G>> + Send + Sync + 'static,
     {
-        let entry = Entry {
-            spec,
-            make: Box::new(make),
-        };
+        self.insert(name, Some(spec), Box::new(make))
+    }
+
+    /// Registers (or replaces) a game state declared only in the project's `*.statelib.ron`:
+    /// the program carries that declaration (modifier, parameters with their defaults,
+    /// terminal kind, events), and linking takes it as the state's — the game writes the code
+    /// and never the declaration again, so the two cannot disagree.
+    ///
+    /// ```
+    /// # use ensemble_runtime::hsm::{Inert, StateLibrary};
+    /// # let mut library: StateLibrary<()> = StateLibrary::new();
+    /// library.register_declared("PlayAnimation", || Box::new(Inert));
+    /// ```
+    pub fn register_declared<F>(&mut self, name: &str, make: F) -> &mut Self
+    where
+        F: Fn() -> Box<dyn StateCode<G>> + Send + Sync + 'static,
+    {
+        self.insert(name, None, Box::new(make))
+    }
+
+    fn insert(&mut self, name: &str, spec: Option<StateSpec>, make: Factory<G>) -> &mut Self {
+        let entry = Entry { spec, make };
         match self.index.get(name) {
             Some(&i) => self.entries[i].1 = entry,
             None => {
@@ -303,13 +330,16 @@ impl<G> StateLibrary<G> {
         self.index.contains_key(name)
     }
 
-    /// The declarations of every registered state, in registration order.
+    /// The declarations of every state registered with one, in registration order (a state
+    /// registered with [`StateLibrary::register_declared`] has the program's).
     pub fn declarations(&self) -> Vec<LibraryDecl> {
         self.entries
             .iter()
-            .map(|(name, e)| LibraryDecl {
-                name: name.clone(),
-                spec: e.spec.clone(),
+            .filter_map(|(name, e)| {
+                Some(LibraryDecl {
+                    name: name.clone(),
+                    spec: e.spec.clone()?,
+                })
             })
             .collect()
     }
@@ -327,7 +357,9 @@ impl<G> StateLibrary<G> {
                     .index
                     .get(name)
                     .ok_or_else(|| LinkError::Missing(name.to_string()))?;
-                let spec = &self.entries[i].1.spec;
+                let Some(spec) = &self.entries[i].1.spec else {
+                    return Ok(i); // the program's declaration, by construction
+                };
                 if spec.modifier != need.modifier {
                     return Err(LinkError::ModifierMismatch {
                         name: name.to_string(),

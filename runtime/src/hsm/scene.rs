@@ -599,6 +599,14 @@ impl<G: 'static> Scene<G> {
         self.events.len()
     }
 
+    /// Drops the oldest recorded events that were not taken, keeping the newest `keep`;
+    /// returns how many were dropped.
+    pub fn discard_oldest_events(&mut self, keep: usize) -> usize {
+        let extra = self.events.len().saturating_sub(keep);
+        self.events.drain(..extra);
+        extra
+    }
+
     /// The memory the recorded events hold, in events (the buffer's capacity): proves that a
     /// scene that does not record holds none.
     #[cfg(test)]

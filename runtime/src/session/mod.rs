@@ -9,7 +9,7 @@
 //! let program = Arc::new(Program::load("airport.ensb".as_ref())?);
 //! let world = Greybox::default(); // your world: any `World`, set up by the session
 //! let mut session = Session::start(program, stdlib::library(), "ticket-counter", world, 7)?;
-//! session.set_tracing(true); // before the first tick: the trace has tick 0's entries too
+//! // The trace is on (as in C and Bevy): take it each frame, or `set_tracing(false)`.
 //! for _frame in 0..600 {
 //!     session.tick();
 //!     for event in session.take_events() {
@@ -46,8 +46,11 @@
 //!   from (the very build: the next tick is the one after the save; a rebuild: mapped by name,
 //!   each loss in the [`RestoreReport`]). A reload of another project's program, or of one
 //!   without the session's scene, is refused and the running program goes on.
-//! - *Tracing is off by default* (a game that never reads the trace builds none);
-//!   [`Session::set_tracing`] before the first tick records from the start, tick 0 included.
+//! - *Tracing is on by default, and bounded*, as in the C ABI and the Bevy plugin: the trace
+//!   starts at tick 0 (the agents' entries into their first states); at most
+//!   [`TRACE_BACKLOG`] events wait to be taken, the oldest dropped past it
+//!   ([`Session::dropped_events`] counts them), so a game that never reads the trace holds a
+//!   bounded amount of it. [`Session::set_tracing`]`(false)` stops recording (and keeps none).
 
 use crate::hsm::{
     AgentId, LinkError, ReloadReport, RestoreReport, Scene, SceneError, StateLibrary,
@@ -63,6 +66,11 @@ use std::sync::Arc;
 use thiserror::Error;
 
 pub mod roster;
+
+/// The most trace events a session keeps waiting for [`Session::take_events`] unless told
+/// otherwise ([`Session::set_trace_backlog`]): a game that takes them each frame never comes
+/// near it (a busy scene records hundreds a second).
+pub const TRACE_BACKLOG: usize = 65_536;
 
 /// The section a session saves its own identity into: the scene's name and the seed.
 pub const SESSION_SECTION: &str = "session";
@@ -151,9 +159,12 @@ pub struct Session<W> {
     /// The scene's name (its id may change with a reload).
     name: String,
     seed: u64,
-    /// Whether the host keeps the trace ([`Session::set_tracing`]). The scene records from its
-    /// start regardless, until the first tick drops what nobody asked for.
+    /// Whether the host keeps the trace ([`Session::set_tracing`]; on by default).
     tracing: bool,
+    /// Trace events dropped, oldest first, past the backlog.
+    dropped: u64,
+    /// The most events kept waiting ([`TRACE_BACKLOG`] by default).
+    backlog: usize,
 }
 
 impl<W: World + 'static> Session<W> {
@@ -176,24 +187,38 @@ impl<W: World + 'static> Session<W> {
             interactions: Interactions::new(&program, id, seed),
             name: scene.to_string(),
             seed,
-            tracing: false,
+            tracing: true,
+            dropped: 0,
+            backlog: TRACE_BACKLOG,
         })
     }
 
     /// Advances the scene by one tick of its own time (`1 / tick_rate` seconds): the machines,
     /// the smart locations, the planning world events, in that order.
     pub fn tick(&mut self) {
-        if !self.tracing && self.scene.is_tracing() {
-            self.scene.set_tracing(false);
-        }
         self.scene.tick();
         self.interactions.advance(&mut self.scene);
         stdlib::fire_world_events(&mut self.scene);
+        if self.scene.events_waiting() > self.backlog {
+            // Down to half the backlog at once: dropping is then rare, not a shift every tick.
+            self.dropped += self.scene.discard_oldest_events(self.backlog / 2) as u64;
+        }
     }
 
-    /// Records the trace (on) or stops (off, dropping what was not taken). Off by default;
-    /// turned on before the first tick, the trace starts at tick 0 (the agents' entries into
-    /// their first states), and after a restore with the states entered afresh.
+    /// Trace events dropped (oldest first) because more than the backlog waited to be taken.
+    pub fn dropped_events(&self) -> u64 {
+        self.dropped
+    }
+
+    /// Keeps at most `events` trace events waiting to be taken ([`TRACE_BACKLOG`] by default);
+    /// past it, the oldest half are dropped at the end of a tick.
+    pub fn set_trace_backlog(&mut self, events: usize) {
+        self.backlog = events.max(1);
+    }
+
+    /// Records the trace (on, the default) or stops (off, dropping what was not taken). A
+    /// session starts and restores with it on: its trace starts at tick 0 (the agents'
+    /// entries into their first states), or with the states a restore entered afresh.
     pub fn set_tracing(&mut self, on: bool) {
         self.tracing = on;
         self.scene.set_tracing(on);
@@ -316,7 +341,7 @@ impl<W: World + 'static> Session<W> {
     /// Onto the very build it was saved from, the session goes on as the uninterrupted one
     /// would: the next tick is the one after the save. Onto a rebuild of the same project,
     /// states are mapped by name and the [`RestoreReport`] lists what fell back (and the scene's
-    /// new tick rate). Tracing is off, as after [`Session::start`].
+    /// new tick rate). Tracing is on, as after [`Session::start`].
     pub fn restore(
         program: Arc<Program>,
         library: StateLibrary<W>,
@@ -366,7 +391,9 @@ impl<W: World + 'static> Session<W> {
             interactions,
             name: saved.scene,
             seed: saved.seed,
-            tracing: false,
+            tracing: true,
+            dropped: 0,
+            backlog: TRACE_BACKLOG,
         };
         Ok((session, report))
     }

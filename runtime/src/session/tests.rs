@@ -52,8 +52,8 @@ fn the_world_is_set_up_from_the_program_through_the_seam() {
 }
 
 #[test]
-fn the_trace_is_off_by_default_and_starts_at_tick_0_when_turned_on_before_the_first_tick() {
-    let mut quiet = Session::start(
+fn the_trace_is_on_by_default_from_tick_0_bounded_and_off_when_asked() {
+    let mut session = Session::start(
         airport(),
         stdlib::library(),
         "ticket-counter",
@@ -61,12 +61,25 @@ fn the_trace_is_off_by_default_and_starts_at_tick_0_when_turned_on_before_the_fi
         7,
     )
     .unwrap();
-    quiet.tick();
-    assert!(!quiet.is_tracing());
-    assert!(quiet.take_events().is_empty());
-    let mut traced = start(airport(), "ticket-counter");
-    let events = traced.take_events();
+    assert!(session.is_tracing());
+    let events = session.take_events();
     assert!(events.iter().any(|e| e.tick == 0), "{events:?}");
+    // Never taken, the trace keeps at most its backlog: the oldest go first, counted.
+    session.set_trace_backlog(40);
+    for _ in 0..600 {
+        session.tick();
+        assert!(session.scene().events_waiting() <= 40);
+    }
+    assert!(session.dropped_events() > 0);
+    let kept = session.take_events();
+    assert!(
+        kept.iter().all(|e| e.tick > 1),
+        "the newest are kept: {kept:?}"
+    );
+    // Off: nothing is recorded.
+    session.set_tracing(false);
+    session.tick();
+    assert!(session.take_events().is_empty());
 }
 
 #[test]
@@ -291,4 +304,35 @@ fn a_savegame_restored_onto_a_patched_roster_starts_added_agents_and_retires_rem
     rest.set_tracing(true);
     halves.extend(run(&mut rest, 350));
     assert_eq!(halves, whole);
+}
+
+#[test]
+fn a_game_state_registers_as_its_statelib_declares_it_and_a_disagreeing_spec_says_the_fix() {
+    use crate::hsm::{Inert, StateSpec};
+    use crate::program::ModifierKind;
+    let tavern =
+        Arc::new(Program::from_bytes(include_bytes!("../../examples/tavern/tavern.ensb")).unwrap());
+    // `Sip` takes a number (tavern.statelib.ron); declared in Rust as taking a text.
+    let mut wrong = stdlib::library::<Greybox>();
+    wrong.register("Sip", StateSpec::new(ModifierKind::Text), || {
+        Box::new(Inert)
+    });
+    let refused = Session::start(tavern.clone(), wrong, "evening", Greybox::default(), 7)
+        .err()
+        .unwrap()
+        .to_string();
+    for said in [
+        "`Sip`",
+        "text",
+        "number",
+        "*.statelib.ron",
+        "register_declared",
+    ] {
+        assert!(refused.contains(said), "{said}: {refused}");
+    }
+    let mut declared = stdlib::library::<Greybox>();
+    declared.register_declared("Sip", || Box::new(Inert));
+    assert!(declared.declarations().iter().all(|d| d.name != "Sip"));
+    let mut session = Session::start(tavern, declared, "evening", Greybox::default(), 7).unwrap();
+    session.tick();
 }
