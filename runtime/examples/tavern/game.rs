@@ -305,7 +305,7 @@ impl Evening {
         Ok(Evening::of(session))
     }
 
-    fn of(mut session: Session<TavernWorld>) -> Evening {
+    fn of(session: Session<TavernWorld>) -> Evening {
         // The lines come from the trace (on by default).
         let mut evening = Evening {
             lines: Vec::new(),
