@@ -179,3 +179,71 @@ fn a_missing_agent_modifier_is_asked_for_with_an_article_that_fits() {
     wait_for_diagnostics(&mut h);
     h.get_by_label_contains("needs an agent modifier");
 }
+
+/// Finding 3: a Listen state's events were offered nothing outside a conversation; a
+/// patrolling guard who stops for a visitor's request had to guess the message's name.
+#[test]
+fn a_guards_listen_state_is_offered_the_request_for_a_conversation() {
+    let dir = sample_copy("airport");
+    let write = |path: &str, text: &str| std::fs::write(dir.path().join(path), text).unwrap();
+    write(
+        "machines/Guard.machine.ron",
+        r#"Machine(
+    name: "Guard",
+    states: [
+        (name: "Start", on: [("Empty", "Patrol")]),
+        (name: "Patrol", code: "Goto", modifier: "Gate", on: [("ReachedLocation", "Listen")]),
+        (name: "Listen", on: [("Event", "Accept")]),
+        (name: "Accept", code: "WaitForConversation", on: [("ConversationCoupled", "Patrol")]),
+    ],
+)
+"#,
+    );
+    write(
+        "machines/AskGuard.machine.ron",
+        r#"Machine(
+    name: "AskGuard",
+    states: [
+        (name: "Start", on: [("Empty", "Goto1")]),
+        (name: "Goto1", code: "Goto", modifier: "Gate", on: [("ReachedLocation", "RequestConversation")]),
+        (name: "RequestConversation", modifier: "guard", on: [("ConversationCoupled", "Finish")]),
+        (name: "Finish"),
+    ],
+)
+"#,
+    );
+    write(
+        "gate.scene.ron",
+        r#"Scene(
+    name: "gate",
+    agents: [
+        (name: "guard", machine: "Guard", at: "Gate"),
+        (name: "visitor", machine: "AskGuard", at: "Entrance"),
+    ],
+)
+"#,
+    );
+    let mut h = harness(EditorApp::open(dir.path()));
+    wait_for_diagnostics(&mut h);
+    support::app::open(&mut h, "Guard");
+    support::app::select(&mut h, "Listen");
+    support::app::type_over_keeping_focus(&mut h, "Event", "conv");
+    settle(&mut h);
+    let offered: Vec<_> = h
+        .query_all_by_role_and_label(egui::accesskit::Role::Button, "RequestConversation")
+        .map(|n| n.rect())
+        .collect();
+    assert_eq!(offered.len(), 1, "the request is not suggested");
+    // One line under the field, not a letter a line squeezed beside its buttons.
+    assert!(offered[0].width() > offered[0].height(), "{offered:?}");
+    support::app::click_at(&mut h, offered[0].center());
+    settle(&mut h);
+    let guard = support::app::machine(&h, "Guard");
+    assert_eq!(guard.states[2].on[0].0, "RequestConversation");
+    wait_for_diagnostics(&mut h);
+    assert!(
+        !problems(&h).iter().any(|(code, _)| code == "unknown-event"),
+        "{:?}",
+        problems(&h)
+    );
+}
