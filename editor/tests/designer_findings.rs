@@ -247,3 +247,43 @@ fn a_guards_listen_state_is_offered_the_request_for_a_conversation() {
         problems(&h)
     );
 }
+
+/// Finding 6: a scene offered Delay (and roles, route, group) for agents that run a machine,
+/// which the build ignores: the designer set a delay and the agent came at once.
+#[test]
+fn an_agent_that_runs_a_machine_is_offered_no_delay_it_would_ignore() {
+    let dir = sample_copy("airport");
+    let path = dir.path().join("ticket-counter.scene.ron");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let delayed = text.replacen(
+        r#"(name: "buyer2", machine: "BuyTicketAtCounter", "#,
+        r#"(name: "buyer2", machine: "BuyTicketAtCounter", delay: 5.0, "#,
+        1,
+    );
+    assert_ne!(text, delayed);
+    std::fs::write(&path, delayed).unwrap();
+    let mut h = harness(EditorApp::open(path));
+    settle(&mut h);
+    click(&mut h, "agent seller");
+    assert!(
+        h.query_by_label("delay").is_none(),
+        "the seller is offered a delay"
+    );
+    // Roles, route, group and delay: a note in each field's place.
+    assert_eq!(h.query_all_by_label("ambient NPCs only").count(), 4);
+    // A delay written before stays to be cleared, marked as ignored.
+    click(&mut h, "agent buyer2");
+    h.get_by_label("delay");
+    assert_eq!(
+        h.query_all_by_label("⚠ ignored: it runs a machine").count(),
+        1
+    );
+    // Without a machine, the agent is an ambient NPC: the delay is its own.
+    support::app::choose(&mut h, "machine", "none (ambient NPC)");
+    assert_eq!(
+        scene(&h, "ticket-counter.scene.ron").agents[2].machine,
+        None
+    );
+    h.get_by_label("delay");
+    assert!(h.query_by_label("⚠ ignored: it runs a machine").is_none());
+}
