@@ -287,3 +287,37 @@ fn an_agent_that_runs_a_machine_is_offered_no_delay_it_would_ignore() {
     h.get_by_label("delay");
     assert!(h.query_by_label("⚠ ignored: it runs a machine").is_none());
 }
+
+/// Finding 6: empty boxes where the font has no glyph — the arrow of each transition listed by
+/// the delete confirmation, and the button that removes a breakpoint.
+#[test]
+fn the_delete_confirmation_and_the_breakpoints_show_no_missing_glyphs() {
+    let dir = sample_copy("airport");
+    let mut h = harness(EditorApp::open(dir.path()));
+    support::app::open(&mut h, "SellTicket");
+    // Okay1 has a transition into it: deleting it asks first, listing that transition.
+    support::app::select(&mut h, "Okay1");
+    press(&mut h, Modifiers::NONE, Key::Delete);
+    h.get_by_label_contains("Listen on YourTurn");
+    let missing = support::app::glyphs_the_font_lacks(&h);
+    assert!(missing.is_empty(), "{missing:?}");
+    click(&mut h, "Cancel");
+    // A breakpoint on Listen, listed in the preview's Breakpoints pane with its remove button.
+    let node = support::app::node_rect(&h, "Listen");
+    support::app::click_with(
+        &mut h,
+        node.left_top() + egui::vec2(4.0, 4.0),
+        egui::PointerButton::Secondary,
+    );
+    click(&mut h, "Toggle breakpoint");
+    h.get_by_label("Preview").click();
+    settle(&mut h);
+    h.get_by_label("▶ Play").click();
+    support::app::until(&mut h, "the scene's first tick", |h| {
+        h.query_by_label("Breakpoints").is_some()
+    });
+    click(&mut h, "Breakpoints");
+    h.get_by_label("SellTicket/Listen");
+    let missing = support::app::glyphs_the_font_lacks(&h);
+    assert!(missing.is_empty(), "{missing:?}");
+}
