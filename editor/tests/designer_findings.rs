@@ -321,3 +321,81 @@ fn the_delete_confirmation_and_the_breakpoints_show_no_missing_glyphs() {
     let missing = support::app::glyphs_the_font_lacks(&h);
     assert!(missing.is_empty(), "{missing:?}");
 }
+
+/// Every text painted in the last frame, with where (what the accessibility tree does not
+/// name: a plot's labels).
+fn painted_texts(h: &Harness<'static, EditorApp>) -> Vec<(String, egui::Pos2)> {
+    fn walk(shape: &egui::Shape, out: &mut Vec<(String, egui::Pos2)>) {
+        match shape {
+            egui::Shape::Text(t) => out.push((t.galley.text().to_string(), t.pos)),
+            egui::Shape::Vec(v) => v.iter().for_each(|s| walk(s, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for c in &h.output().shapes {
+        walk(&c.shape, &mut out);
+    }
+    out
+}
+
+/// Finding 6: the locations plot labelled its grid with float noise (0.30000001) once zoomed
+/// in to tenths of a metre.
+#[test]
+fn the_locations_plot_labels_its_grid_with_round_numbers() {
+    // A project of a tray a third of a metre across: its grid is a tenth of a metre.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("Ensemble.ron"),
+        r#"Project(name: "desk", libraries: ["sim"])"#,
+    )
+    .unwrap();
+    let path = dir.path().join("desk.locations.ron");
+    std::fs::write(
+        &path,
+        r#"Locations(
+    locations: [
+        (name: "Till", x: 0.0, y: 0.0),
+        (name: "Tray", x: 0.2, y: 0.1),
+        (name: "Bell", x: 0.3, y: 0.2),
+    ],
+)
+"#,
+    )
+    .unwrap();
+    let mut h = harness(EditorApp::open(path));
+    settle(&mut h);
+    // Zoomed in on the till, as far as the plot goes (its name on the plot is drawn after
+    // the form's list).
+    let till = painted_texts(&h)
+        .into_iter()
+        .rfind(|(t, _)| t == "Till")
+        .expect("the till on the plot")
+        .1;
+    h.hover_at(till);
+    h.run_steps(1);
+    for _ in 0..12 {
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, 200.0),
+            phase: egui::TouchPhase::Move,
+            modifiers: Modifiers::NONE,
+        });
+        h.run_steps(2);
+    }
+    settle(&mut h);
+    let ticks: Vec<String> = painted_texts(&h)
+        .into_iter()
+        .map(|(t, _)| t)
+        .filter(|t| t.parse::<f64>().is_ok())
+        .collect();
+    assert!(
+        ticks.iter().filter(|t| t.contains('.')).count() >= 3,
+        "no grid of tenths: {ticks:?}"
+    );
+    let noisy: Vec<&String> = ticks
+        .iter()
+        .filter(|t| t.split_once('.').is_some_and(|(_, d)| d.len() > 1) || *t == "-0")
+        .collect();
+    assert!(noisy.is_empty(), "{noisy:?} among {ticks:?}");
+}
