@@ -136,3 +136,98 @@ fn visuals() -> Visuals {
     }
     v
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// The non-ASCII characters inside the string literals of `source`, outside comments.
+    fn literal_chars(source: &str, out: &mut std::collections::BTreeSet<char>) {
+        for line in source.lines() {
+            let code = line.trim_start();
+            if code.starts_with("//") {
+                continue;
+            }
+            let mut in_string = false;
+            let mut escaped = false;
+            let mut chars = code.chars().peekable();
+            while let Some(c) = chars.next() {
+                if in_string {
+                    match c {
+                        _ if escaped => escaped = false,
+                        '\\' => escaped = true,
+                        '"' => in_string = false,
+                        c if !c.is_ascii() => {
+                            out.insert(c);
+                        }
+                        _ => {}
+                    }
+                } else if c == '"' {
+                    in_string = true;
+                } else if c == '/' && chars.peek() == Some(&'/') {
+                    break;
+                } else if c == '\'' {
+                    // A char literal: '⚠'.
+                    let rest: String = chars.clone().take(3).collect();
+                    if let Some(q) = rest.chars().next()
+                        && !q.is_ascii()
+                        && rest.chars().nth(1) == Some('\'')
+                    {
+                        out.insert(q);
+                    }
+                }
+            }
+        }
+    }
+
+    fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                sources(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+
+    /// A glyph the fonts lack is drawn as an empty box (the delete confirmation and the
+    /// breakpoint button showed some, issue 32): every character the editor's strings write is
+    /// one the bundled fonts have.
+    #[test]
+    fn every_glyph_the_editor_writes_is_in_its_fonts() {
+        let mut files = Vec::new();
+        sources(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut files,
+        );
+        let mut used = std::collections::BTreeSet::new();
+        for f in &files {
+            literal_chars(&std::fs::read_to_string(f).unwrap(), &mut used);
+        }
+        assert!(used.contains(&'⚠'), "{used:?}");
+        let ctx = egui::Context::default();
+        apply(&ctx);
+        let mut out = ctx.run_ui(Default::default(), |_| {});
+        out.textures_delta.clear();
+        let missing: Vec<(char, &str)> = ctx.fonts_mut(|f| {
+            let mut missing = Vec::new();
+            // `has_glyph` says no for what the replacement glyph's face has: ask the faces.
+            for (family, name) in [
+                (FontFamily::Proportional, "proportional"),
+                (FontFamily::Monospace, "monospace"),
+            ] {
+                let mut font = f.fonts.font(&family);
+                let has = font.characters();
+                missing.extend(
+                    used.iter()
+                        .filter(|c| !has.contains_key(c))
+                        .map(|c| (*c, name)),
+                );
+            }
+            missing
+        });
+        assert!(missing.is_empty(), "no glyph for {missing:?}");
+    }
+}

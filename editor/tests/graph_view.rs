@@ -245,7 +245,7 @@ fn deleting_a_state_with_transitions_into_it_asks_first_and_is_undoable() {
     settle(&mut h);
     assert!(states(&h, "StandSellTicket").contains(&"Goto1".to_string()));
     h.get_by_label("Delete Goto1?");
-    h.get_by_label("  FinishTalkState on FinishTalk → Goto1");
+    h.get_by_label("  FinishTalkState on FinishTalk goes to Goto1");
     support::app::click(&mut h, "Cancel");
     settle(&mut h);
     assert!(states(&h, "StandSellTicket").contains(&"Goto1".to_string()));

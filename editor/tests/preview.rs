@@ -496,9 +496,9 @@ fn the_preview_keeps_clear_of_the_form_and_shows_long_lines_whole() {
         window.contains_rect(line),
         "{line:?} runs out of the window"
     );
-    // The form above stops at the dock and scrolls: its last fields, laid out under the
-    // preview at first, come up into view instead of staying hidden behind it.
-    assert!(h.get_by_label("group").rect().intersects(dock));
+    // The form above stops at the dock and scrolls: its last row (Delay), laid out under the
+    // preview at first, comes up into view instead of staying hidden behind it.
+    assert!(h.get_by_label("Delay").rect().intersects(dock));
     let over_form = h.get_by_label("agent name").rect().center();
     h.event(egui::Event::PointerMoved(over_form));
     for _ in 0..4 {
@@ -511,10 +511,10 @@ fn the_preview_keeps_clear_of_the_form_and_shows_long_lines_whole() {
         h.run_steps(2);
     }
     settle(&mut h);
-    let group = h.get_by_label("group").rect();
+    let delay = h.get_by_label("Delay").rect();
     assert!(
-        group.max.y <= dock.min.y,
-        "{group:?} is still under the preview ({dock:?})"
+        delay.max.y <= dock.min.y,
+        "{delay:?} is still under the preview ({dock:?})"
     );
 }
 

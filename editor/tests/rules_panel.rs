@@ -349,3 +349,19 @@ fn export_without_a_file_dialog_takes_a_typed_path() {
     assert!(dir.path().join("typed.xlsx").is_file());
     h.get_by_label_contains("Exported 8 rules to");
 }
+
+/// Enter after a cell edit moves one row down, as in a spreadsheet (issue 32, finding 6: the
+/// row it moved to took the same Enter, and so on to the last row).
+#[test]
+fn enter_after_a_cell_edit_moves_one_row_down() {
+    let mut h = harness(Host::bench());
+    assert!(h.state().value.rules.len() > 3);
+    retype(&mut h, "row 1 Target", "X");
+    h.key_press(Key::Enter);
+    h.run();
+    assert_eq!(h.state().value.rules[0].target, "X");
+    assert!(h.get_by_label("row 2 Target").is_focused());
+    h.key_press(Key::Enter);
+    h.run();
+    assert!(h.get_by_label("row 3 Target").is_focused());
+}

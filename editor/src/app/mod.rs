@@ -903,12 +903,13 @@ impl EditorApp {
                     .min_size(240.0)
                     .max_size(480.0)
                     .show(ui, |ui| {
+                        let live = || s.project.docs.iter().filter(|d| !d.state.deleted);
                         let conversations = crate::machine::suggest::Conversations::of(
-                            s.project
-                                .docs
-                                .iter()
-                                .filter(|d| !d.state.deleted)
-                                .filter_map(|d| d.state.machine()),
+                            live().filter_map(|d| d.state.machine()),
+                            live().filter_map(|d| match d.state.asset() {
+                                Some(AnyAsset::Scene(scene)) => Some(scene),
+                                _ => None,
+                            }),
                         );
                         let cx = InspectorCx {
                             names: &s.names,

@@ -509,57 +509,69 @@ impl Inspector {
                 .corner_radius(5)
                 .inner_margin(egui::Margin::symmetric(8, 6))
                 .show(ui, |ui| {
-                    ui.horizontal(|ui| {
-                        ui.label(RichText::new("on").color(theme::TEXT_WEAK));
-                        let mut text = event.clone();
-                        let remove_width = 36.0;
-                        let menu_width = if !suggestions.is_empty() { 40.0 } else { 0.0 };
-                        let r = ui.add(
-                            egui::TextEdit::singleline(&mut text)
-                                .id(egui::Id::new(("event", &s.name, j)))
-                                .desired_width(
-                                    ui.available_width() - remove_width - menu_width - 8.0,
-                                )
-                                .hint_text("event"),
-                        );
-                        if r.changed() {
-                            out.edits.push(Edit::SetEvent {
-                                state: s.name.clone(),
-                                index: j,
-                                event: text.clone(),
-                            });
-                        }
-                        let mut picked = None;
-                        if !suggestions.is_empty() {
-                            ui.menu_button("⏷", |ui| {
-                                picked = super::suggest::menu(ui, suggestions)
-                            })
-                            .response
-                            .on_hover_text(
-                                "Events this state raises and messages its conversation \
-                                     partner sends",
+                    let (field, text) = ui
+                        .horizontal(|ui| {
+                            ui.label(RichText::new("on").color(theme::TEXT_WEAK));
+                            let mut text = event.clone();
+                            let remove_width = 36.0;
+                            let menu_width = if !suggestions.is_empty() { 40.0 } else { 0.0 };
+                            let r = ui.add(
+                                egui::TextEdit::singleline(&mut text)
+                                    .id(egui::Id::new(("event", &s.name, j)))
+                                    .desired_width(
+                                        ui.available_width() - remove_width - menu_width - 8.0,
+                                    )
+                                    .hint_text("event"),
                             );
-                        }
-                        if ui
-                            .small_button("×")
-                            .on_hover_text("Remove this transition")
-                            .clicked()
-                        {
-                            out.edits.push(Edit::RemoveTransition {
-                                state: s.name.clone(),
-                                index: j,
-                            });
-                        }
-                        picked =
-                            picked.or(super::suggest::completion_list(ui, &r, &text, suggestions));
-                        if let Some(event) = picked {
-                            out.edits.push(Edit::SetEvent {
-                                state: s.name.clone(),
-                                index: j,
-                                event,
-                            });
-                        }
-                    });
+                            if r.changed() {
+                                out.edits.push(Edit::SetEvent {
+                                    state: s.name.clone(),
+                                    index: j,
+                                    event: text.clone(),
+                                });
+                            }
+                            let mut picked = None;
+                            if !suggestions.is_empty() {
+                                ui.menu_button("⏷", |ui| {
+                                    picked = super::suggest::menu(ui, suggestions)
+                                })
+                                .response
+                                .on_hover_text(
+                                    "Events this state raises and messages sent to it (by a \
+                                     conversation partner, a request, a notification)",
+                                );
+                            }
+                            if ui
+                                .small_button("×")
+                                .on_hover_text("Remove this transition")
+                                .clicked()
+                            {
+                                out.edits.push(Edit::RemoveTransition {
+                                    state: s.name.clone(),
+                                    index: j,
+                                });
+                            }
+                            if let Some(event) = picked {
+                                out.edits.push(Edit::SetEvent {
+                                    state: s.name.clone(),
+                                    index: j,
+                                    event,
+                                });
+                            }
+                            (r, text)
+                        })
+                        .inner;
+                    // Under the field, the width of the box: inside the row, after the
+                    // buttons, a long event name wrapped a letter a line.
+                    if let Some(event) =
+                        super::suggest::completion_list(ui, &field, &text, suggestions)
+                    {
+                        out.edits.push(Edit::SetEvent {
+                            state: s.name.clone(),
+                            index: j,
+                            event,
+                        });
+                    }
                     ui.horizontal(|ui| {
                         ui.label(RichText::new("go to").color(theme::TEXT_WEAK));
                         let known = ops::index_of(m, target).is_some();

@@ -435,7 +435,7 @@ impl GraphView {
             .flat_map(|s| {
                 s.on.iter()
                     .filter(|(_, to)| states.contains(to))
-                    .map(move |(event, to)| format!("{} on {event} → {to}", s.name))
+                    .map(move |(event, to)| format!("{} on {event} goes to {to}", s.name))
             })
             .collect();
         if incoming.is_empty() {

@@ -933,7 +933,7 @@ impl Preview {
                 breakpoint_dot(ui);
                 ui.label(format!("{machine}/{state}"));
                 if ui
-                    .small_button("✕")
+                    .small_button("×")
                     .on_hover_text("Remove this breakpoint")
                     .clicked()
                 {

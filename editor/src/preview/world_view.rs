@@ -345,7 +345,7 @@ pub fn follow_controls(p: &mut Preview, ui: &mut Ui, snapshot: &Snapshot) {
         p.highlight_all = !only;
     }
     if ui
-        .small_button("✕")
+        .small_button("×")
         .on_hover_text("Select no agent")
         .clicked()
     {

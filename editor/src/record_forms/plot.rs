@@ -334,41 +334,60 @@ impl Plot {
         let max = [bottom_right[0], top_left[1]];
         let line = Stroke::new(1.0, theme::GRID);
         let axis = Stroke::new(1.0, theme::BORDER);
-        let mut x = (min[0] as f32 / step).floor() * step;
-        while x <= max[0] as f32 {
-            let sx = self.to_screen([x as f64, 0.0]).x;
-            let s = if x.abs() < step * 0.01 { axis } else { line };
+        let font = egui::FontId::proportional(9.5);
+        let color = theme::TEXT_WEAK.gamma_multiply(0.7);
+        // Line k is at k × step: counted, not summed (a sum of 0.1s drifts to 0.30000001,
+        // which the labels showed).
+        let step = step as f64;
+        let lines = |from: f64, to: f64| (from / step).floor() as i64..=(to / step).ceil() as i64;
+        for k in lines(min[0], max[0]) {
+            let x = k as f64 * step;
+            let sx = self.to_screen([x, 0.0]).x;
+            if !(self.canvas.left()..=self.canvas.right()).contains(&sx) {
+                continue;
+            }
             painter.line_segment(
                 [pos2(sx, self.canvas.top()), pos2(sx, self.canvas.bottom())],
-                s,
+                if k == 0 { axis } else { line },
             );
             painter.text(
                 pos2(sx + 2.0, self.canvas.top() + 2.0),
                 egui::Align2::LEFT_TOP,
-                format!("{x}"),
-                egui::FontId::proportional(9.5),
-                theme::TEXT_WEAK.gamma_multiply(0.7),
+                tick_label(k, step),
+                font.clone(),
+                color,
             );
-            x += step;
         }
-        let mut y = (min[1] as f32 / step).floor() * step;
-        while y <= max[1] as f32 {
-            let sy = self.to_screen([0.0, y as f64]).y;
-            let s = if y.abs() < step * 0.01 { axis } else { line };
+        for k in lines(min[1], max[1]) {
+            let y = k as f64 * step;
+            let sy = self.to_screen([0.0, y]).y;
+            if !(self.canvas.top()..=self.canvas.bottom()).contains(&sy) {
+                continue;
+            }
             painter.line_segment(
                 [pos2(self.canvas.left(), sy), pos2(self.canvas.right(), sy)],
-                s,
+                if k == 0 { axis } else { line },
             );
             painter.text(
                 pos2(self.canvas.left() + 2.0, sy - 1.0),
                 egui::Align2::LEFT_BOTTOM,
-                format!("{y}"),
-                egui::FontId::proportional(9.5),
-                theme::TEXT_WEAK.gamma_multiply(0.7),
+                tick_label(k, step),
+                font.clone(),
+                color,
             );
-            y += step;
         }
     }
+}
+
+/// The label of grid line `k` of a grid `step` metres apart: `0.3`, `-12`, `2000`, never
+/// `0.30000001` or `-0`.
+fn tick_label(k: i64, step: f64) -> String {
+    if k == 0 {
+        return "0".into();
+    }
+    // Steps are 1, 2 or 5 × a power of ten from 0.1 m: one decimal below a metre.
+    let decimals = if step < 0.99 { 1 } else { 0 };
+    format!("{:.*}", decimals, k as f64 * step)
 }
 
 #[cfg(test)]
@@ -381,6 +400,15 @@ mod tests {
         assert_eq!(grid_step(300.0), 0.1);
         assert_eq!(grid_step(0.02), 2000.0);
         assert_eq!(grid_step(1e-4), 500_000.0);
+    }
+
+    #[test]
+    fn grid_labels_are_round_numbers() {
+        assert_eq!(tick_label(3, grid_step(300.0) as f64), "0.3");
+        assert_eq!(tick_label(-7, 0.2), "-1.4");
+        assert_eq!(tick_label(0, 0.1), "0");
+        assert_eq!(tick_label(-4, 5.0), "-20");
+        assert_eq!(tick_label(3, 500_000.0), "1500000");
     }
 
     #[test]

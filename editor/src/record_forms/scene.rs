@@ -301,55 +301,72 @@ impl ScenePanel {
             changed |= r.changed();
             ui.end_row();
 
-            form::label(ui, "Roles", "Roles it can take in interaction scripts.");
-            changed |= form::chips(
+            // Roles, route, group and delay are the smart locations' business: the build
+            // drops them for an agent that runs a machine, so the form does not offer them
+            // there (a value already written stays editable, marked as ignored).
+            let machine = a.machine.clone();
+            form::label(
                 ui,
-                ("agent-roles", i),
-                &mut a.roles,
-                &cx.names.more.roles,
-                true,
-                false,
-                "roles",
+                "Roles",
+                "Roles it can take in interaction scripts (ambient NPCs).",
             );
+            changed |= ambient_only(ui, &machine, a.roles.is_empty(), "roles", |ui| {
+                form::chips(
+                    ui,
+                    ("agent-roles", i),
+                    &mut a.roles,
+                    &cx.names.more.roles,
+                    true,
+                    false,
+                    "roles",
+                )
+            });
             ui.end_row();
 
             form::label(
                 ui,
                 "Route",
-                "Locations it walks through, in order, when not in a script.",
+                "Locations it walks through, in order, when not in a script (ambient NPCs).",
             );
-            changed |= form::chips(
-                ui,
-                ("agent-route", i),
-                &mut a.route,
-                &cx.names.locations,
-                false,
-                true,
-                "route",
-            );
+            changed |= ambient_only(ui, &machine, a.route.is_empty(), "route", |ui| {
+                form::chips(
+                    ui,
+                    ("agent-route", i),
+                    &mut a.route,
+                    &cx.names.locations,
+                    false,
+                    true,
+                    "route",
+                )
+            });
             ui.end_row();
 
             form::label(
                 ui,
                 "Group",
-                "Agents of one group join scripts together (a family).",
+                "Agents of one group join scripts together (a family; ambient NPCs).",
             );
-            changed |= form::opt_text(
-                ui,
-                &mut a.group,
-                WIDE,
-                "none",
-                "group",
-                &d.notes(&at("group")),
-            );
+            changed |= ambient_only(ui, &machine, a.group.is_none(), "group", |ui| {
+                form::opt_text(
+                    ui,
+                    &mut a.group,
+                    WIDE,
+                    "none",
+                    "group",
+                    &d.notes(&at("group")),
+                )
+            });
             ui.end_row();
 
             form::label(
                 ui,
                 "Delay",
-                "Seconds after the scene starts before it appears.",
+                "Seconds after the scene starts before it appears (ambient NPCs; an agent that \
+                 runs a machine starts with the scene).",
             );
-            changed |= form::number(ui, &mut a.delay, 0.0..=1e6, 0.1, " s", "delay");
+            changed |= ambient_only(ui, &machine, a.delay == 0.0, "delay", |ui| {
+                form::number(ui, &mut a.delay, 0.0..=1e6, 0.1, " s", "delay")
+            });
             ui.end_row();
         });
         if a.player && a.machine.is_some() {
@@ -775,6 +792,37 @@ impl AssetPanel<SceneAsset> for ScenePanel {
     fn reveal(&mut self, target: &Reveal) {
         self.pending = Some(target.clone());
     }
+}
+
+/// A field only ambient NPCs use. For an agent that runs `machine` (its machine decides where
+/// it goes and when; the build drops the field) a note stands in its place, or, when a value is
+/// already written, the field stays to clear it, marked as ignored. Whether `field` changed it.
+fn ambient_only(
+    ui: &mut Ui,
+    machine: &Option<String>,
+    unset: bool,
+    name: &str,
+    field: impl FnOnce(&mut Ui) -> bool,
+) -> bool {
+    let Some(m) = machine else {
+        return field(ui);
+    };
+    let why = format!(
+        "Only for ambient NPCs (agents without a machine): this agent runs {m}, which decides \
+         where it goes and when; the build ignores its {name}."
+    );
+    if unset {
+        ui.label(RichText::new("ambient NPCs only").color(theme::TEXT_WEAK))
+            .on_hover_text(why);
+        return false;
+    }
+    ui.horizontal(|ui| {
+        let changed = field(ui);
+        ui.label(RichText::new("⚠ ignored: it runs a machine").color(theme::WARNING))
+            .on_hover_text(why);
+        changed
+    })
+    .inner
 }
 
 #[cfg(test)]

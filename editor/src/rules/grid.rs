@@ -390,7 +390,10 @@ pub(super) fn rows(
                         column: Some(c),
                     };
                 }
-                if t.focus == Some((i, c)) {
+                // A cell given the keyboard in this frame (by the Enter below, in the row
+                // above) must not take that Enter too: each row passed it on to the last.
+                let just_focused = t.focus == Some((i, c));
+                if just_focused {
                     r.request_focus();
                     ui.scroll_to_rect(r.rect, None);
                     t.focus = None;
@@ -406,6 +409,7 @@ pub(super) fn rows(
                 }
                 // Enter (without Shift) moves down a row, as in a spreadsheet.
                 if r.has_focus()
+                    && !just_focused
                     && ui.input(|inp| inp.key_pressed(Key::Enter) && !inp.modifiers.shift)
                     && i + 1 < n
                 {

@@ -346,3 +346,29 @@ pub fn until(
         h.step();
     }
 }
+
+/// The characters of the text shown (every widget's name and value) that the UI font has no
+/// glyph for, each with the text it is in: they are drawn as empty boxes.
+pub fn glyphs_the_font_lacks<S>(h: &Harness<'static, S>) -> Vec<(char, String)> {
+    let texts: Vec<String> = h
+        .query_all(egui_kittest::kittest::by().predicate(|_| true))
+        .flat_map(|n| {
+            let node = n.accesskit_node();
+            [node.label(), node.value()]
+        })
+        .flatten()
+        .collect();
+    h.ctx.fonts_mut(|f| {
+        // `has_glyph` says no for what the replacement glyph's face has: ask the faces.
+        let mut font = f.fonts.font(&egui::FontFamily::Proportional);
+        let has = font.characters();
+        texts
+            .iter()
+            .flat_map(|t| {
+                t.chars()
+                    .filter(|c| !c.is_control() && !has.contains_key(c))
+                    .map(move |c| (c, t.clone()))
+            })
+            .collect()
+    })
+}
