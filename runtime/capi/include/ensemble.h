@@ -766,6 +766,19 @@ enum EnsStatus ens_scene_restore(struct EnsProgram program,
                                  const struct EnsWorldCallbacks *world,
                                  struct EnsScene *out);
 
+// What the restore that made `scene` did, as JSON lines into `*out` (the host frees it with
+// `ens_string_free`; an empty string for a scene started afresh or restored onto the very
+// build it was saved from). Onto a patched program: `{"change":"added","agent":3,"name":
+// "buyer3"}` for an agent the patch added (started; spawn it in your game),
+// `{"change":"removed","agent":2,"name":"buyer2"}` for one it removed (halted; despawn it),
+// `{"change":"renamed","agent":1,"name":"buyer1","to":"first_buyer"}` for a migration, and
+// `{"change":"fallback","what":"…"}` for what the rebuild could not carry. Agent numbers never
+// move: the others keep theirs.
+//
+// # Safety
+// `out` is NULL or valid for writes.
+enum EnsStatus ens_scene_restore_report(struct EnsScene scene, char **out);
+
 // Frees a scene. Host states still active are not cleaned up (their `cleanup` does not
 // run): free their visit data yourself if the scene ends mid-visit. The handle is stale
 // afterwards. Freeing a scene from one of its own callbacks is `ENS_STATUS_BUSY`.

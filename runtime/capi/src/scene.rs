@@ -8,7 +8,7 @@ use crate::status::{
 };
 use crate::world::{Callbacks, EnsWorldCallbacks, HostWorld};
 use ensemble_runtime::Program;
-use ensemble_runtime::hsm::{AgentId, Scene};
+use ensemble_runtime::hsm::{AgentId, RestoreReport, RosterChange, Scene};
 use ensemble_runtime::session::{Session, SessionError};
 use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter};
 use ensemble_runtime::stdlib::StandardState;
@@ -39,6 +39,8 @@ pub(crate) struct RunningScene {
     /// inspector each get every event once, whichever takes first.
     #[cfg(feature = "inspect")]
     readers: Option<TraceReaders>,
+    /// What the restore that made the scene did (`ens_scene_restore_report`), JSON lines.
+    restored: String,
 }
 
 /// The most trace events a scene keeps for a host that has not taken them: a host that never
@@ -272,12 +274,35 @@ impl MachineScene<()> for SendMessage<'_> {
 }
 
 fn insert_scene(running: Running, program_name: String) -> EnsScene {
+    insert_restored(running, program_name, &RestoreReport::default())
+}
+
+/// [`insert_scene`] for a scene a restore made, keeping what the restore did.
+fn insert_restored(running: Running, program_name: String, report: &RestoreReport) -> EnsScene {
+    let mut restored = String::new();
+    for change in &report.roster {
+        let (change, agent, name, to) = match change {
+            RosterChange::Added { name, agent } => ("added", agent, name, None),
+            RosterChange::Removed { name, agent } => ("removed", agent, name, None),
+            RosterChange::Renamed { from, to, agent } => ("renamed", agent, from, Some(to)),
+        };
+        let mut line = serde_json::json!({"change": change, "agent": agent.0, "name": name});
+        if let Some(to) = to {
+            line["to"] = serde_json::json!(to);
+        }
+        restored.push_str(&format!("{line}\n"));
+    }
+    for fallback in &report.fallbacks {
+        let line = serde_json::json!({"change": "fallback", "what": fallback});
+        restored.push_str(&format!("{line}\n"));
+    }
     let scene = RunningScene {
         running,
         program_name,
         backlog: VecDeque::new(),
         #[cfg(feature = "inspect")]
         readers: None,
+        restored,
     };
     EnsScene {
         id: handles::insert(Object::Scene(SceneSlot::Here(Box::new(scene)))),
@@ -687,13 +712,13 @@ pub unsafe extern "C" fn ens_scene_restore_simulated(
             ));
         }
         (snapshot.check_program(&loaded.program, &loaded.name)).map_err(snapshot_error)?;
-        let (sim, _report) = Simulation::restore(
+        let (sim, report) = Simulation::restore(
             loaded.program.clone(),
             &snapshot,
             &simulation::Options::default(),
         )
         .map_err(snapshot_error)?;
-        *out = insert_scene(Running::Simulated(sim), loaded.name.clone());
+        *out = insert_restored(Running::Simulated(sim), loaded.name.clone(), &report);
         Ok(())
     })
 }
@@ -740,12 +765,41 @@ pub unsafe extern "C" fn ens_scene_restore(
         // empty of the runtime's, and the session restores the rest into it.
         let world = |_: &SnapshotReader| Ok(HostWorld::new(callbacks, StandardState::default()));
         let program = loaded.program.clone();
-        let (session, _report) = Session::restore(program, library.state_library(), bytes, world)
+        let (session, report) = Session::restore(program, library.state_library(), bytes, world)
             .map_err(|e| match e {
-            SessionError::Restore(e) => snapshot_error(e),
-            e => snapshot_error(e),
-        })?;
-        *out = insert_scene(Running::Host(Box::new(session)), loaded.name.clone());
+                SessionError::Restore(e) => snapshot_error(e),
+                e => snapshot_error(e),
+            })?;
+        *out = insert_restored(
+            Running::Host(Box::new(session)),
+            loaded.name.clone(),
+            &report,
+        );
+        Ok(())
+    })
+}
+
+/// What the restore that made `scene` did, as JSON lines into `*out` (the host frees it with
+/// `ens_string_free`; an empty string for a scene started afresh or restored onto the very
+/// build it was saved from). Onto a patched program: `{"change":"added","agent":3,"name":
+/// "buyer3"}` for an agent the patch added (started; spawn it in your game),
+/// `{"change":"removed","agent":2,"name":"buyer2"}` for one it removed (halted; despawn it),
+/// `{"change":"renamed","agent":1,"name":"buyer1","to":"first_buyer"}` for a migration, and
+/// `{"change":"fallback","what":"…"}` for what the rebuild could not carry. Agent numbers never
+/// move: the others keep theirs.
+///
+/// # Safety
+/// `out` is NULL or valid for writes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ens_scene_restore_report(
+    scene: EnsScene,
+    out: *mut *mut c_char,
+) -> EnsStatus {
+    run("ens_scene_restore_report", || {
+        // SAFETY: as the caller promises.
+        let out = unsafe { out_arg(out, "out")? };
+        let text = handles::with_scene(scene.id, |s| Ok(s.restored.clone()))?;
+        *out = give_string(&text);
         Ok(())
     })
 }

@@ -662,3 +662,72 @@ fn world() -> EnsWorldCallbacks {
         ..support::quiet_world()
     }
 }
+
+#[test]
+fn a_savegame_restored_onto_a_patched_roster_reports_the_agents_added_and_removed() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let shipped = load(&support::build("samples/airport", dir.path(), "airport"));
+    let scene = start_simulated(shipped, "ticket-counter", 7);
+    ticks(scene, 30);
+    let bytes = save(scene);
+    // The patch: buyer2 gone, buyer3 in its place.
+    let patched = dir.path().join("patched");
+    std::fs::create_dir_all(&patched).unwrap();
+    for entry in walk(&support::root().join("samples/airport")) {
+        let rel = entry
+            .strip_prefix(support::root().join("samples/airport"))
+            .unwrap();
+        let to = patched.join(rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(&entry, &to).unwrap();
+    }
+    std::fs::remove_file(patched.join("ticket-counter.test.ron")).unwrap();
+    let scene_file = patched.join("ticket-counter.scene.ron");
+    let text = std::fs::read_to_string(&scene_file).unwrap();
+    std::fs::write(&scene_file, text.replace("\"buyer2\"", "\"buyer3\"")).unwrap();
+    let out = dir.path().join("patched-build");
+    std::fs::create_dir_all(&out).unwrap();
+    let new = load(&support::build(patched.to_str().unwrap(), &out, "airport"));
+    let mut restored = EnsScene::default();
+    // SAFETY: valid pointers.
+    let status =
+        unsafe { ens_scene_restore_simulated(new, bytes.as_ptr(), bytes.len(), &mut restored) };
+    assert_eq!(status, EnsStatus::Ok, "{}", message());
+    // SAFETY: a valid out-pointer.
+    let report = string_out(|o| unsafe { ens_scene_restore_report(restored, o) });
+    assert!(
+        report.contains(r#"{"agent":3,"change":"added","name":"buyer3"}"#),
+        "{report}"
+    );
+    assert!(
+        report.contains(r#"{"agent":2,"change":"removed","name":"buyer2"}"#),
+        "{report}"
+    );
+    ticks(restored, 30);
+    // Started afresh, a scene has nothing to report.
+    // SAFETY: a valid out-pointer.
+    assert_eq!(
+        string_out(|o| unsafe { ens_scene_restore_report(scene, o) }),
+        ""
+    );
+    for s in [scene, restored] {
+        assert_eq!(ens_scene_free(s), EnsStatus::Ok);
+    }
+    for p in [shipped, new] {
+        assert_eq!(ens_program_free(p), EnsStatus::Ok);
+    }
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
