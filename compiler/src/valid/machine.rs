@@ -125,6 +125,7 @@ pub fn check_events(module: &Module, diags: &mut Diagnostics) {
             if raises.iter().any(|r| r == e)
                 || (hosts && (e == END_STATE_MACHINE || e == STATE_MACHINE_FAILED))
                 || notified(module, e)
+                || requested(module, state.machine, e)
             {
                 continue;
             }
@@ -151,6 +152,31 @@ pub fn check_events(module: &Module, diags: &mut Diagnostics) {
             diags.push(d);
         }
     }
+}
+
+/// Whether `event` is the conversation request a `RequestConversation` state sends to an agent
+/// that runs `machine` (as its root or below it): a patrolling guard's `Goto` that stops to talk
+/// takes it though `Goto` never raises it.
+fn requested(module: &Module, machine: Handle<Machine>, event: &str) -> bool {
+    let request = ensemble_runtime::stdlib::REQUEST_CONVERSATION;
+    if event != request {
+        return false;
+    }
+    let asked: Vec<&str> = (module.states.iter())
+        .filter(|(_, s)| s.code.is_some_and(|c| module.library[c].name == request))
+        .filter_map(|(_, s)| match &s.modifier {
+            Modifier::Agent(agent) => Some(agent.as_str()),
+            _ => None,
+        })
+        .collect();
+    module.scenes.iter().any(|(_, scene)| {
+        scene.agents.iter().any(|a| {
+            asked.contains(&a.name.text.as_str())
+                && a.machine.is_some_and(|root| {
+                    super::scene::hosted_closure(module, root).contains(&machine)
+                })
+        })
+    })
 }
 
 /// Whether a smart location's notification emitter sends messages named `event` (agents in
@@ -218,6 +244,45 @@ pub fn check_recursion(module: &Module, diags: &mut Diagnostics) {
         }
         diags.push(
             d.note("entering any of these states would start the machines again without end"),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::project::{Overlay, load_with};
+    use std::path::Path;
+
+    /// The airport with `machine`'s `Goto1` also leaving on a conversation request: the
+    /// `unknown-event` warnings the build then gives.
+    fn request_on_goto(machine: &str) -> Vec<String> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport");
+        let file = format!("machines/{machine}.machine.ron");
+        let text = std::fs::read_to_string(root.join(&file)).unwrap();
+        let from = "on: [(\"ReachedLocation\", ";
+        assert!(text.contains(from), "{file}");
+        let mut overlay = Overlay::default();
+        let to = "on: [(\"RequestConversation\", \"Goto1\"), (\"ReachedLocation\", ";
+        overlay.set(file, text.replacen(from, to, 1));
+        let compiled = crate::compile(load_with(&root, &overlay).unwrap());
+        (compiled.diagnostics.iter())
+            .filter(|d| d.code == crate::diag::Code::UnknownEvent)
+            .map(|d| d.message.clone())
+            .collect()
+    }
+
+    #[test]
+    fn a_state_of_an_agent_others_ask_for_a_conversation_takes_the_request_without_a_warning() {
+        // The seller is asked (the buyers' RequestConversation names it): its Goto1 may stop
+        // for the request, though Goto never raises it.
+        assert_eq!(request_on_goto("StandSellTicket"), Vec::<String>::new());
+        // Nobody asks a buyer: the same transition there is never taken, and says so.
+        let buyer = request_on_goto("BuyTicketAtCounter");
+        assert!(
+            buyer
+                .iter()
+                .any(|m| m.contains("never raises `RequestConversation`")),
+            "{buyer:?}"
         );
     }
 }
