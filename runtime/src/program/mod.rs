@@ -44,6 +44,10 @@ pub const MIN_TICK_RATE: u32 = 1;
 /// The most ticks a second a scene or a conversation runs at (the compiler's `tick_rate`
 /// range; a program or snapshot outside it is refused).
 pub const MAX_TICK_RATE: u32 = 10_000;
+/// The deepest an agent's stack of machines may grow (`crate::hsm` re-exports it). Static
+/// hosting is acyclic (verified on load); machines that state code starts at run time could
+/// recurse, so this stops them.
+pub const MAX_DEPTH: usize = 32;
 
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident) => {
