@@ -1,12 +1,16 @@
-//! Import circles among the compiler's modules, measured as docs/ARCHITECTURE.md describes: every
-//! `crate::…`, `super::…` and `self::…` path, and every path that starts with a child module's
-//! name, in every file under compiler/src (in `use` items and inline; comments, strings and
-//! `#[cfg(test)]` modules left out) is an edge from the file's module to the module that path
-//! names; the files are then grouped by top-level module (`ir`, `nlg`, `valid`, … and the crate
-//! root, `lib.rs`), and a circle is a strongly connected component of more than one group.
-//! There are none, and the test fails when one appears. Before issue 17's IR work: 1 circle
-//! holding 9 modules; then 1 of 3 (front/hpmm/plan); none since the HMM-space and planning asset
-//! shapes moved into the RON frontend and the pipeline runs the HMM-space frontend itself.
+//! Import circles among a crate's modules, measured as docs/ARCHITECTURE.md describes, for the
+//! compiler (compiler/src) and the runtime core (runtime/src): every `crate::…`, `super::…` and
+//! `self::…` path, and every path that starts with a child module's name, in every file under
+//! `src` (in `use` items and inline; comments, strings and `#[cfg(test)]` modules left out) is an
+//! edge from the file's module to the module that path names; the files are then grouped by
+//! top-level module (`ir`, `nlg`, `valid`, … and the crate root, `lib.rs`), and a circle is a
+//! strongly connected component of more than one group. There are none in either crate, and the
+//! tests fail when one appears. The compiler: before issue 17's IR work 1 circle holding 9
+//! modules; then 1 of 3 (front/hpmm/plan); none since the HMM-space and planning asset shapes
+//! moved into the RON frontend. The runtime: 2 circles (9 modules around `program`, and
+//! `stdlib`/`world`) until issue 31 moved the section types into `program` and the per-scene
+//! bookkeeping into `world`; its modules also stand in layers ([`RUNTIME_LAYERS`]), and a test
+//! fails on any import up a layer.
 
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -185,9 +189,14 @@ fn use_tree(code: &[u8], mut i: usize, prefix: &[String], out: &mut Vec<Vec<Stri
     }
 }
 
-/// Whether the code before `at` ends in `#[cfg(test)]` (and a `pub`, if any).
+/// Whether the code before `at` ends in `#[cfg(test)]` (and a `pub` or `pub(…)`, if any).
 fn test_only(text: &str, at: usize) -> bool {
-    let before = text[..at].trim_end();
+    let mut before = text[..at].trim_end();
+    if before.ends_with(')')
+        && let Some(open) = before.rfind("pub(")
+    {
+        before = &before[..open];
+    }
     let before = before.strip_suffix("pub").unwrap_or(before).trim_end();
     before.ends_with("#[cfg(test)]")
 }
@@ -371,12 +380,13 @@ fn compiler_src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
-#[test]
-fn there_are_no_import_circles() {
-    let graph = imports(&compiler_src());
+/// The circles among a crate's top-level modules, printed with the imports that close each
+/// (`--nocapture`) and with the file-level circles, for the failure message to point at.
+fn top_level_circles(src: &Path) -> Vec<Vec<String>> {
+    let graph = imports(src);
     let top = circles(&graph, top_level);
     let files = circles(&graph, |m| m.join("::"));
-    println!("top-level circles: {}", top.len());
+    println!("{}: top-level circles: {}", src.display(), top.len());
     for c in &top {
         println!("  {}", c.join(" <-> "));
         // The imports that hold it together, to see which to cut.
@@ -396,11 +406,100 @@ fn there_are_no_import_circles() {
     for c in &files {
         println!("  {} files: {}", c.len(), c.join(", "));
     }
+    top
+}
+
+#[test]
+fn there_are_no_import_circles() {
+    let top = top_level_circles(&compiler_src());
     assert!(
         top.is_empty(),
         "{} import circles among the compiler's top-level modules (there must be none; the \
          imports that close each are printed above with --nocapture): {top:?}",
         top.len()
+    );
+}
+
+fn runtime_src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/src")
+}
+
+#[test]
+fn the_runtime_has_no_import_circles() {
+    let top = top_level_circles(&runtime_src());
+    assert!(
+        top.is_empty(),
+        "{} import circles among the runtime's top-level modules (there must be none; the \
+         imports that close each are printed above with --nocapture): {top:?}",
+        top.len()
+    );
+}
+
+/// The runtime's top-level modules in layers, bottom first: a module imports only modules of
+/// its own layer or a lower one (and, by the test above, never in a circle). Every top-level
+/// module is in exactly one layer, so a new one has to be placed; the crate root is above all.
+const RUNTIME_LAYERS: &[&[&str]] = &[
+    // Helpers that name nothing of the crate but each other; `nav` is the PPA* library whose
+    // data the program's navigation section embeds.
+    &["fs", "rng", "watch", "nav"],
+    // The program format: every section's types and their verification, the container and
+    // every kind's format version. A leaf but for the helpers.
+    &["program"],
+    // What runs or records one kind of section, each on the program alone (`locale` also fills
+    // `speech`'s lines): trace events, savegames, speech, scripts, planners, strings.
+    &["trace", "snapshot", "speech", "script", "plan", "locale"],
+    // The state machine interpreter.
+    &["hsm"],
+    // On the interpreter: HMM agents and chat scenes; the world seam with the per-scene
+    // bookkeeping the standard states keep in it.
+    &["hpmm", "world"],
+    // Against a world: the standard library states, smart locations.
+    &["stdlib", "interactions"],
+    // The game's entry points.
+    &["session", "inspect"],
+];
+
+/// Every import between top-level modules that goes up a layer, as `from uses to (layer …)`;
+/// and every top-level module no layer names.
+fn imports_up(graph: &BTreeMap<ModPath, BTreeSet<ModPath>>, layers: &[&[&str]]) -> Vec<String> {
+    let layer = |m: &str| layers.iter().position(|l| l.contains(&m));
+    let mut out = BTreeSet::new();
+    for (from, tos) in graph {
+        if from.is_empty() {
+            continue;
+        }
+        let a = top_level(from);
+        let Some(la) = layer(&a) else {
+            out.insert(format!("`{a}` is in no layer"));
+            continue;
+        };
+        for to in tos.iter().filter(|to| !to.is_empty()) {
+            let b = top_level(to);
+            match layer(&b) {
+                None => {
+                    out.insert(format!("`{b}` is in no layer"));
+                }
+                Some(lb) if lb > la => {
+                    out.insert(format!(
+                        "{} (layer {la}) uses {} (layer {lb})",
+                        from.join("::"),
+                        to.join("::")
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+#[test]
+fn the_runtime_imports_only_down_its_layers() {
+    let up = imports_up(&imports(&runtime_src()), RUNTIME_LAYERS);
+    assert!(
+        up.is_empty(),
+        "the runtime imports up its layers (RUNTIME_LAYERS in this file; move the shared type \
+         down rather than the module up): {up:#?}"
     );
 }
 
@@ -469,5 +568,16 @@ fn the_measure_sees_paths_and_ignores_comments_and_tests() {
     assert_eq!(
         circles(&graph, top_level),
         vec![vec!["a".to_string(), "b".to_string()]]
+    );
+    // Layers: `c` below `a` and `b`, which import each other within their layer; the root is
+    // above all; `a` above `b` makes `b -> a` an import up, and a module in no layer is named.
+    assert!(imports_up(&graph, &[&["c", "lost"], &["a", "b"]]).is_empty());
+    assert_eq!(
+        imports_up(&graph, &[&["c", "lost"], &["b"], &["a"]]),
+        vec!["b (layer 1) uses a (layer 2)".to_string()]
+    );
+    assert_eq!(
+        imports_up(&graph, &[&["c"], &["a", "b"]]),
+        vec!["`lost` is in no layer".to_string()]
     );
 }

@@ -822,10 +822,10 @@ impl TraceEvent {
             // A machine stack is at most MAX_DEPTH deep; a deeper one is no trace Ensemble
             // wrote (and its text line would indent by gigabytes).
             let depth = r.small("depth")?;
-            if depth as usize > crate::hsm::MAX_DEPTH {
+            if depth as usize > crate::program::MAX_DEPTH {
                 return Err(format!(
                     "`depth` {depth} is deeper than a machine stack can be ({})",
-                    crate::hsm::MAX_DEPTH
+                    crate::program::MAX_DEPTH
                 ));
             }
             Ok((r.name("machine")?, r.name("state")?, depth))

@@ -20,7 +20,8 @@ pub mod chat;
 pub mod compose;
 pub mod concepts;
 pub mod evidence;
-pub mod model;
+/// The compiled HPMM section, which the program owns (`crate::program::hpmm`).
+pub use crate::program::hpmm as model;
 pub mod output;
 pub mod pattern;
 pub mod text;

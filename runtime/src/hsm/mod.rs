@@ -36,9 +36,9 @@ pub const END_STATE_MACHINE: &str = "EndStateMachine";
 pub const STATE_MACHINE_FAILED: &str = "StateMachineFailed";
 /// The most transitions one agent may take in one tick before the runtime calls it a loop.
 pub const MAX_TRANSITIONS_PER_TICK: u32 = 64;
-/// The deepest an agent's stack of machines may grow. Static hosting is acyclic (verified on
-/// load); machines that state code starts at run time could recurse, so this stops them.
-pub const MAX_DEPTH: usize = 32;
+/// The deepest an agent's stack of machines may grow (defined with the program's limits, which
+/// a trace is read against too).
+pub use crate::program::MAX_DEPTH;
 
 #[cfg(test)]
 mod tests;

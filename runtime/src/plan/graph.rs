@@ -7,22 +7,11 @@
 //! Nodes are stored as sorted fact lists, sorted themselves, so the node of a state is found by
 //! binary search and no index has to be built on load. Edges are in compressed rows.
 
+pub use crate::program::planning::PlanGraph;
+
 use super::state::State;
 use super::task::{FactId, OpId, Task};
-use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
-
-/// Hewlett's precomputed planning graph of one problem: every state reachable from the seed
-/// states, with the operators between them, shared read-only by every agent.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PlanGraph {
-    /// Each node's true facts, ascending; nodes in ascending lexicographic order.
-    pub nodes: Vec<Vec<FactId>>,
-    /// Edges of node `n`: `edges[first_edge[n] .. first_edge[n + 1]]`, in declaration order.
-    pub first_edge: Vec<u32>,
-    /// `(operator, target node)`.
-    pub edges: Vec<(OpId, u32)>,
-}
 
 impl PlanGraph {
     /// Builds the graph from explicit nodes (any order) and edges between them.
@@ -121,32 +110,6 @@ impl PlanGraph {
             }
         }
         Some((None, visited))
-    }
-
-    /// Checks every id against the task, node order and edge rows (the loader's verifier).
-    pub fn verify(&self, task: &Task) -> Result<(), String> {
-        let facts = task.facts.len() as FactId;
-        let ops = task.operators.len() as OpId;
-        for (i, node) in self.nodes.iter().enumerate() {
-            if node.windows(2).any(|w| w[0] >= w[1]) || node.iter().any(|&f| f >= facts) {
-                return Err(format!("planning graph node #{i} is malformed"));
-            }
-            if i > 0 && self.nodes[i - 1] >= *node {
-                return Err("planning graph nodes are not in order".into());
-            }
-        }
-        if self.first_edge.len() != self.nodes.len() + 1
-            || self.first_edge.first().is_some_and(|&e| e != 0)
-            || self.first_edge.windows(2).any(|w| w[0] > w[1])
-            || self.first_edge.last().map(|&e| e as usize) != Some(self.edges.len())
-        {
-            return Err("planning graph edge rows are malformed".into());
-        }
-        let n = self.nodes.len() as u32;
-        if self.edges.iter().any(|&(o, t)| o >= ops || t >= n) {
-            return Err("a planning graph edge refers to something that does not exist".into());
-        }
-        Ok(())
     }
 }
 

@@ -8,27 +8,13 @@
 //! per operator. Negative preconditions and negative goals are relaxed away (treated as true),
 //! which keeps `h_max` admissible.
 
+pub use crate::program::planning::Heuristic;
+
 use super::lmcut::LmCut;
 use super::state::State;
 use super::task::{FactId, OpId, Task};
-use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-
-/// Which estimate to compute.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Heuristic {
-    /// Always 0 (uninformed search).
-    Blind,
-    /// `h_max`: the costliest goal fact (admissible).
-    Max,
-    /// `h_add`: the sum of the goal facts' costs (informative, not admissible).
-    Add,
-    /// Size of the relaxed plan.
-    Ff,
-    /// Landmark cut (Helmert & Domshlak 2009): admissible, at least `h_max`, usually far above.
-    LmCut,
-}
 
 impl Heuristic {
     /// Its short name (`hmax`, `hff`), as `ensemble plan --heuristic` spells it.

@@ -6,22 +6,9 @@
 //! same fact leaves it true). [`Task::new`] normalises every operator so that `del` and `add`
 //! are disjoint, sorted and free of duplicates.
 
+pub use crate::program::planning::{FactId, Lit, OpId, Operator, Task};
+
 use super::state::State;
-use serde::{Deserialize, Serialize};
-
-/// A fact: index into [`Task::facts`].
-pub type FactId = u32;
-/// An operator: index into [`Task::operators`].
-pub type OpId = u32;
-
-/// A fact or its negation: a precondition, a goal condition or an effect.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct Lit {
-    /// The fact it speaks of.
-    pub fact: FactId,
-    /// True for the fact itself, false for its negation.
-    pub positive: bool,
-}
 
 impl Lit {
     /// The fact holds.
@@ -57,23 +44,6 @@ impl Lit {
     pub fn holds(self, s: &State) -> bool {
         s.contains(self.fact) == self.positive
     }
-}
-
-/// A ground operator (action).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Operator {
-    /// Display name, e.g. `(stack a b)` or `Go_To_Gate`.
-    pub name: String,
-    /// Facts that must hold before it applies.
-    pub pre: Vec<FactId>,
-    /// Facts that must not hold before it applies.
-    #[serde(default)]
-    pub pre_neg: Vec<FactId>,
-    /// Facts it makes true (applied after `del`).
-    pub add: Vec<FactId>,
-    /// Facts it makes false; disjoint from `add` after [`Task::new`].
-    #[serde(default)]
-    pub del: Vec<FactId>,
 }
 
 impl Operator {
@@ -153,28 +123,6 @@ impl Operator {
         let add = &self.add;
         self.del.retain(|f| add.binary_search(f).is_err());
     }
-}
-
-/// A grounded planning task.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Task {
-    /// Fact names, e.g. `(on a b)`; a fact's id is its index.
-    pub facts: Vec<String>,
-    /// The ground operators; an operator's id is its index.
-    pub operators: Vec<Operator>,
-    /// Facts true in the initial state; every other fact is false.
-    pub init: Vec<FactId>,
-    /// Facts the goal needs true.
-    pub goal: Vec<FactId>,
-    /// Facts the goal needs false.
-    #[serde(default)]
-    pub goal_neg: Vec<FactId>,
-    /// Groups of facts of which at most one holds in any state reachable from `init` (found
-    /// by the compiler's h² analysis; empty when not analysed). Searches from `init` store
-    /// each group in a few bits ([`super::state::Packing`]). Not part of a program: a task read
-    /// from one has none.
-    #[serde(skip)]
-    pub mutex_groups: Vec<Vec<FactId>>,
 }
 
 /// A task that refers to facts that do not exist.

@@ -4,7 +4,7 @@
 //! ```text
 //! 0..8    magic: 0x89 'E' 'N' 'S' <kind> '\r' '\n' 0x1a
 //! 8..10   format version (u16) of the kind: programs and debug symbols share one, snapshots
-//!         have their own (`crate::snapshot::SNAPSHOT_VERSION`)
+//!         have their own ([`SNAPSHOT_VERSION`]); the container owns every kind's version
 //! 10..12  reserved, zero
 //! 12..20  payload length (u64)
 //! 20..24  CRC-32 of the payload
@@ -27,6 +27,10 @@ use thiserror::Error;
 pub const FORMAT_VERSION: u16 = 11;
 /// The one earlier program (and debug-symbol) version still read.
 pub(crate) const PROGRAM_VERSION_WITHOUT_MIGRATIONS: u16 = 10;
+/// The savegame snapshot format's version (`crate::snapshot` re-exports it): bumped whenever the
+/// snapshot layout changes (the payload's or a runtime section's); any other version is refused.
+/// 1: the first.
+pub const SNAPSHOT_VERSION: u16 = 1;
 pub(crate) const HEADER_LEN: usize = 24;
 
 /// Which kind of file a container holds.
@@ -53,7 +57,7 @@ impl Kind {
     pub(crate) fn version(self) -> u16 {
         match self {
             Kind::Program | Kind::Debug => FORMAT_VERSION,
-            Kind::Snapshot => crate::snapshot::SNAPSHOT_VERSION,
+            Kind::Snapshot => SNAPSHOT_VERSION,
         }
     }
 

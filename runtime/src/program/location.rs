@@ -6,8 +6,8 @@
 //! player for player input, the proxy for a proxy's push), never variables. The verifier checks
 //! that, so the runtime evaluates them without a rule's bindings.
 
+use super::script::Atom;
 use super::{LocationId, NameId, SceneId};
-use crate::script::Atom;
 use serde::{Deserialize, Serialize};
 
 /// A proxy object (35.6): a game system such as a shop that takes part in the location's scripts

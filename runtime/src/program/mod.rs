@@ -19,10 +19,15 @@
 pub(crate) mod container;
 pub mod debug;
 mod game_states;
+pub mod hpmm;
 mod location;
 mod migrations;
 pub mod nav;
 mod params;
+pub mod planning;
+pub mod script;
+pub mod speech;
+pub mod strings;
 pub(crate) mod verify;
 
 use serde::{Deserialize, Serialize};
@@ -44,6 +49,10 @@ pub const MIN_TICK_RATE: u32 = 1;
 /// The most ticks a second a scene or a conversation runs at (the compiler's `tick_rate`
 /// range; a program or snapshot outside it is refused).
 pub const MAX_TICK_RATE: u32 = 10_000;
+/// The deepest an agent's stack of machines may grow (`crate::hsm` re-exports it). Static
+/// hosting is acyclic (verified on load); machines that state code starts at run time could
+/// recurse, so this stops them.
+pub const MAX_DEPTH: usize = 32;
 
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident) => {
@@ -309,19 +318,19 @@ pub struct ProgramParts {
     pub locations: Vec<LocationDef>,
     /// Scenes.
     pub scenes: Vec<SceneDef>,
-    /// Interaction scripts (`crate::script`).
-    pub scripts: Vec<crate::script::ScriptDef>,
+    /// Interaction scripts (`crate::script`; their compiled form is [`script`]).
+    pub scripts: Vec<script::ScriptDef>,
     /// Smart locations (Skubch 35.2).
     pub smart_locations: Vec<SmartLocationDef>,
     /// What scenes make happen at smart locations (player input, proxy reports), by time.
     pub scene_events: Vec<SceneEventDef>,
     /// Sentence states with their ranked candidates, and the variables scenes bind
     /// (docs/formats/sentence.md).
-    pub speech: crate::speech::SpeechTable,
+    pub speech: speech::SpeechTable,
     /// HMM spaces and everything around them (Zubek's social agents); empty when none.
-    pub hpmm: crate::hpmm::Model,
+    pub hpmm: hpmm::Model,
     /// Planning problems and scripted world events (`crate::plan::section`); empty when none.
-    pub planning: crate::plan::section::Planning,
+    pub planning: planning::Planning,
     /// The navigation graph with its PPA* data, doors and door events; empty when the project
     /// has no navigation graph.
     pub nav: nav::NavSection,
@@ -330,7 +339,7 @@ pub struct ProgramParts {
     pub params: ParamSection,
     /// Every line's stable id and the project's translations (since version 7); empty for a
     /// program built without them (`crate::locale`).
-    pub strings: crate::locale::StringTable,
+    pub strings: strings::StringTable,
     /// The game's own library states: the events they raise and the designer's stand-ins
     /// (since version 9); empty when the program uses none.
     pub game_states: GameStates,

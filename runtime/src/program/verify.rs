@@ -175,7 +175,7 @@ pub(crate) fn verify(p: &ProgramParts) -> Result<(), String> {
     verify_params(p)?;
     super::game_states::verify(p)?;
     verify_hpmm(p)?;
-    crate::plan::section::verify(p)?;
+    planning::verify(p)?;
     super::nav::verify(p)
 }
 
@@ -305,12 +305,12 @@ fn verify_params(p: &ProgramParts) -> Result<(), String> {
 
 /// The speech section: sentence states, their candidates and scene variable bindings.
 fn verify_speech(p: &ProgramParts) -> Result<(), String> {
-    crate::speech::verify(p)?;
-    crate::locale::verify(p)
+    speech::verify(p)?;
+    strings::verify(p)
 }
 
 fn verify_scripts(p: &ProgramParts) -> Result<(), String> {
-    use crate::script::{Atom, Expr, Literal};
+    use super::script::{Atom, Expr, Literal};
     let names = p.names.len();
     let name_ok = |id: NameId| id.index() < names;
     fn expr_ok(e: &Expr, vars: u16, name_ok: &dyn Fn(NameId) -> bool) -> bool {
@@ -468,7 +468,7 @@ fn verify_scripts(p: &ProgramParts) -> Result<(), String> {
 /// square matrix, evidence and accumulators in evaluation order (operands before users),
 /// numbers finite. The runtime relies on all of it without further checks.
 fn verify_hpmm(p: &ProgramParts) -> Result<(), String> {
-    use crate::hpmm::model::*;
+    use super::hpmm::*;
     let m = &p.hpmm;
     let names = p.names.len();
     let name = |id: NameId, what: &dyn Fn() -> String| -> Result<(), String> {
@@ -750,12 +750,12 @@ fn verify_hpmm(p: &ProgramParts) -> Result<(), String> {
 
 /// Whether template chunks refer only to variables, templates and names that exist.
 pub(crate) fn chunks_ok(
-    chunks: &[crate::hpmm::model::Chunk],
+    chunks: &[super::hpmm::Chunk],
     variables: usize,
     templates: usize,
     names: usize,
 ) -> bool {
-    use crate::hpmm::model::Chunk;
+    use super::hpmm::Chunk;
     chunks.iter().all(|c| match c {
         Chunk::Text(_) => true,
         Chunk::Choice(alts) => alts

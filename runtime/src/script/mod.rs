@@ -23,7 +23,8 @@
 //! [`ScriptInstance`] for a runnable example).
 
 pub mod allocate;
-pub mod def;
+/// The compiled form of scripts, which the program owns (`crate::program::script`).
+pub use crate::program::script as def;
 pub mod eval;
 pub mod instance;
 pub mod space;

@@ -51,10 +51,8 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 use thiserror::Error;
 
-/// Bumped whenever the snapshot layout changes (the payload's or a runtime section's); a
-/// snapshot of any other version is refused.
-/// 1: the first.
-pub const SNAPSHOT_VERSION: u16 = 1;
+/// The snapshot format's version, which the container owns with every kind's.
+pub use crate::program::container::SNAPSHOT_VERSION;
 
 /// The section the scene of state machines saves into.
 pub const SCENE_SECTION: &str = "scene";

@@ -2,6 +2,8 @@
 //! registered, and names are unique.
 
 use super::*;
+use crate::hsm::AgentId;
+use crate::program::{Program, SceneId};
 use crate::script::ActionOutcome;
 use crate::world::{ActionId, ActionRequest, Destination, Line, MoveEvent, WorldCx};
 use std::collections::BTreeMap;

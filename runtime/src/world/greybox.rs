@@ -2,11 +2,11 @@
 //! level stands in for the art. Not the simulated world of `ensemble run` (a crate of its own,
 //! with navigation and failure rates): the smallest world that answers every call of the seam.
 
+use super::StandardState;
 use super::{ActionId, ActionRequest, Destination, Line, MoveEvent, World, WorldCx};
 use crate::hsm::AgentId;
 use crate::script::ActionOutcome;
 use crate::snapshot::{SnapshotReader, SnapshotWriter};
-use crate::stdlib::StandardState;
 use std::collections::BTreeMap;
 
 /// A placeholder world: agents are points walking straight at [`Greybox::WALKING_SPEED`],

@@ -136,11 +136,14 @@ use crate::hsm::AgentId;
 use crate::program::{LocationId, Program};
 use crate::rng::Rng;
 use crate::script::ActionOutcome;
-use crate::stdlib::StandardState;
 use crate::trace::EventKind;
 
 mod greybox;
+mod planning;
+mod standard;
 pub use greybox::Greybox;
+pub use planning::{AgentWorld, PlanningWorld};
+pub use standard::{PLANNING_SECTION, STANDARD_SECTION, StandardState};
 
 /// Where a move goes.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

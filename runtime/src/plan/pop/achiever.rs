@@ -2,15 +2,9 @@
 //! that have it as an effect, in declaration order. A-POP looks achievers up here instead of
 //! scanning the action space; the compiler can build it once and ship it.
 
-use crate::plan::task::{Lit, OpId, Operator, Task};
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+pub use crate::program::planning::AchieverIndex;
 
-/// For every literal, the operators that achieve it (Inampudi's ActionRelationMap).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AchieverIndex {
-    map: BTreeMap<Lit, Vec<OpId>>,
-}
+use crate::plan::task::{Lit, OpId, Operator, Task};
 
 impl AchieverIndex {
     /// Alg. 1, ConstructActionRelations.
@@ -35,17 +29,6 @@ impl AchieverIndex {
     /// The operators that achieve `l`, in declaration order.
     pub fn achievers(&self, l: Lit) -> &[OpId] {
         self.map.get(&l).map(Vec::as_slice).unwrap_or(&[])
-    }
-
-    /// Checks that every literal and operator id exists in `task` (the loader's verifier).
-    pub fn verify(&self, task: &Task) -> Result<(), String> {
-        let (facts, ops) = (task.facts.len(), task.operators.len());
-        for (l, v) in &self.map {
-            if l.fact as usize >= facts || v.iter().any(|&o| o as usize >= ops) {
-                return Err("the achiever index refers to something that does not exist".into());
-            }
-        }
-        Ok(())
     }
 
     /// Every literal with at least one achiever.

@@ -5,75 +5,12 @@
 //! entered afresh (it plans again), and the restore report says so. Linear and partial-order
 //! (D-POP) plans are both carried.
 
-use super::{AgentWorld, Plan, PlanningWorld, Scheduled};
+use super::Plan;
 use crate::plan::agent::{Executive, SavedExecutive};
 use crate::plan::section::ProblemDef;
 use crate::program::Program;
 use crate::snapshot::{decode, encode};
 use serde::{Deserialize, Serialize};
-
-/// What [`PlanningWorld::to_saved`] writes: the layout of [`SavedPlanningWorld`], borrowed.
-#[derive(Serialize)]
-pub(crate) struct SavingPlanningWorld<'a> {
-    worlds: Vec<((u32, u32), &'a AgentWorld)>,
-    events: &'a [Scheduled],
-}
-
-#[derive(Deserialize)]
-pub(crate) struct SavedPlanningWorld {
-    worlds: Vec<((u32, u32), AgentWorld)>,
-    events: Vec<Scheduled>,
-}
-
-impl PlanningWorld {
-    pub(crate) fn to_saved(&self) -> SavingPlanningWorld<'_> {
-        SavingPlanningWorld {
-            worlds: self.worlds.iter().map(|(k, w)| (*k, w)).collect(),
-            events: &self.events,
-        }
-    }
-
-    /// The planning worlds as saved, checked against `program` (the build they were saved
-    /// under): every problem and world event in range, every state and change over its
-    /// problem's facts.
-    pub(crate) fn from_saved(
-        program: &Program,
-        saved: SavedPlanningWorld,
-    ) -> Result<PlanningWorld, String> {
-        let problems = &program.planning.problems;
-        for ((_, problem), w) in &saved.worlds {
-            let Some(def) = problems.get(*problem as usize) else {
-                return Err(format!("planning problem #{problem} does not exist"));
-            };
-            let n = def.task.facts.len();
-            let fact = |f: &u32| (*f as usize) < n;
-            let changes_ok = w.seen.iter().all(|o| {
-                o.pre.iter().all(fact)
-                    && o.pre_neg.iter().all(fact)
-                    && o.add.iter().all(fact)
-                    && o.del.iter().all(fact)
-            });
-            if !(w.truth.fits(n) && w.belief.fits(n) && changes_ok) {
-                return Err(format!(
-                    "a world of problem {} does not fit its facts",
-                    program.name(def.name)
-                ));
-            }
-        }
-        if let Some(e) = saved
-            .events
-            .iter()
-            .find(|e| e.event >= program.planning.events.len())
-        {
-            return Err(format!("world event #{} does not exist", e.event));
-        }
-        Ok(PlanningWorld {
-            worlds: saved.worlds.into_iter().collect(),
-            events: saved.events,
-            moved: Default::default(),
-        })
-    }
-}
 
 /// A `Plan` state's data.
 #[derive(Serialize, Deserialize)]

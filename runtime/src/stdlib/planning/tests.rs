@@ -5,8 +5,8 @@
 use super::*;
 use crate::hsm::{AgentStatus, Scene};
 use crate::plan::pop::AchieverIndex;
-use crate::plan::section::{ActionDef, Planner, Planning, WorldEventDef};
-use crate::plan::{Heuristic, Task, fixtures};
+use crate::plan::section::{ActionDef, Planner, Planning, WorldChange, WorldEventDef};
+use crate::plan::{Heuristic, Operator, Task, fixtures};
 use crate::program::*;
 use crate::stdlib;
 use crate::stdlib::tests::Stagehand;

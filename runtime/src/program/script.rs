@@ -4,7 +4,7 @@
 //! are below the rule's `variables`; the rules of one state are contiguous (`states[i]` spans
 //! `first_rule .. first_rule + rule_count`) so an actor's update scans only its state's rules.
 
-use crate::program::NameId;
+use super::NameId;
 use serde::{Deserialize, Serialize};
 
 /// Comparison operators of preconditions.

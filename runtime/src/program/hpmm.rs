@@ -7,8 +7,8 @@
 //! [`Model::late_evidence`], and accumulators come after every accumulator they read. The runtime
 //! walks the tables front to back and never sorts.
 
-use crate::locale::LineIndex;
-use crate::program::NameId;
+use super::NameId;
+use super::strings::LineIndex;
 use serde::{Deserialize, Serialize};
 
 macro_rules! hpmm_id {
