@@ -201,9 +201,9 @@ fn create_connect_check_fix_save_and_reopen() {
     select(&mut h, "Start");
     choose(&mut h, "Finish", "Wait");
     select(&mut h, "Wait");
+    // A new transition goes to a state after it, not back to Start (issue 32): here Finish.
     h.get_by_label("+ Add transition").click();
     settle(&mut h);
-    choose(&mut h, "Start", "Finish");
     let guard = machine(&h, "Guard").clone();
     assert_eq!(guard.states[0].on, vec![("Empty".into(), "Wait".into())]);
     assert_eq!(
@@ -476,16 +476,17 @@ fn dragging_from_the_plus_pin_to_a_state_adds_a_transition() {
     let dir = airport_copy();
     let mut h = harness(EditorApp::open(dir.path()));
     let graph = &h.state().session().unwrap().graph;
-    // The `+` pin is the output after the state's transitions.
-    let plus = graph.output_pin("WaitForConversation", 1).unwrap();
-    let input = graph.input_pin("Goto1").unwrap();
+    // The `+` pin is the output after the state's transitions. Goto1 raises ReachedLocation,
+    // wired, and NoPath: the new transition is on NoPath (issue 32: not on a made-up "Event").
+    let plus = graph.output_pin("Goto1", 1).unwrap();
+    let input = graph.input_pin("Start").unwrap();
     drag(&mut h, plus, input);
     let m = machine(&h, "StandSellTicket");
     assert_eq!(
-        m.states[2].on,
+        m.states[1].on,
         vec![
-            ("ConversationCoupled".into(), "TalkStateMachine".into()),
-            ("Event".into(), "Goto1".into())
+            ("ReachedLocation".into(), "WaitForConversation".into()),
+            ("NoPath".into(), "Start".into())
         ]
     );
 }

@@ -68,12 +68,12 @@ fn the_sellers_way_back_to_the_counter_goes_around_the_states_between() {
 }
 
 #[test]
-fn fit_shows_the_eight_state_seller_at_a_size_that_reads() {
-    // Fit used to shrink SellTicket to half size, where its text cannot be read.
+fn the_eight_state_seller_opens_at_a_size_that_reads() {
+    // Opening SellTicket used to shrink it to half size, where its text cannot be read. (Fit
+    // shows it whole, smaller: issue 32's designer asked for the whole machine there.)
     let dir = sample_copy("airport");
     let mut h = harness(EditorApp::open(dir.path()));
     support::app::open(&mut h, "SellTicket");
-    support::app::click(&mut h, "Fit");
     settle(&mut h);
     let zoom = h.state().session().unwrap().graph.zoom();
     assert!(zoom >= 0.75, "fit at {zoom}");

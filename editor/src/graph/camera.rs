@@ -10,8 +10,8 @@ use egui_snarl::{NodeId, Snarl};
 use std::collections::{BTreeSet, HashMap};
 
 /// The smallest zoom at which a node's text still reads (its 12–14 point text at 9–10
-/// pixels). A fit never goes below it: a graph too big to read whole is shown from where it
-/// starts, and the rest is a scroll (or a click on the minimap) away.
+/// pixels). A fit to the selection never goes below it; Fit shows the whole graph, smaller
+/// when it must (down to [`MIN_SCALE`]).
 pub const READABLE: f32 = 0.75;
 pub const MIN_SCALE: f32 = 0.25;
 pub const MAX_SCALE: f32 = 1.6;
@@ -27,6 +27,8 @@ const WHEEL_POINTS_PER_E: f32 = 200.0;
 enum LookAt {
     /// The whole graph.
     Fit,
+    /// The whole graph if it reads so, else from where it starts (a graph just opened).
+    Readable,
     /// These nodes, by name.
     Selection(BTreeSet<String>),
     /// Centre on this node.
@@ -53,7 +55,7 @@ pub struct Camera {
 impl Default for Camera {
     fn default() -> Self {
         Camera {
-            look_at: Some(LookAt::Fit),
+            look_at: Some(LookAt::Readable),
             fit_passes: FIT_PASSES,
             to_screen: TSTransform::default(),
             viewport: Rect::NOTHING,
@@ -66,6 +68,13 @@ impl Camera {
     /// Shows the whole graph (at a size that reads).
     pub fn fit(&mut self) {
         self.look_at = Some(LookAt::Fit);
+        self.fit_passes = FIT_PASSES;
+    }
+
+    /// Shows the whole graph if it reads so, else from where it starts at a size that reads
+    /// (a graph just opened).
+    pub fn fit_readable(&mut self) {
+        self.look_at = Some(LookAt::Readable);
         self.fit_passes = FIT_PASSES;
     }
 
@@ -153,7 +162,7 @@ impl Camera {
         start: Option<Rect>,
     ) {
         match self.look_at.take() {
-            Some(look @ (LookAt::Fit | LookAt::Selection(_))) => {
+            Some(look @ (LookAt::Fit | LookAt::Readable | LookAt::Selection(_))) => {
                 // Nodes are measured once drawn, and snarl settles a new node's size over two
                 // frames; until then, fit what is known and fit again next frame.
                 if !measured {
@@ -168,12 +177,15 @@ impl Camera {
                         _ => true,
                     })
                     .fold(Rect::NOTHING, |bb, (_, r)| bb.union(*r));
+                if bb.is_positive() {
+                    *to_global = match look {
+                        LookAt::Fit => fit_whole(self.viewport, bb, start),
+                        _ => fit(self.viewport, bb, start),
+                    };
+                }
                 if self.fit_passes > 0 {
                     self.fit_passes -= 1;
                     self.look_at = Some(look);
-                }
-                if bb.is_positive() {
-                    *to_global = fit(self.viewport, bb, start);
                 }
             }
             Some(LookAt::Node(name)) => {
@@ -232,7 +244,7 @@ impl Camera {
         if ui
             .button("Fit")
             .on_hover_text(format!(
-                "Show the whole {what} at a size that reads (or double-click the canvas)"
+                "Show the whole {what}, smaller when it must (or double-click the canvas)"
             ))
             .clicked()
         {
@@ -278,6 +290,26 @@ pub fn fit(viewport: Rect, bb: Rect, start: Option<Rect>) -> TSTransform {
     }
 }
 
+/// The view that shows all of `bb` in `viewport`: at its own size when it fits, else as
+/// small as it takes — down to [`MIN_SCALE`], below which it is shown from its start as
+/// [`fit`] does.
+pub fn fit_whole(viewport: Rect, bb: Rect, start: Option<Rect>) -> TSTransform {
+    let fits = {
+        let bb = bb.expand(60.0);
+        (viewport.width() / bb.width()).min(viewport.height() / bb.height())
+    };
+    if fits >= MIN_SCALE {
+        return centre_on(viewport, bb.expand(60.0).center(), fits.min(1.0));
+    }
+    let t = fit(viewport, bb, start);
+    let at = viewport.left_top();
+    // `fit` at READABLE from the start, zoomed out about the view's corner.
+    TSTransform::from_translation(at.to_vec2())
+        * TSTransform::from_scaling(MIN_SCALE / t.scaling)
+        * TSTransform::from_translation(-at.to_vec2())
+        * t
+}
+
 /// The view at `scale` that puts graph point `p` in the middle of `viewport`.
 pub fn centre_on(viewport: Rect, p: Pos2, scale: f32) -> TSTransform {
     TSTransform {
@@ -314,6 +346,24 @@ mod tests {
         let start = Rect::from_min_size(pos2(0.0, 3000.0), vec2(200.0, 100.0));
         let t = fit(view, bb, Some(start));
         assert_eq!(t.scaling, READABLE);
+        assert!(view.contains_rect(t * start), "{:?}", t * start);
+    }
+
+    #[test]
+    fn fit_shows_the_whole_graph_smaller_when_it_must() {
+        let view = Rect::from_min_size(pos2(0.0, 0.0), vec2(1000.0, 800.0));
+        let small = Rect::from_min_size(pos2(0.0, 0.0), vec2(200.0, 100.0));
+        assert_eq!(fit_whole(view, small, None).scaling, 1.0);
+        // Wider than it reads: all of it, below READABLE.
+        let wide = Rect::from_min_size(pos2(0.0, 0.0), vec2(2500.0, 300.0));
+        let t = fit_whole(view, wide, None);
+        assert!(t.scaling < READABLE && t.scaling >= MIN_SCALE);
+        assert!(view.contains_rect(t * wide), "{:?}", t * wide);
+        // Too big even at the smallest zoom: from its start, at the smallest zoom.
+        let huge = Rect::from_min_size(pos2(0.0, 0.0), vec2(20000.0, 300.0));
+        let start = Rect::from_min_size(pos2(0.0, 100.0), vec2(200.0, 100.0));
+        let t = fit_whole(view, huge, Some(start));
+        assert_eq!(t.scaling, MIN_SCALE);
         assert!(view.contains_rect(t * start), "{:?}", t * start);
     }
 

@@ -1,7 +1,8 @@
 //! Edges drawn so a graph reads at a glance: each one ends in an arrowhead at its target, a
 //! transition back to its own state is a loop over the node, and one that goes back against
 //! the flow (its target left of its source) runs in a lane below or above every node between
-//! the two, not as a straight line behind them.
+//! the two, not as a straight line behind them; one that goes forward past a node it skips
+//! turns into a lane around that node.
 //!
 //! Snarl draws its own wires from an output pin straight to an input pin; the graph editors
 //! make those transparent and draw these instead, in graph coordinates, behind the nodes.
@@ -68,7 +69,7 @@ pub fn paths(edges: &[Edge], obstacles: &[Rect]) -> Vec<Vec<Pos2>> {
     edges
         .iter()
         .map(|e| match e.route() {
-            Route::Forward => curve(e.from, e.to),
+            Route::Forward => forward(e, obstacles, &mut below, &mut above),
             Route::SelfLoop => {
                 let top = e.source.top() - CLEARANCE;
                 rounded(&[
@@ -111,6 +112,101 @@ pub fn paths(edges: &[Edge], obstacles: &[Rect]) -> Vec<Vec<Pos2>> {
             }
         })
         .collect()
+}
+
+/// A forward edge: a curve, unless that runs through a node it skips; then it turns out of its
+/// pin into a lane just below (or above, the shorter way) the nodes in its way, and back in
+/// before its target.
+fn forward(e: &Edge, obstacles: &[Rect], below: &mut Vec<f32>, above: &mut Vec<f32>) -> Vec<Pos2> {
+    let direct = curve(e.from, e.to);
+    let others: Vec<Rect> = obstacles
+        .iter()
+        .copied()
+        .filter(|r| *r != e.source && *r != e.target)
+        .collect();
+    let hit = |path: &[Pos2], r: &Rect| crosses(path, *r);
+    let mut blocking: Vec<Rect> = others.iter().filter(|r| hit(&direct, r)).copied().collect();
+    if blocking.is_empty() {
+        return direct;
+    }
+    let (left, right) = (e.from.x + STUB, e.to.x - STUB);
+    let mut path = direct;
+    // Going around some nodes may run into others: those join the ones to pass.
+    for _ in 0..4 {
+        let (mut top, mut bottom) = (f32::INFINITY, f32::NEG_INFINITY);
+        for r in &blocking {
+            top = top.min(r.top());
+            bottom = bottom.max(r.bottom());
+        }
+        let go_below = (bottom - e.from.y) + (bottom - e.to.y) <= (e.from.y - top) + (e.to.y - top);
+        let lane = if go_below {
+            free_lane(below, bottom + CLEARANCE, 1.0)
+        } else {
+            free_lane(above, top - CLEARANCE, -1.0)
+        };
+        path = rounded(&[
+            e.from,
+            pos2(left, e.from.y),
+            pos2(left, lane),
+            pos2(right, lane),
+            pos2(right, e.to.y),
+            e.to,
+        ]);
+        let more: Vec<Rect> = others
+            .iter()
+            .filter(|r| !blocking.contains(r) && hit(&path, r))
+            .copied()
+            .collect();
+        if more.is_empty() {
+            take_lane(if go_below { below } else { above }, lane, 1.0);
+            break;
+        }
+        blocking.extend(more);
+    }
+    path
+}
+
+/// Whether the polyline `path` runs through the inside of `r`.
+pub fn crosses(path: &[Pos2], r: Rect) -> bool {
+    let inner = r.shrink(1.0);
+    if !inner.is_positive() {
+        return false;
+    }
+    path.windows(2).any(|w| segment_enters(w[0], w[1], inner))
+}
+
+/// Whether the segment `a`–`b` has a point inside `r` (Liang–Barsky clipping).
+fn segment_enters(a: Pos2, b: Pos2, r: Rect) -> bool {
+    let d = b - a;
+    let (mut t0, mut t1) = (0.0f32, 1.0f32);
+    for (p, q) in [
+        (-d.x, a.x - r.left()),
+        (d.x, r.right() - a.x),
+        (-d.y, a.y - r.top()),
+        (d.y, r.bottom() - a.y),
+    ] {
+        if p == 0.0 {
+            if q <= 0.0 {
+                return false;
+            }
+        } else {
+            let t = q / p;
+            if p < 0.0 {
+                t0 = t0.max(t);
+            } else {
+                t1 = t1.min(t);
+            }
+        }
+    }
+    t0 < t1
+}
+
+/// The first lane at or beyond `y` (going `dir`) no other edge has taken, without taking it.
+fn free_lane(taken: &[f32], mut y: f32, dir: f32) -> f32 {
+    while taken.iter().any(|t| (t - y).abs() < LANE_GAP - 0.01) {
+        y += dir * LANE_GAP;
+    }
+    y
 }
 
 /// The first lane at or beyond `y` (going `dir`) no other edge has taken, which it takes.
@@ -304,6 +400,7 @@ impl Wires {
         to_screen: egui::emath::TSTransform,
         color: impl Fn(OutPinId) -> Color32,
         extra: Vec<Edge>,
+        wiring: Option<PinKey>,
     ) {
         let Some((painter, slot)) = self.slot.take() else {
             return;
@@ -333,7 +430,7 @@ impl Wires {
         let paths = paths(&edges, &obstacles);
         let mut shapes = shapes(&edges, &paths, WIDTH, PIN_SIZE / 2.0);
         self.routes = ids.into_iter().zip(paths).collect();
-        if let Some((from, to)) = dragged_pin(ui, rects, pins, to_screen) {
+        if let Some((from, to)) = dragged_pin(ui, wiring, rects, pins, to_screen) {
             shapes.extend(dragged(from, to, WIDTH));
         }
         painter.set(slot, Shape::Vec(shapes));
@@ -345,14 +442,54 @@ pub const WIDTH: f32 = 2.0;
 /// Diameter of the pins; large enough to grab.
 pub const PIN_SIZE: f32 = 12.0;
 
-/// The wire being dragged out of a pin, as (from, to) in graph coordinates: the primary
-/// button went down on a pin and is still held.
+/// A pin of a node: its output, or `None` for its input.
+pub type PinKey = (NodeId, Option<usize>);
+
+/// How far either side of a node's edge a pin takes the pointer: a drag that starts a few
+/// points off the dot still draws a wire.
+pub const GRAB: f32 = 16.0;
+/// How far into the node the input pin's target reaches (the rest of the node is its frame's:
+/// its menu, its drag).
+pub const INSIDE: f32 = 3.0;
+/// How far above and below its row's middle an output pin takes the pointer.
+pub const ROW_GRAB: f32 = 10.0;
+
+/// The pin whose target holds `p` (graph coordinates): an output pin's row on the node's right
+/// edge, or the whole left edge, outside the node, for its input.
+pub fn pin_under(p: Pos2, rects: &HashMap<NodeId, Rect>, pins: &PinRows) -> Option<PinKey> {
+    // The nearest row, should two rows' targets meet.
+    let output = pins
+        .iter()
+        .filter(|((node, output), y)| {
+            output.is_some()
+                && (p.y - **y).abs() <= ROW_GRAB
+                && rects
+                    .get(node)
+                    .is_some_and(|r| (p.x - r.right()).abs() <= GRAB)
+        })
+        .min_by(|a, b| (p.y - a.1).abs().total_cmp(&(p.y - b.1).abs()))
+        .map(|(key, _)| *key);
+    output.or_else(|| {
+        pins.keys().find_map(|&(node, output)| {
+            let r = rects.get(&node)?;
+            (output.is_none()
+                && (r.left() - GRAB..=r.left() + INSIDE).contains(&p.x)
+                && (r.top()..=r.bottom()).contains(&p.y))
+            .then_some((node, None))
+        })
+    })
+}
+
+/// The wire being dragged out of the pin `wiring`, as (from, to) in graph coordinates, while
+/// the primary button is held.
 fn dragged_pin(
     ui: &egui::Ui,
+    wiring: Option<PinKey>,
     rects: &HashMap<NodeId, Rect>,
     pins: &PinRows,
     to_screen: egui::emath::TSTransform,
 ) -> Option<(Pos2, Pos2)> {
+    let (node, output) = wiring?;
     let (origin, now, down) = ui.input(|i| {
         (
             i.pointer.press_origin(),
@@ -364,24 +501,12 @@ fn dragged_pin(
     if !down || (now - origin).length() < 4.0 {
         return None;
     }
-    let from_screen = to_screen.inverse();
-    let (origin, now) = (from_screen * origin, from_screen * now);
-    let grab = PIN_SIZE / 2.0 + 2.0;
-    pins.iter().find_map(|(&(node, output), &y)| {
-        let r = rects.get(&node)?;
-        let pin = pos2(
-            if output.is_some() {
-                r.right()
-            } else {
-                r.left()
-            },
-            y,
-        );
-        ((pin - origin).length() <= grab).then_some(if output.is_some() {
-            (pin, now)
-        } else {
-            (now, pin)
-        })
+    let now = to_screen.inverse() * now;
+    let r = rects.get(&node)?;
+    let y = *pins.get(&(node, output))?;
+    Some(match output {
+        Some(_) => (pos2(r.right(), y), now),
+        None => (now, pos2(r.left(), y)),
     })
 }
 
@@ -403,13 +528,6 @@ mod tests {
         }
     }
 
-    /// Whether the path runs through the inside of `r`.
-    fn crosses(path: &[Pos2], r: Rect) -> bool {
-        let inner = r.shrink(1.0);
-        path.windows(2)
-            .any(|w| (0..=10).any(|i| inner.contains(w[0] + (w[1] - w[0]) * (i as f32 / 10.0))))
-    }
-
     #[test]
     fn a_back_edge_goes_around_the_nodes_between_not_through_them() {
         let (a, b, c) = (node(0.0, 0.0), node(200.0, 0.0), node(400.0, 0.0));
@@ -422,6 +540,20 @@ mod tests {
         // It does run past the middle node, below it.
         let below_b = Rect::from_x_y_ranges(b.x_range(), b.bottom()..=b.bottom() + 100.0);
         assert!(crosses(&paths[0], below_b), "{:?}", paths[0]);
+    }
+
+    #[test]
+    fn a_forward_edge_goes_around_the_node_it_skips() {
+        let (a, b, c) = (node(0.0, 0.0), node(200.0, 0.0), node(400.0, 0.0));
+        let skip = edge(a, c);
+        assert_eq!(skip.route(), Route::Forward);
+        let paths = paths(&[edge(a, b), skip.clone()], &[a, b, c]);
+        // The edge to the next node is the plain curve; the one past it goes round it.
+        assert_eq!(paths[0], curve(edge(a, b).from, edge(a, b).to));
+        for r in [a, b, c] {
+            assert!(!crosses(&paths[1], r), "{r:?} is crossed by {:?}", paths[1]);
+        }
+        assert_eq!(*paths[1].last().unwrap(), skip.to);
     }
 
     #[test]

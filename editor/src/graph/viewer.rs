@@ -5,7 +5,7 @@
 //! items, the camera — is here, once.
 
 use super::comments::{self, CanvasEdit, CanvasOutput};
-use super::edges::{Edge, PinRows, Wires};
+use super::edges::{self, Edge, PinKey, PinRows, Wires};
 use super::{Camera, clickable};
 use crate::analysis::Located;
 use crate::sidecar::Layout;
@@ -14,11 +14,13 @@ use eframe::egui;
 use egui::emath::TSTransform;
 use egui::{Color32, Margin, Pos2, Rect, RichText, Sense, Stroke, Ui, Vec2, pos2, vec2};
 use egui_snarl::ui::{
-    AnyPins, BackgroundPattern, PinInfo, PinShape, SnarlStyle, SnarlViewer, SnarlWidget,
+    AnyPins, BackgroundPattern, PinInfo, PinShape, PinWireInfo, SnarlPin, SnarlStyle, SnarlViewer,
+    SnarlWidget,
 };
 use egui_snarl::{InPin, InPinId, NodeId, OutPin, OutPinId, Snarl};
 use ensemble_compiler::diag::Severity;
 use ensemble_compiler::front::ron::locate::PathSeg;
+use std::cell::Cell;
 use std::collections::{BTreeSet, HashMap};
 
 /// A node of a graph.
@@ -266,6 +268,13 @@ pub struct Canvas {
     /// The state names the snarl was built from, by index.
     names: Vec<String>,
     pub id: egui::Id,
+    /// The pin a wire is being dragged from (while the button is held, and the frame it is
+    /// released).
+    wiring: Option<PinKey>,
+    /// Where the pointer was last released on the canvas (not on a menu), graph coordinates: where a
+    /// wire was dropped or the canvas right-clicked, so a new state goes there and not where
+    /// its menu happens to be drawn (a menu near the bottom of the window opens upward).
+    anchor: Option<Pos2>,
 }
 
 /// What the designer did in the viewer this frame that is not an edit.
@@ -286,6 +295,8 @@ impl Canvas {
             wires: Wires::default(),
             names: Vec::new(),
             id: egui::Id::new(id),
+            wiring: None,
+            anchor: None,
         }
     }
 
@@ -467,9 +478,35 @@ impl Canvas {
         stubs: Vec<Edge>,
     ) -> Gesture {
         let mut gesture = Gesture::default();
+        let from_screen = self.camera.to_screen.inverse();
         let pointer = ui
             .input(|i| i.pointer.latest_pos())
-            .map(|p| self.camera.to_screen.inverse() * p);
+            .map(|p| from_screen * p);
+        let (down, released, origin) = ui.input(|i| {
+            (
+                i.pointer.primary_down(),
+                i.pointer.any_released(),
+                i.pointer.press_origin(),
+            )
+        });
+        if down && self.wiring.is_none() {
+            self.wiring =
+                origin.and_then(|o| edges::pin_under(from_screen * o, &self.rects, &self.pins));
+        } else if !down && !released {
+            self.wiring = None;
+        }
+        // Not a release on a menu above the canvas (a click on its item).
+        let on_canvas = ui.input(|i| i.pointer.latest_pos()).is_some_and(|p| {
+            self.camera.viewport.contains(p)
+                && ui
+                    .ctx()
+                    .layer_id_at(p)
+                    .is_none_or(|l| l.order == ui.layer_id().order)
+        });
+        if released && on_canvas {
+            self.anchor = pointer;
+        }
+        let wiring = self.wiring;
         let mut viewer = Viewer {
             model: &mut *model,
             selection,
@@ -479,6 +516,8 @@ impl Canvas {
             camera: &mut self.camera,
             wires: &mut self.wires,
             pointer,
+            wiring,
+            anchor: self.anchor,
         };
         let widget = SnarlWidget::new().id(self.id).style(super::style());
         widget.show(&mut self.snarl, &mut viewer, ui);
@@ -494,6 +533,7 @@ impl Canvas {
             self.camera.to_screen,
             color,
             stubs,
+            wiring,
         );
         gesture
     }
@@ -578,8 +618,14 @@ impl<Own> GraphEditor<Own> {
         self.canvas.camera.reveal(name);
     }
 
+    /// Shows the whole graph.
     pub fn fit(&mut self) {
         self.canvas.camera.fit();
+    }
+
+    /// Shows the whole graph if it reads so, else from its start (a graph just opened).
+    pub fn fit_readable(&mut self) {
+        self.canvas.camera.fit_readable();
     }
 
     /// The canvas on screen, as last drawn.
@@ -681,6 +727,10 @@ struct Viewer<'a, M: GraphModel> {
     wires: &'a mut Wires,
     /// The pointer in graph coordinates.
     pointer: Option<Pos2>,
+    /// The pin a wire is being dragged from.
+    wiring: Option<PinKey>,
+    /// Where the pointer was released to open the menu shown (see [`Canvas`]).
+    anchor: Option<Pos2>,
 }
 
 impl<M: GraphModel> Viewer<'_, M> {
@@ -695,6 +745,106 @@ impl<M: GraphModel> Viewer<'_, M> {
     fn free(&self, at: Pos2) -> Pos2 {
         let taken: Vec<Rect> = self.rects.values().copied().collect();
         super::free_spot(at, self.model.asset().new_state_size(), &taken)
+    }
+
+    /// Where a new state goes when its menu was opened by a release at the anchor (else at
+    /// `menu`, the menu's corner): its input pin where the wire was dropped, or its corner
+    /// where the canvas was clicked, moved off any state.
+    fn new_state_at(&self, menu: Pos2, wired: bool) -> Pos2 {
+        let Some(at) = self.anchor else {
+            return self.free(menu);
+        };
+        if !wired {
+            return self.free(at);
+        }
+        // The input pin's height in a state's node, as drawn.
+        let pin = self
+            .pins
+            .iter()
+            .filter(|((_, output), _)| output.is_none())
+            .find_map(|((node, _), y)| Some(*y - self.rects.get(node)?.top()))
+            .unwrap_or(INPUT_PIN_Y);
+        self.free(at - vec2(0.0, pin))
+    }
+
+    /// A pin drawn as `info` says, taking the pointer over more than its dot: an output pin
+    /// its row of the node's edge, the input pin the whole left edge — and, while a wire is
+    /// dragged from another node, that node entire, so a wire dropped anywhere on a state
+    /// connects to it.
+    fn pin(&self, info: PinInfo, node: NodeId, output: Option<usize>) -> Pin {
+        let grab = match (self.wiring, output) {
+            (Some((from, Some(_))), None) if from != node => self
+                .rects
+                .get(&node)
+                .map_or(Grab::Edge(None), |r| Grab::Node(r.expand(edges::GRAB))),
+            // Another output pin takes no wire from an output: the node under it does.
+            (Some((from, Some(_))), Some(_)) if from != node => Grab::Dot,
+            (_, None) => Grab::Edge(self.rects.get(&node).map(|r| r.y_range())),
+            (_, Some(_)) => Grab::Row,
+        };
+        Pin {
+            info,
+            grab,
+            dot: Cell::new(None),
+        }
+    }
+}
+
+/// About where a node's input pin is below its top, before one has been drawn.
+const INPUT_PIN_Y: f32 = 40.0;
+
+/// What of a node a pin takes the pointer over.
+enum Grab {
+    /// Its dot only.
+    Dot,
+    /// Its row of the node's edge.
+    Row,
+    /// The node's edge, outside it, over these heights (as last drawn; else its row).
+    Edge(Option<egui::Rangef>),
+    /// This whole rectangle (the node, while a wire is dragged from another).
+    Node(Rect),
+}
+
+/// A pin that takes the pointer over its [`Grab`] and is drawn as its dot.
+struct Pin {
+    info: PinInfo,
+    grab: Grab,
+    /// The dot's centre and the size of the target, found in `pin_rect`, for `draw`.
+    dot: Cell<Option<(Pos2, Vec2)>>,
+}
+
+impl SnarlPin for Pin {
+    fn pin_rect(&self, x: f32, y0: f32, y1: f32, size: f32) -> Rect {
+        let centre = pos2(x, (y0 + y1) / 2.0);
+        let dot = Rect::from_center_size(centre, vec2(size, size));
+        let row = (centre.y - edges::ROW_GRAB)..=(centre.y + edges::ROW_GRAB);
+        let target = match &self.grab {
+            Grab::Dot => dot,
+            Grab::Row => Rect::from_x_y_ranges((x - edges::GRAB)..=(x + edges::GRAB), row),
+            // Outside the node: inside, its frame keeps its menu and its drag.
+            Grab::Edge(heights) => Rect::from_x_y_ranges(
+                (x - edges::GRAB)..=(x + edges::INSIDE),
+                heights.map_or(row.into(), |h| h),
+            ),
+            Grab::Node(r) => r.union(dot),
+        };
+        self.dot.set(Some((centre, target.size())));
+        target
+    }
+
+    fn draw(
+        self,
+        snarl_style: &SnarlStyle,
+        style: &egui::Style,
+        rect: Rect,
+        painter: &egui::Painter,
+    ) -> PinWireInfo {
+        // Snarl passes the target, grown a fifth when the pointer is over it.
+        let (centre, target) = self.dot.get().unwrap_or((rect.center(), rect.size()));
+        let hovered = rect.width() > target.x + 0.5;
+        let size = edges::PIN_SIZE * if hovered { 1.2 } else { 1.0 };
+        let dot = Rect::from_center_size(centre, vec2(size, size));
+        self.info.draw(snarl_style, style, dot, painter)
     }
 }
 
@@ -851,9 +1001,10 @@ impl<M: GraphModel> SnarlViewer<Node> for Viewer<'_, M> {
             Node::Missing(_) => theme::ERROR,
             _ => theme::EDGE,
         };
-        PinInfo::circle()
+        let info = PinInfo::circle()
             .with_fill(fill)
-            .with_wire_color(Color32::TRANSPARENT)
+            .with_wire_color(Color32::TRANSPARENT);
+        self.pin(info, pin.id.node, None)
     }
 
     fn outputs(&mut self, node: &Node) -> usize {
@@ -874,7 +1025,7 @@ impl<M: GraphModel> SnarlViewer<Node> for Viewer<'_, M> {
     ) -> impl egui_snarl::ui::SnarlPin + 'static {
         self.pins
             .insert((pin.id.node, Some(pin.id.output)), ui.max_rect().center().y);
-        match snarl[pin.id.node].clone() {
+        let info = match snarl[pin.id.node].clone() {
             Node::Entry => PinInfo::circle()
                 .with_fill(theme::ACCENT)
                 .with_wire_color(Color32::TRANSPARENT),
@@ -893,7 +1044,8 @@ impl<M: GraphModel> SnarlViewer<Node> for Viewer<'_, M> {
                     .with_wire_color(Color32::TRANSPARENT)
             }
             Node::Missing(_) => PinInfo::circle(),
-        }
+        };
+        self.pin(info, pin.id.node, Some(pin.id.output))
     }
 
     fn final_node_rect(
@@ -945,7 +1097,7 @@ impl<M: GraphModel> SnarlViewer<Node> for Viewer<'_, M> {
     }
 
     fn show_graph_menu(&mut self, pos: Pos2, ui: &mut Ui, _snarl: &mut Snarl<Node>) {
-        let at = self.free(pos);
+        let at = self.new_state_at(pos, false);
         self.model.graph_menu(ui, at);
     }
 
@@ -974,7 +1126,7 @@ impl<M: GraphModel> SnarlViewer<Node> for Viewer<'_, M> {
             }
             _ => return,
         };
-        let at = self.free(pos);
+        let at = self.new_state_at(pos, true);
         self.model.add_menu(ui, at, Some(from));
     }
 
@@ -1047,7 +1199,20 @@ impl<M: GraphModel> SnarlViewer<Node> for Viewer<'_, M> {
     }
 
     fn drop_outputs(&mut self, pin: &OutPin, snarl: &mut Snarl<Node>) {
-        if let Some(Node::State(i)) = snarl.get_node(pin.id.node)
+        // A right-click on the dot removes its transition; one beside it, in the larger
+        // target a drag starts from, does not.
+        let on_dot = match (
+            self.rects.get(&pin.id.node),
+            self.pins.get(&(pin.id.node, Some(pin.id.output))),
+            self.pointer,
+        ) {
+            (Some(r), Some(y), Some(p)) => {
+                (p - pos2(r.right(), *y)).length() <= edges::PIN_SIZE / 2.0 + 2.0
+            }
+            _ => false,
+        };
+        if on_dot
+            && let Some(Node::State(i)) = snarl.get_node(pin.id.node)
             && pin.id.output < self.model.asset().transitions(*i)
         {
             self.model.remove_transition(*i, pin.id.output);

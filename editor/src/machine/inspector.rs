@@ -607,13 +607,7 @@ impl Inspector {
             .on_hover_text("Add a transition out of this state")
             .clicked()
         {
-            let target = m
-                .states
-                .iter()
-                .find(|t| t.name != s.name)
-                .unwrap_or(s)
-                .name
-                .clone();
+            let target = ops::next_target(m, &s.name);
             out.edits.push(Edit::AddTransition {
                 state: s.name.clone(),
                 target,

@@ -70,6 +70,12 @@ pub enum Edit {
         state: String,
         target: String,
     },
+    /// A wire from `state`'s `+` pin dropped on `target`: a transition on the next outcome
+    /// its library state raises (see [`wire_from_plus`]).
+    Connect {
+        state: String,
+        target: String,
+    },
     RemoveTransition {
         state: String,
         index: usize,
@@ -103,6 +109,7 @@ impl Edit {
             Edit::SetEvent { state, .. } => format!("rename an event of {state}"),
             Edit::SetTarget { state, .. } => format!("retarget a transition of {state}"),
             Edit::AddTransition { state, .. } => format!("add a transition to {state}"),
+            Edit::Connect { state, target } => format!("connect {state} to {target}"),
             Edit::RemoveTransition { state, .. } => format!("remove a transition of {state}"),
             Edit::SetInitial(s) => format!("make {s} initial"),
             Edit::Move(_) => "move".into(),
@@ -165,9 +172,7 @@ pub fn apply(doc: &mut DocState, edit: Edit, names: &ProjectNames) -> Result<Sel
                 Some(From::Entry) => ops::set_initial(m, &name),
                 Some(From::NewTransition(s)) => {
                     let i = state_mut(m, &s)?;
-                    let raises = raises_of(names, &m.states[i]);
-                    let event = ops::new_event(&m.states[i], raises.as_deref());
-                    m.states[i].on.push((event, name.clone()));
+                    wire_from_plus(m, names, i, name.clone())?;
                 }
                 Some(From::Transition(s, t)) => {
                     let i = state_mut(m, &s)?;
@@ -232,6 +237,11 @@ pub fn apply(doc: &mut DocState, edit: Edit, names: &ProjectNames) -> Result<Sel
             m.states[i].on.push((event, target));
             Ok(None)
         }
+        Edit::Connect { state, target } => {
+            let i = state_mut(m, &state)?;
+            wire_from_plus(m, names, i, target)?;
+            Ok(None)
+        }
         Edit::RemoveTransition { state, index } => {
             let i = state_mut(m, &state)?;
             if index < m.states[i].on.len() {
@@ -278,6 +288,38 @@ fn transition_mut<'m>(
         .on
         .get_mut(index)
         .ok_or_else(|| format!("`{state}` has no transition {index}"))
+}
+
+/// A wire from the `+` pin of state `i` to `target`: a transition on the first outcome its
+/// library state raises that has none yet. When it raises one outcome, wired already, that
+/// transition is re-targeted (a second on the same outcome would never fire); when it raises
+/// several, all wired, the wire is refused with what to do instead — never a transition on a
+/// made-up event the state does not raise. A state whose library declares no outcomes (a
+/// `Listen` waits for messages) gets a new event to name.
+fn wire_from_plus(
+    m: &mut ensemble_compiler::front::ron::MachineAsset,
+    names: &ProjectNames,
+    i: usize,
+    target: String,
+) -> Result<(), String> {
+    let s = &mut m.states[i];
+    let raises = raises_of(names, s).filter(|r| !r.is_empty());
+    let event = ops::new_event(s, raises.as_deref());
+    let Some(raises) = raises.filter(|r| !r.contains(&event)) else {
+        s.on.push((event, target));
+        return Ok(());
+    };
+    if let [only] = raises.as_slice()
+        && let Some(t) = s.on.iter_mut().find(|(e, _)| e == only)
+    {
+        t.1 = target;
+        return Ok(());
+    }
+    Err(format!(
+        "every outcome of `{}` ({}) has its transition already: drag one's pin to re-target it",
+        s.name,
+        raises.join(", ")
+    ))
 }
 
 fn raises_of(

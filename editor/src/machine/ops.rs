@@ -138,6 +138,28 @@ pub fn add_state(
     name
 }
 
+/// Where a new transition of `state` goes until the designer picks: the first state after it
+/// that it has no transition to yet, else the next state, and the initial state only when
+/// nothing else is there (a transition back to the start is seldom what is meant).
+pub fn next_target(m: &MachineAsset, state: &str) -> String {
+    let Some(i) = index_of(m, state) else {
+        return initial(m).to_string();
+    };
+    let s = &m.states[i];
+    let n = m.states.len();
+    // The states after it, then those before it, never itself nor the initial state.
+    let order = || {
+        (1..n)
+            .map(move |k| &m.states[(i + k) % n])
+            .filter(|t| t.name != initial(m))
+    };
+    order()
+        .find(|t| !s.on.iter().any(|(_, to)| *to == t.name))
+        .or_else(|| order().next())
+        .or_else(|| m.states.get((i + 1) % n).filter(|_| n > 1))
+        .map_or_else(|| s.name.clone(), |t| t.name.clone())
+}
+
 /// Makes `name` the initial state (written only when it is not `Start`).
 pub fn set_initial(m: &mut MachineAsset, name: &str) {
     m.initial = if name == "Start" && index_of(m, "Start").is_some() {

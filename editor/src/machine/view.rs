@@ -194,7 +194,7 @@ impl GraphAsset for MachineAsset {
         Some(ops::initial(self))
     }
     fn new_state_size(&self) -> Vec2 {
-        NODE_SIZE
+        NEW_STATE_ROOM
     }
     fn marker_size(&self) -> Vec2 {
         NODE_SIZE
@@ -296,7 +296,7 @@ impl GraphView {
     fn rebuild(&mut self, doc: usize, m: &MachineAsset, visible: Vec<bool>) {
         let same_doc = self.own.built.as_ref().is_some_and(|(d, _)| *d == doc);
         if !same_doc && !self.canvas.camera.moving() {
-            self.fit();
+            self.fit_readable();
         }
         let changed = self
             .own
@@ -414,7 +414,7 @@ impl GraphView {
                 if self.own.fit_on_layout {
                     // Fit over the next frames, once the states are drawn where they now
                     // stand. Sizes settle, so the layout stops changing and this ends.
-                    self.canvas.camera.fit();
+                    self.canvas.camera.fit_readable();
                 }
                 ui.ctx().request_repaint();
             }
@@ -1042,7 +1042,7 @@ impl GraphModel for MachineGraph<'_> {
     }
 
     fn add_transition(&mut self, i: usize, target: String) {
-        self.out.edits.push(Edit::AddTransition {
+        self.out.edits.push(Edit::Connect {
             state: self.m.states[i].name.clone(),
             target,
         });
@@ -1058,6 +1058,11 @@ impl GraphModel for MachineGraph<'_> {
 
 /// Node size used where a node's own is not known yet.
 pub const NODE_SIZE: Vec2 = vec2(200.0, 90.0);
+
+/// The room a new state is given: as wide as a node's text wraps (its frame's margins
+/// besides) and two lines taller than [`NODE_SIZE`], so it stays clear of its neighbours
+/// when a rename (or its first modifier) widens it.
+pub const NEW_STATE_ROOM: Vec2 = vec2(NODE_MAX_WIDTH + 20.0, NODE_SIZE.y + 36.0);
 
 /// About how big a state's node is drawn, from its texts (for the auto-layout, before the
 /// node has ever been drawn).

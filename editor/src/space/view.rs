@@ -188,7 +188,7 @@ impl SpaceView {
     fn rebuild(&mut self, sp: &SpaceAsset) {
         if self.own.built.as_ref().is_none_or(|b| b.name != sp.name) && !self.canvas.camera.moving()
         {
-            self.fit();
+            self.fit_readable();
         }
         self.placement.auto = arrange(sp).into_iter().collect();
         self.placement
