@@ -362,6 +362,32 @@ pub fn import_workbook(
     Ok((id, vec![(id, before)], report))
 }
 
+/// Puts `table` in the project's string table at `path` (relative, `/`-separated): the open
+/// document's content is replaced (its comments kept), or a new table is added; Save writes it.
+/// The translators' round trip and the Localisation view's edits go through here.
+pub fn set_strings_table(
+    project: &mut Project,
+    path: &str,
+    table: StringsAsset,
+) -> (DocId, Changes) {
+    if let Some(id) = project.by_path(path) {
+        let before = project.docs[id].state.clone();
+        project.docs[id].state.content = Content::Asset(AnyAsset::Strings(table));
+        return (id, vec![(id, before)]);
+    }
+    let state = DocState {
+        path: path.to_string(),
+        content: Content::Asset(AnyAsset::Strings(table)),
+        comments: Comments::default(),
+        layout: Layout::default(),
+        deleted: false,
+    };
+    let mut before = state.clone();
+    before.deleted = true;
+    let id = project.add(FileKind::Asset(AssetKind::Strings), state);
+    (id, vec![(id, before)])
+}
+
 /// Deletes an asset (a tombstone until saved).
 pub fn delete(project: &mut Project, doc: DocId) -> Changes {
     let before = project.docs[doc].state.clone();

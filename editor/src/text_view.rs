@@ -76,11 +76,13 @@ impl AssetPanel<String> for TextPanel {
         }
         ui.horizontal(|ui| {
             ui.label(RichText::new(cx.file).strong().color(theme::TEXT));
-            ui.label(
-                RichText::new("read-only: this kind has no editor yet")
-                    .small()
-                    .color(theme::TEXT_WEAK),
-            );
+            let hint = if cx.file.ends_with(".strings.ron") {
+                "read-only here: translate in the Localisation view (bottom dock) — click \
+                 a translation, or Export… / Import… for translators"
+            } else {
+                "read-only: this kind has no editor yet"
+            };
+            ui.label(RichText::new(hint).small().color(theme::TEXT_WEAK));
         });
         for l in cx.diagnostics {
             ui.horizontal_wrapped(|ui| {

@@ -2,6 +2,7 @@
 //! driven like a designer drives them (egui_kittest), on a copy of the airport, which ships
 //! French.
 
+use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ensemble_editor::EditorApp;
@@ -114,4 +115,93 @@ fn the_preview_speaks_the_locale_picked_while_it_runs() {
         !lines.iter().any(|l| l == "Hi." || l == "Hello."),
         "{lines:?}"
     );
+}
+
+/// A file dialog that always answers `path` (as a system dialog would).
+fn answering(path: std::path::PathBuf) -> ensemble_editor::file_dialog::Dialogs {
+    Box::new(move |_| ensemble_editor::file_dialog::Answer::Path(path.clone()))
+}
+
+/// Issue 32, finding 5: the translators' round trip from the editor — Export… writes the lines
+/// for the chosen locale, Import… reads a translated file back into the locale's table (Save
+/// writes it), and a translation is edited in place.
+#[test]
+fn export_import_and_an_edit_in_place_round_trip_the_translations() {
+    let dir = airport_with_stale_and_missing();
+    let out = tempfile::tempdir().unwrap();
+    let csv = out.path().join("fr.csv");
+    let mut h = harness(EditorApp::open(dir.path()).with_dialogs(answering(csv.clone())));
+    wait_for_diagnostics(&mut h);
+    h.get_by_label("Localisation").click();
+    support::app::until(&mut h, "the lines", |h| shown(h, "Export…"));
+    h.get_by_label("Export…").click();
+    settle(&mut h);
+    let exported = std::fs::read_to_string(&csv).expect("Export… wrote the file");
+    assert!(exported.starts_with("id,source,translation"), "{exported}");
+    let missing = (exported.lines())
+        .find(|l| l.starts_with("SellTicket/Okay2/1,"))
+        .expect("the missing line is exported");
+    assert!(missing.starts_with("SellTicket/Okay2/1,OK.,,"), "{missing}");
+    assert!(
+        h.state()
+            .status()
+            .is_some_and(|s| s.starts_with("Exported 29 lines")),
+        "{:?}",
+        h.state().status()
+    );
+    // An export never replaces a file it did not write.
+    std::fs::write(&csv, "the designers' own notes\n").unwrap();
+    h.get_by_label("Export…").click();
+    settle(&mut h);
+    assert!(
+        h.state()
+            .status()
+            .is_some_and(|s| s.contains("was not written by an export"))
+    );
+    assert_eq!(
+        std::fs::read_to_string(&csv).unwrap(),
+        "the designers' own notes\n"
+    );
+
+    // The translator's file comes back with the missing line translated.
+    let translated = exported.replace(
+        "SellTicket/Okay2/1,OK.,,",
+        "SellTicket/Okay2/1,OK.,Très bien.,",
+    );
+    std::fs::write(&csv, translated).unwrap();
+    h.get_by_label("Import…").click();
+    settle(&mut h);
+    assert!(
+        h.state()
+            .status()
+            .is_some_and(|s| s.starts_with("Imported fr into strings/fr.strings.ron: 1 added")),
+        "{:?}",
+        h.state().status()
+    );
+    wait_for_diagnostics(&mut h);
+    settle(&mut h);
+    assert!(
+        shown(&h, "fr: 28/29 translated, 1 stale"),
+        "the missing line is translated"
+    );
+
+    // In place: the stale line's translation, clicked, retyped, Enter.
+    let at = h.get_by_label("Bien sûr.").rect().center();
+    support::app::click_at(&mut h, at);
+    settle(&mut h);
+    support::app::type_over_keeping_focus(&mut h, "Bien sûr.", "Bien sûr !");
+    h.key_press(egui::Key::Enter);
+    settle(&mut h);
+    wait_for_diagnostics(&mut h);
+    settle(&mut h);
+    assert!(shown(&h, "Bien sûr !"));
+    assert!(
+        shown(&h, "fr: 29/29 translated"),
+        "the edited translation is made from the current source"
+    );
+    support::app::press(&mut h, egui::Modifiers::COMMAND, egui::Key::S);
+    settle(&mut h);
+    let table = std::fs::read_to_string(dir.path().join("strings/fr.strings.ron")).unwrap();
+    assert!(table.contains(r#"text: "Très bien.""#), "{table}");
+    assert!(table.contains(r#"text: "Bien sûr !""#), "{table}");
 }

@@ -4,6 +4,7 @@
 //! (docs/formats/strings.md).
 
 use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io};
+use crate::l10n::round_trip::{self, FileFormat, Project};
 use crate::l10n::{self, exchange};
 use clap::Subcommand;
 use std::path::{Path, PathBuf};
@@ -49,31 +50,11 @@ pub fn run(command: StringsCommand, io: &mut Io<'_>) -> i32 {
     }
 }
 
-#[derive(Clone, Copy, PartialEq)]
-enum FileFormat {
-    Csv,
-    Xlsx,
-    Po,
-}
-
 fn format_of(path: &Path, io: &mut Io<'_>) -> Result<FileFormat, i32> {
-    let ext = path
-        .extension()
-        .map(|e| e.to_string_lossy().to_lowercase())
-        .unwrap_or_default();
-    match ext.as_str() {
-        "csv" => Ok(FileFormat::Csv),
-        "xlsx" => Ok(FileFormat::Xlsx),
-        "po" | "pot" => Ok(FileFormat::Po),
-        _ => {
-            let _ = writeln!(
-                io.err,
-                "error: {}: a string table is a .csv, .xlsx or .po file",
-                path.display()
-            );
-            Err(EXIT_CANNOT_RUN)
-        }
-    }
+    FileFormat::of(path).map_err(|e| {
+        let _ = writeln!(io.err, "error: {e}");
+        EXIT_CANNOT_RUN
+    })
 }
 
 /// Compiles the project for its lines; the exit code when there is no project to read.
@@ -117,65 +98,28 @@ fn export(path: &Path, out: &Path, locales: Vec<String>, force: bool, io: &mut I
     if let Err(code) = super::refuse_overwriting_sources(&c, &[out], io) {
         return code;
     }
-    let strings = &c.module.strings;
-    let lines = l10n::lines(&c.module, &mut Default::default());
+    let lines = l10n::lines(&c.module, &mut Default::default()).len();
+    let project = Project {
+        name: &c.name,
+        module: &c.module,
+        sources: &c.sources,
+    };
+    let (bytes, notes) = match round_trip::export(&project, format, &locales) {
+        Ok(b) => b,
+        Err(e) => {
+            let _ = writeln!(io.err, "error: {e}");
+            return EXIT_CANNOT_RUN;
+        }
+    };
+    for note in notes {
+        let _ = writeln!(io.err, "note: {note}");
+    }
     let locales = if locales.is_empty() {
-        strings.declared.iter().map(|d| d.text.clone()).collect()
+        (c.module.strings.declared.iter())
+            .map(|d| d.text.clone())
+            .collect()
     } else {
         locales
-    };
-    for l in &locales {
-        if exchange::table(strings, l).is_none() && !strings.declared.iter().any(|d| &d.text == l) {
-            let _ = writeln!(
-                io.err,
-                "note: locale `{l}` has no table and is not declared in Ensemble.ron: every line is missing"
-            );
-        }
-    }
-    let bytes = match format {
-        FileFormat::Csv | FileFormat::Po => {
-            if locales.len() > 1 {
-                let _ = writeln!(
-                    io.err,
-                    "error: a {} file holds one locale; choose one with --locale ({})",
-                    if format == FileFormat::Csv {
-                        "CSV"
-                    } else {
-                        "PO"
-                    },
-                    locales.join(", ")
-                );
-                return EXIT_CANNOT_RUN;
-            }
-            let locale = locales.first().map(String::as_str);
-            let rows = exchange::rows(&lines, strings, locale);
-            if format == FileFormat::Csv {
-                exchange::to_csv(&rows).into_bytes()
-            } else {
-                exchange::to_po(&rows, &c.sources, &c.name, &strings.language, locale).into_bytes()
-            }
-        }
-        FileFormat::Xlsx => {
-            let names: Vec<String> = if locales.is_empty() {
-                vec!["translation".to_string()]
-            } else {
-                locales.clone()
-            };
-            let sheets: Vec<(String, Vec<exchange::Row<'_>>)> = names
-                .iter()
-                .map(|n| {
-                    let locale = (!locales.is_empty()).then_some(n.as_str());
-                    (n.clone(), exchange::rows(&lines, strings, locale))
-                })
-                .collect();
-            match exchange::to_xlsx(&sheets) {
-                Ok(b) => b,
-                Err(e) => {
-                    let _ = writeln!(io.err, "error: cannot write the workbook: {e}");
-                    return EXIT_CANNOT_RUN;
-                }
-            }
-        }
     };
     if let Err(e) = ensemble_runtime::fs::write_atomic(out, &bytes) {
         let _ = writeln!(io.err, "error: cannot write {}: {e}", out.display());
@@ -185,7 +129,7 @@ fn export(path: &Path, out: &Path, locales: Vec<String>, force: bool, io: &mut I
         io.err,
         "wrote {} ({} lines{})",
         out.display(),
-        lines.len(),
+        lines,
         if locales.is_empty() {
             String::new()
         } else {
@@ -195,21 +139,9 @@ fn export(path: &Path, out: &Path, locales: Vec<String>, force: bool, io: &mut I
     EXIT_OK
 }
 
-/// A locale name a file can be named after: letters, digits, `-` and `_` (`fr`, `pt-BR`).
-fn valid_locale(locale: &str) -> bool {
-    !locale.is_empty()
-        && locale
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-}
-
 fn import(path: &Path, file: &Path, locale: &str, io: &mut Io<'_>) -> i32 {
-    if !valid_locale(locale) || locale == ensemble_runtime::locale::PSEUDO {
-        let _ = writeln!(
-            io.err,
-            "error: `{locale}` is not a locale name to translate into (letters, digits, `-`, `_`; `{}` is the pseudo-locale)",
-            ensemble_runtime::locale::PSEUDO
-        );
+    if let Err(e) = round_trip::check_locale(locale) {
+        let _ = writeln!(io.err, "error: {e}");
         return EXIT_CANNOT_RUN;
     }
     let format = match format_of(file, io) {
@@ -220,21 +152,9 @@ fn import(path: &Path, file: &Path, locale: &str, io: &mut Io<'_>) -> i32 {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let read = match format {
-        FileFormat::Xlsx => std::fs::read(file)
-            .map_err(|e| e.to_string())
-            .and_then(|bytes| exchange::read_xlsx(bytes, locale)),
-        FileFormat::Csv | FileFormat::Po => std::fs::read(file)
-            .map_err(|e| e.to_string())
-            .and_then(|b| String::from_utf8(b).map_err(|_| "the file is not UTF-8".to_string()))
-            .and_then(|text| {
-                if format == FileFormat::Csv {
-                    exchange::read_csv(&text)
-                } else {
-                    exchange::read_po(&text)
-                }
-            }),
-    };
+    let read = std::fs::read(file)
+        .map_err(|e| e.to_string())
+        .and_then(|bytes| round_trip::read(bytes, format, locale));
     let imported = match read {
         Ok(rows) => rows,
         Err(e) => {
@@ -243,15 +163,16 @@ fn import(path: &Path, file: &Path, locale: &str, io: &mut Io<'_>) -> i32 {
         }
     };
     let lines = l10n::lines(&c.module, &mut Default::default());
-    let existing = exchange::table(&c.module.strings, locale);
-    let target = match existing {
-        Some(t) => c.sources.get(t.file).path.clone(),
-        None => path.join("strings").join(format!("{locale}.strings.ron")),
+    let project = Project {
+        name: &c.name,
+        module: &c.module,
+        sources: &c.sources,
     };
+    let target = round_trip::table_file(path, &round_trip::table_path(&project, locale));
     if let Err(code) = super::refuse_overwriting_inputs(&[file], &[&target], io) {
         return code;
     }
-    let merged = exchange::merge(&lines, existing, locale, imported);
+    let merged = round_trip::merge(&project, locale, imported);
     for unknown in &merged.unknown {
         let _ = writeln!(
             io.err,

@@ -16,6 +16,7 @@
 mod check;
 pub mod exchange;
 mod hmm;
+pub mod round_trip;
 mod table;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};

@@ -73,6 +73,16 @@ pub enum Action {
     JudgeLines,
     /// "How do I get here?": search for a play reaching this ([`crate::reach`]).
     Reach(crate::reach::Asked),
+    /// Write every line for the Localisation view's locale to this translators' file.
+    ExportStringsTo(PathBuf),
+    /// Read this translators' file into the Localisation view's locale's table.
+    ImportStringsFrom(PathBuf),
+    /// Translate a line in place (the Localisation view).
+    Translate {
+        locale: String,
+        id: String,
+        text: String,
+    },
 }
 
 /// What a file asked for is for: the action it becomes once given.
@@ -81,6 +91,10 @@ pub enum PathFor {
     Map,
     Trace,
     Workbook,
+    /// A translators' file to write (the Localisation view's Export…).
+    StringsExport,
+    /// A translators' file to read (Import…).
+    StringsImport,
 }
 
 impl PathFor {
@@ -90,6 +104,11 @@ impl PathFor {
             PathFor::Trace => Ask::new("Open a recorded trace", Pick::File)
                 .filter("JSON trace", &["jsonl", "json"]),
             PathFor::Workbook => crate::rules::FileRequest::Import.ask(),
+            PathFor::StringsExport => Ask::new("Export lines for translators", Pick::Save)
+                .filter("String table", &["csv", "xlsx", "po"])
+                .suggested("translation.csv"),
+            PathFor::StringsImport => Ask::new("Import translations", Pick::File)
+                .filter("String table", &["csv", "xlsx", "po"]),
         }
     }
 
@@ -98,6 +117,8 @@ impl PathFor {
             PathFor::Map => Action::OpenMap(path.display().to_string()),
             PathFor::Trace => Action::OpenTrace(path),
             PathFor::Workbook => Action::ImportWorkbookFrom(path),
+            PathFor::StringsExport => Action::ExportStringsTo(path),
+            PathFor::StringsImport => Action::ImportStringsFrom(path),
         }
     }
 }
@@ -192,6 +213,44 @@ impl EditorApp {
                     Answer::Path(p) => self.apply(Action::ImportWorkbookFrom(p), ctx),
                     Answer::Cancelled => {}
                     Answer::NoDialog => self.ask_typed(request.ask(), PathFor::Workbook),
+                }
+            }
+            Action::ExportStringsTo(path) => {
+                let Some(s) = self.session.as_ref() else {
+                    return;
+                };
+                let locale = s.preview.localisation.chosen_locale();
+                let said = crate::localisation::export(s.analysis.current.as_ref(), locale, &path);
+                let error = said.is_err();
+                self.say(said.unwrap_or_else(|e| e), error);
+            }
+            Action::ImportStringsFrom(path) => {
+                let Some(s) = self.session.as_mut() else {
+                    return;
+                };
+                let locale = s.preview.localisation.chosen_locale();
+                match crate::localisation::imported(s.analysis.current.as_ref(), locale, &path) {
+                    Ok((target, table, said)) => {
+                        let (_, changes) =
+                            project_ops::set_strings_table(&mut s.project, &target, table);
+                        s.record(&format!("import {}", path.display()), changes, None);
+                        self.say(said, false);
+                    }
+                    Err(e) => self.say(format!("Cannot import {}: {e}", path.display()), true),
+                }
+            }
+            Action::Translate { locale, id, text } => {
+                let Some(s) = self.session.as_mut() else {
+                    return;
+                };
+                let report = s.analysis.current.as_ref();
+                match crate::localisation::translated(report, &locale, &id, &text) {
+                    Ok((target, table)) => {
+                        let (_, changes) =
+                            project_ops::set_strings_table(&mut s.project, &target, table);
+                        s.record(&format!("translate {id} ({locale})"), changes, None);
+                    }
+                    Err(e) => self.say(format!("Cannot translate {id}: {e}"), true),
                 }
             }
             Action::ImportWorkbookFrom(path) => {

@@ -873,7 +873,18 @@ impl EditorApp {
                 }
                 if s.preview.tab == crate::preview::DockTab::Localisation {
                     let report = s.analysis.current.as_ref();
-                    s.preview.localisation.show(ui, report);
+                    match s.preview.localisation.show(ui, report) {
+                        Some(crate::localisation::Request::Export) => {
+                            actions.push(Action::AskFile(PathFor::StringsExport));
+                        }
+                        Some(crate::localisation::Request::Import) => {
+                            actions.push(Action::AskFile(PathFor::StringsImport));
+                        }
+                        Some(crate::localisation::Request::Translate { locale, id, text }) => {
+                            actions.push(Action::Translate { locale, id, text });
+                        }
+                        None => {}
+                    }
                 } else if s.preview.tab == crate::preview::DockTab::Tests {
                     s.tests.ui(ui, s.analysis.current.as_ref());
                 } else if preview {
