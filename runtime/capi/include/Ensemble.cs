@@ -57,6 +57,8 @@ public static class Ensemble
         out IntPtr bytes, out UIntPtr len);
     [DllImport(Lib)] public static extern Status ens_scene_restore_simulated(Program program,
         byte[] bytes, UIntPtr len, out Scene scene);
+    [DllImport(Lib)] public static extern Status ens_scene_restore_report(Scene scene,
+        out IntPtr report); // JSON lines: agents a patch added, removed, renamed
     [DllImport(Lib)] public static extern Status ens_scene_free(Scene scene);
 
     // Tools attach through the inspection protocol (section 6); token: null for none.
