@@ -190,7 +190,7 @@ pub fn translate(
         .ok_or_else(|| format!("no table for `{locale}` came of it"))
 }
 
-/// The folder a project's new table goes in, absolute.
+/// The absolute path of a table at `relative` (`/`-separated) in the project at `root`.
 pub fn table_file(root: &Path, relative: &str) -> PathBuf {
     relative
         .split('/')

@@ -61,7 +61,9 @@ fn check_pairs(kind: &str, pairs: &[(Name, Name)], now: &BTreeSet<&str>, diags: 
                 )),
             );
         }
-        if !now.contains(new.text.as_str()) && new.text.contains('/') == (kind == "state") {
+        // A state written without its machine was reported as such above.
+        let shaped = kind != "state" || new.text.contains('/');
+        if shaped && !now.contains(new.text.as_str()) {
             let d = Diagnostic::error(
                 Code::UnknownReference,
                 format!(
