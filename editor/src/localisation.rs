@@ -316,11 +316,7 @@ fn compiled(report: Option<&Report>) -> Result<round_trip::Project<'_>, String> 
     let c = (report.map(|r| r.compilation.as_ref()))
         .ok_or("the project has not been compiled yet")?
         .map_err(|e| format!("the project could not be read: {e}"))?;
-    Ok(round_trip::Project {
-        name: &c.name,
-        module: &c.module,
-        sources: &c.sources,
-    })
+    Ok(round_trip::Project::new(&c.name, &c.module, &c.sources))
 }
 
 /// Writes every line of the last compile, with its translation into `locale`, to `path` (by
@@ -343,7 +339,7 @@ pub fn export(
     let (bytes, notes) = round_trip::export(&project, format, &locales)?;
     ensemble_runtime::fs::write_atomic(path, &bytes)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    let lines = l10n::lines(project.module, &mut Default::default()).len();
+    let lines = project.lines.len();
     let mut said = format!("Exported {lines} lines to {}", path.display());
     for note in notes {
         said.push_str(&format!(" ({note})"));

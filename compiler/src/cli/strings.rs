@@ -98,12 +98,8 @@ fn export(path: &Path, out: &Path, locales: Vec<String>, force: bool, io: &mut I
     if let Err(code) = super::refuse_overwriting_sources(&c, &[out], io) {
         return code;
     }
-    let lines = l10n::lines(&c.module, &mut Default::default()).len();
-    let project = Project {
-        name: &c.name,
-        module: &c.module,
-        sources: &c.sources,
-    };
+    let project = Project::new(&c.name, &c.module, &c.sources);
+    let lines = project.lines.len();
     let (bytes, notes) = match round_trip::export(&project, format, &locales) {
         Ok(b) => b,
         Err(e) => {
@@ -162,12 +158,8 @@ fn import(path: &Path, file: &Path, locale: &str, io: &mut Io<'_>) -> i32 {
             return EXIT_ERRORS;
         }
     };
-    let lines = l10n::lines(&c.module, &mut Default::default());
-    let project = Project {
-        name: &c.name,
-        module: &c.module,
-        sources: &c.sources,
-    };
+    let project = Project::new(&c.name, &c.module, &c.sources);
+    let lines = &project.lines;
     let target = round_trip::table_file(path, &round_trip::table_path(&project, locale));
     if let Err(code) = super::refuse_overwriting_inputs(&[file], &[&target], io) {
         return code;

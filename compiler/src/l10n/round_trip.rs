@@ -36,12 +36,26 @@ impl FileFormat {
     }
 }
 
-/// A project as compiled, as the round trip reads it.
+/// A project as compiled, as the round trip reads it, with its lines (collected once).
 pub struct Project<'a> {
     /// The project's name (a PO file's header names it).
     pub name: &'a str,
     pub module: &'a Module,
     pub sources: &'a SourceMap,
+    /// Every line a player can see or hear, in export order ([`super::lines`]).
+    pub lines: Vec<super::Line>,
+}
+
+impl<'a> Project<'a> {
+    pub fn new(name: &'a str, module: &'a Module, sources: &'a SourceMap) -> Self {
+        let lines = super::lines(module, &mut Default::default());
+        Project {
+            name,
+            module,
+            sources,
+            lines,
+        }
+    }
 }
 
 /// The bytes of a file holding every line of `project` with its translation into each of
@@ -53,7 +67,7 @@ pub fn export(
     locales: &[String],
 ) -> Result<(Vec<u8>, Vec<String>), String> {
     let strings = &project.module.strings;
-    let lines = super::lines(project.module, &mut Default::default());
+    let lines = &project.lines;
     let locales: Vec<String> = if locales.is_empty() {
         strings.declared.iter().map(|d| d.text.clone()).collect()
     } else {
@@ -81,7 +95,7 @@ pub fn export(
                 ));
             }
             let locale = locales.first().map(String::as_str);
-            let rows = exchange::rows(&lines, strings, locale);
+            let rows = exchange::rows(lines, strings, locale);
             if format == FileFormat::Csv {
                 exchange::to_csv(&rows).into_bytes()
             } else {
@@ -98,7 +112,7 @@ pub fn export(
             let sheets: Vec<(String, Vec<exchange::Row<'_>>)> = (names.iter())
                 .map(|n| {
                     let locale = (!locales.is_empty()).then_some(n.as_str());
-                    (n.clone(), exchange::rows(&lines, strings, locale))
+                    (n.clone(), exchange::rows(lines, strings, locale))
                 })
                 .collect();
             exchange::to_xlsx(&sheets).map_err(|e| format!("cannot write the workbook: {e}"))?
@@ -149,9 +163,8 @@ pub fn table_path(project: &Project<'_>, locale: &str) -> String {
 
 /// `imported` merged into `locale`'s table of `project` ([`exchange::merge`]).
 pub fn merge(project: &Project<'_>, locale: &str, imported: Vec<Imported>) -> Merged {
-    let lines = super::lines(project.module, &mut Default::default());
     let existing = exchange::table(&project.module.strings, locale);
-    exchange::merge(&lines, existing, locale, imported)
+    exchange::merge(&project.lines, existing, locale, imported)
 }
 
 /// `project`'s table for `locale` with line `id` translated as `text` (the translation made
