@@ -44,6 +44,8 @@ public static class Ensemble
     [DllImport(Lib)] public static extern Status ens_scene_tick(Scene scene);
     [DllImport(Lib)] public static extern Status ens_scene_take_trace_json(Scene scene,
         out IntPtr lines);
+    [DllImport(Lib)] public static extern Status ens_scene_set_tracing(Scene scene,
+        [MarshalAs(UnmanagedType.I1)] bool on);
     [DllImport(Lib)] public static extern Status ens_scene_send(Scene scene, uint to,
         uint from, [MarshalAs(UnmanagedType.LPUTF8Str)] string name);
     [DllImport(Lib)] public static extern Status ens_scene_agent_count(Scene scene, out uint count);

@@ -659,6 +659,13 @@ enum EnsStatus ens_scene_clock(struct EnsScene scene, uint64_t *out_ticks, doubl
 // `out` is NULL or valid for writes.
 enum EnsStatus ens_scene_take_trace_json(struct EnsScene scene, char **out);
 
+// Keeps the trace (`on` true, the default: every scene starts and restores with it on,
+// from tick 0) or stops keeping it (`on` false: `ens_scene_take_trace_json` gives nothing and
+// what was waiting is dropped). On the host's world the scene then records nothing at all, an
+// attached inspector's timeline included; the simulated world goes on recording for its own
+// views and drops the events each tick. The same switch as `Session::set_tracing` in Rust.
+enum EnsStatus ens_scene_set_tracing(struct EnsScene scene, bool on);
+
 // What the simulated world stands in for: a scene started or restored with
 // `ens_scene_start_simulated` / `ens_scene_restore_simulated` runs the program's game states
 // (those of its `*.statelib.ron`) without their code, each waiting its declared time (1 s by

@@ -124,6 +124,8 @@ public:
         check(ens_scene_take_trace_json(get(), &lines));
         return take_string(lines);
     }
+    // Off: the trace is not kept (on by default, from tick 0).
+    void set_tracing(bool on) { check(ens_scene_set_tracing(get(), on)); }
     void send(std::uint32_t to, std::uint32_t from, const std::string &name) {
         check(ens_scene_send(get(), to, from, name.c_str()));
     }

@@ -41,6 +41,9 @@ pub(crate) struct RunningScene {
     readers: Option<TraceReaders>,
     /// What the restore that made the scene did (`ens_scene_restore_report`), JSON lines.
     restored: String,
+    /// Whether the host keeps the trace (`ens_scene_set_tracing`; on by default, as in Rust
+    /// and Bevy).
+    tracing: bool,
 }
 
 /// The most trace events a scene keeps for a host that has not taken them: a host that never
@@ -99,6 +102,9 @@ impl RunningScene {
             Running::Host(h) => h.tick(),
         }
         let new = self.take_from_scene();
+        if !self.tracing {
+            return;
+        }
         self.backlog.extend(new);
         let over = self.backlog.len().saturating_sub(HOST_BACKLOG);
         self.backlog.drain(..over);
@@ -106,6 +112,9 @@ impl RunningScene {
 
     fn take_events(&mut self) -> Vec<TraceEvent> {
         let new = self.take_recorded();
+        if !self.tracing {
+            return Vec::new();
+        }
         #[cfg(feature = "inspect")]
         if let Some(readers) = self
             .readers
@@ -303,6 +312,7 @@ fn insert_restored(running: Running, program_name: String, report: &RestoreRepor
         #[cfg(feature = "inspect")]
         readers: None,
         restored,
+        tracing: true,
     };
     EnsScene {
         id: handles::insert(Object::Scene(SceneSlot::Here(Box::new(scene)))),
@@ -473,6 +483,28 @@ pub unsafe extern "C" fn ens_scene_take_trace_json(
         }
         *out = give_string(&text);
         Ok(())
+    })
+}
+
+/// Keeps the trace (`on` true, the default: every scene starts and restores with it on,
+/// from tick 0) or stops keeping it (`on` false: `ens_scene_take_trace_json` gives nothing and
+/// what was waiting is dropped). On the host's world the scene then records nothing at all, an
+/// attached inspector's timeline included; the simulated world goes on recording for its own
+/// views and drops the events each tick. The same switch as `Session::set_tracing` in Rust.
+#[unsafe(no_mangle)]
+pub extern "C" fn ens_scene_set_tracing(scene: EnsScene, on: bool) -> EnsStatus {
+    run("ens_scene_set_tracing", || {
+        handles::with_scene(scene.id, |s| {
+            s.tracing = on;
+            if !s.tracing {
+                s.backlog.clear();
+                drop(s.take_from_scene());
+            }
+            if let Running::Host(h) = &mut s.running {
+                h.set_tracing(on);
+            }
+            Ok(())
+        })
     })
 }
 
@@ -870,6 +902,34 @@ mod tests {
             ens_string_free(text);
             copy
         }
+    }
+
+    /// A host that turns the trace off gets nothing, and nothing waits for it; turned on
+    /// again, the trace goes on from there.
+    #[test]
+    fn a_trace_turned_off_keeps_nothing_and_goes_on_when_turned_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let program = program(dir.path());
+        let scene = start(program);
+        assert_eq!(ens_scene_set_tracing(scene, false), EnsStatus::Ok);
+        for _ in 0..200 {
+            assert_eq!(ens_scene_tick(scene), EnsStatus::Ok);
+        }
+        assert_eq!(take(scene), "", "tick 0's events were dropped too");
+        assert_eq!(ens_scene_set_tracing(scene, true), EnsStatus::Ok);
+        let mut after = String::new();
+        for _ in 0..200 {
+            assert_eq!(ens_scene_tick(scene), EnsStatus::Ok);
+            after += &take(scene);
+        }
+        assert!(after.lines().count() > 0, "the trace goes on once on again");
+        assert!(!after.contains("\"tick\":0,"), "{after}");
+        assert_eq!(
+            ens_scene_set_tracing(EnsScene::default(), true),
+            EnsStatus::NullHandle
+        );
+        assert_eq!(ens_scene_free(scene), EnsStatus::Ok);
+        assert_eq!(ens_program_free(program), EnsStatus::Ok);
     }
 
     /// A host that never takes its trace: the scene keeps the latest events only, and they are
