@@ -3,12 +3,15 @@
 //! `tests/fixtures/params-game/game.statelib.ron`), registered in the library the session
 //! starts with. Run it with `cargo run -p ensemble-runtime --example game_state`.
 //!
-//! It teaches `StateLibrary::register_declared`: the statelib file is the declaration (the
+//! It teaches `StateLibrary::register_linked`: the statelib file is the declaration (the
 //! program carries it: parameters with their defaults, events), so the game registers code
-//! only; and `StateCode` reading its typed parameters, defaults applied, through `StateCx`.
+//! only, naming the events and parameters it uses once, as the scene links the program: a name
+//! the statelib lacks stops the program from starting with what to fix, instead of being
+//! dropped every frame. The code then reads its parameters, defaults applied, through
+//! `StateCx` with those typed names (`register_declared` is the same with names as strings).
 
 use ensemble_runtime::Program;
-use ensemble_runtime::hsm::{StateCode, StateCx, StateLibrary};
+use ensemble_runtime::hsm::{EventName, ParamName, StateCode, StateCx, StateLibrary};
 use ensemble_runtime::session::Session;
 use ensemble_runtime::{stdlib, world::Greybox};
 use std::error::Error;
@@ -16,16 +19,24 @@ use std::sync::Arc;
 
 /// `PlayAnimation(clip, loop = false, blend = 0.2, layer = "full")`: plays a clip for a
 /// second (blended in over `blend` seconds), then raises `AnimationDone`.
-#[derive(Default)]
+#[derive(Clone, Copy)]
 struct PlayAnimation {
+    clip: ParamName,
+    looped: ParamName,
+    blend: ParamName,
+    layer: ParamName,
+    done: EventName,
     left: f64,
 }
 
 impl StateCode<Greybox> for PlayAnimation {
     fn init(&mut self, cx: &mut StateCx<'_, Greybox>) {
-        let clip = cx.text_param("clip").unwrap_or("idle").to_string();
-        let (looped, layer) = (cx.bool_param("loop") == Some(true), cx.text_param("layer"));
-        let blend = cx.number_param("blend").unwrap_or(0.0);
+        let clip = cx.text_param(self.clip).unwrap_or("idle").to_string();
+        let (looped, layer) = (
+            cx.bool_param(self.looped) == Some(true),
+            cx.text_param(self.layer),
+        );
+        let blend = cx.number_param(self.blend).unwrap_or(0.0);
         self.left = 1.0 + blend;
         let line = format!(
             "{:>5.1}s  {} plays {clip} on the {} layer (loop: {looped}, blend {blend} s)",
@@ -39,7 +50,7 @@ impl StateCode<Greybox> for PlayAnimation {
     fn update(&mut self, cx: &mut StateCx<'_, Greybox>, dt: f64) {
         self.left -= dt;
         if self.left <= 0.0 {
-            cx.raise("AnimationDone");
+            cx.raise(self.done);
         }
     }
 }
@@ -73,10 +84,19 @@ impl StateCode<Greybox> for Instant {
 /// The standard states, and the game's own as its statelib declares them.
 fn library() -> StateLibrary<Greybox> {
     let mut lib = stdlib::library::<Greybox>();
-    lib.register_declared("PlayAnimation", || Box::new(PlayAnimation::default()))
-        .register_declared("Attack", || Box::new(Instant("Hit")))
-        .register_declared("Emote", || Box::new(Instant("Done")))
-        .register_declared("Shout", || Box::new(Instant("Done")));
+    lib.register_linked("PlayAnimation", |names| {
+        Ok(PlayAnimation {
+            clip: names.param("clip")?,
+            looped: names.param("loop")?,
+            blend: names.param("blend")?,
+            layer: names.param("layer")?,
+            done: names.event("AnimationDone")?,
+            left: 0.0,
+        })
+    })
+    .register_declared("Attack", || Box::new(Instant("Hit")))
+    .register_declared("Emote", || Box::new(Instant("Done")))
+    .register_declared("Shout", || Box::new(Instant("Done")));
     lib
 }
 

@@ -2,6 +2,7 @@
 //! events, send messages and say lines. Effects are collected in an outbox and applied by the
 //! interpreter after the call returns, so code never re-enters the interpreter.
 
+use super::library::{EventKey, ParamKey};
 use super::scene::{AgentId, Symbols};
 use crate::program::{
     LocationDef, MachineId, Modifier, NameId, Param, ParamValue, Program, StateId,
@@ -122,21 +123,22 @@ impl<G> StateCx<'_, G> {
 
     /// The value of the parameter `name` (the state's, else the declared default); `None` when
     /// the library state declares no such parameter. A single modifier is the one parameter
-    /// named after its kind (`location`, `machine`, `agent`, `text`, `number`).
-    pub fn param(&self, name: &str) -> Option<Param> {
-        self.program
-            .param(self.state, name)
+    /// named after its kind (`location`, `machine`, `agent`, `text`, `number`). Every reader
+    /// takes the name as a string (looked up on each read) or as a [`ParamName`](super::ParamName) resolved when
+    /// the scene linked ([`StateLibrary::register_linked`](super::StateLibrary::register_linked)).
+    pub fn param(&self, name: impl ParamKey) -> Option<Param> {
+        name.value(self.program, self.state)
             .map(std::borrow::Cow::into_owned)
     }
 
     /// A single-valued parameter (not a list).
-    fn one_param(&self, name: &str) -> Option<ParamValue> {
-        self.program.param(self.state, name)?.one()
+    fn one_param(&self, name: impl ParamKey) -> Option<ParamValue> {
+        name.value(self.program, self.state)?.one()
     }
 
     /// A text parameter, or the chosen word of a one-of parameter, or the name a sentence
     /// parameter gives.
-    pub fn text_param(&self, name: &str) -> Option<&str> {
+    pub fn text_param(&self, name: impl ParamKey) -> Option<&str> {
         match self.one_param(name)? {
             ParamValue::Text(n) | ParamValue::Choice(n) | ParamValue::Sentence(n) => {
                 Some(self.program.name(n))
@@ -146,7 +148,7 @@ impl<G> StateCx<'_, G> {
     }
 
     /// A number parameter.
-    pub fn number_param(&self, name: &str) -> Option<f64> {
+    pub fn number_param(&self, name: impl ParamKey) -> Option<f64> {
         match self.one_param(name)? {
             ParamValue::Number(x) => Some(x),
             _ => None,
@@ -154,7 +156,7 @@ impl<G> StateCx<'_, G> {
     }
 
     /// A bool parameter.
-    pub fn bool_param(&self, name: &str) -> Option<bool> {
+    pub fn bool_param(&self, name: impl ParamKey) -> Option<bool> {
         match self.one_param(name)? {
             ParamValue::Bool(b) => Some(b),
             _ => None,
@@ -162,7 +164,7 @@ impl<G> StateCx<'_, G> {
     }
 
     /// A location parameter.
-    pub fn location_param(&self, name: &str) -> Option<&LocationDef> {
+    pub fn location_param(&self, name: impl ParamKey) -> Option<&LocationDef> {
         match self.one_param(name)? {
             ParamValue::Location(l) => self.program.locations.get(l.index()),
             _ => None,
@@ -170,7 +172,7 @@ impl<G> StateCx<'_, G> {
     }
 
     /// The agent an agent parameter names, if it is in the scene.
-    pub fn agent_param(&self, name: &str) -> Option<AgentId> {
+    pub fn agent_param(&self, name: impl ParamKey) -> Option<AgentId> {
         match self.one_param(name)? {
             ParamValue::Agent(n) => self.agent_by_name_id(n),
             _ => None,
@@ -178,7 +180,7 @@ impl<G> StateCx<'_, G> {
     }
 
     /// A machine parameter (to run with [`StateCx::start_machine`]).
-    pub fn machine_param(&self, name: &str) -> Option<MachineId> {
+    pub fn machine_param(&self, name: impl ParamKey) -> Option<MachineId> {
         match self.one_param(name)? {
             ParamValue::Machine(m) => Some(m),
             _ => None,
@@ -186,8 +188,8 @@ impl<G> StateCx<'_, G> {
     }
 
     /// The items of a list parameter.
-    pub fn list_param(&self, name: &str) -> Option<Vec<ParamValue>> {
-        match self.program.param(self.state, name)?.into_owned() {
+    pub fn list_param(&self, name: impl ParamKey) -> Option<Vec<ParamValue>> {
+        match name.value(self.program, self.state)?.into_owned() {
             Param::List(items) => Some(items),
             Param::One(_) => None,
         }
@@ -295,10 +297,11 @@ impl<G> StateCx<'_, G> {
         }
     }
 
-    /// Raises an event in this state's machine. An event the program never mentions cannot
-    /// match a transition, so it is dropped here.
-    pub fn raise(&mut self, event: &str) {
-        if let Some(e) = self.program.name_id(event) {
+    /// Raises an event in this state's machine: by name (an event the program never mentions
+    /// cannot match a transition, so it is dropped here), or as an [`EventName`](super::EventName) resolved when
+    /// the scene linked, which looks nothing up.
+    pub fn raise(&mut self, event: impl EventKey) {
+        if let Some(e) = event.id(self.program) {
             self.out.raised.push(e);
         }
     }

@@ -2,8 +2,10 @@
 
 use super::context::{Message, StateCx};
 use crate::program::{
-    LibraryId, ModifierKind, Param, ParamLiteral, ParamSpec, ParamValue, Program, Terminal,
+    LibraryId, ModifierKind, NameId, Param, ParamLiteral, ParamSpec, ParamValue, Program, StateId,
+    Terminal,
 };
+use std::borrow::Cow;
 use std::collections::HashMap;
 use thiserror::Error;
 
@@ -192,10 +194,217 @@ pub struct LibraryDecl {
 /// scene to another thread and can be read (its declarations) from any thread.
 type Factory<G> = Box<dyn Fn() -> Box<dyn StateCode<G>> + Send + Sync>;
 
+/// Makes a state's code factory for one program, resolving the names the code uses
+/// ([`StateLibrary::register_linked`]); run each time a scene links a program.
+type Linker<G> = Box<dyn Fn(&Names<'_>) -> Result<Factory<G>, LinkError> + Send + Sync>;
+
+/// How a registered state's code is made.
+enum Make<G> {
+    /// The same factory for every program.
+    Code(Factory<G>),
+    /// A factory made for each program linked, with the names it uses resolved.
+    Linked(Linker<G>),
+}
+
 struct Entry<G> {
-    /// `None`: registered with [`StateLibrary::register_declared`], the program's declaration.
+    /// `None`: registered with [`StateLibrary::register_declared`] or
+    /// [`StateLibrary::register_linked`], the program's declaration.
     spec: Option<StateSpec>,
-    make: Factory<G>,
+    make: Make<G>,
+}
+
+/// An event a game state's code raises, resolved against the program as the scene links it
+/// ([`Names::event`]): [`StateCx::raise`] with it looks nothing up, and a misspelt name stops
+/// the program from linking instead of being dropped each frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EventName(NameId);
+
+/// A parameter of a game state, resolved against the program's declaration as the scene links
+/// it ([`Names::param`]): reading it with [`StateCx::param`] (and the typed readers) looks
+/// nothing up by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamName(ParamSlot);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ParamSlot {
+    /// The n-th declared parameter.
+    Declared(u32),
+    /// The state's single modifier (a state declared without named parameters).
+    Modifier,
+}
+
+/// A parameter as state code names it: by its name (`"blend"`, looked up on each read) or as
+/// resolved when the scene linked ([`ParamName`]).
+pub trait ParamKey {
+    /// The value the state `state` gives the parameter (or the declared default).
+    fn value<'p>(&self, program: &'p Program, state: StateId) -> Option<Cow<'p, Param>>;
+}
+
+impl ParamKey for &str {
+    fn value<'p>(&self, program: &'p Program, state: StateId) -> Option<Cow<'p, Param>> {
+        program.param(state, self)
+    }
+}
+
+impl ParamKey for &String {
+    fn value<'p>(&self, program: &'p Program, state: StateId) -> Option<Cow<'p, Param>> {
+        program.param(state, self)
+    }
+}
+
+impl ParamKey for ParamName {
+    fn value<'p>(&self, program: &'p Program, state: StateId) -> Option<Cow<'p, Param>> {
+        match self.0 {
+            ParamSlot::Declared(i) => program.param_at(state, i as usize),
+            ParamSlot::Modifier => {
+                let kind = program.library[program.state(state).code.index()].modifier;
+                program.param(state, kind.as_str())
+            }
+        }
+    }
+}
+
+/// An event as state code names it: by its name (looked up on each raise; an event the
+/// program never mentions is dropped) or as resolved when the scene linked ([`EventName`]).
+pub trait EventKey {
+    /// The event's name in `program`, if the program has it.
+    fn id(&self, program: &Program) -> Option<NameId>;
+}
+
+impl EventKey for &str {
+    fn id(&self, program: &Program) -> Option<NameId> {
+        program.name_id(self)
+    }
+}
+
+impl EventKey for &String {
+    fn id(&self, program: &Program) -> Option<NameId> {
+        program.name_id(self)
+    }
+}
+
+impl EventKey for EventName {
+    fn id(&self, _: &Program) -> Option<NameId> {
+        Some(self.0)
+    }
+}
+
+/// One game state of the program being linked, as its declaration (the project's
+/// `*.statelib.ron`) has it: the names its code uses are resolved here, once per program, and
+/// a name the declaration lacks stops the program from linking with what to fix.
+pub struct Names<'p> {
+    program: &'p Program,
+    library: LibraryId,
+}
+
+impl<'p> Names<'p> {
+    /// The program being linked.
+    pub fn program(&self) -> &'p Program {
+        self.program
+    }
+
+    /// The state's name.
+    pub fn state(&self) -> &'p str {
+        self.program
+            .name(self.program.library[self.library.index()].name)
+    }
+
+    /// The event `name`, which the state's code raises: one of the events its declaration
+    /// lists under `raises`, or (a declaration without `raises`) one the program's transitions
+    /// take.
+    pub fn event(&self, name: &str) -> Result<EventName, LinkError> {
+        let declared = (self.program.game_states.get(self.library))
+            .and_then(|g| g.raises.as_ref())
+            .map(|r| r.iter().map(|&e| self.program.name(e)).collect::<Vec<_>>());
+        let id = self.program.name_id(name);
+        let known = match &declared {
+            Some(list) => list.contains(&name),
+            None => id.is_some_and(|e| self.program.transitions.iter().any(|t| t.event == e)),
+        };
+        match (known, id) {
+            (true, Some(id)) => Ok(EventName(id)),
+            _ => Err(LinkError::UnknownName {
+                state: self.state().to_string(),
+                what: "event",
+                name: name.to_string(),
+                known: match declared {
+                    Some(list) => format!("it declares: {}", or_none(&list)),
+                    None => "it declares no `raises`, and no transition takes it".to_string(),
+                },
+                fix: "list it under the state's `raises` in its `*.statelib.ron`, or correct \
+                      the name in the code",
+            }),
+        }
+    }
+
+    /// The parameter `name` of the state: one its declaration lists under `params`, or the
+    /// single modifier, named after its kind (`location`, `text`, …).
+    pub fn param(&self, name: &str) -> Result<ParamName, LinkError> {
+        let program = self.program;
+        let declared: Vec<&str> = match program.params.decls(self.library) {
+            Some(decls) => decls.iter().map(|d| program.name(d.name)).collect(),
+            None => {
+                let kind = program.library[self.library.index()].modifier;
+                (kind != ModifierKind::None)
+                    .then(|| kind.as_str())
+                    .into_iter()
+                    .collect()
+            }
+        };
+        let slot = match declared.iter().position(|d| *d == name) {
+            Some(i) if program.params.decls(self.library).is_some() => {
+                Some(ParamSlot::Declared(i as u32))
+            }
+            Some(_) => Some(ParamSlot::Modifier),
+            None => None,
+        };
+        slot.map(ParamName).ok_or_else(|| LinkError::UnknownName {
+            state: self.state().to_string(),
+            what: "parameter",
+            name: name.to_string(),
+            known: format!("it declares: {}", or_none(&declared)),
+            fix: "declare it under the state's `params` in its `*.statelib.ron`, or correct \
+                  the name in the code",
+        })
+    }
+}
+
+/// `a, b, c`, or `none`.
+fn or_none(names: &[&str]) -> String {
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// What each library state of one program runs, as linked: a registered entry's factory, or
+/// one made for this program. Scenes keep it beside their library and make it anew with each
+/// program they link.
+pub(crate) struct Links<G> {
+    slots: Vec<Slot<G>>,
+}
+
+enum Slot<G> {
+    Entry(usize),
+    Made(Factory<G>),
+}
+
+impl<G> Links<G> {
+    /// A fresh instance of the code of library state `id`, for one visit of a state.
+    pub(crate) fn instantiate(
+        &self,
+        library: &StateLibrary<G>,
+        id: LibraryId,
+    ) -> Box<dyn StateCode<G>> {
+        match &self.slots[id.index()] {
+            Slot::Entry(i) => match &library.entries[*i].1.make {
+                Make::Code(make) => make(),
+                Make::Linked(_) => unreachable!("a linked entry's factory is made at link time"),
+            },
+            Slot::Made(make) => make(),
+        }
+    }
 }
 
 /// The game's state library: name -> code factory and declaration. `Send` and `Sync` whatever
@@ -264,6 +473,21 @@ pub enum LinkError {
         /// What differs, parameter by parameter.
         difference: String,
     },
+    /// State code resolving its names as the scene links ([`StateLibrary::register_linked`])
+    /// named an event or parameter the state's declaration does not have.
+    #[error("library state `{state}`'s code uses the {what} `{name}`, but {known}: {fix}")]
+    UnknownName {
+        /// The library state.
+        state: String,
+        /// `event` or `parameter`.
+        what: &'static str,
+        /// The name the code used.
+        name: String,
+        /// What the declaration has.
+        known: String,
+        /// What to do.
+        fix: &'static str,
+    },
     /// The state is registered as ending its machine differently than the program expects.
     #[error(
         "library state `{name}` is registered as {registered:?} but the program expects {expected:?}{FIX}"
@@ -293,7 +517,7 @@ impl<G> StateLibrary<G> {
     where
         F: Fn() -> Box<dyn StateCode<G>> + Send + Sync + 'static,
     {
-        self.insert(name, Some(spec), Box::new(make))
+        self.insert(name, Some(spec), Make::Code(Box::new(make)))
     }
 
     /// Registers (or replaces) a game state declared only in the project's `*.statelib.ron`:
@@ -310,10 +534,51 @@ impl<G> StateLibrary<G> {
     where
         F: Fn() -> Box<dyn StateCode<G>> + Send + Sync + 'static,
     {
-        self.insert(name, None, Box::new(make))
+        self.insert(name, None, Make::Code(Box::new(make)))
     }
 
-    fn insert(&mut self, name: &str, spec: Option<StateSpec>, make: Factory<G>) -> &mut Self {
+    /// Registers (or replaces) a game state declared in the project's `*.statelib.ron`, as
+    /// [`StateLibrary::register_declared`] does, whose code names its events and parameters
+    /// typed: `link` resolves them once for each program a scene links ([`Names`]) and
+    /// returns the state's code as each visit starts (cloned for each), keeping them. A name
+    /// the declaration
+    /// lacks stops the program from linking ([`LinkError::UnknownName`], at start, restore
+    /// or reload), where a misspelt string would be dropped or read as missing every frame.
+    ///
+    /// ```
+    /// # use ensemble_runtime::hsm::{EventName, ParamName, StateCode, StateCx, StateLibrary};
+    /// #[derive(Clone)]
+    /// struct Hammer { done: EventName, strikes: ParamName, left: f64 }
+    /// impl StateCode<()> for Hammer {
+    ///     fn init(&mut self, cx: &mut StateCx<'_, ()>) {
+    ///         self.left = cx.number_param(self.strikes).unwrap_or(3.0);
+    ///     }
+    ///     fn update(&mut self, cx: &mut StateCx<'_, ()>, dt: f64) {
+    ///         self.left -= dt;
+    ///         if self.left <= 0.0 {
+    ///             cx.raise(self.done);
+    ///         }
+    ///     }
+    /// }
+    /// let mut library: StateLibrary<()> = StateLibrary::new();
+    /// library.register_linked("Hammer", |names| {
+    ///     let (done, strikes) = (names.event("Done")?, names.param("strikes")?);
+    ///     Ok(Hammer { done, strikes, left: 0.0 })
+    /// });
+    /// ```
+    pub fn register_linked<L, S>(&mut self, name: &str, link: L) -> &mut Self
+    where
+        L: Fn(&Names<'_>) -> Result<S, LinkError> + Send + Sync + 'static,
+        S: StateCode<G> + Clone + Sync,
+    {
+        let linker: Linker<G> = Box::new(move |names| {
+            let first = link(names)?;
+            Ok(Box::new(move || Box::new(first.clone()) as Box<dyn StateCode<G>>) as Factory<G>)
+        });
+        self.insert(name, None, Make::Linked(linker))
+    }
+
+    fn insert(&mut self, name: &str, spec: Option<StateSpec>, make: Make<G>) -> &mut Self {
         let entry = Entry { spec, make };
         match self.index.get(name) {
             Some(&i) => self.entries[i].1 = entry,
@@ -346,8 +611,8 @@ impl<G> StateLibrary<G> {
 
     /// Maps each library state the program needs to a registered entry, checking that the
     /// declarations agree with what the program was compiled against.
-    pub(crate) fn link(&self, program: &Program) -> Result<Vec<usize>, LinkError> {
-        program
+    pub(crate) fn link(&self, program: &Program) -> Result<Links<G>, LinkError> {
+        let slots = program
             .library
             .iter()
             .enumerate()
@@ -357,8 +622,16 @@ impl<G> StateLibrary<G> {
                     .index
                     .get(name)
                     .ok_or_else(|| LinkError::Missing(name.to_string()))?;
-                let Some(spec) = &self.entries[i].1.spec else {
-                    return Ok(i); // the program's declaration, by construction
+                let entry = &self.entries[i].1;
+                if let Make::Linked(link) = &entry.make {
+                    let names = Names {
+                        program,
+                        library: LibraryId(li as u32),
+                    };
+                    return Ok(Slot::Made(link(&names)?));
+                }
+                let Some(spec) = &entry.spec else {
+                    return Ok(Slot::Entry(i)); // the program's declaration, by construction
                 };
                 if spec.modifier != need.modifier {
                     return Err(LinkError::ModifierMismatch {
@@ -380,13 +653,10 @@ impl<G> StateLibrary<G> {
                         expected: need.terminal,
                     });
                 }
-                Ok(i)
+                Ok(Slot::Entry(i))
             })
-            .collect()
-    }
-
-    pub(crate) fn instantiate(&self, entry: usize) -> Box<dyn StateCode<G>> {
-        (self.entries[entry].1.make)()
+            .collect::<Result<_, _>>()?;
+        Ok(Links { slots })
     }
 }
 
@@ -427,9 +697,4 @@ fn params_difference(program: &Program, id: LibraryId, spec: &StateSpec) -> Opti
         }
     }
     None
-}
-
-/// Used by the interpreter to go from a program's library id to the linked entry.
-pub(crate) fn entry_of(links: &[usize], id: LibraryId) -> usize {
-    links[id.index()]
 }

@@ -24,7 +24,10 @@ mod library;
 mod scene;
 
 pub use context::{Message, StateCx};
-pub use library::{Inert, LibraryDecl, LinkError, StateCode, StateLibrary, StateSpec};
+pub use library::{
+    EventKey, EventName, Inert, LibraryDecl, LinkError, Names, ParamKey, ParamName, StateCode,
+    StateLibrary, StateSpec,
+};
 pub use scene::{
     AgentId, AgentStatus, ReloadReport, RestoreReport, RosterChange, Scene, SceneError, Symbols,
     UnknownLocale,

@@ -1,7 +1,7 @@
 //! A running scene: agents, their frame stacks, message delivery and the tick loop.
 
 use super::context::{ChildRequest, Message, Outbox, StateCx};
-use super::library::{LinkError, StateCode, StateLibrary, entry_of};
+use super::library::{LinkError, Links, StateCode, StateLibrary};
 use super::{END_STATE_MACHINE, MAX_DEPTH, MAX_TRANSITIONS_PER_TICK, STATE_MACHINE_FAILED};
 use crate::program::{MachineId, Modifier, NameId, Program, SceneId, StateId, Terminal};
 use crate::rng::Rng;
@@ -305,7 +305,7 @@ pub const MAX_COUNT: u64 = 1 << 62;
 pub struct Scene<G> {
     program: Arc<Program>,
     library: StateLibrary<G>,
-    links: Vec<usize>,
+    links: Links<G>,
     /// The game world, shared by all agents' state code.
     pub game: G,
     agents: Vec<Agent<G>>,
@@ -1083,7 +1083,7 @@ const _: () = {
 struct Runner<'a, G> {
     program: &'a Program,
     library: &'a StateLibrary<G>,
-    links: &'a [usize],
+    links: &'a Links<G>,
     game: &'a mut G,
     agent_names: &'a [NameId],
     agent_labels: &'a [Arc<str>],
@@ -1425,7 +1425,7 @@ impl<G: 'static> Runner<'_, G> {
         let serial = *self.next_serial;
         // As the tick count: bounded on restore by [`MAX_COUNT`], saturating, never wrapping.
         *self.next_serial = self.next_serial.saturating_add(1);
-        let code = self.library.instantiate(entry_of(self.links, def.code));
+        let code = self.links.instantiate(self.library, def.code);
         agent.frames.push(Frame {
             state,
             serial,

@@ -488,6 +488,18 @@ impl Program {
         self.parts
     }
 
+    /// The value state `state` gives its library state's `index`-th declared parameter (or
+    /// the declared default), as [`Program::param`] finds it by name.
+    pub fn param_at(&self, state: StateId, index: usize) -> Option<std::borrow::Cow<'_, Param>> {
+        let decls = self.params.decls(self.state(state).code)?;
+        let set = self
+            .params
+            .values(state)
+            .and_then(|v| v.get(index)?.as_ref());
+        set.or(decls.get(index)?.default.as_ref())
+            .map(std::borrow::Cow::Borrowed)
+    }
+
     /// The parameters `state` takes, each with its declaration and its value (the state's, else
     /// the default): the declared `params` of its library state, or, for a library state with a
     /// single modifier, that modifier as one parameter named after its kind (`location`, ...).

@@ -336,3 +336,79 @@ fn a_game_state_registers_as_its_statelib_declares_it_and_a_disagreeing_spec_say
     let mut session = Session::start(tavern, declared, "evening", Greybox::default(), 7).unwrap();
     session.tick();
 }
+
+#[test]
+fn typed_names_are_checked_as_the_program_links_and_read_without_lookups() {
+    use crate::hsm::{EventName, Names, ParamName, StateCode, StateCx};
+    let program = Arc::new(
+        Program::from_bytes(include_bytes!("../../examples/programs/params-game.ensb")).unwrap(),
+    );
+    #[derive(Clone, Copy)]
+    struct Play {
+        done: EventName,
+        blend: ParamName,
+    }
+    impl StateCode<Greybox> for Play {
+        fn init(&mut self, cx: &mut StateCx<'_, Greybox>) {
+            let blend = cx.number_param(self.blend);
+            cx.game.shown.push(format!("blend {blend:?}"));
+            cx.raise(self.done);
+        }
+    }
+    let library = |event: &'static str, param: &'static str| {
+        let mut lib = stdlib::library::<Greybox>();
+        lib.register_linked("PlayAnimation", move |names: &Names<'_>| {
+            Ok(Play {
+                done: names.event(event)?,
+                blend: names.param(param)?,
+            })
+        });
+        for state in ["Attack", "Emote", "Shout"] {
+            lib.register_declared(state, || Box::new(crate::hsm::Inert));
+        }
+        lib
+    };
+    // Misspelt names stop the program from starting, each with what the statelib declares.
+    let start = |lib| Session::start(program.clone(), lib, "gate", Greybox::default(), 7);
+    let event = start(library("AnimationDon", "blend"))
+        .err()
+        .unwrap()
+        .to_string();
+    for said in [
+        "`PlayAnimation`",
+        "event `AnimationDon`",
+        "AnimationDone",
+        "raises",
+    ] {
+        assert!(event.contains(said), "{said}: {event}");
+    }
+    let param = start(library("AnimationDone", "blnd"))
+        .err()
+        .unwrap()
+        .to_string();
+    for said in ["parameter `blnd`", "clip, loop, blend, layer", "params"] {
+        assert!(param.contains(said), "{said}: {param}");
+    }
+    // Right names: read and raised as the strings would be.
+    let mut session = start(library("AnimationDone", "blend")).unwrap();
+    for _ in 0..60 {
+        session.tick();
+    }
+    assert!(
+        session
+            .world()
+            .shown
+            .first()
+            .is_some_and(|l| l == "blend Some(0.2)"),
+        "{:?}",
+        session.world().shown
+    );
+    let trace: Vec<String> = session.take_events().iter().map(|e| e.to_text()).collect();
+    // The raised `AnimationDone` takes the guard out of `Wave` (its transition to `Strike`).
+    assert!(
+        trace.iter().any(|l| l.ends_with("enter Guard/Strike")),
+        "{trace:#?}"
+    );
+    // A reload links again: a rebuild is resolved anew (here the same program).
+    session.reload(program.clone()).unwrap();
+}

@@ -13,7 +13,7 @@ use super::{
     Agent, AgentId, AgentStatus, Frame, FrameNames, Message, Scene, map_frames, resume_point,
 };
 use crate::hsm::MAX_DEPTH;
-use crate::hsm::library::{StateLibrary, entry_of};
+use crate::hsm::library::StateLibrary;
 use crate::program::Program;
 use crate::program::{MAX_TICK_RATE, MIN_TICK_RATE};
 use crate::rng::Rng;
@@ -563,8 +563,8 @@ impl<G: 'static> Scene<G> {
                 .zip(saved_agent.frames.iter().zip(&names))
                 .enumerate()
             {
-                let entry = entry_of(runner.links, program.state(state).code);
-                let mut code = runner.library.instantiate(entry);
+                let mut code =
+                    (runner.links).instantiate(runner.library, program.state(state).code);
                 if let Err(e) = code.restore(&program, &frame.data) {
                     report.fallbacks.push(format!(
                         "{label}: state {}/{} could not take back its data ({e}); entered it afresh",
