@@ -130,31 +130,23 @@ pub fn wildcard(pattern: &str, text: &str) -> bool {
 }
 
 impl SimWorld {
-    /// The world of a program's scene: each agent at its start location.
+    /// The world of a program's scene as it starts: each agent at its start location, with
+    /// the variables the program gives it — set up through the seam as every session does
+    /// ([`ensemble_runtime::session::set_up`]).
     pub fn for_scene(program: &Program, scene: SceneId) -> Self {
+        let mut world = SimWorld::of_scene(program, scene);
+        ensemble_runtime::session::set_up(program, scene, &mut world);
+        world
+    }
+
+    /// The world of a program's scene before a session sets it up: its navigation view and
+    /// room for its agents, none placed yet.
+    pub fn of_scene(program: &Program, scene: SceneId) -> Self {
         let def = &program.scenes[scene.index()];
-        // Machine-driven agents first, then ambient ones: the scene's agent id order.
-        let starts = def
-            .agents
-            .iter()
-            .map(|a| a.start)
-            .chain(def.ambient.iter().map(|a| a.start));
-        let bodies = starts
-            .map(|start| {
-                let l = &program.locations[start.index()];
-                Body { x: l.x, y: l.y }
-            })
-            .collect::<Vec<_>>();
-        let mut variables = vec![BTreeMap::new(); bodies.len()];
-        for b in program.speech.bindings.iter().filter(|b| b.scene == scene) {
-            if let Some(vars) = variables.get_mut(b.agent as usize) {
-                vars.insert(program.name(b.variable).to_string(), b.value.clone());
-            }
-        }
+        let agents = def.agents.len() + def.ambient.len();
         SimWorld {
-            bodies,
-            variables,
-            standard: StandardState::for_scene(program, scene),
+            bodies: vec![Body::default(); agents],
+            variables: vec![BTreeMap::new(); agents],
             nav: NavWorld::new(program, scene, 0.0),
             scene: Some(scene),
             machine_agents: def.agents.len(),

@@ -3,8 +3,9 @@
 //! [`Simulation`], so what a designer previews is exactly what the command line runs.
 //!
 //! A simulation is either a scene of state-machine agents in the [`SimWorld`] with the smart
-//! locations that drive its ambient NPCs ([`Interactions`]), or a conversation scene of a
-//! social agent ([`ChatScene`]). One [`Simulation::tick`] advances either by one tick of its
+//! locations that drive its ambient NPCs ([`Interactions`]) — run by the same
+//! [`Session`] a game drives, so setup, tick order, saves and reloads are written once — or a
+//! conversation scene of a social agent ([`ChatScene`]). One [`Simulation::tick`] advances either by one tick of its
 //! scene. Hot reload goes through [`Simulation::reload`] (live state carried across by name,
 //! reported as a `reload` trace event) and [`Simulation::reject_reload`].
 //!
@@ -24,12 +25,11 @@ use super::SimWorld;
 use crate::stand_in::StandIn;
 use ensemble_runtime::hpmm::chat::parse_player_line;
 use ensemble_runtime::hpmm::{ChatError, ChatScene, Input};
-use ensemble_runtime::hsm::{
-    AgentId, AgentStatus, LinkError, ReloadReport, Scene, SceneError, UnknownLocale,
-};
+use ensemble_runtime::hsm::{AgentId, AgentStatus, LinkError, ReloadReport, Scene, UnknownLocale};
 use ensemble_runtime::interactions::{DrivenKind, Interactions, Presence};
 use ensemble_runtime::program::Program;
 use ensemble_runtime::script::ScriptInstance;
+use ensemble_runtime::session::{Session, SessionError};
 use ensemble_runtime::trace::{EventKind, TraceEvent};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -140,6 +140,19 @@ pub enum ReloadError {
     Chat(#[from] ChatError),
     #[error("{0}")]
     StandIn(String),
+    /// The session refused the program (another project's, or one without the scene).
+    #[error("{0}")]
+    Refused(String),
+}
+
+impl From<SessionError> for ReloadError {
+    fn from(e: SessionError) -> Self {
+        match e {
+            SessionError::Link(e) => ReloadError::Link(e),
+            SessionError::Reload(why) => ReloadError::Refused(why),
+            other => ReloadError::Refused(other.to_string()),
+        }
+    }
 }
 
 /// What kind of scene runs.
@@ -153,10 +166,8 @@ pub enum SceneKind {
 }
 
 enum Running {
-    Machines {
-        scene: Box<Scene<SimWorld>>,
-        interactions: Box<Interactions>,
-    },
+    /// The session the game's hosts use too: its setup, tick order, saves and reloads.
+    Machines(Box<Session<SimWorld>>),
     Chat(Box<ChatScene>),
 }
 
@@ -402,7 +413,7 @@ impl Simulation {
             chat.set_tracing(true);
             Running::Chat(Box::new(chat))
         } else if let Some(id) = program.scene_by_name(name) {
-            let mut world = SimWorld::for_scene(&program, id)
+            let world = SimWorld::of_scene(&program, id)
                 .with_failure_rate(options.fail_rate)
                 .with_forced_outcomes(options.setup.outcomes.clone())
                 .with_forced_draws(options.setup.draws.clone());
@@ -420,26 +431,32 @@ impl Simulation {
                     .map(|i| AgentId(i as u32))
                     .ok_or_else(|| StartError::Setup(format!("no agent `{agent}` in `{name}`")))
             };
-            for (who, variable, value) in &options.setup.variables {
-                world.set_variable(agent(who)?, variable, value);
-            }
-            options
-                .setup
-                .move_world_events(&program, &mut world)
-                .map_err(StartError::Setup)?;
+            let variables = (options.setup.variables.iter())
+                .map(|(who, variable, value)| Ok((agent(who)?, variable, value)))
+                .collect::<Result<Vec<_>, StartError>>()?;
             // The game's own states are stood in: the simulated world has not their code.
             let (library, stood_in) = crate::stand_in::library_for(&program, &options.stand_ins)
                 .map_err(StartError::StandIn)?;
             stand_ins = stood_in;
-            // The trace is what the CLI prints and the editor shows: recorded from tick 0.
+            // Set up as a game's session is; a test's variables and world events before the
+            // agents enter their first states. The trace is what the CLI prints and the
+            // editor shows: recorded from tick 0.
             let locale = options.locale.as_deref();
-            let mut scene =
-                match Scene::new_traced_in(program.clone(), library, name, world, seed, locale) {
-                    Ok(s) => s,
-                    Err(SceneError::Link(e)) => return Err(e.into()),
-                    Err(SceneError::Locale(e)) => return Err(e.into()),
-                    Err(SceneError::UnknownScene { .. }) => unreachable!("found above"),
-                };
+            let prepare = |world: &mut SimWorld| {
+                for (a, variable, value) in &variables {
+                    world.set_variable(*a, variable, value);
+                }
+                options.setup.move_world_events(&program, world)
+            };
+            let mut session =
+                Session::start_with(program.clone(), library, name, world, seed, locale, prepare)
+                    .map_err(|e| match e {
+                    SessionError::Link(e) => StartError::Link(e),
+                    SessionError::Locale(e) => StartError::Locale(e),
+                    SessionError::Prepare(why) => StartError::Setup(why),
+                    other => StartError::Setup(other.to_string()),
+                })?;
+            let (scene, _) = session.parts_mut();
             for (machine, state) in &options.setup.disabled {
                 let state = program
                     .machine_by_name(machine)
@@ -464,11 +481,7 @@ impl Simulation {
                 })?;
                 scene.set_root_state(a, s);
             }
-            let interactions = Interactions::new(&program, id, seed);
-            Running::Machines {
-                scene: Box::new(scene),
-                interactions: Box::new(interactions),
-            }
+            Running::Machines(Box::new(session))
         } else {
             return Err(StartError::UnknownScene {
                 name: name.to_string(),
@@ -498,7 +511,7 @@ impl Simulation {
     /// as in the source language; only its words change.
     pub fn set_locale(&mut self, locale: Option<&str>) -> Result<(), UnknownLocale> {
         match &mut self.running {
-            Running::Machines { scene, .. } => scene.set_locale(locale),
+            Running::Machines(session) => session.set_locale(locale),
             Running::Chat(chat) => chat.set_locale(locale),
         }
     }
@@ -520,14 +533,14 @@ impl Simulation {
 
     pub fn kind(&self) -> SceneKind {
         match self.running {
-            Running::Machines { .. } => SceneKind::Machines,
+            Running::Machines(_) => SceneKind::Machines,
             Running::Chat(_) => SceneKind::Chat,
         }
     }
 
     pub fn program(&self) -> &Arc<Program> {
         match &self.running {
-            Running::Machines { scene, .. } => scene.program(),
+            Running::Machines(session) => session.program(),
             Running::Chat(chat) => chat.agent().program(),
         }
     }
@@ -535,7 +548,7 @@ impl Simulation {
     /// The scene of machine agents (`None` for a conversation).
     pub fn scene(&self) -> Option<&Scene<SimWorld>> {
         match &self.running {
-            Running::Machines { scene, .. } => Some(scene),
+            Running::Machines(session) => Some(session.scene()),
             Running::Chat(_) => None,
         }
     }
@@ -543,17 +556,14 @@ impl Simulation {
     /// The scene and its smart locations, for a game's calls (the player, proxies).
     pub fn scene_mut(&mut self) -> Option<(&mut Scene<SimWorld>, &mut Interactions)> {
         match &mut self.running {
-            Running::Machines {
-                scene,
-                interactions,
-            } => Some((scene, interactions)),
+            Running::Machines(session) => Some(session.parts_mut()),
             Running::Chat(_) => None,
         }
     }
 
     pub fn interactions(&self) -> Option<&Interactions> {
         match &self.running {
-            Running::Machines { interactions, .. } => Some(interactions),
+            Running::Machines(session) => Some(session.interactions()),
             Running::Chat(_) => None,
         }
     }
@@ -562,14 +572,14 @@ impl Simulation {
     pub fn chat(&self) -> Option<&ChatScene> {
         match &self.running {
             Running::Chat(chat) => Some(chat),
-            Running::Machines { .. } => None,
+            Running::Machines(_) => None,
         }
     }
 
     /// Ticks so far.
     pub fn tick_count(&self) -> u64 {
         match &self.running {
-            Running::Machines { scene, .. } => scene.tick_count(),
+            Running::Machines(session) => session.scene().tick_count(),
             Running::Chat(chat) => chat.tick_count(),
         }
     }
@@ -577,7 +587,7 @@ impl Simulation {
     /// Seconds of scene time so far.
     pub fn now(&self) -> f64 {
         match &self.running {
-            Running::Machines { scene, .. } => scene.now(),
+            Running::Machines(session) => session.now(),
             Running::Chat(chat) => chat.now(),
         }
     }
@@ -585,7 +595,7 @@ impl Simulation {
     /// Seconds of scene time per tick.
     pub fn dt(&self) -> f64 {
         match &self.running {
-            Running::Machines { scene, .. } => scene.dt(),
+            Running::Machines(session) => session.scene().dt(),
             Running::Chat(chat) => chat.dt(),
         }
     }
@@ -595,33 +605,31 @@ impl Simulation {
     /// iteration of the conversation).
     pub fn tick(&mut self) {
         match &mut self.running {
-            Running::Machines {
-                scene,
-                interactions,
-            } => {
-                scene.tick();
-                let (program, now) = (scene.program().clone(), scene.now());
-                let mut doors = Vec::new();
-                scene.game.advance(&program, now, &mut doors);
-                for (agent, kind) in doors {
-                    scene.record_external(agent, kind);
-                }
-                self.refused.clear();
-                for act in std::mem::take(&mut self.acts) {
-                    if let Err(message) = apply(scene, interactions, &act) {
-                        self.refused.push(message.clone());
-                        let who = match &act {
-                            PlayerAct::Push { proxy, .. } => scene
-                                .agents()
-                                .find(|a| scene.agent_name(*a) == proxy.as_str()),
-                            _ => interactions.player_agent(),
-                        };
-                        scene.record_external(who, EventKind::Error { message });
+            Running::Machines(session) => {
+                let (acts, refused) = (std::mem::take(&mut self.acts), &mut self.refused);
+                refused.clear();
+                // The session's tick (machines, smart locations, planning world events) with
+                // the simulated world's own step between: its doors, what the player did.
+                session.tick_with(|scene, interactions| {
+                    let (program, now) = (scene.program().clone(), scene.now());
+                    let mut doors = Vec::new();
+                    scene.game.advance(&program, now, &mut doors);
+                    for (agent, kind) in doors {
+                        scene.record_external(agent, kind);
                     }
-                }
-                interactions.advance(scene);
-                // World events for planning agents (docs/formats/scene.md).
-                ensemble_runtime::stdlib::fire_world_events(scene);
+                    for act in acts {
+                        if let Err(message) = apply(scene, interactions, &act) {
+                            refused.push(message.clone());
+                            let who = match &act {
+                                PlayerAct::Push { proxy, .. } => scene
+                                    .agents()
+                                    .find(|a| scene.agent_name(*a) == proxy.as_str()),
+                                _ => interactions.player_agent(),
+                            };
+                            scene.record_external(who, EventKind::Error { message });
+                        }
+                    }
+                });
             }
             Running::Chat(chat) => chat.step(),
         }
@@ -632,7 +640,7 @@ impl Simulation {
     /// tick. Returns false (and does nothing) for a conversation.
     pub fn act(&mut self, act: PlayerAct) -> bool {
         match self.running {
-            Running::Machines { .. } => {
+            Running::Machines(_) => {
                 self.acts.push(act);
                 true
             }
@@ -652,7 +660,7 @@ impl Simulation {
     pub fn awaits_player(&self) -> bool {
         match &self.running {
             Running::Chat(chat) => chat.awaits_player(),
-            Running::Machines { .. } => false,
+            Running::Machines(_) => false,
         }
     }
 
@@ -664,7 +672,7 @@ impl Simulation {
                 chat.hear(input);
                 true
             }
-            Running::Machines { .. } => false,
+            Running::Machines(_) => false,
         }
     }
 
@@ -684,10 +692,7 @@ impl Simulation {
         reason: &str,
     ) -> Result<ReloadReport, ReloadError> {
         let result = match &mut self.running {
-            Running::Machines {
-                scene,
-                interactions,
-            } => {
+            Running::Machines(session) => {
                 // Game states the new program needs are stood in as at the start, those
                 // stood in already afresh (their declarations may have changed). A choice
                 // naming a state the new program lacks is no reason to refuse it.
@@ -700,7 +705,7 @@ impl Simulation {
                     })
                     .cloned()
                     .collect();
-                let library = scene.library_mut();
+                let library = session.parts_mut().0.library_mut();
                 // A program without the running scene is not a rebuild of it (perhaps another
                 // project's): it gets no stand-ins, and links (or is refused) as it is.
                 let stood_in = if program.scene_by_name(&self.name).is_some() {
@@ -718,12 +723,12 @@ impl Simulation {
                                 None => self.stand_ins.push(s),
                             }
                         }
-                        interactions
-                            .reload(scene, program, reason)
+                        session
+                            .reload_because(program, reason)
                             .map_err(ReloadError::from)
                     }
                     Err(message) => {
-                        scene.reject_reload(message.clone());
+                        session.reject_reload(message.clone());
                         Err(ReloadError::StandIn(message))
                     }
                 }
@@ -744,7 +749,7 @@ impl Simulation {
     /// the running one goes on.
     pub fn reject_reload(&mut self, reason: impl Into<String>) {
         match &mut self.running {
-            Running::Machines { scene, .. } => scene.reject_reload(reason),
+            Running::Machines(session) => session.reject_reload(reason),
             Running::Chat(chat) => chat.reject_reload(reason),
         }
         self.collect();
@@ -754,7 +759,7 @@ impl Simulation {
     /// conversation.
     pub fn take_draws(&mut self) -> Vec<draws::Drawn> {
         match &mut self.running {
-            Running::Machines { scene, .. } => scene.game.draws.take_log(),
+            Running::Machines(session) => session.world_mut().draws.take_log(),
             Running::Chat(_) => Vec::new(),
         }
     }
@@ -762,7 +767,7 @@ impl Simulation {
     /// Draws of `kind` made so far (a conversation: none).
     pub fn draw_count(&self, kind: ensemble_runtime::rng::DrawKind) -> u64 {
         match &self.running {
-            Running::Machines { scene, .. } => scene.game.draws.count(kind),
+            Running::Machines(session) => session.world().draws.count(kind),
             Running::Chat(_) => 0,
         }
     }
@@ -771,7 +776,7 @@ impl Simulation {
     /// draw not made yet): a content test's run ends with these as its error.
     pub fn draw_problems(&self) -> Vec<String> {
         match &self.running {
-            Running::Machines { scene, .. } => scene.game.draws.problems(),
+            Running::Machines(session) => session.world().draws.problems(),
             Running::Chat(_) => Vec::new(),
         }
     }
@@ -791,7 +796,7 @@ impl Simulation {
     /// Moves the parts' new events here and notes the lines said.
     fn collect(&mut self) {
         match &mut self.running {
-            Running::Machines { scene, .. } => self.events.extend(scene.take_events()),
+            Running::Machines(session) => self.events.extend(session.take_events()),
             Running::Chat(chat) => self.events.extend(chat.take_events()),
         }
         for e in &self.events[self.noted..] {
@@ -808,10 +813,8 @@ impl Simulation {
     /// Every agent: where it is, what it runs, whom it talks with.
     pub fn agents(&self) -> Vec<AgentView> {
         match &self.running {
-            Running::Machines {
-                scene,
-                interactions,
-            } => {
+            Running::Machines(session) => {
+                let (scene, interactions) = (session.scene(), session.interactions());
                 let program = scene.program();
                 let now = scene.now();
                 scene
@@ -865,13 +868,10 @@ impl Simulation {
     /// The running script instances, one per smart location that runs one, in the program's
     /// order of smart locations.
     pub fn blackboards(&self) -> Vec<Blackboard<'_>> {
-        let Running::Machines {
-            scene,
-            interactions,
-        } = &self.running
-        else {
+        let Running::Machines(session) = &self.running else {
             return Vec::new();
         };
+        let (scene, interactions) = (session.scene(), session.interactions());
         let program: &Program = scene.program();
         interactions
             .instances()

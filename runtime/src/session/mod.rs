@@ -108,6 +108,10 @@ pub enum SessionError {
     /// The savegame cannot be restored onto this program (what is wrong with it, and what to do).
     #[error("cannot restore the savegame: {0}{hint}", hint = restore_hint(.0))]
     Restore(SnapshotError),
+    /// The game's `prepare` (of [`Session::start_with`] or [`Session::restore_with`]) refused
+    /// the world it was given.
+    #[error("the game could not prepare its world: {0}")]
+    Prepare(String),
     /// The game's closure could not restore its world from the savegame.
     #[error("cannot restore the game's world from the savegame: {0}")]
     World(String),
@@ -176,12 +180,29 @@ impl<W: World + 'static> Session<W> {
         program: Arc<Program>,
         library: StateLibrary<W>,
         scene: &str,
+        world: W,
+        seed: u64,
+    ) -> Result<Session<W>, SessionError> {
+        Self::start_with(program, library, scene, world, seed, None, |_| Ok(()))
+    }
+
+    /// [`Session::start`], speaking in `locale` from the first line on (`None`: the source
+    /// language), with the game's last word on the world: `prepare` runs after the world is
+    /// set up from the program and before any agent enters its first state (a test's
+    /// starting variables, a world event moved); its error is [`SessionError::Prepare`].
+    pub fn start_with(
+        program: Arc<Program>,
+        library: StateLibrary<W>,
+        scene: &str,
         mut world: W,
         seed: u64,
+        locale: Option<&str>,
+        prepare: impl FnOnce(&mut W) -> Result<(), String>,
     ) -> Result<Session<W>, SessionError> {
         let id = scene_id(&program, scene)?;
         set_up(&program, id, &mut world);
-        let started = Scene::new_traced(program.clone(), library, scene, world, seed)?;
+        prepare(&mut world).map_err(SessionError::Prepare)?;
+        let started = Scene::new_traced_in(program.clone(), library, scene, world, seed, locale)?;
         Ok(Session {
             scene: started,
             interactions: Interactions::new(&program, id, seed),
@@ -196,7 +217,16 @@ impl<W: World + 'static> Session<W> {
     /// Advances the scene by one tick of its own time (`1 / tick_rate` seconds): the machines,
     /// the smart locations, the planning world events, in that order.
     pub fn tick(&mut self) {
+        self.tick_with(|_, _| {});
+    }
+
+    /// [`Session::tick`] with the game's own step of the frame between the machines and the
+    /// smart locations — its world's own events, what the player did at a smart location
+    /// (`interactions.interact`, `player_input`) — so the scripts hear of it in the same
+    /// tick, as `ensemble run` and the content tests order it.
+    pub fn tick_with(&mut self, between: impl FnOnce(&mut Scene<W>, &mut Interactions)) {
         self.scene.tick();
+        between(&mut self.scene, &mut self.interactions);
         self.interactions.advance(&mut self.scene);
         stdlib::fire_world_events(&mut self.scene);
         if self.scene.events_waiting() > self.backlog {
@@ -222,6 +252,12 @@ impl<W: World + 'static> Session<W> {
     pub fn set_tracing(&mut self, on: bool) {
         self.tracing = on;
         self.scene.set_tracing(on);
+    }
+
+    /// Speaks every line from now on in `locale` (`None`: the source language); lines
+    /// already said keep their words.
+    pub fn set_locale(&mut self, locale: Option<&str>) -> Result<(), UnknownLocale> {
+        self.scene.set_locale(locale)
     }
 
     /// Whether the trace is kept for [`Session::take_events`].
@@ -311,26 +347,41 @@ impl<W: World + 'static> Session<W> {
         &self,
         world: impl FnOnce(&W, &mut SnapshotWriter),
     ) -> Result<Vec<u8>, SessionError> {
+        let program = self.scene.program();
+        let mut snapshot = SnapshotWriter::new(program, &program.project);
+        self.save_into(&mut snapshot, world)?;
+        Ok(snapshot.to_bytes())
+    }
+
+    /// [`Session::save_with`] into a snapshot the host made (a tool's own program name in
+    /// it, more sections of its own beside); nothing is written when it is refused.
+    pub fn save_into(
+        &self,
+        snapshot: &mut SnapshotWriter,
+        world: impl FnOnce(&W, &mut SnapshotWriter),
+    ) -> Result<(), SessionError> {
         if let Some(why) = self.unsaved_parts() {
             return Err(SessionError::Save(why));
         }
         let program = self.scene.program();
         let id = scene_id(program, &self.name).map_err(|e| SessionError::Save(e.to_string()))?;
-        let mut snapshot = SnapshotWriter::new(program, &program.project);
-        self.scene.save(&mut snapshot);
-        self.scene.game.standard().save(&mut snapshot);
+        // Written apart and put in whole: a refusal leaves the host's snapshot as it was.
+        let mut own = SnapshotWriter::new(program, "");
+        self.scene.save(&mut own);
+        self.scene.game.standard().save(&mut own);
         (self.interactions)
-            .save(program, id, &mut snapshot)
+            .save(program, id, &mut own)
             .map_err(|e| SessionError::Save(e.to_string()))?;
-        snapshot.put(
+        own.put(
             SESSION_SECTION,
             &SavedSession {
                 scene: self.name.clone(),
                 seed: self.seed,
             },
         );
-        world(&self.scene.game, &mut snapshot);
-        Ok(snapshot.to_bytes())
+        world(&self.scene.game, &mut own);
+        snapshot.extend(own);
+        Ok(())
     }
 
     /// Restores a savegame made by [`Session::save`] onto `program` with the game's `library`;
@@ -352,6 +403,21 @@ impl<W: World + 'static> Session<W> {
         snapshot
             .check_program(&program, &program.project)
             .map_err(SessionError::Restore)?;
+        Self::restore_with(program, library, &snapshot, world, |_| Ok(()))
+    }
+
+    /// [`Session::restore`] from a snapshot the host has read and checked (its own sections
+    /// beside, the program's name in it the host's: [`SnapshotReader::check_program`]), with
+    /// the game's last word on the world: `prepare` runs once the world and the standard
+    /// library's state are back and before the scene's agents are restored (a test's world
+    /// event moved again); its error is [`SessionError::Prepare`].
+    pub fn restore_with(
+        program: Arc<Program>,
+        library: StateLibrary<W>,
+        snapshot: &SnapshotReader,
+        world: impl FnOnce(&SnapshotReader) -> Result<W, String>,
+        prepare: impl FnOnce(&mut W) -> Result<(), String>,
+    ) -> Result<(Session<W>, RestoreReport), SessionError> {
         let saved: SavedSession = snapshot
             .get(SESSION_SECTION)
             .map_err(SessionError::Restore)?;
@@ -362,13 +428,14 @@ impl<W: World + 'static> Session<W> {
                 saved.scene
             )))
         })?;
-        let mut world = world(&snapshot).map_err(SessionError::World)?;
+        let mut world = world(snapshot).map_err(SessionError::World)?;
         // Before the scene: a `Plan` state entered afresh as the scene is restored plans in it.
         let (standard, planning_note) =
-            StandardState::restore(&program, id, &snapshot).map_err(SessionError::Restore)?;
+            StandardState::restore(&program, id, snapshot).map_err(SessionError::Restore)?;
         *world.standard_mut() = standard;
+        prepare(&mut world).map_err(SessionError::Prepare)?;
         let (mut scene, mut report) =
-            Scene::restore_traced(program.clone(), library, world, &snapshot)
+            Scene::restore_traced(program.clone(), library, world, snapshot)
                 .map_err(SessionError::Restore)?;
         report.fallbacks.extend(planning_note);
         // A patched program's tick rate holds from here on, the scene's time kept.
@@ -383,7 +450,7 @@ impl<W: World + 'static> Session<W> {
         let agents = scene.agents().count();
         let own = scene.roster().unwrap_or_default().to_vec();
         let (interactions, note) =
-            Interactions::restore(&program, id, saved.seed, &snapshot, agents, &own)
+            Interactions::restore(&program, id, saved.seed, snapshot, agents, &own)
                 .map_err(SessionError::Restore)?;
         report.fallbacks.extend(note);
         let session = Session {

@@ -290,6 +290,14 @@ impl SnapshotWriter {
         self.put_bytes(section, encode(value));
     }
 
+    /// Puts every section of `other` in, in its order (replacing those of the same names):
+    /// a part that may refuse writes into a writer of its own, put in only when it did not.
+    pub fn extend(&mut self, other: SnapshotWriter) {
+        for section in other.payload.sections {
+            self.put_bytes(&section.name, section.bytes);
+        }
+    }
+
     /// Puts a section in the writer's own encoding (replacing one of the same name).
     pub fn put_bytes(&mut self, section: &str, bytes: Vec<u8>) {
         let sections = &mut self.payload.sections;

@@ -1,6 +1,7 @@
-//! Savegames of a simulation: the scene's own section (`Scene::save`), the standard library's
-//! (`StandardState::save`: conversations, planning worlds), the smart locations'
-//! (`Interactions::save`), and beside them the simulated world's ([`WORLD_SECTION`]: bodies,
+//! Savegames of a simulation: a game's session's sections (`Session::save_into`: the scene,
+//! the standard library's state, the smart locations, the session's identity), restored by
+//! `Session::restore_with` as a game's are, and beside them the simulated world's
+//! ([`WORLD_SECTION`]: bodies,
 //! variables, open moves, lines being said, actions under way, the navigation view) and the
 //! simulation's own ([`SIMULATION_SECTION`]).
 //!
@@ -15,11 +16,10 @@ use crate::walk::{SavedMove, SavedNav};
 use crate::{Body, NavWorld, RouteAhead, SimWorld, walk};
 use ensemble_runtime::hpmm::ChatScene;
 use ensemble_runtime::hpmm::chat::CHAT_SECTION;
-use ensemble_runtime::hsm::{RestoreReport, Scene};
-use ensemble_runtime::interactions::Interactions;
+use ensemble_runtime::hsm::RestoreReport;
 use ensemble_runtime::program::Program;
+use ensemble_runtime::session::{Session, SessionError};
 use ensemble_runtime::snapshot::{SnapshotError, SnapshotReader, SnapshotWriter};
-use ensemble_runtime::stdlib::StandardState;
 use ensemble_runtime::world::ActionId;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
@@ -111,12 +111,12 @@ impl Simulation {
     /// What of this simulation a snapshot cannot carry yet, if anything (then
     /// [`Simulation::save`] refuses).
     pub fn unsaved_parts(&self) -> Option<String> {
-        let interactions = match &self.running {
+        let session = match &self.running {
             Running::Chat(_) => return None,
-            Running::Machines { interactions, .. } => interactions,
+            Running::Machines(session) => session,
         };
-        if interactions.has_carried_actions() {
-            return Some(ensemble_runtime::interactions::CARRIED_ACTION.into());
+        if let Some(why) = session.unsaved_parts() {
+            return Some(why);
         }
         if !self.acts.is_empty() {
             // Queued for the next tick, not yet done: save after that tick.
@@ -136,28 +136,23 @@ impl Simulation {
             scene: self.name.clone(),
             seed: self.seed,
         };
-        let (scene, interactions) = match &self.running {
+        let session = match &self.running {
             Running::Chat(chat) => {
                 chat.save(snapshot);
                 snapshot.put(SIMULATION_SECTION, &saved);
                 return Ok(());
             }
-            Running::Machines {
-                scene,
-                interactions,
-            } => (scene, interactions),
+            Running::Machines(session) => session,
         };
-        let program = scene.program();
-        let id = program
-            .scene_by_name(&self.name)
-            .ok_or_else(|| SnapshotError::Unsupported(format!("no scene `{}`", self.name)))?;
-        scene.save(snapshot);
-        scene.game.standard.save(snapshot);
-        interactions.save(program, id, snapshot)?;
-        snapshot.put(WORLD_SECTION, &scene.game.to_saved());
-        scene.game.draws.save(snapshot);
-        snapshot.put(SIMULATION_SECTION, &saved);
-        Ok(())
+        // The session's sections, and the simulated world's beside them.
+        let world = |world: &SimWorld, snapshot: &mut SnapshotWriter| {
+            snapshot.put(WORLD_SECTION, &world.to_saved());
+            world.draws.save(snapshot);
+            snapshot.put(SIMULATION_SECTION, &saved);
+        };
+        session
+            .save_into(snapshot, world)
+            .map_err(|e| SnapshotError::Unsupported(e.to_string()))
     }
 
     /// Restores a simulation saved by [`Simulation::save`] onto `program` (the one it was
@@ -197,53 +192,47 @@ impl Simulation {
                 saved.scene
             )));
         };
-        let world: SavedWorld = snapshot.get(WORLD_SECTION)?;
-        // A content test's forced outcomes are options of the run, like the failure rate: a
-        // restored run keeps them (the search of `ensemble reach` branches by restoring).
-        let mut game = SimWorld::for_scene(&program, id)
-            .with_failure_rate(options.fail_rate)
-            .with_forced_outcomes(options.setup.outcomes.clone())
-            .with_forced_draws(options.setup.draws.clone());
-        game.draws.restore(snapshot)?;
-        game.restore_saved(&program, world)
-            .map_err(|message| SnapshotError::BadSection {
-                section: WORLD_SECTION.to_string(),
-                message,
-            })?;
-        // Before the scene: a `Plan` state entered afresh as it is restored plans in it.
-        let (standard, planning_note) = StandardState::restore(&program, id, snapshot)?;
-        game.standard = standard;
-        options
-            .setup
-            .move_world_events(&program, &mut game)
-            .map_err(SnapshotError::Unsupported)?;
-        // The trace is what the CLI prints: recorded from the restore on (states entered
-        // afresh included).
+        let saved_world: SavedWorld = snapshot.get(WORLD_SECTION)?;
         // The game's states are stood in as when the scene started (a stand-in saves the
         // time it has left).
         let (library, stand_ins) = crate::stand_in::library_for(&program, &options.stand_ins)
             .map_err(SnapshotError::Unsupported)?;
-        let (mut scene, mut report) =
-            Scene::restore_traced(program.clone(), library, game, snapshot)?;
-        report.fallbacks.extend(planning_note);
-        // A patched program's tick rate holds from here on, the scene's time kept.
-        report
-            .fallbacks
-            .extend(scene.set_tick_rate(program.scenes[id.index()].tick_rate));
-        let agents = scene.agents().count();
-        scene.game.standard.check_agents(agents)?;
-        // A patched program's roster: added agents start, removed ones retire, by name.
-        report.roster = ensemble_runtime::session::roster::patch(&program, id, &mut scene)?;
-        let agents = scene.agents().count();
-        let own = scene.roster().unwrap_or_default().to_vec();
-        let (interactions, note) =
-            Interactions::restore(&program, id, saved.seed, snapshot, agents, &own)?;
-        report.fallbacks.extend(note);
+        // The simulated world's own sections, read as the session asks for the world; their
+        // errors kept as they are.
+        let mut unreadable = None;
+        let world = |snapshot: &SnapshotReader| {
+            // A content test's forced outcomes are options of the run, like the failure rate:
+            // a restored run keeps them (the search of `ensemble reach` branches by restoring).
+            let mut game = SimWorld::of_scene(&program, id)
+                .with_failure_rate(options.fail_rate)
+                .with_forced_outcomes(options.setup.outcomes.clone())
+                .with_forced_draws(options.setup.draws.clone());
+            let restored = game.draws.restore(snapshot).and_then(|()| {
+                game.restore_saved(&program, saved_world)
+                    .map_err(|message| SnapshotError::BadSection {
+                        section: WORLD_SECTION.to_string(),
+                        message,
+                    })
+            });
+            match restored {
+                Ok(()) => Ok(game),
+                Err(e) => {
+                    let message = e.to_string();
+                    unreadable = Some(e);
+                    Err(message)
+                }
+            }
+        };
+        // A test's world events move again once the standard library's state is back.
+        let prepare = |game: &mut SimWorld| options.setup.move_world_events(&program, game);
+        let restored = Session::restore_with(program.clone(), library, snapshot, world, prepare);
+        let (session, report) = restored.map_err(|e| match e {
+            SessionError::Restore(e) => e,
+            SessionError::World(_) if unreadable.is_some() => unreadable.take().unwrap(),
+            other => SnapshotError::Unsupported(other.to_string()),
+        })?;
         let mut sim = Simulation {
-            running: Running::Machines {
-                scene: Box::new(scene),
-                interactions: Box::new(interactions),
-            },
+            running: Running::Machines(Box::new(session)),
             name: saved.scene,
             seed: saved.seed,
             stand_ins,
