@@ -227,6 +227,7 @@ pub fn emit_with_nav(
     let nav = super::nav::emit(module, nav_data, &mut |s| names.intern(s))?;
     let strings = crate::l10n::lower(module, &state_ids, &mut hpmm, &mut |s| names.intern(s));
     let game_states = game_states(module, &library_ids, &mut names);
+    let declared_in = declared_in(module, sources, &library_ids, &mut names);
     // Every section assembled, then verified once: the only way to a `Program`.
     let program = ProgramParts {
         names: names.names,
@@ -248,6 +249,7 @@ pub fn emit_with_nav(
         game_states,
         project: project.to_string(),
         migrations: migrations(&module.migrations),
+        declared_in,
     }
     .verify()
     .map_err(verify)?;
@@ -286,6 +288,26 @@ fn game_states(
         })
         .collect();
     GameStates { states }
+}
+
+/// The `*.statelib.ron` file each game state the program uses is declared in (its name in
+/// the project), in library order, for the runtime's link errors.
+fn declared_in(
+    module: &Module,
+    sources: &SourceMap,
+    library_ids: &HashMap<Handle<ir::LibraryState>, LibraryId>,
+    names: &mut Interner,
+) -> DeclaredIn {
+    let mut files: Vec<(LibraryId, NameId)> = library_ids
+        .iter()
+        .filter(|(h, _)| !module.library[**h].standard)
+        .filter_map(|(h, id)| {
+            let span = module.library[*h].span?;
+            Some((*id, names.intern(&sources.get(span.file).name)))
+        })
+        .collect();
+    files.sort_by_key(|(id, _)| *id);
+    DeclaredIn { files }
 }
 
 /// A resolved parameter value in the program's terms.

@@ -267,7 +267,7 @@ fn a_games_own_scene_gets_no_stand_in() {
     let refused = Scene::new(program, ensemble_sim::library(), "gate", world, 7);
     assert!(matches!(
         refused,
-        Err(SceneError::Link(LinkError::Missing(name))) if name == "Attack"
+        Err(SceneError::Link(LinkError::Missing { name, .. })) if name == "Attack"
     ));
 }
 

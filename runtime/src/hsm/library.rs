@@ -325,11 +325,12 @@ impl<'p> Names<'p> {
             (true, Some(id)) => Ok(EventName(id)),
             _ => Err(LinkError::UnknownName {
                 state: self.state().to_string(),
+                declared: declared_in(self.program, self.library, " in "),
                 what: "event",
                 name: name.to_string(),
                 known: match declared {
-                    Some(list) => format!("it declares: {}", or_none(&list)),
-                    None => "it declares no `raises`, and no transition takes it".to_string(),
+                    Some(list) => format!("it raises: {}", or_none(&list)),
+                    None => "it lists no `raises`, and no transition takes it".to_string(),
                 },
                 fix: "list it under the state's `raises` in its `*.statelib.ron`, or correct \
                       the name in the code",
@@ -360,13 +361,24 @@ impl<'p> Names<'p> {
         };
         slot.map(ParamName).ok_or_else(|| LinkError::UnknownName {
             state: self.state().to_string(),
+            declared: declared_in(self.program, self.library, " in "),
             what: "parameter",
             name: name.to_string(),
-            known: format!("it declares: {}", or_none(&declared)),
+            known: format!("its parameters: {}", or_none(&declared)),
             fix: "declare it under the state's `params` in its `*.statelib.ron`, or correct \
                   the name in the code",
         })
     }
+}
+
+/// Where `program` says game state `library` is declared, after `lead` (` in `, ` (declared
+/// in `, closed to match), or nothing for a standard state or an older program.
+fn declared_in(program: &Program, library: LibraryId, lead: &str) -> String {
+    let Some(file) = program.declared_in.file(library) else {
+        return String::new();
+    };
+    let close = if lead.contains('(') { ")" } else { "" };
+    format!("{lead}`{}`{close}", program.name(file))
 }
 
 /// `a, b, c`, or `none`.
@@ -434,11 +446,16 @@ const FIX: &str = ". The declaration is the project's (its entry in a `*.stateli
 pub enum LinkError {
     /// The program uses a library state (named here) that the game did not register.
     #[error(
-        "the program needs library state `{0}`, which the game did not register (the standard \
-         states come with `stdlib::library()`; register the game's own with \
-         `StateLibrary::register`)"
+        "the program needs library state `{name}`{declared}, which the game did not register \
+         (the standard states come with `stdlib::library()`; register the game's own with \
+         `StateLibrary::register_declared`)"
     )]
-    Missing(String),
+    Missing {
+        /// The library state.
+        name: String,
+        /// Where the project declares it (` (declared in `game.statelib.ron`)`), or empty.
+        declared: String,
+    },
     /// A hot reload offered a program built from another project than the running one.
     #[error(
         "the program was built from project `{offered}`, but the scene runs project `{running}`: \
@@ -453,11 +470,13 @@ pub enum LinkError {
     },
     /// The state is registered with another single modifier kind than the program's.
     #[error(
-        "library state `{name}` takes a {registered} modifier, but the program was compiled for a {expected} modifier{FIX}"
+        "library state `{name}` takes a {registered} modifier, but the program was compiled for a {expected} modifier{declared}{FIX}"
     )]
     ModifierMismatch {
         /// The library state.
         name: String,
+        /// Where the project declares it (` (declared in `game.statelib.ron`)`), or empty.
+        declared: String,
         /// The modifier kind the game registered.
         registered: &'static str,
         /// The modifier kind the program was compiled for.
@@ -465,20 +484,27 @@ pub enum LinkError {
     },
     /// The state is registered with other named parameters than the program's.
     #[error(
-        "library state `{name}` is registered with other parameters than the program was compiled for: {difference}{FIX}"
+        "library state `{name}` is registered with other parameters than the program was compiled for{declared}: {difference}{FIX}"
     )]
     ParamsMismatch {
         /// The library state.
         name: String,
+        /// Where the project declares it (` (declared in `game.statelib.ron`)`), or empty.
+        declared: String,
         /// What differs, parameter by parameter.
         difference: String,
     },
     /// State code resolving its names as the scene links ([`StateLibrary::register_linked`])
     /// named an event or parameter the state's declaration does not have.
-    #[error("library state `{state}`'s code uses the {what} `{name}`, but {known}: {fix}")]
+    #[error(
+        "library state `{state}`'s code uses the {what} `{name}`, but its declaration{declared} \
+         does not have it ({known}): {fix}"
+    )]
     UnknownName {
         /// The library state.
         state: String,
+        /// Where the project declares it (` in `game.statelib.ron``), or empty.
+        declared: String,
         /// `event` or `parameter`.
         what: &'static str,
         /// The name the code used.
@@ -490,11 +516,13 @@ pub enum LinkError {
     },
     /// The state is registered as ending its machine differently than the program expects.
     #[error(
-        "library state `{name}` is registered as {registered:?} but the program expects {expected:?}{FIX}"
+        "library state `{name}` is registered as {registered:?} but the program expects {expected:?}{declared}{FIX}"
     )]
     TerminalMismatch {
         /// The library state.
         name: String,
+        /// Where the project declares it (` (declared in `game.statelib.ron`)`), or empty.
+        declared: String,
         /// How the game registered it.
         registered: Terminal,
         /// How the program was compiled to expect it.
@@ -618,10 +646,10 @@ impl<G> StateLibrary<G> {
             .enumerate()
             .map(|(li, need)| {
                 let name = program.name(need.name);
-                let &i = self
-                    .index
-                    .get(name)
-                    .ok_or_else(|| LinkError::Missing(name.to_string()))?;
+                let &i = self.index.get(name).ok_or_else(|| LinkError::Missing {
+                    name: name.to_string(),
+                    declared: declared_in(program, LibraryId(li as u32), " (declared in "),
+                })?;
                 let entry = &self.entries[i].1;
                 if let Make::Linked(link) = &entry.make {
                     let names = Names {
@@ -636,6 +664,7 @@ impl<G> StateLibrary<G> {
                 if spec.modifier != need.modifier {
                     return Err(LinkError::ModifierMismatch {
                         name: name.to_string(),
+                        declared: declared_in(program, LibraryId(li as u32), " (declared in "),
                         registered: spec.modifier.as_str(),
                         expected: need.modifier.as_str(),
                     });
@@ -643,12 +672,14 @@ impl<G> StateLibrary<G> {
                 if let Some(difference) = params_difference(program, LibraryId(li as u32), spec) {
                     return Err(LinkError::ParamsMismatch {
                         name: name.to_string(),
+                        declared: declared_in(program, LibraryId(li as u32), " (declared in "),
                         difference,
                     });
                 }
                 if spec.terminal != need.terminal {
                     return Err(LinkError::TerminalMismatch {
                         name: name.to_string(),
+                        declared: declared_in(program, LibraryId(li as u32), " (declared in "),
                         registered: spec.terminal,
                         expected: need.terminal,
                     });

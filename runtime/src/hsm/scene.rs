@@ -299,7 +299,7 @@ pub const MAX_COUNT: u64 = 1 << 62;
 ///
 /// // A program asking for code the game did not register does not start.
 /// let refused = Scene::new(program_using("Sleep", 1.0), library(), "night", Vec::new(), 7);
-/// assert!(matches!(refused, Err(SceneError::Link(LinkError::Missing(name))) if name == "Sleep"));
+/// assert!(matches!(refused, Err(SceneError::Link(LinkError::Missing { name, .. })) if name == "Sleep"));
 /// # Ok::<(), SceneError>(())
 /// ```
 pub struct Scene<G> {

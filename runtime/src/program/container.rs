@@ -23,10 +23,12 @@ use thiserror::Error;
 /// 9: the game-state section (declared events and stand-ins of the game's own states); 10: the
 /// project's name (a hot reload from another project is refused); 11: the project's migrations
 /// (the last field: version 10 is still read, with none, so `check --against` and a game's
-/// restore take the build that shipped before them).
-pub const FORMAT_VERSION: u16 = 11;
-/// The one earlier program (and debug-symbol) version still read.
-pub(crate) const PROGRAM_VERSION_WITHOUT_MIGRATIONS: u16 = 10;
+/// restore take the build that shipped before them); 12: the file each game state is declared
+/// in (the last field again: versions 10 and 11 are still read, without it).
+pub const FORMAT_VERSION: u16 = 12;
+/// The earliest program (and debug-symbol) version still read: each later version only added
+/// a last field, read from an earlier one as empty.
+pub(crate) const EARLIEST_PROGRAM_VERSION: u16 = 10;
 /// The savegame snapshot format's version (`crate::snapshot` re-exports it): bumped whenever the
 /// snapshot layout changes (the payload's or a runtime section's); any other version is refused.
 /// 1: the first.
@@ -201,8 +203,8 @@ pub(crate) fn unwrap(kind: Kind, bytes: &[u8]) -> Result<&[u8], LoadError> {
     Ok(payload)
 }
 
-/// [`unwrap`], also taking a program or debug symbols of the one earlier version still read
-/// ([`PROGRAM_VERSION_WITHOUT_MIGRATIONS`]); returns the version with the payload.
+/// [`unwrap`], also taking a program or debug symbols of an earlier version still read
+/// (from [`EARLIEST_PROGRAM_VERSION`]); returns the version with the payload.
 pub(crate) fn unwrap_versioned(kind: Kind, bytes: &[u8]) -> Result<(u16, &[u8]), LoadError> {
     if bytes.is_empty() {
         return Err(LoadError::Empty);
@@ -236,7 +238,8 @@ pub(crate) fn unwrap_versioned(kind: Kind, bytes: &[u8]) -> Result<(u16, &[u8]),
         });
     }
     let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-    let earlier = kind != Kind::Snapshot && version == PROGRAM_VERSION_WITHOUT_MIGRATIONS;
+    let earlier =
+        kind != Kind::Snapshot && (EARLIEST_PROGRAM_VERSION..FORMAT_VERSION).contains(&version);
     if version != kind.version() && !earlier {
         return Err(LoadError::UnsupportedVersion {
             found: version,

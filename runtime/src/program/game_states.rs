@@ -29,6 +29,24 @@ impl GameStates {
     }
 }
 
+/// The `*.statelib.ron` file each game state is declared in (its path in the project), in
+/// library order, for the link errors that name it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DeclaredIn {
+    /// `(library state, file)`, ascending by library state.
+    pub files: Vec<(LibraryId, NameId)>,
+}
+
+impl DeclaredIn {
+    /// The file library state `library` is declared in, if the program says.
+    pub fn file(&self, library: LibraryId) -> Option<NameId> {
+        let i = (self.files)
+            .binary_search_by_key(&library, |(l, _)| *l)
+            .ok()?;
+        Some(self.files[i].1)
+    }
+}
+
 /// One game state as the statelib declares it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameStateDef {
@@ -53,6 +71,19 @@ pub struct StandInDef {
 /// Every id in range, entries ascending and only for library states that exist, times finite
 /// and not negative, and a stand-in raising only an event its state declares.
 pub(super) fn verify(p: &ProgramParts) -> Result<(), String> {
+    let mut previous: Option<LibraryId> = None;
+    for &(library, file) in &p.declared_in.files {
+        if previous.is_some_and(|prev| prev >= library) {
+            return Err("the game states' files are not in library order".into());
+        }
+        previous = Some(library);
+        if library.index() >= p.library.len() || file.index() >= p.names.len() {
+            return Err(format!(
+                "game state #{}'s file is not a library state's or not a name",
+                library.0
+            ));
+        }
+    }
     let mut previous: Option<LibraryId> = None;
     for s in &p.game_states.states {
         if previous.is_some_and(|prev| prev >= s.library) {

@@ -35,7 +35,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 pub use container::{FORMAT_VERSION, Kind, LoadError};
-pub use game_states::{GameStateDef, GameStates, StandInDef};
+pub use game_states::{DeclaredIn, GameStateDef, GameStates, StandInDef};
 pub use location::{
     NotificationDef, PlayerEmitterDef, ProxyDef, SceneEvent, SceneEventDef, SpawnDef,
 };
@@ -348,8 +348,11 @@ pub struct ProgramParts {
     /// without one (tests, a single file checked on its own).
     pub project: String,
     /// Names the project's patches changed, which a restore reads older savegames through
-    /// (since version 11; the last field, so a version-10 payload reads with none).
+    /// (since version 11, read from version 10 as none).
     pub migrations: Migrations,
+    /// The file each game state is declared in, for the messages that name it (since version
+    /// 12; the last field, read from an earlier version as none).
+    pub declared_in: DeclaredIn,
 }
 
 /// A compiled, verified program: its [`ProgramParts`] (read through `Deref`) and the indexes
@@ -616,15 +619,19 @@ impl Program {
     /// ```
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, LoadError> {
         let (version, payload) = container::unwrap_versioned(Kind::Program, bytes)?;
-        let parts: ProgramParts = if version == container::PROGRAM_VERSION_WITHOUT_MIGRATIONS {
-            // Version 10 is version 11 without its last field: read it with none, every byte
-            // of it (a version-11 payload whose version was flipped to 10 has some left).
+        let parts: ProgramParts = if version < FORMAT_VERSION {
+            // An earlier version is this one without its last fields: read it with them empty,
+            // every byte of it (a later payload whose version was flipped has some left).
             let mut whole = payload.to_vec();
-            whole.extend(postcard::to_allocvec(&Migrations::default()).expect("in memory"));
+            let empty = |e: postcard::Result<Vec<u8>>| e.expect("in memory");
+            if version < 11 {
+                whole.extend(empty(postcard::to_allocvec(&Migrations::default())));
+            }
+            whole.extend(empty(postcard::to_allocvec(&DeclaredIn::default())));
             match postcard::take_from_bytes::<ProgramParts>(&whole) {
                 Ok((parts, [])) => Ok(parts),
                 Ok((_, rest)) => Err(LoadError::Decode(format!(
-                    "{} bytes after a version-10 program",
+                    "{} bytes after a version-{version} program",
                     rest.len()
                 ))),
                 Err(e) => Err(LoadError::Decode(e.to_string())),

@@ -754,24 +754,32 @@ fn stale_debug_symbols_beside_a_newer_program_are_refused_naming_both_checksums(
 }
 
 #[test]
-fn a_version_10_program_still_loads_with_no_migrations_and_a_flipped_version_does_not() {
-    let program = sample();
+fn versions_10_and_11_still_load_without_their_later_fields_and_a_flipped_version_does_not() {
+    let mut program = sample();
     let payload = postcard::to_allocvec(&program.parts).unwrap();
-    let without = postcard::to_allocvec(&super::Migrations::default()).unwrap();
-    // Version 10's payload: version 11's without its last field (the migrations).
-    let old = &payload[..payload.len() - without.len()];
-    let mut bytes = container::wrap(Kind::Program, old);
-    bytes[8..10].copy_from_slice(&10u16.to_le_bytes());
-    let loaded = Program::from_bytes(&bytes).unwrap();
-    assert_eq!(loaded, program);
-    assert!(loaded.migrations.is_empty());
-    // A version-11 program relabelled 10 keeps bytes over: refused.
-    let mut relabelled = program.to_bytes();
-    relabelled[8..10].copy_from_slice(&10u16.to_le_bytes());
-    assert!(matches!(
-        Program::from_bytes(&relabelled),
-        Err(LoadError::Decode(m)) if m.contains("after a version-10 program")
-    ));
+    let migrations = postcard::to_allocvec(&super::Migrations::default()).unwrap();
+    let declared_in = postcard::to_allocvec(&super::DeclaredIn::default()).unwrap();
+    assert!(program.declared_in.files.is_empty() && program.migrations.is_empty());
+    // Version 11's payload: version 12's without its last field; version 10's without the two.
+    let v11 = &payload[..payload.len() - declared_in.len()];
+    let v10 = &v11[..v11.len() - migrations.len()];
+    for (version, old) in [(11u16, v11), (10, v10)] {
+        let mut bytes = container::wrap(Kind::Program, old);
+        bytes[8..10].copy_from_slice(&version.to_le_bytes());
+        let loaded = Program::from_bytes(&bytes).unwrap();
+        assert_eq!(loaded, program, "version {version}");
+    }
+    // A later program relabelled earlier keeps bytes over: refused.
+    program = sample();
+    for version in [10u16, 11] {
+        let mut relabelled = program.to_bytes();
+        relabelled[8..10].copy_from_slice(&version.to_le_bytes());
+        let expected = format!("after a version-{version} program");
+        assert!(
+            matches!(Program::from_bytes(&relabelled), Err(LoadError::Decode(ref m)) if m.contains(&expected)),
+            "version {version}"
+        );
+    }
 }
 
 #[test]
@@ -784,4 +792,19 @@ fn migrations_rename_agents_and_states_and_leave_other_names_alone() {
     assert_eq!(m.agent("clerk"), "clerk");
     assert_eq!(m.state("Guard", "Walk"), Some(("Sentry", "Patrol")));
     assert_eq!(m.state("Guard", "Rest"), None);
+}
+
+#[test]
+fn a_game_states_file_must_be_a_library_states_and_a_name() {
+    let p = sample().into_parts();
+    let bad = super::DeclaredIn {
+        files: vec![(LibraryId(p.library.len() as u32), NameId(0))],
+    };
+    let e = ProgramParts {
+        declared_in: bad,
+        ..p.clone()
+    }
+    .verify()
+    .unwrap_err();
+    assert!(e.to_string().contains("file"), "{e}");
 }

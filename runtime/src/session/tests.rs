@@ -323,6 +323,7 @@ fn a_game_state_registers_as_its_statelib_declares_it_and_a_disagreeing_spec_say
         .to_string();
     for said in [
         "`Sip`",
+        "declared in `tavern.statelib.ron`",
         "text",
         "number",
         "*.statelib.ron",
@@ -377,6 +378,7 @@ fn typed_names_are_checked_as_the_program_links_and_read_without_lookups() {
     for said in [
         "`PlayAnimation`",
         "event `AnimationDon`",
+        "declaration in `game.statelib.ron`",
         "AnimationDone",
         "raises",
     ] {
