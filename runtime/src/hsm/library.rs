@@ -332,8 +332,6 @@ impl<'p> Names<'p> {
                     Some(list) => format!("it raises: {}", or_none(&list)),
                     None => "it lists no `raises`, and no transition takes it".to_string(),
                 },
-                fix: "list it under the state's `raises` in its `*.statelib.ron`, or correct \
-                      the name in the code",
             }),
         }
     }
@@ -365,9 +363,17 @@ impl<'p> Names<'p> {
             what: "parameter",
             name: name.to_string(),
             known: format!("its parameters: {}", or_none(&declared)),
-            fix: "declare it under the state's `params` in its `*.statelib.ron`, or correct \
-                  the name in the code",
         })
+    }
+}
+
+/// What to do about a name a state's code uses that its declaration lacks.
+fn unknown_name_fix(what: &str) -> &'static str {
+    if what == "event" {
+        "list it under the state's `raises` in its `*.statelib.ron`, or correct the name in the code"
+    } else {
+        "declare it under the state's `params` in its `*.statelib.ron`, or correct the name in the \
+         code"
     }
 }
 
@@ -498,7 +504,8 @@ pub enum LinkError {
     /// named an event or parameter the state's declaration does not have.
     #[error(
         "library state `{state}`'s code uses the {what} `{name}`, but its declaration{declared} \
-         does not have it ({known}): {fix}"
+         does not have it ({known}): {fix}",
+        fix = unknown_name_fix(what)
     )]
     UnknownName {
         /// The library state.
@@ -511,8 +518,6 @@ pub enum LinkError {
         name: String,
         /// What the declaration has.
         known: String,
-        /// What to do.
-        fix: &'static str,
     },
     /// The state is registered as ending its machine differently than the program expects.
     #[error(
