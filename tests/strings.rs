@@ -68,6 +68,16 @@ fn the_airport_speaks_french_and_its_translation_is_complete() {
         "{french:?}"
     );
     assert!(french.contains(&"Quand souhaitez-vous voyager ?".to_string()));
+    // Slot values the scene binds are translated too (`Time=seven` is `sept heures`), and only
+    // in the locale that translates them.
+    assert!(
+        french.contains(&"Je voudrais partir à sept heures.".to_string()),
+        "{french:?}"
+    );
+    assert!(
+        english.iter().any(|l| l.ends_with("at seven.")),
+        "{english:?}"
+    );
     // Every line is French: none is a line of the English run.
     assert!(!french.is_empty());
     for line in &french {
@@ -119,7 +129,7 @@ fn export_edit_import_and_run_speaks_the_translation() {
         missing[0]["message"]
             .as_str()
             .unwrap()
-            .contains("does not translate 29 of 29")
+            .contains("does not translate 34 of 34")
     );
 
     let csv = project.join("../fr.csv");

@@ -33,10 +33,10 @@
 //! assert!(table.locale("de").is_none());
 //! ```
 
-use crate::program::StateId;
 pub use crate::program::strings::{
-    LineDef, LineIndex, LocaleDef, PSEUDO, StringTable, Translation, WrittenDef,
+    LineDef, LineIndex, LocaleDef, PSEUDO, SlotValueDef, StringTable, Translation, WrittenDef,
 };
+use crate::program::{Program, StateId};
 use crate::speech::Part;
 
 /// A locale the program does not translate into ([`StringTable::check_locale`]).
@@ -47,6 +47,25 @@ pub struct UnknownLocale {
     pub name: String,
     /// The program's locales, comma-separated (the pseudo-locale among them).
     pub available: String,
+}
+
+impl Program {
+    /// `value`, bound to `variable` and said in a slot, in `locale`: its translation when the
+    /// program has one (a value scenes bind, translated: `noon` → `midi`), else as it is.
+    pub fn slot_value<'a>(&'a self, variable: &str, value: &'a str, locale: Locale) -> &'a str {
+        if !matches!(locale, Locale::Table(_)) {
+            return value;
+        }
+        let strings = &self.strings;
+        let line = self
+            .slot_values
+            .iter()
+            .find(|v| self.name(v.variable) == variable && strings.line(v.line).source == value);
+        match line.map(|v| strings.translation(v.line, locale)) {
+            Some(Translation::Text(t)) => t,
+            _ => value,
+        }
+    }
 }
 
 /// The language a scene speaks in.

@@ -225,7 +225,8 @@ pub fn emit_with_nav(
     let mut hpmm = crate::hpmm::back::emit(module, &mut |s| names.intern(s))?;
     let planning = super::plan::lower(module, &mut |s| names.intern(s));
     let nav = super::nav::emit(module, nav_data, &mut |s| names.intern(s))?;
-    let strings = crate::l10n::lower(module, &state_ids, &mut hpmm, &mut |s| names.intern(s));
+    let (strings, slot_values) =
+        crate::l10n::lower(module, &state_ids, &mut hpmm, &mut |s| names.intern(s));
     let game_states = game_states(module, &library_ids, &mut names);
     let declared_in = declared_in(module, sources, &library_ids, &mut names);
     // Every section assembled, then verified once: the only way to a `Program`.
@@ -250,6 +251,7 @@ pub fn emit_with_nav(
         project: project.to_string(),
         migrations: migrations(&module.migrations),
         declared_in,
+        slot_values,
     }
     .verify()
     .map_err(verify)?;

@@ -24,7 +24,7 @@ use crate::ir::{Handle, Modifier, Module, SentenceState, State};
 use crate::source::{SourceMap, Span};
 use ensemble_runtime::hpmm::Model;
 use ensemble_runtime::locale::{
-    LineDef, LineIndex, LocaleDef, StringTable, Translation, WrittenDef,
+    LineDef, LineIndex, LocaleDef, SlotValueDef, StringTable, Translation, WrittenDef,
 };
 use ensemble_runtime::program::{NameId, StateId};
 use ensemble_runtime::speech::Part;
@@ -52,6 +52,8 @@ pub enum LineKind {
     Template,
     /// A property value of an HMM concept, said where a template reads it.
     Value,
+    /// A value a scene binds to a variable that sentence slots read (`Time = "noon"`).
+    SlotValue,
 }
 
 impl LineKind {
@@ -65,6 +67,7 @@ impl LineKind {
             LineKind::Reply => "reply",
             LineKind::Template => "template",
             LineKind::Value => "value",
+            LineKind::SlotValue => "slot-value",
         }
     }
 
@@ -86,6 +89,8 @@ enum Owner {
     Template(Handle<crate::ir::hpmm::Template>),
     /// One of a concept's properties (in property order).
     Concept(Handle<crate::ir::hpmm::Concept>),
+    /// A value bound to the variable (by name) that sentence slots read.
+    SlotValue(String),
 }
 
 /// A line a player can see or hear, with what a translator needs to know about it.
@@ -386,8 +391,52 @@ pub fn lines(module: &Module, diags: &mut Diagnostics) -> Vec<Line> {
         }
     }
     hmm::lines(module, &mut out);
+    slot_values(module, &mut out);
     report_duplicates(&out, diags);
     out
+}
+
+/// The values scenes bind to variables that sentence slots read, each distinct value of a
+/// variable once (`Time=noon`), in scene and agent order.
+fn slot_values(module: &Module, out: &mut Vec<Line>) {
+    let read: std::collections::BTreeSet<&str> = (module.sentences.iter())
+        .flat_map(|(_, s)| s.variables.iter().map(|v| v.text.as_str()))
+        .collect();
+    let mut values: Vec<Line> = Vec::new();
+    for (_, scene) in module.scenes.iter() {
+        for agent in &scene.agents {
+            for (variable, value) in &agent.variables {
+                if !read.contains(variable.text.as_str()) || value.trim().is_empty() {
+                    continue;
+                }
+                let id = format!("{}={value}", variable.text);
+                if let Some(line) = values.iter_mut().find(|l| l.id == id) {
+                    if !line.speakers.contains(&agent.name.text) {
+                        line.speakers.push(agent.name.text.clone());
+                    }
+                    continue;
+                }
+                values.push(Line {
+                    id,
+                    source: value.clone(),
+                    kind: LineKind::SlotValue,
+                    machine: scene.name.text.clone(),
+                    state: variable.text.clone(),
+                    speakers: vec![agent.name.text.clone()],
+                    slots: Vec::new(),
+                    note: format!(
+                        "a value of {{{}}}, said inside generated lines where that slot is \
+                         (a name, a time, a price: translate it as the slot's words need)",
+                        variable.text
+                    ),
+                    span: variable.span,
+                    pinned: false,
+                    owner: Owner::SlotValue(variable.text.clone()),
+                });
+            }
+        }
+    }
+    out.extend(values);
 }
 
 /// The translator's note on candidate `k` (from 0) of `count`, of which the first `spoken` are
@@ -490,7 +539,7 @@ pub fn lower(
     state_ids: &HashMap<Handle<State>, StateId>,
     hpmm: &mut Model,
     intern: &mut dyn FnMut(&str) -> NameId,
-) -> StringTable {
+) -> (StringTable, Vec<SlotValueDef>) {
     let lines = lines(module, &mut Diagnostics::default());
     let mut table = StringTable {
         lines: lines
@@ -504,6 +553,7 @@ pub fn lower(
     };
     let mut written: BTreeMap<StateId, Vec<LineIndex>> = BTreeMap::new();
     let mut by_candidate: HashMap<(usize, usize), LineIndex> = HashMap::new();
+    let mut slot_values = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let index = LineIndex(i as u32);
         match &line.owner {
@@ -521,6 +571,10 @@ pub fn lower(
             Owner::Action(h) => hpmm.actions[h.index()].lines.push(index),
             Owner::Template(h) => hpmm.templates[h.index()].lines.push(index),
             Owner::Concept(h) => hpmm.concepts[h.index()].lines.push(index),
+            Owner::SlotValue(variable) => slot_values.push(SlotValueDef {
+                variable: intern(variable),
+                line: index,
+            }),
         }
     }
     table.written = written
@@ -579,7 +633,7 @@ pub fn lower(
             lines: translated,
         });
     }
-    table
+    (table, slot_values)
 }
 
 #[cfg(test)]

@@ -353,6 +353,9 @@ pub struct ProgramParts {
     /// The file each game state is declared in, for the messages that name it (since version
     /// 12; the last field, read from an earlier version as none).
     pub declared_in: DeclaredIn,
+    /// The values scenes bind to the variables sentence slots read, each a line translators
+    /// translate (since version 12, read from an earlier version as none).
+    pub slot_values: Vec<strings::SlotValueDef>,
 }
 
 /// A compiled, verified program: its [`ProgramParts`] (read through `Deref`) and the indexes
@@ -628,6 +631,9 @@ impl Program {
                 whole.extend(empty(postcard::to_allocvec(&Migrations::default())));
             }
             whole.extend(empty(postcard::to_allocvec(&DeclaredIn::default())));
+            whole.extend(empty(postcard::to_allocvec(
+                &Vec::<strings::SlotValueDef>::new(),
+            )));
             match postcard::take_from_bytes::<ProgramParts>(&whole) {
                 Ok((parts, [])) => Ok(parts),
                 Ok((_, rest)) => Err(LoadError::Decode(format!(

@@ -65,6 +65,18 @@ pub struct LocaleDef {
     pub lines: Vec<Translation>,
 }
 
+/// A value scenes bind to a variable that sentence slots read (`Time: "noon"`), as a line of
+/// its own: a scene speaking a translated locale says the value's translation in the slot
+/// ("Je voudrais partir à midi."). Part of the string section in meaning; stored apart, last in
+/// the program (since format version 12).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SlotValueDef {
+    /// The variable the slots read.
+    pub variable: super::NameId,
+    /// The value's line: its source is the value as bound.
+    pub line: LineIndex,
+}
+
 /// The program's string section (since format version 7).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct StringTable {
@@ -159,6 +171,11 @@ pub(crate) fn verify(p: &ProgramParts) -> Result<(), String> {
     for (i, c) in m.concepts.iter().enumerate() {
         if !c.lines.is_empty() && c.lines.len() != c.properties.len() {
             return Err(format!("concept #{i} does not give every property a line"));
+        }
+    }
+    for v in &p.slot_values {
+        if v.line.index() >= lines || v.variable.index() >= p.names.len() {
+            return Err("a slot value names a line or a variable that does not exist".into());
         }
     }
     // A translated candidate's slots index its sentence state's slots, as its parts do.

@@ -387,9 +387,12 @@ fn speak_sentence<W: World>(cx: &mut Cx<'_, W>) -> Spoken {
         .candidate_parts(index, &candidate.parts, cx.locale());
     let game: &W = cx.game;
     let partner = game.standard().partner(me);
+    let locale = cx.locale();
     let (text, missing) = speech.fill_parts(program, sentence, &parts, english, |v| {
-        game.variable(me, v)
-            .or_else(|| partner.and_then(|p| game.variable(p, v)))
+        let value = game
+            .variable(me, v)
+            .or_else(|| partner.and_then(|p| game.variable(p, v)))?;
+        Some(program.slot_value(v, value, locale))
     });
     for m in missing {
         cx.error(format!("{state}: variable `{}` is not bound", m.0));
