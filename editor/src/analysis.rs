@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 pub const DEBOUNCE: Duration = Duration::from_millis(150);
 
 /// A diagnostic and where it points, resolved against the text it was reported in.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Located {
     pub diagnostic: Diagnostic,
     /// The file, relative to the project root.
@@ -119,7 +119,7 @@ pub fn locate_all(c: &Compilation) -> Vec<Located> {
             if let (Some(sheet), Some(cell)) = (&d.sheet, &d.cell)
                 && path.is_empty()
             {
-                path = crate::rules::locate::path_of_cell(sheet, cell);
+                path = crate::workbook::path_of_cell(sheet, cell);
             }
             Located {
                 diagnostic: d.clone(),

@@ -252,6 +252,47 @@ pub fn collect(project: &Project) -> MoreNames {
     n
 }
 
+/// Names the project defines, from the documents as they are now (not the last compile).
+#[derive(Clone, Debug, Default)]
+pub struct ProjectNames {
+    pub machines: Vec<String>,
+    pub locations: Vec<String>,
+    pub agents: Vec<String>,
+    pub sentences: Vec<String>,
+    /// Library states: name, modifier kind, whether it ends the machine, events it raises, doc.
+    pub library: Vec<LibraryEntry>,
+    /// Everything else the forms pick from (this module).
+    pub more: MoreNames,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LibraryEntry {
+    pub name: String,
+    pub modifier: ensemble_runtime::program::ModifierKind,
+    pub terminal: ensemble_runtime::program::Terminal,
+    pub raises: Option<Vec<String>>,
+    pub doc: String,
+    /// One of the core's standard states (`ensemble_runtime::stdlib`), not a game's own state
+    /// of the same name: only these are drawn and offered as the standard states.
+    pub standard: bool,
+    /// Named, typed parameters, when the state is declared with `params` (then `modifier`
+    /// is `None`): the inspector shows a field for each.
+    pub params: Vec<ensemble_runtime::program::ParamSpec>,
+}
+
+impl LibraryEntry {
+    /// The standard state this entry is, by name (`None` for a game's own state).
+    pub fn standard_name(&self) -> Option<&str> {
+        self.standard.then_some(self.name.as_str())
+    }
+}
+
+impl ProjectNames {
+    pub fn library(&self, name: &str) -> Option<&LibraryEntry> {
+        self.library.iter().find(|l| l.name == name)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

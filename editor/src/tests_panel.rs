@@ -422,3 +422,9 @@ impl TestsPanel {
         }
     }
 }
+
+impl crate::panel::Coverage for TestsPanel {
+    fn unreached_rules(&self, script: &str) -> BTreeSet<(String, String)> {
+        TestsPanel::unreached_rules(self, script)
+    }
+}

@@ -446,6 +446,7 @@ impl EditorApp {
                 s.reach.ask(
                     asked,
                     s.analysis.current.as_ref(),
+                    crate::preview::program_of,
                     &root,
                     preferred.as_deref(),
                 );

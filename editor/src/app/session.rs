@@ -19,7 +19,7 @@ pub struct Session {
     pub graph: GraphView,
     pub(super) inspector: Inspector,
     pub(super) text: TextPanel,
-    /// The panels of asset kinds that have one (see `asset_panel::plugged`).
+    /// The panels of asset kinds that have one (see `app::registry::plugged`).
     pub(super) panels: HashMap<AssetKind, Box<dyn KindPanel>>,
     /// The manifest's form (the manifest is no asset kind).
     pub(super) manifest_panel: Box<dyn KindPanel>,
@@ -157,7 +157,7 @@ impl Session {
             graph: GraphView::default(),
             inspector: Inspector::default(),
             text: TextPanel::default(),
-            panels: crate::asset_panel::plugged().into_iter().collect(),
+            panels: super::registry::plugged().into_iter().collect(),
             manifest_panel: crate::record_forms::manifest_panel(),
             maps,
             pddl: Default::default(),
@@ -281,7 +281,7 @@ impl Session {
     pub(super) fn record(
         &mut self,
         label: &str,
-        changes: project_ops::Changes,
+        changes: crate::document::Changes,
         coalesce: Option<&str>,
     ) {
         if changes.is_empty() {
