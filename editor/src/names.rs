@@ -293,6 +293,81 @@ impl ProjectNames {
     }
 }
 
+/// Names for pickers: from the documents as they are now, and the library and sentence lines
+/// from the last compile.
+pub fn names_from(
+    project: Option<&Project>,
+    c: Option<&ensemble_compiler::Compilation>,
+) -> ProjectNames {
+    let mut n = ProjectNames::default();
+    if let Some(c) = c {
+        n.library = c
+            .module
+            .library
+            .iter()
+            .map(|(_, l)| LibraryEntry {
+                name: l.name.clone(),
+                modifier: l.modifier,
+                terminal: l.terminal,
+                raises: l.raises.clone(),
+                doc: l.doc.clone(),
+                standard: l.standard,
+                params: l
+                    .params
+                    .iter()
+                    .map(|p| ensemble_runtime::program::ParamSpec {
+                        name: p.name.clone(),
+                        ty: p.ty.clone(),
+                        default: p.default_written.clone(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        n.machines = c
+            .module
+            .machines
+            .iter()
+            .map(|(_, m)| m.name.text.clone())
+            .collect();
+        n.locations = c
+            .module
+            .locations
+            .iter()
+            .map(|(_, l)| l.name.text.clone())
+            .collect();
+        n.sentences = c
+            .module
+            .sentences
+            .iter()
+            .map(|(_, s)| s.name.text.clone())
+            .collect();
+    }
+    if let Some(p) = project {
+        n.more = collect(p);
+        n.machines.clear();
+        n.locations.clear();
+        n.sentences.clear();
+        for (_, d) in p.live() {
+            match d.state.asset() {
+                Some(AnyAsset::Machine(m)) => n.machines.push(m.name.clone()),
+                Some(AnyAsset::Locations(l)) => n
+                    .locations
+                    .extend(l.locations.iter().map(|x| x.name.clone())),
+                Some(AnyAsset::Sentences(s)) => {
+                    n.sentences.extend(s.states.iter().map(|x| x.name.clone()))
+                }
+                Some(AnyAsset::Scene(s)) => {
+                    n.agents.extend(s.agents.iter().map(|a| a.name.clone()))
+                }
+                _ => {}
+            }
+        }
+        n.agents.sort();
+        n.agents.dedup();
+    }
+    n
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

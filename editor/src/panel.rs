@@ -24,6 +24,10 @@
 //! workbooks, and the RON path of the value they are about (`rules[3].precondition`) with the
 //! name of the item it enters, so a panel can outline the offending cell without parsing spans.
 //! When the user clicks a diagnostic of this document, the host calls [`AssetPanel::reveal`].
+//!
+//! This is the one place that says what a panel is: it names no panel and not the host (the
+//! host's registry plugs the panels in), and the panels of the dock and the project browser
+//! ask the host through the same [`Request`]s, never naming its actions.
 
 use crate::analysis::Located;
 use crate::document::DocId;
@@ -172,7 +176,7 @@ pub fn reveal_index<'a>(
     }
 }
 
-/// Something a panel asks of the host.
+/// Something a panel asks of the host, carried out after the frame.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Request {
     /// Open the machine named so.

@@ -524,7 +524,7 @@ mod tests {
             &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport"),
         )
         .unwrap();
-        crate::app::names_from(None, Some(&c))
+        crate::names::names_from(None, Some(&c))
     }
 
     #[test]

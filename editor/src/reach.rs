@@ -8,7 +8,7 @@
 //! **Invariants:** at most one search runs (asking again stops the last); nothing here blocks
 //! the UI thread on a search or a replay; a file is only ever replaced if `reach` wrote it.
 
-use crate::analysis::Report;
+use crate::analysis::{ProgramOf, Report};
 use crate::preview::snapshot::{History, replay};
 use crate::theme;
 use eframe::egui::{self, RichText, Ui};
@@ -75,9 +75,6 @@ impl Asked {
             .collect()
     }
 }
-
-/// The program a compile made, or why there is none.
-pub type ProgramOf = fn(&Report) -> Result<Arc<Program>, String>;
 
 /// A play found, replayed for the timeline.
 pub struct Found {

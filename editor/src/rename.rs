@@ -577,7 +577,7 @@ mod tests {
 
     fn names(dir: &Path) -> ProjectNames {
         let c = ensemble_compiler::compile_path(dir).unwrap();
-        crate::app::names_from(None, Some(&c))
+        crate::names::names_from(None, Some(&c))
     }
 
     #[test]

@@ -3,40 +3,73 @@
 //! did as [`Action`]s (the graph editor as [`Edit`]s), applied after the frame is drawn, so
 //! drawing only reads the documents and every change goes through one place that records it.
 
+mod action;
 mod actions;
 mod modals;
 mod registry;
 mod session;
 pub mod shortcuts;
 
-pub use actions::{Action, DocEdit, PathFor, ValueEdit};
-pub use modals::Modal;
+pub use action::{Action, DocEdit, PathFor, ValueEdit};
+pub use session::Session;
 use session::watch_for;
-pub use session::{Session, names_from};
 
-use crate::analysis::{Analysis, Located, Report};
+use crate::analysis::{Located, Report};
 use crate::document::{Content, DocId, Project};
 use crate::find::{self, Hit};
-use crate::history::History;
-use crate::machine::inspector::{Inspector, InspectorCx};
+use crate::machine::Edit;
+use crate::machine::inspector::InspectorCx;
 use crate::machine::ops::Clip;
 use crate::machine::view::GraphCx;
-use crate::machine::{self, Edit, GraphView};
-use crate::panel::{AssetPanel, KindPanel, LibraryEntry, PanelCx, ProjectNames, Request, Reveal};
+use crate::panel::{AssetPanel, KindPanel, PanelCx, Request, Reveal};
 use crate::recovery::{self, Recovery};
-use crate::text_view::TextPanel;
-use crate::watch::{POLL_INTERVAL, SourceWatch};
+use crate::watch::POLL_INTERVAL;
 use crate::{diagnostics_panel, project_ops, project_panel, recent, theme};
 use eframe::egui;
 use egui::{CentralPanel, Frame, Key, Margin, Panel, RichText, Ui};
-use ensemble_compiler::Compilation;
 use ensemble_compiler::front::ron::AssetKind;
 use ensemble_compiler::front::ron::any::{AnyAsset, FileKind};
 use ensemble_compiler::project::MANIFEST;
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+/// A dialog in front of everything.
+pub enum Modal {
+    Open {
+        path: String,
+        error: Option<String>,
+    },
+    NewProject {
+        folder: String,
+        name: String,
+        error: Option<String>,
+    },
+    NewAsset {
+        kind: project_ops::Starter,
+        name: String,
+        error: Option<String>,
+    },
+    Rename {
+        doc: DocId,
+        name: String,
+        error: Option<String>,
+    },
+    ConfirmDelete(DocId),
+    Recovery(Recovery),
+    /// Unsaved changes and the window is closing.
+    Close,
+    Find {
+        query: String,
+        selected: usize,
+    },
+    /// A file asked by a typed path: the system has no file dialog.
+    TypedPath {
+        typed: crate::file_dialog::Typed,
+        then: PathFor,
+    },
+}
 
 pub struct EditorApp {
     session: Option<Session>,
@@ -892,7 +925,8 @@ impl EditorApp {
                         None => {}
                     }
                 } else if s.preview.tab == crate::preview::DockTab::Tests {
-                    s.tests.ui(ui, s.analysis.current.as_ref());
+                    s.tests
+                        .ui(ui, s.analysis.current.as_ref(), crate::preview::program_of);
                 } else if preview {
                     let mut asked = Vec::new();
                     s.preview.ui(ui, &s.analysis, &mut asked);
