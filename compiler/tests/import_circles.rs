@@ -830,6 +830,43 @@ fn the_editor_imports_only_down_its_layers() {
     );
 }
 
+/// Imports from one panel into another that still stand, each through the preview, whose
+/// `mod.rs` stays as it is while the compiler's CLI moves out: the machine graph draws the
+/// preview's breakpoint dot and live states, and the dock keeps the Localisation view inside
+/// the `Preview`. The test fails on any other, and on one of these gone, so the list shrinks.
+const EDITOR_PANEL_TO_PANEL_LEFT: &[&str] = &[
+    "machine::view uses preview",
+    "machine::view uses preview::live",
+    "preview uses localisation",
+];
+
+/// A panel reaches into no other panel (nor, by the layers, the app): it reads what the
+/// contract gives it and returns edits and requests.
+#[test]
+fn the_editor_panels_reach_into_no_other_panel() {
+    let graph = imports(&editor_src());
+    let panels = EDITOR_LAYERS
+        .iter()
+        .position(|l| l.contains(&"machine"))
+        .unwrap();
+    let mut across = Vec::new();
+    for (from, tos) in &graph {
+        for to in tos {
+            let same_layer = [from, to]
+                .iter()
+                .all(|m| layer_of(EDITOR_LAYERS, m).map(|l| l.0) == Some(panels));
+            if same_layer && top_level(from) != top_level(to) {
+                across.push(format!("{} uses {}", file_name(from), file_name(to)));
+            }
+        }
+    }
+    assert_eq!(
+        across, EDITOR_PANEL_TO_PANEL_LEFT,
+        "imports from one panel into another (move what they share down to the contract or \
+         the widgets; EDITOR_PANEL_TO_PANEL_LEFT lists those still standing)"
+    );
+}
+
 /// One place defines what a panel is: the panel traits are declared in `panel.rs` alone.
 #[test]
 fn the_editor_defines_a_panel_in_one_place() {
