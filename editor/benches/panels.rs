@@ -10,8 +10,8 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use eframe::egui;
 use ensemble_compiler::front::ron::SentencesAsset;
-use ensemble_editor::asset_panel::{PanelCx, ProjectNames};
 use ensemble_editor::nav_view::{NavSettings, NavTarget, NavView};
+use ensemble_editor::panel::{PanelCx, ProjectNames};
 use ensemble_editor::rules::RuleTable;
 use ensemble_editor::sentences::SentenceEditor;
 use std::path::{Path, PathBuf};

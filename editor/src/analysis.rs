@@ -20,8 +20,12 @@ use std::time::{Duration, Instant};
 /// How long typing must pause before the project is compiled again.
 pub const DEBOUNCE: Duration = Duration::from_millis(150);
 
+/// The program a compile made, or why there is none (the preview's `program_of`: what the
+/// preview runs is what the reach search and the tests run).
+pub type ProgramOf = fn(&Report) -> Result<std::sync::Arc<ensemble_runtime::Program>, String>;
+
 /// A diagnostic and where it points, resolved against the text it was reported in.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Located {
     pub diagnostic: Diagnostic,
     /// The file, relative to the project root.
@@ -119,7 +123,7 @@ pub fn locate_all(c: &Compilation) -> Vec<Located> {
             if let (Some(sheet), Some(cell)) = (&d.sheet, &d.cell)
                 && path.is_empty()
             {
-                path = crate::rules::locate::path_of_cell(sheet, cell);
+                path = crate::workbook::path_of_cell(sheet, cell);
             }
             Located {
                 diagnostic: d.clone(),

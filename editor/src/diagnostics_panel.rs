@@ -4,7 +4,7 @@
 //! document it points into and selects the item (the state, the transition, the rule).
 
 use crate::analysis::{Located, Report};
-use crate::app::Action;
+use crate::panel::Request;
 use crate::quick_fix::QuickFix;
 use crate::theme;
 use eframe::egui;
@@ -56,7 +56,7 @@ fn one_line(text: &str, font: FontId, color: Color32, max_width: f32) -> LayoutJ
     job
 }
 
-pub fn show(ui: &mut Ui, report: Option<&Report>, stale: bool, actions: &mut Vec<Action>) {
+pub fn show(ui: &mut Ui, report: Option<&Report>, stale: bool, requests: &mut Vec<Request>) {
     ui.horizontal(|ui| {
         ui.label(RichText::new("Diagnostics").heading().color(theme::TEXT));
         if let Some(r) = report {
@@ -154,7 +154,7 @@ pub fn show(ui: &mut Ui, report: Option<&Report>, stale: bool, actions: &mut Vec
                         .put(at, egui::Button::new(RichText::new(title).size(12.5)))
                         .on_hover_text(fix.hint(d));
                     if button.clicked() && !stale {
-                        actions.push(Action::QuickFix(Box::new(l.clone()), fix));
+                        requests.push(Request::QuickFix(Box::new(l.clone()), fix));
                     }
                     right = at.left() - 6.0;
                 }
@@ -180,7 +180,7 @@ pub fn show(ui: &mut Ui, report: Option<&Report>, stale: bool, actions: &mut Vec
                 );
                 let response = response.on_hover_ui(|ui| details(ui, l));
                 if response.clicked() && l.file.is_some() {
-                    actions.push(Action::Reveal(Box::new(l.clone())));
+                    requests.push(Request::ShowDiagnostic(Box::new(l.clone())));
                 }
             }
         });

@@ -244,7 +244,7 @@ impl Project {
             };
             let mut state = DocState::from_text(&file.name, kind, file.text.clone(), layout);
             if kind == FileKind::Asset(AssetKind::Workbook)
-                && let Ok((script, _)) = crate::rules::excel::import(&root.join(&file.name))
+                && let Ok((script, _)) = crate::workbook::import(&root.join(&file.name))
             {
                 // A workbook that does not read stays binary; the compiler says why.
                 state.content = Content::Workbook(script);
@@ -333,7 +333,7 @@ impl Project {
         let full = self.root.join(path);
         let state = match kind {
             FileKind::Asset(AssetKind::Workbook) => {
-                let (script, _) = crate::rules::excel::import(&full).ok()?;
+                let (script, _) = crate::workbook::import(&full).ok()?;
                 DocState {
                     content: Content::Workbook(script),
                     deleted: false,
@@ -568,6 +568,58 @@ pub fn starter_machine(name: &str) -> MachineAsset {
                 on: vec![],
             },
         ],
+    }
+}
+
+/// What to show after a click on a diagnostic or a search result.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reveal {
+    /// The value at this RON path (from a diagnostic).
+    Path(Vec<ensemble_compiler::front::ron::locate::PathSeg>),
+    /// The item named so (from Find), in the list field `list`.
+    Item { list: String, name: String },
+}
+
+/// Documents an edit changed, each with its state before (one undo step).
+pub type Changes = Vec<(DocId, DocState)>;
+
+/// A name an asset can have: letters, digits, `-` and `_`, starting with a letter.
+pub fn check_asset_name(name: &str) -> Result<(), String> {
+    let ok = name.chars().next().is_some_and(|c| c.is_alphabetic())
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '-' || c == '_');
+    if ok {
+        Ok(())
+    } else {
+        Err("use letters, digits, - and _, starting with a letter".into())
+    }
+}
+
+/// What a kind is called in menus (`New machine`).
+pub fn noun(kind: AssetKind) -> &'static str {
+    match kind {
+        AssetKind::Machine => "machine",
+        AssetKind::StateLibrary => "state library",
+        AssetKind::Locations => "locations file",
+        AssetKind::Scene => "scene",
+        AssetKind::Script => "interaction script",
+        AssetKind::SmartLocation => "smart location",
+        AssetKind::Workbook => "workbook",
+        AssetKind::Sentences => "sentences file",
+        AssetKind::Space => "HMM space",
+        AssetKind::Lexicon => "lexicon",
+        AssetKind::Evidence => "evidence file",
+        AssetKind::Concepts => "concepts file",
+        AssetKind::Actions => "actions file",
+        AssetKind::Chat => "chat scene",
+        AssetKind::ActionList => "action list",
+        AssetKind::Domain => "planning domain",
+        AssetKind::Problem => "planning problem",
+        AssetKind::Pddl => "PDDL file",
+        AssetKind::Navigation => "navigation graph",
+        AssetKind::Test => "test file",
+        AssetKind::Strings => "string table",
     }
 }
 

@@ -2,7 +2,7 @@
 //! from the documents as they are now. Exact matches first, then prefixes, then substrings,
 //! then names that contain the typed letters in order.
 
-use crate::asset_panel::Reveal;
+use crate::document::Reveal;
 use crate::document::{DocId, Project};
 use ensemble_compiler::front::ron::any::AnyAsset;
 
@@ -60,7 +60,7 @@ pub fn index(project: &Project) -> Vec<Hit> {
             }
             // A PDDL file: the domain or problem it defines and a domain's actions.
             if let crate::document::Content::Text(t) = &d.state.content {
-                let checked = crate::planning::pddl::check(t);
+                let checked = crate::pddl::check(t);
                 if let Some((domain, name)) = checked.header {
                     out.push(Hit {
                         kind: if domain {

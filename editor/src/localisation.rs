@@ -13,7 +13,7 @@ use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
 use ensemble_compiler::front::ron::StringsAsset;
-use ensemble_compiler::l10n::{self, Renamed, exchange, exchange::Status, round_trip};
+use ensemble_compiler::l10n::{self, exchange, exchange::Status, round_trip};
 use std::path::Path;
 
 /// Which lines the view lists.
@@ -389,17 +389,4 @@ pub fn translated(
     let project = compiled(report)?;
     let table = round_trip::translate(&project, locale, id, text)?;
     Ok((round_trip::table_path(&project, locale), table))
-}
-
-/// Moves a table's translations to their lines' new ids after `old` was renamed `new` (the
-/// renames in `project_ops` and `rename` call it on every table); whether any moved.
-pub fn rekey(table: &mut StringsAsset, what: Renamed<'_>, old: &str, new: &str) -> bool {
-    let mut moved = false;
-    for entry in &mut table.lines {
-        if let Some(id) = l10n::rekeyed(&entry.id, what, old, new) {
-            entry.id = id;
-            moved = true;
-        }
-    }
-    moved
 }

@@ -4,8 +4,8 @@
 //! scenarios beside the map). A map is not a document — the view edits nothing of the project
 //! — so what it shows (clustering, picked cells) lives here, per map, for the session.
 
-use crate::asset_panel::{PanelCx, ProjectNames};
 use crate::nav_view::{NavSettings, NavView};
+use crate::panel::{PanelCx, ProjectNames};
 use eframe::egui;
 use ensemble_compiler::project::MANIFEST;
 use std::collections::HashMap;

@@ -252,6 +252,122 @@ pub fn collect(project: &Project) -> MoreNames {
     n
 }
 
+/// Names the project defines, from the documents as they are now (not the last compile).
+#[derive(Clone, Debug, Default)]
+pub struct ProjectNames {
+    pub machines: Vec<String>,
+    pub locations: Vec<String>,
+    pub agents: Vec<String>,
+    pub sentences: Vec<String>,
+    /// Library states: name, modifier kind, whether it ends the machine, events it raises, doc.
+    pub library: Vec<LibraryEntry>,
+    /// Everything else the forms pick from (this module).
+    pub more: MoreNames,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LibraryEntry {
+    pub name: String,
+    pub modifier: ensemble_runtime::program::ModifierKind,
+    pub terminal: ensemble_runtime::program::Terminal,
+    pub raises: Option<Vec<String>>,
+    pub doc: String,
+    /// One of the core's standard states (`ensemble_runtime::stdlib`), not a game's own state
+    /// of the same name: only these are drawn and offered as the standard states.
+    pub standard: bool,
+    /// Named, typed parameters, when the state is declared with `params` (then `modifier`
+    /// is `None`): the inspector shows a field for each.
+    pub params: Vec<ensemble_runtime::program::ParamSpec>,
+}
+
+impl LibraryEntry {
+    /// The standard state this entry is, by name (`None` for a game's own state).
+    pub fn standard_name(&self) -> Option<&str> {
+        self.standard.then_some(self.name.as_str())
+    }
+}
+
+impl ProjectNames {
+    pub fn library(&self, name: &str) -> Option<&LibraryEntry> {
+        self.library.iter().find(|l| l.name == name)
+    }
+}
+
+/// Names for pickers: from the documents as they are now, and the library and sentence lines
+/// from the last compile.
+pub fn names_from(
+    project: Option<&Project>,
+    c: Option<&ensemble_compiler::Compilation>,
+) -> ProjectNames {
+    let mut n = ProjectNames::default();
+    if let Some(c) = c {
+        n.library = c
+            .module
+            .library
+            .iter()
+            .map(|(_, l)| LibraryEntry {
+                name: l.name.clone(),
+                modifier: l.modifier,
+                terminal: l.terminal,
+                raises: l.raises.clone(),
+                doc: l.doc.clone(),
+                standard: l.standard,
+                params: l
+                    .params
+                    .iter()
+                    .map(|p| ensemble_runtime::program::ParamSpec {
+                        name: p.name.clone(),
+                        ty: p.ty.clone(),
+                        default: p.default_written.clone(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        n.machines = c
+            .module
+            .machines
+            .iter()
+            .map(|(_, m)| m.name.text.clone())
+            .collect();
+        n.locations = c
+            .module
+            .locations
+            .iter()
+            .map(|(_, l)| l.name.text.clone())
+            .collect();
+        n.sentences = c
+            .module
+            .sentences
+            .iter()
+            .map(|(_, s)| s.name.text.clone())
+            .collect();
+    }
+    if let Some(p) = project {
+        n.more = collect(p);
+        n.machines.clear();
+        n.locations.clear();
+        n.sentences.clear();
+        for (_, d) in p.live() {
+            match d.state.asset() {
+                Some(AnyAsset::Machine(m)) => n.machines.push(m.name.clone()),
+                Some(AnyAsset::Locations(l)) => n
+                    .locations
+                    .extend(l.locations.iter().map(|x| x.name.clone())),
+                Some(AnyAsset::Sentences(s)) => {
+                    n.sentences.extend(s.states.iter().map(|x| x.name.clone()))
+                }
+                Some(AnyAsset::Scene(s)) => {
+                    n.agents.extend(s.agents.iter().map(|a| a.name.clone()))
+                }
+                _ => {}
+            }
+        }
+        n.agents.sort();
+        n.agents.dedup();
+    }
+    n
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

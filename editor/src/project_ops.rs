@@ -2,9 +2,9 @@
 //! together with every state and scene that names it. Each returns the documents it changed
 //! with their states before, so the host records it as one undo step.
 
-use crate::asset_panel::ProjectNames;
+use crate::document::noun;
 use crate::document::{self, Content, DocId, DocState, Project, title_of};
-use crate::project_panel::noun;
+use crate::names::ProjectNames;
 use crate::sidecar::Layout;
 use ensemble_compiler::front::ron::any::{AnyAsset, FileKind};
 use ensemble_compiler::front::ron::print::Comments;
@@ -15,7 +15,7 @@ use ensemble_compiler::plan::assets as plan;
 use ensemble_compiler::script::source::ScriptAsset;
 use ensemble_runtime::program::{ModifierKind, ParamKind};
 
-pub type Changes = Vec<(DocId, DocState)>;
+use crate::document::{Changes, check_asset_name};
 
 /// What a designer can start: an asset of a kind, or a conversation machine (a machine that
 /// starts with a line and a dialog turn, to be hosted by `TalkStateMachine`).
@@ -75,19 +75,6 @@ pub fn conversation_machine(name: &str) -> MachineAsset {
             ),
             state("Finish", "", "", &[]),
         ],
-    }
-}
-
-/// A name an asset can have: letters, digits, `-` and `_`, starting with a letter.
-pub fn check_asset_name(name: &str) -> Result<(), String> {
-    let ok = name.chars().next().is_some_and(|c| c.is_alphabetic())
-        && name
-            .chars()
-            .all(|c| c.is_alphanumeric() || c == '-' || c == '_');
-    if ok {
-        Ok(())
-    } else {
-        Err("use letters, digits, - and _, starting with a letter".into())
     }
 }
 
@@ -323,7 +310,7 @@ pub fn import_workbook(
     project: &mut Project,
     path: &std::path::Path,
 ) -> Result<(DocId, Changes, String), String> {
-    let (script, warnings) = crate::rules::excel::import(path).map_err(|problems| {
+    let (script, warnings) = crate::workbook::import(path).map_err(|problems| {
         problems
             .iter()
             .map(|m| m.text.clone())
@@ -502,7 +489,7 @@ pub fn rename_machine(
             Some(AnyAsset::Test(tests)) => changed = tests.rename_machine(&old, new),
             // The machine's lines are keyed by its name: their translations move with them.
             Some(AnyAsset::Strings(table)) => {
-                changed = crate::localisation::rekey(table, Renamed::Machine, &old, new);
+                changed = crate::rename::rekey(table, Renamed::Machine, &old, new);
             }
             _ => {}
         }
@@ -537,7 +524,7 @@ mod tests {
             &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport"),
         )
         .unwrap();
-        crate::app::names_from(None, Some(&c))
+        crate::names::names_from(None, Some(&c))
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! deletes it.
 
 use crate::analysis::Report;
-use crate::app::Action;
-use crate::document::{DocId, Project};
+use crate::document::{DocId, Project, noun};
+use crate::panel::Request;
 use crate::project_ops::Starter;
 use crate::theme;
 use eframe::egui;
@@ -37,33 +37,6 @@ pub const GROUPS: [(&str, AssetKind); 20] = [
     ("Translations", AssetKind::Strings),
 ];
 
-/// What a kind is called in menus (`New machine`).
-pub fn noun(kind: AssetKind) -> &'static str {
-    match kind {
-        AssetKind::Machine => "machine",
-        AssetKind::StateLibrary => "state library",
-        AssetKind::Locations => "locations file",
-        AssetKind::Scene => "scene",
-        AssetKind::Script => "interaction script",
-        AssetKind::SmartLocation => "smart location",
-        AssetKind::Workbook => "workbook",
-        AssetKind::Sentences => "sentences file",
-        AssetKind::Space => "HMM space",
-        AssetKind::Lexicon => "lexicon",
-        AssetKind::Evidence => "evidence file",
-        AssetKind::Concepts => "concepts file",
-        AssetKind::Actions => "actions file",
-        AssetKind::Chat => "chat scene",
-        AssetKind::ActionList => "action list",
-        AssetKind::Domain => "planning domain",
-        AssetKind::Problem => "planning problem",
-        AssetKind::Pddl => "PDDL file",
-        AssetKind::Navigation => "navigation graph",
-        AssetKind::Test => "test file",
-        AssetKind::Strings => "string table",
-    }
-}
-
 fn worst(report: Option<&Report>, path: &str) -> Option<Severity> {
     report?
         .in_file(path)
@@ -77,7 +50,7 @@ fn group_header(
     title: &str,
     count: usize,
     kind: AssetKind,
-    actions: &mut Vec<Action>,
+    requests: &mut Vec<Request>,
 ) {
     ui.add_space(8.0);
     ui.horizontal(|ui| {
@@ -106,7 +79,7 @@ fn group_header(
                 .on_hover_text(format!("New {}", noun(kind)))
                 .clicked()
             {
-                actions.push(Action::NewAsset(Starter::Kind(kind)));
+                requests.push(Request::NewAsset(Starter::Kind(kind)));
             }
         });
     });
@@ -118,7 +91,7 @@ fn entry(
     id: DocId,
     open: Option<DocId>,
     report: Option<&Report>,
-    actions: &mut Vec<Action>,
+    requests: &mut Vec<Request>,
 ) {
     let d = &project.docs[id];
     let mut text = d.title();
@@ -141,18 +114,18 @@ fn entry(
             .circle_filled(at, 3.5, theme::severity_color(sev));
     }
     if response.clicked() {
-        actions.push(Action::OpenDoc(id));
+        requests.push(Request::OpenDoc(id));
     }
     response.context_menu(|ui| {
         if ui.button("Rename…").clicked() {
-            actions.push(Action::AskRename(id));
+            requests.push(Request::AskRename(id));
             ui.close();
         }
         if ui
             .button(RichText::new("Delete…").color(theme::ERROR))
             .clicked()
         {
-            actions.push(Action::AskDelete(id));
+            requests.push(Request::AskDelete(id));
             ui.close();
         }
     });
@@ -160,7 +133,7 @@ fn entry(
 
 /// The Maps section: the project's MovingAI maps; a click shows one in the navigation
 /// view. (Drawn below the assets; a project without maps shows nothing.)
-fn maps(ui: &mut Ui, maps: &[String], shown: Option<&str>, actions: &mut Vec<Action>) {
+fn maps(ui: &mut Ui, maps: &[String], shown: Option<&str>, requests: &mut Vec<Request>) {
     if maps.is_empty() {
         return;
     }
@@ -180,22 +153,22 @@ fn maps(ui: &mut Ui, maps: &[String], shown: Option<&str>, actions: &mut Vec<Act
             )
             .on_hover_text(format!("{m}: PPA* clusters and paths"));
         if r.clicked() {
-            actions.push(Action::OpenMap(m.clone()));
+            requests.push(Request::ShowMap(m.clone()));
         }
     }
 }
 
 /// The way into the judging pass, below the sentence files: every sentence state of the
 /// project in one list, to accept or ban its lines.
-fn judge_entry(ui: &mut Ui, judging: bool, actions: &mut Vec<Action>) {
+fn judge_entry(ui: &mut Ui, judging: bool, requests: &mut Vec<Request>) {
     let r = ui
         .selectable_label(judging, RichText::new("✔ Judge lines").color(theme::ACCENT))
         .on_hover_text(
             "Every sentence state of the project with the lines it speaks: accept or ban them",
         );
-    crate::panel_cx::name_widget(ui, &r, "Judge lines");
+    crate::marks::name_widget(ui, &r, "Judge lines");
     if r.clicked() {
-        actions.push(Action::JudgeLines);
+        requests.push(Request::JudgeLines);
     }
 }
 
@@ -208,7 +181,7 @@ pub fn show(
     report: Option<&Report>,
     maps_found: (&[String], Option<&str>),
     judging: bool,
-    actions: &mut Vec<Action>,
+    requests: &mut Vec<Request>,
 ) {
     ui.set_min_width(ui.available_width());
     ui.horizontal(|ui| {
@@ -222,7 +195,7 @@ pub fn show(
                 .find(|(_, d)| d.kind == FileKind::Manifest)
                 .map(|(i, _)| i)
             {
-                entry(ui, project, id, open, report, actions);
+                entry(ui, project, id, open, report, requests);
             }
             for (title, kind) in GROUPS {
                 let docs: Vec<DocId> = project
@@ -238,15 +211,15 @@ pub fn show(
                 if docs.is_empty() && !always {
                     continue;
                 }
-                group_header(ui, title, docs.len(), kind, actions);
+                group_header(ui, title, docs.len(), kind, requests);
                 if docs.is_empty() {
                     ui.label(RichText::new("none").italics().color(theme::TEXT_WEAK));
                 }
                 for id in docs {
-                    entry(ui, project, id, open, report, actions);
+                    entry(ui, project, id, open, report, requests);
                 }
                 if kind == AssetKind::Sentences {
-                    judge_entry(ui, judging, actions);
+                    judge_entry(ui, judging, requests);
                 }
             }
             let books: Vec<DocId> = project
@@ -263,10 +236,10 @@ pub fn show(
                         .strong(),
                 );
                 for id in books {
-                    entry(ui, project, id, open, report, actions);
+                    entry(ui, project, id, open, report, requests);
                 }
             }
-            maps(ui, maps_found.0, maps_found.1, actions);
+            maps(ui, maps_found.0, maps_found.1, requests);
             ui.add_space(12.0);
             ui.menu_button(RichText::new("+ New asset…").color(theme::ACCENT), |ui| {
                 if ui
@@ -274,11 +247,11 @@ pub fn show(
                     .on_hover_text("An interaction script workbook: edited in the rule table, saved as a workbook")
                     .clicked()
                 {
-                    actions.push(Action::ImportWorkbook);
+                    requests.push(Request::ImportWorkbook);
                     ui.close();
                 }
                 ui.separator();
-                templates_menu(ui, actions);
+                templates_menu(ui, requests);
                 ui.separator();
                 for (_, kind) in GROUPS.into_iter().filter(|(_, k)| *k != AssetKind::Pddl) {
                     if ui
@@ -286,7 +259,7 @@ pub fn show(
                         .on_hover_text(format!("Start an empty {}", noun(kind)))
                         .clicked()
                     {
-                        actions.push(Action::NewAsset(Starter::Kind(kind)));
+                        requests.push(Request::NewAsset(Starter::Kind(kind)));
                         ui.close();
                     }
                     if kind == AssetKind::Machine
@@ -295,7 +268,7 @@ pub fn show(
                             .on_hover_text("A machine that speaks: a greeting, then a line that waits for the answer")
                             .clicked()
                     {
-                        actions.push(Action::NewAsset(Starter::Conversation));
+                        requests.push(Request::NewAsset(Starter::Conversation));
                         ui.close();
                     }
                 }
@@ -305,7 +278,7 @@ pub fn show(
 
 /// The starter templates, as menu items (the project panel's `+ New asset…` and File ▸ New
 /// from template).
-pub fn templates_menu(ui: &mut Ui, actions: &mut Vec<Action>) {
+pub fn templates_menu(ui: &mut Ui, requests: &mut Vec<Request>) {
     ui.label(
         RichText::new("FROM A TEMPLATE")
             .font(theme::section_font())
@@ -313,7 +286,7 @@ pub fn templates_menu(ui: &mut Ui, actions: &mut Vec<Action>) {
     );
     for t in crate::templates::Template::ALL {
         if ui.button(t.title()).on_hover_text(t.hint()).clicked() {
-            actions.push(Action::NewAsset(Starter::Template(t)));
+            requests.push(Request::NewAsset(Starter::Template(t)));
             ui.close();
         }
     }

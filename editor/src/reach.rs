@@ -8,7 +8,7 @@
 //! **Invariants:** at most one search runs (asking again stops the last); nothing here blocks
 //! the UI thread on a search or a replay; a file is only ever replaced if `reach` wrote it.
 
-use crate::analysis::Report;
+use crate::analysis::{ProgramOf, Report};
 use crate::preview::snapshot::{History, replay};
 use crate::theme;
 use eframe::egui::{self, RichText, Ui};
@@ -142,10 +142,13 @@ impl ReachPanel {
 
     /// Starts searching for `asked` in the program of the last compile; `preferred` (the
     /// preview's scene) is tried first when it can show the target.
+    /// Starts a search for `asked` in the last compile, whose program `program_of` gives (the
+    /// preview's: the same program the preview runs).
     pub fn ask(
         &mut self,
         asked: Asked,
         report: Option<&Report>,
+        program_of: ProgramOf,
         root: &Path,
         preferred: Option<&str>,
     ) {
@@ -161,7 +164,7 @@ impl ReachPanel {
             Asked::HmmState { space, state } => format!("HMM state {space}/{state}"),
         };
         self.asked = Some(asked.clone());
-        match self.start(&asked, report, root, preferred) {
+        match self.start(&asked, report, program_of, root, preferred) {
             Ok(job) => self.job = Some(job),
             Err(why) => self.error = Some(why),
         }
@@ -171,6 +174,7 @@ impl ReachPanel {
         &mut self,
         asked: &Asked,
         report: Option<&Report>,
+        program_of: ProgramOf,
         root: &Path,
         preferred: Option<&str>,
     ) -> Result<Job, String> {
@@ -180,7 +184,7 @@ impl ReachPanel {
             Ok(_) => return Err("The project has errors (see Problems): nothing to search.".into()),
             Err(e) => return Err(e.clone()),
         };
-        let program = crate::preview::program_of(report)?;
+        let program = program_of(report)?;
         let target = asked.target(&program)?;
         self.label = target.label.clone();
         let mut scenes = target::scenes_for(&program, &target);

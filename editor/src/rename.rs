@@ -4,13 +4,13 @@
 //! template, a lexicon category (inside patterns too), a concept, a situational variable
 //! (inside templates too), a smart location, a proxy, a notification, or a script.
 //!
-//! Panels ask for it ([`crate::asset_panel::Request::Rename`]) instead of changing the name
+//! Panels ask for it ([`crate::panel::Request::Rename`]) instead of changing the name
 //! themselves, so the host records the item and its references as one undo step. Like every
 //! project operation it returns the documents it changed with their states before.
 
-use crate::asset_panel::ProjectNames;
-use crate::document::{Content, DocState, Project};
-use crate::project_ops::Changes;
+use crate::document::{Changes, Content, DocState, Project};
+use crate::names::ProjectNames;
+
 use ensemble_compiler::front::ron::any::AnyAsset;
 use ensemble_compiler::front::ron::assets::SceneEventAsset;
 use ensemble_compiler::front::ron::{ModifierValue, ParamValueAsset};
@@ -280,7 +280,7 @@ fn rename_in(state: &mut DocState, names: &ProjectNames, what: &Named, old: &str
                 _ => None,
             };
             if let Some(moved) = moved {
-                crate::localisation::rekey(table, moved, old, new);
+                rekey(table, moved, old, new);
             }
             // Templates and variables are named inside lines and their translations.
             for entry in &mut table.lines {
@@ -520,6 +520,24 @@ fn rename_in(state: &mut DocState, names: &ProjectNames, what: &Named, old: &str
     }
 }
 
+/// Moves a table's translations to their lines' new ids after `old` was renamed `new` (the
+/// renames in `project_ops` and `rename` call it on every table); whether any moved.
+pub fn rekey(
+    table: &mut ensemble_compiler::front::ron::StringsAsset,
+    what: ensemble_compiler::l10n::Renamed<'_>,
+    old: &str,
+    new: &str,
+) -> bool {
+    let mut moved = false;
+    for entry in &mut table.lines {
+        if let Some(id) = ensemble_compiler::l10n::rekeyed(&entry.id, what, old, new) {
+            entry.id = id;
+            moved = true;
+        }
+    }
+    moved
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -559,7 +577,7 @@ mod tests {
 
     fn names(dir: &Path) -> ProjectNames {
         let c = ensemble_compiler::compile_path(dir).unwrap();
-        crate::app::names_from(None, Some(&c))
+        crate::names::names_from(None, Some(&c))
     }
 
     #[test]

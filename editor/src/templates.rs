@@ -3,8 +3,7 @@
 //! RON a designer would write, comments included, so the files read as examples; every name
 //! is prefixed with the name the designer gives, so a template can be added twice.
 
-use crate::document::{DocId, DocState, Project};
-use crate::project_ops::{Changes, check_asset_name};
+use crate::document::{Changes, DocId, DocState, Project, check_asset_name};
 use crate::sidecar::Layout;
 use ensemble_compiler::front::ron::AssetKind;
 use ensemble_compiler::front::ron::any::FileKind;

@@ -6,7 +6,7 @@
 //! the machine graphs ([`TestsPanel::unreached_states`]) and the rule table
 //! ([`TestsPanel::unreached_rules`]).
 
-use crate::analysis::Report;
+use crate::analysis::{ProgramOf, Report};
 use crate::preview::snapshot::{History, replay};
 use crate::theme;
 use eframe::egui::{self, RichText, Ui};
@@ -82,8 +82,9 @@ impl TestsPanel {
         self.running.is_some() || self.replaying.is_some()
     }
 
-    /// Runs every content test of the last compile on a background thread.
-    pub fn run(&mut self, report: Option<&Report>) {
+    /// Runs every content test of the last compile, whose program `program_of` gives (the
+    /// preview's), on a background thread.
+    pub fn run(&mut self, report: Option<&Report>, program_of: ProgramOf) {
         let Some(report) = report else {
             self.error = Some("The project has not been compiled yet.".into());
             return;
@@ -99,7 +100,7 @@ impl TestsPanel {
                 return;
             }
         };
-        let program = match crate::preview::program_of(report) {
+        let program = match program_of(report) {
             Ok(p) => p,
             Err(e) => {
                 self.error = Some(e);
@@ -262,7 +263,7 @@ impl TestsPanel {
 
     /// The tab: the Run button, tests × seeds, the selected failure, coverage. A clicked
     /// failing run is replayed for the timeline (see [`TestsPanel::poll`]).
-    pub fn ui(&mut self, ui: &mut Ui, report: Option<&Report>) {
+    pub fn ui(&mut self, ui: &mut Ui, report: Option<&Report>, program_of: ProgramOf) {
         ui.set_min_size(ui.available_size());
         ui.horizontal(|ui| {
             let run = ui
@@ -271,7 +272,7 @@ impl TestsPanel {
                     "Run every content test (*.test.ron) with every seed, as `ensemble test` does",
                 );
             if run.clicked() {
-                self.run(report);
+                self.run(report, program_of);
             }
             if let Some((_, since)) = &self.running {
                 ui.spinner();
@@ -420,5 +421,11 @@ impl TestsPanel {
                 self.replay(i);
             }
         }
+    }
+}
+
+impl crate::panel::Coverage for TestsPanel {
+    fn unreached_rules(&self, script: &str) -> BTreeSet<(String, String)> {
+        TestsPanel::unreached_rules(self, script)
     }
 }

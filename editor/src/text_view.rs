@@ -3,7 +3,7 @@
 //! line marked and the problems listed above it. It is a panel like any other
 //! ([`AssetPanel`]); it just never edits.
 
-use crate::asset_panel::{AssetPanel, PanelCx, Reveal};
+use crate::panel::{AssetPanel, PanelCx, Reveal};
 use crate::theme;
 use eframe::egui;
 use egui::{Color32, FontFamily, FontId, RichText, Ui};

@@ -616,17 +616,17 @@ fn edits_made_outside_the_editor_are_picked_up() {
 
 /// A panel as another editor would write one: it edits its asset's value and nothing else.
 struct LocationsPanel {
-    revealed: std::rc::Rc<std::cell::RefCell<Vec<ensemble_editor::asset_panel::Reveal>>>,
+    revealed: std::rc::Rc<std::cell::RefCell<Vec<ensemble_editor::panel::Reveal>>>,
 }
 
-impl ensemble_editor::asset_panel::AssetPanel<ensemble_compiler::front::ron::LocationsAsset>
+impl ensemble_editor::panel::AssetPanel<ensemble_compiler::front::ron::LocationsAsset>
     for LocationsPanel
 {
     fn ui(
         &mut self,
         ui: &mut egui::Ui,
         value: &mut ensemble_compiler::front::ron::LocationsAsset,
-        cx: &ensemble_editor::asset_panel::PanelCx,
+        cx: &ensemble_editor::panel::PanelCx,
     ) -> bool {
         ui.label(format!("{} problems here", cx.diagnostics.len()));
         let mut changed = false;
@@ -636,7 +636,7 @@ impl ensemble_editor::asset_panel::AssetPanel<ensemble_compiler::front::ron::Loc
         changed
     }
 
-    fn reveal(&mut self, target: &ensemble_editor::asset_panel::Reveal) {
+    fn reveal(&mut self, target: &ensemble_editor::panel::Reveal) {
         self.revealed.borrow_mut().push(target.clone());
     }
 }
@@ -645,7 +645,7 @@ impl ensemble_editor::asset_panel::AssetPanel<ensemble_compiler::front::ron::Loc
 fn a_plugged_panel_gets_undo_dirty_tracking_saving_and_reveal_from_the_host() {
     use ensemble_compiler::front::ron::AssetKind;
     use ensemble_compiler::front::ron::any::AnyAsset;
-    use ensemble_editor::asset_panel::{Reveal, for_kind};
+    use ensemble_editor::panel::{Reveal, for_kind};
     let dir = airport_copy();
     let revealed = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
     let panel = for_kind(

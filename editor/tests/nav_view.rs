@@ -8,8 +8,8 @@ use egui::{Modifiers, PointerButton, Pos2};
 mod support;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use ensemble_editor::asset_panel::PanelCx;
 use ensemble_editor::nav_view::{NavSettings, NavTarget, NavView};
+use ensemble_editor::panel::PanelCx;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

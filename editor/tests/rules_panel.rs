@@ -10,7 +10,7 @@ use egui_kittest::kittest::Queryable;
 use ensemble_compiler::diag::Diagnostic;
 use ensemble_compiler::script::source::ScriptAsset;
 use ensemble_compiler::source::{FileId, SourceMap};
-use ensemble_editor::asset_panel::PanelCx;
+use ensemble_editor::panel::PanelCx;
 use ensemble_editor::rules::excel;
 use ensemble_editor::rules::{Column, FileRequest, RuleTable, RuleTarget};
 use std::cell::RefCell;

@@ -10,7 +10,7 @@ use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ensemble_compiler::hpmm::assets::SpaceAsset;
-use ensemble_editor::asset_panel::{GraphPanel, PanelCx, ProjectNames, Request};
+use ensemble_editor::panel::{GraphPanel, PanelCx, ProjectNames, Request};
 use ensemble_editor::reach::Asked;
 use ensemble_editor::sidecar::Layout;
 use ensemble_editor::space::SpacePanel;

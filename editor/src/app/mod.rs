@@ -3,41 +3,73 @@
 //! did as [`Action`]s (the graph editor as [`Edit`]s), applied after the frame is drawn, so
 //! drawing only reads the documents and every change goes through one place that records it.
 
+mod action;
 mod actions;
 mod modals;
+mod registry;
 mod session;
 pub mod shortcuts;
 
-pub use actions::{Action, DocEdit, PathFor, ValueEdit};
-pub use modals::Modal;
+pub use action::{Action, DocEdit, PathFor, ValueEdit};
+pub use session::Session;
 use session::watch_for;
-pub use session::{Session, names_from};
 
-use crate::analysis::{Analysis, Located, Report};
-use crate::asset_panel::{
-    AssetPanel, KindPanel, LibraryEntry, PanelCx, ProjectNames, Request, Reveal,
-};
+use crate::analysis::{Located, Report};
 use crate::document::{Content, DocId, Project};
 use crate::find::{self, Hit};
-use crate::history::History;
-use crate::machine::inspector::{Inspector, InspectorCx};
+use crate::machine::Edit;
+use crate::machine::inspector::InspectorCx;
 use crate::machine::ops::Clip;
 use crate::machine::view::GraphCx;
-use crate::machine::{self, Edit, GraphView};
+use crate::panel::{AssetPanel, KindPanel, PanelCx, Request, Reveal};
 use crate::recovery::{self, Recovery};
-use crate::text_view::TextPanel;
-use crate::watch::{POLL_INTERVAL, SourceWatch};
+use crate::watch::POLL_INTERVAL;
 use crate::{diagnostics_panel, project_ops, project_panel, recent, theme};
 use eframe::egui;
 use egui::{CentralPanel, Frame, Key, Margin, Panel, RichText, Ui};
-use ensemble_compiler::Compilation;
 use ensemble_compiler::front::ron::AssetKind;
 use ensemble_compiler::front::ron::any::{AnyAsset, FileKind};
 use ensemble_compiler::project::MANIFEST;
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+/// A dialog in front of everything.
+pub enum Modal {
+    Open {
+        path: String,
+        error: Option<String>,
+    },
+    NewProject {
+        folder: String,
+        name: String,
+        error: Option<String>,
+    },
+    NewAsset {
+        kind: project_ops::Starter,
+        name: String,
+        error: Option<String>,
+    },
+    Rename {
+        doc: DocId,
+        name: String,
+        error: Option<String>,
+    },
+    ConfirmDelete(DocId),
+    Recovery(Recovery),
+    /// Unsaved changes and the window is closing.
+    Close,
+    Find {
+        query: String,
+        selected: usize,
+    },
+    /// A file asked by a typed path: the system has no file dialog.
+    TypedPath {
+        typed: crate::file_dialog::Typed,
+        then: PathFor,
+    },
+}
 
 pub struct EditorApp {
     session: Option<Session>,
@@ -592,7 +624,12 @@ impl EditorApp {
                 ui.separator();
                 if self.session.is_some() {
                     ui.menu_button("New from template", |ui| {
-                        project_panel::templates_menu(ui, actions)
+                        let mut asked = Vec::new();
+                        project_panel::templates_menu(ui, &mut asked);
+                        actions.extend(asked.into_iter().filter_map(|r| match r {
+                            Request::NewAsset(starter) => Some(Action::NewAsset(starter)),
+                            _ => None,
+                        }));
                     });
                     if ui
                         .button("Import Excel workbook…")
@@ -839,6 +876,7 @@ impl EditorApp {
             .min_size(160.0)
             .show(ui, |ui| {
                 let maps = (s.maps.found.as_slice(), s.maps.shown());
+                let mut asked = Vec::new();
                 project_panel::show(
                     ui,
                     &s.project,
@@ -846,8 +884,9 @@ impl EditorApp {
                     s.analysis.current.as_ref(),
                     maps,
                     s.judge.is_shown(),
-                    actions,
-                )
+                    &mut asked,
+                );
+                take_requests(&s.project, asked, actions);
             });
         let bottom = Frame::new()
             .fill(theme::PANEL)
@@ -886,13 +925,18 @@ impl EditorApp {
                         None => {}
                     }
                 } else if s.preview.tab == crate::preview::DockTab::Tests {
-                    s.tests.ui(ui, s.analysis.current.as_ref());
+                    s.tests
+                        .ui(ui, s.analysis.current.as_ref(), crate::preview::program_of);
                 } else if preview {
-                    s.preview.ui(ui, &s.analysis, actions);
+                    let mut asked = Vec::new();
+                    s.preview.ui(ui, &s.analysis, &mut asked);
+                    take_requests(&s.project, asked, actions);
                 } else {
                     // Keep the height the user dragged to (a panel shrinks to its contents).
                     ui.set_min_size(ui.available_size());
-                    diagnostics_panel::show(ui, s.analysis.current.as_ref(), stale, actions)
+                    let mut asked = Vec::new();
+                    diagnostics_panel::show(ui, s.analysis.current.as_ref(), stale, &mut asked);
+                    take_requests(&s.project, asked, actions);
                 }
             });
 
@@ -1161,7 +1205,7 @@ impl EditorApp {
             let d = &s.project.docs[doc];
             let compiled = s.analysis.current.as_ref().and_then(|r| {
                 let c = r.compilation.as_ref().ok()?;
-                Some(crate::asset_panel::Compiled {
+                Some(crate::panel::Compiled {
                     diagnostics: &r.all,
                     sources: &c.sources,
                     file: c
@@ -1233,21 +1277,7 @@ impl EditorApp {
                 })),
             ));
         }
-        for r in requests.into_inner() {
-            match r {
-                Request::OpenMachine(m) => actions.push(Action::EnterMachine(m)),
-                Request::Open(path) => {
-                    if let Some(id) = s.project.by_path(&path) {
-                        actions.push(Action::OpenDoc(id));
-                    }
-                }
-                Request::Rename { what, old, new } => {
-                    actions.push(Action::Rename(what, old, new));
-                }
-                Request::ShowMap(path) => actions.push(Action::OpenMap(path)),
-                Request::Reach(asked) => actions.push(Action::Reach(asked)),
-            }
-        }
+        take_requests(&s.project, requests.into_inner(), actions);
     }
 
     /// Copies the selected states to the system clipboard as text too (pasting works across
@@ -1287,5 +1317,30 @@ fn centered_message(ui: &mut Ui, title: &str, body: &str, color: egui::Color32) 
 impl eframe::App for EditorApp {
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
         self.show(ui);
+    }
+}
+
+/// What the host does for each thing a panel asked for ([`Request`]), after the frame.
+fn take_requests(project: &Project, requests: Vec<Request>, actions: &mut Vec<Action>) {
+    for r in requests {
+        actions.push(match r {
+            Request::OpenMachine(m) => Action::EnterMachine(m),
+            Request::Open(path) => match project.by_path(&path) {
+                Some(id) => Action::OpenDoc(id),
+                None => continue,
+            },
+            Request::Rename { what, old, new } => Action::Rename(what, old, new),
+            Request::ShowMap(path) => Action::OpenMap(path),
+            Request::Reach(asked) => Action::Reach(asked),
+            Request::OpenDoc(id) => Action::OpenDoc(id),
+            Request::AskRename(id) => Action::AskRename(id),
+            Request::AskDelete(id) => Action::AskDelete(id),
+            Request::NewAsset(starter) => Action::NewAsset(starter),
+            Request::ImportWorkbook => Action::ImportWorkbook,
+            Request::JudgeLines => Action::JudgeLines,
+            Request::ShowDiagnostic(l) => Action::Reveal(l),
+            Request::QuickFix(l, fix) => Action::QuickFix(l, fix),
+            Request::Follow(trail) => Action::Follow(trail),
+        });
     }
 }

@@ -4,42 +4,6 @@
 use super::*;
 use crate::file_dialog::{Answer, Ask, Pick};
 
-/// A dialog in front of everything.
-pub enum Modal {
-    Open {
-        path: String,
-        error: Option<String>,
-    },
-    NewProject {
-        folder: String,
-        name: String,
-        error: Option<String>,
-    },
-    NewAsset {
-        kind: project_ops::Starter,
-        name: String,
-        error: Option<String>,
-    },
-    Rename {
-        doc: DocId,
-        name: String,
-        error: Option<String>,
-    },
-    ConfirmDelete(DocId),
-    Recovery(Recovery),
-    /// Unsaved changes and the window is closing.
-    Close,
-    Find {
-        query: String,
-        selected: usize,
-    },
-    /// A file asked by a typed path: the system has no file dialog.
-    TypedPath {
-        typed: crate::file_dialog::Typed,
-        then: PathFor,
-    },
-}
-
 /// Why a Browse… button left its field as it was, when the system has no dialog.
 const NO_DIALOG: &str = "No file dialog is available here: type the path above.";
 

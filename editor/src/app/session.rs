@@ -1,7 +1,23 @@
 //! An open project and everything about editing it ([`Session`]): its documents, the history,
 //! the background compile, the names pickers offer, the graph and inspector state.
 
-use super::*;
+use crate::analysis::Analysis;
+use crate::document::{Content, DocId, Project, Reveal};
+use crate::history::History;
+use crate::machine::inspector::Inspector;
+use crate::machine::ops::Clip;
+use crate::machine::{self, Edit, GraphView};
+use crate::names::{ProjectNames, names_from};
+use crate::panel::{AssetPanel, KindPanel};
+use crate::recovery;
+use crate::text_view::TextPanel;
+use crate::watch::SourceWatch;
+use ensemble_compiler::Compilation;
+use ensemble_compiler::front::ron::AssetKind;
+use ensemble_compiler::front::ron::any::{AnyAsset, FileKind};
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::Instant;
 
 /// An open project and everything about editing it.
 pub struct Session {
@@ -19,7 +35,7 @@ pub struct Session {
     pub graph: GraphView,
     pub(super) inspector: Inspector,
     pub(super) text: TextPanel,
-    /// The panels of asset kinds that have one (see `asset_panel::plugged`).
+    /// The panels of asset kinds that have one (see `app::registry::plugged`).
     pub(super) panels: HashMap<AssetKind, Box<dyn KindPanel>>,
     /// The manifest's form (the manifest is no asset kind).
     pub(super) manifest_panel: Box<dyn KindPanel>,
@@ -40,78 +56,6 @@ pub struct Session {
     pub judge: crate::sentences::judge::JudgeView,
     /// "How do I get here?": the search for a play reaching a state, line or rule.
     pub reach: crate::reach::ReachPanel,
-}
-
-/// Names for pickers: from the documents as they are now, and the library and sentence lines
-/// from the last compile.
-pub fn names_from(project: Option<&Project>, c: Option<&Compilation>) -> ProjectNames {
-    let mut n = ProjectNames::default();
-    if let Some(c) = c {
-        n.library = c
-            .module
-            .library
-            .iter()
-            .map(|(_, l)| LibraryEntry {
-                name: l.name.clone(),
-                modifier: l.modifier,
-                terminal: l.terminal,
-                raises: l.raises.clone(),
-                doc: l.doc.clone(),
-                standard: l.standard,
-                params: l
-                    .params
-                    .iter()
-                    .map(|p| ensemble_runtime::program::ParamSpec {
-                        name: p.name.clone(),
-                        ty: p.ty.clone(),
-                        default: p.default_written.clone(),
-                    })
-                    .collect(),
-            })
-            .collect();
-        n.machines = c
-            .module
-            .machines
-            .iter()
-            .map(|(_, m)| m.name.text.clone())
-            .collect();
-        n.locations = c
-            .module
-            .locations
-            .iter()
-            .map(|(_, l)| l.name.text.clone())
-            .collect();
-        n.sentences = c
-            .module
-            .sentences
-            .iter()
-            .map(|(_, s)| s.name.text.clone())
-            .collect();
-    }
-    if let Some(p) = project {
-        n.more = crate::names::collect(p);
-        n.machines.clear();
-        n.locations.clear();
-        n.sentences.clear();
-        for (_, d) in p.live() {
-            match d.state.asset() {
-                Some(AnyAsset::Machine(m)) => n.machines.push(m.name.clone()),
-                Some(AnyAsset::Locations(l)) => n
-                    .locations
-                    .extend(l.locations.iter().map(|x| x.name.clone())),
-                Some(AnyAsset::Sentences(s)) => {
-                    n.sentences.extend(s.states.iter().map(|x| x.name.clone()))
-                }
-                Some(AnyAsset::Scene(s)) => {
-                    n.agents.extend(s.agents.iter().map(|a| a.name.clone()))
-                }
-                _ => {}
-            }
-        }
-        n.agents.sort();
-        n.agents.dedup();
-    }
-    n
 }
 
 pub(super) fn lines_from(c: Option<&Compilation>) -> HashMap<String, String> {
@@ -157,7 +101,7 @@ impl Session {
             graph: GraphView::default(),
             inspector: Inspector::default(),
             text: TextPanel::default(),
-            panels: crate::asset_panel::plugged().into_iter().collect(),
+            panels: super::registry::plugged().into_iter().collect(),
             manifest_panel: crate::record_forms::manifest_panel(),
             maps,
             pddl: Default::default(),
@@ -281,7 +225,7 @@ impl Session {
     pub(super) fn record(
         &mut self,
         label: &str,
-        changes: project_ops::Changes,
+        changes: crate::document::Changes,
         coalesce: Option<&str>,
     ) {
         if changes.is_empty() {

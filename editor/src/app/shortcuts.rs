@@ -1,7 +1,7 @@
 //! The window's keyboard shortcuts: one table, read both by the key handler and by the Help
 //! menu, so what Help lists is what the keys do.
 
-use super::Action;
+use super::action::Action;
 use eframe::egui;
 use egui::{Key, KeyboardShortcut, Modifiers};
 

@@ -2,7 +2,7 @@
 //! lexicon's categories, ...) on the left, filtered by name, each with its problem marker;
 //! `+`, duplicate, delete and move buttons; the selected item's form on the right.
 
-use crate::panel_cx::{name_widget, severity_glyph, severity_word};
+use crate::marks::{name_widget, severity_glyph, severity_word};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};

@@ -16,7 +16,7 @@ pub use items::{Item, ItemList, ItemRow, unique_name};
 pub use ron_value::{print as ron_value_text, ron_value};
 
 use crate::analysis::Located;
-use crate::panel_cx::{mark, name_widget, severity_glyph};
+use crate::marks::{mark, name_widget, severity_glyph};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
@@ -146,7 +146,7 @@ pub fn text(
     name: impl Into<String>,
     notes: &[(Severity, String)],
 ) -> bool {
-    let r = crate::panel_cx::text_field(ui, value, width, hint, name);
+    let r = crate::marks::text_field(ui, value, width, hint, name);
     mark(ui, r, notes).changed()
 }
 

@@ -4,7 +4,7 @@
 //! does not, the value stays as it was and the error is shown under the field, with the place
 //! it points at underlined. The text is kept as typed while the field has the keyboard.
 
-use crate::panel_cx::name_widget;
+use crate::marks::name_widget;
 use crate::theme;
 use eframe::egui;
 use egui::text::{LayoutJob, TextFormat};

@@ -7,18 +7,18 @@
 //! rename changes references: applying it per keystroke could pass through another state's
 //! name and merge the two.
 
+use super::edit::Edit;
+pub use super::edit::{InspectorCx, InspectorOutput};
 use super::ops;
+use super::view::GraphView;
 use super::view::Look;
-use super::{Edit, GraphView};
 use crate::analysis::Located;
-use crate::asset_panel::ProjectNames;
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
 use ensemble_compiler::diag::Severity;
 use ensemble_compiler::front::ron::{MachineAsset, ModifierValue, StateAsset};
 use ensemble_runtime::program::ModifierKind;
-use std::collections::HashMap;
 
 #[derive(Default)]
 pub struct Inspector {
@@ -29,21 +29,6 @@ pub struct Inspector {
     machine_error: Option<String>,
     /// Focus the name field next frame (from a node's Rename… menu).
     pub focus_name: bool,
-}
-
-#[derive(Default)]
-pub struct InspectorOutput {
-    pub edits: Vec<Edit>,
-    pub rename_machine: Option<String>,
-    pub open_machine: Option<String>,
-}
-
-pub struct InspectorCx<'a> {
-    pub names: &'a ProjectNames,
-    pub diagnostics: &'a [&'a Located],
-    pub lines: &'a HashMap<String, String>,
-    /// The project's conversations, for the messages a partner sends.
-    pub conversations: &'a super::suggest::Conversations,
 }
 
 fn heading(ui: &mut Ui, text: &str) {

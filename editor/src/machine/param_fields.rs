@@ -8,8 +8,7 @@
 //! declaration order (the canonical `params` map), or, for a library state with one parameter
 //! whose state writes it as `modifier:`, still as the modifier (files do not churn).
 
-use super::Edit;
-use super::inspector::{InspectorCx, InspectorOutput};
+use super::edit::{Edit, InspectorCx, InspectorOutput};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};

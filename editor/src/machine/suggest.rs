@@ -12,7 +12,7 @@
 //! cannot be told).
 
 use super::ops;
-use crate::asset_panel::ProjectNames;
+use crate::panel::ProjectNames;
 use crate::theme;
 use eframe::egui::{self, RichText, Ui};
 use ensemble_compiler::front::ron::assets::SceneAsset;
@@ -365,7 +365,7 @@ mod tests {
         )
         .unwrap();
         let mut names = ProjectNames::default();
-        names.library.push(crate::asset_panel::LibraryEntry {
+        names.library.push(crate::panel::LibraryEntry {
             name: "Goto".into(),
             modifier: ensemble_runtime::program::ModifierKind::Location,
             terminal: ensemble_runtime::program::Terminal::No,

@@ -11,14 +11,15 @@
 //! space (then a menu creates the new state there).
 
 use super::auto_layout;
+use super::edit::Edit;
 use super::ops::{self, Clip};
-use super::{Edit, From};
 use crate::analysis::Located;
-use crate::asset_panel::ProjectNames;
 use crate::graph::edges::{self, Edge};
+use crate::graph::viewer::From;
 use crate::graph::viewer::{
     GraphAsset, GraphEditor, GraphModel, GraphState, Marks, NODE_MAX_WIDTH, Node, Placement,
 };
+use crate::panel::ProjectNames;
 use crate::preview::live::LiveMachine;
 use crate::sidecar::Layout;
 use crate::theme;
@@ -1093,7 +1094,7 @@ mod tests {
     /// game's, drawn plain.
     #[test]
     fn only_the_standard_dialog_state_looks_like_a_dialog_state() {
-        let entry = |standard| crate::asset_panel::LibraryEntry {
+        let entry = |standard| crate::panel::LibraryEntry {
             name: ensemble_runtime::stdlib::DIALOG.into(),
             modifier: ModifierKind::Text,
             terminal: Terminal::No,

@@ -10,8 +10,8 @@
 pub mod paint;
 pub mod worker;
 
-use crate::asset_panel::PanelCx;
-use crate::panel_cx::name_widget;
+use crate::marks::name_widget;
+use crate::panel::PanelCx;
 use crate::theme;
 use eframe::egui;
 use egui::{Color32, Pos2, Rect, RichText, Sense, Stroke, Ui, Vec2, pos2, vec2};
@@ -240,7 +240,7 @@ impl NavView {
         {
             ui.ctx().request_repaint_after(Duration::from_millis(100));
         }
-        crate::panel_cx::docked(egui::Panel::right(ui.id().with("nav-side")), 330.0, 260.0)
+        crate::marks::docked(egui::Panel::right(ui.id().with("nav-side")), 330.0, 260.0)
             .show(ui, |ui| self.side(ui, value));
         self.canvas_ui(ui, value);
         *value != before

@@ -163,7 +163,7 @@ fn run(
     let n = data.graph.node_count();
     let (mut ws_ppa, mut ws_astar) = (Workspace::new(n), Workspace::new(n));
     while let Ok(q) = queries.recv() {
-        let Some(q) = crate::panel_cx::newest(queries, q) else {
+        let Some(q) = crate::marks::newest(queries, q) else {
             return;
         };
         if stop.load(Ordering::Relaxed) {

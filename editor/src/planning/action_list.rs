@@ -7,8 +7,8 @@
 
 use super::picture;
 use super::preview::{self, GraphPreview, Job, Preview, Worker};
-use crate::asset_panel::{AssetPanel, PanelCx, Reveal};
 use crate::form_widgets::{self as form, Diags, ItemList, ItemRow, P};
+use crate::panel::{AssetPanel, PanelCx, Reveal};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
@@ -120,7 +120,7 @@ fn value(
                 Value::Name(_) => 0.0,
             };
             let r = ui.add(egui::DragValue::new(&mut x).speed(0.1).max_decimals(0));
-            crate::panel_cx::name_widget(ui, &r, name);
+            crate::marks::name_widget(ui, &r, name);
             if r.changed() {
                 *v = Value::Int(x.round() as i64);
                 return true;
@@ -245,7 +245,7 @@ fn effect(
             Value::Name(_) => 1.0,
         };
         let r = ui.add(egui::DragValue::new(&mut k).speed(0.1).max_decimals(0));
-        crate::panel_cx::name_widget(ui, &r, format!("{label} amount"));
+        crate::marks::name_widget(ui, &r, format!("{label} amount"));
         if r.changed() {
             v = Value::Int(k.round() as i64);
             changed = true;
@@ -316,7 +316,7 @@ impl ActionListPanel {
                     );
                     let mut enumerated = v.values.is_some();
                     let r = ui.checkbox(&mut enumerated, "values");
-                    crate::panel_cx::name_widget(ui, &r, format!("variable {} enumerated", i + 1));
+                    crate::marks::name_widget(ui, &r, format!("variable {} enumerated", i + 1));
                     if r.changed() {
                         v.values = enumerated.then(|| vec!["0".to_string(), "1".to_string()]);
                         changed = true;
@@ -347,7 +347,7 @@ impl ActionListPanel {
             changed = true;
         }
         let add = ui.button("+ variable");
-        crate::panel_cx::name_widget(ui, &add, "add variable");
+        crate::marks::name_widget(ui, &add, "add variable");
         if add.clicked() {
             let name = form::unique_name(l.variables.iter().map(|v| v.name.as_str()), "Variable");
             l.variables.push(Variable {
@@ -458,7 +458,7 @@ impl ActionListPanel {
                         .color(theme::TEXT),
                     );
                     let x = ui.small_button("remove seed");
-                    crate::panel_cx::name_widget(ui, &x, format!("remove seed {}", s + 1));
+                    crate::marks::name_widget(ui, &x, format!("remove seed {}", s + 1));
                     if x.clicked() {
                         remove_seed = Some(s);
                     }
@@ -642,7 +642,7 @@ impl ActionListPanel {
                         }
                     }
                 });
-            crate::panel_cx::name_widget(ui, &r.response, "plan from");
+            crate::marks::name_widget(ui, &r.response, "plan from");
         });
         let Some(start) = start else { return };
         ui.label(
@@ -672,13 +672,20 @@ impl ActionListPanel {
                             ui.label(RichText::new(format!("{}.", k + 1)).color(theme::TEXT_WEAK));
                             ui.label(RichText::new(&action.name).color(theme::TEXT))
                                 .on_hover_text(describe(s));
-                            super::machine_link(ui, cx, self.machine_of(&action.name).as_deref());
+                            super::picture::machine_link(
+                                ui,
+                                cx,
+                                self.machine_of(&action.name).as_deref(),
+                            );
                             ui.end_row();
                         }
                     });
                 ui.label(
-                    RichText::new(format!("✔ {} to a goal state", super::steps(steps.len())))
-                        .color(theme::OK),
+                    RichText::new(format!(
+                        "✔ {} to a goal state",
+                        super::picture::steps(steps.len())
+                    ))
+                    .color(theme::OK),
                 );
             }
         }
@@ -700,11 +707,9 @@ impl ActionListPanel {
 impl AssetPanel<ActionListAsset> for ActionListPanel {
     fn ui(&mut self, ui: &mut Ui, l: &mut ActionListAsset, cx: &PanelCx) -> bool {
         if let Some(t) = self.pending.take() {
-            if let Some(i) = super::super::record_forms::reveal_index(
-                &t,
-                "actions",
-                l.actions.iter().map(|a| a.name.as_str()),
-            ) {
+            if let Some(i) =
+                crate::panel::reveal_index(&t, "actions", l.actions.iter().map(|a| a.name.as_str()))
+            {
                 self.tab = Tab::Actions;
                 self.actions.select(i);
             } else if let Reveal::Path(p) = &t
@@ -762,7 +767,7 @@ impl AssetPanel<ActionListAsset> for ActionListPanel {
         });
         ui.separator();
         let snapshot = l.clone();
-        crate::panel_cx::docked(
+        crate::marks::docked(
             egui::Panel::right(ui.id().with("actionlist-preview")),
             440.0,
             300.0,
@@ -777,7 +782,7 @@ impl AssetPanel<ActionListAsset> for ActionListPanel {
             Tab::Variables => form::detail(ui, |ui| changed |= self.variables(ui, l, d)),
             Tab::Seeds => form::detail(ui, |ui| changed |= self.seeds(ui, l, d)),
             Tab::Actions => {
-                crate::panel_cx::docked(
+                crate::marks::docked(
                     egui::Panel::left(ui.id().with("actionlist-actions")),
                     230.0,
                     170.0,

@@ -1,7 +1,7 @@
 //! The planning editors (Hewlett's action lists, STRIPS domains and problems, PDDL files) and
 //! their previews: the planning graph and a plan from each seed, or the state-explosion report,
 //! for action lists; the plan an agent would make for problems. Planning runs on a worker
-//! thread ([`preview`]); the editors are [`crate::asset_panel::AssetPanel`]s.
+//! thread ([`preview`]); the editors are [`crate::panel::AssetPanel`]s.
 
 pub mod action_list;
 pub mod pddl;
@@ -9,9 +9,7 @@ pub mod picture;
 pub mod preview;
 pub mod strips;
 
-use crate::asset_panel::{KindPanel, PanelCx, Request, for_kind};
-use crate::theme;
-use eframe::egui;
+use crate::panel::{KindPanel, for_kind};
 use ensemble_compiler::front::ron::AssetKind;
 use ensemble_compiler::front::ron::any::AnyAsset;
 
@@ -40,35 +38,4 @@ pub fn panels() -> Vec<(AssetKind, Box<dyn KindPanel>)> {
             }),
         ),
     ]
-}
-
-/// The machine that performs a plan step, as a link that opens it (empty: it takes no time).
-pub fn machine_link(ui: &mut egui::Ui, cx: &PanelCx, machine: Option<&str>) {
-    let Some(m) = machine else {
-        ui.label("");
-        return;
-    };
-    let r = ui
-        .add(
-            egui::Button::new(
-                egui::RichText::new(format!("⏵ {m}"))
-                    .small()
-                    .color(theme::ACCENT),
-            )
-            .frame(false),
-        )
-        .on_hover_text("Open the machine that performs this step");
-    crate::panel_cx::name_widget(ui, &r, format!("open machine {m}"));
-    if r.clicked() {
-        cx.request(Request::OpenMachine(m.to_string()));
-    }
-}
-
-/// `n` steps, in words (`1 step`, `4 steps`).
-pub fn steps(n: usize) -> String {
-    if n == 1 {
-        "1 step".to_string()
-    } else {
-        format!("{n} steps")
-    }
 }

@@ -4,82 +4,12 @@
 //! agent would make on it ([`super::strips::PlanView`]).
 
 use super::strips::PlanView;
-use crate::asset_panel::{AssetPanel, PanelCx, Reveal};
+use crate::panel::{AssetPanel, PanelCx, Reveal};
+use crate::pddl::{Checked, Problem, check};
 use crate::theme;
 use eframe::egui;
 use egui::text::{LayoutJob, TextFormat};
 use egui::{FontId, RichText, Ui};
-use ensemble_compiler::diag::{Diagnostics, Severity};
-use ensemble_compiler::source::{SourceFile, SourceMap};
-
-/// A problem the PDDL reader found: where (byte range, line, column) and what.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Problem {
-    pub range: std::ops::Range<usize>,
-    pub line: usize,
-    pub column: usize,
-    pub severity: Severity,
-    pub message: String,
-}
-
-/// What the compiler's PDDL frontend reads in a text.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Checked {
-    /// `(domain NAME)` (true) or `(problem NAME)`.
-    pub header: Option<(bool, String)>,
-    pub problems: Vec<Problem>,
-    /// A domain's actions, each with the byte offset of its name (for Find).
-    pub actions: Vec<(String, usize)>,
-    /// A domain's types (`object` and those it declares).
-    pub types: Vec<String>,
-}
-
-/// Reads `text` as the compiler reads a PDDL file; returns what it defines and every problem.
-pub fn check(text: &str) -> Checked {
-    let mut sources = SourceMap::default();
-    let file = sources.add(SourceFile::new(
-        "edited.pddl".into(),
-        "edited.pddl".into(),
-        text.to_string(),
-    ));
-    let mut diags = Diagnostics::default();
-    let read = ensemble_compiler::front::pddl::read(&sources, file, &mut diags);
-    let problems = diags
-        .iter()
-        .map(|d| {
-            let range = d.primary.as_ref().map_or(0..0, |l| l.span.range());
-            let (line, column) = sources.get(file).line_col(range.start);
-            Problem {
-                range,
-                line,
-                column,
-                severity: d.severity,
-                message: d.message.clone(),
-            }
-        })
-        .collect();
-    let (actions, types) = match read {
-        Some(ensemble_compiler::front::pddl::PddlFile::Domain(d)) => {
-            let mut types: Vec<String> = d.types.iter().map(|t| t.name.text.clone()).collect();
-            types.push("object".into());
-            types.sort();
-            types.dedup();
-            let actions = d
-                .actions
-                .iter()
-                .map(|a| (a.name.text.clone(), a.name.span.range().start))
-                .collect();
-            (actions, types)
-        }
-        _ => (Vec::new(), Vec::new()),
-    };
-    Checked {
-        header: ensemble_compiler::front::pddl::header(text),
-        problems,
-        actions,
-        types,
-    }
-}
 
 /// The character index of 1-based `line` and `column` (columns count characters, as the
 /// compiler's).
@@ -213,7 +143,7 @@ impl AssetPanel<String> for PddlPanel {
                     egui::Label::new(
                         RichText::new(format!(
                             "{} line {}, column {}: {}",
-                            crate::panel_cx::severity_glyph(p.severity),
+                            crate::marks::severity_glyph(p.severity),
                             p.line,
                             p.column,
                             p.message
@@ -229,13 +159,15 @@ impl AssetPanel<String> for PddlPanel {
         }
         crate::form_widgets::problems(ui, cx.diagnostics.iter());
         if let Some((false, name)) = &checked.header {
-            crate::panel_cx::docked(egui::Panel::right(ui.id().with("pddl-plan")), 380.0, 260.0)
-                .show(ui, |ui| {
+            crate::marks::docked(egui::Panel::right(ui.id().with("pddl-plan")), 380.0, 260.0).show(
+                ui,
+                |ui| {
                     egui::ScrollArea::vertical()
                         .id_salt("pddl-plan-scroll")
                         .auto_shrink([false, false])
                         .show(ui, |ui| self.plan.show(ui, name, cx));
-                });
+                },
+            );
         }
         let mut layouter = |ui: &Ui, buf: &dyn egui::TextBuffer, wrap: f32| {
             let job = layout(buf.as_str(), problems, wrap);
@@ -267,7 +199,7 @@ impl AssetPanel<String> for PddlPanel {
                     .layouter(&mut layouter)
                     .show(ui);
                 let r = &out.response.response;
-                crate::panel_cx::name_widget(ui, r, "PDDL text");
+                crate::marks::name_widget(ui, r, "PDDL text");
                 changed = r.changed();
                 if !r.has_focus()
                     && let Some((t, n)) = tries.clone()

@@ -4,6 +4,7 @@
 //! plan from there (what the agent does when it finds itself in that state).
 
 use super::preview::GraphPreview;
+use crate::panel::{PanelCx, Request};
 use crate::theme;
 use eframe::egui;
 use egui::{Color32, Pos2, Rect, Sense, Stroke, Ui, pos2, vec2};
@@ -182,5 +183,36 @@ fn legend(painter: &egui::Painter, rect: Rect) {
         let w = galley.size().x;
         painter.galley(pos2(x + 12.0, y - 7.0), galley, Color32::WHITE);
         x += w + 26.0;
+    }
+}
+
+/// The machine that performs a plan step, as a link that opens it (empty: it takes no time).
+pub fn machine_link(ui: &mut egui::Ui, cx: &PanelCx, machine: Option<&str>) {
+    let Some(m) = machine else {
+        ui.label("");
+        return;
+    };
+    let r = ui
+        .add(
+            egui::Button::new(
+                egui::RichText::new(format!("⏵ {m}"))
+                    .small()
+                    .color(theme::ACCENT),
+            )
+            .frame(false),
+        )
+        .on_hover_text("Open the machine that performs this step");
+    crate::marks::name_widget(ui, &r, format!("open machine {m}"));
+    if r.clicked() {
+        cx.request(Request::OpenMachine(m.to_string()));
+    }
+}
+
+/// `n` steps, in words (`1 step`, `4 steps`).
+pub fn steps(n: usize) -> String {
+    if n == 1 {
+        "1 step".to_string()
+    } else {
+        format!("{n} steps")
     }
 }

@@ -316,7 +316,7 @@ impl Worker {
             .name("ensemble-planning-preview".into())
             .spawn(move || {
                 while let Ok(first) = rx.recv() {
-                    let Some((id, job)) = crate::panel_cx::newest(&rx, first) else {
+                    let Some((id, job)) = crate::marks::newest(&rx, first) else {
                         break;
                     };
                     let start = Instant::now();

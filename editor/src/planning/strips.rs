@@ -7,8 +7,8 @@
 
 use super::action_list::planner;
 use super::preview::{Job, Preview, Worker};
-use crate::asset_panel::{AssetPanel, PanelCx, Reveal};
 use crate::form_widgets::{self as form, Diags, ItemList, ItemRow, P, Side};
+use crate::panel::{AssetPanel, PanelCx, Reveal};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
@@ -125,7 +125,7 @@ impl DomainPanel {
 impl AssetPanel<DomainAsset> for DomainPanel {
     fn ui(&mut self, ui: &mut Ui, dm: &mut DomainAsset, cx: &PanelCx) -> bool {
         if let Some(t) = self.pending.take()
-            && let Some(i) = crate::record_forms::reveal_index(
+            && let Some(i) = crate::panel::reveal_index(
                 &t,
                 "actions",
                 dm.actions.iter().map(|a| a.name.as_str()),
@@ -196,7 +196,7 @@ impl AssetPanel<DomainAsset> for DomainPanel {
                 });
             });
         ui.separator();
-        crate::panel_cx::docked(
+        crate::marks::docked(
             egui::Panel::left(ui.id().with("domain-operators")),
             230.0,
             170.0,
@@ -326,7 +326,7 @@ impl PlanView {
                         for (k, (step, machine)) in plan.steps.iter().enumerate() {
                             ui.label(RichText::new(format!("{}.", k + 1)).color(theme::TEXT_WEAK));
                             ui.label(RichText::new(step).color(theme::TEXT));
-                            super::machine_link(ui, cx, machine.as_deref());
+                            super::picture::machine_link(ui, cx, machine.as_deref());
                             ui.end_row();
                         }
                     });
@@ -339,7 +339,7 @@ impl PlanView {
                     (
                         format!(
                             "✔ {}, checked: the goal holds after the last",
-                            super::steps(plan.steps.len())
+                            super::picture::steps(plan.steps.len())
                         ),
                         theme::OK,
                     )
@@ -367,7 +367,7 @@ impl AssetPanel<ProblemAsset> for ProblemPanel {
         };
         let mut changed = false;
         let name = p.name.clone();
-        crate::panel_cx::docked(
+        crate::marks::docked(
             egui::Panel::right(ui.id().with("problem-plan")),
             400.0,
             280.0,

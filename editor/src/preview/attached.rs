@@ -8,7 +8,7 @@
 
 use super::snapshot::WorldInfo;
 use super::traced::TracedScene;
-use super::worker::{Command, Report};
+use super::worker::{Command, Report, Worker};
 use ensemble_runtime::Program;
 use ensemble_runtime::inspect::protocol::{
     Breakpoint, FromGame, GameMessage, PING_EVERY, PROTOCOL_VERSION, ToolMessage, base64,
@@ -67,6 +67,15 @@ struct Wants {
 
 /// Reloads sent and not answered yet, oldest first: when each was asked.
 type Asked = Arc<Mutex<VecDeque<Instant>>>;
+
+impl Worker {
+    /// Attaches to the game serving the inspection protocol at `game.address`.
+    pub fn attach(game: Game) -> Worker {
+        Worker::spawn("ensemble-attach", move |commands, out| {
+            run(game, commands, out)
+        })
+    }
+}
 
 /// Connects to the game, says hello and serves until the command channel closes or the game
 /// goes away. Runs on the worker's thread.

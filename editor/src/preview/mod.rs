@@ -32,7 +32,7 @@ pub mod worker;
 pub mod world_view;
 
 use crate::analysis::{Analysis, Report};
-use crate::app::Action;
+use crate::panel::Request as Action;
 use crate::theme;
 use eframe::egui;
 use egui::{Color32, Panel, RichText, Ui};

@@ -131,14 +131,18 @@ impl Worker {
         }
     }
 
-    /// Attaches to the game serving the inspection protocol at `game.address`.
-    pub fn attach(game: super::attached::Game) -> Worker {
+    /// A worker whose thread (named `name`) runs `body` on the two channels (the attached
+    /// game's, [`super::attached`]).
+    pub fn spawn(
+        name: &str,
+        body: impl FnOnce(Receiver<Command>, SyncSender<Report>) + Send + 'static,
+    ) -> Worker {
         let (commands, command_rx) = channel();
         let (report_tx, reports) = sync_channel(QUEUE);
         let thread = std::thread::Builder::new()
-            .name("ensemble-attach".into())
-            .spawn(move || super::attached::run(game, command_rx, report_tx))
-            .expect("the attach thread starts");
+            .name(name.into())
+            .spawn(move || body(command_rx, report_tx))
+            .expect("the worker thread starts");
         Worker {
             commands,
             reports,

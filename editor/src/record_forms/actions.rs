@@ -2,9 +2,9 @@
 //! their templates, variable bindings, self-modification of beliefs), named templates, and the
 //! arbitration network of accumulators, drawn as the tree it is from each sink.
 
-use super::reveal_index;
-use crate::asset_panel::{AssetPanel, PanelCx, Request, Reveal};
 use crate::form_widgets::{self as form, Diags, ItemList, ItemRow, P, Side};
+use crate::panel::reveal_index;
+use crate::panel::{AssetPanel, PanelCx, Request, Reveal};
 use crate::rename::Named;
 use crate::theme;
 use eframe::egui;
@@ -359,7 +359,7 @@ impl AssetPanel<ActionsAsset> for ActionsPanel {
         let list = ui.id().with("actions-list");
         match self.tab {
             Tab::Actions => {
-                crate::panel_cx::docked(egui::Panel::left(list), 250.0, 180.0).show(ui, |ui| {
+                crate::marks::docked(egui::Panel::left(list), 250.0, 180.0).show(ui, |ui| {
                     changed |= self.actions.show(
                         ui,
                         "actions",
@@ -392,7 +392,7 @@ impl AssetPanel<ActionsAsset> for ActionsPanel {
                     });
             }
             Tab::Templates => {
-                crate::panel_cx::docked(egui::Panel::left(list), 250.0, 180.0).show(ui, |ui| {
+                crate::marks::docked(egui::Panel::left(list), 250.0, 180.0).show(ui, |ui| {
                     changed |= self.templates.show(
                         ui,
                         "templates",
@@ -417,7 +417,7 @@ impl AssetPanel<ActionsAsset> for ActionsPanel {
                     });
             }
             Tab::Arbitration => {
-                crate::panel_cx::docked(egui::Panel::left(list), 250.0, 180.0).show(ui, |ui| {
+                crate::marks::docked(egui::Panel::left(list), 250.0, 180.0).show(ui, |ui| {
                     changed |= self.accumulators.show(
                         ui,
                         "accumulators",

@@ -2,8 +2,8 @@
 //! social agent — who speaks, how often it iterates, and which accumulator (or space) of the
 //! arbitration network gives its output.
 
-use crate::asset_panel::{AssetPanel, PanelCx, Reveal};
 use crate::form_widgets::{self as form, Diags, P};
+use crate::panel::{AssetPanel, PanelCx, Reveal};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};

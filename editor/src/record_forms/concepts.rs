@@ -2,9 +2,9 @@
 //! with what they are a kind of, the words that name them, their properties (templates read
 //! them) and relations — and situational variables with the trackers that bind them.
 
-use super::reveal_index;
-use crate::asset_panel::{AssetPanel, PanelCx, Request, Reveal};
 use crate::form_widgets::{self as form, Diags, ItemList, ItemRow, P, Side};
+use crate::panel::reveal_index;
+use crate::panel::{AssetPanel, PanelCx, Request, Reveal};
 use crate::rename::Named;
 use crate::theme;
 use eframe::egui;
@@ -362,7 +362,7 @@ impl ConceptsPanel {
             form::card(ui, |ui| {
                 changed |= tracker(ui, i, k, t, cx);
                 let x = ui.small_button("remove");
-                crate::panel_cx::name_widget(ui, &x, format!("remove tracker {}", k + 1));
+                crate::marks::name_widget(ui, &x, format!("remove tracker {}", k + 1));
                 if x.clicked() {
                     remove = Some(k);
                 }
@@ -377,7 +377,7 @@ impl ConceptsPanel {
             changed = true;
         }
         let add = ui.small_button("+ tracker");
-        crate::panel_cx::name_widget(ui, &add, "add tracker");
+        crate::marks::name_widget(ui, &add, "add tracker");
         if add.clicked() {
             v.track.push(TrackerAsset {
                 rule: TrackerRuleAsset::Mention(Vec::new()),
@@ -430,7 +430,7 @@ impl AssetPanel<ConceptsAsset> for ConceptsPanel {
         let list = ui.id().with("concepts-list");
         match self.tab {
             Tab::Concepts => {
-                crate::panel_cx::docked(egui::Panel::left(list), 250.0, 180.0).show(ui, |ui| {
+                crate::marks::docked(egui::Panel::left(list), 250.0, 180.0).show(ui, |ui| {
                     changed |= self.concepts.show(
                         ui,
                         "concepts",
@@ -465,7 +465,7 @@ impl AssetPanel<ConceptsAsset> for ConceptsPanel {
                 });
             }
             Tab::Variables => {
-                crate::panel_cx::docked(egui::Panel::left(list), 250.0, 180.0).show(ui, |ui| {
+                crate::marks::docked(egui::Panel::left(list), 250.0, 180.0).show(ui, |ui| {
                     changed |= self.variables.show(
                         ui,
                         "variables",

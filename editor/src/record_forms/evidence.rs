@@ -5,9 +5,9 @@
 //! Renaming an estimator renames it in the spaces that expect it and the estimators that use
 //! it ([`crate::rename`]).
 
-use super::reveal_index;
-use crate::asset_panel::{AssetPanel, PanelCx, Request, Reveal};
 use crate::form_widgets::{self as form, Diags, ItemList, ItemRow, P};
+use crate::panel::reveal_index;
+use crate::panel::{AssetPanel, PanelCx, Request, Reveal};
 use crate::rename::Named;
 use crate::theme;
 use eframe::egui;
@@ -113,7 +113,7 @@ impl AssetPanel<EvidenceAsset> for EvidencePanel {
             "Estimators of the evidence e(y), between 0 and 1, from each input (Zubek §3.2); spaces' states expect them.",
         );
         form::problems(ui, d.outside(&["estimators"]));
-        crate::panel_cx::docked(
+        crate::marks::docked(
             egui::Panel::left(ui.id().with("evidence-list")),
             270.0,
             180.0,
@@ -179,7 +179,7 @@ impl AssetPanel<EvidenceAsset> for EvidencePanel {
                     }
                 }
             });
-            crate::panel_cx::name_widget(ui, &r.response, "start from");
+            crate::marks::name_widget(ui, &r.response, "start from");
             form::help(
                 ui,
                 "Match(pattern, confidence) · Speaker(Player|Agent) · Emote(\"nods\") · Did(\"action\") · DidAny · Mentions(\"concept\") · Inspect(of: [\"space.state\"], shape: Threshold(0.5)) · Var(\"the-topic\", IsA(\"quest\")) · Ev(\"other\") · And/Or/Max([...]) · Not(...) · Scale(k, ...)",

@@ -3,9 +3,9 @@
 //! difference. Patterns name categories as `@name`; renaming one renames it inside every
 //! estimator's patterns ([`crate::rename`]).
 
-use super::reveal_index;
-use crate::asset_panel::{AssetPanel, PanelCx, Request, Reveal};
 use crate::form_widgets::{self as form, Diags, ItemList, ItemRow, P};
+use crate::panel::reveal_index;
+use crate::panel::{AssetPanel, PanelCx, Request, Reveal};
 use crate::rename::Named;
 use crate::theme;
 use eframe::egui;
@@ -39,7 +39,7 @@ impl AssetPanel<LexiconAsset> for LexiconPanel {
             "Word categories patterns test with @name (Zubek §5.2.2). Words are stemmed as the input is.",
         );
         form::problems(ui, d.outside(&["categories"]));
-        crate::panel_cx::docked(
+        crate::marks::docked(
             egui::Panel::left(ui.id().with("lexicon-list")),
             250.0,
             180.0,

@@ -4,9 +4,9 @@
 //! it in the machines that walk there, the scenes and the smart locations ([`crate::rename`]).
 
 use super::plot::{self, Plot};
-use super::reveal_index;
-use crate::asset_panel::{AssetPanel, PanelCx, Request, Reveal};
 use crate::form_widgets::{self as form, Diags, ItemList, ItemRow, P};
+use crate::panel::reveal_index;
+use crate::panel::{AssetPanel, PanelCx, Request, Reveal};
 use crate::rename::Named;
 use crate::theme;
 use eframe::egui;
@@ -93,7 +93,7 @@ impl AssetPanel<LocationsAsset> for LocationsPanel {
         });
         form::problems(ui, d.outside(&["locations"]));
         ui.separator();
-        crate::panel_cx::docked(
+        crate::marks::docked(
             egui::Panel::left(ui.id().with("locations-list")),
             260.0,
             200.0,

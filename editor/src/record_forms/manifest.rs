@@ -2,8 +2,8 @@
 //! built-in state libraries it links, and the files it leaves out of the build (a workbook
 //! whose imported `.script.ron` the project compiles instead, say).
 
-use crate::asset_panel::{AssetPanel, PanelCx, Reveal};
 use crate::form_widgets::{self as form, Diags, P};
+use crate::panel::{AssetPanel, PanelCx, Reveal};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};

@@ -1,9 +1,9 @@
 //! The form editors of the kinds that are records rather than graphs or tables: scenes,
 //! locations (with a plot to drag them on), smart locations, the manifest, state libraries,
 //! the HMM companions (lexicons, evidence, concepts, actions, chats) and navigation graphs.
-//! Each is an [`crate::asset_panel::AssetPanel`] of its asset's own shape, built from
+//! Each is an [`crate::panel::AssetPanel`] of its asset's own shape, built from
 //! [`crate::form_widgets`]'s widgets; each finds its items for Ctrl+F and diagnostics through
-//! [`reveal_index`].
+//! [`crate::panel::reveal_index`].
 
 pub mod actions;
 pub mod chat;
@@ -19,30 +19,9 @@ pub mod scene;
 pub mod smartloc;
 pub mod statelib;
 
-use crate::asset_panel::{KindPanel, Reveal, for_kind};
+use crate::panel::{KindPanel, for_kind};
 use ensemble_compiler::front::ron::AssetKind;
 use ensemble_compiler::front::ron::any::AnyAsset;
-use ensemble_compiler::front::ron::locate::PathSeg;
-
-/// Which item of the list field `list` a reveal is about: a diagnostic's path into it
-/// (`agents[2].at`) or a find by name.
-pub fn reveal_index<'a>(
-    target: &Reveal,
-    list: &str,
-    names: impl Iterator<Item = &'a str>,
-) -> Option<usize> {
-    match target {
-        Reveal::Path(path) => match path.as_slice() {
-            [PathSeg::Field(f), PathSeg::Index(i), ..] if f == list => Some(*i),
-            _ => None,
-        },
-        Reveal::Item { list: l, name } if l == list => {
-            let mut names = names;
-            names.position(|n| n.eq_ignore_ascii_case(name))
-        }
-        Reveal::Item { .. } => None,
-    }
-}
 
 /// The form panels, by kind (the manifest's is [`manifest::ManifestPanel`], which the host
 /// keeps on its own since the manifest is not an asset kind).
@@ -127,32 +106,4 @@ pub fn manifest_panel() -> Box<dyn KindPanel> {
         AnyAsset::Manifest(m) => Some(m),
         _ => None,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reveals_find_items_by_path_or_name() {
-        let names = ["elder", "tourist"];
-        let path = Reveal::Path(vec![
-            PathSeg::Field("agents".into()),
-            PathSeg::Index(1),
-            PathSeg::Field("at".into()),
-        ]);
-        assert_eq!(
-            reveal_index(&path, "agents", names.iter().copied()),
-            Some(1)
-        );
-        assert_eq!(reveal_index(&path, "events", names.iter().copied()), None);
-        let find = Reveal::Item {
-            list: "agents".into(),
-            name: "Tourist".into(),
-        };
-        assert_eq!(
-            reveal_index(&find, "agents", names.iter().copied()),
-            Some(1)
-        );
-    }
 }

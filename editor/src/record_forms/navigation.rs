@@ -6,10 +6,10 @@
 //! leaf size and the snap distance. The project's locations are drawn on the plot for context.
 
 use super::plot::{self, Plot};
-use super::reveal_index;
 use super::roads::{self, Loaded, RoadCache};
-use crate::asset_panel::{AssetPanel, PanelCx, Request, Reveal};
 use crate::form_widgets::{self as form, Diags, P, Side};
+use crate::panel::reveal_index;
+use crate::panel::{AssetPanel, PanelCx, Request, Reveal};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
@@ -297,7 +297,7 @@ impl NavigationPanel {
                 let show = ui.button("Show clusters…").on_hover_text(
                     "Open the map in the navigation view: PPA* clusters, paths between two cells",
                 );
-                crate::panel_cx::name_widget(ui, &show, "show map");
+                crate::marks::name_widget(ui, &show, "show map");
                 if show.clicked() {
                     cx.request(Request::ShowMap(from_root(&dir, &g.map)));
                 }
@@ -402,7 +402,7 @@ impl NavigationPanel {
                         &notes,
                     );
                     let r = ui.checkbox(&mut door.closed, "closed when a scene starts");
-                    crate::panel_cx::name_widget(ui, &r, format!("door {} closed", k + 1));
+                    crate::marks::name_widget(ui, &r, format!("door {} closed", k + 1));
                     changed |= r.changed();
                     if form::remove_button(ui, format!("remove door {}", k + 1)) {
                         remove = Some(k);
@@ -456,7 +456,7 @@ impl NavigationPanel {
             changed = true;
         }
         let add = ui.button("+ door");
-        crate::panel_cx::name_widget(ui, &add, "add door");
+        crate::marks::name_widget(ui, &add, "add door");
         if add.clicked() {
             n.doors.push(DoorAsset {
                 name: form::unique_name(n.doors.iter().map(|x| x.name.as_str()), "Door"),
@@ -777,7 +777,7 @@ impl AssetPanel<NavAsset> for NavigationPanel {
         };
         if src != Source::Grid {
             let left = egui::Panel::left(ui.id().with("nav-form"));
-            crate::panel_cx::docked(left, 400.0, 300.0).show(ui, |ui| changed |= form(self, ui, n));
+            crate::marks::docked(left, 400.0, 300.0).show(ui, |ui| changed |= form(self, ui, n));
             if src == Source::Nodes {
                 changed |= self.plot(ui, n, d, cx);
             } else {

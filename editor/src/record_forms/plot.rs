@@ -172,7 +172,7 @@ impl Plot {
         );
         self.canvas = canvas;
         // What was drawn, for screen readers and tests.
-        crate::panel_cx::name_widget(
+        crate::marks::name_widget(
             ui,
             &response,
             format!(

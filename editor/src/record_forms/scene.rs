@@ -5,9 +5,9 @@
 //! its events as a table (`Interact`, `Input`, `Push`, `Leave`, `Notify`) whose fields follow
 //! the kind and pick from the smart locations, proxies and notifications the project has.
 
-use super::reveal_index;
-use crate::asset_panel::{AssetPanel, PanelCx, Request, Reveal};
 use crate::form_widgets::{self as form, Diags, ItemList, ItemRow, P};
+use crate::panel::reveal_index;
+use crate::panel::{AssetPanel, PanelCx, Request, Reveal};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
@@ -271,7 +271,7 @@ impl ScenePanel {
                     && cx.names.machines.contains(m)
                 {
                     let open = ui.small_button("⏵ Open").on_hover_text(format!("Open {m}"));
-                    crate::panel_cx::name_widget(ui, &open, format!("open {m}"));
+                    crate::marks::name_widget(ui, &open, format!("open {m}"));
                     if open.clicked() {
                         cx.request(Request::OpenMachine(m.clone()));
                     }
@@ -297,7 +297,7 @@ impl ScenePanel {
                 "The player joins scripts only through player emitters; the scene's events say what it does.",
             );
             let r = ui.checkbox(&mut a.player, "this agent is the player");
-            crate::panel_cx::name_widget(ui, &r, "player");
+            crate::marks::name_widget(ui, &r, "player");
             changed |= r.changed();
             ui.end_row();
 
@@ -429,7 +429,7 @@ impl ScenePanel {
                     }
                 }
             });
-            crate::panel_cx::name_widget(ui, &r.response, "add event");
+            crate::marks::name_widget(ui, &r.response, "add event");
             let sorted = scene.events.windows(2).all(|w| w[0].at() <= w[1].at());
             if ui
                 .add_enabled(!sorted, egui::Button::new("Sort by time"))
@@ -577,7 +577,7 @@ impl ScenePanel {
                                                 "its planner",
                                             );
                                             let r = ui.checkbox(seen, "seen");
-                                            crate::panel_cx::name_widget(
+                                            crate::marks::name_widget(
                                                 ui,
                                                 &r,
                                                 format!("event {} seen", i + 1),
@@ -667,12 +667,12 @@ impl ScenePanel {
                             ui.horizontal(|ui| {
                                 if !notes.is_empty() {
                                     let r = ui.label(RichText::new("✖").color(theme::ERROR));
-                                    crate::panel_cx::mark(ui, r, &notes);
+                                    crate::marks::mark(ui, r, &notes);
                                 }
                             });
                             ui.horizontal(|ui| {
                                 let up = ui.add_enabled(i > 0, egui::Button::new("⏶").small());
-                                crate::panel_cx::name_widget(
+                                crate::marks::name_widget(
                                     ui,
                                     &up,
                                     format!("move event {} up", i + 1),
@@ -682,7 +682,7 @@ impl ScenePanel {
                                 }
                                 let down =
                                     ui.add_enabled(i + 1 < len, egui::Button::new("⏷").small());
-                                crate::panel_cx::name_widget(
+                                crate::marks::name_widget(
                                     ui,
                                     &down,
                                     format!("move event {} down", i + 1),
@@ -691,7 +691,7 @@ impl ScenePanel {
                                     swap = Some((i, i + 1));
                                 }
                                 let x = ui.small_button("×").on_hover_text("Remove this event");
-                                crate::panel_cx::name_widget(
+                                crate::marks::name_widget(
                                     ui,
                                     &x,
                                     format!("remove event {}", i + 1),
@@ -727,13 +727,13 @@ impl AssetPanel<SceneAsset> for ScenePanel {
         };
         let mut changed = self.header(ui, scene, d);
         ui.separator();
-        crate::panel_cx::docked(
+        crate::marks::docked(
             egui::Panel::bottom(ui.id().with("scene-events")),
             190.0,
             90.0,
         )
         .show(ui, |ui| changed |= self.events(ui, scene, cx, d));
-        crate::panel_cx::docked(
+        crate::marks::docked(
             egui::Panel::left(ui.id().with("scene-agents")),
             250.0,
             180.0,

@@ -5,8 +5,8 @@
 //! they are typed; renaming the location, a proxy or a notification renames the scene events
 //! that name it.
 
-use crate::asset_panel::{AssetPanel, PanelCx, Request, Reveal};
 use crate::form_widgets::{self as form, Diags, P};
+use crate::panel::{AssetPanel, PanelCx, Request, Reveal};
 use crate::rename::Named;
 use crate::theme;
 use eframe::egui;
@@ -291,7 +291,7 @@ impl AssetPanel<SmartLocationAsset> for SmartLocationPanel {
                 .show(ui, |ui| {
                     let mut on = s.player.is_some();
                     let r = ui.checkbox(&mut on, "the player can join its scripts here (an interaction icon)");
-                    crate::panel_cx::name_widget(ui, &r, "player emitter");
+                    crate::marks::name_widget(ui, &r, "player emitter");
                     if r.changed() {
                         s.player = on.then(|| PlayerEmitterAsset { role: roles.first().cloned().unwrap_or_default(), icon: "interact".into(), supplies: String::new() });
                         changed = true;

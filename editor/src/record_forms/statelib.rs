@@ -4,9 +4,9 @@
 //! machine, the events it raises (when declared, other events are warned about) and the help
 //! designers see when they pick it.
 
-use super::reveal_index;
-use crate::asset_panel::{AssetPanel, PanelCx, Reveal};
 use crate::form_widgets::{self as form, Diags, ItemList, ItemRow, P};
+use crate::panel::reveal_index;
+use crate::panel::{AssetPanel, PanelCx, Reveal};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
@@ -153,7 +153,7 @@ impl ParamsEditor {
                         format!("parameter {} type", j + 1),
                     );
                     let r = ui.checkbox(&mut list, "list");
-                    crate::panel_cx::name_widget(ui, &r, format!("parameter {} is a list", j + 1));
+                    crate::marks::name_widget(ui, &r, format!("parameter {} is a list", j + 1));
                     retyped |= r.changed();
                     if retyped {
                         p.ty = type_of(kind, list, words_of(&p.ty));
@@ -195,7 +195,7 @@ impl ParamsEditor {
                         })
                         .unwrap_or_default();
                     let mut text = self.typing.get(&(state, j)).cloned().unwrap_or(written);
-                    let r = crate::panel_cx::text_field(
+                    let r = crate::marks::text_field(
                         ui,
                         &mut text,
                         200.0,
@@ -271,7 +271,7 @@ impl AssetPanel<StateLibraryAsset> for StateLibraryPanel {
             "Library states the game's code provides, declared so the compiler can check machines that use them.",
         );
         form::problems(ui, d.outside(&["states"]));
-        crate::panel_cx::docked(
+        crate::marks::docked(
             egui::Panel::left(ui.id().with("statelib-list")),
             250.0,
             180.0,
@@ -382,7 +382,7 @@ impl AssetPanel<StateLibraryAsset> for StateLibraryPanel {
                 ui.vertical(|ui| {
                     let mut declared = s.raises.is_some();
                     let r = ui.checkbox(&mut declared, "declared");
-                    crate::panel_cx::name_widget(ui, &r, "raises declared");
+                    crate::marks::name_widget(ui, &r, "raises declared");
                     if r.changed() {
                         s.raises = declared.then(Vec::new);
                         changed = true;
@@ -407,7 +407,7 @@ impl AssetPanel<StateLibraryAsset> for StateLibraryPanel {
                         .desired_width(360.0)
                         .background_color(theme::BOX_FILL),
                 );
-                crate::panel_cx::name_widget(ui, &r, "help text");
+                crate::marks::name_widget(ui, &r, "help text");
                 changed |= r.changed();
                 ui.end_row();
             });

@@ -3,11 +3,13 @@
 //! Anything that needs the whole script (bindings, reachability, shadowing) is the compiler's,
 //! and arrives as diagnostics through the panel context.
 
-use super::columns::{Column, Syntax};
+use crate::workbook::columns::{Column, Syntax};
 use ensemble_compiler::diag::{Severity, suggest};
 use ensemble_compiler::script::cell;
 use ensemble_compiler::script::lower::{placeholders, substitute};
 use ensemble_compiler::script::source::{RoleAsset, ScriptAsset};
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::ops::Range;
 
 /// Something wrong (or worth knowing) about one cell.
@@ -325,6 +327,47 @@ pub fn check_keys(s: &ScriptAsset) -> KeyProblems {
         }
     }
     out
+}
+
+/// Cell checks of the current roles and parameters, by column and text (keyed by the text's
+/// hash, the text kept to confirm, so a lookup allocates nothing).
+#[derive(Default)]
+pub(super) struct CheckCache {
+    epoch: u64,
+    cells: HashMap<(Column, u64), (String, Option<Problem>)>,
+}
+
+impl CheckCache {
+    /// Forgets every result when the roles or parameters (what checks depend on) changed.
+    pub(super) fn sync(&mut self, roles: &[RoleAsset], params: &[(String, String)]) {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        for r in roles {
+            r.name.hash(&mut h);
+        }
+        params.hash(&mut h);
+        let epoch = h.finish();
+        if epoch != self.epoch || self.cells.len() > 50_000 {
+            self.epoch = epoch;
+            self.cells.clear();
+        }
+    }
+
+    pub(super) fn get(&mut self, column: Column, text: &str, cx: &CheckCx<'_>) -> Option<Problem> {
+        if text.trim().is_empty() {
+            return None;
+        }
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        text.hash(&mut h);
+        let key = (column, h.finish());
+        if let Some((t, p)) = self.cells.get(&key)
+            && t == text
+        {
+            return p.clone();
+        }
+        let p = check_cell(column, text, cx);
+        self.cells.insert(key, (text.to_string(), p.clone()));
+        p
+    }
 }
 
 #[cfg(test)]

@@ -3,13 +3,13 @@
 //! wrong, the parse error underlined where the parser points. Rows far outside the view are
 //! skipped (their height is remembered), so long scripts stay cheap to draw.
 
-use super::check::{CheckCx, Problem, check_cell};
-use super::columns::Column;
+use super::check::{CheckCx, Problem};
 use super::highlight::{Token, tokens, visible_error};
 use super::locate::{Markers, Place};
-use super::{RowOp, RuleTable, Selection};
-use crate::panel_cx::{mark, name_widget};
+use super::table::{RowOp, RuleTable, Selection};
+use crate::marks::{mark, name_widget};
 use crate::theme;
+use crate::workbook::columns::Column;
 use eframe::egui;
 use egui::text::{LayoutJob, TextFormat};
 use egui::{
@@ -17,55 +17,13 @@ use egui::{
     Modifiers, Rect, RichText, Sense, Stroke, TextEdit, Ui, pos2, vec2,
 };
 use ensemble_compiler::diag::Severity;
-use ensemble_compiler::script::source::{RoleAsset, RuleAsset};
-use std::collections::HashMap;
+use ensemble_compiler::script::source::RuleAsset;
 use std::hash::{Hash, Hasher};
 
 pub(super) const ROW_HEADER_WIDTH: f32 = 44.0;
 pub(super) const HEADER_HEIGHT: f32 = 26.0;
 const MIN_ROW_HEIGHT: f32 = 24.0;
 const MIN_COLUMN_WIDTH: f32 = 40.0;
-
-/// Cell checks of the current roles and parameters, by column and text (keyed by the text's
-/// hash, the text kept to confirm, so a lookup allocates nothing).
-#[derive(Default)]
-pub(super) struct CheckCache {
-    epoch: u64,
-    cells: HashMap<(Column, u64), (String, Option<Problem>)>,
-}
-
-impl CheckCache {
-    /// Forgets every result when the roles or parameters (what checks depend on) changed.
-    pub(super) fn sync(&mut self, roles: &[RoleAsset], params: &[(String, String)]) {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        for r in roles {
-            r.name.hash(&mut h);
-        }
-        params.hash(&mut h);
-        let epoch = h.finish();
-        if epoch != self.epoch || self.cells.len() > 50_000 {
-            self.epoch = epoch;
-            self.cells.clear();
-        }
-    }
-
-    pub(super) fn get(&mut self, column: Column, text: &str, cx: &CheckCx<'_>) -> Option<Problem> {
-        if text.trim().is_empty() {
-            return None;
-        }
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        text.hash(&mut h);
-        let key = (column, h.finish());
-        if let Some((t, p)) = self.cells.get(&key)
-            && t == text
-        {
-            return p.clone();
-        }
-        let p = check_cell(column, text, cx);
-        self.cells.insert(key, (text.to_string(), p.clone()));
-        p
-    }
-}
 
 /// Colours of the highlighter's tokens.
 fn token_color(t: Token) -> Color32 {

@@ -3,8 +3,8 @@
 //! field (or role, or key) holds the span. Workbooks carry a sheet and cell, read in the
 //! contract's layout (the one `export` writes): row 2 is the first rule, column A is Rule.
 
-use super::columns::Column;
-use crate::panel_cx::{Marker, ron_field as field, span_within};
+use crate::marks::{Marker, ron_field as field, span_within};
+use crate::workbook::columns::Column;
 use ensemble_compiler::diag::Diagnostic;
 use ensemble_compiler::front::ron::locate::Node;
 
@@ -87,14 +87,8 @@ fn place_in_ron(tree: &Node, span: ensemble_compiler::source::Span) -> Place {
         .map_or(Place::Script, |(_, k)| Place::Key(k))
 }
 
-/// `D7` -> (`D`, 7).
-fn split_cell(cell: &str) -> Option<(&str, usize)> {
-    let at = cell.find(|c: char| c.is_ascii_digit())?;
-    Some((&cell[..at], cell[at..].parse().ok()?))
-}
-
 fn place_in_sheet(sheet: &str, cell: &str) -> Place {
-    let Some((letters, row)) = split_cell(cell) else {
+    let Some((letters, row)) = crate::workbook::split_cell(cell) else {
         return Place::Script;
     };
     let Some(index) = row.checked_sub(2) else {
@@ -115,25 +109,6 @@ fn place_in_sheet(sheet: &str, cell: &str) -> Place {
     }
 }
 
-/// The RON path of the script value a workbook cell holds (`Rules!D7` -> `rules[5].precondition`),
-/// so a cell diagnostic reveals like one in a `.script.ron`.
-pub fn path_of_cell(
-    sheet: &str,
-    cell: &str,
-) -> Vec<ensemble_compiler::front::ron::locate::PathSeg> {
-    use ensemble_compiler::front::ron::locate::PathSeg;
-    match place_in_sheet(sheet, cell) {
-        Place::Cell(r, c) => vec![
-            PathSeg::Field("rules".into()),
-            PathSeg::Index(r),
-            PathSeg::Field(c.ron_field().into()),
-        ],
-        Place::Row(r) => vec![PathSeg::Field("rules".into()), PathSeg::Index(r)],
-        Place::Role(r, _) => vec![PathSeg::Field("roles".into()), PathSeg::Index(r)],
-        Place::Key(_) | Place::Script => Vec::new(),
-    }
-}
-
 /// Where `d` points, given the parsed RON text of the document (if it is RON).
 pub fn place_of(d: &Diagnostic, tree: Option<&Node>) -> Place {
     if let (Some(sheet), Some(cell)) = (&d.sheet, &d.cell) {
@@ -146,7 +121,7 @@ pub fn place_of(d: &Diagnostic, tree: Option<&Node>) -> Place {
 }
 
 /// The markers of one compile, by place.
-pub type Markers = crate::panel_cx::Markers<Place>;
+pub type Markers = crate::marks::Markers<Place>;
 
 /// Every marker of rule `i`, on its row or any of its cells.
 pub fn of_rule(markers: &Markers, i: usize) -> impl Iterator<Item = (Place, &Marker)> {

@@ -13,18 +13,23 @@
 //! - `grid`, `roles`: drawing; [`excel`]: import, export and the file dialog.
 
 pub mod check;
-pub mod columns;
+pub use crate::workbook::columns;
 pub mod excel;
 mod grid;
 pub mod highlight;
 pub mod locate;
+pub mod panel;
 mod roles;
+mod table;
 
 pub use columns::Column;
 pub use excel::{FilePicker, FileRequest};
+pub(crate) use table::RowOp;
+use table::Status;
+pub use table::{RuleTable, RuleTarget, Selection};
 
-use crate::asset_panel::{PanelCx, Request};
-use crate::panel_cx::severity_glyph;
+use crate::marks::severity_glyph;
+use crate::panel::{PanelCx, Request};
 use crate::reach::Asked;
 use crate::theme;
 use check::CheckCx;
@@ -35,19 +40,6 @@ use ensemble_compiler::script::source::{RuleAsset, ScriptAsset};
 use excel::Message;
 use locate::{Markers, Place};
 use std::path::Path;
-
-/// What [`RuleTable::reveal`] scrolls to and selects.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RuleTarget {
-    /// A cell of rule `row` (0-based, precedence order).
-    Cell(usize, Column),
-    /// A whole rule.
-    Rule(usize),
-    /// A role (opens the script and roles section).
-    Role(usize),
-    /// The script keys.
-    Script,
-}
 
 impl RuleTarget {
     pub(crate) fn row(self) -> Option<usize> {
@@ -93,61 +85,6 @@ impl RuleTarget {
             Place::Key(_) | Place::Script => RuleTarget::Script,
         }
     }
-}
-
-/// What is selected: a rule (row), and the cell being edited if any.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Selection {
-    pub row: Option<usize>,
-    pub column: Option<Column>,
-}
-
-/// A change to the rule list, applied after the grid is drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum RowOp {
-    /// A new rule at this index, in the state and role of the rule it follows.
-    Insert(usize),
-    Duplicate(usize),
-    Delete(usize),
-    /// Move the rule at `from` so that it ends up at `to`.
-    Move {
-        from: usize,
-        to: usize,
-    },
-    /// "How do I get here?" on this rule: no change, a request for the host.
-    Reach(usize),
-}
-
-/// A report shown under the toolbar (an import, an export).
-struct Status {
-    severity: Severity,
-    text: String,
-    details: Vec<Message>,
-}
-
-/// The rule table panel: view state only.
-pub struct RuleTable {
-    widths: [f32; 14],
-    selection: Selection,
-    /// A target to scroll to on the next frame.
-    reveal: Option<RuleTarget>,
-    /// A cell to give the keyboard focus on the next frame.
-    focus: Option<(usize, Column)>,
-    open_script: Option<bool>,
-    /// Whether a cell had the keyboard focus in the last frame.
-    grid_focus: bool,
-    /// A role whose name gets the keyboard on the next frame.
-    focus_role: Option<usize>,
-    markers: Markers,
-    checks: grid::CheckCache,
-    row_heights: Vec<f32>,
-    picker: FilePicker,
-    /// A request the system could not ask with a dialog, asked by a typed path.
-    typed: Option<(crate::file_dialog::Typed, FileRequest)>,
-    status: Option<Status>,
-    /// `(state, rule)` of the rules no content test run fired (the Tests panel's coverage):
-    /// their rows are marked. Empty until tests have run.
-    pub unreached: std::collections::BTreeSet<(String, String)>,
 }
 
 impl Default for RuleTable {
@@ -242,7 +179,7 @@ impl RuleTable {
             });
         ui.add_space(4.0);
 
-        crate::panel_cx::docked(
+        crate::marks::docked(
             egui::Panel::bottom(ui.id().with("rules-inspector")),
             150.0,
             90.0,
@@ -751,7 +688,7 @@ impl RuleTable {
                 .desired_rows(2)
                 .layouter(&mut layouter),
         );
-        crate::panel_cx::name_widget(ui, &r, format!("{} (full size)", column.header()));
+        crate::marks::name_widget(ui, &r, format!("{} (full size)", column.header()));
         let changed = r.changed();
         if let Some(p) = &problem {
             ui.label(

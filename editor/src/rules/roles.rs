@@ -5,7 +5,7 @@
 use super::check::{Flags, KeyProblems, check_keys, check_role};
 use super::grid::notes_of;
 use super::locate::{Key, Markers, Place, RoleField};
-use crate::panel_cx::{mark, name_widget, text_field};
+use crate::marks::{mark, name_widget, text_field};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};

@@ -13,7 +13,7 @@
 
 use super::preview::{Ranked, Request, rank};
 use super::{Choice, judge, judge_buttons, judgement};
-use crate::panel_cx::name_widget;
+use crate::marks::name_widget;
 use crate::theme;
 use eframe::egui;
 use egui::{Color32, RichText, Ui};
@@ -97,7 +97,7 @@ impl Worker {
                             Err(_) => return,
                         },
                     };
-                    let Some(batch) = crate::panel_cx::newest(&batches, batch) else {
+                    let Some(batch) = crate::marks::newest(&batches, batch) else {
                         return;
                     };
                     for (key, request) in batch {

@@ -2,7 +2,7 @@
 //! RON text is re-read with the compiler's locator and the diagnostic's span is looked up in
 //! `states[i]`; anything else concerns the file's ranking settings.
 
-use crate::panel_cx::{Marker, ron_field as field, span_within};
+use crate::marks::{Marker, ron_field as field, span_within};
 use ensemble_compiler::diag::{Diagnostic, Severity};
 use ensemble_compiler::front::ron::locate::Node;
 
@@ -48,7 +48,7 @@ pub fn place_of(d: &Diagnostic, tree: Option<&Node>) -> Place {
 }
 
 /// The markers of the last compile, by place.
-pub type Markers = crate::panel_cx::Markers<Place>;
+pub type Markers = crate::marks::Markers<Place>;
 
 /// Every marker of state `i`, whatever its field.
 pub fn of_state(markers: &Markers, i: usize) -> impl Iterator<Item = &Marker> {

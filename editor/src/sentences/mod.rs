@@ -11,10 +11,11 @@
 pub mod judge;
 pub mod line;
 pub mod locate;
+pub mod panel;
 pub mod preview;
 
-use crate::asset_panel::PanelCx;
-use crate::panel_cx::{mark, name_widget, severity_glyph, severity_word, text_field};
+use crate::marks::{mark, name_widget, severity_glyph, severity_word, text_field};
+use crate::panel::PanelCx;
 use crate::theme;
 use eframe::egui;
 use egui::text::{LayoutJob, TextFormat};
@@ -22,7 +23,6 @@ use egui::{Color32, FontFamily, FontId, RichText, Stroke, TextEdit, Ui};
 use ensemble_compiler::diag::{Diagnostic, Severity};
 use ensemble_compiler::front::ron::{ScoringAsset, SentenceStateAsset, SentencesAsset};
 use ensemble_compiler::nlg::input::{LineError, WH_WORDS};
-use ensemble_compiler::nlg::ngram::Method;
 use locate::{Field, Markers, Place};
 use preview::{Preview, Request};
 use std::ops::Range;
@@ -71,15 +71,6 @@ pub struct SentenceEditor {
 impl Default for SentenceEditor {
     fn default() -> Self {
         Self::new()
-    }
-}
-
-fn scoring_method(s: ScoringAsset) -> Method {
-    match s {
-        ScoringAsset::Interpolated => Method::Interpolated,
-        ScoringAsset::StupidBackoff => Method::StupidBackoff,
-        ScoringAsset::Eq31 => Method::Eq31,
-        ScoringAsset::KneserNey => Method::KneserNey,
     }
 }
 
@@ -192,7 +183,7 @@ impl SentenceEditor {
             .open(open)
             .show(ui, |ui| changed |= self.settings(ui, value));
         ui.add_space(4.0);
-        crate::panel_cx::docked(
+        crate::marks::docked(
             egui::Panel::left(ui.id().with("sentence-list")),
             230.0,
             170.0,
@@ -588,7 +579,7 @@ impl SentenceEditor {
             {
                 cx.requests
                     .borrow_mut()
-                    .push(crate::asset_panel::Request::Reach(crate::reach::Asked::Line(state.name.clone())));
+                    .push(crate::panel::Request::Reach(crate::reach::Asked::Line(state.name.clone())));
             }
             if busy {
                 ui.add(egui::Spinner::new().size(14.0));
@@ -694,7 +685,7 @@ impl SentenceEditor {
                             .context_menu(|ui| {
                                 if ui.button("How do I get here?").clicked() {
                                     cx.requests.borrow_mut().push(
-                                        crate::asset_panel::Request::Reach(
+                                        crate::panel::Request::Reach(
                                             crate::reach::Asked::Line(id.clone()),
                                         ),
                                     );

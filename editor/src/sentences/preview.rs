@@ -5,6 +5,7 @@
 //! **Invariant:** a result is shown only if it answers the latest request sent; the worker
 //! always skips to the newest request waiting for it.
 
+use ensemble_compiler::front::ron::ScoringAsset;
 use ensemble_compiler::nlg::ngram::Method;
 use ensemble_compiler::nlg::{Candidate, GenerationReport};
 use std::collections::BTreeMap;
@@ -53,7 +54,7 @@ impl Request {
                 .as_ref()
                 .filter(|p| !p.trim().is_empty())
                 .map(|p| dir.join(p.trim())),
-            scoring: super::scoring_method(value.scoring),
+            scoring: scoring_method(value.scoring),
             examples: value.examples.clone(),
             slot_kinds: ensemble_compiler::nlg::slot_kinds(&value.slots, &state.slots),
             ban: state.ban.clone(),
@@ -172,7 +173,7 @@ impl Preview {
             .spawn(move || {
                 while let Ok(request) = requests.recv() {
                     // Only the newest request matters.
-                    let Some(request) = crate::panel_cx::newest(&requests, request) else {
+                    let Some(request) = crate::marks::newest(&requests, request) else {
                         return;
                     };
                     if results.send(rank(request)).is_err() {
@@ -228,6 +229,15 @@ impl Preview {
     /// Whether what is shown is not (yet) the answer to what was asked.
     pub fn busy(&self) -> bool {
         self.waiting.is_some() || self.shown.as_ref().map(|s| &s.request) != self.sent.as_ref()
+    }
+}
+
+fn scoring_method(s: ScoringAsset) -> Method {
+    match s {
+        ScoringAsset::Interpolated => Method::Interpolated,
+        ScoringAsset::StupidBackoff => Method::StupidBackoff,
+        ScoringAsset::Eq31 => Method::Eq31,
+        ScoringAsset::KneserNey => Method::KneserNey,
     }
 }
 

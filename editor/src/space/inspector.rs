@@ -4,8 +4,8 @@
 //! project's estimators with their weights, its action, its row as a table with the sum).
 
 use super::ops;
-use crate::asset_panel::{PanelCx, Request};
 use crate::form_widgets::{self as form, Diags, P};
+use crate::panel::{PanelCx, Request};
 use crate::rename::Named;
 use crate::sidecar::Layout;
 use crate::theme;
@@ -123,7 +123,7 @@ pub fn space(ui: &mut Ui, sp: &mut SpaceAsset, cx: &Cx) -> bool {
     form::section(ui, "Engaged by");
     let mut on = sp.enabled_by.is_some();
     let r = ui.checkbox(&mut on, "depends on other spaces");
-    crate::panel_cx::name_widget(ui, &r, "depends on other spaces");
+    crate::marks::name_widget(ui, &r, "depends on other spaces");
     if r.changed() {
         sp.enabled_by = on.then(|| InspectAsset {
             of: Vec::new(),
@@ -182,7 +182,7 @@ pub fn space(ui: &mut Ui, sp: &mut SpaceAsset, cx: &Cx) -> bool {
                 .color(theme::WARNING),
             );
             let b = ui.button("Normalise every row");
-            crate::panel_cx::name_widget(ui, &b, "normalise every row");
+            crate::marks::name_widget(ui, &b, "normalise every row");
             if b.clicked() {
                 changed |= ops::normalise_all(sp) > 0;
             }
@@ -249,7 +249,7 @@ pub fn state(
         }
         let mut disable = sp.disable.as_deref() == Some(name.as_str());
         let r = ui.checkbox(&mut disable, "disable state");
-        crate::panel_cx::name_widget(ui, &r, "disable state");
+        crate::marks::name_widget(ui, &r, "disable state");
         if r.changed() {
             sp.disable = disable.then(|| name.clone());
             changed = true;
@@ -311,7 +311,7 @@ pub fn state(
         changed = true;
     }
     let add = ui.small_button("+ expectation");
-    crate::panel_cx::name_widget(ui, &add, "add expectation");
+    crate::marks::name_widget(ui, &add, "add expectation");
     if add.clicked() {
         sp.states[i]
             .expects
@@ -372,7 +372,7 @@ pub fn state(
                     changed = true;
                 }
                 let x = ui.small_button("×").on_hover_text("Remove this transition");
-                crate::panel_cx::name_widget(ui, &x, format!("remove transition {}", k + 1));
+                crate::marks::name_widget(ui, &x, format!("remove transition {}", k + 1));
                 if x.clicked() {
                     remove = Some(k);
                 }
@@ -404,7 +404,7 @@ pub fn state(
                 }
             }
         });
-        crate::panel_cx::name_widget(ui, &r.response, "add transition");
+        crate::marks::name_widget(ui, &r.response, "add transition");
         let st = &sp.states[i];
         let sum = ops::row_sum(st);
         if ops::is_normalised(st) {
@@ -412,7 +412,7 @@ pub fn state(
         } else {
             ui.label(RichText::new(format!("Σ {sum:.4} ⚠")).color(theme::WARNING));
             let b = ui.small_button("normalise");
-            crate::panel_cx::name_widget(ui, &b, "normalise this row");
+            crate::marks::name_widget(ui, &b, "normalise this row");
             if b.clicked() {
                 ops::normalise(&mut sp.states[i]);
                 changed = true;

@@ -12,58 +12,18 @@ pub mod inspector;
 pub mod ops;
 pub mod view;
 
-use crate::asset_panel::{GraphPanel, PanelCx, Reveal};
 use crate::form_widgets::Diags;
 use crate::graph::viewer::Marks;
+use crate::panel::{GraphPanel, PanelCx, Reveal};
 use crate::sidecar::Layout;
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
 use ensemble_compiler::front::ron::locate::PathSeg;
 use ensemble_compiler::hpmm::assets::SpaceAsset;
+pub use ops::Edit;
 use std::collections::BTreeSet;
 use view::{SpaceView, ViewCx};
-
-/// One edit made in the graph, applied after it is drawn.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Edit {
-    AddState {
-        at: [f32; 2],
-        from: Option<ops::From>,
-        /// Where the states without a layout position are drawn (by the auto-layout): kept
-        /// there, so adding a state moves none the designer has not moved.
-        keep: Vec<(String, [f32; 2])>,
-    },
-    Delete(BTreeSet<String>),
-    Duplicate(BTreeSet<String>),
-    SetP {
-        state: String,
-        index: usize,
-        p: f64,
-    },
-    AddTransition {
-        from: String,
-        to: String,
-    },
-    RemoveTransition {
-        state: String,
-        index: usize,
-    },
-    Retarget {
-        state: String,
-        index: usize,
-        to: String,
-    },
-    Normalise(String),
-    NormaliseAll,
-    SetInitial(String),
-    SetDisable(Option<String>),
-    Move(Vec<(String, [f32; 2])>),
-    /// Replace the layout with the auto-layout.
-    Arrange,
-    /// A comment or group on the canvas (kept in the layout sidecar).
-    Canvas(crate::graph::comments::CanvasEdit),
-}
 
 /// Applies `edit`; returns the selection it leaves, when it changes it.
 pub fn apply(sp: &mut SpaceAsset, layout: &mut Layout, edit: Edit) -> Option<BTreeSet<String>> {
@@ -163,7 +123,7 @@ impl SpacePanel {
             ui.label(RichText::new("HMM space").small().color(theme::TEXT_WEAK));
             ui.add_space(12.0);
             let add = ui.button("+ State").on_hover_text("Add a state (or right-click the canvas)");
-            crate::panel_cx::name_widget(ui, &add, "add state");
+            crate::marks::name_widget(ui, &add, "add state");
             if add.clicked() {
                 edits.push(self.view.add_state(sp, layout));
             }
@@ -181,7 +141,7 @@ impl SpacePanel {
                 let b = ui
                     .button(RichText::new(format!("Normalise {off} row{}", if off == 1 { "" } else { "s" })).color(theme::WARNING))
                     .on_hover_text("Scale every row that does not sum to 1");
-                crate::panel_cx::name_widget(ui, &b, "normalise every row");
+                crate::marks::name_widget(ui, &b, "normalise every row");
                 if b.clicked() {
                     edits.push(Edit::NormaliseAll);
                 }
@@ -208,7 +168,7 @@ impl GraphPanel<SpaceAsset> for SpacePanel {
         self.toolbar(ui, sp, layout, &mut edits);
         ui.separator();
         let icx = inspector::Cx { panel: cx, diags };
-        crate::panel_cx::docked(
+        crate::marks::docked(
             egui::Panel::right(ui.id().with("space-inspector")),
             300.0,
             240.0,
@@ -268,14 +228,12 @@ impl GraphPanel<SpaceAsset> for SpacePanel {
         let out = self.view.show(ui, sp, &vcx);
         edits.extend(out.edits);
         if let Some(state) = out.reach {
-            cx.requests
-                .borrow_mut()
-                .push(crate::asset_panel::Request::Reach(
-                    crate::reach::Asked::HmmState {
-                        space: sp.name.clone(),
-                        state,
-                    },
-                ));
+            cx.requests.borrow_mut().push(crate::panel::Request::Reach(
+                crate::reach::Asked::HmmState {
+                    space: sp.name.clone(),
+                    state,
+                },
+            ));
         }
         if out.rename {
             self.focus_name = true;

@@ -11,6 +11,47 @@ use ensemble_compiler::hpmm::assets::{SpaceAsset, SpaceStateAsset};
 use std::collections::BTreeSet;
 
 /// How far a row may be from 1 and still count as normalised (the compiler's tolerance).
+/// One edit made in the graph, applied after it is drawn.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Edit {
+    AddState {
+        at: [f32; 2],
+        from: Option<From>,
+        /// Where the states without a layout position are drawn (by the auto-layout): kept
+        /// there, so adding a state moves none the designer has not moved.
+        keep: Vec<(String, [f32; 2])>,
+    },
+    Delete(BTreeSet<String>),
+    Duplicate(BTreeSet<String>),
+    SetP {
+        state: String,
+        index: usize,
+        p: f64,
+    },
+    AddTransition {
+        from: String,
+        to: String,
+    },
+    RemoveTransition {
+        state: String,
+        index: usize,
+    },
+    Retarget {
+        state: String,
+        index: usize,
+        to: String,
+    },
+    Normalise(String),
+    NormaliseAll,
+    SetInitial(String),
+    SetDisable(Option<String>),
+    Move(Vec<(String, [f32; 2])>),
+    /// Replace the layout with the auto-layout.
+    Arrange,
+    /// A comment or group on the canvas (kept in the layout sidecar).
+    Canvas(crate::graph::comments::CanvasEdit),
+}
+
 pub const TOLERANCE: f64 = 1e-6;
 
 /// Probabilities are kept to four decimals: enough for any design, and they print short.

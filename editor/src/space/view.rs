@@ -10,8 +10,8 @@
 //! normalises it. The disable state of a model dependency is marked and says what engages the
 //! space. Each wire carries its probability at its middle, editable there too.
 
-use super::Edit;
 use super::ops;
+use super::ops::Edit;
 use crate::graph::edges;
 use crate::graph::viewer::{
     From, GraphAsset, GraphEditor, GraphModel, GraphState, Marks, NODE_MAX_WIDTH, Placement,
@@ -101,7 +101,7 @@ pub fn arrange(sp: &SpaceAsset) -> Vec<(String, [f32; 2])> {
         .and_then(|n| index.get(n).copied())
         .or((!sp.states.is_empty()).then_some(0));
     let sizes: Vec<[f32; 2]> = sp.states.iter().map(estimated_size).collect();
-    let p = crate::machine::auto_layout::positions(sp.states.len(), root, &edges, &sizes);
+    let p = crate::graph::layered::positions(sp.states.len(), root, &edges, &sizes);
     sp.states
         .iter()
         .zip(p)
@@ -274,11 +274,7 @@ impl SpaceView {
                 child.style_mut().override_font_id = Some(egui::FontId::proportional(11.5 * scale));
                 child.spacing_mut().interact_size.y = 14.0 * scale;
                 let r = child.put(rect, probability(&mut value));
-                crate::panel_cx::name_widget(
-                    &child,
-                    &r,
-                    format!("p({t} | {}) on the wire", st.name),
-                );
+                crate::marks::name_widget(&child, &r, format!("p({t} | {}) on the wire", st.name));
                 if r.changed() {
                     out.edits.push(Edit::SetP {
                         state: st.name.clone(),
@@ -428,13 +424,13 @@ impl GraphModel for SpaceGraph<'_> {
                 format!("Σ {sum:.4} ⚠")
             };
             let r = ui.label(RichText::new(text).size(12.0).color(color));
-            crate::panel_cx::name_widget(ui, &r, format!("row sum of {}", st.name));
+            crate::marks::name_widget(ui, &r, format!("row sum of {}", st.name));
             if !ok {
                 r.on_hover_text("The transitions of a state must sum to 1.");
                 let b = ui
                     .small_button("normalise")
                     .on_hover_text("Scale this row to sum to 1");
-                crate::panel_cx::name_widget(ui, &b, format!("normalise {}", st.name));
+                crate::marks::name_widget(ui, &b, format!("normalise {}", st.name));
                 if b.clicked() {
                     self.out.edits.push(Edit::Normalise(st.name.clone()));
                 }
@@ -449,7 +445,7 @@ impl GraphModel for SpaceGraph<'_> {
         let color = transition_color(self.sp, self.marks, i, j);
         let mut value = *p;
         let r = ui.add(probability(&mut value));
-        crate::panel_cx::name_widget(ui, &r, format!("p({target} | {})", st.name));
+        crate::marks::name_widget(ui, &r, format!("p({target} | {})", st.name));
         if r.changed() {
             self.out.edits.push(Edit::SetP {
                 state: st.name.clone(),

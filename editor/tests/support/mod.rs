@@ -51,8 +51,8 @@ pub mod app;
 /// requests go.
 #[derive(Default)]
 pub struct Told {
-    pub names: ensemble_editor::asset_panel::ProjectNames,
-    pub requests: std::cell::RefCell<Vec<ensemble_editor::asset_panel::Request>>,
+    pub names: ensemble_editor::panel::ProjectNames,
+    pub requests: std::cell::RefCell<Vec<ensemble_editor::panel::Request>>,
 }
 
 /// The panel context of a document compiled to `diagnostics` in `sources` (as `file`).
@@ -61,8 +61,8 @@ pub fn panel_cx<'a>(
     sources: &'a SourceMap,
     file: Option<FileId>,
     told: &'a Told,
-) -> ensemble_editor::asset_panel::PanelCx<'a> {
-    use ensemble_editor::asset_panel::{Compiled, PanelCx};
+) -> ensemble_editor::panel::PanelCx<'a> {
+    use ensemble_editor::panel::{Compiled, PanelCx};
     PanelCx {
         compiled: Some(Compiled {
             diagnostics,

@@ -24,14 +24,19 @@
 //! workbooks, and the RON path of the value they are about (`rules[3].precondition`) with the
 //! name of the item it enters, so a panel can outline the offending cell without parsing spans.
 //! When the user clicks a diagnostic of this document, the host calls [`AssetPanel::reveal`].
+//!
+//! This is the one place that says what a panel is: it names no panel and not the host (the
+//! host's registry plugs the panels in), and the panels of the dock and the project browser
+//! ask the host through the same [`Request`]s, never naming its actions.
 
 use crate::analysis::Located;
+use crate::document::DocId;
+pub use crate::document::Reveal;
+pub use crate::names::{LibraryEntry, ProjectNames};
 use crate::sidecar::Layout;
 use eframe::egui;
 use ensemble_compiler::diag::Diagnostic;
-use ensemble_compiler::front::ron::AssetKind;
 use ensemble_compiler::front::ron::any::AnyAsset;
-use ensemble_compiler::front::ron::locate::PathSeg;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
@@ -63,7 +68,7 @@ pub struct Compiled<'a> {
     /// The resolved project (planning problems grounded, names resolved), for previews.
     pub module: Option<&'a ensemble_compiler::ir::Module>,
     /// The last content test run, for what it never reached (the rule table marks rules).
-    pub tests: Option<&'a crate::tests_panel::TestsPanel>,
+    pub tests: Option<&'a dyn Coverage>,
 }
 
 impl<'a> PanelCx<'a> {
@@ -147,16 +152,31 @@ impl PanelCx<'_> {
     }
 }
 
-/// What to show after a click on a diagnostic or a search result.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Reveal {
-    /// The value at this RON path (from a diagnostic).
-    Path(Vec<PathSeg>),
-    /// The item named so (from Find), in the list field `list`.
-    Item { list: String, name: String },
+/// Which item of the list field `list` a reveal is about: a diagnostic's path into it
+/// (`agents[2].at`) or a find by name.
+pub fn reveal_index<'a>(
+    target: &Reveal,
+    list: &str,
+    names: impl Iterator<Item = &'a str>,
+) -> Option<usize> {
+    match target {
+        Reveal::Path(path) => match path.as_slice() {
+            [
+                ensemble_compiler::front::ron::locate::PathSeg::Field(f),
+                ensemble_compiler::front::ron::locate::PathSeg::Index(i),
+                ..,
+            ] if f == list => Some(*i),
+            _ => None,
+        },
+        Reveal::Item { list: l, name } if l == list => {
+            let mut names = names;
+            names.position(|n| n.eq_ignore_ascii_case(name))
+        }
+        Reveal::Item { .. } => None,
+    }
 }
 
-/// Something a panel asks of the host.
+/// Something a panel asks of the host, carried out after the frame.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Request {
     /// Open the machine named so.
@@ -174,47 +194,31 @@ pub enum Request {
     },
     /// "How do I get here?" on a line or a rule ([`crate::reach`]).
     Reach(crate::reach::Asked),
+    /// Open this document (the project list).
+    OpenDoc(DocId),
+    /// Ask for a new name for this document, or whether to delete it.
+    AskRename(DocId),
+    AskDelete(DocId),
+    /// Start a new asset, conversation or template.
+    NewAsset(crate::project_ops::Starter),
+    /// Add an Excel workbook to the project (asks which).
+    ImportWorkbook,
+    /// Show the judging pass over every sentence state ([`crate::sentences::judge`]).
+    JudgeLines,
+    /// Show where this diagnostic points (the Problems panel).
+    ShowDiagnostic(Box<Located>),
+    /// Apply a Problems panel quick fix on this diagnostic's source.
+    QuickFix(Box<Located>, crate::quick_fix::QuickFix),
+    /// Show this stack of machines (the preview follows an agent): root first.
+    Follow(Vec<String>),
 }
 
-/// Names the project defines, from the documents as they are now (not the last compile).
-#[derive(Clone, Debug, Default)]
-pub struct ProjectNames {
-    pub machines: Vec<String>,
-    pub locations: Vec<String>,
-    pub agents: Vec<String>,
-    pub sentences: Vec<String>,
-    /// Library states: name, modifier kind, whether it ends the machine, events it raises, doc.
-    pub library: Vec<LibraryEntry>,
-    /// Everything else the forms pick from ([`crate::names`]).
-    pub more: crate::names::MoreNames,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct LibraryEntry {
-    pub name: String,
-    pub modifier: ensemble_runtime::program::ModifierKind,
-    pub terminal: ensemble_runtime::program::Terminal,
-    pub raises: Option<Vec<String>>,
-    pub doc: String,
-    /// One of the core's standard states (`ensemble_runtime::stdlib`), not a game's own state
-    /// of the same name: only these are drawn and offered as the standard states.
-    pub standard: bool,
-    /// Named, typed parameters, when the state is declared with `params` (then `modifier`
-    /// is `None`): the inspector shows a field for each.
-    pub params: Vec<ensemble_runtime::program::ParamSpec>,
-}
-
-impl LibraryEntry {
-    /// The standard state this entry is, by name (`None` for a game's own state).
-    pub fn standard_name(&self) -> Option<&str> {
-        self.standard.then_some(self.name.as_str())
-    }
-}
-
-impl ProjectNames {
-    pub fn library(&self, name: &str) -> Option<&LibraryEntry> {
-        self.library.iter().find(|l| l.name == name)
-    }
+/// What the last content test run never reached, as a panel may read it (the host's tests
+/// panel answers).
+pub trait Coverage {
+    /// `(state, rule)` names of the rules of script `script` no run fired (none before tests
+    /// have run).
+    fn unreached_rules(&self, script: &str) -> std::collections::BTreeSet<(String, String)>;
 }
 
 /// The editor of one asset kind.
@@ -326,42 +330,31 @@ where
     Box::new(ForKind { panel, shape })
 }
 
-/// The panels the editor opens assets with, by kind. Kinds without one open in the read-only
-/// text view. Editors of other kinds are added here.
-pub fn plugged() -> Vec<(AssetKind, Box<dyn KindPanel>)> {
-    use crate::panels::{RulesPanel, SentencesPanel};
-    let mut panels = crate::record_forms::panels();
-    panels.extend(crate::planning::panels());
-    panels.extend([
-        (
-            AssetKind::Script,
-            for_kind(RulesPanel::default(), |a| match a {
-                AnyAsset::Script(s) => Some(s),
-                _ => None,
-            }),
-        ),
-        (
-            AssetKind::Sentences,
-            for_kind(SentencesPanel::default(), |a| match a {
-                AnyAsset::Sentences(s) => Some(s),
-                _ => None,
-            }),
-        ),
-        // A workbook opens as the script it holds and is saved back as a workbook.
-        (
-            AssetKind::Workbook,
-            for_kind(RulesPanel::default(), |a| match a {
-                AnyAsset::Script(s) => Some(s),
-                _ => None,
-            }),
-        ),
-        (
-            AssetKind::Space,
-            for_kind_laid_out(crate::space::SpacePanel::default(), |a| match a {
-                AnyAsset::Space(s) => Some(s),
-                _ => None,
-            }),
-        ),
-    ]);
-    panels
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ensemble_compiler::front::ron::locate::PathSeg;
+
+    #[test]
+    fn reveals_find_items_by_path_or_name() {
+        let names = ["elder", "tourist"];
+        let path = Reveal::Path(vec![
+            PathSeg::Field("agents".into()),
+            PathSeg::Index(1),
+            PathSeg::Field("at".into()),
+        ]);
+        assert_eq!(
+            reveal_index(&path, "agents", names.iter().copied()),
+            Some(1)
+        );
+        assert_eq!(reveal_index(&path, "events", names.iter().copied()), None);
+        let find = Reveal::Item {
+            list: "agents".into(),
+            name: "Tourist".into(),
+        };
+        assert_eq!(
+            reveal_index(&find, "agents", names.iter().copied()),
+            Some(1)
+        );
+    }
 }

@@ -1,13 +1,10 @@
-//! The editors of asset kinds other than machines, plugged into the host through
-//! [`AssetPanel`]: the rule table for interaction scripts ([`crate::rules`]) and the
-//! sentence-state editor ([`crate::sentences`]). A reveal (a clicked diagnostic, a find)
-//! becomes the panel's own target the next time it is drawn, when the value is at hand.
+//! The rule table as a panel of `*.script.ron` documents and workbooks ([`AssetPanel`]): a
+//! reveal (a clicked diagnostic, a find) becomes the table's own target the next time it is
+//! drawn, when the value is at hand.
 
-use crate::asset_panel::{AssetPanel, PanelCx, Reveal};
-use crate::rules::{Column, RuleTable, RuleTarget};
-use crate::sentences::{SentenceEditor, SentenceTarget};
+use super::{Column, RuleTable, RuleTarget};
+use crate::panel::{AssetPanel, PanelCx, Reveal};
 use eframe::egui;
-use ensemble_compiler::front::ron::SentencesAsset;
 use ensemble_compiler::front::ron::locate::PathSeg;
 use ensemble_compiler::script::source::ScriptAsset;
 
@@ -51,39 +48,6 @@ impl AssetPanel<ScriptAsset> for RulesPanel {
             .map(|t| t.unreached_rules(&value.name))
             .unwrap_or_default();
         self.table.ui(ui, value, cx)
-    }
-
-    fn reveal(&mut self, target: &Reveal) {
-        self.pending = Some(target.clone());
-    }
-}
-
-/// The sentence-state editor, as a panel of `*.sentences.ron` documents.
-#[derive(Default)]
-pub struct SentencesPanel {
-    editor: SentenceEditor,
-    pending: Option<Reveal>,
-}
-
-/// Where `target` is in `sentences`: a sentence state, or the ranking settings.
-pub fn sentence_target(sentences: &SentencesAsset, target: &Reveal) -> Option<SentenceTarget> {
-    match target {
-        Reveal::Item { name, .. } => SentenceTarget::find(sentences, name),
-        Reveal::Path(path) => Some(match path.as_slice() {
-            [PathSeg::Field(list), PathSeg::Index(i), ..] if list == "states" => {
-                SentenceTarget::State(*i)
-            }
-            _ => SentenceTarget::Settings,
-        }),
-    }
-}
-
-impl AssetPanel<SentencesAsset> for SentencesPanel {
-    fn ui(&mut self, ui: &mut egui::Ui, value: &mut SentencesAsset, cx: &PanelCx) -> bool {
-        if let Some(t) = self.pending.take().and_then(|r| sentence_target(value, &r)) {
-            self.editor.reveal(t);
-        }
-        self.editor.ui(ui, value, cx)
     }
 
     fn reveal(&mut self, target: &Reveal) {

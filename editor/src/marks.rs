@@ -1,8 +1,8 @@
 //! What every panel draws with: diagnostics marked on the widget they are about
 //! ([`mark`], [`Markers`]), severity glyphs and words, names for widgets (for tests and
 //! screen readers), docked side panels. The panel contract itself —
-//! [`crate::asset_panel::PanelCx`], what a panel is told besides its document — is in
-//! [`crate::asset_panel`].
+//! [`crate::panel::PanelCx`], what a panel is told besides its document — is in
+//! [`crate::panel`].
 
 use eframe::egui;
 use ensemble_compiler::diag::{Diagnostic, Severity};
@@ -99,7 +99,7 @@ impl<P: Copy + Eq + std::hash::Hash> Markers<P> {
     /// it is RON) to look spans up in.
     pub fn update(
         &mut self,
-        cx: &crate::asset_panel::PanelCx<'_>,
+        cx: &crate::panel::PanelCx<'_>,
         place_of: impl Fn(&Diagnostic, Option<&ensemble_compiler::front::ron::locate::Node>) -> P,
     ) {
         let f = Some(cx.fingerprint());
