@@ -11,7 +11,6 @@
 //! any stage can point at the source.
 
 pub mod back;
-pub mod cli;
 pub mod content_test;
 pub mod diag;
 pub mod front;
@@ -25,6 +24,7 @@ pub mod plan;
 pub mod project;
 pub mod reach;
 pub mod related;
+pub mod run;
 pub mod script;
 pub mod source;
 pub mod valid;
@@ -47,7 +47,8 @@ pub struct Compilation {
 /// How to run the pipeline.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CompileOptions {
-    /// Draw a progress bar on stderr for long precomputations (PPA* on a large map).
+    /// Draw a progress bar on stderr for long precomputations (PPA* on a large map); only with
+    /// the `progress` feature, which the `ensemble` command turns on.
     pub progress: bool,
 }
 
