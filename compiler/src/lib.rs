@@ -14,6 +14,8 @@ pub mod back;
 pub mod content_test;
 pub mod diag;
 pub mod front;
+#[cfg(feature = "fuzz")]
+#[doc(hidden)]
 pub mod fuzz;
 pub mod hpmm;
 pub mod ir;
