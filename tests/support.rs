@@ -24,13 +24,13 @@ pub fn ensemble(args: &[&str]) -> Output {
     let mut out = Vec::new();
     let mut err = Vec::new();
     let code = {
-        let mut io = ensemble_compiler::cli::Io {
+        let mut io = ensemble_cli::Io {
             out: &mut out,
             err: &mut err,
             color: false,
         };
         let argv = std::iter::once("ensemble").chain(args.iter().copied());
-        ensemble_compiler::cli::run(argv, &mut io)
+        ensemble_cli::run(argv, &mut io)
     };
     Output {
         code,
@@ -227,12 +227,12 @@ pub fn spawn(args: Vec<String>) -> Running {
             partial: Vec::new(),
             to: err_tx,
         };
-        let mut io = ensemble_compiler::cli::Io {
+        let mut io = ensemble_cli::Io {
             out: &mut o,
             err: &mut e,
             color: false,
         };
-        ensemble_compiler::cli::run(std::iter::once("ensemble".to_string()).chain(args), &mut io)
+        ensemble_cli::run(std::iter::once("ensemble".to_string()).chain(args), &mut io)
     });
     Running { done, out, err }
 }

@@ -376,7 +376,7 @@ fn pddl_validate(bytes: &[u8]) {
     let (domain, rest) = split(bytes);
     let (problem, plan) = split(rest);
     if let Some(grounded) = ground_pddl(&lossy(domain), &lossy(problem), false) {
-        let _ = crate::cli::plan::check_plan_text(&grounded.task, "plan.txt", &lossy(plan));
+        let _ = crate::plan::plan_file::check(&grounded.task, "plan.txt", &lossy(plan));
     }
 }
 
@@ -553,7 +553,7 @@ fn snapshot(bytes: &[u8]) {
             if let Ok((mut sim, _report)) =
                 Simulation::restore(program.clone(), &snapshot, &Options::default())
             {
-                let _ = crate::cli::run_chat::consumed_lines(&snapshot);
+                let _ = crate::run::consumed_lines(&snapshot);
                 for _ in 0..3 {
                     sim.tick();
                 }

@@ -9,12 +9,41 @@
 //! ```
 //! Frontends never emit; backends never parse. Every IR item carries the span it came from, so
 //! any stage can point at the source.
+//!
+//! # The library's surface
+//!
+//! What tools (the editor, the `ensemble` command in `ensemble-cli`, engines' build scripts)
+//! call, a project session from loading to running a scene:
+//!
+//! - **Load and compile**: [`project::load`] (a project folder or one source file),
+//!   [`project::load_with`] and [`project::Overlay`] (unsaved files held in memory),
+//!   [`compile`], [`compile_path`], [`compile_path_with`]; the result is a [`Compilation`].
+//! - **Check**: [`Compilation::diagnostics`], a [`diag::Diagnostics`] rendered for people
+//!   ([`diag::Diagnostics::render`], [`diag::Diagnostics::summary`]) or tools
+//!   ([`diag::Diagnostics::to_json`]); content tests: [`content_test::lower`],
+//!   [`content_test::run::run_all`].
+//! - **Build**: [`Compilation::output`], written by [`back::program::write`] (at
+//!   [`back::program::paths`]); the lines for translators: [`back::speech::string_table`],
+//!   [`l10n::round_trip`].
+//! - **Rank**: a sentence state's candidates, best first: [`nlg::parse_lines`],
+//!   [`nlg::rank_state`], with an n-gram database from [`nlg::open_ngrams`].
+//! - **Plan**: planning files on their own, [`plan::project::compile_with`]; a plan file checked
+//!   against a task, [`plan::plan_file::check`]; a play that reaches a target, [`reach::search()`].
+//! - **Run a scene**: [`run::scene`], [`run::summary`], and why a project gave no program,
+//!   [`run::error_summary`].
+//!
+//! The other public modules (`ir`, `front`, `valid`, `nlg`'s parts, `hpmm`, `nav`, `script`,
+//! `source`, `related`, …) are the compiler's internals, public for now because the editor still
+//! reaches into them (issue 32 narrows that). The command line is not in this crate (it is
+//! `ensemble-cli`); the readers' fuzz targets are behind the `fuzz` feature, for `compiler/fuzz/`
+//! and the corpus replay only.
 
 pub mod back;
-pub mod cli;
 pub mod content_test;
 pub mod diag;
 pub mod front;
+#[cfg(feature = "fuzz")]
+#[doc(hidden)]
 pub mod fuzz;
 pub mod hpmm;
 pub mod ir;
@@ -25,6 +54,7 @@ pub mod plan;
 pub mod project;
 pub mod reach;
 pub mod related;
+pub mod run;
 pub mod script;
 pub mod source;
 pub mod valid;
@@ -47,7 +77,8 @@ pub struct Compilation {
 /// How to run the pipeline.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CompileOptions {
-    /// Draw a progress bar on stderr for long precomputations (PPA* on a large map).
+    /// Draw a progress bar on stderr for long precomputations (PPA* on a large map); only with
+    /// the `progress` feature, which the `ensemble` command turns on.
     pub progress: bool,
 }
 

@@ -3,9 +3,10 @@
 //! command still shows something useful (on CI, over ssh).
 
 use eframe::egui;
-use ensemble_compiler::cli;
+use ensemble_compiler::run;
 use ensemble_editor::EditorApp;
 use std::ffi::OsString;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -31,47 +32,64 @@ fn exit(code: i32) -> ExitCode {
     ExitCode::from(u8::try_from(code).unwrap_or(2))
 }
 
-/// Runs the first scene for 2000 ticks with the `ensemble` CLI, printing its trace.
+/// Exit statuses, as the `ensemble` command's: 0 success, 1 errors in the project, 2 could not
+/// run (bad arguments, unreadable path, no window).
+const EXIT_OK: i32 = 0;
+const EXIT_ERRORS: i32 = 1;
+const EXIT_CANNOT_RUN: i32 = 2;
+
+/// Runs the first scene for 2000 ticks, printing its trace as `ensemble run` does (the trace on
+/// stdout; the problems and what each agent came to on stderr); a project without a scene is
+/// only checked.
 fn headless_demo(path: &Path) -> i32 {
     let compilation = match ensemble_compiler::compile_path(path) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");
-            return cli::EXIT_CANNOT_RUN;
+            return EXIT_CANNOT_RUN;
         }
     };
+    let diagnostics = &compilation.diagnostics;
+    if !diagnostics.is_empty() {
+        eprint!("{}", diagnostics.render(&compilation.sources, false));
+        eprintln!("{}: {}", compilation.name, diagnostics.summary());
+    }
     let scene = compilation
         .module
         .scenes
         .iter()
         .next()
         .map(|(_, s)| s.name.text.clone());
-    let path = OsString::from(path);
-    let args: Vec<OsString> = match scene {
-        Some(scene) => vec![
-            "ensemble".into(),
-            "run".into(),
-            path,
-            "--scene".into(),
-            scene.into(),
-            "--ticks".into(),
-            "2000".into(),
-        ],
-        None => {
-            eprintln!(
-                "{}: no scene to run; checking the project instead",
-                compilation.name
-            );
-            vec!["ensemble".into(), "check".into(), path]
+    let Some(scene) = scene else {
+        eprintln!("{}: no scene to run; checked the project", compilation.name);
+        return if diagnostics.has_errors() {
+            EXIT_ERRORS
+        } else {
+            EXIT_OK
+        };
+    };
+    let Some((program, _)) = compilation.output else {
+        eprintln!("error: {}", run::error_summary(&compilation));
+        return EXIT_ERRORS;
+    };
+    let scene = run::Scene::new(scene, 2000);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let ran = run::scene(program.into(), &scene, |event| {
+        writeln!(out, "{}", event.to_text()).is_ok()
+    });
+    let _ = out.flush();
+    match ran {
+        Ok(sim) => {
+            for line in run::summary(&sim, scene.ticks) {
+                eprintln!("{line}");
+            }
+            EXIT_OK
         }
-    };
-    let (mut stdout, mut stderr) = (std::io::stdout(), std::io::stderr());
-    let mut io = cli::Io {
-        out: &mut stdout,
-        err: &mut stderr,
-        color: false,
-    };
-    cli::run(args, &mut io)
+        Err(e) => {
+            eprintln!("error: cannot start scene `{}`: {e}", scene.name);
+            EXIT_ERRORS
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -85,7 +103,7 @@ fn main() -> ExitCode {
         [path] => PathBuf::from(path),
         _ => {
             eprintln!("{USAGE}");
-            return exit(cli::EXIT_CANNOT_RUN);
+            return exit(EXIT_CANNOT_RUN);
         }
     };
     if !has_display() {
@@ -114,7 +132,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("ensemble-editor: cannot open a window: {e}");
-            exit(cli::EXIT_CANNOT_RUN)
+            exit(EXIT_CANNOT_RUN)
         }
     }
 }

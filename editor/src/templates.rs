@@ -380,7 +380,7 @@ mod tests {
         start(&mut project, Template::PlanDriven, "Fetch").unwrap();
         project.save().unwrap();
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let mut io = ensemble_compiler::cli::Io {
+        let mut io = ensemble_cli::Io {
             out: &mut out,
             err: &mut err,
             color: false,
@@ -395,7 +395,7 @@ mod tests {
             "--ticks",
             "300",
         ];
-        let code = ensemble_compiler::cli::run(args, &mut io);
+        let code = ensemble_cli::run(args, &mut io);
         let trace = String::from_utf8_lossy(&out);
         assert_eq!(code, 0, "{trace}{}", String::from_utf8_lossy(&err));
         for line in [

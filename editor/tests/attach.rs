@@ -156,7 +156,7 @@ fn serve(sample: &str, scene: &str, extra: &[&str]) -> String {
     .to_vec();
     args.extend(extra.iter().map(|a| a.to_string()));
     std::thread::spawn(move || {
-        let mut io = ensemble_compiler::cli::Io {
+        let mut io = ensemble_cli::Io {
             out: &mut std::io::sink(),
             err: &mut Lines {
                 partial: Vec::new(),
@@ -164,7 +164,7 @@ fn serve(sample: &str, scene: &str, extra: &[&str]) -> String {
             },
             color: false,
         };
-        ensemble_compiler::cli::run(args, &mut io)
+        ensemble_cli::run(args, &mut io)
     });
     let announced = err
         .recv_timeout(Duration::from_secs(60))

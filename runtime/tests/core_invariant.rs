@@ -11,6 +11,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const FORBIDDEN_CRATES: &[&str] = &[
     "ensemble-sim",
     "ensemble-compiler",
+    "ensemble-cli",
     "ensemble-editor",
     "egui",
     "eframe",

@@ -4,7 +4,7 @@
 //! around it, and with `--coverage` what no run reached.
 //!
 //! ```text
-//! *.test.ron ─► check::lower ─► ContentTest ─► run::run_all ─► RunResult ─► report (cli/test.rs)
+//! *.test.ron ─► check::lower ─► ContentTest ─► run::run_all ─► RunResult ─► report (cli/src/test.rs)
 //!  (parse)       (names checked     (per file)   (tests × seeds,   (judged by
 //!                 against the IR)                 across cores)     expect::judge)
 //! ```

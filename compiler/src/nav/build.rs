@@ -6,6 +6,7 @@
 use super::partition::{ClusterTree, Partitioning, partition_with};
 use ensemble_runtime::nav::hierarchy::{Cluster, NO_CLUSTER};
 use ensemble_runtime::nav::{Graph, Hierarchy, NavData, NodeId};
+#[cfg(feature = "progress")]
 use indicatif::{ProgressBar, ProgressStyle};
 use std::time::Instant;
 
@@ -14,7 +15,8 @@ pub struct BuildOptions {
     /// Largest leaf cluster (nodes). The default measured best on the 512×512 reference maps
     /// (docs/benchmarks/navigation.md): fewer levels, fewer expansions, and leaf tables of `nodes × border`.
     pub leaf_size: u32,
-    /// Draw a progress bar on stderr (only when it is a terminal).
+    /// Draw a progress bar on stderr (only when it is a terminal, and only with the `progress`
+    /// feature, which the `ensemble` command turns on).
     pub progress: bool,
 }
 
@@ -64,6 +66,7 @@ pub fn build_with(
     options: &BuildOptions,
     how: &Partitioning,
 ) -> Result<(NavData, BuildReport), String> {
+    #[cfg(feature = "progress")]
     let bar = if options.progress {
         let bar = ProgressBar::new(0);
         bar.set_style(
@@ -76,13 +79,15 @@ pub fn build_with(
     } else {
         ProgressBar::hidden()
     };
-    let built = build_observed_with(graph, options, how, |stage| {
-        if let Stage::Tables { done, total } = stage {
+    let built = build_observed_with(graph, options, how, |_stage| {
+        #[cfg(feature = "progress")]
+        if let Stage::Tables { done, total } = _stage {
             bar.set_length(total);
             bar.set_position(done);
         }
         true
     });
+    #[cfg(feature = "progress")]
     bar.finish_and_clear();
     built.and_then(|b| b.ok_or_else(|| "the build was cancelled".to_string()))
 }

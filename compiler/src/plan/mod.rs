@@ -14,6 +14,7 @@ pub mod graph;
 pub mod literal;
 pub mod mutex;
 pub mod native;
+pub mod plan_file;
 pub mod project;
 
 #[cfg(test)]

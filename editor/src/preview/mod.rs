@@ -208,7 +208,7 @@ pub fn program_of(report: &Report) -> Result<Arc<Program>, String> {
     match &report.compilation {
         Ok(c) => match &c.output {
             Some((program, _)) => Ok(Arc::new(program.clone())),
-            None => Err(ensemble_compiler::cli::error_summary(c)),
+            None => Err(ensemble_compiler::run::error_summary(c)),
         },
         Err(e) => Err(e.clone()),
     }

@@ -857,7 +857,7 @@ mod tests {
         let project =
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/street-vendor");
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let mut io = ensemble_compiler::cli::Io {
+        let mut io = ensemble_cli::Io {
             out: &mut out,
             err: &mut err,
             color: false,
@@ -870,7 +870,7 @@ mod tests {
             dir.to_str().unwrap(),
         ];
         assert_eq!(
-            ensemble_compiler::cli::run(args, &mut io),
+            ensemble_cli::run(args, &mut io),
             0,
             "{}",
             String::from_utf8_lossy(&err)

@@ -21,12 +21,12 @@ pub struct Output {
 pub fn ensemble(args: &[&str]) -> Output {
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let code = {
-        let mut io = ensemble_compiler::cli::Io {
+        let mut io = ensemble_cli::Io {
             out: &mut out,
             err: &mut err,
             color: false,
         };
-        ensemble_compiler::cli::run(
+        ensemble_cli::run(
             std::iter::once("ensemble").chain(args.iter().copied()),
             &mut io,
         )

@@ -2,9 +2,11 @@
 //! and show how a project's sentence states over-generate and rank.
 
 use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io};
-use crate::nlg::ngram::{self, BuildOptions, Builder, Method, NgramDb, build, tokenise};
-use crate::nlg::rank;
 use clap::{Subcommand, ValueEnum};
+use ensemble_compiler::nlg::ngram::{
+    self, BuildOptions, Builder, Method, NgramDb, build, tokenise,
+};
+use ensemble_compiler::nlg::rank;
 use std::collections::{BTreeSet, HashMap};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -441,7 +443,7 @@ fn rank_project(
     lexicon: bool,
     io: &mut Io<'_>,
 ) -> i32 {
-    let c = match crate::compile_path(path) {
+    let c = match ensemble_compiler::compile_path(path) {
         Ok(c) => c,
         Err(e) => return super::cannot_run(io, &e),
     };
@@ -460,7 +462,7 @@ fn rank_project(
                 .or_insert_with(|| ngram::open_source(p).ok())
                 .as_ref()
         });
-        let values = crate::nlg::slot_values(module, file);
+        let values = ensemble_compiler::nlg::slot_values(module, file);
         let slot = |n: &str| values.get(n).cloned().unwrap_or_else(|| "<unk>".into());
         let (unique, variations) = rank::generate(&s.input);
         if lexicon {
@@ -550,7 +552,7 @@ fn evaluate(
     verbose: Option<Option<&str>>,
     io: &mut Io<'_>,
 ) -> i32 {
-    use crate::nlg::eval;
+    use ensemble_compiler::nlg::eval;
     let (mut set, own) = match eval::read(path) {
         Ok(x) => x,
         Err(e) => {
@@ -624,7 +626,7 @@ fn evaluate(
 
 /// `ngram eval --lexicon`: every word the set's states may be realised with.
 fn eval_lexicon(path: &Path, io: &mut Io<'_>) -> i32 {
-    use crate::nlg::eval;
+    use ensemble_compiler::nlg::eval;
     let (set, _) = match eval::read(path) {
         Ok(x) => x,
         Err(e) => {
@@ -647,8 +649,8 @@ fn eval_lexicon(path: &Path, io: &mut Io<'_>) -> i32 {
             .unwrap_or_else(|| "<unk>".into())
     };
     for s in &set.states {
-        let (mut input, _, _) = crate::nlg::parse_lines(&s.verbs, &s.nouns);
-        input.slot_kinds = crate::nlg::slot_kinds(&set.slots, &s.slots);
+        let (mut input, _, _) = ensemble_compiler::nlg::parse_lines(&s.verbs, &s.nouns);
+        input.slot_kinds = ensemble_compiler::nlg::slot_kinds(&set.slots, &s.slots);
         for r in rank::generate(&input).0 {
             add(&r.sentence.with_slots(slot));
         }
@@ -673,11 +675,11 @@ fn eval_lexicon(path: &Path, io: &mut Io<'_>) -> i32 {
             add(value);
         }
     }
-    let closed = crate::nlg::input::WRITTEN_PREPOSITIONS
+    let closed = ensemble_compiler::nlg::input::WRITTEN_PREPOSITIONS
         .iter()
-        .chain(crate::nlg::input::DETERMINERS)
-        .chain(crate::nlg::morph::MODALS)
-        .chain(crate::nlg::overgen::PREPOSITIONS)
+        .chain(ensemble_compiler::nlg::input::DETERMINERS)
+        .chain(ensemble_compiler::nlg::morph::MODALS)
+        .chain(ensemble_compiler::nlg::overgen::PREPOSITIONS)
         .chain(&[
             "not", "cannot", "do", "does", "did", "have", "has", "had", "be", "is", "are", "was",
             "were", "am",
@@ -691,8 +693,8 @@ fn eval_lexicon(path: &Path, io: &mut Io<'_>) -> i32 {
     EXIT_OK
 }
 
-fn write_tally(label: &str, t: &crate::nlg::eval::Tally, io: &mut Io<'_>) {
-    use crate::nlg::eval::Tally;
+fn write_tally(label: &str, t: &ensemble_compiler::nlg::eval::Tally, io: &mut Io<'_>) {
+    use ensemble_compiler::nlg::eval::Tally;
     let _ = writeln!(
         io.out,
         "    {label:<8}  spoken set acceptable {:>2}/{:<2} ({:5.1}%)  best acceptable {:>2}/{:<2} ({:5.1}%)  lines spoken {:.2}",
@@ -708,8 +710,12 @@ fn write_tally(label: &str, t: &crate::nlg::eval::Tally, io: &mut Io<'_>) {
 
 /// The tuning part under margins 0, 0.05 … 2 for each ranking: the default margin is read off
 /// this table, so it never sees a held-out state.
-fn sweep_margins(set: &crate::nlg::eval::EvalSet, db: &NgramDb, io: &mut Io<'_>) -> i32 {
-    use crate::nlg::eval;
+fn sweep_margins(
+    set: &ensemble_compiler::nlg::eval::EvalSet,
+    db: &NgramDb,
+    io: &mut Io<'_>,
+) -> i32 {
+    use ensemble_compiler::nlg::eval;
     for ranking in eval::Ranking::ALL {
         let _ = writeln!(io.out, "{} (tuning states only):", ranking.as_str());
         let ranked = eval::rank_all(set, db, ranking);

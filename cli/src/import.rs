@@ -20,7 +20,8 @@ pub fn import(path: &Path, out: &Path, io: &mut Io<'_>) -> i32 {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let script = crate::script::xlsx::read(&project.sources, file, &mut project.diagnostics);
+    let script =
+        ensemble_compiler::script::xlsx::read(&project.sources, file, &mut project.diagnostics);
     let failed = project.diagnostics.has_errors() || script.is_none();
     if !project.diagnostics.is_empty() || failed {
         super::report_read(project, io);
@@ -28,7 +29,9 @@ pub fn import(path: &Path, out: &Path, io: &mut Io<'_>) -> i32 {
     let Some(script) = script.filter(|_| !failed) else {
         return EXIT_ERRORS;
     };
-    let text = crate::front::ron::to_canonical_string(&crate::script::lower::to_asset(&script));
+    let text = ensemble_compiler::front::ron::to_canonical_string(
+        &ensemble_compiler::script::lower::to_asset(&script),
+    );
     if let Err(e) = ensemble_runtime::fs::write_atomic(out, text.as_bytes()) {
         let _ = writeln!(io.err, "error: cannot write {}: {e}", out.display());
         return EXIT_CANNOT_RUN;

@@ -3,9 +3,11 @@
 //! navigation file; a query whose cost is not the listed optimum), 2 unreadable path.
 
 use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io};
-use crate::nav::movingai::{read_scen, scenario_nodes};
-use crate::nav::{BuildOptions, BuildReport, InputError, NavData, build, dimacs, movingai};
 use clap::{Subcommand, ValueEnum};
+use ensemble_compiler::nav::movingai::{read_scen, scenario_nodes};
+use ensemble_compiler::nav::{
+    BuildOptions, BuildReport, InputError, NavData, build, dimacs, movingai,
+};
 use ensemble_runtime::nav::astar::astar;
 use ensemble_runtime::nav::file::looks_like_nav;
 use ensemble_runtime::nav::{NavError, Workspace};

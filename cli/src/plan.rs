@@ -6,18 +6,16 @@
 //! (or when a search limit stops the search without a plan); 2 when it cannot run.
 
 use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io};
-use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::front::ron::AssetKind;
-use crate::source::{SourceFile, SourceMap};
 use clap::{Args, ValueEnum};
+use ensemble_compiler::diag::{Code, Diagnostic, Diagnostics};
+use ensemble_compiler::front::ron::AssetKind;
+use ensemble_compiler::plan::plan_file;
+use ensemble_compiler::source::{SourceFile, SourceMap};
 use ensemble_runtime::plan::graph::PlanGraph;
 use ensemble_runtime::plan::pop::{self, AchieverIndex, Achievers, PopConfig, PopOutcome};
 use ensemble_runtime::plan::search::Limit;
 use ensemble_runtime::plan::section::Planner;
-use ensemble_runtime::plan::validate::validate_names;
-use ensemble_runtime::plan::{
-    Heuristic, Limits, Outcome, PlanError, Task, minmin, search, validate,
-};
+use ensemble_runtime::plan::{Heuristic, Limits, Outcome, Task, minmin, search, validate};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -254,47 +252,6 @@ fn solve(
     }
 }
 
-/// The actions of a plan file, each with its line: `(name arg ...)` lowercased with single
-/// spaces, `;` comments and blank lines skipped.
-fn read_plan_file(text: &str) -> Vec<(usize, String)> {
-    text.lines()
-        .enumerate()
-        .filter_map(|(i, line)| {
-            let action = line.split(';').next().unwrap_or("").trim();
-            if action.is_empty() {
-                return None;
-            }
-            let inner = action.trim_start_matches('(').trim_end_matches(')');
-            let words: Vec<String> = inner.split_whitespace().map(str::to_lowercase).collect();
-            Some((i + 1, format!("({})", words.join(" "))))
-        })
-        .collect()
-}
-
-/// Replays the plan file `text` (named `file` in messages) on `task`: its number of steps, and
-/// what is wrong with it (`file:line: step N: …`), if anything.
-pub(crate) fn check_plan_text(task: &Task, file: &str, text: &str) -> (usize, Option<String>) {
-    let steps = read_plan_file(text);
-    let names: Vec<&str> = steps.iter().map(|(_, n)| n.as_str()).collect();
-    let outcome = validate_names(task, &task.initial_state(), &names);
-    let error = outcome.as_ref().err().map(|e| {
-        let line = match e {
-            PlanError::UnknownOperator { step, .. } | PlanError::NotApplicable { step, .. } => {
-                format!("{file}:{}: ", steps[*step].0)
-            }
-            PlanError::GoalNotReached { .. } => format!("{file}: "),
-        };
-        let hint = match e {
-            PlanError::UnknownOperator { .. } => {
-                " (no such action, wrong arguments, or a precondition on a fact that never changes is false)"
-            }
-            _ => "",
-        };
-        format!("{line}{}{hint}", e.describe(task))
-    });
-    (steps.len(), error)
-}
-
 /// `--validate PLAN`: replays the plan in `path` on `task`; exit 0 if it reaches the goal, 1
 /// with the step, its line and what does not hold otherwise.
 fn check_plan_file(task: &Task, path: &Path, args: &PlanArgs, io: &mut Io<'_>) -> i32 {
@@ -305,7 +262,7 @@ fn check_plan_file(task: &Task, path: &Path, args: &PlanArgs, io: &mut Io<'_>) -
             return EXIT_CANNOT_RUN;
         }
     };
-    let (steps, error) = check_plan_text(task, &path.display().to_string(), &text);
+    let (steps, error) = plan_file::check(task, &path.display().to_string(), &text);
     if matches!(args.format, Format::Json) {
         let doc = json!({ "valid": error.is_none(), "length": steps, "error": error });
         let _ = writeln!(io.out, "{doc}");
@@ -364,7 +321,7 @@ fn ground(
     {
         // `--time-limit` covers grounding too: a large problem can take longer to ground
         // than to solve.
-        let opts = crate::front::pddl::GroundOptions {
+        let opts = ensemble_compiler::front::pddl::GroundOptions {
             deadline: args
                 .time_limit
                 .filter(|t| t.is_finite() && *t >= 0.0)
@@ -377,21 +334,28 @@ fn ground(
             relevance: args.validate.is_none(),
             ..Default::default()
         };
-        return crate::front::pddl::ground_files_with(sources, &args.domain, problem, &opts, diags)
-            .map(|g| g.map(|g| (g.task, None)));
+        return ensemble_compiler::front::pddl::ground_files_with(
+            sources,
+            &args.domain,
+            problem,
+            &opts,
+            diags,
+        )
+        .map(|g| g.map(|g| (g.task, None)));
     }
     let files: Vec<&Path> = std::iter::once(args.domain.as_path())
         .chain(args.problem.as_deref())
         .collect();
     *sources = read_all(&files)?;
-    let mut module = crate::ir::Module::default();
-    crate::plan::project::compile_with(
+    let mut module = ensemble_compiler::ir::Module::default();
+    ensemble_compiler::plan::project::compile_with(
         sources,
         &mut module,
         diags,
-        crate::plan::project::Options::PLAN_COMMAND,
+        ensemble_compiler::plan::project::Options::PLAN_COMMAND,
     );
-    let problems: Vec<&crate::ir::plan::Problem> = module.problems.iter().map(|(_, p)| p).collect();
+    let problems: Vec<&ensemble_compiler::ir::plan::Problem> =
+        module.problems.iter().map(|(_, p)| p).collect();
     match problems.as_slice() {
         [p] => {
             let graph = match p.planner {
@@ -500,7 +464,7 @@ pub fn run(args: PlanArgs, io: &mut Io<'_>) -> i32 {
     // Only A* and the greedy search store states to pack. Found before the search starts, as
     // Fast Downward's translator finds its variables.
     if matches!(kind, SearchKind::Astar | SearchKind::Gbfs) {
-        task.mutex_groups = crate::plan::mutex::mutex_groups(&task);
+        task.mutex_groups = ensemble_compiler::plan::mutex::mutex_groups(&task);
     }
     let ground_millis = round_millis(began.elapsed());
     let time_left = args

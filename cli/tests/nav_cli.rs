@@ -1,13 +1,13 @@
 //! `ensemble nav build` / `ensemble nav query`, in-process: outputs, JSON shape, and exit codes
 //! for bad input (1) and unreadable paths (2).
 
-use ensemble_compiler::cli::{Io, run};
+use ensemble_cli::{Io, run};
 use std::path::{Path, PathBuf};
 
-/// The MovingAI map den312d and its scenarios, vendored in `tests/data/movingai`.
+/// The MovingAI map den312d and its scenarios, vendored in `compiler/tests/data/movingai`.
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/movingai")
+        .join("../compiler/tests/data/movingai")
         .join(name)
 }
 

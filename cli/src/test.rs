@@ -3,11 +3,11 @@
 //! (or the project has errors); 2: could not run (bad path, no tests to run).
 
 use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io, cannot_run, report};
-use crate::content_test::coverage::{self, Reached, Section};
-use crate::content_test::expect::kind;
-use crate::content_test::run::{RunResult, run_all_within};
-use crate::content_test::{ContentTest, lower};
 use clap::{Args, ValueEnum};
+use ensemble_compiler::content_test::coverage::{self, Reached, Section};
+use ensemble_compiler::content_test::expect::kind;
+use ensemble_compiler::content_test::run::{RunResult, run_all_within};
+use ensemble_compiler::content_test::{ContentTest, lower};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -43,7 +43,7 @@ pub struct TestArgs {
 pub const DEADLINE: f64 = 300.0;
 
 pub fn run(args: TestArgs, io: &mut Io<'_>) -> i32 {
-    let c = match crate::compile_path(&args.path) {
+    let c = match ensemble_compiler::compile_path(&args.path) {
         Ok(c) => c,
         Err(e) => return cannot_run(io, &e),
     };
@@ -56,7 +56,7 @@ pub fn run(args: TestArgs, io: &mut Io<'_>) -> i32 {
     };
     let program = Arc::new(program.clone());
     // Checked already by the compilation (no errors): read again for the tests themselves.
-    let mut quiet = crate::diag::Diagnostics::default();
+    let mut quiet = ensemble_compiler::diag::Diagnostics::default();
     let mut tests = lower(&c.sources, &c.module, &mut quiet);
     if let Some(text) = &args.filter {
         tests.retain(|t| t.test.name.contains(text.as_str()) || t.file.contains(text.as_str()));

@@ -1,9 +1,9 @@
 //! End-to-end tests of `ensemble plan`: the DESIGN.md contract (JSON shape, exit codes 0/1/3),
 //! the seeds' fixtures, refusal of unsupported PDDL, located diagnostics for bad input,
-//! independent validation of every plan on the IPC tasks (vendored in `tests/data/ipc`), and
+//! independent validation of every plan on the IPC tasks (vendored in `compiler/tests/data/ipc`), and
 //! A*'s plan lengths against the reference optima recorded beside them.
 
-use ensemble_compiler::cli;
+use ensemble_cli as cli;
 use ensemble_compiler::diag::Diagnostics;
 use ensemble_compiler::front::pddl;
 use ensemble_compiler::source::SourceMap;
@@ -38,15 +38,15 @@ fn ensemble(args: &[&str]) -> Out {
 
 fn data(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/plan")
+        .join("../compiler/tests/data/plan")
         .join(name)
         .to_string_lossy()
         .into_owned()
 }
 
-/// The IPC tasks, vendored in `tests/data/ipc` (its README says where they come from).
+/// The IPC tasks, vendored in `compiler/tests/data/ipc` (its README says where they come from).
 fn ipc() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ipc")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../compiler/tests/data/ipc")
 }
 
 /// The IPC task folders, sorted.
@@ -407,7 +407,7 @@ fn ipc_tasks() -> Vec<(PathBuf, PathBuf, String)> {
     out
 }
 
-/// One line of `tests/data/ipc/optimal.txt`: a task, its optimal plan length (Fast Downward's
+/// One line of `compiler/tests/data/ipc/optimal.txt`: a task, its optimal plan length (Fast Downward's
 /// A* with LM-cut), and whether the normal test suite plans it (`ci`) or only the ignored
 /// release test (`release`).
 struct Reference {
@@ -514,7 +514,7 @@ fn every_ipc_task_gbfs_plan_is_validated() {
     assert!(solved >= 60, "only {solved} of {} solved", tasks.len());
 }
 
-/// A* is optimal: on every task of `tests/data/ipc/optimal.txt` marked `ci` (those our A*
+/// A* is optimal: on every task of `compiler/tests/data/ipc/optimal.txt` marked `ci` (those our A*
 /// plans in under 2 s in a debug build), A* finds a plan, the plan is valid, and its length is
 /// the reference optimum. The rest are the ignored release test's.
 #[test]
@@ -530,7 +530,7 @@ fn astar_plans_have_the_reference_optimal_length_on_the_quick_tasks() {
 /// The same on every task with a reference optimum, the slow ones included (all 41 within
 /// 30 s each in a release build: docs/benchmarks/planning.md), and every plan GBFS finds
 /// within 20 s (with its improvement phase) validated. Slow: `cargo test --release -p
-/// ensemble-compiler --test plan_cli -- --ignored`.
+/// ensemble-cli --test plan_cli -- --ignored`.
 #[test]
 #[ignore = "minutes in a release build"]
 fn astar_plans_have_the_reference_optimal_length_on_every_reference_task() {

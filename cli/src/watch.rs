@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 /// Compiles once; returns false if the path cannot be compiled at all.
 fn rebuild(path: &Path, out: &Path, format: Format, io: &mut Io<'_>) -> bool {
     let started = Instant::now();
-    let c = match crate::compile_path(path) {
+    let c = match ensemble_compiler::compile_path(path) {
         Ok(c) => c,
         Err(e) => {
             cannot_run(io, &e);
@@ -23,19 +23,21 @@ fn rebuild(path: &Path, out: &Path, format: Format, io: &mut Io<'_>) -> bool {
         Format::Human => report(&c, format, io),
     }
     let millis = started.elapsed().as_secs_f64() * 1e3;
-    let (ensb, ensdbg) = crate::back::program::paths(out, &c.name);
+    let (ensb, ensdbg) = ensemble_compiler::back::program::paths(out, &c.name);
     if super::refuse_overwriting_sources(&c, &[&ensb, &ensdbg], io).is_err() {
         return false;
     }
     match &c.output {
-        Some((program, debug)) => match crate::back::program::write(out, &c.name, program, debug) {
-            Ok((ensb, _)) => {
-                let _ = writeln!(io.err, "built {} in {millis:.1} ms", ensb.display());
+        Some((program, debug)) => {
+            match ensemble_compiler::back::program::write(out, &c.name, program, debug) {
+                Ok((ensb, _)) => {
+                    let _ = writeln!(io.err, "built {} in {millis:.1} ms", ensb.display());
+                }
+                Err(e) => {
+                    let _ = writeln!(io.err, "error: cannot write to {}: {e}", out.display());
+                }
             }
-            Err(e) => {
-                let _ = writeln!(io.err, "error: cannot write to {}: {e}", out.display());
-            }
-        },
+        }
         None => {
             let _ = writeln!(
                 io.err,

@@ -4,9 +4,9 @@
 //! (docs/formats/strings.md).
 
 use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io};
-use crate::l10n::round_trip::{self, FileFormat, Project};
-use crate::l10n::{self, exchange};
 use clap::Subcommand;
+use ensemble_compiler::l10n::round_trip::{self, FileFormat, Project};
+use ensemble_compiler::l10n::{self, exchange};
 use std::path::{Path, PathBuf};
 
 #[derive(Subcommand, Debug)]
@@ -58,7 +58,7 @@ fn format_of(path: &Path, io: &mut Io<'_>) -> Result<FileFormat, i32> {
 }
 
 /// Compiles the project for its lines; the exit code when there is no project to read.
-fn compile(path: &Path, io: &mut Io<'_>) -> Result<crate::Compilation, i32> {
+fn compile(path: &Path, io: &mut Io<'_>) -> Result<ensemble_compiler::Compilation, i32> {
     if !path.is_dir() {
         let _ = writeln!(
             io.err,
@@ -67,7 +67,7 @@ fn compile(path: &Path, io: &mut Io<'_>) -> Result<crate::Compilation, i32> {
         );
         return Err(EXIT_CANNOT_RUN);
     }
-    crate::compile_path(path).map_err(|e| super::cannot_run(io, &e))
+    ensemble_compiler::compile_path(path).map_err(|e| super::cannot_run(io, &e))
 }
 
 fn export(path: &Path, out: &Path, locales: Vec<String>, force: bool, io: &mut Io<'_>) -> i32 {

@@ -5,12 +5,12 @@
 //! Exit 0: reached; 1: not reached (proven unreachable, or the budget ran out); 2: could not run.
 
 use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io, cannot_run, report};
-use crate::content_test::asset::{EventPattern, TestAsset};
-use crate::reach::{
+use clap::{ArgGroup, Args};
+use ensemble_compiler::content_test::asset::{EventPattern, TestAsset};
+use ensemble_compiler::reach::{
     Attempt, Budget, Choices, Outcome, Play, Progress, TIME_LIMIT, Target, across, is_chat,
     random_play, search, story, target,
 };
-use clap::{ArgGroup, Args};
 use ensemble_runtime::Program;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -82,7 +82,7 @@ pub struct ReachArgs {
 /// A project compiled for a search.
 struct Loaded {
     program: Arc<Program>,
-    compilation: crate::Compilation,
+    compilation: ensemble_compiler::Compilation,
     tests: Vec<TestAsset>,
 }
 
@@ -100,7 +100,7 @@ pub fn run(args: ReachArgs, io: &mut Io<'_>) -> i32 {
     // earlier is its own to replace).
     if let Some(out) = &args.out
         && !args.uncovered
-        && !crate::reach::written_by_reach(out)
+        && !ensemble_compiler::reach::written_by_reach(out)
         && let Err(code) = super::refuse_overwriting_sources(&loaded.compilation, &[out], io)
     {
         return code;
@@ -233,7 +233,7 @@ fn refuse_foreign(out: &Path, force: bool, dir: bool, io: &mut Io<'_>) -> Result
         }
         return Ok(());
     }
-    if !force && out.exists() && !crate::reach::written_by_reach(out) {
+    if !force && out.exists() && !ensemble_compiler::reach::written_by_reach(out) {
         let _ = writeln!(
             io.err,
             "error: {} exists and was not written by `ensemble reach`; refusing to replace it — \
@@ -246,7 +246,7 @@ fn refuse_foreign(out: &Path, force: bool, dir: bool, io: &mut Io<'_>) -> Result
 }
 
 fn load(path: &Path, io: &mut Io<'_>) -> Result<Loaded, i32> {
-    let c = crate::compile_path(path).map_err(|e| cannot_run(io, &e))?;
+    let c = ensemble_compiler::compile_path(path).map_err(|e| cannot_run(io, &e))?;
     if c.diagnostics.has_errors() {
         report(&c, Format::Human, io);
         let _ = writeln!(io.err, "error: the project has errors: nothing to search");
@@ -256,8 +256,8 @@ fn load(path: &Path, io: &mut Io<'_>) -> Result<Loaded, i32> {
         return Err(EXIT_CANNOT_RUN);
     };
     let program = Arc::new(program.clone());
-    let mut quiet = crate::diag::Diagnostics::default();
-    let tests = crate::content_test::lower(&c.sources, &c.module, &mut quiet)
+    let mut quiet = ensemble_compiler::diag::Diagnostics::default();
+    let tests = ensemble_compiler::content_test::lower(&c.sources, &c.module, &mut quiet)
         .into_iter()
         .map(|t| t.test)
         .collect();
@@ -322,13 +322,13 @@ fn target_of(
 /// `--uncovered`: every item the project's tests never reach, tried in the scenes that can
 /// show it; a test written into `-o DIR` for each one reached.
 fn uncovered(args: &ReachArgs, loaded: &Loaded, io: &mut Io<'_>) -> i32 {
-    use crate::content_test::coverage::{self, Reached};
+    use ensemble_compiler::content_test::coverage::{self, Reached};
     let program = &loaded.program;
     let c = &loaded.compilation;
-    let mut quiet = crate::diag::Diagnostics::default();
-    let tests = crate::content_test::lower(&c.sources, &c.module, &mut quiet);
+    let mut quiet = ensemble_compiler::diag::Diagnostics::default();
+    let tests = ensemble_compiler::content_test::lower(&c.sources, &c.module, &mut quiet);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let results = crate::content_test::run::run_all(program, &tests, threads);
+    let results = ensemble_compiler::content_test::run::run_all(program, &tests, threads);
     let mut all = Reached::default();
     for r in &results {
         all.merge(&r.reached);
@@ -462,7 +462,7 @@ fn write_one(
     target: &Target,
     io: &mut Io<'_>,
 ) -> Result<(), i32> {
-    crate::reach::write_test(file, scene, play, pattern, target).map_err(|why| {
+    ensemble_compiler::reach::write_test(file, scene, play, pattern, target).map_err(|why| {
         let _ = writeln!(io.err, "error: {why}");
         EXIT_CANNOT_RUN
     })

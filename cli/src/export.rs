@@ -4,7 +4,7 @@
 //! findings).
 
 use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io};
-use crate::script::source::ScriptAsset;
+use ensemble_compiler::script::source::ScriptAsset;
 use std::path::Path;
 
 pub fn export(path: &Path, out: &Path, io: &mut Io<'_>) -> i32 {
@@ -34,13 +34,13 @@ pub fn export(path: &Path, out: &Path, io: &mut Io<'_>) -> i32 {
     let asset: Option<ScriptAsset> = if project.diagnostics.has_errors() {
         None
     } else {
-        crate::front::ron::parse(&project.sources, file, &mut project.diagnostics)
+        ensemble_compiler::front::ron::parse(&project.sources, file, &mut project.diagnostics)
     };
     let Some(asset) = asset else {
         super::report_read(project, io);
         return EXIT_ERRORS;
     };
-    if let Err(e) = crate::script::xlsx_write::write(&asset, out) {
+    if let Err(e) = ensemble_compiler::script::xlsx_write::write(&asset, out) {
         let _ = writeln!(io.err, "error: cannot write {}: {e}", out.display());
         return EXIT_CANNOT_RUN;
     }

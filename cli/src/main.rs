@@ -1,4 +1,4 @@
-//! The `ensemble` command. All logic lives in `ensemble_compiler::cli`.
+//! The `ensemble` command. All logic lives in the `ensemble_cli` library (`run`).
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -65,12 +65,12 @@ fn main() -> ExitCode {
     let mut out = SharedOut(shared);
     let mut err = std::io::stderr();
     let color = err.is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let mut io = ensemble_compiler::cli::Io {
+    let mut io = ensemble_cli::Io {
         out: &mut out,
         err: &mut err,
         color,
     };
-    let code = ensemble_compiler::cli::run(std::env::args_os(), &mut io);
+    let code = ensemble_cli::run(std::env::args_os(), &mut io);
     let _ = out.flush();
     ExitCode::from(code as u8)
 }

@@ -13,32 +13,19 @@
 //! stays silent for one iteration), `# ...` (a comment, skipped).
 //!
 //! Savegames: `--save FILE` saves the conversation after the last iteration, with how many
-//! input lines (comments included) the scene has consumed ([`INPUT_SECTION`]). `--restore FILE`
+//! input lines (comments included) the scene has consumed ([`ensemble_compiler::run::INPUT_SECTION`]). `--restore FILE`
 //! goes on from it and, given the same `--input`, skips those lines first, so the restored run
 //! prints exactly the events the uninterrupted run has after the save.
 
 use super::run_scene::{Options, reload, write_snapshot, write_trace};
 use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io};
-use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter};
+use ensemble_runtime::snapshot::SnapshotWriter;
 use ensemble_runtime::watch::FileWatcher;
 use ensemble_sim::Simulation;
 use std::io::BufRead;
 use std::path::Path;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::Instant;
-
-/// The CLI's own section of a conversation's snapshot: how many lines of `--input` the scene
-/// had consumed when it was saved (a `u64`).
-pub const INPUT_SECTION: &str = "cli.chat-input";
-
-/// The input lines a restored conversation skips: the count its snapshot recorded (none for a
-/// snapshot without the CLI's section, e.g. one a game wrote).
-pub fn consumed_lines(snapshot: &SnapshotReader) -> Result<u64, String> {
-    if !snapshot.has(INPUT_SECTION) {
-        return Ok(0);
-    }
-    snapshot.get(INPUT_SECTION).map_err(|e| e.to_string())
-}
 
 type Lines = Box<dyn Iterator<Item = std::io::Result<String>> + Send>;
 
@@ -196,7 +183,7 @@ pub fn run(
             let _ = writeln!(io.err, "error: cannot save the scene: {e}");
             return EXIT_ERRORS;
         }
-        snapshot.put(INPUT_SECTION, &consumed);
+        snapshot.put(ensemble_compiler::run::INPUT_SECTION, &consumed);
         if let Err(code) = write_snapshot(&snapshot, file, scene.tick_count(), options.json, io) {
             return code;
         }

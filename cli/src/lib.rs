@@ -1,5 +1,11 @@
 //! The `ensemble` command line. [`run`] takes the arguments and the output streams, so tests
-//! drive the real command in-process; `src/bin/ensemble.rs` is a thin wrapper around it.
+//! drive the real command in-process; `src/main.rs` (the `ensemble` binary) is a thin wrapper
+//! around it.
+//!
+//! A crate of its own so that the compiler library carries none of a command line's
+//! dependencies (clap, ctrlc, the progress bar, the file watcher) into the tools built on it,
+//! the editor first. Work other tools need too (running a scene, checking a plan file, a failed
+//! build in one line) is a function of `ensemble_compiler` that this crate calls.
 //!
 //! Exit codes (DESIGN.md): 0 success (warnings allowed), 1 errors found in the input, 2 could not
 //! run (bad arguments, unreadable path).
@@ -10,18 +16,17 @@ mod import;
 mod inspect;
 mod nav;
 mod ngram;
-pub(crate) mod plan;
+mod plan;
 mod reach;
-pub(crate) mod run_chat;
+mod run_chat;
 mod run_scene;
 mod strings;
-pub use run_scene::error_summary;
 mod test;
 mod watch;
 
-use crate::Compilation;
-use crate::project::ProjectError;
 use clap::{Parser, Subcommand, ValueEnum};
+use ensemble_compiler::Compilation;
+use ensemble_compiler::project::ProjectError;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -333,8 +338,14 @@ fn same_file(input: &Path, out: &Path, out_meta: &std::fs::Metadata) -> bool {
 pub(crate) fn load_single(
     path: &Path,
     io: &mut Io<'_>,
-) -> Result<(crate::project::Project, crate::source::FileId), i32> {
-    let project = crate::project::load(path).map_err(|e| cannot_run(io, &e))?;
+) -> Result<
+    (
+        ensemble_compiler::project::Project,
+        ensemble_compiler::source::FileId,
+    ),
+    i32,
+> {
+    let project = ensemble_compiler::project::load(path).map_err(|e| cannot_run(io, &e))?;
     let first = project.sources.iter().next().map(|(file, _)| file);
     match first {
         Some(file) => Ok((project, file)),
@@ -347,7 +358,7 @@ pub(crate) fn load_single(
 
 /// Reports what a reader found in a file that was not compiled (`import`, `export`), as
 /// `check` would.
-pub(crate) fn report_read(project: crate::project::Project, io: &mut Io<'_>) {
+pub(crate) fn report_read(project: ensemble_compiler::project::Project, io: &mut Io<'_>) {
     let c = Compilation {
         name: project.name,
         sources: project.sources,
@@ -379,7 +390,10 @@ fn check(
     progress: bool,
     io: &mut Io<'_>,
 ) -> (i32, Option<Compilation>) {
-    let c = match crate::compile_path_with_options(path, crate::CompileOptions { progress }) {
+    let c = match ensemble_compiler::compile_path_with_options(
+        path,
+        ensemble_compiler::CompileOptions { progress },
+    ) {
         Ok(c) => c,
         Err(e) => return (cannot_run(io, &e), None),
     };
@@ -483,7 +497,7 @@ fn check_against(path: &Path, shipped: &Path, format: CheckFormat, io: &mut Io<'
 /// `check --format sarif|github`: the diagnostics on stdout in the CI tool's format, paths
 /// joined to `path` as given (a single file's folder for a file).
 fn check_for_ci(path: &Path, format: CheckFormat, io: &mut Io<'_>) -> i32 {
-    let c = match crate::compile_path(path) {
+    let c = match ensemble_compiler::compile_path(path) {
         Ok(c) => c,
         Err(e) => return cannot_run(io, &e),
     };
@@ -536,7 +550,7 @@ fn build(
         if let Err(code) = refuse_overwriting_sources(&c, &[&csv], io) {
             return code;
         }
-        let table = crate::back::speech::string_table(&c.module);
+        let table = ensemble_compiler::back::speech::string_table(&c.module);
         if let Err(e) = ensemble_runtime::fs::write_atomic(&csv, table.as_bytes()) {
             let _ = writeln!(io.err, "error: cannot write {}: {e}", csv.display());
             return EXIT_CANNOT_RUN;
@@ -549,11 +563,11 @@ fn build(
         );
     }
     let dir = out.unwrap_or_else(|| default_out_dir(path));
-    let (ensb, ensdbg) = crate::back::program::paths(&dir, &c.name);
+    let (ensb, ensdbg) = ensemble_compiler::back::program::paths(&dir, &c.name);
     if let Err(code) = refuse_overwriting_sources(&c, &[&ensb, &ensdbg], io) {
         return code;
     }
-    match crate::back::program::write(&dir, &c.name, program, debug) {
+    match ensemble_compiler::back::program::write(&dir, &c.name, program, debug) {
         Ok((ensb, ensdbg)) => {
             let size = std::fs::metadata(&ensb).map(|m| m.len()).unwrap_or(0);
             let _ = writeln!(

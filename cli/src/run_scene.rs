@@ -6,9 +6,7 @@
 //! snapshot's; `ensemble_runtime::snapshot`).
 
 use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io, report};
-use crate::diag::Severity;
 use ensemble_runtime::Program;
-use ensemble_runtime::hsm::AgentStatus;
 use ensemble_runtime::snapshot::{SnapshotError, SnapshotReader, SnapshotWriter};
 use ensemble_runtime::watch::{Change, FileWatcher};
 use ensemble_sim::Simulation;
@@ -87,45 +85,17 @@ fn load_with_inputs(
         }
         return Ok((program, name, vec![path.to_path_buf()]));
     }
-    let c = crate::compile_path(path).map_err(|e| LoadFailure::CannotRun(e.to_string()))?;
+    let c =
+        ensemble_compiler::compile_path(path).map_err(|e| LoadFailure::CannotRun(e.to_string()))?;
     if !c.diagnostics.is_empty() {
         report(&c, Format::Human, io);
     }
     let inputs = c.sources.iter().map(|(_, f)| f.path.clone()).collect();
     match c.output {
         Some((program, _)) => Ok((program, c.name, inputs)),
-        None => Err(LoadFailure::Errors(error_summary(&c))),
-    }
-}
-
-/// Why a project did not compile, in one line (a `reload-rejected` event's reason): the first
-/// error as `file:line:column: message [code]`, and the count of all of them.
-pub fn error_summary(c: &crate::Compilation) -> String {
-    // A file that does not parse is the root cause of the errors it leaves behind
-    // (everything that referred to what it defined), so it comes first.
-    let errors: Vec<_> = c
-        .diagnostics
-        .sorted(&c.sources)
-        .into_iter()
-        .filter(|d| d.severity == Severity::Error)
-        .collect();
-    let first = errors
-        .iter()
-        .find(|d| d.code == crate::diag::Code::Syntax)
-        .or(errors.first())
-        .copied();
-    match first.and_then(|d| d.primary.as_ref().map(|l| (d, l))) {
-        Some((d, l)) => {
-            let (line, col) = c.sources.line_col(l.span);
-            format!(
-                "{}:{line}:{col}: {} [{}] ({})",
-                c.sources.get(l.span.file).name,
-                d.message,
-                d.code.as_str(),
-                c.diagnostics.summary()
-            )
-        }
-        None => c.diagnostics.summary(),
+        None => Err(LoadFailure::Errors(ensemble_compiler::run::error_summary(
+            &c,
+        ))),
     }
 }
 
@@ -344,7 +314,7 @@ fn restore(
     for line in &report.fallbacks {
         let _ = writeln!(io.err, "warning: not restored as saved: {line}");
     }
-    let skip = super::run_chat::consumed_lines(&snapshot)?;
+    let skip = ensemble_compiler::run::consumed_lines(&snapshot)?;
     Ok((sim, skip))
 }
 
@@ -426,28 +396,9 @@ fn run_ticks(
     if reader_left {
         return EXIT_OK;
     }
-    if !options.json
-        && let Some(scene) = sim.scene()
-    {
-        let _ = writeln!(
-            io.err,
-            "ran {} ticks ({:.1} s of scene time)",
-            options.ticks,
-            scene.now()
-        );
-        let program = scene.program().clone();
-        for a in scene.agents() {
-            let states: Vec<&str> = scene
-                .active_states(a)
-                .iter()
-                .map(|s| program.name(program.state(*s).name))
-                .collect();
-            let what = if states.is_empty() && *scene.status(a) == AgentStatus::Running {
-                "(no machine: driven by smart locations)".to_string()
-            } else {
-                format!("{:?} in {}", scene.status(a), states.join(" > "))
-            };
-            let _ = writeln!(io.err, "  {:<10} {what}", scene.agent_name(a));
+    if !options.json {
+        for line in ensemble_compiler::run::summary(&sim, options.ticks) {
+            let _ = writeln!(io.err, "{line}");
         }
     }
     EXIT_OK
