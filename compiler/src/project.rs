@@ -28,9 +28,9 @@ pub const LAYOUT_SUFFIX: &str = ".layout.ron";
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Overlay {
     files: BTreeMap<String, Option<String>>,
-    /// Binary files (workbooks) read from another place: an editor's unsaved workbook, written
-    /// out for the compiler to read.
-    elsewhere: BTreeMap<String, PathBuf>,
+    /// Binary files (workbooks) held in memory: an editor's unsaved workbook, as its save
+    /// would write it, so what is checked is what is saved.
+    binary: BTreeMap<String, std::sync::Arc<[u8]>>,
 }
 
 impl Overlay {
@@ -44,14 +44,14 @@ impl Overlay {
         self.files.insert(name.into(), None);
     }
 
-    /// Compiles the binary file `name` (a workbook) from `path`, whether or not `name` exists
-    /// on disk; diagnostics still name it `name`.
-    pub fn read_from(&mut self, name: impl Into<String>, path: impl Into<PathBuf>) {
-        self.elsewhere.insert(name.into(), path.into());
+    /// Compiles the binary file `name` (a workbook) as `bytes`, whether or not `name` exists
+    /// on disk.
+    pub fn set_bytes(&mut self, name: impl Into<String>, bytes: Vec<u8>) {
+        self.binary.insert(name.into(), bytes.into());
     }
 
     pub fn is_empty(&self) -> bool {
-        self.files.is_empty() && self.elsewhere.is_empty()
+        self.files.is_empty() && self.binary.is_empty()
     }
 
     fn get(&self, name: &str) -> Option<Option<&str>> {
@@ -121,7 +121,9 @@ fn read_source(
     if let Some(Some(text)) = overlay.get(&name) {
         return Ok(sources.add(SourceFile::new(name, path.to_path_buf(), text.to_string())));
     }
-    let path = overlay.elsewhere.get(&name).map_or(path, PathBuf::as_path);
+    if let Some(bytes) = overlay.binary.get(&name) {
+        return Ok(sources.add(SourceFile::binary(name, path.to_path_buf(), bytes.clone())));
+    }
     if AssetKind::of(&name).is_some_and(AssetKind::is_binary) {
         // Binary sources are read by their frontend; the map only names them.
         if let Err(e) = std::fs::metadata(path) {
@@ -205,7 +207,7 @@ fn load_dir(root: &Path, overlay: &Overlay) -> Result<Project, ProjectError> {
             _ => {}
         }
     }
-    names.extend(overlay.elsewhere.keys().cloned());
+    names.extend(overlay.binary.keys().cloned());
     names.sort();
     names.dedup();
     names.retain(|n| !matches!(overlay.get(n), Some(None)));
@@ -406,11 +408,12 @@ mod tests {
     }
 
     #[test]
-    fn a_workbook_can_be_read_from_elsewhere_under_its_project_name() {
+    fn a_workbook_can_be_held_in_memory_under_its_project_name() {
         let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/bench");
         let mut overlay = Overlay::default();
         overlay.remove("bench.script.ron");
-        overlay.read_from("scripts/bench.xlsx", bench.join("bench.xlsx"));
+        let bytes = std::fs::read(bench.join("bench.xlsx")).unwrap();
+        overlay.set_bytes("scripts/bench.xlsx", bytes.clone());
         assert!(!overlay.is_empty());
         let p = load_with(&bench, &overlay).unwrap();
         let (_, book) = p
@@ -418,7 +421,8 @@ mod tests {
             .iter()
             .find(|(_, f)| f.name == "scripts/bench.xlsx")
             .expect("the workbook is a source under the name it was given");
-        assert_eq!(book.path, bench.join("bench.xlsx"));
+        assert_eq!(book.path, bench.join("scripts/bench.xlsx"));
+        assert_eq!(book.bytes.as_deref(), Some(&bytes[..]));
         let c = crate::compile(p);
         assert!(
             !c.diagnostics.has_errors(),

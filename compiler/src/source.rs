@@ -43,6 +43,9 @@ pub struct SourceFile {
     /// Where it was read from.
     pub path: PathBuf,
     pub text: String,
+    /// A binary source's contents held in memory (an editor's unsaved workbook, as saving would
+    /// write it); `None`: its frontend reads `path`.
+    pub bytes: Option<std::sync::Arc<[u8]>>,
     line_starts: Vec<usize>,
 }
 
@@ -55,7 +58,16 @@ impl SourceFile {
             name,
             path,
             text,
+            bytes: None,
             line_starts,
+        }
+    }
+
+    /// A binary source whose contents are `bytes` (its frontend reads them, not `path`).
+    pub fn binary(name: String, path: PathBuf, bytes: std::sync::Arc<[u8]>) -> Self {
+        SourceFile {
+            bytes: Some(bytes),
+            ..SourceFile::new(name, path, String::new())
         }
     }
 

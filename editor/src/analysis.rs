@@ -175,7 +175,7 @@ struct Job {
     generation: u64,
     root: PathBuf,
     overlay: Overlay,
-    /// Changed workbooks by project path: written to `scratch` for the compiler to read.
+    /// Changed workbooks by project path: compiled as the bytes saving them would write.
     workbooks: Vec<(String, ScriptAsset)>,
     /// Open documents the manifest excludes, checked on their own (see [`outside_build`]).
     outside: Vec<(String, Outside)>,
@@ -213,13 +213,7 @@ fn outside_build(project: &Project) -> Vec<(String, Outside)> {
 /// Checks `name` on its own, as `ensemble check` does a single file, and locates what it
 /// finds in that file of the project. The diagnostics keep no spans: theirs index another
 /// compilation's sources, and the place is already resolved.
-fn check_outside(
-    root: &Path,
-    name: &str,
-    held: &Outside,
-    scratch: Option<&Path>,
-    i: usize,
-) -> Vec<Located> {
+fn check_outside(root: &Path, name: &str, held: &Outside) -> Vec<Located> {
     let on_disk = root.join(name);
     let base = on_disk
         .file_name()
@@ -233,16 +227,13 @@ fn check_outside(
             ensemble_compiler::compile_path_with(&on_disk, &overlay)
         }
         Outside::Workbook(script) => {
-            // Its own folder: the single-file check names the file by its base name.
-            let Some(file) = scratch
-                .map(|dir| dir.join(format!("outside-{i}")))
-                .filter(|dir| std::fs::create_dir_all(dir).is_ok())
-                .map(|dir| dir.join(&base))
-                .filter(|file| ensemble_compiler::script::xlsx_write::write(script, file).is_ok())
-            else {
+            // The bytes its save would write; the single-file check names it by its base name.
+            let Some(bytes) = saved_bytes(script, &on_disk) else {
                 return Vec::new();
             };
-            ensemble_compiler::compile_path(&file)
+            let mut overlay = Overlay::default();
+            overlay.set_bytes(base.clone(), bytes);
+            ensemble_compiler::compile_path_with(&on_disk, &overlay)
         }
     };
     let Ok(c) = compiled else {
@@ -265,34 +256,26 @@ fn check_outside(
         .collect()
 }
 
-/// Where unsaved workbooks are written for the compiler (a temporary folder, removed with the
-/// worker).
-fn scratch() -> Option<tempfile::TempDir> {
-    tempfile::Builder::new()
-        .prefix("ensemble-editor-")
-        .tempdir()
+/// The bytes saving `script` over the workbook at `path` would write (the one writer: the
+/// cell patcher, or the whole workbook where it cannot patch); `None` when saving would fail
+/// (a value no cell holds: Save says which), and the workbook is then compiled as last saved.
+fn saved_bytes(script: &ScriptAsset, path: &Path) -> Option<Vec<u8>> {
+    ensemble_compiler::script::xlsx_patch::to_save(script, path)
         .ok()
+        .map(|(bytes, _)| bytes)
 }
 
-fn run(mut job: Job, scratch: Option<&Path>) -> Report {
-    for (i, (name, script)) in job.workbooks.iter().enumerate() {
-        let written = scratch
-            .map(|dir| dir.join(format!("{i}.xlsx")))
-            .and_then(|file| {
-                ensemble_compiler::script::xlsx_write::write(script, &file)
-                    .ok()
-                    .map(|()| file)
-            });
-        // A workbook that cannot be written out is compiled as last saved.
-        if let Some(file) = written {
-            job.overlay.read_from(name.clone(), file);
+fn run(mut job: Job) -> Report {
+    for (name, script) in &job.workbooks {
+        if let Some(bytes) = saved_bytes(script, &job.root.join(name)) {
+            job.overlay.set_bytes(name.clone(), bytes);
         }
     }
     let compilation =
         ensemble_compiler::compile_path_with(&job.root, &job.overlay).map_err(|e| e.to_string());
     let mut located = compilation.as_ref().map(locate_all).unwrap_or_default();
-    for (i, (name, held)) in job.outside.iter().enumerate() {
-        located.extend(check_outside(&job.root, name, held, scratch, i));
+    for (name, held) in &job.outside {
+        located.extend(check_outside(&job.root, name, held));
     }
     let all = compilation
         .as_ref()
@@ -327,13 +310,12 @@ impl Analysis {
         std::thread::Builder::new()
             .name("ensemble-diagnostics".into())
             .spawn(move || {
-                let scratch = scratch();
                 while let Ok(mut job) = job_rx.recv() {
                     // Only the latest request matters.
                     while let Ok(newer) = job_rx.try_recv() {
                         job = newer;
                     }
-                    let report = run(job, scratch.as_ref().map(|d| d.path()));
+                    let report = run(job);
                     if result_tx.send(report).is_err() {
                         break;
                     }
@@ -353,18 +335,14 @@ impl Analysis {
 
     /// Compiles `project` on this thread (when it opens: the first picture has its problems).
     pub fn compile_now(&mut self, root: &Path, project: &Project) {
-        let scratch = scratch();
-        self.current = Some(run(
-            Job {
-                generation: self.wanted,
-                root: root.to_path_buf(),
-                overlay: project.overlay(),
-                workbooks: project.unsaved_workbooks(),
-                outside: outside_build(project),
-                asked: Instant::now(),
-            },
-            scratch.as_ref().map(|d| d.path()),
-        ));
+        self.current = Some(run(Job {
+            generation: self.wanted,
+            root: root.to_path_buf(),
+            overlay: project.overlay(),
+            workbooks: project.unsaved_workbooks(),
+            outside: outside_build(project),
+            asked: Instant::now(),
+        }));
         self.sent = self.wanted;
     }
 

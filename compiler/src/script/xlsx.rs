@@ -398,18 +398,22 @@ impl Reading<'_> {
 
 /// Reads one workbook; reports every problem it finds and returns what it could read.
 pub fn read(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) -> Option<ScriptSource> {
-    let path = &sources.get(file).path;
+    let source = sources.get(file);
     let whole_file = |message: String| {
         let mut d = Diagnostic::error(Code::Syntax, message);
         d.file = Some(file);
         d
     };
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => {
-            diags.push(whole_file(format!("cannot read the workbook: {e}")));
-            return None;
-        }
+    // Held in memory (an editor's unsaved workbook, as saving would write it), else on disk.
+    let bytes = match &source.bytes {
+        Some(held) => held.to_vec(),
+        None => match std::fs::read(&source.path) {
+            Ok(b) => b,
+            Err(e) => {
+                diags.push(whole_file(format!("cannot read the workbook: {e}")));
+                return None;
+            }
+        },
     };
     if let Err(e) = check_unpacked_size(&bytes) {
         diags.push(whole_file(format!("the workbook is too large: {e}")));

@@ -34,30 +34,32 @@ pub enum Saved {
 /// Saves `asset` into the workbook at `path`, atomically: a failure leaves the previous file
 /// as it was.
 pub fn save(asset: &ScriptAsset, path: &Path) -> Result<Saved, ExportError> {
+    let (bytes, saved) = to_save(asset, path)?;
+    let unchanged = matches!(&saved, Saved::Patched { cells } if cells.is_empty());
+    if !unchanged {
+        ensemble_runtime::fs::write_atomic(path, &bytes).map_err(ExportError::Io)?;
+    }
+    Ok(saved)
+}
+
+/// The bytes [`save`] would write at `path` for `asset`, and how it would write them; reads
+/// the file there and writes nothing. An editor compiles these very bytes, so what it checks
+/// is what it saves.
+pub fn to_save(asset: &ScriptAsset, path: &Path) -> Result<(Vec<u8>, Saved), ExportError> {
     // The whole workbook is assembled first: it checks every value fits a cell (naming the
     // cell otherwise) and is what a file that cannot be patched gets.
     let whole = xlsx_write::to_bytes(asset)?;
-    let write = |bytes: &[u8]| ensemble_runtime::fs::write_atomic(path, bytes);
     let old = match std::fs::read(path) {
         Ok(old) => old,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            write(&whole).map_err(ExportError::Io)?;
-            return Ok(Saved::Created);
+            return Ok((whole, Saved::Created));
         }
         Err(e) => return Err(ExportError::Io(e)),
     };
-    match patch(&old, asset) {
-        Ok((bytes, cells)) => {
-            if !cells.is_empty() {
-                write(&bytes).map_err(ExportError::Io)?;
-            }
-            Ok(Saved::Patched { cells })
-        }
-        Err(why) => {
-            write(&whole).map_err(ExportError::Io)?;
-            Ok(Saved::Rewritten { why })
-        }
-    }
+    Ok(match patch(&old, asset) {
+        Ok((bytes, cells)) => (bytes, Saved::Patched { cells }),
+        Err(why) => (whole, Saved::Rewritten { why }),
+    })
 }
 
 /// A value to write into a cell.
@@ -614,7 +616,11 @@ mod tests {
         let mut asset = read_back(&path);
         assert_eq!(asset.rules[0].precondition, "stall(X)");
         asset.rules[0].precondition = "stall(X), not sold(X) & <open>".into();
+        // What an editor compiles before saving is byte for byte what the save writes.
+        let (planned, how) = to_save(&asset, &path).unwrap();
         let saved = save(&asset, &path).unwrap();
+        assert_eq!(saved, how);
+        assert_eq!(std::fs::read(&path).unwrap(), planned);
         assert_eq!(
             saved,
             Saved::Patched {
