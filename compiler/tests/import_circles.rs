@@ -388,11 +388,12 @@ fn imports(src: &Path) -> BTreeMap<ModPath, BTreeSet<ModPath>> {
     graph
 }
 
-/// The circles of a graph grouped by `group`: strongly connected components of two or more.
-fn circles(
+/// The graph with its modules grouped by `group` (an edge between two groups wherever a module
+/// of one imports a module of the other).
+fn grouped(
     graph: &BTreeMap<ModPath, BTreeSet<ModPath>>,
     group: impl Fn(&ModPath) -> String,
-) -> Vec<Vec<String>> {
+) -> DiGraph<String, ()> {
     let mut g = DiGraph::<String, ()>::new();
     let mut nodes: BTreeMap<String, NodeIndex> = BTreeMap::new();
     let mut node = |g: &mut DiGraph<String, ()>, name: String| {
@@ -409,6 +410,15 @@ fn circles(
             }
         }
     }
+    g
+}
+
+/// The circles of a graph grouped by `group`: strongly connected components of two or more.
+fn circles(
+    graph: &BTreeMap<ModPath, BTreeSet<ModPath>>,
+    group: impl Fn(&ModPath) -> String,
+) -> Vec<Vec<String>> {
+    let g = grouped(graph, group);
     let mut out: Vec<Vec<String>> = tarjan_scc(&g)
         .into_iter()
         .filter(|c| c.len() > 1)
@@ -658,22 +668,7 @@ fn floors(
     graph: &BTreeMap<ModPath, BTreeSet<ModPath>>,
     group: impl Fn(&ModPath) -> String,
 ) -> usize {
-    let mut g = DiGraph::<String, ()>::new();
-    let mut nodes: BTreeMap<String, NodeIndex> = BTreeMap::new();
-    let mut node = |g: &mut DiGraph<String, ()>, name: String| {
-        *nodes
-            .entry(name.clone())
-            .or_insert_with(|| g.add_node(name))
-    };
-    for (from, tos) in graph {
-        let a = node(&mut g, group(from));
-        for to in tos {
-            let b = node(&mut g, group(to));
-            if a != b {
-                g.update_edge(a, b, ());
-            }
-        }
-    }
+    let g = grouped(graph, group);
     let condensed = petgraph::algo::condensation(g, true);
     let order = petgraph::algo::toposort(&condensed, None).unwrap();
     // Importers come before what they import: from the last, each floor is one above the
