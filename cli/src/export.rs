@@ -3,7 +3,7 @@
 //! them is `ensemble check`'s job (on the script or on the exported workbook, with the same
 //! findings).
 
-use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io};
+use crate::io::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io};
 use ensemble_compiler::script::source::ScriptAsset;
 use std::path::Path;
 
@@ -24,10 +24,10 @@ pub fn export(path: &Path, out: &Path, io: &mut Io<'_>) -> i32 {
         );
         return EXIT_CANNOT_RUN;
     }
-    if let Err(code) = super::refuse_overwriting_inputs(&[path], &[out], io) {
+    if let Err(code) = crate::io::refuse_overwriting_inputs(&[path], &[out], io) {
         return code;
     }
-    let (mut project, file) = match super::load_single(path, io) {
+    let (mut project, file) = match crate::io::load_single(path, io) {
         Ok(p) => p,
         Err(code) => return code,
     };
@@ -37,7 +37,7 @@ pub fn export(path: &Path, out: &Path, io: &mut Io<'_>) -> i32 {
         ensemble_compiler::front::ron::parse(&project.sources, file, &mut project.diagnostics)
     };
     let Some(asset) = asset else {
-        super::report_read(project, io);
+        crate::io::report_read(project, io);
         return EXIT_ERRORS;
     };
     if let Err(e) = ensemble_compiler::script::xlsx_write::write(&asset, out) {

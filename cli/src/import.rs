@@ -1,7 +1,7 @@
 //! `ensemble import FILE.xlsx -o OUT.script.ron`: turn an Excel interaction script into the
 //! native format, so it can be diffed, merged and edited as text.
 
-use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io};
+use crate::io::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io};
 use std::path::Path;
 
 pub fn import(path: &Path, out: &Path, io: &mut Io<'_>) -> i32 {
@@ -13,10 +13,10 @@ pub fn import(path: &Path, out: &Path, io: &mut Io<'_>) -> i32 {
         );
         return EXIT_CANNOT_RUN;
     }
-    if let Err(code) = super::refuse_overwriting_inputs(&[path], &[out], io) {
+    if let Err(code) = crate::io::refuse_overwriting_inputs(&[path], &[out], io) {
         return code;
     }
-    let (mut project, file) = match super::load_single(path, io) {
+    let (mut project, file) = match crate::io::load_single(path, io) {
         Ok(p) => p,
         Err(code) => return code,
     };
@@ -24,7 +24,7 @@ pub fn import(path: &Path, out: &Path, io: &mut Io<'_>) -> i32 {
         ensemble_compiler::script::xlsx::read(&project.sources, file, &mut project.diagnostics);
     let failed = project.diagnostics.has_errors() || script.is_none();
     if !project.diagnostics.is_empty() || failed {
-        super::report_read(project, io);
+        crate::io::report_read(project, io);
     }
     let Some(script) = script.filter(|_| !failed) else {
         return EXIT_ERRORS;

@@ -2,8 +2,8 @@
 //! --inspect ADDR` serves it while a scene runs; `ensemble attach ADDR` prints what a game
 //! sends; `ensemble push ADDR PATH` compiles PATH and hot-reloads it into the game.
 
-use super::run_scene::{LoadFailure, load};
-use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io};
+use crate::io::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io};
+use crate::io::{LoadFailure, load};
 use clap::{Args, ValueEnum};
 use ensemble_runtime::inspect::protocol::{
     self, Breakpoint, FromGame, GameMessage, PING_EVERY, PROTOCOL_VERSION, ToolMessage, base64,
@@ -147,7 +147,7 @@ pub struct AttachArgs {
     token_file: Option<PathBuf>,
     /// Give up when the game has not answered the hello in SECONDS (once it has, a paused,
     /// silent game is waited for as long as it takes).
-    #[arg(long, value_name = "SECONDS", default_value_t = ANSWER_TIMEOUT, value_parser = super::seconds)]
+    #[arg(long, value_name = "SECONDS", default_value_t = ANSWER_TIMEOUT, value_parser = crate::io::seconds)]
     timeout: f64,
 }
 
@@ -230,7 +230,7 @@ pub struct PushArgs {
     #[arg(long, value_name = "FILE")]
     token_file: Option<PathBuf>,
     /// Give up when the game has not answered the push in SECONDS.
-    #[arg(long, value_name = "SECONDS", default_value_t = ANSWER_TIMEOUT, value_parser = super::seconds)]
+    #[arg(long, value_name = "SECONDS", default_value_t = ANSWER_TIMEOUT, value_parser = crate::io::seconds)]
     timeout: f64,
 }
 

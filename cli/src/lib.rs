@@ -14,38 +14,30 @@ mod against;
 mod export;
 mod import;
 mod inspect;
+mod io;
 mod nav;
 mod ngram;
 mod plan;
 mod reach;
-mod run_chat;
-mod run_scene;
+mod run;
 mod strings;
 mod test;
 mod watch;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use ensemble_compiler::Compilation;
-use ensemble_compiler::project::ProjectError;
+pub use io::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io, MAX_SECONDS, MAX_SPEED, MIN_SPEED};
+use io::{
+    Format, cannot_run, default_out_dir, probability, refuse_overwriting_sources, report, speed,
+};
 use std::ffi::OsString;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-
-pub const EXIT_OK: i32 = 0;
-pub const EXIT_ERRORS: i32 = 1;
-pub const EXIT_CANNOT_RUN: i32 = 2;
 
 #[derive(Parser, Debug)]
 #[command(name = "ensemble", version, about = "Compile, check and run Ensemble NPC behaviour.", long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub(crate) enum Format {
-    Human,
-    Json,
 }
 
 /// How `check` reports: besides human and JSON, for CI tools (SARIF 2.1.0 for code scanning,
@@ -183,13 +175,6 @@ enum Command {
     Reach(reach::ReachArgs),
 }
 
-/// Where the command writes. `color` adds ANSI colours to human diagnostics.
-pub struct Io<'a> {
-    pub out: &'a mut dyn Write,
-    pub err: &'a mut dyn Write,
-    pub color: bool,
-}
-
 /// Runs the command line; returns the exit code.
 pub fn run<I, T>(args: I, io: &mut Io<'_>) -> i32
 where
@@ -248,9 +233,9 @@ where
             locale,
             stand_in,
             serve,
-        } => run_scene::run(
+        } => run::run(
             &path,
-            &run_scene::Options {
+            &run::Options {
                 scene,
                 ticks,
                 seed,
@@ -277,108 +262,6 @@ where
         Command::Reach(args) => reach::run(args, io),
         Command::Import { path, out } => import::import(&path, &out, io),
         Command::Export { path, out } => export::export(&path, &out, io),
-    }
-}
-
-pub(crate) fn cannot_run(io: &mut Io<'_>, e: &ProjectError) -> i32 {
-    let _ = writeln!(io.err, "error: {e}");
-    EXIT_CANNOT_RUN
-}
-
-/// Refuses (exit 2, with a message) to write any of `outputs` over one of `inputs`: a command
-/// told `-o` its own input would replace the only copy of the source with its product. Paths
-/// that name one file through different spellings, symbolic links or hard links count as the
-/// same. An output that does not exist yet cannot be an input.
-pub(crate) fn refuse_overwriting_inputs(
-    inputs: &[&Path],
-    outputs: &[&Path],
-    io: &mut Io<'_>,
-) -> Result<(), i32> {
-    for out in outputs {
-        let Ok(out_meta) = std::fs::metadata(out) else {
-            continue;
-        };
-        for input in inputs {
-            if same_file(input, out, &out_meta) {
-                let _ = writeln!(
-                    io.err,
-                    "error: {} is also an input ({}); refusing to overwrite it — choose another output path",
-                    out.display(),
-                    input.display()
-                );
-                return Err(EXIT_CANNOT_RUN);
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Whether `input` is the file `out` (whose metadata is `out_meta`).
-fn same_file(input: &Path, out: &Path, out_meta: &std::fs::Metadata) -> bool {
-    let Ok(in_meta) = std::fs::metadata(input) else {
-        return false;
-    };
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        let _ = out;
-        in_meta.dev() == out_meta.dev() && in_meta.ino() == out_meta.ino()
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = (in_meta, out_meta);
-        matches!(
-            (std::fs::canonicalize(input), std::fs::canonicalize(out)),
-            (Ok(a), Ok(b)) if a == b
-        )
-    }
-}
-
-/// Loads the single source file at `path` (`import`, `export`); the exit code when it cannot be.
-pub(crate) fn load_single(
-    path: &Path,
-    io: &mut Io<'_>,
-) -> Result<
-    (
-        ensemble_compiler::project::Project,
-        ensemble_compiler::source::FileId,
-    ),
-    i32,
-> {
-    let project = ensemble_compiler::project::load(path).map_err(|e| cannot_run(io, &e))?;
-    let first = project.sources.iter().next().map(|(file, _)| file);
-    match first {
-        Some(file) => Ok((project, file)),
-        None => {
-            let _ = writeln!(io.err, "error: {}: no source file here", path.display());
-            Err(EXIT_CANNOT_RUN)
-        }
-    }
-}
-
-/// Reports what a reader found in a file that was not compiled (`import`, `export`), as
-/// `check` would.
-pub(crate) fn report_read(project: ensemble_compiler::project::Project, io: &mut Io<'_>) {
-    let c = Compilation {
-        name: project.name,
-        sources: project.sources,
-        module: Default::default(),
-        diagnostics: project.diagnostics,
-        output: None,
-    };
-    report(&c, Format::Human, io);
-}
-
-/// Reports a compilation's diagnostics in the requested format.
-pub(crate) fn report(c: &Compilation, format: Format, io: &mut Io<'_>) {
-    match format {
-        Format::Json => {
-            let _ = writeln!(io.out, "{}", c.diagnostics.to_json(&c.sources));
-        }
-        Format::Human => {
-            let _ = write!(io.err, "{}", c.diagnostics.render(&c.sources, io.color));
-            let _ = writeln!(io.err, "{}: {}", c.name, c.diagnostics.summary());
-        }
     }
 }
 
@@ -522,16 +405,6 @@ fn check_for_ci(path: &Path, format: CheckFormat, io: &mut Io<'_>) -> i32 {
     }
 }
 
-/// `build/` inside the project (or beside a single source file).
-pub(crate) fn default_out_dir(path: &Path) -> PathBuf {
-    let base = if path.is_dir() {
-        path.to_path_buf()
-    } else {
-        path.parent().map(Path::to_path_buf).unwrap_or_default()
-    };
-    base.join("build")
-}
-
 fn build(
     path: &Path,
     out: Option<PathBuf>,
@@ -582,51 +455,5 @@ fn build(
             let _ = writeln!(io.err, "error: cannot write to {}: {e}", dir.display());
             EXIT_CANNOT_RUN
         }
-    }
-}
-
-/// [`refuse_overwriting_inputs`] with a compilation's source files as the inputs.
-pub(crate) fn refuse_overwriting_sources(
-    c: &Compilation,
-    outputs: &[&Path],
-    io: &mut Io<'_>,
-) -> Result<(), i32> {
-    let inputs: Vec<&Path> = c.sources.iter().map(|(_, f)| f.path.as_path()).collect();
-    refuse_overwriting_inputs(&inputs, outputs, io)
-}
-
-/// A probability argument: a number from 0 to 1 (`--fail-rate 2` or `nan` is a mistake, not a
-/// rate to clamp).
-/// The slowest `--speed`: a tick of the slowest scene (1 s) waits 100 s.
-pub const MIN_SPEED: f64 = 0.01;
-/// The fastest `--speed`.
-pub const MAX_SPEED: f64 = 1000.0;
-
-fn speed(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(s) if (MIN_SPEED..=MAX_SPEED).contains(&s) => Ok(s),
-        _ => Err(format!(
-            "`{text}` is not a speed from {MIN_SPEED} to {MAX_SPEED} (scene seconds per second)"
-        )),
-    }
-}
-
-/// The longest wait a flag can ask for (`--timeout`, `--deadline`): a day.
-pub const MAX_SECONDS: f64 = 86_400.0;
-
-/// A number of seconds above 0 and up to [`MAX_SECONDS`] (`--timeout`, `--deadline`).
-pub(crate) fn seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(s) if s > 0.0 && s <= MAX_SECONDS => Ok(s),
-        _ => Err(format!(
-            "`{text}` is not a number of seconds above 0 and up to {MAX_SECONDS}"
-        )),
-    }
-}
-
-fn probability(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
-        _ => Err(format!("`{text}` is not a probability from 0 to 1")),
     }
 }

@@ -2,7 +2,7 @@
 //! queries (DESIGN.md). Exit codes: 0 success, 1 bad input (malformed map, scenario, graph or
 //! navigation file; a query whose cost is not the listed optimum), 2 unreadable path.
 
-use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io};
+use crate::io::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io};
 use clap::{Subcommand, ValueEnum};
 use ensemble_compiler::nav::movingai::{read_scen, scenario_nodes};
 use ensemble_compiler::nav::{
@@ -159,7 +159,7 @@ fn report_build(r: &BuildReport, io: &mut Io<'_>) {
 }
 
 fn build_cmd(map: &Path, out: &Path, leaf_size: u32, format: Format, io: &mut Io<'_>) -> i32 {
-    if let Err(code) = super::refuse_overwriting_inputs(&[map], &[out], io) {
+    if let Err(code) = crate::io::refuse_overwriting_inputs(&[map], &[out], io) {
         return code;
     }
     let (data, report) = match precompute(map, leaf_size, io) {

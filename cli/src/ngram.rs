@@ -1,7 +1,7 @@
 //! `ensemble ngram`: build n-gram databases from corpora or count files, inspect and query them,
 //! and show how a project's sentence states over-generate and rank.
 
-use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io};
+use crate::io::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io};
 use clap::{Subcommand, ValueEnum};
 use ensemble_compiler::nlg::ngram::{
     self, BuildOptions, Builder, Method, NgramDb, build, tokenise,
@@ -246,7 +246,7 @@ fn build_db(
         .chain(dictionaries)
         .map(PathBuf::as_path)
         .collect();
-    if let Err(code) = super::refuse_overwriting_inputs(&inputs, &[out], io) {
+    if let Err(code) = crate::io::refuse_overwriting_inputs(&inputs, &[out], io) {
         return code;
     }
     let dictionary = if dictionaries.is_empty() {
@@ -445,7 +445,7 @@ fn rank_project(
 ) -> i32 {
     let c = match ensemble_compiler::compile_path(path) {
         Ok(c) => c,
-        Err(e) => return super::cannot_run(io, &e),
+        Err(e) => return crate::io::cannot_run(io, &e),
     };
     let module = &c.module;
     let mut dbs: HashMap<PathBuf, Option<NgramDb>> = HashMap::new();

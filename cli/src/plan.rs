@@ -5,7 +5,7 @@
 //! Exit codes: 0 with a plan; 3 when the task is proven unsolvable; 1 on errors in the input
 //! (or when a search limit stops the search without a plan); 2 when it cannot run.
 
-use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io};
+use crate::io::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io};
 use clap::{Args, ValueEnum};
 use ensemble_compiler::diag::{Code, Diagnostic, Diagnostics};
 use ensemble_compiler::front::ron::AssetKind;

@@ -4,7 +4,7 @@
 //! `--uncovered`, every item `ensemble test --coverage` reports never reached is tried.
 //! Exit 0: reached; 1: not reached (proven unreachable, or the budget ran out); 2: could not run.
 
-use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io, cannot_run, report};
+use crate::io::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io, cannot_run, report};
 use clap::{ArgGroup, Args};
 use ensemble_compiler::content_test::asset::{EventPattern, TestAsset};
 use ensemble_compiler::reach::{
@@ -61,7 +61,7 @@ pub struct ReachArgs {
     #[arg(long, default_value_t = 8, value_name = "N")]
     seeds: u64,
     /// Wall time for the search, in seconds (with --uncovered: for each target).
-    #[arg(long, value_name = "SECONDS", default_value_t = TIME_LIMIT, value_parser = super::seconds)]
+    #[arg(long, value_name = "SECONDS", default_value_t = TIME_LIMIT, value_parser = crate::io::seconds)]
     time_limit: f64,
     /// Ticks between two choice points (where a message may be sent).
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
@@ -101,7 +101,7 @@ pub fn run(args: ReachArgs, io: &mut Io<'_>) -> i32 {
     if let Some(out) = &args.out
         && !args.uncovered
         && !ensemble_compiler::reach::written_by_reach(out)
-        && let Err(code) = super::refuse_overwriting_sources(&loaded.compilation, &[out], io)
+        && let Err(code) = crate::io::refuse_overwriting_sources(&loaded.compilation, &[out], io)
     {
         return code;
     }

@@ -3,7 +3,7 @@
 //! output's extension) and their translations back into the project's `strings/L.strings.ron`
 //! (docs/formats/strings.md).
 
-use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io};
+use crate::io::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io};
 use clap::Subcommand;
 use ensemble_compiler::l10n::round_trip::{self, FileFormat, Project};
 use ensemble_compiler::l10n::{self, exchange};
@@ -67,7 +67,7 @@ fn compile(path: &Path, io: &mut Io<'_>) -> Result<ensemble_compiler::Compilatio
         );
         return Err(EXIT_CANNOT_RUN);
     }
-    ensemble_compiler::compile_path(path).map_err(|e| super::cannot_run(io, &e))
+    ensemble_compiler::compile_path(path).map_err(|e| crate::io::cannot_run(io, &e))
 }
 
 fn export(path: &Path, out: &Path, locales: Vec<String>, force: bool, io: &mut Io<'_>) -> i32 {
@@ -92,10 +92,10 @@ fn export(path: &Path, out: &Path, locales: Vec<String>, force: bool, io: &mut I
     };
     if c.diagnostics.has_errors() {
         // Lines of a project that does not compile may be incomplete (no candidates ranked).
-        super::report(&c, Format::Human, io);
+        crate::io::report(&c, Format::Human, io);
         return EXIT_ERRORS;
     }
-    if let Err(code) = super::refuse_overwriting_sources(&c, &[out], io) {
+    if let Err(code) = crate::io::refuse_overwriting_sources(&c, &[out], io) {
         return code;
     }
     let project = Project::new(&c.name, &c.module, &c.sources);
@@ -161,7 +161,7 @@ fn import(path: &Path, file: &Path, locale: &str, io: &mut Io<'_>) -> i32 {
     let project = Project::new(&c.name, &c.module, &c.sources);
     let lines = &project.lines;
     let target = round_trip::table_file(path, &round_trip::table_path(&project, locale));
-    if let Err(code) = super::refuse_overwriting_inputs(&[file], &[&target], io) {
+    if let Err(code) = crate::io::refuse_overwriting_inputs(&[file], &[&target], io) {
         return code;
     }
     let merged = round_trip::merge(&project, locale, imported);

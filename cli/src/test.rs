@@ -2,7 +2,7 @@
 //! project's content tests (docs/formats/test.md). Exit 0: every run passed; 1: a test failed
 //! (or the project has errors); 2: could not run (bad path, no tests to run).
 
-use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io, cannot_run, report};
+use crate::io::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io, cannot_run, report};
 use clap::{Args, ValueEnum};
 use ensemble_compiler::content_test::coverage::{self, Reached, Section};
 use ensemble_compiler::content_test::expect::kind;
@@ -35,7 +35,7 @@ pub struct TestArgs {
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
     /// Fail a run (a test with one seed) still going after SECONDS, rather than wait for it.
-    #[arg(long, value_name = "SECONDS", default_value_t = DEADLINE, value_parser = super::seconds)]
+    #[arg(long, value_name = "SECONDS", default_value_t = DEADLINE, value_parser = crate::io::seconds)]
     deadline: f64,
 }
 

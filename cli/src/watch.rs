@@ -1,7 +1,7 @@
 //! `ensemble watch`: recompile on every save, print the diagnostics, and write the program only
 //! when it compiled cleanly, so the last good build is always on disk.
 
-use super::{EXIT_CANNOT_RUN, Format, Io, cannot_run, default_out_dir, report};
+use crate::io::{EXIT_CANNOT_RUN, Format, Io, cannot_run, default_out_dir, report};
 use ensemble_runtime::watch::FileWatcher;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -24,7 +24,7 @@ fn rebuild(path: &Path, out: &Path, format: Format, io: &mut Io<'_>) -> bool {
     }
     let millis = started.elapsed().as_secs_f64() * 1e3;
     let (ensb, ensdbg) = ensemble_compiler::back::program::paths(out, &c.name);
-    if super::refuse_overwriting_sources(&c, &[&ensb, &ensdbg], io).is_err() {
+    if crate::io::refuse_overwriting_sources(&c, &[&ensb, &ensdbg], io).is_err() {
         return false;
     }
     match &c.output {

@@ -495,6 +495,16 @@ fn the_runtime_has_no_import_circles() {
     );
 }
 
+#[test]
+fn the_command_line_has_no_import_circles() {
+    let cli = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cli/src");
+    let top = top_level_circles(&cli);
+    assert!(
+        top.is_empty(),
+        "import circles among the command line's modules (cli/src; there must be none): {top:?}"
+    );
+}
+
 /// The runtime's top-level modules in layers, bottom first: a module imports only modules of
 /// its own layer or a lower one (and, by the test above, never in a circle). Every top-level
 /// module is in exactly one layer, so a new one has to be placed; the crate root is above all.

@@ -17,8 +17,8 @@
 //! goes on from it and, given the same `--input`, skips those lines first, so the restored run
 //! prints exactly the events the uninterrupted run has after the save.
 
-use super::run_scene::{Options, reload, write_snapshot, write_trace};
-use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io};
+use super::{Options, reload, write_snapshot, write_trace};
+use crate::io::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io};
 use ensemble_runtime::snapshot::SnapshotWriter;
 use ensemble_runtime::watch::FileWatcher;
 use ensemble_sim::Simulation;
@@ -148,7 +148,7 @@ pub fn run(
     for tick in 1..=options.ticks {
         if let Some(w) = watcher.as_mut() {
             // Real time: wait for the iteration's moment, reloading on every change meanwhile.
-            let due = super::run_scene::later(started, tick as f64 * scene.dt() / speed);
+            let due = super::later(started, tick as f64 * scene.dt() / speed);
             while let Some(change) = w.wait_until(due) {
                 reload(&mut scene, path, &change, io);
                 if !write_events(&mut scene, options, io) {

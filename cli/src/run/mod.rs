@@ -3,9 +3,13 @@
 //! reloads whenever the sources (or the `.ensb`) change. With `--save`, the scene is saved
 //! after the last tick (refused, exit 1, while a script action carried across a hot reload
 //! still runs); with `--restore`, it goes on from a saved one (tick numbers go on from the
-//! snapshot's; `ensemble_runtime::snapshot`).
+//! snapshot's; `ensemble_runtime::snapshot`). A conversation scene runs in [`chat`].
 
-use super::{EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Format, Io, report};
+mod chat;
+
+use crate::io::{
+    EXIT_CANNOT_RUN, EXIT_ERRORS, EXIT_OK, Io, LoadFailure, is_program, load, load_with_inputs,
+};
 use ensemble_runtime::Program;
 use ensemble_runtime::snapshot::{SnapshotError, SnapshotReader, SnapshotWriter};
 use ensemble_runtime::watch::{Change, FileWatcher};
@@ -37,66 +41,6 @@ pub struct Options {
     pub stand_ins: Vec<ensemble_sim::stand_in::Choice>,
     /// Serve the inspection protocol while running.
     pub serve: super::inspect::ServeArgs,
-}
-
-fn is_program(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e == "ensb")
-}
-
-/// Why a (re)load produced no program.
-pub(super) enum LoadFailure {
-    /// Could not run at all (exit 2).
-    CannotRun(String),
-    /// The input has errors (exit 1); diagnostics were printed.
-    Errors(String),
-}
-
-/// Loads a built program, or compiles a project or source file in memory, printing diagnostics.
-pub(super) fn load(path: &Path, io: &mut Io<'_>) -> Result<Program, LoadFailure> {
-    load_named(path, io).map(|(program, _)| program)
-}
-
-/// [`load`], with the program's name: the project's, or a built program's file name (`ensemble
-/// build` names it after the project). Snapshots record it.
-fn load_named(path: &Path, io: &mut Io<'_>) -> Result<(Program, String), LoadFailure> {
-    load_with_inputs(path, io).map(|(program, name, _)| (program, name))
-}
-
-/// [`load_named`], with the files it read: the `.ensb`, or the project's source files.
-fn load_with_inputs(
-    path: &Path,
-    io: &mut Io<'_>,
-) -> Result<(Program, String, Vec<PathBuf>), LoadFailure> {
-    if is_program(path) {
-        let name = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let program = Program::load(path)
-            .map_err(|e| LoadFailure::Errors(format!("cannot load {}: {e}", path.display())))?;
-        // Symbols from another build (one killed between its two renames) would point at the
-        // wrong lines: said, and not used.
-        if let Some(Err(e)) = ensemble_runtime::program::debug::DebugInfo::beside(path, &program) {
-            let _ = writeln!(
-                io.err,
-                "warning: {}: {e}; ignored",
-                path.with_extension("ensdbg").display()
-            );
-        }
-        return Ok((program, name, vec![path.to_path_buf()]));
-    }
-    let c =
-        ensemble_compiler::compile_path(path).map_err(|e| LoadFailure::CannotRun(e.to_string()))?;
-    if !c.diagnostics.is_empty() {
-        report(&c, Format::Human, io);
-    }
-    let inputs = c.sources.iter().map(|(_, f)| f.path.clone()).collect();
-    match c.output {
-        Some((program, _)) => Ok((program, c.name, inputs)),
-        None => Err(LoadFailure::Errors(ensemble_compiler::run::error_summary(
-            &c,
-        ))),
-    }
 }
 
 /// The `reason` of a `reload` event: the files that changed.
@@ -163,7 +107,8 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
             // mistyped --save never costs a source file (or the program) nor the run's time.
             if let Some(file) = &options.save {
                 let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-                if let Err(code) = super::refuse_overwriting_inputs(&inputs, &[file.as_path()], io)
+                if let Err(code) =
+                    crate::io::refuse_overwriting_inputs(&inputs, &[file.as_path()], io)
                 {
                     return code;
                 }
@@ -211,7 +156,7 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
     if let Some(file) = &options.restore {
         return match restore(program, &program_name, file, &start, options, io) {
             Ok((sim, skip)) if sim.kind() == SceneKind::Chat => {
-                super::run_chat::run(sim, path, &program_name, skip, watcher, options, io)
+                chat::run(sim, path, &program_name, skip, watcher, options, io)
             }
             Ok((sim, _)) => {
                 say_stand_ins(&sim, 0, io);
@@ -261,7 +206,7 @@ pub fn run(path: &Path, options: &Options, io: &mut Io<'_>) -> i32 {
         }
     };
     if sim.kind() == SceneKind::Chat {
-        return super::run_chat::run(sim, path, &program_name, 0, watcher, options, io);
+        return chat::run(sim, path, &program_name, 0, watcher, options, io);
     }
     say_stand_ins(&sim, 0, io);
     run_ticks(sim, path, &program_name, watcher, options, io)
