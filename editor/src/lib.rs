@@ -22,6 +22,7 @@ pub mod find;
 pub mod form_widgets;
 pub mod graph;
 pub mod history;
+pub mod live;
 pub mod localisation;
 pub mod machine;
 pub mod maps;

@@ -193,3 +193,11 @@ pub fn ron_field<'a>(
         _ => None,
     }
 }
+
+/// The red dot that marks a breakpoint (drawn: the UI font has no filled circle).
+pub fn breakpoint_dot(ui: &mut egui::Ui) -> egui::Response {
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+    ui.painter()
+        .circle_filled(rect.center(), 4.5, crate::theme::ERROR);
+    response
+}

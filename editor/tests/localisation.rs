@@ -52,7 +52,7 @@ fn the_view_lists_lines_by_locale_and_filters_the_missing_and_the_stale() {
     h.get_by_label("Stale").click();
     settle(&mut h);
     assert_eq!(
-        h.state().session().unwrap().preview.localisation.filter,
+        h.state().session().unwrap().localisation.filter,
         Filter::Stale
     );
     assert!(shown(&h, "Bien sûr."), "the stale translation");

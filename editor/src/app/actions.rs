@@ -100,7 +100,7 @@ impl EditorApp {
                 let Some(s) = self.session.as_ref() else {
                     return;
                 };
-                let locale = s.preview.localisation.chosen_locale();
+                let locale = s.localisation.chosen_locale();
                 let said = crate::localisation::export(s.analysis.current.as_ref(), locale, &path);
                 let error = said.is_err();
                 self.say(said.unwrap_or_else(|e| e), error);
@@ -109,7 +109,7 @@ impl EditorApp {
                 let Some(s) = self.session.as_mut() else {
                     return;
                 };
-                let locale = s.preview.localisation.chosen_locale();
+                let locale = s.localisation.chosen_locale();
                 match crate::localisation::imported(s.analysis.current.as_ref(), locale, &path) {
                     Ok((target, table, said)) => {
                         let (_, changes) =

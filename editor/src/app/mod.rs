@@ -912,7 +912,7 @@ impl EditorApp {
                 }
                 if s.preview.tab == crate::preview::DockTab::Localisation {
                     let report = s.analysis.current.as_ref();
-                    match s.preview.localisation.show(ui, report) {
+                    match s.localisation.show(ui, report) {
                         Some(crate::localisation::Request::Export) => {
                             actions.push(Action::AskFile(PathFor::StringsExport));
                         }

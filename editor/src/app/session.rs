@@ -50,6 +50,8 @@ pub struct Session {
     pub(super) clipboard: Option<Clip>,
     /// The live preview of a scene (the bottom dock's second tab).
     pub preview: crate::preview::Preview,
+    /// Lines × locales (the bottom dock's Localisation tab).
+    pub localisation: crate::localisation::View,
     /// The project's content tests (the bottom dock's third tab).
     pub tests: crate::tests_panel::TestsPanel,
     /// The judging pass over every sentence state, shown instead of a document.
@@ -110,6 +112,7 @@ impl Session {
             watch,
             clipboard: None,
             preview: Default::default(),
+            localisation: Default::default(),
             tests: Default::default(),
             judge: Default::default(),
             reach: Default::default(),

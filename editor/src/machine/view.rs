@@ -19,8 +19,8 @@ use crate::graph::viewer::From;
 use crate::graph::viewer::{
     GraphAsset, GraphEditor, GraphModel, GraphState, Marks, NODE_MAX_WIDTH, Node, Placement,
 };
+use crate::live::LiveMachine;
 use crate::panel::ProjectNames;
-use crate::preview::live::LiveMachine;
 use crate::sidecar::Layout;
 use crate::theme;
 use eframe::egui;
@@ -573,7 +573,7 @@ fn live_color(live: &LiveMachine) -> Color32 {
     if live.scrubbed {
         theme::WARNING
     } else {
-        crate::preview::live::LIVE
+        crate::live::LIVE
     }
 }
 
@@ -876,7 +876,7 @@ impl GraphModel for MachineGraph<'_> {
 
     fn before_name(&mut self, ui: &mut Ui, i: usize) {
         if self.cx.breakpoints.contains(&self.m.states[i].name) {
-            crate::preview::breakpoint_dot(ui).on_hover_text(
+            crate::marks::breakpoint_dot(ui).on_hover_text(
                 "Breakpoint: an attached game pauses when an agent enters or leaves this state",
             );
         }

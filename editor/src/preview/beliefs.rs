@@ -2,8 +2,10 @@
 //! belief of every HMM space over the last iterations, as stacked bars (one bar per iteration,
 //! one colour per state; a bar sums to 1).
 
+use super::model::Preview;
 use super::snapshot::{Snapshot, SpaceInfo};
-use super::{Preview, agent_color, transcript};
+use super::transcript;
+use crate::live::agent_color;
 use crate::theme;
 use eframe::egui;
 use egui::{Color32, Panel, RichText, Ui};
@@ -13,21 +15,6 @@ use egui_plot::{Bar, BarChart, Plot};
 const WINDOW: u64 = 40;
 const CHART_WIDTH: f32 = 250.0;
 const CHART_HEIGHT: f32 = 92.0;
-
-pub struct State {
-    pub line: String,
-    /// Only spaces whose belief has left their start state.
-    pub engaged_only: bool,
-}
-
-impl Default for State {
-    fn default() -> Self {
-        State {
-            line: String::new(),
-            engaged_only: true,
-        }
-    }
-}
 
 /// A state's colour: the first (a space's rest state) grey, the others the agents' palette.
 fn state_color(i: usize) -> Color32 {

@@ -2,18 +2,14 @@
 //! roles and script states), searchable; facts added since the previous recorded tick are
 //! marked, and facts removed since are listed struck through.
 
+use super::model::Preview;
 use super::snapshot::{Board, Snapshot};
-use super::{Preview, agent_color};
+use crate::live::agent_color;
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
 use std::collections::BTreeSet;
 use std::sync::Arc;
-
-#[derive(Default)]
-pub struct State {
-    pub search: String,
-}
 
 /// What changed on a blackboard since the snapshot before.
 pub struct Changes {
@@ -120,7 +116,7 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
                                         select = Some(part.name.clone());
                                     }
                                     ui.label(RichText::new(&*part.role).color(theme::TEXT));
-                                    ui.label(RichText::new(&*part.state).color(super::live::LIVE));
+                                    ui.label(RichText::new(&*part.state).color(crate::live::LIVE));
                                     ui.end_row();
                                 }
                             });

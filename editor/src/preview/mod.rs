@@ -8,8 +8,11 @@
 //!   to — never from the running scene, so looking at the past never disturbs it.
 //! - Views: [`world_view`] (the 2D map), [`boards`] (blackboards of running scripts),
 //!   [`beliefs`] (HMM beliefs over time and the player's input line), [`transcript`],
-//!   [`timeline`] (trace events, filters, the scrubber), and [`live`] (what the graph editor
-//!   highlights: the active state of every machine).
+//!   [`timeline`] (trace events, filters, the scrubber; its filter is [`filter`]). What the
+//!   graph editor highlights, the active state of every machine, is [`crate::live`].
+//! - [`model`]: the [`Preview`] itself and each view's state, at the bottom of the folder: the
+//!   views import it and nothing above it; this file's `impl Preview` drives the run and lays
+//!   the views out.
 //!
 //! Hot reload: saving sends the program the background compile made of exactly the saved
 //! text (the compile is hurried if it is behind the save); the scene reloads it keeping its
@@ -23,7 +26,8 @@
 pub mod attached;
 pub mod beliefs;
 pub mod boards;
-pub mod live;
+pub mod filter;
+pub mod model;
 pub mod snapshot;
 pub mod timeline;
 pub mod traced;
@@ -35,173 +39,18 @@ use crate::analysis::{Analysis, Report};
 use crate::panel::Request as Action;
 use crate::theme;
 use eframe::egui;
-use egui::{Color32, Panel, RichText, Ui};
+use egui::{Panel, RichText, Ui};
 use ensemble_runtime::Program;
-use ensemble_runtime::inspect::protocol::{AgentSnapshot, Breakpoint, ToolMessage, When};
+use ensemble_runtime::inspect::protocol::{Breakpoint, ToolMessage, When};
 use ensemble_runtime::trace::EventKind;
 use ensemble_sim::simulation::SceneKind;
-use snapshot::{History, Snapshot, WorldInfo};
+use snapshot::History;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use worker::{Command, Report as WorkerReport, Worker};
 
-/// Speeds offered, scene seconds per wall-clock second.
-pub const SPEEDS: [f64; 6] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0];
-
-/// Which tab the bottom dock shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum DockTab {
-    #[default]
-    Problems,
-    Preview,
-    /// Lines × locales (`crate::localisation`).
-    Localisation,
-    /// The project's content tests ([`crate::tests_panel`]).
-    Tests,
-}
-
-/// What the middle pane shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Pane {
-    #[default]
-    Blackboards,
-    Transcript,
-    Agent,
-    Breakpoints,
-}
-
-/// A scene running on its worker.
-struct Run {
-    worker: Worker,
-    scene: String,
-    seed: u64,
-    world: Option<Arc<WorldInfo>>,
-    playing: bool,
-    behind: bool,
-    failed: Option<String>,
-    /// A game attached over the inspection protocol, not the editor's own scene.
-    attached: bool,
-}
-
-/// A save waiting for the compile of its generation.
-struct Pending {
-    generation: u64,
-    asked: Instant,
-    reason: String,
-}
-
-/// The last reload, as the toolbar reports it.
-pub struct ReloadNote {
-    pub ok: bool,
-    pub latency: Duration,
-    pub at: Instant,
-    /// Kept states and fallbacks, or why it was refused.
-    pub summary: String,
-}
-
-pub struct Preview {
-    pub tab: DockTab,
-    pub pane: Pane,
-    /// The scene picked to run.
-    pub scene: Option<String>,
-    pub seed: u64,
-    pub speed: f64,
-    run: Option<Run>,
-    pub history: History,
-    /// `None`: live (the latest tick); else the tick scrubbed back to.
-    pub viewing: Option<u64>,
-    /// The agent the views single out (by name: names survive reloads).
-    pub selected: Option<Arc<str>>,
-    /// Open the machine the selected agent runs, whenever it changes.
-    pub follow: bool,
-    /// Highlight every agent's states in the graph, or only the selected agent's.
-    pub highlight_all: bool,
-    /// The machine stack last followed.
-    followed: Vec<String>,
-    /// A machine stack to open (asked from the agent pane).
-    open_trail: Option<Vec<String>>,
-    pending: Option<Pending>,
-    /// Save-to-running latencies of this session's reloads.
-    pub latencies: Vec<Duration>,
-    pub last_reload: Option<ReloadNote>,
-    /// Why the preview could not start.
-    pub error: Option<String>,
-    /// Scenes of the last compile that produced a program.
-    scenes: Vec<(String, SceneKind)>,
-    /// The locale lines are spoken in (`None`: the language they are written in).
-    pub locale: Option<String>,
-    /// Locales of the last compile that produced a program (the pseudo-locale last).
-    locales: Vec<String>,
-    scenes_of: Option<u64>,
-    pub timeline: timeline::State,
-    /// The scrubber moved: the timeline scrolls to the tick shown.
-    timeline_scroll: bool,
-    pub world_view: world_view::State,
-    pub boards: boards::State,
-    pub beliefs: beliefs::State,
-    /// The recorded trace the history was read from, while no scene runs.
-    pub trace_file: Option<String>,
-    /// The game address to attach to (host:port), as last typed.
-    pub attach_address: String,
-    /// The token the game was started with (`--inspect-token-file`, `ENSEMBLE_TOKEN`); empty: none.
-    pub attach_token: String,
-    /// The attached game's last `snapshot`: the tick it was taken after, and every agent's
-    /// variables, beliefs and scripts.
-    pub game_agents: Option<(u64, Arc<[AgentSnapshot]>)>,
-    /// Variable values being typed in the agent pane, (agent, variable) -> text; sent as
-    /// `set` on Enter.
-    variable_edits: std::collections::HashMap<(String, String), String>,
-    /// The last thing the attached game said that was not a reply.
-    pub game_note: Option<String>,
-    /// The editor's config folder, where the game address is remembered (tests leave it unset).
-    pub config: Option<std::path::PathBuf>,
-    /// Breakpoints on states, (machine, state): sent to a game when attaching and when toggled.
-    pub breakpoints: Vec<(String, String)>,
-    /// The dock's Localisation tab.
-    pub localisation: crate::localisation::View,
-}
-
-impl Default for Preview {
-    fn default() -> Self {
-        Preview {
-            tab: DockTab::default(),
-            pane: Pane::default(),
-            scene: None,
-            seed: 7,
-            speed: 1.0,
-            run: None,
-            history: History::default(),
-            viewing: None,
-            selected: None,
-            follow: false,
-            highlight_all: true,
-            followed: Vec::new(),
-            open_trail: None,
-            pending: None,
-            latencies: Vec::new(),
-            last_reload: None,
-            error: None,
-            scenes: Vec::new(),
-            locale: None,
-            locales: Vec::new(),
-            scenes_of: None,
-            timeline: timeline::State::default(),
-            timeline_scroll: false,
-            world_view: world_view::State::default(),
-            boards: boards::State::default(),
-            beliefs: beliefs::State::default(),
-            trace_file: None,
-            attach_address: "127.0.0.1:7878".into(),
-            attach_token: String::new(),
-            game_agents: None,
-            variable_edits: Default::default(),
-            game_note: None,
-            config: None,
-            breakpoints: Vec::new(),
-            localisation: crate::localisation::View::default(),
-        }
-    }
-}
+pub use model::{BeliefsState, BoardsState, DockTab, MapState, Pane, Preview, ReloadNote, SPEEDS};
+use model::{Pending, Run};
 
 /// The program of a compile, or why there is none (one line, as `reload-rejected` says it).
 pub fn program_of(report: &Report) -> Result<Arc<Program>, String> {
@@ -214,32 +63,7 @@ pub fn program_of(report: &Report) -> Result<Arc<Program>, String> {
     }
 }
 
-/// The colour an agent is drawn in everywhere (map, timeline, graph), by its index.
-pub fn agent_color(index: usize) -> Color32 {
-    const PALETTE: [Color32; 10] = [
-        Color32::from_rgb(108, 182, 217),
-        Color32::from_rgb(236, 170, 96),
-        Color32::from_rgb(140, 206, 132),
-        Color32::from_rgb(200, 160, 240),
-        Color32::from_rgb(236, 128, 150),
-        Color32::from_rgb(220, 200, 110),
-        Color32::from_rgb(110, 206, 196),
-        Color32::from_rgb(170, 150, 120),
-        Color32::from_rgb(150, 170, 240),
-        Color32::from_rgb(200, 220, 150),
-    ];
-    PALETTE[index % PALETTE.len()]
-}
-
 impl Preview {
-    pub fn is_running(&self) -> bool {
-        self.run.as_ref().is_some_and(|r| r.failed.is_none())
-    }
-
-    pub fn is_playing(&self) -> bool {
-        self.run.as_ref().is_some_and(|r| r.playing)
-    }
-
     /// The scene running (or stopped with an error).
     pub fn running_scene(&self) -> Option<&str> {
         self.run.as_ref().map(|r| r.scene.as_str())
@@ -248,14 +72,6 @@ impl Preview {
     /// Why the running scene stopped, if it did.
     pub fn failure(&self) -> Option<&str> {
         self.run.as_ref()?.failed.as_deref()
-    }
-
-    /// The snapshot the views show: the one scrubbed to, else the latest.
-    pub fn shown(&self) -> Option<&Snapshot> {
-        match self.viewing {
-            Some(t) => self.history.at(t),
-            None => self.history.latest(),
-        }
     }
 
     /// The scenes the last good compile offers.
@@ -478,15 +294,6 @@ impl Preview {
         self.pending = None;
     }
 
-    fn send(&mut self, command: Command) {
-        if let Some(r) = &self.run
-            && !r.worker.send(command)
-            && let Some(r) = self.run.as_mut()
-        {
-            r.failed.get_or_insert_with(|| "the scene stopped".into());
-        }
-    }
-
     pub fn play(&mut self, analysis: &Analysis) {
         if !self.is_running() {
             self.start(analysis, true);
@@ -522,11 +329,6 @@ impl Preview {
     pub fn set_speed(&mut self, speed: f64) {
         self.speed = speed;
         self.send(Command::Speed(speed));
-    }
-
-    /// A player line for the running conversation.
-    pub fn say(&mut self, line: String) {
-        self.send(Command::Say(line));
     }
 
     /// Keeps the scene list in step with the compile and takes what the worker reported.
@@ -713,7 +515,7 @@ impl Preview {
     }
 
     /// What the graph should highlight in machine `machine` now.
-    pub fn live(&self, machine: &str) -> Option<live::LiveMachine> {
+    pub fn live(&self, machine: &str) -> Option<crate::live::LiveMachine> {
         if !self.is_running() && self.history.latest().is_none() {
             return None;
         }
@@ -721,7 +523,8 @@ impl Preview {
         let only = (!self.highlight_all)
             .then_some(self.selected.as_deref())
             .flatten();
-        let mut live = live::LiveMachine::of(snapshot, machine, only, self.selected.as_deref());
+        let mut live =
+            crate::live::LiveMachine::of(snapshot, machine, only, self.selected.as_deref());
         live.scrubbed = self.viewing.is_some();
         Some(live)
     }
@@ -745,14 +548,6 @@ impl Preview {
         }
         self.followed = stack.clone();
         Some(stack)
-    }
-
-    /// Selects an agent (or none) in every view.
-    pub fn select(&mut self, agent: Option<Arc<str>>) {
-        if self.selected != agent {
-            self.followed.clear();
-        }
-        self.selected = agent;
     }
 
     /// The tab strip of the bottom dock: problems and the preview. True when the tab changed
@@ -930,7 +725,7 @@ impl Preview {
         let mut removed = None;
         for (machine, state) in &self.breakpoints {
             ui.horizontal(|ui| {
-                breakpoint_dot(ui);
+                crate::marks::breakpoint_dot(ui);
                 ui.label(format!("{machine}/{state}"));
                 if ui
                     .small_button("×")
@@ -1005,7 +800,7 @@ impl Preview {
                     open = Some(depth);
                 }
                 ui.label(RichText::new("›").color(theme::TEXT_WEAK));
-                ui.label(RichText::new(&*s.state).color(live::LIVE).strong());
+                ui.label(RichText::new(&*s.state).color(crate::live::LIVE).strong());
             });
         }
         if let Some(p) = a.partner.and_then(|p| snapshot.agents.get(p.index())) {
@@ -1446,13 +1241,6 @@ impl Preview {
             }
         });
     }
-}
-
-/// The red dot that marks a breakpoint (drawn: the UI font has no filled circle).
-pub fn breakpoint_dot(ui: &mut Ui) -> egui::Response {
-    let (rect, response) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
-    ui.painter().circle_filled(rect.center(), 4.5, theme::ERROR);
-    response
 }
 
 /// A breakpoint on entering or leaving `machine`'s `state`, for any agent.

@@ -1,7 +1,8 @@
 //! The transcript: every line said up to the tick shown — who, the text, the sentence state it
 //! realises. Clicking a line shows the scene as it was when it was said.
 
-use super::{Preview, agent_color};
+use super::model::Preview;
+use crate::live::agent_color;
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};

@@ -4,8 +4,9 @@
 //! walking. Click an agent to select
 //! it; scroll to zoom, drag to pan, double-click to fit.
 
+use super::model::{MapState, Preview};
 use super::snapshot::Snapshot;
-use super::{Preview, agent_color, live};
+use crate::live::{self, agent_color};
 use crate::theme;
 use eframe::egui;
 use egui::{Align2, FontId, Pos2, Rect, Sense, Shape, Stroke, Ui, Vec2, pos2, vec2};
@@ -17,21 +18,6 @@ use std::sync::Arc;
 const BUBBLE_SECONDS: f64 = 3.0;
 /// Seconds of the selected agent's path drawn behind it.
 const TRAIL_SECONDS: f64 = 12.0;
-
-/// The view's own state: the user's zoom and pan on top of the fit.
-pub struct State {
-    zoom: f32,
-    pan: Vec2,
-}
-
-impl Default for State {
-    fn default() -> Self {
-        State {
-            zoom: 1.0,
-            pan: Vec2::ZERO,
-        }
-    }
-}
 
 /// World metres to screen points: y grows upwards on the map.
 #[derive(Clone, Copy)]
@@ -93,7 +79,7 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
 
     // Fit, then the user's zoom and pan.
     if response.double_clicked() {
-        p.world_view = State::default();
+        p.world_view = MapState::default();
     }
     if response.dragged() {
         p.world_view.pan += response.drag_delta();

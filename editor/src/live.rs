@@ -1,11 +1,29 @@
 //! What the graph editor highlights while a scene runs: for the machine on the canvas, which
 //! of its states are active and for which agents (at every depth: an agent whose stack passes
-//! through this machine counts, whatever it runs below it).
+//! through this machine counts, whatever it runs below it); and the colour each agent is drawn
+//! in everywhere (map, timeline, graph). The preview computes it, the machine graph draws it:
+//! it stands among the shared widgets so that neither panel reaches into the other.
 
-use super::agent_color;
-use super::snapshot::Snapshot;
+use crate::preview::snapshot::Snapshot;
 use eframe::egui::Color32;
 use std::collections::HashMap;
+
+/// The colour an agent is drawn in everywhere (map, timeline, graph), by its index.
+pub fn agent_color(index: usize) -> Color32 {
+    const PALETTE: [Color32; 10] = [
+        Color32::from_rgb(108, 182, 217),
+        Color32::from_rgb(236, 170, 96),
+        Color32::from_rgb(140, 206, 132),
+        Color32::from_rgb(200, 160, 240),
+        Color32::from_rgb(236, 128, 150),
+        Color32::from_rgb(220, 200, 110),
+        Color32::from_rgb(110, 206, 196),
+        Color32::from_rgb(170, 150, 120),
+        Color32::from_rgb(150, 170, 240),
+        Color32::from_rgb(200, 220, 150),
+    ];
+    PALETTE[index % PALETTE.len()]
+}
 
 /// The glow of an active state.
 pub const LIVE: Color32 = Color32::from_rgb(150, 224, 120);
