@@ -423,3 +423,46 @@ fn a_save_of_a_broken_machine_says_it_has_an_error() {
         "saved all the same"
     );
 }
+
+/// Tried under Xvfb (a guard's yard from nothing): a place given x = 10 m stayed off the plot
+/// until Fit was pressed. The selected place now stays in view.
+#[test]
+fn a_place_moved_past_the_plots_edge_brings_the_plot_along() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("Ensemble.ron"),
+        r#"Project(name: "yard", libraries: ["sim"])"#,
+    )
+    .unwrap();
+    let path = dir.path().join("yard.locations.ron");
+    std::fs::write(
+        &path,
+        "Locations(\n    locations: [\n        (name: \"Gate\", x: 0.0, y: 0.0),\n        (name: \"Tower\", x: 0.5, y: 0.0),\n    ],\n)\n",
+    )
+    .unwrap();
+    let mut h = harness(EditorApp::open(path.clone()));
+    settle(&mut h);
+    let on_plot = |h: &Harness<'static, EditorApp>, name: &str| {
+        painted_texts(h)
+            .into_iter()
+            .rfind(|(t, _)| t == name)
+            .map(|(_, at)| at)
+    };
+    let gate = on_plot(&h, "Gate").expect("the gate on the plot");
+    // Tower selected, its x typed far past the right edge.
+    h.get_by_label_contains("Tower").click();
+    settle(&mut h);
+    h.get_by_label("location x").focus();
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run_steps(1);
+    h.get_by_label("location x").type_text("500");
+    h.run_steps(1);
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    let tower = on_plot(&h, "Tower").expect("the tower on the plot");
+    assert!(
+        tower.x > gate.x && tower.x < 1440.0,
+        "the tower at {tower:?} is off the plot (the gate at {gate:?}; the window 1440 wide)"
+    );
+}

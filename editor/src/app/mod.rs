@@ -1069,7 +1069,7 @@ impl EditorApp {
                         ui.add(
                             egui::Label::new(
                                 RichText::new(
-                                    "drag + to connect · Shift+drag to select · double-click ⏵ \
+                                    "drag a dot or ■ to connect · Shift+drag to select · double-click ⏵ \
                                      to open",
                                 )
                                 .color(theme::TEXT_WEAK)

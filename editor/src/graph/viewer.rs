@@ -156,7 +156,7 @@ pub trait GraphModel {
     fn entry_hint(&self) -> &'static str;
     /// The `+` pin's tooltip.
     fn plus_hint(&self) -> &'static str {
-        "Drag to a state to add a transition, or to empty space to add a state"
+        "Drag the ■ beside it to a state to add a transition, or to empty space to add a state"
     }
     /// State `i`'s frame: fill, corners, the stroke of its problems (selection is drawn on
     /// top by the viewer).

@@ -186,6 +186,12 @@ impl Plot {
                 }
             ),
         );
+        // The selected place stays in view: one just added, or moved by typing its coordinates
+        // past the edge, refits the plot (a point being dragged stays under the pointer).
+        let hidden = |p: &Point| !canvas.shrink(4.0).contains(self.to_screen(p.at));
+        if self.dragging.is_none() && points.iter().any(|p| p.selected && hidden(p)) {
+            self.fit = true;
+        }
         if self.fit {
             self.fit_to(points, reach, lines);
             self.fit = false;

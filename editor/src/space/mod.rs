@@ -148,7 +148,7 @@ impl SpacePanel {
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 ui.label(
-                    RichText::new("drag + to connect · drag a probability to change it · Shift+drag to select")
+                    RichText::new("drag a dot or ■ to connect · drag a probability to change it · Shift+drag to select")
                         .small()
                         .color(theme::TEXT_WEAK),
                 );

@@ -375,7 +375,7 @@ impl GraphModel for SpaceGraph<'_> {
     }
 
     fn plus_hint(&self) -> &'static str {
-        "Drag to a state to add a transition (the row stays a distribution), or to empty space to add a state"
+        "Drag the ■ beside it to a state to add a transition (the row stays a distribution), or to empty space to add a state"
     }
 
     fn frame(&self, i: usize, frame: &mut egui::Frame) {
