@@ -189,7 +189,7 @@ impl Inspector {
         diagnostics_list(ui, &machine_level);
         ui.add_space(10.0);
         ui.label(
-            RichText::new("Select a state to edit it. Right-click the canvas to add one; drag from a + pin to connect.")
+            RichText::new("Select a state to edit it. Right-click the canvas to add one; drag from the ■ beside a + (or a dot) to connect.")
                 .small()
                 .color(theme::TEXT_WEAK),
         );

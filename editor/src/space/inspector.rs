@@ -198,7 +198,7 @@ pub fn space(ui: &mut Ui, sp: &mut SpaceAsset, cx: &Cx) -> bool {
     ui.add_space(8.0);
     form::help(
         ui,
-        "Select a state to edit it. Right-click the canvas to add one; drag from a + pin to connect.",
+        "Select a state to edit it. Right-click the canvas to add one; drag from the ■ beside a + (or a dot) to connect.",
     );
     changed
 }
