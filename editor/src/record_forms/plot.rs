@@ -68,6 +68,8 @@ pub struct Plot {
     dragging: Option<usize>,
     canvas: Rect,
     backdrop: Option<Backdrop>,
+    /// The selected point as last drawn (name, where): the view follows it only when it changes.
+    selected: Option<(String, [f64; 2])>,
 }
 
 impl Default for Plot {
@@ -79,6 +81,7 @@ impl Default for Plot {
             dragging: None,
             canvas: Rect::NOTHING,
             backdrop: None,
+            selected: None,
         }
     }
 }
@@ -186,11 +189,18 @@ impl Plot {
                 }
             ),
         );
-        // The selected place stays in view: one just added, or moved by typing its coordinates
-        // past the edge, refits the plot (a point being dragged stays under the pointer).
-        let hidden = |p: &Point| !canvas.shrink(4.0).contains(self.to_screen(p.at));
-        if self.dragging.is_none() && points.iter().any(|p| p.selected && hidden(p)) {
-            self.fit = true;
+        // A place just selected, added or given coordinates past the edge is brought into view
+        // (once: the user's own pan and zoom are left alone; a point being dragged stays under
+        // the pointer).
+        let selected = points.iter().find(|p| p.selected);
+        let now = selected.map(|p| (p.name.to_string(), p.at));
+        if now != self.selected {
+            let hidden =
+                selected.is_some_and(|p| !canvas.shrink(4.0).contains(self.to_screen(p.at)));
+            if hidden && self.dragging.is_none() {
+                self.fit = true;
+            }
+            self.selected = now;
         }
         if self.fit {
             self.fit_to(points, reach, lines);

@@ -169,7 +169,9 @@ impl RunningScene {
             inspector: Vec::new(),
         });
         readers.by = by;
-        readers.host.extend(new.iter().cloned());
+        if self.tracing {
+            readers.host.extend(new.iter().cloned());
+        }
         let over = readers.host.len().saturating_sub(HOST_BACKLOG);
         readers.host.drain(..over);
         readers.inspector.extend(new);
@@ -499,6 +501,11 @@ pub extern "C" fn ens_scene_set_tracing(scene: EnsScene, on: bool) -> EnsStatus 
             if !s.tracing {
                 s.backlog.clear();
                 drop(s.take_from_scene());
+                // What an inspector's reading kept for the host goes too.
+                #[cfg(feature = "inspect")]
+                if let Some(readers) = &mut s.readers {
+                    readers.host.clear();
+                }
             }
             if let Running::Host(h) = &mut s.running {
                 h.set_tracing(on);

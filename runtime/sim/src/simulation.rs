@@ -707,7 +707,7 @@ impl Simulation {
                     .collect();
                 let library = session.parts_mut().0.library_mut();
                 // A program without the running scene is not a rebuild of it (perhaps another
-                // project's): it gets no stand-ins, and links (or is refused) as it is.
+                // project's): it gets no stand-ins, and the session refuses it.
                 let stood_in = if program.scene_by_name(&self.name).is_some() {
                     crate::stand_in::complete(library, &program, &choices, &self.stand_ins)
                 } else {

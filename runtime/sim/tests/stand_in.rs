@@ -260,6 +260,28 @@ fn a_stand_in_saves_the_time_it_has_left() {
     assert_eq!(strike_ends(&mut restored, 100), Some(10));
 }
 
+/// A simulation's savegame from before sessions saved their own identity (no `session`
+/// section, the simulation's instead) still restores, and goes on as the one that has it.
+#[test]
+fn a_savegame_without_the_session_section_still_restores() {
+    let program = guard(Some(&["Hit", "Missed"]), None);
+    let mut sim = start(program.clone(), vec![]).unwrap();
+    for _ in 0..4 {
+        sim.tick();
+    }
+    let mut writer = SnapshotWriter::new(&program, "guard");
+    sim.save(&mut writer).unwrap();
+    let whole = SnapshotReader::from_bytes(&writer.to_bytes()).unwrap();
+    let mut older = SnapshotWriter::new(&program, "guard");
+    for section in whole.sections().filter(|s| *s != "session") {
+        older.put_bytes(section, whole.bytes(section).unwrap().to_vec());
+    }
+    let reader = SnapshotReader::from_bytes(&older.to_bytes()).unwrap();
+    assert!(!reader.has("session"));
+    let (mut restored, _) = Simulation::restore(program, &reader, &Options::default()).unwrap();
+    assert_eq!(strike_ends(&mut restored, 100), Some(10));
+}
+
 #[test]
 fn a_games_own_scene_gets_no_stand_in() {
     let program = guard(Some(&["Hit", "Missed"]), None);

@@ -7,6 +7,7 @@ use crate::program::{
 };
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::Arc;
 use thiserror::Error;
 
 /// The code of one library state. One instance is created each time a state using it is
@@ -196,12 +197,12 @@ type Factory<G> = Box<dyn Fn() -> Box<dyn StateCode<G>> + Send + Sync>;
 
 /// Makes a state's code factory for one program, resolving the names the code uses
 /// ([`StateLibrary::register_linked`]); run each time a scene links a program.
-type Linker<G> = Box<dyn Fn(&Names<'_>) -> Result<Factory<G>, LinkError> + Send + Sync>;
+type Linker<G> = Box<dyn Fn(&Names<'_>) -> Result<Arc<Factory<G>>, LinkError> + Send + Sync>;
 
 /// How a registered state's code is made.
 enum Make<G> {
     /// The same factory for every program.
-    Code(Factory<G>),
+    Code(Arc<Factory<G>>),
     /// A factory made for each program linked, with the names it uses resolved.
     Linked(Linker<G>),
 }
@@ -215,15 +216,26 @@ struct Entry<G> {
 
 /// An event a game state's code raises, resolved against the program as the scene links it
 /// ([`Names::event`]): [`StateCx::raise`] with it looks nothing up, and a misspelt name stops
-/// the program from linking instead of being dropped each frame.
+/// the program from linking instead of being dropped each frame. A state that was running when
+/// a rebuild was hot-reloaded keeps the handles made for the program before: they are then
+/// looked up by name in the new one (states entered afterwards get the new program's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EventName(NameId);
+pub struct EventName {
+    id: NameId,
+    name: &'static str,
+    program: u64,
+}
 
 /// A parameter of a game state, resolved against the program's declaration as the scene links
 /// it ([`Names::param`]): reading it with [`StateCx::param`] (and the typed readers) looks
-/// nothing up by name.
+/// nothing up by name — in the program it was resolved against; in a hot-reloaded rebuild, by
+/// name, as [`EventName`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ParamName(ParamSlot);
+pub struct ParamName {
+    slot: ParamSlot,
+    name: &'static str,
+    program: u64,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum ParamSlot {
@@ -254,7 +266,10 @@ impl ParamKey for &String {
 
 impl ParamKey for ParamName {
     fn value<'p>(&self, program: &'p Program, state: StateId) -> Option<Cow<'p, Param>> {
-        match self.0 {
+        if program.serial() != self.program {
+            return program.param(state, self.name);
+        }
+        match self.slot {
             ParamSlot::Declared(i) => program.param_at(state, i as usize),
             ParamSlot::Modifier => {
                 let kind = program.library[program.state(state).code.index()].modifier;
@@ -284,8 +299,12 @@ impl EventKey for &String {
 }
 
 impl EventKey for EventName {
-    fn id(&self, _: &Program) -> Option<NameId> {
-        Some(self.0)
+    fn id(&self, program: &Program) -> Option<NameId> {
+        if program.serial() == self.program {
+            Some(self.id)
+        } else {
+            program.name_id(self.name)
+        }
     }
 }
 
@@ -312,7 +331,7 @@ impl<'p> Names<'p> {
     /// The event `name`, which the state's code raises: one of the events its declaration
     /// lists under `raises`, or (a declaration without `raises`) one the program's transitions
     /// take.
-    pub fn event(&self, name: &str) -> Result<EventName, LinkError> {
+    pub fn event(&self, name: &'static str) -> Result<EventName, LinkError> {
         let declared = (self.program.game_states.get(self.library))
             .and_then(|g| g.raises.as_ref())
             .map(|r| r.iter().map(|&e| self.program.name(e)).collect::<Vec<_>>());
@@ -322,7 +341,11 @@ impl<'p> Names<'p> {
             None => id.is_some_and(|e| self.program.transitions.iter().any(|t| t.event == e)),
         };
         match (known, id) {
-            (true, Some(id)) => Ok(EventName(id)),
+            (true, Some(id)) => Ok(EventName {
+                id,
+                name,
+                program: self.program.serial(),
+            }),
             _ => Err(LinkError::UnknownName {
                 state: self.state().to_string(),
                 declared: declared_in(self.program, self.library, " in "),
@@ -338,7 +361,7 @@ impl<'p> Names<'p> {
 
     /// The parameter `name` of the state: one its declaration lists under `params`, or the
     /// single modifier, named after its kind (`location`, `text`, …).
-    pub fn param(&self, name: &str) -> Result<ParamName, LinkError> {
+    pub fn param(&self, name: &'static str) -> Result<ParamName, LinkError> {
         let program = self.program;
         let declared: Vec<&str> = match program.params.decls(self.library) {
             Some(decls) => decls.iter().map(|d| program.name(d.name)).collect(),
@@ -357,7 +380,13 @@ impl<'p> Names<'p> {
             Some(_) => Some(ParamSlot::Modifier),
             None => None,
         };
-        slot.map(ParamName).ok_or_else(|| LinkError::UnknownName {
+        let program_serial = program.serial();
+        let handle = |slot| ParamName {
+            slot,
+            name,
+            program: program_serial,
+        };
+        slot.map(handle).ok_or_else(|| LinkError::UnknownName {
             state: self.state().to_string(),
             declared: declared_in(self.program, self.library, " in "),
             what: "parameter",
@@ -396,32 +425,18 @@ fn or_none(names: &[&str]) -> String {
     }
 }
 
-/// What each library state of one program runs, as linked: a registered entry's factory, or
+/// What each library state of one program runs, as linked: the factory registered then, or
 /// one made for this program. Scenes keep it beside their library and make it anew with each
-/// program they link.
+/// program they link, so a registration made since takes effect at the next link (a reload),
+/// never halfway.
 pub(crate) struct Links<G> {
-    slots: Vec<Slot<G>>,
-}
-
-enum Slot<G> {
-    Entry(usize),
-    Made(Factory<G>),
+    made: Vec<Arc<Factory<G>>>,
 }
 
 impl<G> Links<G> {
     /// A fresh instance of the code of library state `id`, for one visit of a state.
-    pub(crate) fn instantiate(
-        &self,
-        library: &StateLibrary<G>,
-        id: LibraryId,
-    ) -> Box<dyn StateCode<G>> {
-        match &self.slots[id.index()] {
-            Slot::Entry(i) => match &library.entries[*i].1.make {
-                Make::Code(make) => make(),
-                Make::Linked(_) => unreachable!("a linked entry's factory is made at link time"),
-            },
-            Slot::Made(make) => make(),
-        }
+    pub(crate) fn instantiate(&self, id: LibraryId) -> Box<dyn StateCode<G>> {
+        (self.made[id.index()])()
     }
 }
 
@@ -550,7 +565,7 @@ impl<G> StateLibrary<G> {
     where
         F: Fn() -> Box<dyn StateCode<G>> + Send + Sync + 'static,
     {
-        self.insert(name, Some(spec), Make::Code(Box::new(make)))
+        self.insert(name, Some(spec), Make::Code(Arc::new(Box::new(make))))
     }
 
     /// Registers (or replaces) a game state declared only in the project's `*.statelib.ron`:
@@ -567,7 +582,7 @@ impl<G> StateLibrary<G> {
     where
         F: Fn() -> Box<dyn StateCode<G>> + Send + Sync + 'static,
     {
-        self.insert(name, None, Make::Code(Box::new(make)))
+        self.insert(name, None, Make::Code(Arc::new(Box::new(make))))
     }
 
     /// Registers (or replaces) a game state declared in the project's `*.statelib.ron`, as
@@ -606,7 +621,8 @@ impl<G> StateLibrary<G> {
     {
         let linker: Linker<G> = Box::new(move |names| {
             let first = link(names)?;
-            Ok(Box::new(move || Box::new(first.clone()) as Box<dyn StateCode<G>>) as Factory<G>)
+            let make: Factory<G> = Box::new(move || Box::new(first.clone()));
+            Ok(Arc::new(make))
         });
         self.insert(name, None, Make::Linked(linker))
     }
@@ -645,7 +661,7 @@ impl<G> StateLibrary<G> {
     /// Maps each library state the program needs to a registered entry, checking that the
     /// declarations agree with what the program was compiled against.
     pub(crate) fn link(&self, program: &Program) -> Result<Links<G>, LinkError> {
-        let slots = program
+        let made = program
             .library
             .iter()
             .enumerate()
@@ -661,10 +677,13 @@ impl<G> StateLibrary<G> {
                         program,
                         library: LibraryId(li as u32),
                     };
-                    return Ok(Slot::Made(link(&names)?));
+                    return link(&names);
                 }
+                let Make::Code(code) = &entry.make else {
+                    unreachable!("handled above")
+                };
                 let Some(spec) = &entry.spec else {
-                    return Ok(Slot::Entry(i)); // the program's declaration, by construction
+                    return Ok(code.clone()); // the program's declaration, by construction
                 };
                 if spec.modifier != need.modifier {
                     return Err(LinkError::ModifierMismatch {
@@ -689,10 +708,10 @@ impl<G> StateLibrary<G> {
                         expected: need.terminal,
                     });
                 }
-                Ok(Slot::Entry(i))
+                Ok(code.clone())
             })
             .collect::<Result<_, _>>()?;
-        Ok(Links { slots })
+        Ok(Links { made })
     }
 }
 
@@ -733,4 +752,34 @@ fn params_difference(program: &Program, id: LibraryId, spec: &StateSpec) -> Opti
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A handle made for one program holds its id there; in a hot-reloaded rebuild (another
+    /// program, its ids maybe moved) it is looked up by name, and misses what is gone.
+    #[test]
+    fn a_handle_holds_in_its_program_and_is_looked_up_by_name_in_another() {
+        let bytes = include_bytes!("../../examples/programs/params-game.ensb");
+        let first = Program::from_bytes(bytes).unwrap();
+        let rebuilt = Program::from_bytes(bytes).unwrap();
+        let other =
+            Program::from_bytes(include_bytes!("../../examples/tavern/tavern.ensb")).unwrap();
+        assert_ne!(first.serial(), rebuilt.serial());
+        let play = (first.library.iter())
+            .position(|l| first.name(l.name) == "PlayAnimation")
+            .unwrap();
+        let names = Names {
+            program: &first,
+            library: LibraryId(play as u32),
+        };
+        let done = names.event("AnimationDone").unwrap();
+        assert_eq!(done.id(&first), first.name_id("AnimationDone"));
+        assert_eq!(done.id(&rebuilt), rebuilt.name_id("AnimationDone"));
+        assert_eq!(done.id(&other), None);
+        let blend = names.param("blend").unwrap();
+        assert_eq!(blend.program, first.serial());
+    }
 }

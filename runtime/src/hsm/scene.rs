@@ -1041,7 +1041,6 @@ impl<G: 'static> Scene<G> {
         (
             Runner {
                 program: &self.program,
-                library: &self.library,
                 links: &self.links,
                 game: &mut self.game,
                 agent_names: &self.agent_names,
@@ -1082,7 +1081,6 @@ const _: () = {
 /// The scene's fields minus its agents, borrowed for processing one agent at a time.
 struct Runner<'a, G> {
     program: &'a Program,
-    library: &'a StateLibrary<G>,
     links: &'a Links<G>,
     game: &'a mut G,
     agent_names: &'a [NameId],
@@ -1425,7 +1423,7 @@ impl<G: 'static> Runner<'_, G> {
         let serial = *self.next_serial;
         // As the tick count: bounded on restore by [`MAX_COUNT`], saturating, never wrapping.
         *self.next_serial = self.next_serial.saturating_add(1);
-        let code = self.links.instantiate(self.library, def.code);
+        let code = self.links.instantiate(def.code);
         agent.frames.push(Frame {
             state,
             serial,

@@ -24,7 +24,8 @@ use thiserror::Error;
 /// project's name (a hot reload from another project is refused); 11: the project's migrations
 /// (the last field: version 10 is still read, with none, so `check --against` and a game's
 /// restore take the build that shipped before them); 12: the file each game state is declared
-/// in (the last field again: versions 10 and 11 are still read, without it).
+/// in and the slot values translators translate (the two last fields: versions 10 and 11 are
+/// still read, without them).
 pub const FORMAT_VERSION: u16 = 12;
 /// The earliest program (and debug-symbol) version still read: each later version only added
 /// a last field, read from an earlier one as empty.

@@ -351,7 +351,7 @@ pub struct ProgramParts {
     /// (since version 11, read from version 10 as none).
     pub migrations: Migrations,
     /// The file each game state is declared in, for the messages that name it (since version
-    /// 12; the last field, read from an earlier version as none).
+    /// 12, read from an earlier version as none).
     pub declared_in: DeclaredIn,
     /// The values scenes bind to the variables sentence slots read, each a line translators
     /// translate (since version 12, read from an earlier version as none).
@@ -388,6 +388,10 @@ pub struct Program {
     name_index: HashMap<String, NameId>,
     /// Names shared with trace events, which outlive reloads.
     shared_names: Vec<Arc<str>>,
+    /// Which verified program this is, unique in the process (a clone keeps it: same tables):
+    /// ids resolved against one program ([`crate::hsm::EventName`]) know whether they still
+    /// hold.
+    serial: u64,
 }
 
 impl std::ops::Deref for Program {
@@ -427,10 +431,12 @@ impl ProgramParts {
             .enumerate()
             .map(|(i, n)| (n.clone(), NameId(i as u32)))
             .collect();
+        static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         Ok(Program {
             parts: self,
             name_index,
             shared_names,
+            serial: SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         })
     }
 
@@ -464,6 +470,11 @@ impl ProgramParts {
 }
 
 impl Program {
+    /// Which verified program this is, unique in the process (a clone shares it).
+    pub fn serial(&self) -> u64 {
+        self.serial
+    }
+
     /// A program of these tables and no others, verified (a game or test that builds a small
     /// program by hand; the compiler's back end fills every section of [`ProgramParts`]).
     #[allow(clippy::too_many_arguments)]

@@ -421,6 +421,28 @@ impl<W: World + 'static> Session<W> {
         let saved: SavedSession = snapshot
             .get(SESSION_SECTION)
             .map_err(SessionError::Restore)?;
+        Self::restore_as(
+            program,
+            library,
+            snapshot,
+            (saved.scene, saved.seed),
+            world,
+            prepare,
+        )
+    }
+
+    /// [`Session::restore_with`] of a snapshot whose identity — the scene's name and the seed
+    /// — the host read from a section of its own (a savegame written before sessions saved
+    /// theirs).
+    pub fn restore_as(
+        program: Arc<Program>,
+        library: StateLibrary<W>,
+        snapshot: &SnapshotReader,
+        (scene, seed): (String, u64),
+        world: impl FnOnce(&SnapshotReader) -> Result<W, String>,
+        prepare: impl FnOnce(&mut W) -> Result<(), String>,
+    ) -> Result<(Session<W>, RestoreReport), SessionError> {
+        let saved = SavedSession { scene, seed };
         let id = scene_id(&program, &saved.scene).map_err(|_| {
             SessionError::Restore(SnapshotError::Unsupported(format!(
                 "the program has no scene `{}` any more: restore it onto a build that has it, \

@@ -225,7 +225,14 @@ impl Simulation {
         };
         // A test's world events move again once the standard library's state is back.
         let prepare = |game: &mut SimWorld| options.setup.move_world_events(&program, game);
-        let restored = Session::restore_with(program.clone(), library, snapshot, world, prepare);
+        // A savegame of a simulation from before sessions saved their identity has the
+        // simulation's own, the same scene and seed.
+        let restored = if snapshot.has(ensemble_runtime::session::SESSION_SECTION) {
+            Session::restore_with(program.clone(), library, snapshot, world, prepare)
+        } else {
+            let identity = (saved.scene.clone(), saved.seed);
+            Session::restore_as(program.clone(), library, snapshot, identity, world, prepare)
+        };
         let (session, report) = restored.map_err(|e| match e {
             SessionError::Restore(e) => e,
             SessionError::World(_) if unreadable.is_some() => unreadable.take().unwrap(),

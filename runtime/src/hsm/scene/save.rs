@@ -563,8 +563,7 @@ impl<G: 'static> Scene<G> {
                 .zip(saved_agent.frames.iter().zip(&names))
                 .enumerate()
             {
-                let mut code =
-                    (runner.links).instantiate(runner.library, program.state(state).code);
+                let mut code = runner.links.instantiate(program.state(state).code);
                 if let Err(e) = code.restore(&program, &frame.data) {
                     report.fallbacks.push(format!(
                         "{label}: state {}/{} could not take back its data ({e}); entered it afresh",
