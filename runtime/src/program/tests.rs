@@ -759,9 +759,12 @@ fn versions_10_and_11_still_load_without_their_later_fields_and_a_flipped_versio
     let payload = postcard::to_allocvec(&program.parts).unwrap();
     let migrations = postcard::to_allocvec(&super::Migrations::default()).unwrap();
     let declared_in = postcard::to_allocvec(&super::DeclaredIn::default()).unwrap();
+    let slot_values = postcard::to_allocvec(&Vec::<super::strings::SlotValueDef>::new()).unwrap();
     assert!(program.declared_in.files.is_empty() && program.migrations.is_empty());
-    // Version 11's payload: version 12's without its last field; version 10's without the two.
-    let v11 = &payload[..payload.len() - declared_in.len()];
+    assert!(program.slot_values.is_empty());
+    // Version 11's payload: version 12's without its two last fields; version 10's without
+    // the migrations too.
+    let v11 = &payload[..payload.len() - declared_in.len() - slot_values.len()];
     let v10 = &v11[..v11.len() - migrations.len()];
     for (version, old) in [(11u16, v11), (10, v10)] {
         let mut bytes = container::wrap(Kind::Program, old);
