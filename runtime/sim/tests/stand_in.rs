@@ -243,8 +243,8 @@ fn choices_read_a_time_an_event_or_both() {
     }
 }
 
-#[test]
-fn a_stand_in_saves_the_time_it_has_left() {
+/// The guard's scene saved four ticks in, its stand-in striking.
+fn saved_striking() -> (Arc<Program>, SnapshotReader) {
     let program = guard(Some(&["Hit", "Missed"]), None);
     let mut sim = start(program.clone(), vec![]).unwrap();
     for _ in 0..4 {
@@ -252,7 +252,15 @@ fn a_stand_in_saves_the_time_it_has_left() {
     }
     let mut writer = SnapshotWriter::new(&program, "guard");
     sim.save(&mut writer).unwrap();
-    let reader = SnapshotReader::from_bytes(&writer.to_bytes()).unwrap();
+    (
+        program,
+        SnapshotReader::from_bytes(&writer.to_bytes()).unwrap(),
+    )
+}
+
+#[test]
+fn a_stand_in_saves_the_time_it_has_left() {
+    let (program, reader) = saved_striking();
     let (mut restored, report) =
         Simulation::restore(program, &reader, &Options::default()).unwrap();
     assert!(report.fallbacks.is_empty(), "{:?}", report.fallbacks);
@@ -264,14 +272,7 @@ fn a_stand_in_saves_the_time_it_has_left() {
 /// section, the simulation's instead) still restores, and goes on as the one that has it.
 #[test]
 fn a_savegame_without_the_session_section_still_restores() {
-    let program = guard(Some(&["Hit", "Missed"]), None);
-    let mut sim = start(program.clone(), vec![]).unwrap();
-    for _ in 0..4 {
-        sim.tick();
-    }
-    let mut writer = SnapshotWriter::new(&program, "guard");
-    sim.save(&mut writer).unwrap();
-    let whole = SnapshotReader::from_bytes(&writer.to_bytes()).unwrap();
+    let (program, whole) = saved_striking();
     let mut older = SnapshotWriter::new(&program, "guard");
     for section in whole.sections().filter(|s| *s != "session") {
         older.put_bytes(section, whole.bytes(section).unwrap().to_vec());

@@ -672,15 +672,12 @@ impl<G> StateLibrary<G> {
                     declared: declared_in(program, LibraryId(li as u32), " (declared in "),
                 })?;
                 let entry = &self.entries[i].1;
-                if let Make::Linked(link) = &entry.make {
-                    let names = Names {
-                        program,
-                        library: LibraryId(li as u32),
-                    };
-                    return link(&names);
-                }
-                let Make::Code(code) = &entry.make else {
-                    unreachable!("handled above")
+                let code = match &entry.make {
+                    Make::Code(code) => code,
+                    Make::Linked(link) => {
+                        let library = LibraryId(li as u32);
+                        return link(&Names { program, library });
+                    }
                 };
                 let Some(spec) = &entry.spec else {
                     return Ok(code.clone()); // the program's declaration, by construction
