@@ -13,34 +13,48 @@
 //! # The library's surface
 //!
 //! What tools (the editor, the `ensemble` command in `ensemble-cli`, engines' build scripts)
-//! call, a project session from loading to running a scene:
+//! call, a project session from loading to running a scene. The editor names nothing else
+//! (compiler/tests/import_circles.rs checks every path it names against this list):
 //!
 //! - **Load and compile**: [`project::load`] (a project folder or one source file),
 //!   [`project::load_with`] and [`project::Overlay`] (unsaved files held in memory),
-//!   [`compile`], [`compile_path`], [`compile_path_with`]; the result is a [`Compilation`].
+//!   [`compile`], [`compile_path`], [`compile_path_with`]; the result is a [`Compilation`],
+//!   whose checked project is `ir` (read-only: [`ir::Module`]) and whose files are `source`.
 //! - **Check**: [`Compilation::diagnostics`], a [`diag::Diagnostics`] rendered for people
 //!   ([`diag::Diagnostics::render`], [`diag::Diagnostics::summary`]) or tools
-//!   ([`diag::Diagnostics::to_json`]); content tests: [`content_test::lower`],
-//!   [`content_test::run::run_all`].
+//!   ([`diag::Diagnostics::to_json`]); content tests (`content_test`): [`content_test::lower`],
+//!   [`content_test::run_all`], [`content_test::coverage_report`].
 //! - **Build**: [`Compilation::output`], written by [`back::program::write`] (at
-//!   [`back::program::paths`]); the lines for translators: [`back::speech::string_table`],
-//!   [`l10n::round_trip`].
-//! - **Rank**: a sentence state's candidates, best first: [`nlg::parse_lines`],
-//!   [`nlg::rank_state`], with an n-gram database from [`nlg::open_ngrams`].
-//! - **Plan**: planning files on their own, [`plan::project::compile_with`]; a plan file checked
-//!   against a task, [`plan::plan_file::check`]; a play that reaches a target, [`reach::search()`].
-//! - **Run a scene**: [`run::scene`], [`run::summary`], and why a project gave no program,
-//!   [`run::error_summary`].
+//!   [`back::program::paths`]); the lines for translators (`l10n`): [`l10n::lines`],
+//!   `l10n::exchange` (the CSV, PO and XLSX tables) and `l10n::round_trip` (export, import,
+//!   translate one line).
+//! - **Rank** (`nlg`): a sentence state's candidates, best first: [`nlg::parse_lines`],
+//!   [`nlg::rank_state`], with an n-gram database from [`nlg::open_ngrams`]; a designer's
+//!   judgements applied, [`nlg::apply_judgements`].
+//! - **Plan** (`plan`): planning files on their own, [`plan::project::compile_with`]; a plan
+//!   file checked against a task, [`plan::plan_file::check`]; the planning graph a preview
+//!   draws, [`plan::PlanningGraph`].
+//! - **Reach** (`reach`, `reach::target`): a play that reaches a state, a line or a rule,
+//!   [`reach::search()`].
+//! - **Run a scene** (`run`): [`run::scene`], [`run::summary`], and why a project gave no
+//!   program, [`run::error_summary`].
+//! - **The source formats** ([`formats`]), every file kind as a tool reads, edits and writes
+//!   it: `formats::ron` (manifest, machines, scenes, locations, sentences, strings…),
+//!   `formats::locate` and `formats::print` (pointing into a document, printing it with its
+//!   comments), `formats::spaces` (HMM spaces and companions), `formats::scripts` and
+//!   `formats::cell` (workbooks and their cells' syntax), `formats::planning`,
+//!   `formats::pddl`, `formats::nav`, `formats::tests`.
 //!
-//! The other public modules (`ir`, `front`, `valid`, `nlg`'s parts, `hpmm`, `nav`, `script`,
-//! `source`, `related`, …) are the compiler's internals, public for now because the editor still
-//! reaches into them (issue 32 narrows that). The command line is not in this crate (it is
-//! `ensemble-cli`); the readers' fuzz targets are behind the `fuzz` feature, for `compiler/fuzz/`
-//! and the corpus replay only.
+//! The other public modules (`front`, `valid`, `hpmm`, `nav`, `script`, `related`, the parts
+//! of `nlg` and `plan` not re-exported at their top) are the compiler's internals, public for
+//! the command line and the benchmarks, which measure them. The command line is not in this
+//! crate (it is `ensemble-cli`); the readers' fuzz targets are behind the `fuzz` feature, for
+//! `compiler/fuzz/` and the corpus replay only.
 
 pub mod back;
 pub mod content_test;
 pub mod diag;
+pub mod formats;
 pub mod front;
 #[cfg(feature = "fuzz")]
 #[doc(hidden)]

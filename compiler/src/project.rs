@@ -50,6 +50,11 @@ impl Overlay {
         self.binary.insert(name.into(), bytes.into());
     }
 
+    /// Whether the overlay holds `name`'s contents (text or bytes; a removal holds none).
+    pub fn holds(&self, name: &str) -> bool {
+        matches!(self.files.get(name), Some(Some(_))) || self.binary.contains_key(name)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.files.is_empty() && self.binary.is_empty()
     }
@@ -97,6 +102,14 @@ pub fn load(path: &Path) -> Result<Project, ProjectError> {
 /// [`load`], with the files of `overlay` read from memory instead of disk (a project directory
 /// only; for a single file the overlay may hold that file's text under its file name).
 pub fn load_with(path: &Path, overlay: &Overlay) -> Result<Project, ProjectError> {
+    // A file never saved yet (an editor's new document) is checked as the overlay holds it.
+    let held = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .is_some_and(|n| overlay.holds(&n));
+    if held && !path.exists() {
+        return load_file(path, overlay);
+    }
     let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => ProjectError::NotFound(path.to_path_buf()),
         _ => ProjectError::Io {
@@ -424,6 +437,39 @@ mod tests {
         assert_eq!(book.path, bench.join("scripts/bench.xlsx"));
         assert_eq!(book.bytes.as_deref(), Some(&bytes[..]));
         let c = crate::compile(p);
+        assert!(
+            !c.diagnostics.has_errors(),
+            "{}",
+            c.diagnostics.render(&c.sources, false)
+        );
+    }
+
+    /// An editor's new document, never saved: the single-file check reads it from the overlay
+    /// (before, "not found" until its first save).
+    #[test]
+    fn a_file_never_saved_is_checked_as_held() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("New.machine.ron");
+        let mut overlay = Overlay::default();
+        assert!(matches!(
+            load_with(&path, &overlay),
+            Err(ProjectError::NotFound(_))
+        ));
+        overlay.set(
+            "New.machine.ron",
+            "Machine(name: \"New\", states: [(name: \"Start\")])",
+        );
+        let p = load_with(&path, &overlay).unwrap();
+        assert_eq!(names(&p), vec!["New.machine.ron"]);
+        let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/bench");
+        let mut overlay = Overlay::default();
+        let book = dir.path().join("fresh.xlsx");
+        overlay.set_bytes(
+            "fresh.xlsx",
+            std::fs::read(bench.join("bench.xlsx")).unwrap(),
+        );
+        let c = crate::compile_path_with(&book, &overlay).unwrap();
+        assert_eq!(c.sources.iter().count(), 1);
         assert!(
             !c.diagnostics.has_errors(),
             "{}",

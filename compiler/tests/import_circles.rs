@@ -912,3 +912,151 @@ fn the_measure_follows_used_modules_and_layers_files() {
         ]
     );
 }
+
+/// The compiler library's surface (lib.rs, "The library's surface"): the modules a tool may
+/// name. Issue 32: before, 82 of the editor's files named 45 module paths of the compiler
+/// (its frontends `front::ron`, `hpmm::assets`, `script::*`, `nav::*`, `plan::*`, …); since,
+/// these only, the frontends through `formats`.
+const COMPILER_SURFACE: &[&str] = &[
+    "project",
+    "diag",
+    "source",
+    "ir",
+    "content_test",
+    "l10n",
+    "l10n::exchange",
+    "l10n::round_trip",
+    "nlg",
+    "plan",
+    "reach",
+    "reach::target",
+    "run",
+    "formats::ron",
+    "formats::locate",
+    "formats::print",
+    "formats::spaces",
+    "formats::scripts",
+    "formats::cell",
+    "formats::planning",
+    "formats::pddl",
+    "formats::nav",
+    "formats::tests",
+];
+
+/// Why `path` (after `ensemble_compiler::`) is not on the surface, or `None` when it is: an
+/// item of the crate root, a surface module, or one item of a surface module (a type and
+/// what is inside it, a function, a constant) — never a module below one.
+fn off_surface(path: &[String], modules: &BTreeSet<ModPath>) -> Option<String> {
+    let is_module = |p: &[String]| modules.contains(&p.to_vec());
+    let shown = path.join("::");
+    let surface = COMPILER_SURFACE
+        .iter()
+        .map(|s| s.split("::").map(str::to_string).collect::<Vec<_>>())
+        .filter(|s| path.starts_with(s))
+        .max_by_key(Vec::len);
+    let (base, rest) = match &surface {
+        Some(s) => (s.clone(), &path[s.len()..]),
+        None if path.is_empty() => return None,
+        None => (Vec::new(), path),
+    };
+    let first = rest.first()?;
+    if first.starts_with(|c: char| c.is_ascii_uppercase()) {
+        return None;
+    }
+    let mut named = base.clone();
+    named.push(first.clone());
+    if is_module(&named) || (base.is_empty() && rest.len() > 1) {
+        return Some(format!(
+            "`{shown}` reaches into `{}`, which is not on the surface",
+            named.join("::")
+        ));
+    }
+    (rest.len() > 1).then(|| format!("`{shown}` names something inside a function or value"))
+}
+
+/// Every path the editor names under `ensemble_compiler::` that is off the surface, by file.
+fn off_surface_in(src: &Path, compiler: &Path) -> Vec<String> {
+    let modules: BTreeSet<ModPath> = module_files(compiler)
+        .iter()
+        .map(|f| module_of(compiler, f))
+        .collect();
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let mut found = Vec::new();
+    for file in &files {
+        let code = code_only(&std::fs::read_to_string(file).unwrap());
+        let tests: Vec<_> = inline_modules(&code).into_iter().filter(|b| b.3).collect();
+        let key = b"ensemble_compiler::";
+        for start in 0..code.len() {
+            if !code[start..].starts_with(key)
+                || (start > 0 && (is_ident(code[start - 1]) || code[start - 1] == b':'))
+                || tests.iter().any(|b| b.0 < start && start < b.1)
+            {
+                continue;
+            }
+            let mut paths = Vec::new();
+            use_tree(&code, start + key.len(), &[], &mut paths);
+            for p in paths {
+                if let Some(why) = off_surface(&p, &modules) {
+                    let rel = file.strip_prefix(src).unwrap_or(file);
+                    found.push(format!("{}: {why}", rel.display()));
+                }
+            }
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// The editor uses only the compiler's documented surface (issue 32): a frontend can be
+/// reorganised without touching the editor, and what the editor depends on is one list,
+/// [`COMPILER_SURFACE`], that lib.rs documents. Unit tests are left out.
+#[test]
+fn the_editor_uses_only_the_compilers_surface() {
+    let found = off_surface_in(&editor_src(), &compiler_src());
+    assert!(
+        found.is_empty(),
+        "the editor names compiler internals; use (or add to) `ensemble_compiler::formats` or \
+         another module of the surface (COMPILER_SURFACE here, documented in \
+         compiler/src/lib.rs): {found:#?}"
+    );
+    let lib = std::fs::read_to_string(compiler_src().join("lib.rs")).unwrap();
+    let section = &lib[lib.find("# The library's surface").unwrap()..];
+    for module in COMPILER_SURFACE {
+        assert!(
+            section.contains(&format!("`{module}`")) || section.contains(&format!("[`{module}")),
+            "compiler/src/lib.rs's surface section does not name `{module}`"
+        );
+    }
+}
+
+/// What the surface measure allows and refuses.
+#[test]
+fn the_surface_measure_refuses_what_is_below_a_surface_module() {
+    let dir = tree(&[
+        ("lib.rs", "pub mod nlg; pub mod front; pub mod formats;"),
+        ("nlg/mod.rs", "pub mod rank; pub use rank::Speaking;"),
+        ("nlg/rank.rs", "pub struct Speaking;"),
+        ("front/mod.rs", "pub struct X;"),
+        ("formats.rs", "pub mod ron { pub use crate::front::X; }"),
+    ]);
+    let editor = tree(&[(
+        "a.rs",
+        "use ensemble_compiler::{compile, Compilation::new, nlg::{self, Speaking, rank_state}};\n\
+         use ensemble_compiler::formats::ron::X;\n\
+         use ensemble_compiler::nlg::rank::Speaking as S;\n\
+         fn f() { ensemble_compiler::front::X; ensemble_compiler::nlg::rank_state::inner(); }\n\
+         // ensemble_compiler::front::commented\n\
+         #[cfg(test)]\nmod tests { use ensemble_compiler::front::X; }\n",
+    )]);
+    assert_eq!(
+        off_surface_in(editor.path(), dir.path()),
+        vec![
+            "a.rs: `front::X` reaches into `front`, which is not on the surface".to_string(),
+            "a.rs: `nlg::rank::Speaking` reaches into `nlg::rank`, which is not on the surface"
+                .to_string(),
+            "a.rs: `nlg::rank_state::inner` names something inside a function or value".to_string(),
+        ]
+    );
+}

@@ -10,9 +10,9 @@
 use crate::document::Project;
 use ensemble_compiler::Compilation;
 use ensemble_compiler::diag::{Diagnostic, Severity};
-use ensemble_compiler::front::ron::locate::{self, PathSeg};
+use ensemble_compiler::formats::locate::{self, PathSeg};
+use ensemble_compiler::formats::scripts::ScriptAsset;
 use ensemble_compiler::project::Overlay;
-use ensemble_compiler::script::source::ScriptAsset;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
@@ -260,7 +260,7 @@ fn check_outside(root: &Path, name: &str, held: &Outside) -> Vec<Located> {
 /// cell patcher, or the whole workbook where it cannot patch); `None` when saving would fail
 /// (a value no cell holds: Save says which), and the workbook is then compiled as last saved.
 fn saved_bytes(script: &ScriptAsset, path: &Path) -> Option<Vec<u8>> {
-    ensemble_compiler::script::xlsx_patch::to_save(script, path)
+    ensemble_compiler::formats::scripts::to_save(script, path)
         .ok()
         .map(|(bytes, _)| bytes)
 }

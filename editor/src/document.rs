@@ -8,11 +8,11 @@
 //! tombstone), so a [`DocId`] stays valid for undo. Every write is atomic.
 
 use crate::sidecar::{self, Layout};
-use ensemble_compiler::front::ron::any::{AnyAsset, FileKind, ParseError};
-use ensemble_compiler::front::ron::print::Comments;
-use ensemble_compiler::front::ron::{AssetKind, MachineAsset, Manifest, StateAsset};
+use ensemble_compiler::formats::print::Comments;
+use ensemble_compiler::formats::ron::{AnyAsset, FileKind, ParseError};
+use ensemble_compiler::formats::ron::{AssetKind, MachineAsset, Manifest, StateAsset};
+use ensemble_compiler::formats::scripts::ScriptAsset;
 use ensemble_compiler::project::{self, MANIFEST, Overlay};
-use ensemble_compiler::script::source::ScriptAsset;
 use ensemble_runtime::fs::write_atomic;
 use std::path::{Path, PathBuf};
 
@@ -78,7 +78,7 @@ impl DocState {
     /// What an autosave keeps of the content: the text, or a workbook's script as RON.
     pub fn autosave_text(&self) -> Option<String> {
         match &self.content {
-            Content::Workbook(s) => Some(ensemble_compiler::front::ron::to_canonical_string(s)),
+            Content::Workbook(s) => Some(ensemble_compiler::formats::ron::to_canonical_string(s)),
             _ => self.text(),
         }
     }
@@ -511,9 +511,9 @@ fn save_one(root: &Path, d: &Document, report: &mut Saved) -> Result<(), String>
             }
             // Only the changed cells are written, keeping the designer's formatting; a file
             // that cannot be patched is written whole, and the report says so.
-            let saved = ensemble_compiler::script::xlsx_patch::save(script, &full)
+            let saved = ensemble_compiler::formats::scripts::save(script, &full)
                 .map_err(|e| io_error(&full, e))?;
-            if let ensemble_compiler::script::xlsx_patch::Saved::Rewritten { why } = saved {
+            if let ensemble_compiler::formats::scripts::Saved::Rewritten { why } = saved {
                 report.notes.push(format!(
                     "{} was written whole, its formatting not kept ({why})",
                     now.path
@@ -575,7 +575,7 @@ pub fn starter_machine(name: &str) -> MachineAsset {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reveal {
     /// The value at this RON path (from a diagnostic).
-    Path(Vec<ensemble_compiler::front::ron::locate::PathSeg>),
+    Path(Vec<ensemble_compiler::formats::locate::PathSeg>),
     /// The item named so (from Find), in the list field `list`.
     Item { list: String, name: String },
 }
@@ -675,7 +675,7 @@ pub(crate) mod tests {
         let path = p.docs[id].state.path.clone();
         let before = std::fs::read_to_string(dir.path().join(&path)).unwrap();
         p.docs[id].state.machine_mut().unwrap().states[2].modifier = Some(
-            ensemble_compiler::front::ron::ModifierValue::Name("Right.|Sure.".into()),
+            ensemble_compiler::formats::ron::ModifierValue::Name("Right.|Sure.".into()),
         );
         assert!(p.is_dirty());
         assert!(!p.overlay().is_empty());

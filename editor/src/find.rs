@@ -4,7 +4,7 @@
 
 use crate::document::Reveal;
 use crate::document::{DocId, Project};
-use ensemble_compiler::front::ron::any::AnyAsset;
+use ensemble_compiler::formats::ron::AnyAsset;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Hit {

@@ -12,7 +12,7 @@ use crate::analysis::Report;
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
-use ensemble_compiler::front::ron::StringsAsset;
+use ensemble_compiler::formats::ron::StringsAsset;
 use ensemble_compiler::l10n::{self, exchange, exchange::Status, round_trip};
 use std::path::Path;
 

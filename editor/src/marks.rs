@@ -100,7 +100,7 @@ impl<P: Copy + Eq + std::hash::Hash> Markers<P> {
     pub fn update(
         &mut self,
         cx: &crate::panel::PanelCx<'_>,
-        place_of: impl Fn(&Diagnostic, Option<&ensemble_compiler::front::ron::locate::Node>) -> P,
+        place_of: impl Fn(&Diagnostic, Option<&ensemble_compiler::formats::locate::Node>) -> P,
     ) {
         let f = Some(cx.fingerprint());
         if f == self.fingerprint {
@@ -108,7 +108,7 @@ impl<P: Copy + Eq + std::hash::Hash> Markers<P> {
         }
         self.fingerprint = f;
         self.by_place.clear();
-        let tree = ensemble_compiler::front::ron::locate::parse(cx.text());
+        let tree = ensemble_compiler::formats::locate::parse(cx.text());
         for d in cx.own_diagnostics() {
             self.by_place
                 .entry(place_of(d, tree.as_ref()))
@@ -183,11 +183,11 @@ pub fn newest<T>(rx: &std::sync::mpsc::Receiver<T>, mut first: T) -> Option<T> {
 
 /// The value of field `name` of a RON struct (as the compiler's locator read it).
 pub fn ron_field<'a>(
-    node: &'a ensemble_compiler::front::ron::locate::Node,
+    node: &'a ensemble_compiler::formats::locate::Node,
     name: &str,
-) -> Option<&'a ensemble_compiler::front::ron::locate::Node> {
+) -> Option<&'a ensemble_compiler::formats::locate::Node> {
     match node {
-        ensemble_compiler::front::ron::locate::Node::Struct { fields, .. } => {
+        ensemble_compiler::formats::locate::Node::Struct { fields, .. } => {
             fields.iter().find(|(k, _)| k == name).map(|(_, n)| n)
         }
         _ => None,

@@ -5,8 +5,8 @@
 //! they are now (not the last compile), so a name typed in one panel is offered in the next.
 
 use crate::document::Project;
-use ensemble_compiler::front::ron::any::AnyAsset;
-use ensemble_compiler::hpmm::assets::ExpectAsset;
+use ensemble_compiler::formats::ron::AnyAsset;
+use ensemble_compiler::formats::spaces::ExpectAsset;
 use std::collections::BTreeMap;
 
 /// A smart location and the names a scene's events pick inside it.
@@ -62,7 +62,7 @@ pub struct MoreNames {
 }
 
 /// The types of a native domain: `object` and those it declares, sorted.
-pub fn domain_types(d: &ensemble_compiler::plan::assets::DomainAsset) -> Vec<String> {
+pub fn domain_types(d: &ensemble_compiler::formats::planning::DomainAsset) -> Vec<String> {
     let mut types: Vec<String> = d.types.keys().cloned().collect();
     types.push("object".into());
     types.sort();
@@ -143,7 +143,7 @@ pub fn collect(project: &Project) -> MoreNames {
                     n.roles.extend(s.roles.iter().map(|r| r.name.clone()));
                 }
                 crate::document::Content::Text(t) => {
-                    match ensemble_compiler::front::pddl::header(t) {
+                    match ensemble_compiler::formats::pddl::header(t) {
                         Some((true, name)) => n.domains.push(name),
                         Some((false, name)) => n.problems.push(name),
                         None => {}

@@ -36,7 +36,7 @@ pub use crate::names::{LibraryEntry, ProjectNames};
 use crate::sidecar::Layout;
 use eframe::egui;
 use ensemble_compiler::diag::Diagnostic;
-use ensemble_compiler::front::ron::any::AnyAsset;
+use ensemble_compiler::formats::ron::AnyAsset;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
@@ -162,8 +162,8 @@ pub fn reveal_index<'a>(
     match target {
         Reveal::Path(path) => match path.as_slice() {
             [
-                ensemble_compiler::front::ron::locate::PathSeg::Field(f),
-                ensemble_compiler::front::ron::locate::PathSeg::Index(i),
+                ensemble_compiler::formats::locate::PathSeg::Field(f),
+                ensemble_compiler::formats::locate::PathSeg::Index(i),
                 ..,
             ] if f == list => Some(*i),
             _ => None,
@@ -333,7 +333,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ensemble_compiler::front::ron::locate::PathSeg;
+    use ensemble_compiler::formats::locate::PathSeg;
 
     #[test]
     fn reveals_find_items_by_path_or_name() {

@@ -35,7 +35,7 @@ pub fn check(text: &str) -> Checked {
         text.to_string(),
     ));
     let mut diags = Diagnostics::default();
-    let read = ensemble_compiler::front::pddl::read(&sources, file, &mut diags);
+    let read = ensemble_compiler::formats::pddl::read(&sources, file, &mut diags);
     let problems = diags
         .iter()
         .map(|d| {
@@ -51,7 +51,7 @@ pub fn check(text: &str) -> Checked {
         })
         .collect();
     let (actions, types) = match read {
-        Some(ensemble_compiler::front::pddl::PddlFile::Domain(d)) => {
+        Some(ensemble_compiler::formats::pddl::PddlFile::Domain(d)) => {
             let mut types: Vec<String> = d.types.iter().map(|t| t.name.text.clone()).collect();
             types.push("object".into());
             types.sort();
@@ -66,7 +66,7 @@ pub fn check(text: &str) -> Checked {
         _ => (Vec::new(), Vec::new()),
     };
     Checked {
-        header: ensemble_compiler::front::pddl::header(text),
+        header: ensemble_compiler::formats::pddl::header(text),
         problems,
         actions,
         types,

@@ -6,13 +6,13 @@ use crate::document::noun;
 use crate::document::{self, Content, DocId, DocState, Project, title_of};
 use crate::names::ProjectNames;
 use crate::sidecar::Layout;
-use ensemble_compiler::front::ron::any::{AnyAsset, FileKind};
-use ensemble_compiler::front::ron::print::Comments;
-use ensemble_compiler::front::ron::*;
-use ensemble_compiler::hpmm::assets as hpmm;
+use ensemble_compiler::formats::planning as plan;
+use ensemble_compiler::formats::print::Comments;
+use ensemble_compiler::formats::ron::*;
+use ensemble_compiler::formats::ron::{AnyAsset, FileKind};
+use ensemble_compiler::formats::scripts::ScriptAsset;
+use ensemble_compiler::formats::spaces as hpmm;
 use ensemble_compiler::l10n::Renamed;
-use ensemble_compiler::plan::assets as plan;
-use ensemble_compiler::script::source::ScriptAsset;
 use ensemble_runtime::program::{ModifierKind, ParamKind};
 
 use crate::document::{Changes, check_asset_name};
@@ -162,8 +162,8 @@ pub fn template(kind: AssetKind, name: &str, project: &Project) -> Option<AnyAss
             output: String::new(),
         }),
         // One node at the origin; the designer adds the rest and the edges.
-        AssetKind::Navigation => AnyAsset::Navigation(ensemble_compiler::nav::asset::NavAsset {
-            nodes: vec![ensemble_compiler::nav::asset::NodeAsset {
+        AssetKind::Navigation => AnyAsset::Navigation(ensemble_compiler::formats::nav::NavAsset {
+            nodes: vec![ensemble_compiler::formats::nav::NodeAsset {
                 name: Some("Origin".into()),
                 x: 0.0,
                 y: 0.0,
@@ -205,7 +205,7 @@ pub fn template(kind: AssetKind, name: &str, project: &Project) -> Option<AnyAss
         }),
         // One test on the project's first scene, that the designer makes say something.
         AssetKind::Test => {
-            use ensemble_compiler::content_test::asset as test;
+            use ensemble_compiler::formats::tests as test;
             let scene = project
                 .live()
                 .find_map(|(_, d)| match d.state.asset() {

@@ -10,8 +10,8 @@ use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
 use ensemble_compiler::diag::Severity;
-use ensemble_compiler::front::ron::AssetKind;
-use ensemble_compiler::front::ron::any::FileKind;
+use ensemble_compiler::formats::ron::AssetKind;
+use ensemble_compiler::formats::ron::FileKind;
 
 /// The groups, in the order a designer meets them.
 pub const GROUPS: [(&str, AssetKind); 20] = [

@@ -12,7 +12,7 @@ use crate::analysis::{ProgramOf, Report};
 use crate::preview::snapshot::{History, replay};
 use crate::theme;
 use eframe::egui::{self, RichText, Ui};
-use ensemble_compiler::content_test::asset::{EventPattern, TestAsset};
+use ensemble_compiler::formats::tests::{EventPattern, TestAsset};
 use ensemble_compiler::reach::{
     self, Attempt, Budget, Choices, Outcome, Play, Progress, Stats, Target, target,
 };

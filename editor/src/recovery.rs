@@ -5,7 +5,7 @@
 
 use crate::document::{DocId, DocState, Project};
 use crate::sidecar::Layout;
-use ensemble_compiler::front::ron::any::FileKind;
+use ensemble_compiler::formats::ron::FileKind;
 use ensemble_runtime::fs::write_atomic;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -155,7 +155,7 @@ pub fn apply(project: &mut Project, recovery: &Recovery) -> Vec<(DocId, DocState
 mod tests {
     use super::*;
     use crate::document::tests::airport_copy;
-    use ensemble_compiler::front::ron::ModifierValue;
+    use ensemble_compiler::formats::ron::ModifierValue;
 
     #[test]
     fn a_crash_loses_nothing() {

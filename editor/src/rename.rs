@@ -11,12 +11,12 @@
 use crate::document::{Changes, Content, DocState, Project};
 use crate::names::ProjectNames;
 
-use ensemble_compiler::front::ron::any::AnyAsset;
-use ensemble_compiler::front::ron::assets::SceneEventAsset;
-use ensemble_compiler::front::ron::{ModifierValue, ParamValueAsset};
-use ensemble_compiler::hpmm::assets::{ExprAsset, TrackerRuleAsset, VarTestAsset};
+use ensemble_compiler::formats::ron::AnyAsset;
+use ensemble_compiler::formats::ron::SceneEventAsset;
+use ensemble_compiler::formats::ron::{ModifierValue, ParamValueAsset};
+use ensemble_compiler::formats::scripts::ScriptAsset;
+use ensemble_compiler::formats::spaces::{ExprAsset, TrackerRuleAsset, VarTestAsset};
 use ensemble_compiler::l10n::Renamed;
-use ensemble_compiler::script::source::ScriptAsset;
 use ensemble_runtime::program::{ModifierKind, ParamKind};
 
 /// What is renamed.
@@ -396,8 +396,8 @@ fn rename_in(state: &mut DocState, names: &ProjectNames, what: &Named, old: &str
                     for st in &mut sp.states {
                         for e in &mut st.expects {
                             match e {
-                                ensemble_compiler::hpmm::assets::ExpectAsset::Evidence(n)
-                                | ensemble_compiler::hpmm::assets::ExpectAsset::Weighted(n, _) => {
+                                ensemble_compiler::formats::spaces::ExpectAsset::Evidence(n)
+                                | ensemble_compiler::formats::spaces::ExpectAsset::Weighted(n, _) => {
                                     swap(n, old, new)
                                 }
                             }
@@ -523,7 +523,7 @@ fn rename_in(state: &mut DocState, names: &ProjectNames, what: &Named, old: &str
 /// Moves a table's translations to their lines' new ids after `old` was renamed `new` (the
 /// renames in `project_ops` and `rename` call it on every table); whether any moved.
 pub fn rekey(
-    table: &mut ensemble_compiler::front::ron::StringsAsset,
+    table: &mut ensemble_compiler::formats::ron::StringsAsset,
     what: ensemble_compiler::l10n::Renamed<'_>,
     old: &str,
     new: &str,

@@ -5,12 +5,12 @@
 
 use ensemble_compiler::project::LAYOUT_SUFFIX;
 
-pub use ensemble_compiler::front::ron::layout::Layout;
+pub use ensemble_compiler::formats::ron::Layout;
 
 /// Whether assets of `kind` keep node positions in a sidecar: the graphs (machines, HMM
 /// spaces).
-pub fn has_sidecar(kind: ensemble_compiler::front::ron::AssetKind) -> bool {
-    use ensemble_compiler::front::ron::AssetKind;
+pub fn has_sidecar(kind: ensemble_compiler::formats::ron::AssetKind) -> bool {
+    use ensemble_compiler::formats::ron::AssetKind;
     matches!(kind, AssetKind::Machine | AssetKind::Space)
 }
 

@@ -5,8 +5,8 @@
 
 use crate::document::{Changes, DocId, DocState, Project, check_asset_name};
 use crate::sidecar::Layout;
-use ensemble_compiler::front::ron::AssetKind;
-use ensemble_compiler::front::ron::any::FileKind;
+use ensemble_compiler::formats::ron::AssetKind;
+use ensemble_compiler::formats::ron::FileKind;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Template {

@@ -10,9 +10,9 @@ use crate::analysis::{ProgramOf, Report};
 use crate::preview::snapshot::{History, replay};
 use crate::theme;
 use eframe::egui::{self, RichText, Ui};
-use ensemble_compiler::content_test::coverage::{self, Reached, Section};
-use ensemble_compiler::content_test::run::{RunResult, run_all};
 use ensemble_compiler::content_test::{ContentTest, lower};
+use ensemble_compiler::content_test::{Reached, Section, coverage_report};
+use ensemble_compiler::content_test::{RunResult, run_all};
 use ensemble_runtime::Program;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -127,7 +127,7 @@ impl TestsPanel {
                 for r in &runs {
                     reached.merge(&r.reached);
                 }
-                let coverage = coverage::report(&program, &reached);
+                let coverage = coverage_report(&program, &reached);
                 let _ = tx.send(Outcome {
                     tests,
                     runs,

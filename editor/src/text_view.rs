@@ -8,7 +8,7 @@ use crate::theme;
 use eframe::egui;
 use egui::{Color32, FontFamily, FontId, RichText, Ui};
 use ensemble_compiler::diag::Severity;
-use ensemble_compiler::front::ron::locate::{self, PathSeg, Seg};
+use ensemble_compiler::formats::locate::{self, PathSeg, Seg};
 use std::collections::HashMap;
 
 #[derive(Default)]

@@ -20,3 +20,6 @@ mod player_check;
 pub mod run;
 
 pub use check::{ContentTest, lower};
+// The surface tools run tests and read coverage with (lib.rs).
+pub use coverage::{Reached, Section, report as coverage_report};
+pub use run::{RunResult, drive, run_all};

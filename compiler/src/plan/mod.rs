@@ -17,5 +17,8 @@ pub mod native;
 pub mod plan_file;
 pub mod project;
 
+// The surface a tool previews planning with (lib.rs): the planning graph and its report.
+pub use graph::{ExplosionReport, PlanningGraph};
+
 #[cfg(test)]
 mod tests;

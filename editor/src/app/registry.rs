@@ -2,8 +2,8 @@
 //! the contract ([`crate::panel`]) names none of them.
 
 use crate::panel::{KindPanel, for_kind, for_kind_laid_out};
-use ensemble_compiler::front::ron::AssetKind;
-use ensemble_compiler::front::ron::any::AnyAsset;
+use ensemble_compiler::formats::ron::AnyAsset;
+use ensemble_compiler::formats::ron::AssetKind;
 
 /// The panels the editor opens assets with, by kind. Kinds without one open in the read-only
 /// text view. Editors of other kinds are added here.

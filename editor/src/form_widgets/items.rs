@@ -232,8 +232,8 @@ macro_rules! named_items {
     };
 }
 
-use ensemble_compiler::front::ron::assets as ron_assets;
-use ensemble_compiler::hpmm::assets as hpmm;
+use ensemble_compiler::formats::ron as ron_assets;
+use ensemble_compiler::formats::spaces as hpmm;
 
 named_items!(
     ron_assets::AgentAsset,
@@ -250,8 +250,8 @@ named_items!(
     hpmm::TemplateAsset,
     hpmm::ActionAsset,
     hpmm::AccumulatorAsset,
-    ensemble_compiler::plan::action_list::Action,
-    ensemble_compiler::plan::assets::OperatorAsset,
+    ensemble_compiler::formats::planning::Action,
+    ensemble_compiler::formats::planning::OperatorAsset,
 );
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
 use ensemble_compiler::diag::Severity;
-use ensemble_compiler::front::ron::locate::PathSeg;
+use ensemble_compiler::formats::locate::PathSeg;
 use std::collections::BTreeMap;
 
 /// One step of a RON path, as a form names a field: `&[F("agents"), I(2), F("at")]`.
@@ -868,7 +868,7 @@ pub fn facts(
         "pred(a), other(b, 2)"
     };
     let changed = text(ui, value, width, hint, name, notes);
-    let problem = match ensemble_compiler::script::cell::atoms(value) {
+    let problem = match ensemble_compiler::formats::cell::atoms(value) {
         _ if value.trim().is_empty() && !one => None,
         Err(e) => Some(format!(
             "{} (at {}..{})",

@@ -9,7 +9,7 @@ use crate::theme;
 use eframe::egui;
 use egui::text::{LayoutJob, TextFormat};
 use egui::{FontId, RichText, Ui};
-use ensemble_compiler::front::ron::any::ParseError;
+use ensemble_compiler::formats::ron::ParseError;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -27,7 +27,7 @@ pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, ParseError> {
 
 /// The canonical text of `value` (no trailing newline: it is a field, not a file).
 pub fn print<T: Serialize>(value: &T) -> String {
-    ensemble_compiler::front::ron::to_canonical_string(value)
+    ensemble_compiler::formats::ron::to_canonical_string(value)
         .trim_end()
         .to_string()
 }
@@ -141,7 +141,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ensemble_compiler::hpmm::assets::ExprAsset;
+    use ensemble_compiler::formats::spaces::ExprAsset;
 
     #[test]
     fn expressions_print_and_read_back() {

@@ -10,7 +10,7 @@ use crate::sidecar::Layout;
 use crate::theme;
 use eframe::egui;
 use egui::{Color32, CornerRadius, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Ui, pos2, vec2};
-use ensemble_compiler::front::ron::layout::{CanvasComment, NodeGroup};
+use ensemble_compiler::formats::ron::{CanvasComment, NodeGroup};
 
 /// An edit of the canvas's comments and groups.
 #[derive(Clone, Debug, PartialEq)]

@@ -19,7 +19,7 @@ use egui_snarl::ui::{
 };
 use egui_snarl::{InPin, InPinId, NodeId, OutPin, OutPinId, Snarl};
 use ensemble_compiler::diag::Severity;
-use ensemble_compiler::front::ron::locate::PathSeg;
+use ensemble_compiler::formats::locate::PathSeg;
 use std::cell::Cell;
 use std::collections::{BTreeSet, HashMap};
 

@@ -5,7 +5,7 @@ use super::ops;
 use crate::analysis::Located;
 use crate::graph::viewer::From;
 use crate::panel::ProjectNames;
-use ensemble_compiler::front::ron::ModifierValue;
+use ensemble_compiler::formats::ron::ModifierValue;
 use std::collections::{BTreeSet, HashMap};
 
 /// One edit of the open machine.
@@ -39,7 +39,7 @@ pub enum Edit {
         state: String,
         param: String,
         modifier: Option<ModifierValue>,
-        params: ensemble_compiler::front::ron::ParamValues,
+        params: ensemble_compiler::formats::ron::ParamValues,
     },
     SetEvent {
         state: String,

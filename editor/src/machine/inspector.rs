@@ -17,7 +17,7 @@ use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
 use ensemble_compiler::diag::Severity;
-use ensemble_compiler::front::ron::{MachineAsset, ModifierValue, StateAsset};
+use ensemble_compiler::formats::ron::{MachineAsset, ModifierValue, StateAsset};
 use ensemble_runtime::program::ModifierKind;
 
 #[derive(Default)]

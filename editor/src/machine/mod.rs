@@ -37,12 +37,10 @@ pub fn apply(doc: &mut DocState, edit: Edit, names: &ProjectNames) -> Result<Sel
         ..
     } = doc;
     let m = match content {
-        crate::document::Content::Asset(ensemble_compiler::front::ron::any::AnyAsset::Machine(
-            m,
-        )) => m,
+        crate::document::Content::Asset(ensemble_compiler::formats::ron::AnyAsset::Machine(m)) => m,
         _ => return Err("not a machine".into()),
     };
-    let state_mut = |m: &mut ensemble_compiler::front::ron::MachineAsset, name: &str| {
+    let state_mut = |m: &mut ensemble_compiler::formats::ron::MachineAsset, name: &str| {
         ops::index_of(m, name).ok_or_else(|| format!("no state `{name}`"))
     };
     match edit {
@@ -86,7 +84,7 @@ pub fn apply(doc: &mut DocState, edit: Edit, names: &ProjectNames) -> Result<Sel
         Edit::SetCode { state, code } => {
             let i = state_mut(m, &state)?;
             let s = &mut m.states[i];
-            s.code = code.filter(|c| c != ensemble_compiler::front::ron::implied_code(&s.name));
+            s.code = code.filter(|c| c != ensemble_compiler::formats::ron::implied_code(&s.name));
             Ok(None)
         }
         Edit::SetModifier { state, modifier } => {
@@ -170,7 +168,7 @@ pub fn apply(doc: &mut DocState, edit: Edit, names: &ProjectNames) -> Result<Sel
 }
 
 fn transition_mut<'m>(
-    m: &'m mut ensemble_compiler::front::ron::MachineAsset,
+    m: &'m mut ensemble_compiler::formats::ron::MachineAsset,
     state: &str,
     index: usize,
 ) -> Result<&'m mut (String, String), String> {
@@ -188,7 +186,7 @@ fn transition_mut<'m>(
 /// made-up event the state does not raise. A state whose library declares no outcomes (a
 /// `Listen` waits for messages) gets a new event to name.
 fn wire_from_plus(
-    m: &mut ensemble_compiler::front::ron::MachineAsset,
+    m: &mut ensemble_compiler::formats::ron::MachineAsset,
     names: &ProjectNames,
     i: usize,
     target: String,
@@ -215,7 +213,7 @@ fn wire_from_plus(
 
 fn raises_of(
     names: &ProjectNames,
-    s: &ensemble_compiler::front::ron::StateAsset,
+    s: &ensemble_compiler::formats::ron::StateAsset,
 ) -> Option<Vec<String>> {
     names
         .library(ops::code(s))
@@ -227,8 +225,8 @@ mod tests {
     use super::*;
     use crate::document::Content;
     use crate::sidecar::Layout;
-    use ensemble_compiler::front::ron::AssetKind;
-    use ensemble_compiler::front::ron::any::{AnyAsset, FileKind};
+    use ensemble_compiler::formats::ron::AssetKind;
+    use ensemble_compiler::formats::ron::{AnyAsset, FileKind};
 
     fn doc() -> DocState {
         DocState::from_text(
@@ -254,7 +252,7 @@ mod tests {
         }
     }
 
-    fn machine(d: &DocState) -> &ensemble_compiler::front::ron::MachineAsset {
+    fn machine(d: &DocState) -> &ensemble_compiler::formats::ron::MachineAsset {
         match &d.content {
             Content::Asset(AnyAsset::Machine(m)) => m,
             _ => unreachable!(),

@@ -8,9 +8,9 @@
 //! names no other state has.
 
 use crate::sidecar::Layout;
-use ensemble_compiler::front::ron::implied_code;
-use ensemble_compiler::front::ron::print::{self, Comments, Seg};
-use ensemble_compiler::front::ron::{MachineAsset, ModifierValue, StateAsset};
+use ensemble_compiler::formats::print::{self, Comments, Seg};
+use ensemble_compiler::formats::ron::implied_code;
+use ensemble_compiler::formats::ron::{MachineAsset, ModifierValue, StateAsset};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
 

@@ -12,7 +12,7 @@ use super::edit::{Edit, InspectorCx, InspectorOutput};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
-use ensemble_compiler::front::ron::{ModifierValue, ParamValueAsset, ParamValues, StateAsset};
+use ensemble_compiler::formats::ron::{ModifierValue, ParamValueAsset, ParamValues, StateAsset};
 use ensemble_runtime::program::{ParamKind, ParamLiteral, ParamSpec};
 
 /// The value a state gives parameter `i` of `specs`, as written.
@@ -132,7 +132,7 @@ pub fn show(
         let default = spec
             .default
             .as_ref()
-            .map(ensemble_compiler::front::ron::params::literal_asset);
+            .map(ensemble_compiler::formats::ron::literal_asset);
         ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new(&spec.name).strong().color(theme::TEXT));
             ui.label(

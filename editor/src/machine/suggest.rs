@@ -15,8 +15,8 @@ use super::ops;
 use crate::panel::ProjectNames;
 use crate::theme;
 use eframe::egui::{self, RichText, Ui};
-use ensemble_compiler::front::ron::assets::SceneAsset;
-use ensemble_compiler::front::ron::{MachineAsset, ModifierValue, StateAsset};
+use ensemble_compiler::formats::ron::SceneAsset;
+use ensemble_compiler::formats::ron::{MachineAsset, ModifierValue, StateAsset};
 use ensemble_runtime::stdlib;
 use std::collections::{BTreeMap, BTreeSet};
 

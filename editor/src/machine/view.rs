@@ -26,7 +26,7 @@ use crate::theme;
 use eframe::egui;
 use egui::{Color32, CornerRadius, Pos2, Rect, RichText, Stroke, Ui, Vec2, pos2, vec2};
 use egui_snarl::{NodeId, Snarl};
-use ensemble_compiler::front::ron::{MachineAsset, ModifierValue, StateAsset};
+use ensemble_compiler::formats::ron::{MachineAsset, ModifierValue, StateAsset};
 use ensemble_runtime::program::{ModifierKind, Terminal};
 use std::collections::{BTreeSet, HashMap};
 

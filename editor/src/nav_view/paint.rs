@@ -3,8 +3,8 @@
 //! shown, border nodes of those clusters lighter, blocked cells dark.
 
 use eframe::egui::{Color32, ColorImage, ecolor::Hsva};
-use ensemble_compiler::nav::NavData;
-use ensemble_compiler::nav::movingai::GridMap;
+use ensemble_compiler::formats::nav::GridMap;
+use ensemble_compiler::formats::nav::NavData;
 use ensemble_runtime::nav::hierarchy::{ClusterId, Hierarchy};
 
 pub const BLOCKED: Color32 = Color32::from_rgb(14, 16, 20);
@@ -82,7 +82,7 @@ pub fn image(grid: &GridMap, data: Option<&NavData>, level: Option<u32>) -> Colo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ensemble_compiler::nav::movingai::parse_map;
+    use ensemble_compiler::formats::nav::parse_map;
 
     #[test]
     fn every_open_cell_gets_its_clusters_colour_and_borders_stand_out() {
@@ -91,9 +91,9 @@ mod tests {
             + "@@@@@@@.@@@@@@@@\n"
             + &"................\n".repeat(3);
         let grid = parse_map(std::path::Path::new("t.map"), &text).unwrap();
-        let (data, _) = ensemble_compiler::nav::build(
+        let (data, _) = ensemble_compiler::formats::nav::build(
             grid.graph(),
-            &ensemble_compiler::nav::BuildOptions {
+            &ensemble_compiler::formats::nav::BuildOptions {
                 leaf_size: 30,
                 progress: false,
             },

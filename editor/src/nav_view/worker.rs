@@ -5,8 +5,8 @@
 //! **Invariant:** dropping a [`Worker`] cancels its build at the next cluster and ends the
 //! thread; a worker never sends after that.
 
-use ensemble_compiler::nav::movingai::{self, GridMap, Scenario};
-use ensemble_compiler::nav::{BuildOptions, BuildReport, NavData, Stage};
+use ensemble_compiler::formats::nav::{BuildOptions, BuildReport, NavData, Stage};
+use ensemble_compiler::formats::nav::{GridMap, Scenario, read_map, read_scen};
 use ensemble_runtime::nav::astar::astar;
 use ensemble_runtime::nav::{NodeId, PathResult, Workspace};
 use std::path::{Path, PathBuf};
@@ -123,15 +123,13 @@ fn run(
             wake();
         }
     };
-    let grid = match movingai::read_map(map) {
+    let grid = match read_map(map) {
         Ok(g) => Arc::new(g),
         Err(e) => return send(Msg::Failed(e.to_string())),
     };
     send(Msg::Map(grid.clone()));
     if let Some(scen) = scen {
-        send(Msg::Scenarios(
-            movingai::read_scen(scen).map_err(|e| e.to_string()),
-        ));
+        send(Msg::Scenarios(read_scen(scen).map_err(|e| e.to_string())));
     }
     let graph = grid.graph();
     if graph.node_count() == 0 {
@@ -143,7 +141,7 @@ fn run(
     };
     let started = Instant::now();
     let mut last = Instant::now() - Duration::from_secs(1);
-    let built = ensemble_compiler::nav::build_observed(graph, &options, |stage| {
+    let built = ensemble_compiler::formats::nav::build_observed(graph, &options, |stage| {
         // A few progress reports per second are plenty for a bar.
         if last.elapsed() > Duration::from_millis(40) || stage == Stage::Clustering {
             last = Instant::now();

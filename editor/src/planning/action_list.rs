@@ -12,8 +12,8 @@ use crate::panel::{AssetPanel, PanelCx, Reveal};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
-use ensemble_compiler::plan::action_list::{Action, Condition, Effect, Value, Variable};
-use ensemble_compiler::plan::assets::{ActionListAsset, PlannerAsset, SearchAsset};
+use ensemble_compiler::formats::planning::{Action, Condition, Effect, Value, Variable};
+use ensemble_compiler::formats::planning::{ActionListAsset, PlannerAsset, SearchAsset};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum Tab {
@@ -713,7 +713,7 @@ impl AssetPanel<ActionListAsset> for ActionListPanel {
                 self.tab = Tab::Actions;
                 self.actions.select(i);
             } else if let Reveal::Path(p) = &t
-                && let Some(ensemble_compiler::front::ron::locate::PathSeg::Field(f)) = p.first()
+                && let Some(ensemble_compiler::formats::locate::PathSeg::Field(f)) = p.first()
             {
                 self.tab = match f.as_str() {
                     "variables" => Tab::Variables,

@@ -10,8 +10,8 @@ pub mod preview;
 pub mod strips;
 
 use crate::panel::{KindPanel, for_kind};
-use ensemble_compiler::front::ron::AssetKind;
-use ensemble_compiler::front::ron::any::AnyAsset;
+use ensemble_compiler::formats::ron::AnyAsset;
+use ensemble_compiler::formats::ron::AssetKind;
 
 /// The planning panels, by kind (PDDL text is the host's: it has no RON shape).
 pub fn panels() -> Vec<(AssetKind, Box<dyn KindPanel>)> {

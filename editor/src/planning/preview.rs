@@ -7,9 +7,9 @@
 //! **Invariant:** an answer is shown only if it answers the latest request; the worker skips to
 //! the newest request waiting for it, and the UI never waits.
 
-use ensemble_compiler::plan::action_list::{ActionDomain, Compiled, Condition, Value, VarState};
-use ensemble_compiler::plan::assets::ActionListAsset;
-use ensemble_compiler::plan::graph::{ExplosionReport, PlanningGraph};
+use ensemble_compiler::formats::planning::ActionListAsset;
+use ensemble_compiler::formats::planning::{ActionDomain, Compiled, Condition, Value, VarState};
+use ensemble_compiler::plan::{ExplosionReport, PlanningGraph};
 use ensemble_runtime::plan::pop::{self, AchieverIndex, Achievers, PopOutcome};
 use ensemble_runtime::plan::search::{self, Limits, Outcome};
 use ensemble_runtime::plan::section::Planner;
@@ -425,21 +425,21 @@ mod tests {
     fn an_unbounded_variable_explodes_with_a_report_naming_it() {
         let mut list = traveller();
         list.variables
-            .push(ensemble_compiler::plan::action_list::Variable {
+            .push(ensemble_compiler::formats::planning::Variable {
                 name: "Steps".into(),
                 values: None,
             });
         list.actions[0]
             .effects
-            .push(ensemble_compiler::plan::action_list::Effect::Add(
+            .push(ensemble_compiler::formats::planning::Effect::Add(
                 "Steps".into(),
                 1,
             ));
         list.actions
-            .push(ensemble_compiler::plan::action_list::Action {
+            .push(ensemble_compiler::formats::planning::Action {
                 name: "Walk".into(),
                 constraints: Vec::new(),
-                effects: vec![ensemble_compiler::plan::action_list::Effect::Add(
+                effects: vec![ensemble_compiler::formats::planning::Effect::Add(
                     "Steps".into(),
                     1,
                 )],

@@ -12,16 +12,16 @@ use crate::panel::{AssetPanel, PanelCx, Reveal};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
-use ensemble_compiler::plan::assets::{DomainAsset, OperatorAsset, ProblemAsset};
+use ensemble_compiler::formats::planning::{DomainAsset, OperatorAsset, ProblemAsset};
 
 /// Literal strings, one per line (a line may hold several, comma-separated), each checked.
 pub fn literals(ui: &mut Ui, list: &mut Vec<String>, hint: &str, name: &str, atoms: bool) -> bool {
     let changed = form::line_list(ui, list, f32::INFINITY, 2, hint, name, &[]);
     for (i, line) in list.iter().enumerate() {
         let r = if atoms {
-            ensemble_compiler::plan::literal::atoms(line).map(|_| ())
+            ensemble_compiler::formats::planning::atoms(line).map(|_| ())
         } else {
-            ensemble_compiler::plan::literal::literals(line).map(|_| ())
+            ensemble_compiler::formats::planning::literals(line).map(|_| ())
         };
         if let Err(e) = r {
             ui.label(

@@ -528,13 +528,13 @@ impl History {
 /// the timeline. Blocks: call it off the UI thread.
 pub fn replay(
     program: &Arc<Program>,
-    test: &ensemble_compiler::content_test::asset::TestAsset,
+    test: &ensemble_compiler::formats::tests::TestAsset,
     seed: u64,
 ) -> Result<History, String> {
     let mut history = History::default();
     let mut recorder = Recorder::default();
     let mut world: Option<Arc<WorldInfo>> = None;
-    ensemble_compiler::content_test::run::drive(program, test, seed, |sim, events| {
+    ensemble_compiler::content_test::drive(program, test, seed, |sim, events| {
         let world = world.get_or_insert_with(|| Arc::new(WorldInfo::of(sim, 0)));
         let (snapshot, bytes) = recorder.record(sim, world);
         history.push(snapshot, bytes, events.to_vec());

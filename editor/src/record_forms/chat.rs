@@ -7,7 +7,7 @@ use crate::panel::{AssetPanel, PanelCx, Reveal};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
-use ensemble_compiler::hpmm::assets::ChatAsset;
+use ensemble_compiler::formats::spaces::ChatAsset;
 
 #[derive(Default)]
 pub struct ChatPanel;

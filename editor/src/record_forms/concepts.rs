@@ -9,7 +9,7 @@ use crate::rename::Named;
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
-use ensemble_compiler::hpmm::assets::{
+use ensemble_compiler::formats::spaces::{
     ConceptAsset, ConceptsAsset, SpeakerAsset, TrackerAsset, TrackerRuleAsset, VariableAsset,
 };
 

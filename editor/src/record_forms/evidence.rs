@@ -12,7 +12,7 @@ use crate::rename::Named;
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
-use ensemble_compiler::hpmm::assets::{
+use ensemble_compiler::formats::spaces::{
     EstimatorAsset, EvidenceAsset, ExprAsset, ShapeAsset, SpeakerAsset, VarTestAsset,
 };
 

@@ -10,7 +10,7 @@ use crate::rename::Named;
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
-use ensemble_compiler::hpmm::assets::{CategoryAsset, LexiconAsset};
+use ensemble_compiler::formats::spaces::{CategoryAsset, LexiconAsset};
 
 #[derive(Default)]
 pub struct LexiconPanel {

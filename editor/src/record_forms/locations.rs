@@ -11,7 +11,7 @@ use crate::rename::Named;
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
-use ensemble_compiler::front::ron::assets::{LocationAsset, LocationsAsset};
+use ensemble_compiler::formats::ron::{LocationAsset, LocationsAsset};
 
 #[derive(Default)]
 pub struct LocationsPanel {

@@ -7,7 +7,7 @@ use crate::panel::{AssetPanel, PanelCx, Reveal};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
-use ensemble_compiler::front::ron::assets::Manifest;
+use ensemble_compiler::formats::ron::Manifest;
 
 /// The built-in state libraries a project can link.
 pub const LIBRARIES: [&str; 1] = ["sim"];

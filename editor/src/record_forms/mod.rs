@@ -20,8 +20,8 @@ pub mod smartloc;
 pub mod statelib;
 
 use crate::panel::{KindPanel, for_kind};
-use ensemble_compiler::front::ron::AssetKind;
-use ensemble_compiler::front::ron::any::AnyAsset;
+use ensemble_compiler::formats::ron::AnyAsset;
+use ensemble_compiler::formats::ron::AssetKind;
 
 /// The form panels, by kind (the manifest's is [`manifest::ManifestPanel`], which the host
 /// keeps on its own since the manifest is not an asset kind).

@@ -13,7 +13,7 @@ use crate::panel::{AssetPanel, PanelCx, Request, Reveal};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
-use ensemble_compiler::nav::asset::{
+use ensemble_compiler::formats::nav::{
     DoorAsset, EdgeAsset, GridAsset, NavAsset, NodeAsset, NodeRef, RoadsAsset,
 };
 use std::path::PathBuf;

@@ -9,7 +9,7 @@
 //! nodes (`origin + coordinates · unit`), so editing those fields moves the drawing at once.
 
 use eframe::egui;
-use ensemble_compiler::nav::dimacs;
+use ensemble_compiler::formats::nav::{read_co, read_gr};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::SystemTime;
@@ -97,7 +97,7 @@ impl Roads {
 
 /// Reads `gr` and `co` (`shown_gr`, `shown_co`: as the asset writes them, for messages).
 fn read(gr: &Path, co: &Path, shown_gr: &str, shown_co: &str) -> Result<Roads, String> {
-    let at = |shown: &str, e: ensemble_compiler::nav::InputError| {
+    let at = |shown: &str, e: ensemble_compiler::formats::nav::InputError| {
         let mut s = shown.to_string();
         if let Some(line) = e.line {
             s += &format!(":{line}");
@@ -107,8 +107,8 @@ fn read(gr: &Path, co: &Path, shown_gr: &str, shown_co: &str) -> Result<Roads, S
         }
         format!("{s}: {}", e.message)
     };
-    let graph = dimacs::read_gr(gr).map_err(|e| at(shown_gr, e))?;
-    let xy = dimacs::read_co(co, graph.node_count()).map_err(|e| at(shown_co, e))?;
+    let graph = read_gr(gr).map_err(|e| at(shown_gr, e))?;
+    let xy = read_co(co, graph.node_count()).map_err(|e| at(shown_co, e))?;
     let all: Vec<(u32, u32)> = (0..graph.node_count())
         .flat_map(|u| graph.neighbors(u).map(move |(v, _)| (u, v)))
         .filter(|&(u, v)| u < v)

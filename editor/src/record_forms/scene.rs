@@ -11,7 +11,7 @@ use crate::panel::{AssetPanel, PanelCx, Request, Reveal};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
-use ensemble_compiler::front::ron::assets::{AgentAsset, SceneAsset, SceneEventAsset};
+use ensemble_compiler::formats::ron::{AgentAsset, SceneAsset, SceneEventAsset};
 
 #[derive(Default)]
 pub struct ScenePanel {
@@ -166,8 +166,8 @@ impl ScenePanel {
         }
         if let Reveal::Path(p) = &t
             && let [
-                ensemble_compiler::front::ron::locate::PathSeg::Field(f),
-                ensemble_compiler::front::ron::locate::PathSeg::Index(i),
+                ensemble_compiler::formats::locate::PathSeg::Field(f),
+                ensemble_compiler::formats::locate::PathSeg::Index(i),
                 ..,
             ] = p.as_slice()
             && f == "events"

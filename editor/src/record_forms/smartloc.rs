@@ -12,8 +12,8 @@ use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
 use ensemble_compiler::diag::Severity;
-use ensemble_compiler::front::ron::assets::*;
-use ensemble_compiler::front::ron::locate::PathSeg;
+use ensemble_compiler::formats::locate::PathSeg;
+use ensemble_compiler::formats::ron::*;
 
 #[derive(Default)]
 pub struct SmartLocationPanel {

@@ -10,7 +10,7 @@ use crate::panel::{AssetPanel, PanelCx, Reveal};
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
-use ensemble_compiler::front::ron::assets::{
+use ensemble_compiler::formats::ron::{
     LibraryStateAsset, ModifierKindAsset, ParamDeclAsset, ParamTypeAsset, ParamValueAsset,
     StateLibraryAsset, TerminalAsset,
 };
@@ -189,7 +189,7 @@ impl ParamsEditor {
                         .default
                         .as_ref()
                         .map(|d| {
-                            ensemble_compiler::front::ron::print::print_plain(d)
+                            ensemble_compiler::formats::print::print_plain(d)
                                 .trim()
                                 .to_string()
                         })

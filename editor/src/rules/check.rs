@@ -5,9 +5,9 @@
 
 use crate::workbook::columns::{Column, Syntax};
 use ensemble_compiler::diag::{Severity, suggest};
-use ensemble_compiler::script::cell;
-use ensemble_compiler::script::lower::{placeholders, substitute};
-use ensemble_compiler::script::source::{RoleAsset, ScriptAsset};
+use ensemble_compiler::formats::cell;
+use ensemble_compiler::formats::scripts::{RoleAsset, ScriptAsset};
+use ensemble_compiler::formats::scripts::{placeholders, substitute};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::ops::Range;

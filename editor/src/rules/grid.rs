@@ -17,7 +17,7 @@ use egui::{
     Modifiers, Rect, RichText, Sense, Stroke, TextEdit, Ui, pos2, vec2,
 };
 use ensemble_compiler::diag::Severity;
-use ensemble_compiler::script::source::RuleAsset;
+use ensemble_compiler::formats::scripts::RuleAsset;
 use std::hash::{Hash, Hasher};
 
 pub(super) const ROW_HEADER_WIDTH: f32 = 44.0;

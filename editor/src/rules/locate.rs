@@ -6,7 +6,7 @@
 use crate::marks::{Marker, ron_field as field, span_within};
 use crate::workbook::columns::Column;
 use ensemble_compiler::diag::Diagnostic;
-use ensemble_compiler::front::ron::locate::Node;
+use ensemble_compiler::formats::locate::Node;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RoleField {
@@ -134,7 +134,7 @@ pub fn of_rule(markers: &Markers, i: usize) -> impl Iterator<Item = (Place, &Mar
 mod tests {
     use super::*;
     use ensemble_compiler::diag::Code;
-    use ensemble_compiler::front::ron::locate;
+    use ensemble_compiler::formats::locate;
     use ensemble_compiler::source::{FileId, Span};
 
     const TEXT: &str = r#"Script(

@@ -36,7 +36,7 @@ use check::CheckCx;
 use eframe::egui;
 use egui::{Key, Modifiers, RichText, Ui, vec2};
 use ensemble_compiler::diag::{Diagnostic, Severity};
-use ensemble_compiler::script::source::{RuleAsset, ScriptAsset};
+use ensemble_compiler::formats::scripts::{RuleAsset, ScriptAsset};
 use excel::Message;
 use locate::{Markers, Place};
 use std::path::Path;
@@ -77,7 +77,7 @@ impl RuleTarget {
 
     /// Where a compiler diagnostic about this document points.
     pub fn of_diagnostic(d: &Diagnostic, cx: &PanelCx<'_>) -> RuleTarget {
-        let tree = ensemble_compiler::front::ron::locate::parse(cx.text());
+        let tree = ensemble_compiler::formats::locate::parse(cx.text());
         match locate::place_of(d, tree.as_ref()) {
             Place::Cell(r, c) => RuleTarget::Cell(r, c),
             Place::Row(r) => RuleTarget::Rule(r),

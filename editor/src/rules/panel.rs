@@ -5,8 +5,8 @@
 use super::{Column, RuleTable, RuleTarget};
 use crate::panel::{AssetPanel, PanelCx, Reveal};
 use eframe::egui;
-use ensemble_compiler::front::ron::locate::PathSeg;
-use ensemble_compiler::script::source::ScriptAsset;
+use ensemble_compiler::formats::locate::PathSeg;
+use ensemble_compiler::formats::scripts::ScriptAsset;
 
 /// The rule table, as a panel of `*.script.ron` documents.
 #[derive(Default)]

@@ -10,7 +10,7 @@ use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
 use ensemble_compiler::diag::Severity;
-use ensemble_compiler::script::source::{RoleAsset, ScriptAsset};
+use ensemble_compiler::formats::scripts::{RoleAsset, ScriptAsset};
 
 /// A one-line text field, named and marked.
 fn field(

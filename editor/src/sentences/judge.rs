@@ -17,7 +17,7 @@ use crate::marks::name_widget;
 use crate::theme;
 use eframe::egui;
 use egui::{Color32, RichText, Ui};
-use ensemble_compiler::front::ron::SentencesAsset;
+use ensemble_compiler::formats::ron::SentencesAsset;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
@@ -288,7 +288,7 @@ impl JudgeView {
         &self,
         f: &JudgeFile<'_>,
         i: usize,
-        state: &ensemble_compiler::front::ron::SentenceStateAsset,
+        state: &ensemble_compiler::formats::ron::SentenceStateAsset,
         current: &HashMap<Key, Request>,
     ) -> Row {
         let key = (f.doc, i);
@@ -509,7 +509,7 @@ fn edit(f: &JudgeFile<'_>, row: &Row, line: &Line, choice: Choice) -> Option<Jud
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ensemble_compiler::front::ron::SentenceStateAsset;
+    use ensemble_compiler::formats::ron::SentenceStateAsset;
     use std::time::{Duration, Instant};
 
     fn state() -> SentenceStateAsset {
@@ -541,8 +541,8 @@ mod tests {
     }
 
     fn request(verbs: &str) -> Request {
-        use ensemble_compiler::front::ron::AssetKind;
-        use ensemble_compiler::front::ron::any::{AnyAsset, FileKind};
+        use ensemble_compiler::formats::ron::AssetKind;
+        use ensemble_compiler::formats::ron::{AnyAsset, FileKind};
         let kind = FileKind::Asset(AssetKind::Sentences);
         let Some(Ok(AnyAsset::Sentences(mut value))) =
             AnyAsset::parse(kind, "Sentences(states: [])")

@@ -3,7 +3,7 @@
 //! `QUESTION` (with its wh-word), add a `VARIABLE`, remove an item. The line stays the truth;
 //! an edit rewrites it with items joined by `", "`.
 
-use ensemble_compiler::nlg::input::WH_WORDS;
+use ensemble_compiler::nlg::WH_WORDS;
 use std::ops::Range;
 
 /// One comma-separated item: its trimmed text and where that text is in the line.

@@ -4,7 +4,7 @@
 
 use crate::marks::{Marker, ron_field as field, span_within};
 use ensemble_compiler::diag::{Diagnostic, Severity};
-use ensemble_compiler::front::ron::locate::Node;
+use ensemble_compiler::formats::locate::Node;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Field {
@@ -67,7 +67,7 @@ pub fn worst_of_state(markers: &Markers, i: usize) -> Option<Severity> {
 mod tests {
     use super::*;
     use ensemble_compiler::diag::Code;
-    use ensemble_compiler::front::ron::locate;
+    use ensemble_compiler::formats::locate;
     use ensemble_compiler::source::{FileId, Span};
 
     #[test]

@@ -21,8 +21,8 @@ use eframe::egui;
 use egui::text::{LayoutJob, TextFormat};
 use egui::{Color32, FontFamily, FontId, RichText, Stroke, TextEdit, Ui};
 use ensemble_compiler::diag::{Diagnostic, Severity};
-use ensemble_compiler::front::ron::{ScoringAsset, SentenceStateAsset, SentencesAsset};
-use ensemble_compiler::nlg::input::{LineError, WH_WORDS};
+use ensemble_compiler::formats::ron::{ScoringAsset, SentenceStateAsset, SentencesAsset};
+use ensemble_compiler::nlg::{LineError, WH_WORDS};
 use locate::{Field, Markers, Place};
 use preview::{Preview, Request};
 use std::ops::Range;
@@ -48,7 +48,7 @@ impl SentenceTarget {
 
     /// Where a compiler diagnostic about this document points.
     pub fn of_diagnostic(d: &Diagnostic, cx: &PanelCx<'_>) -> SentenceTarget {
-        let tree = ensemble_compiler::front::ron::locate::parse(cx.text());
+        let tree = ensemble_compiler::formats::locate::parse(cx.text());
         match locate::place_of(d, tree.as_ref()) {
             Place::State(i, _) => SentenceTarget::State(i),
             Place::Settings => SentenceTarget::Settings,
@@ -282,7 +282,7 @@ impl SentenceEditor {
                     "Only candidates scoring within this of the best are spoken (log2 per word).",
                 );
                 ui.horizontal(|ui| {
-                    let default = ensemble_compiler::nlg::rank::DEFAULT_SCORE_MARGIN;
+                    let default = ensemble_compiler::nlg::DEFAULT_SCORE_MARGIN;
                     let mut margin = value.score_margin.unwrap_or(default);
                     let r = ui.add(egui::DragValue::new(&mut margin).speed(0.01).range(0.0..=10.0));
                     name_widget(ui, &r, "score margin");
@@ -980,7 +980,7 @@ pub fn judgement(state: &SentenceStateAsset, id: u32, template: &str) -> Option<
         .find(|c| {
             c.list(state)
                 .iter()
-                .any(|e| ensemble_compiler::nlg::rank::names_candidate(e, id, template))
+                .any(|e| ensemble_compiler::nlg::names_candidate(e, id, template))
         })
 }
 
@@ -994,7 +994,7 @@ pub fn judge(state: &mut SentenceStateAsset, choice: Choice, id: u32, template: 
     for c in Choice::ALL {
         let list = c.list_mut(state);
         let before = list.len();
-        list.retain(|e| !ensemble_compiler::nlg::rank::names_candidate(e, id, template));
+        list.retain(|e| !ensemble_compiler::nlg::names_candidate(e, id, template));
         changed |= list.len() != before;
     }
     if was != Some(choice) {

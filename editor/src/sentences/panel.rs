@@ -5,8 +5,8 @@
 use super::{SentenceEditor, SentenceTarget};
 use crate::panel::{AssetPanel, PanelCx, Reveal};
 use eframe::egui;
-use ensemble_compiler::front::ron::SentencesAsset;
-use ensemble_compiler::front::ron::locate::PathSeg;
+use ensemble_compiler::formats::locate::PathSeg;
+use ensemble_compiler::formats::ron::SentencesAsset;
 
 /// The sentence-state editor, as a panel of `*.sentences.ron` documents.
 #[derive(Default)]

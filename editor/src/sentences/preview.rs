@@ -5,8 +5,8 @@
 //! **Invariant:** a result is shown only if it answers the latest request sent; the worker
 //! always skips to the newest request waiting for it.
 
-use ensemble_compiler::front::ron::ScoringAsset;
-use ensemble_compiler::nlg::ngram::Method;
+use ensemble_compiler::formats::ron::ScoringAsset;
+use ensemble_compiler::nlg::Method;
 use ensemble_compiler::nlg::{Candidate, GenerationReport};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -27,20 +27,20 @@ pub struct Request {
     pub scoring: Method,
     pub examples: BTreeMap<String, String>,
     /// What slots stand for (the file's `slots` with the state's over them).
-    pub slot_kinds: Vec<(String, ensemble_compiler::nlg::overgen::SlotKind)>,
+    pub slot_kinds: Vec<(String, ensemble_compiler::nlg::SlotKind)>,
     /// The state's `ban`, `pin` and `accept` lists, applied as the compiler applies them.
     pub ban: Vec<String>,
     pub pin: Vec<String>,
     pub accept: Vec<String>,
     /// `choose_among` and the score margin, for the compiler's spoken-set rule.
-    pub speaking: ensemble_compiler::nlg::rank::Speaking,
+    pub speaking: ensemble_compiler::nlg::Speaking,
 }
 
 impl Request {
     /// What ranking state `i` of `value` depends on; `dir` is the folder the file's relative
     /// paths resolve against (the file's own).
     pub fn of(
-        value: &ensemble_compiler::front::ron::SentencesAsset,
+        value: &ensemble_compiler::formats::ron::SentencesAsset,
         i: usize,
         dir: &std::path::Path,
     ) -> Request {
@@ -60,10 +60,10 @@ impl Request {
             ban: state.ban.clone(),
             pin: state.pin.clone(),
             accept: state.accept.clone(),
-            speaking: ensemble_compiler::nlg::rank::Speaking {
+            speaking: ensemble_compiler::nlg::Speaking {
                 choose_among: value.choose_among,
                 score_margin: (state.score_margin.or(value.score_margin))
-                    .unwrap_or(ensemble_compiler::nlg::rank::DEFAULT_SCORE_MARGIN),
+                    .unwrap_or(ensemble_compiler::nlg::DEFAULT_SCORE_MARGIN),
             },
         }
     }
@@ -128,11 +128,11 @@ pub fn rank(request: Request) -> Ranked {
         .iter()
         .filter(|c| {
             ban.iter()
-                .any(|e| ensemble_compiler::nlg::rank::names_candidate(e, c.id, &c.template))
+                .any(|e| ensemble_compiler::nlg::names_candidate(e, c.id, &c.template))
         })
         .cloned()
         .collect();
-    ensemble_compiler::nlg::rank::apply_judgements(&mut candidates, &ban, &pin, &accept);
+    ensemble_compiler::nlg::apply_judgements(&mut candidates, &ban, &pin, &accept);
     let judged: Vec<&str> = pin.iter().chain(&accept).copied().collect();
     let spoken = request.speaking.count(&candidates, &input, &judged);
     Ranked {
@@ -257,9 +257,9 @@ mod tests {
             ban: Vec::new(),
             pin: Vec::new(),
             accept: Vec::new(),
-            speaking: ensemble_compiler::nlg::rank::Speaking {
+            speaking: ensemble_compiler::nlg::Speaking {
                 choose_among: 2,
-                score_margin: ensemble_compiler::nlg::rank::DEFAULT_SCORE_MARGIN,
+                score_margin: ensemble_compiler::nlg::DEFAULT_SCORE_MARGIN,
             },
         }
     }

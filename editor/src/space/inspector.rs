@@ -11,7 +11,7 @@ use crate::sidecar::Layout;
 use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
-use ensemble_compiler::hpmm::assets::{ExpectAsset, InspectAsset, ShapeAsset, SpaceAsset};
+use ensemble_compiler::formats::spaces::{ExpectAsset, InspectAsset, ShapeAsset, SpaceAsset};
 use std::collections::BTreeSet;
 
 /// What the inspector is told besides the space.

@@ -7,7 +7,7 @@
 //! makes that self-loop explicit.
 
 use crate::sidecar::Layout;
-use ensemble_compiler::hpmm::assets::{SpaceAsset, SpaceStateAsset};
+use ensemble_compiler::formats::spaces::{SpaceAsset, SpaceStateAsset};
 use std::collections::BTreeSet;
 
 /// How far a row may be from 1 and still count as normalised (the compiler's tolerance).
@@ -288,7 +288,7 @@ pub fn duplicate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ensemble_compiler::hpmm::assets::SpaceAsset;
+    use ensemble_compiler::formats::spaces::SpaceAsset;
 
     fn space() -> SpaceAsset {
         ron::Options::default()

@@ -21,7 +21,7 @@ use crate::theme;
 use eframe::egui;
 use egui::{Color32, CornerRadius, Pos2, Rect, RichText, Stroke, Ui, Vec2, vec2};
 use egui_snarl::OutPinId;
-use ensemble_compiler::hpmm::assets::{ExpectAsset, ShapeAsset, SpaceAsset, SpaceStateAsset};
+use ensemble_compiler::formats::spaces::{ExpectAsset, ShapeAsset, SpaceAsset, SpaceStateAsset};
 use std::collections::HashMap;
 
 /// About the size of a new state's node.

@@ -1,8 +1,8 @@
 //! The columns of the rule table: exactly the Excel contract's `Rules` sheet, in its order,
 //! each with the field of `RuleAsset` it edits and the syntax its cells are checked against.
 
-use ensemble_compiler::script::contract;
-use ensemble_compiler::script::source::RuleAsset;
+use ensemble_compiler::formats::scripts::RuleAsset;
+use ensemble_compiler::formats::scripts::{Column as ContractColumn, RULE_COLUMNS};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Column {
@@ -68,8 +68,8 @@ impl Column {
     }
 
     /// The contract's description of the column (header, field, what it holds).
-    pub fn contract(self) -> &'static contract::Column {
-        &contract::rules::COLUMNS[self.index()]
+    pub fn contract(self) -> &'static ContractColumn {
+        &RULE_COLUMNS[self.index()]
     }
 
     /// The header, as the workbook writes it.
@@ -182,7 +182,7 @@ mod tests {
 
     #[test]
     fn columns_follow_the_contract() {
-        assert_eq!(Column::ALL.len(), contract::rules::COLUMNS.len());
+        assert_eq!(Column::ALL.len(), RULE_COLUMNS.len());
         for (i, c) in Column::ALL.iter().enumerate() {
             assert_eq!(c.index(), i);
         }
@@ -191,7 +191,7 @@ mod tests {
             .iter()
             .map(|c| format!("{c:?}").to_lowercase())
             .collect();
-        let headers: Vec<String> = contract::rules::COLUMNS
+        let headers: Vec<String> = RULE_COLUMNS
             .iter()
             .map(|c| c.header.replace(' ', "").to_lowercase())
             .collect();

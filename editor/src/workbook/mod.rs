@@ -6,9 +6,9 @@ pub mod columns;
 
 use columns::Column;
 use ensemble_compiler::diag::{Diagnostics, Severity};
-use ensemble_compiler::front::ron::locate::PathSeg;
-use ensemble_compiler::script::lower::to_asset;
-use ensemble_compiler::script::source::ScriptAsset;
+use ensemble_compiler::formats::locate::PathSeg;
+use ensemble_compiler::formats::scripts::ScriptAsset;
+use ensemble_compiler::formats::scripts::to_asset;
 use ensemble_compiler::source::{SourceFile, SourceMap};
 use std::path::Path;
 
@@ -75,7 +75,7 @@ pub fn import(path: &Path) -> Result<(ScriptAsset, Vec<Message>), Vec<Message>> 
     );
     let file = sources.add(SourceFile::new(name, path.to_path_buf(), String::new()));
     let mut diags = Diagnostics::default();
-    let script = ensemble_compiler::script::xlsx::read(&sources, file, &mut diags);
+    let script = ensemble_compiler::formats::scripts::read_workbook(&sources, file, &mut diags);
     match script {
         Some(s) if !diags.has_errors() => Ok((to_asset(&s), messages(&diags))),
         _ => {
@@ -94,7 +94,7 @@ pub fn import(path: &Path) -> Result<(ScriptAsset, Vec<Message>), Vec<Message>> 
 
 /// Writes the workbook atomically (a failed export leaves no file and no half-written one).
 pub fn export(script: &ScriptAsset, path: &Path) -> Result<(), String> {
-    ensemble_compiler::script::xlsx_write::write(script, path).map_err(|e| e.to_string())
+    ensemble_compiler::formats::scripts::write_workbook(script, path).map_err(|e| e.to_string())
 }
 
 /// `NAME.xlsx` for a script.
