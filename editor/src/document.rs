@@ -641,9 +641,16 @@ pub(crate) mod tests {
     }
 
     pub(crate) fn airport_copy() -> tempfile::TempDir {
+        sample_copy("airport")
+    }
+
+    /// A copy of `samples/NAME` in a temporary folder.
+    pub(crate) fn sample_copy(name: &str) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
         copy_dir(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/airport"),
+            &Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../samples")
+                .join(name),
             dir.path(),
         );
         // Whatever an editor session left in the sample is not part of it.

@@ -84,6 +84,25 @@ pub fn template(kind: AssetKind, name: &str, project: &Project) -> Option<AnyAss
         Some(AnyAsset::Locations(l)) => l.locations.first().map(|l| l.name.clone()),
         _ => None,
     });
+    // The root of the project's arbitration network: an accumulator no other one takes in
+    // (what a new chat scene speaks from; the last one written when every one is taken in).
+    let root_accumulator = || {
+        let all: Vec<&hpmm::AccumulatorAsset> = project
+            .live()
+            .filter_map(|(_, d)| match d.state.asset() {
+                Some(AnyAsset::Actions(a)) => Some(a.accumulators.iter()),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        let taken_in = |name: &str| all.iter().any(|a| a.inputs.iter().any(|i| i == name));
+        all.iter()
+            .rev()
+            .find(|a| !taken_in(&a.name))
+            .or(all.last())
+            .map(|a| a.name.clone())
+            .unwrap_or_default()
+    };
     Some(match kind {
         AssetKind::Machine => AnyAsset::Machine(document::starter_machine(name)),
         AssetKind::Scene => AnyAsset::Scene(SceneAsset {
@@ -159,7 +178,7 @@ pub fn template(kind: AssetKind, name: &str, project: &Project) -> Option<AnyAss
             agent: "Agent".into(),
             player: "Player".into(),
             tick_rate: 1,
-            output: String::new(),
+            output: root_accumulator(),
         }),
         // One node at the origin; the designer adds the rest and the edges.
         AssetKind::Navigation => AnyAsset::Navigation(ensemble_compiler::formats::nav::NavAsset {
@@ -586,5 +605,37 @@ mod tests {
             "{}",
             c.diagnostics.render(&c.sources, false)
         );
+    }
+
+    /// A new chat scene speaks from the project's arbitration root, so it compiles at once
+    /// (Xvfb finding: it named no accumulator, an error before the designer did anything);
+    /// in a project without HMM actions, the error says what the field wants.
+    #[test]
+    fn a_new_chat_scene_speaks_from_the_root_accumulator() {
+        let dir = crate::document::tests::sample_copy("innkeeper");
+        let mut p = Project::open(dir.path()).unwrap();
+        let (id, _) = create(&mut p, AssetKind::Chat, "evening").unwrap();
+        match p.docs[id].state.asset() {
+            Some(AnyAsset::Chat(c)) => assert_eq!(c.output, "respond"),
+            other => panic!("{other:?}"),
+        }
+        let c = ensemble_compiler::compile_path_with(dir.path(), &p.overlay()).unwrap();
+        assert!(
+            !c.diagnostics.has_errors(),
+            "{}",
+            c.diagnostics.render(&c.sources, false)
+        );
+
+        let dir = airport_copy();
+        let mut p = Project::open(dir.path()).unwrap();
+        create(&mut p, AssetKind::Chat, "evening").unwrap();
+        let c = ensemble_compiler::compile_path_with(dir.path(), &p.overlay()).unwrap();
+        let shown = c.diagnostics.render(&c.sources, false);
+        assert!(
+            shown.contains("names no accumulator to speak from"),
+            "{shown}"
+        );
+        assert!(shown.contains("defines no accumulator yet"), "{shown}");
+        assert!(!shown.contains("``"), "{shown}");
     }
 }

@@ -466,3 +466,48 @@ fn a_place_moved_past_the_plots_edge_brings_the_plot_along() {
         "the tower at {tower:?} is off the plot (the gate at {gate:?}; the window 1440 wide)"
     );
 }
+
+/// The second first-time designer (a guard that patrols and talks, built under Xvfb): a
+/// TalkStateMachine's picker offered the machine being edited (a machine that runs itself
+/// recurses), and an empty agent picker read "choose a agent".
+#[test]
+fn a_talk_state_is_not_offered_its_own_machine_and_an_empty_picker_reads_well() {
+    let dir = sample_copy("airport");
+    std::fs::write(
+        dir.path().join("machines/Guard.machine.ron"),
+        r#"Machine(
+    name: "Guard",
+    states: [
+        (name: "Start", on: [("Empty", "AskVisitor")]),
+        (name: "AskVisitor", code: "RequestConversation", on: [("ConversationCoupled", "TalkToVisitor")]),
+        (name: "TalkToVisitor", code: "TalkStateMachine", on: [("EndStateMachine", "Finish")]),
+        (name: "Finish"),
+    ],
+)
+"#,
+    )
+    .unwrap();
+    let mut h = harness(EditorApp::open(dir.path()));
+    wait_for_diagnostics(&mut h);
+    support::app::open(&mut h, "Guard");
+    settle(&mut h);
+    support::app::select(&mut h, "AskVisitor");
+    settle(&mut h);
+    h.get_by_value("choose an agent");
+    support::app::select(&mut h, "TalkToVisitor");
+    settle(&mut h);
+    let count = |h: &Harness<'static, EditorApp>, name: &str| h.query_all_by_label(name).count();
+    let (guards, others) = (count(&h, "Guard"), count(&h, "BuyTicket"));
+    h.get_by_value("choose a machine").click();
+    settle(&mut h);
+    // The list is open (another machine is offered), and the machine itself is not in it.
+    assert!(
+        count(&h, "BuyTicket") > others,
+        "the machine list did not open"
+    );
+    assert_eq!(
+        count(&h, "Guard"),
+        guards,
+        "the Talk state is offered its own machine"
+    );
+}

@@ -1245,13 +1245,46 @@ fn lower_chats(module: &mut Module, f: &Files, n: &Names, diags: &mut Diagnostic
                 .at(loc.span(&[Seg::Field("tick_rate")]), "here"),
             );
         }
-        let output = resolve(
-            diags,
-            &n.accumulators,
-            "accumulator",
-            loc.name(&asset.output, &[Seg::Field("output")]),
-            &format!("conversation `{}`", asset.name),
-        );
+        let named = loc.name(&asset.output, &[Seg::Field("output")]);
+        let output = if named.text.trim().is_empty() {
+            // A new chat scene: say what the field is for, not that "``" is undefined.
+            let mut d = Diagnostic::error(
+                Code::UnknownReference,
+                format!(
+                    "conversation `{}` names no accumulator to speak from",
+                    asset.name
+                ),
+            )
+            .at(named.span, "choose an accumulator")
+            .note(
+                "the agent says what an accumulator of an `*.actions.ron` decides: the root of \
+                 its arbitration network, which the spaces' proposed actions flow into",
+            );
+            d = if n.accumulators.is_empty() {
+                d.note(
+                    "this project defines no accumulator yet: add an actions file (its actions \
+                     and accumulators) and the spaces that propose them",
+                )
+            } else {
+                d.note(format!(
+                    "this project's accumulators: {}",
+                    candidates(&n.accumulators).join(", ")
+                ))
+            };
+            diags.push(d);
+            Ref {
+                name: named,
+                target: None,
+            }
+        } else {
+            resolve(
+                diags,
+                &n.accumulators,
+                "accumulator",
+                named,
+                &format!("conversation `{}`", asset.name),
+            )
+        };
         module.chats.append(Chat {
             name,
             agent: asset.agent.clone(),

@@ -243,8 +243,13 @@ impl Session {
             let before = self.project.docs[doc].state.clone();
             let label = edit.label();
             let key = edit.coalesce().map(|k| format!("{doc} {k}"));
+            // A whole new arrangement is looked at whole (it may lie far from the old view).
+            let arranged = matches!(edit, Edit::Arrange(_));
             match machine::apply(&mut self.project.docs[doc].state, edit, &self.names) {
                 Ok(selection) => {
+                    if arranged {
+                        self.graph.fit();
+                    }
                     if let Some(sel) = selection {
                         self.graph.selection = sel;
                     }

@@ -10,6 +10,7 @@
 use super::edit::Edit;
 pub use super::edit::{InspectorCx, InspectorOutput};
 use super::ops;
+use super::param_fields::choose_prompt;
 use super::view::GraphView;
 use super::view::Look;
 use crate::analysis::Located;
@@ -324,7 +325,7 @@ impl Inspector {
             }
             (None, None) => {
                 heading(ui, "Modifier");
-                self.modifier(ui, s, lib.map(|l| l.modifier), look, cx, out);
+                self.modifier(ui, &m.name, s, lib.map(|l| l.modifier), look, cx, out);
             }
         }
 
@@ -344,9 +345,11 @@ impl Inspector {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn modifier(
         &mut self,
         ui: &mut Ui,
+        machine: &str,
         s: &StateAsset,
         kind: Option<ModifierKind>,
         look: Look,
@@ -366,7 +369,7 @@ impl Inspector {
         };
         let pick = |ui: &mut Ui, out: &mut InspectorOutput, what: &str, options: &[String]| {
             let text = if current.is_empty() {
-                RichText::new(format!("choose a {what}")).color(theme::TEXT_WEAK)
+                RichText::new(choose_prompt(what)).color(theme::TEXT_WEAK)
             } else if options.contains(&current) {
                 RichText::new(&current)
             } else {
@@ -403,7 +406,15 @@ impl Inspector {
             }
             Some(ModifierKind::Location) => pick(ui, out, "location", &cx.names.locations),
             Some(ModifierKind::Machine) => {
-                pick(ui, out, "machine", &cx.names.machines);
+                // A machine never runs itself as a child (it would recurse without end).
+                let others: Vec<String> = cx
+                    .names
+                    .machines
+                    .iter()
+                    .filter(|n| *n != machine)
+                    .cloned()
+                    .collect();
+                pick(ui, out, "machine", &others);
                 if let Some(ModifierValue::Name(child)) = &s.modifier
                     && cx.names.machines.contains(child)
                     && ui.button(format!("⏵ Open {child}")).clicked()

@@ -231,7 +231,7 @@ fn one(
             (None, Some(ParamValueAsset::Text(d))) => {
                 RichText::new(d.as_str()).color(theme::TEXT_WEAK)
             }
-            _ => RichText::new(format!("choose a {what}")).color(theme::TEXT_WEAK),
+            _ => RichText::new(choose_prompt(what)).color(theme::TEXT_WEAK),
         };
         let mut picked = None;
         egui::ComboBox::from_id_salt(("param", salt.0, salt.1))
@@ -356,4 +356,14 @@ fn list(
         changed = true;
     }
     changed.then_some(Some(ParamValueAsset::List(items)))
+}
+
+/// "choose a machine", "choose an agent": what an empty picker says.
+pub(crate) fn choose_prompt(what: &str) -> String {
+    let article = if what.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("choose {article} {what}")
 }

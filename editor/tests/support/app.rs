@@ -307,7 +307,8 @@ pub fn select(h: &mut Harness<'static, EditorApp>, state: &str) {
     settle(h);
     assert!(
         h.state().selection().contains(state),
-        "{state} not selected"
+        "{state} not selected (selected: {:?})",
+        h.state().selection()
     );
 }
 
