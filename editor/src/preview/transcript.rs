@@ -43,12 +43,14 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
                         ui.set_min_height(ROW);
                         // The row takes the click (it scrubs), not its texts.
                         ui.style_mut().interaction.selectable_labels = false;
+                        // The timeline counts ticks: the hover says which one.
                         ui.label(
                             RichText::new(format!("{:>6.1}s", l.time))
                                 .monospace()
                                 .small()
                                 .color(theme::TEXT_WEAK),
-                        );
+                        )
+                        .on_hover_text(format!("tick {}", l.tick));
                         let who = match &l.kind {
                             LineKind::Player { emote, .. } if &**emote != "says" => {
                                 format!("{} /{emote}", l.speaker)
