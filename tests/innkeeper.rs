@@ -307,7 +307,7 @@ const SET_1_SENSIBLE: usize = 140;
 const SET_2_SENSIBLE: usize = 146;
 const SET_3_SENSIBLE: usize = 121;
 const SET_4_SENSIBLE: usize = 89;
-const SET_5_SENSIBLE: usize = 95;
+const SET_5_SENSIBLE: usize = 96;
 
 #[test]
 fn the_visitor_is_answered_every_line_without_holes() {

@@ -174,7 +174,7 @@ pub fn run(args: ReachArgs, io: &mut Io<'_>) -> i32 {
                 play.inputs(),
                 budget.describe(chat)
             );
-            let _ = write!(io.out, "{}", story::story(&scene, &play, &trace));
+            let _ = write!(io.out, "{}", story::story_of(&scene, &play, &trace));
             if let Some(out) = &args.out {
                 if let Err(code) = write_one(out, &scene, &play, &pattern, &target, io) {
                     return code;

@@ -18,8 +18,9 @@
 //!
 //! - **Load and compile**: [`project::load`] (a project folder or one source file),
 //!   [`project::load_with`] and [`project::Overlay`] (unsaved files held in memory),
-//!   [`compile`], [`compile_path`], [`compile_path_with`]; the result is a [`Compilation`],
-//!   whose checked project is `ir` (read-only: [`ir::Module`]) and whose files are `source`.
+//!   [`compile`], [`compile_path`], [`compile_path_with`]; the result is a [`Compilation`]:
+//!   its `module` is the checked project (module `ir`, read-only: [`ir::Module`]), its
+//!   `sources` the files it read (module `source`: [`source::SourceMap`]).
 //! - **Check**: [`Compilation::diagnostics`], a [`diag::Diagnostics`] rendered for people
 //!   ([`diag::Diagnostics::render`], [`diag::Diagnostics::summary`]) or tools
 //!   ([`diag::Diagnostics::to_json`]); content tests (`content_test`): [`content_test::lower`],
@@ -35,7 +36,7 @@
 //!   file checked against a task, [`plan::plan_file::check`]; the planning graph a preview
 //!   draws, [`plan::PlanningGraph`].
 //! - **Reach** (`reach`, `reach::target`): a play that reaches a state, a line or a rule,
-//!   [`reach::search()`].
+//!   [`reach::search()`], told as a story by [`reach::story_of`].
 //! - **Run a scene** (`run`): [`run::scene`], [`run::summary`], and why a project gave no
 //!   program, [`run::error_summary`].
 //! - **The source formats** ([`formats`]), every file kind as a tool reads, edits and writes
@@ -46,8 +47,9 @@
 //!   `formats::pddl`, `formats::nav`, `formats::tests`.
 //!
 //! The other public modules (`front`, `valid`, `hpmm`, `nav`, `script`, `related`, the parts
-//! of `nlg` and `plan` not re-exported at their top) are the compiler's internals, public for
-//! the command line and the benchmarks, which measure them. The command line is not in this
+//! of `nlg`, `plan` and `reach` not re-exported at their top) are the compiler's internals,
+//! public for the command line and the benchmarks, which measure them; the editor's own tests
+//! may build assets through them too (the check reads `editor/src` only). The command line is not in this
 //! crate (it is `ensemble-cli`); the readers' fuzz targets are behind the `fuzz` feature, for
 //! `compiler/fuzz/` and the corpus replay only.
 

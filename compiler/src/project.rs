@@ -99,8 +99,9 @@ pub fn load(path: &Path) -> Result<Project, ProjectError> {
     load_with(path, &Overlay::default())
 }
 
-/// [`load`], with the files of `overlay` read from memory instead of disk (a project directory
-/// only; for a single file the overlay may hold that file's text under its file name).
+/// [`load`], with the files of `overlay` read from memory instead of disk. For a project
+/// directory the overlay's names are project-relative paths; for a single file, its base name
+/// (text or bytes), which also checks a file never saved: `path` need not exist then.
 pub fn load_with(path: &Path, overlay: &Overlay) -> Result<Project, ProjectError> {
     // A file never saved yet (an editor's new document) is checked as the overlay holds it.
     let held = path

@@ -6,12 +6,12 @@ use crate::document::noun;
 use crate::document::{self, Content, DocId, DocState, Project, title_of};
 use crate::names::ProjectNames;
 use crate::sidecar::Layout;
-use ensemble_compiler::formats::planning as plan;
+use ensemble_compiler::formats::planning;
 use ensemble_compiler::formats::print::Comments;
 use ensemble_compiler::formats::ron::*;
 use ensemble_compiler::formats::ron::{AnyAsset, FileKind};
 use ensemble_compiler::formats::scripts::ScriptAsset;
-use ensemble_compiler::formats::spaces as hpmm;
+use ensemble_compiler::formats::spaces;
 use ensemble_compiler::l10n::Renamed;
 use ensemble_runtime::program::{ModifierKind, ParamKind};
 
@@ -84,11 +84,13 @@ pub fn template(kind: AssetKind, name: &str, project: &Project) -> Option<AnyAss
         Some(AnyAsset::Locations(l)) => l.locations.first().map(|l| l.name.clone()),
         _ => None,
     });
-    // The root of the project's arbitration network: an accumulator no other one takes in
-    // (what a new chat scene speaks from; the last one written when every one is taken in).
-    let root_accumulator = || {
-        let all: Vec<&hpmm::AccumulatorAsset> = project
+    // What a new chat scene speaks from: the sink of the project's arbitration network (the
+    // accumulator no other takes in), when the build has exactly one; else the designer
+    // chooses, and the error lists the sinks.
+    let sink = || {
+        let all: Vec<&spaces::AccumulatorAsset> = project
             .live()
+            .filter(|(_, d)| !project.excluded(&d.state.path))
             .filter_map(|(_, d)| match d.state.asset() {
                 Some(AnyAsset::Actions(a)) => Some(a.accumulators.iter()),
                 _ => None,
@@ -96,12 +98,14 @@ pub fn template(kind: AssetKind, name: &str, project: &Project) -> Option<AnyAss
             .flatten()
             .collect();
         let taken_in = |name: &str| all.iter().any(|a| a.inputs.iter().any(|i| i == name));
-        all.iter()
-            .rev()
-            .find(|a| !taken_in(&a.name))
-            .or(all.last())
-            .map(|a| a.name.clone())
-            .unwrap_or_default()
+        match all
+            .iter()
+            .filter(|a| !taken_in(&a.name))
+            .collect::<Vec<_>>()[..]
+        {
+            [only] => only.name.clone(),
+            _ => String::new(),
+        }
     };
     Some(match kind {
         AssetKind::Machine => AnyAsset::Machine(document::starter_machine(name)),
@@ -146,39 +150,39 @@ pub fn template(kind: AssetKind, name: &str, project: &Project) -> Option<AnyAss
             slots: Default::default(),
             states: Vec::new(),
         }),
-        AssetKind::Space => AnyAsset::Space(hpmm::SpaceAsset {
+        AssetKind::Space => AnyAsset::Space(spaces::SpaceAsset {
             name: name.to_string(),
             initial: Some("idle".into()),
             disable: None,
             enabled_by: None,
-            states: vec![hpmm::SpaceStateAsset {
+            states: vec![spaces::SpaceStateAsset {
                 name: "idle".into(),
                 expects: Vec::new(),
                 action: None,
                 to: vec![("idle".into(), 1.0)],
             }],
         }),
-        AssetKind::Lexicon => AnyAsset::Lexicon(hpmm::LexiconAsset {
+        AssetKind::Lexicon => AnyAsset::Lexicon(spaces::LexiconAsset {
             categories: Vec::new(),
         }),
-        AssetKind::Evidence => AnyAsset::Evidence(hpmm::EvidenceAsset {
+        AssetKind::Evidence => AnyAsset::Evidence(spaces::EvidenceAsset {
             estimators: Vec::new(),
         }),
-        AssetKind::Concepts => AnyAsset::Concepts(hpmm::ConceptsAsset {
+        AssetKind::Concepts => AnyAsset::Concepts(spaces::ConceptsAsset {
             concepts: Vec::new(),
             variables: Vec::new(),
         }),
-        AssetKind::Actions => AnyAsset::Actions(hpmm::ActionsAsset {
+        AssetKind::Actions => AnyAsset::Actions(spaces::ActionsAsset {
             templates: Vec::new(),
             actions: Vec::new(),
             accumulators: Vec::new(),
         }),
-        AssetKind::Chat => AnyAsset::Chat(hpmm::ChatAsset {
+        AssetKind::Chat => AnyAsset::Chat(spaces::ChatAsset {
             name: name.to_string(),
             agent: "Agent".into(),
             player: "Player".into(),
             tick_rate: 1,
-            output: root_accumulator(),
+            output: sink(),
         }),
         // One node at the origin; the designer adds the rest and the edges.
         AssetKind::Navigation => AnyAsset::Navigation(ensemble_compiler::formats::nav::NavAsset {
@@ -190,7 +194,7 @@ pub fn template(kind: AssetKind, name: &str, project: &Project) -> Option<AnyAss
             ..Default::default()
         }),
         // Planning (docs/formats/planning.md): a problem starts on the project's first domain.
-        AssetKind::ActionList => AnyAsset::ActionList(plan::ActionListAsset {
+        AssetKind::ActionList => AnyAsset::ActionList(planning::ActionListAsset {
             name: name.to_string(),
             variables: Vec::new(),
             actions: Vec::new(),
@@ -199,14 +203,14 @@ pub fn template(kind: AssetKind, name: &str, project: &Project) -> Option<AnyAss
             state_limit: None,
             planner: Default::default(),
         }),
-        AssetKind::Domain => AnyAsset::Domain(plan::DomainAsset {
+        AssetKind::Domain => AnyAsset::Domain(planning::DomainAsset {
             name: name.to_string(),
             types: Default::default(),
             constants: Default::default(),
             predicates: Vec::new(),
             actions: Vec::new(),
         }),
-        AssetKind::Problem => AnyAsset::Problem(plan::ProblemAsset {
+        AssetKind::Problem => AnyAsset::Problem(planning::ProblemAsset {
             name: name.to_string(),
             domain: project
                 .live()
@@ -224,7 +228,7 @@ pub fn template(kind: AssetKind, name: &str, project: &Project) -> Option<AnyAss
         }),
         // One test on the project's first scene, that the designer makes say something.
         AssetKind::Test => {
-            use ensemble_compiler::formats::tests as test;
+            use ensemble_compiler::formats::tests;
             let scene = project
                 .live()
                 .find_map(|(_, d)| match d.state.asset() {
@@ -232,17 +236,17 @@ pub fn template(kind: AssetKind, name: &str, project: &Project) -> Option<AnyAss
                     _ => None,
                 })
                 .unwrap_or_default();
-            AnyAsset::Test(test::TestsAsset {
-                tests: vec![test::TestAsset {
+            AnyAsset::Test(tests::TestsAsset {
+                tests: vec![tests::TestAsset {
                     name: format!("{name}: nothing goes wrong"),
                     scene,
-                    seeds: test::Seeds::Range(0, 9),
+                    seeds: tests::Seeds::Range(0, 9),
                     ticks: 1000,
                     chat: Vec::new(),
                     events: Vec::new(),
                     setup: Vec::new(),
-                    expect: vec![test::Expectation::Never {
-                        what: test::EventPattern {
+                    expect: vec![tests::Expectation::Never {
+                        what: tests::EventPattern {
                             event: "error".into(),
                             ..Default::default()
                         },
@@ -607,11 +611,11 @@ mod tests {
         );
     }
 
-    /// A new chat scene speaks from the project's arbitration root, so it compiles at once
-    /// (Xvfb finding: it named no accumulator, an error before the designer did anything);
-    /// in a project without HMM actions, the error says what the field wants.
+    /// A new chat scene speaks from the project's sink, so it compiles at once (Xvfb finding:
+    /// it named no accumulator, an error before the designer did anything); in a project
+    /// without HMM actions, the error says what the field wants.
     #[test]
-    fn a_new_chat_scene_speaks_from_the_root_accumulator() {
+    fn a_new_chat_scene_speaks_from_the_sink() {
         let dir = crate::document::tests::sample_copy("innkeeper");
         let mut p = Project::open(dir.path()).unwrap();
         let (id, _) = create(&mut p, AssetKind::Chat, "evening").unwrap();
@@ -631,10 +635,7 @@ mod tests {
         create(&mut p, AssetKind::Chat, "evening").unwrap();
         let c = ensemble_compiler::compile_path_with(dir.path(), &p.overlay()).unwrap();
         let shown = c.diagnostics.render(&c.sources, false);
-        assert!(
-            shown.contains("names no accumulator to speak from"),
-            "{shown}"
-        );
+        assert!(shown.contains("names no sink accumulator"), "{shown}");
         assert!(shown.contains("defines no accumulator yet"), "{shown}");
         assert!(!shown.contains("``"), "{shown}");
     }

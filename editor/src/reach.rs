@@ -337,7 +337,7 @@ impl ReachPanel {
                     "searching: {} choice points, {} ticks, nearest {} transitions away, {:.1} s",
                     p.nodes.load(Ordering::Relaxed),
                     p.ticks.load(Ordering::Relaxed),
-                    if best >= reach::graph::FAR {
+                    if best >= reach::FAR {
                         "?".to_string()
                     } else {
                         best.to_string()
@@ -420,7 +420,7 @@ fn search(
                 pattern,
             },
         ) => {
-            let story = reach::story::story(&scene, &play, &trace);
+            let story = reach::story_of(&scene, &play, &trace);
             let found = Found {
                 scene,
                 play,

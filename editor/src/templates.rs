@@ -1,5 +1,6 @@
 //! Starter templates: small working designs a first-time designer starts from instead of a
-//! blank machine — a patrol, a conversation pair, a seller and a buyer, a plan-driven agent. Each is written as the
+//! blank machine — a patrol, a conversation pair, a seller and a buyer, a plan-driven agent, a
+//! character the player talks to. Each is written as the
 //! RON a designer would write, comments included, so the files read as examples; every name
 //! is prefixed with the name the designer gives, so a template can be added twice.
 
@@ -14,14 +15,16 @@ pub enum Template {
     ConversationPair,
     SellerAndBuyer,
     PlanDriven,
+    TalkingCharacter,
 }
 
 impl Template {
-    pub const ALL: [Template; 4] = [
+    pub const ALL: [Template; 5] = [
         Template::Patrol,
         Template::ConversationPair,
         Template::SellerAndBuyer,
         Template::PlanDriven,
+        Template::TalkingCharacter,
     ];
 
     /// The menu's words.
@@ -31,6 +34,7 @@ impl Template {
             Template::ConversationPair => "Conversation pair",
             Template::SellerAndBuyer => "Seller and buyer",
             Template::PlanDriven => "Plan-driven agent",
+            Template::TalkingCharacter => "Character the player talks to",
         }
     }
 
@@ -48,6 +52,9 @@ impl Template {
             }
             Template::PlanDriven => {
                 "An agent plans how to reach a goal and carries the plan out: a domain of actions, each run by its own machine, a problem, the agent's machine, locations and a scene"
+            }
+            Template::TalkingCharacter => {
+                "A character who answers what the player types (in the Preview, type a line as the player): a chat scene, HMM spaces for a greeting, a question, a farewell and anything else, their evidence and the lines they say"
             }
         }
     }
@@ -82,12 +89,38 @@ impl Template {
                 (AssetKind::Locations, fill("{N}"), fill(PLAN_PLACES)),
                 (AssetKind::Scene, fill("{N}Demo"), fill(PLAN_SCENE)),
             ],
+            Template::TalkingCharacter => {
+                // One reactive space per kind of line: (space, what it hears, its action).
+                let spaces = [
+                    ("Greeting", "greeting", "halt"),
+                    ("Farewell", "farewell", "dismiss"),
+                    ("Question", "question", "answer"),
+                    ("Unrecognised", "anything", "pardon"),
+                ];
+                let mut files = vec![
+                    (AssetKind::Chat, fill("{N}Chat"), fill(CHAT_SCENE)),
+                    (AssetKind::Evidence, fill("{N}"), fill(CHAT_EVIDENCE)),
+                    (AssetKind::Actions, fill("{N}"), fill(CHAT_ACTIONS)),
+                ];
+                files.extend(spaces.iter().map(|(space, hears, action)| {
+                    let text = CHAT_SPACE
+                        .replace("{S}", space)
+                        .replace("{E}", hears)
+                        .replace("{A}", action);
+                    (
+                        AssetKind::Space,
+                        fill(&format!("{{N}}{space}")),
+                        fill(&text),
+                    )
+                }));
+                files
+            }
         }
     }
 }
 
 /// Adds `template`'s files named after `name` as one undoable change; returns the first
-/// machine (to open) and the change.
+/// file (a machine, or the talking character's chat scene: what to open) and the change.
 pub fn start(
     project: &mut Project,
     template: Template,
@@ -95,20 +128,28 @@ pub fn start(
 ) -> Result<(DocId, Changes), String> {
     check_asset_name(name)?;
     let files = template.files(name);
+    let folder = |kind: AssetKind| match kind {
+        AssetKind::Machine => "machines",
+        AssetKind::Space => "spaces",
+        _ => "",
+    };
     for (kind, stem, _) in &files {
         if *kind == AssetKind::Machine && project.machine_doc(stem).is_some() {
             return Err(format!("there is a machine called {stem} already"));
+        }
+        // The names inside the files are the file's: a taken file means taken names.
+        let wanted = format!("{stem}{}", kind.suffix());
+        if !project
+            .free_path(folder(*kind), stem, *kind)
+            .ends_with(&wanted)
+        {
+            return Err(format!("there is a {wanted} already"));
         }
     }
     let mut changes = Vec::new();
     let mut first = None;
     for (kind, stem, text) in files {
-        let folder = if kind == AssetKind::Machine {
-            "machines"
-        } else {
-            ""
-        };
-        let path = project.free_path(folder, &stem, kind);
+        let path = project.free_path(folder(kind), &stem, kind);
         let state = DocState::from_text(&path, FileKind::Asset(kind), text, Layout::default());
         let mut before = state.clone();
         before.deleted = true;
@@ -341,6 +382,73 @@ Scene(
 )
 "#;
 
+const CHAT_SCENE: &str = r#"// Talk to {N}: open the Preview and type a line as the player (or
+// `ensemble run . --scene {N}Chat --input lines.txt`, a line per turn).
+Chat(
+    name: "{N}Chat",
+    agent: "{N}",
+    player: "Player",
+    // Iterations a second: each one {N} hears a line (or silence) and may answer.
+    tick_rate: 1,
+    // The accumulator whose winner {N} says: the root of the arbitration in {N}.actions.ron.
+    output: "{N}-respond",
+)
+"#;
+
+const CHAT_EVIDENCE: &str = r#"// What {N} notices in what the player says (evidence estimators, Zubek §5.2.3): patterns over
+// the words (`|` between alternatives, `*` skips words, `^` is the start of the line) and what
+// {N} has just said. Add a pattern, and {N} understands a new way of saying it.
+Evidence(
+    estimators: [
+        (name: "{N}-player", is: Speaker(Player)),
+        (name: "{N}-spoke", is: Speaker(Agent)),
+        (name: "{N}-hears-greeting", is: And([Ev("{N}-player"), Max([Match("^ hello|hi|hey|greetings|hail|evening|morning|ho", 1.0), Match("good evening|morning|day|afternoon", 1.0)])])),
+        (name: "{N}-hears-farewell", is: And([Ev("{N}-player"), Match("bye|goodbye|farewell|later|goodnight", 1.0)])),
+        (name: "{N}-hears-question", is: And([Ev("{N}-player"), Max([Match("?", 1.0), Match("^ where|what|who|how|why|when|can|may|is|are|do", 1.0)])])),
+        (name: "{N}-hears-anything", is: Ev("{N}-player")),
+        // {N} hearing itself: a handler rests once its line is said, and lets go when {N}
+        // says something else.
+        (name: "{N}-did-halt", is: Did("{N}-halt")),
+        (name: "{N}-did-answer", is: Did("{N}-answer")),
+        (name: "{N}-did-dismiss", is: Did("{N}-dismiss")),
+        (name: "{N}-did-pardon", is: Did("{N}-pardon")),
+        (name: "{N}-other-than-halt", is: And([Ev("{N}-spoke"), Not(Ev("{N}-did-halt"))])),
+        (name: "{N}-other-than-answer", is: And([Ev("{N}-spoke"), Not(Ev("{N}-did-answer"))])),
+        (name: "{N}-other-than-dismiss", is: And([Ev("{N}-spoke"), Not(Ev("{N}-did-dismiss"))])),
+        (name: "{N}-other-than-pardon", is: And([Ev("{N}-spoke"), Not(Ev("{N}-did-pardon"))])),
+    ],
+)
+"#;
+
+const CHAT_ACTIONS: &str = r#"// What {N} can say (one of the wordings, chosen each time), and the arbitration that picks
+// one handler's proposal a turn: the first input of `{N}-respond` that proposes wins.
+Actions(
+    templates: [],
+    actions: [
+        (name: "{N}-halt", say: ["Halt! Who goes there?", "Stop right there, traveller. State your business."]),
+        (name: "{N}-answer", say: ["The town is through the gate. Keep to the road.", "Ask at the inn, I only keep the gate."]),
+        (name: "{N}-dismiss", say: ["Move along, then.", "Safe travels."]),
+        (name: "{N}-pardon", say: ["What's that? Speak up.", "Hm? Say that again."]),
+    ],
+    accumulators: [
+        (name: "{N}-respond", rule: First, inputs: ["{N}Greeting", "{N}Farewell", "{N}Question", "{N}Unrecognised"]),
+    ],
+)
+"#;
+
+const CHAT_SPACE: &str = r#"// A handler (Zubek's reactive space): idle until the player's line is a {E}, then it
+// proposes `{N}-{A}`; once {N} has said it, it rests, and lets go when {N} says something else.
+Space(
+    name: "{N}{S}",
+    initial: "idle",
+    states: [
+        (name: "idle", expects: ["{N}-other-than-{A}"], to: [("idle", 0.5), ("heard", 0.5)]),
+        (name: "heard", expects: ["{N}-hears-{E}"], action: "{N}-{A}", to: [("heard", 0.1), ("replied", 0.6), ("idle", 0.3)]),
+        (name: "replied", expects: ["{N}-did-{A}"], to: [("replied", 0.5), ("heard", 0.5)]),
+    ],
+)
+"#;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -352,8 +460,11 @@ mod tests {
             let dir = tempfile::tempdir().unwrap();
             let mut project = Project::create(dir.path(), "starter").unwrap();
             let (first, changes) = start(&mut project, template, "Demo").unwrap();
+            let opens = &project.docs[first].state;
             assert!(
-                project.docs[first].state.machine().is_some(),
+                opens.machine().is_some()
+                    || (template == Template::TalkingCharacter
+                        && opens.path.ends_with(".chat.ron")),
                 "{template:?}"
             );
             assert!(changes.len() >= 2, "{template:?}");
@@ -406,5 +517,64 @@ mod tests {
         ] {
             assert!(trace.contains(line), "{line} not in\n{trace}");
         }
+    }
+
+    /// The character answers a greeting, a question, anything else and a goodbye, each with
+    /// its own handler, as the Preview's player would type them.
+    #[test]
+    fn the_talking_character_answers_the_player() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut project = Project::create(dir.path(), "starter").unwrap();
+        start(&mut project, Template::TalkingCharacter, "Guard").unwrap();
+        project.save().unwrap();
+        let input = dir.path().join("lines.txt");
+        std::fs::write(&input, "hello there\nwhere is the town?\nblah blah\nbye\n").unwrap();
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let mut io = ensemble_cli::Io {
+            out: &mut out,
+            err: &mut err,
+            color: false,
+        };
+        let path = dir.path().to_string_lossy().into_owned();
+        let input = input.to_string_lossy().into_owned();
+        let args = [
+            "ensemble",
+            "run",
+            &path,
+            "--scene",
+            "GuardChat",
+            "--input",
+            &input,
+        ];
+        let code = ensemble_cli::run(args, &mut io);
+        let trace = String::from_utf8_lossy(&out);
+        assert_eq!(code, 0, "{trace}{}", String::from_utf8_lossy(&err));
+        let said: Vec<&str> = trace
+            .lines()
+            .filter_map(|l| l.split_once("Guard says: ").map(|(_, s)| s))
+            .collect();
+        assert_eq!(said.len(), 4, "{trace}");
+        assert!(
+            said[0].starts_with("Halt!") || said[0].starts_with("Stop right there"),
+            "{trace}"
+        );
+        assert!(
+            ["The town is", "Ask at the inn"]
+                .iter()
+                .any(|s| said[1].starts_with(s)),
+            "{trace}"
+        );
+        assert!(
+            ["What's that?", "Hm?"]
+                .iter()
+                .any(|s| said[2].starts_with(s)),
+            "{trace}"
+        );
+        assert!(
+            ["Move along", "Safe travels"]
+                .iter()
+                .any(|s| said[3].starts_with(s)),
+            "{trace}"
+        );
     }
 }

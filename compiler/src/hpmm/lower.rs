@@ -1213,6 +1213,24 @@ fn lower_accumulators(module: &mut Module, f: &Files, n: &Names, diags: &mut Dia
     }
 }
 
+/// The accumulators no other accumulator takes in, by name: what a conversation may speak from.
+fn sinks(module: &Module) -> Vec<String> {
+    let taken_in = |name: &str| {
+        module
+            .accumulators
+            .iter()
+            .any(|(_, a)| a.inputs.iter().any(|(i, _)| i.text == name))
+    };
+    let mut out: Vec<String> = module
+        .accumulators
+        .iter()
+        .map(|(_, a)| a.name.text.clone())
+        .filter(|name| !taken_in(name))
+        .collect();
+    out.sort();
+    out
+}
+
 fn lower_chats(module: &mut Module, f: &Files, n: &Names, diags: &mut Diagnostics) {
     for (asset, loc) in &f.chats {
         let name = loc.name(&asset.name, &[Seg::Field("name")]);
@@ -1250,15 +1268,12 @@ fn lower_chats(module: &mut Module, f: &Files, n: &Names, diags: &mut Diagnostic
             // A new chat scene: say what the field is for, not that "``" is undefined.
             let mut d = Diagnostic::error(
                 Code::UnknownReference,
-                format!(
-                    "conversation `{}` names no accumulator to speak from",
-                    asset.name
-                ),
+                format!("conversation `{}` names no sink accumulator", asset.name),
             )
-            .at(named.span, "choose an accumulator")
+            .at(named.span, "choose the sink")
             .note(
-                "the agent says what an accumulator of an `*.actions.ron` decides: the root of \
-                 its arbitration network, which the spaces' proposed actions flow into",
+                "the agent says what the sink decides: the accumulator of an `*.actions.ron` \
+                 that the spaces' proposed actions flow into and no other accumulator takes in",
             );
             d = if n.accumulators.is_empty() {
                 d.note(
@@ -1267,8 +1282,8 @@ fn lower_chats(module: &mut Module, f: &Files, n: &Names, diags: &mut Diagnostic
                 )
             } else {
                 d.note(format!(
-                    "this project's accumulators: {}",
-                    candidates(&n.accumulators).join(", ")
+                    "this project's sinks: {}",
+                    sinks(module).join(", ")
                 ))
             };
             diags.push(d);

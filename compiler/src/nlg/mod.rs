@@ -26,6 +26,7 @@ pub use rank::{Candidate, GenerationReport};
 // The rest of the surface tools rank with (lib.rs): how a state speaks and a designer's
 // judgements applied, the line syntax, the n-gram method, the kinds of slots.
 pub use input::{LineError, WH_WORDS};
+pub use morph::indefinite_article;
 pub use ngram::Method;
 pub use overgen::SlotKind;
 pub use rank::{DEFAULT_SCORE_MARGIN, Speaking, apply_judgements, names_candidate};

@@ -27,6 +27,10 @@ use crate::content_test::asset::{
 
 pub use choices::Choices;
 pub use search::{Budget, Outcome, Progress, Stats, random_play, search, search_watched};
+// The rest of the surface a tool reaches with (lib.rs): the graph's "cannot get there" distance
+// and a found play told as a story.
+pub use graph::FAR;
+pub use story::story_of;
 
 use ensemble_runtime::Program;
 use std::sync::Arc;

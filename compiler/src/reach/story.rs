@@ -20,7 +20,7 @@ fn tells(e: &TraceEvent) -> bool {
 }
 
 /// The story of `play`, whose `trace` ends with the target event.
-pub fn story(scene: &str, play: &Play, trace: &[TraceEvent]) -> String {
+pub fn story_of(scene: &str, play: &Play, trace: &[TraceEvent]) -> String {
     let mut s = format!("scene `{scene}`, seed {}\n", play.seed);
     for setup in &play.setup {
         match setup {

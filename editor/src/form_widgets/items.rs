@@ -232,24 +232,24 @@ macro_rules! named_items {
     };
 }
 
-use ensemble_compiler::formats::ron as ron_assets;
-use ensemble_compiler::formats::spaces as hpmm;
+use ensemble_compiler::formats::ron;
+use ensemble_compiler::formats::spaces;
 
 named_items!(
-    ron_assets::AgentAsset,
-    ron_assets::LocationAsset,
-    ron_assets::LibraryStateAsset,
-    ron_assets::PropAsset,
-    ron_assets::ProxyAsset,
-    ron_assets::NotificationAsset,
-    ron_assets::SpawnAsset,
-    hpmm::CategoryAsset,
-    hpmm::EstimatorAsset,
-    hpmm::ConceptAsset,
-    hpmm::VariableAsset,
-    hpmm::TemplateAsset,
-    hpmm::ActionAsset,
-    hpmm::AccumulatorAsset,
+    ron::AgentAsset,
+    ron::LocationAsset,
+    ron::LibraryStateAsset,
+    ron::PropAsset,
+    ron::ProxyAsset,
+    ron::NotificationAsset,
+    ron::SpawnAsset,
+    spaces::CategoryAsset,
+    spaces::EstimatorAsset,
+    spaces::ConceptAsset,
+    spaces::VariableAsset,
+    spaces::TemplateAsset,
+    spaces::ActionAsset,
+    spaces::AccumulatorAsset,
     ensemble_compiler::formats::planning::Action,
     ensemble_compiler::formats::planning::OperatorAsset,
 );

@@ -360,10 +360,6 @@ fn list(
 
 /// "choose a machine", "choose an agent": what an empty picker says.
 pub(crate) fn choose_prompt(what: &str) -> String {
-    let article = if what.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        "an"
-    } else {
-        "a"
-    };
+    let article = ensemble_compiler::nlg::indefinite_article(what);
     format!("choose {article} {what}")
 }

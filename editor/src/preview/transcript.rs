@@ -43,14 +43,12 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
                         ui.set_min_height(ROW);
                         // The row takes the click (it scrubs), not its texts.
                         ui.style_mut().interaction.selectable_labels = false;
-                        // The timeline counts ticks: the hover says which one.
                         ui.label(
                             RichText::new(format!("{:>6.1}s", l.time))
                                 .monospace()
                                 .small()
                                 .color(theme::TEXT_WEAK),
-                        )
-                        .on_hover_text(format!("tick {}", l.tick));
+                        );
                         let who = match &l.kind {
                             LineKind::Player { emote, .. } if &**emote != "says" => {
                                 format!("{} /{emote}", l.speaker)
@@ -88,7 +86,8 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
                     })
                     .response
                     .interact(egui::Sense::click());
-                if r.on_hover_text("Show the scene when this was said")
+                // The timeline counts ticks: the row says which one.
+                if r.on_hover_text(format!("Show the scene when this was said (tick {})", l.tick))
                     .clicked()
                 {
                     go_to = Some(l.tick);

@@ -76,7 +76,10 @@ impl AssetPanel<ChatAsset> for ChatPanel {
         ui.add_space(8.0);
         form::help(
             ui,
-            &format!("Try it: ensemble run PROJECT --scene {} --input -", c.name),
+            &format!(
+                "Try it: in the Preview, pick {} and press ▶, then type as the player; or ensemble run PROJECT --scene {} --input -",
+                c.name, c.name
+            ),
         );
         changed
     }

@@ -90,7 +90,7 @@ pub struct Ranked {
 
 /// Ranks a sentence state as the compiler does: over-generation, n-gram ranking, the lines
 /// that say what the state says first, then the designer's judgements
-/// (`nlg::rank::apply_judgements`) and the spoken-set rule (`Speaking::count`, with the
+/// (`nlg::apply_judgements`) and the spoken-set rule (`Speaking::count`, with the
 /// pinned and accepted lines as the judged ones). Slow (tens of milliseconds and more): run it
 /// off the UI thread.
 pub fn rank(request: Request) -> Ranked {
