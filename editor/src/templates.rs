@@ -482,14 +482,15 @@ mod tests {
         }
     }
 
-    /// The plan-driven agent's demo scene plans, carries out both actions with their machines,
-    /// and ends pleased.
-    #[test]
-    fn the_plan_driven_agent_plans_and_carries_the_plan_out() {
+    /// `template` added as `name` to a new project, saved, and `ensemble run` on it with
+    /// `args` after the project: the trace, or the test fails with what it printed.
+    fn run_started(template: Template, name: &str, args: &[&str], lines: &str) -> String {
         let dir = tempfile::tempdir().unwrap();
         let mut project = Project::create(dir.path(), "starter").unwrap();
-        start(&mut project, Template::PlanDriven, "Fetch").unwrap();
+        start(&mut project, template, name).unwrap();
         project.save().unwrap();
+        let input = dir.path().join("lines.txt");
+        std::fs::write(&input, lines).unwrap();
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let mut io = ensemble_cli::Io {
             out: &mut out,
@@ -497,18 +498,24 @@ mod tests {
             color: false,
         };
         let path = dir.path().to_string_lossy().into_owned();
-        let args = [
-            "ensemble",
-            "run",
-            &path,
-            "--scene",
-            "FetchDemo",
-            "--ticks",
-            "300",
-        ];
-        let code = ensemble_cli::run(args, &mut io);
-        let trace = String::from_utf8_lossy(&out);
+        let input = input.to_string_lossy().into_owned();
+        let mut all = vec!["ensemble", "run", &path];
+        all.extend(
+            args.iter()
+                .map(|a| if *a == "LINES" { input.as_str() } else { a }),
+        );
+        let code = ensemble_cli::run(all, &mut io);
+        let trace = String::from_utf8_lossy(&out).into_owned();
         assert_eq!(code, 0, "{trace}{}", String::from_utf8_lossy(&err));
+        trace
+    }
+
+    /// The plan-driven agent's demo scene plans, carries out both actions with their machines,
+    /// and ends pleased.
+    #[test]
+    fn the_plan_driven_agent_plans_and_carries_the_plan_out() {
+        let args = ["--scene", "FetchDemo", "--ticks", "300"];
+        let trace = run_started(Template::PlanDriven, "Fetch", &args, "");
         for line in [
             "plans FetchGoal: WalkTo(me), PickUp(me, box)",
             "done WalkTo(me)",
@@ -523,58 +530,21 @@ mod tests {
     /// its own handler, as the Preview's player would type them.
     #[test]
     fn the_talking_character_answers_the_player() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut project = Project::create(dir.path(), "starter").unwrap();
-        start(&mut project, Template::TalkingCharacter, "Guard").unwrap();
-        project.save().unwrap();
-        let input = dir.path().join("lines.txt");
-        std::fs::write(&input, "hello there\nwhere is the town?\nblah blah\nbye\n").unwrap();
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let mut io = ensemble_cli::Io {
-            out: &mut out,
-            err: &mut err,
-            color: false,
-        };
-        let path = dir.path().to_string_lossy().into_owned();
-        let input = input.to_string_lossy().into_owned();
-        let args = [
-            "ensemble",
-            "run",
-            &path,
-            "--scene",
-            "GuardChat",
-            "--input",
-            &input,
-        ];
-        let code = ensemble_cli::run(args, &mut io);
-        let trace = String::from_utf8_lossy(&out);
-        assert_eq!(code, 0, "{trace}{}", String::from_utf8_lossy(&err));
+        let args = ["--scene", "GuardChat", "--input", "LINES"];
+        let lines = "hello there\nwhere is the town?\nblah blah\nbye\n";
+        let trace = run_started(Template::TalkingCharacter, "Guard", &args, lines);
         let said: Vec<&str> = trace
             .lines()
             .filter_map(|l| l.split_once("Guard says: ").map(|(_, s)| s))
             .collect();
         assert_eq!(said.len(), 4, "{trace}");
+        let begins = |line: &str, with: &[&str]| with.iter().any(|w| line.starts_with(w));
+        assert!(begins(said[0], &["Halt!", "Stop right there"]), "{trace}");
         assert!(
-            said[0].starts_with("Halt!") || said[0].starts_with("Stop right there"),
+            begins(said[1], &["The town is", "Ask at the inn"]),
             "{trace}"
         );
-        assert!(
-            ["The town is", "Ask at the inn"]
-                .iter()
-                .any(|s| said[1].starts_with(s)),
-            "{trace}"
-        );
-        assert!(
-            ["What's that?", "Hm?"]
-                .iter()
-                .any(|s| said[2].starts_with(s)),
-            "{trace}"
-        );
-        assert!(
-            ["Move along", "Safe travels"]
-                .iter()
-                .any(|s| said[3].starts_with(s)),
-            "{trace}"
-        );
+        assert!(begins(said[2], &["What's that?", "Hm?"]), "{trace}");
+        assert!(begins(said[3], &["Move along", "Safe travels"]), "{trace}");
     }
 }
