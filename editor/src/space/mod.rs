@@ -146,11 +146,15 @@ impl SpacePanel {
                     edits.push(Edit::NormaliseAll);
                 }
             }
+            // Elided where the toolbar is short of room, rather than drawn over the zoom.
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                ui.label(
-                    RichText::new("drag a dot or ■ to connect · drag a probability to change it · Shift+drag to select")
-                        .small()
-                        .color(theme::TEXT_WEAK),
+                ui.add(
+                    egui::Label::new(
+                        RichText::new("drag a dot or ■ to connect · drag a probability to change it · Shift+drag to select")
+                            .small()
+                            .color(theme::TEXT_WEAK),
+                    )
+                    .truncate(),
                 );
             });
         });
