@@ -511,3 +511,35 @@ fn a_talk_state_is_not_offered_its_own_machine_and_an_empty_picker_reads_well() 
         "the Talk state is offered its own machine"
     );
 }
+
+/// Ticking "this agent is the player" on an agent that runs a machine left the machine, an
+/// error until cleared by hand (the player runs none): the machine goes with the tick.
+#[test]
+fn an_agent_made_the_player_drops_its_machine() {
+    let dir = sample_copy("airport");
+    std::fs::write(
+        dir.path().join("gate.scene.ron"),
+        r#"Scene(
+    name: "gate",
+    agents: [
+        (name: "visitor", machine: "BuyTicket", at: "Entrance"),
+    ],
+)
+"#,
+    )
+    .unwrap();
+    let mut h = harness(EditorApp::open(dir.path().join("gate.scene.ron")));
+    wait_for_diagnostics(&mut h);
+    let before = h.state().report().unwrap().errors();
+    click(&mut h, "player");
+    settle(&mut h);
+    let visitor = &scene(&h, "gate.scene.ron").agents[0];
+    assert!(visitor.player, "{visitor:?}");
+    assert_eq!(visitor.machine, None);
+    wait_for_diagnostics(&mut h);
+    assert!(
+        h.state().report().unwrap().errors() <= before,
+        "{:?}",
+        problems(&h)
+    );
+}

@@ -537,3 +537,19 @@ fn a_project_with_a_game_state_previews_with_a_stand_in() {
     );
     h.get_by_label_contains("standing it in");
 }
+
+/// Another scene picked while one runs is the one that runs (Xvfb finding: the picker changed,
+/// the preview went on running, and saying "running", the old scene).
+#[test]
+fn picking_another_scene_while_one_runs_runs_it() {
+    let (_dir, mut h) = playing("airport", "lane-closed");
+    until(&mut h, "a few ticks", |h| tick(h) >= 5);
+    assert_eq!(preview(&h).running_scene(), Some("lane-closed"));
+    choose(&mut h, "lane-closed", "ticket-counter");
+    settle(&mut h);
+    assert_eq!(preview(&h).running_scene(), Some("ticket-counter"));
+    assert!(
+        preview(&h).is_playing(),
+        "it goes on playing, now the picked scene"
+    );
+}

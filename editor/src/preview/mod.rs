@@ -980,6 +980,7 @@ impl Preview {
         ui.horizontal_wrapped(|ui| {
             let scenes = self.scenes.clone();
             let shown = self.scene.clone().unwrap_or_else(|| "no scene".into());
+            let mut picked = false;
             egui::ComboBox::from_id_salt("preview-scene")
                 .selected_text(shown)
                 .width(150.0)
@@ -992,13 +993,21 @@ impl Preview {
                         if ui
                             .selectable_label(self.scene.as_deref() == Some(name), label)
                             .clicked()
+                            && self.scene.as_deref() != Some(name)
                         {
                             self.scene = Some(name.clone());
+                            picked = true;
                         }
                     }
                 })
                 .response
                 .on_hover_text("The scene to run");
+            // Another scene picked while one runs: that one is what runs now (it said
+            // "running" over the old scene's world before).
+            if picked && self.is_running() && !self.is_attached() {
+                let play = self.is_playing();
+                self.start(analysis, play);
+            }
             let playing = self.is_playing();
             let play = match (playing, self.is_attached()) {
                 (true, _) => "⏸ Pause",

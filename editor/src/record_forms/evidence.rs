@@ -35,11 +35,32 @@ fn list(xs: &[ExprAsset]) -> String {
     xs.iter().map(describe).collect::<Vec<_>>().join("; ")
 }
 
+/// A surface pattern read out word by word, so what `|` and `*` do is visible: `|` offers
+/// alternatives for one word ("your name|who are you" is "your", then "name" or "who", then
+/// "are you"), not for phrases.
+fn read_pattern(p: &str) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for tok in p.split_whitespace() {
+        parts.push(match tok {
+            "^" => "(at the start)".into(),
+            "$" => "(at the end)".into(),
+            "*" => "…".into(),
+            t if t.starts_with('@') => format!("a word of {}", &t[1..]),
+            t if t.contains('|') => {
+                let words: Vec<String> = t.split('|').map(|w| format!("“{w}”")).collect();
+                format!("one of {}", words.join(" or "))
+            }
+            t => format!("“{t}”"),
+        });
+    }
+    parts.join(" ")
+}
+
 /// An estimator's expression read as a sentence.
 pub fn describe(e: &ExprAsset) -> String {
     match e {
         ExprAsset::Always => "always 1".into(),
-        ExprAsset::Match(p, c) => format!("“{p}” matches ({c})"),
+        ExprAsset::Match(p, c) => format!("the line has {} ({c})", read_pattern(p)),
         ExprAsset::Speaker(SpeakerAsset::Player) => "the player speaks".into(),
         ExprAsset::Speaker(SpeakerAsset::Agent) => "the agent speaks".into(),
         ExprAsset::Emote(x) => format!("the emote is “{x}”"),
@@ -182,7 +203,7 @@ impl AssetPanel<EvidenceAsset> for EvidencePanel {
             crate::marks::name_widget(ui, &r.response, "start from");
             form::help(
                 ui,
-                "Match(pattern, confidence) · Speaker(Player|Agent) · Emote(\"nods\") · Did(\"action\") · DidAny · Mentions(\"concept\") · Inspect(of: [\"space.state\"], shape: Threshold(0.5)) · Var(\"the-topic\", IsA(\"quest\")) · Ev(\"other\") · And/Or/Max([...]) · Not(...) · Scale(k, ...)",
+                "Match(pattern, confidence): words in order; a|b is one word or the other (a phrase of its own is a Match of its own, inside Max([...])); * skips any words; ^ and $ are the start and end; @category a lexicon category · Speaker(Player|Agent) · Emote(\"nods\") · Did(\"action\") · DidAny · Mentions(\"concept\") · Inspect(of: [\"space.state\"], shape: Threshold(0.5)) · Var(\"the-topic\", IsA(\"quest\")) · Ev(\"other\") · And/Or/Max([...]) · Not(...) · Scale(k, ...)",
             );
             let by: Vec<&str> = cx
                 .names
@@ -219,6 +240,20 @@ fn form_text(e: &ExprAsset) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The Xvfb designer wrote "your name|who are you" for two phrases; the reading shows it
+    /// is one word or another between "your" and "are you".
+    #[test]
+    fn a_pattern_reads_word_by_word() {
+        assert_eq!(
+            read_pattern("your name|who are you"),
+            "“your” one of “name” or “who” “are” “you”"
+        );
+        assert_eq!(
+            read_pattern("^ @greeting-word * friend $"),
+            "(at the start) a word of greeting-word … “friend” (at the end)"
+        );
+    }
 
     #[test]
     fn expressions_read_as_sentences() {

@@ -298,6 +298,11 @@ impl ScenePanel {
             );
             let r = ui.checkbox(&mut a.player, "this agent is the player");
             crate::marks::name_widget(ui, &r, "player");
+            // The player runs no machine (the scene's events act for it): ticking the box
+            // drops the machine instead of leaving an error to clear by hand.
+            if r.changed() && a.player {
+                a.machine = None;
+            }
             changed |= r.changed();
             ui.end_row();
 

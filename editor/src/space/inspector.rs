@@ -228,7 +228,17 @@ pub fn state(
     let notes = cx.diags.notes(&[P::F("states"), P::I(i), P::F("name")]);
     let id = ("space-state-name", sp.name.as_str());
     if focus_name {
-        ui.memory_mut(|m| m.request_focus(egui::Id::new(("name-field", id))));
+        // A state just added: its placeholder name is selected, so typing replaces it.
+        let field = egui::Id::new(("name-field", id));
+        let mut state = egui::text_edit::TextEditState::load(ui.ctx(), field).unwrap_or_default();
+        state
+            .cursor
+            .set_char_range(Some(egui::text::CCursorRange::two(
+                egui::text::CCursor::new(0),
+                egui::text::CCursor::new(name.chars().count()),
+            )));
+        state.store(ui.ctx(), field);
+        ui.memory_mut(|m| m.request_focus(field));
     }
     if let Some(new) = form::name_field(ui, id, &name, WIDTH, "state name", &notes) {
         cx.panel.request(Request::Rename {

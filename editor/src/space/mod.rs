@@ -253,8 +253,11 @@ impl GraphPanel<SpaceAsset> for SpacePanel {
             edits.push(Edit::Delete(self.view.selection.clone()));
         }
         for e in edits {
+            // A state just added is named next: its name field takes the keyboard.
+            let adds = matches!(e, Edit::AddState { .. });
             if let Some(sel) = apply(sp, layout, e) {
                 self.view.selection = sel;
+                self.focus_name |= adds;
             }
         }
         (sp.clone(), layout.clone()) != before

@@ -140,7 +140,12 @@ pub fn add_transition(sp: &mut SpaceAsset, from: &str, to: &str) -> bool {
         return false;
     }
     if st.to.is_empty() {
+        // An empty row stays where it is: its self-loop is written out first (and is all
+        // there is when the self-loop is what was added).
         st.to.push((from.to_string(), 1.0));
+        if from == to {
+            return true;
+        }
     }
     let n = st.to.len() as f64;
     let sum = row_sum(st);
@@ -348,6 +353,18 @@ mod tests {
             vec![("off".into(), 0.5), ("idle".into(), 0.5)]
         );
         assert!(!add_transition(&mut sp, "idle", "idle"), "exists already");
+        // A state with no row yet, given its own self-loop: one row, not two (Xvfb finding).
+        sp.states.push(SpaceStateAsset {
+            name: "replied".into(),
+            expects: Vec::new(),
+            action: None,
+            to: Vec::new(),
+        });
+        assert!(add_transition(&mut sp, "replied", "replied"));
+        assert_eq!(
+            sp.states.last().unwrap().to,
+            vec![("replied".to_string(), 1.0)]
+        );
         let mut sp = space();
         sp.states[0].to.truncate(2);
         sp.states[0].to[0].1 = 0.6;
