@@ -332,3 +332,32 @@ fn how_do_i_get_here_on_a_state_asks_the_host_to_search_for_it() {
         }]
     );
 }
+
+/// A state just added is named by typing (the Xvfb designer's typing went nowhere: the name
+/// field looked ready but did not have the keyboard): the placeholder is replaced, and the
+/// host is asked for the rename.
+#[test]
+fn a_new_state_is_named_by_typing_at_once() {
+    let mut h = harness();
+    h.get_by_label("add state").click();
+    h.run_steps(4);
+    let added = h
+        .state()
+        .value
+        .states
+        .last()
+        .map(|s| s.name.clone())
+        .unwrap();
+    h.get_all_by_role(egui::accesskit::Role::TextInput)
+        .find(|n| n.is_focused())
+        .expect("the new state's name field has the keyboard")
+        .type_text("asked");
+    h.run_steps(1);
+    h.key_press(Key::Enter);
+    h.run_steps(2);
+    let renamed =
+        h.state().requests.iter().any(
+            |r| matches!(r, Request::Rename { old, new, .. } if *old == added && new == "asked"),
+        );
+    assert!(renamed, "{:?}", h.state().requests);
+}
