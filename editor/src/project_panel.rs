@@ -121,6 +121,19 @@ fn entry(
             requests.push(Request::AskRename(id));
             ui.close();
         }
+        let copyable = match d.kind {
+            FileKind::Asset(k) if crate::project_ops::can_copy(k) => Some(k),
+            _ => None,
+        };
+        if let Some(kind) = copyable
+            && ui
+                .button("Duplicate…")
+                .on_hover_text("A copy under a new name, to change apart from this one")
+                .clicked()
+        {
+            requests.push(Request::NewAsset(Starter::CopyOf(id, kind)));
+            ui.close();
+        }
         if ui
             .button(RichText::new("Delete…").color(theme::ERROR))
             .clicked()
