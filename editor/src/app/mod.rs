@@ -5,6 +5,7 @@
 
 mod action;
 mod actions;
+mod guide;
 mod modals;
 mod registry;
 mod session;
@@ -747,6 +748,9 @@ impl EditorApp {
                 .on_hover_text("Undo, redo, find, arrange");
             }
             ui.menu_button("Help", |ui| {
+                ui.set_max_width(460.0);
+                guide::first_steps(ui);
+                ui.separator();
                 ui.label(RichText::new("Keyboard shortcuts").strong());
                 shortcuts::help(ui);
                 ui.separator();
@@ -756,7 +760,7 @@ impl EditorApp {
                 );
             })
             .response
-            .on_hover_text("Keyboard shortcuts and where the formats are described");
+            .on_hover_text("First steps, keyboard shortcuts and where the formats are described");
             if let Some(s) = &self.session {
                 ui.separator();
                 ui.label(
