@@ -62,41 +62,54 @@ pub fn can_copy(kind: AssetKind) -> bool {
     )
 }
 
+/// Whether `name` is taken for a new asset of `kind`, in the compiler's namespaces: machines;
+/// scenes and chat scenes together; spaces and accumulators together.
+pub fn name_taken(project: &Project, kind: AssetKind, name: &str) -> bool {
+    project.live().any(|(_, d)| match d.state.asset() {
+        Some(AnyAsset::Machine(m)) => kind == AssetKind::Machine && m.name == name,
+        Some(AnyAsset::Scene(x)) => {
+            matches!(kind, AssetKind::Scene | AssetKind::Chat) && x.name == name
+        }
+        Some(AnyAsset::Chat(x)) => {
+            matches!(kind, AssetKind::Scene | AssetKind::Chat) && x.name == name
+        }
+        Some(AnyAsset::Space(x)) => kind == AssetKind::Space && x.name == name,
+        Some(AnyAsset::Actions(a)) => {
+            kind == AssetKind::Space && a.accumulators.iter().any(|x| x.name == name)
+        }
+        _ => false,
+    })
+}
+
 /// A copy of `doc` named `name`, beside it (comments and layout kept).
 fn copy_of(project: &mut Project, doc: DocId, name: &str) -> Result<(DocId, Changes), String> {
     let from = &project.docs[doc].state;
-    let taken = |kind: AssetKind| {
-        project.live().any(|(_, d)| match d.state.asset() {
-            Some(AnyAsset::Machine(m)) => kind == AssetKind::Machine && m.name == name,
-            Some(AnyAsset::Space(x)) => kind == AssetKind::Space && x.name == name,
-            Some(AnyAsset::Scene(x)) => kind == AssetKind::Scene && x.name == name,
-            Some(AnyAsset::Chat(x)) => kind == AssetKind::Chat && x.name == name,
-            _ => false,
-        })
-    };
-    let (mut asset, kind) = match from.asset() {
-        Some(a @ AnyAsset::Machine(_)) => (a.clone(), AssetKind::Machine),
-        Some(a @ AnyAsset::Space(_)) => (a.clone(), AssetKind::Space),
-        Some(a @ AnyAsset::Scene(_)) => (a.clone(), AssetKind::Scene),
-        Some(a @ AnyAsset::Chat(_)) => (a.clone(), AssetKind::Chat),
+    let mut asset = from
+        .asset()
+        .cloned()
+        .ok_or_else(|| format!("{} cannot be copied", from.path))?;
+    let (kind, named) = match &mut asset {
+        AnyAsset::Machine(m) => (AssetKind::Machine, &mut m.name),
+        AnyAsset::Space(x) => (AssetKind::Space, &mut x.name),
+        AnyAsset::Scene(x) => (AssetKind::Scene, &mut x.name),
+        AnyAsset::Chat(x) => (AssetKind::Chat, &mut x.name),
         _ => return Err(format!("{} cannot be copied", from.path)),
     };
-    if taken(kind) {
+    if name_taken(project, kind, name) {
         return Err(format!("there is a {} called {name} already", noun(kind)));
     }
-    match &mut asset {
-        AnyAsset::Machine(m) => m.name = name.to_string(),
-        AnyAsset::Space(x) => x.name = name.to_string(),
-        AnyAsset::Scene(x) => x.name = name.to_string(),
-        AnyAsset::Chat(x) => x.name = name.to_string(),
-        _ => unreachable!("only the kinds matched above"),
+    *named = name.to_string();
+    let folder = from.path.rsplit_once('/').map_or("", |(f, _)| f);
+    let path = project.free_path(folder, name, kind);
+    // The file is named after what it holds: a taken file name is refused, not numbered.
+    if !path.ends_with(&format!("{name}{}", kind.suffix())) {
+        return Err(format!(
+            "there is a file {name}{} there already",
+            kind.suffix()
+        ));
     }
-    let folder = from
-        .path
-        .rsplit_once('/')
-        .map_or(String::new(), |(f, _)| f.to_string());
     let state = DocState {
-        path: project.free_path(&folder, name, kind),
+        path,
         content: Content::Asset(asset),
         comments: from.comments.clone(),
         layout: from.layout.clone(),
@@ -708,9 +721,10 @@ mod tests {
         assert!(!shown.contains("``"), "{shown}");
     }
 
-    /// A space, a machine, a scene or a chat scene is copied under a new name beside the
-    /// original, comments kept (Xvfb finding: the designer rebuilt a space by hand); a taken
-    /// name is refused; kinds that hold many named items are not offered.
+    /// A space and a machine are copied under a new name beside the original, comments kept
+    /// (Xvfb finding: the designer rebuilt a space by hand); a name taken in the compiler's
+    /// namespace is refused (an accumulator's for a space, a chat's for a scene); kinds that
+    /// hold many named items are not offered.
     #[test]
     fn a_copy_is_renamed_and_compiles() {
         let dir = crate::document::tests::sample_copy("innkeeper");
@@ -718,9 +732,17 @@ mod tests {
         let greeting = p.by_path("spaces/greeting.space.ron").unwrap();
         let copy = Starter::CopyOf(greeting, AssetKind::Space);
         assert!(start(&mut p, copy, "greeting").is_err(), "a taken name");
+        assert!(
+            start(&mut p, copy, "respond").is_err(),
+            "an accumulator's name"
+        );
+        let chat = p.by_path("chat.chat.ron").unwrap();
+        let scene = Starter::CopyOf(chat, AssetKind::Chat);
+        assert!(start(&mut p, scene, "chat").is_err());
         let (id, _) = start(&mut p, copy, "greeting-again").unwrap();
         let d = &p.docs[id].state;
         assert_eq!(d.path, "spaces/greeting-again.space.ron");
+        assert_eq!(d.comments, p.docs[greeting].state.comments, "comments kept");
         match d.asset() {
             Some(AnyAsset::Space(s)) => assert_eq!(s.name, "greeting-again"),
             other => panic!("{other:?}"),

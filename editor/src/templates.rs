@@ -137,13 +137,16 @@ pub fn start(
         if *kind == AssetKind::Machine && project.machine_doc(stem).is_some() {
             return Err(format!("there is a machine called {stem} already"));
         }
-        // The names inside the files are the file's: a taken file means taken names.
+        // The names inside the files are the files': a taken file or name means a clash.
         let wanted = format!("{stem}{}", kind.suffix());
         if !project
             .free_path(folder(*kind), stem, *kind)
             .ends_with(&wanted)
+            || crate::project_ops::name_taken(project, *kind, stem)
         {
-            return Err(format!("there is a {wanted} already"));
+            return Err(format!(
+                "there is a {wanted} (or something named {stem}) already"
+            ));
         }
     }
     let mut changes = Vec::new();

@@ -1002,9 +1002,9 @@ impl Preview {
                 })
                 .response
                 .on_hover_text("The scene to run");
-            // Another scene picked while one runs: that one is what runs now (it said
-            // "running" over the old scene's world before).
-            if picked && self.is_running() && !self.is_attached() {
+            // Another scene picked while one runs (or failed): that one is what runs now (it
+            // said "running" over the old scene's world before).
+            if picked && self.run.is_some() && !self.is_attached() {
                 let play = self.is_playing();
                 self.start(analysis, play);
             }

@@ -39,18 +39,25 @@ fn list(xs: &[ExprAsset]) -> String {
 /// alternatives for one word ("your name|who are you" is "your", then "name" or "who", then
 /// "are you"), not for phrases.
 fn read_pattern(p: &str) -> String {
+    // One word of the pattern (compiler/src/hpmm/pattern.rs): a category, all of several, any
+    // word, or the word itself.
+    let word = |w: &str| match w.strip_prefix('@') {
+        Some(cats) if cats.contains('&') => format!("a word of {}", cats.replace('&', " and ")),
+        Some(cat) => format!("a word of {cat}"),
+        None if w == "_" => "any one word".into(),
+        None => format!("“{w}”"),
+    };
     let mut parts: Vec<String> = Vec::new();
     for tok in p.split_whitespace() {
         parts.push(match tok {
             "^" => "(at the start)".into(),
             "$" => "(at the end)".into(),
             "*" => "…".into(),
-            t if t.starts_with('@') => format!("a word of {}", &t[1..]),
             t if t.contains('|') => {
-                let words: Vec<String> = t.split('|').map(|w| format!("“{w}”")).collect();
+                let words: Vec<String> = t.split('|').map(word).collect();
                 format!("one of {}", words.join(" or "))
             }
-            t => format!("“{t}”"),
+            t => word(t),
         });
     }
     parts.join(" ")
@@ -203,7 +210,7 @@ impl AssetPanel<EvidenceAsset> for EvidencePanel {
             crate::marks::name_widget(ui, &r.response, "start from");
             form::help(
                 ui,
-                "Match(pattern, confidence): words in order; a|b is one word or the other (a phrase of its own is a Match of its own, inside Max([...])); * skips any words; ^ and $ are the start and end; @category a lexicon category · Speaker(Player|Agent) · Emote(\"nods\") · Did(\"action\") · DidAny · Mentions(\"concept\") · Inspect(of: [\"space.state\"], shape: Threshold(0.5)) · Var(\"the-topic\", IsA(\"quest\")) · Ev(\"other\") · And/Or/Max([...]) · Not(...) · Scale(k, ...)",
+                "Match(pattern, confidence): words in order; a|b is one word or the other (a phrase of its own is a Match of its own, inside Max([...])); _ is any one word, * any words; ^ and $ are the start and end; @category a word of a lexicon category (@a&b of both) · Speaker(Player|Agent) · Emote(\"nods\") · Did(\"action\") · DidAny · Mentions(\"concept\") · Inspect(of: [\"space.state\"], shape: Threshold(0.5)) · Var(\"the-topic\", IsA(\"quest\")) · Ev(\"other\") · And/Or/Max([...]) · Not(...) · Scale(k, ...)",
             );
             let by: Vec<&str> = cx
                 .names
@@ -252,6 +259,10 @@ mod tests {
         assert_eq!(
             read_pattern("^ @greeting-word * friend $"),
             "(at the start) a word of greeting-word … “friend” (at the end)"
+        );
+        assert_eq!(
+            read_pattern("can|@modal _ @copula&negative"),
+            "one of “can” or a word of modal any one word a word of copula and negative"
         );
     }
 

@@ -226,7 +226,8 @@ pub fn state(
     });
     form::section(ui, "Name");
     let notes = cx.diags.notes(&[P::F("states"), P::I(i), P::F("name")]);
-    let id = ("space-state-name", sp.name.as_str());
+    // One field per state: one state's typing or selection never carries over to another.
+    let id = ("space-state-name", sp.name.as_str(), name.as_str());
     if focus_name {
         // A state just added: its placeholder name is selected, so typing replaces it.
         let field = egui::Id::new(("name-field", id));
