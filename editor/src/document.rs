@@ -395,6 +395,25 @@ impl Project {
         self.docs.len() - 1
     }
 
+    /// Whether `name` is taken for a new asset of `kind`, in the compiler's namespaces: machines;
+    /// scenes and chat scenes together; spaces and accumulators together.
+    pub fn name_taken(&self, kind: AssetKind, name: &str) -> bool {
+        self.live().any(|(_, d)| match d.state.asset() {
+            Some(AnyAsset::Machine(m)) => kind == AssetKind::Machine && m.name == name,
+            Some(AnyAsset::Scene(x)) => {
+                matches!(kind, AssetKind::Scene | AssetKind::Chat) && x.name == name
+            }
+            Some(AnyAsset::Chat(x)) => {
+                matches!(kind, AssetKind::Scene | AssetKind::Chat) && x.name == name
+            }
+            Some(AnyAsset::Space(x)) => kind == AssetKind::Space && x.name == name,
+            Some(AnyAsset::Actions(a)) => {
+                kind == AssetKind::Space && a.accumulators.iter().any(|x| x.name == name)
+            }
+            _ => false,
+        })
+    }
+
     /// A path for a new file `stem` + the kind's suffix in `folder`, unused by any document.
     pub fn free_path(&self, folder: &str, stem: &str, kind: AssetKind) -> String {
         let prefix = if folder.is_empty() {

@@ -62,25 +62,6 @@ pub fn can_copy(kind: AssetKind) -> bool {
     )
 }
 
-/// Whether `name` is taken for a new asset of `kind`, in the compiler's namespaces: machines;
-/// scenes and chat scenes together; spaces and accumulators together.
-pub fn name_taken(project: &Project, kind: AssetKind, name: &str) -> bool {
-    project.live().any(|(_, d)| match d.state.asset() {
-        Some(AnyAsset::Machine(m)) => kind == AssetKind::Machine && m.name == name,
-        Some(AnyAsset::Scene(x)) => {
-            matches!(kind, AssetKind::Scene | AssetKind::Chat) && x.name == name
-        }
-        Some(AnyAsset::Chat(x)) => {
-            matches!(kind, AssetKind::Scene | AssetKind::Chat) && x.name == name
-        }
-        Some(AnyAsset::Space(x)) => kind == AssetKind::Space && x.name == name,
-        Some(AnyAsset::Actions(a)) => {
-            kind == AssetKind::Space && a.accumulators.iter().any(|x| x.name == name)
-        }
-        _ => false,
-    })
-}
-
 /// A copy of `doc` named `name`, beside it (comments and layout kept).
 fn copy_of(project: &mut Project, doc: DocId, name: &str) -> Result<(DocId, Changes), String> {
     let from = &project.docs[doc].state;
@@ -95,7 +76,7 @@ fn copy_of(project: &mut Project, doc: DocId, name: &str) -> Result<(DocId, Chan
         AnyAsset::Chat(x) => (AssetKind::Chat, &mut x.name),
         _ => return Err(format!("{} cannot be copied", from.path)),
     };
-    if name_taken(project, kind, name) {
+    if project.name_taken(kind, name) {
         return Err(format!("there is a {} called {name} already", noun(kind)));
     }
     *named = name.to_string();

@@ -142,7 +142,7 @@ pub fn start(
         if !project
             .free_path(folder(*kind), stem, *kind)
             .ends_with(&wanted)
-            || crate::project_ops::name_taken(project, *kind, stem)
+            || project.name_taken(*kind, stem)
         {
             return Err(format!(
                 "there is a {wanted} (or something named {stem}) already"
