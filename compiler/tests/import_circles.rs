@@ -946,6 +946,16 @@ const COMPILER_SURFACE: &[&str] = &[
     "formats::tests",
 ];
 
+/// Whether some surface module lies at `path` or below it (`formats` is above `formats::ron`);
+/// `strictly`: below it only.
+fn leads_to_surface(path: &[String], strictly: bool) -> bool {
+    COMPILER_SURFACE.iter().any(|s| {
+        let s: Vec<&str> = s.split("::").collect();
+        (s.len() > path.len() || (!strictly && s.len() == path.len()))
+            && s[..path.len()].iter().zip(path).all(|(a, b)| a == b)
+    })
+}
+
 /// Why `path` (after `ensemble_compiler::`) is not on the surface, or `None` when it is: an
 /// item of the crate root, a surface module, or one item of a surface module (a type and
 /// what is inside it, a function, a constant) — never a module below one.
@@ -957,14 +967,10 @@ fn off_surface(path: &[String], modules: &BTreeSet<ModPath>) -> Option<String> {
         .map(|s| s.split("::").map(str::to_string).collect::<Vec<_>>())
         .filter(|s| path.starts_with(s))
         .max_by_key(Vec::len);
-    let above_surface = COMPILER_SURFACE.iter().any(|s| {
-        let s: Vec<&str> = s.split("::").collect();
-        s.len() > path.len() && s[..path.len()].iter().zip(path).all(|(a, b)| a == b)
-    });
     let (base, rest) = match &surface {
         Some(s) => (s.clone(), &path[s.len()..]),
         // `use ensemble_compiler::formats;`: what goes through it is checked where it is used.
-        None if path.is_empty() || above_surface => return None,
+        None if path.is_empty() || leads_to_surface(path, true) => return None,
         None => (Vec::new(), path),
     };
     let first = rest.first()?;
@@ -991,14 +997,8 @@ fn off_surface_in(src: &Path, compiler: &Path) -> Vec<String> {
         .map(|f| module_of(compiler, f))
         .collect();
     // A module of the compiler: a file of it, or a surface module or a folder above one.
-    let names_module = |p: &[String]| {
-        !p.is_empty()
-            && (modules.contains(p)
-                || COMPILER_SURFACE.iter().any(|s| {
-                    let s: Vec<&str> = s.split("::").collect();
-                    s.len() >= p.len() && s[..p.len()].iter().zip(p).all(|(a, b)| a == b)
-                }))
-    };
+    let names_module =
+        |p: &[String]| !p.is_empty() && (modules.contains(p) || leads_to_surface(p, false));
     let mut files = Vec::new();
     rust_files(src, &mut files);
     let mut found = Vec::new();

@@ -467,14 +467,20 @@ fn a_place_moved_past_the_plots_edge_brings_the_plot_along() {
     );
 }
 
+/// A copy of the airport sample with `path` written as `text`.
+fn airport_with(path: &str, text: &str) -> tempfile::TempDir {
+    let dir = sample_copy("airport");
+    std::fs::write(dir.path().join(path), text).unwrap();
+    dir
+}
+
 /// The second first-time designer (a guard that patrols and talks, built under Xvfb): a
 /// TalkStateMachine's picker offered the machine being edited (a machine that runs itself
 /// recurses), and an empty agent picker read "choose a agent".
 #[test]
 fn a_talk_state_is_not_offered_its_own_machine_and_an_empty_picker_reads_well() {
-    let dir = sample_copy("airport");
-    std::fs::write(
-        dir.path().join("machines/Guard.machine.ron"),
+    let dir = airport_with(
+        "machines/Guard.machine.ron",
         r#"Machine(
     name: "Guard",
     states: [
@@ -485,8 +491,7 @@ fn a_talk_state_is_not_offered_its_own_machine_and_an_empty_picker_reads_well() 
     ],
 )
 "#,
-    )
-    .unwrap();
+    );
     let mut h = harness(EditorApp::open(dir.path()));
     wait_for_diagnostics(&mut h);
     support::app::open(&mut h, "Guard");
@@ -516,9 +521,8 @@ fn a_talk_state_is_not_offered_its_own_machine_and_an_empty_picker_reads_well() 
 /// error until cleared by hand (the player runs none): the machine goes with the tick.
 #[test]
 fn an_agent_made_the_player_drops_its_machine() {
-    let dir = sample_copy("airport");
-    std::fs::write(
-        dir.path().join("gate.scene.ron"),
+    let dir = airport_with(
+        "gate.scene.ron",
         r#"Scene(
     name: "gate",
     agents: [
@@ -526,8 +530,7 @@ fn an_agent_made_the_player_drops_its_machine() {
     ],
 )
 "#,
-    )
-    .unwrap();
+    );
     let mut h = harness(EditorApp::open(dir.path().join("gate.scene.ron")));
     wait_for_diagnostics(&mut h);
     let before = h.state().report().unwrap().errors();
