@@ -119,6 +119,20 @@ fn how_do_i_get_here_on_a_state_plays_the_run_to_it_in_the_preview() {
         .join("reached")
         .join("state-Customer-Disappointed.test.ron");
     assert_eq!(reach(&h).saved.as_deref(), Some(file.as_path()));
+    // The new file is a change on disk: the editor reloads the project (it polls once a
+    // second) and the play found, with where it went, stays on screen.
+    let start = Instant::now();
+    while h.query_by_label_contains("Reloaded").is_none() {
+        assert!(
+            start.elapsed() < TIMEOUT,
+            "the new test file was not noticed"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+        h.step();
+    }
+    settle(&mut h);
+    assert_eq!(reach(&h).saved.as_deref(), Some(file.as_path()));
+    h.get_by_label_contains("wrote reached");
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(text.starts_with("// Written by `ensemble reach`"), "{text}");
     let c = ensemble_compiler::compile_path(dir.path()).unwrap();

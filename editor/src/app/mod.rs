@@ -556,8 +556,13 @@ impl EditorApp {
             fresh.open_default();
         }
         fresh.graph.selection = selection;
+        // What the designer is looking at outlives a reload; "Save as test" itself writes a
+        // file the watcher reports, so a found play must not vanish with the old session.
         fresh.preview = std::mem::take(&mut s.preview);
         fresh.judge = std::mem::take(&mut s.judge);
+        fresh.reach = std::mem::take(&mut s.reach);
+        fresh.tests = std::mem::take(&mut s.tests);
+        fresh.clipboard = s.clipboard.take();
         self.session = Some(fresh);
         true
     }
