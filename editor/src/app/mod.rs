@@ -528,7 +528,8 @@ impl EditorApp {
     }
 
     /// Reads the (saved) project from disk again, keeping what is shown: the machine trail,
-    /// the selection, the open asset and the preview. False when it no longer opens.
+    /// the selection, the open asset, the preview, the judging pass, the "How do I get here?"
+    /// window, the tests panel and the clipboard. False when it no longer opens.
     fn reopen(&mut self) -> bool {
         let Some(s) = self.session.as_mut() else {
             return false;
