@@ -549,6 +549,9 @@ fn a_typo_is_read_as_the_known_word_and_a_real_word_is_not() {
         "helo old friend",
         "whats the wether like",
         "my cart wheel is broken, where is the blacksmith",
+        "thank you, you have been most kind",
+        "is the north road scary at night",
+        "why did the bee cross the road",
     ];
     std::fs::write(&input, lines.join("\n")).unwrap();
     let trace = chat(input.to_str().unwrap(), "7");
@@ -560,8 +563,14 @@ fn a_typo_is_read_as_the_known_word_and_a_real_word_is_not() {
     assert_eq!(read_as(lines[0], "helo").as_deref(), Some("hello"));
     assert_eq!(read_as(lines[1], "wether").as_deref(), Some("weather"));
     // "cart" is a word of its own, one letter from the map concept's "chart": not a typo, so
-    // it names nothing and is not listed among the words that counted.
-    assert_eq!(read_as(lines[2], "cart"), None);
+    // it is read as typed (listed only as the thing the line names, if at all).
+    let as_typed = |r: Option<String>| r.is_none_or(|r| r == "(as typed)");
+    assert!(as_typed(read_as(lines[2], "cart")));
+    // Real words one slip from a word the designer wrote are read as typed too: "most" is not
+    // the damp of "moist", "scary" no "scar" with an ending, "bee" no "be" held down.
+    assert!(as_typed(read_as(lines[3], "most")));
+    assert!(as_typed(read_as(lines[4], "scary")));
+    assert!(as_typed(read_as(lines[5], "bee")));
     let ex = exchanges(&trace);
     assert!(ex[0].1[0].contains("says"), "{:?}", ex[0]);
     assert!(ex[2].1.iter().any(|r| r.contains("smith")), "{:?}", ex[2]);

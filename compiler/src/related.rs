@@ -50,6 +50,15 @@ const FUNCTION_WORDS: &[&str] = &[
     "there", "here", "some", "any", "all", "one", "get", "go", "make", "take", "give",
 ];
 
+/// The real words of the table's vocabulary (`related/words.txt`: the corpora's words WordNet
+/// knows in some inflection, and the closed-class words it leaves out), sorted: a word a player
+/// types that is one of these is no slip of the keys.
+pub fn real_words() -> impl Iterator<Item = &'static str> {
+    include_str!("related/words.txt")
+        .lines()
+        .filter(|l| !l.is_empty())
+}
+
 /// The common nouns of the table's vocabulary (`related/nouns.txt`: mostly used as nouns in
 /// WordNet's sense-tagged counts), what an `Unheard` tracker takes for the thing a line is about.
 pub fn nouns() -> impl Iterator<Item = &'static str> {

@@ -9,7 +9,7 @@ use crate::ir::{Handle, Module};
 use ensemble_runtime::hpmm::model::*;
 use ensemble_runtime::hpmm::text;
 use ensemble_runtime::program::NameId;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 fn bug(what: &str) -> String {
     format!("internal compiler error: {what} survived validation")
@@ -35,35 +35,71 @@ impl Stems {
 
 /// The runtime reads a word it does not know as the known word it is one slip of the keys from
 /// (`ensemble_runtime::hpmm::text`): "helo" as "hello". A real word one slip from a known one is
-/// no typo ("cart" is not "chart", "hose" not "horse"): its stem becomes known too, naming
-/// nothing, so that it is read as typed. Real words are the related-words table's vocabulary.
+/// no typo ("cart" is not "chart", "most" not "moist", "bee" not "be"): its stem is added, tested
+/// by no pattern, which the runtime takes for "read as typed, naming nothing" (an `Unheard`
+/// tracker can still take it for the thing a line is about). Real words are
+/// `related::real_words`.
+///
+/// The runtime takes a spelling for known when its *stem* is, so the spellings a slip can land
+/// on are more than the words anyone wrote: every inflection of a known stem, real or not
+/// ("scarly" for the stem "scar", which "scary" is one letter from). Those are enumerated by
+/// the endings the stemmer removes.
 fn guard_real_words(lexicon: &[LexWord], stems: &mut Stems) {
+    if lexicon.is_empty() && stems.list.is_empty() {
+        return;
+    }
     let is_known = |w: &str, stems: &Stems| {
         stems.index.contains_key(&text::stem(w))
             || lexicon.binary_search_by(|l| l.word.as_str().cmp(w)).is_ok()
     };
-    // The spellings a slip can be read as: the lexicon's words, the stems, and every real word
-    // whose stem is known.
+    let real: HashSet<&str> = crate::related::real_words().collect();
+    // The spellings a slip can be read as: the lexicon's words, and every spelling whose stem
+    // is known — the stems themselves, real words, and a stem with an ending the stemmer
+    // removes again.
     let mut known: BTreeSet<String> = lexicon.iter().map(|l| l.word.clone()).collect();
-    known.extend(stems.list.iter().cloned());
-    let vocabulary: BTreeSet<&str> = crate::related::vocabulary().collect();
-    known.extend(
-        (vocabulary.iter())
-            .filter(|w| stems.index.contains_key(&text::stem(w)))
-            .map(|w| w.to_string()),
-    );
-    let mut guards = BTreeSet::new();
-    for word in &known {
-        for source in text::slip_sources(word) {
-            if vocabulary.contains(source.as_str()) && !is_known(&source, stems) {
-                guards.insert(text::stem(&source));
+    for s in &stems.list {
+        let mut bases = vec![s.clone()];
+        // The stemmer ends a stem in `i` where the word ended in `y` ("happi").
+        if let Some(b) = s.strip_suffix('i') {
+            bases.push(format!("{b}y"));
+        }
+        for base in &bases {
+            for ending in INFLECTIONS {
+                let spelled = format!("{base}{ending}");
+                if text::stem(&spelled) == *s {
+                    known.insert(spelled);
+                }
             }
         }
     }
+    known.extend(
+        (real.iter())
+            .filter(|w| stems.index.contains_key(&text::stem(w)))
+            .map(|w| w.to_string()),
+    );
+    let mut sources = HashSet::new();
+    for word in &known {
+        text::slip_sources(word, true, &mut |source| {
+            if real.contains(source) && !sources.contains(source) {
+                sources.insert(source.to_string());
+            }
+        });
+    }
+    let guards: BTreeSet<String> = (sources.iter())
+        .filter(|s| !known.contains(*s) && !is_known(s, stems))
+        .map(|s| text::stem(s))
+        .collect();
     for stem in guards {
         stems.intern(&stem);
     }
 }
+
+/// Endings the stemmer takes off a word that a slip of one letter most often makes of a real
+/// word's own ending ("scary" → "scarly", "needles" → "needlies", "difficulty" →
+/// "difficultly"): a stem with one of them is a spelling the runtime reads as that stem.
+const INFLECTIONS: &[&str] = &[
+    "", "s", "es", "ed", "ing", "ly", "y", "ies", "er", "li", "lies",
+];
 
 /// A template's chunks in the runtime's terms (a template's own, or a translation's: `l10n`).
 pub fn lower_chunks(

@@ -249,3 +249,51 @@ nouns = [w for w in sorted(words) if w.isalpha() and len(w) > 2 and index["n"].g
 with open(os.path.join(OUT, "nouns.txt"), "w") as out:
     out.write("\n".join(nouns) + "\n")
 print(f"{len(nouns)} nouns")
+
+
+# The real words of the vocabulary (`words.txt`): corpus words WordNet knows in some inflection
+# (its "morphy": the exception lists, then the regular endings), and the closed-class words it
+# leaves out. A word a player typed that is one of these is read as typed, never as a slip of
+# the keys for a word the designer wrote ("most" is no slip for "moist", "scary" none for a
+# "scar"). A rare word stays out, so a common slip still reads right ("wether": "weather").
+lemmas = {p: set(index[p]) for p in POS}
+lemmas["r"] = set(tagged["r"])
+exceptions = {}
+for p, name in (("n", "noun"), ("v", "verb"), ("a", "adj"), ("r", "adv")):
+    exceptions[p] = set()
+    for line in open(os.path.join(WN, name + ".exc"), encoding="latin-1"):
+        exceptions[p].add(line.split()[0])
+ENDINGS = {
+    "n": [("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"), ("men", "man"), ("ies", "y")],
+    "v": [("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", "")],
+    "a": [("er", ""), ("est", ""), ("er", "e"), ("est", "e")],
+    "r": [],
+}
+CLOSED = set("""a an the i me my mine myself you your yours yourself he him his himself she her hers
+herself it its itself we us our ours they them their theirs this that these those who whom whose
+which what where when why how and or but nor if then so than as of at by for from in into on onto
+to with without about over under up down out off again once here there all any both each few more
+most other some such no not only own same too very can will just should would could might must
+shall may am is are was were be been being have has had having do does did doing done let lets
+yes yeah okay ok hello hi hey bye thanks please sorry oh ah aye nay""".split())
+
+
+def real(w):
+    for p in lemmas:
+        if w in lemmas[p] or w in exceptions[p]:
+            return True
+        for end, base in ENDINGS[p]:
+            if w.endswith(end) and w[: len(w) - len(end)] + base in lemmas[p]:
+                return True
+    for end in ("ed", "ing", "er", "est"):
+        # "stopped", "running", "bigger": the doubled consonant.
+        if w.endswith(end) and len(w) > len(end) + 2 and w[-len(end) - 1] == w[-len(end) - 2]:
+            if w[: -len(end) - 1] in lemmas["v"] | lemmas["a"]:
+                return True
+    return w.endswith("ly") and (w[:-2] in lemmas["a"] or w[:-3] + "y" in lemmas["a"])
+
+
+real_words = sorted(w for w in words if w.isalpha() and (w in CLOSED or real(w)))
+with open(os.path.join(OUT, "words.txt"), "w") as out:
+    out.write("\n".join(real_words) + "\n")
+print(f"{len(real_words)} real words")

@@ -9,7 +9,7 @@
 
 use super::model::{ConceptId, Model, StemId, Tags};
 use rust_stemmers::{Algorithm, Stemmer};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The stem of one lower-case word.
 pub fn stem(word: &str) -> String {
@@ -87,6 +87,10 @@ pub struct Preprocessor {
     stems: HashMap<String, StemId>,
     lexicon: HashMap<String, Tags>,
     concepts: HashMap<StemId, Vec<ConceptId>>,
+    /// The stems some pattern tests or some concept is named by. The others the compiler added
+    /// only so that a real word is not read as a slip of the keys ("most" is no slip for
+    /// "moist"): such a word is read as typed and names nothing, as if it had no stem.
+    used: HashSet<StemId>,
 }
 
 /// Words shorter than this are read as typed (see [`Preprocessor::classify`]).
@@ -152,27 +156,34 @@ fn held_down(letters: &[char]) -> Vec<String> {
 }
 
 /// Every spelling that [`slips`] would read as `word`: `word` with a letter left out, two
-/// neighbours swapped, a letter doubled. The compiler keeps real words among them from being
-/// read as `word` ("cart" is no slip for "chart").
-pub fn slip_sources(word: &str) -> Vec<String> {
+/// neighbours swapped, a letter doubled; each given to `visit` (a spelling may come twice). The
+/// compiler keeps real words among them from being read as `word` ("cart" is no slip for
+/// "chart"). With `any_length`, also the ones shorter than [`SLIP_MIN_LETTERS`]: a letter held
+/// down is read at any length ("bee" as "be").
+pub fn slip_sources(word: &str, any_length: bool, visit: &mut dyn FnMut(&str)) {
     let letters: Vec<char> = word.chars().collect();
-    let spelled = |v: &[char]| v.iter().collect::<String>();
-    let mut out = Vec::new();
-    for at in 0..letters.len() {
-        let mut v = letters.clone();
-        v.remove(at);
-        out.push(spelled(&v));
-        let mut v = letters.clone();
-        v.insert(at, letters[at]);
-        out.push(spelled(&v));
-        if at + 1 < letters.len() && letters[at] != letters[at + 1] {
-            let mut v = letters.clone();
-            v.swap(at, at + 1);
-            out.push(spelled(&v));
+    let mut spelled = String::with_capacity(word.len() + 4);
+    let mut emit = |v: &mut dyn Iterator<Item = char>, len: usize| {
+        if any_length || len >= SLIP_MIN_LETTERS {
+            spelled.clear();
+            spelled.extend(v);
+            visit(&spelled);
+        }
+    };
+    let n = letters.len();
+    for at in 0..n {
+        let (head, tail) = (&letters[..at], &letters[at + 1..]);
+        emit(&mut head.iter().chain(tail).copied(), n - 1);
+        emit(
+            &mut letters[..=at].iter().chain(&letters[at..]).copied(),
+            n + 1,
+        );
+        if at + 1 < n && letters[at] != letters[at + 1] {
+            let swapped = [letters[at + 1], letters[at]];
+            let rest = &letters[at + 2..];
+            emit(&mut head.iter().chain(&swapped).chain(rest).copied(), n);
         }
     }
-    out.retain(|s| s.chars().count() >= SLIP_MIN_LETTERS);
-    out
 }
 
 /// The word cache stops growing here; an agent fed endless novel words keeps constant memory.
@@ -198,12 +209,26 @@ impl Preprocessor {
                 concepts.entry(w).or_default().push(ConceptId(i as u32));
             }
         }
+        let mut used: HashSet<StemId> = concepts.keys().copied().collect();
+        for pattern in &model.patterns {
+            for test in pattern.segments.iter().flatten() {
+                if let super::model::WordTest::Is { stems, .. } = test {
+                    used.extend(stems.iter().copied());
+                }
+            }
+        }
         Preprocessor {
             seen: HashMap::new(),
             stems,
             lexicon,
             concepts,
+            used,
         }
+    }
+
+    /// Whether a reading names something a pattern or a concept can test.
+    fn names(&self, stem: Option<StemId>, tags: Tags) -> bool {
+        tags != 0 || stem.is_some_and(|s| self.used.contains(&s))
     }
 
     fn lookup(&self, text: &str) -> (Option<StemId>, Tags) {
@@ -221,8 +246,12 @@ impl Preprocessor {
     /// "milk"). Words shorter than four letters are too short to tell a slip from another word.
     fn classify(&self, text: &str) -> Reading {
         let (stem_id, tags) = self.lookup(text);
-        if stem_id.is_some() || tags != 0 {
+        if self.names(stem_id, tags) {
             return (stem_id, tags, None);
+        }
+        if stem_id.is_some() {
+            // A real word the compiler knows to be one (see `used`).
+            return (None, 0, None);
         }
         let letters: Vec<char> = text.chars().collect();
         if !letters.iter().all(|c| c.is_ascii_lowercase()) {
@@ -231,7 +260,7 @@ impl Preprocessor {
         // A letter held down ("hiii", "helloooo"): its run read once, or twice.
         for candidate in held_down(&letters) {
             let (s, t) = self.lookup(&candidate);
-            if s.is_some() || t != 0 {
+            if self.names(s, t) {
                 return (s, t, Some(candidate));
             }
         }
@@ -241,7 +270,7 @@ impl Preprocessor {
         let mut found: Option<(String, Option<StemId>, Tags)> = None;
         for candidate in slips(&letters) {
             let (s, t) = self.lookup(&candidate);
-            if s.is_none() && t == 0 {
+            if !self.names(s, t) {
                 continue;
             }
             match &found {
@@ -305,7 +334,8 @@ mod tests {
         assert_eq!(tokenize("  "), Vec::<String>::new());
     }
 
-    /// A preprocessor that knows the stems of `stems` and the lexicon words `lexicon` (tag 1).
+    /// A preprocessor that knows the stems of `stems` (all of them tested by some pattern) and
+    /// the lexicon words `lexicon` (tag 1).
     fn knowing(stems: &[&str], lexicon: &[&str]) -> Preprocessor {
         Preprocessor {
             seen: HashMap::new(),
@@ -314,7 +344,26 @@ mod tests {
                 .collect(),
             lexicon: lexicon.iter().map(|w| (w.to_string(), 1)).collect(),
             concepts: HashMap::new(),
+            used: (0..stems.len() as u32).map(StemId).collect(),
         }
+    }
+
+    /// A real word next to a known one: the compiler gave it a stem no pattern tests, so it is
+    /// read as typed and names nothing, and no slip is read as it.
+    #[test]
+    fn a_real_word_the_compiler_guarded_is_read_as_typed_and_names_nothing() {
+        let mut pre = knowing(&["moist", "most"], &["be"]);
+        pre.used.remove(&StemId(1));
+        assert_eq!(read(&mut pre, "most")[0], (None, 0, None));
+        assert_eq!(read(&mut pre, "moist")[0], (Some(StemId(0)), 0, None));
+        // A slip lands on a word the model names ("moistt"), never on a guarded one ("mots").
+        assert_eq!(
+            read(&mut pre, "moistt")[0],
+            (Some(StemId(0)), 0, Some("moist".to_string()))
+        );
+        assert_eq!(read(&mut pre, "mots")[0], (None, 0, None));
+        // Without a guard, a letter held down reads "bee" as "be".
+        assert_eq!(read(&mut pre, "bee")[0], (None, 1, Some("be".to_string())));
     }
 
     fn read(pre: &mut Preprocessor, line: &str) -> Vec<(Option<StemId>, Tags, Option<String>)> {
@@ -365,13 +414,27 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// `slip_sources` is the inverse of `slips`: every source is read back as the word.
+        /// `slip_sources` is the inverse of `slips` (and of `held_down` for a doubled letter):
+        /// every source is read back as the word, and none is too short to be read.
         #[test]
-        fn every_slip_source_reads_back_as_the_word(word in "[a-z]{4,9}") {
-            for source in slip_sources(&word) {
+        fn every_slip_source_reads_back_as_the_word(word in "[a-z]{2,9}") {
+            let mut sources = Vec::new();
+            slip_sources(&word, false, &mut |s| sources.push(s.to_string()));
+            for source in &sources {
                 let letters: Vec<char> = source.chars().collect();
+                proptest::prop_assert!(letters.len() >= SLIP_MIN_LETTERS);
                 proptest::prop_assert!(
                     slips(&letters).contains(&word),
+                    "{source} does not read back as {word}"
+                );
+            }
+            let mut any = Vec::new();
+            slip_sources(&word, true, &mut |s| any.push(s.to_string()));
+            for source in any.iter().filter(|s| s.len() == word.len() + 1) {
+                let letters: Vec<char> = source.chars().collect();
+                let doubled = held_down(&letters).contains(&word);
+                proptest::prop_assert!(
+                    doubled || slips(&letters).contains(&word),
                     "{source} does not read back as {word}"
                 );
             }
