@@ -8,6 +8,11 @@ use serde_json::Value;
 use std::sync::Arc;
 
 fn chat(input: &str, seed: &str) -> String {
+    chat_traced(input, seed, "json")
+}
+
+/// The innkeeper's conversation on `input`, its trace in `format` (`json` or `text`).
+fn chat_traced(input: &str, seed: &str, format: &str) -> String {
     let out = ensemble(&[
         "run",
         &repo_path("samples/innkeeper"),
@@ -18,7 +23,7 @@ fn chat(input: &str, seed: &str) -> String {
         "--seed",
         seed,
         "--trace",
-        "json",
+        format,
     ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     out.stdout
@@ -592,4 +597,30 @@ fn an_order_of_two_things_serves_both() {
     // An order of one thing after it serves that one only.
     let one = served(2).expect("the bread is served");
     assert!(one.contains("bread") && !one.contains("stew"), "{one}");
+}
+
+/// The trace says which evidence chose each reply (what the states behind it expected), listed
+/// first: a designer sees why "thank you" was thanked and why a bath was offered, and where a
+/// reply was chosen by the wrong evidence.
+#[test]
+fn the_trace_names_the_evidence_that_chose_the_reply() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("lines.txt");
+    std::fs::write(&input, "is there somewhere i can take a bath\nthank you\n").unwrap();
+    let trace = chat(input.to_str().unwrap(), "7");
+    let inputs: Vec<Value> = (events(&trace).into_iter())
+        .filter(|e| e["event"] == "input")
+        .collect();
+    let chose = |i: usize| inputs[i]["understood"]["chose"].clone();
+    let first = |i: usize| inputs[i]["understood"]["evidence"][0]["name"].clone();
+    assert_eq!(chose(0), serde_json::json!(["player-asks-bath"]));
+    assert_eq!(first(0), "player-asks-bath");
+    assert_eq!(chose(1), serde_json::json!(["player-thanks"]));
+    assert_eq!(first(1), "player-thanks");
+    // The text trace marks it.
+    let text = chat_traced(input.to_str().unwrap(), "7", "text");
+    assert!(
+        text.contains("player-asks-bath 1.00 (chose the reply)"),
+        "{text}"
+    );
 }

@@ -265,8 +265,12 @@ impl EventKind {
 pub struct Understood {
     /// The words that counted, in order.
     pub words: Vec<UnderstoodWord>,
-    /// The named evidence at or above 0.5, strongest first.
+    /// The named evidence at or above 0.5: the ones that chose the reply first, then the
+    /// strongest of the rest.
     pub evidence: Vec<EvidenceValue>,
+    /// The evidence that chose the reply (what the states behind it expected), by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chose: Vec<String>,
 }
 
 /// One word of [`Understood`].
@@ -295,7 +299,8 @@ pub struct EvidenceValue {
 }
 
 impl Understood {
-    /// In a line of human-readable text: `chamber: room; player-asks-room 0.90`.
+    /// In a line of human-readable text: `chamber: room; player-asks-room 0.90 (chose the
+    /// reply); player 1.00`.
     pub fn summary(&self) -> String {
         let words = self.words.iter().map(|w| {
             let what: Vec<&str> = w
@@ -312,7 +317,10 @@ impl Understood {
         let evidence = self
             .evidence
             .iter()
-            .map(|e| format!("{} {:.2}", e.name, e.value));
+            .map(|e| match self.chose.contains(&e.name) {
+                true => format!("{} {:.2} (chose the reply)", e.name, e.value),
+                false => format!("{} {:.2}", e.name, e.value),
+            });
         words.chain(evidence).collect::<Vec<_>>().join("; ")
     }
 }

@@ -107,7 +107,7 @@ pub fn show(p: &mut Preview, ui: &mut Ui) {
                     ui.horizontal_wrapped(|ui| {
                         ui.add_space(56.0);
                         ui.label(RichText::new(text).small().color(theme::TEXT_WEAK))
-                            .on_hover_text("which words counted for which concept or category, and the evidence the line gave (strongest first)");
+                            .on_hover_text("which words counted for which concept or category, and the evidence the line gave: what chose the reply first, then the strongest of the rest");
                     });
                 }
             }

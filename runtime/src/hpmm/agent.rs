@@ -109,9 +109,13 @@ impl Output {
 pub struct Understanding {
     /// Each word that counted: the concepts it names and the lexicon categories it is in.
     pub words: Vec<WordReading>,
-    /// The named evidence the line gave, strongest first: every estimator at or above
-    /// [`Understanding::THRESHOLD`], at most [`Understanding::MAX_EVIDENCE`].
+    /// The named evidence the line gave: every estimator at or above
+    /// [`Understanding::THRESHOLD`], those in `chose` first, then the strongest of the rest (at
+    /// most [`Understanding::MAX_EVIDENCE`] of them).
     pub evidence: Vec<(String, f64)>,
+    /// The evidence that chose the reply: what the states behind it expected, of the evidence
+    /// listed ("player-asks-bath" for `offer-bath`). Empty when nothing the line gave did.
+    pub chose: Vec<String>,
 }
 
 /// What one word of a line counted for.
@@ -348,18 +352,48 @@ impl SocialAgent {
                 })
             })
             .collect();
-        let mut evidence: Vec<(String, f64)> = model
+        // The states behind the reply: the argmax of every space whose proposal was said.
+        let sink = model.chats[self.chat.index()].output;
+        let said: Vec<ActionId> = (self.accumulator_outputs.get(sink.index()))
+            .and_then(Option::as_ref)
+            .map(|w| w.actions().collect())
+            .unwrap_or_default();
+        let mut expected = vec![false; model.evidence.len()];
+        for (i, p) in self.space_proposals.iter().enumerate() {
+            if p.as_ref().is_some_and(|p| said.contains(&p.action)) {
+                let range = model.spaces[i].states();
+                let best = range.start + belief::argmax(&self.belief[range.clone()]);
+                for &(e, _) in &model.states[best].expects {
+                    expected[e.index()] = true;
+                }
+            }
+        }
+        let mut evidence: Vec<(String, f64, bool)> = model
             .evidence
             .iter()
             .zip(&self.evidence)
-            .filter_map(|(y, &e)| {
+            .zip(&expected)
+            .filter_map(|((y, &e), &chose)| {
                 let name = y.name?;
-                (e >= Understanding::THRESHOLD).then(|| (program.name(name).to_string(), e))
+                (e >= Understanding::THRESHOLD).then(|| (program.name(name).to_string(), e, chose))
             })
             .collect();
-        evidence.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        evidence.truncate(Understanding::MAX_EVIDENCE);
-        Understanding { words, evidence }
+        evidence.sort_by(|a, b| {
+            (b.2.cmp(&a.2))
+                .then_with(|| b.1.total_cmp(&a.1))
+                .then_with(|| a.0.cmp(&b.0))
+        });
+        let chose: Vec<String> = (evidence.iter())
+            .filter(|e| e.2)
+            .map(|e| e.0.clone())
+            .collect();
+        evidence.truncate(chose.len() + Understanding::MAX_EVIDENCE);
+        let evidence = evidence.into_iter().map(|(n, v, _)| (n, v)).collect();
+        Understanding {
+            words,
+            evidence,
+            chose,
+        }
     }
 
     /// Applies the winner's self-modifications right away and renders its text.

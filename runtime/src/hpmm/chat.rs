@@ -248,6 +248,7 @@ impl ChatScene {
                         value: (value * 1000.0).round() / 1000.0,
                     })
                     .collect(),
+                chose: u.chose,
             };
             self.record(EventKind::Input {
                 speaker: self.player_label.clone(),
