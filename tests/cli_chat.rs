@@ -11,6 +11,21 @@ fn chat(input: &str, seed: &str) -> String {
     chat_traced(input, seed, "json")
 }
 
+/// The innkeeper's conversation on `lines` (seed 7), its trace in `format`.
+fn chat_on(lines: &str, format: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("lines.txt");
+    std::fs::write(&input, lines).unwrap();
+    chat_traced(input.to_str().unwrap(), "7", format)
+}
+
+/// The `input` events of a JSON trace.
+fn inputs(trace: &str) -> Vec<Value> {
+    (events(trace).into_iter())
+        .filter(|e| e["event"] == "input")
+        .collect()
+}
+
 /// The innkeeper's conversation on `input`, its trace in `format` (`json` or `text`).
 fn chat_traced(input: &str, seed: &str, format: &str) -> String {
     let out = ensemble(&[
@@ -604,13 +619,8 @@ fn an_order_of_two_things_serves_both() {
 /// reply was chosen by the wrong evidence.
 #[test]
 fn the_trace_names_the_evidence_that_chose_the_reply() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("lines.txt");
-    std::fs::write(&input, "is there somewhere i can take a bath\nthank you\n").unwrap();
-    let trace = chat(input.to_str().unwrap(), "7");
-    let inputs: Vec<Value> = (events(&trace).into_iter())
-        .filter(|e| e["event"] == "input")
-        .collect();
+    let lines = "is there somewhere i can take a bath\nthank you\n";
+    let inputs = inputs(&chat_on(lines, "json"));
     let chose = |i: usize| inputs[i]["understood"]["chose"].clone();
     let first = |i: usize| inputs[i]["understood"]["evidence"][0]["name"].clone();
     assert_eq!(chose(0), serde_json::json!(["player-asks-bath"]));
@@ -618,9 +628,36 @@ fn the_trace_names_the_evidence_that_chose_the_reply() {
     assert_eq!(chose(1), serde_json::json!(["player-thanks"]));
     assert_eq!(first(1), "player-thanks");
     // The text trace marks it.
-    let text = chat_traced(input.to_str().unwrap(), "7", "text");
+    let text = chat_on(lines, "text");
     assert!(
         text.contains("player-asks-bath 1.00 (chose the reply)"),
         "{text}"
+    );
+}
+
+/// A synonym counts only in the sense the words written beside it share: the distance pattern
+/// lists "close" beside "far" and "near", and WordNet's "last" (a close, an end) is no distance
+/// — "last night" once asked how far the temple was.
+#[test]
+fn a_synonym_counts_only_in_the_sense_its_siblings_share() {
+    let trace = chat_on(
+        "who sang at the temple last night\nhow near is the temple\n",
+        "json",
+    );
+    let inputs = inputs(&trace);
+    let distance = |i: usize| {
+        (inputs[i]["understood"]["evidence"]
+            .as_array()
+            .unwrap()
+            .iter())
+        .any(|e| e["name"] == "distance-question")
+    };
+    assert!(!distance(0));
+    assert!(distance(1));
+    let ex = exchanges(&trace);
+    assert!(
+        !ex[0].1.iter().any(|r| r.contains("short walk")),
+        "{:?}",
+        ex[0]
     );
 }

@@ -76,6 +76,32 @@ pub fn synonyms(word: &str) -> &'static [&'static str] {
     table().synonyms.get(word).map_or(&[], Vec::as_slice)
 }
 
+/// The synonyms of `word` in the sense the words written beside it share: a list of words a
+/// designer wrote together (a pattern's alternatives, a category's members, a concept's words)
+/// picks which of a word's senses is meant: a synonym is kept when it is one of the siblings or
+/// a synonym of one of them, either way round. "close" beside "far" and "near" brings neither
+/// "last" (a close of the day) nor "shut". A word written alone keeps all of its synonyms; the
+/// price is that a synonym the table links to no sibling is lost even in the right sense.
+pub fn synonyms_among(word: &str, siblings: &[&str]) -> Vec<&'static str> {
+    let others: Vec<&str> = siblings
+        .iter()
+        .copied()
+        .filter(|&m| m != word && !FUNCTION_WORDS.contains(&m))
+        .collect();
+    let all = synonyms(word);
+    if others.is_empty() {
+        return all.to_vec();
+    }
+    all.iter()
+        .copied()
+        .filter(|&s| {
+            others
+                .iter()
+                .any(|&m| m == s || synonyms(m).contains(&s) || synonyms(s).contains(&m))
+        })
+        .collect()
+}
+
 /// Every word the table knows, in no particular order: the common English words of the corpora.
 pub fn vocabulary() -> impl Iterator<Item = &'static str> {
     table().synonyms.keys().copied()
@@ -107,6 +133,27 @@ mod tests {
         assert!(!synonyms("lord").contains(&"creator"));
         assert!(synonyms("do").is_empty() && synonyms("will").is_empty());
         assert!(synonyms("glorble").is_empty());
+    }
+
+    #[test]
+    fn siblings_pick_the_sense() {
+        // "close" beside "far" and "near" is nearness: neither "last" nor "shut".
+        assert_eq!(synonyms("close"), ["last", "shut"]);
+        assert!(synonyms_among("close", &["far", "near", "close"]).is_empty());
+        // Beside "open", "shut" is kept: a sibling's synonym, either way round.
+        assert_eq!(
+            synonyms_among("close", &["open", "close", "shut"]),
+            ["shut"]
+        );
+        // A synonym of a sibling is kept ("howdy" is one of "hi" too); alone, all are.
+        assert_eq!(
+            synonyms_among("hello", &["hello", "hi"]),
+            ["hi", "howdy", "hullo"]
+        );
+        assert_eq!(synonyms_among("tired", &["tired"]), synonyms("tired"));
+        assert_eq!(synonyms_among("tired", &[]), synonyms("tired"));
+        // Function words beside it pick nothing.
+        assert_eq!(synonyms_among("tired", &["tired", "so"]), synonyms("tired"));
     }
 
     #[test]

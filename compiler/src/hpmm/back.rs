@@ -395,14 +395,17 @@ pub fn emit(module: &Module, intern: &mut dyn FnMut(&str) -> NameId) -> Result<M
     let mut memo = HashMap::new();
     for (bit, (h, c)) in module.categories.iter().enumerate() {
         model.categories.push((cx.intern)(&c.name.text));
-        for w in cx.members(h, &mut memo) {
-            // A member's synonyms are in the category too ("awful" where "bad" is written).
-            for s in crate::related::synonyms(&w) {
+        let members = cx.members(h, &mut memo);
+        let siblings: Vec<&str> = members.iter().map(String::as_str).collect();
+        for w in &members {
+            // A member's synonyms are in the category too ("awful" where "bad" is written), in
+            // the sense the other members share.
+            for s in crate::related::synonyms_among(w, &siblings) {
                 *lexicon.entry(text::stem(s)).or_default() |= 1u128 << bit;
                 *lexicon.entry(s.to_string()).or_default() |= 1u128 << bit;
             }
-            *lexicon.entry(text::stem(&w)).or_default() |= 1u128 << bit;
-            *lexicon.entry(w).or_default() |= 1u128 << bit;
+            *lexicon.entry(text::stem(w)).or_default() |= 1u128 << bit;
+            *lexicon.entry(w.clone()).or_default() |= 1u128 << bit;
         }
     }
     model.lexicon = lexicon
@@ -425,10 +428,11 @@ pub fn emit(module: &Module, intern: &mut dyn FnMut(&str) -> NameId) -> Result<M
             }
         }
         let mut stems: Vec<String> = c.words.iter().map(|w| text::stem(w)).collect();
+        let siblings: Vec<&str> = c.words.iter().map(String::as_str).collect();
         let related = c
             .words
             .iter()
-            .flat_map(|w| crate::related::synonyms(w).iter().copied())
+            .flat_map(|w| crate::related::synonyms_among(w, &siblings))
             .chain(
                 c.kinds
                     .iter()

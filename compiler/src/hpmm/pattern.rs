@@ -15,10 +15,11 @@ use crate::source::Span;
 use ensemble_runtime::hpmm::text;
 
 /// The stems a written word matches: its own, and its synonyms' (`crate::related`), so a
-/// player's "weary" matches a pattern's "tired".
-fn understood_as(word: &str) -> Vec<String> {
+/// player's "weary" matches a pattern's "tired" — in the sense its alternatives (`siblings`)
+/// share ("far|near|close": not "last").
+fn understood_as(word: &str, siblings: &[&str]) -> Vec<String> {
     let mut stems = vec![text::stem(word)];
-    for s in crate::related::synonyms(word) {
+    for s in crate::related::synonyms_among(word, siblings) {
         let s = text::stem(s);
         if !stems.contains(&s) {
             stems.push(s);
@@ -79,7 +80,7 @@ pub fn parse(
                         .last_mut()
                         .expect("one segment")
                         .push(PatternWord::Is {
-                            stems: understood_as(&w),
+                            stems: understood_as(&w, &[]),
                             any: vec![],
                             all: vec![],
                         });
@@ -109,6 +110,7 @@ fn alternatives(
         },
         target: category(name),
     };
+    let siblings: Vec<&str> = piece.split('|').filter(|a| !a.starts_with('@')).collect();
     for alt in piece.split('|') {
         if let Some(cats) = alt.strip_prefix('@') {
             if cats.contains('&') {
@@ -131,7 +133,7 @@ fn alternatives(
         } else {
             let words = text::tokenize(alt);
             match words.as_slice() {
-                [w] => stems.extend(understood_as(w)),
+                [w] => stems.extend(understood_as(w, &siblings)),
                 _ => {
                     return Err(format!(
                         "`{alt}` in `{piece}` is not a single word (alternatives are single words)"
