@@ -83,10 +83,13 @@ pub fn synonyms(word: &str) -> &'static [&'static str] {
 /// "last" (a close of the day) nor "shut". A word written alone keeps all of its synonyms; the
 /// price is that a synonym the table links to no sibling is lost even in the right sense.
 pub fn synonyms_among(word: &str, siblings: &[&str]) -> Vec<&'static str> {
+    // Another spelling of the word itself ("pay|pays") picks no sense.
+    let own = ensemble_runtime::hpmm::text::stem(word);
     let others: Vec<&str> = siblings
         .iter()
         .copied()
-        .filter(|&m| m != word && !FUNCTION_WORDS.contains(&m))
+        .filter(|&m| !FUNCTION_WORDS.contains(&m))
+        .filter(|&m| ensemble_runtime::hpmm::text::stem(m) != own)
         .collect();
     let all = synonyms(word);
     if others.is_empty() {
@@ -100,11 +103,6 @@ pub fn synonyms_among(word: &str, siblings: &[&str]) -> Vec<&'static str> {
                 .any(|&m| m == s || synonyms(m).contains(&s) || synonyms(s).contains(&m))
         })
         .collect()
-}
-
-/// Every word the table knows, in no particular order: the common English words of the corpora.
-pub fn vocabulary() -> impl Iterator<Item = &'static str> {
-    table().synonyms.keys().copied()
 }
 
 /// Whether the table knows `word` (for a `kinds` entry: a typo is reported, not ignored).
@@ -152,8 +150,9 @@ mod tests {
         );
         assert_eq!(synonyms_among("tired", &["tired"]), synonyms("tired"));
         assert_eq!(synonyms_among("tired", &[]), synonyms("tired"));
-        // Function words beside it pick nothing.
+        // Function words and the word's own spellings beside it pick nothing.
         assert_eq!(synonyms_among("tired", &["tired", "so"]), synonyms("tired"));
+        assert_eq!(synonyms_among("pay", &["pay", "pays"]), synonyms("pay"));
     }
 
     #[test]

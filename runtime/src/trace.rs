@@ -260,7 +260,7 @@ impl EventKind {
 
 /// Why a player's line was understood as it was: the words that counted, with the concepts
 /// they name and the lexicon categories they are in, and the named evidence the line gave
-/// (strongest first). See `hpmm::agent::Understanding`.
+/// (what chose the reply first, then the strongest). See `hpmm::agent::Understanding`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct Understood {
     /// The words that counted, in order.

@@ -49,44 +49,23 @@ fn guard_real_words(lexicon: &[LexWord], stems: &mut Stems) {
         return;
     }
     let is_known = |w: &str, stems: &Stems| {
-        stems.index.contains_key(&text::stem(w))
-            || lexicon.binary_search_by(|l| l.word.as_str().cmp(w)).is_ok()
+        let s = text::stem(w);
+        stems.index.contains_key(&s) || is_lexicon_key(lexicon, w) || is_lexicon_key(lexicon, &s)
     };
-    let real: HashSet<&str> = crate::related::real_words().collect();
-    // The spellings a slip can be read as: the lexicon's words, and every spelling whose stem
-    // is known — the stems themselves, real words, and a stem with an ending the stemmer
-    // removes again.
-    let mut known: BTreeSet<String> = lexicon.iter().map(|l| l.word.clone()).collect();
-    for s in &stems.list {
-        let mut bases = vec![s.clone()];
-        // The stemmer ends a stem in `i` where the word ended in `y` ("happi").
-        if let Some(b) = s.strip_suffix('i') {
-            bases.push(format!("{b}y"));
-        }
-        for base in &bases {
-            for ending in INFLECTIONS {
-                let spelled = format!("{base}{ending}");
-                if text::stem(&spelled) == *s {
-                    known.insert(spelled);
-                }
-            }
-        }
-    }
-    known.extend(
-        (real.iter())
-            .filter(|w| stems.index.contains_key(&text::stem(w)))
-            .map(|w| w.to_string()),
-    );
-    let mut sources = HashSet::new();
-    for word in &known {
-        text::slip_sources(word, true, &mut |source| {
-            if real.contains(source) && !sources.contains(source) {
-                sources.insert(source.to_string());
-            }
-        });
+    // The spellings a slip can be read as are every spelling whose stem is a known stem or a
+    // lexicon key (the runtime looks both up by stem); the real words one slip from them are
+    // worked out once a process for each key (`near`).
+    let keys: BTreeSet<&String> = stems
+        .list
+        .iter()
+        .chain(lexicon.iter().map(|l| &l.word))
+        .collect();
+    let mut sources: BTreeSet<String> = BTreeSet::new();
+    for key in keys {
+        sources.extend(near(key).iter().cloned());
     }
     let guards: BTreeSet<String> = (sources.iter())
-        .filter(|s| !known.contains(*s) && !is_known(s, stems))
+        .filter(|s| !is_known(s, stems))
         .map(|s| text::stem(s))
         .collect();
     for stem in guards {
@@ -96,10 +75,84 @@ fn guard_real_words(lexicon: &[LexWord], stems: &mut Stems) {
 
 /// Endings the stemmer takes off a word that a slip of one letter most often makes of a real
 /// word's own ending ("scary" → "scarly", "needles" → "needlies", "difficulty" →
-/// "difficultly"): a stem with one of them is a spelling the runtime reads as that stem.
+/// "difficultly", "swore" → "sworde"): a stem with one of them is a spelling the runtime reads
+/// as that stem. Not every ending: a rarer one can still let a real word be read as a slip.
 const INFLECTIONS: &[&str] = &[
-    "", "s", "es", "ed", "ing", "ly", "y", "ies", "er", "li", "lies",
+    "", "s", "es", "e", "ed", "ing", "ly", "ely", "y", "ies", "er", "li", "lies", "ness", "ment",
 ];
+
+/// The real words (`related::real_words`), and by stem, computed once a process.
+struct RealWords {
+    words: HashSet<&'static str>,
+    by_stem: HashMap<String, Vec<&'static str>>,
+}
+
+fn real_words() -> &'static RealWords {
+    static REAL: std::sync::OnceLock<RealWords> = std::sync::OnceLock::new();
+    REAL.get_or_init(|| {
+        let words: HashSet<&'static str> = crate::related::real_words().collect();
+        let mut by_stem: HashMap<String, Vec<&'static str>> = HashMap::new();
+        for w in &words {
+            by_stem.entry(text::stem(w)).or_default().push(w);
+        }
+        RealWords { words, by_stem }
+    })
+}
+
+/// The real words one slip of the keys (or a letter held down) from a spelling the runtime
+/// reads as `key` (a stem or a lexicon word): `key` itself, the real words whose stem it is,
+/// and `key` with an ending the stemmer removes again. Memoised for the process: the editor
+/// rebuilds on every save with nearly the same keys.
+fn near(key: &str) -> std::sync::Arc<Vec<String>> {
+    type Memo = std::sync::Mutex<HashMap<String, std::sync::Arc<Vec<String>>>>;
+    static MEMO: std::sync::OnceLock<Memo> = std::sync::OnceLock::new();
+    let memo = MEMO.get_or_init(Default::default);
+    if let Some(found) = memo.lock().unwrap_or_else(|e| e.into_inner()).get(key) {
+        return found.clone();
+    }
+    let real = real_words();
+    let mut spellings: BTreeSet<String> = BTreeSet::from([key.to_string()]);
+    let stem = text::stem(key);
+    for s in [key, stem.as_str()] {
+        spellings.extend(
+            real.by_stem
+                .get(s)
+                .into_iter()
+                .flatten()
+                .map(|w| w.to_string()),
+        );
+    }
+    let mut bases = vec![key.to_string()];
+    // The stemmer ends a stem in `i` where the word ended in `y` ("happi").
+    if let Some(b) = key.strip_suffix('i') {
+        bases.push(format!("{b}y"));
+    }
+    for base in &bases {
+        for ending in INFLECTIONS {
+            let spelled = format!("{base}{ending}");
+            if text::stem(&spelled) == key {
+                spellings.insert(spelled);
+            }
+        }
+    }
+    let mut found = BTreeSet::new();
+    for spelling in &spellings {
+        text::slip_sources(spelling, true, &mut |source| {
+            if real.words.contains(source) && !found.contains(source) {
+                found.insert(source.to_string());
+            }
+        });
+    }
+    let found = std::sync::Arc::new(found.into_iter().collect::<Vec<_>>());
+    (memo.lock().unwrap_or_else(|e| e.into_inner())).insert(key.to_string(), found.clone());
+    found
+}
+
+fn is_lexicon_key(lexicon: &[LexWord], key: &str) -> bool {
+    lexicon
+        .binary_search_by(|l| l.word.as_str().cmp(key))
+        .is_ok()
+}
 
 /// A template's chunks in the runtime's terms (a template's own, or a translation's: `l10n`).
 pub fn lower_chunks(

@@ -110,7 +110,13 @@ fn alternatives(
         },
         target: category(name),
     };
-    let siblings: Vec<&str> = piece.split('|').filter(|a| !a.starts_with('@')).collect();
+    // The alternatives as the runtime reads them ("Tired|Weary": tired, weary).
+    let siblings: Vec<String> = piece
+        .split('|')
+        .filter(|a| !a.starts_with('@'))
+        .flat_map(text::tokenize)
+        .collect();
+    let siblings: Vec<&str> = siblings.iter().map(String::as_str).collect();
     for alt in piece.split('|') {
         if let Some(cats) = alt.strip_prefix('@') {
             if cats.contains('&') {

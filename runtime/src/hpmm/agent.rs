@@ -177,6 +177,9 @@ pub struct SocialAgent {
     mentions: Vec<ConceptId>,
     space_proposals: Vec<Option<Proposal>>,
     accumulator_outputs: Vec<Option<Proposal>>,
+    /// The states behind the last reply (the argmax of every space whose proposal was said),
+    /// taken before the reply's self-modifications moved any belief.
+    replied_from: Vec<usize>,
     rng: Rng,
     /// The locale it speaks in, by name (kept across reloads); `None`: the source language.
     locale: Option<String>,
@@ -209,6 +212,7 @@ impl SocialAgent {
             mentions: Vec::new(),
             space_proposals: Vec::new(),
             accumulator_outputs: Vec::new(),
+            replied_from: Vec::new(),
             rng: Rng::new(seed, id.0 as u64),
             locale: None,
             chat: id,
@@ -316,7 +320,16 @@ impl SocialAgent {
             &mut self.accumulator_outputs,
         );
         let sink = model.chats[self.chat.index()].output;
+        self.replied_from.clear();
         let winner = self.accumulator_outputs[sink.index()].clone()?;
+        let said: Vec<ActionId> = winner.actions().collect();
+        for (space, p) in model.spaces.iter().zip(&self.space_proposals) {
+            if p.as_ref().is_some_and(|p| said.contains(&p.action)) {
+                let range = space.states();
+                self.replied_from
+                    .push(range.start + belief::argmax(&self.belief[range]));
+            }
+        }
         Some(self.perform(&program, winner))
     }
 
@@ -352,20 +365,10 @@ impl SocialAgent {
                 })
             })
             .collect();
-        // The states behind the reply: the argmax of every space whose proposal was said.
-        let sink = model.chats[self.chat.index()].output;
-        let said: Vec<ActionId> = (self.accumulator_outputs.get(sink.index()))
-            .and_then(Option::as_ref)
-            .map(|w| w.actions().collect())
-            .unwrap_or_default();
         let mut expected = vec![false; model.evidence.len()];
-        for (i, p) in self.space_proposals.iter().enumerate() {
-            if p.as_ref().is_some_and(|p| said.contains(&p.action)) {
-                let range = model.spaces[i].states();
-                let best = range.start + belief::argmax(&self.belief[range.clone()]);
-                for &(e, _) in &model.states[best].expects {
-                    expected[e.index()] = true;
-                }
+        for &state in &self.replied_from {
+            for &(e, _) in &model.states[state].expects {
+                expected[e.index()] = true;
             }
         }
         let mut evidence: Vec<(String, f64, bool)> = model
@@ -593,6 +596,13 @@ impl SocialAgent {
         }
         self.chat = chat;
         self.pre = Preprocessor::new(model);
+        // What the last line was understood as belongs to the old program's ids.
+        self.words.clear();
+        self.named.clear();
+        self.mentions.clear();
+        self.space_proposals.clear();
+        self.accumulator_outputs.clear();
+        self.replied_from.clear();
         self.next = vec![0.0; model.states.len()];
         self.q = vec![0.0; model.states.len()];
         self.evidence = vec![0.0; model.evidence.len()];

@@ -913,13 +913,35 @@ fn accumulator_networks_pick_the_most_specific_first() {
     assert_eq!(agent.action_name(out.actions[0]), "vague");
 }
 
-#[test]
-fn reload_carries_beliefs_by_space_and_state_name() {
+/// Figure 1.1's agent after a1, a2, b1 (haggle at p2, praise at p1).
+fn fig_1_1_after_three_lines() -> SocialAgent {
     let (program, _, _) = fig_1_1();
     let mut agent = SocialAgent::new(program, "chat", 0).unwrap();
     for sym in ["a1", "a2", "b1"] {
         agent.iterate(Some(&emote(sym)));
     }
+    agent
+}
+
+/// What the last line was understood as belongs to the program it was heard with: after a
+/// reload to a smaller model, `understanding` reports nothing rather than reading the old
+/// program's ids against the new one.
+#[test]
+fn a_reload_forgets_how_the_last_line_was_understood() {
+    let mut agent = fig_1_1_after_three_lines();
+    assert!(!agent.understanding().evidence.is_empty());
+    let mut b = Builder::default();
+    b.space("x", vec![("idle", vec![], None)], &[&[1.0]], None);
+    agent.reload(b.build()).unwrap();
+    assert_eq!(
+        agent.understanding(),
+        super::agent::Understanding::default()
+    );
+}
+
+#[test]
+fn reload_carries_beliefs_by_space_and_state_name() {
+    let mut agent = fig_1_1_after_three_lines();
     // The new program: praise loses state p1 and gains p5; haggle is unchanged but declared
     // second; a new space appears.
     let mut b = Builder::default();
