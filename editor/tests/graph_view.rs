@@ -262,3 +262,44 @@ fn deleting_a_state_with_transitions_into_it_asks_first_and_is_undoable() {
     assert_eq!(m.states[1].name, "Goto1");
     assert_eq!(m.states[4].on[0].1, "Goto1");
 }
+
+#[test]
+fn a_change_on_disk_keeps_the_view_where_the_designer_left_it() {
+    // A reload after a change on disk (another editor, "Save as test", a pull) used to fit the
+    // graph again: the view jumped and the zoom the designer chose was lost.
+    let dir = sample_copy("airport");
+    let mut h = harness(EditorApp::open(dir.path()));
+    settle(&mut h);
+    h.hover_at(rect(&h, "Goto1").center());
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, -120.0),
+        phase: egui::TouchPhase::Move,
+        modifiers: egui::Modifiers::NONE,
+    });
+    // egui spreads a wheel turn over several frames.
+    h.run_steps(30);
+    let zoom = h.state().session().unwrap().graph.zoom();
+    let at = rect(&h, "Goto1");
+    let s = h.state().session().unwrap();
+    let file = dir.path().join(&s.project.docs[s.open.unwrap()].state.path);
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push_str("\n// changed in another editor\n");
+    std::fs::write(&file, text).unwrap();
+    let start = std::time::Instant::now();
+    while h.query_by_label_contains("Reloaded").is_none() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(30),
+            "the change on disk was not noticed"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        h.step();
+    }
+    settle(&mut h);
+    assert_eq!(h.state().session().unwrap().graph.zoom(), zoom);
+    let now = rect(&h, "Goto1");
+    assert!(
+        (now.center() - at.center()).length() < 1.0,
+        "{at:?} -> {now:?}"
+    );
+}

@@ -556,6 +556,16 @@ impl EditorApp {
         if fresh.open.is_none() {
             fresh.open_default();
         }
+        // The view stays where the designer left it: the same machine shown before and after
+        // keeps its graph view (camera, layout memory; it rebuilds what changed without fitting
+        // again), and the space panel is view state only, kept by space name.
+        let shown = |s: &Session| s.open.map(|d| (d, s.project.docs[d].state.path.clone()));
+        if shown(s).is_some() && shown(s) == shown(&fresh) {
+            fresh.graph = std::mem::take(&mut s.graph);
+        }
+        if let Some(panel) = s.panels.remove(&AssetKind::Space) {
+            fresh.panels.insert(AssetKind::Space, panel);
+        }
         fresh.graph.selection = selection;
         // What the designer is looking at outlives a reload; "Save as test" itself writes a
         // file the watcher reports, so a found play must not vanish with the old session.
