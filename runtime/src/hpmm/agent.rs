@@ -323,11 +323,10 @@ impl SocialAgent {
         self.replied_from.clear();
         let winner = self.accumulator_outputs[sink.index()].clone()?;
         let said: Vec<ActionId> = winner.actions().collect();
-        for (space, p) in model.spaces.iter().zip(&self.space_proposals) {
+        for (i, p) in self.space_proposals.iter().enumerate() {
             if p.as_ref().is_some_and(|p| said.contains(&p.action)) {
-                let range = space.states();
-                self.replied_from
-                    .push(range.start + belief::argmax(&self.belief[range]));
+                let space = SpaceId(i as u32);
+                (self.replied_from).push(arbitration::acting_state(model, space, &self.belief));
             }
         }
         Some(self.perform(&program, winner))

@@ -33,15 +33,18 @@ impl Proposal {
     }
 }
 
+/// The state a space's local policy acts from: its argmax state (ties: the earliest), as an
+/// index into the model's states.
+pub fn acting_state(model: &Model, space: SpaceId, belief: &[f64]) -> usize {
+    let range = model.space(space).states();
+    range.start + argmax(&belief[range])
+}
+
 /// The local policy of a space: the argmax state's action (ties: the earliest state), or
 /// nothing when that state has no action.
 pub fn policy(model: &Model, space: SpaceId, belief: &[f64]) -> Option<(ActionId, f64)> {
-    let range = model.space(space).states();
-    let local = &belief[range.clone()];
-    let best = argmax(local);
-    model.states[range.start + best]
-        .action
-        .map(|a| (a, local[best]))
+    let state = acting_state(model, space, belief);
+    model.states[state].action.map(|a| (a, belief[state]))
 }
 
 /// Folds one accumulator's inputs.
