@@ -43,7 +43,12 @@ impl Stems {
 /// The runtime takes a spelling for known when its *stem* is, so the spellings a slip can land
 /// on are more than the words anyone wrote: every inflection of a known stem, real or not
 /// ("scarly" for the stem "scar", which "scary" is one letter from). Those are enumerated by
-/// the endings the stemmer removes.
+/// the endings the stemmer removes (one, or a common two), after a final `e` or a doubled
+/// letter too. On the innkeeper 55 of the 25,074 real words are still read as a slip (80
+/// before the final `e` and the doubled letter), through derivational endings ("academia" as
+/// "academial"). Enumerating those too guards all but 18, but a guard is a stem, and theirs
+/// are short: "delicate" guarded as "delic" kept the typo "delicous" (stem "delic") from
+/// being read as "delicious". A typo is commoner than a rare real word: they are left out.
 fn guard_real_words(lexicon: &[LexWord], stems: &mut Stems) {
     if lexicon.is_empty() && stems.list.is_empty() {
         return;
@@ -79,7 +84,14 @@ fn guard_real_words(lexicon: &[LexWord], stems: &mut Stems) {
 /// as that stem. Not every ending: a rarer one can still let a real word be read as a slip.
 const INFLECTIONS: &[&str] = &[
     "", "s", "es", "e", "ed", "ing", "ly", "ely", "y", "ies", "er", "li", "lies", "ness", "ment",
+    "d", "ied",
+    // Two endings the stemmer takes off one after the other ("kindled" as "kindlied").
+    "lied", "liing", "fully",
 ];
+
+/// Endings after a doubled last letter, which the stemmer undoubles ("supped" was read as
+/// "soupped", "wagged" as "waged").
+const AFTER_DOUBLED: &[&str] = &["ed", "ing", "er", "y"];
 
 /// The real words (`related::real_words`), and by stem, computed once a process.
 struct RealWords {
@@ -122,16 +134,42 @@ fn near(key: &str) -> std::sync::Arc<Vec<String>> {
                 .map(|w| w.to_string()),
         );
     }
+    // A lexicon key need not be a stem ("crackly"): its spellings are those of its stem too.
     let mut bases = vec![key.to_string()];
-    // The stemmer ends a stem in `i` where the word ended in `y` ("happi").
-    if let Some(b) = key.strip_suffix('i') {
+    if stem != key {
+        bases.push(stem.clone());
+    }
+    // The stemmer ends a stem in `i` where the word ended in `y` ("happi"), and an ending
+    // takes the place of a final `e` ("aling" is "ale": "align" was read so).
+    for b in [key, stem.as_str()]
+        .iter()
+        .filter_map(|k| k.strip_suffix('i'))
+    {
         bases.push(format!("{b}y"));
     }
+    for b in [key, stem.as_str()]
+        .iter()
+        .filter_map(|k| k.strip_suffix('e'))
+    {
+        bases.push(b.to_string());
+    }
+    let reads_as_key = |spelled: &str| {
+        let s = text::stem(spelled);
+        s == key || s == stem
+    };
     for base in &bases {
         for ending in INFLECTIONS {
             let spelled = format!("{base}{ending}");
-            if text::stem(&spelled) == key {
+            if reads_as_key(&spelled) {
                 spellings.insert(spelled);
+            }
+        }
+        if let Some(last) = base.chars().last() {
+            for ending in AFTER_DOUBLED {
+                let spelled = format!("{base}{last}{ending}");
+                if reads_as_key(&spelled) {
+                    spellings.insert(spelled);
+                }
             }
         }
     }
