@@ -424,6 +424,9 @@ impl Interactions {
         reason: &str,
     ) -> Result<ReloadReport, LinkError> {
         let now = scene.now();
+        let running: Vec<String> = (scene.agents())
+            .map(|a| scene.agent_name(a).to_string())
+            .collect();
         let result = scene.reload_with(program, reason, |old, new, world| {
             // Planning agents' worlds carry across by problem and fact names, whether or not
             // the scene (and so its world events) still exists.
@@ -431,7 +434,11 @@ impl Interactions {
                 .standard_mut()
                 .planning
                 .reload(old, new, new.scene_by_name(&self.scene));
-            self.carry(old, new, now)
+            let mut report = self.carry(old, new, now);
+            report
+                .fallbacks
+                .extend(cast_changes(&running, old, new, &self.scene));
+            report
         });
         self.flush(scene);
         result
@@ -964,4 +971,28 @@ fn render_events(
         };
         out.push((agent.map(AgentId), kind));
     }
+}
+
+/// What a hot reload leaves of the scene's cast, said in its `reload` event: an agent of the
+/// running cast that the new program's scene no longer lists goes on, and one it adds is not
+/// there, until the scene starts again (agents are numbered by the scene's list, and the game's
+/// world holds those numbers). Without a word, a designer who deleted an agent saw it still
+/// walking. Agents a scene spawns are in no list: never said. A program without the scene
+/// says nothing of its cast.
+fn cast_changes(running: &[String], old: &Program, new: &Program, scene: &str) -> Vec<String> {
+    let cast = |p: &Program| -> Option<Vec<String>> {
+        let def = &p.scenes[p.scene_by_name(scene)?.index()];
+        let names = def.agents.iter().map(|a| a.name);
+        let names = names.chain(def.ambient.iter().map(|a| a.name));
+        Some(names.map(|n| p.name(n).to_string()).collect())
+    };
+    let (Some(before), Some(after)) = (cast(old), cast(new)) else {
+        return Vec::new();
+    };
+    let gone = (running.iter())
+        .filter(|n| before.contains(n) && !after.contains(n))
+        .map(|n| format!("{n}: no longer in scene `{scene}`; it goes on until the scene restarts"));
+    let added = (after.iter().filter(|n| !running.contains(n)))
+        .map(|n| format!("{n}: new in scene `{scene}`; it joins when the scene restarts"));
+    gone.chain(added).collect()
 }
