@@ -1263,18 +1263,29 @@ fn state_breakpoint(machine: &str, state: &str) -> Breakpoint {
 }
 
 /// What the last `reload` or `reload-rejected` event said.
+/// What fell back in a reload, as the preview's line says it: the first two named (an agent
+/// a deleted state restarted, one deleted from the scene that goes on), the rest counted; the
+/// trace's `reload` event lists them all.
+fn fallen_back(fallbacks: &[String]) -> String {
+    match fallbacks {
+        [] => "nothing fell back".to_string(),
+        [one] => format!("1 fallback: {one}"),
+        [a, b] => format!("2 fallbacks: {a}; {b}"),
+        [a, b, rest @ ..] => format!(
+            "{} fallbacks: {a}; {b}; and {} more (the trace lists them)",
+            fallbacks.len(),
+            rest.len()
+        ),
+    }
+}
+
 fn reload_summary(history: &History) -> String {
     for (_, e) in history.events().rev() {
         match &e.kind {
             EventKind::Reload {
                 kept, fallbacks, ..
             } => {
-                let f = match fallbacks.len() {
-                    0 => "nothing fell back".to_string(),
-                    1 => format!("1 fallback: {}", fallbacks[0]),
-                    n => format!("{n} fallbacks"),
-                };
-                return format!("kept {kept} states, {f}");
+                return format!("kept {kept} states, {}", fallen_back(fallbacks));
             }
             EventKind::ReloadRejected { reason } => return reason.clone(),
             _ => {}
@@ -1299,4 +1310,19 @@ pub fn tab_button(ui: &mut Ui, selected: bool, label: &str) -> egui::Response {
         );
     }
     r
+}
+
+#[cfg(test)]
+mod reload_line {
+    #[test]
+    fn the_first_two_fallbacks_are_named_and_the_rest_counted() {
+        let f = |n: usize| (1..=n).map(|i| format!("f{i}")).collect::<Vec<_>>();
+        assert_eq!(super::fallen_back(&f(0)), "nothing fell back");
+        assert_eq!(super::fallen_back(&f(1)), "1 fallback: f1");
+        assert_eq!(super::fallen_back(&f(2)), "2 fallbacks: f1; f2");
+        assert_eq!(
+            super::fallen_back(&f(4)),
+            "4 fallbacks: f1; f2; and 2 more (the trace lists them)"
+        );
+    }
 }
