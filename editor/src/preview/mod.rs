@@ -1285,7 +1285,8 @@ fn reload_summary(history: &History) -> String {
             EventKind::Reload {
                 kept, fallbacks, ..
             } => {
-                return format!("kept {kept} states, {}", fallen_back(fallbacks));
+                let states = if *kept == 1 { "state" } else { "states" };
+                return format!("kept {kept} {states}, {}", fallen_back(fallbacks));
             }
             EventKind::ReloadRejected { reason } => return reason.clone(),
             _ => {}
