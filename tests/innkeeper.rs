@@ -207,8 +207,9 @@ fn the_tuning_evenings_are_answered_without_holes_or_repeats() {
 /// A judged visitor set (issue 30): every reply is still the one judged (a changed reply must be
 /// judged again, by someone who does not tune the innkeeper), none has a hole or comes late,
 /// none repeats three times running, at most 15% fall back, and at least `min_sensible` lines
-/// are judged sensible. Returns (sensible, lines).
-fn judged_set(dir: &str, min_sensible: usize) -> (usize, usize) {
+/// are judged sensible. Returns (sensible, lines). A `held_out` set's changed replies are named
+/// by position only: whoever tunes the innkeeper runs these tests and must not read its lines.
+fn judged_set(dir: &str, min_sensible: usize, held_out: bool) -> (usize, usize) {
     let judged: Vec<Vec<String>> = transcript(&format!("{dir}/judged.tsv"))
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -234,7 +235,11 @@ fn judged_set(dir: &str, min_sensible: usize) -> (usize, usize) {
             );
             let reply = x.judged.join(" / ");
             if reply != row[2] {
-                changed.push(format!("{}\t{}\t{reply}", row[0], row[1]));
+                changed.push(if held_out {
+                    format!("evening {}, line {lines} of the set", row[0])
+                } else {
+                    format!("{}\t{}\t{reply}", row[0], row[1])
+                });
             }
             sensible += usize::from(row[3] == "sensible");
             fallback += usize::from(row[3] == "fallback");
@@ -267,28 +272,28 @@ fn judged_set(dir: &str, min_sensible: usize) -> (usize, usize) {
 /// (115 of 165 then); since then the tuning set of issue 30's second round.
 #[test]
 fn the_first_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors", SET_1_SENSIBLE);
+    judged_set("tests/fixtures/innkeeper-visitors", SET_1_SENSIBLE, false);
 }
 
 /// The second independent set: the held-out measure of issue 30's second round (114 of 163),
 /// then the tuning set of its third.
 #[test]
 fn the_second_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors-2", SET_2_SENSIBLE);
+    judged_set("tests/fixtures/innkeeper-visitors-2", SET_2_SENSIBLE, false);
 }
 
 /// The third independent set: the held-out measure of issue 30's third round (105 of 165),
 /// then a tuning set of its fourth.
 #[test]
 fn the_third_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors-3", SET_3_SENSIBLE);
+    judged_set("tests/fixtures/innkeeper-visitors-3", SET_3_SENSIBLE, false);
 }
 
 /// The fourth independent set: the held-out measure of issue 30's fourth round (77 of 167),
 /// then a tuning set of its fifth.
 #[test]
 fn the_fourth_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors-4", SET_4_SENSIBLE);
+    judged_set("tests/fixtures/innkeeper-visitors-4", SET_4_SENSIBLE, false);
 }
 
 /// The held-out measure of issue 30's fifth round (written 2026-12-02 by someone who saw
@@ -296,7 +301,7 @@ fn the_fourth_visitor_set_gets_the_replies_judged() {
 /// did not tune; only its counts were reported): the goal is 80% sensible.
 #[test]
 fn the_held_out_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors-5", SET_5_SENSIBLE);
+    judged_set("tests/fixtures/innkeeper-visitors-5", SET_5_SENSIBLE, true);
 }
 
 /// The held-out measure from issue 30's ninth round on (written 2026-12-03, before that round
@@ -305,7 +310,7 @@ fn the_held_out_visitor_set_gets_the_replies_judged() {
 /// judged, but a reviewer once quoted six of its lines: it no longer counts as unseen.
 #[test]
 fn the_sixth_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors-6", SET_6_SENSIBLE);
+    judged_set("tests/fixtures/innkeeper-visitors-6", SET_6_SENSIBLE, true);
 }
 
 /// The held-out measure from issue 30's tenth round on (written 2026-12-03, before that round
@@ -314,10 +319,11 @@ fn the_sixth_visitor_set_gets_the_replies_judged() {
 /// had been seen after three rounds: it stays judged, but set 7 is the unseen one.
 #[test]
 fn the_seventh_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors-7", SET_7_SENSIBLE);
+    judged_set("tests/fixtures/innkeeper-visitors-7", SET_7_SENSIBLE, true);
 }
 
-/// What was judged sensible (2026-12-03, ninth round; the changed replies of sets 5 and 6
+/// What was judged sensible (set 7: before issue 30's tenth round, which changed no reply;
+/// the rest 2026-12-03, ninth round; the changed replies of sets 5 and 6
 /// judged again by a judge who did not tune, only their counts reported): the figures may only rise. (Set 2 fell
 /// from 147 to 146 in the fourth round: a thing named beside the mayor is now answered as that
 /// thing, "patron? no, friend", where the mayor was asked about. Set 5 fell from 97 to 96 in the

@@ -270,6 +270,7 @@ fn a_change_on_disk_keeps_the_view_where_the_designer_left_it() {
     let dir = sample_copy("airport");
     let mut h = harness(EditorApp::open(dir.path()));
     settle(&mut h);
+    let fitted = h.state().session().unwrap().graph.zoom();
     h.hover_at(rect(&h, "Goto1").center());
     h.event(egui::Event::MouseWheel {
         unit: egui::MouseWheelUnit::Point,
@@ -280,6 +281,10 @@ fn a_change_on_disk_keeps_the_view_where_the_designer_left_it() {
     // egui spreads a wheel turn over several frames.
     h.run_steps(30);
     let zoom = h.state().session().unwrap().graph.zoom();
+    assert!(
+        zoom < fitted * 0.8,
+        "the wheel zoomed out: {fitted} -> {zoom}"
+    );
     let at = rect(&h, "Goto1");
     let s = h.state().session().unwrap();
     let file = dir.path().join(&s.project.docs[s.open.unwrap()].state.path);

@@ -134,29 +134,16 @@ fn near(key: &str) -> std::sync::Arc<Vec<String>> {
                 .map(|w| w.to_string()),
         );
     }
-    // A lexicon key need not be a stem ("crackly"): its spellings are those of its stem too.
     let mut bases = vec![key.to_string()];
-    if stem != key {
-        bases.push(stem.clone());
-    }
     // The stemmer ends a stem in `i` where the word ended in `y` ("happi"), and an ending
     // takes the place of a final `e` ("aling" is "ale": "align" was read so).
-    for b in [key, stem.as_str()]
-        .iter()
-        .filter_map(|k| k.strip_suffix('i'))
-    {
+    if let Some(b) = key.strip_suffix('i') {
         bases.push(format!("{b}y"));
     }
-    for b in [key, stem.as_str()]
-        .iter()
-        .filter_map(|k| k.strip_suffix('e'))
-    {
+    if let Some(b) = key.strip_suffix('e') {
         bases.push(b.to_string());
     }
-    let reads_as_key = |spelled: &str| {
-        let s = text::stem(spelled);
-        s == key || s == stem
-    };
+    let reads_as_key = |spelled: &str| text::stem(spelled) == key;
     for base in &bases {
         for ending in INFLECTIONS {
             let spelled = format!("{base}{ending}");

@@ -560,7 +560,8 @@ impl EditorApp {
         // keeps its graph view (camera, layout memory; it rebuilds what changed without fitting
         // again), and the space panel is view state only, kept by space name.
         let shown = |s: &Session| s.open.map(|d| (d, s.project.docs[d].state.path.clone()));
-        if shown(s).is_some() && shown(s) == shown(&fresh) {
+        let before = shown(s);
+        if before.is_some() && before == shown(&fresh) {
             fresh.graph = std::mem::take(&mut s.graph);
         }
         if let Some(panel) = s.panels.remove(&AssetKind::Space) {

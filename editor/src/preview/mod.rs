@@ -1262,7 +1262,6 @@ fn state_breakpoint(machine: &str, state: &str) -> Breakpoint {
     }
 }
 
-/// What the last `reload` or `reload-rejected` event said.
 /// What fell back in a reload, as the preview's line says it: the first two named (an agent
 /// a deleted state restarted, one deleted from the scene that goes on), the rest counted; the
 /// trace's `reload` event lists them all.
@@ -1279,6 +1278,7 @@ fn fallen_back(fallbacks: &[String]) -> String {
     }
 }
 
+/// What the last `reload` or `reload-rejected` event said.
 fn reload_summary(history: &History) -> String {
     for (_, e) in history.events().rev() {
         match &e.kind {

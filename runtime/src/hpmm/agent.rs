@@ -326,7 +326,8 @@ impl SocialAgent {
         for (i, p) in self.space_proposals.iter().enumerate() {
             if p.as_ref().is_some_and(|p| said.contains(&p.action)) {
                 let space = SpaceId(i as u32);
-                (self.replied_from).push(arbitration::acting_state(model, space, &self.belief));
+                let state = arbitration::acting_state(model, space, &self.belief);
+                self.replied_from.push(state);
             }
         }
         Some(self.perform(&program, winner))
@@ -486,9 +487,8 @@ impl SocialAgent {
         let program = &self.program;
         let model = &program.hpmm;
         let id = find_space(program, space)?;
-        let r = model.space(id).states();
-        let best = belief::argmax(&self.belief[r.clone()]);
-        Some(program.name(model.states[r.start + best].name))
+        let state = arbitration::acting_state(model, id, &self.belief);
+        Some(program.name(model.states[state].name))
     }
 
     /// The last e(y) of a named evidence type.

@@ -29,7 +29,7 @@ use crate::script::{ActionOutcome, Fact, ScriptEvent, ScriptInstance, Value};
 use crate::trace::EventKind;
 use crate::world::World;
 use crate::world::{self, ActionId, Destination, MoveEvent, WorldCx};
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
 /// How often a smart location looks for NPCs, seconds.
@@ -424,9 +424,14 @@ impl Interactions {
         reason: &str,
     ) -> Result<ReloadReport, LinkError> {
         let now = scene.now();
-        let running: Vec<String> = (scene.agents())
-            .map(|a| scene.agent_name(a).to_string())
-            .collect();
+        // The scene's own agents as they run (never the ones it spawned): what the new list is
+        // compared with, at every reload for as long as the difference lasts.
+        let own = (self.machine_agents.iter().copied()).chain(
+            (self.ambient.iter())
+                .filter(|a| a.origin == Origin::Scene)
+                .map(|a| a.agent),
+        );
+        let running: Vec<String> = own.map(|a| scene.agent_name(a).to_string()).collect();
         let result = scene.reload_with(program, reason, |old, new, world| {
             // Planning agents' worlds carry across by problem and fact names, whether or not
             // the scene (and so its world events) still exists.
@@ -437,7 +442,7 @@ impl Interactions {
             let mut report = self.carry(old, new, now);
             report
                 .fallbacks
-                .extend(cast_changes(&running, old, new, &self.scene));
+                .extend(cast_changes(&running, new, &self.scene));
             report
         });
         self.flush(scene);
@@ -973,26 +978,28 @@ fn render_events(
     }
 }
 
-/// What a hot reload leaves of the scene's cast, said in its `reload` event: an agent of the
-/// running cast that the new program's scene no longer lists goes on, and one it adds is not
-/// there, until the scene starts again (agents are numbered by the scene's list, and the game's
-/// world holds those numbers). Without a word, a designer who deleted an agent saw it still
-/// walking. Agents a scene spawns are in no list: never said. A program without the scene
-/// says nothing of its cast.
-fn cast_changes(running: &[String], old: &Program, new: &Program, scene: &str) -> Vec<String> {
-    let cast = |p: &Program| -> Option<Vec<String>> {
-        let def = &p.scenes[p.scene_by_name(scene)?.index()];
-        let names = def.agents.iter().map(|a| a.name);
-        let names = names.chain(def.ambient.iter().map(|a| a.name));
-        Some(names.map(|n| p.name(n).to_string()).collect())
-    };
-    let (Some(before), Some(after)) = (cast(old), cast(new)) else {
+/// What a hot reload leaves of the scene's cast, said in its `reload` event: a hot reload does
+/// not patch the cast (a restore onto the new program does: `crate::session::roster`), so an
+/// agent of the scene's own that the new program's scene no longer lists goes on, and one it
+/// adds is not there, until the scene starts again. Without a word, a designer who deleted an
+/// agent saw it still walking. `running` is the scene's own agents' names (spawned ones are in
+/// no list); a program without the scene says nothing of its cast.
+fn cast_changes(running: &[String], new: &Program, scene: &str) -> Vec<String> {
+    let Some(id) = new.scene_by_name(scene) else {
         return Vec::new();
     };
-    let gone = (running.iter())
-        .filter(|n| before.contains(n) && !after.contains(n))
+    let def = &new.scenes[id.index()];
+    let listed: Vec<&str> = (def.agents.iter().map(|a| a.name))
+        .chain(def.ambient.iter().map(|a| a.name))
+        .map(|n| new.name(n))
+        .collect();
+    let (now, before): (HashSet<&str>, HashSet<&str>) = (
+        listed.iter().copied().collect(),
+        running.iter().map(String::as_str).collect(),
+    );
+    let gone = (running.iter().filter(|n| !now.contains(n.as_str())))
         .map(|n| format!("{n}: no longer in scene `{scene}`; it goes on until the scene restarts"));
-    let added = (after.iter().filter(|n| !running.contains(n)))
+    let added = (listed.iter().filter(|n| !before.contains(*n)))
         .map(|n| format!("{n}: new in scene `{scene}`; it joins when the scene restarts"));
     gone.chain(added).collect()
 }
