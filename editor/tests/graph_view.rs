@@ -83,20 +83,24 @@ fn the_eight_state_seller_opens_at_a_size_that_reads() {
     assert!(start.left() >= 0.0 && start.right() <= 1440.0, "{start:?}");
 }
 
-#[test]
-fn the_wheel_zooms_the_graph_and_zoom_to_selection_frames_the_selected_state() {
-    let dir = sample_copy("airport");
-    let mut h = harness(EditorApp::open(dir.path()));
-    settle(&mut h);
-    let before = h.state().session().unwrap().graph.zoom();
-    let over = rect(&h, "Goto1").center();
-    h.hover_at(over);
+/// Turns the wheel one notch towards the user with the pointer over `state`: zooms out.
+fn wheel_out_over(h: &mut Harness<'static, EditorApp>, state: &str) {
+    h.hover_at(rect(h, state).center());
     h.event(egui::Event::MouseWheel {
         unit: egui::MouseWheelUnit::Point,
         delta: egui::vec2(0.0, -120.0),
         phase: egui::TouchPhase::Move,
         modifiers: egui::Modifiers::NONE,
     });
+}
+
+#[test]
+fn the_wheel_zooms_the_graph_and_zoom_to_selection_frames_the_selected_state() {
+    let dir = sample_copy("airport");
+    let mut h = harness(EditorApp::open(dir.path()));
+    settle(&mut h);
+    let before = h.state().session().unwrap().graph.zoom();
+    wheel_out_over(&mut h, "Goto1");
     settle(&mut h);
     let after = h.state().session().unwrap().graph.zoom();
     assert!(after < before * 0.8, "{before} -> {after}");
@@ -271,13 +275,7 @@ fn a_change_on_disk_keeps_the_view_where_the_designer_left_it() {
     let mut h = harness(EditorApp::open(dir.path()));
     settle(&mut h);
     let fitted = h.state().session().unwrap().graph.zoom();
-    h.hover_at(rect(&h, "Goto1").center());
-    h.event(egui::Event::MouseWheel {
-        unit: egui::MouseWheelUnit::Point,
-        delta: egui::vec2(0.0, -120.0),
-        phase: egui::TouchPhase::Move,
-        modifiers: egui::Modifiers::NONE,
-    });
+    wheel_out_over(&mut h, "Goto1");
     // egui spreads a wheel turn over several frames.
     h.run_steps(30);
     let zoom = h.state().session().unwrap().graph.zoom();
