@@ -289,15 +289,9 @@ fn a_change_on_disk_keeps_the_view_where_the_designer_left_it() {
     let mut text = std::fs::read_to_string(&file).unwrap();
     text.push_str("\n// changed in another editor\n");
     std::fs::write(&file, text).unwrap();
-    let start = std::time::Instant::now();
-    while h.query_by_label_contains("Reloaded").is_none() {
-        assert!(
-            start.elapsed() < std::time::Duration::from_secs(30),
-            "the change on disk was not noticed"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(50));
-        h.step();
-    }
+    support::app::until(&mut h, "the change on disk to be noticed", |h| {
+        h.query_by_label_contains("Reloaded").is_some()
+    });
     settle(&mut h);
     assert_eq!(h.state().session().unwrap().graph.zoom(), zoom);
     let now = rect(&h, "Goto1");
