@@ -2,7 +2,7 @@
 //! iteration it is said, no reply with an empty slot, and a new question never answered with
 //! an old topic. `transcripts/visitor.txt` is the conversation the sample was grown on;
 //! `fixtures/innkeeper/visitor-heldout.txt` was written with it and never run while growing it.
-//! `fixtures/innkeeper-visitors{,-2,-3,-4,-5}/` (issue 30) are twelve evenings each written by
+//! `fixtures/innkeeper-visitors{,-2,…,-8}/` (issue 30) are twelve evenings each written by
 //! someone who never saw the sample, with every reply judged by someone who did not tune it:
 //! the judgements are committed, and a changed reply must be judged again. Each set measured
 //! the innkeeper once, untouched, then became a tuning set; the fifth is the held-out measure.
@@ -322,20 +322,32 @@ fn the_seventh_visitor_set_gets_the_replies_judged() {
     judged_set("tests/fixtures/innkeeper-visitors-7", SET_7_SENSIBLE, true);
 }
 
-/// What was judged sensible (set 7: before issue 30's tenth round, which changed no reply;
-/// the rest 2026-12-03, ninth round; the changed replies of sets 5 and 6
-/// judged again by a judge who did not tune, only their counts reported): the figures may only rise. (Set 2 fell
+/// The held-out measure of issue 30's eleventh round (written 2026-12-03, before that round
+/// began, by someone who saw neither the sample nor the other sets; judged on the program as
+/// the tenth round left it, 88 of 169, by someone who did not tune; never looked at; only its
+/// counts were reported).
+#[test]
+fn the_eighth_visitor_set_gets_the_replies_judged() {
+    judged_set("tests/fixtures/innkeeper-visitors-8", SET_8_SENSIBLE, true);
+}
+
+/// What was judged sensible (2026-12-03, the eleventh round: every changed reply judged again
+/// by a judge who did not tune, only the counts of sets 5–8 reported): the figures may only
+/// rise. (Sets 7 and 8 fell by one each in the eleventh round, when the bill began to read the
+/// tab instead of a fixed "seven silver": 81 to 80 and 88, as judged before the round, to 87;
+/// the tuning sets rose by two. Set 2 fell
 /// from 147 to 146 in the fourth round: a thing named beside the mayor is now answered as that
 /// thing, "patron? no, friend", where the mayor was asked about. Set 5 fell from 97 to 96 in the
 /// ninth, when synonyms began to count only in the sense their siblings share: tuning sets +3,
 /// set 6 unchanged.)
-const SET_1_SENSIBLE: usize = 145;
-const SET_2_SENSIBLE: usize = 151;
+const SET_1_SENSIBLE: usize = 146;
+const SET_2_SENSIBLE: usize = 152;
 const SET_3_SENSIBLE: usize = 134;
 const SET_4_SENSIBLE: usize = 114;
 const SET_5_SENSIBLE: usize = 96;
 const SET_6_SENSIBLE: usize = 75;
-const SET_7_SENSIBLE: usize = 81;
+const SET_7_SENSIBLE: usize = 80;
+const SET_8_SENSIBLE: usize = 87;
 
 #[test]
 fn the_visitor_is_answered_every_line_without_holes() {
@@ -380,5 +392,176 @@ fn an_old_topic_is_not_answered_to_a_new_question() {
             );
         }
         assert!(!last.replies.is_empty(), "`{new}` got no reply");
+    }
+}
+
+/// The innkeeper sample compiled from `dir` (the sample itself when `None`).
+fn innkeeper(dir: Option<&std::path::Path>) -> std::sync::Arc<ensemble_runtime::Program> {
+    let path = dir.map_or_else(
+        || repo_path("samples/innkeeper").into(),
+        |d| d.to_path_buf(),
+    );
+    let c = ensemble_compiler::compile_path(&path).unwrap();
+    let errors: Vec<&str> = (c.diagnostics.iter())
+        .filter(|d| d.severity == ensemble_compiler::diag::Severity::Error)
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    std::sync::Arc::new(c.output.expect("the innkeeper compiles").0)
+}
+
+/// Says `line` to the conversation and returns what the agent says back, joined.
+fn reply(chat: &mut ensemble_runtime::hpmm::ChatScene, line: &str) -> String {
+    chat.hear(Some(ensemble_runtime::hpmm::Input::player(line)));
+    let mut said = Vec::new();
+    loop {
+        chat.step();
+        if let Some(out) = chat.last_output()
+            && !out.text.is_empty()
+        {
+            said.push(out.text.clone());
+        }
+        if chat.awaits_player() {
+            return said.join(" / ");
+        }
+    }
+}
+
+/// The tab (issue 30, eleventh round): what Xenos serves and lets goes on `the-tab`, the bill
+/// says it and what it comes to, payment empties it, and a savegame keeps it.
+#[test]
+fn the_bill_says_what_was_had_and_what_it_comes_to() {
+    use ensemble_runtime::hpmm::ChatScene;
+    use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter};
+    let program = innkeeper(None);
+    let mut chat = ChatScene::new(program.clone(), "chat", 7).unwrap();
+    reply(&mut chat, "i need a room for the night");
+    reply(&mut chat, "a bowl of stew and a mug of ale please");
+    reply(&mut chat, "another ale");
+    assert_eq!(
+        chat.agent().tally("the-tab").unwrap(),
+        [("room", 1), ("stew", 1), ("ale", 2)]
+    );
+    let bill = reply(&mut chat, "what do i owe you");
+    // Room 50, stew 3, two ales 4 copper; ten copper to the silver.
+    assert!(bill.contains("5 silver and 7 copper"), "{bill}");
+    // Saved and restored mid-evening: the same bill, in French too.
+    let mut w = SnapshotWriter::new(&program, "inn");
+    chat.save(&mut w);
+    let snapshot = SnapshotReader::from_bytes(&w.to_bytes()).unwrap();
+    let (mut restored, report) = ChatScene::restore(program.clone(), &snapshot).unwrap();
+    assert!(report.fallbacks.is_empty(), "{:?}", report.fallbacks);
+    assert_eq!(
+        restored.agent().tally("the-tab"),
+        chat.agent().tally("the-tab")
+    );
+    restored.set_locale(Some("fr")).unwrap();
+    let facture = reply(&mut restored, "what do i owe you");
+    assert!(facture.contains("5 argent et 7 cuivre"), "{facture}");
+    // Paid: the tab is empty, and the next bill says there is nothing on it.
+    reply(&mut chat, "here you go");
+    assert_eq!(chat.agent().tally("the-tab").unwrap(), []);
+    assert_eq!(chat.agent().binding("the-tab"), None);
+    let nothing = reply(&mut chat, "what do i owe now");
+    assert!(
+        !nothing.contains("silver") && !nothing.contains("copper"),
+        "{nothing}"
+    );
+    // A room quoted, then taken: it goes on the tab once.
+    let mut chat = ChatScene::new(program, "chat", 7).unwrap();
+    reply(&mut chat, "how much for a room?");
+    reply(&mut chat, "fine, i'll take it");
+    assert_eq!(chat.agent().tally("the-tab").unwrap(), [("room", 1)]);
+}
+
+/// A content patch that drops a dish: a savegame taken before it restores with the dish taken
+/// off the tab, and says so; a hot reload carries the tab the same way.
+#[test]
+fn a_tab_survives_a_content_patch_without_the_dish() {
+    use ensemble_runtime::hpmm::ChatScene;
+    use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter};
+    let program = innkeeper(None);
+    let mut chat = ChatScene::new(program.clone(), "chat", 7).unwrap();
+    reply(&mut chat, "a bowl of stew and a mug of ale please");
+    let mut w = SnapshotWriter::new(&program, "inn");
+    chat.save(&mut w);
+    let bytes = w.to_bytes();
+
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("innkeeper");
+    ensemble_tests::copy_dir(std::path::Path::new(&repo_path("samples/innkeeper")), &copy);
+    let concepts = copy.join("innkeeper.concepts.ron");
+    let text = std::fs::read_to_string(&concepts).unwrap();
+    std::fs::write(
+        &concepts,
+        text.replace("(name: \"stew\",", "(name: \"hotpot\","),
+    )
+    .unwrap();
+    let patched = innkeeper(Some(&copy));
+
+    let snapshot = SnapshotReader::from_bytes(&bytes).unwrap();
+    let (restored, report) = ChatScene::restore(patched.clone(), &snapshot).unwrap();
+    assert_eq!(restored.agent().tally("the-tab").unwrap(), [("ale", 1)]);
+    assert!(
+        (report.fallbacks.iter())
+            .any(|f| f == "tally `the-tab`: concept `stew` is gone; taken off it"),
+        "{:?}",
+        report.fallbacks
+    );
+    let report = chat.reload(patched, "patched").unwrap();
+    assert_eq!(chat.agent().tally("the-tab").unwrap(), [("ale", 1)]);
+    assert!(
+        (report.fallbacks.iter()).any(|f| f.contains("concept `stew` is gone; taken off it")),
+        "{:?}",
+        report.fallbacks
+    );
+}
+
+/// A designer's slip in a tally is an error where it is written.
+#[test]
+fn a_broken_tally_is_an_error_where_it_stands() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("innkeeper");
+    ensemble_tests::copy_dir(std::path::Path::new(&repo_path("samples/innkeeper")), &copy);
+    let edit = |file: &str, from: &str, to: &str| {
+        let path = copy.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{file} has no {from}");
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    };
+    edit(
+        "innkeeper.concepts.ron",
+        r#"("silver", 10), ("copper", 1)"#,
+        r#"("copper", 1), ("silver", 10)"#,
+    );
+    edit(
+        "innkeeper.actions.ron",
+        r#"tally: [("the-tab", "the-dish")]"#,
+        r#"tally: [("the-tab", "the-dsh")]"#,
+    );
+    edit(
+        "innkeeper.actions.ron",
+        r#"say: ["{the-tab.total}, friend: {the-tab}""#,
+        r#"say: ["{the-tab.price}, friend: {the-tab}""#,
+    );
+    edit(
+        "innkeeper.actions.ron",
+        r#"unbind: ["the-tab"]"#,
+        r#"bind: [("the-tab", "ale")]"#,
+    );
+    let out = ensemble(&["check", copy.to_str().unwrap()]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let expect = [
+        "tally `the-tab`: its smallest unit `silver` is worth 10, not 1",
+        "unit `silver` (10) is not worth less than `copper` (1) before it",
+        "refers to variable or concept `the-dsh`, which is not defined",
+        "did you mean `the-dish`?",
+        "`{the-tab.price}` reads a tally, which has no `price`",
+        "action `take-payment` binds `the-tab`, a tally",
+        "innkeeper.concepts.ron:",
+        "innkeeper.actions.ron:",
+    ];
+    for e in expect {
+        assert!(out.stderr.contains(e), "no `{e}` in:\n{}", out.stderr);
     }
 }

@@ -45,6 +45,18 @@ fn type_number(h: &mut Harness<'static, EditorApp>, label: &str, text: &str) {
     settle(h);
 }
 
+/// Finds `text` with the find box (Ctrl+F) and opens the first hit.
+fn find_and_open(h: &mut Harness<'static, EditorApp>, text: &str) {
+    press(h, Modifiers::COMMAND, Key::F);
+    h.get_all_by_role(Role::TextInput)
+        .find(|n| n.is_focused())
+        .unwrap()
+        .type_text(text);
+    settle(h);
+    h.key_press(Key::Enter);
+    settle(h);
+}
+
 const HAGGLE: &str = "spaces/haggle.space.ron";
 
 #[test]
@@ -301,14 +313,7 @@ fn facts_are_checked_as_typed_and_the_manifest_names_the_project() {
 fn an_estimator_is_typed_checked_and_found() {
     let dir = sample_copy("innkeeper");
     let mut h = harness(EditorApp::open(dir.path()));
-    press(&mut h, Modifiers::COMMAND, Key::F);
-    h.get_all_by_role(Role::TextInput)
-        .find(|n| n.is_focused())
-        .unwrap()
-        .type_text("compliment");
-    settle(&mut h);
-    h.key_press(Key::Enter);
-    settle(&mut h);
+    find_and_open(&mut h, "compliment");
     assert_eq!(
         h.get_by_label("estimator name").value().as_deref(),
         Some("compliment")
@@ -1055,4 +1060,47 @@ fn a_form_edit_and_a_graph_edit_are_undone_in_turn_from_one_history() {
     );
     press(&mut h, Modifiers::COMMAND, Key::Z);
     assert_eq!(seller_at(&h), "SellerSpawn");
+}
+
+#[test]
+fn a_tally_is_edited_in_the_variables_form() {
+    let dir = sample_copy("innkeeper");
+    let mut h = harness(EditorApp::open(dir.path()));
+    find_and_open(&mut h, "the-tab");
+    assert_eq!(
+        h.get_by_label("variable name").value().as_deref(),
+        Some("the-tab")
+    );
+    let tally = |h: &Harness<'static, EditorApp>| match asset(h, "innkeeper.concepts.ron") {
+        AnyAsset::Concepts(c) => (c.variables.iter())
+            .find(|v| v.name == "the-tab")
+            .unwrap()
+            .tally
+            .clone(),
+        _ => unreachable!(),
+    };
+    assert_eq!(tally(&h).unwrap().units[1], ("silver".to_string(), 10));
+    // A silver worth twelve copper, typed in the unit's value.
+    type_number(&mut h, "unit 2 value", "12");
+    assert_eq!(tally(&h).unwrap().units[1], ("silver".to_string(), 12));
+    assert!(h.state().is_dirty());
+    // No longer a tally: the actions that put things on it are errors where they stand.
+    let i = match asset(&h, "innkeeper.concepts.ron") {
+        AnyAsset::Concepts(c) => c
+            .variables
+            .iter()
+            .position(|v| v.name == "the-tab")
+            .unwrap(),
+        _ => unreachable!(),
+    };
+    h.get_by_label(&format!("variable {} is a tally", i + 1))
+        .click();
+    wait_for_diagnostics(&mut h);
+    assert_eq!(tally(&h), None);
+    let r = h.state().report().unwrap();
+    assert!(
+        (r.located.iter()).any(|l| l.diagnostic.message.contains("which is no tally")),
+        "no error for the actions that put things on the-tab: {:?}",
+        problems(&h)
+    );
 }

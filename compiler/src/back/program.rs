@@ -223,10 +223,13 @@ pub fn emit_with_nav(
         |e: LoadError| format!("internal compiler error: the emitted program does not verify: {e}");
     let speech = super::speech::lower(module, &mut |s| names.intern(s));
     let mut hpmm = crate::hpmm::back::emit(module, &mut |s| names.intern(s))?;
+    let mut tallies = crate::hpmm::back::emit_tallies(module)?;
     let planning = super::plan::lower(module, &mut |s| names.intern(s));
     let nav = super::nav::emit(module, nav_data, &mut |s| names.intern(s))?;
     let (strings, slot_values) =
-        crate::l10n::lower(module, &state_ids, &mut hpmm, &mut |s| names.intern(s));
+        crate::l10n::lower(module, &state_ids, &mut hpmm, &mut tallies, &mut |s| {
+            names.intern(s)
+        });
     let game_states = game_states(module, &library_ids, &mut names);
     let declared_in = declared_in(module, sources, &library_ids, &mut names);
     // Every section assembled, then verified once: the only way to a `Program`.
@@ -252,6 +255,7 @@ pub fn emit_with_nav(
         migrations: migrations(&module.migrations),
         declared_in,
         slot_values,
+        tallies,
     }
     .verify()
     .map_err(verify)?;

@@ -779,3 +779,40 @@ pub fn emit(module: &Module, intern: &mut dyn FnMut(&str) -> NameId) -> Result<M
     model.patterns = std::mem::take(&mut cx.patterns);
     Ok(model)
 }
+
+/// The program's tallies (its last field, `ProgramParts::tallies`): each tally variable with its
+/// units in variable order (the string section fills their lines), every concept's cost, and
+/// what each action puts on a tally. Words are left as written: `l10n` gives them lines.
+pub fn emit_tallies(module: &Module) -> Result<Tallies, String> {
+    let tallies = (module.variables.iter())
+        .filter_map(|(h, v)| Some((h, v.tally.as_ref()?)))
+        .map(|(h, t)| Tally {
+            variable: VariableId(h.index() as u32),
+            units: t.units.iter().map(|(w, v)| (w.text.clone(), *v)).collect(),
+            and: t.and.text.clone(),
+            lines: Vec::new(),
+        })
+        .collect();
+    let costs = (module.concepts.iter())
+        .filter_map(|(h, c)| Some((ConceptId(h.index() as u32), c.cost?)))
+        .collect();
+    let mut adds = Vec::new();
+    for (h, a) in module.actions.iter() {
+        for (tally, item) in &a.tally {
+            adds.push(TallyAdd {
+                action: ActionId(h.index() as u32),
+                tally: VariableId(id(tally)?),
+                item: match item {
+                    ir::TallyItem::Bound(v) => TallyItem::Bound(VariableId(v.index() as u32)),
+                    ir::TallyItem::Concept(c) => TallyItem::Concept(ConceptId(c.index() as u32)),
+                    ir::TallyItem::Invalid => return Err(bug("an unresolved tally item")),
+                },
+            });
+        }
+    }
+    Ok(Tallies {
+        tallies,
+        costs,
+        adds,
+    })
+}

@@ -325,6 +325,7 @@ fn declare<'a>(
                 kinds: Vec::new(),
                 properties: Vec::new(),
                 relations: Vec::new(),
+                cost: None,
             });
             n.concepts.insert(c.name.clone(), h);
         }
@@ -340,6 +341,7 @@ fn declare<'a>(
             let h = module.variables.append(Variable {
                 name,
                 trackers: Vec::new(),
+                tally: None,
             });
             n.variables.insert(v.name.clone(), h);
         }
@@ -377,6 +379,7 @@ fn declare<'a>(
                 written: Vec::new(),
                 bind: Vec::new(),
                 copy_belief: Vec::new(),
+                tally: Vec::new(),
             });
             n.actions.insert(a.name.clone(), h);
         }
@@ -554,6 +557,7 @@ fn lower_concepts(module: &mut Module, f: &Files, n: &Names, diags: &mut Diagnos
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
+            concept.cost = c.cost;
         }
         for (i, v) in asset.variables.iter().enumerate() {
             let base = [Seg::Field("variables"), Seg::Index(i)];
@@ -631,8 +635,103 @@ fn lower_concepts(module: &mut Module, f: &Files, n: &Names, diags: &mut Diagnos
                     span,
                 });
             }
+            if let Some(tally) = &v.tally {
+                if let Some(first) = trackers.first() {
+                    diags.push(
+                        Diagnostic::error(
+                            Code::InvalidValue,
+                            format!("variable `{}` is a tally: trackers cannot bind it", v.name),
+                        )
+                        .at(first.span, "a tracker of a tally")
+                        .note("actions put concepts on a tally with `tally: [(\"the-tab\", ...)]` and empty it with `unbind`; docs/formats/concepts.md"),
+                    );
+                }
+                module.variables[h].tally = Some(lower_tally(tally, loc, base, &v.name, diags));
+            }
             module.variables[h].trackers = trackers;
         }
+    }
+}
+
+/// A tally's units, checked: at least one, each worth more than the next, the last worth 1
+/// (so every total can be said), each with a word.
+fn lower_tally(
+    tally: &TallyAsset,
+    loc: &Locator,
+    base: [Seg<'_>; 2],
+    variable: &str,
+    diags: &mut Diagnostics,
+) -> Tally {
+    let field = [base[0], base[1], Seg::Field("tally")];
+    let units: Vec<(Name, u32)> = (tally.units.iter().enumerate())
+        .map(|(k, (word, value))| {
+            let path = [
+                field[0],
+                field[1],
+                field[2],
+                Seg::Field("units"),
+                Seg::Index(k),
+            ];
+            (loc.name(word, &path), *value)
+        })
+        .collect();
+    let bad = |span: Span, message: String, label: &str| {
+        Diagnostic::error(Code::InvalidValue, format!("tally `{variable}`: {message}"))
+            .at(span, label)
+            .note("units go from the largest to the smallest, which is worth 1: `units: [(\"silver\", 10), (\"copper\", 1)]`; docs/formats/concepts.md")
+    };
+    match units.last() {
+        None => diags.push(bad(
+            loc.span(&[field[0], field[1], field[2], Seg::Field("units")]),
+            "has no units".into(),
+            "no units",
+        )),
+        Some((word, value)) if *value != 1 => diags.push(bad(
+            word.span,
+            format!(
+                "its smallest unit `{}` is worth {value}, not 1: some totals could not be said",
+                word.text
+            ),
+            "the smallest unit",
+        )),
+        Some(_) => {}
+    }
+    for w in units.windows(2) {
+        if w[0].1 <= w[1].1 {
+            diags.push(bad(
+                w[1].0.span,
+                format!(
+                    "unit `{}` ({}) is not worth less than `{}` ({}) before it",
+                    w[1].0.text, w[1].1, w[0].0.text, w[0].1
+                ),
+                "out of order",
+            ));
+        }
+    }
+    for (k, (word, _)) in units.iter().enumerate() {
+        if word.text.trim().is_empty() {
+            diags.push(bad(word.span, "a unit has no word".into(), "empty"));
+        } else if units[..k].iter().any(|(w, _)| w.text == word.text) {
+            diags.push(bad(
+                word.span,
+                format!("unit `{}` is written twice", word.text),
+                "again",
+            ));
+        }
+    }
+    let and_path = [field[0], field[1], field[2], Seg::Field("and")];
+    // `and` may be left out (it defaults): then it points at the tally.
+    let and_span = if tally.and == "and" {
+        loc.span(&field)
+    } else {
+        loc.span(&and_path)
+    };
+    Tally {
+        units,
+        and: Name {
+            text: tally.and.clone(),
+            span: and_span,
+        },
     }
 }
 
@@ -989,10 +1088,68 @@ fn lower_actions(module: &mut Module, f: &Files, n: &Names, diags: &mut Diagnost
                     inspect_target(module, n, diags, sname, &context, true),
                 ));
             }
+            for ((v, c), (k, _)) in bind.iter().zip(a.bind.iter().enumerate()) {
+                if c.is_some()
+                    && v.target
+                        .is_some_and(|v| module.variables[v].tally.is_some())
+                {
+                    let span = loc.span(&[base[0], base[1], Seg::Field("bind"), Seg::Index(k)]);
+                    diags.push(
+                        Diagnostic::error(
+                            Code::InvalidValue,
+                            format!("{context} binds `{}`, a tally", v.name.text),
+                        )
+                        .at(span, "a tally is not bound")
+                        .note(format!("put the concept on it: `tally: [(\"{}\", ...)]`; docs/formats/actions.md", v.name.text)),
+                    );
+                }
+            }
+            let mut tally = Vec::new();
+            for (k, (t, item)) in a.tally.iter().enumerate() {
+                let path = [base[0], base[1], Seg::Field("tally"), Seg::Index(k)];
+                let tname = loc.name(t, &[path[0], path[1], path[2], path[3], Seg::Index(0)]);
+                let iname = loc.name(item, &[path[0], path[1], path[2], path[3], Seg::Index(1)]);
+                let target = resolve(diags, &n.variables, "variable", tname, &context);
+                if let Some(v) = target.target
+                    && module.variables[v].tally.is_none()
+                {
+                    diags.push(
+                        Diagnostic::error(
+                            Code::InvalidValue,
+                            format!("{context} puts something on `{t}`, which is no tally"),
+                        )
+                        .at(target.name.span, "not a tally")
+                        .note("declare it with `tally: (units: [...])`; docs/formats/concepts.md"),
+                    );
+                }
+                let item = match (n.variables.get(item), n.concepts.get(item)) {
+                    (Some(_), Some(_)) => {
+                        diags.push(
+                            Diagnostic::error(
+                                Code::DuplicateName,
+                                format!("{context}: `{item}` names both a variable and a concept"),
+                            )
+                            .at(iname.span, "which one?")
+                            .note("rename one of them"),
+                        );
+                        TallyItem::Invalid
+                    }
+                    (Some(&v), None) => TallyItem::Bound(v),
+                    (None, Some(&c)) => TallyItem::Concept(c),
+                    (None, None) => {
+                        let mut known = candidates(&n.variables);
+                        known.extend(candidates(&n.concepts));
+                        unknown(diags, "variable or concept", &iname, &context, known);
+                        TallyItem::Invalid
+                    }
+                };
+                tally.push((target, item));
+            }
             let action = &mut module.actions[h];
             action.say = say;
             action.bind = bind;
             action.copy_belief = copy_belief;
+            action.tally = tally;
         }
     }
 }

@@ -20,6 +20,7 @@ pub fn validate(module: &Module, diags: &mut Diagnostics) {
     }
     definition_cycles(module, diags);
     template_holes(module, diags);
+    tally_reads(module, diags);
     tracker_evidence(module, diags);
     arbitration_reach(module, diags);
 }
@@ -556,5 +557,51 @@ fn template_holes(module: &Module, diags: &mut Diagnostics) {
             .at(a.name.span, "every `say` variant reads a variable")
             .note("add a variant without the slot (\"what about {the-topic}?\" -> also \"what you mean?\"); the runtime falls back to it whenever a slot would be empty"),
         );
+    }
+}
+
+/// `invalid-value`: a template reads a tally as something other than what is on it (`{the-tab}`)
+/// or its total (`{the-tab.total}`): a tally has no other property, so the slot would always
+/// be empty.
+fn tally_reads(module: &Module, diags: &mut Diagnostics) {
+    fn walk<'a>(chunks: &'a [Chunk], out: &mut Vec<(&'a Ref<Variable>, &'a str)>) {
+        for c in chunks {
+            match c {
+                Chunk::Var {
+                    variable,
+                    property: Some(p),
+                } if !matches!(p.as_str(), "name" | "total") => out.push((variable, p)),
+                Chunk::Choice(alternatives) => alternatives.iter().for_each(|a| walk(a, out)),
+                _ => {}
+            }
+        }
+    }
+    let written = (module
+        .actions
+        .iter()
+        .flat_map(|(_, a)| a.say.iter().zip(&a.written)))
+    .chain(
+        module
+            .templates
+            .iter()
+            .flat_map(|(_, t)| t.variants.iter().zip(&t.written)),
+    );
+    for (chunks, w) in written {
+        let mut reads = Vec::new();
+        walk(chunks, &mut reads);
+        for (v, property) in reads {
+            if v.target
+                .is_some_and(|v| module.variables[v].tally.is_some())
+            {
+                diags.push(
+                    Diagnostic::error(
+                        Code::InvalidValue,
+                        format!("`{{{}.{property}}}` reads a tally, which has no `{property}`", v.name.text),
+                    )
+                    .at(w.span, "in this wording")
+                    .note(format!("a tally says what is on it (`{{{0}}}`) and its total (`{{{0}.total}}`); docs/formats/concepts.md", v.name.text)),
+                );
+            }
+        }
     }
 }

@@ -148,6 +148,8 @@ pub struct Concept {
     pub kinds: Vec<Name>,
     pub properties: Vec<(String, String)>,
     pub relations: Vec<(String, Ref<Concept>)>,
+    /// What it costs on a tally, in the smallest unit.
+    pub cost: Option<u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -175,6 +177,26 @@ pub struct Tracker {
 pub struct Variable {
     pub name: Name,
     pub trackers: Vec<Tracker>,
+    /// Kept as a tally (actions put concepts on it).
+    pub tally: Option<Tally>,
+}
+
+/// A tally's units (largest first, the last worth 1) and its `and`, with where each word is
+/// written: they are lines translators translate.
+#[derive(Clone, Debug)]
+pub struct Tally {
+    pub units: Vec<(Name, u32)>,
+    pub and: Name,
+}
+
+/// What an action puts on a tally.
+#[derive(Clone, Debug)]
+pub enum TallyItem {
+    /// The concept a variable is bound to.
+    Bound(Handle<Variable>),
+    Concept(Handle<Concept>),
+    /// Named nothing (already reported).
+    Invalid,
 }
 
 /// A piece of an output template.
@@ -214,6 +236,8 @@ pub struct Action {
     pub written: Vec<Written>,
     pub bind: Vec<(Ref<Variable>, Option<Ref<Concept>>)>,
     pub copy_belief: Vec<(InspectTarget, InspectTarget)>,
+    /// `(tally, item)`, in the order written.
+    pub tally: Vec<(Ref<Variable>, TallyItem)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -144,6 +144,38 @@ pub(super) fn lines(module: &Module, out: &mut Vec<Line>) {
             });
         }
     }
+    for (h, v) in module.variables.iter() {
+        let Some(tally) = &v.tally else {
+            continue;
+        };
+        let name = &v.name.text;
+        let and = (
+            &tally.and,
+            "and",
+            format!(
+                "the word before the last thing on tally {name} (\"room, stew and ale\") and before the last unit of its total"
+            ),
+        );
+        let units = tally.units.iter().map(|(word, value)| {
+            let note = format!("a unit tally {name}'s totals are said in, worth {value} of its smallest: said after a number (\"7 {}\")", word.text);
+            (word, word.text.as_str(), note)
+        });
+        for (word, key, note) in std::iter::once(and).chain(units) {
+            out.push(Line {
+                id: format!("{name}.{key}"),
+                source: word.text.clone(),
+                kind: LineKind::Value,
+                machine: chat.clone(),
+                state: format!("{name}.{key}"),
+                speakers: speakers.clone(),
+                slots: Vec::new(),
+                note,
+                span: word.span,
+                pinned: false,
+                owner: Owner::Tally(h),
+            });
+        }
+    }
 }
 
 /// A translation of a template line in the runtime's terms (`None` if it does not resolve,

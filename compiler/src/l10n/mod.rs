@@ -23,6 +23,7 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::{Handle, Modifier, Module, SentenceState, State};
 use crate::source::{SourceMap, Span};
 use ensemble_runtime::hpmm::Model;
+use ensemble_runtime::hpmm::model::{Tallies, VariableId};
 use ensemble_runtime::locale::{
     LineDef, LineIndex, LocaleDef, SlotValueDef, StringTable, Translation, WrittenDef,
 };
@@ -89,6 +90,8 @@ enum Owner {
     Template(Handle<crate::ir::hpmm::Template>),
     /// One of a concept's properties (in property order).
     Concept(Handle<crate::ir::hpmm::Concept>),
+    /// A tally's `and`, then its units' words.
+    Tally(Handle<crate::ir::hpmm::Variable>),
     /// A value bound to the variable (by name) that sentence slots read.
     SlotValue(String),
 }
@@ -538,6 +541,7 @@ pub fn lower(
     module: &Module,
     state_ids: &HashMap<Handle<State>, StateId>,
     hpmm: &mut Model,
+    tallies: &mut Tallies,
     intern: &mut dyn FnMut(&str) -> NameId,
 ) -> (StringTable, Vec<SlotValueDef>) {
     let lines = lines(module, &mut Diagnostics::default());
@@ -571,6 +575,13 @@ pub fn lower(
             Owner::Action(h) => hpmm.actions[h.index()].lines.push(index),
             Owner::Template(h) => hpmm.templates[h.index()].lines.push(index),
             Owner::Concept(h) => hpmm.concepts[h.index()].lines.push(index),
+            // `and`, then each unit's word.
+            Owner::Tally(h) => {
+                let v = VariableId(h.index() as u32);
+                if let Some(t) = tallies.of(v) {
+                    tallies.tallies[t].lines.push(index);
+                }
+            }
             Owner::SlotValue(variable) => slot_values.push(SlotValueDef {
                 variable: intern(variable),
                 line: index,

@@ -168,6 +168,27 @@ impl ActionsPanel {
             false,
             "unbinds",
         );
+        form::section(ui, "Puts on a tally");
+        form::help(
+            ui,
+            "What goes on the tally when the action is done: a variable's concept, or a concept by name.",
+        );
+        let items: Vec<String> = (more.variables.iter().chain(&more.concepts).cloned()).collect();
+        changed |= form::pairs(
+            ui,
+            ("action-tally", i),
+            &mut a.tally,
+            Side::Pick {
+                options: &more.variables,
+                width: 140.0,
+            },
+            "+=",
+            Side::Pick {
+                options: &items,
+                width: 140.0,
+            },
+            "tally",
+        );
         form::section(ui, "Copies belief");
         form::help(
             ui,
@@ -381,6 +402,7 @@ impl AssetPanel<ActionsAsset> for ActionsPanel {
                             bind: Vec::new(),
                             unbind: Vec::new(),
                             copy_belief: Vec::new(),
+                            tally: Vec::new(),
                         },
                     );
                 });

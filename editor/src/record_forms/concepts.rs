@@ -10,7 +10,8 @@ use crate::theme;
 use eframe::egui;
 use egui::{RichText, Ui};
 use ensemble_compiler::formats::spaces::{
-    ConceptAsset, ConceptsAsset, SpeakerAsset, TrackerAsset, TrackerRuleAsset, VariableAsset,
+    ConceptAsset, ConceptsAsset, SpeakerAsset, TallyAsset, TrackerAsset, TrackerRuleAsset,
+    VariableAsset,
 };
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -285,6 +286,17 @@ impl ConceptsPanel {
                 &d.notes(&at("kinds")),
             );
             ui.end_row();
+            form::label(
+                ui,
+                "Cost",
+                "What it adds to a tally, in the tallies' smallest unit (the-tab: copper).",
+            );
+            let mut cost = c.cost.map(f64::from);
+            if form::opt_number(ui, &mut cost, 1.0, 0.0..=1e9, 1.0, "", "not sold", "cost") {
+                c.cost = cost.map(|x| x.round() as u32);
+                changed = true;
+            }
+            ui.end_row();
         });
         form::section(ui, "Properties");
         form::help(
@@ -352,6 +364,11 @@ impl ConceptsPanel {
             }
             ui.end_row();
         });
+        changed |= tally(ui, i, v);
+        if v.tally.is_some() {
+            form::problems(ui, d.under(&[P::F("variables"), P::I(i)]));
+            return changed;
+        }
         form::section(ui, "Trackers");
         form::help(
             ui,
@@ -390,6 +407,61 @@ impl ConceptsPanel {
         form::problems(ui, d.under(&[P::F("variables"), P::I(i), P::F("name")]));
         changed
     }
+}
+
+/// Whether a variable is kept as a tally, and its units (largest first, the last worth 1).
+fn tally(ui: &mut Ui, i: usize, v: &mut VariableAsset) -> bool {
+    let mut changed = false;
+    form::section(ui, "Tally");
+    let mut on = v.tally.is_some();
+    let r = ui.checkbox(
+        &mut on,
+        "Kept as a tally: actions put concepts on it, templates say {it} and {it.total}",
+    );
+    crate::marks::name_widget(ui, &r, format!("variable {} is a tally", i + 1));
+    if r.changed() {
+        v.tally = on.then(|| TallyAsset {
+            units: vec![("silver".into(), 10), ("copper".into(), 1)],
+            and: "and".into(),
+        });
+        changed = true;
+    }
+    let Some(t) = &mut v.tally else {
+        return changed;
+    };
+    form::help(
+        ui,
+        "Units from the largest to the smallest, which is worth 1.",
+    );
+    let mut remove = None;
+    for (k, (word, value)) in t.units.iter_mut().enumerate() {
+        ui.horizontal(|ui| {
+            changed |= form::text(ui, word, 120.0, "unit", format!("unit {}", k + 1), &[]);
+            changed |= form::count(
+                ui,
+                value,
+                1..=1_000_000,
+                "",
+                format!("unit {} value", k + 1),
+            );
+            if form::remove_button(ui, format!("remove unit {}", k + 1)) {
+                remove = Some(k);
+            }
+        });
+    }
+    if let Some(k) = remove {
+        t.units.remove(k);
+        changed = true;
+    }
+    if form::add_button(ui, "+ unit", "add unit") {
+        t.units.push(("unit".into(), 1));
+        changed = true;
+    }
+    ui.horizontal(|ui| {
+        ui.label("Joined with");
+        changed |= form::text(ui, &mut t.and, 80.0, "and", "tally and", &[]);
+    });
+    changed
 }
 
 impl AssetPanel<ConceptsAsset> for ConceptsPanel {
@@ -448,6 +520,7 @@ impl AssetPanel<ConceptsAsset> for ConceptsPanel {
                             kinds: Vec::new(),
                             properties: Default::default(),
                             relations: Vec::new(),
+                            cost: None,
                         },
                     );
                 });
@@ -479,6 +552,7 @@ impl AssetPanel<ConceptsAsset> for ConceptsPanel {
                         |name| VariableAsset {
                             name,
                             track: Vec::new(),
+                            tally: None,
                         },
                     );
                 });

@@ -15,7 +15,7 @@ use super::arbitration::{self, Proposal};
 use super::belief;
 use super::concepts;
 use super::evidence::{self, Observation};
-use super::model::{ActionId, ChatId, ConceptId, Model, SpaceId, Speaker};
+use super::model::{ActionId, ChatId, ConceptId, Model, SpaceId, Speaker, TallyItem, VariableId};
 use super::output;
 use super::text::{Preprocessor, Word};
 use crate::hsm::UnknownLocale;
@@ -171,6 +171,9 @@ pub struct SocialAgent {
     /// The word each variable was bound by, when an `Unheard` tracker bound it (parallel to
     /// `bindings`).
     heard: Vec<Option<String>>,
+    /// What is on each tally (parallel to the program's `tallies.tallies`): every concept put
+    /// on it, in the order first put, with how many times.
+    tallies: Vec<Vec<(ConceptId, u32)>>,
     words: Vec<Word>,
     /// Whether each word names a concept (parallel to `words`).
     named: Vec<bool>,
@@ -207,6 +210,7 @@ impl SocialAgent {
             evidence: vec![0.0; model.evidence.len()],
             bindings: vec![None; model.variables.len()],
             heard: vec![None; model.variables.len()],
+            tallies: vec![Vec::new(); program.tallies.tallies.len()],
             words: Vec::new(),
             named: Vec::new(),
             mentions: Vec::new(),
@@ -414,7 +418,17 @@ impl SocialAgent {
         let actions: Vec<ActionId> = winner.actions().collect();
         for &a in &actions {
             let action = &model.actions[a.index()];
+            // What goes on a tally is read before this action's own bindings change.
+            for add in program.tallies.adds.iter().filter(|add| add.action == a) {
+                self.put_on_tally(program, add.tally, add.item);
+            }
+            let mut settled = Vec::new();
             for &(v, c) in &action.bind {
+                if c.is_none() && program.tallies.of(v).is_some() {
+                    // Settled after the line is said: "paid, {the-tab.total}" says the sum.
+                    settled.push(v);
+                    continue;
+                }
                 self.bindings[v.index()] = c;
                 self.heard[v.index()] = None;
             }
@@ -425,11 +439,19 @@ impl SocialAgent {
                 program,
                 &action.say,
                 &action.lines,
-                &self.bindings,
-                &self.heard,
+                output::Situation {
+                    bindings: &self.bindings,
+                    heard: &self.heard,
+                    tallies: &self.tallies,
+                },
                 &mut self.rng,
                 locale,
             );
+            for v in settled {
+                let t = program.tallies.of(v).expect("a tally");
+                self.tallies[t].clear();
+                self.bindings[v.index()] = None;
+            }
             if !said.source.is_empty() {
                 texts.push(said.text);
                 sources.push(said.source);
@@ -445,6 +467,43 @@ impl SocialAgent {
             actions,
             belief: winner.belief,
         }
+    }
+
+    /// Puts `item` on the tally kept in variable `tally`, which stays bound to the concept put
+    /// on it last; an unbound variable puts nothing.
+    fn put_on_tally(&mut self, program: &Program, tally: VariableId, item: TallyItem) {
+        let concept = match item {
+            TallyItem::Bound(v) => self.bindings[v.index()],
+            TallyItem::Concept(c) => Some(c),
+        };
+        let (Some(c), Some(t)) = (concept, program.tallies.of(tally)) else {
+            return;
+        };
+        let items = &mut self.tallies[t];
+        match items.iter_mut().find(|(had, _)| *had == c) {
+            Some((_, n)) => *n = n.saturating_add(1),
+            None => items.push((c, 1)),
+        }
+        self.bindings[tally.index()] = Some(c);
+        self.heard[tally.index()] = None;
+    }
+
+    /// What is on the tally kept in `variable`, by concept name with counts, in the order first
+    /// put (`None` when the variable is no tally).
+    pub fn tally(&self, variable: &str) -> Option<Vec<(&str, u32)>> {
+        let program = &self.program;
+        let v = program
+            .hpmm
+            .variables
+            .iter()
+            .position(|v| program.name(v.name) == variable)?;
+        let t = program.tallies.of(VariableId(v as u32))?;
+        Some(
+            self.tallies[t]
+                .iter()
+                .map(|&(c, n)| (program.name(program.hpmm.concepts[c.index()].name), n))
+                .collect(),
+        )
     }
 
     /// Sets b(target) := value and rescales the rest of its space so it still sums to 1.
@@ -614,8 +673,72 @@ impl SocialAgent {
         }
         self.bindings = bindings;
         self.heard = heard;
+        let saved = tallies_by_name(&old, &self.tallies);
+        self.tallies = self.tallies_from_names(&saved, &mut report);
         Ok(report)
     }
+
+    /// What is on the tallies of [`tallies_by_name`], put back on the program's tallies of
+    /// those names; a tally or a concept that is gone is dropped, and said. A tally's variable
+    /// stays bound only while something is on it.
+    fn tallies_from_names(
+        &mut self,
+        saved: &[SavedTally],
+        report: &mut CarryReport,
+    ) -> Vec<Vec<(ConceptId, u32)>> {
+        let program = self.program.clone();
+        let model = &program.hpmm;
+        let mut tallies = vec![Vec::new(); program.tallies.tallies.len()];
+        for (vname, items) in saved {
+            let t = (program.tallies.tallies.iter())
+                .position(|t| program.name(model.variables[t.variable.index()].name) == vname);
+            let Some(t) = t else {
+                report.fallbacks.push(format!(
+                    "tally `{vname}` is gone: what was on it is dropped"
+                ));
+                continue;
+            };
+            for (cname, n) in items {
+                match (model.concepts.iter()).position(|c| program.name(c.name) == cname) {
+                    Some(c) if *n > 0 => tallies[t].push((ConceptId(c as u32), *n)),
+                    Some(_) => {}
+                    None => report.fallbacks.push(format!(
+                        "tally `{vname}`: concept `{cname}` is gone; taken off it"
+                    )),
+                }
+            }
+        }
+        for (tally, items) in program.tallies.tallies.iter().zip(&tallies) {
+            let v = tally.variable.index();
+            if items.is_empty() {
+                self.bindings[v] = None;
+            } else if !self.bindings[v].is_some_and(|c| items.iter().any(|&(i, _)| i == c)) {
+                self.bindings[v] = items.last().map(|&(c, _)| c);
+            }
+            self.heard[v] = None;
+        }
+        tallies
+    }
+}
+
+/// A tally as a snapshot holds it: (variable, [(concept, count)]).
+pub(crate) type SavedTally = (String, Vec<(String, u32)>);
+
+/// What is on every tally of `program` that has something on it, by name.
+fn tallies_by_name(program: &Program, tallies: &[Vec<(ConceptId, u32)>]) -> Vec<SavedTally> {
+    let model = &program.hpmm;
+    (program.tallies.tallies.iter().zip(tallies))
+        .filter(|(_, items)| !items.is_empty())
+        .map(|(t, items)| {
+            let name = |c: ConceptId| program.name(model.concepts[c.index()].name).to_string();
+            (
+                program
+                    .name(model.variables[t.variable.index()].name)
+                    .to_string(),
+                items.iter().map(|&(c, n)| (name(c), n)).collect(),
+            )
+        })
+        .collect()
 }
 
 /// An agent as a snapshot holds it: everything by name, so it restores onto a rebuilt program
@@ -655,6 +778,18 @@ impl SocialAgent {
                 self.heard[v] = Some(word.clone());
             }
         }
+    }
+
+    /// What is on the tallies, by name: saved in a section of its own, so snapshots from
+    /// before tallies still restore.
+    pub(crate) fn tallies_by_name(&self) -> Vec<SavedTally> {
+        tallies_by_name(&self.program, &self.tallies)
+    }
+
+    /// Puts back what [`SocialAgent::tallies_by_name`] saved, onto this program's tallies of
+    /// those names (after the bindings came back); what is gone is reported.
+    pub(crate) fn restore_tallies(&mut self, saved: &[SavedTally], report: &mut CarryReport) {
+        self.tallies = self.tallies_from_names(saved, report);
     }
 
     pub(crate) fn to_saved(&self) -> SavedAgent {

@@ -371,6 +371,9 @@ pub const CHAT_SECTION: &str = "hpmm.chat";
 /// The section of the words variables were bound by (`Unheard` trackers): (variable, word).
 /// A section of its own, so that snapshots taken before it restore unchanged.
 pub const CHAT_HEARD_SECTION: &str = "hpmm.chat.heard";
+/// The section of what is on the conversation's tallies: (variable, [(concept, count)]),
+/// written only when something is.
+pub const CHAT_TALLIES_SECTION: &str = "hpmm.chat.tallies";
 
 /// A conversation scene as a snapshot holds it ([`ChatScene::save`]); names, not ids.
 #[derive(Serialize, Deserialize)]
@@ -431,6 +434,11 @@ impl ChatScene {
         if !heard.is_empty() {
             snapshot.put(CHAT_HEARD_SECTION, &heard);
         }
+        // Likewise only when something is on a tally.
+        let tallies = self.agent.tallies_by_name();
+        if !tallies.is_empty() {
+            snapshot.put(CHAT_TALLIES_SECTION, &tallies);
+        }
     }
 
     /// The conversation saved by [`ChatScene::save`], restored onto `program` (the one it was
@@ -473,6 +481,10 @@ impl ChatScene {
         if snapshot.has(CHAT_HEARD_SECTION) {
             let heard: Vec<(String, String)> = snapshot.get(CHAT_HEARD_SECTION)?;
             scene.agent.restore_heard(&heard);
+        }
+        if snapshot.has(CHAT_TALLIES_SECTION) {
+            let tallies: Vec<super::agent::SavedTally> = snapshot.get(CHAT_TALLIES_SECTION)?;
+            scene.agent.restore_tallies(&tallies, &mut report);
         }
         scene.tick = saved.tick;
         let mut input = |saved: SavedInput| {

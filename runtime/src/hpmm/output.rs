@@ -31,12 +31,26 @@ pub struct Rendered {
 /// One wording to choose among: its line (when it has one) and its own chunks.
 type Wording<'a> = (Option<&'a LineIndex>, &'a [Chunk]);
 
+/// What the situational variables hold when an utterance is rendered: their bindings, the
+/// words `Unheard` trackers bound some by, and what is on each tally.
+#[derive(Clone, Copy)]
+pub struct Situation<'a> {
+    /// Each variable's concept.
+    pub bindings: &'a [Option<ConceptId>],
+    /// The word a variable was bound by, parallel to `bindings` (`Unheard` trackers).
+    pub heard: &'a [Option<String>],
+    /// What is on each tally (parallel to the program's tallies).
+    pub tallies: &'a [Vec<(ConceptId, u32)>],
+}
+
 /// What a render reads besides the chunks.
 struct Cx<'a> {
     program: &'a Program,
     bindings: &'a [Option<ConceptId>],
     /// The word a variable was bound by, parallel to `bindings` (`Unheard` trackers).
     heard: &'a [Option<String>],
+    /// What is on each tally (parallel to the program's tallies).
+    tallies: &'a [Vec<(ConceptId, u32)>],
     /// `Locale::Source` or a table; the pseudo-locale is applied to the source's words.
     locale: Locale,
 }
@@ -70,6 +84,11 @@ impl Cx<'_> {
                     self.one_of(&wordings, rng, out, depth + 1).is_some()
                 }
                 Chunk::Var { variable, property } => match self.bindings[variable.index()] {
+                    _ if let Some(t) = self.program.tallies.of(*variable) => {
+                        let text = self.tally_text(t, *property);
+                        out.push_str(&text);
+                        !text.is_empty()
+                    }
                     Some(c) => {
                         let heard = self.heard.get(variable.index()).and_then(Option::as_ref);
                         let text = match heard {
@@ -139,6 +158,55 @@ impl Cx<'_> {
                 .collect();
             self.one_of(&wordings, rng, out, 0).map(|k| group[k])
         })
+    }
+
+    /// What a tally says: `{tally}` what is on it ("room, stew and 2 ale"), `{tally.total}`
+    /// what that comes to in its units ("7 silver and 3 copper"); empty (a hole) when nothing
+    /// is on it, or for any other property.
+    fn tally_text(&self, t: usize, property: Option<crate::program::NameId>) -> String {
+        let (program, model) = (self.program, &self.program.hpmm);
+        let (tally, items) = (&program.tallies.tallies[t], &self.tallies[t]);
+        if items.is_empty() {
+            return String::new();
+        }
+        // Word k of the tally: `and`, then each unit's, translated when the locale does.
+        let word = |k: usize, source: &str| match tally
+            .lines
+            .get(k)
+            .map(|l| program.strings.translation(*l, self.locale))
+        {
+            Some(Translation::Text(t)) => t.clone(),
+            _ => source.to_string(),
+        };
+        let named = |p: &str| property.is_some_and(|id| program.name_id(p) == Some(id));
+        let parts: Vec<String> = if property.is_none() || named("name") {
+            (items.iter())
+                .map(|&(c, n)| {
+                    let name = self.concept_text(model, c, None);
+                    if n > 1 { format!("{n} {name}") } else { name }
+                })
+                .collect()
+        } else if named("total") {
+            let mut left: u64 = (items.iter())
+                .map(|&(c, n)| u64::from(program.tallies.cost(c)) * u64::from(n))
+                .sum();
+            let mut parts = Vec::new();
+            for (k, (unit, value)) in tally.units.iter().enumerate() {
+                let count = left / u64::from(*value);
+                left %= u64::from(*value);
+                if count > 0 || (k + 1 == tally.units.len() && parts.is_empty()) {
+                    parts.push(format!("{count} {}", word(k + 1, unit)));
+                }
+            }
+            parts
+        } else {
+            return String::new();
+        };
+        match parts.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} {} {last}", rest.join(", "), word(0, &tally.and)),
+            None => String::new(),
+        }
     }
 
     /// A variable bound by the player's word: the word itself for `{v}` and `{v.name}`, the
@@ -216,11 +284,15 @@ pub fn render(
     program: &Program,
     variants: &[Vec<Chunk>],
     lines: &[LineIndex],
-    bindings: &[Option<ConceptId>],
-    heard: &[Option<String>],
+    held: Situation<'_>,
     rng: &mut Rng,
     locale: Locale,
 ) -> Rendered {
+    let Situation {
+        bindings,
+        heard,
+        tallies,
+    } = held;
     let nothing = Rendered {
         text: String::new(),
         source: String::new(),
@@ -236,6 +308,7 @@ pub fn render(
         program,
         bindings,
         heard,
+        tallies,
         locale: Locale::Source,
     };
     let mut raw = String::new();

@@ -857,7 +857,19 @@ fn a_wording_with_an_empty_slot_falls_back_to_one_without() {
         let bindings = vec![bound];
         let say = &program.hpmm.actions[0].say;
         let mut rng = crate::rng::Rng::new(seed, 0);
-        super::output::render(&program, say, &[], &bindings, &[], &mut rng, Locale::Source).text
+        super::output::render(
+            &program,
+            say,
+            &[],
+            super::output::Situation {
+                bindings: &bindings,
+                heard: &[],
+                tallies: &[],
+            },
+            &mut rng,
+            Locale::Source,
+        )
+        .text
     };
     for seed in 0..20 {
         // Unbound: both slotted wordings have holes; the plain one is said.

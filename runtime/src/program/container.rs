@@ -25,8 +25,9 @@ use thiserror::Error;
 /// (the last field: version 10 is still read, with none, so `check --against` and a game's
 /// restore take the build that shipped before them); 12: the file each game state is declared
 /// in and the slot values translators translate (the two last fields: versions 10 and 11 are
-/// still read, without them).
-pub const FORMAT_VERSION: u16 = 12;
+/// still read, without them); 13: conversation tallies (the last field: versions 10 to 12 are
+/// still read, with none).
+pub const FORMAT_VERSION: u16 = 13;
 /// The earliest program (and debug-symbol) version still read: each later version only added
 /// a last field, read from an earlier one as empty.
 pub(crate) const EARLIEST_PROGRAM_VERSION: u16 = 10;

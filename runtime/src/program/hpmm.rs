@@ -554,3 +554,70 @@ impl Model {
         &self.states[id.index()]
     }
 }
+
+/// Tallies (since version 13; the program's last field, read from an earlier version as none):
+/// situational variables that keep a running account of concepts — what an innkeeper served
+/// and let tonight — with each concept's cost, for templates that say what was had and what it
+/// comes to (`{the-tab}`, `{the-tab.total}`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Tallies {
+    /// The tallies, each a variable of [`Model::variables`] (distinct).
+    pub tallies: Vec<Tally>,
+    /// What a concept costs on a tally, in the smallest unit; sorted by concept, each once. A
+    /// concept without one is listed and costs nothing.
+    pub costs: Vec<(ConceptId, u32)>,
+    /// What actions put on tallies, in the order written, grouped by nothing: the runtime
+    /// looks up the winner's.
+    pub adds: Vec<TallyAdd>,
+}
+
+/// A situational variable kept as a tally: it stays bound to the last concept put on it (so
+/// `Var(tally, Bound)` tests that something is on it) and holds every concept put on it, with
+/// counts, until an action unbinds it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tally {
+    /// The variable.
+    pub variable: VariableId,
+    /// Units a total is said in, largest first, each `(word, value in the smallest unit)`;
+    /// the last one's value is 1.
+    pub units: Vec<(String, u32)>,
+    /// The word joining the last item of a list (and the last unit of a total) to the others.
+    pub and: String,
+    /// The lines of `and` and of each unit's word, in that order; empty when the program has
+    /// no string section.
+    pub lines: Vec<LineIndex>,
+}
+
+/// What an action puts on a tally when it is performed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TallyAdd {
+    /// The action.
+    pub action: ActionId,
+    /// The tally (a variable that is one of [`Tallies::tallies`]).
+    pub tally: VariableId,
+    /// What goes on it.
+    pub item: TallyItem,
+}
+
+/// What an action puts on a tally.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum TallyItem {
+    /// The concept a variable is bound to (nothing when it is unbound).
+    Bound(VariableId),
+    /// A fixed concept.
+    Concept(ConceptId),
+}
+
+impl Tallies {
+    /// The tally kept in variable `v`, if it is one.
+    pub fn of(&self, v: VariableId) -> Option<usize> {
+        self.tallies.iter().position(|t| t.variable == v)
+    }
+
+    /// What concept `c` costs on a tally.
+    pub fn cost(&self, c: ConceptId) -> u32 {
+        self.costs
+            .binary_search_by_key(&c, |&(c, _)| c)
+            .map_or(0, |i| self.costs[i].1)
+    }
+}

@@ -356,6 +356,9 @@ pub struct ProgramParts {
     /// The values scenes bind to the variables sentence slots read, each a line translators
     /// translate (since version 12, read from an earlier version as none).
     pub slot_values: Vec<strings::SlotValueDef>,
+    /// The conversations' tallies: running accounts actions add to and templates read (since
+    /// version 13, read from an earlier version as none).
+    pub tallies: hpmm::Tallies,
 }
 
 /// A compiled, verified program: its [`ProgramParts`] (read through `Deref`) and the indexes
@@ -641,10 +644,13 @@ impl Program {
             if version < 11 {
                 whole.extend(empty(postcard::to_allocvec(&Migrations::default())));
             }
-            whole.extend(empty(postcard::to_allocvec(&DeclaredIn::default())));
-            whole.extend(empty(postcard::to_allocvec(
-                &Vec::<strings::SlotValueDef>::new(),
-            )));
+            if version < 12 {
+                whole.extend(empty(postcard::to_allocvec(&DeclaredIn::default())));
+                whole.extend(empty(postcard::to_allocvec(
+                    &Vec::<strings::SlotValueDef>::new(),
+                )));
+            }
+            whole.extend(empty(postcard::to_allocvec(&hpmm::Tallies::default())));
             match postcard::take_from_bytes::<ProgramParts>(&whole) {
                 Ok((parts, [])) => Ok(parts),
                 Ok((_, rest)) => Err(LoadError::Decode(format!(

@@ -754,19 +754,21 @@ fn stale_debug_symbols_beside_a_newer_program_are_refused_naming_both_checksums(
 }
 
 #[test]
-fn versions_10_and_11_still_load_without_their_later_fields_and_a_flipped_version_does_not() {
+fn versions_10_to_12_still_load_without_their_later_fields_and_a_flipped_version_does_not() {
     let mut program = sample();
     let payload = postcard::to_allocvec(&program.parts).unwrap();
     let migrations = postcard::to_allocvec(&super::Migrations::default()).unwrap();
     let declared_in = postcard::to_allocvec(&super::DeclaredIn::default()).unwrap();
     let slot_values = postcard::to_allocvec(&Vec::<super::strings::SlotValueDef>::new()).unwrap();
+    let tallies = postcard::to_allocvec(&super::hpmm::Tallies::default()).unwrap();
     assert!(program.declared_in.files.is_empty() && program.migrations.is_empty());
-    assert!(program.slot_values.is_empty());
-    // Version 11's payload: version 12's without its two last fields; version 10's without
-    // the migrations too.
-    let v11 = &payload[..payload.len() - declared_in.len() - slot_values.len()];
+    assert!(program.slot_values.is_empty() && program.tallies == Default::default());
+    // Version 12's payload: version 13's without its last field (the tallies); version 11's
+    // without the two before it too; version 10's without the migrations too.
+    let v12 = &payload[..payload.len() - tallies.len()];
+    let v11 = &v12[..v12.len() - declared_in.len() - slot_values.len()];
     let v10 = &v11[..v11.len() - migrations.len()];
-    for (version, old) in [(11u16, v11), (10, v10)] {
+    for (version, old) in [(12u16, v12), (11, v11), (10, v10)] {
         let mut bytes = container::wrap(Kind::Program, old);
         bytes[8..10].copy_from_slice(&version.to_le_bytes());
         let loaded = Program::from_bytes(&bytes).unwrap();
@@ -774,7 +776,7 @@ fn versions_10_and_11_still_load_without_their_later_fields_and_a_flipped_versio
     }
     // A later program relabelled earlier keeps bytes over: refused.
     program = sample();
-    for version in [10u16, 11] {
+    for version in [10u16, 11, 12] {
         let mut relabelled = program.to_bytes();
         relabelled[8..10].copy_from_slice(&version.to_le_bytes());
         let expected = format!("after a version-{version} program");

@@ -175,6 +175,7 @@ pub(crate) fn verify(p: &ProgramParts) -> Result<(), String> {
     verify_params(p)?;
     super::game_states::verify(p)?;
     verify_hpmm(p)?;
+    verify_tallies(p)?;
     planning::verify(p)?;
     super::nav::verify(p)
 }
@@ -744,6 +745,51 @@ fn verify_hpmm(p: &ProgramParts) -> Result<(), String> {
             &what,
         )?;
         check(c.output.index() < m.accumulators.len(), &what)?;
+    }
+    Ok(())
+}
+
+/// The tallies (`ProgramParts::tallies`): each a distinct variable, units largest first down
+/// to a unit of 1, lines in the string section, costs sorted by concept, adds naming actions,
+/// tallies and concepts that exist. The agent indexes all of them unchecked.
+fn verify_tallies(p: &ProgramParts) -> Result<(), String> {
+    let (m, t) = (&p.hpmm, &p.tallies);
+    let variables = m.variables.len();
+    let lines = p.strings.lines.len();
+    for (i, tally) in t.tallies.iter().enumerate() {
+        let fail = |why: &str| Err(format!("tally #{i} {why}"));
+        if tally.variable.index() >= variables {
+            return fail("is a variable that does not exist");
+        }
+        if t.tallies[..i].iter().any(|o| o.variable == tally.variable) {
+            return fail("keeps a variable another tally keeps");
+        }
+        let decreasing = tally.units.windows(2).all(|w| w[0].1 > w[1].1);
+        if tally.units.last().map(|u| u.1) != Some(1) || !decreasing {
+            return fail("does not count its units down to 1");
+        }
+        if !tally.lines.is_empty() && tally.lines.len() != tally.units.len() + 1 {
+            return fail("does not give its words a line each");
+        }
+        if tally.lines.iter().any(|l| l.index() >= lines) {
+            return fail("names a line that does not exist");
+        }
+    }
+    if t.costs.iter().any(|(c, _)| c.index() >= m.concepts.len())
+        || !t.costs.windows(2).all(|w| w[0].0 < w[1].0)
+    {
+        return Err("tally costs name concepts that do not exist, or are not sorted".into());
+    }
+    for (i, add) in t.adds.iter().enumerate() {
+        let item_ok = match add.item {
+            super::hpmm::TallyItem::Bound(v) => v.index() < variables,
+            super::hpmm::TallyItem::Concept(c) => c.index() < m.concepts.len(),
+        };
+        if add.action.index() >= m.actions.len() || t.of(add.tally).is_none() || !item_ok {
+            return Err(format!(
+                "tally addition #{i} refers to something that does not exist"
+            ));
+        }
     }
     Ok(())
 }

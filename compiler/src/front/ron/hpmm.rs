@@ -178,6 +178,9 @@ pub struct ConceptAsset {
     /// `(relation, concept)`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub relations: Vec<(String, String)>,
+    /// What it costs on a tally, in the tallies' smallest unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -186,6 +189,28 @@ pub struct VariableAsset {
     pub name: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub track: Vec<TrackerAsset>,
+    /// Kept as a tally: actions put concepts on it, templates say them and their total.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tally: Option<TallyAsset>,
+}
+
+/// A tally's units, largest first down to the smallest (worth 1), and the word that joins the
+/// last of a list to the others.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TallyAsset {
+    /// `(word, value in the smallest unit)`.
+    pub units: Vec<(String, u32)>,
+    #[serde(default = "and", skip_serializing_if = "is_and")]
+    pub and: String,
+}
+
+fn and() -> String {
+    "and".to_string()
+}
+
+fn is_and(s: &str) -> bool {
+    s == "and"
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -263,6 +288,9 @@ pub struct ActionAsset {
     /// Self-modification `(target state, source state)`: b(target) := b(source).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub copy_belief: Vec<(String, String)>,
+    /// `(tally, variable or concept)`: what the action puts on a tally.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tally: Vec<(String, String)>,
 }
 
 fn says() -> String {
