@@ -333,9 +333,9 @@ fn the_eighth_visitor_set_gets_the_replies_judged() {
 
 /// What was judged sensible (2026-12-03, the eleventh round: every changed reply judged again
 /// by a judge who did not tune, only the counts of sets 5–8 reported): the figures may only
-/// rise. (Sets 7 and 8 fell by one each in the eleventh round, when the bill began to read the
-/// tab instead of a fixed "seven silver": 81 to 80 and 88, as judged before the round, to 87;
-/// the tuning sets rose by two. Set 2 fell
+/// rise. (In the eleventh round, when the bill began to read the tab instead of a fixed "seven
+/// silver", sets 7 and 8 first fell by one each, 81 to 80 and 88 to 87, then came back once a
+/// room went on the tab only once a stay; the tuning sets rose by two. Set 2 fell
 /// from 147 to 146 in the fourth round: a thing named beside the mayor is now answered as that
 /// thing, "patron? no, friend", where the mayor was asked about. Set 5 fell from 97 to 96 in the
 /// ninth, when synonyms began to count only in the sense their siblings share: tuning sets +3,
@@ -346,8 +346,8 @@ const SET_3_SENSIBLE: usize = 134;
 const SET_4_SENSIBLE: usize = 114;
 const SET_5_SENSIBLE: usize = 96;
 const SET_6_SENSIBLE: usize = 75;
-const SET_7_SENSIBLE: usize = 80;
-const SET_8_SENSIBLE: usize = 87;
+const SET_7_SENSIBLE: usize = 81;
+const SET_8_SENSIBLE: usize = 88;
 
 #[test]
 fn the_visitor_is_answered_every_line_without_holes() {
@@ -468,9 +468,20 @@ fn the_bill_says_what_was_had_and_what_it_comes_to() {
         "{nothing}"
     );
     // A room quoted, then taken: it goes on the tab once.
-    let mut chat = ChatScene::new(program, "chat", 7).unwrap();
+    let mut chat = ChatScene::new(program.clone(), "chat", 7).unwrap();
     reply(&mut chat, "how much for a room?");
     reply(&mut chat, "fine, i'll take it");
+    assert_eq!(chat.agent().tally("the-tab").unwrap(), [("room", 1)]);
+    // Offered, described, quoted and taken: still one room on the tab.
+    let mut chat = ChatScene::new(program, "chat", 7).unwrap();
+    for line in [
+        "do you have a room for the night?",
+        "is it a quiet room with a window?",
+        "how much for the night?",
+        "fine, i will take it",
+    ] {
+        reply(&mut chat, line);
+    }
     assert_eq!(chat.agent().tally("the-tab").unwrap(), [("room", 1)]);
 }
 
@@ -549,6 +560,16 @@ fn a_broken_tally_is_an_error_where_it_stands() {
         r#"unbind: ["the-tab"]"#,
         r#"bind: [("the-tab", "ale")]"#,
     );
+    edit(
+        "innkeeper.concepts.ron",
+        r#"("gold", 100)"#,
+        r#"("and", 100)"#,
+    );
+    edit(
+        "innkeeper.evidence.ron",
+        r#"Not(Ev("decline")),"#,
+        r#"Not(Ev("decline")), Not(Var("the-tab", Holds("rooom"))),"#,
+    );
     let out = ensemble(&["check", copy.to_str().unwrap()]);
     assert_eq!(out.code, 1, "{}", out.stderr);
     let expect = [
@@ -558,6 +579,8 @@ fn a_broken_tally_is_an_error_where_it_stands() {
         "did you mean `the-dish`?",
         "`{the-tab.price}` reads a tally, which has no `price`",
         "action `take-payment` binds `the-tab`, a tally",
+        "a unit cannot be called `and`",
+        "refers to concept `rooom`, which is not defined",
         "innkeeper.concepts.ron:",
         "innkeeper.actions.ron:",
     ];

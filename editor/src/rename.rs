@@ -242,7 +242,9 @@ fn in_expr(e: &mut ExprAsset, what: &Named, old: &str, new: &str) {
         (Named::Estimator, ExprAsset::Ev(n)) => swap(n, old, new),
         (Named::Action, ExprAsset::Did(n)) => swap(n, old, new),
         (Named::Concept, ExprAsset::Mentions(n)) => swap(n, old, new),
-        (Named::Concept, ExprAsset::Var(_, VarTestAsset::IsA(c))) => swap(c, old, new),
+        (Named::Concept, ExprAsset::Var(_, VarTestAsset::IsA(c) | VarTestAsset::Holds(c))) => {
+            swap(c, old, new)
+        }
         (Named::Concept, ExprAsset::Var(_, VarTestAsset::Related(_, c))) => swap(c, old, new),
         (Named::Variable, ExprAsset::Var(v, _)) => swap(v, old, new),
         (Named::Category, ExprAsset::Match(p, _)) => *p = swap_in_pattern(p, old, new),

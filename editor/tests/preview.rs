@@ -390,6 +390,32 @@ fn a_conversation_hears_the_player_and_charts_its_beliefs() {
     h.get_all_by_label("greeting").next().unwrap();
 }
 
+/// What the agent's variables hold is shown beside its beliefs: the dish a line named, and the
+/// tab with what was served on it and its total.
+#[test]
+fn a_conversation_shows_what_its_variables_hold() {
+    let (_dir, mut h) = playing("innkeeper", "chat");
+    until(&mut h, "the scene started", |h| tick(h) >= 2);
+    h.get_by_label("no variable is bound");
+    type_into(
+        &mut h,
+        "your turn: say something (/nods for an emote)",
+        "a bowl of stew and a mug of ale please",
+    );
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    until(&mut h, "the stew and the ale served", |h| {
+        events(h)
+            .iter()
+            .any(|e| matches!(&e.kind, EventKind::Output { action, .. } if action == "serve-both"))
+    });
+    until(&mut h, "the tab shown", |h| {
+        h.query_by_label("stew, ale (5)").is_some()
+    });
+    h.get_by_label("the-tab");
+    h.get_by_label("the-dish");
+}
+
 /// The map draws the route each agent walks, and the timeline takes you back to it: in
 /// lane-closed, buyer1's walk to the gate goes through lane A until the lane shuts (its
 /// re-route), through lane B after; clicking the first walk in the timeline shows lane A again.

@@ -372,6 +372,7 @@ impl Cx<'_> {
                 let test = match test {
                     ir::VarTest::Bound => VarTest::Bound,
                     ir::VarTest::IsA(c) => VarTest::IsA(ConceptId(id(c)?)),
+                    ir::VarTest::Holds(c) => VarTest::Holds(ConceptId(id(c)?)),
                     ir::VarTest::Related(r, c) => VarTest::Related {
                         relation: (self.intern)(r),
                         to: ConceptId(id(c)?),
@@ -798,7 +799,7 @@ pub fn emit_tallies(module: &Module) -> Result<Tallies, String> {
         .collect();
     let mut adds = Vec::new();
     for (h, a) in module.actions.iter() {
-        for (tally, item) in &a.tally {
+        for (tally, item, once) in &a.tally {
             adds.push(TallyAdd {
                 action: ActionId(h.index() as u32),
                 tally: VariableId(id(tally)?),
@@ -807,6 +808,7 @@ pub fn emit_tallies(module: &Module) -> Result<Tallies, String> {
                     ir::TallyItem::Concept(c) => TallyItem::Concept(ConceptId(c.index() as u32)),
                     ir::TallyItem::Invalid => return Err(bug("an unresolved tally item")),
                 },
+                once: *once,
             });
         }
     }

@@ -711,6 +711,13 @@ fn lower_tally(
     for (k, (word, _)) in units.iter().enumerate() {
         if word.text.trim().is_empty() {
             diags.push(bad(word.span, "a unit has no word".into(), "empty"));
+        } else if word.text == "and" {
+            // Its line would be the tally's `and` (`the-tab.and`).
+            diags.push(bad(
+                word.span,
+                "a unit cannot be called `and`".into(),
+                "reserved",
+            ));
         } else if units[..k].iter().any(|(w, _)| w.text == word.text) {
             diags.push(bad(
                 word.span,
@@ -920,6 +927,9 @@ fn lower_expr(
                     r.clone(),
                     resolve(diags, &n.concepts, "concept", named(c), context),
                 ),
+                VarTestAsset::Holds(c) => {
+                    VarTest::Holds(resolve(diags, &n.concepts, "concept", named(c), context))
+                }
             };
             Expr::Var { variable, test }
         }
@@ -1105,8 +1115,14 @@ fn lower_actions(module: &mut Module, f: &Files, n: &Names, diags: &mut Diagnost
                 }
             }
             let mut tally = Vec::new();
-            for (k, (t, item)) in a.tally.iter().enumerate() {
-                let path = [base[0], base[1], Seg::Field("tally"), Seg::Index(k)];
+            let written = (a
+                .tally
+                .iter()
+                .enumerate()
+                .map(|(k, x)| ("tally", k, x, false)))
+            .chain((a.tally_once.iter().enumerate()).map(|(k, x)| ("tally_once", k, x, true)));
+            for (field, k, (t, item), once) in written {
+                let path = [base[0], base[1], Seg::Field(field), Seg::Index(k)];
                 let tname = loc.name(t, &[path[0], path[1], path[2], path[3], Seg::Index(0)]);
                 let iname = loc.name(item, &[path[0], path[1], path[2], path[3], Seg::Index(1)]);
                 let target = resolve(diags, &n.variables, "variable", tname, &context);
@@ -1143,7 +1159,7 @@ fn lower_actions(module: &mut Module, f: &Files, n: &Names, diags: &mut Diagnost
                         TallyItem::Invalid
                     }
                 };
-                tally.push((target, item));
+                tally.push((target, item, once));
             }
             let action = &mut module.actions[h];
             action.say = say;

@@ -94,6 +94,7 @@ pub enum VarTest {
     Bound,
     IsA(Ref<Concept>),
     Related(String, Ref<Concept>),
+    Holds(Ref<Concept>),
 }
 
 /// An estimator expression.
@@ -236,8 +237,8 @@ pub struct Action {
     pub written: Vec<Written>,
     pub bind: Vec<(Ref<Variable>, Option<Ref<Concept>>)>,
     pub copy_belief: Vec<(InspectTarget, InspectTarget)>,
-    /// `(tally, item)`, in the order written.
-    pub tally: Vec<(Ref<Variable>, TallyItem)>,
+    /// `(tally, item, once)`: `tally` then `tally_once`, each in the order written.
+    pub tally: Vec<(Ref<Variable>, TallyItem, bool)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

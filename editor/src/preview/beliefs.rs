@@ -105,6 +105,7 @@ fn charts(p: &mut Preview, ui: &mut Ui, now: &Snapshot) {
         ui.checkbox(&mut p.beliefs.engaged_only, "engaged only")
             .on_hover_text("Only spaces whose belief has moved away from where it starts");
     });
+    situation(ui, now);
     if shown.is_empty() {
         ui.label(
             RichText::new("Every space is at rest. Say something to the agent.")
@@ -134,6 +135,24 @@ fn charts(p: &mut Preview, ui: &mut Ui, now: &Snapshot) {
                     }
                 });
         });
+}
+
+/// What the situational variables hold now: the topic, the dish, a tally and its total —
+/// what the agent's templates will read.
+fn situation(ui: &mut Ui, now: &Snapshot) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new("Holds").strong().color(theme::TEXT));
+        if now.situation.is_empty() {
+            ui.label(RichText::new("no variable is bound").color(theme::TEXT_WEAK));
+        }
+        for (variable, held) in now.situation.iter() {
+            ui.label(RichText::new(variable).monospace().color(theme::INFO))
+                .on_hover_text(
+                    "a situational variable; a tally shows its total in the smallest unit",
+                );
+            ui.label(RichText::new(held).color(theme::TEXT));
+        }
+    });
 }
 
 fn chart(ui: &mut Ui, space: &SpaceInfo, k: usize, past: &[Snapshot], now: &Snapshot, width: f32) {

@@ -182,6 +182,8 @@ pub struct Snapshot {
     /// b(state) of every space's states, in [`WorldInfo::spaces`] order (empty for scenes of
     /// machine agents).
     pub beliefs: Arc<[f32]>,
+    /// A conversation's situational variables that hold something: (variable, what it holds).
+    pub situation: Arc<[(String, String)]>,
     /// A conversation waits for the player's line.
     pub awaits_player: bool,
     /// Which doors of [`NavInfo::doors`] are closed.
@@ -316,6 +318,18 @@ impl Recorder {
             }
         };
 
+        let situation = sim.situation();
+        let situation: Arc<[(String, String)]> = match last {
+            Some(l) if *l.situation == *situation => l.situation.clone(),
+            _ => {
+                bytes += situation
+                    .iter()
+                    .map(|(v, h)| v.len() + h.len())
+                    .sum::<usize>();
+                situation.into()
+            }
+        };
+
         let doors: Vec<bool> = (0..world.nav.doors.len())
             .map(|i| {
                 sim.scene()
@@ -360,6 +374,7 @@ impl Recorder {
             agents,
             boards,
             beliefs,
+            situation,
             awaits_player: sim.awaits_player(),
             doors,
             routes,
@@ -578,6 +593,7 @@ mod tests {
             .into(),
             boards: Vec::new().into(),
             beliefs: Vec::new().into(),
+            situation: Vec::new().into(),
             awaits_player: false,
             doors: Vec::new().into(),
             routes: Vec::new().into(),

@@ -205,6 +205,7 @@ impl TracedScene {
             agents: self.shared.clone(),
             boards: self.boards.clone(),
             beliefs: Arc::from(Vec::new()),
+            situation: Arc::from(Vec::new()),
             awaits_player: false,
             doors: Arc::from(Vec::new()),
             routes: Arc::from(vec![None; self.shared.len()]),

@@ -189,6 +189,25 @@ impl ActionsPanel {
             },
             "tally",
         );
+        form::help(
+            ui,
+            "Once: only when nothing of its kind is on the tally yet (a room is let once).",
+        );
+        changed |= form::pairs(
+            ui,
+            ("action-tally-once", i),
+            &mut a.tally_once,
+            Side::Pick {
+                options: &more.variables,
+                width: 140.0,
+            },
+            "+= once",
+            Side::Pick {
+                options: &items,
+                width: 140.0,
+            },
+            "tally once",
+        );
         form::section(ui, "Copies belief");
         form::help(
             ui,
@@ -403,6 +422,7 @@ impl AssetPanel<ActionsAsset> for ActionsPanel {
                             unbind: Vec::new(),
                             copy_belief: Vec::new(),
                             tally: Vec::new(),
+                            tally_once: Vec::new(),
                         },
                     );
                 });

@@ -292,7 +292,8 @@ impl ConceptsPanel {
                 "What it adds to a tally, in the tallies' smallest unit (the-tab: copper).",
             );
             let mut cost = c.cost.map(f64::from);
-            if form::opt_number(ui, &mut cost, 1.0, 0.0..=1e9, 1.0, "", "not sold", "cost") {
+            let most = f64::from(u32::MAX);
+            if form::opt_number(ui, &mut cost, 1.0, 0.0..=most, 1.0, "", "not sold", "cost") {
                 c.cost = cost.map(|x| x.round() as u32);
                 changed = true;
             }
@@ -365,10 +366,6 @@ impl ConceptsPanel {
             ui.end_row();
         });
         changed |= tally(ui, i, v);
-        if v.tally.is_some() {
-            form::problems(ui, d.under(&[P::F("variables"), P::I(i)]));
-            return changed;
-        }
         form::section(ui, "Trackers");
         form::help(
             ui,
@@ -418,6 +415,9 @@ fn tally(ui: &mut Ui, i: usize, v: &mut VariableAsset) -> bool {
         &mut on,
         "Kept as a tally: actions put concepts on it, templates say {it} and {it.total}",
     );
+    let r = r.on_hover_text(
+        "Unticking drops its units (Undo brings them back). A tally has no trackers: only actions change it.",
+    );
     crate::marks::name_widget(ui, &r, format!("variable {} is a tally", i + 1));
     if r.changed() {
         v.tally = on.then(|| TallyAsset {
@@ -437,13 +437,7 @@ fn tally(ui: &mut Ui, i: usize, v: &mut VariableAsset) -> bool {
     for (k, (word, value)) in t.units.iter_mut().enumerate() {
         ui.horizontal(|ui| {
             changed |= form::text(ui, word, 120.0, "unit", format!("unit {}", k + 1), &[]);
-            changed |= form::count(
-                ui,
-                value,
-                1..=1_000_000,
-                "",
-                format!("unit {} value", k + 1),
-            );
+            changed |= form::count(ui, value, 0..=u32::MAX, "", format!("unit {} value", k + 1));
             if form::remove_button(ui, format!("remove unit {}", k + 1)) {
                 remove = Some(k);
             }
@@ -546,7 +540,11 @@ impl AssetPanel<ConceptsAsset> for ConceptsPanel {
                         "variable",
                         &mut c.variables,
                         |i, x| ItemRow {
-                            detail: format!("{} trackers", x.track.len()),
+                            detail: match (&x.tally, x.track.len()) {
+                                (Some(_), _) => "tally".to_string(),
+                                (None, 1) => "1 tracker".to_string(),
+                                (None, n) => format!("{n} trackers"),
+                            },
                             severity: d.worst(&[P::F("variables"), P::I(i)]),
                         },
                         |name| VariableAsset {

@@ -77,6 +77,7 @@ pub fn describe(e: &ExprAsset) -> String {
         ExprAsset::Inspect { of, shape: s } => format!("belief in {}{}", of.join(" + "), shape(s)),
         ExprAsset::Var(v, VarTestAsset::Bound) => format!("{v} is bound"),
         ExprAsset::Var(v, VarTestAsset::IsA(c)) => format!("{v} is a {c}"),
+        ExprAsset::Var(v, VarTestAsset::Holds(c)) => format!("{v} holds a {c}"),
         ExprAsset::Var(v, VarTestAsset::Related(r, c)) => format!("{v}'s {r} is {c}"),
         ExprAsset::Ev(n) => n.clone(),
         ExprAsset::And(xs) => format!("all of [{}]", list(xs)),

@@ -903,6 +903,17 @@ impl Simulation {
             .collect()
     }
 
+    /// Conversation scenes: what the agent's situational variables hold, by name
+    /// (`SocialAgent::situation`; empty for scenes of machine agents).
+    pub fn situation(&self) -> Vec<(String, String)> {
+        let Running::Chat(chat) = &self.running else {
+            return Vec::new();
+        };
+        (chat.agent().situation().into_iter())
+            .map(|(v, held)| (v.to_string(), held))
+            .collect()
+    }
+
     /// Conversation scenes: the belief of every HMM space (empty for scenes of machine agents).
     pub fn beliefs(&self) -> Vec<SpaceBelief> {
         let Running::Chat(chat) = &self.running else {

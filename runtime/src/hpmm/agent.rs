@@ -15,7 +15,9 @@ use super::arbitration::{self, Proposal};
 use super::belief;
 use super::concepts;
 use super::evidence::{self, Observation};
-use super::model::{ActionId, ChatId, ConceptId, Model, SpaceId, Speaker, TallyItem, VariableId};
+use super::model::{
+    ActionId, ChatId, ConceptId, Model, SpaceId, Speaker, TallyAdd, TallyItem, VariableId,
+};
 use super::output;
 use super::text::{Preprocessor, Word};
 use crate::hsm::UnknownLocale;
@@ -281,7 +283,11 @@ impl SocialAgent {
             0..late,
             &obs,
             &self.belief,
-            &self.bindings,
+            evidence::Held {
+                bindings: &self.bindings,
+                tallies: &program.tallies,
+                on: &self.tallies,
+            },
             &mut self.evidence,
         );
         concepts::track(
@@ -296,7 +302,11 @@ impl SocialAgent {
             late..model.evidence.len(),
             &obs,
             &self.belief,
-            &self.bindings,
+            evidence::Held {
+                bindings: &self.bindings,
+                tallies: &program.tallies,
+                on: &self.tallies,
+            },
             &mut self.evidence,
         );
         // 5. Belief update of every space, from b_{t-1} into b_t.
@@ -420,7 +430,7 @@ impl SocialAgent {
             let action = &model.actions[a.index()];
             // What goes on a tally is read before this action's own bindings change.
             for add in program.tallies.adds.iter().filter(|add| add.action == a) {
-                self.put_on_tally(program, add.tally, add.item);
+                self.put_on_tally(program, add);
             }
             let mut settled = Vec::new();
             for &(v, c) in &action.bind {
@@ -469,17 +479,22 @@ impl SocialAgent {
         }
     }
 
-    /// Puts `item` on the tally kept in variable `tally`, which stays bound to the concept put
-    /// on it last; an unbound variable puts nothing.
-    fn put_on_tally(&mut self, program: &Program, tally: VariableId, item: TallyItem) {
-        let concept = match item {
+    /// Puts an action's item on its tally, which stays bound to the concept put on it last; an
+    /// unbound variable puts nothing, and a `once` item nothing when a kind of it is on already.
+    fn put_on_tally(&mut self, program: &Program, add: &TallyAdd) {
+        let concept = match add.item {
             TallyItem::Bound(v) => self.bindings[v.index()],
             TallyItem::Concept(c) => Some(c),
         };
+        let tally = add.tally;
         let (Some(c), Some(t)) = (concept, program.tallies.of(tally)) else {
             return;
         };
         let items = &mut self.tallies[t];
+        if add.once && (items.iter()).any(|&(had, _)| super::evidence::is_a(&program.hpmm, had, c))
+        {
+            return;
+        }
         match items.iter_mut().find(|(had, _)| *had == c) {
             Some((_, n)) => *n = n.saturating_add(1),
             None => items.push((c, 1)),
@@ -569,6 +584,39 @@ impl SocialAgent {
         let v = program.hpmm.variables.iter().position(|v| v.name == n)?;
         let c = self.bindings[v]?;
         Some(program.name(program.hpmm.concepts[c.index()].name))
+    }
+
+    /// What every situational variable that holds something holds, by name, for a designer's
+    /// view: a bound concept (with the player's word when an `Unheard` tracker bound it: `tide
+    /// (unheard-of)`), or what is on a tally and its total in the smallest unit (`room, stew,
+    /// 2 ale (57)`). Variables in declaration order.
+    pub fn situation(&self) -> Vec<(&str, String)> {
+        let program = &self.program;
+        let concept = |c: ConceptId| program.name(program.hpmm.concepts[c.index()].name);
+        (program.hpmm.variables.iter().enumerate())
+            .filter_map(|(v, var)| {
+                let name = program.name(var.name);
+                if let Some(t) = program.tallies.of(VariableId(v as u32)) {
+                    let items = &self.tallies[t];
+                    if items.is_empty() {
+                        return None;
+                    }
+                    let listed: Vec<String> = (items.iter())
+                        .map(|&(c, n)| match n {
+                            1 => concept(c).to_string(),
+                            n => format!("{n} {}", concept(c)),
+                        })
+                        .collect();
+                    let total = program.tallies.total(items);
+                    return Some((name, format!("{} ({total})", listed.join(", "))));
+                }
+                let c = self.bindings[v]?;
+                Some(match &self.heard[v] {
+                    Some(word) => (name, format!("{word} ({})", concept(c))),
+                    None => (name, concept(c).to_string()),
+                })
+            })
+            .collect()
     }
 
     /// Name of an action id of the current program.

@@ -482,10 +482,13 @@ impl ChatScene {
             let heard: Vec<(String, String)> = snapshot.get(CHAT_HEARD_SECTION)?;
             scene.agent.restore_heard(&heard);
         }
-        if snapshot.has(CHAT_TALLIES_SECTION) {
-            let tallies: Vec<super::agent::SavedTally> = snapshot.get(CHAT_TALLIES_SECTION)?;
-            scene.agent.restore_tallies(&tallies, &mut report);
-        }
+        // Always, so that a variable that became a tally is bound only with something on it.
+        let tallies: Vec<super::agent::SavedTally> = if snapshot.has(CHAT_TALLIES_SECTION) {
+            snapshot.get(CHAT_TALLIES_SECTION)?
+        } else {
+            Vec::new()
+        };
+        scene.agent.restore_tallies(&tallies, &mut report);
         scene.tick = saved.tick;
         let mut input = |saved: SavedInput| {
             let did = saved

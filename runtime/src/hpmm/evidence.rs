@@ -6,7 +6,7 @@
 //! shared by several estimators (they are one entry).
 
 use super::model::{
-    ActionId, ConceptId, Estimator, Inspected, Model, Speaker, VarTest, VariableId,
+    ActionId, ConceptId, Estimator, Inspected, Model, Speaker, Tallies, VarTest, VariableId,
 };
 use super::text::Word;
 use crate::program::NameId;
@@ -48,19 +48,32 @@ fn inspected(model: &Model, of: &[Inspected], belief: &[f64]) -> f64 {
     x.clamp(0.0, 1.0)
 }
 
+/// What the situational variables hold, for variable tests: each variable's binding, and what
+/// is on each tally of the program's `tallies`.
+#[derive(Clone, Copy)]
+pub struct Held<'a> {
+    /// Each variable's concept.
+    pub bindings: &'a [Option<ConceptId>],
+    /// The program's tallies.
+    pub tallies: &'a Tallies,
+    /// What is on each of them (empty entries, or none, for a model without tallies).
+    pub on: &'a [Vec<(ConceptId, u32)>],
+}
+
 /// Whether variable `v`'s binding passes `test`; an unbound variable passes no test.
-pub fn var_test(
-    model: &Model,
-    bindings: &[Option<ConceptId>],
-    v: VariableId,
-    test: &VarTest,
-) -> bool {
-    let Some(bound) = bindings[v.index()] else {
+pub fn var_test(model: &Model, held: Held<'_>, v: VariableId, test: &VarTest) -> bool {
+    if let VarTest::Holds(c) = test
+        && let Some(t) = held.tallies.of(v)
+    {
+        let on = held.on.get(t).map_or(&[][..], Vec::as_slice);
+        return on.iter().any(|&(x, _)| is_a(model, x, *c));
+    }
+    let Some(bound) = held.bindings[v.index()] else {
         return false;
     };
     match test {
         VarTest::Bound => true,
-        VarTest::IsA(c) => is_a(model, bound, *c),
+        VarTest::IsA(c) | VarTest::Holds(c) => is_a(model, bound, *c),
         VarTest::Related { relation, to } => model.concepts[bound.index()]
             .relations
             .iter()
@@ -74,7 +87,7 @@ pub fn estimate(
     range: std::ops::Range<usize>,
     obs: &Observation<'_>,
     belief: &[f64],
-    bindings: &[Option<ConceptId>],
+    held: Held<'_>,
     e: &mut [f64],
 ) {
     let flag = |b: bool| if b { 1.0 } else { 0.0 };
@@ -104,7 +117,7 @@ pub fn estimate(
                 let f = shape.apply(inspected(model, of, belief));
                 if *complement { 1.0 - f } else { f }
             }
-            Estimator::Var { variable, test } => flag(var_test(model, bindings, *variable, test)),
+            Estimator::Var { variable, test } => flag(var_test(model, held, *variable, test)),
             Estimator::And(xs) => xs.iter().map(|x| e[x.index()]).product(),
             Estimator::Or(xs) => 1.0 - xs.iter().map(|x| 1.0 - e[x.index()]).product::<f64>(),
             Estimator::Max(xs) => xs.iter().map(|x| e[x.index()]).fold(0.0, f64::max),

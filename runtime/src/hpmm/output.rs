@@ -165,7 +165,9 @@ impl Cx<'_> {
     /// is on it, or for any other property.
     fn tally_text(&self, t: usize, property: Option<crate::program::NameId>) -> String {
         let (program, model) = (self.program, &self.program.hpmm);
-        let (tally, items) = (&program.tallies.tallies[t], &self.tallies[t]);
+        let tally = &program.tallies.tallies[t];
+        // A caller that holds no tallies (a hand-made render) says the slot empty.
+        let items = self.tallies.get(t).map_or(&[][..], Vec::as_slice);
         if items.is_empty() {
             return String::new();
         }
@@ -187,9 +189,7 @@ impl Cx<'_> {
                 })
                 .collect()
         } else if named("total") {
-            let mut left: u64 = (items.iter())
-                .map(|&(c, n)| u64::from(program.tallies.cost(c)) * u64::from(n))
-                .sum();
+            let mut left = program.tallies.total(items);
             let mut parts = Vec::new();
             for (k, (unit, value)) in tally.units.iter().enumerate() {
                 let count = left / u64::from(*value);

@@ -15,6 +15,7 @@ use std::sync::Arc;
 struct Builder {
     names: Vec<String>,
     m: Model,
+    tallies: Tallies,
 }
 
 /// A state as (name, expectations, action).
@@ -130,6 +131,7 @@ impl Builder {
         let program = ProgramParts {
             names: self.names,
             hpmm: self.m,
+            tallies: self.tallies,
             ..ProgramParts::default()
         }
         .verify()
@@ -1323,4 +1325,163 @@ fn a_thing_asked_about_is_named_in_the_players_word_and_kept_by_a_save() {
     let plain = ChatScene::new(seeded_greeting(), "chat", 3).unwrap();
     let snapshot = SnapshotReader::from_bytes(&saved(&plain)).unwrap();
     assert!(!snapshot.has(super::chat::CHAT_HEARD_SECTION));
+}
+
+/// A bar with a tab: `order` serves an ale, `let` lets the room (once), `note` puts a concept
+/// without a cost on it, `pay` says what it came to and settles; `has-room` tests the tab;
+/// `bind` binds the variable as a plain one would be. Without `tally`, the-tab is a plain
+/// variable (a build from before it became a tally).
+fn tab_bar(tally: bool) -> Arc<Program> {
+    let mut b = Builder::default();
+    for (name, cost) in [("room", 50), ("ale", 2), ("note", 0)] {
+        let name = b.name(name);
+        b.m.concepts.push(Concept {
+            name,
+            is_a: vec![ConceptId(b.m.concepts.len() as u32)],
+            words: vec![],
+            properties: vec![],
+            relations: vec![],
+            lines: vec![],
+        });
+        if cost > 0 {
+            let c = ConceptId(b.m.concepts.len() as u32 - 1);
+            b.tallies.costs.push((c, cost));
+        }
+    }
+    let tab = VariableId(0);
+    let name = b.name("the-tab");
+    b.m.variables.push(Variable { name });
+    let symbols: Vec<EvidenceId> = ["order", "let", "note", "pay", "bind"]
+        .iter()
+        .map(|s| b.symbol(s))
+        .collect();
+    let has_room = b.evidence(
+        "has-room",
+        Estimator::Var {
+            variable: tab,
+            test: VarTest::Holds(ConceptId(0)),
+        },
+    );
+    let _ = has_room;
+    let total = b.name("total");
+    let actions: Vec<ActionId> = ["serve", "let-room", "jot", "take-payment", "bind-tab"]
+        .iter()
+        .map(|a| b.action(a, "ok"))
+        .collect();
+    let pay = &mut b.m.actions[actions[3].index()];
+    pay.say = vec![
+        vec![
+            Chunk::Var {
+                variable: tab,
+                property: Some(total),
+            },
+            Chunk::Text(" paid".into()),
+        ],
+        vec![Chunk::Text("paid".into())],
+    ];
+    pay.bind = vec![(tab, None)];
+    b.m.actions[actions[4].index()].bind = vec![(tab, Some(ConceptId(0)))];
+    // Serving says what is on the tab by then.
+    b.m.actions[actions[0].index()].say = vec![
+        vec![Chunk::Var {
+            variable: tab,
+            property: None,
+        }],
+        vec![Chunk::Text("ok".into())],
+    ];
+    // Its own line (and a line it has no symbol for) sends it back to idle.
+    let spoke = b.evidence("spoke", Estimator::Speaker(Speaker::Agent));
+    let other = b.symbol("idle-chatter");
+    let mut states: Vec<StateSpec<'_>> = vec![("idle", vec![(spoke, 1.0), (other, 1.0)], None)];
+    let names = ["serving", "letting", "noting", "paying", "binding"];
+    for (k, y) in symbols.iter().enumerate() {
+        states.push((names[k], vec![(*y, 1.0)], Some(actions[k])));
+    }
+    let row = [1.0 / 6.0; 6];
+    let rows: Vec<&[f64]> = (0..6).map(|_| &row[..]).collect();
+    b.space("bar", states, &rows, None);
+    if tally {
+        for (action, item, once) in [(0, 1, false), (1, 0, true), (2, 2, false)] {
+            b.tallies.adds.push(TallyAdd {
+                action: actions[action],
+                tally: tab,
+                item: TallyItem::Concept(ConceptId(item)),
+                once,
+            });
+        }
+        b.tallies.tallies.push(Tally {
+            variable: tab,
+            units: vec![("silver".into(), 10), ("copper".into(), 1)],
+            and: "and".into(),
+            lines: vec![],
+        });
+    } else {
+        b.tallies.costs.clear();
+    }
+    b.build()
+}
+
+/// Says the symbols in turn; what the agent said to the last one.
+fn tell(chat: &mut ChatScene, symbols: &[&str]) -> String {
+    let mut said = String::new();
+    for s in symbols {
+        chat.hear(Some(emote(s)));
+        chat.step();
+        said = chat
+            .last_output()
+            .map(|o| o.text.clone())
+            .unwrap_or_default();
+        // It hears itself.
+        chat.step();
+    }
+    said
+}
+
+#[test]
+fn a_tally_lists_counts_and_totals_and_a_payment_says_it_before_it_settles() {
+    let program = tab_bar(true);
+    let mut chat = ChatScene::new(program.clone(), "chat", 1).unwrap();
+    fn agent(c: &ChatScene) -> Vec<(&str, u32)> {
+        c.agent().tally("the-tab").unwrap()
+    }
+    // Something that costs nothing: listed, and the total says nothing in its smallest unit.
+    tell(&mut chat, &["note"]);
+    assert_eq!(agent(&chat), [("note", 1)]);
+    assert_eq!(tell(&mut chat, &["pay"]), "0 copper paid");
+    assert_eq!(agent(&chat), []);
+    assert_eq!(chat.agent().binding("the-tab"), None);
+    // Nothing on it: the slot is a hole, so the wording without it is said.
+    assert_eq!(tell(&mut chat, &["pay"]), "paid");
+    // Two ales, and the room let twice but put on once; `Holds` sees it.
+    assert_eq!(tell(&mut chat, &["order", "let"]), "ok");
+    assert_eq!(tell(&mut chat, &["order"]), "2 ale and room");
+    tell(&mut chat, &["let"]);
+    assert_eq!(agent(&chat), [("ale", 2), ("room", 1)]);
+    // Bound to what was put on it last: the second room was not.
+    assert_eq!(chat.agent().binding("the-tab"), Some("ale"));
+    chat.hear(Some(emote("idle-chatter")));
+    chat.step();
+    assert_eq!(chat.agent().evidence("has-room"), Some(1.0));
+    let situation = chat.agent().situation();
+    assert!(
+        situation.contains(&("the-tab", "2 ale, room (54)".to_string())),
+        "{situation:?}"
+    );
+    assert_eq!(tell(&mut chat, &["pay"]), "5 silver and 4 copper paid");
+    chat.hear(Some(emote("idle-chatter")));
+    chat.step();
+    assert_eq!(chat.agent().evidence("has-room"), Some(0.0));
+}
+
+#[test]
+fn a_variable_that_became_a_tally_restores_unbound_with_nothing_on_it() {
+    let before = tab_bar(false);
+    let mut chat = ChatScene::new(before, "chat", 1).unwrap();
+    tell(&mut chat, &["bind"]);
+    assert_eq!(chat.agent().binding("the-tab"), Some("room"));
+    let snapshot = SnapshotReader::from_bytes(&saved(&chat)).unwrap();
+    assert!(!snapshot.has(super::chat::CHAT_TALLIES_SECTION));
+    let (restored, _) = ChatScene::restore(tab_bar(true), &snapshot).unwrap();
+    assert_eq!(restored.agent().binding("the-tab"), None);
+    assert_eq!(restored.agent().tally("the-tab").unwrap(), []);
 }

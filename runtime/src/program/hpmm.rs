@@ -226,6 +226,9 @@ pub enum VarTest {
         /// The concept it must relate to.
         to: ConceptId,
     },
+    /// A tally (since version 13) with a concept that is (transitively) this one on it: "a
+    /// room is on the tab"; for any other variable, bound to one (as `IsA`).
+    Holds(ConceptId),
 }
 
 /// How one evidence value e(y) ∈ [0, 1] is estimated.
@@ -563,8 +566,8 @@ impl Model {
 pub struct Tallies {
     /// The tallies, each a variable of [`Model::variables`] (distinct).
     pub tallies: Vec<Tally>,
-    /// What a concept costs on a tally, in the smallest unit; sorted by concept, each once. A
-    /// concept without one is listed and costs nothing.
+    /// What a concept costs on a tally, in the smallest unit, for each concept that has a cost;
+    /// sorted by concept, each once. A concept without one costs nothing on a tally.
     pub costs: Vec<(ConceptId, u32)>,
     /// What actions put on tallies, in the order written, grouped by nothing: the runtime
     /// looks up the winner's.
@@ -597,6 +600,8 @@ pub struct TallyAdd {
     pub tally: VariableId,
     /// What goes on it.
     pub item: TallyItem,
+    /// Only when nothing of its kind is on the tally yet (a room is let once a stay).
+    pub once: bool,
 }
 
 /// What an action puts on a tally.
@@ -612,6 +617,14 @@ impl Tallies {
     /// The tally kept in variable `v`, if it is one.
     pub fn of(&self, v: VariableId) -> Option<usize> {
         self.tallies.iter().position(|t| t.variable == v)
+    }
+
+    /// What `items` (concepts with counts) come to, in the smallest unit; saturating, so a
+    /// hand-made savegame's counts cannot overflow it.
+    pub fn total(&self, items: &[(ConceptId, u32)]) -> u64 {
+        (items.iter())
+            .map(|&(c, n)| u64::from(self.cost(c)) * u64::from(n))
+            .fold(0, u64::saturating_add)
     }
 
     /// What concept `c` costs on a tally.

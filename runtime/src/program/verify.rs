@@ -559,7 +559,7 @@ fn verify_hpmm(p: &ProgramParts) -> Result<(), String> {
                 variable(*v, &what)?;
                 match test {
                     VarTest::Bound => {}
-                    VarTest::IsA(c) => concept(*c, &what)?,
+                    VarTest::IsA(c) | VarTest::Holds(c) => concept(*c, &what)?,
                     VarTest::Related { relation, to } => {
                         name(*relation, &what)?;
                         concept(*to, &what)?;

@@ -120,6 +120,8 @@ pub enum VarTestAsset {
     Bound,
     IsA(String),
     Related(String, String),
+    /// A tally with a kind of the concept on it (any other variable: bound to one).
+    Holds(String),
 }
 
 /// An estimator expression (docs/formats/evidence.md).
@@ -291,6 +293,9 @@ pub struct ActionAsset {
     /// `(tally, variable or concept)`: what the action puts on a tally.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tally: Vec<(String, String)>,
+    /// As `tally`, only when nothing of its kind is on it yet (a room is let once).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tally_once: Vec<(String, String)>,
 }
 
 fn says() -> String {
