@@ -45,18 +45,6 @@ fn type_number(h: &mut Harness<'static, EditorApp>, label: &str, text: &str) {
     settle(h);
 }
 
-/// Finds `text` with the find box (Ctrl+F) and opens the first hit.
-fn find_and_open(h: &mut Harness<'static, EditorApp>, text: &str) {
-    press(h, Modifiers::COMMAND, Key::F);
-    h.get_all_by_role(Role::TextInput)
-        .find(|n| n.is_focused())
-        .unwrap()
-        .type_text(text);
-    settle(h);
-    h.key_press(Key::Enter);
-    settle(h);
-}
-
 const HAGGLE: &str = "spaces/haggle.space.ron";
 
 #[test]
@@ -313,7 +301,8 @@ fn facts_are_checked_as_typed_and_the_manifest_names_the_project() {
 fn an_estimator_is_typed_checked_and_found() {
     let dir = sample_copy("innkeeper");
     let mut h = harness(EditorApp::open(dir.path()));
-    find_and_open(&mut h, "compliment");
+    find(&mut h, "compliment");
+    settle(&mut h);
     assert_eq!(
         h.get_by_label("estimator name").value().as_deref(),
         Some("compliment")
@@ -1066,7 +1055,8 @@ fn a_form_edit_and_a_graph_edit_are_undone_in_turn_from_one_history() {
 fn a_tally_is_edited_in_the_variables_form() {
     let dir = sample_copy("innkeeper");
     let mut h = harness(EditorApp::open(dir.path()));
-    find_and_open(&mut h, "the-tab");
+    find(&mut h, "the-tab");
+    settle(&mut h);
     assert_eq!(
         h.get_by_label("variable name").value().as_deref(),
         Some("the-tab")
