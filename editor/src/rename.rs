@@ -279,6 +279,7 @@ fn rename_in(state: &mut DocState, names: &ProjectNames, what: &Named, old: &str
                 Named::Action => Some(Renamed::Action),
                 Named::Template => Some(Renamed::Template),
                 Named::Concept => Some(Renamed::Concept),
+                Named::Variable => Some(Renamed::Tally),
                 _ => None,
             };
             if let Some(moved) = moved {
@@ -442,8 +443,17 @@ fn rename_in(state: &mut DocState, names: &ProjectNames, what: &Named, old: &str
                     Named::Variable => {
                         act.bind.iter_mut().for_each(|(v, _)| swap(v, old, new));
                         swap_all(&mut act.unbind, old, new);
+                        // The tally, and a variable whose concept goes on it.
+                        for (t, item) in act.tally.iter_mut().chain(&mut act.tally_once) {
+                            swap(t, old, new);
+                            swap(item, old, new);
+                        }
                     }
-                    Named::Concept => act.bind.iter_mut().for_each(|(_, c)| swap(c, old, new)),
+                    Named::Concept => {
+                        act.bind.iter_mut().for_each(|(_, c)| swap(c, old, new));
+                        (act.tally.iter_mut().chain(&mut act.tally_once))
+                            .for_each(|(_, item)| swap(item, old, new));
+                    }
                     Named::Space | Named::SpaceState { .. } => {
                         for (t, s) in &mut act.copy_belief {
                             swap_path(t, what, old, new);
@@ -657,6 +667,10 @@ mod tests {
             (Named::Space, "haggle", "dicker"),
             (Named::Template, "hedge", "um"),
             (Named::Variable, "the-topic", "subject"),
+            // A tally, a variable whose concept goes on it, a concept let once.
+            (Named::Variable, "the-tab", "the-slate"),
+            (Named::Variable, "the-dish", "the-plate"),
+            (Named::Concept, "room", "chamber"),
         ] {
             apply(&mut p, &n, &what, old, new).unwrap_or_else(|e| panic!("{what:?}: {e}"));
             clean(dir.path(), &p);

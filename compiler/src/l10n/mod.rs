@@ -144,6 +144,8 @@ pub enum Renamed<'a> {
     Template,
     /// An HMM concept: `concept.property`.
     Concept,
+    /// An HMM tally's words: `variable.and`, `variable.unit`.
+    Tally,
 }
 
 /// The id a translation keyed `id` moves to when `old` is renamed `new` (its line's path-based
@@ -177,7 +179,7 @@ pub fn rekeyed(id: &str, what: Renamed<'_>, old: &str, new: &str) -> Option<Stri
             let n = id.strip_prefix('@')?.strip_prefix(old)?.strip_prefix('/')?;
             numbered(n).then(|| format!("@{new}/{n}"))
         }
-        Renamed::Concept => {
+        Renamed::Concept | Renamed::Tally => {
             let property = id.strip_prefix(old)?.strip_prefix('.')?;
             (!property.is_empty()).then(|| format!("{new}.{property}"))
         }

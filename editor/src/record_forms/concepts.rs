@@ -366,6 +366,7 @@ impl ConceptsPanel {
             ui.end_row();
         });
         changed |= tally(ui, i, v);
+        form::problems(ui, d.under(&[P::F("variables"), P::I(i), P::F("tally")]));
         form::section(ui, "Trackers");
         form::help(
             ui,

@@ -211,7 +211,7 @@ impl AssetPanel<EvidenceAsset> for EvidencePanel {
             crate::marks::name_widget(ui, &r.response, "start from");
             form::help(
                 ui,
-                "Match(pattern, confidence): words in order; a|b is one word or the other (a phrase of its own is a Match of its own, inside Max([...])); _ is any one word, * any words; ^ and $ are the start and end; @category a word of a lexicon category (@a&b of both) · Speaker(Player|Agent) · Emote(\"nods\") · Did(\"action\") · DidAny · Mentions(\"concept\") · Inspect(of: [\"space.state\"], shape: Threshold(0.5)) · Var(\"the-topic\", IsA(\"quest\")) · Ev(\"other\") · And/Or/Max([...]) · Not(...) · Scale(k, ...)",
+                "Match(pattern, confidence): words in order; a|b is one word or the other (a phrase of its own is a Match of its own, inside Max([...])); _ is any one word, * any words; ^ and $ are the start and end; @category a word of a lexicon category (@a&b of both) · Speaker(Player|Agent) · Emote(\"nods\") · Did(\"action\") · DidAny · Mentions(\"concept\") · Inspect(of: [\"space.state\"], shape: Threshold(0.5)) · Var(\"the-topic\", IsA(\"quest\")) · Var(\"the-tab\", Holds(\"room\")) · Ev(\"other\") · And/Or/Max([...]) · Not(...) · Scale(k, ...)",
             );
             let by: Vec<&str> = cx
                 .names

@@ -1333,11 +1333,17 @@ fn a_thing_asked_about_is_named_in_the_players_word_and_kept_by_a_save() {
 /// variable (a build from before it became a tally).
 fn tab_bar(tally: bool) -> Arc<Program> {
     let mut b = Builder::default();
-    for (name, cost) in [("room", 50), ("ale", 2), ("note", 0)] {
+    // The loft is a room (concept 3 is a kind of concept 0).
+    for (name, cost) in [("room", 50), ("ale", 2), ("note", 0), ("loft", 20)] {
+        let own = ConceptId(b.m.concepts.len() as u32);
         let name = b.name(name);
         b.m.concepts.push(Concept {
             name,
-            is_a: vec![ConceptId(b.m.concepts.len() as u32)],
+            is_a: if own.0 == 3 {
+                vec![ConceptId(0), own]
+            } else {
+                vec![own]
+            },
             words: vec![],
             properties: vec![],
             relations: vec![],
@@ -1351,7 +1357,7 @@ fn tab_bar(tally: bool) -> Arc<Program> {
     let tab = VariableId(0);
     let name = b.name("the-tab");
     b.m.variables.push(Variable { name });
-    let symbols: Vec<EvidenceId> = ["order", "let", "note", "pay", "bind"]
+    let symbols: Vec<EvidenceId> = ["order", "let", "note", "pay", "bind", "loft"]
         .iter()
         .map(|s| b.symbol(s))
         .collect();
@@ -1364,10 +1370,17 @@ fn tab_bar(tally: bool) -> Arc<Program> {
     );
     let _ = has_room;
     let total = b.name("total");
-    let actions: Vec<ActionId> = ["serve", "let-room", "jot", "take-payment", "bind-tab"]
-        .iter()
-        .map(|a| b.action(a, "ok"))
-        .collect();
+    let actions: Vec<ActionId> = [
+        "serve",
+        "let-room",
+        "jot",
+        "take-payment",
+        "bind-tab",
+        "let-loft",
+    ]
+    .iter()
+    .map(|a| b.action(a, "ok"))
+    .collect();
     let pay = &mut b.m.actions[actions[3].index()];
     pay.say = vec![
         vec![
@@ -1393,15 +1406,17 @@ fn tab_bar(tally: bool) -> Arc<Program> {
     let spoke = b.evidence("spoke", Estimator::Speaker(Speaker::Agent));
     let other = b.symbol("idle-chatter");
     let mut states: Vec<StateSpec<'_>> = vec![("idle", vec![(spoke, 1.0), (other, 1.0)], None)];
-    let names = ["serving", "letting", "noting", "paying", "binding"];
+    let names = [
+        "serving", "letting", "noting", "paying", "binding", "lofting",
+    ];
     for (k, y) in symbols.iter().enumerate() {
         states.push((names[k], vec![(*y, 1.0)], Some(actions[k])));
     }
-    let row = [1.0 / 6.0; 6];
-    let rows: Vec<&[f64]> = (0..6).map(|_| &row[..]).collect();
+    let row = [1.0 / 7.0; 7];
+    let rows: Vec<&[f64]> = (0..7).map(|_| &row[..]).collect();
     b.space("bar", states, &rows, None);
     if tally {
-        for (action, item, once) in [(0, 1, false), (1, 0, true), (2, 2, false)] {
+        for (action, item, once) in [(0, 1, false), (1, 0, true), (2, 2, false), (5, 3, false)] {
             b.tallies.adds.push(TallyAdd {
                 action: actions[action],
                 tally: tab,
@@ -1471,6 +1486,12 @@ fn a_tally_lists_counts_and_totals_and_a_payment_says_it_before_it_settles() {
     chat.hear(Some(emote("idle-chatter")));
     chat.step();
     assert_eq!(chat.agent().evidence("has-room"), Some(0.0));
+    // A loft is a room: with one on the tab, a room is not let again, and `Holds` sees it.
+    tell(&mut chat, &["loft", "let"]);
+    assert_eq!(agent(&chat), [("loft", 1)]);
+    chat.hear(Some(emote("idle-chatter")));
+    chat.step();
+    assert_eq!(chat.agent().evidence("has-room"), Some(1.0));
 }
 
 #[test]
