@@ -16,7 +16,7 @@ use super::belief;
 use super::concepts;
 use super::evidence::{self, Observation};
 use super::model::{
-    ActionId, ChatId, ConceptId, Model, SpaceId, Speaker, TallyAdd, TallyItem, VariableId,
+    ActionId, ChatId, ConceptId, Model, SpaceId, Speaker, Tallies, TallyAdd, TallyItem, VariableId,
 };
 use super::output;
 use super::text::{Preprocessor, Word};
@@ -601,12 +601,7 @@ impl SocialAgent {
                     if items.is_empty() {
                         return None;
                     }
-                    let listed: Vec<String> = (items.iter())
-                        .map(|&(c, n)| match n {
-                            1 => concept(c).to_string(),
-                            n => format!("{n} {}", concept(c)),
-                        })
-                        .collect();
+                    let listed = Tallies::listed(items, |c| concept(c).to_string());
                     let total = program.tallies.total(items);
                     return Some((name, format!("{} ({total})", listed.join(", "))));
                 }

@@ -7,7 +7,7 @@
 //! copy of the generator: the agent's own stream, and so every later choice, is the same in
 //! every locale.
 
-use super::model::{Chunk, ConceptId, Model};
+use super::model::{Chunk, ConceptId, Model, Tallies};
 use crate::locale::{LineIndex, Locale, Translation, pseudo};
 use crate::program::Program;
 use crate::rng::Rng;
@@ -182,12 +182,7 @@ impl Cx<'_> {
         };
         let named = |p: &str| property.is_some_and(|id| program.name_id(p) == Some(id));
         let parts: Vec<String> = if property.is_none() || named("name") {
-            (items.iter())
-                .map(|&(c, n)| {
-                    let name = self.concept_text(model, c, None);
-                    if n > 1 { format!("{n} {name}") } else { name }
-                })
-                .collect()
+            Tallies::listed(items, |c| self.concept_text(model, c, None))
         } else if named("total") {
             let mut left = program.tallies.total(items);
             let mut parts = Vec::new();

@@ -627,6 +627,20 @@ impl Tallies {
             .fold(0, u64::saturating_add)
     }
 
+    /// `items` as a tally says them: each by `name`, a count before one put on more than once
+    /// ("2 ale").
+    pub fn listed(
+        items: &[(ConceptId, u32)],
+        mut name: impl FnMut(ConceptId) -> String,
+    ) -> Vec<String> {
+        (items.iter())
+            .map(|&(c, n)| match n {
+                1 => name(c),
+                n => format!("{n} {}", name(c)),
+            })
+            .collect()
+    }
+
     /// What concept `c` costs on a tally.
     pub fn cost(&self, c: ConceptId) -> u32 {
         self.costs
