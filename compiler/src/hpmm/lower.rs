@@ -552,6 +552,21 @@ fn lower_concepts(module: &mut Module, f: &Files, n: &Names, diags: &mut Diagnos
                     name
                 })
                 .collect();
+            if c.properties.contains_key("quantity") {
+                // `{the-dish.quantity}` says the number heard with a binding ("two ales").
+                let span = loc.span(&[base[0], base[1], Seg::Field("properties")]);
+                diags.push(
+                    Diagnostic::error(
+                        Code::InvalidValue,
+                        format!(
+                            "concept `{}`: a property cannot be called `quantity`",
+                            c.name
+                        ),
+                    )
+                    .at(span, "reserved")
+                    .note("`{variable.quantity}` says the number heard with a variable's concept (\"two ales\"); call the property otherwise; docs/formats/concepts.md"),
+                );
+            }
             concept.properties = c
                 .properties
                 .iter()

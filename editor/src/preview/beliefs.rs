@@ -148,7 +148,7 @@ fn situation(ui: &mut Ui, now: &Snapshot) {
         for (variable, held) in now.situation.iter() {
             ui.label(RichText::new(variable).monospace().color(theme::INFO))
                 .on_hover_text(
-                    "a situational variable; a tally shows its total in the smallest unit",
+                    "a situational variable (a number heard with it first: 2 ale); a tally shows its total in the smallest unit",
                 );
             ui.label(RichText::new(held).color(theme::TEXT));
         }

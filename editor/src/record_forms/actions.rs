@@ -131,7 +131,7 @@ impl ActionsPanel {
         form::section(ui, "Says (one variant per line)");
         form::help(
             ui,
-            "One is chosen at random. {a|b} picks an alternative, {@template} a template, {the-item} a variable, {the-item.price} its property.",
+            "One is chosen at random. {a|b} picks an alternative, {@template} a template, {the-item} a variable, {the-item.price} its property, {the-dish.quantity} the number heard with it (\"two ales\"; a wording that says it is preferred when one was heard).",
         );
         changed |= form::line_list(
             ui,

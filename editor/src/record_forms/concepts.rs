@@ -302,7 +302,7 @@ impl ConceptsPanel {
         form::section(ui, "Properties");
         form::help(
             ui,
-            "What templates read: {the-item.price}; `name` is what {the-item} says.",
+            "What templates read: {the-item.price}; `name` is what {the-item} says; `quantity` is taken (the number heard: {the-dish.quantity}).",
         );
         let keys = vec!["name".to_string()];
         changed |= form::key_values(

@@ -19,7 +19,7 @@ use super::model::{
     ActionId, ChatId, ConceptId, Model, SpaceId, Speaker, Tallies, TallyAdd, TallyItem, VariableId,
 };
 use super::output;
-use super::text::{Preprocessor, Word};
+use super::text::{Preprocessor, QUANTITY_REACH, Word, numeral};
 use crate::hsm::UnknownLocale;
 use crate::locale::LineIndex;
 use crate::program::Program;
@@ -173,6 +173,9 @@ pub struct SocialAgent {
     /// The word each variable was bound by, when an `Unheard` tracker bound it (parallel to
     /// `bindings`).
     heard: Vec<Option<String>>,
+    /// How many of its concept each variable was bound with, when a number was heard before
+    /// the word that named it ("two ales"; parallel to `bindings`).
+    quantities: Vec<Option<u32>>,
     /// What is on each tally (parallel to the program's `tallies.tallies`): every concept put
     /// on it, in the order first put, with how many times.
     tallies: Vec<Vec<(ConceptId, u32)>>,
@@ -180,6 +183,8 @@ pub struct SocialAgent {
     /// Whether each word names a concept (parallel to `words`).
     named: Vec<bool>,
     mentions: Vec<ConceptId>,
+    /// The number heard before each mention (parallel to `mentions`; see [`quantity_before`]).
+    counted: Vec<Option<u32>>,
     space_proposals: Vec<Option<Proposal>>,
     accumulator_outputs: Vec<Option<Proposal>>,
     /// The states behind the last reply (the argmax of every space whose proposal was said),
@@ -212,10 +217,12 @@ impl SocialAgent {
             evidence: vec![0.0; model.evidence.len()],
             bindings: vec![None; model.variables.len()],
             heard: vec![None; model.variables.len()],
+            quantities: vec![None; model.variables.len()],
             tallies: vec![Vec::new(); program.tallies.tallies.len()],
             words: Vec::new(),
             named: Vec::new(),
             mentions: Vec::new(),
+            counted: Vec::new(),
             space_proposals: Vec::new(),
             accumulator_outputs: Vec::new(),
             replied_from: Vec::new(),
@@ -262,11 +269,16 @@ impl SocialAgent {
             None => self.words.clear(),
         }
         self.mentions.clear();
+        self.counted.clear();
         self.named.clear();
-        for w in &self.words {
+        for (i, w) in self.words.iter().enumerate() {
             let concepts = self.pre.concepts_of(w);
             self.mentions.extend_from_slice(concepts);
             self.named.push(!concepts.is_empty());
+            if !concepts.is_empty() {
+                let n = quantity_before(&self.pre, &self.words, i);
+                self.counted.extend(concepts.iter().map(|_| n));
+            }
         }
         let obs = Observation {
             speaker: input.map(|i| i.speaker),
@@ -274,6 +286,7 @@ impl SocialAgent {
             words: &self.words,
             did: input.map(|i| i.did.as_slice()).unwrap_or(&[]),
             mentions: &self.mentions,
+            counted: &self.counted,
             named: &self.named,
         };
         // 2–4. Evidence, trackers, variable evidence.
@@ -294,8 +307,11 @@ impl SocialAgent {
             model,
             &obs,
             &self.evidence,
-            &mut self.bindings,
-            &mut self.heard,
+            concepts::Bound {
+                bindings: &mut self.bindings,
+                heard: &mut self.heard,
+                quantities: &mut self.quantities,
+            },
         );
         evidence::estimate(
             model,
@@ -441,6 +457,7 @@ impl SocialAgent {
                 }
                 self.bindings[v.index()] = c;
                 self.heard[v.index()] = None;
+                self.quantities[v.index()] = None;
             }
             for copy in &action.copy_belief {
                 self.set_belief(model, copy.target, self.belief[copy.source.index()]);
@@ -452,6 +469,7 @@ impl SocialAgent {
                 output::Situation {
                     bindings: &self.bindings,
                     heard: &self.heard,
+                    quantities: &self.quantities,
                     tallies: &self.tallies,
                 },
                 &mut self.rng,
@@ -479,12 +497,13 @@ impl SocialAgent {
         }
     }
 
-    /// Puts an action's item on its tally, which stays bound to the concept put on it last; an
-    /// unbound variable puts nothing, and a `once` item nothing when a kind of it is on already.
+    /// Puts an action's item on its tally (as many as were heard with a variable's binding:
+    /// "two ales"), which stays bound to the concept put on it last; an unbound variable puts
+    /// nothing, and a `once` item nothing when a kind of it is on already.
     fn put_on_tally(&mut self, program: &Program, add: &TallyAdd) {
-        let concept = match add.item {
-            TallyItem::Bound(v) => self.bindings[v.index()],
-            TallyItem::Concept(c) => Some(c),
+        let (concept, many) = match add.item {
+            TallyItem::Bound(v) => (self.bindings[v.index()], self.quantities[v.index()]),
+            TallyItem::Concept(c) => (Some(c), None),
         };
         let tally = add.tally;
         let (Some(c), Some(t)) = (concept, program.tallies.of(tally)) else {
@@ -495,12 +514,14 @@ impl SocialAgent {
         {
             return;
         }
+        let many = many.unwrap_or(1);
         match items.iter_mut().find(|(had, _)| *had == c) {
-            Some((_, n)) => *n = n.saturating_add(1),
-            None => items.push((c, 1)),
+            Some((_, n)) => *n = n.saturating_add(many),
+            None => items.push((c, many)),
         }
         self.bindings[tally.index()] = Some(c);
         self.heard[tally.index()] = None;
+        self.quantities[tally.index()] = None;
     }
 
     /// What is on the tally kept in `variable`, by concept name with counts, in the order first
@@ -588,7 +609,7 @@ impl SocialAgent {
 
     /// What every situational variable that holds something holds, by name, for a designer's
     /// view: a bound concept (with the player's word when an `Unheard` tracker bound it: `tide
-    /// (unheard-of)`), or what is on a tally and its total in the smallest unit (`room, stew,
+    /// (unheard-of)`; with the number heard with it: `2 ale`), or what is on a tally and its total in the smallest unit (`room, stew,
     /// 2 ale (57)`). Variables in declaration order.
     pub fn situation(&self) -> Vec<(&str, String)> {
         let program = &self.program;
@@ -606,9 +627,10 @@ impl SocialAgent {
                     return Some((name, format!("{} ({total})", listed.join(", "))));
                 }
                 let c = self.bindings[v]?;
-                Some(match &self.heard[v] {
-                    Some(word) => (name, format!("{word} ({})", concept(c))),
-                    None => (name, concept(c).to_string()),
+                Some(match (&self.heard[v], self.quantities[v]) {
+                    (Some(word), _) => (name, format!("{word} ({})", concept(c))),
+                    (None, Some(n)) => (name, format!("{n} {}", concept(c))),
+                    (None, None) => (name, concept(c).to_string()),
                 })
             })
             .collect()
@@ -673,6 +695,7 @@ impl SocialAgent {
         }
         let mut bindings = vec![None; model.variables.len()];
         let mut heard = vec![None; model.variables.len()];
+        let mut quantities = vec![None; model.variables.len()];
         for (i, v) in model.variables.iter().enumerate() {
             let vname = program.name(v.name);
             let old_variable = old_model
@@ -682,6 +705,7 @@ impl SocialAgent {
             let old_binding = old_variable.and_then(|ov| self.bindings[ov]);
             if let Some(c) = old_binding {
                 heard[i] = old_variable.and_then(|ov| self.heard[ov].clone());
+                quantities[i] = old_variable.and_then(|ov| self.quantities[ov]);
                 let cname = old.name(old_model.concepts[c.index()].name);
                 match model
                     .concepts
@@ -708,14 +732,16 @@ impl SocialAgent {
         self.q = vec![0.0; model.states.len()];
         self.evidence = vec![0.0; model.evidence.len()];
         self.belief = belief;
-        // A word stays only with its binding (a variable whose concept is gone is unbound).
-        for (h, b) in heard.iter_mut().zip(&bindings) {
+        // A word and a number stay only with their binding (a variable whose concept is gone
+        // is unbound).
+        for ((h, q), b) in heard.iter_mut().zip(&mut quantities).zip(&bindings) {
             if b.is_none() {
-                *h = None;
+                (*h, *q) = (None, None);
             }
         }
         self.bindings = bindings;
         self.heard = heard;
+        self.quantities = quantities;
         let saved = tallies_by_name(&old, &self.tallies);
         self.tallies = self.tallies_from_names(&saved, &mut report);
         Ok(report)
@@ -759,6 +785,7 @@ impl SocialAgent {
                 self.bindings[v] = items.last().map(|&(c, _)| c);
             }
             self.heard[v] = None;
+            self.quantities[v] = None;
         }
         tallies
     }
@@ -819,6 +846,30 @@ impl SocialAgent {
                 .position(|v| program.name(v.name) == vname);
             if let Some(v) = v.filter(|&v| self.bindings[v].is_some()) {
                 self.heard[v] = Some(word.clone());
+            }
+        }
+    }
+
+    /// The numbers variables were bound with ("two ales"), by variable name: saved in a
+    /// section of their own, so snapshots from before it still restore.
+    pub(crate) fn quantities_by_name(&self) -> Vec<(String, u32)> {
+        let program = &self.program;
+        (program.hpmm.variables.iter().zip(&self.quantities))
+            .filter_map(|(v, q)| Some((program.name(v.name).to_string(), (*q)?)))
+            .collect()
+    }
+
+    /// Gives back the numbers of [`SocialAgent::quantities_by_name`] to the bound variables of
+    /// those names; the others, and a number that is no quantity (below two), are dropped.
+    pub(crate) fn restore_quantities(&mut self, saved: &[(String, u32)]) {
+        let program = self.program.clone();
+        for (vname, n) in saved {
+            let v = (program.hpmm.variables.iter()).position(|v| program.name(v.name) == vname);
+            let tally = |v: usize| program.tallies.of(VariableId(v as u32)).is_some();
+            if let Some(v) = v.filter(|&v| self.bindings[v].is_some() && !tally(v))
+                && *n >= 2
+            {
+                self.quantities[v] = Some(*n);
             }
         }
     }
@@ -964,6 +1015,24 @@ impl SocialAgent {
         agent.rng = saved.rng;
         Ok((agent, report))
     }
+}
+
+/// The number said before word `i` (a concept's word) that counts it: within
+/// [`QUANTITY_REACH`] words before it, past words that name nothing or name the same concept
+/// ("two mugs of ale"), never past a word naming something else ("two ales and stew": the stew
+/// is not counted).
+fn quantity_before(pre: &Preprocessor, words: &[Word], i: usize) -> Option<u32> {
+    let named = pre.concepts_of(&words[i]);
+    for w in words[i.saturating_sub(QUANTITY_REACH)..i].iter().rev() {
+        if let Some(n) = numeral(&w.text) {
+            return Some(n);
+        }
+        let other = pre.concepts_of(w);
+        if !other.is_empty() && !other.iter().any(|c| named.contains(c)) {
+            return None;
+        }
+    }
+    None
 }
 
 fn find_chat(program: &Program, name: &str) -> Result<ChatId, ChatError> {

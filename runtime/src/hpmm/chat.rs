@@ -374,6 +374,9 @@ pub const CHAT_HEARD_SECTION: &str = "hpmm.chat.heard";
 /// The section of what is on the conversation's tallies: (variable, [(concept, count)]),
 /// written only when something is.
 pub const CHAT_TALLIES_SECTION: &str = "hpmm.chat.tallies";
+/// The section of the numbers variables were bound with ("two ales"): (variable, number),
+/// written only when one was heard.
+pub const CHAT_QUANTITIES_SECTION: &str = "hpmm.chat.quantities";
 
 /// A conversation scene as a snapshot holds it ([`ChatScene::save`]); names, not ids.
 #[derive(Serialize, Deserialize)]
@@ -434,6 +437,11 @@ impl ChatScene {
         if !heard.is_empty() {
             snapshot.put(CHAT_HEARD_SECTION, &heard);
         }
+        // Likewise only when a number was heard with a binding ("two ales").
+        let quantities = self.agent.quantities_by_name();
+        if !quantities.is_empty() {
+            snapshot.put(CHAT_QUANTITIES_SECTION, &quantities);
+        }
         // Likewise only when something is on a tally.
         let tallies = self.agent.tallies_by_name();
         if !tallies.is_empty() {
@@ -481,6 +489,10 @@ impl ChatScene {
         if snapshot.has(CHAT_HEARD_SECTION) {
             let heard: Vec<(String, String)> = snapshot.get(CHAT_HEARD_SECTION)?;
             scene.agent.restore_heard(&heard);
+        }
+        if snapshot.has(CHAT_QUANTITIES_SECTION) {
+            let quantities: Vec<(String, u32)> = snapshot.get(CHAT_QUANTITIES_SECTION)?;
+            scene.agent.restore_quantities(&quantities);
         }
         // Always, so that a variable that became a tally is bound only with something on it.
         let tallies: Vec<super::agent::SavedTally> = if snapshot.has(CHAT_TALLIES_SECTION) {

@@ -7,16 +7,26 @@ use super::evidence::{Observation, is_a};
 use super::model::{ConceptId, Model, TrackerRule};
 use super::text::stem;
 
-/// Runs every tracker in order; later trackers see earlier trackers' bindings. `heard` is
-/// parallel to `bindings`: the word an `Unheard` tracker bound the variable by (`None` for a
-/// binding to a concept by its own words).
-pub fn track(
-    model: &Model,
-    obs: &Observation<'_>,
-    e: &[f64],
-    bindings: &mut [Option<ConceptId>],
-    heard: &mut [Option<String>],
-) {
+/// What trackers write, one entry per variable in each.
+pub struct Bound<'a> {
+    /// The concept each variable is bound to.
+    pub bindings: &'a mut [Option<ConceptId>],
+    /// The word an `Unheard` tracker bound it by (`None` for a binding to a concept by its own
+    /// words).
+    pub heard: &'a mut [Option<String>],
+    /// The number heard with the word that named it ("two ales").
+    pub quantities: &'a mut [Option<u32>],
+}
+
+/// Runs every tracker in order; later trackers see earlier trackers' bindings. A binding by a
+/// mention keeps the number heard before that mention; any other binding has none.
+pub fn track(model: &Model, obs: &Observation<'_>, e: &[f64], to: Bound<'_>) {
+    let Bound {
+        bindings,
+        heard,
+        quantities,
+    } = to;
+    let counted = |k: usize| obs.counted.get(k).copied().flatten();
     for t in &model.trackers {
         if t.speaker.is_some_and(|s| obs.speaker != Some(s)) {
             continue;
@@ -31,14 +41,17 @@ pub fn track(
             TrackerRule::Mention { types } => {
                 let of_kind =
                     |m: ConceptId| types.is_empty() || types.iter().any(|&ty| is_a(model, m, ty));
-                let last = obs.mentions.iter().rev().copied().find(|&m| of_kind(m));
-                if let Some(last) = last {
+                let last = obs.mentions.iter().rposition(|&m| of_kind(m));
+                if let Some(k) = last {
+                    let last = obs.mentions[k];
                     // "something strong to drink": the drink named last is the strong one
                     // named before it; a kind does not undo the thing it is the kind of.
-                    let specific = (obs.mentions.iter().rev().copied())
-                        .find(|&m| m != last && of_kind(m) && is_a(model, m, last));
-                    bindings[v] = Some(specific.unwrap_or(last));
+                    let specific = (obs.mentions.iter().enumerate().rev())
+                        .find(|&(_, &m)| m != last && of_kind(m) && is_a(model, m, last));
+                    bindings[v] = Some(specific.map_or(last, |(_, &m)| m));
                     heard[v] = None;
+                    // "two strong drinks, brandy": counted where either was named.
+                    quantities[v] = counted(k).or_else(|| specific.and_then(|(j, _)| counted(j)));
                 }
             }
             TrackerRule::MentionEarlier { types } => {
@@ -47,24 +60,28 @@ pub fn track(
                 if let Some(&last) = obs.mentions.iter().rev().find(|m| of_kind(m)) {
                     // "a plate of sausages": the plate (food) is the sausages' kind, not a
                     // second dish.
-                    bindings[v] =
-                        obs.mentions.iter().rev().copied().find(|&m| {
-                            of_kind(&m) && !is_a(model, m, last) && !is_a(model, last, m)
-                        });
+                    let earlier = obs.mentions.iter().rposition(|&m| {
+                        of_kind(&m) && !is_a(model, m, last) && !is_a(model, last, m)
+                    });
+                    bindings[v] = earlier.map(|k| obs.mentions[k]);
                     heard[v] = None;
+                    quantities[v] = earlier.and_then(counted);
                 }
             }
             TrackerRule::Bind(c) => {
                 bindings[v] = Some(*c);
                 heard[v] = None;
+                quantities[v] = None;
             }
             TrackerRule::Copy(from) => {
                 bindings[v] = bindings[from.index()];
                 heard[v] = heard[from.index()].clone();
+                quantities[v] = quantities[from.index()];
             }
             TrackerRule::Clear => {
                 bindings[v] = None;
                 heard[v] = None;
+                quantities[v] = None;
             }
             TrackerRule::Unheard {
                 concept,
@@ -74,6 +91,7 @@ pub fn track(
                 if let Some(word) = unheard(obs, *after, nouns) {
                     bindings[v] = Some(*concept);
                     heard[v] = Some(word);
+                    quantities[v] = None;
                 }
             }
         }
@@ -166,6 +184,18 @@ mod tests {
     }
 
     fn after(model: &Model, bindings: &mut [Option<ConceptId>], mentions: &[u32]) {
+        let counted = vec![None; mentions.len()];
+        let mut quantities = vec![None; bindings.len()];
+        after_counted(model, bindings, &mut quantities, mentions, &counted);
+    }
+
+    fn after_counted(
+        model: &Model,
+        bindings: &mut [Option<ConceptId>],
+        quantities: &mut [Option<u32>],
+        mentions: &[u32],
+        counted: &[Option<u32>],
+    ) {
         let mentions: Vec<ConceptId> = mentions.iter().map(|&m| ConceptId(m)).collect();
         let obs = Observation {
             speaker: None,
@@ -173,10 +203,16 @@ mod tests {
             words: &[],
             did: &[],
             mentions: &mentions,
+            counted,
             named: &[],
         };
         let mut heard = vec![None; bindings.len()];
-        track(model, &obs, &[], bindings, &mut heard);
+        let to = Bound {
+            bindings,
+            heard: &mut heard,
+            quantities,
+        };
+        track(model, &obs, &[], to);
     }
 
     /// Words of a line: `the` is a determiner (tag 1), `mountains` names a concept.
@@ -198,6 +234,7 @@ mod tests {
             words: &words,
             did: &[],
             mentions: &[],
+            counted: &[],
             named: &named,
         };
         let mut nouns: Vec<String> = ["bell", "tide", "tax", "mountain", "point"]
@@ -256,5 +293,27 @@ mod tests {
         // "a stew, and some food with it": the kind named last does not undo the stew.
         after(&m, &mut b, &[1, 0]);
         assert_eq!(b, [c(1), None]);
+    }
+
+    #[test]
+    fn a_binding_keeps_the_number_heard_with_the_word_that_named_it() {
+        let m = model();
+        let c = |i| Some(ConceptId(i));
+        let (mut b, mut q) = (vec![None, None], vec![None, None]);
+        // "the stew and two ales": the ale is counted, the stew is not.
+        after_counted(&m, &mut b, &mut q, &[1, 4], &[None, Some(2)]);
+        assert_eq!(
+            (b.clone(), q.clone()),
+            (vec![c(4), c(1)], vec![Some(2), None])
+        );
+        // "three stews, and an ale": the earlier dish keeps its own number.
+        after_counted(&m, &mut b, &mut q, &[1, 4], &[Some(3), None]);
+        assert_eq!(q, [None, Some(3)]);
+        // "thanks": nothing named, the numbers stay with their bindings.
+        after_counted(&m, &mut b, &mut q, &[], &[]);
+        assert_eq!(q, [None, Some(3)]);
+        // "just the roast": one thing, no number; the earlier variable is unbound.
+        after_counted(&m, &mut b, &mut q, &[2], &[None]);
+        assert_eq!((b, q), (vec![c(2), None], vec![None, None]));
     }
 }

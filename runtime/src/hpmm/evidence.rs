@@ -24,6 +24,9 @@ pub struct Observation<'a> {
     pub did: &'a [ActionId],
     /// Concepts the words name, in word order.
     pub mentions: &'a [ConceptId],
+    /// The number heard before each mention ("two ales"), parallel to `mentions` (empty, or
+    /// shorter, when nobody counted).
+    pub counted: &'a [Option<u32>],
     /// Whether each word names a concept, parallel to `words`.
     pub named: &'a [bool],
 }

@@ -32,13 +32,17 @@ pub struct Rendered {
 type Wording<'a> = (Option<&'a LineIndex>, &'a [Chunk]);
 
 /// What the situational variables hold when an utterance is rendered: their bindings, the
-/// words `Unheard` trackers bound some by, and what is on each tally.
+/// words `Unheard` trackers bound some by, the numbers heard with them, and what is on each
+/// tally.
 #[derive(Clone, Copy)]
 pub struct Situation<'a> {
     /// Each variable's concept.
     pub bindings: &'a [Option<ConceptId>],
     /// The word a variable was bound by, parallel to `bindings` (`Unheard` trackers).
     pub heard: &'a [Option<String>],
+    /// The number a variable was bound with ("two ales"), parallel to `bindings` (may be
+    /// shorter: no number).
+    pub quantities: &'a [Option<u32>],
     /// What is on each tally (parallel to the program's tallies).
     pub tallies: &'a [Vec<(ConceptId, u32)>],
 }
@@ -49,6 +53,8 @@ struct Cx<'a> {
     bindings: &'a [Option<ConceptId>],
     /// The word a variable was bound by, parallel to `bindings` (`Unheard` trackers).
     heard: &'a [Option<String>],
+    /// The number a variable was bound with, parallel to `bindings`.
+    quantities: &'a [Option<u32>],
     /// What is on each tally (parallel to the program's tallies).
     tallies: &'a [Vec<(ConceptId, u32)>],
     /// `Locale::Source` or a table; the pseudo-locale is applied to the source's words.
@@ -88,6 +94,17 @@ impl Cx<'_> {
                         let text = self.tally_text(t, *property);
                         out.push_str(&text);
                         !text.is_empty()
+                    }
+                    Some(_) if self.is_quantity(*property) => {
+                        // "{the-dish.quantity}": a hole when no number was heard, so that a
+                        // wording which says how many is only said when it is known.
+                        match self.quantities.get(variable.index()).copied().flatten() {
+                            Some(n) => {
+                                out.push_str(&n.to_string());
+                                true
+                            }
+                            None => false,
+                        }
                     }
                     Some(c) => {
                         let heard = self.heard.get(variable.index()).and_then(Option::as_ref);
@@ -141,22 +158,36 @@ impl Cx<'_> {
         None
     }
 
-    /// An action's wordings, those that read situational variables first and those without as
-    /// the fallback: the index (into `variants`) of the one rendered whole into `out`.
+    /// Whether a slot reads the number heard with a binding (`{the-dish.quantity}`).
+    fn is_quantity(&self, property: Option<crate::program::NameId>) -> bool {
+        property.is_some_and(|p| self.program.name_id(QUANTITY) == Some(p))
+    }
+
+    /// An action's wordings, group by group (see [`render`]): the index (into `variants`) of
+    /// the one rendered whole into `out`.
     fn action(
         &self,
-        groups: &[Vec<usize>; 2],
+        groups: &[Group],
         variants: &[Vec<Chunk>],
         lines: &[LineIndex],
         rng: &mut Rng,
         out: &mut String,
     ) -> Option<usize> {
         groups.iter().find_map(|group| {
-            let wordings: Vec<Wording> = group
-                .iter()
+            let wordings: Vec<Wording> = (group.wordings.iter())
                 .map(|&i| (lines.get(i), variants[i].as_slice()))
                 .collect();
-            self.one_of(&wordings, rng, out, 0).map(|k| group[k])
+            if !group.tentative {
+                return self
+                    .one_of(&wordings, rng, out, 0)
+                    .map(|k| group.wordings[k]);
+            }
+            // Drawn from a copy, kept only when a wording rendered: without a number heard the
+            // agent's stream moves on exactly as if the wordings that say one were not there.
+            let mut tried = rng.clone();
+            let k = self.one_of(&wordings, &mut tried, out, 0)?;
+            *rng = tried;
+            Some(group.wordings[k])
         })
     }
 
@@ -253,6 +284,43 @@ fn tidy(raw: &str) -> String {
     raw.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// Wordings of an action drawn from together, before the next group (see [`render`]).
+struct Group {
+    /// Indices into the action's variants.
+    wordings: Vec<usize>,
+    /// Whether a try that renders none of them leaves the random stream as it was: wordings
+    /// that say a number heard, which most iterations have none of.
+    tentative: bool,
+}
+
+/// The property a slot reads for the number heard with a binding: `{the-dish.quantity}`.
+pub const QUANTITY: &str = "quantity";
+
+/// How many `{variable.quantity}` slots `chunks` read (through choices and templates, the most
+/// of any alternative).
+fn quantity_slots(program: &Program, chunks: &[Chunk], depth: usize) -> usize {
+    let quantity = program.name_id(QUANTITY);
+    if depth > MAX_DEPTH || quantity.is_none() {
+        return 0;
+    }
+    let model = &program.hpmm;
+    chunks
+        .iter()
+        .map(|c| match c {
+            Chunk::Text(_) => 0,
+            Chunk::Var { property, .. } => usize::from(*property == quantity),
+            Chunk::Choice(alternatives) => (alternatives.iter())
+                .map(|a| quantity_slots(program, a, depth + 1))
+                .max()
+                .unwrap_or(0),
+            Chunk::Template(t) => (model.templates[t.index()].variants.iter())
+                .map(|v| quantity_slots(program, v, depth + 1))
+                .max()
+                .unwrap_or(0),
+        })
+        .sum()
+}
+
 /// Whether `chunks` read a situational variable anywhere (through choices and templates).
 fn reads_variables(model: &Model, chunks: &[Chunk], depth: usize) -> bool {
     depth <= MAX_DEPTH
@@ -271,8 +339,9 @@ fn reads_variables(model: &Model, chunks: &[Chunk], depth: usize) -> bool {
 
 /// Renders an action's utterance (`lines` are its variants' lines, or empty) in `locale` with
 /// single spaces between words, never with a hole (docs/formats/actions.md, "No holes"): the
-/// wordings that read situational variables are drawn from first, skipping any whose slot
-/// would come out empty ("what about ?"); the wordings without slots are the fallback. Empty
+/// wordings that read situational variables are drawn from first — those that say the most
+/// numbers heard (`{the-dish.quantity}`) before the others — skipping any whose slot would
+/// come out empty ("what about ?"); the wordings without slots are the fallback. Empty
 /// only when every wording has a hole, which the compiler refuses for actions that speak
 /// (`template-hole`).
 pub fn render(
@@ -286,6 +355,7 @@ pub fn render(
     let Situation {
         bindings,
         heard,
+        quantities,
         tallies,
     } = held;
     let nothing = Rendered {
@@ -295,7 +365,27 @@ pub fn render(
     };
     let (slotted, plain): (Vec<usize>, Vec<usize>) =
         (0..variants.len()).partition(|&i| reads_variables(&program.hpmm, &variants[i], 0));
-    let groups = [slotted, plain];
+    // Wordings that say more of the numbers heard come first ("2 mugs of ale" before "a mug
+    // of ale"); without a number they have holes and the next group is drawn from.
+    let counts: Vec<usize> = (slotted.iter())
+        .map(|&i| quantity_slots(program, &variants[i], 0))
+        .collect();
+    let most = counts.iter().copied().max().unwrap_or(0);
+    let mut groups: Vec<Group> = (0..=most)
+        .rev()
+        .map(|n| Group {
+            wordings: (slotted.iter().zip(&counts))
+                .filter(|&(_, &c)| c == n)
+                .map(|(&i, _)| i)
+                .collect(),
+            tentative: n > 0,
+        })
+        .filter(|g| !g.wordings.is_empty())
+        .collect();
+    groups.push(Group {
+        wordings: plain,
+        tentative: false,
+    });
     // The translation draws from a copy taken before the source draws: it picks the same
     // variant, and the agent's stream moves on as in the source language.
     let mut fork = rng.clone();
@@ -303,6 +393,7 @@ pub fn render(
         program,
         bindings,
         heard,
+        quantities,
         tallies,
         locale: Locale::Source,
     };

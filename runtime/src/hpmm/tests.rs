@@ -830,20 +830,47 @@ fn templates_are_seeded_and_read_variables() {
 /// No holes: a wording whose slot would come out empty (variable unbound, or its concept
 /// without the property) is skipped for one that renders whole, and wordings that read
 /// variables are preferred to the plain fallback whenever they can be filled.
-#[test]
-fn a_wording_with_an_empty_slot_falls_back_to_one_without() {
+/// `say` rendered in the source language with these bindings and numbers heard.
+fn render_bound(
+    program: &Program,
+    say: &[Vec<Chunk>],
+    bindings: &[Option<ConceptId>],
+    quantities: &[Option<u32>],
+    rng: &mut crate::rng::Rng,
+) -> String {
+    let held = super::output::Situation {
+        bindings,
+        heard: &[],
+        quantities,
+        tallies: &[],
+    };
+    super::output::render(program, say, &[], held, rng, Locale::Source).text
+}
+
+/// The greeting model with variable 0 and concept 0 (with `properties`), for templates.
+fn greeting_about(variable: &str, concept: &str, properties: &[(&str, &str)]) -> Builder {
     let mut b = greeting_model();
-    let topic = b.name("the-topic");
-    b.m.variables.push(Variable { name: topic });
-    let (mayor, location) = (b.name("mayor"), b.name("location"));
+    let name = b.name(variable);
+    b.m.variables.push(Variable { name });
+    let name = b.name(concept);
+    let properties = (properties.iter())
+        .map(|(p, value)| (b.name(p), value.to_string()))
+        .collect();
     b.m.concepts.push(Concept {
-        name: mayor,
+        name,
         is_a: vec![],
         words: vec![],
-        properties: vec![],
+        properties,
         relations: vec![],
         lines: vec![],
     });
+    b
+}
+
+#[test]
+fn a_wording_with_an_empty_slot_falls_back_to_one_without() {
+    let mut b = greeting_about("the-topic", "mayor", &[]);
+    let location = b.name("location");
     let var = |property| Chunk::Var {
         variable: VariableId(0),
         property,
@@ -856,22 +883,9 @@ fn a_wording_with_an_empty_slot_falls_back_to_one_without() {
     ];
     let program = b.build();
     let say = |bound: Option<ConceptId>, seed| {
-        let bindings = vec![bound];
-        let say = &program.hpmm.actions[0].say;
         let mut rng = crate::rng::Rng::new(seed, 0);
-        super::output::render(
-            &program,
-            say,
-            &[],
-            super::output::Situation {
-                bindings: &bindings,
-                heard: &[],
-                tallies: &[],
-            },
-            &mut rng,
-            Locale::Source,
-        )
-        .text
+        let say = &program.hpmm.actions[0].say;
+        render_bound(&program, say, &[bound], &[], &mut rng)
     };
     for seed in 0..20 {
         // Unbound: both slotted wordings have holes; the plain one is said.
@@ -879,6 +893,37 @@ fn a_wording_with_an_empty_slot_falls_back_to_one_without() {
         // Bound to a concept without `location`: only "what about mayor?" renders whole, and
         // it is preferred to the plain wording.
         assert_eq!(say(Some(ConceptId(0)), seed), "what about mayor?");
+    }
+}
+
+#[test]
+fn a_wording_that_says_how_many_is_said_when_a_number_was_heard() {
+    let mut b = greeting_about("the-dish", "ale", &[("servings", "mugs of ale")]);
+    let (quantity, servings) = (b.name("quantity"), b.name("servings"));
+    let var = |property| Chunk::Var {
+        variable: VariableId(0),
+        property,
+    };
+    let text = |t: &str| Chunk::Text(t.to_string());
+    let plain = vec![
+        vec![text("a mug of "), var(None)],
+        vec![text("your "), var(None)],
+        vec![text("here")],
+    ];
+    let mut counted = plain.clone();
+    counted.push(vec![var(Some(quantity)), text(" "), var(Some(servings))]);
+    let program = b.build();
+    let say = |say: &[Vec<Chunk>], quantity: Option<u32>, seed| {
+        let mut rng = crate::rng::Rng::new(seed, 0);
+        let said = render_bound(&program, say, &[Some(ConceptId(0))], &[quantity], &mut rng);
+        (said, rng.index(1000))
+    };
+    for seed in 0..20 {
+        // Heard "two ales": the wording with the number comes first.
+        assert_eq!(say(&counted, Some(2), seed).0, "2 mugs of ale");
+        // No number: it has a hole, and the agent's stream moves on exactly as it would
+        // without that wording (the same words, the same next draw).
+        assert_eq!(say(&counted, None, seed), say(&plain, None, seed));
     }
 }
 

@@ -60,6 +60,47 @@ pub fn tokenize(utterance: &str) -> Vec<String> {
     out
 }
 
+/// The number a word says, when it says two or more: digits ("3") or an English number word
+/// ("three", "dozen"; "couple" and "pair" for "a couple of", "a pair of"). One is no quantity
+/// (`None`): "an ale" and "one ale" are the same order. Numbers past 999 are not a count a
+/// traveller orders (`None`).
+pub fn numeral(word: &str) -> Option<u32> {
+    const WORDS: [(&str, u32); 22] = [
+        ("two", 2),
+        ("three", 3),
+        ("four", 4),
+        ("five", 5),
+        ("six", 6),
+        ("seven", 7),
+        ("eight", 8),
+        ("nine", 9),
+        ("ten", 10),
+        ("eleven", 11),
+        ("twelve", 12),
+        ("thirteen", 13),
+        ("fourteen", 14),
+        ("fifteen", 15),
+        ("sixteen", 16),
+        ("seventeen", 17),
+        ("eighteen", 18),
+        ("nineteen", 19),
+        ("twenty", 20),
+        ("dozen", 12),
+        ("couple", 2),
+        ("pair", 2),
+    ];
+    let n = if word.bytes().all(|b| b.is_ascii_digit()) && (1..=3).contains(&word.len()) {
+        word.parse().ok()?
+    } else {
+        WORDS.iter().find(|(w, _)| *w == word)?.1
+    };
+    (n >= 2).then_some(n)
+}
+
+/// Words a number may stand before the thing it counts and still count it: "two big mugs of
+/// ale" (the adjective, the measure naming the same thing, "of").
+pub const QUANTITY_REACH: usize = 3;
+
 /// One preprocessed word.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Word {
@@ -449,5 +490,20 @@ mod tests {
         assert_eq!(stem("swords"), "sword");
         assert_eq!(stem("What's"), "what");
         assert_eq!(stem("paying"), "pay");
+    }
+
+    #[test]
+    fn numerals_count_from_two() {
+        assert_eq!(numeral("two"), Some(2));
+        assert_eq!(numeral("12"), Some(12));
+        assert_eq!(numeral("dozen"), Some(12));
+        assert_eq!(numeral("couple"), Some(2));
+        // One is no quantity; neither is a number past a traveller's order, nor a word.
+        assert_eq!(numeral("one"), None);
+        assert_eq!(numeral("1"), None);
+        assert_eq!(numeral("0"), None);
+        assert_eq!(numeral("1000"), None);
+        assert_eq!(numeral("2nd"), None);
+        assert_eq!(numeral("twofold"), None);
     }
 }
