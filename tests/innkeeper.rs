@@ -528,6 +528,18 @@ fn a_number_heard_with_a_thing_is_said_back_and_put_on_the_tab() {
     // Six ales 12, the stew 3, two stalls 20 copper.
     let bill = reply(&mut chat, "what do i owe you");
     assert!(bill.contains("3 silver and 5 copper"), "{bill}");
+    // A measure that names a kind is read past; a number belongs to its own line and ends at
+    // "and", "a", "one".
+    let mut chat = ChatScene::new(program.clone(), "chat", 7).unwrap();
+    let served = reply(&mut chat, "two bowls of stew");
+    assert!(served.ends_with("2 bowls of mutton stew"), "{served}");
+    reply(&mut chat, "same again");
+    reply(&mut chat, "stew for two, and an ale");
+    reply(&mut chat, "two, no, one ale");
+    assert_eq!(
+        chat.agent().tally("the-tab").unwrap(),
+        [("stew", 4), ("ale", 2)]
+    );
 
     // Saved after the order was heard, before it was served: the restored evening serves as
     // many, in French too, and a hot reload in between carries the number as well.
@@ -557,6 +569,38 @@ fn a_number_heard_with_a_thing_is_said_back_and_put_on_the_tab() {
         "{said:?}"
     );
     assert_eq!(restored.agent().tally("the-tab").unwrap(), [("pie", 2)]);
+
+    // The section is written only while a number is held. A hand-edited one gives a number
+    // only to a bound variable that is no tally, and only one a line could say (2 to 999).
+    const SECTION: &str = "hpmm.chat.quantities";
+    let mut plain = ChatScene::new(program.clone(), "chat", 7).unwrap();
+    plain.hear(Some(Input::player("a bowl of stew")));
+    plain.step();
+    let mut w = SnapshotWriter::new(&program, "inn");
+    plain.save(&mut w);
+    assert!(
+        !SnapshotReader::from_bytes(&w.to_bytes())
+            .unwrap()
+            .has(SECTION)
+    );
+    let edited: Vec<(String, u32)> = [("the-dish", 5000), ("the-tab", 3), ("the-place", 2)]
+        .iter()
+        .map(|(v, n)| (v.to_string(), *n))
+        .collect();
+    w.put(SECTION, &edited);
+    let snapshot = SnapshotReader::from_bytes(&w.to_bytes()).unwrap();
+    let (restored, _) = ChatScene::restore(program.clone(), &snapshot).unwrap();
+    let held = restored.agent().situation();
+    assert!(
+        held.iter().any(|(v, h)| *v == "the-dish" && h == "stew"),
+        "{held:?}"
+    );
+    assert!(
+        !held
+            .iter()
+            .any(|(v, _)| *v == "the-tab" || *v == "the-place"),
+        "{held:?}"
+    );
 }
 
 /// A content patch that drops a dish: a savegame taken before it restores with the dish taken

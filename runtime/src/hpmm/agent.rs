@@ -276,7 +276,7 @@ impl SocialAgent {
             self.mentions.extend_from_slice(concepts);
             self.named.push(!concepts.is_empty());
             if !concepts.is_empty() {
-                let n = quantity_before(&self.pre, &self.words, i);
+                let n = quantity_before(model, &self.pre, &self.words, i);
                 self.counted.extend(concepts.iter().map(|_| n));
             }
         }
@@ -289,6 +289,10 @@ impl SocialAgent {
             counted: &self.counted,
             named: &self.named,
         };
+        // A number counts for the line it was said in: "two ales", then "same again" is one.
+        if input.is_some_and(|i| i.speaker == Speaker::Player) {
+            self.quantities.iter_mut().for_each(|q| *q = None);
+        }
         // 2–4. Evidence, trackers, variable evidence.
         let late = model.late_evidence as usize;
         evidence::estimate(
@@ -860,14 +864,15 @@ impl SocialAgent {
     }
 
     /// Gives back the numbers of [`SocialAgent::quantities_by_name`] to the bound variables of
-    /// those names; the others, and a number that is no quantity (below two), are dropped.
+    /// those names; the others, and a number no line could say (below two, above 999), are
+    /// dropped.
     pub(crate) fn restore_quantities(&mut self, saved: &[(String, u32)]) {
         let program = self.program.clone();
         for (vname, n) in saved {
             let v = (program.hpmm.variables.iter()).position(|v| program.name(v.name) == vname);
             let tally = |v: usize| program.tallies.of(VariableId(v as u32)).is_some();
             if let Some(v) = v.filter(|&v| self.bindings[v].is_some() && !tally(v))
-                && *n >= 2
+                && (2..=999).contains(n)
             {
                 self.quantities[v] = Some(*n);
             }
@@ -1017,18 +1022,26 @@ impl SocialAgent {
     }
 }
 
+/// Words that end the reach of a number: "two, no, one ale", "stew for two, and an ale", "we're
+/// two, a room" — the number counts something said before them.
+const ENDS_A_COUNT: [&str; 8] = ["a", "an", "one", "1", "and", "or", "for", "no"];
+
 /// The number said before word `i` (a concept's word) that counts it: within
-/// [`QUANTITY_REACH`] words before it, past words that name nothing or name the same concept
-/// ("two mugs of ale"), never past a word naming something else ("two ales and stew": the stew
-/// is not counted).
-fn quantity_before(pre: &Preprocessor, words: &[Word], i: usize) -> Option<u32> {
+/// [`QUANTITY_REACH`] words before it, past words that name nothing or name the same concept or
+/// a kind of it ("two mugs of ale", "two bowls of stew"), never past a word naming something
+/// else ("two ales and stew": the stew is not counted) nor past [`ENDS_A_COUNT`].
+fn quantity_before(model: &Model, pre: &Preprocessor, words: &[Word], i: usize) -> Option<u32> {
     let named = pre.concepts_of(&words[i]);
+    let related = |o: ConceptId| {
+        (named.iter())
+            .any(|&c| c == o || evidence::is_a(model, c, o) || evidence::is_a(model, o, c))
+    };
     for w in words[i.saturating_sub(QUANTITY_REACH)..i].iter().rev() {
         if let Some(n) = numeral(&w.text) {
             return Some(n);
         }
         let other = pre.concepts_of(w);
-        if !other.is_empty() && !other.iter().any(|c| named.contains(c)) {
+        if ENDS_A_COUNT.contains(&w.text.as_str()) || !other.iter().all(|&o| related(o)) {
             return None;
         }
     }

@@ -296,8 +296,8 @@ struct Group {
 /// The property a slot reads for the number heard with a binding: `{the-dish.quantity}`.
 pub const QUANTITY: &str = "quantity";
 
-/// How many `{variable.quantity}` slots `chunks` read (through choices and templates, the most
-/// of any alternative).
+/// How many `{variable.quantity}` slots `chunks` always read (through choices and templates,
+/// the fewest of any alternative: a choice that can say no number renders without one).
 fn quantity_slots(program: &Program, chunks: &[Chunk], depth: usize) -> usize {
     let quantity = program.name_id(QUANTITY);
     if depth > MAX_DEPTH || quantity.is_none() {
@@ -311,11 +311,11 @@ fn quantity_slots(program: &Program, chunks: &[Chunk], depth: usize) -> usize {
             Chunk::Var { property, .. } => usize::from(*property == quantity),
             Chunk::Choice(alternatives) => (alternatives.iter())
                 .map(|a| quantity_slots(program, a, depth + 1))
-                .max()
+                .min()
                 .unwrap_or(0),
             Chunk::Template(t) => (model.templates[t.index()].variants.iter())
                 .map(|v| quantity_slots(program, v, depth + 1))
-                .max()
+                .min()
                 .unwrap_or(0),
         })
         .sum()

@@ -912,19 +912,30 @@ fn a_wording_that_says_how_many_is_said_when_a_number_was_heard() {
     ];
     let mut counted = plain.clone();
     counted.push(vec![var(Some(quantity)), text(" "), var(Some(servings))]);
+    // A choice that can say no number is an ordinary slotted wording, not one that says it.
+    let mut optional = plain.clone();
+    optional.push(vec![Chunk::Choice(vec![
+        vec![var(Some(quantity)), text(" "), var(Some(servings))],
+        vec![text("fresh "), var(None)],
+    ])]);
     let program = b.build();
     let say = |say: &[Vec<Chunk>], quantity: Option<u32>, seed| {
         let mut rng = crate::rng::Rng::new(seed, 0);
         let said = render_bound(&program, say, &[Some(ConceptId(0))], &[quantity], &mut rng);
         (said, rng.index(1000))
     };
+    let mut others = 0;
     for seed in 0..20 {
         // Heard "two ales": the wording with the number comes first.
         assert_eq!(say(&counted, Some(2), seed).0, "2 mugs of ale");
         // No number: it has a hole, and the agent's stream moves on exactly as it would
         // without that wording (the same words, the same next draw).
         assert_eq!(say(&counted, None, seed), say(&plain, None, seed));
+        let (said, _) = say(&optional, Some(2), seed);
+        others += usize::from(said == "a mug of ale" || said == "your ale");
     }
+    // Drawn from with the other slotted wordings: some seeds say one of those.
+    assert!(others > 0);
 }
 
 #[test]
