@@ -390,8 +390,8 @@ fn a_conversation_hears_the_player_and_charts_its_beliefs() {
     h.get_all_by_label("greeting").next().unwrap();
 }
 
-/// What the agent's variables hold is shown beside its beliefs: the dish a line named, and the
-/// tab with what was served on it and its total.
+/// What the agent's variables hold is shown beside its beliefs: the dish a line named (with
+/// the number asked for), and the tab with what was served on it and its total.
 #[test]
 fn a_conversation_shows_what_its_variables_hold() {
     let (_dir, mut h) = playing("innkeeper", "chat");
@@ -400,18 +400,21 @@ fn a_conversation_shows_what_its_variables_hold() {
     type_into(
         &mut h,
         "your turn: say something (/nods for an emote)",
-        "a bowl of stew and a mug of ale please",
+        "a bowl of stew and two ales please",
     );
     h.key_press(Key::Enter);
     settle(&mut h);
-    until(&mut h, "the stew and the ale served", |h| {
+    until(&mut h, "the stew and the ales served", |h| {
         events(h)
             .iter()
             .any(|e| matches!(&e.kind, EventKind::Output { action, .. } if action == "serve-both"))
     });
+    // The number asked for is held with the dish and put on the tab.
     until(&mut h, "the tab shown", |h| {
-        h.query_by_label("stew, ale (5)").is_some()
+        h.query_by_label("stew, 2 ale (7)").is_some()
     });
+    // The dish, and the topic and item the line named too.
+    assert_eq!(h.get_all_by_label("2 ale").count(), 3);
     h.get_by_label("the-tab");
     h.get_by_label("the-dish");
 }

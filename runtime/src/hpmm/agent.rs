@@ -613,8 +613,8 @@ impl SocialAgent {
 
     /// What every situational variable that holds something holds, by name, for a designer's
     /// view: a bound concept (with the player's word when an `Unheard` tracker bound it: `tide
-    /// (unheard-of)`; with the number heard with it: `2 ale`), or what is on a tally and its total in the smallest unit (`room, stew,
-    /// 2 ale (57)`). Variables in declaration order.
+    /// (unheard-of)`; with the number heard with it: `2 ale`), or what is on a tally and its
+    /// total in the smallest unit (`room, stew, 2 ale (57)`). Variables in declaration order.
     pub fn situation(&self) -> Vec<(&str, String)> {
         let program = &self.program;
         let concept = |c: ConceptId| program.name(program.hpmm.concepts[c.index()].name);
