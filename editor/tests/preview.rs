@@ -339,17 +339,18 @@ fn the_bench_shows_its_blackboard_searchable() {
     }
 }
 
+/// Says `line` to the conversation in the preview, as the player types it.
+fn say(h: &mut Harness<'static, EditorApp>, line: &str) {
+    type_into(h, "your turn: say something (/nods for an emote)", line);
+    h.key_press(Key::Enter);
+    settle(h);
+}
+
 #[test]
 fn a_conversation_hears_the_player_and_charts_its_beliefs() {
     let (_dir, mut h) = playing("innkeeper", "chat");
     until(&mut h, "the scene started", |h| tick(h) >= 2);
-    type_into(
-        &mut h,
-        "your turn: say something (/nods for an emote)",
-        "hi there",
-    );
-    h.key_press(Key::Enter);
-    settle(&mut h);
+    say(&mut h, "hi there");
     until(&mut h, "Xenos answering", |h| {
         events(h)
             .iter()
@@ -397,13 +398,7 @@ fn a_conversation_shows_what_its_variables_hold() {
     let (_dir, mut h) = playing("innkeeper", "chat");
     until(&mut h, "the scene started", |h| tick(h) >= 2);
     h.get_by_label("no variable is bound");
-    type_into(
-        &mut h,
-        "your turn: say something (/nods for an emote)",
-        "a bowl of stew and two ales please",
-    );
-    h.key_press(Key::Enter);
-    settle(&mut h);
+    say(&mut h, "a bowl of stew and two ales please");
     until(&mut h, "the stew and the ales served", |h| {
         events(h)
             .iter()

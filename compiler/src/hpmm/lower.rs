@@ -552,7 +552,9 @@ fn lower_concepts(module: &mut Module, f: &Files, n: &Names, diags: &mut Diagnos
                     name
                 })
                 .collect();
-            if c.properties.contains_key("quantity") {
+            if c.properties
+                .contains_key(ensemble_runtime::hpmm::output::QUANTITY)
+            {
                 // `{the-dish.quantity}` says the number heard with a binding ("two ales").
                 let span = loc.span(&[base[0], base[1], Seg::Field("properties")]);
                 diags.push(
