@@ -340,6 +340,15 @@ fn the_ninth_visitor_set_gets_the_replies_judged() {
     judged_set("tests/fixtures/innkeeper-visitors-9", SET_9_SENSIBLE, true);
 }
 
+/// The held-out measure of issue 30's thirteenth round (written 2026-12-03, before that round
+/// began, by someone who saw neither the sample nor the other sets; judged on the program as
+/// the twelfth round left it, 75 of 169, by someone who did not tune; only its counts were
+/// reported).
+#[test]
+fn the_tenth_visitor_set_gets_the_replies_judged() {
+    judged_set("tests/fixtures/innkeeper-visitors-10", SET_10_SENSIBLE, true);
+}
+
 /// What was judged sensible (2026-12-03, the eleventh round: every changed reply judged again
 /// by a judge who did not tune, only the counts of sets 5–8 reported): the figures may only
 /// rise. (In the twelfth round, numbers said back — "2 mules? ... a dry stall each" — changed
@@ -359,6 +368,7 @@ const SET_6_SENSIBLE: usize = 75;
 const SET_7_SENSIBLE: usize = 82;
 const SET_8_SENSIBLE: usize = 88;
 const SET_9_SENSIBLE: usize = 67;
+const SET_10_SENSIBLE: usize = 75;
 
 #[test]
 fn the_visitor_is_answered_every_line_without_holes() {
