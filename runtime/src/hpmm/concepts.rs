@@ -128,6 +128,11 @@ fn unheard(obs: &Observation<'_>, after: u128, nouns: &[String]) -> Option<Strin
             if !text.chars().all(|c| c.is_ascii_lowercase()) {
                 break;
             }
+            // A noun before a concept's word only says which one ("writing paper", "a fishing
+            // rod"): the phrase names the concept.
+            if obs.named.get(j + 1).copied().unwrap_or(false) {
+                break;
+            }
             if nouns.binary_search(&stem(text)).is_ok() {
                 return Some(text.clone());
             }
@@ -257,6 +262,8 @@ mod tests {
             Some("bell")
         );
         assert_eq!(unheard_in("how high are the western mountains"), None);
+        // A noun that only says which concept it is names nothing unheard.
+        assert_eq!(unheard_in("how high are the bell mountains"), None);
         // Inflected as said; a noun not after a phrase's start is not taken.
         assert_eq!(
             unheard_in("has he paid his taxes").as_deref(),
