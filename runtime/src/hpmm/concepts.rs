@@ -129,8 +129,8 @@ fn unheard(obs: &Observation<'_>, after: u128, nouns: &[String]) -> Option<Strin
                 break;
             }
             // A noun before a concept's word only says which one ("writing paper", "a fishing
-            // rod"): the phrase names the concept.
-            if obs.named.get(j + 1).copied().unwrap_or(false) {
+            // rod"): the phrase names the concept. Not across a comma: "a sundial, friend?".
+            if !next.pause && obs.named.get(j + 1).copied().unwrap_or(false) {
                 break;
             }
             if nouns.binary_search(&stem(text)).is_ok() {
@@ -222,17 +222,17 @@ mod tests {
 
     /// Words of a line: `the` is a determiner (tag 1), `mountains` names a concept.
     fn unheard_in(line: &str) -> Option<String> {
-        let texts: Vec<&str> = line.split(' ').collect();
-        let words: Vec<Word> = texts
-            .iter()
-            .map(|t| Word {
-                text: t.to_string(),
+        let words: Vec<Word> = crate::hpmm::text::tokenize_marked(line)
+            .into_iter()
+            .map(|(t, pause)| Word {
+                tags: u128::from(["the", "his", "of"].contains(&t.as_str())),
+                text: t,
                 stem: None,
-                tags: u128::from(["the", "his", "of"].contains(t)),
                 read_as: None,
+                pause,
             })
             .collect();
-        let named: Vec<bool> = texts.iter().map(|t| *t == "mountains").collect();
+        let named: Vec<bool> = words.iter().map(|w| w.text == "mountains").collect();
         let obs = Observation {
             speaker: None,
             emote: None,
@@ -262,8 +262,18 @@ mod tests {
             Some("bell")
         );
         assert_eq!(unheard_in("how high are the western mountains"), None);
-        // A noun that only says which concept it is names nothing unheard.
+        // A noun that only says which concept it is names nothing unheard, after modifiers
+        // too; before a word that names nothing, or across a comma, it is the noun.
         assert_eq!(unheard_in("how high are the bell mountains"), None);
+        assert_eq!(unheard_in("how high are the old bell mountains"), None);
+        assert_eq!(
+            unheard_in("when does the bell ring").as_deref(),
+            Some("bell")
+        );
+        assert_eq!(
+            unheard_in("do you have the bell, mountains?").as_deref(),
+            Some("bell")
+        );
         // Inflected as said; a noun not after a phrase's start is not taken.
         assert_eq!(
             unheard_in("has he paid his taxes").as_deref(),

@@ -76,6 +76,7 @@ mod tests {
             stem: Some(StemId(stem)),
             tags,
             read_as: None,
+            pause: false,
         }
     }
 

@@ -24,17 +24,31 @@ pub fn stem(word: &str) -> String {
 /// other punctuation around words is dropped. A token made only of punctuation, such as `:)`, is
 /// kept as one word.
 pub fn tokenize(utterance: &str) -> Vec<String> {
-    let mut out = Vec::new();
+    tokenize_marked(utterance)
+        .into_iter()
+        .map(|(w, _)| w)
+        .collect()
+}
+
+/// [`tokenize`], with whether a `,`, `;`, `:` or `.` came right after each word (the dropped
+/// punctuation that ends a phrase: "a sundial, friend?").
+pub fn tokenize_marked(utterance: &str) -> Vec<(String, bool)> {
+    let pause = |c: char| matches!(c, ',' | ';' | ':' | '.');
+    let mut out: Vec<(String, bool)> = Vec::new();
     for raw in utterance.split_whitespace() {
         let token = raw.replace(['\u{2019}', '\u{2018}'], "'").to_lowercase();
         if !token.chars().any(char::is_alphanumeric) {
             if token.chars().all(|c| c == '?' || c == '!') {
-                out.extend(token.chars().map(String::from));
+                out.extend(token.chars().map(|c| (String::from(c), false)));
             } else if !token
                 .chars()
                 .all(|c| matches!(c, '.' | ',' | ';' | ':' | '"' | '-'))
             {
-                out.push(token);
+                out.push((token, false));
+            } else if token.chars().any(pause)
+                && let Some(last) = out.last_mut()
+            {
+                last.1 = true;
             }
             continue;
         }
@@ -49,12 +63,15 @@ pub fn tokenize(utterance: &str) -> Vec<String> {
             .find(|(_, c)| c.is_alphanumeric())
             .map(|(i, c)| i + c.len_utf8())
             .unwrap_or(token.len());
-        out.push(token[start..end].to_string());
+        out.push((
+            token[start..end].to_string(),
+            token[end..].chars().any(pause),
+        ));
         out.extend(
             token[end..]
                 .chars()
                 .filter(|c| *c == '?' || *c == '!')
-                .map(String::from),
+                .map(|c| (String::from(c), false)),
         );
     }
     out
@@ -113,6 +130,8 @@ pub struct Word {
     /// The word it was read as when it was a misspelling of one the model knows ("helo" is
     /// read as "hello"); `None` when it was read as typed.
     pub read_as: Option<String>,
+    /// Whether a `,`, `;`, `:` or `.` came right after it: a phrase ends there.
+    pub pause: bool,
 }
 
 /// What a word is read as: its stem id, its tags, and the spelling it was read as when that is
@@ -333,7 +352,7 @@ impl Preprocessor {
     /// Tokenizes, stems and tags an utterance into `out` (cleared first).
     pub fn words(&mut self, utterance: &str, out: &mut Vec<Word>) {
         out.clear();
-        for text in tokenize(utterance) {
+        for (text, pause) in tokenize_marked(utterance) {
             let (stem, tags, read_as) = match self.seen.get(&text) {
                 Some(known) => known.clone(),
                 None => {
@@ -349,6 +368,7 @@ impl Preprocessor {
                 stem,
                 tags,
                 read_as,
+                pause,
             });
         }
     }
@@ -375,6 +395,16 @@ mod tests {
         assert_eq!(tokenize("what’s up"), ["what's", "up"]);
         assert_eq!(tokenize(":) ... hi, there."), [":)", "hi", "there"]);
         assert_eq!(tokenize("  "), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_comma_or_stop_marks_the_word_before_it() {
+        let marked = |line: &str| -> Vec<bool> {
+            tokenize_marked(line).into_iter().map(|(_, p)| p).collect()
+        };
+        assert_eq!(marked("a sundial, friend?"), [false, true, false, false]);
+        assert_eq!(marked("ale , then bread. ok"), [true, false, true, false]);
+        assert_eq!(marked("is it? yes"), [false, false, false, false]);
     }
 
     /// A preprocessor that knows the stems of `stems` (all of them tested by some pattern) and
