@@ -902,7 +902,7 @@ fn a_space_left_out_of_the_arbitration_network_is_reported_by_name() {
         "{d:#}"
     );
     assert!(
-        d["message"].as_str().unwrap().contains("`respond`"),
+        d["message"].as_str().unwrap().contains("ends in `answer`"),
         "{d:#}"
     );
     assert_eq!(d["file"], "spaces/rush.space.ron");

@@ -682,7 +682,7 @@ mod tests {
         let mut p = Project::open(dir.path()).unwrap();
         let (id, _) = create(&mut p, AssetKind::Chat, "evening").unwrap();
         match p.docs[id].state.asset() {
-            Some(AnyAsset::Chat(c)) => assert_eq!(c.output, "respond"),
+            Some(AnyAsset::Chat(c)) => assert_eq!(c.output, "answer"),
             other => panic!("{other:?}"),
         }
         let c = ensemble_compiler::compile_path_with(dir.path(), &p.overlay()).unwrap();

@@ -594,7 +594,11 @@ impl Check<'_, '_, '_> {
         if let Some(action) = p.action.as_deref().map(action_base).filter(|a| exact(a))
             && let Some(actions) = self.names.actions()
         {
-            self.known(&with("action"), "action", action, actions, "");
+            // A conversation's turn of several actions is traced as their names joined by `+`
+            // ("greet+offer-room"): each is one of the program's.
+            for one in action.split('+') {
+                self.known(&with("action"), "action", one, actions, "");
+            }
         }
         if let Some(door) = p.door.as_deref().filter(|d| exact(d)) {
             let doors = self.names.doors();

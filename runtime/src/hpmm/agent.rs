@@ -185,6 +185,8 @@ pub struct SocialAgent {
     mentions: Vec<ConceptId>,
     /// The number heard before each mention (parallel to `mentions`; see [`quantity_before`]).
     counted: Vec<Option<u32>>,
+    /// Whether each mention yields to another of its kind, parallel to `mentions`.
+    yields: Vec<bool>,
     space_proposals: Vec<Option<Proposal>>,
     accumulator_outputs: Vec<Option<Proposal>>,
     /// The states behind the last reply (the argmax of every space whose proposal was said),
@@ -223,6 +225,7 @@ impl SocialAgent {
             named: Vec::new(),
             mentions: Vec::new(),
             counted: Vec::new(),
+            yields: Vec::new(),
             space_proposals: Vec::new(),
             accumulator_outputs: Vec::new(),
             replied_from: Vec::new(),
@@ -270,7 +273,9 @@ impl SocialAgent {
         }
         self.mentions.clear();
         self.counted.clear();
+        self.yields.clear();
         self.named.clear();
+        let question = question_clause(&self.words);
         for (i, w) in self.words.iter().enumerate() {
             let concepts = self.pre.concepts_of(w);
             self.mentions.extend_from_slice(concepts);
@@ -278,6 +283,9 @@ impl SocialAgent {
             if !concepts.is_empty() {
                 let n = quantity_before(model, &self.pre, &self.words, i);
                 self.counted.extend(concepts.iter().map(|_| n));
+                let aside = question.as_ref().is_some_and(|q| !q.contains(&i));
+                let y = aside || refused_before(&self.pre, &self.words, i);
+                self.yields.extend(concepts.iter().map(|_| y));
             }
         }
         let obs = Observation {
@@ -288,6 +296,7 @@ impl SocialAgent {
             mentions: &self.mentions,
             counted: &self.counted,
             named: &self.named,
+            yields: &self.yields,
         };
         // A number counts for the line it was said in: "two ales", then "same again" is one.
         if input.is_some_and(|i| i.speaker == Speaker::Player) {
@@ -489,12 +498,14 @@ impl SocialAgent {
                 sources.push(said.source);
                 lines.extend(said.line);
             }
-            emote.get_or_insert(action.emote);
+            // A turn of several actions ("hail, friend. thank you ...") wears the emote of its
+            // last, the answer.
+            emote = Some(action.emote);
         }
         Output {
             emote: program.shared_name(emote.expect("a proposal has at least one action")),
-            text: texts.join(" "),
-            source: sources.join(" "),
+            text: sentences(&texts),
+            source: sentences(&sources),
             lines,
             actions,
             belief: winner.belief,
@@ -1048,6 +1059,62 @@ fn quantity_before(model: &Model, pre: &Preprocessor, words: &[Word], i: usize) 
     None
 }
 
+/// Words a question opens with, when no `?` says where it is.
+const QUESTION_OPENERS: [&str; 25] = [
+    "what", "whats", "what's", "who", "whos", "who's", "where", "wheres", "where's", "when", "why",
+    "how", "hows", "how's", "which", "is", "are", "was", "were", "do", "does", "did", "can",
+    "could", "will",
+];
+
+/// The words of the clause that asks: the one that ends in the last `?`, from the pause or
+/// `?`/`!` before it ("any rooms? we are five": the rooms); without a `?`, the first clause
+/// when it opens like a question ("is it cold tonight, my coat is in the river": the cold is
+/// asked about, the river said aside).
+fn question_clause(words: &[Word]) -> Option<std::ops::Range<usize>> {
+    let ends = |w: &Word| w.pause || w.text == "?" || w.text == "!";
+    match words.iter().rposition(|w| w.text == "?") {
+        Some(q) => {
+            let start = words[..q].iter().rposition(ends).map_or(0, |b| b + 1);
+            Some(start..q)
+        }
+        None => {
+            let first = words.first()?;
+            if !QUESTION_OPENERS.contains(&first.text.as_str()) {
+                return None;
+            }
+            let end = words.iter().position(ends).map_or(words.len(), |e| e + 1);
+            Some(0..end)
+        }
+    }
+}
+
+/// Words that refuse what follows them: "wine, not water", "soup, no onions", "without meat",
+/// "i don't want ale".
+const REFUSALS: [&str; 9] = [
+    "no", "not", "without", "nor", "never", "don't", "dont", "can't", "cant",
+];
+
+/// Words that refuse reach no further: "not ale, but wine" refuses the ale only.
+const REFUSAL_REACH: usize = 2;
+
+/// Whether word `i` (a concept's word) is refused: a refusal within [`REFUSAL_REACH`] words
+/// before it, past words that name nothing, with no pause after it ("no, the ale" answers, it
+/// does not refuse).
+fn refused_before(pre: &Preprocessor, words: &[Word], i: usize) -> bool {
+    for w in words[i.saturating_sub(REFUSAL_REACH)..i].iter().rev() {
+        if w.pause {
+            return false;
+        }
+        if REFUSALS.contains(&w.text.as_str()) {
+            return true;
+        }
+        if !pre.concepts_of(w).is_empty() {
+            return false;
+        }
+    }
+    false
+}
+
 fn find_chat(program: &Program, name: &str) -> Result<ChatId, ChatError> {
     let model = &program.hpmm;
     program
@@ -1088,4 +1155,67 @@ pub fn find_state(program: &Program, space: &str, state: &str) -> Option<(SpaceI
         .states()
         .find(|&i| model.states[i].name == n)
         .map(|i| (sp, i))
+}
+
+/// The utterances of one turn's actions as one text: each a sentence of its own ("hail, friend.
+/// xenos? me xenos ..."), so a greeting before the answer does not run into it.
+fn sentences(utterances: &[String]) -> String {
+    let mut text = String::new();
+    for u in utterances {
+        if !text.is_empty() {
+            if !text.ends_with(['.', '!', '?', ',', ';', ':']) {
+                text.push('.');
+            }
+            text.push(' ');
+        }
+        text.push_str(u);
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hpmm::text::tokenize_marked;
+
+    fn words(line: &str) -> Vec<Word> {
+        (tokenize_marked(line).into_iter())
+            .map(|(text, pause)| Word {
+                text,
+                stem: None,
+                tags: 0,
+                read_as: None,
+                pause,
+            })
+            .collect()
+    }
+
+    fn asked(line: &str) -> Option<Vec<String>> {
+        let w = words(line);
+        question_clause(&w).map(|r| w[r].iter().map(|w| w.text.clone()).collect())
+    }
+
+    #[test]
+    fn the_clause_that_asks_is_the_one_the_question_mark_ends_or_a_first_that_opens_like_one() {
+        let said = |s: &str| Some(s.split(' ').map(String::from).collect::<Vec<_>>());
+        assert_eq!(asked("any rooms? we are five"), said("any rooms"));
+        assert_eq!(asked("we are five. any rooms?"), said("any rooms"));
+        assert_eq!(
+            asked("is it cold tonight, my coat is in the river"),
+            said("is it cold tonight")
+        );
+        assert_eq!(asked("where is the smith"), said("where is the smith"));
+        // A statement asks nothing: every mention counts alike.
+        assert_eq!(asked("my coat is in the river, it is cold"), None);
+        assert_eq!(asked(""), None);
+    }
+
+    #[test]
+    fn several_utterances_are_said_as_sentences() {
+        let turn = |u: &[&str]| sentences(&u.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(turn(&["hail, friend", "a room?"]), "hail, friend. a room?");
+        assert_eq!(turn(&["welcome!", "a room?"]), "welcome! a room?");
+        assert_eq!(turn(&["one"]), "one");
+        assert_eq!(turn(&[]), "");
+    }
 }

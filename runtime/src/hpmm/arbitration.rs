@@ -11,7 +11,8 @@ use super::model::{ActionId, Model, Rule, Source, SpaceId};
 pub struct Proposal {
     /// The first action proposed.
     pub action: ActionId,
-    /// Further actions, after an `all` accumulator concatenated proposals; usually empty.
+    /// Further actions, after an `all` accumulator concatenated proposals (none twice);
+    /// usually empty.
     pub more: Vec<ActionId>,
     /// The belief the proposal is carried with, in [0, 1]; accumulators compare it.
     pub belief: f64,
@@ -64,7 +65,13 @@ pub fn fold<'a>(
         Rule::All => live.fold(None, |acc: Option<Proposal>, p| match acc {
             None => Some(p.clone()),
             Some(mut acc) => {
-                acc.more.extend(p.actions());
+                // One turn never says the same action twice (a greeting before the answer,
+                // and the answer a greeting too).
+                for a in p.actions() {
+                    if !acc.actions().any(|b| b == a) {
+                        acc.more.push(a);
+                    }
+                }
                 acc.belief = acc.belief.max(p.belief);
                 Some(acc)
             }
@@ -121,6 +128,20 @@ mod tests {
                 belief: 0.5
             })
         );
+    }
+
+    #[test]
+    fn all_says_an_action_once() {
+        // A greeting before the answer, where the answer is a greeting too: one greeting.
+        let mut both = Proposal::single(ActionId(0), 0.4);
+        both.more.push(ActionId(1));
+        let ys = [p(0, 0.2), both, p(2, 0.9)];
+        let folded = fold(Rule::All, ys.iter().map(Some)).expect("live inputs");
+        assert_eq!(
+            folded.actions().collect::<Vec<_>>(),
+            [ActionId(0), ActionId(1), ActionId(2)]
+        );
+        assert_eq!(folded.belief, 0.9);
     }
 
     #[test]

@@ -27,6 +27,14 @@ pub fn track(model: &Model, obs: &Observation<'_>, e: &[f64], to: Bound<'_>) {
         quantities,
     } = to;
     let counted = |k: usize| obs.counted.get(k).copied().flatten();
+    let yields = |k: usize| obs.yields.get(k).copied().unwrap_or(false);
+    // A mention that yields gives way to one of its kind that does not ("wine, not water": the
+    // wine), and only to that: "no ale?" still asks about the ale.
+    let takes = |k: usize, of_kind: &dyn Fn(ConceptId) -> bool| {
+        of_kind(obs.mentions[k])
+            && (!yields(k)
+                || (0..obs.mentions.len()).all(|j| !of_kind(obs.mentions[j]) || yields(j)))
+    };
     for t in &model.trackers {
         if t.speaker.is_some_and(|s| obs.speaker != Some(s)) {
             continue;
@@ -41,13 +49,13 @@ pub fn track(model: &Model, obs: &Observation<'_>, e: &[f64], to: Bound<'_>) {
             TrackerRule::Mention { types } => {
                 let of_kind =
                     |m: ConceptId| types.is_empty() || types.iter().any(|&ty| is_a(model, m, ty));
-                let last = obs.mentions.iter().rposition(|&m| of_kind(m));
+                let last = (0..obs.mentions.len()).rposition(|k| takes(k, &of_kind));
                 if let Some(k) = last {
                     let last = obs.mentions[k];
                     // "something strong to drink": the drink named last is the strong one
                     // named before it; a kind does not undo the thing it is the kind of.
                     let specific = (obs.mentions.iter().enumerate().rev())
-                        .find(|&(_, &m)| m != last && of_kind(m) && is_a(model, m, last));
+                        .find(|&(j, &m)| m != last && takes(j, &of_kind) && is_a(model, m, last));
                     bindings[v] = Some(specific.map_or(last, |(_, &m)| m));
                     heard[v] = None;
                     // "two strong drinks, brandy": counted where either was named.
@@ -56,12 +64,14 @@ pub fn track(model: &Model, obs: &Observation<'_>, e: &[f64], to: Bound<'_>) {
             }
             TrackerRule::MentionEarlier { types } => {
                 let of_kind =
-                    |m: &ConceptId| types.is_empty() || types.iter().any(|&ty| is_a(model, *m, ty));
-                if let Some(&last) = obs.mentions.iter().rev().find(|m| of_kind(m)) {
+                    |m: ConceptId| types.is_empty() || types.iter().any(|&ty| is_a(model, m, ty));
+                let last = (0..obs.mentions.len()).rposition(|k| takes(k, &of_kind));
+                if let Some(last) = last.map(|k| obs.mentions[k]) {
                     // "a plate of sausages": the plate (food) is the sausages' kind, not a
                     // second dish.
-                    let earlier = obs.mentions.iter().rposition(|&m| {
-                        of_kind(&m) && !is_a(model, m, last) && !is_a(model, last, m)
+                    let earlier = (0..obs.mentions.len()).rposition(|k| {
+                        let m = obs.mentions[k];
+                        takes(k, &of_kind) && !is_a(model, m, last) && !is_a(model, last, m)
                     });
                     bindings[v] = earlier.map(|k| obs.mentions[k]);
                     heard[v] = None;
@@ -189,9 +199,23 @@ mod tests {
     }
 
     fn after(model: &Model, bindings: &mut [Option<ConceptId>], mentions: &[u32]) {
+        after_yielding(model, bindings, mentions, &[]);
+    }
+
+    fn after_yielding(
+        model: &Model,
+        bindings: &mut [Option<ConceptId>],
+        mentions: &[u32],
+        yields: &[bool],
+    ) {
         let counted = vec![None; mentions.len()];
         let mut quantities = vec![None; bindings.len()];
-        after_counted(model, bindings, &mut quantities, mentions, &counted);
+        let line = Line {
+            mentions,
+            counted: &counted,
+            yields,
+        };
+        after_line(model, bindings, &mut quantities, line);
     }
 
     fn after_counted(
@@ -201,15 +225,37 @@ mod tests {
         mentions: &[u32],
         counted: &[Option<u32>],
     ) {
-        let mentions: Vec<ConceptId> = mentions.iter().map(|&m| ConceptId(m)).collect();
+        let line = Line {
+            mentions,
+            counted,
+            yields: &[],
+        };
+        after_line(model, bindings, quantities, line);
+    }
+
+    /// What a line named, for the trackers.
+    struct Line<'a> {
+        mentions: &'a [u32],
+        counted: &'a [Option<u32>],
+        yields: &'a [bool],
+    }
+
+    fn after_line(
+        model: &Model,
+        bindings: &mut [Option<ConceptId>],
+        quantities: &mut [Option<u32>],
+        line: Line<'_>,
+    ) {
+        let mentions: Vec<ConceptId> = line.mentions.iter().map(|&m| ConceptId(m)).collect();
         let obs = Observation {
             speaker: None,
             emote: None,
             words: &[],
             did: &[],
             mentions: &mentions,
-            counted,
+            counted: line.counted,
             named: &[],
+            yields: line.yields,
         };
         let mut heard = vec![None; bindings.len()];
         let to = Bound {
@@ -241,6 +287,7 @@ mod tests {
             mentions: &[],
             counted: &[],
             named: &named,
+            yields: &[],
         };
         let mut nouns: Vec<String> = ["bell", "tide", "tax", "mountain", "point"]
             .iter()
@@ -310,6 +357,25 @@ mod tests {
         // "a stew, and some food with it": the kind named last does not undo the stew.
         after(&m, &mut b, &[1, 0]);
         assert_eq!(b, [c(1), None]);
+    }
+
+    #[test]
+    fn a_mention_that_yields_gives_way_to_one_of_its_kind_that_does_not() {
+        let m = model();
+        let c = |i| Some(ConceptId(i));
+        let mut b = vec![None, None];
+        // "the stew, not the roast": the stew alone.
+        after_yielding(&m, &mut b, &[1, 2], &[false, true]);
+        assert_eq!(b, [c(1), None]);
+        // "no roast, the stew and an ale": the stew and the ale.
+        after_yielding(&m, &mut b, &[2, 1, 4], &[true, false, false]);
+        assert_eq!(b, [c(4), c(1)]);
+        // "no roast?": nothing else named, so it is still about the roast.
+        after_yielding(&m, &mut b, &[2], &[true]);
+        assert_eq!(b, [c(2), None]);
+        // "an ale? the stew was cold": the stew said aside of the question gives way to the ale.
+        after_yielding(&m, &mut b, &[4, 1], &[false, true]);
+        assert_eq!(b, [c(4), None]);
     }
 
     #[test]

@@ -29,6 +29,10 @@ pub struct Observation<'a> {
     pub counted: &'a [Option<u32>],
     /// Whether each word names a concept, parallel to `words`.
     pub named: &'a [bool],
+    /// Whether each mention yields to another of its kind, parallel to `mentions` (empty, or
+    /// shorter, when none does): one refused ("wine, not water", "no onions", "without meat")
+    /// or said aside of the question ("is it cold tonight? my coat is in the river").
+    pub yields: &'a [bool],
 }
 
 /// Whether concept `c` is (transitively) concept `of`.
