@@ -641,6 +641,27 @@ fn the_trace_names_the_evidence_that_chose_the_reply() {
     );
 }
 
+/// A thing refused gives way to the one asked for, and the trace says so: "a cup of wine, not
+/// water" serves the wine, and the water's word is marked.
+#[test]
+fn the_trace_marks_a_thing_that_gave_way() {
+    let lines = "a cup of wine, not water\n";
+    let trace = chat_on(lines, "json");
+    let inputs = inputs(&trace);
+    let words = inputs[0]["understood"]["words"].as_array().unwrap().clone();
+    let word = |w: &str| words.iter().find(|x| x["word"] == w).cloned().unwrap();
+    assert_eq!(word("water")["gives_way"], true, "{words:?}");
+    assert!(word("wine").get("gives_way").is_none(), "{words:?}");
+    let served: Vec<String> = exchanges(&trace)[0].1.clone();
+    let served = served.iter().find(|r| r.starts_with("gives you")).unwrap();
+    assert!(
+        served.contains("wine") && !served.contains("water"),
+        "{served}"
+    );
+    let text = chat_on(lines, "text");
+    assert!(text.contains("water: water (gives way)"), "{text}");
+}
+
 /// A synonym counts only in the sense the words written beside it share: the distance pattern
 /// lists "close" beside "far" and "near", and WordNet's "last" (a close, an end) is no distance
 /// — "last night" once asked how far the temple was.

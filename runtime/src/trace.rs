@@ -287,6 +287,10 @@ pub struct UnderstoodWord {
     /// The lexicon categories it is in.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub categories: Vec<String>,
+    /// What it names gives way to another thing of its kind the line names: refused ("not
+    /// water") or said aside of the question. Absent when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub gives_way: bool,
 }
 
 /// One evidence entry of [`Understood`].
@@ -309,9 +313,12 @@ impl Understood {
                 .chain(&w.categories)
                 .map(String::as_str)
                 .collect();
+            let gives_way = if w.gives_way { " (gives way)" } else { "" };
             match &w.read_as {
-                Some(read_as) => format!("{} (as {read_as}): {}", w.word, what.join(", ")),
-                None => format!("{}: {}", w.word, what.join(", ")),
+                Some(read_as) => {
+                    format!("{} (as {read_as}): {}{gives_way}", w.word, what.join(", "))
+                }
+                None => format!("{}: {}{gives_way}", w.word, what.join(", ")),
             }
         });
         let evidence = self

@@ -131,6 +131,9 @@ pub struct WordReading {
     pub concepts: Vec<String>,
     /// Lexicon categories it is in (`greeting-word`, `pleasant`).
     pub categories: Vec<String>,
+    /// Whether what it names gives way to another thing of its kind the line names: refused
+    /// ("not water") or said aside of the question (docs/formats/concepts.md).
+    pub gives_way: bool,
 }
 
 impl Understanding {
@@ -187,6 +190,9 @@ pub struct SocialAgent {
     counted: Vec<Option<u32>>,
     /// Whether each mention yields to another of its kind, parallel to `mentions`.
     yields: Vec<bool>,
+    /// Whether the concepts a word names yield, parallel to `words` (what the understanding
+    /// shows).
+    gives_way: Vec<bool>,
     space_proposals: Vec<Option<Proposal>>,
     accumulator_outputs: Vec<Option<Proposal>>,
     /// The states behind the last reply (the argmax of every space whose proposal was said),
@@ -226,6 +232,7 @@ impl SocialAgent {
             mentions: Vec::new(),
             counted: Vec::new(),
             yields: Vec::new(),
+            gives_way: Vec::new(),
             space_proposals: Vec::new(),
             accumulator_outputs: Vec::new(),
             replied_from: Vec::new(),
@@ -274,6 +281,7 @@ impl SocialAgent {
         self.mentions.clear();
         self.counted.clear();
         self.yields.clear();
+        self.gives_way.clear();
         self.named.clear();
         let question = question_clause(&self.words);
         for (i, w) in self.words.iter().enumerate() {
@@ -287,6 +295,8 @@ impl SocialAgent {
                 let y = aside || refused_before(&self.pre, &self.words, i);
                 self.yields.extend(concepts.iter().map(|_| y));
             }
+            self.gives_way
+                .push(!concepts.is_empty() && self.yields.last().copied().unwrap_or(false));
         }
         let obs = Observation {
             speaker: input.map(|i| i.speaker),
@@ -384,7 +394,8 @@ impl SocialAgent {
         let words = self
             .words
             .iter()
-            .filter_map(|w| {
+            .enumerate()
+            .filter_map(|(i, w)| {
                 let mut concepts: Vec<String> = Vec::new();
                 // A word an `Unheard` tracker took names the concept it bound.
                 let took = (self.heard.iter().zip(&self.bindings))
@@ -405,6 +416,7 @@ impl SocialAgent {
                     read_as: w.read_as.clone(),
                     concepts,
                     categories,
+                    gives_way: self.gives_way.get(i).copied().unwrap_or(false),
                 })
             })
             .collect();

@@ -240,6 +240,7 @@ impl ChatScene {
                         read_as: w.read_as,
                         concepts: w.concepts,
                         categories: w.categories,
+                        gives_way: w.gives_way,
                     })
                     .collect(),
                 evidence: (u.evidence.into_iter())
