@@ -288,15 +288,15 @@ impl SocialAgent {
             let concepts = self.pre.concepts_of(w);
             self.mentions.extend_from_slice(concepts);
             self.named.push(!concepts.is_empty());
+            let mut gives_way = false;
             if !concepts.is_empty() {
                 let n = quantity_before(model, &self.pre, &self.words, i);
                 self.counted.extend(concepts.iter().map(|_| n));
                 let aside = question.as_ref().is_some_and(|q| !q.contains(&i));
-                let y = aside || refused_before(&self.pre, &self.words, i);
-                self.yields.extend(concepts.iter().map(|_| y));
+                gives_way = aside || refused_before(&self.pre, &self.words, i);
+                self.yields.extend(concepts.iter().map(|_| gives_way));
             }
-            self.gives_way
-                .push(!concepts.is_empty() && self.yields.last().copied().unwrap_or(false));
+            self.gives_way.push(gives_way);
         }
         let obs = Observation {
             speaker: input.map(|i| i.speaker),
