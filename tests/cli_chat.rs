@@ -106,7 +106,7 @@ fn fallbacks_answer_at_the_most_specific_level_that_understood() {
     );
     assert_eq!(
         reply("i demand food!"),
-        ["glances: ", "nods: sure", "gives you: chicken roast"]
+        ["glances: ", "nods: absolutely", "gives you: chicken roast"]
     );
     assert_eq!(
         reply("i hate it when the slithy toves gyre and gimble in the wabe"),
@@ -121,7 +121,12 @@ fn fallbacks_answer_at_the_most_specific_level_that_understood() {
         reply("how much is it"),
         ["says: i'll trade for a health potion"]
     );
-    assert_eq!(reply("how about one gold")[0], "says: it's a deal");
+    // `deal`, in whichever of its wordings.
+    let deal = &reply("how about one gold")[0];
+    assert!(
+        deal.starts_with("says: ") && deal.contains("deal"),
+        "{deal}"
+    );
     // The stuck monitor rushes the player once while the offer is pending.
     let rushes = ex
         .iter()

@@ -415,7 +415,8 @@ fn a_content_test_of_18446744073709551615_ticks_is_a_located_limit_and_test_has_
     assert!(out.stderr.contains("limit-exceeded"), "{}", out.stderr);
     assert!(started.elapsed() < Duration::from_secs(60));
 
-    // A run within the limit but past its deadline fails and says so.
+    // A run within the limit but past its deadline fails and says so (a million ticks take
+    // about 0.35 s in a release build, several seconds in a debug one: 0.02 s is past either).
     let dir = tempfile::tempdir().unwrap();
     let airport = airport_with_test(dir.path(), "1000000");
     let started = Instant::now();
@@ -425,13 +426,13 @@ fn a_content_test_of_18446744073709551615_ticks_is_a_located_limit_and_test_has_
         "--filter",
         "a long wait",
         "--deadline",
-        "0.5",
+        "0.02",
     ]);
     assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
     assert!(
         out.stdout.contains("could not run: stopped after tick ")
             && out.stdout.contains(
-                " of 1000000: past the deadline of 0.5 s a run (--deadline SECONDS allows more)"
+                " of 1000000: past the deadline of 0.02 s a run (--deadline SECONDS allows more)"
             ),
         "{}",
         out.stdout

@@ -356,7 +356,11 @@ fn the_tenth_visitor_set_gets_the_replies_judged() {
 
 /// What was judged sensible (2026-12-03, the eleventh round: every changed reply judged again
 /// by a judge who did not tune, only the counts of sets 5–8 reported): the figures may only
-/// rise. (In the fourteenth round, a greeting said back before the answer ("hail, friend.
+/// rise. (In the fifteenth round each reply's wording began to be drawn by its own action and
+/// line, so a mended reading no longer re-words the replies after it: no action changed, 796
+/// replies were worded anew and judged again; counts moved by the wording alone, tuning sets
+/// −4, −2, +2, −3 and +2 (set 9), held out 0, −1, +3, +2 and −3 (set 10) — the noise every
+/// earlier round carried, gone from the rounds after. In the fourteenth round, a greeting said back before the answer ("hail, friend.
 /// xenos? ..."), a thing refused not served ("wine, not water") and a mention said aside of the
 /// question giving way to the one asked about changed 166 replies of the tuning sets (2, 4 and 9
 /// rose by 2, 2 and 3) and 186 of the held-out ones: sets 5, 6 and 8 fell by 3, 1 and 1, set 7
@@ -375,16 +379,16 @@ fn the_tenth_visitor_set_gets_the_replies_judged() {
 /// thing, "patron? no, friend", where the mayor was asked about. Set 5 fell from 97 to 96 in the
 /// ninth, when synonyms began to count only in the sense their siblings share: tuning sets +3,
 /// set 6 unchanged.)
-const SET_1_SENSIBLE: usize = 146;
-const SET_2_SENSIBLE: usize = 154;
-const SET_3_SENSIBLE: usize = 134;
-const SET_4_SENSIBLE: usize = 118;
+const SET_1_SENSIBLE: usize = 142;
+const SET_2_SENSIBLE: usize = 152;
+const SET_3_SENSIBLE: usize = 136;
+const SET_4_SENSIBLE: usize = 115;
 const SET_5_SENSIBLE: usize = 93;
-const SET_6_SENSIBLE: usize = 76;
-const SET_7_SENSIBLE: usize = 88;
-const SET_8_SENSIBLE: usize = 89;
-const SET_9_SENSIBLE: usize = 71;
-const SET_10_SENSIBLE: usize = 77;
+const SET_6_SENSIBLE: usize = 75;
+const SET_7_SENSIBLE: usize = 91;
+const SET_8_SENSIBLE: usize = 91;
+const SET_9_SENSIBLE: usize = 73;
+const SET_10_SENSIBLE: usize = 74;
 
 #[test]
 fn the_visitor_is_answered_every_line_without_holes() {
@@ -739,4 +743,62 @@ fn a_broken_tally_is_an_error_where_it_stands() {
     for e in expect {
         assert!(out.stderr.contains(e), "no `{e}` in:\n{}", out.stderr);
     }
+}
+
+/// A reply's wording is drawn by its action and the number of player lines heard, never by
+/// what earlier replies drew: a line read another way (another player line, a mended reading)
+/// does not re-word the replies after it, and a savegame words them as the uninterrupted
+/// conversation does. (With one shared stream, the first pair below said "sure" and
+/// "absolutely" to the same "a bowl of stew please".)
+#[test]
+fn a_reply_is_worded_by_its_own_action_and_line() {
+    use ensemble_runtime::hpmm::{ChatScene, Input};
+    use ensemble_runtime::snapshot::{SnapshotReader, SnapshotWriter};
+    let program = innkeeper(None);
+    let later = [
+        "a bowl of stew please",
+        "how much for a room",
+        "any rumours?",
+        "thank you, good night",
+    ];
+    // Every (action, text) the agent says after `lines`, one list per line.
+    let said = |chat: &mut ChatScene, lines: &[&str]| -> Vec<Vec<(String, String)>> {
+        let mut all = Vec::new();
+        for line in lines {
+            chat.hear(Some(Input::player(line)));
+            let mut turn = Vec::new();
+            loop {
+                chat.step();
+                if let Some(out) = chat.last_output() {
+                    for &a in &out.actions {
+                        turn.push((chat.agent().action_name(a).to_string(), out.text.clone()));
+                    }
+                }
+                if chat.awaits_player() {
+                    break;
+                }
+            }
+            all.push(turn);
+        }
+        all
+    };
+    let run = |first: &str| {
+        let mut chat = ChatScene::new(program.clone(), "chat", 7).unwrap();
+        let first = said(&mut chat, &[first]);
+        (first, said(&mut chat, &later))
+    };
+    let (greeted, after_greeting) = run("hello");
+    let (asked, after_asking) = run("what news from the road?");
+    assert_ne!(greeted, asked, "the first lines are answered differently");
+    assert_eq!(after_greeting, after_asking);
+
+    // Saved after two lines and restored: the rest is worded as without the save.
+    let mut chat = ChatScene::new(program.clone(), "chat", 7).unwrap();
+    said(&mut chat, &["hello", later[0]]);
+    let mut w = SnapshotWriter::new(&program, "inn");
+    chat.save(&mut w);
+    let snapshot = SnapshotReader::from_bytes(&w.to_bytes()).unwrap();
+    let (mut restored, report) = ChatScene::restore(program.clone(), &snapshot).unwrap();
+    assert!(report.fallbacks.is_empty(), "{report:?}");
+    assert_eq!(said(&mut restored, &later[1..]), after_greeting[1..]);
 }

@@ -38,6 +38,15 @@ impl Rng {
         Rng(Pcg32::seed_from_u64(z))
     }
 
+    /// An independent generator for `stream`, keyed by this one's state, which it leaves
+    /// as it is: a consumer that forks per occasion (a conversation's wording per action and
+    /// line) gets draws that do not shift when another occasion draws more or fewer.
+    pub fn fork(&self, stream: u64) -> Rng {
+        let mut key = self.0.clone();
+        let seed = (key.next_u32() as u64) << 32 | key.next_u32() as u64;
+        Rng::new(seed, stream)
+    }
+
     /// The next raw 32 bits.
     pub fn next_u32(&mut self) -> u32 {
         self.0.next_u32()
@@ -103,6 +112,22 @@ mod tests {
         let mut b = Rng::new(7, 1);
         let same = (0..32).filter(|_| a.next_u32() == b.next_u32()).count();
         assert!(same < 4);
+    }
+
+    #[test]
+    fn forks_leave_the_key_and_differ_by_stream() {
+        let key = Rng::new(7, 2);
+        let before = key.clone();
+        let draws = |stream| {
+            let mut f = key.fork(stream);
+            (0..8).map(|_| f.next_u32()).collect::<Vec<_>>()
+        };
+        assert_eq!(draws(5), draws(5), "a fork is reproducible");
+        assert_ne!(draws(5), draws(6), "another stream, other draws");
+        assert_eq!(key, before, "forking does not advance the key");
+        let mut other = Rng::new(7, 3).fork(5);
+        let other: Vec<u32> = (0..8).map(|_| other.next_u32()).collect();
+        assert_ne!(draws(5), other, "another key, other draws");
     }
 
     #[test]

@@ -158,7 +158,7 @@ pub struct CarryReport {
 }
 
 /// One social agent running the whole HPMM model of a program on one input stream: the belief
-/// of every space, the situational variables' bindings and its own seeded random stream.
+/// of every space, the situational variables' bindings and the seeded key of its wording.
 /// Deterministic: the same program, seed and inputs give the same outputs.
 ///
 /// Invariant: its belief vectors and bindings are sized for the program it holds; a new
@@ -198,7 +198,12 @@ pub struct SocialAgent {
     /// The states behind the last reply (the argmax of every space whose proposal was said),
     /// taken before the reply's self-modifications moved any belief.
     replied_from: Vec<usize>,
+    /// The key of its wording: never drawn from, only forked per (action, player line) so
+    /// that one reply's wording does not move when another reply changes (a reading mended,
+    /// a variant added), which would re-roll every later line of every transcript.
     rng: Rng,
+    /// Player lines heard so far: with the action, what a reply's wording is drawn by.
+    lines_heard: u64,
     /// The locale it speaks in, by name (kept across reloads); `None`: the source language.
     locale: Option<String>,
 }
@@ -237,6 +242,7 @@ impl SocialAgent {
             accumulator_outputs: Vec::new(),
             replied_from: Vec::new(),
             rng: Rng::new(seed, id.0 as u64),
+            lines_heard: 0,
             locale: None,
             chat: id,
             program,
@@ -273,6 +279,9 @@ impl SocialAgent {
     pub fn iterate(&mut self, input: Option<&Input>) -> Option<Output> {
         let program = self.program.clone();
         let model = &program.hpmm;
+        if input.is_some_and(|i| i.speaker == Speaker::Player) {
+            self.lines_heard += 1;
+        }
         // 1. Preprocessing.
         match input {
             Some(i) => self.pre.words(&i.text, &mut self.words),
@@ -497,7 +506,9 @@ impl SocialAgent {
                     quantities: &self.quantities,
                     tallies: &self.tallies,
                 },
-                &mut self.rng,
+                &mut self
+                    .rng
+                    .fork(wording_stream(program.name(action.name), self.lines_heard)),
                 locale,
             );
             for v in settled {
@@ -847,11 +858,21 @@ pub(crate) struct SavedAgent {
     spaces: Vec<(String, Vec<(String, f64)>)>,
     /// Bound situational variables: (variable, concept).
     bindings: Vec<(String, String)>,
-    /// The template-choice stream, continued draw for draw.
+    /// The key the wording is forked from (never drawn from itself).
     rng: Rng,
 }
 
 impl SocialAgent {
+    /// Player lines heard so far (the wording's other key): saved in a section of its own,
+    /// so snapshots from before it still restore (counting from 0 again).
+    pub(crate) fn lines_heard(&self) -> u64 {
+        self.lines_heard
+    }
+
+    pub(crate) fn restore_lines_heard(&mut self, lines: u64) {
+        self.lines_heard = lines;
+    }
+
     /// The words variables were bound by (`Unheard` trackers), by variable name: saved in a
     /// section of their own, so snapshots from before it still restore.
     pub(crate) fn heard_by_name(&self) -> Vec<(String, String)> {
@@ -1043,6 +1064,15 @@ impl SocialAgent {
         agent.rng = saved.rng;
         Ok((agent, report))
     }
+}
+
+/// The stream a reply's wording is drawn from: the action's name (FNV-1a, so a patch that
+/// adds or reorders actions keeps it) mixed with the player lines heard.
+fn wording_stream(action: &str, lines_heard: u64) -> u64 {
+    let name = (action.bytes()).fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    name ^ lines_heard.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// Words that end the reach of a number: "two, no, one ale", "stew for two, and an ale", "we're

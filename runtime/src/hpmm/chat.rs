@@ -379,6 +379,10 @@ pub const CHAT_TALLIES_SECTION: &str = "hpmm.chat.tallies";
 /// written only when one was heard.
 pub const CHAT_QUANTITIES_SECTION: &str = "hpmm.chat.quantities";
 
+/// The section of the player lines the agent has heard (u64), which with an action keys the
+/// wording of a reply; written only once a line was heard.
+pub const CHAT_LINES_SECTION: &str = "hpmm.chat.lines";
+
 /// A conversation scene as a snapshot holds it ([`ChatScene::save`]); names, not ids.
 #[derive(Serialize, Deserialize)]
 struct SavedChat {
@@ -433,6 +437,9 @@ impl ChatScene {
                     .collect(),
             },
         );
+        if self.agent.lines_heard() > 0 {
+            snapshot.put(CHAT_LINES_SECTION, &self.agent.lines_heard());
+        }
         // Only when a word is held: a snapshot of a model without `Unheard` is as before.
         let heard = self.agent.heard_by_name();
         if !heard.is_empty() {
@@ -487,6 +494,11 @@ impl ChatScene {
         let (agent, mut report) =
             SocialAgent::from_saved(program.clone(), &saved.chat, saved.agent).map_err(bad)?;
         scene.agent = agent;
+        if snapshot.has(CHAT_LINES_SECTION) {
+            scene
+                .agent
+                .restore_lines_heard(snapshot.get(CHAT_LINES_SECTION)?);
+        }
         if snapshot.has(CHAT_HEARD_SECTION) {
             let heard: Vec<(String, String)> = snapshot.get(CHAT_HEARD_SECTION)?;
             scene.agent.restore_heard(&heard);
