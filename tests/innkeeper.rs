@@ -360,7 +360,12 @@ fn the_tenth_visitor_set_gets_the_replies_judged() {
 /// line, so a mended reading no longer re-words the replies after it: no action changed, 796
 /// replies were worded anew and judged again; counts moved by the wording alone, tuning sets
 /// −4, −2, +2, −3 and +2 (set 9), held out 0, −1, +3, +2 and −3 (set 10) — the noise every
-/// earlier round carried, gone from the rounds after. In the fourteenth round, a greeting said back before the answer ("hail, friend.
+/// earlier round carried, gone from the rounds after. Then readings of acts mended from set 9's
+/// misses (a place asked about on the way is no farewell, a question after a laugh is answered,
+/// a fault word before what is ordered describes it, labour offered after a question, cold
+/// asked ahead, another who pays, a count that is no distance, a compass word that is no road)
+/// changed 37 replies of the tuning sets and 25 held out: set 9 rose by 15, sets 2 and 4 by 1
+/// and 2, held out 6, 7, 8 and 10 by 1, 2, 2 and 4; none fell. In the fourteenth round, a greeting said back before the answer ("hail, friend.
 /// xenos? ..."), a thing refused not served ("wine, not water") and a mention said aside of the
 /// question giving way to the one asked about changed 166 replies of the tuning sets (2, 4 and 9
 /// rose by 2, 2 and 3) and 186 of the held-out ones: sets 5, 6 and 8 fell by 3, 1 and 1, set 7
@@ -380,15 +385,15 @@ fn the_tenth_visitor_set_gets_the_replies_judged() {
 /// ninth, when synonyms began to count only in the sense their siblings share: tuning sets +3,
 /// set 6 unchanged.)
 const SET_1_SENSIBLE: usize = 142;
-const SET_2_SENSIBLE: usize = 152;
+const SET_2_SENSIBLE: usize = 153;
 const SET_3_SENSIBLE: usize = 136;
-const SET_4_SENSIBLE: usize = 115;
+const SET_4_SENSIBLE: usize = 117;
 const SET_5_SENSIBLE: usize = 93;
-const SET_6_SENSIBLE: usize = 75;
-const SET_7_SENSIBLE: usize = 91;
-const SET_8_SENSIBLE: usize = 91;
-const SET_9_SENSIBLE: usize = 73;
-const SET_10_SENSIBLE: usize = 74;
+const SET_6_SENSIBLE: usize = 76;
+const SET_7_SENSIBLE: usize = 93;
+const SET_8_SENSIBLE: usize = 93;
+const SET_9_SENSIBLE: usize = 88;
+const SET_10_SENSIBLE: usize = 78;
 
 #[test]
 fn the_visitor_is_answered_every_line_without_holes() {
