@@ -365,7 +365,12 @@ fn the_tenth_visitor_set_gets_the_replies_judged() {
 /// a fault word before what is ordered describes it, labour offered after a question, cold
 /// asked ahead, another who pays, a count that is no distance, a compass word that is no road)
 /// changed 37 replies of the tuning sets and 25 held out: set 9 rose by 15, sets 2 and 4 by 1
-/// and 2, held out 6, 7, 8 and 10 by 1, 2, 2 and 4; none fell. In the fourteenth round, a greeting said back before the answer ("hail, friend.
+/// and 2, held out 6, 7, 8 and 10 by 1, 2, 2 and 4; none fell. More of them, from the
+/// misses of sets 1–4 and 9 (an insult or work offered is no complaint about the room, a person
+/// sought is no room asked for, a thing offered for sale, a watered drink is a cheat, asked
+/// about himself, a return after a long time, whether someone is at home) and one wording of
+/// the weather that said none, changed 20 tuning-set and 8 held-out replies: sets 1, 3, 4 and 9
+/// rose by 2, 2, 1 and 6, held out 5, 6 and 7 by 1, 2 and 1; none fell. In the fourteenth round, a greeting said back before the answer ("hail, friend.
 /// xenos? ..."), a thing refused not served ("wine, not water") and a mention said aside of the
 /// question giving way to the one asked about changed 166 replies of the tuning sets (2, 4 and 9
 /// rose by 2, 2 and 3) and 186 of the held-out ones: sets 5, 6 and 8 fell by 3, 1 and 1, set 7
@@ -384,15 +389,15 @@ fn the_tenth_visitor_set_gets_the_replies_judged() {
 /// thing, "patron? no, friend", where the mayor was asked about. Set 5 fell from 97 to 96 in the
 /// ninth, when synonyms began to count only in the sense their siblings share: tuning sets +3,
 /// set 6 unchanged.)
-const SET_1_SENSIBLE: usize = 142;
+const SET_1_SENSIBLE: usize = 144;
 const SET_2_SENSIBLE: usize = 153;
-const SET_3_SENSIBLE: usize = 136;
-const SET_4_SENSIBLE: usize = 117;
-const SET_5_SENSIBLE: usize = 93;
-const SET_6_SENSIBLE: usize = 76;
-const SET_7_SENSIBLE: usize = 93;
+const SET_3_SENSIBLE: usize = 138;
+const SET_4_SENSIBLE: usize = 118;
+const SET_5_SENSIBLE: usize = 94;
+const SET_6_SENSIBLE: usize = 78;
+const SET_7_SENSIBLE: usize = 94;
 const SET_8_SENSIBLE: usize = 93;
-const SET_9_SENSIBLE: usize = 88;
+const SET_9_SENSIBLE: usize = 94;
 const SET_10_SENSIBLE: usize = 78;
 
 #[test]
