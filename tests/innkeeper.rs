@@ -374,8 +374,9 @@ fn the_tenth_visitor_set_gets_the_replies_judged() {
 /// beside the place it leads to, gives way to it ("how far to the capital by the main road"),
 /// and a pet asked into the stable is stabled: sets 4 and 9 +1 and +2, set 6 +1, set 10 one
 /// up and one down. Goods offered in payment (furs, pepper, tokens), credit till a ship comes
-/// back and a hinted cheat: sets 3 and 9 +1 and +4, held out 7 and 8 +2 and +1. In the
-/// fourteenth round, a greeting said back before the answer ("hail, friend.
+/// back and a hinted cheat: sets 3 and 9 +1 and +4, held out 7 and 8 +2 and +1. A price
+/// ceiling, an order of "your strongest", a threat, a secret, "the same room": sets 4 and 9 +1
+/// and +2, held out 5, 6 and 10 +1 each. In the fourteenth round, a greeting said back before the answer ("hail, friend.
 /// xenos? ..."), a thing refused not served ("wine, not water") and a mention said aside of the
 /// question giving way to the one asked about changed 166 replies of the tuning sets (2, 4 and 9
 /// rose by 2, 2 and 3) and 186 of the held-out ones: sets 5, 6 and 8 fell by 3, 1 and 1, set 7
@@ -397,13 +398,13 @@ fn the_tenth_visitor_set_gets_the_replies_judged() {
 const SET_1_SENSIBLE: usize = 144;
 const SET_2_SENSIBLE: usize = 153;
 const SET_3_SENSIBLE: usize = 139;
-const SET_4_SENSIBLE: usize = 119;
-const SET_5_SENSIBLE: usize = 94;
-const SET_6_SENSIBLE: usize = 79;
+const SET_4_SENSIBLE: usize = 120;
+const SET_5_SENSIBLE: usize = 95;
+const SET_6_SENSIBLE: usize = 80;
 const SET_7_SENSIBLE: usize = 96;
 const SET_8_SENSIBLE: usize = 94;
-const SET_9_SENSIBLE: usize = 100;
-const SET_10_SENSIBLE: usize = 78;
+const SET_9_SENSIBLE: usize = 102;
+const SET_10_SENSIBLE: usize = 79;
 
 #[test]
 fn the_visitor_is_answered_every_line_without_holes() {
