@@ -817,4 +817,14 @@ fn a_reply_is_worded_by_its_own_action_and_line() {
     let (mut restored, report) = ChatScene::restore(program.clone(), &snapshot).unwrap();
     assert!(report.fallbacks.is_empty(), "{report:?}");
     assert_eq!(said(&mut restored, &later[1..]), after_greeting[1..]);
+
+    // A hand-edited count beyond the iterations run is refused, never a panic on the next line.
+    let mut w = SnapshotWriter::new(&program, "inn");
+    chat.save(&mut w);
+    w.put("hpmm.chat.lines", &(u64::MAX, Vec::<(String, u32)>::new()));
+    let snapshot = SnapshotReader::from_bytes(&w.to_bytes()).unwrap();
+    let e = ChatScene::restore(program.clone(), &snapshot)
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("hpmm.chat.lines"), "{e}");
 }

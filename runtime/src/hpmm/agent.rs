@@ -204,6 +204,9 @@ pub struct SocialAgent {
     rng: Rng,
     /// Player lines heard so far: with the action, what a reply's wording is drawn by.
     lines_heard: u64,
+    /// How often each action (by name) was said since the last player line: an action said
+    /// again before the player speaks (a prompt on silence) draws its wording anew.
+    said_since_line: Vec<(String, u32)>,
     /// The locale it speaks in, by name (kept across reloads); `None`: the source language.
     locale: Option<String>,
 }
@@ -243,6 +246,7 @@ impl SocialAgent {
             replied_from: Vec::new(),
             rng: Rng::new(seed, id.0 as u64),
             lines_heard: 0,
+            said_since_line: Vec::new(),
             locale: None,
             chat: id,
             program,
@@ -280,7 +284,9 @@ impl SocialAgent {
         let program = self.program.clone();
         let model = &program.hpmm;
         if input.is_some_and(|i| i.speaker == Speaker::Player) {
-            self.lines_heard += 1;
+            // Wrapping: a count restored from a hand-edited snapshot never panics here.
+            self.lines_heard = self.lines_heard.wrapping_add(1);
+            self.said_since_line.clear();
         }
         // 1. Preprocessing.
         match input {
@@ -496,6 +502,12 @@ impl SocialAgent {
             for copy in &action.copy_belief {
                 self.set_belief(model, copy.target, self.belief[copy.source.index()]);
             }
+            let again = self.said_again(program.name(action.name));
+            let mut wording = (self.rng).fork(wording_stream(
+                program.name(action.name),
+                self.lines_heard,
+                again,
+            ));
             let said = output::render(
                 program,
                 &action.say,
@@ -506,9 +518,7 @@ impl SocialAgent {
                     quantities: &self.quantities,
                     tallies: &self.tallies,
                 },
-                &mut self
-                    .rng
-                    .fork(wording_stream(program.name(action.name), self.lines_heard)),
+                &mut wording,
                 locale,
             );
             for v in settled {
@@ -863,14 +873,31 @@ pub(crate) struct SavedAgent {
 }
 
 impl SocialAgent {
-    /// Player lines heard so far (the wording's other key): saved in a section of its own,
-    /// so snapshots from before it still restore (counting from 0 again).
-    pub(crate) fn lines_heard(&self) -> u64 {
-        self.lines_heard
+    /// How often `action` was said since the last player line, counting this time: 0 the
+    /// first time.
+    fn said_again(&mut self, action: &str) -> u32 {
+        match self.said_since_line.iter_mut().find(|(a, _)| a == action) {
+            Some((_, n)) => {
+                *n = n.saturating_add(1);
+                *n
+            }
+            None => {
+                self.said_since_line.push((action.to_string(), 0));
+                0
+            }
+        }
     }
 
-    pub(crate) fn restore_lines_heard(&mut self, lines: u64) {
+    /// Player lines heard so far and what was said since the last (the wording's other keys):
+    /// saved in a section of their own, so snapshots from before it still restore (counting
+    /// from 0 again).
+    pub(crate) fn lines_heard(&self) -> (u64, Vec<(String, u32)>) {
+        (self.lines_heard, self.said_since_line.clone())
+    }
+
+    pub(crate) fn restore_lines_heard(&mut self, (lines, said): (u64, Vec<(String, u32)>)) {
         self.lines_heard = lines;
+        self.said_since_line = said;
     }
 
     /// The words variables were bound by (`Unheard` trackers), by variable name: saved in a
@@ -1067,12 +1094,14 @@ impl SocialAgent {
 }
 
 /// The stream a reply's wording is drawn from: the action's name (FNV-1a, so a patch that
-/// adds or reorders actions keeps it) mixed with the player lines heard.
-fn wording_stream(action: &str, lines_heard: u64) -> u64 {
+/// adds or reorders actions keeps it) mixed with the player lines heard and how often the
+/// action was said again since the last (0 the first time, which leaves the stream as it was).
+fn wording_stream(action: &str, lines_heard: u64, again: u32) -> u64 {
     let name = (action.bytes()).fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
     });
     name ^ lines_heard.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ u64::from(again).wrapping_mul(0xD6E8_FEB8_6659_FD93)
 }
 
 /// Words that end the reach of a number: "two, no, one ale", "stew for two, and an ale", "we're
@@ -1219,6 +1248,25 @@ fn sentences(utterances: &[String]) -> String {
 mod tests {
     use super::*;
     use crate::hpmm::text::tokenize_marked;
+
+    #[test]
+    fn each_action_line_and_repeat_has_a_wording_stream_of_its_own() {
+        let streams = [
+            wording_stream("greet", 3, 0),
+            wording_stream("greet", 4, 0),
+            wording_stream("farewell", 3, 0),
+            wording_stream("greet", 3, 1),
+            wording_stream("greet", 3, 2),
+        ];
+        for (i, a) in streams.iter().enumerate() {
+            for b in &streams[i + 1..] {
+                assert_ne!(a, b, "{streams:x?}");
+            }
+        }
+        assert_eq!(wording_stream("greet", 3, 0), streams[0], "reproducible");
+        // Counted past what a hand-edited snapshot could make wrap, still no panic.
+        wording_stream("greet", u64::MAX, u32::MAX);
+    }
 
     fn words(line: &str) -> Vec<Word> {
         (tokenize_marked(line).into_iter())

@@ -379,8 +379,9 @@ pub const CHAT_TALLIES_SECTION: &str = "hpmm.chat.tallies";
 /// written only when one was heard.
 pub const CHAT_QUANTITIES_SECTION: &str = "hpmm.chat.quantities";
 
-/// The section of the player lines the agent has heard (u64), which with an action keys the
-/// wording of a reply; written only once a line was heard.
+/// The section of the player lines the agent has heard and of the actions said since the last
+/// (`(u64, [(action, times again)])`), which with an action key the wording of a reply;
+/// written only once a line was heard.
 pub const CHAT_LINES_SECTION: &str = "hpmm.chat.lines";
 
 /// A conversation scene as a snapshot holds it ([`ChatScene::save`]); names, not ids.
@@ -437,8 +438,9 @@ impl ChatScene {
                     .collect(),
             },
         );
-        if self.agent.lines_heard() > 0 {
-            snapshot.put(CHAT_LINES_SECTION, &self.agent.lines_heard());
+        let lines = self.agent.lines_heard();
+        if lines.0 > 0 || !lines.1.is_empty() {
+            snapshot.put(CHAT_LINES_SECTION, &lines);
         }
         // Only when a word is held: a snapshot of a model without `Unheard` is as before.
         let heard = self.agent.heard_by_name();
@@ -495,9 +497,19 @@ impl ChatScene {
             SocialAgent::from_saved(program.clone(), &saved.chat, saved.agent).map_err(bad)?;
         scene.agent = agent;
         if snapshot.has(CHAT_LINES_SECTION) {
-            scene
-                .agent
-                .restore_lines_heard(snapshot.get(CHAT_LINES_SECTION)?);
+            let (lines, said): (u64, Vec<(String, u32)>) = snapshot.get(CHAT_LINES_SECTION)?;
+            // Each line heard and each reply takes an iteration of its own.
+            let most = said.iter().map(|(_, n)| u64::from(*n)).max().unwrap_or(0);
+            if lines > saved.tick || most > saved.tick {
+                return Err(SnapshotError::BadSection {
+                    section: CHAT_LINES_SECTION.to_string(),
+                    message: format!(
+                        "{lines} player lines heard (or an action said {most} times since) in {} iterations",
+                        saved.tick
+                    ),
+                });
+            }
+            scene.agent.restore_lines_heard((lines, said));
         }
         if snapshot.has(CHAT_HEARD_SECTION) {
             let heard: Vec<(String, String)> = snapshot.get(CHAT_HEARD_SECTION)?;

@@ -183,7 +183,7 @@ impl Cx<'_> {
                     .map(|k| group.wordings[k]);
             }
             // Drawn from a copy, kept only when a wording rendered: without a number heard the
-            // agent's stream moves on exactly as if the wordings that say one were not there.
+            // reply's stream moves on exactly as if the wordings that say one were not there.
             let mut tried = rng.clone();
             let k = self.one_of(&wordings, &mut tried, out, 0)?;
             *rng = tried;
@@ -387,7 +387,7 @@ pub fn render(
         tentative: false,
     });
     // The translation draws from a copy taken before the source draws: it picks the same
-    // variant, and the agent's stream moves on as in the source language.
+    // variant, and the reply's stream moves on as in the source language.
     let mut fork = rng.clone();
     let source_cx = Cx {
         program,
