@@ -2,7 +2,7 @@
 //! iteration it is said, no reply with an empty slot, and a new question never answered with
 //! an old topic. `transcripts/visitor.txt` is the conversation the sample was grown on;
 //! `fixtures/innkeeper/visitor-heldout.txt` was written with it and never run while growing it.
-//! `fixtures/innkeeper-visitors{,-2,…,-8}/` (issue 30) are twelve evenings each written by
+//! `fixtures/innkeeper-visitors{,-2,…,-11}/` (issue 30) are twelve evenings each written by
 //! someone who never saw the sample, with every reply judged by someone who did not tune it:
 //! the judgements are committed, and a changed reply must be judged again. Each set measured
 //! the innkeeper once, untouched, then became a tuning set; the fifth is the held-out measure.
@@ -354,6 +354,19 @@ fn the_tenth_visitor_set_gets_the_replies_judged() {
     );
 }
 
+/// The eleventh independent set (written 2026-12-04 by someone who saw neither the sample nor
+/// the other sets, judged on the program as the fifteenth round left it, 76 of 167, by someone
+/// who did not tune): the fresh measure of how the innkeeper does on lines nobody tuned for,
+/// then the tuning set of the sixteenth round. Set 10 stays the unseen one.
+#[test]
+fn the_eleventh_visitor_set_gets_the_replies_judged() {
+    judged_set(
+        "tests/fixtures/innkeeper-visitors-11",
+        SET_11_SENSIBLE,
+        false,
+    );
+}
+
 /// What was judged sensible (2026-12-03, the eleventh round: every changed reply judged again
 /// by a judge who did not tune, only the counts of sets 5–8 reported): the figures may only
 /// rise. (In the fifteenth round each reply's wording began to be drawn by its own action and
@@ -405,6 +418,7 @@ const SET_7_SENSIBLE: usize = 96;
 const SET_8_SENSIBLE: usize = 94;
 const SET_9_SENSIBLE: usize = 102;
 const SET_10_SENSIBLE: usize = 79;
+const SET_11_SENSIBLE: usize = 76;
 
 #[test]
 fn the_visitor_is_answered_every_line_without_holes() {
