@@ -272,28 +272,28 @@ fn judged_set(dir: &str, min_sensible: usize, held_out: bool) -> (usize, usize) 
 /// (115 of 165 then); since then the tuning set of issue 30's second round.
 #[test]
 fn the_first_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors", SET_1_SENSIBLE, false);
+    judged_set("tests/fixtures/innkeeper-visitors", sensible(1), false);
 }
 
 /// The second independent set: the held-out measure of issue 30's second round (114 of 163),
 /// then the tuning set of its third.
 #[test]
 fn the_second_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors-2", SET_2_SENSIBLE, false);
+    judged_set("tests/fixtures/innkeeper-visitors-2", sensible(2), false);
 }
 
 /// The third independent set: the held-out measure of issue 30's third round (105 of 165),
 /// then a tuning set of its fourth.
 #[test]
 fn the_third_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors-3", SET_3_SENSIBLE, false);
+    judged_set("tests/fixtures/innkeeper-visitors-3", sensible(3), false);
 }
 
 /// The fourth independent set: the held-out measure of issue 30's fourth round (77 of 167),
 /// then a tuning set of its fifth.
 #[test]
 fn the_fourth_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors-4", SET_4_SENSIBLE, false);
+    judged_set("tests/fixtures/innkeeper-visitors-4", sensible(4), false);
 }
 
 /// The held-out measure of issue 30's fifth round (written 2026-12-02 by someone who saw
@@ -301,7 +301,7 @@ fn the_fourth_visitor_set_gets_the_replies_judged() {
 /// did not tune; only its counts were reported): the goal is 80% sensible.
 #[test]
 fn the_held_out_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors-5", SET_5_SENSIBLE, true);
+    judged_set("tests/fixtures/innkeeper-visitors-5", sensible(5), true);
 }
 
 /// The held-out measure from issue 30's ninth round on (written 2026-12-03, before that round
@@ -310,7 +310,7 @@ fn the_held_out_visitor_set_gets_the_replies_judged() {
 /// judged, but a reviewer once quoted six of its lines: it no longer counts as unseen.
 #[test]
 fn the_sixth_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors-6", SET_6_SENSIBLE, true);
+    judged_set("tests/fixtures/innkeeper-visitors-6", sensible(6), true);
 }
 
 /// The held-out measure from issue 30's tenth round on (written 2026-12-03, before that round
@@ -319,7 +319,7 @@ fn the_sixth_visitor_set_gets_the_replies_judged() {
 /// had been seen after three rounds: it stays judged, but set 7 is the unseen one.
 #[test]
 fn the_seventh_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors-7", SET_7_SENSIBLE, true);
+    judged_set("tests/fixtures/innkeeper-visitors-7", sensible(7), true);
 }
 
 /// The held-out measure of issue 30's eleventh round (written 2026-12-03, before that round
@@ -328,7 +328,7 @@ fn the_seventh_visitor_set_gets_the_replies_judged() {
 /// counts were reported).
 #[test]
 fn the_eighth_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors-8", SET_8_SENSIBLE, true);
+    judged_set("tests/fixtures/innkeeper-visitors-8", sensible(8), true);
 }
 
 /// The held-out measure of issue 30's twelfth round (written 2026-12-03, before that round
@@ -338,57 +338,42 @@ fn the_eighth_visitor_set_gets_the_replies_judged() {
 /// `misses.tsv` beside it.
 #[test]
 fn the_ninth_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors-9", SET_9_SENSIBLE, true);
+    judged_set("tests/fixtures/innkeeper-visitors-9", sensible(9), true);
 }
 
-/// The held-out measure of issue 30's thirteenth round (written 2026-12-03, before that round
-/// began, by someone who saw neither the sample nor the other sets; judged on the program as
-/// the twelfth round left it, 75 of 169, by someone who did not tune; only its counts were
-/// reported).
-#[test]
-fn the_tenth_visitor_set_gets_the_replies_judged() {
-    judged_set(
-        "tests/fixtures/innkeeper-visitors-10",
-        SET_10_SENSIBLE,
-        true,
-    );
+/// One test per judged set: `name: dir, min_sensible, held_out;` (see `judged_set`).
+macro_rules! judged_sets {
+    ($($(#[$doc:meta])* $name:ident: $dir:expr, $min:expr, $held:expr;)*) => {$(
+        $(#[$doc])*
+        #[test]
+        fn $name() {
+            judged_set($dir, $min, $held);
+        }
+    )*};
 }
 
-/// The eleventh independent set (written 2026-12-04 by someone who saw neither the sample nor
-/// the other sets, judged on the program as the fifteenth round left it, 76 of 167, by someone
-/// who did not tune): the fresh measure of how the innkeeper does on lines nobody tuned for,
-/// then the tuning set of the sixteenth round. Set 10 stays the unseen one.
-#[test]
-fn the_eleventh_visitor_set_gets_the_replies_judged() {
-    judged_set(
-        "tests/fixtures/innkeeper-visitors-11",
-        SET_11_SENSIBLE,
-        false,
-    );
-}
+judged_sets! {
+    /// The held-out measure of issue 30's thirteenth round (written 2026-12-03, before that round
+    /// began, by someone who saw neither the sample nor the other sets; judged on the program as
+    /// the twelfth round left it, 75 of 169, by someone who did not tune; only its counts were
+    /// reported).
+    the_tenth_visitor_set_gets_the_replies_judged: "tests/fixtures/innkeeper-visitors-10", sensible(10), true;
 
-/// The twelfth independent set (written 2026-12-04 by someone who saw neither the sample nor
-/// the other sets, judged on the program as the sixteenth round's first part left it, 89 of 170,
-/// by someone who did not tune), then a tuning set of that round's second part.
-#[test]
-fn the_twelfth_visitor_set_gets_the_replies_judged() {
-    judged_set(
-        "tests/fixtures/innkeeper-visitors-12",
-        SET_12_SENSIBLE,
-        false,
-    );
-}
+    /// The eleventh independent set (written 2026-12-04 by someone who saw neither the sample nor
+    /// the other sets, judged on the program as the fifteenth round left it, 76 of 167, by someone
+    /// who did not tune): the fresh measure of how the innkeeper does on lines nobody tuned for,
+    /// then the tuning set of the sixteenth round. Set 10 stays the unseen one.
+    the_eleventh_visitor_set_gets_the_replies_judged: "tests/fixtures/innkeeper-visitors-11", sensible(11), false;
 
-/// The thirteenth independent set (written 2026-12-04 by someone who saw neither the sample nor
-/// the other sets, judged on the program as the sixteenth round's second part left it, by
-/// someone who did not tune).
-#[test]
-fn the_thirteenth_visitor_set_gets_the_replies_judged() {
-    judged_set(
-        "tests/fixtures/innkeeper-visitors-13",
-        SET_13_SENSIBLE,
-        false,
-    );
+    /// The twelfth independent set (written 2026-12-04 by someone who saw neither the sample nor
+    /// the other sets, judged on the program as the sixteenth round's first part left it, 89 of 170,
+    /// by someone who did not tune), then a tuning set of that round's second part.
+    the_twelfth_visitor_set_gets_the_replies_judged: "tests/fixtures/innkeeper-visitors-12", sensible(12), false;
+
+    /// The thirteenth independent set (written 2026-12-04 by someone who saw neither the sample nor
+    /// the other sets, judged on the program as the sixteenth round's second part left it, by
+    /// someone who did not tune).
+    the_thirteenth_visitor_set_gets_the_replies_judged: "tests/fixtures/innkeeper-visitors-13", sensible(13), false;
 }
 
 /// What was judged sensible (2026-12-03, the eleventh round: every changed reply judged again
@@ -439,19 +424,13 @@ fn the_thirteenth_visitor_set_gets_the_replies_judged() {
 /// thing, "patron? no, friend", where the mayor was asked about. Set 5 fell from 97 to 96 in the
 /// ninth, when synonyms began to count only in the sense their siblings share: tuning sets +3,
 /// set 6 unchanged.)
-const SET_1_SENSIBLE: usize = 144;
-const SET_2_SENSIBLE: usize = 153;
-const SET_3_SENSIBLE: usize = 142;
-const SET_4_SENSIBLE: usize = 124;
-const SET_5_SENSIBLE: usize = 97;
-const SET_6_SENSIBLE: usize = 84;
-const SET_7_SENSIBLE: usize = 102;
-const SET_8_SENSIBLE: usize = 104;
-const SET_9_SENSIBLE: usize = 124;
-const SET_10_SENSIBLE: usize = 90;
-const SET_11_SENSIBLE: usize = 130;
-const SET_12_SENSIBLE: usize = 121;
-const SET_13_SENSIBLE: usize = 97;
+/// The least each set may be judged sensible, sets 1 to 13 in order.
+const SENSIBLE: [usize; 13] = [144, 153, 142, 124, 97, 84, 102, 104, 124, 90, 130, 121, 97];
+
+/// What set `n` (1-based) was judged sensible at least.
+const fn sensible(n: usize) -> usize {
+    SENSIBLE[n - 1]
+}
 
 #[test]
 fn the_visitor_is_answered_every_line_without_holes() {
