@@ -2,7 +2,7 @@
 //! iteration it is said, no reply with an empty slot, and a new question never answered with
 //! an old topic. `transcripts/visitor.txt` is the conversation the sample was grown on;
 //! `fixtures/innkeeper/visitor-heldout.txt` was written with it and never run while growing it.
-//! `fixtures/innkeeper-visitors{,-2,…,-16}/` (issue 30) are twelve evenings each written by
+//! `fixtures/innkeeper-visitors{,-2,…,-17}/` (issue 30) are twelve evenings each written by
 //! someone who never saw the sample, with every reply judged by someone who did not tune it:
 //! the judgements are committed, and a changed reply must be judged again. Each set measured
 //! the innkeeper once, untouched, then became a tuning set; the fifth is the held-out measure.
@@ -390,6 +390,12 @@ judged_sets! {
     /// nor the other sets, judged on the program as the sixteenth round's fourth part left it,
     /// 102 of 164, by someone who did not tune), then a tuning set of that round's fifth part.
     the_sixteenth_visitor_set_gets_the_replies_judged: "tests/fixtures/innkeeper-visitors-16", sensible(16), false;
+
+    /// The seventeenth independent set (written 2026-12-04 by someone who saw neither the sample
+    /// nor the other sets, judged once on the program as the sixteenth round ended, by someone
+    /// who did not tune; never read by the tuner, only its counts reported): the fresh measure
+    /// of the round's final program.
+    the_seventeenth_visitor_set_gets_the_replies_judged: "tests/fixtures/innkeeper-visitors-17", sensible(17), true;
 }
 
 /// What was judged sensible (2026-12-03, the eleventh round: every changed reply judged again
@@ -406,7 +412,8 @@ judged_sets! {
 /// no money, a toll, a bottle...) to 100, 88, 106, 108, 90, and the fresh set 15, never read,
 /// measured 100 of 169; the fresh set 16 then measured 102 of 164, and classes from it (a
 /// licence, what the town says of the lord, a question asked with a laugh...) took set 8 to
-/// 109 and set 10 to 92, set 15 staying at 100. Set 11 was 76 of 167 before the round.
+/// 109 and set 10 to 92, set 15 staying at 100; the fresh set 17, judged once on the final
+/// program and never read, measured 92 of 168. Set 11 was 76 of 167 before the round.
 /// In the fifteenth round each reply's wording began to be drawn by its own action and
 /// line, so a mended reading no longer re-words the replies after it: no action changed, 796
 /// replies were worded anew and judged again; counts moved by the wording alone, tuning sets
@@ -446,9 +453,9 @@ judged_sets! {
 /// thing, "patron? no, friend", where the mayor was asked about. Set 5 fell from 97 to 96 in the
 /// ninth, when synonyms began to count only in the sense their siblings share: tuning sets +3,
 /// set 6 unchanged.)
-/// The least each set may be judged sensible, sets 1 to 16 in order.
-const SENSIBLE: [usize; 16] = [
-    145, 153, 143, 124, 100, 88, 106, 109, 125, 92, 132, 123, 122, 109, 100, 117,
+/// The least each set may be judged sensible, sets 1 to 17 in order.
+const SENSIBLE: [usize; 17] = [
+    145, 153, 143, 124, 100, 88, 106, 109, 125, 92, 132, 123, 122, 109, 100, 117, 92,
 ];
 
 /// What set `n` (1-based) was judged sensible at least.
