@@ -206,10 +206,15 @@ fn the_tuning_evenings_are_answered_without_holes_or_repeats() {
 
 /// A judged visitor set (issue 30): every reply is still the one judged (a changed reply must be
 /// judged again, by someone who does not tune the innkeeper), none has a hole or comes late,
-/// none repeats three times running, at most 15% fall back, and at least `min_sensible` lines
-/// are judged sensible. Returns (sensible, lines). A `held_out` set's changed replies are named
-/// by position only: whoever tunes the innkeeper runs these tests and must not read its lines.
-fn judged_set(dir: &str, min_sensible: usize, held_out: bool) -> (usize, usize) {
+/// none repeats three times running, at most 15% fall back, and at least `sensible(set)` lines
+/// are judged sensible. A `held_out` set's changed replies are named by position only: whoever
+/// tunes the innkeeper runs these tests and must not read its lines.
+fn judged_set(set: usize, held_out: bool) {
+    let dir = match set {
+        1 => "tests/fixtures/innkeeper-visitors".to_string(),
+        n => format!("tests/fixtures/innkeeper-visitors-{n}"),
+    };
+    let min_sensible = sensible(set);
     let judged: Vec<Vec<String>> = transcript(&format!("{dir}/judged.tsv"))
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -265,137 +270,109 @@ fn judged_set(dir: &str, min_sensible: usize, held_out: bool) -> (usize, usize) 
         sensible >= min_sensible,
         "{dir}: {sensible} of {lines} sensible"
     );
-    (sensible, lines)
 }
 
-/// The first independent set, written before the innkeeper grew and judged on 2026-12-01/02
-/// (115 of 165 then); since then the tuning set of issue 30's second round.
-#[test]
-fn the_first_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors", sensible(1), false);
-}
-
-/// The second independent set: the held-out measure of issue 30's second round (114 of 163),
-/// then the tuning set of its third.
-#[test]
-fn the_second_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors-2", sensible(2), false);
-}
-
-/// The third independent set: the held-out measure of issue 30's third round (105 of 165),
-/// then a tuning set of its fourth.
-#[test]
-fn the_third_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors-3", sensible(3), false);
-}
-
-/// The fourth independent set: the held-out measure of issue 30's fourth round (77 of 167),
-/// then a tuning set of its fifth.
-#[test]
-fn the_fourth_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors-4", sensible(4), false);
-}
-
-/// The held-out measure of issue 30's fifth round (written 2026-12-02 by someone who saw
-/// neither the sample nor the other sets, never looked at while tuning, judged by someone who
-/// did not tune; only its counts were reported): the goal is 80% sensible.
-#[test]
-fn the_held_out_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors-5", sensible(5), true);
-}
-
-/// The held-out measure from issue 30's ninth round on (written 2026-12-03, before that round
-/// began, by someone who saw neither the sample nor the other sets; never looked at while
-/// tuning, judged by someone who did not tune; only its counts were reported). Set 5 stays
-/// judged, but a reviewer once quoted six of its lines: it no longer counts as unseen.
-#[test]
-fn the_sixth_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors-6", sensible(6), true);
-}
-
-/// The held-out measure from issue 30's tenth round on (written 2026-12-03, before that round
-/// began, by someone who saw neither the sample nor the other sets; never looked at while
-/// tuning, judged by someone who did not tune; only its counts were reported). Set 6's counts
-/// had been seen after three rounds: it stays judged, but set 7 is the unseen one.
-#[test]
-fn the_seventh_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors-7", sensible(7), true);
-}
-
-/// The held-out measure of issue 30's eleventh round (written 2026-12-03, before that round
-/// began, by someone who saw neither the sample nor the other sets; judged on the program as
-/// the tenth round left it, 88 of 169, by someone who did not tune; never looked at; only its
-/// counts were reported).
-#[test]
-fn the_eighth_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors-8", sensible(8), true);
-}
-
-/// The held-out measure of issue 30's twelfth round (written 2026-12-03, before that round
-/// began, by someone who saw neither the sample nor the other sets; judged on the program as
-/// the eleventh round left it, 67 of 165, by someone who did not tune; only its counts were
-/// reported). Read from the fourteenth round on, a tuning set: why its misses failed is in
-/// `misses.tsv` beside it.
-#[test]
-fn the_ninth_visitor_set_gets_the_replies_judged() {
-    judged_set("tests/fixtures/innkeeper-visitors-9", sensible(9), true);
-}
-
-/// One test per judged set: `name: dir, min_sensible, held_out;` (see `judged_set`).
+/// One test per judged set: `name: set, held_out;` (see `judged_set`).
 macro_rules! judged_sets {
-    ($($(#[$doc:meta])* $name:ident: $dir:expr, $min:expr, $held:expr;)*) => {$(
+    ($($(#[$doc:meta])* $name:ident: $set:expr, $held:expr;)*) => {$(
         $(#[$doc])*
         #[test]
         fn $name() {
-            judged_set($dir, $min, $held);
+            judged_set($set, $held);
         }
     )*};
 }
 
 judged_sets! {
+    /// The first independent set, written before the innkeeper grew and judged on 2026-12-01/02
+    /// (115 of 165 then); since then the tuning set of issue 30's second round.
+    the_first_visitor_set_gets_the_replies_judged: 1, false;
+
+    /// The second independent set: the held-out measure of issue 30's second round (114 of 163),
+    /// then the tuning set of its third.
+    the_second_visitor_set_gets_the_replies_judged: 2, false;
+
+    /// The third independent set: the held-out measure of issue 30's third round (105 of 165),
+    /// then a tuning set of its fourth.
+    the_third_visitor_set_gets_the_replies_judged: 3, false;
+
+    /// The fourth independent set: the held-out measure of issue 30's fourth round (77 of 167),
+    /// then a tuning set of its fifth.
+    the_fourth_visitor_set_gets_the_replies_judged: 4, false;
+
+    /// The held-out measure of issue 30's fifth round (written 2026-12-02 by someone who saw
+    /// neither the sample nor the other sets, never looked at while tuning, judged by someone who
+    /// did not tune; only its counts were reported): the goal is 80% sensible.
+    the_held_out_visitor_set_gets_the_replies_judged: 5, true;
+
+    /// The held-out measure from issue 30's ninth round on (written 2026-12-03, before that round
+    /// began, by someone who saw neither the sample nor the other sets; never looked at while
+    /// tuning, judged by someone who did not tune; only its counts were reported). Set 5 stays
+    /// judged, but a reviewer once quoted six of its lines: it no longer counts as unseen.
+    the_sixth_visitor_set_gets_the_replies_judged: 6, true;
+
+    /// The held-out measure from issue 30's tenth round on (written 2026-12-03, before that round
+    /// began, by someone who saw neither the sample nor the other sets; never looked at while
+    /// tuning, judged by someone who did not tune; only its counts were reported). Set 6's counts
+    /// had been seen after three rounds: it stays judged, but set 7 is the unseen one.
+    the_seventh_visitor_set_gets_the_replies_judged: 7, true;
+
+    /// The held-out measure of issue 30's eleventh round (written 2026-12-03, before that round
+    /// began, by someone who saw neither the sample nor the other sets; judged on the program as
+    /// the tenth round left it, 88 of 169, by someone who did not tune; never looked at; only its
+    /// counts were reported).
+    the_eighth_visitor_set_gets_the_replies_judged: 8, true;
+
+    /// The held-out measure of issue 30's twelfth round (written 2026-12-03, before that round
+    /// began, by someone who saw neither the sample nor the other sets; judged on the program as
+    /// the eleventh round left it, 67 of 165, by someone who did not tune; only its counts were
+    /// reported). Read from the fourteenth round on, a tuning set: why its misses failed is in
+    /// `misses.tsv` beside it.
+    the_ninth_visitor_set_gets_the_replies_judged: 9, true;
+
     /// The held-out measure of issue 30's thirteenth round (written 2026-12-03, before that round
     /// began, by someone who saw neither the sample nor the other sets; judged on the program as
     /// the twelfth round left it, 75 of 169, by someone who did not tune; only its counts were
     /// reported).
-    the_tenth_visitor_set_gets_the_replies_judged: "tests/fixtures/innkeeper-visitors-10", sensible(10), true;
+    the_tenth_visitor_set_gets_the_replies_judged: 10, true;
 
     /// The eleventh independent set (written 2026-12-04 by someone who saw neither the sample nor
     /// the other sets, judged on the program as the fifteenth round left it, 76 of 167, by someone
     /// who did not tune): the fresh measure of how the innkeeper does on lines nobody tuned for,
     /// then the tuning set of the sixteenth round. Set 10 stays the unseen one.
-    the_eleventh_visitor_set_gets_the_replies_judged: "tests/fixtures/innkeeper-visitors-11", sensible(11), false;
+    the_eleventh_visitor_set_gets_the_replies_judged: 11, false;
 
     /// The twelfth independent set (written 2026-12-04 by someone who saw neither the sample nor
     /// the other sets, judged on the program as the sixteenth round's first part left it, 89 of 170,
     /// by someone who did not tune), then a tuning set of that round's second part.
-    the_twelfth_visitor_set_gets_the_replies_judged: "tests/fixtures/innkeeper-visitors-12", sensible(12), false;
+    the_twelfth_visitor_set_gets_the_replies_judged: 12, false;
 
     /// The thirteenth independent set (written 2026-12-04 by someone who saw neither the sample nor
     /// the other sets, judged on the program as the sixteenth round's second part left it, 97 of
     /// 165, by someone who did not tune), then a tuning set of that round's third part.
-    the_thirteenth_visitor_set_gets_the_replies_judged: "tests/fixtures/innkeeper-visitors-13", sensible(13), false;
+    the_thirteenth_visitor_set_gets_the_replies_judged: 13, false;
 
     /// The fourteenth independent set (written 2026-12-04 by someone who saw neither the sample
     /// nor the other sets, judged on the program as the sixteenth round's third part left it, 86
     /// of 168, by someone who did not tune), then a tuning set of that round's fourth part.
-    the_fourteenth_visitor_set_gets_the_replies_judged: "tests/fixtures/innkeeper-visitors-14", sensible(14), false;
+    the_fourteenth_visitor_set_gets_the_replies_judged: 14, false;
 
     /// The fifteenth independent set (written 2026-12-04 by someone who saw neither the sample
     /// nor the other sets, judged once on the program as the sixteenth round left it, by someone
     /// who did not tune; never read by the tuner, only its counts reported): the round's fresh
     /// measure, 100 of 169.
-    the_fifteenth_visitor_set_gets_the_replies_judged: "tests/fixtures/innkeeper-visitors-15", sensible(15), true;
+    the_fifteenth_visitor_set_gets_the_replies_judged: 15, true;
 
     /// The sixteenth independent set (written 2026-12-04 by someone who saw neither the sample
     /// nor the other sets, judged on the program as the sixteenth round's fourth part left it,
     /// 102 of 164, by someone who did not tune), then a tuning set of that round's fifth part.
-    the_sixteenth_visitor_set_gets_the_replies_judged: "tests/fixtures/innkeeper-visitors-16", sensible(16), false;
+    the_sixteenth_visitor_set_gets_the_replies_judged: 16, false;
 
     /// The seventeenth independent set (written 2026-12-04 by someone who saw neither the sample
     /// nor the other sets, judged once on the program as the sixteenth round ended, by someone
     /// who did not tune; never read by the tuner, only its counts reported): the fresh measure
     /// of the round's final program.
-    the_seventeenth_visitor_set_gets_the_replies_judged: "tests/fixtures/innkeeper-visitors-17", sensible(17), true;
+    the_seventeenth_visitor_set_gets_the_replies_judged: 17, true;
 }
 
 /// What was judged sensible (2026-12-03, the eleventh round: every changed reply judged again
