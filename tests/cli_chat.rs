@@ -674,6 +674,40 @@ fn the_trace_marks_a_thing_that_gave_way() {
     assert!(text.contains("water: water (gives way)"), "{text}");
 }
 
+/// A place word after a thing places the thing, and gives way to it: "the temple in town" is
+/// about the temple, not about the town (the innkeeper once told of millbrook, the next town,
+/// when asked what the temple in town was like); "the market in the next town" is not.
+#[test]
+fn a_thing_placed_in_town_is_the_thing() {
+    let trace = chat_on(
+        "what's that temple in town like?
+where is the market in the next town
+",
+        "json",
+    );
+    let inputs = inputs(&trace);
+    let gives_way = |i: usize, w: &str| {
+        let words = inputs[i]["understood"]["words"].as_array().unwrap();
+        let word = words.iter().find(|x| x["word"] == w).unwrap();
+        word.get("gives_way") == Some(&Value::Bool(true))
+    };
+    assert!(gives_way(0, "town"));
+    assert!(!gives_way(0, "temple"));
+    assert!(!gives_way(1, "town"));
+    let ex = exchanges(&trace);
+    assert!(ex[0].1.iter().any(|r| r.contains("temple")), "{:?}", ex[0]);
+    assert!(
+        !ex[0].1.iter().any(|r| r.contains("millbrook")),
+        "{:?}",
+        ex[0]
+    );
+    assert!(
+        ex[1].1.iter().any(|r| r.contains("millbrook")),
+        "{:?}",
+        ex[1]
+    );
+}
+
 /// A synonym counts only in the sense the words written beside it share: the distance pattern
 /// lists "close" beside "far" and "near", and WordNet's "last" (a close, an end) is no distance
 /// — "last night" once asked how far the temple was.

@@ -2,7 +2,7 @@
 //! iteration it is said, no reply with an empty slot, and a new question never answered with
 //! an old topic. `transcripts/visitor.txt` is the conversation the sample was grown on;
 //! `fixtures/innkeeper/visitor-heldout.txt` was written with it and never run while growing it.
-//! `fixtures/innkeeper-visitors{,-2,…,-17}/` (issue 30) are twelve evenings each written by
+//! `fixtures/innkeeper-visitors{,-2,…,-22}/` (issue 30) are twelve evenings each written by
 //! someone who never saw the sample, with every reply judged by someone who did not tune it:
 //! the judgements are committed, and a changed reply must be judged again. Each set measured
 //! the innkeeper once, untouched, then became a tuning set; the fifth is the held-out measure.
@@ -373,6 +373,29 @@ judged_sets! {
     /// who did not tune; never read by the tuner, only its counts reported): the fresh measure
     /// of the round's final program.
     the_seventeenth_visitor_set_gets_the_replies_judged: 17, true;
+
+    /// The eighteenth independent set (written 2026-12-04 by someone who saw neither the sample
+    /// nor the other sets, judged on the program as the sixteenth round left it, 81 of 167, by
+    /// someone who did not tune), then a tuning set of the seventeenth round.
+    the_eighteenth_visitor_set_gets_the_replies_judged: 18, false;
+
+    /// The nineteenth independent set (written and judged as set 18 was, 105 of 166), then a
+    /// tuning set of the seventeenth round.
+    the_nineteenth_visitor_set_gets_the_replies_judged: 19, false;
+
+    /// The twentieth independent set (written and judged as set 18 was, 95 of 167), then a tuning
+    /// set of the seventeenth round.
+    the_twentieth_visitor_set_gets_the_replies_judged: 20, false;
+
+    /// The twenty-first independent set (written and judged as set 18 was, 88 of 169), then a
+    /// tuning set of the seventeenth round.
+    the_twenty_first_visitor_set_gets_the_replies_judged: 21, false;
+
+    /// The twenty-second independent set (written 2026-12-04 with sets 18–21 by someone who saw
+    /// neither the sample nor the other sets, judged on the program as the sixteenth round left
+    /// it, 77 of 168, by someone who did not tune; never read by the tuner, only its counts
+    /// reported): the seventeenth round's held-out measure.
+    the_twenty_second_visitor_set_gets_the_replies_judged: 22, true;
 }
 
 /// What was judged sensible (2026-12-03, the eleventh round: every changed reply judged again
@@ -430,9 +453,22 @@ judged_sets! {
 /// thing, "patron? no, friend", where the mayor was asked about. Set 5 fell from 97 to 96 in the
 /// ninth, when synonyms began to count only in the sense their siblings share: tuning sets +3,
 /// set 6 unchanged.)
-/// The least each set may be judged sensible, sets 1 to 17 in order.
-const SENSIBLE: [usize; 17] = [
-    145, 153, 143, 124, 100, 88, 106, 109, 125, 92, 132, 123, 122, 109, 100, 117, 92,
+/// The seventeenth round (2026-12-04) wrote five fresh sets at once, 18–22, judged on the
+/// program as the sixteenth round left it: 81, 105, 95, 88 and 77 sensible (48.5%, 63.3%,
+/// 56.9%, 52.1%, 45.8%). Classes of line from sets 18–21 (a room's lock, window, desk, linen and
+/// quiet; scented oils; herbs hung to dry; island songs, words and food; the inn's one wine;
+/// sick folk and cures; a drover's beasts; market day and prices; the faster road; a shared
+/// bath; work elsewhere; a craft for keep; who brews and owns; a bribe; a cot for a maid; more
+/// words for a secret, a threat, a stare and praise) and one reading of the runtime (a thing
+/// placed "in town" gives way to the thing) took set 22, never read, from 77 to 80, and held
+/// out 5, 6, 7, 8, 10, 15 and 17 from 100, 88, 106, 109, 92, 100, 92 to 101, 90, 106, 111, 99,
+/// 100, 96. A second pass over broken patterns cost sets 2, 3, 9 and 13 one each (a receipt read
+/// in "sign on", a shared bath in "shared or private", sick folk in "is there a healer"): their
+/// floors fell by one, the misreadings named in the round's note.
+/// The least each set may be judged sensible, sets 1 to 22 in order.
+const SENSIBLE: [usize; 22] = [
+    145, 152, 142, 125, 101, 90, 106, 111, 124, 99, 132, 126, 121, 110, 100, 119, 96, 103, 117,
+    119, 106, 80,
 ];
 
 /// What set `n` (1-based) was judged sensible at least.

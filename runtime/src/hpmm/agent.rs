@@ -308,7 +308,9 @@ impl SocialAgent {
                 let n = quantity_before(model, &self.pre, &self.words, i);
                 self.counted.extend(concepts.iter().map(|_| n));
                 let aside = question.as_ref().is_some_and(|q| !q.contains(&i));
-                gives_way = aside || refused_before(&self.pre, &self.words, i);
+                gives_way = aside
+                    || refused_before(&self.pre, &self.words, i)
+                    || placed_after_another(&self.pre, &self.words, i);
                 self.yields.extend(concepts.iter().map(|_| gives_way));
             }
             self.gives_way.push(gives_way);
@@ -1184,6 +1186,46 @@ fn refused_before(pre: &Preprocessor, words: &[Word], i: usize) -> bool {
         }
     }
     false
+}
+
+/// Words that put what follows them as the place of a thing named before ("the temple in
+/// town", "a bath in my room", "a window onto the road"): the thing, not its place, is what the line is about.
+const PLACE_WORDS: [&str; 9] = [
+    "in",
+    "around",
+    "near",
+    "inside",
+    "over",
+    "onto",
+    "overlooking",
+    "facing",
+    "across",
+];
+
+/// Words that make a place another one than here: its things are that place's.
+const OTHER_PLACE: [&str; 5] = ["next", "nearest", "other", "another", "that"];
+
+/// Whether word `i` (a concept's word) only places a thing named earlier in the clause: a
+/// [`PLACE_WORDS`] word within [`REFUSAL_REACH`] words before it, and a concept named before that.
+fn placed_after_another(pre: &Preprocessor, words: &[Word], i: usize) -> bool {
+    let Some(p) = (i.saturating_sub(REFUSAL_REACH)..i)
+        .rev()
+        .find(|&j| PLACE_WORDS.contains(&words[j].text.as_str()))
+    else {
+        return false;
+    };
+    let between = &words[p + 1..i];
+    if words[p..i].iter().any(|w| w.pause)
+        || between.iter().any(|w| !pre.concepts_of(w).is_empty())
+        // "the market in the next town" asks about the other town's market.
+        || between.iter().any(|w| OTHER_PLACE.contains(&w.text.as_str()))
+    {
+        return false;
+    }
+    // A pause after a word ends the phrase before the place word.
+    (words[..p].iter().rev())
+        .take_while(|w| !w.pause)
+        .any(|w| !pre.concepts_of(w).is_empty())
 }
 
 fn find_chat(program: &Program, name: &str) -> Result<ChatId, ChatError> {
