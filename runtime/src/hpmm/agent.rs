@@ -1189,7 +1189,8 @@ fn refused_before(pre: &Preprocessor, words: &[Word], i: usize) -> bool {
 }
 
 /// Words that put what follows them as the place of a thing named before ("the temple in
-/// town", "a bath in my room", "a window onto the road"): the thing, not its place, is what the line is about.
+/// town", "a bath in my room", "a window onto the road"): the thing, not its place, is what
+/// the line is about. They reach as far back as a refusal does ([`REFUSAL_REACH`]).
 const PLACE_WORDS: [&str; 9] = [
     "in",
     "around",
