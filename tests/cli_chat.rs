@@ -674,6 +674,25 @@ fn the_trace_marks_a_thing_that_gave_way() {
     assert!(text.contains("water: water (gives way)"), "{text}");
 }
 
+/// "instead of" refuses what follows it, like "not": "tea instead of ale" serves the tea alone
+/// (it served both, as if two things were ordered).
+#[test]
+fn a_thing_asked_for_instead_of_another_is_served_alone() {
+    let trace = chat_on("could i have tea instead of ale\n", "json");
+    let words = inputs(&trace)[0]["understood"]["words"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let ale = words.iter().find(|x| x["word"] == "ale").unwrap();
+    assert_eq!(ale["gives_way"], true, "{words:?}");
+    let replies = exchanges(&trace)[0].1.clone();
+    let served = replies.iter().find(|r| r.starts_with("gives you")).unwrap();
+    assert!(
+        served.contains("tea") && !served.contains("ale"),
+        "{served}"
+    );
+}
+
 /// A place word after a thing places the thing, and gives way to it: "the temple in the
 /// village" is about the temple, not about the village (the innkeeper once told of millbrook,
 /// the next town, when asked what the temple in town was like); "the market in the next

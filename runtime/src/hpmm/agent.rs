@@ -1162,9 +1162,9 @@ fn question_clause(words: &[Word]) -> Option<std::ops::Range<usize>> {
 }
 
 /// Words that refuse what follows them: "wine, not water", "soup, no onions", "without meat",
-/// "i don't want ale".
-const REFUSALS: [&str; 9] = [
-    "no", "not", "without", "nor", "never", "don't", "dont", "can't", "cant",
+/// "i don't want ale", "tea instead of ale", "anything except fish".
+const REFUSALS: [&str; 11] = [
+    "no", "not", "without", "nor", "never", "don't", "dont", "can't", "cant", "instead", "except",
 ];
 
 /// Words that refuse reach no further: "not ale, but wine" refuses the ale only.
