@@ -2,10 +2,11 @@
 //! iteration it is said, no reply with an empty slot, and a new question never answered with
 //! an old topic. `transcripts/visitor.txt` is the conversation the sample was grown on;
 //! `fixtures/innkeeper/visitor-heldout.txt` was written with it and never run while growing it.
-//! `fixtures/innkeeper-visitors{,-2,…,-29,-32}/` (issue 30) are twelve evenings each written by
+//! `fixtures/innkeeper-visitors{,-2,…,-45}/` (issue 30) are twelve evenings each written by
 //! someone who never saw the sample, with every reply judged by someone who did not tune it:
 //! the judgements are committed, and a changed reply must be judged again. Each set measured
-//! the innkeeper once, untouched, then became a tuning set; the fifth is the held-out measure.
+//! the innkeeper once, untouched; most then became tuning sets, and the ones `judged_sets!`
+//! marks held out were never read by whoever tunes.
 
 use ensemble_tests::{ensemble, json_lines as events, repo_path};
 
