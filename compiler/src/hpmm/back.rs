@@ -603,6 +603,12 @@ pub fn emit(module: &Module, intern: &mut dyn FnMut(&str) -> NameId) -> Result<M
                         .map(|k| Ok(ConceptId(id(k)?)))
                         .collect::<Result<_, String>>()?,
                 },
+                ir::TrackerRule::MentionThirdLast(kinds) => TrackerRule::MentionThirdLast {
+                    types: kinds
+                        .iter()
+                        .map(|k| Ok(ConceptId(id(k)?)))
+                        .collect::<Result<_, String>>()?,
+                },
                 ir::TrackerRule::Bind(c) => TrackerRule::Bind(ConceptId(id(c)?)),
                 ir::TrackerRule::Copy(v) => TrackerRule::Copy(VariableId(id(v)?)),
                 ir::TrackerRule::Clear => TrackerRule::Clear,

@@ -610,6 +610,12 @@ fn lower_concepts(module: &mut Module, f: &Files, n: &Names, diags: &mut Diagnos
                             .map(|c| resolve(diags, &n.concepts, "concept", named(c), &context))
                             .collect(),
                     ),
+                    TrackerRuleAsset::MentionThirdLast(kinds) => TrackerRule::MentionThirdLast(
+                        kinds
+                            .iter()
+                            .map(|c| resolve(diags, &n.concepts, "concept", named(c), &context))
+                            .collect(),
+                    ),
                     TrackerRuleAsset::Bind(c) => TrackerRule::Bind(resolve(
                         diags,
                         &n.concepts,

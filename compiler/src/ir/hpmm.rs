@@ -157,6 +157,7 @@ pub struct Concept {
 pub enum TrackerRule {
     Mention(Vec<Ref<Concept>>),
     MentionEarlier(Vec<Ref<Concept>>),
+    MentionThirdLast(Vec<Ref<Concept>>),
     Bind(Ref<Concept>),
     Copy(Ref<Variable>),
     Clear,

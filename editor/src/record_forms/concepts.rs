@@ -33,15 +33,17 @@ pub struct ConceptsPanel {
 enum Rule {
     Mention,
     MentionEarlier,
+    MentionThirdLast,
     Bind,
     Copy,
     Clear,
     Unheard,
 }
 
-const RULES: [(Rule, &str); 6] = [
+const RULES: [(Rule, &str); 7] = [
     (Rule::Mention, "the last mentioned"),
     (Rule::MentionEarlier, "the one mentioned before it"),
+    (Rule::MentionThirdLast, "the third from the last"),
     (Rule::Bind, "bind to"),
     (Rule::Copy, "copy variable"),
     (Rule::Clear, "clear"),
@@ -68,6 +70,7 @@ fn tracker(ui: &mut Ui, v: usize, k: usize, t: &mut TrackerAsset, cx: &PanelCx) 
         let mut rule = match t.rule {
             TrackerRuleAsset::Mention(_) => Rule::Mention,
             TrackerRuleAsset::MentionEarlier(_) => Rule::MentionEarlier,
+            TrackerRuleAsset::MentionThirdLast(_) => Rule::MentionThirdLast,
             TrackerRuleAsset::Bind(_) => Rule::Bind,
             TrackerRuleAsset::Copy(_) => Rule::Copy,
             TrackerRuleAsset::Clear => Rule::Clear,
@@ -84,6 +87,7 @@ fn tracker(ui: &mut Ui, v: usize, k: usize, t: &mut TrackerAsset, cx: &PanelCx) 
             t.rule = match rule {
                 Rule::Mention => TrackerRuleAsset::Mention(Vec::new()),
                 Rule::MentionEarlier => TrackerRuleAsset::MentionEarlier(Vec::new()),
+                Rule::MentionThirdLast => TrackerRuleAsset::MentionThirdLast(Vec::new()),
                 Rule::Bind => {
                     TrackerRuleAsset::Bind(names.concepts.first().cloned().unwrap_or_default())
                 }
@@ -97,7 +101,9 @@ fn tracker(ui: &mut Ui, v: usize, k: usize, t: &mut TrackerAsset, cx: &PanelCx) 
             changed = true;
         }
         match &mut t.rule {
-            TrackerRuleAsset::Mention(kinds) | TrackerRuleAsset::MentionEarlier(kinds) => {
+            TrackerRuleAsset::Mention(kinds)
+            | TrackerRuleAsset::MentionEarlier(kinds)
+            | TrackerRuleAsset::MentionThirdLast(kinds) => {
                 ui.label(
                     RichText::new(if kinds.is_empty() {
                         "concept (any kind)"

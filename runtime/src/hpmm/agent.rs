@@ -132,7 +132,8 @@ pub struct WordReading {
     /// Lexicon categories it is in (`greeting-word`, `pleasant`).
     pub categories: Vec<String>,
     /// Whether what it names gives way to another thing of its kind the line names: refused
-    /// ("not water") or said aside of the question (docs/formats/concepts.md).
+    /// ("not water"), said aside of the question, placing a thing named before it, or only
+    /// saying which of the next word's things is meant ("meat pie") (docs/formats/concepts.md).
     pub gives_way: bool,
 }
 
@@ -310,7 +311,8 @@ impl SocialAgent {
                 let aside = question.as_ref().is_some_and(|q| !q.contains(&i));
                 gives_way = aside
                     || refused_before(&self.pre, &self.words, i)
-                    || placed_after_another(&self.pre, &self.words, i);
+                    || placed_after_another(&self.pre, &self.words, i)
+                    || says_which(model, &self.pre, &self.words, i);
                 self.yields.extend(concepts.iter().map(|_| gives_way));
             }
             self.gives_way.push(gives_way);
@@ -1227,6 +1229,21 @@ fn placed_after_another(pre: &Preprocessor, words: &[Word], i: usize) -> bool {
     (words[..p].iter().rev())
         .take_while(|w| !w.pause)
         .any(|w| !pre.concepts_of(w).is_empty())
+}
+
+/// Whether word `i` (a concept's word) only says which of the next word's things is meant: a
+/// concept's word right before another's, with no pause between ("a meat pie", "your strongest
+/// wine", "hot water": the pie, the wine, the water). English puts the head of a phrase last.
+/// Not when it names a kind of what the next word names: "mulled wine" is the mulled wine and
+/// "a strong drink" the strong one, as `Mention` reads them.
+fn says_which(model: &Model, pre: &Preprocessor, words: &[Word], i: usize) -> bool {
+    let Some(next) = words.get(i + 1).map(|w| pre.concepts_of(w)) else {
+        return false;
+    };
+    let this = pre.concepts_of(&words[i]);
+    !words[i].pause
+        && !next.is_empty()
+        && !(this.iter()).any(|&c| next.iter().any(|&n| c == n || evidence::is_a(model, c, n)))
 }
 
 fn find_chat(program: &Program, name: &str) -> Result<ChatId, ChatError> {

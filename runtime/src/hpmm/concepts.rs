@@ -62,17 +62,17 @@ pub fn track(model: &Model, obs: &Observation<'_>, e: &[f64], to: Bound<'_>) {
                     quantities[v] = counted(k).or_else(|| specific.and_then(|(j, _)| counted(j)));
                 }
             }
-            TrackerRule::MentionEarlier { types } => {
+            TrackerRule::MentionEarlier { types } | TrackerRule::MentionThirdLast { types } => {
                 let of_kind =
                     |m: ConceptId| types.is_empty() || types.iter().any(|&ty| is_a(model, m, ty));
-                let last = (0..obs.mentions.len()).rposition(|k| takes(k, &of_kind));
-                if let Some(last) = last.map(|k| obs.mentions[k]) {
-                    // "a plate of sausages": the plate (food) is the sausages' kind, not a
-                    // second dish.
-                    let earlier = (0..obs.mentions.len()).rposition(|k| {
-                        let m = obs.mentions[k];
-                        takes(k, &of_kind) && !is_a(model, m, last) && !is_a(model, last, m)
-                    });
+                let back = match t.rule {
+                    TrackerRule::MentionEarlier { .. } => 1,
+                    _ => 2,
+                };
+                let things = things_named(model, obs, &|k| takes(k, &of_kind));
+                // Nothing of the kinds named: the binding is kept ("thanks").
+                if !things.is_empty() {
+                    let earlier = things.get(back).copied();
                     bindings[v] = earlier.map(|k| obs.mentions[k]);
                     heard[v] = None;
                     quantities[v] = earlier.and_then(counted);
@@ -106,6 +106,32 @@ pub fn track(model: &Model, obs: &Observation<'_>, e: &[f64], to: Bound<'_>) {
             }
         }
     }
+}
+
+/// The things a line names, last first, as indexes into its mentions: each mention `takes`
+/// accepts that no other thing named is a kind of (a kind named beside a thing of it is no
+/// thing of its own: in "stew and bread, i'm starving" the food is the bread's kind; in "a
+/// plate of sausages" the plate is), and that is neither a kind of nor a thing of a kind of
+/// one named after it ("some food, the roast" is one thing, named twice).
+fn things_named(model: &Model, obs: &Observation<'_>, takes: &dyn Fn(usize) -> bool) -> Vec<usize> {
+    let mentions = obs.mentions;
+    let specific = |k: usize| {
+        let m = mentions[k];
+        takes(k)
+            && !(mentions.iter().enumerate()).any(|(j, &n)| n != m && takes(j) && is_a(model, n, m))
+    };
+    let mut things: Vec<usize> = Vec::new();
+    for k in (0..mentions.len()).rev() {
+        let m = mentions[k];
+        let other = |&j: &usize| {
+            let n = mentions[j];
+            n != m && !is_a(model, m, n) && !is_a(model, n, m)
+        };
+        if specific(k) && things.iter().all(other) {
+            things.push(k);
+        }
+    }
+    things
 }
 
 /// Words a noun phrase may hold before its noun and still be read past ("the old cracked bell").
@@ -357,6 +383,41 @@ mod tests {
         // "a stew, and some food with it": the kind named last does not undo the stew.
         after(&m, &mut b, &[1, 0]);
         assert_eq!(b, [c(1), None]);
+        // "stew and roast, i'm starving (food)": a kind named after two things of it keeps both.
+        after(&m, &mut b, &[1, 2, 0]);
+        assert_eq!(b, [c(2), c(1)]);
+    }
+
+    #[test]
+    fn a_line_naming_three_things_keeps_all_three() {
+        let mut m = model();
+        m.variables.push(Variable { name: NameId(2) });
+        m.trackers.push(Tracker {
+            variable: VariableId(2),
+            rule: TrackerRule::MentionThirdLast {
+                types: vec![ConceptId(0), ConceptId(3)],
+            },
+            when: None,
+            speaker: None,
+        });
+        let c = |i| Some(ConceptId(i));
+        let mut b = vec![None, None, None];
+        // "stew, roast and a mug of ale"
+        after(&m, &mut b, &[1, 2, 4]);
+        assert_eq!(b, [c(4), c(2), c(1)]);
+        // "thanks": nothing named, all kept.
+        after(&m, &mut b, &[]);
+        assert_eq!(b, [c(4), c(2), c(1)]);
+        // "stew and ale": two things, the third unbound.
+        after(&m, &mut b, &[1, 4]);
+        assert_eq!(b, [c(4), c(1), None]);
+        // "stew, some food, the roast and ale, i'm thirsty (drink)": kinds beside things of
+        // them are no things of their own.
+        after(&m, &mut b, &[1, 0, 2, 4, 3]);
+        assert_eq!(b, [c(4), c(2), c(1)]);
+        // "the stew, the stew and ale": one thing named twice is one thing.
+        after(&m, &mut b, &[1, 1, 4]);
+        assert_eq!(b, [c(4), c(1), None]);
     }
 
     #[test]

@@ -26,8 +26,9 @@ use thiserror::Error;
 /// restore take the build that shipped before them); 12: the file each game state is declared
 /// in and the slot values translators translate (the two last fields: versions 10 and 11 are
 /// still read, without them); 13: conversation tallies (the last field: versions 10 to 12 are
-/// still read, with none).
-pub const FORMAT_VERSION: u16 = 13;
+/// still read, with none); 14: the tracker rule `MentionThirdLast` (a new last variant:
+/// versions 10 to 13 are read as they are, since none of them holds it).
+pub const FORMAT_VERSION: u16 = 14;
 /// The earliest program (and debug-symbol) version still read: each later version only added
 /// a last field, read from an earlier one as empty.
 pub(crate) const EARLIEST_PROGRAM_VERSION: u16 = 10;

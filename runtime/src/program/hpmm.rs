@@ -351,6 +351,14 @@ pub enum TrackerRule {
         /// Stems of common nouns, sorted.
         nouns: Vec<String>,
     },
+    /// Bind to the concept the input names before the [`TrackerRule::MentionEarlier`] one,
+    /// the third thing from the last, when it names three that are neither the same nor kinds
+    /// of each other ("bread, cheese and a mug of ale": the bread); unbind when it names fewer;
+    /// keep the binding when it names none. Last of the rules: format version 14.
+    MentionThirdLast {
+        /// Concepts it must be (transitively); any concept when empty.
+        types: Vec<ConceptId>,
+    },
 }
 
 /// A binding routine of one situational variable (Zubek §5.2.4).

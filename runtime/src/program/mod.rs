@@ -650,7 +650,9 @@ impl Program {
                     &Vec::<strings::SlotValueDef>::new(),
                 )));
             }
-            whole.extend(empty(postcard::to_allocvec(&hpmm::Tallies::default())));
+            if version < 13 {
+                whole.extend(empty(postcard::to_allocvec(&hpmm::Tallies::default())));
+            }
             match postcard::take_from_bytes::<ProgramParts>(&whole) {
                 Ok((parts, [])) => Ok(parts),
                 Ok((_, rest)) => Err(LoadError::Decode(format!(

@@ -754,7 +754,7 @@ fn stale_debug_symbols_beside_a_newer_program_are_refused_naming_both_checksums(
 }
 
 #[test]
-fn versions_10_to_12_still_load_without_their_later_fields_and_a_flipped_version_does_not() {
+fn versions_10_to_13_still_load_without_their_later_fields_and_a_flipped_version_does_not() {
     let mut program = sample();
     let payload = postcard::to_allocvec(&program.parts).unwrap();
     let migrations = postcard::to_allocvec(&super::Migrations::default()).unwrap();
@@ -763,12 +763,13 @@ fn versions_10_to_12_still_load_without_their_later_fields_and_a_flipped_version
     let tallies = postcard::to_allocvec(&super::hpmm::Tallies::default()).unwrap();
     assert!(program.declared_in.files.is_empty() && program.migrations.is_empty());
     assert!(program.slot_values.is_empty() && program.tallies == Default::default());
-    // Version 12's payload: version 13's without its last field (the tallies); version 11's
+    // Version 13's payload is version 14's: 14 only added a tracker rule, which the sample
+    // does not hold. Version 12's is 13's without its last field (the tallies); version 11's
     // without the two before it too; version 10's without the migrations too.
     let v12 = &payload[..payload.len() - tallies.len()];
     let v11 = &v12[..v12.len() - declared_in.len() - slot_values.len()];
     let v10 = &v11[..v11.len() - migrations.len()];
-    for (version, old) in [(12u16, v12), (11, v11), (10, v10)] {
+    for (version, old) in [(13u16, &payload[..]), (12, v12), (11, v11), (10, v10)] {
         let mut bytes = container::wrap(Kind::Program, old);
         bytes[8..10].copy_from_slice(&version.to_le_bytes());
         let loaded = Program::from_bytes(&bytes).unwrap();

@@ -601,7 +601,9 @@ fn verify_hpmm(p: &ProgramParts) -> Result<(), String> {
         let what = || format!("tracker #{i}");
         variable(t.variable, &what)?;
         match &t.rule {
-            TrackerRule::Mention { types } | TrackerRule::MentionEarlier { types } => {
+            TrackerRule::Mention { types }
+            | TrackerRule::MentionEarlier { types }
+            | TrackerRule::MentionThirdLast { types } => {
                 check(types.iter().all(|c| c.index() < concepts), &what)?
             }
             TrackerRule::Bind(c) => concept(*c, &what)?,

@@ -243,6 +243,9 @@ pub enum TrackerRuleAsset {
     Mention(Vec<String>),
     /// The concept of one of these kinds mentioned before the last one, in the same input.
     MentionEarlier(Vec<String>),
+    /// The concept of one of these kinds mentioned before the `MentionEarlier` one: the third
+    /// thing from the last ("bread, cheese and ale": the bread).
+    MentionThirdLast(Vec<String>),
     Bind(String),
     Copy(String),
     Clear,
