@@ -2,7 +2,7 @@
 //! iteration it is said, no reply with an empty slot, and a new question never answered with
 //! an old topic. `transcripts/visitor.txt` is the conversation the sample was grown on;
 //! `fixtures/innkeeper/visitor-heldout.txt` was written with it and never run while growing it.
-//! `fixtures/innkeeper-visitors{,-2,…,-51}/` (issue 30) are twelve evenings each written by
+//! `fixtures/innkeeper-visitors{,-2,…,-54}/` (issue 30) are twelve evenings each written by
 //! someone who never saw the sample, with every reply judged by someone who did not tune it:
 //! the judgements are committed, and a changed reply must be judged again. Each set measured
 //! the innkeeper once, untouched; most then became tuning sets, and the ones `judged_sets!`
@@ -539,6 +539,21 @@ judged_sets! {
     /// 167; never read by the tuner, only its counts reported): the twenty-sixth round's
     /// held-out measure.
     the_fifty_first_visitor_set_gets_the_replies_judged: 51, true;
+
+    /// The fifty-second independent set (written 2026-12-05 with sets 53 and 54 by someone who
+    /// saw neither the sample nor the other sets, judged on the program as the twenty-sixth
+    /// round left it, 122 of 170, by someone who did not tune), then a tuning set of the
+    /// twenty-seventh round.
+    the_fifty_second_visitor_set_gets_the_replies_judged: 52, false;
+
+    /// The fifty-third independent set (written and judged as set 52 was, 112 of 167), then a
+    /// tuning set of the twenty-seventh round.
+    the_fifty_third_visitor_set_gets_the_replies_judged: 53, false;
+
+    /// The fifty-fourth independent set (written with sets 52 and 53, judged as they were, 100
+    /// of 170; never read by the tuner, only its counts reported): the twenty-seventh round's
+    /// held-out measure.
+    the_fifty_fourth_visitor_set_gets_the_replies_judged: 54, true;
 }
 
 /// What was judged sensible (2026-12-03, the eleventh round: every changed reply judged again
@@ -634,11 +649,17 @@ judged_sets! {
 /// guest about to be sick...) the sets never read went to 22 90, 27 122, 32 101, 33 103, 36 116,
 /// 39 114, 42 101, 45 103, 48 121, 51 121, and the older held-out sets 5, 6, 7, 8, 10, 15, 17 to
 /// 105, 105, 111, 121, 102, 108, 108.
-/// The least each set may be judged sensible, sets 1 to 51 in order.
-const SENSIBLE: [usize; 51] = [
-    147, 154, 146, 127, 105, 105, 111, 121, 135, 102, 136, 129, 131, 122, 108, 131, 108, 116, 130,
-    126, 116, 90, 126, 120, 136, 107, 122, 112, 121, 119, 113, 101, 103, 123, 119, 116, 102, 118,
-    114, 127, 119, 101, 116, 107, 103, 118, 125, 121, 114, 108, 121,
+/// The twenty-seventh round wrote 52, 53, 54 (122, 112 and, never read, 100) and mended
+/// classes from 52 and 53 (whether the river is safe for children, what children pay, how many
+/// live in the capital, a guest beaten by his master, other guests staying, a guest book, a
+/// fresh horse...): the sets never read went to 22 91, 27 122, 32 102,
+/// 33 103, 36 118, 39 114, 42 102, 45 103, 48 123, 51 122, 54 100, the older held-out sets 5, 7,
+/// 8, 15, 17 to 105, 110, 122, 108, 109.
+/// The least each set may be judged sensible, sets 1 to 54 in order.
+const SENSIBLE: [usize; 54] = [
+    147, 154, 146, 127, 105, 105, 110, 122, 135, 102, 137, 129, 131, 123, 108, 131, 109, 116, 130,
+    128, 116, 91, 126, 120, 137, 107, 122, 113, 122, 122, 114, 102, 103, 124, 120, 118, 102, 118,
+    114, 128, 119, 102, 116, 108, 103, 120, 125, 123, 116, 108, 122, 134, 117, 100,
 ];
 
 /// What set `n` (1-based) was judged sensible at least.
