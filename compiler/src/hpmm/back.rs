@@ -590,24 +590,18 @@ pub fn emit(module: &Module, intern: &mut dyn FnMut(&str) -> NameId) -> Result<M
             name: (cx.intern)(&v.name.text),
         });
         for t in &v.trackers {
+            let concepts = |kinds: &[ir::Ref<ir::Concept>]| -> Result<Vec<ConceptId>, String> {
+                kinds.iter().map(|k| Ok(ConceptId(id(k)?))).collect()
+            };
             let rule = match &t.rule {
                 ir::TrackerRule::Mention(kinds) => TrackerRule::Mention {
-                    types: kinds
-                        .iter()
-                        .map(|k| Ok(ConceptId(id(k)?)))
-                        .collect::<Result<_, String>>()?,
+                    types: concepts(kinds)?,
                 },
                 ir::TrackerRule::MentionEarlier(kinds) => TrackerRule::MentionEarlier {
-                    types: kinds
-                        .iter()
-                        .map(|k| Ok(ConceptId(id(k)?)))
-                        .collect::<Result<_, String>>()?,
+                    types: concepts(kinds)?,
                 },
                 ir::TrackerRule::MentionThirdLast(kinds) => TrackerRule::MentionThirdLast {
-                    types: kinds
-                        .iter()
-                        .map(|k| Ok(ConceptId(id(k)?)))
-                        .collect::<Result<_, String>>()?,
+                    types: concepts(kinds)?,
                 },
                 ir::TrackerRule::Bind(c) => TrackerRule::Bind(ConceptId(id(c)?)),
                 ir::TrackerRule::Copy(v) => TrackerRule::Copy(VariableId(id(v)?)),

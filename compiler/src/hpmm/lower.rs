@@ -597,25 +597,22 @@ fn lower_concepts(module: &mut Module, f: &Files, n: &Names, diags: &mut Diagnos
                     text: text.to_string(),
                     span: rule_span,
                 };
+                // The kinds a `Mention` rule names, each resolved to its concept.
+                let concepts = |diags: &mut Diagnostics, kinds: &[String]| {
+                    (kinds.iter())
+                        .map(|c| resolve(diags, &n.concepts, "concept", named(c), &context))
+                        .collect()
+                };
                 let rule = match &t.rule {
-                    TrackerRuleAsset::Mention(kinds) => TrackerRule::Mention(
-                        kinds
-                            .iter()
-                            .map(|c| resolve(diags, &n.concepts, "concept", named(c), &context))
-                            .collect(),
-                    ),
-                    TrackerRuleAsset::MentionEarlier(kinds) => TrackerRule::MentionEarlier(
-                        kinds
-                            .iter()
-                            .map(|c| resolve(diags, &n.concepts, "concept", named(c), &context))
-                            .collect(),
-                    ),
-                    TrackerRuleAsset::MentionThirdLast(kinds) => TrackerRule::MentionThirdLast(
-                        kinds
-                            .iter()
-                            .map(|c| resolve(diags, &n.concepts, "concept", named(c), &context))
-                            .collect(),
-                    ),
+                    TrackerRuleAsset::Mention(kinds) => {
+                        TrackerRule::Mention(concepts(diags, kinds))
+                    }
+                    TrackerRuleAsset::MentionEarlier(kinds) => {
+                        TrackerRule::MentionEarlier(concepts(diags, kinds))
+                    }
+                    TrackerRuleAsset::MentionThirdLast(kinds) => {
+                        TrackerRule::MentionThirdLast(concepts(diags, kinds))
+                    }
                     TrackerRuleAsset::Bind(c) => TrackerRule::Bind(resolve(
                         diags,
                         &n.concepts,
