@@ -509,6 +509,36 @@ fn an_action_whose_every_wording_has_a_slot_is_a_template_hole() {
 }
 
 #[test]
+fn alternatives_written_as_phrases_are_a_warning_where_they_stand() {
+    // `light the|light a fire` is `light`, `the|light`, `a`, `fire`: it never matches
+    // "light the fire", so `check` says so at the estimator.
+    let evidence = r#"Evidence(estimators: [
+    (name: "lights-fire", is: Match("light the|light a fire", 1.0)),
+])"#;
+    expect_one(
+        &[("more.evidence.ron", evidence)],
+        "phrase-alternative",
+        "warning",
+        "more.evidence.ron",
+        "repeats `light` beside it",
+    );
+    // A contraction beside its first word, before the word it contracts.
+    let contracted = evidence.replace("light the|light a fire", "you'll|you will regret");
+    expect_one(
+        &[("more.evidence.ron", &contracted)],
+        "phrase-alternative",
+        "warning",
+        "more.evidence.ron",
+        "before `will`",
+    );
+    // Written as single-word alternatives, the same pattern is clean.
+    let fixed = evidence.replace("light the|light a fire", "light the|a fire");
+    let (exit, doc) = check_with(&[("more.evidence.ron", &fixed)]);
+    assert_eq!(exit, 0, "{doc:#}");
+    assert!(!doc.to_string().contains("phrase-alternative"), "{doc:#}");
+}
+
+#[test]
 fn definition_cycle() {
     let evidence = r#"Evidence(estimators: [
     (name: "x", is: Max([Ev("y"), Match("yo", 1.0)])),

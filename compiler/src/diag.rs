@@ -108,6 +108,9 @@ codes! {
     UnknownLine => "unknown-line",
     /// A line's voice-over file is missing from the project's audio folder.
     MissingAudio => "missing-audio",
+    /// A pattern's alternatives written as phrases (`light the|light a`): alternatives are
+    /// single words, so the pattern means a sequence nobody types.
+    PhraseAlternative => "phrase-alternative",
     Internal => "internal",
 }
 

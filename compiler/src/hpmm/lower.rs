@@ -879,6 +879,28 @@ fn lower_expr(
             let category = |c: &str| n.categories.get(c).copied();
             match pattern::parse(text, span, &category) {
                 Ok(p) => {
+                    let phrases = pattern::phrase_alternatives(text);
+                    if let Some((token, why)) = phrases.first() {
+                        let tokens: Vec<String> =
+                            phrases.iter().map(|(t, _)| format!("`{t}`")).collect();
+                        diags.push(
+                            Diagnostic::warning(
+                                Code::PhraseAlternative,
+                                format!(
+                                    "`{text}` reads {} as single-word alternatives, but `{token}` \
+                                     {why}: it looks like alternatives between phrases",
+                                    tokens.join(", ")
+                                ),
+                            )
+                            .at(span, "in this estimator")
+                            .note(
+                                "alternatives are single words, so this pattern matches words in \
+                                 a row that nobody types; write each phrase as its own `Match` \
+                                 inside `Or([...])`, or keep the shared word outside \
+                                 (`light the|a`)",
+                            ),
+                        );
+                    }
                     for w in p.segments.iter().flatten() {
                         if let PatternWord::Is { any, all, .. } = w {
                             for r in any.iter().chain(all) {

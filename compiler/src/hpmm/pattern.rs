@@ -95,6 +95,79 @@ pub fn parse(
     Ok(pattern)
 }
 
+/// Alternatives written as if they were phrases: `light the|light a` is read as the three
+/// words `light`, `the|light`, `a` (alternatives are single words), so it matches "light light a"
+/// and never "light the". The sign is an alternative that repeats the word written right beside
+/// it, or a contraction beside its first word (`you'll|you will`). Returns each such token with
+/// what gives it away, for a warning where it stands.
+pub fn phrase_alternatives(source: &str) -> Vec<(String, String)> {
+    let pieces: Vec<&str> = source.split_whitespace().collect();
+    // The stems a piece can stand for, or none where it breaks adjacency (`*`, `^`, `$`, `_`).
+    let stems = |piece: &str| -> Vec<String> {
+        match piece {
+            "*" | "^" | "$" | "_" => vec![],
+            p => p
+                .split('|')
+                .filter(|a| !a.starts_with('@'))
+                .flat_map(text::tokenize)
+                .map(|w| text::stem(&w))
+                .collect(),
+        }
+    };
+    let mut found = Vec::new();
+    for (i, piece) in pieces.iter().enumerate() {
+        if !piece.contains('|') {
+            continue;
+        }
+        // The words that touch this piece: the last of a plain run before, the first after, or
+        // the ends of an alternative list. Two lists may share a word by design
+        // (`have|drink one|drink`); written phrases leave it at an end of both (`by|to the|to a`).
+        let ends = |s: &[String]| -> Vec<String> {
+            s.first().into_iter().chain(s.last()).cloned().collect()
+        };
+        let touching = |p: &str, before: bool| {
+            let s = stems(p);
+            match (p.contains('|'), before) {
+                (true, _) => ends(&s),
+                (false, true) => s.last().cloned().into_iter().collect(),
+                (false, false) => s.first().cloned().into_iter().collect(),
+            }
+        };
+        let beside = i
+            .checked_sub(1)
+            .map(|j| touching(pieces[j], true))
+            .into_iter()
+            .chain(pieces.get(i + 1).map(|p| touching(p, false)))
+            .flatten();
+        let own = ends(&stems(piece));
+        if let Some(w) = beside.into_iter().find(|w| own.contains(w)) {
+            found.push((piece.to_string(), format!("repeats `{w}` beside it")));
+            continue;
+        }
+        // A contraction beside its first word (`you'll|you will`, `can't|can not`): the plain
+        // word after the list was meant to follow only that first word.
+        let alts: Vec<&str> = piece.split('|').collect();
+        let contracts = |a: &str| {
+            a.split_once('\'').is_some_and(|(base, rest)| {
+                // "isn't" is "is" + "n't"; "can't" is "can" + "'t".
+                let short = base.strip_suffix('n').filter(|_| rest == "t");
+                alts.contains(&base) || short.is_some_and(|s| alts.contains(&s))
+            })
+        };
+        if let Some(next) = pieces.get(i + 1)
+            && !next.contains('|')
+            && !matches!(*next, "*" | "_" | "$")
+            && alts.iter().any(|a| contracts(a))
+        {
+            found.push((
+                piece.to_string(),
+                format!("holds a contraction and its first word, before `{next}`"),
+            ));
+        }
+    }
+    found
+}
+
 fn alternatives(
     piece: &str,
     span: Span,
@@ -211,5 +284,32 @@ mod tests {
         assert!(err("@a&b|@c&d").contains("two"));
         assert!(err("@").contains("empty category"));
         assert!(err("well|,").contains("not a single word"));
+    }
+
+    #[test]
+    fn alternatives_written_as_phrases() {
+        let found = |s: &str| phrase_alternatives(s);
+        assert_eq!(
+            found("light the|light a"),
+            [(
+                "the|light".to_string(),
+                "repeats `light` beside it".to_string()
+            )]
+        );
+        assert_eq!(found("not * bad|half bad").len(), 1);
+        assert_eq!(found("go by|to the|to a").len(), 2);
+        assert_eq!(found("you will * regret|be eating|be spitting").len(), 2);
+        // Stems: "paying|pays pay" repeats `pay`.
+        assert_eq!(found("paying|pays pay").len(), 1);
+        // Real single-word alternatives, and a repeat across a gap, are fine.
+        assert!(found("^ can|could you *").is_empty());
+        assert!(found("light the|a fire").is_empty());
+        assert!(found("bad * bad|good").is_empty());
+        assert!(found("have|drink|share|take one|drink|mug with me").is_empty());
+        // A contraction and its first word, before the word it contracts.
+        assert_eq!(found("you'll|youll|you will * regret").len(), 1);
+        assert_eq!(found("can't|cant|cannot|can not * climb").len(), 1);
+        assert!(found("you'll|youll * regret").is_empty());
+        assert!(found("can't|cannot * climb").is_empty());
     }
 }

@@ -1141,15 +1141,31 @@ const QUESTION_OPENERS: [&str; 25] = [
     "could", "will",
 ];
 
+/// Words that open a tail which goes on with the question before it.
+const CONTINUATIONS: [&str; 3] = ["and", "plus", "also"];
+
 /// The words of the clause that asks: the one that ends in the last `?`, from the pause or
 /// `?`/`!` before it ("any rooms? we are five": the rooms); without a `?`, the first clause
 /// when it opens like a question ("is it cold tonight, my coat is in the river": the cold is
-/// asked about, the river said aside).
+/// asked about, the river said aside). A tail after the last `?` that opens with `and` (or `or`,
+/// `plus`, `also`) goes on asking ("broth for her? and water": both asked for; but "tea? or
+/// only ale" offers no more than choices).
 fn question_clause(words: &[Word]) -> Option<std::ops::Range<usize>> {
     let ends = |w: &Word| w.pause || w.text == "?" || w.text == "!";
     match words.iter().rposition(|w| w.text == "?") {
         Some(q) => {
             let start = words[..q].iter().rposition(ends).map_or(0, |b| b + 1);
+            // "some broth for her? and water": a tail that opens with `and` goes on asking.
+            let goes_on = words
+                .get(q + 1)
+                .is_some_and(|w| CONTINUATIONS.contains(&w.text.as_str()));
+            if goes_on {
+                let end = words[q + 1..]
+                    .iter()
+                    .position(ends)
+                    .map_or(words.len(), |e| q + 1 + e + 1);
+                return Some(start..end);
+            }
             Some(start..q)
         }
         None => {
@@ -1355,6 +1371,15 @@ mod tests {
             said("is it cold tonight")
         );
         assert_eq!(asked("where is the smith"), said("where is the smith"));
+        assert_eq!(
+            asked("some broth for her? and water"),
+            said("some broth for her ? and water")
+        );
+        assert_eq!(
+            asked("any stew? and bread, we are starving"),
+            said("any stew ? and bread")
+        );
+        assert_eq!(asked("any stew? bread is fine"), said("any stew"));
         // A statement asks nothing: every mention counts alike.
         assert_eq!(asked("my coat is in the river, it is cold"), None);
         assert_eq!(asked(""), None);
