@@ -144,20 +144,36 @@ pub fn phrase_alternatives(source: &str) -> Vec<(String, String)> {
             found.push((piece.to_string(), format!("repeats `{w}` beside it")));
             continue;
         }
-        // A contraction beside its first word (`you'll|you will`, `can't|can not`): the plain
-        // word after the list was meant to follow only that first word.
+        // A contraction beside its first word (`you'll|you will`, `can't|can not`): the word
+        // after the list (a plain word, or the first of a list: `you're|you are|ur`) was meant
+        // to follow only that first word.
         let alts: Vec<&str> = piece.split('|').collect();
-        let contracts = |a: &str| {
+        let next = pieces
+            .get(i + 1)
+            .and_then(|n| n.split('|').next())
+            .filter(|n| !matches!(*n, "*" | "_" | "$") && !n.starts_with('@'));
+        let contracted = |a: &str, next: &str| {
             a.split_once('\'').is_some_and(|(base, rest)| {
                 // "isn't" is "is" + "n't"; "can't" is "can" + "'t".
-                let short = base.strip_suffix('n').filter(|_| rest == "t");
-                alts.contains(&base) || short.is_some_and(|s| alts.contains(&s))
+                let (base, rest) = match (base.strip_suffix('n'), rest) {
+                    (Some(short), "t") if alts.contains(&short) => (short, "nt"),
+                    _ => (base, rest),
+                };
+                let expands = match rest {
+                    "ll" => &["will"][..],
+                    "m" => &["am"],
+                    "re" => &["are"],
+                    "s" => &["is", "has"],
+                    "ve" => &["have"],
+                    "d" => &["would", "had", "did"],
+                    "t" | "nt" => &["not"],
+                    _ => &[],
+                };
+                alts.contains(&base) && expands.contains(&next)
             })
         };
-        if let Some(next) = pieces.get(i + 1)
-            && !next.contains('|')
-            && !matches!(*next, "*" | "_" | "$")
-            && alts.iter().any(|a| contracts(a))
+        if let Some(next) = next
+            && alts.iter().any(|a| contracted(a, next))
         {
             found.push((
                 piece.to_string(),
@@ -310,6 +326,7 @@ mod tests {
         assert_eq!(found("you'll|youll|you will * regret").len(), 1);
         assert_eq!(found("can't|cant|cannot|can not * climb").len(), 1);
         assert!(found("you'll|youll * regret").is_empty());
+        assert_eq!(found("you're|youre|you are|ur * islander").len(), 1);
         assert!(found("can't|cannot * climb").is_empty());
     }
 }
