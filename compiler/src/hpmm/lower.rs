@@ -896,7 +896,7 @@ fn lower_expr(
                             .note(
                                 "alternatives are single words, so this pattern matches words in \
                                  a row that nobody types; write each phrase as its own `Match` \
-                                 inside `Or([...])`, or keep the shared word outside \
+                                 inside `Max([...])`, or keep the shared word outside \
                                  (`light the|a`)",
                             ),
                         );

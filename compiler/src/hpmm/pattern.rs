@@ -114,25 +114,24 @@ pub fn phrase_alternatives(source: &str) -> Vec<(String, String)> {
                 .collect(),
         }
     };
+    // The words that touch a piece: the last of a plain run before, the first after, or the
+    // ends of an alternative list. Two lists may share a word by design (`have|drink
+    // one|drink`); written phrases leave it at an end of both (`by|to the|to a`).
+    let ends =
+        |s: &[String]| -> Vec<String> { s.first().into_iter().chain(s.last()).cloned().collect() };
+    let touching = |p: &str, before: bool| {
+        let s = stems(p);
+        match (p.contains('|'), before) {
+            (true, _) => ends(&s),
+            (false, true) => s.last().cloned().into_iter().collect(),
+            (false, false) => s.first().cloned().into_iter().collect(),
+        }
+    };
     let mut found = Vec::new();
     for (i, piece) in pieces.iter().enumerate() {
         if !piece.contains('|') {
             continue;
         }
-        // The words that touch this piece: the last of a plain run before, the first after, or
-        // the ends of an alternative list. Two lists may share a word by design
-        // (`have|drink one|drink`); written phrases leave it at an end of both (`by|to the|to a`).
-        let ends = |s: &[String]| -> Vec<String> {
-            s.first().into_iter().chain(s.last()).cloned().collect()
-        };
-        let touching = |p: &str, before: bool| {
-            let s = stems(p);
-            match (p.contains('|'), before) {
-                (true, _) => ends(&s),
-                (false, true) => s.last().cloned().into_iter().collect(),
-                (false, false) => s.first().cloned().into_iter().collect(),
-            }
-        };
         let beside = i
             .checked_sub(1)
             .map(|j| touching(pieces[j], true))

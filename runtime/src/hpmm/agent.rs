@@ -1147,15 +1147,14 @@ const CONTINUATIONS: [&str; 3] = ["and", "plus", "also"];
 /// The words of the clause that asks: the one that ends in the last `?`, from the pause or
 /// `?`/`!` before it ("any rooms? we are five": the rooms); without a `?`, the first clause
 /// when it opens like a question ("is it cold tonight, my coat is in the river": the cold is
-/// asked about, the river said aside). A tail after the last `?` that opens with `and` (or `or`,
-/// `plus`, `also`) goes on asking ("broth for her? and water": both asked for; but "tea? or
-/// only ale" offers no more than choices).
+/// asked about, the river said aside). A tail after the last `?` that opens with one of
+/// [`CONTINUATIONS`] goes on asking ("broth for her? and water": both asked for); `or` does not
+/// ("tea? or only ale" offers choices).
 fn question_clause(words: &[Word]) -> Option<std::ops::Range<usize>> {
     let ends = |w: &Word| w.pause || w.text == "?" || w.text == "!";
     match words.iter().rposition(|w| w.text == "?") {
         Some(q) => {
             let start = words[..q].iter().rposition(ends).map_or(0, |b| b + 1);
-            // "some broth for her? and water": a tail that opens with `and` goes on asking.
             let goes_on = words
                 .get(q + 1)
                 .is_some_and(|w| CONTINUATIONS.contains(&w.text.as_str()));
