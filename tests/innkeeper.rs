@@ -2,7 +2,7 @@
 //! iteration it is said, no reply with an empty slot, and a new question never answered with
 //! an old topic. `transcripts/visitor.txt` is the conversation the sample was grown on;
 //! `fixtures/innkeeper/visitor-heldout.txt` was written with it and never run while growing it.
-//! `fixtures/innkeeper-visitors{,-2,…,-60}/` (issue 30) are twelve evenings each written by
+//! `fixtures/innkeeper-visitors{,-2,…,-66}/` (issue 30) are twelve evenings each written by
 //! someone who never saw the sample, with every reply judged by someone who did not tune it:
 //! the judgements are committed, and a changed reply must be judged again. Each set measured
 //! the innkeeper once, untouched; most then became tuning sets, and the ones `judged_sets!`
@@ -584,6 +584,36 @@ judged_sets! {
     /// 165; never read by the tuner, only its counts reported): the twenty-ninth round's
     /// held-out measure.
     the_sixtieth_visitor_set_gets_the_replies_judged: 60, true;
+
+    /// The sixty-first independent set (written 2026-12-05 with sets 62 and 63 by someone who
+    /// saw neither the sample nor the other sets, judged on the program as the twenty-ninth
+    /// round left it, 113 of 166, by someone who did not tune), then a tuning set of the
+    /// thirtieth round.
+    the_sixty_first_visitor_set_gets_the_replies_judged: 61, false;
+
+    /// The sixty-second independent set (written and judged as set 61 was, 107 of 165), then a
+    /// tuning set of the thirtieth round.
+    the_sixty_second_visitor_set_gets_the_replies_judged: 62, false;
+
+    /// The sixty-third independent set (written with sets 61 and 62, judged as they were, 101 of
+    /// 167; never read by the tuner, only its counts reported): the thirtieth round's held-out
+    /// measure.
+    the_sixty_third_visitor_set_gets_the_replies_judged: 63, true;
+
+    /// The sixty-fourth independent set (written 2026-12-05 with sets 65 and 66 by someone who
+    /// saw neither the sample nor the other sets, judged on the program as the thirtieth round
+    /// left it, 126 of 170, by someone who did not tune), then a tuning set of the thirty-first
+    /// round.
+    the_sixty_fourth_visitor_set_gets_the_replies_judged: 64, false;
+
+    /// The sixty-fifth independent set (written and judged as set 64 was, 112 of 165), then a
+    /// tuning set of the thirty-first round.
+    the_sixty_fifth_visitor_set_gets_the_replies_judged: 65, false;
+
+    /// The sixty-sixth independent set (written with sets 64 and 65, judged as they were, 107 of
+    /// 168; never read by the tuner, only its counts reported): the thirty-first round's
+    /// held-out measure.
+    the_sixty_sixth_visitor_set_gets_the_replies_judged: 66, true;
 }
 
 /// What was judged sensible (2026-12-03, the eleventh round: every changed reply judged again
@@ -703,12 +733,25 @@ judged_sets! {
 /// Sets 7 (held out), 20, 34 and 35 fell by one each; the sets never read went to 22 95, 27 124,
 /// 32 103, 33 104, 36 123, 39 114, 42 103, 45 103, 48 127, 51 122, 54 102, 57 109, 60 106, the
 /// older held-out sets 5, 6, 7, 8, 10, 15, 17 to 106, 106, 110, 123, 104, 109, 109.
-/// The least each set may be judged sensible, sets 1 to 60 in order.
-const SENSIBLE: [usize; 60] = [
-    147, 155, 145, 127, 106, 106, 110, 123, 135, 104, 138, 130, 131, 126, 109, 132, 109, 120, 132,
-    128, 116, 95, 127, 123, 140, 109, 124, 114, 124, 124, 115, 103, 104, 125, 119, 123, 102, 119,
-    114, 128, 125, 103, 117, 110, 103, 121, 125, 127, 118, 109, 122, 137, 119, 102, 126, 126, 109,
-    133, 127, 106,
+/// The thirtieth round wrote 61, 62, 63 (113, 107 and, never read, 101) and mended classes
+/// from 61 and 62 (a seat for the weary, his island's name and food, how the road is, a back way
+/// off the main road, bounties, "you've heard of me?", a healer sent for, a night more, a family
+/// room, "and one for my friend" served twice, the inn not for sale...); the thirty-first wrote
+/// 64, 65, 66 (126, 112 and, never read, 107) and mended classes from 64 and 65 (a jail, work in
+/// the capital, famous guests, a wager, what he was before, kin he cannot know, a letter written,
+/// a hungry guest fed, "don't play dumb"...). From this round on a judge also judged again a
+/// later row that a changed reply now contradicts (the family room's "little ones half" against
+/// a later "five silver" or a free child's bed): tuning sets 41, 52, 58, 59 and 64 lost six rows
+/// so, and the held-out sets 36, 45, 48, 54 and 66 had seven such rows judged again. The sets
+/// never read went to 22 101, 27 126, 32 103, 33 105, 36 126, 39 114, 42 103, 45 105, 48 127, 51
+/// 126, 54 103, 57 109, 60 108, 63 104, 66 108, the older held-out sets 5, 6, 7, 8, 10, 15, 17 to
+/// 108, 107, 110, 124, 106, 112, 110.
+/// The least each set may be judged sensible, sets 1 to 66 in order.
+const SENSIBLE: [usize; 66] = [
+    147, 155, 145, 128, 108, 107, 110, 124, 135, 106, 139, 130, 132, 128, 112, 133, 110, 122, 134,
+    130, 119, 101, 128, 123, 140, 109, 126, 115, 125, 126, 118, 103, 105, 128, 123, 126, 103, 120,
+    114, 131, 127, 103, 122, 114, 105, 121, 127, 127, 121, 109, 126, 138, 120, 103, 131, 131, 109,
+    134, 130, 108, 135, 124, 104, 140, 126, 108,
 ];
 
 /// What set `n` (1-based) was judged sensible at least.
@@ -982,6 +1025,10 @@ fn a_tab_survives_a_content_patch_without_the_dish() {
         text.replace("(name: \"stew\",", "(name: \"hotpot\","),
     )
     .unwrap();
+    // An action that names the dish (a hungry guest is fed stew) is patched with it.
+    let actions = copy.join("innkeeper.actions.ron");
+    let text = std::fs::read_to_string(&actions).unwrap();
+    std::fs::write(&actions, text.replace(", \"stew\")", ", \"hotpot\")")).unwrap();
     let patched = innkeeper(Some(&copy));
 
     let snapshot = SnapshotReader::from_bytes(&bytes).unwrap();
