@@ -539,6 +539,30 @@ fn alternatives_written_as_phrases_are_a_warning_where_they_stand() {
 }
 
 #[test]
+fn a_negated_match_among_alternatives_is_a_warning_where_it_stands() {
+    // `Not(Match("building"))` inside the `Max` holds for every line without "building": the
+    // estimator then holds for nearly every line that says "who".
+    let evidence = r#"Evidence(estimators: [
+    (name: "asks-oldest", is: And([Match("who", 1.0), Max([Match("oldest", 1.0), Not(Match("building", 1.0))])])),
+])"#;
+    expect_one(
+        &[("more.evidence.ron", evidence)],
+        "negated-alternative",
+        "warning",
+        "more.evidence.ron",
+        "`Not(Match(\"building\"))` is one of the alternatives",
+    );
+    // The same condition beside the `Max` is clean, and so is a negated estimator inside one.
+    let fixed = r#"Evidence(estimators: [
+    (name: "asks-elder", is: Match("elder", 1.0)),
+    (name: "asks-oldest", is: And([Match("who", 1.0), Max([Match("oldest", 1.0), Not(Ev("asks-elder"))]), Not(Match("building", 1.0))])),
+])"#;
+    let (exit, doc) = check_with(&[("more.evidence.ron", fixed)]);
+    assert_eq!(exit, 0, "{doc:#}");
+    assert!(!doc.to_string().contains("negated-alternative"), "{doc:#}");
+}
+
+#[test]
 fn definition_cycle() {
     let evidence = r#"Evidence(estimators: [
     (name: "x", is: Max([Ev("y"), Match("yo", 1.0)])),

@@ -855,6 +855,34 @@ fn lower_inspection(
     }
 }
 
+/// `Max([Match("a", 1.0), Not(Match("b", 1.0))])` (or `Or`) holds for every line without "b":
+/// a negated match is a condition, not an alternative, and belongs beside the `Max` in an
+/// `And`. A negated estimator (`Not(Ev("asking"))`) stays allowed: "either this, or not that"
+/// is written so.
+fn negated_alternatives(diags: &mut Diagnostics, xs: &[ExprAsset], span: Span) {
+    for x in xs {
+        if let ExprAsset::Not(inner) = x
+            && let ExprAsset::Match(text, _) = &**inner
+        {
+            diags.push(
+                Diagnostic::warning(
+                    Code::NegatedAlternative,
+                    format!(
+                        "`Not(Match(\"{text}\"))` is one of the alternatives of a `Max([...])` \
+                         or `Or([...])`: it holds for every line without those words, and so \
+                         does the whole"
+                    ),
+                )
+                .at(span, "in this estimator")
+                .note(
+                    "a negated match is a condition: put it beside the `Max`, in the `And` \
+                     around it (`And([Max([...]), Not(Match(...))])`)",
+                ),
+            );
+        }
+    }
+}
+
 fn lower_expr(
     module: &Module,
     n: &Names,
@@ -983,8 +1011,14 @@ fn lower_expr(
             context,
         )),
         ExprAsset::And(xs) => Expr::And(list(xs, diags)),
-        ExprAsset::Or(xs) => Expr::Or(list(xs, diags)),
-        ExprAsset::Max(xs) => Expr::Max(list(xs, diags)),
+        ExprAsset::Or(xs) => {
+            negated_alternatives(diags, xs, span);
+            Expr::Or(list(xs, diags))
+        }
+        ExprAsset::Max(xs) => {
+            negated_alternatives(diags, xs, span);
+            Expr::Max(list(xs, diags))
+        }
         ExprAsset::Not(x) => Expr::Not(Box::new(lower_expr(module, n, diags, x, span, context))),
         ExprAsset::Scale(k, x) => {
             if !k.is_finite() || *k < 0.0 {
