@@ -20,13 +20,33 @@ struct Exchange {
     judged: Vec<String>,
 }
 
+/// The sample, built once per test process into the test's own folder under the target
+/// directory. Compiling it is most of the cost of a run (seconds in a debug build), and the
+/// judged sets run some eight hundred evenings of the same program.
+fn built_innkeeper() -> &'static str {
+    static BUILT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| {
+        let exe = std::env::current_exe().unwrap();
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(exe.file_stem().expect("the test binary has a name"));
+        let out = ensemble(&[
+            "build",
+            &repo_path("samples/innkeeper"),
+            "-o",
+            &dir.to_string_lossy(),
+        ]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        dir.join("innkeeper.ensb").to_string_lossy().into_owned()
+    })
+}
+
 fn talk(input_text: &str) -> Vec<Exchange> {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("input.txt");
     std::fs::write(&input, input_text).unwrap();
     let out = ensemble(&[
         "run",
-        &repo_path("samples/innkeeper"),
+        built_innkeeper(),
         "--scene",
         "chat",
         "--input",
