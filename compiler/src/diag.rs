@@ -111,8 +111,8 @@ codes! {
     /// A pattern's alternatives written as phrases (`light the|light a`): alternatives are
     /// single words, so the pattern means a sequence nobody types.
     PhraseAlternative => "phrase-alternative",
-    /// A negated match among the alternatives of a `Max([...])`: true wherever its words are
-    /// absent, so the whole `Max` holds for almost every line.
+    /// A negated match among the alternatives of a `Max([...])` or `Or([...])`: true wherever
+    /// its words are absent, so the whole list holds for almost every line.
     NegatedAlternative => "negated-alternative",
     Internal => "internal",
 }
