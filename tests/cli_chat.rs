@@ -747,6 +747,39 @@ fn a_thing_asked_for_instead_of_another_is_served_alone() {
     );
 }
 
+/// A refusal reaches over `or` to the next thing: "water please, no wine or ale" serves the
+/// water alone (it served the water and an ale); "no onions, and a cup of wine" still wants
+/// the wine, past the pause.
+#[test]
+fn a_refusal_reaches_over_or() {
+    let trace = chat_on(
+        "just water please, no wine or ale for me\nthe roast, no onions, and a cup of wine\n",
+        "json",
+    );
+    let inputs = inputs(&trace);
+    let gives_way = |line: usize, w: &str| {
+        let words = inputs[line]["understood"]["words"].as_array().unwrap();
+        let word = words.iter().find(|x| x["word"] == w).unwrap();
+        word.get("gives_way") == Some(&serde_json::json!(true))
+    };
+    assert!(gives_way(0, "wine") && gives_way(0, "ale"));
+    assert!(!gives_way(0, "water"));
+    assert!(!gives_way(1, "wine"));
+    let served = |k: usize| {
+        let replies = exchanges(&trace)[k].1.clone();
+        replies
+            .into_iter()
+            .find(|r| r.starts_with("gives you"))
+            .unwrap()
+    };
+    let water = served(0);
+    assert!(
+        water.contains("water") && !water.contains("ale") && !water.contains("wine"),
+        "{water}"
+    );
+    assert!(served(1).contains("wine"), "{}", served(1));
+}
+
 /// A place word after a thing places the thing, and gives way to it: "the temple in the
 /// village" is about the temple, not about the village (the innkeeper once told of millbrook,
 /// the next town, when asked what the temple in town was like); "the market in the next

@@ -1189,9 +1189,11 @@ const REFUSAL_REACH: usize = 2;
 
 /// Whether word `i` (a concept's word) is refused: a refusal within [`REFUSAL_REACH`] words
 /// before it, past words that name nothing, with no pause after it ("no, the ale" answers, it
-/// does not refuse).
+/// does not refuse), or right after a refused thing and `or` ("no wine or ale" refuses both;
+/// "no onions, and ale" wants the ale).
 fn refused_before(pre: &Preprocessor, words: &[Word], i: usize) -> bool {
-    for w in words[i.saturating_sub(REFUSAL_REACH)..i].iter().rev() {
+    for j in (i.saturating_sub(REFUSAL_REACH)..i).rev() {
+        let w = &words[j];
         if w.pause {
             return false;
         }
@@ -1199,7 +1201,8 @@ fn refused_before(pre: &Preprocessor, words: &[Word], i: usize) -> bool {
             return true;
         }
         if !pre.concepts_of(w).is_empty() {
-            return false;
+            let or_between = j + 1 < i && words[j + 1..i].iter().all(|x| x.text == "or");
+            return or_between && refused_before(pre, words, j);
         }
     }
     false

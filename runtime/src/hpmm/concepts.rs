@@ -53,13 +53,24 @@ pub fn track(model: &Model, obs: &Observation<'_>, e: &[f64], to: Bound<'_>) {
                 if let Some(k) = last {
                     let last = obs.mentions[k];
                     // "something strong to drink": the drink named last is the strong one
-                    // named before it; a kind does not undo the thing it is the kind of.
-                    let specific = (obs.mentions.iter().enumerate().rev())
-                        .find(|&(j, &m)| m != last && takes(j, &of_kind) && is_a(model, m, last));
-                    bindings[v] = Some(specific.map_or(last, |(_, &m)| m));
+                    // named before it; a kind does not undo the thing it is the kind of. The
+                    // thing bound is the last thing named (as `MentionEarlier` counts them), so
+                    // "bread, cheese and a beer, i'm starving" binds the beer, not the cheese
+                    // that `MentionEarlier` binds as well.
+                    let kind_named_last = (obs.mentions.iter().enumerate())
+                        .any(|(j, &m)| m != last && takes(j, &of_kind) && is_a(model, m, last));
+                    let specific = kind_named_last
+                        .then(|| {
+                            things_named(model, obs, &|j| takes(j, &of_kind))
+                                .first()
+                                .copied()
+                        })
+                        .flatten()
+                        .filter(|&j| j != k);
+                    bindings[v] = Some(specific.map_or(last, |j| obs.mentions[j]));
                     heard[v] = None;
                     // "two strong drinks, brandy": counted where either was named.
-                    quantities[v] = counted(k).or_else(|| specific.and_then(|(j, _)| counted(j)));
+                    quantities[v] = counted(k).or_else(|| specific.and_then(counted));
                 }
             }
             TrackerRule::MentionEarlier { types } | TrackerRule::MentionThirdLast { types } => {
@@ -418,6 +429,10 @@ mod tests {
         // "the stew, the stew and ale": one thing named twice is one thing.
         after(&m, &mut b, &[1, 1, 4]);
         assert_eq!(b, [c(4), c(1), None]);
+        // "stew, roast and an ale, i'm starving (food)": the kind named last leaves the ale
+        // the last thing; it bound the roast, the last food, so the roast was said twice.
+        after(&m, &mut b, &[1, 2, 4, 0]);
+        assert_eq!(b, [c(4), c(2), c(1)]);
     }
 
     #[test]
