@@ -57,15 +57,9 @@ pub fn track(model: &Model, obs: &Observation<'_>, e: &[f64], to: Bound<'_>) {
                     // thing bound is the last thing named (as `MentionEarlier` counts them), so
                     // "bread, cheese and a beer, i'm starving" binds the beer, not the cheese
                     // that `MentionEarlier` binds as well.
-                    let kind_named_last = (obs.mentions.iter().enumerate())
-                        .any(|(j, &m)| m != last && takes(j, &of_kind) && is_a(model, m, last));
-                    let specific = kind_named_last
-                        .then(|| {
-                            things_named(model, obs, &|j| takes(j, &of_kind))
-                                .first()
-                                .copied()
-                        })
-                        .flatten()
+                    let specific = things_named(model, obs, &|j| takes(j, &of_kind))
+                        .first()
+                        .copied()
                         .filter(|&j| j != k);
                     bindings[v] = Some(specific.map_or(last, |j| obs.mentions[j]));
                     heard[v] = None;
