@@ -563,6 +563,31 @@ fn a_negated_match_among_alternatives_is_a_warning_where_it_stands() {
 }
 
 #[test]
+fn a_negated_word_with_a_required_words_stem_is_a_warning_where_it_stands() {
+    // Words compare by stem: `fairly` is `fair`, so the `Not` rejects every line that the match
+    // finds by "fair", and the festival is never asked about.
+    let evidence = r#"Evidence(estimators: [
+    (name: "asks-festival", is: And([Match("a fair * coming|soon", 1.0), Not(Match("unfair|fairly", 1.0))])),
+])"#;
+    expect_one(
+        &[("more.evidence.ron", evidence)],
+        "negated-stem",
+        "warning",
+        "more.evidence.ron",
+        "rejects `fairly`, which has the stem of `fair`",
+    );
+    // A negated word of another stem is clean, and so is a negated phrase: it is a narrower
+    // condition written on purpose.
+    let fixed = r#"Evidence(estimators: [
+    (name: "asks-festival", is: And([Match("a fair * coming|soon", 1.0), Not(Match("unfair", 1.0))])),
+    (name: "asks-fair", is: And([Max([Match("fair", 1.0)]), Not(Match("fair price", 1.0))])),
+])"#;
+    let (exit, doc) = check_with(&[("more.evidence.ron", fixed)]);
+    assert_eq!(exit, 0, "{doc:#}");
+    assert!(!doc.to_string().contains("negated-stem"), "{doc:#}");
+}
+
+#[test]
 fn definition_cycle() {
     let evidence = r#"Evidence(estimators: [
     (name: "x", is: Max([Ev("y"), Match("yo", 1.0)])),

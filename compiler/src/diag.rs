@@ -114,6 +114,10 @@ codes! {
     /// A negated match among the alternatives of a `Max([...])` or `Or([...])`: true wherever
     /// its words are absent, so the whole list holds for almost every line.
     NegatedAlternative => "negated-alternative",
+    /// A negated one-word match (`Not(Match("unfair|fairly"))`) with a word of the same stem as
+    /// a word the same `And` requires (`fair`): words compare by stem, so it rejects every line
+    /// the required word finds.
+    NegatedStem => "negated-stem",
     Internal => "internal",
 }
 

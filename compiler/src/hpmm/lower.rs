@@ -883,6 +883,57 @@ fn negated_alternatives(diags: &mut Diagnostics, xs: &[ExprAsset], span: Span) {
     }
 }
 
+/// In `And([Match("a|fair * coming"), Not(Match("unfair|fairly"))])` the negated `fairly` has
+/// the stem of the required `fair` (words compare by stem), so the `Not` rejects every line the
+/// match finds by that word. Only one-word negations are read: a negated phrase (`Not(Match("fair
+/// price"))`) is a narrower condition on purpose. Required words are those of the `And`'s own
+/// matches and of the matches in a `Max`/`Or` directly inside it.
+fn negated_stems(diags: &mut Diagnostics, xs: &[ExprAsset], span: Span) {
+    let mut required: Vec<(String, String)> = Vec::new();
+    for x in xs {
+        match x {
+            ExprAsset::Match(text, _) => required.extend(pattern::words_and_stems(text)),
+            ExprAsset::Max(ys) | ExprAsset::Or(ys) => {
+                for y in ys {
+                    if let ExprAsset::Match(text, _) = y {
+                        required.extend(pattern::words_and_stems(text));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    for x in xs {
+        let ExprAsset::Not(inner) = x else { continue };
+        let ExprAsset::Match(text, _) = &**inner else {
+            continue;
+        };
+        if text.split_whitespace().count() != 1 {
+            continue;
+        }
+        for (word, stem) in pattern::words_and_stems(text) {
+            if let Some((kept, _)) = required.iter().find(|(_, s)| *s == stem) {
+                diags.push(
+                    Diagnostic::warning(
+                        Code::NegatedStem,
+                        format!(
+                            "`Not(Match(\"{text}\"))` rejects `{word}`, which has the stem of \
+                             `{kept}` that this estimator requires (`{stem}`): words compare by \
+                             stem, so it rejects every line found by `{kept}`"
+                        ),
+                    )
+                    .at(span, "in this estimator")
+                    .note(
+                        "drop the word from the negation, or negate a phrase that tells the \
+                         lines apart (`Not(Match(\"fair price\"))`)",
+                    ),
+                );
+                break;
+            }
+        }
+    }
+}
+
 fn lower_expr(
     module: &Module,
     n: &Names,
@@ -1010,7 +1061,10 @@ fn lower_expr(
             named(name),
             context,
         )),
-        ExprAsset::And(xs) => Expr::And(list(xs, diags)),
+        ExprAsset::And(xs) => {
+            negated_stems(diags, xs, span);
+            Expr::And(list(xs, diags))
+        }
         ExprAsset::Or(xs) => {
             negated_alternatives(diags, xs, span);
             Expr::Or(list(xs, diags))

@@ -95,6 +95,23 @@ pub fn parse(
     Ok(pattern)
 }
 
+/// Each written word of a pattern (not `@categories` or `*`, `_`, `^`, `$`) with its stem, the
+/// form it is compared in: for `negated-stem`, which finds a negated word that is a form of a
+/// word the estimator requires.
+pub fn words_and_stems(source: &str) -> Vec<(String, String)> {
+    source
+        .split_whitespace()
+        .filter(|p| !matches!(*p, "*" | "^" | "$" | "_"))
+        .flat_map(|p| p.split('|'))
+        .filter(|a| !a.starts_with('@'))
+        .flat_map(text::tokenize)
+        .map(|w| {
+            let stem = text::stem(&w);
+            (w, stem)
+        })
+        .collect()
+}
+
 /// Alternatives written as if they were phrases: `light the|light a` is read as the three
 /// words `light`, `the|light`, `a` (alternatives are single words), so it matches "light light a"
 /// and never "light the". The sign is an alternative that repeats the word written right beside
@@ -299,6 +316,20 @@ mod tests {
         assert!(err("@a&b|@c&d").contains("two"));
         assert!(err("@").contains("empty category"));
         assert!(err("well|,").contains("not a single word"));
+    }
+
+    #[test]
+    fn written_words_come_with_the_stems_they_compare_in() {
+        // `fairly` is compared as `fair`: a negated `fairly` rejects every "fair".
+        let words = words_and_stems("^ a|any fairly * coming|@greeting _ $");
+        let pairs: Vec<(&str, &str)> = words
+            .iter()
+            .map(|(w, s)| (w.as_str(), s.as_str()))
+            .collect();
+        assert!(pairs.contains(&("fairly", "fair")), "{pairs:?}");
+        assert!(pairs.contains(&("coming", "come")), "{pairs:?}");
+        // Gaps, anchors and categories are not words.
+        assert_eq!(pairs.len(), 4, "{pairs:?}");
     }
 
     #[test]
