@@ -97,7 +97,7 @@ pub fn parse(
 
 /// Each written word of a pattern (not `@categories` or `*`, `_`, `^`, `$`) with its stem, the
 /// form it is compared in: for `negated-stem`, which finds a negated word that is a form of a
-/// word the estimator requires.
+/// word the estimator requires, and for `phrase-alternative`, which compares neighbours.
 pub fn words_and_stems(source: &str) -> Vec<(String, String)> {
     source
         .split_whitespace()
@@ -121,15 +121,10 @@ pub fn phrase_alternatives(source: &str) -> Vec<(String, String)> {
     let pieces: Vec<&str> = source.split_whitespace().collect();
     // The stems a piece can stand for, or none where it breaks adjacency (`*`, `^`, `$`, `_`).
     let stems = |piece: &str| -> Vec<String> {
-        match piece {
-            "*" | "^" | "$" | "_" => vec![],
-            p => p
-                .split('|')
-                .filter(|a| !a.starts_with('@'))
-                .flat_map(text::tokenize)
-                .map(|w| text::stem(&w))
-                .collect(),
-        }
+        words_and_stems(piece)
+            .into_iter()
+            .map(|(_, stem)| stem)
+            .collect()
     };
     // The words that touch a piece: the last of a plain run before, the first after, or the
     // ends of an alternative list. Two lists may share a word by design (`have|drink
