@@ -576,11 +576,25 @@ fn a_negated_word_with_a_required_words_stem_is_a_warning_where_it_stands() {
         "more.evidence.ron",
         "rejects `fairly`, which has the stem of `fair`",
     );
-    // A negated word of another stem is clean, and so is a negated phrase: it is a narrower
-    // condition written on purpose.
+    // The same inside a `Max`, through a synonym: "tired" is understood as "weary" too, so
+    // negating it rejects every line found by "weary"; a negation below 1 only discounts.
+    let synonym = r#"Evidence(estimators: [
+    (name: "is-weary", is: And([Max([Match("so weary", 1.0), Match("weary", 0.8)]), Not(Match("tired", 0.5))])),
+])"#;
+    expect_one(
+        &[("more.evidence.ron", synonym)],
+        "negated-stem",
+        "warning",
+        "more.evidence.ron",
+        "discounts `tired`, which is understood as `weary` too (a synonym)",
+    );
+    // A negated word of another stem is clean, and so is a negated phrase (`fair?` is "fair"
+    // then "?"): it is a narrower condition written on purpose. So is negating one synonym of a
+    // matched word ("tired" but not "weary").
     let fixed = r#"Evidence(estimators: [
     (name: "asks-festival", is: And([Match("a fair * coming|soon", 1.0), Not(Match("unfair", 1.0))])),
-    (name: "asks-fair", is: And([Max([Match("fair", 1.0)]), Not(Match("fair price", 1.0))])),
+    (name: "asks-fair", is: And([Max([Match("fair", 1.0)]), Not(Match("fair price", 1.0)), Not(Match("fair?", 1.0))])),
+    (name: "is-tired", is: And([Match("tired", 1.0), Not(Match("weary", 1.0))])),
 ])"#;
     let (exit, doc) = check_with(&[("more.evidence.ron", fixed)]);
     assert_eq!(exit, 0, "{doc:#}");

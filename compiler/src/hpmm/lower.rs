@@ -884,19 +884,22 @@ fn negated_alternatives(diags: &mut Diagnostics, xs: &[ExprAsset], span: Span) {
 }
 
 /// In `And([Match("a|fair * coming"), Not(Match("unfair|fairly"))])` the negated `fairly` has
-/// the stem of the required `fair` (words compare by stem), so the `Not` rejects every line the
-/// match finds by that word. Only one-word negations are read: a negated phrase (`Not(Match("fair
-/// price"))`) is a narrower condition on purpose. Required words are those of the `And`'s own
-/// matches and of the matches in a `Max`/`Or` directly inside it.
+/// the stem of the matched `fair` (words compare by stem), so the `Not` rejects every line the
+/// match finds by that word; so does a negated word whose synonyms hold the matched word's stem
+/// (`Not(Match("tired"))` rejects "weary"; the other way round, negating one synonym of a
+/// matched word, is a narrower condition). Only one-word negations are read: a negated phrase
+/// (`Not(Match("fair price"))`) is narrower on purpose. Matched words are those of the `And`'s
+/// own matches and of the matches in a `Max`/`Or` directly inside it. A negation with a
+/// confidence below 1 does not reject but discounts, and says so.
 fn negated_stems(diags: &mut Diagnostics, xs: &[ExprAsset], span: Span) {
-    let mut required: Vec<(String, String)> = Vec::new();
+    let mut matched: Vec<(String, String)> = Vec::new();
     for x in xs {
         match x {
-            ExprAsset::Match(text, _) => required.extend(pattern::words_and_stems(text)),
+            ExprAsset::Match(text, _) => matched.extend(pattern::words_and_stems(text)),
             ExprAsset::Max(ys) | ExprAsset::Or(ys) => {
                 for y in ys {
                     if let ExprAsset::Match(text, _) = y {
-                        required.extend(pattern::words_and_stems(text));
+                        matched.extend(pattern::words_and_stems(text));
                     }
                 }
             }
@@ -905,31 +908,39 @@ fn negated_stems(diags: &mut Diagnostics, xs: &[ExprAsset], span: Span) {
     }
     for x in xs {
         let ExprAsset::Not(inner) = x else { continue };
-        let ExprAsset::Match(text, _) = &**inner else {
+        let ExprAsset::Match(text, confidence) = &**inner else {
             continue;
         };
-        if text.split_whitespace().count() != 1 {
-            continue;
-        }
-        for (word, stem) in pattern::words_and_stems(text) {
-            if let Some((kept, _)) = required.iter().find(|(_, s)| *s == stem) {
-                diags.push(
-                    Diagnostic::warning(
-                        Code::NegatedStem,
-                        format!(
-                            "`Not(Match(\"{text}\"))` rejects `{word}`, which has the stem of \
-                             `{kept}` that this estimator requires (`{stem}`): words compare by \
-                             stem, so it rejects every line found by `{kept}`"
-                        ),
-                    )
-                    .at(span, "in this estimator")
-                    .note(
-                        "drop the word from the negation, or negate a phrase that tells the \
-                         lines apart (`Not(Match(\"fair price\"))`)",
+        for (word, stems) in pattern::one_word_stems(text) {
+            let Some((kept, stem)) = matched.iter().find(|(_, s)| stems.contains(s)) else {
+                continue;
+            };
+            let how = if stems.first() == Some(stem) {
+                format!("which has the stem of `{kept}`")
+            } else {
+                format!("which is understood as `{kept}` too (a synonym)")
+            };
+            let (verb, effect) = if *confidence >= 1.0 {
+                ("rejects", "rejects".to_string())
+            } else {
+                ("discounts", format!("discounts to {:.2}", 1.0 - confidence))
+            };
+            diags.push(
+                Diagnostic::warning(
+                    Code::NegatedStem,
+                    format!(
+                        "`Not(Match(\"{text}\"))` {verb} `{word}`, {how}, a word this estimator \
+                         matches (`{stem}`): words compare by stem, so it {effect} every line \
+                         found by `{kept}`"
                     ),
-                );
-                break;
-            }
+                )
+                .at(span, "in this estimator")
+                .note(
+                    "drop the word from the negation, or negate a phrase that tells the \
+                     lines apart (`Not(Match(\"fair price\"))`)",
+                ),
+            );
+            break;
         }
     }
 }

@@ -112,6 +112,28 @@ pub fn words_and_stems(source: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The words of a one-word pattern (`unfair|fairly`, no gap, no phrase) with every stem each
+/// matches, its synonyms' too, as [`parse`] reads them; empty for any other pattern. What a
+/// negated word rejects, for `negated-stem`.
+pub fn one_word_stems(source: &str) -> Vec<(String, Vec<String>)> {
+    let pieces: Vec<&str> = source.split_whitespace().collect();
+    let [piece] = pieces.as_slice() else {
+        return Vec::new();
+    };
+    let mut words = Vec::new();
+    for alt in piece.split('|').filter(|a| !a.starts_with('@')) {
+        match text::tokenize(alt).as_slice() {
+            [w] => words.push(w.clone()),
+            // `fair?` is the phrase "fair" then "?": a narrower condition.
+            _ => return Vec::new(),
+        }
+    }
+    let siblings: Vec<&str> = words.iter().map(String::as_str).collect();
+    (words.iter())
+        .map(|w| (w.clone(), understood_as(w, &siblings)))
+        .collect()
+}
+
 /// Alternatives written as if they were phrases: `light the|light a` is read as the three
 /// words `light`, `the|light`, `a` (alternatives are single words), so it matches "light light a"
 /// and never "light the". The sign is an alternative that repeats the word written right beside
@@ -316,6 +338,15 @@ mod tests {
     #[test]
     fn written_words_come_with_the_stems_they_compare_in() {
         // `fairly` is compared as `fair`: a negated `fairly` rejects every "fair".
+        // A negated word matches its synonyms' stems too: "tired" finds "weary".
+        let tired = one_word_stems("tired");
+        assert_eq!(tired[0].0, "tired");
+        assert!(tired[0].1.contains(&text::stem("weary")), "{tired:?}");
+        // A phrase, a gap or a punctuated word is not one word.
+        assert!(one_word_stems("fair price").is_empty());
+        assert!(one_word_stems("fair * coming").is_empty());
+        assert!(one_word_stems("fair?").is_empty());
+        assert_eq!(one_word_stems("@greeting|hello").len(), 1);
         let words = words_and_stems("^ a|any fairly * coming|@greeting _ $");
         let pairs: Vec<(&str, &str)> = words
             .iter()
