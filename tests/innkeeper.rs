@@ -693,6 +693,35 @@ judged_sets! {
     /// The seventy-eighth independent set (written and judged as set 76 was, 110 of 169; never
     /// read by the tuner).
     the_seventy_eighth_visitor_set_gets_the_replies_judged: 78, true;
+
+    /// The seventy-ninth independent set (written 2026-12-06 with sets 80 and 81 by someone who
+    /// saw neither the sample nor the other sets, and judged once untouched, on the thirty-fourth
+    /// round's final program, 86 of 168, by someone who did not tune), then a tuning set of the
+    /// thirty-fifth round.
+    the_seventy_ninth_visitor_set_gets_the_replies_judged: 79, false;
+
+    /// The eightieth independent set (written and judged as set 79 was, 95 of 174), then a
+    /// tuning set of the thirty-fifth round.
+    the_eightieth_visitor_set_gets_the_replies_judged: 80, false;
+
+    /// The eighty-first independent set (written with sets 79 and 80, judged as they were, 111
+    /// of 168; never read by the tuner, only its counts reported): the thirty-fifth round's
+    /// held-out measure.
+    the_eighty_first_visitor_set_gets_the_replies_judged: 81, true;
+
+    /// The eighty-second independent set (written 2026-12-06 with sets 83 and 84, after the
+    /// thirty-fifth round's tuning, by someone who saw neither the sample nor the other sets;
+    /// judged once on that round's final program, 101 of 167, by someone who did not tune; never
+    /// read by the tuner, only its counts reported): a fresh measure of that program.
+    the_eighty_second_visitor_set_gets_the_replies_judged: 82, true;
+
+    /// The eighty-third independent set (written and judged as set 82 was, 107 of 167; never
+    /// read by the tuner).
+    the_eighty_third_visitor_set_gets_the_replies_judged: 83, true;
+
+    /// The eighty-fourth independent set (written and judged as set 82 was, 117 of 172; never
+    /// read by the tuner).
+    the_eighty_fourth_visitor_set_gets_the_replies_judged: 84, true;
 }
 
 /// What was judged sensible (2026-12-03, the eleventh round: every changed reply judged again
@@ -859,13 +888,25 @@ judged_sets! {
 /// 110, 114, 114. Sets 76, 77, 78, written after the round and judged once on its final program
 /// (one reply of 76 changed after, its verdict kept), never read: 101 of 170, 91 of 165, 110 of
 /// 169.
-/// The least each set may be judged sensible, sets 1 to 78 in order.
-const SENSIBLE: [usize; 78] = [
-    148, 155, 146, 129, 109, 109, 114, 129, 136, 110, 140, 131, 134, 130, 114, 137, 114, 123, 134,
+/// The thirty-fifth round wrote 79, 80, 81 (86, 95 and, never read, 111) and mended classes from
+/// 79 and 80 (chat shorthand: "nite", "hw much", "ale 2", "feed+water", "r u"; what the temple
+/// keeps to, herbs and where they grow, the inn's age by year, hunting in the lord's forest, a
+/// bard's introduction not refused singing, songs for a bed, no knocking in the morning, a cut
+/// hand, the islands' warmth...). Set 3 fell by one (a line whose reply changed and changed back
+/// was judged afresh: "the year? me lose count" to a question of last year's takings, wrong this
+/// time); sets 10 and 57 (held out, counts only) fell by one each. The sets never read went to 22
+/// 103, 27 128, 32 105, 33 110, 36 128, 39 119, 42 108, 45 105, 48 130, 51 125, 54 106, 57 112, 60
+/// 108, 63 106, 66 112, 69 121, 72 110, 75 75, 76 102, 77 94, 78 111, 81 111, the older held-out
+/// sets 5, 6, 7, 8, 10, 15, 17 to 111, 109, 114, 129, 109, 114, 114. Sets 82, 83, 84, written
+/// after the round and judged once on its final program, never read: 101 of 167, 107 of 167, 117
+/// of 172.
+/// The least each set may be judged sensible, sets 1 to 84 in order.
+const SENSIBLE: [usize; 84] = [
+    148, 155, 145, 129, 111, 109, 114, 129, 138, 109, 141, 131, 134, 130, 114, 137, 114, 123, 134,
     130, 120, 103, 128, 123, 142, 111, 128, 117, 126, 127, 119, 105, 110, 128, 126, 128, 106, 121,
-    118, 132, 129, 105, 124, 119, 105, 123, 129, 129, 122, 112, 125, 139, 123, 106, 133, 134, 113,
-    136, 132, 108, 133, 126, 106, 140, 128, 110, 136, 130, 121, 124, 128, 109, 112, 134, 73, 101,
-    91, 110,
+    119, 132, 129, 108, 124, 119, 105, 123, 130, 130, 123, 112, 125, 139, 123, 106, 134, 134, 112,
+    136, 132, 108, 134, 126, 106, 140, 128, 112, 136, 130, 121, 127, 128, 110, 112, 134, 75, 102,
+    94, 111, 104, 117, 111, 101, 107, 117,
 ];
 
 /// What set `n` (1-based) was judged sensible at least.

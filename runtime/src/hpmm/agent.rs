@@ -306,7 +306,8 @@ impl SocialAgent {
             self.named.push(!concepts.is_empty());
             let mut gives_way = false;
             if !concepts.is_empty() {
-                let n = quantity_before(model, &self.pre, &self.words, i);
+                let n = quantity_before(model, &self.pre, &self.words, i)
+                    .or_else(|| quantity_after(&self.words, i));
                 self.counted.extend(concepts.iter().map(|_| n));
                 let aside = question.as_ref().is_some_and(|q| !q.contains(&i));
                 gives_way = aside
@@ -1134,6 +1135,24 @@ fn quantity_before(model: &Model, pre: &Preprocessor, words: &[Word], i: usize) 
     None
 }
 
+/// Words that may follow a count written after its thing ("ale 2 pls").
+const AFTER_A_COUNT: [&str; 5] = ["please", "pls", "plz", "?", "!"];
+
+/// The count written right after word `i` in chat shorthand ("ale 2", "stew x2"): a number
+/// (digits, or `x` and digits) that ends its clause, or comes before a "please". Never a word
+/// that goes on ("room 1 nite" is one room for one night, said after the room).
+fn quantity_after(words: &[Word], i: usize) -> Option<u32> {
+    let w = words.get(i + 1).filter(|_| !words[i].pause)?;
+    let digits = w.text.strip_prefix('x').unwrap_or(&w.text);
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n = numeral(digits)?;
+    let ends = w.pause
+        || (words.get(i + 2)).is_none_or(|next| AFTER_A_COUNT.contains(&next.text.as_str()));
+    ends.then_some(n)
+}
+
 /// Words a question opens with, when no `?` says where it is.
 const QUESTION_OPENERS: [&str; 25] = [
     "what", "whats", "what's", "who", "whos", "who's", "where", "wheres", "where's", "when", "why",
@@ -1361,6 +1380,19 @@ mod tests {
     fn asked(line: &str) -> Option<Vec<String>> {
         let w = words(line);
         question_clause(&w).map(|r| w[r].iter().map(|w| w.text.clone()).collect())
+    }
+
+    #[test]
+    fn a_count_after_its_thing_is_chat_shorthand_at_the_end_of_a_clause() {
+        let after = |line: &str, i: usize| quantity_after(&words(line), i);
+        assert_eq!(after("ale 2", 0), Some(2));
+        assert_eq!(after("stew x3 pls", 0), Some(3));
+        assert_eq!(after("ale 2, and bread", 0), Some(2));
+        // A number that goes on counts something else; a word is not shorthand.
+        assert_eq!(after("room 1 nite", 0), None);
+        assert_eq!(after("ale two", 0), None);
+        assert_eq!(after("ale, 2 bread", 0), None);
+        assert_eq!(after("ale", 0), None);
     }
 
     #[test]

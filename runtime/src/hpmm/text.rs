@@ -35,7 +35,7 @@ pub fn tokenize(utterance: &str) -> Vec<String> {
 pub fn tokenize_marked(utterance: &str) -> Vec<(String, bool)> {
     let pause = |c: char| matches!(c, ',' | ';' | ':' | '.');
     let mut out: Vec<(String, bool)> = Vec::new();
-    for raw in utterance.split_whitespace() {
+    for raw in unjoined(utterance).split_whitespace() {
         let token = raw.replace(['\u{2019}', '\u{2018}'], "'").to_lowercase();
         if !token.chars().any(char::is_alphanumeric) {
             if token.chars().all(|c| c == '?' || c == '!') {
@@ -75,6 +75,32 @@ pub fn tokenize_marked(utterance: &str) -> Vec<(String, bool)> {
         );
     }
     out
+}
+
+/// Words typed joined by a sign between letters, with no space ("feed+water", "bread&cheese",
+/// "room,bath", "ale/cider"), as if spaced: `+` and `&` read as "and", `,` stays a pause, `/`
+/// parts them. Numbers keep theirs ("1,000", "24/7").
+fn unjoined(utterance: &str) -> std::borrow::Cow<'_, str> {
+    let chars: Vec<char> = utterance.chars().collect();
+    let joined = |i: usize| {
+        i > 0
+            && matches!(chars[i], '+' | '&' | ',' | '/')
+            && chars[i - 1].is_alphabetic()
+            && chars.get(i + 1).is_some_and(|c| c.is_alphabetic())
+    };
+    if !(0..chars.len()).any(joined) {
+        return std::borrow::Cow::Borrowed(utterance);
+    }
+    let mut out = String::with_capacity(utterance.len() + 8);
+    for (i, &c) in chars.iter().enumerate() {
+        match c {
+            '+' | '&' if joined(i) => out.push_str(" and "),
+            ',' if joined(i) => out.push_str(", "),
+            '/' if joined(i) => out.push(' '),
+            _ => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// The number a word says, when it says two or more: digits ("3") or an English number word
@@ -395,6 +421,23 @@ mod tests {
         assert_eq!(tokenize("what’s up"), ["what's", "up"]);
         assert_eq!(tokenize(":) ... hi, there."), [":)", "hi", "there"]);
         assert_eq!(tokenize("  "), Vec::<String>::new());
+    }
+
+    #[test]
+    fn words_joined_by_a_sign_are_read_apart() {
+        assert_eq!(tokenize("feed+water"), ["feed", "and", "water"]);
+        assert_eq!(
+            tokenize("bread&cheese pls"),
+            ["bread", "and", "cheese", "pls"]
+        );
+        assert_eq!(tokenize("ale/cider?"), ["ale", "cider", "?"]);
+        assert_eq!(tokenize_marked("room,bath")[0], ("room".to_string(), true));
+        // Numbers and signs on their own keep theirs.
+        assert_eq!(
+            tokenize("1,000 open 24/7 :/"),
+            ["1,000", "open", "24/7", ":/"]
+        );
+        assert_eq!(tokenize("rock & roll"), ["rock", "&", "roll"]);
     }
 
     #[test]
