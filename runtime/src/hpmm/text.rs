@@ -81,22 +81,27 @@ pub fn tokenize_marked(utterance: &str) -> Vec<(String, bool)> {
 /// "room,bath", "ale/cider"), as if spaced: `+` and `&` read as "and", `,` stays a pause, `/`
 /// parts them. Numbers keep theirs ("1,000", "24/7").
 fn unjoined(utterance: &str) -> std::borrow::Cow<'_, str> {
-    let chars: Vec<char> = utterance.chars().collect();
-    let joined = |i: usize| {
-        i > 0
-            && matches!(chars[i], '+' | '&' | ',' | '/')
-            && chars[i - 1].is_alphabetic()
-            && chars.get(i + 1).is_some_and(|c| c.is_alphabetic())
+    // The signs are ASCII, one byte each; the letters beside them may be any.
+    let joined = |i: usize, c: char| {
+        matches!(c, '+' | '&' | ',' | '/')
+            && utterance[..i]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphabetic)
+            && utterance[i + 1..]
+                .chars()
+                .next()
+                .is_some_and(char::is_alphabetic)
     };
-    if !(0..chars.len()).any(joined) {
+    if !utterance.char_indices().any(|(i, c)| joined(i, c)) {
         return std::borrow::Cow::Borrowed(utterance);
     }
     let mut out = String::with_capacity(utterance.len() + 8);
-    for (i, &c) in chars.iter().enumerate() {
+    for (i, c) in utterance.char_indices() {
         match c {
-            '+' | '&' if joined(i) => out.push_str(" and "),
-            ',' if joined(i) => out.push_str(", "),
-            '/' if joined(i) => out.push(' '),
+            '+' | '&' if joined(i, c) => out.push_str(" and "),
+            ',' if joined(i, c) => out.push_str(", "),
+            '/' if joined(i, c) => out.push(' '),
             _ => out.push(c),
         }
     }
