@@ -531,6 +531,24 @@ fn alternatives_written_as_phrases_are_a_warning_where_they_stand() {
         "more.evidence.ron",
         "before `will`",
     );
+    // A contraction of the word written before the list.
+    let before = evidence.replace("light the|light a fire", "you are|you're|youre * from");
+    expect_one(
+        &[("more.evidence.ron", &before)],
+        "phrase-alternative",
+        "warning",
+        "more.evidence.ron",
+        "a contraction of `you` written before it",
+    );
+    // A common phrase split at the list's end: "is there" read as `is` then `there`.
+    let split = evidence.replace("light the|light a fire", "have|got|any|is there * bath");
+    expect_one(
+        &[("more.evidence.ron", &split)],
+        "phrase-alternative",
+        "warning",
+        "more.evidence.ron",
+        "splits the phrase `is there` at its end",
+    );
     // Written as single-word alternatives, the same pattern is clean.
     let fixed = evidence.replace("light the|light a fire", "light the|a fire");
     let (exit, doc) = check_with(&[("more.evidence.ron", &fixed)]);

@@ -212,10 +212,93 @@ pub fn phrase_alternatives(source: &str) -> Vec<(String, String)> {
                 piece.to_string(),
                 format!("holds a contraction and its first word, before `{next}`"),
             ));
+            continue;
+        }
+        // A common phrase split at the list's end (`have|got|is there`: "is there"; `it|the
+        // same|yours`: "the same"): the word after it makes a phrase with the last alternative
+        // and with no other, so the list was meant to hold the phrase whole. (A word
+        // before a list is the shared word kept outside, `how much|far`, as advised.)
+        if let Some(next) = next
+            && let Some(last) = alts.last()
+            && COMMON_PHRASES.contains(&(*last, next))
+            && !alts[..alts.len() - 1]
+                .iter()
+                .any(|a| COMMON_PHRASES.contains(&(*a, next)))
+        {
+            found.push((
+                piece.to_string(),
+                format!("splits the phrase `{last} {next}` at its end"),
+            ));
+            continue;
+        }
+        // A contraction of the word before the list (`you are|you're`): read as "you you're".
+        let before = i
+            .checked_sub(1)
+            .map(|j| pieces[j])
+            .filter(|b| !b.contains('|'));
+        if let Some(before) = before
+            && let Some(a) = alts
+                .iter()
+                .find(|a| a.split_once('\'').is_some_and(|(base, _)| base == before))
+        {
+            found.push((
+                piece.to_string(),
+                format!("holds `{a}`, a contraction of `{before}` written before it"),
+            ));
         }
     }
     found
 }
+
+/// Two-word phrases whose first word is a function word, so that an alternative list ending
+/// (or starting) in half of one is a sign of a phrase written as an alternative. Lowercase, as
+/// written in patterns.
+const COMMON_PHRASES: &[(&str, &str)] = &[
+    ("is", "there"),
+    ("are", "there"),
+    ("was", "there"),
+    ("were", "there"),
+    ("the", "same"),
+    ("a", "lot"),
+    ("a", "few"),
+    ("a", "bit"),
+    ("a", "little"),
+    ("at", "all"),
+    ("at", "night"),
+    ("at", "once"),
+    ("of", "course"),
+    ("in", "town"),
+    ("no", "one"),
+    ("each", "other"),
+    ("thank", "you"),
+    ("you", "are"),
+    ("we", "are"),
+    ("they", "are"),
+    ("i", "am"),
+    ("i", "will"),
+    ("i", "have"),
+    ("do", "you"),
+    ("did", "you"),
+    ("are", "you"),
+    ("were", "you"),
+    ("would", "you"),
+    ("could", "you"),
+    ("have", "you"),
+    ("can", "you"),
+    ("will", "you"),
+    ("how", "much"),
+    ("how", "many"),
+    ("how", "far"),
+    ("how", "long"),
+    ("too", "much"),
+    ("so", "much"),
+    ("what", "about"),
+    ("how", "about"),
+    ("right", "now"),
+    ("over", "there"),
+    ("in", "there"),
+    ("out", "there"),
+];
 
 fn alternatives(
     piece: &str,
@@ -384,5 +467,26 @@ mod tests {
         assert!(found("you'll|youll * regret").is_empty());
         assert_eq!(found("you're|youre|you are|ur * islander").len(), 1);
         assert!(found("can't|cannot * climb").is_empty());
+        // A common phrase split at a list's edge.
+        assert_eq!(
+            found("have|got|any|is there * bath"),
+            [(
+                "have|got|any|is".to_string(),
+                "splits the phrase `is there` at its end".to_string()
+            )]
+        );
+        assert_eq!(found("of * that|it|this|the same|yours").len(), 1);
+        assert_eq!(found("what|how much * pay").len(), 1);
+        // Other alternatives make phrases too, or the word is kept outside: a real list.
+        assert!(found("is|are there * room").is_empty());
+        assert!(found("how|what about * it").is_empty());
+        assert!(found("are|were|did|do you|u").is_empty());
+        assert!(found("do|does|got|have you").is_empty());
+        assert!(found("how much|many|far|old").is_empty());
+        assert!(found("have|got * bath").is_empty());
+        assert!(found("the * same|yours").is_empty());
+        // A contraction of the word before the list.
+        assert_eq!(found("you are|you're|youre * from").len(), 1);
+        assert!(found("you are|were * kind").is_empty());
     }
 }

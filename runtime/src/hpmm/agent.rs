@@ -1203,6 +1203,20 @@ const REFUSALS: [&str; 11] = [
     "no", "not", "without", "nor", "never", "don't", "dont", "can't", "cant", "instead", "except",
 ];
 
+/// Words after which "nothing" keeps what follows ("nothing but ale", "nothing like a hot bath").
+const NOTHING_KEEPS: [&str; 6] = ["but", "like", "beats", "better", "compares", "else"];
+
+/// Whether word `j` refuses what follows it: one of [`REFUSALS`], or "nothing" ("soup, nothing
+/// with meat") unless a word of [`NOTHING_KEEPS`] comes next.
+fn refuses(words: &[Word], j: usize) -> bool {
+    match words[j].text.as_str() {
+        "nothing" => words
+            .get(j + 1)
+            .is_none_or(|next| !NOTHING_KEEPS.contains(&next.text.as_str())),
+        w => REFUSALS.contains(&w),
+    }
+}
+
 /// Words that refuse reach no further: "not ale, but wine" refuses the ale only.
 const REFUSAL_REACH: usize = 2;
 
@@ -1216,7 +1230,7 @@ fn refused_before(pre: &Preprocessor, words: &[Word], i: usize) -> bool {
         if w.pause {
             return false;
         }
-        if REFUSALS.contains(&w.text.as_str()) {
+        if refuses(words, j) {
             return true;
         }
         if !pre.concepts_of(w).is_empty() {
@@ -1393,6 +1407,18 @@ mod tests {
         assert_eq!(after("ale two", 0), None);
         assert_eq!(after("ale, 2 bread", 0), None);
         assert_eq!(after("ale", 0), None);
+    }
+
+    #[test]
+    fn nothing_refuses_what_follows_unless_it_keeps_it() {
+        let refused = |line: &str, j: usize| refuses(&words(line), j);
+        assert!(refused("soup, nothing with meat", 1));
+        assert!(refused("no meat", 0));
+        assert!(!refused("nothing but ale", 0));
+        assert!(!refused("nothing like a hot bath", 0));
+        // Last in the line, with no word after it to look at: still a refusal, and no panic.
+        assert!(refused("nothing", 0));
+        assert!(!refused("soup with meat", 1));
     }
 
     #[test]

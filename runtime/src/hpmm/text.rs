@@ -332,7 +332,8 @@ impl Preprocessor {
     }
 
     /// A word the model does not know is read as the one known word it is a slip of the keys
-    /// away from, when there is exactly one: a letter left out ("helo", "wether"), two letters
+    /// away from, when there is exactly one, or exactly one that names a concept (see below):
+    /// a letter left out ("helo", "wether"), two letters
     /// swapped ("teh"), a letter doubled ("helllo"). Players type like that, and without it a
     /// line with one typo is a line not understood. Substitutions are not tried: they turn real
     /// words the model does not know into ones it does ("house" into "horse", "silk" into
@@ -360,23 +361,24 @@ impl Preprocessor {
         if letters.len() < SLIP_MIN_LETTERS {
             return (None, 0, None);
         }
-        let mut found: Option<(String, Option<StemId>, Tags)> = None;
+        // Each distinct reading once: two spellings that read the same are one repair
+        // ("helllo": any l removed).
+        let mut found: Vec<(String, Option<StemId>, Tags)> = Vec::new();
         for candidate in slips(&letters) {
             let (s, t) = self.lookup(&candidate);
-            if !self.names(s, t) {
-                continue;
-            }
-            match &found {
-                None => found = Some((candidate, s, t)),
-                // Two spellings that read the same are one repair ("helllo": any l removed).
-                Some((_, fs, ft)) if (*fs, *ft) == (s, t) => {}
-                // Two known words one slip away: which one was meant is a guess; read as typed.
-                Some(_) => return (None, 0, None),
+            if self.names(s, t) && !found.iter().any(|(_, fs, ft)| (*fs, *ft) == (s, t)) {
+                found.push((candidate, s, t));
             }
         }
-        match found {
-            Some((word, s, t)) => (s, t, Some(word)),
-            None => (None, 0, None),
+        // Two known words one slip away: which one was meant is a guess, unless exactly one
+        // of them names a thing ("wether": the weather, not "whether"); players misspell the
+        // things they talk about, and a word that only a pattern tests names nothing.
+        if found.len() > 1 {
+            found.retain(|(_, s, _)| s.is_some_and(|s| self.concepts.contains_key(&s)));
+        }
+        match found.as_slice() {
+            [(word, s, t)] => (*s, *t, Some(word.clone())),
+            _ => (None, 0, None),
         }
     }
 
@@ -531,6 +533,23 @@ mod tests {
         // Three letters: "hel" is no more "hello" than anything else.
         assert_eq!(read(&mut pre, "ell")[0], (None, 0, None));
         // "brea" is one letter from "bread" and from "break": a guess, so not made.
+        assert_eq!(read(&mut pre, "brea")[0], (None, 0, None));
+    }
+
+    #[test]
+    fn of_two_known_words_a_slip_away_the_one_that_names_a_thing_is_read() {
+        let mut pre = knowing(&["weather", "whether", "bread", "break"], &[]);
+        pre.concepts.insert(StemId(0), vec![ConceptId(0)]);
+        let as_ = |s: &str| Some(s.to_string());
+        // "wether": "weather" names the weather; "whether" only a pattern tests.
+        assert_eq!(
+            read(&mut pre, "wether")[0],
+            (Some(StemId(0)), 0, as_("weather"))
+        );
+        // Neither names a thing, or both do: still a guess, read as typed.
+        assert_eq!(read(&mut pre, "brea")[0], (None, 0, None));
+        pre.concepts.insert(StemId(2), vec![ConceptId(1)]);
+        pre.concepts.insert(StemId(3), vec![ConceptId(2)]);
         assert_eq!(read(&mut pre, "brea")[0], (None, 0, None));
     }
 
