@@ -250,9 +250,9 @@ pub fn phrase_alternatives(source: &str) -> Vec<(String, String)> {
     found
 }
 
-/// Two-word phrases whose first word is a function word, so that an alternative list ending
-/// (or starting) in half of one is a sign of a phrase written as an alternative. Lowercase, as
-/// written in patterns.
+/// Two-word phrases whose first word is a function word, so that an alternative list ending in
+/// the first half of one, before its second, is a sign of a phrase written as an alternative.
+/// Lowercase, as written in patterns.
 const COMMON_PHRASES: &[(&str, &str)] = &[
     ("is", "there"),
     ("are", "there"),
