@@ -2,7 +2,7 @@
 //! iteration it is said, no reply with an empty slot, and a new question never answered with
 //! an old topic. `transcripts/visitor.txt` is the conversation the sample was grown on;
 //! `fixtures/innkeeper/visitor-heldout.txt` was written with it and never run while growing it.
-//! `fixtures/innkeeper-visitors{,-2,…,-72}/` (issue 30) are twelve evenings each written by
+//! `fixtures/innkeeper-visitors{,-2,…,-96}/` (issue 30) are twelve evenings each written by
 //! someone who never saw the sample, with every reply judged by someone who did not tune it:
 //! the judgements are committed, and a changed reply must be judged again. Each set measured
 //! the innkeeper once, untouched; most then became tuning sets, and the ones `judged_sets!`
@@ -751,6 +751,35 @@ judged_sets! {
     /// The ninetieth independent set (written and judged as set 88 was, 108 of 166; never read by
     /// the tuner).
     the_ninetieth_visitor_set_gets_the_replies_judged: 90, true;
+
+    /// The ninety-first independent set (written 2026-12-06 with sets 92 to 96 by someone who
+    /// saw neither the sample nor the other sets, travellers in company; judged once untouched,
+    /// on the thirty-sixth round's final program, 90 of 168, by someone who did not tune), then a
+    /// tuning set of the thirty-seventh round.
+    the_ninety_first_visitor_set_gets_the_replies_judged: 91, false;
+
+    /// The ninety-second independent set (written and judged as set 91 was, chat shorthand, 117
+    /// of 168), then a tuning set of the thirty-seventh round.
+    the_ninety_second_visitor_set_gets_the_replies_judged: 92, false;
+
+    /// The ninety-third independent set (written and judged as set 91 was, role-players, 97 of
+    /// 168; never read by the tuner, only its counts reported): the thirty-seventh round's
+    /// held-out measure.
+    the_ninety_third_visitor_set_gets_the_replies_judged: 93, true;
+
+    /// The ninety-fourth independent set (written with sets 91 to 93, before the thirty-seventh
+    /// round's tuning began, by someone who saw neither the sample nor the other sets; judged
+    /// once on that round's final program, 109 of 167, by someone who did not tune; never read by
+    /// the tuner, only its counts reported): a fresh measure of that program.
+    the_ninety_fourth_visitor_set_gets_the_replies_judged: 94, true;
+
+    /// The ninety-fifth independent set (written and judged as set 94 was, 113 of 166; never read
+    /// by the tuner).
+    the_ninety_fifth_visitor_set_gets_the_replies_judged: 95, true;
+
+    /// The ninety-sixth independent set (written and judged as set 94 was, 115 of 170; never read
+    /// by the tuner).
+    the_ninety_sixth_visitor_set_gets_the_replies_judged: 96, true;
 }
 
 /// What was judged sensible (2026-12-03, the eleventh round: every changed reply judged again
@@ -942,13 +971,25 @@ judged_sets! {
 /// 112, 81 112, 82 101, 83 107, 84 120, 87 82, the older held-out sets 5, 6, 7, 8, 10, 15, 17 to
 /// 112, 110, 114, 128, 109, 114, 115. Sets 88, 89, 90, written before the round's tuning and
 /// judged once on its final program, never read: 97 of 169, 99 of 168, 108 of 166.
-/// The least each set may be judged sensible, sets 1 to 90 in order.
-const SENSIBLE: [usize; 90] = [
-    149, 155, 145, 129, 112, 110, 114, 128, 138, 109, 141, 131, 134, 130, 114, 137, 115, 124, 135,
-    130, 121, 103, 128, 124, 142, 112, 128, 117, 126, 127, 120, 105, 112, 128, 126, 128, 106, 122,
-    119, 133, 129, 108, 124, 120, 105, 124, 131, 130, 124, 113, 125, 140, 124, 106, 135, 134, 111,
-    137, 133, 108, 134, 127, 106, 141, 128, 114, 136, 131, 121, 128, 129, 110, 112, 134, 76, 101,
-    95, 112, 105, 121, 112, 101, 107, 120, 89, 136, 82, 97, 99, 108,
+/// The thirty-seventh round wrote 91, 92, 93 (90, 117 and, never read, 97) and mended classes
+/// from 91 and 92 (a laughing tag after a question is its tone, not a joke; robbery on the road
+/// is no haggling; work in the kitchen or stable asked; a wake call after "no more."; threats to
+/// wreck or burn the place; a bare "a room" asks one; "I'm going to X" told is no way question;
+/// a guest robbed is a misfortune; the bench by the fire; a dish without milk or eggs; a count a
+/// few words before its dish, "six bowls of whatever stew"). Sets 36, 57 and 63 (held out) fell
+/// by one each; the sets never read before it went to 5 112, 6 111, 7 114, 8 128, 10 111, 15 115,
+/// 17 115, 22 104, 27 128, 32 106, 33 113, 36 127, 39 120, 42 109, 45 105, 48 130, 51 125, 54
+/// 106, 57 110, 60 108, 63 105, 66 115, 69 121, 72 110, 75 76, 76 102, 77 97, 78 113, 81 113, 82
+/// 104, 83 109, 84 120, 87 83, 88 97, 89 99, 90 108; set 93 stayed at 97. Sets 94, 95, 96,
+/// written before the round's tuning and judged once on its final program, never read: 109 of
+/// 167, 113 of 166, 115 of 170.
+/// The least each set may be judged sensible, sets 1 to 96 in order.
+const SENSIBLE: [usize; 96] = [
+    149, 155, 145, 129, 112, 111, 114, 128, 138, 111, 141, 131, 134, 130, 115, 137, 115, 124, 136,
+    131, 121, 104, 128, 125, 142, 112, 128, 118, 126, 127, 120, 106, 113, 129, 126, 127, 107, 122,
+    120, 135, 130, 109, 126, 121, 105, 124, 131, 130, 124, 115, 125, 141, 124, 106, 135, 135, 110,
+    137, 135, 108, 134, 127, 105, 141, 129, 115, 136, 131, 121, 128, 131, 110, 113, 134, 76, 102,
+    97, 113, 105, 122, 113, 104, 109, 120, 90, 136, 83, 97, 99, 108, 114, 132, 97, 109, 113, 115,
 ];
 
 /// What set `n` (1-based) was judged sensible at least.
@@ -1129,12 +1170,14 @@ fn a_number_heard_with_a_thing_is_said_back_and_put_on_the_tab() {
     let mut chat = ChatScene::new(program.clone(), "chat", 7).unwrap();
     let served = reply(&mut chat, "two bowls of stew");
     assert!(served.ends_with("2 bowls of mutton stew"), "{served}");
+    let served = reply(&mut chat, "six bowls of whatever stew you have");
+    assert!(served.ends_with("6 bowls of mutton stew"), "{served}");
     reply(&mut chat, "same again");
     reply(&mut chat, "stew for two, and an ale");
     reply(&mut chat, "two, no, one ale");
     assert_eq!(
         chat.agent().tally("the-tab").unwrap(),
-        [("stew", 4), ("ale", 2)]
+        [("stew", 10), ("ale", 2)]
     );
 
     // Saved after the order was heard, before it was served: the restored evening serves as

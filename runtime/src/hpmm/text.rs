@@ -146,8 +146,9 @@ pub fn numeral(word: &str) -> Option<u32> {
 }
 
 /// Words a number may stand before the thing it counts and still count it: "two big mugs of
-/// ale" (the adjective, the measure naming the same thing, "of").
-pub const QUANTITY_REACH: usize = 3;
+/// ale" (the adjective, the measure naming the same thing, "of"), "six bowls of whatever stew"
+/// (and a word that leaves the kind open).
+pub const QUANTITY_REACH: usize = 4;
 
 /// One preprocessed word.
 #[derive(Clone, Debug, PartialEq)]
