@@ -515,40 +515,31 @@ fn alternatives_written_as_phrases_are_a_warning_where_they_stand() {
     let evidence = r#"Evidence(estimators: [
     (name: "lights-fire", is: Match("light the|light a fire", 1.0)),
 ])"#;
-    expect_one(
-        &[("more.evidence.ron", evidence)],
-        "phrase-alternative",
-        "warning",
-        "more.evidence.ron",
-        "repeats `light` beside it",
-    );
-    // A contraction beside its first word, before the word it contracts.
-    let contracted = evidence.replace("light the|light a fire", "you'll|you will regret");
-    expect_one(
-        &[("more.evidence.ron", &contracted)],
-        "phrase-alternative",
-        "warning",
-        "more.evidence.ron",
-        "before `will`",
-    );
-    // A contraction of the word written before the list.
-    let before = evidence.replace("light the|light a fire", "you are|you're|youre * from");
-    expect_one(
-        &[("more.evidence.ron", &before)],
-        "phrase-alternative",
-        "warning",
-        "more.evidence.ron",
-        "a contraction of `you` written before it",
-    );
-    // A common phrase split at the list's end: "is there" read as `is` then `there`.
-    let split = evidence.replace("light the|light a fire", "have|got|any|is there * bath");
-    expect_one(
-        &[("more.evidence.ron", &split)],
-        "phrase-alternative",
-        "warning",
-        "more.evidence.ron",
-        "splits the phrase `is there` at its end",
-    );
+    // Each sign the check reads, as the pattern in the estimator and what the warning says.
+    for (pattern, says) in [
+        ("light the|light a fire", "repeats `light` beside it"),
+        // A contraction beside its first word, before the word it contracts.
+        ("you'll|you will regret", "before `will`"),
+        // A contraction of the word written before the list.
+        (
+            "you are|you're|youre * from",
+            "a contraction of `you` written before it",
+        ),
+        // A common phrase split at the list's end: "is there" read as `is` then `there`.
+        (
+            "have|got|any|is there * bath",
+            "splits the phrase `is there` at its end",
+        ),
+    ] {
+        let written = evidence.replace("light the|light a fire", pattern);
+        expect_one(
+            &[("more.evidence.ron", &written)],
+            "phrase-alternative",
+            "warning",
+            "more.evidence.ron",
+            says,
+        );
+    }
     // Written as single-word alternatives, the same pattern is clean.
     let fixed = evidence.replace("light the|light a fire", "light the|a fire");
     let (exit, doc) = check_with(&[("more.evidence.ron", &fixed)]);

@@ -336,9 +336,9 @@ impl Preprocessor {
     /// away from, when there is exactly one, or exactly one that names a concept (see below): a
     /// letter left out ("helo", "wether"), two letters swapped ("teh"), a letter doubled
     /// ("helllo"). Players type like that, and without it a line with one typo is a line not
-    /// understood. Substitutions are not tried: they turn real
-    /// words the model does not know into ones it does ("house" into "horse", "silk" into
-    /// "milk"). Words shorter than four letters are too short to tell a slip from another word.
+    /// understood. Substitutions are not tried: they turn real words the model does not know
+    /// into ones it does ("house" into "horse", "silk" into "milk"). Words shorter than four
+    /// letters are too short to tell a slip from another word.
     fn classify(&self, text: &str) -> Reading {
         let (stem_id, tags) = self.lookup(text);
         if self.names(stem_id, tags) {
