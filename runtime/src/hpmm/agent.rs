@@ -562,10 +562,27 @@ impl SocialAgent {
         let (Some(c), Some(t)) = (concept, program.tallies.of(tally)) else {
             return;
         };
+        let model = &program.hpmm;
         let items = &mut self.tallies[t];
-        if add.once && (items.iter()).any(|&(had, _)| super::evidence::is_a(&program.hpmm, had, c))
-        {
-            return;
+        if add.once {
+            if (items.iter()).any(|&(had, _)| super::evidence::is_a(model, had, c)) {
+                return;
+            }
+            // A kind of what is on refines one of it: the room offered, then the loft taken, is
+            // one loft on the tab, not a room and a loft; of six rooms, one becomes the best.
+            let general = (items.iter()).position(|&(had, _)| super::evidence::is_a(model, c, had));
+            if let Some(g) = general {
+                if items[g].1 > 1 {
+                    items[g].1 -= 1;
+                    items.push((c, 1));
+                } else {
+                    items[g].0 = c;
+                }
+                self.bindings[tally.index()] = Some(c);
+                self.heard[tally.index()] = None;
+                self.quantities[tally.index()] = None;
+                return;
+            }
         }
         let many = many.unwrap_or(1);
         match items.iter_mut().find(|(had, _)| *had == c) {

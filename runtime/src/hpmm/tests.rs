@@ -1472,7 +1472,7 @@ fn tab_bar(tally: bool) -> Arc<Program> {
     let rows: Vec<&[f64]> = (0..7).map(|_| &row[..]).collect();
     b.space("bar", states, &rows, None);
     if tally {
-        for (action, item, once) in [(0, 1, false), (1, 0, true), (2, 2, false), (5, 3, false)] {
+        for (action, item, once) in [(0, 1, false), (1, 0, true), (2, 2, false), (5, 3, true)] {
             b.tallies.adds.push(TallyAdd {
                 action: actions[action],
                 tally: tab,
@@ -1548,6 +1548,12 @@ fn a_tally_lists_counts_and_totals_and_a_payment_says_it_before_it_settles() {
     chat.hear(Some(emote("idle-chatter")));
     chat.step();
     assert_eq!(chat.agent().evidence("has-room"), Some(1.0));
+    // The other way round, a kind of what is on refines it: the room let, then the loft
+    // taken, is one loft (not a room and a loft), at the loft's price.
+    tell(&mut chat, &["pay", "let", "order", "loft"]);
+    assert_eq!(agent(&chat), [("loft", 1), ("ale", 1)]);
+    assert_eq!(chat.agent().binding("the-tab"), Some("loft"));
+    assert_eq!(tell(&mut chat, &["pay"]), "2 silver and 2 copper paid");
 }
 
 #[test]
