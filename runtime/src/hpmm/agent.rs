@@ -552,7 +552,8 @@ impl SocialAgent {
 
     /// Puts an action's item on its tally (as many as were heard with a variable's binding:
     /// "two ales"), which stays bound to the concept put on it last; an unbound variable puts
-    /// nothing, and a `once` item nothing when a kind of it is on already.
+    /// nothing, and a `once` item nothing when a kind of it is on already (and, when it is a
+    /// kind of something on, takes that one's place).
     fn put_on_tally(&mut self, program: &Program, add: &TallyAdd) {
         let (concept, many) = match add.item {
             TallyItem::Bound(v) => (self.bindings[v.index()], self.quantities[v.index()]),
@@ -564,30 +565,27 @@ impl SocialAgent {
         };
         let model = &program.hpmm;
         let items = &mut self.tallies[t];
-        if add.once {
-            if (items.iter()).any(|&(had, _)| super::evidence::is_a(model, had, c)) {
-                return;
-            }
-            // A kind of what is on refines one of it: the room offered, then the loft taken, is
-            // one loft on the tab, not a room and a loft; of six rooms, one becomes the best.
-            let general = (items.iter()).position(|&(had, _)| super::evidence::is_a(model, c, had));
-            if let Some(g) = general {
-                if items[g].1 > 1 {
-                    items[g].1 -= 1;
-                    items.push((c, 1));
-                } else {
-                    items[g].0 = c;
-                }
-                self.bindings[tally.index()] = Some(c);
-                self.heard[tally.index()] = None;
-                self.quantities[tally.index()] = None;
-                return;
-            }
+        if add.once && (items.iter()).any(|&(had, _)| super::evidence::is_a(model, had, c)) {
+            return;
         }
-        let many = many.unwrap_or(1);
-        match items.iter_mut().find(|(had, _)| *had == c) {
-            Some((_, n)) => *n = n.saturating_add(many),
-            None => items.push((c, many)),
+        // A `once` kind of what is on refines one of it: the room offered, then the loft taken,
+        // is one loft on the tab, not a room and a loft; of six rooms, one becomes the best.
+        let general = (add.once)
+            .then(|| (items.iter()).position(|&(had, _)| super::evidence::is_a(model, c, had)))
+            .flatten();
+        match general {
+            Some(g) if items[g].1 > 1 => {
+                items[g].1 -= 1;
+                items.push((c, 1));
+            }
+            Some(g) => items[g].0 = c,
+            None => {
+                let many = many.unwrap_or(1);
+                match items.iter_mut().find(|(had, _)| *had == c) {
+                    Some((_, n)) => *n = n.saturating_add(many),
+                    None => items.push((c, many)),
+                }
+            }
         }
         self.bindings[tally.index()] = Some(c);
         self.heard[tally.index()] = None;
