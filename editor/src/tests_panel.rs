@@ -395,7 +395,9 @@ impl TestsPanel {
                             .font(theme::section_font())
                             .color(theme::TEXT_WEAK),
                     );
-                    for s in &o.coverage {
+                    // A kind the project has none of (no planning actions in a chat-only
+                    // project) says nothing; "0/0 reached" read as a gap in its tests.
+                    for s in o.coverage.iter().filter(|s| s.total > 0) {
                         // The JSON's section keys, in words.
                         let kind = s.kind.replace("hmm_", "HMM ").replace('_', " ");
                         egui::CollapsingHeader::new(format!(

@@ -67,6 +67,11 @@ fn running_the_tests_lists_every_test_and_seed_as_passed() {
     }
     // One cell per test and seed.
     assert_eq!(h.get_all_by_label("9").count(), 4);
+    // Coverage names the kinds the project has and leaves out the rest (it has no rules,
+    // lines or HMM states).
+    h.get_by_label_contains("states: ");
+    h.get_by_label_contains("actions: ");
+    assert!(h.query_by_label_contains("0/0 reached").is_none());
 }
 
 #[test]

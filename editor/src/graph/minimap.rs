@@ -2,7 +2,9 @@
 //! corner with every node and the rectangle the view shows; a click or drag there moves the
 //! camera (the one [`Camera`]) to that point, keeping the zoom.
 //!
-//! It lives in its own layer above the canvas, so its clicks neither select nor pan.
+//! It lives in its own layer above the canvas, so its clicks neither select nor pan. It is faint
+//! until the pointer is over it, so the nodes under it show through, and a view too small for
+//! it to leave the graph room (the canvas under an open bottom panel) gets none.
 
 use super::Camera;
 use crate::theme;
@@ -15,6 +17,11 @@ const MAX_SIZE: Vec2 = vec2(220.0, 150.0);
 const INSET: f32 = 12.0;
 /// Room around the graph in the overview, in graph points.
 const MARGIN: f32 = 60.0;
+/// The smallest view that gets one: a canvas shortened by the bottom panel keeps its few rows
+/// of nodes uncovered.
+const MIN_VIEWPORT: Vec2 = vec2(480.0, 320.0);
+/// How strongly it is drawn while the pointer is elsewhere, so the nodes under it show through.
+const RESTING_OPACITY: f32 = 0.4;
 
 /// What the minimap shows and where: `world` (graph coordinates) drawn into `map` (screen).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -25,10 +32,15 @@ pub struct Overview {
 
 impl Overview {
     /// The overview of `nodes` (graph coordinates) for a view showing `view` (graph
-    /// coordinates) in `viewport` (screen); `None` when the whole graph is in view.
+    /// coordinates) in `viewport` (screen); `None` when the whole graph is in view or the
+    /// viewport is smaller than [`MIN_VIEWPORT`].
     pub fn of(nodes: &[Rect], view: Rect, viewport: Rect) -> Option<Overview> {
         let graph = nodes.iter().fold(Rect::NOTHING, |bb, r| bb.union(*r));
-        if !graph.is_positive() || view.contains_rect(graph) || !viewport.is_positive() {
+        if !graph.is_positive()
+            || view.contains_rect(graph)
+            || viewport.width() < MIN_VIEWPORT.x
+            || viewport.height() < MIN_VIEWPORT.y
+        {
             return None;
         }
         let world = graph.union(view).expand(MARGIN);
@@ -83,27 +95,39 @@ pub fn show(ui: &Ui, camera: &mut Camera, nodes: &[Rect]) {
                 map: rect,
                 ..overview
             };
+            let active = response.hovered() || response.dragged();
+            let fade = |c: Color32| {
+                if active {
+                    c
+                } else {
+                    c.gamma_multiply(RESTING_OPACITY)
+                }
+            };
             let painter = ui.painter();
             painter.rect(
                 rect,
                 CornerRadius::same(4),
-                theme::CANVAS.gamma_multiply(0.92),
-                Stroke::new(1.0, theme::BOX_STROKE),
+                fade(theme::CANVAS.gamma_multiply(0.92)),
+                Stroke::new(1.0, fade(theme::BOX_STROKE)),
                 StrokeKind::Inside,
             );
             for r in nodes {
-                painter.rect_filled(overview.to_map(*r), CornerRadius::same(1), theme::EDGE);
+                painter.rect_filled(
+                    overview.to_map(*r),
+                    CornerRadius::same(1),
+                    fade(theme::EDGE),
+                );
             }
             painter.rect_stroke(
                 overview.to_map(view).intersect(rect),
                 CornerRadius::same(2),
-                Stroke::new(1.5, theme::ACCENT),
+                Stroke::new(1.5, fade(theme::ACCENT)),
                 StrokeKind::Inside,
             );
             painter.rect_filled(
                 overview.to_map(view).intersect(rect),
                 CornerRadius::same(2),
-                Color32::from_rgba_unmultiplied(108, 182, 217, 20),
+                fade(Color32::from_rgba_unmultiplied(108, 182, 217, 20)),
             );
             if (response.is_pointer_button_down_on() || response.dragged())
                 && let Some(p) = response.interact_pointer_pos()
@@ -136,5 +160,9 @@ mod tests {
         let on_map = o.to_map(nodes[1]).center();
         assert!(o.map.contains(on_map));
         assert!((o.to_graph(on_map) - far).length() < 0.5);
+        // A canvas shortened by the bottom panel gets none.
+        let short = Rect::from_min_size(pos2(0.0, 0.0), vec2(1000.0, 300.0));
+        let part = Rect::from_min_size(pos2(-100.0, -100.0), vec2(1000.0, 300.0));
+        assert_eq!(Overview::of(&nodes, part, short), None);
     }
 }
