@@ -983,13 +983,17 @@ judged_sets! {
 /// 104, 83 109, 84 120, 87 83, 88 97, 89 99, 90 108; set 93 stayed at 97. Sets 94, 95, 96,
 /// written before the round's tuning and judged once on its final program, never read: 109 of
 /// 167, 113 of 166, 115 of 170.
+/// The thirty-ninth round wrote no sets: a yes/no question about what someone else does ("does
+/// the temple take in boys?") is a detail he does not claim to know. Sets 75, 82, 84, 93 and 96
+/// (never read) rose by one each to 77, 105, 121, 98, 117; none fell. Sets 12 and 31 lost a line
+/// each, where the description then given answers the question.
 /// The least each set may be judged sensible, sets 1 to 96 in order.
 const SENSIBLE: [usize; 96] = [
-    149, 155, 145, 129, 112, 111, 114, 128, 138, 111, 141, 131, 135, 130, 115, 137, 115, 125, 136,
-    131, 121, 104, 131, 125, 142, 112, 128, 119, 126, 127, 121, 106, 113, 130, 126, 127, 109, 122,
-    122, 135, 130, 110, 127, 121, 105, 124, 131, 130, 125, 115, 125, 141, 124, 106, 135, 135, 110,
-    137, 135, 108, 134, 127, 105, 142, 130, 115, 136, 131, 121, 128, 131, 110, 113, 134, 76, 102,
-    97, 113, 105, 122, 113, 104, 109, 120, 90, 137, 83, 97, 100, 108, 114, 132, 97, 109, 113, 116,
+    149, 155, 145, 129, 112, 111, 114, 128, 138, 111, 141, 130, 135, 131, 115, 137, 115, 125, 136,
+    131, 121, 104, 131, 125, 142, 112, 128, 119, 126, 127, 120, 106, 113, 130, 126, 127, 109, 122,
+    122, 135, 130, 110, 127, 121, 105, 124, 131, 130, 126, 115, 125, 143, 124, 106, 136, 135, 110,
+    138, 135, 108, 135, 127, 105, 143, 130, 115, 137, 131, 121, 128, 131, 110, 114, 134, 77, 102,
+    97, 113, 105, 122, 113, 105, 109, 121, 90, 137, 83, 97, 100, 108, 115, 132, 98, 109, 113, 117,
 ];
 
 /// What set `n` (1-based) was judged sensible at least.
