@@ -2,7 +2,7 @@
 //! iteration it is said, no reply with an empty slot, and a new question never answered with
 //! an old topic. `transcripts/visitor.txt` is the conversation the sample was grown on;
 //! `fixtures/innkeeper/visitor-heldout.txt` was written with it and never run while growing it.
-//! `fixtures/innkeeper-visitors{,-2,…,-96}/` (issue 30) are twelve evenings each written by
+//! `fixtures/innkeeper-visitors{,-2,…,-99}/` (issue 30) are twelve evenings each written by
 //! someone who never saw the sample, with every reply judged by someone who did not tune it:
 //! the judgements are committed, and a changed reply must be judged again. Each set measured
 //! the innkeeper once, untouched; most then became tuning sets, and the ones `judged_sets!`
@@ -780,6 +780,20 @@ judged_sets! {
     /// The ninety-sixth independent set (written and judged as set 94 was, 115 of 170; never read
     /// by the tuner).
     the_ninety_sixth_visitor_set_gets_the_replies_judged: 96, true;
+
+    /// The ninety-seventh independent set (written 2026-12-06 after the forty-first round by
+    /// someone who saw neither the sample nor the other sets; judged once on that round's
+    /// program, 75 of 168, by someone who did not tune; never read by the tuner, only its
+    /// counts reported): a fresh measure of that program.
+    the_ninety_seventh_visitor_set_gets_the_replies_judged: 97, true;
+
+    /// The ninety-eighth independent set (written and judged as set 97 was, 97 of 168; never
+    /// read by the tuner).
+    the_ninety_eighth_visitor_set_gets_the_replies_judged: 98, true;
+
+    /// The ninety-ninth independent set (written and judged as set 97 was, 82 of 168; never
+    /// read by the tuner).
+    the_ninety_ninth_visitor_set_gets_the_replies_judged: 99, true;
 }
 
 /// What was judged sensible (2026-12-03, the eleventh round: every changed reply judged again
@@ -993,13 +1007,14 @@ judged_sets! {
 /// 36, 45, 51, 78, 81, 83, 84, 96 (never read) rose by one each and 66 by two; none fell. Read
 /// set 86 lost one. A judge's report quoted rows of held-out sets 42, 54 and 57; those rows
 /// count as seen.
-/// The least each set may be judged sensible, sets 1 to 96 in order.
-const SENSIBLE: [usize; 96] = [
+/// The least each set may be judged sensible, sets 1 to 99 in order.
+const SENSIBLE: [usize; 99] = [
     149, 155, 146, 129, 112, 111, 114, 128, 138, 111, 141, 130, 135, 132, 115, 137, 115, 125, 136,
     132, 121, 104, 131, 125, 142, 112, 128, 119, 126, 128, 120, 106, 113, 130, 126, 128, 111, 122,
     122, 135, 132, 110, 127, 121, 106, 124, 131, 130, 126, 118, 126, 143, 125, 106, 136, 136, 110,
     138, 135, 108, 135, 128, 105, 143, 130, 117, 137, 131, 121, 129, 131, 110, 114, 135, 77, 102,
     97, 114, 105, 122, 114, 105, 110, 122, 90, 136, 83, 97, 100, 108, 115, 132, 98, 109, 113, 118,
+    75, 97, 82,
 ];
 
 /// What set `n` (1-based) was judged sensible at least.
