@@ -19,7 +19,7 @@ const INSET: f32 = 12.0;
 const MARGIN: f32 = 60.0;
 /// The smallest view that gets one: a canvas shortened by the bottom panel keeps its few rows
 /// of nodes uncovered.
-const MIN_VIEWPORT: Vec2 = vec2(480.0, 320.0);
+const MIN_VIEWPORT: Vec2 = vec2(480.0, 440.0);
 /// How strongly it is drawn while the pointer is elsewhere, so the nodes under it show through.
 const RESTING_OPACITY: f32 = 0.4;
 
@@ -160,9 +160,10 @@ mod tests {
         let on_map = o.to_map(nodes[1]).center();
         assert!(o.map.contains(on_map));
         assert!((o.to_graph(on_map) - far).length() < 0.5);
-        // A canvas shortened by the bottom panel gets none.
-        let short = Rect::from_min_size(pos2(0.0, 0.0), vec2(1000.0, 300.0));
-        let part = Rect::from_min_size(pos2(-100.0, -100.0), vec2(1000.0, 300.0));
+        // A canvas shortened by the bottom panel (about 400 points of a 900-point window) gets
+        // none.
+        let short = Rect::from_min_size(pos2(0.0, 0.0), vec2(1000.0, 400.0));
+        let part = Rect::from_min_size(pos2(-100.0, -100.0), vec2(1000.0, 400.0));
         assert_eq!(Overview::of(&nodes, part, short), None);
     }
 }
