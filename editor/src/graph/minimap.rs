@@ -95,39 +95,30 @@ pub fn show(ui: &Ui, camera: &mut Camera, nodes: &[Rect]) {
                 map: rect,
                 ..overview
             };
-            let active = response.hovered() || response.dragged();
-            let fade = |c: Color32| {
-                if active {
-                    c
-                } else {
-                    c.gamma_multiply(RESTING_OPACITY)
-                }
-            };
-            let painter = ui.painter();
+            let mut painter = ui.painter().clone();
+            if !(response.hovered() || response.dragged()) {
+                painter.multiply_opacity(RESTING_OPACITY);
+            }
             painter.rect(
                 rect,
                 CornerRadius::same(4),
-                fade(theme::CANVAS.gamma_multiply(0.92)),
-                Stroke::new(1.0, fade(theme::BOX_STROKE)),
+                theme::CANVAS.gamma_multiply(0.92),
+                Stroke::new(1.0, theme::BOX_STROKE),
                 StrokeKind::Inside,
             );
             for r in nodes {
-                painter.rect_filled(
-                    overview.to_map(*r),
-                    CornerRadius::same(1),
-                    fade(theme::EDGE),
-                );
+                painter.rect_filled(overview.to_map(*r), CornerRadius::same(1), theme::EDGE);
             }
             painter.rect_stroke(
                 overview.to_map(view).intersect(rect),
                 CornerRadius::same(2),
-                Stroke::new(1.5, fade(theme::ACCENT)),
+                Stroke::new(1.5, theme::ACCENT),
                 StrokeKind::Inside,
             );
             painter.rect_filled(
                 overview.to_map(view).intersect(rect),
                 CornerRadius::same(2),
-                fade(Color32::from_rgba_unmultiplied(108, 182, 217, 20)),
+                Color32::from_rgba_unmultiplied(108, 182, 217, 20),
             );
             if (response.is_pointer_button_down_on() || response.dragged())
                 && let Some(p) = response.interact_pointer_pos()
