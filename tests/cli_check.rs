@@ -477,6 +477,13 @@ fn an_unreadable_file_is_one_error_not_one_per_name_it_defines() {
         notes.contains("unknown references are not listed"),
         "{notes}"
     );
+    // Nor is a warning that needs the unread names: with no estimator known, every action
+    // state looked unheard (593 `repeating-action` warnings under the one error).
+    let repeating = diagnostics(&doc)
+        .iter()
+        .filter(|d| d["code"] == "repeating-action")
+        .count();
+    assert_eq!(repeating, 0);
 }
 
 // Savegames across a content patch (issue 31): the airport as shipped, then patched — a state

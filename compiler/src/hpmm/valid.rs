@@ -266,8 +266,11 @@ fn hears_own(
 ) -> bool {
     match e {
         Expr::Did(None) | Expr::Speaker(Speaker::Agent) => true,
-        Expr::Did(Some(r)) => r.target == Some(action),
-        Expr::Ev(r) => r.target.is_some_and(|h| {
+        // A name that did not resolve (reported as unknown already, or its file unreadable)
+        // may well be the one that hears it: no warning rests on it.
+        Expr::Did(Some(r)) => r.target.is_none_or(|t| t == action),
+        Expr::Invalid => true,
+        Expr::Ev(r) => r.target.is_none_or(|h| {
             seen.insert(h) && hears_own(module, &module.estimators[h].expr, action, seen)
         }),
         Expr::And(xs) | Expr::Or(xs) | Expr::Max(xs) => {
@@ -290,7 +293,7 @@ fn repeating_actions(module: &Module, space: Handle<Space>, diags: &mut Diagnost
                 && p > 0.0
                 && module.space_states[t].expects.iter().any(|e| {
                     e.weight > 0.0
-                        && e.evidence.target.is_some_and(|h| {
+                        && e.evidence.target.is_none_or(|h| {
                             hears_own(
                                 module,
                                 &module.estimators[h].expr,
