@@ -299,6 +299,24 @@ fn junit_xml_carries_the_coverage_as_properties_and_system_out() {
 }
 
 #[test]
+fn the_human_coverage_report_leaves_out_kinds_the_project_has_none_of() {
+    // The innkeeper has HMM states but no state machines, scripts or planning actions: its
+    // report lists the one kind it has, never "actions 0/0 reached".
+    let out = ensemble(&["test", &repo_path("samples/innkeeper"), "--coverage"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let section = &out.stdout[out.stdout.find("coverage (over every run):").unwrap()..];
+    let kinds: Vec<&str> = section
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter(|l| l.starts_with("  ") && !l.starts_with("    "))
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(kinds, ["hmm_states"], "{section}");
+    assert!(!section.contains("0/0"), "{section}");
+}
+
+#[test]
 fn coverage_json_lists_what_no_run_reached() {
     let out = ensemble(&[
         "test",

@@ -330,10 +330,12 @@ impl Outcome<'_> {
     }
 }
 
-/// The coverage section of the human report: each kind's counts, then what no run reached.
+/// The coverage section of the human report: each kind's counts, then what no run reached. A
+/// kind the project has none of ("actions 0/0" in a project without planning) is left out, as
+/// in the editor's Tests tab; the JSON and JUnit reports keep every kind, which CI reads by key.
 fn coverage_text(sections: &[Section]) -> String {
     let mut s = String::from("coverage (over every run):\n");
-    for section in sections {
+    for section in sections.iter().filter(|section| section.total > 0) {
         s.push_str(&format!(
             "  {:<10} {}/{} reached\n",
             section.kind, section.reached, section.total
