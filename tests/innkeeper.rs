@@ -2,7 +2,7 @@
 //! iteration it is said, no reply with an empty slot, and a new question never answered with
 //! an old topic. `transcripts/visitor.txt` is the conversation the sample was grown on;
 //! `fixtures/innkeeper/visitor-heldout.txt` was written with it and never run while growing it.
-//! `fixtures/innkeeper-visitors{,-2,…,-99}/` (issue 30) are twelve evenings each written by
+//! `fixtures/innkeeper-visitors{,-2,…,-102}/` (issue 30) are twelve evenings each written by
 //! someone who never saw the sample, with every reply judged by someone who did not tune it:
 //! the judgements are committed, and a changed reply must be judged again. Each set measured
 //! the innkeeper once, untouched; most then became tuning sets, and the ones `judged_sets!`
@@ -794,6 +794,20 @@ judged_sets! {
     /// The ninety-ninth independent set (written and judged as set 97 was, 82 of 168; never
     /// read by the tuner).
     the_ninety_ninth_visitor_set_gets_the_replies_judged: 99, true;
+
+    /// The hundredth independent set (written 2026-12-07 during the forty-seventh round by
+    /// someone who saw neither the sample nor the other sets; judged once on the forty-ninth
+    /// round's program, 92 of 170, by someone who did not tune; never read by the tuner, only
+    /// its counts reported): a fresh measure of that program.
+    the_hundredth_visitor_set_gets_the_replies_judged: 100, true;
+
+    /// The hundred-and-first independent set (written and judged as set 100 was, 91 of
+    /// 165; never read by the tuner).
+    the_hundred_and_first_visitor_set_gets_the_replies_judged: 101, true;
+
+    /// The hundred-and-second independent set (written and judged as set 100 was, 81 of
+    /// 168; never read by the tuner).
+    the_hundred_and_second_visitor_set_gets_the_replies_judged: 102, true;
 }
 
 /// What was judged sensible (2026-12-03, the eleventh round: every changed reply judged again
@@ -1029,14 +1043,14 @@ judged_sets! {
 /// The forty-ninth round priced "that one" as the room offered, told a few coppers what food they
 /// buy and gave a tenth off for a plea with no sum: sets 33, 57, 76 rose by one, 54 by two, 5 and
 /// 77 fell by one (never read); no read set fell.
-/// The least each set may be judged sensible, sets 1 to 99 in order.
-const SENSIBLE: [usize; 99] = [
+/// The least each set may be judged sensible, sets 1 to 102 in order.
+const SENSIBLE: [usize; 102] = [
     149, 156, 145, 129, 113, 111, 114, 127, 139, 112, 142, 132, 135, 133, 115, 138, 115, 128, 138,
     133, 121, 105, 134, 126, 141, 116, 130, 120, 128, 130, 121, 109, 115, 130, 126, 128, 115, 122,
     123, 138, 134, 111, 128, 122, 107, 125, 135, 130, 127, 121, 128, 144, 125, 112, 136, 136, 113,
     139, 137, 108, 136, 130, 107, 145, 130, 118, 137, 133, 123, 130, 132, 110, 115, 137, 76, 106,
     98, 115, 105, 125, 115, 105, 111, 123, 91, 138, 82, 98, 103, 110, 118, 133, 99, 111, 114, 118,
-    75, 98, 80,
+    75, 98, 80, 92, 91, 81,
 ];
 
 /// What set `n` (1-based) was judged sensible at least.
