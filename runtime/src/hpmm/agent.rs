@@ -552,8 +552,8 @@ impl SocialAgent {
 
     /// Puts an action's item on its tally (as many as were heard with a variable's binding:
     /// "two ales"), which stays bound to the concept put on it last; an unbound variable puts
-    /// nothing, and a `once` item nothing when a kind of it is on already (and, when it is a
-    /// kind of something on, takes that one's place).
+    /// nothing, and a `once` item nothing when a kind of it is on already (but raises its count
+    /// to a larger number heard; and, when it is a kind of something on, takes that one's place).
     fn put_on_tally(&mut self, program: &Program, add: &TallyAdd) {
         let (concept, many) = match add.item {
             TallyItem::Bound(v) => (self.bindings[v.index()], self.quantities[v.index()]),
@@ -566,6 +566,12 @@ impl SocialAgent {
         let model = &program.hpmm;
         let items = &mut self.tallies[t];
         if add.once && (items.iter()).any(|&(had, _)| super::evidence::is_a(model, had, c)) {
+            // Said again with a larger number ("three horses, not two"), the count is raised to
+            // it; said again without one, nothing is added: talk of a beast is not another beast.
+            if let (Some(many), Some((_, n))) = (many, items.iter_mut().find(|(had, _)| *had == c))
+            {
+                *n = (*n).max(many);
+            }
             return;
         }
         // A `once` kind of what is on refines one of it: the room offered, then the loft taken,

@@ -19,7 +19,8 @@ pub struct Bound<'a> {
 }
 
 /// Runs every tracker in order; later trackers see earlier trackers' bindings. A binding by a
-/// mention keeps the number heard before that mention; any other binding has none.
+/// mention keeps the number heard before that mention, and so does a `Bind` that overrides it
+/// on the same line ("two stalls": two beasts); any other binding has none.
 pub fn track(model: &Model, obs: &Observation<'_>, e: &[f64], to: Bound<'_>) {
     let Bound {
         bindings,
@@ -27,6 +28,8 @@ pub fn track(model: &Model, obs: &Observation<'_>, e: &[f64], to: Bound<'_>) {
         quantities,
     } = to;
     let counted = |k: usize| obs.counted.get(k).copied().flatten();
+    // Variables a mention bound on this line.
+    let mut mentioned = vec![false; bindings.len()];
     let yields = |k: usize| obs.yields.get(k).copied().unwrap_or(false);
     // A mention that yields gives way to one of its kind that does not ("wine, not water": the
     // wine), and only to that: "no ale?" still asks about the ale.
@@ -65,6 +68,7 @@ pub fn track(model: &Model, obs: &Observation<'_>, e: &[f64], to: Bound<'_>) {
                     heard[v] = None;
                     // "two strong drinks, brandy": counted where either was named.
                     quantities[v] = counted(k).or_else(|| specific.and_then(counted));
+                    mentioned[v] = true;
                 }
             }
             TrackerRule::MentionEarlier { types } | TrackerRule::MentionThirdLast { types } => {
@@ -86,7 +90,9 @@ pub fn track(model: &Model, obs: &Observation<'_>, e: &[f64], to: Bound<'_>) {
             TrackerRule::Bind(c) => {
                 bindings[v] = Some(*c);
                 heard[v] = None;
-                quantities[v] = None;
+                if !mentioned[v] {
+                    quantities[v] = None;
+                }
             }
             TrackerRule::Copy(from) => {
                 bindings[v] = bindings[from.index()];
@@ -468,5 +474,27 @@ mod tests {
         // "just the roast": one thing, no number; the earlier variable is unbound.
         after_counted(&m, &mut b, &mut q, &[2], &[None]);
         assert_eq!((b, q), (vec![c(2), None], vec![None, None]));
+    }
+
+    #[test]
+    fn a_bind_over_a_mention_of_the_same_line_keeps_its_number_and_any_other_has_none() {
+        // Variable 0 also binds the stew whenever a drink is named: "two ales" binds two stews.
+        let mut m = model();
+        m.trackers.insert(
+            1,
+            Tracker {
+                variable: VariableId(0),
+                rule: TrackerRule::Bind(ConceptId(1)),
+                when: None,
+                speaker: None,
+            },
+        );
+        let c = |i| Some(ConceptId(i));
+        let (mut b, mut q) = (vec![None, None], vec![None, None]);
+        after_counted(&m, &mut b, &mut q, &[4], &[Some(2)]);
+        assert_eq!((b[0], q[0]), (c(1), Some(2)));
+        // A line naming nothing: the bind alone, with no number.
+        after_counted(&m, &mut b, &mut q, &[], &[]);
+        assert_eq!((b[0], q[0]), (c(1), None));
     }
 }
