@@ -478,7 +478,8 @@ mod tests {
 
     #[test]
     fn a_bind_over_a_mention_of_the_same_line_keeps_its_number_and_any_other_has_none() {
-        // Variable 0 also binds the stew whenever a drink is named: "two ales" binds two stews.
+        // After variable 0's mention rule, a `Bind` of the stew on every line: on "two ales" the
+        // stew it binds keeps the two; on a line naming nothing it has no number.
         let mut m = model();
         m.trackers.insert(
             1,
