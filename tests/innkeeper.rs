@@ -1051,14 +1051,19 @@ judged_sets! {
 /// rode through today and a few small classes: sets 6, 7, 32, 63, 66, 72, 75, 76, 82, 89, 96,
 /// 100, 102 rose by one, 10, 33, 48, 57, 78, 81, 88, 98 by two, 27, 45, 54, 60 by three, 94 by
 /// four; 17, 22 and 83 fell by one (never read); no read set fell.
+/// The sixty-third to sixty-seventh rounds answered lines that tell rather than ask (a fault of
+/// the house, news by its tone, more coin offered), whatever is hot, a name never heard, another
+/// guest, a seat, the place last named, what he ever did or likes, what is free: sets 32, 36, 42,
+/// 45, 48, 75, 76, 77, 84, 87, 90, 95, 96, 98, 101, 102 rose by one, 54 and 63 by two; 39 and 81
+/// fell by one (never read); no read set fell.
 /// The least each set may be judged sensible, sets 1 to 102 in order.
 const SENSIBLE: [usize; 102] = [
-    149, 156, 146, 129, 113, 112, 115, 127, 139, 114, 142, 135, 136, 134, 115, 138, 114, 133, 139,
-    135, 125, 104, 135, 126, 143, 118, 133, 120, 129, 130, 124, 110, 117, 132, 128, 128, 120, 123,
-    124, 140, 134, 111, 130, 122, 111, 125, 136, 132, 129, 122, 129, 146, 125, 115, 139, 139, 115,
-    142, 138, 111, 137, 131, 107, 146, 130, 119, 138, 134, 123, 131, 132, 111, 115, 137, 77, 107,
-    98, 117, 106, 126, 117, 106, 110, 123, 91, 140, 81, 100, 104, 110, 119, 134, 99, 115, 114, 119,
-    75, 100, 80, 93, 91, 82,
+    149, 156, 146, 129, 113, 112, 115, 127, 139, 114, 142, 137, 137, 134, 115, 139, 114, 134, 140,
+    135, 125, 104, 136, 127, 143, 120, 133, 122, 129, 130, 126, 111, 117, 133, 128, 129, 122, 124,
+    123, 141, 134, 112, 132, 123, 112, 126, 137, 133, 131, 123, 129, 146, 126, 117, 141, 139, 115,
+    143, 138, 111, 137, 132, 109, 147, 130, 119, 138, 134, 123, 133, 132, 111, 115, 138, 78, 108,
+    99, 117, 106, 126, 116, 106, 110, 124, 91, 141, 82, 100, 104, 111, 119, 134, 99, 115, 115, 120,
+    75, 101, 80, 93, 92, 83,
 ];
 
 /// What set `n` (1-based) was judged sensible at least.
@@ -1341,15 +1346,24 @@ fn a_tab_survives_a_content_patch_without_the_dish() {
     ensemble_tests::copy_dir(std::path::Path::new(&repo_path("samples/innkeeper")), &copy);
     let concepts = copy.join("innkeeper.concepts.ron");
     let text = std::fs::read_to_string(&concepts).unwrap();
+    // A tracker that binds the dish ("whatever's hot" is the stew) is patched with it.
     std::fs::write(
         &concepts,
-        text.replace("(name: \"stew\",", "(name: \"hotpot\","),
+        (text.replace("(name: \"stew\",", "(name: \"hotpot\","))
+            .replace("Bind(\"stew\")", "Bind(\"hotpot\")"),
     )
     .unwrap();
-    // An action that names the dish (a hungry guest is fed stew) is patched with it.
+    // So are an action that names the dish (a hungry guest is fed stew) and an estimator.
     let actions = copy.join("innkeeper.actions.ron");
     let text = std::fs::read_to_string(&actions).unwrap();
     std::fs::write(&actions, text.replace(", \"stew\")", ", \"hotpot\")")).unwrap();
+    let evidence = copy.join("innkeeper.evidence.ron");
+    let text = std::fs::read_to_string(&evidence).unwrap();
+    std::fs::write(
+        &evidence,
+        text.replace("Mentions(\"stew\")", "Mentions(\"hotpot\")"),
+    )
+    .unwrap();
     let patched = innkeeper(Some(&copy));
 
     let snapshot = SnapshotReader::from_bytes(&bytes).unwrap();
