@@ -486,6 +486,43 @@ fn an_unreadable_file_is_one_error_not_one_per_name_it_defines() {
     assert_eq!(repeating, 0);
 }
 
+#[test]
+fn an_unreadable_concepts_file_is_not_buried_under_its_translations() {
+    // One parenthesis missing in the innkeeper's concepts file: every concept property its French
+    // table translates looked like a line the project no longer has (1,063 warnings under the
+    // one error). They are left out like unknown references, and the read error counts them.
+    let dir = tempfile::tempdir().unwrap();
+    ensemble_tests::copy_dir(&root().join("samples/innkeeper"), dir.path());
+    let concepts = dir.path().join("innkeeper.concepts.ron");
+    let text = std::fs::read_to_string(&concepts).unwrap();
+    let broken = text.replacen(
+        "(name: \"item\", is: [\"thing\"]),",
+        "(name: \"item\", is: [\"thing\"],",
+        1,
+    );
+    assert_ne!(text, broken);
+    std::fs::write(&concepts, broken).unwrap();
+    let out = ensemble(&["check", dir.path().to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.code, 1);
+    let doc = json(&out.stdout);
+    let unknown_lines = diagnostics(&doc)
+        .iter()
+        .filter(|d| d["code"] == "unknown-line")
+        .count();
+    assert_eq!(unknown_lines, 0);
+    let errors: Vec<&Value> = diagnostics(&doc)
+        .iter()
+        .filter(|d| d["severity"] == "error")
+        .collect();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert_eq!(errors[0]["file"], "innkeeper.concepts.ron");
+    let notes = errors[0]["notes"].to_string();
+    assert!(
+        notes.contains("translations of lines not found are not listed"),
+        "{notes}"
+    );
+}
+
 // Savegames across a content patch (issue 31): the airport as shipped, then patched — a state
 // renamed with a migration, an agent removed, one added. `check --against` reports what a
 // savegame would lose and what it is carried through; a savegame made on the shipped build

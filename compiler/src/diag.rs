@@ -321,6 +321,10 @@ impl Diagnostic {
 /// How the message of a `syntax` error starts when a whole file could not be read.
 pub const UNREADABLE: &str = "cannot read ";
 
+/// How a translation of a line the project does not have ends: while some file is unreadable
+/// such a line may only be unread, so these are quieted like unknown references.
+pub const NO_SUCH_LINE: &str = ", which the project no longer has";
+
 /// All diagnostics of one compilation, in the order found.
 #[derive(Clone, Debug, Default)]
 pub struct Diagnostics {
@@ -421,25 +425,48 @@ impl Diagnostics {
 
     /// A file that cannot be read defines nothing, so every name it defines is unknown wherever
     /// it is used: one missing parenthesis in the evidence file made 400 `unknown-reference`
-    /// errors that hid the one that mattered. While some file is unreadable, unknown references
-    /// are not listed (the build fails on the read error anyway); the read error says how many
-    /// were left out, so nothing is hidden silently.
+    /// errors that hid the one that mattered, and one in the concepts file 1,063 warnings that
+    /// a translated property is no line of the project. While some file is unreadable, neither
+    /// is listed (the build fails on the read error anyway); the read error says how many were
+    /// left out, so nothing is hidden silently.
     pub fn quiet_unknown_references_while_unreadable(&mut self) {
         let unreadable =
             |d: &Diagnostic| d.code == Code::Syntax && d.message.starts_with(UNREADABLE);
         if !self.items.iter().any(unreadable) {
             return;
         }
-        let before = self.items.len();
-        self.items.retain(|d| d.code != Code::UnknownReference);
-        let left_out = before - self.items.len();
-        if left_out > 0
+        let (mut references, mut lines) = (0, 0);
+        self.items.retain(|d| {
+            if d.code == Code::UnknownReference {
+                references += 1;
+            } else if d.code == Code::UnknownLine && d.message.ends_with(NO_SUCH_LINE) {
+                lines += 1;
+            } else {
+                return true;
+            }
+            false
+        });
+        let mut left_out = Vec::new();
+        if references > 0 {
+            left_out.push(format!(
+                "{references} unknown reference{} not listed",
+                if references == 1 { " is" } else { "s are" }
+            ));
+        }
+        if lines > 0 {
+            left_out.push(format!(
+                "{lines} translation{} of lines not found {} not listed",
+                if lines == 1 { "" } else { "s" },
+                if lines == 1 { "is" } else { "are" }
+            ));
+        }
+        if !left_out.is_empty()
             && let Some(first) = self.items.iter_mut().find(|d| unreadable(d))
         {
             first.notes.push(format!(
-                "{left_out} unknown reference{} not listed: what an unreadable file defines is \
-                 unknown until it reads; fix this first and check again",
-                if left_out == 1 { " is" } else { "s are" }
+                "{}: what an unreadable file defines is unknown until it reads; fix this first \
+                 and check again",
+                left_out.join("; ")
             ));
         }
     }

@@ -116,9 +116,10 @@ pub fn compile_with(project: project::Project, options: CompileOptions) -> Compi
         mut diagnostics,
     } = project;
     let mut module = frontends(&sources, &libraries, standalone, &mut diagnostics);
-    diagnostics.quiet_unknown_references_while_unreadable();
     checks(&module, &mut diagnostics);
     precompute(&sources, &mut module, options, &mut diagnostics);
+    // After the translations are checked: they too name lines an unreadable file defines.
+    diagnostics.quiet_unknown_references_while_unreadable();
     let output = if diagnostics.has_errors() {
         None
     } else {

@@ -3,7 +3,7 @@
 //! of lines the project no longer has, tables of undeclared locales, and missing voice-over.
 
 use super::{Line, table};
-use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics, NO_SUCH_LINE};
 use crate::ir::Module;
 use crate::source::{SourceMap, Span};
 use std::collections::HashMap;
@@ -62,7 +62,7 @@ pub(super) fn check(sources: &SourceMap, module: &Module, lines: &[Line], diags:
                     Diagnostic::warning(
                         Code::UnknownLine,
                         format!(
-                            "locale `{}` translates line `{}`, which the project no longer has",
+                            "locale `{}` translates line `{}`{NO_SUCH_LINE}",
                             t.locale.text, entry.id.text
                         ),
                     )
