@@ -1,6 +1,6 @@
 //! `ensemble check`: exit codes, the JSON document of DESIGN.md, and the seed's broken example.
 
-use ensemble_tests::{copy_dir, ensemble, repo_path, root};
+use ensemble_tests::{copy_dir, edit, ensemble, repo_path, root};
 use serde_json::Value;
 use std::path::Path;
 
@@ -493,15 +493,12 @@ fn an_unreadable_concepts_file_is_not_buried_under_its_translations() {
     // one error). They are left out like unknown references, and the read error counts them.
     let dir = tempfile::tempdir().unwrap();
     ensemble_tests::copy_dir(&root().join("samples/innkeeper"), dir.path());
-    let concepts = dir.path().join("innkeeper.concepts.ron");
-    let text = std::fs::read_to_string(&concepts).unwrap();
-    let broken = text.replacen(
+    edit(
+        dir.path(),
+        "innkeeper.concepts.ron",
         "(name: \"item\", is: [\"thing\"]),",
         "(name: \"item\", is: [\"thing\"],",
-        1,
     );
-    assert_ne!(text, broken);
-    std::fs::write(&concepts, broken).unwrap();
     let out = ensemble(&["check", dir.path().to_str().unwrap(), "--format", "json"]);
     assert_eq!(out.code, 1);
     let doc = json(&out.stdout);
@@ -531,14 +528,6 @@ fn an_unreadable_concepts_file_is_not_buried_under_its_translations() {
 
 fn s(p: &Path) -> &str {
     p.to_str().expect("UTF-8 temporary path")
-}
-
-/// Replaces `from` by `to` in `file` of `project` (which must have it).
-fn edit(project: &Path, file: &str, from: &str, to: &str) {
-    let path = project.join(file);
-    let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.contains(from), "{file} has {from}");
-    std::fs::write(&path, text.replace(from, to)).unwrap();
 }
 
 /// The airport patched: `Goto1` renamed `WalkToCounter` (a migration declared for it unless

@@ -1345,26 +1345,16 @@ fn a_tab_survives_a_content_patch_without_the_dish() {
     let dir = tempfile::tempdir().unwrap();
     let copy = dir.path().join("innkeeper");
     ensemble_tests::copy_dir(std::path::Path::new(&repo_path("samples/innkeeper")), &copy);
-    let concepts = copy.join("innkeeper.concepts.ron");
-    let text = std::fs::read_to_string(&concepts).unwrap();
-    // A tracker that binds the dish ("whatever's hot" is the stew) is patched with it.
-    std::fs::write(
-        &concepts,
-        (text.replace("(name: \"stew\",", "(name: \"hotpot\","))
-            .replace("Bind(\"stew\")", "Bind(\"hotpot\")"),
-    )
-    .unwrap();
-    // So are an action that names the dish (a hungry guest is fed stew) and an estimator.
-    let actions = copy.join("innkeeper.actions.ron");
-    let text = std::fs::read_to_string(&actions).unwrap();
-    std::fs::write(&actions, text.replace(", \"stew\")", ", \"hotpot\")")).unwrap();
-    let evidence = copy.join("innkeeper.evidence.ron");
-    let text = std::fs::read_to_string(&evidence).unwrap();
-    std::fs::write(
-        &evidence,
-        text.replace("Mentions(\"stew\")", "Mentions(\"hotpot\")"),
-    )
-    .unwrap();
+    // The stew is renamed hotpot, and with it what names it: a tracker that binds it
+    // ("whatever's hot" is the stew), an action (a hungry guest is fed stew) and an estimator.
+    for (file, stew) in [
+        ("innkeeper.concepts.ron", "(name: \"stew\","),
+        ("innkeeper.concepts.ron", "Bind(\"stew\")"),
+        ("innkeeper.actions.ron", ", \"stew\")"),
+        ("innkeeper.evidence.ron", "Mentions(\"stew\")"),
+    ] {
+        ensemble_tests::edit(&copy, file, stew, &stew.replace("stew", "hotpot"));
+    }
     let patched = innkeeper(Some(&copy));
 
     let snapshot = SnapshotReader::from_bytes(&bytes).unwrap();

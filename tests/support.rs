@@ -185,6 +185,14 @@ pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     }
 }
 
+/// Replaces `from` by `to` in `file` of `project` (which must have it).
+pub fn edit(project: &std::path::Path, file: &str, from: &str, to: &str) {
+    let path = project.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{file} has {from}");
+    std::fs::write(&path, text.replace(from, to)).unwrap();
+}
+
 /// A writer that sends each line it is given down a channel, so a test reads a running
 /// command's output as it comes.
 struct Lines {

@@ -429,7 +429,7 @@ impl Diagnostics {
     /// a translated property is no line of the project. While some file is unreadable, neither
     /// is listed (the build fails on the read error anyway); the read error says how many were
     /// left out, so nothing is hidden silently.
-    pub fn quiet_unknown_references_while_unreadable(&mut self) {
+    pub fn quiet_unknowns_while_unreadable(&mut self) {
         let unreadable =
             |d: &Diagnostic| d.code == Code::Syntax && d.message.starts_with(UNREADABLE);
         if !self.items.iter().any(unreadable) {

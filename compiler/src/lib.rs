@@ -119,7 +119,7 @@ pub fn compile_with(project: project::Project, options: CompileOptions) -> Compi
     checks(&module, &mut diagnostics);
     precompute(&sources, &mut module, options, &mut diagnostics);
     // After the translations are checked: they too name lines an unreadable file defines.
-    diagnostics.quiet_unknown_references_while_unreadable();
+    diagnostics.quiet_unknowns_while_unreadable();
     let output = if diagnostics.has_errors() {
         None
     } else {
