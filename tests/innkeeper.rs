@@ -1057,13 +1057,18 @@ judged_sets! {
 /// only asking, trust, stepping out: sets 32, 33, 36, 42, 45, 60, 75, 76, 77, 84, 87, 88, 90,
 /// 95, 96, 98, 100, 101, 102 rose by one, 48, 54 and 63 by two; 39 and 81 fell by one (never
 /// read); no read set fell.
+/// The sixty-ninth to seventy-first rounds answered what follows a greeting that opens a line
+/// which asks, stopped greeting a "hey" or "oi" deep in the evening, lodged a party or welcomed
+/// dogs told at the door, served a red asked by the cup and told the miles: sets 5, 39, 51, 75,
+/// 82, 88 rose by one, 87 and 93 fell by one (never read); read set 64 fell by one (a row of
+/// round 69) and 71 by one (a judge made similar rows' verdicts agree).
 /// The least each set may be judged sensible, sets 1 to 102 in order.
 const SENSIBLE: [usize; 102] = [
-    149, 156, 146, 129, 113, 112, 115, 127, 139, 114, 142, 137, 138, 134, 115, 139, 114, 134, 140,
-    135, 125, 104, 136, 127, 143, 121, 133, 122, 129, 130, 126, 111, 118, 133, 128, 129, 122, 124,
-    123, 141, 134, 112, 133, 123, 112, 126, 137, 134, 132, 123, 129, 146, 126, 117, 141, 139, 115,
-    143, 138, 112, 137, 132, 109, 147, 130, 119, 138, 134, 123, 133, 132, 111, 115, 138, 78, 108,
-    99, 117, 106, 127, 116, 106, 110, 124, 91, 141, 82, 101, 104, 111, 119, 134, 99, 115, 115, 120,
+    149, 156, 146, 129, 114, 112, 115, 127, 139, 114, 142, 138, 139, 134, 115, 139, 114, 135, 140,
+    135, 125, 104, 136, 128, 144, 121, 133, 123, 129, 130, 127, 111, 118, 134, 128, 129, 122, 124,
+    124, 141, 134, 112, 133, 125, 112, 128, 137, 134, 133, 123, 130, 146, 126, 117, 141, 139, 115,
+    143, 138, 112, 137, 133, 109, 146, 130, 119, 138, 134, 123, 133, 131, 111, 116, 138, 79, 108,
+    99, 117, 106, 128, 116, 107, 110, 124, 93, 142, 81, 102, 104, 111, 119, 134, 98, 115, 115, 120,
     75, 101, 80, 94, 92, 83,
 ];
 
