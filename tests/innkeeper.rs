@@ -1062,14 +1062,17 @@ judged_sets! {
 /// dogs told at the door, served a red asked by the cup and told the miles: sets 5, 39, 51, 75,
 /// 82, 88 rose by one, 87 and 93 fell by one (never read); read set 64 fell by one (a row of
 /// round 69) and 71 by one (a judge made similar rows' verdicts agree).
+/// The seventy-second round denied watered ale, took kind words about him warmly, saw off thanks
+/// with a leaving and served an order said again: sets 17, 22, 63, 66, 93, 94, 100 rose by one,
+/// 83 by two (never read); no read set fell.
 /// The least each set may be judged sensible, sets 1 to 102 in order.
 const SENSIBLE: [usize; 102] = [
-    149, 156, 146, 129, 114, 112, 115, 127, 139, 114, 142, 138, 139, 134, 115, 139, 114, 135, 140,
-    135, 125, 104, 136, 128, 144, 121, 133, 123, 129, 130, 127, 111, 118, 134, 128, 129, 122, 124,
-    124, 141, 134, 112, 133, 125, 112, 128, 137, 134, 133, 123, 130, 146, 126, 117, 141, 139, 115,
-    143, 138, 112, 137, 133, 109, 146, 130, 119, 138, 134, 123, 133, 131, 111, 116, 138, 79, 108,
-    99, 117, 106, 128, 116, 107, 110, 124, 93, 142, 81, 102, 104, 111, 119, 134, 98, 115, 115, 120,
-    75, 101, 80, 94, 92, 83,
+    149, 156, 146, 129, 114, 112, 115, 127, 139, 114, 142, 138, 139, 134, 115, 139, 115, 135, 140,
+    135, 126, 105, 136, 128, 144, 121, 133, 123, 129, 130, 128, 111, 118, 134, 128, 129, 122, 125,
+    124, 141, 135, 112, 133, 128, 112, 129, 137, 134, 133, 125, 130, 146, 126, 117, 142, 139, 115,
+    143, 138, 112, 137, 134, 110, 146, 130, 120, 138, 134, 123, 134, 132, 111, 116, 138, 79, 108,
+    99, 117, 107, 129, 116, 107, 112, 124, 93, 142, 81, 102, 104, 111, 119, 134, 99, 116, 115, 120,
+    75, 101, 80, 95, 92, 83,
 ];
 
 /// What set `n` (1-based) was judged sensible at least.
