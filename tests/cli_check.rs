@@ -14,6 +14,24 @@ fn diagnostics(doc: &Value) -> &Vec<Value> {
         .expect("diagnostics is an array")
 }
 
+/// The innkeeper copied, one file edited as `edit` does, checked: the JSON document, after
+/// asserting the run failed and that exactly one error came of it, which is returned too.
+fn innkeeper_with_one_error(file: &str, from: &str, to: &str) -> (Value, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("samples/innkeeper"), dir.path());
+    edit(dir.path(), file, from, to);
+    let out = ensemble(&["check", dir.path().to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.code, 1);
+    let doc = json(&out.stdout);
+    let errors: Vec<&Value> = diagnostics(&doc)
+        .iter()
+        .filter(|d| d["severity"] == "error")
+        .collect();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    let error = errors[0].clone();
+    (doc, error)
+}
+
 #[test]
 fn airport_sample_is_clean() {
     let out = ensemble(&["check", &repo_path("samples/airport"), "--format", "json"]);
@@ -451,28 +469,14 @@ fn an_unreadable_file_is_one_error_not_one_per_name_it_defines() {
     // The innkeeper with one parenthesis missing in its evidence file: every estimator its
     // spaces name would be "unknown" (hundreds of errors); the read error stands alone and
     // says how many unknown references it left out.
-    let dir = tempfile::tempdir().unwrap();
-    ensemble_tests::copy_dir(&root().join("samples/innkeeper"), dir.path());
-    let evidence = dir.path().join("innkeeper.evidence.ron");
-    let text = std::fs::read_to_string(&evidence).unwrap();
-    let broken = text.replacen(
+    let (doc, error) = innkeeper_with_one_error(
+        "innkeeper.evidence.ron",
         "(name: \"player\", is: Speaker(Player)),",
         "(name: \"player\", is: Speaker(Player),",
-        1,
     );
-    assert_ne!(text, broken);
-    std::fs::write(&evidence, broken).unwrap();
-    let out = ensemble(&["check", dir.path().to_str().unwrap(), "--format", "json"]);
-    assert_eq!(out.code, 1);
-    let doc = json(&out.stdout);
-    let errors: Vec<&Value> = diagnostics(&doc)
-        .iter()
-        .filter(|d| d["severity"] == "error")
-        .collect();
-    assert_eq!(errors.len(), 1, "{errors:#?}");
-    assert_eq!(errors[0]["code"], "syntax");
-    assert_eq!(errors[0]["file"], "innkeeper.evidence.ron");
-    let notes = errors[0]["notes"].to_string();
+    assert_eq!(error["code"], "syntax");
+    assert_eq!(error["file"], "innkeeper.evidence.ron");
+    let notes = error["notes"].to_string();
     assert!(
         notes.contains("unknown references are not listed"),
         "{notes}"
@@ -491,29 +495,18 @@ fn an_unreadable_concepts_file_is_not_buried_under_its_translations() {
     // One parenthesis missing in the innkeeper's concepts file: every concept property its French
     // table translates looked like a line the project no longer has (1,063 warnings under the
     // one error). They are left out like unknown references, and the read error counts them.
-    let dir = tempfile::tempdir().unwrap();
-    ensemble_tests::copy_dir(&root().join("samples/innkeeper"), dir.path());
-    edit(
-        dir.path(),
+    let (doc, error) = innkeeper_with_one_error(
         "innkeeper.concepts.ron",
         "(name: \"item\", is: [\"thing\"]),",
         "(name: \"item\", is: [\"thing\"],",
     );
-    let out = ensemble(&["check", dir.path().to_str().unwrap(), "--format", "json"]);
-    assert_eq!(out.code, 1);
-    let doc = json(&out.stdout);
     let unknown_lines = diagnostics(&doc)
         .iter()
         .filter(|d| d["code"] == "unknown-line")
         .count();
     assert_eq!(unknown_lines, 0);
-    let errors: Vec<&Value> = diagnostics(&doc)
-        .iter()
-        .filter(|d| d["severity"] == "error")
-        .collect();
-    assert_eq!(errors.len(), 1, "{errors:#?}");
-    assert_eq!(errors[0]["file"], "innkeeper.concepts.ron");
-    let notes = errors[0]["notes"].to_string();
+    assert_eq!(error["file"], "innkeeper.concepts.ron");
+    let notes = error["notes"].to_string();
     assert!(
         notes.contains("translations of lines not found are not listed"),
         "{notes}"
