@@ -520,9 +520,13 @@ fn rename_in(state: &mut DocState, names: &ProjectNames, what: &Named, old: &str
                             Named::Concept,
                             TrackerRuleAsset::Mention(kinds)
                             | TrackerRuleAsset::MentionEarlier(kinds)
-                            | TrackerRuleAsset::MentionThirdLast(kinds),
+                            | TrackerRuleAsset::MentionThirdLast(kinds)
+                            | TrackerRuleAsset::MentionAfter { kinds, .. },
                         ) => swap_all(kinds, old, new),
-                        (Named::Concept, TrackerRuleAsset::Bind(c)) => swap(c, old, new),
+                        (Named::Concept, TrackerRuleAsset::Bind(c))
+                        | (Named::Concept, TrackerRuleAsset::Unheard { concept: c, .. }) => {
+                            swap(c, old, new)
+                        }
                         (Named::Variable, TrackerRuleAsset::Copy(v)) => swap(v, old, new),
                         _ => {}
                     }

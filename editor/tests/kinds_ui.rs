@@ -1094,3 +1094,41 @@ fn a_tally_is_edited_in_the_variables_form() {
         problems(&h)
     );
 }
+
+#[test]
+fn a_tracker_that_reads_a_role_is_edited_in_the_variables_form() {
+    let dir = sample_copy("innkeeper");
+    let mut h = harness(EditorApp::open(dir.path()));
+    find(&mut h, "the-place");
+    settle(&mut h);
+    // The fifth of `the-place`'s trackers binds the place after "to" in a question of how far.
+    assert_eq!(
+        h.get_by_label("tracker 5 after").value().as_deref(),
+        Some("goal-word")
+    );
+    let rule = |h: &Harness<'static, EditorApp>| match asset(h, "innkeeper.concepts.ron") {
+        AnyAsset::Concepts(c) => (c.variables.iter())
+            .find(|v| v.name == "the-place")
+            .unwrap()
+            .track[4]
+            .rule
+            .clone(),
+        _ => unreachable!(),
+    };
+    use ensemble_compiler::formats::spaces::TrackerRuleAsset;
+    let after = |r: TrackerRuleAsset| match r {
+        TrackerRuleAsset::MentionAfter { after, .. } => after,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(after(rule(&h)), "goal-word");
+    // The categories are many: the list is filtered by what is typed.
+    h.get_by_label("tracker 5 after").click();
+    settle(&mut h);
+    type_into(&mut h, "filter…", "phrase-st");
+    h.get_all_by_label("phrase-start").last().unwrap().click();
+    settle(&mut h);
+    assert_eq!(after(rule(&h)), "phrase-start");
+    assert!(h.state().is_dirty());
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert_eq!(after(rule(&h)), "goal-word");
+}

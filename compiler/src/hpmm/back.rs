@@ -606,6 +606,10 @@ pub fn emit(module: &Module, intern: &mut dyn FnMut(&str) -> NameId) -> Result<M
                 ir::TrackerRule::Bind(c) => TrackerRule::Bind(ConceptId(id(c)?)),
                 ir::TrackerRule::Copy(v) => TrackerRule::Copy(VariableId(id(v)?)),
                 ir::TrackerRule::Clear => TrackerRule::Clear,
+                ir::TrackerRule::MentionAfter { kinds, after } => TrackerRule::MentionAfter {
+                    types: concepts(kinds)?,
+                    after: 1u128 << id(after)?,
+                },
                 ir::TrackerRule::Unheard { concept, after } => TrackerRule::Unheard {
                     concept: ConceptId(id(concept)?),
                     after: 1u128 << id(after)?,

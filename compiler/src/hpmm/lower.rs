@@ -603,6 +603,16 @@ fn lower_concepts(module: &mut Module, f: &Files, n: &Names, diags: &mut Diagnos
                         .map(|c| resolve(diags, &n.concepts, "concept", named(c), &context))
                         .collect()
                 };
+                // The lexicon category a role word or a phrase start is of.
+                let category = |diags: &mut Diagnostics, after: &str| {
+                    resolve(
+                        diags,
+                        &n.categories,
+                        "lexicon category",
+                        named(after),
+                        &context,
+                    )
+                };
                 let rule = match &t.rule {
                     TrackerRuleAsset::Mention(kinds) => {
                         TrackerRule::Mention(concepts(diags, kinds))
@@ -628,15 +638,13 @@ fn lower_concepts(module: &mut Module, f: &Files, n: &Names, diags: &mut Diagnos
                         &context,
                     )),
                     TrackerRuleAsset::Clear => TrackerRule::Clear,
+                    TrackerRuleAsset::MentionAfter { kinds, after } => TrackerRule::MentionAfter {
+                        kinds: concepts(diags, kinds),
+                        after: category(diags, after),
+                    },
                     TrackerRuleAsset::Unheard { concept, after } => TrackerRule::Unheard {
                         concept: resolve(diags, &n.concepts, "concept", named(concept), &context),
-                        after: resolve(
-                            diags,
-                            &n.categories,
-                            "lexicon category",
-                            named(after),
-                            &context,
-                        ),
+                        after: category(diags, after),
                     },
                 };
                 let when = t.when.as_ref().map(|w| {

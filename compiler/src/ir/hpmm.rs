@@ -165,6 +165,10 @@ pub enum TrackerRule {
         concept: Ref<Concept>,
         after: Ref<Category>,
     },
+    MentionAfter {
+        kinds: Vec<Ref<Concept>>,
+        after: Ref<Category>,
+    },
 }
 
 #[derive(Clone, Debug)]

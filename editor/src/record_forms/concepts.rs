@@ -38,9 +38,10 @@ enum Rule {
     Copy,
     Clear,
     Unheard,
+    MentionAfter,
 }
 
-const RULES: [(Rule, &str); 7] = [
+const RULES: [(Rule, &str); 8] = [
     (Rule::Mention, "the last mentioned"),
     (Rule::MentionEarlier, "the one mentioned before it"),
     (Rule::MentionThirdLast, "the third from the last"),
@@ -48,6 +49,7 @@ const RULES: [(Rule, &str); 7] = [
     (Rule::Copy, "copy variable"),
     (Rule::Clear, "clear"),
     (Rule::Unheard, "a thing it knows nothing of"),
+    (Rule::MentionAfter, "the one named after a word of"),
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -63,6 +65,52 @@ const WHO: [(Who, &str); 3] = [
     (Who::Agent, "the agent speaks"),
 ];
 
+/// The lexicon category of the words a rule reads what follows (a phrase start, a role word).
+fn tracker_after(
+    ui: &mut Ui,
+    v: usize,
+    k: usize,
+    after: &mut String,
+    categories: &[String],
+) -> bool {
+    form::pick(
+        ui,
+        ("tracker-after", v, k),
+        after,
+        categories,
+        140.0,
+        format!("tracker {} after", k + 1),
+        "category…",
+    )
+}
+
+/// The kinds a mention rule binds (any concept when none is chosen), as chips.
+fn tracker_kinds(
+    ui: &mut Ui,
+    v: usize,
+    k: usize,
+    kinds: &mut Vec<String>,
+    concepts: &[String],
+) -> bool {
+    ui.label(
+        RichText::new(if kinds.is_empty() {
+            "concept (any kind)"
+        } else {
+            "of kind"
+        })
+        .color(theme::TEXT_WEAK),
+    );
+    form::chips(
+        ui,
+        ("tracker-kinds", v, k),
+        kinds,
+        concepts,
+        false,
+        false,
+        &format!("tracker {} kinds", k + 1),
+    )
+}
+
 fn tracker(ui: &mut Ui, v: usize, k: usize, t: &mut TrackerAsset, cx: &PanelCx) -> bool {
     let mut changed = false;
     let names = &cx.names.more;
@@ -75,6 +123,7 @@ fn tracker(ui: &mut Ui, v: usize, k: usize, t: &mut TrackerAsset, cx: &PanelCx) 
             TrackerRuleAsset::Copy(_) => Rule::Copy,
             TrackerRuleAsset::Clear => Rule::Clear,
             TrackerRuleAsset::Unheard { .. } => Rule::Unheard,
+            TrackerRuleAsset::MentionAfter { .. } => Rule::MentionAfter,
         };
         if form::choose(
             ui,
@@ -97,6 +146,10 @@ fn tracker(ui: &mut Ui, v: usize, k: usize, t: &mut TrackerAsset, cx: &PanelCx) 
                     concept: names.concepts.first().cloned().unwrap_or_default(),
                     after: names.categories.first().cloned().unwrap_or_default(),
                 },
+                Rule::MentionAfter => TrackerRuleAsset::MentionAfter {
+                    kinds: Vec::new(),
+                    after: names.categories.first().cloned().unwrap_or_default(),
+                },
             };
             changed = true;
         }
@@ -104,23 +157,7 @@ fn tracker(ui: &mut Ui, v: usize, k: usize, t: &mut TrackerAsset, cx: &PanelCx) 
             TrackerRuleAsset::Mention(kinds)
             | TrackerRuleAsset::MentionEarlier(kinds)
             | TrackerRuleAsset::MentionThirdLast(kinds) => {
-                ui.label(
-                    RichText::new(if kinds.is_empty() {
-                        "concept (any kind)"
-                    } else {
-                        "of kind"
-                    })
-                    .color(theme::TEXT_WEAK),
-                );
-                changed |= form::chips(
-                    ui,
-                    ("tracker-kinds", v, k),
-                    kinds,
-                    &names.concepts,
-                    false,
-                    false,
-                    &format!("tracker {} kinds", k + 1),
-                );
+                changed |= tracker_kinds(ui, v, k, kinds, &names.concepts);
             }
             TrackerRuleAsset::Bind(c) => {
                 changed |= form::pick(
@@ -157,15 +194,11 @@ fn tracker(ui: &mut Ui, v: usize, k: usize, t: &mut TrackerAsset, cx: &PanelCx) 
                     "concept…",
                 );
                 ui.label(RichText::new("named after a word of").color(theme::TEXT_WEAK));
-                changed |= form::pick(
-                    ui,
-                    ("tracker-unheard-after", v, k),
-                    after,
-                    &names.categories,
-                    140.0,
-                    format!("tracker {} after", k + 1),
-                    "category…",
-                );
+                changed |= tracker_after(ui, v, k, after, &names.categories);
+            }
+            TrackerRuleAsset::MentionAfter { kinds, after } => {
+                changed |= tracker_after(ui, v, k, after, &names.categories);
+                changed |= tracker_kinds(ui, v, k, kinds, &names.concepts);
             }
         }
     });

@@ -191,6 +191,8 @@ pub struct SocialAgent {
     counted: Vec<Option<u32>>,
     /// Whether each mention yields to another of its kind, parallel to `mentions`.
     yields: Vec<bool>,
+    /// The word each mention was named by, parallel to `mentions`.
+    mention_words: Vec<usize>,
     /// Whether the concepts a word names yield, parallel to `words` (what the understanding
     /// shows).
     gives_way: Vec<bool>,
@@ -241,6 +243,7 @@ impl SocialAgent {
             mentions: Vec::new(),
             counted: Vec::new(),
             yields: Vec::new(),
+            mention_words: Vec::new(),
             gives_way: Vec::new(),
             space_proposals: Vec::new(),
             accumulator_outputs: Vec::new(),
@@ -297,12 +300,14 @@ impl SocialAgent {
         self.mentions.clear();
         self.counted.clear();
         self.yields.clear();
+        self.mention_words.clear();
         self.gives_way.clear();
         self.named.clear();
         let question = question_clause(&self.words);
         for (i, w) in self.words.iter().enumerate() {
             let concepts = self.pre.concepts_of(w);
             self.mentions.extend_from_slice(concepts);
+            self.mention_words.extend(concepts.iter().map(|_| i));
             self.named.push(!concepts.is_empty());
             let mut gives_way = false;
             if !concepts.is_empty() {
@@ -327,6 +332,7 @@ impl SocialAgent {
             counted: &self.counted,
             named: &self.named,
             yields: &self.yields,
+            mention_words: &self.mention_words,
         };
         // A number counts for the line it was said in: "two ales", then "same again" is one.
         if input.is_some_and(|i| i.speaker == Speaker::Player) {

@@ -87,6 +87,16 @@ pub fn track(model: &Model, obs: &Observation<'_>, e: &[f64], to: Bound<'_>) {
                     quantities[v] = earlier.and_then(counted);
                 }
             }
+            TrackerRule::MentionAfter { types, after } => {
+                let of_kind =
+                    |m: ConceptId| types.is_empty() || types.iter().any(|&ty| is_a(model, m, ty));
+                if let Some(k) = mention_after(obs, *after, &of_kind) {
+                    bindings[v] = Some(obs.mentions[k]);
+                    heard[v] = None;
+                    quantities[v] = counted(k);
+                    mentioned[v] = true;
+                }
+            }
             TrackerRule::Bind(c) => {
                 bindings[v] = Some(*c);
                 heard[v] = None;
@@ -147,6 +157,38 @@ fn things_named(model: &Model, obs: &Observation<'_>, takes: &dyn Fn(usize) -> b
 
 /// Words a noun phrase may hold before its noun and still be read past ("the old cracked bell").
 const MODIFIERS: usize = 2;
+
+/// The first mention of a kind `of_kind` accepts named right after a word of the `after`
+/// categories, past at most [`MODIFIERS`] words that name nothing and no pause (see
+/// [`TrackerRule::MentionAfter`]), as an index into the mentions. A phrase whose first concept
+/// word names nothing of the kind plays no role: "to the smith's horse" is the smith's.
+fn mention_after(
+    obs: &Observation<'_>,
+    after: u128,
+    of_kind: &dyn Fn(ConceptId) -> bool,
+) -> Option<usize> {
+    let words = obs.words;
+    let named_by =
+        |j: usize| (0..obs.mentions.len()).filter(move |&k| obs.mention_words.get(k) == Some(&j));
+    for (i, w) in words.iter().enumerate() {
+        if w.tags & after == 0 || w.pause {
+            continue;
+        }
+        for j in (i + 1..words.len()).take(1 + MODIFIERS) {
+            let mut named = named_by(j).peekable();
+            if named.peek().is_some() {
+                if let Some(k) = named.find(|&k| of_kind(obs.mentions[k])) {
+                    return Some(k);
+                }
+                break;
+            }
+            if words[j].pause {
+                break;
+            }
+        }
+    }
+    None
+}
 
 /// The first noun the agent knows nothing of that the input names after a word of the `after`
 /// categories (see [`TrackerRule::Unheard`]).
@@ -293,6 +335,7 @@ mod tests {
             counted: line.counted,
             named: &[],
             yields: line.yields,
+            mention_words: &[],
         };
         let mut heard = vec![None; bindings.len()];
         let to = Bound {
@@ -325,6 +368,7 @@ mod tests {
             counted: &[],
             named: &named,
             yields: &[],
+            mention_words: &[],
         };
         let mut nouns: Vec<String> = ["bell", "tide", "tax", "mountain", "point"]
             .iter()
@@ -497,5 +541,81 @@ mod tests {
         // A line naming nothing: the bind alone, with no number.
         after_counted(&m, &mut b, &mut q, &[], &[]);
         assert_eq!((b[0], q[0]), (c(1), None));
+    }
+
+    /// The role of `line` (words tagged role words by `to`, concepts named as the model's:
+    /// "stew", "roast", "ale"): what a `MentionAfter` of the drinks and one of the dishes bind.
+    fn roles_in(line: &str) -> (Option<ConceptId>, Option<ConceptId>) {
+        let names = [("stew", 1), ("roast", 2), ("ale", 4)];
+        let words: Vec<Word> = crate::hpmm::text::tokenize_marked(line)
+            .into_iter()
+            .map(|(t, pause)| Word {
+                tags: u128::from(["to", "towards"].contains(&t.as_str())),
+                text: t,
+                stem: None,
+                read_as: None,
+                pause,
+            })
+            .collect();
+        let (mut mentions, mut mention_words) = (Vec::new(), Vec::new());
+        for (i, w) in words.iter().enumerate() {
+            if let Some(&(_, c)) = names.iter().find(|(n, _)| *n == w.text) {
+                mentions.push(ConceptId(c));
+                mention_words.push(i);
+            }
+        }
+        let named: Vec<bool> = (0..words.len())
+            .map(|i| mention_words.contains(&i))
+            .collect();
+        let obs = Observation {
+            speaker: None,
+            emote: None,
+            words: &words,
+            did: &[],
+            mentions: &mentions,
+            counted: &[],
+            named: &named,
+            yields: &[],
+            mention_words: &mention_words,
+        };
+        let mut m = model();
+        let rule = |v: u32, kind: u32| Tracker {
+            variable: VariableId(v),
+            rule: TrackerRule::MentionAfter {
+                types: vec![ConceptId(kind)],
+                after: 1,
+            },
+            when: None,
+            speaker: None,
+        };
+        m.trackers = vec![rule(0, 3), rule(1, 0)];
+        let mut b = vec![None, None];
+        let (mut heard, mut q) = (vec![None, None], vec![None, None]);
+        let to = Bound {
+            bindings: &mut b,
+            heard: &mut heard,
+            quantities: &mut q,
+        };
+        track(&m, &obs, &[], to);
+        (b[0], b[1])
+    }
+
+    #[test]
+    fn a_mention_after_a_role_word_binds_the_thing_in_that_role() {
+        let c = |i| Some(ConceptId(i));
+        // The first thing after a role word, though another is named later.
+        assert_eq!(
+            roles_in("how far to the ale , and is the roast cold"),
+            (c(4), None)
+        );
+        assert_eq!(roles_in("from the roast to the stew"), (None, c(1)));
+        // Past at most two words that name nothing: "to go to the old stew".
+        assert_eq!(roles_in("i want to go to the old stew"), (None, c(1)));
+        assert_eq!(roles_in("to one two three stew"), (None, None));
+        // Not across a pause, and not past a thing of another kind ("to the ale stew").
+        assert_eq!(roles_in("to , the stew"), (None, None));
+        assert_eq!(roles_in("towards the ale stew"), (c(4), None));
+        // No role word: nothing is bound (a binding is kept).
+        assert_eq!(roles_in("the stew and the ale"), (None, None));
     }
 }

@@ -33,6 +33,9 @@ pub struct Observation<'a> {
     /// shorter, when none does): one refused ("wine, not water", "no onions", "without meat")
     /// or said aside of the question ("is it cold tonight? my coat is in the river").
     pub yields: &'a [bool],
+    /// The word each mention was named by (an index into `words`), parallel to `mentions`
+    /// (empty when not known: then no mention follows any word).
+    pub mention_words: &'a [usize],
 }
 
 /// Whether concept `c` is (transitively) concept `of`.

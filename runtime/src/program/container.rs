@@ -27,8 +27,13 @@ use thiserror::Error;
 /// in and the slot values translators translate (the two last fields: versions 10 and 11 are
 /// still read, without them); 13: conversation tallies (the last field: versions 10 to 12 are
 /// still read, with none); 14: the tracker rule `MentionThirdLast` (a new last variant:
-/// versions 10 to 13 are read as they are, since none of them holds it).
-pub const FORMAT_VERSION: u16 = 14;
+/// versions 10 to 13 are read as they are, since none of them holds it); 16: the tracker rule
+/// `MentionAfter` (likewise a new last variant: versions 10 to 14 are read as they are). 15 was
+/// never written: one flipped bit turns 15 into 14, whose payload reads the same, so the
+/// corruption would go unnoticed; no bit of 16 flips into a version still read.
+pub const FORMAT_VERSION: u16 = 16;
+/// A program version no build ever wrote (see [`FORMAT_VERSION`]): refused like an unknown one.
+const NEVER_WRITTEN: u16 = 15;
 /// The earliest program (and debug-symbol) version still read: each later version only added
 /// a last field, read from an earlier one as empty.
 pub(crate) const EARLIEST_PROGRAM_VERSION: u16 = 10;
@@ -241,8 +246,9 @@ pub(crate) fn unwrap_versioned(kind: Kind, bytes: &[u8]) -> Result<(u16, &[u8]),
         });
     }
     let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-    let earlier =
-        kind != Kind::Snapshot && (EARLIEST_PROGRAM_VERSION..FORMAT_VERSION).contains(&version);
+    let earlier = kind != Kind::Snapshot
+        && (EARLIEST_PROGRAM_VERSION..FORMAT_VERSION).contains(&version)
+        && version != NEVER_WRITTEN;
     if version != kind.version() && !earlier {
         return Err(LoadError::UnsupportedVersion {
             found: version,

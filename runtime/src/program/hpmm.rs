@@ -354,10 +354,21 @@ pub enum TrackerRule {
     /// Bind to the concept the input names before the [`TrackerRule::MentionEarlier`] one,
     /// the third thing from the last, when it names three that are neither the same nor kinds
     /// of each other ("bread, cheese and a mug of ale": the bread); unbind when it names fewer;
-    /// keep the binding when it names none. Last of the rules: format version 14.
+    /// keep the binding when it names none. Added in format version 14.
     MentionThirdLast {
         /// Concepts it must be (transitively); any concept when empty.
         types: Vec<ConceptId>,
+    },
+    /// Bind to the first concept of `types` (any when empty) the input names right after a
+    /// word of the `after` categories, past at most two words that name nothing ("how far from
+    /// here to the old temple, and is the way hilly?": the temple, though the hills come
+    /// later): a role word says which thing plays the role (a destination after "to"). Keep the
+    /// binding when it names none. Last of the rules: format version 16.
+    MentionAfter {
+        /// Concepts it must be (transitively); any concept when empty.
+        types: Vec<ConceptId>,
+        /// Lexicon categories of the role words.
+        after: Tags,
     },
 }
 

@@ -754,7 +754,7 @@ fn stale_debug_symbols_beside_a_newer_program_are_refused_naming_both_checksums(
 }
 
 #[test]
-fn versions_10_to_13_still_load_without_their_later_fields_and_a_flipped_version_does_not() {
+fn versions_10_to_14_still_load_without_their_later_fields_and_a_flipped_version_does_not() {
     let mut program = sample();
     let payload = postcard::to_allocvec(&program.parts).unwrap();
     let migrations = postcard::to_allocvec(&super::Migrations::default()).unwrap();
@@ -763,18 +763,30 @@ fn versions_10_to_13_still_load_without_their_later_fields_and_a_flipped_version
     let tallies = postcard::to_allocvec(&super::hpmm::Tallies::default()).unwrap();
     assert!(program.declared_in.files.is_empty() && program.migrations.is_empty());
     assert!(program.slot_values.is_empty() && program.tallies == Default::default());
-    // Version 13's payload is version 14's: 14 only added a tracker rule, which the sample
-    // does not hold. Version 12's is 13's without its last field (the tallies); version 11's
+    // Versions 13's and 14's payloads are version 16's: 14 and 16 only added a tracker rule
+    // each, which the sample does not hold (15 was never written, and is refused). Version 12's is 13's without its last field (the tallies); version 11's
     // without the two before it too; version 10's without the migrations too.
     let v12 = &payload[..payload.len() - tallies.len()];
     let v11 = &v12[..v12.len() - declared_in.len() - slot_values.len()];
     let v10 = &v11[..v11.len() - migrations.len()];
-    for (version, old) in [(13u16, &payload[..]), (12, v12), (11, v11), (10, v10)] {
+    for (version, old) in [
+        (14u16, &payload[..]),
+        (13, &payload[..]),
+        (12, v12),
+        (11, v11),
+        (10, v10),
+    ] {
         let mut bytes = container::wrap(Kind::Program, old);
         bytes[8..10].copy_from_slice(&version.to_le_bytes());
         let loaded = Program::from_bytes(&bytes).unwrap();
         assert_eq!(loaded, program, "version {version}");
     }
+    let mut never = program.to_bytes();
+    never[8..10].copy_from_slice(&15u16.to_le_bytes());
+    assert!(matches!(
+        Program::from_bytes(&never),
+        Err(LoadError::UnsupportedVersion { found: 15, .. })
+    ));
     // A later program relabelled earlier keeps bytes over: refused.
     program = sample();
     for version in [10u16, 11, 12] {

@@ -603,7 +603,8 @@ fn verify_hpmm(p: &ProgramParts) -> Result<(), String> {
         match &t.rule {
             TrackerRule::Mention { types }
             | TrackerRule::MentionEarlier { types }
-            | TrackerRule::MentionThirdLast { types } => {
+            | TrackerRule::MentionThirdLast { types }
+            | TrackerRule::MentionAfter { types, .. } => {
                 check(types.iter().all(|c| c.index() < concepts), &what)?
             }
             TrackerRule::Bind(c) => concept(*c, &what)?,

@@ -249,6 +249,13 @@ pub enum TrackerRuleAsset {
     Bind(String),
     Copy(String),
     Clear,
+    /// The first concept of one of these kinds named right after a word of lexicon category
+    /// `after` (past at most two words that name nothing): the thing in a role ("how far to the
+    /// temple, and is the way hilly?": the temple, after "to").
+    MentionAfter {
+        kinds: Vec<String>,
+        after: String,
+    },
     /// A noun the agent knows nothing of, named after a word of lexicon category `after`
     /// ("the tide"): binds `concept`, and the variable says the player's word.
     Unheard {
