@@ -1075,14 +1075,16 @@ judged_sets! {
 /// temple, and is the way hilly?") and mended readings for paraphrases of read lines: sets 27,
 /// 36, 39, 42, 75, 81, 94 rose by one, 82 by two; 90 fell by two and 101 by one (never read); read
 /// sets 25, 26, 31, 44, 74, 79 rose by one, 85 by three.
+/// The eightieth round mended more readings for paraphrases: sets 45, 54, 60, 72, 97, 99 rose
+/// by one, 101 fell by one (never read); read sets 28, 29, 44 rose by one.
 /// The least each set may be judged sensible, sets 1 to 102 in order.
 const SENSIBLE: [usize; 102] = [
     149, 156, 146, 128, 114, 111, 115, 127, 139, 114, 142, 139, 139, 135, 115, 139, 115, 135, 140,
-    135, 127, 105, 137, 128, 145, 123, 134, 123, 129, 130, 130, 111, 121, 134, 130, 130, 122, 125,
-    125, 141, 135, 113, 136, 129, 114, 129, 137, 135, 135, 125, 130, 146, 126, 117, 142, 139, 115,
-    143, 138, 114, 137, 136, 111, 146, 130, 120, 138, 135, 123, 134, 132, 112, 116, 139, 81, 108,
+    135, 127, 105, 137, 128, 145, 123, 134, 124, 130, 130, 130, 111, 121, 134, 130, 130, 122, 125,
+    125, 141, 135, 113, 136, 130, 115, 129, 137, 135, 135, 125, 130, 146, 126, 118, 142, 139, 115,
+    143, 138, 115, 137, 136, 111, 146, 130, 120, 138, 135, 123, 134, 132, 113, 116, 139, 81, 108,
     100, 117, 109, 129, 118, 109, 112, 123, 95, 142, 84, 102, 104, 109, 119, 134, 99, 117, 115,
-    120, 75, 101, 80, 95, 91, 83,
+    120, 76, 101, 81, 95, 90, 83,
 ];
 
 /// What set `n` (1-based) was judged sensible at least.
@@ -1170,8 +1172,9 @@ fn reply(chat: &mut ensemble_runtime::hpmm::ChatScene, line: &str) -> String {
 
 /// How many paraphrases of `tests/fixtures/innkeeper-paraphrases` are read as their line is
 /// (see `paraphrases_of_sensible_lines_are_read_as_the_lines_are`): 442 of 720 when they were
-/// written (the sample of e05ee074), before any reading was mended for them.
-const PARAPHRASES_READ_ALIKE: usize = 532;
+/// written (the sample of e05ee074), before any reading was mended for them; 532 after the
+/// seventy-ninth round.
+const PARAPHRASES_READ_ALIKE: usize = 562;
 
 /// What the reply to `line`, said after `before` in a new evening, does: its last action,
 /// without the `-again` of a second wording (`greet+tell-distance` is `tell-distance`).

@@ -307,6 +307,8 @@ const COMMON_PHRASES: &[(&str, &str)] = &[
     ("told", "you"),
     ("no", "more"),
     ("first", "light"),
+    // And one a later round wrote (`bar|taproom|common room|downstairs`).
+    ("common", "room"),
 ];
 
 fn alternatives(
@@ -490,6 +492,9 @@ mod tests {
         assert_eq!(found("sorry * if|when|in advance|ahead").len(), 1);
         assert_eq!(found("was|yesterday|last night").len(), 1);
         assert_eq!(found("i said|told you").len(), 1);
+        assert_eq!(found("bar|taproom|common room|downstairs").len(), 1);
+        // A word shared by every alternative is no phrase split (`go|went|put up`).
+        assert!(found("when * inn * go|went|put up").is_empty());
         // Other alternatives make phrases too, or the word is kept outside: a real list.
         assert!(found("is|are there * room").is_empty());
         assert!(found("how|what about * it").is_empty());
