@@ -1173,8 +1173,8 @@ fn reply(chat: &mut ensemble_runtime::hpmm::ChatScene, line: &str) -> String {
 /// How many paraphrases of `tests/fixtures/innkeeper-paraphrases` are read as their line is
 /// (see `paraphrases_of_sensible_lines_are_read_as_the_lines_are`): 442 of 720 when they were
 /// written (the sample of e05ee074), before any reading was mended for them; 532 after the
-/// seventy-ninth round.
-const PARAPHRASES_READ_ALIKE: usize = 562;
+/// seventy-ninth round, 562 after the eightieth.
+const PARAPHRASES_READ_ALIKE: usize = 570;
 
 /// What the reply to `line`, said after `before` in a new evening, does: its last action,
 /// without the `-again` of a second wording (`greet+tell-distance` is `tell-distance`).
