@@ -230,11 +230,16 @@ fn the_tuning_evenings_are_answered_without_holes_or_repeats() {
 /// none repeats three times running, at most 15% fall back, and at least `sensible(set)` lines
 /// are judged sensible. A `held_out` set's changed replies are named by position only: whoever
 /// tunes the innkeeper runs these tests and must not read its lines.
-fn judged_set(set: usize, held_out: bool) {
-    let dir = match set {
+/// The folder of visitor set `set` (set 1's has no number).
+fn set_dir(set: usize) -> String {
+    match set {
         1 => "tests/fixtures/innkeeper-visitors".to_string(),
         n => format!("tests/fixtures/innkeeper-visitors-{n}"),
-    };
+    }
+}
+
+fn judged_set(set: usize, held_out: bool) {
+    let dir = set_dir(set);
     let min_sensible = sensible(set);
     let judged: Vec<Vec<String>> = transcript(&format!("{dir}/judged.tsv"))
         .lines()
@@ -1212,20 +1217,20 @@ fn paraphrases_of_sensible_lines_are_read_as_the_lines_are() {
     let program = innkeeper(None);
     let fixture = transcript("tests/fixtures/innkeeper-paraphrases/paraphrases.tsv");
     let (mut alike, mut total) = (0, 0);
+    let mut read: std::collections::HashMap<usize, Vec<Vec<String>>> = Default::default();
     for row in fixture
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
     {
         let f: Vec<&str> = row.split('\t').collect();
         let (set, number): (usize, usize) = (f[0].parse().unwrap(), f[1].parse().unwrap());
-        let dir = match set {
-            1 => "tests/fixtures/innkeeper-visitors".to_string(),
-            n => format!("tests/fixtures/innkeeper-visitors-{n}"),
-        };
-        // The line's evening up to it: what was said before it.
+        // The line's evening up to it: what was said before it. Each set is read once.
+        let set_evenings = read
+            .entry(set)
+            .or_insert_with(|| evenings(&transcript(&format!("{}/evenings.txt", set_dir(set)))));
         let mut seen = 0;
         let mut before: Vec<String> = Vec::new();
-        for evening in evenings(&transcript(&format!("{dir}/evenings.txt"))) {
+        for evening in set_evenings.iter() {
             if seen + evening.len() >= number {
                 before = evening[..number - seen - 1].to_vec();
                 assert_eq!(evening[number - seen - 1], f[2], "set {set}, line {number}");

@@ -168,19 +168,22 @@ fn mention_after(
     of_kind: &dyn Fn(ConceptId) -> bool,
 ) -> Option<usize> {
     let words = obs.words;
-    let named_by =
-        |j: usize| (0..obs.mentions.len()).filter(move |&k| obs.mention_words.get(k) == Some(&j));
+    // The mentions word `j` named: mentions are in word order, so they are one run.
+    let named_by = |j: usize| {
+        let at = &obs.mention_words;
+        at.partition_point(|&w| w < j)..at.partition_point(|&w| w <= j)
+    };
     for (i, w) in words.iter().enumerate() {
         if w.tags & after == 0 || w.pause {
             continue;
         }
         for j in (i + 1..words.len()).take(1 + MODIFIERS) {
-            let mut named = named_by(j).peekable();
-            if named.peek().is_some() {
-                if let Some(k) = named.find(|&k| of_kind(obs.mentions[k])) {
-                    return Some(k);
+            let mut named = named_by(j);
+            if !named.is_empty() {
+                match named.find(|&k| of_kind(obs.mentions[k])) {
+                    Some(k) => return Some(k),
+                    None => break,
                 }
-                break;
             }
             if words[j].pause {
                 break;
