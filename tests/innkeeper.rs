@@ -2,7 +2,7 @@
 //! iteration it is said, no reply with an empty slot, and a new question never answered with
 //! an old topic. `transcripts/visitor.txt` is the conversation the sample was grown on;
 //! `fixtures/innkeeper/visitor-heldout.txt` was written with it and never run while growing it.
-//! `fixtures/innkeeper-visitors{,-2,…,-102}/` (issue 30) are twelve evenings each written by
+//! `fixtures/innkeeper-visitors{,-2,…,-105}/` (issue 30) are twelve evenings each written by
 //! someone who never saw the sample, with every reply judged by someone who did not tune it:
 //! the judgements are committed, and a changed reply must be judged again. Each set measured
 //! the innkeeper once, untouched; most then became tuning sets, and the ones `judged_sets!`
@@ -813,6 +813,20 @@ judged_sets! {
     /// The hundred-and-second independent set (written and judged as set 100 was, 81 of
     /// 168; never read by the tuner).
     the_hundred_and_second_visitor_set_gets_the_replies_judged: 102, true;
+
+    /// The hundred-and-third independent set (written 2026-12-07 after the eighty-fifth round
+    /// by someone who saw neither the sample nor the other sets; judged once on that round's
+    /// program, 82 of 170, by someone who did not tune): a fresh measure of that program, then
+    /// a tuning set from the eighty-sixth round on.
+    the_hundred_and_third_visitor_set_gets_the_replies_judged: 103, true;
+
+    /// The hundred-and-fourth independent set (written and judged as set 103 was, 97 of 169;
+    /// then a tuning set).
+    the_hundred_and_fourth_visitor_set_gets_the_replies_judged: 104, true;
+
+    /// The hundred-and-fifth independent set (written and judged as set 103 was, 90 of 168;
+    /// then a tuning set).
+    the_hundred_and_fifth_visitor_set_gets_the_replies_judged: 105, true;
 }
 
 /// What was judged sensible (2026-12-03, the eleventh round: every changed reply judged again
@@ -1103,14 +1117,22 @@ judged_sets! {
 /// bath has, defended his prices without a bed and breakfast or a call for an offer, and took
 /// paying later for credit, not for too little coin: sets 48, 95, 100 rose by one, 39 fell by one
 /// (never read); read sets 23, 31, 35, 44, 56, 61, 62, 74, 91 rose by one.
-/// The least each set may be judged sensible, sets 1 to 102 in order.
-const SENSIBLE: [usize; 102] = [
-    149, 157, 147, 130, 117, 111, 117, 129, 140, 113, 143, 141, 140, 137, 117, 139, 116, 136, 140,
-    136, 128, 108, 139, 128, 145, 124, 135, 124, 130, 131, 131, 111, 123, 136, 134, 131, 124, 125,
-    125, 142, 138, 113, 137, 132, 117, 131, 139, 136, 135, 125, 133, 146, 127, 118, 143, 142, 118,
-    145, 139, 117, 139, 138, 112, 148, 134, 120, 140, 136, 125, 134, 132, 114, 116, 140, 83, 108,
-    100, 117, 109, 131, 119, 110, 112, 123, 95, 142, 85, 105, 107, 109, 120, 136, 99, 119, 116,
-    120, 76, 101, 81, 97, 91, 83,
+/// The eighty-sixth round first measured three fresh sets, 103–105, written that day (82, 97 and
+/// 90 of 170, 169 and 168 on the eighty-fifth round's program), then read them: thanks for Marta's
+/// cooking went to Marta, a sum was no town square, a quiet room, water to wash, what is owed, why
+/// the inn has its name, the stable locked at night, tonight paid now, and a question after one
+/// detail of a place or person answered as such: sets 10, 36, 69, 75, 77, 87, 98 rose by one, 5,
+/// 54, 99, 101, 102 by two, 42 by three; 7, 83, 95 fell by one (never read); read sets 1, 16, 20,
+/// 21, 28, 35, 43, 47, 49, 53, 56, 58, 61, 67, 73, 79, 86 rose by one, 13, 80 by two, 105 by
+/// five, 103 by seven, 104 by eight; 2 fell by one.
+/// The least each set may be judged sensible, sets 1 to 105 in order.
+const SENSIBLE: [usize; 105] = [
+    150, 156, 147, 130, 119, 111, 116, 129, 140, 114, 143, 141, 142, 137, 117, 140, 116, 136, 140,
+    137, 129, 108, 139, 128, 145, 124, 135, 125, 130, 131, 131, 111, 123, 136, 135, 132, 124, 125,
+    125, 142, 138, 116, 138, 132, 117, 131, 140, 136, 136, 125, 133, 146, 128, 120, 143, 143, 118,
+    146, 139, 117, 140, 138, 112, 148, 134, 120, 141, 136, 126, 134, 132, 114, 117, 140, 84, 108,
+    101, 117, 110, 133, 119, 110, 111, 123, 95, 143, 86, 105, 107, 109, 120, 136, 99, 119, 115,
+    120, 76, 102, 83, 97, 93, 85, 89, 105, 95,
 ];
 
 /// What set `n` (1-based) was judged sensible at least.
