@@ -2,7 +2,7 @@
 //! iteration it is said, no reply with an empty slot, and a new question never answered with
 //! an old topic. `transcripts/visitor.txt` is the conversation the sample was grown on;
 //! `fixtures/innkeeper/visitor-heldout.txt` was written with it and never run while growing it.
-//! `fixtures/innkeeper-visitors{,-2,…,-105}/` (issue 30) are twelve evenings each written by
+//! `fixtures/innkeeper-visitors{,-2,…,-108}/` (issue 30) are twelve evenings each written by
 //! someone who never saw the sample, with every reply judged by someone who did not tune it:
 //! the judgements are committed, and a changed reply must be judged again. Each set measured
 //! the innkeeper once, untouched; most then became tuning sets, and the ones `judged_sets!`
@@ -827,6 +827,20 @@ judged_sets! {
     /// The hundred-and-fifth independent set (written and judged as set 103 was, 90 of 168;
     /// then a tuning set).
     the_hundred_and_fifth_visitor_set_gets_the_replies_judged: 105, true;
+
+    /// The hundred-and-sixth independent set (written 2026-12-07 during the eighty-seventh round
+    /// by someone who saw neither the sample nor the other sets; judged once on that round's
+    /// program, 89 of 169, by someone who did not tune; never read by the tuner, only its
+    /// counts reported): a fresh measure of that program.
+    the_hundred_and_sixth_visitor_set_gets_the_replies_judged: 106, true;
+
+    /// The hundred-and-seventh independent set (written and judged as set 106 was, 92 of
+    /// 171; never read by the tuner).
+    the_hundred_and_seventh_visitor_set_gets_the_replies_judged: 107, true;
+
+    /// The hundred-and-eighth independent set (written and judged as set 106 was, 97 of
+    /// 170; never read by the tuner).
+    the_hundred_and_eighth_visitor_set_gets_the_replies_judged: 108, true;
 }
 
 /// What was judged sensible (2026-12-03, the eleventh round: every changed reply judged again
@@ -1133,14 +1147,14 @@ judged_sets! {
 /// 77, 87, 89, 96, 100, 101, 102 rose by one, 81, 98 by two, 72 by three; 15 fell by one (never
 /// read); read sets 41, 52, 56, 62 rose by one, 21, 103 by two, 105 by three, 104 by four; 49 and
 /// 86 fell by one.
-/// The least each set may be judged sensible, sets 1 to 105 in order.
-const SENSIBLE: [usize; 105] = [
+/// The least each set may be judged sensible, sets 1 to 108 in order.
+const SENSIBLE: [usize; 108] = [
     150, 156, 147, 130, 119, 111, 117, 129, 140, 115, 143, 141, 142, 137, 116, 140, 116, 136, 140,
     137, 131, 108, 139, 128, 145, 124, 135, 125, 130, 131, 131, 111, 123, 136, 135, 132, 124, 125,
     125, 142, 139, 117, 138, 132, 118, 131, 140, 136, 135, 125, 133, 147, 128, 120, 143, 144, 118,
     146, 139, 117, 140, 139, 112, 148, 134, 120, 141, 136, 126, 134, 132, 117, 117, 140, 84, 109,
     102, 117, 110, 133, 121, 110, 111, 123, 95, 142, 87, 105, 108, 109, 120, 136, 99, 119, 115,
-    121, 76, 104, 83, 98, 94, 86, 91, 109, 98,
+    121, 76, 104, 83, 98, 94, 86, 91, 109, 98, 89, 92, 97,
 ];
 
 /// What set `n` (1-based) was judged sensible at least.
