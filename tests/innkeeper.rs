@@ -1152,14 +1152,17 @@ judged_sets! {
 /// of the lord as no question of the cheapest dish: sets 36, 60, 66, 76, 89, 90 rose by one, 88
 /// and 98 fell by one (never read); read sets 38, 104 rose by one, 105 by four; 13 fell by one
 /// (its "greens" are no longer read: "greens" and "green" share a stem).
+/// The eighty-ninth round read "don't water it", "weak as water" and "i can taste the river in
+/// it" as a complaint of watered ale, not an order of water: sets 15, 87, 90, 98 rose by one
+/// (never read); read sets 71, 103 rose by one.
 /// The least each set may be judged sensible, sets 1 to 108 in order.
 const SENSIBLE: [usize; 108] = [
-    150, 156, 147, 130, 119, 111, 117, 129, 140, 115, 143, 141, 141, 137, 116, 140, 116, 136, 140,
+    150, 156, 147, 130, 119, 111, 117, 129, 140, 115, 143, 141, 141, 137, 117, 140, 116, 136, 140,
     137, 131, 108, 139, 128, 145, 124, 135, 125, 130, 131, 131, 111, 123, 136, 135, 133, 124, 126,
     125, 142, 139, 117, 138, 132, 118, 131, 140, 136, 135, 125, 133, 147, 128, 120, 143, 144, 118,
-    146, 139, 118, 140, 139, 112, 148, 134, 121, 141, 136, 126, 134, 132, 117, 117, 140, 84, 110,
-    102, 117, 110, 133, 121, 110, 111, 123, 95, 142, 87, 104, 109, 110, 120, 136, 99, 119, 115,
-    121, 76, 103, 83, 98, 94, 86, 91, 110, 102, 89, 92, 97,
+    146, 139, 118, 140, 139, 112, 148, 134, 121, 141, 136, 126, 134, 133, 117, 117, 140, 84, 110,
+    102, 117, 110, 133, 121, 110, 111, 123, 95, 142, 88, 104, 109, 111, 120, 136, 99, 119, 115,
+    121, 76, 104, 83, 98, 94, 86, 92, 110, 102, 89, 92, 97,
 ];
 
 /// What set `n` (1-based) was judged sensible at least.
