@@ -2,7 +2,7 @@
 //! iteration it is said, no reply with an empty slot, and a new question never answered with
 //! an old topic. `transcripts/visitor.txt` is the conversation the sample was grown on;
 //! `fixtures/innkeeper/visitor-heldout.txt` was written with it and never run while growing it.
-//! `fixtures/innkeeper-visitors{,-2,…,-108}/` (issue 30) are twelve evenings each written by
+//! `fixtures/innkeeper-visitors{,-2,…,-111}/` (issue 30) are twelve evenings each written by
 //! someone who never saw the sample, with every reply judged by someone who did not tune it:
 //! the judgements are committed, and a changed reply must be judged again. Each set measured
 //! the innkeeper once, untouched; most then became tuning sets, and the ones `judged_sets!`
@@ -841,6 +841,20 @@ judged_sets! {
     /// The hundred-and-eighth independent set (written and judged as set 106 was, 97 of
     /// 170; never read by the tuner).
     the_hundred_and_eighth_visitor_set_gets_the_replies_judged: 108, true;
+
+    /// The hundred-and-ninth independent set (written 2026-12-07, before the ninetieth round, by
+    /// someone who saw neither the sample nor the other sets; judged once on the program of
+    /// 365d3416, 83 of 167, by someone who did not tune; never read by the tuner, only its
+    /// counts reported): a fresh measure of that program.
+    the_hundred_and_ninth_visitor_set_gets_the_replies_judged: 109, true;
+
+    /// The hundred-and-tenth independent set (written and judged as set 109 was, 98 of
+    /// 168; never read by the tuner).
+    the_hundred_and_tenth_visitor_set_gets_the_replies_judged: 110, true;
+
+    /// The hundred-and-eleventh independent set (written and judged as set 109 was, 96 of
+    /// 168; never read by the tuner).
+    the_hundred_and_eleventh_visitor_set_gets_the_replies_judged: 111, true;
 }
 
 /// What was judged sensible (2026-12-03, the eleventh round: every changed reply judged again
@@ -1155,14 +1169,14 @@ judged_sets! {
 /// The eighty-ninth round read "don't water it", "weak as water" and "i can taste the river in
 /// it" as a complaint of watered ale, not an order of water: sets 15, 87, 90, 98 rose by one
 /// (never read); read sets 71, 103 rose by one.
-/// The least each set may be judged sensible, sets 1 to 108 in order.
-const SENSIBLE: [usize; 108] = [
+/// The least each set may be judged sensible, sets 1 to 111 in order.
+const SENSIBLE: [usize; 111] = [
     150, 156, 147, 130, 119, 111, 117, 129, 140, 115, 143, 141, 141, 137, 117, 140, 116, 136, 140,
     137, 131, 108, 139, 128, 145, 124, 135, 125, 130, 131, 131, 111, 123, 136, 135, 133, 124, 126,
     125, 142, 139, 117, 138, 132, 118, 131, 140, 136, 135, 125, 133, 147, 128, 120, 143, 144, 118,
     146, 139, 118, 140, 139, 112, 148, 134, 121, 141, 136, 126, 134, 133, 117, 117, 140, 84, 110,
     102, 117, 110, 133, 121, 110, 111, 123, 95, 142, 88, 104, 109, 111, 120, 136, 99, 119, 115,
-    121, 76, 104, 83, 98, 94, 86, 92, 110, 102, 89, 92, 97,
+    121, 76, 104, 83, 98, 94, 86, 92, 110, 102, 89, 92, 97, 83, 98, 96,
 ];
 
 /// What set `n` (1-based) was judged sensible at least.
