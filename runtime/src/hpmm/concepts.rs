@@ -161,7 +161,8 @@ const MODIFIERS: usize = 2;
 /// The first mention of a kind `of_kind` accepts named right after a word of the `after`
 /// categories, past at most [`MODIFIERS`] words that name nothing and no pause (see
 /// [`TrackerRule::MentionAfter`]), as an index into the mentions. A phrase whose first concept
-/// word names nothing of the kind plays no role: "to the smith's horse" is the smith's.
+/// word names nothing of the kind plays no role: "to the smith's horse" is the smith's. A word
+/// that gives way to a noun of the kind right after it is read past ("writing paper": the paper).
 fn mention_after(
     obs: &Observation<'_>,
     after: u128,
@@ -173,6 +174,8 @@ fn mention_after(
         let at = &obs.mention_words;
         at.partition_point(|&w| w < j)..at.partition_point(|&w| w <= j)
     };
+    let yields = |k: usize| obs.yields.get(k).copied().unwrap_or(false);
+    let names_of_kind = |j: usize| named_by(j).any(|k| of_kind(obs.mentions[k]));
     for (i, w) in words.iter().enumerate() {
         if w.tags & after == 0 || w.pause {
             continue;
@@ -181,6 +184,9 @@ fn mention_after(
             let mut named = named_by(j);
             if !named.is_empty() {
                 match named.find(|&k| of_kind(obs.mentions[k])) {
+                    // "do you have writing paper?": a word that gives way to the noun right
+                    // after it ("writing") plays no role; the noun does.
+                    Some(k) if yields(k) && !words[j].pause && names_of_kind(j + 1) => {}
                     Some(k) => return Some(k),
                     None => break,
                 }
@@ -549,6 +555,12 @@ mod tests {
     /// The role of `line` (words tagged role words by `to`, concepts named as the model's:
     /// "stew", "roast", "ale"): what a `MentionAfter` of the drinks and one of the dishes bind.
     fn roles_in(line: &str) -> (Option<ConceptId>, Option<ConceptId>) {
+        roles_in_yielding(line, &[])
+    }
+
+    /// [`roles_in`], where the words `yielding` give way (as a word placed before another
+    /// concept word does in a line the agent hears).
+    fn roles_in_yielding(line: &str, yielding: &[&str]) -> (Option<ConceptId>, Option<ConceptId>) {
         let names = [("stew", 1), ("roast", 2), ("ale", 4)];
         let words: Vec<Word> = crate::hpmm::text::tokenize_marked(line)
             .into_iter()
@@ -570,6 +582,10 @@ mod tests {
         let named: Vec<bool> = (0..words.len())
             .map(|i| mention_words.contains(&i))
             .collect();
+        let yields: Vec<bool> = mention_words
+            .iter()
+            .map(|&i| yielding.contains(&words[i].text.as_str()))
+            .collect();
         let obs = Observation {
             speaker: None,
             emote: None,
@@ -578,7 +594,7 @@ mod tests {
             mentions: &mentions,
             counted: &[],
             named: &named,
-            yields: &[],
+            yields: &yields,
             mention_words: &mention_words,
         };
         let mut m = model();
@@ -620,5 +636,16 @@ mod tests {
         assert_eq!(roles_in("towards the ale stew"), (c(4), None));
         // No role word: nothing is bound (a binding is kept).
         assert_eq!(roles_in("the stew and the ale"), (None, None));
+        // A word that gives way to the noun after it is read past, and only to that noun.
+        assert_eq!(roles_in("to the roast stew"), (None, c(2)));
+        assert_eq!(
+            roles_in_yielding("to the roast stew", &["roast"]),
+            (None, c(1))
+        );
+        assert_eq!(
+            roles_in_yielding("to the roast , stew", &["roast"]),
+            (None, c(2))
+        );
+        assert_eq!(roles_in_yielding("to the roast", &["roast"]), (None, c(2)));
     }
 }

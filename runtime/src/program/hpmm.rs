@@ -362,8 +362,9 @@ pub enum TrackerRule {
     /// Bind to the first concept of `types` (any when empty) the input names right after a
     /// word of the `after` categories, past at most two words that name nothing ("how far from
     /// here to the old temple, and is the way hilly?": the temple, though the hills come
-    /// later): a role word says which thing plays the role (a destination after "to"). Keep the
-    /// binding when it names none. Last of the rules: format version 16.
+    /// later): a role word says which thing plays the role (a destination after "to"). A word
+    /// that gives way to a noun of `types` right after it is read past ("writing paper": the
+    /// paper). Keep the binding when it names none. Last of the rules: format version 16.
     MentionAfter {
         /// Concepts it must be (transitively); any concept when empty.
         types: Vec<ConceptId>,
