@@ -30,7 +30,7 @@ pub fn track(model: &Model, obs: &Observation<'_>, e: &[f64], to: Bound<'_>) {
     let counted = |k: usize| obs.counted.get(k).copied().flatten();
     // Variables a mention bound on this line.
     let mut mentioned = vec![false; bindings.len()];
-    let yields = |k: usize| obs.yields.get(k).copied().unwrap_or(false);
+    let yields = |k: usize| obs.mention_yields(k);
     // A mention that yields gives way to one of its kind that does not ("wine, not water": the
     // wine), and only to that: "no ale?" still asks about the ale.
     let takes = |k: usize, of_kind: &dyn Fn(ConceptId) -> bool| {
@@ -174,7 +174,6 @@ fn mention_after(
         let at = &obs.mention_words;
         at.partition_point(|&w| w < j)..at.partition_point(|&w| w <= j)
     };
-    let yields = |k: usize| obs.yields.get(k).copied().unwrap_or(false);
     let names_of_kind = |j: usize| named_by(j).any(|k| of_kind(obs.mentions[k]));
     for (i, w) in words.iter().enumerate() {
         if w.tags & after == 0 || w.pause {
@@ -186,7 +185,8 @@ fn mention_after(
                 match named.find(|&k| of_kind(obs.mentions[k])) {
                     // "do you have writing paper?": a word that gives way to the noun right
                     // after it ("writing") plays no role; the noun does.
-                    Some(k) if yields(k) && !words[j].pause && names_of_kind(j + 1) => {}
+                    Some(k) if obs.mention_yields(k) && !words[j].pause && names_of_kind(j + 1) => {
+                    }
                     Some(k) => return Some(k),
                     None => break,
                 }

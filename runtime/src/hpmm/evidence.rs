@@ -38,6 +38,13 @@ pub struct Observation<'a> {
     pub mention_words: &'a [usize],
 }
 
+impl Observation<'_> {
+    /// Whether mention `k` yields to another of its kind (see [`Observation::yields`]).
+    pub fn mention_yields(&self, k: usize) -> bool {
+        self.yields.get(k).copied().unwrap_or(false)
+    }
+}
+
 /// Whether concept `c` is (transitively) concept `of`.
 pub fn is_a(model: &Model, c: ConceptId, of: ConceptId) -> bool {
     model.concepts[c.index()].is_a.binary_search(&of).is_ok()
