@@ -1142,7 +1142,8 @@ const ENDS_A_COUNT: [&str; 8] = ["a", "an", "one", "1", "and", "or", "for", "no"
 
 /// The number said before word `i` (a concept's word) that counts it: within
 /// [`QUANTITY_REACH`] words before it, past words that name nothing or name the same concept or
-/// a kind of it ("two mugs of ale", "two bowls of stew"), never past a word naming something
+/// a kind of it ("two mugs of ale", "two bowls of stew"), or a word right before it that only
+/// says which ("four carriage horses" are four horses), never past a word naming something
 /// else ("two ales and stew": the stew is not counted) nor past [`ENDS_A_COUNT`].
 fn quantity_before(model: &Model, pre: &Preprocessor, words: &[Word], i: usize) -> Option<u32> {
     let named = pre.concepts_of(&words[i]);
@@ -1150,12 +1151,16 @@ fn quantity_before(model: &Model, pre: &Preprocessor, words: &[Word], i: usize) 
         (named.iter())
             .any(|&c| c == o || evidence::is_a(model, c, o) || evidence::is_a(model, o, c))
     };
-    for w in words[i.saturating_sub(QUANTITY_REACH)..i].iter().rev() {
+    let from = i.saturating_sub(QUANTITY_REACH);
+    for (j, w) in words[from..i].iter().enumerate().rev() {
         if let Some(n) = numeral(&w.text) {
             return Some(n);
         }
         let other = pre.concepts_of(w);
-        if ENDS_A_COUNT.contains(&w.text.as_str()) || !other.iter().all(|&o| related(o)) {
+        let says_which = from + j + 1 == i && !w.pause;
+        if ENDS_A_COUNT.contains(&w.text.as_str())
+            || (!says_which && !other.iter().all(|&o| related(o)))
+        {
             return None;
         }
     }
@@ -1195,12 +1200,25 @@ const CONTINUATIONS: [&str; 3] = ["and", "plus", "also"];
 /// when it opens like a question ("is it cold tonight, my coat is in the river": the cold is
 /// asked about, the river said aside). A tail after the last `?` that opens with one of
 /// [`CONTINUATIONS`] goes on asking ("broth for her? and water": both asked for); `or` does not
-/// ("tea? or only ale" offers choices).
+/// ("tea? or only ale" offers choices). A clause that opens with one goes on with the clause
+/// before it when that one opens like a question ("how far is the temple, and is it steep?").
 fn question_clause(words: &[Word]) -> Option<std::ops::Range<usize>> {
     let ends = |w: &Word| w.pause || w.text == "?" || w.text == "!";
     match words.iter().rposition(|w| w.text == "?") {
         Some(q) => {
-            let start = words[..q].iter().rposition(ends).map_or(0, |b| b + 1);
+            let mut start = words[..q].iter().rposition(ends).map_or(0, |b| b + 1);
+            // "how far is the temple, and is the way steep?" asks about the temple too: a clause
+            // that opens with a continuation goes on with a question before it.
+            while start > 0 && CONTINUATIONS.contains(&words[start].text.as_str()) {
+                let before = words[..start - 1]
+                    .iter()
+                    .rposition(ends)
+                    .map_or(0, |b| b + 1);
+                if !QUESTION_OPENERS.contains(&words[before].text.as_str()) {
+                    break;
+                }
+                start = before;
+            }
             let goes_on = words
                 .get(q + 1)
                 .is_some_and(|w| CONTINUATIONS.contains(&w.text.as_str()));
@@ -1467,6 +1485,15 @@ mod tests {
             said("any stew ? and bread")
         );
         assert_eq!(asked("any stew? bread is fine"), said("any stew"));
+        // A question that goes on after a pause keeps its first part; a statement does not.
+        assert_eq!(
+            asked("how far is the temple, and is the way steep? my knees hate hills"),
+            said("how far is the temple and is the way steep")
+        );
+        assert_eq!(
+            asked("we came from the capital, and any rooms?"),
+            said("and any rooms")
+        );
         // A statement asks nothing: every mention counts alike.
         assert_eq!(asked("my coat is in the river, it is cold"), None);
         assert_eq!(asked(""), None);
