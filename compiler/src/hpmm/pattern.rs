@@ -309,6 +309,23 @@ const COMMON_PHRASES: &[(&str, &str)] = &[
     ("first", "light"),
     // And one a later round wrote (`bar|taproom|common room|downstairs`).
     ("common", "room"),
+    // Phrases the innkeeper's later rounds wrote as alternatives (`not|besides|apart from`,
+    // `without|less|instead of`, `miss|like|go back`), and their like.
+    ("apart", "from"),
+    ("instead", "of"),
+    ("other", "than"),
+    ("rather", "than"),
+    ("go", "back"),
+    ("come", "back"),
+    ("never", "mind"),
+    ("looking", "for"),
+    ("right", "away"),
+    ("as", "well"),
+    ("kind", "of"),
+    ("sort", "of"),
+    ("in", "front"),
+    ("each", "other"),
+    ("because", "of"),
 ];
 
 fn alternatives(
@@ -493,6 +510,10 @@ mod tests {
         assert_eq!(found("was|yesterday|last night").len(), 1);
         assert_eq!(found("i said|told you").len(), 1);
         assert_eq!(found("bar|taproom|common room|downstairs").len(), 1);
+        assert_eq!(found("isn't|not|besides|apart from * stew").len(), 1);
+        assert_eq!(found("without|less|instead of|spicy").len(), 1);
+        assert_eq!(found("do|did you * miss|like|love|go back|ever").len(), 1);
+        assert!(found("instead|rather of").is_empty());
         // A word shared by every alternative is no phrase split (`go|went|put up`).
         assert!(found("when * inn * go|went|put up").is_empty());
         // Other alternatives make phrases too, or the word is kept outside: a real list.
