@@ -1143,7 +1143,7 @@ const ENDS_A_COUNT: [&str; 8] = ["a", "an", "one", "1", "and", "or", "for", "no"
 /// The number said before word `i` (a concept's word) that counts it: within
 /// [`QUANTITY_REACH`] words before it, past words that name nothing or name the same concept or
 /// a kind of it ("two mugs of ale", "two bowls of stew"), or a word right before it that only
-/// says which ("four carriage horses" are four horses), never past a word naming something
+/// says which ("two cart horses" are two horses), never past a word naming something
 /// else ("two ales and stew": the stew is not counted) nor past [`ENDS_A_COUNT`].
 fn quantity_before(model: &Model, pre: &Preprocessor, words: &[Word], i: usize) -> Option<u32> {
     let named = pre.concepts_of(&words[i]);
@@ -1204,16 +1204,13 @@ const CONTINUATIONS: [&str; 3] = ["and", "plus", "also"];
 /// before it when that one opens like a question ("how far is the temple, and is it steep?").
 fn question_clause(words: &[Word]) -> Option<std::ops::Range<usize>> {
     let ends = |w: &Word| w.pause || w.text == "?" || w.text == "!";
+    // Where the clause that ends before word `end` starts.
+    let clause_start = |end: usize| words[..end].iter().rposition(ends).map_or(0, |b| b + 1);
     match words.iter().rposition(|w| w.text == "?") {
         Some(q) => {
-            let mut start = words[..q].iter().rposition(ends).map_or(0, |b| b + 1);
-            // "how far is the temple, and is the way steep?" asks about the temple too: a clause
-            // that opens with a continuation goes on with a question before it.
+            let mut start = clause_start(q);
             while start > 0 && CONTINUATIONS.contains(&words[start].text.as_str()) {
-                let before = words[..start - 1]
-                    .iter()
-                    .rposition(ends)
-                    .map_or(0, |b| b + 1);
+                let before = clause_start(start - 1);
                 if !QUESTION_OPENERS.contains(&words[before].text.as_str()) {
                     break;
                 }
